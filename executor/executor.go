@@ -1,0 +1,298 @@
+// Package executor runs tool calls: it looks the tool up, validates the
+// arguments against the compiled schema, runs the extension chain (auth,
+// policy, rate limits, approval, logging, ...), runs the backend under the
+// call's deadline, validates the output, and returns a *tool.Result.
+//
+// The result is never nil, and the error Execute returns is the result's
+// *tool.Error (nil on success), so callers can use either.
+package executor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Defaults used when no option overrides them.
+const (
+	// DefaultTimeout bounds one run of a backend when neither the call nor
+	// the spec sets a timeout.
+	DefaultTimeout = 60 * time.Second
+	// DefaultMaxArgBytes caps the size of a call's arguments.
+	DefaultMaxArgBytes = 1 << 20
+)
+
+// Executor runs calls against the tools of a registry. It is safe for
+// concurrent use.
+type Executor struct {
+	reg         *registry.Registry
+	exts        []extension.Extension
+	chain       extension.Handler
+	timeout     time.Duration
+	maxArgBytes int
+}
+
+// Option configures an Executor.
+type Option func(*Executor)
+
+// WithExtensions adds extensions to the chain. They are ordered by
+// priority (lower runs outside); use extension.WithPriority to re-place one.
+func WithExtensions(exts ...extension.Extension) Option {
+	return func(e *Executor) { e.exts = append(e.exts, exts...) }
+}
+
+// WithTimeout sets the deadline for one run of a backend when neither the
+// call nor the tool's spec sets one. Zero or negative keeps DefaultTimeout.
+func WithTimeout(d time.Duration) Option {
+	return func(e *Executor) {
+		if d > 0 {
+			e.timeout = d
+		}
+	}
+}
+
+// WithMaxArgBytes caps the size of a call's arguments; larger arguments are
+// refused before any decoding. Zero or negative keeps DefaultMaxArgBytes.
+func WithMaxArgBytes(n int) Option {
+	return func(e *Executor) {
+		if n > 0 {
+			e.maxArgBytes = n
+		}
+	}
+}
+
+// New returns an executor for the tools of reg. reg may gain tools later;
+// the executor sees them.
+func New(reg *registry.Registry, opts ...Option) *Executor {
+	if reg == nil {
+		reg = registry.New()
+	}
+	e := &Executor{reg: reg, timeout: DefaultTimeout, maxArgBytes: DefaultMaxArgBytes}
+	for _, o := range opts {
+		if o != nil {
+			o(e)
+		}
+	}
+	e.exts = extension.Sort(e.exts)
+	e.chain = extension.Chain(e.runBackend, e.exts...)
+	return e
+}
+
+// Registry returns the executor's registry.
+func (e *Executor) Registry() *registry.Registry { return e.reg }
+
+// Extensions returns the extensions in chain order, outermost first.
+func (e *Executor) Extensions() []extension.Extension {
+	return append([]extension.Extension(nil), e.exts...)
+}
+
+// Execute runs one call through the pipeline. The result is never nil; the
+// error is the result's *tool.Error, nil on success.
+func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	start := time.Now()
+	res := e.execute(ctx, &call, start)
+	res.CallID, res.Tool = call.ID, call.Name
+	res.StartedAt = start
+	res.Timings.Total = time.Since(start)
+	if res.Error != nil {
+		if res.Status == "" || res.Status == tool.StatusSucceeded {
+			res.Status = res.Error.Code.Status()
+		}
+		return res, res.Error
+	}
+	if res.Status == "" {
+		res.Status = tool.StatusSucceeded
+	}
+	return res, nil
+}
+
+func (e *Executor) execute(ctx context.Context, call *tool.Call, start time.Time) *tool.Result {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if call.Principal.ID == "" {
+		if p, ok := tool.PrincipalFrom(ctx); ok {
+			call.Principal = p
+		}
+	}
+	entry, ok := e.reg.Lookup(call.Name)
+	if !ok {
+		return tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name))
+	}
+	if err := ctx.Err(); err != nil {
+		return tool.Failure(call, err)
+	}
+	args, ferr := e.validate(entry, call.Args)
+	if ferr != nil {
+		return tool.Failure(call, ferr)
+	}
+	call.Args = args
+	validated := time.Since(start)
+	req := &extension.Request{Call: *call, Spec: &entry.Spec, Tool: entry.Tool, Attempt: 1, Validated: args}
+	res := e.chain(ctx, req)
+	res.Timings.Validate = validated
+	// Report the arguments that actually ran (an extension may have rewritten them).
+	call.Args = req.Call.Args
+	return res
+}
+
+func (e *Executor) notFound(name string) string {
+	if name == "" {
+		return "the call names no tool: set the tool name"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "no tool named %q", name)
+	if s := e.reg.Suggest(name, 3); len(s) > 0 {
+		b.WriteString(": did you mean ")
+		for i, n := range s {
+			if i > 0 {
+				b.WriteString(" or ")
+			}
+			fmt.Fprintf(&b, "%q", n)
+		}
+		b.WriteString("?")
+	} else if names := e.reg.Names(); len(names) > 0 && len(names) <= 20 {
+		fmt.Fprintf(&b, ": available tools are %s", strings.Join(names, ", "))
+	}
+	return b.String()
+}
+
+// validate checks size and shape, decodes, drops strict-mode nulls and
+// validates against the compiled input schema. It returns the arguments to
+// run with (re-encoded only when nulls were dropped).
+func (e *Executor) validate(entry *registry.Entry, args json.RawMessage) (json.RawMessage, *tool.Error) {
+	if len(args) > e.maxArgBytes {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments are %d bytes, over the %d-byte limit: send less data, or pass a reference (a path, a URL) instead of the content", len(args), e.maxArgBytes)
+	}
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	m, err := schema.Decode(args)
+	if err != nil {
+		return nil, tool.NewError(tool.CodeInvalidArguments, err.Error())
+	}
+	if entry.Input.StripNulls(m) {
+		if args, err = json.Marshal(m); err != nil {
+			return nil, tool.Errorf(tool.CodeInternal, "re-encode arguments: %v", err)
+		}
+	}
+	if err := entry.Input.Validate(m); err != nil {
+		return nil, &tool.Error{Code: tool.CodeInvalidArguments, Message: err.Error(), Err: err}
+	}
+	return args, nil
+}
+
+type outcome struct {
+	res *tool.Result
+	err error
+}
+
+// runBackend is the innermost handler: it re-validates rewritten arguments,
+// runs the backend under the deadline, and validates the output.
+func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
+	call := &req.Call
+	spec := req.Spec
+	var entry *registry.Entry
+	if !bytes.Equal(call.Args, req.Validated) {
+		var ok bool
+		if entry, ok = e.reg.Lookup(spec.Name); !ok {
+			return tool.Fail(call, tool.CodeNotFound, e.notFound(spec.Name))
+		}
+		args, ferr := e.validate(entry, call.Args)
+		if ferr != nil {
+			ferr.Message = "arguments rewritten by an extension are invalid: " + ferr.Message
+			return tool.Failure(call, ferr)
+		}
+		call.Args, req.Validated = args, args
+	}
+	timeout := call.Timeout
+	if timeout <= 0 {
+		timeout = spec.Timeout
+	}
+	if timeout <= 0 {
+		timeout = e.timeout
+	}
+	bctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	began := time.Now()
+	done := make(chan outcome, 1)
+	backend := req.Tool
+	c := *call
+	// The backend runs in its own goroutine so that a deadline is honoured
+	// even by a Go function that ignores its context: the result says timed
+	// out at the deadline, and the function's eventual return is discarded.
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{res: extension.PanicResult(&c, fmt.Sprintf("tool %q", c.Name), p, debug.Stack())}
+			}
+		}()
+		r, err := backend.Run(bctx, c)
+		done <- outcome{r, err}
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-bctx.Done():
+		select {
+		case o = <-done: // finished at the same moment: keep its answer
+		default:
+			o.err = bctx.Err()
+		}
+	}
+	elapsed := time.Since(began)
+
+	res := o.res
+	switch {
+	case o.err != nil:
+		te := tool.AsError(o.err)
+		if ctx.Err() == nil && bctx.Err() == context.DeadlineExceeded && (te.Code == tool.CodeCancelled || te.Code == tool.CodeTimeout || te.Code == tool.CodeInternal) {
+			te = tool.Errorf(tool.CodeTimeout, "tool %q ran past its %v deadline and was stopped: ask for less work, or raise the timeout", spec.Name, timeout)
+		}
+		if res == nil {
+			res = &tool.Result{}
+		}
+		res.Error, res.Status = te, te.Code.Status()
+	case res == nil:
+		res = &tool.Result{Status: tool.StatusSucceeded}
+	case res.Error != nil:
+		res.Status = res.Error.Code.Status()
+	default:
+		res.Status = tool.StatusSucceeded
+	}
+	res.CallID, res.Tool = call.ID, call.Name
+	res.Timings.Backend = elapsed
+	if res.Attempts < req.Attempt {
+		res.Attempts = req.Attempt
+	}
+	if res.Status == tool.StatusSucceeded && len(res.Output) > 0 && len(spec.OutputSchema) > 0 {
+		if entry == nil {
+			entry, _ = e.reg.Lookup(spec.Name)
+		}
+		if entry != nil && entry.Output != nil {
+			if err := validateOutput(entry.Output, res.Output); err != nil {
+				res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned output that breaks its output schema: %v", spec.Name, err)
+				res.Status = tool.StatusFailed
+			}
+		}
+	}
+	return res
+}
+
+func validateOutput(v *schema.Validator, out json.RawMessage) error {
+	m, err := schema.Decode(out)
+	if err != nil {
+		return err
+	}
+	return v.Validate(m)
+}

@@ -1,0 +1,199 @@
+// Package extension is the middleware contract of the executor.
+//
+// An Extension wraps the next Handler, the way net/http middleware wraps an
+// http.Handler: it can look at the request before, at the result after,
+// short-circuit with its own result (denied, cached, rate limited), or
+// rewrite the arguments (the executor validates rewritten arguments again
+// before the backend runs).
+//
+// Extensions are ordered by Priority: lower runs outside. The built-ins use
+// the Priority* constants below, so a user's extension can be placed between
+// them by choosing a number, and WithPriority re-places any extension.
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sort"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Request is what flows through the chain: the call and the tool it targets.
+// Extensions may change Call.Args (and other Call fields) before calling
+// next; Spec and Tool are read-only.
+type Request struct {
+	Call tool.Call
+	Spec *tool.Spec
+	Tool tool.Tool
+	// Attempt is 1 for the first run of the backend; the retry extension
+	// increments it.
+	Attempt int
+	// Validated is the arguments as the executor last validated them. Before
+	// the backend runs, the executor compares Call.Args with it and validates
+	// again if an extension rewrote them. Extensions read it (for example to
+	// hash exactly what was approved) and must not change it.
+	Validated json.RawMessage
+	// Values carries facts from one extension to those further in (for
+	// example the approval extension's risk verdict). Use Set and Get.
+	Values map[string]any
+}
+
+// Set stores a value for extensions further in the chain.
+func (r *Request) Set(key string, v any) {
+	if r.Values == nil {
+		r.Values = make(map[string]any, 2)
+	}
+	r.Values[key] = v
+}
+
+// Get reads a value stored by Set.
+func (r *Request) Get(key string) (any, bool) {
+	v, ok := r.Values[key]
+	return v, ok
+}
+
+// Handler runs a request and returns its result, never nil.
+type Handler func(ctx context.Context, req *Request) *tool.Result
+
+// Extension is middleware for the executor.
+type Extension interface {
+	// Name identifies the extension in logs and errors.
+	Name() string
+	// Priority orders the chain: lower runs outside (sees the call first and
+	// the result last).
+	Priority() int
+	// Wrap returns a handler that does the extension's work around next.
+	Wrap(next Handler) Handler
+}
+
+// Priorities of the built-in extensions, outermost first. Leave gaps of 100
+// so that user extensions can be placed in between.
+const (
+	PriorityLogging   = 100
+	PriorityMetrics   = 200
+	PriorityTracing   = 300
+	PriorityAudit     = 400
+	PriorityAuth      = 500
+	PriorityPolicy    = 600
+	PriorityRateLimit = 700
+	PriorityApproval  = 800
+	PriorityCache     = 900
+	PriorityRetry     = 1000
+	// PriorityDefault is the priority of user extensions that do not care.
+	PriorityDefault = 550
+)
+
+type funcExt struct {
+	name     string
+	priority int
+	wrap     func(Handler) Handler
+}
+
+func (f *funcExt) Name() string              { return f.name }
+func (f *funcExt) Priority() int             { return f.priority }
+func (f *funcExt) Wrap(next Handler) Handler { return f.wrap(next) }
+
+// Func builds an Extension from a wrap function, the way http.HandlerFunc
+// builds a Handler.
+func Func(name string, priority int, wrap func(next Handler) Handler) Extension {
+	return &funcExt{name: name, priority: priority, wrap: wrap}
+}
+
+// WithPriority returns ext re-placed at priority p.
+func WithPriority(ext Extension, p int) Extension {
+	return &funcExt{name: ext.Name(), priority: p, wrap: ext.Wrap}
+}
+
+// Hooks is an Extension for code that only looks before and after a call.
+type Hooks struct {
+	// ExtName and Prio are the extension's name and priority.
+	ExtName string
+	Prio    int
+	// Before runs before the rest of the chain. A non-nil result
+	// short-circuits: the rest of the chain and the backend do not run.
+	Before func(ctx context.Context, req *Request) *tool.Result
+	// After sees every result, including short-circuited ones from
+	// extensions further in. It may modify the result in place.
+	After func(ctx context.Context, req *Request, res *tool.Result)
+}
+
+// Name returns ExtName, or "hooks".
+func (h Hooks) Name() string {
+	if h.ExtName == "" {
+		return "hooks"
+	}
+	return h.ExtName
+}
+
+// Priority returns Prio.
+func (h Hooks) Priority() int { return h.Prio }
+
+// Wrap implements Extension.
+func (h Hooks) Wrap(next Handler) Handler {
+	return func(ctx context.Context, req *Request) *tool.Result {
+		var res *tool.Result
+		if h.Before != nil {
+			res = h.Before(ctx, req)
+		}
+		if res == nil {
+			res = next(ctx, req)
+		}
+		if h.After != nil {
+			h.After(ctx, req, res)
+		}
+		return res
+	}
+}
+
+// Sort returns the extensions ordered by priority, outermost first; equal
+// priorities keep the order given. Nil entries are dropped.
+func Sort(exts []Extension) []Extension {
+	out := make([]Extension, 0, len(exts))
+	for _, e := range exts {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Priority() < out[j].Priority() })
+	return out
+}
+
+// Chain builds the handler that runs exts (sorted by Sort) around final.
+// Every layer is guarded: a panic in an extension becomes a result with
+// tool.CodePanic and the stack in metadata, and a nil result becomes an
+// internal error, so the extensions outside it still see a result (the
+// chain is never left half-run).
+func Chain(final Handler, exts ...Extension) Handler {
+	h := guard("backend", final)
+	sorted := Sort(exts)
+	for i := len(sorted) - 1; i >= 0; i-- {
+		h = guard(sorted[i].Name(), sorted[i].Wrap(h))
+	}
+	return h
+}
+
+func guard(name string, h Handler) Handler {
+	return func(ctx context.Context, req *Request) (res *tool.Result) {
+		defer func() {
+			if p := recover(); p != nil {
+				res = PanicResult(&req.Call, name, p, debug.Stack())
+			}
+		}()
+		res = h(ctx, req)
+		if res == nil {
+			res = tool.Fail(&req.Call, tool.CodeInternal, fmt.Sprintf("extension %q returned no result", name))
+		}
+		return res
+	}
+}
+
+// PanicResult builds the result of a recovered panic in where.
+func PanicResult(call *tool.Call, where string, p any, stack []byte) *tool.Result {
+	res := tool.Fail(call, tool.CodePanic, fmt.Sprintf("%s panicked: %v", where, p))
+	res.SetMeta("panic", fmt.Sprint(p))
+	res.SetMeta("stack", string(stack))
+	return res
+}

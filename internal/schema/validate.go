@@ -1,0 +1,414 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// Validator is a compiled JSON Schema. It is safe for concurrent use.
+type Validator struct {
+	schema *jsonschema.Schema
+	nulls  *nullPlan
+	raw    json.RawMessage
+}
+
+var seq atomic.Uint64
+
+// CheckObject checks that raw is a JSON Schema object whose root describes
+// an object (type "object", or no type with properties).
+func CheckObject(raw json.RawMessage) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return errors.New("schema is empty: give a JSON Schema such as {\"type\":\"object\",\"properties\":{}}")
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("schema is not a JSON object: %v", err)
+	}
+	switch t := m["type"].(type) {
+	case string:
+		if t != "object" {
+			return fmt.Errorf("schema root has type %q: the root must be {\"type\":\"object\"}, because every provider wants an object of arguments", t)
+		}
+	case nil:
+		if _, ok := m["properties"]; !ok {
+			return errors.New("schema root has no \"type\": set \"type\":\"object\"")
+		}
+	default:
+		return fmt.Errorf("schema root type is %v: the root must be exactly \"object\"", t)
+	}
+	return nil
+}
+
+// Compile compiles raw (an object schema; draft 2020-12 unless it says
+// otherwise) with format assertion on and remote references refused.
+func Compile(raw json.RawMessage) (*Validator, error) {
+	if err := CheckObject(raw); err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	c.AssertContent = true
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("schema refers to %q: remote references are not loaded; inline it under $defs", u)
+	}
+	url := fmt.Sprintf("mem://toolbelt/%d.json", seq.Add(1))
+	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
+		return nil, fmt.Errorf("schema does not parse: %v", err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("schema does not compile: %s", strings.ReplaceAll(err.Error(), url, "schema"))
+	}
+	var m map[string]any
+	_ = json.Unmarshal(raw, &m)
+	return &Validator{schema: s, nulls: planNulls(m), raw: raw}, nil
+}
+
+// Raw returns the schema the validator was compiled from.
+func (v *Validator) Raw() json.RawMessage { return v.raw }
+
+// DecodeError describes arguments that are not a JSON object.
+type DecodeError struct{ Msg string }
+
+func (e *DecodeError) Error() string { return e.Msg }
+
+// Decode parses data as a JSON object with numbers kept exact.
+func Decode(data []byte) (map[string]any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, &DecodeError{Msg: "arguments are not valid JSON: " + err.Error() + ": send a JSON object such as {\"field\": \"value\"}"}
+	}
+	if d.More() {
+		return nil, &DecodeError{Msg: "arguments hold more than one JSON value: send exactly one JSON object"}
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, &DecodeError{Msg: "arguments have trailing data after the JSON object: send exactly one JSON object"}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, &DecodeError{Msg: fmt.Sprintf("arguments are a JSON %s: send a JSON object of named arguments", jsonKind(v))}
+	}
+	return m, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	}
+	return "value"
+}
+
+// StripNulls removes, in place, null values of optional properties whose
+// schema does not accept null: OpenAI's strict mode makes a model send null
+// for an omitted optional field, and null there means "absent". It reports
+// whether anything was removed.
+func (v *Validator) StripNulls(m map[string]any) bool {
+	return v.nulls.stripMap(m)
+}
+
+// Validate checks a decoded value and returns a *FieldErrors naming every
+// failing field, or nil.
+func (v *Validator) Validate(val any) error {
+	err := v.schema.Validate(val)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return &FieldErrors{Fields: []FieldError{{Path: "(root)", Rule: err.Error()}}}
+	}
+	return format(ve)
+}
+
+// FieldError is one failing field.
+type FieldError struct {
+	// Path is the dotted path of the field ("near.city", "items[2].name"),
+	// or "(root)".
+	Path string
+	// Rule says what the field broke, e.g. "required", "must be <= 50, got 80".
+	Rule string
+}
+
+// FieldErrors is every failing field, sorted by path then rule.
+type FieldErrors struct{ Fields []FieldError }
+
+func (e *FieldErrors) Error() string {
+	var b strings.Builder
+	for i, f := range e.Fields {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(f.Path)
+		b.WriteString(": ")
+		b.WriteString(f.Rule)
+	}
+	return b.String()
+}
+
+func format(ve *jsonschema.ValidationError) *FieldErrors {
+	var out []FieldError
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		out = append(out, leaf(e)...)
+	}
+	walk(ve)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	// Drop exact duplicates (anyOf branches can report the same leaf).
+	uniq := out[:0]
+	for i, f := range out {
+		if i > 0 && f == out[i-1] {
+			continue
+		}
+		uniq = append(uniq, f)
+	}
+	return &FieldErrors{Fields: uniq}
+}
+
+func keyword(loc string) string {
+	if i := strings.LastIndexByte(loc, '/'); i >= 0 {
+		return loc[i+1:]
+	}
+	return loc
+}
+
+// leaf turns one validation failure into field errors with model-friendly text.
+func leaf(e *jsonschema.ValidationError) []FieldError {
+	path := pointerToPath(e.InstanceLocation)
+	msg := e.Message
+	switch kw := keyword(e.KeywordLocation); {
+	case kw == "required" && strings.HasPrefix(msg, "missing properties: "):
+		var fs []FieldError
+		for _, n := range strings.Split(strings.TrimPrefix(msg, "missing properties: "), ", ") {
+			fs = append(fs, FieldError{Path: joinPath(path, strings.Trim(n, "'")), Rule: "required"})
+		}
+		return fs
+	case kw == "additionalProperties" && strings.HasPrefix(msg, "additionalProperties "):
+		names := strings.TrimSuffix(strings.TrimPrefix(msg, "additionalProperties "), " not allowed")
+		var fs []FieldError
+		for _, n := range strings.Split(names, ", ") {
+			fs = append(fs, FieldError{Path: joinPath(path, strings.Trim(n, "'")), Rule: "unknown field: remove it"})
+		}
+		return fs
+	case kw == "type":
+		msg = strings.Replace(strings.Replace(msg, "expected ", "must be ", 1), ", but got ", ", got ", 1)
+	case kw == "enum":
+		msg = strings.TrimPrefix(msg, "value ")
+	case kw == "format":
+		msg = "must be a valid " + strings.Trim(msg[strings.LastIndex(msg, " ")+1:], "'")
+	default:
+		msg = strings.Replace(msg, " but found ", ", got ", 1)
+		msg = strings.Replace(msg, ", but got ", ", got ", 1)
+		msg = strings.Replace(msg, ", but found ", ", got ", 1)
+	}
+	return []FieldError{{Path: path, Rule: msg}}
+}
+
+func joinPath(base, name string) string {
+	if base == "(root)" {
+		return name
+	}
+	return base + "." + name
+}
+
+// pointerToPath turns "/near/items/2/city" into "near.items[2].city".
+func pointerToPath(p string) string {
+	if p == "" || p == "/" {
+		return "(root)"
+	}
+	var b strings.Builder
+	for _, seg := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		if isIndex(seg) {
+			b.WriteString("[" + seg + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
+}
+
+func isIndex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// nullPlan records, per object schema, which properties may have their
+// nulls stripped, and how to descend into nested objects and arrays.
+type nullPlan struct {
+	drop  map[string]bool      // optional properties that do not accept null
+	props map[string]*nullPlan // nested objects / arrays
+	items *nullPlan
+}
+
+func planNulls(s map[string]any) *nullPlan {
+	if s == nil {
+		return nil
+	}
+	p := &nullPlan{}
+	if it, ok := s["items"].(map[string]any); ok {
+		p.items = planNulls(it)
+	}
+	props, _ := s["properties"].(map[string]any)
+	if len(props) > 0 {
+		req := map[string]bool{}
+		if rl, ok := s["required"].([]any); ok {
+			for _, r := range rl {
+				if n, ok := r.(string); ok {
+					req[n] = true
+				}
+			}
+		}
+		for name, ps := range props {
+			sub, _ := ps.(map[string]any)
+			if !req[name] && !acceptsNull(sub) {
+				if p.drop == nil {
+					p.drop = map[string]bool{}
+				}
+				p.drop[name] = true
+			}
+			if sp := planNulls(sub); sp != nil && (sp.drop != nil || sp.props != nil || sp.items != nil) {
+				if p.props == nil {
+					p.props = map[string]*nullPlan{}
+				}
+				p.props[name] = sp
+			}
+		}
+	}
+	if p.drop == nil && p.props == nil && p.items == nil {
+		return nil
+	}
+	return p
+}
+
+// acceptsNull is conservative: anything it cannot see through counts as
+// accepting null, so a null is never stripped where it might mean something.
+func acceptsNull(s map[string]any) bool {
+	if s == nil {
+		return true // true schema or unknown shape
+	}
+	if _, ok := s["$ref"]; ok {
+		return true
+	}
+	switch t := s["type"].(type) {
+	case string:
+		if t == "null" {
+			return true
+		}
+	case []any:
+		for _, x := range t {
+			if x == "null" {
+				return true
+			}
+		}
+	case nil:
+		if _, ok := s["enum"]; !ok {
+			if _, ok := s["const"]; !ok {
+				for _, k := range []string{"anyOf", "oneOf"} {
+					if alts, ok := s[k].([]any); ok {
+						for _, a := range alts {
+							if am, _ := a.(map[string]any); acceptsNull(am) {
+								return true
+							}
+						}
+						return false
+					}
+				}
+				return true // no type: anything goes
+			}
+		}
+	}
+	if e, ok := s["enum"].([]any); ok {
+		for _, x := range e {
+			if x == nil {
+				return true
+			}
+		}
+	}
+	if c, ok := s["const"]; ok && c == nil {
+		return true
+	}
+	if b, ok := s["nullable"].(bool); ok && b {
+		return true
+	}
+	return false
+}
+
+func (p *nullPlan) stripMap(m map[string]any) bool {
+	if p == nil {
+		return false
+	}
+	changed := false
+	for k, val := range m {
+		if val == nil {
+			if p.drop[k] {
+				delete(m, k)
+				changed = true
+			}
+			continue
+		}
+		sub := p.props[k]
+		if sub == nil {
+			continue
+		}
+		changed = sub.stripValue(val) || changed
+	}
+	return changed
+}
+
+func (p *nullPlan) stripValue(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return p.stripMap(x)
+	case []any:
+		if p.items == nil {
+			return false
+		}
+		changed := false
+		for _, it := range x {
+			changed = p.items.stripValue(it) || changed
+		}
+		return changed
+	}
+	return false
+}

@@ -1,0 +1,275 @@
+// Package registry stores tools, looks them up, filters them, and exports
+// their definitions in the format each model provider expects: OpenAI chat
+// completions and responses (strict where possible), Anthropic, Gemini and
+// MCP.
+//
+// Registering compiles a tool's schemas once, so the executor validates
+// every call against a ready validator.
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Entry is a registered tool with its compiled schemas.
+type Entry struct {
+	Tool tool.Tool
+	// Spec is the spec as registered (Tool.Spec() is called once).
+	Spec tool.Spec
+	// Input validates arguments; Output validates structured output (nil
+	// when the tool has no output schema).
+	Input  *schema.Validator
+	Output *schema.Validator
+}
+
+// Registry holds tools by name. It is safe for concurrent use; the zero
+// value is not usable, call New.
+type Registry struct {
+	mu      sync.RWMutex
+	entries map[string]*Entry
+	order   []string
+}
+
+// New returns an empty registry.
+func New() *Registry {
+	return &Registry{entries: map[string]*Entry{}}
+}
+
+// Register adds tools. Each is checked: its name must be portable, unique in
+// the registry, its construction must have succeeded (tool.Checker), and its
+// schemas must be object schemas that compile. On any error nothing is
+// registered and the error names every problem.
+func (r *Registry) Register(tools ...tool.Tool) error {
+	var errs []error
+	prepared := make([]*Entry, 0, len(tools))
+	seen := map[string]bool{}
+	for i, t := range tools {
+		if t == nil {
+			errs = append(errs, fmt.Errorf("tool #%d is nil", i))
+			continue
+		}
+		e, err := prepare(t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if seen[e.Spec.Name] {
+			errs = append(errs, fmt.Errorf("tool %q is given twice in one Register call", e.Spec.Name))
+			continue
+		}
+		seen[e.Spec.Name] = true
+		prepared = append(prepared, e)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range prepared {
+		if _, dup := r.entries[e.Spec.Name]; dup {
+			errs = append(errs, fmt.Errorf("tool %q is already registered: choose another name, or Remove the old one first", e.Spec.Name))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	for _, e := range prepared {
+		r.entries[e.Spec.Name] = e
+		r.order = append(r.order, e.Spec.Name)
+	}
+	return nil
+}
+
+// MustRegister is Register that panics on error, for program start-up.
+func (r *Registry) MustRegister(tools ...tool.Tool) {
+	if err := r.Register(tools...); err != nil {
+		panic(err)
+	}
+}
+
+func prepare(t tool.Tool) (*Entry, error) {
+	if c, ok := t.(tool.Checker); ok {
+		if err := c.Check(); err != nil {
+			return nil, err
+		}
+	}
+	spec := t.Spec()
+	if err := tool.CheckName(spec.Name); err != nil {
+		return nil, err
+	}
+	if len(spec.InputSchema) == 0 {
+		return nil, fmt.Errorf("tool %q has no input schema: give it one (tool.WithInputSchema) or build it with tool.Func", spec.Name)
+	}
+	in, err := schema.Compile(spec.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: input schema: %w", spec.Name, err)
+	}
+	e := &Entry{Tool: t, Spec: spec, Input: in}
+	if len(spec.OutputSchema) > 0 {
+		out, err := schema.Compile(spec.OutputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
+		}
+		e.Output = out
+	}
+	if spec.Timeout < 0 {
+		return nil, fmt.Errorf("tool %q: timeout %v is negative: use 0 for the executor's default", spec.Name, spec.Timeout)
+	}
+	if spec.RateLimitPerHour < 0 {
+		return nil, fmt.Errorf("tool %q: rate_limit_per_hour %d is negative: use 0 for no limit", spec.Name, spec.RateLimitPerHour)
+	}
+	return e, nil
+}
+
+// Remove unregisters a tool and reports whether it was there.
+func (r *Registry) Remove(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.entries[name]; !ok {
+		return false
+	}
+	delete(r.entries, name)
+	r.order = slices.DeleteFunc(r.order, func(n string) bool { return n == name })
+	return true
+}
+
+// Lookup returns the entry for name.
+func (r *Registry) Lookup(name string) (*Entry, bool) {
+	r.mu.RLock()
+	e, ok := r.entries[name]
+	r.mu.RUnlock()
+	return e, ok
+}
+
+// Get returns the tool registered under name.
+func (r *Registry) Get(name string) (tool.Tool, bool) {
+	e, ok := r.Lookup(name)
+	if !ok {
+		return nil, false
+	}
+	return e.Tool, true
+}
+
+// Len returns the number of registered tools.
+func (r *Registry) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.entries)
+}
+
+// Filter selects specs in List and Export. Zero fields match everything.
+type Filter struct {
+	// Names, when non-empty, keeps only these tools (an agent's declared tools).
+	Names []string
+	// Category keeps tools of this category.
+	Category string
+	// Tags keeps tools carrying every one of these tags.
+	Tags []string
+	// MaxRisk keeps tools at or below this risk when set (use a pointer to
+	// allow RiskLow as a ceiling).
+	MaxRisk *tool.Risk
+	// Mode keeps tools allowed in this operating mode.
+	Mode string
+}
+
+// Match reports whether spec passes the filter.
+func (f Filter) Match(spec *tool.Spec) bool {
+	if len(f.Names) > 0 && !slices.Contains(f.Names, spec.Name) {
+		return false
+	}
+	if f.Category != "" && spec.Category != f.Category {
+		return false
+	}
+	for _, t := range f.Tags {
+		if !spec.HasTag(t) {
+			return false
+		}
+	}
+	if f.MaxRisk != nil && spec.Risk > *f.MaxRisk {
+		return false
+	}
+	if f.Mode != "" && !spec.AllowsMode(f.Mode) {
+		return false
+	}
+	return true
+}
+
+// List returns the specs that pass the filter, in registration order.
+func (r *Registry) List(f Filter) []tool.Spec {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]tool.Spec, 0, len(r.order))
+	for _, n := range r.order {
+		e := r.entries[n]
+		if f.Match(&e.Spec) {
+			out = append(out, e.Spec)
+		}
+	}
+	return out
+}
+
+// Names returns the registered names in registration order.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.order)
+}
+
+// Suggest returns up to n registered names closest to name (by edit
+// distance, then shared prefix), for "did you mean" messages.
+func (r *Registry) Suggest(name string, n int) []string {
+	names := r.Names()
+	type cand struct {
+		name string
+		d    int
+	}
+	cs := make([]cand, 0, len(names))
+	lname := strings.ToLower(name)
+	for _, c := range names {
+		d := levenshtein(lname, strings.ToLower(c))
+		if strings.Contains(strings.ToLower(c), lname) || strings.Contains(lname, strings.ToLower(c)) {
+			d = min(d, 2)
+		}
+		limit := max(3, len(c)/2)
+		if d <= limit {
+			cs = append(cs, cand{c, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].name < cs[j].name
+	})
+	out := make([]string, 0, n)
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

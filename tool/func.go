@@ -1,0 +1,139 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+)
+
+// FuncTool is a Go function exposed as a tool. Build it with Func or NewFunc.
+type FuncTool[In, Out any] struct {
+	spec       Spec
+	fn         func(context.Context, In) (Out, error)
+	resources  func(json.RawMessage) []Resource
+	err        error
+	structured bool // Out encodes as a JSON object: send it as structured output
+}
+
+// Func turns a Go function into a tool. The input schema is reflected from
+// In and the output schema from Out (when Out is a struct) once, here, with
+// github.com/invopop/jsonschema: nested structs are inlined, fields with
+// omitempty are optional, and the jsonschema, jsonschema_description and
+// toolbelt:"secret" tags are honoured.
+//
+// Tag mistakes (a description cut at a comma, required on an omitempty
+// field, a chan or func field, a recursive type) are reported by the
+// returned tool's Check method, which the registry calls, so
+//
+//	reg.MustRegister(tool.Func("search", "Search the docs", search))
+//
+// fails loudly at start-up rather than sending a wrong schema to a model.
+// Use NewFunc to get the error directly.
+//
+// At call time, the executor has already validated the arguments; Func
+// decodes them into In, calls fn, and encodes Out. A struct or map Out
+// becomes structured output; a string Out becomes a text block; anything
+// else is JSON-encoded into a text block.
+func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...Option) Tool {
+	t, err := NewFunc(name, description, fn, opts...)
+	if err != nil {
+		t.err = err
+	}
+	return t
+}
+
+// NewFunc is Func with the construction error returned.
+func NewFunc[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...Option) (*FuncTool[In, Out], error) {
+	o := build(name, description, opts)
+	t := &FuncTool[In, Out]{spec: o.spec, fn: fn, resources: o.resources}
+	var errs []error
+	if err := CheckName(name); err != nil {
+		errs = append(errs, err)
+	}
+	if fn == nil {
+		errs = append(errs, fmt.Errorf("tool %q: function is nil", name))
+	}
+	if len(o.inSchema) > 0 {
+		if err := schema.CheckObject(o.inSchema); err != nil {
+			errs = append(errs, fmt.Errorf("tool %q: input schema: %w", name, err))
+		}
+		t.spec.InputSchema = o.inSchema
+	} else if r, err := schema.Reflect(reflect.TypeFor[In]()); err != nil {
+		errs = append(errs, fmt.Errorf("tool %q: input: %w", name, err))
+	} else {
+		t.spec.InputSchema = r.Schema
+		t.spec.Secrets = append(t.spec.Secrets, r.Secrets...)
+	}
+	outT := reflect.TypeFor[Out]()
+	for outT.Kind() == reflect.Pointer {
+		outT = outT.Elem()
+	}
+	t.structured = outT.Kind() == reflect.Struct || (outT.Kind() == reflect.Map && outT.Key().Kind() == reflect.String)
+	switch {
+	case len(o.outSchema) > 0:
+		if err := schema.CheckObject(o.outSchema); err != nil {
+			errs = append(errs, fmt.Errorf("tool %q: output schema: %w", name, err))
+		}
+		t.spec.OutputSchema = o.outSchema
+	case outT.Kind() == reflect.Struct:
+		if r, err := schema.Reflect(outT); err != nil {
+			errs = append(errs, fmt.Errorf("tool %q: output: %w", name, err))
+		} else {
+			t.spec.OutputSchema = r.Schema
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+// Spec returns the tool's spec.
+func (t *FuncTool[In, Out]) Spec() Spec { return t.spec }
+
+// Check reports a construction error.
+func (t *FuncTool[In, Out]) Check() error { return t.err }
+
+// Resources implements ResourceDeclarer when WithResources was given.
+func (t *FuncTool[In, Out]) Resources(args json.RawMessage) []Resource {
+	if t.resources == nil {
+		return nil
+	}
+	return t.resources(args)
+}
+
+// Run decodes the arguments into In, calls the function and encodes Out.
+func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error) {
+	if t.err != nil {
+		return nil, NewError(CodeInternal, t.err.Error())
+	}
+	var in In
+	if len(call.Args) > 0 {
+		if err := json.Unmarshal(call.Args, &in); err != nil {
+			return nil, Errorf(CodeInvalidArguments, "arguments do not decode into %T: %v", in, err)
+		}
+	}
+	out, err := t.fn(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return t.encode(out)
+}
+
+func (t *FuncTool[In, Out]) encode(out Out) (*Result, error) {
+	if s, ok := any(out).(string); ok {
+		return &Result{Content: []Content{{Type: ContentText, Text: s}}}, nil
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, Errorf(CodeInvalidOutput, "output of type %T does not encode as JSON: %v", out, err)
+	}
+	if t.structured && string(b) != "null" {
+		return &Result{Output: b}, nil
+	}
+	return &Result{Content: []Content{{Type: ContentText, Text: string(b)}}}, nil
+}
