@@ -150,8 +150,8 @@ func exportOne(f Format, s *tool.Spec, cfg exportConfig) (map[string]any, []Note
 		params, strict := in, false
 		if !cfg.nonStrict {
 			st := deepCopy(in).(map[string]any)
-			if reason := strictify(st, "", 1, new(int)); reason != "" {
-				notes = append(notes, Note{Tool: s.Name, Message: "not strict: " + reason})
+			if reasons := strictify(st, "", 1, new(int), nil); len(reasons) > 0 {
+				notes = append(notes, Note{Tool: s.Name, Message: "not strict: " + strings.Join(reasons, "; ")})
 			} else {
 				params, strict = st, true
 			}
@@ -285,11 +285,11 @@ var strictFormats = map[string]bool{
 	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
 }
 
-// strictify rewrites s in place to OpenAI strict rules and returns "" or the
-// reason the schema cannot be strict.
-func strictify(s map[string]any, path string, depth int, count *int) string {
+// strictify rewrites s in place to OpenAI strict rules and returns the
+// reasons, if any, the schema cannot be strict.
+func strictify(s map[string]any, path string, depth int, count *int, reasons []string) []string {
 	if depth > 10 {
-		return fmt.Sprintf("nesting deeper than 10 levels at %s", where(path))
+		return append(reasons, fmt.Sprintf("nesting deeper than 10 levels at %s", where(path)))
 	}
 	if alt, ok := s["oneOf"]; ok {
 		s["anyOf"] = alt
@@ -297,47 +297,38 @@ func strictify(s map[string]any, path string, depth int, count *int) string {
 	}
 	for _, k := range []string{"allOf", "not", "if", "then", "else", "$ref", "dependentSchemas", "patternProperties"} {
 		if _, ok := s[k]; ok {
-			return fmt.Sprintf("%q at %s is not supported in strict mode", k, where(path))
+			return append(reasons, fmt.Sprintf("%q at %s is not supported in strict mode", k, where(path)))
 		}
 	}
-	for k := range s {
-		if !strictKeys[k] {
-			delete(s, k)
-		}
-	}
-	if f, ok := s["format"].(string); ok && !strictFormats[f] {
-		delete(s, "format")
-	}
+	dropUnsupported(s, strictKeys, strictFormats)
 	if alts, ok := s["anyOf"].([]any); ok {
 		for i, a := range alts {
 			am, ok := a.(map[string]any)
 			if !ok {
-				return fmt.Sprintf("anyOf entry %d at %s is not a schema", i, where(path))
+				return append(reasons, fmt.Sprintf("anyOf entry %d at %s is not a schema", i, where(path)))
 			}
-			if r := strictify(am, path, depth+1, count); r != "" {
-				return r
-			}
+			reasons = strictify(am, path, depth+1, count, reasons)
 		}
-		return ""
+		return reasons
 	}
 	types := typeList(s)
 	if len(types) == 0 {
 		if _, ok := s["enum"]; ok {
-			return ""
+			return reasons
 		}
 		if _, ok := s["const"]; ok {
-			return ""
+			return reasons
 		}
-		return fmt.Sprintf("free-form value (any type) at %s", where(path))
+		return append(reasons, fmt.Sprintf("free-form value (any type) at %s", where(path)))
 	}
 	if hasType(s, "object") {
 		props, _ := s["properties"].(map[string]any)
 		ap, hasAP := s["additionalProperties"]
 		if apb, isBool := ap.(bool); hasAP && !(isBool && !apb) {
-			return fmt.Sprintf("free-form object (map) at %s", where(path))
+			return append(reasons, fmt.Sprintf("free-form object (map) at %s", where(path)))
 		}
 		if len(props) == 0 && !hasAP {
-			return fmt.Sprintf("free-form object (map) at %s", where(path))
+			return append(reasons, fmt.Sprintf("free-form object (map) at %s", where(path)))
 		}
 		required := map[string]bool{}
 		if rl, ok := s["required"].([]any); ok {
@@ -348,24 +339,25 @@ func strictify(s map[string]any, path string, depth int, count *int) string {
 			}
 		}
 		names := make([]string, 0, len(props))
-		for name, p := range props {
-			*count++
-			if *count > 5000 {
-				return "more than 5000 properties"
-			}
-			pm, ok := p.(map[string]any)
-			if !ok {
-				return fmt.Sprintf("free-form value (any type) at %s", at(path, name))
-			}
-			if r := strictify(pm, at(path, name), depth+1, count); r != "" {
-				return r
-			}
-			if !required[name] {
-				props[name] = nullable(pm)
-			}
+		for name := range props {
 			names = append(names, name)
 		}
 		sort.Strings(names)
+		for _, name := range names {
+			*count++
+			if *count > 5000 {
+				return append(reasons, "more than 5000 properties")
+			}
+			pm, ok := props[name].(map[string]any)
+			if !ok {
+				reasons = append(reasons, fmt.Sprintf("free-form value (any type) at %s", at(path, name)))
+				continue
+			}
+			reasons = strictify(pm, at(path, name), depth+1, count, reasons)
+			if !required[name] {
+				props[name] = nullable(pm)
+			}
+		}
 		req := make([]any, len(names))
 		for i, n := range names {
 			req[i] = n
@@ -376,13 +368,46 @@ func strictify(s map[string]any, path string, depth int, count *int) string {
 	if hasType(s, "array") {
 		items, ok := s["items"].(map[string]any)
 		if !ok {
-			return fmt.Sprintf("array without an items schema at %s", where(path))
+			return append(reasons, fmt.Sprintf("array without an items schema at %s", where(path)))
 		}
-		if r := strictify(items, path+"[]", depth+1, count); r != "" {
-			return r
-		}
+		reasons = strictify(items, path+"[]", depth+1, count, reasons)
 	}
-	return ""
+	return reasons
+}
+
+// dropUnsupported removes keywords a provider does not accept. Constraints
+// a model should still know about (formats, lengths, bounds) move into the
+// description as a hint; the executor enforces them either way.
+func dropUnsupported(s map[string]any, keys, formats map[string]bool) {
+	var hints []string
+	for _, k := range sortedKeys(s) {
+		if keys[k] {
+			continue
+		}
+		switch k {
+		case "minLength", "maxLength", "minProperties", "maxProperties", "uniqueItems", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum", "pattern", "multipleOf":
+			b, _ := json.Marshal(s[k])
+			hints = append(hints, k+": "+string(b))
+		}
+		delete(s, k)
+	}
+	if f, ok := s["format"].(string); ok && !formats[f] {
+		hints = append(hints, "format: "+f)
+		delete(s, "format")
+	}
+	if len(hints) > 0 {
+		d, _ := s["description"].(string)
+		s["description"] = strings.TrimSpace(d + " (" + strings.Join(hints, ", ") + ")")
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // nullable makes an optional property accept null, which is how strict
@@ -432,7 +457,6 @@ func addNullEnum(s map[string]any) {
 	}
 }
 
-
 // geminiKeys are the keywords of Gemini's OpenAPI subset.
 var geminiKeys = map[string]bool{
 	"type": true, "format": true, "title": true, "description": true, "nullable": true,
@@ -443,9 +467,10 @@ var geminiKeys = map[string]bool{
 }
 
 type geminiConv struct {
-	root  map[string]any
-	tool  string
-	notes []Note
+	expanding map[string]bool // $refs being inlined on the current path
+	root      map[string]any
+	tool      string
+	notes     []Note
 }
 
 type omitErr struct{ msg string }
@@ -462,6 +487,14 @@ func (g *geminiConv) convert(s map[string]any, path string, depth int) (map[stri
 		return nil, fmt.Errorf("schema at %s is nested deeper than 32 levels (recursive $ref?)", where(path))
 	}
 	if ref, ok := s["$ref"].(string); ok {
+		if g.expanding[ref] {
+			return nil, fmt.Errorf("recursive $ref %q at %s cannot be inlined, and Gemini has no references", ref, where(path))
+		}
+		if g.expanding == nil {
+			g.expanding = map[string]bool{}
+		}
+		g.expanding[ref] = true
+		defer delete(g.expanding, ref)
 		target, err := g.resolve(ref)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", where(path), err)
@@ -545,10 +578,12 @@ func (g *geminiConv) convert(s map[string]any, path string, depth int) (map[stri
 	case "string":
 		if f, _ := out["format"].(string); f != "" && f != "date-time" && f != "enum" {
 			delete(out, "format")
+			desc = strings.TrimSpace(desc + " (format: " + f + ")")
 		}
 	case "integer":
 		if f, _ := out["format"].(string); f != "" && f != "int32" && f != "int64" {
 			delete(out, "format")
+			desc = strings.TrimSpace(desc + " (format: " + f + ")")
 		}
 		if v, ok := num(s["exclusiveMinimum"]); ok {
 			out["minimum"] = v + 1
@@ -559,6 +594,7 @@ func (g *geminiConv) convert(s map[string]any, path string, depth int) (map[stri
 	case "number":
 		if f, _ := out["format"].(string); f != "" && f != "float" && f != "double" {
 			delete(out, "format")
+			desc = strings.TrimSpace(desc + " (format: " + f + ")")
 		}
 		if v, ok := s["exclusiveMinimum"]; ok {
 			desc = strings.TrimSpace(fmt.Sprintf("%s Must be > %v.", desc, v))
@@ -581,8 +617,8 @@ func (g *geminiConv) convert(s map[string]any, path string, depth int) (map[stri
 		}
 		cp := map[string]any{}
 		var req []any
-		for name, p := range props {
-			pm, _ := p.(map[string]any)
+		for _, name := range sortedKeys(props) {
+			pm, _ := props[name].(map[string]any)
 			c, err := g.convert(pm, at(path, name), depth+1)
 			if err != nil {
 				if _, omit := err.(*omitErr); omit && !required[name] {

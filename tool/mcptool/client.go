@@ -1,0 +1,358 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Progress is one progress notification from a server.
+type Progress struct {
+	// Tool and CallID name the call the notification belongs to (empty when
+	// the token is not one this client sent, or is too old to remember).
+	Tool   string
+	CallID string
+	// Token is the progress token the client sent with the call.
+	Token string
+	// Progress, Total and Message are the notification's fields.
+	Progress float64
+	Total    float64
+	Message  string
+}
+
+// ProgressData is the JSON a call's progress notifications are emitted as,
+// on the "progress" output stream (tool.EmitOutput(ctx, "progress", data)).
+type ProgressData struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+}
+
+// Option configures a Client.
+type Option func(*options)
+
+type options struct {
+	prefix     string
+	impl       *mcp.Implementation
+	httpClient *http.Client
+	stderr     io.Writer
+	terminate  time.Duration
+	late       func(Progress)
+	spec       func(*tool.Spec)
+	logger     *slog.Logger
+}
+
+// WithPrefix prefixes every tool name, so that two servers with a tool of
+// the same name can share a registry ("gh_" + "search" = "gh_search"). The
+// remote name is still what the server is called with.
+func WithPrefix(prefix string) Option { return func(o *options) { o.prefix = prefix } }
+
+// WithImplementation sets the client name and version sent to the server.
+func WithImplementation(name, version string) Option {
+	return func(o *options) { o.impl = &mcp.Implementation{Name: name, Version: version} }
+}
+
+// WithHTTPClient sets the HTTP client of an HTTP target (headers, TLS, auth).
+func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.httpClient = c } }
+
+// WithStderr sends a Stdio server's stderr to w (default: discarded).
+func WithStderr(w io.Writer) Option { return func(o *options) { o.stderr = w } }
+
+// WithTerminateTimeout sets how long Close waits for a Stdio server to exit
+// after its stdin is closed before signalling it (default 5s, then SIGTERM,
+// then SIGKILL).
+func WithTerminateTimeout(d time.Duration) Option { return func(o *options) { o.terminate = d } }
+
+// OnLateProgress receives progress notifications that arrive when no call
+// is waiting for them: after their call's result (servers and transports
+// may deliver a notification after the response), or with a token this
+// client did not send. While a call runs, its notifications are emitted as
+// output events on its context instead. fn must not block.
+func OnLateProgress(fn func(Progress)) Option { return func(o *options) { o.late = fn } }
+
+// WithSpec lets the caller adjust each tool's spec as it is built from the
+// server's listing: set Risk, RequiresApproval, Category, Timeout. The name
+// must stay valid and unique.
+func WithSpec(fn func(*tool.Spec)) Option { return func(o *options) { o.spec = fn } }
+
+// WithLogger sets the SDK client's logger.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// Client is a connection to one MCP server, re-established on demand: when
+// the server dies, the failing call reports tool.CodeUnavailable and the
+// next call dials the target again. It is safe for concurrent use.
+type Client struct {
+	target Target
+	opts   options
+	client *mcp.Client
+
+	mu     sync.Mutex
+	cur    *conn
+	closed bool
+
+	seq    atomic.Uint64
+	routes sync.Map // token -> *route
+
+	recentMu sync.Mutex
+	recent   []string // tokens of finished calls still remembered, oldest first
+}
+
+// remembered is how many finished calls' tokens are kept, so that late
+// progress can still be attributed to its call.
+const remembered = 256
+
+type conn struct {
+	cs   *mcp.ClientSession
+	cmd  *exec.Cmd
+	done chan struct{}
+	once sync.Once
+}
+
+// Connect dials target, initialises an MCP session and returns the client.
+// ctx bounds the dial only.
+func Connect(ctx context.Context, target Target, opts ...Option) (*Client, error) {
+	if target.dial == nil {
+		return nil, errors.New("mcptool: empty Target: use mcptool.Stdio, mcptool.HTTP or mcptool.Transport")
+	}
+	c := &Client{target: target}
+	for _, o := range opts {
+		if o != nil {
+			o(&c.opts)
+		}
+	}
+	if c.opts.prefix != "" && !tool.ValidName(c.opts.prefix+"x") {
+		return nil, fmt.Errorf("mcptool: prefix %q cannot start a tool name: use letters, digits, '_' and '-', starting with a letter or '_'", c.opts.prefix)
+	}
+	impl := c.opts.impl
+	if impl == nil {
+		impl = &mcp.Implementation{Name: "toolbelt", Version: "v1"}
+	}
+	c.client = mcp.NewClient(impl, &mcp.ClientOptions{
+		Logger:                      c.opts.logger,
+		ProgressNotificationHandler: c.onProgress,
+	})
+	if _, err := c.session(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Target returns the target the client dials.
+func (c *Client) Target() Target { return c.target }
+
+// PID returns the process id of a Stdio server currently connected, or 0.
+func (c *Client) PID() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur == nil || c.cur.cmd == nil || c.cur.cmd.Process == nil {
+		return 0
+	}
+	return c.cur.cmd.Process.Pid
+}
+
+// Session returns the current SDK session (dialling if needed), for calls
+// this package does not wrap (resources, prompts).
+func (c *Client) Session(ctx context.Context) (*mcp.ClientSession, error) {
+	cn, err := c.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cn.cs, nil
+}
+
+// Close ends the session and, for a Stdio target, the server's process
+// group. It is idempotent. Calls made after Close fail with
+// tool.CodeUnavailable.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	cn := c.cur
+	c.cur, c.closed = nil, true
+	c.mu.Unlock()
+	if cn == nil {
+		return nil
+	}
+	return cn.close()
+}
+
+// session returns the live connection, dialling when there is none or the
+// last one ended.
+func (c *Client) session(ctx context.Context) (*conn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, tool.Errorf(tool.CodeUnavailable, "MCP client for %s is closed", c.target)
+	}
+	if c.cur != nil {
+		select {
+		case <-c.cur.done:
+			_ = c.cur.close()
+			c.cur = nil
+		default:
+			return c.cur, nil
+		}
+	}
+	t, cmd, err := c.target.dial(ctx, &c.opts)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
+	}
+	cs, err := c.client.Connect(ctx, t, nil)
+	if err != nil {
+		if cmd != nil && cmd.Process != nil {
+			killGroup(cmd)
+			_ = cmd.Wait()
+		}
+		if ctx.Err() != nil {
+			return nil, tool.AsError(ctx.Err())
+		}
+		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
+	}
+	cn := &conn{cs: cs, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		_ = cs.Wait()
+		close(cn.done)
+	}()
+	c.cur = cn
+	return cn, nil
+}
+
+// drop forgets cn (if it is still current) and closes it.
+func (c *Client) drop(cn *conn) {
+	c.mu.Lock()
+	if c.cur == cn {
+		c.cur = nil
+	}
+	c.mu.Unlock()
+	_ = cn.close()
+}
+
+func (cn *conn) close() error {
+	var err error
+	cn.once.Do(func() {
+		err = cn.cs.Close()
+		<-cn.done
+		if cn.cmd != nil {
+			// The server is reaped (CommandTransport waits for it);
+			// anything it left in its process group goes too.
+			killGroup(cn.cmd)
+		}
+	})
+	if err != nil && errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return err
+}
+
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// route delivers one call's progress notifications to its context.
+type route struct {
+	mu     sync.Mutex
+	ctx    context.Context
+	tool   string
+	callID string
+	done   bool
+}
+
+func (c *Client) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	p := req.Params
+	if p == nil {
+		return
+	}
+	tok := fmt.Sprint(p.ProgressToken)
+	pr := Progress{Token: tok, Progress: p.Progress, Total: p.Total, Message: p.Message}
+	if v, ok := c.routes.Load(tok); ok {
+		r := v.(*route)
+		r.mu.Lock()
+		pr.Tool, pr.CallID = r.tool, r.callID
+		if !r.done {
+			data, _ := json.Marshal(ProgressData{Progress: p.Progress, Total: p.Total, Message: p.Message})
+			tool.EmitOutput(r.ctx, "progress", data)
+			r.mu.Unlock()
+			return
+		}
+		r.mu.Unlock()
+	}
+	if c.opts.late != nil {
+		c.opts.late(pr)
+	}
+}
+
+// finish marks a call's route done and keeps it for late notifications,
+// forgetting the oldest beyond the bound.
+func (c *Client) finish(tok string, r *route) {
+	r.mu.Lock()
+	r.done, r.ctx = true, nil
+	r.mu.Unlock()
+	c.recentMu.Lock()
+	c.recent = append(c.recent, tok)
+	if len(c.recent) > remembered {
+		c.routes.Delete(c.recent[0])
+		c.recent = append(c.recent[:0], c.recent[1:]...)
+	}
+	c.recentMu.Unlock()
+}
+
+// call runs one tools/call on the server.
+func (c *Client) call(ctx context.Context, t *remoteTool, call tool.Call) (*tool.Result, error) {
+	cn, err := c.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	args := call.Args
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	tok := "tb-" + strconv.FormatUint(c.seq.Add(1), 10)
+	r := &route{ctx: ctx, tool: t.spec.Name, callID: call.ID}
+	c.routes.Store(tok, r)
+	params := &mcp.CallToolParams{Name: t.remote, Arguments: args}
+	params.SetProgressToken(tok)
+	res, err := cn.cs.CallTool(ctx, params)
+	c.finish(tok, r)
+	if err != nil {
+		if ctx.Err() != nil {
+			// The SDK has sent notifications/cancelled; the executor turns
+			// this into a cancelled or timed-out result.
+			return nil, ctx.Err()
+		}
+		te, transport := callError(t, err)
+		if transport {
+			c.drop(cn)
+		}
+		return nil, te
+	}
+	return fromMCP(t, res)
+}
+
+// remoteTool is one tool of a server, as a tool.Tool.
+type remoteTool struct {
+	c      *Client
+	spec   tool.Spec
+	remote string
+}
+
+func (t *remoteTool) Spec() tool.Spec { return t.spec }
+
+// Run calls the tool on the server. Progress notifications become output
+// events on the "progress" stream; cancelling ctx cancels the remote call.
+func (t *remoteTool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	return t.c.call(ctx, t, call)
+}

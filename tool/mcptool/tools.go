@@ -1,0 +1,177 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Tools lists the server's tools, following every page of tools/list, and
+// returns them as tool.Tools ready for registry.Register. Each tool's spec
+// carries the server's description, input schema, output schema (so the
+// executor validates structured output, which the SDK client does not) and
+// annotations; Risk is derived from the annotations (read-only: low,
+// destructive: high, otherwise medium) and can be changed with WithSpec.
+//
+// Names are prefixed (WithPrefix) and characters no provider accepts are
+// replaced with '_'; two remote names that end up the same are an error.
+func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
+	cn, err := c.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []tool.Tool
+	seen := map[string]string{}
+	for mt, err := range cn.cs.Tools(ctx, nil) {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, tool.AsError(ctx.Err())
+			}
+			te, transport := listError(err)
+			if transport {
+				c.drop(cn)
+			}
+			return nil, te
+		}
+		spec, err := c.specFor(mt)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[spec.Name]; dup {
+			return nil, fmt.Errorf("mcptool: server %s has tools %q and %q that both become %q: use WithSpec to rename one", c.target, prev, mt.Name, spec.Name)
+		}
+		seen[spec.Name] = mt.Name
+		out = append(out, &remoteTool{c: c, spec: spec, remote: mt.Name})
+	}
+	return out, nil
+}
+
+// Tool returns a tool that calls the server's tool remote with the given
+// spec, without listing: use it when the spec comes from elsewhere (a spec
+// file). spec.InputSchema defaults to an open object schema.
+func (c *Client) Tool(remote string, spec tool.Spec) (tool.Tool, error) {
+	if remote == "" {
+		return nil, errors.New("mcptool: remote tool name is empty: name the server's tool")
+	}
+	if spec.Name == "" {
+		spec.Name = c.opts.prefix + portable(remote)
+	}
+	if err := tool.CheckName(spec.Name); err != nil {
+		return nil, err
+	}
+	if len(spec.InputSchema) == 0 {
+		spec.InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	return &remoteTool{c: c, spec: spec, remote: remote}, nil
+}
+
+func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
+	name := c.opts.prefix + portable(mt.Name)
+	in, err := objectSchema(mt.InputSchema)
+	if err != nil {
+		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: input schema: %w", c.target, mt.Name, err)
+	}
+	spec := tool.Spec{
+		Name:        name,
+		Description: mt.Description,
+		InputSchema: in,
+		Tags:        []string{"mcp"},
+	}
+	if mt.OutputSchema != nil {
+		out, err := json.Marshal(mt.OutputSchema)
+		if err != nil {
+			return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: output schema: %w", c.target, mt.Name, err)
+		}
+		// The executor validates object outputs only; a non-object output
+		// schema (allowed since SEP-2106) is left off rather than refused.
+		if schema.CheckObject(out) == nil {
+			spec.OutputSchema = out
+		}
+	}
+	a := tool.Annotations{Title: mt.Title, Destructive: true, OpenWorld: true}
+	if ann := mt.Annotations; ann != nil {
+		if a.Title == "" {
+			a.Title = ann.Title
+		}
+		a.ReadOnly, a.Idempotent = ann.ReadOnlyHint, ann.IdempotentHint
+		if ann.DestructiveHint != nil {
+			a.Destructive = *ann.DestructiveHint
+		}
+		if ann.OpenWorldHint != nil {
+			a.OpenWorld = *ann.OpenWorldHint
+		}
+	}
+	if a.ReadOnly {
+		a.Destructive = false
+	}
+	spec.Annotations = a
+	switch {
+	case a.ReadOnly:
+		spec.Risk = tool.RiskLow
+	case a.Destructive:
+		spec.Risk = tool.RiskHigh
+	default:
+		spec.Risk = tool.RiskMedium
+	}
+	if c.opts.spec != nil {
+		c.opts.spec(&spec)
+	}
+	if err := tool.CheckName(spec.Name); err != nil {
+		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: %w", c.target, mt.Name, err)
+	}
+	return spec, nil
+}
+
+// objectSchema encodes a server's input schema, giving a schema without a
+// root type the "object" type every provider requires.
+func objectSchema(v any) (json.RawMessage, error) {
+	if v == nil {
+		return json.RawMessage(`{"type":"object"}`), nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	if _, ok := m["type"]; !ok {
+		m["type"] = "object"
+		if raw, err = json.Marshal(m); err != nil {
+			return nil, err
+		}
+	}
+	if err := schema.CheckObject(raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// portable replaces characters providers refuse in tool names ('.', '/',
+// spaces) with '_' and cuts the name to 64 characters.
+func portable(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		ok := r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if i == 0 && (r == '-' || (r >= '0' && r <= '9')) {
+			b.WriteByte('_')
+		}
+		if ok {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	return s
+}
