@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sort"
+	"strconv"
 
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -176,10 +177,11 @@ func Chain(final Handler, exts ...Extension) Handler {
 }
 
 func guard(name string, h Handler) Handler {
+	where := "extension " + strconv.Quote(name)
 	return func(ctx context.Context, req *Request) (res *tool.Result) {
 		defer func() {
 			if p := recover(); p != nil {
-				res = PanicResult(&req.Call, name, p, debug.Stack())
+				res = PanicResult(&req.Call, where, p, debug.Stack())
 			}
 		}()
 		res = h(ctx, req)

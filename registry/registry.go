@@ -25,7 +25,8 @@ type Entry struct {
 	// Spec is the spec as registered (Tool.Spec() is called once).
 	Spec tool.Spec
 	// Input validates arguments; Output validates structured output (nil
-	// when the tool has no output schema).
+	// when the tool has no output schema, or its output conforms by
+	// construction: see tool.OutputConformer).
 	Input  *schema.Validator
 	Output *schema.Validator
 }
@@ -110,7 +111,12 @@ func prepare(t tool.Tool) (*Entry, error) {
 		return nil, fmt.Errorf("tool %q: input schema: %w", spec.Name, err)
 	}
 	e := &Entry{Tool: t, Spec: spec, Input: in}
-	if len(spec.OutputSchema) > 0 {
+	if oc, ok := t.(tool.OutputConformer); ok && oc.OutputConforms() {
+		// Still check the schema compiles: it is exported to MCP clients.
+		if _, err := schema.Compile(spec.OutputSchema); err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
+		}
+	} else if len(spec.OutputSchema) > 0 {
 		out, err := schema.Compile(spec.OutputSchema)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)

@@ -17,6 +17,7 @@ type FuncTool[In, Out any] struct {
 	resources  func(json.RawMessage) []Resource
 	err        error
 	structured bool // Out encodes as a JSON object: send it as structured output
+	conforms   bool // every encoded Out satisfies the reflected output schema
 }
 
 // Func turns a Go function into a tool. The input schema is reflected from
@@ -80,10 +81,11 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 		}
 		t.spec.OutputSchema = o.outSchema
 	case outT.Kind() == reflect.Struct:
-		if r, err := schema.Reflect(outT); err != nil {
+		if r, err := schema.ReflectOutput(outT); err != nil {
 			errs = append(errs, fmt.Errorf("tool %q: output: %w", name, err))
 		} else {
 			t.spec.OutputSchema = r.Schema
+			t.conforms = r.SelfValid
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -97,6 +99,13 @@ func (t *FuncTool[In, Out]) Spec() Spec { return t.spec }
 
 // Check reports a construction error.
 func (t *FuncTool[In, Out]) Check() error { return t.err }
+
+// OutputConforms reports whether every output of the function satisfies its
+// output schema by construction: the schema was reflected from Out, and Out
+// carries no value constraints (enum, bounds, pattern, format) and no custom
+// JSON encoding. The registry then skips compiling an output validator, and
+// the executor skips validating output that could not fail.
+func (t *FuncTool[In, Out]) OutputConforms() bool { return t.conforms }
 
 // Resources implements ResourceDeclarer when WithResources was given.
 func (t *FuncTool[In, Out]) Resources(args json.RawMessage) []Resource {

@@ -31,6 +31,14 @@ type Checker interface {
 	Check() error
 }
 
+// OutputConformer is implemented by tools that know their structured output
+// always satisfies their output schema (tool.Func does, for output types
+// without value constraints). The registry compiles no output validator for
+// them, so the executor does no work that could not find an error.
+type OutputConformer interface {
+	OutputConforms() bool
+}
+
 // Access says whether a call reads or writes a resource.
 type Access uint8
 

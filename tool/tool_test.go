@@ -320,3 +320,47 @@ func TestPrincipalContext(t *testing.T) {
 	assert.True(t, p.HasRole("admin"))
 	assert.False(t, p.HasRole("root"))
 }
+
+type PlainOut struct {
+	Names []string         `json:"names"`
+	Byte  []byte           `json:"byte"`
+	Ptr   *Address         `json:"ptr"`
+	Opt   []int            `json:"opt,omitempty"`
+	Map   map[string]*Item `json:"map"`
+	When  time.Time        `json:"when"`
+}
+
+type Item struct {
+	N int `json:"n"`
+}
+
+type ConstrainedOut struct {
+	Level string `json:"level" jsonschema:"enum=low,enum=high"`
+}
+
+func TestOutputSchemaAcceptsWhatEncodingJSONWrites(t *testing.T) {
+	ft, err := tool.NewFunc("t", "", func(context.Context, struct{}) (PlainOut, error) { return PlainOut{}, nil })
+	require.NoError(t, err)
+	assert.True(t, ft.OutputConforms(), "no value constraints: output is valid by construction")
+	var s map[string]any
+	require.NoError(t, json.Unmarshal(ft.Spec().OutputSchema, &s))
+	props := s["properties"].(map[string]any)
+	typeOf := func(m any) any { return m.(map[string]any)["type"] }
+	assert.Equal(t, []any{"array", "null"}, typeOf(props["names"]), "a nil slice encodes as null")
+	assert.Equal(t, []any{"string", "null"}, typeOf(props["byte"]))
+	assert.Equal(t, []any{"object", "null"}, typeOf(props["ptr"]))
+	assert.Equal(t, []any{"object", "null"}, typeOf(props["map"]))
+	assert.Equal(t, "array", typeOf(props["opt"]), "omitempty fields are never null")
+	mapVals := props["map"].(map[string]any)["additionalProperties"]
+	assert.Equal(t, []any{"object", "null"}, typeOf(mapVals), "map values that are pointers may be null")
+
+	// The input schema of the same type is not loosened.
+	in, err := tool.NewFunc("t", "", func(context.Context, PlainOut) (string, error) { return "", nil })
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(in.Spec().InputSchema, &s))
+	assert.Equal(t, "array", typeOf(s["properties"].(map[string]any)["names"]))
+
+	c, err := tool.NewFunc("c", "", func(context.Context, struct{}) (ConstrainedOut, error) { return ConstrainedOut{}, nil })
+	require.NoError(t, err)
+	assert.False(t, c.OutputConforms(), "an enum can be broken by a Go value: validate at run time")
+}

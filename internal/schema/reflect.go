@@ -19,6 +19,11 @@ import (
 
 // Reflected is the result of reflecting a Go type.
 type Reflected struct {
+	// SelfValid is set by ReflectOutput when every value of the type, once
+	// encoded by encoding/json, satisfies Schema: no field carries a value
+	// constraint (enum, bounds, pattern, format...) and no field has a
+	// custom JSON encoding. Such output needs no validation at run time.
+	SelfValid bool
 	// Schema is the JSON Schema: an object root, no $schema or $id, nested
 	// structs inlined.
 	Schema json.RawMessage
@@ -38,7 +43,15 @@ var (
 // tag is an error naming the field instead of a silently wrong schema, and a
 // recursive type is refused before reflection (invopop's inlining would
 // overflow the stack).
-func Reflect(t reflect.Type) (*Reflected, error) {
+func Reflect(t reflect.Type) (*Reflected, error) { return reflectType(t, false) }
+
+// ReflectOutput is Reflect for a tool's output type. Since encoding/json
+// writes null for a nil slice, map or pointer, such fields (and slice items
+// and map values of those kinds) accept null in the output schema, unless
+// they are omitempty; and the result says whether the type is SelfValid.
+func ReflectOutput(t reflect.Type) (*Reflected, error) { return reflectType(t, true) }
+
+func reflectType(t reflect.Type, output bool) (*Reflected, error) {
 	if t == nil {
 		return nil, fmt.Errorf("no type given: the arguments type must be a struct")
 	}
@@ -52,7 +65,7 @@ func Reflect(t reflect.Type) (*Reflected, error) {
 		return nil, fmt.Errorf("type %s is a %s: tool arguments and structured output must be a struct (or a map with string keys), because every provider wants an object at the root", t, t.Kind())
 	}
 	l := &linter{onPath: map[reflect.Type]string{}}
-	l.walk(t, "", false)
+	l.walk(t, "", nil, false)
 	if len(l.errs) > 0 {
 		return nil, fmt.Errorf("type %s: %s", t, strings.Join(l.errs, "; "))
 	}
@@ -71,18 +84,73 @@ func Reflect(t reflect.Type) (*Reflected, error) {
 	if _, ok := m["type"]; !ok {
 		m["type"] = "object"
 	}
+	if output {
+		for _, segs := range l.nilable {
+			makeNullable(m, segs)
+		}
+	}
 	out, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(l.secrets)
-	return &Reflected{Schema: out, Secrets: l.secrets}, nil
+	return &Reflected{Schema: out, Secrets: l.secrets, SelfValid: output && !l.constrained}, nil
+}
+
+// makeNullable walks segs (property names, "[]" for items, "{}" for map
+// values) from s and adds "null" to the type found there.
+func makeNullable(s map[string]any, segs []string) {
+	node := s
+	for _, seg := range segs {
+		var next any
+		switch seg {
+		case "[]":
+			next = node["items"]
+		case "{}":
+			next = node["additionalProperties"]
+		default:
+			props, _ := node["properties"].(map[string]any)
+			next = props[seg]
+		}
+		n, ok := next.(map[string]any)
+		if !ok {
+			return
+		}
+		node = n
+	}
+	switch t := node["type"].(type) {
+	case string:
+		if t != "null" {
+			node["type"] = []any{t, "null"}
+		}
+	case []any:
+		for _, x := range t {
+			if x == "null" {
+				return
+			}
+		}
+		node["type"] = append(t, "null")
+	}
 }
 
 type linter struct {
-	onPath  map[reflect.Type]string // struct types on the current path → where first seen
-	errs    []string
-	secrets []string
+	onPath      map[reflect.Type]string // struct types on the current path → where first seen
+	errs        []string
+	secrets     []string
+	nilable     [][]string // schema paths of values encoding/json may write as null
+	constrained bool       // some field carries a value constraint or a custom encoding
+}
+
+func nilableKind(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Pointer:
+		return true
+	}
+	return false
+}
+
+func appendSeg(segs []string, seg string) []string {
+	return append(append(make([]string, 0, len(segs)+1), segs...), seg)
 }
 
 func isLeaf(t reflect.Type) bool {
@@ -101,11 +169,14 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-func (l *linter) walk(t reflect.Type, path string, viaEmbeddedPtr bool) {
+func (l *linter) walk(t reflect.Type, path string, segs []string, viaEmbeddedPtr bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if isLeaf(t) {
+		if t != timeType {
+			l.constrained = true // a custom encoding may write anything
+		}
 		return
 	}
 	switch t.Kind() {
@@ -120,10 +191,16 @@ func (l *linter) walk(t reflect.Type, path string, viaEmbeddedPtr bool) {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return // []byte is a base64 string
 		}
-		l.walk(t.Elem(), path+"[]", false)
+		if nilableKind(t.Elem()) {
+			l.nilable = append(l.nilable, appendSeg(segs, "[]"))
+		}
+		l.walk(t.Elem(), path+"[]", appendSeg(segs, "[]"), false)
 		return
 	case reflect.Map:
-		l.walk(t.Elem(), path+"{}", false)
+		if nilableKind(t.Elem()) {
+			l.nilable = append(l.nilable, appendSeg(segs, "{}"))
+		}
+		l.walk(t.Elem(), path+"{}", appendSeg(segs, "{}"), false)
 		return
 	case reflect.Struct:
 	default:
@@ -159,7 +236,7 @@ func (l *linter) walk(t reflect.Type, path string, viaEmbeddedPtr bool) {
 				et, isPtr = et.Elem(), true
 			}
 			if et.Kind() == reflect.Struct && !isLeaf(et) {
-				l.walk(ft, path, isPtr)
+				l.walk(ft, path, segs, isPtr)
 				continue
 			}
 		}
@@ -174,7 +251,11 @@ func (l *linter) walk(t reflect.Type, path string, viaEmbeddedPtr bool) {
 		if hasOpt(f.Tag.Get("toolbelt"), "secret") {
 			l.secrets = append(l.secrets, fpath)
 		}
-		l.walk(ft, fpath, false)
+		fsegs := appendSeg(segs, name)
+		if !omitempty && nilableKind(ft) {
+			l.nilable = append(l.nilable, fsegs)
+		}
+		l.walk(ft, fpath, fsegs, false)
 	}
 }
 
@@ -208,7 +289,9 @@ var (
 		"contentMediaType": true, "uniqueItems": true, "nullable": true, "deprecated": true,
 		"required": true, "pattern_properties": true,
 	}
-	knownFlags = map[string]bool{"required": true, "nullable": true, "uniqueItems": true, "deprecated": true, "-": true}
+	// annotationKeys describe a value without constraining it.
+	annotationKeys = map[string]bool{"title": true, "description": true, "example": true, "default": true, "anchor": true, "readOnly": true, "writeOnly": true, "deprecated": true}
+	knownFlags     = map[string]bool{"required": true, "nullable": true, "uniqueItems": true, "deprecated": true, "-": true}
 )
 
 func (l *linter) lintTag(f reflect.StructField, fpath string, omitempty bool) {
@@ -224,8 +307,14 @@ func (l *linter) lintTag(f reflect.StructField, fpath string, omitempty bool) {
 		switch {
 		case hasEq && knownKeys[key]:
 			inDescription = key == "description" || key == "title"
+			if !annotationKeys[key] {
+				l.constrained = true
+			}
 		case !hasEq && knownFlags[key]:
 			inDescription = false
+			if key == "uniqueItems" {
+				l.constrained = true
+			}
 		case inDescription:
 			l.errs = append(l.errs, fmt.Sprintf("field %s: the jsonschema tag's description is cut at a comma before %q: move the text to `jsonschema_description:\"...\"`, which may contain commas", fpath, strings.TrimSpace(p)))
 			return

@@ -1,0 +1,51 @@
+package httptool_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/httptool"
+)
+
+func ExampleNew() {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{
+			"path":  r.URL.EscapedPath(),
+			"state": r.URL.Query().Get("state"),
+		})
+	}))
+	defer api.Close()
+
+	issues, err := httptool.New(tool.Spec{
+		Name:        "list_issues",
+		Description: "List the issues of a repository",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{
+			"owner":{"type":"string"},"repo":{"type":"string"},"state":{"type":"string"}},
+			"required":["owner","repo"]}`),
+	}, httptool.Config{
+		URL:   api.URL + "/repos/{owner}/{repo}/issues",
+		Query: map[string]string{"state": "{state}"},
+	}, httptool.WithPrivateHosts("127.0.0.1")) // httptest listens on loopback
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer issues.CloseIdleConnections()
+
+	res, err := issues.Run(context.Background(), tool.Call{
+		Name: "list_issues",
+		Args: json.RawMessage(`{"owner":"octo","repo":"../admin","state":"open"}`),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(res.Output))
+	// Output:
+	// {"path":"/repos/octo/..%2Fadmin/issues","state":"open"}
+}

@@ -1,0 +1,159 @@
+package httptool
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// PolicyError is returned (wrapped) when the outbound guard refuses a
+// request: a host outside the allow list, or a name that resolves to an
+// address the guard forbids. Results carry it as tool.CodeNetworkPolicy.
+type PolicyError struct {
+	// Host is the host name the request named.
+	Host string
+	// Addr is the resolved address that was refused, when the refusal was
+	// about an address.
+	Addr string
+	// Reason says what rule refused it.
+	Reason string
+}
+
+// Error implements error.
+func (e *PolicyError) Error() string {
+	if e.Addr != "" {
+		return fmt.Sprintf("request to %s refused: it resolves to %s, %s", e.Host, e.Addr, e.Reason)
+	}
+	return fmt.Sprintf("request to %s refused: %s", e.Host, e.Reason)
+}
+
+// blocked lists the address ranges the guard refuses by default, with the
+// reason shown in errors. Order matters: the first match names the reason,
+// so the metadata addresses come before the ranges that contain them.
+var blocked = func() []struct {
+	p      netip.Prefix
+	reason string
+} {
+	rows := []struct{ cidr, reason string }{
+		{"169.254.169.254/32", "a cloud metadata address"},
+		{"fd00:ec2::254/128", "a cloud metadata address"},
+		{"0.0.0.0/8", "an unspecified (\"this network\") address"},
+		{"::/128", "an unspecified address"},
+		{"127.0.0.0/8", "a loopback address"},
+		{"::1/128", "a loopback address"},
+		{"10.0.0.0/8", "a private address"},
+		{"172.16.0.0/12", "a private address"},
+		{"192.168.0.0/16", "a private address"},
+		{"fc00::/7", "a private (unique local) address"},
+		{"100.64.0.0/10", "a carrier-grade NAT address"},
+		{"169.254.0.0/16", "a link-local address"},
+		{"fe80::/10", "a link-local address"},
+		{"224.0.0.0/4", "a multicast address"},
+		{"ff00::/8", "a multicast address"},
+		{"240.0.0.0/4", "a reserved address"},
+		{"192.0.0.0/24", "an IETF protocol address"},
+		{"198.18.0.0/15", "a benchmarking address"},
+	}
+	out := make([]struct {
+		p      netip.Prefix
+		reason string
+	}, len(rows))
+	for i, r := range rows {
+		out[i].p = netip.MustParsePrefix(r.cidr)
+		out[i].reason = r.reason
+	}
+	return out
+}()
+
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// forbidden returns why ip may not be reached, or "" when it may. IPv4
+// addresses mapped into IPv6 and NAT64 addresses are judged by the IPv4
+// address they carry.
+func forbidden(ip netip.Addr) string {
+	ip = ip.Unmap()
+	if ip.Is6() && nat64.Contains(ip) {
+		b := ip.As16()
+		ip = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	}
+	for _, b := range blocked {
+		if b.p.Contains(ip) {
+			return b.reason
+		}
+	}
+	return ""
+}
+
+// guard is the outbound policy shared by a client's requests.
+type guard struct {
+	allow   []string // host patterns; empty allows every public host
+	private map[string]bool
+}
+
+func normHost(h string) string {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	return strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+}
+
+// hostAllowed reports whether host passes the allow list. "*.example.com"
+// matches subdomains of example.com, not example.com itself.
+func (g *guard) hostAllowed(host string) bool {
+	if len(g.allow) == 0 {
+		return true
+	}
+	host = normHost(host)
+	for _, p := range g.allow {
+		if suffix, ok := strings.CutPrefix(p, "*"); ok {
+			if strings.HasSuffix(host, suffix) && len(host) > len(suffix) {
+				return true
+			}
+		} else if host == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *guard) checkHost(host string) error {
+	if g.hostAllowed(host) {
+		return nil
+	}
+	return &PolicyError{Host: host, Reason: "the host is not in the allow list (" + strings.Join(g.allow, ", ") + ")"}
+}
+
+// dialContext dials addr after the allow list check; the resolved address
+// of every connection attempt is then checked in the dialer's Control hook,
+// after DNS, so a name that resolves (or rebinds) to a forbidden address is
+// refused, whichever way the request got there (redirects included).
+func (g *guard) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.checkHost(host); err != nil {
+		return nil, err
+	}
+	exempt := g.private[normHost(host)]
+	d := net.Dialer{
+		Timeout:   30 * time.Second,
+		KeepAlive: 30 * time.Second,
+		Control: func(_, address string, _ syscall.RawConn) error {
+			if exempt {
+				return nil
+			}
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return &PolicyError{Host: host, Addr: address, Reason: "an address the guard cannot parse"}
+			}
+			if reason := forbidden(ap.Addr()); reason != "" {
+				return &PolicyError{Host: host, Addr: ap.Addr().String(), Reason: reason + ", which the network policy forbids"}
+			}
+			return nil
+		},
+	}
+	return d.DialContext(ctx, network, addr)
+}

@@ -1,0 +1,602 @@
+// Package httptool turns HTTP/REST endpoints into tools.
+//
+// An HTTP tool is a method, a URL template such as
+// "https://api.example.com/repos/{owner}/{repo}/issues", and a mapping of
+// the call's arguments to the path, the query, headers and a JSON body
+// (Config). Path values are escaped with url.PathEscape, never spliced raw.
+//
+// Credentials come from a named provider function (WithCredential) or an
+// environment variable named in the config, never from the model's
+// arguments. The credential value is redacted ("[REDACTED]") from
+// everything the tool produces: structured output, text, error messages and
+// streamed output events, including response bodies that echo it back.
+//
+// Responses: a JSON object body (by Content-Type) becomes the result's
+// structured output; JSON arrays and scalars, and every other body, become a
+// text block (structured output must be an object for MCP and output
+// schemas). Bodies are capped (default 1 MiB) and a truncated body ends with
+// a "[truncated: ...]" marker. Each chunk is also emitted as it arrives with
+// tool.EmitOutput(ctx, "body", chunk). A status of 400 or more fails the call
+// with the status and a short excerpt of the body: 429 is
+// tool.CodeRateLimited and 502/503/504 tool.CodeUnavailable, both retryable
+// and honouring Retry-After (seconds or an HTTP date) as Error.RetryAfter.
+// The call's deadline comes from ctx.
+//
+// Outbound guard: an optional allow list of hosts (WithAllowedHosts), and no
+// connections to loopback, private, link-local, CGNAT, unspecified,
+// multicast, reserved or cloud-metadata addresses (169.254.169.254,
+// fd00:ec2::254). Addresses are checked after DNS resolution in the
+// dialer's Control hook, so DNS rebinding and redirects cannot get around
+// it; refusals are tool.CodeNetworkPolicy. WithPrivateHosts exempts named
+// hosts (tests, local services). Redirects are followed within the allow
+// list, up to WithMaxRedirects (default 5). Environment proxies are not used:
+// the guard must see the address it connects to.
+package httptool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Config is the implementation of an HTTP tool: the "implementation" block
+// of a tool file, or a Go literal.
+type Config struct {
+	// Method is the HTTP method (default GET).
+	Method string `json:"method,omitempty"`
+	// URL is an absolute http(s) URL template. Placeholders ("{owner}") may
+	// appear only in the path; each names a required argument, whose value
+	// is path-escaped. The URL may carry a fixed query.
+	URL string `json:"url"`
+	// Query maps query parameter names to templates ("{state}" or fixed
+	// text). A parameter whose arguments are absent or null is left out; an
+	// array argument in a template that is exactly "{name}" repeats the
+	// parameter once per element.
+	Query map[string]string `json:"query,omitempty"`
+	// Headers maps header names to templates, as Query does.
+	Headers map[string]string `json:"headers,omitempty"`
+	// Body lists the arguments sent as the fields of a JSON object body;
+	// the single entry "*" sends every argument not used by the URL, query
+	// or headers. No body is sent when Body is empty.
+	Body []string `json:"body,omitempty"`
+	// Auth says where the credential comes from and which header carries it.
+	Auth *Auth `json:"auth,omitempty"`
+}
+
+// Auth is where an HTTP tool's credential comes from. Exactly one of Env and
+// Provider is set.
+type Auth struct {
+	// Header carries the credential (default "Authorization").
+	Header string `json:"header,omitempty"`
+	// Scheme, when set, prefixes the value ("Bearer" sends "Bearer <token>").
+	Scheme string `json:"scheme,omitempty"`
+	// Env names the environment variable holding the credential; it is read
+	// on every call.
+	Env string `json:"env,omitempty"`
+	// Provider names a CredentialFunc registered with WithCredential.
+	Provider string `json:"provider,omitempty"`
+}
+
+// ConfigError is a problem with one field of a Config. Field is a dotted
+// path inside the config ("query.state", "auth.env"); the registry's
+// loader uses it to report the line of that key.
+type ConfigError struct {
+	Field   string
+	Message string
+}
+
+// Error implements error.
+func (e *ConfigError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// FieldPath returns the dotted path of the field in error.
+func (e *ConfigError) FieldPath() string { return e.Field }
+
+// Client holds the guarded HTTP client that HTTP tools share: one
+// connection pool and one outbound policy. Tools built by one Kind share a
+// Client.
+type Client struct {
+	o     *options
+	g     *guard
+	tr    *http.Transport
+	httpc *http.Client
+}
+
+type redirectKey struct{}
+
+// redirectState carries what the redirect check needs for one call.
+type redirectState struct{ authHeader string }
+
+// NewClient returns a client configured by opts.
+func NewClient(opts ...Option) *Client {
+	o := newOptions(opts)
+	g := &guard{allow: o.allow, private: o.private}
+	tr := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           g.dialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   16,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+	c := &Client{o: o, g: g, tr: tr}
+	c.httpc = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
+	return c
+}
+
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > c.o.maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", c.o.maxRedirects)
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return &PolicyError{Host: req.URL.Host, Reason: "a redirect to a " + req.URL.Scheme + " URL is not followed"}
+	}
+	if err := c.g.checkHost(req.URL.Hostname()); err != nil {
+		return err
+	}
+	// net/http drops Authorization on a cross-host redirect, but not a
+	// custom credential header: drop it ourselves.
+	if st, ok := req.Context().Value(redirectKey{}).(*redirectState); ok && st.authHeader != "" &&
+		!strings.EqualFold(req.URL.Hostname(), via[0].URL.Hostname()) {
+		req.Header.Del(st.authHeader)
+	}
+	return nil
+}
+
+// CloseIdleConnections closes the client's idle connections.
+func (c *Client) CloseIdleConnections() { c.tr.CloseIdleConnections() }
+
+// Tool is an HTTP endpoint as a tool.Tool.
+type Tool struct {
+	spec    tool.Spec
+	cfg     Config
+	method  string
+	url     template
+	query   []mapped
+	headers []mapped
+	body    []string // nil: no body; ["*"]: the rest
+	used    map[string]bool
+	client  *Client
+}
+
+type mapped struct {
+	name string
+	t    template
+}
+
+// New builds an HTTP tool with its own Client. Every problem in cfg is
+// reported at once, as *ConfigError values joined with errors.Join.
+func New(spec tool.Spec, cfg Config, opts ...Option) (*Tool, error) {
+	return NewClient(opts...).New(spec, cfg)
+}
+
+// FromSpec builds an HTTP tool from a spec and its implementation block
+// encoded as JSON (a Config); unknown keys are errors. Its signature
+// matches the registry loader's kind factories.
+func FromSpec(spec tool.Spec, impl json.RawMessage, opts ...Option) (tool.Tool, error) {
+	return NewClient(opts...).FromSpec(spec, impl)
+}
+
+// Kind returns a factory for the registry loader's "http" kind:
+//
+//	registry.Loader{Kinds: map[string]registry.KindFunc{"http": httptool.Kind(opts...)}}
+//
+// The tools it builds share one Client.
+func Kind(opts ...Option) func(tool.Spec, json.RawMessage) (tool.Tool, error) {
+	return NewClient(opts...).FromSpec
+}
+
+// FromSpec is the package-level FromSpec on this client.
+func (c *Client) FromSpec(spec tool.Spec, impl json.RawMessage) (tool.Tool, error) {
+	var cfg Config
+	d := json.NewDecoder(bytes.NewReader(impl))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&cfg); err != nil {
+		return nil, decodeError(err)
+	}
+	t, err := c.New(spec, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+var configKeys = []string{"method", "url", "query", "headers", "body", "auth"}
+
+func decodeError(err error) error {
+	msg := err.Error()
+	if _, f, ok := strings.Cut(msg, "unknown field "); ok {
+		f = strings.Trim(f, `"`)
+		hint := "known keys are " + strings.Join(configKeys, ", ") + "; auth takes header, scheme, env, provider"
+		return &ConfigError{Field: f, Message: fmt.Sprintf("unknown key %q: %s", f, hint)}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return &ConfigError{Field: te.Field, Message: fmt.Sprintf("is a JSON %s: want %s", te.Value, te.Type)}
+	}
+	return &ConfigError{Message: "implementation does not decode: " + msg}
+}
+
+var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+// New builds an HTTP tool that uses this client.
+func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
+	t := &Tool{spec: spec, cfg: cfg, client: c, used: map[string]bool{}}
+	var errs []error
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf(format, a...)})
+	}
+	t.method = strings.ToUpper(strings.TrimSpace(cfg.Method))
+	if t.method == "" {
+		t.method = http.MethodGet
+	}
+	if !slices.Contains(methods, t.method) {
+		bad("method", "%q is not a supported method: use one of %s", cfg.Method, strings.Join(methods, ", "))
+	}
+	props, required, haveProps := schemaProps(spec.InputSchema)
+	checkArg := func(field, name string, mustRequire bool) {
+		if !haveProps {
+			return
+		}
+		if !props[name] {
+			bad(field, "{%s} names no property of the input schema: add %q to input_schema.properties", name, name)
+		} else if mustRequire && !required[name] {
+			bad(field, "path placeholder {%s} must be a required argument: add %q to input_schema.required", name, name)
+		}
+	}
+	if cfg.URL == "" {
+		bad("url", "is missing: give the endpoint, e.g. https://api.example.com/items/{id}")
+	} else if ut, err := parseTemplate(cfg.URL); err != nil {
+		bad("url", "%v", err)
+	} else if err := checkURLTemplate(ut); err != nil {
+		bad("url", "%v", err)
+	} else {
+		t.url = ut
+		for _, a := range ut.args() {
+			t.used[a] = true
+			checkArg("url", a, true)
+		}
+	}
+	authHeader := ""
+	if a := cfg.Auth; a != nil {
+		authHeader = a.Header
+		if authHeader == "" {
+			authHeader = "Authorization"
+		}
+		if !validHeaderName(authHeader) {
+			bad("auth.header", "%q is not a valid header name", a.Header)
+		}
+		switch {
+		case a.Env == "" && a.Provider == "":
+			bad("auth", "names no credential source: set env (an environment variable) or provider (registered with httptool.WithCredential)")
+		case a.Env != "" && a.Provider != "":
+			bad("auth", "sets both env and provider: choose one")
+		case a.Provider != "":
+			if c.o.creds[a.Provider] == nil {
+				bad("auth.provider", "%q is not registered: pass httptool.WithCredential(%q, fn)", a.Provider, a.Provider)
+			}
+		case strings.ContainsAny(a.Env, "= \x00"):
+			bad("auth.env", "%q is not an environment variable name", a.Env)
+		}
+	}
+	t.query = compileMap("query", cfg.Query, &errs, func(name string, tpl template) {
+		for _, a := range tpl.args() {
+			t.used[a] = true
+			checkArg("query."+name, a, false)
+		}
+	})
+	t.headers = compileMap("headers", cfg.Headers, &errs, func(name string, tpl template) {
+		if !validHeaderName(name) {
+			bad("headers."+name, "%q is not a valid header name", name)
+		}
+		if authHeader != "" && strings.EqualFold(name, authHeader) {
+			bad("headers."+name, "%s carries the credential (auth): it cannot also be mapped", name)
+		}
+		for _, a := range tpl.args() {
+			t.used[a] = true
+			checkArg("headers."+name, a, false)
+		}
+	})
+	if len(cfg.Body) > 0 {
+		if t.method == http.MethodGet || t.method == http.MethodHead {
+			bad("body", "a %s request has no body: use query, or method POST", t.method)
+		}
+		for i, b := range cfg.Body {
+			switch {
+			case b == "*" && len(cfg.Body) > 1:
+				bad(fmt.Sprintf("body.%d", i), `"*" (every other argument) must be the only entry`)
+			case b == "*":
+			default:
+				checkArg(fmt.Sprintf("body.%d", i), b, false)
+			}
+		}
+		t.body = cfg.Body
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func compileMap(field string, m map[string]string, errs *[]error, each func(string, template)) []mapped {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]mapped, 0, len(keys))
+	for _, k := range keys {
+		tpl, err := parseTemplate(m[k])
+		if err != nil {
+			*errs = append(*errs, &ConfigError{Field: field + "." + k, Message: err.Error()})
+			continue
+		}
+		each(k, tpl)
+		out = append(out, mapped{k, tpl})
+	}
+	return out
+}
+
+// checkURLTemplate parses the template with its placeholders filled by a
+// marker and checks that they sit only in the path of an absolute http(s)
+// URL.
+func checkURLTemplate(t template) error {
+	const marker = "zzplaceholderzz"
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.arg != "" {
+			b.WriteString(marker)
+		} else {
+			b.WriteString(p.lit)
+		}
+	}
+	u, err := url.Parse(b.String())
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %v", t.src, err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q must be an absolute http or https URL", t.src)
+	case u.Host == "":
+		return fmt.Errorf("%q has no host", t.src)
+	case strings.Contains(u.Host, marker):
+		return fmt.Errorf("%q puts a placeholder in the host: the host must be fixed", t.src)
+	case u.User != nil:
+		return fmt.Errorf("%q carries credentials: put them in auth, never in the URL", t.src)
+	case strings.Contains(u.RawQuery, marker):
+		return fmt.Errorf("%q puts a placeholder in the query: map query parameters under query", t.src)
+	case u.Fragment != "" || strings.Contains(t.src, "#"):
+		return fmt.Errorf("%q has a fragment: remove the #...", t.src)
+	}
+	return nil
+}
+
+// schemaProps returns the root properties and required names of an object
+// schema, and whether the schema lists properties at all (a schema built
+// with $ref or combinators is not checked).
+func schemaProps(raw json.RawMessage) (props, required map[string]bool, ok bool) {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || s.Properties == nil {
+		return nil, nil, false
+	}
+	props, required = map[string]bool{}, map[string]bool{}
+	for k := range s.Properties {
+		props[k] = true
+	}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	return props, required, true
+}
+
+// Spec returns the tool's spec.
+func (t *Tool) Spec() tool.Spec { return t.spec }
+
+// Config returns the tool's configuration.
+func (t *Tool) Config() Config { return t.cfg }
+
+// CloseIdleConnections closes idle connections of the tool's client.
+func (t *Tool) CloseIdleConnections() { t.client.CloseIdleConnections() }
+
+// request builds the outgoing request from the call's arguments.
+func (t *Tool) request(ctx context.Context, args map[string]any) (*http.Request, error) {
+	path, err := t.url.expand(args, escapePath)
+	if err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(path)
+	if err != nil {
+		return nil, &argError{fmt.Sprintf("the arguments make an invalid URL: %v", err)}
+	}
+	if len(t.query) > 0 {
+		q := u.Query()
+		for _, m := range t.query {
+			if !m.t.present(args) {
+				continue
+			}
+			if name, ok := m.t.single(); ok {
+				if arr, isArr := args[name].([]any); isArr {
+					for _, el := range arr {
+						s, err := scalar(name, el)
+						if err != nil {
+							return nil, &argError{fmt.Sprintf("argument %q: elements must be strings, numbers or booleans", name)}
+						}
+						q.Add(m.name, s)
+					}
+					continue
+				}
+			}
+			s, err := m.t.expand(args, nil)
+			if err != nil {
+				return nil, err
+			}
+			q.Add(m.name, s)
+		}
+		u.RawQuery = q.Encode()
+	}
+	var body []byte
+	if t.body != nil {
+		obj := map[string]any{}
+		if t.body[0] == "*" {
+			for k, v := range args {
+				if !t.used[k] {
+					obj[k] = v
+				}
+			}
+		} else {
+			for _, k := range t.body {
+				if v, ok := args[k]; ok {
+					obj[k] = v
+				}
+			}
+		}
+		if body, err = json.Marshal(obj); err != nil {
+			return nil, &argError{fmt.Sprintf("the body does not encode as JSON: %v", err)}
+		}
+	}
+	var rd *bytes.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	var req *http.Request
+	if rd != nil {
+		req, err = http.NewRequestWithContext(ctx, t.method, u.String(), rd)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, t.method, u.String(), nil)
+	}
+	if err != nil {
+		return nil, &argError{fmt.Sprintf("the arguments make an invalid request: %v", err)}
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if t.client.o.userAgent != "" {
+		req.Header.Set("User-Agent", t.client.o.userAgent)
+	}
+	for _, m := range t.headers {
+		if !m.t.present(args) {
+			continue
+		}
+		v, err := m.t.expand(args, checkHeaderValue)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set(m.name, v)
+	}
+	return req, nil
+}
+
+// credential returns the credential value for one call.
+func (t *Tool) credential(ctx context.Context) (string, error) {
+	a := t.cfg.Auth
+	if a == nil {
+		return "", nil
+	}
+	if a.Provider != "" {
+		v, err := t.client.o.creds[a.Provider](ctx)
+		if err != nil {
+			// The provider's error is not shown: it might quote the secret.
+			return "", tool.Errorf(tool.CodeInternal, "credential provider %q failed", a.Provider)
+		}
+		if v == "" {
+			return "", tool.Errorf(tool.CodeInternal, "credential provider %q returned an empty credential", a.Provider)
+		}
+		return v, nil
+	}
+	v, ok := os.LookupEnv(a.Env)
+	if !ok || v == "" {
+		return "", tool.Errorf(tool.CodeInternal, "credential environment variable %s is not set: set it before calling %q", a.Env, t.spec.Name)
+	}
+	return v, nil
+}
+
+// Run sends the request the call's arguments describe and turns the
+// response into a result.
+func (t *Tool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	args := map[string]any{}
+	if len(bytes.TrimSpace(call.Args)) > 0 {
+		d := json.NewDecoder(bytes.NewReader(call.Args))
+		d.UseNumber()
+		if err := d.Decode(&args); err != nil {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments are not a JSON object: %v", err)
+		}
+	}
+	req, err := t.request(ctx, args)
+	if err != nil {
+		var ae *argError
+		if errors.As(err, &ae) {
+			return nil, tool.NewError(tool.CodeInvalidArguments, ae.msg)
+		}
+		return nil, err
+	}
+	host := req.URL.Hostname()
+	if err := t.client.g.checkHost(host); err != nil {
+		return nil, &tool.Error{Code: tool.CodeNetworkPolicy, Message: err.Error(), Err: err}
+	}
+	secret, err := t.credential(ctx)
+	if err != nil {
+		return nil, err
+	}
+	red := newRedactor(secret)
+	st := &redirectState{}
+	if secret != "" {
+		value := secret
+		if t.cfg.Auth.Scheme != "" {
+			value = t.cfg.Auth.Scheme + " " + secret
+		}
+		st.authHeader = t.cfg.Auth.Header
+		if st.authHeader == "" {
+			st.authHeader = "Authorization"
+		}
+		req.Header.Set(st.authHeader, value)
+	}
+	req = req.WithContext(context.WithValue(ctx, redirectKey{}, st))
+	resp, err := t.client.httpc.Do(req)
+	if err != nil {
+		return nil, t.transportError(ctx, req, err, red)
+	}
+	defer resp.Body.Close()
+	return t.response(ctx, req, resp, red)
+}
+
+// transportError classifies a failed round trip.
+func (t *Tool) transportError(ctx context.Context, req *http.Request, err error, red *redactor) error {
+	what := req.Method + " " + req.URL.Host
+	var pe *PolicyError
+	switch {
+	case errors.As(err, &pe):
+		return &tool.Error{Code: tool.CodeNetworkPolicy, Message: red.string(pe.Error()), Err: pe}
+	case ctx.Err() == context.DeadlineExceeded:
+		return &tool.Error{Code: tool.CodeTimeout, Message: what + " did not answer before the call's deadline", Retryable: true, Err: ctx.Err()}
+	case ctx.Err() != nil:
+		return &tool.Error{Code: tool.CodeCancelled, Message: what + " was cancelled", Err: ctx.Err()}
+	case strings.Contains(err.Error(), "stopped after"):
+		return &tool.Error{Code: tool.CodeUnavailable, Message: fmt.Sprintf("%s redirected more than %d times", what, t.client.o.maxRedirects)}
+	}
+	// Strip the URL that url.Error prefixes; keep the cause.
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return &tool.Error{Code: tool.CodeUnavailable, Message: red.string(fmt.Sprintf("%s failed: %v", what, err)), Retryable: true}
+}

@@ -1,0 +1,187 @@
+package httptool
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// part is one piece of a template: literal text, or the name of an argument.
+type part struct {
+	lit string
+	arg string
+}
+
+// template is a parsed "{name}" template such as
+// "https://api.example.com/repos/{owner}/{repo}".
+type template struct {
+	src   string
+	parts []part
+}
+
+func isNameStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isNameByte(c byte) bool {
+	return isNameStart(c) || (c >= '0' && c <= '9') || c == '-'
+}
+
+// parseTemplate splits s into literals and {name} placeholders. A brace that
+// does not open a well-formed placeholder is an error: templates have no
+// escapes, and a literal brace in a URL or header must be percent-encoded.
+func parseTemplate(s string) (template, error) {
+	t := template{src: s}
+	lit := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '}':
+			return t, fmt.Errorf("template %q has a '}' at byte %d with no matching '{'", s, i)
+		case '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return t, fmt.Errorf("template %q opens '{' at byte %d and never closes it", s, i)
+			}
+			name := s[i+1 : i+end]
+			if name == "" || !isNameStart(name[0]) || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isNameByte(byte(r)) }) >= 0 {
+				return t, fmt.Errorf("template %q has placeholder {%s}: a placeholder names one argument, such as {owner} (letters, digits, '_' and '-')", s, name)
+			}
+			if i > lit {
+				t.parts = append(t.parts, part{lit: s[lit:i]})
+			}
+			t.parts = append(t.parts, part{arg: name})
+			i += end
+			lit = i + 1
+		}
+	}
+	if lit < len(s) {
+		t.parts = append(t.parts, part{lit: s[lit:]})
+	}
+	return t, nil
+}
+
+// args returns the placeholder names in order.
+func (t template) args() []string {
+	var out []string
+	for _, p := range t.parts {
+		if p.arg != "" {
+			out = append(out, p.arg)
+		}
+	}
+	return out
+}
+
+// literal reports whether the template has no placeholders.
+func (t template) literal() bool { return len(t.args()) == 0 }
+
+// single returns the argument name when the whole template is one
+// placeholder ("{labels}"), which lets an array argument repeat a query
+// parameter.
+func (t template) single() (string, bool) {
+	if len(t.parts) == 1 && t.parts[0].arg != "" {
+		return t.parts[0].arg, true
+	}
+	return "", false
+}
+
+// argError is a problem with the model's arguments.
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+// scalar renders an argument value for a path, query or header. Arrays and
+// objects have no single textual form there and are refused.
+func scalar(name string, v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case json.Number:
+		return x.String(), nil
+	case bool:
+		if x {
+			return "true", nil
+		}
+		return "false", nil
+	case []any:
+		return "", &argError{fmt.Sprintf("argument %q is an array: it can only fill a query parameter whose template is exactly {%s}", name, name)}
+	case map[string]any:
+		return "", &argError{fmt.Sprintf("argument %q is an object: it cannot fill a URL or header; send it in the body", name)}
+	}
+	return "", &argError{fmt.Sprintf("argument %q has an unsupported value", name)}
+}
+
+// present reports whether every placeholder of t has a non-null argument.
+func (t template) present(args map[string]any) bool {
+	for _, p := range t.parts {
+		if p.arg != "" {
+			if v, ok := args[p.arg]; !ok || v == nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// expand fills t from args; escape, when set, is applied to each value.
+func (t template) expand(args map[string]any, escape func(name, v string) (string, error)) (string, error) {
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.arg == "" {
+			b.WriteString(p.lit)
+			continue
+		}
+		v, ok := args[p.arg]
+		if !ok || v == nil {
+			return "", &argError{fmt.Sprintf("argument %q is missing: it fills {%s} in %q", p.arg, p.arg, t.src)}
+		}
+		s, err := scalar(p.arg, v)
+		if err != nil {
+			return "", err
+		}
+		if escape != nil {
+			if s, err = escape(p.arg, s); err != nil {
+				return "", err
+			}
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
+}
+
+// escapePath escapes one path value with url.PathEscape, so '/', '?', '#'
+// and '%' in a value never change the URL's structure. Empty values and the
+// dot segments "." and ".." are refused: they would change which resource
+// the path names once a server or proxy normalises it.
+func escapePath(name, v string) (string, error) {
+	switch v {
+	case "":
+		return "", &argError{fmt.Sprintf("argument %q is empty: a path segment must have a value", name)}
+	case ".", "..":
+		return "", &argError{fmt.Sprintf("argument %q is %q: dot segments are not allowed in a URL path", name, v)}
+	}
+	return url.PathEscape(v), nil
+}
+
+// checkHeaderValue refuses control characters, which would split or corrupt
+// a header.
+func checkHeaderValue(name, v string) (string, error) {
+	if strings.ContainsAny(v, "\r\n\x00") {
+		return "", &argError{fmt.Sprintf("argument %q contains a line break or NUL: header values must be one line", name)}
+	}
+	return v, nil
+}
+
+// validHeaderName reports whether s is an HTTP token.
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("()<>@,;:\\\"/[]?={}", c) >= 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,39 @@
+// Package mcptool turns the tools of an external MCP server into
+// tool.Tools, so they go through the executor and its extensions (auth,
+// policy, approval, audit, retry, ...) like any other tool.
+//
+//	c, err := mcptool.Connect(ctx, mcptool.Stdio("my-server", "--flag"), mcptool.WithPrefix("my_"))
+//	if err != nil { ... }
+//	defer c.Close()
+//	tools, err := c.Tools(ctx) // every page of tools/list
+//	reg.MustRegister(tools...)
+//
+// Targets: Stdio (a subprocess in its own process group), HTTP (streamable
+// HTTP), Transport (any SDK transport, e.g. in-memory for tests).
+//
+// Results are mapped faithfully: text, image, audio, resource links and
+// embedded resources become tool.Content blocks; structuredContent becomes
+// Result.Output, and because each tool's Spec.OutputSchema is the server's
+// outputSchema, the executor validates it (the SDK client does not): output
+// that breaks it fails with tool.CodeInvalidOutput. An isError result is a
+// failed result; "unknown tool" and "invalid arguments" are recognised both
+// as JSON-RPC errors and as isError text and map to tool.CodeNotFound and
+// tool.CodeInvalidArguments. A toolbelt server (executor/mcpserver) sends
+// its exact *tool.Error under _meta[MetaError], which is used as is.
+//
+// Progress: every call carries a progress token. Notifications that arrive
+// while the call runs are emitted on its context as output events on the
+// "progress" stream (tool.EmitOutput), with a ProgressData JSON payload.
+// Notifications can arrive after the result (the SDK dispatches them apart
+// from responses); those, and any with a token this client did not send,
+// go to the OnLateProgress handler instead.
+//
+// Cancellation: cancelling a call's context makes the SDK send
+// notifications/cancelled, which cancels the handler on the server.
+//
+// Failure: when the server dies or the connection breaks, the call fails
+// with tool.CodeUnavailable (retryable) and the next call dials the target
+// again (a new subprocess for Stdio).
+//
+// Spec files: Kind(pool) is the factory for tools of kind "mcp" (see Impl).
+package mcptool

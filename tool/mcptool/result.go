@@ -1,0 +1,126 @@
+package mcptool
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// MetaError is the _meta key under which a toolbelt server (executor/
+// mcpserver) puts the *tool.Error of a failed call, so that a toolbelt
+// client gets the exact code, retryability and retry-after back.
+const MetaError = "toolbelt/error"
+
+// fromMCP maps a tools/call result to a tool.Result.
+func fromMCP(t *remoteTool, res *mcp.CallToolResult) (*tool.Result, error) {
+	r := &tool.Result{}
+	if len(res.Content) > 0 {
+		r.Content = make([]tool.Content, 0, len(res.Content))
+	}
+	for _, c := range res.Content {
+		if tc, ok := contentFrom(c); ok {
+			r.Content = append(r.Content, tc)
+		}
+	}
+	if res.StructuredContent != nil {
+		out, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, tool.Errorf(tool.CodeInvalidOutput, "MCP tool %q returned structured content that does not encode as JSON: %v", t.remote, err)
+		}
+		r.Output = out
+	}
+	if res.IsError {
+		r.Error = resultError(res, r.Text())
+		r.Status = r.Error.Code.Status()
+	}
+	return r, nil
+}
+
+func contentFrom(c mcp.Content) (tool.Content, bool) {
+	switch v := c.(type) {
+	case *mcp.TextContent:
+		return tool.Content{Type: tool.ContentText, Text: v.Text}, true
+	case *mcp.ImageContent:
+		return tool.Content{Type: tool.ContentImage, Data: v.Data, MIMEType: v.MIMEType}, true
+	case *mcp.AudioContent:
+		return tool.Content{Type: tool.ContentAudio, Data: v.Data, MIMEType: v.MIMEType}, true
+	case *mcp.ResourceLink:
+		return tool.Content{Type: tool.ContentResourceLink, URI: v.URI, Name: v.Name, Title: v.Title, MIMEType: v.MIMEType}, true
+	case *mcp.EmbeddedResource:
+		if v.Resource == nil {
+			return tool.Content{}, false
+		}
+		return tool.Content{Type: tool.ContentResource, URI: v.Resource.URI, MIMEType: v.Resource.MIMEType, Text: v.Resource.Text, Data: v.Resource.Blob}, true
+	}
+	return tool.Content{}, false
+}
+
+var (
+	unknownToolRE = regexp.MustCompile(`(?i)\b(unknown|no such|unrecognized|unrecognised|invalid) tool\b|\btool\b[^.\n]{0,80}\b(not found|does not exist|is not registered)\b`)
+	invalidArgsRE = regexp.MustCompile(`(?i)\binvalid (argument|arguments|params|parameters|input)\b|validating "?arguments"?|\bmissing required\b|\brequired (property|argument|field|parameter)\b|\bunexpected (argument|property|field)\b|\badditional properties?\b`)
+)
+
+// resultError builds the error of an isError result: the exact error a
+// toolbelt server attached, a "code: message" text whose code is ours, an
+// unknown-tool or invalid-arguments text (servers report these as isError
+// text as often as JSON-RPC errors), or else CodeInternal with the text.
+func resultError(res *mcp.CallToolResult, text string) *tool.Error {
+	if raw, ok := res.Meta[MetaError]; ok {
+		if b, err := json.Marshal(raw); err == nil {
+			var te tool.Error
+			if json.Unmarshal(b, &te) == nil && te.Code.Valid() {
+				return &te
+			}
+		}
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return tool.NewError(tool.CodeInternal, "the MCP server reported an error without a message")
+	}
+	if code, msg, ok := strings.Cut(text, ": "); ok && tool.Code(code).Valid() {
+		return tool.NewError(tool.Code(code), msg)
+	}
+	switch {
+	case unknownToolRE.MatchString(text):
+		return tool.NewError(tool.CodeNotFound, text)
+	case invalidArgsRE.MatchString(text):
+		return tool.NewError(tool.CodeInvalidArguments, text)
+	}
+	return tool.NewError(tool.CodeInternal, text)
+}
+
+// callError maps an error from CallTool. transport reports that the
+// connection is unusable and must be dropped.
+func callError(t *remoteTool, err error) (te *tool.Error, transport bool) {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		msg := je.Message
+		switch {
+		case unknownToolRE.MatchString(msg):
+			return &tool.Error{Code: tool.CodeNotFound, Message: "the MCP server has no tool " + quote(t.remote) + ": " + msg, Err: err}, false
+		case je.Code == jsonrpc.CodeInvalidParams || invalidArgsRE.MatchString(msg):
+			return &tool.Error{Code: tool.CodeInvalidArguments, Message: msg, Err: err}, false
+		case je.Code == jsonrpc.CodeMethodNotFound:
+			return &tool.Error{Code: tool.CodeNotFound, Message: "the MCP server does not serve tools/call: " + msg, Err: err}, false
+		}
+		return &tool.Error{Code: tool.CodeInternal, Message: "the MCP server failed the call: " + msg, Err: err}, false
+	}
+	// Anything that is not a JSON-RPC answer is the connection failing:
+	// the server exited, the pipe broke, the HTTP endpoint is down.
+	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server for " + quote(t.remote) + " is unavailable (" + err.Error() + "); the next call reconnects", Err: err}, true
+}
+
+func listError(err error) (*tool.Error, bool) {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return &tool.Error{Code: tool.CodeInternal, Message: "the MCP server failed tools/list: " + je.Message, Err: err}, false
+	}
+	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server is unavailable: " + err.Error(), Err: err}, true
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
