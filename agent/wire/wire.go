@@ -1,0 +1,546 @@
+// Package wire converts between providers' tool-calling payloads and the
+// SDK's tool.Call and tool.Result, with no provider SDK involved.
+//
+// Each Codec reads the tool calls out of what a model sent (an assistant
+// message, a response's output items, a candidate's content) and renders
+// results as what the provider expects back:
+//
+//	OpenAIChat       tool_calls            → role "tool" messages with tool_call_id
+//	OpenAIResponses  function_call items   → function_call_output items with call_id
+//	Anthropic        tool_use blocks       → a user message of tool_result blocks (is_error)
+//	Gemini           functionCall parts    → a user content of functionResponse parts
+//	MCP              tools/call params     → CallToolResult objects
+//
+// Results a model reads are compact: structured output as JSON, otherwise
+// the text; errors as "error [code]: message" with a retry hint; truncated
+// output marked as such. Malformed payloads (arguments that are not JSON, a
+// call with no id, an unknown block type) are errors that say what is wrong,
+// or — for arguments — calls the executor answers with an invalid-arguments
+// result the model can correct; never panics.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Codec is one provider's wire format.
+type Codec interface {
+	// Name identifies the format ("openai_chat", ...).
+	Name() string
+	// Calls extracts the tool calls from a model's output. Text and other
+	// non-call parts are ignored; parts of an unknown kind are an error.
+	Calls(payload []byte) ([]tool.Call, error)
+	// Results renders results (in call order) as the payload to send back.
+	Results(results []*tool.Result) (json.RawMessage, error)
+}
+
+// The codecs, by provider.
+var (
+	OpenAIChat      Codec = openAIChat{}
+	OpenAIResponses Codec = openAIResponses{}
+	Anthropic       Codec = anthropic{}
+	Gemini          Codec = gemini{}
+	MCP             Codec = mcpCodec{}
+)
+
+// Codecs lists every codec.
+var Codecs = []Codec{OpenAIChat, OpenAIResponses, Anthropic, Gemini, MCP}
+
+// MaxResultText bounds the text of one result a model reads; longer text
+// keeps its head and tail around a marker that says how much was cut.
+const MaxResultText = 16 << 10
+
+// Text renders a result compactly for a model: structured output as JSON,
+// else the text blocks (other blocks summarised); an error as
+// "error [code]: message", with the retry hint; truncation marked.
+func Text(r *tool.Result) string {
+	if r == nil {
+		return "error [internal]: no result"
+	}
+	var b strings.Builder
+	if r.Error != nil {
+		fmt.Fprintf(&b, "error [%s]: %s", r.Error.Code, r.Error.Message)
+		if r.Error.Retryable {
+			if r.Error.RetryAfter > 0 {
+				fmt.Fprintf(&b, " (retryable after %v)", r.Error.RetryAfter)
+			} else {
+				b.WriteString(" (retryable)")
+			}
+		}
+		if t := r.Text(); t != "" {
+			b.WriteString("\n")
+			b.WriteString(t)
+		}
+		return clip(b.String())
+	}
+	if len(r.Output) > 0 {
+		var buf bytes.Buffer
+		if json.Compact(&buf, r.Output) == nil {
+			b.Write(buf.Bytes())
+		} else {
+			b.Write(r.Output)
+		}
+	}
+	for _, c := range r.Content {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		switch c.Type {
+		case tool.ContentText:
+			b.WriteString(c.Text)
+		case tool.ContentResourceLink:
+			fmt.Fprintf(&b, "[resource %s %s]", c.Name, c.URI)
+		case tool.ContentResource:
+			if c.Text != "" {
+				fmt.Fprintf(&b, "[resource %s]\n%s", c.URI, c.Text)
+			} else {
+				fmt.Fprintf(&b, "[resource %s, %s, %d bytes]", c.URI, c.MIMEType, len(c.Data))
+			}
+		default:
+			fmt.Fprintf(&b, "[%s %s, %d bytes]", c.Type, c.MIMEType, len(c.Data))
+		}
+	}
+	if t, _ := r.Metadata["truncated"].(bool); t {
+		b.WriteString("\n[output truncated]")
+	}
+	if b.Len() == 0 {
+		return "ok (no output)"
+	}
+	return clip(b.String())
+}
+
+func clip(s string) string {
+	if len(s) <= MaxResultText {
+		return s
+	}
+	head, tail := MaxResultText*3/4, MaxResultText/4
+	return s[:head] + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-head-tail) + s[len(s)-tail:]
+}
+
+// argsFromString turns OpenAI's string-encoded arguments into raw JSON. A
+// string that is not JSON is kept as is: the executor answers it with an
+// invalid-arguments result the model can correct.
+func argsFromString(s string) json.RawMessage {
+	if strings.TrimSpace(s) == "" {
+		return json.RawMessage("{}")
+	}
+	return json.RawMessage(s)
+}
+
+func rawOrEmpty(r json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(r)) == 0 || string(bytes.TrimSpace(r)) == "null" {
+		return json.RawMessage("{}")
+	}
+	return r
+}
+
+func needID(kind string, i int, id string) error {
+	if id == "" {
+		return fmt.Errorf("wire: %s #%d has no id: the result could not be matched to it", kind, i)
+	}
+	return nil
+}
+
+func needName(kind string, i int, name string) error {
+	if name == "" {
+		return fmt.Errorf("wire: %s #%d has no name", kind, i)
+	}
+	return nil
+}
+
+func resultID(r *tool.Result, i int) (string, error) {
+	if r == nil {
+		return "", fmt.Errorf("wire: result #%d is nil", i)
+	}
+	if r.CallID == "" {
+		return "", fmt.Errorf("wire: result #%d (tool %q) has no call id: the provider could not match it to its call", i, r.Tool)
+	}
+	return r.CallID, nil
+}
+
+// ---- OpenAI chat completions ----
+
+type openAIChat struct{}
+
+func (openAIChat) Name() string { return "openai_chat" }
+
+type oaiToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// Calls reads an assistant message ({"role":"assistant","tool_calls":[...]}),
+// or a whole chat completion ({"choices":[{"message":...}]}, first choice).
+func (openAIChat) Calls(payload []byte) ([]tool.Call, error) {
+	var msg struct {
+		Role      string        `json:"role"`
+		ToolCalls []oaiToolCall `json:"tool_calls"`
+		Choices   []struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(payload, &msg); err != nil {
+		return nil, fmt.Errorf("wire: openai chat message is not JSON: %v", err)
+	}
+	if len(msg.Choices) > 0 {
+		return openAIChat{}.Calls(msg.Choices[0].Message)
+	}
+	calls := make([]tool.Call, 0, len(msg.ToolCalls))
+	for i, tc := range msg.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			return nil, fmt.Errorf("wire: openai tool call #%d has type %q: only \"function\" calls are supported", i, tc.Type)
+		}
+		if err := needID("openai tool call", i, tc.ID); err != nil {
+			return nil, err
+		}
+		if err := needName("openai tool call", i, tc.Function.Name); err != nil {
+			return nil, err
+		}
+		calls = append(calls, tool.Call{ID: tc.ID, Name: tc.Function.Name, Args: argsFromString(tc.Function.Arguments)})
+	}
+	return calls, nil
+}
+
+// Results renders one {"role":"tool","tool_call_id","content"} message per result.
+func (openAIChat) Results(results []*tool.Result) (json.RawMessage, error) {
+	msgs := make([]map[string]any, 0, len(results))
+	for i, r := range results {
+		id, err := resultID(r, i)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, map[string]any{"role": "tool", "tool_call_id": id, "content": Text(r)})
+	}
+	return json.Marshal(msgs)
+}
+
+// ---- OpenAI responses ----
+
+type openAIResponses struct{}
+
+func (openAIResponses) Name() string { return "openai_responses" }
+
+// Calls reads a response ({"output":[...]}) or an array of output items; it
+// takes the function_call items and skips message and reasoning items.
+func (openAIResponses) Calls(payload []byte) ([]tool.Call, error) {
+	var items []json.RawMessage
+	trimmed := bytes.TrimSpace(payload)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if err := json.Unmarshal(trimmed, &items); err != nil {
+			return nil, fmt.Errorf("wire: openai responses output is not a JSON array: %v", err)
+		}
+	} else {
+		var resp struct {
+			Output []json.RawMessage `json:"output"`
+		}
+		if err := json.Unmarshal(trimmed, &resp); err != nil {
+			return nil, fmt.Errorf("wire: openai response is not JSON: %v", err)
+		}
+		items = resp.Output
+	}
+	var calls []tool.Call
+	for i, raw := range items {
+		var it struct {
+			Type      string `json:"type"`
+			CallID    string `json:"call_id"`
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		}
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return nil, fmt.Errorf("wire: openai responses item #%d is not an object: %v", i, err)
+		}
+		switch it.Type {
+		case "function_call":
+			if err := needID("function_call item", i, it.CallID); err != nil {
+				return nil, err
+			}
+			if err := needName("function_call item", i, it.Name); err != nil {
+				return nil, err
+			}
+			calls = append(calls, tool.Call{ID: it.CallID, Name: it.Name, Args: argsFromString(it.Arguments)})
+		case "message", "reasoning", "web_search_call", "file_search_call", "computer_call", "image_generation_call", "code_interpreter_call", "mcp_call", "mcp_list_tools":
+		case "":
+			return nil, fmt.Errorf("wire: openai responses item #%d has no type", i)
+		default:
+			return nil, fmt.Errorf("wire: openai responses item #%d has unknown type %q", i, it.Type)
+		}
+	}
+	return calls, nil
+}
+
+// Results renders one function_call_output item per result.
+func (openAIResponses) Results(results []*tool.Result) (json.RawMessage, error) {
+	items := make([]map[string]any, 0, len(results))
+	for i, r := range results {
+		id, err := resultID(r, i)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, map[string]any{"type": "function_call_output", "call_id": id, "output": Text(r)})
+	}
+	return json.Marshal(items)
+}
+
+// ---- Anthropic ----
+
+type anthropic struct{}
+
+func (anthropic) Name() string { return "anthropic" }
+
+// Calls reads a message ({"role":"assistant","content":[...]}) and takes its
+// tool_use blocks.
+func (anthropic) Calls(payload []byte) ([]tool.Call, error) {
+	var msg struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(payload, &msg); err != nil {
+		return nil, fmt.Errorf("wire: anthropic message is not JSON: %v", err)
+	}
+	if len(msg.Content) == 0 || msg.Content[0] == '"' {
+		return nil, nil // plain text content
+	}
+	var blocks []struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(msg.Content, &blocks); err != nil {
+		return nil, fmt.Errorf("wire: anthropic content is not an array of blocks: %v", err)
+	}
+	var calls []tool.Call
+	for i, b := range blocks {
+		switch b.Type {
+		case "tool_use":
+			if err := needID("tool_use block", i, b.ID); err != nil {
+				return nil, err
+			}
+			if err := needName("tool_use block", i, b.Name); err != nil {
+				return nil, err
+			}
+			calls = append(calls, tool.Call{ID: b.ID, Name: b.Name, Args: rawOrEmpty(b.Input)})
+		case "text", "thinking", "redacted_thinking", "server_tool_use", "web_search_tool_result", "citations":
+		case "":
+			return nil, fmt.Errorf("wire: anthropic content block #%d has no type", i)
+		default:
+			return nil, fmt.Errorf("wire: anthropic content block #%d has unknown type %q", i, b.Type)
+		}
+	}
+	return calls, nil
+}
+
+// Results renders one user message holding a tool_result block per result.
+func (anthropic) Results(results []*tool.Result) (json.RawMessage, error) {
+	blocks := make([]map[string]any, 0, len(results))
+	for i, r := range results {
+		id, err := resultID(r, i)
+		if err != nil {
+			return nil, err
+		}
+		b := map[string]any{"type": "tool_result", "tool_use_id": id, "content": Text(r)}
+		if r.Error != nil {
+			b["is_error"] = true
+		}
+		blocks = append(blocks, b)
+	}
+	return json.Marshal(map[string]any{"role": "user", "content": blocks})
+}
+
+// ---- Gemini ----
+
+type gemini struct{}
+
+func (gemini) Name() string { return "gemini" }
+
+// Calls reads a content ({"role":"model","parts":[...]}) or a whole
+// response ({"candidates":[{"content":...}]}, first candidate), taking its
+// functionCall parts. Gemini may omit call ids; a missing id becomes
+// "<name>#<index>", which Results sends back as the id.
+func (gemini) Calls(payload []byte) ([]tool.Call, error) {
+	var c struct {
+		Parts      []map[string]json.RawMessage `json:"parts"`
+		Candidates []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return nil, fmt.Errorf("wire: gemini content is not JSON: %v", err)
+	}
+	if len(c.Candidates) > 0 {
+		return gemini{}.Calls(c.Candidates[0].Content)
+	}
+	var calls []tool.Call
+	for i, p := range c.Parts {
+		raw, ok := p["functionCall"]
+		if !ok {
+			known := false
+			for _, k := range []string{"text", "thought", "thoughtSignature", "inlineData", "fileData", "executableCode", "codeExecutionResult", "videoMetadata"} {
+				if _, ok := p[k]; ok {
+					known = true
+				}
+			}
+			if !known {
+				return nil, fmt.Errorf("wire: gemini part #%d has no known field (expected functionCall, text, ...)", i)
+			}
+			continue
+		}
+		var fc struct {
+			ID   string          `json:"id"`
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"args"`
+		}
+		if err := json.Unmarshal(raw, &fc); err != nil {
+			return nil, fmt.Errorf("wire: gemini functionCall #%d is not an object: %v", i, err)
+		}
+		if err := needName("gemini functionCall", i, fc.Name); err != nil {
+			return nil, err
+		}
+		id := fc.ID
+		if id == "" {
+			id = fmt.Sprintf("%s#%d", fc.Name, i)
+		}
+		calls = append(calls, tool.Call{ID: id, Name: fc.Name, Args: rawOrEmpty(fc.Args)})
+	}
+	return calls, nil
+}
+
+// Results renders one user content with a functionResponse part per result;
+// the response is {"output": ...} or {"error": {...}}.
+func (gemini) Results(results []*tool.Result) (json.RawMessage, error) {
+	parts := make([]map[string]any, 0, len(results))
+	for i, r := range results {
+		id, err := resultID(r, i)
+		if err != nil {
+			return nil, err
+		}
+		var resp map[string]any
+		switch {
+		case r.Error != nil:
+			resp = map[string]any{"error": map[string]any{"code": r.Error.Code, "message": Text(r)}}
+		case len(r.Output) > 0 && json.Valid(r.Output):
+			resp = map[string]any{"output": json.RawMessage(r.Output)}
+		default:
+			resp = map[string]any{"output": Text(r)}
+		}
+		fr := map[string]any{"name": r.Tool, "response": resp}
+		if !strings.HasPrefix(id, r.Tool+"#") {
+			fr["id"] = id
+		}
+		parts = append(parts, map[string]any{"functionResponse": fr})
+	}
+	return json.Marshal(map[string]any{"role": "user", "parts": parts})
+}
+
+// ---- MCP ----
+
+type mcpCodec struct{}
+
+func (mcpCodec) Name() string { return "mcp" }
+
+// Calls reads a tools/call request ({"jsonrpc":"2.0","id":..,"method":
+// "tools/call","params":{"name","arguments"}}), or a JSON array of them; the
+// JSON-RPC id becomes the call id.
+func (mcpCodec) Calls(payload []byte) ([]tool.Call, error) {
+	trimmed := bytes.TrimSpace(payload)
+	var reqs []json.RawMessage
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if err := json.Unmarshal(trimmed, &reqs); err != nil {
+			return nil, fmt.Errorf("wire: mcp batch is not a JSON array: %v", err)
+		}
+	} else {
+		reqs = []json.RawMessage{trimmed}
+	}
+	calls := make([]tool.Call, 0, len(reqs))
+	for i, raw := range reqs {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("wire: mcp request #%d is not JSON: %v", i, err)
+		}
+		if r.Method != "tools/call" {
+			return nil, fmt.Errorf("wire: mcp request #%d has method %q: expected \"tools/call\"", i, r.Method)
+		}
+		id := strings.Trim(string(r.ID), `"`)
+		if err := needID("mcp request", i, id); err != nil {
+			return nil, err
+		}
+		if err := needName("mcp request", i, r.Params.Name); err != nil {
+			return nil, err
+		}
+		calls = append(calls, tool.Call{ID: id, Name: r.Params.Name, Args: rawOrEmpty(r.Params.Arguments)})
+	}
+	return calls, nil
+}
+
+// Results renders a CallToolResult per result: content blocks, the
+// structured output as structuredContent (and as JSON text), isError.
+func (mcpCodec) Results(results []*tool.Result) (json.RawMessage, error) {
+	out := make([]map[string]any, 0, len(results))
+	for i, r := range results {
+		if _, err := resultID(r, i); err != nil {
+			return nil, err
+		}
+		var content []map[string]any
+		if r.Error != nil {
+			content = append(content, map[string]any{"type": "text", "text": Text(r)})
+		} else {
+			if len(r.Output) > 0 {
+				content = append(content, map[string]any{"type": "text", "text": string(r.Output)})
+			}
+			for _, c := range r.Content {
+				content = append(content, mcpContent(c))
+			}
+		}
+		if content == nil {
+			content = []map[string]any{}
+		}
+		res := map[string]any{"content": content}
+		if r.Error != nil {
+			res["isError"] = true
+		} else if len(r.Output) > 0 && json.Valid(r.Output) && bytes.HasPrefix(bytes.TrimSpace(r.Output), []byte("{")) {
+			res["structuredContent"] = json.RawMessage(r.Output)
+		}
+		out = append(out, res)
+	}
+	return json.Marshal(out)
+}
+
+func mcpContent(c tool.Content) map[string]any {
+	switch c.Type {
+	case tool.ContentImage, tool.ContentAudio:
+		return map[string]any{"type": string(c.Type), "data": c.Data, "mimeType": c.MIMEType}
+	case tool.ContentResourceLink:
+		m := map[string]any{"type": "resource_link", "uri": c.URI, "name": c.Name}
+		if c.MIMEType != "" {
+			m["mimeType"] = c.MIMEType
+		}
+		return m
+	case tool.ContentResource:
+		res := map[string]any{"uri": c.URI}
+		if c.MIMEType != "" {
+			res["mimeType"] = c.MIMEType
+		}
+		if c.Text != "" {
+			res["text"] = c.Text
+		} else {
+			res["blob"] = c.Data
+		}
+		return map[string]any{"type": "resource", "resource": res}
+	}
+	return map[string]any{"type": "text", "text": c.Text}
+}

@@ -1,0 +1,163 @@
+package wire_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+type WeatherArgs struct {
+	City  string `json:"city"`
+	Units string `json:"units,omitempty" jsonschema:"enum=metric,enum=imperial"`
+}
+
+type Weather struct {
+	City  string  `json:"city"`
+	Temp  float64 `json:"temp"`
+	Units string  `json:"units"`
+}
+
+func weatherExecutor(t testing.TB) *executor.Executor {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("get_weather", "Weather for a city", func(_ context.Context, in WeatherArgs) (Weather, error) {
+		u := in.Units
+		if u == "" {
+			u = "metric"
+		}
+		return Weather{City: in.City, Temp: 21, Units: u}, nil
+	}))
+	return executor.New(reg)
+}
+
+// Round trips on recorded provider payloads: calls are read, executed and
+// rendered back; the rendered payload is compared with a golden file.
+func TestRoundTripGolden(t *testing.T) {
+	ex := weatherExecutor(t)
+	for _, c := range wire.Codecs {
+		t.Run(c.Name(), func(t *testing.T) {
+			payload, err := os.ReadFile(filepath.Join("testdata", c.Name()+".json"))
+			require.NoError(t, err)
+			calls, err := c.Calls(payload)
+			require.NoError(t, err)
+			require.NotEmpty(t, calls)
+			results := make([]*tool.Result, len(calls))
+			for i, call := range calls {
+				results[i], _ = ex.Execute(context.Background(), call)
+			}
+			out, err := c.Results(results)
+			require.NoError(t, err)
+			var pretty bytes.Buffer
+			require.NoError(t, json.Indent(&pretty, out, "", "  "))
+			golden := filepath.Join("testdata", c.Name()+".golden")
+			if *update {
+				require.NoError(t, os.WriteFile(golden, pretty.Bytes(), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run go test ./agent/wire -update")
+			assert.Equal(t, string(want), pretty.String())
+		})
+	}
+}
+
+func TestCallsAreRead(t *testing.T) {
+	read := func(c wire.Codec) []tool.Call {
+		payload, err := os.ReadFile(filepath.Join("testdata", c.Name()+".json"))
+		require.NoError(t, err)
+		calls, err := c.Calls(payload)
+		require.NoError(t, err)
+		return calls
+	}
+	oc := read(wire.OpenAIChat)
+	require.Len(t, oc, 3)
+	assert.Equal(t, "call_Wq1", oc[0].ID)
+	assert.JSONEq(t, `{"city":"Lisbon","units":null}`, string(oc[0].Args))
+	assert.Equal(t, `{"city":`, string(oc[1].Args), "broken arguments are kept for the executor to refuse")
+
+	an := read(wire.Anthropic)
+	require.Len(t, an, 2)
+	assert.Equal(t, tool.Call{ID: "toolu_01B", Name: "get_weather", Args: json.RawMessage(`{"city": "Braga", "units": "imperial"}`)}, an[1])
+
+	ge := read(wire.Gemini)
+	require.Len(t, ge, 2)
+	assert.Equal(t, "get_weather#0", ge[0].ID, "Gemini calls without an id get a positional one")
+	assert.Equal(t, "fc-77", ge[1].ID)
+
+	mc := read(wire.MCP)
+	assert.Equal(t, "7", mc[0].ID)
+	assert.Equal(t, "req-8", mc[1].ID)
+
+	or := read(wire.OpenAIResponses)
+	require.Len(t, or, 2, "reasoning items are skipped")
+	assert.Equal(t, "call_a1", or[0].ID)
+}
+
+func TestMalformedPayloads(t *testing.T) {
+	cases := []struct {
+		codec   wire.Codec
+		payload string
+		want    string
+	}{
+		{wire.OpenAIChat, `not json`, "not JSON"},
+		{wire.OpenAIChat, `{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"x","arguments":"{}"}}]}`, "has no id"},
+		{wire.OpenAIChat, `{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"arguments":"{}"}}]}`, "has no name"},
+		{wire.OpenAIChat, `{"role":"assistant","tool_calls":[{"id":"1","type":"custom","function":{"name":"x"}}]}`, `type "custom"`},
+		{wire.OpenAIResponses, `{"output":[{"type":"function_call","name":"x","arguments":"{}"}]}`, "has no id"},
+		{wire.OpenAIResponses, `{"output":[{"type":"hologram"}]}`, `unknown type "hologram"`},
+		{wire.OpenAIResponses, `[1,2]`, "not an object"},
+		{wire.Anthropic, `{"content":[{"type":"tool_use","name":"x","input":{}}]}`, "has no id"},
+		{wire.Anthropic, `{"content":[{"type":"telepathy"}]}`, `unknown type "telepathy"`},
+		{wire.Anthropic, `{"content":[{"id":"x"}]}`, "has no type"},
+		{wire.Anthropic, `{"content":{"a":1}}`, "not an array of blocks"},
+		{wire.Gemini, `{"parts":[{"functionCall":{"args":{}}}]}`, "has no name"},
+		{wire.Gemini, `{"parts":[{"mystery":{}}]}`, "no known field"},
+		{wire.Gemini, `{"parts":[{"functionCall":"x"}]}`, "not an object"},
+		{wire.MCP, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `method "tools/list"`},
+		{wire.MCP, `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x"}}`, "has no id"},
+		{wire.MCP, `[`, "not a JSON array"},
+	}
+	for _, c := range cases {
+		t.Run(c.codec.Name()+"/"+c.want, func(t *testing.T) {
+			require.NotPanics(t, func() {
+				_, err := c.codec.Calls([]byte(c.payload))
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.want)
+			})
+		})
+	}
+	for _, c := range wire.Codecs {
+		_, err := c.Results([]*tool.Result{{Tool: "x"}})
+		assert.ErrorContains(t, err, "has no call id", c.Name())
+		_, err = c.Results([]*tool.Result{nil})
+		assert.ErrorContains(t, err, "is nil", c.Name())
+	}
+}
+
+func TestTextIsCompact(t *testing.T) {
+	assert.Equal(t, `{"a":1}`, wire.Text(&tool.Result{Output: json.RawMessage("{\n  \"a\": 1\n}")}))
+	assert.Equal(t, "ok (no output)", wire.Text(&tool.Result{}))
+	e := &tool.Result{Error: tool.NewError(tool.CodeRateLimited, "slow down").WithRetryAfter(2 * time.Second)}
+	assert.Equal(t, "error [rate_limited]: slow down (retryable after 2s)", wire.Text(e))
+	tr := &tool.Result{Content: []tool.Content{tool.TextContent("head")}, Metadata: map[string]any{"truncated": true}}
+	assert.Equal(t, "head\n[output truncated]", wire.Text(tr))
+	big := &tool.Result{Content: []tool.Content{tool.TextContent(string(bytes.Repeat([]byte("x"), 100_000)))}}
+	txt := wire.Text(big)
+	assert.LessOrEqual(t, len(txt), wire.MaxResultText+64)
+	assert.Contains(t, txt, "bytes cut")
+	img := &tool.Result{Content: []tool.Content{{Type: tool.ContentImage, MIMEType: "image/png", Data: []byte{1, 2, 3}}}}
+	assert.Equal(t, "[image image/png, 3 bytes]", wire.Text(img))
+}
