@@ -1,0 +1,269 @@
+// Package agent is a tool-calling loop to embed in an agent: it offers a
+// model the tools the agent declared, runs the calls the model makes
+// through an executor (so every extension — auth, policy, approval, audit —
+// applies), feeds the results back, and stops when the model answers
+// without calls, at a maximum number of iterations, or when the context
+// ends.
+//
+// The model is a one-method interface a user implements over any provider
+// client; agent/wire converts provider payloads to and from tool calls and
+// results, and examples/providers holds adapters for the OpenAI and
+// Anthropic Go SDKs.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Role is who wrote a message.
+type Role string
+
+// The roles of a conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one turn of a provider-neutral conversation.
+type Message struct {
+	Role Role `json:"role"`
+	// Text is the message's text (a user's question, a model's answer).
+	Text string `json:"text,omitempty"`
+	// Calls are the tool calls of an assistant message.
+	Calls []tool.Call `json:"calls,omitempty"`
+	// Results are the results of a tool message, in the order of the calls.
+	Results []*tool.Result `json:"results,omitempty"`
+}
+
+// Model is the one method a user implements over a provider client: given
+// the conversation so far and the tools on offer, return the next assistant
+// message (text, calls, or both).
+type Model interface {
+	Next(ctx context.Context, conversation []Message, tools []tool.Spec) (Message, error)
+}
+
+// ModelFunc adapts a function to Model.
+type ModelFunc func(ctx context.Context, conversation []Message, tools []tool.Spec) (Message, error)
+
+// Next calls f.
+func (f ModelFunc) Next(ctx context.Context, conversation []Message, tools []tool.Spec) (Message, error) {
+	return f(ctx, conversation, tools)
+}
+
+// DefaultMaxIterations bounds the model turns of one Run.
+const DefaultMaxIterations = 10
+
+// Options configure Run.
+type Options struct {
+	// Executor runs the calls. Required.
+	Executor *executor.Executor
+	// Tools are the names of the tools the agent declared: only these are
+	// offered to the model and only these run. A call to any other tool —
+	// even one the registry holds — gets a not-found result. Required unless
+	// AllTools is set.
+	Tools []string
+	// AllTools offers every registered tool instead of a declared list.
+	AllTools bool
+	// MaxIterations bounds the model turns (default DefaultMaxIterations).
+	MaxIterations int
+	// Agent, Session and Principal are stamped on every call, for limits,
+	// approval scopes, authorisation and audit.
+	Agent     string
+	Session   string
+	Principal tool.Principal
+}
+
+// Decision is an approval decision recorded for a call.
+type Decision struct {
+	CallID    string `json:"call_id"`
+	Tool      string `json:"tool"`
+	Decision  string `json:"decision"`
+	DecidedBy string `json:"decided_by,omitempty"`
+}
+
+// Step is one model turn that made calls.
+type Step struct {
+	Iteration int            `json:"iteration"`
+	Calls     []tool.Call    `json:"calls"`
+	Results   []*tool.Result `json:"results"`
+	Decisions []Decision     `json:"decisions,omitempty"`
+}
+
+// StopReason says why Run stopped.
+type StopReason string
+
+// The reasons a run stops.
+const (
+	StopAnswered      StopReason = "answered"
+	StopMaxIterations StopReason = "max_iterations"
+	StopContext       StopReason = "context"
+	StopModelError    StopReason = "model_error"
+)
+
+// Transcript records a run: the whole conversation, every step's calls,
+// decisions and results, and why it stopped.
+type Transcript struct {
+	Messages   []Message  `json:"messages"`
+	Steps      []Step     `json:"steps"`
+	Final      string     `json:"final,omitempty"`
+	Iterations int        `json:"iterations"`
+	Stop       StopReason `json:"stop"`
+}
+
+// ErrMaxIterations is returned (wrapped) when the model is still calling
+// tools after MaxIterations turns.
+var ErrMaxIterations = errors.New("agent: maximum iterations reached")
+
+// Run drives the loop from messages until the model answers without calls.
+// The transcript is returned in every case, also with an error.
+func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
+	tr := &Transcript{Messages: slices.Clone(messages)}
+	if model == nil {
+		return tr, errors.New("agent: no model: pass a Model (or agent.ModelFunc) over your provider client")
+	}
+	if opts.Executor == nil {
+		return tr, errors.New("agent: Options.Executor is nil: pass executor.New(reg, ...)")
+	}
+	if len(opts.Tools) == 0 && !opts.AllTools {
+		return tr, errors.New("agent: no tools declared: list the agent's tools in Options.Tools (only declared tools are offered and run), or set AllTools")
+	}
+	max := opts.MaxIterations
+	if max <= 0 {
+		max = DefaultMaxIterations
+	}
+	reg := opts.Executor.Registry()
+	filter := registry.Filter{}
+	if !opts.AllTools {
+		filter.Names = opts.Tools
+	}
+	specs := reg.List(filter)
+	offered := make(map[string]bool, len(specs))
+	for _, s := range specs {
+		offered[s.Name] = true
+	}
+	for i := 1; ; i++ {
+		if err := ctx.Err(); err != nil {
+			tr.Stop = StopContext
+			return tr, fmt.Errorf("agent: stopped before turn %d: %w", i, err)
+		}
+		if i > max {
+			tr.Stop = StopMaxIterations
+			return tr, fmt.Errorf("%w: the model was still calling tools after %d turns (last: %s); raise Options.MaxIterations or check for a repeating call", ErrMaxIterations, max, lastCalls(tr))
+		}
+		reply, err := model.Next(ctx, tr.Messages, specs)
+		if err != nil {
+			if ctx.Err() != nil {
+				tr.Stop = StopContext
+			} else {
+				tr.Stop = StopModelError
+			}
+			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
+		}
+		tr.Iterations = i
+		reply.Role = RoleAssistant
+		for j := range reply.Calls {
+			c := &reply.Calls[j]
+			if c.ID == "" {
+				c.ID = fmt.Sprintf("call_%d_%d", i, j)
+			}
+			if c.Agent == "" {
+				c.Agent = opts.Agent
+			}
+			if c.Session == "" {
+				c.Session = opts.Session
+			}
+			if c.Principal.ID == "" {
+				c.Principal = opts.Principal
+			}
+		}
+		tr.Messages = append(tr.Messages, reply)
+		if len(reply.Calls) == 0 {
+			tr.Final = reply.Text
+			tr.Stop = StopAnswered
+			return tr, nil
+		}
+		results := runCalls(ctx, opts.Executor, reply.Calls, offered, specs)
+		step := Step{Iteration: i, Calls: reply.Calls, Results: results}
+		for _, r := range results {
+			if d, ok := decisionOf(r); ok {
+				step.Decisions = append(step.Decisions, d)
+			}
+		}
+		tr.Steps = append(tr.Steps, step)
+		tr.Messages = append(tr.Messages, Message{Role: RoleTool, Results: results})
+	}
+}
+
+// runCalls answers undeclared tools with not-found results and runs the
+// rest as one batch, keeping call order.
+func runCalls(ctx context.Context, ex *executor.Executor, calls []tool.Call, offered map[string]bool, specs []tool.Spec) []*tool.Result {
+	results := make([]*tool.Result, len(calls))
+	var batch []tool.Call
+	var idx []int
+	for i, c := range calls {
+		if !offered[c.Name] {
+			res := tool.Fail(&c, tool.CodeNotFound, fmt.Sprintf("tool %q is not available to this agent: use one of %s", c.Name, names(specs)))
+			results[i] = res
+			continue
+		}
+		batch = append(batch, c)
+		idx = append(idx, i)
+	}
+	if len(batch) > 0 {
+		for k, r := range ex.ExecuteBatch(ctx, batch) {
+			results[idx[k]] = r
+		}
+	}
+	return results
+}
+
+func names(specs []tool.Spec) string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+func lastCalls(tr *Transcript) string {
+	if len(tr.Steps) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, c := range tr.Steps[len(tr.Steps)-1].Calls {
+		parts = append(parts, fmt.Sprintf("%s(%s)", c.Name, c.Args))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// decisionOf reads the approval decision the approval extension records in
+// a result's metadata under "approval".
+func decisionOf(r *tool.Result) (Decision, bool) {
+	if r == nil {
+		return Decision{}, false
+	}
+	d := Decision{CallID: r.CallID, Tool: r.Tool}
+	switch m := r.Metadata["approval"].(type) {
+	case map[string]any:
+		d.Decision, _ = m["decision"].(string)
+		d.DecidedBy, _ = m["decided_by"].(string)
+	default:
+		if r.Error != nil && r.Error.Code == tool.CodeApprovalDenied {
+			d.Decision = "deny"
+		}
+	}
+	if d.Decision == "" {
+		return Decision{}, false
+	}
+	return d, true
+}

@@ -1,0 +1,34 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolbelt-go/toolbelt/agent"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// A scripted model stands in for a provider client: it calls a tool once,
+// then answers with what the tool returned.
+func ExampleRun() {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("add", "Add two integers", func(_ context.Context, in AddArgs) (Sum, error) {
+		return Sum{in.A + in.B}, nil
+	}))
+	model := agent.ModelFunc(func(ctx context.Context, conv []agent.Message, tools []tool.Spec) (agent.Message, error) {
+		last := conv[len(conv)-1]
+		if last.Role == agent.RoleTool {
+			return agent.Message{Text: "The sum is " + string(last.Results[0].Output)}, nil
+		}
+		return agent.Message{Calls: []tool.Call{{ID: "c1", Name: "add", Args: json.RawMessage(`{"a":2,"b":40}`)}}}, nil
+	})
+	tr, err := agent.Run(context.Background(), model,
+		[]agent.Message{{Role: agent.RoleUser, Text: "What is 2 + 40?"}},
+		agent.Options{Executor: executor.New(reg), Tools: []string{"add"}})
+	fmt.Println(tr.Final, tr.Stop, tr.Iterations, err)
+	// Output:
+	// The sum is {"sum":42} answered 2 <nil>
+}
