@@ -205,33 +205,60 @@ func Kind(opts ...Option) func(tool.Spec, json.RawMessage) (tool.Tool, error) {
 
 // FromSpec is the package-level FromSpec on this client.
 func (c *Client) FromSpec(spec tool.Spec, impl json.RawMessage) (tool.Tool, error) {
+	// Unknown keys are reported together with every other problem, so one
+	// pass over a tool file shows them all.
+	var errs []error
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(impl, &top); err != nil {
+		return nil, &ConfigError{Message: "implementation must be a JSON object: " + err.Error()}
+	}
+	errs = append(errs, unknownKeys("", top, configKeys)...)
+	if a, ok := top["auth"]; ok {
+		var am map[string]json.RawMessage
+		if json.Unmarshal(a, &am) == nil {
+			errs = append(errs, unknownKeys("auth.", am, authKeys)...)
+		}
+	}
 	var cfg Config
-	d := json.NewDecoder(bytes.NewReader(impl))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&cfg); err != nil {
-		return nil, decodeError(err)
+	if err := json.Unmarshal(impl, &cfg); err != nil {
+		return nil, errors.Join(append(errs, decodeError(err))...)
 	}
 	t, err := c.New(spec, cfg)
 	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-var configKeys = []string{"method", "url", "query", "headers", "body", "auth"}
+var (
+	configKeys = []string{"method", "url", "query", "headers", "body", "auth"}
+	authKeys   = []string{"header", "scheme", "env", "provider"}
+)
+
+func unknownKeys(prefix string, m map[string]json.RawMessage, known []string) []error {
+	var errs []error
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(known, k) {
+			errs = append(errs, &ConfigError{Field: prefix + k, Message: fmt.Sprintf("unknown key %q: known keys are %s", k, strings.Join(known, ", "))})
+		}
+	}
+	return errs
+}
 
 func decodeError(err error) error {
-	msg := err.Error()
-	if _, f, ok := strings.Cut(msg, "unknown field "); ok {
-		f = strings.Trim(f, `"`)
-		hint := "known keys are " + strings.Join(configKeys, ", ") + "; auth takes header, scheme, env, provider"
-		return &ConfigError{Field: f, Message: fmt.Sprintf("unknown key %q: %s", f, hint)}
-	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		return &ConfigError{Field: te.Field, Message: fmt.Sprintf("is a JSON %s: want %s", te.Value, te.Type)}
 	}
-	return &ConfigError{Message: "implementation does not decode: " + msg}
+	return &ConfigError{Message: "implementation does not decode: " + err.Error()}
 }
 
 var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}

@@ -1,0 +1,516 @@
+package registry_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/httptool"
+)
+
+type readArgs struct {
+	Path string `json:"path"`
+}
+
+func readFile(_ context.Context, in readArgs) (string, error) { return "contents of " + in.Path, nil }
+
+// shellRecorder is a stand-in "shell" factory: it records the argv the
+// loader hands it, and runs nothing.
+type shellRecorder struct{ argv map[string][]string }
+
+func (s *shellRecorder) kind(spec tool.Spec, impl json.RawMessage) (tool.Tool, error) {
+	var cfg struct {
+		Argv    []string `json:"argv"`
+		Workdir string   `json:"workdir"`
+	}
+	if err := json.Unmarshal(impl, &cfg); err != nil {
+		return nil, err
+	}
+	s.argv[spec.Name] = cfg.Argv
+	return &fakeShell{spec: spec, text: strings.Join(cfg.Argv, " ") + " @" + cfg.Workdir}, nil
+}
+
+type fakeShell struct {
+	spec tool.Spec
+	text string
+}
+
+func (f *fakeShell) Spec() tool.Spec { return f.spec }
+func (f *fakeShell) Run(context.Context, tool.Call) (*tool.Result, error) {
+	return &tool.Result{Content: []tool.Content{tool.TextContent(f.text)}}, nil
+}
+
+func newLoader(sh *shellRecorder, opts ...httptool.Option) *registry.Loader {
+	kinds := map[string]registry.KindFunc{"http": httptool.Kind(opts...)}
+	if sh != nil {
+		kinds["shell"] = sh.kind
+	}
+	return &registry.Loader{
+		Funcs: registry.FuncTable(tool.Func("read_file", "Go description", readFile)),
+		Kinds: kinds,
+	}
+}
+
+func problems(t *testing.T, err error) []string {
+	t.Helper()
+	var le *registry.LoadError
+	require.True(t, errors.As(err, &le), "want *LoadError, got %v", err)
+	out := make([]string, len(le.Problems))
+	for i, p := range le.Problems {
+		out[i] = p.String()
+	}
+	return out
+}
+
+func TestLoadBrokenFiles(t *testing.T) {
+	cases := []struct {
+		name, file, src string
+		want            []string
+	}{
+		{"root schema not object", "tools.yaml", `tools:
+  - name: delete_file
+    description: Delete a file
+    type: shell
+    input_schema:
+      type: array
+    implementation:
+      command: rm -- {path}
+`, []string{`tools.yaml:6: tool "delete_file": input_schema.type is "array": the root must be "object"`}},
+		{"unknown keys with hints", "tools.yaml", `tools:
+  - name: a
+    descripton: x
+    tool_type: go
+    implementation_config: {function: read_file}
+    metadata:
+      is_dangerous: true
+      categroy: files
+`, []string{
+			`tools.yaml:2: tool "a": description is missing`,
+			`tools.yaml:2: tool "a": type is missing: set it to one of go, http, shell`,
+			`tools.yaml:3: tool "a": unknown key "descripton": did you mean "description"?`,
+			`tools.yaml:4: tool "a": unknown key "tool_type": use "type"`,
+			`tools.yaml:5: tool "a": unknown key "implementation_config": use "implementation"`,
+			`tools.yaml:7: tool "a": metadata: unknown key "is_dangerous": use risk: high (and requires_approval: true)`,
+			`tools.yaml:8: tool "a": metadata: unknown key "categroy": did you mean "category"?`,
+		}},
+		{"unknown type", "t.yaml", `tools:
+  - name: a
+    description: d
+    type: htp
+`, []string{`t.yaml:4: tool "a": type "htp" is not known: did you mean "http"?`}},
+		{"kind without factory", "t.yaml", `tools:
+  - {name: a, description: d, type: mcp}
+`, []string{`t.yaml:2: tool "a": type "mcp" has no factory in this Loader: add it to Loader.Kinds`}},
+		{"missing and invalid names, duplicates", "t.yaml", `tools:
+  - description: no name
+    type: go
+  - name: "bad name!"
+    description: d
+    type: go
+  - name: read_file
+    type: go
+  - name: read_file
+    type: go
+`, []string{
+			`t.yaml:2: tools[0] has no name: give it a name such as "search"`,
+			`t.yaml:4: tool "bad name!": tool name "bad name!" is not portable`,
+			`t.yaml:9: tool "read_file": is defined twice (first at t.yaml:7): tool names must be unique`,
+		}},
+		{"bad metadata", "t.yaml", `tools:
+  - name: read_file
+    type: go
+    metadata:
+      risk: extreme
+      timeout: 30
+      allowed_modes: [normal, lockdwn, party]
+      rate_limit_per_hour: many
+      requires_approval: yes please
+      annotations: {readOnlyHint: true}
+  - name: b
+    type: http
+    description: d
+    implementation: {url: "https://x.example.com/"}
+    metadata: {timeout: 30 seconds, tags: notalist}
+`, []string{
+			`t.yaml:5: tool "read_file": metadata.risk is "extreme": use low, medium or high`,
+			`t.yaml:6: tool "read_file": metadata.timeout 30 has no unit: write "30s"`,
+			`t.yaml:7: tool "read_file": metadata.allowed_modes has unknown mode "lockdwn": did you mean "lockdown"?`,
+			`t.yaml:7: tool "read_file": metadata.allowed_modes has unknown mode "party": known modes are normal, alert, degraded, lockdown, recovery`,
+			`t.yaml:8: tool "read_file": metadata.rate_limit_per_hour is "many"`,
+			`t.yaml:9: tool "read_file": metadata.requires_approval is "yes please": write true or false`,
+			`t.yaml:10: tool "read_file": metadata.annotations: unknown key "readOnlyHint": use read_only`,
+			`t.yaml:15: tool "b": metadata.timeout "30 seconds" is not a duration: write it like "30s"`,
+			`t.yaml:15: tool "b": metadata.tags must be a list of strings`,
+		}},
+		{"go function not in table", "t.yaml", `tools:
+  - name: reader
+    type: go
+    description: d
+    implementation:
+      function: read_fil
+`, []string{`t.yaml:6: tool "reader": go function "read_fil" is not in the function table: did you mean "read_file"?`}},
+		{"shell template with a pipe", "t.yaml", `tools:
+  - name: grep_logs
+    description: d
+    type: shell
+    implementation:
+      command: grep {pattern} /var/log/syslog | head
+`, []string{`t.yaml:6: tool "grep_logs": implementation.command: "grep {pattern} /var/log/syslog | head" contains a pipe (|)`}},
+		{"shell template with a substitution", "t.yaml", `tools:
+  - name: x
+    description: d
+    type: shell
+    implementation: {command: "echo $(whoami)"}
+`, []string{`t.yaml:5: tool "x": implementation.command: "echo $(whoami)" contains a command substitution`}},
+		{"http without url", "t.yaml", `tools:
+  - name: get
+    description: d
+    type: http
+    implementation:
+      method: GET
+`, []string{`t.yaml:5: tool "get": implementation.url: is missing`}},
+		{"http errors at their lines", "t.yaml", `tools:
+  - name: get
+    description: d
+    type: http
+    input_schema:
+      type: object
+      properties: {id: {type: string}}
+    implementation:
+      url: https://api.example.com/items/{id}
+      metod: POST
+      query:
+        q: "{nope}"
+`, []string{
+			`t.yaml:9: tool "get": implementation.url: path placeholder {id} must be a required argument`,
+			`t.yaml:10: tool "get": implementation.metod: unknown key "metod"`,
+		}},
+		{"http errors joined", "t.yaml", `tools:
+  - name: get
+    description: d
+    type: http
+    implementation:
+      url: https://api.example.com/items
+      query:
+        q: "{nope}"
+      auth: {provider: vault}
+`, []string{
+			`t.yaml:8: tool "get": implementation.query.q: {nope} names no property of the input schema`,
+			`t.yaml:9: tool "get": implementation.auth.provider: "vault" is not registered`,
+		}},
+		{"yaml syntax", "t.yaml", "tools:\n  - name: a\n    b: c: d\n", []string{`t.yaml:3: is not valid YAML: mapping values are not allowed in this context`}},
+		{"duplicate yaml key", "t.yaml", "tools:\n  - name: a\n    name: b\n", []string{`t.yaml:3: tool "a": "name" is given twice (first at line 2)`}},
+		{"json syntax", "t.json", "{\n \"tools\": [\n  {\"name\": \"a\",}\n ]\n}\n", []string{`t.json:3: is not valid JSON: invalid character '}'`}},
+		{"json structure", "t.json", "{\"tools\": [\n {\"name\": \"a\", \"type\": \"go\", \"input_schema\": {\"type\": \"string\"}}\n]}\n",
+			[]string{`t.json:2: tool "a": input_schema.type is "string": the root must be "object"`}},
+		{"not a tools file", "t.yaml", "name: x\n", []string{`t.yaml:1: unknown key "name": known keys are tools`, `t.yaml:1: has no tools: list`}},
+		{"empty", "t.yaml", "", []string{`t.yaml: is empty`}},
+		{"bad schema deep", "t.yaml", `tools:
+  - name: a
+    description: d
+    type: go
+    implementation: {function: read_file}
+    input_schema:
+      type: object
+      properties: {n: {type: integr}}
+`, []string{`t.yaml:7: tool "a": input_schema: schema does not compile`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := registry.New()
+			require.NoError(t, reg.Register(tool.Func("already", "x", readFile)))
+			err := newLoader(&shellRecorder{argv: map[string][]string{}}).Load(reg, strings.NewReader(tc.src), tc.file)
+			require.Error(t, err)
+			got := problems(t, err)
+			all := strings.Join(got, "\n")
+			for _, w := range tc.want {
+				assert.Contains(t, all, w)
+			}
+			assert.Equal(t, []string{"already"}, reg.Names(), "a file with any problem registers nothing")
+			assert.Contains(t, err.Error(), "nothing was registered")
+		})
+	}
+}
+
+func TestLoadAlreadyRegistered(t *testing.T) {
+	reg := registry.New()
+	require.NoError(t, reg.Register(tool.Func("read_file", "x", readFile)))
+	err := newLoader(nil).Load(reg, strings.NewReader("tools:\n  - {name: other, type: go, implementation: {function: read_file}}\n  - {name: read_file, type: go}\n"), "t.yaml")
+	assert.Equal(t, []string{`t.yaml:3: tool "read_file": is already registered in the registry: rename it, or Remove the registered one first`}, problems(t, err))
+	assert.Equal(t, []string{"read_file"}, reg.Names())
+}
+
+const goodFile = `# Tools of every kind.
+tools:
+  - name: file_reader
+    description: Read file contents
+    type: go
+    implementation:
+      function: read_file
+    metadata:
+      category: filesystem
+      tags: [fs, read]
+      risk: low
+      timeout: 2s
+      allowed_modes: [normal, degraded]
+      annotations: {title: Read, read_only: true, idempotent: true}
+
+  - name: dangerous_delete
+    description: Delete files
+    type: shell
+    input_schema:
+      type: object
+      properties:
+        path: {type: string}
+      required: [path]
+    implementation:
+      command: rm -- "{path}" 'a b' c\ d
+      workdir: /tmp
+    metadata:
+      risk: high
+      requires_approval: true
+      rate_limit_per_hour: 10
+
+  - name: list_tool
+    description: Argv given as a list
+    type: shell
+    implementation:
+      command: [ls, -la, "{dir}"]
+
+  - name: list_issues
+    description: List a repository's issues
+    type: http
+    input_schema:
+      type: object
+      properties:
+        owner: {type: string}
+        repo: {type: string}
+        state: {type: string, enum: [open, closed]}
+      required: [owner, repo]
+    implementation:
+      url: %s/repos/{owner}/{repo}/issues
+      query: {state: "{state}"}
+      headers: {Accept: application/json}
+    metadata:
+      version: 1.10
+      timeout: 1m30s
+`
+
+func TestLoadGoodFileAndExecute(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{"uri": r.RequestURI, "accept": r.Header.Get("Accept")})
+	}))
+	defer srv.Close()
+	sh := &shellRecorder{argv: map[string][]string{}}
+	kind := httptool.NewClient(httptool.WithPrivateHosts("127.0.0.1"))
+	defer kind.CloseIdleConnections()
+	ld := &registry.Loader{
+		Funcs: registry.FuncTable(tool.Func("read_file", "Go description", readFile)),
+		Kinds: map[string]registry.KindFunc{"http": kind.FromSpec, "shell": sh.kind},
+	}
+	reg := registry.New()
+	require.NoError(t, ld.Load(reg, strings.NewReader(strings.Replace(goodFile, "%s", srv.URL, 1)), "tools.yaml"))
+	assert.Equal(t, []string{"file_reader", "dangerous_delete", "list_tool", "list_issues"}, reg.Names())
+
+	fr, _ := reg.Lookup("file_reader")
+	assert.Equal(t, "Read file contents", fr.Spec.Description, "the file's description wins")
+	assert.JSONEq(t, `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`, string(fr.Spec.InputSchema), "the schema comes from Go when the file has none")
+	assert.Equal(t, "filesystem", fr.Spec.Category)
+	assert.Equal(t, []string{"fs", "read"}, fr.Spec.Tags)
+	assert.Equal(t, 2*time.Second, fr.Spec.Timeout)
+	assert.Equal(t, []string{"normal", "degraded"}, fr.Spec.AllowedModes)
+	assert.Equal(t, tool.Annotations{Title: "Read", ReadOnly: true, Idempotent: true}, fr.Spec.Annotations)
+
+	del, _ := reg.Lookup("dangerous_delete")
+	assert.Equal(t, tool.RiskHigh, del.Spec.Risk)
+	assert.True(t, del.Spec.RequiresApproval)
+	assert.Equal(t, 10, del.Spec.RateLimitPerHour)
+	assert.Equal(t, []string{"rm", "--", "{path}", "a b", "c d"}, sh.argv["dangerous_delete"])
+	assert.Equal(t, []string{"ls", "-la", "{dir}"}, sh.argv["list_tool"])
+
+	li, _ := reg.Lookup("list_issues")
+	assert.Equal(t, "1.10", li.Spec.Version, "version is kept as written, not read as a float")
+	assert.Equal(t, 90*time.Second, li.Spec.Timeout)
+
+	ex := executor.New(reg)
+	ctx := context.Background()
+	res, err := ex.Execute(ctx, tool.Call{ID: "1", Name: "file_reader", Args: json.RawMessage(`{"path":"a.txt"}`)})
+	require.NoError(t, err)
+	assert.Equal(t, "contents of a.txt", res.Text())
+
+	res, err = ex.Execute(ctx, tool.Call{ID: "2", Name: "dangerous_delete", Args: json.RawMessage(`{"path":"x"}`)})
+	require.NoError(t, err)
+	assert.Equal(t, "rm -- {path} a b c d @/tmp", res.Text(), "other implementation keys reach the factory")
+
+	res, err = ex.Execute(ctx, tool.Call{ID: "3", Name: "list_issues", Args: json.RawMessage(`{"owner":"octo","repo":"a/b","state":"open"}`)})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"uri":"/repos/octo/a%2Fb/issues?state=open","accept":"application/json"}`, string(res.Output))
+
+	_, err = ex.Execute(ctx, tool.Call{ID: "4", Name: "list_issues", Args: json.RawMessage(`{"owner":"octo","repo":"r","state":"merged"}`)})
+	require.Error(t, err, "the file's schema is enforced")
+	assert.True(t, errors.Is(err, tool.ErrInvalidArguments))
+	kind.CloseIdleConnections()
+	srv.Close()
+}
+
+func TestLoadFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"tools/a.yaml":   {Data: []byte("tools:\n  - {name: one, type: go, implementation: {function: read_file}}\n")},
+		"tools/b.yml":    {Data: []byte("tools:\n  - {name: two, type: go, implementation: {function: read_file}}\n")},
+		"tools/c.json":   {Data: []byte(`{"tools": [{"name": "three", "type": "go", "implementation": {"function": "read_file"}}]}`)},
+		"tools/notes.md": {Data: []byte("not tools")},
+		"dup/a.yaml":     {Data: []byte("tools:\n  - {name: one, type: go, implementation: {function: read_file}}\n")},
+		"dup/b.yaml":     {Data: []byte("\ntools:\n  - {name: one, type: go, implementation: {function: read_file}}\n  - {name: two, type: goo, description: d}\n")},
+	}
+	reg := registry.New()
+	ld := newLoader(nil)
+	require.NoError(t, ld.LoadFS(reg, fsys, "tools/*.y*ml"))
+	require.NoError(t, ld.LoadFS(reg, fsys, "tools/*.json"))
+	assert.Equal(t, []string{"one", "two", "three"}, reg.Names())
+
+	reg = registry.New()
+	err := ld.LoadFS(reg, fsys, "dup/*.yaml")
+	assert.Equal(t, []string{
+		`dup/b.yaml:3: tool "one": is defined twice (first at dup/a.yaml:2): tool names must be unique`,
+		`dup/b.yaml:4: tool "two": type "goo" is not known: did you mean "go"?`,
+	}, problems(t, err))
+	assert.Zero(t, reg.Len(), "one bad file registers nothing from any file")
+
+	err = ld.LoadFS(reg, fsys, "nothing/*.yaml")
+	assert.Equal(t, []string{"nothing/*.yaml: matches no files"}, problems(t, err))
+}
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "tools.yaml")
+	require.NoError(t, os.WriteFile(p, []byte("tools:\n  - {name: one, type: go, implementation: {function: read_file}}\n"), 0o600))
+	reg := registry.New()
+	require.NoError(t, newLoader(nil).LoadFile(reg, p))
+	assert.Equal(t, []string{"one"}, reg.Names())
+
+	err := newLoader(nil).LoadFile(reg, filepath.Join(dir, "missing.yaml"))
+	assert.Equal(t, []string{filepath.Join(dir, "missing.yaml") + ": cannot be read: no such file or directory"}, problems(t, err))
+
+	ld := newLoader(nil)
+	ld.MaxBytes = 10
+	err = ld.LoadFile(registry.New(), p)
+	assert.Contains(t, problems(t, err)[0], "is larger than 10 bytes")
+}
+
+func TestLoadURL(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/tools.yaml":
+			_, _ = io.WriteString(w, "tools:\n  - {name: remote, type: go, implementation: {function: read_file}}\n")
+		case "/bad.yaml":
+			_, _ = io.WriteString(w, "tools:\n  - {name: remote, type: og}\n")
+		case "/big.yaml":
+			_, _ = io.WriteString(w, strings.Repeat("#", 5000))
+		case "/slow.yaml":
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	ctx := context.Background()
+	ld := newLoader(nil)
+	ld.Client = srv.Client()
+	defer srv.Client().CloseIdleConnections()
+
+	reg := registry.New()
+	require.NoError(t, ld.LoadURL(ctx, reg, srv.URL+"/tools.yaml"))
+	assert.Equal(t, []string{"remote"}, reg.Names())
+
+	for _, tc := range []struct{ path, want string }{
+		{"/bad.yaml", srv.URL + `/bad.yaml:2: tool "remote": type "og" is not known: did you mean "go"?`},
+		{"/missing.yaml", srv.URL + "/missing.yaml: cannot be fetched: the server answered 404 Not Found"},
+		{"/big.yaml", srv.URL + "/big.yaml: is larger than 1000 bytes"},
+		{"/slow.yaml", srv.URL + "/slow.yaml: cannot be fetched: context deadline exceeded"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			ld := *ld
+			ld.MaxBytes, ld.Timeout = 1000, 100*time.Millisecond
+			err := ld.LoadURL(ctx, registry.New(), srv.URL+tc.path)
+			assert.Contains(t, problems(t, err)[0], tc.want)
+		})
+	}
+	err := ld.LoadURL(ctx, registry.New(), "file:///etc/passwd")
+	assert.Equal(t, []string{"file:///etc/passwd: is not an http or https URL"}, problems(t, err))
+}
+
+func TestParseCommandTemplate(t *testing.T) {
+	good := []struct {
+		in   string
+		want []string
+	}{
+		{"rm -- {path}", []string{"rm", "--", "{path}"}},
+		{`git log -n {count} "{ref}"`, []string{"git", "log", "-n", "{count}", "{ref}"}},
+		{`echo 'a  b' "c \"d\" \$e" f\ g`, []string{"echo", "a  b", `c "d" $e`, "f g"}},
+		{`grep -e "{pattern}" -- {file}`, []string{"grep", "-e", "{pattern}", "--", "{file}"}},
+		{`echo "x#y" key=value`, []string{"echo", "x#y", "key=value"}},
+	}
+	for _, tc := range good {
+		got, err := registry.ParseCommandTemplate(tc.in)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+	bad := []struct{ in, why string }{
+		{"", "is empty"},
+		{"cat {f} | head", "contains a pipe (|)"},
+		{"make && make install", "chains commands with &&"},
+		{"a || b", "chains commands with ||"},
+		{"a; b", "more than one command"},
+		{"a\nb", "more than one command"},
+		{"sleep 1 &", "runs in the background"},
+		{"echo hi > {out}", "redirection"},
+		{"cat < /etc/passwd", "redirection"},
+		{"echo $(id)", "command substitution"},
+		{"echo `id`", "command substitution"},
+		{"echo $HOME", "expands a variable"},
+		{`echo "${HOME}"`, "expands a variable"},
+		{"echo $((1+2))", "arithmetic"},
+		{"diff <(ls a) <(ls b)", "process substitution"},
+		{"ls *.go", "glob"},
+		{"ls file?.txt", "glob"},
+		{"ls ~/x", "~"},
+		{"echo {a,b}", "not a placeholder"},
+		{"echo {1..3}", "not a placeholder"},
+		{"FOO=1 env", "assigns a variable"},
+		{"(cd /; ls)", "compound command"},
+		{"if true; then ls; fi", "compound command"},
+		{"ls # list", "comment"},
+		{"! false", "negates"},
+		{"echo $'a\\n'", "$'...'"},
+		{`echo "unterminated`, "does not parse"},
+	}
+	for _, tc := range bad {
+		_, err := registry.ParseCommandTemplate(tc.in)
+		require.Error(t, err, tc.in)
+		assert.Contains(t, err.Error(), tc.why, tc.in)
+	}
+}

@@ -1,0 +1,86 @@
+// Package sandbox runs commands and reaches files on behalf of LLM agent tools
+// within limits an operator sets: resource [Limits] that nest (a child never
+// gets more than its parent), engines behind one [Sandbox] interface, and a
+// [Workspace] that confines file access to one directory.
+//
+// # Engines
+//
+// Engines are chosen by name with [New] ("process", "bwrap", "gvisor"), which
+// fails (matching [ErrUnavailable], with the package to install) when the
+// engine is not installed: it never falls back to a weaker one. The concrete
+// types [Process], [Bwrap] and [GVisor] are the escape hatch to an engine.
+//
+// Every engine: runs the command in its own process group with stdin from
+// /dev/null, kills the whole group (SIGKILL) on timeout, on cancellation of
+// the caller's context, when output floods, and when the command exits (no
+// background process outlives a run); builds the environment from an allow
+// list ([WithEnv], [LooksSecret]); applies rlimits with prlimit(1) before the
+// command starts; captures stdout and stderr separately, each capped keeping
+// head and tail around a [TruncationMarker], streaming chunks to
+// [Spec.OnOutput]; and reports an [Outcome] with exit status, signal, timing
+// and rusage.
+//
+// What each engine enforces:
+//
+//	                      process        bwrap               gvisor
+//	timeout, cancel       yes (group)    yes (pid ns)        yes (sandbox dies with runsc)
+//	setsid escapee        NOT killed     killed (pid ns)     killed (sandbox)
+//	CPU, memory (AS),     yes            yes                 yes (gVisor's kernel)
+//	  file size
+//	processes (NPROC)     non-root only  non-root only       yes, also uid 0 (no capabilities)
+//	output cap + flood    yes            yes                 yes
+//	filesystem            none (use a    root read-only,     root read-only,
+//	                        Workspace)     workspace rw,       workspace rw,
+//	                                       fresh /tmp          fresh /tmp
+//	network off           no (refuses    yes (net ns)        yes (--network=none)
+//	                        WithNetwork(false))
+//
+// RLIMIT_NPROC is counted per user and the kernel never applies it to root.
+// When the caller is root, the process and bwrap engines therefore enforce the
+// process limit only with [WithUser] (an unprivileged uid, e.g. 65534); without
+// it the [Outcome.Unenforced] list says "processes". The workspace must then be
+// writable by that user.
+//
+// RLIMIT_AS bounds virtual memory, not resident memory: runtimes that reserve
+// large address ranges (Go, the JVM, V8) need generous values. No engine here
+// uses cgroups.
+//
+// bwrap and runsc report a command killed by signal n as exit status 128+n;
+// those engines read such a status back as [Outcome.Signal], so a command that
+// itself exits 152 is reported as SIGXCPU.
+//
+// The gvisor engine uses "runsc run" with a generated OCI bundle (read-only
+// host root, writable workspace, fresh /tmp, no capabilities), because
+// "runsc do" can only offer a throw-away overlay or a writable host.
+//
+// # Output
+//
+// [Limits.OutputBytes] caps each stream: the first half and the last half of
+// the cap are kept and the bytes in between are replaced by a marker saying how
+// many were cut. A producer that goes on for more than the cap plus
+// max(3×cap, 1 MiB) is killed with its group and its pipe closed (kept output
+// stays), and the run fails with [CodeResourceLimit], limit "output".
+//
+// # Errors
+//
+// Errors carry a [Code] from a closed set (E3101–E3108, see [Code]) and match
+// the code's sentinel with errors.Is ([ErrTimeout], [ErrResourceLimit], ...);
+// [Code.Retryable] is true for timeouts and concurrency refusals. Runs return
+// [*Error]; workspace refusals return [*PathError], which names the path and
+// the rule. A run cancelled by the caller returns an error wrapping
+// context.Canceled and no code.
+//
+// # Workspace
+//
+// A [Workspace] reaches files only through an [os.Root]: "..", absolute paths
+// outside it and symlinks that lead out (also swapped in concurrently, also
+// through /proc/self/root) are refused with [ErrOutsideWorkspace]. Files with
+// more than one hard link are refused ([ErrHardLink]), since os.Root cannot
+// tell a link to an outside file. Allow and deny globs ([Match], with "**")
+// are checked on the path asked for and on the path the opened file really
+// has, writes are atomic (temporary file and rename in the same directory),
+// and sizes are capped.
+//
+// The package is Linux-only in practice: it uses process groups, prlimit,
+// waitid and /proc.
+package sandbox

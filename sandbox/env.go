@@ -1,0 +1,98 @@
+package sandbox
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// DefaultPath is the PATH a command gets unless "PATH" is in the allow list
+// ([WithEnv]) or set in [Spec.Env].
+const DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// DefaultEnvAllow is the allow list of host variables passed to a command when
+// [WithEnv] is not given. PATH is not inherited but set to [DefaultPath].
+var DefaultEnvAllow = []string{"HOME", "LANG"}
+
+// secretMarkers are the name fragments that make a variable look like a
+// secret. Such a variable passes only when its exact name is in the allow list.
+var secretMarkers = []string{"TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PASSPHRASE",
+	"CREDENTIAL", "AUTH", "PRIVATE", "COOKIE", "SESSION", "CERT", "SIGNATURE"}
+
+// LooksSecret reports whether an environment variable name looks like it
+// holds a secret (it contains TOKEN, SECRET, KEY, PASSWORD, CREDENTIAL, AUTH
+// and the like, case-insensitively).
+func LooksSecret(name string) bool {
+	u := strings.ToUpper(name)
+	for _, m := range secretMarkers {
+		if strings.Contains(u, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildEnv returns the environment of a command: host variables named by the
+// allow list (exact names, or path.Match patterns such as "LC_*"), PATH, then
+// the spec's explicit variables, which win. A secret-looking host variable
+// passes only when its exact name is listed; a pattern never lets it through.
+func buildEnv(allow, host, explicit []string) ([]string, error) {
+	vars := map[string]string{}
+	exact := map[string]bool{}
+	var patterns []string
+	for _, a := range allow {
+		if strings.ContainsAny(a, "*?[") {
+			if _, err := path.Match(a, ""); err != nil {
+				return nil, newError(CodeCreateFailed, "", "", ErrInvalidSpec, "env allow pattern %q is malformed: %v", a, err)
+			}
+			patterns = append(patterns, a)
+		} else {
+			exact[a] = true
+		}
+	}
+	for _, kv := range host {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			continue
+		}
+		pass := exact[k]
+		if !pass && !LooksSecret(k) {
+			for _, p := range patterns {
+				if m, _ := path.Match(p, k); m {
+					pass = true
+					break
+				}
+			}
+		}
+		if pass {
+			vars[k] = v
+		}
+	}
+	if !exact["PATH"] {
+		vars["PATH"] = DefaultPath
+	}
+	for i, kv := range explicit {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || strings.ContainsRune(k, 0) || strings.ContainsRune(v, 0) {
+			return nil, newError(CodeCreateFailed, "", "", ErrInvalidSpec,
+				"Spec.Env[%d] = %q is not NAME=value; write it as NAME=value", i, kv)
+		}
+		vars[k] = v
+	}
+	out := make([]string, 0, len(vars))
+	for k, v := range vars {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// envValue returns the value of name in a NAME=value list.
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,62 @@
+package sandbox
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestMatch(t *testing.T) {
+	cases := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"*.go", "a.go", true},
+		{"*.go", "dir/a.go", false},
+		{"**/*.go", "a.go", true},
+		{"**/*.go", "dir/sub/a.go", true},
+		{"**/*.go", "dir/sub/a.txt", false},
+		{".git/**", ".git", true},
+		{".git/**", ".git/config", true},
+		{".git/**", ".git/refs/heads/main", true},
+		{".git/**", ".github/x", false},
+		{".git/**", "sub/.git/config", false},
+		{"**/.git/**", "sub/.git/config", true},
+		{"**", "anything/at/all", true},
+		{"**", ".", true},
+		{"a/**/b", "a/b", true},
+		{"a/**/b", "a/x/y/b", true},
+		{"a/**/b", "a/x/y/c", false},
+		{"a/**/b/**/c", "a/1/b/2/3/c", true},
+		{"a/**/b/**/c", "a/1/c/2/b", false},
+		{"**/*.pem", "keys/server.pem", true},
+		{"**/*.pem", "server.pem.bak", false},
+		{"src/*/main.go", "src/cmd/main.go", true},
+		{"src/*/main.go", "src/a/b/main.go", false},
+		{"file?.txt", "file1.txt", true},
+		{"file?.txt", "file10.txt", false},
+		{"[ab].txt", "a.txt", true},
+		{"[ab].txt", "c.txt", false},
+		{`\*.txt`, "*.txt", true},
+		{`\*.txt`, "a.txt", false},
+		{".env", ".env", true},
+		{".env", "sub/.env", false},
+		{"[bad", "[bad", false},
+		{"**/**/**/x", "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/y", false},
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, Match(tc.pattern, tc.name), "Match(%q, %q)", tc.pattern, tc.name)
+	}
+	assert.True(t, ValidGlob("**/*.go"))
+	assert.False(t, ValidGlob("[bad"))
+	assert.False(t, ValidGlob(""))
+}
+
+func TestCouldMatchBelow(t *testing.T) {
+	assert.True(t, couldMatchBelow("src/**", "src"))
+	assert.True(t, couldMatchBelow("src/pkg/*.go", "src"))
+	assert.True(t, couldMatchBelow("src/pkg/*.go", "src/pkg"))
+	assert.False(t, couldMatchBelow("src/pkg/*.go", "src/pkg/a.go"))
+	assert.False(t, couldMatchBelow("README.md", "docs"))
+	assert.True(t, couldMatchBelow("**/x", "any/dir"))
+}
