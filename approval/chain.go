@@ -1,0 +1,100 @@
+package approval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// FirstDecisive returns an Approver that asks approvers in order and returns
+// the first definite decision: approve, deny or modify. An approver that
+// abstains (Kind Abstain) passes the request to the next. An error, or a
+// malformed decision, stops the chain with an error (fail closed). When every
+// approver abstains, the chain denies.
+//
+// A typical chain puts a Policy first and a human second:
+// FirstDecisive(policy, terminal).
+func FirstDecisive(approvers ...Approver) Approver {
+	list := compact(approvers)
+	return ApproverFunc(func(ctx context.Context, req Request) (Decision, error) {
+		for i, a := range list {
+			if err := ctx.Err(); err != nil {
+				return Decision{}, err
+			}
+			d, err := a.Approve(ctx, req)
+			if err != nil {
+				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
+			}
+			if err := d.Check(); err != nil {
+				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
+			}
+			if d.Kind != Abstain {
+				return d, nil
+			}
+		}
+		return Denied("chain", "no approver decided about this call"), nil
+	})
+}
+
+// Unanimous returns an Approver that asks every approver in order and
+// approves only if all of them approve (or modify). It stops at the first
+// denial, abstention, error or malformed decision, and denies. A
+// modification is passed on: later approvers see the modified arguments,
+// and the result is a Modify with the last arguments. The result's
+// DecidedBy joins every decider; its Scope is the narrowest given.
+func Unanimous(approvers ...Approver) Approver {
+	list := compact(approvers)
+	return ApproverFunc(func(ctx context.Context, req Request) (Decision, error) {
+		if len(list) == 0 {
+			return Denied("chain", "no approver is configured in the unanimous chain"), nil
+		}
+		out := Decision{Kind: Approve, Scope: ScopeSessionTool}
+		var by []string
+		var notes []string
+		for i, a := range list {
+			if err := ctx.Err(); err != nil {
+				return Decision{}, err
+			}
+			d, err := a.Approve(ctx, req)
+			if err != nil {
+				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
+			}
+			if err := d.Check(); err != nil {
+				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
+			}
+			switch d.Kind {
+			case Deny:
+				return d, nil
+			case Abstain:
+				who := d.DecidedBy
+				if who == "" {
+					who = fmt.Sprintf("approver #%d", i+1)
+				}
+				return Denied(who, "not every approver approved this call ("+who+" abstained)"), nil
+			case Modify:
+				out.Kind, out.Args = Modify, d.Args
+				req.Call.Args = d.Args
+			}
+			if d.DecidedBy != "" {
+				by = append(by, d.DecidedBy)
+			}
+			if d.Message != "" {
+				notes = append(notes, d.Message)
+			}
+			out.Scope = min(out.Scope, d.Scope)
+		}
+		out.DecidedBy = strings.Join(by, ", ")
+		out.Message = strings.Join(notes, "; ")
+		return out, nil
+	})
+}
+
+func compact(approvers []Approver) []Approver {
+	out := make([]Approver, 0, len(approvers))
+	for _, a := range approvers {
+		if a != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}

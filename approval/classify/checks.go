@@ -1,0 +1,602 @@
+package classify
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// A check is a built-in analyser for a command whose danger hides in its
+// arguments in a way Match rules cannot express: a command to run inside
+// find's arguments, a program in sed's or awk's language, git's global
+// options. Rules turn one on with "check: NAME".
+type check func(s *state, name string, args []word, cx judgeCtx, j *judgement) info
+
+var checks map[string]check
+
+func init() {
+	checks = map[string]check{
+		"find":   checkFind,
+		"sed":    checkSed,
+		"awk":    checkAwk,
+		"tar":    checkTar,
+		"git":    checkGit,
+		"source": checkSource,
+	}
+}
+
+func checkNames() string {
+	names := make([]string, 0, len(checks))
+	for n := range checks {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// checkFind judges the commands find runs (-exec, -execdir, -ok, -okdir),
+// -delete, and the files -fprint and friends write.
+func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	for i := 0; i < len(args); i++ {
+		switch a := args[i].s; a {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			k := i + 1
+			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
+				k++
+			}
+			if inner := args[i+1 : k]; len(inner) > 0 {
+				j.add(Safe, name+" "+a+" runs a command")
+				ncx := judgeCtx{stdinArgs: true, via: append(slices.Clip(cx.via), name+" "+a)}
+				inf = inf.or(s.judge(slices.Clone(inner), ncx))
+			} else {
+				j.add(Warning, name+" "+a+" without a command")
+			}
+			i = k
+		case "-delete":
+			j.add(Dangerous, name+" -delete deletes every file it finds")
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if i+1 < len(args) {
+				j.add(s.writeTarget(args[i+1]))
+				i++
+			}
+		}
+	}
+	return inf
+}
+
+// checkSed judges in-place editing and the sed commands that run programs
+// (e, s///e) or write files (w, W, s///w).
+func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var scripts []word
+	inPlace, scriptFile, done := false, false, false
+	var files []word
+	var inf info
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case done || len(a) < 2 || a[0] != '-':
+			files = append(files, args[i])
+		case a == "--":
+			done = true
+		case a == "--expression" || a == "--file":
+			if i+1 < len(args) {
+				if a == "--file" {
+					scriptFile = true
+				} else {
+					scripts = append(scripts, args[i+1])
+				}
+				i++
+			}
+		case strings.HasPrefix(a, "--expression="):
+			scripts = append(scripts, word{s: a[len("--expression="):], lit: args[i].lit})
+		case strings.HasPrefix(a, "--file="):
+			scriptFile = true
+		case a == "--in-place" || strings.HasPrefix(a, "--in-place="):
+			inPlace = true
+		case strings.HasPrefix(a, "--"):
+		default:
+			for k := 1; k < len(a); k++ {
+				switch a[k] {
+				case 'i':
+					inPlace = true
+				case 'e', 'f', 'l':
+					var v word
+					if k+1 < len(a) {
+						v = word{s: a[k+1:], lit: args[i].lit}
+					} else if i+1 < len(args) {
+						i++
+						v = args[i]
+					}
+					switch a[k] {
+					case 'e':
+						scripts = append(scripts, v)
+					case 'f':
+						scriptFile = true
+					}
+				default:
+					continue
+				}
+				break
+			}
+		}
+	}
+	if len(scripts) == 0 && !scriptFile && len(files) > 0 {
+		scripts, files = files[:1], files[1:]
+	}
+	if scriptFile {
+		j.add(Warning, name+" runs a script from a file")
+	}
+	for _, sc := range scripts {
+		inf = inf.or(s.sedScript(name, sc.s, j))
+	}
+	if inPlace {
+		j.add(Warning, name+" -i edits files in place")
+		if !cx.stdinArgs {
+			for _, f := range files {
+				j.add(s.writeTarget(f))
+			}
+		}
+	}
+	return inf
+}
+
+func (s *state) sedScript(name, sc string, j *judgement) info {
+	var inf info
+	n := len(sc)
+	restOfLine := func(p int) (string, int) {
+		e := strings.IndexByte(sc[p:], '\n')
+		if e < 0 {
+			return sc[p:], n
+		}
+		return sc[p : p+e], p + e
+	}
+	skipDelimited := func(p int) (string, int) {
+		if p >= n {
+			return "", n
+		}
+		d := sc[p]
+		p++
+		var b strings.Builder
+		for p < n && sc[p] != d {
+			if sc[p] == '\\' && p+1 < n {
+				if sc[p+1] != d {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(sc[p+1])
+				p += 2
+				continue
+			}
+			b.WriteByte(sc[p])
+			p++
+		}
+		return b.String(), p
+	}
+	p := 0
+	for p < n {
+		c := sc[p]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '{' || c == '}' || c == '!' || c == ',' ||
+			c == '$' || c == '~' || c == '+' || (c >= '0' && c <= '9'):
+			p++
+			continue
+		case c == '#':
+			_, p = restOfLine(p)
+			continue
+		case c == '/':
+			_, p = skipDelimited(p)
+			p++
+			for p < n && (sc[p] == 'I' || sc[p] == 'M') {
+				p++
+			}
+			continue
+		case c == '\\':
+			_, p = skipDelimited(p + 1)
+			p++
+			continue
+		}
+		p++
+		switch c {
+		case 's':
+			var repl string
+			_, p = skipDelimited(p)
+			if p < n {
+				repl, p = skipDelimited(p)
+				p++
+			}
+			for p < n && sc[p] != ';' && sc[p] != '\n' && sc[p] != '}' {
+				switch sc[p] {
+				case 'e':
+					j.add(Dangerous, name+" s///e runs the pattern space as a command")
+					inf = inf.or(s.reparse(repl, name+" s///e"))
+				case 'w':
+					file, np := restOfLine(p + 1)
+					j.add(s.writeTarget(word{s: strings.TrimSpace(file), lit: true}))
+					p = np
+					continue
+				}
+				p++
+			}
+		case 'y':
+			_, p = skipDelimited(p)
+			if p < n {
+				_, p = skipDelimited(p)
+				p++
+			}
+		case 'e':
+			cmd, np := restOfLine(p)
+			p = np
+			j.add(Dangerous, name+" e runs a command")
+			if cmd = strings.TrimSpace(cmd); cmd != "" {
+				inf = inf.or(s.reparse(cmd, name+" e"))
+			}
+		case 'w', 'W':
+			file, np := restOfLine(p)
+			p = np
+			j.add(s.writeTarget(word{s: strings.TrimSpace(file), lit: true}))
+		case 'r', 'R', ':', 'b', 't', 'T', 'v':
+			if c == ':' || c == 'b' || c == 't' || c == 'T' {
+				for p < n && sc[p] != ';' && sc[p] != '\n' {
+					p++
+				}
+			} else {
+				_, p = restOfLine(p)
+			}
+		case 'a', 'i', 'c':
+			for p < n {
+				if sc[p] == '\\' && p+1 < n {
+					p += 2
+					continue
+				}
+				if sc[p] == '\n' {
+					break
+				}
+				p++
+			}
+		}
+	}
+	return inf
+}
+
+// checkAwk judges an awk program: system(), pipes to and from commands, and
+// output redirections.
+func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	progFile := false
+	prog := -1
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if a == "--" {
+			if i+1 < len(args) {
+				prog = i + 1
+			}
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			prog = i
+			break
+		}
+		switch {
+		case a == "-f" || a == "--file" || a == "-E" || a == "--exec":
+			progFile = true
+			i++
+		case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--exec=") || (strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--")):
+			progFile = true
+		case a == "-v" || a == "-F" || a == "--assign" || a == "--field-separator" || a == "-i" || a == "-l" ||
+			a == "--include" || a == "--load":
+			i++
+		}
+	}
+	if progFile {
+		j.add(Warning, name+" runs a program from a file")
+		return info{}
+	}
+	if prog < 0 {
+		return info{}
+	}
+	if !args[prog].lit {
+		j.add(Warning, name+" program is not a literal word")
+	}
+	return s.awkProgram(name, args[prog].s, j)
+}
+
+func (s *state) awkProgram(name, prog string, j *judgement) info {
+	var inf info
+	n := len(prog)
+	operand := true // a '/' here starts a regex
+	inPrint := false
+	depth := 0
+	lastStr := ""
+	pendingSystem, pendingPipe, pendingFile := false, false, false
+	str := func(p int) (string, int) {
+		var b strings.Builder
+		p++
+		for p < n && prog[p] != '"' {
+			if prog[p] == '\\' && p+1 < n {
+				switch e := prog[p+1]; e {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				default:
+					b.WriteByte(e)
+				}
+				p += 2
+				continue
+			}
+			b.WriteByte(prog[p])
+			p++
+		}
+		return b.String(), p + 1
+	}
+	for p := 0; p < n; {
+		c := prog[p]
+		switch {
+		case c == '"':
+			var v string
+			v, p = str(p)
+			lastStr = v
+			switch {
+			case pendingSystem || pendingPipe:
+				inf = inf.or(s.reparse(v, name))
+			case pendingFile:
+				j.add(s.writeTarget(word{s: v, lit: true}))
+			}
+			pendingSystem, pendingPipe, pendingFile = false, false, false
+			operand = false
+			continue
+		case c == '#':
+			for p < n && prog[p] != '\n' {
+				p++
+			}
+			continue
+		case c == '/' && operand:
+			p++
+			for p < n && prog[p] != '/' && prog[p] != '\n' {
+				if prog[p] == '\\' {
+					p++
+				} else if prog[p] == '[' {
+					for p < n && prog[p] != ']' && prog[p] != '\n' {
+						p++
+					}
+				}
+				p++
+			}
+			p++
+			operand = false
+			continue
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			e := p
+			for e < n && (prog[e] == '_' || prog[e] >= 'a' && prog[e] <= 'z' || prog[e] >= 'A' && prog[e] <= 'Z' || prog[e] >= '0' && prog[e] <= '9') {
+				e++
+			}
+			switch prog[p:e] {
+			case "system":
+				j.add(Dangerous, name+" system() runs a command")
+				pendingSystem = true
+			case "print", "printf":
+				inPrint = true
+				depth = 0
+			}
+			operand = prog[p:e] == "print" || prog[p:e] == "printf" || prog[p:e] == "return" || prog[p:e] == "in"
+			p = e
+			continue
+		case c == '|':
+			if p+1 < n && prog[p+1] == '|' {
+				p += 2
+				operand = true
+				continue
+			}
+			j.add(Dangerous, name+" pipes to or from a command")
+			if inPrint {
+				pendingPipe = true
+			} else if lastStr != "" {
+				inf = inf.or(s.reparse(lastStr, name))
+			}
+		case c == '>' && inPrint && depth == 0:
+			if p+1 < n && prog[p+1] == '>' {
+				p++
+			}
+			pendingFile = true
+			j.add(s.c.rules.Defaults.Write, name+" writes to a file")
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ';' || c == '\n' || c == '}' || c == '{':
+			inPrint = false
+			pendingSystem, pendingPipe, pendingFile = false, false, false
+		}
+		if c != ' ' && c != '\t' {
+			operand = strings.IndexByte("(,{;!~&|=<>+-*%^?:\n", c) >= 0
+		}
+		p++
+	}
+	return inf
+}
+
+// checkTar judges tar's mode (listing is read-only; extracting and creating
+// write files) and the options that run programs.
+func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	modes := ""
+	var dir *word
+	runs := func(opt string, v word) {
+		j.add(Dangerous, name+" "+opt+" runs a program")
+		if v.s != "" {
+			inf = inf.or(s.reparse(v.s, name+" "+opt))
+		}
+	}
+	valueLetters := "fbgHKLNTVXIFC"
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if strings.HasPrefix(a, "--") {
+			opt, val, has := strings.Cut(a, "=")
+			next := func() word {
+				if has {
+					return word{s: val, lit: args[i].lit}
+				}
+				if i+1 < len(args) {
+					i++
+					return args[i]
+				}
+				return word{}
+			}
+			switch opt {
+			case "--checkpoint-action":
+				v := next()
+				if act, cmd, ok := strings.Cut(v.s, "="); ok && (act == "exec" || act == "exec-checkpoint") {
+					runs(opt, word{s: cmd})
+				} else if strings.HasPrefix(v.s, "exec") {
+					runs(opt, word{})
+				}
+			case "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command":
+				runs(opt, next())
+			case "--directory":
+				d := next()
+				dir = &d
+			case "--file", "--exclude", "--files-from", "--transform", "--xform", "--owner", "--group", "--mode", "--format", "--label", "--newer", "--after-date", "--blocking-factor", "--tape-length", "--exclude-from", "--suffix", "--backup", "--index-file":
+				if !has {
+					i++
+				}
+			case "--extract", "--get":
+				modes += "x"
+			case "--create":
+				modes += "c"
+			case "--list":
+				modes += "t"
+			case "--append", "--update", "--concatenate", "--catenate", "--delete":
+				modes += "r"
+			}
+			continue
+		}
+		letters := ""
+		switch {
+		case i == 0 && a != "" && a[0] != '-':
+			letters = a // old-style bundled options: tar xzf file
+		case len(a) > 1 && a[0] == '-':
+			letters = a[1:]
+		default:
+			continue
+		}
+		for k := 0; k < len(letters); k++ {
+			l := letters[k]
+			switch l {
+			case 'x', 'c', 't', 'r', 'u', 'A':
+				modes += string(l)
+			}
+			if strings.IndexByte(valueLetters, l) < 0 {
+				continue
+			}
+			var v word
+			if i == 0 && a[0] != '-' {
+				// Old style: values follow in order; only the program ones matter.
+				if i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+			} else if k+1 < len(letters) {
+				v = word{s: letters[k+1:], lit: args[i].lit}
+				k = len(letters)
+			} else if i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			switch l {
+			case 'I', 'F':
+				runs("-"+string(l), v)
+			case 'C':
+				d := v
+				dir = &d
+			}
+		}
+	}
+	switch {
+	case modes == "":
+		j.add(Warning, name+" without a known mode")
+	case strings.Trim(modes, "t") == "":
+		j.add(Safe, name+" lists an archive")
+	default:
+		if strings.ContainsAny(modes, "x") {
+			j.add(Warning, name+" extracts files")
+			if dir != nil {
+				j.add(s.writeTarget(*dir))
+			}
+		}
+		if strings.ContainsAny(modes, "cruA") {
+			j.add(Warning, name+" writes an archive")
+		}
+	}
+	return inf
+}
+
+// gitSafeConfig are configuration keys (prefixes) that cannot make git run
+// a program; any other key given with git -c can (core.pager, alias.*,
+// core.sshCommand, filters, hooks, credential helpers, ...).
+var gitSafeConfig = []string{
+	"color.", "user.", "advice.", "log.", "column.", "i18n.", "init.defaultbranch", "core.quotepath",
+	"core.autocrlf", "core.safecrlf", "core.abbrev", "format.pretty", "pull.rebase", "pull.ff", "push.default",
+	"fetch.prune", "diff.renames", "diff.algorithm", "diff.colormoved", "status.", "merge.conflictstyle",
+	"commit.gpgsign", "tag.gpgsign", "blame.", "grep.", "pretty.", "branch.sort", "tag.sort", "safe.directory",
+}
+
+// checkGit judges git's global options, which come before the subcommand
+// and can make any subcommand run programs.
+func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		switch {
+		case a == "-c" || (strings.HasPrefix(a, "-c") && !strings.HasPrefix(a, "--")):
+			kv := a[2:]
+			if a == "-c" {
+				if i+1 >= len(args) {
+					break
+				}
+				i++
+				kv = args[i].s
+			}
+			key, _, _ := strings.Cut(kv, "=")
+			key = strings.ToLower(key)
+			if slices.ContainsFunc(gitSafeConfig, func(p string) bool { return strings.HasPrefix(key, p) }) && args[i].lit {
+				j.add(Warning, name+" -c sets configuration "+key)
+			} else {
+				j.add(Dangerous, name+" -c "+key+" can make git run a program")
+			}
+		case a == "--config-env" || strings.HasPrefix(a, "--config-env="):
+			j.add(Dangerous, name+" --config-env sets configuration that can make git run a program")
+			if a == "--config-env" {
+				i++
+			}
+		case strings.HasPrefix(a, "--exec-path="):
+			j.add(Dangerous, name+" --exec-path runs git programs from another directory")
+		case a == "-C" || a == "--git-dir" || a == "--work-tree":
+			j.add(Warning, name+" "+a+" works in another repository, whose configuration can run programs")
+			i++
+		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
+			j.add(Warning, name+" works in another repository, whose configuration can run programs")
+		case a == "--namespace" || a == "--super-prefix" || a == "--list-cmds":
+			i++
+		}
+	}
+	return info{}
+}
+
+// checkSource judges source and ".": running a process substitution runs
+// generated (maybe downloaded) code; a file is a script we cannot see.
+func checkSource(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for _, a := range args {
+		if a.s == "--" {
+			continue
+		}
+		if a.proc {
+			s.generated(a, name, j)
+			return info{download: a.download}
+		}
+		j.add(Warning, name+" runs the script "+a.s)
+		return info{}
+	}
+	j.add(Warning, name+" without a file")
+	return info{}
+}

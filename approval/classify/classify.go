@@ -1,0 +1,280 @@
+package classify
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Verdict is the judgement of one command line.
+type Verdict struct {
+	// Level is the highest level of anything found in the command line.
+	Level Level `json:"level"`
+	// Reasons explain Level: the distinct reasons of every finding at
+	// that level, in the order found.
+	Reasons []string `json:"reasons"`
+	// Commands are the simple commands found, in the order they were
+	// judged (a command substitution is judged before the command it is an
+	// argument of; a wrapper before the command it runs).
+	Commands []Command `json:"commands"`
+}
+
+// Command is one simple command found in a command line.
+type Command struct {
+	// Name is the base name of the command word as resolved (/bin/rm and
+	// \rm are "rm"); for a command name that is not a literal word it is
+	// the best guess, or the source text.
+	Name string `json:"name"`
+	// Args is the resolved argv, Args[0] included. Words that are not
+	// literal appear as their source text ("$HOME").
+	Args []string `json:"args"`
+	// Level is this command's own level.
+	Level Level `json:"level"`
+	// Reasons explain Level.
+	Reasons []string `json:"reasons"`
+	// Via lists the wrappers and shells this command was found through,
+	// outermost first ("sudo", "bash -c").
+	Via []string `json:"via,omitempty"`
+	// Depth is how many shell strings deep the command was found (0 for
+	// the command line itself, 1 inside bash -c '...', and so on).
+	Depth int `json:"depth"`
+}
+
+// Assessor is what a shell tool needs from a classifier: the verdict on a
+// command line. *Classifier implements it, and tool/shell accepts any
+// Assessor so that programs can plug in their own judgement.
+type Assessor interface {
+	Assess(command string) Verdict
+}
+
+// AssessorFunc adapts a function to Assessor.
+type AssessorFunc func(command string) Verdict
+
+// Assess calls f(command).
+func (f AssessorFunc) Assess(command string) Verdict { return f(command) }
+
+// Classifier judges command lines with a set of Rules. It is safe for
+// concurrent use; build one with New and keep it.
+type Classifier struct {
+	rules    Rules
+	commands lookup[*CommandRule]
+	wrappers lookup[*WrapperRule]
+	shells   lookup[*ShellRule]
+	interps  lookup[*InterpreterRule]
+	download map[string]bool
+	parsers  sync.Pool
+}
+
+// lookup finds a rule by exact name, then by the longest matching "prefix*".
+type lookup[T any] struct {
+	exact    map[string]T
+	prefixes []string
+}
+
+func newLookup[T any](m map[string]T) lookup[T] {
+	l := lookup[T]{exact: m}
+	for k := range m {
+		if strings.HasSuffix(k, "*") {
+			l.prefixes = append(l.prefixes, k)
+		}
+	}
+	slices.SortFunc(l.prefixes, func(a, b string) int { return len(b) - len(a) })
+	return l
+}
+
+func (l *lookup[T]) get(name string) (T, bool) {
+	if v, ok := l.exact[name]; ok {
+		return v, true
+	}
+	for _, p := range l.prefixes {
+		if strings.HasPrefix(name, p[:len(p)-1]) {
+			return l.exact[p], true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// New builds a Classifier from rules (checked with Rules.Validate). Zero
+// limits take their defaults.
+func New(rules Rules) (*Classifier, error) {
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	def := defaultLimits()
+	l := &rules.Limits
+	if l.MaxLength == 0 {
+		l.MaxLength = def.MaxLength
+	}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = def.MaxDepth
+	}
+	if l.MaxNesting == 0 {
+		l.MaxNesting = def.MaxNesting
+	}
+	if l.MaxCommands == 0 {
+		l.MaxCommands = def.MaxCommands
+	}
+	if l.MaxBraceExpansion == 0 {
+		l.MaxBraceExpansion = def.MaxBraceExpansion
+	}
+	c := &Classifier{
+		rules:    rules,
+		commands: newLookup(rules.Commands),
+		wrappers: newLookup(rules.Wrappers),
+		shells:   newLookup(rules.Shells),
+		interps:  newLookup(rules.Interpreters),
+		download: map[string]bool{},
+	}
+	for _, d := range rules.Downloaders {
+		c.download[d] = true
+	}
+	c.parsers.New = func() any {
+		return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+	}
+	return c, nil
+}
+
+// Rules returns the classifier's rules. The maps and slices are shared:
+// do not change them.
+func (c *Classifier) Rules() Rules { return c.rules }
+
+var defaultClassifier = sync.OnceValue(func() *Classifier {
+	c, err := New(DefaultRules())
+	if err != nil {
+		panic("classify: built-in rules are invalid: " + err.Error())
+	}
+	return c
+})
+
+// Default returns the classifier built from DefaultRules, shared by the
+// package-level Classify.
+func Default() *Classifier { return defaultClassifier() }
+
+// Classify judges command with the default rules. It never panics and never
+// returns Safe for input it could not fully parse.
+func Classify(command string) Verdict { return Default().Classify(command) }
+
+// Assess implements Assessor; it is Classify.
+func (c *Classifier) Assess(command string) Verdict { return c.Classify(command) }
+
+// Classify parses command as bash and judges every simple command it
+// contains, through wrappers, shell strings and substitutions. The verdict's
+// level is the highest found. Classify never panics: an internal failure is
+// reported as Defaults.Invalid.
+func (c *Classifier) Classify(command string) (v Verdict) {
+	s := &state{c: c, src: command}
+	defer func() {
+		if r := recover(); r != nil {
+			s.note(max(c.rules.Defaults.Invalid, Dangerous), fmt.Sprintf("internal error while classifying: %v", r))
+			v = s.verdict()
+		}
+	}()
+	if len(command) > c.rules.Limits.MaxLength {
+		s.note(c.rules.Defaults.Invalid, fmt.Sprintf("command is %d bytes, longer than the limit of %d", len(command), c.rules.Limits.MaxLength))
+		return s.verdict()
+	}
+	f, err := c.parse(command)
+	if err != nil {
+		s.note(c.rules.Defaults.Invalid, "cannot parse command: "+err.Error())
+		return s.verdict()
+	}
+	if len(f.Stmts) == 0 {
+		s.note(c.rules.Defaults.Empty, "empty command")
+		return s.verdict()
+	}
+	s.collectFuncs(f.Stmts)
+	s.walkStmts(f.Stmts)
+	return s.verdict()
+}
+
+func (c *Classifier) parse(src string) (*syntax.File, error) {
+	p := c.parsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	c.parsers.Put(p)
+	if err == nil && strings.Contains(src, "#") {
+		err = checkComments(f, src)
+	}
+	return f, err
+}
+
+// checkComments rejects a comment that does not start a word. The parser
+// reads "#" inside $(...) after some expansions as a comment where bash
+// reads a literal, which would hide the rest of the line from judgement.
+func checkComments(f *syntax.File, src string) error {
+	var err error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if err != nil {
+			return false
+		}
+		if cm, ok := n.(*syntax.Comment); ok {
+			off := int(cm.Hash.Offset())
+			if off > 0 && off <= len(src) && !strings.ContainsRune(" \t\n\r;&|()<>`", rune(src[off-1])) {
+				err = fmt.Errorf("%s: '#' inside a word is read as a comment, which the shell would not do", cm.Hash)
+			}
+		}
+		return true
+	})
+	return err
+}
+
+type finding struct {
+	level  Level
+	reason string
+}
+
+// state is the work of one Classify call.
+type state struct {
+	c        *Classifier
+	src      string
+	depth    int // shell strings deep
+	nest     int // syntactic nesting
+	judged   int // simple commands judged
+	stopped  bool
+	findings []finding
+	cmds     []Command
+	vars     map[string]string
+	funcs    map[string]bool
+	via      []string
+}
+
+func (s *state) note(l Level, reason string) {
+	s.findings = append(s.findings, finding{l, reason})
+}
+
+func (s *state) verdict() Verdict {
+	v := Verdict{Level: Safe, Commands: s.cmds}
+	all := s.findings
+	for _, c := range s.cmds {
+		v.Level = max(v.Level, c.Level)
+	}
+	for _, f := range all {
+		v.Level = max(v.Level, f.level)
+	}
+	add := func(r string) {
+		if r != "" && !slices.Contains(v.Reasons, r) {
+			v.Reasons = append(v.Reasons, r)
+		}
+	}
+	// Reasons of the commands at the top level, then of the line itself.
+	for _, c := range s.cmds {
+		if c.Level == v.Level {
+			for _, r := range c.Reasons {
+				add(r)
+			}
+		}
+	}
+	for _, f := range all {
+		if f.level == v.Level {
+			add(f.reason)
+		}
+	}
+	if len(v.Reasons) == 0 {
+		// Only shell syntax with no command in it, such as [[ -f x ]].
+		v.Reasons = []string{"no command runs, only shell syntax"}
+	}
+	return v
+}

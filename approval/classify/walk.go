@@ -1,0 +1,514 @@
+package classify
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// info is what a walked piece of code tells the code around it.
+type info struct {
+	download  bool // runs a downloader somewhere
+	execStdin bool // its command executes its standard input as code
+}
+
+func (a info) or(b info) info {
+	return info{download: a.download || b.download, execStdin: a.execStdin || b.execStdin}
+}
+
+// stdinSrc is what a statement's standard input is redirected from.
+type stdinSrc struct {
+	text     string // here-document or here-string text
+	doc      bool   // text is set
+	file     bool   // a file (< file)
+	proc     bool   // the file is a process substitution
+	download bool   // a substitution feeding it downloads
+	subst    bool   // text contains substitutions
+}
+
+func (s *state) enter() bool {
+	if s.stopped {
+		return false
+	}
+	s.nest++
+	if s.nest > s.c.rules.Limits.MaxNesting {
+		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("command nested more than %d levels deep", s.c.rules.Limits.MaxNesting))
+		s.stopped = true
+		s.nest--
+		return false
+	}
+	return true
+}
+
+func (s *state) leave() { s.nest-- }
+
+func (s *state) walkStmts(stmts []*syntax.Stmt) info {
+	var inf info
+	if !s.enter() {
+		return inf
+	}
+	defer s.leave()
+	for _, st := range stmts {
+		inf = inf.or(s.walkStmt(st))
+	}
+	return inf
+}
+
+func (s *state) walkStmt(st *syntax.Stmt) info {
+	if st == nil || s.stopped {
+		return info{}
+	}
+	var extra []finding
+	var stdin *stdinSrc
+	var inf info
+	for _, r := range st.Redirs {
+		f, in, ri := s.redirect(r)
+		extra = append(extra, f...)
+		if in != nil {
+			stdin = in
+		}
+		inf = inf.or(ri)
+	}
+	if st.Cmd == nil {
+		for _, f := range extra {
+			s.note(f.level, f.reason)
+		}
+		return inf
+	}
+	return inf.or(s.walkCmd(st.Cmd, stdin, extra))
+}
+
+// redirect judges one redirection: the file it writes, the substitutions
+// in its word, and what it feeds to standard input.
+func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
+	var fs []finding
+	var inf info
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		quoted := r.Word != nil && !wordIsBare(r.Word)
+		text, w := s.docText(r.Hdoc, quoted)
+		inf.download = w.download
+		return nil, &stdinSrc{text: text, doc: true, download: w.download, subst: w.subst}, inf
+	case syntax.WordHdoc:
+		w := s.word(r.Word)
+		inf.download = w.download
+		return nil, &stdinSrc{text: w.s + "\n", doc: true, download: w.download, subst: w.subst}, inf
+	}
+	w := s.word(r.Word)
+	inf.download = w.download
+	switch r.Op {
+	case syntax.RdrIn, syntax.DplIn:
+		if r.Op == syntax.DplIn && (w.s == "-" || isDigits(w.s)) {
+			return nil, nil, inf
+		}
+		if l, reason, ok := s.pathRule(w, true); ok && l > Safe {
+			fs = append(fs, finding{l, reason})
+		}
+		return fs, &stdinSrc{file: true, proc: w.proc, download: w.download}, inf
+	case syntax.DplOut:
+		if w.s == "-" || isDigits(w.s) {
+			return nil, nil, inf
+		}
+	}
+	// Everything else writes (or opens for writing) a file.
+	l, reason := s.writeTarget(w)
+	fs = append(fs, finding{l, reason})
+	return fs, nil, inf
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// wordIsBare reports whether a here-document delimiter is unquoted, in
+// which case the body undergoes expansions.
+func wordIsBare(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok || strings.Contains(l.Value, `\`) {
+			return false
+		}
+	}
+	return true
+}
+
+// docText returns the text a here-document feeds to its command.
+func (s *state) docText(w *syntax.Word, quoted bool) (string, word) {
+	r := word{lit: true}
+	if w == nil {
+		return "", r
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			if quoted {
+				b.WriteString(l.Value)
+			} else {
+				b.WriteString(unescapeDocument(l.Value))
+			}
+			continue
+		}
+		s.part(p, &b, &r, true)
+	}
+	return b.String(), r
+}
+
+// unescapeDocument removes the backslashes special in an unquoted
+// here-document (\$ \` \\ and line continuations).
+func unescapeDocument(v string) string {
+	if !strings.Contains(v, `\`) {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) {
+			switch v[i+1] {
+			case '$', '`', '\\':
+				b.WriteByte(v[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(v[i])
+	}
+	return b.String()
+}
+
+// writeTarget judges writing to the file named by w.
+func (s *state) writeTarget(w word) (Level, string) {
+	if l, reason, ok := s.pathRule(w, false); ok {
+		return l, reason
+	}
+	if !w.lit {
+		return s.c.rules.Defaults.Write, fmt.Sprintf("writes to a file named by an expansion (%s)", w.s)
+	}
+	return s.c.rules.Defaults.Write, "writes to " + w.s
+}
+
+func (s *state) pathRule(w word, read bool) (Level, string, bool) {
+	p := cleanPath(w.s)
+	for _, r := range s.c.rules.Paths {
+		if read && !r.Reads {
+			continue
+		}
+		if anyWildcard(r.Paths, p) {
+			reason := r.Reason
+			if reason == "" {
+				reason = "writes to " + p
+			} else {
+				reason = reason + ": " + p
+			}
+			return r.Level, reason, true
+		}
+	}
+	return Safe, "", false
+}
+
+func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) info {
+	if s.stopped {
+		return info{}
+	}
+	// Findings of redirections go to the command when there is one.
+	if _, ok := cmd.(*syntax.CallExpr); !ok {
+		for _, f := range extra {
+			s.note(f.level, f.reason)
+		}
+	}
+	switch c := cmd.(type) {
+	case *syntax.CallExpr:
+		return s.call(c, stdin, extra)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			return s.pipeline(c)
+		}
+		return s.walkStmt(c.X).or(s.walkStmt(c.Y))
+	case *syntax.Subshell:
+		return s.walkStmts(c.Stmts)
+	case *syntax.Block:
+		return s.walkStmts(c.Stmts)
+	case *syntax.IfClause:
+		var inf info
+		for ic := c; ic != nil; ic = ic.Else {
+			inf = inf.or(s.walkStmts(ic.Cond)).or(s.walkStmts(ic.Then))
+		}
+		return inf
+	case *syntax.WhileClause:
+		return s.walkStmts(c.Cond).or(s.walkStmts(c.Do))
+	case *syntax.ForClause:
+		var inf info
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				inf.download = inf.download || s.allWords(w)
+			}
+		case *syntax.CStyleLoop:
+			inf = inf.or(s.nodeSubsts(l))
+		}
+		return inf.or(s.walkStmts(c.Do))
+	case *syntax.CaseClause:
+		inf := info{download: s.allWords(c.Word)}
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				inf.download = inf.download || s.allWords(p)
+			}
+			inf = inf.or(s.walkStmts(it.Stmts))
+		}
+		return inf
+	case *syntax.FuncDecl:
+		return s.funcDecl(c)
+	case *syntax.ArithmCmd:
+		return s.nodeSubsts(c)
+	case *syntax.TestClause:
+		return s.nodeSubsts(c)
+	case *syntax.LetClause:
+		return s.nodeSubsts(c)
+	case *syntax.DeclClause:
+		return s.decl(c)
+	case *syntax.TimeClause:
+		return s.walkStmt(c.Stmt)
+	case *syntax.CoprocClause:
+		return s.walkStmt(c.Stmt)
+	case *syntax.TestDecl:
+		return info{download: s.allWords(c.Description)}.or(s.walkStmt(c.Body))
+	case nil:
+		return info{}
+	default:
+		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("unsupported shell construct %T", cmd))
+		return s.nodeSubsts(cmd)
+	}
+}
+
+// allWords resolves a word only for the substitutions inside it.
+func (s *state) allWords(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	d := false
+	for _, x := range s.words(w) {
+		d = d || x.download
+	}
+	return d
+}
+
+// nodeSubsts walks the command and process substitutions anywhere in n
+// (arithmetic, test expressions).
+func (s *state) nodeSubsts(n syntax.Node) info {
+	var r word
+	s.nested(n, &r)
+	return info{download: r.download}
+}
+
+func (s *state) decl(c *syntax.DeclClause) info {
+	var inf info
+	for _, a := range c.Args {
+		inf = inf.or(s.assign(a, nil))
+	}
+	return inf
+}
+
+// assign judges an assignment and remembers literal values, so that
+// X=rm; $X -rf / is seen as rm -rf /.
+func (s *state) assign(a *syntax.Assign, fs *[]finding) info {
+	var inf info
+	if a == nil {
+		return inf
+	}
+	var val word
+	if a.Value != nil {
+		val = s.word(a.Value)
+		inf.download = val.download
+	}
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Value != nil {
+				inf.download = inf.download || s.allWords(e.Value)
+			}
+			if e.Index != nil {
+				inf = inf.or(s.nodeSubsts(e.Index))
+			}
+		}
+	}
+	if a.Index != nil {
+		inf = inf.or(s.nodeSubsts(a.Index))
+	}
+	if a.Name == nil {
+		// declare's naked arguments: options, or names given at run time.
+		if a.Value != nil && !val.lit {
+			s.note(Warning, "declaration with a dynamic name: "+val.s)
+		}
+		if a.Value != nil {
+			if name, v, ok := strings.Cut(val.s, "="); ok {
+				s.judgeVar(name, fs)
+				s.setVar(name, v, val.lit)
+			}
+		}
+		return inf
+	}
+	s.judgeVar(a.Name.Value, fs)
+	if a.Array == nil && a.Index == nil && !a.Append {
+		s.setVar(a.Name.Value, val.s, val.lit || a.Value == nil)
+	}
+	return inf
+}
+
+func (s *state) setVar(name, v string, lit bool) {
+	if s.vars == nil {
+		s.vars = map[string]string{}
+	}
+	if lit {
+		s.vars[name] = v
+	} else {
+		delete(s.vars, name)
+	}
+}
+
+func (s *state) judgeVar(name string, fs *[]finding) {
+	for _, r := range s.c.rules.Variables {
+		if anyWildcard(r.Names, name) {
+			reason := r.Reason
+			if reason == "" {
+				reason = "sets " + name
+			} else {
+				reason += ": " + name
+			}
+			if fs != nil {
+				*fs = append(*fs, finding{r.Level, reason})
+			} else {
+				s.note(r.Level, reason)
+			}
+			return
+		}
+	}
+}
+
+// collectFuncs records the names of functions defined anywhere, so that
+// calling one is not an unknown command (its body is judged where it is
+// defined).
+func (s *state) collectFuncs(stmts []*syntax.Stmt) {
+	for _, st := range stmts {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if f, ok := n.(*syntax.FuncDecl); ok && f.Name != nil {
+				if s.funcs == nil {
+					s.funcs = map[string]bool{}
+				}
+				s.funcs[f.Name.Value] = true
+			}
+			return true
+		})
+	}
+}
+
+// funcDecl judges a function body and recognises fork bombs: a function
+// that calls itself in a pipe or in the background.
+func (s *state) funcDecl(f *syntax.FuncDecl) info {
+	if f.Name != nil && f.Body != nil {
+		name := f.Name.Value
+		self, spawn := false, false
+		syntax.Walk(f.Body, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 && n.Args[0].Lit() == name {
+					self = true
+				}
+			case *syntax.BinaryCmd:
+				if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+					spawn = true
+				}
+			case *syntax.Stmt:
+				if n.Background || n.Coprocess {
+					spawn = true
+				}
+			}
+			return true
+		})
+		if self && spawn {
+			s.note(s.c.rules.Defaults.ForkBomb, fmt.Sprintf("fork bomb: function %s calls itself in a pipe or in the background", name))
+		} else if self {
+			s.note(Warning, fmt.Sprintf("recursive function %s", name))
+		}
+	}
+	return s.walkStmt(f.Body)
+}
+
+// pipeline judges a pipe: each stage, and stages that execute their
+// standard input (a shell, an interpreter) fed by earlier stages.
+func (s *state) pipeline(b *syntax.BinaryCmd) info {
+	var stages []*syntax.Stmt
+	var flatten func(c *syntax.BinaryCmd)
+	flatten = func(c *syntax.BinaryCmd) {
+		if x, ok := c.X.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && len(c.X.Redirs) == 0 && !c.X.Negated {
+			flatten(x)
+		} else {
+			stages = append(stages, c.X)
+		}
+		stages = append(stages, c.Y)
+	}
+	flatten(b)
+	var all info
+	downloaded := false
+	for i, st := range stages {
+		inf := s.walkStmt(st)
+		if inf.execStdin && i > 0 {
+			name := stageName(st)
+			if downloaded {
+				s.note(s.c.rules.Defaults.DownloadExec, "pipes downloaded content into "+name)
+			} else {
+				s.note(s.c.rules.Defaults.PipeToShell, "pipes into "+name+", which executes its input")
+			}
+		}
+		downloaded = downloaded || inf.download
+		all.download = all.download || inf.download
+		all.execStdin = inf.execStdin
+	}
+	return all
+}
+
+func stageName(st *syntax.Stmt) string {
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+		if l := c.Args[0].Lit(); l != "" {
+			return l
+		}
+	}
+	return "a shell"
+}
+
+// reparse judges text that a shell will parse and run (bash -c, eval,
+// here-documents fed to a shell), one level deeper.
+func (s *state) reparse(text, via string) info {
+	if s.stopped {
+		return info{}
+	}
+	if s.depth+1 > s.c.rules.Limits.MaxDepth {
+		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("shell strings nested more than %d deep", s.c.rules.Limits.MaxDepth))
+		return info{}
+	}
+	if len(text) > s.c.rules.Limits.MaxLength {
+		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("shell string longer than %d bytes", s.c.rules.Limits.MaxLength))
+		return info{}
+	}
+	f, err := s.c.parse(text)
+	if err != nil {
+		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("cannot parse the string run by %s: %v", via, err))
+		return info{}
+	}
+	oldSrc, oldVia, oldVars := s.src, s.via, s.vars
+	s.src, s.depth = text, s.depth+1
+	s.via = append(s.via[:len(s.via):len(s.via)], via)
+	s.vars = nil
+	s.collectFuncs(f.Stmts)
+	inf := s.walkStmts(f.Stmts)
+	s.src, s.depth, s.via, s.vars = oldSrc, s.depth-1, oldVia, oldVars
+	return inf
+}

@@ -1,0 +1,449 @@
+package classify
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// word is one resolved shell word (after brace expansion).
+type word struct {
+	s        string // the value; source text stands in for expansions
+	lit      bool   // fully literal: s is exactly what the shell would pass
+	glob     bool   // has unquoted glob characters
+	brace    bool   // came out of a brace expansion
+	subst    bool   // contains a command or process substitution
+	download bool   // a substitution in it runs a downloader
+	proc     bool   // the word is a process substitution <(...)
+}
+
+// text returns the source text of a node, or "" when positions are unusable.
+func (s *state) text(n syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	p, e := n.Pos(), n.End()
+	if !p.IsValid() || !e.IsValid() {
+		return ""
+	}
+	a, b := int(p.Offset()), int(e.Offset())
+	if a < 0 || b > len(s.src) || a > b {
+		return ""
+	}
+	return s.src[a:b]
+}
+
+// words resolves a word into the fields it produces. Substitutions inside
+// are walked and judged as commands.
+func (s *state) words(w *syntax.Word) []word {
+	if w == nil || len(w.Parts) == 0 {
+		return []word{{lit: true}}
+	}
+	if syntax.SplitBraces(w) {
+		n := braceCount(w, s.c.rules.Limits.MaxBraceExpansion+1)
+		if n > s.c.rules.Limits.MaxBraceExpansion {
+			s.note(s.c.rules.Defaults.DynamicCommand, "brace expansion too large to judge")
+			r := s.word(w)
+			r.lit = false
+			r.brace = true
+			return []word{r}
+		}
+		exp := expand.Braces(w)
+		out := make([]word, 0, len(exp))
+		for _, e := range exp {
+			r := s.word(e)
+			r.brace = true
+			out = append(out, r)
+		}
+		return out
+	}
+	// An unquoted lone $X with a known literal value splits into fields.
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
+			if v, ok := s.vars[pe.Param.Value]; ok {
+				f := strings.Fields(v)
+				out := make([]word, 0, len(f))
+				for _, x := range f {
+					out = append(out, word{s: x})
+				}
+				if len(out) == 0 {
+					out = append(out, word{})
+				}
+				return out
+			}
+		}
+	}
+	return []word{s.word(w)}
+}
+
+func simpleParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet && pe.Flags == nil &&
+		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 && pe.Slice == nil &&
+		pe.Repl == nil && pe.Names == 0 && pe.Exp == nil
+}
+
+// word resolves one word without brace expansion or field splitting.
+func (s *state) word(w *syntax.Word) word {
+	r := word{lit: true}
+	if w == nil {
+		return r
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		s.part(p, &b, &r, false)
+	}
+	r.s = b.String()
+	if len(w.Parts) == 1 {
+		if ps, ok := w.Parts[0].(*syntax.ProcSubst); ok && ps.Op != syntax.CmdOut {
+			r.proc = true
+		}
+	}
+	return r
+}
+
+func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		if quoted {
+			b.WriteString(unescapeDouble(p.Value))
+		} else {
+			v, g := unescapeBare(p.Value)
+			b.WriteString(v)
+			r.glob = r.glob || g
+		}
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			b.WriteString(ansiC(p.Value))
+		} else {
+			b.WriteString(p.Value)
+		}
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			s.part(q, b, r, true)
+		}
+	case *syntax.ParamExp:
+		s.nested(p, r)
+		r.lit = false
+		if simpleParam(p) {
+			if v, ok := s.vars[p.Param.Value]; ok {
+				b.WriteString(v)
+				return
+			}
+		}
+		b.WriteString(s.text(p))
+	case *syntax.CmdSubst:
+		inf := s.walkStmts(p.Stmts)
+		r.lit, r.subst = false, true
+		r.download = r.download || inf.download
+		b.WriteString(s.text(p))
+	case *syntax.ProcSubst:
+		inf := s.walkStmts(p.Stmts)
+		r.lit, r.subst = false, true
+		r.download = r.download || inf.download
+		b.WriteString(s.text(p))
+	case *syntax.ArithmExp:
+		s.nested(p, r)
+		r.lit = false
+		b.WriteString(s.text(p))
+	case *syntax.ExtGlob:
+		r.glob = true
+		b.WriteString(s.text(p))
+	default:
+		// BraceExp outside a split word, and anything a future parser adds.
+		s.nested(p, r)
+		r.lit = false
+		b.WriteString(s.text(p))
+	}
+}
+
+// nested walks substitutions hidden inside expansions (${x:-$(cmd)},
+// $(( $(cmd) ))).
+func (s *state) nested(n syntax.Node, r *word) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			inf := s.walkStmts(n.Stmts)
+			r.subst = true
+			r.download = r.download || inf.download
+			return false
+		case *syntax.ProcSubst:
+			inf := s.walkStmts(n.Stmts)
+			r.subst = true
+			r.download = r.download || inf.download
+			return false
+		}
+		return true
+	})
+}
+
+// unescapeBare removes the backslashes of an unquoted literal and reports
+// whether it holds unescaped glob characters.
+func unescapeBare(v string) (string, bool) {
+	if !strings.ContainsAny(v, `\*?[`) {
+		return v, false
+	}
+	var b strings.Builder
+	glob := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\\' && i+1 < len(v):
+			i++
+			if v[i] != '\n' {
+				b.WriteByte(v[i])
+			}
+		case c == '*' || c == '?' || (c == '[' && strings.IndexByte(v[i+1:], ']') >= 0):
+			glob = true
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), glob
+}
+
+// unescapeDouble removes the backslashes that are special inside double
+// quotes (\$ \` \" \\ and line continuations).
+func unescapeDouble(v string) string {
+	if !strings.Contains(v, `\`) {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			switch v[i+1] {
+			case '$', '`', '"', '\\':
+				b.WriteByte(v[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// ansiC decodes the body of a $'...' string the way bash does.
+func ansiC(v string) string {
+	if !strings.Contains(v, `\`) {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c != '\\' || i+1 >= len(v) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := v[i]; e {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'c':
+			if i+1 < len(v) {
+				i++
+				b.WriteByte(v[i] & 0x1f)
+			} else {
+				b.WriteString(`\c`)
+			}
+		case 'x', 'u', 'U':
+			width := 2
+			if e == 'u' {
+				width = 4
+			} else if e == 'U' {
+				width = 8
+			}
+			j := i + 1
+			for j < len(v) && j-i-1 < width && isHex(v[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			n, _ := strconv.ParseUint(v[i+1:j], 16, 32)
+			if e == 'x' {
+				b.WriteByte(byte(n))
+			} else if utf8.ValidRune(rune(n)) {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(v) && j-i < 3 && v[j] >= '0' && v[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(v[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// braceCount counts the words a brace expansion produces, stopping at limit.
+func braceCount(w *syntax.Word, limit int) int {
+	n := 1
+	for _, p := range w.Parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		var k int
+		if br.Sequence {
+			k = seqCount(br)
+		} else {
+			for _, e := range br.Elems {
+				k += braceCount(e, limit)
+				if k > limit {
+					break
+				}
+			}
+		}
+		if k <= 0 {
+			k = 1
+		}
+		if n > limit/k {
+			return limit
+		}
+		n *= k
+	}
+	if n > limit {
+		return limit
+	}
+	return n
+}
+
+// seqCount mirrors expand.Braces for {from..to..step}.
+func seqCount(br *syntax.BraceExp) int {
+	if len(br.Elems) < 2 {
+		return 1
+	}
+	fl, tl := br.Elems[0].Lit(), br.Elems[1].Lit()
+	from, err1 := strconv.Atoi(fl)
+	to, err2 := strconv.Atoi(tl)
+	if err1 != nil || err2 != nil {
+		if fl == "" || tl == "" {
+			return 1 << 30
+		}
+		from, to = int(fl[0]), int(tl[0])
+	}
+	up := from <= to
+	incr := 1
+	if len(br.Elems) > 2 {
+		n, _ := strconv.Atoi(br.Elems[2].Lit())
+		if n != 0 && n > 0 == up {
+			incr = n
+		}
+	}
+	if incr < 0 {
+		incr = -incr
+	}
+	span := to - from
+	if span < 0 {
+		span = -span
+	}
+	if span < 0 { // overflow
+		return 1 << 30
+	}
+	return span/incr + 1
+}
+
+// cleanPath normalises a path-like operand for matching: "//", "/./" and
+// trailing slashes collapse, "~/" becomes "~".
+func cleanPath(p string) string {
+	if p == "" || !strings.Contains(p, "/") {
+		return p
+	}
+	return path.Clean(p)
+}
+
+// wildcard reports whether s matches pattern, where '*' matches any run of
+// characters (slashes included), '?' any one byte, and a backslash makes the
+// next character literal (`/\*` is the two characters "/*").
+func wildcard(pattern, s string) bool {
+	if !strings.ContainsAny(pattern, "*?\\") {
+		return pattern == s
+	}
+	return wildMatch(pattern, s, 0)
+}
+
+func wildMatch(p, s string, depth int) bool {
+	for len(p) > 0 {
+		switch p[0] {
+		case '*':
+			for len(p) > 0 && p[0] == '*' {
+				p = p[1:]
+			}
+			if len(p) == 0 {
+				return true
+			}
+			if depth > 8 {
+				return false
+			}
+			for i := 0; i <= len(s); i++ {
+				if wildMatch(p, s[i:], depth+1) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if len(s) == 0 {
+				return false
+			}
+			p, s = p[1:], s[1:]
+		case '\\':
+			if len(p) > 1 {
+				p = p[1:]
+			}
+			fallthrough
+		default:
+			if len(s) == 0 || s[0] != p[0] {
+				return false
+			}
+			p, s = p[1:], s[1:]
+		}
+	}
+	return len(s) == 0
+}
+
+func anyWildcard(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if wildcard(p, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,52 @@
+package approval_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// A policy decides what it can; the human at the terminal decides the rest.
+func Example() {
+	policy := approval.MustPolicy(approval.ModeAuto,
+		approval.DenyRules("shell(rm -rf /*)"),
+		approval.AllowRules("shell(git status*)"),
+	)
+	// The terminal reads from a string here; a program passes os.Stdin.
+	human := approval.NewTerminal(strings.NewReader("d\nrun the tests first\n"), os.Stdout, approval.TerminalUser("alice"))
+	approver := approval.FirstDecisive(policy, human)
+
+	ask := func(command string, level classify.Level) {
+		req := approval.Request{
+			Call:  tool.Call{ID: "c1", Name: "shell", Args: json.RawMessage(fmt.Sprintf(`{"command":%q}`, command))},
+			Spec:  tool.Spec{Name: "shell"},
+			Level: level,
+		}
+		d, err := approver.Approve(context.Background(), req)
+		if err != nil {
+			fmt.Println("error:", err)
+			return
+		}
+		fmt.Printf("=> %s by %s: %s\n", d.Kind, d.DecidedBy, d.Message)
+	}
+	ask("git status --short", classify.Warning) // an allow rule
+	ask("rm -rf /var", classify.Dangerous)      // a deny rule
+	ask("git push origin main", classify.Warning)
+
+	// Output:
+	// => approve by policy: the approval rule "allow shell(git status*)" allows this call
+	// => deny by policy: the approval rule "deny shell(rm -rf /*)" refuses this call
+	//
+	// Approval required: shell (call c1)
+	//   Danger:  warning
+	//   Args:    {"command":"git push origin main"}
+	// [A]pprove | [S]ession (these arguments) | [T]ool (this session) | [D]eny | [M]odify | [V]iew details
+	// > Reason for the model (empty for none):
+	// > => deny by alice: run the tests first
+}

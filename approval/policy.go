@@ -1,0 +1,462 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Mode is a Policy's default answer for calls no rule decides.
+type Mode uint8
+
+// The policy modes. The zero Mode is ModeAuto.
+const (
+	// ModeAuto approves safe calls, asks on warning and dangerous ones, and
+	// refuses blocked ones. The "unsafe only" mode of other SDKs is this.
+	ModeAuto Mode = iota
+	// ModeAlwaysAsk asks about every call that no allow rule approves.
+	ModeAlwaysAsk
+	// ModeAllowAll approves every call that no deny or ask rule (or the
+	// spec, or the operating mode) holds back. Blocked calls are still
+	// refused.
+	ModeAllowAll
+	// ModeDenyAll refuses every call.
+	ModeDenyAll
+)
+
+var modeNames = [...]string{"auto", "always_ask", "allow_all", "deny_all"}
+
+// String returns "auto", "always_ask", "allow_all", "deny_all" or "mode(N)".
+func (m Mode) String() string {
+	if m <= ModeDenyAll {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("mode(%d)", uint8(m))
+}
+
+// MarshalText encodes the mode as its name.
+func (m Mode) MarshalText() ([]byte, error) {
+	if m > ModeDenyAll {
+		return nil, fmt.Errorf("approval: invalid mode %d", uint8(m))
+	}
+	return []byte(modeNames[m]), nil
+}
+
+// UnmarshalText decodes a mode name (see ParseMode).
+func (m *Mode) UnmarshalText(b []byte) error {
+	v, err := ParseMode(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// ParseMode parses "auto" (also "unsafe_only"), "always_ask" (also
+// "prompt"), "allow_all" or "deny_all", case-insensitively; "-" may stand
+// for "_".
+func ParseMode(s string) (Mode, error) {
+	t := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
+	switch t {
+	case "auto", "unsafe_only":
+		return ModeAuto, nil
+	case "always_ask", "prompt":
+		return ModeAlwaysAsk, nil
+	case "allow_all":
+		return ModeAllowAll, nil
+	case "deny_all":
+		return ModeDenyAll, nil
+	}
+	return ModeAuto, fmt.Errorf("approval: unknown mode %q: use auto, always_ask, allow_all or deny_all", s)
+}
+
+// Action is what a Policy says to do with a call.
+type Action uint8
+
+// The policy actions.
+const (
+	// ActionAsk: ask an Approver. It is the zero value, so a forgotten
+	// evaluation asks rather than allows.
+	ActionAsk Action = iota
+	// ActionAllow: run the call without asking.
+	ActionAllow
+	// ActionRefuse: do not run the call and do not ask.
+	ActionRefuse
+)
+
+// String returns "ask", "allow" or "refuse".
+func (a Action) String() string {
+	switch a {
+	case ActionAsk:
+		return "ask"
+	case ActionAllow:
+		return "allow"
+	case ActionRefuse:
+		return "refuse"
+	}
+	return fmt.Sprintf("action(%d)", uint8(a))
+}
+
+// Evaluation is a Policy's answer for one call.
+type Evaluation struct {
+	Action Action
+	// Reason says why, in a sentence fit for a model or a log.
+	Reason string
+	// Rule is the rule that decided ("deny shell(rm *)"), if one did.
+	Rule string
+}
+
+// Policy decides, without asking anyone, whether a call is allowed, must be
+// asked about, or is refused. Build one with NewPolicy; it is immutable and
+// safe for concurrent use. The zero value is not usable.
+//
+// Evaluate applies, first match wins:
+//
+//  1. mode deny_all: refuse;
+//  2. deny rules: refuse;
+//  3. level blocked (or out of range): refuse, in every mode;
+//  4. ask rules, then the always-ask tool list: ask;
+//  5. the spec's RequiresApproval: ask;
+//  6. Request.Required (the operating mode demands approval): ask;
+//  7. allow rules, then the always-approve tool list: allow;
+//  8. the mode: allow_all allows, always_ask asks, auto allows safe calls
+//     and asks about the rest.
+//
+// A rule is a tool name, optionally with a pattern in parentheses:
+// "read_file" matches every call to read_file, "shell(git status*)" the
+// calls whose subject (see SubjectOf) matches "git status*". The tool name
+// may use * as a wildcard. In the pattern, * and ** are wildcards:
+//
+//   - in a path or URL subject (fields path, file, url), * matches within one
+//     path segment and ** across segments: write_file(docs/**);
+//   - in a command line (field command, or a tool's own Subject), both match
+//     any text, except that in an allow rule they never match a shell
+//     control character ( ; & | < > ` $ ( ) or a line break), so
+//     shell(git status*) approves "git status -s" but not
+//     "git status; rm -rf ~". To allow such a command, write the operator
+//     literally in the pattern.
+//
+// A rule with a pattern matches only calls that have a subject. Deny and
+// ask rules on command lines match the whole line from its start; the
+// classifier, which judges every command inside a line, is what catches a
+// dangerous command hidden behind a harmless one.
+type Policy struct {
+	mode      Mode
+	deny      []rule
+	ask       []rule
+	allow     []rule
+	names     map[string]struct{} // exact tool names that some rule names
+	wildNames bool                // some rule's tool name has a wildcard
+}
+
+type rule struct {
+	text    string // as written, with its list: "deny shell(rm *)"
+	exact   string // tool name when it has no wildcard
+	name    *regexp.Regexp
+	pattern bool
+	path    *regexp.Regexp // pattern against a path subject
+	textRE  *regexp.Regexp // pattern against a text subject
+	stopOps bool
+}
+
+// PolicyOption configures NewPolicy.
+type PolicyOption func(*policyConfig)
+
+type policyConfig struct {
+	deny, ask, allow []string
+	alwaysApprove    []string
+	alwaysAsk        []string
+}
+
+// DenyRules adds rules whose calls are refused.
+func DenyRules(rules ...string) PolicyOption {
+	return func(c *policyConfig) { c.deny = append(c.deny, rules...) }
+}
+
+// AskRules adds rules whose calls are asked about.
+func AskRules(rules ...string) PolicyOption {
+	return func(c *policyConfig) { c.ask = append(c.ask, rules...) }
+}
+
+// AllowRules adds rules whose calls are approved without asking.
+func AllowRules(rules ...string) PolicyOption {
+	return func(c *policyConfig) { c.allow = append(c.allow, rules...) }
+}
+
+// AlwaysApprove adds tools whose calls are approved without asking (unless
+// a deny or ask rule, the spec or the mode says otherwise).
+func AlwaysApprove(tools ...string) PolicyOption {
+	return func(c *policyConfig) { c.alwaysApprove = append(c.alwaysApprove, tools...) }
+}
+
+// AlwaysAsk adds tools whose calls are always asked about (unless a deny
+// rule refuses them).
+func AlwaysAsk(tools ...string) PolicyOption {
+	return func(c *policyConfig) { c.alwaysAsk = append(c.alwaysAsk, tools...) }
+}
+
+// PolicyConfig is a Policy as data, for configuration files.
+type PolicyConfig struct {
+	Mode          Mode     `json:"mode" yaml:"mode"`
+	AlwaysApprove []string `json:"always_approve,omitempty" yaml:"always_approve,omitempty"`
+	AlwaysAsk     []string `json:"always_ask,omitempty" yaml:"always_ask,omitempty"`
+	Deny          []string `json:"deny,omitempty" yaml:"deny,omitempty"`
+	Ask           []string `json:"ask,omitempty" yaml:"ask,omitempty"`
+	Allow         []string `json:"allow,omitempty" yaml:"allow,omitempty"`
+}
+
+// Policy compiles c.
+func (c PolicyConfig) Policy() (*Policy, error) {
+	return NewPolicy(c.Mode, DenyRules(c.Deny...), AskRules(c.Ask...), AllowRules(c.Allow...),
+		AlwaysApprove(c.AlwaysApprove...), AlwaysAsk(c.AlwaysAsk...))
+}
+
+// DefaultPolicy returns the auto policy with no rules.
+func DefaultPolicy() *Policy {
+	return &Policy{mode: ModeAuto, names: map[string]struct{}{}}
+}
+
+// NewPolicy compiles a policy. The error names every bad rule and how to
+// write it.
+func NewPolicy(mode Mode, opts ...PolicyOption) (*Policy, error) {
+	if mode > ModeDenyAll {
+		return nil, fmt.Errorf("approval: invalid mode %d: use ModeAuto, ModeAlwaysAsk, ModeAllowAll or ModeDenyAll", uint8(mode))
+	}
+	var c policyConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	p := &Policy{mode: mode, names: map[string]struct{}{}}
+	var errs []error
+	add := func(list string, src []string, dst *[]rule, namesOnly bool) {
+		for i, s := range src {
+			r, err := parseRule(list, s, namesOnly)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("approval: %s #%d %q: %w", list, i+1, s, err))
+				continue
+			}
+			if r.exact != "" {
+				p.names[r.exact] = struct{}{}
+			} else {
+				p.wildNames = true
+			}
+			*dst = append(*dst, r)
+		}
+	}
+	add("deny rule", c.deny, &p.deny, false)
+	add("ask rule", c.ask, &p.ask, false)
+	add("always-ask tool", c.alwaysAsk, &p.ask, true)
+	add("allow rule", c.allow, &p.allow, false)
+	add("always-approve tool", c.alwaysApprove, &p.allow, true)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+// MustPolicy is NewPolicy that panics on error, for static configuration.
+func MustPolicy(mode Mode, opts ...PolicyOption) *Policy {
+	p, err := NewPolicy(mode, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// Mode returns the policy's mode.
+func (p *Policy) Mode() Mode { return p.mode }
+
+var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_*-]{1,64}$`)
+
+func parseRule(list, s string, namesOnly bool) (rule, error) {
+	s = strings.TrimSpace(s)
+	kind := strings.Fields(list)[0]
+	r := rule{text: kind + " " + s, stopOps: kind == "allow" || kind == "always-approve"}
+	name, pat := s, ""
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if namesOnly {
+			return r, errors.New("a tool list takes tool names only: move patterned rules to the deny, ask or allow rules")
+		}
+		if !strings.HasSuffix(s, ")") {
+			return r, errors.New(`missing closing ")": write tool(pattern), e.g. shell(git status*)`)
+		}
+		name, pat = s[:i], s[i+1:len(s)-1]
+		if pat == "" {
+			return r, fmt.Errorf("empty pattern: write %s to match every call of the tool, or %s(pattern)", name, name)
+		}
+		r.pattern = true
+	}
+	if !toolNameRE.MatchString(name) {
+		return r, fmt.Errorf("tool name %q is not a tool name: use letters, digits, _ and -, with * as a wildcard", name)
+	}
+	if strings.Contains(name, "*") {
+		r.name = regexp.MustCompile("^" + globRE(name, ".*", ".*") + "$")
+	} else {
+		r.exact = name
+	}
+	if r.pattern {
+		var err error
+		if r.path, err = regexp.Compile(`^(?s:` + globRE(pat, ".*", "[^/]*") + `)$`); err != nil {
+			return r, err
+		}
+		wild := ".*"
+		if r.stopOps {
+			wild = "[^;&|<>`$()\\n\\r]*"
+		}
+		if r.textRE, err = regexp.Compile(`^(?s:` + globRE(pat, wild, wild) + `)$`); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// globRE turns a glob into a regular expression: ** becomes double, * single,
+// everything else is literal.
+func globRE(glob, double, single string) string {
+	var b strings.Builder
+	lit := 0
+	for i := 0; i < len(glob); {
+		if glob[i] != '*' {
+			i++
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(glob[lit:i]))
+		if i+1 < len(glob) && glob[i+1] == '*' {
+			b.WriteString(double)
+			for i < len(glob) && glob[i] == '*' {
+				i++
+			}
+		} else {
+			b.WriteString(single)
+			i++
+		}
+		lit = i
+	}
+	b.WriteString(regexp.QuoteMeta(glob[lit:]))
+	return b.String()
+}
+
+// subject is computed once per evaluation, and only if a rule needs it.
+type subject struct {
+	done bool
+	ok   bool
+	s    string
+	kind subjectKind
+}
+
+func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
+	if r.exact != "" {
+		if r.exact != req.Call.Name {
+			return false
+		}
+	} else if !r.name.MatchString(req.Call.Name) {
+		return false
+	}
+	if !r.pattern {
+		return true
+	}
+	if !sub.done {
+		sub.done = true
+		sub.s, sub.kind, sub.ok = subjectOf(t, req.Call.Args)
+		if sub.ok && req.Subject == "" {
+			req.Subject = sub.s
+		}
+	}
+	if !sub.ok {
+		return false
+	}
+	if sub.kind == subjectPath {
+		return r.path.MatchString(sub.s)
+	}
+	return r.textRE.MatchString(sub.s)
+}
+
+func firstMatch(rules []rule, t tool.Tool, req *Request, sub *subject) *rule {
+	for i := range rules {
+		if rules[i].match(t, req, sub) {
+			return &rules[i]
+		}
+	}
+	return nil
+}
+
+// Evaluate decides what to do with req (see Policy for the order). t is the
+// called tool, for its Subjecter; it may be nil. When a rule needed the
+// call's subject, Evaluate stores it in req.Subject.
+func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
+	if p == nil {
+		return Evaluation{Action: ActionAsk, Reason: "no approval policy is configured"}
+	}
+	if p.mode == ModeDenyAll {
+		return Evaluation{Action: ActionRefuse, Reason: "the approval mode deny_all refuses every call"}
+	}
+	var sub subject
+	rulesApply := p.wildNames
+	if !rulesApply {
+		_, rulesApply = p.names[req.Call.Name]
+	}
+	if rulesApply {
+		if r := firstMatch(p.deny, t, req, &sub); r != nil {
+			return Evaluation{Action: ActionRefuse, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q refuses this call", r.text)}
+		}
+	}
+	if req.Level >= classify.Blocked || req.Level < classify.Safe {
+		why := "the call is assessed " + req.Level.String()
+		if len(req.Reasons) > 0 {
+			why += ": " + strings.Join(req.Reasons, "; ")
+		}
+		return Evaluation{Action: ActionRefuse, Reason: why + "; blocked calls never run"}
+	}
+	if rulesApply {
+		if r := firstMatch(p.ask, t, req, &sub); r != nil {
+			return Evaluation{Action: ActionAsk, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q asks about this call", r.text)}
+		}
+	}
+	if req.Spec.RequiresApproval {
+		return Evaluation{Action: ActionAsk, Reason: fmt.Sprintf("tool %q requires approval for every call", req.Call.Name)}
+	}
+	if req.Required != "" {
+		return Evaluation{Action: ActionAsk, Reason: req.Required}
+	}
+	if rulesApply {
+		if r := firstMatch(p.allow, t, req, &sub); r != nil {
+			return Evaluation{Action: ActionAllow, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q allows this call", r.text)}
+		}
+	}
+	switch p.mode {
+	case ModeAllowAll:
+		return Evaluation{Action: ActionAllow, Reason: "the approval mode allow_all approves this call"}
+	case ModeAlwaysAsk:
+		return Evaluation{Action: ActionAsk, Reason: "the approval mode always_ask asks about every call"}
+	}
+	if req.Level == classify.Safe {
+		return Evaluation{Action: ActionAllow, Reason: "the call is assessed safe"}
+	}
+	why := "the call is assessed " + req.Level.String()
+	if len(req.Reasons) > 0 {
+		why += ": " + strings.Join(req.Reasons, "; ")
+	}
+	return Evaluation{Action: ActionAsk, Reason: why}
+}
+
+// Approve makes a Policy usable as the first link of a FirstDecisive chain:
+// it approves what the policy allows, denies what it refuses, and abstains
+// (so the next approver is asked) on everything else. It sees no tool, so
+// subjects come from the argument fields only.
+func (p *Policy) Approve(_ context.Context, req Request) (Decision, error) {
+	ev := p.Evaluate(nil, &req)
+	switch ev.Action {
+	case ActionAllow:
+		return Decision{Kind: Approve, DecidedBy: "policy", Message: ev.Reason}, nil
+	case ActionRefuse:
+		return Denied("policy", ev.Reason), nil
+	}
+	return Decision{Kind: Abstain, DecidedBy: "policy", Message: ev.Reason}, nil
+}

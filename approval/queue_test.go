@@ -1,0 +1,139 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+func waitLen(t *testing.T, q *Queue, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool { return q.Len() == n }, 10*time.Second, time.Millisecond)
+}
+
+func TestQueueThousandWaiters(t *testing.T) {
+	const n = 1000
+	q := NewQueue()
+	type got struct {
+		call string
+		d    Decision
+		err  error
+	}
+	results := make(chan got, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := "call-" + string(rune('a'+i%26)) + "-" + time.Duration(i).String()
+			d, err := q.Approve(context.Background(), Request{Call: tool.Call{ID: id, Name: "t"}})
+			results <- got{id, d, err}
+		}()
+	}
+	waitLen(t, q, n)
+	pending := q.Pending()
+	require.Len(t, pending, n)
+	for i := 1; i < n; i++ {
+		require.False(t, pending[i].Since.Before(pending[i-1].Since), "oldest first")
+	}
+
+	// Resolve from another goroutine: even positions approve, odd deny,
+	// each decision naming the call it answers.
+	resolved := make(chan error, 1)
+	go func() {
+		for i, p := range pending {
+			var d Decision
+			if i%2 == 0 {
+				d = Approved(p.Request.Call.ID)
+			} else {
+				d = Denied(p.Request.Call.ID, "no")
+			}
+			if err := q.Resolve(p.ID, d); err != nil {
+				resolved <- err
+				return
+			}
+		}
+		resolved <- nil
+	}()
+	require.NoError(t, <-resolved)
+	wg.Wait()
+	close(results)
+	approved, denied := 0, 0
+	for r := range results {
+		require.NoError(t, r.err)
+		assert.Equal(t, r.call, r.d.DecidedBy, "every waiter got the decision for its own request")
+		switch r.d.Kind {
+		case Approve:
+			approved++
+		case Deny:
+			denied++
+		}
+	}
+	assert.Equal(t, n/2, approved)
+	assert.Equal(t, n/2, denied)
+	assert.Zero(t, q.Len())
+	// goleak (TestMain) checks that no waiter is left behind.
+}
+
+func TestQueueResolveErrors(t *testing.T) {
+	q := NewQueue()
+	done := make(chan Decision, 1)
+	go func() {
+		d, _ := q.Approve(context.Background(), Request{Call: tool.Call{Name: "t"}})
+		done <- d
+	}()
+	waitLen(t, q, 1)
+	id := q.Pending()[0].ID
+
+	assert.ErrorIs(t, q.Resolve("apr-nope", Approved("u")), ErrNotPending)
+	err := q.Resolve(id, Decision{})
+	assert.ErrorIs(t, err, ErrMalformed, "a malformed decision is refused")
+	assert.Equal(t, 1, q.Len(), "and the request stays pending")
+	assert.ErrorIs(t, q.Resolve(id, Decision{Kind: Modify}), ErrMalformed)
+
+	require.NoError(t, q.Resolve(id, Modified("u", json.RawMessage(`{"a":1}`))))
+	assert.Equal(t, Modify, (<-done).Kind)
+	err = q.Resolve(id, Approved("u"))
+	assert.ErrorIs(t, err, ErrNotPending, "resolving twice is an error")
+	assert.Contains(t, err.Error(), "already resolved")
+}
+
+func TestQueueContextAndTimeout(t *testing.T) {
+	q := NewQueue(QueueTimeout(20 * time.Millisecond))
+	_, err := q.Approve(context.Background(), Request{})
+	assert.ErrorIs(t, err, ErrTimeout)
+	assert.Zero(t, q.Len(), "a timed-out request leaves the queue")
+
+	q = NewQueue(QueueTimeout(0))
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := q.Approve(ctx, Request{})
+		errc <- err
+	}()
+	waitLen(t, q, 1)
+	id := q.Pending()[0].ID
+	cancel()
+	assert.ErrorIs(t, <-errc, context.Canceled)
+	assert.Zero(t, q.Len())
+	assert.ErrorIs(t, q.Resolve(id, Approved("u")), ErrNotPending, "a cancelled request cannot be resolved")
+}
+
+func TestQueueOnPending(t *testing.T) {
+	seen := make(chan Pending, 1)
+	q := NewQueue(OnPending(func(p Pending) { seen <- p }))
+	go func() {
+		p := <-seen
+		_ = q.Resolve(p.ID, Approved("ui"))
+	}()
+	d, err := q.Approve(context.Background(), Request{Call: tool.Call{Name: "t"}})
+	require.NoError(t, err)
+	assert.Equal(t, "ui", d.DecidedBy)
+}

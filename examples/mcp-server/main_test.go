@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/mcptool"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestServerOverStdio builds the example, starts it as an MCP client would
+// (command + args), and calls its tools through mcptool.
+func TestServerOverStdio(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mcp-server")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644))
+
+	ctx := context.Background()
+	c, err := mcptool.Connect(ctx, mcptool.Stdio(bin, "-workspace", dir), mcptool.WithPrefix("ws_"), mcptool.WithTerminateTimeout(2*time.Second))
+	require.NoError(t, err)
+	defer c.Close()
+	tools, err := c.Tools(ctx)
+	require.NoError(t, err)
+	reg := registry.New()
+	require.NoError(t, reg.Register(tools...))
+	assert.ElementsMatch(t, []string{"ws_read_file", "ws_list_dir", "ws_write_file"}, reg.Names())
+	ex := executor.New(reg)
+	call := func(name, args string) *tool.Result {
+		res, _ := ex.Execute(ctx, tool.Call{ID: name, Name: name, Args: json.RawMessage(args)})
+		return res
+	}
+
+	res := call("ws_read_file", `{"path":"notes.txt"}`)
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.JSONEq(t, `{"content":"hello"}`, string(res.Output))
+
+	res = call("ws_list_dir", `{}`)
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.JSONEq(t, `{"entries":[{"name":"notes.txt","dir":false,"size":5}]}`, string(res.Output))
+
+	res = call("ws_read_file", `{"path":"../etc/passwd"}`)
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code)
+
+	// write_file is medium risk: the approval extension asks, this client
+	// cannot answer an elicitation, so the call is denied and nothing is
+	// written.
+	res = call("ws_write_file", `{"path":"new.txt","content":"x"}`)
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code, res.Error.Message)
+	_, err = os.Stat(filepath.Join(dir, "new.txt"))
+	assert.True(t, os.IsNotExist(err))
+
+	pid := c.PID()
+	require.NotZero(t, pid)
+	require.NoError(t, c.Close())
+	assert.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "the server process is gone after Close")
+}
+
+func TestNeedsWorkspace(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mcp-server")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	out, err = exec.Command(bin).CombinedOutput()
+	require.Error(t, err)
+	assert.Contains(t, string(out), "-workspace is required")
+}

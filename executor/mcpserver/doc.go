@@ -1,0 +1,35 @@
+// Package mcpserver serves the tools of a registry, through an executor, as
+// an MCP server (the official Go SDK), over stdio and streamable HTTP.
+//
+//	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("my-tools", "v1"))
+//	if err != nil { ... }
+//	err = srv.ServeStdio(ctx)                      // a stdio server, or
+//	http.Handle("/mcp", srv.HTTPHandler())         // stateless streamable HTTP
+//
+// Each tool is added with Server.AddTool and the raw schemas of
+// registry.Export(registry.MCP): the SDK infers and validates nothing, and
+// every call runs the full pipeline (ex.Execute: argument validation,
+// extensions, backend, output validation).
+//
+// What a client sees:
+//   - an unknown tool: a JSON-RPC invalid-params error;
+//   - a failure of any kind (backend error, policy or approval denial,
+//     invalid arguments, invalid output, timeout): an isError result whose
+//     text is "code: message" (see ErrorText), with the *tool.Error under
+//     _meta[MetaError];
+//   - success: the content blocks, and structured output as
+//     structuredContent and as a JSON text block;
+//   - output events of the call (a shell tool's stdout, an MCP backend's
+//     progress) as progress notifications, when the request carried a
+//     progress token. The server installs the emitter (tool.WithEmitter) on
+//     the call's context itself.
+//
+// Cancelling the request (notifications/cancelled, or the HTTP request
+// going away) cancels the call's context, and with it the backend.
+//
+// Principals: WithPrincipal maps a request (session, HTTP header, token
+// info) to the tool.Principal the call acts for; the default is anonymous.
+//
+// Approval through the client: Approver is an approval.Approver that asks
+// the human at the client with MCP elicitation, when the client supports it.
+package mcpserver

@@ -1,0 +1,266 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// MetaError is the _meta key of a failed result under which the server puts
+// the call's *tool.Error as JSON ({"code","message","retryable",
+// "retry_after"}), so that a toolbelt client (tool/mcptool) gets the exact
+// error back. Other clients read the "code: message" text block.
+const MetaError = "toolbelt/error"
+
+// PrincipalFunc maps an MCP request (its session, HTTP header, bearer token
+// info in req.Extra) to the principal the call acts for. Returning the zero
+// Principal leaves the call to the principal carried by ctx, if any, and
+// otherwise anonymous.
+type PrincipalFunc func(ctx context.Context, req *mcp.CallToolRequest) tool.Principal
+
+// Option configures a Server.
+type Option func(*config)
+
+type config struct {
+	name, version string
+	instructions  string
+	principal     PrincipalFunc
+	filter        registry.Filter
+	pageSize      int
+	logger        *slog.Logger
+	progressBuf   int
+}
+
+// WithImplementation sets the server name and version sent to clients
+// (default "toolbelt", "v1").
+func WithImplementation(name, version string) Option {
+	return func(c *config) { c.name, c.version = name, version }
+}
+
+// WithInstructions sets the instructions sent to clients at initialisation.
+func WithInstructions(s string) Option { return func(c *config) { c.instructions = s } }
+
+// WithPrincipal sets how a request maps to a tool.Principal (default:
+// anonymous, or the principal carried by the handler's context).
+func WithPrincipal(fn PrincipalFunc) Option { return func(c *config) { c.principal = fn } }
+
+// WithFilter serves only the registry's tools that pass f (for example an
+// agent's tools, or a risk ceiling). The executor still runs any
+// registered tool, so calls to filtered-out names are refused here as
+// unknown tools before they reach it.
+func WithFilter(f registry.Filter) Option { return func(c *config) { c.filter = f } }
+
+// WithPageSize sets how many tools one tools/list page holds (default: the
+// SDK's, 1000).
+func WithPageSize(n int) Option { return func(c *config) { c.pageSize = n } }
+
+// WithLogger sets the SDK server's logger.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithProgressBuffer sets how many progress notifications of one call may
+// wait to be sent; beyond it, output events are dropped rather than slowing
+// the tool (default 256).
+func WithProgressBuffer(n int) Option { return func(c *config) { c.progressBuf = n } }
+
+// Server serves the tools of an executor's registry as an MCP server. Every
+// call runs through ex.Execute: validation, the extension chain, the
+// backend, output validation. It is safe for concurrent use.
+type Server struct {
+	ex  *executor.Executor
+	srv *mcp.Server
+	cfg config
+
+	idPrefix string
+	seq      atomic.Uint64
+
+	mu    sync.Mutex
+	names map[string]bool // tools currently added to srv
+}
+
+// New builds a server for ex's registry. Each tool is added with the
+// definition of registry.Export(registry.MCP): our own input and output
+// schemas, as raw JSON, with no second schema inference by the SDK. Tools
+// registered later are served after Sync.
+func New(ex *executor.Executor, opts ...Option) (*Server, error) {
+	if ex == nil {
+		return nil, fmt.Errorf("mcpserver: executor is nil: pass executor.New(reg, ...)")
+	}
+	cfg := config{name: "toolbelt", version: "v1", progressBuf: 256}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.pageSize < 0 {
+		return nil, fmt.Errorf("mcpserver: page size %d is negative: use 0 for the default or a positive size", cfg.pageSize)
+	}
+	if cfg.progressBuf <= 0 {
+		cfg.progressBuf = 256
+	}
+	s := &Server{ex: ex, cfg: cfg, names: map[string]bool{}, idPrefix: "mcp-" + rand.Text()[:8] + "-"}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
+		Instructions: cfg.instructions,
+		Logger:       cfg.logger,
+		PageSize:     cfg.pageSize,
+		// Advertise tools even while the registry is empty.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+	if err := s.Sync(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Server returns the SDK server, to add resources or prompts, or to run it
+// on another transport.
+func (s *Server) Server() *mcp.Server { return s.srv }
+
+// Sync brings the served tools in line with the registry: new tools are
+// added, removed ones withdrawn (clients are notified of the change).
+func (s *Server) Sync() error {
+	exp, err := s.ex.Registry().Export(registry.MCP, registry.WithFilter(s.cfg.filter))
+	if err != nil {
+		return fmt.Errorf("mcpserver: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keep := make(map[string]bool, len(exp.Names))
+	for i, name := range exp.Names {
+		keep[name] = true
+		if s.names[name] {
+			continue
+		}
+		t, err := mcpTool(exp.Tools[i])
+		if err != nil {
+			return fmt.Errorf("mcpserver: tool %q: %w", name, err)
+		}
+		if err := s.add(t); err != nil {
+			return fmt.Errorf("mcpserver: tool %q: %w", name, err)
+		}
+		s.names[name] = true
+	}
+	var gone []string
+	for name := range s.names {
+		if !keep[name] {
+			gone = append(gone, name)
+			delete(s.names, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.srv.RemoveTools(gone...)
+	}
+	return nil
+}
+
+// add adds t, turning the SDK's panics on a malformed tool into an error.
+func (s *Server) add(t *mcp.Tool) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the MCP SDK refused the tool: %v", p)
+		}
+	}()
+	s.srv.AddTool(t, s.handler(t.Name))
+	return nil
+}
+
+// exported is one entry of registry.Export(registry.MCP).
+type exported struct {
+	Name         string               `json:"name"`
+	Title        string               `json:"title"`
+	Description  string               `json:"description"`
+	InputSchema  json.RawMessage      `json:"inputSchema"`
+	OutputSchema json.RawMessage      `json:"outputSchema"`
+	Annotations  *mcp.ToolAnnotations `json:"annotations"`
+}
+
+func mcpTool(def json.RawMessage) (*mcp.Tool, error) {
+	var e exported
+	if err := json.Unmarshal(def, &e); err != nil {
+		return nil, fmt.Errorf("decode export: %w", err)
+	}
+	t := &mcp.Tool{Name: e.Name, Title: e.Title, Description: e.Description, InputSchema: e.InputSchema, Annotations: e.Annotations}
+	if len(e.OutputSchema) > 0 {
+		t.OutputSchema = e.OutputSchema
+	}
+	return t, nil
+}
+
+// ServeStdio serves one client on stdin and stdout until the client
+// disconnects or ctx is done.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.srv.Run(ctx, &mcp.StdioTransport{})
+}
+
+// HTTPHandler returns a streamable HTTP handler in stateless mode, so that
+// clients of the current protocol revision and of older ones are served
+// alike. Mount it where the endpoint should live (mux.Handle("/mcp", h)).
+// Server-to-client requests are impossible without a session; progress
+// notifications still reach the client on the call's response stream.
+func (s *Server) HTTPHandler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+}
+
+func (s *Server) served(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.names[name]
+}
+
+// handler runs one tools/call through the executor.
+func (s *Server) handler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if _, ok := s.ex.Registry().Lookup(name); !ok || !s.served(name) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		}
+		call := tool.Call{ID: s.idPrefix + strconv.FormatUint(s.seq.Add(1), 10), Name: name}
+		var rd *round
+		if req != nil {
+			if req.Params != nil {
+				call.Args = req.Params.Arguments
+			}
+			if req.Session != nil {
+				call.Session = req.Session.ID()
+			}
+			if s.cfg.principal != nil {
+				call.Principal = s.cfg.principal(ctx, req)
+			}
+			rd = &round{session: req.Session}
+			if req.Params != nil {
+				rd.responses = req.Params.InputResponses
+			}
+			ctx = context.WithValue(ctx, roundKey{}, rd)
+		}
+		var pr *progress
+		if req != nil && req.Params != nil && req.Session != nil {
+			if tok := req.Params.GetProgressToken(); tok != nil {
+				pr = startProgress(ctx, req.Session, tok, s.cfg.progressBuf)
+				ctx = tool.WithEmitter(ctx, pr.emit)
+			}
+		}
+		res, _ := s.ex.Execute(ctx, call)
+		if pr != nil {
+			pr.stop()
+		}
+		if rd != nil {
+			if reqs := rd.pendingRequests(); len(reqs) > 0 {
+				// An elicitation approver needs the human's answer: the
+				// client fulfils these and calls again (SEP-2322); the SDK
+				// does the round trip itself for older clients.
+				return &mcp.CallToolResult{InputRequests: reqs}, nil
+			}
+		}
+		return toMCP(res), nil
+	}
+}

@@ -1,0 +1,508 @@
+// Package approvalext is the executor's approval extension: it asks an
+// approval.Approver when the tool's spec, the operating mode, the approval
+// policy or the assessed risk of the call says so, and binds the decision to
+// the exact call that runs.
+//
+// The package lives at extension/approval; it is named approvalext so that
+// it can be imported next to package approval without an alias.
+//
+// # What it does, per call
+//
+//  1. Assesses the call's danger: the tool's own verdict when it implements
+//     approval.Assessor (a shell tool classifies its command line),
+//     otherwise one derived from the spec's risk.
+//  2. Reads the demand of the policy extension: a string reason under
+//     approval.RequiredKey in the request's values.
+//  3. Asks the approval.Policy (default: auto) whether to allow, ask or
+//     refuse (see approval.Policy for the order of rules).
+//  4. To ask, it first looks for a decision remembered for the call's
+//     session ("approve this tool for this session"), then asks the
+//     Approver, emitting tool.EventApprovalRequested and
+//     tool.EventApprovalDecided (with the decision and its latency).
+//  5. A modification is validated against the tool's input schema; the call
+//     runs with the new arguments and its result records it in
+//     Metadata["approval"] (decision, decided_by, modified, the hash of the
+//     original arguments).
+//
+// # Fail closed
+//
+// Everything that is not a clear approval denies the call with
+// tool.CodeApprovalDenied and a reason: no approver configured, an approver
+// error or panic, a cancelled context, the approval timeout, a zero,
+// unknown, abstaining or malformed decision, a modification without
+// arguments or with arguments the schema refuses.
+//
+// # Binding, and the guard
+//
+// An approval covers the call that was approved: its id, its tool and the
+// canonical hash (SHA-256 of the JSON with sorted keys) of its arguments.
+// Extensions run after the approval extension (priority above 800: the
+// cache, retry, user extensions) could rewrite the arguments after the
+// decision, and the approval extension cannot see that: its next handler is
+// the whole rest of the chain. So the extension comes with a Guard, an
+// extension at PriorityGuard (the innermost place, right before the
+// backend), that compares the call with what was approved and refuses it
+// when the id, the tool or the argument hash changed:
+//
+//	ext := approvalext.New(approver)
+//	ex := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
+//
+// Installing the extension without its guard is a configuration error that
+// fails closed: every call is denied with a message saying to add
+// ext.Guard() (or to opt out explicitly with WithoutGuard). The pairing is
+// checked when the executor builds its chain.
+package approvalext
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// PriorityGuard is the Guard's priority: after every other extension.
+const PriorityGuard = math.MaxInt32
+
+// DefaultTimeout bounds how long the extension waits for an approver.
+const DefaultTimeout = 10 * time.Minute
+
+// DefaultSessionMemory is how many session-scoped decisions are remembered.
+const DefaultSessionMemory = 1024
+
+// Extension is the approval extension. Build it with New; install it and
+// its Guard in the same executor.
+type Extension struct {
+	approver approval.Approver
+	policy   *approval.Policy
+	timeout  time.Duration
+	memory   *memory
+	noGuard  bool
+	armed    atomic.Int64 // guards wrapped but not yet paired with a Wrap of e
+}
+
+// Option configures New.
+type Option func(*Extension)
+
+// WithPolicy sets the approval policy (default approval.DefaultPolicy(): auto).
+func WithPolicy(p *approval.Policy) Option {
+	return func(e *Extension) {
+		if p != nil {
+			e.policy = p
+		}
+	}
+}
+
+// WithTimeout bounds how long the extension waits for the approver
+// (default DefaultTimeout). Zero or negative means no bound beyond the
+// caller's context.
+func WithTimeout(d time.Duration) Option { return func(e *Extension) { e.timeout = d } }
+
+// WithSessionMemory sets how many session-scoped decisions are remembered
+// (default DefaultSessionMemory; oldest forgotten first). Zero or negative
+// turns the memory off: every call is asked about.
+func WithSessionMemory(n int) Option {
+	return func(e *Extension) {
+		if n <= 0 {
+			e.memory = nil
+		} else {
+			e.memory = newMemory(n)
+		}
+	}
+}
+
+// WithoutGuard opts out of the Guard: approvals are not re-checked right
+// before the backend, so an extension further in could change the
+// arguments after approval. Use it only when no extension after the
+// approval extension rewrites calls.
+func WithoutGuard() Option { return func(e *Extension) { e.noGuard = true } }
+
+// New returns the approval extension asking a (which may be nil: then every
+// call the policy would ask about is denied).
+func New(a approval.Approver, opts ...Option) *Extension {
+	e := &Extension{
+		approver: a,
+		policy:   approval.DefaultPolicy(),
+		timeout:  DefaultTimeout,
+		memory:   newMemory(DefaultSessionMemory),
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(e)
+		}
+	}
+	return e
+}
+
+// Name returns "approval".
+func (e *Extension) Name() string { return "approval" }
+
+// Priority returns extension.PriorityApproval.
+func (e *Extension) Priority() int { return extension.PriorityApproval }
+
+// Forget drops every decision remembered for session (call it when a
+// conversation ends).
+func (e *Extension) Forget(session string) {
+	if e.memory != nil {
+		e.memory.forget(session)
+	}
+}
+
+// Wrap implements extension.Extension.
+func (e *Extension) Wrap(next extension.Handler) extension.Handler {
+	if !e.noGuard && !e.takeArmed() {
+		return func(_ context.Context, req *extension.Request) *tool.Result {
+			return deny(req, "approval", "the approval extension is installed without its guard, so an approval could not be bound to the arguments that run: add ext.Guard() to the same executor's extensions (or build the extension with approvalext.WithoutGuard())", nil)
+		}
+	}
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		return e.handle(ctx, req, next)
+	}
+}
+
+func (e *Extension) takeArmed() bool {
+	for {
+		n := e.armed.Load()
+		if n <= 0 {
+			return false
+		}
+		if e.armed.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
+func (e *Extension) handle(ctx context.Context, req *extension.Request, next extension.Handler) *tool.Result {
+	if req.Spec == nil {
+		return deny(req, "approval", "the call carries no tool spec, so its risk cannot be judged", nil)
+	}
+	areq := approval.Request{Call: req.Call, Spec: *req.Spec, Principal: req.Call.Principal}
+	areq.Level, areq.Reasons = approval.LevelOf(req.Tool, req.Spec, req.Call.Args)
+	if v, ok := req.Get(approval.RequiredKey); ok {
+		s, isString := v.(string)
+		switch {
+		case !isString:
+			s = fmt.Sprintf("an extension demands approval (%s holds a %T, not a reason string)", approval.RequiredKey, v)
+		case s == "":
+			s = "the operating mode requires approval"
+		}
+		areq.Required = s
+	}
+	ev := e.policy.Evaluate(req.Tool, &areq)
+	switch ev.Action {
+	case approval.ActionAllow:
+		return e.run(ctx, req, next, nil)
+	case approval.ActionRefuse:
+		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: approval.Deny.String(), Reason: ev.Reason})
+		return deny(req, "policy", ev.Reason, map[string]any{"decision": "deny", "decided_by": "policy", "rule": ev.Rule})
+	}
+	return e.ask(ctx, req, next, &areq, ev)
+}
+
+func (e *Extension) ask(ctx context.Context, req *extension.Request, next extension.Handler, areq *approval.Request, ev approval.Evaluation) *tool.Result {
+	hash, err := approval.HashArgs(req.Call.Args)
+	if err != nil {
+		return deny(req, "approval", "the arguments cannot be hashed for approval: "+err.Error(), nil)
+	}
+	session := req.Call.Session
+	remember := e.memory != nil && session != "" && areq.Required == ""
+	if remember {
+		if d, ok := e.memory.get(session, req.Call.Name, hash); ok {
+			e.decided(ctx, req, d.Kind, "remembered for the session: "+d.Message, 0)
+			meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash}
+			if d.Kind != approval.Approve {
+				return deny(req, d.DecidedBy, denyMessage(d), meta)
+			}
+			return e.run(ctx, req, next, meta)
+		}
+	}
+	if areq.Subject == "" {
+		areq.Subject, _ = approval.SubjectOf(req.Tool, req.Call.Args)
+	}
+	areq.Why = ev.Reason
+	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name, Reason: ev.Reason})
+	start := time.Now()
+	d, err := e.consult(ctx, *areq)
+	latency := time.Since(start)
+	if err == nil {
+		err = d.Check()
+		if err != nil {
+			err = fmt.Errorf("the approver returned a malformed decision: %w", err)
+		}
+	}
+	if err != nil {
+		e.decided(ctx, req, approval.Deny, err.Error(), latency)
+		return deny(req, "approval", err.Error(), map[string]any{"decision": "deny", "decided_by": "approval", "error": err.Error()})
+	}
+	meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "latency": latency.String()}
+	switch d.Kind {
+	case approval.Approve:
+		meta["args_hash"] = hash
+		if remember && d.Scope != approval.ScopeCall {
+			e.memory.put(session, req.Call.Name, hash, d)
+		}
+		e.decided(ctx, req, d.Kind, d.Message, latency)
+		return e.run(ctx, req, next, meta)
+	case approval.Modify:
+		args, verr := approval.ValidateArgs(req.Spec, d.Args)
+		if verr != nil {
+			msg := fmt.Sprintf("the arguments %s gave in place of the model's are invalid, so the call did not run: %v", who(d), verr)
+			e.decided(ctx, req, approval.Deny, msg, latency)
+			meta["decision"], meta["error"] = "deny", msg
+			return deny(req, d.DecidedBy, msg, meta)
+		}
+		newHash, herr := approval.HashArgs(args)
+		if herr != nil {
+			return deny(req, "approval", "the modified arguments cannot be hashed: "+herr.Error(), meta)
+		}
+		meta["modified"], meta["original_args_hash"], meta["args_hash"] = true, hash, newHash
+		meta["scope"] = approval.ScopeCall.String()
+		req.Call.Args = args
+		e.decided(ctx, req, d.Kind, d.Message, latency)
+		return e.run(ctx, req, next, meta)
+	case approval.Deny:
+		if remember && d.Scope != approval.ScopeCall {
+			e.memory.put(session, req.Call.Name, hash, d)
+		}
+		e.decided(ctx, req, d.Kind, d.Message, latency)
+		return deny(req, d.DecidedBy, denyMessage(d), meta)
+	default: // Abstain: nobody decided
+		msg := fmt.Sprintf("%s did not decide (abstained)", who(d))
+		e.decided(ctx, req, approval.Deny, msg, latency)
+		meta["decision"] = "deny"
+		return deny(req, d.DecidedBy, msg, meta)
+	}
+}
+
+func who(d approval.Decision) string {
+	if d.DecidedBy == "" {
+		return "the approver"
+	}
+	return d.DecidedBy
+}
+
+func denyMessage(d approval.Decision) string {
+	if d.Message == "" {
+		return fmt.Sprintf("%s denied this call", who(d))
+	}
+	return fmt.Sprintf("%s denied this call: %s", who(d), d.Message)
+}
+
+func (e *Extension) decided(ctx context.Context, req *extension.Request, k approval.Kind, reason string, latency time.Duration) {
+	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: k.String(), Reason: reason, Latency: latency})
+}
+
+type answer struct {
+	d   approval.Decision
+	err error
+}
+
+// consult asks the approver under the approval timeout. The approver runs
+// in its own goroutine so that one which ignores its context (a terminal
+// blocked on a read) cannot hold the call past the deadline; that goroutine
+// ends when the approver returns.
+func (e *Extension) consult(ctx context.Context, areq approval.Request) (approval.Decision, error) {
+	if e.approver == nil {
+		return approval.Decision{}, fmt.Errorf("tool %q needs approval (%s), but no approver is configured: pass an approval.Approver to approvalext.New", areq.Call.Name, areq.Why)
+	}
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if e.timeout > 0 {
+		actx, cancel = context.WithTimeout(ctx, e.timeout)
+	}
+	defer cancel()
+	ch := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- answer{err: fmt.Errorf("the approver panicked: %v", p)}
+			}
+		}()
+		d, err := e.approver.Approve(actx, areq)
+		ch <- answer{d, err}
+	}()
+	var a answer
+	select {
+	case a = <-ch:
+	case <-actx.Done():
+	}
+	// A decision that arrives as the context ends does not count: the
+	// caller has gone, or the time to decide is over.
+	switch {
+	case ctx.Err() != nil:
+		return approval.Decision{}, fmt.Errorf("the call was cancelled while waiting for approval: %v", ctx.Err())
+	case actx.Err() != nil:
+		return approval.Decision{}, fmt.Errorf("no approval decision within %v: the call did not run", e.timeout)
+	case a.err != nil:
+		return approval.Decision{}, fmt.Errorf("approval could not be obtained: %v", a.err)
+	}
+	return a.d, nil
+}
+
+// run binds the call for the Guard and runs the rest of the chain.
+func (e *Extension) run(ctx context.Context, req *extension.Request, next extension.Handler, meta map[string]any) *tool.Result {
+	if !e.noGuard {
+		b := &binding{owner: e, id: req.Call.ID, tool: req.Call.Name}
+		if len(req.Call.Args) <= len(b.small) {
+			b.args = b.small[:copy(b.small[:], req.Call.Args)]
+		} else {
+			b.args = bytes.Clone(req.Call.Args)
+		}
+		ctx = context.WithValue(ctx, bindingKey{}, b)
+	}
+	res := next(ctx, req)
+	if meta != nil {
+		res.SetMeta("approval", meta)
+		if meta["modified"] == true {
+			res.SetMeta("modified_args", true)
+		}
+	}
+	return res
+}
+
+func deny(req *extension.Request, by, msg string, meta map[string]any) *tool.Result {
+	res := tool.Fail(&req.Call, tool.CodeApprovalDenied, msg)
+	if meta == nil {
+		meta = map[string]any{"decision": "deny", "decided_by": by}
+	}
+	res.SetMeta("approval", meta)
+	return res
+}
+
+// bindingKey is the context key of the binding. The binding travels in the
+// context, not in the request's values, because both its key and its type
+// are private: an extension further in can neither forge nor replace it,
+// only drop it (by calling next with another context), which the guard
+// treats as no approval at all.
+type bindingKey struct{}
+
+// binding is what an approval covers.
+type binding struct {
+	owner *Extension
+	id    string
+	tool  string
+	args  []byte // a copy: an in-place edit of the call's buffer shows
+	small [96]byte
+
+	once sync.Once
+	hash string
+	err  error
+}
+
+func (b *binding) argsHash() (string, error) {
+	b.once.Do(func() { b.hash, b.err = approval.HashArgs(b.args) })
+	return b.hash, b.err
+}
+
+// Guard returns the extension that checks, right before the backend, that
+// the call is still the one the approval extension let through: same id,
+// same tool, arguments with the same canonical hash. Install it in the same
+// executor as e. A call that reaches it without a binding from e is denied.
+func (e *Extension) Guard() extension.Extension { return guard{e} }
+
+type guard struct{ e *Extension }
+
+func (g guard) Name() string  { return "approval-guard" }
+func (g guard) Priority() int { return PriorityGuard }
+
+func (g guard) Wrap(next extension.Handler) extension.Handler {
+	g.e.armed.Add(1)
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		if msg := g.check(ctx, req); msg != "" {
+			return deny(req, "approval-guard", msg, map[string]any{"decision": "deny", "decided_by": "approval-guard"})
+		}
+		return next(ctx, req)
+	}
+}
+
+func (g guard) check(ctx context.Context, req *extension.Request) string {
+	b, _ := ctx.Value(bindingKey{}).(*binding)
+	if b == nil || b.owner != g.e {
+		return "the call reached the backend without passing its approval extension (or an extension removed the approval): install ext and ext.Guard() from the same approvalext.New in the same executor"
+	}
+	if req.Call.ID != b.id || req.Call.Name != b.tool {
+		return fmt.Sprintf("the call changed after approval (approved call %q to %q, now call %q to %q): an approval covers only the call that was approved", b.id, b.tool, req.Call.ID, req.Call.Name)
+	}
+	if bytes.Equal(req.Call.Args, b.args) {
+		return ""
+	}
+	want, err := b.argsHash()
+	if err != nil {
+		return "the approved arguments cannot be hashed: " + err.Error()
+	}
+	got, err := approval.HashArgs(req.Call.Args)
+	if err != nil || got != want {
+		if err != nil {
+			got = "unhashable (" + err.Error() + ")"
+		}
+		return fmt.Sprintf("the arguments changed after approval (approved %s, now %s), most likely rewritten by an extension further in the chain: an approval covers only the arguments that were approved", want, got)
+	}
+	return ""
+}
+
+// memory remembers session-scoped decisions, at most max of them; the
+// oldest is forgotten first.
+type memory struct {
+	mu   sync.Mutex
+	m    map[memKey]approval.Decision
+	ring []memKey
+	next int
+}
+
+type memKey struct {
+	session, tool, hash string // hash is empty for a whole-tool decision
+}
+
+func newMemory(max int) *memory {
+	return &memory{m: make(map[memKey]approval.Decision), ring: make([]memKey, max)}
+}
+
+func (m *memory) put(session, tool, hash string, d approval.Decision) {
+	k := memKey{session, tool, hash}
+	if d.Scope == approval.ScopeSessionTool {
+		k.hash = ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.m[k]; !ok {
+		if old := m.ring[m.next]; old != (memKey{}) {
+			delete(m.m, old)
+		}
+		m.ring[m.next] = k
+		m.next = (m.next + 1) % len(m.ring)
+	}
+	m.m[k] = d
+}
+
+// get returns the remembered decision for the call; a remembered denial
+// wins over a remembered approval.
+func (m *memory) get(session, tool, hash string) (approval.Decision, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	byTool, okT := m.m[memKey{session, tool, ""}]
+	byArgs, okA := m.m[memKey{session, tool, hash}]
+	switch {
+	case okT && byTool.Kind == approval.Deny:
+		return byTool, true
+	case okA:
+		return byArgs, true
+	}
+	return byTool, okT
+}
+
+func (m *memory) forget(session string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k := range m.m {
+		if k.session == session {
+			delete(m.m, k)
+		}
+	}
+}
+
+var _ extension.Extension = (*Extension)(nil)
