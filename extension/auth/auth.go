@@ -1,0 +1,256 @@
+// Package auth is the authorisation extension: it decides who may call what.
+//
+// A call acts for a principal (id, roles, tenant), carried in the call
+// (tool.Call.Principal) or in the context (tool.WithPrincipal; the executor
+// copies it into the call). Rules map a role to the tools it may call, by
+// name or glob ("read_*"), by category, and under a risk ceiling.
+//
+// Decisions, in order:
+//
+//  1. A call without a principal ID is refused (rule "require-principal"),
+//     unless AllowAnonymous is given.
+//  2. With no rules at all, any identified principal may call any tool; with
+//     DenyByDefault and no rules, nothing may run. This is the documented
+//     default: the extension alone only guarantees that calls are attributed.
+//  3. A rule "covers" a tool when one of its Tools globs matches the tool's
+//     name or its Categories contain the tool's category; a rule with neither
+//     covers every tool. A covered tool may be called only by a principal
+//     holding the role of a covering rule, and only if the tool's risk is at
+//     or below that rule's ceiling.
+//  4. A tool no rule covers is open to every identified principal, or
+//     refused under DenyByDefault (rule "deny-by-default").
+//
+// A refused call ends with tool.CodeUnauthorized, a message naming the rule,
+// and the rule's name in the result's metadata under MetaRule; nothing
+// further in the chain runs.
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Name is the extension's name.
+const Name = "auth"
+
+// Names of the built-in rules, as they appear in denial messages and in
+// the result's MetaRule metadata.
+const (
+	RuleRequirePrincipal = "require-principal"
+	RuleDenyByDefault    = "deny-by-default"
+)
+
+// MetaRule is the result metadata key that names the rule that refused a call.
+const MetaRule = "auth.rule"
+
+// AnyRole in Rule.Role matches every identified principal.
+const AnyRole = "*"
+
+// Rule grants a role access to tools.
+type Rule struct {
+	// Name identifies the rule in denial messages; default "role:<Role>".
+	Name string
+	// Role is the role the rule grants to; AnyRole ("*") grants to every
+	// identified principal.
+	Role string
+	// Tools are tool names or path.Match globs ("read_*", "git_?").
+	Tools []string
+	// Categories are tool categories (tool.Spec.Category).
+	Categories []string
+	// MaxRisk, when set, is the highest tool risk the rule allows. Use
+	// Ceiling(tool.RiskLow) to build one.
+	MaxRisk *tool.Risk
+}
+
+// Ceiling returns a pointer to r, for Rule.MaxRisk.
+func Ceiling(r tool.Risk) *tool.Risk { return &r }
+
+func (r *Rule) name() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return "role:" + r.Role
+}
+
+// covers reports whether the rule speaks about spec.
+func (r *Rule) covers(spec *tool.Spec) bool {
+	if len(r.Tools) == 0 && len(r.Categories) == 0 {
+		return true
+	}
+	for _, g := range r.Tools {
+		if ok, _ := path.Match(g, spec.Name); ok {
+			return true
+		}
+	}
+	return spec.Category != "" && slices.Contains(r.Categories, spec.Category)
+}
+
+func (r *Rule) grants(p *tool.Principal) bool {
+	return r.Role == AnyRole || p.HasRole(r.Role)
+}
+
+// Option configures an Auth.
+type Option func(*Auth)
+
+// WithRules adds rules.
+func WithRules(rules ...Rule) Option {
+	return func(a *Auth) { a.rules = append(a.rules, rules...) }
+}
+
+// Allow is shorthand for a rule granting role the named tools (names or globs).
+func Allow(role string, tools ...string) Option {
+	return WithRules(Rule{Role: role, Tools: tools})
+}
+
+// DenyByDefault refuses tools that no rule covers (and, with no rules at
+// all, every tool).
+func DenyByDefault() Option { return func(a *Auth) { a.denyByDefault = true } }
+
+// AllowAnonymous lets calls without a principal ID through as a principal
+// with no roles: they reach tools no rule covers (unless DenyByDefault) and
+// tools covered by an AnyRole rule.
+func AllowAnonymous() Option { return func(a *Auth) { a.allowAnonymous = true } }
+
+// Auth is the authorisation extension. Build it with New; it is safe for
+// concurrent use and immutable after New.
+type Auth struct {
+	rules          []Rule
+	denyByDefault  bool
+	allowAnonymous bool
+	err            error
+}
+
+var _ extension.Extension = (*Auth)(nil)
+
+// New returns an authorisation extension. With no options, every call must
+// carry a principal ID and any identified principal may call any tool.
+//
+// Configuration mistakes (a rule without a role, a malformed glob) are
+// reported by Check; until fixed, the extension refuses every call (it
+// fails closed) with tool.CodeInternal naming the mistake.
+func New(opts ...Option) *Auth {
+	a := &Auth{}
+	for _, o := range opts {
+		if o != nil {
+			o(a)
+		}
+	}
+	var errs []error
+	for i := range a.rules {
+		r := &a.rules[i]
+		r.Tools = slices.Clone(r.Tools)
+		r.Categories = slices.Clone(r.Categories)
+		if r.Role == "" {
+			errs = append(errs, fmt.Errorf("auth: rule #%d (%s): Role is empty: name the role the rule grants to, or %q for every principal", i, r.name(), AnyRole))
+		}
+		for _, g := range r.Tools {
+			if _, err := path.Match(g, ""); err != nil {
+				errs = append(errs, fmt.Errorf("auth: rule %q: tool glob %q is malformed (%v): use *, ? and [...] as in path.Match", r.name(), g, err))
+			}
+		}
+		if r.MaxRisk != nil && (*r.MaxRisk < tool.RiskLow || *r.MaxRisk > tool.RiskHigh) {
+			errs = append(errs, fmt.Errorf("auth: rule %q: MaxRisk %d is not a risk level: use tool.RiskLow, RiskMedium or RiskHigh", r.name(), int8(*r.MaxRisk)))
+		}
+	}
+	a.err = errors.Join(errs...)
+	return a
+}
+
+// Check reports configuration mistakes found by New.
+func (a *Auth) Check() error { return a.err }
+
+// Name implements extension.Extension.
+func (a *Auth) Name() string { return Name }
+
+// Priority implements extension.Extension: extension.PriorityAuth.
+func (a *Auth) Priority() int { return extension.PriorityAuth }
+
+// Wrap implements extension.Extension.
+func (a *Auth) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		p := req.Call.Principal
+		if p.ID == "" {
+			if cp, ok := tool.PrincipalFrom(ctx); ok {
+				p = cp
+				req.Call.Principal = cp
+			}
+		}
+		if rule, err := a.Authorize(p, req.Spec); err != nil {
+			res := tool.Failure(&req.Call, err)
+			if rule != "" {
+				res.SetMeta(MetaRule, rule)
+			}
+			return res
+		}
+		return next(ctx, req)
+	}
+}
+
+// Authorize decides whether p may call the tool described by spec. On
+// refusal it returns the name of the deciding rule and a *tool.Error with
+// CodeUnauthorized (or CodeInternal when the configuration is broken). It
+// can be used alone, for example to hide from a model the tools its user
+// may not call.
+func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err error) {
+	if a.err != nil {
+		return "", tool.Errorf(tool.CodeInternal, "auth is misconfigured, refusing every call: %v", a.err)
+	}
+	if spec == nil {
+		return "", tool.NewError(tool.CodeInternal, "auth: request has no tool spec")
+	}
+	if p.ID == "" && !a.allowAnonymous {
+		return RuleRequirePrincipal, tool.Errorf(tool.CodeUnauthorized,
+			"rule %q: the call to tool %q carries no principal: set tool.Call.Principal or put one in the context with tool.WithPrincipal", RuleRequirePrincipal, spec.Name)
+	}
+	var covering, ceiling *Rule
+	for i := range a.rules {
+		r := &a.rules[i]
+		if !r.covers(spec) {
+			continue
+		}
+		if covering == nil {
+			covering = r
+		}
+		if !r.grants(&p) {
+			continue
+		}
+		if r.MaxRisk != nil && spec.Risk > *r.MaxRisk {
+			if ceiling == nil {
+				ceiling = r
+			}
+			continue
+		}
+		return "", nil
+	}
+	who := describe(p)
+	switch {
+	case ceiling != nil:
+		return ceiling.name(), tool.Errorf(tool.CodeUnauthorized,
+			"rule %q allows %s tools up to risk %s; tool %q is risk %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, spec.Risk)
+	case covering != nil:
+		return covering.name(), tool.Errorf(tool.CodeUnauthorized,
+			"tool %q is restricted by rule %q to role %q; %s does not hold it", spec.Name, covering.name(), covering.Role, who)
+	case a.denyByDefault:
+		return RuleDenyByDefault, tool.Errorf(tool.CodeUnauthorized,
+			"rule %q: no rule grants %s the tool %q", RuleDenyByDefault, who, spec.Name)
+	}
+	return "", nil
+}
+
+func describe(p tool.Principal) string {
+	id := p.ID
+	if id == "" {
+		id = "anonymous"
+	}
+	if len(p.Roles) == 0 {
+		return fmt.Sprintf("principal %q (no roles)", id)
+	}
+	return fmt.Sprintf("principal %q (roles %s)", id, strings.Join(p.Roles, ", "))
+}

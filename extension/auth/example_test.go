@@ -1,0 +1,35 @@
+package auth_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/auth"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+func Example() {
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("read_file", "Read a file", func(context.Context, struct{}) (string, error) { return "contents", nil },
+			tool.WithCategory("files")),
+		tool.Func("delete_file", "Delete a file", func(context.Context, struct{}) (string, error) { return "deleted", nil },
+			tool.WithCategory("files"), tool.WithRisk(tool.RiskHigh)),
+	)
+	a := auth.New(auth.WithRules(
+		auth.Rule{Name: "staff-files", Role: "staff", Categories: []string{"files"}, MaxRisk: auth.Ceiling(tool.RiskMedium)},
+		auth.Rule{Name: "admins", Role: "admin"},
+	))
+	ex := executor.New(reg, executor.WithExtensions(a))
+
+	ctx := tool.WithPrincipal(context.Background(), tool.Principal{ID: "bob", Roles: []string{"staff"}})
+	res, _ := ex.Execute(ctx, tool.Call{Name: "read_file"})
+	fmt.Println(res.Status, res.Text())
+	res, _ = ex.Execute(ctx, tool.Call{Name: "delete_file"})
+	fmt.Println(res.Status, res.Error)
+	// Output:
+	// succeeded contents
+	// denied unauthorized: rule "staff-files" allows principal "bob" (roles staff) tools up to risk medium; tool "delete_file" is risk high
+}

@@ -1,0 +1,333 @@
+// Package cache is the result cache extension: it remembers the successful
+// results of tools that are both read-only and idempotent
+// (tool.Spec.Annotations.ReadOnly and Idempotent; tool.ReadOnly() sets both).
+//
+// Results are keyed by the tool's name, its Spec.Version and its arguments
+// in canonical JSON (keys sorted, numbers normalised; see CanonicalJSON), so
+// a new version of a tool never sees its old results. Entries live for a
+// TTL and the cache is bounded by entries and by bytes, evicting the least
+// recently used first. By default results are shared by every caller; when
+// a read-only tool answers differently per principal, use KeyByPrincipal.
+//
+// Concurrent identical calls are collapsed with golang.org/x/sync/singleflight:
+// one runs the backend, the others wait for its result (each waiter still
+// honours its own context).
+//
+// Every result of a cacheable tool carries Metadata[MetaKey]: MetaHit when it
+// came from the cache, MetaShared when it came from a concurrent identical
+// call, MetaMiss when the backend ran. Callers always get their own copy, so
+// changing a result does not change the cache.
+package cache
+
+import (
+	"container/list"
+	"context"
+	"maps"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Name is the extension's name.
+const Name = "cache"
+
+// MetaKey is the result metadata key, and its values.
+const (
+	MetaKey    = "cache"
+	MetaHit    = "hit"
+	MetaShared = "shared"
+	MetaMiss   = "miss"
+)
+
+// Defaults used when no option overrides them.
+const (
+	DefaultTTL        = 5 * time.Minute
+	DefaultMaxEntries = 1024
+	DefaultMaxBytes   = 64 << 20
+)
+
+// entryOverhead approximates the bytes of an entry beyond its key and output.
+const entryOverhead = 256
+
+// Option configures a Cache.
+type Option func(*Cache)
+
+// WithTTL sets how long a result stays fresh. Non-positive keeps the default.
+func WithTTL(d time.Duration) Option {
+	return func(c *Cache) {
+		if d > 0 {
+			c.ttl = d
+		}
+	}
+}
+
+// WithMaxEntries bounds the number of entries. Non-positive keeps the default.
+func WithMaxEntries(n int) Option {
+	return func(c *Cache) {
+		if n > 0 {
+			c.maxEntries = n
+		}
+	}
+}
+
+// WithMaxBytes bounds the approximate memory held by entries (keys, output,
+// content). A result larger than the bound is not cached. Non-positive
+// keeps the default.
+func WithMaxBytes(n int64) Option {
+	return func(c *Cache) {
+		if n > 0 {
+			c.maxBytes = n
+		}
+	}
+}
+
+// WithClock replaces time.Now for TTLs.
+func WithClock(now func() time.Time) Option {
+	return func(c *Cache) {
+		if now != nil {
+			c.now = now
+		}
+	}
+}
+
+// KeyByPrincipal adds the principal's ID and tenant to the key, for
+// read-only tools whose answers depend on who asks.
+func KeyByPrincipal() Option { return func(c *Cache) { c.byPrincipal = true } }
+
+// Stats counts what the cache did.
+type Stats struct {
+	Hits, Shared, Misses int64
+	Entries              int
+	Bytes                int64
+}
+
+type entry struct {
+	key     string
+	res     *tool.Result // never handed out: callers get clones
+	size    int64
+	expires time.Time
+	elem    *list.Element
+}
+
+// Cache is the result cache extension. It is safe for concurrent use, and
+// one Cache may serve several executors.
+type Cache struct {
+	ttl         time.Duration
+	maxEntries  int
+	maxBytes    int64
+	now         func() time.Time
+	byPrincipal bool
+
+	mu    sync.Mutex
+	m     map[string]*entry
+	lru   list.List // front: most recently used
+	bytes int64
+
+	group                singleflight.Group
+	hits, shared, misses atomic.Int64
+}
+
+var _ extension.Extension = (*Cache)(nil)
+
+// New returns a cache: 5 minutes TTL, 1024 entries, 64 MiB.
+func New(opts ...Option) *Cache {
+	c := &Cache{ttl: DefaultTTL, maxEntries: DefaultMaxEntries, maxBytes: DefaultMaxBytes, now: time.Now, m: map[string]*entry{}}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	return c
+}
+
+// Name implements extension.Extension.
+func (c *Cache) Name() string { return Name }
+
+// Priority implements extension.Extension: extension.PriorityCache.
+func (c *Cache) Priority() int { return extension.PriorityCache }
+
+// Cacheable reports whether results of the tool described by spec are cached.
+func Cacheable(spec *tool.Spec) bool {
+	return spec.Annotations.ReadOnly && spec.Annotations.Idempotent
+}
+
+// Stats returns counters and the current size.
+func (c *Cache) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Stats{Hits: c.hits.Load(), Shared: c.shared.Load(), Misses: c.misses.Load(), Entries: len(c.m), Bytes: c.bytes}
+}
+
+// Purge drops every entry.
+func (c *Cache) Purge() {
+	c.mu.Lock()
+	c.m = map[string]*entry{}
+	c.lru.Init()
+	c.bytes = 0
+	c.mu.Unlock()
+}
+
+func (c *Cache) key(req *extension.Request) (string, error) {
+	canon, err := CanonicalJSON(req.Call.Args)
+	if err != nil {
+		return "", err
+	}
+	spec := req.Spec
+	n := len(spec.Name) + len(spec.Version) + len(canon) + 2
+	b := make([]byte, 0, n)
+	b = append(b, spec.Name...)
+	b = append(b, 0)
+	b = append(b, spec.Version...)
+	b = append(b, 0)
+	if c.byPrincipal {
+		p := req.Call.Principal
+		b = append(b, p.Tenant...)
+		b = append(b, 0)
+		b = append(b, p.ID...)
+		b = append(b, 0)
+	}
+	b = append(b, canon...)
+	return string(b), nil
+}
+
+// Wrap implements extension.Extension.
+func (c *Cache) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		if !Cacheable(req.Spec) {
+			return next(ctx, req)
+		}
+		key, err := c.key(req)
+		if err != nil {
+			return next(ctx, req) // the executor validated the args; uncacheable, not an error
+		}
+		if r := c.get(key); r != nil {
+			c.hits.Add(1)
+			r.SetMeta(MetaKey, MetaHit)
+			return r
+		}
+		var own *tool.Result // set only in the caller that runs the backend
+		ch := c.group.DoChan(key, func() (v any, _ error) {
+			// singleflight re-panics in a goroutine of its own, which would
+			// crash the program: turn a panic into a result here.
+			defer func() {
+				if p := recover(); p != nil {
+					own = extension.PanicResult(&req.Call, "extension \"cache\" backend", p, debug.Stack())
+					v = clone(own)
+				}
+			}()
+			own = next(ctx, req)
+			frozen := clone(own)
+			if frozen.OK() {
+				c.put(key, frozen)
+			}
+			return frozen, nil
+		})
+		select {
+		case <-ctx.Done():
+			return tool.Failure(&req.Call, ctx.Err())
+		case r := <-ch:
+			if own != nil {
+				c.misses.Add(1)
+				own.SetMeta(MetaKey, MetaMiss)
+				return own
+			}
+			frozen := r.Val.(*tool.Result)
+			if !frozen.OK() && frozen.Error != nil && (frozen.Error.Code == tool.CodeCancelled || frozen.Error.Code == tool.CodeTimeout) && ctx.Err() == nil {
+				// The call we waited on was cut short by its own caller's
+				// context; ours is still alive, so run for ourselves.
+				c.misses.Add(1)
+				res := next(ctx, req)
+				res.SetMeta(MetaKey, MetaMiss)
+				return res
+			}
+			c.shared.Add(1)
+			res := clone(frozen)
+			res.SetMeta(MetaKey, MetaShared)
+			return res
+		}
+	}
+}
+
+func (c *Cache) get(key string) *tool.Result {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[key]
+	if e == nil {
+		return nil
+	}
+	if !c.now().Before(e.expires) {
+		c.remove(e)
+		return nil
+	}
+	c.lru.MoveToFront(e.elem)
+	return clone(e.res)
+}
+
+func (c *Cache) put(key string, res *tool.Result) {
+	size := int64(len(key)) + resultSize(res) + entryOverhead
+	if size > c.maxBytes {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.m[key]; old != nil {
+		c.remove(old)
+	}
+	e := &entry{key: key, res: res, size: size, expires: c.now().Add(c.ttl)}
+	e.elem = c.lru.PushFront(e)
+	c.m[key] = e
+	c.bytes += size
+	for len(c.m) > c.maxEntries || c.bytes > c.maxBytes {
+		c.remove(c.lru.Back().Value.(*entry))
+	}
+}
+
+func (c *Cache) remove(e *entry) {
+	c.lru.Remove(e.elem)
+	delete(c.m, e.key)
+	c.bytes -= e.size
+}
+
+func resultSize(r *tool.Result) int64 {
+	n := int64(len(r.Output))
+	for _, ct := range r.Content {
+		n += int64(len(ct.Text) + len(ct.Data) + len(ct.URI) + len(ct.MIMEType) + len(ct.Name) + len(ct.Title) + 64)
+	}
+	return n
+}
+
+// clone copies a result deeply enough that the copy and the original share
+// no mutable memory (metadata values are copied by value, one level deep).
+func clone(r *tool.Result) *tool.Result {
+	out := *r
+	if r.Output != nil {
+		out.Output = append([]byte(nil), r.Output...)
+	}
+	if r.Content != nil {
+		out.Content = make([]tool.Content, len(r.Content))
+		for i, ct := range r.Content {
+			if ct.Data != nil {
+				ct.Data = append([]byte(nil), ct.Data...)
+			}
+			out.Content[i] = ct
+		}
+	}
+	if r.Error != nil {
+		e := *r.Error
+		out.Error = &e
+	}
+	if r.Usage != nil {
+		u := *r.Usage
+		out.Usage = &u
+	}
+	if r.Metadata != nil {
+		out.Metadata = maps.Clone(r.Metadata)
+	}
+	return &out
+}

@@ -1,0 +1,520 @@
+// Package policy is the governance extension: operating modes and per-tool
+// rules loaded from a YAML governance file.
+//
+// A Policy holds the current operating mode (normal, alert, degraded,
+// lockdown, recovery, or a mode the file declares). The mode changes at run
+// time without a restart: p.SetMode("lockdown") is one atomic store, and the
+// next call sees it.
+//
+// The governance file:
+//
+//	version: 1                      # optional
+//	global:
+//	  mode: normal                  # the mode at start
+//	  modes: [maintenance]          # modes beyond the five built-ins
+//	  path_fields: [path, dest]     # which arguments hold paths (default below)
+//	  allowed_paths: ["$HOME/work/**"]
+//	  forbidden_paths: ["/etc/**", "**/.ssh/**"]
+//	  max_arg_bytes: 1MiB
+//	  max_field_bytes: {content: 10MiB}
+//	tools:
+//	  write_file:
+//	    category: system_write          # informational
+//	    allowed_in_modes: [NORMAL]      # alias allowed_modes; empty: every mode
+//	    requires_approval_in_modes: [ALERT, DEGRADED, RECOVERY]  # alias approval_modes
+//	    forbidden_in_modes: [LOCKDOWN]  # alias forbidden_modes
+//	    path_fields: [path]
+//	    allowed_paths: ["$HOME/Dev/agent/**"]
+//	    forbidden_paths: ["/System/**", "$HOME/.ssh/**"]
+//	    max_arg_bytes: 65536
+//	    max_file_size_mb: 10            # limits the content_field argument
+//	    content_field: content          # default "content"
+//	    max_field_bytes: {patch: 64KiB}
+//
+// Mode names are case-insensitive. Sizes are byte counts or strings with a
+// unit (B, KB, KiB, MB, MiB, GB, GiB); max_file_size_mb counts MiB. Path
+// patterns expand $VAR, ${VAR} and a leading ~, and match with "**" for any
+// number of path segments ("/System/**" matches "/System" and everything
+// under it).
+//
+// Loading is strict: an unknown field, a misspelt mode, a malformed glob, an
+// unset environment variable or a bad size is refused with the file, the
+// line, the field and a suggestion, e.g.
+//
+//	governance.yaml:12: tools.write_file.allowed_in_modes[0]: unknown mode "lockdwn": did you mean "lockdown"?
+//
+// A rule for a tool the registry does not have is not an error (the file
+// may serve several programs); Check reports it as a Warning.
+//
+// Per call, in this order, the first broken rule refuses the call with
+// tool.CodePolicyDenied, a message naming the rule ("tools.write_file.forbidden_in_modes")
+// and the rule's name in the result metadata under MetaRule:
+//
+//  1. the tool's forbidden_in_modes contains the current mode;
+//  2. the tool's allowed_in_modes (together with requires_approval_in_modes)
+//     is not empty and lacks the current mode;
+//  3. the tool's own tool.Spec.AllowedModes lacks the current mode
+//     (rule "spec.allowed_modes");
+//  4. the arguments are larger than max_arg_bytes (the tool's, else global);
+//  5. a named argument is larger than its max_field_bytes / max_file_size_mb
+//     (a string counts its bytes, any other value its JSON encoding);
+//  6. a path argument matches a forbidden_paths glob (the tool's and the
+//     global ones), or there are allowed_paths (the tool's, else global) and
+//     it matches none, or it climbs out with ".." (rule "paths.parent").
+//
+// When the current mode is in requires_approval_in_modes, the call is not
+// refused: the policy records the fact for the approval extension with
+// req.Set(ApprovalRequiredKey, "policy rule <name>: mode <mode> requires approval").
+// The policy also writes the current mode into req.Call.Mode for the
+// extensions further in.
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Name is the extension's name.
+const Name = "policy"
+
+// ApprovalRequiredKey is the extension.Request value key under which the
+// policy records that the current mode requires approval for the call. The
+// value is a string naming the rule, e.g.
+// "policy rule tools.write_file.requires_approval_in_modes: mode alert requires approval".
+// The approval extension reads it.
+const ApprovalRequiredKey = "approval.required"
+
+// MetaRule is the result metadata key naming the rule that refused a call.
+const MetaRule = "policy.rule"
+
+// MetaMode is the result metadata key holding the mode a refused call was
+// judged in.
+const MetaMode = "policy.mode"
+
+// DefaultPathFields are the argument names treated as paths when neither the
+// tool's rule nor the global section sets path_fields.
+var DefaultPathFields = []string{"path", "file", "filepath", "dir", "directory", "target", "src", "dst"}
+
+var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
+
+type modeSet []string
+
+func (s modeSet) has(m string) bool { return slices.Contains(s, m) }
+func (s modeSet) add(m string) modeSet {
+	if s.has(m) {
+		return s
+	}
+	return append(s, m)
+}
+
+type pathRule struct {
+	glob   glob
+	source string // as written in the file
+	rule   string // e.g. "tools.write_file.forbidden_paths[1]"
+	line   int
+}
+
+type toolRule struct {
+	name string // "tools.write_file" or "global"
+	tool string
+	line int
+
+	allowed, approval, forbidden modeSet
+	allowedLine, forbiddenLine   int
+	pathFields                   []string
+	pathFieldsSet                bool
+	pathFieldsLine               int
+	allowedPaths, forbiddenPaths []pathRule
+	maxArgBytes                  int64
+	maxArgLine                   int
+	fieldMax                     map[string]int64
+	fieldRule                    map[string]string
+	contentField                 string
+}
+
+func (r *toolRule) setFieldMax(field string, n int64, rule string) {
+	if r.fieldMax == nil {
+		r.fieldMax, r.fieldRule = map[string]int64{}, map[string]string{}
+	}
+	r.fieldMax[field], r.fieldRule[field] = n, rule
+}
+
+type config struct {
+	file       string
+	mode       string
+	modes      []string
+	pathFields []string
+	global     toolRule
+	tools      map[string]*toolRule
+	order      []string
+}
+
+// Option configures a Policy.
+type Option func(*Policy)
+
+// WithFilename names the governance source in errors and warnings (Load
+// uses the path; the default is "governance.yaml").
+func WithFilename(name string) Option { return func(p *Policy) { p.filename = name } }
+
+// WithMode sets the mode at start, overriding the file's global.mode.
+func WithMode(mode string) Option { return func(p *Policy) { p.initialMode = mode } }
+
+// WithEnv replaces os.LookupEnv for $VAR expansion in path patterns.
+func WithEnv(lookup func(string) (string, bool)) Option {
+	return func(p *Policy) {
+		if lookup != nil {
+			p.env = lookup
+		}
+	}
+}
+
+// WithBaseDir resolves relative path arguments against dir before matching.
+// Without it, relative paths are matched as written (cleaned).
+func WithBaseDir(dir string) Option { return func(p *Policy) { p.baseDir = dir } }
+
+// Policy is the governance extension. It is safe for concurrent use.
+type Policy struct {
+	filename    string
+	initialMode string
+	env         func(string) (string, bool)
+	baseDir     string
+	initErr     error
+
+	cfg  atomic.Pointer[config]
+	mode atomic.Pointer[string]
+}
+
+var _ extension.Extension = (*Policy)(nil)
+
+func newPolicy(opts []Option) *Policy {
+	p := &Policy{filename: "governance.yaml", env: os.LookupEnv}
+	for _, o := range opts {
+		if o != nil {
+			o(p)
+		}
+	}
+	return p
+}
+
+// New returns a policy without a governance file: the mode starts at
+// normal (or WithMode) and only the tools' own Spec.AllowedModes are
+// enforced.
+func New(opts ...Option) *Policy {
+	p := newPolicy(opts)
+	p.install(&config{file: p.filename, mode: tool.ModeNormal, modes: slices.Clone(builtinModes), tools: map[string]*toolRule{}})
+	return p
+}
+
+func (p *Policy) install(cfg *config) {
+	p.cfg.Store(cfg)
+	m := cfg.mode
+	if p.initialMode != "" {
+		if err := p.checkMode(cfg, p.initialMode); err != nil {
+			p.initErr = err
+		} else {
+			m = strings.ToLower(p.initialMode)
+		}
+	}
+	p.mode.Store(&m)
+}
+
+// Err reports a bad WithMode option (the policy then starts in the file's
+// mode).
+func (p *Policy) Err() error { return p.initErr }
+
+func (p *Policy) checkMode(cfg *config, mode string) error {
+	m := strings.ToLower(strings.TrimSpace(mode))
+	if slices.Contains(cfg.modes, m) {
+		return nil
+	}
+	hint := didYouMean(m, cfg.modes)
+	if hint == "" {
+		hint = ": known modes are " + strings.Join(cfg.modes, ", ")
+	}
+	return fmt.Errorf("policy: unknown mode %q%s", mode, hint)
+}
+
+// SetMode switches the current mode at once; calls that start afterwards
+// are judged in the new mode. An unknown mode is refused and the mode
+// stays as it was.
+func (p *Policy) SetMode(mode string) error {
+	if err := p.checkMode(p.cfg.Load(), mode); err != nil {
+		return err
+	}
+	m := strings.ToLower(strings.TrimSpace(mode))
+	p.mode.Store(&m)
+	return nil
+}
+
+// Mode returns the current mode.
+func (p *Policy) Mode() string { return *p.mode.Load() }
+
+// Modes returns the modes the policy knows: the five built-ins and those
+// the file declares.
+func (p *Policy) Modes() []string { return slices.Clone(p.cfg.Load().modes) }
+
+// Name implements extension.Extension.
+func (p *Policy) Name() string { return Name }
+
+// Priority implements extension.Extension: extension.PriorityPolicy.
+func (p *Policy) Priority() int { return extension.PriorityPolicy }
+
+// Warning is a rule that cannot apply, found by Check.
+type Warning struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+// String formats as "file:line: field: message".
+func (w Warning) String() string {
+	return (&LoadError{File: w.File, Line: w.Line, Field: w.Field, Msg: w.Msg}).Error()
+}
+
+// Check compares the policy with the tools of reg: a rule for a tool reg
+// does not have, or path_fields naming an argument the tool's input schema
+// does not declare, is a warning. Warnings are not errors: the rule is
+// kept (the tool may be registered later).
+func (p *Policy) Check(reg *registry.Registry) []Warning {
+	cfg := p.cfg.Load()
+	var out []Warning
+	for _, name := range cfg.order {
+		tr := cfg.tools[name]
+		e, ok := reg.Lookup(name)
+		if !ok {
+			msg := fmt.Sprintf("rule for tool %q, which is not registered", name)
+			if s := reg.Suggest(name, 1); len(s) > 0 {
+				msg += fmt.Sprintf(": did you mean %q?", s[0])
+			}
+			out = append(out, Warning{File: cfg.file, Line: tr.line, Field: tr.name, Msg: msg})
+			continue
+		}
+		if tr.pathFieldsSet {
+			props := schemaProperties(e.Spec.InputSchema)
+			for _, f := range tr.pathFields {
+				if props != nil && !slices.Contains(props, f) {
+					out = append(out, Warning{File: cfg.file, Line: tr.pathFieldsLine, Field: tr.name + ".path_fields",
+						Msg: fmt.Sprintf("tool %q has no argument %q%s", name, f, didYouMean(f, props))})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func schemaProperties(raw json.RawMessage) []string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(raw, &s) != nil || s.Properties == nil {
+		return nil
+	}
+	out := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Wrap implements extension.Extension.
+func (p *Policy) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		mode := p.Mode()
+		req.Call.Mode = mode
+		if rule, err := p.Evaluate(mode, req.Spec, req.Call.Args); err != nil {
+			res := tool.Failure(&req.Call, err)
+			res.SetMeta(MetaRule, rule)
+			res.SetMeta(MetaMode, mode)
+			return res
+		}
+		if reason := p.approvalReason(mode, req.Spec.Name); reason != "" {
+			req.Set(ApprovalRequiredKey, reason)
+		}
+		return next(ctx, req)
+	}
+}
+
+func (p *Policy) approvalReason(mode, name string) string {
+	tr := p.cfg.Load().tools[name]
+	if tr == nil || !tr.approval.has(mode) {
+		return ""
+	}
+	return fmt.Sprintf("policy rule %s.requires_approval_in_modes: mode %s requires approval", tr.name, mode)
+}
+
+// denial builds the refusal for rule at line.
+func (p *Policy) denial(cfg *config, rule string, line int, format string, args ...any) (string, error) {
+	where := ""
+	if line > 0 {
+		where = fmt.Sprintf(" (%s:%d)", cfg.file, line)
+	}
+	return rule, tool.Errorf(tool.CodePolicyDenied, "policy rule %s%s: %s", rule, where, fmt.Sprintf(format, args...))
+}
+
+// Evaluate judges a call to the tool described by spec, with args, in mode.
+// It returns the broken rule's name and a *tool.Error with
+// CodePolicyDenied, or "" and nil. It does not consider approval (see
+// ApprovalRequired).
+func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (rule string, err error) {
+	cfg := p.cfg.Load()
+	tr := cfg.tools[spec.Name]
+	if tr != nil {
+		if tr.forbidden.has(mode) {
+			return p.denial(cfg, tr.name+".forbidden_in_modes", tr.forbiddenLine, "tool %q is forbidden in mode %s", spec.Name, mode)
+		}
+		if len(tr.allowed) > 0 && !tr.allowed.has(mode) && !tr.approval.has(mode) {
+			ok := slices.Concat(tr.allowed, tr.approval)
+			return p.denial(cfg, tr.name+".allowed_in_modes", tr.allowedLine, "tool %q may run only in modes %s; the current mode is %s", spec.Name, strings.Join(ok, ", "), mode)
+		}
+	}
+	if len(spec.AllowedModes) > 0 && !slices.ContainsFunc(spec.AllowedModes, func(m string) bool { return strings.EqualFold(m, mode) }) {
+		return p.denial(cfg, "spec.allowed_modes", 0, "tool %q declares it may run only in modes %s; the current mode is %s", spec.Name, strings.Join(spec.AllowedModes, ", "), mode)
+	}
+	g := &cfg.global
+	if limit, r, line := pick(tr, g, func(t *toolRule) int64 { return t.maxArgBytes }); limit > 0 && int64(len(args)) > limit {
+		return p.denial(cfg, r+".max_arg_bytes", line, "arguments are %d bytes, over the %d-byte limit: send less data", len(args), limit)
+	}
+	fields := pathFieldsFor(cfg, tr)
+	hasPaths := len(g.allowedPaths)+len(g.forbiddenPaths) > 0 || (tr != nil && len(tr.allowedPaths)+len(tr.forbiddenPaths) > 0)
+	hasSizes := len(g.fieldMax) > 0 || (tr != nil && len(tr.fieldMax) > 0)
+	if !hasPaths && !hasSizes {
+		return "", nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err != nil {
+		return "", nil // the executor validated the arguments; a non-object has no fields to judge
+	}
+	if hasSizes {
+		for _, r := range []*toolRule{tr, g} {
+			if r == nil {
+				continue
+			}
+			for _, f := range sortedKeys(r.fieldMax) {
+				v, ok := obj[f]
+				if !ok {
+					continue
+				}
+				if n := valueSize(v); n > r.fieldMax[f] {
+					return p.denial(cfg, r.fieldRule[f], 0, "argument %q is %d bytes, over the %d-byte limit", f, n, r.fieldMax[f])
+				}
+			}
+		}
+	}
+	if hasPaths {
+		for _, f := range fields {
+			v, ok := obj[f]
+			if !ok {
+				continue
+			}
+			for _, s := range pathStrings(v) {
+				if rule, err := p.checkPath(cfg, tr, f, s); err != nil {
+					return rule, err
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// ApprovalRequired reports the reason the policy records under
+// ApprovalRequiredKey for a call to name in mode, or "".
+func (p *Policy) ApprovalRequired(mode, name string) string {
+	return p.approvalReason(strings.ToLower(mode), name)
+}
+
+func pick(tr, g *toolRule, get func(*toolRule) int64) (int64, string, int) {
+	if tr != nil && get(tr) > 0 {
+		return get(tr), tr.name, tr.maxArgLine
+	}
+	return get(g), g.name, g.maxArgLine
+}
+
+func pathFieldsFor(cfg *config, tr *toolRule) []string {
+	switch {
+	case tr != nil && tr.pathFieldsSet:
+		return tr.pathFields
+	case cfg.pathFields != nil:
+		return cfg.pathFields
+	}
+	return DefaultPathFields
+}
+
+func sortedKeys(m map[string]int64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func valueSize(v json.RawMessage) int64 {
+	var s string
+	if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
+		return int64(len(s))
+	}
+	return int64(len(v))
+}
+
+// pathStrings returns a string argument, or the strings of an array.
+func pathStrings(v json.RawMessage) []string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return []string{s}
+	}
+	var ss []string
+	if json.Unmarshal(v, &ss) == nil {
+		return ss
+	}
+	return nil
+}
+
+func (p *Policy) checkPath(cfg *config, tr *toolRule, field, raw string) (string, error) {
+	name := strings.ReplaceAll(raw, "\\", "/")
+	if p.baseDir != "" && !path.IsAbs(name) {
+		name = path.Join(p.baseDir, name)
+	}
+	name = path.Clean(name)
+	if name == ".." || strings.HasPrefix(name, "../") {
+		return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
+	}
+	for _, r := range []*toolRule{tr, &cfg.global} {
+		if r == nil {
+			continue
+		}
+		for _, pr := range r.forbiddenPaths {
+			if pr.glob.match(name) {
+				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %q matches forbidden pattern %q", field, raw, pr.source)
+			}
+		}
+	}
+	allow, scope := cfg.global.allowedPaths, "global"
+	if tr != nil && len(tr.allowedPaths) > 0 {
+		allow, scope = tr.allowedPaths, tr.name
+	}
+	if len(allow) == 0 {
+		return "", nil
+	}
+	for _, pr := range allow {
+		if pr.glob.match(name) {
+			return "", nil
+		}
+	}
+	pats := make([]string, len(allow))
+	for i, pr := range allow {
+		pats[i] = pr.source
+	}
+	return p.denial(cfg, scope+".allowed_paths", allow[0].line, "argument %q: path %q is not under an allowed path (%s)", field, raw, strings.Join(pats, ", "))
+}

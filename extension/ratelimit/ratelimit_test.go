@@ -1,0 +1,359 @@
+package ratelimit_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// fakeClock advances only when told to, or when something sleeps on it.
+type fakeClock struct {
+	mu    sync.Mutex
+	t     time.Time
+	slept []time.Duration
+}
+
+func newClock() *fakeClock { return &fakeClock{t: time.Now()} }
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.slept = append(c.slept, d)
+	c.mu.Unlock()
+	return nil
+}
+func (c *fakeClock) Slept() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.slept...)
+}
+
+type fixture struct {
+	reg  *registry.Registry
+	runs atomic.Int64
+}
+
+func newFixture(t testing.TB) *fixture {
+	f := &fixture{reg: registry.New()}
+	run := func(context.Context, struct{}) (string, error) { f.runs.Add(1); return "ok", nil }
+	f.reg.MustRegister(
+		tool.Func("search", "Search", run, tool.WithRateLimit(2)),
+		tool.Func("fetch", "Fetch", run),
+		tool.Func("list", "List", run),
+	)
+	return f
+}
+
+func call(name, who string) tool.Call {
+	return tool.Call{ID: "c", Name: name, Args: json.RawMessage(`{}`), Principal: tool.Principal{ID: who}}
+}
+
+func TestParseRate(t *testing.T) {
+	cases := []struct {
+		in      string
+		want    ratelimit.Rate
+		wantErr string
+	}{
+		{"100/hour", ratelimit.Per(100, time.Hour), ""},
+		{"100 per hour", ratelimit.Per(100, time.Hour), ""},
+		{"10/s", ratelimit.Per(10, time.Second), ""},
+		{"5 per minute", ratelimit.Per(5, time.Minute), ""},
+		{" 7 / Day ", ratelimit.Per(7, 24*time.Hour), ""},
+		{"3/90s", ratelimit.Per(3, 90*time.Second), ""},
+		{"0/hour", ratelimit.Rate{}, "allows no calls"},
+		{"ten/hour", ratelimit.Rate{}, "write it as <count>/<unit>"},
+		{"10/fortnight", ratelimit.Rate{}, `unknown unit "fortnight"`},
+		{"10/-5s", ratelimit.Rate{}, `unknown unit "-5s"`},
+		{"", ratelimit.Rate{}, "write it as"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ratelimit.ParseRate(tc.in)
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	assert.Equal(t, "100/hour", ratelimit.PerHour(100).String())
+}
+
+func TestSpecRateLimitPerHour(t *testing.T) {
+	f := newFixture(t)
+	clk := newClock()
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk))))
+	ctx := context.Background()
+	for i := range 2 {
+		res, err := ex.Execute(ctx, call("search", "bob"))
+		require.NoError(t, err, "call %d", i)
+		info := res.Metadata[ratelimit.MetaKey].(ratelimit.Info)
+		assert.Equal(t, ratelimit.Info{Scope: "tool", Key: "search", Limit: "2/hour", Remaining: 1 - i}, info)
+	}
+	res, err := ex.Execute(ctx, call("search", "bob"))
+	require.ErrorIs(t, err, tool.ErrRateLimited)
+	assert.True(t, res.Error.Retryable)
+	assert.Equal(t, 30*time.Minute, res.Error.RetryAfter, "one token per 30 minutes")
+	assert.Equal(t, tool.StatusDenied, res.Status)
+	assert.Contains(t, res.Error.Message, `rate limit 2/hour on tool "search" reached: retry after 30m0s`)
+	assert.Equal(t, int64(2), f.runs.Load(), "the refused call did not run")
+
+	// Tools without a limit are not limited.
+	for range 10 {
+		_, err := ex.Execute(ctx, call("fetch", "bob"))
+		require.NoError(t, err)
+	}
+	clk.Advance(30 * time.Minute)
+	_, err = ex.Execute(ctx, call("search", "bob"))
+	assert.NoError(t, err, "the token the retry-after promised is there")
+}
+
+func TestRefusalCostsNoToken(t *testing.T) {
+	f := newFixture(t)
+	clk := newClock()
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk), ratelimit.PerTool("fetch", "1/minute"))))
+	ctx := context.Background()
+	_, err := ex.Execute(ctx, call("fetch", "a"))
+	require.NoError(t, err)
+	for range 3 {
+		res, err := ex.Execute(ctx, call("fetch", "a"))
+		require.ErrorIs(t, err, tool.ErrRateLimited)
+		// Were the reservations kept, each refusal would push the next token later.
+		assert.Equal(t, time.Minute, res.Error.RetryAfter)
+	}
+}
+
+func TestScopes(t *testing.T) {
+	type step struct {
+		tool, who string
+		ok        bool
+		scope     string
+	}
+	cases := []struct {
+		name  string
+		opts  []ratelimit.Option
+		steps []step
+	}{
+		{"per principal spans tools", []ratelimit.Option{ratelimit.PerPrincipal("2/hour")}, []step{
+			{"fetch", "bob", true, ""}, {"list", "bob", true, ""}, {"fetch", "bob", false, "principal"},
+			{"fetch", "alice", true, ""}, {"list", "", true, ""}, {"fetch", "", true, ""}, {"list", "", false, "principal"},
+		}},
+		{"per tool+principal", []ratelimit.Option{ratelimit.PerToolPrincipal("1/hour")}, []step{
+			{"fetch", "bob", true, ""}, {"fetch", "bob", false, "tool+principal"}, {"list", "bob", true, ""},
+			{"fetch", "alice", true, ""},
+		}},
+		{"each tool", []ratelimit.Option{ratelimit.EachTool("1/hour")}, []step{
+			{"fetch", "bob", true, ""}, {"fetch", "alice", false, "tool"}, {"list", "alice", true, ""},
+			// search keeps its own Spec.RateLimitPerHour (2/hour)
+			{"search", "a", true, ""}, {"search", "b", true, ""}, {"search", "c", false, "tool"},
+		}},
+		{"PerTool replaces the spec's limit", []ratelimit.Option{ratelimit.PerTool("search", "1/hour")}, []step{
+			{"search", "a", true, ""}, {"search", "b", false, "tool"},
+		}},
+		{"spec limits can be ignored", []ratelimit.Option{ratelimit.IgnoreSpecLimits()}, []step{
+			{"search", "a", true, ""}, {"search", "a", true, ""}, {"search", "a", true, ""},
+		}},
+		{"all buckets must allow", []ratelimit.Option{ratelimit.PerPrincipal("3/hour"), ratelimit.PerToolPrincipal("1/hour")}, []step{
+			{"fetch", "bob", true, ""}, {"fetch", "bob", false, "tool+principal"}, {"list", "bob", true, ""},
+			{"search", "bob", true, ""}, {"search", "bob", false, "tool+principal"}, {"list", "bob", false, "tool+principal"},
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			l := ratelimit.New(append(tc.opts, ratelimit.WithClock(newClock()))...)
+			require.NoError(t, l.Check())
+			ex := executor.New(f.reg, executor.WithExtensions(l))
+			for i, s := range tc.steps {
+				res, err := ex.Execute(context.Background(), call(s.tool, s.who))
+				if s.ok {
+					assert.NoError(t, err, "step %d %+v", i, s)
+					continue
+				}
+				if assert.ErrorIs(t, err, tool.ErrRateLimited, "step %d %+v", i, s) {
+					assert.Equal(t, s.scope, res.Metadata[ratelimit.MetaKey].(ratelimit.Info).Scope, "step %d", i)
+				}
+			}
+		})
+	}
+}
+
+func TestWait(t *testing.T) {
+	f := newFixture(t)
+	clk := newClock()
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk), ratelimit.Wait(), ratelimit.PerPrincipal("1/minute"))))
+	_, err := ex.Execute(context.Background(), call("fetch", "bob"))
+	require.NoError(t, err)
+
+	// Room before the deadline: the call waits for its token, then runs.
+	ctx, cancel := context.WithDeadline(context.Background(), clk.Now().Add(2*time.Minute))
+	defer cancel()
+	_, err = ex.Execute(ctx, call("fetch", "bob"))
+	require.NoError(t, err)
+	assert.Equal(t, []time.Duration{time.Minute}, clk.Slept())
+
+	// The wait would pass the deadline: refused at once, nothing slept.
+	ctx2, cancel2 := context.WithDeadline(context.Background(), clk.Now().Add(10*time.Second))
+	defer cancel2()
+	res, err := ex.Execute(ctx2, call("fetch", "bob"))
+	require.ErrorIs(t, err, tool.ErrRateLimited)
+	assert.Equal(t, time.Minute, res.Error.RetryAfter)
+	assert.Contains(t, res.Error.Message, "waiting would pass the call's deadline")
+	assert.Len(t, clk.Slept(), 1)
+	assert.Equal(t, int64(2), f.runs.Load())
+}
+
+func TestWaitWallClockCancelled(t *testing.T) {
+	f := newFixture(t)
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.Wait(), ratelimit.PerPrincipal("1/hour"))))
+	_, err := ex.Execute(context.Background(), call("fetch", "bob"))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	res, err := ex.Execute(ctx, call("fetch", "bob"))
+	require.Error(t, err)
+	assert.Equal(t, tool.CodeCancelled, res.Error.Code, "a cancelled wait ends the call")
+	assert.Equal(t, int64(1), f.runs.Load())
+}
+
+func TestZeroRateRefused(t *testing.T) {
+	for _, opt := range []ratelimit.Option{ratelimit.PerPrincipal("0/hour"), ratelimit.PerTool("fetch", "0 per s"), ratelimit.EachTool("x"), ratelimit.WithMaxBuckets(0)} {
+		l := ratelimit.New(opt)
+		require.Error(t, l.Check())
+		f := newFixture(t)
+		ex := executor.New(f.reg, executor.WithExtensions(l))
+		res, err := ex.Execute(context.Background(), call("fetch", "bob"))
+		require.Error(t, err)
+		assert.Equal(t, tool.CodeInternal, res.Error.Code, "fails closed")
+		assert.Contains(t, res.Error.Message, "misconfigured")
+		assert.Zero(t, f.runs.Load())
+	}
+	assert.Contains(t, ratelimit.New(ratelimit.PerPrincipal("0/hour")).Check().Error(), "PerPrincipal: ratelimit: rate 0/hour allows no calls")
+}
+
+func TestConcurrentCallsGetExactlyTheBurst(t *testing.T) {
+	f := newFixture(t)
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("10/hour"))))
+	var ok, limited atomic.Int64
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := ex.Execute(context.Background(), call("fetch", "bob"))
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case assert.ErrorIs(t, err, tool.ErrRateLimited):
+				limited.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, int64(10), ok.Load())
+	assert.Equal(t, int64(40), limited.Load())
+}
+
+func okNext(_ context.Context, req *extension.Request) *tool.Result {
+	return &tool.Result{Status: tool.StatusSucceeded}
+}
+
+// A million distinct principals: the bucket count never exceeds the bound.
+func TestMillionPrincipalsBounded(t *testing.T) {
+	const bound = 10_000
+	clk := newClock()
+	l := ratelimit.New(ratelimit.PerPrincipal("10/hour"), ratelimit.WithMaxBuckets(bound), ratelimit.WithClock(clk))
+	h := l.Wrap(okNext)
+	spec := &tool.Spec{Name: "fetch"}
+	req := &extension.Request{Spec: spec}
+	ctx := context.Background()
+	peak := 0
+	for i := range 1_000_000 {
+		req.Call.Principal.ID = strconv.Itoa(i)
+		if res := h(ctx, req); !res.OK() {
+			t.Fatalf("principal %d was limited on its first call: %v", i, res.Error)
+		}
+		if i%10_000 == 0 {
+			peak = max(peak, l.Buckets())
+		}
+	}
+	peak = max(peak, l.Buckets())
+	assert.LessOrEqual(t, peak, bound)
+	assert.Greater(t, peak, bound/2, "the store is used, not emptied")
+}
+
+func TestIdleBucketsEvicted(t *testing.T) {
+	clk := newClock()
+	l := ratelimit.New(ratelimit.PerPrincipal("10/minute"), ratelimit.WithClock(clk))
+	h := l.Wrap(okNext)
+	req := &extension.Request{Spec: &tool.Spec{Name: "fetch"}}
+	for i := range 1000 {
+		req.Call.Principal.ID = "old" + strconv.Itoa(i)
+		h(context.Background(), req)
+	}
+	require.Equal(t, 1000, l.Buckets())
+
+	// A bucket idle for its whole refill time (1 minute) is full: inserts
+	// drop such buckets as they go.
+	clk.Advance(61 * time.Second)
+	for i := range 1000 {
+		req.Call.Principal.ID = "new" + strconv.Itoa(i)
+		h(context.Background(), req)
+	}
+	assert.Less(t, l.Buckets(), 1100, "idle buckets were evicted by inserts")
+
+	clk.Advance(61 * time.Second)
+	l.Sweep()
+	assert.Zero(t, l.Buckets())
+}
+
+func TestRecentlyUsedBucketsSurvive(t *testing.T) {
+	clk := newClock()
+	l := ratelimit.New(ratelimit.PerPrincipal("1/hour"), ratelimit.WithClock(clk), ratelimit.WithMaxBuckets(64*10))
+	h := l.Wrap(okNext)
+	req := &extension.Request{Spec: &tool.Spec{Name: "fetch"}}
+	req.Call.Principal.ID = "hot"
+	require.True(t, h(context.Background(), req).OK())
+	for i := range 5000 {
+		req.Call.Principal.ID = "hot"
+		if i%5 == 0 {
+			res := h(context.Background(), req)
+			require.False(t, res.OK(), "hot principal stays limited: its bucket is not evicted while in use")
+		}
+		req.Call.Principal.ID = "cold" + strconv.Itoa(i)
+		h(context.Background(), req)
+	}
+}
+
+func TestPriority(t *testing.T) {
+	l := ratelimit.New()
+	assert.Equal(t, extension.PriorityRateLimit, l.Priority())
+	assert.Equal(t, ratelimit.Name, l.Name())
+}

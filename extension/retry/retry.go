@@ -1,0 +1,218 @@
+// Package retry is the retry extension: it runs a call again when its
+// result's Error is Retryable, with exponential backoff and full jitter.
+//
+// Bounds, all of which hold together:
+//
+//   - at most MaxAttempts runs of the backend (default 3);
+//   - never past the caller's context deadline: before each backoff the
+//     extension checks that the next attempt would start before the
+//     deadline, and otherwise returns the last result at once;
+//   - a backoff is at least the error's RetryAfter (a rate limit or a 429
+//     says how long to wait);
+//   - only tools that are safe to repeat: tool.Spec.Annotations.Idempotent
+//     or ReadOnly, a tool named with SafeTools, or a tool tagged "retry-safe"
+//     (TagSafe). Anything else runs once, and a retryable failure says in
+//     the result metadata why it was not retried.
+//
+// Backoff for the n-th retry is a uniformly random duration in
+// [0, min(Max, Base·2^(n-1))) (the "full jitter" of the AWS architecture
+// blog), raised to RetryAfter when that is longer.
+//
+// Each retry increments req.Attempt (the executor reports it as
+// Result.Attempts) and emits a tool.EventRetried with the attempt about to
+// run, the backoff as Latency, and the error as Reason.
+package retry
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Name is the extension's name.
+const Name = "retry"
+
+// TagSafe is the spec tag that marks a tool as safe to retry even though it
+// does not declare itself idempotent.
+const TagSafe = "retry-safe"
+
+// MetaKey is the result metadata key that says why retrying stopped, when
+// it stopped before a success (e.g. "gave up after 3 attempts").
+const MetaKey = "retry"
+
+// Defaults used when no option overrides them.
+const (
+	DefaultMaxAttempts = 3
+	DefaultBase        = 100 * time.Millisecond
+	DefaultMax         = 10 * time.Second
+)
+
+// Clock is the time source; tests inject one to run without sleeping.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits for d, or until ctx is done (returning ctx.Err()).
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Option configures a Retry.
+type Option func(*Retry)
+
+// MaxAttempts sets how many times the backend may run in all (the first
+// run included). Values below 1 are treated as 1 (no retries).
+func MaxAttempts(n int) Option { return func(r *Retry) { r.max = max(1, n) } }
+
+// Backoff sets the base and the cap of the exponential backoff.
+// Non-positive values keep the defaults.
+func Backoff(base, maxBackoff time.Duration) Option {
+	return func(r *Retry) {
+		if base > 0 {
+			r.base = base
+		}
+		if maxBackoff > 0 {
+			r.cap = maxBackoff
+		}
+	}
+}
+
+// SafeTools names tools that may be retried although their specs do not
+// declare them idempotent.
+func SafeTools(names ...string) Option {
+	return func(r *Retry) { r.safe = append(r.safe, names...) }
+}
+
+// WithClock replaces the wall clock.
+func WithClock(c Clock) Option {
+	return func(r *Retry) {
+		if c != nil {
+			r.clock = c
+		}
+	}
+}
+
+// WithRandom replaces the jitter source; fn returns a number in [0, 1).
+func WithRandom(fn func() float64) Option {
+	return func(r *Retry) {
+		if fn != nil {
+			r.random = fn
+		}
+	}
+}
+
+// Retry is the retry extension. It is safe for concurrent use.
+type Retry struct {
+	max       int
+	base, cap time.Duration
+	safe      []string
+	clock     Clock
+	random    func() float64
+}
+
+var _ extension.Extension = (*Retry)(nil)
+
+// New returns a retry extension: 3 attempts, backoff from 100ms up to 10s,
+// idempotent tools only.
+func New(opts ...Option) *Retry {
+	r := &Retry{max: DefaultMaxAttempts, base: DefaultBase, cap: DefaultMax, clock: wallClock{}, random: rand.Float64}
+	for _, o := range opts {
+		if o != nil {
+			o(r)
+		}
+	}
+	if r.cap < r.base {
+		r.cap = r.base
+	}
+	return r
+}
+
+// Name implements extension.Extension.
+func (r *Retry) Name() string { return Name }
+
+// Priority implements extension.Extension: extension.PriorityRetry.
+func (r *Retry) Priority() int { return extension.PriorityRetry }
+
+// Safe reports whether the tool described by spec may be retried.
+func (r *Retry) Safe(spec *tool.Spec) bool {
+	return spec.Annotations.Idempotent || spec.Annotations.ReadOnly || spec.HasTag(TagSafe) || slices.Contains(r.safe, spec.Name)
+}
+
+// backoff returns the full-jitter backoff before retry n (1-based).
+func (r *Retry) backoff(n int) time.Duration {
+	ceiling := r.cap
+	if n-1 < 62 {
+		if d := r.base << (n - 1); d > 0 && d < ceiling {
+			ceiling = d
+		}
+	}
+	return time.Duration(r.random() * float64(ceiling))
+}
+
+func retryable(res *tool.Result) bool {
+	return res != nil && res.Error != nil && res.Error.Retryable
+}
+
+// Wrap implements extension.Extension.
+func (r *Retry) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		if req.Attempt < 1 {
+			req.Attempt = 1
+		}
+		first := req.Attempt
+		res := next(ctx, req)
+		if !retryable(res) {
+			return res
+		}
+		if !r.Safe(req.Spec) {
+			res.SetMeta(MetaKey, fmt.Sprintf("not retried: tool %q is not idempotent (mark it Idempotent or ReadOnly, tag it %q, or list it with retry.SafeTools)", req.Spec.Name, TagSafe))
+			return res
+		}
+		for {
+			if !retryable(res) {
+				break
+			}
+			ran := req.Attempt - first + 1
+			if ran >= r.max {
+				res.SetMeta(MetaKey, fmt.Sprintf("gave up after %d attempts", ran))
+				break
+			}
+			wait := r.backoff(ran)
+			if ra := res.Error.RetryAfter; ra > wait {
+				wait = ra
+			}
+			if dl, ok := ctx.Deadline(); ok && !r.clock.Now().Add(wait).Before(dl) {
+				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the next would start after the call's deadline (backoff %v)", ran, wait))
+				break
+			}
+			tool.Emit(ctx, tool.Event{Kind: tool.EventRetried, CallID: req.Call.ID, Tool: req.Spec.Name, Agent: req.Call.Agent,
+				Attempt: req.Attempt + 1, Latency: wait, Reason: res.Error.Error()})
+			if err := r.clock.Sleep(ctx, wait); err != nil {
+				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: %v", ran, err))
+				break
+			}
+			req.Attempt++
+			res = next(ctx, req)
+		}
+		if res.Attempts < req.Attempt {
+			res.Attempts = req.Attempt
+		}
+		return res
+	}
+}
