@@ -1,0 +1,114 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// MetaApproval is the result metadata key read for the approval decision
+// (a string, a fmt.Stringer, or a map with a "decision" key as the approval
+// extension writes). A result with tool.CodeApprovalDenied is
+// recorded as "deny" and one with metadata "modified_args" as "modify" when
+// the key is absent.
+const MetaApproval = "approval"
+
+// MetaError is the result metadata key under which a fail-closed outcome
+// keeps what the trail could not record.
+const MetaError = "audit_error"
+
+// Name implements extension.Extension.
+func (t *Trail) Name() string { return "audit" }
+
+// Priority implements extension.Extension: extension.PriorityAudit.
+func (t *Trail) Priority() int { return extension.PriorityAudit }
+
+// Wrap implements extension.Extension.
+func (t *Trail) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		c := &req.Call
+		var secrets []string
+		rec := Record{
+			Kind: KindIntent, CallID: c.ID, Tool: c.Name,
+			Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Roles: c.Principal.Roles,
+			Agent: c.Agent, Session: c.Session, TraceID: c.TraceID, Mode: c.Mode,
+		}
+		if req.Spec != nil {
+			secrets = req.Spec.Secrets
+			rec.Risk = req.Spec.Risk.String()
+		}
+		rec.Args = redact.Args(c.Args, secrets)
+		start := t.now()
+		rec.Time = start
+		intentArgs := c.Args
+		if err := t.Write(rec); err != nil {
+			err = fmt.Errorf("audit trail unavailable: %w", err)
+			t.onError(err)
+			if !t.failOpen {
+				return tool.Fail(c, tool.CodeInternal, err.Error()+": the call was not run; fix the trail's storage (disk space, permissions) and call again")
+			}
+		}
+
+		res := next(ctx, req)
+
+		out := Record{
+			Kind: KindOutcome, CallID: c.ID, Tool: c.Name,
+			Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Agent: c.Agent, Session: c.Session, TraceID: c.TraceID,
+			Decision: decision(res),
+			Attempts: res.Attempts,
+		}
+		out.Status = string(res.Status)
+		if res.Error != nil {
+			out.ErrorCode, out.Error = string(res.Error.Code), res.Error.Message
+			if out.Status == "" || res.Status == tool.StatusSucceeded {
+				out.Status = string(res.Error.Code.Status())
+			}
+		}
+		if out.Status == "" {
+			out.Status = string(tool.StatusSucceeded)
+		}
+		if !bytes.Equal(c.Args, intentArgs) {
+			out.Args = redact.Args(c.Args, secrets)
+		}
+		end := t.now()
+		out.Time = end
+		out.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
+		if err := t.Write(out); err != nil {
+			err = fmt.Errorf("audit trail unavailable: %w", err)
+			t.onError(err)
+			if !t.failOpen {
+				// The backend already ran: say so, so nobody retries a
+				// side effect blindly, and keep what happened.
+				res.SetMeta(MetaError, fmt.Sprintf("outcome %q not recorded: %v", out.Status, err))
+				res.Error = tool.NewError(tool.CodeInternal, fmt.Sprintf("%v: the call ran and ended %q but its outcome could not be recorded", err, out.Status))
+				res.Status = tool.StatusFailed
+			}
+		}
+		return res
+	}
+}
+
+func decision(res *tool.Result) string {
+	v := res.Metadata[MetaApproval]
+	if m, ok := v.(map[string]any); ok {
+		v = m["decision"]
+	}
+	switch d := v.(type) {
+	case string:
+		return d
+	case fmt.Stringer:
+		return d.String()
+	}
+	if res.Error != nil && res.Error.Code == tool.CodeApprovalDenied {
+		return "deny"
+	}
+	if _, ok := res.Metadata["modified_args"]; ok {
+		return "modify"
+	}
+	return ""
+}

@@ -1,0 +1,188 @@
+// Package logging is the executor extension that writes one structured
+// go.uber.org/zap line per tool call.
+//
+// Each line carries the call id, tool, principal, agent, session, trace and
+// span ids, status, duration, error code and message, and attempts. The
+// level follows the outcome:
+//
+//	succeeded          Info (or the level set by WithSuccessLevel)
+//	denied, cancelled  Warn
+//	failed, timed out  Error
+//	panic              Error, with the stack
+//
+// Arguments are logged only with WithArgs, and then always redacted: the
+// fields the tool declares secret (tool.Spec.Secrets, from
+// `toolbelt:"secret"` tags or tool.WithSecrets) and keys whose names look
+// like secrets (password, token, api_key, ...) become "[REDACTED]".
+//
+// The extension runs outermost (extension.PriorityLogging), so it sees every
+// result, including those short-circuited by auth, policy, rate limits and
+// approval, and the trace ids the tracing extension fills in.
+package logging
+
+import (
+	"context"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Message is the message of every line the extension writes.
+const Message = "tool call"
+
+// Extension logs tool calls. Build it with New.
+type Extension struct {
+	log          *zap.Logger
+	successLevel zapcore.Level
+	args         bool
+	message      string
+}
+
+// Option configures the extension.
+type Option func(*Extension)
+
+// WithSuccessLevel sets the level of successful calls (default Info; Debug
+// keeps busy services quiet).
+func WithSuccessLevel(l zapcore.Level) Option { return func(e *Extension) { e.successLevel = l } }
+
+// WithArgs logs each call's arguments (field "args"), with secret fields
+// redacted. Off by default: arguments can be large and personal.
+func WithArgs(on bool) Option { return func(e *Extension) { e.args = on } }
+
+// WithMessage replaces the line's message (default Message).
+func WithMessage(msg string) Option { return func(e *Extension) { e.message = msg } }
+
+// New returns the logging extension writing to logger. A nil logger means
+// zap.L(), the global logger (a no-op unless the program replaced it).
+func New(logger *zap.Logger, opts ...Option) *Extension {
+	if logger == nil {
+		logger = zap.L()
+	}
+	e := &Extension{log: logger, successLevel: zapcore.InfoLevel, message: Message}
+	for _, o := range opts {
+		if o != nil {
+			o(e)
+		}
+	}
+	return e
+}
+
+// Name implements extension.Extension.
+func (e *Extension) Name() string { return "logging" }
+
+// Priority implements extension.Extension: extension.PriorityLogging.
+func (e *Extension) Priority() int { return extension.PriorityLogging }
+
+// Wrap implements extension.Extension.
+func (e *Extension) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		start := time.Now()
+		res := next(ctx, req)
+		e.write(req, res, time.Since(start))
+		return res
+	}
+}
+
+// Level returns the level a result is logged at.
+func (e *Extension) Level(res *tool.Result) zapcore.Level {
+	if res.Error != nil && res.Error.Code == tool.CodePanic {
+		return zapcore.ErrorLevel
+	}
+	status := res.Status
+	if status == "" {
+		if res.Error != nil {
+			status = res.Error.Code.Status()
+		} else {
+			status = tool.StatusSucceeded
+		}
+	}
+	switch status {
+	case tool.StatusSucceeded:
+		return e.successLevel
+	case tool.StatusDenied, tool.StatusCancelled:
+		return zapcore.WarnLevel
+	default:
+		return zapcore.ErrorLevel
+	}
+}
+
+func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Duration) {
+	ce := e.log.Check(e.Level(res), e.message)
+	if ce == nil {
+		return
+	}
+	c := &req.Call
+	status := res.Status
+	if status == "" {
+		status = tool.StatusSucceeded
+		if res.Error != nil {
+			status = res.Error.Code.Status()
+		}
+	}
+	attempts := res.Attempts
+	if attempts == 0 {
+		attempts = req.Attempt
+	}
+	fields := make([]zap.Field, 0, 16)
+	fields = append(fields,
+		zap.String("call_id", c.ID),
+		zap.String("tool", c.Name),
+		zap.String("status", string(status)),
+		zap.Duration("duration", d),
+		zap.Int("attempts", attempts),
+	)
+	if c.Principal.ID != "" {
+		fields = append(fields, zap.String("principal", c.Principal.ID))
+	}
+	if c.Principal.Tenant != "" {
+		fields = append(fields, zap.String("tenant", c.Principal.Tenant))
+	}
+	if c.Agent != "" {
+		fields = append(fields, zap.String("agent", c.Agent))
+	}
+	if c.Session != "" {
+		fields = append(fields, zap.String("session", c.Session))
+	}
+	if c.TraceID != "" {
+		fields = append(fields, zap.String("trace_id", c.TraceID))
+	}
+	if c.SpanID != "" {
+		fields = append(fields, zap.String("span_id", c.SpanID))
+	}
+	if res.Error != nil {
+		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", res.Error.Message))
+		if res.Error.Code == tool.CodePanic {
+			if s, ok := res.Metadata["stack"].(string); ok {
+				fields = append(fields, zap.String("stack", s))
+			}
+		}
+	}
+	if e.args {
+		var secrets []string
+		if req.Spec != nil {
+			secrets = req.Spec.Secrets
+		}
+		fields = append(fields, zap.Reflect("args", rawJSON(redact.Args(c.Args, secrets))))
+	}
+	ce.Write(fields...)
+}
+
+// rawJSON logs already-encoded JSON as a nested value in JSON encoders and
+// as text in console encoders.
+type rawJSON []byte
+
+// MarshalJSON implements json.Marshaler.
+func (r rawJSON) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// String returns the JSON text.
+func (r rawJSON) String() string { return string(r) }

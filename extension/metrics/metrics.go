@@ -1,0 +1,206 @@
+// Package metrics is the executor extension that measures tool calls: calls
+// by tool and status, errors by code, latency histograms with fixed buckets,
+// calls in flight, approval outcomes and rate-limited calls.
+//
+// Measurements go to Recorders. The extension always feeds an in-memory
+// recorder (Memory, built on atomics, read with Snapshot) and, with
+// WithRecorder, any other: the adapters in the sub-packages
+// extension/metrics/prometheus (a prometheus.Collector) and
+// extension/metrics/otelmetric (OpenTelemetry instruments) implement
+// Recorder, so this package imports neither client.
+//
+// Approval and rate-limit outcomes are derived from what the chain leaves
+// behind, because those extensions run further in:
+//   - a result with tool.CodeApprovalDenied counts as an approval "deny";
+//   - an approval_decided event (tool.EventApprovalDecided) emitted further
+//     in counts its Decision ("approve", "deny", "modify");
+//   - a result whose Metadata["approval"] is a decision (a string, a
+//     fmt.Stringer, or a map with a "decision" key, as the approval
+//     extension writes) counts it, when no event was seen;
+//   - a result with tool.CodeRateLimited counts as rate limited.
+//
+// Tool names come from the registry (calls to unknown tools never reach the
+// chain), so label cardinality is bounded by the number of registered tools.
+package metrics
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Approval decisions as recorded.
+const (
+	DecisionApprove = "approve"
+	DecisionDeny    = "deny"
+	DecisionModify  = "modify"
+)
+
+// MetaApproval is the result metadata key read for an approval decision.
+const MetaApproval = "approval"
+
+// Observation is one finished call, as a Recorder sees it.
+type Observation struct {
+	// Tool is the tool's name.
+	Tool string
+	// Status is how the call ended.
+	Status tool.Status
+	// Code is the error code; empty on success.
+	Code tool.Code
+	// Duration is the time spent in the chain from this extension inward.
+	Duration time.Duration
+	// Attempts is how many times the backend ran (0 if it never did).
+	Attempts int
+	// Approval is the approval decision ("approve", "deny", "modify"), or
+	// empty when the call did not go through approval.
+	Approval string
+	// RateLimited is true when a rate limit refused the call.
+	RateLimited bool
+}
+
+// Recorder receives measurements. Implementations must be safe for
+// concurrent use and must not block: they run on the call's path.
+type Recorder interface {
+	// Start is called when a call enters the extension (in flight +1).
+	Start(toolName string)
+	// Finish is called with the call's outcome (in flight -1).
+	Finish(o Observation)
+}
+
+// Extension measures calls. Build it with New.
+type Extension struct {
+	mem       *Memory
+	recorders []Recorder
+}
+
+// Option configures the extension.
+type Option func(*Extension)
+
+// WithRecorder sends measurements to r as well (for example a Prometheus or
+// OpenTelemetry adapter). The in-memory recorder is always fed.
+func WithRecorder(r ...Recorder) Option {
+	return func(e *Extension) {
+		for _, x := range r {
+			if x != nil {
+				e.recorders = append(e.recorders, x)
+			}
+		}
+	}
+}
+
+// WithMemory makes the extension feed m instead of a new Memory, so several
+// executors can share one.
+func WithMemory(m *Memory) Option {
+	return func(e *Extension) {
+		if m != nil {
+			e.mem = m
+		}
+	}
+}
+
+// New returns the metrics extension. With no options it records into a new
+// in-memory recorder, read with Snapshot.
+func New(opts ...Option) *Extension {
+	e := &Extension{}
+	for _, o := range opts {
+		if o != nil {
+			o(e)
+		}
+	}
+	if e.mem == nil {
+		e.mem = NewMemory()
+	}
+	e.recorders = append([]Recorder{e.mem}, e.recorders...)
+	return e
+}
+
+// Memory returns the in-memory recorder.
+func (e *Extension) Memory() *Memory { return e.mem }
+
+// Snapshot returns the in-memory recorder's current values.
+func (e *Extension) Snapshot() Snapshot { return e.mem.Snapshot() }
+
+// Name implements extension.Extension.
+func (e *Extension) Name() string { return "metrics" }
+
+// Priority implements extension.Extension: extension.PriorityMetrics.
+func (e *Extension) Priority() int { return extension.PriorityMetrics }
+
+// approvalSeen collects an approval decision emitted further in.
+type approvalSeen struct{ decision atomic.Pointer[string] }
+
+// Wrap implements extension.Extension.
+func (e *Extension) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		name := req.Call.Name
+		for _, r := range e.recorders {
+			r.Start(name)
+		}
+		// Watch approval events on their way out to the executor's
+		// emitter: tool.Emit on the outer ctx forwards them unchanged.
+		seen := &approvalSeen{}
+		outer := ctx
+		ctx = tool.WithEmitter(ctx, func(ev tool.Event) {
+			if ev.Kind == tool.EventApprovalDecided && ev.Decision != "" {
+				d := ev.Decision
+				seen.decision.Store(&d)
+			}
+			tool.Emit(outer, ev)
+		})
+		start := time.Now()
+		res := next(ctx, req)
+		o := Observe(res)
+		o.Tool = name
+		o.Duration = time.Since(start)
+		if d := seen.decision.Load(); d != nil {
+			o.Approval = *d
+		}
+		for _, r := range e.recorders {
+			r.Finish(o)
+		}
+		return res
+	}
+}
+
+// Observe derives an Observation (status, code, attempts, approval,
+// rate limit) from a result. Tool and Duration are left to the caller.
+func Observe(res *tool.Result) Observation {
+	o := Observation{Status: res.Status, Attempts: res.Attempts}
+	if res.Error != nil {
+		o.Code = res.Error.Code
+		if o.Status == "" || o.Status == tool.StatusSucceeded {
+			o.Status = res.Error.Code.Status()
+		}
+	}
+	if o.Status == "" {
+		o.Status = tool.StatusSucceeded
+	}
+	o.Approval = approvalDecision(res.Metadata[MetaApproval])
+	switch o.Code {
+	case tool.CodeApprovalDenied:
+		o.Approval = DecisionDeny
+	case tool.CodeRateLimited:
+		o.RateLimited = true
+	}
+	return o
+}
+
+// approvalDecision reads a decision from the approval metadata: a string, a
+// fmt.Stringer, or a map with a "decision" key holding either (the shape
+// the approval extension writes).
+func approvalDecision(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		v = m["decision"]
+	}
+	switch d := v.(type) {
+	case string:
+		return d
+	case fmt.Stringer:
+		return d.String()
+	}
+	return ""
+}

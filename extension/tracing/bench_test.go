@@ -1,0 +1,37 @@
+package tracing_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/extension/tracing"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// BenchmarkExecute compares Execute with no extension against Execute with
+// only the tracing extension and a no-op tracer provider.
+func BenchmarkExecute(b *testing.B) {
+	call := tool.Call{ID: "c1", Name: "work", Args: json.RawMessage(`{}`)}
+	for _, bc := range []struct {
+		name string
+		exts []extension.Extension
+	}{
+		{"none", nil},
+		{"tracing-noop", []extension.Extension{tracing.New(tracing.WithTracerProvider(noop.NewTracerProvider()))}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ex := newExecutor(b, nil, bc.exts...)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ex.Execute(ctx, call); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

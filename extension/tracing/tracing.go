@@ -1,0 +1,200 @@
+// Package tracing is the executor extension that records an OpenTelemetry
+// span per tool call.
+//
+// The span ("execute_tool <name>", kind internal) is a child of the span in
+// the caller's context. When the context carries no span but the call does
+// carry W3C ids (Call.TraceID, 32 hex digits, and Call.SpanID, 16), the span
+// continues that remote trace instead. It carries the attributes
+// gen_ai.operation.name, gen_ai.tool.name, gen_ai.tool.call.id,
+// toolbelt.status, toolbelt.attempts and, on failure, error.type (the
+// tool.Code) and span status Error with the error message. Empty
+// Call.TraceID and Call.SpanID are filled from the span, so the logging and
+// audit extensions (and the caller, through the result) can correlate.
+//
+// Extensions further in open child spans with StartChild (the approval
+// extension names its span "approval"). The Backend extension, added
+// beside the call span's extension, opens a "backend" child span around each
+// run of the backend itself, innermost in the chain, so retries show up as
+// one span per attempt.
+package tracing
+
+import (
+	"context"
+	"encoding/hex"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// ScopeName is the instrumentation scope (tracer name) of the spans.
+const ScopeName = "github.com/toolbelt-go/toolbelt/extension/tracing"
+
+// PriorityBackend places the Backend extension innermost: inside retry, so
+// it wraps exactly one run of the backend.
+const PriorityBackend = extension.PriorityRetry + 50
+
+// Attribute keys set on the call span.
+const (
+	KeyOperation = attribute.Key("gen_ai.operation.name")
+	KeyTool      = attribute.Key("gen_ai.tool.name")
+	KeyCallID    = attribute.Key("gen_ai.tool.call.id")
+	KeyStatus    = attribute.Key("toolbelt.status")
+	KeyAttempts  = attribute.Key("toolbelt.attempts")
+	KeyAttempt   = attribute.Key("toolbelt.attempt")
+	KeyErrorType = attribute.Key("error.type")
+	KeyAgent     = attribute.Key("toolbelt.agent")
+	KeyPrincipal = attribute.Key("enduser.id")
+)
+
+// Extension opens the call span. Build it with New.
+type Extension struct {
+	tracer trace.Tracer
+}
+
+// Option configures the extension.
+type Option func(*config)
+
+type config struct{ tp trace.TracerProvider }
+
+// WithTracerProvider sets where spans go (default otel.GetTracerProvider()
+// at New).
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(c *config) { c.tp = tp }
+}
+
+// New returns the tracing extension.
+func New(opts ...Option) *Extension {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.tp == nil {
+		c.tp = otel.GetTracerProvider()
+	}
+	return &Extension{tracer: c.tp.Tracer(ScopeName)}
+}
+
+// Name implements extension.Extension.
+func (e *Extension) Name() string { return "tracing" }
+
+// Priority implements extension.Extension: extension.PriorityTracing.
+func (e *Extension) Priority() int { return extension.PriorityTracing }
+
+// Wrap implements extension.Extension.
+func (e *Extension) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		c := &req.Call
+		if !trace.SpanContextFromContext(ctx).IsValid() {
+			if sc, ok := remoteParent(c.TraceID, c.SpanID); ok {
+				ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+			}
+		}
+		ctx, span := e.tracer.Start(ctx, "execute_tool "+c.Name,
+			trace.WithSpanKind(trace.SpanKindInternal),
+			trace.WithAttributes(
+				KeyOperation.String("execute_tool"),
+				KeyTool.String(c.Name),
+				KeyCallID.String(c.ID),
+			))
+		defer span.End()
+		if sc := span.SpanContext(); sc.IsValid() {
+			if c.TraceID == "" {
+				c.TraceID = sc.TraceID().String()
+			}
+			if c.SpanID == "" {
+				c.SpanID = sc.SpanID().String()
+			}
+		}
+		res := next(ctx, req)
+		if span.IsRecording() {
+			record(span, req, res)
+		}
+		return res
+	}
+}
+
+func record(span trace.Span, req *extension.Request, res *tool.Result) {
+	status := res.Status
+	if status == "" {
+		status = tool.StatusSucceeded
+		if res.Error != nil {
+			status = res.Error.Code.Status()
+		}
+	}
+	attempts := res.Attempts
+	if attempts == 0 {
+		attempts = req.Attempt
+	}
+	attrs := []attribute.KeyValue{KeyStatus.String(string(status)), KeyAttempts.Int(attempts)}
+	if req.Call.Agent != "" {
+		attrs = append(attrs, KeyAgent.String(req.Call.Agent))
+	}
+	if req.Call.Principal.ID != "" {
+		attrs = append(attrs, KeyPrincipal.String(req.Call.Principal.ID))
+	}
+	if res.Error != nil {
+		attrs = append(attrs, KeyErrorType.String(string(res.Error.Code)))
+		span.SetStatus(codes.Error, res.Error.Error())
+	} else {
+		span.SetStatus(codes.Ok, "")
+	}
+	span.SetAttributes(attrs...)
+}
+
+// remoteParent builds a span context from W3C trace and span ids in hex.
+func remoteParent(traceID, spanID string) (trace.SpanContext, bool) {
+	if len(traceID) != 32 || len(spanID) != 16 {
+		return trace.SpanContext{}, false
+	}
+	var tid trace.TraceID
+	var sid trace.SpanID
+	if _, err := hex.Decode(tid[:], []byte(traceID)); err != nil {
+		return trace.SpanContext{}, false
+	}
+	if _, err := hex.Decode(sid[:], []byte(spanID)); err != nil {
+		return trace.SpanContext{}, false
+	}
+	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled, Remote: true})
+	return sc, sc.IsValid()
+}
+
+// StartChild starts a span named name under the span in ctx, with the
+// tracer provider that made that span, and returns the context carrying it.
+// Without a span in ctx (tracing not installed) it returns a no-op span, so
+// other extensions can call it unconditionally:
+//
+//	ctx, span := tracing.StartChild(ctx, "approval")
+//	defer span.End()
+func StartChild(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+	parent := trace.SpanFromContext(ctx)
+	return parent.TracerProvider().Tracer(ScopeName).Start(ctx, name, opts...)
+}
+
+// Backend returns an extension that opens a "backend" child span around
+// each run of the backend (PriorityBackend: inside retry). Add it next to
+// the call span's extension:
+//
+//	tr := tracing.New()
+//	executor.New(reg, executor.WithExtensions(tr, tr.Backend()))
+func (e *Extension) Backend() extension.Extension {
+	return extension.Func("tracing-backend", PriorityBackend, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			ctx, span := e.tracer.Start(ctx, "backend",
+				trace.WithAttributes(KeyTool.String(req.Call.Name), KeyAttempt.Int(req.Attempt)))
+			defer span.End()
+			res := next(ctx, req)
+			if res.Error != nil {
+				span.SetAttributes(KeyErrorType.String(string(res.Error.Code)))
+				span.SetStatus(codes.Error, res.Error.Error())
+			}
+			return res
+		}
+	})
+}

@@ -1,0 +1,402 @@
+// Package redact masks secret values in a call's JSON arguments before the
+// SDK writes them anywhere (logs, audit trails, events).
+//
+// Two things are redacted:
+//
+//  1. The fields a tool declares secret in tool.Spec.Secrets (filled from
+//     `toolbelt:"secret"` struct tags by tool.Func, and from tool.WithSecrets
+//     for raw-schema tools).
+//  2. By default, any object key whose name looks like a secret (see
+//     LooksSecret), at any depth: password, token, secret, api_key / apiKey,
+//     authorization, credential(s), and a few variants.
+//
+// A redacted value, whatever its JSON type, is replaced by the string
+// "[REDACTED]". A null stays null: there is nothing to hide.
+//
+// # Path syntax
+//
+// A path is a list of segments separated by ".". Each segment is an object
+// key optionally followed by any number of "[]" (every element of an array)
+// or "{}" (every value of an object, whatever its key):
+//
+//	"token"            top-level key token
+//	"auth.token"       key token inside the object at key auth
+//	"items[].key"      key key in every element of the array items
+//	"matrix[][]"       every element of every array inside matrix
+//	"headers{}"        every value of the object headers
+//	"env{}.value"      key value inside every value of the object env
+//	"{}.password"      key password inside every top-level value (map roots)
+//
+// These are exactly the paths internal/schema produces for tagged fields of
+// slices and maps, so tag-derived paths always parse. Because secrets are
+// better over-redacted than leaked, arrays are transparent to key segments:
+// "items.key" also reaches key in every element of an array items. Keys that
+// contain "." cannot be addressed by a path (the name heuristic still sees
+// them). A path that does not match the arguments' shape redacts nothing.
+//
+// Arguments that are not valid JSON cannot be inspected, so they are
+// replaced as a whole by the JSON string "[REDACTED]" (fail safe).
+package redact
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Mask is what a redacted value becomes (as a JSON string).
+const Mask = "[REDACTED]"
+
+var maskJSON = []byte(`"` + Mask + `"`)
+
+// node is one step of the compiled path trie. After finalize, lookups need no
+// set of active nodes: a key goes to children[k] (which already includes what
+// "{}" adds) or to anyKey, and an array element goes to elem.
+type node struct {
+	leaf     bool
+	children map[string]*node
+	anyKey   *node // "{}": every value of an object
+	elem     *node // "[]": every element of an array
+}
+
+// Redactor masks the values at a fixed set of paths, plus (by default) keys
+// that look like secrets. It is immutable and safe for concurrent use.
+type Redactor struct {
+	root      *node
+	paths     []string
+	heuristic bool
+}
+
+// Option configures a Redactor.
+type Option func(*Redactor)
+
+// WithKeyHeuristic turns the redaction of keys that look like secrets (see
+// LooksSecret) on or off. It is on by default.
+func WithKeyHeuristic(on bool) Option { return func(r *Redactor) { r.heuristic = on } }
+
+// Compile parses paths (see the package doc for the syntax) into a Redactor.
+// An error names the path and what is wrong with it.
+func Compile(paths []string, opts ...Option) (*Redactor, error) {
+	r := &Redactor{heuristic: true, paths: append([]string(nil), paths...)}
+	for _, o := range opts {
+		if o != nil {
+			o(r)
+		}
+	}
+	root := &node{}
+	for _, p := range paths {
+		if err := insert(root, p); err != nil {
+			return nil, err
+		}
+	}
+	if len(paths) > 0 {
+		r.root = finalize(root)
+	}
+	return r, nil
+}
+
+// MustCompile is Compile that panics on a bad path; for paths fixed in code.
+func MustCompile(paths []string, opts ...Option) *Redactor {
+	r, err := Compile(paths, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// Paths returns the paths the Redactor was compiled from.
+func (r *Redactor) Paths() []string { return append([]string(nil), r.paths...) }
+
+func insert(root *node, path string) error {
+	if strings.TrimSpace(path) == "" {
+		return fmt.Errorf("redact: secret path is empty: name a field such as \"auth.token\" or \"items[].key\"")
+	}
+	n := root
+	for _, seg := range strings.Split(path, ".") {
+		name := seg
+		var suffix []byte
+		for {
+			if strings.HasSuffix(name, "[]") {
+				suffix = append(suffix, '[')
+			} else if strings.HasSuffix(name, "{}") {
+				suffix = append(suffix, '{')
+			} else {
+				break
+			}
+			name = name[:len(name)-2]
+		}
+		if name == "" && len(suffix) == 0 {
+			return fmt.Errorf("redact: secret path %q has an empty segment: separate keys with a single \".\" (e.g. \"auth.token\")", path)
+		}
+		if name != "" {
+			if n.children == nil {
+				n.children = map[string]*node{}
+			}
+			c := n.children[name]
+			if c == nil {
+				c = &node{}
+				n.children[name] = c
+			}
+			n = c
+		}
+		// Suffixes were collected right to left.
+		for i := len(suffix) - 1; i >= 0; i-- {
+			if suffix[i] == '[' {
+				if n.elem == nil {
+					n.elem = &node{}
+				}
+				n = n.elem
+			} else {
+				if n.anyKey == nil {
+					n.anyKey = &node{}
+				}
+				n = n.anyKey
+			}
+		}
+	}
+	n.leaf = true
+	return nil
+}
+
+// merge returns a new trie that is the union of a and b.
+func merge(a, b *node) *node {
+	if a == nil {
+		return clone(b)
+	}
+	if b == nil {
+		return clone(a)
+	}
+	m := &node{leaf: a.leaf || b.leaf}
+	if len(a.children)+len(b.children) > 0 {
+		m.children = map[string]*node{}
+		for k, c := range a.children {
+			m.children[k] = merge(c, b.children[k])
+		}
+		for k, c := range b.children {
+			if _, ok := a.children[k]; !ok {
+				m.children[k] = clone(c)
+			}
+		}
+	}
+	if a.anyKey != nil || b.anyKey != nil {
+		m.anyKey = merge(a.anyKey, b.anyKey)
+	}
+	if a.elem != nil || b.elem != nil {
+		m.elem = merge(a.elem, b.elem)
+	}
+	return m
+}
+
+func clone(n *node) *node {
+	if n == nil {
+		return nil
+	}
+	c := &node{leaf: n.leaf, anyKey: clone(n.anyKey), elem: clone(n.elem)}
+	if n.children != nil {
+		c.children = make(map[string]*node, len(n.children))
+		for k, v := range n.children {
+			c.children[k] = clone(v)
+		}
+	}
+	return c
+}
+
+// finalize folds "{}" into every named child and array transparency into
+// elem, so that matching follows a single node at every step.
+func finalize(n *node) *node {
+	if n == nil || n.leaf {
+		return n
+	}
+	out := &node{}
+	if n.anyKey != nil {
+		out.anyKey = finalize(n.anyKey)
+	}
+	if len(n.children) > 0 {
+		out.children = make(map[string]*node, len(n.children))
+		for k, c := range n.children {
+			out.children[k] = finalize(merge(c, n.anyKey))
+		}
+	}
+	// An element of an array sees "[]" paths and, because arrays are
+	// transparent to key segments, the node's own key paths.
+	keys := &node{children: n.children, anyKey: n.anyKey}
+	if n.elem != nil {
+		out.elem = finalize(merge(n.elem, keys))
+	} else if len(n.children) > 0 || n.anyKey != nil {
+		out.elem = out // transparent: elements see this same node
+	}
+	return out
+}
+
+// Redact returns args with secret values replaced by "[REDACTED]". When
+// nothing is redacted it returns args itself without copying (callers must
+// treat both as read-only); otherwise a new slice. Key order and formatting
+// outside the masked values are kept.
+func (r *Redactor) Redact(args json.RawMessage) json.RawMessage {
+	if r == nil || (r.root == nil && !r.heuristic) || len(args) == 0 {
+		return args
+	}
+	w := rewriter{in: args, heuristic: r.heuristic}
+	w.skipWS()
+	if err := w.value(r.root); err != nil {
+		return json.RawMessage(maskJSON)
+	}
+	w.skipWS()
+	if w.i != len(w.in) {
+		return json.RawMessage(maskJSON)
+	}
+	if w.out == nil {
+		return args
+	}
+	w.out = append(w.out, w.in[w.last:]...)
+	return w.out
+}
+
+type cached struct {
+	paths []string
+	r     *Redactor // nil: the paths do not compile
+}
+
+var (
+	cacheMu  sync.Mutex
+	cache    sync.Map // first path → []cached (replaced, never mutated)
+	cacheLen int
+)
+
+const cacheMax = 4096
+
+var defaultRedactor = MustCompile(nil)
+
+// Args redacts args with the given paths and the default key heuristic. It
+// caches compiled paths (without allocating on a hit), so it is cheap to
+// call per call with a spec's Secrets. A path that does not parse makes the
+// whole arguments redacted (fail safe); use Compile to see the error.
+func Args(args json.RawMessage, paths []string) json.RawMessage {
+	if len(paths) == 0 {
+		return defaultRedactor.Redact(args)
+	}
+	if v, ok := cache.Load(paths[0]); ok {
+		for _, c := range v.([]cached) {
+			if slices.Equal(c.paths, paths) {
+				return redactWith(c.r, args)
+			}
+		}
+	}
+	r, err := Compile(paths)
+	if err != nil {
+		r = nil
+	}
+	cacheMu.Lock()
+	if cacheLen < cacheMax {
+		var list []cached
+		if v, ok := cache.Load(paths[0]); ok {
+			list = v.([]cached)
+		}
+		cache.Store(paths[0], append(slices.Clip(list), cached{paths: slices.Clone(paths), r: r}))
+		cacheLen++
+	}
+	cacheMu.Unlock()
+	return redactWith(r, args)
+}
+
+func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
+	if r == nil {
+		return json.RawMessage(maskJSON)
+	}
+	return r.Redact(args)
+}
+
+// Value redacts args and returns the result as a string, for loggers.
+func Value(args json.RawMessage, paths []string) string {
+	return string(Args(args, paths))
+}
+
+// LooksSecret reports whether an object key's name looks like it holds a
+// secret. The key is split into lower-case words at "_", "-", ".", spaces
+// and camelCase boundaries; it looks secret when a word is password, passwd,
+// passphrase, secret(s), authorization, credential(s) or apikey, when two
+// adjacent words are "api key" or "private key", or when the last word is
+// token (so "access_token" and "refreshToken" are secret, "max_tokens" and
+// "token_count" are not).
+func LooksSecret(key string) bool {
+	var buf [64]byte
+	prev, last := kindOther, kindOther
+	for i := 0; i < len(key); {
+		var w []byte
+		w, i = nextWord(key, i, buf[:0])
+		if len(w) == 0 {
+			continue
+		}
+		k := classify(w)
+		switch {
+		case k == kindSecret:
+			return true
+		case k == kindKey && (prev == kindAPI || prev == kindPrivate):
+			return true
+		}
+		prev, last = k, k
+	}
+	return last == kindToken
+}
+
+type wordKind uint8
+
+const (
+	kindOther wordKind = iota
+	kindSecret
+	kindAPI
+	kindPrivate
+	kindKey
+	kindToken
+)
+
+func classify(w []byte) wordKind {
+	switch string(w) { // no allocation: the conversion is only compared
+	case "password", "passwd", "passphrase", "secret", "secrets", "authorization",
+		"credential", "credentials", "apikey":
+		return kindSecret
+	case "api":
+		return kindAPI
+	case "private":
+		return kindPrivate
+	case "key":
+		return kindKey
+	case "token":
+		return kindToken
+	}
+	return kindOther
+}
+
+// nextWord returns the lower-cased word of key starting at or after i, and
+// where the next one starts. Words split at non-alphanumeric bytes and at
+// camelCase boundaries ("APIKey" → api, key; "refreshToken" → refresh, token).
+func nextWord(key string, i int, b []byte) ([]byte, int) {
+	for ; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			_, size := utf8.DecodeRuneInString(key[i:])
+			b = append(b, key[i:i+size]...)
+			i += size - 1
+		case c >= 'A' && c <= 'Z':
+			if len(b) > 0 {
+				p := key[i-1]
+				nextLower := i+1 < len(key) && key[i+1] >= 'a' && key[i+1] <= 'z'
+				if (p >= 'a' && p <= 'z') || (p >= '0' && p <= '9') || (p >= 'A' && p <= 'Z' && nextLower) {
+					return b, i
+				}
+			}
+			b = append(b, c+('a'-'A'))
+		case (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'):
+			b = append(b, c)
+		default:
+			if len(b) > 0 {
+				return b, i + 1
+			}
+		}
+	}
+	return b, i
+}

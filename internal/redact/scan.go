@@ -1,0 +1,243 @@
+package redact
+
+import (
+	"encoding/json"
+	"errors"
+)
+
+var errSyntax = errors.New("redact: arguments are not valid JSON")
+
+// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxDepth = 10000
+
+// rewriter walks JSON bytes once, copying them lazily: out stays nil until
+// the first value is masked, so arguments with nothing to hide cost no
+// allocation.
+type rewriter struct {
+	in        []byte
+	i         int
+	out       []byte
+	last      int // in[last:] has not been copied to out yet
+	heuristic bool
+	depth     int
+}
+
+func (w *rewriter) skipWS() {
+	for w.i < len(w.in) {
+		switch w.in[w.i] {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return
+		}
+	}
+}
+
+// mask replaces in[start:w.i] by the mask.
+func (w *rewriter) mask(start int) {
+	if w.out == nil {
+		w.out = make([]byte, 0, len(w.in)+16)
+	}
+	w.out = append(w.out, w.in[w.last:start]...)
+	w.out = append(w.out, maskJSON...)
+	w.last = w.i
+}
+
+// value parses one value at w.i; n is the path node that applies to it
+// (nil: only the key heuristic applies below).
+func (w *rewriter) value(n *node) error {
+	if w.i >= len(w.in) {
+		return errSyntax
+	}
+	switch c := w.in[w.i]; c {
+	case '{':
+		return w.object(n)
+	case '[':
+		return w.array(n)
+	case '"':
+		_, err := w.str()
+		return err
+	default:
+		start := w.i
+		for w.i < len(w.in) {
+			switch w.in[w.i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				goto done
+			}
+			w.i++
+		}
+	done:
+		if w.i == start {
+			return errSyntax
+		}
+		lit := w.in[start:w.i]
+		switch string(lit) {
+		case "true", "false", "null":
+			return nil
+		}
+		if !json.Valid(lit) {
+			return errSyntax
+		}
+		return nil
+	}
+}
+
+// maskedValue parses a value and masks it, unless it is null.
+func (w *rewriter) maskedValue() error {
+	start := w.i
+	if err := w.skipValue(); err != nil {
+		return err
+	}
+	if string(w.in[start:w.i]) != "null" {
+		w.mask(start)
+	}
+	return nil
+}
+
+func (w *rewriter) skipValue() error {
+	// Parsing with no node and no heuristic only validates and skips.
+	h := w.heuristic
+	w.heuristic = false
+	err := w.value(nil)
+	w.heuristic = h
+	return err
+}
+
+func (w *rewriter) enter() error {
+	w.depth++
+	if w.depth > maxDepth {
+		return errSyntax
+	}
+	return nil
+}
+
+func (w *rewriter) object(n *node) error {
+	if err := w.enter(); err != nil {
+		return err
+	}
+	defer func() { w.depth-- }()
+	w.i++ // '{'
+	w.skipWS()
+	if w.i < len(w.in) && w.in[w.i] == '}' {
+		w.i++
+		return nil
+	}
+	for {
+		w.skipWS()
+		if w.i >= len(w.in) || w.in[w.i] != '"' {
+			return errSyntax
+		}
+		key, err := w.str()
+		if err != nil {
+			return err
+		}
+		w.skipWS()
+		if w.i >= len(w.in) || w.in[w.i] != ':' {
+			return errSyntax
+		}
+		w.i++
+		w.skipWS()
+		var child *node
+		if n != nil {
+			if c, ok := n.children[string(key)]; ok {
+				child = c
+			} else {
+				child = n.anyKey
+			}
+		}
+		if (child != nil && child.leaf) || (w.heuristic && LooksSecret(string(key))) {
+			err = w.maskedValue()
+		} else {
+			err = w.value(child)
+		}
+		if err != nil {
+			return err
+		}
+		w.skipWS()
+		if w.i >= len(w.in) {
+			return errSyntax
+		}
+		switch w.in[w.i] {
+		case ',':
+			w.i++
+		case '}':
+			w.i++
+			return nil
+		default:
+			return errSyntax
+		}
+	}
+}
+
+func (w *rewriter) array(n *node) error {
+	if err := w.enter(); err != nil {
+		return err
+	}
+	defer func() { w.depth-- }()
+	w.i++ // '['
+	w.skipWS()
+	if w.i < len(w.in) && w.in[w.i] == ']' {
+		w.i++
+		return nil
+	}
+	var el *node
+	if n != nil {
+		el = n.elem
+	}
+	for {
+		w.skipWS()
+		var err error
+		if el != nil && el.leaf {
+			err = w.maskedValue()
+		} else {
+			err = w.value(el)
+		}
+		if err != nil {
+			return err
+		}
+		w.skipWS()
+		if w.i >= len(w.in) {
+			return errSyntax
+		}
+		switch w.in[w.i] {
+		case ',':
+			w.i++
+		case ']':
+			w.i++
+			return nil
+		default:
+			return errSyntax
+		}
+	}
+}
+
+// str parses a string at w.i and returns its decoded content (the raw bytes
+// when it has no escapes, so the common case does not allocate).
+func (w *rewriter) str() ([]byte, error) {
+	start := w.i
+	w.i++ // '"'
+	escaped := false
+	for w.i < len(w.in) {
+		switch c := w.in[w.i]; {
+		case c == '\\':
+			escaped = true
+			w.i += 2
+			continue
+		case c == '"':
+			w.i++
+			raw := w.in[start:w.i]
+			if !escaped {
+				return raw[1 : len(raw)-1], nil
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return nil, errSyntax
+			}
+			return []byte(s), nil
+		case c < 0x20:
+			return nil, errSyntax
+		}
+		w.i++
+	}
+	return nil, errSyntax
+}
