@@ -152,6 +152,16 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 	case *syntax.ExtGlob:
 		r.glob = true
 		b.WriteString(s.text(p))
+	case *syntax.BraceExp:
+		// Only left unexpanded when too large: walk it for substitutions.
+		r.lit = false
+		var discard strings.Builder
+		for _, e := range p.Elems {
+			for _, q := range e.Parts {
+				s.part(q, &discard, r, quoted)
+			}
+		}
+		b.WriteString(s.text(p))
 	default:
 		// BraceExp outside a split word, and anything a future parser adds.
 		s.nested(p, r)

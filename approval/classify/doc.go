@@ -1,0 +1,65 @@
+// Package classify judges how dangerous a shell command line is before a
+// tool runs it.
+//
+// It parses the command with a real bash parser (mvdan.cc/sh/v3/syntax) and
+// judges every simple command inside it: lists (; && || &), pipelines,
+// subshells and groups, if/for/while/case bodies, function bodies, command
+// and process substitutions, arithmetic and test expressions, declarations,
+// and here-documents. It sees through what hides the real command:
+//
+//   - wrappers: env (with -S, -i, -u, NAME=value), command, exec, nohup,
+//     nice, timeout, xargs, time, stdbuf, ionice, setsid, chroot, strace,
+//     sudo, doas, su, watch, ssh, trap, ... (the Wrappers rules);
+//   - shells given code: bash/sh/zsh/dash -c STRING, eval, bash <<< STRING,
+//     bash <<EOF here-documents, source <(...) and bash <(...), parsed again
+//     up to Limits.MaxDepth levels;
+//   - paths and quoting: /bin/rm, ./rm, \rm, r”m, "rm", $'\x72\x6d' all
+//     resolve to rm; brace expansions are expanded; X=rm; $X is followed;
+//   - flags that write or execute: find -exec/-delete, sed -i and its e/w
+//     commands, awk system() and pipes, tar --to-command and friends, git -c
+//     and other global options, forced git pushes, output redirections.
+//
+// # Levels
+//
+// Safe < Warning < Dangerous < Blocked. Safe commands only read. Warning
+// commands change local state or are unknown. Dangerous commands can destroy
+// data or run code that cannot be judged. Blocked commands must never run.
+// The level of a command line is the highest level of anything in it, so
+// adding text to a command never lowers its level.
+//
+// # Guarantees
+//
+//   - Classify never panics, whatever the input.
+//   - Input that cannot be parsed, is longer than Limits.MaxLength, nests
+//     deeper than Limits.MaxDepth or Limits.MaxNesting, or holds more than
+//     Limits.MaxCommands commands is Defaults.Invalid (Dangerous by default,
+//     never Safe).
+//   - A command name that is not a literal word ($X, $(...), a glob, a brace
+//     expansion) is at least Defaults.DynamicCommand (Dangerous).
+//   - Executing downloaded content (curl ... | sh, bash <(wget ...),
+//     eval "$(curl ...)") is Defaults.DownloadExec (Blocked).
+//   - An empty command is Defaults.Empty (Warning): nothing runs, but an
+//     empty tool call is unexpected.
+//
+// The classifier judges what it can see. It does not know the contents of
+// scripts and files a command runs (bash script.sh is a Warning), the values
+// of variables set outside the command line, or aliases and functions
+// defined in the user's shell; those cases are never Safe.
+//
+// # Rules
+//
+// The lists of commands and their levels are data: rules.yaml, embedded and
+// returned by DefaultRules, documented on Rules. A program can load its own
+// with ParseRules and build a Classifier with New. A few analysers whose
+// logic is not a list (find, sed, awk, tar, git global options, source) are
+// built in and switched on by a rule's Check field.
+//
+// # Using it from a tool
+//
+// A shell tool asks an Assessor for the verdict of the command it is about
+// to run; *Classifier is one, and Default() is the one built from the
+// default rules:
+//
+//	v := classify.Default().Assess(cmd)
+//	if v.Level >= classify.Dangerous { /* ask for approval, with v.Reasons */ }
+package classify

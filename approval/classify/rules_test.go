@@ -1,0 +1,103 @@
+package classify
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDefaultRulesParse(t *testing.T) {
+	r, err := ParseRules(DefaultRulesYAML())
+	require.NoError(t, err)
+	assert.Equal(t, 1, r.Version)
+	assert.Equal(t, 64<<10, r.Limits.MaxLength)
+	assert.Equal(t, Dangerous, r.Defaults.Invalid)
+	assert.Equal(t, Safe, r.Commands["ls"].Level)
+	assert.Equal(t, Blocked, r.Wrappers["sudo"].Level)
+	assert.Contains(t, r.Downloaders, "curl")
+	require.NotNil(t, r.Commands["git"].Subcommands["push"])
+
+	// A copy: changing it does not change the default classifier.
+	r.Commands["ls"].Level = Blocked
+	assert.Equal(t, Safe, Classify("ls").Level)
+}
+
+func TestParseRulesErrors(t *testing.T) {
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"bad level", "version: 1\ncommands:\n  ls: unsafe\n", `line 3: unknown level "unsafe"`},
+		{"unknown top key", "version: 1\ncomands: {}\n", `line 2: unknown key "comands"`},
+		{"unknown rule key", "version: 1\ncommands:\n  ls:\n    level: safe\n    lvl: safe\n", `line 5: unknown key "lvl"`},
+		{"missing level", "version: 1\ncommands:\n  ls:\n    reason: x\n", "line 4: command rule needs a level"},
+		{"bad regex", "version: 1\ncommands:\n  ls:\n    level: safe\n    match:\n      - regex: '('\n        level: warning\n", "line 6: bad regex"},
+		{"match without condition", "version: 1\ncommands:\n  ls:\n    level: safe\n    match:\n      - level: warning\n", "line 6: match rule needs a condition"},
+		{"unknown check", "version: 1\ncommands:\n  ls: {level: safe, check: nope}\n", `line 3: unknown check "nope"`},
+		{"bad writes", "version: 1\ncommands:\n  ls: {level: safe, writes: all}\n", `writes must be`},
+		{"version", "version: 2\n", "version must be 1"},
+		{"duplicate", "version: 1\ncommands:\n  env: safe\nwrappers:\n  env: safe\n", `"env" is in both`},
+		{"invalid safe", "version: 1\ndefaults:\n  invalid: safe\n", "never safe"},
+		{"yaml syntax", "version: 1\ncommands: [\n", "line"},
+		{"type", "version: 1\nlimits:\n  max_length: lots\n", "line 3"},
+		{"path level", "version: 1\npaths:\n  - paths: [/x]\n", "line 3: rule needs a level"},
+		{"empty", "", "empty document"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseRules([]byte(tc.yaml))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestCustomRules(t *testing.T) {
+	r, err := ParseRules([]byte(`
+version: 1
+defaults: {unknown: dangerous}
+commands:
+  ls: safe
+  deploy:
+    level: warning
+    match:
+      - flags: [--prod]
+        level: blocked
+        reason: deploys to production
+wrappers:
+  retry: {level: safe, value_flags: [-n]}
+`))
+	require.NoError(t, err)
+	c, err := New(r)
+	require.NoError(t, err)
+	assert.Equal(t, Safe, c.Classify("ls -l").Level)
+	assert.Equal(t, Dangerous, c.Classify("cat x").Level, "unknown is dangerous in these rules")
+	assert.Equal(t, Warning, c.Classify("deploy --staging").Level)
+	v := c.Classify("retry -n 3 deploy --prod")
+	assert.Equal(t, Blocked, v.Level)
+	assert.Equal(t, []string{"deploys to production"}, v.Reasons)
+	assert.Equal(t, Dangerous, c.Classify("$(x)").Level)
+	assert.Equal(t, 64<<10, c.Rules().Limits.MaxLength, "limits left out keep their defaults")
+
+	_, err = New(Rules{Version: 1})
+	require.Error(t, err, "zero Defaults make invalid input safe, which New refuses")
+}
+
+func TestWildcard(t *testing.T) {
+	assert.True(t, wildcard("/etc/*", "/etc/ssh/sshd_config"))
+	assert.True(t, wildcard(`/\*`, "/*"))
+	assert.False(t, wildcard(`/\*`, "/tmp"))
+	assert.True(t, wildcard("+*", "+main"))
+	assert.True(t, wildcard("a?c", "abc"))
+	assert.False(t, wildcard("a?c", "ac"))
+	assert.True(t, wildcard("*:", "main:"))
+}
+
+func TestANSIC(t *testing.T) {
+	assert.Equal(t, "rm", ansiC(`\x72\x6d`))
+	assert.Equal(t, "rm", ansiC(`\162\155`))
+	assert.Equal(t, "rm", ansiC(`\u0072\U0000006d`))
+	assert.Equal(t, "a\nb\t'", ansiC(`a\nb\t\'`))
+	assert.Equal(t, "\x01", ansiC(`\ca`))
+	assert.Equal(t, `\q\x`, ansiC(`\q\x`))
+}
