@@ -335,3 +335,28 @@ func TestRetryAfterPreserved(t *testing.T) {
 	assert.True(t, res.Error.Retryable)
 	assert.Equal(t, tool.StatusDenied, res.Status)
 }
+
+func TestCallerEmitterStillReceivesWhenSubscribed(t *testing.T) {
+	chatty := tool.Func("chatty", "", func(ctx context.Context, _ struct{}) (string, error) {
+		tool.EmitOutput(ctx, "stdout", []byte("hello"))
+		return "done", nil
+	})
+	ex := newExec(t, nil, chatty)
+	events, cancel := ex.Subscribe(executor.EventFilter{})
+	defer cancel()
+	var outer []tool.Event
+	ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) { outer = append(outer, ev) })
+	_, err := ex.Execute(ctx, tool.Call{ID: "e1", Name: "chatty"})
+	require.NoError(t, err)
+	require.Len(t, outer, 1, "the caller's emitter is not hidden by the executor's")
+	assert.Equal(t, "hello", string(outer[0].Data))
+	var sawOutput bool
+	for len(events) > 0 {
+		ev := <-events
+		if ev.Kind == tool.EventOutput {
+			sawOutput = true
+			assert.Equal(t, "e1", ev.CallID)
+		}
+	}
+	assert.True(t, sawOutput, "the subscriber also gets the output")
+}

@@ -5,6 +5,33 @@
 //
 // The result is never nil, and the error Execute returns is the result's
 // *tool.Error (nil on success), so callers can use either.
+//
+// Beyond one call at a time:
+//
+//   - ExecuteBatch runs the parallel tool calls of one model turn
+//     concurrently and returns their results in call order.
+//   - Calls whose tools declare resources (tool.ResourceDeclarer) are
+//     serialised per resource in submission order: readers share, writers
+//     exclude (WithConflictPolicy).
+//   - Concurrency limits: global, per agent and per tool (WithMaxConcurrency,
+//     WithAgentConcurrency, WithToolConcurrency), waiting in FIFO order or
+//     refusing (WithLimitPolicy, WithMaxQueue).
+//   - Submit, Status, Wait, Cancel and Jobs run calls as async jobs.
+//   - Subscribe streams tool.Events (submitted, queued, started, output,
+//     completed, ...) without ever blocking a call.
+//   - History keeps a summary of the last calls (WithHistory).
+//
+// None of these costs anything on a call that does not use it: with no
+// subscriber, no limit and no declared resource, Execute takes no lock and
+// allocates nothing beyond the plain pipeline, except one copy into the
+// history ring.
+//
+// Where a call waits: lock tickets are taken when the call is submitted,
+// so calls on one resource run in submission order; the locks are granted
+// and the concurrency slots taken just before the backend runs, after the
+// extension chain (auth, policy, approval) has let the call through, so a
+// call waiting for a human's approval holds no slot. Locks are held until
+// the call ends (across retries); slots only while a backend runs.
 package executor
 
 import (
@@ -17,6 +44,7 @@ import (
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/keylock"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -39,6 +67,17 @@ type Executor struct {
 	chain       extension.Handler
 	timeout     time.Duration
 	maxArgBytes int
+
+	batchLimit int
+	maxWait    time.Duration
+	conflict   Overflow
+	locks      keylock.Table
+	limitCfg   limitConfig
+	limits     *limits // nil when no concurrency limit is configured
+	histSize   int
+	hist       *history // nil when history is disabled
+	hub        hub
+	jobs       jobTable
 }
 
 // Option configures an Executor.
@@ -76,11 +115,19 @@ func New(reg *registry.Registry, opts ...Option) *Executor {
 	if reg == nil {
 		reg = registry.New()
 	}
-	e := &Executor{reg: reg, timeout: DefaultTimeout, maxArgBytes: DefaultMaxArgBytes}
+	e := &Executor{
+		reg: reg, timeout: DefaultTimeout, maxArgBytes: DefaultMaxArgBytes,
+		batchLimit: DefaultBatchConcurrency, histSize: DefaultHistory,
+	}
+	e.jobs.ttl, e.jobs.max = DefaultJobRetention, DefaultJobsKept
 	for _, o := range opts {
 		if o != nil {
 			o(e)
 		}
+	}
+	e.limits = newLimits(e.limitCfg)
+	if e.histSize > 0 {
+		e.hist = newHistory(e.histSize)
 	}
 	e.exts = extension.Sort(e.exts)
 	e.chain = extension.Chain(e.runBackend, e.exts...)
@@ -98,8 +145,34 @@ func (e *Executor) Extensions() []extension.Extension {
 // Execute runs one call through the pipeline. The result is never nil; the
 // error is the result's *tool.Error, nil on success.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	start := time.Now()
-	res := e.execute(ctx, &call, start)
+	entry, _ := e.reg.Lookup(call.Name)
+	res := e.run(ctx, &call, entry, e.admit(&call, entry, nil), start)
+	if res.Error != nil {
+		return res, res.Error
+	}
+	return res, nil
+}
+
+// run is the life of one admitted call: the pipeline, then the bookkeeping
+// (history, final event, lock release, job completion). cs is nil for a
+// call that nothing tracks.
+func (e *Executor) run(ctx context.Context, call *tool.Call, entry *registry.Entry, cs *callState, start time.Time) *tool.Result {
+	var res *tool.Result
+	if cs != nil {
+		defer cs.release() // also on a panic
+		if cs.refused != nil {
+			res = cs.refused
+		} else {
+			ctx = cs.bind(ctx)
+		}
+	}
+	if res == nil {
+		res = e.execute(ctx, call, entry, start)
+	}
 	res.CallID, res.Tool = call.ID, call.Name
 	res.StartedAt = start
 	res.Timings.Total = time.Since(start)
@@ -107,25 +180,25 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 		if res.Status == "" || res.Status == tool.StatusSucceeded {
 			res.Status = res.Error.Code.Status()
 		}
-		return res, res.Error
-	}
-	if res.Status == "" {
+	} else if res.Status == "" {
 		res.Status = tool.StatusSucceeded
 	}
-	return res, nil
+	if e.hist != nil {
+		e.hist.add(call, cs, res)
+	}
+	if cs != nil {
+		cs.finish(res)
+	}
+	return res
 }
 
-func (e *Executor) execute(ctx context.Context, call *tool.Call, start time.Time) *tool.Result {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+func (e *Executor) execute(ctx context.Context, call *tool.Call, entry *registry.Entry, start time.Time) *tool.Result {
 	if call.Principal.ID == "" {
 		if p, ok := tool.PrincipalFrom(ctx); ok {
 			call.Principal = p
 		}
 	}
-	entry, ok := e.reg.Lookup(call.Name)
-	if !ok {
+	if entry == nil {
 		return tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name))
 	}
 	if err := ctx.Err(); err != nil {
@@ -214,6 +287,37 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}
 		call.Args, req.Validated = args, args
 	}
+	cs := stateFrom(ctx)
+	if entry != nil {
+		// The arguments were rewritten: the resources they touch may be
+		// different ones.
+		tk, ferr := e.relock(ctx, cs, req)
+		if ferr != nil {
+			return tool.Failure(call, ferr)
+		}
+		defer tk.Release()
+	}
+	if cs != nil && cs.ticket != nil && !cs.locked {
+		if ferr := e.awaitLocks(ctx, cs.ticket, cs); ferr != nil {
+			return tool.Failure(call, ferr)
+		}
+		cs.locked = true
+	}
+	var held slots
+	if e.limits != nil {
+		var ferr *tool.Error
+		if held, ferr = e.limits.acquire(ctx, e.maxWait, call, cs); ferr != nil {
+			return tool.Failure(call, ferr)
+		}
+		defer held.release()
+	}
+	// A call holding locks or slots keeps them until its backend has really
+	// stopped (within a grace), so the next writer never overlaps a
+	// backend that is still being killed.
+	gated := held.any() || (cs != nil && cs.ticket != nil)
+	if cs != nil {
+		cs.started(req.Attempt)
+	}
 	timeout := call.Timeout
 	if timeout <= 0 {
 		timeout = spec.Timeout
@@ -241,12 +345,16 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		done <- outcome{r, err}
 	}()
 	var o outcome
+	abandoned := false
 	select {
 	case o = <-done:
 	case <-bctx.Done():
 		select {
 		case o = <-done: // finished at the same moment: keep its answer
 		default:
+			if gated {
+				abandoned = !waitGrace(done)
+			}
 			o.err = bctx.Err()
 		}
 	}
@@ -272,6 +380,9 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	}
 	res.CallID, res.Tool = call.ID, call.Name
 	res.Timings.Backend = elapsed
+	if abandoned {
+		res.SetMeta("backend_still_running", true)
+	}
 	if res.Attempts < req.Attempt {
 		res.Attempts = req.Attempt
 	}

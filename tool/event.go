@@ -62,6 +62,14 @@ func WithEmitter(ctx context.Context, fn Emitter) context.Context {
 	return context.WithValue(ctx, emitterKey{}, fn)
 }
 
+// EmitterFrom returns the emitter installed in ctx, or nil. An executor
+// that installs its own emitter forwards to the one it found, so emitters
+// chain instead of hiding each other.
+func EmitterFrom(ctx context.Context) Emitter {
+	fn, _ := ctx.Value(emitterKey{}).(Emitter)
+	return fn
+}
+
 // Emit sends ev to the emitter in ctx, if any. It never blocks.
 func Emit(ctx context.Context, ev Event) {
 	if fn, ok := ctx.Value(emitterKey{}).(Emitter); ok && fn != nil {

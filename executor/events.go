@@ -1,0 +1,120 @@
+package executor
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// EventFilter selects the events a subscriber receives. Empty fields match
+// everything.
+type EventFilter struct {
+	// Kinds, Tools and Agents each match when empty or when they contain
+	// the event's value.
+	Kinds  []tool.EventKind
+	Tools  []string
+	Agents []string
+	// CallID and JobID, when set, match one call or one job.
+	CallID string
+	JobID  JobID
+	// Buffer is the subscriber's channel capacity; zero means
+	// DefaultEventBuffer. Events that find it full are dropped and counted.
+	Buffer int
+}
+
+func (f *EventFilter) match(ev *tool.Event) bool {
+	return (len(f.Kinds) == 0 || slices.Contains(f.Kinds, ev.Kind)) &&
+		(len(f.Tools) == 0 || slices.Contains(f.Tools, ev.Tool)) &&
+		(len(f.Agents) == 0 || slices.Contains(f.Agents, ev.Agent)) &&
+		(f.CallID == "" || f.CallID == ev.CallID) &&
+		(f.JobID == "" || string(f.JobID) == ev.JobID)
+}
+
+// hub fans events out to subscribers. Publishing never blocks: a full
+// subscriber loses the event and learns how many it lost on the next one
+// it receives.
+type hub struct {
+	n    atomic.Int32 // subscribers; read on every call, so kept apart
+	mu   sync.Mutex
+	seq  uint64
+	subs []*subscriber
+}
+
+type subscriber struct {
+	ch      chan tool.Event
+	filter  EventFilter
+	dropped uint64
+	closed  bool
+}
+
+func (h *hub) active() bool { return h.n.Load() > 0 }
+
+// publish numbers ev and offers it to every matching subscriber. Numbering
+// and delivery happen under one lock, so each subscriber sees increasing
+// sequence numbers.
+func (h *hub) publish(ev tool.Event) {
+	if !h.active() {
+		return
+	}
+	h.mu.Lock()
+	h.seq++
+	ev.Seq = h.seq
+	for _, s := range h.subs {
+		if !s.filter.match(&ev) {
+			continue
+		}
+		ev.Dropped = s.dropped
+		select {
+		case s.ch <- ev:
+			s.dropped = 0
+		default:
+			s.dropped++
+		}
+	}
+	h.mu.Unlock()
+}
+
+// Subscribe returns a channel of the events that match f, and a function
+// that ends the subscription and closes the channel (safe to call more than
+// once).
+//
+// Events are the life of every call made after Subscribe: submitted,
+// queued (Reason says "lock: ..." or "limit: ..."), approval requested and
+// decided (emitted by the approval extension), started (once per backend
+// attempt), output chunks (emitted by backends with tool.EmitOutput),
+// retried (the retry extension), and one of completed, failed or cancelled
+// with the Result. Each carries the call id, job id, tool, agent, time and
+// a sequence number that increases across the executor.
+//
+// Delivery never blocks a call: when the channel is full the event is
+// dropped, and the next event the subscriber receives reports in Dropped
+// how many it lost. Read promptly, or give a larger Buffer. The Result in
+// an event is the caller's result: treat it as read-only.
+func (e *Executor) Subscribe(f EventFilter) (<-chan tool.Event, func()) {
+	size := f.Buffer
+	if size <= 0 {
+		size = DefaultEventBuffer
+	}
+	f.Kinds = slices.Clone(f.Kinds)
+	f.Tools = slices.Clone(f.Tools)
+	f.Agents = slices.Clone(f.Agents)
+	s := &subscriber{ch: make(chan tool.Event, size), filter: f}
+	h := &e.hub
+	h.mu.Lock()
+	h.subs = append(h.subs, s)
+	h.n.Add(1)
+	h.mu.Unlock()
+	return s.ch, func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if s.closed {
+			return
+		}
+		s.closed = true
+		h.subs = slices.DeleteFunc(h.subs, func(x *subscriber) bool { return x == s })
+		h.n.Add(-1)
+		close(s.ch)
+	}
+}

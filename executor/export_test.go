@@ -1,0 +1,18 @@
+package executor
+
+// LockedKeys reports how many resource keys have a lock queued or held.
+func LockedKeys(e *Executor) int { return e.locks.Len() }
+
+// AgentLimiters reports how many per-agent limiters are alive, and how
+// many of them have a call running or waiting.
+func AgentLimiters(e *Executor) (alive, busy int) {
+	if e.limits == nil {
+		return 0, 0
+	}
+	e.limits.amu.Lock()
+	defer e.limits.amu.Unlock()
+	return len(e.limits.agents), len(e.limits.agents) - e.limits.idle
+}
+
+// MaxIdleAgents is maxIdleAgents.
+const MaxIdleAgents = maxIdleAgents

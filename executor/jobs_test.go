@@ -1,0 +1,194 @@
+package executor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+func scState(t *testing.T, ex *executor.Executor, id executor.JobID, want executor.JobState) executor.JobStatus {
+	t.Helper()
+	var st executor.JobStatus
+	require.Eventually(t, func() bool {
+		var err error
+		st, err = ex.Status(id)
+		return err == nil && st.State == want
+	}, 5*time.Second, time.Millisecond, "job %s never reached %s (last %+v)", id, want, st)
+	return st
+}
+
+func TestJobLifecycle(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
+	first, err := ex.Submit(context.Background(), tool.Call{ID: "c1", Name: "gate", Agent: "ann", Args: []byte(`{"path":"f"}`)})
+	require.NoError(t, err)
+	second, err := ex.Submit(context.Background(), tool.Call{ID: "c2", Name: "gate", Agent: "bob", Args: []byte(`{"path":"f"}`)})
+	require.NoError(t, err)
+	assert.NotEqual(t, first, second)
+
+	st := scState(t, ex, first, executor.JobRunning)
+	assert.Equal(t, "c1", st.CallID)
+	assert.False(t, st.StartedAt.IsZero())
+	assert.True(t, st.CompletedAt.IsZero())
+	assert.Nil(t, st.Result)
+
+	st2 := scState(t, ex, second, executor.JobPending)
+	require.Eventually(t, func() bool { st2, _ = ex.Status(second); return st2.Reason != "" }, 5*time.Second, time.Millisecond)
+	assert.Contains(t, st2.Reason, `lock: waiting to write "file:f" behind call "c1"`)
+
+	running := ex.Jobs(executor.JobFilter{States: []executor.JobState{executor.JobRunning}})
+	require.Len(t, running, 1)
+	assert.Equal(t, first, running[0].ID)
+	assert.Len(t, ex.Jobs(executor.JobFilter{Agent: "bob"}), 1)
+	all := ex.Jobs(executor.JobFilter{})
+	require.Len(t, all, 2)
+	assert.Equal(t, []executor.JobID{first, second}, []executor.JobID{all[0].ID, all[1].ID}, "submission order")
+
+	close(release)
+	res, err := ex.Wait(context.Background(), first)
+	require.NoError(t, err)
+	assert.True(t, res.OK())
+	res, err = ex.Wait(context.Background(), second)
+	require.NoError(t, err)
+	assert.Equal(t, "c2", res.CallID)
+	st = scState(t, ex, second, executor.JobDone)
+	assert.False(t, st.CompletedAt.Before(st.StartedAt), "completed-at after started-at")
+	assert.Same(t, res, st.Result)
+	assert.NoError(t, ex.Cancel(second), "cancelling a finished job does nothing")
+}
+
+func TestJobCancelStopsRunningBackend(t *testing.T) {
+	defer scLeakCheck(t)()
+	pids := make(chan int, 8)
+	ex := executor.New(scRegistry(t, scProcTool("sh", pids)))
+	id, err := ex.Submit(context.Background(), scCall("c", "sh", map[string]string{"script": `sleep 30 & echo "pid $!"; wait`}))
+	require.NoError(t, err)
+	var all []int
+	for len(all) < 2 {
+		select {
+		case p := <-pids:
+			all = append(all, p)
+		case <-time.After(10 * time.Second):
+			t.Fatal("process did not start")
+		}
+	}
+	scState(t, ex, id, executor.JobRunning)
+	require.NoError(t, ex.Cancel(id))
+	res, err := ex.Wait(context.Background(), id)
+	assert.True(t, errors.Is(err, tool.ErrCancelled), "%v", err)
+	assert.Equal(t, tool.StatusCancelled, res.Status)
+	for _, pid := range all {
+		assert.Eventually(t, func() bool { return !scAlive(pid) }, 5*time.Second, 10*time.Millisecond, "pid %d is gone", pid)
+	}
+}
+
+// TestJobCancelledAwaitingApprovalNeverRuns: a job waiting for a human is
+// cancelled; its backend never runs.
+func TestJobCancelledAwaitingApprovalNeverRuns(t *testing.T) {
+	probe := &scProbe{}
+	appr := &scApproval{tools: map[string]bool{"gate": true}, decide: make(chan bool)}
+	released := make(chan struct{})
+	close(released)
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, released)), executor.WithExtensions(appr.ext()))
+	events, stop := ex.Subscribe(executor.EventFilter{})
+	defer stop()
+	id, err := ex.Submit(context.Background(), tool.Call{ID: "risky", Name: "gate", Args: []byte(`{}`)})
+	require.NoError(t, err)
+	st := scState(t, ex, id, executor.JobAwaitingApproval)
+	assert.Equal(t, "test asks", st.Reason)
+	require.NoError(t, ex.Cancel(id))
+	res, _ := ex.Wait(context.Background(), id)
+	assert.Equal(t, tool.StatusCancelled, res.Status)
+	assert.Zero(t, probe.calls.Load(), "the backend never ran")
+	evs := scCollect(events, func(ev tool.Event) bool { return ev.Kind == tool.EventCancelled }, 5*time.Second)
+	var kinds []tool.EventKind
+	for _, ev := range evs {
+		kinds = append(kinds, ev.Kind)
+		assert.Equal(t, string(id), ev.JobID)
+	}
+	assert.Equal(t, []tool.EventKind{tool.EventSubmitted, tool.EventApprovalRequested, tool.EventCancelled}, kinds)
+
+	// The same approval, given, lets the next job run.
+	id2, err := ex.Submit(context.Background(), tool.Call{ID: "ok", Name: "gate", Args: []byte(`{}`)})
+	require.NoError(t, err)
+	scState(t, ex, id2, executor.JobAwaitingApproval)
+	appr.decide <- true
+	res, err = ex.Wait(context.Background(), id2)
+	require.NoError(t, err)
+	assert.True(t, res.OK())
+	assert.Equal(t, int64(1), probe.calls.Load())
+}
+
+func TestJobRetention(t *testing.T) {
+	ex := executor.New(scRegistry(t, scNoop()), executor.WithJobRetention(time.Hour, 3))
+	var ids []executor.JobID
+	for i := 0; i < 5; i++ {
+		id, err := ex.Submit(context.Background(), tool.Call{ID: fmt.Sprint(i), Name: "noop"})
+		require.NoError(t, err)
+		_, err = ex.Wait(context.Background(), id)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	kept := ex.Jobs(executor.JobFilter{})
+	require.Len(t, kept, 3, "only the last 3 finished jobs are kept")
+	assert.Equal(t, ids[2:], []executor.JobID{kept[0].ID, kept[1].ID, kept[2].ID})
+	_, err := ex.Status(ids[0])
+	assert.ErrorIs(t, err, executor.ErrJobNotFound)
+	assert.Contains(t, err.Error(), string(ids[0]))
+
+	short := executor.New(scRegistry(t, scNoop()), executor.WithJobRetention(20*time.Millisecond, 100))
+	id, err := short.Submit(context.Background(), tool.Call{Name: "noop"})
+	require.NoError(t, err)
+	_, err = short.Wait(context.Background(), id)
+	require.NoError(t, err)
+	_, err = short.Status(id)
+	require.NoError(t, err, "kept right after finishing")
+	assert.Eventually(t, func() bool { _, err := short.Status(id); return errors.Is(err, executor.ErrJobNotFound) }, 5*time.Second, 5*time.Millisecond,
+		"dropped once its time is up")
+}
+
+func TestJobErrors(t *testing.T) {
+	ex := executor.New(scRegistry(t, scNoop()))
+	_, err := ex.Status("job-404")
+	assert.ErrorIs(t, err, executor.ErrJobNotFound)
+	assert.ErrorIs(t, ex.Cancel("job-404"), executor.ErrJobNotFound)
+	_, err = ex.Wait(context.Background(), "job-404")
+	assert.ErrorIs(t, err, executor.ErrJobNotFound)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = ex.Submit(ctx, tool.Call{Name: "noop"})
+	assert.ErrorIs(t, err, tool.ErrCancelled)
+
+	// A job outlives the context that submitted it; Wait's own context
+	// only bounds the wait.
+	probe, release := &scProbe{}, make(chan struct{})
+	ex2 := executor.New(scRegistry(t, scGateTool("gate", probe, release)))
+	sctx, scancel := context.WithCancel(context.Background())
+	id, err := ex2.Submit(sctx, tool.Call{Name: "gate"})
+	require.NoError(t, err)
+	scancel()
+	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer wcancel()
+	res, err := ex2.Wait(wctx, id)
+	assert.Nil(t, res)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	close(release)
+	res, err = ex2.Wait(context.Background(), id)
+	require.NoError(t, err)
+	assert.True(t, res.OK())
+
+	// An unknown tool is a finished job with the not-found result.
+	id, err = ex.Submit(context.Background(), tool.Call{Name: "nope"})
+	require.NoError(t, err)
+	_, err = ex.Wait(context.Background(), id)
+	assert.ErrorIs(t, err, tool.ErrNotFound)
+}

@@ -1,0 +1,205 @@
+package executor_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// scHold starts a call on the gate tool for path and waits until it holds
+// its lock (its backend runs).
+func scHold(t *testing.T, ex *executor.Executor, probe *scProbe, id, path string) <-chan *tool.Result {
+	t.Helper()
+	before := probe.calls.Load()
+	out := make(chan *tool.Result, 1)
+	go func() {
+		r, _ := ex.Execute(context.Background(), scCall(id, "gate", scPathArgs{Path: path}))
+		out <- r
+	}()
+	require.Eventually(t, func() bool { return probe.calls.Load() > before }, 5*time.Second, time.Millisecond)
+	return out
+}
+
+func TestLockWaitGivesUpAtDeadlineWithConflict(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
+	held := scHold(t, ex, probe, "holder", "f")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	res, err := ex.Execute(ctx, scCall("late", "gate", scPathArgs{Path: "f"}))
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, tool.ErrConflict), "got %v", err)
+	assert.Contains(t, res.Error.Message, `"holder"`, "names the call it waited for")
+	assert.True(t, res.Error.Retryable)
+	assert.Equal(t, int64(1), probe.calls.Load(), "the late call never ran")
+
+	// A different resource is not blocked.
+	other := scHold(t, ex, probe, "other", "g")
+	close(release)
+	assert.True(t, (<-held).OK())
+	assert.True(t, (<-other).OK())
+	assert.Zero(t, executor.LockedKeys(ex))
+}
+
+func TestLockCancelledWhileWaiting(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
+	held := scHold(t, ex, probe, "holder", "f")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	res, _ := ex.Execute(ctx, scCall("late", "gate", scPathArgs{Path: "f"}))
+	assert.Equal(t, tool.StatusCancelled, res.Status)
+	close(release)
+	<-held
+	assert.Zero(t, executor.LockedKeys(ex))
+}
+
+func TestLockRefusePolicy(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+		executor.WithConflictPolicy(executor.Refuse))
+	held := scHold(t, ex, probe, "holder", "f")
+	start := time.Now()
+	res, err := ex.Execute(context.Background(), scCall("late", "gate", scPathArgs{Path: "f"}))
+	assert.True(t, errors.Is(err, tool.ErrConflict))
+	assert.Less(t, time.Since(start), time.Second, "refused at once")
+	assert.Contains(t, res.Error.Message, `"holder"`)
+	close(release)
+	<-held
+	res, err = ex.Execute(context.Background(), scCall("later", "gate", scPathArgs{Path: "f"}))
+	require.NoError(t, err, "free again once the holder finished")
+	assert.True(t, res.OK())
+}
+
+func TestLockMaxWait(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+		executor.WithMaxWait(30*time.Millisecond))
+	held := scHold(t, ex, probe, "holder", "f")
+	_, err := ex.Execute(context.Background(), scCall("late", "gate", scPathArgs{Path: "f"}))
+	assert.True(t, errors.Is(err, tool.ErrConflict), "got %v", err)
+	close(release)
+	<-held
+}
+
+// TestLocksReleasedOnEveryEnding: a call that panics, times out, is
+// cancelled, or is refused by an extension leaves its resource free.
+func TestLocksReleasedOnEveryEnding(t *testing.T) {
+	type in = scPathArgs
+	tests := []struct {
+		name string
+		tool tool.Tool
+		ctx  func() (context.Context, context.CancelFunc)
+		want tool.Status
+	}{
+		{"panic", tool.Func("t", "", func(context.Context, in) (string, error) { panic("boom") }, scPathResource(tool.Write)),
+			nil, tool.StatusFailed},
+		{"timeout", tool.Func("t", "", func(ctx context.Context, _ in) (string, error) { <-ctx.Done(); return "", ctx.Err() },
+			scPathResource(tool.Write), tool.WithTimeout(20*time.Millisecond)), nil, tool.StatusTimedOut},
+		{"timeout ignoring ctx", tool.Func("t", "", func(ctx context.Context, _ in) (string, error) { time.Sleep(80 * time.Millisecond); return "late", nil },
+			scPathResource(tool.Write), tool.WithTimeout(20*time.Millisecond)), nil, tool.StatusTimedOut},
+		{"cancel", tool.Func("t", "", func(ctx context.Context, _ in) (string, error) { <-ctx.Done(); return "", ctx.Err() }, scPathResource(tool.Write)),
+			func() (context.Context, context.CancelFunc) {
+				ctx, cancel := context.WithCancel(context.Background())
+				time.AfterFunc(20*time.Millisecond, cancel)
+				return ctx, cancel
+			}, tool.StatusCancelled},
+		{"resource declarer panics", tool.New("t", "", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+			tool.WithResources(func(json.RawMessage) []tool.Resource { panic("bad declarer") })), nil, tool.StatusFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := executor.New(scRegistry(t, tt.tool))
+			ctx, cancel := context.Background(), func() {}
+			if tt.ctx != nil {
+				ctx, cancel = tt.ctx()
+			}
+			defer cancel()
+			res, _ := ex.Execute(ctx, scCall("c", "t", scPathArgs{Path: "f"}))
+			assert.Equal(t, tt.want, res.Status, "%v", res.Err())
+			assert.Zero(t, executor.LockedKeys(ex), "lock released")
+		})
+	}
+	t.Run("extension denies", func(t *testing.T) {
+		deny := extension.Hooks{ExtName: "deny", Before: func(_ context.Context, req *extension.Request) *tool.Result {
+			return tool.Fail(&req.Call, tool.CodePolicyDenied, "no")
+		}}
+		probe := &scProbe{}
+		ex := executor.New(scRegistry(t, scGateTool("gate", probe, nil, scPathResource(tool.Write))), executor.WithExtensions(deny))
+		res, _ := ex.Execute(context.Background(), scCall("c", "gate", scPathArgs{Path: "f"}))
+		assert.Equal(t, tool.StatusDenied, res.Status)
+		assert.Zero(t, executor.LockedKeys(ex))
+	})
+}
+
+// TestLockFollowsRewrittenArguments: an extension (an approver's "modify")
+// changes the path; the call then locks the new path, not the old one.
+func TestLockFollowsRewrittenArguments(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	redirect := extension.Hooks{ExtName: "redirect", Before: func(_ context.Context, req *extension.Request) *tool.Result {
+		if req.Call.ID == "moved" {
+			req.Call.Args = json.RawMessage(`{"path":"new"}`)
+		}
+		return nil
+	}}
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+		executor.WithExtensions(redirect))
+	held := scHold(t, ex, probe, "holder", "new")
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := ex.Execute(ctx, scCall("moved", "gate", scPathArgs{Path: "old"}))
+	assert.True(t, errors.Is(err, tool.ErrConflict), "the rewritten call waited for the new path: %v", err)
+	close(release)
+	<-held
+	assert.Zero(t, executor.LockedKeys(ex))
+}
+
+// TestLockSeveralKeysNoDeadlock: calls that take the same keys listed in
+// opposite orders all finish.
+func TestLockSeveralKeysNoDeadlock(t *testing.T) {
+	type in struct {
+		Keys []string `json:"keys"`
+	}
+	probe := &scProbe{}
+	multi := tool.Func("multi", "", func(ctx context.Context, a in) (string, error) {
+		probe.enter()
+		defer probe.leave()
+		time.Sleep(50 * time.Microsecond)
+		return "ok", nil
+	}, tool.WithResources(func(args json.RawMessage) []tool.Resource {
+		var a in
+		_ = json.Unmarshal(args, &a)
+		var rs []tool.Resource
+		for _, k := range a.Keys {
+			rs = append(rs, tool.Resource{Key: k, Access: tool.Write})
+		}
+		return rs
+	}))
+	ex := executor.New(scRegistry(t, multi), executor.WithBatchConcurrency(64))
+	var calls []tool.Call
+	for i := 0; i < 200; i++ {
+		k := 1 + i%3
+		keys := []string{"a", "b", "c"}[:k]
+		if i%2 == 1 {
+			keys = []string{"c", "b", "a"}[3-k:] // the same keys, listed backwards
+		}
+		calls = append(calls, scCall("", "multi", in{Keys: keys}))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, r := range ex.ExecuteBatch(ctx, calls) {
+		require.True(t, r.OK(), "%v", r.Err())
+	}
+	assert.Equal(t, int32(1), probe.max.Load(), "every call shares key a with every other: they ran one at a time")
+	assert.Zero(t, executor.LockedKeys(ex))
+}

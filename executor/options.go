@@ -1,0 +1,135 @@
+package executor
+
+import "time"
+
+// More defaults used when no option overrides them.
+const (
+	// DefaultBatchConcurrency is how many calls of one ExecuteBatch run at
+	// once: a model turn rarely has more parallel calls, and tool calls
+	// mostly wait on I/O.
+	DefaultBatchConcurrency = 16
+	// DefaultHistory is how many finished calls History keeps (seed: the
+	// last 1,000).
+	DefaultHistory = 1000
+	// DefaultJobRetention is how long a finished job stays queryable.
+	DefaultJobRetention = 15 * time.Minute
+	// DefaultJobsKept is how many finished jobs stay queryable at most.
+	DefaultJobsKept = 1000
+	// DefaultEventBuffer is a subscriber's channel capacity when its
+	// EventFilter does not set Buffer.
+	DefaultEventBuffer = 256
+)
+
+// Overflow says what a call does when it cannot run at once: another call
+// holds a resource it declares, or a concurrency limit is reached.
+type Overflow uint8
+
+const (
+	// Wait queues the call, first come first served, until its turn, its
+	// context's deadline (or WithMaxWait), or cancellation. It is the default.
+	Wait Overflow = iota
+	// Refuse fails the call at once with tool.CodeConflict (locks) or
+	// tool.CodeConcurrencyLimit (limits); both are retryable.
+	Refuse
+)
+
+// String returns "wait" or "refuse".
+func (o Overflow) String() string {
+	if o == Refuse {
+		return "refuse"
+	}
+	return "wait"
+}
+
+// WithBatchConcurrency sets how many calls of one ExecuteBatch run at once.
+// Zero or negative keeps DefaultBatchConcurrency. Concurrency limits
+// (WithMaxConcurrency, ...) still apply on top of it.
+func WithBatchConcurrency(n int) Option {
+	return func(e *Executor) {
+		if n > 0 {
+			e.batchLimit = n
+		}
+	}
+}
+
+// WithMaxConcurrency limits how many backends run at once across the whole
+// executor (seed: max_concurrent_executions). Zero or negative means no
+// limit, the default.
+func WithMaxConcurrency(n int) Option {
+	return func(e *Executor) { e.limitCfg.global = max(n, 0) }
+}
+
+// WithAgentConcurrency limits how many backends run at once for each agent
+// (tool.Call.Agent; seed: max_concurrent_tools per agent). Calls that name
+// no agent share the limit of the agent "". Zero or negative means no limit.
+func WithAgentConcurrency(n int) Option {
+	return func(e *Executor) { e.limitCfg.agent = max(n, 0) }
+}
+
+// WithToolConcurrency limits how many backends of each of the named tools
+// run at once, or of every tool when no name is given. A later option for a
+// name overrides an earlier one. Zero or negative lifts the limit.
+func WithToolConcurrency(n int, tools ...string) Option {
+	return func(e *Executor) {
+		n = max(n, 0)
+		if len(tools) == 0 {
+			e.limitCfg.tool = n
+			return
+		}
+		if e.limitCfg.tools == nil {
+			e.limitCfg.tools = make(map[string]int, len(tools))
+		}
+		for _, t := range tools {
+			e.limitCfg.tools[t] = n
+		}
+	}
+}
+
+// WithLimitPolicy says whether a call over a concurrency limit waits for a
+// slot (Wait, the default) or fails at once with tool.CodeConcurrencyLimit.
+func WithLimitPolicy(p Overflow) Option {
+	return func(e *Executor) { e.limitCfg.policy = p }
+}
+
+// WithMaxQueue bounds how many calls may wait for a slot of any one limit
+// (the global one, one agent's, one tool's); a call beyond it fails at once
+// with tool.CodeConcurrencyLimit (seed: max_queue_size). Zero or negative
+// means no bound.
+func WithMaxQueue(n int) Option {
+	return func(e *Executor) { e.limitCfg.maxQueue = max(n, 0) }
+}
+
+// WithMaxWait bounds how long a call waits for a lock or a concurrency slot,
+// on top of its context's deadline. A call that gives up fails with
+// tool.CodeConflict or tool.CodeConcurrencyLimit. Zero or negative means
+// only the context bounds the wait.
+func WithMaxWait(d time.Duration) Option {
+	return func(e *Executor) { e.maxWait = max(d, 0) }
+}
+
+// WithConflictPolicy says whether a call whose resources are held by
+// another call waits its turn (Wait, the default) or fails at once with
+// tool.CodeConflict (Refuse).
+func WithConflictPolicy(p Overflow) Option {
+	return func(e *Executor) { e.conflict = p }
+}
+
+// WithHistory sets how many finished calls History keeps. Zero or negative
+// disables history. The default is DefaultHistory.
+func WithHistory(n int) Option {
+	return func(e *Executor) { e.histSize = max(n, 0) }
+}
+
+// WithJobRetention sets how long (ttl) and how many (keep) finished jobs
+// stay queryable by Status, Wait and Jobs before they are dropped. Zero or
+// negative values keep the defaults.
+func WithJobRetention(ttl time.Duration, keep int) Option {
+	return func(e *Executor) {
+		if ttl > 0 {
+			e.jobs.ttl = ttl
+		}
+		if keep > 0 {
+			e.jobs.max = keep
+		}
+	}
+}
