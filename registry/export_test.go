@@ -433,3 +433,16 @@ func TestListFiltersAndSuggest(t *testing.T) {
 	assert.Equal(t, "git_log", reg.Suggest("GIT_LOG", 1)[0])
 	assert.Empty(t, reg.Suggest("kubernetes_apply", 3))
 }
+
+type conformsWithoutSchema struct{ tool.Tool }
+
+func (conformsWithoutSchema) OutputConforms() bool { return true }
+
+func TestRegisterConformingToolWithoutOutputSchema(t *testing.T) {
+	reg := registry.New()
+	base := tool.Func("plain", "", noop[struct{}, string])
+	require.NoError(t, reg.Register(conformsWithoutSchema{base}))
+	e, ok := reg.Lookup("plain")
+	require.True(t, ok)
+	assert.Nil(t, e.Output)
+}

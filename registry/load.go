@@ -625,6 +625,12 @@ func (s *session) parseTool(file string, idx int, n *yaml.Node) {
 	if raw, ok := s.schemaField(d, "output_schema"); ok {
 		spec.OutputSchema = raw
 	}
+	if d.kind != "go" {
+		// A command, an endpoint or a remote tool changes something outside
+		// the program unless the file says otherwise: medium unless a
+		// metadata.risk says otherwise.
+		spec.Risk = tool.RiskMedium
+	}
 	if k, ok := d.m["metadata"]; ok {
 		s.parseMetadata(d, k.val, &spec)
 	}

@@ -345,6 +345,9 @@ func TestLoadGoodFileAndExecute(t *testing.T) {
 	assert.Equal(t, 10, del.Spec.RateLimitPerHour)
 	assert.Equal(t, []string{"rm", "--", "{path}", "a b", "c d"}, sh.argv["dangerous_delete"])
 	assert.Equal(t, []string{"ls", "-la", "{dir}"}, sh.argv["list_tool"])
+	lt, _ := reg.Lookup("list_tool")
+	assert.Equal(t, tool.RiskMedium, lt.Spec.Risk, "a command with no risk in the file is medium, not low")
+	assert.Equal(t, tool.RiskLow, fr.Spec.Risk, "a go tool keeps the risk of its Go definition")
 
 	li, _ := reg.Lookup("list_issues")
 	assert.Equal(t, "1.10", li.Spec.Version, "version is kept as written, not read as a float")

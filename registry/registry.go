@@ -111,12 +111,14 @@ func prepare(t tool.Tool) (*Entry, error) {
 		return nil, fmt.Errorf("tool %q: input schema: %w", spec.Name, err)
 	}
 	e := &Entry{Tool: t, Spec: spec, Input: in}
-	if oc, ok := t.(tool.OutputConformer); ok && oc.OutputConforms() {
+	if len(spec.OutputSchema) == 0 {
+		// No output schema: structured output is not validated.
+	} else if oc, ok := t.(tool.OutputConformer); ok && oc.OutputConforms() {
 		// Still check the schema compiles: it is exported to MCP clients.
 		if _, err := schema.Compile(spec.OutputSchema); err != nil {
 			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
 		}
-	} else if len(spec.OutputSchema) > 0 {
+	} else {
 		out, err := schema.Compile(spec.OutputSchema)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)

@@ -1,0 +1,33 @@
+// Package builtin is a ready catalog of tools a program picks from: files
+// in a sandbox.Workspace (read_file, list_directory, write_file, edit_file,
+// delete_file, search_files), git (git_status, git_diff, git_log, run in a
+// sandbox engine through tool/shell), the host (system_metrics,
+// process_health) and the program's test command (run_tests).
+//
+// File tools reach files only through the workspace, so "..", absolute
+// paths outside it and symlinks that lead out are refused with
+// tool.CodeFilesystemPolicy, naming the rule (shell.ToolError maps the
+// workspace's errors). Each declares the file it touches
+// (tool.ResourceDeclarer, key "file:" + the clean workspace-relative path,
+// read or write), so the executor serialises a write with other calls on
+// the same file. Results carry text for the model, structured output where
+// it is a listing (list_directory, search_files, system_metrics,
+// process_health), and metadata (path, lines, truncated, ...).
+//
+// Risks and hints: read tools are RiskLow, read-only and idempotent;
+// write_file and edit_file RiskMedium, not destructive; delete_file
+// RiskHigh and destructive; git tools RiskLow and read-only; run_tests
+// RiskMedium.
+//
+// Git tools run git with the workspace's root as their fixed working
+// directory, with no pager, no colour, no
+// fsmonitor, no external diff or textconv, no system configuration, and
+// GIT_CEILING_DIRECTORIES set so git never finds a repository above the
+// workspace. Model-supplied values fill single arguments after fixed
+// options; a ref that starts with "-" is refused (see tool/shell).
+//
+// Files, Git, System and All assemble the catalog:
+//
+//	tools, err := builtin.All(ws, sb, builtin.WithTestCommand("go", "test", "./..."))
+//	reg.MustRegister(tools...)
+package builtin

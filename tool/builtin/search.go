@@ -1,0 +1,202 @@
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+type searchIn struct {
+	Pattern    string `json:"pattern" jsonschema:"minLength=1" jsonschema_description:"A Go regular expression (RE2), or literal text when literal is true"`
+	Literal    bool   `json:"literal,omitempty" jsonschema_description:"Match pattern as plain text"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema_description:"Match regardless of case"`
+	Path       string `json:"path,omitempty" jsonschema_description:"Directory to search, relative to the workspace (default: the workspace root)"`
+	Glob       string `json:"glob,omitempty" jsonschema_description:"Only files matching this glob: a name pattern such as *.go, or a path pattern with ** such as src/**/*.ts"`
+	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"minimum=1" jsonschema_description:"Stop after this many matches"`
+}
+
+// Match is one line search_files found.
+type Match struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// SearchResult is search_files' structured output.
+type SearchResult struct {
+	Matches       []Match `json:"matches"`
+	FilesSearched int     `json:"files_searched"`
+	FilesSkipped  int     `json:"files_skipped"`
+	Truncated     bool    `json:"truncated"`
+}
+
+// maxMatchText is how much of a matching line is returned.
+const maxMatchText = 300
+
+// SearchFiles returns the search_files tool: a regular-expression or
+// literal search over the contents of the files under a directory of ws,
+// optionally filtered by a glob, capped on matches (WithMaxMatches) and on
+// the size of a file searched (WithMaxSearchFileSize). Binary files (a NUL
+// byte in the first 8000 bytes), symlinks and ".git" are skipped.
+func SearchFiles(ws *sandbox.Workspace, opts ...Option) tool.Tool {
+	c := newConfig(opts)
+	t := newTyped[searchIn, SearchResult]("search_files",
+		"Search the contents of the workspace's files for a regular expression or literal text; returns path:line: text for each matching line.",
+		func(ctx context.Context, in searchIn) (*tool.Result, error) { return searchFiles(ctx, ws, c, in) },
+		func(in searchIn) []tool.Resource { return fileRes(ws, in.Path, tool.Read) },
+		tool.ReadOnly(), tool.WithCategory("files"), tool.WithRisk(tool.RiskLow),
+		tool.WithAnnotations(tool.Annotations{Title: "Search files", ReadOnly: true, Idempotent: true}))
+	if ws == nil {
+		t.err = nilWorkspace("search_files")
+	}
+	return t
+}
+
+func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searchIn) (*tool.Result, error) {
+	expr := in.Pattern
+	if in.Literal {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if in.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern %q is not a valid regular expression (%v): fix it, or set literal to search for the text as is", in.Pattern, err)
+	}
+	if in.Glob != "" && !sandbox.ValidGlob(in.Glob) {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "glob %q is malformed: use *.go, or a path pattern such as src/**/*.ts", in.Glob)
+	}
+	limit := c.maxMatches
+	if in.MaxMatches > 0 {
+		limit = min(in.MaxMatches, c.maxMatches)
+	}
+	base := in.Path
+	if base == "" {
+		base = "."
+	}
+	fi, err := ws.Stat(base)
+	if err != nil {
+		return nil, shell.ToolError(err)
+	}
+	if !fi.IsDir() {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "path %s is a file: give a directory (and a glob to pick files)", in.Path)
+	}
+	out := SearchResult{Matches: []Match{}}
+	nameOnly := !strings.Contains(in.Glob, "/")
+	err = ws.Walk(base, func(rel string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err != nil {
+			if d != nil && d.IsDir() && rel != base {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" && rel != base {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if in.Glob != "" {
+			subject := rel
+			if nameOnly {
+				subject = path.Base(rel)
+			}
+			if !sandbox.Match(in.Glob, subject) {
+				return nil
+			}
+		}
+		if out.FilesSearched+out.FilesSkipped >= c.maxFiles {
+			out.Truncated = true
+			return fs.SkipAll
+		}
+		info, err := d.Info()
+		if err != nil || c.maxSearchBytes > 0 && info.Size() > c.maxSearchBytes {
+			out.FilesSkipped++
+			return nil
+		}
+		data, ok := readSmall(ws, rel, c.maxSearchBytes)
+		if !ok || isBinary(data) {
+			out.FilesSkipped++
+			return nil
+		}
+		out.FilesSearched++
+		line := 0
+		for len(data) > 0 {
+			line++
+			i := bytes.IndexByte(data, '\n')
+			var l []byte
+			if i < 0 {
+				l, data = data, nil
+			} else {
+				l, data = data[:i], data[i+1:]
+			}
+			if !re.Match(l) {
+				continue
+			}
+			if len(out.Matches) >= limit {
+				out.Truncated = true
+				return fs.SkipAll
+			}
+			l = bytes.TrimRight(l, "\r")
+			if len(l) > maxMatchText {
+				l = append(trimRune(l[:maxMatchText]), "..."...)
+			}
+			out.Matches = append(out.Matches, Match{Path: rel, Line: line, Text: string(l)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, shell.ToolError(err)
+	}
+	var b strings.Builder
+	for _, m := range out.Matches {
+		fmt.Fprintf(&b, "%s:%d: %s\n", m.Path, m.Line, m.Text)
+	}
+	if len(out.Matches) == 0 {
+		fmt.Fprintf(&b, "no matches in %d files\n", out.FilesSearched)
+	}
+	if out.Truncated {
+		fmt.Fprintf(&b, "[... stopped at %d matches: narrow the pattern, the path or the glob]\n", len(out.Matches))
+	}
+	r, err := structured(out, b.String())
+	if err != nil {
+		return nil, err
+	}
+	r.SetMeta(MetaTruncated, out.Truncated)
+	return r, nil
+}
+
+// readSmall reads a file through the workspace (which refuses hard links and
+// paths its rules deny), up to limit bytes.
+func readSmall(ws *sandbox.Workspace, rel string, limit int64) ([]byte, bool) {
+	f, err := ws.Open(rel)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil || limit > 0 && int64(len(data)) > limit {
+		return nil, false
+	}
+	return data, true
+}

@@ -1,0 +1,160 @@
+package shell
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// DefaultBashDescription is the description of a bash tool unless
+// WithDescription replaces it.
+const DefaultBashDescription = "Run a bash command line in a sandbox, with the workspace as the working directory " +
+	"(or workdir, a directory inside it). Output is truncated to its head and tail when long. " +
+	"Prefer the dedicated file and git tools when they fit."
+
+var bashSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"command":{"type":"string","minLength":1,"description":"The command line, run by bash -c"},` +
+	`"workdir":{"type":"string","description":"Directory to run in, relative to the workspace (default: the workspace root)"}` +
+	`},"required":["command"],"additionalProperties":false}`)
+
+// Bash is a free-form bash tool: the model's command line is run by
+// "bash -c" in a sandbox engine, with a working directory inside a
+// workspace. Every command line is classified (approval/classify by
+// default): the verdict is exposed through Assess for the approval
+// extension, recorded in the result's metadata, and a classify.Blocked
+// command is refused with tool.CodePolicyDenied before anything runs,
+// unless AllowBlocked was given explicitly.
+//
+// Bash implements tool.Tool and the approval package's Assessor and
+// Subjecter interfaces. Its risk is tool.RiskHigh and it is annotated
+// destructive and open-world, whatever the engine.
+type Bash struct {
+	spec tool.Spec
+	ws   *sandbox.Workspace
+	run  runner
+	o    *options
+}
+
+type bashArgs struct {
+	Command string `json:"command"`
+	Workdir string `json:"workdir"`
+}
+
+// NewBash returns a bash tool that runs in sb with its working directory in
+// ws. Both are required: sb should be an engine created with
+// sandbox.WithWorkspace(ws.Dir()) — bwrap or gvisor to confine the command,
+// since the process engine isolates nothing but the process tree.
+func NewBash(sb sandbox.Sandbox, ws *sandbox.Workspace, opts ...Option) (*Bash, error) {
+	o := newOptions(opts)
+	var errs []error
+	if sb == nil {
+		errs = append(errs, errors.New("shell.NewBash: sandbox is nil: the bash tool runs only in a sandbox engine; pass sandbox.New(\"bwrap\", sandbox.WithWorkspace(ws.Dir()))"))
+	}
+	if ws == nil {
+		errs = append(errs, errors.New("shell.NewBash: workspace is nil: pass the *sandbox.Workspace the commands work in"))
+	}
+	if o.assessor == nil {
+		errs = append(errs, errors.New("shell.NewBash: assessor is nil"))
+	}
+	spec := tool.Spec{
+		Name:        "bash",
+		Description: DefaultBashDescription,
+		InputSchema: bashSchema,
+		Category:    "shell",
+		Risk:        tool.RiskHigh,
+		Annotations: tool.Annotations{Title: "Bash", Destructive: true, OpenWorld: true},
+	}
+	if o.name != "" {
+		spec.Name = o.name
+	}
+	if o.description != "" {
+		spec.Description = o.description
+	}
+	if o.risk != nil {
+		spec.Risk = *o.risk
+	}
+	for _, fn := range o.specFns {
+		fn(&spec)
+	}
+	if err := tool.CheckName(spec.Name); err != nil {
+		errs = append(errs, err)
+	}
+	if err := o.limits.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &Bash{spec: spec, ws: ws, o: o, run: runner{sb: sb, env: o.env, limits: o.limits, budget: o.budget}}, nil
+}
+
+// Spec returns the tool's spec.
+func (b *Bash) Spec() tool.Spec { return b.spec }
+
+func (b *Bash) args(raw json.RawMessage) (bashArgs, error) {
+	var a bashArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return a, tool.Errorf(tool.CodeInvalidArguments, "arguments do not decode: %v: send {\"command\": \"...\"}", err)
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return a, tool.NewError(tool.CodeInvalidArguments, "command is empty: send the command line to run")
+	}
+	return a, nil
+}
+
+// Assess classifies the command line (the approval package's Assessor
+// interface). Arguments without a command are judged classify.Dangerous.
+func (b *Bash) Assess(args json.RawMessage) classify.Verdict {
+	a, err := b.args(args)
+	if err != nil {
+		return classify.Verdict{Level: classify.Dangerous, Reasons: []string{err.Error()}}
+	}
+	return b.o.assessor.Assess(a.Command)
+}
+
+// Subject returns the command line (the approval package's Subjecter
+// interface), so rules such as shell(git status*) match it.
+func (b *Bash) Subject(args json.RawMessage) string {
+	a, err := b.args(args)
+	if err != nil {
+		return ""
+	}
+	return a.Command
+}
+
+// Run classifies the command line, refuses a Blocked one (unless
+// AllowBlocked), checks workdir against the workspace, and runs
+// bash -c command in the sandbox.
+func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	a, err := b.args(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	v := b.o.assessor.Assess(a.Command)
+	if v.Level >= classify.Blocked && !b.o.allowBlocked {
+		res := refuseBlocked(&call, v, "the command")
+		return res, res.Error
+	}
+	dir := b.ws.Dir()
+	if a.Workdir != "" {
+		fi, err := b.ws.Stat(a.Workdir)
+		if err != nil {
+			return nil, ToolError(err)
+		}
+		if !fi.IsDir() {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "workdir %q is not a directory", a.Workdir)
+		}
+		rel, err := b.ws.Rel(a.Workdir)
+		if err != nil {
+			return nil, ToolError(err)
+		}
+		dir = filepath.Join(b.ws.Dir(), filepath.FromSlash(rel))
+	}
+	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, &v)
+}

@@ -1,0 +1,301 @@
+package shell
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Config is the implementation of an argv tool: the "implementation" block
+// of a tool file (the loader turns its command into Argv), or a Go literal.
+type Config struct {
+	// Argv is the command and its arguments. An argument may hold
+	// placeholders, {name}, each filled with the call's argument of that
+	// name; {{ and }} are literal braces. Argv[0] must be fixed. See the
+	// package documentation for how values fill arguments.
+	Argv []string `json:"argv"`
+	// Workdir is the working directory, relative to the engine's workspace
+	// ("" is the workspace itself), or absolute for an engine without one.
+	// It is fixed: the model cannot choose it.
+	Workdir string `json:"workdir,omitempty"`
+	// Env holds variables set for the command, on top of the engine's
+	// scrubbed environment.
+	Env map[string]string `json:"env,omitempty"`
+	// Limits bound every run; they are resolved against the engine's.
+	Limits sandbox.Limits `json:"-"`
+	// OutputBudget, when positive, overrides WithOutputBudget.
+	OutputBudget int `json:"output_budget,omitempty"`
+	// AllowOptionValues is AllowOptionValues for this tool.
+	AllowOptionValues bool `json:"allow_option_values,omitempty"`
+}
+
+// fileLimits is the "limits" block of a tool file.
+type fileLimits struct {
+	Timeout     string `json:"timeout,omitempty"`
+	CPUTime     string `json:"cpu_time,omitempty"`
+	Memory      int64  `json:"memory,omitempty"`
+	Processes   int    `json:"processes,omitempty"`
+	FileSize    int64  `json:"file_size,omitempty"`
+	OutputBytes int64  `json:"output_bytes,omitempty"`
+}
+
+// Command is a tool that runs one program with an argv built from a
+// template, in a sandbox. Each placeholder fills exactly one argument (or,
+// for an array, one argument per element); nothing is ever passed through a
+// shell, so no value can become a second argument or a second command.
+//
+// Command implements tool.Tool and the approval package's
+// Assessor and Subjecter interfaces.
+type Command struct {
+	spec   tool.Spec
+	tpl    *template
+	cfg    Config
+	run    runner
+	o      *options
+	allowO bool
+}
+
+var configKeys = []string{"argv", "workdir", "env", "limits", "output_budget", "allow_option_values"}
+
+// NewCommand builds an argv tool named name. Its input schema is generated
+// from the placeholders (each a required string) unless WithInputSchema
+// gives one; its risk is tool.RiskMedium unless WithRisk says otherwise.
+//
+//	shell.NewCommand("git_log", "Show recent commits", sb,
+//	    []string{"git", "log", "--max-count=20", "--max-count={count}", "--", "{path}"})
+func NewCommand(name, description string, sb sandbox.Sandbox, argv []string, opts ...Option) (*Command, error) {
+	o := newOptions(opts)
+	spec := tool.Spec{Name: name, Description: description, Risk: tool.RiskMedium, InputSchema: o.inSchema}
+	if o.risk != nil {
+		spec.Risk = *o.risk
+	}
+	for _, fn := range o.specFns {
+		fn(&spec)
+	}
+	return newCommand(spec, sb, Config{Argv: argv}, o)
+}
+
+// New builds an argv tool from a complete spec (its Risk is used as given)
+// and a Config. The spec's input schema must list every placeholder as a
+// property; a schema with no properties is replaced by one generated from
+// the placeholders. Every problem is reported at once, as *ConfigError
+// values joined with errors.Join.
+func New(spec tool.Spec, sb sandbox.Sandbox, cfg Config, opts ...Option) (*Command, error) {
+	return newCommand(spec, sb, cfg, newOptions(opts))
+}
+
+func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Command, error) {
+	var errs []error
+	if err := tool.CheckName(spec.Name); err != nil {
+		errs = append(errs, &ConfigError{Field: "name", Message: err.Error()})
+	}
+	if sb == nil {
+		errs = append(errs, &ConfigError{Message: "no sandbox: a shell tool runs only in a sandbox engine; pass one (sandbox.New(\"bwrap\", sandbox.WithWorkspace(dir))), or shell.WithSandbox(sb) to FromSpec/Kind"})
+	}
+	tpl, gen, terrs := compileTemplate(cfg.Argv, spec.InputSchema)
+	errs = append(errs, terrs...)
+	if gen != nil {
+		spec.InputSchema = gen
+	}
+	if len(spec.InputSchema) == 0 {
+		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	}
+	if err := schema.CheckObject(spec.InputSchema); err != nil {
+		errs = append(errs, &ConfigError{Field: "input_schema", Message: err.Error()})
+	}
+	if err := cfg.Limits.Validate(); err != nil {
+		errs = append(errs, &ConfigError{Field: "limits", Message: err.Error()})
+	}
+	env := make([]string, 0, len(cfg.Env)+len(o.env))
+	env = append(env, o.env...)
+	keys := make([]string, 0, len(cfg.Env))
+	for k := range cfg.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(cfg.Env[k], 0) {
+			errs = append(errs, &ConfigError{Field: "env." + k, Message: fmt.Sprintf("%q is not a valid variable name and value", k)})
+			continue
+		}
+		env = append(env, k+"="+cfg.Env[k])
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	budget := o.budget
+	if cfg.OutputBudget > 0 {
+		budget = cfg.OutputBudget
+	}
+	limits := o.limits
+	if cfg.Limits != (sandbox.Limits{}) {
+		limits = cfg.Limits
+	}
+	return &Command{
+		spec:   spec,
+		tpl:    tpl,
+		cfg:    cfg,
+		o:      o,
+		allowO: o.allowOptions || cfg.AllowOptionValues,
+		run:    runner{sb: sb, env: env, limits: limits, budget: budget},
+	}, nil
+}
+
+// FromSpec builds an argv tool from a spec and its implementation block
+// encoded as JSON ({"argv": [...], "workdir": ..., "env": {...}, "limits":
+// {"timeout": "30s", "cpu_time": "10s", "memory": 1073741824, "processes":
+// 64, "file_size": ..., "output_bytes": ...}, "output_budget": ...,
+// "allow_option_values": false}); unknown keys are errors. The sandbox comes
+// from WithSandbox. Its signature matches the registry loader's kind
+// factories (registry.KindFunc).
+func FromSpec(spec tool.Spec, impl json.RawMessage, opts ...Option) (tool.Tool, error) {
+	return fromSpec(spec, impl, newOptions(opts))
+}
+
+// Kind returns a factory for the registry loader's "shell" kind:
+//
+//	registry.Loader{Kinds: map[string]registry.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
+func Kind(opts ...Option) func(tool.Spec, json.RawMessage) (tool.Tool, error) {
+	o := newOptions(opts)
+	return func(spec tool.Spec, impl json.RawMessage) (tool.Tool, error) { return fromSpec(spec, impl, o) }
+}
+
+func fromSpec(spec tool.Spec, impl json.RawMessage, o *options) (tool.Tool, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(impl, &top); err != nil {
+		return nil, &ConfigError{Message: "implementation must be a JSON object: " + err.Error()}
+	}
+	var errs []error
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(configKeys, k) {
+			errs = append(errs, &ConfigError{Field: k, Message: fmt.Sprintf("unknown key %q: known keys are %s", k, strings.Join(configKeys, ", "))})
+		}
+	}
+	var cfg Config
+	if err := json.Unmarshal(impl, &cfg); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			errs = append(errs, &ConfigError{Field: te.Field, Message: fmt.Sprintf("is a JSON %s: want %s", te.Value, te.Type)})
+		} else {
+			errs = append(errs, &ConfigError{Message: "implementation does not decode: " + err.Error()})
+		}
+		return nil, errors.Join(errs...)
+	}
+	if raw, ok := top["limits"]; ok {
+		l, lerrs := parseLimits(raw)
+		errs = append(errs, lerrs...)
+		cfg.Limits = l
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	t, err := newCommand(spec, o.sb, cfg, o)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func parseLimits(raw json.RawMessage) (sandbox.Limits, []error) {
+	var fl fileLimits
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&fl); err != nil {
+		return sandbox.Limits{}, []error{&ConfigError{Field: "limits", Message: "must be a mapping of timeout, cpu_time (durations such as 30s), memory, processes, file_size, output_bytes (numbers): " + err.Error()}}
+	}
+	var errs []error
+	dur := func(field, s string) time.Duration {
+		if s == "" {
+			return 0
+		}
+		v, err := time.ParseDuration(s)
+		if err != nil || v < 0 {
+			errs = append(errs, &ConfigError{Field: "limits." + field, Message: fmt.Sprintf("%q is not a duration: write it like 30s or 2m", s)})
+		}
+		return v
+	}
+	l := sandbox.Limits{
+		Timeout: dur("timeout", fl.Timeout), CPUTime: dur("cpu_time", fl.CPUTime),
+		Memory: fl.Memory, Processes: fl.Processes, FileSize: fl.FileSize, OutputBytes: fl.OutputBytes,
+	}
+	return l, errs
+}
+
+// Spec returns the tool's spec.
+func (c *Command) Spec() tool.Spec { return c.spec }
+
+// Argv returns the expanded argv for args, as Run would run it, or the error
+// Run would fail with.
+func (c *Command) Argv(args json.RawMessage) ([]string, error) {
+	m, err := decodeArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	argv, terr := c.tpl.expand(m, c.allowO)
+	if terr != nil {
+		return nil, terr
+	}
+	return argv, nil
+}
+
+// Assess classifies the command line the arguments expand to (the approval
+// package's Assessor interface). Arguments that do not expand are judged
+// classify.Dangerous: what cannot be judged is never safe.
+func (c *Command) Assess(args json.RawMessage) classify.Verdict {
+	argv, err := c.Argv(args)
+	if err != nil {
+		return classify.Verdict{Level: classify.Dangerous, Reasons: []string{"arguments cannot be expanded: " + err.Error()}}
+	}
+	return c.o.assessor.Assess(quoteArgv(argv))
+}
+
+// Subject returns the command line the arguments expand to, quoted as a
+// shell would need it (the approval package's Subjecter interface).
+func (c *Command) Subject(args json.RawMessage) string {
+	argv, err := c.Argv(args)
+	if err != nil {
+		return ""
+	}
+	return quoteArgv(argv)
+}
+
+// Run expands the template, refuses a Blocked command line (unless
+// AllowBlocked), and runs the argv in the sandbox.
+func (c *Command) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	argv, err := c.Argv(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	v := c.o.assessor.Assess(quoteArgv(argv))
+	if v.Level >= classify.Blocked && !c.o.allowBlocked {
+		res := refuseBlocked(&call, v, "the command line "+quoteArgv(argv))
+		return res, res.Error
+	}
+	return c.run.run(ctx, argv, c.cfg.Workdir, &v)
+}
+
+func decodeArgs(args json.RawMessage) (map[string]any, error) {
+	if len(args) == 0 || string(args) == "null" {
+		return map[string]any{}, nil
+	}
+	m, err := schema.Decode(args)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments: %v", err)
+	}
+	return m, nil
+}

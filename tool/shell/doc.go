@@ -1,0 +1,75 @@
+// Package shell turns commands into tools that run in a sandbox engine
+// (package sandbox): argv-template tools ([Command]) and a free-form bash
+// tool ([Bash]).
+//
+// # Argv templates
+//
+// A [Command] is a program and an argument template, such as
+//
+//	[]string{"git", "log", "--max-count={count}", "--", "{path}"}
+//
+// Each argument of the template becomes arguments of the command; nothing
+// passes through a shell, so no value can split into two arguments or run a
+// second command. "; rm -rf /", "$(id)", "a b", "*" and a newline reach the
+// program as the one literal argument they are. The rules:
+//
+//   - {name} is a placeholder for the call's argument of that name;
+//     {{ and }} are literal braces. The program name (argv[0]) is fixed.
+//   - Every placeholder must be a property of the input schema (checked at
+//     construction, each problem a [*ConfigError] naming "argv.N"). Without
+//     a schema that lists properties, one is generated: every placeholder a
+//     required string.
+//   - Strings fill as they are; numbers as written, in plain decimal
+//     (1e3 becomes 1000); booleans as true or false. Objects are refused.
+//   - An array fills a whole-argument placeholder ("{files}") with one
+//     argument per element; an empty array gives none. An array cannot be
+//     part of a larger argument.
+//   - An argument whose placeholder is absent or null is dropped whole:
+//     "{path}" and "--author={who}" both disappear. Write an optional flag
+//     with its value in one argument ("--max-count={n}"), never as
+//     "-n", "{n}", which would leave "-n" dangling. A fixed default can
+//     come first: git keeps the last of "--max-count=20", "--max-count={n}".
+//   - A value that would make an argument start with "-" before a literal
+//     "--" in the template (where the program would read it as an option,
+//     such as git's --upload-pack=...) is refused with
+//     tool.CodeInvalidArguments unless [AllowOptionValues] is given. Put
+//     "--" before operands in the template wherever the program supports it.
+//
+// Argv tools default to tool.RiskMedium ([NewCommand]); [New] and
+// [FromSpec] take the spec's risk as given.
+//
+// # Bash
+//
+// [NewBash] requires a sandbox engine and a workspace; the command line is
+// run by "bash -c" with its working directory inside the workspace. Every
+// command line is classified with approval/classify (or [WithAssessor]):
+// the verdict is what [Bash.Assess] reports to the approval extension, it
+// is recorded in the result's metadata, and a classify.Blocked command is
+// refused with tool.CodePolicyDenied, naming the reasons, before anything
+// runs. That refusal is the default; only [AllowBlocked] turns it off.
+// Argv tools classify their expanded command line the same way.
+//
+// # Results
+//
+// The text a model reads holds stdout, then stderr after a "[stderr]" line,
+// each cut to its head and tail within an output budget
+// ([DefaultOutputBudget], [WithOutputBudget]) around a marker that states how
+// many bytes were cut. The whole capture (up to the sandbox's output cap)
+// is in the result's metadata: [MetaStdout], [MetaStderr], [MetaExitCode],
+// [MetaTruncated], [MetaDuration], with the argv, the engine and the
+// classifier's verdict. Usage comes from the run's rusage. Output chunks
+// are streamed as they arrive as tool.EventOutput events
+// (tool.EmitOutput). A non-zero exit fails the call with
+// tool.CodeNonZeroExit, the output still in the content.
+//
+// Sandbox errors map to tool codes in one place, [ToolError], which
+// tool/builtin uses too.
+//
+// # Tool files
+//
+// [Kind] is the registry loader's factory for type shell:
+//
+//	ld := registry.Loader{Kinds: map[string]registry.KindFunc{
+//	    "shell": shell.Kind(shell.WithSandbox(sb)),
+//	}}
+package shell

@@ -1,0 +1,51 @@
+package shell_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+// An argv tool: the model's value fills one argument and is never
+// interpreted by a shell. A bash tool: a blocked command line is refused
+// before it runs.
+func Example() {
+	dir, _ := os.MkdirTemp("", "shell-example-")
+	defer os.RemoveAll(dir)
+	ws, _ := sandbox.OpenWorkspace(dir)
+	defer ws.Close()
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(ws.Dir()),
+		sandbox.WithLimits(sandbox.Limits{Timeout: 10 * time.Second, OutputBytes: 1 << 20}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	echo, _ := shell.NewCommand("echo_word", "Echo a word", sb, []string{"echo", "{word}"})
+	bash, _ := shell.NewBash(sb, ws)
+	reg := registry.New()
+	reg.MustRegister(echo, bash)
+	ex := executor.New(reg)
+	ctx := context.Background()
+
+	res, _ := ex.Execute(ctx, tool.Call{ID: "1", Name: "echo_word", Args: json.RawMessage(`{"word":"$(id); rm -rf ~"}`)})
+	fmt.Print(res.Text())
+
+	res, _ = ex.Execute(ctx, tool.Call{ID: "2", Name: "bash", Args: json.RawMessage(`{"command":"echo hi | tr a-z A-Z"}`)})
+	fmt.Print(res.Text())
+
+	res, _ = ex.Execute(ctx, tool.Call{ID: "3", Name: "bash", Args: json.RawMessage(`{"command":"sudo reboot"}`)})
+	fmt.Println(res.Status, res.Error.Code)
+	// Output:
+	// $(id); rm -rf ~
+	// HI
+	// denied policy_denied
+}

@@ -1,0 +1,101 @@
+package shell
+
+import (
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Option configures a shell tool (NewCommand, New, FromSpec, Kind, NewBash).
+type Option func(*options)
+
+type options struct {
+	sb           sandbox.Sandbox
+	budget       int
+	budgetSet    bool
+	assessor     classify.Assessor
+	allowBlocked bool
+	allowOptions bool
+	limits       sandbox.Limits
+	env          []string
+	name         string
+	description  string
+	risk         *tool.Risk
+	inSchema     []byte
+	specFns      []func(*tool.Spec)
+}
+
+func newOptions(opts []Option) *options {
+	o := &options{}
+	for _, f := range opts {
+		if f != nil {
+			f(o)
+		}
+	}
+	if !o.budgetSet {
+		o.budget = DefaultOutputBudget
+	}
+	if o.assessor == nil {
+		o.assessor = classify.Default()
+	}
+	return o
+}
+
+// WithSandbox sets the sandbox that FromSpec and Kind build their tools on
+// (New and NewBash take it as an argument). Required there: a file-defined
+// shell tool never runs outside a sandbox engine.
+func WithSandbox(sb sandbox.Sandbox) Option { return func(o *options) { o.sb = sb } }
+
+// WithOutputBudget sets how many bytes of each stream go into the text the
+// model reads (default DefaultOutputBudget); the head and the tail are kept
+// around a marker stating the cut size. The whole capture stays in the
+// result's metadata. n <= 0 keeps everything the sandbox captured.
+func WithOutputBudget(n int) Option {
+	return func(o *options) { o.budget, o.budgetSet = n, true }
+}
+
+// WithAssessor replaces the command classifier (default classify.Default()).
+func WithAssessor(a classify.Assessor) Option { return func(o *options) { o.assessor = a } }
+
+// AllowBlocked turns off the default refusal of commands the classifier
+// judges classify.Blocked. The verdict is still reported (Assess, result
+// metadata) for an approval extension to act on. Use it only when something
+// else (a human approver on every call) stands between the model and the
+// sandbox.
+func AllowBlocked() Option { return func(o *options) { o.allowBlocked = true } }
+
+// AllowOptionValues lets a placeholder value that starts with "-" fill an
+// argument that begins with the placeholder before any literal "--", where
+// the program would read it as an option. By default such a value is
+// refused with tool.CodeInvalidArguments.
+func AllowOptionValues() Option { return func(o *options) { o.allowOptions = true } }
+
+// WithLimits sets the sandbox limits of every run of the tool; they are
+// resolved against the engine's (a tool never gets more than its engine).
+func WithLimits(l sandbox.Limits) Option { return func(o *options) { o.limits = l } }
+
+// WithEnv adds NAME=value variables to every run, on top of the engine's
+// scrubbed environment.
+func WithEnv(kv ...string) Option {
+	return func(o *options) { o.env = append(o.env, kv...) }
+}
+
+// WithName sets the tool's name (NewBash: default "bash").
+func WithName(name string) Option { return func(o *options) { o.name = name } }
+
+// WithDescription sets the description of a NewBash tool.
+func WithDescription(d string) Option { return func(o *options) { o.description = d } }
+
+// WithRisk sets the tool's risk (defaults: RiskMedium for argv tools built
+// with NewCommand, RiskHigh for bash).
+func WithRisk(r tool.Risk) Option { return func(o *options) { o.risk = &r } }
+
+// WithInputSchema sets the input schema of a NewCommand tool (default: one
+// generated from the placeholders, each a required string).
+func WithInputSchema(raw []byte) Option { return func(o *options) { o.inSchema = raw } }
+
+// WithSpec adjusts the spec of a NewCommand or NewBash tool after the
+// defaults are applied: category, tags, timeout, annotations, modes.
+func WithSpec(fn func(*tool.Spec)) Option {
+	return func(o *options) { o.specFns = append(o.specFns, fn) }
+}

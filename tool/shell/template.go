@@ -1,0 +1,375 @@
+package shell
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// part is a literal or a placeholder of one argument template.
+type part struct {
+	lit  string
+	name string // placeholder name; "" for a literal
+}
+
+// argTemplate is one element of an argv template.
+type argTemplate struct {
+	parts []part
+	// whole: the argument is exactly one placeholder.
+	whole bool
+	// leading: the argument starts with a placeholder, so a value can make
+	// it begin with "-".
+	leading bool
+	// afterDashes: a literal "--" comes earlier in the argv, so the
+	// program reads this argument as an operand, not an option.
+	afterDashes bool
+}
+
+func (a *argTemplate) placeholders() []string {
+	var out []string
+	for _, p := range a.parts {
+		if p.name != "" {
+			out = append(out, p.name)
+		}
+	}
+	return out
+}
+
+// parseArg parses one argument: {name} is a placeholder, {{ and }} are
+// literal braces.
+func parseArg(s string) (argTemplate, error) {
+	var t argTemplate
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			t.parts = append(t.parts, part{lit: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '{' && i+1 < len(s) && s[i+1] == '{':
+			lit.WriteByte('{')
+			i++
+		case c == '}' && i+1 < len(s) && s[i+1] == '}':
+			lit.WriteByte('}')
+			i++
+		case c == '}':
+			return t, fmt.Errorf("%q has a '}' with no matching '{' (write }} for a literal brace)", s)
+		case c == '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return t, fmt.Errorf("%q opens '{' without closing it (write {{ for a literal brace)", s)
+			}
+			name := s[i+1 : i+end]
+			if !validPlaceholder(name) {
+				return t, fmt.Errorf("%q has {%s}, which is not a placeholder: a placeholder is a property name of letters, digits, _ and - (write {{ and }} for literal braces)", s, name)
+			}
+			flush()
+			t.parts = append(t.parts, part{name: name})
+			i += end
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	flush()
+	t.whole = len(t.parts) == 1 && t.parts[0].name != ""
+	t.leading = len(t.parts) > 0 && t.parts[0].name != ""
+	return t, nil
+}
+
+func validPlaceholder(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
+
+// property is what the template needs to know of one schema property.
+type property struct {
+	types []string // JSON types the schema allows; empty when unknown
+}
+
+func (p property) allows(t string) bool { return len(p.types) == 0 || slices.Contains(p.types, t) }
+func (p property) only(t ...string) bool {
+	if len(p.types) == 0 {
+		return false
+	}
+	for _, x := range p.types {
+		if x != "null" && !slices.Contains(t, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaInfo reads the root properties of an object schema. ok is false
+// when the schema lists no properties.
+func schemaInfo(raw json.RawMessage) (props map[string]property, ok bool, err error) {
+	if len(raw) == 0 {
+		return nil, false, nil
+	}
+	var s struct {
+		Properties map[string]struct {
+			Type  json.RawMessage `json:"type"`
+			Items *struct {
+				Type json.RawMessage `json:"type"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, false, fmt.Errorf("input schema is not a JSON object: %v", err)
+	}
+	if len(s.Properties) == 0 {
+		return nil, false, nil
+	}
+	props = make(map[string]property, len(s.Properties))
+	for name, p := range s.Properties {
+		props[name] = property{types: jsonTypes(p.Type)}
+	}
+	return props, true, nil
+}
+
+func jsonTypes(raw json.RawMessage) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}
+	}
+	var many []string
+	if json.Unmarshal(raw, &many) == nil {
+		return many
+	}
+	return nil
+}
+
+// template is a parsed argv template.
+type template struct {
+	args  []argTemplate
+	names []string // placeholders in order of first appearance
+}
+
+// compileTemplate parses argv and checks it against the input schema. When
+// the schema lists no properties, it returns a generated schema (every
+// placeholder a required string); otherwise gen is nil.
+func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, gen json.RawMessage, errs []error) {
+	t = &template{}
+	if len(argv) == 0 {
+		return nil, nil, []error{&ConfigError{Field: "argv", Message: `is empty: name the program and its arguments, e.g. ["git", "log", "--", "{path}"]`}}
+	}
+	seen := map[string]bool{}
+	dashes := false
+	for i, a := range argv {
+		at, err := parseArg(a)
+		if err != nil {
+			errs = append(errs, &ConfigError{Field: "argv." + strconv.Itoa(i), Message: err.Error()})
+			continue
+		}
+		if i == 0 && len(at.placeholders()) > 0 {
+			errs = append(errs, &ConfigError{Field: "argv.0", Message: fmt.Sprintf("%q: the program name must be fixed, not a placeholder", a)})
+			continue
+		}
+		if i == 0 && a == "" {
+			errs = append(errs, &ConfigError{Field: "argv.0", Message: "the program name is empty"})
+			continue
+		}
+		at.afterDashes = dashes
+		if len(at.parts) == 1 && at.parts[0].name == "" && at.parts[0].lit == "--" {
+			dashes = true
+		}
+		for _, n := range at.placeholders() {
+			if !seen[n] {
+				seen[n] = true
+				t.names = append(t.names, n)
+			}
+		}
+		t.args = append(t.args, at)
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	props, ok, err := schemaInfo(inputSchema)
+	if err != nil {
+		return nil, nil, []error{&ConfigError{Field: "input_schema", Message: err.Error()}}
+	}
+	if !ok {
+		if len(t.names) > 0 {
+			gen = generateSchema(t.names)
+		}
+		return t, gen, nil
+	}
+	for i, at := range t.args {
+		for _, n := range at.placeholders() {
+			p, found := props[n]
+			field := "argv." + strconv.Itoa(i)
+			switch {
+			case !found:
+				errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf("{%s} names no property of the input schema: add %q to input_schema.properties or fix the name", n, n)})
+			case p.only("object"):
+				errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf("{%s} is an object property: only strings, numbers, booleans and (as a whole argument) arrays of them can fill an argument", n)})
+			case p.allows("array") && !at.whole:
+				errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf("{%s} may be an array, which can only fill a whole argument (\"{%s}\"), one argument per element", n, n)})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return t, nil, nil
+}
+
+func generateSchema(names []string) json.RawMessage {
+	props := make(map[string]any, len(names))
+	for _, n := range names {
+		props[n] = map[string]any{"type": "string"}
+	}
+	b, _ := json.Marshal(map[string]any{
+		"type":                 "object",
+		"properties":           props,
+		"required":             names,
+		"additionalProperties": false,
+	})
+	return b
+}
+
+// expand fills the template with args. An argument whose placeholder is
+// absent (or null) is dropped; a whole-argument array expands to one
+// argument per element.
+func (t *template) expand(args map[string]any, allowOptions bool) ([]string, *tool.Error) {
+	out := make([]string, 0, len(t.args))
+	for _, at := range t.args {
+		if len(at.parts) == 1 && at.parts[0].name == "" {
+			out = append(out, at.parts[0].lit)
+			continue
+		}
+		if at.whole {
+			name := at.parts[0].name
+			v, ok := args[name]
+			if !ok || v == nil {
+				continue
+			}
+			if arr, isArr := v.([]any); isArr {
+				for j, e := range arr {
+					s, err := scalar(name+"["+strconv.Itoa(j)+"]", e)
+					if err != nil {
+						return nil, err
+					}
+					if err := checkOption(&at, name, s, allowOptions, out[0]); err != nil {
+						return nil, err
+					}
+					out = append(out, s)
+				}
+				continue
+			}
+			s, err := scalar(name, v)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkOption(&at, name, s, allowOptions, out[0]); err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+			continue
+		}
+		var b strings.Builder
+		drop := false
+		first := ""
+		for k, p := range at.parts {
+			if p.name == "" {
+				b.WriteString(p.lit)
+				continue
+			}
+			v, ok := args[p.name]
+			if !ok || v == nil {
+				drop = true
+				break
+			}
+			s, err := scalar(p.name, v)
+			if err != nil {
+				return nil, err
+			}
+			if k == 0 {
+				first = p.name
+			}
+			b.WriteString(s)
+		}
+		if drop {
+			continue
+		}
+		s := b.String()
+		if first != "" {
+			if err := checkOption(&at, first, s, allowOptions, out[0]); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// checkOption refuses a value that would make an argument start with "-"
+// where the program would read it as an option.
+func checkOption(at *argTemplate, name, s string, allow bool, prog string) *tool.Error {
+	if allow || at.afterDashes || !at.leading || !strings.HasPrefix(s, "-") {
+		return nil
+	}
+	return tool.Errorf(tool.CodeInvalidArguments,
+		"argument %s = %q starts with '-', so %s would read it as an option: pass a value that does not start with '-' (a file name can be written ./%s)",
+		name, s, prog, s)
+}
+
+// scalar formats one JSON value as an argument: strings as they are,
+// numbers as written in plain decimal, booleans as true/false.
+func scalar(name string, v any) (string, *tool.Error) {
+	switch x := v.(type) {
+	case string:
+		if strings.IndexByte(x, 0) >= 0 {
+			return "", tool.Errorf(tool.CodeInvalidArguments, "argument %s contains a NUL byte, which no command argument can hold", name)
+		}
+		return x, nil
+	case json.Number:
+		return plainNumber(string(x)), nil
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	case nil:
+		return "", nil
+	}
+	return "", tool.Errorf(tool.CodeInvalidArguments, "argument %s is a JSON %s: only strings, numbers and booleans can fill a command argument", name, kind(v))
+}
+
+// plainNumber writes a JSON number without an exponent.
+func plainNumber(s string) string {
+	if !strings.ContainsAny(s, "eE") {
+		return s
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return s
+}
+
+func kind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return fmt.Sprintf("%T", v)
+}
