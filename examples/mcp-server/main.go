@@ -1,11 +1,14 @@
-// Command mcp-server serves file tools over one workspace directory as an
-// MCP server, on stdio (the default) or streamable HTTP, with the policy and
-// approval extensions on. A human approves risky calls through the MCP
-// client (elicitation) when the client supports it; otherwise they are
-// denied.
+// Command mcp-server serves the built-in file tools and a sandboxed bash
+// tool over one workspace directory as an MCP server, on stdio (the
+// default) or streamable HTTP, with the approval, policy and audit
+// extensions on. A human approves risky calls through the MCP client
+// (elicitation) when the client supports it; otherwise they are denied.
+// Every call is written to a hash-chained audit trail before and after it
+// runs.
 //
 //	go run ./examples/mcp-server -workspace ./sandbox-dir
 //	go run ./examples/mcp-server -workspace ./sandbox-dir -http 127.0.0.1:8080
+//	go run ./examples/mcp-server -workspace ./sandbox-dir -engine process   # no bubblewrap here
 //
 // Logs go to stderr: on stdio, stdout carries the protocol.
 package main
@@ -15,12 +18,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 	"time"
 
@@ -28,10 +29,12 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/executor/mcpserver"
 	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/audit"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
-	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/builtin"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
 
 func main() {
@@ -46,6 +49,8 @@ func run() error {
 	addr := flag.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
 	governance := flag.String("governance", "", "policy file (YAML) with modes and per-tool rules; default: no file, normal mode")
 	mode := flag.String("mode", "", "operating mode to start in (normal, alert, degraded, lockdown, recovery)")
+	engine := flag.String("engine", sandbox.EngineBwrap, "sandbox engine for the bash tool: bwrap, gvisor, or process (isolates nothing but the process tree)")
+	auditPath := flag.String("audit", "toolbelt-audit.jsonl", "audit trail file (JSON lines, hash-chained); verified and continued if it exists")
 	flag.Parse()
 	if *workspace == "" {
 		return errors.New("-workspace is required: give the directory the tools may read and write")
@@ -58,10 +63,23 @@ func run() error {
 	}
 	defer ws.Close()
 
-	reg := registry.New()
-	if err := reg.Register(fileTools(ws)...); err != nil {
+	sb, err := sandbox.New(*engine, sandbox.WithWorkspace(ws.Dir()))
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	bash, err := shell.NewBash(sb, ws)
+	if err != nil {
 		return err
 	}
+	reg := registry.New()
+	if err := reg.Register(append(builtin.Files(ws), bash)...); err != nil {
+		return err
+	}
+	trail, err := audit.Open(*auditPath)
+	if err != nil {
+		return fmt.Errorf("audit trail: %w", err)
+	}
+	defer trail.Close()
 
 	var pol *policy.Policy
 	if *governance != "" {
@@ -80,10 +98,10 @@ func run() error {
 			return approval.Denied("mcp-server", "this call needs a human's approval and the MCP client cannot ask one (no elicitation support)"), nil
 		}))
 	appr := approvalext.New(approver)
-	ex := executor.New(reg, executor.WithExtensions(pol, appr, appr.Guard()))
+	ex := executor.New(reg, executor.WithExtensions(trail, pol, appr, appr.Guard()))
 
-	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("toolbelt-files", "v1"),
-		mcpserver.WithInstructions("File tools confined to one workspace directory. Paths are relative to it."),
+	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("toolbelt-workspace", "v1"),
+		mcpserver.WithInstructions("File tools and a sandboxed bash confined to one workspace directory. Paths are relative to it."),
 		mcpserver.WithLogger(log))
 	if err != nil {
 		return err
@@ -108,94 +126,4 @@ func run() error {
 		return err
 	}
 	return nil
-}
-
-type pathIn struct {
-	Path string `json:"path" jsonschema_description:"Path relative to the workspace"`
-}
-
-type readOut struct {
-	Content string `json:"content"`
-}
-
-type listIn struct {
-	Path string `json:"path,omitempty" jsonschema_description:"Directory relative to the workspace (default: the workspace)"`
-}
-
-type entry struct {
-	Name string `json:"name"`
-	Dir  bool   `json:"dir"`
-	Size int64  `json:"size"`
-}
-
-type listOut struct {
-	Entries []entry `json:"entries"`
-}
-
-type writeIn struct {
-	Path    string `json:"path" jsonschema_description:"Path relative to the workspace"`
-	Content string `json:"content" jsonschema_description:"The file's new content"`
-}
-
-type writeOut struct {
-	Bytes int `json:"bytes"`
-}
-
-// fileTools are the file tools of the example, each reaching files only
-// through the workspace (os.Root: no "..", absolute paths or escaping
-// symlinks).
-func fileTools(ws *sandbox.Workspace) []tool.Tool {
-	return []tool.Tool{
-		tool.Func("read_file", "Read a text file of the workspace",
-			func(_ context.Context, in pathIn) (readOut, error) {
-				b, err := ws.ReadFile(in.Path)
-				if err != nil {
-					return readOut{}, fsError(err)
-				}
-				return readOut{Content: string(b)}, nil
-			}, tool.ReadOnly(), tool.WithCategory("files")),
-		tool.Func("list_dir", "List a directory of the workspace",
-			func(_ context.Context, in listIn) (listOut, error) {
-				p := in.Path
-				if p == "" {
-					p = "."
-				}
-				des, err := ws.ReadDir(p)
-				if err != nil {
-					return listOut{}, fsError(err)
-				}
-				out := listOut{Entries: []entry{}}
-				for _, d := range des {
-					e := entry{Name: d.Name(), Dir: d.IsDir()}
-					if info, err := d.Info(); err == nil && !d.IsDir() {
-						e.Size = info.Size()
-					}
-					out.Entries = append(out.Entries, e)
-				}
-				sort.Slice(out.Entries, func(i, j int) bool { return out.Entries[i].Name < out.Entries[j].Name })
-				return out, nil
-			}, tool.ReadOnly(), tool.WithCategory("files")),
-		tool.Func("write_file", "Create or overwrite a file of the workspace",
-			func(_ context.Context, in writeIn) (writeOut, error) {
-				if err := ws.WriteFile(in.Path, []byte(in.Content), 0o644); err != nil {
-					return writeOut{}, fsError(err)
-				}
-				return writeOut{Bytes: len(in.Content)}, nil
-			}, tool.WithRisk(tool.RiskMedium), tool.WithCategory("files"),
-			tool.WithAnnotations(tool.Annotations{Destructive: true})),
-	}
-}
-
-// fsError turns a workspace error into a tool error with the right code.
-func fsError(err error) error {
-	var pe *sandbox.PathError
-	switch {
-	case errors.As(err, &pe) && pe.Code() == sandbox.CodeResourceLimit:
-		return tool.Errorf(tool.CodeResourceLimit, "%v", err)
-	case errors.As(err, &pe):
-		return tool.Errorf(tool.CodeFilesystemPolicy, "%v: use a path inside the workspace", err)
-	case errors.Is(err, fs.ErrNotExist):
-		return tool.Errorf(tool.CodeInvalidArguments, "%v: list the directory to see what exists", err)
-	}
-	return err
 }

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/audit"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/mcptool"
@@ -33,14 +34,17 @@ func TestServerOverStdio(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644))
 
 	ctx := context.Background()
-	c, err := mcptool.Connect(ctx, mcptool.Stdio(bin, "-workspace", dir), mcptool.WithPrefix("ws_"), mcptool.WithTerminateTimeout(2*time.Second))
+	trailPath := filepath.Join(t.TempDir(), "audit.jsonl")
+	c, err := mcptool.Connect(ctx, mcptool.Stdio(bin, "-workspace", dir, "-engine", "process", "-audit", trailPath),
+		mcptool.WithPrefix("ws_"), mcptool.WithTerminateTimeout(2*time.Second))
 	require.NoError(t, err)
 	defer c.Close()
 	tools, err := c.Tools(ctx)
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(tools...))
-	assert.ElementsMatch(t, []string{"ws_read_file", "ws_list_dir", "ws_write_file"}, reg.Names())
+	assert.ElementsMatch(t, []string{"ws_read_file", "ws_list_directory", "ws_write_file", "ws_edit_file",
+		"ws_delete_file", "ws_search_files", "ws_bash"}, reg.Names())
 	ex := executor.New(reg)
 	call := func(name, args string) *tool.Result {
 		res, _ := ex.Execute(ctx, tool.Call{ID: name, Name: name, Args: json.RawMessage(args)})
@@ -49,11 +53,11 @@ func TestServerOverStdio(t *testing.T) {
 
 	res := call("ws_read_file", `{"path":"notes.txt"}`)
 	require.True(t, res.OK(), "%v", res.Error)
-	assert.JSONEq(t, `{"content":"hello"}`, string(res.Output))
+	assert.Contains(t, string(res.Output)+res.Text(), "hello")
 
-	res = call("ws_list_dir", `{}`)
+	res = call("ws_list_directory", `{}`)
 	require.True(t, res.OK(), "%v", res.Error)
-	assert.JSONEq(t, `{"entries":[{"name":"notes.txt","dir":false,"size":5}]}`, string(res.Output))
+	assert.Contains(t, string(res.Output)+res.Text(), "notes.txt")
 
 	res = call("ws_read_file", `{"path":"../etc/passwd"}`)
 	require.NotNil(t, res.Error)
@@ -68,10 +72,22 @@ func TestServerOverStdio(t *testing.T) {
 	_, err = os.Stat(filepath.Join(dir, "new.txt"))
 	assert.True(t, os.IsNotExist(err))
 
+	// bash is high risk: also asked, also denied, nothing runs.
+	res = call("ws_bash", `{"command":"touch ran.txt"}`)
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code, res.Error.Message)
+	_, err = os.Stat(filepath.Join(dir, "ran.txt"))
+	assert.True(t, os.IsNotExist(err))
+
 	pid := c.PID()
 	require.NotZero(t, pid)
 	require.NoError(t, c.Close())
 	assert.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "the server process is gone after Close")
+
+	// Every call left an intent and an outcome in an unbroken chain.
+	rep, err := audit.Verify(trailPath)
+	require.NoError(t, err)
+	assert.Equal(t, 10, rep.Records, "5 calls, 2 records each")
 }
 
 func TestNeedsWorkspace(t *testing.T) {
