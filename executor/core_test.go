@@ -360,3 +360,12 @@ func TestCallerEmitterStillReceivesWhenSubscribed(t *testing.T) {
 	}
 	assert.True(t, sawOutput, "the subscriber also gets the output")
 }
+
+func TestArrayBoundsMessage(t *testing.T) {
+	type Args struct {
+		Targets []string `json:"targets" jsonschema:"minItems=1"`
+	}
+	ex := newExec(t, nil, tool.Func("deploy", "", func(context.Context, Args) (string, error) { return "", nil }))
+	res := exec(t, ex, "deploy", `{"targets":[]}`)
+	assert.Equal(t, "targets: minimum 1 items required, got 0 items", res.Error.Message)
+}

@@ -227,9 +227,9 @@ func leaf(e *jsonschema.ValidationError) []FieldError {
 	case kw == "format":
 		msg = "must be a valid " + strings.Trim(msg[strings.LastIndex(msg, " ")+1:], "'")
 	default:
-		msg = strings.Replace(msg, " but found ", ", got ", 1)
-		msg = strings.Replace(msg, ", but got ", ", got ", 1)
 		msg = strings.Replace(msg, ", but found ", ", got ", 1)
+		msg = strings.Replace(msg, ", but got ", ", got ", 1)
+		msg = strings.Replace(msg, " but found ", ", got ", 1)
 	}
 	return []FieldError{{Path: path, Rule: msg}}
 }

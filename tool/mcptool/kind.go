@@ -18,8 +18,8 @@ import (
 // Impl is the "impl" object of an "mcp" tool in a spec file: which server
 // to reach (exactly one of Command or URL) and which of its tools to call.
 //
-//	kind: mcp
-//	impl:
+//	type: mcp
+//	implementation:
 //	  command: npx
 //	  args: ["-y", "@modelcontextprotocol/server-everything"]
 //	  tool: echo
@@ -79,15 +79,15 @@ func Kind(p *Pool) func(spec tool.Spec, impl json.RawMessage) (tool.Tool, error)
 		d := json.NewDecoder(bytes.NewReader(impl))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&im); err != nil {
-			return nil, fmt.Errorf("tool %q: impl: %v: give {\"command\":..., \"args\":[...]} or {\"url\":...}, and \"tool\"", spec.Name, err)
+			return nil, fmt.Errorf("tool %q: implementation: %v: give {\"command\":..., \"args\":[...]} or {\"url\":...}, and \"tool\"", spec.Name, err)
 		}
 		switch {
 		case im.Command == "" && im.URL == "":
-			return nil, fmt.Errorf("tool %q: impl: set \"command\" (a stdio server) or \"url\" (a streamable HTTP server)", spec.Name)
+			return nil, fmt.Errorf("tool %q: implementation: set \"command\" (a stdio server) or \"url\" (a streamable HTTP server)", spec.Name)
 		case im.Command != "" && im.URL != "":
-			return nil, fmt.Errorf("tool %q: impl: \"command\" and \"url\" are both set: keep one", spec.Name)
+			return nil, fmt.Errorf("tool %q: implementation: \"command\" and \"url\" are both set: keep one", spec.Name)
 		case im.URL != "" && (len(im.Args) > 0 || len(im.Env) > 0 || im.Dir != ""):
-			return nil, fmt.Errorf("tool %q: impl: \"args\", \"env\" and \"dir\" apply to \"command\" only", spec.Name)
+			return nil, fmt.Errorf("tool %q: implementation: \"args\", \"env\" and \"dir\" apply to \"command\" only", spec.Name)
 		}
 		if im.Tool == "" {
 			im.Tool = spec.Name

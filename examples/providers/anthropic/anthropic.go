@@ -1,0 +1,228 @@
+// Package anthropic adapts the official Anthropic Go SDK
+// (github.com/anthropics/anthropic-sdk-go) to agent.Model, over the
+// Messages API.
+//
+// It lives in its own Go module so the Toolbelt module does not depend on a
+// provider SDK: copy it, or require it next to Toolbelt.
+//
+// What it sends: system messages as the request's system prompt, user and
+// assistant turns as messages (an assistant's calls as tool_use blocks),
+// and results as one user message of tool_result blocks, each with its
+// tool_use_id, the compact text of wire.Text and is_error when the call
+// failed; the offered tools as registry.ExportTool renders them for
+// Anthropic. What it returns: the reply's text blocks and its tool_use
+// blocks, read with wire.Anthropic.
+//
+//	client := sdk.NewClient(option.WithAPIKey(os.Getenv("ANTHROPIC_API_KEY")))
+//	model := anthropic.New(client, "claude-sonnet-4-5")
+//	tr, err := agent.Run(ctx, model, msgs, agent.Options{Executor: ex, Tools: []string{"get_weather"}})
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/toolbelt-go/toolbelt/agent"
+	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// DefaultMaxTokens is the max_tokens sent when WithMaxTokens is not given
+// (the Messages API requires the field).
+const DefaultMaxTokens = 4096
+
+// Model is an agent.Model over the Messages API of an Anthropic client. It
+// holds no conversation state, so one Model may serve many runs at once.
+type Model struct {
+	client    sdk.Client
+	model     string
+	maxTokens int64
+	params    func(*sdk.MessageNewParams)
+}
+
+var _ agent.Model = (*Model)(nil)
+
+// Option configures a Model.
+type Option func(*Model)
+
+// WithMaxTokens sets max_tokens, the cap on one reply's length.
+func WithMaxTokens(n int64) Option { return func(m *Model) { m.maxTokens = n } }
+
+// WithParams lets fn adjust each request after the adapter has filled in
+// the model, system prompt, messages and tools (temperature, tool choice,
+// ...).
+func WithParams(fn func(*sdk.MessageNewParams)) Option {
+	return func(m *Model) { m.params = fn }
+}
+
+// New returns a Model that asks model (for example "claude-sonnet-4-5")
+// through client. The client's options (API key, base URL, retries, HTTP
+// client) apply unchanged.
+func New(client sdk.Client, model string, opts ...Option) *Model {
+	m := &Model{client: client, model: model, maxTokens: DefaultMaxTokens}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// Next sends the conversation and the tools and returns the model's reply:
+// its text and its tool calls. An API error (an HTTP 4xx or 5xx after the
+// SDK's own retries) comes back wrapping the SDK's *anthropic.Error, with
+// the status, the error type and the body the API sent.
+func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (agent.Message, error) {
+	params, err := m.Request(conversation, tools)
+	if err != nil {
+		return agent.Message{}, err
+	}
+	resp, err := m.client.Messages.New(ctx, params)
+	if err != nil {
+		return agent.Message{}, apiError(m.model, err)
+	}
+	calls, err := wire.Anthropic.Calls([]byte(resp.RawJSON()))
+	if err != nil {
+		return agent.Message{}, fmt.Errorf("anthropic: message %s: %w", resp.ID, err)
+	}
+	var text []string
+	for _, b := range resp.Content {
+		if b.Type == "text" && b.Text != "" {
+			text = append(text, b.Text)
+		}
+	}
+	return agent.Message{Role: agent.RoleAssistant, Text: strings.Join(text, "\n"), Calls: calls}, nil
+}
+
+// Request builds the request Next sends, so it can be inspected or logged.
+func (m *Model) Request(conversation []agent.Message, tools []tool.Spec) (sdk.MessageNewParams, error) {
+	params := sdk.MessageNewParams{Model: sdk.Model(m.model), MaxTokens: m.maxTokens}
+	for i, msg := range conversation {
+		if msg.Role == agent.RoleSystem {
+			params.System = append(params.System, sdk.TextBlockParam{Text: msg.Text})
+			continue
+		}
+		converted, err := message(msg)
+		if err != nil {
+			return params, fmt.Errorf("anthropic: message #%d (%s): %w", i, msg.Role, err)
+		}
+		params.Messages = append(params.Messages, converted)
+	}
+	for _, spec := range tools {
+		def, err := toolParam(spec)
+		if err != nil {
+			return params, err
+		}
+		params.Tools = append(params.Tools, sdk.ToolUnionParam{OfTool: &def})
+	}
+	if m.params != nil {
+		m.params(&params)
+	}
+	return params, nil
+}
+
+func message(msg agent.Message) (sdk.MessageParam, error) {
+	switch msg.Role {
+	case agent.RoleUser:
+		return sdk.NewUserMessage(sdk.NewTextBlock(msg.Text)), nil
+	case agent.RoleAssistant:
+		var blocks []sdk.ContentBlockParamUnion
+		if msg.Text != "" {
+			blocks = append(blocks, sdk.NewTextBlock(msg.Text))
+		}
+		for _, c := range msg.Calls {
+			if c.ID == "" {
+				return sdk.MessageParam{}, fmt.Errorf("tool call to %q has no id: the result could not be matched to it", c.Name)
+			}
+			args := c.Args
+			if len(args) == 0 || !json.Valid(args) {
+				// tool_use input must be an object; a call whose arguments
+				// were not JSON was answered with invalid_arguments anyway.
+				args = json.RawMessage("{}")
+			}
+			blocks = append(blocks, sdk.NewToolUseBlock(c.ID, args, c.Name))
+		}
+		if len(blocks) == 0 {
+			return sdk.MessageParam{}, errors.New("assistant message has neither text nor tool calls")
+		}
+		return sdk.NewAssistantMessage(blocks...), nil
+	case agent.RoleTool:
+		blocks := make([]sdk.ContentBlockParamUnion, 0, len(msg.Results))
+		for j, r := range msg.Results {
+			if r == nil || r.CallID == "" {
+				return sdk.MessageParam{}, fmt.Errorf("result #%d has no call id: Anthropic needs tool_use_id to match it to its call", j)
+			}
+			blocks = append(blocks, sdk.NewToolResultBlock(r.CallID, wire.Text(r), r.Error != nil))
+		}
+		if len(blocks) == 0 {
+			return sdk.MessageParam{}, errors.New("tool message has no results")
+		}
+		return sdk.NewUserMessage(blocks...), nil
+	}
+	return sdk.MessageParam{}, fmt.Errorf("unknown role %q: use system, user, assistant or tool", msg.Role)
+}
+
+// toolParam renders a spec with the registry's Anthropic export: the input
+// schema goes as it is, its properties and required list in their fields
+// and every other keyword alongside.
+func toolParam(spec tool.Spec) (sdk.ToolParam, error) {
+	raw, _, err := registry.ExportTool(registry.Anthropic, spec)
+	if err != nil {
+		return sdk.ToolParam{}, fmt.Errorf("anthropic: tool %q: %w", spec.Name, err)
+	}
+	var def struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description"`
+		InputSchema map[string]any `json:"input_schema"`
+	}
+	if err := json.Unmarshal(raw, &def); err != nil {
+		return sdk.ToolParam{}, fmt.Errorf("anthropic: tool %q: export: %w", spec.Name, err)
+	}
+	schema := sdk.ToolInputSchemaParam{Properties: def.InputSchema["properties"]}
+	if req, ok := def.InputSchema["required"].([]any); ok {
+		for _, r := range req {
+			if s, ok := r.(string); ok {
+				schema.Required = append(schema.Required, s)
+			}
+		}
+	}
+	for k, v := range def.InputSchema {
+		switch k {
+		case "type", "properties", "required":
+		default:
+			if schema.ExtraFields == nil {
+				schema.ExtraFields = map[string]any{}
+			}
+			schema.ExtraFields[k] = v
+		}
+	}
+	p := sdk.ToolParam{Name: def.Name, InputSchema: schema}
+	if def.Description != "" {
+		p.Description = sdk.String(def.Description)
+	}
+	return p, nil
+}
+
+// apiError adds the status, the error type and a hint to the SDK's error,
+// whose text already holds the response body.
+func apiError(model string, err error) error {
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("anthropic: messages with model %q: %w", model, err)
+	}
+	hint := ""
+	switch {
+	case apiErr.StatusCode == 429:
+		hint = " (rate limited: the SDK's retries are spent; wait, or raise option.WithMaxRetries)"
+	case apiErr.StatusCode == 529 || apiErr.Type() == "overloaded_error":
+		hint = " (API overloaded: retry later)"
+	case apiErr.StatusCode == 401:
+		hint = " (check the API key)"
+	}
+	return fmt.Errorf("anthropic: messages with model %q failed: HTTP %d, type %q%s: %w",
+		model, apiErr.StatusCode, apiErr.Type(), hint, err)
+}

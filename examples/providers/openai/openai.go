@@ -1,0 +1,219 @@
+// Package openai adapts the official OpenAI Go SDK
+// (github.com/openai/openai-go/v3) to agent.Model, over the Chat
+// Completions API.
+//
+// It lives in its own Go module so the Toolbelt module does not depend on a
+// provider SDK: copy it, or require it next to Toolbelt.
+//
+// What it sends: the conversation as chat messages (system, user,
+// assistant with tool_calls, one role "tool" message per result with its
+// tool_call_id and the compact text of wire.Text), and the offered tools as
+// registry.ExportTool renders them for OpenAI — "strict": true where the
+// schema allows it, the strict schema (every property required, optional
+// ones nullable) included. What it returns: the first choice's text and
+// tool calls, read with wire.OpenAIChat.
+//
+//	client := sdk.NewClient(option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
+//	model := openai.New(client, "gpt-4.1")
+//	tr, err := agent.Run(ctx, model, msgs, agent.Options{Executor: ex, Tools: []string{"get_weather"}})
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/toolbelt-go/toolbelt/agent"
+	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Model is an agent.Model over the Chat Completions API of an OpenAI client.
+// It holds no conversation state, so one Model may serve many runs at once.
+type Model struct {
+	client    sdk.Client
+	model     string
+	nonStrict bool
+	params    func(*sdk.ChatCompletionNewParams)
+}
+
+var _ agent.Model = (*Model)(nil)
+
+// Option configures a Model.
+type Option func(*Model)
+
+// NonStrict sends tool schemas as they are, with "strict": false, instead
+// of the strict-mode conversion (see registry.NonStrict).
+func NonStrict() Option { return func(m *Model) { m.nonStrict = true } }
+
+// WithParams lets fn adjust each request after the adapter has filled in
+// the model, messages and tools (temperature, max tokens, tool choice, ...).
+func WithParams(fn func(*sdk.ChatCompletionNewParams)) Option {
+	return func(m *Model) { m.params = fn }
+}
+
+// New returns a Model that asks model (for example "gpt-4.1") through
+// client. The client's options (API key, base URL, retries, HTTP client)
+// apply unchanged.
+func New(client sdk.Client, model string, opts ...Option) *Model {
+	m := &Model{client: client, model: model}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// Next sends the conversation and the tools and returns the model's reply:
+// its text and its tool calls. An API error (an HTTP 4xx or 5xx after the
+// SDK's own retries) comes back wrapping the SDK's *openai.Error, with the
+// status, type, code and message the API gave.
+func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (agent.Message, error) {
+	params, err := m.Request(conversation, tools)
+	if err != nil {
+		return agent.Message{}, err
+	}
+	resp, err := m.client.Chat.Completions.New(ctx, params)
+	if err != nil {
+		return agent.Message{}, apiError(m.model, err)
+	}
+	if len(resp.Choices) == 0 {
+		return agent.Message{}, fmt.Errorf("openai: chat completion %s has no choices", resp.ID)
+	}
+	msg := resp.Choices[0].Message
+	calls, err := wire.OpenAIChat.Calls([]byte(msg.RawJSON()))
+	if err != nil {
+		return agent.Message{}, fmt.Errorf("openai: chat completion %s: %w", resp.ID, err)
+	}
+	text := msg.Content
+	if text == "" && msg.Refusal != "" {
+		text = msg.Refusal
+	}
+	return agent.Message{Role: agent.RoleAssistant, Text: text, Calls: calls}, nil
+}
+
+// Request builds the request Next sends, so it can be inspected or logged.
+func (m *Model) Request(conversation []agent.Message, tools []tool.Spec) (sdk.ChatCompletionNewParams, error) {
+	params := sdk.ChatCompletionNewParams{Model: m.model}
+	for i, msg := range conversation {
+		converted, err := messages(msg)
+		if err != nil {
+			return params, fmt.Errorf("openai: message #%d (%s): %w", i, msg.Role, err)
+		}
+		params.Messages = append(params.Messages, converted...)
+	}
+	var exportOpts []registry.ExportOption
+	if m.nonStrict {
+		exportOpts = append(exportOpts, registry.NonStrict())
+	}
+	for _, spec := range tools {
+		def, err := functionTool(spec, exportOpts)
+		if err != nil {
+			return params, err
+		}
+		params.Tools = append(params.Tools, def)
+	}
+	if m.params != nil {
+		m.params(&params)
+	}
+	return params, nil
+}
+
+// messages converts one provider-neutral message. A tool message becomes
+// one role "tool" message per result, as the API wants one per tool_call_id.
+func messages(msg agent.Message) ([]sdk.ChatCompletionMessageParamUnion, error) {
+	switch msg.Role {
+	case agent.RoleSystem:
+		return []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage(msg.Text)}, nil
+	case agent.RoleUser:
+		return []sdk.ChatCompletionMessageParamUnion{sdk.UserMessage(msg.Text)}, nil
+	case agent.RoleAssistant:
+		var a sdk.ChatCompletionAssistantMessageParam
+		if msg.Text != "" {
+			a.Content.OfString = sdk.String(msg.Text)
+		}
+		for _, c := range msg.Calls {
+			if c.ID == "" {
+				return nil, fmt.Errorf("tool call to %q has no id: the result could not be matched to it", c.Name)
+			}
+			args := string(c.Args)
+			if len(c.Args) == 0 {
+				args = "{}"
+			}
+			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
+				},
+			})
+		}
+		return []sdk.ChatCompletionMessageParamUnion{{OfAssistant: &a}}, nil
+	case agent.RoleTool:
+		out := make([]sdk.ChatCompletionMessageParamUnion, 0, len(msg.Results))
+		for j, r := range msg.Results {
+			if r == nil || r.CallID == "" {
+				return nil, fmt.Errorf("result #%d has no call id: OpenAI needs tool_call_id to match it to its call", j)
+			}
+			out = append(out, sdk.ToolMessage(wire.Text(r), r.CallID))
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown role %q: use system, user, assistant or tool", msg.Role)
+}
+
+// functionTool renders a spec with the registry's OpenAI export, so the
+// strict conversion and its fallback are the same as everywhere else.
+func functionTool(spec tool.Spec, opts []registry.ExportOption) (sdk.ChatCompletionToolUnionParam, error) {
+	raw, _, err := registry.ExportTool(registry.OpenAIChat, spec, opts...)
+	if err != nil {
+		return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("openai: tool %q: %w", spec.Name, err)
+	}
+	var def struct {
+		Function struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			Parameters  map[string]any `json:"parameters"`
+			Strict      bool           `json:"strict"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &def); err != nil {
+		return sdk.ChatCompletionToolUnionParam{}, fmt.Errorf("openai: tool %q: export: %w", spec.Name, err)
+	}
+	fn := shared.FunctionDefinitionParam{
+		Name:       def.Function.Name,
+		Parameters: shared.FunctionParameters(def.Function.Parameters),
+		Strict:     sdk.Bool(def.Function.Strict),
+	}
+	if def.Function.Description != "" {
+		fn.Description = sdk.String(def.Function.Description)
+	}
+	return sdk.ChatCompletionFunctionTool(fn), nil
+}
+
+// apiError turns the SDK's error, whose text holds only the status, into
+// one that also says what the API said and what to do.
+func apiError(model string, err error) error {
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("openai: chat completion with model %q: %w", model, err)
+	}
+	detail := apiErr.Message
+	if detail == "" {
+		detail = apiErr.RawJSON()
+	}
+	hint := ""
+	switch {
+	case apiErr.StatusCode == 429:
+		hint = " (rate limited or out of quota: the SDK's retries are spent; wait, or raise option.WithMaxRetries)"
+	case apiErr.StatusCode == 401:
+		hint = " (check the API key)"
+	case apiErr.StatusCode >= 500:
+		hint = " (server error: retry later)"
+	}
+	return fmt.Errorf("openai: chat completion with model %q failed: HTTP %d, type %q, code %q: %s%s: %w",
+		model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint, err)
+}
