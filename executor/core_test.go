@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -368,4 +369,22 @@ func TestArrayBoundsMessage(t *testing.T) {
 	ex := newExec(t, nil, tool.Func("deploy", "", func(context.Context, Args) (string, error) { return "", nil }))
 	res := exec(t, ex, "deploy", `{"targets":[]}`)
 	assert.Equal(t, "targets: minimum 1 items required, got 0 items", res.Error.Message)
+}
+
+type refusalRecorder struct {
+	extension.Extension
+	got []string
+}
+
+func (r *refusalRecorder) Refused(_ context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) {
+	r.got = append(r.got, fmt.Sprintf("%s:%s:%v", call.Name, res.Error.Code, spec != nil))
+}
+
+func TestObserversSeeRefusedCalls(t *testing.T) {
+	rec := &refusalRecorder{Extension: extension.Hooks{ExtName: "rec"}}
+	ex := newExec(t, []executor.Option{executor.WithExtensions(rec)})
+	exec(t, ex, "nope", `{}`)
+	exec(t, ex, "search", `{"limit":"x"}`)
+	exec(t, ex, "search", `{"query":"ok"}`)
+	assert.Equal(t, []string{"nope:not_found:false", "search:invalid_arguments:true"}, rec.got, "valid calls go through the chain, not Refused")
 }

@@ -64,6 +64,7 @@ const (
 type Executor struct {
 	reg         *registry.Registry
 	exts        []extension.Extension
+	observers   []extension.Observer
 	chain       extension.Handler
 	timeout     time.Duration
 	maxArgBytes int
@@ -130,6 +131,11 @@ func New(reg *registry.Registry, opts ...Option) *Executor {
 		e.hist = newHistory(e.histSize)
 	}
 	e.exts = extension.Sort(e.exts)
+	for _, x := range e.exts {
+		if o, ok := x.(extension.Observer); ok {
+			e.observers = append(e.observers, o)
+		}
+	}
 	e.chain = extension.Chain(e.runBackend, e.exts...)
 	return e
 }
@@ -199,14 +205,14 @@ func (e *Executor) execute(ctx context.Context, call *tool.Call, entry *registry
 		}
 	}
 	if entry == nil {
-		return tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name))
+		return e.refused(ctx, call, nil, tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name)))
 	}
 	if err := ctx.Err(); err != nil {
-		return tool.Failure(call, err)
+		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, err))
 	}
 	args, ferr := e.validate(entry, call.Args)
 	if ferr != nil {
-		return tool.Failure(call, ferr)
+		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, ferr))
 	}
 	call.Args = args
 	validated := time.Since(start)
@@ -215,6 +221,20 @@ func (e *Executor) execute(ctx context.Context, call *tool.Call, entry *registry
 	res.Timings.Validate = validated
 	// Report the arguments that actually ran (an extension may have rewritten them).
 	call.Args = req.Call.Args
+	return res
+}
+
+// refused tells the extensions that observe refusals (extension.Observer)
+// about a call that never reached the chain, so that logs, metrics and the
+// audit trail account for every call, not only the valid ones.
+func (e *Executor) refused(ctx context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) *tool.Result {
+	res.CallID, res.Tool = call.ID, call.Name
+	for _, o := range e.observers {
+		func() {
+			defer func() { _ = recover() }() // an observer's panic must not lose the result
+			o.Refused(ctx, call, spec, res)
+		}()
+	}
 	return res
 }
 

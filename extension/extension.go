@@ -87,6 +87,16 @@ const (
 	PriorityDefault = 550
 )
 
+// Observer is implemented by extensions that also want to see the calls
+// the executor refused before the chain: an unknown tool, arguments that are
+// not a JSON object or break the schema, a context already done. Such calls
+// run nothing and no extension can change their outcome; observers (logging,
+// metrics, audit) record them so that every call is accounted for. spec is
+// nil for an unknown tool. Refused must not block.
+type Observer interface {
+	Refused(ctx context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result)
+}
+
 type funcExt struct {
 	name     string
 	priority int
