@@ -18,7 +18,9 @@
 //  4. To ask, it first looks for a decision remembered for the call's
 //     session ("approve this tool for this session"), then asks the
 //     Approver, emitting tool.EventApprovalRequested and
-//     tool.EventApprovalDecided (with the decision and its latency).
+//     tool.EventApprovalDecided (with the decision and its latency). The
+//     wait for the Approver is traced as a child span "approval" of the
+//     call span when extension/tracing is installed (SpanName).
 //  5. A modification is validated against the tool's input schema; the call
 //     runs with the new arguments and its result records it in
 //     Metadata["approval"] (decision, decided_by, modified, the hash of the
@@ -62,8 +64,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/extension/tracing"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -75,6 +81,19 @@ const DefaultTimeout = 10 * time.Minute
 
 // DefaultSessionMemory is how many session-scoped decisions are remembered.
 const DefaultSessionMemory = 1024
+
+// SpanName is the name of the tracing span around each wait for the
+// approver: a child of the call span of extension/tracing, when installed.
+const SpanName = "approval"
+
+// Attributes of the approval span.
+const (
+	// KeyDecision is the decision: "approve", "deny", "modify" or "abstain"
+	// ("deny" when the approver failed, with the span status Error).
+	KeyDecision = attribute.Key("toolbelt.approval.decision")
+	// KeyDecidedBy is who decided (approval.Decision.DecidedBy).
+	KeyDecidedBy = attribute.Key("toolbelt.approval.decided_by")
+)
 
 // Extension is the approval extension. Build it with New; install it and
 // its Guard in the same executor.
@@ -227,8 +246,11 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	}
 	areq.Why = ev.Reason
 	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name, Reason: ev.Reason})
+	// The wait for the approver is a child span of the call span (when the
+	// tracing extension is installed; otherwise this costs nothing).
+	actx, span := tracing.StartChild(ctx, SpanName)
 	start := time.Now()
-	d, err := e.consult(ctx, *areq)
+	d, err := e.consult(actx, *areq)
 	latency := time.Since(start)
 	if err == nil {
 		err = d.Check()
@@ -236,6 +258,15 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			err = fmt.Errorf("the approver returned a malformed decision: %w", err)
 		}
 	}
+	if span.IsRecording() {
+		if err != nil {
+			span.SetAttributes(KeyDecision.String(approval.Deny.String()))
+			span.SetStatus(codes.Error, err.Error())
+		} else {
+			span.SetAttributes(KeyDecision.String(d.Kind.String()), KeyDecidedBy.String(d.DecidedBy))
+		}
+	}
+	span.End()
 	if err != nil {
 		e.decided(ctx, req, approval.Deny, err.Error(), latency)
 		return deny(req, "approval", err.Error(), map[string]any{"decision": "deny", "decided_by": "approval", "error": err.Error()})

@@ -329,6 +329,7 @@ type failingWriter struct {
 	buf     bytes.Buffer
 	budget  int
 	partial bool
+	writes  int
 	syncs   int
 	syncErr error
 }
@@ -336,6 +337,7 @@ type failingWriter struct {
 func (w *failingWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.writes++
 	room := w.budget - w.buf.Len()
 	if room >= len(p) {
 		return w.buf.Write(p)
@@ -468,39 +470,147 @@ func TestDurabilityModes(t *testing.T) {
 }
 
 func TestConcurrentCallsMakeAValidChain(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	trail, err := audit.Open(path)
-	require.NoError(t, err)
-	f := newFixture(t, trail)
-	var wg sync.WaitGroup
-	for i := range 100 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := f.call(t, fmt.Sprintf("c%03d", i), i%10 == 0)
-			_ = err
-		}()
-	}
-	wg.Wait()
-	seq, head := trail.Head()
-	require.NoError(t, trail.Close())
+	for _, tc := range []struct {
+		name string
+		opts []audit.Option
+	}{
+		{name: "sync each record"},
+		{name: "batched", opts: []audit.Option{audit.WithBatch(7, time.Millisecond)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "audit.jsonl")
+			trail, err := audit.Open(path, tc.opts...)
+			require.NoError(t, err)
+			f := newFixture(t, trail)
+			var wg sync.WaitGroup
+			for i := range 100 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := f.call(t, fmt.Sprintf("c%03d", i), i%10 == 0)
+					_ = err
+				}()
+			}
+			wg.Wait()
+			seq, head := trail.Head()
+			require.NoError(t, trail.Close())
 
+			rep, err := audit.Verify(path)
+			require.NoError(t, err)
+			assert.Equal(t, 200, rep.Records)
+			assert.EqualValues(t, 200, seq)
+			assert.Equal(t, head, rep.LastHash)
+			kinds := map[string]string{}
+			for _, r := range readRecords(t, path) {
+				if r.Kind == audit.KindIntent {
+					assert.Empty(t, kinds[r.CallID], "intent comes first")
+				}
+				kinds[r.CallID] += r.Kind[:1]
+			}
+			assert.Len(t, kinds, 100)
+			for id, k := range kinds {
+				assert.Equal(t, "io", k, "call %s has an intent then an outcome", id)
+			}
+		})
+	}
+}
+
+func TestBatchedBuffersUntilTheBatchIsFull(t *testing.T) {
+	w := &failingWriter{budget: 1 << 20}
+	trail := audit.New(w, audit.WithBatch(3, 0))
+	for i := range 2 {
+		require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
+		assert.Zero(t, w.writes, "record %d stays in memory until the batch is full", i+1)
+	}
+	seq, _ := trail.Head()
+	assert.EqualValues(t, 2, seq, "buffered records count as written")
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
+	assert.Equal(t, 1, w.writes, "one write per batch")
+	assert.Equal(t, 1, w.syncs, "one fsync per batch")
+	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, 3, rep.Records)
+
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
+	require.NoError(t, trail.Flush())
+	assert.Equal(t, 2, w.writes, "Flush writes the partial batch")
+	assert.Equal(t, 2, w.syncs)
+	require.NoError(t, trail.Flush())
+	assert.Equal(t, 2, w.syncs, "a Flush with nothing new does not sync again")
+	require.NoError(t, trail.Close())
+	rep, err = audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, 4, rep.Records)
+}
+
+func TestBatchedFullDiskFailsClosedAndRecovers(t *testing.T) {
+	w := &failingWriter{budget: 0}
+	var handled atomic.Int64
+	trail := audit.New(w, audit.WithBatch(2, 0), audit.WithErrorHandler(func(error) { handled.Add(1) }))
+	f := newFixture(t, trail)
+
+	// c1's intent and outcome fill the batch; the flush fails, but both
+	// records are in the buffer, so c1 ran and reports success.
+	_, err := f.call(t, "c1", false)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, f.runs.Load())
+	assert.EqualValues(t, 1, handled.Load(), "the failed flush goes to the error handler")
+
+	// The trail is stalled: the next intent cannot be written, so c2 does
+	// not run.
+	res, err := f.call(t, "c2", false)
+	require.Error(t, err)
+	assert.Equal(t, tool.CodeInternal, res.Error.Code)
+	assert.Contains(t, res.Error.Message, "no space left on device")
+	assert.Contains(t, res.Error.Message, "not run")
+	assert.EqualValues(t, 1, f.runs.Load(), "the backend must not run while the trail cannot be written")
+
+	// Space comes back: the kept batch is written first, then the new call.
+	w.mu.Lock()
+	w.budget = 1 << 20
+	w.mu.Unlock()
+	_, err = f.call(t, "c3", false)
+	require.NoError(t, err)
+	require.NoError(t, trail.Close())
+	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, 4, rep.Records, "c1's buffered records survived the full disk; c2 left none")
+}
+
+func TestBatchedPartialWriteStopsTheTrail(t *testing.T) {
+	w := &failingWriter{budget: 10, partial: true}
+	trail := audit.New(w, audit.WithBatch(1, time.Hour), audit.WithErrorHandler(func(error) {}))
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the record is in the buffer")
+	w.mu.Lock()
+	w.budget = 1 << 20
+	w.mu.Unlock()
+	err := trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"})
+	require.Error(t, err, "after a torn write to a writer it cannot roll back, the trail refuses to go on")
+	assert.Contains(t, err.Error(), "reopen the trail")
+	err = trail.Close()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "1 buffered records (up to seq 1) were not written")
+}
+
+func TestBatchedChainContinuesAcrossOpens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	trail, err := audit.Open(path, audit.WithBatch(2, 0))
+	require.NoError(t, err)
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
+	require.NoError(t, trail.Close())
 	rep, err := audit.Verify(path)
 	require.NoError(t, err)
-	assert.Equal(t, 200, rep.Records)
-	assert.EqualValues(t, 200, seq)
-	assert.Equal(t, head, rep.LastHash)
-	kinds := map[string]string{}
-	for _, r := range readRecords(t, path) {
-		if r.Kind == audit.KindIntent {
-			assert.Empty(t, kinds[r.CallID], "intent comes first")
-		}
-		kinds[r.CallID] += r.Kind[:1]
-	}
-	assert.Len(t, kinds, 100)
-	for id, k := range kinds {
-		assert.Equal(t, "io", k, "call %s has an intent then an outcome", id)
-	}
+	assert.Equal(t, 2, rep.Records)
+
+	// Reopen and continue: the chain goes on across batches and opens.
+	trail, err = audit.Open(path, audit.WithBatch(100, 0))
+	require.NoError(t, err)
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "y"}))
+	require.NoError(t, trail.Close())
+	rep, err = audit.Verify(path)
+	require.NoError(t, err)
+	assert.Equal(t, 3, rep.Records)
 }
 
 func TestVerifyMissingFile(t *testing.T) {

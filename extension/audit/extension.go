@@ -42,7 +42,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 			secrets = req.Spec.Secrets
 			rec.Risk = req.Spec.Risk.String()
 		}
-		rec.Args = redact.Args(c.Args, secrets)
+		rec.Args, rec.argsValid = redact.Args(c.Args, secrets), true
 		start := t.now()
 		rec.Time = start
 		intentArgs := c.Args
@@ -73,7 +73,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 			out.Status = string(tool.StatusSucceeded)
 		}
 		if !bytes.Equal(c.Args, intentArgs) {
-			out.Args = redact.Args(c.Args, secrets)
+			out.Args, out.argsValid = redact.Args(c.Args, secrets), true
 		}
 		end := t.now()
 		out.Time = end

@@ -24,12 +24,33 @@
 //
 // # Durability
 //
-// By default every record is fsynced before the call proceeds (concurrent
-// calls share one fsync: group commit), so a record reported written
-// survives a crash. WithBatch syncs every n records or every interval
-// instead; records are still written to the OS at once (a process crash
-// loses nothing), but a machine crash can lose the unsynced batch. Flush and
-// Close sync.
+// By default every record is written to the file and fsynced before Write
+// returns, and so before the call proceeds (concurrent calls share one
+// fsync: group commit). A record reported written survives a process or a
+// machine crash: the default mode loses nothing it reported written.
+//
+// WithBatch trades that for speed. Records are appended to a buffer in
+// memory, and the buffer is written to the file and fsynced once per batch:
+// every n records or every interval, whichever comes first (and when it
+// passes 1 MiB). In batched mode a record is "written" as soon as it is in
+// the buffer: an intent record is in the buffer before the backend runs, so
+// a call still never runs without its intent (fail closed), but a crash can
+// lose records the trail reported written:
+//
+//   - a process crash (panic, kill -9, OOM) loses the records still in the
+//     buffer: at most one batch (n records or one interval's worth);
+//   - a machine crash (power loss, kernel panic) loses the same, plus a
+//     batch that was being written or fsynced when it struck.
+//
+// What survives is always a valid chain prefix: lost records are missing
+// from the end, never from the middle. Flush and Close write the buffer and
+// fsync; call Close before the program exits.
+//
+// When a batch cannot be written (a full disk), it stays in memory, the
+// error goes to the error handler, and until a later flush succeeds every
+// Write first retries the flush and fails if it fails again, so calls fail
+// closed while the trail cannot keep up, and nothing already buffered is
+// dropped while the process lives.
 //
 // A crash in the middle of a write leaves at most a torn last line; Verify
 // reports it and Open repairs it (truncates the torn tail and continues the
@@ -105,6 +126,10 @@ type Record struct {
 
 	Prev string `json:"prev"`
 	Hash string `json:"hash,omitempty"`
+
+	// argsValid says Args is known to be valid JSON (the output of
+	// redact.Args, which guarantees it), so encoding need not check again.
+	argsValid bool
 }
 
 // Writer is where a Trail writes: an *os.File, or anything that can write
@@ -119,19 +144,29 @@ type Writer interface {
 // Trail is an audit trail and the extension that feeds it. It is safe for
 // concurrent use. Build it with Open (a file) or New (any Writer).
 type Trail struct {
-	mu      sync.Mutex // serialises writes and the chain head
+	mu      sync.Mutex // serialises encoding, the buffer and the chain head
 	w       Writer
 	file    *os.File // set by Open: lets a failed write be rolled back
-	size    int64    // bytes of good records in file
+	size    int64    // bytes of good records written to w (not counting buf)
 	seq     uint64
 	head    string
 	broken  error // sticky: the writer is in an unknown state
 	closed  bool
-	written uint64 // records written (not necessarily synced)
-	pending int    // records written since the last sync (batch mode)
+	written uint64 // records accepted: written to w, or (batched) in buf
 
-	syncMu sync.Mutex
-	synced uint64 // records known durable
+	scratch bytes.Buffer  // the record being encoded
+	enc     *json.Encoder // writes to scratch
+	line    []byte        // the line being written (per-record mode)
+
+	// Batched mode (WithBatch): records wait in buf until a flush.
+	batched bool
+	buf     []byte // encoded records not yet written to w
+	spare   []byte // the previous batch's memory, reused
+	pending int    // records in buf
+	stalled error  // the last flush failed; writes retry it first
+
+	syncMu sync.Mutex // group commit (per record); orders flushes (batched)
+	synced uint64     // records known durable
 
 	batchN   int
 	interval time.Duration
@@ -143,18 +178,26 @@ type Trail struct {
 	now      func() time.Time
 }
 
+// batchBytes flushes a batch early when its buffer passes this size, so
+// that a long interval with no n bounds memory.
+const batchBytes = 1 << 20
+
 // Option configures a Trail.
 type Option func(*Trail)
 
-// WithBatch syncs every n records or every interval, whichever comes first,
-// instead of after every record. A machine crash can lose the records
-// written since the last sync; a process crash loses none (they are in the
-// OS already). n <= 0 means only the interval; interval <= 0 means only n.
+// WithBatch buffers records in memory and writes and fsyncs them once per
+// batch: every n records or every interval, whichever comes first, instead
+// of writing and syncing every record. n <= 0 means only the interval;
+// interval <= 0 means only n. A record is reported written when it is in
+// the buffer: a process crash can lose the buffered records (at most one
+// batch) and a machine crash the unsynced ones (see the package doc,
+// Durability). Flush and Close write and sync the buffer.
 func WithBatch(n int, interval time.Duration) Option {
 	return func(t *Trail) {
 		t.batchN, t.interval = n, interval
+		t.batched = true
 		if n <= 0 && interval <= 0 {
-			t.batchN = 1
+			t.batchN, t.batched = 1, false
 		}
 	}
 }
@@ -196,6 +239,7 @@ func newTrail(w Writer, opts []Option) *Trail {
 			o(t)
 		}
 	}
+	t.enc = json.NewEncoder(&t.scratch)
 	if t.interval > 0 {
 		t.stop, t.done = make(chan struct{}), make(chan struct{})
 		go t.flusher()
@@ -245,7 +289,9 @@ func Open(path string, opts ...Option) (*Trail, error) {
 	return t, nil
 }
 
-// Head returns the sequence number and hash of the last record written.
+// Head returns the sequence number and hash of the last record written
+// (with WithBatch, possibly still in the buffer: call Flush first to know
+// it is in the file).
 // Keeping a copy elsewhere lets Verify's caller detect records deleted from
 // the end.
 func (t *Trail) Head() (seq uint64, hash string) {
@@ -255,29 +301,24 @@ func (t *Trail) Head() (seq uint64, hash string) {
 }
 
 // Write appends rec to the trail, setting Seq, Prev and Hash (and Time if
-// zero). When it returns nil the record is written and, unless WithBatch is
-// set, durable.
+// zero). When it returns nil the record is written to the file and durable
+// or, with WithBatch, in the trail's buffer (see the package doc,
+// Durability).
 func (t *Trail) Write(rec Record) error {
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return errors.New("the trail is closed")
+	if t.batched {
+		return t.writeBatched(rec)
 	}
-	if t.broken != nil {
-		err := t.broken
+	t.mu.Lock()
+	if err := t.usableLocked(); err != nil {
 		t.mu.Unlock()
 		return err
 	}
-	if rec.Time.IsZero() {
-		rec.Time = t.now()
-	}
-	rec.Time = rec.Time.UTC()
-	rec.Seq, rec.Prev, rec.Hash = t.seq+1, t.head, ""
-	line, hash, err := encode(rec)
+	line, err := t.encodeLocked(&rec, t.line[:0])
 	if err != nil {
 		t.mu.Unlock()
-		return fmt.Errorf("encode record: %w", err)
+		return err
 	}
+	t.line = line
 	n, err := t.w.Write(line)
 	if err == nil && n != len(line) {
 		err = io.ErrShortWrite
@@ -285,36 +326,150 @@ func (t *Trail) Write(rec Record) error {
 	if err != nil {
 		err = fmt.Errorf("write record %d: %w", rec.Seq, err)
 		if n > 0 {
-			// Part of the line is out: roll back to the last good record
-			// when we own the file, or stop writing (a torn line in the
-			// middle would break the chain for good).
-			if t.file == nil || t.file.Truncate(t.size) != nil {
-				t.broken = fmt.Errorf("%w; a partial record may be on disk: reopen the trail to repair it", err)
-			} else if _, serr := t.file.Seek(t.size, io.SeekStart); serr != nil {
-				t.broken = fmt.Errorf("%w; rollback failed: %v: reopen the trail", err, serr)
-			}
+			t.rollbackLocked(err)
 		}
 		t.mu.Unlock()
 		return err
 	}
 	t.size += int64(n)
-	t.seq, t.head = rec.Seq, hash
+	t.seq, t.head = rec.Seq, rec.Hash
 	t.written++
 	my := t.written
-	t.pending++
-	syncNow := t.batchN > 0 && t.pending >= t.batchN
-	if syncNow {
-		t.pending = 0
-	}
 	t.mu.Unlock()
-	if syncNow {
-		return t.syncUpTo(my)
+	return t.syncUpTo(my)
+}
+
+// writeBatched appends rec to the buffer and flushes the buffer when the
+// batch is full.
+func (t *Trail) writeBatched(rec Record) error {
+	t.mu.Lock()
+	if err := t.usableLocked(); err != nil {
+		t.mu.Unlock()
+		return err
+	}
+	if t.stalled != nil {
+		// The last batch could not be written: accept nothing new until
+		// it is (fail closed while the storage is failing).
+		t.mu.Unlock()
+		if err := t.flushBatch(); err != nil {
+			return err
+		}
+		t.mu.Lock()
+		if err := t.usableLocked(); err != nil {
+			t.mu.Unlock()
+			return err
+		}
+	}
+	buf, err := t.encodeLocked(&rec, t.buf)
+	if err != nil {
+		t.mu.Unlock()
+		return err
+	}
+	t.buf = buf
+	t.seq, t.head = rec.Seq, rec.Hash
+	t.written++
+	t.pending++
+	full := (t.batchN > 0 && t.pending >= t.batchN) || len(t.buf) >= batchBytes
+	t.mu.Unlock()
+	if full {
+		// The record is in the buffer, so it is written as documented;
+		// a failed flush stalls the trail and later writes fail closed.
+		if err := t.flushBatch(); err != nil {
+			t.onError(fmt.Errorf("audit trail unavailable: %w", err))
+		}
 	}
 	return nil
 }
 
+func (t *Trail) usableLocked() error {
+	if t.closed {
+		return errors.New("the trail is closed")
+	}
+	return t.broken
+}
+
+// rollbackLocked undoes a partial write of err: it truncates the file back
+// to the last good record when the trail owns the file, and otherwise stops
+// the trail (a torn line in the middle would break the chain for good).
+func (t *Trail) rollbackLocked(err error) {
+	if t.file == nil || t.file.Truncate(t.size) != nil {
+		t.broken = fmt.Errorf("%w; a partial record may be on disk: reopen the trail to repair it", err)
+	} else if _, serr := t.file.Seek(t.size, io.SeekStart); serr != nil {
+		t.broken = fmt.Errorf("%w; rollback failed: %v: reopen the trail", err, serr)
+	}
+}
+
+// flushBatch writes the buffered records to w and syncs them. Flushes are
+// ordered by syncMu; other writers keep appending to a fresh buffer while a
+// batch is written.
+func (t *Trail) flushBatch() error {
+	t.syncMu.Lock()
+	defer t.syncMu.Unlock()
+	t.mu.Lock()
+	if t.broken != nil {
+		err := t.broken
+		t.mu.Unlock()
+		return err
+	}
+	if t.pending == 0 && t.synced >= t.written {
+		t.mu.Unlock()
+		return nil // nothing new since the last sync
+	}
+	batch, n, target := t.buf, t.pending, t.written
+	t.buf, t.spare, t.pending = t.spare[:0], nil, 0
+	t.mu.Unlock()
+
+	if len(batch) > 0 {
+		wn, err := t.w.Write(batch)
+		if err == nil && wn != len(batch) {
+			err = io.ErrShortWrite
+		}
+		t.mu.Lock()
+		if err != nil {
+			err = fmt.Errorf("write batch of %d records: %w", n, err)
+			if wn > 0 {
+				t.rollbackLocked(err)
+			}
+			// Keep the batch, ahead of what was appended meanwhile.
+			t.buf = append(batch, t.buf...)
+			t.pending += n
+			t.stalled = err
+			if t.broken != nil {
+				err = t.broken
+			}
+			t.mu.Unlock()
+			return err
+		}
+		t.size += int64(wn)
+		t.mu.Unlock()
+	}
+	if err := t.w.Sync(); err != nil {
+		return t.syncFailed(err)
+	}
+	t.mu.Lock()
+	t.stalled = nil
+	if cap(batch) <= 2*batchBytes {
+		t.spare = batch[:0]
+	}
+	t.mu.Unlock()
+	t.synced = target
+	return nil
+}
+
+// syncFailed stops the trail after a failed fsync: the kernel may have
+// dropped the dirty pages, so what was written is in an unknown state.
+func (t *Trail) syncFailed(err error) error {
+	err = fmt.Errorf("sync: %w", err)
+	t.mu.Lock()
+	if t.broken == nil {
+		t.broken = fmt.Errorf("%w: records since the last sync may be lost; reopen the trail", err)
+	}
+	t.mu.Unlock()
+	return err
+}
+
 // syncUpTo makes records up to n durable, sharing one fsync between the
-// callers waiting at the same time.
+// callers waiting at the same time (per-record mode).
 func (t *Trail) syncUpTo(n uint64) error {
 	t.syncMu.Lock()
 	defer t.syncMu.Unlock()
@@ -330,25 +485,20 @@ func (t *Trail) syncUpTo(n uint64) error {
 	}
 	t.mu.Unlock()
 	if err := t.w.Sync(); err != nil {
-		// After a failed fsync the kernel may have dropped the dirty pages:
-		// what was written is in an unknown state, so stop.
-		err = fmt.Errorf("sync: %w", err)
-		t.mu.Lock()
-		if t.broken == nil {
-			t.broken = fmt.Errorf("%w: records since the last sync may be lost; reopen the trail", err)
-		}
-		t.mu.Unlock()
-		return err
+		return t.syncFailed(err)
 	}
 	t.synced = target
 	return nil
 }
 
-// Flush makes every record written so far durable.
+// Flush makes every record written so far durable: with WithBatch it
+// writes the buffer to the file, then syncs.
 func (t *Trail) Flush() error {
+	if t.batched {
+		return t.flushBatch()
+	}
 	t.mu.Lock()
 	n := t.written
-	t.pending = 0
 	t.mu.Unlock()
 	return t.syncUpTo(n)
 }
@@ -369,8 +519,9 @@ func (t *Trail) flusher() {
 	}
 }
 
-// Close syncs, stops the batch flusher and closes the writer (if it is an
-// io.Closer). Writes after Close fail.
+// Close writes and syncs what is buffered, stops the batch flusher and
+// closes the writer (if it is an io.Closer). Writes after Close fail. If
+// the buffer cannot be written, Close reports it: those records are lost.
 func (t *Trail) Close() error {
 	t.mu.Lock()
 	if t.closed {
@@ -384,6 +535,13 @@ func (t *Trail) Close() error {
 		<-t.done
 	}
 	err := t.Flush()
+	if err != nil && t.batched {
+		t.mu.Lock()
+		if t.pending > 0 {
+			err = fmt.Errorf("%w: %d buffered records (up to seq %d) were not written", err, t.pending, t.seq)
+		}
+		t.mu.Unlock()
+	}
 	if c, ok := t.w.(io.Closer); ok {
 		if cerr := c.Close(); err == nil {
 			err = cerr
@@ -392,21 +550,47 @@ func (t *Trail) Close() error {
 	return err
 }
 
-// encode marshals rec (without Hash), computes the hash of those bytes and
-// appends it as the last field. It returns the line (with "\n") and the hash.
-func encode(rec Record) ([]byte, string, error) {
-	body, err := json.Marshal(rec)
-	if err != nil {
-		return nil, "", err
+// encodeLocked stamps rec (Time, Seq, Prev) from the chain head, encodes
+// it without Hash as json.Marshal would, computes the hash of those bytes,
+// sets rec.Hash and appends the line (the JSON with "hash" as its last
+// field, and "\n") to dst. The chain head is left for the caller to advance
+// once the line is safe. t.mu must be held.
+func (t *Trail) encodeLocked(rec *Record, dst []byte) ([]byte, error) {
+	if rec.Time.IsZero() {
+		rec.Time = t.now()
 	}
-	sum := sha256.Sum256(body)
-	hash := hex.EncodeToString(sum[:])
-	line := make([]byte, 0, len(body)+len(hashPrefix)+len(hash)+3)
-	line = append(line, body[:len(body)-1]...) // drop "}"
-	line = append(line, hashPrefix...)
-	line = append(line, hash...)
-	line = append(line, '"', '}', '\n')
-	return line, hash, nil
+	rec.Time = rec.Time.UTC()
+	rec.Seq, rec.Prev, rec.Hash = t.seq+1, t.head, ""
+	start := len(dst)
+	dst, ok := appendRecord(dst, rec)
+	if !ok {
+		body, err := t.encodeSlowLocked(*rec)
+		if err != nil {
+			return dst[:start], fmt.Errorf("encode record: %w", err)
+		}
+		dst = append(dst, body...)
+	}
+	sum := sha256.Sum256(dst[start:])
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum[:])
+	rec.Hash = string(hexSum[:])
+	dst = dst[:len(dst)-1] // drop "}"
+	dst = append(dst, hashPrefix...)
+	dst = append(dst, hexSum[:]...)
+	dst = append(dst, '"', '}', '\n')
+	return dst, nil
+}
+
+// encodeSlowLocked encodes rec with encoding/json, for what appendRecord
+// leaves to it. rec is a copy so that the common path does not move the
+// caller's record to the heap.
+func (t *Trail) encodeSlowLocked(rec Record) ([]byte, error) {
+	t.scratch.Reset()
+	if err := t.enc.Encode(&rec); err != nil {
+		return nil, err
+	}
+	body := t.scratch.Bytes()
+	return body[:len(body)-1], nil // Encode ends with "\n"; json.Marshal does not
 }
 
 const hashPrefix = `,"hash":"`

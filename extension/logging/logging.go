@@ -128,7 +128,21 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	if attempts == 0 {
 		attempts = req.Attempt
 	}
-	fields := make([]zap.Field, 0, 16)
+	// Size the fields exactly: the slice escapes to the core, and a zap.Field
+	// is 64 bytes.
+	n := 5
+	for _, s := range [...]string{c.Principal.ID, c.Principal.Tenant, c.Agent, c.Session, c.TraceID, c.SpanID} {
+		if s != "" {
+			n++
+		}
+	}
+	if res.Error != nil {
+		n += 3
+	}
+	if e.args {
+		n++
+	}
+	fields := make([]zap.Field, 0, n)
 	fields = append(fields,
 		zap.String("call_id", c.ID),
 		zap.String("tool", c.Name),

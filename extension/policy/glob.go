@@ -39,6 +39,24 @@ func (g glob) match(name string) bool {
 	return matchSegs(g.segs, strings.Split(name, "/"))
 }
 
+// matchParts is match for a name already split at '/' (see splitPath), so
+// that one split serves every pattern.
+func (g glob) matchParts(parts []string) bool { return matchSegs(g.segs, parts) }
+
+// splitPath splits name at '/' like strings.Split, into buf when it fits,
+// so that the common path needs no allocation.
+func splitPath(buf []string, name string) []string {
+	parts := buf[:0]
+	for {
+		i := strings.IndexByte(name, '/')
+		if i < 0 {
+			return append(parts, name)
+		}
+		parts = append(parts, name[:i])
+		name = name[i+1:]
+	}
+}
+
 func matchSegs(pat, name []string) bool {
 	for len(pat) > 0 {
 		if pat[0] == "**" {

@@ -139,6 +139,7 @@ type toolRule struct {
 	maxArgLine                   int
 	fieldMax                     map[string]int64
 	fieldRule                    map[string]string
+	fieldOrder                   []string // fieldMax's keys, sorted
 	contentField                 string
 }
 
@@ -147,6 +148,7 @@ func (r *toolRule) setFieldMax(field string, n int64, rule string) {
 		r.fieldMax, r.fieldRule = map[string]int64{}, map[string]string{}
 	}
 	r.fieldMax[field], r.fieldRule[field] = n, rule
+	r.fieldOrder = sortedKeys(r.fieldMax)
 }
 
 type config struct {
@@ -392,8 +394,9 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 	if !hasPaths && !hasSizes {
 		return "", nil
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil {
+	var buf [16]field
+	obj, ok := topFields(args, buf[:0])
+	if !ok {
 		return "", nil // the executor validated the arguments; a non-object has no fields to judge
 	}
 	if hasSizes {
@@ -401,8 +404,8 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 			if r == nil {
 				continue
 			}
-			for _, f := range sortedKeys(r.fieldMax) {
-				v, ok := obj[f]
+			for _, f := range r.fieldOrder {
+				v, ok := lastField(obj, f)
 				if !ok {
 					continue
 				}
@@ -414,12 +417,13 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 	}
 	if hasPaths {
 		for _, f := range fields {
-			v, ok := obj[f]
-			if !ok {
-				continue
-			}
-			for _, s := range pathStrings(v) {
-				if rule, err := p.checkPath(cfg, tr, f, s); err != nil {
+			// Every occurrence of a duplicated key is judged, whichever one
+			// the backend's decoder keeps.
+			for i := range obj {
+				if string(obj[i].key) != f {
+					continue
+				}
+				if rule, err := p.checkPaths(cfg, tr, f, obj[i].val); err != nil {
 					return rule, err
 				}
 			}
@@ -468,17 +472,25 @@ func valueSize(v json.RawMessage) int64 {
 	return int64(len(v))
 }
 
-// pathStrings returns a string argument, or the strings of an array.
-func pathStrings(v json.RawMessage) []string {
+// checkPaths checks a path argument: a string, or the strings of an array
+// (anything else holds no path).
+func (p *Policy) checkPaths(cfg *config, tr *toolRule, field string, v []byte) (string, error) {
+	if s, ok := plainString(v); ok {
+		return p.checkPath(cfg, tr, field, s)
+	}
 	var s string
 	if json.Unmarshal(v, &s) == nil {
-		return []string{s}
+		return p.checkPath(cfg, tr, field, s)
 	}
 	var ss []string
 	if json.Unmarshal(v, &ss) == nil {
-		return ss
+		for _, s := range ss {
+			if rule, err := p.checkPath(cfg, tr, field, s); err != nil {
+				return rule, err
+			}
+		}
 	}
-	return nil
+	return "", nil
 }
 
 func (p *Policy) checkPath(cfg *config, tr *toolRule, field, raw string) (string, error) {
@@ -490,12 +502,14 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, field, raw string) (string
 	if name == ".." || strings.HasPrefix(name, "../") {
 		return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 	}
+	var buf [16]string
+	parts := splitPath(buf[:0], name)
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
 			continue
 		}
 		for _, pr := range r.forbiddenPaths {
-			if pr.glob.match(name) {
+			if pr.glob.matchParts(parts) {
 				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %q matches forbidden pattern %q", field, raw, pr.source)
 			}
 		}
@@ -508,7 +522,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, field, raw string) (string
 		return "", nil
 	}
 	for _, pr := range allow {
-		if pr.glob.match(name) {
+		if pr.glob.matchParts(parts) {
 			return "", nil
 		}
 	}

@@ -395,3 +395,23 @@ func TestPriority(t *testing.T) {
 	assert.Equal(t, policy.Name, p.Name())
 	assert.Equal(t, "approval.required", policy.ApprovalRequiredKey)
 }
+
+func TestDuplicatePathKeysAreAllJudged(t *testing.T) {
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["/etc/**"]}`))
+	require.NoError(t, err)
+	spec := &tool.Spec{Name: "read_file"}
+	for _, args := range []string{
+		`{"path":"/ok","path":"/etc/shadow"}`,
+		`{"path":"/etc/shadow","path":"/ok"}`,
+		`{"pa\u0074h":"/etc/shadow"}`,
+		`{"path":["/ok","/etc/shadow"]}`,
+		`{"path":"/\u0065tc/shadow"}`,
+	} {
+		rule, err := p.Evaluate(tool.ModeNormal, spec, json.RawMessage(args))
+		assert.ErrorIs(t, err, tool.ErrPolicyDenied, args)
+		assert.Equal(t, "global.forbidden_paths", rule, args)
+	}
+	rule, err := p.Evaluate(tool.ModeNormal, spec, json.RawMessage(`{"path":"/ok","other":"/etc/shadow"}`))
+	assert.NoError(t, err)
+	assert.Empty(t, rule)
+}

@@ -195,6 +195,7 @@ func New(opts ...Option) *Limiter {
 	l.tools = newStore(l.maxBuckets)
 	l.principals = newStore(l.maxBuckets)
 	l.toolPrincipals = newStore(l.maxBuckets)
+	l.toolPrincipals.joined = true
 	return l
 }
 
@@ -234,10 +235,8 @@ func (l *Limiter) toolRate(spec *tool.Spec) (Rate, bool) {
 
 type taken struct {
 	res   *rate.Reservation
-	lim   *rate.Limiter
+	b     *bucket
 	scope string
-	key   string
-	rate  Rate
 	delay time.Duration
 }
 
@@ -250,19 +249,20 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 		now := l.clock.Now()
 		var buf [3]taken
 		ts := buf[:0]
+		var keyBuf [128]byte
 		name, pid := req.Spec.Name, req.Call.Principal.ID
 		if r, ok := l.toolRate(req.Spec); ok {
-			res, lim := l.tools.reserve(name, r, now)
-			ts = append(ts, taken{res, lim, ScopeTool, name, r, 0})
+			res, b := l.tools.reserve(append(keyBuf[:0], name...), r, now)
+			ts = append(ts, taken{res, b, ScopeTool, 0})
 		}
 		if l.principal != nil {
-			res, lim := l.principals.reserve(pid, *l.principal, now)
-			ts = append(ts, taken{res, lim, ScopePrincipal, pid, *l.principal, 0})
+			res, b := l.principals.reserve(append(keyBuf[:0], pid...), *l.principal, now)
+			ts = append(ts, taken{res, b, ScopePrincipal, 0})
 		}
 		if l.toolPrincipal != nil {
-			key := name + "\x00" + pid
-			res, lim := l.toolPrincipals.reserve(key, *l.toolPrincipal, now)
-			ts = append(ts, taken{res, lim, ScopeToolPrincipal, name + "/" + pid, *l.toolPrincipal, 0})
+			key := append(append(append(keyBuf[:0], name...), keySep...), pid...)
+			res, b := l.toolPrincipals.reserve(key, *l.toolPrincipal, now)
+			ts = append(ts, taken{res, b, ScopeToolPrincipal, 0})
 		}
 		if len(ts) == 0 {
 			return next(ctx, req)
@@ -302,13 +302,13 @@ func tightest(ts []taken, now time.Time) Info {
 	best := -1
 	var bestTok float64
 	for i := range ts {
-		tok := ts[i].lim.TokensAt(now)
+		tok := ts[i].b.lim.TokensAt(now)
 		if best < 0 || tok < bestTok {
 			best, bestTok = i, tok
 		}
 	}
 	t := &ts[best]
-	return Info{Scope: t.scope, Key: t.key, Limit: t.rate.String(), Remaining: max(0, int(bestTok))}
+	return Info{Scope: t.scope, Key: t.b.display, Limit: t.b.label, Remaining: max(0, int(bestTok))}
 }
 
 func (l *Limiter) refuse(req *extension.Request, t *taken, pastDeadline bool) *tool.Result {
@@ -320,11 +320,11 @@ func (l *Limiter) refuse(req *extension.Request, t *taken, pastDeadline bool) *t
 		who = fmt.Sprintf(" for principal %q on this tool", req.Call.Principal.ID)
 	}
 	wait := t.delay.Round(time.Millisecond)
-	msg := fmt.Sprintf("rate limit %s%s on tool %q reached: retry after %v", t.rate, who, req.Spec.Name, wait)
+	msg := fmt.Sprintf("rate limit %s%s on tool %q reached: retry after %v", t.b.label, who, req.Spec.Name, wait)
 	if pastDeadline {
 		msg += " (waiting would pass the call's deadline)"
 	}
 	res := tool.Failure(&req.Call, tool.NewError(tool.CodeRateLimited, msg).WithRetryAfter(t.delay))
-	res.SetMeta(MetaKey, Info{Scope: t.scope, Key: t.key, Limit: t.rate.String(), RetryAfter: t.delay})
+	res.SetMeta(MetaKey, Info{Scope: t.scope, Key: t.b.display, Limit: t.b.label, RetryAfter: t.delay})
 	return res
 }

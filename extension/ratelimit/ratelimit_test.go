@@ -357,3 +357,28 @@ func TestPriority(t *testing.T) {
 	assert.Equal(t, extension.PriorityRateLimit, l.Priority())
 	assert.Equal(t, ratelimit.Name, l.Name())
 }
+
+func TestInfoNamesTheTightestBucket(t *testing.T) {
+	f := newFixture(t)
+	clk := newClock()
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk),
+		ratelimit.PerPrincipal("10/minute"), ratelimit.PerToolPrincipal("3/minute"))))
+	ctx := context.Background()
+	for i := range 3 {
+		res, err := ex.Execute(ctx, call("fetch", "a\x00b"))
+		require.NoError(t, err, "call %d", i)
+		assert.Equal(t, ratelimit.Info{Scope: ratelimit.ScopeToolPrincipal, Key: "fetch/a\x00b", Limit: "3/minute", Remaining: 2 - i},
+			res.Metadata[ratelimit.MetaKey], "the key shows tool/principal; a NUL in the principal stays")
+	}
+	res, err := ex.Execute(ctx, call("fetch", "a\x00b"))
+	require.ErrorIs(t, err, tool.ErrRateLimited)
+	assert.Contains(t, res.Error.Message, `rate limit 3/minute for principal "a\x00b" on this tool on tool "fetch" reached`)
+	// Another tool: a fresh tool+principal bucket (2 of 3 left after the
+	// call) is still tighter than the principal's (6 of 10).
+	res, err = ex.Execute(ctx, call("list", "a\x00b"))
+	require.NoError(t, err)
+	assert.Equal(t, ratelimit.Info{Scope: ratelimit.ScopeToolPrincipal, Key: "list/a\x00b", Limit: "3/minute", Remaining: 2}, res.Metadata[ratelimit.MetaKey])
+	res, err = ex.Execute(ctx, call("list", "p"))
+	require.NoError(t, err)
+	assert.Equal(t, "list/p", res.Metadata[ratelimit.MetaKey].(ratelimit.Info).Key)
+}

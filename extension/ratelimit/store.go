@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"container/list"
 	"hash/maphash"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,11 +17,13 @@ const shards = 64
 const sweepPerInsert = 4
 
 type bucket struct {
-	key  string
-	lim  *rate.Limiter
-	rate Rate
-	last time.Time
-	elem *list.Element
+	key     string
+	display string // the key as Info shows it
+	label   string // rate.String(), computed once
+	lim     *rate.Limiter
+	rate    Rate
+	last    time.Time
+	elem    *list.Element
 }
 
 type shard struct {
@@ -31,6 +34,7 @@ type shard struct {
 
 // store is a bounded, sharded map of token buckets.
 type store struct {
+	joined   bool // keys are tool + keySep + principal
 	seed     maphash.Seed
 	perShard int
 	shards   [shards]shard
@@ -44,26 +48,36 @@ func newStore(maxBuckets int) *store {
 	return s
 }
 
-// reserve takes a token from key's bucket (created at r when missing) at now.
-func (s *store) reserve(key string, r Rate, now time.Time) (*rate.Reservation, *rate.Limiter) {
-	sh := &s.shards[maphash.String(s.seed, key)%shards]
+// reserve takes a token from key's bucket (created at r when missing) at
+// now. The key is bytes so that callers can build it on the stack: looking
+// up an existing bucket allocates nothing but the reservation.
+func (s *store) reserve(key []byte, r Rate, now time.Time) (*rate.Reservation, *bucket) {
+	sh := &s.shards[maphash.Bytes(s.seed, key)%shards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	b := sh.m[key]
+	b := sh.m[string(key)]
 	if b == nil {
 		sh.sweep(now, sweepPerInsert)
 		for len(sh.m) >= s.perShard {
 			sh.evict(sh.lru.Back().Value.(*bucket))
 		}
-		b = &bucket{key: key, lim: rate.NewLimiter(r.Limit(), r.burst()), rate: r}
+		k := string(key)
+		display := k
+		if s.joined {
+			display = strings.Replace(k, keySep, "/", 1)
+		}
+		b = &bucket{key: k, display: display, label: r.String(), lim: rate.NewLimiter(r.Limit(), r.burst()), rate: r}
 		b.elem = sh.lru.PushFront(b)
-		sh.m[key] = b
+		sh.m[k] = b
 	} else {
 		sh.lru.MoveToFront(b.elem)
 	}
 	b.last = now
-	return b.lim.ReserveN(now, 1), b.lim
+	return b.lim.ReserveN(now, 1), b
 }
+
+// keySep separates the tool and the principal in a tool+principal key.
+const keySep = "\x00"
 
 func (sh *shard) evict(b *bucket) {
 	sh.lru.Remove(b.elem)

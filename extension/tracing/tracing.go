@@ -21,6 +21,7 @@ package tracing
 import (
 	"context"
 	"encoding/hex"
+	"sync"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -54,6 +55,18 @@ const (
 // Extension opens the call span. Build it with New.
 type Extension struct {
 	tracer trace.Tracer
+	names  sync.Map // tool name → "execute_tool <name>"
+}
+
+// spanName returns "execute_tool <name>", built once per tool (tool names
+// come from the registry, so the map stays small).
+func (e *Extension) spanName(tool string) string {
+	if v, ok := e.names.Load(tool); ok {
+		return v.(string)
+	}
+	name := "execute_tool " + tool
+	e.names.Store(tool, name)
+	return name
 }
 
 // Option configures the extension.
@@ -96,7 +109,7 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 				ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
 			}
 		}
-		ctx, span := e.tracer.Start(ctx, "execute_tool "+c.Name,
+		ctx, span := e.tracer.Start(ctx, e.spanName(c.Name),
 			trace.WithSpanKind(trace.SpanKindInternal),
 			trace.WithAttributes(
 				KeyOperation.String("execute_tool"),
@@ -167,13 +180,22 @@ func remoteParent(traceID, spanID string) (trace.SpanContext, bool) {
 
 // StartChild starts a span named name under the span in ctx, with the
 // tracer provider that made that span, and returns the context carrying it.
-// Without a span in ctx (tracing not installed) it returns a no-op span, so
-// other extensions can call it unconditionally:
+// Without a span in ctx (tracing not installed, or a no-op provider with no
+// trace to continue) it returns ctx unchanged and a no-op span, allocating
+// nothing, so other extensions can call it unconditionally:
 //
 //	ctx, span := tracing.StartChild(ctx, "approval")
 //	defer span.End()
+//
+// Build opts only when they are cheap, or set attributes afterwards under
+// span.IsRecording(): the arguments are evaluated even when no span is made.
 func StartChild(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
 	parent := trace.SpanFromContext(ctx)
+	if !parent.IsRecording() && !parent.SpanContext().IsValid() {
+		// No trace to join: any provider reached through this span is a
+		// no-op, so a child would be a no-op span too.
+		return ctx, parent
+	}
 	return parent.TracerProvider().Tracer(ScopeName).Start(ctx, name, opts...)
 }
 

@@ -161,11 +161,52 @@ func TestStartChildAndBackendSpans(t *testing.T) {
 }
 
 func TestStartChildWithoutTracingIsNoop(t *testing.T) {
-	ctx, span := tracing.StartChild(context.Background(), "approval")
+	bg := context.Background()
+	ctx, span := tracing.StartChild(bg, "approval")
 	assert.False(t, span.SpanContext().IsValid())
 	assert.False(t, span.IsRecording())
 	span.End()
-	assert.NotNil(t, ctx)
+	assert.Equal(t, bg, ctx, "no span to join: the context is returned as it was")
+	allocs := testing.AllocsPerRun(100, func() {
+		_, span := tracing.StartChild(bg, "approval")
+		span.End()
+	})
+	assert.Zero(t, allocs, "without tracing, StartChild costs no allocation")
+
+	// Under a no-op provider's span with no trace to continue: the same.
+	nctx, _ := noop.NewTracerProvider().Tracer("t").Start(bg, "call")
+	ctx, span = tracing.StartChild(nctx, "approval")
+	assert.Equal(t, nctx, ctx)
+	assert.False(t, span.IsRecording())
+}
+
+// onlyNamed samples the spans with one name and drops the others.
+type onlyNamed string
+
+func (n onlyNamed) ShouldSample(p sdktrace.SamplingParameters) sdktrace.SamplingResult {
+	d := sdktrace.Drop
+	if p.Name == string(n) {
+		d = sdktrace.RecordAndSample
+	}
+	return sdktrace.SamplingResult{Decision: d, Tracestate: trace.SpanContextFromContext(p.ParentContext).TraceState()}
+}
+func (n onlyNamed) Description() string { return "only " + string(n) }
+
+func TestStartChildUnderAnUnsampledSpan(t *testing.T) {
+	// A valid but unsampled parent is a trace to join: the child comes from
+	// the parent's provider, whose sampler may still record it.
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec), sdktrace.WithSampler(onlyNamed("approval")))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	ctx, parent := tp.Tracer("t").Start(context.Background(), "call")
+	require.False(t, parent.IsRecording())
+	require.True(t, parent.SpanContext().IsValid())
+	_, span := tracing.StartChild(ctx, "approval")
+	assert.True(t, span.IsRecording())
+	span.End()
+	parent.End()
+	require.Len(t, rec.Ended(), 1)
+	assert.Equal(t, parent.SpanContext().SpanID(), rec.Ended()[0].Parent().SpanID())
 }
 
 func TestNoopProviderLeavesIDsEmpty(t *testing.T) {

@@ -1,0 +1,237 @@
+package benchall_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/trace/noop"
+	"go.uber.org/goleak"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
+	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/audit"
+	"github.com/toolbelt-go/toolbelt/extension/auth"
+	"github.com/toolbelt-go/toolbelt/extension/cache"
+	"github.com/toolbelt-go/toolbelt/extension/logging"
+	"github.com/toolbelt-go/toolbelt/extension/metrics"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+	"github.com/toolbelt-go/toolbelt/extension/retry"
+	"github.com/toolbelt-go/toolbelt/extension/tracing"
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// The tool and arguments of executor.BenchmarkCore, copied: the baseline
+// must be the same work.
+
+type Address struct {
+	City    string `json:"city"`
+	Country string `json:"country,omitempty"`
+}
+
+type SearchArgs struct {
+	Query string   `json:"query" jsonschema_description:"What to look for, in plain words"`
+	Limit int      `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50"`
+	Kind  string   `json:"kind,omitempty" jsonschema:"enum=code,enum=docs"`
+	Near  *Address `json:"near,omitempty"`
+}
+
+type SearchOut struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit"`
+	City  string `json:"city,omitempty"`
+}
+
+func search(_ context.Context, in SearchArgs) (SearchOut, error) {
+	out := SearchOut{Query: in.Query, Limit: in.Limit}
+	if in.Near != nil {
+		out.City = in.Near.City
+	}
+	return out, nil
+}
+
+var benchArgs = json.RawMessage(`{"query":"sandbox escape","limit":10,"kind":"docs","near":{"city":"Lisbon","country":"PT"}}`)
+
+var principal = tool.Principal{ID: "alice", Roles: []string{"analyst"}, Tenant: "acme"}
+
+// governance has a path rule that the benchmark's call passes: "query" is
+// declared a path field of search, and "sandbox escape" is under no
+// forbidden pattern.
+const governance = `
+version: 1
+global:
+  mode: normal
+  forbidden_paths: ["/etc/**", "**/.ssh/**"]
+  max_arg_bytes: 64KiB
+tools:
+  search:
+    allowed_in_modes: [normal, alert]
+    forbidden_in_modes: [lockdown]
+    path_fields: [query]
+    forbidden_paths: ["/System/**"]
+`
+
+// builtins returns every built-in extension, configured as issue asks, and
+// a function that releases what they hold (the audit trail).
+func builtins(b *testing.B) ([]extension.Extension, func()) {
+	b.Helper()
+	pol, err := policy.Parse([]byte(governance))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rl := ratelimit.New(ratelimit.PerToolPrincipal("1000000000/s"))
+	if err := rl.Check(); err != nil {
+		b.Fatal(err)
+	}
+	az := auth.New(auth.WithRules(auth.Rule{Role: "analyst", Tools: []string{"search"}}), auth.DenyByDefault())
+	if err := az.Check(); err != nil {
+		b.Fatal(err)
+	}
+	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(discard{}), zapcore.InfoLevel))
+	trail, err := audit.Open(filepath.Join(b.TempDir(), "audit.jsonl"), audit.WithBatch(256, 100*time.Millisecond))
+	if err != nil {
+		b.Fatal(err)
+	}
+	exts := []extension.Extension{
+		az,
+		pol,
+		rl,
+		logging.New(log),
+		metrics.New(),
+		tracing.New(tracing.WithTracerProvider(noop.NewTracerProvider())),
+		trail,
+		retry.New(),
+		cache.New(), // search is not read-only: every call misses the cache
+	}
+	return exts, func() {
+		if err := trail.Close(); err != nil {
+			b.Error(err)
+		}
+	}
+}
+
+// discard is io.Discard as a zapcore.WriteSyncer.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) Sync() error                 { return nil }
+
+// BenchmarkAllExtensions compares, in one run, the plain baseline of
+// executor.BenchmarkCore with Execute alone, with every built-in extension
+// (auth, policy, rate limit, logging, metrics, tracing, batched audit, retry,
+// cache missing), and with approval added. Target: all ≤ 1.6× baseline.
+func BenchmarkAllExtensions(b *testing.B) {
+	ctx := context.Background()
+	spec := tool.Func("search", "", search).Spec()
+	v, err := schema.Compile(spec.InputSchema)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("baseline", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			m, err := schema.Decode(benchArgs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := v.Validate(m); err != nil {
+				b.Fatal(err)
+			}
+			var in SearchArgs
+			if err := json.Unmarshal(benchArgs, &in); err != nil {
+				b.Fatal(err)
+			}
+			out, err := search(ctx, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := json.Marshal(out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	run := func(b *testing.B, exts ...extension.Extension) {
+		reg := registry.New()
+		reg.MustRegister(tool.Func("search", "", search))
+		ex := executor.New(reg, executor.WithExtensions(exts...))
+		call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
+		// One call outside the loop: it must succeed, so that the loop
+		// measures the full path and not an early refusal.
+		res, err := ex.Execute(ctx, call)
+		if err != nil {
+			b.Fatalf("the benchmark call fails: %v", err)
+		}
+		if !res.OK() {
+			b.Fatalf("the benchmark call fails: %+v", res)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ex.Execute(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("execute", func(b *testing.B) { run(b) })
+	b.Run("all", func(b *testing.B) {
+		exts, done := builtins(b)
+		defer done()
+		run(b, exts...)
+	})
+	b.Run("all_plus_approval", func(b *testing.B) {
+		exts, done := builtins(b)
+		defer done()
+		// allow_all: the policy approves the call without asking anybody.
+		ap := approvalext.New(nil, approvalext.WithPolicy(approval.MustPolicy(approval.ModeAllowAll)))
+		run(b, append(exts, ap, ap.Guard())...)
+	})
+	b.Run("all_plus_approval_asked", func(b *testing.B) {
+		exts, done := builtins(b)
+		defer done()
+		// always_ask with an approver that approves at once: the cost of
+		// consulting an approver, with no human in the loop.
+		approve := approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
+			return approval.Approved("bench"), nil
+		})
+		ap := approvalext.New(approve, approvalext.WithPolicy(approval.MustPolicy(approval.ModeAlwaysAsk)), approvalext.WithSessionMemory(0))
+		run(b, append(exts, ap, ap.Guard())...)
+	})
+}
+
+// BenchmarkEachExtension runs Execute with one built-in at a time, to see
+// which one costs what (compare with "none" in the same run).
+func BenchmarkEachExtension(b *testing.B) {
+	ctx := context.Background()
+	exts, done := builtins(b)
+	defer done()
+	for _, x := range append([]extension.Extension{nil}, exts...) {
+		name := "none"
+		var list []extension.Extension
+		if x != nil {
+			name = x.Name()
+			list = []extension.Extension{x}
+		}
+		b.Run(name, func(b *testing.B) {
+			reg := registry.New()
+			reg.MustRegister(tool.Func("search", "", search))
+			ex := executor.New(reg, executor.WithExtensions(list...))
+			call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ex.Execute(ctx, call); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
