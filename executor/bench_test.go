@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
@@ -21,54 +22,109 @@ var benchArgs = json.RawMessage(`{"query":"sandbox escape","limit":10,"kind":"do
 // the baseline, five no-op extensions ≤ 1.3×.
 func BenchmarkCore(b *testing.B) {
 	ctx := context.Background()
+	baseline := coreBaseline(b)
+	b.Run("baseline", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			baseline(ctx)
+		}
+	})
+	b.Run("execute", func(b *testing.B) { runExecute(b, newBenchExec()) })
+	b.Run("execute_5_noop_extensions", func(b *testing.B) { runExecute(b, newBenchExec(noops(5)...)) })
+}
+
+// BenchmarkCoreInterleaved measures the same three paths in alternating
+// blocks inside one loop, so that a shared machine's drifting speed hits
+// them alike, and reports the ratios to the baseline as metrics
+// (x_execute, x_5_noop).
+func BenchmarkCoreInterleaved(b *testing.B) {
+	ctx := context.Background()
+	baseline := coreBaseline(b)
+	plain, noop5 := newBenchExec(), newBenchExec(noops(5)...)
+	call := tool.Call{ID: "c1", Name: "search", Args: benchArgs}
+	const block = 32
+	var tBase, tPlain, tNoop time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		for i := 0; i < block; i++ {
+			baseline(ctx)
+		}
+		t1 := time.Now()
+		for i := 0; i < block; i++ {
+			if _, err := plain.Execute(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t2 := time.Now()
+		for i := 0; i < block; i++ {
+			if _, err := noop5.Execute(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t3 := time.Now()
+		tBase += t1.Sub(t0)
+		tPlain += t2.Sub(t1)
+		tNoop += t3.Sub(t2)
+	}
+	b.ReportMetric(float64(tPlain)/float64(tBase), "x_execute")
+	b.ReportMetric(float64(tNoop)/float64(tBase), "x_5_noop")
+}
+
+func noops(n int) []extension.Extension {
+	var exts []extension.Extension
+	for i := 0; i < n; i++ {
+		exts = append(exts, extension.Func(fmt.Sprintf("noop%d", i), i*100, func(next extension.Handler) extension.Handler {
+			return func(ctx context.Context, req *extension.Request) *tool.Result { return next(ctx, req) }
+		}))
+	}
+	return exts
+}
+
+func newBenchExec(exts ...extension.Extension) *executor.Executor {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("search", "", search))
+	return executor.New(reg, executor.WithExtensions(exts...))
+}
+
+func runExecute(b *testing.B, ex *executor.Executor) {
+	ctx := context.Background()
+	call := tool.Call{ID: "c1", Name: "search", Args: benchArgs}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ex.Execute(ctx, call); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// coreBaseline is what a hand-rolled loop does with the same tool and
+// arguments: decode and validate against the same compiled schema, decode
+// into the struct, call the function, encode the output.
+func coreBaseline(b *testing.B) func(context.Context) {
 	spec := tool.Func("search", "", search).Spec()
 	v, err := schema.Compile(spec.InputSchema)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("baseline", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			m, err := schema.Decode(benchArgs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := v.Validate(m); err != nil {
-				b.Fatal(err)
-			}
-			var in SearchArgs
-			if err := json.Unmarshal(benchArgs, &in); err != nil {
-				b.Fatal(err)
-			}
-			out, err := search(ctx, in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := json.Marshal(out); err != nil {
-				b.Fatal(err)
-			}
+	return func(ctx context.Context) {
+		m, err := schema.Decode(benchArgs)
+		if err != nil {
+			b.Fatal(err)
 		}
-	})
-	run := func(b *testing.B, exts ...extension.Extension) {
-		reg := registry.New()
-		reg.MustRegister(tool.Func("search", "", search))
-		ex := executor.New(reg, executor.WithExtensions(exts...))
-		call := tool.Call{ID: "c1", Name: "search", Args: benchArgs}
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := ex.Execute(ctx, call); err != nil {
-				b.Fatal(err)
-			}
+		if err := v.Validate(m); err != nil {
+			b.Fatal(err)
+		}
+		var in SearchArgs
+		if err := json.Unmarshal(benchArgs, &in); err != nil {
+			b.Fatal(err)
+		}
+		out, err := search(ctx, in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(out); err != nil {
+			b.Fatal(err)
 		}
 	}
-	b.Run("execute", func(b *testing.B) { run(b) })
-	b.Run("execute_5_noop_extensions", func(b *testing.B) {
-		var exts []extension.Extension
-		for i := 0; i < 5; i++ {
-			exts = append(exts, extension.Func(fmt.Sprintf("noop%d", i), i*100, func(next extension.Handler) extension.Handler {
-				return func(ctx context.Context, req *extension.Request) *tool.Result { return next(ctx, req) }
-			}))
-		}
-		run(b, exts...)
-	})
 }

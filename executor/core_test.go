@@ -193,10 +193,25 @@ func TestTimeoutHonouredByFunctionThatIgnoresContext(t *testing.T) {
 		<-release // ignores ctx
 		return "late", nil
 	}, tool.WithTimeout(20*time.Millisecond))
-	ex := newExec(t, nil, stubborn)
+	ex := newExec(t, []executor.Option{executor.WithDetach()}, stubborn)
 	res := exec(t, ex, "stubborn", `{}`)
 	close(release)
 	assert.Equal(t, tool.StatusTimedOut, res.Status)
+}
+
+func TestInlineBackendEndsBeforeTheCall(t *testing.T) {
+	var running atomic.Int32
+	stubborn := tool.Func("stubborn", "", func(ctx context.Context, _ struct{}) (string, error) {
+		running.Add(1)
+		defer running.Add(-1)
+		time.Sleep(60 * time.Millisecond) // ignores ctx
+		return "late", nil
+	}, tool.WithTimeout(10*time.Millisecond))
+	ex := newExec(t, nil, stubborn)
+	res := exec(t, ex, "stubborn", `{}`)
+	assert.Equal(t, tool.StatusSucceeded, res.Status, "it ignored its context but did finish: the result says what happened")
+	assert.Equal(t, "late", res.Text())
+	assert.Equal(t, int32(0), running.Load(), "by default the call ends only when its backend has stopped")
 }
 
 func TestCallerCancellation(t *testing.T) {

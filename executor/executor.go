@@ -65,6 +65,7 @@ type Executor struct {
 	reg         *registry.Registry
 	exts        []extension.Extension
 	observers   []extension.Observer
+	detach      bool
 	chain       extension.Handler
 	timeout     time.Duration
 	maxArgBytes int
@@ -99,6 +100,18 @@ func WithTimeout(d time.Duration) Option {
 		}
 	}
 }
+
+// WithDetach runs each backend in its own goroutine, so that a deadline is
+// honoured even by a Go function that ignores its context: the call returns
+// a timed-out result at the deadline while the function runs on in the
+// background until it returns (its result is discarded; a call holding
+// conflict locks waits a short grace first, and its result is marked
+// "backend_still_running" if the function outlives it). Without it (the
+// default) a backend runs in the caller's goroutine: cheaper, and a call
+// ends only when its backend has stopped. Shell, HTTP and MCP backends honour
+// their context either way; use WithDetach for Go functions you do not trust
+// to.
+func WithDetach() Option { return func(e *Executor) { e.detach = true } }
 
 // WithMaxArgBytes caps the size of a call's arguments; larger arguments are
 // refused before any decoding. Zero or negative keeps DefaultMaxArgBytes.
@@ -349,34 +362,12 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	defer cancel()
 
 	began := time.Now()
-	done := make(chan outcome, 1)
-	backend := req.Tool
-	c := *call
-	// The backend runs in its own goroutine so that a deadline is honoured
-	// even by a Go function that ignores its context: the result says timed
-	// out at the deadline, and the function's eventual return is discarded.
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- outcome{res: extension.PanicResult(&c, fmt.Sprintf("tool %q", c.Name), p, debug.Stack())}
-			}
-		}()
-		r, err := backend.Run(bctx, c)
-		done <- outcome{r, err}
-	}()
 	var o outcome
 	abandoned := false
-	select {
-	case o = <-done:
-	case <-bctx.Done():
-		select {
-		case o = <-done: // finished at the same moment: keep its answer
-		default:
-			if gated {
-				abandoned = !waitGrace(done)
-			}
-			o.err = bctx.Err()
-		}
+	if e.detach {
+		o, abandoned = e.runDetached(bctx, req.Tool, *call, gated)
+	} else {
+		o = runInline(bctx, req.Tool, *call)
 	}
 	elapsed := time.Since(began)
 
@@ -418,6 +409,51 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}
 	}
 	return res
+}
+
+// runInline runs the backend in the caller's goroutine: no goroutine start,
+// no stack to grow, no wake-up, and when it returns the backend has really
+// stopped, so locks and slots are released only then. A backend that
+// ignores its context holds the call until it returns (see WithDetach).
+func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			o = outcome{res: extension.PanicResult(&c, fmt.Sprintf("tool %q", c.Name), p, debug.Stack())}
+		}
+	}()
+	o.res, o.err = backend.Run(ctx, c)
+	return o
+}
+
+// runDetached runs the backend in its own goroutine so that the deadline is
+// honoured even by a Go function that ignores its context: the result says
+// timed out at the deadline and the function's eventual return is
+// discarded. A call holding locks or slots (gated) first waits a grace for
+// the backend to stop, and reports whether it was abandoned still running.
+func (e *Executor) runDetached(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, abandoned bool) {
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{res: extension.PanicResult(&c, fmt.Sprintf("tool %q", c.Name), p, debug.Stack())}
+			}
+		}()
+		r, err := backend.Run(ctx, c)
+		done <- outcome{r, err}
+	}()
+	select {
+	case o = <-done:
+	case <-ctx.Done():
+		select {
+		case o = <-done: // finished at the same moment: keep its answer
+		default:
+			if gated {
+				abandoned = !waitGrace(done)
+			}
+			o.err = ctx.Err()
+		}
+	}
+	return o, abandoned
 }
 
 func validateOutput(v *schema.Validator, out json.RawMessage) error {

@@ -18,6 +18,7 @@ type FuncTool[In, Out any] struct {
 	err        error
 	structured bool // Out encodes as a JSON object: send it as structured output
 	conforms   bool // every encoded Out satisfies the reflected output schema
+	isString   bool // Out is a string: send it as a text block
 }
 
 // Func turns a Go function into a tool. The input schema is reflected from
@@ -73,6 +74,7 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 	for outT.Kind() == reflect.Pointer {
 		outT = outT.Elem()
 	}
+	t.isString = reflect.TypeFor[Out]().Kind() == reflect.String
 	t.structured = outT.Kind() == reflect.Struct || (outT.Kind() == reflect.Map && outT.Key().Kind() == reflect.String)
 	switch {
 	case len(o.outSchema) > 0:
@@ -134,8 +136,10 @@ func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error)
 }
 
 func (t *FuncTool[In, Out]) encode(out Out) (*Result, error) {
-	if s, ok := any(out).(string); ok {
-		return &Result{Content: []Content{{Type: ContentText, Text: s}}}, nil
+	if t.isString {
+		// Checked once at construction: converting every Out to an
+		// interface here would cost an allocation per call.
+		return &Result{Content: []Content{{Type: ContentText, Text: reflect.ValueOf(&out).Elem().String()}}}, nil
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
