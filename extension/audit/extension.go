@@ -93,6 +93,34 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 	}
 }
 
+// Refused implements extension.Observer: a call the executor refused before
+// the chain (an unknown tool, invalid arguments) leaves one "refused"
+// record, so the trail accounts for every call a model made. Nothing ran,
+// so a write failure here only reaches the error handler.
+func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res *tool.Result) {
+	var secrets []string
+	rec := Record{
+		Kind: KindRefused, CallID: c.ID, Tool: c.Name,
+		Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Roles: c.Principal.Roles,
+		Agent: c.Agent, Session: c.Session, TraceID: c.TraceID, Mode: c.Mode,
+		Status: string(res.Status), Time: t.now(),
+	}
+	if spec != nil {
+		secrets = spec.Secrets
+		rec.Risk = spec.Risk.String()
+	}
+	rec.Args, rec.argsValid = redact.Args(c.Args, secrets), true
+	if res.Error != nil {
+		rec.ErrorCode, rec.Error = string(res.Error.Code), res.Error.Message
+		if rec.Status == "" {
+			rec.Status = string(res.Error.Code.Status())
+		}
+	}
+	if err := t.Write(rec); err != nil {
+		t.onError(fmt.Errorf("audit trail unavailable: %w", err))
+	}
+}
+
 func decision(res *tool.Result) string {
 	v := res.Metadata[MetaApproval]
 	if m, ok := v.(map[string]any); ok {

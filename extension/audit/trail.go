@@ -87,6 +87,9 @@ import (
 const (
 	KindIntent  = "intent"
 	KindOutcome = "outcome"
+	// KindRefused is the one record of a call the executor refused before
+	// any extension ran (unknown tool, invalid arguments): nothing ran.
+	KindRefused = "refused"
 )
 
 // Genesis is the prev hash of the first record.

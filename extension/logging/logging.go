@@ -88,6 +88,13 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	}
 }
 
+// Refused implements extension.Observer: a call the executor refused before
+// the chain (an unknown tool, invalid arguments) is logged like any other,
+// so every call a model made leaves its line.
+func (e *Extension) Refused(_ context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) {
+	e.write(&extension.Request{Call: *call, Spec: spec}, res, 0)
+}
+
 // Level returns the level a result is logged at.
 func (e *Extension) Level(res *tool.Result) zapcore.Level {
 	if res.Error != nil && res.Error.Code == tool.CodePanic {

@@ -166,6 +166,27 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	}
 }
 
+// UnknownTool is the tool label of calls to a tool that is not registered:
+// the name a model invented is not used as a label, so label cardinality
+// stays bounded by the registry.
+const UnknownTool = "(unknown)"
+
+// Refused implements extension.Observer: calls the executor refused before
+// the chain are counted too (by status and code), with the tool label
+// UnknownTool when the tool does not exist.
+func (e *Extension) Refused(_ context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) {
+	name := call.Name
+	if spec == nil {
+		name = UnknownTool
+	}
+	o := Observe(res)
+	o.Tool = name
+	for _, r := range e.recorders {
+		r.Start(name)
+		r.Finish(o)
+	}
+}
+
 // Observe derives an Observation (status, code, attempts, approval,
 // rate limit) from a result. Tool and Duration are left to the caller.
 func Observe(res *tool.Result) Observation {
