@@ -22,7 +22,7 @@ func TestRefusedCallsAreRecorded(t *testing.T) {
 	ctx := tool.WithPrincipal(context.Background(), tool.Principal{ID: "alice"})
 	_, err = f.ex.Execute(ctx, tool.Call{ID: "u1", Name: "depoly", Args: json.RawMessage(`{}`)})
 	require.Error(t, err)
-	_, err = f.ex.Execute(ctx, tool.Call{ID: "u2", Name: "deploy", Args: json.RawMessage(`{"env":5,"token":"`+secretValue+`"}`)})
+	_, err = f.ex.Execute(ctx, tool.Call{ID: "u2", Name: "deploy", Args: json.RawMessage(`{"env":5,"token":"` + secretValue + `"}`)})
 	require.Error(t, err)
 	require.NoError(t, trail.Close())
 
