@@ -138,25 +138,25 @@ type Error struct {
 // Sentinels for errors.Is: errors.Is(err, tool.ErrRateLimited) is true for any
 // *Error with CodeRateLimited.
 var (
-	ErrNotFound          = &Error{Code: CodeNotFound}
-	ErrInvalidArguments  = &Error{Code: CodeInvalidArguments}
-	ErrUnauthorized      = &Error{Code: CodeUnauthorized}
-	ErrPolicyDenied      = &Error{Code: CodePolicyDenied}
-	ErrApprovalDenied    = &Error{Code: CodeApprovalDenied}
-	ErrRateLimited       = &Error{Code: CodeRateLimited}
-	ErrTimeout           = &Error{Code: CodeTimeout}
-	ErrCancelled         = &Error{Code: CodeCancelled}
-	ErrSandbox           = &Error{Code: CodeSandbox}
-	ErrResourceLimit     = &Error{Code: CodeResourceLimit}
-	ErrFilesystemPolicy  = &Error{Code: CodeFilesystemPolicy}
-	ErrNetworkPolicy     = &Error{Code: CodeNetworkPolicy}
-	ErrConcurrencyLimit  = &Error{Code: CodeConcurrencyLimit}
-	ErrConflict          = &Error{Code: CodeConflict}
-	ErrNonZeroExit       = &Error{Code: CodeNonZeroExit}
-	ErrPanic             = &Error{Code: CodePanic}
-	ErrInvalidOutput     = &Error{Code: CodeInvalidOutput}
-	ErrUnavailable       = &Error{Code: CodeUnavailable}
-	ErrInternal          = &Error{Code: CodeInternal}
+	ErrNotFound         = &Error{Code: CodeNotFound}
+	ErrInvalidArguments = &Error{Code: CodeInvalidArguments}
+	ErrUnauthorized     = &Error{Code: CodeUnauthorized}
+	ErrPolicyDenied     = &Error{Code: CodePolicyDenied}
+	ErrApprovalDenied   = &Error{Code: CodeApprovalDenied}
+	ErrRateLimited      = &Error{Code: CodeRateLimited}
+	ErrTimeout          = &Error{Code: CodeTimeout}
+	ErrCancelled        = &Error{Code: CodeCancelled}
+	ErrSandbox          = &Error{Code: CodeSandbox}
+	ErrResourceLimit    = &Error{Code: CodeResourceLimit}
+	ErrFilesystemPolicy = &Error{Code: CodeFilesystemPolicy}
+	ErrNetworkPolicy    = &Error{Code: CodeNetworkPolicy}
+	ErrConcurrencyLimit = &Error{Code: CodeConcurrencyLimit}
+	ErrConflict         = &Error{Code: CodeConflict}
+	ErrNonZeroExit      = &Error{Code: CodeNonZeroExit}
+	ErrPanic            = &Error{Code: CodePanic}
+	ErrInvalidOutput    = &Error{Code: CodeInvalidOutput}
+	ErrUnavailable      = &Error{Code: CodeUnavailable}
+	ErrInternal         = &Error{Code: CodeInternal}
 )
 
 // NewError returns an *Error with the code's default retryability.
