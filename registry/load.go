@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolbelt-go/toolbelt/internal/suggest"
 	"io"
 	"io/fs"
 	"net/http"
@@ -451,20 +452,7 @@ func contains(list []string, s string) bool {
 }
 
 // closest returns the candidate nearest to s when it is near enough.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 1<<30
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		d := levenshtein(ls, strings.ToLower(c))
-		if d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
-		}
-	}
-	if bestD <= max(2, len(s)/3) {
-		return best
-	}
-	return ""
-}
+func closest(s string, candidates []string) string { return suggest.Closest(s, candidates) }
 
 var (
 	rootKeys  = []string{"tools"}

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/internal/suggest"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -239,7 +240,7 @@ func (r *Registry) Suggest(name string, n int) []string {
 	cs := make([]cand, 0, len(names))
 	lname := strings.ToLower(name)
 	for _, c := range names {
-		d := levenshtein(lname, strings.ToLower(c))
+		d := suggest.Distance(lname, strings.ToLower(c))
 		if strings.Contains(strings.ToLower(c), lname) || strings.Contains(lname, strings.ToLower(c)) {
 			d = min(d, 2)
 		}
@@ -259,25 +260,4 @@ func (r *Registry) Suggest(name string, n int) []string {
 		out = append(out, cs[i].name)
 	}
 	return out
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

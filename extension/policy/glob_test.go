@@ -53,9 +53,9 @@ func TestGlobMalformed(t *testing.T) {
 	}
 }
 
-func TestSuggest(t *testing.T) {
+func TestDidYouMean(t *testing.T) {
 	modes := []string{"normal", "alert", "degraded", "lockdown", "recovery"}
-	assert.Equal(t, "lockdown", suggest("lockdwn", modes))
-	assert.Equal(t, "degraded", suggest("DEGRADE", modes))
-	assert.Equal(t, "", suggest("banana", modes))
+	assert.Equal(t, `: did you mean "lockdown"?`, didYouMean("lockdwn", modes))
+	assert.Equal(t, `: did you mean "degraded"?`, didYouMean("DEGRADE", modes))
+	assert.Equal(t, "", didYouMean("banana", modes))
 }
