@@ -168,18 +168,30 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 		ctx = context.Background()
 	}
 	start := time.Now()
-	entry, _ := e.reg.Lookup(call.Name)
-	res := e.run(ctx, &call, entry, e.admit(&call, entry, nil), start)
+	// The call and its extension.Request share one allocation: the call
+	// escapes anyway (observers and the chain see pointers into it).
+	f := &frame{call: call}
+	entry, _ := e.reg.Lookup(f.call.Name)
+	res := e.run(ctx, &f.call, &f.req, entry, e.admit(&f.call, entry, nil), start)
 	if res.Error != nil {
 		return res, res.Error
 	}
 	return res, nil
 }
 
+// frame is the storage one call needs beyond its result: the call and the
+// request the extension chain gets, allocated together (or in bulk by
+// ExecuteBatch).
+type frame struct {
+	call tool.Call
+	req  extension.Request
+}
+
 // run is the life of one admitted call: the pipeline, then the bookkeeping
 // (history, final event, lock release, job completion). cs is nil for a
-// call that nothing tracks.
-func (e *Executor) run(ctx context.Context, call *tool.Call, entry *registry.Entry, cs *callState, start time.Time) *tool.Result {
+// call that nothing tracks. req is the (zero) storage for the call's
+// extension.Request; nil allocates one.
+func (e *Executor) run(ctx context.Context, call *tool.Call, req *extension.Request, entry *registry.Entry, cs *callState, start time.Time) *tool.Result {
 	var res *tool.Result
 	if cs != nil {
 		defer cs.release() // also on a panic
@@ -190,7 +202,7 @@ func (e *Executor) run(ctx context.Context, call *tool.Call, entry *registry.Ent
 		}
 	}
 	if res == nil {
-		res = e.execute(ctx, call, entry, start)
+		res = e.execute(ctx, call, req, entry, start)
 	}
 	res.CallID, res.Tool = call.ID, call.Name
 	res.StartedAt = start
@@ -211,7 +223,7 @@ func (e *Executor) run(ctx context.Context, call *tool.Call, entry *registry.Ent
 	return res
 }
 
-func (e *Executor) execute(ctx context.Context, call *tool.Call, entry *registry.Entry, start time.Time) *tool.Result {
+func (e *Executor) execute(ctx context.Context, call *tool.Call, req *extension.Request, entry *registry.Entry, start time.Time) *tool.Result {
 	if call.Principal.ID == "" {
 		if p, ok := tool.PrincipalFrom(ctx); ok {
 			call.Principal = p
@@ -229,7 +241,10 @@ func (e *Executor) execute(ctx context.Context, call *tool.Call, entry *registry
 	}
 	call.Args = args
 	validated := time.Since(start)
-	req := &extension.Request{Call: *call, Spec: &entry.Spec, Tool: entry.Tool, Attempt: 1, Validated: args}
+	if req == nil {
+		req = new(extension.Request)
+	}
+	*req = extension.Request{Call: *call, Spec: &entry.Spec, Tool: entry.Tool, Attempt: 1, Validated: args}
 	res := e.chain(ctx, req)
 	res.Timings.Validate = validated
 	// Report the arguments that actually ran (an extension may have rewritten them).

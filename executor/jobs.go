@@ -132,11 +132,13 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 	j.status.State, j.status.Reason = JobDone, ""
 	j.status.CompletedAt, j.status.Result = now, res
 	j.mu.Unlock()
-	close(j.done)
+	// Into the retention list before waking the waiters, so that a caller
+	// whose Wait returned sees the job counted among the finished ones.
 	t.mu.Lock()
 	t.finished = append(t.finished, j)
 	t.pruneLocked(now)
 	t.mu.Unlock()
+	close(j.done)
 }
 
 // pruneLocked drops finished jobs past the retention bounds, oldest first.
@@ -193,7 +195,7 @@ func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	cs := e.admit(&call, entry, j)
 	go func() {
 		defer cancel()
-		e.run(jctx, &call, entry, cs, start)
+		e.run(jctx, &call, nil, entry, cs, start)
 	}()
 	return j.id, nil
 }

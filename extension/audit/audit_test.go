@@ -349,6 +349,12 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	return 0, syscall.ENOSPC
 }
 
+func syncs(w *failingWriter) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.syncs
+}
+
 func (w *failingWriter) Sync() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -455,7 +461,8 @@ func TestDurabilityModes(t *testing.T) {
 		for range 5 {
 			require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
 		}
-		assert.Equal(t, 2, w.syncs)
+		// The fsync of a full batch runs in the background.
+		assert.Eventually(t, func() bool { return syncs(w) == 2 }, 5*time.Second, time.Millisecond)
 		require.NoError(t, trail.Close())
 		assert.Equal(t, 3, w.syncs, "Close syncs the rest")
 	})
@@ -525,8 +532,10 @@ func TestBatchedBuffersUntilTheBatchIsFull(t *testing.T) {
 	seq, _ := trail.Head()
 	assert.EqualValues(t, 2, seq, "buffered records count as written")
 	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	assert.Equal(t, 1, w.writes, "one write per batch")
-	assert.Equal(t, 1, w.syncs, "one fsync per batch")
+	assert.Equal(t, 1, w.writes, "one write per batch, by the call that filled it")
+	assert.Eventually(t, func() bool { return syncs(w) == 1 }, 5*time.Second, time.Millisecond, "one fsync per batch, in the background")
+	require.NoError(t, trail.Flush())
+	assert.Equal(t, 1, w.syncs, "one fsync per batch: Flush finds it done")
 	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
 	require.NoError(t, err)
 	assert.Equal(t, 3, rep.Records)
@@ -647,4 +656,40 @@ func TestRewrittenArgsRecordedOnOutcome(t *testing.T) {
 	assert.Contains(t, string(recs[1].Args), `"staging"`, "the arguments that actually ran are recorded")
 	assert.NotContains(t, string(recs[1].Args), secretValue)
 	assert.Equal(t, "modify", recs[1].Decision)
+}
+
+// blockingSyncWriter's Sync waits for release.
+type blockingSyncWriter struct {
+	failingWriter
+	release chan struct{}
+}
+
+func (w *blockingSyncWriter) Sync() error {
+	<-w.release
+	return w.failingWriter.Sync()
+}
+
+// A full batch's fsync runs in the background, but the next batch is not
+// written before it ends: at most one written batch is ever not durable.
+func TestBatchedFsyncInBackgroundOneBatchAtATime(t *testing.T) {
+	w := &blockingSyncWriter{failingWriter: failingWriter{budget: 1 << 20}, release: make(chan struct{})}
+	trail := audit.New(w, audit.WithBatch(1, 0))
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the filling write does not wait for the fsync")
+	second := make(chan error, 1)
+	go func() { second <- trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}) }()
+	select {
+	case err := <-second:
+		t.Fatalf("the second batch was written while the first one's fsync ran (err %v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	w.mu.Lock()
+	assert.Equal(t, 1, w.writes, "the second batch waits for the first one's fsync")
+	w.mu.Unlock()
+	close(w.release)
+	require.NoError(t, <-second)
+	require.NoError(t, trail.Close())
+	assert.Equal(t, 2, syncs(&w.failingWriter))
+	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep.Records)
 }

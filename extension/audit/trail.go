@@ -32,7 +32,9 @@
 // WithBatch trades that for speed. Records are appended to a buffer in
 // memory, and the buffer is written to the file and fsynced once per batch:
 // every n records or every interval, whichever comes first (and when it
-// passes 1 MiB). In batched mode a record is "written" as soon as it is in
+// passes 1 MiB). The call that fills a batch writes it; its fsync runs in
+// the background, and the next batch is written only after that fsync
+// ends. In batched mode a record is "written" as soon as it is in
 // the buffer: an intent record is in the buffer before the backend runs, so
 // a call still never runs without its intent (fail closed), but a crash can
 // lose records the trail reported written:
@@ -170,6 +172,9 @@ type Trail struct {
 
 	syncMu sync.Mutex // group commit (per record); orders flushes (batched)
 	synced uint64     // records known durable
+	// inflight, in batched mode, is closed when the background fsync of
+	// the last batch written ends (nil when none runs). Guarded by syncMu.
+	inflight chan struct{}
 
 	batchN   int
 	interval time.Duration
@@ -377,7 +382,8 @@ func (t *Trail) writeBatched(rec Record) error {
 	if full {
 		// The record is in the buffer, so it is written as documented;
 		// a failed flush stalls the trail and later writes fail closed.
-		if err := t.flushBatch(); err != nil {
+		// The batch is written here; its fsync runs in the background.
+		if err := t.flushBatchAsync(true); err != nil {
 			t.onError(fmt.Errorf("audit trail unavailable: %w", err))
 		}
 	}
@@ -405,9 +411,21 @@ func (t *Trail) rollbackLocked(err error) {
 // flushBatch writes the buffered records to w and syncs them. Flushes are
 // ordered by syncMu; other writers keep appending to a fresh buffer while a
 // batch is written.
-func (t *Trail) flushBatch() error {
+func (t *Trail) flushBatch() error { return t.flushBatchAsync(false) }
+
+// flushBatchAsync is flushBatch; with async, the fsync runs in a goroutine
+// so that the call that filled the batch does not wait for the disk. The
+// write itself stays in the caller (a process crash loses no more than
+// before), and every flush first waits for the previous batch's fsync, so
+// at most one written batch is ever not yet durable (a machine crash loses
+// no more than before either).
+func (t *Trail) flushBatchAsync(async bool) error {
 	t.syncMu.Lock()
 	defer t.syncMu.Unlock()
+	if t.inflight != nil {
+		<-t.inflight
+		t.inflight = nil
+	}
 	t.mu.Lock()
 	if t.broken != nil {
 		err := t.broken
@@ -446,6 +464,23 @@ func (t *Trail) flushBatch() error {
 		t.size += int64(wn)
 		t.mu.Unlock()
 	}
+	if async {
+		done := make(chan struct{})
+		t.inflight = done
+		go func() {
+			defer close(done)
+			if err := t.syncBatch(batch, target); err != nil {
+				t.onError(fmt.Errorf("audit trail unavailable: %w", err))
+			}
+		}()
+		return nil
+	}
+	return t.syncBatch(batch, target)
+}
+
+// syncBatch fsyncs a written batch and records it durable. It runs with
+// syncMu held, or as the in-flight fsync that the next flush waits for.
+func (t *Trail) syncBatch(batch []byte, target uint64) error {
 	if err := t.w.Sync(); err != nil {
 		return t.syncFailed(err)
 	}

@@ -18,6 +18,10 @@ type Validator struct {
 	schema *jsonschema.Schema
 	nulls  *nullPlan
 	raw    json.RawMessage
+	// anyObject is set when the schema accepts every JSON object (such as
+	// {"type":"object","properties":{}}, the schema of a tool without
+	// arguments): an object then needs no walk through the validator.
+	anyObject bool
 }
 
 var seq atomic.Uint64
@@ -70,7 +74,36 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 	}
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
-	return &Validator{schema: s, nulls: planNulls(m), raw: raw}, nil
+	return &Validator{schema: s, nulls: planNulls(m), raw: raw, anyObject: acceptsAnyObject(m)}, nil
+}
+
+// acceptsAnyObject reports whether the schema s is certain to accept every
+// JSON object: type "object" and nothing else that constrains (annotations
+// aside). It is conservative: any other keyword makes it false.
+func acceptsAnyObject(s map[string]any) bool {
+	if s["type"] != "object" {
+		return false
+	}
+	for k, v := range s {
+		switch k {
+		case "type", "title", "description", "$comment", "$schema", "examples", "default", "deprecated", "readOnly", "writeOnly":
+		case "properties":
+			if p, ok := v.(map[string]any); !ok || len(p) != 0 {
+				return false
+			}
+		case "required":
+			if r, ok := v.([]any); !ok || len(r) != 0 {
+				return false
+			}
+		case "additionalProperties":
+			if b, ok := v.(bool); !ok || !b {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Raw returns the schema the validator was compiled from.
@@ -129,6 +162,11 @@ func (v *Validator) StripNulls(m map[string]any) bool {
 // Validate checks a decoded value and returns a *FieldErrors naming every
 // failing field, or nil.
 func (v *Validator) Validate(val any) error {
+	if v.anyObject {
+		if _, ok := val.(map[string]any); ok {
+			return nil
+		}
+	}
 	err := v.schema.Validate(val)
 	if err == nil {
 		return nil
