@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // BenchmarkRunTrue runs `true` through each engine, next to running the very
@@ -36,18 +37,11 @@ func BenchmarkRunTrue(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
-				p, _, err := eng.build(spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cmd := exec.Command(p.argv[0], p.argv[1:]...)
-				cmd.Env, cmd.Dir = p.env, p.dir
+				cmd, cleanup := directCmd(b, eng, spec)
 				b.StartTimer()
-				err = cmd.Run()
+				err := cmd.Run()
 				b.StopTimer()
-				if p.cleanup != nil {
-					p.cleanup()
-				}
+				cleanup()
 				b.StartTimer()
 				if err != nil {
 					b.Fatal(err)
@@ -55,4 +49,80 @@ func BenchmarkRunTrue(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRunTrueInterleaved measures, per engine, Run(`true`) and the same
+// command line run directly with os/exec in alternating blocks inside one
+// loop, so that a shared machine's drifting speed hits both alike. It reports
+// x_engine, the engine's time over the direct call's, and the time of one run
+// of each (engine-ns/run, direct-ns/run). Building the direct command line
+// (and removing gVisor's bundle) is not timed; the engine's building is.
+func BenchmarkRunTrueInterleaved(b *testing.B) {
+	ctx := context.Background()
+	spec := Spec{Argv: []string{"true"}}
+	for _, name := range Engines() {
+		sb := engine(b, name)
+		eng := baseOf(sb)
+		block := 8
+		if name == EngineGVisor {
+			block = 1
+		}
+		b.Run(name, func(b *testing.B) {
+			var tEngine, tDirect time.Duration
+			runs := 0
+			runEngine := func() {
+				for range block {
+					t0 := time.Now()
+					if _, err := sb.Run(ctx, spec); err != nil {
+						b.Fatal(err)
+					}
+					tEngine += time.Since(t0)
+				}
+			}
+			runDirect := func() {
+				for range block {
+					cmd, cleanup := directCmd(b, eng, spec)
+					t0 := time.Now()
+					err := cmd.Run()
+					tDirect += time.Since(t0)
+					cleanup()
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				// Alternate which goes first, so neither always follows the other.
+				if runs%2 == 0 {
+					runEngine()
+					runDirect()
+				} else {
+					runDirect()
+					runEngine()
+				}
+				runs++
+			}
+			n := float64(runs * block)
+			b.ReportMetric(float64(tEngine)/float64(tDirect), "x_engine")
+			b.ReportMetric(float64(tEngine)/n, "engine-ns/run")
+			b.ReportMetric(float64(tDirect)/n, "direct-ns/run")
+		})
+	}
+}
+
+// directCmd builds the engine's command line for spec as a plain exec.Cmd
+// with the same environment and directory, and the plan's cleanup.
+func directCmd(b *testing.B, eng *base, spec Spec) (*exec.Cmd, func()) {
+	p, _, err := eng.build(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
+	cmd.Env, cmd.Dir = p.env, p.dir
+	cleanup := p.cleanup
+	if cleanup == nil {
+		cleanup = func() {}
+	}
+	return cmd, cleanup
 }

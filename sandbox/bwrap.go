@@ -14,6 +14,7 @@ import (
 // outlive the run, setsid or not.
 type Bwrap struct {
 	base
+	bin, prlimit string // resolved by the availability check
 }
 
 // NewBwrap returns the bwrap engine. It does not check that bwrap is
@@ -57,9 +58,11 @@ func (e *Bwrap) probe() error {
 	if err != nil {
 		return err
 	}
-	if _, err := prlimitPath(e.name); err != nil {
+	prl, err := prlimitPath(e.name)
+	if err != nil {
 		return err
 	}
+	e.bin, e.prlimit = bin, prl
 	argv := append([]string{bin}, e.flags("/")...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
@@ -95,14 +98,11 @@ func (e *Bwrap) flags(dir string) []string {
 }
 
 func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, error) {
-	bin, err := e.binary()
-	if err != nil {
+	// The check resolved the binaries once (see [Process.plan]).
+	if err := e.available(); err != nil {
 		return nil, err
 	}
-	prl, err := prlimitPath(e.name)
-	if err != nil {
-		return nil, err
-	}
+	bin, prl := e.bin, e.prlimit
 	argv := []string{bin}
 	argv = append(argv, e.flags(dir)...)
 	argv = append(argv, rlimitArgs(prl, lim)...)

@@ -3,22 +3,19 @@ package sandbox
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"sync"
 	"syscall"
 	"time"
 )
 
-const (
-	// waitDelay bounds how long Wait waits for I/O after the command is gone
-	// (exec.Cmd.WaitDelay).
-	waitDelay = time.Second
-	// drainGrace bounds how long output is still read after the process group
-	// was killed. Only a process that left the group (setsid, process engine)
-	// can hold a pipe that long; its pipe is then closed under it.
-	drainGrace = 500 * time.Millisecond
-)
+// drainGrace bounds how long output is still read after the process group
+// was killed. Only a process that left the group (setsid, process engine)
+// can hold a pipe that long; the pipe is then closed under it.
+const drainGrace = 500 * time.Millisecond
+
+// readBufs holds the output buffers across runs.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // group is the process group of a run. Killing it after the leader has been
 // reaped could hit a recycled id, so kill refuses once reaped is set; the
@@ -45,6 +42,11 @@ func (g *group) markReaped() {
 
 // execute runs a plan: own process group, stdin from /dev/null, output through
 // pipes read here, the group killed on timeout, cancel, flood and exit.
+//
+// A run that ends by itself starts no goroutine: the timeout and the caller's
+// context kill the group through context.AfterFunc (a goroutine only when it
+// fires; no watcher, unlike exec.CommandContext), and this goroutine polls
+// both pipes and the leader's exit through a pidfd (see streams.pump).
 func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func(string, []byte)) (*Outcome, error) {
 	runCtx := ctx
 	if lim.Timeout > 0 {
@@ -56,95 +58,48 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 		return nil, ctxError(engine, err)
 	}
 
-	outR, outW, err := os.Pipe()
+	pipes, err := openStreams()
 	if err != nil {
-		return nil, newError(CodeCreateFailed, engine, "", err, "creating the stdout pipe")
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, newError(CodeCreateFailed, engine, "", err, "creating the stderr pipe")
+		return nil, newError(CodeCreateFailed, engine, "", err, "creating the output pipes")
 	}
 
 	g := &group{}
-	cmd := exec.CommandContext(runCtx, p.argv[0], p.argv[1:]...)
+	// exec.Command, not CommandContext: the context is watched below with
+	// context.AfterFunc. With *os.File outputs exec starts no copying
+	// goroutine, so there is no I/O for a WaitDelay to bound; the pipes are
+	// bounded by drainGrace in pump.
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Env = p.env
 	cmd.Dir = p.dir
 	cmd.Stdin = nil // the null device
-	cmd.Stdout = outW
-	cmd.Stderr = errW
+	cmd.Stdout = pipes.w[0]
+	cmd.Stderr = pipes.w[1]
 	cmd.SysProcAttr = sysProcAttr(p.cred)
-	cmd.Cancel = func() error { g.kill(); return nil }
-	cmd.WaitDelay = waitDelay
 
 	start := time.Now()
 	err = cmd.Start()
-	outW.Close()
-	errW.Close()
+	pipes.closeWrite()
 	if err != nil {
-		outR.Close()
-		errR.Close()
+		pipes.closeRead()
 		return nil, newError(CodeCreateFailed, engine, "", err, "starting %q", p.argv[0])
 	}
 	g.mu.Lock()
 	g.pgid = cmd.Process.Pid
 	g.mu.Unlock()
+	// Registered once the group id is known, so a context that is already
+	// done kills the group rather than nothing. killed is closed when the
+	// kill has run, so that its goroutine never outlives the run.
+	killed := make(chan struct{})
+	stopKill := context.AfterFunc(runCtx, func() { g.kill(); close(killed) })
 
-	// Readers: each stream into its capture, chunks to the callback.
-	var (
-		cbMu    sync.Mutex
-		flooded bool
-		floodMu sync.Mutex
-		wg      sync.WaitGroup
-	)
 	caps := [2]*capture{newCapture(lim.OutputBytes), newCapture(lim.OutputBytes)}
-	read := func(r *os.File, c *capture, stream string) {
-		defer wg.Done()
-		defer r.Close()
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				if onOut != nil {
-					cbMu.Lock()
-					onOut(stream, buf[:n])
-					cbMu.Unlock()
-				}
-				if c.write(buf[:n]) {
-					// Stop the producer rather than buffer or discard: kill the
-					// group and close our end, so anything left gets SIGPIPE.
-					floodMu.Lock()
-					flooded = true
-					floodMu.Unlock()
-					g.kill()
-					return
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
+	// pump returns once the leader has exited (unreaped, its group killed)
+	// and the pipes are drained.
+	waitErr, flooded, ioErr := pipes.pump(cmd.Process.Pid, g, caps, onOut)
+
+	if !stopKill() {
+		<-killed
 	}
-	wg.Add(2)
-	go read(outR, caps[0], StreamStdout)
-	go read(errR, caps[1], StreamStderr)
-
-	// Wait for the leader to exit without reaping it, so its pid (the group
-	// id) cannot be reused while the rest of the group is killed.
-	waitErr := waitExited(cmd.Process.Pid)
-	g.kill()
-
-	readersDone := make(chan struct{})
-	go func() { wg.Wait(); close(readersDone) }()
-	select {
-	case <-readersDone:
-	case <-time.After(drainGrace):
-		outR.Close()
-		errR.Close()
-		<-readersDone
-	}
-
 	g.markReaped()
 	werr := cmd.Wait()
 	dur := time.Since(start)
@@ -163,6 +118,9 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 		ExitCode:    -1,
 	}
 	ps := cmd.ProcessState
+	if ioErr != nil && ps != nil {
+		return out, newError(CodeCrashed, engine, "", ioErr, "reading the command's output failed; the command was killed")
+	}
 	if ps == nil {
 		if waitErr == nil {
 			waitErr = werr

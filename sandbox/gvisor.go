@@ -25,6 +25,7 @@ import (
 // only when the caller is not root; as root it uses its full isolation.
 type GVisor struct {
 	base
+	bin, prlimit string // resolved by the availability check
 }
 
 // NewGVisor returns the gvisor engine. It does not check that runsc is
@@ -36,11 +37,11 @@ func NewGVisor(opts ...Option) (*GVisor, error) {
 	}
 	e := &GVisor{}
 	e.init(EngineGVisor, cfg)
-	e.check = func() error {
-		if _, err := e.binary(); err != nil {
+	e.check = func() (err error) {
+		if e.bin, err = e.binary(); err != nil {
 			return err
 		}
-		_, err := prlimitPath(e.name)
+		e.prlimit, err = prlimitPath(e.name)
 		return err
 	}
 	e.prepare = e.plan
@@ -115,14 +116,11 @@ type (
 )
 
 func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, error) {
-	bin, err := e.binary()
-	if err != nil {
+	// The check resolved the binaries once (see [Process.plan]).
+	if err := e.available(); err != nil {
 		return nil, err
 	}
-	prl, err := prlimitPath(e.name)
-	if err != nil {
-		return nil, err
-	}
+	bin, prl := e.bin, e.prlimit
 	network := e.cfg.network != nil && *e.cfg.network
 	s := ociSpec{
 		OCIVersion: "1.0.0",

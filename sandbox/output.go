@@ -49,9 +49,8 @@ func (c *capture) write(p []byte) (flooded bool) {
 	}
 	if n := c.headMax - len(c.head); n > 0 {
 		n = min(n, len(p))
-		if c.head == nil {
-			c.head = make([]byte, 0, c.headMax)
-		}
+		// Grown as output arrives: most commands print far less than the
+		// cap, which would otherwise be allocated (and zeroed) on every run.
 		c.head = append(c.head, p[:n]...)
 		p = p[n:]
 	}

@@ -18,6 +18,7 @@ import (
 // [Workspace] for the file tools, and prefer [Bwrap] or [GVisor] otherwise.
 type Process struct {
 	base
+	prlimit string // resolved by the availability check
 }
 
 // NewProcess returns the process engine. It fails on malformed options and on
@@ -33,8 +34,8 @@ func NewProcess(opts ...Option) (*Process, error) {
 	}
 	e := &Process{}
 	e.init(EngineProcess, cfg)
-	e.check = func() error {
-		_, err := prlimitPath(EngineProcess)
+	e.check = func() (err error) {
+		e.prlimit, err = prlimitPath(EngineProcess)
 		return err
 	}
 	e.prepare = e.plan
@@ -51,10 +52,12 @@ func (e *Process) Available() error { return e.available() }
 func (e *Process) Run(ctx context.Context, spec Spec) (*Outcome, error) { return e.run(ctx, spec) }
 
 func (e *Process) plan(spec Spec, dir string, env []string, lim Limits) (*plan, error) {
-	prl, err := prlimitPath(e.name)
-	if err != nil {
+	// The check resolved prlimit once: binaries do not come and go while a
+	// program runs, and a PATH search costs a stat per directory.
+	if err := e.available(); err != nil {
 		return nil, err
 	}
+	prl := e.prlimit
 	bin, err := lookPath(spec.Argv[0], envValue(env, "PATH"), dir)
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "Spec.Argv[0] %q cannot be run", spec.Argv[0])
