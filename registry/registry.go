@@ -10,10 +10,12 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/internal/suggest"
@@ -38,6 +40,16 @@ type Registry struct {
 	mu      sync.RWMutex
 	entries map[string]*Entry
 	order   []string
+	// snap is a read-only copy of entries, replaced on every change, so that
+	// Lookup — once per call, from every core — takes no lock and writes no
+	// shared memory.
+	snap atomic.Pointer[map[string]*Entry]
+}
+
+// publish replaces the lookup snapshot; r.mu must be held.
+func (r *Registry) publish() {
+	m := maps.Clone(r.entries)
+	r.snap.Store(&m)
 }
 
 // New returns an empty registry.
@@ -84,6 +96,7 @@ func (r *Registry) Register(tools ...tool.Tool) error {
 		r.entries[e.Spec.Name] = e
 		r.order = append(r.order, e.Spec.Name)
 	}
+	r.publish()
 	return nil
 }
 
@@ -144,14 +157,17 @@ func (r *Registry) Remove(name string) bool {
 	}
 	delete(r.entries, name)
 	r.order = slices.DeleteFunc(r.order, func(n string) bool { return n == name })
+	r.publish()
 	return true
 }
 
 // Lookup returns the entry for name.
 func (r *Registry) Lookup(name string) (*Entry, bool) {
-	r.mu.RLock()
-	e, ok := r.entries[name]
-	r.mu.RUnlock()
+	m := r.snap.Load()
+	if m == nil {
+		return nil, false
+	}
+	e, ok := (*m)[name]
 	return e, ok
 }
 
