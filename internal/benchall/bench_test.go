@@ -99,7 +99,7 @@ func builtins(b *testing.B) ([]extension.Extension, func()) {
 		b.Fatal(err)
 	}
 	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(discard{}), zapcore.InfoLevel))
-	trail, err := audit.Open(filepath.Join(b.TempDir(), "audit.jsonl"), audit.WithBatch(256, 100*time.Millisecond))
+	trail, err := audit.Open(filepath.Join(b.TempDir(), "audit.jsonl"), audit.WithBatch(4096, 250*time.Millisecond))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -234,4 +234,76 @@ func BenchmarkEachExtension(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAllExtensionsInterleaved runs the baseline, Execute alone and
+// Execute with every built-in in alternating blocks of one loop, so that a
+// shared machine's drifting speed hits them alike, and reports the ratios
+// to the baseline (x_execute, x_all). Target: x_all ≤ 1.6.
+func BenchmarkAllExtensionsInterleaved(b *testing.B) {
+	ctx := context.Background()
+	spec := tool.Func("search", "", search).Spec()
+	v, err := schema.Compile(spec.InputSchema)
+	if err != nil {
+		b.Fatal(err)
+	}
+	baseline := func() {
+		m, err := schema.Decode(benchArgs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := v.Validate(m); err != nil {
+			b.Fatal(err)
+		}
+		var in SearchArgs
+		if err := json.Unmarshal(benchArgs, &in); err != nil {
+			b.Fatal(err)
+		}
+		out, err := search(ctx, in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	newEx := func(exts ...extension.Extension) *executor.Executor {
+		reg := registry.New()
+		reg.MustRegister(tool.Func("search", "", search))
+		return executor.New(reg, executor.WithExtensions(exts...))
+	}
+	exts, done := builtins(b)
+	defer done()
+	plain, all := newEx(), newEx(exts...)
+	call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
+	if res, err := all.Execute(ctx, call); err != nil || !res.OK() {
+		b.Fatalf("the benchmark call fails: %v", err)
+	}
+	const block = 32
+	var tBase, tPlain, tAll time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		for i := 0; i < block; i++ {
+			baseline()
+		}
+		t1 := time.Now()
+		for i := 0; i < block; i++ {
+			if _, err := plain.Execute(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t2 := time.Now()
+		for i := 0; i < block; i++ {
+			if _, err := all.Execute(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t3 := time.Now()
+		tBase += t1.Sub(t0)
+		tPlain += t2.Sub(t1)
+		tAll += t3.Sub(t2)
+	}
+	b.ReportMetric(float64(tPlain)/float64(tBase), "x_execute")
+	b.ReportMetric(float64(tAll)/float64(tBase), "x_all")
 }
