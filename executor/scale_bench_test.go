@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -92,6 +93,52 @@ func BenchmarkFeaturesIdle(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkLockOverheadInterleaved runs the same call with and without a
+// declared resource in alternating blocks and reports the ratio (x_lock),
+// for a no-op tool (the worst case: the lock is most of the work) and for
+// the core benchmark's search tool (a typical small tool).
+func BenchmarkLockOverheadInterleaved(b *testing.B) {
+	res := []tool.Resource{{Key: "file:/src/main.go", Access: tool.Write}}
+	declare := tool.WithResources(func(json.RawMessage) []tool.Resource { return res })
+	none := tool.WithResources(func(json.RawMessage) []tool.Resource { return nil })
+	cases := []struct {
+		name string
+		mk   func(tool.Option) tool.Tool
+		args json.RawMessage
+	}{
+		{"noop", func(o tool.Option) tool.Tool { return scRawNoop("t", o) }, json.RawMessage(`{}`)},
+		{"search", func(o tool.Option) tool.Tool { return tool.Func("t", "", search, o) }, benchArgs},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			without := executor.New(scRegistry(b, tc.mk(none)))
+			with := executor.New(scRegistry(b, tc.mk(declare)))
+			call := tool.Call{ID: "c", Name: "t", Args: tc.args}
+			ctx := context.Background()
+			const block = 32
+			var tWithout, tWith time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := time.Now()
+				for i := 0; i < block; i++ {
+					if _, err := without.Execute(ctx, call); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t1 := time.Now()
+				for i := 0; i < block; i++ {
+					if _, err := with.Execute(ctx, call); err != nil {
+						b.Fatal(err)
+					}
+				}
+				tWithout += t1.Sub(t0)
+				tWith += time.Since(t1)
+			}
+			b.ReportMetric(float64(tWith)/float64(tWithout), "x_lock")
 		})
 	}
 }
