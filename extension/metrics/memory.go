@@ -67,8 +67,11 @@ func (m *Memory) stats(name string) *toolStats {
 func (m *Memory) Start(toolName string) { m.stats(toolName).inFlight.Add(1) }
 
 // Finish implements Recorder.
-func (m *Memory) Finish(o Observation) {
-	s := m.stats(o.Tool)
+func (m *Memory) Finish(o Observation) { m.finish(m.stats(o.Tool), o) }
+
+// finish records o in s, the stats of o.Tool (looked up once per call by
+// the extension).
+func (m *Memory) finish(s *toolStats, o Observation) {
 	s.inFlight.Add(-1)
 	s.byStatus[statusIndex(o.Status)].Add(1)
 	if o.Code != "" {

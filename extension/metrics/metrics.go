@@ -137,7 +137,11 @@ type approvalSeen struct{ decision atomic.Pointer[string] }
 func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		name := req.Call.Name
-		for _, r := range e.recorders {
+		// e.recorders[0] is e.mem: its stats are looked up once per call.
+		st := e.mem.stats(name)
+		st.inFlight.Add(1)
+		others := e.recorders[1:]
+		for _, r := range others {
 			r.Start(name)
 		}
 		// Watch approval events on their way out to the executor's
@@ -159,7 +163,8 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		if d := seen.decision.Load(); d != nil {
 			o.Approval = *d
 		}
-		for _, r := range e.recorders {
+		e.mem.finish(st, o)
+		for _, r := range others {
 			r.Finish(o)
 		}
 		return res

@@ -252,27 +252,32 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 		var keyBuf [128]byte
 		name, pid := req.Spec.Name, req.Call.Principal.ID
 		if r, ok := l.toolRate(req.Spec); ok {
-			res, b := l.tools.reserve(append(keyBuf[:0], name...), r, now)
-			ts = append(ts, taken{res, b, ScopeTool, 0})
+			ts = append(ts, taken{nil, l.tools.bucket(append(keyBuf[:0], name...), r, now), ScopeTool, 0})
 		}
 		if l.principal != nil {
-			res, b := l.principals.reserve(append(keyBuf[:0], pid...), *l.principal, now)
-			ts = append(ts, taken{res, b, ScopePrincipal, 0})
+			ts = append(ts, taken{nil, l.principals.bucket(append(keyBuf[:0], pid...), *l.principal, now), ScopePrincipal, 0})
 		}
 		if l.toolPrincipal != nil {
 			key := append(append(append(keyBuf[:0], name...), keySep...), pid...)
-			res, b := l.toolPrincipals.reserve(key, *l.toolPrincipal, now)
-			ts = append(ts, taken{res, b, ScopeToolPrincipal, 0})
+			ts = append(ts, taken{nil, l.toolPrincipals.bucket(key, *l.toolPrincipal, now), ScopeToolPrincipal, 0})
 		}
 		if len(ts) == 0 {
 			return next(ctx, req)
 		}
+		// One bucket with a token to spare (the common case) needs no
+		// reservation: take the token outright. Otherwise reserve in every
+		// bucket, so that a refusal or a wait can give the tokens back.
 		var worst *taken
-		for i := range ts {
-			t := &ts[i]
-			t.delay = t.res.DelayFrom(now)
-			if worst == nil || t.delay > worst.delay {
-				worst = t
+		if len(ts) == 1 && ts[0].b.lim.AllowN(now, 1) {
+			worst = &ts[0]
+		} else {
+			for i := range ts {
+				t := &ts[i]
+				t.res = t.b.lim.ReserveN(now, 1)
+				t.delay = t.res.DelayFrom(now)
+				if worst == nil || t.delay > worst.delay {
+					worst = t
+				}
 			}
 		}
 		if worst.delay > 0 {
@@ -294,7 +299,9 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 
 func cancelAll(ts []taken, now time.Time) {
 	for i := range ts {
-		ts[i].res.CancelAt(now)
+		if ts[i].res != nil {
+			ts[i].res.CancelAt(now)
+		}
 	}
 }
 

@@ -48,10 +48,10 @@ func newStore(maxBuckets int) *store {
 	return s
 }
 
-// reserve takes a token from key's bucket (created at r when missing) at
+// bucket returns key's bucket (created at r when missing), marked used at
 // now. The key is bytes so that callers can build it on the stack: looking
-// up an existing bucket allocates nothing but the reservation.
-func (s *store) reserve(key []byte, r Rate, now time.Time) (*rate.Reservation, *bucket) {
+// up an existing bucket allocates nothing. The caller takes its token.
+func (s *store) bucket(key []byte, r Rate, now time.Time) *bucket {
 	sh := &s.shards[maphash.Bytes(s.seed, key)%shards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -73,7 +73,7 @@ func (s *store) reserve(key []byte, r Rate, now time.Time) (*rate.Reservation, *
 		sh.lru.MoveToFront(b.elem)
 	}
 	b.last = now
-	return b.lim.ReserveN(now, 1), b
+	return b
 }
 
 // keySep separates the tool and the principal in a tool+principal key.

@@ -27,6 +27,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -55,7 +56,12 @@ const (
 // Extension opens the call span. Build it with New.
 type Extension struct {
 	tracer trace.Tracer
-	names  sync.Map // tool name → "execute_tool <name>"
+	// noop is true when tracer is the OpenTelemetry no-op tracer: a call
+	// with no trace to continue then gets the same non-recording, invalid
+	// span that the no-op tracer would make, without building options or
+	// wrapping the context.
+	noop  bool
+	names sync.Map // tool name → "execute_tool <name>"
 }
 
 // spanName returns "execute_tool <name>", built once per tool (tool names
@@ -75,7 +81,9 @@ type Option func(*config)
 type config struct{ tp trace.TracerProvider }
 
 // WithTracerProvider sets where spans go (default otel.GetTracerProvider()
-// at New).
+// at New). With the no-op provider of go.opentelemetry.io/otel/trace/noop,
+// a call with no trace to continue (no span in its context, no W3C ids)
+// passes through untouched, at no cost.
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *config) { c.tp = tp }
 }
@@ -91,7 +99,9 @@ func New(opts ...Option) *Extension {
 	if c.tp == nil {
 		c.tp = otel.GetTracerProvider()
 	}
-	return &Extension{tracer: c.tp.Tracer(ScopeName)}
+	tr := c.tp.Tracer(ScopeName)
+	_, isNoop := tr.(noop.Tracer)
+	return &Extension{tracer: tr, noop: isNoop}
 }
 
 // Name implements extension.Extension.
@@ -107,6 +117,12 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		if !trace.SpanContextFromContext(ctx).IsValid() {
 			if sc, ok := remoteParent(c.TraceID, c.SpanID); ok {
 				ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+			} else if e.noop && isNoopSpan(trace.SpanFromContext(ctx)) {
+				// No trace to continue and a no-op tracer: the span would
+				// be invalid and non-recording (no ids to fill in, nothing
+				// to record), and StartChild further in treats a context
+				// without a span the same way. Skip the work.
+				return next(ctx, req)
 			}
 		}
 		ctx, span := e.tracer.Start(ctx, e.spanName(c.Name),
@@ -131,6 +147,20 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		}
 		return res
 	}
+}
+
+// noSpan is what trace.SpanFromContext returns for a context without a
+// span.
+var noSpan = trace.SpanFromContext(context.Background())
+
+// isNoopSpan reports whether s is no span at all or a no-op span: the cases
+// where the no-op tracer would start an equivalent no-op span.
+func isNoopSpan(s trace.Span) bool {
+	if s == noSpan { // s's type differs, or is noSpan's comparable type
+		return true
+	}
+	_, ok := s.(noop.Span)
+	return ok
 }
 
 func record(span trace.Span, req *extension.Request, res *tool.Result) {

@@ -223,3 +223,62 @@ func TestPriority(t *testing.T) {
 	assert.Equal(t, tracing.PriorityBackend, tr.Backend().Priority())
 	assert.Greater(t, tracing.PriorityBackend, extension.PriorityRetry)
 }
+
+// ctxProbe is an extension further in that records the context it gets.
+func ctxProbe(got *context.Context) extension.Extension {
+	return extension.Func("probe", extension.PriorityRetry, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			*got = ctx
+			return next(ctx, req)
+		}
+	})
+}
+
+func TestNoopProviderWithNoTraceShortCircuits(t *testing.T) {
+	// Nothing to continue and a no-op provider: the span would be invalid
+	// and non-recording, so the extension passes the context on untouched
+	// (no options built, no context wrapped) and costs no allocation.
+	var inner context.Context
+	outer := context.WithValue(context.Background(), struct{ k int }{1}, "marker")
+	tr := tracing.New(tracing.WithTracerProvider(noop.NewTracerProvider()))
+	done := &tool.Result{}
+	h := tr.Wrap(func(ctx context.Context, req *extension.Request) *tool.Result {
+		inner = ctx
+		return done
+	})
+	req := &extension.Request{Call: tool.Call{ID: "c1", Name: "work"}}
+	h(outer, req)
+	assert.Equal(t, outer, inner, "the context is passed on as it came")
+	assert.Empty(t, req.Call.TraceID)
+	assert.Empty(t, req.Call.SpanID)
+	_, span := tracing.StartChild(inner, "approval")
+	assert.False(t, span.IsRecording())
+	allocs := testing.AllocsPerRun(100, func() {
+		req := extension.Request{Call: tool.Call{ID: "c1", Name: "work"}}
+		h(outer, &req)
+	})
+	assert.Zero(t, allocs)
+}
+
+func TestNoopProviderStillContinuesATrace(t *testing.T) {
+	// With ids to continue (the call's W3C ids, or a valid span in the
+	// context) a no-op provider still carries them, as before.
+	const tid, sid = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+	var got seen
+	var inner context.Context
+	ex := newExecutor(t, &got, tracing.New(tracing.WithTracerProvider(noop.NewTracerProvider())), ctxProbe(&inner))
+	_, err := ex.Execute(context.Background(), tool.Call{Name: "work", Args: json.RawMessage(`{}`), TraceID: tid, SpanID: sid})
+	require.NoError(t, err)
+	assert.Equal(t, tid, got.span.TraceID().String())
+	assert.Equal(t, tid, got.call.TraceID)
+
+	tp, _ := newProvider(t)
+	pctx, parent := tp.Tracer("t").Start(context.Background(), "caller")
+	defer parent.End()
+	got = seen{}
+	_, err = ex.Execute(pctx, tool.Call{Name: "work", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	assert.Equal(t, parent.SpanContext().TraceID().String(), got.call.TraceID, "ids come from the caller's span")
+	_, child := tracing.StartChild(inner, "approval")
+	assert.False(t, child.IsRecording(), "under the no-op provider's span, children are no-ops")
+}
