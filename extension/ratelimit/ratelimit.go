@@ -26,6 +26,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolbelt-go/toolbelt/internal/clock"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
@@ -60,25 +61,7 @@ type Info struct {
 }
 
 // Clock is the time source; tests inject one to run without sleeping.
-type Clock interface {
-	Now() time.Time
-	// Sleep waits for d, or until ctx is done (returning ctx.Err()).
-	Sleep(ctx context.Context, d time.Duration) error
-}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time { return time.Now() }
-func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+type Clock = clock.Clock
 
 // Option configures a Limiter.
 type Option func(*Limiter)
@@ -185,7 +168,7 @@ var _ extension.Extension = (*Limiter)(nil)
 // A bad rate string (or a zero rate) is reported by Check, and until fixed
 // the extension refuses every call with tool.CodeInternal (it fails closed).
 func New(opts ...Option) *Limiter {
-	l := &Limiter{toolRates: map[string]Rate{}, maxBuckets: DefaultMaxBuckets, clock: wallClock{}}
+	l := &Limiter{toolRates: map[string]Rate{}, maxBuckets: DefaultMaxBuckets, clock: clock.Wall{}}
 	for _, o := range opts {
 		if o != nil {
 			o(l)

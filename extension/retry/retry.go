@@ -26,6 +26,7 @@ package retry
 import (
 	"context"
 	"fmt"
+	"github.com/toolbelt-go/toolbelt/internal/clock"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -53,25 +54,7 @@ const (
 )
 
 // Clock is the time source; tests inject one to run without sleeping.
-type Clock interface {
-	Now() time.Time
-	// Sleep waits for d, or until ctx is done (returning ctx.Err()).
-	Sleep(ctx context.Context, d time.Duration) error
-}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time { return time.Now() }
-func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+type Clock = clock.Clock
 
 // Option configures a Retry.
 type Option func(*Retry)
@@ -131,7 +114,7 @@ var _ extension.Extension = (*Retry)(nil)
 // New returns a retry extension: 3 attempts, backoff from 100ms up to 10s,
 // idempotent tools only.
 func New(opts ...Option) *Retry {
-	r := &Retry{max: DefaultMaxAttempts, base: DefaultBase, cap: DefaultMax, clock: wallClock{}, random: rand.Float64}
+	r := &Retry{max: DefaultMaxAttempts, base: DefaultBase, cap: DefaultMax, clock: clock.Wall{}, random: rand.Float64}
 	for _, o := range opts {
 		if o != nil {
 			o(r)
