@@ -2,19 +2,18 @@ package executor_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
-	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/internal/benchcore"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-var benchArgs = json.RawMessage(`{"query":"sandbox escape","limit":10,"kind":"docs","near":{"city":"Lisbon","country":"PT"}}`)
+var benchArgs = benchcore.Args
 
 // BenchmarkCore compares, in one run, the plain baseline (what a hand-rolled
 // loop does: decode + validate + direct call + encode) with Execute alone
@@ -99,31 +98,14 @@ func runExecute(b *testing.B, ex *executor.Executor) {
 }
 
 // coreBaseline is what a hand-rolled loop does with the same tool and
-// arguments: decode and validate against the same compiled schema, decode
-// into the struct, call the function, encode the output.
+// arguments (see internal/benchcore).
 func coreBaseline(b *testing.B) func(context.Context) {
-	spec := tool.Func("search", "", search).Spec()
-	v, err := schema.Compile(spec.InputSchema)
+	run, err := benchcore.NewBaseline()
 	if err != nil {
 		b.Fatal(err)
 	}
 	return func(ctx context.Context) {
-		m, err := schema.Decode(benchArgs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := v.Validate(m); err != nil {
-			b.Fatal(err)
-		}
-		var in SearchArgs
-		if err := json.Unmarshal(benchArgs, &in); err != nil {
-			b.Fatal(err)
-		}
-		out, err := search(ctx, in)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := json.Marshal(out); err != nil {
+		if err := run(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -18,37 +18,21 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/benchcore"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-type Address struct {
-	City    string `json:"city"`
-	Country string `json:"country,omitempty"`
-}
+// The tool of the core benchmark doubles as the tests' main fixture.
+type (
+	Address    = benchcore.Address
+	SearchArgs = benchcore.SearchArgs
+	SearchOut  = benchcore.SearchOut
+)
 
-type SearchArgs struct {
-	Query string   `json:"query" jsonschema_description:"What to look for, in plain words"`
-	Limit int      `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50"`
-	Kind  string   `json:"kind,omitempty" jsonschema:"enum=code,enum=docs"`
-	Near  *Address `json:"near,omitempty"`
-}
-
-type SearchOut struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit"`
-	City  string `json:"city,omitempty"`
-}
-
-func search(_ context.Context, in SearchArgs) (SearchOut, error) {
-	out := SearchOut{Query: in.Query, Limit: in.Limit}
-	if in.Near != nil {
-		out.City = in.Near.City
-	}
-	return out, nil
-}
+var search = benchcore.Search
 
 func newExec(t testing.TB, opts []executor.Option, tools ...tool.Tool) *executor.Executor {
 	reg := registry.New()

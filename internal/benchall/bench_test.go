@@ -2,7 +2,6 @@ package benchall_test
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
@@ -25,43 +24,34 @@ import (
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/extension/retry"
 	"github.com/toolbelt-go/toolbelt/extension/tracing"
-	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/internal/benchcore"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// The tool and arguments of executor.BenchmarkCore, copied: the baseline
-// must be the same work.
+// The tool, arguments and baseline of executor.BenchmarkCore.
+type SearchArgs = benchcore.SearchArgs
 
-type Address struct {
-	City    string `json:"city"`
-	Country string `json:"country,omitempty"`
-}
+var (
+	search    = benchcore.Search
+	benchArgs = benchcore.Args
+)
 
-type SearchArgs struct {
-	Query string   `json:"query" jsonschema_description:"What to look for, in plain words"`
-	Limit int      `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50"`
-	Kind  string   `json:"kind,omitempty" jsonschema:"enum=code,enum=docs"`
-	Near  *Address `json:"near,omitempty"`
-}
-
-type SearchOut struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit"`
-	City  string `json:"city,omitempty"`
-}
-
-func search(_ context.Context, in SearchArgs) (SearchOut, error) {
-	out := SearchOut{Query: in.Query, Limit: in.Limit}
-	if in.Near != nil {
-		out.City = in.Near.City
+// newBaseline returns the shared plain baseline.
+func newBaseline(b *testing.B) func() {
+	run, err := benchcore.NewBaseline()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return out, nil
+	ctx := context.Background()
+	return func() {
+		if err := run(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
-
-var benchArgs = json.RawMessage(`{"query":"sandbox escape","limit":10,"kind":"docs","near":{"city":"Lisbon","country":"PT"}}`)
 
 var principal = tool.Principal{ID: "alice", Roles: []string{"analyst"}, Tenant: "acme"}
 
@@ -133,32 +123,11 @@ func (discard) Sync() error                 { return nil }
 // cache missing), and with approval added. Target: all ≤ 1.6× baseline.
 func BenchmarkAllExtensions(b *testing.B) {
 	ctx := context.Background()
-	spec := tool.Func("search", "", search).Spec()
-	v, err := schema.Compile(spec.InputSchema)
-	if err != nil {
-		b.Fatal(err)
-	}
+	baseline := newBaseline(b)
 	b.Run("baseline", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			m, err := schema.Decode(benchArgs)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := v.Validate(m); err != nil {
-				b.Fatal(err)
-			}
-			var in SearchArgs
-			if err := json.Unmarshal(benchArgs, &in); err != nil {
-				b.Fatal(err)
-			}
-			out, err := search(ctx, in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := json.Marshal(out); err != nil {
-				b.Fatal(err)
-			}
+			baseline()
 		}
 	})
 	run := func(b *testing.B, exts ...extension.Extension) {
@@ -242,31 +211,7 @@ func BenchmarkEachExtension(b *testing.B) {
 // to the baseline (x_execute, x_all). Target: x_all ≤ 1.6.
 func BenchmarkAllExtensionsInterleaved(b *testing.B) {
 	ctx := context.Background()
-	spec := tool.Func("search", "", search).Spec()
-	v, err := schema.Compile(spec.InputSchema)
-	if err != nil {
-		b.Fatal(err)
-	}
-	baseline := func() {
-		m, err := schema.Decode(benchArgs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := v.Validate(m); err != nil {
-			b.Fatal(err)
-		}
-		var in SearchArgs
-		if err := json.Unmarshal(benchArgs, &in); err != nil {
-			b.Fatal(err)
-		}
-		out, err := search(ctx, in)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := json.Marshal(out); err != nil {
-			b.Fatal(err)
-		}
-	}
+	baseline := newBaseline(b)
 	newEx := func(exts ...extension.Extension) *executor.Executor {
 		reg := registry.New()
 		reg.MustRegister(tool.Func("search", "", search))
