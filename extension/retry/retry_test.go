@@ -15,36 +15,14 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/retry"
+	"github.com/toolbelt-go/toolbelt/internal/clock"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-type fakeClock struct {
-	mu    sync.Mutex
-	t     time.Time
-	slept []time.Duration
-}
-
-func newClock() *fakeClock { return &fakeClock{t: time.Now()} }
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.slept = append(c.slept, d)
-	c.mu.Unlock()
-	return nil
-}
-func (c *fakeClock) Slept() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.slept...)
-}
+func newClock() *clock.Fake { return clock.NewFake() }
 
 func half() float64 { return 0.5 }
 
