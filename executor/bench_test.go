@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
@@ -41,33 +40,15 @@ func BenchmarkCoreInterleaved(b *testing.B) {
 	baseline := coreBaseline(b)
 	plain, noop5 := newBenchExec(), newBenchExec(noops(5)...)
 	call := tool.Call{ID: "c1", Name: "search", Args: benchArgs}
-	const block = 32
-	var tBase, tPlain, tNoop time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		t0 := time.Now()
-		for i := 0; i < block; i++ {
-			baseline(ctx)
-		}
-		t1 := time.Now()
-		for i := 0; i < block; i++ {
-			if _, err := plain.Execute(ctx, call); err != nil {
+	execute := func(ex *executor.Executor) func() {
+		return func() {
+			if _, err := ex.Execute(ctx, call); err != nil {
 				b.Fatal(err)
 			}
 		}
-		t2 := time.Now()
-		for i := 0; i < block; i++ {
-			if _, err := noop5.Execute(ctx, call); err != nil {
-				b.Fatal(err)
-			}
-		}
-		t3 := time.Now()
-		tBase += t1.Sub(t0)
-		tPlain += t2.Sub(t1)
-		tNoop += t3.Sub(t2)
 	}
-	b.ReportMetric(float64(tPlain)/float64(tBase), "x_execute")
-	b.ReportMetric(float64(tNoop)/float64(tBase), "x_5_noop")
+	benchcore.Interleave(b, 32, []string{"baseline", "execute", "5_noop"},
+		func() { baseline(ctx) }, execute(plain), execute(noop5))
 }
 
 func noops(n int) []extension.Extension {

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/internal/benchcore"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -119,26 +119,14 @@ func BenchmarkLockOverheadInterleaved(b *testing.B) {
 			with := executor.New(scRegistry(b, tc.mk(declare)))
 			call := tool.Call{ID: "c", Name: "t", Args: tc.args}
 			ctx := context.Background()
-			const block = 32
-			var tWithout, tWith time.Duration
-			b.ReportAllocs()
-			for b.Loop() {
-				t0 := time.Now()
-				for i := 0; i < block; i++ {
-					if _, err := without.Execute(ctx, call); err != nil {
+			run := func(ex *executor.Executor) func() {
+				return func() {
+					if _, err := ex.Execute(ctx, call); err != nil {
 						b.Fatal(err)
 					}
 				}
-				t1 := time.Now()
-				for i := 0; i < block; i++ {
-					if _, err := with.Execute(ctx, call); err != nil {
-						b.Fatal(err)
-					}
-				}
-				tWithout += t1.Sub(t0)
-				tWith += time.Since(t1)
 			}
-			b.ReportMetric(float64(tWith)/float64(tWithout), "x_lock")
+			benchcore.Interleave(b, 32, []string{"without", "lock"}, run(without), run(with))
 		})
 	}
 }

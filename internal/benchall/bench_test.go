@@ -224,31 +224,12 @@ func BenchmarkAllExtensionsInterleaved(b *testing.B) {
 	if res, err := all.Execute(ctx, call); err != nil || !res.OK() {
 		b.Fatalf("the benchmark call fails: %v", err)
 	}
-	const block = 32
-	var tBase, tPlain, tAll time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		t0 := time.Now()
-		for i := 0; i < block; i++ {
-			baseline()
-		}
-		t1 := time.Now()
-		for i := 0; i < block; i++ {
-			if _, err := plain.Execute(ctx, call); err != nil {
+	execute := func(ex *executor.Executor) func() {
+		return func() {
+			if _, err := ex.Execute(ctx, call); err != nil {
 				b.Fatal(err)
 			}
 		}
-		t2 := time.Now()
-		for i := 0; i < block; i++ {
-			if _, err := all.Execute(ctx, call); err != nil {
-				b.Fatal(err)
-			}
-		}
-		t3 := time.Now()
-		tBase += t1.Sub(t0)
-		tPlain += t2.Sub(t1)
-		tAll += t3.Sub(t2)
 	}
-	b.ReportMetric(float64(tPlain)/float64(tBase), "x_execute")
-	b.ReportMetric(float64(tAll)/float64(tBase), "x_all")
+	benchcore.Interleave(b, 32, []string{"baseline", "execute", "all"}, baseline, execute(plain), execute(all))
 }
