@@ -46,6 +46,7 @@ type Break struct {
 	Reason string
 }
 
+// Error says where the chain breaks and why: "line N: reason".
 func (b *Break) Error() string { return fmt.Sprintf("line %d: %s", b.Line, b.Reason) }
 
 // Verify reads the trail at path and checks every record's hash and its link
