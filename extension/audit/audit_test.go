@@ -402,12 +402,17 @@ func TestFullDiskFailOpen(t *testing.T) {
 }
 
 func TestFullDiskAfterIntent(t *testing.T) {
+	// Both trails use the same fixed clock: RFC 3339 timestamps drop trailing
+	// zeros, so with a wall clock the probe's intent record can be a byte
+	// shorter or longer than the real one.
+	fixed := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC)
+	clock := audit.WithClock(func() time.Time { return fixed })
 	w := &failingWriter{budget: 0}
-	trail := audit.New(w)
+	trail := audit.New(w, clock)
 	f := newFixture(t, trail)
 	// Room for exactly the intent record.
 	probe := &failingWriter{budget: 1 << 20}
-	pf := newFixture(t, audit.New(probe))
+	pf := newFixture(t, audit.New(probe, clock))
 	_, err := pf.call(t, "c1", false)
 	require.NoError(t, err)
 	intentLen := bytes.IndexByte(probe.buf.Bytes(), '\n') + 1
