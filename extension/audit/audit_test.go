@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -349,6 +350,12 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	return 0, syscall.ENOSPC
 }
 
+func writes(w *failingWriter) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writes
+}
+
 func syncs(w *failingWriter) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -466,10 +473,16 @@ func TestDurabilityModes(t *testing.T) {
 		for range 5 {
 			require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
 		}
-		// The fsync of a full batch runs in the background.
-		assert.Eventually(t, func() bool { return syncs(w) == 2 }, 5*time.Second, time.Millisecond)
+		// Full batches are written and synced in the background.
+		assert.Eventually(t, func() bool { return syncs(w) >= 1 }, 5*time.Second, time.Millisecond)
 		require.NoError(t, trail.Close())
-		assert.Equal(t, 3, w.syncs, "Close syncs the rest")
+		// Two full batches and the rest at Close; a writer that falls
+		// behind may merge batches, never split them.
+		assert.GreaterOrEqual(t, w.syncs, 2)
+		assert.LessOrEqual(t, w.syncs, 3, "one fsync per batch of two, not one per record")
+		rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+		require.NoError(t, err)
+		assert.Equal(t, 5, rep.Records)
 	})
 	t.Run("batch by interval", func(t *testing.T) {
 		w := &failingWriter{budget: 1 << 20}
@@ -532,15 +545,16 @@ func TestBatchedBuffersUntilTheBatchIsFull(t *testing.T) {
 	trail := audit.New(w, audit.WithBatch(3, 0))
 	for i := range 2 {
 		require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-		assert.Zero(t, w.writes, "record %d stays in memory until the batch is full", i+1)
+		assert.Zero(t, writes(w), "record %d stays in memory until the batch is full", i+1)
 	}
 	seq, _ := trail.Head()
 	assert.EqualValues(t, 2, seq, "buffered records count as written")
+	assert.Zero(t, writes(w), "Head encodes the queued records but does not write them")
 	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	assert.Equal(t, 1, w.writes, "one write per batch, by the call that filled it")
-	assert.Eventually(t, func() bool { return syncs(w) == 1 }, 5*time.Second, time.Millisecond, "one fsync per batch, in the background")
+	assert.Eventually(t, func() bool { return syncs(w) == 1 }, 5*time.Second, time.Millisecond, "the full batch is written and synced in the background")
+	assert.Equal(t, 1, writes(w), "one write per batch")
 	require.NoError(t, trail.Flush())
-	assert.Equal(t, 1, w.syncs, "one fsync per batch: Flush finds it done")
+	assert.Equal(t, 1, syncs(w), "one fsync per batch: Flush finds it done")
 	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
 	require.NoError(t, err)
 	assert.Equal(t, 3, rep.Records)
@@ -563,12 +577,12 @@ func TestBatchedFullDiskFailsClosedAndRecovers(t *testing.T) {
 	trail := audit.New(w, audit.WithBatch(2, 0), audit.WithErrorHandler(func(error) { handled.Add(1) }))
 	f := newFixture(t, trail)
 
-	// c1's intent and outcome fill the batch; the flush fails, but both
-	// records are in the buffer, so c1 ran and reports success.
+	// c1's intent and outcome fill the batch; the writer's flush fails,
+	// but both records are in memory, so c1 ran and reports success.
 	_, err := f.call(t, "c1", false)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, f.runs.Load())
-	assert.EqualValues(t, 1, handled.Load(), "the failed flush goes to the error handler")
+	assert.Eventually(t, func() bool { return handled.Load() == 1 }, 5*time.Second, time.Millisecond, "the failed flush goes to the error handler")
 
 	// The trail is stalled: the next intent cannot be written, so c2 does
 	// not run.
@@ -593,8 +607,15 @@ func TestBatchedFullDiskFailsClosedAndRecovers(t *testing.T) {
 
 func TestBatchedPartialWriteStopsTheTrail(t *testing.T) {
 	w := &failingWriter{budget: 10, partial: true}
-	trail := audit.New(w, audit.WithBatch(1, time.Hour), audit.WithErrorHandler(func(error) {}))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the record is in the buffer")
+	failed := make(chan struct{}, 1)
+	trail := audit.New(w, audit.WithBatch(1, time.Hour), audit.WithErrorHandler(func(error) {
+		select {
+		case failed <- struct{}{}:
+		default:
+		}
+	}))
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the record is in memory")
+	<-failed // the writer's torn write
 	w.mu.Lock()
 	w.budget = 1 << 20
 	w.mu.Unlock()
@@ -674,27 +695,96 @@ func (w *blockingSyncWriter) Sync() error {
 	return w.failingWriter.Sync()
 }
 
-// A full batch's fsync runs in the background, but the next batch is not
-// written before it ends: at most one written batch is ever not durable.
+// A full batch is written and fsynced in the background, and the next
+// batch is not written before that fsync ends: at most one written batch
+// is ever not durable, and callers do not wait for the disk.
 func TestBatchedFsyncInBackgroundOneBatchAtATime(t *testing.T) {
 	w := &blockingSyncWriter{failingWriter: failingWriter{budget: 1 << 20}, release: make(chan struct{})}
 	trail := audit.New(w, audit.WithBatch(1, 0))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the filling write does not wait for the fsync")
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the filling write does not wait for the disk")
+	assert.Eventually(t, func() bool { return writes(&w.failingWriter) == 1 }, 5*time.Second, time.Millisecond, "the writer goroutine writes the full batch")
+	// The writer is now blocked in the first batch's fsync.
 	second := make(chan error, 1)
 	go func() { second <- trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}) }()
 	select {
 	case err := <-second:
-		t.Fatalf("the second batch was written while the first one's fsync ran (err %v)", err)
-	case <-time.After(50 * time.Millisecond):
+		require.NoError(t, err, "the second record is accepted while the fsync runs")
+	case <-time.After(5 * time.Second):
+		t.Fatal("a write waited for another batch's fsync")
 	}
-	w.mu.Lock()
-	assert.Equal(t, 1, w.writes, "the second batch waits for the first one's fsync")
-	w.mu.Unlock()
+	time.Sleep(20 * time.Millisecond)
+	assert.Equal(t, 1, writes(&w.failingWriter), "the second batch waits for the first one's fsync")
 	close(w.release)
-	require.NoError(t, <-second)
+	assert.Eventually(t, func() bool { return writes(&w.failingWriter) == 2 }, 5*time.Second, time.Millisecond)
 	require.NoError(t, trail.Close())
 	assert.Equal(t, 2, syncs(&w.failingWriter))
 	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
 	require.NoError(t, err)
 	assert.Equal(t, 2, rep.Records)
+}
+
+// A batched Write returns before its record is encoded: the record must
+// not share memory with the caller, who may reuse it at once.
+func TestBatchedWriteKeepsNoReferenceToTheCaller(t *testing.T) {
+	w := &failingWriter{budget: 1 << 20}
+	trail := audit.New(w, audit.WithBatch(100, 0))
+	args := []byte(`{"path":"a.txt"}`)
+	roles := []string{"admin"}
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x", Args: args, Roles: roles}))
+	copy(args, `{"path":"b.txt"}`)
+	roles[0] = "guest"
+	require.NoError(t, trail.Close())
+	assert.Contains(t, w.buf.String(), `"args":{"path":"a.txt"}`)
+	assert.Contains(t, w.buf.String(), `"roles":["admin"]`)
+}
+
+// A record the fast encoder leaves to encoding/json is encoded in the
+// caller, so that its error reaches the caller and nothing half-accepted
+// breaks the chain.
+func TestBatchedUnencodableRecordIsRefused(t *testing.T) {
+	w := &failingWriter{budget: 1 << 20}
+	trail := audit.New(w, audit.WithBatch(100, 0))
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
+	err := trail.Write(audit.Record{Kind: audit.KindOutcome, Tool: "x", DurationMS: math.NaN()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "encode record")
+	err = trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x", Args: json.RawMessage(`{"a":`)})
+	require.Error(t, err, "arguments that are not JSON")
+	// A slow-path record that encodes keeps its place in the order.
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "local", Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("X", 3600))}))
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "y"}))
+	require.NoError(t, trail.Close())
+	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, 3, rep.Records)
+	var tools []string
+	for _, line := range strings.Split(strings.TrimSpace(w.buf.String()), "\n") {
+		var r audit.Record
+		require.NoError(t, json.Unmarshal([]byte(line), &r))
+		tools = append(tools, r.Tool)
+	}
+	assert.Equal(t, []string{"x", "local", "y"}, tools)
+}
+
+// When the disk is slower than the callers, memory stays bounded: once a
+// whole batch waits behind one being synced, a Write waits for the disk.
+func TestBatchedWriterBehindMakesCallersWait(t *testing.T) {
+	w := &blockingSyncWriter{failingWriter: failingWriter{budget: 1 << 20}, release: make(chan struct{})}
+	trail := audit.New(w, audit.WithBatch(1, 0))
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
+	assert.Eventually(t, func() bool { return writes(&w.failingWriter) == 1 }, 5*time.Second, time.Millisecond)
+	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "one batch may wait in memory")
+	third := make(chan error, 1)
+	go func() { third <- trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}) }()
+	select {
+	case err := <-third:
+		t.Fatalf("a write went through with two batches waiting for the disk (err %v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(w.release)
+	require.NoError(t, <-third)
+	require.NoError(t, trail.Close())
+	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, 3, rep.Records)
 }

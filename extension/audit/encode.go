@@ -16,9 +16,7 @@ import (
 // 0-9999, a DurationMS that is NaN or infinite, and Args that are not valid
 // JSON (json.Marshal's error then names the problem).
 func appendRecord(dst []byte, rec *Record) ([]byte, bool) {
-	if rec.Time.Location() != time.UTC || rec.Time.Year() < 0 || rec.Time.Year() > 9999 ||
-		math.IsNaN(rec.DurationMS) || math.IsInf(rec.DurationMS, 0) ||
-		(len(rec.Args) > 0 && !rec.argsValid && !json.Valid(rec.Args)) {
+	if !encodable(rec) {
 		return dst, false
 	}
 	dst = append(dst, `{"seq":`...)
@@ -65,6 +63,13 @@ func appendRecord(dst []byte, rec *Record) ([]byte, bool) {
 	dst = appendField(dst, `,"prev":`, rec.Prev, false)
 	dst = appendField(dst, `,"hash":`, rec.Hash, true)
 	return append(dst, '}'), true
+}
+
+// encodable says whether appendRecord encodes rec itself.
+func encodable(rec *Record) bool {
+	return rec.Time.Location() == time.UTC && rec.Time.Year() >= 0 && rec.Time.Year() <= 9999 &&
+		!math.IsNaN(rec.DurationMS) && !math.IsInf(rec.DurationMS, 0) &&
+		(len(rec.Args) == 0 || rec.argsValid || json.Valid(rec.Args))
 }
 
 func appendField(dst []byte, key, v string, omitEmpty bool) []byte {

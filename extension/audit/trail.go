@@ -29,30 +29,36 @@
 // fsync: group commit). A record reported written survives a process or a
 // machine crash: the default mode loses nothing it reported written.
 //
-// WithBatch trades that for speed. Records are appended to a buffer in
-// memory, and the buffer is written to the file and fsynced once per batch:
-// every n records or every interval, whichever comes first (and when it
-// passes 1 MiB). The call that fills a batch writes it; its fsync runs in
-// the background, and the next batch is written only after that fsync
-// ends. In batched mode a record is "written" as soon as it is in
-// the buffer: an intent record is in the buffer before the backend runs, so
-// a call still never runs without its intent (fail closed), but a crash can
-// lose records the trail reported written:
+// WithBatch trades that for speed. A Write only copies its record into a
+// queue in memory; the trail's writer goroutine encodes, hashes, writes and
+// fsyncs the queue once per batch: every n records or every interval,
+// whichever comes first (and when it passes 1 MiB). The caller does not pay
+// for encoding, hashing or the disk, and the next batch is written only
+// after the previous one's fsync ends. When the disk falls a whole batch
+// behind, a Write waits for it, so memory stays bounded. In batched mode a
+// record is "written" as soon as it is accepted in memory: an intent record
+// is accepted before the backend runs, so a call still never runs without
+// its intent (fail closed), but a crash can lose records the trail
+// reported written:
 //
-//   - a process crash (panic, kill -9, OOM) loses the records still in the
-//     buffer: at most one batch (n records or one interval's worth);
+//   - a process crash (panic, kill -9, OOM) loses the records still in
+//     memory: at most two batches (n records or one interval's worth each);
 //   - a machine crash (power loss, kernel panic) loses the same, plus a
 //     batch that was being written or fsynced when it struck.
 //
 // What survives is always a valid chain prefix: lost records are missing
-// from the end, never from the middle. Flush and Close write the buffer and
-// fsync; call Close before the program exits.
+// from the end, never from the middle. Flush and Close write what is in
+// memory and fsync; call Close before the program exits.
 //
 // When a batch cannot be written (a full disk), it stays in memory, the
 // error goes to the error handler, and until a later flush succeeds every
 // Write first retries the flush and fails if it fails again, so calls fail
-// closed while the trail cannot keep up, and nothing already buffered is
-// dropped while the process lives.
+// closed while the trail cannot keep up (from the moment the failure is
+// seen: calls accepted while the writer goroutine was writing the failed
+// batch stay in memory with it), and nothing already accepted is
+// dropped while the process lives. A record that the trail's own encoder
+// cannot handle (a NaN duration, arguments that are not JSON) is encoded
+// in the caller, so its error reaches Write's caller.
 //
 // A crash in the middle of a write leaves at most a torn last line; Verify
 // reports it and Open repairs it (truncates the torn tail and continues the
@@ -79,6 +85,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -163,21 +170,27 @@ type Trail struct {
 	enc     *json.Encoder // writes to scratch
 	line    []byte        // the line being written (per-record mode)
 
-	// Batched mode (WithBatch): records wait in buf until a flush.
+	// Batched mode (WithBatch). A Write only queues its record; the
+	// trail's writer goroutine encodes, hashes, writes and syncs the
+	// queue once per batch. Guarded by mu: queue, qspare, qbytes,
+	// pending, stalled. Guarded by syncMu: buf, bufN, and the encoding
+	// of queued records (which advances seq and head, also under mu).
 	batched bool
-	buf     []byte // encoded records not yet written to w
-	spare   []byte // the previous batch's memory, reused
-	pending int    // records in buf
-	stalled error  // the last flush failed; writes retry it first
+	queue   []Record // accepted records not yet encoded
+	qspare  []Record // the previous queue's memory, reused
+	qbytes  int      // approximate encoded size of queue
+	pending int      // records accepted and not yet written to w (queued or in buf)
+	stalled error    // the last batch write failed; writes retry it first
+	buf     []byte   // encoded records not yet written to w
+	bufN    int      // records in buf
+	bufTo   uint64   // the written count that buf (with what was written before) covers
 
-	syncMu sync.Mutex // group commit (per record); orders flushes (batched)
+	syncMu sync.Mutex // group commit (per record); orders encoding and flushes (batched)
 	synced uint64     // records known durable
-	// inflight, in batched mode, is closed when the background fsync of
-	// the last batch written ends (nil when none runs). Guarded by syncMu.
-	inflight chan struct{}
 
 	batchN   int
 	interval time.Duration
+	kick     chan struct{} // wakes the writer goroutine: a batch is full
 	stop     chan struct{}
 	done     chan struct{}
 
@@ -193,13 +206,14 @@ const batchBytes = 1 << 20
 // Option configures a Trail.
 type Option func(*Trail)
 
-// WithBatch buffers records in memory and writes and fsyncs them once per
-// batch: every n records or every interval, whichever comes first, instead
-// of writing and syncing every record. n <= 0 means only the interval;
-// interval <= 0 means only n. A record is reported written when it is in
-// the buffer: a process crash can lose the buffered records (at most one
-// batch) and a machine crash the unsynced ones (see the package doc,
-// Durability). Flush and Close write and sync the buffer.
+// WithBatch queues records in memory and has a goroutine encode, write and
+// fsync them once per batch: every n records or every interval, whichever
+// comes first, instead of writing and syncing every record in the caller.
+// n <= 0 means only the interval; interval <= 0 means only n. A record is
+// reported written when it is accepted in memory: a process crash can lose
+// the records in memory and a machine crash the unsynced ones (see the
+// package doc, Durability). Flush and Close write and sync what is in
+// memory.
 func WithBatch(n int, interval time.Duration) Option {
 	return func(t *Trail) {
 		t.batchN, t.interval = n, interval
@@ -248,9 +262,10 @@ func newTrail(w Writer, opts []Option) *Trail {
 		}
 	}
 	t.enc = json.NewEncoder(&t.scratch)
-	if t.interval > 0 {
+	if t.batched {
+		t.kick = make(chan struct{}, 1)
 		t.stop, t.done = make(chan struct{}), make(chan struct{})
-		go t.flusher()
+		go t.writer()
 	}
 	return t
 }
@@ -298,11 +313,17 @@ func Open(path string, opts ...Option) (*Trail, error) {
 }
 
 // Head returns the sequence number and hash of the last record written
-// (with WithBatch, possibly still in the buffer: call Flush first to know
-// it is in the file).
+// (with WithBatch, possibly still in memory: call Flush first to know it
+// is in the file).
 // Keeping a copy elsewhere lets Verify's caller detect records deleted from
 // the end.
 func (t *Trail) Head() (seq uint64, hash string) {
+	if t.batched {
+		// Queued records have no hash yet: encode them first.
+		t.syncMu.Lock()
+		t.drainLocked()
+		defer t.syncMu.Unlock()
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.seq, t.head
@@ -310,8 +331,9 @@ func (t *Trail) Head() (seq uint64, hash string) {
 
 // Write appends rec to the trail, setting Seq, Prev and Hash (and Time if
 // zero). When it returns nil the record is written to the file and durable
-// or, with WithBatch, in the trail's buffer (see the package doc,
-// Durability).
+// or, with WithBatch, accepted in the trail's memory, to be encoded and
+// written with its batch (see the package doc, Durability). Write keeps no
+// reference to rec's slices.
 func (t *Trail) Write(rec Record) error {
 	if t.batched {
 		return t.writeBatched(rec)
@@ -321,7 +343,7 @@ func (t *Trail) Write(rec Record) error {
 		t.mu.Unlock()
 		return err
 	}
-	line, err := t.encodeLocked(&rec, t.line[:0])
+	line, err := t.encodeLocked(&rec, t.line[:0], t.seq+1, t.head)
 	if err != nil {
 		t.mu.Unlock()
 		return err
@@ -347,47 +369,120 @@ func (t *Trail) Write(rec Record) error {
 	return t.syncUpTo(my)
 }
 
-// writeBatched appends rec to the buffer and flushes the buffer when the
-// batch is full.
+// writeBatched queues rec for the writer goroutine, and wakes it when the
+// batch is full. The caller pays for a copy of the record, not for its
+// encoding, hashing or I/O.
 func (t *Trail) writeBatched(rec Record) error {
+	if rec.Time.IsZero() {
+		rec.Time = t.now()
+	}
+	rec.Time = rec.Time.UTC()
+	if !encodable(&rec) {
+		return t.writeBatchedNow(rec)
+	}
+	// The record waits in memory: it must not share the caller's slices.
+	rec.argsValid = true
+	if len(rec.Args) > 0 {
+		rec.Args = bytes.Clone(rec.Args)
+	}
+	if len(rec.Roles) > 0 {
+		rec.Roles = slices.Clone(rec.Roles)
+	}
 	t.mu.Lock()
-	if err := t.usableLocked(); err != nil {
+	if err := t.acceptableLocked(); err != nil {
 		t.mu.Unlock()
 		return err
 	}
-	if t.stalled != nil {
-		// The last batch could not be written: accept nothing new until
-		// it is (fail closed while the storage is failing).
-		t.mu.Unlock()
-		if err := t.flushBatch(); err != nil {
-			return err
-		}
-		t.mu.Lock()
-		if err := t.usableLocked(); err != nil {
-			t.mu.Unlock()
-			return err
-		}
-	}
-	buf, err := t.encodeLocked(&rec, t.buf)
-	if err != nil {
-		t.mu.Unlock()
-		return err
-	}
-	t.buf = buf
-	t.seq, t.head = rec.Seq, rec.Hash
+	t.queue = append(t.queue, rec)
+	t.qbytes += recordSize(&rec)
 	t.written++
 	t.pending++
-	full := (t.batchN > 0 && t.pending >= t.batchN) || len(t.buf) >= batchBytes
+	full := (t.batchN > 0 && t.pending >= t.batchN) || t.qbytes >= batchBytes
+	// The writer is a whole batch behind (a slow disk): write in the
+	// caller, so that memory stays bounded.
+	behind := (t.batchN > 0 && t.pending >= 2*t.batchN) || t.qbytes >= 2*batchBytes
 	t.mu.Unlock()
-	if full {
-		// The record is in the buffer, so it is written as documented;
-		// a failed flush stalls the trail and later writes fail closed.
-		// The batch is written here; its fsync runs in the background.
-		if err := t.flushBatchAsync(true); err != nil {
+	if behind {
+		// The record is accepted, so it is written as documented; a
+		// failed flush stalls the trail and later writes fail closed.
+		if err := t.flushBatch(); err != nil {
 			t.onError(fmt.Errorf("audit trail unavailable: %w", err))
+		}
+	} else if full {
+		select {
+		case t.kick <- struct{}{}:
+		default: // already woken
 		}
 	}
 	return nil
+}
+
+// writeBatchedNow encodes rec in the caller, for the records the fast
+// encoder leaves to encoding/json: an encoding error then reaches the
+// caller and the record is not accepted.
+func (t *Trail) writeBatchedNow(rec Record) error {
+	t.mu.Lock()
+	err := t.acceptableLocked()
+	t.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	t.syncMu.Lock()
+	defer t.syncMu.Unlock()
+	t.drainLocked()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.usableLocked(); err != nil {
+		return err
+	}
+	buf, err := t.encodeLocked(&rec, t.buf, t.seq+1, t.head)
+	if err != nil {
+		return err
+	}
+	t.buf = buf
+	t.bufN++
+	t.seq, t.head = rec.Seq, rec.Hash
+	t.written++
+	t.pending++
+	t.bufTo = t.written
+	if (t.batchN > 0 && t.pending >= t.batchN) || len(t.buf) >= batchBytes {
+		select {
+		case t.kick <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+// acceptableLocked says whether a batched write may be accepted: not after
+// Close, not once the trail is broken, and not while the last batch could
+// not be written, unless writing it again now succeeds (fail closed while
+// the storage is failing). t.mu is held on entry and on return.
+func (t *Trail) acceptableLocked() error {
+	if err := t.usableLocked(); err != nil {
+		return err
+	}
+	if t.stalled == nil {
+		return nil
+	}
+	t.mu.Unlock()
+	err := t.flushBatch()
+	t.mu.Lock()
+	if err != nil {
+		return err
+	}
+	return t.usableLocked()
+}
+
+// recordSize approximates the encoded size of rec, to bound the memory a
+// batch holds.
+func recordSize(rec *Record) int {
+	n := 320 + len(rec.Args) + len(rec.Error) + len(rec.CallID) + len(rec.Tool) +
+		len(rec.Principal) + len(rec.Tenant) + len(rec.Agent) + len(rec.Session) + len(rec.TraceID)
+	for _, r := range rec.Roles {
+		n += len(r) + 3
+	}
+	return n
 }
 
 func (t *Trail) usableLocked() error {
@@ -408,52 +503,66 @@ func (t *Trail) rollbackLocked(err error) {
 	}
 }
 
-// flushBatch writes the buffered records to w and syncs them. Flushes are
-// ordered by syncMu; other writers keep appending to a fresh buffer while a
-// batch is written.
-func (t *Trail) flushBatch() error { return t.flushBatchAsync(false) }
+// drainLocked encodes the queued records, in order, onto buf, advancing
+// the chain head. t.syncMu is held.
+func (t *Trail) drainLocked() {
+	t.mu.Lock()
+	q := t.queue
+	t.queue, t.qspare, t.qbytes = t.qspare[:0], nil, 0
+	seq, head := t.seq, t.head
+	to := t.written
+	t.mu.Unlock()
+	if len(q) == 0 {
+		t.mu.Lock()
+		t.qspare = q
+		t.mu.Unlock()
+		return
+	}
+	for i := range q {
+		rec := &q[i]
+		// encodable held when rec was queued, so this cannot fail.
+		t.buf, _ = t.encodeLocked(rec, t.buf, seq+1, head)
+		seq, head = rec.Seq, rec.Hash
+	}
+	t.bufN += len(q)
+	clear(q) // let the records' memory go
+	t.mu.Lock()
+	t.seq, t.head, t.bufTo = seq, head, to
+	t.qspare = q[:0]
+	t.mu.Unlock()
+}
 
-// flushBatchAsync is flushBatch; with async, the fsync runs in a goroutine
-// so that the call that filled the batch does not wait for the disk. The
-// write itself stays in the caller (a process crash loses no more than
-// before), and every flush first waits for the previous batch's fsync, so
-// at most one written batch is ever not yet durable (a machine crash loses
-// no more than before either).
-func (t *Trail) flushBatchAsync(async bool) error {
+// flushBatch encodes the queued records, writes the batch to w and syncs
+// it. Flushes are ordered by syncMu; writers keep queueing meanwhile.
+func (t *Trail) flushBatch() error {
 	t.syncMu.Lock()
 	defer t.syncMu.Unlock()
-	if t.inflight != nil {
-		<-t.inflight
-		t.inflight = nil
-	}
 	t.mu.Lock()
-	if t.broken != nil {
-		err := t.broken
-		t.mu.Unlock()
+	err := t.broken
+	t.mu.Unlock()
+	if err != nil {
 		return err
 	}
-	if t.pending == 0 && t.synced >= t.written {
-		t.mu.Unlock()
+	t.drainLocked()
+	t.mu.Lock()
+	target := t.bufTo
+	t.mu.Unlock()
+	if t.bufN == 0 && t.synced >= target {
 		return nil // nothing new since the last sync
 	}
-	batch, n, target := t.buf, t.pending, t.written
-	t.buf, t.spare, t.pending = t.spare[:0], nil, 0
-	t.mu.Unlock()
-
-	if len(batch) > 0 {
-		wn, err := t.w.Write(batch)
-		if err == nil && wn != len(batch) {
+	if len(t.buf) > 0 {
+		wn, err := t.w.Write(t.buf)
+		if err == nil && wn != len(t.buf) {
 			err = io.ErrShortWrite
 		}
 		t.mu.Lock()
 		if err != nil {
-			err = fmt.Errorf("write batch of %d records: %w", n, err)
+			// Keep the batch (it is encoded and chained): the next
+			// flush writes it again, ahead of what comes after.
+			err = fmt.Errorf("write batch of %d records: %w", t.bufN, err)
 			if wn > 0 {
 				t.rollbackLocked(err)
 			}
-			// Keep the batch, ahead of what was appended meanwhile.
-			t.buf = append(batch, t.buf...)
-			t.pending += n
 			t.stalled = err
 			if t.broken != nil {
 				err = t.broken
@@ -462,33 +571,20 @@ func (t *Trail) flushBatchAsync(async bool) error {
 			return err
 		}
 		t.size += int64(wn)
+		t.pending -= t.bufN
 		t.mu.Unlock()
+		t.bufN = 0
+		if cap(t.buf) > 2*batchBytes {
+			t.buf = nil
+		} else {
+			t.buf = t.buf[:0]
+		}
 	}
-	if async {
-		done := make(chan struct{})
-		t.inflight = done
-		go func() {
-			defer close(done)
-			if err := t.syncBatch(batch, target); err != nil {
-				t.onError(fmt.Errorf("audit trail unavailable: %w", err))
-			}
-		}()
-		return nil
-	}
-	return t.syncBatch(batch, target)
-}
-
-// syncBatch fsyncs a written batch and records it durable. It runs with
-// syncMu held, or as the in-flight fsync that the next flush waits for.
-func (t *Trail) syncBatch(batch []byte, target uint64) error {
 	if err := t.w.Sync(); err != nil {
 		return t.syncFailed(err)
 	}
 	t.mu.Lock()
 	t.stalled = nil
-	if cap(batch) <= 2*batchBytes {
-		t.spare = batch[:0]
-	}
 	t.mu.Unlock()
 	t.synced = target
 	return nil
@@ -530,7 +626,7 @@ func (t *Trail) syncUpTo(n uint64) error {
 }
 
 // Flush makes every record written so far durable: with WithBatch it
-// writes the buffer to the file, then syncs.
+// encodes and writes what is in memory, then syncs.
 func (t *Trail) Flush() error {
 	if t.batched {
 		return t.flushBatch()
@@ -541,25 +637,33 @@ func (t *Trail) Flush() error {
 	return t.syncUpTo(n)
 }
 
-func (t *Trail) flusher() {
+// writer is the batched mode's goroutine: it writes a batch when one is
+// full (kick) and every interval.
+func (t *Trail) writer() {
 	defer close(t.done)
-	tk := time.NewTicker(t.interval)
-	defer tk.Stop()
+	var tick <-chan time.Time
+	if t.interval > 0 {
+		tk := time.NewTicker(t.interval)
+		defer tk.Stop()
+		tick = tk.C
+	}
 	for {
 		select {
 		case <-t.stop:
 			return
-		case <-tk.C:
-			if err := t.Flush(); err != nil {
-				t.onError(fmt.Errorf("audit trail unavailable: %w", err))
-			}
+		case <-t.kick:
+		case <-tick:
+		}
+		if err := t.flushBatch(); err != nil {
+			t.onError(fmt.Errorf("audit trail unavailable: %w", err))
 		}
 	}
 }
 
-// Close writes and syncs what is buffered, stops the batch flusher and
+// Close writes and syncs what is in memory, stops the writer goroutine and
 // closes the writer (if it is an io.Closer). Writes after Close fail. If
-// the buffer cannot be written, Close reports it: those records are lost.
+// the records in memory cannot be written, Close reports it: those records
+// are lost.
 func (t *Trail) Close() error {
 	t.mu.Lock()
 	if t.closed {
@@ -588,17 +692,17 @@ func (t *Trail) Close() error {
 	return err
 }
 
-// encodeLocked stamps rec (Time, Seq, Prev) from the chain head, encodes
+// encodeLocked stamps rec (Time, Seq, Prev) with seq and prev, encodes
 // it without Hash as json.Marshal would, computes the hash of those bytes,
 // sets rec.Hash and appends the line (the JSON with "hash" as its last
 // field, and "\n") to dst. The chain head is left for the caller to advance
-// once the line is safe. t.mu must be held.
-func (t *Trail) encodeLocked(rec *Record, dst []byte) ([]byte, error) {
+// once the line is safe. The caller holds t.mu or (batched) t.syncMu.
+func (t *Trail) encodeLocked(rec *Record, dst []byte, seq uint64, prev string) ([]byte, error) {
 	if rec.Time.IsZero() {
 		rec.Time = t.now()
 	}
 	rec.Time = rec.Time.UTC()
-	rec.Seq, rec.Prev, rec.Hash = t.seq+1, t.head, ""
+	rec.Seq, rec.Prev, rec.Hash = seq, prev, ""
 	start := len(dst)
 	dst, ok := appendRecord(dst, rec)
 	if !ok {
