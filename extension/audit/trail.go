@@ -179,6 +179,7 @@ type Trail struct {
 	queue   []Record // accepted records not yet encoded
 	qspare  []Record // the previous queue's memory, reused
 	qbytes  int      // approximate encoded size of queue
+	bufLen  int      // len(buf), as of the last change
 	pending int      // records accepted and not yet written to w (queued or in buf)
 	stalled error    // the last batch write failed; writes retry it first
 	buf     []byte   // encoded records not yet written to w
@@ -397,10 +398,14 @@ func (t *Trail) writeBatched(rec Record) error {
 	t.qbytes += recordSize(&rec)
 	t.written++
 	t.pending++
-	full := (t.batchN > 0 && t.pending >= t.batchN) || t.qbytes >= batchBytes
+	full := t.fullLocked()
 	// The writer is a whole batch behind (a slow disk): write in the
 	// caller, so that memory stays bounded.
-	behind := (t.batchN > 0 && t.pending >= 2*t.batchN) || t.qbytes >= 2*batchBytes
+	behind := (t.batchN > 0 && t.pending >= 2*t.batchN) || t.qbytes+t.bufLen >= 2*batchBytes
+	// Records wait in the queue as structs full of pointers, which the
+	// garbage collector scans; encoded, they are plain bytes. The writer
+	// encodes them a chunk at a time, long before the batch is full.
+	due := full || len(t.queue) >= encodeChunk
 	t.mu.Unlock()
 	if behind {
 		// The record is accepted, so it is written as documented; a
@@ -408,13 +413,22 @@ func (t *Trail) writeBatched(rec Record) error {
 		if err := t.flushBatch(); err != nil {
 			t.onError(fmt.Errorf("audit trail unavailable: %w", err))
 		}
-	} else if full {
+	} else if due {
 		select {
 		case t.kick <- struct{}{}:
 		default: // already woken
 		}
 	}
 	return nil
+}
+
+// encodeChunk is how many queued records wake the writer goroutine to
+// encode them, when the batch is not full yet.
+const encodeChunk = 256
+
+// fullLocked says whether the records not yet written make a batch.
+func (t *Trail) fullLocked() bool {
+	return (t.batchN > 0 && t.pending >= t.batchN) || t.qbytes+t.bufLen >= batchBytes
 }
 
 // writeBatchedNow encodes rec in the caller, for the records the fast
@@ -445,7 +459,8 @@ func (t *Trail) writeBatchedNow(rec Record) error {
 	t.written++
 	t.pending++
 	t.bufTo = t.written
-	if (t.batchN > 0 && t.pending >= t.batchN) || len(t.buf) >= batchBytes {
+	t.bufLen = len(t.buf)
+	if t.fullLocked() {
 		select {
 		case t.kick <- struct{}{}:
 		default:
@@ -528,6 +543,7 @@ func (t *Trail) drainLocked() {
 	clear(q) // let the records' memory go
 	t.mu.Lock()
 	t.seq, t.head, t.bufTo = seq, head, to
+	t.bufLen = len(t.buf)
 	t.qspare = q[:0]
 	t.mu.Unlock()
 }
@@ -572,6 +588,7 @@ func (t *Trail) flushBatch() error {
 		}
 		t.size += int64(wn)
 		t.pending -= t.bufN
+		t.bufLen = 0
 		t.mu.Unlock()
 		t.bufN = 0
 		if cap(t.buf) > 2*batchBytes {
@@ -637,8 +654,8 @@ func (t *Trail) Flush() error {
 	return t.syncUpTo(n)
 }
 
-// writer is the batched mode's goroutine: it writes a batch when one is
-// full (kick) and every interval.
+// writer is the batched mode's goroutine: it encodes queued records a
+// chunk at a time, and writes a batch when one is full and every interval.
 func (t *Trail) writer() {
 	defer close(t.done)
 	var tick <-chan time.Time
@@ -652,6 +669,15 @@ func (t *Trail) writer() {
 		case <-t.stop:
 			return
 		case <-t.kick:
+			t.mu.Lock()
+			full := t.fullLocked()
+			t.mu.Unlock()
+			if !full {
+				t.syncMu.Lock()
+				t.drainLocked()
+				t.syncMu.Unlock()
+				continue
+			}
 		case <-tick:
 		}
 		if err := t.flushBatch(); err != nil {
