@@ -168,11 +168,18 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 		ctx = context.Background()
 	}
 	start := time.Now()
-	// The call and its extension.Request share one allocation: the call
-	// escapes anyway (observers and the chain see pointers into it).
-	f := &frame{call: call}
-	entry, _ := e.reg.Lookup(f.call.Name)
-	res := e.run(ctx, &f.call, &f.req, entry, e.admit(&f.call, entry, nil), start)
+	entry, _ := e.reg.Lookup(call.Name)
+	// The call and its extension.Request share one allocation (the call
+	// escapes anyway: observers and the chain see pointers into it), and
+	// so does the call's state when it needs one.
+	var res *tool.Result
+	if rs, refused, tracked := e.declare(&call, entry, nil); tracked {
+		f := &trackedFrame{frame: frame{call: call}}
+		res = e.run(ctx, &f.call, &f.req, entry, e.track(&f.cs, &f.call, nil, rs, refused), start)
+	} else {
+		f := &frame{call: call}
+		res = e.run(ctx, &f.call, &f.req, entry, nil, start)
+	}
 	if res.Error != nil {
 		return res, res.Error
 	}
@@ -185,6 +192,12 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 type frame struct {
 	call tool.Call
 	req  extension.Request
+}
+
+// trackedFrame is the frame of a call that needs a state.
+type trackedFrame struct {
+	frame
+	cs callState
 }
 
 // run is the life of one admitted call: the pipeline, then the bookkeeping

@@ -18,7 +18,14 @@ const abandonGrace = time.Second
 
 // callState follows one call that something tracks: its lock ticket, its
 // job, or subscribers to its events. Plain calls have none.
+//
+// Once bound (bind), the state is also the call's context: it wraps the
+// caller's context and answers stateFrom itself, which saves the
+// allocation of a context.WithValue. Cancellation, deadlines and other
+// values all come from the embedded context.
 type callState struct {
+	context.Context // the caller's context; nil until bind
+
 	e      *Executor
 	callID string
 	jobID  JobID
@@ -30,35 +37,69 @@ type callState struct {
 	// refused is the result of a call that failed at admission (a
 	// panicking ResourceDeclarer).
 	refused *tool.Result
+	// tk is the storage of the ticket taken at submission, so that a call
+	// with resources allocates one struct, not two. A ticket taken later
+	// (relock) is allocated on its own.
+	tk keylock.Ticket
 }
 
 type stateKey struct{}
 
 func stateFrom(ctx context.Context) *callState {
+	if cs, ok := ctx.(*callState); ok {
+		return cs
+	}
 	cs, _ := ctx.Value(stateKey{}).(*callState)
 	return cs
+}
+
+// Value answers stateFrom with the state, and delegates every other key
+// (including the context package's own, so children of the state are
+// cancelled with its parent without a goroutine).
+func (cs *callState) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return cs
+	}
+	return cs.Context.Value(key)
+}
+
+// String names the context for debugging, as context.WithValue does.
+func (cs *callState) String() string {
+	return fmt.Sprintf("%v.WithCall(%q)", cs.Context, cs.owner())
 }
 
 // admit is a call's submission: it takes the call's lock tickets (so that
 // submission order is lock order) and announces the call. It returns nil
 // for a call nothing needs to follow, without allocating.
 func (e *Executor) admit(call *tool.Call, entry *registry.Entry, j *job) *callState {
-	var rs []tool.Resource
-	var refused *tool.Result
+	rs, refused, tracked := e.declare(call, entry, j)
+	if !tracked {
+		return nil
+	}
+	return e.track(new(callState), call, j, rs, refused)
+}
+
+// declare asks the call's tool for its resources and reports whether the
+// call needs a state (it has resources, failed to declare them, is a job,
+// or someone subscribes to events).
+func (e *Executor) declare(call *tool.Call, entry *registry.Entry, j *job) (rs []tool.Resource, refused *tool.Result, tracked bool) {
 	if entry != nil {
 		if d, ok := entry.Tool.(tool.ResourceDeclarer); ok {
 			rs, refused = declared(d, call)
 		}
 	}
-	if len(rs) == 0 && refused == nil && j == nil && !e.hub.active() {
-		return nil
-	}
-	cs := &callState{e: e, callID: call.ID, tool: call.Name, agent: call.Agent, job: j, refused: refused}
+	return rs, refused, len(rs) > 0 || refused != nil || j != nil || e.hub.active()
+}
+
+// track fills cs (zero; storage the caller chose) for an admitted call:
+// it takes the call's lock ticket and announces the call.
+func (e *Executor) track(cs *callState, call *tool.Call, j *job, rs []tool.Resource, refused *tool.Result) *callState {
+	cs.e, cs.callID, cs.tool, cs.agent, cs.job, cs.refused = e, call.ID, call.Name, call.Agent, j, refused
 	if j != nil {
 		cs.jobID = j.id
 	}
 	if len(rs) > 0 {
-		cs.ticket = e.enqueue(cs.owner(), rs)
+		cs.ticket = e.enqueue(cs.owner(), rs, &cs.tk)
 	}
 	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
@@ -75,7 +116,9 @@ func declared(d tool.ResourceDeclarer, call *tool.Call) (rs []tool.Resource, ref
 	return d.Resources(call.Args), nil
 }
 
-func (e *Executor) enqueue(owner string, rs []tool.Resource) *keylock.Ticket {
+// enqueue takes a ticket for rs, in into when it is not nil (a zero
+// ticket), and returns it; nil when rs name no key.
+func (e *Executor) enqueue(owner string, rs []tool.Resource, into *keylock.Ticket) *keylock.Ticket {
 	var one [1]keylock.Request
 	reqs := one[:0]
 	if len(rs) > 1 {
@@ -84,7 +127,13 @@ func (e *Executor) enqueue(owner string, rs []tool.Resource) *keylock.Ticket {
 	for _, r := range rs {
 		reqs = append(reqs, keylock.Request{Key: r.Key, Exclusive: r.Access == tool.Write})
 	}
-	return e.locks.Enqueue(owner, reqs)
+	if into == nil {
+		return e.locks.Enqueue(owner, reqs)
+	}
+	if !e.locks.EnqueueInto(into, owner, reqs) {
+		return nil
+	}
+	return into
 }
 
 func (cs *callState) owner() string {
@@ -94,9 +143,11 @@ func (cs *callState) owner() string {
 	return string(cs.jobID)
 }
 
-// bind returns ctx carrying the state, and an emitter when anyone listens.
+// bind returns ctx carrying the state (the state itself, wrapping ctx),
+// and an emitter when anyone listens. It is called once per state.
 func (cs *callState) bind(ctx context.Context) context.Context {
-	ctx = context.WithValue(ctx, stateKey{}, cs)
+	cs.Context = ctx
+	ctx = cs
 	if cs.job != nil || cs.e.hub.active() {
 		fn := tool.Emitter(cs.emit)
 		// An emitter the caller installed (an MCP server turning output
@@ -156,8 +207,12 @@ func (cs *callState) finish(res *tool.Result) {
 	}
 }
 
+// release gives up the call's locks. Only the call's own goroutine uses
+// cs.ticket, so forgetting it makes a second release (the deferred one
+// after finish) free.
 func (cs *callState) release() {
 	cs.ticket.Release() // nil-safe and idempotent
+	cs.ticket = nil
 }
 
 // awaitLocks waits for every key of tk, or refuses at once under Refuse.
@@ -212,7 +267,7 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 		if len(rs) == 0 {
 			return nil, nil
 		}
-		tk := e.enqueue(req.Call.ID, rs)
+		tk := e.enqueue(req.Call.ID, rs, nil)
 		if ferr := e.awaitLocks(ctx, tk, nil); ferr != nil {
 			tk.Release()
 			return nil, ferr
@@ -222,7 +277,7 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 	cs.ticket.Release()
 	cs.ticket, cs.locked = nil, false
 	if len(rs) > 0 {
-		cs.ticket = e.enqueue(cs.owner(), rs)
+		cs.ticket = e.enqueue(cs.owner(), rs, nil)
 	}
 	return nil, nil
 }

@@ -443,8 +443,15 @@ func (t *Trail) writeBatchedNow(rec Record) error {
 	}
 	t.syncMu.Lock()
 	defer t.syncMu.Unlock()
-	t.drainLocked()
-	t.mu.Lock()
+	// Encode everything queued before rec, so that rec keeps its place.
+	for {
+		t.drainLocked()
+		t.mu.Lock()
+		if len(t.queue) == 0 {
+			break
+		}
+		t.mu.Unlock()
+	}
 	defer t.mu.Unlock()
 	if err := t.usableLocked(); err != nil {
 		return err

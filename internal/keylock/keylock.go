@@ -19,6 +19,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrReleased is returned by Wait on a ticket that was released while its
@@ -34,11 +35,18 @@ type Request struct {
 }
 
 // Table holds the queues of every key in use. Its zero value is ready to
-// use. Keys with no ticket take no memory.
+// use. Keys with no ticket take no memory beyond a few spare queues.
 type Table struct {
 	mu   sync.Mutex
 	keys map[string]*queue
+	// spare holds emptied queues for reuse, so that a key that is taken and
+	// released over and over (the uncontended case) allocates nothing. A
+	// queue is put here only once no entry, hence no ticket, refers to it.
+	spare []*queue
 }
+
+// maxSpare bounds the spare queues a table keeps.
+const maxSpare = 16
 
 type queue struct {
 	head, tail *entry
@@ -57,13 +65,15 @@ type entry struct {
 // Ticket is one owner's place in the queues of its keys. Release it exactly
 // when the owner is done, whether or not it was granted.
 type Ticket struct {
-	tab      *Table
-	owner    string
-	one      [1]entry
-	entries  []entry
-	pending  int           // entries not yet granted; guarded by tab.mu
-	ready    chan struct{} // closed when pending reaches 0 or on release
-	released bool
+	tab     *Table
+	owner   string
+	one     [1]entry
+	entries []entry
+	ready   chan struct{} // closed when pending reaches 0 or on release; nil when granted at once
+	pending int32         // entries not yet granted; guarded by tab.mu
+	// released is written under tab.mu; it is atomic so that Ready can
+	// answer a ticket granted at once without taking the lock.
+	released atomic.Bool
 }
 
 // Enqueue takes a ticket for reqs, in one step. Empty keys are ignored; a
@@ -72,11 +82,23 @@ type Ticket struct {
 // Enqueue never blocks for long; use Ready or Wait to learn when every key
 // is granted. It returns nil when reqs name no key.
 func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
-	tk := &Ticket{tab: tab, owner: owner}
+	tk := new(Ticket)
+	if !tab.EnqueueInto(tk, owner, reqs) {
+		return nil
+	}
+	return tk
+}
+
+// EnqueueInto is Enqueue with the ticket's storage supplied by the caller
+// (embedded in a larger per-call struct, to save an allocation). tk must be
+// a zero Ticket, used for this one enqueue only. It reports false, leaving
+// tk unused, when reqs name no key.
+func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
+	tk.tab, tk.owner = tab, owner
 	switch {
 	case len(reqs) == 1:
 		if reqs[0].Key == "" {
-			return nil
+			return false
 		}
 		tk.one[0] = entry{key: reqs[0].Key, excl: reqs[0].Exclusive}
 		tk.entries = tk.one[:]
@@ -100,7 +122,7 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 		}
 		tk.entries = out
 		if len(tk.entries) == 0 {
-			return nil
+			return false
 		}
 	}
 
@@ -113,7 +135,7 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 		e.t = tk
 		q := tab.keys[e.key]
 		if q == nil {
-			q = &queue{}
+			q = tab.newQueue()
 			tab.keys[e.key] = q
 		}
 		e.q = q
@@ -138,13 +160,29 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 		tk.ready = make(chan struct{})
 	}
 	tab.mu.Unlock()
-	return tk
+	return true
+}
+
+// newQueue returns an empty queue, a spare one if there is. tab.mu is held.
+func (tab *Table) newQueue() *queue {
+	if n := len(tab.spare); n > 0 {
+		q := tab.spare[n-1]
+		tab.spare[n-1] = nil
+		tab.spare = tab.spare[:n-1]
+		return q
+	}
+	return &queue{}
 }
 
 // Ready reports whether every key of the ticket is granted.
 func (tk *Ticket) Ready() bool {
+	if tk.ready == nil {
+		// Granted at Enqueue (ready is set only there), and a grant is
+		// never taken back: only a release ends it.
+		return !tk.released.Load()
+	}
 	tk.tab.mu.Lock()
-	ok := tk.pending == 0 && !tk.released
+	ok := tk.pending == 0 && !tk.released.Load()
 	tk.tab.mu.Unlock()
 	return ok
 }
@@ -155,7 +193,7 @@ func (tk *Ticket) Ready() bool {
 // a failed Wait: Release it.
 func (tk *Ticket) Wait(ctx context.Context) error {
 	tk.tab.mu.Lock()
-	pending, released, ready := tk.pending, tk.released, tk.ready
+	pending, released, ready := tk.pending, tk.released.Load(), tk.ready
 	tk.tab.mu.Unlock()
 	switch {
 	case released:
@@ -168,7 +206,7 @@ func (tk *Ticket) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	tk.tab.mu.Lock()
-	pending, released = tk.pending, tk.released
+	pending, released = tk.pending, tk.released.Load()
 	tk.tab.mu.Unlock()
 	switch {
 	case released:
@@ -185,7 +223,7 @@ func (tk *Ticket) Wait(ctx context.Context) error {
 func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool) {
 	tk.tab.mu.Lock()
 	defer tk.tab.mu.Unlock()
-	if tk.released {
+	if tk.released.Load() {
 		return "", false, "", false
 	}
 	for i := range tk.entries {
@@ -207,10 +245,10 @@ func (tk *Ticket) Release() {
 	tab := tk.tab
 	tab.mu.Lock()
 	defer tab.mu.Unlock()
-	if tk.released {
+	if tk.released.Load() {
 		return
 	}
-	tk.released = true
+	tk.released.Store(true)
 	for i := range tk.entries {
 		e := &tk.entries[i]
 		q := e.q
@@ -229,7 +267,13 @@ func (tk *Ticket) Release() {
 		}
 		e.prev, e.next, e.q = nil, nil, nil
 		if q.head == nil {
+			// No entry is left in q, so no ticket refers to it: it can be
+			// handed to the next key that needs one.
 			delete(tab.keys, e.key)
+			if len(tab.spare) < maxSpare {
+				*q = queue{}
+				tab.spare = append(tab.spare, q)
+			}
 			continue
 		}
 		grant(q)
@@ -259,7 +303,7 @@ func grant(q *queue) {
 
 func (tk *Ticket) granted() {
 	tk.pending--
-	if tk.pending == 0 && tk.ready != nil && !tk.released {
+	if tk.pending == 0 && tk.ready != nil && !tk.released.Load() {
 		close(tk.ready)
 	}
 }

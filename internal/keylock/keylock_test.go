@@ -241,3 +241,43 @@ func ExampleTable() {
 	// writer waits for file:a.txt held by reader
 	// writer granted: true
 }
+
+// TestEnqueueIntoReusesSpareQueues: a ticket stored by the caller and an
+// emptied queue taken again make the uncontended case allocate nothing,
+// and a reused queue starts empty (grant order is unchanged).
+func TestEnqueueIntoReusesSpareQueues(t *testing.T) {
+	var tab Table
+	reqs := []Request{w("k")}
+	var warm Ticket
+	require.True(t, tab.EnqueueInto(&warm, "warm", reqs))
+	warm.Release()
+
+	var tk Ticket
+	allocs := testing.AllocsPerRun(1000, func() {
+		tk = Ticket{}
+		if !tab.EnqueueInto(&tk, "o", reqs) || !tk.Ready() {
+			t.Fatal("an uncontended ticket is granted at once")
+		}
+		tk.Release()
+	})
+	assert.Zero(t, allocs)
+	assert.Zero(t, tab.Len())
+
+	var a, b, c Ticket
+	require.True(t, tab.EnqueueInto(&a, "a", []Request{r("k")}))
+	require.True(t, tab.EnqueueInto(&b, "b", reqs))
+	require.True(t, tab.EnqueueInto(&c, "c", []Request{r("k")}))
+	assert.True(t, a.Ready())
+	assert.False(t, b.Ready(), "a writer waits for the reader ahead")
+	assert.False(t, c.Ready(), "a reader waits for the writer ahead")
+	a.Release()
+	assert.True(t, b.Ready())
+	assert.False(t, c.Ready())
+	b.Release()
+	assert.True(t, c.Ready())
+	c.Release()
+	assert.Zero(t, tab.Len())
+
+	var none Ticket
+	assert.False(t, tab.EnqueueInto(&none, "n", []Request{{Key: ""}}), "no key, no ticket")
+}
