@@ -788,3 +788,38 @@ func TestBatchedWriterBehindMakesCallersWait(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, rep.Records)
 }
+
+// Concurrent writers, some of whose records take the caller-side encoding
+// path, leave one valid chain with every record, each writer's in its
+// order.
+func TestBatchedConcurrentMixedWritesKeepOrder(t *testing.T) {
+	w := &failingWriter{budget: 64 << 20}
+	trail := audit.New(w, audit.WithBatch(7, time.Millisecond))
+	local := time.FixedZone("X", 3600)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				rec := audit.Record{Kind: audit.KindIntent, Tool: fmt.Sprintf("g%d", g), CallID: fmt.Sprintf("%04d", i)}
+				if i%10 == 0 {
+					rec.Time = time.Now().In(local) // not UTC: encoded in the caller
+				}
+				assert.NoError(t, trail.Write(rec))
+			}
+		}()
+	}
+	wg.Wait()
+	require.NoError(t, trail.Close())
+	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, 1600, rep.Records)
+	last := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(w.buf.String()), "\n") {
+		var r audit.Record
+		require.NoError(t, json.Unmarshal([]byte(line), &r))
+		assert.Less(t, last[r.Tool], r.CallID, "writer %s's records keep their order", r.Tool)
+		last[r.Tool] = r.CallID
+	}
+}
