@@ -358,8 +358,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}
 		defer tk.Release()
 	}
-	if cs != nil && cs.ticket != nil && !cs.locked {
-		if ferr := e.awaitLocks(ctx, cs.ticket, cs); ferr != nil {
+	if cs != nil && cs.ticketed && !cs.locked {
+		if ferr := e.awaitLocks(ctx, &cs.ticket, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
 		cs.locked = true
@@ -375,7 +375,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// A call holding locks or slots keeps them until its backend has really
 	// stopped (within a grace), so the next writer never overlaps a
 	// backend that is still being killed.
-	gated := held.any() || (cs != nil && cs.ticket != nil)
+	gated := held.any() || (cs != nil && cs.ticketed)
 	if cs != nil {
 		cs.started(req.Attempt)
 	}

@@ -32,15 +32,15 @@ type callState struct {
 	tool   string
 	agent  string
 	job    *job
-	ticket *keylock.Ticket // taken at submission; nil without resources
-	locked bool            // the ticket's keys are granted
 	// refused is the result of a call that failed at admission (a
 	// panicking ResourceDeclarer).
 	refused *tool.Result
-	// tk is the storage of the ticket taken at submission, so that a call
-	// with resources allocates one struct, not two. A ticket taken later
-	// (relock) is allocated on its own.
-	tk keylock.Ticket
+	// ticket is the call's place in the lock queues, taken at submission
+	// (or again by relock), stored here so that a call with resources
+	// allocates one struct, not two. It is valid while ticketed.
+	ticket   keylock.Ticket
+	ticketed bool // ticket is taken and not yet released
+	locked   bool // the ticket's keys are granted
 }
 
 type stateKey struct{}
@@ -99,7 +99,7 @@ func (e *Executor) track(cs *callState, call *tool.Call, j *job, rs []tool.Resou
 		cs.jobID = j.id
 	}
 	if len(rs) > 0 {
-		cs.ticket = e.enqueue(cs.owner(), rs, &cs.tk)
+		cs.ticketed = e.enqueue(cs.owner(), rs, &cs.ticket) != nil
 	}
 	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
@@ -208,11 +208,13 @@ func (cs *callState) finish(res *tool.Result) {
 }
 
 // release gives up the call's locks. Only the call's own goroutine uses
-// cs.ticket, so forgetting it makes a second release (the deferred one
-// after finish) free.
+// the ticket, so a second release (the deferred one after finish) costs
+// nothing.
 func (cs *callState) release() {
-	cs.ticket.Release() // nil-safe and idempotent
-	cs.ticket = nil
+	if cs.ticketed {
+		cs.ticket.Release()
+		cs.ticketed, cs.locked = false, false
+	}
 }
 
 // awaitLocks waits for every key of tk, or refuses at once under Refuse.
@@ -260,7 +262,7 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 	if refused != nil {
 		return nil, refused.Error
 	}
-	if cs != nil && cs.ticket != nil && cs.sameResources(rs) {
+	if cs != nil && cs.ticketed && cs.sameResources(rs) {
 		return nil, nil
 	}
 	if cs == nil {
@@ -274,10 +276,12 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 		}
 		return tk, nil
 	}
-	cs.ticket.Release()
-	cs.ticket, cs.locked = nil, false
+	cs.release()
 	if len(rs) > 0 {
-		cs.ticket = e.enqueue(cs.owner(), rs, nil)
+		// The released ticket is out of every queue and only this call
+		// refers to it: its storage takes the new one.
+		cs.ticket = keylock.Ticket{}
+		cs.ticketed = e.enqueue(cs.owner(), rs, &cs.ticket) != nil
 	}
 	return nil, nil
 }

@@ -91,8 +91,9 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 
 // EnqueueInto is Enqueue with the ticket's storage supplied by the caller
 // (embedded in a larger per-call struct, to save an allocation). tk must be
-// a zero Ticket, used for this one enqueue only. It reports false, leaving
-// tk unused, when reqs name no key.
+// a zero Ticket: a fresh one, or one released and then zeroed by the only
+// owner of its storage. It reports false, leaving tk unused, when reqs name
+// no key.
 func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
 	tk.tab, tk.owner = tab, owner
 	switch {
