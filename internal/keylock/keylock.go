@@ -35,18 +35,27 @@ type Request struct {
 }
 
 // Table holds the queues of every key in use. Its zero value is ready to
-// use. Keys with no ticket take no memory beyond a few spare queues.
+// use. A key with no ticket takes memory only while few such keys are
+// kept for reuse (see idle).
 type Table struct {
 	mu   sync.Mutex
 	keys map[string]*queue
-	// spare holds emptied queues for reuse, so that a key that is taken and
-	// released over and over (the uncontended case) allocates nothing. A
-	// queue is put here only once no entry, hence no ticket, refers to it.
+	busy int // keys whose queue holds an entry
+	// idle counts the emptied queues left in keys, so that a key taken and
+	// released over and over (the uncontended case) costs no map insertion
+	// and deletion. They are swept out once there are more of them than
+	// busy keys (and than minIdle): memory stays in proportion to the keys
+	// in use, at a constant amortised cost.
+	idle int
+	// spare holds swept queues for reuse by new keys. A queue is swept only
+	// once no entry, hence no ticket, refers to it.
 	spare []*queue
 }
 
-// maxSpare bounds the spare queues a table keeps.
-const maxSpare = 16
+const (
+	minIdle  = 16 // emptied queues kept whatever the number of busy keys
+	maxSpare = 16 // swept queues kept for reuse
+)
 
 type queue struct {
 	head, tail *entry
@@ -135,9 +144,14 @@ func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
 		e := &tk.entries[i]
 		e.t = tk
 		q := tab.keys[e.key]
-		if q == nil {
+		switch {
+		case q == nil:
 			q = tab.newQueue()
 			tab.keys[e.key] = q
+			tab.busy++
+		case q.head == nil:
+			tab.idle--
+			tab.busy++
 		}
 		e.q = q
 		// Appended at the tail: a writer is granted only on an empty queue,
@@ -173,6 +187,23 @@ func (tab *Table) newQueue() *queue {
 		return q
 	}
 	return &queue{}
+}
+
+// sweep drops the emptied queues from keys. No entry is left in them, so
+// no ticket refers to them: a few are kept to serve new keys. tab.mu is
+// held.
+func (tab *Table) sweep() {
+	for k, q := range tab.keys {
+		if q.head != nil {
+			continue
+		}
+		delete(tab.keys, k)
+		if len(tab.spare) < maxSpare {
+			*q = queue{}
+			tab.spare = append(tab.spare, q)
+		}
+	}
+	tab.idle = 0
 }
 
 // Ready reports whether every key of the ticket is granted.
@@ -268,16 +299,14 @@ func (tk *Ticket) Release() {
 		}
 		e.prev, e.next, e.q = nil, nil, nil
 		if q.head == nil {
-			// No entry is left in q, so no ticket refers to it: it can be
-			// handed to the next key that needs one.
-			delete(tab.keys, e.key)
-			if len(tab.spare) < maxSpare {
-				*q = queue{}
-				tab.spare = append(tab.spare, q)
-			}
+			tab.busy--
+			tab.idle++
 			continue
 		}
 		grant(q)
+	}
+	if tab.idle > max(minIdle, tab.busy) {
+		tab.sweep()
 	}
 	if tk.ready != nil && tk.pending > 0 {
 		close(tk.ready)
@@ -313,7 +342,7 @@ func (tk *Ticket) granted() {
 func (tab *Table) Len() int {
 	tab.mu.Lock()
 	defer tab.mu.Unlock()
-	return len(tab.keys)
+	return tab.busy
 }
 
 // Matches reports whether reqs, merged the way Enqueue merges them, name

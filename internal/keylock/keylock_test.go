@@ -281,3 +281,31 @@ func TestEnqueueIntoReusesSpareQueues(t *testing.T) {
 	var none Ticket
 	assert.False(t, tab.EnqueueInto(&none, "n", []Request{{Key: ""}}), "no key, no ticket")
 }
+
+// TestEmptiedQueuesAreBounded: emptied queues are kept for reuse, but never
+// more than the busy keys (or minIdle), however many keys come and go.
+func TestEmptiedQueuesAreBounded(t *testing.T) {
+	var tab Table
+	held := make([]*Ticket, 0, 100)
+	for i := range 100 {
+		held = append(held, tab.Enqueue("h", []Request{w(fmt.Sprint("held", i))}))
+	}
+	for i := range 10_000 {
+		tk := tab.Enqueue("o", []Request{w(fmt.Sprint("k", i)), r("shared")})
+		require.True(t, tk.Ready())
+		tk.Release()
+		tab.mu.Lock()
+		n, busy, idle := len(tab.keys), tab.busy, tab.idle
+		tab.mu.Unlock()
+		require.Equal(t, 100, busy)
+		require.LessOrEqual(t, idle, max(minIdle, busy))
+		require.Equal(t, busy+idle, n, "every key in the table is busy or counted idle")
+	}
+	for _, tk := range held {
+		tk.Release()
+	}
+	assert.Zero(t, tab.Len())
+	tab.mu.Lock()
+	assert.LessOrEqual(t, len(tab.keys), minIdle)
+	tab.mu.Unlock()
+}
