@@ -31,14 +31,16 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	if len(calls) == 0 {
 		return results
 	}
-	// One allocation holds every call's copy and request storage.
-	batch := make([]admitted, len(calls))
 	// Submission, in call order: this fixes the order of the lock queues.
+	// Only the tool and the state of each call are kept until it runs; its
+	// frame is made when it runs, so that the frames of finished calls are
+	// garbage at once instead of live (and scanned by every collection)
+	// until the whole batch ends.
+	batch := make([]admitted, len(calls))
 	for i := range calls {
 		a := &batch[i]
-		a.call = calls[i]
-		a.entry, _ = e.reg.Lookup(a.call.Name)
-		a.cs = e.admit(&a.call, a.entry, nil)
+		a.entry, _ = e.reg.Lookup(calls[i].Name)
+		a.cs = e.admit(&calls[i], a.entry, nil)
 	}
 	// A fixed set of workers (the caller's goroutine among them) pulls the
 	// calls in index order from a shared counter: no goroutine, no fresh
@@ -49,12 +51,19 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	// at once, without running (execute checks ctx first).
 	var next atomic.Int64
 	work := func() {
+		var frames []frame // this worker's next frames, allocated a chunk at a time
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= len(batch) {
 				return
 			}
-			results[i] = e.runAdmitted(ctx, &batch[i])
+			if len(frames) == 0 {
+				frames = make([]frame, min(frameChunk, len(batch)-i))
+			}
+			f := &frames[0]
+			frames = frames[1:]
+			f.call = calls[i]
+			results[i] = e.runAdmitted(ctx, f, &batch[i])
 		}
 	}
 	workers := min(e.batchLimit, len(batch))
@@ -67,23 +76,27 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	return results
 }
 
-// admitted is one call of a batch: the call's copy, the storage for its
-// extension.Request, its tool and its state.
+// frameChunk is how many frames a batch worker allocates at once.
+const frameChunk = 32
+
+// admitted is one submitted call of a batch: its tool and its state.
 type admitted struct {
-	frame
 	entry *registry.Entry
 	cs    *callState
 }
 
-// runAdmitted runs one call of a batch. A panic escaping the pipeline (the
-// executor's own bookkeeping; extensions and backends are guarded) becomes
-// that call's result and never stops the worker or its siblings.
-func (e *Executor) runAdmitted(ctx context.Context, a *admitted) (res *tool.Result) {
+// runAdmitted runs one call of a batch in frame f. A panic escaping the
+// pipeline (the executor's own bookkeeping; extensions and backends are
+// guarded) becomes that call's result and never stops the worker or its
+// siblings.
+func (e *Executor) runAdmitted(ctx context.Context, f *frame, a *admitted) (res *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			a.cs.release()
-			res = extension.PanicResult(&a.call, fmt.Sprintf("executor running call %q", a.call.ID), p, debug.Stack())
+			if a.cs != nil {
+				a.cs.release()
+			}
+			res = extension.PanicResult(&f.call, fmt.Sprintf("executor running call %q", f.call.ID), p, debug.Stack())
 		}
 	}()
-	return e.run(ctx, &a.call, &a.req, a.entry, a.cs, time.Now())
+	return e.run(ctx, &f.call, &f.req, a.entry, a.cs, time.Now())
 }

@@ -39,6 +39,29 @@ func BenchmarkExecuteBatch(b *testing.B) {
 	}
 }
 
+// BenchmarkExecuteBatchInterleaved runs the batch of BenchmarkExecuteBatch
+// with 1 and with 2 workers in alternation within one loop, so that a
+// shared machine's drifting speed hits both alike, and reports the time
+// with 2 workers relative to 1 (x_workers=2). Target on a 2-core machine:
+// at most 1/1.6 = 0.625.
+func BenchmarkExecuteBatchInterleaved(b *testing.B) {
+	const n = 10_000
+	calls := make([]tool.Call, n)
+	for i := range calls {
+		calls[i] = tool.Call{ID: fmt.Sprint(i), Name: "noop", Args: json.RawMessage(`{}`)}
+	}
+	run := func(workers int) func() {
+		ex := executor.New(scRegistry(b, scRawNoop("noop")), executor.WithBatchConcurrency(workers))
+		return func() {
+			res := ex.ExecuteBatch(context.Background(), calls)
+			if !res[n-1].OK() {
+				b.Fatal(res[n-1].Err())
+			}
+		}
+	}
+	benchcore.Interleave(b, 1, []string{"workers=1", "workers=2"}, run(1), run(2))
+}
+
 // BenchmarkLockOverhead compares an uncontended call that declares a
 // resource with the same call declaring none. Target: at most 1.1×.
 func BenchmarkLockOverhead(b *testing.B) {
