@@ -386,10 +386,12 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if timeout <= 0 {
 		timeout = e.timeout
 	}
-	bctx, cancel := context.WithTimeout(ctx, timeout)
+	// One clock reading serves as the backend's start and its deadline's
+	// base (context.WithTimeout would read the clock again).
+	began := time.Now()
+	bctx, cancel := context.WithDeadline(ctx, began.Add(timeout))
 	defer cancel()
 
-	began := time.Now()
 	var o outcome
 	abandoned := false
 	if e.detach {
