@@ -387,10 +387,10 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		timeout = e.timeout
 	}
 	// One clock reading serves as the backend's start and its deadline's
-	// base (context.WithTimeout would read the clock again).
+	// base. The deadline arms no timer unless the backend asks for Done.
 	began := time.Now()
-	bctx, cancel := context.WithDeadline(ctx, began.Add(timeout))
-	defer cancel()
+	bctx := withLazyDeadline(ctx, began.Add(timeout))
+	defer bctx.cancel()
 
 	var o outcome
 	abandoned := false

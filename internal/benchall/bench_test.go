@@ -233,3 +233,36 @@ func BenchmarkAllExtensionsInterleaved(b *testing.B) {
 	}
 	benchcore.Interleave(b, 32, []string{"baseline", "execute", "all"}, baseline, execute(plain), execute(all))
 }
+
+// BenchmarkEachExtensionInterleaved runs the baseline, Execute alone and
+// Execute with each built-in alone in alternating blocks of one loop, and
+// reports each one's ratio to the baseline (x_none, x_<extension>): what
+// each built-in adds, steadier than BenchmarkEachExtension's ns/op.
+func BenchmarkEachExtensionInterleaved(b *testing.B) {
+	ctx := context.Background()
+	baseline := newBaseline(b)
+	exts, done := builtins(b)
+	defer done()
+	call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
+	names := []string{"baseline", "none"}
+	paths := []func(){baseline}
+	for _, x := range append([]extension.Extension{nil}, exts...) {
+		var list []extension.Extension
+		if x != nil {
+			list = []extension.Extension{x}
+			names = append(names, x.Name())
+		}
+		reg := registry.New()
+		reg.MustRegister(tool.Func("search", "", search))
+		ex := executor.New(reg, executor.WithExtensions(list...))
+		if res, err := ex.Execute(ctx, call); err != nil || !res.OK() {
+			b.Fatalf("the benchmark call fails with %v: %v", names[len(names)-1], err)
+		}
+		paths = append(paths, func() {
+			if _, err := ex.Execute(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	benchcore.Interleave(b, 32, names, paths...)
+}

@@ -1,0 +1,146 @@
+package executor
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// lazyDeadline is the context a backend runs under: its parent with the
+// call's deadline. context.WithDeadline arms a runtime timer and allocates
+// four objects per call, although most in-process tools never look at
+// their context's Done channel. lazyDeadline answers Deadline and Err from
+// the clock, and builds the real context.WithDeadline only when somebody
+// asks for Done (a select, exec.CommandContext, an HTTP request, a child
+// context): from then on every method is the real context's.
+//
+// It behaves as context.WithDeadline(parent, deadline) would: Err is
+// context.DeadlineExceeded once the deadline has passed, the parent's
+// error once the parent is done, context.Canceled after cancel; Done
+// closes at the same moments; children are cancelled with it, without a
+// goroutine (the context package finds the real context through Value).
+type lazyDeadline struct {
+	parent   context.Context
+	deadline time.Time // the earlier of the parent's deadline and ours
+
+	armed atomic.Pointer[armedDeadline] // the real context, once Done was asked for
+	final atomic.Pointer[error]         // Err, fixed by cancel before anybody armed
+
+	mu sync.Mutex // serialises arming and cancelling
+}
+
+type armedDeadline struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// withLazyDeadline returns parent with deadline d. Call its cancel method
+// when the backend returns, as with WithDeadline's cancel function.
+func withLazyDeadline(parent context.Context, d time.Time) *lazyDeadline {
+	if pd, ok := parent.Deadline(); ok && pd.Before(d) {
+		d = pd
+	}
+	return &lazyDeadline{parent: parent, deadline: d}
+}
+
+// Deadline implements context.Context.
+func (c *lazyDeadline) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// Done implements context.Context. It arms the real deadline.
+func (c *lazyDeadline) Done() <-chan struct{} { return c.arm().Done() }
+
+// Err implements context.Context.
+func (c *lazyDeadline) Err() error {
+	if a := c.armed.Load(); a != nil {
+		return a.ctx.Err()
+	}
+	if e := c.final.Load(); e != nil {
+		return *e
+	}
+	return c.liveErr()
+}
+
+func (c *lazyDeadline) liveErr() error {
+	if err := c.parent.Err(); err != nil {
+		return err
+	}
+	if !time.Now().Before(c.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// Value implements context.Context. The context package's own key (a *int,
+// &cancelCtxKey) arms the real context: context.Cause and the cancellation
+// of children find the cancelCtx through it.
+func (c *lazyDeadline) Value(key any) any {
+	if a := c.armed.Load(); a != nil {
+		return a.ctx.Value(key)
+	}
+	if _, ok := key.(*int); ok {
+		return c.arm().Value(key)
+	}
+	return c.parent.Value(key)
+}
+
+// String describes the context, as the context package's do.
+func (c *lazyDeadline) String() string {
+	return "executor.lazyDeadline(" + c.deadline.String() + ")"
+}
+
+// arm returns the real context, building it on first use. After cancel it
+// is a context that is already done with the same error.
+func (c *lazyDeadline) arm() context.Context {
+	if a := c.armed.Load(); a != nil {
+		return a.ctx
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a := c.armed.Load(); a != nil {
+		return a.ctx
+	}
+	a := &armedDeadline{}
+	if e := c.final.Load(); e != nil && *e == context.DeadlineExceeded {
+		// Done with the deadline already passed: WithDeadline says so.
+		a.ctx, a.cancel = context.WithDeadline(c.parent, c.deadline)
+		a.cancel()
+	} else if e != nil {
+		// Cancelled (or the parent was done: WithCancel of a done
+		// parent reports the parent's error).
+		a.ctx, a.cancel = context.WithCancel(c.parent)
+		a.cancel()
+	} else {
+		a.ctx, a.cancel = context.WithDeadline(c.parent, c.deadline)
+	}
+	c.armed.Store(a)
+	return a.ctx
+}
+
+// cancel releases the context, as WithDeadline's cancel function does.
+func (c *lazyDeadline) cancel() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a := c.armed.Load(); a != nil {
+		a.cancel()
+		return
+	}
+	if c.final.Load() != nil {
+		return
+	}
+	switch err := c.liveErr(); err {
+	case nil, context.Canceled:
+		c.final.Store(&errCanceled)
+	case context.DeadlineExceeded:
+		c.final.Store(&errDeadline)
+	default:
+		e := err // its own variable: only this branch allocates
+		c.final.Store(&e)
+	}
+}
+
+// The errors cancel fixes, stored without allocating.
+var (
+	errCanceled = context.Canceled
+	errDeadline = context.DeadlineExceeded
+)
