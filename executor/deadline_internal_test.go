@@ -21,7 +21,7 @@ func TestLazyDeadlineBehavesAsWithDeadline(t *testing.T) {
 			c := withLazyDeadline(p, d)
 			return c, c.cancel
 		},
-		"std":  func(p context.Context, d time.Time) (context.Context, func()) { return context.WithDeadline(p, d) },
+		"std": func(p context.Context, d time.Time) (context.Context, func()) { return context.WithDeadline(p, d) },
 	}
 	doneNow := func(ctx context.Context) bool {
 		select {
