@@ -288,6 +288,21 @@ func TestExtensionShortCircuits(t *testing.T) {
 	assert.Equal(t, "c1", res.CallID, "the executor fills identity on short-circuited results")
 }
 
+// Extensions learn when the executor received the call, so that they can
+// time it without reading the clock again.
+func TestRequestCarriesReceivedTime(t *testing.T) {
+	var received time.Time
+	spy := extension.Hooks{ExtName: "spy", Before: func(_ context.Context, req *extension.Request) *tool.Result {
+		received = req.Received
+		return nil
+	}}
+	ex := newExec(t, []executor.Option{executor.WithExtensions(spy)})
+	res := exec(t, ex, "search", `{"query":"x"}`)
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.False(t, received.IsZero())
+	assert.True(t, received.Equal(res.StartedAt), "Received %v is the result's StartedAt %v", received, res.StartedAt)
+}
+
 func TestRewrittenArgumentsAreValidatedAgain(t *testing.T) {
 	rewrite := func(args string) extension.Extension {
 		return extension.Func("rewrite", extension.PriorityApproval, func(next extension.Handler) extension.Handler {

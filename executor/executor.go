@@ -257,7 +257,7 @@ func (e *Executor) execute(ctx context.Context, call *tool.Call, req *extension.
 	if req == nil {
 		req = new(extension.Request)
 	}
-	*req = extension.Request{Call: *call, Spec: &entry.Spec, Tool: entry.Tool, Attempt: 1, Validated: args}
+	*req = extension.Request{Call: *call, Spec: &entry.Spec, Tool: entry.Tool, Attempt: 1, Validated: args, Received: start}
 	res := e.chain(ctx, req)
 	res.Timings.Validate = validated
 	// Report the arguments that actually ran (an extension may have rewritten them).

@@ -12,6 +12,8 @@
 package extension
 
 import (
+	"time"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -40,6 +42,11 @@ type Request struct {
 	// Values carries facts from one extension to those further in (for
 	// example the approval extension's risk verdict). Use Set and Get.
 	Values map[string]any
+	// Received is when the executor received the call (the result's
+	// StartedAt). Extensions that time the whole call (logging, metrics)
+	// measure from it instead of reading the clock again; it is zero in a
+	// Request built by hand, so fall back to the clock then.
+	Received time.Time
 }
 
 // Set stores a value for extensions further in the chain.

@@ -95,68 +95,74 @@ func readRecords(t *testing.T, path string) []audit.Record {
 	return out
 }
 
+// Both modes record the same: in batched mode the writer goroutine
+// redacts and encodes what the caller queued.
 func TestIntentAndOutcome(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	trail, err := audit.Open(path)
-	require.NoError(t, err)
-	f := newFixture(t, trail, approver)
+	for name, opts := range map[string][]audit.Option{"sync": nil, "batched": {audit.WithBatch(100, time.Hour)}} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "audit.jsonl")
+			trail, err := audit.Open(path, opts...)
+			require.NoError(t, err)
+			f := newFixture(t, trail, approver)
 
-	_, err = f.call(t, "ok-1", false)
-	require.NoError(t, err)
-	_, err = f.call(t, "fail-1", true)
-	require.Error(t, err)
-	_, err = f.call(t, "deny-1", false)
-	require.Error(t, err)
-	require.NoError(t, trail.Close())
+			_, err = f.call(t, "ok-1", false)
+			require.NoError(t, err)
+			_, err = f.call(t, "fail-1", true)
+			require.Error(t, err)
+			_, err = f.call(t, "deny-1", false)
+			require.Error(t, err)
+			require.NoError(t, trail.Close())
 
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.NotContains(t, string(raw), secretValue, "a secret reached the audit trail")
+			raw, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.NotContains(t, string(raw), secretValue, "a secret reached the audit trail")
 
-	recs := readRecords(t, path)
-	require.Len(t, recs, 6)
-	want := []struct {
-		kind, id, status, code, decision string
-	}{
-		{"intent", "ok-1", "", "", ""},
-		{"outcome", "ok-1", "succeeded", "", "approve"},
-		{"intent", "fail-1", "", "", ""},
-		{"outcome", "fail-1", "failed", "non_zero_exit", "approve"},
-		{"intent", "deny-1", "", "", ""},
-		{"outcome", "deny-1", "denied", "approval_denied", "deny"},
+			recs := readRecords(t, path)
+			require.Len(t, recs, 6)
+			want := []struct {
+				kind, id, status, code, decision string
+			}{
+				{"intent", "ok-1", "", "", ""},
+				{"outcome", "ok-1", "succeeded", "", "approve"},
+				{"intent", "fail-1", "", "", ""},
+				{"outcome", "fail-1", "failed", "non_zero_exit", "approve"},
+				{"intent", "deny-1", "", "", ""},
+				{"outcome", "deny-1", "denied", "approval_denied", "deny"},
+			}
+			for i, w := range want {
+				r := recs[i]
+				assert.Equal(t, uint64(i+1), r.Seq)
+				assert.Equal(t, w.kind, r.Kind, "record %d", i)
+				assert.Equal(t, w.id, r.CallID)
+				assert.Equal(t, "deploy", r.Tool)
+				assert.Equal(t, "alice", r.Principal)
+				assert.Equal(t, "acme", r.Tenant)
+				assert.Equal(t, "ops-bot", r.Agent)
+				assert.Equal(t, w.status, r.Status)
+				assert.Equal(t, w.code, r.ErrorCode)
+				assert.Equal(t, w.decision, r.Decision)
+				assert.Len(t, r.Hash, 64)
+				if w.kind == "intent" {
+					var args map[string]any
+					require.NoError(t, json.Unmarshal(r.Args, &args))
+					assert.Equal(t, "[REDACTED]", args["deploy_pin"], "the toolbelt:\"secret\" field is redacted")
+					assert.Equal(t, "prod", args["env"])
+					assert.Equal(t, "high", r.Risk)
+				} else {
+					assert.Empty(t, r.Args, "unchanged arguments are not repeated on the outcome")
+					assert.Positive(t, r.DurationMS)
+				}
+			}
+			assert.Equal(t, audit.Genesis, recs[0].Prev)
+			assert.Equal(t, recs[0].Hash, recs[1].Prev)
+
+			rep, err := audit.Verify(path)
+			require.NoError(t, err)
+			assert.True(t, rep.OK())
+			assert.Equal(t, 6, rep.Records)
+			assert.Equal(t, recs[5].Hash, rep.LastHash)
+		})
 	}
-	for i, w := range want {
-		r := recs[i]
-		assert.Equal(t, uint64(i+1), r.Seq)
-		assert.Equal(t, w.kind, r.Kind, "record %d", i)
-		assert.Equal(t, w.id, r.CallID)
-		assert.Equal(t, "deploy", r.Tool)
-		assert.Equal(t, "alice", r.Principal)
-		assert.Equal(t, "acme", r.Tenant)
-		assert.Equal(t, "ops-bot", r.Agent)
-		assert.Equal(t, w.status, r.Status)
-		assert.Equal(t, w.code, r.ErrorCode)
-		assert.Equal(t, w.decision, r.Decision)
-		assert.Len(t, r.Hash, 64)
-		if w.kind == "intent" {
-			var args map[string]any
-			require.NoError(t, json.Unmarshal(r.Args, &args))
-			assert.Equal(t, "[REDACTED]", args["deploy_pin"], "the toolbelt:\"secret\" field is redacted")
-			assert.Equal(t, "prod", args["env"])
-			assert.Equal(t, "high", r.Risk)
-		} else {
-			assert.Empty(t, r.Args, "unchanged arguments are not repeated on the outcome")
-			assert.Positive(t, r.DurationMS)
-		}
-	}
-	assert.Equal(t, audit.Genesis, recs[0].Prev)
-	assert.Equal(t, recs[0].Hash, recs[1].Prev)
-
-	rep, err := audit.Verify(path)
-	require.NoError(t, err)
-	assert.True(t, rep.OK())
-	assert.Equal(t, 6, rep.Records)
-	assert.Equal(t, recs[5].Hash, rep.LastHash)
 }
 
 // writeTrail writes n calls (2n records) and returns the file's lines.

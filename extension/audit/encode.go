@@ -69,7 +69,7 @@ func appendRecord(dst []byte, rec *Record) ([]byte, bool) {
 func encodable(rec *Record) bool {
 	return rec.Time.Location() == time.UTC && rec.Time.Year() >= 0 && rec.Time.Year() <= 9999 &&
 		!math.IsNaN(rec.DurationMS) && !math.IsInf(rec.DurationMS, 0) &&
-		(len(rec.Args) == 0 || rec.argsValid || json.Valid(rec.Args))
+		(len(rec.Args) == 0 || rec.argsValid || rec.redactLater || json.Valid(rec.Args))
 }
 
 func appendField(dst []byte, key, v string, omitEmpty bool) []byte {

@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -42,7 +43,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 			secrets = req.Spec.Secrets
 			rec.Risk = req.Spec.Risk.String()
 		}
-		rec.Args, rec.argsValid = redact.Args(c.Args, secrets), true
+		t.setArgs(&rec, c.Args, secrets)
 		start := t.now()
 		rec.Time = start
 		intentArgs := c.Args
@@ -73,7 +74,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 			out.Status = string(tool.StatusSucceeded)
 		}
 		if !bytes.Equal(c.Args, intentArgs) {
-			out.Args, out.argsValid = redact.Args(c.Args, secrets), true
+			t.setArgs(&out, c.Args, secrets)
 		}
 		end := t.now()
 		out.Time = end
@@ -109,7 +110,7 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 		secrets = spec.Secrets
 		rec.Risk = spec.Risk.String()
 	}
-	rec.Args, rec.argsValid = redact.Args(c.Args, secrets), true
+	t.setArgs(&rec, c.Args, secrets)
 	if res.Error != nil {
 		rec.ErrorCode, rec.Error = string(res.Error.Code), res.Error.Message
 		if rec.Status == "" {
@@ -119,6 +120,16 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	if err := t.Write(rec); err != nil {
 		t.onError(fmt.Errorf("audit trail unavailable: %w", err))
 	}
+}
+
+// setArgs puts a call's arguments on rec, redacted. In batched mode the
+// writer goroutine redacts them (Write copies them first).
+func (t *Trail) setArgs(rec *Record, args json.RawMessage, secrets []string) {
+	if t.batched && len(args) > 0 {
+		rec.Args, rec.redactLater, rec.secrets = args, true, secrets
+		return
+	}
+	rec.Args, rec.argsValid = redact.Args(args, secrets), true
 }
 
 func decision(res *tool.Result) string {

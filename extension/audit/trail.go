@@ -90,6 +90,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 )
 
 // Record kinds.
@@ -142,6 +144,19 @@ type Record struct {
 	// argsValid says Args is known to be valid JSON (the output of
 	// redact.Args, which guarantees it), so encoding need not check again.
 	argsValid bool
+	// redactLater, set by the extension in batched mode, says Args are
+	// the call's raw arguments, to be redacted with secrets by the writer
+	// goroutine before encoding (the caller does not pay for it).
+	redactLater bool
+	secrets     []string
+}
+
+// redact redacts Args if the extension left that to the trail.
+func (rec *Record) redact() {
+	if rec.redactLater {
+		rec.Args, rec.argsValid, rec.redactLater = redact.Args(rec.Args, rec.secrets), true, false
+		rec.secrets = nil
+	}
 }
 
 // Writer is where a Trail writes: an *os.File, or anything that can write
@@ -382,7 +397,7 @@ func (t *Trail) writeBatched(rec Record) error {
 		return t.writeBatchedNow(rec)
 	}
 	// The record waits in memory: it must not share the caller's slices.
-	rec.argsValid = true
+	rec.argsValid = !rec.redactLater
 	if len(rec.Args) > 0 {
 		rec.Args = bytes.Clone(rec.Args)
 	}
@@ -424,7 +439,7 @@ func (t *Trail) writeBatched(rec Record) error {
 
 // encodeChunk is how many queued records wake the writer goroutine to
 // encode them, when the batch is not full yet.
-const encodeChunk = 256
+const encodeChunk = 1024
 
 // fullLocked says whether the records not yet written make a batch.
 func (t *Trail) fullLocked() bool {
@@ -435,6 +450,7 @@ func (t *Trail) fullLocked() bool {
 // encoder leaves to encoding/json: an encoding error then reaches the
 // caller and the record is not accepted.
 func (t *Trail) writeBatchedNow(rec Record) error {
+	rec.redact()
 	t.mu.Lock()
 	err := t.acceptableLocked()
 	t.mu.Unlock()
@@ -542,6 +558,7 @@ func (t *Trail) drainLocked() {
 	}
 	for i := range q {
 		rec := &q[i]
+		rec.redact()
 		// encodable held when rec was queued, so this cannot fail.
 		t.buf, _ = t.encodeLocked(rec, t.buf, seq+1, head)
 		seq, head = rec.Seq, rec.Hash

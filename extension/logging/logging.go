@@ -81,7 +81,10 @@ func (e *Extension) Priority() int { return extension.PriorityLogging }
 // Wrap implements extension.Extension.
 func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
-		start := time.Now()
+		start := req.Received // when the executor received the call
+		if start.IsZero() {
+			start = time.Now()
+		}
 		res := next(ctx, req)
 		e.write(req, res, time.Since(start))
 		return res

@@ -51,7 +51,9 @@ type Observation struct {
 	Status tool.Status
 	// Code is the error code; empty on success.
 	Code tool.Code
-	// Duration is the time spent in the chain from this extension inward.
+	// Duration is the time from the executor receiving the call
+	// (extension.Request.Received) until the extensions further in
+	// returned: validation and the chain from this extension inward.
 	Duration time.Duration
 	// Attempts is how many times the backend ran (0 if it never did).
 	Attempts int
@@ -155,7 +157,10 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 			}
 			tool.Emit(outer, ev)
 		})
-		start := time.Now()
+		start := req.Received // when the executor received the call
+		if start.IsZero() {
+			start = time.Now()
+		}
 		res := next(ctx, req)
 		o := Observe(res)
 		o.Tool = name

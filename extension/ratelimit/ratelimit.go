@@ -275,7 +275,9 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 			}
 		}
 		res := next(ctx, req)
-		res.SetMeta(MetaKey, tightest(ts, l.clock.Now()))
+		// Remaining as of the admission (the clock read above): what a
+		// caller may still send now, without a second clock read.
+		res.SetMeta(MetaKey, tightest(ts, now))
 		return res
 	}
 }
