@@ -49,24 +49,36 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	// a worker has already taken up, so the workers cannot deadlock.
 	// A cancelled ctx makes the calls not yet started come back cancelled
 	// at once, without running (execute checks ctx first).
+	//
+	// Workers claim a few consecutive calls at a time (a claim), so that
+	// they do not fight over the counter and the results' cache lines on
+	// every call; claims stay small enough (an eighth of a worker's share
+	// at most) that no worker is left with a long tail while the others
+	// idle, and are single calls for a model turn's handful of calls.
+	// Claims are taken in index order, so the lock-order argument holds:
+	// the smallest unfinished call waits for nobody unfinished.
+	workers := min(e.batchLimit, len(batch))
+	claim := max(1, min(maxClaim, len(batch)/(workers*8)))
 	var next atomic.Int64
 	work := func() {
 		var frames []frame // this worker's next frames, allocated a chunk at a time
 		for {
-			i := int(next.Add(1) - 1)
-			if i >= len(batch) {
+			lo := int(next.Add(int64(claim)) - int64(claim))
+			if lo >= len(batch) {
 				return
 			}
-			if len(frames) == 0 {
-				frames = make([]frame, min(frameChunk, len(batch)-i))
+			hi := min(lo+claim, len(batch))
+			for i := lo; i < hi; i++ {
+				if len(frames) == 0 {
+					frames = make([]frame, min(frameChunk, len(batch)-i))
+				}
+				f := &frames[0]
+				frames = frames[1:]
+				f.call = calls[i]
+				results[i] = e.runAdmitted(ctx, f, &batch[i])
 			}
-			f := &frames[0]
-			frames = frames[1:]
-			f.call = calls[i]
-			results[i] = e.runAdmitted(ctx, f, &batch[i])
 		}
 	}
-	workers := min(e.batchLimit, len(batch))
 	var wg sync.WaitGroup
 	for range workers - 1 {
 		wg.Go(work)
@@ -78,6 +90,9 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 
 // frameChunk is how many frames a batch worker allocates at once.
 const frameChunk = 32
+
+// maxClaim is the most consecutive calls a batch worker takes at once.
+const maxClaim = 16
 
 // admitted is one submitted call of a batch: its tool and its state.
 type admitted struct {

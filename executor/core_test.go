@@ -303,6 +303,34 @@ func TestRequestCarriesReceivedTime(t *testing.T) {
 	assert.True(t, received.Equal(res.StartedAt), "Received %v is the result's StartedAt %v", received, res.StartedAt)
 }
 
+// A tool whose schema accepts any object skips decoding its arguments,
+// but still gets exactly one JSON object.
+func TestAnyObjectSchemaStillRefusesNonObjects(t *testing.T) {
+	var got []string
+	anyArgs := tool.New("any", "Takes anything", func(_ context.Context, c tool.Call) (*tool.Result, error) {
+		got = append(got, string(c.Args))
+		return &tool.Result{}, nil
+	})
+	ex := newExec(t, nil, anyArgs)
+	for _, ok := range []string{`{}`, `{"a":[1,{"b":null}]}`, ``} {
+		res := exec(t, ex, "any", ok)
+		assert.True(t, res.OK(), "%s: %v", ok, res.Error)
+	}
+	assert.Equal(t, []string{`{}`, `{"a":[1,{"b":null}]}`, `{}`}, got, "the arguments reach the tool unchanged")
+	for bad, msg := range map[string]string{
+		`[]`:       "JSON array",
+		`null`:     "JSON null",
+		`{} {}`:    "more than one JSON value",
+		`{"a":}`:   "not valid JSON",
+		`{"a":1}x`: "",
+	} {
+		res := exec(t, ex, "any", bad)
+		require.NotNil(t, res.Error, bad)
+		assert.Equal(t, tool.CodeInvalidArguments, res.Error.Code, bad)
+		assert.Contains(t, res.Error.Message, msg, bad)
+	}
+}
+
 func TestRewrittenArgumentsAreValidatedAgain(t *testing.T) {
 	rewrite := func(args string) extension.Extension {
 		return extension.Func("rewrite", extension.PriorityApproval, func(next extension.Handler) extension.Handler {

@@ -310,6 +310,9 @@ func (e *Executor) validate(entry *registry.Entry, args json.RawMessage) (json.R
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
+	if entry.Input.AcceptsAnyObject() && schema.IsObject(args) {
+		return args, nil // nothing to check inside, nothing to strip: no decoding
+	}
 	m, err := schema.Decode(args)
 	if err != nil {
 		return nil, tool.NewError(tool.CodeInvalidArguments, err.Error())

@@ -135,6 +135,21 @@ func Decode(data []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// AcceptsAnyObject reports whether the schema accepts every JSON object
+// (the schema of a tool without arguments, or of one that takes any): then
+// IsObject is all the validation arguments need.
+func (v *Validator) AcceptsAnyObject() bool { return v.anyObject }
+
+// IsObject reports whether data is exactly one valid JSON object (with
+// optional surrounding white space), without decoding it.
+func IsObject(data []byte) bool {
+	i := 0
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i < len(data) && data[i] == '{' && json.Valid(data)
+}
+
 func jsonKind(v any) string {
 	switch v.(type) {
 	case nil:

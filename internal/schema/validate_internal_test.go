@@ -45,3 +45,15 @@ func TestAcceptsAnyObjectAgreesWithTheValidator(t *testing.T) {
 		})
 	}
 }
+
+func TestIsObject(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{}`: true, ` {"a":1} `: true, "\n\t{\"a\":{\"b\":[1,2]}}\r\n": true,
+		``: false, `   `: false, `[]`: false, `null`: false, `"x"`: false, `1`: false,
+		`{} {}`: false, `{}x`: false, `{"a":}`: false, `{`: false,
+	} {
+		if got := IsObject([]byte(raw)); got != want {
+			t.Errorf("IsObject(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}
