@@ -44,7 +44,12 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 			rec.Risk = req.Spec.Risk.String()
 		}
 		t.setArgs(&rec, c.Args, secrets)
-		start := t.now()
+		// The intent is stamped with the time the executor received the
+		// call (one clock read fewer), unless a clock was set.
+		start := req.Received
+		if t.clockSet || start.IsZero() {
+			start = t.now()
+		}
 		rec.Time = start
 		intentArgs := c.Args
 		if err := t.Write(rec); err != nil {

@@ -108,7 +108,9 @@ const Genesis = "000000000000000000000000000000000000000000000000000000000000000
 
 // Record is one line of the trail. Seq, Prev and Hash are set by the Trail.
 type Record struct {
-	Seq  uint64    `json:"seq"`
+	Seq uint64 `json:"seq"`
+	// Time is when the record was written (UTC); the extension stamps an
+	// intent with the time the executor received the call.
 	Time time.Time `json:"time"`
 	Kind string    `json:"kind"`
 
@@ -213,6 +215,7 @@ type Trail struct {
 	failOpen bool
 	onError  func(error)
 	now      func() time.Time
+	clockSet bool // WithClock: stamp records with now, never with the executor's reading
 }
 
 // batchBytes flushes a batch early when its buffer passes this size, so
@@ -258,7 +261,7 @@ func WithErrorHandler(fn func(error)) Option {
 func WithClock(now func() time.Time) Option {
 	return func(t *Trail) {
 		if now != nil {
-			t.now = now
+			t.now, t.clockSet = now, true
 		}
 	}
 }

@@ -22,6 +22,7 @@ package logging
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -138,21 +139,17 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	if attempts == 0 {
 		attempts = req.Attempt
 	}
-	// Size the fields exactly: the slice escapes to the core, and a zap.Field
-	// is 64 bytes.
-	n := 5
-	for _, s := range [...]string{c.Principal.ID, c.Principal.Tenant, c.Agent, c.Session, c.TraceID, c.SpanID} {
-		if s != "" {
-			n++
-		}
-	}
-	if res.Error != nil {
-		n += 3
-	}
-	if e.args {
-		n++
-	}
-	fields := make([]zap.Field, 0, n)
+	// The fields slice escapes to the core (a zap.Field is 64 bytes): it
+	// comes from a pool, since a core serializes the fields in Write and
+	// keeps none of them (zapcore.Core's contract; zap's own cores, the
+	// observer included, copy or encode them).
+	fp := fieldPool.Get().(*[]zap.Field)
+	fields := (*fp)[:0]
+	defer func() {
+		clear(fields) // drop the references to the call's strings
+		*fp = fields[:0]
+		fieldPool.Put(fp)
+	}()
 	fields = append(fields,
 		zap.String("call_id", c.ID),
 		zap.String("tool", c.Name),
@@ -198,6 +195,12 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 
 // rawJSON logs already-encoded JSON as a nested value in JSON encoders and
 // as text in console encoders.
+// fieldPool holds field slices with room for every field write logs.
+var fieldPool = sync.Pool{New: func() any {
+	s := make([]zap.Field, 0, 16)
+	return &s
+}}
+
 type rawJSON []byte
 
 // MarshalJSON implements json.Marshaler.
