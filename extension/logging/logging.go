@@ -2,8 +2,9 @@
 // go.uber.org/zap line per tool call.
 //
 // Each line carries the call id, tool, principal, agent, session, trace and
-// span ids, status, duration, error code and message, and attempts. The
-// level follows the outcome:
+// span ids, status, duration (from the executor receiving the call,
+// extension.Request.Received, to the end of the chain inside logging),
+// error code and message, and attempts. The level follows the outcome:
 //
 //	succeeded          Info (or the level set by WithSuccessLevel)
 //	denied, cancelled  Warn
