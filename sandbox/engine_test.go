@@ -276,8 +276,8 @@ func TestOutputFloodIsStopped(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			var streamed int64
 			out, err := sb.Run(context.Background(), Spec{
-				Argv:     []string{"head", "-c", "1073741824", "/dev/zero"},
-				Limits:   Limits{OutputBytes: 64 << 10, Timeout: 60 * time.Second},
+				Argv:   []string{"head", "-c", "1073741824", "/dev/zero"},
+				Limits: Limits{OutputBytes: 64 << 10, Timeout: 60 * time.Second},
 				OnOutput: func(stream string, c []byte) {
 					// Only stdout: a dying head (or runsc) may write a line
 					// to stderr.
