@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"github.com/toolbelt-go/toolbelt/internal/race"
 	"runtime"
 	"sync"
 	"testing"
@@ -197,7 +198,7 @@ func TestLazyDeadlineConcurrentUse(t *testing.T) {
 // A backend that ignores Done costs one allocation for its deadline, where
 // context.WithDeadline costs four (and a runtime timer).
 func TestLazyDeadlineAllocations(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates")
 	}
 	parent := context.Background()

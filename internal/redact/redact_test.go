@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolbelt-go/toolbelt/internal/race"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func TestArgsCache(t *testing.T) {
 }
 
 func TestRedactNoAllocWhenClean(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector adds allocations")
 	}
 	r := MustCompile([]string{"auth.token", "items[].key"})
