@@ -61,7 +61,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	claim := max(1, min(maxClaim, len(batch)/(workers*8)))
 	var next atomic.Int64
 	work := func() {
-		var frames []frame // this worker's next frames, allocated a chunk at a time
+		var frames []extension.Request // this worker's next frames, allocated a chunk at a time
 		for {
 			lo := int(next.Add(int64(claim)) - int64(claim))
 			if lo >= len(batch) {
@@ -70,11 +70,11 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 			hi := min(lo+claim, len(batch))
 			for i := lo; i < hi; i++ {
 				if len(frames) == 0 {
-					frames = make([]frame, min(frameChunk, len(batch)-i))
+					frames = make([]extension.Request, min(frameChunk, len(batch)-i))
 				}
 				f := &frames[0]
 				frames = frames[1:]
-				f.call = calls[i]
+				f.Call = calls[i]
 				results[i] = e.runAdmitted(ctx, f, &batch[i])
 			}
 		}
@@ -88,7 +88,8 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	return results
 }
 
-// frameChunk is how many frames a batch worker allocates at once.
+// frameChunk is how many frames (a call's extension.Request, which holds
+// the executor's copy of the call) a batch worker allocates at once.
 const frameChunk = 32
 
 // maxClaim is the most consecutive calls a batch worker takes at once.
@@ -100,18 +101,19 @@ type admitted struct {
 	cs    *callState
 }
 
-// runAdmitted runs one call of a batch in frame f. A panic escaping the
+// runAdmitted runs one call of a batch in frame f (its request, holding
+// the call). A panic escaping the
 // pipeline (the executor's own bookkeeping; extensions and backends are
 // guarded) becomes that call's result and never stops the worker or its
 // siblings.
-func (e *Executor) runAdmitted(ctx context.Context, f *frame, a *admitted) (res *tool.Result) {
+func (e *Executor) runAdmitted(ctx context.Context, f *extension.Request, a *admitted) (res *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			if a.cs != nil {
 				a.cs.release()
 			}
-			res = extension.PanicResult(&f.call, fmt.Sprintf("executor running call %q", f.call.ID), p, debug.Stack())
+			res = extension.PanicResult(&f.Call, fmt.Sprintf("executor running call %q", f.Call.ID), p, debug.Stack())
 		}
 	}()
-	return e.run(ctx, &f.call, &f.req, a.entry, a.cs, time.Now())
+	return e.run(ctx, f, a.entry, a.cs, time.Now())
 }

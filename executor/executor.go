@@ -169,16 +169,16 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 	}
 	start := time.Now()
 	entry, _ := e.reg.Lookup(call.Name)
-	// The call and its extension.Request share one allocation (the call
-	// escapes anyway: observers and the chain see pointers into it), and
-	// so does the call's state when it needs one.
+	// The call and its extension.Request are one allocation: the request
+	// holds the executor's copy of the call (the call escapes anyway:
+	// observers and the chain see pointers into it), and so does the
+	// call's state when it needs one.
 	var res *tool.Result
 	if rs, refused, tracked := e.declare(&call, entry, nil); tracked {
-		f := &trackedFrame{frame: frame{call: call}}
-		res = e.run(ctx, &f.call, &f.req, entry, e.track(&f.cs, &f.call, nil, rs, refused), start)
+		f := &trackedFrame{req: extension.Request{Call: call}}
+		res = e.run(ctx, &f.req, entry, e.track(&f.cs, &f.req.Call, nil, rs, refused), start)
 	} else {
-		f := &frame{call: call}
-		res = e.run(ctx, &f.call, &f.req, entry, nil, start)
+		res = e.run(ctx, &extension.Request{Call: call}, entry, nil, start)
 	}
 	if res.Error != nil {
 		return res, res.Error
@@ -186,25 +186,27 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 	return res, nil
 }
 
-// frame is the storage one call needs beyond its result: the call and the
-// request the extension chain gets, allocated together (or in bulk by
-// ExecuteBatch).
-type frame struct {
-	call tool.Call
-	req  extension.Request
+// trackedFrame is the storage of a call that needs a state: its request
+// (holding the call) and its state, allocated together.
+type trackedFrame struct {
+	req extension.Request
+	cs  callState
 }
 
-// trackedFrame is the frame of a call that needs a state.
-type trackedFrame struct {
-	frame
-	cs callState
+// ident is what the executor keeps of a call's identity while extensions
+// may rewrite the request: the result and the history echo the call as
+// received.
+type ident struct {
+	id, name, agent, session string
 }
 
 // run is the life of one admitted call: the pipeline, then the bookkeeping
-// (history, final event, lock release, job completion). cs is nil for a
-// call that nothing tracks. req is the (zero) storage for the call's
-// extension.Request; nil allocates one.
-func (e *Executor) run(ctx context.Context, call *tool.Call, req *extension.Request, entry *registry.Entry, cs *callState, start time.Time) *tool.Result {
+// (history, final event, lock release, job completion). req is the call's
+// request, zero but for req.Call (the executor's own copy of the call,
+// which the pipeline completes and extensions may rewrite). cs is nil for a
+// call that nothing tracks.
+func (e *Executor) run(ctx context.Context, req *extension.Request, entry *registry.Entry, cs *callState, start time.Time) *tool.Result {
+	id := ident{req.Call.ID, req.Call.Name, req.Call.Agent, req.Call.Session}
 	var res *tool.Result
 	if cs != nil {
 		defer cs.release() // also on a panic
@@ -215,9 +217,9 @@ func (e *Executor) run(ctx context.Context, call *tool.Call, req *extension.Requ
 		}
 	}
 	if res == nil {
-		res = e.execute(ctx, call, req, entry, start)
+		res = e.execute(ctx, req, entry, start)
 	}
-	res.CallID, res.Tool = call.ID, call.Name
+	res.CallID, res.Tool = id.id, id.name
 	res.StartedAt = start
 	res.Timings.Total = time.Since(start)
 	if res.Error != nil {
@@ -228,7 +230,7 @@ func (e *Executor) run(ctx context.Context, call *tool.Call, req *extension.Requ
 		res.Status = tool.StatusSucceeded
 	}
 	if e.hist != nil {
-		e.hist.add(call, cs, res)
+		e.hist.add(&id, cs, res)
 	}
 	if cs != nil {
 		cs.finish(res)
@@ -236,7 +238,8 @@ func (e *Executor) run(ctx context.Context, call *tool.Call, req *extension.Requ
 	return res
 }
 
-func (e *Executor) execute(ctx context.Context, call *tool.Call, req *extension.Request, entry *registry.Entry, start time.Time) *tool.Result {
+func (e *Executor) execute(ctx context.Context, req *extension.Request, entry *registry.Entry, start time.Time) *tool.Result {
+	call := &req.Call
 	if call.Principal.ID == "" {
 		if p, ok := tool.PrincipalFrom(ctx); ok {
 			call.Principal = p
@@ -254,14 +257,9 @@ func (e *Executor) execute(ctx context.Context, call *tool.Call, req *extension.
 	}
 	call.Args = args
 	validated := time.Since(start)
-	if req == nil {
-		req = new(extension.Request)
-	}
-	*req = extension.Request{Call: *call, Spec: &entry.Spec, Tool: entry.Tool, Attempt: 1, Validated: args, Received: start}
+	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, args, start
 	res := e.chain(ctx, req)
 	res.Timings.Validate = validated
-	// Report the arguments that actually ran (an extension may have rewritten them).
-	call.Args = req.Call.Args
 	return res
 }
 

@@ -2,9 +2,9 @@ package executor
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/toolbelt-go/toolbelt/internal/ring"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -51,17 +51,28 @@ func (q *HistoryQuery) match(r *Record) bool {
 		(q.Until.IsZero() || r.StartedAt.Before(q.Until))
 }
 
+// history is a ring of the last records. Calls finishing at once on
+// different cores do not share a lock: each takes its sequence number from
+// an atomic counter and writes its own slot under that slot's lock, so
+// ExecuteBatch's workers meet only on the counter.
 type history struct {
-	mu sync.Mutex
-	r  *ring.Ring[Record]
+	total atomic.Uint64 // records ever added; the last one's Seq
+	slots []histSlot
 }
 
-func newHistory(n int) *history { return &history{r: ring.New[Record](n)} }
+// histSlot holds the record whose Seq is congruent to the slot's index;
+// Seq 0 marks it empty.
+type histSlot struct {
+	mu  sync.Mutex
+	rec Record
+}
+
+func newHistory(n int) *history { return &history{slots: make([]histSlot, n)} }
 
 // add copies the call's summary into the ring: no allocation.
-func (h *history) add(call *tool.Call, cs *callState, res *tool.Result) {
+func (h *history) add(id *ident, cs *callState, res *tool.Result) {
 	rec := Record{
-		CallID: call.ID, Tool: call.Name, Agent: call.Agent, Session: call.Session,
+		CallID: id.id, Tool: id.name, Agent: id.agent, Session: id.session,
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if cs != nil {
@@ -70,10 +81,48 @@ func (h *history) add(call *tool.Call, cs *callState, res *tool.Result) {
 	if res.Error != nil {
 		rec.Code, rec.Message = res.Error.Code, res.Error.Message
 	}
-	h.mu.Lock()
-	rec.Seq = h.r.Total() + 1
-	h.r.Push(rec)
-	h.mu.Unlock()
+	rec.Seq = h.total.Add(1)
+	s := h.slot(rec.Seq)
+	s.mu.Lock()
+	// A writer that lost the race around the whole ring leaves the newer
+	// record in place.
+	if s.rec.Seq < rec.Seq {
+		s.rec = rec
+	}
+	s.mu.Unlock()
+}
+
+func (h *history) slot(seq uint64) *histSlot {
+	return &h.slots[(seq-1)%uint64(len(h.slots))]
+}
+
+// each calls fn with a copy of every record held, newest first when
+// reverse, until fn returns false. It sees the records numbered up to the
+// counter when it starts; a record still being written, or already
+// overwritten by a newer one, is skipped.
+func (h *history) each(reverse bool, fn func(*Record) bool) {
+	last := h.total.Load()
+	first := uint64(1)
+	if n := uint64(len(h.slots)); last > n {
+		first = last - n + 1
+	}
+	seq, end, step := first, last+1, uint64(1)
+	if reverse {
+		seq, end, step = last, first-1, ^uint64(0) // step -1
+	}
+	var rec Record
+	for ; seq != end; seq += step {
+		s := h.slot(seq)
+		s.mu.Lock()
+		ok := s.rec.Seq == seq
+		if ok {
+			rec = s.rec
+		}
+		s.mu.Unlock()
+		if ok && !fn(&rec) {
+			return
+		}
+	}
 }
 
 // History returns the records of the last finished calls (at most the
@@ -84,11 +133,9 @@ func (e *Executor) History(q HistoryQuery) []Record {
 	if h == nil {
 		return nil
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	var out []Record
 	if q.Limit > 0 {
-		h.r.Reverse(func(r *Record) bool {
+		h.each(true, func(r *Record) bool {
 			if q.match(r) {
 				out = append(out, *r)
 			}
@@ -99,7 +146,7 @@ func (e *Executor) History(q HistoryQuery) []Record {
 		}
 		return out
 	}
-	h.r.Do(func(r *Record) bool {
+	h.each(false, func(r *Record) bool {
 		if q.match(r) {
 			out = append(out, *r)
 		}

@@ -3,6 +3,7 @@ package executor_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -83,4 +85,82 @@ func TestHistoryQuery(t *testing.T) {
 	off := executor.New(scRegistry(t, scNoop()), executor.WithHistory(0))
 	off.Execute(ctx, tool.Call{Name: "noop"})
 	assert.Nil(t, off.History(executor.HistoryQuery{}))
+}
+
+// Calls finishing at once on many goroutines each get their own sequence
+// number and slot: the ring ends holding exactly the newest records,
+// numbered without a gap, while readers query it throughout.
+func TestHistoryConcurrentCalls(t *testing.T) {
+	const size, writers, each = 64, 8, 500
+	ex := executor.New(scRegistry(t, scNoop()), executor.WithHistory(size))
+	ctx := context.Background()
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				h := ex.History(executor.HistoryQuery{})
+				if len(h) > size {
+					t.Errorf("History returned %d records, over the bound %d", len(h), size)
+					return
+				}
+				for i := 1; i < len(h); i++ {
+					if h[i].Seq <= h[i-1].Seq {
+						t.Errorf("records out of order: seq %d after %d", h[i].Seq, h[i-1].Seq)
+						return
+					}
+				}
+			}
+		})
+	}
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				if _, err := ex.Execute(ctx, tool.Call{ID: fmt.Sprintf("w%d-%d", w, i), Name: "noop"}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	readers.Wait()
+
+	h := ex.History(executor.HistoryQuery{})
+	require.Len(t, h, size)
+	seen := map[string]bool{}
+	for i, r := range h {
+		assert.Equal(t, uint64(writers*each-size+1+i), r.Seq, "record %d", i)
+		assert.False(t, seen[r.CallID], "call %s recorded twice", r.CallID)
+		seen[r.CallID] = true
+	}
+	newest := ex.History(executor.HistoryQuery{Limit: 3})
+	require.Len(t, newest, 3)
+	assert.Equal(t, h[size-3:], newest, "Limit keeps the newest, oldest first")
+}
+
+// An extension that rewrites the request's identity fields does not change
+// what the result and the history say about the call: they echo the call
+// as the executor received it.
+func TestResultAndHistoryEchoTheReceivedCall(t *testing.T) {
+	rename := extension.Func("rename", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			req.Call.ID, req.Call.Agent, req.Call.Session = "forged", "mallory", "other"
+			return next(ctx, req)
+		}
+	})
+	ex := executor.New(scRegistry(t, scNoop()), executor.WithExtensions(rename))
+	res, err := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "noop", Agent: "ann", Session: "s1"})
+	require.NoError(t, err)
+	assert.Equal(t, "c1", res.CallID)
+	h := ex.History(executor.HistoryQuery{})
+	require.Len(t, h, 1)
+	assert.Equal(t, []string{"c1", "noop", "ann", "s1"}, []string{h[0].CallID, h[0].Tool, h[0].Agent, h[0].Session})
 }

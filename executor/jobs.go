@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -195,7 +196,7 @@ func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	cs := e.admit(&call, entry, j)
 	go func() {
 		defer cancel()
-		e.run(jctx, &call, nil, entry, cs, start)
+		e.run(jctx, &extension.Request{Call: call}, entry, cs, start)
 	}()
 	return j.id, nil
 }

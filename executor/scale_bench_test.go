@@ -59,7 +59,7 @@ func BenchmarkExecuteBatchInterleaved(b *testing.B) {
 			}
 		}
 	}
-	benchcore.Interleave(b, 1, []string{"workers=1", "workers=2"}, run(1), run(2))
+	benchcore.InterleaveSettled(b, 1, []string{"workers=1", "workers=2"}, run(1), run(2))
 }
 
 // BenchmarkLockOverhead compares an uncontended call that declares a
