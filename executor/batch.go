@@ -31,6 +31,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	if len(calls) == 0 {
 		return results
 	}
+	began := time.Now() // each call's start is derived from it (see now)
 	// Submission, in call order: this fixes the order of the lock queues.
 	// Only the tool and the state of each call are kept until it runs; its
 	// frame is made when it runs, so that the frames of finished calls are
@@ -75,7 +76,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 				f := &frames[0]
 				frames = frames[1:]
 				f.Call = calls[i]
-				results[i] = e.runAdmitted(ctx, f, &batch[i])
+				results[i] = e.runAdmitted(ctx, f, &batch[i], began)
 			}
 		}
 	}
@@ -102,11 +103,12 @@ type admitted struct {
 }
 
 // runAdmitted runs one call of a batch in frame f (its request, holding
-// the call). A panic escaping the
+// the call); began is the batch's start, from which the call's own start
+// is derived. A panic escaping the
 // pipeline (the executor's own bookkeeping; extensions and backends are
 // guarded) becomes that call's result and never stops the worker or its
 // siblings.
-func (e *Executor) runAdmitted(ctx context.Context, f *extension.Request, a *admitted) (res *tool.Result) {
+func (e *Executor) runAdmitted(ctx context.Context, f *extension.Request, a *admitted, began time.Time) (res *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			if a.cs != nil {
@@ -115,5 +117,5 @@ func (e *Executor) runAdmitted(ctx context.Context, f *extension.Request, a *adm
 			res = extension.PanicResult(&f.Call, fmt.Sprintf("executor running call %q", f.Call.ID), p, debug.Stack())
 		}
 	}()
-	return e.run(ctx, f, a.entry, a.cs, time.Now())
+	return e.run(ctx, f, a.entry, a.cs, now(began))
 }

@@ -65,7 +65,9 @@ func (c *lazyDeadline) liveErr() error {
 	if err := c.parent.Err(); err != nil {
 		return err
 	}
-	if !time.Now().Before(c.deadline) {
+	// time.Until reads only the monotonic clock when the deadline carries
+	// a monotonic reading (deadlines made from time.Now do).
+	if time.Until(c.deadline) <= 0 {
 		return context.DeadlineExceeded
 	}
 	return nil
@@ -102,8 +104,12 @@ func (c *lazyDeadline) arm() context.Context {
 	}
 	a := &armedDeadline{}
 	if e := c.final.Load(); e != nil && *e == context.DeadlineExceeded {
-		// Done with the deadline already passed: WithDeadline says so.
-		a.ctx, a.cancel = context.WithDeadline(c.parent, c.deadline)
+		// Done with the deadline already passed: WithDeadline says so
+		// when given a time in the past (c.deadline itself may be a
+		// moment ahead of the clock when cancelAt was handed a reading
+		// taken at it). Deadline still reports c.deadline: lazyDeadline
+		// answers it itself.
+		a.ctx, a.cancel = context.WithDeadline(c.parent, time.Unix(0, 0))
 		a.cancel()
 	} else if e != nil {
 		// Cancelled (or the parent was done: WithCancel of a done
@@ -118,7 +124,12 @@ func (c *lazyDeadline) arm() context.Context {
 }
 
 // cancel releases the context, as WithDeadline's cancel function does.
-func (c *lazyDeadline) cancel() {
+func (c *lazyDeadline) cancel() { c.cancelAt(time.Time{}) }
+
+// cancelAt is cancel for a caller that has just read the clock: now (the
+// zero time for "read it") decides whether the deadline had passed, which
+// fixes Err as context.DeadlineExceeded rather than context.Canceled.
+func (c *lazyDeadline) cancelAt(now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if a := c.armed.Load(); a != nil {
@@ -128,7 +139,16 @@ func (c *lazyDeadline) cancel() {
 	if c.final.Load() != nil {
 		return
 	}
-	switch err := c.liveErr(); err {
+	err := c.parent.Err()
+	if err == nil {
+		if now.IsZero() {
+			now = time.Now()
+		}
+		if !now.Before(c.deadline) {
+			err = context.DeadlineExceeded
+		}
+	}
+	switch err {
 	case nil, context.Canceled:
 		c.final.Store(&errCanceled)
 	case context.DeadlineExceeded:

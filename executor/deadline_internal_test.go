@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"errors"
-	"github.com/toolbelt-go/toolbelt/internal/race"
 	"runtime"
 	"sync"
 	"testing"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/internal/race"
 )
 
 // Each scenario runs against lazyDeadline and context.WithDeadline: they
@@ -208,4 +209,41 @@ func TestLazyDeadlineAllocations(t *testing.T) {
 		ctx.cancel()
 	})
 	assert.LessOrEqual(t, n, 1.0)
+}
+
+// cancelAt fixes Err from the time it is given, not from a fresh reading:
+// DeadlineExceeded when that time is at or past the deadline, Canceled
+// before it, the parent's error when the parent is done; Done, armed
+// afterwards, agrees.
+func TestLazyDeadlineCancelAt(t *testing.T) {
+	base := time.Now()
+	deadline := base.Add(time.Hour)
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	tests := []struct {
+		name   string
+		parent context.Context
+		at     time.Time
+		want   error
+	}{
+		{"before the deadline", context.Background(), base.Add(time.Minute), context.Canceled},
+		{"at the deadline", context.Background(), deadline, context.DeadlineExceeded},
+		{"past the deadline", context.Background(), deadline.Add(time.Second), context.DeadlineExceeded},
+		{"parent done", done, deadline.Add(time.Second), context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := withLazyDeadline(tt.parent, deadline)
+			c.cancelAt(tt.at)
+			assert.Equal(t, tt.want, c.Err())
+			c.cancel() // a second cancel changes nothing
+			assert.Equal(t, tt.want, c.Err())
+			select {
+			case <-c.Done():
+			default:
+				t.Fatal("Done is open after cancelAt")
+			}
+			assert.Equal(t, tt.want, c.Err(), "after arming")
+		})
+	}
 }

@@ -326,6 +326,19 @@ func (e *Executor) validate(entry *registry.Entry, args json.RawMessage) (json.R
 	return args, nil
 }
 
+// now returns the current time. Given an earlier time that carries a
+// monotonic clock reading (from time.Now), it derives the current time
+// from it and one reading of the monotonic clock, which costs about half
+// of time.Now's reading of both clocks. The wall clock it reports then
+// runs with the monotonic clock from since, as durations measured from it
+// do.
+func now(since time.Time) time.Time {
+	if since.IsZero() {
+		return time.Now()
+	}
+	return since.Add(time.Since(since))
+}
+
 type outcome struct {
 	res *tool.Result
 	err error
@@ -389,7 +402,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	}
 	// One clock reading serves as the backend's start and its deadline's
 	// base. The deadline arms no timer unless the backend asks for Done.
-	began := time.Now()
+	began := now(req.Received)
 	bctx := withLazyDeadline(ctx, began.Add(timeout))
 	defer bctx.cancel()
 
@@ -401,6 +414,9 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		o = runInline(bctx, req.Tool, *call)
 	}
 	elapsed := time.Since(began)
+	// Cancel at once (the deferred cancel is for a panic), with the clock
+	// just read: Err below says whether the deadline had passed.
+	bctx.cancelAt(began.Add(elapsed))
 
 	res := o.res
 	switch {
