@@ -62,6 +62,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	claim := max(1, min(maxClaim, len(batch)/(workers*8)))
 	var next atomic.Int64
 	work := func() {
+		w := &batchWorker{Context: ctx}
 		var frames []extension.Request // this worker's next frames, allocated a chunk at a time
 		for {
 			lo := int(next.Add(int64(claim)) - int64(claim))
@@ -76,7 +77,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 				f := &frames[0]
 				frames = frames[1:]
 				f.Call = calls[i]
-				results[i] = e.runAdmitted(ctx, f, &batch[i], began)
+				results[i] = e.runAdmitted(w, f, &batch[i], began)
 			}
 		}
 	}
@@ -95,6 +96,19 @@ const frameChunk = 32
 
 // maxClaim is the most consecutive calls a batch worker takes at once.
 const maxClaim = 16
+
+// batchWorker is the context a batch worker runs its calls under: the
+// batch's context (every method is its; the context package finds its
+// cancellation through Value, so children need no goroutine), plus the
+// worker's chunk of deadline contexts for its calls' backends (see
+// backendDeadline). Only the worker's goroutine takes from the chunk.
+type batchWorker struct {
+	context.Context
+	deadlines []lazyDeadline
+}
+
+// String names the context for debugging.
+func (w *batchWorker) String() string { return fmt.Sprintf("%v.WithBatchWorker", w.Context) }
 
 // admitted is one submitted call of a batch: its tool and its state.
 type admitted struct {

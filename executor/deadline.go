@@ -38,10 +38,38 @@ type armedDeadline struct {
 // withLazyDeadline returns parent with deadline d. Call its cancel method
 // when the backend returns, as with WithDeadline's cancel function.
 func withLazyDeadline(parent context.Context, d time.Time) *lazyDeadline {
+	return new(lazyDeadline).init(parent, d)
+}
+
+// init sets up c (zero; storage the caller chose) as withLazyDeadline does.
+func (c *lazyDeadline) init(parent context.Context, d time.Time) *lazyDeadline {
 	if pd, ok := parent.Deadline(); ok && pd.Before(d) {
 		d = pd
 	}
-	return &lazyDeadline{parent: parent, deadline: d}
+	c.parent, c.deadline = parent, d
+	return c
+}
+
+// backendDeadline returns the context a backend runs under: ctx with
+// deadline d. Under a batch worker (ctx is its context, or the state of a
+// call it runs) the context comes from the worker's chunk, so a batch's
+// calls do not each allocate one.
+func backendDeadline(ctx context.Context, d time.Time) *lazyDeadline {
+	w, ok := ctx.(*batchWorker)
+	if !ok {
+		if cs, isState := ctx.(*callState); isState {
+			w, ok = cs.Context.(*batchWorker)
+		}
+	}
+	if !ok {
+		return withLazyDeadline(ctx, d)
+	}
+	if len(w.deadlines) == 0 {
+		w.deadlines = make([]lazyDeadline, frameChunk)
+	}
+	c := &w.deadlines[0]
+	w.deadlines = w.deadlines[1:]
+	return c.init(ctx, d)
 }
 
 // Deadline implements context.Context.

@@ -403,7 +403,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// One clock reading serves as the backend's start and its deadline's
 	// base. The deadline arms no timer unless the backend asks for Done.
 	began := now(req.Received)
-	bctx := withLazyDeadline(ctx, began.Add(timeout))
+	bctx := backendDeadline(ctx, began.Add(timeout))
 	defer bctx.cancel()
 
 	var o outcome

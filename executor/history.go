@@ -76,7 +76,7 @@ func (h *history) add(id *ident, cs *callState, res *tool.Result) {
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if cs != nil {
-		rec.JobID = cs.jobID
+		rec.JobID = cs.jobID()
 	}
 	if res.Error != nil {
 		rec.Code, rec.Message = res.Error.Code, res.Error.Message

@@ -28,7 +28,6 @@ type callState struct {
 
 	e      *Executor
 	callID string
-	jobID  JobID
 	tool   string
 	agent  string
 	job    *job
@@ -41,6 +40,14 @@ type callState struct {
 	ticket   keylock.Ticket
 	ticketed bool // ticket is taken and not yet released
 	locked   bool // the ticket's keys are granted
+}
+
+// jobID is the id of the call's job, empty for a call that is not one.
+func (cs *callState) jobID() JobID {
+	if cs.job == nil {
+		return ""
+	}
+	return cs.job.id
 }
 
 type stateKey struct{}
@@ -95,9 +102,6 @@ func (e *Executor) declare(call *tool.Call, entry *registry.Entry, j *job) (rs [
 // it takes the call's lock ticket and announces the call.
 func (e *Executor) track(cs *callState, call *tool.Call, j *job, rs []tool.Resource, refused *tool.Result) *callState {
 	cs.e, cs.callID, cs.tool, cs.agent, cs.job, cs.refused = e, call.ID, call.Name, call.Agent, j, refused
-	if j != nil {
-		cs.jobID = j.id
-	}
 	if len(rs) > 0 {
 		cs.ticketed = e.enqueue(cs.owner(), rs, &cs.ticket) != nil
 	}
@@ -140,7 +144,7 @@ func (cs *callState) owner() string {
 	if cs.callID != "" {
 		return cs.callID
 	}
-	return string(cs.jobID)
+	return string(cs.jobID())
 }
 
 // bind returns ctx carrying the state (the state itself, wrapping ctx),
@@ -169,7 +173,7 @@ func (cs *callState) emit(ev tool.Event) {
 	if cs.job == nil && !cs.e.hub.active() {
 		return
 	}
-	ev.CallID, ev.JobID, ev.Tool, ev.Agent = cs.callID, string(cs.jobID), cs.tool, cs.agent
+	ev.CallID, ev.JobID, ev.Tool, ev.Agent = cs.callID, string(cs.jobID()), cs.tool, cs.agent
 	if ev.Time.IsZero() {
 		ev.Time = time.Now()
 	}
