@@ -105,7 +105,9 @@ func (e *Executor) track(cs *callState, call *tool.Call, j *job, rs []tool.Resou
 	if len(rs) > 0 {
 		cs.ticketed = e.enqueue(cs.owner(), rs, &cs.ticket) != nil
 	}
-	cs.emit(tool.Event{Kind: tool.EventSubmitted})
+	if cs.listened() {
+		cs.emit(tool.Event{Kind: tool.EventSubmitted})
+	}
 	return cs
 }
 
@@ -152,7 +154,7 @@ func (cs *callState) owner() string {
 func (cs *callState) bind(ctx context.Context) context.Context {
 	cs.Context = ctx
 	ctx = cs
-	if cs.job != nil || cs.e.hub.active() {
+	if cs.listened() {
 		fn := tool.Emitter(cs.emit)
 		// An emitter the caller installed (an MCP server turning output
 		// into progress notifications) keeps receiving the call's events.
@@ -167,10 +169,15 @@ func (cs *callState) bind(ctx context.Context) context.Context {
 	return ctx
 }
 
+// listened reports whether anyone receives the call's events: its job or
+// a subscriber. Callers check it before building an event, which is not
+// free (an Event is a few hundred bytes).
+func (cs *callState) listened() bool { return cs.job != nil || cs.e.hub.active() }
+
 // emit stamps ev with the call's identity and hands it to the job and the
 // subscribers. Backends and extensions reach it through tool.Emit.
 func (cs *callState) emit(ev tool.Event) {
-	if cs.job == nil && !cs.e.hub.active() {
+	if !cs.listened() {
 		return
 	}
 	ev.CallID, ev.JobID, ev.Tool, ev.Agent = cs.callID, string(cs.jobID()), cs.tool, cs.agent
@@ -184,15 +191,30 @@ func (cs *callState) emit(ev tool.Event) {
 }
 
 func (cs *callState) started(attempt int) {
-	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: attempt})
+	if cs.listened() {
+		cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: attempt})
+	}
 }
 
 func (cs *callState) queued(reason string) {
-	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: reason})
+	if cs.listened() {
+		cs.emit(tool.Event{Kind: tool.EventQueued, Reason: reason})
+	}
 }
 
 // finish announces the result, releases the locks and completes the job.
 func (cs *callState) finish(res *tool.Result) {
+	if cs.listened() {
+		cs.emitResult(res)
+	}
+	cs.release()
+	if cs.job != nil {
+		cs.e.jobs.complete(cs.job, res)
+	}
+}
+
+// emitResult announces the call's end.
+func (cs *callState) emitResult(res *tool.Result) {
 	kind := tool.EventFailed
 	switch res.Status {
 	case tool.StatusSucceeded:
@@ -205,10 +227,6 @@ func (cs *callState) finish(res *tool.Result) {
 		ev.Reason = res.Error.Error()
 	}
 	cs.emit(ev)
-	cs.release()
-	if cs.job != nil {
-		cs.e.jobs.complete(cs.job, res)
-	}
 }
 
 // release gives up the call's locks. Only the call's own goroutine uses
