@@ -247,3 +247,22 @@ func TestLazyDeadlineCancelAt(t *testing.T) {
 		})
 	}
 }
+
+// now derives the time from a recent reading and reads the clock again
+// for an old or absent one; either way it lies between two fresh readings.
+func TestNowDerivesFromRecentReadings(t *testing.T) {
+	for name, since := range map[string]time.Time{
+		"absent": {},
+		"recent": time.Now(),
+		"old":    time.Now().Add(-2 * time.Second),
+	} {
+		t.Run(name, func(t *testing.T) {
+			before := time.Now()
+			got := now(since)
+			after := time.Now()
+			assert.False(t, got.Before(before), "%v is before %v", got, before)
+			assert.False(t, got.After(after), "%v is after %v", got, after)
+			assert.False(t, got.Round(0).Before(before.Round(0).Add(-time.Millisecond)), "wall clock %v lags %v", got.Round(0), before.Round(0))
+		})
+	}
+}

@@ -327,16 +327,20 @@ func (e *Executor) validate(entry *registry.Entry, args json.RawMessage) (json.R
 }
 
 // now returns the current time. Given an earlier time that carries a
-// monotonic clock reading (from time.Now), it derives the current time
-// from it and one reading of the monotonic clock, which costs about half
-// of time.Now's reading of both clocks. The wall clock it reports then
-// runs with the monotonic clock from since, as durations measured from it
-// do.
+// monotonic clock reading (from time.Now) and lies less than a second
+// back, it derives the current time from it and one reading of the
+// monotonic clock, which costs about half of time.Now's reading of both
+// clocks. Further back it reads the wall clock again: the monotonic clock
+// stops while the machine sleeps, and a wall time derived across a sleep
+// (a call that waited hours for approval on a laptop) would lag.
 func now(since time.Time) time.Time {
 	if since.IsZero() {
 		return time.Now()
 	}
-	return since.Add(time.Since(since))
+	if d := time.Since(since); d < time.Second {
+		return since.Add(d)
+	}
+	return time.Now()
 }
 
 type outcome struct {

@@ -69,25 +69,26 @@ type histSlot struct {
 
 func newHistory(n int) *history { return &history{slots: make([]histSlot, n)} }
 
-// add copies the call's summary into the ring: no allocation.
+// add writes the call's summary into its slot: no allocation, and no
+// record built aside to be copied in.
 func (h *history) add(id *ident, cs *callState, res *tool.Result) {
-	rec := Record{
-		CallID: id.id, Tool: id.name, Agent: id.agent, Session: id.session,
-		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
-	}
-	if cs != nil {
-		rec.JobID = cs.jobID()
-	}
-	if res.Error != nil {
-		rec.Code, rec.Message = res.Error.Code, res.Error.Message
-	}
-	rec.Seq = h.total.Add(1)
-	s := h.slot(rec.Seq)
+	seq := h.total.Add(1)
+	s := h.slot(seq)
 	s.mu.Lock()
 	// A writer that lost the race around the whole ring leaves the newer
 	// record in place.
-	if s.rec.Seq < rec.Seq {
-		s.rec = rec
+	if s.rec.Seq < seq {
+		r := &s.rec
+		r.Seq, r.CallID, r.Tool, r.Agent, r.Session = seq, id.id, id.name, id.agent, id.session
+		r.JobID = ""
+		if cs != nil {
+			r.JobID = cs.jobID()
+		}
+		r.Status, r.StartedAt, r.Duration, r.Attempts = res.Status, res.StartedAt, res.Timings.Total, res.Attempts
+		r.Code, r.Message = "", ""
+		if res.Error != nil {
+			r.Code, r.Message = res.Error.Code, res.Error.Message
+		}
 	}
 	s.mu.Unlock()
 }
