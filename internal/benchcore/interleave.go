@@ -22,8 +22,9 @@ func Interleave(b *testing.B, block int, names []string, paths ...func()) {
 // pays for marking with whatever cores are idle, so a path run right after
 // another inherits that path's pacing and part of its collection work for
 // several cycles. Interleaved without a warm-up, two workers measured only
-// 1.1-1.3x one worker's throughput here while separate runs measured
-// 1.6-1.8x; with two workers interleaved with themselves the blocks agree.
+// 1.1-1.3x one worker's throughput here while separate runs measured 1.4-1.8x
+// (median 1.6x); with two workers interleaved with themselves the blocks
+// agree.
 // Warm runs long enough to span a few collections bring each timed block
 // close to its own pacing (six warm batches: 1.4-1.5x), though not all the
 // way to a separate run's.
