@@ -129,6 +129,12 @@ func (h *history) each(reverse bool, fn func(*Record) bool) {
 // History returns the records of the last finished calls (at most the
 // WithHistory size) that match q, oldest first. It returns nil when history
 // is disabled.
+//
+// It never stops calls from finishing: it reads the ring slot by slot
+// while they go on writing it. A call that finishes while History runs
+// may be left out (its record is not written yet) or, in a full ring,
+// take the place of an old record that is then left out too; records
+// come back in Seq order and are never torn.
 func (e *Executor) History(q HistoryQuery) []Record {
 	h := e.hist
 	if h == nil {
