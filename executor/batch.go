@@ -101,10 +101,10 @@ const maxClaim = 16
 // batch's context (every method is its; the context package finds its
 // cancellation through Value, so children need no goroutine), plus the
 // worker's chunk of deadline contexts for its calls' backends (see
-// backendDeadline). Only the worker's goroutine takes from the chunk.
+// backendDeadline).
 type batchWorker struct {
 	context.Context
-	deadlines []lazyDeadline
+	deadlines atomic.Pointer[deadlineChunk]
 }
 
 // String names the context for debugging.

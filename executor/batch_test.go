@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -216,5 +217,40 @@ func TestBatchCancelLeavesNothingBehind(t *testing.T) {
 	}
 	for _, pid := range all {
 		assert.Eventually(t, func() bool { return !scAlive(pid) }, 5*time.Second, 10*time.Millisecond, "pid %d is gone", pid)
+	}
+}
+
+// An extension may run the rest of the chain in goroutines of its own (here
+// a hedge: two runs of every call at once, the first answer wins). The
+// batch worker's per-worker storage for backend deadlines is then taken
+// from several goroutines at once; under -race this test fails if taking
+// is not safe, and every backend still sees its own live deadline.
+func TestBatchExtensionRunningTheChainConcurrently(t *testing.T) {
+	hedge := extension.Func("hedge", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			out := make(chan *tool.Result, 2)
+			for range 2 {
+				r := *req
+				go func() { out <- next(ctx, &r) }()
+			}
+			first := <-out
+			<-out
+			return first
+		}
+	})
+	deadlineSeen := tool.New("check", "", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
+		d, ok := ctx.Deadline()
+		if !ok || time.Until(d) <= 0 || ctx.Err() != nil {
+			return nil, fmt.Errorf("backend context: deadline %v (set %v), err %v", d, ok, ctx.Err())
+		}
+		return &tool.Result{}, nil
+	})
+	ex := executor.New(scRegistry(t, deadlineSeen), executor.WithExtensions(hedge), executor.WithBatchConcurrency(2))
+	calls := make([]tool.Call, 500)
+	for i := range calls {
+		calls[i] = tool.Call{ID: fmt.Sprint(i), Name: "check"}
+	}
+	for i, res := range ex.ExecuteBatch(context.Background(), calls) {
+		require.True(t, res.OK(), "call %d: %v", i, res.Err())
 	}
 }

@@ -64,12 +64,33 @@ func backendDeadline(ctx context.Context, d time.Time) *lazyDeadline {
 	if !ok {
 		return withLazyDeadline(ctx, d)
 	}
-	if len(w.deadlines) == 0 {
-		w.deadlines = make([]lazyDeadline, frameChunk)
+	return w.deadline().init(ctx, d)
+}
+
+// deadlineChunk is a batch worker's store of zero deadline contexts.
+type deadlineChunk struct {
+	taken atomic.Int32
+	d     [frameChunk]lazyDeadline
+}
+
+// deadline hands out a zero lazyDeadline from the worker's chunk. The
+// worker's goroutine is normally the only taker, but an extension may run
+// the rest of the chain in goroutines of its own (a hedge, a timeout), so
+// taking is atomic: each element goes to exactly one taker.
+func (w *batchWorker) deadline() *lazyDeadline {
+	for {
+		c := w.deadlines.Load()
+		if c != nil {
+			if i := c.taken.Add(1) - 1; i < frameChunk {
+				return &c.d[i]
+			}
+		}
+		fresh := new(deadlineChunk)
+		fresh.taken.Store(1)
+		if w.deadlines.CompareAndSwap(c, fresh) {
+			return &fresh.d[0]
+		}
 	}
-	c := &w.deadlines[0]
-	w.deadlines = w.deadlines[1:]
-	return c.init(ctx, d)
 }
 
 // Deadline implements context.Context.
