@@ -376,11 +376,11 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}
 		defer tk.Release()
 	}
-	if cs != nil && cs.ticketed && !cs.locked {
+	if cs != nil && cs.ticketed.Load() && !cs.locked.Load() {
 		if ferr := e.awaitLocks(ctx, &cs.ticket, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
-		cs.locked = true
+		cs.locked.Store(true)
 	}
 	var held slots
 	if e.limits != nil {
@@ -393,7 +393,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// A call holding locks or slots keeps them until its backend has really
 	// stopped (within a grace), so the next writer never overlaps a
 	// backend that is still being killed.
-	gated := held.any() || (cs != nil && cs.ticketed)
+	gated := held.any() || (cs != nil && cs.ticketed.Load())
 	if cs != nil {
 		cs.started(req.Attempt)
 	}

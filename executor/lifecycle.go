@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
@@ -37,9 +38,13 @@ type callState struct {
 	// ticket is the call's place in the lock queues, taken at submission
 	// (or again by relock), stored here so that a call with resources
 	// allocates one struct, not two. It is valid while ticketed.
-	ticket   keylock.Ticket
-	ticketed bool // ticket is taken and not yet released
-	locked   bool // the ticket's keys are granted
+	ticket keylock.Ticket
+	//
+	// The flags are atomic because an extension may run the rest of the
+	// chain more than once at a time for one call (a hedge), and each run
+	// checks them; the first release wins.
+	ticketed atomic.Bool // ticket is taken and not yet released
+	locked   atomic.Bool // the ticket's keys are granted
 }
 
 // jobID is the id of the call's job, empty for a call that is not one.
@@ -103,7 +108,7 @@ func (e *Executor) declare(call *tool.Call, entry *registry.Entry, j *job) (rs [
 func (e *Executor) track(cs *callState, call *tool.Call, j *job, rs []tool.Resource, refused *tool.Result) *callState {
 	cs.e, cs.callID, cs.tool, cs.agent, cs.job, cs.refused = e, call.ID, call.Name, call.Agent, j, refused
 	if len(rs) > 0 {
-		cs.ticketed = e.enqueue(cs.owner(), rs, &cs.ticket) != nil
+		cs.ticketed.Store(e.enqueue(cs.owner(), rs, &cs.ticket) != nil)
 	}
 	if cs.listened() {
 		cs.emit(tool.Event{Kind: tool.EventSubmitted})
@@ -229,13 +234,11 @@ func (cs *callState) emitResult(res *tool.Result) {
 	cs.emit(ev)
 }
 
-// release gives up the call's locks. Only the call's own goroutine uses
-// the ticket, so a second release (the deferred one after finish) costs
-// nothing.
+// release gives up the call's locks. A second release (the deferred one
+// after finish, or another run's) costs nothing.
 func (cs *callState) release() {
-	if cs.ticketed {
+	if cs.ticketed.CompareAndSwap(true, false) {
 		cs.ticket.Release()
-		cs.ticketed, cs.locked = false, false
 	}
 }
 
@@ -284,7 +287,7 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 	if refused != nil {
 		return nil, refused.Error
 	}
-	if cs != nil && cs.ticketed && cs.sameResources(rs) {
+	if cs != nil && cs.ticketed.Load() && cs.sameResources(rs) {
 		return nil, nil
 	}
 	if cs == nil {
@@ -303,7 +306,8 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 		// The released ticket is out of every queue and only this call
 		// refers to it: its storage takes the new one.
 		cs.ticket = keylock.Ticket{}
-		cs.ticketed = e.enqueue(cs.owner(), rs, &cs.ticket) != nil
+		cs.locked.Store(false)
+		cs.ticketed.Store(e.enqueue(cs.owner(), rs, &cs.ticket) != nil)
 	}
 	return nil, nil
 }

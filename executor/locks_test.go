@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -206,4 +207,41 @@ func TestLockSeveralKeysNoDeadlock(t *testing.T) {
 	}
 	assert.Equal(t, int32(1), probe.max.Load(), "every call shares key a with every other: they ran one at a time")
 	assert.Zero(t, executor.LockedKeys(ex))
+}
+
+// An extension may run the rest of the chain more than once at a time for
+// one call (a hedge). The runs share the call's lock ticket: both run under
+// it, the first release wins, and the key is free afterwards. Under -race
+// this fails if the call's lock flags are not safe for concurrent runs.
+func TestHedgingExtensionOnALockedCall(t *testing.T) {
+	hedge := extension.Func("hedge", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			out := make(chan *tool.Result, 2)
+			for range 2 {
+				r := *req
+				go func() { out <- next(ctx, &r) }()
+			}
+			first := <-out
+			<-out
+			return first
+		}
+	})
+	res := []tool.Resource{{Key: "file:/x", Access: tool.Write}}
+	tl := tool.New("w", "", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil },
+		tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
+	ex := executor.New(scRegistry(t, tl), executor.WithExtensions(hedge))
+	events, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventStarted}, Buffer: 64})
+	defer stop()
+	for i := range 20 {
+		_, err := ex.Execute(context.Background(), tool.Call{ID: fmt.Sprint(i), Name: "w"})
+		require.NoError(t, err)
+	}
+	assert.Zero(t, executor.LockedKeys(ex), "every ticket released")
+	started := 0
+	for len(events) > 0 {
+		if ev := <-events; ev.Kind == tool.EventStarted {
+			started++
+		}
+	}
+	assert.Equal(t, 40, started, "both runs of each call started under the call's lock")
 }

@@ -64,6 +64,15 @@ func (r *Request) Get(key string) (any, bool) {
 }
 
 // Handler runs a request and returns its result, never nil.
+//
+// An extension may call next more than once (a retry) and also more than
+// once at a time (a hedge), each time with its own copy of the Request.
+// Every run works under the call's resource locks, which the executor
+// releases when the call returns: a run the extension leaves going after
+// it returns no longer holds them. Runs made at the same time must not
+// rewrite the arguments so that they name other resources than the call
+// declared; the executor moves a call's locks to rewritten arguments one
+// run at a time.
 type Handler func(ctx context.Context, req *Request) *tool.Result
 
 // Extension is middleware for the executor.
