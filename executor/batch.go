@@ -118,10 +118,9 @@ type admitted struct {
 
 // runAdmitted runs one call of a batch in frame f (its request, holding
 // the call); began is the batch's start, from which the call's own start
-// is derived. A panic escaping the
-// pipeline (the executor's own bookkeeping; extensions and backends are
-// guarded) becomes that call's result and never stops the worker or its
-// siblings.
+// is derived. A panic escaping the pipeline (the executor's own
+// bookkeeping; extensions and backends are guarded) becomes that call's
+// result and never stops the worker or its siblings.
 func (e *Executor) runAdmitted(ctx context.Context, f *extension.Request, a *admitted, began time.Time) (res *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/executor"
-	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -226,18 +225,6 @@ func TestBatchCancelLeavesNothingBehind(t *testing.T) {
 // from several goroutines at once; under -race this test fails if taking
 // is not safe, and every backend still sees its own live deadline.
 func TestBatchExtensionRunningTheChainConcurrently(t *testing.T) {
-	hedge := extension.Func("hedge", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
-		return func(ctx context.Context, req *extension.Request) *tool.Result {
-			out := make(chan *tool.Result, 2)
-			for range 2 {
-				r := *req
-				go func() { out <- next(ctx, &r) }()
-			}
-			first := <-out
-			<-out
-			return first
-		}
-	})
 	deadlineSeen := tool.New("check", "", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
 		d, ok := ctx.Deadline()
 		if !ok || time.Until(d) <= 0 || ctx.Err() != nil {
@@ -245,7 +232,7 @@ func TestBatchExtensionRunningTheChainConcurrently(t *testing.T) {
 		}
 		return &tool.Result{}, nil
 	})
-	ex := executor.New(scRegistry(t, deadlineSeen), executor.WithExtensions(hedge), executor.WithBatchConcurrency(2))
+	ex := executor.New(scRegistry(t, deadlineSeen), executor.WithExtensions(scHedge()), executor.WithBatchConcurrency(2))
 	calls := make([]tool.Call, 500)
 	for i := range calls {
 		calls[i] = tool.Call{ID: fmt.Sprint(i), Name: "check"}

@@ -39,7 +39,6 @@ type callState struct {
 	// (or again by relock), stored here so that a call with resources
 	// allocates one struct, not two. It is valid while ticketed.
 	ticket keylock.Ticket
-	//
 	// The flags are atomic because an extension may run the rest of the
 	// chain more than once at a time for one call (a hedge), and each run
 	// checks them; the first release wins.

@@ -214,22 +214,10 @@ func TestLockSeveralKeysNoDeadlock(t *testing.T) {
 // it, the first release wins, and the key is free afterwards. Under -race
 // this fails if the call's lock flags are not safe for concurrent runs.
 func TestHedgingExtensionOnALockedCall(t *testing.T) {
-	hedge := extension.Func("hedge", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
-		return func(ctx context.Context, req *extension.Request) *tool.Result {
-			out := make(chan *tool.Result, 2)
-			for range 2 {
-				r := *req
-				go func() { out <- next(ctx, &r) }()
-			}
-			first := <-out
-			<-out
-			return first
-		}
-	})
 	res := []tool.Resource{{Key: "file:/x", Access: tool.Write}}
 	tl := tool.New("w", "", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil },
 		tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
-	ex := executor.New(scRegistry(t, tl), executor.WithExtensions(hedge))
+	ex := executor.New(scRegistry(t, tl), executor.WithExtensions(scHedge()))
 	events, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventStarted}, Buffer: 64})
 	defer stop()
 	for i := range 20 {

@@ -257,3 +257,21 @@ func scLeakCheck(t *testing.T) func() {
 		goleak.VerifyNone(t, opt)
 	}
 }
+
+// scHedge is an extension that runs the rest of the chain twice at once for
+// every call, each run with its own copy of the request, and returns the
+// first answer after both have finished.
+func scHedge() extension.Extension {
+	return extension.Func("hedge", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			out := make(chan *tool.Result, 2)
+			for range 2 {
+				r := *req
+				go func() { out <- next(ctx, &r) }()
+			}
+			first := <-out
+			<-out
+			return first
+		}
+	})
+}

@@ -7,7 +7,7 @@ import (
 
 // Interleave runs each path block times in turn, for every iteration of
 // b.Loop, and reports each path's time relative to the first one as the
-// metric "x_<name>". Running the paths in alternating blocks of one loop
+// metric "x_<name>", and each path's time per run as "ns/<name>". Running the paths in alternating blocks of one loop
 // lets a shared machine's drifting speed hit them alike, so the ratios are
 // steadier than ns/op of separate benchmarks.
 func Interleave(b *testing.B, block int, names []string, paths ...func()) {
