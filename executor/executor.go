@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
@@ -376,11 +377,11 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}
 		defer tk.Release()
 	}
-	if cs != nil && cs.ticketed.Load() && !cs.locked.Load() {
+	if cs != nil && cs.lockFlags() == lockTicketed {
 		if ferr := e.awaitLocks(ctx, &cs.ticket, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
-		cs.locked.Store(true)
+		atomic.CompareAndSwapUint32(&cs.lock, lockTicketed, lockTicketed|lockGranted)
 	}
 	var held slots
 	if e.limits != nil {
@@ -393,7 +394,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// A call holding locks or slots keeps them until its backend has really
 	// stopped (within a grace), so the next writer never overlaps a
 	// backend that is still being killed.
-	gated := held.any() || (cs != nil && cs.ticketed.Load())
+	gated := held.any() || (cs != nil && cs.ticketed())
 	if cs != nil {
 		cs.started(req.Attempt)
 	}

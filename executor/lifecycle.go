@@ -37,13 +37,39 @@ type callState struct {
 	refused *tool.Result
 	// ticket is the call's place in the lock queues, taken at submission
 	// (or again by relock), stored here so that a call with resources
-	// allocates one struct, not two. It is valid while ticketed.
+	// allocates one struct, not two. It is valid while lockTicketed is set.
 	ticket keylock.Ticket
-	// The flags are atomic because an extension may run the rest of the
-	// chain more than once at a time for one call (a hedge), and each run
-	// checks them; the first release wins.
-	ticketed atomic.Bool // ticket is taken and not yet released
-	locked   atomic.Bool // the ticket's keys are granted
+	// lock holds the lock flags (lockTicketed, lockGranted). track writes
+	// it plainly, before the state is shared; from then on it is read and
+	// changed atomically, because an extension may run the rest of the
+	// chain more than once at a time for one call (a hedge) and each run
+	// checks it; the first release wins.
+	lock uint32
+}
+
+// The flags of callState.lock.
+const (
+	lockTicketed uint32 = 1 << iota // ticket is taken and not yet released
+	lockGranted                     // the ticket's keys are granted
+)
+
+// lockFlags reads the lock flags.
+func (cs *callState) lockFlags() uint32 { return atomic.LoadUint32(&cs.lock) }
+
+// ticketed reports whether the call holds a ticket it has not released.
+func (cs *callState) ticketed() bool { return cs.lockFlags()&lockTicketed != 0 }
+
+// ticketFlags are the lock flags after enqueueing tk: taken reports whether
+// a ticket was taken (the resources named a key). A ticket granted at once
+// needs no wait.
+func ticketFlags(tk *keylock.Ticket, taken bool) uint32 {
+	switch {
+	case !taken:
+		return 0
+	case tk.Ready():
+		return lockTicketed | lockGranted
+	}
+	return lockTicketed
 }
 
 // jobID is the id of the call's job, empty for a call that is not one.
@@ -107,7 +133,8 @@ func (e *Executor) declare(call *tool.Call, entry *registry.Entry, j *job) (rs [
 func (e *Executor) track(cs *callState, call *tool.Call, j *job, rs []tool.Resource, refused *tool.Result) *callState {
 	cs.e, cs.callID, cs.tool, cs.agent, cs.job, cs.refused = e, call.ID, call.Name, call.Agent, j, refused
 	if len(rs) > 0 {
-		cs.ticketed.Store(e.enqueue(cs.owner(), rs, &cs.ticket) != nil)
+		// Plain: nobody else sees the state yet.
+		cs.lock = ticketFlags(&cs.ticket, e.enqueue(cs.owner(), rs, &cs.ticket) != nil)
 	}
 	if cs.listened() {
 		cs.emit(tool.Event{Kind: tool.EventSubmitted})
@@ -236,8 +263,15 @@ func (cs *callState) emitResult(res *tool.Result) {
 // release gives up the call's locks. A second release (the deferred one
 // after finish, or another run's) costs nothing.
 func (cs *callState) release() {
-	if cs.ticketed.CompareAndSwap(true, false) {
-		cs.ticket.Release()
+	for {
+		f := cs.lockFlags()
+		if f&lockTicketed == 0 {
+			return
+		}
+		if atomic.CompareAndSwapUint32(&cs.lock, f, 0) {
+			cs.ticket.Release()
+			return
+		}
 	}
 }
 
@@ -286,7 +320,7 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 	if refused != nil {
 		return nil, refused.Error
 	}
-	if cs != nil && cs.ticketed.Load() && cs.sameResources(rs) {
+	if cs != nil && cs.ticketed() && cs.sameResources(rs) {
 		return nil, nil
 	}
 	if cs == nil {
@@ -305,8 +339,7 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 		// The released ticket is out of every queue and only this call
 		// refers to it: its storage takes the new one.
 		cs.ticket = keylock.Ticket{}
-		cs.locked.Store(false)
-		cs.ticketed.Store(e.enqueue(cs.owner(), rs, &cs.ticket) != nil)
+		atomic.StoreUint32(&cs.lock, ticketFlags(&cs.ticket, e.enqueue(cs.owner(), rs, &cs.ticket) != nil))
 	}
 	return nil, nil
 }
