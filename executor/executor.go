@@ -31,7 +31,10 @@
 // and the concurrency slots taken just before the backend runs, after the
 // extension chain (auth, policy, approval) has let the call through, so a
 // call waiting for a human's approval holds no slot. Locks are held until
-// the call ends (across retries); slots only while a backend runs.
+// the call ends (across retries); slots only while a backend runs. A call
+// with a single resource that nobody else holds or awaits takes it at once
+// through the lock table's fast path (one compare-and-swap), without a
+// call state, unless it has subscribers or a detached backend.
 package executor
 
 import (
@@ -175,11 +178,22 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 	// observers and the chain see pointers into it), and so does the
 	// call's state when it needs one.
 	var res *tool.Result
-	if rs, refused, tracked := e.declare(&call, entry, nil); tracked {
+	rs, refused, tracked := e.declare(&call, entry, nil)
+	switch {
+	case !tracked:
+		res = e.run(ctx, &extension.Request{Call: call}, entry, nil, start)
+	case e.holdable(rs, refused):
+		// One resource and nothing else to follow: the call holds its key
+		// without a state when nobody else holds or awaits it.
+		f := &heldFrame{req: extension.Request{Call: call}}
+		if e.locks.TryHold(&f.ctx.hold, call.ID, rs[0].Key, rs[0].Access == tool.Write) {
+			res = e.runHeld(ctx, f, entry, start)
+			break
+		}
+		fallthrough
+	default:
 		f := &trackedFrame{req: extension.Request{Call: call}}
 		res = e.run(ctx, &f.req, entry, e.track(&f.cs, &f.req.Call, nil, rs, refused), start)
-	} else {
-		res = e.run(ctx, &extension.Request{Call: call}, entry, nil, start)
 	}
 	if res.Error != nil {
 		return res, res.Error
@@ -192,6 +206,77 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 type trackedFrame struct {
 	req extension.Request
 	cs  callState
+}
+
+// heldFrame is the storage of a call that holds its one resource through
+// the lock table's fast path and needs no state: its request and the
+// context carrying its hold, allocated together.
+type heldFrame struct {
+	req extension.Request
+	ctx heldCtx
+}
+
+// heldCtx is the context of a call with a hold: the caller's context,
+// answering heldFrom with the hold (relock gives it up when an extension
+// rewrites the arguments to other resources).
+type heldCtx struct {
+	context.Context
+	hold keylock.Hold
+}
+
+type heldKey struct{}
+
+// Value answers heldFrom, and delegates every other key.
+func (c *heldCtx) Value(key any) any {
+	if _, ok := key.(heldKey); ok {
+		return c
+	}
+	return c.Context.Value(key)
+}
+
+// String names the context for debugging, as context.WithValue does.
+func (c *heldCtx) String() string {
+	return fmt.Sprintf("%v.WithHold(%q)", c.Context, c.hold.Key())
+}
+
+func heldFrom(ctx context.Context) *heldCtx {
+	if c, ok := ctx.(*heldCtx); ok {
+		return c
+	}
+	c, _ := ctx.Value(heldKey{}).(*heldCtx)
+	return c
+}
+
+// matches reports whether rs names exactly the held key, in its mode.
+func (c *heldCtx) matches(rs []tool.Resource) bool {
+	key, excl := c.hold.Key(), c.hold.Exclusive()
+	named := false
+	for _, r := range rs {
+		if r.Key == "" {
+			continue
+		}
+		if r.Key != key || (r.Access == tool.Write) != excl {
+			return false
+		}
+		named = true
+	}
+	return named
+}
+
+// holdable reports whether a call that needs following only because of
+// its resources can hold them through the fast path: one resource, no
+// subscriber to tell, and a backend run inline (a detached backend keeps
+// its locks past the call's end, which needs the state's gate).
+func (e *Executor) holdable(rs []tool.Resource, refused *tool.Result) bool {
+	return len(rs) == 1 && refused == nil && !e.detach && !e.hub.active()
+}
+
+// runHeld runs a call with a hold, and gives the hold up when it ends,
+// also on a panic.
+func (e *Executor) runHeld(ctx context.Context, f *heldFrame, entry *registry.Entry, start time.Time) *tool.Result {
+	f.ctx.Context = ctx
+	defer f.ctx.hold.Release()
+	return e.run(&f.ctx, &f.req, entry, nil, start)
 }
 
 // ident is what the executor keeps of a call's identity while extensions
@@ -378,7 +463,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		defer tk.Release()
 	}
 	if cs != nil && cs.lockFlags() == lockTicketed {
-		if ferr := e.awaitLocks(ctx, &cs.ticket, cs); ferr != nil {
+		if ferr := e.awaitLocks(ctx, cs.tk, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
 		atomic.CompareAndSwapUint32(&cs.lock, lockTicketed, lockTicketed|lockGranted)

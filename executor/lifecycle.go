@@ -35,9 +35,11 @@ type callState struct {
 	// refused is the result of a call that failed at admission (a
 	// panicking ResourceDeclarer).
 	refused *tool.Result
-	// ticket is the call's place in the lock queues, taken at submission
-	// (or again by relock), stored here so that a call with resources
-	// allocates one struct, not two. It is valid while lockTicketed is set.
+	// tk is the call's place in the lock queues, taken at submission (in
+	// ticket, so that a call with resources allocates one struct, not two)
+	// or again by relock (in a fresh ticket: the table may still point at
+	// the old one's owner). It is valid while lockTicketed is set.
+	tk     *keylock.Ticket
 	ticket keylock.Ticket
 	// lock holds the lock flags (lockTicketed, lockGranted). track writes
 	// it plainly, before the state is shared; from then on it is read and
@@ -134,7 +136,8 @@ func (e *Executor) track(cs *callState, call *tool.Call, j *job, rs []tool.Resou
 	cs.e, cs.callID, cs.tool, cs.agent, cs.job, cs.refused = e, call.ID, call.Name, call.Agent, j, refused
 	if len(rs) > 0 {
 		// Plain: nobody else sees the state yet.
-		cs.lock = ticketFlags(&cs.ticket, e.enqueue(cs.owner(), rs, &cs.ticket) != nil)
+		cs.tk = &cs.ticket
+		cs.lock = ticketFlags(cs.tk, e.enqueue(cs.owner(), rs, cs.tk) != nil)
 	}
 	if cs.listened() {
 		cs.emit(tool.Event{Kind: tool.EventSubmitted})
@@ -269,7 +272,7 @@ func (cs *callState) release() {
 			return
 		}
 		if atomic.CompareAndSwapUint32(&cs.lock, f, 0) {
-			cs.ticket.Release()
+			cs.tk.Release()
 			return
 		}
 	}
@@ -324,10 +327,18 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 		return nil, nil
 	}
 	if cs == nil {
-		if len(rs) == 0 {
-			return nil, nil
+		if h := heldFrom(ctx); h != nil {
+			if h.matches(rs) {
+				return nil, nil
+			}
+			// Give up the key before queueing for the new ones: holding
+			// one key while waiting for others could deadlock.
+			h.hold.Release()
 		}
 		tk := e.enqueue(req.Call.ID, rs, nil)
+		if tk == nil {
+			return nil, nil
+		}
 		if ferr := e.awaitLocks(ctx, tk, nil); ferr != nil {
 			tk.Release()
 			return nil, ferr
@@ -336,17 +347,18 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 	}
 	cs.release()
 	if len(rs) > 0 {
-		// The released ticket is out of every queue and only this call
-		// refers to it: its storage takes the new one.
-		cs.ticket = keylock.Ticket{}
-		atomic.StoreUint32(&cs.lock, ticketFlags(&cs.ticket, e.enqueue(cs.owner(), rs, &cs.ticket) != nil))
+		// A fresh ticket, not the old one's storage: the table may still
+		// point at the old ticket's owner for a moment (see keylock's
+		// holder report).
+		cs.tk = new(keylock.Ticket)
+		atomic.StoreUint32(&cs.lock, ticketFlags(cs.tk, e.enqueue(cs.owner(), rs, cs.tk) != nil))
 	}
 	return nil, nil
 }
 
 // sameResources reports whether rs names the keys the ticket was taken for.
 func (cs *callState) sameResources(rs []tool.Resource) bool {
-	return cs.ticket.Matches(toRequests(rs))
+	return cs.tk.Matches(toRequests(rs))
 }
 
 func toRequests(rs []tool.Resource) []keylock.Request {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,6 +170,62 @@ func TestLockFollowsRewrittenArguments(t *testing.T) {
 	assert.Zero(t, executor.LockedKeys(ex))
 }
 
+// TestRewrittenArgumentsKeepTheirLock: an extension rewrites the arguments
+// into other bytes that declare the same resource. The call keeps the key
+// it holds instead of queueing behind itself, with or without a state
+// (a subscriber makes every call keep one).
+func TestRewrittenArgumentsKeepTheirLock(t *testing.T) {
+	for _, subscribed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("subscribed=%v", subscribed), func(t *testing.T) {
+			respace := extension.Hooks{ExtName: "respace", Before: func(_ context.Context, req *extension.Request) *tool.Result {
+				req.Call.Args = json.RawMessage(`{ "path" : "f" }`)
+				return nil
+			}}
+			release := make(chan struct{})
+			close(release)
+			ex := executor.New(scRegistry(t, scGateTool("gate", &scProbe{}, release, scPathResource(tool.Write))),
+				executor.WithExtensions(respace))
+			if subscribed {
+				_, stop := ex.Subscribe(executor.EventFilter{})
+				defer stop()
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			res, err := ex.Execute(ctx, scCall("c", "gate", scPathArgs{Path: "f"}))
+			require.NoError(t, err, "the call waited for its own lock")
+			assert.True(t, res.OK())
+			assert.Zero(t, executor.LockedKeys(ex))
+		})
+	}
+}
+
+// TestRewrittenArgumentsGiveUpTheOldKey: a call whose arguments an
+// extension moved to another path gives the old path up before it runs,
+// so that a call on the old path is not held up by it.
+func TestRewrittenArgumentsGiveUpTheOldKey(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	redirect := extension.Hooks{ExtName: "redirect", Before: func(_ context.Context, req *extension.Request) *tool.Result {
+		if req.Call.ID == "moved" {
+			req.Call.Args = json.RawMessage(`{"path":"new"}`)
+		}
+		return nil
+	}}
+	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+		executor.WithExtensions(redirect), executor.WithConflictPolicy(executor.Refuse))
+	moved := scHold(t, ex, probe, "moved", "old") // runs on "new", at the gate
+	res := make(chan error, 1)
+	go func() {
+		_, err := ex.Execute(context.Background(), scCall("other", "gate", scPathArgs{Path: "old"}))
+		res <- err
+	}()
+	require.Eventually(t, func() bool { return probe.max.Load() == 2 }, 5*time.Second, time.Millisecond,
+		"the call on the old path runs beside the moved one")
+	close(release)
+	require.NoError(t, <-res)
+	<-moved
+	assert.Zero(t, executor.LockedKeys(ex))
+}
+
 // TestLockSeveralKeysNoDeadlock: calls that take the same keys listed in
 // opposite orders all finish.
 func TestLockSeveralKeysNoDeadlock(t *testing.T) {
@@ -213,23 +270,29 @@ func TestLockSeveralKeysNoDeadlock(t *testing.T) {
 // one call (a hedge). The runs share the call's lock ticket: both run under
 // it, the first release wins, and the key is free afterwards. Under -race
 // this fails if the call's lock flags are not safe for concurrent runs.
+//
+// Without a subscriber the calls hold their key through the lock table's
+// fast path, with no state; with one they keep a state and a ticket.
 func TestHedgingExtensionOnALockedCall(t *testing.T) {
-	res := []tool.Resource{{Key: "file:/x", Access: tool.Write}}
-	tl := tool.New("w", "", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil },
-		tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
-	ex := executor.New(scRegistry(t, tl), executor.WithExtensions(scHedge()))
-	events, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventStarted}, Buffer: 64})
-	defer stop()
-	for i := range 20 {
-		_, err := ex.Execute(context.Background(), tool.Call{ID: fmt.Sprint(i), Name: "w"})
-		require.NoError(t, err)
+	for _, subscribed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("subscribed=%v", subscribed), func(t *testing.T) {
+			res := []tool.Resource{{Key: "file:/x", Access: tool.Write}}
+			var runs atomic.Int32
+			tl := tool.New("w", "", func(context.Context, tool.Call) (*tool.Result, error) {
+				runs.Add(1)
+				return &tool.Result{}, nil
+			}, tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
+			ex := executor.New(scRegistry(t, tl), executor.WithExtensions(scHedge()))
+			if subscribed {
+				_, stop := ex.Subscribe(executor.EventFilter{})
+				defer stop()
+			}
+			for i := range 20 {
+				_, err := ex.Execute(context.Background(), tool.Call{ID: fmt.Sprint(i), Name: "w"})
+				require.NoError(t, err)
+				assert.Zero(t, executor.LockedKeys(ex), "the key is free once the call returns")
+			}
+			assert.Equal(t, int32(40), runs.Load(), "both runs of each call ran")
+		})
 	}
-	assert.Zero(t, executor.LockedKeys(ex), "every ticket released")
-	started := 0
-	for len(events) > 0 {
-		if ev := <-events; ev.Kind == tool.EventStarted {
-			started++
-		}
-	}
-	assert.Equal(t, 40, started, "both runs of each call started under the call's lock")
 }

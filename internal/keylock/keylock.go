@@ -11,6 +11,15 @@
 // the table's lock, two tickets that share keys are ordered the same way on
 // each of them, and a ticket only ever waits for tickets taken before it: a
 // holder of several keys cannot deadlock with another.
+//
+// The common case takes no lock at all: a single key that nobody holds or
+// awaits in a conflicting way is taken with one compare-and-swap on its
+// queue's state (TryHold, and Enqueue of one key), and given back with one
+// atomic add. Such fast holders are ahead of every ticket queued after
+// them; once a ticket is queued on a key, the fast path stays out of it
+// until the queue is empty again, so that nobody overtakes a waiter. A
+// fast holder holds one key and waits for nothing, so it cannot take part
+// in a deadlock either.
 package keylock
 
 import (
@@ -35,32 +44,48 @@ type Request struct {
 }
 
 // Table holds the queues of every key in use. Its zero value is ready to
-// use. A key with no ticket takes memory only while few such keys are
-// kept for reuse (see idle).
+// use; it must not be copied after first use. Emptied queues are kept for
+// reuse and swept out when the table grows past twice the keys it kept at
+// its last sweep: memory stays in proportion to the keys in use.
 type Table struct {
-	mu   sync.Mutex
-	keys map[string]*queue
-	busy int // keys whose queue holds an entry
-	// idle counts the emptied queues left in keys, so that a key taken and
-	// released over and over (the uncontended case) costs no map insertion
-	// and deletion. They are swept out once there are more of them than
-	// busy keys (and than minIdle): memory stays in proportion to the keys
-	// in use, at a constant amortised cost.
-	idle int
-	// spare holds swept queues for reuse by new keys. A queue is swept only
-	// once no entry, hence no ticket, refers to it.
-	spare []*queue
+	mu sync.Mutex
+	// keys maps a key to its *queue. It is written under mu and read
+	// without it by the fast path.
+	keys sync.Map
+	// n counts the queues in keys; the next new key sweeps when n reaches
+	// sweepAt. Both are guarded by mu.
+	n, sweepAt int
 }
 
-const (
-	minIdle  = 16 // emptied queues kept whatever the number of busy keys
-	maxSpare = 16 // swept queues kept for reuse
-)
+// minKeys is the number of queues kept whatever the number of keys in use.
+const minKeys = 64
 
+// queue is one key's line of tickets. Tickets queued by the slow path are
+// entries in a list under the table's lock. Tickets taken by the fast path
+// (a single key, nobody queued) are only counted in state, without the
+// lock: they are the holders ahead of every entry.
 type queue struct {
-	head, tail *entry
-	writers    int // exclusive entries in the queue, granted or not
+	tab *Table
+	key string
+	// state counts the fast readers (low 32 bits) and holds the flags
+	// below. Once queuedBit is set, the fast path stays out: fast holders
+	// can only leave, and the last one to leave grants the entries.
+	state atomic.Uint64
+	// holder points at the owner of a fast holder, for Waiting's report.
+	holder atomic.Pointer[string]
+
+	head, tail *entry // guarded by tab.mu
+	writers    int    // exclusive entries in the list, granted or not; tab.mu
 }
+
+// The parts of queue.state.
+const (
+	fastReader  uint64 = 1         // one fast reader
+	fastReaders uint64 = 1<<32 - 1 // mask of the fast readers' count
+	fastWriter  uint64 = 1 << 32   // a fast writer holds the key
+	queuedBit   uint64 = 1 << 33   // the list holds entries
+	deadBit     uint64 = 1 << 34   // swept out of the table: look the key up again
+)
 
 type entry struct {
 	key        string
@@ -74,15 +99,165 @@ type entry struct {
 // Ticket is one owner's place in the queues of its keys. Release it exactly
 // when the owner is done, whether or not it was granted.
 type Ticket struct {
-	tab     *Table
-	owner   string
-	one     [1]entry
-	entries []entry
-	ready   chan struct{} // closed when pending reaches 0 or on release; nil when granted at once
-	pending int32         // entries not yet granted; guarded by tab.mu
-	// released is written under tab.mu; it is atomic so that Ready can
-	// answer a ticket granted at once without taking the lock.
+	tab   *Table
+	owner string
+	// fast is the key's queue when the ticket holds its single key through
+	// the fast path (it has no entries then); fastExcl is its mode.
+	fast     *queue
+	fastExcl bool
+	one      [1]entry
+	entries  []entry
+	ready    chan struct{} // closed when pending reaches 0 or on release; nil when granted at once
+	pending  int32         // entries not yet granted; guarded by tab.mu
+	// released is written under tab.mu (by CAS for a fast ticket); it is
+	// atomic so that Ready can answer a ticket granted at once without
+	// taking the lock.
 	released atomic.Bool
+}
+
+// Hold is one key held through the fast path (Table.TryHold): the lightest
+// way to hold a key nobody else is queued for. Its zero value holds
+// nothing. A Hold must not be copied or reused once taken.
+type Hold struct {
+	q     *queue
+	owner string
+	excl  bool
+	done  atomic.Bool
+}
+
+// TryHold takes key for owner at once, if nobody holds or awaits it in a
+// conflicting way (readers share; a writer needs the key free), and
+// reports whether it did. It never waits and takes no lock in the common
+// case. On false, queue with Enqueue instead (whose ticket goes behind
+// the holders). h must be a zero Hold; release it with Release. An empty
+// key is never held.
+func (tab *Table) TryHold(h *Hold, owner, key string, exclusive bool) bool {
+	if key == "" {
+		return false
+	}
+	h.owner, h.excl = owner, exclusive
+	h.q = tab.fastAcquire(&h.owner, key, exclusive)
+	return h.q != nil
+}
+
+// Key returns the key held, empty for a Hold that holds nothing (never
+// taken, or released).
+func (h *Hold) Key() string {
+	if h == nil || h.q == nil || h.done.Load() {
+		return ""
+	}
+	return h.q.key
+}
+
+// Exclusive reports whether the key is held as a writer.
+func (h *Hold) Exclusive() bool { return h != nil && h.excl }
+
+// Release gives the key up. It is safe to call more than once, at once,
+// and on a Hold that holds nothing.
+func (h *Hold) Release() {
+	if h == nil || h.q == nil || !h.done.CompareAndSwap(false, true) {
+		return
+	}
+	h.q.releaseFast(&h.owner, h.excl)
+}
+
+// fastAcquire takes key through the fast path and returns its queue, or
+// nil when the key is held or awaited in a conflicting way.
+func (tab *Table) fastAcquire(owner *string, key string, excl bool) *queue {
+	for {
+		v, ok := tab.keys.Load(key)
+		if !ok {
+			// A key not in use: make its queue under the lock, then take
+			// it as any other (someone may have queued meanwhile).
+			tab.mu.Lock()
+			q := tab.queueFor(key)
+			ok, _ := q.tryFast(owner, excl)
+			tab.mu.Unlock()
+			if !ok {
+				return nil
+			}
+			return q
+		}
+		q := v.(*queue)
+		ok, dead := q.tryFast(owner, excl)
+		switch {
+		case ok:
+			return q
+		case !dead:
+			return nil
+		}
+		// Swept meanwhile: the key's next queue is another one.
+	}
+}
+
+// tryFast takes q through the fast path. dead reports a queue swept out of
+// the table.
+func (q *queue) tryFast(owner *string, excl bool) (ok, dead bool) {
+	for {
+		s := q.state.Load()
+		switch {
+		case s&deadBit != 0:
+			return false, true
+		case s&(queuedBit|fastWriter) != 0, excl && s != 0:
+			return false, false
+		}
+		next := s + fastReader
+		if excl {
+			next = fastWriter
+		}
+		if q.state.CompareAndSwap(s, next) {
+			q.holder.Store(owner)
+			return true, false
+		}
+	}
+}
+
+// releaseFast gives up a fast hold of q. The last fast holder to leave a
+// queue with entries grants them.
+func (q *queue) releaseFast(owner *string, excl bool) {
+	q.holder.CompareAndSwap(owner, nil)
+	var s uint64
+	if excl {
+		s = q.state.Add(^(fastWriter - 1)) // minus the writer
+	} else {
+		s = q.state.Add(^uint64(0)) // minus one reader
+	}
+	if s&queuedBit != 0 && s&(fastWriter|fastReaders) == 0 {
+		q.tab.mu.Lock()
+		grant(q)
+		q.tab.mu.Unlock()
+	}
+}
+
+// queueFor returns key's queue, making it if the key has none. tab.mu is
+// held.
+func (tab *Table) queueFor(key string) *queue {
+	if v, ok := tab.keys.Load(key); ok {
+		return v.(*queue)
+	}
+	if tab.n >= tab.sweepAt {
+		tab.sweep()
+		tab.sweepAt = max(minKeys, 2*tab.n)
+	}
+	q := &queue{tab: tab, key: key}
+	tab.keys.Store(key, q)
+	tab.n++
+	return q
+}
+
+// sweep drops the queues nobody holds or awaits. A queue is marked dead
+// first, atomically with the check that it is free, so that a fast taker
+// that found it before it left the table looks the key up again. tab.mu
+// is held.
+func (tab *Table) sweep() {
+	tab.keys.Range(func(k, v any) bool {
+		q := v.(*queue)
+		if q.head == nil && q.state.CompareAndSwap(0, deadBit) {
+			tab.keys.Delete(k)
+			tab.n--
+		}
+		return true
+	})
 }
 
 // Enqueue takes a ticket for reqs, in one step. Empty keys are ignored; a
@@ -100,15 +275,21 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 
 // EnqueueInto is Enqueue with the ticket's storage supplied by the caller
 // (embedded in a larger per-call struct, to save an allocation). tk must be
-// a zero Ticket: a fresh one, or one released and then zeroed by the only
-// owner of its storage. It reports false, leaving tk unused, when reqs name
-// no key.
+// a zero Ticket that was never used. It reports false, leaving tk unused,
+// when reqs name no key.
+//
+// A ticket for a single key nobody holds or awaits in a conflicting way is
+// granted through the fast path (see TryHold), without the table's lock.
 func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
 	tk.tab, tk.owner = tab, owner
 	switch {
 	case len(reqs) == 1:
 		if reqs[0].Key == "" {
 			return false
+		}
+		if q := tab.fastAcquire(&tk.owner, reqs[0].Key, reqs[0].Exclusive); q != nil {
+			tk.fast, tk.fastExcl = q, reqs[0].Exclusive
+			return true
 		}
 		tk.one[0] = entry{key: reqs[0].Key, excl: reqs[0].Exclusive}
 		tk.entries = tk.one[:]
@@ -137,26 +318,19 @@ func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
 	}
 
 	tab.mu.Lock()
-	if tab.keys == nil {
-		tab.keys = make(map[string]*queue)
-	}
 	for i := range tk.entries {
 		e := &tk.entries[i]
 		e.t = tk
-		q := tab.keys[e.key]
-		switch {
-		case q == nil:
-			q = tab.newQueue()
-			tab.keys[e.key] = q
-			tab.busy++
-		case q.head == nil:
-			tab.idle--
-			tab.busy++
-		}
+		q := tab.queueFor(e.key)
 		e.q = q
-		// Appended at the tail: a writer is granted only on an empty queue,
-		// a reader only when no writer is queued ahead of it.
-		e.granted = q.head == nil || (!e.excl && q.writers == 0)
+		// Setting queuedBit shuts the fast path out; the fast holders it
+		// finds are ahead of this entry, and only leave from now on.
+		s := q.state.Or(queuedBit)
+		fastW, fastR := s&fastWriter != 0, s&fastReaders != 0
+		// Appended at the tail: a writer is granted only when nobody holds
+		// or awaits the key, a reader only when no writer holds it or is
+		// queued ahead of it.
+		e.granted = !fastW && ((!e.excl && q.writers == 0) || (q.head == nil && !fastR))
 		if !e.granted {
 			tk.pending++
 		}
@@ -178,34 +352,6 @@ func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
 	return true
 }
 
-// newQueue returns an empty queue, a spare one if there is. tab.mu is held.
-func (tab *Table) newQueue() *queue {
-	if n := len(tab.spare); n > 0 {
-		q := tab.spare[n-1]
-		tab.spare[n-1] = nil
-		tab.spare = tab.spare[:n-1]
-		return q
-	}
-	return &queue{}
-}
-
-// sweep drops the emptied queues from keys. No entry is left in them, so
-// no ticket refers to them: a few are kept to serve new keys. tab.mu is
-// held.
-func (tab *Table) sweep() {
-	for k, q := range tab.keys {
-		if q.head != nil {
-			continue
-		}
-		delete(tab.keys, k)
-		if len(tab.spare) < maxSpare {
-			*q = queue{}
-			tab.spare = append(tab.spare, q)
-		}
-	}
-	tab.idle = 0
-}
-
 // Ready reports whether every key of the ticket is granted.
 func (tk *Ticket) Ready() bool {
 	if tk.ready == nil {
@@ -224,8 +370,14 @@ func (tk *Ticket) Ready() bool {
 // the moment ctx ends counts as granted. The ticket keeps its place after
 // a failed Wait: Release it.
 func (tk *Ticket) Wait(ctx context.Context) error {
+	if tk.ready == nil {
+		if tk.released.Load() {
+			return ErrReleased
+		}
+		return nil
+	}
 	tk.tab.mu.Lock()
-	pending, released, ready := tk.pending, tk.released.Load(), tk.ready
+	pending, released := tk.pending, tk.released.Load()
 	tk.tab.mu.Unlock()
 	switch {
 	case released:
@@ -234,7 +386,7 @@ func (tk *Ticket) Wait(ctx context.Context) error {
 		return nil
 	}
 	select {
-	case <-ready:
+	case <-tk.ready:
 	case <-ctx.Done():
 	}
 	tk.tab.mu.Lock()
@@ -250,8 +402,9 @@ func (tk *Ticket) Wait(ctx context.Context) error {
 }
 
 // Waiting describes the first key the ticket still waits for: the key,
-// whether this ticket wants it exclusively, and the owner of the ticket at
-// the head of that key's queue. ok is false when nothing is awaited.
+// whether this ticket wants it exclusively, and the owner of a ticket
+// ahead of it on that key (empty when that holder has just left). ok is
+// false when nothing is awaited.
 func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool) {
 	tk.tab.mu.Lock()
 	defer tk.tab.mu.Unlock()
@@ -260,9 +413,17 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool)
 	}
 	for i := range tk.entries {
 		e := &tk.entries[i]
-		if !e.granted {
-			return e.key, e.excl, e.q.head.t.owner, true
+		if e.granted {
+			continue
 		}
+		if h := e.q.head; h != e {
+			return e.key, e.excl, h.t.owner, true
+		}
+		// First in the list: it waits for fast holders.
+		if p := e.q.holder.Load(); p != nil {
+			holder = *p
+		}
+		return e.key, e.excl, holder, true
 	}
 	return "", false, "", false
 }
@@ -272,6 +433,12 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool)
 // nil ticket.
 func (tk *Ticket) Release() {
 	if tk == nil {
+		return
+	}
+	if tk.fast != nil {
+		if tk.released.CompareAndSwap(false, true) {
+			tk.fast.releaseFast(&tk.owner, tk.fastExcl)
+		}
 		return
 	}
 	tab := tk.tab
@@ -299,14 +466,10 @@ func (tk *Ticket) Release() {
 		}
 		e.prev, e.next, e.q = nil, nil, nil
 		if q.head == nil {
-			tab.busy--
-			tab.idle++
+			q.state.And(^queuedBit) // the fast path may come back
 			continue
 		}
 		grant(q)
-	}
-	if tab.idle > max(minIdle, tab.busy) {
-		tab.sweep()
 	}
 	if tk.ready != nil && tk.pending > 0 {
 		close(tk.ready)
@@ -314,11 +477,16 @@ func (tk *Ticket) Release() {
 }
 
 // grant lets in whoever may now hold q: the writer at the head alone, or
-// the run of readers at the head.
+// the run of readers at the head; none while a fast writer holds the key,
+// and no writer while fast readers do. tab.mu is held.
 func grant(q *queue) {
+	s := q.state.Load()
+	if s&fastWriter != 0 {
+		return
+	}
 	for e := q.head; e != nil; e = e.next {
 		if e.excl {
-			if e == q.head && !e.granted {
+			if e == q.head && !e.granted && s&fastReaders == 0 {
 				e.granted = true
 				e.t.granted()
 			}
@@ -338,11 +506,20 @@ func (tk *Ticket) granted() {
 	}
 }
 
-// Len returns how many keys have at least one ticket queued or granted.
+// Len returns how many keys have at least one ticket or hold, queued or
+// granted. It walks the table: it is meant for tests and diagnostics.
 func (tab *Table) Len() int {
 	tab.mu.Lock()
 	defer tab.mu.Unlock()
-	return tab.busy
+	n := 0
+	tab.keys.Range(func(_, v any) bool {
+		q := v.(*queue)
+		if q.head != nil || q.state.Load()&(fastWriter|fastReaders) != 0 {
+			n++
+		}
+		return true
+	})
+	return n
 }
 
 // Matches reports whether reqs, merged the way Enqueue merges them, name
@@ -361,6 +538,10 @@ func (tk *Ticket) Matches(reqs []Request) bool {
 		if r.Key != "" {
 			m[r.Key] = m[r.Key] || r.Exclusive
 		}
+	}
+	if tk.fast != nil {
+		excl, ok := m[tk.fast.key]
+		return len(m) == 1 && ok && excl == tk.fastExcl
 	}
 	if len(m) != len(tk.entries) {
 		return false

@@ -175,6 +175,7 @@ func TestManyKeysNoDeadlock(t *testing.T) {
 			reqs = append(reqs, Request{Key: keys[k], Exclusive: rand.IntN(2) == 0})
 		}
 		tk := tab.Enqueue(fmt.Sprint(i), reqs)
+		held := merged(reqs)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -185,27 +186,7 @@ func TestManyKeysNoDeadlock(t *testing.T) {
 				bad.Add(100)
 				return
 			}
-			for i := range tk.entries {
-				e := &tk.entries[i] // key and excl are fixed at Enqueue
-				h := &holders[e.key[0]-'a']
-				if e.excl {
-					if !h.CompareAndSwap(0, -1) {
-						bad.Add(1)
-					}
-				} else if h.Add(1) <= 0 {
-					bad.Add(1)
-				}
-			}
-			time.Sleep(10 * time.Microsecond)
-			for i := range tk.entries {
-				e := &tk.entries[i]
-				h := &holders[e.key[0]-'a']
-				if e.excl {
-					h.Store(0)
-				} else {
-					h.Add(-1)
-				}
-			}
+			bad.Add(occupy(&holders, held))
 		}()
 	}
 	wg.Wait()
@@ -213,15 +194,56 @@ func TestManyKeysNoDeadlock(t *testing.T) {
 	assert.Zero(t, tab.Len())
 }
 
+// BenchmarkUncontended takes and releases one key nobody else wants: a
+// ticket (allocated, and in caller storage), a Hold, and as the baseline a
+// hand-rolled table (a map of counters under one mutex, no queueing).
 func BenchmarkUncontended(b *testing.B) {
-	var tab Table
-	reqs := []Request{w("file:/tmp/x")}
-	b.ReportAllocs()
-	for b.Loop() {
-		tk := tab.Enqueue("c", reqs)
-		_ = tk.Wait(context.Background())
-		tk.Release()
-	}
+	const key = "file:/src/main.go"
+	reqs := []Request{w(key)}
+	b.Run("ticket", func(b *testing.B) {
+		var tab Table
+		b.ReportAllocs()
+		for b.Loop() {
+			tk := tab.Enqueue("c", reqs)
+			_ = tk.Wait(context.Background())
+			tk.Release()
+		}
+	})
+	b.Run("ticket_into", func(b *testing.B) {
+		var tab Table
+		var tk Ticket
+		b.ReportAllocs()
+		for b.Loop() {
+			tk = Ticket{}
+			tab.EnqueueInto(&tk, "c", reqs)
+			tk.Release()
+		}
+	})
+	b.Run("hold", func(b *testing.B) {
+		var tab Table
+		var h Hold
+		b.ReportAllocs()
+		for b.Loop() {
+			h = Hold{}
+			tab.TryHold(&h, "c", key, true)
+			h.Release()
+		}
+	})
+	b.Run("baseline_mutex_map", func(b *testing.B) {
+		var mu sync.Mutex
+		held := map[string]int{}
+		b.ReportAllocs()
+		for b.Loop() {
+			mu.Lock()
+			held[key]++
+			mu.Unlock()
+			mu.Lock()
+			if held[key]--; held[key] == 0 {
+				delete(held, key)
+			}
+			mu.Unlock()
+		}
+	})
 }
 
 func ExampleTable() {
@@ -242,10 +264,45 @@ func ExampleTable() {
 	// writer granted: true
 }
 
-// TestEnqueueIntoReusesSpareQueues: a ticket stored by the caller and an
-// emptied queue taken again make the uncontended case allocate nothing,
-// and a reused queue starts empty (grant order is unchanged).
-func TestEnqueueIntoReusesSpareQueues(t *testing.T) {
+// merged is reqs merged as Enqueue merges them: key to exclusive.
+func merged(reqs []Request) map[string]bool {
+	m := make(map[string]bool, len(reqs))
+	for _, r := range reqs {
+		m[r.Key] = m[r.Key] || r.Exclusive
+	}
+	return m
+}
+
+// occupy marks the keys held (one counter per key, named by its first
+// letter: >0 readers, -1 a writer) for a moment, and returns how many
+// times a writer found company or a reader found a writer.
+func occupy(holders *[5]atomic.Int32, held map[string]bool) (bad int32) {
+	for key, excl := range held {
+		h := &holders[key[0]-'a']
+		if excl {
+			if !h.CompareAndSwap(0, -1) {
+				bad++
+			}
+		} else if h.Add(1) <= 0 {
+			bad++
+		}
+	}
+	time.Sleep(10 * time.Microsecond)
+	for key, excl := range held {
+		h := &holders[key[0]-'a']
+		if excl {
+			h.Store(0)
+		} else {
+			h.Add(-1)
+		}
+	}
+	return bad
+}
+
+// TestUncontendedTicketAllocatesNothing: a ticket stored by the caller for
+// a key nobody else wants is granted through the fast path, and neither
+// taking nor releasing it allocates once the key's queue exists.
+func TestUncontendedTicketAllocatesNothing(t *testing.T) {
 	var tab Table
 	reqs := []Request{w("k")}
 	var warm Ticket
@@ -263,28 +320,74 @@ func TestEnqueueIntoReusesSpareQueues(t *testing.T) {
 	assert.Zero(t, allocs)
 	assert.Zero(t, tab.Len())
 
-	var a, b, c Ticket
-	require.True(t, tab.EnqueueInto(&a, "a", []Request{r("k")}))
-	require.True(t, tab.EnqueueInto(&b, "b", reqs))
-	require.True(t, tab.EnqueueInto(&c, "c", []Request{r("k")}))
-	assert.True(t, a.Ready())
-	assert.False(t, b.Ready(), "a writer waits for the reader ahead")
-	assert.False(t, c.Ready(), "a reader waits for the writer ahead")
-	a.Release()
-	assert.True(t, b.Ready())
-	assert.False(t, c.Ready())
-	b.Release()
-	assert.True(t, c.Ready())
-	c.Release()
+	var h Hold
+	allocs = testing.AllocsPerRun(1000, func() {
+		h = Hold{}
+		if !tab.TryHold(&h, "o", "k", true) {
+			t.Fatal("an uncontended key is held at once")
+		}
+		h.Release()
+	})
+	assert.Zero(t, allocs)
 	assert.Zero(t, tab.Len())
 
 	var none Ticket
 	assert.False(t, tab.EnqueueInto(&none, "n", []Request{{Key: ""}}), "no key, no ticket")
+	assert.False(t, tab.TryHold(new(Hold), "n", "", true), "no key, no hold")
 }
 
-// TestEmptiedQueuesAreBounded: emptied queues are kept for reuse, but never
-// more than the busy keys (or minIdle), however many keys come and go.
-func TestEmptiedQueuesAreBounded(t *testing.T) {
+// TestFastHoldersComeFirst: holds taken through the fast path are ahead of
+// every ticket queued after them, and while a ticket is queued the fast
+// path stays out, so that nobody overtakes it.
+func TestFastHoldersComeFirst(t *testing.T) {
+	var tab Table
+	var r1 Hold
+	require.True(t, tab.TryHold(&r1, "r1", "k", false))
+	var r2 Hold
+	require.True(t, tab.TryHold(&r2, "r2", "k", false), "readers share")
+	require.False(t, tab.TryHold(new(Hold), "w0", "k", true), "a writer does not get a read key at once")
+
+	wr := tab.Enqueue("w", []Request{w("k")})
+	assert.False(t, wr.Ready(), "the writer waits for the fast readers")
+	key, excl, holder, ok := wr.Waiting()
+	assert.True(t, ok)
+	assert.Equal(t, "k", key)
+	assert.True(t, excl)
+	assert.Contains(t, []string{"r1", "r2"}, holder)
+
+	assert.False(t, tab.TryHold(new(Hold), "r3", "k", false), "a reader may not overtake a queued writer")
+	r3 := tab.Enqueue("r3", []Request{r("k")})
+	assert.False(t, r3.Ready())
+
+	r1.Release()
+	assert.False(t, wr.Ready(), "one fast reader is still in")
+	r2.Release()
+	r2.Release() // idempotent
+	assert.True(t, wr.Ready(), "the last fast reader lets the writer in")
+	assert.False(t, r3.Ready())
+	wr.Release()
+	assert.True(t, r3.Ready())
+	r3.Release()
+	assert.Zero(t, tab.Len())
+
+	var again Hold
+	assert.True(t, tab.TryHold(&again, "w", "k", true), "with nobody queued, the fast path is open again")
+	assert.Equal(t, "k", again.Key())
+	assert.True(t, again.Exclusive())
+	multi := tab.Enqueue("m", []Request{r("j"), r("k")})
+	assert.False(t, multi.Ready(), "a reader of several keys waits for the fast writer")
+	_, _, holder, _ = multi.Waiting()
+	assert.Equal(t, "w", holder)
+	again.Release()
+	assert.True(t, multi.Ready())
+	multi.Release()
+	assert.Zero(t, tab.Len())
+}
+
+// TestQueuesAreSwept: emptied queues are kept for reuse but swept out once
+// the table grows past twice the keys kept at the last sweep, however many
+// keys come and go, while keys in use are never dropped.
+func TestQueuesAreSwept(t *testing.T) {
 	var tab Table
 	held := make([]*Ticket, 0, 100)
 	for i := range 100 {
@@ -294,18 +397,94 @@ func TestEmptiedQueuesAreBounded(t *testing.T) {
 		tk := tab.Enqueue("o", []Request{w(fmt.Sprint("k", i)), r("shared")})
 		require.True(t, tk.Ready())
 		tk.Release()
+		var h Hold
+		require.True(t, tab.TryHold(&h, "f", fmt.Sprint("f", i), i%2 == 0))
+		h.Release()
 		tab.mu.Lock()
-		n, busy, idle := len(tab.keys), tab.busy, tab.idle
+		n := tab.n
 		tab.mu.Unlock()
-		require.Equal(t, 100, busy)
-		require.LessOrEqual(t, idle, max(minIdle, busy))
-		require.Equal(t, busy+idle, n, "every key in the table is busy or counted idle")
+		require.LessOrEqual(t, n, 2*(100+1)+2, "queues stay in proportion to the keys in use")
 	}
-	for _, tk := range held {
+	for i, tk := range held {
+		assert.False(t, tab.TryHold(new(Hold), "x", fmt.Sprint("held", i), false), "a held key survives sweeps")
 		tk.Release()
 	}
 	assert.Zero(t, tab.Len())
+	count := 0
+	tab.keys.Range(func(_, _ any) bool { count++; return true })
 	tab.mu.Lock()
-	assert.LessOrEqual(t, len(tab.keys), minIdle)
+	assert.Equal(t, tab.n, count, "n counts the queues in the table")
 	tab.mu.Unlock()
+}
+
+// TestFastAndQueuedTicketsExclude: fast holds, single-key tickets and
+// tickets for several keys, taken concurrently on a few keys while sweeps
+// drop and remake queues, never let a writer share its key, and all
+// finish.
+func TestFastAndQueuedTicketsExclude(t *testing.T) {
+	var tab Table
+	keys := []string{"a", "b", "c", "d", "e"}
+	var holders [5]atomic.Int32
+	var bad atomic.Int32
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 300 {
+				if i%10 == 0 {
+					// New keys make the table sweep now and then.
+					var h Hold
+					if tab.TryHold(&h, "churn", fmt.Sprint("z", g, "-", i), true) {
+						h.Release()
+					}
+				}
+				key := keys[rand.IntN(len(keys))]
+				excl := rand.IntN(2) == 0
+				var h Hold
+				if rand.IntN(3) > 0 && tab.TryHold(&h, "fast", key, excl) {
+					bad.Add(occupy(&holders, map[string]bool{key: excl}))
+					h.Release()
+					continue
+				}
+				reqs := []Request{{Key: key, Exclusive: excl}}
+				if rand.IntN(2) == 0 {
+					reqs = append(reqs, Request{Key: keys[rand.IntN(len(keys))], Exclusive: rand.IntN(2) == 0})
+				}
+				tk := tab.Enqueue("queued", reqs)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				if err := tk.Wait(ctx); err != nil {
+					bad.Add(100)
+				} else {
+					bad.Add(occupy(&holders, merged(reqs)))
+				}
+				cancel()
+				tk.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, bad.Load(), "no deadlock (would time out) and no writer shared its key")
+	assert.Zero(t, tab.Len())
+}
+
+// TestHoldReleasedConcurrently: a hold released from several goroutines at
+// once is released once.
+func TestHoldReleasedConcurrently(t *testing.T) {
+	var tab Table
+	var a, b Hold
+	require.True(t, tab.TryHold(&a, "a", "k", false))
+	require.True(t, tab.TryHold(&b, "b", "k", false))
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(a.Release)
+	}
+	wg.Wait()
+	assert.False(t, tab.TryHold(new(Hold), "w", "k", true), "b still reads the key")
+	b.Release()
+	var zero Hold
+	zero.Release()
+	var nilHold *Hold
+	nilHold.Release()
+	assert.Zero(t, tab.Len())
 }
