@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -295,4 +297,39 @@ func TestHedgingExtensionOnALockedCall(t *testing.T) {
 			assert.Equal(t, int32(40), runs.Load(), "both runs of each call ran")
 		})
 	}
+}
+
+// TestFinishedCallIsNotKeptAliveByItsLock: once a call that held a key
+// returns, nothing in the lock table refers to it, so a large argument is
+// garbage at once (the table remembers who holds a key, for the "behind
+// call X" reports, only while it is held).
+func TestFinishedCallIsNotKeptAliveByItsLock(t *testing.T) {
+	ex := executor.New(scRegistry(t, scWriteNoop()))
+	freed := make(chan struct{})
+	func() {
+		args := []byte(`{"pad":"` + strings.Repeat("x", 512<<10) + `"}`)
+		runtime.AddCleanup(&args[0], func(ch chan struct{}) { close(ch) }, freed)
+		_, err := ex.Execute(context.Background(), tool.Call{ID: "big", Name: "touch", Args: args})
+		require.NoError(t, err)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-freed:
+			assert.Zero(t, executor.LockedKeys(ex))
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the finished call's arguments are still reachable")
+		}
+	}
+}
+
+// scWriteNoop is a no-op tool that declares a write on one resource.
+func scWriteNoop() tool.Tool {
+	res := []tool.Resource{{Key: "file:x", Access: tool.Write}}
+	return tool.New("touch", "Touch nothing", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil },
+		tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
 }
