@@ -247,22 +247,6 @@ func heldFrom(ctx context.Context) *heldCtx {
 	return c
 }
 
-// matches reports whether rs names exactly the held key, in its mode.
-func (c *heldCtx) matches(rs []tool.Resource) bool {
-	key, excl := c.hold.Key(), c.hold.Exclusive()
-	named := false
-	for _, r := range rs {
-		if r.Key == "" {
-			continue
-		}
-		if r.Key != key || (r.Access == tool.Write) != excl {
-			return false
-		}
-		named = true
-	}
-	return named
-}
-
 // holdable reports whether a call that needs following only because of
 // its resources can hold them through the fast path: one resource, no
 // subscriber to tell, and a backend run inline (a detached backend keeps

@@ -328,7 +328,7 @@ func (e *Executor) relock(ctx context.Context, cs *callState, req *extension.Req
 	}
 	if cs == nil {
 		if h := heldFrom(ctx); h != nil {
-			if h.matches(rs) {
+			if h.hold.Matches(toRequests(rs)) {
 				return nil, nil
 			}
 			// Give up the key before queueing for the new ones: holding

@@ -304,7 +304,7 @@ func TestHedgingExtensionOnALockedCall(t *testing.T) {
 // garbage at once (the table remembers who holds a key, for the "behind
 // call X" reports, only while it is held).
 func TestFinishedCallIsNotKeptAliveByItsLock(t *testing.T) {
-	ex := executor.New(scRegistry(t, scWriteNoop()))
+	ex := executor.New(scRegistry(t, scAppendless()))
 	freed := make(chan struct{})
 	func() {
 		args := []byte(`{"pad":"` + strings.Repeat("x", 512<<10) + `"}`)
@@ -325,11 +325,4 @@ func TestFinishedCallIsNotKeptAliveByItsLock(t *testing.T) {
 			t.Fatal("the finished call's arguments are still reachable")
 		}
 	}
-}
-
-// scWriteNoop is a no-op tool that declares a write on one resource.
-func scWriteNoop() tool.Tool {
-	res := []tool.Resource{{Key: "file:x", Access: tool.Write}}
-	return tool.New("touch", "Touch nothing", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil },
-		tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
 }

@@ -8,7 +8,6 @@ package executor_test
 
 import (
 	"context"
-	"encoding/json"
 	"runtime"
 	"testing"
 	"time"
@@ -57,11 +56,4 @@ func TestHeapFlatOverAMillionCalls(t *testing.T) {
 	alive, busy := executor.AgentLimiters(ex)
 	assert.Zero(t, busy)
 	assert.LessOrEqual(t, alive, executor.MaxIdleAgents)
-}
-
-// scAppendless is a no-op tool that declares a write on one resource.
-func scAppendless() tool.Tool {
-	res := []tool.Resource{{Key: "file:x", Access: tool.Write}}
-	return tool.New("touch", "Touch nothing", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil },
-		tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
 }

@@ -275,3 +275,10 @@ func scHedge() extension.Extension {
 		}
 	})
 }
+
+// scAppendless is a no-op tool that declares a write on one resource.
+func scAppendless() tool.Tool {
+	res := []tool.Resource{{Key: "file:x", Access: tool.Write}}
+	return tool.New("touch", "Touch nothing", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil },
+		tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
+}

@@ -152,6 +152,13 @@ func (h *Hold) Key() string {
 // Exclusive reports whether the key is held as a writer.
 func (h *Hold) Exclusive() bool { return h != nil && h.excl }
 
+// Matches reports whether reqs, merged the way Enqueue merges them, name
+// exactly the held key in its mode. A released Hold matches nothing.
+func (h *Hold) Matches(reqs []Request) bool {
+	key := h.Key()
+	return key != "" && matchesOne(key, h.excl, reqs)
+}
+
 // Release gives the key up. It is safe to call more than once, at once,
 // and on a Hold that holds nothing.
 func (h *Hold) Release() {
@@ -533,15 +540,14 @@ func (tk *Ticket) Matches(reqs []Request) bool {
 		}
 		return true
 	}
+	if tk.fast != nil {
+		return matchesOne(tk.fast.key, tk.fastExcl, reqs)
+	}
 	m := make(map[string]bool, len(reqs))
 	for _, r := range reqs {
 		if r.Key != "" {
 			m[r.Key] = m[r.Key] || r.Exclusive
 		}
-	}
-	if tk.fast != nil {
-		excl, ok := m[tk.fast.key]
-		return len(m) == 1 && ok && excl == tk.fastExcl
 	}
 	if len(m) != len(tk.entries) {
 		return false
@@ -553,4 +559,20 @@ func (tk *Ticket) Matches(reqs []Request) bool {
 		}
 	}
 	return true
+}
+
+// matchesOne reports whether reqs, merged the way Enqueue merges them, name
+// key alone, exclusively exactly when excl.
+func matchesOne(key string, excl bool, reqs []Request) bool {
+	named, wants := false, false
+	for _, r := range reqs {
+		switch r.Key {
+		case "":
+		case key:
+			named, wants = true, wants || r.Exclusive
+		default:
+			return false
+		}
+	}
+	return named && wants == excl
 }

@@ -488,3 +488,33 @@ func TestHoldReleasedConcurrently(t *testing.T) {
 	nilHold.Release()
 	assert.Zero(t, tab.Len())
 }
+
+// TestMatchesOneKey: a hold, and a ticket granted through the fast path,
+// match requests that merge to their key in their mode, and nothing else.
+func TestMatchesOneKey(t *testing.T) {
+	var tab Table
+	var h Hold
+	require.True(t, tab.TryHold(&h, "h", "k", true))
+	tk := tab.Enqueue("t", []Request{r("j")})
+	require.NotNil(t, tk.fast, "one free key goes through the fast path")
+	tests := []struct {
+		name       string
+		reqs       []Request
+		hold, tick bool // matches the writer hold on k, the reader ticket on j
+	}{
+		{"same key and mode", []Request{w("k")}, true, false},
+		{"read and write merge to a write", []Request{r("k"), w("k"), {Key: ""}}, true, false},
+		{"reader", []Request{r("j")}, false, true},
+		{"another key too", []Request{w("k"), r("j")}, false, false},
+		{"no key", []Request{{Key: ""}}, false, false},
+		{"nothing", nil, false, false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.hold, h.Matches(tt.reqs), "hold: %s", tt.name)
+		assert.Equal(t, tt.tick, tk.Matches(tt.reqs), "ticket: %s", tt.name)
+	}
+	h.Release()
+	assert.False(t, h.Matches([]Request{w("k")}), "a released hold matches nothing")
+	tk.Release()
+	assert.Zero(t, tab.Len())
+}
