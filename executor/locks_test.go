@@ -173,9 +173,9 @@ func TestLockFollowsRewrittenArguments(t *testing.T) {
 }
 
 // TestRewrittenArgumentsKeepTheirLock: an extension rewrites the arguments
-// into other bytes that declare the same resource. The call keeps the key
-// it holds instead of queueing behind itself, with or without a state
-// (a subscriber makes every call keep one).
+// into other bytes that declare the same resource. The call finds the key
+// it holds and does not queue behind itself, with or without a state (a
+// subscriber makes every call keep one).
 func TestRewrittenArgumentsKeepTheirLock(t *testing.T) {
 	for _, subscribed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("subscribed=%v", subscribed), func(t *testing.T) {
