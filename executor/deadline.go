@@ -125,7 +125,16 @@ func (c *lazyDeadline) liveErr() error {
 // Value implements context.Context. The context package's own key (a *int,
 // &cancelCtxKey) arms the real context: context.Cause and the cancellation
 // of children find the cancelCtx through it.
+//
+// The call's own keys (its state, its hold) end here: a call that the
+// backend runs through an executor with this context (a sub-agent) is
+// another call, and must not take the outer call's lock or state for its
+// own.
 func (c *lazyDeadline) Value(key any) any {
+	switch key.(type) {
+	case stateKey, heldKey:
+		return nil
+	}
 	if a := c.armed.Load(); a != nil {
 		return a.ctx.Value(key)
 	}

@@ -326,3 +326,51 @@ func TestFinishedCallIsNotKeptAliveByItsLock(t *testing.T) {
 		}
 	}
 }
+
+// A tool may run other calls through the same executor from its backend
+// (a sub-agent), with the context it was given. The inner call is not the
+// outer one: when an extension rewrites the inner call's arguments, the
+// inner call must not find the outer call's lock (or state) in the context
+// and give it up. The outer call holds one key (the lock table's fast
+// path, no state) or two (a state and a ticket); either way its key stays
+// held until it ends.
+func TestNestedCallDoesNotTouchTheOuterCallsLock(t *testing.T) {
+	for _, keys := range [][]string{{"a"}, {"a", "b"}} {
+		t.Run(strings.Join(keys, "+"), func(t *testing.T) {
+			var ex *executor.Executor
+			probeErr := make(chan error, 1)
+			outer := tool.Func("outer", "", func(ctx context.Context, _ scPathArgs) (string, error) {
+				// The inner call declares nothing until the extension
+				// rewrites its arguments to name a path: it has no state
+				// of its own and relocks from the rewritten arguments.
+				if _, err := ex.Execute(ctx, scCall("inner", "inner", scPathArgs{})); err != nil {
+					return "", err
+				}
+				_, err := ex.Execute(context.Background(), scCall("probe", "inner", scPathArgs{Path: "a"}))
+				probeErr <- err
+				return "ok", nil
+			}, tool.WithResources(func(json.RawMessage) []tool.Resource {
+				var rs []tool.Resource
+				for _, k := range keys {
+					rs = append(rs, tool.Resource{Key: "file:" + k, Access: tool.Write})
+				}
+				return rs
+			}))
+			inner := tool.Func("inner", "", func(context.Context, scPathArgs) (string, error) { return "ok", nil },
+				scPathResource(tool.Write))
+			redirect := extension.Hooks{ExtName: "redirect", Before: func(_ context.Context, req *extension.Request) *tool.Result {
+				if req.Call.ID == "inner" {
+					req.Call.Args = json.RawMessage(`{"path":"elsewhere"}`)
+				}
+				return nil
+			}}
+			ex = executor.New(scRegistry(t, outer, inner), executor.WithExtensions(redirect),
+				executor.WithConflictPolicy(executor.Refuse))
+			_, err := ex.Execute(context.Background(), scCall("outer", "outer", scPathArgs{}))
+			require.NoError(t, err)
+			assert.ErrorIs(t, <-probeErr, tool.ErrConflict,
+				"a call on the outer call's key while it runs is refused: the inner call left the outer's lock alone")
+			assert.Zero(t, executor.LockedKeys(ex))
+		})
+	}
+}
