@@ -13,13 +13,14 @@
 // holder of several keys cannot deadlock with another.
 //
 // The common case takes no lock at all: a single key that nobody holds or
-// awaits in a conflicting way is taken with one compare-and-swap on its
-// queue's state (TryHold, and Enqueue of one key), and given back with one
-// atomic add. Such fast holders are ahead of every ticket queued after
-// them; once a ticket is queued on a key, the fast path stays out of it
-// until the queue is empty again, so that nobody overtakes a waiter. A
-// fast holder holds one key and waits for nothing, so it cannot take part
-// in a deadlock either.
+// awaits in a conflicting way is taken through a fast path (TryHold, and
+// Enqueue of one key). A writer takes it with one compare-and-swap of the
+// key's writer slot and gives it back with another; a reader with one
+// compare-and-swap of the key's reader count and one atomic add. Such fast
+// holders are ahead of every ticket queued after them; once a ticket is
+// queued on a key, the fast path stays out of it until the queue is empty
+// again, so that nobody overtakes a waiter. A fast holder holds one key and
+// waits for nothing, so it cannot take part in a deadlock either.
 package keylock
 
 import (
@@ -61,17 +62,27 @@ type Table struct {
 const minKeys = 64
 
 // queue is one key's line of tickets. Tickets queued by the slow path are
-// entries in a list under the table's lock. Tickets taken by the fast path
-// (a single key, nobody queued) are only counted in state, without the
-// lock: they are the holders ahead of every entry.
+// entries in a list under the table's lock. Holders that took the key by
+// the fast path (a single key, nobody queued) are only recorded in writer
+// and state, without the lock: they are the holders ahead of every entry.
+//
+// A fast writer and a fast reader (or a queued entry, or a sweep) each
+// write their own word first and read the other's second; with Go's
+// sequentially consistent atomics at least one of the two sees the other
+// and backs out, so they never both hold. Whoever backs out or leaves
+// while an entry is queued grants the entries, under the table's lock
+// (granting twice is harmless; grant checks again).
 type queue struct {
 	tab *Table
 	key string
+	// writer points at the owner name of the fast writer; nil when none.
+	writer atomic.Pointer[string]
 	// state counts the fast readers (low 32 bits) and holds the flags
 	// below. Once queuedBit is set, the fast path stays out: fast holders
 	// can only leave, and the last one to leave grants the entries.
 	state atomic.Uint64
-	// holder points at the owner of a fast holder, for Waiting's report.
+	// holder points at the owner name of a fast reader, for Waiting's
+	// report.
 	holder atomic.Pointer[string]
 
 	head, tail *entry // guarded by tab.mu
@@ -82,7 +93,6 @@ type queue struct {
 const (
 	fastReader  uint64 = 1         // one fast reader
 	fastReaders uint64 = 1<<32 - 1 // mask of the fast readers' count
-	fastWriter  uint64 = 1 << 32   // a fast writer holds the key
 	queuedBit   uint64 = 1 << 33   // the list holds entries
 	deadBit     uint64 = 1 << 34   // swept out of the table: look the key up again
 )
@@ -122,7 +132,9 @@ type Hold struct {
 	q     *queue
 	owner string
 	excl  bool
-	done  atomic.Bool
+	// done marks a released reader (a writer's release empties the
+	// queue's writer slot, which says as much).
+	done atomic.Bool
 }
 
 // TryHold takes key for owner at once, if nobody holds or awaits it in a
@@ -143,8 +155,11 @@ func (tab *Table) TryHold(h *Hold, owner, key string, exclusive bool) bool {
 // Key returns the key held, empty for a Hold that holds nothing (never
 // taken, or released).
 func (h *Hold) Key() string {
-	if h == nil || h.q == nil || h.done.Load() {
+	switch {
+	case h == nil || h.q == nil:
 		return ""
+	case h.excl && h.q.writer.Load() != &h.owner, !h.excl && h.done.Load():
+		return "" // released
 	}
 	return h.q.key
 }
@@ -162,10 +177,13 @@ func (h *Hold) Matches(reqs []Request) bool {
 // Release gives the key up. It is safe to call more than once, at once,
 // and on a Hold that holds nothing.
 func (h *Hold) Release() {
-	if h == nil || h.q == nil || !h.done.CompareAndSwap(false, true) {
-		return
+	switch {
+	case h == nil || h.q == nil:
+	case h.excl:
+		h.q.leaveWrite(&h.owner) // only the first empties the slot
+	case h.done.CompareAndSwap(false, true):
+		h.q.leaveRead(&h.owner)
 	}
-	h.q.releaseFast(&h.owner, h.excl)
 }
 
 // fastAcquire takes key through the fast path and returns its queue, or
@@ -200,40 +218,99 @@ func (tab *Table) fastAcquire(owner *string, key string, excl bool) *queue {
 // tryFast takes q through the fast path. dead reports a queue swept out of
 // the table.
 func (q *queue) tryFast(owner *string, excl bool) (ok, dead bool) {
+	if excl {
+		return q.tryWrite(owner)
+	}
+	return q.tryRead(owner)
+}
+
+// tryWrite takes q as its fast writer: the writer slot first, then a look
+// at the state, which must show no reader, entry or sweep.
+func (q *queue) tryWrite(owner *string) (ok, dead bool) {
+	if s := q.state.Load(); s != 0 {
+		return false, s&deadBit != 0
+	}
+	if !q.writer.CompareAndSwap(nil, owner) {
+		return false, false
+	}
+	return q.confirmWrite(owner)
+}
+
+// confirmWrite is the second half of tryWrite, once owner is in the
+// writer slot: the state must still show no reader, entry or sweep, or
+// the writer backs out.
+func (q *queue) confirmWrite(owner *string) (ok, dead bool) {
+	s := q.state.Load()
+	if s == 0 {
+		return true, false
+	}
+	q.leaveWrite(owner)
+	return false, s&deadBit != 0
+}
+
+// tryRead takes q as one more fast reader: the reader count first, then a
+// look at the writer slot, which must be empty.
+func (q *queue) tryRead(owner *string) (ok, dead bool) {
 	for {
 		s := q.state.Load()
 		switch {
 		case s&deadBit != 0:
 			return false, true
-		case s&(queuedBit|fastWriter) != 0, excl && s != 0:
+		case s&queuedBit != 0 || q.writer.Load() != nil:
 			return false, false
 		}
-		next := s + fastReader
-		if excl {
-			next = fastWriter
-		}
-		if q.state.CompareAndSwap(s, next) {
-			q.holder.Store(owner)
-			return true, false
+		if q.state.CompareAndSwap(s, s+fastReader) {
+			return q.confirmRead(owner), false
 		}
 	}
 }
 
-// releaseFast gives up a fast hold of q. The last fast holder to leave a
-// queue with entries grants them.
-func (q *queue) releaseFast(owner *string, excl bool) {
-	q.holder.CompareAndSwap(owner, nil)
-	var s uint64
-	if excl {
-		s = q.state.Add(^(fastWriter - 1)) // minus the writer
-	} else {
-		s = q.state.Add(^uint64(0)) // minus one reader
+// confirmRead is the second half of tryRead, once the reader is counted:
+// the writer slot must still be empty, or the reader backs out.
+func (q *queue) confirmRead(owner *string) bool {
+	if q.writer.Load() != nil {
+		q.leaveRead(nil)
+		return false
 	}
-	if s&queuedBit != 0 && s&(fastWriter|fastReaders) == 0 {
+	q.holder.Store(owner)
+	return true
+}
+
+// leaveWrite empties the writer slot if owner holds it, and grants the
+// entries queued meanwhile. It reports whether owner held the slot.
+func (q *queue) leaveWrite(owner *string) bool {
+	if !q.writer.CompareAndSwap(owner, nil) {
+		return false
+	}
+	if q.state.Load()&queuedBit != 0 {
 		q.tab.mu.Lock()
 		grant(q)
 		q.tab.mu.Unlock()
 	}
+	return true
+}
+
+// leaveRead takes one fast reader away (owner, if it published its name).
+// The last fast reader to leave a queue with entries grants them.
+func (q *queue) leaveRead(owner *string) {
+	if owner != nil {
+		q.holder.CompareAndSwap(owner, nil)
+	}
+	s := q.state.Add(^uint64(0)) // minus one reader
+	if s&queuedBit != 0 && s&fastReaders == 0 {
+		q.tab.mu.Lock()
+		grant(q)
+		q.tab.mu.Unlock()
+	}
+}
+
+// releaseFast gives up a fast hold of q.
+func (q *queue) releaseFast(owner *string, excl bool) {
+	if excl {
+		q.leaveWrite(owner)
+		return
+	}
+	q.leaveRead(owner)
 }
 
 // queueFor returns key's queue, making it if the key has none. tab.mu is
@@ -253,16 +330,22 @@ func (tab *Table) queueFor(key string) *queue {
 }
 
 // sweep drops the queues nobody holds or awaits. A queue is marked dead
-// first, atomically with the check that it is free, so that a fast taker
-// that found it before it left the table looks the key up again. tab.mu
-// is held.
+// first, atomically with the check that it has no reader, and then its
+// writer slot is checked, so that a fast taker that found it before it
+// left the table looks the key up again (a writer that came in between
+// keeps it). tab.mu is held.
 func (tab *Table) sweep() {
 	tab.keys.Range(func(k, v any) bool {
 		q := v.(*queue)
-		if q.head == nil && q.state.CompareAndSwap(0, deadBit) {
-			tab.keys.Delete(k)
-			tab.n--
+		if q.head != nil || !q.state.CompareAndSwap(0, deadBit) {
+			return true
 		}
+		if q.writer.Load() != nil {
+			q.state.And(^deadBit)
+			return true
+		}
+		tab.keys.Delete(k)
+		tab.n--
 		return true
 	})
 }
@@ -333,7 +416,7 @@ func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
 		// Setting queuedBit shuts the fast path out; the fast holders it
 		// finds are ahead of this entry, and only leave from now on.
 		s := q.state.Or(queuedBit)
-		fastW, fastR := s&fastWriter != 0, s&fastReaders != 0
+		fastW, fastR := q.writer.Load() != nil, s&fastReaders != 0
 		// Appended at the tail: a writer is granted only when nobody holds
 		// or awaits the key, a reader only when no writer holds it or is
 		// queued ahead of it.
@@ -427,7 +510,9 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool)
 			return e.key, e.excl, h.t.owner, true
 		}
 		// First in the list: it waits for fast holders.
-		if p := e.q.holder.Load(); p != nil {
+		if p := e.q.writer.Load(); p != nil {
+			holder = *p
+		} else if p := e.q.holder.Load(); p != nil {
 			holder = *p
 		}
 		return e.key, e.excl, holder, true
@@ -487,10 +572,10 @@ func (tk *Ticket) Release() {
 // the run of readers at the head; none while a fast writer holds the key,
 // and no writer while fast readers do. tab.mu is held.
 func grant(q *queue) {
-	s := q.state.Load()
-	if s&fastWriter != 0 {
+	if q.writer.Load() != nil {
 		return
 	}
+	s := q.state.Load()
 	for e := q.head; e != nil; e = e.next {
 		if e.excl {
 			if e == q.head && !e.granted && s&fastReaders == 0 {
@@ -521,7 +606,7 @@ func (tab *Table) Len() int {
 	n := 0
 	tab.keys.Range(func(_, v any) bool {
 		q := v.(*queue)
-		if q.head != nil || q.state.Load()&(fastWriter|fastReaders) != 0 {
+		if q.head != nil || q.state.Load()&fastReaders != 0 || q.writer.Load() != nil {
 			n++
 		}
 		return true

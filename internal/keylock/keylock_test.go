@@ -482,11 +482,150 @@ func TestHoldReleasedConcurrently(t *testing.T) {
 	wg.Wait()
 	assert.False(t, tab.TryHold(new(Hold), "w", "k", true), "b still reads the key")
 	b.Release()
+	var w Hold
+	require.True(t, tab.TryHold(&w, "w", "k", true))
+	for range 4 {
+		wg.Go(w.Release)
+	}
+	wg.Wait()
+	assert.Empty(t, w.Key(), "a released hold holds nothing")
+	var w2 Hold
+	require.True(t, tab.TryHold(&w2, "w2", "k", true), "the writer's key is free again")
+	w.Release() // a late release of the old writer leaves the new one alone
+	assert.Equal(t, "k", w2.Key())
+	assert.False(t, tab.TryHold(new(Hold), "x", "k", false))
+	w2.Release()
 	var zero Hold
 	zero.Release()
 	var nilHold *Hold
 	nilHold.Release()
 	assert.Zero(t, tab.Len())
+}
+
+// TestFastWritersAndReadersNeverOverlap hammers one key with fast writers
+// and readers, and now and then a queued ticket, without pauses: the fast
+// path's writer and readers each write their own word and then read the
+// other's, and must never both hold; whoever backs out or leaves must let
+// a queued ticket in (a lost grant would time the ticket out).
+func TestFastWritersAndReadersNeverOverlap(t *testing.T) {
+	var tab Table
+	var holders [5]atomic.Int32
+	h := &holders[0]
+	var bad, fast atomic.Int32
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 20000 {
+				excl := (i+g)%2 == 0
+				if i%500 == 0 {
+					tk := tab.Enqueue("queued", []Request{{Key: "a", Exclusive: excl}})
+					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+					if tk.Wait(ctx) != nil {
+						bad.Add(100)
+					} else {
+						bad.Add(occupy(&holders, map[string]bool{"a": excl}))
+					}
+					cancel()
+					tk.Release()
+					continue
+				}
+				var hold Hold
+				if !tab.TryHold(&hold, "fast", "a", excl) {
+					continue
+				}
+				fast.Add(1)
+				if excl {
+					if !h.CompareAndSwap(0, -1) {
+						bad.Add(1)
+					}
+					h.Store(0)
+				} else {
+					if h.Add(1) <= 0 {
+						bad.Add(1)
+					}
+					h.Add(-1)
+				}
+				hold.Release()
+			}
+		})
+	}
+	wg.Wait()
+	assert.Zero(t, bad.Load(), "a writer never shared the key, and every queued ticket was let in")
+	assert.Positive(t, fast.Load())
+	assert.Zero(t, tab.Len())
+}
+
+// TestFastWriterAndReaderMeet plays the race the fast path is built for,
+// one step at a time: a writer has put itself in the key's writer slot and
+// a reader has counted itself, and neither has looked at the other yet.
+// Whichever looks first sees the other and backs out; the other holds the
+// key. A ticket queued meanwhile waits for the one that holds, and is let
+// in when it leaves.
+func TestFastWriterAndReaderMeet(t *testing.T) {
+	var tab Table
+	var warm Hold
+	require.True(t, tab.TryHold(&warm, "warm", "k", false))
+	q := warm.q
+	warm.Release()
+	wOwner, rOwner := "w", "r"
+
+	// The writer looks first.
+	require.True(t, q.writer.CompareAndSwap(nil, &wOwner))
+	q.state.Add(fastReader)
+	ok, dead := q.confirmWrite(&wOwner)
+	assert.False(t, ok, "the writer sees the reader and backs out")
+	assert.False(t, dead)
+	assert.Nil(t, q.writer.Load())
+	assert.True(t, q.confirmRead(&rOwner), "the reader finds the writer gone and holds the key")
+	tk := tab.Enqueue("queued", []Request{w("k")})
+	_, _, holder, _ := tk.Waiting()
+	assert.Equal(t, "r", holder)
+	assert.False(t, tk.Ready())
+	q.leaveRead(&rOwner)
+	assert.True(t, tk.Ready(), "the reader left and let the ticket in")
+	tk.Release()
+
+	// The reader looks first.
+	require.True(t, q.writer.CompareAndSwap(nil, &wOwner))
+	q.state.Add(fastReader)
+	assert.False(t, q.confirmRead(&rOwner), "the reader sees the writer and backs out")
+	ok, _ = q.confirmWrite(&wOwner)
+	assert.True(t, ok, "the writer finds the reader gone and holds the key")
+	assert.False(t, tab.TryHold(new(Hold), "x", "k", false))
+	assert.True(t, q.leaveWrite(&wOwner))
+
+	// A ticket queued while both are half in waits for them: the reader,
+	// counted before the ticket came, is ahead of it and holds.
+	require.True(t, q.writer.CompareAndSwap(nil, &wOwner))
+	q.state.Add(fastReader)
+	tk = tab.Enqueue("queued", []Request{w("k")})
+	require.False(t, tk.Ready())
+	ok, _ = q.confirmWrite(&wOwner)
+	assert.False(t, ok, "the writer sees the reader and the ticket, and backs out")
+	assert.False(t, tk.Ready(), "the reader is still counted")
+	assert.True(t, q.confirmRead(&rOwner), "the reader came in ahead of the ticket: it holds")
+	assert.False(t, tk.Ready())
+	q.leaveRead(&rOwner)
+	assert.True(t, tk.Ready(), "the reader left and let the ticket in")
+	tk.Release()
+	assert.Zero(t, tab.Len())
+
+	// A sweep that meets a writer half in leaves the queue in the table.
+	require.True(t, q.writer.CompareAndSwap(nil, &wOwner))
+	tab.mu.Lock()
+	tab.sweep()
+	tab.mu.Unlock()
+	ok, dead = q.confirmWrite(&wOwner)
+	assert.True(t, ok, "the sweep left the key to the writer")
+	assert.False(t, dead)
+	v, inTable := tab.keys.Load("k")
+	assert.True(t, inTable && v == q, "the writer's queue is still the key's")
+	assert.True(t, q.leaveWrite(&wOwner))
+	tab.mu.Lock()
+	tab.sweep()
+	tab.mu.Unlock()
+	_, inTable = tab.keys.Load("k")
+	assert.False(t, inTable, "a free queue is swept")
 }
 
 // TestMatchesOneKey: a hold, and a ticket granted through the fast path,
