@@ -27,6 +27,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"hash/maphash"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -50,10 +51,13 @@ type Request struct {
 // its last sweep: memory stays in proportion to the keys in use.
 type Table struct {
 	mu sync.Mutex
-	// keys maps a key to its *queue. It is written under mu and read
-	// without it by the fast path.
-	keys sync.Map
-	// n counts the queues in keys; the next new key sweeps when n reaches
+	// idx maps a key to its queue. It is written under mu and read
+	// without it by the fast path; nil until the first key.
+	idx atomic.Pointer[index]
+	// seed hashes the keys of every index of the table; set with the
+	// first. Guarded by mu.
+	seed maphash.Seed
+	// n counts the queues in idx; the next new key sweeps when n reaches
 	// sweepAt. Both are guarded by mu.
 	n, sweepAt int
 }
@@ -189,21 +193,7 @@ func (h *Hold) Release() {
 // fastAcquire takes key through the fast path and returns its queue, or
 // nil when the key is held or awaited in a conflicting way.
 func (tab *Table) fastAcquire(owner *string, key string, excl bool) *queue {
-	for {
-		v, ok := tab.keys.Load(key)
-		if !ok {
-			// A key not in use: make its queue under the lock, then take
-			// it as any other (someone may have queued meanwhile).
-			tab.mu.Lock()
-			q := tab.queueFor(key)
-			ok, _ := q.tryFast(owner, excl)
-			tab.mu.Unlock()
-			if !ok {
-				return nil
-			}
-			return q
-		}
-		q := v.(*queue)
+	if q := tab.idx.Load().lookup(key); q != nil {
 		ok, dead := q.tryFast(owner, excl)
 		switch {
 		case ok:
@@ -211,8 +201,20 @@ func (tab *Table) fastAcquire(owner *string, key string, excl bool) *queue {
 		case !dead:
 			return nil
 		}
-		// Swept meanwhile: the key's next queue is another one.
+		// Swept meanwhile: the key's next queue is another one, which
+		// the sweep (holding the lock) is about to publish.
 	}
+	// A key not in use (or just swept): find or make its queue under the
+	// lock, then take it as any other (someone may have queued
+	// meanwhile). Under the lock no queue of the index is dead.
+	tab.mu.Lock()
+	q := tab.queueFor(key)
+	ok, _ := q.tryFast(owner, excl)
+	tab.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return q
 }
 
 // tryFast takes q through the fast path. dead reports a queue swept out of
@@ -316,38 +318,54 @@ func (q *queue) releaseFast(owner *string, excl bool) {
 // queueFor returns key's queue, making it if the key has none. tab.mu is
 // held.
 func (tab *Table) queueFor(key string) *queue {
-	if v, ok := tab.keys.Load(key); ok {
-		return v.(*queue)
+	x := tab.idx.Load()
+	if q := x.lookup(key); q != nil {
+		return q
 	}
 	if tab.n >= tab.sweepAt {
-		tab.sweep()
+		// The new index has room for sweepAt keys: chains stay short.
+		x = tab.sweep()
 		tab.sweepAt = max(minKeys, 2*tab.n)
 	}
 	q := &queue{tab: tab, key: key}
-	tab.keys.Store(key, q)
+	x.insert(q)
 	tab.n++
 	return q
 }
 
-// sweep drops the queues nobody holds or awaits. A queue is marked dead
-// first, atomically with the check that it has no reader, and then its
-// writer slot is checked, so that a fast taker that found it before it
-// left the table looks the key up again (a writer that came in between
-// keeps it). tab.mu is held.
-func (tab *Table) sweep() {
-	tab.keys.Range(func(k, v any) bool {
-		q := v.(*queue)
-		if q.head != nil || !q.state.CompareAndSwap(0, deadBit) {
-			return true
-		}
-		if q.writer.Load() != nil {
+// sweep drops the queues nobody holds or awaits, and publishes a new index
+// of the others, with room for twice as many, which it returns. A queue is
+// marked dead first, atomically with the check that it has no reader, and
+// then its writer slot is checked, so that a fast taker that found it
+// before it left the table looks the key up again (a writer that came in
+// between keeps it). tab.mu is held.
+func (tab *Table) sweep() *index {
+	old := tab.idx.Load()
+	if old == nil {
+		tab.seed = maphash.MakeSeed()
+	}
+	type kept struct {
+		h uint64
+		q *queue
+	}
+	var keep []kept
+	old.each(func(h uint64, q *queue) bool {
+		if q.head == nil && q.state.CompareAndSwap(0, deadBit) {
+			if q.writer.Load() == nil {
+				tab.n--
+				return true
+			}
 			q.state.And(^deadBit)
-			return true
 		}
-		tab.keys.Delete(k)
-		tab.n--
+		keep = append(keep, kept{h, q})
 		return true
 	})
+	x := newIndex(tab.seed, 2*len(keep))
+	for _, k := range keep {
+		x.insertHashed(k.h, k.q)
+	}
+	tab.idx.Store(x)
+	return x
 }
 
 // Enqueue takes a ticket for reqs, in one step. Empty keys are ignored; a
@@ -604,8 +622,7 @@ func (tab *Table) Len() int {
 	tab.mu.Lock()
 	defer tab.mu.Unlock()
 	n := 0
-	tab.keys.Range(func(_, v any) bool {
-		q := v.(*queue)
+	tab.idx.Load().each(func(_ uint64, q *queue) bool {
 		if q.head != nil || q.state.Load()&fastReaders != 0 || q.writer.Load() != nil {
 			n++
 		}

@@ -401,9 +401,10 @@ func TestQueuesAreSwept(t *testing.T) {
 		require.True(t, tab.TryHold(&h, "f", fmt.Sprint("f", i), i%2 == 0))
 		h.Release()
 		tab.mu.Lock()
-		n := tab.n
+		n, buckets := tab.n, len(tab.idx.Load().buckets)
 		tab.mu.Unlock()
 		require.LessOrEqual(t, n, 2*(100+1)+2, "queues stay in proportion to the keys in use")
+		require.LessOrEqual(t, n, buckets, "the index has a bucket per key at least: chains stay short")
 	}
 	for i, tk := range held {
 		assert.False(t, tab.TryHold(new(Hold), "x", fmt.Sprint("held", i), false), "a held key survives sweeps")
@@ -411,7 +412,7 @@ func TestQueuesAreSwept(t *testing.T) {
 	}
 	assert.Zero(t, tab.Len())
 	count := 0
-	tab.keys.Range(func(_, _ any) bool { count++; return true })
+	tab.idx.Load().each(func(uint64, *queue) bool { count++; return true })
 	tab.mu.Lock()
 	assert.Equal(t, tab.n, count, "n counts the queues in the table")
 	tab.mu.Unlock()
@@ -618,14 +619,12 @@ func TestFastWriterAndReaderMeet(t *testing.T) {
 	ok, dead = q.confirmWrite(&wOwner)
 	assert.True(t, ok, "the sweep left the key to the writer")
 	assert.False(t, dead)
-	v, inTable := tab.keys.Load("k")
-	assert.True(t, inTable && v == q, "the writer's queue is still the key's")
+	assert.Same(t, q, tab.idx.Load().lookup("k"), "the writer's queue is still the key's")
 	assert.True(t, q.leaveWrite(&wOwner))
 	tab.mu.Lock()
 	tab.sweep()
 	tab.mu.Unlock()
-	_, inTable = tab.keys.Load("k")
-	assert.False(t, inTable, "a free queue is swept")
+	assert.Nil(t, tab.idx.Load().lookup("k"), "a free queue is swept")
 }
 
 // TestMatchesOneKey: a hold, and a ticket granted through the fast path,
