@@ -51,20 +51,46 @@ func (c *lazyDeadline) init(parent context.Context, d time.Time) *lazyDeadline {
 }
 
 // backendDeadline returns the context a backend runs under: ctx with
-// deadline d. Under a batch worker (ctx is its context, or the state of a
-// call it runs) the context comes from the worker's chunk, so a batch's
-// calls do not each allocate one.
+// deadline d. A call without a state (ctx is its callCtx or heldCtx) has
+// room for it in its frame, for its first run; under a batch worker (ctx
+// is its context, or the state of a call it runs) the context comes from
+// the worker's chunk, so a batch's calls do not each allocate one.
 func backendDeadline(ctx context.Context, d time.Time) *lazyDeadline {
-	w, ok := ctx.(*batchWorker)
-	if !ok {
-		if cs, isState := ctx.(*callState); isState {
-			w, ok = cs.Context.(*batchWorker)
+	var w *batchWorker
+	switch c := ctx.(type) {
+	case *callCtx:
+		if dl := c.dl.take(); dl != nil {
+			return dl.init(c.Context, d)
 		}
+	case *heldCtx:
+		if dl := c.dl.take(); dl != nil {
+			return dl.init(c.Context, d)
+		}
+	case *batchWorker:
+		w = c
+	case *callState:
+		w, _ = c.Context.(*batchWorker)
 	}
-	if !ok {
+	if w == nil {
 		return withLazyDeadline(ctx, d)
 	}
 	return w.deadline().init(ctx, d)
+}
+
+// deadlineSlot is room for one zero lazyDeadline, handed out once: a call
+// runs its backend once, unless an extension retries or hedges it (each
+// run needs a context of its own, and the later ones allocate theirs).
+type deadlineSlot struct {
+	taken atomic.Bool
+	d     lazyDeadline
+}
+
+// take returns the slot's lazyDeadline the first time, nil after.
+func (s *deadlineSlot) take() *lazyDeadline {
+	if s.taken.Load() || !s.taken.CompareAndSwap(false, true) {
+		return nil
+	}
+	return &s.d
 }
 
 // deadlineChunk is a batch worker's store of zero deadline contexts.

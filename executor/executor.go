@@ -176,12 +176,14 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 	// The call and its extension.Request are one allocation: the request
 	// holds the executor's copy of the call (the call escapes anyway:
 	// observers and the chain see pointers into it), and so does the
-	// call's state when it needs one.
+	// call's context, or its state when it needs one.
 	var res *tool.Result
 	rs, refused, tracked := e.declare(&call, entry, nil)
 	switch {
 	case !tracked:
-		res = e.run(ctx, &extension.Request{Call: call}, entry, nil, start)
+		f := &plainFrame{req: extension.Request{Call: call}}
+		f.ctx.Context = ctx
+		res = e.run(&f.ctx, &f.req, entry, nil, start)
 	case e.holdable(rs, refused):
 		// One resource and nothing else to follow: the call holds its key
 		// without a state when nobody else holds or awaits it.
@@ -208,6 +210,13 @@ type trackedFrame struct {
 	cs  callState
 }
 
+// plainFrame is the storage of a call that nothing follows: its request
+// and its context, allocated together.
+type plainFrame struct {
+	req extension.Request
+	ctx callCtx
+}
+
 // heldFrame is the storage of a call that holds its one resource through
 // the lock table's fast path and needs no state: its request and the
 // context carrying its hold, allocated together.
@@ -216,20 +225,47 @@ type heldFrame struct {
 	ctx heldCtx
 }
 
-// heldCtx is the context of a call with a hold: the caller's context,
-// answering heldFrom with the hold (relock gives it up when an extension
-// rewrites the arguments to other resources).
-type heldCtx struct {
+// callCtx is the context of a call without a state: the caller's context,
+// answering the executor's own keys for this call (it has no state and no
+// hold, whatever a caller's context says: a call run from inside another
+// is another call), with room for its backend's deadline context, which
+// saves that an allocation.
+type callCtx struct {
 	context.Context
+	dl deadlineSlot
+}
+
+// Value answers stateFrom and heldFrom (none), and delegates every other
+// key.
+func (c *callCtx) Value(key any) any {
+	switch key.(type) {
+	case stateKey, heldKey:
+		return nil
+	}
+	return c.Context.Value(key)
+}
+
+// String names the context for debugging, as context.WithValue does.
+func (c *callCtx) String() string { return fmt.Sprintf("%v.WithCall", c.Context) }
+
+// heldCtx is the context of a call with a hold: a callCtx that answers
+// heldFrom with the hold (relock gives it up when an extension rewrites
+// the arguments to other resources).
+type heldCtx struct {
+	callCtx
 	hold keylock.Hold
 }
 
 type heldKey struct{}
 
-// Value answers heldFrom, and delegates every other key.
+// Value answers heldFrom and stateFrom (none), and delegates every other
+// key.
 func (c *heldCtx) Value(key any) any {
-	if _, ok := key.(heldKey); ok {
+	switch key.(type) {
+	case heldKey:
 		return c
+	case stateKey:
+		return nil
 	}
 	return c.Context.Value(key)
 }
@@ -240,8 +276,11 @@ func (c *heldCtx) String() string {
 }
 
 func heldFrom(ctx context.Context) *heldCtx {
-	if c, ok := ctx.(*heldCtx); ok {
+	switch c := ctx.(type) {
+	case *heldCtx:
 		return c
+	case *callCtx, *callState:
+		return nil
 	}
 	c, _ := ctx.Value(heldKey{}).(*heldCtx)
 	return c

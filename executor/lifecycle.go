@@ -85,19 +85,26 @@ func (cs *callState) jobID() JobID {
 type stateKey struct{}
 
 func stateFrom(ctx context.Context) *callState {
-	if cs, ok := ctx.(*callState); ok {
-		return cs
+	switch c := ctx.(type) {
+	case *callState:
+		return c
+	case *callCtx, *heldCtx:
+		return nil
 	}
 	cs, _ := ctx.Value(stateKey{}).(*callState)
 	return cs
 }
 
-// Value answers stateFrom with the state, and delegates every other key
-// (including the context package's own, so children of the state are
-// cancelled with its parent without a goroutine).
+// Value answers stateFrom with the state and heldFrom with none, and
+// delegates every other key (including the context package's own, so
+// children of the state are cancelled with its parent without a
+// goroutine).
 func (cs *callState) Value(key any) any {
-	if _, ok := key.(stateKey); ok {
+	switch key.(type) {
+	case stateKey:
 		return cs
+	case heldKey:
+		return nil
 	}
 	return cs.Context.Value(key)
 }

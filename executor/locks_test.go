@@ -334,43 +334,68 @@ func TestFinishedCallIsNotKeptAliveByItsLock(t *testing.T) {
 // and give it up. The outer call holds one key (the lock table's fast
 // path, no state) or two (a state and a ticket); either way its key stays
 // held until it ends.
+//
+// The inner call is run from the outer call's backend, or from an
+// extension on the outer call's way to its backend (with the context the
+// chain passes on, which carries the outer call's hold or state).
 func TestNestedCallDoesNotTouchTheOuterCallsLock(t *testing.T) {
-	for _, keys := range [][]string{{"a"}, {"a", "b"}} {
-		t.Run(strings.Join(keys, "+"), func(t *testing.T) {
-			var ex *executor.Executor
-			probeErr := make(chan error, 1)
-			outer := tool.Func("outer", "", func(ctx context.Context, _ scPathArgs) (string, error) {
-				// The inner call declares nothing until the extension
-				// rewrites its arguments to name a path: it has no state
-				// of its own and relocks from the rewritten arguments.
-				if _, err := ex.Execute(ctx, scCall("inner", "inner", scPathArgs{})); err != nil {
-					return "", err
-				}
-				_, err := ex.Execute(context.Background(), scCall("probe", "inner", scPathArgs{Path: "a"}))
-				probeErr <- err
-				return "ok", nil
-			}, tool.WithResources(func(json.RawMessage) []tool.Resource {
-				var rs []tool.Resource
-				for _, k := range keys {
-					rs = append(rs, tool.Resource{Key: "file:" + k, Access: tool.Write})
-				}
-				return rs
-			}))
-			inner := tool.Func("inner", "", func(context.Context, scPathArgs) (string, error) { return "ok", nil },
-				scPathResource(tool.Write))
-			redirect := extension.Hooks{ExtName: "redirect", Before: func(_ context.Context, req *extension.Request) *tool.Result {
-				if req.Call.ID == "inner" {
-					req.Call.Args = json.RawMessage(`{"path":"elsewhere"}`)
-				}
-				return nil
-			}}
-			ex = executor.New(scRegistry(t, outer, inner), executor.WithExtensions(redirect),
-				executor.WithConflictPolicy(executor.Refuse))
-			_, err := ex.Execute(context.Background(), scCall("outer", "outer", scPathArgs{}))
-			require.NoError(t, err)
-			assert.ErrorIs(t, <-probeErr, tool.ErrConflict,
-				"a call on the outer call's key while it runs is refused: the inner call left the outer's lock alone")
-			assert.Zero(t, executor.LockedKeys(ex))
-		})
+	for _, from := range []string{"backend", "extension"} {
+		for _, keys := range [][]string{{"a"}, {"a", "b"}} {
+			t.Run(from+"/"+strings.Join(keys, "+"), func(t *testing.T) {
+				testNestedCall(t, from == "extension", keys)
+			})
+		}
 	}
+}
+
+func testNestedCall(t *testing.T, fromExtension bool, keys []string) {
+	var ex *executor.Executor
+	probeErr := make(chan error, 1)
+	// The inner call declares nothing until the extension rewrites
+	// its arguments to name a path: it has no state of its own and
+	// relocks from the rewritten arguments.
+	nested := func(ctx context.Context) error {
+		if _, err := ex.Execute(ctx, scCall("inner", "inner", scPathArgs{})); err != nil {
+			return err
+		}
+		_, err := ex.Execute(context.Background(), scCall("probe", "inner", scPathArgs{Path: "a"}))
+		probeErr <- err
+		return nil
+	}
+	outer := tool.Func("outer", "", func(ctx context.Context, _ scPathArgs) (string, error) {
+		if !fromExtension {
+			if err := nested(ctx); err != nil {
+				return "", err
+			}
+		}
+		return "ok", nil
+	}, tool.WithResources(func(json.RawMessage) []tool.Resource {
+		var rs []tool.Resource
+		for _, k := range keys {
+			rs = append(rs, tool.Resource{Key: "file:" + k, Access: tool.Write})
+		}
+		return rs
+	}))
+	inner := tool.Func("inner", "", func(context.Context, scPathArgs) (string, error) { return "ok", nil },
+		scPathResource(tool.Write))
+	redirect := extension.Hooks{ExtName: "redirect", Before: func(ctx context.Context, req *extension.Request) *tool.Result {
+		switch req.Call.ID {
+		case "inner":
+			req.Call.Args = json.RawMessage(`{"path":"elsewhere"}`)
+		case "outer":
+			if fromExtension {
+				if err := nested(ctx); err != nil {
+					return tool.Failure(&req.Call, err)
+				}
+			}
+		}
+		return nil
+	}}
+	ex = executor.New(scRegistry(t, outer, inner), executor.WithExtensions(redirect),
+		executor.WithConflictPolicy(executor.Refuse))
+	_, err := ex.Execute(context.Background(), scCall("outer", "outer", scPathArgs{}))
+	require.NoError(t, err)
+	assert.ErrorIs(t, <-probeErr, tool.ErrConflict,
+		"a call on the outer call's key while it runs is refused: the inner call left the outer's lock alone")
+	assert.Zero(t, executor.LockedKeys(ex))
 }
