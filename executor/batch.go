@@ -110,6 +110,15 @@ type batchWorker struct {
 // String names the context for debugging.
 func (w *batchWorker) String() string { return fmt.Sprintf("%v.WithBatchWorker", w.Context) }
 
+// Value answers backendDeadline (the worker hands out deadline contexts)
+// and delegates every other key.
+func (w *batchWorker) Value(key any) any {
+	if _, ok := key.(sourceKey); ok {
+		return w
+	}
+	return w.Context.Value(key)
+}
+
 // admitted is one submitted call of a batch: its tool and its state.
 type admitted struct {
 	entry *registry.Entry

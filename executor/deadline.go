@@ -51,31 +51,48 @@ func (c *lazyDeadline) init(parent context.Context, d time.Time) *lazyDeadline {
 }
 
 // backendDeadline returns the context a backend runs under: ctx with
-// deadline d. A call without a state (ctx is its callCtx or heldCtx) has
-// room for it in its frame, for its first run; under a batch worker (ctx
-// is its context, or the state of a call it runs) the context comes from
-// the worker's chunk, so a batch's calls do not each allocate one.
+// deadline d, made in storage the call already has when it can find some
+// (a deadlineSource in ctx): a call without a state has room for one in
+// its frame (its callCtx or heldCtx), for its first run; a batch worker
+// hands them out from per-worker chunks, so a batch's calls do not each
+// allocate one. Extensions that wrap the call's context (a span, an
+// emitter) are looked through.
 func backendDeadline(ctx context.Context, d time.Time) *lazyDeadline {
-	var w *batchWorker
+	parent := ctx
+	var src deadlineSource
 	switch c := ctx.(type) {
 	case *callCtx:
-		if dl := c.dl.take(); dl != nil {
-			return dl.init(c.Context, d)
-		}
+		// Directly under the call's own context: the backend's context
+		// skips that layer (it answers nothing a backend asks for).
+		src, parent = &c.dl, c.Context
 	case *heldCtx:
-		if dl := c.dl.take(); dl != nil {
-			return dl.init(c.Context, d)
-		}
+		src, parent = &c.dl, c.Context
 	case *batchWorker:
-		w = c
+		src = c
 	case *callState:
-		w, _ = c.Context.(*batchWorker)
+		if w, ok := c.Context.(*batchWorker); ok {
+			src = w
+		}
+	default:
+		src, _ = ctx.Value(sourceKey{}).(deadlineSource)
 	}
-	if w == nil {
-		return withLazyDeadline(ctx, d)
+	if src != nil {
+		if dl := src.takeDeadline(); dl != nil {
+			return dl.init(parent, d)
+		}
 	}
-	return w.deadline().init(ctx, d)
+	return withLazyDeadline(ctx, d)
 }
+
+// deadlineSource hands out zero lazyDeadlines for backends' contexts, or
+// nil when it has none left.
+type deadlineSource interface {
+	takeDeadline() *lazyDeadline
+}
+
+// sourceKey finds the deadlineSource of a call's context through the
+// contexts extensions wrapped it in.
+type sourceKey struct{}
 
 // deadlineSlot is room for one zero lazyDeadline, handed out once: a call
 // runs its backend once, unless an extension retries or hedges it (each
@@ -85,13 +102,14 @@ type deadlineSlot struct {
 	d     lazyDeadline
 }
 
-// take returns the slot's lazyDeadline the first time, nil after.
-func (s *deadlineSlot) take() *lazyDeadline {
+func (s *deadlineSlot) takeDeadline() *lazyDeadline {
 	if s.taken.Load() || !s.taken.CompareAndSwap(false, true) {
 		return nil
 	}
 	return &s.d
 }
+
+func (w *batchWorker) takeDeadline() *lazyDeadline { return w.deadline() }
 
 // deadlineChunk is a batch worker's store of zero deadline contexts.
 type deadlineChunk struct {
@@ -152,13 +170,13 @@ func (c *lazyDeadline) liveErr() error {
 // &cancelCtxKey) arms the real context: context.Cause and the cancellation
 // of children find the cancelCtx through it.
 //
-// The call's own keys (its state, its hold) end here: a call that the
+// The call's own keys (its state, its hold, its storage) end here: a call that the
 // backend runs through an executor with this context (a sub-agent) is
 // another call, and must not take the outer call's lock or state for its
 // own.
 func (c *lazyDeadline) Value(key any) any {
 	switch key.(type) {
-	case stateKey, heldKey:
+	case stateKey, heldKey, sourceKey:
 		return nil
 	}
 	if a := c.armed.Load(); a != nil {

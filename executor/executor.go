@@ -235,12 +235,14 @@ type callCtx struct {
 	dl deadlineSlot
 }
 
-// Value answers stateFrom and heldFrom (none), and delegates every other
-// key.
+// Value answers stateFrom and heldFrom (none) and backendDeadline (the
+// frame's slot), and delegates every other key.
 func (c *callCtx) Value(key any) any {
 	switch key.(type) {
 	case stateKey, heldKey:
 		return nil
+	case sourceKey:
+		return &c.dl
 	}
 	return c.Context.Value(key)
 }
@@ -258,14 +260,16 @@ type heldCtx struct {
 
 type heldKey struct{}
 
-// Value answers heldFrom and stateFrom (none), and delegates every other
-// key.
+// Value answers heldFrom, stateFrom (none) and backendDeadline (the
+// frame's slot), and delegates every other key.
 func (c *heldCtx) Value(key any) any {
 	switch key.(type) {
 	case heldKey:
 		return c
 	case stateKey:
 		return nil
+	case sourceKey:
+		return &c.dl
 	}
 	return c.Context.Value(key)
 }

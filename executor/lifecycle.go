@@ -105,6 +105,13 @@ func (cs *callState) Value(key any) any {
 		return cs
 	case heldKey:
 		return nil
+	case sourceKey:
+		// The batch worker that runs the call, if any; the search ends
+		// here either way.
+		if w, ok := cs.Context.(*batchWorker); ok {
+			return w
+		}
+		return nil
 	}
 	return cs.Context.Value(key)
 }

@@ -127,24 +127,28 @@ func BenchmarkFeaturesIdle(b *testing.B) {
 
 // BenchmarkLockOverheadInterleaved runs the same call with and without a
 // declared resource in alternating blocks and reports the ratio (x_lock),
-// for a no-op tool (the worst case: the lock is most of the work) and for
-// the core benchmark's search tool (a typical small tool).
+// for a no-op tool (the worst case: the lock is most of the work), written
+// or read, and for the core benchmark's search tool (a typical small tool).
 func BenchmarkLockOverheadInterleaved(b *testing.B) {
-	res := []tool.Resource{{Key: "file:/src/main.go", Access: tool.Write}}
-	declare := tool.WithResources(func(json.RawMessage) []tool.Resource { return res })
+	declare := func(access tool.Access) tool.Option {
+		res := []tool.Resource{{Key: "file:/src/main.go", Access: access}}
+		return tool.WithResources(func(json.RawMessage) []tool.Resource { return res })
+	}
 	none := tool.WithResources(func(json.RawMessage) []tool.Resource { return nil })
 	cases := []struct {
-		name string
-		mk   func(tool.Option) tool.Tool
-		args json.RawMessage
+		name   string
+		mk     func(tool.Option) tool.Tool
+		args   json.RawMessage
+		access tool.Access
 	}{
-		{"noop", func(o tool.Option) tool.Tool { return scRawNoop("t", o) }, json.RawMessage(`{}`)},
-		{"search", func(o tool.Option) tool.Tool { return tool.Func("t", "", search, o) }, benchArgs},
+		{"noop", func(o tool.Option) tool.Tool { return scRawNoop("t", o) }, json.RawMessage(`{}`), tool.Write},
+		{"noop_read", func(o tool.Option) tool.Tool { return scRawNoop("t", o) }, json.RawMessage(`{}`), tool.Read},
+		{"search", func(o tool.Option) tool.Tool { return tool.Func("t", "", search, o) }, benchArgs, tool.Write},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			without := executor.New(scRegistry(b, tc.mk(none)))
-			with := executor.New(scRegistry(b, tc.mk(declare)))
+			with := executor.New(scRegistry(b, tc.mk(declare(tc.access))))
 			call := tool.Call{ID: "c", Name: "t", Args: tc.args}
 			ctx := context.Background()
 			run := func(ex *executor.Executor) func() {

@@ -219,16 +219,22 @@ func BenchmarkUncontended(b *testing.B) {
 			tk.Release()
 		}
 	})
-	b.Run("hold", func(b *testing.B) {
-		var tab Table
-		var h Hold
-		b.ReportAllocs()
-		for b.Loop() {
-			h = Hold{}
-			tab.TryHold(&h, "c", key, true)
-			h.Release()
+	for _, excl := range []bool{true, false} {
+		name := "hold"
+		if !excl {
+			name = "hold_read"
 		}
-	})
+		b.Run(name, func(b *testing.B) {
+			var tab Table
+			var h Hold
+			b.ReportAllocs()
+			for b.Loop() {
+				h = Hold{}
+				tab.TryHold(&h, "c", key, excl)
+				h.Release()
+			}
+		})
+	}
 	b.Run("baseline_mutex_map", func(b *testing.B) {
 		var mu sync.Mutex
 		held := map[string]int{}
