@@ -106,3 +106,43 @@ func TestSlowSubscriberNeverBlocks(t *testing.T) {
 	require.Len(t, more, 2)
 	assert.Zero(t, more[0].Dropped, "the count resets once reported")
 }
+
+// A call run from inside another call's backend (a sub-agent) is a call
+// of its own: its lifecycle events carry its own id, and the outer call's
+// subscribers see the outer call start and end once. The inner call's
+// output also shows as the outer call's output (the sub-agent's output is
+// part of what the outer tool produces), as output emitted by the outer
+// backend itself does.
+func TestNestedCallEventsKeepTheirOwnIdentity(t *testing.T) {
+	var ex *executor.Executor
+	inner := tool.New("inner", "", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+		tool.EmitOutput(ctx, "stdout", []byte("from inner"))
+		return &tool.Result{}, nil
+	})
+	outer := tool.New("outer", "", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+		if _, err := ex.Execute(ctx, tool.Call{ID: "in", Name: "inner"}); err != nil {
+			return nil, err
+		}
+		return &tool.Result{}, nil
+	})
+	ex = executor.New(scRegistry(t, outer, inner))
+	ch, stop := ex.Subscribe(executor.EventFilter{})
+	defer stop()
+	_, err := ex.Execute(context.Background(), tool.Call{ID: "out", Name: "outer"})
+	require.NoError(t, err)
+	evs := scCollect(ch, func(ev tool.Event) bool { return ev.CallID == "out" && ev.Kind == tool.EventCompleted }, 5*time.Second)
+	kinds := map[string][]tool.EventKind{}
+	var outputs []string
+	for _, ev := range evs {
+		if ev.Kind == tool.EventOutput {
+			outputs = append(outputs, ev.CallID+":"+string(ev.Data))
+			continue
+		}
+		kinds[ev.CallID] = append(kinds[ev.CallID], ev.Kind)
+	}
+	want := []tool.EventKind{tool.EventSubmitted, tool.EventStarted, tool.EventCompleted}
+	assert.Equal(t, want, kinds["out"], "the outer call starts and ends once")
+	assert.Equal(t, want, kinds["in"], "the inner call has its own events")
+	assert.ElementsMatch(t, []string{"in:from inner", "out:from inner"}, outputs,
+		"the inner call's output is its own, and part of the outer call's")
+}
