@@ -35,6 +35,15 @@
 // with a single resource that nobody else holds or awaits takes it at once
 // through the lock table's fast path (one compare-and-swap), without a
 // call state, unless it has subscribers or a detached backend.
+//
+// Calls inside calls: a backend or an extension may run other calls
+// through the executor with the context it was given (a sub-agent). Each
+// is a call of its own, with its own locks, limits and events: it never
+// takes the outer call's locks for its own. Its output events also reach
+// the outer call's subscribers, as the outer call's output. Beware of an
+// inner call that needs a resource the outer call holds: it waits behind
+// the outer call, which waits for it, until the inner call's deadline
+// (or refuses at once under WithConflictPolicy(Refuse)).
 package executor
 
 import (
