@@ -437,8 +437,10 @@ func (tab *Table) EnqueueInto(tk *Ticket, owner string, reqs []Request) bool {
 		fastW, fastR := q.writer.Load() != nil, s&fastReaders != 0
 		// Appended at the tail: a writer is granted only when nobody holds
 		// or awaits the key, a reader only when no writer holds it or is
-		// queued ahead of it.
-		e.granted = !fastW && ((!e.excl && q.writers == 0) || (q.head == nil && !fastR))
+		// queued ahead of it, and no reader ahead of it still waits (one
+		// may, for a fast writer that has just left and not yet granted
+		// it: that grant lets this one in too).
+		e.granted = !fastW && ((!e.excl && q.writers == 0 && (q.tail == nil || q.tail.granted)) || (q.head == nil && !fastR))
 		if !e.granted {
 			tk.pending++
 		}

@@ -633,6 +633,33 @@ func TestFastWriterAndReaderMeet(t *testing.T) {
 	assert.Nil(t, tab.idx.Load().lookup("k"), "a free queue is swept")
 }
 
+// TestReaderDoesNotOvertakeAWaitingReader: a reader ticket waits for a
+// fast writer; the writer empties its slot and, before it takes the
+// table's lock to grant the waiting reader, a second reader queues. The
+// second reader must not be granted ahead of the first: it is granted with
+// it.
+func TestReaderDoesNotOvertakeAWaitingReader(t *testing.T) {
+	var tab Table
+	var h Hold
+	require.True(t, tab.TryHold(&h, "w", "k", true))
+	r1 := tab.Enqueue("r1", []Request{r("k")})
+	require.False(t, r1.Ready(), "r1 waits for the fast writer")
+	// The first half of h.Release: leaveWrite's compare-and-swap, before
+	// it takes the lock to grant.
+	require.True(t, h.q.writer.CompareAndSwap(&h.owner, nil))
+	r2 := tab.Enqueue("r2", []Request{r("k")})
+	assert.False(t, r2.Ready(), "r2 came after r1, which still waits")
+	// The second half.
+	tab.mu.Lock()
+	grant(h.q)
+	tab.mu.Unlock()
+	assert.True(t, r1.Ready())
+	assert.True(t, r2.Ready(), "granted with r1: readers share")
+	r1.Release()
+	r2.Release()
+	assert.Zero(t, tab.Len())
+}
+
 // TestMatchesOneKey: a hold, and a ticket granted through the fast path,
 // match requests that merge to their key in their mode, and nothing else.
 func TestMatchesOneKey(t *testing.T) {
