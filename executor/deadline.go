@@ -170,10 +170,10 @@ func (c *lazyDeadline) liveErr() error {
 // &cancelCtxKey) arms the real context: context.Cause and the cancellation
 // of children find the cancelCtx through it.
 //
-// The call's own keys (its state, its hold, its storage) end here: a call that the
-// backend runs through an executor with this context (a sub-agent) is
-// another call, and must not take the outer call's lock or state for its
-// own.
+// The call's own keys (its state, its hold, its storage) end here: a
+// call that the backend runs through an executor with this context (a
+// sub-agent) is another call, and must not take the outer call's lock or
+// state for its own.
 func (c *lazyDeadline) Value(key any) any {
 	switch key.(type) {
 	case stateKey, heldKey, sourceKey:

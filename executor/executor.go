@@ -269,18 +269,13 @@ type heldCtx struct {
 
 type heldKey struct{}
 
-// Value answers heldFrom, stateFrom (none) and backendDeadline (the
-// frame's slot), and delegates every other key.
+// Value answers heldFrom with the hold, and every other key as callCtx
+// does.
 func (c *heldCtx) Value(key any) any {
-	switch key.(type) {
-	case heldKey:
+	if _, ok := key.(heldKey); ok {
 		return c
-	case stateKey:
-		return nil
-	case sourceKey:
-		return &c.dl
 	}
-	return c.Context.Value(key)
+	return c.callCtx.Value(key)
 }
 
 // String names the context for debugging, as context.WithValue does.

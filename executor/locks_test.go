@@ -416,6 +416,7 @@ func TestStatelessCallAllocatesItsFrameOnly(t *testing.T) {
 		}
 	})
 	res := []tool.Resource{{Key: "file:/src/main.go", Access: tool.Write}}
+	declares := []tool.Option{tool.WithResources(func(json.RawMessage) []tool.Resource { return res })}
 	for _, tc := range []struct {
 		name   string
 		opts   []tool.Option
@@ -423,9 +424,9 @@ func TestStatelessCallAllocatesItsFrameOnly(t *testing.T) {
 		allocs float64
 	}{
 		{"plain", nil, nil, 2},
-		{"held", []tool.Option{tool.WithResources(func(json.RawMessage) []tool.Resource { return res })}, nil, 2},
+		{"held", declares, nil, 2},
 		{"plain, wrapped", nil, []extension.Extension{wrapped}, 3},
-		{"held, wrapped", []tool.Option{tool.WithResources(func(json.RawMessage) []tool.Resource { return res })}, []extension.Extension{wrapped}, 3},
+		{"held, wrapped", declares, []extension.Extension{wrapped}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ex := executor.New(scRegistry(t, scRawNoop("t", tc.opts...)), executor.WithHistory(0), executor.WithExtensions(tc.exts...))

@@ -285,9 +285,7 @@ func (q *queue) leaveWrite(owner *string) bool {
 		return false
 	}
 	if q.state.Load()&queuedBit != 0 {
-		q.tab.mu.Lock()
-		grant(q)
-		q.tab.mu.Unlock()
+		q.grantLocking()
 	}
 	return true
 }
@@ -300,10 +298,16 @@ func (q *queue) leaveRead(owner *string) {
 	}
 	s := q.state.Add(^uint64(0)) // minus one reader
 	if s&queuedBit != 0 && s&fastReaders == 0 {
-		q.tab.mu.Lock()
-		grant(q)
-		q.tab.mu.Unlock()
+		q.grantLocking()
 	}
+}
+
+// grantLocking grants q's entries under the table's lock, for a fast
+// holder that has left (or backed out) while entries were queued.
+func (q *queue) grantLocking() {
+	q.tab.mu.Lock()
+	grant(q)
+	q.tab.mu.Unlock()
 }
 
 // releaseFast gives up a fast hold of q.

@@ -153,20 +153,28 @@ func (w *rewriter) object(n *node) error {
 		if err != nil {
 			return err
 		}
-		w.skipWS()
-		if w.i >= len(w.in) {
-			return errSyntax
-		}
-		switch w.in[w.i] {
-		case ',':
-			w.i++
-		case '}':
-			w.i++
-			return nil
-		default:
-			return errSyntax
+		if done, err := w.sep('}'); done || err != nil {
+			return err
 		}
 	}
+}
+
+// sep consumes what follows a member or an element: a comma, or closing
+// (done). Anything else is a syntax error.
+func (w *rewriter) sep(closing byte) (done bool, err error) {
+	w.skipWS()
+	if w.i >= len(w.in) {
+		return false, errSyntax
+	}
+	switch w.in[w.i] {
+	case ',':
+		w.i++
+		return false, nil
+	case closing:
+		w.i++
+		return true, nil
+	}
+	return false, errSyntax
 }
 
 func (w *rewriter) array(n *node) error {
@@ -195,18 +203,8 @@ func (w *rewriter) array(n *node) error {
 		if err != nil {
 			return err
 		}
-		w.skipWS()
-		if w.i >= len(w.in) {
-			return errSyntax
-		}
-		switch w.in[w.i] {
-		case ',':
-			w.i++
-		case ']':
-			w.i++
-			return nil
-		default:
-			return errSyntax
+		if done, err := w.sep(']'); done || err != nil {
+			return err
 		}
 	}
 }
