@@ -310,15 +310,19 @@ func tightest(ts []taken, now time.Time) Info {
 }
 
 func (l *Limiter) refuse(req *extension.Request, t *taken, pastDeadline bool) *tool.Result {
-	who := ""
+	// Say whose budget ran out, once: a principal's limit spans every tool,
+	// so the tool is named as the one being called, not as the limit's scope.
+	var whose string
 	switch t.scope {
 	case ScopePrincipal:
-		who = fmt.Sprintf(" for principal %q", req.Call.Principal.ID)
+		whose = fmt.Sprintf("for principal %q (calling tool %q)", req.Call.Principal.ID, req.Spec.Name)
 	case ScopeToolPrincipal:
-		who = fmt.Sprintf(" for principal %q on this tool", req.Call.Principal.ID)
+		whose = fmt.Sprintf("for principal %q on tool %q", req.Call.Principal.ID, req.Spec.Name)
+	default:
+		whose = fmt.Sprintf("on tool %q", req.Spec.Name)
 	}
 	wait := t.delay.Round(time.Millisecond)
-	msg := fmt.Sprintf("rate limit %s%s on tool %q reached: retry after %v", t.b.label, who, req.Spec.Name, wait)
+	msg := fmt.Sprintf("rate limit %s %s reached: retry after %v", t.b.label, whose, wait)
 	if pastDeadline {
 		msg += " (waiting would pass the call's deadline)"
 	}

@@ -344,7 +344,7 @@ func TestInfoNamesTheTightestBucket(t *testing.T) {
 	}
 	res, err := ex.Execute(ctx, call("fetch", "a\x00b"))
 	require.ErrorIs(t, err, tool.ErrRateLimited)
-	assert.Contains(t, res.Error.Message, `rate limit 3/minute for principal "a\x00b" on this tool on tool "fetch" reached`)
+	assert.Contains(t, res.Error.Message, `rate limit 3/minute for principal "a\x00b" on tool "fetch" reached: retry after`)
 	// Another tool: a fresh tool+principal bucket (2 of 3 left after the
 	// call) is still tighter than the principal's (6 of 10).
 	res, err = ex.Execute(ctx, call("list", "a\x00b"))
@@ -353,4 +353,16 @@ func TestInfoNamesTheTightestBucket(t *testing.T) {
 	res, err = ex.Execute(ctx, call("list", "p"))
 	require.NoError(t, err)
 	assert.Equal(t, "list/p", res.Metadata[ratelimit.MetaKey].(ratelimit.Info).Key)
+}
+
+func TestPrincipalLimitMessageNamesThePrincipalOnce(t *testing.T) {
+	f := newFixture(t)
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(newClock()),
+		ratelimit.PerPrincipal("1/minute"))))
+	ctx := context.Background()
+	_, err := ex.Execute(ctx, call("fetch", "bob"))
+	require.NoError(t, err)
+	res, err := ex.Execute(ctx, call("list", "bob"))
+	require.ErrorIs(t, err, tool.ErrRateLimited)
+	assert.Equal(t, `rate limit 1/minute for principal "bob" (calling tool "list") reached: retry after 1m0s`, res.Error.Message)
 }
