@@ -50,3 +50,30 @@ func Example() {
 	// > Reason for the model (empty for none):
 	// > => deny by alice: run the tests first
 }
+
+// A UI or a remote reviewer pulls requests with Next and answers them with
+// Resolve; the agent's call waits in Approve meanwhile.
+func ExampleQueue_Next() {
+	queue := approval.NewQueue()
+	ctx := context.Background()
+
+	reviewer := make(chan struct{})
+	go func() {
+		defer close(reviewer)
+		p, err := queue.Next(ctx)
+		if err != nil {
+			return
+		}
+		fmt.Println("reviewing:", p.Request.Call.Name, string(p.Request.Call.Args))
+		_ = queue.Resolve(p.ID, approval.Approved("alice"))
+	}()
+
+	d, err := queue.Approve(ctx, approval.Request{
+		Call: tool.Call{ID: "c1", Name: "write_file", Args: json.RawMessage(`{"path":"notes.md"}`)},
+	})
+	<-reviewer
+	fmt.Println(d.Kind, "by", d.DecidedBy, err)
+	// Output:
+	// reviewing: write_file {"path":"notes.md"}
+	// approve by alice <nil>
+}

@@ -43,12 +43,16 @@ type Queue struct {
 	waiting map[string]*waiter
 	seq     atomic.Uint64
 	timeout time.Duration
-	notify  func(Pending)
+	notify  func(*Queue, Pending)
+	// arrived is closed and replaced whenever a request is queued, waking
+	// every Next that found nothing to hand out.
+	arrived chan struct{}
 }
 
 type waiter struct {
-	p  Pending
-	ch chan Decision // buffered 1: Resolve never blocks
+	p      Pending
+	ch     chan Decision // buffered 1: Resolve never blocks
+	handed bool          // returned by Next already
 }
 
 // QueueOption configures NewQueue.
@@ -60,12 +64,16 @@ type QueueOption func(*Queue)
 func QueueTimeout(d time.Duration) QueueOption { return func(q *Queue) { q.timeout = d } }
 
 // OnPending registers fn to be told of each new pending request (to push it
-// to a UI). fn runs on the waiter's goroutine and must not block.
-func OnPending(fn func(Pending)) QueueOption { return func(q *Queue) { q.notify = fn } }
+// to a UI), with the queue it waits in so that fn can Resolve it. fn runs on
+// the waiter's goroutine and must not block; a UI that pulls rather than
+// being pushed to uses [Queue.Next] instead.
+func OnPending(fn func(q *Queue, p Pending)) QueueOption {
+	return func(q *Queue) { q.notify = fn }
+}
 
 // NewQueue returns an empty queue.
 func NewQueue(opts ...QueueOption) *Queue {
-	q := &Queue{waiting: map[string]*waiter{}, timeout: DefaultQueueTimeout}
+	q := &Queue{waiting: map[string]*waiter{}, timeout: DefaultQueueTimeout, arrived: make(chan struct{})}
 	for _, o := range opts {
 		if o != nil {
 			o(q)
@@ -82,9 +90,11 @@ func (q *Queue) Approve(ctx context.Context, req Request) (Decision, error) {
 	w.p = Pending{ID: "apr-" + strconv.FormatUint(q.seq.Add(1), 10), Request: req, Since: time.Now()}
 	q.mu.Lock()
 	q.waiting[w.p.ID] = w
+	close(q.arrived)
+	q.arrived = make(chan struct{})
 	q.mu.Unlock()
 	if q.notify != nil {
-		q.notify(w.p)
+		q.notify(q, w.p)
 	}
 	var timeout <-chan time.Time
 	if q.timeout > 0 {
@@ -118,13 +128,16 @@ func (q *Queue) Pending() []Pending {
 		out = append(out, w.p)
 	}
 	q.mu.Unlock()
-	slices.SortFunc(out, func(a, b Pending) int {
-		if c := a.Since.Compare(b.Since); c != 0 {
-			return c
-		}
-		return compareIDs(a.ID, b.ID)
-	})
+	slices.SortFunc(out, comparePending)
 	return out
+}
+
+// comparePending orders requests oldest first, by arrival and then by id.
+func comparePending(a, b Pending) int {
+	if c := a.Since.Compare(b.Since); c != 0 {
+		return c
+	}
+	return compareIDs(a.ID, b.ID)
 }
 
 func compareIDs(a, b string) int {
@@ -138,6 +151,37 @@ func compareIDs(a, b string) int {
 		return 1
 	}
 	return 0
+}
+
+// Next waits for a pending request that no earlier Next call has returned,
+// and returns the oldest such one: a UI or a worker loops on Next and
+// Resolves what it gets. Each request is handed out once, so several
+// callers share the work. Next returns ctx's error when ctx is done first.
+// A request handed out may still end (timeout, cancelled caller) before it
+// is resolved; Resolve then reports ErrNotPending.
+func (q *Queue) Next(ctx context.Context) (Pending, error) {
+	for {
+		q.mu.Lock()
+		var oldest *waiter
+		for _, w := range q.waiting {
+			if !w.handed && (oldest == nil || comparePending(w.p, oldest.p) < 0) {
+				oldest = w
+			}
+		}
+		if oldest != nil {
+			oldest.handed = true
+			p := oldest.p
+			q.mu.Unlock()
+			return p, nil
+		}
+		arrived := q.arrived
+		q.mu.Unlock()
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return Pending{}, ctx.Err()
+		}
+	}
 }
 
 // Len returns how many requests are waiting.

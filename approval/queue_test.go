@@ -126,14 +126,71 @@ func TestQueueContextAndTimeout(t *testing.T) {
 	assert.ErrorIs(t, q.Resolve(id, Approved("u")), ErrNotPending, "a cancelled request cannot be resolved")
 }
 
-func TestQueueOnPending(t *testing.T) {
-	seen := make(chan Pending, 1)
-	q := NewQueue(OnPending(func(p Pending) { seen <- p }))
-	go func() {
-		p := <-seen
-		_ = q.Resolve(p.ID, Approved("ui"))
-	}()
+func TestQueueOnPendingReachesItsQueue(t *testing.T) {
+	// The callback gets the queue it fires for: no forward var needed.
+	q := NewQueue(OnPending(func(q *Queue, p Pending) {
+		go func() { _ = q.Resolve(p.ID, Approved("ui")) }()
+	}))
 	d, err := q.Approve(context.Background(), Request{Call: tool.Call{Name: "t"}})
 	require.NoError(t, err)
 	assert.Equal(t, "ui", d.DecidedBy)
+}
+
+func TestQueueNextHandsOutEachRequestOnceOldestFirst(t *testing.T) {
+	q := NewQueue()
+	ctx := context.Background()
+	type answer struct {
+		d   Decision
+		err error
+	}
+	answers := make(chan answer, 2)
+	for _, name := range []string{"first", "second"} {
+		go func() {
+			d, err := q.Approve(ctx, Request{Call: tool.Call{Name: name}})
+			answers <- answer{d, err}
+		}()
+		waitLen(t, q, map[string]int{"first": 1, "second": 2}[name])
+	}
+	p1, err := q.Next(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "first", p1.Request.Call.Name)
+	p2, err := q.Next(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "second", p2.Request.Call.Name, "a request handed out is not handed out again")
+
+	// Nothing left to hand out: Next waits, and gives up with its context.
+	short, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = q.Next(short)
+	assert.ErrorIs(t, err, context.Canceled)
+
+	require.NoError(t, q.Resolve(p1.ID, Approved("ui")))
+	require.NoError(t, q.Resolve(p2.ID, Denied("ui", "no")))
+	for range 2 {
+		a := <-answers
+		require.NoError(t, a.err)
+	}
+}
+
+func TestQueueNextWakesOnANewRequest(t *testing.T) {
+	q := NewQueue()
+	ctx := context.Background()
+	got := make(chan Pending, 1)
+	go func() {
+		p, err := q.Next(ctx)
+		if err == nil {
+			got <- p
+		}
+		close(got)
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := q.Approve(ctx, Request{Call: tool.Call{Name: "late"}})
+		done <- err
+	}()
+	p, ok := <-got
+	require.True(t, ok, "Next returned without a request")
+	assert.Equal(t, "late", p.Request.Call.Name)
+	require.NoError(t, q.Resolve(p.ID, Approved("ui")))
+	require.NoError(t, <-done)
 }
