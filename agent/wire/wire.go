@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -55,56 +56,31 @@ var Codecs = []Codec{OpenAIChat, OpenAIResponses, Anthropic, Gemini, MCP}
 // keeps its head and tail around a marker that says how much was cut.
 const MaxResultText = 16 << 10
 
-// Text renders a result compactly for a model: structured output as JSON,
-// else the text blocks (other blocks summarised); an error as
-// "error [code]: message", with the retry hint; truncation marked.
+// Text renders a result compactly for a model, saying each fact once:
+// structured output as compact JSON, then the content blocks (other than
+// text) summarised; an error as "error [code]: message" with the retry
+// hint; truncation marked. A text block that repeats the structured output
+// (the JSON of an MCP result's structuredContent) or the error's message
+// (an MCP error result) is left out.
 func Text(r *tool.Result) string {
 	if r == nil {
 		return "error [internal]: no result"
 	}
-	var b strings.Builder
 	if r.Error != nil {
-		fmt.Fprintf(&b, "error [%s]: %s", r.Error.Code, r.Error.Message)
-		if r.Error.Retryable {
-			if r.Error.RetryAfter > 0 {
-				fmt.Fprintf(&b, " (retryable after %v)", r.Error.RetryAfter)
-			} else {
-				b.WriteString(" (retryable)")
-			}
-		}
-		if t := r.Text(); t != "" {
-			b.WriteString("\n")
-			b.WriteString(t)
-		}
-		return clip(b.String())
+		return clip(fmt.Sprintf("error [%s]: %s", r.Error.Code, errorText(r)))
 	}
+	var b strings.Builder
+	var output any
 	if len(r.Output) > 0 {
 		var buf bytes.Buffer
 		if json.Compact(&buf, r.Output) == nil {
 			b.Write(buf.Bytes())
+			_ = json.Unmarshal(r.Output, &output)
 		} else {
 			b.Write(r.Output)
 		}
 	}
-	for _, c := range r.Content {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
-		switch c.Type {
-		case tool.ContentText:
-			b.WriteString(c.Text)
-		case tool.ContentResourceLink:
-			fmt.Fprintf(&b, "[resource %s %s]", c.Name, c.URI)
-		case tool.ContentResource:
-			if c.Text != "" {
-				fmt.Fprintf(&b, "[resource %s]\n%s", c.URI, c.Text)
-			} else {
-				fmt.Fprintf(&b, "[resource %s, %s, %d bytes]", c.URI, c.MIMEType, len(c.Data))
-			}
-		default:
-			fmt.Fprintf(&b, "[%s %s, %d bytes]", c.Type, c.MIMEType, len(c.Data))
-		}
-	}
+	writeContent(&b, r.Content, func(text string) bool { return output != nil && sameJSON(text, output) })
 	if t, _ := r.Metadata["truncated"].(bool); t {
 		b.WriteString("\n[output truncated]")
 	}
@@ -112,6 +88,60 @@ func Text(r *tool.Result) string {
 		return "ok (no output)"
 	}
 	return clip(b.String())
+}
+
+// errorText is an error result's message with its retry hint and the
+// result's content blocks, without the code (for formats that carry the
+// code in a field of its own).
+func errorText(r *tool.Result) string {
+	var b strings.Builder
+	b.WriteString(r.Error.Message)
+	if r.Error.Retryable {
+		if r.Error.RetryAfter > 0 {
+			fmt.Fprintf(&b, " (retryable after %v)", r.Error.RetryAfter)
+		} else {
+			b.WriteString(" (retryable)")
+		}
+	}
+	msg := strings.TrimSpace(r.Error.Message)
+	writeContent(&b, r.Content, func(text string) bool { return strings.TrimSpace(text) == msg })
+	return b.String()
+}
+
+// writeContent appends each content block on a line of its own, leaving out
+// the text blocks that repeat what was already said.
+func writeContent(b *strings.Builder, content []tool.Content, repeats func(text string) bool) {
+	for _, c := range content {
+		if c.Type == tool.ContentText && repeats(c.Text) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		switch c.Type {
+		case tool.ContentText:
+			b.WriteString(c.Text)
+		case tool.ContentResourceLink:
+			fmt.Fprintf(b, "[resource %s %s]", c.Name, c.URI)
+		case tool.ContentResource:
+			if c.Text != "" {
+				fmt.Fprintf(b, "[resource %s]\n%s", c.URI, c.Text)
+			} else {
+				fmt.Fprintf(b, "[resource %s, %s, %d bytes]", c.URI, c.MIMEType, len(c.Data))
+			}
+		default:
+			fmt.Fprintf(b, "[%s %s, %d bytes]", c.Type, c.MIMEType, len(c.Data))
+		}
+	}
+}
+
+// sameJSON reports whether text is JSON equal in value to v.
+func sameJSON(text string, v any) bool {
+	var t any
+	if json.Unmarshal([]byte(text), &t) != nil {
+		return false
+	}
+	return reflect.DeepEqual(t, v)
 }
 
 func clip(s string) string {
@@ -425,7 +455,7 @@ func (gemini) Results(results []*tool.Result) (json.RawMessage, error) {
 		var resp map[string]any
 		switch {
 		case r.Error != nil:
-			resp = map[string]any{"error": map[string]any{"code": r.Error.Code, "message": Text(r)}}
+			resp = map[string]any{"error": map[string]any{"code": r.Error.Code, "message": clip(errorText(r))}}
 		case len(r.Output) > 0 && json.Valid(r.Output):
 			resp = map[string]any{"output": json.RawMessage(r.Output)}
 		default:

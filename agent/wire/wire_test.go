@@ -161,3 +161,43 @@ func TestTextIsCompact(t *testing.T) {
 	img := &tool.Result{Content: []tool.Content{{Type: tool.ContentImage, MIMEType: "image/png", Data: []byte{1, 2, 3}}}}
 	assert.Equal(t, "[image image/png, 3 bytes]", wire.Text(img))
 }
+
+// An MCP result carries its structured output twice (structuredContent and
+// a text block of the same JSON), and an MCP error result repeats its
+// message as text: the model reads each fact once.
+func TestTextSaysEachFactOnce(t *testing.T) {
+	mcpLike := &tool.Result{
+		Output:  json.RawMessage(`{"city":"Oslo","temp":21}`),
+		Content: []tool.Content{tool.TextContent("{\n  \"temp\": 21,\n  \"city\": \"Oslo\"\n}"), tool.TextContent("note: cached")},
+	}
+	assert.Equal(t, "{\"city\":\"Oslo\",\"temp\":21}\nnote: cached", wire.Text(mcpLike))
+
+	failed := &tool.Result{
+		Error:   tool.NewError(tool.CodeNotFound, "no such city"),
+		Content: []tool.Content{tool.TextContent("no such city"), tool.TextContent("try \"Oslo\"")},
+	}
+	assert.Equal(t, "error [not_found]: no such city\ntry \"Oslo\"", wire.Text(failed))
+}
+
+// Gemini's error object has its own code field: the message does not
+// repeat it.
+func TestGeminiErrorSaysItsCodeOnce(t *testing.T) {
+	r := &tool.Result{CallID: "get_weather#0", Tool: "get_weather",
+		Error: tool.NewError(tool.CodeRateLimited, "slow down").WithRetryAfter(2 * time.Second)}
+	raw, err := wire.Gemini.Results([]*tool.Result{r})
+	require.NoError(t, err)
+	var got struct {
+		Parts []struct {
+			FunctionResponse struct {
+				Response struct {
+					Error struct{ Code, Message string }
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(raw, &got))
+	require.Len(t, got.Parts, 1)
+	e := got.Parts[0].FunctionResponse.Response.Error
+	assert.Equal(t, "rate_limited", e.Code)
+	assert.Equal(t, "slow down (retryable after 2s)", e.Message)
+}
