@@ -206,8 +206,12 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 		return "", tool.NewError(tool.CodeInternal, "auth: request has no tool spec")
 	}
 	if p.ID == "" && !a.allowAnonymous {
-		return RuleRequirePrincipal, tool.Errorf(tool.CodeUnauthorized,
-			"rule %q: the call to tool %q carries no principal: set tool.Call.Principal or put one in the context with tool.WithPrincipal", RuleRequirePrincipal, spec.Name)
+		// The model reads the message; the developer's fix travels in Err,
+		// which logs and errors.Is see but no model is sent.
+		e := tool.Errorf(tool.CodeUnauthorized,
+			"rule %q: tool %q runs only for an identified user, and this conversation has none; do not retry: tell the user they must sign in to use it", RuleRequirePrincipal, spec.Name)
+		e.Err = errors.New("auth: the call carries no principal: set tool.Call.Principal, or put one in the context with tool.WithPrincipal (mcpserver: a principal option), or allow anonymous calls with auth.AllowAnonymous")
+		return RuleRequirePrincipal, e
 	}
 	var covering, ceiling *Rule
 	for i := range a.rules {

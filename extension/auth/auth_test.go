@@ -85,7 +85,7 @@ func TestRules(t *testing.T) {
 		{"uncovered tool denied by default", []auth.Option{auth.Allow("reader", "read_*"), auth.DenyByDefault()}, "web_search", bob, auth.RuleDenyByDefault, `"web_search"`},
 		{"covered tool, role missing", []auth.Option{auth.Allow("reader", "read_*")}, "read_file", dave, "role:reader", `does not hold it`},
 		{"any-role rule", []auth.Option{auth.WithRules(auth.Rule{Name: "everyone", Role: auth.AnyRole, Tools: []string{"web_search"}}), auth.DenyByDefault()}, "web_search", dave, "", ""},
-		{"missing principal", nil, "read_file", tool.Principal{}, auth.RuleRequirePrincipal, "carries no principal"},
+		{"missing principal", nil, "read_file", tool.Principal{}, auth.RuleRequirePrincipal, `tool "read_file" runs only for an identified user, and this conversation has none; do not retry`},
 		{"anonymous allowed on open tool", []auth.Option{auth.AllowAnonymous()}, "read_file", tool.Principal{}, "", ""},
 		{"anonymous refused on covered tool", []auth.Option{auth.AllowAnonymous(), auth.Allow("reader", "read_*")}, "read_file", tool.Principal{}, "role:reader", `"anonymous"`},
 	}
@@ -111,6 +111,22 @@ func TestRules(t *testing.T) {
 			assert.Zero(t, f.runs[tc.tool].Load(), "the backend must not run")
 		})
 	}
+}
+
+// The refusal of an anonymous call speaks to the model; the developer's fix
+// is in the error's cause, which is never sent to a model.
+func TestMissingPrincipalSpeaksToTheModel(t *testing.T) {
+	f := newFixture(t)
+	ex := executor.New(f.reg, executor.WithExtensions(auth.New()))
+	res, err := ex.Execute(context.Background(), call("read_file", tool.Principal{}))
+	require.ErrorIs(t, err, tool.ErrUnauthorized)
+	assert.NotContains(t, res.Error.Message, "tool.Call.Principal", "code advice is for the developer, not the model")
+	assert.NotContains(t, res.Error.Message, "WithPrincipal")
+	require.Error(t, res.Error.Err)
+	assert.Contains(t, res.Error.Err.Error(), "set tool.Call.Principal")
+	wire, jerr := json.Marshal(res.Error)
+	require.NoError(t, jerr)
+	assert.NotContains(t, string(wire), "tool.Call.Principal")
 }
 
 func TestPrincipalFromContext(t *testing.T) {
