@@ -259,7 +259,7 @@ func (d Decision) Check() error {
 
 // LevelOf returns the danger level of a call to t with args, and why: the
 // tool's own verdict when it implements Assessor, otherwise one derived from
-// its spec (low risk → safe, medium → warning, high → dangerous; a
+// its spec (low risk → safe, medium or unset → warning, high → dangerous; a
 // destructive, not read-only tool is at least dangerous).
 func LevelOf(t tool.Tool, spec *tool.Spec, args json.RawMessage) (classify.Level, []string) {
 	if a, ok := t.(Assessor); ok {
@@ -272,11 +272,15 @@ func LevelOf(t tool.Tool, spec *tool.Spec, args json.RawMessage) (classify.Level
 func specLevel(spec *tool.Spec) (classify.Level, []string) {
 	var l classify.Level
 	var why []string
-	switch spec.Risk {
+	switch spec.Risk.Effective() {
 	case tool.RiskLow:
 		l = classify.Safe
 	case tool.RiskMedium:
-		l, why = classify.Warning, []string{"tool risk is medium"}
+		if spec.Risk == tool.RiskUnset {
+			l, why = classify.Warning, []string{"tool risk is not set (treated as medium)"}
+		} else {
+			l, why = classify.Warning, []string{"tool risk is medium"}
+		}
 	default: // high, or an out-of-range value: fail closed
 		l, why = classify.Dangerous, []string{"tool risk is " + spec.Risk.String()}
 	}

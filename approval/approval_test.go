@@ -137,6 +137,23 @@ func TestLevelOf(t *testing.T) {
 	assert.Equal(t, []string{"assessed"}, why)
 }
 
+// A Go func whose author set no risk (a drop_table written in a hurry) is
+// not auto-approved: an unset risk is treated as medium.
+func TestUnsetRiskIsNotAutoApproved(t *testing.T) {
+	dropTable := tool.Func("drop_table", "Drop a table", func(context.Context, struct {
+		Table string `json:"table"`
+	}) (string, error) {
+		return "dropped", nil
+	})
+	spec := dropTable.Spec()
+	assert.Equal(t, tool.Risk(0), spec.Risk, "tool.Func sets no risk of its own")
+	l, why := LevelOf(dropTable, &spec, json.RawMessage(`{"table":"users"}`))
+	assert.Equal(t, classify.Warning, l)
+	assert.Contains(t, why, "tool risk is not set (treated as medium)")
+	ev := MustPolicy(ModeAuto).Evaluate(dropTable, &Request{Call: tool.Call{Name: "drop_table", Args: json.RawMessage(`{"table":"users"}`)}, Spec: spec, Level: l})
+	assert.Equal(t, ActionAsk, ev.Action, "a call of unknown risk is asked about, not auto-approved")
+}
+
 func TestFirstDecisive(t *testing.T) {
 	ctx := context.Background()
 	abstain := ApproverFunc(func(context.Context, Request) (Decision, error) { return Decision{Kind: Abstain}, nil })

@@ -178,17 +178,31 @@ func exportOne(f Format, s *tool.Spec, cfg exportConfig) (map[string]any, []Note
 		}
 		return decl, g.notes, nil
 	case MCP:
+		// A hint is exported only when the tool asserts it: a false bool may
+		// just be unset, and a client reads a missing destructiveHint or
+		// openWorldHint as true (MCP's defaults), which is the safe reading.
+		// A read-only tool is also declared not destructive.
 		a := s.Annotations
-		ann := map[string]any{
-			"readOnlyHint":    a.ReadOnly,
-			"destructiveHint": a.Destructive,
-			"idempotentHint":  a.Idempotent,
-			"openWorldHint":   a.OpenWorld,
+		ann := map[string]any{}
+		if a.ReadOnly {
+			ann["readOnlyHint"] = true
+			ann["destructiveHint"] = false
+		} else if a.Destructive {
+			ann["destructiveHint"] = true
 		}
-		def := map[string]any{"name": s.Name, "description": s.Description, "inputSchema": in, "annotations": ann}
+		if a.Idempotent {
+			ann["idempotentHint"] = true
+		}
+		if a.OpenWorld {
+			ann["openWorldHint"] = true
+		}
+		def := map[string]any{"name": s.Name, "description": s.Description, "inputSchema": in}
 		if a.Title != "" {
 			def["title"] = a.Title
 			ann["title"] = a.Title
+		}
+		if len(ann) > 0 {
+			def["annotations"] = ann
 		}
 		if len(s.OutputSchema) > 0 {
 			out, err := decodeSchema(s.OutputSchema)

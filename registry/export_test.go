@@ -402,13 +402,46 @@ func TestRegisterRefusesBadTools(t *testing.T) {
 	assert.NoError(t, reg.Register(good))
 }
 
+// The MCP export states only the hints a tool asserts: a Go func that says
+// nothing is not exported as "not destructive, closed world" (MCP's
+// defaults are the opposite), and a read-only tool is not destructive.
+func TestMCPExportLeavesUnsetHintsOut(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("drop_table", "Drop a table", noop[struct{}, string]),
+		tool.Func("lookup", "Look up a row", noop[struct{}, string], tool.ReadOnly()),
+	)
+	ex, err := reg.Export(registry.MCP)
+	require.NoError(t, err)
+	require.Len(t, ex.Tools, 2)
+	type def struct {
+		Annotations map[string]any `json:"annotations"`
+	}
+	defs := make([]def, 2)
+	for i, raw := range ex.Tools {
+		require.NoError(t, json.Unmarshal(raw, &defs[i]))
+	}
+	assert.Empty(t, defs[0].Annotations, "drop_table asserts no hint")
+	assert.Equal(t, map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true}, defs[1].Annotations)
+}
+
+// A tool whose risk is not set is filtered as medium: a "low risk only"
+// agent does not get it.
+func TestMaxRiskFilterJudgesUnsetAsMedium(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("drop_table", "Drop a table", noop[struct{}, string]))
+	low, medium := tool.RiskLow, tool.RiskMedium
+	assert.Empty(t, reg.List(registry.Filter{MaxRisk: &low}))
+	assert.Len(t, reg.List(registry.Filter{MaxRisk: &medium}), 1)
+}
+
 func TestListFiltersAndSuggest(t *testing.T) {
 	reg := registry.New()
 	reg.MustRegister(
-		tool.Func("read_file", "", noop[struct{}, string], tool.WithCategory("files"), tool.WithTags("fs", "read")),
+		tool.Func("read_file", "", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskLow), tool.WithTags("fs", "read")),
 		tool.Func("write_file", "", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskMedium), tool.WithTags("fs")),
 		tool.Func("delete_file", "", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskHigh), tool.WithModes(tool.ModeNormal)),
-		tool.Func("git_log", "", noop[struct{}, string], tool.WithCategory("git")),
+		tool.Func("git_log", "", noop[struct{}, string], tool.WithCategory("git"), tool.WithRisk(tool.RiskLow)),
 	)
 	names := func(specs []tool.Spec) []string {
 		var out []string

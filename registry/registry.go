@@ -196,7 +196,7 @@ type Filter struct {
 	// Tags keeps tools carrying every one of these tags.
 	Tags []string
 	// MaxRisk keeps tools at or below this risk when set (use a pointer to
-	// allow RiskLow as a ceiling).
+	// allow RiskLow as a ceiling); a tool's unset risk counts as medium.
 	MaxRisk *tool.Risk
 	// Mode keeps tools allowed in this operating mode.
 	Mode string
@@ -215,7 +215,7 @@ func (f Filter) Match(spec *tool.Spec) bool {
 			return false
 		}
 	}
-	if f.MaxRisk != nil && spec.Risk > *f.MaxRisk {
+	if f.MaxRisk != nil && spec.Risk.Effective() > *f.MaxRisk {
 		return false
 	}
 	if f.Mode != "" && !spec.AllowsMode(f.Mode) {

@@ -215,9 +215,13 @@ func checkMCPTool(def map[string]any) []string {
 		errs = append(errs, "outputSchema.type must be object")
 	}
 	ann := asMap(def["annotations"])
+	// The hints are optional (MCP 2025-06-18, ToolAnnotations); when given
+	// they are booleans.
 	for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
-		if _, ok := ann[k].(bool); !ok {
-			errs = append(errs, "annotations."+k+" must be a boolean")
+		if v, present := ann[k]; present {
+			if _, ok := v.(bool); !ok {
+				errs = append(errs, "annotations."+k+" must be a boolean")
+			}
 		}
 	}
 	return errs

@@ -40,6 +40,16 @@ type FuncTool[In, Out any] struct {
 // decodes them into In, calls fn, and encodes Out. A struct or map Out
 // becomes structured output; a string Out becomes a text block; anything
 // else is JSON-encoded into a text block.
+//
+// Defaults, each changed by an Option: the risk is RiskUnset, which approval
+// and authorisation judge as RiskMedium, so a call is asked about in the
+// approval's auto mode until you say WithRisk(tool.RiskLow); no MCP hints are
+// set (ReadOnly, Idempotent and the like are off, and the MCP export leaves
+// them out, so clients assume what MCP assumes: possibly destructive, open
+// world); no category, tags, version, modes (every mode allowed), timeout
+// (the executor's default applies), rate limit, resources (batch calls do
+// not serialise on anything) or secret fields beyond those tagged
+// toolbelt:"secret"; RequiresApproval is off.
 func Func[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...Option) Tool {
 	t, err := NewFunc(name, description, fn, opts...)
 	if err != nil {

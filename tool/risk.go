@@ -6,13 +6,19 @@ import (
 )
 
 // Risk is how much harm a tool can do if misused. It drives approval
-// policies and authorisation ceilings. The zero value is RiskLow.
+// policies and authorisation ceilings. The zero value is RiskUnset: a tool
+// whose author said nothing, which approval and authorisation treat as
+// RiskMedium (see [Risk.Effective]), so a forgotten risk never auto-approves
+// a destructive function.
 type Risk int8
 
-// Risk levels, ordered: RiskLow < RiskMedium < RiskHigh.
+// Risk levels, ordered: RiskUnset < RiskLow < RiskMedium < RiskHigh. Compare
+// [Risk.Effective] values, not raw ones, when judging a tool.
 const (
+	// RiskUnset: the tool's author gave no risk. It is judged as RiskMedium.
+	RiskUnset Risk = iota
 	// RiskLow: reads or computes; no side effects beyond the call.
-	RiskLow Risk = iota
+	RiskLow
 	// RiskMedium: changes local state that can be undone (writes a file in a
 	// workspace, creates a branch).
 	RiskMedium
@@ -21,9 +27,24 @@ const (
 	RiskHigh
 )
 
-// String returns "low", "medium" or "high".
+// Effective is the risk a tool is judged by: RiskMedium when unset, the
+// risk itself otherwise (an out-of-range value is judged RiskHigh: fail
+// closed).
+func (r Risk) Effective() Risk {
+	switch {
+	case r == RiskUnset:
+		return RiskMedium
+	case r < RiskUnset || r > RiskHigh:
+		return RiskHigh
+	}
+	return r
+}
+
+// String returns "unset", "low", "medium" or "high".
 func (r Risk) String() string {
 	switch r {
+	case RiskUnset:
+		return "unset"
 	case RiskLow:
 		return "low"
 	case RiskMedium:
@@ -34,15 +55,19 @@ func (r Risk) String() string {
 	return fmt.Sprintf("risk(%d)", int8(r))
 }
 
-// MarshalText encodes the risk as its name.
+// MarshalText encodes the risk as its name; RiskUnset as "".
 func (r Risk) MarshalText() ([]byte, error) {
-	if r < RiskLow || r > RiskHigh {
+	if r < RiskUnset || r > RiskHigh {
 		return nil, fmt.Errorf("tool: invalid risk %d", int8(r))
+	}
+	if r == RiskUnset {
+		return []byte{}, nil
 	}
 	return []byte(r.String()), nil
 }
 
-// UnmarshalText parses "low", "medium" or "high" (case-insensitive).
+// UnmarshalText parses "low", "medium" or "high" (case-insensitive); ""
+// and "unset" are RiskUnset.
 func (r *Risk) UnmarshalText(b []byte) error {
 	v, err := ParseRisk(string(b))
 	if err != nil {
@@ -55,6 +80,8 @@ func (r *Risk) UnmarshalText(b []byte) error {
 // ParseRisk parses "low", "medium" or "high" (case-insensitive).
 func ParseRisk(s string) (Risk, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "unset":
+		return RiskUnset, nil
 	case "low":
 		return RiskLow, nil
 	case "medium":

@@ -225,7 +225,7 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 		if !r.grants(&p) {
 			continue
 		}
-		if r.MaxRisk != nil && spec.Risk > *r.MaxRisk {
+		if r.MaxRisk != nil && spec.Risk.Effective() > *r.MaxRisk {
 			if ceiling == nil {
 				ceiling = r
 			}
@@ -237,7 +237,7 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 	switch {
 	case ceiling != nil:
 		return ceiling.name(), tool.Errorf(tool.CodeUnauthorized,
-			"rule %q allows %s tools up to risk %s; tool %q is risk %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, spec.Risk)
+			"rule %q allows %s tools up to risk %s; tool %q is risk %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, riskName(spec.Risk))
 	case covering != nil:
 		return covering.name(), tool.Errorf(tool.CodeUnauthorized,
 			"tool %q is restricted by rule %q to role %q; %s does not hold it", spec.Name, covering.name(), covering.Role, who)
@@ -246,6 +246,14 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 			"rule %q: no rule grants %s the tool %q", RuleDenyByDefault, who, spec.Name)
 	}
 	return "", nil
+}
+
+// riskName names a tool's risk as it is judged.
+func riskName(r tool.Risk) string {
+	if r == tool.RiskUnset {
+		return "not set (judged medium)"
+	}
+	return r.Effective().String()
 }
 
 func describe(p tool.Principal) string {
