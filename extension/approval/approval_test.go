@@ -79,7 +79,7 @@ func setup(t testing.TB, r *ran) *registry.Registry {
 	reg.MustRegister(tool.Func("calc", "Add", func(_ context.Context, in Sum) (int, error) {
 		r.add("calc")
 		return in.A + in.B, nil
-	}))
+	}, tool.WithRisk(tool.RiskLow)))
 	reg.MustRegister(tool.Func("deploy", "Deploy", func(_ context.Context, in struct {
 		Env string `json:"env"`
 	}) (string, error) {

@@ -17,7 +17,8 @@ import (
 func Example() {
 	reg := registry.New()
 	reg.MustRegister(
-		tool.Func("add", "Add two numbers", func(_ context.Context, in struct{ A, B int }) (int, error) { return in.A + in.B, nil }),
+		tool.Func("add", "Add two numbers", func(_ context.Context, in struct{ A, B int }) (int, error) { return in.A + in.B, nil },
+			tool.WithRisk(tool.RiskLow)),
 		tool.Func("delete_file", "Delete a file", func(_ context.Context, in struct {
 			Path string `json:"path"`
 		}) (string, error) {

@@ -58,7 +58,7 @@ func newFixture(t testing.TB) *fixture {
 	f := &fixture{reg: registry.New()}
 	ok := func(context.Context, fileArgs) (string, error) { f.runs.Add(1); return "ok", nil }
 	f.reg.MustRegister(
-		tool.Func("read_file", "Read a file", ok, tool.ReadOnly()),
+		tool.Func("read_file", "Read a file", ok, tool.ReadOnly(), tool.WithRisk(tool.RiskLow)),
 		tool.Func("write_file", "Write a file", ok, tool.WithRisk(tool.RiskHigh)),
 		tool.Func("list_dir", "List a directory", ok, tool.WithModes(tool.ModeNormal)),
 		tool.Func("copy_files", "Copy files", func(context.Context, copyArgs) (string, error) { f.runs.Add(1); return "ok", nil }),
