@@ -70,8 +70,14 @@ const (
 	// CodeUnavailable: a remote backend (HTTP service, MCP server) is down or
 	// answered 429/503. Retryable.
 	CodeUnavailable Code = "unavailable"
-	// CodeInternal: anything else: a bug, or an error a backend returned
-	// without a code. Not retryable.
+	// CodeToolError: the tool ran and failed in its own way: a Go func
+	// returned a plain error (one without a code). The message is the
+	// error's text, for the model; the Go error is the cause (Unwrap). Not
+	// retryable, unless the failure was the tool's own timeout.
+	CodeToolError Code = "tool_error"
+	// CodeInternal: anything else: a bug in the SDK or an extension, or an
+	// error a backend other than a Go func returned without a code. Not
+	// retryable.
 	CodeInternal Code = "internal"
 )
 
@@ -80,7 +86,8 @@ var Codes = []Code{
 	CodeNotFound, CodeInvalidArguments, CodeUnauthorized, CodePolicyDenied,
 	CodeApprovalDenied, CodeRateLimited, CodeTimeout, CodeCancelled, CodeSandbox,
 	CodeResourceLimit, CodeFilesystemPolicy, CodeNetworkPolicy, CodeConcurrencyLimit,
-	CodeConflict, CodeNonZeroExit, CodePanic, CodeInvalidOutput, CodeUnavailable, CodeInternal,
+	CodeConflict, CodeNonZeroExit, CodePanic, CodeInvalidOutput, CodeUnavailable, CodeToolError,
+	CodeInternal,
 }
 
 // Retryable reports whether a call that failed with this code may succeed if
@@ -156,6 +163,7 @@ var (
 	ErrPanic            = &Error{Code: CodePanic}
 	ErrInvalidOutput    = &Error{Code: CodeInvalidOutput}
 	ErrUnavailable      = &Error{Code: CodeUnavailable}
+	ErrToolError        = &Error{Code: CodeToolError}
 	ErrInternal         = &Error{Code: CodeInternal}
 )
 

@@ -140,9 +140,27 @@ func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error)
 	}
 	out, err := t.fn(ctx, in)
 	if err != nil {
-		return nil, err
+		return nil, funcError(ctx, err)
 	}
 	return t.encode(out)
+}
+
+// funcError gives a Go func's error its code. An error that carries one
+// keeps it. A context error is the call's own (timeout, cancelled) only when
+// the call's context has ended; otherwise it comes from a context the
+// function made itself (a driver's timeout), and, like any other plain
+// error, it is the tool's own failure: CodeToolError, its text for the model.
+func funcError(ctx context.Context, err error) error {
+	var te *Error
+	var coded interface{ ToolError() *Error }
+	switch {
+	case errors.As(err, &te), errors.As(err, &coded):
+		return err
+	case ctx.Err() != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)):
+		return err
+	}
+	return &Error{Code: CodeToolError, Message: err.Error(), Err: err,
+		Retryable: errors.Is(err, context.DeadlineExceeded)}
 }
 
 func (t *FuncTool[In, Out]) encode(out Out) (*Result, error) {
