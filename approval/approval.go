@@ -22,7 +22,7 @@
 // The executor glue, which asks an Approver when the spec, the mode, the
 // policy or the assessed risk says so and binds the decision to the exact
 // arguments that run, is the extension in package
-// github.com/toolbelt-go/toolbelt/extension/approval.
+// github.com/toolbelt-go/toolbelt/extension/approvalgate.
 //
 // Everything here fails closed: a zero Decision is not an approval, and
 // Decision.Check rejects unknown kinds and modifications without arguments.

@@ -25,7 +25,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/extension/audit"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -92,7 +92,7 @@ func run(ctx context.Context, w io.Writer, human io.Reader) error {
 	if err != nil {
 		return err
 	}
-	appr := approvalext.New(approval.NewTerminal(human, w, approval.TerminalUser("alice")), approvalext.WithPolicy(policy))
+	appr := approvalgate.New(approval.NewTerminal(human, w, approval.TerminalUser("alice")), approvalgate.WithPolicy(policy))
 	ex := executor.New(reg, executor.WithExtensions(trail, appr, appr.Guard()))
 
 	fmt.Fprintf(w, "== workspace %s (tests run with %s)\n", filepath.Base(dir), engine)

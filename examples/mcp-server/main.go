@@ -28,7 +28,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/executor/mcpserver"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/extension/audit"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/registry"
@@ -97,7 +97,7 @@ func run() error {
 		approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
 			return approval.Denied("mcp-server", "this call needs a human's approval and the MCP client cannot ask one (no elicitation support)"), nil
 		}))
-	appr := approvalext.New(approver)
+	appr := approvalgate.New(approver)
 	ex := executor.New(reg, executor.WithExtensions(trail, pol, appr, appr.Guard()))
 
 	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("toolbelt-workspace", "v1"),

@@ -23,7 +23,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/toolbelt-go/toolbelt/executor"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/mcptool"
@@ -391,7 +391,7 @@ func TestElicitationApproval(t *testing.T) {
 		{name: "no capability", noElicit: true, text: "approval_denied: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ext := approvalext.New(Approver{})
+			ext := approvalgate.New(Approver{})
 			fx := newFixture(executor.WithExtensions(ext, ext.Guard()))
 			srv, err := New(fx.ex)
 			require.NoError(t, err)

@@ -5,7 +5,7 @@
 // Measurements go to Recorders. The extension always feeds an in-memory
 // recorder (Memory, built on atomics, read with Snapshot) and, with
 // WithRecorder, any other: the adapters in the sub-packages
-// extension/metrics/prometheus (a prometheus.Collector) and
+// extension/metrics/promcollector (a prometheus.Collector) and
 // extension/metrics/otelmetric (OpenTelemetry instruments) implement
 // Recorder, so this package imports neither client.
 //

@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -31,7 +31,7 @@ func TestModeRequiringApprovalReachesApprover(t *testing.T) {
 		required.Store(req.Required)
 		return approval.Denied("test", "not now"), nil
 	})
-	ax := approvalext.New(approver)
+	ax := approvalgate.New(approver)
 	ex := executor.New(f.reg, executor.WithExtensions(p, ax, ax.Guard()))
 
 	_, err := run(t, ex, "read_file", fileArgs{Path: "/w/agent/a"})

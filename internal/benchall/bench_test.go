@@ -14,7 +14,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/extension/audit"
 	"github.com/toolbelt-go/toolbelt/extension/auth"
 	"github.com/toolbelt-go/toolbelt/extension/cache"
@@ -161,7 +161,7 @@ func BenchmarkAllExtensions(b *testing.B) {
 		exts, done := builtins(b)
 		defer done()
 		// allow_all: the policy approves the call without asking anybody.
-		ap := approvalext.New(nil, approvalext.WithPolicy(approval.MustPolicy(approval.ModeAllowAll)))
+		ap := approvalgate.New(nil, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAllowAll)))
 		run(b, append(exts, ap, ap.Guard())...)
 	})
 	b.Run("all_plus_approval_asked", func(b *testing.B) {
@@ -172,7 +172,7 @@ func BenchmarkAllExtensions(b *testing.B) {
 		approve := approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
 			return approval.Approved("bench"), nil
 		})
-		ap := approvalext.New(approve, approvalext.WithPolicy(approval.MustPolicy(approval.ModeAlwaysAsk)), approvalext.WithSessionMemory(0))
+		ap := approvalgate.New(approve, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAlwaysAsk)), approvalgate.WithSessionMemory(0))
 		run(b, append(exts, ap, ap.Guard())...)
 	})
 }

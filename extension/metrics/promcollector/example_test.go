@@ -1,4 +1,4 @@
-package prometheus_test
+package promcollector_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/metrics"
-	metricsprom "github.com/toolbelt-go/toolbelt/extension/metrics/prometheus"
+	"github.com/toolbelt-go/toolbelt/extension/metrics/promcollector"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -17,7 +17,7 @@ func Example() {
 	tools := registry.New()
 	tools.MustRegister(tool.Func("ping", "Ping", func(context.Context, struct{}) (string, error) { return "pong", nil }))
 
-	col := metricsprom.New()
+	col := promcollector.New()
 	promReg := prom.NewRegistry()
 	promReg.MustRegister(col)
 

@@ -1,4 +1,4 @@
-package approvalext_test
+package approvalgate_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -33,7 +33,7 @@ func Example() {
 		return approval.Denied("alice", "only notes.txt may be deleted"), nil
 	})
 	policy := approval.MustPolicy(approval.ModeAuto, approval.DenyRules("delete_file(/etc/**)"))
-	ext := approvalext.New(human, approvalext.WithPolicy(policy))
+	ext := approvalgate.New(human, approvalgate.WithPolicy(policy))
 	ex := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
 
 	run := func(name, args string) {

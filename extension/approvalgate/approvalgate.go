@@ -1,9 +1,9 @@
-// Package approvalext is the executor's approval extension: it asks an
+// Package approvalgate is the executor's approval extension: it asks an
 // approval.Approver when the tool's spec, the operating mode, the approval
 // policy or the assessed risk of the call says so, and binds the decision to
 // the exact call that runs.
 //
-// The package lives at extension/approval; it is named approvalext so that
+// The package lives at extension/approvalgate; it is named approvalgate so that
 // it can be imported next to package approval without an alias.
 //
 // # What it does, per call
@@ -46,14 +46,14 @@
 // backend), that compares the call with what was approved and refuses it
 // when the id, the tool or the argument hash changed:
 //
-//	ext := approvalext.New(approver)
+//	ext := approvalgate.New(approver)
 //	ex := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
 //
 // Installing the extension without its guard is a configuration error that
 // fails closed: every call is denied with a message saying to add
 // ext.Guard() (or to opt out explicitly with WithoutGuard). The pairing is
 // checked when the executor builds its chain.
-package approvalext
+package approvalgate
 
 import (
 	"bytes"
@@ -177,7 +177,7 @@ func (e *Extension) Forget(session string) {
 func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	if !e.noGuard && !e.takeArmed() {
 		return func(_ context.Context, req *extension.Request) *tool.Result {
-			return deny(req, "approval", "the approval extension is installed without its guard, so an approval could not be bound to the arguments that run: add ext.Guard() to the same executor's extensions (or build the extension with approvalext.WithoutGuard())", nil)
+			return deny(req, "approval", "the approval extension is installed without its guard, so an approval could not be bound to the arguments that run: add ext.Guard() to the same executor's extensions (or build the extension with approvalgate.WithoutGuard())", nil)
 		}
 	}
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
@@ -340,7 +340,7 @@ type answer struct {
 // ends when the approver returns.
 func (e *Extension) consult(ctx context.Context, areq approval.Request) (approval.Decision, error) {
 	if e.approver == nil {
-		return approval.Decision{}, fmt.Errorf("tool %q needs approval (%s), but no approver is configured: pass an approval.Approver to approvalext.New", areq.Call.Name, areq.Why)
+		return approval.Decision{}, fmt.Errorf("tool %q needs approval (%s), but no approver is configured: pass an approval.Approver to approvalgate.New", areq.Call.Name, areq.Why)
 	}
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if e.timeout > 0 {
@@ -454,7 +454,7 @@ func (g guard) Wrap(next extension.Handler) extension.Handler {
 func (g guard) check(ctx context.Context, req *extension.Request) string {
 	b, _ := ctx.Value(bindingKey{}).(*binding)
 	if b == nil || b.owner != g.e {
-		return "the call reached the backend without passing its approval extension (or an extension removed the approval): install ext and ext.Guard() from the same approvalext.New in the same executor"
+		return "the call reached the backend without passing its approval extension (or an extension removed the approval): install ext and ext.Guard() from the same approvalgate.New in the same executor"
 	}
 	if req.Call.ID != b.id || req.Call.Name != b.tool {
 		return fmt.Sprintf("the call changed after approval (approved call %q to %q, now call %q to %q): an approval covers only the call that was approved", b.id, b.tool, req.Call.ID, req.Call.Name)

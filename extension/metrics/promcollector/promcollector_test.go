@@ -1,4 +1,4 @@
-package prometheus_test
+package promcollector_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/metrics"
-	metricsprom "github.com/toolbelt-go/toolbelt/extension/metrics/prometheus"
+	"github.com/toolbelt-go/toolbelt/extension/metrics/promcollector"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -27,7 +27,7 @@ type in struct {
 	Mode string `json:"mode,omitempty"`
 }
 
-func newExecutor(t testing.TB, col *metricsprom.Collector) *executor.Executor {
+func newExecutor(t testing.TB, col *promcollector.Collector) *executor.Executor {
 	t.Helper()
 	reg := registry.New()
 	reg.MustRegister(tool.Func("work", "Does work", func(_ context.Context, a in) (string, error) {
@@ -57,7 +57,7 @@ func run(t *testing.T, ex *executor.Executor, mode string) {
 }
 
 func TestCollectorOnARealRegistry(t *testing.T) {
-	col := metricsprom.New()
+	col := promcollector.New()
 	reg := prom.NewRegistry()
 	require.NoError(t, reg.Register(col))
 	ex := newExecutor(t, col)
@@ -111,8 +111,8 @@ toolbelt_tool_calls_in_flight{tool="work"} 0
 }
 
 func TestOptions(t *testing.T) {
-	col := metricsprom.New(metricsprom.WithNamespace("app"), metricsprom.WithBuckets(0.5, 1),
-		metricsprom.WithConstLabels(prom.Labels{"service": "svc"}))
+	col := promcollector.New(promcollector.WithNamespace("app"), promcollector.WithBuckets(0.5, 1),
+		promcollector.WithConstLabels(prom.Labels{"service": "svc"}))
 	reg := prom.NewRegistry()
 	require.NoError(t, reg.Register(col))
 	run(t, newExecutor(t, col), "")
@@ -137,7 +137,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestConcurrent(t *testing.T) {
-	col := metricsprom.New()
+	col := promcollector.New()
 	ex := newExecutor(t, col)
 	var wg sync.WaitGroup
 	for range 50 {

@@ -1,4 +1,4 @@
-package approvalext_test
+package approvalgate_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/toolbelt-go/toolbelt/approval"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/extension/tracing"
 )
 
@@ -34,7 +34,7 @@ func TestApprovalSpanIsAChildOfTheCallSpan(t *testing.T) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 			var r ran
-			ext := approvalext.New(tc.approver)
+			ext := approvalgate.New(tc.approver)
 			ex := newExec(t, &r, ext, tracing.New(tracing.WithTracerProvider(tp)))
 			_, _ = ex.Execute(context.Background(), shellCall("rm -rf build"))
 
@@ -43,8 +43,8 @@ func TestApprovalSpanIsAChildOfTheCallSpan(t *testing.T) {
 				byName[s.Name()] = s
 			}
 			require.Contains(t, byName, "execute_tool shell")
-			require.Contains(t, byName, approvalext.SpanName, "the approver was asked under its own span")
-			call, span := byName["execute_tool shell"], byName[approvalext.SpanName]
+			require.Contains(t, byName, approvalgate.SpanName, "the approver was asked under its own span")
+			call, span := byName["execute_tool shell"], byName[approvalgate.SpanName]
 			assert.Equal(t, call.SpanContext().TraceID(), span.SpanContext().TraceID())
 			assert.Equal(t, call.SpanContext().SpanID(), span.Parent().SpanID(), "the approval span is a child of the call span")
 			assert.Equal(t, tc.wantStatus, span.Status().Code)
@@ -52,7 +52,7 @@ func TestApprovalSpanIsAChildOfTheCallSpan(t *testing.T) {
 			for _, kv := range span.Attributes() {
 				got[string(kv.Key)] = kv.Value.AsString()
 			}
-			assert.Equal(t, tc.decision, got[string(approvalext.KeyDecision)])
+			assert.Equal(t, tc.decision, got[string(approvalgate.KeyDecision)])
 		})
 	}
 }
@@ -62,7 +62,7 @@ func TestNoApprovalSpanWhenNobodyIsAsked(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	var r ran
-	ex := newExec(t, &r, approvalext.New(fixed(approval.Approved("alice"))), tracing.New(tracing.WithTracerProvider(tp)))
+	ex := newExec(t, &r, approvalgate.New(fixed(approval.Approved("alice"))), tracing.New(tracing.WithTracerProvider(tp)))
 	res, err := ex.Execute(context.Background(), shellCall("ls -la"))
 	require.NoError(t, err)
 	require.True(t, res.OK())

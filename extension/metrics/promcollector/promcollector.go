@@ -1,8 +1,8 @@
-// Package prometheus adapts the metrics extension to Prometheus: Collector
+// Package promcollector adapts the metrics extension to Prometheus: Collector
 // is a metrics.Recorder and a prometheus.Collector that a program registers
 // on its own registry.
 //
-//	col := prometheus.New()
+//	col := promcollector.New()
 //	reg.MustRegister(col) // a *prometheus.Registry (client_golang)
 //	ex := executor.New(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(col))))
 //
@@ -15,7 +15,7 @@
 //	toolbelt_tool_rate_limited_total{tool}             counter
 //
 // code is empty on success.
-package prometheus
+package promcollector
 
 import (
 	prom "github.com/prometheus/client_golang/prometheus"

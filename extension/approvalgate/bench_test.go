@@ -1,4 +1,4 @@
-package approvalext_test
+package approvalgate_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -29,7 +29,7 @@ func BenchmarkAutoApproved(b *testing.B) {
 	})
 	var r ran
 	plain := executor.New(setup(b, &r))
-	ext := approvalext.New(never)
+	ext := approvalgate.New(never)
 	with := executor.New(setup(b, &r), executor.WithExtensions(ext, ext.Guard()))
 	ctx := context.Background()
 	for _, bc := range []struct {

@@ -1,4 +1,4 @@
-package approvalext_test
+package approvalgate_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
-	approvalext "github.com/toolbelt-go/toolbelt/extension/approval"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -89,7 +89,7 @@ func setup(t testing.TB, r *ran) *registry.Registry {
 	return reg
 }
 
-func newExec(t testing.TB, r *ran, ext *approvalext.Extension, more ...extension.Extension) *executor.Executor {
+func newExec(t testing.TB, r *ran, ext *approvalgate.Extension, more ...extension.Extension) *executor.Executor {
 	exts := append([]extension.Extension{ext, ext.Guard()}, more...)
 	return executor.New(setup(t, r), executor.WithExtensions(exts...))
 }
@@ -118,7 +118,7 @@ func TestFailClosed(t *testing.T) {
 	tests := []struct {
 		name string
 		appr approval.Approver
-		opts []approvalext.Option
+		opts []approvalgate.Option
 		ctx  func() (context.Context, context.CancelFunc)
 		cmd  string
 		want string
@@ -140,11 +140,11 @@ func TestFailClosed(t *testing.T) {
 		{name: "timeout", appr: approval.ApproverFunc(func(ctx context.Context, _ approval.Request) (approval.Decision, error) {
 			<-ctx.Done()
 			return approval.Decision{}, ctx.Err()
-		}), opts: []approvalext.Option{approvalext.WithTimeout(20 * time.Millisecond)}, want: "no approval decision within 20ms"},
+		}), opts: []approvalgate.Option{approvalgate.WithTimeout(20 * time.Millisecond)}, want: "no approval decision within 20ms"},
 		{name: "timeout with an approver that ignores its context", appr: approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
 			<-release
 			return approval.Approved("late"), nil
-		}), opts: []approvalext.Option{approvalext.WithTimeout(20 * time.Millisecond)}, want: "no approval decision within"},
+		}), opts: []approvalgate.Option{approvalgate.WithTimeout(20 * time.Millisecond)}, want: "no approval decision within"},
 		{name: "cancelled context", appr: approval.ApproverFunc(func(ctx context.Context, _ approval.Request) (approval.Decision, error) {
 			<-ctx.Done()
 			return approval.Decision{}, ctx.Err()
@@ -158,13 +158,13 @@ func TestFailClosed(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			return &cancelOnValue{Context: ctx, cancel: cancel}, cancel
 		}, want: "cancel"},
-		{name: "policy deny_all", appr: fixed(approval.Approved("x")), opts: []approvalext.Option{approvalext.WithPolicy(approval.MustPolicy(approval.ModeDenyAll))}, cmd: "ls", want: "deny_all"},
+		{name: "policy deny_all", appr: fixed(approval.Approved("x")), opts: []approvalgate.Option{approvalgate.WithPolicy(approval.MustPolicy(approval.ModeDenyAll))}, cmd: "ls", want: "deny_all"},
 		{name: "blocked level", appr: fixed(approval.Approved("x")), cmd: "sudo ls", want: "privilege escalation"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var r ran
-			ex := newExec(t, &r, approvalext.New(tc.appr, tc.opts...))
+			ex := newExec(t, &r, approvalgate.New(tc.appr, tc.opts...))
 			ctx, cancel := context.Background(), context.CancelFunc(func() {})
 			if tc.ctx != nil {
 				ctx, cancel = tc.ctx()
@@ -204,20 +204,20 @@ func (c *cancelOnValue) Done() <-chan struct{} {
 
 func TestGuardMissingFailsClosed(t *testing.T) {
 	var r ran
-	ext := approvalext.New(fixed(approval.Approved("x")))
+	ext := approvalgate.New(fixed(approval.Approved("x")))
 	ex := executor.New(setup(t, &r), executor.WithExtensions(ext))
 	res, err := ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
 	requireDenied(t, res, err, "add ext.Guard()")
 	assert.Empty(t, r.list())
 
-	ext = approvalext.New(fixed(approval.Approved("x")), approvalext.WithoutGuard())
+	ext = approvalgate.New(fixed(approval.Approved("x")), approvalgate.WithoutGuard())
 	ex = executor.New(setup(t, &r), executor.WithExtensions(ext))
 	res, err = ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
 	require.NoError(t, err)
 	assert.Equal(t, "3", string(res.Output)+res.Text())
 
 	// A guard without its extension denies: nothing was approved.
-	other := approvalext.New(nil)
+	other := approvalgate.New(nil)
 	ex = executor.New(setup(t, &r), executor.WithExtensions(other.Guard()))
 	res, err = ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
 	requireDenied(t, res, err, "without passing its approval extension")
@@ -282,7 +282,7 @@ func TestApprovalInvalidatedByInnerRewrite(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var r ran
-			ex := newExec(t, &r, approvalext.New(human), tc.rewrite)
+			ex := newExec(t, &r, approvalgate.New(human), tc.rewrite)
 			res, err := ex.Execute(context.Background(), shellCall(tc.cmd))
 			if tc.want != "" {
 				requireDenied(t, res, err, tc.want)
@@ -311,7 +311,7 @@ func TestModifyRevalidatedAndRecorded(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 		return approval.Modified("alice", json.RawMessage(`{"timeout": 5, "command":"rm -ri build"}`)), nil
 	})
-	ex := newExec(t, &r, approvalext.New(human))
+	ex := newExec(t, &r, approvalgate.New(human))
 	call := shellCall("rm -r build")
 	call.Principal = tool.Principal{ID: "u1"}
 	res, err := ex.Execute(ctx, call)
@@ -356,7 +356,7 @@ func TestWhenItAsks(t *testing.T) {
 	tests := []struct {
 		name   string
 		call   tool.Call
-		opts   []approvalext.Option
+		opts   []approvalgate.Option
 		more   []extension.Extension
 		asked  bool
 		reason string
@@ -367,9 +367,9 @@ func TestWhenItAsks(t *testing.T) {
 		{"spec requires approval", tool.Call{ID: "1", Name: "deploy", Args: json.RawMessage(`{"env":"prod"}`)}, nil, nil, true, "requires approval"},
 		{"policy extension demands approval", tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":1}`)}, nil, []extension.Extension{lockdown}, true, "lockdown"},
 		{"a non-string demand still asks", tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":1}`)}, nil, []extension.Extension{oddFlag}, true, "not a reason string"},
-		{"ask rule", shellCall("git status"), []approvalext.Option{approvalext.WithPolicy(approval.MustPolicy(approval.ModeAuto, approval.AskRules("shell(git *)")))}, nil, true, "ask shell(git *)"},
-		{"allow rule", shellCall("make"), []approvalext.Option{approvalext.WithPolicy(approval.MustPolicy(approval.ModeAuto, approval.AllowRules("shell(make*)")))}, nil, false, ""},
-		{"always ask mode", tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":1}`)}, []approvalext.Option{approvalext.WithPolicy(approval.MustPolicy(approval.ModeAlwaysAsk))}, nil, true, "always_ask"},
+		{"ask rule", shellCall("git status"), []approvalgate.Option{approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto, approval.AskRules("shell(git *)")))}, nil, true, "ask shell(git *)"},
+		{"allow rule", shellCall("make"), []approvalgate.Option{approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto, approval.AllowRules("shell(make*)")))}, nil, false, ""},
+		{"always ask mode", tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":1}`)}, []approvalgate.Option{approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAlwaysAsk))}, nil, true, "always_ask"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -379,7 +379,7 @@ func TestWhenItAsks(t *testing.T) {
 				got = &req
 				return approval.Approved("alice"), nil
 			})
-			ex := newExec(t, &r, approvalext.New(appr, tc.opts...), tc.more...)
+			ex := newExec(t, &r, approvalgate.New(appr, tc.opts...), tc.more...)
 			res, err := ex.Execute(context.Background(), tc.call)
 			require.NoError(t, err)
 			assert.Len(t, r.list(), 1)
@@ -414,7 +414,7 @@ func TestSessionScopes(t *testing.T) {
 	t.Run("these arguments", func(t *testing.T) {
 		asked.Store(0)
 		var r ran
-		ext := approvalext.New(appr)
+		ext := approvalgate.New(appr)
 		ex := newExec(t, &r, ext)
 		next.Store(approval.Approved("alice").WithScope(approval.ScopeSessionArgs))
 		require.NoError(t, run(ex, "s1", "make"))
@@ -434,7 +434,7 @@ func TestSessionScopes(t *testing.T) {
 	t.Run("this tool", func(t *testing.T) {
 		asked.Store(0)
 		var r ran
-		ex := newExec(t, &r, approvalext.New(appr))
+		ex := newExec(t, &r, approvalgate.New(appr))
 		next.Store(approval.Approved("alice").WithScope(approval.ScopeSessionTool))
 		require.NoError(t, run(ex, "s1", "make"))
 		require.NoError(t, run(ex, "s1", "rm -r x"))
@@ -444,7 +444,7 @@ func TestSessionScopes(t *testing.T) {
 	t.Run("call only", func(t *testing.T) {
 		asked.Store(0)
 		var r ran
-		ex := newExec(t, &r, approvalext.New(appr))
+		ex := newExec(t, &r, approvalgate.New(appr))
 		next.Store(approval.Approved("alice"))
 		require.NoError(t, run(ex, "s1", "make"))
 		require.NoError(t, run(ex, "s1", "make"))
@@ -453,7 +453,7 @@ func TestSessionScopes(t *testing.T) {
 	t.Run("denial for the session", func(t *testing.T) {
 		asked.Store(0)
 		var r ran
-		ex := newExec(t, &r, approvalext.New(appr))
+		ex := newExec(t, &r, approvalgate.New(appr))
 		next.Store(approval.Denied("alice", "not today").WithScope(approval.ScopeSessionTool))
 		assert.Error(t, run(ex, "s1", "make"))
 		err := run(ex, "s1", "make install")
@@ -464,7 +464,7 @@ func TestSessionScopes(t *testing.T) {
 	t.Run("bounded memory", func(t *testing.T) {
 		asked.Store(0)
 		var r ran
-		ex := newExec(t, &r, approvalext.New(appr, approvalext.WithSessionMemory(2)))
+		ex := newExec(t, &r, approvalgate.New(appr, approvalgate.WithSessionMemory(2)))
 		next.Store(approval.Approved("alice").WithScope(approval.ScopeSessionArgs))
 		for _, c := range []string{"make a", "make b", "make c"} {
 			require.NoError(t, run(ex, "s1", c))
@@ -477,7 +477,7 @@ func TestSessionScopes(t *testing.T) {
 	t.Run("memory off", func(t *testing.T) {
 		asked.Store(0)
 		var r ran
-		ex := newExec(t, &r, approvalext.New(appr, approvalext.WithSessionMemory(0)))
+		ex := newExec(t, &r, approvalgate.New(appr, approvalgate.WithSessionMemory(0)))
 		next.Store(approval.Approved("alice").WithScope(approval.ScopeSessionTool))
 		require.NoError(t, run(ex, "s1", "make"))
 		require.NoError(t, run(ex, "s1", "make"))
@@ -495,7 +495,7 @@ func TestSessionScopes(t *testing.T) {
 				return next(ctx, req)
 			}
 		})
-		ex := newExec(t, &r, approvalext.New(appr), policyExt)
+		ex := newExec(t, &r, approvalgate.New(appr), policyExt)
 		next.Store(approval.Approved("alice").WithScope(approval.ScopeSessionTool))
 		require.NoError(t, run(ex, "s1", "make"))
 		lockdown.Store(true)
@@ -508,7 +508,7 @@ func TestRememberedEventsAndMeta(t *testing.T) {
 	var r ran
 	var kinds []string
 	ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) { kinds = append(kinds, string(ev.Kind)+":"+ev.Decision) })
-	ex := newExec(t, &r, approvalext.New(fixed(approval.Approved("alice").WithScope(approval.ScopeSessionTool))))
+	ex := newExec(t, &r, approvalgate.New(fixed(approval.Approved("alice").WithScope(approval.ScopeSessionTool))))
 	_, err := ex.Execute(ctx, shellCall("make"))
 	require.NoError(t, err)
 	res, err := ex.Execute(ctx, shellCall("make"))
