@@ -1,7 +1,10 @@
-// Command quickstart is Toolbelt's main job in one page: it defines three
+// Command quickstart is Toolbelt's main job in one page: it defines four
 // tools from Go functions, exports their definitions for OpenAI and MCP,
-// and runs calls through the executor: a good call, bad arguments, an
-// unknown tool, a timeout and a panic.
+// and runs calls through a governed executor — approval for anything not
+// marked low-risk, a rate limit per user — printing for each result both
+// what the program sees and the text the model is sent (wire.Text): a good
+// call, bad arguments, an unknown tool, a timeout, a panic, a risky call a
+// person refuses and a plain error from the tool.
 //
 //	go run ./examples/quickstart
 package main
@@ -15,7 +18,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -81,6 +88,18 @@ func divide(_ context.Context, in DivideArgs) (int, error) {
 	return in.A / in.B, nil // panics when B is 0: the executor turns it into a result
 }
 
+// NoteArgs names a note.
+type NoteArgs struct {
+	Title string `json:"title" jsonschema:"minLength=1"`
+}
+
+func deleteNote(_ context.Context, in NoteArgs) (string, error) {
+	if in.Title == "groceries" {
+		return "", fmt.Errorf("note %q is pinned: unpin it first", in.Title)
+	}
+	return "deleted " + in.Title, nil
+}
+
 func main() {
 	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
@@ -91,9 +110,13 @@ func main() {
 func run(ctx context.Context, w io.Writer) error {
 	reg := registry.New()
 	reg.MustRegister(
+		// Low risk and read-only: runs without asking anyone.
 		tool.Func("search", "Search the knowledge base", search, tool.WithRisk(tool.RiskLow), tool.ReadOnly()),
-		tool.Func("slow", "Wait a number of seconds", slow, tool.WithTimeout(200*time.Millisecond)),
-		tool.Func("divide", "Divide a by b (integer division)", divide),
+		tool.Func("slow", "Wait a number of seconds", slow, tool.WithRisk(tool.RiskLow), tool.WithTimeout(200*time.Millisecond)),
+		tool.Func("divide", "Divide a by b (integer division)", divide, tool.WithRisk(tool.RiskLow)),
+		// High risk: a person decides every call.
+		tool.Func("delete_note", "Delete a note by its title", deleteNote, tool.WithRisk(tool.RiskHigh),
+			tool.WithAnnotations(tool.Annotations{Destructive: true})),
 	)
 
 	openai, err := reg.Export(registry.OpenAIChat)
@@ -112,7 +135,22 @@ func run(ctx context.Context, w io.Writer) error {
 	excerpt, _ := json.MarshalIndent(map[string]any{"name": m["name"], "annotations": m["annotations"]}, "", "  ")
 	fmt.Fprintln(w, string(excerpt))
 
-	ex := executor.New(reg)
+	// The person who approves; a program passes approval.NewTerminal(os.Stdin,
+	// os.Stderr) or an approval.Queue its UI reads. This one keeps the
+	// groceries note and lets the rest go.
+	person := approval.ApproverFunc(func(_ context.Context, req approval.Request) (approval.Decision, error) {
+		if strings.Contains(string(req.Call.Args), "shopping") {
+			return approval.Denied("alice", "keep the shopping list"), nil
+		}
+		return approval.Approved("alice"), nil
+	})
+	gate := approvalgate.New(person, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto)))
+	ex := executor.New(reg, executor.WithExtensions(
+		ratelimit.New(ratelimit.PerPrincipal("60/minute")),
+		gate, gate.Guard(),
+	))
+	ctx = tool.WithPrincipal(ctx, tool.Principal{ID: "alice"})
+
 	calls := []struct {
 		title string
 		call  tool.Call
@@ -123,11 +161,16 @@ func run(ctx context.Context, w io.Writer) error {
 		{"unknown tool", tool.Call{ID: "c4", Name: "serch", Args: json.RawMessage(`{"query":"x"}`)}},
 		{"timeout", tool.Call{ID: "c5", Name: "slow", Args: json.RawMessage(`{"seconds":5}`)}},
 		{"panic", tool.Call{ID: "c6", Name: "divide", Args: json.RawMessage(`{"a":1,"b":0}`)}},
+		{"a person refuses a risky call", tool.Call{ID: "c7", Name: "delete_note", Args: json.RawMessage(`{"title":"shopping"}`)}},
+		{"the tool's own error", tool.Call{ID: "c8", Name: "delete_note", Args: json.RawMessage(`{"title":"groceries"}`)}},
 	}
 	for _, c := range calls {
 		res, _ := ex.Execute(ctx, c.call)
 		fmt.Fprintf(w, "== %s: %s(%s)\n", c.title, c.call.Name, c.call.Args)
 		fmt.Fprintln(w, describe(res))
+		// What goes back to the model: each fact once, errors with their
+		// code and retry hint.
+		fmt.Fprintf(w, "   model reads: %s\n", wire.Text(res))
 	}
 	return nil
 }

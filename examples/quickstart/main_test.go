@@ -28,6 +28,14 @@ func TestQuickstartOutput(t *testing.T) {
 		`status=failed code=panic retryable=false`,
 		`integer divide by zero`,
 		`stack: `,
+		`model reads: {"hits":[{"title":"sandbox result 1","score":1},{"title":"sandbox result 2","score":0.5}]}`,
+		`model reads: error [timeout]: `,
+		`== a person refuses a risky call: delete_note`,
+		`status=denied code=approval_denied retryable=false`,
+		`keep the shopping list`,
+		`== the tool's own error: delete_note`,
+		`status=failed code=tool_error retryable=false`,
+		`model reads: error [tool_error]: note "groceries" is pinned: unpin it first`,
 	} {
 		assert.Contains(t, got, want)
 	}
