@@ -19,8 +19,10 @@ const (
 )
 
 // Annotations are the MCP tool hints. They describe a tool to clients and
-// drive the SDK's own defaults: the cache extension caches only ReadOnly and
-// Idempotent tools, and the retry extension retries only Idempotent ones.
+// drive the SDK's own defaults: the cache extension caches only tools that
+// are both ReadOnly and Idempotent, and the retry extension retries only
+// tools that are Idempotent or ReadOnly (or that it is told are safe to
+// repeat). A false hint may just be unset: the MCP export leaves it out.
 type Annotations struct {
 	// Title is a human-readable name.
 	Title string `json:"title,omitempty"`
