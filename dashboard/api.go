@@ -1,0 +1,313 @@
+package dashboard
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// maxDecisionBytes bounds the body of a decision (modified arguments
+// included).
+const maxDecisionBytes = 1 << 20
+
+var indexTemplate = template.Must(template.ParseFS(assets, "assets/index.html"))
+
+func (h *Handler) serveIndex(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = indexTemplate.Execute(w, struct {
+		CSRF      string
+		Approvals bool
+	}{h.csrf, h.queue != nil})
+}
+
+// Approval is a pending approval as the page shows it.
+type Approval struct {
+	ID          string    `json:"id"`
+	Since       time.Time `json:"since"`
+	Tool        string    `json:"tool"`
+	Description string    `json:"description"`
+	Risk        string    `json:"risk"`
+	Level       string    `json:"level"`
+	Reasons     []string  `json:"reasons,omitempty"`
+	Why         string    `json:"why,omitempty"`
+	Required    string    `json:"required,omitempty"`
+	Subject     string    `json:"subject,omitempty"`
+	Agent       string    `json:"agent,omitempty"`
+	Session     string    `json:"session,omitempty"`
+	Principal   string    `json:"principal,omitempty"`
+	// Args are the arguments as they will run, indented, with the tool's
+	// secret fields masked.
+	Args string `json:"args"`
+	// Schema is the tool's input schema, for the editor.
+	Schema json.RawMessage `json:"schema,omitempty"`
+}
+
+func approvalOf(p approval.Pending) Approval {
+	req := p.Request
+	args := redact.Args(req.Call.Args, req.Spec.Secrets)
+	var v any
+	if json.Unmarshal(args, &v) == nil {
+		// Indented, and with <, > and & as they are: the page renders text,
+		// not markup, and a person should read "<img" rather than "\u003cimg".
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if enc.Encode(v) == nil {
+			args = bytes.TrimRight(b.Bytes(), "\n")
+		}
+	}
+	return Approval{
+		ID: p.ID, Since: p.Since, Tool: req.Call.Name, Description: req.Spec.Description,
+		Risk: req.Spec.Risk.String(), Level: req.Level.String(), Reasons: req.Reasons, Why: req.Why,
+		Required: req.Required, Subject: req.Subject, Agent: req.Call.Agent, Session: req.Call.Session,
+		Principal: req.Principal.ID, Args: string(args), Schema: req.Spec.InputSchema,
+	}
+}
+
+func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
+	out := []Approval{}
+	if h.queue != nil {
+		for _, p := range h.queue.Pending() {
+			out = append(out, approvalOf(p))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// Decision is what the page sends to decide an approval.
+type Decision struct {
+	// Action is approve, approve_session (this tool, the rest of the
+	// session), deny or modify.
+	Action string `json:"action"`
+	// Message is told to the model on deny.
+	Message string `json:"message,omitempty"`
+	// Args are the arguments to run with, on modify.
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
+	if h.queue == nil {
+		writeError(w, http.StatusNotFound, "this dashboard has no approval queue (dashboard.WithQueue)")
+		return
+	}
+	id := r.PathValue("id")
+	var in Decision
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxDecisionBytes))
+	if err == nil {
+		err = json.Unmarshal(body, &in)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "the decision is not a JSON object {action, message, args}: "+err.Error())
+		return
+	}
+	var pending *approval.Pending
+	for _, p := range h.queue.Pending() {
+		if p.ID == id {
+			pending = &p
+			break
+		}
+	}
+	if pending == nil {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("approval %s is no longer pending (decided elsewhere, timed out or cancelled)", id))
+		return
+	}
+	who := h.who(r)
+	var d approval.Decision
+	switch in.Action {
+	case "approve":
+		d = approval.Approved(who)
+	case "approve_session":
+		d = approval.Approved(who).WithScope(approval.ScopeSessionTool)
+	case "deny":
+		msg := strings.TrimSpace(in.Message)
+		if msg == "" {
+			msg = "denied from the dashboard"
+		}
+		d = approval.Denied(who, msg)
+	case "modify":
+		args, err := approval.ValidateArgs(&pending.Request.Spec, in.Args)
+		if err != nil {
+			writeError(w, http.StatusUnprocessableEntity, err.Error())
+			return
+		}
+		d = approval.Modified(who, args)
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("action %q is not one of approve, approve_session, deny, modify", in.Action))
+		return
+	}
+	if err := h.queue.Resolve(id, d); err != nil {
+		status := http.StatusConflict
+		if !errors.Is(err, approval.ErrNotPending) {
+			status = http.StatusBadRequest
+		}
+		writeError(w, status, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"id": id, "decision": d.Kind.String(), "decided_by": who})
+}
+
+// Call is one finished call in the history, as the page shows it.
+type Call struct {
+	Seq        uint64    `json:"seq"`
+	CallID     string    `json:"call_id"`
+	Tool       string    `json:"tool"`
+	Agent      string    `json:"agent,omitempty"`
+	Session    string    `json:"session,omitempty"`
+	Status     string    `json:"status"`
+	Code       string    `json:"code,omitempty"`
+	Message    string    `json:"message,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	DurationMS float64   `json:"duration_ms"`
+	Attempts   int       `json:"attempts"`
+}
+
+func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
+	q, err := historyQuery(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	recs := h.ex.History(q)
+	out := make([]Call, 0, len(recs))
+	for i := len(recs) - 1; i >= 0; i-- { // newest first
+		rec := recs[i]
+		out = append(out, Call{Seq: rec.Seq, CallID: rec.CallID, Tool: rec.Tool, Agent: rec.Agent, Session: rec.Session,
+			Status: string(rec.Status), Code: string(rec.Code), Message: rec.Message, StartedAt: rec.StartedAt,
+			DurationMS: ms(rec.Duration), Attempts: rec.Attempts})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// historyQuery reads the filters: tool, agent, status, since (RFC 3339, or
+// a duration back from now such as 15m) and limit (default 200).
+func historyQuery(r *http.Request) (executor.HistoryQuery, error) {
+	v := r.URL.Query()
+	q := executor.HistoryQuery{Tool: v.Get("tool"), Agent: v.Get("agent"), Status: tool.Status(v.Get("status")), Limit: 200}
+	if s := v.Get("since"); s != "" {
+		if d, err := time.ParseDuration(s); err == nil && d > 0 {
+			q.Since = time.Now().Add(-d)
+		} else if t, err := time.Parse(time.RFC3339, s); err == nil {
+			q.Since = t
+		} else {
+			return q, fmt.Errorf("since %q is neither a duration (15m) nor an RFC 3339 time", s)
+		}
+	}
+	if s := v.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 || n > 10_000 {
+			return q, fmt.Errorf("limit %q is not a number from 1 to 10000", s)
+		}
+		q.Limit = n
+	}
+	return q, nil
+}
+
+// ToolStats is one tool's figures for the charts.
+type ToolStats struct {
+	Tool      string  `json:"tool"`
+	Calls     uint64  `json:"calls"`
+	Failed    uint64  `json:"failed"`
+	ErrorRate float64 `json:"error_rate"`
+	MeanMS    float64 `json:"mean_ms"`
+	P95MS     float64 `json:"p95_ms"`
+	InFlight  int64   `json:"in_flight"`
+	// Source says where the figures come from: "metrics" (every call since
+	// start) or "history" (the calls the history still holds).
+	Source string `json:"source"`
+}
+
+func (h *Handler) serveStats(w http.ResponseWriter, r *http.Request) {
+	var out []ToolStats
+	if h.mem != nil {
+		for name, t := range h.mem.Snapshot().Tools {
+			s := ToolStats{Tool: name, Calls: t.Total(), InFlight: t.InFlight, Source: "metrics"}
+			s.Failed = s.Calls - t.Calls[tool.StatusSucceeded]
+			if t.Latency.Count > 0 {
+				s.MeanMS = ms(t.Latency.Sum) / float64(t.Latency.Count)
+				s.P95MS = quantile(t.Latency.Bounds, t.Latency.Counts, t.Latency.Count, 0.95) * 1000
+			}
+			out = append(out, s)
+		}
+	} else {
+		byTool := map[string]*ToolStats{}
+		durs := map[string][]float64{}
+		for _, rec := range h.ex.History(executor.HistoryQuery{}) {
+			s := byTool[rec.Tool]
+			if s == nil {
+				s = &ToolStats{Tool: rec.Tool, Source: "history"}
+				byTool[rec.Tool] = s
+			}
+			s.Calls++
+			if rec.Status != tool.StatusSucceeded {
+				s.Failed++
+			}
+			durs[rec.Tool] = append(durs[rec.Tool], ms(rec.Duration))
+		}
+		for name, s := range byTool {
+			d := durs[name]
+			slices.Sort(d)
+			var sum float64
+			for _, x := range d {
+				sum += x
+			}
+			s.MeanMS = sum / float64(len(d))
+			s.P95MS = d[int(math.Ceil(0.95*float64(len(d))))-1]
+			out = append(out, *s)
+		}
+	}
+	for i := range out {
+		if out[i].Calls > 0 {
+			out[i].ErrorRate = float64(out[i].Failed) / float64(out[i].Calls)
+		}
+	}
+	slices.SortFunc(out, func(a, b ToolStats) int { return strings.Compare(a.Tool, b.Tool) })
+	writeJSON(w, http.StatusOK, out)
+}
+
+// quantile estimates the q-quantile in seconds from a bucketed histogram
+// (the upper bound of the bucket where it falls; the last finite bound for
+// the +Inf bucket).
+func quantile(bounds []float64, counts []uint64, total uint64, q float64) float64 {
+	if total == 0 || len(bounds) == 0 {
+		return 0
+	}
+	want := uint64(math.Ceil(q * float64(total)))
+	var run uint64
+	for i, c := range counts {
+		run += c
+		if run >= want {
+			if i < len(bounds) {
+				return bounds[i]
+			}
+			break
+		}
+	}
+	return bounds[len(bounds)-1]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}

@@ -1,0 +1,244 @@
+// Toolbelt dashboard. Plain JavaScript, no dependencies. Every string that
+// came from a model or a tool is put in the page with textContent, never as
+// markup, and control characters are shown escaped (visible), so what a
+// person reads is what will run.
+"use strict";
+
+const csrf = document.querySelector('meta[name="csrf"]').content;
+const calls = new Map(); // call id -> live call
+const maxLive = 200;
+const maxOutput = 16384;
+
+// visible shows control, bidi and invisible characters as escapes. keepNewlines
+// keeps "\n" (for indented JSON); elsewhere it is shown as "\n" too.
+const hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+function visible(s, keepNewlines) {
+  if (s === undefined || s === null) return "";
+  s = String(s);
+  let out = s.replace(hidden, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  if (!keepNewlines) out = out.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+  return out;
+}
+
+function el(tag, props, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+async function api(path, opts) {
+  const o = Object.assign({ credentials: "same-origin", headers: {} }, opts || {});
+  if (o.method && o.method !== "GET") o.headers["X-Toolbelt-CSRF"] = csrf;
+  const res = await fetch(path, o);
+  let body = null;
+  try { body = await res.json(); } catch (_) { body = null; }
+  if (!res.ok) throw new Error((body && body.error) || res.status + " " + res.statusText);
+  return body;
+}
+
+// ---- approvals ----
+
+const approvalsBox = document.getElementById("approvals");
+
+async function loadApprovals() {
+  if (!approvalsBox) return;
+  let list;
+  try { list = await api("api/approvals"); } catch (_) { return; }
+  document.getElementById("approvals-count").textContent = String(list.length);
+  document.getElementById("approvals-empty").hidden = list.length > 0;
+  const seen = new Set(list.map((a) => a.id));
+  for (const card of [...approvalsBox.children]) {
+    if (!seen.has(card.dataset.id)) card.remove();
+  }
+  for (const a of list) {
+    if (!approvalsBox.querySelector('[data-id="' + CSS.escape(a.id) + '"]')) approvalsBox.append(approvalCard(a));
+  }
+}
+
+function approvalCard(a) {
+  const level = String(a.level || "").toLowerCase();
+  const error = el("div", { class: "error", role: "alert" });
+  const card = el("div", { class: "card " + level, "data-id": a.id });
+  const decide = async (body) => {
+    error.textContent = "";
+    try {
+      await api("api/approvals/" + encodeURIComponent(a.id), {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+      card.remove();
+      loadApprovals();
+    } catch (err) {
+      error.textContent = visible(err.message, true);
+    }
+  };
+  const editor = el("textarea", { class: "editor", spellcheck: "false" });
+  editor.value = a.args;
+  const editBox = el("div", { class: "edit", hidden: "" }, editor,
+    el("button", { class: "submit-modify", text: "Run with these arguments", onclick: () => {
+      let args;
+      try { args = JSON.parse(editor.value); } catch (err) { error.textContent = "not JSON: " + err.message; return; }
+      decide({ action: "modify", args: args });
+    } }));
+  const reason = el("input", { class: "deny-reason", placeholder: "why (told to the model)", size: "30" });
+  card.append(
+    el("div", {},
+      el("strong", { class: "tool", text: visible(a.tool) }), " ",
+      el("span", { class: "level " + level, text: visible(a.level) }), " ",
+      el("span", { class: "meta", text: visible([a.agent && "agent " + a.agent, a.principal && "for " + a.principal, a.session && "session " + a.session].filter(Boolean).join(" · ")) })),
+    el("div", { class: "meta", text: visible(a.description) }),
+    a.why ? el("div", { class: "why", text: visible(a.why) }) : null,
+    a.required ? el("div", { class: "why", text: "required: " + visible(a.required) }) : null,
+    a.reasons && a.reasons.length ? el("div", { class: "meta reasons", text: "why this level: " + visible(a.reasons.join("; ")) }) : null,
+    a.subject ? el("pre", { class: "subject", text: visible(a.subject) }) : null,
+    el("pre", { class: "args", text: visible(a.args, true) }),
+    el("div", { class: "actions" },
+      el("button", { class: "approve", text: "Approve", onclick: () => decide({ action: "approve" }) }),
+      el("button", { class: "approve-session", text: "Approve for this session", onclick: () => decide({ action: "approve_session" }) }),
+      el("button", { class: "modify", text: "Modify…", onclick: () => { editBox.hidden = !editBox.hidden; } }),
+      reason,
+      el("button", { class: "deny", text: "Deny", onclick: () => decide({ action: "deny", message: reason.value }) })),
+    editBox,
+    error);
+  return card;
+}
+
+// ---- live calls ----
+
+const liveBox = document.getElementById("live");
+
+function onEvent(ev) {
+  if (ev.missed) {
+    const m = document.getElementById("missed");
+    m.hidden = false;
+    const total = Number(m.dataset.total || 0) + ev.missed;
+    m.dataset.total = String(total);
+    m.textContent = "this page missed " + total + " event(s): it read too slowly";
+  }
+  let c = calls.get(ev.call_id);
+  if (!c) {
+    c = { id: ev.call_id, tool: ev.tool, agent: ev.agent || "(no agent)", status: "waiting", output: "", started: ev.time };
+    calls.set(ev.call_id, c);
+    if (calls.size > maxLive) calls.delete(calls.keys().next().value);
+  }
+  switch (ev.kind) {
+    case "started": c.status = "running"; break;
+    case "queued": c.status = "waiting"; c.note = ev.reason; break;
+    case "approval_requested": c.status = "waiting"; c.note = "waiting for approval"; loadApprovals(); break;
+    case "approval_decided": c.note = "approval: " + ev.decision; loadApprovals(); break;
+    case "retried": c.note = "retry " + ev.attempt; break;
+    case "output":
+      c.output = (c.output + ev.data).slice(-maxOutput);
+      break;
+    case "completed": case "failed": case "cancelled":
+      c.status = ev.status || ev.kind;
+      c.ms = ev.duration_ms;
+      c.note = ev.code ? ev.code + ": " + ev.message : "";
+      loadHistory();
+      break;
+  }
+  renderLive();
+}
+
+let renderQueued = false;
+function renderLive() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    document.getElementById("live-empty").hidden = calls.size > 0;
+    const byAgent = new Map();
+    for (const c of [...calls.values()].reverse()) {
+      if (!byAgent.has(c.agent)) byAgent.set(c.agent, []);
+      byAgent.get(c.agent).push(c);
+    }
+    const groups = [];
+    for (const [agent, list] of byAgent) {
+      const tbody = el("tbody");
+      for (const c of list) {
+        tbody.append(el("tr", { class: "call", "data-call": c.id },
+          el("td", { text: visible(c.tool) }),
+          el("td", { class: "status status-" + c.status, text: c.status }),
+          el("td", { text: c.ms !== undefined ? c.ms.toFixed(1) + " ms" : "" }),
+          el("td", { class: "msg" },
+            c.note ? el("div", { text: visible(c.note) }) : null,
+            c.output ? el("pre", { class: "output", text: visible(c.output, true) }) : null)));
+      }
+      groups.push(el("div", { class: "agent" }, el("h3", { text: "agent: " + visible(agent) }),
+        el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "tool" }), el("th", { text: "status" }), el("th", { text: "time" }), el("th", { text: "detail" }))), tbody)));
+    }
+    liveBox.replaceChildren(...groups);
+  });
+}
+
+function connect() {
+  const conn = document.getElementById("conn");
+  const es = new EventSource("api/events");
+  es.onopen = () => { conn.textContent = "live"; conn.className = "conn on"; };
+  es.onerror = () => { conn.textContent = "reconnecting…"; conn.className = "conn off"; };
+  es.addEventListener("call", (m) => {
+    try { onEvent(JSON.parse(m.data)); } catch (_) { /* a malformed event is skipped */ }
+  });
+}
+
+// ---- history and charts ----
+
+const historyForm = document.getElementById("history-filter");
+
+async function loadHistory() {
+  const q = new URLSearchParams();
+  for (const [k, v] of new FormData(historyForm)) if (v) q.set(k, String(v));
+  let rows, stats;
+  try {
+    [rows, stats] = await Promise.all([api("api/history?" + q.toString()), api("api/stats")]);
+  } catch (_) { return; }
+  const tbody = document.querySelector("#history tbody");
+  tbody.replaceChildren(...rows.map((r) => el("tr", { class: "record" },
+    el("td", { text: String(r.seq) }),
+    el("td", { text: new Date(r.started_at).toLocaleTimeString() }),
+    el("td", { text: visible(r.tool) }),
+    el("td", { text: visible(r.agent || "") }),
+    el("td", { class: "status status-" + r.status, text: r.status }),
+    el("td", { text: r.duration_ms.toFixed(1) }),
+    el("td", { class: "msg", text: visible(r.code ? r.code + ": " + r.message : "") }))));
+  renderStats(stats);
+}
+
+const svgNS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs) {
+  const e = document.createElementNS(svgNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+function renderStats(stats) {
+  const box = document.getElementById("stats");
+  const maxCalls = Math.max(1, ...stats.map((s) => s.calls));
+  const maxMS = Math.max(1, ...stats.map((s) => s.p95_ms || s.mean_ms));
+  box.replaceChildren(...stats.map((s) => {
+    const w = 160;
+    const chart = svg("svg", { width: w, height: 34, role: "img", "aria-label": "calls and latency" });
+    const ok = (s.calls - s.failed) / maxCalls * w;
+    const bad = s.failed / maxCalls * w;
+    chart.append(svg("rect", { x: 0, y: 2, width: ok, height: 12, class: "bar-ok" }));
+    chart.append(svg("rect", { x: ok, y: 2, width: bad, height: 12, class: "bar-bad" }));
+    chart.append(svg("rect", { x: 0, y: 20, width: (s.p95_ms || s.mean_ms) / maxMS * w, height: 12, class: "bar-lat" }));
+    return el("div", { class: "stat", "data-tool": s.tool },
+      el("div", { class: "name", text: visible(s.tool) }),
+      el("div", { class: "meta", text: s.calls + " calls · " + (s.error_rate * 100).toFixed(0) + "% errors · mean " +
+        s.mean_ms.toFixed(1) + " ms · p95 " + s.p95_ms.toFixed(1) + " ms" + (s.in_flight ? " · " + s.in_flight + " running" : "") }),
+      chart);
+  }));
+}
+
+historyForm.addEventListener("submit", (e) => { e.preventDefault(); loadHistory(); });
+
+connect();
+loadApprovals();
+loadHistory();
+setInterval(loadApprovals, 2000);

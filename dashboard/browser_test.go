@@ -1,0 +1,178 @@
+package dashboard_test
+
+import (
+	"context"
+	"flag"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+var screenshot = flag.String("screenshot", "", "write a screenshot of the page with a pending approval to this file (docs/dashboard.png)")
+
+// browser starts Debian's headless Chromium for one test. Under CI=true a
+// missing browser fails the test; elsewhere it is skipped with the reason.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed: apt-get install chromium (CI=true: a missing browser fails the run)")
+		}
+		t.Skip("chromium is not installed: apt-get install chromium")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox, // the tests run as root in CI
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+	})
+	require.NoError(t, chromedp.Do(ctx), "start chromium")
+	return ctx
+}
+
+func (f *fixture) open(t *testing.T, ctx context.Context) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(f.srv.URL+"/?token="+url.QueryEscape(token)),
+		chromedp.WaitVisible(chromedp.CSS(`#live-panel`)),
+	))
+}
+
+// text reads the text of the first element sel matches.
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	require.NoError(t, err, sel)
+	return s
+}
+
+func TestBrowserApprovesACallWithAClick(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	// A call that succeeded earlier fills the history and the charts.
+	res, _ := f.ex.Execute(context.Background(), tool.Call{ID: "warmup", Name: "echo", Args: []byte(`{"text":"hello"}`), Agent: "coder"})
+	require.True(t, res.OK())
+
+	done := f.startCall(t, `{"path":"docs/notes.md","content":"# Notes"}`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card button.approve`))))
+	assert.Contains(t, text(t, ctx, `.card pre.args`), `"path": "docs/notes.md"`)
+	if *screenshot != "" {
+		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.stat`)), chromedp.WaitVisible(chromedp.CSS(`#live td.status`))))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(*screenshot, png, 0o644))
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.approve`))))
+	select {
+	case res := <-done:
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.Equal(t, "dashboard", res.Metadata["approval"].(map[string]any)["decided_by"])
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call did not complete after the click")
+	}
+	assert.Equal(t, "docs/notes.md", (<-f.written).Path)
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitNotPresent(chromedp.CSS(`.card`)),
+		chromedp.WaitVisible(chromedp.CSS(`#live tr.call td.status-succeeded`)),
+	))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('#history tbody tr td.status') !== null && `+
+		`document.querySelector('#history tbody tr td.status').textContent === 'succeeded' && `+
+		`document.querySelectorAll('#history tbody tr').length === 2`))
+	require.NoError(t, err, "the history shows both calls, newest first")
+}
+
+func TestBrowserShowsAModificationsValidationError(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	done := f.startCall(t, `{"path":"src/app.go","content":"x"}`)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(`.card button.modify`)),
+		chromedp.Click(chromedp.CSS(`.card button.modify`)),
+		chromedp.SetValue(chromedp.CSS(`.card textarea.editor`), `{"path": "", "mode": 4096}`),
+		chromedp.Click(chromedp.CSS(`.card button.submit-modify`)),
+	))
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('.card .error').textContent.length > 0`))
+	require.NoError(t, err)
+	msg := text(t, ctx, `.card .error`)
+	assert.Contains(t, msg, "mode: must be <= 511")
+	assert.Contains(t, msg, "path")
+
+	// The call still waits; a good modification runs it.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`.card textarea.editor`), `{"path": "docs/app.go", "content": "x"}`),
+		chromedp.Click(chromedp.CSS(`.card button.submit-modify`)),
+	))
+	select {
+	case res := <-done:
+		require.True(t, res.OK(), "%v", res.Error)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call did not complete after the modification")
+	}
+	assert.Equal(t, "docs/app.go", (<-f.written).Path)
+}
+
+func TestBrowserWithoutTheTokenGetsNothing(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(f.srv.URL+"/")))
+	assert.Contains(t, text(t, ctx, `body`), "a token is required")
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#approvals, #live, script, meta[name=csrf]').length`))
+	require.NoError(t, err)
+	assert.Zero(t, n, "no part of the page is served")
+}
+
+// What a model wrote is shown as text: markup does not become elements,
+// and terminal escapes and carriage returns are shown, not obeyed.
+func TestBrowserRendersHostileArgumentsAsText(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	done := f.startCall(t, `{"path":"<img src=x onerror=\"document.title='pwned'\">.md","content":"ok\u001b[2K\rSubject: harmless\u001b[8m hidden\u202eexe.txt"}`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card pre.args`))))
+	args := text(t, ctx, `.card pre.args`)
+	imgs, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('img').length`))
+	require.NoError(t, err)
+	title, err := chromedp.Run(ctx, chromedp.Title())
+	require.NoError(t, err)
+	assert.Contains(t, args, `<img src=x onerror=`)
+	assert.Zero(t, imgs)
+	assert.NotEqual(t, "pwned", title)
+	assert.Contains(t, args, `\u001b[2K\rSubject: harmless\u001b[8m hidden\u202eexe.txt`, "escapes are shown as they are sent")
+	assert.False(t, strings.ContainsAny(args, "\x1b\r\u202e"), "no raw control or bidi character reaches the page")
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`.card input.deny-reason`), "no"),
+		chromedp.Click(chromedp.CSS(`.card button.deny`)),
+	))
+	res := <-done
+	assert.ErrorIs(t, res.Error, tool.ErrApprovalDenied)
+}

@@ -1,0 +1,286 @@
+// Package dashboard is a web page for the people who watch and approve what
+// an agent does: live calls with their streamed output, the approvals waiting
+// for a person (approve, deny, approve for the session, or modify the
+// arguments), and the history of calls with per-tool counts, latency and
+// error rates.
+//
+// It is an http.Handler a program mounts on its own server:
+//
+//	queue := approval.NewQueue()
+//	gate := approvalgate.New(queue)
+//	mem := metrics.NewMemory()
+//	ex := executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithMemory(mem)), gate, gate.Guard()))
+//	dash, err := dashboard.New(ex, dashboard.WithToken(token), dashboard.WithQueue(queue), dashboard.WithMetrics(mem))
+//	http.Handle("/dashboard/", http.StripPrefix("/dashboard", dash))
+//
+// The page is one HTML file, a style sheet and plain JavaScript, embedded in
+// the binary: no CDN, no build step. Live calls come from the executor's
+// events over Server-Sent Events; a browser that reads slowly never slows
+// the executor (its events are dropped, and the page is told how many it
+// missed).
+//
+// # Safe by default
+//
+//   - Every request needs the token given to WithToken (as a bearer token,
+//     or once as ?token= in the page's URL, which sets an HttpOnly,
+//     SameSite=Strict cookie and redirects to a URL without it), unless the
+//     program puts its own authentication in front with WithAuth. New
+//     refuses a configuration with neither.
+//   - Every request that changes something needs the page's CSRF token in
+//     the X-Toolbelt-CSRF header, and a browser's Origin (or Sec-Fetch-Site)
+//     must be this site's own.
+//   - A strict Content-Security-Policy (scripts and styles from the page's
+//     own origin only, no inline script, no frames) and nosniff. The page
+//     renders every string a model produced as text, never markup, with
+//     control characters shown escaped, so what a person approves is what
+//     will run.
+//   - Each decision names who made it (WithIdentity, or "dashboard"): the
+//     approval extension records it in the call's metadata, which the audit
+//     extension writes to the trail.
+package dashboard
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/metrics"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// CookieName is the cookie that carries the token after the first visit.
+const CookieName = "toolbelt_dashboard"
+
+// CSRFHeader is the header every state-changing request carries.
+const CSRFHeader = "X-Toolbelt-CSRF"
+
+// contentSecurityPolicy allows the page's own script, style and API, and
+// nothing else: no inline script, no remote resource, no frames, no forms.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// Handler serves the dashboard. Build it with New; it is safe for
+// concurrent use.
+type Handler struct {
+	ex       *executor.Executor
+	queue    *approval.Queue
+	mem      *metrics.Memory
+	token    string
+	auth     func(http.Handler) http.Handler
+	identity func(*http.Request) string
+	origins  []string
+	csrf     string
+	buffer   int
+	heart    time.Duration
+	mux      *http.ServeMux
+	root     http.Handler
+}
+
+// Option configures New.
+type Option func(*Handler)
+
+// WithToken requires token on every request (see the package doc). Use a
+// long random value; compare it with nothing else.
+func WithToken(token string) Option { return func(h *Handler) { h.token = token } }
+
+// WithAuth puts the program's own authentication in front of the
+// dashboard, in place of (or, with WithToken too, in addition to) the
+// token: mw wraps the dashboard's handler and must refuse what it does not
+// let in. Pair it with WithIdentity so that decisions name the person.
+func WithAuth(mw func(http.Handler) http.Handler) Option { return func(h *Handler) { h.auth = mw } }
+
+// WithIdentity names the person behind a request (for example from what
+// WithAuth's middleware put in the request's context). The name is the
+// DecidedBy of the decisions they make. Without it every decision is made
+// by "dashboard".
+func WithIdentity(fn func(*http.Request) string) Option {
+	return func(h *Handler) { h.identity = fn }
+}
+
+// WithQueue shows the approvals waiting in q and lets the page decide them.
+// Without it the page has no approvals panel.
+func WithQueue(q *approval.Queue) Option { return func(h *Handler) { h.queue = q } }
+
+// WithMetrics draws per-tool counts, latency and error rates from m (the
+// memory recorder of the metrics extension). Without it the page counts
+// from the history alone.
+func WithMetrics(m *metrics.Memory) Option { return func(h *Handler) { h.mem = m } }
+
+// WithAllowedOrigins adds origins (scheme://host[:port]) other than the
+// request's own host that may send state-changing requests, for a page
+// served behind a proxy under another name.
+func WithAllowedOrigins(origins ...string) Option {
+	return func(h *Handler) { h.origins = append(h.origins, origins...) }
+}
+
+// WithEventBuffer sets how many events wait for one browser before newer
+// ones are dropped (default 1024).
+func WithEventBuffer(n int) Option { return func(h *Handler) { h.buffer = n } }
+
+// New returns the dashboard for ex. It refuses a configuration that would
+// serve it to anyone: give WithToken or WithAuth.
+func New(ex *executor.Executor, opts ...Option) (*Handler, error) {
+	if ex == nil {
+		return nil, errors.New("dashboard: executor is nil: pass the executor whose calls the page shows")
+	}
+	h := &Handler{ex: ex, buffer: 1024, heart: 15 * time.Second}
+	for i, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("dashboard: option #%d is nil", i)
+		}
+		o(h)
+	}
+	if h.token == "" && h.auth == nil {
+		return nil, errors.New("dashboard: no authentication: give dashboard.WithToken(a long random token) or dashboard.WithAuth(your middleware); the page lets its users approve tool calls")
+	}
+	if h.token != "" && len(h.token) < 16 {
+		return nil, fmt.Errorf("dashboard: WithToken: the token is %d characters: use at least 16 random characters (e.g. 32 bytes from crypto/rand, base64)", len(h.token))
+	}
+	if h.buffer <= 0 {
+		return nil, fmt.Errorf("dashboard: WithEventBuffer(%d): give a positive size", h.buffer)
+	}
+	for _, o := range h.origins {
+		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
+			return nil, fmt.Errorf("dashboard: WithAllowedOrigins: %q is not an origin: write scheme://host[:port], e.g. https://ops.example.com", o)
+		}
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("dashboard: CSRF token: %w", err)
+	}
+	h.csrf = base64.RawURLEncoding.EncodeToString(b[:])
+
+	static, err := fs.Sub(assets, "assets")
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", h.serveIndex)
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /api/events", h.serveEvents)
+	mux.HandleFunc("GET /api/approvals", h.listApprovals)
+	mux.HandleFunc("POST /api/approvals/{id}", h.decide)
+	mux.HandleFunc("GET /api/history", h.serveHistory)
+	mux.HandleFunc("GET /api/stats", h.serveStats)
+	h.mux = mux
+
+	var root http.Handler = http.HandlerFunc(h.guard)
+	if h.auth != nil {
+		root = h.auth(root)
+	}
+	h.root = root
+	return h, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Content-Security-Policy", contentSecurityPolicy)
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("X-Frame-Options", "DENY")
+	hdr.Set("Referrer-Policy", "no-referrer")
+	hdr.Set("Cache-Control", "no-store")
+	h.root.ServeHTTP(w, r)
+}
+
+// guard checks the token and, for state changes, the CSRF token and the
+// origin, then routes.
+func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
+	if h.token != "" {
+		if t := r.URL.Query().Get("token"); t != "" && r.Method == http.MethodGet && r.URL.Path == "/" {
+			if !h.tokenOK(t) {
+				http.Error(w, "dashboard: wrong token", http.StatusUnauthorized)
+				return
+			}
+			// Trade the token in the URL (which ends up in history and
+			// logs) for a cookie scripts cannot read, and drop it from the
+			// address bar.
+			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: t, Path: "/", HttpOnly: true,
+				SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+			q := r.URL.Query()
+			q.Del("token")
+			u := *r.URL
+			u.RawQuery = q.Encode()
+			http.Redirect(w, r, "./"+strings.TrimPrefix(u.RequestURI(), "/"), http.StatusSeeOther)
+			return
+		}
+		if !h.tokenOK(requestToken(r)) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="toolbelt dashboard"`)
+			http.Error(w, "dashboard: a token is required: open the page once with ?token=... or send Authorization: Bearer ...", http.StatusUnauthorized)
+			return
+		}
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if err := h.sameOrigin(r); err != nil {
+			http.Error(w, "dashboard: "+err.Error(), http.StatusForbidden)
+			return
+		}
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get(CSRFHeader)), []byte(h.csrf)) != 1 {
+			http.Error(w, "dashboard: missing or wrong "+CSRFHeader+" header: reload the page", http.StatusForbidden)
+			return
+		}
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+func (h *Handler) tokenOK(t string) bool {
+	return t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(h.token)) == 1
+}
+
+func requestToken(r *http.Request) string {
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		return strings.TrimPrefix(a, "Bearer ")
+	}
+	if c, err := r.Cookie(CookieName); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// sameOrigin refuses a cross-site request: a browser names the page that
+// sent it in Origin (and Sec-Fetch-Site); it must be this host, or one of
+// the allowed origins.
+func (h *Handler) sameOrigin(r *http.Request) error {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return fmt.Errorf("cross-site request refused (Sec-Fetch-Site: %s)", site)
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil // not a browser's cross-site request; the CSRF token still applies
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("cross-site request refused (Origin %q)", origin)
+	}
+	if u.Host == r.Host {
+		return nil
+	}
+	for _, o := range h.origins {
+		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return nil
+		}
+	}
+	return fmt.Errorf("cross-site request refused (Origin %s is not %s): add it with WithAllowedOrigins if it is yours", origin, r.Host)
+}
+
+// who names the person behind r.
+func (h *Handler) who(r *http.Request) string {
+	if h.identity != nil {
+		if n := h.identity(r); n != "" {
+			return n
+		}
+	}
+	return "dashboard"
+}
