@@ -83,9 +83,10 @@ func TestBrowserApprovesACallWithAClick(t *testing.T) {
 	done := f.startCall(t, `{"path":"docs/notes.md","content":"# Notes"}`)
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card button.approve`))))
 	assert.Contains(t, text(t, ctx, `.card pre.args`), `"path": "docs/notes.md"`)
+	assert.NotContains(t, text(t, ctx, `.card`), "null", "absent fields leave no trace")
 	if *screenshot != "" {
 		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.stat`)), chromedp.WaitVisible(chromedp.CSS(`#live td.status`))))
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(*screenshot, png, 0o644))
 	}

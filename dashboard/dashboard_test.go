@@ -48,7 +48,7 @@ type fixture struct {
 	written chan WriteArgs
 }
 
-func newFixture(t *testing.T, opts ...dashboard.Option) *fixture {
+func newFixture(t testing.TB, opts ...dashboard.Option) *fixture {
 	t.Helper()
 	f := &fixture{queue: approval.NewQueue(), mem: metrics.NewMemory(), written: make(chan WriteArgs, 16)}
 	reg := registry.New()

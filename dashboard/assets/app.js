@@ -86,7 +86,7 @@ function approvalCard(a) {
       decide({ action: "modify", args: args });
     } }));
   const reason = el("input", { class: "deny-reason", placeholder: "why (told to the model)", size: "30" });
-  card.append(
+  card.append(...[
     el("div", {},
       el("strong", { class: "tool", text: visible(a.tool) }), " ",
       el("span", { class: "level " + level, text: visible(a.level) }), " ",
@@ -104,7 +104,7 @@ function approvalCard(a) {
       reason,
       el("button", { class: "deny", text: "Deny", onclick: () => decide({ action: "deny", message: reason.value }) })),
     editBox,
-    error);
+    error].filter((c) => c !== null));
   return card;
 }
 
