@@ -1,37 +1,39 @@
-// Package ratelimit is the rate limit extension: token buckets
-// (golang.org/x/time/rate) per tool, per principal and per tool+principal.
+// Package ratelimit is the rate limit extension: token buckets per tool,
+// per principal and per tool+principal, kept in a Store.
 //
 // Limits are written as strings: "100/hour", "100 per hour", "10/s",
 // "5 per minute". A tool's own tool.Spec.RateLimitPerHour is honoured with
 // no configuration (an explicit PerTool limit replaces it). A call must find
-// a token in every bucket that applies to it.
+// a token in every bucket that applies to it: the store takes them all in
+// one step, or none, so a refused call costs no token.
 //
 // A limited call is refused at once with tool.CodeRateLimited, Retryable,
-// and RetryAfter computed from the bucket (the reservation that measured it
-// is cancelled, so a refused call costs no token). With Wait, the call waits
-// for its token instead, unless the wait would pass the call's context
-// deadline, in which case it is refused at once with the retry-after.
+// and RetryAfter from the store. With Wait, the call waits for its tokens
+// instead, unless the wait would pass the call's context deadline, in which
+// case it is refused at once with the retry-after.
 //
 // Every result that went through a limit carries metadata under MetaKey: an
-// Info for the bucket with the fewest tokens left.
+// Info for the bucket with the fewest tokens left. A call its caller
+// cancels before the backend ran (while it waited for a lock, a slot or an
+// approval) gives its tokens back; a call refused inside the limiter (an
+// approval denied) does not, so a model cannot flood a person with requests.
 //
-// Memory stays bounded however many principals call: buckets live in a
-// sharded map with a least-recently-used order; an insert first drops
-// buckets idle for longer than their refill time (such a bucket is full, so
-// forgetting it loses nothing), and a store at WithMaxBuckets drops its
-// least recently used bucket. No goroutine is started.
+// The default store, MemoryStore, lives in this process: each instance of a
+// fleet then has limits of its own. A shared store (the PostgreSQL one in
+// backend/postgres, or your own Store) makes them exact across instances.
+// When the store cannot answer, calls are refused with tool.CodeUnavailable:
+// a limit fails closed.
 package ratelimit
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolbelt-go/toolbelt/internal/clock"
+	"strconv"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/tool"
-	"golang.org/x/time/rate"
 )
 
 // Name is the extension's name.
@@ -40,8 +42,8 @@ const Name = "ratelimit"
 // MetaKey is the result metadata key holding an Info.
 const MetaKey = "rate_limit"
 
-// DefaultMaxBuckets bounds each store (per principal, per tool+principal)
-// when WithMaxBuckets is not given.
+// DefaultMaxBuckets bounds a MemoryStore when NewMemoryStore or
+// WithMaxBuckets gives no bound.
 const DefaultMaxBuckets = 100_000
 
 // Scopes of a bucket, as reported in Info.Scope.
@@ -59,9 +61,6 @@ type Info struct {
 	Remaining  int           `json:"remaining"`
 	RetryAfter time.Duration `json:"retry_after,omitempty"`
 }
-
-// Clock is the time source; tests inject one to run without sleeping.
-type Clock = clock.Clock
 
 // Option configures a Limiter.
 type Option func(*Limiter)
@@ -121,10 +120,20 @@ func IgnoreSpecLimits() Option { return func(l *Limiter) { l.ignoreSpec = true }
 // context deadline) instead of being refused.
 func Wait() Option { return func(l *Limiter) { l.wait = true } }
 
-// WithMaxBuckets bounds the number of buckets each store keeps (default
-// DefaultMaxBuckets). Evicting a bucket that is not full forgets what it
-// had used, so set the bound above the number of callers active within one
-// refill period.
+// WithStore keeps the buckets in s instead of a MemoryStore of this
+// process.
+func WithStore(s Store) Option {
+	return func(l *Limiter) {
+		if s == nil {
+			l.errs = append(l.errs, errors.New("WithStore(nil): give a store, or leave the option out for the in-memory one"))
+			return
+		}
+		l.store = s
+	}
+}
+
+// WithMaxBuckets bounds the default MemoryStore (default
+// DefaultMaxBuckets); see NewMemoryStore.
 func WithMaxBuckets(n int) Option {
 	return func(l *Limiter) {
 		if n <= 0 {
@@ -132,15 +141,6 @@ func WithMaxBuckets(n int) Option {
 			return
 		}
 		l.maxBuckets = n
-	}
-}
-
-// WithClock replaces the wall clock.
-func WithClock(c Clock) Option {
-	return func(l *Limiter) {
-		if c != nil {
-			l.clock = c
-		}
 	}
 }
 
@@ -153,32 +153,31 @@ type Limiter struct {
 	ignoreSpec    bool
 	wait          bool
 	maxBuckets    int
-	clock         Clock
+	store         Store
 	errs          []error
 	err           error
-
-	tools, principals, toolPrincipals *store
 }
 
 var _ extension.Extension = (*Limiter)(nil)
 
 // New returns a rate limit extension. With no options it applies each
-// tool's Spec.RateLimitPerHour and nothing else.
+// tool's Spec.RateLimitPerHour and nothing else, in a MemoryStore.
 //
 // A bad rate string (or a zero rate) is reported by Check, and until fixed
 // the extension refuses every call with tool.CodeInternal (it fails closed).
 func New(opts ...Option) *Limiter {
-	l := &Limiter{toolRates: map[string]Rate{}, maxBuckets: DefaultMaxBuckets, clock: clock.Wall{}}
+	l := &Limiter{toolRates: map[string]Rate{}}
 	for _, o := range opts {
 		if o != nil {
 			o(l)
 		}
 	}
+	if l.store == nil {
+		l.store = NewMemoryStore(l.maxBuckets)
+	} else if l.maxBuckets != 0 {
+		l.errs = append(l.errs, errors.New("WithMaxBuckets bounds the in-memory store: it has no effect with WithStore"))
+	}
 	l.err = errors.Join(l.errs...)
-	l.tools = newStore(l.maxBuckets)
-	l.principals = newStore(l.maxBuckets)
-	l.toolPrincipals = newStore(l.maxBuckets)
-	l.toolPrincipals.joined = true
 	return l
 }
 
@@ -191,17 +190,8 @@ func (l *Limiter) Name() string { return Name }
 // Priority implements extension.Extension: extension.PriorityRateLimit.
 func (l *Limiter) Priority() int { return extension.PriorityRateLimit }
 
-// Buckets returns how many buckets are held, in all stores.
-func (l *Limiter) Buckets() int {
-	return l.tools.len() + l.principals.len() + l.toolPrincipals.len()
-}
-
-// Sweep drops every idle (full) bucket now and returns how many it dropped.
-// Inserts already sweep a few, so calling it is optional.
-func (l *Limiter) Sweep() int {
-	now := l.clock.Now()
-	return l.tools.sweepAll(now) + l.principals.sweepAll(now) + l.toolPrincipals.sweepAll(now)
-}
+// Store returns the store the limiter keeps its buckets in.
+func (l *Limiter) Store() Store { return l.store }
 
 func (l *Limiter) toolRate(spec *tool.Spec) (Rate, bool) {
 	if r, ok := l.toolRates[spec.Name]; ok {
@@ -216,104 +206,96 @@ func (l *Limiter) toolRate(spec *tool.Spec) (Rate, bool) {
 	return Rate{}, false
 }
 
-type taken struct {
-	res   *rate.Reservation
-	b     *bucket
-	scope string
-	delay time.Duration
+// part length-prefixes s, so that keys built from parts never collide
+// whatever bytes the parts hold.
+func part(s string) string { return strconv.Itoa(len(s)) + ":" + s }
+
+// limit is one bucket a call goes through, with how to show it.
+type limit struct {
+	scope   string
+	display string
+}
+
+// buckets returns the buckets that apply to a call.
+func (l *Limiter) buckets(spec *tool.Spec, principal string) ([]Bucket, []limit) {
+	var bs []Bucket
+	var ls []limit
+	if r, ok := l.toolRate(spec); ok {
+		bs = append(bs, Bucket{Key: "tool/" + part(spec.Name), Rate: r})
+		ls = append(ls, limit{ScopeTool, spec.Name})
+	}
+	if l.principal != nil {
+		bs = append(bs, Bucket{Key: "principal/" + part(principal), Rate: *l.principal})
+		ls = append(ls, limit{ScopePrincipal, principal})
+	}
+	if l.toolPrincipal != nil {
+		bs = append(bs, Bucket{Key: "tool+principal/" + part(spec.Name) + part(principal), Rate: *l.toolPrincipal})
+		ls = append(ls, limit{ScopeToolPrincipal, spec.Name + "/" + principal})
+	}
+	return bs, ls
 }
 
 // Wrap implements extension.Extension.
 func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
-	_, wall := l.clock.(clock.Wall)
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		if l.err != nil {
 			return tool.Fail(&req.Call, tool.CodeInternal, "ratelimit is misconfigured, refusing every call: "+l.err.Error())
 		}
-		// With the wall clock, the time the executor received the call
-		// serves (one clock read fewer per call).
-		now := req.Received
-		if !wall || now.IsZero() {
-			now = l.clock.Now()
-		}
-		var buf [3]taken
-		ts := buf[:0]
-		var keyBuf [128]byte
-		name, pid := req.Spec.Name, req.Call.Principal.ID
-		if r, ok := l.toolRate(req.Spec); ok {
-			ts = append(ts, taken{nil, l.tools.bucket(append(keyBuf[:0], name...), r, now), ScopeTool, 0})
-		}
-		if l.principal != nil {
-			ts = append(ts, taken{nil, l.principals.bucket(append(keyBuf[:0], pid...), *l.principal, now), ScopePrincipal, 0})
-		}
-		if l.toolPrincipal != nil {
-			key := append(append(append(keyBuf[:0], name...), keySep...), pid...)
-			ts = append(ts, taken{nil, l.toolPrincipals.bucket(key, *l.toolPrincipal, now), ScopeToolPrincipal, 0})
-		}
-		if len(ts) == 0 {
+		bs, ls := l.buckets(req.Spec, req.Call.Principal.ID)
+		if len(bs) == 0 {
 			return next(ctx, req)
 		}
-		// One bucket with a token to spare (the common case) needs no
-		// reservation: take the token outright. Otherwise reserve in every
-		// bucket, so that a refusal or a wait can give the tokens back.
-		var worst *taken
-		if len(ts) == 1 && ts[0].b.lim.AllowN(now, 1) {
-			worst = &ts[0]
-		} else {
-			for i := range ts {
-				t := &ts[i]
-				t.res = t.b.lim.ReserveN(now, 1)
-				t.delay = t.res.DelayFrom(now)
-				if worst == nil || t.delay > worst.delay {
-					worst = t
+		for {
+			g, err := l.store.Take(ctx, bs)
+			if err != nil {
+				if ctx.Err() != nil {
+					return tool.Failure(&req.Call, ctx.Err())
 				}
+				return tool.Failure(&req.Call, tool.Errorf(tool.CodeUnavailable,
+					"the rate limit store cannot be reached, so the call is refused (limits fail closed): %w", err))
 			}
-		}
-		if worst.delay > 0 {
+			if g.OK {
+				res := next(ctx, req)
+				if res.Status == tool.StatusCancelled && res.Attempts == 0 {
+					// The caller gave up before the backend ran (waiting for
+					// a lock, a slot or an approval): the call does not count.
+					_ = l.store.Give(context.WithoutCancel(ctx), bs)
+				}
+				res.SetMeta(MetaKey, tightest(bs, ls, g))
+				return res
+			}
 			deadline, hasDeadline := ctx.Deadline()
-			if !l.wait || (hasDeadline && now.Add(worst.delay).After(deadline)) {
-				cancelAll(ts, now)
-				return l.refuse(req, worst, hasDeadline && l.wait)
+			if !l.wait || (hasDeadline && time.Now().Add(g.RetryAfter).After(deadline)) {
+				return l.refuse(req, bs, ls, g, hasDeadline && l.wait)
 			}
-			if err := l.clock.Sleep(ctx, worst.delay); err != nil {
-				cancelAll(ts, l.clock.Now())
-				return tool.Failure(&req.Call, err)
+			t := time.NewTimer(g.RetryAfter)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return tool.Failure(&req.Call, ctx.Err())
 			}
 		}
-		res := next(ctx, req)
-		// Remaining as of the admission (the clock read above): what a
-		// caller may still send now, without a second clock read.
-		res.SetMeta(MetaKey, tightest(ts, now))
-		return res
 	}
 }
 
-func cancelAll(ts []taken, now time.Time) {
-	for i := range ts {
-		if ts[i].res != nil {
-			ts[i].res.CancelAt(now)
+// tightest is the Info of the bucket with the fewest tokens left.
+func tightest(bs []Bucket, ls []limit, g Grant) Info {
+	best := 0
+	for i := range g.Remaining {
+		if g.Remaining[i] < g.Remaining[best] {
+			best = i
 		}
 	}
+	return Info{Scope: ls[best].scope, Key: ls[best].display, Limit: bs[best].Rate.String(), Remaining: max(0, g.Remaining[best])}
 }
 
-func tightest(ts []taken, now time.Time) Info {
-	best := -1
-	var bestTok float64
-	for i := range ts {
-		tok := ts[i].b.lim.TokensAt(now)
-		if best < 0 || tok < bestTok {
-			best, bestTok = i, tok
-		}
-	}
-	t := &ts[best]
-	return Info{Scope: t.scope, Key: t.b.display, Limit: t.b.label, Remaining: max(0, int(bestTok))}
-}
-
-func (l *Limiter) refuse(req *extension.Request, t *taken, pastDeadline bool) *tool.Result {
+func (l *Limiter) refuse(req *extension.Request, bs []Bucket, ls []limit, g Grant, pastDeadline bool) *tool.Result {
+	i := g.Limiting
 	// Say whose budget ran out, once: a principal's limit spans every tool,
 	// so the tool is named as the one being called, not as the limit's scope.
 	var whose string
-	switch t.scope {
+	switch ls[i].scope {
 	case ScopePrincipal:
 		whose = fmt.Sprintf("for principal %q (calling tool %q)", req.Call.Principal.ID, req.Spec.Name)
 	case ScopeToolPrincipal:
@@ -321,12 +303,12 @@ func (l *Limiter) refuse(req *extension.Request, t *taken, pastDeadline bool) *t
 	default:
 		whose = fmt.Sprintf("on tool %q", req.Spec.Name)
 	}
-	wait := t.delay.Round(time.Millisecond)
-	msg := fmt.Sprintf("rate limit %s %s reached: retry after %v", t.b.label, whose, wait)
+	label := bs[i].Rate.String()
+	msg := fmt.Sprintf("rate limit %s %s reached: retry after %v", label, whose, g.RetryAfter.Round(time.Millisecond))
 	if pastDeadline {
 		msg += " (waiting would pass the call's deadline)"
 	}
-	res := tool.Failure(&req.Call, tool.NewError(tool.CodeRateLimited, msg).WithRetryAfter(t.delay))
-	res.SetMeta(MetaKey, Info{Scope: t.scope, Key: t.b.display, Limit: t.b.label, RetryAfter: t.delay})
+	res := tool.Failure(&req.Call, tool.NewError(tool.CodeRateLimited, msg).WithRetryAfter(g.RetryAfter))
+	res.SetMeta(MetaKey, Info{Scope: ls[i].scope, Key: ls[i].display, Limit: label, RetryAfter: g.RetryAfter})
 	return res
 }

@@ -3,10 +3,12 @@ package ratelimit_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -16,14 +18,14 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
-	"github.com/toolbelt-go/toolbelt/internal/clock"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func newClock() *clock.Fake { return clock.NewFake() }
+// store is the limiter's in-memory store.
+func store(l *ratelimit.Limiter) *ratelimit.MemoryStore { return l.Store().(*ratelimit.MemoryStore) }
 
 type fixture struct {
 	reg  *registry.Registry
@@ -78,10 +80,11 @@ func TestParseRate(t *testing.T) {
 	assert.Equal(t, "100/hour", ratelimit.PerHour(100).String())
 }
 
-func TestSpecRateLimitPerHour(t *testing.T) {
+func TestSpecRateLimitPerHour(t *testing.T) { synctest.Test(t, testSpecRateLimitPerHour) }
+
+func testSpecRateLimitPerHour(t *testing.T) {
 	f := newFixture(t)
-	clk := newClock()
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk))))
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New()))
 	ctx := context.Background()
 	for i := range 2 {
 		res, err := ex.Execute(ctx, call("search", "bob"))
@@ -102,15 +105,16 @@ func TestSpecRateLimitPerHour(t *testing.T) {
 		_, err := ex.Execute(ctx, call("fetch", "bob"))
 		require.NoError(t, err)
 	}
-	clk.Advance(30 * time.Minute)
+	time.Sleep(30 * time.Minute)
 	_, err = ex.Execute(ctx, call("search", "bob"))
 	assert.NoError(t, err, "the token the retry-after promised is there")
 }
 
-func TestRefusalCostsNoToken(t *testing.T) {
+func TestRefusalCostsNoToken(t *testing.T) { synctest.Test(t, testRefusalCostsNoToken) }
+
+func testRefusalCostsNoToken(t *testing.T) {
 	f := newFixture(t)
-	clk := newClock()
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk), ratelimit.PerTool("fetch", "1/minute"))))
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerTool("fetch", "1/minute"))))
 	ctx := context.Background()
 	_, err := ex.Execute(ctx, call("fetch", "a"))
 	require.NoError(t, err)
@@ -160,7 +164,7 @@ func TestScopes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
-			l := ratelimit.New(append(tc.opts, ratelimit.WithClock(newClock()))...)
+			l := ratelimit.New(tc.opts...)
 			require.NoError(t, l.Check())
 			ex := executor.New(f.reg, executor.WithExtensions(l))
 			for i, s := range tc.steps {
@@ -177,28 +181,31 @@ func TestScopes(t *testing.T) {
 	}
 }
 
-func TestWait(t *testing.T) {
+func TestWait(t *testing.T) { synctest.Test(t, testWait) }
+
+func testWait(t *testing.T) {
 	f := newFixture(t)
-	clk := newClock()
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk), ratelimit.Wait(), ratelimit.PerPrincipal("1/minute"))))
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.Wait(), ratelimit.PerPrincipal("1/minute"))))
 	_, err := ex.Execute(context.Background(), call("fetch", "bob"))
 	require.NoError(t, err)
 
 	// Room before the deadline: the call waits for its token, then runs.
-	ctx, cancel := context.WithDeadline(context.Background(), clk.Now().Add(2*time.Minute))
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(2*time.Minute))
 	defer cancel()
+	start := time.Now()
 	_, err = ex.Execute(ctx, call("fetch", "bob"))
 	require.NoError(t, err)
-	assert.Equal(t, []time.Duration{time.Minute}, clk.Slept())
+	assert.Equal(t, time.Minute, time.Since(start), "the call waited for its token")
 
 	// The wait would pass the deadline: refused at once, nothing slept.
-	ctx2, cancel2 := context.WithDeadline(context.Background(), clk.Now().Add(10*time.Second))
+	ctx2, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(10*time.Second))
 	defer cancel2()
+	start = time.Now()
 	res, err := ex.Execute(ctx2, call("fetch", "bob"))
 	require.ErrorIs(t, err, tool.ErrRateLimited)
 	assert.Equal(t, time.Minute, res.Error.RetryAfter)
 	assert.Contains(t, res.Error.Message, "waiting would pass the call's deadline")
-	assert.Len(t, clk.Slept(), 1)
+	assert.Zero(t, time.Since(start), "refused at once")
 	assert.Equal(t, int64(2), f.runs.Load())
 }
 
@@ -260,8 +267,7 @@ func okNext(_ context.Context, req *extension.Request) *tool.Result {
 // A million distinct principals: the bucket count never exceeds the bound.
 func TestMillionPrincipalsBounded(t *testing.T) {
 	const bound = 10_000
-	clk := newClock()
-	l := ratelimit.New(ratelimit.PerPrincipal("10/hour"), ratelimit.WithMaxBuckets(bound), ratelimit.WithClock(clk))
+	l := ratelimit.New(ratelimit.PerPrincipal("10/hour"), ratelimit.WithMaxBuckets(bound))
 	h := l.Wrap(okNext)
 	spec := &tool.Spec{Name: "fetch"}
 	req := &extension.Request{Spec: spec}
@@ -273,42 +279,44 @@ func TestMillionPrincipalsBounded(t *testing.T) {
 			t.Fatalf("principal %d was limited on its first call: %v", i, res.Error)
 		}
 		if i%10_000 == 0 {
-			peak = max(peak, l.Buckets())
+			peak = max(peak, store(l).Len())
 		}
 	}
-	peak = max(peak, l.Buckets())
+	peak = max(peak, store(l).Len())
 	assert.LessOrEqual(t, peak, bound)
 	assert.Greater(t, peak, bound/2, "the store is used, not emptied")
 }
 
-func TestIdleBucketsEvicted(t *testing.T) {
-	clk := newClock()
-	l := ratelimit.New(ratelimit.PerPrincipal("10/minute"), ratelimit.WithClock(clk))
+func TestIdleBucketsEvicted(t *testing.T) { synctest.Test(t, testIdleBucketsEvicted) }
+
+func testIdleBucketsEvicted(t *testing.T) {
+	l := ratelimit.New(ratelimit.PerPrincipal("10/minute"))
 	h := l.Wrap(okNext)
 	req := &extension.Request{Spec: &tool.Spec{Name: "fetch"}}
 	for i := range 1000 {
 		req.Call.Principal.ID = "old" + strconv.Itoa(i)
 		h(context.Background(), req)
 	}
-	require.Equal(t, 1000, l.Buckets())
+	require.Equal(t, 1000, store(l).Len())
 
 	// A bucket idle for its whole refill time (1 minute) is full: inserts
 	// drop such buckets as they go.
-	clk.Advance(61 * time.Second)
+	time.Sleep(61 * time.Second)
 	for i := range 1000 {
 		req.Call.Principal.ID = "new" + strconv.Itoa(i)
 		h(context.Background(), req)
 	}
-	assert.Less(t, l.Buckets(), 1100, "idle buckets were evicted by inserts")
+	assert.Less(t, store(l).Len(), 1100, "idle buckets were evicted by inserts")
 
-	clk.Advance(61 * time.Second)
-	l.Sweep()
-	assert.Zero(t, l.Buckets())
+	time.Sleep(61 * time.Second)
+	store(l).Sweep()
+	assert.Zero(t, store(l).Len())
 }
 
-func TestRecentlyUsedBucketsSurvive(t *testing.T) {
-	clk := newClock()
-	l := ratelimit.New(ratelimit.PerPrincipal("1/hour"), ratelimit.WithClock(clk), ratelimit.WithMaxBuckets(64*10))
+func TestRecentlyUsedBucketsSurvive(t *testing.T) { synctest.Test(t, testRecentlyUsedBucketsSurvive) }
+
+func testRecentlyUsedBucketsSurvive(t *testing.T) {
+	l := ratelimit.New(ratelimit.PerPrincipal("1/hour"), ratelimit.WithMaxBuckets(64*10))
 	h := l.Wrap(okNext)
 	req := &extension.Request{Spec: &tool.Spec{Name: "fetch"}}
 	req.Call.Principal.ID = "hot"
@@ -330,10 +338,11 @@ func TestPriority(t *testing.T) {
 	assert.Equal(t, ratelimit.Name, l.Name())
 }
 
-func TestInfoNamesTheTightestBucket(t *testing.T) {
+func TestInfoNamesTheTightestBucket(t *testing.T) { synctest.Test(t, testInfoNamesTheTightestBucket) }
+
+func testInfoNamesTheTightestBucket(t *testing.T) {
 	f := newFixture(t)
-	clk := newClock()
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(clk),
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(
 		ratelimit.PerPrincipal("10/minute"), ratelimit.PerToolPrincipal("3/minute"))))
 	ctx := context.Background()
 	for i := range 3 {
@@ -356,13 +365,91 @@ func TestInfoNamesTheTightestBucket(t *testing.T) {
 }
 
 func TestPrincipalLimitMessageNamesThePrincipalOnce(t *testing.T) {
+	synctest.Test(t, testPrincipalLimitMessageNamesThePrincipalOnce)
+}
+
+func testPrincipalLimitMessageNamesThePrincipalOnce(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithClock(newClock()),
-		ratelimit.PerPrincipal("1/minute"))))
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("1/minute"))))
 	ctx := context.Background()
 	_, err := ex.Execute(ctx, call("fetch", "bob"))
 	require.NoError(t, err)
 	res, err := ex.Execute(ctx, call("list", "bob"))
 	require.ErrorIs(t, err, tool.ErrRateLimited)
 	assert.Equal(t, `rate limit 1/minute for principal "bob" (calling tool "list") reached: retry after 1m0s`, res.Error.Message)
+}
+
+// brokenStore is a store whose database is down.
+type brokenStore struct{}
+
+func (brokenStore) Take(context.Context, []ratelimit.Bucket) (ratelimit.Grant, error) {
+	return ratelimit.Grant{}, errors.New("dial tcp 127.0.0.1:5432: connection refused")
+}
+func (brokenStore) Give(context.Context, []ratelimit.Bucket) error { return nil }
+
+// A limit whose store cannot answer refuses the call: it fails closed.
+func TestUnreachableStoreFailsClosed(t *testing.T) {
+	f := newFixture(t)
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithStore(brokenStore{}), ratelimit.PerPrincipal("10/hour"))))
+	res, err := ex.Execute(context.Background(), call("fetch", "bob"))
+	require.ErrorIs(t, err, tool.ErrUnavailable)
+	assert.True(t, res.Error.Retryable)
+	assert.Contains(t, res.Error.Message, "rate limit store cannot be reached")
+	assert.Zero(t, f.runs.Load())
+	assert.Error(t, ratelimit.New(ratelimit.WithStore(nil)).Check())
+}
+
+// Take is all or none: when one bucket is empty, the others keep their
+// tokens; Give puts tokens back, never above the burst.
+func TestMemoryStoreTakesAllOrNone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := ratelimit.NewMemoryStore(0)
+		ctx := context.Background()
+		a := ratelimit.Bucket{Key: "a", Rate: ratelimit.Per(2, time.Hour)}
+		b := ratelimit.Bucket{Key: "b", Rate: ratelimit.Per(1, time.Hour)}
+		g, err := s.Take(ctx, []ratelimit.Bucket{a, b})
+		require.NoError(t, err)
+		assert.Equal(t, ratelimit.Grant{OK: true, Remaining: []int{1, 0}}, g)
+		g, err = s.Take(ctx, []ratelimit.Bucket{a, b})
+		require.NoError(t, err)
+		assert.False(t, g.OK)
+		assert.Equal(t, 1, g.Limiting, "b is the empty one")
+		assert.Equal(t, time.Hour, g.RetryAfter)
+		assert.Equal(t, []int{1, 0}, g.Remaining, "a kept its token")
+		g, err = s.Take(ctx, []ratelimit.Bucket{a})
+		require.NoError(t, err)
+		assert.True(t, g.OK, "a's token was not spent by the refused take")
+
+		require.NoError(t, s.Give(ctx, []ratelimit.Bucket{a, b}))
+		require.NoError(t, s.Give(ctx, []ratelimit.Bucket{a, b}))
+		g, err = s.Take(ctx, []ratelimit.Bucket{a, b})
+		require.NoError(t, err)
+		assert.Equal(t, []int{1, 0}, g.Remaining, "given back up to the burst, no further")
+	})
+}
+
+// A call its caller cancels before the backend runs (here, while waiting
+// for a person's approval) does not count against the limit.
+func TestCancelledBeforeTheBackendGivesTheTokenBack(t *testing.T) {
+	f := newFixture(t)
+	waiting := make(chan struct{})
+	stall := extension.Func("stall", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			close(waiting)
+			<-ctx.Done()
+			return tool.Failure(&req.Call, ctx.Err())
+		}
+	})
+	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("1/hour")), stall))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan *tool.Result, 1)
+	go func() { res, _ := ex.Execute(ctx, call("fetch", "bob")); done <- res }()
+	<-waiting
+	cancel()
+	res := <-done
+	require.Equal(t, tool.StatusCancelled, res.Status)
+
+	ex2 := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithStore(ex.Extensions()[0].(*ratelimit.Limiter).Store()), ratelimit.PerPrincipal("1/hour"))))
+	_, err := ex2.Execute(context.Background(), call("fetch", "bob"))
+	assert.NoError(t, err, "the cancelled call's token was given back")
 }

@@ -2,123 +2,237 @@ package ratelimit
 
 import (
 	"container/list"
-	"hash/maphash"
-	"strings"
+	"context"
+	"fmt"
+	"math"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
-const shards = 64
-
-// sweepPerInsert is how many least-recently-used buckets an insert looks at
-// for idleness: eviction is amortised over inserts, with no goroutine.
-const sweepPerInsert = 4
-
-type bucket struct {
-	key     string
-	display string // the key as Info shows it
-	label   string // rate.String(), computed once
-	lim     *rate.Limiter
-	rate    Rate
-	last    time.Time
-	elem    *list.Element
+// Bucket names one token bucket a call takes from, and its rate.
+type Bucket struct {
+	// Key identifies the bucket in its store. The limiter builds keys that
+	// cannot collide between scopes, tools and principals (each part is
+	// length-prefixed), whatever bytes a principal's id holds.
+	Key  string
+	Rate Rate
 }
 
-type shard struct {
-	mu  sync.Mutex
-	m   map[string]*bucket
-	lru list.List // front: most recently used
+// Grant is a store's answer to Take.
+type Grant struct {
+	// OK: one token was taken from every bucket. Otherwise none was.
+	OK bool
+	// RetryAfter, when not OK, is how long until every bucket holds a
+	// token (on the store's clock).
+	RetryAfter time.Duration
+	// Limiting, when not OK, is the index of the bucket that waits longest.
+	Limiting int
+	// Remaining holds, for each bucket in the order given, the whole
+	// tokens left after the take (or now, when refused).
+	Remaining []int
 }
 
-// store is a bounded, sharded map of token buckets.
-type store struct {
-	joined   bool // keys are tool + keySep + principal
-	seed     maphash.Seed
-	perShard int
-	shards   [shards]shard
+// Store keeps token buckets. The in-memory MemoryStore is the default; a
+// shared store (backend/postgres) makes limits exact across instances.
+//
+// Take must be atomic: one token from every bucket, or none, in one step,
+// on the store's own clock (so instances with drifting clocks agree). Give
+// puts back one token in each bucket (capped at its burst): the limiter
+// calls it when a call it admitted must not count.
+type Store interface {
+	Take(ctx context.Context, buckets []Bucket) (Grant, error)
+	Give(ctx context.Context, buckets []Bucket) error
 }
 
-func newStore(maxBuckets int) *store {
-	s := &store{seed: maphash.MakeSeed(), perShard: max(1, maxBuckets/shards)}
-	for i := range s.shards {
-		s.shards[i].m = map[string]*bucket{}
+// State is what a store keeps for one bucket: its tokens when it was last
+// touched.
+type State struct {
+	Tokens  float64
+	Updated time.Time
+}
+
+// Fresh returns a new (full) bucket's state at now.
+func (r Rate) Fresh(now time.Time) State { return State{Tokens: float64(r.burst()), Updated: now} }
+
+// At returns s refilled up to now (never above the burst; a clock that went
+// back refills nothing).
+func (r Rate) At(s State, now time.Time) State {
+	if elapsed := now.Sub(s.Updated); elapsed > 0 {
+		s.Tokens = math.Min(float64(r.burst()), s.Tokens+elapsed.Seconds()*float64(r.Limit()))
+		s.Updated = now
 	}
 	return s
 }
 
-// bucket returns key's bucket (created at r when missing), marked used at
-// now. The key is bytes so that callers can build it on the stack: looking
-// up an existing bucket allocates nothing. The caller takes its token.
-func (s *store) bucket(key []byte, r Rate, now time.Time) *bucket {
-	sh := &s.shards[maphash.Bytes(s.seed, key)%shards]
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	b := sh.m[string(key)]
-	if b == nil {
-		sh.sweep(now, sweepPerInsert)
-		for len(sh.m) >= s.perShard {
-			sh.evict(sh.lru.Back().Value.(*bucket))
-		}
-		k := string(key)
-		display := k
-		if s.joined {
-			display = strings.Replace(k, keySep, "/", 1)
-		}
-		b = &bucket{key: k, display: display, label: r.String(), lim: rate.NewLimiter(r.Limit(), r.burst()), rate: r}
-		b.elem = sh.lru.PushFront(b)
-		sh.m[k] = b
-	} else {
-		sh.lru.MoveToFront(b.elem)
+// wait is how long s (at its Updated time) needs to hold one token.
+func (r Rate) wait(s State) time.Duration {
+	if s.Tokens >= 1 {
+		return 0
 	}
-	b.last = now
-	return b
+	return time.Duration(math.Ceil((1 - s.Tokens) / float64(r.Limit()) * float64(time.Second)))
 }
 
-// keySep separates the tool and the principal in a tool+principal key.
-const keySep = "\x00"
-
-func (sh *shard) evict(b *bucket) {
-	sh.lru.Remove(b.elem)
-	delete(sh.m, b.key)
+// TakeAll is the one rule every Store applies: given each bucket's state
+// (already refilled to now, or Fresh), it takes one token from every bucket
+// when each holds one, and returns the grant and the new states. A refused
+// take leaves the states as they were.
+func TakeAll(buckets []Bucket, states []State) (Grant, []State) {
+	g := Grant{OK: true, Remaining: make([]int, len(buckets))}
+	for i, b := range buckets {
+		if w := b.Rate.wait(states[i]); w > 0 {
+			if g.OK || w > g.RetryAfter {
+				g.RetryAfter, g.Limiting = w, i
+			}
+			g.OK = false
+		}
+	}
+	out := states
+	if g.OK {
+		out = make([]State, len(states))
+		for i, s := range states {
+			s.Tokens--
+			out[i] = s
+		}
+	}
+	for i, s := range out {
+		g.Remaining[i] = int(math.Floor(s.Tokens + 1e-9))
+	}
+	return g, out
 }
 
-// sweep drops up to n idle buckets from the LRU end: a bucket untouched for
-// its full refill time is equal to a new one.
-func (sh *shard) sweep(now time.Time, n int) int {
+// GiveBack returns s with one token put back (capped at the burst).
+func (r Rate) GiveBack(s State) State {
+	s.Tokens = math.Min(float64(r.burst()), s.Tokens+1)
+	return s
+}
+
+// MemoryStore is a Store in this process's memory, on its wall clock. It
+// stays bounded however many principals call: a bucket idle for its whole
+// refill time is full, the same as a new one, so inserts drop such buckets,
+// and a store at its bound drops its least recently used bucket. It starts
+// no goroutine.
+type MemoryStore struct {
+	mu  sync.Mutex
+	m   map[string]*memBucket
+	lru list.List // front: most recently used
+	max int
+}
+
+type memBucket struct {
+	key   string
+	rate  Rate
+	state State
+	elem  *list.Element
+}
+
+// NewMemoryStore returns an empty store holding at most maxBuckets buckets
+// (DefaultMaxBuckets when maxBuckets is 0 or less). Evicting a bucket that
+// is not full forgets what it had used: set the bound above the number of
+// callers active within one refill period.
+func NewMemoryStore(maxBuckets int) *MemoryStore {
+	if maxBuckets <= 0 {
+		maxBuckets = DefaultMaxBuckets
+	}
+	return &MemoryStore{m: map[string]*memBucket{}, max: maxBuckets}
+}
+
+// Take implements Store.
+func (s *MemoryStore) Take(_ context.Context, buckets []Bucket) (Grant, error) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mbs := make([]*memBucket, len(buckets))
+	states := make([]State, len(buckets))
+	for i, b := range buckets {
+		mb, err := s.bucket(b, now)
+		if err != nil {
+			return Grant{}, err
+		}
+		mbs[i] = mb
+		states[i] = b.Rate.At(mb.state, now)
+	}
+	g, states := TakeAll(buckets, states)
+	if g.OK {
+		for i, mb := range mbs {
+			mb.state = states[i]
+		}
+	}
+	return g, nil
+}
+
+// Give implements Store.
+func (s *MemoryStore) Give(_ context.Context, buckets []Bucket) error {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range buckets {
+		if mb := s.m[b.Key]; mb != nil {
+			mb.state = b.Rate.GiveBack(b.Rate.At(mb.state, now))
+		}
+	}
+	return nil
+}
+
+// bucket returns b's bucket, created full when missing, marked used.
+func (s *MemoryStore) bucket(b Bucket, now time.Time) (*memBucket, error) {
+	if mb := s.m[b.Key]; mb != nil {
+		if mb.rate != b.Rate {
+			// The configuration changed: keep what was used, at the new rate.
+			mb.rate = b.Rate
+		}
+		s.lru.MoveToFront(mb.elem)
+		return mb, nil
+	}
+	if err := b.Rate.check(); err != nil {
+		return nil, fmt.Errorf("bucket %q: %w", b.Key, err)
+	}
+	s.sweep(now, sweepPerInsert)
+	for len(s.m) >= s.max {
+		s.evict(s.lru.Back().Value.(*memBucket))
+	}
+	mb := &memBucket{key: b.Key, rate: b.Rate, state: b.Rate.Fresh(now)}
+	mb.elem = s.lru.PushFront(mb)
+	s.m[b.Key] = mb
+	return mb, nil
+}
+
+// sweepPerInsert is how many least recently used buckets an insert looks
+// at for idleness: eviction is spread over inserts, with no goroutine.
+const sweepPerInsert = 4
+
+func (s *MemoryStore) evict(mb *memBucket) {
+	s.lru.Remove(mb.elem)
+	delete(s.m, mb.key)
+}
+
+// sweep drops up to n (all, when n < 0) full buckets from the least
+// recently used end.
+func (s *MemoryStore) sweep(now time.Time, n int) int {
 	dropped := 0
-	for e := sh.lru.Back(); e != nil && (n < 0 || dropped < n); {
-		b := e.Value.(*bucket)
-		if now.Sub(b.last) < b.rate.refill() {
+	for e := s.lru.Back(); e != nil && (n < 0 || dropped < n); {
+		mb := e.Value.(*memBucket)
+		if now.Sub(mb.state.Updated) < mb.rate.refill() {
 			break
 		}
 		prev := e.Prev()
-		sh.evict(b)
+		s.evict(mb)
 		dropped++
 		e = prev
 	}
 	return dropped
 }
 
-func (s *store) len() int {
-	n := 0
-	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.mu.Lock()
-		n += len(sh.m)
-		sh.mu.Unlock()
-	}
-	return n
+// Len returns how many buckets the store holds.
+func (s *MemoryStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m)
 }
 
-func (s *store) sweepAll(now time.Time) int {
-	n := 0
-	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.mu.Lock()
-		n += sh.sweep(now, -1)
-		sh.mu.Unlock()
-	}
-	return n
+// Sweep drops every idle (full) bucket now and returns how many it
+// dropped. Inserts already sweep a few, so calling it is optional.
+func (s *MemoryStore) Sweep() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sweep(time.Now(), -1)
 }
