@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -25,34 +23,33 @@ var ErrTimeout = errors.New("approval: no decision before the timeout")
 
 // Pending is a request waiting in a Queue.
 type Pending struct {
-	// ID is what Resolve takes.
+	// ID is what Resolve takes (see RequestID).
 	ID string `json:"id"`
 	// Request is what is being asked.
 	Request Request `json:"request"`
 	// Since is when the request arrived.
 	Since time.Time `json:"since"`
+	// Expires, when set, is when the request stops waiting.
+	Expires time.Time `json:"expires,omitzero"`
 }
 
-// Queue is an Approver for UIs and remote humans: each Approve call adds a
-// Pending request and waits until someone calls Resolve with its id, the
+// Queue is an Approver for UIs and remote humans: each Approve call puts a
+// Pending request in the queue's Store and waits until someone decides it
+// (Resolve, or Decide on the store from any instance sharing it), the
 // caller's context is done, or the timeout passes. It starts no goroutines.
 // It is safe for concurrent use; the zero value is not usable, call
 // NewQueue.
 type Queue struct {
-	mu      sync.Mutex
-	waiting map[string]*waiter
-	seq     atomic.Uint64
+	store   Store
 	timeout time.Duration
 	notify  func(*Queue, Pending)
-	// arrived is closed and replaced whenever a request is queued, waking
-	// every Next that found nothing to hand out.
-	arrived chan struct{}
-}
+	poll    time.Duration
 
-type waiter struct {
-	p      Pending
-	ch     chan Decision // buffered 1: Resolve never blocks
-	handed bool          // returned by Next already
+	mu sync.Mutex
+	// arrived is closed and replaced whenever this queue puts a request,
+	// waking every Next that found nothing to hand out.
+	arrived chan struct{}
+	handed  map[string]bool // ids Next returned, while they are pending
 }
 
 // QueueOption configures NewQueue.
@@ -71,65 +68,82 @@ func OnPending(fn func(q *Queue, p Pending)) QueueOption {
 	return func(q *Queue) { q.notify = fn }
 }
 
+// QueueStore keeps the queue's approvals in s instead of this process's
+// memory: with a shared store (backend/postgres), a request put by one
+// instance can be listed and decided from another.
+func QueueStore(s Store) QueueOption { return func(q *Queue) { q.store = s } }
+
+// QueuePoll sets how often Next looks at a shared store for requests other
+// instances put (default one second); requests put through this queue wake
+// Next at once.
+func QueuePoll(d time.Duration) QueueOption { return func(q *Queue) { q.poll = d } }
+
 // NewQueue returns an empty queue.
 func NewQueue(opts ...QueueOption) *Queue {
-	q := &Queue{waiting: map[string]*waiter{}, timeout: DefaultQueueTimeout, arrived: make(chan struct{})}
+	q := &Queue{timeout: DefaultQueueTimeout, poll: time.Second, arrived: make(chan struct{}), handed: map[string]bool{}}
 	for _, o := range opts {
 		if o != nil {
 			o(q)
 		}
 	}
+	if q.store == nil {
+		q.store = NewMemoryStore()
+	}
+	if q.poll <= 0 {
+		q.poll = time.Second
+	}
 	return q
 }
 
+// Store returns the store the queue keeps its approvals in.
+func (q *Queue) Store() Store { return q.store }
+
 // Approve queues req and waits for its decision. It returns the context's
 // error when ctx is done first, and an error matching ErrTimeout when the
-// timeout passes first; in both cases the request leaves the queue.
+// timeout passes first; in both cases the request leaves the queue. The
+// same call asked again (same id, tool, session and arguments) finds the
+// decision already made.
 func (q *Queue) Approve(ctx context.Context, req Request) (Decision, error) {
-	w := &waiter{ch: make(chan Decision, 1)}
-	w.p = Pending{ID: "apr-" + strconv.FormatUint(q.seq.Add(1), 10), Request: req, Since: time.Now()}
+	now := time.Now()
+	p := Pending{ID: RequestID(req), Request: req, Since: now}
+	if q.timeout > 0 {
+		p.Expires = now.Add(q.timeout)
+	}
+	if err := q.store.Put(ctx, p); err != nil {
+		return Decision{}, fmt.Errorf("approval request %s could not be queued: %w", p.ID, err)
+	}
 	q.mu.Lock()
-	q.waiting[w.p.ID] = w
 	close(q.arrived)
 	q.arrived = make(chan struct{})
 	q.mu.Unlock()
 	if q.notify != nil {
-		q.notify(q, w.p)
+		q.notify(q, p)
 	}
-	var timeout <-chan time.Time
-	if q.timeout > 0 {
-		t := time.NewTimer(q.timeout)
-		defer t.Stop()
-		timeout = t.C
+	d, err := q.store.Await(ctx, p.ID)
+	if err != nil {
+		_ = q.store.Withdraw(context.WithoutCancel(ctx), p.ID)
+		if errors.Is(err, ErrTimeout) {
+			return Decision{}, fmt.Errorf("approval request %s waited %v: %w", p.ID, q.timeout, ErrTimeout)
+		}
+		return Decision{}, err
 	}
-	select {
-	case d := <-w.ch:
-		return d, nil
-	case <-ctx.Done():
-		q.drop(w.p.ID)
-		return Decision{}, fmt.Errorf("approval request %s: %w", w.p.ID, ctx.Err())
-	case <-timeout:
-		q.drop(w.p.ID)
-		return Decision{}, fmt.Errorf("approval request %s waited %v: %w", w.p.ID, q.timeout, ErrTimeout)
-	}
+	return d, nil
 }
 
-func (q *Queue) drop(id string) {
-	q.mu.Lock()
-	delete(q.waiting, id)
-	q.mu.Unlock()
-}
-
-// Pending lists the requests waiting for a decision, oldest first.
+// Pending lists the requests waiting for a decision, oldest first (none
+// when the store cannot be read: PendingContext says why).
 func (q *Queue) Pending() []Pending {
-	q.mu.Lock()
-	out := make([]Pending, 0, len(q.waiting))
-	for _, w := range q.waiting {
-		out = append(out, w.p)
-	}
-	q.mu.Unlock()
-	slices.SortFunc(out, comparePending)
+	out, _ := q.PendingContext(context.Background())
 	return out
+}
+
+// PendingContext is Pending with a context and the store's error.
+func (q *Queue) PendingContext(ctx context.Context) ([]Pending, error) {
+	out, err := q.store.List(ctx)
+	if out == nil {
+		out = []Pending{}
+	}
+	return out, err
 }
 
 // comparePending orders requests oldest first, by arrival and then by id.
@@ -137,59 +151,58 @@ func comparePending(a, b Pending) int {
 	if c := a.Since.Compare(b.Since); c != 0 {
 		return c
 	}
-	return compareIDs(a.ID, b.ID)
+	return strings.Compare(a.ID, b.ID)
 }
 
-func compareIDs(a, b string) int {
-	if len(a) != len(b) {
-		return len(a) - len(b)
-	}
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// Next waits for a pending request that no earlier Next call has returned,
-// and returns the oldest such one: a UI or a worker loops on Next and
-// Resolves what it gets. Each request is handed out once, so several
-// callers share the work. Next returns ctx's error when ctx is done first.
-// A request handed out may still end (timeout, cancelled caller) before it
-// is resolved; Resolve then reports ErrNotPending.
+// Next waits for a pending request that no earlier Next call on this queue
+// has returned, and returns the oldest such one: a UI or a worker loops on
+// Next and Resolves what it gets. Each request is handed out once, so
+// several callers share the work. Next returns ctx's error when ctx is done
+// first. A request handed out may still end (timeout, cancelled caller)
+// before it is resolved; Resolve then reports ErrNotPending.
 func (q *Queue) Next(ctx context.Context) (Pending, error) {
 	for {
 		q.mu.Lock()
-		var oldest *waiter
-		for _, w := range q.waiting {
-			if !w.handed && (oldest == nil || comparePending(w.p, oldest.p) < 0) {
-				oldest = w
-			}
-		}
-		if oldest != nil {
-			oldest.handed = true
-			p := oldest.p
-			q.mu.Unlock()
-			return p, nil
-		}
 		arrived := q.arrived
 		q.mu.Unlock()
-		select {
-		case <-arrived:
-		case <-ctx.Done():
+		list, err := q.store.List(ctx)
+		if err != nil && ctx.Err() != nil {
 			return Pending{}, ctx.Err()
 		}
+		q.mu.Lock()
+		var next *Pending
+		live := make(map[string]bool, len(list))
+		for i := range list {
+			live[list[i].ID] = true
+			if next == nil && !q.handed[list[i].ID] {
+				next = &list[i]
+			}
+		}
+		for id := range q.handed {
+			if !live[id] {
+				delete(q.handed, id)
+			}
+		}
+		if next != nil {
+			q.handed[next.ID] = true
+			q.mu.Unlock()
+			return *next, nil
+		}
+		q.mu.Unlock()
+		t := time.NewTimer(q.poll)
+		select {
+		case <-arrived:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return Pending{}, ctx.Err()
+		}
+		t.Stop()
 	}
 }
 
 // Len returns how many requests are waiting.
-func (q *Queue) Len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.waiting)
-}
+func (q *Queue) Len() int { return len(q.Pending()) }
 
 // Resolve delivers d to the request with id. It fails, and changes nothing,
 // when d is malformed (see Decision.Check) or when no request with id is
@@ -197,18 +210,19 @@ func (q *Queue) Len() int {
 // matches ErrNotPending. A waiter whose context ends at the same moment may
 // still return its context's error: a decision never outlives its caller.
 func (q *Queue) Resolve(id string, d Decision) error {
+	return q.ResolveContext(context.Background(), id, d)
+}
+
+// ResolveContext is Resolve with a context for the store.
+func (q *Queue) ResolveContext(ctx context.Context, id string, d Decision) error {
 	if err := d.Check(); err != nil {
 		return fmt.Errorf("resolve %s: %w", id, err)
 	}
-	q.mu.Lock()
-	w, ok := q.waiting[id]
-	if ok {
-		delete(q.waiting, id)
+	if err := q.store.Decide(ctx, id, d); err != nil {
+		if errors.Is(err, ErrNotPending) {
+			return fmt.Errorf("resolve %q: %w (unknown, already resolved, timed out or cancelled): list ids with Pending", id, ErrNotPending)
+		}
+		return fmt.Errorf("resolve %q: %w", id, err)
 	}
-	q.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("resolve %q: %w (unknown, already resolved, timed out or cancelled): list ids with Pending", id, ErrNotPending)
-	}
-	w.ch <- d
 	return nil
 }

@@ -194,3 +194,61 @@ func TestQueueNextWakesOnANewRequest(t *testing.T) {
 	require.NoError(t, q.Resolve(p.ID, Approved("ui")))
 	require.NoError(t, <-done)
 }
+
+// Two queues over one store are two instances of a fleet: a request one
+// puts, the other lists, hands out with Next and decides; the waiter wakes
+// once, with that decision.
+func TestQueuesSharingAStore(t *testing.T) {
+	store := NewMemoryStore()
+	a := NewQueue(QueueStore(store))
+	b := NewQueue(QueueStore(store), QueuePoll(5*time.Millisecond))
+	ctx := context.Background()
+	got := make(chan Decision, 2)
+	go func() {
+		d, err := a.Approve(ctx, Request{Call: tool.Call{ID: "call-1", Name: "deploy", Args: json.RawMessage(`{"env":"prod"}`)}})
+		if err == nil {
+			got <- d
+		}
+		close(got)
+	}()
+	p, err := b.Next(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "deploy", p.Request.Call.Name)
+	require.NoError(t, b.Resolve(p.ID, Approved("bob")))
+	assert.ErrorIs(t, a.Resolve(p.ID, Denied("eve", "late")), ErrNotPending, "decided once")
+	d, ok := <-got
+	require.True(t, ok)
+	assert.Equal(t, "bob", d.DecidedBy)
+	_, more := <-got
+	assert.False(t, more, "the waiter woke once")
+}
+
+// The same call asked again (a job run again after a crash) finds the
+// decision already made; other arguments are another question.
+func TestARerunFindsItsEarlierDecision(t *testing.T) {
+	q := NewQueue(QueueTimeout(time.Minute))
+	ctx := context.Background()
+	req := Request{Call: tool.Call{ID: "job-7", Name: "deploy", Session: "s", Args: json.RawMessage(`{"env": "prod", "n": 1}`)}}
+	done := make(chan Decision, 1)
+	go func() { d, _ := q.Approve(ctx, req); done <- d }()
+	waitLen(t, q, 1)
+	id := q.Pending()[0].ID
+	assert.Equal(t, RequestID(req), id)
+	require.NoError(t, q.Resolve(id, Approved("alice")))
+	<-done
+
+	again := req
+	again.Call.Args = json.RawMessage(`{"n":1,"env":"prod"}`) // the same arguments, written otherwise
+	d, err := q.Approve(ctx, again)
+	require.NoError(t, err)
+	assert.Equal(t, "alice", d.DecidedBy, "found without asking")
+
+	other := req
+	other.Call.Args = json.RawMessage(`{"env":"staging","n":1}`)
+	assert.NotEqual(t, RequestID(req), RequestID(other))
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	_, err = q.Approve(short, other)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "other arguments wait for their own decision")
+	assert.Zero(t, q.Len(), "the request left the queue with its waiter")
+}

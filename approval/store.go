@@ -1,0 +1,190 @@
+package approval
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Store keeps the approvals a Queue waits on, so that whoever decides —
+// a UI in this process, or any instance of a fleet sharing a database —
+// reaches the call that waits. MemoryStore is the default; backend/postgres
+// has a shared one.
+//
+// An approval has an id (see RequestID), a request, and a state: pending,
+// decided (once) or withdrawn (its waiter gave up). Implementations must be
+// safe for concurrent use.
+type Store interface {
+	// Put records p as pending. When p.ID is already pending it changes
+	// nothing; when it was decided, the decision stands (Await returns it
+	// at once: a job run again finds its earlier decision); when it was
+	// withdrawn, it is pending again.
+	Put(ctx context.Context, p Pending) error
+	// Await waits for id's decision. It returns an error matching
+	// ErrTimeout when p.Expires passes first, ErrNotPending when id is
+	// unknown or withdrawn, and ctx's error when ctx ends first.
+	Await(ctx context.Context, id string) (Decision, error)
+	// Decide records d for id, once: an id that is not pending (unknown,
+	// decided, withdrawn or expired) gives an error matching ErrNotPending.
+	Decide(ctx context.Context, id string, d Decision) error
+	// Withdraw takes a pending id out of the queue (its waiter gave up); a
+	// later Decide fails with ErrNotPending.
+	Withdraw(ctx context.Context, id string) error
+	// List returns the pending, unexpired approvals, oldest first.
+	List(ctx context.Context) ([]Pending, error)
+}
+
+// RequestID is the id of the approval for req: derived from the call's id,
+// tool, session and the canonical hash of its arguments, so the same call
+// run again (a job retried on another instance) asks the same question and
+// finds the same answer, while different arguments are a different question.
+// A call without an id gets a random one: nothing can be found again.
+func RequestID(req Request) string {
+	h := sha256.New()
+	callID := req.Call.ID
+	if callID == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		callID = "random:" + hex.EncodeToString(b[:])
+	}
+	args, err := HashArgs(req.Call.Args)
+	if err != nil {
+		args = "raw:" + string(req.Call.Args)
+	}
+	for _, part := range []string{callID, req.Call.Name, req.Call.Session, args} {
+		h.Write([]byte(strconv.Itoa(len(part)) + ":" + part))
+	}
+	return "apr-" + hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// DefaultDecisionRetention is how many decided approvals a MemoryStore
+// keeps for calls that are run again.
+const DefaultDecisionRetention = 10_000
+
+// MemoryStore is a Store in this process's memory. It keeps every pending
+// approval, and the last DefaultDecisionRetention decided ones.
+type MemoryStore struct {
+	mu      sync.Mutex
+	items   map[string]*memApproval
+	decided []string // ids of decided approvals, oldest first
+}
+
+type memApproval struct {
+	p     Pending
+	state approvalState
+	d     Decision
+	done  chan struct{} // closed when the state leaves pending
+}
+
+type approvalState uint8
+
+const (
+	statePending approvalState = iota
+	stateDecided
+	stateWithdrawn
+)
+
+// NewMemoryStore returns an empty store.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{items: map[string]*memApproval{}} }
+
+// Put implements Store.
+func (s *MemoryStore) Put(_ context.Context, p Pending) error {
+	if p.ID == "" {
+		return errors.New("approval: Put: the pending request has no id: use RequestID")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if it := s.items[p.ID]; it != nil && it.state != stateWithdrawn {
+		return nil
+	}
+	s.items[p.ID] = &memApproval{p: p, done: make(chan struct{})}
+	return nil
+}
+
+// Await implements Store.
+func (s *MemoryStore) Await(ctx context.Context, id string) (Decision, error) {
+	s.mu.Lock()
+	it := s.items[id]
+	s.mu.Unlock()
+	if it == nil {
+		return Decision{}, fmt.Errorf("approval %s: %w", id, ErrNotPending)
+	}
+	var expired <-chan time.Time
+	if !it.p.Expires.IsZero() {
+		t := time.NewTimer(time.Until(it.p.Expires))
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-it.done:
+	case <-ctx.Done():
+		return Decision{}, fmt.Errorf("approval %s: %w", id, ctx.Err())
+	case <-expired:
+		return Decision{}, fmt.Errorf("approval %s waited until %s: %w", id, it.p.Expires.Format(time.RFC3339), ErrTimeout)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if it.state == stateDecided {
+		return it.d, nil
+	}
+	return Decision{}, fmt.Errorf("approval %s was withdrawn: %w", id, ErrNotPending)
+}
+
+// Decide implements Store.
+func (s *MemoryStore) Decide(_ context.Context, id string, d Decision) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it := s.items[id]
+	if it == nil || it.state != statePending || it.expired(time.Now()) {
+		return fmt.Errorf("approval %s: %w", id, ErrNotPending)
+	}
+	it.state, it.d = stateDecided, d
+	close(it.done)
+	s.decided = append(s.decided, id)
+	if len(s.decided) > DefaultDecisionRetention {
+		old := s.decided[0]
+		s.decided = s.decided[1:]
+		if o := s.items[old]; o != nil && o.state == stateDecided {
+			delete(s.items, old)
+		}
+	}
+	return nil
+}
+
+// Withdraw implements Store.
+func (s *MemoryStore) Withdraw(_ context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if it := s.items[id]; it != nil && it.state == statePending {
+		it.state = stateWithdrawn
+		close(it.done)
+		delete(s.items, id)
+	}
+	return nil
+}
+
+// List implements Store.
+func (s *MemoryStore) List(context.Context) ([]Pending, error) {
+	now := time.Now()
+	s.mu.Lock()
+	out := make([]Pending, 0, len(s.items))
+	for _, it := range s.items {
+		if it.state == statePending && !it.expired(now) {
+			out = append(out, it.p)
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(out, comparePending)
+	return out, nil
+}
+
+func (it *memApproval) expired(now time.Time) bool {
+	return !it.p.Expires.IsZero() && !now.Before(it.p.Expires)
+}
