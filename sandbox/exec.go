@@ -77,7 +77,11 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 	cmd.SysProcAttr = sysProcAttr(p.cred)
 
 	start := time.Now()
-	err = cmd.Start()
+	if p.start != nil {
+		err = p.start(cmd)
+	} else {
+		err = cmd.Start()
+	}
 	pipes.closeWrite()
 	if err != nil {
 		pipes.closeRead()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -215,6 +216,8 @@ func New(name string, opts ...Option) (Sandbox, error) {
 	switch name {
 	case EngineProcess:
 		sb, err = NewProcess(opts...)
+	case EngineLandlock:
+		sb, err = NewLandlock(opts...)
 	case EngineBwrap:
 		sb, err = NewBwrap(opts...)
 	case EngineGVisor, "runsc":
@@ -243,6 +246,9 @@ type plan struct {
 	// status 128+n (bwrap, runsc), so such statuses are read as signals.
 	exitSignals bool
 	unenforced  []string
+	// start, when set, starts the command instead of cmd.Start (the
+	// landlock engine starts it from a restricted thread).
+	start func(*exec.Cmd) error
 }
 
 // base holds what every engine shares: configuration, the concurrency bound,

@@ -1,0 +1,237 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// EngineLandlock is the name of the Landlock engine ([Landlock]).
+const EngineLandlock = "landlock"
+
+// What the Landlock engine reports in [Outcome.Unenforced] when the kernel's
+// Landlock is too old for part of its policy. The run goes ahead without
+// that part, and says so in every outcome.
+const (
+	// UnenforcedSignals: signals to processes outside the sandbox are not
+	// blocked (needs Landlock ABI 6).
+	UnenforcedSignals = "signals"
+	// UnenforcedAbstractUnix: abstract unix sockets outside the sandbox can
+	// be reached (needs Landlock ABI 6).
+	UnenforcedAbstractUnix = "abstract unix sockets"
+	// UnenforcedUnixPaths: with the network off, unix sockets at paths on
+	// the host (under /run, /tmp, ...) can still be connected to (needs
+	// Landlock ABI 9, which restricts resolving them).
+	UnenforcedUnixPaths = "unix socket paths"
+)
+
+// nobody is the uid and gid the Landlock engine runs commands as when the
+// host process is root and [WithUser] is not given.
+const nobody = 65534
+
+// Landlock is the "landlock" engine: the command runs as a host process,
+// like the process engine, confined by the kernel's Landlock LSM (Linux
+// 5.13 and later). It needs neither user namespaces nor a helper binary,
+// only prlimit, and is the engine for hosts where bwrap cannot run — the way
+// the Codex CLI confines commands on Linux.
+//
+// What the command may do:
+//   - read and execute anything on the host (Landlock restricts access, not
+//     visibility: host processes and their command lines stay visible);
+//   - write only in the workspace and in a private temporary directory made
+//     for the run, passed as TMPDIR and removed afterwards; /tmp itself and
+//     everything else is read-only (writing there fails with EACCES);
+//     /dev/null, /dev/zero and /dev/full stay writable;
+//   - with the network off (the default, [WithNetwork]), not bind or connect
+//     any TCP port (Landlock ABI 4), and not create any socket other than a
+//     unix one (a seccomp filter; this covers UDP, raw and netlink sockets,
+//     and io_uring is refused because it could create sockets);
+//   - not connect to abstract unix sockets, nor send signals to processes,
+//     outside its own sandbox (Landlock ABI 6 scoping);
+//   - not mount or unmount anything (Landlock forbids it).
+//
+// When the host process is root and [WithUser] is not given, the command
+// runs as uid and gid 65534 (nobody), so that it has no capabilities and
+// cannot read root-only files; the workspace must then be writable by that
+// user. WithUser(0, 0) keeps root's uid, with every capability dropped (the
+// bounding set too); such a command still owns every root-owned file for
+// reading (mode 0600 root files are readable), which is why it is not the
+// default. Capabilities are never kept: Landlock holds against them, but
+// other kernel interfaces would not.
+//
+// What it does not do: no pid, mount or network namespace. A process that
+// leaves the process group (setsid) is not killed at the end of the run, as
+// with the process engine. With the network on, everything network-wise is
+// allowed. On kernels before Landlock ABI 9, with the network off, unix
+// sockets at host paths stay reachable (and [Outcome.Unenforced] says
+// [UnenforcedUnixPaths]); before ABI 6, signals and abstract unix sockets
+// are not scoped ([UnenforcedSignals], [UnenforcedAbstractUnix]). Without
+// Landlock, or with the network off on a kernel before ABI 4, the engine is
+// unavailable rather than weaker.
+//
+// The confinement applies to the command only: the calling process stays
+// unrestricted. Each run locks a goroutine to a new OS thread, restricts
+// that thread (no_new_privs, a seccomp filter when the network is off, the
+// Landlock domain), starts the command from it — a child inherits its
+// creating thread's restrictions — and lets the runtime discard the thread
+// when the run ends.
+type Landlock struct {
+	base
+	prlimit string // resolved by the availability check
+	abi     int    // the kernel's Landlock ABI, set by the availability check
+	// maxABI, when set, caps the ABI used, as if the kernel were older.
+	// Tests use it to check what older kernels enforce and report.
+	maxABI int
+}
+
+// NewLandlock returns the Landlock engine. It does not check that the kernel
+// has Landlock: [Landlock.Available] and [New] do.
+func NewLandlock(opts ...Option) (*Landlock, error) {
+	cfg, err := newConfig(EngineLandlock, opts)
+	if err != nil {
+		return nil, err
+	}
+	e := &Landlock{}
+	e.init(EngineLandlock, cfg)
+	e.check = e.probe
+	e.prepare = e.plan
+	return e, nil
+}
+
+// Name returns "landlock".
+func (e *Landlock) Name() string { return e.name }
+
+// Available reports whether the kernel has Landlock (and, with the network
+// off, Landlock ABI 4 for TCP) and whether prlimit is installed.
+func (e *Landlock) Available() error { return e.available() }
+
+// Run runs spec; see [Sandbox.Run].
+func (e *Landlock) Run(ctx context.Context, spec Spec) (*Outcome, error) { return e.run(ctx, spec) }
+
+// ABI returns the kernel's Landlock ABI version the engine uses, or 0 when
+// the kernel has no Landlock.
+func (e *Landlock) ABI() int {
+	_ = e.available() // sets e.abi, also when the engine is unavailable for another reason
+	return e.abi
+}
+
+func (e *Landlock) networkOff() bool { return e.cfg.network == nil || !*e.cfg.network }
+
+func (e *Landlock) probe() error {
+	abi, err := landlockABI()
+	if err != nil {
+		return unavailable(e.name, "the kernel has no Landlock",
+			"Landlock needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK and \"landlock\" in the lsm= boot parameter; otherwise use the bwrap or gvisor engine", err)
+	}
+	if e.maxABI > 0 && abi > e.maxABI {
+		abi = e.maxABI
+	}
+	e.abi = abi
+	if abi < 4 && e.networkOff() {
+		return newError(CodeNetworkPolicy, e.name, "",
+			fmt.Errorf("%w: Landlock ABI %d cannot restrict TCP (ABI 4, Linux 6.7, can)", ErrUnavailable, abi),
+			"the network cannot be turned off on this kernel; pass WithNetwork(true) to run with it on, or use the bwrap or gvisor engine")
+	}
+	if e.networkOff() && socketFilterArch() == 0 {
+		return newError(CodeNetworkPolicy, e.name, "",
+			fmt.Errorf("%w: no socket filter for this architecture", ErrUnavailable),
+			"the network cannot be turned off here (only TCP would be); pass WithNetwork(true), or use the bwrap or gvisor engine")
+	}
+	prl, err := prlimitPath(e.name)
+	if err != nil {
+		return err
+	}
+	e.prlimit = prl
+	return nil
+}
+
+func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan, error) {
+	// The check resolved prlimit and the ABI once (see [Process.plan]).
+	if err := e.available(); err != nil {
+		return nil, err
+	}
+	bin, err := lookPath(spec.Argv[0], envValue(env, "PATH"), dir)
+	if err != nil {
+		return nil, newError(CodeCreateFailed, e.name, "", err, "Spec.Argv[0] %q cannot be run", spec.Argv[0])
+	}
+	argv := append(rlimitArgs(e.prlimit, lim), bin)
+	argv = append(argv, spec.Argv[1:]...)
+
+	cred, keepRoot := e.credential()
+	tmp, err := os.MkdirTemp("", "toolbelt-landlock-tmp-")
+	if err != nil {
+		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the run's private temporary directory")
+	}
+	if cred != nil {
+		if err := os.Chown(tmp, int(cred.Uid), int(cred.Gid)); err != nil {
+			os.RemoveAll(tmp)
+			return nil, newError(CodeCreateFailed, e.name, "", err, "giving the run's temporary directory to uid %d", cred.Uid)
+		}
+	}
+	writable := []string{tmp}
+	if e.cfg.workspace != "" {
+		writable = append(writable, e.cfg.workspace)
+	}
+	pol := landlockPolicy{
+		abi:        e.abi,
+		networkOff: e.networkOff(),
+		writable:   writable,
+		dropCaps:   os.Geteuid() == 0,
+		keepRoot:   keepRoot,
+	}
+	conf, err := pol.prepare()
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, newError(CodeCreateFailed, e.name, "", err, "building the Landlock ruleset")
+	}
+	if envValue(spec.Env, "TMPDIR") == "" {
+		env = append(env, "TMPDIR="+tmp)
+	}
+	p := &plan{argv: argv, env: env, dir: dir, cred: cred, start: conf.start}
+	p.cleanup = func() {
+		conf.release()
+		os.RemoveAll(tmp)
+	}
+	p.unenforced = pol.unenforced()
+	if lim.Processes > 0 && (keepRoot || cred == nil && os.Geteuid() == 0) {
+		p.unenforced = append(p.unenforced, LimitProcesses)
+	}
+	return p, nil
+}
+
+// credential returns the user to start the command as, and whether it stays
+// root (uid 0, its capabilities dropped on the starting thread).
+func (e *Landlock) credential() (cred *syscall.Credential, keepRoot bool) {
+	root := os.Geteuid() == 0
+	switch {
+	case e.cfg.user == nil && root:
+		return &syscall.Credential{Uid: nobody, Gid: nobody}, false
+	case e.cfg.user != nil && e.cfg.user.Uid == 0 && root:
+		// Already root: setting the credential would need the capabilities
+		// that are dropped before the fork.
+		return nil, true
+	}
+	return e.cfg.user, false
+}
+
+// landlockPolicy is what one run's starting thread is restricted to.
+type landlockPolicy struct {
+	abi        int
+	networkOff bool
+	writable   []string // directories writable (and everything else) by the command
+	dropCaps   bool     // drop the bounding set and inheritable capabilities
+	keepRoot   bool     // also drop the effective and permitted sets: the command stays uid 0
+}
+
+// unenforced lists what the kernel's ABI leaves out of the policy.
+func (p landlockPolicy) unenforced() []string {
+	var u []string
+	if p.abi < 6 {
+		u = append(u, UnenforcedSignals, UnenforcedAbstractUnix)
+	}
+	if p.networkOff && p.abi < 9 {
+		u = append(u, UnenforcedUnixPaths)
+	}
+	return u
+}

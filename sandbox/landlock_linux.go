@@ -1,0 +1,271 @@
+//go:build linux
+
+package sandbox
+
+// We do not use Go-Landlock (github.com/landlock-lsm/go-landlock) because
+// every one of its packages imports libcap's psx, which in a build with cgo
+// enabled (the default wherever a C compiler is installed) links C code that
+// wraps pthread_create into every program importing this package; and
+// because it restricts all threads of the calling process, while this engine
+// restricts one locked thread that then starts the command. The system calls
+// below are the ones its landlock/syscall package makes, with the constants
+// of golang.org/x/sys/unix.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Landlock rights newer than golang.org/x/sys/unix names (uapi
+// linux/landlock.h).
+const (
+	llAccessFSResolveUnix     = 1 << 16 // ABI 9: connect to a unix socket at a path
+	llAccessNetBindUDP        = 1 << 2  // ABI 10
+	llAccessNetConnectSendUDP = 1 << 3  // ABI 10
+)
+
+// landlockABI asks the kernel for its Landlock ABI version.
+func landlockABI() (int, error) {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	switch errno {
+	case 0:
+		return int(v), nil
+	case unix.ENOSYS:
+		return 0, fmt.Errorf("landlock_create_ruleset: %w (the kernel is built without Landlock)", errno)
+	case unix.EOPNOTSUPP:
+		return 0, fmt.Errorf("landlock_create_ruleset: %w (Landlock is built in but not enabled at boot)", errno)
+	}
+	return 0, fmt.Errorf("landlock_create_ruleset: %w", errno)
+}
+
+// llHandledFS is every filesystem right the ABI knows: each one handled and
+// not granted by a rule is denied.
+func llHandledFS(abi int) uint64 {
+	switch {
+	case abi >= 9:
+		return 1<<17 - 1
+	case abi >= 5:
+		return 1<<16 - 1
+	case abi >= 3:
+		return 1<<15 - 1
+	case abi >= 2:
+		return 1<<14 - 1
+	}
+	return 1<<13 - 1
+}
+
+// socketFilterArch is the audit architecture of this build, for the seccomp
+// filter; 0 where the filter is not written for the architecture.
+func socketFilterArch() uint32 {
+	switch runtime.GOARCH {
+	case "amd64":
+		return unix.AUDIT_ARCH_X86_64
+	case "arm64":
+		return unix.AUDIT_ARCH_AARCH64
+	case "riscv64":
+		return unix.AUDIT_ARCH_RISCV64
+	}
+	return 0
+}
+
+// socketFilter is a seccomp program that lets socket(2) create unix sockets
+// only (EACCES otherwise) and refuses io_uring_setup(2), through which
+// sockets can be created without socket(2). System calls of another
+// architecture (32-bit compatibility mode) kill the process; x32 system
+// calls fail with ENOSYS. Everything else is allowed.
+func socketFilter(arch uint32) []unix.SockFilter {
+	const (
+		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		ret = unix.BPF_RET | unix.BPF_K
+		// Offsets in struct seccomp_data; arg0's low half (little endian).
+		offNr, offArch, offArg0 = 0, 4, 16
+		x32Bit                  = 0x40000000
+	)
+	return []unix.SockFilter{
+		/* 0 */ {Code: ld, K: offArch},
+		/* 1 */ {Code: jeq, K: arch, Jt: 1, Jf: 0},
+		/* 2 */ {Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
+		/* 3 */ {Code: ld, K: offNr},
+		/* 4 */ {Code: jge, K: x32Bit, Jt: 7, Jf: 0}, // -> 12
+		/* 5 */ {Code: jeq, K: unix.SYS_SOCKET, Jt: 2, Jf: 0}, // -> 8
+		/* 6 */ {Code: jeq, K: unix.SYS_IO_URING_SETUP, Jt: 5, Jf: 0}, // -> 12
+		/* 7 */ {Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		/* 8 */ {Code: ld, K: offArg0},
+		/* 9 */ {Code: jeq, K: unix.AF_UNIX, Jt: 0, Jf: 1}, // -> 10 or 11
+		/* 10 */ {Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		/* 11 */ {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)},
+		/* 12 */ {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
+	}
+}
+
+// llStarter starts one run's command from a thread restricted to the run's
+// policy.
+type llStarter struct {
+	pol     landlockPolicy
+	ruleset int
+	filter  []unix.SockFilter
+	done    chan struct{}
+	once    sync.Once
+}
+
+// prepare builds the policy's Landlock ruleset (and seccomp filter).
+func (p landlockPolicy) prepare() (*llStarter, error) {
+	fsRights := llHandledFS(p.abi)
+	if !p.networkOff {
+		fsRights &^= llAccessFSResolveUnix
+	}
+	attr := unix.LandlockRulesetAttr{Access_fs: fsRights}
+	if p.networkOff && p.abi >= 4 {
+		attr.Access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
+		if p.abi >= 10 {
+			attr.Access_net |= llAccessNetBindUDP | llAccessNetConnectSendUDP
+		}
+	}
+	if p.abi >= 6 {
+		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
+	}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return nil, fmt.Errorf("landlock_create_ruleset: %w", errno)
+	}
+	s := &llStarter{pol: p, ruleset: int(fd), done: make(chan struct{})}
+	const (
+		readOnly = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
+		devFile  = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
+			unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	)
+	err := s.allow("/", readOnly&fsRights)
+	for _, d := range p.writable {
+		err = errors.Join(err, s.allow(d, fsRights))
+	}
+	for _, f := range []string{"/dev/null", "/dev/zero", "/dev/full"} {
+		if _, serr := os.Stat(f); serr == nil {
+			err = errors.Join(err, s.allow(f, devFile&fsRights))
+		}
+	}
+	if p.networkOff {
+		// The availability check refuses the network off where there is
+		// no filter for the architecture.
+		s.filter = socketFilter(socketFilterArch())
+	}
+	if err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// allow adds a rule granting access beneath path.
+func (s *llStarter) allow(path string, access uint64) error {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	rule := unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(fd)}
+	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(s.ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
+		uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+	if errno != 0 {
+		return fmt.Errorf("landlock_add_rule %s: %w", path, errno)
+	}
+	return nil
+}
+
+// start restricts a new OS thread and starts cmd from it. A child inherits
+// the credentials, no_new_privs flag, seccomp filter and Landlock domain of
+// the thread that forks it (exec.Cmd.Start forks on the calling thread), so
+// the command is confined and no other thread of this process is.
+//
+// The goroutine never unlocks the thread: when it returns, the runtime ends
+// the thread rather than give it to other goroutines. It stays until the run
+// is over (release), because the command's parent-death signal (Pdeathsig)
+// fires when its creating thread ends.
+func (s *llStarter) start(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		if err := s.restrictThread(); err != nil {
+			errc <- err
+			return
+		}
+		err := cmd.Start()
+		errc <- err
+		if err == nil {
+			<-s.done
+		}
+	}()
+	return <-errc
+}
+
+// release lets the starting thread end and closes the ruleset. Safe to call
+// more than once.
+func (s *llStarter) release() {
+	s.once.Do(func() {
+		close(s.done)
+		unix.Close(s.ruleset)
+	})
+}
+
+// restrictThread applies the policy to the calling thread, which must be
+// locked and never run another goroutine afterwards.
+func (s *llStarter) restrictThread() error {
+	if s.pol.dropCaps {
+		if err := dropCapabilities(s.pol.keepRoot); err != nil {
+			return err
+		}
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if s.filter != nil {
+		prog := unix.SockFprog{Len: uint16(len(s.filter)), Filter: &s.filter[0]}
+		if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
+			return fmt.Errorf("prctl(PR_SET_SECCOMP): %w", err)
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(s.ruleset), 0, 0); errno != 0 {
+		return fmt.Errorf("landlock_restrict_self: %w", errno)
+	}
+	return nil
+}
+
+// dropCapabilities empties the calling thread's capability bounding set and
+// inheritable set (so no exec can grant a capability again), and with all
+// its effective and permitted sets too. Without all, the thread keeps the
+// capabilities the child needs to switch to its user (setuid, setgid), which
+// the switch to a non-zero uid then clears.
+func dropCapabilities(all bool) error {
+	for c := 0; c < 64; c++ {
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		if err == unix.EINVAL { // past the kernel's last capability
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("prctl(PR_CAPBSET_DROP, %d): %w", c, err)
+		}
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capget: %w", err)
+	}
+	for i := range data {
+		data[i].Inheritable = 0
+		if all {
+			data[i].Effective, data[i].Permitted = 0, 0
+		}
+	}
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	return nil
+}
