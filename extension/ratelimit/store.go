@@ -64,6 +64,16 @@ func (r Rate) At(s State, now time.Time) State {
 	return s
 }
 
+// Refill is how long s takes to be full again, after which the bucket is
+// the same as a new one and a store may forget it.
+func (r Rate) Refill(s State) time.Duration {
+	missing := float64(r.burst()) - s.Tokens
+	if missing <= 0 {
+		return 0
+	}
+	return time.Duration(math.Ceil(missing / float64(r.Limit()) * float64(time.Second)))
+}
+
 // wait is how long s (at its Updated time) needs to hold one token.
 func (r Rate) wait(s State) time.Duration {
 	if s.Tokens >= 1 {

@@ -1,0 +1,292 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+)
+
+// notifyChannel is the LISTEN/NOTIFY channel on which a decided or
+// withdrawn approval's id is announced.
+const notifyChannel = "toolbelt_approvals"
+
+// recheck bounds how long a waiter trusts the notifications alone: it looks
+// at its row at least this often (a notification lost with a dropped
+// connection costs at most this much delay).
+const recheck = 2 * time.Second
+
+// ApprovalStore is an approval.Store in PostgreSQL. Any instance can put,
+// list and decide; a decision wakes the waiter on whichever instance it
+// waits, through one LISTEN connection per store.
+type ApprovalStore struct {
+	pool *pgxpool.Pool
+
+	mu      sync.Mutex
+	waiters map[string]map[chan struct{}]struct{}
+	cancel  context.CancelFunc
+	done    chan struct{}
+	closed  bool
+}
+
+var _ approval.Store = (*ApprovalStore)(nil)
+
+func newApprovalStore(pool *pgxpool.Pool) *ApprovalStore {
+	return &ApprovalStore{pool: pool, waiters: map[string]map[chan struct{}]struct{}{}}
+}
+
+// Put implements approval.Store.
+func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
+	if p.ID == "" {
+		return errors.New("postgres: approval Put: the pending request has no id: use approval.RequestID")
+	}
+	req, err := json.Marshal(p.Request)
+	if err != nil {
+		return fmt.Errorf("postgres: approval %s: encode request: %w", p.ID, err)
+	}
+	var expires *time.Time
+	if !p.Expires.IsZero() {
+		expires = &p.Expires
+	}
+	_, err = s.pool.Exec(ctx, `INSERT INTO toolbelt_approvals (id, request, since, expires, state)
+		VALUES ($1, $2, $3, $4, 'pending')
+		ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, since = EXCLUDED.since,
+			expires = EXCLUDED.expires, state = 'pending', decision = NULL, decided_at = NULL
+		WHERE toolbelt_approvals.state = 'withdrawn'`, p.ID, req, p.Since, expires)
+	if err != nil {
+		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+// Await implements approval.Store.
+func (s *ApprovalStore) Await(ctx context.Context, id string) (approval.Decision, error) {
+	wake, err := s.watch(id)
+	if err != nil {
+		return approval.Decision{}, err
+	}
+	defer s.unwatch(id, wake)
+	for {
+		var state string
+		var decision []byte
+		var expires *time.Time
+		var now time.Time
+		err := s.pool.QueryRow(ctx, `SELECT state, decision, expires, clock_timestamp() FROM toolbelt_approvals WHERE id = $1`, id).
+			Scan(&state, &decision, &expires, &now)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return approval.Decision{}, fmt.Errorf("approval %s: %w", id, approval.ErrNotPending)
+		case err != nil:
+			if ctx.Err() != nil {
+				return approval.Decision{}, fmt.Errorf("approval %s: %w", id, ctx.Err())
+			}
+			return approval.Decision{}, fmt.Errorf("postgres: approval %s: %w", id, err)
+		}
+		switch state {
+		case "decided":
+			var d approval.Decision
+			if err := json.Unmarshal(decision, &d); err != nil {
+				return approval.Decision{}, fmt.Errorf("postgres: approval %s: decode decision: %w", id, err)
+			}
+			return d, nil
+		case "withdrawn":
+			return approval.Decision{}, fmt.Errorf("approval %s was withdrawn: %w", id, approval.ErrNotPending)
+		}
+		wait := recheck
+		if expires != nil {
+			left := expires.Sub(now)
+			if left <= 0 {
+				return approval.Decision{}, fmt.Errorf("approval %s waited until %s: %w", id, expires.Format(time.RFC3339), approval.ErrTimeout)
+			}
+			wait = min(wait, left)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-wake:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return approval.Decision{}, fmt.Errorf("approval %s: %w", id, ctx.Err())
+		}
+		t.Stop()
+	}
+}
+
+// Decide implements approval.Store.
+func (s *ApprovalStore) Decide(ctx context.Context, id string, d approval.Decision) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("postgres: approval %s: encode decision: %w", id, err)
+	}
+	return s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'decided', decision = $2, decided_at = clock_timestamp()
+		WHERE id = $1 AND state = 'pending' AND (expires IS NULL OR expires > clock_timestamp())`, b)
+}
+
+// Withdraw implements approval.Store.
+func (s *ApprovalStore) Withdraw(ctx context.Context, id string) error {
+	err := s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'withdrawn' WHERE id = $1 AND state = 'pending'`)
+	if errors.Is(err, approval.ErrNotPending) {
+		return nil
+	}
+	return err
+}
+
+// change runs an update of id's row and announces it, in one transaction
+// (the notification is sent when it commits). No row changed is
+// ErrNotPending.
+func (s *ApprovalStore) change(ctx context.Context, id, sql string, args ...any) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, sql, append([]any{id}, args...)...)
+		if err != nil {
+			return fmt.Errorf("postgres: approval %s: %w", id, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("approval %s: %w", id, approval.ErrNotPending)
+		}
+		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id); err != nil {
+			return fmt.Errorf("postgres: approval %s: notify: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// List implements approval.Store.
+func (s *ApprovalStore) List(ctx context.Context) ([]approval.Pending, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, request, since, expires FROM toolbelt_approvals
+		WHERE state = 'pending' AND (expires IS NULL OR expires > clock_timestamp()) ORDER BY since, id`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: list approvals: %w", err)
+	}
+	defer rows.Close()
+	var out []approval.Pending
+	for rows.Next() {
+		var p approval.Pending
+		var req []byte
+		var expires *time.Time
+		if err := rows.Scan(&p.ID, &req, &p.Since, &expires); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(req, &p.Request); err != nil {
+			return nil, fmt.Errorf("postgres: approval %s: decode request: %w", p.ID, err)
+		}
+		if expires != nil {
+			p.Expires = *expires
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// watch registers a waiter for id's notifications, starting the listener
+// when it is not running.
+func (s *ApprovalStore) watch(id string) (chan struct{}, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errors.New("postgres: the approval store is closed")
+	}
+	if s.done == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		s.cancel, s.done = cancel, make(chan struct{})
+		go s.listen(ctx, s.done)
+	}
+	ch := make(chan struct{}, 1)
+	if s.waiters[id] == nil {
+		s.waiters[id] = map[chan struct{}]struct{}{}
+	}
+	s.waiters[id][ch] = struct{}{}
+	return ch, nil
+}
+
+func (s *ApprovalStore) unwatch(id string, ch chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.waiters[id], ch)
+	if len(s.waiters[id]) == 0 {
+		delete(s.waiters, id)
+	}
+}
+
+// wake wakes id's waiters, or every waiter when id is empty.
+func (s *ApprovalStore) wake(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for wid, set := range s.waiters {
+		if id != "" && wid != id {
+			continue
+		}
+		for ch := range set {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// listen holds one connection that LISTENs for decisions and wakes the
+// waiters they concern. When the connection breaks it wakes every waiter
+// (they look at their rows) and connects again.
+func (s *ApprovalStore) listen(ctx context.Context, done chan struct{}) {
+	defer close(done)
+	for ctx.Err() == nil {
+		err := s.listenOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		_ = err
+		s.wake("")
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+func (s *ApprovalStore) listenOnce(ctx context.Context) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// A connection that LISTENed goes back to the pool clean, or not at all.
+		if _, err := conn.Exec(context.Background(), "UNLISTEN *"); err != nil {
+			conn.Conn().Close(context.Background())
+		}
+		conn.Release()
+	}()
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+		return err
+	}
+	// Anything decided before LISTEN took effect is seen by the waiters'
+	// next look at their rows: wake them once now.
+	s.wake("")
+	for {
+		n, err := conn.Conn().WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		s.wake(n.Payload)
+	}
+}
+
+// Close stops the listener and waits for it. Waiters still in Await keep
+// looking at their rows every couple of seconds.
+func (s *ApprovalStore) Close() {
+	s.mu.Lock()
+	s.closed = true
+	cancel, done := s.cancel, s.done
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}

@@ -1,0 +1,85 @@
+// Package postgres keeps Toolbelt's coordination state in PostgreSQL, so
+// that several instances of an agent or an MCP server share it exactly:
+//
+//   - RateLimits, a ratelimit.Store: every instance takes from the same
+//     token buckets, all of a call's buckets or none, in one transaction,
+//     on the database's clock. When the database cannot be reached, calls
+//     are refused (ratelimit fails closed with tool.CodeUnavailable).
+//   - Approvals, an approval.Store: a request one instance puts, any
+//     instance lists and decides; the waiter wakes through LISTEN/NOTIFY.
+//
+//	pool, err := pgxpool.New(ctx, dsn)
+//	if err := postgres.Migrate(ctx, pool); err != nil { ... }
+//	stores := postgres.New(pool)
+//	defer stores.Close()
+//	limiter := ratelimit.New(ratelimit.WithStore(stores.RateLimits), ratelimit.PerPrincipal("10/hour"))
+//	queue := approval.NewQueue(approval.QueueStore(stores.Approvals))
+//
+// It is a module of its own, so the core module needs no database driver.
+// docs/scaling.md says what is exact across instances and what is not.
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Stores are the PostgreSQL implementations of Toolbelt's stores, over one
+// connection pool.
+type Stores struct {
+	RateLimits *RateLimitStore
+	Approvals  *ApprovalStore
+}
+
+// New returns every store over pool. Run Migrate once first. Close stops
+// the approval store's listener.
+func New(pool *pgxpool.Pool) *Stores {
+	return &Stores{RateLimits: &RateLimitStore{pool: pool}, Approvals: newApprovalStore(pool)}
+}
+
+// Close stops what the stores run in the background (the approval
+// listener). It does not close the pool.
+func (s *Stores) Close() { s.Approvals.Close() }
+
+// schema creates the tables, idempotently.
+const schema = `
+CREATE TABLE IF NOT EXISTS toolbelt_ratelimit (
+	key        text PRIMARY KEY,
+	tokens     double precision NOT NULL,
+	updated_at timestamptz NOT NULL,
+	full_at    timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolbelt_ratelimit_full_at ON toolbelt_ratelimit (full_at);
+
+CREATE TABLE IF NOT EXISTS toolbelt_approvals (
+	id         text PRIMARY KEY,
+	request    jsonb NOT NULL,
+	since      timestamptz NOT NULL,
+	expires    timestamptz,
+	state      text NOT NULL CHECK (state IN ('pending', 'decided', 'withdrawn')),
+	decision   jsonb,
+	decided_at timestamptz
+);
+CREATE INDEX IF NOT EXISTS toolbelt_approvals_pending ON toolbelt_approvals (since, id) WHERE state = 'pending';
+`
+
+// Migrate creates the tables the stores use, if they are missing. It is
+// safe to run from several instances at once.
+func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	defer conn.Release()
+	// One migration at a time across instances.
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(7271001)`); err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7271001)`) //nolint:errcheck
+	if _, err := conn.Exec(ctx, schema); err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	return nil
+}

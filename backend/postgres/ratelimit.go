@@ -1,0 +1,145 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+)
+
+// RateLimitStore is a ratelimit.Store in PostgreSQL: one row per bucket.
+// Take locks a call's rows in key order (so two calls never deadlock),
+// refills them on the database's clock, and takes from all of them or
+// none, in one transaction.
+type RateLimitStore struct {
+	pool *pgxpool.Pool
+}
+
+var _ ratelimit.Store = (*RateLimitStore)(nil)
+
+// Take implements ratelimit.Store.
+func (s *RateLimitStore) Take(ctx context.Context, buckets []ratelimit.Bucket) (ratelimit.Grant, error) {
+	var g ratelimit.Grant
+	err := s.locked(ctx, buckets, func(states []ratelimit.State) ([]ratelimit.State, error) {
+		var next []ratelimit.State
+		g, next = ratelimit.TakeAll(buckets, states)
+		if !g.OK {
+			return nil, nil
+		}
+		return next, nil
+	})
+	return g, err
+}
+
+// Give implements ratelimit.Store.
+func (s *RateLimitStore) Give(ctx context.Context, buckets []ratelimit.Bucket) error {
+	return s.locked(ctx, buckets, func(states []ratelimit.State) ([]ratelimit.State, error) {
+		out := make([]ratelimit.State, len(states))
+		for i, b := range buckets {
+			out[i] = b.Rate.GiveBack(states[i])
+		}
+		return out, nil
+	})
+}
+
+// locked runs fn over the buckets' states, refilled to the database's now,
+// with their rows locked; fn returns the states to write (nil: none).
+func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket, fn func([]ratelimit.State) ([]ratelimit.State, error)) error {
+	if len(buckets) == 0 {
+		_, err := fn(nil)
+		return err
+	}
+	// Rows are created and locked in key order, whatever the call's order.
+	order := make([]int, len(buckets))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if buckets[a].Key < buckets[b].Key {
+			return -1
+		} else if buckets[a].Key > buckets[b].Key {
+			return 1
+		}
+		return 0
+	})
+	keys := make([]string, len(buckets))
+	fresh := make([]float64, len(buckets))
+	for i, j := range order {
+		keys[i] = buckets[j].Key
+		fresh[i] = buckets[j].Rate.Fresh(time.Time{}).Tokens
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO toolbelt_ratelimit (key, tokens, updated_at, full_at)
+			SELECT k, t, clock_timestamp(), clock_timestamp() FROM unnest($1::text[], $2::float8[]) AS u(k, t)
+			ON CONFLICT (key) DO NOTHING`, keys, fresh); err != nil {
+			return fmt.Errorf("postgres: rate limit buckets: %w", err)
+		}
+		rows, err := tx.Query(ctx, `SELECT key, tokens, updated_at FROM toolbelt_ratelimit
+			WHERE key = ANY($1) ORDER BY key FOR UPDATE`, keys)
+		if err != nil {
+			return fmt.Errorf("postgres: rate limit buckets: %w", err)
+		}
+		found := map[string]ratelimit.State{}
+		for rows.Next() {
+			var k string
+			var st ratelimit.State
+			if err := rows.Scan(&k, &st.Tokens, &st.Updated); err != nil {
+				rows.Close()
+				return err
+			}
+			found[k] = st
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("postgres: rate limit buckets: %w", err)
+		}
+		// The store's clock, read once the rows are ours.
+		var now time.Time
+		if err := tx.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&now); err != nil {
+			return err
+		}
+		states := make([]ratelimit.State, len(buckets))
+		for i, b := range buckets {
+			st, ok := found[b.Key]
+			if !ok {
+				return fmt.Errorf("postgres: rate limit bucket %q vanished", b.Key)
+			}
+			states[i] = b.Rate.At(st, now)
+		}
+		next, err := fn(states)
+		if err != nil || next == nil {
+			return err
+		}
+		tokens := make([]float64, len(buckets))
+		updated := make([]time.Time, len(buckets))
+		full := make([]time.Time, len(buckets))
+		wkeys := make([]string, len(buckets))
+		for i, b := range buckets {
+			wkeys[i], tokens[i], updated[i] = b.Key, next[i].Tokens, next[i].Updated
+			full[i] = next[i].Updated.Add(b.Rate.Refill(next[i]))
+		}
+		_, err = tx.Exec(ctx, `UPDATE toolbelt_ratelimit AS r SET tokens = u.t, updated_at = u.at, full_at = u.f
+			FROM unnest($1::text[], $2::float8[], $3::timestamptz[], $4::timestamptz[]) AS u(k, t, at, f)
+			WHERE r.key = u.k`, wkeys, tokens, updated, full)
+		if err != nil {
+			return fmt.Errorf("postgres: rate limit buckets: %w", err)
+		}
+		return nil
+	})
+}
+
+// Sweep deletes the buckets that are full again (idle for their whole
+// refill time): they are the same as no row. It returns how many it
+// deleted. Run it now and then; nothing depends on it.
+func (s *RateLimitStore) Sweep(ctx context.Context) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM toolbelt_ratelimit WHERE full_at < clock_timestamp()`)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: sweep rate limit buckets: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
