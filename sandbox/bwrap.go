@@ -3,15 +3,30 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
+	"syscall"
 )
 
 // Bwrap is the "bwrap" engine (bubblewrap): the command sees the host's root
-// read-only, the workspace writable at its own path, a fresh /tmp, its own
-// /proc and /dev, and runs in new pid, ipc, uts and (unless [WithNetwork](true))
-// network namespaces, in a new session, dying with its parent. Rlimits are set
-// by prlimit inside the sandbox. Its pid namespace means no descendant can
-// outlive the run, setsid or not.
+// read-only, the workspace writable at its own path, fresh tmpfs on /tmp,
+// /var/tmp, /run (and /var/run where it is not a link to /run) and /dev/shm,
+// its own /proc and /dev, and runs in new user, pid, ipc, uts, cgroup and
+// (unless [WithNetwork](true)) network namespaces (--unshare-all), in a new
+// session, with every capability dropped (--cap-drop ALL), dying with its
+// parent. Rlimits are set by prlimit inside the sandbox.
+//
+// When the host process is root, commands run as uid/gid 65534 (nobody)
+// unless [WithUser] says otherwise: bwrap itself is started as that user, so
+// no process of the sandbox has root's uid on the host. A workspace owned by
+// another user is then bound through an idmapped mount (Linux 5.12+, a
+// filesystem that supports it), on which the workspace owner's files appear
+// as the command's: the command can write there, and what it creates is owned
+// on the host by the workspace's owner.
+//
+// bwrap is started as the init of a pid namespace of its own, so that killing
+// it (on timeout, cancel, flood or exit) makes the kernel kill every process
+// of the sandbox, even one bwrap forked a moment before.
 type Bwrap struct {
 	base
 	bin, prlimit string // resolved by the availability check
@@ -63,36 +78,71 @@ func (e *Bwrap) probe() error {
 		return err
 	}
 	e.bin, e.prlimit = bin, prl
-	argv := append([]string{bin}, e.flags("/")...)
+	// The probe starts bwrap the way runs do: as the same user, as the init
+	// of a new pid namespace, with the same flags.
+	p := &plan{cred: e.cred(), pidns: true}
+	argv := append([]string{bin}, e.flags("/", "")...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
+	cmd.Dir = "/"
+	cmd.SysProcAttr = sysProcAttr(p)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		return unavailable(e.name, "bwrap cannot create its sandbox on this host",
-			"bwrap needs user namespaces (or root); stderr: "+string(bytes.TrimSpace(stderr.Bytes())), err)
+			"bwrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them for bwrap); stderr: "+string(bytes.TrimSpace(stderr.Bytes())), err)
 	}
 	return nil
 }
 
-// flags are bwrap's options up to and including "--".
-func (e *Bwrap) flags(dir string) []string {
-	f := []string{
-		"--die-with-parent", "--new-session",
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts",
+// sandboxUser is the uid and gid commands run as when the host process is
+// root and [WithUser] is not given.
+const sandboxUser = 65534
+
+// cred is the user bwrap is started as: WithUser's, nobody for root, or nil
+// (the caller's own user).
+func (e *Bwrap) cred() *syscall.Credential {
+	if e.cfg.user != nil {
+		return e.cfg.user
 	}
-	if e.cfg.network == nil || !*e.cfg.network {
-		f = append(f, "--unshare-net")
+	if os.Geteuid() == 0 {
+		return &syscall.Credential{Uid: sandboxUser, Gid: sandboxUser}
+	}
+	return nil
+}
+
+// flags are bwrap's options up to and including "--". src is where the
+// workspace is bound from ("" for the workspace itself).
+func (e *Bwrap) flags(dir, src string) []string {
+	f := []string{
+		"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+	}
+	if e.cfg.network != nil && *e.cfg.network {
+		f = append(f, "--share-net")
 	}
 	f = append(f,
 		"--hostname", "sandbox",
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
-		"--tmpfs", "/tmp",
+		// bwrap leaves the new /proc's sysctls and sysrq trigger writable
+		// inside a user namespace, where uid 0 (WithUser(0, 0)) may write
+		// them without any capability: bind the host's read-only.
+		"--ro-bind", "/proc/sys", "/proc/sys",
+		"--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
 	)
+	// Fresh, empty directories where host services keep their sockets and
+	// programs their temporary files.
+	for _, d := range []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"} {
+		if fi, err := os.Lstat(d); (err == nil && fi.IsDir()) || d == "/tmp" || d == "/dev/shm" {
+			f = append(f, "--tmpfs", d)
+		}
+	}
 	if ws := e.cfg.workspace; ws != "" {
-		f = append(f, "--bind", ws, ws)
+		if src == "" {
+			src = ws
+		}
+		f = append(f, "--bind", src, ws)
 	}
 	return append(f, "--chdir", dir, "--")
 }
@@ -102,13 +152,29 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	if err := e.available(); err != nil {
 		return nil, err
 	}
-	bin, prl := e.bin, e.prlimit
-	argv := []string{bin}
-	argv = append(argv, e.flags(dir)...)
-	argv = append(argv, rlimitArgs(prl, lim)...)
-	argv = append(argv, spec.Argv...)
-	p := &plan{argv: argv, env: env, dir: "/", cred: e.cfg.user, exitSignals: true}
-	if lim.Processes > 0 && e.cfg.runsAsRoot() {
+	cred := e.cred()
+	p := &plan{env: env, dir: "/", cred: cred, exitSignals: true, pidns: true}
+	src := ""
+	if ws := e.cfg.workspace; ws != "" && cred != nil && os.Geteuid() == 0 {
+		uid, gid, err := ownerOf(ws)
+		if err != nil {
+			return nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
+		}
+		if uid != cred.Uid || gid != cred.Gid {
+			path, cleanup, err := idmapDir(ws, uid, gid, cred.Uid, cred.Gid)
+			if err != nil {
+				return nil, newError(CodeCreateFailed, e.name, "", err,
+					"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",
+					ws, uid, gid, cred.Uid, cred.Gid, cred.Uid, cred.Gid, uid, gid)
+			}
+			src, p.cleanup = path, cleanup
+		}
+	}
+	argv := []string{e.bin}
+	argv = append(argv, e.flags(dir, src)...)
+	argv = append(argv, rlimitArgs(e.prlimit, lim)...)
+	p.argv = append(argv, spec.Argv...)
+	if lim.Processes > 0 && (cred == nil && os.Geteuid() == 0 || cred != nil && cred.Uid == 0) {
 		p.unenforced = append(p.unenforced, LimitProcesses)
 	}
 	return p, nil

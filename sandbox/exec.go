@@ -74,7 +74,7 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 	cmd.Stdin = nil // the null device
 	cmd.Stdout = pipes.w[0]
 	cmd.Stderr = pipes.w[1]
-	cmd.SysProcAttr = sysProcAttr(p.cred)
+	cmd.SysProcAttr = sysProcAttr(p)
 
 	start := time.Now()
 	if p.start != nil {

@@ -3,8 +3,10 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -12,9 +14,14 @@ import (
 )
 
 // sysProcAttr puts the command in its own process group, kills it if this
-// process dies, and sets its user when one is configured.
-func sysProcAttr(cred *syscall.Credential) *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Credential: cred, Pdeathsig: syscall.SIGKILL}
+// process dies, sets its user when one is configured, and starts it as the
+// init of a new pid namespace when the plan asks for one.
+func sysProcAttr(p *plan) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Credential: p.cred, Pdeathsig: syscall.SIGKILL}
+	if p.pidns {
+		pidnsAttr(a)
+	}
+	return a
 }
 
 // waitExited blocks until pid has exited, leaving it unreaped, so its pid
@@ -202,4 +209,49 @@ func waitFor(pid int, waited chan error) error {
 		return <-waited
 	}
 	return waitExited(pid)
+}
+
+// reapLeftovers waits until no live process has key in its command line,
+// sending SIGKILL to those that do, for at most d. A pid is signalled through
+// a pidfd opened before its command line is checked, so a recycled pid is
+// never hit.
+func reapLeftovers(key string, d time.Duration) {
+	deadline := time.Now().Add(d)
+	k := []byte(key)
+	for {
+		found := false
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			fd, err := unix.PidfdOpen(pid, 0)
+			if err != nil {
+				continue
+			}
+			cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if err == nil && bytes.Contains(cmd, k) && !zombie(pid) {
+				found = true
+				_ = unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+			}
+			unix.Close(fd)
+		}
+		if !found || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// zombie reports whether pid has exited and awaits its reaper.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	if i := bytes.LastIndexByte(b, ')'); i >= 0 && len(b) > i+2 {
+		return b[i+2] == 'Z' || b[i+2] == 'X'
+	}
+	return false
 }

@@ -7,11 +7,18 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+	"time"
 )
 
-func sysProcAttr(cred *syscall.Credential) *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Credential: cred}
+func sysProcAttr(p *plan) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Credential: p.cred}
 }
+
+func idmapDir(string, uint32, uint32, uint32, uint32) (string, func(), error) {
+	return "", nil, errPlatform
+}
+
+func ownerOf(string) (uint32, uint32, error) { return 0, 0, errPlatform }
 
 func waitExited(int) error { return errPlatform }
 
@@ -27,3 +34,5 @@ func (s *streams) closeRead()        {}
 func (s *streams) pump(int, *group, [2]*capture, func(string, []byte)) (error, bool, error) {
 	return errPlatform, false, errPlatform
 }
+
+func reapLeftovers(string, time.Duration) {}

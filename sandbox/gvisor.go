@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 )
 
 // GVisor is the "gvisor" engine: the command runs under gVisor's user-space
@@ -158,7 +159,16 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the bundle directory")
 	}
-	cleanup := func() { _ = os.RemoveAll(tmp) }
+	cleanup := func() {
+		// runsc's sandbox and gofer processes die with runsc, but a moment
+		// after it: wait for them (killing any that linger), so that none
+		// outlives the run. They all carry the state directory in their
+		// command lines. (runsc cannot be made the init of a pid namespace
+		// of ours, which would do this by itself: it fails to start its
+		// sandbox there.)
+		reapLeftovers(tmp, 5*time.Second)
+		_ = os.RemoveAll(tmp)
+	}
 	bundle, state := filepath.Join(tmp, "bundle"), filepath.Join(tmp, "state")
 	for _, d := range []string{bundle, state} {
 		if err := os.Mkdir(d, 0o700); err != nil {

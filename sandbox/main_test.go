@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
@@ -28,25 +29,14 @@ var installHint = map[string]string{
 // installed, except under CI, where a missing engine fails the test.
 func engine(t testing.TB, name string, opts ...Option) Sandbox {
 	t.Helper()
-	var (
-		sb  Sandbox
-		err error
-	)
-	switch name {
-	case EngineProcess:
-		sb, err = NewProcess(opts...)
-	case EngineBwrap:
-		sb, err = NewBwrap(opts...)
-	case EngineGVisor:
-		sb, err = NewGVisor(opts...)
-	}
-	require.NoError(t, err)
-	if err := sb.Available(); err != nil {
+	sb, err := New(name, opts...)
+	if errors.Is(err, ErrUnavailable) {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("engine %s unavailable in CI (install %s): %v", name, installHint[name], err)
 		}
 		t.Skipf("engine %s unavailable, install the %s package: %v", name, installHint[name], err)
 	}
+	require.NoError(t, err)
 	return sb
 }
 
@@ -129,13 +119,5 @@ func haveBinary(name string) bool {
 
 // baseOf returns the shared part of an engine, for building its command line.
 func baseOf(sb Sandbox) *base {
-	switch e := sb.(type) {
-	case *Process:
-		return &e.base
-	case *Bwrap:
-		return &e.base
-	case *GVisor:
-		return &e.base
-	}
-	panic("unknown engine type")
+	return sb.(interface{ engineBase() *base }).engineBase()
 }

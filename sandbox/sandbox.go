@@ -249,6 +249,9 @@ type plan struct {
 	// start, when set, starts the command instead of cmd.Start (the
 	// landlock engine starts it from a restricted thread).
 	start func(*exec.Cmd) error
+	// pidns starts argv[0] as the init of a new pid namespace: when it dies,
+	// for whatever reason, the kernel kills everything it started.
+	pidns bool
 }
 
 // base holds what every engine shares: configuration, the concurrency bound,
@@ -397,3 +400,6 @@ func (e *Error) withCause(cause error) *Error {
 	}
 	return e
 }
+
+// engineBase gives tests and benchmarks the shared part of any engine.
+func (b *base) engineBase() *base { return b }

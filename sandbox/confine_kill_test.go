@@ -1,0 +1,140 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestStoppedRunsLeaveNoProcess stops 1,000 runs per engine at a random
+// point 0–50 ms after the call (half by cancelling the caller's context, half
+// by Limits.Timeout), while the engine is still starting or the command has
+// just forked, and counts by pid the processes of each run still alive once
+// Run has returned. The namespaced engines' commands also fork a child that
+// calls setsid. With -short it stops 100 runs per engine.
+func TestStoppedRunsLeaveNoProcess(t *testing.T) {
+	runs := 1000
+	if testing.Short() {
+		runs = 100
+	}
+	const workers = 4
+	for _, name := range Engines() {
+		t.Run(name, func(t *testing.T) {
+			sb := engine(t, name)
+			// Every process of run i carries "<prefix>.<i>" in its command
+			// line (the engine's own processes through the script they
+			// pass on); gVisor's host processes carry the run's state
+			// directory instead.
+			prefix := fmt.Sprintf("7%05d", rand.IntN(100000))
+			setsid := ""
+			if name != EngineProcess {
+				setsid = "setsid sleep $M & "
+			}
+			var (
+				next              atomic.Int64
+				atReturn, at2s    atomic.Int64
+				started, finished atomic.Int64
+				mu                sync.Mutex
+				survivors         []string
+				wg                sync.WaitGroup
+			)
+			for range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := int(next.Add(1)) - 1
+						if i >= runs {
+							return
+						}
+						marker := fmt.Sprintf("%s.%04d", prefix, i)
+						script := "M=" + marker + "; sleep $M & " + setsid + "sh -c 'sleep $0 & wait' $M & echo up; wait"
+						spec := Spec{Argv: []string{"sh", "-c", script, marker}}
+						after := time.Duration(rand.Int64N(int64(50*time.Millisecond) + 1))
+						ctx, cancel := context.WithCancel(context.Background())
+						stop := func() bool { return false }
+						if i%2 == 0 {
+							stop = time.AfterFunc(after, cancel).Stop
+						} else {
+							spec.Limits.Timeout = max(after, time.Microsecond)
+						}
+						out, err := sb.Run(ctx, spec)
+						stop()
+						cancel()
+						if err == nil {
+							t.Errorf("run %d ended by itself: %+v", i, out)
+						}
+						if out != nil {
+							started.Add(1)
+							if strings.Contains(string(out.Stdout), "up") {
+								finished.Add(1)
+							}
+						}
+						keys := []string{marker}
+						if out != nil && name == EngineGVisor && len(out.Argv) > 1 {
+							keys = append(keys, strings.TrimPrefix(out.Argv[1], "--root="))
+						}
+						left := procsWithAny(keys)
+						if len(left) == 0 {
+							continue
+						}
+						atReturn.Add(1)
+						if !eventually(2*time.Second, func() bool { return len(procsWithAny(keys)) == 0 }) {
+							at2s.Add(1)
+							mu.Lock()
+							survivors = append(survivors, fmt.Sprintf("run %d (stopped after %v): %s", i, after, describe(procsWithAny(keys))))
+							mu.Unlock()
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			t.Logf("%s: %d runs, %d started, %d got as far as the command's output; runs with a process alive when Run returned: %d, still alive 2 s later: %d",
+				name, runs, started.Load(), finished.Load(), atReturn.Load(), at2s.Load())
+			assert.Zero(t, atReturn.Load(), "runs that left a process alive when Run returned")
+			assert.Empty(t, survivors, "processes outlived their run")
+			// Clean up after a failure, so the machine is not left with
+			// the survivors' sleeps.
+			killAll(procsWithAny([]string{prefix + "."}))
+			require.Positive(t, started.Load(), "some runs started")
+		})
+	}
+}
+
+// procsWithAny returns the live host processes whose command line contains
+// any of keys.
+func procsWithAny(keys []string) []int {
+	var pids []int
+	for _, k := range keys {
+		if k != "" {
+			pids = append(pids, hostProcsWith(k)...)
+		}
+	}
+	return pids
+}
+
+func describe(pids []int) string {
+	var b strings.Builder
+	for _, p := range pids {
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		fmt.Fprintf(&b, "[%d %q] ", p, strings.ReplaceAll(string(cmd), "\x00", " "))
+	}
+	return b.String()
+}
+
+func killAll(pids []int) {
+	for _, p := range pids {
+		if proc, err := os.FindProcess(p); err == nil {
+			_ = proc.Kill()
+		}
+	}
+}

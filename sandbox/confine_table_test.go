@@ -1,0 +1,299 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// This file is the engine table of docs/sandbox.md and the README, measured:
+// every row is an attack (or a check) run through every engine of
+// [Engines], and each engine's cell is what the row expects of it. A row
+// without an expectation for an engine fails, so a new engine must fill in
+// its column here and in the docs.
+
+// confineRow is one row of the engine table.
+type confineRow struct {
+	name string
+	// rootOnly rows state what holds when the host process is root.
+	rootOnly bool
+	// want is, per engine, whether the engine holds (true) or the attack
+	// gets through (false).
+	want map[string]bool
+	// held runs the attack through sb and reports whether it was held.
+	held func(t *testing.T, name string, sb Sandbox) bool
+	// opts are extra engine options for the row.
+	opts func(name string) []Option
+}
+
+func confineRows() []confineRow {
+	return []confineRow{
+		{
+			name:     "no capabilities (CapEff, CapPrm, CapBnd are 0)",
+			rootOnly: true,
+			want:     map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				out := mustRun(t, sb, Spec{Argv: []string{"grep", "^Cap", "/proc/self/status"}})
+				caps := map[string]uint64{}
+				for _, line := range strings.Split(strings.TrimSpace(string(out.Stdout)), "\n") {
+					k, v, ok := strings.Cut(line, ":")
+					require.True(t, ok, "line %q", line)
+					n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+					require.NoError(t, err)
+					caps[k] = n
+				}
+				require.Contains(t, caps, "CapEff", "%s", out.Stdout)
+				t.Logf("%s: %v", name, caps)
+				return caps["CapEff"] == 0 && caps["CapPrm"] == 0 && caps["CapBnd"] == 0
+			},
+		},
+		{
+			name:     "runs as a uid other than 0, by default",
+			rootOnly: true,
+			// gVisor: uid 0 of gVisor's own kernel, with no capabilities.
+			want: map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: false},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				out := mustRun(t, sb, Spec{Argv: []string{"id", "-u"}})
+				return strings.TrimSpace(string(out.Stdout)) != "0"
+			},
+		},
+		{
+			name:     "a root-only host file (0600 root) cannot be read",
+			rootOnly: true,
+			want:     map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: false},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				dir := hostDir(t)
+				secret := filepath.Join(dir, "secret")
+				require.NoError(t, os.WriteFile(secret, []byte("root-only"), 0o600))
+				out, _ := sb.Run(context.Background(), Spec{Argv: []string{"cat", secret}})
+				require.NotNil(t, out)
+				return !strings.Contains(string(out.Stdout), "root-only")
+			},
+		},
+		{
+			name:     "remounting / read-write does not make the host writable",
+			rootOnly: true,
+			want:     map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				dir := hostDir(t)
+				marker := filepath.Join(dir, "marker")
+				require.NoError(t, os.WriteFile(marker, []byte("host\n"), 0o666))
+				script := "mount -o remount,bind,rw / ; echo pwned > " + marker
+				if name == EngineProcess {
+					// Never remount the host's own root: the process
+					// engine runs on the host, and the write alone shows it.
+					script = "echo pwned > " + marker
+				}
+				_, _ = sb.Run(context.Background(), Spec{Argv: []string{"sh", "-c", script}})
+				b, err := os.ReadFile(marker)
+				require.NoError(t, err)
+				return string(b) == "host\n"
+			},
+		},
+		{
+			name:     "/proc/sys cannot be written",
+			rootOnly: true,
+			want:     map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				// A harmless global knob, put back afterwards.
+				const knob = "/proc/sys/kernel/printk_ratelimit_burst"
+				before, err := os.ReadFile(knob)
+				require.NoError(t, err)
+				t.Cleanup(func() { _ = os.WriteFile(knob, before, 0o644) })
+				v, err := strconv.Atoi(strings.TrimSpace(string(before)))
+				require.NoError(t, err)
+				_, _ = sb.Run(context.Background(), Spec{Argv: []string{"sh", "-c", fmt.Sprintf("echo %d > %s", v+1, knob)}})
+				after, err := os.ReadFile(knob)
+				require.NoError(t, err)
+				return bytes.Equal(before, after)
+			},
+		},
+		{
+			name:     "its own /proc, also after umount -l /proc",
+			rootOnly: true,
+			want:     map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				host, err := os.ReadFile("/proc/1/cmdline")
+				require.NoError(t, err)
+				script := "umount -l /proc; cat /proc/1/cmdline"
+				if name == EngineProcess {
+					script = "cat /proc/1/cmdline" // never unmount the host's /proc
+				}
+				out, _ := sb.Run(context.Background(), Spec{Argv: []string{"sh", "-c", script}})
+				require.NotNil(t, out)
+				return !bytes.Equal(out.Stdout, host)
+			},
+		},
+		{
+			name: "host unix sockets (/run, /var/run, /tmp, /var/tmp, /dev/shm) unreachable, network off",
+			want: map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				return unixSocketsHeld(t, sb)
+			},
+		},
+		{
+			name: "host unix sockets unreachable also as WithUser",
+			want: map[string]bool{EngineProcess: false, EngineBwrap: true, EngineGVisor: true},
+			opts: func(string) []Option {
+				if os.Geteuid() != 0 {
+					return nil
+				}
+				return []Option{WithUser(65534, 65534)}
+			},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				return unixSocketsHeld(t, sb)
+			},
+		},
+	}
+}
+
+// TestEngineTable runs every row of the engine table through every engine.
+func TestEngineTable(t *testing.T) {
+	for _, row := range confineRows() {
+		t.Run(row.name, func(t *testing.T) {
+			if row.rootOnly && os.Geteuid() != 0 {
+				t.Skip("the row states what holds when the host process is root; run the tests as root")
+			}
+			for _, name := range Engines() {
+				t.Run(name, func(t *testing.T) {
+					want, ok := row.want[name]
+					require.True(t, ok, "row %q has no expectation for engine %q: add its cell here and in docs/sandbox.md", row.name, name)
+					var opts []Option
+					if row.opts != nil {
+						opts = row.opts(name)
+					}
+					sb := engine(t, name, opts...)
+					got := row.held(t, name, sb)
+					if want {
+						assert.True(t, got, "engine %s must hold: %s", name, row.name)
+					} else {
+						assert.False(t, got, "engine %s is documented as not holding %q; if it now holds, update the table", name, row.name)
+					}
+				})
+			}
+		})
+	}
+}
+
+// mustRun runs spec and fails the test unless it exits 0.
+func mustRun(t *testing.T, sb Sandbox, spec Spec) *Outcome {
+	t.Helper()
+	if spec.Limits.Timeout == 0 {
+		spec.Limits.Timeout = 30 * time.Second
+	}
+	out, err := sb.Run(context.Background(), spec)
+	if out != nil {
+		require.NoError(t, err, "stdout: %s\nstderr: %s", out.Stdout, out.Stderr)
+	}
+	require.NoError(t, err)
+	return out
+}
+
+// hostDir returns a fresh root-readable directory on the host's root
+// filesystem outside /tmp, /var/tmp, /run and /dev/shm (which the namespaced
+// engines replace), so that a sandbox sees it read-only at the same path.
+func hostDir(t *testing.T) string {
+	t.Helper()
+	base := "/"
+	if os.Geteuid() != 0 {
+		base = t.TempDir()
+	}
+	dir, err := os.MkdirTemp(base, ".toolbelt-test-")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// unixSocketsHeld listens on mode-666 unix sockets in each host directory
+// where services keep theirs and reports whether a command run through sb
+// failed to reach every one of them.
+func unixSocketsHeld(t *testing.T, sb Sandbox) bool {
+	t.Helper()
+	if !haveBinary("perl") {
+		if os.Getenv("CI") != "" {
+			t.Fatal("perl (for a unix-socket client) must be installed in CI")
+		}
+		t.Skip("perl (for a unix-socket client) is not installed")
+	}
+	var dirs []string
+	for _, d := range []string{"/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"} {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() && (os.Geteuid() == 0 || d == "/tmp") {
+			dirs = append(dirs, d)
+		}
+	}
+	var (
+		mu       sync.Mutex
+		received []string
+		wg       sync.WaitGroup
+		paths    []string
+		lns      []net.Listener
+	)
+	for _, d := range dirs {
+		p := filepath.Join(d, fmt.Sprintf("toolbelt-test-%d.sock", rand.Uint64()))
+		ln, err := net.Listen("unix", p)
+		require.NoError(t, err)
+		require.NoError(t, os.Chmod(p, 0o666))
+		paths = append(paths, p)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+				b := make([]byte, 64)
+				n, _ := c.Read(b)
+				c.Close()
+				mu.Lock()
+				received = append(received, p+": "+string(b[:n]))
+				mu.Unlock()
+			}
+		}()
+		lns = append(lns, ln)
+	}
+	t.Cleanup(func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+		wg.Wait()
+		for _, p := range paths {
+			os.Remove(p)
+		}
+	})
+	const client = `use IO::Socket::UNIX; my $ok = 0;
+for my $p (@ARGV) { my $s = IO::Socket::UNIX->new(Peer => $p); if ($s) { print $s "hello\n"; close $s; print "reached $p\n"; $ok++ } else { print STDERR "$p: $!\n" } }
+exit($ok ? 0 : 3);`
+	out, err := sb.Run(context.Background(), Spec{
+		Argv:   append([]string{"perl", "-e", client}, paths...),
+		Limits: Limits{Timeout: 30 * time.Second},
+	})
+	require.NotNil(t, out, "%v", err)
+	t.Logf("stdout: %s stderr: %s", out.Stdout, out.Stderr)
+	// Give the listeners a moment to record what reached them.
+	eventually(time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(received) >= strings.Count(string(out.Stdout), "reached ")
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(received) > 0 {
+		t.Logf("received: %q", received)
+	}
+	return len(received) == 0 && !strings.Contains(string(out.Stdout), "reached ")
+}
