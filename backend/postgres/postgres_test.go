@@ -17,7 +17,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
-	"github.com/toolbelt-go/toolbelt/backend/postgres/internal/pgtest"
+	"github.com/toolbelt-go/toolbelt/backend/postgres/pgtest"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/registry"

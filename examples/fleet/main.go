@@ -1,0 +1,186 @@
+// Command fleet runs Toolbelt on several machines that share one PostgreSQL
+// database: any number of MCP servers (stateless streamable HTTP) whose
+// rate limits and approvals are exact across them, and a reviewer that
+// lists and decides the approvals from anywhere.
+//
+//	fleet migrate  -db postgres://...                 create the tables
+//	fleet serve    -db postgres://... -addr 127.0.0.1:8081
+//	fleet serve    -db postgres://... -addr 127.0.0.1:8082
+//	fleet pending  -db postgres://...                 list what waits
+//	fleet decide   -db postgres://... -id apr-... -approve (or -deny "why")
+//
+// Each server offers two tools: send_message, limited to 5 calls per hour
+// per user over the whole fleet, and deploy, which waits for a person's
+// decision wherever it is made. The caller names its user in the
+// X-Toolbelt-User header.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/backend/postgres"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/executor/mcpserver"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// UserHeader names the user a call acts for.
+const UserHeader = "X-Toolbelt-User"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, "fleet:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, w io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("give a command: migrate, serve, pending or decide")
+	}
+	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
+	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "PostgreSQL connection string (default $DATABASE_URL)")
+	addr := fs.String("addr", "127.0.0.1:8081", "serve: where the MCP endpoint listens (/mcp)")
+	id := fs.String("id", "", "decide: the approval's id (see pending)")
+	approve := fs.Bool("approve", false, "decide: approve")
+	deny := fs.String("deny", "", "decide: deny, telling the model why")
+	who := fs.String("as", os.Getenv("USER"), "decide: who decides (recorded with the decision)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *dsn == "" {
+		return errors.New("-db is required (or set DATABASE_URL)")
+	}
+	pool, err := pgxpool.New(ctx, *dsn)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	defer pool.Close()
+	switch args[0] {
+	case "migrate":
+		if err := postgres.Migrate(ctx, pool); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "migrated")
+		return nil
+	case "serve":
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return err
+		}
+		return serve(ctx, pool, ln, w)
+	case "pending":
+		return pending(ctx, pool, w)
+	case "decide":
+		if *id == "" || (*approve == (*deny != "")) {
+			return errors.New("decide needs -id and exactly one of -approve or -deny \"why\"")
+		}
+		d := approval.Approved(*who)
+		if *deny != "" {
+			d = approval.Denied(*who, *deny)
+		}
+		stores := postgres.New(pool)
+		defer stores.Close()
+		q := approval.NewQueue(approval.QueueStore(stores.Approvals))
+		if err := q.ResolveContext(ctx, *id, d); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s: %s by %s\n", *id, d.Kind, d.DecidedBy)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q: use migrate, serve, pending or decide", args[0])
+}
+
+// SendArgs are send_message's arguments.
+type SendArgs struct {
+	To   string `json:"to" jsonschema:"minLength=1"`
+	Text string `json:"text"`
+}
+
+// DeployArgs are deploy's arguments.
+type DeployArgs struct {
+	Env string `json:"env" jsonschema:"enum=staging,enum=prod"`
+}
+
+// serve runs one MCP server of the fleet on ln until ctx ends.
+func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, w io.Writer) error {
+	stores := postgres.New(pool)
+	defer stores.Close()
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("send_message", "Send a short message to a colleague", func(_ context.Context, in SendArgs) (string, error) {
+			return "sent to " + in.To, nil
+		}, tool.WithRisk(tool.RiskLow)),
+		tool.Func("deploy", "Deploy the service to an environment", func(_ context.Context, in DeployArgs) (string, error) {
+			return "deployed to " + in.Env, nil
+		}, tool.WithRisk(tool.RiskHigh)),
+	)
+	limiter := ratelimit.New(ratelimit.WithStore(stores.RateLimits), ratelimit.PerToolPrincipal("5/hour"))
+	queue := approval.NewQueue(approval.QueueStore(stores.Approvals), approval.QueueTimeout(30*time.Minute))
+	gate := approvalgate.New(queue, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto)))
+	ex := executor.New(reg, executor.WithExtensions(limiter, gate, gate.Guard()))
+	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("fleet", "1.0"),
+		mcpserver.WithPrincipal(func(_ context.Context, req *mcp.CallToolRequest) tool.Principal {
+			if req != nil && req.Extra != nil {
+				return tool.Principal{ID: req.Extra.Header.Get(UserHeader)}
+			}
+			return tool.Principal{}
+		}))
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.HTTPHandler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	fmt.Fprintf(w, "serving http://%s/mcp\n", ln.Addr())
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(shut)
+	<-served
+	return ctx.Err()
+}
+
+// pending prints what waits for a decision, one JSON object a line.
+func pending(ctx context.Context, pool *pgxpool.Pool, w io.Writer) error {
+	stores := postgres.New(pool)
+	defer stores.Close()
+	list, err := approval.NewQueue(approval.QueueStore(stores.Approvals)).PendingContext(ctx)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	for _, p := range list {
+		if err := enc.Encode(map[string]any{"id": p.ID, "tool": p.Request.Call.Name, "args": p.Request.Call.Args,
+			"user": p.Request.Call.Principal.ID, "since": p.Since, "why": p.Request.Why}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
