@@ -1,0 +1,80 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/backend/postgres"
+	"github.com/toolbelt-go/toolbelt/dashboard"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Any instance of a fleet can serve the dashboard: a call waits on one
+// instance, and a person decides it on the dashboard of another.
+func TestDashboardOfAnotherInstanceDecides(t *testing.T) {
+	dsn := database(t)
+	const token = "fleet-dashboard-token-0123456789"
+	waiter := newInstance(t, dsn, func(s *postgres.Stores) []executorOption {
+		// Every call asks, whatever its risk.
+		gate := approvalgate.New(approval.NewQueue(approval.QueueStore(s.Approvals)),
+			approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAlwaysAsk)))
+		return []executorOption{executor.WithExtensions(gate, gate.Guard())}
+	})
+	other := postgres.New(newPool(t, dsn))
+	defer other.Close()
+	dash, err := dashboard.New(executor.New(waiter.ex.Registry()), dashboard.WithToken(token),
+		dashboard.WithQueue(approval.NewQueue(approval.QueueStore(other.Approvals))))
+	require.NoError(t, err)
+	srv := httptest.NewServer(dash)
+	defer srv.Close()
+	do := func(method, path, body, csrf string) (int, string) {
+		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		if csrf != "" {
+			req.Header.Set(dashboard.CSRFHeader, csrf)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+
+	done := make(chan *tool.Result, 1)
+	go func() {
+		res, _ := waiter.ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "send", Args: json.RawMessage(`{"to":"all"}`),
+			Principal: tool.Principal{ID: "alice"}})
+		done <- res
+	}()
+	var list []dashboard.Approval
+	require.Eventually(t, func() bool {
+		_, body := do(http.MethodGet, "/api/approvals", "", "")
+		list = nil
+		_ = json.Unmarshal([]byte(body), &list)
+		return len(list) == 1
+	}, 10*time.Second, 10*time.Millisecond)
+	_, page := do(http.MethodGet, "/", "", "")
+	csrf := regexp.MustCompile(`name="csrf" content="([^"]+)"`).FindStringSubmatch(page)[1]
+	code, body := do(http.MethodPost, "/api/approvals/"+list[0].ID, `{"action":"deny","message":"not to everyone"}`, csrf)
+	require.Equal(t, http.StatusOK, code, body)
+	select {
+	case res := <-done:
+		require.ErrorIs(t, res.Error, tool.ErrApprovalDenied)
+		assert.Contains(t, res.Error.Message, "not to everyone")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call on the other instance did not wake")
+	}
+}
