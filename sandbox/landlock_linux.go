@@ -184,26 +184,45 @@ func (s *llStarter) allow(path string, access uint64) error {
 // the credentials, no_new_privs flag, seccomp filter and Landlock domain of
 // the thread that forks it (exec.Cmd.Start forks on the calling thread), so
 // the command is confined and no other thread of this process is.
-//
-// The goroutine never unlocks the thread: when it returns, the runtime ends
-// the thread rather than give it to other goroutines. It stays until the run
-// is over (release), because the command's parent-death signal (Pdeathsig)
-// fires when its creating thread ends.
 func (s *llStarter) start(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		if err := s.restrictThread(); err != nil {
-			errc <- err
-			return
-		}
-		err := cmd.Start()
-		errc <- err
-		if err == nil {
-			<-s.done
-		}
-	}()
+	go s.startLocked(cmd, errc)
 	return <-errc
+}
+
+// startLocked locks its goroutine to a thread other than the main one,
+// restricts it and starts cmd.
+//
+// The goroutine never unlocks a restricted thread: when it returns, the
+// runtime ends the thread rather than give it to other goroutines. The main
+// thread cannot end (the runtime parks it instead, restricted for good), so
+// it is never the one restricted. The thread stays until the run is over
+// (release), because the command's parent-death signal (Pdeathsig) fires
+// when the thread that created it ends.
+func (s *llStarter) startLocked(cmd *exec.Cmd, errc chan<- error) {
+	runtime.LockOSThread()
+	if unix.Gettid() == unix.Getpid() {
+		// Hold the main thread until another goroutine has locked its own
+		// thread: it cannot be this one while this goroutine holds it.
+		locked := make(chan struct{})
+		go func() {
+			runtime.LockOSThread()
+			close(locked)
+			s.startLocked(cmd, errc)
+		}()
+		<-locked
+		runtime.UnlockOSThread()
+		return
+	}
+	if err := s.restrictThread(); err != nil {
+		errc <- err
+		return
+	}
+	err := cmd.Start()
+	errc <- err
+	if err == nil {
+		<-s.done
+	}
 }
 
 // release lets the starting thread end and closes the ruleset. Safe to call
