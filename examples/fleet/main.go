@@ -30,7 +30,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
@@ -140,12 +139,9 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, w io.Writer
 	gate := approvalgate.New(queue, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto)))
 	ex := executor.New(reg, executor.WithExtensions(limiter, gate, gate.Guard()))
 	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("fleet", "1.0"),
-		mcpserver.WithPrincipal(func(_ context.Context, req *mcp.CallToolRequest) tool.Principal {
-			if req != nil && req.Extra != nil {
-				return tool.Principal{ID: req.Extra.Header.Get(UserHeader)}
-			}
-			return tool.Principal{}
-		}))
+		// The demo trusts the header; in production a proxy sets it (and
+		// drops a client's), or use mcpserver.PrincipalFromToken.
+		mcpserver.WithPrincipal(mcpserver.PrincipalFromHeader(UserHeader, "")))
 	if err != nil {
 		return err
 	}
