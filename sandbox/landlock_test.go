@@ -543,3 +543,75 @@ func TestLandlockSpecTMPDIRWins(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ws+"\n", string(out.Stdout))
 }
+
+// BenchmarkLandlockTrue runs `true` through the Landlock engine and, in the
+// same run, with a bare exec.Command("true").Run() and through the process
+// engine (the same prlimit command line without Landlock), each with its
+// allocations.
+func BenchmarkLandlockTrue(b *testing.B) {
+	ctx := context.Background()
+	spec := Spec{Argv: []string{"true"}}
+	ll := landlockEngine(b)
+	proc := engine(b, EngineProcess)
+	b.Run("bare-exec", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := exec.Command("true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, sb := range []Sandbox{proc, ll} {
+		b.Run(sb.Name(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := sb.Run(ctx, spec); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLandlockTrueInterleaved alternates the three of
+// [BenchmarkLandlockTrue] inside one loop, so that a shared machine's
+// drifting speed hits them alike, and reports the time of one run of each
+// and the Landlock engine's over the bare exec's (x_bare) and over the
+// process engine's (x_process).
+func BenchmarkLandlockTrueInterleaved(b *testing.B) {
+	ctx := context.Background()
+	spec := Spec{Argv: []string{"true"}}
+	ll := landlockEngine(b)
+	proc := engine(b, EngineProcess)
+	var tBare, tProc, tLL time.Duration
+	timed := func(d *time.Duration, f func() error) {
+		t0 := time.Now()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		*d += time.Since(t0)
+	}
+	bare := func() error { return exec.Command("true").Run() }
+	viaProc := func() error { _, err := proc.Run(ctx, spec); return err }
+	viaLL := func() error { _, err := ll.Run(ctx, spec); return err }
+	runs := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if runs%2 == 0 {
+			timed(&tBare, bare)
+			timed(&tProc, viaProc)
+			timed(&tLL, viaLL)
+		} else {
+			timed(&tLL, viaLL)
+			timed(&tProc, viaProc)
+			timed(&tBare, bare)
+		}
+		runs++
+	}
+	n := float64(runs)
+	b.ReportMetric(float64(tLL)/n, "landlock-ns/run")
+	b.ReportMetric(float64(tProc)/n, "process-ns/run")
+	b.ReportMetric(float64(tBare)/n, "bare-ns/run")
+	b.ReportMetric(float64(tLL)/float64(tBare), "x_bare")
+	b.ReportMetric(float64(tLL)/float64(tProc), "x_process")
+}
