@@ -159,6 +159,13 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	argv = append(argv, spec.Argv[1:]...)
 
 	cred, keepRoot := e.credential()
+	if ws := e.cfg.workspace; ws != "" && cred != nil {
+		if err := writableBy(ws, cred.Uid, cred.Gid); err != nil {
+			return nil, newError(CodeCreateFailed, e.name, "", err,
+				"commands run as uid %d and need to write the workspace %q: chown it to %d:%d (its parents must let that user in), or pass WithUser with its owner",
+				cred.Uid, ws, cred.Uid, cred.Gid)
+		}
+	}
 	tmp, err := os.MkdirTemp("", "toolbelt-landlock-tmp-")
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the run's private temporary directory")

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -287,4 +288,33 @@ func dropCapabilities(all bool) error {
 		return fmt.Errorf("capset: %w", err)
 	}
 	return nil
+}
+
+// writableBy reports, from owners, groups and modes (ACLs aside), whether
+// uid/gid may reach dir and create files in it: Landlock only takes access
+// away, file modes still apply.
+func writableBy(dir string, uid, gid uint32) error {
+	for d, need := dir, uint32(0o3); ; d, need = filepath.Dir(d), 0o1 {
+		var st unix.Stat_t
+		if err := unix.Stat(d, &st); err != nil {
+			return &os.PathError{Op: "stat", Path: d, Err: err}
+		}
+		shift := 0 // others
+		switch {
+		case st.Uid == uid:
+			shift = 6
+		case st.Gid == gid:
+			shift = 3
+		}
+		if st.Mode>>shift&need != need {
+			what := "write"
+			if need == 0o1 {
+				what = "enter"
+			}
+			return fmt.Errorf("cannot %s %s (owner %d:%d, mode %#o)", what, d, st.Uid, st.Gid, st.Mode&0o7777)
+		}
+		if d == "/" {
+			return nil
+		}
+	}
 }

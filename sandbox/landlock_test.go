@@ -469,6 +469,25 @@ func TestLandlockAsRoot(t *testing.T) {
 		require.NoError(t, err)
 		assert.NotContains(t, out.Unenforced, LimitProcesses, "RLIMIT_NPROC holds for nobody")
 	})
+	t.Run("a workspace nobody cannot write is refused, naming the fix", func(t *testing.T) {
+		dir := workspaceDir(t)
+		require.NoError(t, os.Chmod(dir, 0o755)) // root's
+		sb := landlockEngine(t, WithWorkspace(dir))
+		out, err := sb.Run(context.Background(), Spec{Argv: []string{"true"}})
+		assert.Nil(t, out)
+		require.ErrorIs(t, err, ErrCreateFailed)
+		assert.ErrorContains(t, err, "chown it to 65534:65534")
+		assert.ErrorContains(t, err, "cannot write "+dir)
+		// A workspace nobody owns behind a directory nobody cannot enter.
+		hidden := t.TempDir() // under the test's own 0700 directory
+		require.NoError(t, os.Chown(hidden, nobody, nobody))
+		_, err = landlockEngine(t, WithWorkspace(hidden)).Run(context.Background(), Spec{Argv: []string{"true"}})
+		assert.ErrorContains(t, err, "cannot enter "+filepath.Dir(hidden))
+
+		require.NoError(t, os.Chown(dir, nobody, nobody))
+		o := sh(t, sb, "echo ok > f && cat f")
+		assert.Equal(t, "ok\n", string(o.Stdout))
+	})
 	t.Run("WithUser(0, 0): uid 0 without any capability", func(t *testing.T) {
 		sb := landlockEngine(t, WithWorkspace(ws), WithUser(0, 0))
 		o := sh(t, sb, "id -u")
