@@ -447,6 +447,23 @@ func TestLandlockParentStaysUnrestricted(t *testing.T) {
 	assert.Equal(t, "NoNewPrivs:\t0\n", string(b))
 }
 
+// hostProcessUnreadable checks that a command run through sb reads neither
+// the environment nor the memory of this (host) process.
+func hostProcessUnreadable(t *testing.T, sb Sandbox) {
+	t.Helper()
+	t.Setenv("TOOLBELT_LANDLOCK_MARK", "not-for-the-sandbox")
+	pid := strconv.Itoa(os.Getpid())
+	o := sh(t, sb, `cat /proc/$1/environ; head -c 64 /proc/$1/mem; echo end`, pid)
+	assert.Equal(t, "end\n", string(o.Stdout))
+	assert.Equal(t, 2, strings.Count(string(o.Stderr), "Permission denied"))
+}
+
+// The host process's environment and memory are out of reach (by the file
+// modes for another user, by Landlock's ptrace scoping for the same one).
+func TestLandlockHostProcessUnreadable(t *testing.T) {
+	hostProcessUnreadable(t, landlockEngine(t))
+}
+
 func TestLandlockAsRoot(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("states what holds when the host process is root; run the tests as root")
@@ -513,6 +530,10 @@ func TestLandlockAsRoot(t *testing.T) {
 		b, err := os.ReadFile(secret)
 		require.NoError(t, err)
 		assert.Equal(t, "root-only", string(b))
+		// Same uid as this process: the capabilities it lacks, and
+		// Landlock's ptrace scoping, keep this process's memory and
+		// environment out of its reach.
+		hostProcessUnreadable(t, sb)
 		// RLIMIT_NPROC does not apply to uid 0: said, not hidden.
 		out, err := sb.Run(context.Background(), Spec{Argv: []string{"true"}, Limits: Limits{Processes: 8}})
 		require.NoError(t, err)
