@@ -243,6 +243,20 @@ func TestLandlockNetwork(t *testing.T) {
 		_, _, err = pc.ReadFrom(make([]byte, 8))
 		assert.Error(t, err, "a datagram got through")
 	})
+	t.Run("off: netlink sockets and io_uring refused", func(t *testing.T) {
+		sb := landlockEngine(t)
+		// 16 is AF_NETLINK; io_uring_setup is system call 425 on every
+		// architecture, its parameters a 120-byte struct.
+		o := sh(t, sb, `exec perl -e '
+use Socket; socket(my $s, 16, SOCK_RAW, 0) and print "netlink ok\n" or print "netlink: $!\n";
+my $p = "\0" x 120; my $fd = syscall(425, 8, $p); print $fd >= 0 ? "io_uring ok\n" : "io_uring: $!\n";'`)
+		assert.Equal(t, "netlink: Permission denied\nio_uring: Function not implemented\n", string(o.Stdout))
+		// The same calls with the network on: the refusals above are the
+		// filter's.
+		o = sh(t, landlockEngine(t, WithNetwork(true)), `exec perl -e '
+use Socket; socket(my $s, 16, SOCK_RAW, 0) and print "netlink ok\n" or print "netlink: $!\n";'`)
+		assert.Equal(t, "netlink ok\n", string(o.Stdout))
+	})
 	t.Run("on: TCP connect and bind work", func(t *testing.T) {
 		sb := landlockEngine(t, WithNetwork(true))
 		o := sh(t, sb, `exec perl -e "$1" "$2"`, perlTCPConnect, addr)
