@@ -186,6 +186,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 		writable:   writable,
 		dropCaps:   os.Geteuid() == 0,
 		keepRoot:   keepRoot,
+		user:       cred,
 	}
 	conf, err := pol.prepare()
 	if err != nil {
@@ -229,6 +230,9 @@ type landlockPolicy struct {
 	writable   []string // directories writable (and everything else) by the command
 	dropCaps   bool     // drop the bounding set and inheritable capabilities
 	keepRoot   bool     // also drop the effective and permitted sets: the command stays uid 0
+	// user, when set, is the user the command runs as; its output pipes are
+	// given to it, so that it can reopen them (echo > /dev/stderr).
+	user *syscall.Credential
 }
 
 // unenforced lists what the kernel's ABI leaves out of the policy.

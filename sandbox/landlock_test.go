@@ -128,6 +128,12 @@ func TestLandlockFilesystem(t *testing.T) {
 		o := sh(t, sb, "echo x > /dev/null && echo ok")
 		assert.Equal(t, "ok\n", string(o.Stdout))
 	})
+	t.Run("/dev/stdout and /dev/stderr can be reopened", func(t *testing.T) {
+		// As root the command runs as 65534: the pipes are given to it.
+		o := sh(t, sb, "echo out > /dev/stdout && echo err > /dev/stderr")
+		assert.Equal(t, "out\n", string(o.Stdout))
+		assert.Equal(t, "err\n", string(o.Stderr))
+	})
 	// Each of these would change the host outside the workspace; the file
 	// modes allow all of them, Landlock none.
 	for _, tc := range []struct{ name, script string }{
