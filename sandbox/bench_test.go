@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -60,14 +61,32 @@ func BenchmarkRunTrue(b *testing.B) {
 func BenchmarkRunTrueInterleaved(b *testing.B) {
 	ctx := context.Background()
 	spec := Spec{Argv: []string{"true"}}
+	type variant struct {
+		name, engine string
+		opts         []Option
+	}
+	var variants []variant
 	for _, name := range Engines() {
-		sb := engine(b, name)
+		variants = append(variants, variant{name, name, nil})
+	}
+	if os.Geteuid() == 0 {
+		// As root, bwrap binds a workspace owned by root through an
+		// idmapped mount made for each run.
+		ws, err := os.MkdirTemp("", "toolbelt-bench-ws-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer os.RemoveAll(ws)
+		variants = append(variants, variant{EngineBwrap + "+workspace", EngineBwrap, []Option{WithWorkspace(ws)}})
+	}
+	for _, v := range variants {
+		sb := engine(b, v.engine, v.opts...)
 		eng := baseOf(sb)
 		block := 8
-		if name == EngineGVisor {
+		if v.engine == EngineGVisor {
 			block = 1
 		}
-		b.Run(name, func(b *testing.B) {
+		b.Run(v.name, func(b *testing.B) {
 			var tEngine, tDirect time.Duration
 			runs := 0
 			runEngine := func() {
@@ -112,7 +131,8 @@ func BenchmarkRunTrueInterleaved(b *testing.B) {
 }
 
 // directCmd builds the engine's command line for spec as a plain exec.Cmd
-// with the same environment and directory, and the plan's cleanup.
+// with the same environment, directory, user and pid namespace, and the
+// plan's cleanup.
 func directCmd(b *testing.B, eng *base, spec Spec) (*exec.Cmd, func()) {
 	p, _, err := eng.build(spec)
 	if err != nil {
@@ -120,6 +140,7 @@ func directCmd(b *testing.B, eng *base, spec Spec) (*exec.Cmd, func()) {
 	}
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Env, cmd.Dir = p.env, p.dir
+	cmd.SysProcAttr = sysProcAttr(p)
 	cleanup := p.cleanup
 	if cleanup == nil {
 		cleanup = func() {}

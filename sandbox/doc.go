@@ -27,19 +27,25 @@
 //	setsid escapee        NOT killed     killed (pid ns)     killed (sandbox)
 //	CPU, memory (AS),     yes            yes                 yes (gVisor's kernel)
 //	  file size
-//	processes (NPROC)     non-root only  non-root only       yes, also uid 0 (no capabilities)
+//	processes (NPROC)     non-root only  yes (as root, runs  yes, also uid 0 (no capabilities)
+//	                                       as 65534)
 //	output cap + flood    yes            yes                 yes
 //	filesystem            none (use a    root read-only,     root read-only,
 //	                        Workspace)     workspace rw,       workspace rw,
-//	                                       fresh /tmp          fresh /tmp
+//	                                       fresh /tmp, /run,   fresh /tmp
+//	                                       /var/tmp, /dev/shm
 //	network off           no (refuses    yes (net ns)        yes (--network=none)
 //	                        WithNetwork(false))
+//	capabilities (root)   all            none                none
+//
+// See docs/sandbox.md for the measured table (what each engine does not
+// isolate too) and the test behind every row.
 //
 // RLIMIT_NPROC is counted per user and the kernel never applies it to root.
-// When the caller is root, the process and bwrap engines therefore enforce the
-// process limit only with [WithUser] (an unprivileged uid, e.g. 65534); without
-// it the [Outcome.Unenforced] list says "processes". The workspace must then be
-// writable by that user.
+// When the caller is root, the process engine therefore enforces the process
+// limit only with [WithUser] (an unprivileged uid, e.g. 65534); without it the
+// [Outcome.Unenforced] list says "processes". The bwrap engine runs commands
+// as 65534 when the caller is root (see [Bwrap]).
 //
 // RLIMIT_AS bounds virtual memory, not resident memory: runtimes that reserve
 // large address ranges (Go, the JVM, V8) need generous values. No engine here

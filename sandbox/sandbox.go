@@ -143,8 +143,12 @@ func WithNetwork(on bool) Option {
 
 // WithUser runs commands as uid/gid instead of the caller's user. When the
 // caller is root this is what makes the process limit real for the process
-// and bwrap engines: the kernel does not apply RLIMIT_NPROC to root. The
-// workspace must be writable by that user for commands to write in it.
+// engine (the kernel does not apply RLIMIT_NPROC to root); there the
+// workspace must be writable by that user for commands to write in it. The
+// bwrap engine runs commands as 65534 by default when the caller is root, and
+// binds a workspace owned by another user through an idmapped mount (see
+// [Bwrap]); WithUser picks another uid, WithUser(0, 0) keeps root's (without
+// capabilities).
 func WithUser(uid, gid uint32) Option {
 	return func(c *config) { c.user = &syscall.Credential{Uid: uid, Gid: gid, NoSetGroups: false} }
 }
@@ -195,7 +199,9 @@ func newConfig(engine string, opts []Option) (config, error) {
 }
 
 // Engines lists the engine names [New] accepts, weakest isolation first.
-func Engines() []string { return []string{EngineProcess, EngineBwrap, EngineGVisor} }
+func Engines() []string {
+	return []string{EngineProcess, EngineLandlock, EngineBwrap, EngineGVisor}
+}
 
 // Engine names.
 const (
