@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 )
 
@@ -81,7 +82,7 @@ func (e *Bwrap) probe() error {
 	// The probe starts bwrap the way runs do: as the same user, as the init
 	// of a new pid namespace, with the same flags.
 	p := &plan{cred: e.cred(), pidns: true}
-	argv := append([]string{bin}, e.flags("/", "")...)
+	argv := append([]string{bin}, e.flags("/", "", "")...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
@@ -111,9 +112,9 @@ func (e *Bwrap) cred() *syscall.Credential {
 	return nil
 }
 
-// flags are bwrap's options up to and including "--". src is where the
-// workspace is bound from ("" for the workspace itself).
-func (e *Bwrap) flags(dir, src string) []string {
+// flags are bwrap's options up to and including "--". ws is the workspace
+// ("" for none) and src where it is bound from ("" for ws itself).
+func (e *Bwrap) flags(dir, ws, src string) []string {
 	f := []string{
 		"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 	}
@@ -138,13 +139,54 @@ func (e *Bwrap) flags(dir, src string) []string {
 			f = append(f, "--tmpfs", d)
 		}
 	}
-	if ws := e.cfg.workspace; ws != "" {
+	if ws != "" {
 		if src == "" {
 			src = ws
+		}
+		// A directory on the way to the workspace that the command's user
+		// cannot search (/root, 0700) would keep it out of its own
+		// workspace: an empty tmpfs replaces the topmost such directory (its
+		// contents were out of the user's reach anyway), and bwrap makes the
+		// path to the workspace in it.
+		if cred := e.cred(); cred != nil {
+			if d := unsearchableAncestor(ws, cred.Uid, cred.Gid); d != "" {
+				f = append(f, "--tmpfs", d)
+			}
 		}
 		f = append(f, "--bind", src, ws)
 	}
 	return append(f, "--chdir", dir, "--")
+}
+
+// unsearchableAncestor returns the topmost directory above dir (not "/")
+// that uid/gid may not search, or "".
+func unsearchableAncestor(dir string, uid, gid uint32) string {
+	var parts []string
+	for d := filepath.Dir(dir); d != "/" && d != "."; d = filepath.Dir(d) {
+		parts = append(parts, d)
+	}
+	for i := len(parts) - 1; i >= 0; i-- {
+		fi, err := os.Stat(parts[i])
+		if err != nil {
+			return ""
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return ""
+		}
+		mode := uint32(fi.Mode().Perm())
+		var x uint32 = 0o001
+		switch {
+		case st.Uid == uid:
+			x = 0o100
+		case st.Gid == gid:
+			x = 0o010
+		}
+		if mode&x == 0 {
+			return parts[i]
+		}
+	}
+	return ""
 }
 
 func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, error) {
@@ -171,7 +213,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		}
 	}
 	argv := []string{e.bin}
-	argv = append(argv, e.flags(dir, src)...)
+	argv = append(argv, e.flags(dir, e.cfg.workspace, src)...)
 	argv = append(argv, rlimitArgs(e.prlimit, lim)...)
 	p.argv = append(argv, spec.Argv...)
 	if lim.Processes > 0 && (cred == nil && os.Geteuid() == 0 || cred != nil && cred.Uid == 0) {

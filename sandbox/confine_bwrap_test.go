@@ -62,13 +62,21 @@ func TestBwrapWorkspaceWritableAsNobody(t *testing.T) {
 		owner      uint32
 		opts       []Option
 		commandUID string
+		underRoot  bool // inside a 0700 root directory outside /tmp, like /root
 	}{
-		{"root-owned workspace, default user", 0, nil, "65534"},
-		{"workspace of uid 1000, default user", 1000, nil, "65534"},
-		{"root-owned workspace, WithUser(1234)", 0, []Option{WithUser(1234, 1234)}, "1234"},
+		{"root-owned workspace, default user", 0, nil, "65534", false},
+		{"workspace of uid 1000, default user", 1000, nil, "65534", false},
+		{"root-owned workspace, WithUser(1234)", 0, []Option{WithUser(1234, 1234)}, "1234", false},
+		{"root-owned workspace under a 0700 directory", 0, nil, "65534", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir, err := os.MkdirTemp("", "toolbelt-ws-")
+			parent := ""
+			if tc.underRoot {
+				parent = hostDir(t)
+				require.NoError(t, os.Chmod(parent, 0o700))
+				require.NoError(t, os.WriteFile(filepath.Join(parent, "beside.txt"), []byte("beside"), 0o644))
+			}
+			dir, err := os.MkdirTemp(parent, "toolbelt-ws-")
 			require.NoError(t, err)
 			t.Cleanup(func() { os.RemoveAll(dir) })
 			require.NoError(t, os.Chmod(dir, 0o700))
@@ -80,12 +88,13 @@ func TestBwrapWorkspaceWritableAsNobody(t *testing.T) {
 
 			sb := engine(t, EngineBwrap, append(tc.opts, WithWorkspace(dir))...)
 			out := mustRun(t, sb, Spec{Argv: []string{"sh", "-c",
-				"id -u; echo hi > new.txt; mkdir sub; echo x > sub/f; cat other.txt; if echo y >> other.txt; then echo WROTE-OTHER; fi"}})
+				"id -u; echo hi > new.txt; mkdir sub; echo x > sub/f; cat other.txt; if echo y >> other.txt; then echo WROTE-OTHER; fi; cat ../beside.txt 2>/dev/null; true"}})
 			lines := strings.Fields(string(out.Stdout))
 			require.NotEmpty(t, lines)
 			assert.Equal(t, tc.commandUID, lines[0])
 			assert.Contains(t, lines, "other", "a third user's file is readable")
 			assert.NotContains(t, lines, "WROTE-OTHER", "a third user's file is not writable")
+			assert.NotContains(t, lines, "beside", "what the unsearchable parent holds stays out of reach")
 
 			for _, p := range []string{"new.txt", "sub", "sub/f"} {
 				fi, err := os.Stat(filepath.Join(dir, p))
