@@ -40,7 +40,8 @@ const nobody = 65534
 //   - read and execute anything on the host (Landlock restricts access, not
 //     visibility: host processes and their command lines stay visible);
 //   - write only in the workspace and in a private temporary directory made
-//     for the run, passed as TMPDIR and removed afterwards; /tmp itself and
+//     for the run (on a tmpfs where the host has one: the host's temporary
+//     directory or /dev/shm), passed as TMPDIR and removed afterwards; /tmp itself and
 //     everything else is read-only (writing there fails with EACCES);
 //     /dev/null, /dev/zero and /dev/full stay writable;
 //   - with the network off (the default, [WithNetwork]), not bind or connect
@@ -79,6 +80,7 @@ const nobody = 65534
 type Landlock struct {
 	base
 	prlimit string // resolved by the availability check
+	tmpBase string // where the runs' private temporary directories go, chosen by the check
 	abi     int    // the kernel's Landlock ABI, set by the availability check
 	// maxABI, when set, caps the ABI used, as if the kernel were older.
 	// Tests use it to check what older kernels enforce and report.
@@ -143,6 +145,7 @@ func (e *Landlock) probe() error {
 		return err
 	}
 	e.prlimit = prl
+	e.tmpBase = tmpBase()
 	return nil
 }
 
@@ -166,7 +169,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 				cred.Uid, ws, cred.Uid, cred.Gid)
 		}
 	}
-	tmp, err := os.MkdirTemp("", "toolbelt-landlock-tmp-")
+	tmp, err := os.MkdirTemp(e.tmpBase, "toolbelt-landlock-tmp-")
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the run's private temporary directory")
 	}

@@ -15,3 +15,5 @@ func (*llStarter) start(*exec.Cmd) error            { return errPlatform }
 func (*llStarter) release()                         {}
 
 func writableBy(string, uint32, uint32) error { return errPlatform }
+
+func tmpBase() string { return "" }
