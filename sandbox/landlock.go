@@ -41,9 +41,9 @@ const nobody = 65534
 //     visibility: host processes and their command lines stay visible);
 //   - write only in the workspace and in a private temporary directory made
 //     for the run (on a tmpfs where the host has one: the host's temporary
-//     directory or /dev/shm), passed as TMPDIR and removed afterwards; /tmp itself and
-//     everything else is read-only (writing there fails with EACCES);
-//     /dev/null, /dev/zero and /dev/full stay writable;
+//     directory or /dev/shm), passed as TMPDIR and removed afterwards; /tmp
+//     itself and everything else is read-only (writing there fails with
+//     EACCES); /dev/null, /dev/zero and /dev/full stay writable;
 //   - with the network off (the default, [WithNetwork]), not bind or connect
 //     any TCP port (Landlock ABI 4), and not create any socket other than a
 //     unix one (a seccomp filter; this covers UDP, raw and netlink sockets,
@@ -55,8 +55,8 @@ const nobody = 65534
 // When the host process is root and [WithUser] is not given, the command
 // runs as uid and gid 65534 (nobody), so that it has no capabilities and
 // cannot read root-only files; the workspace must then be writable by that
-// user. WithUser(0, 0) keeps root's uid, with every capability dropped (the
-// bounding set too); such a command still owns every root-owned file for
+// user. WithUser(0, gid) keeps root's uid and gid, with every capability
+// dropped (the bounding set too); such a command still owns every root-owned file for
 // reading (mode 0600 root files are readable), which is why it is not the
 // default. Capabilities are never kept: Landlock holds against them, but
 // other kernel interfaces would not.
@@ -120,8 +120,12 @@ func (e *Landlock) ABI() int {
 
 func (e *Landlock) networkOff() bool { return e.cfg.network == nil || !*e.cfg.network }
 
+// landlockVersion asks the kernel for its Landlock ABI; tests replace it to
+// see what a kernel without Landlock is told.
+var landlockVersion = landlockABI
+
 func (e *Landlock) probe() error {
-	abi, err := landlockABI()
+	abi, err := landlockVersion()
 	if err != nil {
 		return unavailable(e.name, "the kernel has no Landlock",
 			"Landlock needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK and \"landlock\" in the lsm= boot parameter; otherwise use the bwrap or gvisor engine", err)

@@ -561,6 +561,31 @@ func TestLandlockAsRoot(t *testing.T) {
 	})
 }
 
+// A kernel without Landlock makes the engine unavailable, saying why and
+// what to do; it never runs the command unconfined. The kernel's answer is
+// replaced here: the kernel under test has Landlock.
+func TestLandlockUnavailableWithoutLandlock(t *testing.T) {
+	defer func(f func() (int, error)) { landlockVersion = f }(landlockVersion)
+	for _, tc := range []struct {
+		errno syscall.Errno
+		why   string
+	}{
+		{syscall.ENOSYS, "built without Landlock"},
+		{syscall.EOPNOTSUPP, "not enabled at boot"},
+	} {
+		landlockVersion = func() (int, error) {
+			// What landlockABI returns for these answers.
+			return 0, fmt.Errorf("landlock_create_ruleset: %w (%s)", tc.errno, tc.why)
+		}
+		_, err := New(EngineLandlock, WithNetwork(true))
+		require.ErrorIs(t, err, ErrUnavailable)
+		assert.ErrorContains(t, err, tc.errno.Error())
+		assert.ErrorContains(t, err, "the kernel has no Landlock")
+		assert.ErrorContains(t, err, "use the bwrap or gvisor engine")
+		assert.ErrorContains(t, err, tc.why)
+	}
+}
+
 func TestLandlockUnavailableNetworkOff(t *testing.T) {
 	landlockEngine(t) // skips (or fails in CI) without Landlock
 	e, err := NewLandlock()
