@@ -5,10 +5,11 @@
 //
 // # Engines
 //
-// Engines are chosen by name with [New] ("process", "bwrap", "gvisor"), which
-// fails (matching [ErrUnavailable], with the package to install) when the
-// engine is not installed: it never falls back to a weaker one. The concrete
-// types [Process], [Bwrap] and [GVisor] are the escape hatch to an engine.
+// Engines are chosen by name with [New] ("process", "landlock", "bwrap",
+// "gvisor"), which fails (matching [ErrUnavailable], with the package to
+// install) when the engine is not installed: it never falls back to a weaker
+// one. The concrete types [Process], [Landlock], [Bwrap] and [GVisor] are the
+// escape hatch to an engine.
 //
 // Every engine: runs the command in its own process group with stdin from
 // /dev/null, kills the whole group (SIGKILL) on timeout, on cancellation of
@@ -38,14 +39,22 @@
 //	                        WithNetwork(false))
 //	capabilities (root)   all            none                none
 //
+// The landlock engine ([Landlock]) sits between process and bwrap: a host
+// process like the first (a setsid escapee is NOT killed), but confined by
+// the kernel's Landlock LSM: root read-only, the workspace and a private
+// TMPDIR writable; with the network off (its default) TCP refused and no
+// socket but a unix one; no signals or abstract sockets outside the run; as
+// root, commands run as 65534 without capabilities. It needs no user
+// namespace and no helper binary.
+//
 // See docs/sandbox.md for the measured table (what each engine does not
 // isolate too) and the test behind every row.
 //
 // RLIMIT_NPROC is counted per user and the kernel never applies it to root.
 // When the caller is root, the process engine therefore enforces the process
 // limit only with [WithUser] (an unprivileged uid, e.g. 65534); without it the
-// [Outcome.Unenforced] list says "processes". The bwrap engine runs commands
-// as 65534 when the caller is root (see [Bwrap]).
+// [Outcome.Unenforced] list says "processes". The bwrap and landlock engines
+// run commands as 65534 when the caller is root (see [Bwrap], [Landlock]).
 //
 // RLIMIT_AS bounds virtual memory, not resident memory: runtimes that reserve
 // large address ranges (Go, the JVM, V8) need generous values. No engine here

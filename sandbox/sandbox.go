@@ -16,7 +16,7 @@ import (
 // Sandbox runs commands under one engine's isolation. Implementations are safe
 // for concurrent use.
 type Sandbox interface {
-	// Name is the engine's name: "process", "bwrap" or "gvisor".
+	// Name is the engine's name: "process", "landlock", "bwrap" or "gvisor".
 	Name() string
 	// Available reports why the engine cannot run on this host (a missing
 	// binary, with the package to install), or nil when it can.
@@ -111,7 +111,8 @@ func WithLimits(l Limits) Option {
 }
 
 // WithWorkspace sets the directory commands work in. bwrap and gvisor bind it
-// writable at the same path; everything else they see is read-only. It must be
+// writable at the same path, landlock lets commands write beneath it;
+// everything else they see is read-only. It must be
 // an existing absolute directory; a [*Workspace]'s Dir() fits.
 func WithWorkspace(dir string) Option {
 	return func(c *config) {
@@ -134,7 +135,8 @@ func WithEnv(allow ...string) Option {
 }
 
 // WithNetwork turns the network on or off. bwrap and gvisor default to off (a
-// private network namespace with loopback only). The process engine cannot
+// private network namespace with loopback only), landlock too (no TCP, no
+// socket but a unix one; see [Landlock]). The process engine cannot
 // take the network away: WithNetwork(false) on it is an error
 // ([ErrNetworkPolicy]) rather than a promise it cannot keep.
 func WithNetwork(on bool) Option {
@@ -147,8 +149,8 @@ func WithNetwork(on bool) Option {
 // workspace must be writable by that user for commands to write in it. The
 // bwrap engine runs commands as 65534 by default when the caller is root, and
 // binds a workspace owned by another user through an idmapped mount (see
-// [Bwrap]); WithUser picks another uid, WithUser(0, 0) keeps root's (without
-// capabilities).
+// [Bwrap]); landlock too, without the mount (see [Landlock]). WithUser picks
+// another uid, WithUser(0, 0) keeps root's (without capabilities).
 func WithUser(uid, gid uint32) Option {
 	return func(c *config) { c.user = &syscall.Credential{Uid: uid, Gid: gid, NoSetGroups: false} }
 }
@@ -167,7 +169,7 @@ func WithMaxConcurrent(n int) Option {
 }
 
 // WithBinary sets the path of the engine's binary (bwrap or runsc) instead of
-// looking it up in PATH. The process engine ignores it.
+// looking it up in PATH. The process and landlock engines ignore it.
 func WithBinary(path string) Option {
 	return func(c *config) { c.binary = path }
 }
