@@ -15,6 +15,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +24,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -50,7 +53,7 @@ func run() error {
 	governance := flag.String("governance", "", "policy file (YAML) with modes and per-tool rules; default: no file, normal mode")
 	mode := flag.String("mode", "", "operating mode to start in (normal, alert, degraded, lockdown, recovery)")
 	engine := flag.String("engine", sandbox.EngineBwrap, "sandbox engine for the bash tool: bwrap, gvisor, or process (isolates nothing but the process tree)")
-	auditPath := flag.String("audit", "toolbelt-audit.jsonl", "audit trail file (JSON lines, hash-chained); verified and continued if it exists")
+	auditPath := flag.String("audit", "", "audit trail file (JSON lines, hash-chained); verified and continued if it exists (default: one per workspace under $XDG_STATE_HOME/toolbelt, or ~/.local/state/toolbelt)")
 	flag.Parse()
 	if *workspace == "" {
 		return errors.New("-workspace is required: give the directory the tools may read and write")
@@ -75,6 +78,12 @@ func run() error {
 	if err := reg.Register(append(builtin.Files(ws), bash)...); err != nil {
 		return err
 	}
+	if *auditPath == "" {
+		if *auditPath, err = defaultAuditPath(ws.Dir()); err != nil {
+			return err
+		}
+	}
+	log.Info("audit trail", "path", *auditPath)
 	trail, err := audit.Open(*auditPath)
 	if err != nil {
 		return fmt.Errorf("audit trail: %w", err)
@@ -126,4 +135,24 @@ func run() error {
 		return err
 	}
 	return nil
+}
+
+// defaultAuditPath is the trail of a workspace when -audit is not given: in
+// the user's state directory, never in the directory the server was started
+// from (which may be the workspace itself, where the tools could edit it).
+func defaultAuditPath(workspace string) (string, error) {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no -audit path and no home directory for the default: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	dir = filepath.Join(dir, "toolbelt")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("audit trail directory: %w", err)
+	}
+	sum := sha256.Sum256([]byte(workspace))
+	return filepath.Join(dir, filepath.Base(workspace)+"-"+hex.EncodeToString(sum[:4])+".audit.jsonl"), nil
 }

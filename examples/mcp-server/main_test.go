@@ -98,3 +98,19 @@ func TestNeedsWorkspace(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, string(out), "-workspace is required")
 }
+
+// Without -audit the trail goes to the user's state directory, one per
+// workspace, never to the directory the server was started from.
+func TestDefaultAuditPathIsNotTheWorkingDirectory(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	a, err := defaultAuditPath("/srv/project-a")
+	require.NoError(t, err)
+	b, err := defaultAuditPath("/home/x/project-a")
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(state, "toolbelt"), filepath.Dir(a))
+	assert.NotEqual(t, a, b, "two workspaces with one name keep separate trails")
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.NotEqual(t, wd, filepath.Dir(a))
+}
