@@ -64,7 +64,9 @@ type Outcome struct {
 	// "timeout", "cpu", "file size" or "output".
 	KilledBy string
 	// Unenforced lists the limits set for this run that the engine could not
-	// enforce on this host (for example "processes" for root without [WithUser]).
+	// enforce on this host (for example "processes" for root without [WithUser]),
+	// and, for the landlock engine, what its kernel's Landlock is too old to
+	// confine ([UnenforcedUnixPaths], [UnenforcedSignals], [UnenforcedAbstractUnix]).
 	Unenforced []string
 
 	Stdout, Stderr           []byte // kept output, head and tail around a marker when cut
