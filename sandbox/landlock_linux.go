@@ -209,7 +209,10 @@ func (s *llStarter) start(cmd *exec.Cmd) error {
 // thread cannot end (the runtime parks it instead, restricted for good), so
 // it is never the one restricted. The thread stays until the run is over
 // (release), because the command's parent-death signal (Pdeathsig) fires
-// when the thread that created it ends.
+// when the thread that created it ends. Threads also inherit these
+// restrictions from the thread that clones them, but the runtime never
+// clones a new thread from one locked with LockOSThread: it asks its
+// template thread, made before any restriction, to do it.
 func (s *llStarter) startLocked(cmd *exec.Cmd, errc chan<- error) {
 	runtime.LockOSThread()
 	if unix.Gettid() == unix.Getpid() {
