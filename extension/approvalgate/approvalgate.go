@@ -60,6 +60,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,6 +69,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 
 	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/tracing"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -219,7 +221,14 @@ func (e *Extension) handle(ctx context.Context, req *extension.Request, next ext
 		return e.run(ctx, req, next, nil)
 	case approval.ActionRefuse:
 		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: approval.Deny.String(), Reason: ev.Reason})
-		return deny(req, "policy", ev.Reason, map[string]any{"decision": "deny", "decided_by": "policy", "rule": ev.Rule})
+		res := deny(req, "policy", ev.Reason, map[string]any{"decision": "deny", "decided_by": "policy", "rule": ev.Rule})
+		if ev.Rule == "" && areq.Level >= classify.Blocked {
+			// Nobody was asked and nobody could approve it: the same code
+			// the shell tool gives a blocked command.
+			res.Error = tool.NewError(tool.CodePolicyDenied, "the call is blocked ("+strings.Join(areq.Reasons, "; ")+"): it is never run, in any mode; do this another way or ask the user to do it")
+			res.Status = res.Error.Code.Status()
+		}
+		return res
 	}
 	return e.ask(ctx, req, next, &areq, ev)
 }

@@ -105,9 +105,14 @@ func fixed(d approval.Decision) approval.Approver {
 
 func requireDenied(t *testing.T, res *tool.Result, err error, want string) {
 	t.Helper()
+	requireRefused(t, res, err, tool.CodeApprovalDenied, want)
+}
+
+func requireRefused(t *testing.T, res *tool.Result, err error, code tool.Code, want string) {
+	t.Helper()
 	require.Error(t, err)
 	require.NotNil(t, res.Error)
-	assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code)
+	assert.Equal(t, code, res.Error.Code)
 	assert.Equal(t, tool.StatusDenied, res.Status)
 	assert.Contains(t, res.Error.Message, want)
 }
@@ -159,7 +164,6 @@ func TestFailClosed(t *testing.T) {
 			return &cancelOnValue{Context: ctx, cancel: cancel}, cancel
 		}, want: "cancel"},
 		{name: "policy deny_all", appr: fixed(approval.Approved("x")), opts: []approvalgate.Option{approvalgate.WithPolicy(approval.MustPolicy(approval.ModeDenyAll))}, cmd: "ls", want: "deny_all"},
-		{name: "blocked level", appr: fixed(approval.Approved("x")), cmd: "sudo ls", want: "privilege escalation"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,6 +185,22 @@ func TestFailClosed(t *testing.T) {
 			assert.Equal(t, "deny", meta["decision"])
 		})
 	}
+}
+
+// A command the classifier blocks gets the same code whoever refuses it:
+// policy_denied, as the shell tool gives it, not approval_denied (nobody
+// was asked, and nobody could approve it).
+func TestBlockedCommandIsPolicyDenied(t *testing.T) {
+	var r ran
+	ex := newExec(t, &r, approvalgate.New(fixed(approval.Approved("x")), approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAllowAll))))
+	res, err := ex.Execute(context.Background(), shellCall("sudo ls"))
+	require.ErrorIs(t, err, tool.ErrPolicyDenied)
+	assert.Equal(t, tool.StatusDenied, res.Status)
+	assert.Contains(t, res.Error.Message, "privilege escalation")
+	assert.Contains(t, res.Error.Message, "blocked")
+	assert.Empty(t, r.list(), "the backend must not run")
+	meta, _ := res.Metadata["approval"].(map[string]any)
+	assert.Equal(t, "deny", meta["decision"])
 }
 
 // cancelOnValue cancels itself the first time the approver's context chain
@@ -285,7 +305,11 @@ func TestApprovalInvalidatedByInnerRewrite(t *testing.T) {
 			ex := newExec(t, &r, approvalgate.New(human), tc.rewrite)
 			res, err := ex.Execute(context.Background(), shellCall(tc.cmd))
 			if tc.want != "" {
-				requireDenied(t, res, err, tc.want)
+				code := tool.CodeApprovalDenied
+				if tc.want == "privilege escalation" {
+					code = tool.CodePolicyDenied // the rewritten command is blocked
+				}
+				requireRefused(t, res, err, code, tc.want)
 				assert.Empty(t, r.list(), "the rewritten call must not reach the backend")
 				return
 			}
