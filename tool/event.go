@@ -40,6 +40,11 @@ type Event struct {
 	Reason string `json:"reason,omitempty"`
 	// Decision is "approve", "deny" or "modify" on approval_decided.
 	Decision string `json:"decision,omitempty"`
+	// DecidedBy is who decided, on approval_decided.
+	DecidedBy string `json:"decided_by,omitempty"`
+	// Error, on approval_decided, says the approver failed (the call is
+	// then denied): why.
+	Error string `json:"error,omitempty"`
 	// Latency is how long the approval took, or the retry backoff.
 	Latency time.Duration `json:"latency,omitempty"`
 	// Attempt is the attempt number on retried.

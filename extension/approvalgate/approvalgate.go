@@ -18,9 +18,9 @@
 //  4. To ask, it first looks for a decision remembered for the call's
 //     session ("approve this tool for this session"), then asks the
 //     Approver, emitting tool.EventApprovalRequested and
-//     tool.EventApprovalDecided (with the decision and its latency). The
-//     wait for the Approver is traced as a child span "approval" of the
-//     call span when extension/tracing is installed (SpanName).
+//     tool.EventApprovalDecided (with the decision, who made it and its
+//     latency). extension/tracing turns the two into a child span
+//     "approval" of the call span; this package imports no tracing library.
 //  5. A modification is validated against the tool's input schema; the call
 //     runs with the new arguments and its result records it in
 //     Metadata["approval"] (decision, decided_by, modified, the hash of the
@@ -65,13 +65,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/extension"
-	"github.com/toolbelt-go/toolbelt/extension/tracing"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -83,19 +79,6 @@ const DefaultTimeout = 10 * time.Minute
 
 // DefaultSessionMemory is how many session-scoped decisions are remembered.
 const DefaultSessionMemory = 1024
-
-// SpanName is the name of the tracing span around each wait for the
-// approver: a child of the call span of extension/tracing, when installed.
-const SpanName = "approval"
-
-// Attributes of the approval span.
-const (
-	// KeyDecision is the decision: "approve", "deny", "modify" or "abstain"
-	// ("deny" when the approver failed, with the span status Error).
-	KeyDecision = attribute.Key("toolbelt.approval.decision")
-	// KeyDecidedBy is who decided (approval.Decision.DecidedBy).
-	KeyDecidedBy = attribute.Key("toolbelt.approval.decided_by")
-)
 
 // Extension is the approval extension. Build it with New; install it and
 // its Guard in the same executor.
@@ -220,7 +203,7 @@ func (e *Extension) handle(ctx context.Context, req *extension.Request, next ext
 	case approval.ActionAllow:
 		return e.run(ctx, req, next, nil)
 	case approval.ActionRefuse:
-		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: approval.Deny.String(), Reason: ev.Reason})
+		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: approval.Deny.String(), DecidedBy: "policy", Reason: ev.Reason})
 		res := deny(req, "policy", ev.Reason, map[string]any{"decision": "deny", "decided_by": "policy", "rule": ev.Rule})
 		if ev.Rule == "" && areq.Level >= classify.Blocked {
 			// Nobody was asked and nobody could approve it: the same code
@@ -242,7 +225,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	remember := e.memory != nil && session != "" && areq.Required == ""
 	if remember {
 		if d, ok := e.memory.get(session, req.Call.Name, hash); ok {
-			e.decided(ctx, req, d.Kind, "remembered for the session: "+d.Message, 0)
+			e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 			meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash}
 			if d.Kind != approval.Approve {
 				return deny(req, d.DecidedBy, denyMessage(d), meta)
@@ -255,11 +238,8 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	}
 	areq.Why = ev.Reason
 	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name, Reason: ev.Reason})
-	// The wait for the approver is a child span of the call span (when the
-	// tracing extension is installed; otherwise this costs nothing).
-	actx, span := tracing.StartChild(ctx, SpanName)
 	start := time.Now()
-	d, err := e.consult(actx, *areq)
+	d, err := e.consult(ctx, *areq)
 	latency := time.Since(start)
 	if err == nil {
 		err = d.Check()
@@ -267,17 +247,9 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			err = fmt.Errorf("the approver returned a malformed decision: %w", err)
 		}
 	}
-	if span.IsRecording() {
-		if err != nil {
-			span.SetAttributes(KeyDecision.String(approval.Deny.String()))
-			span.SetStatus(codes.Error, err.Error())
-		} else {
-			span.SetAttributes(KeyDecision.String(d.Kind.String()), KeyDecidedBy.String(d.DecidedBy))
-		}
-	}
-	span.End()
 	if err != nil {
-		e.decided(ctx, req, approval.Deny, err.Error(), latency)
+		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name,
+			Decision: approval.Deny.String(), DecidedBy: "approval", Reason: err.Error(), Error: err.Error(), Latency: latency})
 		return deny(req, "approval", err.Error(), map[string]any{"decision": "deny", "decided_by": "approval", "error": err.Error()})
 	}
 	meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "latency": latency.String()}
@@ -287,13 +259,13 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		if remember && d.Scope != approval.ScopeCall {
 			e.memory.put(session, req.Call.Name, hash, d)
 		}
-		e.decided(ctx, req, d.Kind, d.Message, latency)
+		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
 	case approval.Modify:
 		args, verr := approval.ValidateArgs(req.Spec, d.Args)
 		if verr != nil {
 			msg := fmt.Sprintf("the arguments %s gave in place of the model's are invalid, so the call did not run: %v", who(d), verr)
-			e.decided(ctx, req, approval.Deny, msg, latency)
+			e.decided(ctx, req, approval.Deny, d.DecidedBy, msg, latency)
 			meta["decision"], meta["error"] = "deny", msg
 			return deny(req, d.DecidedBy, msg, meta)
 		}
@@ -304,17 +276,17 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		meta["modified"], meta["original_args_hash"], meta["args_hash"] = true, hash, newHash
 		meta["scope"] = approval.ScopeCall.String()
 		req.Call.Args = args
-		e.decided(ctx, req, d.Kind, d.Message, latency)
+		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
 	case approval.Deny:
 		if remember && d.Scope != approval.ScopeCall {
 			e.memory.put(session, req.Call.Name, hash, d)
 		}
-		e.decided(ctx, req, d.Kind, d.Message, latency)
+		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return deny(req, d.DecidedBy, denyMessage(d), meta)
 	default: // Abstain: nobody decided
 		msg := fmt.Sprintf("%s did not decide (abstained)", who(d))
-		e.decided(ctx, req, approval.Deny, msg, latency)
+		e.decided(ctx, req, approval.Deny, d.DecidedBy, msg, latency)
 		meta["decision"] = "deny"
 		return deny(req, d.DecidedBy, msg, meta)
 	}
@@ -334,8 +306,8 @@ func denyMessage(d approval.Decision) string {
 	return fmt.Sprintf("%s denied this call: %s", who(d), d.Message)
 }
 
-func (e *Extension) decided(ctx context.Context, req *extension.Request, k approval.Kind, reason string, latency time.Duration) {
-	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: k.String(), Reason: reason, Latency: latency})
+func (e *Extension) decided(ctx context.Context, req *extension.Request, k approval.Kind, by, reason string, latency time.Duration) {
+	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: k.String(), DecidedBy: by, Reason: reason, Latency: latency})
 }
 
 type answer struct {

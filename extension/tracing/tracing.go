@@ -11,8 +11,11 @@
 // Call.TraceID and Call.SpanID are filled from the span, so the logging and
 // audit extensions (and the caller, through the result) can correlate.
 //
-// Extensions further in open child spans with StartChild (the approval
-// extension names its span "approval"). The Backend extension, added
+// A call that waits for approval gets a child span "approval"
+// (ApprovalSpanName) from the approval events the approval extension emits,
+// with the decision and who made it; that extension imports no tracing
+// library. Extensions further in open child spans of their own with
+// StartChild. The Backend extension, added
 // beside the call span's extension, opens a "backend" child span around each
 // run of the backend itself, innermost in the chain, so retries show up as
 // one span per attempt.
@@ -51,6 +54,19 @@ const (
 	KeyErrorType = attribute.Key("error.type")
 	KeyAgent     = attribute.Key("toolbelt.agent")
 	KeyPrincipal = attribute.Key("enduser.id")
+)
+
+// ApprovalSpanName is the name of the child span around a call's wait for
+// approval.
+const ApprovalSpanName = "approval"
+
+// Attributes of the approval span.
+const (
+	// KeyApprovalDecision is the decision: "approve", "deny" or "modify"
+	// ("deny" when the approver failed, with the span status Error).
+	KeyApprovalDecision = attribute.Key("toolbelt.approval.decision")
+	// KeyApprovalDecidedBy is who decided.
+	KeyApprovalDecidedBy = attribute.Key("toolbelt.approval.decided_by")
 )
 
 // Extension opens the call span. Build it with New.
@@ -141,11 +157,49 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 				c.SpanID = sc.SpanID().String()
 			}
 		}
+		if span.IsRecording() {
+			ctx = tool.WithEmitter(ctx, e.approvalSpans(ctx, tool.EmitterFrom(ctx)))
+		}
 		res := next(ctx, req)
 		if span.IsRecording() {
 			record(span, req, res)
 		}
 		return res
+	}
+}
+
+// approvalSpans returns an emitter that opens a child span of the call span
+// in ctx when the call starts waiting for approval and ends it when the
+// decision comes, then passes every event on to prev.
+func (e *Extension) approvalSpans(ctx context.Context, prev tool.Emitter) tool.Emitter {
+	var mu sync.Mutex
+	var waiting trace.Span
+	return func(ev tool.Event) {
+		switch ev.Kind {
+		case tool.EventApprovalRequested:
+			_, sp := e.tracer.Start(ctx, ApprovalSpanName)
+			mu.Lock()
+			if waiting != nil {
+				waiting.End()
+			}
+			waiting = sp
+			mu.Unlock()
+		case tool.EventApprovalDecided:
+			mu.Lock()
+			sp := waiting
+			waiting = nil
+			mu.Unlock()
+			if sp != nil {
+				sp.SetAttributes(KeyApprovalDecision.String(ev.Decision), KeyApprovalDecidedBy.String(ev.DecidedBy))
+				if ev.Error != "" {
+					sp.SetStatus(codes.Error, ev.Error)
+				}
+				sp.End()
+			}
+		}
+		if prev != nil {
+			prev(ev)
+		}
 	}
 }
 
