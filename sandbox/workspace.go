@@ -35,13 +35,20 @@ var (
 	// ErrNotRegular: the operation needs a regular file (not a directory, a
 	// device, a FIFO or a socket).
 	ErrNotRegular = errors.New("not a regular file")
-	// ErrInvalidPath: the path is empty or contains a NUL byte.
+	// ErrInvalidPath: the path is empty, contains a NUL byte, or goes
+	// through too many symlinks.
 	ErrInvalidPath = errors.New("invalid path")
+	// ErrProtected: a write to a path with a protected component (a
+	// version-control directory such as .git, at any depth).
+	ErrProtected = errors.New("path is protected")
+	// ErrHidden: a [WithHide] function (the policy's forbidden paths) hides
+	// the path.
+	ErrHidden = errors.New("path hidden by policy")
 )
 
 // PathError is the error of a workspace operation refused by a rule.
 type PathError struct {
-	Op   string // "read", "write", "stat", "list", "remove", "mkdir", "rename", "open"
+	Op   string // "read", "write", "stat", "list", "remove", "mkdir", "rename", "open", "path", "resolve"
 	Path string // the path as given
 	Rule string // the rule that refused it, e.g. `deny-write ".git/**"` or "symlink leaves the workspace"
 	Err  error  // one of the workspace sentinels
@@ -65,8 +72,22 @@ func (e *PathError) Code() Code {
 }
 
 // DefaultDenyWrite are the globs a [Workspace] refuses to write unless
-// [WithDenyWrite] replaces them: the git directory, dotenv files and PEM keys.
-var DefaultDenyWrite = []string{".git", ".git/**", "**/.env", "**/*.pem"}
+// [WithDenyWrite] replaces them: dotenv files and PEM keys. Version-control
+// directories are protected separately, at any depth ([DefaultProtectedNames]).
+var DefaultDenyWrite = []string{"**/.env", "**/*.pem"}
+
+// DefaultProtectedNames are the path components a [Workspace] refuses to
+// write under, at any depth, unless [WithProtectedNames] replaces them: the
+// directories of git, Mercurial and Subversion, whose configuration and
+// hooks run code on the host at the next "git status" there.
+var DefaultProtectedNames = []string{".git", ".hg", ".svn"}
+
+// HideFunc reports whether a path is hidden, and by which rule (a
+// non-empty string naming it, e.g. `policy rule global.forbidden_paths[0]
+// "secrets/**"`). rel is the canonical workspace-relative slash path (see
+// [Workspace.Resolve]), abs the same path on the host (under
+// [Workspace.Dir]). It must be safe for concurrent use.
+type HideFunc func(rel, abs string) (rule string)
 
 // DefaultMaxFileSize is the largest file a [Workspace] reads or writes unless
 // [WithMaxFileSize] says otherwise.
@@ -92,6 +113,28 @@ func WithDenyWrite(globs ...string) WorkspaceOption {
 	return func(w *Workspace) { w.denyWrite = slices.Clone(globs) }
 }
 
+// WithProtectedNames replaces the path components refused for writing at
+// any depth ([DefaultProtectedNames]); names compare case-insensitively (a
+// case-insensitive file system opens .GIT as .git). Reading is not affected.
+func WithProtectedNames(names ...string) WorkspaceOption {
+	return func(w *Workspace) { w.protected = slices.Clone(names) }
+}
+
+// WithHide hides the paths hide names: reading, writing and listing them is
+// refused (an [ErrHidden] error naming hide's rule) and listings leave them
+// out and count them ([Workspace.ReadDirHidden], [Workspace.WalkHidden]).
+// hide is asked about the canonical path, also of what a symlink leads to.
+// It is how the governance policy's forbidden paths reach the file tools
+// that list and search: sandbox.OpenWorkspace(dir, sandbox.WithHide(pol.Hide)).
+// Several WithHide options all apply.
+func WithHide(hide HideFunc) WorkspaceOption {
+	return func(w *Workspace) {
+		if hide != nil {
+			w.hide = append(w.hide, hide)
+		}
+	}
+}
+
 // WithMaxFileSize sets the largest file read or written, in bytes (default
 // [DefaultMaxFileSize]); 0 means no limit.
 func WithMaxFileSize(n int64) WorkspaceOption {
@@ -101,18 +144,24 @@ func WithMaxFileSize(n int64) WorkspaceOption {
 // Workspace is a directory that file tools reach only through an [os.Root]:
 // "..", absolute paths outside it, and symlinks (also swapped in
 // concurrently) cannot leave it. On top of os.Root it refuses files with
-// other hard links, checks allow and deny globs on the path asked for and on
-// the path actually opened, caps file sizes, and writes atomically.
+// other hard links, checks allow, deny and hide rules on the path asked for
+// and on the path actually opened, protects version-control directories at
+// any depth, caps file sizes, and writes atomically.
 //
 // Paths are relative to the workspace, slash- or OS-separated; an absolute
-// path is accepted when it lies inside [Workspace.Dir]. A Workspace is safe
-// for concurrent use.
+// path is accepted when it lies inside [Workspace.Dir]. Every operation
+// first turns its path into its canonical form with [Workspace.Resolve]
+// (".." and symlinks inside the workspace resolved) and judges the rules on
+// that form, so an alias cannot reach what its target's name forbids. A
+// Workspace is safe for concurrent use.
 type Workspace struct {
 	dir         string
 	root        *os.Root
 	allow       []string
 	deny        []string
 	denyWrite   []string
+	protected   []string
+	hide        []HideFunc
 	maxFileSize int64
 }
 
@@ -128,7 +177,7 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 	if abs, err = filepath.EvalSymlinks(abs); err != nil {
 		return nil, fmt.Errorf("sandbox: OpenWorkspace(%q): %w", dir, err)
 	}
-	w := &Workspace{dir: abs, denyWrite: slices.Clone(DefaultDenyWrite), maxFileSize: DefaultMaxFileSize}
+	w := &Workspace{dir: abs, denyWrite: slices.Clone(DefaultDenyWrite), protected: slices.Clone(DefaultProtectedNames), maxFileSize: DefaultMaxFileSize}
 	for _, o := range opts {
 		if o != nil {
 			o(w)
@@ -147,6 +196,11 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 			}
 		}
 	}
+	for _, n := range w.protected {
+		if n == "" || n == "." || n == ".." || strings.ContainsAny(n, "/\\\x00") {
+			return nil, fmt.Errorf("sandbox: OpenWorkspace: WithProtectedNames name %q is not a single path component (e.g. \".git\"): %w", n, ErrInvalidPath)
+		}
+	}
 	if w.root, err = os.OpenRoot(abs); err != nil {
 		return nil, fmt.Errorf("sandbox: OpenWorkspace(%q): %w", dir, err)
 	}
@@ -160,37 +214,157 @@ func (w *Workspace) Dir() string { return w.dir }
 // Close releases the workspace's root.
 func (w *Workspace) Close() error { return w.root.Close() }
 
-// Path checks name for reading and returns its host path inside [Workspace.Dir].
+// Path checks name for reading and returns its host path inside
+// [Workspace.Dir], symlinks resolved.
 func (w *Workspace) Path(name string) (string, error) {
 	rel, err := w.check("path", name, false)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(w.dir, filepath.FromSlash(rel)), nil
+	return w.abs(rel), nil
 }
 
-// Rel returns name as a clean slash-separated path relative to the workspace,
-// or the error saying why it is refused for reading.
+// abs returns the host path of the workspace-relative slash path rel.
+func (w *Workspace) abs(rel string) string {
+	if rel == "." {
+		return w.dir
+	}
+	return filepath.Join(w.dir, filepath.FromSlash(rel))
+}
+
+// Rel returns the canonical form of name ([Workspace.Resolve]), or the error
+// saying why it is refused for reading.
 func (w *Workspace) Rel(name string) (string, error) { return w.check("path", name, false) }
 
-// check validates name lexically and against the rules; it returns the clean
-// slash-separated relative path.
-func (w *Workspace) check(op, name string, write bool) (string, error) {
+// RelWrite returns the canonical form of name ([Workspace.Resolve]), or the
+// error saying why it is refused for writing, so a caller can refuse before
+// it creates anything (parent directories).
+func (w *Workspace) RelWrite(name string) (string, error) { return w.check("write", name, true) }
+
+// Resolve turns name — relative, absolute inside [Workspace.Dir], through
+// "..", "." and symlinks inside the workspace — into its canonical form:
+// the clean, slash-separated path relative to the workspace, with every
+// existing component a real directory or file (no symlink left), "." for
+// the workspace itself. Components that do not exist yet are kept as
+// written (a file about to be created). A path that leaves the workspace
+// (by "..", an absolute path, or a symlink to the outside) is refused with
+// a [*PathError] matching [ErrOutsideWorkspace] and [ErrFilesystemPolicy],
+// naming the path and the link. Resolve applies no allow, deny or hide
+// rule; every other method judges those on this form.
+//
+// The file is not opened: a symlink swapped in afterwards is caught by the
+// method that opens it, which checks the path it really opened.
+func (w *Workspace) Resolve(name string) (string, error) { return w.resolve("resolve", name, true) }
+
+// Lresolve is Resolve without following a final symlink (as Lstat is Stat):
+// the canonical form of the link itself, for operations on the link such as
+// removing it.
+func (w *Workspace) Lresolve(name string) (string, error) { return w.resolve("resolve", name, false) }
+
+// maxLinks bounds the symlinks one resolution follows (Linux's ELOOP
+// limit is 40).
+const maxLinks = 40
+
+// lexical validates name without touching the file system and returns the
+// clean slash-separated relative path.
+func (w *Workspace) lexical(op, name string) (string, error) {
 	if name == "" || strings.ContainsRune(name, 0) {
 		return "", &PathError{Op: op, Path: name, Rule: "path must be non-empty and contain no NUL byte", Err: ErrInvalidPath}
 	}
 	p := filepath.Clean(name)
 	if filepath.IsAbs(p) {
 		rel, err := filepath.Rel(w.dir, p)
-		if err != nil || !filepath.IsLocal(rel) {
+		if err != nil || (rel != "." && !filepath.IsLocal(rel)) {
 			return "", &PathError{Op: op, Path: name, Rule: "absolute path outside the workspace " + w.dir, Err: ErrOutsideWorkspace}
 		}
 		p = rel
 	}
-	if !filepath.IsLocal(p) {
+	if p != "." && !filepath.IsLocal(p) {
 		return "", &PathError{Op: op, Path: name, Rule: `".." leaves the workspace`, Err: ErrOutsideWorkspace}
 	}
-	rel := filepath.ToSlash(p)
+	return filepath.ToSlash(p), nil
+}
+
+// resolve is Resolve; followFinal says whether a final symlink is followed.
+func (w *Workspace) resolve(op, name string, followFinal bool) (string, error) {
+	rel, err := w.lexical(op, name)
+	if err != nil || rel == "." {
+		return rel, err
+	}
+	done := "."
+	rest := strings.Split(rel, "/")
+	links, missing := 0, false
+	lastLink := ""
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if done == "." {
+				return "", &PathError{Op: op, Path: name, Rule: "symlink " + lastLink + " leads out of the workspace", Err: ErrOutsideWorkspace}
+			}
+			done = path.Dir(done)
+			continue
+		}
+		next := path.Join(done, c)
+		if missing || (len(rest) == 0 && !followFinal) {
+			done = next
+			continue
+		}
+		fi, err := w.root.Lstat(filepath.FromSlash(next))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				// Not there (yet): the rest is taken as written.
+				missing = true
+				done = next
+				continue
+			}
+			return "", w.rootErr(op, name, err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = next
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", &PathError{Op: op, Path: name, Rule: fmt.Sprintf("more than %d symlinks on the way", maxLinks), Err: ErrInvalidPath}
+		}
+		target, err := w.root.Readlink(filepath.FromSlash(next))
+		if err != nil {
+			return "", w.rootErr(op, name, err)
+		}
+		lastLink = strconv.Quote(next) + " -> " + strconv.Quote(target)
+		if filepath.IsAbs(target) {
+			r, err := filepath.Rel(w.dir, filepath.Clean(target))
+			if err != nil || (r != "." && !filepath.IsLocal(r)) {
+				return "", &PathError{Op: op, Path: name, Rule: "symlink " + lastLink + " leads out of the workspace", Err: ErrOutsideWorkspace}
+			}
+			done, target = ".", r
+		}
+		rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
+	}
+	return done, nil
+}
+
+// check resolves name and judges the rules on its canonical form.
+func (w *Workspace) check(op, name string, write bool) (string, error) {
+	rel, err := w.resolve(op, name, true)
+	if err != nil {
+		return "", err
+	}
+	if err := w.rules(op, name, rel, write, false); err != nil {
+		return "", err
+	}
+	return rel, nil
+}
+
+// lcheck is check without following a final symlink.
+func (w *Workspace) lcheck(op, name string, write bool) (string, error) {
+	rel, err := w.resolve(op, name, false)
+	if err != nil {
+		return "", err
+	}
 	if err := w.rules(op, name, rel, write, false); err != nil {
 		return "", err
 	}
@@ -210,6 +384,14 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 			return &PathError{Op: op, Path: name, Rule: "deny " + strconv.Quote(g), Err: ErrDeniedByRule}
 		}
 	}
+	if len(w.hide) > 0 {
+		abs := w.abs(rel)
+		for _, h := range w.hide {
+			if r := h(rel, abs); r != "" {
+				return &PathError{Op: op, Path: name, Rule: r + " (canonical path " + strconv.Quote(rel) + ")", Err: ErrHidden}
+			}
+		}
+	}
 	if len(w.allow) > 0 {
 		ok := false
 		for _, g := range w.allow {
@@ -223,6 +405,9 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 		}
 	}
 	if write {
+		if c, ok := w.protectedIn(rel); ok {
+			return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("%q is protected at any depth (a version-control directory; WithProtectedNames); canonical path %q", c, rel), Err: ErrProtected}
+		}
 		for _, g := range w.denyWrite {
 			if Match(g, rel) {
 				return &PathError{Op: op, Path: name, Rule: "deny-write " + strconv.Quote(g), Err: ErrDeniedByRule}
@@ -230,6 +415,18 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 		}
 	}
 	return nil
+}
+
+// protectedIn returns the first component of rel that is a protected name.
+func (w *Workspace) protectedIn(rel string) (string, bool) {
+	for c := range strings.SplitSeq(rel, "/") {
+		for _, n := range w.protected {
+			if strings.EqualFold(c, n) {
+				return c, true
+			}
+		}
+	}
+	return "", false
 }
 
 // rootErr turns os.Root's escape refusal into ErrOutsideWorkspace.
@@ -344,7 +541,7 @@ func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 
 // Lstat returns the file info of name without following a final symlink.
 func (w *Workspace) Lstat(name string) (fs.FileInfo, error) {
-	rel, err := w.check("stat", name, false)
+	rel, err := w.lcheck("stat", name, false)
 	if err != nil {
 		return nil, err
 	}
@@ -355,54 +552,74 @@ func (w *Workspace) Lstat(name string) (fs.FileInfo, error) {
 // ReadDir lists a directory, sorted by name, leaving out entries the rules
 // refuse. Symlinks are listed as symlinks, not followed.
 func (w *Workspace) ReadDir(name string) ([]fs.DirEntry, error) {
+	out, _, err := w.ReadDirHidden(name)
+	return out, err
+}
+
+// ReadDirHidden is ReadDir that also returns how many entries the rules
+// (deny and allow globs, [WithHide]) left out, so a listing can say so.
+// Symlinks are listed (a link's name is judged, not its target: reading
+// through it is judged when it happens).
+func (w *Workspace) ReadDirHidden(name string) ([]fs.DirEntry, int, error) {
 	f, rel, err := w.openChecked("list", name, true)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := entries[:0]
+	hidden := 0
 	for _, e := range entries {
 		if w.rules("list", name, path.Join(rel, e.Name()), false, e.IsDir()) == nil {
 			out = append(out, e)
+		} else {
+			hidden++
 		}
 	}
 	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return out, nil
+	return out, hidden, nil
 }
 
 // Walk walks the tree under name in lexical order, calling fn with
-// workspace-relative slash paths, like [fs.WalkDir]: it does not follow
-// symlinks, skips what the rules refuse, and honours [fs.SkipDir] and
-// [fs.SkipAll].
+// canonical workspace-relative slash paths, like [fs.WalkDir]: it does not
+// follow symlinks below name, skips what the rules refuse, and honours
+// [fs.SkipDir] and [fs.SkipAll]. name itself is resolved ([Workspace.Resolve]).
 func (w *Workspace) Walk(name string, fn fs.WalkDirFunc) error {
+	_, err := w.WalkHidden(name, fn)
+	return err
+}
+
+// WalkHidden is Walk that also returns how many entries of the directories
+// it listed the rules left out (see [Workspace.ReadDirHidden]).
+func (w *Workspace) WalkHidden(name string, fn fs.WalkDirFunc) (hidden int, err error) {
 	rel, err := w.check("list", name, false)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	fi, err := w.root.Lstat(filepath.FromSlash(rel))
 	if err != nil {
 		err = fn(rel, nil, w.rootErr("list", name, err))
 	} else {
-		err = w.walk(rel, fs.FileInfoToDirEntry(fi), fn)
+		err = w.walk(rel, fs.FileInfoToDirEntry(fi), fn, &hidden)
 	}
 	if err == fs.SkipDir || err == fs.SkipAll {
-		return nil
+		return hidden, nil
 	}
-	return err
+	return hidden, err
 }
 
-func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc) error {
+func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc, hidden *int) error {
 	if err := fn(rel, d, nil); err != nil || !d.IsDir() {
 		if err == fs.SkipDir && d.IsDir() {
 			err = nil
 		}
 		return err
 	}
-	entries, err := w.ReadDir(rel)
+	entries, n, err := w.ReadDirHidden(rel)
+	*hidden += n
 	if err != nil {
 		if err = fn(rel, d, err); err != nil {
 			if err == fs.SkipDir {
@@ -412,7 +629,7 @@ func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc) error {
 		}
 	}
 	for _, e := range entries {
-		if err := w.walk(path.Join(rel, e.Name()), e, fn); err != nil {
+		if err := w.walk(path.Join(rel, e.Name()), e, fn, hidden); err != nil {
 			if err == fs.SkipDir {
 				break
 			}
@@ -447,8 +664,12 @@ func (w *Workspace) openParent(op, name, rel string) (*os.File, string, error) {
 }
 
 // WriteFile writes data to name atomically: a temporary file in the same
-// directory, synced, then renamed over name. A symlink at name is replaced,
-// not followed. perm 0 means 0644.
+// directory, synced, then renamed over the file, so a refused or failed
+// write leaves the old content whole. A symlink at name (inside the
+// workspace) is written through: its target gets the data, and the link
+// stays. perm 0 keeps the mode (and, for a root process, the owner) of the
+// file replaced, or makes a new file 0644; the mode is set exactly, not
+// through the umask.
 func (w *Workspace) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	const op = "write"
 	rel, err := w.check(op, name, true)
@@ -458,9 +679,6 @@ func (w *Workspace) WriteFile(name string, data []byte, perm fs.FileMode) error 
 	if w.maxFileSize > 0 && int64(len(data)) > w.maxFileSize {
 		return w.tooLarge(op, name, int64(len(data)))
 	}
-	if perm == 0 {
-		perm = 0o644
-	}
 	d, base, err := w.openParent(op, name, rel)
 	if err != nil {
 		return err
@@ -468,16 +686,31 @@ func (w *Workspace) WriteFile(name string, data []byte, perm fs.FileMode) error 
 	defer d.Close()
 	dfd := int(d.Fd())
 	var st unix.Stat_t
+	exists := false
 	switch err := unix.Fstatat(dfd, base, &st, unix.AT_SYMLINK_NOFOLLOW); {
 	case err == nil:
-		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFREG:
+		case unix.S_IFDIR:
 			return &PathError{Op: op, Path: name, Rule: "it is a directory", Err: ErrNotRegular}
+		case unix.S_IFLNK:
+			// Resolve followed every link; one here was swapped in since.
+			return &PathError{Op: op, Path: name, Rule: "a symlink appeared at " + strconv.Quote(rel) + " while it was being written", Err: ErrDeniedByRule}
+		default:
+			return &PathError{Op: op, Path: name, Rule: "only regular files can be written", Err: ErrNotRegular}
 		}
-		if st.Mode&unix.S_IFMT == unix.S_IFREG && st.Nlink > 1 {
+		if st.Nlink > 1 {
 			return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("file has %d hard links (device %d, inode %d)", st.Nlink, st.Dev, st.Ino), Err: ErrHardLink}
 		}
+		exists = true
 	case !errors.Is(err, unix.ENOENT):
 		return &os.PathError{Op: op, Path: name, Err: err}
+	}
+	if perm == 0 {
+		perm = 0o644
+		if exists {
+			perm = fs.FileMode(st.Mode & 0o777)
+		}
 	}
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
@@ -487,7 +720,13 @@ func (w *Workspace) WriteFile(name string, data []byte, perm fs.FileMode) error 
 		return &os.PathError{Op: op, Path: name, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), tmp)
-	_, werr := f.Write(data)
+	werr := unix.Fchmod(fd, uint32(perm.Perm()))
+	if werr == nil && exists && os.Geteuid() == 0 {
+		werr = unix.Fchown(fd, int(st.Uid), int(st.Gid))
+	}
+	if werr == nil {
+		_, werr = f.Write(data)
+	}
 	if werr == nil {
 		werr = f.Sync()
 	}
@@ -507,7 +746,7 @@ func (w *Workspace) WriteFile(name string, data []byte, perm fs.FileMode) error 
 // Remove removes a file or an empty directory (not following a final symlink).
 func (w *Workspace) Remove(name string) error {
 	const op = "remove"
-	rel, err := w.check(op, name, true)
+	rel, err := w.lcheck(op, name, true)
 	if err != nil {
 		return err
 	}
@@ -556,11 +795,11 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 // write rules. A symlink at either end is renamed, not followed.
 func (w *Workspace) Rename(oldname, newname string) error {
 	const op = "rename"
-	oldRel, err := w.check(op, oldname, true)
+	oldRel, err := w.lcheck(op, oldname, true)
 	if err != nil {
 		return err
 	}
-	newRel, err := w.check(op, newname, true)
+	newRel, err := w.lcheck(op, newname, true)
 	if err != nil {
 		return err
 	}

@@ -53,11 +53,11 @@ func TestWorkspaceEscapes(t *testing.T) {
 		{"dotdot inside a path", "a/../../outside/secret.txt", ErrOutsideWorkspace, `".." leaves the workspace`},
 		{"absolute outside", secret, ErrOutsideWorkspace, "absolute path outside the workspace"},
 		{"absolute /etc", "/etc/passwd", ErrOutsideWorkspace, "absolute path outside the workspace"},
-		{"absolute symlink out", "abs-link", ErrOutsideWorkspace, "resolves outside the workspace"},
-		{"relative symlink out", "rel-link", ErrOutsideWorkspace, "resolves outside the workspace"},
-		{"symlink chain", "chain2", ErrOutsideWorkspace, "resolves outside the workspace"},
-		{"symlinked dir", "dir-link/secret.txt", ErrOutsideWorkspace, "resolves outside the workspace"},
-		{"proc self root", "proc-root/etc/passwd", ErrOutsideWorkspace, "resolves outside the workspace"},
+		{"absolute symlink out", "abs-link", ErrOutsideWorkspace, "leads out of the workspace"},
+		{"relative symlink out", "rel-link", ErrOutsideWorkspace, "leads out of the workspace"},
+		{"symlink chain", "chain2", ErrOutsideWorkspace, "leads out of the workspace"},
+		{"symlinked dir", "dir-link/secret.txt", ErrOutsideWorkspace, "leads out of the workspace"},
+		{"proc self root", "proc-root/etc/passwd", ErrOutsideWorkspace, "leads out of the workspace"},
 		{"hard link to outside file", "hard-link", ErrHardLink, "hard links"},
 		{"empty", "", ErrInvalidPath, "non-empty"},
 	}
@@ -170,11 +170,15 @@ func TestWorkspaceRules(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "a"), []byte("a"), 0o644))
 	require.NoError(t, os.Symlink(".git/config", filepath.Join(dir, "innocent")))
 
+	for _, p := range []string{".git/config", ".git", "sub/.git/config", "innocent", "a/.hg/x", "b/.SVN/entries"} {
+		err := ws.WriteFile(p, []byte("x"), 0)
+		require.ErrorIs(t, err, ErrProtected, p)
+		assert.ErrorIs(t, err, ErrFilesystemPolicy, p)
+		assert.Contains(t, err.Error(), "is protected at any depth", p)
+	}
 	cases := []struct {
 		path, rule string
 	}{
-		{".git/config", `deny-write ".git/**"`},
-		{".git", `deny-write ".git"`},
 		{".env", `deny-write "**/.env"`},
 		{"sub/.env", `deny-write "**/.env"`},
 		{"keys/server.pem", `deny-write "**/*.pem"`},
@@ -194,9 +198,8 @@ func TestWorkspaceRules(t *testing.T) {
 	_, err = ws.ReadFile("secrets/a")
 	require.ErrorIs(t, err, ErrDeniedByRule)
 
-	// A symlink inside the workspace cannot launder a denied path: writing
-	// replaces the link itself, reading is checked on the real path.
-	require.NoError(t, ws.WriteFile("innocent", []byte("new"), 0))
+	// A symlink inside the workspace cannot launder a protected path: the
+	// write through "innocent" above was judged on .git/config.
 	b, err = os.ReadFile(filepath.Join(dir, ".git", "config"))
 	require.NoError(t, err)
 	assert.Equal(t, "[core]", string(b))

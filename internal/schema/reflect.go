@@ -89,12 +89,35 @@ func reflectType(t reflect.Type, output bool) (*Reflected, error) {
 			makeNullable(m, segs)
 		}
 	}
+	for _, segs := range l.paths {
+		markPath(m, segs)
+	}
 	out, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(l.secrets)
 	return &Reflected{Schema: out, Secrets: l.secrets, SelfValid: output && !l.constrained}, nil
+}
+
+// PathKeyword is the schema keyword that marks an argument as a file path
+// (a string, or an array of strings): `toolbelt:"path"` on a field sets it
+// to true. The policy extension and approval rules resolve such arguments
+// before matching them.
+const PathKeyword = "x-toolbelt-path"
+
+// markPath sets PathKeyword on the property at segs.
+func markPath(s map[string]any, segs []string) {
+	node := s
+	for _, seg := range segs {
+		props, _ := node["properties"].(map[string]any)
+		n, ok := props[seg].(map[string]any)
+		if !ok {
+			return
+		}
+		node = n
+	}
+	node[PathKeyword] = true
 }
 
 // makeNullable walks segs (property names, "[]" for items, "{}" for map
@@ -137,6 +160,7 @@ type linter struct {
 	onPath      map[reflect.Type]string // struct types on the current path → where first seen
 	errs        []string
 	secrets     []string
+	paths       [][]string // schema paths of fields tagged `toolbelt:"path"`
 	nilable     [][]string // schema paths of values encoding/json may write as null
 	constrained bool       // some field carries a value constraint or a custom encoding
 }
@@ -252,6 +276,9 @@ func (l *linter) walk(t reflect.Type, path string, segs []string, viaEmbeddedPtr
 			l.secrets = append(l.secrets, fpath)
 		}
 		fsegs := appendSeg(segs, name)
+		if hasOpt(f.Tag.Get("toolbelt"), "path") {
+			l.paths = append(l.paths, fsegs)
+		}
 		if !omitempty && nilableKind(ft) {
 			l.nilable = append(l.nilable, fsegs)
 		}

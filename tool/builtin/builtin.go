@@ -168,6 +168,7 @@ type typed[In, Out any] struct {
 	conforms bool
 	run      func(ctx context.Context, in In) (*tool.Result, error)
 	res      func(in In) []tool.Resource
+	ws       *sandbox.Workspace
 }
 
 // newTyped reflects the schemas with tool.NewFunc and keeps its spec.
@@ -189,6 +190,13 @@ func newTyped[In, Out any](name, desc string, run func(context.Context, In) (*to
 }
 
 func (t *typed[In, Out]) Spec() tool.Spec      { return t.spec }
+
+// Workspace returns the workspace whose files the tool's path arguments
+// (tagged toolbelt:"path", so declared with sandbox.PathKeyword) name. The
+// policy extension and the approval rules resolve those arguments through
+// it (sandbox.Workspace.Resolve) before matching their globs. It is nil for
+// tools without one.
+func (t *typed[In, Out]) Workspace() *sandbox.Workspace { return t.ws }
 func (t *typed[In, Out]) Check() error         { return t.err }
 func (t *typed[In, Out]) OutputConforms() bool { return t.conforms }
 func (t *typed[In, Out]) decode(raw json.RawMessage) (In, error) {

@@ -42,7 +42,7 @@ func isBinary(b []byte) bool {
 }
 
 type readFileIn struct {
-	Path   string `json:"path" jsonschema_description:"File path, relative to the workspace"`
+	Path   string `json:"path" toolbelt:"path" jsonschema_description:"File path, relative to the workspace"`
 	Offset int    `json:"offset,omitempty" jsonschema:"minimum=1" jsonschema_description:"First line to read, 1-based (default 1)"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"minimum=1" jsonschema_description:"How many lines to read (default 2000)"`
 }
@@ -59,6 +59,7 @@ func ReadFile(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 		func(in readFileIn) []tool.Resource { return fileRes(ws, in.Path, tool.Read) },
 		tool.ReadOnly(), tool.WithCategory("files"), tool.WithRisk(tool.RiskLow),
 		tool.WithAnnotations(tool.Annotations{Title: "Read file", ReadOnly: true, Idempotent: true}))
+	t.ws = ws
 	if ws == nil {
 		t.err = nilWorkspace("read_file")
 	}
@@ -184,14 +185,14 @@ func trimRune(b []byte) []byte {
 }
 
 type listIn struct {
-	Path  string `json:"path,omitempty" jsonschema_description:"Directory, relative to the workspace (default: the workspace root)"`
+	Path  string `json:"path,omitempty" toolbelt:"path" jsonschema_description:"Directory, relative to the workspace (default: the workspace root)"`
 	Depth int    `json:"depth,omitempty" jsonschema:"minimum=1,maximum=10" jsonschema_description:"How many levels to descend (default 1)"`
 }
 
 // Entry is one entry of list_directory's output.
 type Entry struct {
 	// Path is relative to the workspace, slash-separated.
-	Path string `json:"path"`
+	Path string `json:"path" toolbelt:"path"`
 	// Type is "file", "dir", "symlink" or "other".
 	Type string `json:"type"`
 	// Size is the size in bytes of a file.
@@ -203,11 +204,15 @@ type Listing struct {
 	Path      string  `json:"path"`
 	Entries   []Entry `json:"entries"`
 	Truncated bool    `json:"truncated"`
+	// Hidden counts the entries the workspace's rules left out (its deny
+	// and allow globs, and the policy's forbidden paths: sandbox.WithHide).
+	Hidden int `json:"hidden,omitempty"`
 }
 
 // ListDirectory returns the list_directory tool: the entries under a
 // directory of ws, down to a depth, up to a cap on entries
-// (WithMaxEntries). Entries the workspace's rules refuse are left out;
+// (WithMaxEntries). Entries the workspace's rules refuse (its globs, the
+// policy's forbidden paths) are left out and counted in the answer;
 // symlinks are listed, not followed; ".git" is listed but not descended.
 func ListDirectory(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 	c := newConfig(opts)
@@ -217,6 +222,7 @@ func ListDirectory(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 		func(in listIn) []tool.Resource { return fileRes(ws, in.Path, tool.Read) },
 		tool.ReadOnly(), tool.WithCategory("files"), tool.WithRisk(tool.RiskLow),
 		tool.WithAnnotations(tool.Annotations{Title: "List directory", ReadOnly: true, Idempotent: true}))
+	t.ws = ws
 	if ws == nil {
 		t.err = nilWorkspace("list_directory")
 	}
@@ -252,7 +258,7 @@ func listDirectory(ctx context.Context, ws *sandbox.Workspace, c *config, in lis
 		return nil, shell.ToolError(err)
 	}
 	out := Listing{Path: base, Entries: []Entry{}}
-	err = ws.Walk(base, func(rel string, d fs.DirEntry, err error) error {
+	out.Hidden, err = ws.WalkHidden(base, func(rel string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -308,6 +314,9 @@ func listDirectory(ctx context.Context, ws *sandbox.Workspace, c *config, in lis
 	if out.Truncated {
 		fmt.Fprintf(&b, "[... stopped at %d entries: list a subdirectory or use a smaller depth]\n", c.maxEntries)
 	}
+	if out.Hidden > 0 {
+		b.WriteString(hiddenNote(out.Hidden, "entry", "entries"))
+	}
 	r, err := structured(out, b.String())
 	if err != nil {
 		return nil, err
@@ -318,7 +327,7 @@ func listDirectory(ctx context.Context, ws *sandbox.Workspace, c *config, in lis
 }
 
 type writeIn struct {
-	Path    string `json:"path" jsonschema_description:"File path, relative to the workspace; missing parent directories are created"`
+	Path    string `json:"path" toolbelt:"path" jsonschema_description:"File path, relative to the workspace; missing parent directories are created"`
 	Content string `json:"content" jsonschema_description:"The whole new content of the file"`
 }
 
@@ -332,6 +341,7 @@ func WriteFile(ws *sandbox.Workspace) tool.Tool {
 		func(in writeIn) []tool.Resource { return fileRes(ws, in.Path, tool.Write) },
 		tool.WithCategory("files"), tool.WithRisk(tool.RiskMedium),
 		tool.WithAnnotations(tool.Annotations{Title: "Write file", Destructive: false, Idempotent: true}))
+	t.ws = ws
 	if ws == nil {
 		t.err = nilWorkspace("write_file")
 	}
@@ -339,17 +349,19 @@ func WriteFile(ws *sandbox.Workspace) tool.Tool {
 }
 
 func writeFile(ws *sandbox.Workspace, in writeIn) (*tool.Result, error) {
-	rel, err := ws.Rel(in.Path)
+	// The canonical path: a symlink is written through, and the rules
+	// (protected .git, the policy's hidden paths) are judged before any
+	// parent directory is made.
+	rel, err := ws.RelWrite(in.Path)
 	if err != nil {
 		return nil, shell.ToolError(err)
 	}
-	var perm fs.FileMode
 	created := true
-	if fi, err := ws.Lstat(rel); err == nil {
+	if fi, err := ws.Stat(rel); err == nil {
 		if fi.IsDir() {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a directory: give a file path", in.Path)
 		}
-		perm, created = fi.Mode().Perm(), false
+		created = false
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, shell.ToolError(err)
 	}
@@ -358,7 +370,9 @@ func writeFile(ws *sandbox.Workspace, in writeIn) (*tool.Result, error) {
 			return nil, shell.ToolError(err)
 		}
 	}
-	if err := ws.WriteFile(rel, []byte(in.Content), perm); err != nil {
+	// Perm 0: the workspace keeps the mode of the file replaced, 0644 for a
+	// new one.
+	if err := ws.WriteFile(rel, []byte(in.Content), 0); err != nil {
 		return nil, shell.ToolError(err)
 	}
 	verb := "overwrote"
@@ -373,7 +387,7 @@ func writeFile(ws *sandbox.Workspace, in writeIn) (*tool.Result, error) {
 }
 
 type editIn struct {
-	Path       string `json:"path" jsonschema_description:"File path, relative to the workspace"`
+	Path       string `json:"path" toolbelt:"path" jsonschema_description:"File path, relative to the workspace"`
 	OldString  string `json:"old_string" jsonschema:"minLength=1" jsonschema_description:"The exact text to replace; it must occur exactly once unless replace_all is set"`
 	NewString  string `json:"new_string" jsonschema_description:"The text to put in its place"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema_description:"Replace every occurrence instead of exactly one"`
@@ -389,6 +403,7 @@ func EditFile(ws *sandbox.Workspace) tool.Tool {
 		func(in editIn) []tool.Resource { return fileRes(ws, in.Path, tool.Write) },
 		tool.WithCategory("files"), tool.WithRisk(tool.RiskMedium),
 		tool.WithAnnotations(tool.Annotations{Title: "Edit file", Destructive: false}))
+	t.ws = ws
 	if ws == nil {
 		t.err = nilWorkspace("edit_file")
 	}
@@ -406,11 +421,10 @@ func editFile(ws *sandbox.Workspace, in editIn) (*tool.Result, error) {
 	if err != nil {
 		return nil, shell.ToolError(err)
 	}
-	data, err := ws.ReadFile(rel)
-	if err != nil {
+	if _, err := ws.RelWrite(rel); err != nil {
 		return nil, shell.ToolError(err)
 	}
-	fi, err := ws.Stat(rel)
+	data, err := ws.ReadFile(rel)
 	if err != nil {
 		return nil, shell.ToolError(err)
 	}
@@ -427,7 +441,7 @@ func editFile(ws *sandbox.Workspace, in editIn) (*tool.Result, error) {
 	} else {
 		content = strings.Replace(content, in.OldString, in.NewString, 1)
 	}
-	if err := ws.WriteFile(rel, []byte(content), fi.Mode().Perm()); err != nil {
+	if err := ws.WriteFile(rel, []byte(content), 0); err != nil {
 		return nil, shell.ToolError(err)
 	}
 	r := text(fmt.Sprintf("replaced %d occurrence(s) in %s", n, rel))
@@ -437,7 +451,7 @@ func editFile(ws *sandbox.Workspace, in editIn) (*tool.Result, error) {
 }
 
 type deleteIn struct {
-	Path string `json:"path" jsonschema_description:"File (or empty directory) path, relative to the workspace"`
+	Path string `json:"path" toolbelt:"path" jsonschema_description:"File (or empty directory) path, relative to the workspace"`
 }
 
 // DeleteFile returns the delete_file tool: it removes a file or an empty
@@ -449,6 +463,7 @@ func DeleteFile(ws *sandbox.Workspace) tool.Tool {
 		func(in deleteIn) []tool.Resource { return fileRes(ws, in.Path, tool.Write) },
 		tool.WithCategory("files"), tool.WithRisk(tool.RiskHigh),
 		tool.WithAnnotations(tool.Annotations{Title: "Delete file", Destructive: true, Idempotent: true}))
+	t.ws = ws
 	if ws == nil {
 		t.err = nilWorkspace("delete_file")
 	}
@@ -456,7 +471,8 @@ func DeleteFile(ws *sandbox.Workspace) tool.Tool {
 }
 
 func deleteFile(ws *sandbox.Workspace, in deleteIn) (*tool.Result, error) {
-	rel, err := ws.Rel(in.Path)
+	// A symlink is removed, not followed: the link's own canonical path.
+	rel, err := ws.Lresolve(in.Path)
 	if err != nil {
 		return nil, shell.ToolError(err)
 	}
@@ -479,4 +495,13 @@ func deleteFile(ws *sandbox.Workspace, in deleteIn) (*tool.Result, error) {
 	r := text("deleted " + rel)
 	r.SetMeta(MetaPath, rel)
 	return r, nil
+}
+
+// hiddenNote says how many entries the rules hid, so the model knows the
+// answer is not the whole directory.
+func hiddenNote(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("[1 %s hidden by policy]\n", one)
+	}
+	return fmt.Sprintf("[%d %s hidden by policy]\n", n, many)
 }

@@ -256,9 +256,6 @@ func TestFileToolsRefuseEscapes(t *testing.T) {
 			if name == "delete_file" && p == "secret-link" {
 				continue // removing the link itself is inside the workspace
 			}
-			if name == "write_file" && p == "secret-link" {
-				continue // the link is replaced, not followed (checked below)
-			}
 			t.Run(name+" "+p, func(t *testing.T) {
 				res := e.call(t, name, args)
 				require.NotNil(t, res.Error, "escape allowed")
@@ -266,8 +263,14 @@ func TestFileToolsRefuseEscapes(t *testing.T) {
 			})
 		}
 	}
+	// A write through a link is judged on its target, outside: refused, and
+	// the link is left as it was.
 	res := e.call(t, "write_file", map[string]any{"path": "secret-link", "content": "mine"})
-	require.True(t, res.OK(), "%v", res.Error)
+	require.NotNil(t, res.Error)
+	assert.Contains(t, res.Error.Message, "leads out of the workspace")
+	fi, err := os.Lstat(filepath.Join(e.dir, "secret-link"))
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeSymlink, fi.Mode().Type())
 	got, err := os.ReadFile(filepath.Join(outside, "secret.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, "secret", string(got), "nothing outside was changed")
@@ -322,4 +325,84 @@ func TestSpecsRiskAndAnnotations(t *testing.T) {
 	err := registry.New().Register(builtin.Files(nil)...)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "workspace is nil")
+}
+
+// Issue 14: every path component named .git, .hg or .svn is protected for
+// writes at any depth (the payload of vendor/lib/.git/config would run at
+// the next git status there). Seen to succeed before the fix.
+func TestFileToolsProtectVCSDirectoriesAtAnyDepth(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "vendor/lib/.git/config", "[core]\n")
+	e.write(t, "vendor/lib/.git/hooks/x", "ok\n")
+	require.NoError(t, os.Symlink("vendor/lib/.git", filepath.Join(e.dir, "gitdir")))
+	for _, p := range []string{"vendor/lib/.git/config", "vendor/lib/.git/hooks/pre-commit", ".git/config", "a/.hg/hgrc", "b/c/.svn/entries", "gitdir/config", "vendor/lib/.GIT/config"} {
+		t.Run("write_file "+p, func(t *testing.T) {
+			res := e.call(t, "write_file", map[string]any{"path": p, "content": "[core]\n\tfsmonitor = touch /tmp/pwned\n"})
+			require.NotNil(t, res.Error, "write allowed")
+			assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code, "%v", res.Error)
+			assert.Contains(t, res.Error.Message, "protected")
+		})
+	}
+	res := e.call(t, "edit_file", map[string]any{"path": "vendor/lib/.git/config", "old_string": "[core]", "new_string": "[core]\n\tfsmonitor = x"})
+	require.NotNil(t, res.Error, "edit allowed")
+	assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code)
+	res = e.call(t, "delete_file", map[string]any{"path": "vendor/lib/.git/hooks/x"})
+	require.NotNil(t, res.Error, "delete allowed")
+	got, err := os.ReadFile(filepath.Join(e.dir, "vendor/lib/.git/config"))
+	require.NoError(t, err)
+	assert.Equal(t, "[core]\n", string(got))
+	assert.NoDirExists(t, filepath.Join(e.dir, "a/.hg"), "no half-made directory is left")
+	// Reading stays allowed.
+	res = e.call(t, "read_file", map[string]any{"path": "vendor/lib/.git/config"})
+	assert.True(t, res.OK(), "%v", res.Error)
+}
+
+// Issue 14: write_file onto an existing symlink wrote a new file with the
+// link's mode (0777 less the umask: 0755). A write through a symlink inside
+// the workspace now writes the target and keeps its mode; new files are
+// 0644.
+func TestWriteFileThroughSymlinkKeepsTargetMode(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "conf/app.yaml", "a: 1\n")
+	require.NoError(t, os.Chmod(filepath.Join(e.dir, "conf/app.yaml"), 0o640))
+	require.NoError(t, os.Symlink("conf/app.yaml", filepath.Join(e.dir, "app.yaml")))
+	res := e.call(t, "write_file", map[string]any{"path": "app.yaml", "content": "a: 2\n"})
+	require.True(t, res.OK(), "%v", res.Error)
+	fi, err := os.Lstat(filepath.Join(e.dir, "app.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeSymlink, fi.Mode().Type(), "the link stays a link")
+	fi, err = os.Stat(filepath.Join(e.dir, "conf/app.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm(), "the target keeps its mode")
+	got, _ := os.ReadFile(filepath.Join(e.dir, "conf/app.yaml"))
+	assert.Equal(t, "a: 2\n", string(got))
+	assert.Equal(t, "conf/app.yaml", res.Metadata[builtin.MetaPath])
+
+	// A link to a file not there yet: the target is created, 0644.
+	require.NoError(t, os.Symlink("conf/new.yaml", filepath.Join(e.dir, "new.yaml")))
+	res = e.call(t, "write_file", map[string]any{"path": "new.yaml", "content": "b: 1\n"})
+	require.True(t, res.OK(), "%v", res.Error)
+	fi, err = os.Stat(filepath.Join(e.dir, "conf/new.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm())
+	res = e.call(t, "write_file", map[string]any{"path": "plain.txt", "content": "c\n"})
+	require.True(t, res.OK(), "%v", res.Error)
+	fi, err = os.Stat(filepath.Join(e.dir, "plain.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), fi.Mode().Perm(), "new files are 0644")
+}
+
+// The file tools declare their path argument in the schema
+// (sandbox.PathKeyword, from the toolbelt:"path" tag), which is how the
+// policy and approval rules find it; and they name their workspace.
+func TestFileToolsDeclarePathArguments(t *testing.T) {
+	e := newEnv(t)
+	for _, spec := range e.reg.List(registry.Filter{}) {
+		entry, ok := e.reg.Lookup(spec.Name)
+		require.True(t, ok)
+		assert.Equal(t, []string{"path"}, sandbox.PathArguments(entry.Spec.InputSchema), entry.Spec.Name)
+		wt, ok := entry.Tool.(interface{ Workspace() *sandbox.Workspace })
+		require.True(t, ok, entry.Spec.Name)
+		assert.Same(t, e.ws, wt.Workspace())
+	}
 }

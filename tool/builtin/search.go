@@ -19,14 +19,14 @@ type searchIn struct {
 	Pattern    string `json:"pattern" jsonschema:"minLength=1" jsonschema_description:"A Go regular expression (RE2), or literal text when literal is true"`
 	Literal    bool   `json:"literal,omitempty" jsonschema_description:"Match pattern as plain text"`
 	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema_description:"Match regardless of case"`
-	Path       string `json:"path,omitempty" jsonschema_description:"Directory to search, relative to the workspace (default: the workspace root)"`
+	Path       string `json:"path,omitempty" toolbelt:"path" jsonschema_description:"Directory to search, relative to the workspace (default: the workspace root)"`
 	Glob       string `json:"glob,omitempty" jsonschema_description:"Only files matching this glob: a name pattern such as *.go, or a path pattern with ** such as src/**/*.ts"`
 	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"minimum=1" jsonschema_description:"Stop after this many matches"`
 }
 
 // Match is one line search_files found.
 type Match struct {
-	Path string `json:"path"`
+	Path string `json:"path" toolbelt:"path"`
 	Line int    `json:"line"`
 	Text string `json:"text"`
 }
@@ -37,6 +37,9 @@ type SearchResult struct {
 	FilesSearched int     `json:"files_searched"`
 	FilesSkipped  int     `json:"files_skipped"`
 	Truncated     bool    `json:"truncated"`
+	// Hidden counts the files and directories the workspace's rules left
+	// out (its globs, the policy's forbidden paths: sandbox.WithHide).
+	Hidden int `json:"hidden,omitempty"`
 }
 
 // maxMatchText is how much of a matching line is returned.
@@ -46,7 +49,9 @@ const maxMatchText = 300
 // literal search over the contents of the files under a directory of ws,
 // optionally filtered by a glob, capped on matches (WithMaxMatches) and on
 // the size of a file searched (WithMaxSearchFileSize). Binary files (a NUL
-// byte in the first 8000 bytes), symlinks and ".git" are skipped.
+// byte in the first 8000 bytes), symlinks and ".git" are skipped; what the
+// workspace's rules refuse (the policy's forbidden paths) is not searched,
+// and the answer says how many entries were hidden.
 func SearchFiles(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 	c := newConfig(opts)
 	t := newTyped[searchIn, SearchResult]("search_files",
@@ -55,6 +60,7 @@ func SearchFiles(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 		func(in searchIn) []tool.Resource { return fileRes(ws, in.Path, tool.Read) },
 		tool.ReadOnly(), tool.WithCategory("files"), tool.WithRisk(tool.RiskLow),
 		tool.WithAnnotations(tool.Annotations{Title: "Search files", ReadOnly: true, Idempotent: true}))
+	t.ws = ws
 	if ws == nil {
 		t.err = nilWorkspace("search_files")
 	}
@@ -93,7 +99,7 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	}
 	out := SearchResult{Matches: []Match{}}
 	nameOnly := !strings.Contains(in.Glob, "/")
-	err = ws.Walk(base, func(rel string, d fs.DirEntry, err error) error {
+	out.Hidden, err = ws.WalkHidden(base, func(rel string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
@@ -173,6 +179,9 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	}
 	if out.Truncated {
 		fmt.Fprintf(&b, "[... stopped at %d matches: narrow the pattern, the path or the glob]\n", len(out.Matches))
+	}
+	if out.Hidden > 0 {
+		b.WriteString(hiddenNote(out.Hidden, "entry", "entries"))
 	}
 	r, err := structured(out, b.String())
 	if err != nil {
