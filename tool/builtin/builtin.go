@@ -189,7 +189,7 @@ func newTyped[In, Out any](name, desc string, run func(context.Context, In) (*to
 	return t
 }
 
-func (t *typed[In, Out]) Spec() tool.Spec      { return t.spec }
+func (t *typed[In, Out]) Spec() tool.Spec { return t.spec }
 
 // Workspace returns the workspace whose files the tool's path arguments
 // (tagged toolbelt:"path", so declared with sandbox.PathKeyword) name. The
@@ -197,8 +197,8 @@ func (t *typed[In, Out]) Spec() tool.Spec      { return t.spec }
 // it (sandbox.Workspace.Resolve) before matching their globs. It is nil for
 // tools without one.
 func (t *typed[In, Out]) Workspace() *sandbox.Workspace { return t.ws }
-func (t *typed[In, Out]) Check() error         { return t.err }
-func (t *typed[In, Out]) OutputConforms() bool { return t.conforms }
+func (t *typed[In, Out]) Check() error                  { return t.err }
+func (t *typed[In, Out]) OutputConforms() bool          { return t.conforms }
 func (t *typed[In, Out]) decode(raw json.RawMessage) (In, error) {
 	var in In
 	if len(raw) == 0 {
