@@ -34,6 +34,9 @@ func compileGlob(p string) (glob, error) {
 	return glob{raw: p, segs: segs}, nil
 }
 
+// abs reports whether the pattern is absolute (matched against host paths).
+func (g glob) abs() bool { return len(g.segs) > 0 && g.segs[0] == "" }
+
 // match reports whether the cleaned, slash-separated name matches.
 func (g glob) match(name string) bool {
 	return matchSegs(g.segs, strings.Split(name, "/"))

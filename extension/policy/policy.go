@@ -60,7 +60,30 @@
 //     (a string counts its bytes, any other value its JSON encoding);
 //  6. a path argument matches a forbidden_paths glob (the tool's and the
 //     global ones), or there are allowed_paths (the tool's, else global) and
-//     it matches none, or it climbs out with ".." (rule "paths.parent").
+//     it matches none, or it climbs out with ".." (rule "paths.parent"), or
+//     it leaves the workspace it is resolved in (rule "paths.resolve",
+//     code filesystem_policy).
+//
+// Paths are judged after resolution. The arguments that are paths are those
+// the tool's input schema declares (sandbox.PathKeyword, set by the
+// toolbelt:"path" tag; the built-in file tools declare theirs); path_fields
+// in the file overrides that for tools that declare none, and only a tool
+// that declares none and has no path_fields falls back to the names in
+// DefaultPathFields. A path argument of a tool that names its workspace
+// (a Workspace() *sandbox.Workspace method, as the built-in file tools
+// have), or of any tool when WithWorkspace is given, is resolved with
+// sandbox.Workspace.Resolve: relative, absolute inside the workspace, "./",
+// ".." and symlinks inside it all become one canonical workspace-relative
+// path. Relative globs ("secrets/**") match that path; absolute globs
+// ("/etc/**", "$HOME/.ssh/**") match the same path on the host (under the
+// workspace's directory). Other paths are cleaned lexically and matched as
+// written.
+//
+// Tools that list or search do not pass every file they touch as an
+// argument; they learn what is forbidden from their workspace, which
+// Policy.Hide feeds: sandbox.OpenWorkspace(dir, sandbox.WithHide(pol.Hide))
+// hides the global forbidden_paths from listings and searches (which say
+// how many entries were hidden) and refuses them to every file operation.
 //
 // When the current mode is in requires_approval_in_modes, the call is not
 // refused: the policy records the fact for the approval extension with
@@ -75,12 +98,14 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -101,8 +126,10 @@ const MetaRule = "policy.rule"
 // judged in.
 const MetaMode = "policy.mode"
 
-// DefaultPathFields are the argument names treated as paths when neither the
-// tool's rule nor the global section sets path_fields.
+// DefaultPathFields are the argument names treated as paths for a tool whose
+// input schema declares no path argument (sandbox.PathKeyword) when neither
+// the tool's rule nor the global section sets path_fields. It is a fallback
+// for tools written before the declaration; declare paths instead.
 var DefaultPathFields = []string{"path", "file", "filepath", "dir", "directory", "target", "src", "dst"}
 
 var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
@@ -181,8 +208,15 @@ func WithEnv(lookup func(string) (string, bool)) Option {
 }
 
 // WithBaseDir resolves relative path arguments against dir before matching.
-// Without it, relative paths are matched as written (cleaned).
+// Without it, relative paths are matched as written (cleaned). It applies
+// only to paths not resolved in a workspace (see WithWorkspace).
 func WithBaseDir(dir string) Option { return func(p *Policy) { p.baseDir = dir } }
+
+// WithWorkspace resolves the path arguments of every tool in ws
+// (sandbox.Workspace.Resolve), unless the tool names its own workspace.
+// Without it, only tools that name their workspace (the built-in file
+// tools) have their paths resolved.
+func WithWorkspace(ws *sandbox.Workspace) Option { return func(p *Policy) { p.ws = ws } }
 
 // Policy is the governance extension. It is safe for concurrent use.
 type Policy struct {
@@ -190,6 +224,7 @@ type Policy struct {
 	initialMode string
 	env         func(string) (string, bool)
 	baseDir     string
+	ws          *sandbox.Workspace
 	initErr     error
 
 	cfg  atomic.Pointer[config]
@@ -335,7 +370,7 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		mode := p.Mode()
 		req.Call.Mode = mode
-		if rule, err := p.Evaluate(mode, req.Spec, req.Call.Args); err != nil {
+		if rule, err := p.evaluate(mode, req.Spec, p.workspaceOf(req.Tool), req.Call.Args); err != nil {
 			res := tool.Failure(&req.Call, err)
 			res.SetMeta(MetaRule, rule)
 			res.SetMeta(MetaMode, mode)
@@ -369,7 +404,15 @@ func (p *Policy) denial(cfg *config, rule string, line int, format string, args 
 // It returns the broken rule's name and a *tool.Error with
 // CodePolicyDenied, or "" and nil. It does not consider approval (see
 // ApprovalRequired).
+//
+// Path arguments are resolved in the workspace of WithWorkspace, if given;
+// the extension itself (Wrap) also resolves in the called tool's own
+// workspace.
 func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (rule string, err error) {
+	return p.evaluate(mode, spec, p.ws, args)
+}
+
+func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, args json.RawMessage) (rule string, err error) {
 	cfg := p.cfg.Load()
 	tr := cfg.tools[spec.Name]
 	if tr != nil {
@@ -388,7 +431,7 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 	if limit, r, line := pick(tr, g, func(t *toolRule) int64 { return t.maxArgBytes }); limit > 0 && int64(len(args)) > limit {
 		return p.denial(cfg, r+".max_arg_bytes", line, "arguments are %d bytes, over the %d-byte limit: send less data", len(args), limit)
 	}
-	fields := pathFieldsFor(cfg, tr)
+	fields := pathFieldsFor(cfg, tr, spec)
 	hasPaths := len(g.allowedPaths)+len(g.forbiddenPaths) > 0 || (tr != nil && len(tr.allowedPaths)+len(tr.forbiddenPaths) > 0)
 	hasSizes := len(g.fieldMax) > 0 || (tr != nil && len(tr.fieldMax) > 0)
 	if !hasPaths && !hasSizes {
@@ -423,13 +466,55 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 				if string(obj[i].key) != f {
 					continue
 				}
-				if rule, err := p.checkPaths(cfg, tr, f, obj[i].val); err != nil {
+				if rule, err := p.checkPaths(cfg, tr, ws, f, obj[i].val); err != nil {
 					return rule, err
 				}
 			}
 		}
 	}
 	return "", nil
+}
+
+// workspaceOf returns the workspace t's path arguments are resolved in:
+// its own (a Workspace method), else WithWorkspace's, else nil.
+func (p *Policy) workspaceOf(t tool.Tool) *sandbox.Workspace {
+	if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok {
+		if ws := wt.Workspace(); ws != nil {
+			return ws
+		}
+	}
+	return p.ws
+}
+
+// Hide reports the global forbidden_paths rule that forbids a workspace
+// path, or "": the function sandbox.WithHide takes, so that tools that list
+// and search leave forbidden files out. rel is the canonical
+// workspace-relative path, matched by relative globs; abs the same path on
+// the host, matched by absolute ones. It reads the current rules at each
+// call.
+func (p *Policy) Hide(rel, abs string) string {
+	cfg := p.cfg.Load()
+	if len(cfg.global.forbiddenPaths) == 0 {
+		return ""
+	}
+	var buf [16]string
+	relParts := splitPath(buf[:0], rel)
+	var abuf [16]string
+	absParts := splitPath(abuf[:0], filepath.ToSlash(abs))
+	for _, pr := range cfg.global.forbiddenPaths {
+		parts := relParts
+		if pr.glob.abs() {
+			parts = absParts
+		}
+		if pr.glob.matchParts(parts) {
+			where := ""
+			if pr.line > 0 {
+				where = fmt.Sprintf(" (%s:%d)", cfg.file, pr.line)
+			}
+			return fmt.Sprintf("policy rule %s%s: forbidden pattern %q", pr.rule, where, pr.source)
+		}
+	}
+	return ""
 }
 
 // ApprovalRequired reports the reason the policy records under
@@ -445,11 +530,17 @@ func pick(tr, g *toolRule, get func(*toolRule) int64) (int64, string, int) {
 	return get(g), g.name, g.maxArgLine
 }
 
-func pathFieldsFor(cfg *config, tr *toolRule) []string {
-	switch {
-	case tr != nil && tr.pathFieldsSet:
+// pathFieldsFor returns the arguments of a call that are paths: the tool
+// rule's path_fields, else those the spec declares, else the global
+// path_fields, else DefaultPathFields.
+func pathFieldsFor(cfg *config, tr *toolRule, spec *tool.Spec) []string {
+	if tr != nil && tr.pathFieldsSet {
 		return tr.pathFields
-	case cfg.pathFields != nil:
+	}
+	if declared := sandbox.PathArguments(spec.InputSchema); len(declared) > 0 {
+		return declared
+	}
+	if cfg.pathFields != nil {
 		return cfg.pathFields
 	}
 	return DefaultPathFields
@@ -474,18 +565,18 @@ func valueSize(v json.RawMessage) int64 {
 
 // checkPaths checks a path argument: a string, or the strings of an array
 // (anything else holds no path).
-func (p *Policy) checkPaths(cfg *config, tr *toolRule, field string, v []byte) (string, error) {
+func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, field string, v []byte) (string, error) {
 	if s, ok := plainString(v); ok {
-		return p.checkPath(cfg, tr, field, s)
+		return p.checkPath(cfg, tr, ws, field, s)
 	}
 	var s string
 	if json.Unmarshal(v, &s) == nil {
-		return p.checkPath(cfg, tr, field, s)
+		return p.checkPath(cfg, tr, ws, field, s)
 	}
 	var ss []string
 	if json.Unmarshal(v, &ss) == nil {
 		for _, s := range ss {
-			if rule, err := p.checkPath(cfg, tr, field, s); err != nil {
+			if rule, err := p.checkPath(cfg, tr, ws, field, s); err != nil {
 				return rule, err
 			}
 		}
@@ -493,24 +584,50 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, field string, v []byte) (
 	return "", nil
 }
 
-func (p *Policy) checkPath(cfg *config, tr *toolRule, field, raw string) (string, error) {
-	name := strings.ReplaceAll(raw, "\\", "/")
-	if p.baseDir != "" && !path.IsAbs(name) {
-		name = path.Join(p.baseDir, name)
+func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, field, raw string) (string, error) {
+	var buf, abuf [16]string
+	var parts, absParts []string
+	shown := fmt.Sprintf("%q", raw)
+	if ws != nil {
+		rel, err := ws.Resolve(raw)
+		if err != nil {
+			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: %v", field, err)
+		}
+		if rel != raw {
+			shown = fmt.Sprintf("%q (resolved: %q)", raw, rel)
+		}
+		abs := ws.Dir()
+		if rel != "." {
+			abs += "/" + rel
+		}
+		parts, absParts = splitPath(buf[:0], rel), splitPath(abuf[:0], filepath.ToSlash(abs))
+	} else {
+		name := strings.ReplaceAll(raw, "\\", "/")
+		if p.baseDir != "" && !path.IsAbs(name) {
+			name = path.Join(p.baseDir, name)
+		}
+		name = path.Clean(name)
+		if name == ".." || strings.HasPrefix(name, "../") {
+			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
+		}
+		parts = splitPath(buf[:0], name)
+		absParts = parts
 	}
-	name = path.Clean(name)
-	if name == ".." || strings.HasPrefix(name, "../") {
-		return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
+	// Relative globs match the workspace-relative path, absolute ones the
+	// host path (the same thing when nothing was resolved).
+	match := func(g glob) bool {
+		if g.abs() {
+			return g.matchParts(absParts)
+		}
+		return g.matchParts(parts)
 	}
-	var buf [16]string
-	parts := splitPath(buf[:0], name)
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
 			continue
 		}
 		for _, pr := range r.forbiddenPaths {
-			if pr.glob.matchParts(parts) {
-				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %q matches forbidden pattern %q", field, raw, pr.source)
+			if match(pr.glob) {
+				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shown, pr.source)
 			}
 		}
 	}
@@ -522,7 +639,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, field, raw string) (string
 		return "", nil
 	}
 	for _, pr := range allow {
-		if pr.glob.matchParts(parts) {
+		if match(pr.glob) {
 			return "", nil
 		}
 	}
@@ -530,5 +647,5 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, field, raw string) (string
 	for i, pr := range allow {
 		pats[i] = pr.source
 	}
-	return p.denial(cfg, scope+".allowed_paths", allow[0].line, "argument %q: path %q is not under an allowed path (%s)", field, raw, strings.Join(pats, ", "))
+	return p.denial(cfg, scope+".allowed_paths", allow[0].line, "argument %q: path %s is not under an allowed path (%s)", field, shown, strings.Join(pats, ", "))
 }

@@ -1,0 +1,159 @@
+package policy_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/builtin"
+)
+
+const secret = "TOPSECRET-4711"
+
+// workspaceFixture is a workspace with secrets/key, a symlink alias ->
+// secrets, and the built-in file tools on it behind the policy, wired the
+// way docs/sandbox.md says: the workspace hides what the policy forbids.
+func workspaceFixture(t *testing.T, governance string) (*executor.Executor, string) {
+	t.Helper()
+	p, err := policy.Parse([]byte(governance))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte(secret+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "public.txt"), []byte("public\n"), 0o644))
+	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "alias")))
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(p.Hide))
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	return executor.New(reg, executor.WithExtensions(p)), ws.Dir()
+}
+
+func call(t *testing.T, ex *executor.Executor, name string, args map[string]any) *tool.Result {
+	t.Helper()
+	b, err := json.Marshal(args)
+	require.NoError(t, err)
+	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c", Name: name, Args: b})
+	require.NotNil(t, res)
+	return res
+}
+
+func resultText(res *tool.Result) string {
+	b, _ := json.Marshal(res)
+	return string(b)
+}
+
+// The attacks of issue 14: a forbidden directory reached through a symlink,
+// an absolute path, "./", search results and directory listings. Each was
+// seen to reveal the secret before paths were resolved.
+func TestForbiddenPathsHoldAfterResolution(t *testing.T) {
+	ex, dir := workspaceFixture(t, `global: {forbidden_paths: ["secrets/**"]}`)
+	for _, p := range []string{"secrets/key", "./secrets/key", "alias/key", filepath.Join(dir, "secrets/key"), filepath.Join(dir, "alias/key"), "public.txt/../secrets/key"} {
+		t.Run("read_file "+p, func(t *testing.T) {
+			res := call(t, ex, "read_file", map[string]any{"path": p})
+			require.NotNil(t, res.Error, "read allowed: %s", resultText(res))
+			assert.NotContains(t, resultText(res), secret)
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			assert.Equal(t, "global.forbidden_paths", res.Metadata[policy.MetaRule])
+			assert.Contains(t, res.Error.Message, "secrets/key", "the refusal names the resolved path")
+		})
+	}
+	t.Run("write_file through the alias", func(t *testing.T) {
+		res := call(t, ex, "write_file", map[string]any{"path": "alias/new", "content": "x"})
+		require.NotNil(t, res.Error)
+		assert.NoFileExists(t, filepath.Join(dir, "secrets/new"))
+	})
+	t.Run("search_files", func(t *testing.T) {
+		res := call(t, ex, "search_files", map[string]any{"pattern": "TOPSECRET"})
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.NotContains(t, resultText(res), secret)
+		assert.Contains(t, res.Text(), "hidden by policy")
+		res = call(t, ex, "search_files", map[string]any{"pattern": "TOPSECRET", "path": "alias"})
+		require.NotNil(t, res.Error, "searching the forbidden directory through its alias: %s", resultText(res))
+		assert.NotContains(t, resultText(res), secret)
+	})
+	t.Run("list_directory", func(t *testing.T) {
+		res := call(t, ex, "list_directory", map[string]any{"path": ".", "depth": 3})
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.NotContains(t, res.Text(), "secrets/")
+		assert.NotContains(t, res.Text(), "key")
+		assert.Contains(t, res.Text(), "public.txt")
+		assert.Contains(t, res.Text(), "1 entry hidden by policy")
+		res = call(t, ex, "list_directory", map[string]any{"path": "alias"})
+		require.NotNil(t, res.Error, "listing the forbidden directory through its alias: %s", resultText(res))
+		assert.NotContains(t, res.Text(), "key")
+	})
+}
+
+// The policy resolves a file tool's path in the tool's own workspace even
+// when the workspace was opened without the policy's Hide; escapes are a
+// filesystem_policy refusal naming the path and the link.
+func TestPathsResolvedInTheToolsWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "ws", "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "ws", "secrets", "key"), []byte(secret), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "outside.txt"), []byte("out"), 0o600))
+	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "ws", "alias")))
+	require.NoError(t, os.Symlink("../outside.txt", filepath.Join(dir, "ws", "out")))
+	ws, err := sandbox.OpenWorkspace(filepath.Join(dir, "ws"))
+	require.NoError(t, err)
+	defer ws.Close()
+	envs := func(k string) (string, bool) {
+		if k == "WS" {
+			return ws.Dir(), true
+		}
+		return "", false
+	}
+	// An absolute glob matches the host path of the resolved argument.
+	p, err := policy.Parse([]byte("global: {forbidden_paths: [\"$WS/secrets/**\"]}\n"), policy.WithEnv(envs))
+	require.NoError(t, err)
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	ex := executor.New(reg, executor.WithExtensions(p))
+	for _, path := range []string{"alias/key", "./secrets/key", filepath.Join(ws.Dir(), "alias", "key")} {
+		res := call(t, ex, "read_file", map[string]any{"path": path})
+		require.NotNil(t, res.Error, path)
+		assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, path)
+		assert.Contains(t, res.Error.Message, `resolved: "secrets/key"`)
+	}
+	res := call(t, ex, "read_file", map[string]any{"path": "out"})
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code)
+	assert.Equal(t, "paths.resolve", res.Metadata[policy.MetaRule])
+	assert.Contains(t, res.Error.Message, `"out" -> "../outside.txt" leads out of the workspace`)
+
+	// Evaluate alone resolves in WithWorkspace's workspace.
+	spec := tool.Spec{Name: "custom", InputSchema: json.RawMessage(`{"type":"object","properties":{"where":{"type":"string","x-toolbelt-path":true},"path":{"type":"string"}}}`)}
+	p2, err := policy.Parse([]byte(`global: {forbidden_paths: ["secrets/**"]}`), policy.WithWorkspace(ws))
+	require.NoError(t, err)
+	rule, err := p2.Evaluate(tool.ModeNormal, &spec, json.RawMessage(`{"where":"alias/key"}`))
+	require.Error(t, err)
+	assert.Equal(t, "global.forbidden_paths", rule)
+	// Only the declared argument is a path: "path" of this tool is not.
+	_, err = p2.Evaluate(tool.ModeNormal, &spec, json.RawMessage(`{"where":"public","path":"secrets/key"}`))
+	assert.NoError(t, err, "an argument not declared a path is not judged as one")
+}
+
+// Hide follows the rules the policy holds, absolute and relative.
+func TestHide(t *testing.T) {
+	p, err := policy.Parse([]byte("global: {forbidden_paths: [\"secrets/**\", \"/srv/ws/private/*.txt\"]}\ntools:\n  read_file: {forbidden_paths: [\"docs/**\"]}\n"))
+	require.NoError(t, err)
+	assert.Contains(t, p.Hide("secrets", "/srv/ws/secrets"), `policy rule global.forbidden_paths (governance.yaml:1): forbidden pattern "secrets/**"`)
+	assert.Contains(t, p.Hide("secrets/a/b", "/srv/ws/secrets/a/b"), `"secrets/**"`)
+	assert.Contains(t, p.Hide("private/a.txt", "/srv/ws/private/a.txt"), `"/srv/ws/private/*.txt"`)
+	assert.Empty(t, p.Hide("private/a.md", "/srv/ws/private/a.md"))
+	assert.Empty(t, p.Hide("docs/a", "/srv/ws/docs/a"), "a tool's own rules judge that tool's arguments, not the workspace")
+	assert.Empty(t, p.Hide(".", "/srv/ws"))
+	assert.Empty(t, policy.New().Hide("secrets/a", "/x/secrets/a"))
+}
