@@ -8,9 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
+	"strings"
 	"sync"
 
 	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -98,7 +101,9 @@ func ValidateArgs(spec *tool.Spec, args json.RawMessage) (json.RawMessage, error
 }
 
 // SubjectFields are the argument fields, in order, whose string value is a
-// call's subject when its tool does not implement Subjecter.
+// call's subject when its tool does not implement Subjecter and its input
+// schema declares no path argument (sandbox.PathKeyword); "path" and "file"
+// are then cleaned lexically, the way an undeclared path can be.
 var SubjectFields = []string{"command", "path", "file", "url"}
 
 // subjectKind says how wildcards in a rule match a subject.
@@ -113,14 +118,27 @@ const (
 )
 
 // SubjectOf returns what a call to t with args acts on, and whether there is
-// one: t's own Subject when it implements Subjecter (empty means none),
-// otherwise the first string field among SubjectFields.
+// one: t's own Subject when it implements Subjecter (empty means none);
+// otherwise the first path argument t's input schema declares
+// (sandbox.PathKeyword), in its canonical form: resolved in t's workspace
+// when t names one (a Workspace() *sandbox.Workspace method, as the
+// built-in file tools have), else cleaned lexically; a path that cannot be
+// resolved (it leaves the workspace) is no subject, so no rule matches it.
+// A tool that declares no path falls back to the first string field among
+// SubjectFields.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
-	s, _, ok := subjectOf(t, args)
+	var spec *tool.Spec
+	if _, ok := t.(Subjecter); !ok && t != nil {
+		s := t.Spec()
+		spec = &s
+	}
+	s, _, ok := subjectOf(t, spec, nil, args)
 	return s, ok
 }
 
-func subjectOf(t tool.Tool, args json.RawMessage) (string, subjectKind, bool) {
+// subjectOf finds the subject; spec is the called tool's (may be nil), ws
+// the workspace paths resolve in when t names none.
+func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.RawMessage) (string, subjectKind, bool) {
 	if s, ok := t.(Subjecter); ok {
 		sub := s.Subject(args)
 		return sub, subjectText, sub != ""
@@ -129,7 +147,24 @@ func subjectOf(t tool.Tool, args json.RawMessage) (string, subjectKind, bool) {
 	if err := json.Unmarshal(args, &fields); err != nil {
 		return "", subjectText, false
 	}
+	if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok && wt.Workspace() != nil {
+		ws = wt.Workspace()
+	}
+	var declared []string
+	if spec != nil {
+		declared = sandbox.PathArguments(spec.InputSchema)
+	}
+	for _, f := range declared {
+		var s string
+		if raw, ok := fields[f]; ok && json.Unmarshal(raw, &s) == nil {
+			c, ok := canonicalPath(ws, s)
+			return c, subjectPath, ok
+		}
+	}
 	for _, f := range SubjectFields {
+		if len(declared) > 0 && (f == "path" || f == "file") {
+			continue // the tool said which arguments are paths
+		}
 		raw, ok := fields[f]
 		if !ok {
 			continue
@@ -138,11 +173,30 @@ func subjectOf(t tool.Tool, args json.RawMessage) (string, subjectKind, bool) {
 		if json.Unmarshal(raw, &s) != nil {
 			continue
 		}
-		kind := subjectPath
-		if f == "command" {
-			kind = subjectText
+		switch f {
+		case "command":
+			return s, subjectText, true
+		case "url":
+			return s, subjectPath, true
 		}
-		return s, kind, true
+		c, ok := canonicalPath(nil, s)
+		return c, subjectPath, ok
 	}
 	return "", subjectText, false
+}
+
+// canonicalPath returns the form of a path argument rules match: resolved
+// in ws (sandbox.Workspace.Resolve), or without a workspace cleaned
+// lexically ("docs/../src.go" is "src.go"). ok is false when the path
+// leaves the workspace, or climbs out with ".." where there is none.
+func canonicalPath(ws *sandbox.Workspace, p string) (string, bool) {
+	if ws != nil {
+		rel, err := ws.Resolve(p)
+		return rel, err == nil
+	}
+	c := path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	if c == ".." || strings.HasPrefix(c, "../") || p == "" {
+		return "", false
+	}
+	return c, true
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -132,8 +133,14 @@ type Evaluation struct {
 // calls whose subject (see SubjectOf) matches "git status*". The tool name
 // may use * as a wildcard. In the pattern, * and ** are wildcards:
 //
-//   - in a path or URL subject (fields path, file, url), * matches within one
-//     path segment and ** across segments: write_file(docs/**);
+//   - in a path or URL subject (an argument the tool's schema declares a
+//     path, or else the fields path, file, url), * matches within one path
+//     segment and ** across segments: write_file(docs/**). A path is
+//     matched in its canonical form: resolved in the tool's workspace (see
+//     SubjectOf and ResolvePathsIn) — "./docs/a.md", an absolute path
+//     inside the workspace and a symlink into docs/ all match docs/**,
+//     "docs/../src.go" and a link out of docs/ do not — and a path that
+//     leaves the workspace matches no rule;
 //   - in a command line (field command, or a tool's own Subject), both match
 //     any text, except that in an allow rule they never match a shell
 //     control character ( ; & | < > ` $ ( ) or a line break), so
@@ -152,6 +159,7 @@ type Policy struct {
 	allow     []rule
 	names     map[string]struct{} // exact tool names that some rule names
 	wildNames bool                // some rule's tool name has a wildcard
+	ws        *sandbox.Workspace  // ResolvePathsIn
 }
 
 type rule struct {
@@ -171,6 +179,14 @@ type policyConfig struct {
 	deny, ask, allow []string
 	alwaysApprove    []string
 	alwaysAsk        []string
+	ws               *sandbox.Workspace
+}
+
+// ResolvePathsIn resolves path subjects in ws (sandbox.Workspace.Resolve)
+// for tools that do not name their own workspace, and for Approve, which
+// sees no tool. Without it those paths are only cleaned lexically.
+func ResolvePathsIn(ws *sandbox.Workspace) PolicyOption {
+	return func(c *policyConfig) { c.ws = ws }
 }
 
 // DenyRules adds rules whose calls are refused.
@@ -233,7 +249,7 @@ func NewPolicy(mode Mode, opts ...PolicyOption) (*Policy, error) {
 			o(&c)
 		}
 	}
-	p := &Policy{mode: mode, names: map[string]struct{}{}}
+	p := &Policy{mode: mode, names: map[string]struct{}{}, ws: c.ws}
 	var errs []error
 	add := func(list string, src []string, dst *[]rule, namesOnly bool) {
 		for i, s := range src {
@@ -349,6 +365,7 @@ type subject struct {
 	ok   bool
 	s    string
 	kind subjectKind
+	ws   *sandbox.Workspace
 }
 
 func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
@@ -364,7 +381,7 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	}
 	if !sub.done {
 		sub.done = true
-		sub.s, sub.kind, sub.ok = subjectOf(t, req.Call.Args)
+		sub.s, sub.kind, sub.ok = subjectOf(t, &req.Spec, sub.ws, req.Call.Args)
 		if sub.ok && req.Subject == "" {
 			req.Subject = sub.s
 		}
@@ -397,7 +414,7 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 	if p.mode == ModeDenyAll {
 		return Evaluation{Action: ActionRefuse, Reason: "the approval mode deny_all refuses every call"}
 	}
-	var sub subject
+	sub := subject{ws: p.ws}
 	rulesApply := p.wildNames
 	if !rulesApply {
 		_, rulesApply = p.names[req.Call.Name]

@@ -13,7 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -404,5 +406,42 @@ func TestFileToolsDeclarePathArguments(t *testing.T) {
 		wt, ok := entry.Tool.(interface{ Workspace() *sandbox.Workspace })
 		require.True(t, ok, entry.Spec.Name)
 		assert.Same(t, e.ws, wt.Workspace())
+	}
+}
+
+// Issue 14, end to end through the executor and the approval extension:
+// write_file(docs/**) auto-approved "docs/../src.go", and "./secrets/key"
+// escaped read_file(secrets/**). The asked approver denies, so only calls
+// the rules allow run.
+func TestApprovalRulesMatchResolvedPaths(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws.Dir(), "docs"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws.Dir(), "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws.Dir(), "secrets", "key"), []byte("k"), 0o600))
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	pol := approval.MustPolicy(approval.ModeAlwaysAsk, approval.DenyRules("read_file(secrets/**)"), approval.AllowRules("write_file(docs/**)"))
+	nobody := approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
+		return approval.Denied("test", "nobody approves"), nil
+	})
+	gate := approvalgate.New(nobody, approvalgate.WithPolicy(pol))
+	ex := executor.New(reg, executor.WithExtensions(gate, gate.Guard()))
+	run := func(name string, args map[string]any) *tool.Result {
+		b, _ := json.Marshal(args)
+		res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: b})
+		return res
+	}
+	res := run("write_file", map[string]any{"path": "./docs/a.md", "content": "x"})
+	assert.True(t, res.OK(), "%v", res.Error)
+	res = run("write_file", map[string]any{"path": "docs/../src.go", "content": "x"})
+	assert.Equal(t, tool.CodeApprovalDenied, code(res), "%v", res.Error)
+	assert.NoFileExists(t, filepath.Join(ws.Dir(), "src.go"))
+	for _, p := range []string{"./secrets/key", filepath.Join(ws.Dir(), "secrets/key"), "docs/../secrets/key"} {
+		res = run("read_file", map[string]any{"path": p})
+		require.NotNil(t, res.Error, p)
+		assert.Contains(t, res.Error.Message, "deny read_file(secrets/**)", "refused by the deny rule, not merely asked about: %s", p)
 	}
 }
