@@ -60,7 +60,22 @@ func run() error {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
-	ws, err := sandbox.OpenWorkspace(*workspace)
+	var pol *policy.Policy
+	var err error
+	if *governance != "" {
+		if pol, err = policy.Load(*governance, policy.WithMode(*mode)); err != nil {
+			return err
+		}
+	} else {
+		pol = policy.New(policy.WithMode(*mode))
+	}
+	if err := pol.Err(); err != nil {
+		return err
+	}
+
+	// The workspace hides what the governance forbids, so list_directory
+	// and search_files leave it out (and say so).
+	ws, err := sandbox.OpenWorkspace(*workspace, sandbox.WithHide(pol.Hide))
 	if err != nil {
 		return fmt.Errorf("open workspace: %w", err)
 	}
@@ -90,17 +105,6 @@ func run() error {
 	}
 	defer trail.Close()
 
-	var pol *policy.Policy
-	if *governance != "" {
-		if pol, err = policy.Load(*governance, policy.WithMode(*mode)); err != nil {
-			return err
-		}
-	} else {
-		pol = policy.New(policy.WithMode(*mode))
-	}
-	if err := pol.Err(); err != nil {
-		return err
-	}
 	// Ask the human at the MCP client; with no way to ask, deny.
 	approver := approval.FirstDecisive(mcpserver.Approver{},
 		approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
