@@ -204,3 +204,45 @@ func TestWorkspaceHide(t *testing.T) {
 	assert.Equal(t, []string{".", "ok.txt", "pub", "pub/inner", "pub/inner/k"}, walked, "a link's name is listed; what it leads to is judged when read")
 	assert.Contains(t, asked, "secrets/key|"+filepath.Join(dir, "secrets/key"), "the function sees the canonical and the host path")
 }
+
+// BenchmarkResolve resolves a four-component path with a symlink on the
+// way (the component walk) and without (one openat2), against the lexical
+// check alone that the workspace did before.
+func BenchmarkResolve(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src", "pkg", "sub"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Symlink("src", filepath.Join(dir, "link")); err != nil {
+		b.Fatal(err)
+	}
+	ws, err := OpenWorkspace(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	b.Run("resolve", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if rel, err := ws.Resolve("./link/pkg/sub/file.go"); err != nil || rel != "src/pkg/sub/file.go" {
+				b.Fatal(rel, err)
+			}
+		}
+	})
+	b.Run("resolve-no-link", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if rel, err := ws.Resolve("./src/pkg/sub/file.go"); err != nil || rel != "src/pkg/sub/file.go" {
+				b.Fatal(rel, err)
+			}
+		}
+	})
+	b.Run("lexical", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ws.lexical("resolve", "./link/pkg/sub/file.go"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

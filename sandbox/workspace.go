@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -163,6 +164,8 @@ type Workspace struct {
 	protected   []string
 	hide        []HideFunc
 	maxFileSize int64
+	rootDir     *os.File        // the root directory, for the resolver
+	rootConn    syscall.RawConn // rootDir's, to hold its descriptor
 }
 
 // OpenWorkspace opens the existing directory dir as a workspace.
@@ -204,6 +207,14 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 	if w.root, err = os.OpenRoot(abs); err != nil {
 		return nil, fmt.Errorf("sandbox: OpenWorkspace(%q): %w", dir, err)
 	}
+	// The resolver walks from a descriptor of the same directory.
+	if w.rootDir, err = w.root.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err == nil {
+		w.rootConn, err = w.rootDir.SyscallConn()
+	}
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sandbox: OpenWorkspace(%q): %w", dir, err)
+	}
 	return w, nil
 }
 
@@ -212,7 +223,12 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 func (w *Workspace) Dir() string { return w.dir }
 
 // Close releases the workspace's root.
-func (w *Workspace) Close() error { return w.root.Close() }
+func (w *Workspace) Close() error {
+	if w.rootDir != nil {
+		w.rootDir.Close()
+	}
+	return w.root.Close()
+}
 
 // Path checks name for reading and returns its host path inside
 // [Workspace.Dir], symlinks resolved.
@@ -291,9 +307,42 @@ func (w *Workspace) resolve(op, name string, followFinal bool) (string, error) {
 	if err != nil || rel == "." {
 		return rel, err
 	}
-	done := "."
+	var out string
+	// Control holds the root's descriptor open while the walk uses it.
+	cerr := w.rootConn.Control(func(fd uintptr) {
+		if noLinksOnTheWay(int(fd), rel, followFinal) {
+			out = rel
+			return
+		}
+		out, err = w.resolveAt(int(fd), op, name, rel, followFinal)
+	})
+	if cerr != nil {
+		return "", fmt.Errorf("sandbox: %s %q: the workspace is closed: %w", op, name, cerr)
+	}
+	return out, err
+}
+
+// resolveAt walks rel from the root's descriptor one component at a time,
+// never following a link implicitly (fstatat and openat with NOFOLLOW,
+// O_PATH descriptors for the directories on the way), substituting each
+// link's target itself, so that what it returns is canonical and a link
+// that leads out is named.
+func (w *Workspace) resolveAt(rootFD int, op, name, rel string, followFinal bool) (string, error) {
+	var dirs []int // descriptors of the first len(dirs) components of done
+	defer func() {
+		for _, fd := range dirs {
+			unix.Close(fd)
+		}
+	}()
+	cur := func() int {
+		if len(dirs) == 0 {
+			return rootFD
+		}
+		return dirs[len(dirs)-1]
+	}
+	done, ndone := ".", 0
 	rest := strings.Split(rel, "/")
-	links, missing := 0, false
+	links := 0
 	lastLink := ""
 	for len(rest) > 0 {
 		c := rest[0]
@@ -302,49 +351,108 @@ func (w *Workspace) resolve(op, name string, followFinal bool) (string, error) {
 		case "", ".":
 			continue
 		case "..":
-			if done == "." {
+			if ndone == 0 {
 				return "", &PathError{Op: op, Path: name, Rule: "symlink " + lastLink + " leads out of the workspace", Err: ErrOutsideWorkspace}
 			}
-			done = path.Dir(done)
+			done, ndone = path.Dir(done), ndone-1
+			if len(dirs) > ndone {
+				unix.Close(dirs[len(dirs)-1])
+				dirs = dirs[:len(dirs)-1]
+			}
 			continue
 		}
 		next := path.Join(done, c)
-		if missing || (len(rest) == 0 && !followFinal) {
-			done = next
+		// Below a component that does not exist (or is a file), and a final
+		// link not to be followed, the rest is taken as written.
+		if ndone > len(dirs) || (len(rest) == 0 && !followFinal) {
+			done, ndone = next, ndone+1
 			continue
 		}
-		fi, err := w.root.Lstat(filepath.FromSlash(next))
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-				// Not there (yet): the rest is taken as written.
-				missing = true
-				done = next
+		var st unix.Stat_t
+		if err := unix.Fstatat(cur(), c, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+				done, ndone = next, ndone+1
 				continue
 			}
-			return "", w.rootErr(op, name, err)
+			return "", &PathError{Op: op, Path: name, Rule: "cannot look up " + strconv.Quote(next) + ": " + err.Error(), Err: ErrInvalidPath}
 		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			done = next
-			continue
-		}
-		if links++; links > maxLinks {
-			return "", &PathError{Op: op, Path: name, Rule: fmt.Sprintf("more than %d symlinks on the way", maxLinks), Err: ErrInvalidPath}
-		}
-		target, err := w.root.Readlink(filepath.FromSlash(next))
-		if err != nil {
-			return "", w.rootErr(op, name, err)
-		}
-		lastLink = strconv.Quote(next) + " -> " + strconv.Quote(target)
-		if filepath.IsAbs(target) {
-			r, err := filepath.Rel(w.dir, filepath.Clean(target))
-			if err != nil || (r != "." && !filepath.IsLocal(r)) {
-				return "", &PathError{Op: op, Path: name, Rule: "symlink " + lastLink + " leads out of the workspace", Err: ErrOutsideWorkspace}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFLNK:
+			if links++; links > maxLinks {
+				return "", &PathError{Op: op, Path: name, Rule: fmt.Sprintf("more than %d symlinks on the way", maxLinks), Err: ErrInvalidPath}
 			}
-			done, target = ".", r
+			target, err := readlinkat(cur(), c)
+			if err != nil {
+				return "", &PathError{Op: op, Path: name, Rule: "cannot read symlink " + strconv.Quote(next) + ": " + err.Error(), Err: ErrInvalidPath}
+			}
+			lastLink = strconv.Quote(next) + " -> " + strconv.Quote(target)
+			if filepath.IsAbs(target) {
+				r, err := filepath.Rel(w.dir, filepath.Clean(target))
+				if err != nil || (r != "." && !filepath.IsLocal(r)) {
+					return "", &PathError{Op: op, Path: name, Rule: "symlink " + lastLink + " leads out of the workspace", Err: ErrOutsideWorkspace}
+				}
+				for _, fd := range dirs {
+					unix.Close(fd)
+				}
+				dirs, done, ndone, target = dirs[:0], ".", 0, r
+			}
+			rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
+		case unix.S_IFDIR:
+			if len(rest) > 0 {
+				fd, err := unix.Openat(cur(), c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+				if err != nil {
+					return "", &PathError{Op: op, Path: name, Rule: "cannot open " + strconv.Quote(next) + ": " + err.Error(), Err: ErrInvalidPath}
+				}
+				dirs = append(dirs, fd)
+			}
+			done, ndone = next, ndone+1
+		default:
+			done, ndone = next, ndone+1
 		}
-		rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
 	}
 	return done, nil
+}
+
+// noOpenat2 is set when the kernel lacks openat2 (before Linux 5.6).
+var noOpenat2 atomic.Bool
+
+// noLinksOnTheWay reports, in one openat2 call, that no component of the
+// clean relative path rel is a symlink (the last one not looked at when
+// !followFinal), so rel is already canonical: the kernel refuses every link
+// (RESOLVE_NO_SYMLINKS), and a component that does not exist ends the walk
+// before any later one is looked at. Anything else — a link, an error, no
+// openat2 — leaves the answer to the component walk.
+func noLinksOnTheWay(rootFD int, rel string, followFinal bool) bool {
+	if noOpenat2.Load() {
+		return false
+	}
+	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	if !followFinal {
+		how.Flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Openat2(rootFD, rel, &how)
+	switch {
+	case err == nil:
+		unix.Close(fd)
+		return true
+	case errors.Is(err, unix.ENOSYS):
+		noOpenat2.Store(true)
+	}
+	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
+}
+
+// readlinkat reads the target of the link name in the directory dirfd.
+func readlinkat(dirfd int, name string) (string, error) {
+	for size := 256; ; size *= 2 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(dirfd, name, buf)
+		if err != nil {
+			return "", err
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
 }
 
 // check resolves name and judges the rules on its canonical form.
@@ -498,6 +606,12 @@ func (w *Workspace) openChecked(op, name string, wantDir bool) (*os.File, string
 func (w *Workspace) Open(name string) (*os.File, error) {
 	f, _, err := w.openChecked("open", name, false)
 	return f, err
+}
+
+// OpenRel is Open that also returns the canonical path it opened
+// ([Workspace.Resolve]), saving a second resolution.
+func (w *Workspace) OpenRel(name string) (*os.File, string, error) {
+	return w.openChecked("open", name, false)
 }
 
 // ReadFile reads a whole regular file, refusing files over the maximum size.

@@ -71,7 +71,7 @@ func readFile(ws *sandbox.Workspace, c *config, in readFileIn) (*tool.Result, er
 	if limit <= 0 {
 		limit = c.maxReadLines
 	}
-	f, err := ws.Open(in.Path)
+	f, rel, err := ws.OpenRel(in.Path)
 	if err != nil {
 		return nil, shell.ToolError(err)
 	}
@@ -126,7 +126,6 @@ func readFile(ws *sandbox.Workspace, c *config, in readFileIn) (*tool.Result, er
 	if start > line && !(line == 0 && start == 1) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "offset %d is past the end of %s, which has %d lines", start, in.Path, line)
 	}
-	rel, _ := ws.Rel(in.Path)
 	s := out.String()
 	switch {
 	case line == 0:
