@@ -67,19 +67,25 @@ func TestWorkspaceResolve(t *testing.T) {
 		{"", "", ErrInvalidPath, "non-empty"},
 		{"a\x00b", "", ErrInvalidPath, "NUL"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.in, func(t *testing.T) {
-			got, err := ws.Resolve(tc.in)
-			if tc.err != nil {
-				require.ErrorIs(t, err, tc.err)
-				assert.ErrorIs(t, err, ErrFilesystemPolicy)
-				assert.ErrorContains(t, err, tc.rule)
-				assert.ErrorContains(t, err, fmt.Sprintf("%q", tc.in), "the error names the path")
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
-		})
+	// Both ways: one openat2 settling link-free paths, and the component
+	// walk alone (as on kernels without openat2).
+	defer noOpenat2.Store(noOpenat2.Load())
+	for _, walkOnly := range []bool{false, true} {
+		noOpenat2.Store(walkOnly)
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("walk only %v %s", walkOnly, tc.in), func(t *testing.T) {
+				got, err := ws.Resolve(tc.in)
+				if tc.err != nil {
+					require.ErrorIs(t, err, tc.err)
+					assert.ErrorIs(t, err, ErrFilesystemPolicy)
+					assert.ErrorContains(t, err, tc.rule)
+					assert.ErrorContains(t, err, fmt.Sprintf("%q", tc.in), "the error names the path")
+					return
+				}
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, got)
+			})
+		}
 	}
 	got, err := ws.Lresolve("docs/code")
 	require.NoError(t, err)
