@@ -320,12 +320,39 @@ func (w Warning) String() string {
 }
 
 // Check compares the policy with the tools of reg: a rule for a tool reg
-// does not have, or path_fields naming an argument the tool's input schema
-// does not declare, is a warning. Warnings are not errors: the rule is
-// kept (the tool may be registered later).
+// does not have, path_fields naming an argument the tool's input schema
+// does not declare, or path globs applied to a tool whose schema declares
+// no path argument (so its paths are found by name only), is a warning.
+// Warnings are not errors: the rule is kept (the tool may be registered
+// later).
 func (p *Policy) Check(reg *registry.Registry) []Warning {
 	cfg := p.cfg.Load()
 	var out []Warning
+	globalPaths := len(cfg.global.allowedPaths)+len(cfg.global.forbiddenPaths) > 0
+	for _, spec := range reg.List(registry.Filter{}) {
+		tr := cfg.tools[spec.Name]
+		if tr != nil && tr.pathFieldsSet || len(sandbox.PathArguments(spec.InputSchema)) > 0 {
+			continue
+		}
+		if !globalPaths && (tr == nil || len(tr.allowedPaths)+len(tr.forbiddenPaths) == 0) {
+			continue
+		}
+		var guessed []string
+		props := schemaProperties(spec.InputSchema)
+		for _, f := range pathFieldsFor(cfg, nil, &spec) {
+			if slices.Contains(props, f) {
+				guessed = append(guessed, f)
+			}
+		}
+		if len(guessed) > 0 {
+			field, line := "global", 0
+			if tr != nil {
+				field, line = tr.name, tr.line
+			}
+			out = append(out, Warning{File: cfg.file, Line: line, Field: field,
+				Msg: fmt.Sprintf("tool %q declares no path argument, so the path rules take %s as paths by name only: declare them (toolbelt:\"path\", or \"%s\": true in the schema) or list them in path_fields", spec.Name, strings.Join(guessed, ", "), sandbox.PathKeyword)})
+		}
+	}
 	for _, name := range cfg.order {
 		tr := cfg.tools[name]
 		e, ok := reg.Lookup(name)

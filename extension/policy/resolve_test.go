@@ -157,3 +157,24 @@ func TestHide(t *testing.T) {
 	assert.Empty(t, p.Hide(".", "/srv/ws"))
 	assert.Empty(t, policy.New().Hide("secrets/a", "/x/secrets/a"))
 }
+
+// Check warns when path rules apply to a tool that declares no path
+// argument (its paths are then found by name only), not for the built-in
+// file tools, which declare theirs.
+func TestCheckWarnsAboutUndeclaredPaths(t *testing.T) {
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["secrets/**"]}`))
+	require.NoError(t, err)
+	ws, err := sandbox.OpenWorkspace(t.TempDir())
+	require.NoError(t, err)
+	defer ws.Close()
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	type legacy struct {
+		File string `json:"file"`
+		Note string `json:"note,omitempty"`
+	}
+	reg.MustRegister(tool.Func("legacy", "l", func(context.Context, legacy) (string, error) { return "", nil }))
+	warnings := p.Check(reg)
+	require.Len(t, warnings, 1)
+	assert.Contains(t, warnings[0].String(), `tool "legacy" declares no path argument, so the path rules take file as paths by name only`)
+}
