@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -177,4 +178,32 @@ func TestCheckWarnsAboutUndeclaredPaths(t *testing.T) {
 	warnings := p.Check(reg)
 	require.Len(t, warnings, 1)
 	assert.Contains(t, warnings[0].String(), `tool "legacy" declares no path argument, so the path rules take file as paths by name only`)
+}
+
+// A symlink swapped in after the policy judged the path (here by an
+// extension that runs between the policy and the tool) is refused when the
+// file is opened, because the workspace hides what the policy forbids.
+func TestSwapAfterThePolicyCheckIsRefused(t *testing.T) {
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["secrets/**"]}`))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte(secret), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "note.txt"), []byte("note"), 0o644))
+	swap := extension.Hooks{ExtName: "swap", Prio: extension.PriorityPolicy + 1, Before: func(context.Context, *extension.Request) *tool.Result {
+		require.NoError(t, os.Remove(filepath.Join(dir, "note.txt")))
+		require.NoError(t, os.Symlink("secrets/key", filepath.Join(dir, "note.txt")))
+		return nil
+	}}
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(p.Hide))
+	require.NoError(t, err)
+	defer ws.Close()
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	ex := executor.New(reg, executor.WithExtensions(p, swap))
+	res := call(t, ex, "read_file", map[string]any{"path": "note.txt"})
+	require.NotNil(t, res.Error, "read allowed: %s", resultText(res))
+	assert.NotContains(t, resultText(res), secret)
+	assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code, "%v", res.Error)
+	assert.Contains(t, res.Error.Message, "hidden by policy")
 }
