@@ -11,13 +11,8 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
-	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
-
-func TestApprovalKeyMatchesApprovalPackage(t *testing.T) {
-	assert.Equal(t, approval.RequiredKey, policy.ApprovalRequiredKey)
-}
 
 // End to end: a mode that requires approval makes the approval extension
 // ask, with the policy's reason; normal mode does not ask.

@@ -87,7 +87,7 @@
 //
 // When the current mode is in requires_approval_in_modes, the call is not
 // refused: the policy records the fact for the approval extension with
-// req.Set(ApprovalRequiredKey, "policy rule <name>: mode <mode> requires approval").
+// req.Set(approval.RequiredKey, "policy rule <name>: mode <mode> requires approval").
 // The policy also writes the current mode into req.Call.Mode for the
 // extensions further in.
 package policy
@@ -103,6 +103,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -111,13 +112,6 @@ import (
 
 // Name is the extension's name.
 const Name = "policy"
-
-// ApprovalRequiredKey is the extension.Request value key under which the
-// policy records that the current mode requires approval for the call. The
-// value is a string naming the rule, e.g.
-// "policy rule tools.write_file.requires_approval_in_modes: mode alert requires approval".
-// The approval extension reads it.
-const ApprovalRequiredKey = "approval.required"
 
 // MetaRule is the result metadata key naming the rule that refused a call.
 const MetaRule = "policy.rule"
@@ -404,7 +398,7 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 			return res
 		}
 		if reason := p.approvalReason(mode, req.Spec.Name); reason != "" {
-			req.Set(ApprovalRequiredKey, reason)
+			req.Set(approval.RequiredKey, reason)
 		}
 		return next(ctx, req)
 	}
@@ -545,7 +539,7 @@ func (p *Policy) Hide(rel, abs string) string {
 }
 
 // ApprovalRequired reports the reason the policy records under
-// ApprovalRequiredKey for a call to name in mode, or "".
+// approval.RequiredKey for a call to name in mode, or "".
 func (p *Policy) ApprovalRequired(mode, name string) string {
 	return p.approvalReason(strings.ToLower(mode), name)
 }

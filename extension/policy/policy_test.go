@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
@@ -69,7 +70,7 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) executor(p *policy.Policy) *executor.Executor {
 	spy := extension.Hooks{ExtName: "spy", Prio: extension.PriorityApproval, Before: func(_ context.Context, req *extension.Request) *tool.Result {
-		v, _ := req.Get(policy.ApprovalRequiredKey)
+		v, _ := req.Get(approval.RequiredKey)
 		s, _ := v.(string)
 		f.approval.Store(s)
 		return nil
@@ -393,7 +394,6 @@ func TestPriority(t *testing.T) {
 	p := policy.New()
 	assert.Equal(t, extension.PriorityPolicy, p.Priority())
 	assert.Equal(t, policy.Name, p.Name())
-	assert.Equal(t, "approval.required", policy.ApprovalRequiredKey)
 }
 
 func TestDuplicatePathKeysAreAllJudged(t *testing.T) {
