@@ -235,3 +235,24 @@ func AsError(err error) *Error {
 	}
 	return &Error{Code: CodeInternal, Message: err.Error(), Err: err}
 }
+
+// ConfigError is a problem with one field of a tool's configuration, found
+// when the tool is built or loaded (never at call time). Field is a dotted
+// path inside the tool's configuration ("argv.2", "limits.timeout",
+// "query.state"); the registry's loader maps it to the line of that key in
+// a spec file. Every tool kind reports configuration mistakes with it.
+type ConfigError struct {
+	Field   string
+	Message string
+}
+
+// Error implements error as "field: message".
+func (e *ConfigError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// FieldPath returns the dotted path of the field in error.
+func (e *ConfigError) FieldPath() string { return e.Field }

@@ -88,25 +88,6 @@ type Auth struct {
 	Provider string `json:"provider,omitempty"`
 }
 
-// ConfigError is a problem with one field of a Config. Field is a dotted
-// path inside the config ("query.state", "auth.env"); the registry's
-// loader uses it to report the line of that key.
-type ConfigError struct {
-	Field   string
-	Message string
-}
-
-// Error implements error.
-func (e *ConfigError) Error() string {
-	if e.Field == "" {
-		return e.Message
-	}
-	return e.Field + ": " + e.Message
-}
-
-// FieldPath returns the dotted path of the field in error.
-func (e *ConfigError) FieldPath() string { return e.Field }
-
 // Client holds the guarded HTTP client that HTTP tools share: one
 // connection pool and one outbound policy. Tools built by one Kind share a
 // Client.
@@ -182,7 +163,7 @@ type mapped struct {
 }
 
 // New builds an HTTP tool with its own Client. Every problem in cfg is
-// reported at once, as *ConfigError values joined with errors.Join.
+// reported at once, as *tool.ConfigError values joined with errors.Join.
 func New(spec tool.Spec, cfg Config, opts ...Option) (*Tool, error) {
 	return NewClient(opts...).New(spec, cfg)
 }
@@ -210,7 +191,7 @@ func (c *Client) FromSpec(spec tool.Spec, impl json.RawMessage) (tool.Tool, erro
 	var errs []error
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(impl, &top); err != nil {
-		return nil, &ConfigError{Message: "implementation must be a JSON object: " + err.Error()}
+		return nil, &tool.ConfigError{Message: "implementation must be a JSON object: " + err.Error()}
 	}
 	errs = append(errs, unknownKeys("", top, configKeys)...)
 	if a, ok := top["auth"]; ok {
@@ -247,7 +228,7 @@ func unknownKeys(prefix string, m map[string]json.RawMessage, known []string) []
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !slices.Contains(known, k) {
-			errs = append(errs, &ConfigError{Field: prefix + k, Message: fmt.Sprintf("unknown key %q: known keys are %s", k, strings.Join(known, ", "))})
+			errs = append(errs, &tool.ConfigError{Field: prefix + k, Message: fmt.Sprintf("unknown key %q: known keys are %s", k, strings.Join(known, ", "))})
 		}
 	}
 	return errs
@@ -256,9 +237,9 @@ func unknownKeys(prefix string, m map[string]json.RawMessage, known []string) []
 func decodeError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return &ConfigError{Field: te.Field, Message: fmt.Sprintf("is a JSON %s: want %s", te.Value, te.Type)}
+		return &tool.ConfigError{Field: te.Field, Message: fmt.Sprintf("is a JSON %s: want %s", te.Value, te.Type)}
 	}
-	return &ConfigError{Message: "implementation does not decode: " + err.Error()}
+	return &tool.ConfigError{Message: "implementation does not decode: " + err.Error()}
 }
 
 var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
@@ -268,7 +249,7 @@ func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
 	t := &Tool{spec: spec, cfg: cfg, client: c, used: map[string]bool{}}
 	var errs []error
 	bad := func(field, format string, a ...any) {
-		errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf(format, a...)})
+		errs = append(errs, &tool.ConfigError{Field: field, Message: fmt.Sprintf(format, a...)})
 	}
 	t.method = strings.ToUpper(strings.TrimSpace(cfg.Method))
 	if t.method == "" {
@@ -372,7 +353,7 @@ func compileMap(field string, m map[string]string, errs *[]error, each func(stri
 	for _, k := range keys {
 		tpl, err := parseTemplate(m[k])
 		if err != nil {
-			*errs = append(*errs, &ConfigError{Field: field + "." + k, Message: err.Error()})
+			*errs = append(*errs, &tool.ConfigError{Field: field + "." + k, Message: err.Error()})
 			continue
 		}
 		each(k, tpl)

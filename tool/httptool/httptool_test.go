@@ -571,12 +571,12 @@ func TestConfigErrors(t *testing.T) {
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)
 			}
-			var ce *httptool.ConfigError
+			var ce *tool.ConfigError
 			assert.True(t, errors.As(err, &ce))
 		})
 	}
 	_, err := httptool.FromSpec(spec, json.RawMessage(`{"url":"https://x.example.com/","metod":"GET"}`))
-	var ce *httptool.ConfigError
+	var ce *tool.ConfigError
 	require.True(t, errors.As(err, &ce))
 	assert.Equal(t, "metod", ce.FieldPath())
 	assert.Contains(t, ce.Message, `unknown key "metod"`)

@@ -88,7 +88,7 @@ func NewCommand(name, description string, sb sandbox.Sandbox, argv []string, opt
 // New builds an argv tool from a complete spec (its Risk is used as given)
 // and a Config. The spec's input schema must list every placeholder as a
 // property; a schema with no properties is replaced by one generated from
-// the placeholders. Every problem is reported at once, as *ConfigError
+// the placeholders. Every problem is reported at once, as *tool.ConfigError
 // values joined with errors.Join.
 func New(spec tool.Spec, sb sandbox.Sandbox, cfg Config, opts ...Option) (*Command, error) {
 	return newCommand(spec, sb, cfg, newOptions(opts))
@@ -97,10 +97,10 @@ func New(spec tool.Spec, sb sandbox.Sandbox, cfg Config, opts ...Option) (*Comma
 func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Command, error) {
 	var errs []error
 	if err := tool.CheckName(spec.Name); err != nil {
-		errs = append(errs, &ConfigError{Field: "name", Message: err.Error()})
+		errs = append(errs, &tool.ConfigError{Field: "name", Message: err.Error()})
 	}
 	if sb == nil {
-		errs = append(errs, &ConfigError{Message: "no sandbox: a shell tool runs only in a sandbox engine; pass one (sandbox.New(\"bwrap\", sandbox.WithWorkspace(dir))), or shell.WithSandbox(sb) to FromSpec/Kind"})
+		errs = append(errs, &tool.ConfigError{Message: "no sandbox: a shell tool runs only in a sandbox engine; pass one (sandbox.New(\"bwrap\", sandbox.WithWorkspace(dir))), or shell.WithSandbox(sb) to FromSpec/Kind"})
 	}
 	tpl, gen, terrs := compileTemplate(cfg.Argv, spec.InputSchema)
 	errs = append(errs, terrs...)
@@ -111,10 +111,10 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 	}
 	if err := schema.CheckObject(spec.InputSchema); err != nil {
-		errs = append(errs, &ConfigError{Field: "input_schema", Message: err.Error()})
+		errs = append(errs, &tool.ConfigError{Field: "input_schema", Message: err.Error()})
 	}
 	if err := cfg.Limits.Validate(); err != nil {
-		errs = append(errs, &ConfigError{Field: "limits", Message: err.Error()})
+		errs = append(errs, &tool.ConfigError{Field: "limits", Message: err.Error()})
 	}
 	env := make([]string, 0, len(cfg.Env)+len(o.env))
 	env = append(env, o.env...)
@@ -125,7 +125,7 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 	sort.Strings(keys)
 	for _, k := range keys {
 		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(cfg.Env[k], 0) {
-			errs = append(errs, &ConfigError{Field: "env." + k, Message: fmt.Sprintf("%q is not a valid variable name and value", k)})
+			errs = append(errs, &tool.ConfigError{Field: "env." + k, Message: fmt.Sprintf("%q is not a valid variable name and value", k)})
 			continue
 		}
 		env = append(env, k+"="+cfg.Env[k])
@@ -173,7 +173,7 @@ func Kind(opts ...Option) func(tool.Spec, json.RawMessage) (tool.Tool, error) {
 func fromSpec(spec tool.Spec, impl json.RawMessage, o *options) (tool.Tool, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(impl, &top); err != nil {
-		return nil, &ConfigError{Message: "implementation must be a JSON object: " + err.Error()}
+		return nil, &tool.ConfigError{Message: "implementation must be a JSON object: " + err.Error()}
 	}
 	var errs []error
 	keys := make([]string, 0, len(top))
@@ -183,16 +183,16 @@ func fromSpec(spec tool.Spec, impl json.RawMessage, o *options) (tool.Tool, erro
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !slices.Contains(configKeys, k) {
-			errs = append(errs, &ConfigError{Field: k, Message: fmt.Sprintf("unknown key %q: known keys are %s", k, strings.Join(configKeys, ", "))})
+			errs = append(errs, &tool.ConfigError{Field: k, Message: fmt.Sprintf("unknown key %q: known keys are %s", k, strings.Join(configKeys, ", "))})
 		}
 	}
 	var cfg Config
 	if err := json.Unmarshal(impl, &cfg); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			errs = append(errs, &ConfigError{Field: te.Field, Message: fmt.Sprintf("is a JSON %s: want %s", te.Value, te.Type)})
+			errs = append(errs, &tool.ConfigError{Field: te.Field, Message: fmt.Sprintf("is a JSON %s: want %s", te.Value, te.Type)})
 		} else {
-			errs = append(errs, &ConfigError{Message: "implementation does not decode: " + err.Error()})
+			errs = append(errs, &tool.ConfigError{Message: "implementation does not decode: " + err.Error()})
 		}
 		return nil, errors.Join(errs...)
 	}
@@ -216,7 +216,7 @@ func parseLimits(raw json.RawMessage) (sandbox.Limits, []error) {
 	d := json.NewDecoder(strings.NewReader(string(raw)))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&fl); err != nil {
-		return sandbox.Limits{}, []error{&ConfigError{Field: "limits", Message: "must be a mapping of timeout, cpu_time (durations such as 30s), memory, processes, file_size, output_bytes (numbers): " + err.Error()}}
+		return sandbox.Limits{}, []error{&tool.ConfigError{Field: "limits", Message: "must be a mapping of timeout, cpu_time (durations such as 30s), memory, processes, file_size, output_bytes (numbers): " + err.Error()}}
 	}
 	var errs []error
 	dur := func(field, s string) time.Duration {
@@ -225,7 +225,7 @@ func parseLimits(raw json.RawMessage) (sandbox.Limits, []error) {
 		}
 		v, err := time.ParseDuration(s)
 		if err != nil || v < 0 {
-			errs = append(errs, &ConfigError{Field: "limits." + field, Message: fmt.Sprintf("%q is not a duration: write it like 30s or 2m", s)})
+			errs = append(errs, &tool.ConfigError{Field: "limits." + field, Message: fmt.Sprintf("%q is not a duration: write it like 30s or 2m", s)})
 		}
 		return v
 	}

@@ -208,7 +208,7 @@ func TestConstructionErrorsNameTheField(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: withPath}, tc.sb, shell.Config{Argv: tc.argv})
 			require.Error(t, err)
-			var ce *shell.ConfigError
+			var ce *tool.ConfigError
 			require.True(t, errors.As(err, &ce), "%v", err)
 			assert.Equal(t, tc.field, ce.FieldPath())
 			assert.Contains(t, err.Error(), tc.substr)

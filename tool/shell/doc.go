@@ -16,7 +16,7 @@
 //   - {name} is a placeholder for the call's argument of that name;
 //     {{ and }} are literal braces. The program name (argv[0]) is fixed.
 //   - Every placeholder must be a property of the input schema (checked at
-//     construction, each problem a [*ConfigError] naming "argv.N"). Without
+//     construction, each problem a [*tool.ConfigError] naming "argv.N"). Without
 //     a schema that lists properties, one is generated: every placeholder a
 //     required string.
 //   - Strings fill as they are; numbers as written, in plain decimal

@@ -73,23 +73,3 @@ func ToolError(err error) *tool.Error {
 	}
 	return &tool.Error{Code: tool.CodeInternal, Message: err.Error(), Err: err}
 }
-
-// ConfigError is a problem with one field of a shell tool's configuration.
-// Field is a dotted path inside the implementation block ("argv.2",
-// "limits.timeout"); the registry's loader uses FieldPath to report the
-// line of that key.
-type ConfigError struct {
-	Field   string
-	Message string
-}
-
-// Error implements error as "field: message".
-func (e *ConfigError) Error() string {
-	if e.Field == "" {
-		return e.Message
-	}
-	return e.Field + ": " + e.Message
-}
-
-// FieldPath returns the dotted path of the field in error.
-func (e *ConfigError) FieldPath() string { return e.Field }

@@ -169,22 +169,22 @@ type template struct {
 func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, gen json.RawMessage, errs []error) {
 	t = &template{}
 	if len(argv) == 0 {
-		return nil, nil, []error{&ConfigError{Field: "argv", Message: `is empty: name the program and its arguments, e.g. ["git", "log", "--", "{path}"]`}}
+		return nil, nil, []error{&tool.ConfigError{Field: "argv", Message: `is empty: name the program and its arguments, e.g. ["git", "log", "--", "{path}"]`}}
 	}
 	seen := map[string]bool{}
 	dashes := false
 	for i, a := range argv {
 		at, err := parseArg(a)
 		if err != nil {
-			errs = append(errs, &ConfigError{Field: "argv." + strconv.Itoa(i), Message: err.Error()})
+			errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(i), Message: err.Error()})
 			continue
 		}
 		if i == 0 && len(at.placeholders()) > 0 {
-			errs = append(errs, &ConfigError{Field: "argv.0", Message: fmt.Sprintf("%q: the program name must be fixed, not a placeholder", a)})
+			errs = append(errs, &tool.ConfigError{Field: "argv.0", Message: fmt.Sprintf("%q: the program name must be fixed, not a placeholder", a)})
 			continue
 		}
 		if i == 0 && a == "" {
-			errs = append(errs, &ConfigError{Field: "argv.0", Message: "the program name is empty"})
+			errs = append(errs, &tool.ConfigError{Field: "argv.0", Message: "the program name is empty"})
 			continue
 		}
 		at.afterDashes = dashes
@@ -204,7 +204,7 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 	}
 	props, ok, err := schemaInfo(inputSchema)
 	if err != nil {
-		return nil, nil, []error{&ConfigError{Field: "input_schema", Message: err.Error()}}
+		return nil, nil, []error{&tool.ConfigError{Field: "input_schema", Message: err.Error()}}
 	}
 	if !ok {
 		if len(t.names) > 0 {
@@ -218,11 +218,11 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 			field := "argv." + strconv.Itoa(i)
 			switch {
 			case !found:
-				errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf("{%s} names no property of the input schema: add %q to input_schema.properties or fix the name", n, n)})
+				errs = append(errs, &tool.ConfigError{Field: field, Message: fmt.Sprintf("{%s} names no property of the input schema: add %q to input_schema.properties or fix the name", n, n)})
 			case p.only("object"):
-				errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf("{%s} is an object property: only strings, numbers, booleans and (as a whole argument) arrays of them can fill an argument", n)})
+				errs = append(errs, &tool.ConfigError{Field: field, Message: fmt.Sprintf("{%s} is an object property: only strings, numbers, booleans and (as a whole argument) arrays of them can fill an argument", n)})
 			case p.allows("array") && !at.whole:
-				errs = append(errs, &ConfigError{Field: field, Message: fmt.Sprintf("{%s} may be an array, which can only fill a whole argument (\"{%s}\"), one argument per element", n, n)})
+				errs = append(errs, &tool.ConfigError{Field: field, Message: fmt.Sprintf("{%s} may be an array, which can only fill a whole argument (\"{%s}\"), one argument per element", n, n)})
 			}
 		}
 	}
