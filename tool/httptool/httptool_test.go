@@ -552,7 +552,7 @@ func TestConfigErrors(t *testing.T) {
 		{"placeholder in host", httptool.Config{URL: "https://{id}.example.com/"}, []string{"puts a placeholder in the host"}},
 		{"placeholder in query", httptool.Config{URL: "https://x.example.com/?a={id}"}, []string{"map query parameters under query"}},
 		{"credentials in url", httptool.Config{URL: "https://u:p@x.example.com/"}, []string{"put them in auth, never in the URL"}},
-		{"unclosed brace", httptool.Config{URL: "https://x.example.com/{id"}, []string{"never closes it"}},
+		{"unclosed brace", httptool.Config{URL: "https://x.example.com/{id"}, []string{"without closing it"}},
 		{"unknown placeholder", httptool.Config{URL: "https://x.example.com/{nope}"}, []string{"url: {nope} names no property of the input schema"}},
 		{"optional path arg", httptool.Config{URL: "https://x.example.com/{q}"}, []string{"path placeholder {q} must be a required argument"}},
 		{"bad method", httptool.Config{Method: "FETCH", URL: "https://x.example.com/"}, []string{`method: "FETCH" is not a supported method`}},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/toolbelt-go/toolbelt/internal/placeholder"
 )
 
 // part is one piece of a template: literal text, or the name of an argument.
@@ -20,43 +22,17 @@ type template struct {
 	parts []part
 }
 
-func isNameStart(c byte) bool {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-func isNameByte(c byte) bool {
-	return isNameStart(c) || (c >= '0' && c <= '9') || c == '-'
-}
-
 // parseTemplate splits s into literals and {name} placeholders. A brace that
 // does not open a well-formed placeholder is an error: templates have no
 // escapes, and a literal brace in a URL or header must be percent-encoded.
 func parseTemplate(s string) (template, error) {
 	t := template{src: s}
-	lit := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '}':
-			return t, fmt.Errorf("template %q has a '}' at byte %d with no matching '{'", s, i)
-		case '{':
-			end := strings.IndexByte(s[i:], '}')
-			if end < 0 {
-				return t, fmt.Errorf("template %q opens '{' at byte %d and never closes it", s, i)
-			}
-			name := s[i+1 : i+end]
-			if name == "" || !isNameStart(name[0]) || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isNameByte(byte(r)) }) >= 0 {
-				return t, fmt.Errorf("template %q has placeholder {%s}: a placeholder names one argument, such as {owner} (letters, digits, '_' and '-')", s, name)
-			}
-			if i > lit {
-				t.parts = append(t.parts, part{lit: s[lit:i]})
-			}
-			t.parts = append(t.parts, part{arg: name})
-			i += end
-			lit = i + 1
-		}
+	ps, err := placeholder.Parse(s, false)
+	if err != nil {
+		return t, fmt.Errorf("template %w", err)
 	}
-	if lit < len(s) {
-		t.parts = append(t.parts, part{lit: s[lit:]})
+	for _, p := range ps {
+		t.parts = append(t.parts, part{lit: p.Lit, arg: p.Name})
 	}
 	return t, nil
 }

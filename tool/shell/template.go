@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolbelt-go/toolbelt/internal/placeholder"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -42,59 +43,17 @@ func (a *argTemplate) placeholders() []string {
 // parseArg parses one argument: {name} is a placeholder, {{ and }} are
 // literal braces.
 func parseArg(s string) (argTemplate, error) {
+	ps, err := placeholder.Parse(s, true)
+	if err != nil {
+		return argTemplate{}, err
+	}
 	var t argTemplate
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			t.parts = append(t.parts, part{lit: lit.String()})
-			lit.Reset()
-		}
+	for _, p := range ps {
+		t.parts = append(t.parts, part{lit: p.Lit, name: p.Name})
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '{' && i+1 < len(s) && s[i+1] == '{':
-			lit.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(s) && s[i+1] == '}':
-			lit.WriteByte('}')
-			i++
-		case c == '}':
-			return t, fmt.Errorf("%q has a '}' with no matching '{' (write }} for a literal brace)", s)
-		case c == '{':
-			end := strings.IndexByte(s[i:], '}')
-			if end < 0 {
-				return t, fmt.Errorf("%q opens '{' without closing it (write {{ for a literal brace)", s)
-			}
-			name := s[i+1 : i+end]
-			if !validPlaceholder(name) {
-				return t, fmt.Errorf("%q has {%s}, which is not a placeholder: a placeholder is a property name of letters, digits, _ and - (write {{ and }} for literal braces)", s, name)
-			}
-			flush()
-			t.parts = append(t.parts, part{name: name})
-			i += end
-		default:
-			lit.WriteByte(c)
-		}
-	}
-	flush()
 	t.whole = len(t.parts) == 1 && t.parts[0].name != ""
 	t.leading = len(t.parts) > 0 && t.parts[0].name != ""
 	return t, nil
-}
-
-func validPlaceholder(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '-')) {
-			return false
-		}
-	}
-	return true
 }
 
 // property is what the template needs to know of one schema property.
