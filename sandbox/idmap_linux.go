@@ -84,7 +84,8 @@ func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32) (string, func(), 
 	}
 	// Searchable, not listable: the unprivileged bwrap must reach the mount.
 	target := filepath.Join(base, "ws")
-	if err := os.Chmod(base, 0o711); err == nil {
+	err = os.Chmod(base, 0o711)
+	if err == nil {
 		err = os.Mkdir(target, 0o700)
 	}
 	if err == nil {

@@ -391,7 +391,7 @@ func checkURLTemplate(t template) error {
 	case strings.Contains(u.RawQuery, marker):
 		return fmt.Errorf("%q puts a placeholder in the query: map query parameters under query", t.src)
 	case u.Fragment != "" || strings.Contains(t.src, "#"):
-		return fmt.Errorf("%q has a fragment: remove the #...", t.src)
+		return fmt.Errorf("%q has a fragment: remove the part from # on", t.src)
 	}
 	return nil
 }

@@ -48,9 +48,6 @@ func (t template) args() []string {
 	return out
 }
 
-// literal reports whether the template has no placeholders.
-func (t template) literal() bool { return len(t.args()) == 0 }
-
 // single returns the argument name when the whole template is one
 // placeholder ("{labels}"), which lets an array argument repeat a query
 // parameter.
