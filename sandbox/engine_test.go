@@ -494,7 +494,7 @@ func TestBadInput(t *testing.T) {
 	_, err = sb.Run(context.Background(), Spec{Argv: []string{""}})
 	require.ErrorIs(t, err, ErrInvalidSpec)
 
-	//nolint:staticcheck // a nil context is the bad input under test
+	//lint:ignore SA1012 a nil context is the bad input under test
 	_, err = sb.Run(nil, Spec{Argv: []string{"true"}})
 	require.ErrorIs(t, err, ErrInvalidSpec)
 
