@@ -5,15 +5,16 @@
 //     token buckets, all of a call's buckets or none, in one transaction,
 //     on the database's clock. When the database cannot be reached, calls
 //     are refused (ratelimit fails closed with tool.CodeUnavailable).
+//
 //   - Approvals, an approval.Store: a request one instance puts, any
 //     instance lists and decides; the waiter wakes through LISTEN/NOTIFY.
 //
-//	pool, err := pgxpool.New(ctx, dsn)
-//	if err := postgres.Migrate(ctx, pool); err != nil { ... }
-//	stores := postgres.New(pool)
-//	defer stores.Close()
-//	limiter := ratelimit.New(ratelimit.WithStore(stores.RateLimits), ratelimit.PerPrincipal("10/hour"))
-//	queue := approval.NewQueue(approval.QueueStore(stores.Approvals))
+//     pool, err := pgxpool.New(ctx, dsn)
+//     if err := postgres.Migrate(ctx, pool); err != nil { ... }
+//     stores := postgres.New(pool)
+//     defer stores.Close()
+//     limiter := ratelimit.New(ratelimit.WithStore(stores.RateLimits), ratelimit.PerPrincipal("10/hour"))
+//     queue := approval.NewQueue(approval.QueueStore(stores.Approvals))
 //
 // It is a module of its own, so the core module needs no database driver.
 // docs/scaling.md says what is exact across instances and what is not.

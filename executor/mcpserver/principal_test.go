@@ -112,5 +112,4 @@ func TestPrincipalFromHeader(t *testing.T) {
 	assert.Contains(t, resultText(res), "identified user")
 }
 
-
 var farFuture = time.Now().Add(24 * time.Hour)
