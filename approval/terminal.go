@@ -76,7 +76,31 @@ func (t *Terminal) readLine(ctx context.Context) (string, error) {
 	return strings.TrimSpace(t.in.Text()), nil
 }
 
-func (t *Terminal) printf(format string, args ...any) { fmt.Fprintf(t.out, format, args...) }
+// printf writes to the person. Every value that came from the call (names,
+// arguments, reasons, the subject) is made Visible first, so what is shown
+// is what will run; a lines value keeps its line breaks.
+func (t *Terminal) printf(format string, args ...any) {
+	for i, a := range args {
+		switch v := a.(type) {
+		case lines:
+			args[i] = VisibleLines(string(v))
+		case string:
+			args[i] = Visible(v)
+		case fmt.Stringer:
+			args[i] = Visible(v.String())
+		case []string:
+			out := make([]string, len(v))
+			for j := range v {
+				out[j] = Visible(v[j])
+			}
+			args[i] = out
+		}
+	}
+	fmt.Fprintf(t.out, format, args...)
+}
+
+// lines is text shown on several lines (indented JSON).
+type lines string
 
 // Approve prompts for req and returns the human's decision. End of input
 // is a denial, not an error; a read error or a done context is an error.
@@ -205,12 +229,12 @@ func (t *Terminal) details(req Request) {
 	t.printf("Arguments:\n%s\nInput schema:\n%s\n", indent(req.Call.Args), indent(s.InputSchema))
 }
 
-func indent(raw json.RawMessage) string {
+func indent(raw json.RawMessage) lines {
 	var b bytes.Buffer
 	if len(raw) == 0 || json.Indent(&b, raw, "  ", "  ") != nil {
-		return "  " + string(raw)
+		return lines("  " + string(raw))
 	}
-	return "  " + b.String()
+	return lines("  " + b.String())
 }
 
 func compactJSON(raw json.RawMessage) string {

@@ -160,12 +160,16 @@ var approvalSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`},"required":["approve"]}`)
 
 func approvalQuestion(req approval.Request) *mcp.ElicitParams {
+	// Everything from the call is made visible: a client shows this text
+	// to a person, and control characters in it must not change what the
+	// person reads.
+	v := approval.Visible
 	var b strings.Builder
-	fmt.Fprintf(&b, "Allow the tool %q to run?", req.Call.Name)
+	fmt.Fprintf(&b, "Allow the tool %q to run?", v(req.Call.Name))
 	if req.Subject != "" {
-		fmt.Fprintf(&b, "\nIt acts on: %s", req.Subject)
+		fmt.Fprintf(&b, "\nIt acts on: %s", v(req.Subject))
 	}
-	args := string(req.Call.Args)
+	args := v(string(req.Call.Args))
 	if len(args) > 2000 {
 		args = args[:2000] + "…"
 	}
@@ -174,10 +178,10 @@ func approvalQuestion(req approval.Request) *mcp.ElicitParams {
 	}
 	fmt.Fprintf(&b, "\nDanger: %v", req.Level)
 	if len(req.Reasons) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(req.Reasons, "; "))
+		fmt.Fprintf(&b, " (%s)", v(strings.Join(req.Reasons, "; ")))
 	}
 	if req.Required != "" {
-		fmt.Fprintf(&b, "\nApproval is required because: %s", req.Required)
+		fmt.Fprintf(&b, "\nApproval is required because: %s", v(req.Required))
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: b.String(), RequestedSchema: approvalSchema}
 }

