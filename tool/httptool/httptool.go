@@ -132,13 +132,28 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if err := c.g.checkHost(req.URL.Hostname()); err != nil {
 		return err
 	}
-	// net/http drops Authorization on a cross-host redirect, but not a
-	// custom credential header: drop it ourselves.
-	if st, ok := req.Context().Value(redirectKey{}).(*redirectState); ok && st.authHeader != "" &&
-		!strings.EqualFold(req.URL.Hostname(), via[0].URL.Hostname()) {
-		req.Header.Del(st.authHeader)
+	// Credentials go only to the origin they were given for: the same
+	// scheme, host and port. net/http drops Authorization when the host
+	// changes, but not when only the port or scheme does, and never a
+	// custom credential header: drop them ourselves.
+	if origin(req.URL) != origin(via[0].URL) {
+		if st, ok := req.Context().Value(redirectKey{}).(*redirectState); ok && st.authHeader != "" {
+			req.Header.Del(st.authHeader)
+		}
+		req.Header.Del("Authorization")
+		req.Header.Del("Proxy-Authorization")
+		req.Header.Del("Cookie")
 	}
 	return nil
+}
+
+// origin is a URL's scheme, host and port, the port made explicit.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // CloseIdleConnections closes the client's idle connections.

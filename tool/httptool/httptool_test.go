@@ -285,6 +285,40 @@ func TestRedirects(t *testing.T) {
 	})
 }
 
+// A redirect to the same host on another port is another origin (another
+// service): the credential stays behind, whether it travels in a header of
+// the tool's own or in Authorization.
+func TestRedirectToAnotherPortDropsTheCredential(t *testing.T) {
+	other, last := recorder(t, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "landed") })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/x", http.StatusFound) // 127.0.0.1, another port
+	}))
+	defer srv.Close()
+	cred := httptool.WithCredential("k", func(context.Context) (string, error) { return "s3cr3t-key", nil })
+	for _, auth := range []*httptool.Auth{{Header: "X-Api-Key", Provider: "k"}, {Scheme: "Bearer", Provider: "k"}} {
+		tl := newTool(t, tool.Spec{Name: "r", InputSchema: schema("")}, httptool.Config{URL: srv.URL + "/", Auth: auth}, cred)
+		res, err := run(t, tl, `{}`)
+		require.Nil(t, err)
+		assert.Equal(t, "landed", res.Text())
+		assert.Empty(t, last().Header.Get("X-Api-Key"), "custom credential header sent to another port")
+		assert.Empty(t, last().Header.Get("Authorization"), "Authorization sent to another port")
+	}
+
+	// The same origin keeps it.
+	same, lastSame := recorder(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/start" {
+			http.Redirect(w, r, "/end", http.StatusFound)
+			return
+		}
+		_, _ = io.WriteString(w, "landed")
+	})
+	tl := newTool(t, tool.Spec{Name: "r", InputSchema: schema("")}, httptool.Config{URL: same.URL + "/start", Auth: &httptool.Auth{Header: "X-Api-Key", Provider: "k"}}, cred)
+	_, err := run(t, tl, `{}`)
+	require.Nil(t, err)
+	assert.Equal(t, "/end", lastSame().Path)
+	assert.Equal(t, "s3cr3t-key", lastSame().Header.Get("X-Api-Key"), "a same-origin redirect keeps the credential")
+}
+
 func TestResponses(t *testing.T) {
 	srv, _ := recorder(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
