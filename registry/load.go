@@ -21,6 +21,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/internal/yamlbound"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -364,6 +365,17 @@ func (s *session) parse(data []byte, file string) {
 			return
 		}
 		docs++
+		// Bound what the document can make us build (alias bombs, depth)
+		// before anything expands it.
+		if err := yamlbound.Check(&doc, 0, 0); err != nil {
+			var be *yamlbound.Error
+			if errors.As(err, &be) {
+				s.add(file, be.Line, "", be.Message)
+			} else {
+				s.add(file, 0, "", err.Error())
+			}
+			return
+		}
 		s.parseDoc(file, &doc)
 	}
 	if docs == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -516,4 +517,23 @@ func TestParseCommandTemplate(t *testing.T) {
 		require.Error(t, err, tc.in)
 		assert.Contains(t, err.Error(), tc.why, tc.in)
 	}
+}
+
+// A small file whose input schema is a "billion laughs" of nested YAML
+// anchors is refused, with the line of the alias, before anything expands
+// it (it used to expand without limit: 7 levels took 13 s and 894 MiB).
+func TestLoadRefusesAnAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tools:\n  - name: read_file\n    type: go\n    description: Read a file\n    input_schema:\n      type: object\n      properties:\n")
+	b.WriteString("        p0: {type: string, examples: &x0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]}\n")
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&b, "        p%d: {type: string, examples: &x%d [*x%[3]d,*x%[3]d,*x%[3]d,*x%[3]d,*x%[3]d,*x%[3]d,*x%[3]d,*x%[3]d,*x%[3]d,*x%[3]d]}\n", i, i, i-1)
+	}
+	require.Less(t, b.Len(), 1000, "a file under a kilobyte")
+	err := newLoader(nil).Load(registry.New(), strings.NewReader(b.String()), "bomb.yaml")
+	require.Error(t, err)
+	probs := problems(t, err)
+	require.Len(t, probs, 1)
+	assert.Contains(t, probs[0], "bomb.yaml:")
+	assert.Contains(t, probs[0], "alias bomb")
 }

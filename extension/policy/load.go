@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolbelt-go/toolbelt/internal/yamlbound"
 )
 
 // LoadError is one problem found in a governance file: where it is and
@@ -39,6 +41,9 @@ func (e *LoadError) Error() string {
 	b.WriteString(e.Msg)
 	return b.String()
 }
+
+// MaxFileBytes bounds a governance file.
+const MaxFileBytes = 4 << 20
 
 // Known keys, for "unknown field" errors and their suggestions. Aliases
 // (allowed_modes for allowed_in_modes, ...) are accepted.
@@ -283,6 +288,15 @@ func (l *loader) parse(data []byte) *config {
 		l.errs = append(l.errs, syntaxError(l.file, err))
 		return cfg
 	}
+	if err := yamlbound.Check(&doc, 0, 0); err != nil {
+		var be *yamlbound.Error
+		if errors.As(err, &be) {
+			l.errs = append(l.errs, &LoadError{File: l.file, Line: be.Line, Msg: be.Message})
+		} else {
+			l.errs = append(l.errs, &LoadError{File: l.file, Msg: err.Error()})
+		}
+		return cfg
+	}
 	root := resolve(&doc)
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = resolve(root.Content[0])
@@ -423,7 +437,7 @@ func Load(path string, opts ...Option) (*Policy, error) {
 
 // Read reads a governance file from r.
 func Read(r io.Reader, opts ...Option) (*Policy, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("policy: read governance file: %w", err)
 	}
@@ -434,6 +448,9 @@ func Read(r io.Reader, opts ...Option) (*Policy, error) {
 // errors point at the right file (default "governance.yaml").
 func Parse(data []byte, opts ...Option) (*Policy, error) {
 	p := newPolicy(opts)
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("policy: %s is larger than %d bytes: a governance file is a page of rules, not data", p.filename, MaxFileBytes)
+	}
 	l := &loader{file: p.filename, env: p.env}
 	cfg := l.parse(data)
 	if len(l.errs) > 0 {
