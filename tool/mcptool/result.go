@@ -98,7 +98,7 @@ func resultError(res *mcp.CallToolResult, text string) *tool.Error {
 // connection is unusable and must be dropped.
 func callError(t *remoteTool, err error) (te *tool.Error, transport bool) {
 	var je *jsonrpc.Error
-	if errors.As(err, &je) {
+	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
 		msg := je.Message
 		switch {
 		case unknownToolRE.MatchString(msg):
@@ -115,9 +115,14 @@ func callError(t *remoteTool, err error) (te *tool.Error, transport bool) {
 	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server for " + quote(t.remote) + " is unavailable (" + err.Error() + "); the next call reconnects", Err: err}, true
 }
 
+// codeRejectedByTransport is the JSON-RPC code the SDK gives a request its
+// transport could not deliver (the HTTP endpoint is down, the pipe closed):
+// it looks like an answer but is the connection failing.
+const codeRejectedByTransport = -32005
+
 func listError(err error) (*tool.Error, bool) {
 	var je *jsonrpc.Error
-	if errors.As(err, &je) {
+	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
 		return &tool.Error{Code: tool.CodeInternal, Message: "the MCP server failed tools/list: " + je.Message, Err: err}, false
 	}
 	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server is unavailable: " + err.Error(), Err: err}, true
