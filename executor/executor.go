@@ -565,6 +565,12 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if res.Attempts < req.Attempt {
 		res.Attempts = req.Attempt
 	}
+	if res.Status == tool.StatusSucceeded && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {
+		// Structured output is JSON, schema or not: a model, an MCP client
+		// or a provider's API would choke on anything else.
+		res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned structured output that is not JSON: return a JSON value, or put text in a text content block", spec.Name)
+		res.Status = tool.StatusFailed
+	}
 	if res.Status == tool.StatusSucceeded && len(res.Output) > 0 && len(spec.OutputSchema) > 0 {
 		if entry == nil {
 			entry, _ = e.reg.Lookup(spec.Name)
