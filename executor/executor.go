@@ -55,6 +55,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/keylock"
@@ -70,6 +71,9 @@ const (
 	DefaultTimeout = 60 * time.Second
 	// DefaultMaxArgBytes caps the size of a call's arguments.
 	DefaultMaxArgBytes = 1 << 20
+	// DefaultMaxOutputBytes caps what one result carries back (structured
+	// output, and text blocks together).
+	DefaultMaxOutputBytes = 1 << 20
 )
 
 // Executor runs calls against the tools of a registry. It is safe for
@@ -82,6 +86,7 @@ type Executor struct {
 	chain       extension.Handler
 	timeout     time.Duration
 	maxArgBytes int
+	maxOutBytes int
 
 	batchLimit int
 	maxWait    time.Duration
@@ -136,6 +141,20 @@ func WithMaxArgBytes(n int) Option {
 	}
 }
 
+// WithMaxOutputBytes caps what one result carries back, for every backend
+// alike (default DefaultMaxOutputBytes; zero or negative keeps it). Text
+// blocks over the cap keep their head and tail around a marker that says how
+// much was cut (metadata "truncated" is true); structured output, which
+// cannot be cut and stay JSON, fails the call with invalid_output. The cap
+// applies before a result is encoded for a model or an MCP client.
+func WithMaxOutputBytes(n int) Option {
+	return func(e *Executor) {
+		if n > 0 {
+			e.maxOutBytes = n
+		}
+	}
+}
+
 // New returns an executor for the tools of reg. reg may gain tools later;
 // the executor sees them.
 func New(reg *registry.Registry, opts ...Option) *Executor {
@@ -143,7 +162,7 @@ func New(reg *registry.Registry, opts ...Option) *Executor {
 		reg = registry.New()
 	}
 	e := &Executor{
-		reg: reg, timeout: DefaultTimeout, maxArgBytes: DefaultMaxArgBytes,
+		reg: reg, timeout: DefaultTimeout, maxArgBytes: DefaultMaxArgBytes, maxOutBytes: DefaultMaxOutputBytes,
 		batchLimit: DefaultBatchConcurrency, histSize: DefaultHistory,
 	}
 	e.jobs.ttl, e.jobs.max = DefaultJobRetention, DefaultJobsKept
@@ -565,6 +584,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if res.Attempts < req.Attempt {
 		res.Attempts = req.Attempt
 	}
+	capOutput(res, e.maxOutBytes, spec.Name)
 	if res.Status == tool.StatusSucceeded && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {
 		// Structured output is JSON, schema or not: a model, an MCP client
 		// or a provider's API would choke on anything else.
@@ -636,4 +656,53 @@ func validateOutput(v *schema.Validator, out json.RawMessage) error {
 		return err
 	}
 	return v.Validate(m)
+}
+
+// capOutput holds res to max bytes: text blocks share the budget left after
+// the structured output and keep head and tail around a marker; structured
+// output over the cap fails the call (it cannot be cut and stay JSON).
+func capOutput(res *tool.Result, limit int, name string) {
+	if len(res.Output) > limit {
+		n := len(res.Output)
+		res.Output = nil
+		res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned %d bytes of structured output, over the %d-byte cap: return less, or a reference (a path, a URL) to the data", name, n, limit)
+		res.Status = tool.StatusFailed
+		return
+	}
+	budget := limit - len(res.Output)
+	cut := false
+	for i := range res.Content {
+		c := &res.Content[i]
+		if len(c.Text) > budget {
+			c.Text = headTail(c.Text, budget)
+			cut = true
+		}
+		budget = max(0, budget-len(c.Text))
+		if len(c.Data) > budget {
+			c.Text = fmt.Sprintf("[%d bytes of %s cut: over the %d-byte output cap]", len(c.Data), c.MIMEType, limit)
+			c.Type, c.Data = tool.ContentText, nil
+			cut = true
+		}
+		budget = max(0, budget-len(c.Data))
+	}
+	if cut {
+		res.SetMeta("truncated", true)
+	}
+}
+
+// headTail keeps the first three quarters and the last quarter of limit
+// bytes of s, on rune boundaries, around a marker saying how much was cut.
+func headTail(s string, limit int) string {
+	if limit <= 0 {
+		return fmt.Sprintf("[%d bytes cut: over the output cap]", len(s))
+	}
+	head, tail := limit*3/4, limit/4
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	start := len(s) - tail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return s[:head] + fmt.Sprintf("\n[... %d bytes cut ...]\n", start-head) + s[start:]
 }

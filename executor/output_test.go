@@ -3,6 +3,7 @@ package executor_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,5 +41,48 @@ func TestOutputWithoutSchemaMustBeJSON(t *testing.T) {
 		require.ErrorIs(t, err, tool.ErrInvalidOutput, out)
 		assert.Equal(t, tool.StatusFailed, res.Status)
 		assert.Contains(t, res.Error.Message, "not JSON")
+	}
+}
+
+// One output cap for every backend: text keeps its head and tail around a
+// marker, structured output over the cap fails (it cannot be cut and stay
+// JSON), and the cap is the executor's, so an MCP server or a model never
+// receives more.
+func TestOutputIsCapped(t *testing.T) {
+	big := strings.Repeat("a", 3<<20) + "THE END"
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("text", "Big text", func(context.Context, struct{}) (string, error) { return "HEAD" + big, nil }, tool.WithRisk(tool.RiskLow)),
+		tool.Func("object", "Big object", func(context.Context, struct{}) (map[string]string, error) {
+			return map[string]string{"blob": big}, nil
+		}, tool.WithRisk(tool.RiskLow)),
+	)
+	ex := executor.New(reg, executor.WithMaxOutputBytes(64<<10))
+	res, err := ex.Execute(context.Background(), tool.Call{ID: "t", Name: "text", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	txt := res.Text()
+	assert.LessOrEqual(t, len(txt), 64<<10+64)
+	assert.True(t, strings.HasPrefix(txt, "HEAD"), "the head is kept")
+	assert.True(t, strings.HasSuffix(txt, "THE END"), "the tail is kept")
+	assert.Contains(t, txt, "bytes cut")
+	assert.Equal(t, true, res.Metadata["truncated"])
+
+	res, err = ex.Execute(context.Background(), tool.Call{ID: "o", Name: "object", Args: json.RawMessage(`{}`)})
+	require.ErrorIs(t, err, tool.ErrInvalidOutput)
+	assert.Empty(t, res.Output)
+	assert.Contains(t, res.Error.Message, "over the 65536-byte cap")
+}
+
+func BenchmarkBigOutputCapped(b *testing.B) {
+	big := strings.Repeat("x", 16<<20)
+	reg := registry.New()
+	reg.MustRegister(tool.Func("text", "Big text", func(context.Context, struct{}) (string, error) { return big, nil }, tool.WithRisk(tool.RiskLow)))
+	ex := executor.New(reg)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, _ := ex.Execute(context.Background(), tool.Call{ID: "t", Name: "text", Args: json.RawMessage(`{}`)})
+		if len(res.Text()) > executor.DefaultMaxOutputBytes+64 {
+			b.Fatal("not capped")
+		}
 	}
 }
