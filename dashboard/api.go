@@ -2,6 +2,8 @@ package dashboard
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -140,6 +142,10 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 		}
 		d = approval.Denied(who, msg)
 	case "modify":
+		if f := maskedSecret(in.Args, pending.Request.Spec.Secrets); f != "" {
+			writeError(w, http.StatusUnprocessableEntity, fmt.Sprintf("%s still holds %s, the mask the page shows in place of a secret: the call would run with that text; type the value to run with, or approve without modifying", f, redact.Mask))
+			return
+		}
 		args, err := approval.ValidateArgs(&pending.Request.Spec, in.Args)
 		if err != nil {
 			writeError(w, http.StatusUnprocessableEntity, err.Error())
@@ -310,4 +316,63 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// maskedSecret reports a field of modified arguments that still holds the
+// mask in a place the page masks (the editor starts from the masked
+// arguments), or "" when there is none. The mask elsewhere (in a file's
+// content, say) is text like any other.
+func maskedSecret(args json.RawMessage, secrets []string) string {
+	masked := []byte(`"` + redact.Mask + `"`)
+	if !bytes.Contains(args, masked) {
+		return ""
+	}
+	var probe [12]byte
+	_, _ = rand.Read(probe[:])
+	sentinel := []byte(`"toolbelt-probe-` + hex.EncodeToString(probe[:]) + `"`)
+	swapped := bytes.ReplaceAll(args, masked, sentinel)
+	kept := redact.Args(swapped, secrets)
+	if bytes.Count(kept, sentinel) == bytes.Count(swapped, sentinel) {
+		return ""
+	}
+	var before, after any
+	if json.Unmarshal(swapped, &before) != nil || json.Unmarshal(kept, &after) != nil {
+		return "a secret field"
+	}
+	if p := maskedPath(before, after, string(sentinel[1:len(sentinel)-1]), "args"); p != "" {
+		return p
+	}
+	return "a secret field"
+}
+
+// maskedPath finds where before holds sentinel and after the mask.
+func maskedPath(before, after any, sentinel, at string) string {
+	switch b := before.(type) {
+	case string:
+		if a, ok := after.(string); ok && b == sentinel && a == redact.Mask {
+			return at
+		}
+	case map[string]any:
+		a, _ := after.(map[string]any)
+		keys := make([]string, 0, len(b))
+		for k := range b {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if p := maskedPath(b[k], a[k], sentinel, at+"."+k); p != "" {
+				return p
+			}
+		}
+	case []any:
+		a, _ := after.([]any)
+		for i := range b {
+			if i < len(a) {
+				if p := maskedPath(b[i], a[i], sentinel, fmt.Sprintf("%s[%d]", at, i)); p != "" {
+					return p
+				}
+			}
+		}
+	}
+	return ""
 }

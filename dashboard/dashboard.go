@@ -207,13 +207,20 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 			// Trade the token in the URL (which ends up in history and
 			// logs) for a cookie scripts cannot read, and drop it from the
 			// address bar.
-			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: t, Path: "/", HttpOnly: true,
+			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: t, Path: mountPath(r), HttpOnly: true,
 				SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 			q := r.URL.Query()
 			q.Del("token")
-			u := *r.URL
-			u.RawQuery = q.Encode()
-			http.Redirect(w, r, "./"+strings.TrimPrefix(u.RequestURI(), "/"), http.StatusSeeOther)
+			// Relative to the address the browser asked for, which is
+			// the dashboard's own path (http.Redirect would resolve it
+			// against the path left after http.StripPrefix: the host's
+			// root).
+			loc := "./"
+			if len(q) > 0 {
+				loc += "?" + q.Encode()
+			}
+			w.Header().Set("Location", loc)
+			w.WriteHeader(http.StatusSeeOther)
 			return
 		}
 		if !h.tokenOK(requestToken(r)) {
@@ -233,6 +240,19 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// mountPath is the path the page was requested at, as the browser sees it:
+// "/" when the dashboard is the whole server, "/ops/dash/" when a program
+// mounts it with http.StripPrefix("/ops/dash", ...). The cookie is scoped
+// to it, so the token never reaches the host's other handlers (and their
+// logs).
+func mountPath(r *http.Request) string {
+	u, err := url.ParseRequestURI(r.RequestURI)
+	if err != nil || u.Opaque != "" || !strings.HasPrefix(u.EscapedPath(), "/") || !strings.HasSuffix(u.EscapedPath(), "/") {
+		return "/"
+	}
+	return u.EscapedPath()
 }
 
 func (h *Handler) tokenOK(t string) bool {
