@@ -6,7 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -104,4 +108,41 @@ func TestModifyThatKeepsAMaskedSecretIsRefused(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	require.True(t, (<-done).OK())
 	assert.Equal(t, DeployArgs{Target: "prod", Pin: "1234"}, <-ran)
+}
+
+// Invisible characters the first version let through: Unicode tag
+// characters (U+E0000..E007F, "ASCII smuggling") and variation selectors
+// draw nothing, so a path shown as "notes.md" could be another file; and the
+// editor got the arguments raw, so a bidi override reordered what a person
+// edits. Both are shown escaped now, and the editor's text still parses to
+// exactly the arguments that were asked for.
+func TestBrowserShowsInvisibleCharactersEscaped(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	path := "notes.md\U000E0072\U000E006D\uFE0F"
+	content := "abc\u202Edef\u2066x"
+	args, err := json.Marshal(WriteArgs{Path: path, Content: content})
+	require.NoError(t, err)
+	done := f.startCall(t, string(args))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card pre.args`))))
+	shown := text(t, ctx, `.card pre.args`)
+	assert.Contains(t, shown, `notes.md\udb40\udc72\udb40\udc6d\ufe0f`, "tag characters and variation selectors are shown")
+	assert.False(t, strings.ContainsAny(shown, "\U000E0072\U000E006D\uFE0F\u202E\u2066"), "nothing invisible reaches the page: %q", shown)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.modify`))))
+	edit, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.card textarea.editor').value`))
+	require.NoError(t, err)
+	assert.False(t, strings.ContainsAny(edit, "\U000E0072\U000E006D\uFE0F\u202E\u2066"), "nor the editor: %q", edit)
+
+	// Submitting the editor as it is runs the call with the very arguments
+	// the model sent.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
+	select {
+	case res := <-done:
+		require.True(t, res.OK(), "%v", res.Error)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call did not complete after the modification")
+	}
+	assert.Equal(t, WriteArgs{Path: path, Content: content}, <-f.written)
 }

@@ -9,13 +9,22 @@ const calls = new Map(); // call id -> live call
 const maxLive = 200;
 const maxOutput = 16384;
 
-// visible shows control, bidi and invisible characters as escapes. keepNewlines
-// keeps "\n" (for indented JSON); elsewhere it is shown as "\n" too.
-const hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+// visible shows control, bidi and invisible characters as escapes: C0 and C1
+// controls, bidi marks and overrides, zero-width and filler characters,
+// variation selectors, and the Unicode tag characters (U+E0000..E007F, which
+// draw nothing but carry text). Each is written as \uXXXX (a UTF-16 pair for
+// characters above U+FFFF), so escaped JSON still parses to what was sent.
+// keepNewlines keeps "\n" (for indented JSON); elsewhere it is shown as "\n" too.
+const hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\p{Cs}]/gu;
+function escapeUnits(c) {
+  let out = "";
+  for (let i = 0; i < c.length; i++) out += "\\u" + c.charCodeAt(i).toString(16).padStart(4, "0");
+  return out;
+}
 function visible(s, keepNewlines) {
   if (s === undefined || s === null) return "";
   s = String(s);
-  let out = s.replace(hidden, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  let out = s.replace(hidden, escapeUnits);
   if (!keepNewlines) out = out.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
   return out;
 }
@@ -78,7 +87,9 @@ function approvalCard(a) {
     }
   };
   const editor = el("textarea", { class: "editor", spellcheck: "false" });
-  editor.value = a.args;
+  // The editor shows the arguments as the page does (invisible characters
+  // escaped); inside JSON strings the escapes parse back to the characters.
+  editor.value = visible(a.args, true);
   const editBox = el("div", { class: "edit", hidden: "" }, editor,
     el("button", { class: "submit-modify", text: "Run with these arguments", onclick: () => {
       let args;
