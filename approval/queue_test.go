@@ -252,3 +252,54 @@ func TestARerunFindsItsEarlierDecision(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded, "other arguments wait for their own decision")
 	assert.Zero(t, q.Len(), "the request left the queue with its waiter")
 }
+
+// An approval id names the principal and the agent: another principal's
+// call that reuses a call id (ids come from models and clients, and a
+// fleet's database holds every tenant's decisions), session and arguments
+// is another question, not a decision already made for someone else.
+func TestAnotherPrincipalsCallIsAnotherQuestion(t *testing.T) {
+	q := NewQueue(QueueTimeout(time.Minute))
+	ctx := context.Background()
+	req := Request{Call: tool.Call{ID: "call_0", Name: "deploy", Args: json.RawMessage(`{"env":"prod"}`)},
+		Principal: tool.Principal{ID: "alice"}}
+	done := make(chan Decision, 1)
+	go func() { d, _ := q.Approve(ctx, req); done <- d }()
+	waitLen(t, q, 1)
+	require.NoError(t, q.Resolve(q.Pending()[0].ID, Approved("ops")))
+	<-done
+
+	other := req
+	other.Principal = tool.Principal{ID: "mallory"}
+	assert.NotEqual(t, RequestID(req), RequestID(other))
+	agent := req
+	agent.Call.Agent = "intruder"
+	assert.NotEqual(t, RequestID(req), RequestID(agent))
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	_, err := q.Approve(short, other)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "mallory waits for her own decision")
+}
+
+// A request whose waiter died (a worker killed while it waited) stays
+// pending in a shared store until it expires. The same call run again later
+// must be asked again, not time out at once on the dead request's expiry.
+func TestAnExpiredRequestIsAskedAgain(t *testing.T) {
+	store := NewMemoryStore()
+	ctx := context.Background()
+	req := Request{Call: tool.Call{ID: "job-9", Name: "deploy", Args: json.RawMessage(`{}`)}}
+	past := time.Now().Add(-time.Hour)
+	require.NoError(t, store.Put(ctx, Pending{ID: RequestID(req), Request: req, Since: past, Expires: past.Add(time.Minute)}))
+
+	q := NewQueue(QueueStore(store), QueueTimeout(time.Minute))
+	type result struct {
+		d   Decision
+		err error
+	}
+	done := make(chan result, 1)
+	go func() { d, err := q.Approve(ctx, req); done <- result{d, err} }()
+	waitLen(t, q, 1)
+	require.NoError(t, q.Resolve(RequestID(req), Approved("ops")))
+	r := <-done
+	require.NoError(t, r.err)
+	assert.Equal(t, "ops", r.d.DecidedBy)
+}

@@ -25,7 +25,8 @@ type Store interface {
 	// Put records p as pending. When p.ID is already pending it changes
 	// nothing; when it was decided, the decision stands (Await returns it
 	// at once: a job run again finds its earlier decision); when it was
-	// withdrawn, it is pending again.
+	// withdrawn, or is pending but expired (its waiter died without
+	// withdrawing it), it is pending again, as p says.
 	Put(ctx context.Context, p Pending) error
 	// Await waits for id's decision. It returns an error matching
 	// ErrTimeout when p.Expires passes first, ErrNotPending when id is
@@ -42,7 +43,7 @@ type Store interface {
 }
 
 // RequestID is the id of the approval for req: derived from the call's id,
-// tool, session and the canonical hash of its arguments, so the same call
+// tool, session, principal, agent and the canonical hash of its arguments, so the same call
 // run again (a job retried on another instance) asks the same question and
 // finds the same answer, while different arguments are a different question.
 // A call without an id gets a random one: nothing can be found again.
@@ -58,7 +59,10 @@ func RequestID(req Request) string {
 	if err != nil {
 		args = "raw:" + string(req.Call.Args)
 	}
-	for _, part := range []string{callID, req.Call.Name, req.Call.Session, args} {
+	// The principal and the agent are part of the question: call ids come
+	// from models and clients, and one call id reused by someone else must
+	// not find a decision made for another.
+	for _, part := range []string{callID, req.Call.Name, req.Call.Session, req.Principal.ID, req.Call.Agent, args} {
 		h.Write([]byte(strconv.Itoa(len(part)) + ":" + part))
 	}
 	return "apr-" + hex.EncodeToString(h.Sum(nil)[:12])
@@ -102,7 +106,13 @@ func (s *MemoryStore) Put(_ context.Context, p Pending) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if it := s.items[p.ID]; it != nil && it.state != stateWithdrawn {
-		return nil
+		if it.state != statePending || !it.expired(time.Now()) {
+			return nil
+		}
+		// An expired request nobody withdrew: its waiters (if any are
+		// left) see it end; the new one waits on a fresh request.
+		it.state = stateWithdrawn
+		close(it.done)
 	}
 	s.items[p.ID] = &memApproval{p: p, done: make(chan struct{})}
 	return nil

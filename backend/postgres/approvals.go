@@ -42,7 +42,8 @@ func newApprovalStore(pool *pgxpool.Pool) *ApprovalStore {
 	return &ApprovalStore{pool: pool, waiters: map[string]map[chan struct{}]struct{}{}}
 }
 
-// Put implements approval.Store.
+// Put implements approval.Store. A request that is pending but expired
+// (its waiter died without withdrawing it) is pending again, as p says.
 func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	if p.ID == "" {
 		return errors.New("postgres: approval Put: the pending request has no id: use approval.RequestID")
@@ -59,7 +60,8 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 		VALUES ($1, $2, $3, $4, 'pending')
 		ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, since = EXCLUDED.since,
 			expires = EXCLUDED.expires, state = 'pending', decision = NULL, decided_at = NULL
-		WHERE toolbelt_approvals.state = 'withdrawn'`, p.ID, req, p.Since, expires)
+		WHERE toolbelt_approvals.state = 'withdrawn'
+			OR (toolbelt_approvals.state = 'pending' AND toolbelt_approvals.expires <= clock_timestamp())`, p.ID, req, p.Since, expires)
 	if err != nil {
 		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 	}
