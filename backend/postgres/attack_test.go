@@ -3,14 +3,19 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
+	"github.com/toolbelt-go/toolbelt/backend/postgres/pgtest"
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -38,4 +43,53 @@ func TestAnExpiredRequestIsAskedAgain(t *testing.T) {
 	r := <-done
 	require.NoError(t, r.err)
 	assert.Equal(t, "ops", r.d.DecidedBy)
+}
+
+// The database dies (its server killed) while a call waits for approval
+// and while limits are being taken: the waiter gets an error, never a
+// decision, the limit refuses, and no connection stays acquired.
+func TestTheDatabaseDyingFailsClosed(t *testing.T) {
+	srv, err := pgtest.Start()
+	require.NoError(t, err)
+	defer srv.Stop()
+	ctx := context.Background()
+	dsn, err := srv.CreateDatabase(ctx, "dying")
+	require.NoError(t, err)
+	pool, err := pgxpool.New(ctx, dsn)
+	require.NoError(t, err)
+	defer pool.Close()
+	require.NoError(t, postgres.Migrate(ctx, pool))
+	s := postgres.New(pool)
+	defer s.Close()
+
+	bucket := []ratelimit.Bucket{{Key: "p", Rate: ratelimit.Per(10, time.Hour)}}
+	g, err := s.RateLimits.Take(ctx, bucket)
+	require.NoError(t, err)
+	require.True(t, g.OK)
+
+	q := approval.NewQueue(approval.QueueStore(s.Approvals), approval.QueueTimeout(time.Minute))
+	type result struct {
+		d   approval.Decision
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		d, err := q.Approve(ctx, approval.Request{Call: tool.Call{ID: "c", Name: "deploy", Args: json.RawMessage(`{}`)}})
+		done <- result{d, err}
+	}()
+	require.Eventually(t, func() bool { return q.Len() == 1 }, 10*time.Second, 5*time.Millisecond)
+
+	require.NoError(t, syscall.Kill(srv.Pid(), syscall.SIGKILL))
+
+	select {
+	case r := <-done:
+		require.Error(t, r.err, "no decision without the database")
+		assert.Equal(t, approval.Decision{}, r.d)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the waiter did not notice the database died")
+	}
+	g, err = s.RateLimits.Take(ctx, bucket)
+	require.Error(t, err, "the limit cannot be taken")
+	assert.False(t, g.OK)
+	assert.Zero(t, pool.Stat().AcquiredConns(), "no connection left acquired")
 }
