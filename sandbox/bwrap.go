@@ -15,7 +15,9 @@ import (
 // its own /proc and /dev, and runs in new user, pid, ipc, uts, cgroup and
 // (unless [WithNetwork](true)) network namespaces (--unshare-all), in a new
 // session, with every capability dropped (--cap-drop ALL), dying with its
-// parent. Rlimits are set by prlimit inside the sandbox.
+// parent. Rlimits are set by prlimit inside the sandbox. A seccomp filter
+// refuses the setuid and setgid bits on files and, with the network off,
+// unix sockets (socketpair still works): see docs/sandbox.md.
 //
 // When the host process is root, commands run as uid/gid 65534 (nobody)
 // unless [WithUser] says otherwise: bwrap itself is started as that user, so
@@ -212,7 +214,22 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 			src, p.cleanup = path, cleanup
 		}
 	}
-	argv := []string{e.bin}
+	// The seccomp filter (see bwrapFilter) reaches bwrap as descriptor 3.
+	unixOff := e.cfg.network == nil || !*e.cfg.network
+	filter, err := bwrapFilterFile(unixOff)
+	if err != nil {
+		if p.cleanup != nil {
+			p.cleanup()
+		}
+		return nil, newError(CodeCreateFailed, e.name, "", err, "writing the seccomp filter for bwrap")
+	}
+	p.extra = []*os.File{filter}
+	if c := p.cleanup; c != nil {
+		p.cleanup = func() { filter.Close(); c() }
+	} else {
+		p.cleanup = func() { filter.Close() }
+	}
+	argv := []string{e.bin, "--seccomp", "3"}
 	argv = append(argv, e.flags(dir, e.cfg.workspace, src)...)
 	argv = append(argv, rlimitArgs(e.prlimit, lim)...)
 	p.argv = append(argv, spec.Argv...)

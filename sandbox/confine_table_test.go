@@ -149,7 +149,7 @@ func confineRows() []confineRow {
 			// on the read-only root whose mode lets the command's user in.
 			name:     "a mode-666 host unix socket elsewhere unreachable, network off",
 			rootOnly: true, // a directory outside /tmp that a non-root user may write is not at hand
-			want:     map[string]bool{EngineProcess: false, EngineLandlock: false, EngineBwrap: false, EngineGVisor: true},
+			want:     map[string]bool{EngineProcess: false, EngineLandlock: false, EngineBwrap: true, EngineGVisor: true},
 			held: func(t *testing.T, name string, sb Sandbox) bool {
 				return unixSocketsHeld(t, sb, []string{hostDir(t)})
 			},

@@ -75,6 +75,7 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 	cmd.Stdout = pipes.w[0]
 	cmd.Stderr = pipes.w[1]
 	cmd.SysProcAttr = sysProcAttr(p)
+	cmd.ExtraFiles = p.extra
 
 	start := time.Now()
 	if p.start != nil {

@@ -36,3 +36,5 @@ func (s *streams) pump(int, *group, [2]*capture, func(string, []byte)) (error, b
 }
 
 func reapLeftovers(string, time.Duration) {}
+
+func bwrapFilterFile(bool) (*os.File, error) { return nil, errPlatform }

@@ -262,6 +262,9 @@ type plan struct {
 	// pidns starts argv[0] as the init of a new pid namespace: when it dies,
 	// for whatever reason, the kernel kills everything it started.
 	pidns bool
+	// extra are descriptors the command inherits as 3, 4, ...; cleanup
+	// closes them.
+	extra []*os.File
 }
 
 // base holds what every engine shares: configuration, the concurrency bound,

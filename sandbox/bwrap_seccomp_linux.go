@@ -1,0 +1,120 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// setIDBits are the mode bits that make a program run as its file's owner
+// or group.
+const setIDBits = unix.S_ISUID | unix.S_ISGID
+
+// modeArg names a system call that sets a file's mode and which of its
+// arguments holds the mode; flags >= 0 is the argument whose O_CREAT or
+// O_TMPFILE says whether the mode is used at all.
+type modeArg struct {
+	nr          uint32
+	mode, flags int
+}
+
+// bwrapFilter is the seccomp program bwrap loads before it runs the command
+// (--seccomp). It refuses (EPERM) to give a file the setuid or setgid bit,
+// by chmod or at creation, because on an idmapped workspace the command's
+// files belong on the host to the workspace's owner (root, for a root
+// process's workspace): a setuid-root program left there would run as root
+// for any local user who reaches it. openat2(2), whose mode sits in a
+// structure a filter cannot read, and io_uring_setup(2), whose operations a
+// filter does not see, fail with ENOSYS, which programs take as "fall back
+// to the older call". With unix off (the network off), socket(2) refuses
+// AF_UNIX (EACCES): a pathname socket on the host's read-only root (a
+// database's or sssd's under /var/lib, an agent's in a home directory)
+// would otherwise be reachable, as the fresh /run and /tmp cover only the
+// usual places. socketpair(2) still works. System calls of another
+// architecture kill the process; x32 ones fail with ENOSYS.
+func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
+	const (
+		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+		// Offsets in struct seccomp_data; an argument's low half (little
+		// endian).
+		offNr, offArch, offArgs = 0, 4, 16
+		x32Bit                  = 0x40000000
+		tmpfile                 = 0o20000000 // __O_TMPFILE
+	)
+	arg := func(i int) uint32 { return uint32(offArgs + 8*i) }
+	allow := unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW}
+	errno := func(e unix.Errno) unix.SockFilter {
+		return unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(e)}
+	}
+	prog := []unix.SockFilter{
+		{Code: ld, K: offArch},
+		{Code: jeq, K: arch, Jt: 1},
+		{Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
+		{Code: ld, K: offNr},
+		{Code: jge, K: x32Bit, Jf: 1},
+		errno(unix.ENOSYS),
+	}
+	// block: when the call is nr, body decides (each body ends in a ret).
+	block := func(nr uint32, body ...unix.SockFilter) {
+		prog = append(prog, unix.SockFilter{Code: ld, K: offNr}, unix.SockFilter{Code: jeq, K: nr, Jf: uint8(len(body))})
+		prog = append(prog, body...)
+	}
+	for _, c := range modeCalls() {
+		body := []unix.SockFilter{
+			{Code: ld, K: arg(c.mode)},
+			{Code: jset, K: setIDBits, Jf: 1},
+			errno(unix.EPERM),
+			allow,
+		}
+		if c.flags >= 0 {
+			body = append([]unix.SockFilter{
+				{Code: ld, K: arg(c.flags)},
+				{Code: jset, K: unix.O_CREAT | tmpfile, Jf: uint8(len(body) - 1)}, // -> allow
+			}, body...)
+		}
+		block(c.nr, body...)
+	}
+	block(unix.SYS_OPENAT2, errno(unix.ENOSYS))
+	block(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
+	if unixOff {
+		block(unix.SYS_SOCKET,
+			unix.SockFilter{Code: ld, K: arg(0)},
+			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
+			errno(unix.EACCES),
+			allow)
+	}
+	return append(prog, allow)
+}
+
+// bwrapFilterFile writes the filter into a memory file for bwrap to read
+// from its descriptor.
+func bwrapFilterFile(unixOff bool) (*os.File, error) {
+	arch := socketFilterArch()
+	if arch == 0 {
+		return nil, fmt.Errorf("no seccomp filter is written for this architecture")
+	}
+	prog := bwrapFilter(arch, unixOff)
+	fd, err := unix.MemfdCreate("toolbelt-seccomp", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("memfd_create: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "seccomp")
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&prog[0])), len(prog)*int(unsafe.Sizeof(prog[0])))
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
