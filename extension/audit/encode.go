@@ -49,6 +49,7 @@ func appendRecord(dst []byte, rec *Record) ([]byte, bool) {
 	}
 	dst = appendField(dst, `,"risk":`, rec.Risk, true)
 	dst = appendField(dst, `,"decision":`, rec.Decision, true)
+	dst = appendField(dst, `,"decided_by":`, rec.DecidedBy, true)
 	dst = appendField(dst, `,"status":`, rec.Status, true)
 	dst = appendField(dst, `,"error_code":`, rec.ErrorCode, true)
 	dst = appendField(dst, `,"error":`, rec.Error, true)

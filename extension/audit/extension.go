@@ -65,7 +65,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		out := Record{
 			Kind: KindOutcome, CallID: c.ID, Tool: c.Name,
 			Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Agent: c.Agent, Session: c.Session, TraceID: c.TraceID,
-			Decision: decision(res),
+			Decision: decision(res), DecidedBy: decidedBy(res),
 			Attempts: res.Attempts,
 		}
 		out.Status = string(res.Status)
@@ -135,6 +135,17 @@ func (t *Trail) setArgs(rec *Record, args json.RawMessage, secrets []string) {
 		return
 	}
 	rec.Args, rec.argsValid = redact.Args(args, secrets), true
+}
+
+// decidedBy is who made the approval decision, from the metadata the
+// approval extension writes.
+func decidedBy(res *tool.Result) string {
+	if m, ok := res.Metadata[MetaApproval].(map[string]any); ok {
+		if s, ok := m["decided_by"].(string); ok {
+			return s
+		}
+	}
+	return ""
 }
 
 func decision(res *tool.Result) string {

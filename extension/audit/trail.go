@@ -132,6 +132,9 @@ type Record struct {
 	// Decision is the approval decision found in the result's metadata
 	// ("approve", "deny", "modify"), on outcomes.
 	Decision string `json:"decision,omitempty"`
+	// DecidedBy is who made that decision (the metadata's decided_by: an
+	// approver's name, a dashboard user, "policy"), on outcomes.
+	DecidedBy string `json:"decided_by,omitempty"`
 	// Status, ErrorCode and Error describe how the call ended, on outcomes.
 	Status    string `json:"status,omitempty"`
 	ErrorCode string `json:"error_code,omitempty"`
