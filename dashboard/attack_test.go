@@ -146,3 +146,44 @@ func TestBrowserShowsInvisibleCharactersEscaped(t *testing.T) {
 	}
 	assert.Equal(t, WriteArgs{Path: path, Content: content}, <-f.written)
 }
+
+// Twenty people click at once: one decision is made, the others are told
+// it is no longer pending, and the call runs once.
+func TestConcurrentDecisionsDecideOnce(t *testing.T) {
+	f := newFixture(t)
+	done := f.startCall(t, `{"path":"docs/race.md","content":"x"}`)
+	a := f.waitPending(t, 1)[0]
+	hdr := bearer()
+	hdr.Set(dashboard.CSRFHeader, f.csrf(t))
+	codes := make(chan int, 20)
+	for i := range 20 {
+		go func() {
+			action := `{"action":"approve"}`
+			if i%2 == 1 {
+				action = `{"action":"deny","message":"no"}`
+			}
+			req, _ := http.NewRequest(http.MethodPost, f.srv.URL+"/api/approvals/"+a.ID, strings.NewReader(action))
+			req.Header = hdr.Clone()
+			res, err := client().Do(req)
+			if err != nil {
+				codes <- 0
+				return
+			}
+			res.Body.Close()
+			codes <- res.StatusCode
+		}()
+	}
+	ok := 0
+	for range 20 {
+		switch c := <-codes; c {
+		case http.StatusOK:
+			ok++
+		case http.StatusNotFound, http.StatusConflict:
+		default:
+			t.Errorf("status %d", c)
+		}
+	}
+	assert.Equal(t, 1, ok, "one decision")
+	<-done
+	assert.LessOrEqual(t, len(f.written), 1, "the call ran at most once")
+}
