@@ -187,3 +187,32 @@ func TestConcurrentDecisionsDecideOnce(t *testing.T) {
 	<-done
 	assert.LessOrEqual(t, len(f.written), 1, "the call ran at most once")
 }
+
+// Every open page is one subscriber the executor serves on each event:
+// streams beyond the bound are refused with 503 and a Retry-After, and a
+// closed stream frees its place.
+func TestEventStreamsAreBounded(t *testing.T) {
+	f := newFixture(t, dashboard.WithMaxStreams(2))
+	open := func() *http.Response {
+		req, err := http.NewRequest(http.MethodGet, f.srv.URL+"/api/events", nil)
+		require.NoError(t, err)
+		req.Header = bearer()
+		res, err := client().Do(req)
+		require.NoError(t, err)
+		return res
+	}
+	a, b := open(), open()
+	require.Equal(t, http.StatusOK, a.StatusCode)
+	require.Equal(t, http.StatusOK, b.StatusCode)
+	c := open()
+	c.Body.Close()
+	assert.Equal(t, http.StatusServiceUnavailable, c.StatusCode)
+	assert.NotEmpty(t, c.Header.Get("Retry-After"))
+	a.Body.Close()
+	require.Eventually(t, func() bool {
+		d := open()
+		d.Body.Close()
+		return d.StatusCode == http.StatusOK
+	}, 10*time.Second, 10*time.Millisecond, "a closed stream frees its place")
+	b.Body.Close()
+}

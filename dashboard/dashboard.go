@@ -83,6 +83,8 @@ type Handler struct {
 	origins  []string
 	csrf     string
 	buffer   int
+	streams  chan struct{} // one slot per open event stream
+	maxStrm  int
 	heart    time.Duration
 	mux      *http.ServeMux
 	root     http.Handler
@@ -129,13 +131,22 @@ func WithAllowedOrigins(origins ...string) Option {
 // ones are dropped (default 1024).
 func WithEventBuffer(n int) Option { return func(h *Handler) { h.buffer = n } }
 
+// DefaultMaxStreams is how many event streams (open pages) a dashboard
+// serves at once unless WithMaxStreams says otherwise.
+const DefaultMaxStreams = 64
+
+// WithMaxStreams bounds how many event streams (open pages, each one a
+// subscriber the executor serves on every event) are open at once
+// (default DefaultMaxStreams); a page beyond it gets 503 and retries.
+func WithMaxStreams(n int) Option { return func(h *Handler) { h.maxStrm = n } }
+
 // New returns the dashboard for ex. It refuses a configuration that would
 // serve it to anyone: give WithToken or WithAuth.
 func New(ex *executor.Executor, opts ...Option) (*Handler, error) {
 	if ex == nil {
 		return nil, errors.New("dashboard: executor is nil: pass the executor whose calls the page shows")
 	}
-	h := &Handler{ex: ex, buffer: 1024, heart: 15 * time.Second}
+	h := &Handler{ex: ex, buffer: 1024, heart: 15 * time.Second, maxStrm: DefaultMaxStreams}
 	for i, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("dashboard: option #%d is nil", i)
@@ -148,6 +159,10 @@ func New(ex *executor.Executor, opts ...Option) (*Handler, error) {
 	if h.token != "" && len(h.token) < 16 {
 		return nil, fmt.Errorf("dashboard: WithToken: the token is %d characters: use at least 16 random characters (e.g. 32 bytes from crypto/rand, base64)", len(h.token))
 	}
+	if h.maxStrm <= 0 {
+		return nil, fmt.Errorf("dashboard: WithMaxStreams(%d): give a positive number of open pages", h.maxStrm)
+	}
+	h.streams = make(chan struct{}, h.maxStrm)
 	if h.buffer <= 0 {
 		return nil, fmt.Errorf("dashboard: WithEventBuffer(%d): give a positive size", h.buffer)
 	}

@@ -68,6 +68,14 @@ func eventOf(ev *tool.Event) Event {
 // executor never waits for the browser: events that find this browser's
 // buffer full are dropped, and the next one says how many were missed.
 func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
+	select {
+	case h.streams <- struct{}{}:
+		defer func() { <-h.streams }()
+	default:
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, fmt.Sprintf("dashboard: %d pages are open already (WithMaxStreams): close one, or retry", cap(h.streams)), http.StatusServiceUnavailable)
+		return
+	}
 	rc := http.NewResponseController(w)
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")

@@ -191,7 +191,12 @@ function connect() {
   const conn = document.getElementById("conn");
   const es = new EventSource("api/events");
   es.onopen = () => { conn.textContent = "live"; conn.className = "conn on"; };
-  es.onerror = () => { conn.textContent = "reconnecting…"; conn.className = "conn off"; };
+  es.onerror = () => {
+    conn.textContent = "reconnecting…"; conn.className = "conn off";
+    // A refused stream (503: too many pages open) is not retried by the
+    // browser itself: try again in a while.
+    if (es.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+  };
   es.addEventListener("call", (m) => {
     try { onEvent(JSON.parse(m.data)); } catch (_) { /* a malformed event is skipped */ }
   });
