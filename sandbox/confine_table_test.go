@@ -139,7 +139,7 @@ func confineRows() []confineRow {
 		},
 		{
 			name: "host unix sockets (/run, /var/run, /tmp, /var/tmp, /dev/shm) unreachable, network off",
-			want: map[string]bool{EngineProcess: false, EngineLandlock: false, EngineBwrap: true, EngineGVisor: true},
+			want: map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
 			held: func(t *testing.T, name string, sb Sandbox) bool {
 				return unixSocketsHeld(t, sb, serviceDirs())
 			},
@@ -149,14 +149,14 @@ func confineRows() []confineRow {
 			// on the read-only root whose mode lets the command's user in.
 			name:     "a mode-666 host unix socket elsewhere unreachable, network off",
 			rootOnly: true, // a directory outside /tmp that a non-root user may write is not at hand
-			want:     map[string]bool{EngineProcess: false, EngineLandlock: false, EngineBwrap: true, EngineGVisor: true},
+			want:     map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
 			held: func(t *testing.T, name string, sb Sandbox) bool {
 				return unixSocketsHeld(t, sb, []string{hostDir(t)})
 			},
 		},
 		{
 			name: "host unix sockets unreachable also as WithUser",
-			want: map[string]bool{EngineProcess: false, EngineLandlock: false, EngineBwrap: true, EngineGVisor: true},
+			want: map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
 			opts: func(string) []Option {
 				if os.Geteuid() != 0 {
 					return nil

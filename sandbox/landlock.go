@@ -21,8 +21,9 @@ const (
 	// be reached (needs Landlock ABI 6).
 	UnenforcedAbstractUnix = "abstract unix sockets"
 	// UnenforcedUnixPaths: with the network off, unix sockets at paths on
-	// the host (under /run, /tmp, ...) can still be connected to (needs
-	// Landlock ABI 9, which restricts resolving them).
+	// the host (under /run, /tmp, ...) can still be connected to. No longer
+	// reported: before Landlock ABI 9, which restricts resolving them, the
+	// engine's seccomp filter refuses unix sockets with the network off.
 	UnenforcedUnixPaths = "unix socket paths"
 )
 
@@ -247,9 +248,6 @@ func (p landlockPolicy) unenforced() []string {
 	var u []string
 	if p.abi < 6 {
 		u = append(u, UnenforcedSignals, UnenforcedAbstractUnix)
-	}
-	if p.networkOff && p.abi < 9 {
-		u = append(u, UnenforcedUnixPaths)
 	}
 	return u
 }

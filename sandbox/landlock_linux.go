@@ -78,11 +78,16 @@ func socketFilterArch() uint32 {
 }
 
 // socketFilter is a seccomp program that lets socket(2) create unix sockets
-// only (EACCES otherwise) and refuses io_uring_setup(2), through which
-// sockets can be created without socket(2). System calls of another
+// only, and none unless allowUnix (EACCES otherwise), and refuses
+// io_uring_setup(2), through which sockets can be created without
+// socket(2). allowUnix is for kernels whose Landlock (ABI 9) decides which
+// unix socket paths may be connected to: before it, a unix socket is refused
+// outright, or a mode-666 host socket (under /run, /var/lib, beside the
+// workspace) would be reachable with the network off. socketpair(2) is
+// always allowed. System calls of another
 // architecture (32-bit compatibility mode) kill the process; x32 system
 // calls fail with ENOSYS. Everything else is allowed.
-func socketFilter(arch uint32) []unix.SockFilter {
+func socketFilter(arch uint32, allowUnix bool) []unix.SockFilter {
 	const (
 		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
@@ -92,6 +97,10 @@ func socketFilter(arch uint32) []unix.SockFilter {
 		offNr, offArch, offArg0 = 0, 4, 16
 		x32Bit                  = 0x40000000
 	)
+	unixVerdict := uint32(unix.SECCOMP_RET_ALLOW)
+	if !allowUnix {
+		unixVerdict = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	}
 	return []unix.SockFilter{
 		/* 0 */ {Code: ld, K: offArch},
 		/* 1 */ {Code: jeq, K: arch, Jt: 1, Jf: 0},
@@ -103,7 +112,7 @@ func socketFilter(arch uint32) []unix.SockFilter {
 		/* 7 */ {Code: ret, K: unix.SECCOMP_RET_ALLOW},
 		/* 8 */ {Code: ld, K: offArg0},
 		/* 9 */ {Code: jeq, K: unix.AF_UNIX, Jt: 0, Jf: 1}, // -> 10 or 11
-		/* 10 */ {Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		/* 10 */ {Code: ret, K: unixVerdict},
 		/* 11 */ {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)},
 		/* 12 */ {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
 	}
@@ -157,7 +166,7 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 	if p.networkOff {
 		// The availability check refuses the network off where there is
 		// no filter for the architecture.
-		s.filter = socketFilter(socketFilterArch())
+		s.filter = socketFilter(socketFilterArch(), p.abi >= 9)
 	}
 	if err != nil {
 		s.release()
