@@ -93,3 +93,24 @@ func TestTheDatabaseDyingFailsClosed(t *testing.T) {
 	assert.False(t, g.OK)
 	assert.Zero(t, pool.Stat().AcquiredConns(), "no connection left acquired")
 }
+
+// Bucket keys hold principals' ids, whatever bytes they are. PostgreSQL's
+// text refuses NUL and invalid UTF-8: such a principal's every call failed
+// as "unavailable, retry", and no retry could help. Keys are stored so that
+// every byte string is a distinct, storable key.
+func TestBucketKeysOfAnyBytes(t *testing.T) {
+	dsn := database(t)
+	s := postgres.New(newPool(t, dsn))
+	defer s.Close()
+	ctx := context.Background()
+	for _, key := range []string{"principal/3:a\x00b", "principal/2:\xff\xfe", `\x7072696e636970616c2f313a61`, "principal/1:a"} {
+		b := []ratelimit.Bucket{{Key: key, Rate: ratelimit.Per(1, time.Hour)}}
+		g, err := s.RateLimits.Take(ctx, b)
+		require.NoError(t, err, "%q", key)
+		assert.True(t, g.OK, "%q: a bucket of its own", key)
+		g, err = s.RateLimits.Take(ctx, b)
+		require.NoError(t, err, "%q", key)
+		assert.False(t, g.OK, "%q: the same bucket again", key)
+		require.NoError(t, s.RateLimits.Give(ctx, b), "%q", key)
+	}
+}

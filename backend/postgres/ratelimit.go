@@ -2,9 +2,12 @@ package postgres
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -70,7 +73,7 @@ func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket,
 	keys := make([]string, len(buckets))
 	fresh := make([]float64, len(buckets))
 	for i, j := range order {
-		keys[i] = buckets[j].Key
+		keys[i] = storedKey(buckets[j].Key)
 		fresh[i] = buckets[j].Rate.Fresh(time.Time{}).Tokens
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -105,7 +108,7 @@ func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket,
 		}
 		states := make([]ratelimit.State, len(buckets))
 		for i, b := range buckets {
-			st, ok := found[b.Key]
+			st, ok := found[storedKey(b.Key)]
 			if !ok {
 				return fmt.Errorf("postgres: rate limit bucket %q vanished", b.Key)
 			}
@@ -120,7 +123,7 @@ func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket,
 		full := make([]time.Time, len(buckets))
 		wkeys := make([]string, len(buckets))
 		for i, b := range buckets {
-			wkeys[i], tokens[i], updated[i] = b.Key, next[i].Tokens, next[i].Updated
+			wkeys[i], tokens[i], updated[i] = storedKey(b.Key), next[i].Tokens, next[i].Updated
 			full[i] = next[i].Updated.Add(b.Rate.Refill(next[i]))
 		}
 		_, err = tx.Exec(ctx, `UPDATE toolbelt_ratelimit AS r SET tokens = u.t, updated_at = u.at, full_at = u.f
@@ -131,6 +134,17 @@ func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket,
 		}
 		return nil
 	})
+}
+
+// storedKey is how a bucket key is kept in a text column, which refuses
+// NUL and invalid UTF-8 (a principal's id may hold any bytes): such a key,
+// and any key that starts with `\x`, is stored as `\x` and its bytes in hex,
+// so every key has a distinct stored form.
+func storedKey(k string) string {
+	if utf8.ValidString(k) && !strings.ContainsRune(k, 0) && !strings.HasPrefix(k, `\x`) {
+		return k
+	}
+	return `\x` + hex.EncodeToString([]byte(k))
 }
 
 // Sweep deletes the buckets that are full again (idle for their whole
