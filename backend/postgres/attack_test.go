@@ -114,3 +114,75 @@ func TestBucketKeysOfAnyBytes(t *testing.T) {
 		require.NoError(t, s.RateLimits.Give(ctx, b), "%q", key)
 	}
 }
+
+// A model can put "\u0000" in its arguments; jsonb refuses it, so the
+// request could not be queued and the call was denied without a person
+// ever seeing it. Requests are kept as written (json), and the person on
+// another instance sees the arguments the call will run with.
+func TestARequestWithANULEscapeIsQueued(t *testing.T) {
+	dsn := database(t)
+	a := postgres.New(newPool(t, dsn))
+	defer a.Close()
+	b := postgres.New(newPool(t, dsn))
+	defer b.Close()
+	qa := approval.NewQueue(approval.QueueStore(a.Approvals), approval.QueueTimeout(time.Minute))
+	qb := approval.NewQueue(approval.QueueStore(b.Approvals))
+	ctx := context.Background()
+	args := `{"path":"a\u0000b","path2":"x"}`
+	type result struct {
+		d   approval.Decision
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		d, err := qa.Approve(ctx, approval.Request{Call: tool.Call{ID: "nul", Name: "write", Args: json.RawMessage(args)}})
+		done <- result{d, err}
+	}()
+	var list []approval.Pending
+	var early *result
+	require.Eventually(t, func() bool {
+		select {
+		case r := <-done:
+			early = &r
+			return true
+		default:
+		}
+		list = qb.Pending()
+		return len(list) == 1
+	}, 10*time.Second, 5*time.Millisecond)
+	require.Nil(t, early, "the call ended before anyone decided")
+	assert.Equal(t, args, string(list[0].Request.Call.Args), "the arguments as the call will run them")
+	require.NoError(t, qb.Resolve(list[0].ID, approval.Approved("ops")))
+	r := <-done
+	require.NoError(t, r.err)
+	assert.Equal(t, "ops", r.d.DecidedBy)
+}
+
+// A database migrated by the first version (jsonb columns) is changed once.
+func TestMigrateChangesJSONBColumns(t *testing.T) {
+	ctx := context.Background()
+	dsn, err := server.CreateDatabase(ctx, "old_schema")
+	require.NoError(t, err)
+	pool := newPool(t, dsn)
+	_, err = pool.Exec(ctx, `CREATE TABLE toolbelt_approvals (id text PRIMARY KEY, request jsonb NOT NULL, since timestamptz NOT NULL,
+		expires timestamptz, state text NOT NULL CHECK (state IN ('pending', 'decided', 'withdrawn')), decision jsonb, decided_at timestamptz)`)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, `INSERT INTO toolbelt_approvals VALUES ('apr-1', '{"a": 1}', now(), NULL, 'pending', NULL, NULL)`)
+	require.NoError(t, err)
+	require.NoError(t, postgres.Migrate(ctx, pool))
+	require.NoError(t, postgres.Migrate(ctx, pool))
+	var types []string
+	rows, err := pool.Query(ctx, `SELECT data_type FROM information_schema.columns WHERE table_name = 'toolbelt_approvals'
+		AND column_name IN ('request', 'decision') ORDER BY column_name`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var s string
+		require.NoError(t, rows.Scan(&s))
+		types = append(types, s)
+	}
+	require.NoError(t, rows.Err())
+	assert.Equal(t, []string{"json", "json"}, types)
+	var n int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM toolbelt_approvals`).Scan(&n))
+	assert.Equal(t, 1, n, "rows kept")
+}

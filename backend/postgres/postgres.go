@@ -56,14 +56,25 @@ CREATE INDEX IF NOT EXISTS toolbelt_ratelimit_full_at ON toolbelt_ratelimit (ful
 
 CREATE TABLE IF NOT EXISTS toolbelt_approvals (
 	id         text PRIMARY KEY,
-	request    jsonb NOT NULL,
+	request    json NOT NULL,
 	since      timestamptz NOT NULL,
 	expires    timestamptz,
 	state      text NOT NULL CHECK (state IN ('pending', 'decided', 'withdrawn')),
-	decision   jsonb,
+	decision   json,
 	decided_at timestamptz
 );
 CREATE INDEX IF NOT EXISTS toolbelt_approvals_pending ON toolbelt_approvals (since, id) WHERE state = 'pending';
+-- Requests and decisions are kept as written: jsonb refuses the escape
+-- \u0000 a model may put in its arguments. Tables made with jsonb change
+-- once.
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+		AND table_name = 'toolbelt_approvals' AND column_name IN ('request', 'decision') AND data_type = 'jsonb') THEN
+		ALTER TABLE toolbelt_approvals ALTER COLUMN request TYPE json USING request::json,
+			ALTER COLUMN decision TYPE json USING decision::json;
+	END IF;
+END $$;
 `
 
 // Migrate creates the tables the stores use, if they are missing. It is
