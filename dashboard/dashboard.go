@@ -23,7 +23,8 @@
 //
 //   - Every request needs the token given to WithToken (as a bearer token,
 //     or once as ?token= in the page's URL, which sets an HttpOnly,
-//     SameSite=Strict cookie and redirects to a URL without it), unless the
+//     SameSite=Strict cookie scoped to the path the dashboard is mounted
+//     at and redirects to a URL without it), unless the
 //     program puts its own authentication in front with WithAuth. New
 //     refuses a configuration with neither.
 //   - Every request that changes something needs the page's CSRF token in
@@ -33,10 +34,11 @@
 //     own origin only, no inline script, no frames) and nosniff. The page
 //     renders every string a model produced as text, never markup, with
 //     control characters shown escaped, so what a person approves is what
-//     will run.
+//     will run. A modify that keeps the mask in a secret field is refused.
+//   - At most WithMaxStreams pages stream events at once.
 //   - Each decision names who made it (WithIdentity, or "dashboard"): the
-//     approval extension records it in the call's metadata, which the audit
-//     extension writes to the trail.
+//     approval extension records it in the call's metadata, and the audit
+//     extension writes it on the outcome record (decided_by).
 package dashboard
 
 import (
