@@ -84,7 +84,12 @@ func approvalOf(p approval.Pending) Approval {
 func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 	out := []Approval{}
 	if h.queue != nil {
-		for _, p := range h.queue.Pending() {
+		list, err := h.queue.PendingContext(r.Context())
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "the approval store cannot be read, so what waits is unknown: "+err.Error())
+			return
+		}
+		for _, p := range list {
 			out = append(out, approvalOf(p))
 		}
 	}
@@ -117,8 +122,13 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the decision is not a JSON object {action, message, args}: "+err.Error())
 		return
 	}
+	list, err := h.queue.PendingContext(r.Context())
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "the approval store cannot be read, so nothing was decided: "+err.Error())
+		return
+	}
 	var pending *approval.Pending
-	for _, p := range h.queue.Pending() {
+	for _, p := range list {
 		if p.ID == id {
 			pending = &p
 			break

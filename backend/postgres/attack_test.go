@@ -3,6 +3,9 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"syscall"
 	"testing"
 	"time"
@@ -15,7 +18,10 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
 	"github.com/toolbelt-go/toolbelt/backend/postgres/pgtest"
+	"github.com/toolbelt-go/toolbelt/dashboard"
+	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -185,4 +191,27 @@ func TestMigrateChangesJSONBColumns(t *testing.T) {
 	var n int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM toolbelt_approvals`).Scan(&n))
 	assert.Equal(t, 1, n, "rows kept")
+}
+
+// A dashboard whose approval store cannot be read says so (503 and the
+// reason); it answered an empty list, which the page showed as "Nothing is
+// waiting" while calls waited.
+func TestDashboardSaysWhenTheStoreIsDown(t *testing.T) {
+	const token = "fleet-dashboard-token-0123456789"
+	pool := newPool(t, "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
+	s := postgres.New(pool)
+	defer s.Close()
+	dash, err := dashboard.New(executor.New(registry.New()), dashboard.WithToken(token),
+		dashboard.WithQueue(approval.NewQueue(approval.QueueStore(s.Approvals))))
+	require.NoError(t, err)
+	srv := httptest.NewServer(dash)
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/approvals", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode, "%s", b)
+	assert.Contains(t, string(b), "approval store")
 }

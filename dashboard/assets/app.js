@@ -58,9 +58,18 @@ const approvalsBox = document.getElementById("approvals");
 async function loadApprovals() {
   if (!approvalsBox) return;
   let list;
-  try { list = await api("api/approvals"); } catch (_) { return; }
+  const empty = document.getElementById("approvals-empty");
+  try { list = await api("api/approvals"); } catch (err) {
+    // The store cannot be read: say so (the cards stay, with what a person
+    // typed in them; deciding fails until the store is back).
+    document.getElementById("approvals-count").textContent = "?";
+    empty.textContent = visible(err.message);
+    empty.hidden = false;
+    return;
+  }
   document.getElementById("approvals-count").textContent = String(list.length);
-  document.getElementById("approvals-empty").hidden = list.length > 0;
+  empty.textContent = "Nothing is waiting.";
+  empty.hidden = list.length > 0;
   const seen = new Set(list.map((a) => a.id));
   for (const card of [...approvalsBox.children]) {
     if (!seen.has(card.dataset.id)) card.remove();
