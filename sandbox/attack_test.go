@@ -2,8 +2,12 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -48,4 +52,80 @@ ls -ln`
 		assert.Zero(t, st.Mode&(syscall.S_ISUID|syscall.S_ISGID),
 			"%s: owner %d:%d mode %#o on the host", e.Name(), st.Uid, st.Gid, st.Mode&0o7777)
 	}
+}
+
+// RLIMIT_NPROC counts every process of a uid. Runs share uid 65534 when the
+// host process is root: one run that holds processes up to its limit leaves
+// another run, with the same limit, unable to fork while it lasts (at most
+// its timeout). process (WithUser(65534)) and landlock share the count
+// (measured every time); gVisor's processes live in its own kernel. bwrap
+// gives each run a user namespace of its own, where the kernel counts the
+// run's processes apart, yet the second run was seen both to fork and to
+// fail ("Cannot fork", about 1 run in 3, cause not found): it is not
+// asserted either way, and the docs count bwrap among the shared.
+// A documented limitation (docs/sandbox.md, "Runs share uid 65534"): the
+// test states what is measured and fails when it changes.
+func TestAttackProcessLimitAcrossRuns(t *testing.T) {
+	requireRoot(t)
+	want := map[string]bool{EngineProcess: false, EngineLandlock: false, EngineGVisor: true}
+	for _, name := range Engines() {
+		t.Run(name, func(t *testing.T) {
+			w, ok := want[name]
+			if name == EngineBwrap {
+				t.Skip("bwrap was measured both ways (see the comment above); docs/sandbox.md counts it as shared")
+			}
+			require.True(t, ok, "no expectation for engine %s", name)
+			var opts []Option
+			if name == EngineProcess {
+				opts = append(opts, WithUser(65534, 65534))
+			}
+			sb := engine(t, name, opts...)
+			marker := fmt.Sprintf("%d.%d", 100+rand.IntN(100), rand.Uint32())
+			lim := Limits{Processes: 40, Timeout: 30 * time.Second}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				out, err := sb.Run(ctx, Spec{Argv: []string{"sh", "-c", `for i in $(seq 30); do sleep "$1" & done; wait`, "sh", marker}, Limits: lim})
+				if out != nil {
+					t.Logf("first run: err=%v stderr=%s", err, out.Stderr)
+				}
+			}()
+			defer func() {
+				cancel()
+				<-done
+				// The next engine starts with none of these left, zombies
+				// (which still count) included.
+				assert.True(t, eventually(10*time.Second, func() bool { return procsOfUID(65534) == 0 }))
+			}()
+			if name != EngineGVisor {
+				require.True(t, eventually(10*time.Second, func() bool { return len(hostProcsWith(marker)) >= 30 }), "the first run did not start its processes (%d)", len(hostProcsWith(marker)))
+			} else {
+				time.Sleep(2 * time.Second) // gVisor's processes are not host processes
+			}
+			out, err := sb.Run(context.Background(), Spec{Argv: []string{"sh", "-c", `for i in $(seq 20); do sleep 0 || exit 9 & done; wait`}, Limits: lim})
+			require.NotNil(t, out, "%v", err)
+			held := err == nil && !strings.Contains(string(out.Stderr), "fork")
+			t.Logf("second run: err=%v stderr=%s", err, out.Stderr)
+			assert.Equal(t, w, held, "a second run under the same limit could fork (held) while the first held 30 processes; update the docs if this changes")
+		})
+	}
+}
+
+// procsOfUID counts the host's processes (zombies too) whose real uid is uid.
+func procsOfUID(uid int) int {
+	n := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == "Uid:" && f[1] == strconv.Itoa(uid) {
+				n++
+			}
+		}
+	}
+	return n
 }
