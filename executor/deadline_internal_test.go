@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -45,12 +46,15 @@ func TestLazyDeadlineBehavesAsWithDeadline(t *testing.T) {
 				assert.WithinDuration(t, time.Now().Add(time.Hour), d, time.Minute)
 			})
 			t.Run("deadline passes unobserved", func(t *testing.T) {
-				ctx, cancel := mk(context.Background(), time.Now().Add(time.Millisecond))
-				defer cancel()
-				time.Sleep(5 * time.Millisecond)
-				assert.ErrorIs(t, ctx.Err(), context.DeadlineExceeded)
-				assert.True(t, doneNow(ctx), "Done is closed once the deadline has passed")
-				assert.ErrorIs(t, context.Cause(ctx), context.DeadlineExceeded)
+				// On the bubble's clock: the sleep passes the deadline exactly.
+				synctest.Test(t, func(t *testing.T) {
+					ctx, cancel := mk(context.Background(), time.Now().Add(time.Millisecond))
+					defer cancel()
+					time.Sleep(5 * time.Millisecond)
+					assert.ErrorIs(t, ctx.Err(), context.DeadlineExceeded)
+					assert.True(t, doneNow(ctx), "Done is closed once the deadline has passed")
+					assert.ErrorIs(t, context.Cause(ctx), context.DeadlineExceeded)
+				})
 			})
 			t.Run("deadline passes while waiting", func(t *testing.T) {
 				ctx, cancel := mk(context.Background(), time.Now().Add(5*time.Millisecond))
@@ -72,11 +76,14 @@ func TestLazyDeadlineBehavesAsWithDeadline(t *testing.T) {
 				assert.ErrorIs(t, ctx.Err(), context.Canceled)
 			})
 			t.Run("cancel after the deadline passed keeps DeadlineExceeded", func(t *testing.T) {
-				ctx, cancel := mk(context.Background(), time.Now().Add(time.Millisecond))
-				time.Sleep(5 * time.Millisecond)
-				cancel()
-				assert.ErrorIs(t, ctx.Err(), context.DeadlineExceeded)
-				assert.True(t, doneNow(ctx))
+				// On the bubble's clock: the sleep passes the deadline exactly.
+				synctest.Test(t, func(t *testing.T) {
+					ctx, cancel := mk(context.Background(), time.Now().Add(time.Millisecond))
+					time.Sleep(5 * time.Millisecond)
+					cancel()
+					assert.ErrorIs(t, ctx.Err(), context.DeadlineExceeded)
+					assert.True(t, doneNow(ctx))
+				})
 			})
 			t.Run("parent cancelled with a cause", func(t *testing.T) {
 				parent, stop := context.WithCancelCause(context.Background())
