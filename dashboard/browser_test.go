@@ -61,6 +61,9 @@ func (f *fixture) open(t *testing.T, ctx context.Context) {
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(f.srv.URL+"/?token="+url.QueryEscape(token)),
 		chromedp.WaitVisible(chromedp.CSS(`#live-panel`)),
+		// The event stream is open (the server subscribed before the
+		// browser saw it open): calls from now on reach the live view.
+		chromedp.WaitVisible(chromedp.CSS(`#conn.on`)),
 	))
 }
 
