@@ -31,9 +31,13 @@ func hidden(r rune, keepNewlines bool) bool {
 		return !keepNewlines
 	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
 		return true
-	case r == 0xad, r == 0x061c, r == 0x180e, r >= 0x200b && r <= 0x200f,
-		r >= 0x2028 && r <= 0x202e, r >= 0x2060 && r <= 0x206f,
-		r == 0xfeff, r >= 0xfff9 && r <= 0xfffb:
+	case r == 0xad, r == 0x034f, r == 0x061c, r == 0x115f, r == 0x1160, r == 0x180e,
+		r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2060 && r <= 0x206f,
+		r == 0x3164, r >= 0xfe00 && r <= 0xfe0f, r == 0xfeff, r == 0xffa0, r >= 0xfff9 && r <= 0xfffb,
+		r >= 0xe0000 && r <= 0xe007f, r >= 0xe0100 && r <= 0xe01ef:
+		// Invisible text: soft hyphen, fillers, zero-width and bidi
+		// controls, variation selectors, and Unicode tags (which can carry
+		// a whole hidden sentence).
 		return true
 	}
 	return false
@@ -68,6 +72,8 @@ func visible(s string, keepNewlines bool) string {
 			b.WriteString(`\t`)
 		case hidden(r, keepNewlines) && r < 0x80:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case hidden(r, keepNewlines) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		case hidden(r, keepNewlines):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:

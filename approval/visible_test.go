@@ -44,18 +44,21 @@ func TestTerminalShowsControlCharactersEscaped(t *testing.T) {
 
 func TestVisible(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain text, ünïcode ok":   "plain text, ünïcode ok",
-		"a\rb":                     `a\rb`,
-		"tab\there":                `tab\there`,
-		"nl\nhere":                 `nl\nhere`,
-		"\x1b[2K":                  `\x1b[2K`,
-		"del\x7f":                  `del\x7f`,
-		"c1\u0085":                 `c1\u0085`,
-		"rlo\u202eexe.txt":         `rlo\u202eexe.txt`,
-		"zw\u200bsp":               `zw\u200bsp`,
-		"bad\xffutf8":              `bad\xffutf8`,
-		"back\\slash stays itself": `back\slash stays itself`,
-		"back\\slash\x1b":          `back\\slash\x1b`,
+		"plain text, ünïcode ok":       "plain text, ünïcode ok",
+		"a\rb":                         `a\rb`,
+		"tab\there":                    `tab\there`,
+		"nl\nhere":                     `nl\nhere`,
+		"\x1b[2K":                      `\x1b[2K`,
+		"del\x7f":                      `del\x7f`,
+		"c1\u0085":                     `c1\u0085`,
+		"rlo\u202eexe.txt":             `rlo\u202eexe.txt`,
+		"zw\u200bsp":                   `zw\u200bsp`,
+		"bad\xffutf8":                  `bad\xffutf8`,
+		"notes.md\U000E0069\U000E0067": `notes.md\U000e0069\U000e0067`,
+		"vs\ufe0f":                     `vs\ufe0f`,
+		"filler\u3164":                 `filler\u3164`,
+		"back\\slash stays itself":     `back\slash stays itself`,
+		"back\\slash\x1b":              `back\\slash\x1b`,
 	} {
 		got := Visible(in)
 		assert.Equal(t, want, got, "%q", in)
