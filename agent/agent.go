@@ -7,12 +7,13 @@
 //
 // The model is a one-method interface a user implements over any provider
 // client; agent/wire converts provider payloads to and from tool calls and
-// results, and examples/providers holds adapters for the OpenAI and
-// Anthropic Go SDKs.
+// results, and the nested modules providers/openai, providers/anthropic
+// and providers/gemini implement Model over the providers' Go SDKs.
 package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -43,6 +44,19 @@ type Message struct {
 	Calls []tool.Call `json:"calls,omitempty"`
 	// Results are the results of a tool message, in the order of the calls.
 	Results []*tool.Result `json:"results,omitempty"`
+	// Raw is the provider's own payload of an assistant turn, kept as
+	// received: Anthropic content blocks with thinking and redacted_thinking
+	// blocks and their signatures, Gemini parts with thought signatures,
+	// OpenAI Responses output items (reasoning, custom tool calls, items a
+	// provider adds later). An adapter that reads its own RawFormat sends
+	// Raw back unchanged instead of rebuilding the turn from Text and Calls,
+	// so nothing the provider needs to see again is lost. Calls are still
+	// read out of it; the loop only passes Raw along.
+	Raw json.RawMessage `json:"raw,omitempty"`
+	// RawFormat names Raw's format, a wire.Codec name ("anthropic",
+	// "gemini", "openai_responses", "openai_chat"). An adapter ignores Raw
+	// of another format and rebuilds the turn from Text and Calls.
+	RawFormat string `json:"raw_format,omitempty"`
 }
 
 // Model is the one method a user implements over a provider client: given

@@ -198,3 +198,21 @@ func TestModelErrorAndBadOptions(t *testing.T) {
 	_, err = agent.Run(context.Background(), nil, nil, agent.Options{Executor: newExec(), AllTools: true})
 	assert.ErrorContains(t, err, "no model")
 }
+
+// The provider's own payload of an assistant turn (thinking blocks with
+// signatures, thought signatures, unknown items) reaches the next model turn
+// unchanged, so an adapter can send it back as it came (issue 19).
+func TestRunKeepsRawTurn(t *testing.T) {
+	raw := json.RawMessage(`[{"type":"thinking","thinking":"add them","signature":"c2ln"},{"type":"tool_use","id":"tu1","name":"add","input":{"a":1,"b":2}}]`)
+	m := &script{turns: []func([]agent.Message, []tool.Spec) agent.Message{
+		func([]agent.Message, []tool.Spec) agent.Message {
+			return agent.Message{Calls: []tool.Call{{ID: "tu1", Name: "add", Args: json.RawMessage(`{"a":1,"b":2}`)}}, Raw: raw, RawFormat: "anthropic"}
+		},
+		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Text: "3"} },
+	}}
+	_, err := agent.Run(context.Background(), m, nil, agent.Options{Executor: newExec(), Tools: []string{"add"}})
+	require.NoError(t, err)
+	turn := m.seen[1][0]
+	assert.Equal(t, string(raw), string(turn.Raw))
+	assert.Equal(t, "anthropic", turn.RawFormat)
+}

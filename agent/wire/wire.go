@@ -13,10 +13,15 @@
 //
 // Results a model reads are compact: structured output as JSON, otherwise
 // the text; errors as "error [code]: message" with a retry hint; truncated
-// output marked as such. Malformed payloads (arguments that are not JSON, a
-// call with no id, an unknown block type) are errors that say what is wrong,
-// or — for arguments — calls the executor answers with an invalid-arguments
-// result the model can correct; never panics.
+// output marked as such. Malformed payloads (a call with no id or name, a
+// payload that is not JSON) are errors that say what is wrong; arguments
+// that are not JSON become calls the executor answers with an
+// invalid-arguments result the model can correct; never panics.
+//
+// Block and item types a codec does not know (thinking blocks, server-tool
+// results, item types a provider adds later) are skipped, never an error:
+// the calls beside them are still read. Codecs read calls only; keeping the
+// whole turn to send back unchanged is the adapter's job (agent.Message.Raw).
 package wire
 
 import (
@@ -34,7 +39,8 @@ type Codec interface {
 	// Name identifies the format ("openai_chat", ...).
 	Name() string
 	// Calls extracts the tool calls from a model's output. Text and other
-	// non-call parts are ignored; parts of an unknown kind are an error.
+	// non-call parts, including parts of a kind the codec does not know,
+	// are skipped.
 	Calls(payload []byte) ([]tool.Call, error)
 	// Results renders results (in call order) as the payload to send back.
 	Results(results []*tool.Result) (json.RawMessage, error)
@@ -206,6 +212,10 @@ type oaiToolCall struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
 	} `json:"function"`
+	Custom struct {
+		Name  string `json:"name"`
+		Input string `json:"input"`
+	} `json:"custom"`
 }
 
 // Calls reads an assistant message ({"role":"assistant","tool_calls":[...]}),
@@ -226,16 +236,25 @@ func (openAIChat) Calls(payload []byte) ([]tool.Call, error) {
 	}
 	calls := make([]tool.Call, 0, len(msg.ToolCalls))
 	for i, tc := range msg.ToolCalls {
-		if tc.Type != "" && tc.Type != "function" {
-			return nil, fmt.Errorf("wire: openai tool call #%d has type %q: only \"function\" calls are supported", i, tc.Type)
-		}
 		if err := needID("openai tool call", i, tc.ID); err != nil {
 			return nil, err
 		}
-		if err := needName("openai tool call", i, tc.Function.Name); err != nil {
+		name, args := tc.Function.Name, argsFromString(tc.Function.Arguments)
+		if tc.Type != "" && tc.Type != "function" {
+			// A custom (free-text) call, or a kind added later: it is
+			// still a call the API wants a tool message for, so it goes to
+			// the executor, which answers not_found or invalid_arguments
+			// (its input is a string, not an object) for the model to read.
+			name, args = tc.Custom.Name, nil
+			if name == "" {
+				name = tc.Type
+			}
+			args, _ = json.Marshal(tc.Custom.Input)
+		}
+		if err := needName("openai tool call", i, name); err != nil {
 			return nil, err
 		}
-		calls = append(calls, tool.Call{ID: tc.ID, Name: tc.Function.Name, Args: argsFromString(tc.Function.Arguments)})
+		calls = append(calls, tool.Call{ID: tc.ID, Name: name, Args: args})
 	}
 	return calls, nil
 }
@@ -297,11 +316,12 @@ func (openAIResponses) Calls(payload []byte) ([]tool.Call, error) {
 				return nil, err
 			}
 			calls = append(calls, tool.Call{ID: it.CallID, Name: it.Name, Args: argsFromString(it.Arguments)})
-		case "message", "reasoning", "web_search_call", "file_search_call", "computer_call", "image_generation_call", "code_interpreter_call", "mcp_call", "mcp_list_tools":
 		case "":
 			return nil, fmt.Errorf("wire: openai responses item #%d has no type", i)
 		default:
-			return nil, fmt.Errorf("wire: openai responses item #%d has unknown type %q", i, it.Type)
+			// message, reasoning, server-side tool calls, custom_tool_call,
+			// mcp_approval_request, shell_call, compaction and types added
+			// later: not a function call, skipped.
 		}
 	}
 	return calls, nil
@@ -358,11 +378,11 @@ func (anthropic) Calls(payload []byte) ([]tool.Call, error) {
 				return nil, err
 			}
 			calls = append(calls, tool.Call{ID: b.ID, Name: b.Name, Args: rawOrEmpty(b.Input)})
-		case "text", "thinking", "redacted_thinking", "server_tool_use", "web_search_tool_result", "citations":
 		case "":
 			return nil, fmt.Errorf("wire: anthropic content block #%d has no type", i)
 		default:
-			return nil, fmt.Errorf("wire: anthropic content block #%d has unknown type %q", i, b.Type)
+			// text, thinking, redacted_thinking, server_tool_use, the
+			// server tools' result blocks and types added later: skipped.
 		}
 	}
 	return calls, nil
@@ -399,29 +419,36 @@ func (gemini) Calls(payload []byte) ([]tool.Call, error) {
 	var c struct {
 		Parts      []map[string]json.RawMessage `json:"parts"`
 		Candidates []struct {
-			Content json.RawMessage `json:"content"`
+			Content       json.RawMessage `json:"content"`
+			FinishReason  string          `json:"finishReason"`
+			FinishMessage string          `json:"finishMessage"`
 		} `json:"candidates"`
 	}
 	if err := json.Unmarshal(payload, &c); err != nil {
 		return nil, fmt.Errorf("wire: gemini content is not JSON: %v", err)
 	}
 	if len(c.Candidates) > 0 {
-		return gemini{}.Calls(c.Candidates[0].Content)
+		cand := c.Candidates[0]
+		if len(bytes.TrimSpace(cand.Content)) == 0 || string(bytes.TrimSpace(cand.Content)) == "null" {
+			if cand.FinishReason == "" || cand.FinishReason == "STOP" {
+				return nil, nil // an empty answer
+			}
+			msg := fmt.Sprintf("wire: gemini candidate has no content: finish reason %s", cand.FinishReason)
+			if cand.FinishMessage != "" {
+				msg += " (" + cand.FinishMessage + ")"
+			}
+			if cand.FinishReason == "MALFORMED_FUNCTION_CALL" {
+				msg += ": the model wrote a function call the API could not parse; ask again, or simplify the tool's schema"
+			}
+			return nil, fmt.Errorf("%s", msg)
+		}
+		return gemini{}.Calls(cand.Content)
 	}
 	var calls []tool.Call
 	for i, p := range c.Parts {
 		raw, ok := p["functionCall"]
 		if !ok {
-			known := false
-			for _, k := range []string{"text", "thought", "thoughtSignature", "inlineData", "fileData", "executableCode", "codeExecutionResult", "videoMetadata"} {
-				if _, ok := p[k]; ok {
-					known = true
-				}
-			}
-			if !known {
-				return nil, fmt.Errorf("wire: gemini part #%d has no known field (expected functionCall, text, ...)", i)
-			}
-			continue
+			continue // text, thought, inline data, parts added later: skipped
 		}
 		var fc struct {
 			ID   string          `json:"id"`

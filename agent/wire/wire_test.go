@@ -115,20 +115,18 @@ func TestMalformedPayloads(t *testing.T) {
 		{wire.OpenAIChat, `not json`, "not JSON"},
 		{wire.OpenAIChat, `{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"x","arguments":"{}"}}]}`, "has no id"},
 		{wire.OpenAIChat, `{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"arguments":"{}"}}]}`, "has no name"},
-		{wire.OpenAIChat, `{"role":"assistant","tool_calls":[{"id":"1","type":"custom","function":{"name":"x"}}]}`, `type "custom"`},
 		{wire.OpenAIResponses, `{"output":[{"type":"function_call","name":"x","arguments":"{}"}]}`, "has no id"},
-		{wire.OpenAIResponses, `{"output":[{"type":"hologram"}]}`, `unknown type "hologram"`},
 		{wire.OpenAIResponses, `[1,2]`, "not an object"},
 		{wire.Anthropic, `{"content":[{"type":"tool_use","name":"x","input":{}}]}`, "has no id"},
-		{wire.Anthropic, `{"content":[{"type":"telepathy"}]}`, `unknown type "telepathy"`},
 		{wire.Anthropic, `{"content":[{"id":"x"}]}`, "has no type"},
 		{wire.Anthropic, `{"content":{"a":1}}`, "not an array of blocks"},
 		{wire.Gemini, `{"parts":[{"functionCall":{"args":{}}}]}`, "has no name"},
-		{wire.Gemini, `{"parts":[{"mystery":{}}]}`, "no known field"},
 		{wire.Gemini, `{"parts":[{"functionCall":"x"}]}`, "not an object"},
 		{wire.MCP, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `method "tools/list"`},
 		{wire.MCP, `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x"}}`, "has no id"},
 		{wire.MCP, `[`, "not a JSON array"},
+		{wire.Gemini, `{"candidates":[{"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(x"}]}`, "MALFORMED_FUNCTION_CALL"},
+		{wire.Gemini, `{"candidates":[{"finishReason":"SAFETY"}]}`, "finish reason SAFETY"},
 	}
 	for _, c := range cases {
 		t.Run(c.codec.Name()+"/"+c.want, func(t *testing.T) {
@@ -200,4 +198,49 @@ func TestGeminiErrorSaysItsCodeOnce(t *testing.T) {
 	e := got.Parts[0].FunctionResponse.Response.Error
 	assert.Equal(t, "rate_limited", e.Code)
 	assert.Equal(t, "slow down (retryable after 2s)", e.Message)
+}
+
+// Block and item types the codecs do not know are kept out of the calls,
+// never an error that loses the calls beside them (issue 19).
+func TestUnknownTypesKeepCalls(t *testing.T) {
+	cases := []struct {
+		codec   wire.Codec
+		payload string
+		ids     []string
+	}{
+		{wire.OpenAIChat, `{"role":"assistant","tool_calls":[
+			{"id":"c1","type":"custom","custom":{"name":"apply_patch","input":"*** Begin Patch"}},
+			{"id":"c2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]}`, []string{"c1", "c2"}},
+		{wire.OpenAIResponses, `{"output":[
+			{"type":"custom_tool_call","call_id":"x1","name":"apply_patch","input":"..."},
+			{"type":"mcp_approval_request","id":"m1","name":"t","server_label":"s","arguments":"{}"},
+			{"type":"shell_call","call_id":"s1","action":{"commands":["ls"]}},
+			{"type":"compaction","encrypted_content":"abc"},
+			{"type":"something_new_2027"},
+			{"type":"function_call","call_id":"f1","name":"get_weather","arguments":"{}"}]}`, []string{"f1"}},
+		{wire.Anthropic, `{"role":"assistant","content":[
+			{"type":"thinking","thinking":"hmm","signature":"sig=="},
+			{"type":"redacted_thinking","data":"opaque"},
+			{"type":"server_tool_use","id":"srv1","name":"web_fetch","input":{"url":"https://x"}},
+			{"type":"web_fetch_tool_result","tool_use_id":"srv1","content":{"type":"web_fetch_result"}},
+			{"type":"code_execution_tool_result","tool_use_id":"srv2","content":{}},
+			{"type":"container_upload","file_id":"f"},
+			{"type":"tool_use","id":"tu1","name":"get_weather","input":{"city":"Oslo"}}]}`, []string{"tu1"}},
+		{wire.Gemini, `{"candidates":[{"content":{"role":"model","parts":[
+			{"text":"thinking...","thought":true},
+			{"functionCall":{"name":"get_weather","args":{"city":"Oslo"}},"thoughtSignature":"c2ln"},
+			{"toolCall":{"id":"t"}},
+			{"mystery":{}}]},"finishReason":"STOP"}]}`, []string{"get_weather#1"}},
+	}
+	for _, c := range cases {
+		t.Run(c.codec.Name(), func(t *testing.T) {
+			calls, err := c.codec.Calls([]byte(c.payload))
+			require.NoError(t, err)
+			var ids []string
+			for _, call := range calls {
+				ids = append(ids, call.ID)
+			}
+			assert.Equal(t, c.ids, ids)
+		})
+	}
 }
