@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"github.com/toolbelt-go/toolbelt/internal/placeholder"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -168,37 +169,9 @@ func unescape(s string, dquoted bool) string {
 }
 
 // checkPlaceholders checks that every brace in arg belongs to a {name}
-// placeholder.
+// placeholder (no escapes: a shell command line has no use for {{ }}, and
+// brace expansion is not supported).
 func checkPlaceholders(arg string) error {
-	for i := 0; i < len(arg); i++ {
-		switch arg[i] {
-		case '}':
-			return fmt.Errorf("has a '}' with no matching '{' in %q", arg)
-		case '{':
-			end := strings.IndexByte(arg[i:], '}')
-			if end < 0 {
-				return fmt.Errorf("opens '{' without closing it in %q", arg)
-			}
-			name := arg[i+1 : i+end]
-			if !placeholderName(name) {
-				return fmt.Errorf("has {%s} in %q, which is not a placeholder (a placeholder names one argument, such as {path}; brace expansion is not supported)", name, arg)
-			}
-			i += end
-		}
-	}
-	return nil
-}
-
-func placeholderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '-')) {
-			return false
-		}
-	}
-	return true
+	_, err := placeholder.Parse(arg, false)
+	return err
 }
