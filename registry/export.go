@@ -150,7 +150,11 @@ func exportOne(f Format, s *tool.Spec, cfg exportConfig) (map[string]any, []Note
 		params, strict := in, false
 		if !cfg.nonStrict {
 			st := deepCopy(in).(map[string]any)
-			if reasons := strictify(st, "", 1, new(int), nil); len(reasons) > 0 {
+			reasons := strictify(st, "", 1, new(int), nil)
+			if len(reasons) == 0 {
+				reasons = openAILimits(st)
+			}
+			if len(reasons) > 0 {
 				notes = append(notes, Note{Tool: s.Name, Message: "not strict: " + strings.Join(reasons, "; ")})
 			} else {
 				params, strict = st, true
@@ -325,14 +329,11 @@ func strictify(s map[string]any, path string, depth int, count *int, reasons []s
 		}
 		return reasons
 	}
+	if t := inferType(s); t != nil {
+		s["type"] = t
+	}
 	types := typeList(s)
 	if len(types) == 0 {
-		if _, ok := s["enum"]; ok {
-			return reasons
-		}
-		if _, ok := s["const"]; ok {
-			return reasons
-		}
 		return append(reasons, fmt.Sprintf("free-form value (any type) at %s", where(path)))
 	}
 	if hasType(s, "object") {
@@ -389,11 +390,152 @@ func strictify(s map[string]any, path string, depth int, count *int, reasons []s
 	return reasons
 }
 
+// OpenAI's documented Structured Outputs size limits (guides/structured-
+// outputs, "Objects have limitations on nesting and size"). Nesting (10
+// levels) and the property count (5,000) are checked while rewriting.
+const (
+	openAIMaxStringTotal   = 120_000 // characters of property names, enum and const values
+	openAIMaxEnumValues    = 1000    // enum values across the schema
+	openAIBigEnum          = 250     // a string enum with more values than this ...
+	openAIMaxBigEnumString = 15_000  // ... holds at most this many characters
+)
+
+// openAILimits returns why a strict schema is past OpenAI's size limits.
+func openAILimits(s map[string]any) []string {
+	var reasons []string
+	strLen, enumValues := 0, 0
+	var walk func(n map[string]any, path string)
+	walk = func(n map[string]any, path string) {
+		if e, ok := n["enum"].([]any); ok {
+			enumValues += len(e)
+			chars := 0
+			for _, x := range e {
+				if str, ok := x.(string); ok {
+					chars += len(str)
+				}
+			}
+			strLen += chars
+			if len(e) > openAIBigEnum && chars > openAIMaxBigEnumString {
+				reasons = append(reasons, fmt.Sprintf("enum at %s has %d values of %d characters in all (strict mode allows %d characters past %d values)", where(path), len(e), chars, openAIMaxBigEnumString, openAIBigEnum))
+			}
+		}
+		if c, ok := n["const"].(string); ok {
+			strLen += len(c)
+		}
+		props, _ := n["properties"].(map[string]any)
+		for _, name := range sortedKeys(props) {
+			strLen += len(name)
+			if pm, ok := props[name].(map[string]any); ok {
+				walk(pm, at(path, name))
+			}
+		}
+		if items, ok := n["items"].(map[string]any); ok {
+			walk(items, path+"[]")
+		}
+		alts, _ := n["anyOf"].([]any)
+		for _, a := range alts {
+			if am, ok := a.(map[string]any); ok {
+				walk(am, path)
+			}
+		}
+	}
+	walk(s, "")
+	if enumValues > openAIMaxEnumValues {
+		reasons = append(reasons, fmt.Sprintf("%d enum values in all (strict mode allows %d)", enumValues, openAIMaxEnumValues))
+	}
+	if strLen > openAIMaxStringTotal {
+		reasons = append(reasons, fmt.Sprintf("%d characters of property names and enum/const values (strict mode allows %d)", strLen, openAIMaxStringTotal))
+	}
+	return reasons
+}
+
+// inferType returns the type an untyped enum or const implies (raw, MCP
+// and YAML schemas often leave it out; OpenAI strict mode and Gemini need
+// it): one type name, or a list when the values differ in type. It returns
+// nil when s has a type, an anyOf/oneOf, or neither enum nor const.
+func inferType(s map[string]any) any {
+	if _, ok := s["type"]; ok {
+		return nil
+	}
+	if _, ok := s["anyOf"]; ok {
+		return nil
+	}
+	if _, ok := s["oneOf"]; ok {
+		return nil
+	}
+	var values []any
+	if e, ok := s["enum"].([]any); ok {
+		values = e
+	} else if c, ok := s["const"]; ok {
+		values = []any{c}
+	} else {
+		return nil
+	}
+	var types []any
+	seen := map[string]bool{}
+	for _, v := range values {
+		t := jsonType(v)
+		if !seen[t] {
+			seen[t] = true
+			types = append(types, t)
+		}
+	}
+	if seen["integer"] && seen["number"] { // 1 and 1.5: number holds both
+		kept := types[:0]
+		for _, t := range types {
+			if t != "integer" {
+				kept = append(kept, t)
+			}
+		}
+		types = kept
+	}
+	switch len(types) {
+	case 0:
+		return nil
+	case 1:
+		return types[0]
+	}
+	return types
+}
+
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if x == float64(int64(x)) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
+// encodingHints are the description hints for a field's content keywords,
+// which no provider's tool schema keeps: a model told nothing sends raw
+// bytes or text where base64 is expected.
+func encodingHints(s map[string]any) []string {
+	var hints []string
+	if enc, ok := s["contentEncoding"].(string); ok && enc != "" {
+		hints = append(hints, enc+"-encoded")
+	}
+	if mt, ok := s["contentMediaType"].(string); ok && mt != "" {
+		hints = append(hints, "media type: "+mt)
+	}
+	return hints
+}
+
 // dropUnsupported removes keywords a provider does not accept. Constraints
 // a model should still know about (formats, lengths, bounds) move into the
 // description as a hint; the executor enforces them either way.
 func dropUnsupported(s map[string]any, keys, formats map[string]bool) {
-	var hints []string
+	hints := encodingHints(s)
 	for _, k := range sortedKeys(s) {
 		if keys[k] {
 			continue
@@ -523,8 +665,15 @@ func (g *geminiConv) convert(s map[string]any, path string, depth int) (map[stri
 		s = deepCopy(s).(map[string]any)
 		s["anyOf"] = alt
 	}
+	if t := inferType(s); t != nil {
+		s = deepCopy(s).(map[string]any)
+		s["type"] = t
+	}
 	out := map[string]any{}
 	desc, _ := s["description"].(string)
+	if hints := encodingHints(s); len(hints) > 0 {
+		desc = strings.TrimSpace(desc + " (" + strings.Join(hints, ", ") + ")")
+	}
 	if c, ok := s["const"]; ok {
 		if cs, ok := c.(string); ok {
 			out["type"], out["enum"] = "string", []any{cs}

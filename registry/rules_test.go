@@ -16,10 +16,25 @@ var portableName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
 
 func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
+// OpenAI's documented Structured Outputs limits (platform.openai.com,
+// guides/structured-outputs, "Supported schemas": objects have limitations
+// on nesting and size).
+const (
+	openAIMaxProperties    = 5000    // object properties in total
+	openAIMaxDepth         = 10      // levels of nesting
+	openAIMaxStringTotal   = 120_000 // characters of property names, definition names, enum and const values
+	openAIMaxEnumValues    = 1000    // enum values across all enum properties
+	openAIBigEnum          = 250     // a string enum with more values than this ...
+	openAIMaxBigEnumString = 15_000  // ... has at most this many characters in all
+)
+
 // checkOpenAIStrict: root an object and never anyOf; every object lists all
 // its properties in required and sets additionalProperties false; no
-// default, oneOf, allOf, not, $ref; every node typed; nesting ≤ 10.
+// default, oneOf, allOf, not, $ref; every node has a type or anyOf (an
+// enum or const without a type is refused); only the documented formats;
+// nesting ≤ 10; the size limits above.
 func checkOpenAIStrict(s map[string]any) []string {
+	nprops, strLen, enumValues := 0, 0, 0
 	var errs []string
 	if s["type"] != "object" {
 		errs = append(errs, "root: type must be object")
@@ -29,23 +44,43 @@ func checkOpenAIStrict(s map[string]any) []string {
 	}
 	var walk func(n map[string]any, path string, depth int)
 	walk = func(n map[string]any, path string, depth int) {
-		if depth > 10 {
+		if depth > openAIMaxDepth {
 			errs = append(errs, path+": nesting deeper than 10")
 		}
-		for _, k := range []string{"default", "oneOf", "allOf", "not", "$ref", "if", "patternProperties", "minLength", "maxLength"} {
+		for _, k := range []string{"default", "oneOf", "allOf", "not", "$ref", "if", "patternProperties", "minLength", "maxLength", "contentEncoding", "contentMediaType", "minProperties", "maxProperties", "uniqueItems", "examples"} {
 			if _, ok := n[k]; ok {
 				errs = append(errs, fmt.Sprintf("%s: keyword %q not allowed", path, k))
 			}
 		}
+		if f, ok := n["format"].(string); ok && !openAIFormats[f] {
+			errs = append(errs, fmt.Sprintf("%s: format %q not supported", path, f))
+		}
 		_, hasType := n["type"]
 		_, hasAny := n["anyOf"]
-		_, hasEnum := n["enum"]
-		_, hasConst := n["const"]
-		if !hasType && !hasAny && !hasEnum && !hasConst {
-			errs = append(errs, path+": untyped schema")
+		if !hasType && !hasAny {
+			errs = append(errs, path+": untyped schema (an enum or const needs a type too)")
+		}
+		if e, ok := n["enum"].([]any); ok {
+			enumValues += len(e)
+			n := 0
+			for _, x := range e {
+				if str, ok := x.(string); ok {
+					n += len(str)
+				}
+			}
+			strLen += n
+			if len(e) > openAIBigEnum && n > openAIMaxBigEnumString {
+				errs = append(errs, fmt.Sprintf("%s: enum of %d values has %d characters (limit %d past %d values)", path, len(e), n, openAIMaxBigEnumString, openAIBigEnum))
+			}
+		}
+		if c, ok := n["const"].(string); ok {
+			strLen += len(c)
 		}
 		if types := typesOf(n); contains(types, "object") {
 			props := asMap(n["properties"])
+			for k := range props {
+				strLen += len(k)
+			}
 			if n["additionalProperties"] != false {
 				errs = append(errs, path+": additionalProperties must be false")
 			}
@@ -63,6 +98,7 @@ func checkOpenAIStrict(s map[string]any) []string {
 				errs = append(errs, fmt.Sprintf("%s: required %v must list every property %v", path, req, names))
 			}
 			for k, p := range props {
+				nprops++
 				walk(asMap(p), path+"."+k, depth+1)
 			}
 		}
@@ -79,7 +115,21 @@ func checkOpenAIStrict(s map[string]any) []string {
 		}
 	}
 	walk(s, "$", 1)
+	if nprops > openAIMaxProperties {
+		errs = append(errs, fmt.Sprintf("%d properties (limit %d)", nprops, openAIMaxProperties))
+	}
+	if enumValues > openAIMaxEnumValues {
+		errs = append(errs, fmt.Sprintf("%d enum values (limit %d)", enumValues, openAIMaxEnumValues))
+	}
+	if strLen > openAIMaxStringTotal {
+		errs = append(errs, fmt.Sprintf("%d characters of names and enum/const values (limit %d)", strLen, openAIMaxStringTotal))
+	}
 	return errs
+}
+
+var openAIFormats = map[string]bool{
+	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
+	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
 }
 
 func checkOpenAITool(def map[string]any, flat bool) []string {
