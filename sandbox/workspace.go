@@ -880,6 +880,11 @@ func (w *Workspace) Remove(name string) error {
 }
 
 // MkdirAll creates a directory and its missing parents (perm 0 means 0755).
+// It walks from the root one component at a time on directory descriptors
+// (never following a link), and judges the write rules on the real path of
+// each directory before it creates anything in it, so a directory swapped
+// for a symlink (into .git, or a hidden directory) after the path was
+// checked gets nothing created behind it.
 func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 	const op = "mkdir"
 	rel, err := w.check(op, name, true)
@@ -889,18 +894,37 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 	if perm == 0 {
 		perm = 0o755
 	}
-	if err := w.root.MkdirAll(filepath.FromSlash(rel), perm); err != nil {
-		return w.rootErr(op, name, err)
-	}
-	f, err := w.root.Open(filepath.FromSlash(rel))
+	d, err := w.root.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return w.rootErr(op, name, err)
 	}
-	defer f.Close()
-	if real, ok, err := w.realRel(op, name, f); err != nil {
-		return err
-	} else if ok && real != rel {
-		return w.rules(op, name, real, true, true)
+	defer func() { d.Close() }()
+	done := "."
+	for c := range strings.SplitSeq(rel, "/") {
+		realDir, ok, err := w.realRel(op, name, d)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			realDir = done // no /proc: the path walked, link-free by O_NOFOLLOW
+		}
+		if err := w.rules(op, name, path.Join(realDir, c), true, true); err != nil {
+			return err
+		}
+		dfd := int(d.Fd())
+		if err := unix.Mkdirat(dfd, c, uint32(perm.Perm())); err != nil && !errors.Is(err, unix.EEXIST) {
+			return &os.PathError{Op: op, Path: name, Err: err}
+		}
+		fd, err := unix.Openat(dfd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+				return &PathError{Op: op, Path: name, Rule: "a symlink or a file appeared at " + strconv.Quote(path.Join(realDir, c)) + " while the directory was being made", Err: ErrDeniedByRule}
+			}
+			return &os.PathError{Op: op, Path: name, Err: err}
+		}
+		d.Close()
+		done = path.Join(realDir, c)
+		d = os.NewFile(uintptr(fd), done)
 	}
 	return nil
 }
