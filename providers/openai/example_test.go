@@ -11,7 +11,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolbelt-go/toolbelt/agent"
-	"github.com/toolbelt-go/toolbelt/examples/providers/openai"
+	"github.com/toolbelt-go/toolbelt/providers/openai"
 )
 
 // Example runs a two-turn conversation against a local server that replays

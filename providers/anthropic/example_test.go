@@ -11,7 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/toolbelt-go/toolbelt/agent"
-	"github.com/toolbelt-go/toolbelt/examples/providers/anthropic"
+	"github.com/toolbelt-go/toolbelt/providers/anthropic"
 )
 
 // Example runs a two-turn conversation against a local server that replays

@@ -1,9 +1,9 @@
-module github.com/toolbelt-go/toolbelt/examples/providers/openai
+module github.com/toolbelt-go/toolbelt/providers/openai
 
-go 1.25.0
+go 1.26.0
 
 require (
-	github.com/openai/openai-go/v3 v3.74.0
+	github.com/openai/openai-go/v3 v3.96.0
 	github.com/stretchr/testify v1.12.1
 	github.com/toolbelt-go/toolbelt v0.0.0
 	go.uber.org/goleak v1.3.0
@@ -16,14 +16,14 @@ require (
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
-	github.com/tidwall/gjson v1.19.0 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
-	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
 	mvdan.cc/sh/v3 v3.13.1 // indirect
 )
 
-replace github.com/toolbelt-go/toolbelt => ../../..
+replace github.com/toolbelt-go/toolbelt => ../..

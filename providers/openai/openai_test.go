@@ -1,4 +1,4 @@
-package anthropic_test
+package openai_test
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 	"sync"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/toolbelt-go/toolbelt/agent"
-	"github.com/toolbelt-go/toolbelt/examples/providers/anthropic"
+	"github.com/toolbelt-go/toolbelt/providers/openai"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -52,7 +52,7 @@ func weatherExecutor() *executor.Executor {
 	return executor.New(reg)
 }
 
-// replay is a fake Anthropic endpoint: it answers each request with the next
+// replay is a fake OpenAI endpoint: it answers each request with the next
 // recorded response and keeps the request bodies.
 type replay struct {
 	t       *testing.T
@@ -70,7 +70,7 @@ type step struct {
 func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
 	}
@@ -108,18 +108,18 @@ func (rp *replay) requests() []map[string]any {
 	return rp.bodies
 }
 
-func newModel(t *testing.T, steps ...step) (*anthropic.Model, *replay) {
+func newModel(t *testing.T, steps ...step) (*openai.Model, *replay) {
 	t.Helper()
 	rp := &replay{t: t, steps: steps}
 	srv := httptest.NewServer(rp)
 	t.Cleanup(srv.Close)
 	client := sdk.NewClient(
-		option.WithBaseURL(srv.URL+"/"),
+		option.WithBaseURL(srv.URL+"/v1/"),
 		option.WithAPIKey("sk-test"),
 		option.WithHTTPClient(srv.Client()),
 		option.WithMaxRetries(0),
 	)
-	return anthropic.New(client, "claude-sonnet-4-5", anthropic.WithMaxTokens(1024)), rp
+	return openai.New(client, "gpt-4.1"), rp
 }
 
 func conversation() []agent.Message {
@@ -149,7 +149,7 @@ func path(t *testing.T, v any, keys ...any) any {
 }
 
 func TestTwoTurnConversation(t *testing.T) {
-	model, rp := newModel(t, step{200, "turn1_tool_use.json"}, step{200, "turn2_answer.json"})
+	model, rp := newModel(t, step{200, "turn1_tool_calls.json"}, step{200, "turn2_answer.json"})
 	tr, err := agent.Run(context.Background(), model, conversation(), agent.Options{
 		Executor: weatherExecutor(),
 		Tools:    []string{"get_weather"},
@@ -157,61 +157,52 @@ func TestTwoTurnConversation(t *testing.T) {
 	require.NoError(t, err)
 
 	assert.Equal(t, agent.StopAnswered, tr.Stop)
-	assert.Equal(t, "Lisbon is 21°C and sunny. There is no weather station for Atlantis.", tr.Final)
+	assert.Equal(t, "Lisbon is 21°C and sunny. I could not find a weather station for Atlantis.", tr.Final)
 	require.Len(t, tr.Steps, 1)
 	require.Len(t, tr.Steps[0].Calls, 2)
-	assert.Equal(t, "toolu_01A09q90qw90lq917835lq9", tr.Steps[0].Calls[0].ID)
+	assert.Equal(t, "call_Xa8fQ2mZkL0vR7tYc3Hn1DwE", tr.Steps[0].Calls[0].ID)
 	assert.JSONEq(t, `{"city":"Lisbon","unit":"celsius"}`, string(tr.Steps[0].Calls[0].Args))
-	assert.Equal(t, "I'll check the weather in both cities.", tr.Messages[2].Text, "text next to tool_use blocks is kept")
 	assert.Equal(t, tool.StatusSucceeded, tr.Steps[0].Results[0].Status)
 	require.NotNil(t, tr.Steps[0].Results[1].Error)
 	assert.Equal(t, tool.CodeNotFound, tr.Steps[0].Results[1].Error.Code)
 
 	reqs := rp.requests()
 	require.Len(t, reqs, 2)
-	assert.Equal(t, "sk-test", rp.headers[0].Get("X-Api-Key"))
-	assert.NotEmpty(t, rp.headers[0].Get("Anthropic-Version"))
+	assert.Equal(t, "Bearer sk-test", rp.headers[0].Get("Authorization"))
 
-	// Turn 1: system prompt apart, the user turn, the declared tool.
+	// Turn 1: the conversation and the declared tool, strict.
 	first := reqs[0]
-	assert.Equal(t, "claude-sonnet-4-5", first["model"])
-	assert.EqualValues(t, 1024, first["max_tokens"])
-	assert.Equal(t, "You are a weather assistant.", path(t, first, "system", 0, "text"))
-	require.Len(t, first["messages"], 1)
-	assert.Equal(t, "user", path(t, first, "messages", 0, "role"))
-	assert.Equal(t, "Weather in Lisbon and Atlantis?", path(t, first, "messages", 0, "content", 0, "text"))
+	assert.Equal(t, "gpt-4.1", first["model"])
+	assert.Equal(t, "system", path(t, first, "messages", 0, "role"))
+	assert.Equal(t, "Weather in Lisbon and Atlantis?", path(t, first, "messages", 1, "content"))
 	require.Len(t, first["tools"], 1)
-	assert.Equal(t, "get_weather", path(t, first, "tools", 0, "name"))
-	assert.Equal(t, "Current weather for a city", path(t, first, "tools", 0, "description"))
-	assert.Equal(t, "object", path(t, first, "tools", 0, "input_schema", "type"))
-	assert.Equal(t, []any{"city"}, path(t, first, "tools", 0, "input_schema", "required"))
-	assert.Equal(t, []any{"celsius", "fahrenheit"}, path(t, first, "tools", 0, "input_schema", "properties", "unit", "enum"))
-	assert.Equal(t, false, path(t, first, "tools", 0, "input_schema", "additionalProperties"),
-		"keywords beside properties and required are sent too")
+	assert.Equal(t, "function", path(t, first, "tools", 0, "type"))
+	assert.Equal(t, "get_weather", path(t, first, "tools", 0, "function", "name"))
+	assert.Equal(t, true, path(t, first, "tools", 0, "function", "strict"))
+	assert.ElementsMatch(t, []any{"city", "unit"}, path(t, first, "tools", 0, "function", "parameters", "required"),
+		"strict mode lists every property as required")
+	assert.Equal(t, false, path(t, first, "tools", 0, "function", "parameters", "additionalProperties"))
+	assert.Contains(t, path(t, first, "tools", 0, "function", "parameters", "properties", "unit", "type"), "null",
+		"an optional field is nullable in strict mode")
 
-	// Turn 2: the assistant turn echoed with its tool_use blocks, then one
-	// user message of tool_result blocks with matching ids and is_error.
+	// Turn 2: the assistant's calls echoed, then one tool message per call
+	// with the matching tool_call_id.
 	second := reqs[1]
 	msgs, ok := second["messages"].([]any)
 	require.True(t, ok)
-	require.Len(t, msgs, 3)
-	assert.Equal(t, "assistant", path(t, msgs, 1, "role"))
-	assert.Equal(t, "text", path(t, msgs, 1, "content", 0, "type"))
-	assert.Equal(t, "tool_use", path(t, msgs, 1, "content", 1, "type"))
-	assert.Equal(t, "toolu_01A09q90qw90lq917835lq9", path(t, msgs, 1, "content", 1, "id"))
-	assert.Equal(t, map[string]any{"city": "Atlantis"}, path(t, msgs, 1, "content", 2, "input"))
+	require.Len(t, msgs, 5)
+	assert.Equal(t, "assistant", path(t, msgs, 2, "role"))
+	assert.Equal(t, "call_Xa8fQ2mZkL0vR7tYc3Hn1DwE", path(t, msgs, 2, "tool_calls", 0, "id"))
+	assert.Equal(t, "get_weather", path(t, msgs, 2, "tool_calls", 1, "function", "name"))
+	assert.JSONEq(t, `{"city":"Atlantis","unit":null}`, path(t, msgs, 2, "tool_calls", 1, "function", "arguments").(string))
 
-	assert.Equal(t, "user", path(t, msgs, 2, "role"))
-	ok1 := path(t, msgs, 2, "content", 0)
-	assert.Equal(t, "tool_result", path(t, ok1, "type"))
-	assert.Equal(t, "toolu_01A09q90qw90lq917835lq9", path(t, ok1, "tool_use_id"))
-	assert.Equal(t, false, path(t, ok1, "is_error"))
-	assert.JSONEq(t, `{"city":"Lisbon","temp_c":21,"sky":"sunny"}`, path(t, ok1, "content", 0, "text").(string))
+	assert.Equal(t, "tool", path(t, msgs, 3, "role"))
+	assert.Equal(t, "call_Xa8fQ2mZkL0vR7tYc3Hn1DwE", path(t, msgs, 3, "tool_call_id"))
+	assert.JSONEq(t, `{"city":"Lisbon","temp_c":21,"sky":"sunny"}`, path(t, msgs, 3, "content").(string))
 
-	bad := path(t, msgs, 2, "content", 1)
-	assert.Equal(t, "toolu_01Bq7rT3kZ8mW2vN5xYc4pLs", path(t, bad, "tool_use_id"))
-	assert.Equal(t, true, path(t, bad, "is_error"))
-	assert.Equal(t, `error [not_found]: no weather station for "Atlantis"`, path(t, bad, "content", 0, "text"))
+	assert.Equal(t, "tool", path(t, msgs, 4, "role"))
+	assert.Equal(t, "call_9pTmB4sWq6KjN2eUv8YhZ5rA", path(t, msgs, 4, "tool_call_id"))
+	assert.Equal(t, `error [not_found]: no weather station for "Atlantis"`, path(t, msgs, 4, "content"))
 }
 
 func TestAPIErrorsAreClear(t *testing.T) {
@@ -222,9 +213,9 @@ func TestAPIErrorsAreClear(t *testing.T) {
 		want   []string
 	}{
 		{"rate limited", http.StatusTooManyRequests, "error_429.json",
-			[]string{`HTTP 429`, `type "rate_limit_error"`, `would exceed the rate limit`, `rate limited: the SDK's retries are spent`}},
+			[]string{`HTTP 429`, `code "rate_limit_exceeded"`, `Rate limit reached for gpt-4.1`, `rate limited or out of quota`}},
 		{"bad request", http.StatusBadRequest, "error_400.json",
-			[]string{`HTTP 400`, `type "invalid_request_error"`, `input_schema: JSON schema is invalid`}},
+			[]string{`HTTP 400`, `type "invalid_request_error"`, `code "invalid_function_parameters"`, `Invalid schema for function 'get_weather'`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			model, rp := newModel(t, step{tc.status, tc.file})
@@ -245,8 +236,21 @@ func TestAPIErrorsAreClear(t *testing.T) {
 	}
 }
 
+func TestNonStrictSendsSchemaAsIs(t *testing.T) {
+	model := openai.New(sdk.NewClient(option.WithAPIKey("unused")), "gpt-4.1", openai.NonStrict())
+	spec := weatherExecutor().Registry().List(registry.Filter{})
+	params, err := model.Request(conversation(), spec)
+	require.NoError(t, err)
+	raw, err := json.Marshal(params)
+	require.NoError(t, err)
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(raw, &body))
+	assert.Equal(t, false, path(t, body, "tools", 0, "function", "strict"))
+	assert.Equal(t, []any{"city"}, path(t, body, "tools", 0, "function", "parameters", "required"))
+}
+
 func TestBadConversationIsAnError(t *testing.T) {
-	model := anthropic.New(sdk.NewClient(option.WithAPIKey("unused")), "claude-sonnet-4-5")
+	model := openai.New(sdk.NewClient(option.WithAPIKey("unused")), "gpt-4.1")
 	for _, tc := range []struct {
 		name string
 		msg  agent.Message
@@ -255,7 +259,6 @@ func TestBadConversationIsAnError(t *testing.T) {
 		{"unknown role", agent.Message{Role: "robot", Text: "hi"}, `message #0 (robot): unknown role "robot"`},
 		{"result without id", agent.Message{Role: agent.RoleTool, Results: []*tool.Result{{Tool: "get_weather"}}}, `result #0 has no call id`},
 		{"call without id", agent.Message{Role: agent.RoleAssistant, Calls: []tool.Call{{Name: "get_weather"}}}, `tool call to "get_weather" has no id`},
-		{"empty assistant", agent.Message{Role: agent.RoleAssistant}, `neither text nor tool calls`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := model.Next(context.Background(), []agent.Message{tc.msg}, nil)

@@ -1,4 +1,4 @@
-module github.com/toolbelt-go/toolbelt/examples/providers/anthropic
+module github.com/toolbelt-go/toolbelt/providers/anthropic
 
 go 1.25.0
 
@@ -33,4 +33,4 @@ require (
 	mvdan.cc/sh/v3 v3.13.1 // indirect
 )
 
-replace github.com/toolbelt-go/toolbelt => ../../..
+replace github.com/toolbelt-go/toolbelt => ../..
