@@ -25,7 +25,11 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// opencensus (pulled in by the SDK's auth dependencies) starts a worker at
+// init that never ends; it is not ours.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"))
+}
 
 // WeatherArgs is the test tool's input; Unit is an enum-only optional
 // field, as raw and MCP schemas often have.
