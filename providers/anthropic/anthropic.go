@@ -2,8 +2,8 @@
 // (github.com/anthropics/anthropic-sdk-go) to agent.Model, over the
 // Messages API.
 //
-// It lives in its own Go module so the Toolbelt module does not depend on a
-// provider SDK: copy it, or require it next to Toolbelt.
+// It is its own Go module, so the Toolbelt module does not depend on the
+// SDK.
 //
 // What it sends: system messages as the request's system prompt, user and
 // assistant turns as messages (an assistant's calls as tool_use blocks),
@@ -11,7 +11,11 @@
 // tool_use_id, the compact text of wire.Text and is_error when the call
 // failed; the offered tools as registry.ExportTool renders them for
 // Anthropic. What it returns: the reply's text blocks and its tool_use
-// blocks, read with wire.Anthropic.
+// blocks, read with wire.Anthropic, and the reply's content blocks as
+// agent.Message.Raw: the next turn sends them back unchanged, so thinking
+// and redacted_thinking blocks keep their signatures (the API refuses a
+// tool-use turn with thinking that lost them) and block types this adapter
+// does not know (server-tool results, ...) are not lost.
 //
 //	client := sdk.NewClient(option.WithAPIKey(os.Getenv("ANTHROPIC_API_KEY")))
 //	model := anthropic.New(client, "claude-sonnet-4-5")
@@ -26,12 +30,17 @@ import (
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
+
+// Format is the agent.Message.RawFormat of the turns this adapter returns
+// (the name of the wire.Anthropic codec).
+const Format = "anthropic"
 
 // DefaultMaxTokens is the max_tokens sent when WithMaxTokens is not given
 // (the Messages API requires the field).
@@ -44,6 +53,7 @@ type Model struct {
 	model     string
 	maxTokens int64
 	params    func(*sdk.MessageNewParams)
+	stream    func(text string)
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -60,6 +70,10 @@ func WithMaxTokens(n int64) Option { return func(m *Model) { m.maxTokens = n } }
 func WithParams(fn func(*sdk.MessageNewParams)) Option {
 	return func(m *Model) { m.params = fn }
 }
+
+// WithStream streams the reply: fn receives each text delta as it arrives
+// (thinking is not passed on); Next still returns the whole turn.
+func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream = fn } }
 
 // New returns a Model that asks model (for example "claude-sonnet-4-5")
 // through client. The client's options (API key, base URL, retries, HTTP
@@ -81,11 +95,17 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if err != nil {
 		return agent.Message{}, err
 	}
-	resp, err := m.client.Messages.New(ctx, params)
+	var resp *sdk.Message
+	if m.stream == nil {
+		resp, err = m.client.Messages.New(ctx, params)
+	} else {
+		resp, err = m.streamed(ctx, params)
+	}
 	if err != nil {
 		return agent.Message{}, apiError(m.model, err)
 	}
-	calls, err := wire.Anthropic.Calls([]byte(resp.RawJSON()))
+	raw := []byte(resp.RawJSON())
+	calls, err := wire.Anthropic.Calls(raw)
 	if err != nil {
 		return agent.Message{}, fmt.Errorf("anthropic: message %s: %w", resp.ID, err)
 	}
@@ -95,7 +115,34 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 			text = append(text, b.Text)
 		}
 	}
-	return agent.Message{Role: agent.RoleAssistant, Text: strings.Join(text, "\n"), Calls: calls}, nil
+	var body struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return agent.Message{}, fmt.Errorf("anthropic: message %s: %w", resp.ID, err)
+	}
+	return agent.Message{Role: agent.RoleAssistant, Text: strings.Join(text, "\n"), Calls: calls, Raw: body.Content, RawFormat: Format}, nil
+}
+
+// streamed runs a streaming request, passing text deltas on as they come,
+// and returns the message the events add up to.
+func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams) (*sdk.Message, error) {
+	stream := m.client.Messages.NewStreaming(ctx, params)
+	defer stream.Close()
+	var msg sdk.Message
+	for stream.Next() {
+		ev := stream.Current()
+		if err := msg.Accumulate(ev); err != nil {
+			return nil, fmt.Errorf("stream: %w", err)
+		}
+		if ev.Type == "content_block_delta" && ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
+			m.stream(ev.Delta.Text)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return nil, err
+	}
+	return &msg, nil
 }
 
 // Request builds the request Next sends, so it can be inspected or logged.
@@ -130,6 +177,18 @@ func message(msg agent.Message) (sdk.MessageParam, error) {
 	case agent.RoleUser:
 		return sdk.NewUserMessage(sdk.NewTextBlock(msg.Text)), nil
 	case agent.RoleAssistant:
+		if msg.RawFormat == Format && len(msg.Raw) > 0 {
+			// The turn as the API sent it: thinking signatures and blocks
+			// of types this adapter does not model go back byte for byte.
+			if !json.Valid(msg.Raw) {
+				return sdk.MessageParam{}, errors.New("raw anthropic content is not JSON")
+			}
+			body, err := json.Marshal(map[string]any{"role": "assistant", "content": msg.Raw})
+			if err != nil {
+				return sdk.MessageParam{}, err
+			}
+			return param.Override[sdk.MessageParam](json.RawMessage(body)), nil
+		}
 		var blocks []sdk.ContentBlockParamUnion
 		if msg.Text != "" {
 			blocks = append(blocks, sdk.NewTextBlock(msg.Text))

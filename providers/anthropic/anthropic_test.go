@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -96,7 +97,11 @@ func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	if strings.HasSuffix(rp.steps[n].file, ".sse") {
+		w.Header().Set("Content-Type", "text/event-stream")
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
 	w.Header().Set("x-request-id", "req_test")
 	w.WriteHeader(rp.steps[n].status)
 	_, _ = w.Write(data)
@@ -110,6 +115,11 @@ func (rp *replay) requests() []map[string]any {
 
 func newModel(t *testing.T, steps ...step) (*anthropic.Model, *replay) {
 	t.Helper()
+	return newModelWith(t, nil, steps...)
+}
+
+func newModelWith(t *testing.T, opts []anthropic.Option, steps ...step) (*anthropic.Model, *replay) {
+	t.Helper()
 	rp := &replay{t: t, steps: steps}
 	srv := httptest.NewServer(rp)
 	t.Cleanup(srv.Close)
@@ -119,7 +129,7 @@ func newModel(t *testing.T, steps ...step) (*anthropic.Model, *replay) {
 		option.WithHTTPClient(srv.Client()),
 		option.WithMaxRetries(0),
 	)
-	return anthropic.New(client, "claude-sonnet-4-5", anthropic.WithMaxTokens(1024)), rp
+	return anthropic.New(client, "claude-sonnet-4-5", append([]anthropic.Option{anthropic.WithMaxTokens(1024)}, opts...)...), rp
 }
 
 func conversation() []agent.Message {
@@ -263,4 +273,65 @@ func TestBadConversationIsAnError(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// The two-turn tool loop with thinking enabled: the second request carries
+// the first reply's content blocks exactly (thinking with its signature,
+// redacted_thinking, the server tool's use and result, both tool_use
+// blocks), then the tool results.
+func TestThinkingToolLoopSendsBlocksBackExactly(t *testing.T) {
+	model, rp := newModelWith(t, []anthropic.Option{anthropic.WithMaxTokens(16000), anthropic.WithParams(func(p *sdk.MessageNewParams) {
+		p.Thinking = sdk.ThinkingConfigParamOfEnabled(10000)
+	})}, step{200, "thinking_turn1.json"}, step{200, "turn2_answer.json"})
+	tr, err := agent.Run(context.Background(), model, conversation(), agent.Options{Executor: weatherExecutor(), Tools: []string{"get_weather"}})
+	require.NoError(t, err)
+	assert.Equal(t, agent.StopAnswered, tr.Stop)
+	require.Len(t, tr.Steps, 1)
+	require.Len(t, tr.Steps[0].Calls, 2, "the server tool's blocks do not hide the calls")
+
+	reqs := rp.requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, "enabled", path(t, reqs[0], "thinking", "type"))
+	data, err := os.ReadFile(filepath.Join("testdata", "thinking_turn1.json"))
+	require.NoError(t, err)
+	var recorded map[string]any
+	require.NoError(t, json.Unmarshal(data, &recorded))
+	assert.Equal(t, "assistant", path(t, reqs[1], "messages", 1, "role"))
+	assert.Equal(t, recorded["content"], path(t, reqs[1], "messages", 1, "content"), "the reply's blocks go back exactly")
+
+	// The blocks decode into the SDK's own types, signatures intact.
+	raw, err := json.Marshal(path(t, reqs[1], "messages", 1, "content"))
+	require.NoError(t, err)
+	var blocks []sdk.ContentBlockUnion
+	require.NoError(t, json.Unmarshal(raw, &blocks))
+	require.Len(t, blocks, 6)
+	assert.Equal(t, "thinking", blocks[0].Type)
+	assert.True(t, strings.HasPrefix(blocks[0].Signature, "EqQBCgIYAhIM"))
+	assert.Equal(t, "redacted_thinking", blocks[1].Type)
+	assert.NotEmpty(t, blocks[1].Data)
+	assert.Equal(t, "web_fetch_tool_result", blocks[3].Type)
+	assert.Equal(t, "toolu_01A09q90qw90lq917835lq9", blocks[4].ID)
+
+	results := path(t, reqs[1], "messages", 2, "content").([]any)
+	require.Len(t, results, 2)
+	assert.Equal(t, "toolu_01A09q90qw90lq917835lq9", path(t, results, 0, "tool_use_id"))
+	assert.Equal(t, true, path(t, results, 1, "is_error"))
+}
+
+// Streaming passes text deltas on as they come (not the thinking) and
+// returns the whole turn, its thinking block and signature included.
+func TestStreamingTextDeltas(t *testing.T) {
+	var deltas []string
+	model, rp := newModelWith(t, []anthropic.Option{anthropic.WithStream(func(s string) { deltas = append(deltas, s) })}, step{200, "stream_answer.sse"})
+	msg, err := model.Next(context.Background(), conversation(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Lisbon is 21°C ", "and sunny."}, deltas)
+	assert.Equal(t, "Lisbon is 21°C and sunny.", msg.Text)
+	assert.Equal(t, anthropic.Format, msg.RawFormat)
+	var blocks []sdk.ContentBlockUnion
+	require.NoError(t, json.Unmarshal(msg.Raw, &blocks))
+	require.Len(t, blocks, 2)
+	assert.Equal(t, "Both results are in.", blocks[0].Thinking)
+	assert.Equal(t, "EqQBCgIYAhIMstream", blocks[0].Signature)
+	assert.Equal(t, true, rp.requests()[0]["stream"])
 }
