@@ -1,0 +1,131 @@
+// Command local-model runs the agent loop against a model served on your
+// own machine by any server that speaks the OpenAI Chat Completions API —
+// Ollama, vLLM, llama.cpp's llama-server, LM Studio — through
+// providers/openai with a base URL. No API key leaves the machine.
+//
+//	ollama pull qwen3:8b && ollama serve                    # http://localhost:11434/v1/
+//	vllm serve Qwen/Qwen3-8B --enable-auto-tool-choice --tool-call-parser hermes   # http://localhost:8000/v1/
+//	llama-server -m qwen3-8b.gguf --jinja                   # http://localhost:8080/v1/
+//
+//	cd examples/local-model
+//	go run . -base-url http://localhost:11434/v1/ -model qwen3:8b
+//
+// Tool schemas go non-strict by default (-strict turns strict mode on for
+// servers that implement it, such as vLLM's guided decoding): most local
+// servers ignore "strict", and the executor validates every call against
+// the full schema either way.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/toolbelt-go/toolbelt/agent"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/providers/openai"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Config says where the model is served and what to ask it.
+type Config struct {
+	BaseURL  string // the server's OpenAI-compatible root, ending in /v1/
+	Model    string // the model's name on that server
+	APIKey   string // most local servers ignore it; vLLM --api-key checks it
+	Strict   bool   // OpenAI strict mode for tool schemas
+	Question string
+	Timeout  time.Duration
+}
+
+func main() {
+	cfg := Config{}
+	flag.StringVar(&cfg.BaseURL, "base-url", envOr("OPENAI_BASE_URL", "http://localhost:11434/v1/"), "OpenAI-compatible base URL (Ollama :11434/v1/, vLLM :8000/v1/, llama.cpp :8080/v1/)")
+	flag.StringVar(&cfg.Model, "model", "qwen3:8b", "model name as the server knows it")
+	flag.StringVar(&cfg.APIKey, "api-key", envOr("OPENAI_API_KEY", "local"), "API key, if the server checks one")
+	flag.BoolVar(&cfg.Strict, "strict", false, "send strict tool schemas")
+	flag.StringVar(&cfg.Question, "q", "What is the weather in Lisbon, in celsius?", "the question")
+	flag.DurationVar(&cfg.Timeout, "timeout", 5*time.Minute, "give up after this long (local models can be slow)")
+	flag.Parse()
+	if err := run(context.Background(), cfg, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "local-model:", err)
+		os.Exit(1)
+	}
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// WeatherArgs is the input of the example's one tool.
+type WeatherArgs struct {
+	City string `json:"city" jsonschema_description:"City name, e.g. Lisbon"`
+	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit"`
+}
+
+// Weather is its output.
+type Weather struct {
+	City string  `json:"city"`
+	Temp float64 `json:"temp"`
+	Unit string  `json:"unit"`
+	Sky  string  `json:"sky"`
+}
+
+func newExecutor() *executor.Executor {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("get_weather", "Current weather for a city", func(_ context.Context, in WeatherArgs) (Weather, error) {
+		w := Weather{City: in.City, Temp: 21, Unit: "celsius", Sky: "sunny"}
+		if in.Unit == "fahrenheit" {
+			w.Temp, w.Unit = 69.8, "fahrenheit"
+		}
+		return w, nil
+	}, tool.ReadOnly()))
+	return executor.New(reg)
+}
+
+func run(ctx context.Context, cfg Config, w io.Writer) error {
+	if !strings.HasSuffix(cfg.BaseURL, "/") {
+		cfg.BaseURL += "/"
+	}
+	if cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
+		defer cancel()
+	}
+	client := sdk.NewClient(
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithMaxRetries(1),
+	)
+	var opts []openai.Option
+	if !cfg.Strict {
+		opts = append(opts, openai.NonStrict())
+	}
+	model := openai.New(client, cfg.Model, opts...)
+	tr, err := agent.Run(ctx, model, []agent.Message{
+		{Role: agent.RoleSystem, Text: "You answer weather questions. Use get_weather; do not guess."},
+		{Role: agent.RoleUser, Text: cfg.Question},
+	}, agent.Options{Executor: newExecutor(), Tools: []string{"get_weather"}, MaxIterations: 4, Agent: "local-weather"})
+	if tr != nil {
+		for _, st := range tr.Steps {
+			for i, c := range st.Calls {
+				fmt.Fprintf(w, "call   %s(%s) -> %s\n", c.Name, c.Args, st.Results[i].Output)
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s at %s: %w", cfg.Model, cfg.BaseURL, err)
+	}
+	fmt.Fprintf(w, "answer %s\n", tr.Final)
+	return nil
+}

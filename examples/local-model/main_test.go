@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// server replays recorded chat completions of one local server, in order,
+// and keeps the requests.
+type server struct {
+	mu     sync.Mutex
+	files  []string
+	bodies []map[string]any
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+		return
+	}
+	raw, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	s.bodies = append(s.bodies, body)
+	n := len(s.bodies) - 1
+	if n >= len(s.files) {
+		http.Error(w, "no more recorded responses", http.StatusInternalServerError)
+		return
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", s.files[n]))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(data)
+}
+
+// The example against recorded responses of Ollama, vLLM and llama.cpp's
+// server: the tool call is read, run and answered, whatever each server
+// puts around it (reasoning fields, null content, timings).
+func TestLocalServers(t *testing.T) {
+	for _, name := range []string{"ollama", "vllm", "llamacpp"} {
+		t.Run(name, func(t *testing.T) {
+			s := &server{files: []string{name + "_turn1.json", name + "_turn2.json"}}
+			srv := httptest.NewServer(s)
+			defer srv.Close()
+			var out bytes.Buffer
+			err := run(context.Background(), Config{BaseURL: srv.URL + "/v1", Model: "qwen3:8b", APIKey: "local", Question: "Weather in Lisbon?"}, &out)
+			require.NoError(t, err)
+			assert.Contains(t, out.String(), `call   get_weather(`)
+			assert.Contains(t, out.String(), `-> {"city":"Lisbon","temp":21,"unit":"celsius","sky":"sunny"}`)
+			assert.Contains(t, out.String(), "answer It is sunny in Lisbon, 21 °C.")
+
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			require.Len(t, s.bodies, 2)
+			assert.Equal(t, "qwen3:8b", s.bodies[0]["model"])
+			fn := s.bodies[0]["tools"].([]any)[0].(map[string]any)["function"].(map[string]any)
+			assert.Equal(t, "get_weather", fn["name"])
+			assert.Equal(t, false, fn["strict"], "local servers get non-strict schemas by default")
+			msgs := s.bodies[1]["messages"].([]any)
+			require.Len(t, msgs, 4)
+			toolMsg := msgs[3].(map[string]any)
+			assert.Equal(t, "tool", toolMsg["role"])
+			call := msgs[2].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)
+			assert.Equal(t, call["id"], toolMsg["tool_call_id"])
+		})
+	}
+}
+
+// A server that is not there is an error naming the model and the URL.
+func TestNoServer(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	err := run(context.Background(), Config{BaseURL: url + "/v1/", Model: "qwen3:8b", APIKey: "local", Question: "?"}, io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "qwen3:8b at "+url+"/v1/")
+}
