@@ -79,7 +79,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	}
 	resp, err := m.client.Chat.Completions.New(ctx, params)
 	if err != nil {
-		return agent.Message{}, apiError(m.model, err)
+		return agent.Message{}, apiError("chat completion", m.model, err)
 	}
 	if len(resp.Choices) == 0 {
 		return agent.Message{}, fmt.Errorf("openai: chat completion %s has no choices", resp.ID)
@@ -196,10 +196,10 @@ func functionTool(spec tool.Spec, opts []registry.ExportOption) (sdk.ChatComplet
 
 // apiError turns the SDK's error, whose text holds only the status, into
 // one that also says what the API said and what to do.
-func apiError(model string, err error) error {
+func apiError(api, model string, err error) error {
 	var apiErr *sdk.Error
 	if !errors.As(err, &apiErr) {
-		return fmt.Errorf("openai: chat completion with model %q: %w", model, err)
+		return fmt.Errorf("openai: %s with model %q: %w", api, model, err)
 	}
 	detail := apiErr.Message
 	if detail == "" {
@@ -214,6 +214,6 @@ func apiError(model string, err error) error {
 	case apiErr.StatusCode >= 500:
 		hint = " (server error: retry later)"
 	}
-	return fmt.Errorf("openai: chat completion with model %q failed: HTTP %d, type %q, code %q: %s%s: %w",
-		model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint, err)
+	return fmt.Errorf("openai: %s with model %q failed: HTTP %d, type %q, code %q: %s%s: %w",
+		api, model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint, err)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -70,7 +71,7 @@ type step struct {
 func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+	if r.Method != http.MethodPost || (r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/responses") {
 		http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
 	}
@@ -96,7 +97,11 @@ func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	if strings.HasSuffix(rp.steps[n].file, ".sse") {
+		w.Header().Set("Content-Type", "text/event-stream")
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
 	w.Header().Set("x-request-id", "req_test")
 	w.WriteHeader(rp.steps[n].status)
 	_, _ = w.Write(data)
@@ -110,6 +115,12 @@ func (rp *replay) requests() []map[string]any {
 
 func newModel(t *testing.T, steps ...step) (*openai.Model, *replay) {
 	t.Helper()
+	client, rp := newClient(t, steps...)
+	return openai.New(client, "gpt-4.1"), rp
+}
+
+func newClient(t *testing.T, steps ...step) (sdk.Client, *replay) {
+	t.Helper()
 	rp := &replay{t: t, steps: steps}
 	srv := httptest.NewServer(rp)
 	t.Cleanup(srv.Close)
@@ -119,7 +130,7 @@ func newModel(t *testing.T, steps ...step) (*openai.Model, *replay) {
 		option.WithHTTPClient(srv.Client()),
 		option.WithMaxRetries(0),
 	)
-	return openai.New(client, "gpt-4.1"), rp
+	return client, rp
 }
 
 func conversation() []agent.Message {
