@@ -40,6 +40,7 @@ type Model struct {
 	model     string
 	nonStrict bool
 	params    func(*sdk.ChatCompletionNewParams)
+	stream    func(text string)
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -56,6 +57,10 @@ func NonStrict() Option { return func(m *Model) { m.nonStrict = true } }
 func WithParams(fn func(*sdk.ChatCompletionNewParams)) Option {
 	return func(m *Model) { m.params = fn }
 }
+
+// WithStream streams the answer: fn receives each text delta as it
+// arrives; Next still returns the whole turn.
+func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream = fn } }
 
 // New returns a Model that asks model (for example "gpt-4.1") through
 // client. The client's options (API key, base URL, retries, HTTP client)
@@ -77,7 +82,12 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if err != nil {
 		return agent.Message{}, err
 	}
-	resp, err := m.client.Chat.Completions.New(ctx, params)
+	var resp *sdk.ChatCompletion
+	if m.stream == nil {
+		resp, err = m.client.Chat.Completions.New(ctx, params)
+	} else {
+		resp, err = m.streamed(ctx, params)
+	}
 	if err != nil {
 		return agent.Message{}, apiError("chat completion", m.model, err)
 	}
@@ -85,7 +95,15 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, fmt.Errorf("openai: chat completion %s has no choices", resp.ID)
 	}
 	msg := resp.Choices[0].Message
-	calls, err := wire.OpenAIChat.Calls([]byte(msg.RawJSON()))
+	raw := msg.RawJSON()
+	if raw == "" { // an accumulated stream has no raw JSON of its own
+		b, err := json.Marshal(msg)
+		if err != nil {
+			return agent.Message{}, fmt.Errorf("openai: chat completion %s: %w", resp.ID, err)
+		}
+		raw = string(b)
+	}
+	calls, err := wire.OpenAIChat.Calls([]byte(raw))
 	if err != nil {
 		return agent.Message{}, fmt.Errorf("openai: chat completion %s: %w", resp.ID, err)
 	}
@@ -94,6 +112,25 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		text = msg.Refusal
 	}
 	return agent.Message{Role: agent.RoleAssistant, Text: text, Calls: calls}, nil
+}
+
+// streamed runs a streaming request, passing text deltas on as they come,
+// and returns the completion the chunks add up to.
+func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams) (*sdk.ChatCompletion, error) {
+	stream := m.client.Chat.Completions.NewStreaming(ctx, params)
+	defer stream.Close()
+	var acc sdk.ChatCompletionAccumulator
+	for stream.Next() {
+		chunk := stream.Current()
+		acc.AddChunk(chunk)
+		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+			m.stream(chunk.Choices[0].Delta.Content)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return nil, err
+	}
+	return &acc.ChatCompletion, nil
 }
 
 // Request builds the request Next sends, so it can be inspected or logged.

@@ -20,8 +20,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/toolbelt-go/toolbelt/agent"
-	"github.com/toolbelt-go/toolbelt/providers/openai"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/providers/openai"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
