@@ -1,9 +1,12 @@
 // Package openai adapts the official OpenAI Go SDK
-// (github.com/openai/openai-go/v3) to agent.Model, over the Chat
-// Completions API.
+// (github.com/openai/openai-go/v3) to agent.Model: Model over the Chat
+// Completions API, ResponsesModel over the Responses API. Model also serves
+// local models behind an OpenAI-compatible server (Ollama, vLLM,
+// llama.cpp) through the client's option.WithBaseURL; see
+// examples/local-model.
 //
-// It lives in its own Go module so the Toolbelt module does not depend on a
-// provider SDK: copy it, or require it next to Toolbelt.
+// It is its own Go module, so the Toolbelt module does not depend on the
+// SDK.
 //
 // What it sends: the conversation as chat messages (system, user,
 // assistant with tool_calls, one role "tool" message per result with its
