@@ -8,8 +8,8 @@
 //
 //	go run ./examples/agent-loop
 //
-// Swap the scripted model for examples/providers/openai or
-// examples/providers/anthropic to drive it with a real model.
+// Swap the scripted model for providers/openai, providers/anthropic or
+// providers/gemini (nested modules) to drive it with a real model.
 package main
 
 import (
