@@ -28,6 +28,7 @@ import (
 	"fmt"
 
 	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/toolbelt-go/toolbelt/agent"
@@ -35,6 +36,11 @@ import (
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
+
+// ChatFormat is the agent.Message.RawFormat of the turns a Model returns
+// (the name of the wire.OpenAIChat codec): the assistant message's role,
+// content and tool_calls as the API sent them.
+const ChatFormat = "openai_chat"
 
 // Model is an agent.Model over the Chat Completions API of an OpenAI client.
 // It holds no conversation state, so one Model may serve many runs at once.
@@ -114,7 +120,22 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if text == "" && msg.Refusal != "" {
 		text = msg.Refusal
 	}
-	return agent.Message{Role: agent.RoleAssistant, Text: text, Calls: calls}, nil
+	out := agent.Message{Role: agent.RoleAssistant, Text: text, Calls: calls}
+	// Tool calls go back as they came, so a custom (free-text) tool call
+	// stays custom instead of being rebuilt as a function call.
+	var body struct {
+		ToolCalls json.RawMessage `json:"tool_calls"`
+	}
+	if json.Unmarshal([]byte(raw), &body) == nil && len(body.ToolCalls) > 0 && string(body.ToolCalls) != "null" {
+		keep := map[string]any{"role": "assistant", "tool_calls": body.ToolCalls}
+		if msg.Content != "" {
+			keep["content"] = msg.Content
+		}
+		if b, err := json.Marshal(keep); err == nil {
+			out.Raw, out.RawFormat = b, ChatFormat
+		}
+	}
+	return out, nil
 }
 
 // streamed runs a streaming request, passing text deltas on as they come,
@@ -172,6 +193,13 @@ func messages(msg agent.Message) ([]sdk.ChatCompletionMessageParamUnion, error) 
 	case agent.RoleUser:
 		return []sdk.ChatCompletionMessageParamUnion{sdk.UserMessage(msg.Text)}, nil
 	case agent.RoleAssistant:
+		if msg.RawFormat == ChatFormat && len(msg.Raw) > 0 {
+			if !json.Valid(msg.Raw) {
+				return nil, errors.New("raw assistant message is not JSON")
+			}
+			a := param.Override[sdk.ChatCompletionAssistantMessageParam](msg.Raw)
+			return []sdk.ChatCompletionMessageParamUnion{{OfAssistant: &a}}, nil
+		}
 		var a sdk.ChatCompletionAssistantMessageParam
 		if msg.Text != "" {
 			a.Content.OfString = sdk.String(msg.Text)
