@@ -22,6 +22,8 @@ func init() {
 		"tar":    checkTar,
 		"git":    checkGit,
 		"source": checkSource,
+		"test":   checkTest,
+		"names":  checkVarNames,
 	}
 }
 
@@ -598,5 +600,38 @@ func checkSource(s *state, name string, args []word, cx judgeCtx, j *judgement) 
 		return info{}
 	}
 	j.add(Warning, name+" without a file")
+	return info{}
+}
+
+// checkTest judges test and [: -v NAME evaluates the subscript of NAME.
+func checkTest(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].s == "-v" && args[i].lit {
+			s.checkName(name+" -v", args[i+1], j)
+		}
+	}
+	return info{}
+}
+
+// checkVarNames judges the variable names a builtin assigns: read's operands
+// and -a, printf -v, mapfile's operand. A subscript in a name is evaluated
+// as arithmetic, so only plain names are Safe.
+func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	r, _ := s.c.commands.get(name)
+	if r == nil {
+		return info{}
+	}
+	sc := scanOptions(name, args, &r.Options, false)
+	for _, u := range sc.uses {
+		if (u.opt.Name == "-a" || u.opt.Name == "-v") && u.has {
+			s.checkName(name+" "+u.opt.Name, u.val, j)
+		}
+	}
+	if name == "printf" {
+		return info{}
+	}
+	for _, k := range sc.ops {
+		s.checkName(name, args[k], j)
+	}
 	return info{}
 }

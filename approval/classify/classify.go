@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -177,6 +178,9 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 		s.note(c.rules.Defaults.Invalid, fmt.Sprintf("command is %d bytes, longer than the limit of %d", len(command), c.rules.Limits.MaxLength))
 		return s.verdict()
 	}
+	if reason := hiddenText(command); reason != "" {
+		s.note(max(c.rules.Defaults.Invalid, Dangerous), reason)
+	}
 	f, err := c.parse(command)
 	if err != nil {
 		s.note(c.rules.Defaults.Invalid, "cannot parse command: "+err.Error())
@@ -238,7 +242,10 @@ type state struct {
 	cmds     []Command
 	vars     map[string]string
 	funcs    map[string]bool
+	calls    map[string]funcCalls
 	via      []string
+	// arithDepth is how deeply arithmetic expressions nest.
+	arithDepth int
 }
 
 func (s *state) note(l Level, reason string) {
@@ -277,4 +284,27 @@ func (s *state) verdict() Verdict {
 		v.Reasons = []string{"no command runs, only shell syntax"}
 	}
 	return v
+}
+
+// hiddenText reports bytes that can make a command read differently to a
+// person than to bash: a carriage return or an escape sequence can hide
+// the rest of the line in a terminal, a NUL ends the string early for some
+// readers, invalid UTF-8 and C1 controls render unpredictably. Such a
+// command is never Safe.
+func hiddenText(cmd string) string {
+	if !utf8.ValidString(cmd) {
+		return "command is not valid UTF-8"
+	}
+	for _, r := range cmd {
+		switch {
+		case r == '\t' || r == '\n':
+		case r < 0x20 || r == 0x7f:
+			return fmt.Sprintf("command holds the control character %U, which can hide text from a reviewer", r)
+		case r >= 0x80 && r <= 0x9f:
+			return fmt.Sprintf("command holds the C1 control character %U, which can hide text from a reviewer", r)
+		case r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200b || r == 0xfeff:
+			return fmt.Sprintf("command holds the invisible or direction-changing character %U", r)
+		}
+	}
+	return ""
 }

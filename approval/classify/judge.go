@@ -47,7 +47,7 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 	fs := extra
 	if len(ce.Args) == 0 {
 		for _, a := range ce.Assigns {
-			inf = inf.or(s.assign(a, &fs))
+			inf = inf.or(s.assign(a, &fs, false))
 		}
 		for _, f := range fs {
 			s.note(f.level, f.reason)
@@ -58,7 +58,7 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 	saved := s.vars
 	s.vars = cloneVars(saved)
 	for _, a := range ce.Assigns {
-		inf = inf.or(s.assign(a, &fs))
+		inf = inf.or(s.assign(a, &fs, true))
 	}
 	s.vars = saved
 	argv := make([]word, 0, len(ce.Args))
@@ -131,6 +131,9 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		j.add(d.DynamicCommand, "command name comes from a command substitution: "+first.s)
 	case !first.lit:
 		j.add(d.DynamicCommand, "command name is not a literal word: "+first.s)
+	}
+	if first.lit && strings.Contains(first.s, "/") && !systemDirs[path.Dir(path.Clean(first.s))] {
+		j.add(d.Path, fmt.Sprintf("runs %s by its path: it is not the system's %s", first.s, name))
 	}
 	idx := len(s.cmds)
 	via := cx.via
@@ -243,68 +246,28 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	var inf info
 	var prefix []word
 	noExec := false
-	value := func(flag string, v word) {
-		switch {
-		case slices.Contains(w.StringFlags, flag):
-			inf = inf.or(s.runString(v, name+" "+flag, j))
-		case slices.Contains(w.SplitFlags, flag):
-			prefix = append(prefix, s.splitWords(v)...)
-		}
-	}
-	takes := func(f string) bool {
-		return slices.Contains(w.ValueFlags, f) || slices.Contains(w.StringFlags, f) || slices.Contains(w.SplitFlags, f)
-	}
-	i := 0
-	for i < len(args) {
-		a := args[i].s
-		if a == "--" {
-			i++
-			break
-		}
-		if len(a) < 2 || a[0] != '-' || !args[i].lit || !isOptionWord(strings.SplitN(a, "=", 2)[0]) {
-			break
-		}
-		if slices.Contains(w.NoExecFlags, a) {
+	sc := scanOptions(name, args, &w.Options, true)
+	s.judgeOptions(name, sc, j, w.Level == Safe)
+	for _, u := range sc.uses {
+		if slices.Contains(w.NoExecFlags, u.opt.Name) {
 			noExec = true
 		}
-		if strings.HasPrefix(a, "--") {
-			if f, v, ok := strings.Cut(a, "="); ok {
-				value(f, word{s: v, lit: args[i].lit, subst: args[i].subst, download: args[i].download})
-				i++
-				continue
-			}
-		}
-		if takes(a) {
-			if i+1 < len(args) {
-				value(a, args[i+1])
-			}
-			i += 2
+		if !u.has {
 			continue
 		}
-		if a[1] != '-' {
-			for k := 1; k < len(a); k++ {
-				f := "-" + a[k:k+1]
-				if slices.Contains(w.NoExecFlags, f) {
-					noExec = true
-				}
-				if takes(f) {
-					if k+1 < len(a) {
-						value(f, word{s: a[k+1:], lit: args[i].lit, subst: args[i].subst, download: args[i].download})
-					} else if i+1 < len(args) {
-						i++
-						value(f, args[i])
-					}
-					break
-				}
-			}
+		switch {
+		case slices.Contains(w.StringFlags, u.opt.Name):
+			inf = inf.or(s.runString(u.val, name+" "+u.name, j))
+		case slices.Contains(w.SplitFlags, u.opt.Name):
+			prefix = append(prefix, s.splitWords(u.val)...)
 		}
-		i++
 	}
+	i := sc.stopped
 	if w.Assignments {
 		for i < len(args) && isAssignment(args[i].s) {
-			n, _, _ := strings.Cut(args[i].s, "=")
+			n, v, _ := strings.Cut(args[i].s, "=")
 			var fs []finding
-			s.judgeVar(n, &fs)
+			s.judgeVar(n, &word{s: v, lit: args[i].lit, dyn: args[i].dyn, split: args[i].split}, true, &fs)
 			for _, f := range fs {
 				j.add(f.level, f.reason)
 			}
@@ -318,6 +281,17 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	if noExec {
 		return inf
 	}
+	if k := sc.unknown; k >= 0 && k < i && !w.StringOperand {
+		// An option this grammar does not know may be where the command
+		// starts: judge that reading too, so nothing hides behind it.
+		inf = inf.or(s.wrapped(name, w, nil, args[k:], cx, j))
+	}
+	return inf.or(s.wrapped(name, w, prefix, rest, cx, j))
+}
+
+// wrapped judges what a wrapper runs: rest, after its options.
+func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx judgeCtx, j *judgement) info {
+	var inf info
 	switch {
 	case w.StringOperand:
 		if len(rest) > 0 {
@@ -342,11 +316,11 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 			// the command they look like, which is never less careful.
 			j.add(Warning, name+" runs a string that does not parse as shell code")
 			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
-			return inf.or(s.judge(rest, ncx))
+			return inf.or(s.judge(slices.Clone(rest), ncx))
 		}
 		return inf.or(s.runString(joined, name, j))
 	}
-	inner := append(prefix, rest...)
+	inner := append(slices.Clip(prefix), rest...)
 	if len(inner) == 0 {
 		return inf
 	}
@@ -576,13 +550,23 @@ func scanArgs(args []word, valueFlags []string) argScan {
 	return sc
 }
 
-// hasFlag reports whether opts contain flag (see MatchRule.Flags).
+// systemDirs are the directories whose programs are the ones their names
+// say: /usr/bin/ls is ls, ./ls is not.
+var systemDirs = map[string]bool{
+	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true, "/usr/local/sbin": true,
+}
+
+// hasFlag reports whether opts contain flag (see MatchRule.Flags). A long
+// option may be abbreviated, as GNU getopt allows (--recur is --recursive).
 func hasFlag(opts []string, flag string, valueFlags []string) bool {
 	for _, o := range opts {
 		if o == flag {
 			return true
 		}
 		if strings.HasPrefix(o, flag+"=") {
+			return true
+		}
+		if n, _, _ := strings.Cut(o, "="); strings.HasPrefix(flag, "--") && len(n) > 3 && strings.HasPrefix(flag, n) {
 			return true
 		}
 		if len(flag) == 2 && flag[0] == '-' && flag[1] != '-' && len(o) > 2 && o[0] == '-' && o[1] != '-' {
@@ -639,20 +623,54 @@ func (s *state) matches(rules []MatchRule, name string, args []word, valueFlags 
 
 func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *judgement) info {
 	var inf info
-	s.matches(r.Match, name, args, r.ValueFlags, cx, j)
+	s.matches(r.Match, name, args, r.Options.valueFlags(), cx, j)
 	if r.Check != "" {
 		if chk, ok := checks[r.Check]; ok {
 			inf = inf.or(chk(s, name, args, cx, j))
 		}
 	}
-	sc := scanArgs(args, r.ValueFlags)
-	if len(r.Subcommands) > 0 && len(sc.ops) > 0 {
-		k := sc.ops[0]
-		if sub, ok := r.Subcommands[args[k].s]; ok && sub != nil {
-			return inf.or(s.rule(name+" "+args[k].s, sub, args[k+1:], cx, j))
+	// Options before a subcommand belong to the command; the subcommand
+	// reads the rest with its own grammar.
+	if len(r.Subcommands) > 0 {
+		sc := scanOptions(name, args, &r.Options, true)
+		if k := sc.stopped; k < len(args) && !args[k].unknown() {
+			if sub, ok := r.Subcommands[args[k].s]; ok && sub != nil {
+				s.judgeOptions(name, sc, j, true)
+				return inf.or(s.rule(name+" "+args[k].s, sub, args[k+1:], cx, j))
+			}
 		}
 	}
 	j.add(r.Level, reasonOr(r.Reason, genericReason(name, r.Level)))
+	sc := scanOptions(name, args, &r.Options, false)
+	// A built-in check reads the arguments of a command that has no
+	// grammar of its own (find's expressions, tar's modes).
+	strict := r.Level == Safe && (r.Check == "" || r.Options.Len() > 0)
+	s.judgeOptions(name, sc, j, strict)
+	if cx.stdinArgs && r.Level == Safe && r.Check == "" {
+		// More arguments come from standard input: any may be an option.
+		l, writes := r.Options.maxLevel()
+		if writes {
+			l = max(l, Dangerous)
+		}
+		if !r.Options.complete() {
+			l = max(l, Warning)
+		}
+		if l > Safe {
+			j.add(l, name+" gets more arguments from its input, and any of them may be an option")
+		}
+	}
+	if len(r.SafeOperands) > 0 {
+		for _, k := range sc.ops {
+			if args[k].unknown() || !anyWildcard(r.SafeOperands, args[k].s) {
+				j.add(Warning, fmt.Sprintf("%s: operand %s is not on its allowlist", name, args[k].s))
+			}
+		}
+	}
+	if sc.writesOperands() {
+		for _, k := range sc.ops {
+			j.add(s.writeTarget(args[k]))
+		}
+	}
 	if !cx.stdinArgs {
 		switch r.Writes {
 		case "operands":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -129,6 +130,13 @@ type Defaults struct {
 	// ForkBomb is the level of a function that calls itself in a pipe or in
 	// the background, the shape of :(){ :|:& };: (blocked).
 	ForkBomb Level `yaml:"fork_bomb"`
+	// UnknownVariable is the level of exporting a variable no variable rule
+	// names to a program (FOO=1 cmd, env FOO=1 cmd, export FOO) (warning).
+	UnknownVariable Level `yaml:"unknown_variable"`
+	// Path is the level of running a program named by a path outside the
+	// system directories (./ls, /tmp/x/ls): it is not the program its base
+	// name suggests (warning).
+	Path Level `yaml:"path"`
 }
 
 // CommandRule judges one command (or subcommand). In YAML a bare level
@@ -138,9 +146,13 @@ type CommandRule struct {
 	Level Level `yaml:"level"`
 	// Reason explains the level to a person; empty means a generic text.
 	Reason string `yaml:"reason"`
-	// ValueFlags are the options that take a separate value ("-n 5"); they
-	// are needed to tell options from operands and to find subcommands.
-	ValueFlags []string `yaml:"value_flags"`
+	// Options is the command's option grammar (see Options): which options
+	// it understands, which take values, and the level of each. A Safe
+	// command with an option word not in it is at least Warning.
+	Options Options `yaml:"options"`
+	// SafeOperands, when set, are the only operands with which the command
+	// is Safe (shopt's option names); any other operand is Warning.
+	SafeOperands []string `yaml:"safe_operands"`
 	// Writes says which operands the command writes, moves or deletes:
 	// "operands" (all), "last", or "" (none). They are judged by Paths.
 	Writes string `yaml:"writes"`
@@ -191,8 +203,9 @@ type WrapperRule struct {
 	Level Level `yaml:"level"`
 	// Reason explains Level.
 	Reason string `yaml:"reason"`
-	// ValueFlags are options that take a value (nice -n 5).
-	ValueFlags []string `yaml:"value_flags"`
+	// Options is the wrapper's option grammar (see Options). The command
+	// it runs starts at the first operand after them.
+	Options Options `yaml:"options"`
 	// Positionals is the number of operands before the command
 	// (timeout DURATION cmd, chroot DIR cmd).
 	Positionals int `yaml:"positionals"`
@@ -267,6 +280,9 @@ type VariableRule struct {
 	Level Level `yaml:"level"`
 	// Reason explains the level.
 	Reason string `yaml:"reason"`
+	// SafeValues are literal values with which the assignment is Safe
+	// (GIT_PAGER=cat).
+	SafeValues []string `yaml:"safe_values"`
 }
 
 // Pattern is a compiled RE2 regular expression that reads and writes itself
@@ -323,7 +339,7 @@ func (r *CommandRule) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		return r.Level.UnmarshalYAML(n)
 	}
-	if err := checkKeys(n, "level", "reason", "value_flags", "writes", "check", "match", "subcommands"); err != nil {
+	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "safe_operands", "writes", "check", "match", "subcommands"); err != nil {
 		return err
 	}
 	if !hasKey(n, "level") {
@@ -331,6 +347,9 @@ func (r *CommandRule) UnmarshalYAML(n *yaml.Node) error {
 	}
 	type plain CommandRule
 	if err := n.Decode((*plain)(r)); err != nil {
+		return err
+	}
+	if err := decodeOptionKeys(n, &r.Options); err != nil {
 		return err
 	}
 	r.line = n.Line
@@ -371,7 +390,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		return w.Level.UnmarshalYAML(n)
 	}
-	if err := checkKeys(n, "level", "reason", "value_flags", "positionals", "assignments", "split_flags",
+	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
 		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args"); err != nil {
 		return err
 	}
@@ -379,8 +398,21 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	if err := n.Decode((*plain)(w)); err != nil {
 		return err
 	}
+	if err := decodeOptionKeys(n, &w.Options); err != nil {
+		return err
+	}
 	if w.Positionals < 0 {
 		return fmt.Errorf("line %d: positionals must not be negative", n.Line)
+	}
+	for _, f := range slices.Concat(w.SplitFlags, w.StringFlags) {
+		if op := w.Options.lookup(f); op == nil || op.Arg != RequiredArg {
+			return fmt.Errorf("line %d: %s must be in options as %s= (it takes a value)", n.Line, f, f)
+		}
+	}
+	for _, f := range w.NoExecFlags {
+		if w.Options.lookup(f) == nil {
+			return fmt.Errorf("line %d: %s must be in options", n.Line, f)
+		}
 	}
 	return nil
 }
@@ -473,13 +505,13 @@ func ParseRules(data []byte) (Rules, error) {
 			}
 		case "defaults":
 			if err = checkKeys(v, "unknown", "empty", "invalid", "dynamic_command", "write", "pipe_to_shell",
-				"download_exec", "generated_code", "fork_bomb"); err == nil {
+				"download_exec", "generated_code", "fork_bomb", "unknown_variable", "path"); err == nil {
 				err = v.Decode(&r.Defaults)
 			}
 		case "paths":
 			err = decodeList(v, &r.Paths, "paths", "level", "reason", "reads")
 		case "variables":
-			err = decodeList(v, &r.Variables, "names", "level", "reason")
+			err = decodeList(v, &r.Variables, "names", "level", "reason", "safe_values")
 		case "version":
 			err = v.Decode(&r.Version)
 		case "commands":
@@ -533,7 +565,7 @@ func (r *Rules) Validate() error {
 		return fail("limits must not be negative")
 	}
 	d := r.Defaults
-	for _, lv := range []Level{d.Unknown, d.Empty, d.Invalid, d.DynamicCommand, d.Write, d.PipeToShell, d.DownloadExec, d.GeneratedCode, d.ForkBomb} {
+	for _, lv := range []Level{d.Unknown, d.Empty, d.Invalid, d.DynamicCommand, d.Write, d.PipeToShell, d.DownloadExec, d.GeneratedCode, d.ForkBomb, d.UnknownVariable, d.Path} {
 		if lv < Safe || lv > Blocked {
 			return fail("default level %d out of range", int(lv))
 		}
@@ -631,15 +663,17 @@ func defaultLimits() Limits {
 
 func defaultDefaults() Defaults {
 	return Defaults{
-		Unknown:        Warning,
-		Empty:          Warning,
-		Invalid:        Dangerous,
-		DynamicCommand: Dangerous,
-		Write:          Warning,
-		PipeToShell:    Dangerous,
-		DownloadExec:   Blocked,
-		GeneratedCode:  Dangerous,
-		ForkBomb:       Blocked,
+		Unknown:         Warning,
+		Empty:           Warning,
+		Invalid:         Dangerous,
+		DynamicCommand:  Dangerous,
+		Write:           Warning,
+		PipeToShell:     Dangerous,
+		DownloadExec:    Blocked,
+		GeneratedCode:   Dangerous,
+		ForkBomb:        Blocked,
+		UnknownVariable: Warning,
+		Path:            Warning,
 	}
 }
 

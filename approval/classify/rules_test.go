@@ -57,7 +57,7 @@ func TestCustomRules(t *testing.T) {
 version: 1
 defaults: {unknown: dangerous}
 commands:
-  ls: safe
+  ls: {level: safe, options: -l -a}
   deploy:
     level: warning
     match:
@@ -65,12 +65,13 @@ commands:
         level: blocked
         reason: deploys to production
 wrappers:
-  retry: {level: safe, value_flags: [-n]}
+  retry: {level: safe, options: -n=}
 `))
 	require.NoError(t, err)
 	c, err := New(r)
 	require.NoError(t, err)
-	assert.Equal(t, Safe, c.Classify("ls -l").Level)
+	assert.Equal(t, Safe, c.Classify("ls -la").Level)
+	assert.Equal(t, Warning, c.Classify("ls -R").Level, "an option not on the allowlist is not understood")
 	assert.Equal(t, Dangerous, c.Classify("cat x").Level, "unknown is dangerous in these rules")
 	assert.Equal(t, Warning, c.Classify("deploy --staging").Level)
 	v := c.Classify("retry -n 3 deploy --prod")

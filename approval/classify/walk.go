@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -255,6 +256,12 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 			}
 		case *syntax.CStyleLoop:
 			inf = inf.or(s.nodeSubsts(l))
+			s.arith(l.Init, "for (( ))")
+			s.arith(l.Cond, "for (( ))")
+			s.arith(l.Post, "for (( ))")
+		}
+		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+			s.setVar(wi.Name.Value, "", false)
 		}
 		return inf.or(s.walkStmts(c.Do))
 	case *syntax.CaseClause:
@@ -269,11 +276,19 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case *syntax.FuncDecl:
 		return s.funcDecl(c)
 	case *syntax.ArithmCmd:
-		return s.nodeSubsts(c)
+		inf := s.nodeSubsts(c)
+		s.arith(c.X, "(( ))")
+		return inf
 	case *syntax.TestClause:
-		return s.nodeSubsts(c)
+		inf := s.nodeSubsts(c)
+		s.testExpr(c.X)
+		return inf
 	case *syntax.LetClause:
-		return s.nodeSubsts(c)
+		inf := s.nodeSubsts(c)
+		for _, x := range c.Exprs {
+			s.arith(x, "let")
+		}
+		return inf
 	case *syntax.DeclClause:
 		return s.decl(c)
 	case *syntax.TimeClause:
@@ -312,15 +327,66 @@ func (s *state) nodeSubsts(n syntax.Node) info {
 
 func (s *state) decl(c *syntax.DeclClause) info {
 	var inf info
+	integer := false
 	for _, a := range c.Args {
-		inf = inf.or(s.assign(a, nil))
+		if a.Naked && a.Name == nil && a.Value != nil {
+			w := s.word(a.Value)
+			if strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "+") {
+				switch {
+				case w.unknown():
+					s.note(Warning, c.Variant.Value+" with options not known until it runs: "+w.s)
+				case strings.Contains(w.s, "n") && w.s[0] == '-':
+					s.note(Dangerous, c.Variant.Value+" -n makes a name reference: using it evaluates the name it holds ("+evalLater+")")
+				case strings.Contains(w.s, "i") && w.s[0] == '-':
+					integer = true
+				}
+				continue
+			}
+		}
+		inf = inf.or(s.assign(a, nil, c.Variant.Value == "export"))
+		if integer && a.Name != nil && a.Value != nil {
+			s.arithWord(a.Value, c.Variant.Value+" -i "+a.Name.Value)
+			s.setVar(a.Name.Value, "0", true)
+		}
 	}
 	return inf
 }
 
+// testExpr judges a [[ ]] expression: the operands of -eq, -lt, ... are
+// evaluated as arithmetic, and -v evaluates the subscript of its name.
+func (s *state) testExpr(x syntax.TestExpr) {
+	switch x := x.(type) {
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, o := range []syntax.TestExpr{x.X, x.Y} {
+				if w, ok := o.(*syntax.Word); ok {
+					s.arithWord(w, "[[ "+x.Op.String()+" ]]")
+				}
+			}
+			return
+		}
+		s.testExpr(x.X)
+		s.testExpr(x.Y)
+	case *syntax.UnaryTest:
+		if x.Op == syntax.TsVarSet {
+			if w, ok := x.X.(*syntax.Word); ok {
+				v := s.word(w)
+				if v.unknown() || !plainNameRe.MatchString(v.s) {
+					s.note(Dangerous, fmt.Sprintf("[[ -v %s ]] evaluates the subscript of the name: %s", v.s, evalLater))
+				}
+			}
+			return
+		}
+		s.testExpr(x.X)
+	case *syntax.ParenTest:
+		s.testExpr(x.X)
+	}
+}
+
 // assign judges an assignment and remembers literal values, so that
 // X=rm; $X -rf / is seen as rm -rf /.
-func (s *state) assign(a *syntax.Assign, fs *[]finding) info {
+func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 	var inf info
 	if a == nil {
 		return inf
@@ -337,11 +403,15 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding) info {
 			}
 			if e.Index != nil {
 				inf = inf.or(s.nodeSubsts(e.Index))
+				if w, ok := e.Index.(*syntax.Word); !ok || !nameRe.MatchString(w.Lit()) {
+					s.arith(e.Index, "an array subscript")
+				}
 			}
 		}
 	}
 	if a.Index != nil {
 		inf = inf.or(s.nodeSubsts(a.Index))
+		s.arith(a.Index, "the subscript of "+a.Name.Value)
 	}
 	if a.Name == nil {
 		// declare's naked arguments: options, or names given at run time.
@@ -350,13 +420,26 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding) info {
 		}
 		if a.Value != nil {
 			if name, v, ok := strings.Cut(val.s, "="); ok {
-				s.judgeVar(name, fs)
+				s.judgeVar(name, &word{s: v, lit: val.lit, dyn: val.dyn}, exported, fs)
 				s.setVar(name, v, val.lit)
+			} else if exported && !val.unknown() {
+				s.judgeVar(val.s, nil, true, fs)
 			}
 		}
 		return inf
 	}
-	s.judgeVar(a.Name.Value, fs)
+	var vp *word
+	if a.Value != nil && a.Array == nil && a.Index == nil && !a.Append {
+		vp = &val
+	} else if a.Value == nil && !a.Naked {
+		vp = &word{lit: true}
+	}
+	s.judgeVar(a.Name.Value, vp, exported, fs)
+	if a.Name.Value == "IFS" && !exported {
+		// Words split differently from here on: forget what is known.
+		s.note(Warning, "sets IFS, which changes how every later word splits")
+		s.vars = nil
+	}
 	if a.Array == nil && a.Index == nil && !a.Append {
 		s.setVar(a.Name.Value, val.s, val.lit || a.Value == nil)
 	}
@@ -374,22 +457,49 @@ func (s *state) setVar(name, v string, lit bool) {
 	}
 }
 
-func (s *state) judgeVar(name string, fs *[]finding) {
+func (s *state) judgeVar(name string, val *word, exported bool, fs *[]finding) {
+	l, reason := s.varLevel(name, val, exported)
+	if l == Safe && reason == "" {
+		return
+	}
+	if fs != nil {
+		*fs = append(*fs, finding{l, reason})
+	} else {
+		s.note(l, reason)
+	}
+}
+
+// varLevel judges assigning name (to val, when known). The first variable
+// rule naming it decides; a value in its SafeValues is Safe. A name no rule
+// knows is Safe as a shell variable and Defaults.UnknownVariable when it is
+// exported to a program (FOO=1 cmd, env FOO=1, export FOO), since programs
+// read their environment in ways this classifier cannot see.
+func (s *state) varLevel(name string, val *word, exported bool) (Level, string) {
 	for _, r := range s.c.rules.Variables {
-		if anyWildcard(r.Names, name) {
-			reason := r.Reason
-			if reason == "" {
-				reason = "sets " + name
-			} else {
-				reason += ": " + name
-			}
-			if fs != nil {
-				*fs = append(*fs, finding{r.Level, reason})
-			} else {
-				s.note(r.Level, reason)
-			}
-			return
+		if !anyWildcard(r.Names, name) {
+			continue
 		}
+		if val != nil && !val.unknown() && slices.Contains(r.SafeValues, val.s) {
+			return Safe, ""
+		}
+		reason := r.Reason
+		if reason == "" {
+			reason = "sets " + name
+		} else {
+			reason += ": " + name
+		}
+		return r.Level, reason
+	}
+	if exported {
+		return s.c.rules.Defaults.UnknownVariable, "sets " + name + " in the environment of a program; no variable rule says what it does"
+	}
+	return Safe, ""
+}
+
+// judgeVarAssign judges a variable a builtin assigns (read NAME).
+func (s *state) judgeVarAssign(name string, j *judgement) {
+	if l, reason := s.varLevel(name, nil, false); l > Safe {
+		j.add(l, reason)
 	}
 }
 
@@ -399,43 +509,75 @@ func (s *state) judgeVar(name string, fs *[]finding) {
 func (s *state) collectFuncs(stmts []*syntax.Stmt) {
 	for _, st := range stmts {
 		syntax.Walk(st, func(n syntax.Node) bool {
-			if f, ok := n.(*syntax.FuncDecl); ok && f.Name != nil {
-				if s.funcs == nil {
-					s.funcs = map[string]bool{}
-				}
-				s.funcs[f.Name.Value] = true
+			f, ok := n.(*syntax.FuncDecl)
+			if !ok || f.Name == nil || f.Body == nil {
+				return true
 			}
+			if s.funcs == nil {
+				s.funcs = map[string]bool{}
+				s.calls = map[string]funcCalls{}
+			}
+			s.funcs[f.Name.Value] = true
+			fc := funcCalls{callees: map[string]bool{}}
+			syntax.Walk(f.Body, func(n syntax.Node) bool {
+				switch n := n.(type) {
+				case *syntax.CallExpr:
+					if len(n.Args) > 0 {
+						if v, ok := litValue(n.Args[0]); ok {
+							fc.callees[v] = true
+						}
+					}
+				case *syntax.BinaryCmd:
+					if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+						fc.spawn = true
+					}
+				case *syntax.Stmt:
+					if n.Background || n.Coprocess {
+						fc.spawn = true
+					}
+				}
+				return true
+			})
+			s.calls[f.Name.Value] = fc
 			return true
 		})
 	}
 }
 
+// funcCalls is what a function body calls, and whether it starts
+// processes (a pipe, the background).
+type funcCalls struct {
+	callees map[string]bool
+	spawn   bool
+}
+
 // funcDecl judges a function body and recognises fork bombs: a function
-// that calls itself in a pipe or in the background.
+// that reaches itself through the functions it calls (however its name is
+// quoted) while one of them starts processes in a pipe or the background.
 func (s *state) funcDecl(f *syntax.FuncDecl) info {
 	if f.Name != nil && f.Body != nil {
 		name := f.Name.Value
-		self, spawn := false, false
-		syntax.Walk(f.Body, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.CallExpr:
-				if len(n.Args) > 0 && n.Args[0].Lit() == name {
-					self = true
-				}
-			case *syntax.BinaryCmd:
-				if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-					spawn = true
-				}
-			case *syntax.Stmt:
-				if n.Background || n.Coprocess {
-					spawn = true
-				}
+		seen := map[string]bool{}
+		spawn, cycle := false, false
+		var visit func(n string)
+		visit = func(n string) {
+			fc, ok := s.calls[n]
+			if !ok || seen[n] {
+				return
 			}
-			return true
-		})
-		if self && spawn {
+			seen[n] = true
+			spawn = spawn || fc.spawn
+			for c := range fc.callees {
+				if c == name {
+					cycle = true
+				}
+				visit(c)
+			}
+		}
+		visit(name)
+		if cycle && spawn {
 			s.note(s.c.rules.Defaults.ForkBomb, fmt.Sprintf("fork bomb: function %s calls itself in a pipe or in the background", name))
-		} else if self {
+		} else if cycle {
 			s.note(Warning, fmt.Sprintf("recursive function %s", name))
 		}
 	}
@@ -511,4 +653,34 @@ func (s *state) reparse(text, via string) info {
 	inf := s.walkStmts(f.Stmts)
 	s.src, s.depth, s.via, s.vars = oldSrc, s.depth-1, oldVia, oldVars
 	return inf
+}
+
+// litValue returns the value of a word made only of literal and quoted
+// text (":", \:, ":", ':'), without walking anything.
+func litValue(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v, _ := unescapeBare(p.Value)
+			b.WriteString(v)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(ansiC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(unescapeDouble(l.Value))
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }

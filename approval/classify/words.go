@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -19,6 +20,21 @@ type word struct {
 	subst    bool   // contains a command or process substitution
 	download bool   // a substitution in it runs a downloader
 	proc     bool   // the word is a process substitution <(...)
+	split    bool   // has an unquoted expansion: it may become several words
+	prefix   int    // bytes of s that are literal before the first expansion
+	dyn      bool   // prefix is set: an expansion was seen
+}
+
+// dynamic marks the word as holding an expansion whose value is not known,
+// remembering how much literal text came before it.
+func (r *word) dynamic(at int, quoted bool) {
+	if !r.dyn {
+		r.dyn, r.prefix = true, at
+	}
+	r.lit = false
+	if !quoted {
+		r.split = true
+	}
 }
 
 // text returns the source text of a node, or "" when positions are unusable.
@@ -97,6 +113,9 @@ func (s *state) word(w *syntax.Word) word {
 		s.part(p, &b, &r, false)
 	}
 	r.s = b.String()
+	if !r.dyn {
+		r.prefix = len(r.s)
+	}
 	if len(w.Parts) == 1 {
 		if ps, ok := w.Parts[0].(*syntax.ProcSubst); ok && ps.Op != syntax.CmdOut {
 			r.proc = true
@@ -127,34 +146,47 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		}
 	case *syntax.ParamExp:
 		s.nested(p, r)
-		r.lit = false
+		s.paramExp(p)
 		if simpleParam(p) {
 			if v, ok := s.vars[p.Param.Value]; ok {
+				// A known value: literal text, but not a literal word.
+				r.lit = false
+				if !r.dyn && !quoted && strings.ContainsAny(v, " \t\n*?[") {
+					r.split = true
+				}
 				b.WriteString(v)
 				return
 			}
 		}
+		r.dynamic(b.Len(), quoted)
 		b.WriteString(s.text(p))
 	case *syntax.CmdSubst:
 		inf := s.walkStmts(p.Stmts)
-		r.lit, r.subst = false, true
+		r.dynamic(b.Len(), quoted)
+		r.subst = true
 		r.download = r.download || inf.download
 		b.WriteString(s.text(p))
 	case *syntax.ProcSubst:
 		inf := s.walkStmts(p.Stmts)
-		r.lit, r.subst = false, true
+		r.dynamic(b.Len(), true)
+		r.subst = true
 		r.download = r.download || inf.download
 		b.WriteString(s.text(p))
 	case *syntax.ArithmExp:
 		s.nested(p, r)
-		r.lit = false
+		s.arith(p.X, "$(( ))")
+		r.dynamic(b.Len(), true)
 		b.WriteString(s.text(p))
 	case *syntax.ExtGlob:
 		r.glob = true
+		if p.Pattern != nil && strings.ContainsAny(p.Pattern.Value, "$`") {
+			s.note(Dangerous, "an extended glob pattern holds an expansion the shell runs: "+s.text(p))
+			r.dynamic(b.Len(), quoted)
+		}
 		b.WriteString(s.text(p))
 	case *syntax.BraceExp:
 		// Only left unexpanded when too large: walk it for substitutions.
-		r.lit = false
+		r.dynamic(b.Len(), quoted)
 		var discard strings.Builder
 		for _, e := range p.Elems {
 			for _, q := range e.Parts {
@@ -163,9 +195,10 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		}
 		b.WriteString(s.text(p))
 	default:
-		// BraceExp outside a split word, and anything a future parser adds.
+		// Anything a future parser adds: not understood, never Safe.
 		s.nested(p, r)
-		r.lit = false
+		s.note(Warning, fmt.Sprintf("unsupported word part %T", p))
+		r.dynamic(b.Len(), quoted)
 		b.WriteString(s.text(p))
 	}
 }

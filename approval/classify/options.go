@@ -1,0 +1,442 @@
+package classify
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ArgKind says whether an option takes a value.
+type ArgKind int
+
+const (
+	// NoArg: the option is a flag (-l, --all).
+	NoArg ArgKind = iota
+	// RequiredArg: the option takes a value, attached or as the next word
+	// (-n 5, -n5, --lines=5, --lines 5).
+	RequiredArg
+	// OptionalArg: the option takes a value only when it is attached
+	// (-i.bak, --color=always); the next word is never its value.
+	OptionalArg
+)
+
+// Option is one option of a program's grammar.
+//
+// In YAML an option is written as its name with a suffix for its value:
+// "-l" is a flag, "-n=" takes a value, "--color?" takes an optional
+// attached value. A single-dash name longer than one letter ("-name",
+// "-brief") is matched as a whole word.
+type Option struct {
+	// Name is the option as written: "-n", "--lines", "-exec".
+	Name string
+	// Arg says whether it takes a value.
+	Arg ArgKind
+	// Level is the level of using the option (Safe for the allowlist).
+	Level Level
+	// Reason explains a level above Safe.
+	Reason string
+	// Writes says what the option makes the program write, judged like a
+	// redirection target (see Rules.Paths): "value" (its value names a
+	// file: sort -o FILE) or "operands" (the command's operands: yq -i).
+	Writes string
+}
+
+// Options is a program's option grammar: the options it is known to accept
+// and what each does. It is an allowlist. A command is Safe only when every
+// option word in it is found here at level Safe; an option not found is
+// "not understood" and makes the command at least Warning.
+//
+// Words are read the way GNU getopt_long reads them unless Style says
+// otherwise: "-abc" is a bundle of single-letter options, "-n5" and
+// "--lines=5" attach values, a long option may be abbreviated to any
+// unambiguous prefix (--out for --output; an ambiguous prefix counts as
+// every option it could be), "--" ends the options, and options may follow
+// operands.
+type Options struct {
+	// List holds the options.
+	List []Option
+	// Complete says List is every option the program accepts. A word whose
+	// value is not known when the command is judged ("$x") may then be any
+	// of them; without Complete it may also be an option nobody listed, so
+	// it is at least Warning.
+	Complete bool
+	// Style is how option words are read: "" or "gnu" (above), or "go"
+	// (Go's flag package and tools like it: "-name" and "--name" are the
+	// same option, values attach with "=" or follow, no bundles, no
+	// abbreviations).
+	Style string
+}
+
+// Len returns the number of options in the grammar.
+func (o *Options) Len() int { return len(o.List) }
+
+func (o *Options) style() string {
+	if o == nil || o.Style == "" {
+		return "gnu"
+	}
+	return o.Style
+}
+
+// lookup finds the option named exactly name.
+func (o *Options) lookup(name string) *Option {
+	if o == nil {
+		return nil
+	}
+	for i := range o.List {
+		if o.List[i].Name == name {
+			return &o.List[i]
+		}
+	}
+	return nil
+}
+
+// prefixed returns the long options that name abbreviates.
+func (o *Options) prefixed(name string) []*Option {
+	if o == nil {
+		return nil
+	}
+	var out []*Option
+	for i := range o.List {
+		if strings.HasPrefix(o.List[i].Name, name) && strings.HasPrefix(o.List[i].Name, "--") {
+			out = append(out, &o.List[i])
+		}
+	}
+	return out
+}
+
+// maxLevel returns the highest level any option could give a word whose
+// value is unknown, and whether one of them writes a file.
+func (o *Options) maxLevel() (Level, bool) {
+	l, w := Safe, false
+	if o == nil {
+		return l, w
+	}
+	for _, op := range o.List {
+		l = max(l, op.Level)
+		w = w || op.Writes != ""
+	}
+	return l, w
+}
+
+// parseOptionToken reads "-n=", "--color?", "-l" into an Option.
+func parseOptionToken(tok string) (Option, error) {
+	op := Option{Name: tok}
+	switch {
+	case strings.HasSuffix(tok, "="):
+		op.Name, op.Arg = tok[:len(tok)-1], RequiredArg
+	case strings.HasSuffix(tok, "?"):
+		op.Name, op.Arg = tok[:len(tok)-1], OptionalArg
+	}
+	if len(op.Name) < 2 || (op.Name[0] != '-' && op.Name[0] != '+') || op.Name == "--" || strings.ContainsAny(op.Name, "= \t") {
+		return op, fmt.Errorf("option %q must be a dash and a name, with \"=\" for a value or \"?\" for an optional value (-n=, --color?)", tok)
+	}
+	return op, nil
+}
+
+// writesOperands reports whether an option used makes the command write
+// its operands (yq -i).
+func (sc *optScan) writesOperands() bool {
+	for _, u := range sc.uses {
+		if u.opt.Writes == "operands" {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeOptionKeys reads the options_complete and option_style keys of a
+// rule into o.
+func decodeOptionKeys(n *yaml.Node, o *Options) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		switch k {
+		case "options_complete":
+			if err := v.Decode(&o.Complete); err != nil {
+				return fmt.Errorf("line %d: options_complete must be true or false", v.Line)
+			}
+		case "option_style":
+			if v.Value != "gnu" && v.Value != "go" {
+				return fmt.Errorf("line %d: option_style must be gnu or go, not %q", v.Line, v.Value)
+			}
+			o.Style = v.Value
+		}
+	}
+	return nil
+}
+
+// UnmarshalYAML reads a grammar: a list whose items are either a string of
+// Safe options separated by spaces, or a mapping
+// {options: "-o= --output=", level: warning, writes: true, reason: ...}.
+func (o *Options) UnmarshalYAML(n *yaml.Node) error {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
+	}
+	for _, it := range items {
+		var names string
+		op := Option{}
+		switch it.Kind {
+		case yaml.ScalarNode:
+			names = it.Value
+		case yaml.MappingNode:
+			if err := checkKeys(it, "options", "level", "reason", "writes"); err != nil {
+				return err
+			}
+			var g struct {
+				Options string `yaml:"options"`
+				Level   Level  `yaml:"level"`
+				Reason  string `yaml:"reason"`
+				Writes  string `yaml:"writes"`
+			}
+			if err := it.Decode(&g); err != nil {
+				return err
+			}
+			names, op.Level, op.Reason, op.Writes = g.Options, g.Level, g.Reason, g.Writes
+			if op.Writes != "" && op.Writes != "value" && op.Writes != "operands" {
+				return fmt.Errorf("line %d: writes must be \"value\" or \"operands\", not %q", it.Line, op.Writes)
+			}
+		default:
+			return fmt.Errorf("line %d: options must be a string of options or a list of strings and {options, level, reason, writes}", it.Line)
+		}
+		fields := strings.Fields(names)
+		if len(fields) == 0 {
+			return fmt.Errorf("line %d: empty option group", it.Line)
+		}
+		for _, tok := range fields {
+			p, err := parseOptionToken(tok)
+			if err != nil {
+				return fmt.Errorf("line %d: %v", it.Line, err)
+			}
+			p.Level, p.Reason, p.Writes = op.Level, op.Reason, op.Writes
+			if o.lookup(p.Name) != nil {
+				return fmt.Errorf("line %d: option %s is listed twice", it.Line, p.Name)
+			}
+			o.List = append(o.List, p)
+		}
+	}
+	return nil
+}
+
+// optUse is one option found in a command's arguments.
+type optUse struct {
+	opt  *Option
+	name string // as written (an abbreviation stays abbreviated)
+	val  word
+	has  bool // val is set
+}
+
+// optScan is the reading of a command's arguments with its grammar.
+type optScan struct {
+	uses    []optUse
+	ops     []int     // indexes of operands
+	fs      []finding // options not understood, ambiguous, unknown words
+	stopped int       // with stopAtOperand: index of the first operand, else len(args)
+	unknown int       // index of the first option word not understood, or -1
+}
+
+// scanOptions reads args with grammar g. With stopAtOperand the options end
+// at the first operand (a subcommand, or the command a wrapper runs). name
+// is the command's name, for reasons.
+func scanOptions(name string, args []word, g *Options, stopAtOperand bool) optScan {
+	sc := optScan{stopped: len(args), unknown: -1}
+	done := false
+	i := 0
+	unknown := func(a string) {
+		sc.fs = append(sc.fs, finding{Warning, fmt.Sprintf("%s: option %s is not on its allowlist", name, a)})
+		if sc.unknown < 0 {
+			sc.unknown = i
+		}
+	}
+	for ; i < len(args); i++ {
+		w := args[i]
+		a := w.s
+		if done || !mayBeOption(w) {
+			if stopAtOperand {
+				sc.stopped = i
+				return sc
+			}
+			sc.ops = append(sc.ops, i)
+			continue
+		}
+		if w.unknown() {
+			// A word whose value is not known may be any option.
+			l, writes := g.maxLevel()
+			if writes {
+				l = max(l, Dangerous)
+			}
+			if !g.complete() {
+				l = max(l, Warning)
+			}
+			if l > Safe {
+				sc.fs = append(sc.fs, finding{l, fmt.Sprintf("%s: argument %s is not known until it runs and may be an option", name, a)})
+			}
+			if stopAtOperand {
+				sc.stopped = i
+				return sc
+			}
+			sc.ops = append(sc.ops, i)
+			continue
+		}
+		if a == "--" {
+			done = true
+			continue
+		}
+		next := func() (word, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return word{}, false
+		}
+		// A whole-word match first: -name, -brief, --all, +o.
+		flag, val, hasEq := strings.Cut(a, "=")
+		if g.style() == "go" {
+			flag = "-" + strings.TrimLeft(flag, "-")
+			op := g.lookup(flag)
+			if op == nil {
+				unknown(a)
+				continue
+			}
+			u := optUse{opt: op, name: flag}
+			if hasEq {
+				u.val, u.has = word{s: val, lit: w.lit}, true
+			} else if op.Arg == RequiredArg {
+				u.val, u.has = next()
+			}
+			sc.uses = append(sc.uses, u)
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			op := g.lookup(flag)
+			var cands []*Option
+			if op == nil {
+				cands = g.prefixed(flag)
+				if len(cands) == 1 {
+					op = cands[0]
+				}
+			}
+			switch {
+			case op != nil:
+				u := optUse{opt: op, name: flag}
+				if hasEq {
+					u.val, u.has = word{s: val, lit: w.lit}, true
+				} else if op.Arg == RequiredArg {
+					u.val, u.has = next()
+				}
+				sc.uses = append(sc.uses, u)
+			case len(cands) > 1:
+				l := Warning
+				for _, c := range cands {
+					l = max(l, c.Level)
+					if c.Writes != "" {
+						l = max(l, Dangerous)
+					}
+				}
+				sc.fs = append(sc.fs, finding{l, fmt.Sprintf("%s: option %s is ambiguous (%s)", name, flag, candNames(cands))})
+				if !hasEq {
+					// It may take the next word as its value: read on as if not.
+				}
+			default:
+				unknown(flag)
+			}
+			continue
+		}
+		if op := g.lookup(a); op != nil && len(a) > 2 {
+			sc.uses = append(sc.uses, optUse{opt: op, name: a})
+			if op.Arg == RequiredArg {
+				u := &sc.uses[len(sc.uses)-1]
+				u.val, u.has = next()
+			}
+			continue
+		}
+		if op := g.lookup(flag); op != nil && hasEq && len(flag) > 2 {
+			sc.uses = append(sc.uses, optUse{opt: op, name: flag, val: word{s: val, lit: w.lit}, has: true})
+			continue
+		}
+		// A bundle of single-letter options: -la, -n5, -xvf file.
+		sign := a[:1]
+		for k := 1; k < len(a); k++ {
+			f := sign + a[k:k+1]
+			op := g.lookup(f)
+			if op == nil {
+				unknown(f)
+				break
+			}
+			u := optUse{opt: op, name: f}
+			if op.Arg != NoArg {
+				if k+1 < len(a) {
+					u.val, u.has = word{s: a[k+1:], lit: w.lit}, true
+				} else if op.Arg == RequiredArg {
+					u.val, u.has = next()
+				}
+				sc.uses = append(sc.uses, u)
+				break
+			}
+			sc.uses = append(sc.uses, u)
+		}
+	}
+	return sc
+}
+
+func (o *Options) complete() bool { return o != nil && o.Complete }
+
+func candNames(cs []*Option) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// mayBeOption reports whether a word can be an option: it starts with '-'
+// or '+' (a sign the program reads), or its value is not known and nothing
+// literal before the first expansion rules it out.
+func mayBeOption(w word) bool {
+	if w.unknown() {
+		return w.split || w.prefix == 0 || w.s[0] == '-'
+	}
+	return len(w.s) >= 2 && w.s[0] == '-'
+}
+
+// unknown reports whether the word's value is not known before it runs:
+// it holds an expansion, or it is a glob that starts with a wildcard (a
+// file may be named "--output=x").
+func (w word) unknown() bool {
+	return w.dyn || w.split || (w.glob && w.s != "" && strings.IndexByte("*?[", w.s[0]) >= 0)
+}
+
+// judgeOptions adds to j the findings of reading args with r's grammar:
+// each option's level (and the file it writes), and, when the command
+// would otherwise be Safe, every option word that is not understood.
+func (s *state) judgeOptions(name string, sc optScan, j *judgement, strict bool) {
+	for _, u := range sc.uses {
+		if u.opt.Level > Safe {
+			j.add(u.opt.Level, reasonOr(u.opt.Reason, fmt.Sprintf("%s %s: %s", name, u.name, genericReason(name, u.opt.Level))))
+		}
+		if u.opt.Writes == "value" {
+			if u.has {
+				j.add(s.writeTarget(u.val))
+			} else {
+				j.add(Warning, name+" "+u.name+" writes a file")
+			}
+		}
+	}
+	for _, f := range sc.fs {
+		if f.level > Warning || strict {
+			j.add(f.level, f.reason)
+		}
+	}
+}
+
+// valueFlags returns the options that take a separate value, for reading
+// Match rules.
+func (o *Options) valueFlags() []string {
+	var out []string
+	for _, op := range o.List {
+		if op.Arg == RequiredArg {
+			out = append(out, op.Name)
+		}
+	}
+	return out
+}
