@@ -70,59 +70,28 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 // checkSed judges in-place editing and the sed commands that run programs
 // (e, s///e) or write files (w, W, s///w).
 func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	var scripts []word
-	inPlace, scriptFile, done := false, false, false
-	var files []word
-	var inf info
-	for i := 0; i < len(args); i++ {
-		a := args[i].s
-		switch {
-		case done || len(a) < 2 || a[0] != '-':
-			files = append(files, args[i])
-		case a == "--":
-			done = true
-		case a == "--expression" || a == "--file":
-			if i+1 < len(args) {
-				if a == "--file" {
-					scriptFile = true
-				} else {
-					scripts = append(scripts, args[i+1])
-				}
-				i++
-			}
-		case strings.HasPrefix(a, "--expression="):
-			scripts = append(scripts, word{s: a[len("--expression="):], lit: args[i].lit})
-		case strings.HasPrefix(a, "--file="):
+	r, _ := s.c.commands.get(name)
+	var g *Options
+	if r != nil {
+		g = &r.Options
+	}
+	sc := scanOptions(name, args, g, false)
+	var scripts, files []word
+	inPlace, scriptFile := false, false
+	for _, u := range sc.uses {
+		switch strings.TrimLeft(u.opt.Name, "-") {
+		case "e", "expression":
+			scripts = append(scripts, u.val)
+		case "f", "file":
 			scriptFile = true
-		case a == "--in-place" || strings.HasPrefix(a, "--in-place="):
+		case "i", "in-place":
 			inPlace = true
-		case strings.HasPrefix(a, "--"):
-		default:
-			for k := 1; k < len(a); k++ {
-				switch a[k] {
-				case 'i':
-					inPlace = true
-				case 'e', 'f', 'l':
-					var v word
-					if k+1 < len(a) {
-						v = word{s: a[k+1:], lit: args[i].lit}
-					} else if i+1 < len(args) {
-						i++
-						v = args[i]
-					}
-					switch a[k] {
-					case 'e':
-						scripts = append(scripts, v)
-					case 'f':
-						scriptFile = true
-					}
-				default:
-					continue
-				}
-				break
-			}
 		}
 	}
+	for _, k := range sc.ops {
+		files = append(files, args[k])
+	}
+	var inf info
 	if len(scripts) == 0 && !scriptFile && len(files) > 0 {
 		scripts, files = files[:1], files[1:]
 	}
@@ -130,6 +99,9 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		j.add(Warning, name+" runs a script from a file")
 	}
 	for _, sc := range scripts {
+		if sc.unknown() {
+			j.add(Warning, name+" script is not known until it runs: "+sc.s)
+		}
 		inf = inf.or(s.sedScript(name, sc.s, j))
 	}
 	if inPlace {
@@ -263,42 +235,38 @@ func (s *state) sedScript(name, sc string, j *judgement) info {
 // checkAwk judges an awk program: system(), pipes to and from commands, and
 // output redirections.
 func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	r, _ := s.c.commands.get(name)
+	var g *Options
+	if r != nil {
+		g = &r.Options
+	}
+	// awk's program is its first operand unless -f or -e gave one: stop
+	// reading options there.
+	sc := scanOptions(name, args, g, true)
+	var progs []word
 	progFile := false
-	prog := -1
-	for i := 0; i < len(args); i++ {
-		a := args[i].s
-		if a == "--" {
-			if i+1 < len(args) {
-				prog = i + 1
-			}
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			prog = i
-			break
-		}
-		switch {
-		case a == "-f" || a == "--file" || a == "-E" || a == "--exec":
+	for _, u := range sc.uses {
+		switch strings.TrimLeft(u.opt.Name, "-") {
+		case "f", "file", "E", "exec":
 			progFile = true
-			i++
-		case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--exec=") || (strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--")):
-			progFile = true
-		case a == "-v" || a == "-F" || a == "--assign" || a == "--field-separator" || a == "-i" || a == "-l" ||
-			a == "--include" || a == "--load":
-			i++
+		case "e", "source":
+			progs = append(progs, u.val)
 		}
+	}
+	if !progFile && len(progs) == 0 && sc.stopped < len(args) {
+		progs = append(progs, args[sc.stopped])
 	}
 	if progFile {
 		j.add(Warning, name+" runs a program from a file")
-		return info{}
 	}
-	if prog < 0 {
-		return info{}
+	var inf info
+	for _, p := range progs {
+		if p.unknown() {
+			j.add(Warning, name+" program is not a literal word")
+		}
+		inf = inf.or(s.awkProgram(name, p.s, j))
 	}
-	if !args[prog].lit {
-		j.add(Warning, name+" program is not a literal word")
-	}
-	return s.awkProgram(name, args[prog].s, j)
+	return inf
 }
 
 func (s *state) awkProgram(name, prog string, j *judgement) info {
@@ -350,6 +318,16 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 			for p < n && prog[p] != '\n' {
 				p++
 			}
+			continue
+		case c == '@' && p+1 < n && (prog[p+1] == '_' || prog[p+1] >= 'a' && prog[p+1] <= 'z' || prog[p+1] >= 'A' && prog[p+1] <= 'Z'):
+			// gawk's indirect call @f(...) calls the function named by
+			// f's value, system included.
+			if !strings.HasPrefix(prog[p:], "@include") && !strings.HasPrefix(prog[p:], "@namespace") {
+				j.add(Dangerous, name+" calls a function through a variable (@f()), which may be system()")
+			} else {
+				j.add(Warning, name+" includes awk code from a file")
+			}
+			p++
 			continue
 		case c == '/' && operand:
 			p++
@@ -531,6 +509,14 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	return inf
 }
 
+// gitDisplayConfig are configuration keys that only change how git shows
+// what it reads: setting them with git -c is Safe.
+var gitDisplayConfig = []string{
+	"color.", "column.", "advice.", "core.quotepath", "core.abbrev", "diff.renames", "diff.algorithm",
+	"diff.colormoved", "status.short", "status.branch", "status.showuntrackedfiles", "format.pretty", "pretty.",
+	"i18n.", "grep.linenumber", "grep.patterntype", "log.date", "log.abbrevcommit", "log.decorate", "blame.date",
+}
+
 // gitSafeConfig are configuration keys (prefixes) that cannot make git run
 // a program; any other key given with git -c can (core.pager, alias.*,
 // core.sshCommand, filters, hooks, credential helpers, ...).
@@ -561,9 +547,12 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			}
 			key, _, _ := strings.Cut(kv, "=")
 			key = strings.ToLower(key)
-			if slices.ContainsFunc(gitSafeConfig, func(p string) bool { return strings.HasPrefix(key, p) }) && args[i].lit {
+			switch {
+			case slices.ContainsFunc(gitDisplayConfig, func(p string) bool { return strings.HasPrefix(key, p) }) && args[i].lit:
+				j.add(Safe, name+" -c sets display configuration "+key)
+			case slices.ContainsFunc(gitSafeConfig, func(p string) bool { return strings.HasPrefix(key, p) }) && args[i].lit:
 				j.add(Warning, name+" -c sets configuration "+key)
-			} else {
+			default:
 				j.add(Dangerous, name+" -c "+key+" can make git run a program")
 			}
 		case a == "--config-env" || strings.HasPrefix(a, "--config-env="):
@@ -607,7 +596,7 @@ func checkSource(s *state, name string, args []word, cx judgeCtx, j *judgement) 
 func checkTest(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].s == "-v" && args[i].lit {
-			s.checkName(name+" -v", args[i+1], j)
+			s.checkName(name+" -v", args[i+1], false, j)
 		}
 	}
 	return info{}
@@ -624,14 +613,14 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 	sc := scanOptions(name, args, &r.Options, false)
 	for _, u := range sc.uses {
 		if (u.opt.Name == "-a" || u.opt.Name == "-v") && u.has {
-			s.checkName(name+" "+u.opt.Name, u.val, j)
+			s.checkName(name+" "+u.opt.Name, u.val, true, j)
 		}
 	}
 	if name == "printf" {
 		return info{}
 	}
 	for _, k := range sc.ops {
-		s.checkName(name, args[k], j)
+		s.checkName(name, args[k], true, j)
 	}
 	return info{}
 }

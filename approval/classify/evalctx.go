@@ -52,7 +52,7 @@ func (s *state) arith(x syntax.ArithmExpr, where string) {
 	}
 	switch x := x.(type) {
 	case *syntax.BinaryArithm:
-		assign := x.Op >= syntax.Assgn && x.Op <= syntax.PowAssgn
+		assign := x.Op == syntax.Assgn || (x.Op >= syntax.AddAssgn && x.Op <= syntax.PowAssgn)
 		if assign {
 			if n, ok := arithName(x.X); ok {
 				if x.Op != syntax.Assgn && !s.numeric(n) {
@@ -187,12 +187,25 @@ func (s *state) paramExp(p *syntax.ParamExp) {
 // checkName judges a word that names a variable bash will assign or test
 // (read NAME, printf -v NAME, test -v NAME, mapfile NAME). A subscript in
 // it is evaluated as arithmetic.
-func (s *state) checkName(cmd string, w word, j *judgement) {
+func (s *state) checkName(cmd string, w word, assigns bool, j *judgement) {
 	if w.unknown() || !plainNameRe.MatchString(w.s) {
 		j.add(Dangerous, fmt.Sprintf("%s is given the name %s: %s", cmd, w.s, evalLater))
+		return
+	}
+	if !assigns {
 		return
 	}
 	n, _, _ := strings.Cut(w.s, "[")
 	s.judgeVarAssign(n, j)
 	s.setVar(n, "", false)
+}
+
+// extglob judges an extended glob: bash expands the substitutions in its
+// pattern, which the parser leaves as text.
+func (s *state) extglob(p *syntax.ExtGlob) bool {
+	if p.Pattern != nil && strings.ContainsAny(p.Pattern.Value, "$`") {
+		s.note(Dangerous, "an extended glob pattern holds an expansion the shell runs: "+s.text(p))
+		return true
+	}
+	return false
 }

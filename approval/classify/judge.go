@@ -373,6 +373,9 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			j.add(Warning, name+" -c without a command string")
 			return info{}
 		}
+		if cx.stdinArgs && strings.Contains(ops[0].s, "{}") {
+			j.add(s.c.rules.Defaults.GeneratedCode, name+" -c runs a string that xargs or find fills with text from its input")
+		}
 		j.add(Safe, name+" -c runs a command string")
 		return s.runString(ops[0], name+" -c", j)
 	case len(ops) > 0 && !sflag:
@@ -627,6 +630,13 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	if r.Check != "" {
 		if chk, ok := checks[r.Check]; ok {
 			inf = inf.or(chk(s, name, args, cx, j))
+		}
+	}
+	// A first argument may name a mode the way a subcommand does
+	// (fdisk -l, iptables -L).
+	if len(args) > 0 && !args[0].unknown() && strings.HasPrefix(args[0].s, "-") {
+		if sub, ok := r.Subcommands[args[0].s]; ok && sub != nil {
+			return inf.or(s.rule(name+" "+args[0].s, sub, args[1:], cx, j))
 		}
 	}
 	// Options before a subcommand belong to the command; the subcommand

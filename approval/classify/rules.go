@@ -116,8 +116,13 @@ type Defaults struct {
 	// DynamicCommand is the floor for a command whose name is not a literal
 	// word: $X, $(...), a glob, a brace expansion (dangerous).
 	DynamicCommand Level `yaml:"dynamic_command"`
-	// Write is the level of writing a file no path rule matches (warning).
+	// Write is the level of writing a file in the working directory that no
+	// path rule matches (warning).
 	Write Level `yaml:"write"`
+	// WriteOutside is the level of writing a file outside the working
+	// directory (an absolute path, ~, ..) or one named by an expansion,
+	// that no path rule matches (dangerous).
+	WriteOutside Level `yaml:"write_outside"`
 	// PipeToShell is the level of feeding a pipe into a shell or
 	// interpreter that executes its standard input (dangerous).
 	PipeToShell Level `yaml:"pipe_to_shell"`
@@ -505,7 +510,7 @@ func ParseRules(data []byte) (Rules, error) {
 			}
 		case "defaults":
 			if err = checkKeys(v, "unknown", "empty", "invalid", "dynamic_command", "write", "pipe_to_shell",
-				"download_exec", "generated_code", "fork_bomb", "unknown_variable", "path"); err == nil {
+				"download_exec", "generated_code", "fork_bomb", "unknown_variable", "path", "write_outside"); err == nil {
 				err = v.Decode(&r.Defaults)
 			}
 		case "paths":
@@ -565,7 +570,7 @@ func (r *Rules) Validate() error {
 		return fail("limits must not be negative")
 	}
 	d := r.Defaults
-	for _, lv := range []Level{d.Unknown, d.Empty, d.Invalid, d.DynamicCommand, d.Write, d.PipeToShell, d.DownloadExec, d.GeneratedCode, d.ForkBomb, d.UnknownVariable, d.Path} {
+	for _, lv := range []Level{d.Unknown, d.Empty, d.Invalid, d.DynamicCommand, d.Write, d.PipeToShell, d.DownloadExec, d.GeneratedCode, d.ForkBomb, d.UnknownVariable, d.Path, d.WriteOutside} {
 		if lv < Safe || lv > Blocked {
 			return fail("default level %d out of range", int(lv))
 		}
@@ -673,6 +678,7 @@ func defaultDefaults() Defaults {
 		GeneratedCode:   Dangerous,
 		ForkBomb:        Blocked,
 		UnknownVariable: Warning,
+		WriteOutside:    Dangerous,
 		Path:            Warning,
 	}
 }

@@ -187,19 +187,40 @@ func unescapeDocument(v string) string {
 	return b.String()
 }
 
-// writeTarget judges writing to the file named by w.
+// writeTarget judges writing to the file named by w: the first path rule
+// that matches, else a path outside the working directory (absolute, ~, ..)
+// or one not known until the command runs is Defaults.WriteOutside, and
+// any other is Defaults.Write.
 func (s *state) writeTarget(w word) (Level, string) {
 	if l, reason, ok := s.pathRule(w, false); ok {
 		return l, reason
 	}
-	if !w.lit {
-		return s.c.rules.Defaults.Write, fmt.Sprintf("writes to a file named by an expansion (%s)", w.s)
+	d := &s.c.rules.Defaults
+	if w.unknown() {
+		return d.WriteOutside, fmt.Sprintf("writes to a file named by an expansion (%s), which may be outside the working directory", w.s)
 	}
-	return s.c.rules.Defaults.Write, "writes to " + w.s
+	if p := homePath(cleanPath(w.s)); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || p == ".." || strings.HasPrefix(p, "../") {
+		return d.WriteOutside, "writes outside the working directory: " + w.s
+	}
+	return d.Write, "writes to " + w.s
+}
+
+// homePath spells a path that starts at the home directory ($HOME/x,
+// ${HOME}/x) as ~/x, so that path rules see it.
+func homePath(p string) string {
+	for _, h := range []string{"$HOME", "${HOME}", "~"} {
+		if p == h {
+			return "~"
+		}
+		if strings.HasPrefix(p, h+"/") {
+			return "~/" + p[len(h)+1:]
+		}
+	}
+	return p
 }
 
 func (s *state) pathRule(w word, read bool) (Level, string, bool) {
-	p := cleanPath(w.s)
+	p := homePath(cleanPath(w.s))
 	for _, r := range s.c.rules.Paths {
 		if read && !r.Reads {
 			continue
@@ -344,9 +365,15 @@ func (s *state) decl(c *syntax.DeclClause) info {
 			}
 		}
 		inf = inf.or(s.assign(a, nil, c.Variant.Value == "export"))
-		if integer && a.Name != nil && a.Value != nil {
-			s.arithWord(a.Value, c.Variant.Value+" -i "+a.Name.Value)
-			s.setVar(a.Name.Value, "0", true)
+		if integer && a.Name != nil {
+			if s.ints == nil {
+				s.ints = map[string]bool{}
+			}
+			s.ints[a.Name.Value] = true
+			if a.Value != nil {
+				s.arithWord(a.Value, c.Variant.Value+" -i "+a.Name.Value)
+				s.setVar(a.Name.Value, "0", true)
+			}
 		}
 	}
 	return inf
@@ -427,6 +454,10 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 			}
 		}
 		return inf
+	}
+	if s.ints[a.Name.Value] && a.Value != nil {
+		// An integer variable evaluates what is assigned to it.
+		s.arithWord(a.Value, "assigning the integer variable "+a.Name.Value)
 	}
 	var vp *word
 	if a.Value != nil && a.Array == nil && a.Index == nil && !a.Append {

@@ -179,8 +179,7 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		b.WriteString(s.text(p))
 	case *syntax.ExtGlob:
 		r.glob = true
-		if p.Pattern != nil && strings.ContainsAny(p.Pattern.Value, "$`") {
-			s.note(Dangerous, "an extended glob pattern holds an expansion the shell runs: "+s.text(p))
+		if s.extglob(p) {
 			r.dynamic(b.Len(), quoted)
 		}
 		b.WriteString(s.text(p))
@@ -208,6 +207,8 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 func (s *state) nested(n syntax.Node, r *word) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.ExtGlob:
+			s.extglob(n)
 		case *syntax.CmdSubst:
 			inf := s.walkStmts(n.Stmts)
 			r.subst = true
