@@ -36,13 +36,50 @@ func checkNames() string {
 	return strings.Join(names, ", ")
 }
 
-// checkFind judges the commands find runs (-exec, -execdir, -ok, -okdir),
-// -delete, and the files -fprint and friends write.
+// findPrimaries are find's options, tests and actions with the number of
+// arguments each takes; any other word in an expression is not understood.
+var findPrimaries = map[string]int{
+	"-daystart": 0, "-depth": 0, "-d": 0, "-follow": 0, "-ignore_readdir_race": 0, "-noignore_readdir_race": 0,
+	"-mount": 0, "-xdev": 0, "-noleaf": 0, "-nowarn": 0, "-warn": 0, "-empty": 0, "-executable": 0, "-false": 0,
+	"-true": 0, "-nogroup": 0, "-nouser": 0, "-readable": 0, "-writable": 0, "-print": 0, "-print0": 0, "-ls": 0,
+	"-prune": 0, "-quit": 0, "-not": 0, "-a": 0, "-and": 0, "-o": 0, "-or": 0, "!": 0, "(": 0, ")": 0, ",": 0,
+	"-help": 0, "--help": 0, "-version": 0, "--version": 0,
+	"-maxdepth": 1, "-mindepth": 1, "-amin": 1, "-anewer": 1, "-atime": 1, "-cmin": 1, "-cnewer": 1, "-ctime": 1,
+	"-fstype": 1, "-gid": 1, "-group": 1, "-ilname": 1, "-iname": 1, "-inum": 1, "-ipath": 1, "-iregex": 1,
+	"-iwholename": 1, "-links": 1, "-lname": 1, "-mmin": 1, "-mtime": 1, "-name": 1, "-newer": 1, "-path": 1,
+	"-perm": 1, "-regex": 1, "-regextype": 1, "-samefile": 1, "-size": 1, "-type": 1, "-uid": 1, "-used": 1,
+	"-user": 1, "-wholename": 1, "-xtype": 1, "-context": 1, "-printf": 1, "-files0-from": 1,
+}
+
+// checkFind judges find with an allowlist of its primaries: the commands
+// it runs (-exec, -execdir, -ok, -okdir) are judged, -delete is Dangerous,
+// the files -fprint and friends write are judged as write targets, and a
+// word it does not know (or one only known at run time, which could be
+// -delete) is not understood.
 func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	var inf info
-	for i := 0; i < len(args); i++ {
-		switch a := args[i].s; a {
-		case "-exec", "-execdir", "-ok", "-okdir":
+	i := 0
+	// Leading options, then starting points.
+	for i < len(args) && !args[i].unknown() && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P") {
+		i++
+	}
+	for i < len(args) && !args[i].unknown() && (args[i].s == "-D" || args[i].s == "-O" || strings.HasPrefix(args[i].s, "-O")) {
+		if args[i].s == "-D" || args[i].s == "-O" {
+			i++
+		}
+		i++
+	}
+	for i < len(args) && (args[i].unknown() && args[i].prefix > 0 && args[i].s[0] != '-' || !args[i].unknown() && !strings.HasPrefix(args[i].s, "-") && args[i].s != "(" && args[i].s != "!" && args[i].s != ",") {
+		i++
+	}
+	for ; i < len(args); i++ {
+		w := args[i]
+		if w.unknown() {
+			j.add(Dangerous, name+": "+w.s+" is not known until it runs and may be -delete or -exec")
+			continue
+		}
+		switch a := w.s; {
+		case a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir":
 			k := i + 1
 			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
 				k++
@@ -55,13 +92,25 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 				j.add(Warning, name+" "+a+" without a command")
 			}
 			i = k
-		case "-delete":
+		case a == "-delete":
 			j.add(Dangerous, name+" -delete deletes every file it finds")
-		case "-fprint", "-fprint0", "-fprintf", "-fls":
+		case a == "-fprint" || a == "-fprint0" || a == "-fls" || a == "-fprintf":
 			if i+1 < len(args) {
 				j.add(s.writeTarget(args[i+1]))
 				i++
 			}
+			if a == "-fprintf" {
+				i++
+			}
+		case strings.HasPrefix(a, "-newer") && len(a) == 8:
+			i++
+		default:
+			n, ok := findPrimaries[a]
+			if !ok {
+				j.add(Warning, name+": "+a+" is not on its allowlist")
+				continue
+			}
+			i += n
 		}
 	}
 	return inf

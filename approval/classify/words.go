@@ -59,6 +59,13 @@ func (s *state) words(w *syntax.Word) []word {
 	if w == nil || len(w.Parts) == 0 {
 		return []word{{lit: true}}
 	}
+	if escapedBrace(w) {
+		// \{a,b\} is not expanded by bash; the parser would expand it.
+		// Keep the word whole, and never treat it as a known literal.
+		r := s.word(w)
+		r.dynamic(0, true)
+		return []word{r}
+	}
 	if syntax.SplitBraces(w) {
 		n := braceCount(w, s.c.rules.Limits.MaxBraceExpansion+1)
 		if n > s.c.rules.Limits.MaxBraceExpansion {
@@ -310,7 +317,11 @@ func ansiC(v string) string {
 		case 'c':
 			if i+1 < len(v) {
 				i++
-				b.WriteByte(v[i] & 0x1f)
+				if v[i] == '?' {
+					b.WriteByte(0x7f)
+				} else {
+					b.WriteByte(v[i] & 0x1f)
+				}
 			} else {
 				b.WriteString(`\c`)
 			}
@@ -486,6 +497,17 @@ func wildMatch(p, s string, depth int) bool {
 func anyWildcard(patterns []string, s string) bool {
 	for _, p := range patterns {
 		if wildcard(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// escapedBrace reports whether an unquoted part of w escapes a brace or a
+// comma, which decides whether and how bash expands the braces.
+func escapedBrace(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && (strings.Contains(l.Value, `\{`) || strings.Contains(l.Value, `\}`) || strings.Contains(l.Value, `\,`)) {
 			return true
 		}
 	}

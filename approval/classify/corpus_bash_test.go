@@ -1,0 +1,251 @@
+package classify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// needBash returns the path of bash, or skips (fails under CI=true).
+func needBash(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("bash")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("bash is required under CI: %v", err)
+		}
+		t.Skip("bash not installed")
+	}
+	return p
+}
+
+// sandboxDirs makes a working directory with the files the corpus reads
+// and an empty home directory.
+func sandboxDirs(t *testing.T) (ws, home, cache string) {
+	t.Helper()
+	root := t.TempDir()
+	ws, home, cache = filepath.Join(root, "ws"), filepath.Join(root, "home"), filepath.Join(root, "cache")
+	for _, d := range []string{ws, home, cache, filepath.Join(ws, "sub"), filepath.Join(ws, ".git", "hooks")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		"f":           "3 foo\n1 bar\n2 foo:baz\n",
+		"go.mod":      "module example.com/x\n\ngo 1.22\n",
+		"hex":         "68656c6c6f0a\n",
+		"f.yaml":      "a: 1\n",
+		"f.json":      `{"name": "x"}` + "\n",
+		"sub/a.md":    "# a\n",
+		".git/config": "[core]\n\trepositoryformatversion = 0\n",
+		"payload.sh":  "touch pwned\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{".bashrc", ".profile"} {
+		if err := os.WriteFile(filepath.Join(home, name), []byte("# rc\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws, home, cache
+}
+
+// snapshot records every file and directory under dirs with its size,
+// mode and modification time.
+func snapshot(t *testing.T, dirs ...string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, d := range dirs {
+		_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			info, err := e.Info()
+			if err != nil {
+				return nil
+			}
+			if e.IsDir() {
+				// A directory changes when an entry comes or goes, which
+				// the entries themselves show.
+				out[p] = info.Mode().String()
+				return nil
+			}
+			out[p] = fmt.Sprintf("%v %d %d", info.Mode(), info.Size(), info.ModTime().UnixNano())
+			return nil
+		})
+	}
+	return out
+}
+
+func diffSnapshots(a, b map[string]string) []string {
+	var d []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok {
+			d = append(d, "removed "+k)
+		} else if w != v {
+			d = append(d, "changed "+k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			d = append(d, "created "+k)
+		}
+	}
+	sort.Strings(d)
+	return d
+}
+
+// runBash runs cmd with bash -c in dir, without a terminal, in its own
+// process group that is killed after the deadline.
+func runBash(t *testing.T, bash, cmd, dir string, env []string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-c", cmd)
+	c.Dir, c.Env = dir, env
+	c.Stdin = strings.NewReader("")
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	err := c.Run()
+	return out.String(), err
+}
+
+// slowOrLive are safe corpus commands that never end by themselves (they
+// follow or redraw) or need a terminal; they are classified, not run.
+var slowOrLive = []string{"watch ", "tail -f", "top", "htop"}
+
+// TestCorpusSafeRunsClean runs every Safe case of the corpus through real
+// bash in a scratch working directory and home, and checks that it changed
+// no file anywhere in them (git's index and the Go build cache aside): what
+// the classifier calls Safe only reads.
+func TestCorpusSafeRunsClean(t *testing.T) {
+	bash := needBash(t)
+	ws, home, cache := sandboxDirs(t)
+	env := []string{
+		"PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+		"HOME=" + home, "LANG=C", "TERM=dumb", "GOCACHE=" + cache, "GOMODCACHE=" + filepath.Join(cache, "mod"),
+		"GOPROXY=off", "GOTOOLCHAIN=local", "GOTELEMETRY=off", "GOFLAGS=-mod=mod", "GIT_CONFIG_NOSYSTEM=1", "PAGER=cat", "GIT_PAGER=cat",
+	}
+	if _, err := runBash(t, bash, "(go telemetry off 2>/dev/null || true) && git init -q . && git -c user.name=t -c user.email=t@x commit -q --allow-empty -m init && tar -cf a.tar f && tar -czf a.tgz f", ws, env); err != nil {
+		t.Fatalf("setting up the working directory: %v", err)
+	}
+	ran := 0
+	for _, tc := range loadCorpus(t) {
+		if tc.want != Safe || strings.ContainsFunc(tc.cmd, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' }) {
+			continue
+		}
+		skip := false
+		for _, p := range slowOrLive {
+			skip = skip || strings.HasPrefix(tc.cmd, p)
+		}
+		if skip {
+			continue
+		}
+		if v := Classify(tc.cmd); v.Level != Safe {
+			continue // TestCorpus reports it
+		}
+		before := snapshot(t, ws, home)
+		out, _ := runBash(t, bash, tc.cmd, ws, env)
+		after := snapshot(t, ws, home)
+		var changed []string
+		for _, d := range diffSnapshots(before, after) {
+			if strings.Contains(d, filepath.Join(".git", "index")) || strings.HasSuffix(d, ".lock") {
+				continue // git refreshes its index on read
+			}
+			changed = append(changed, d)
+		}
+		if len(changed) > 0 {
+			t.Errorf("line %d: Safe %q changed files: %v\noutput: %s", tc.line, tc.cmd, changed, out)
+		}
+		ran++
+	}
+	if ran < 150 {
+		t.Fatalf("ran only %d safe cases through bash", ran)
+	}
+}
+
+// TestWordsMatchBash is a differential test of how the classifier reads
+// words: each command runs under bash with PATH holding only a recorder
+// that writes the argv it received, and the argv must be the one the
+// verdict reports. Quoting, escapes, $'...', brace expansion and known
+// variables are where a classifier and the shell disagree.
+func TestWordsMatchBash(t *testing.T) {
+	bash := needBash(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "argv")
+	recorder := "#!" + bash + "\n" + `{ printf '%s\0' "${0##*/}" "$@"; printf '\001'; } >> "$ARGV_LOG"` + "\n"
+	names := []string{"ls", "rm", "echo2", "cat", "grep", "git", "sort", "xx"}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(bin, n), []byte(recorder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmds := []string{
+		`ls -la`, `\ls -l`, `l''s "-a"`, `"l"s -a`, `$'\x6c\x73' -l`, `$'\154s' x`, `ls $'a\tb'`, `ls $'\u00e9'`,
+		`ls "a b" 'c d' e\ f`, `ls a{b,c}d`, `ls {1..3}`, `ls {a,b}{1,2}`, `X=ls; $X -1`, `X='-a -l'; ls $X`,
+		`ls "$'x'"`, `ls '$HOME'`, `ls \$HOME`, `ls a\\b`, `ls "a\"b"`, `ls 'a'\''b'`, `ls $'a\'b'`,
+		`ls -- -x`, `rm -rf ./a`, `git -c color.ui=false log --oneline`, `sort -k2,2 -t: f`, `grep -e "a|b" f`,
+		`cat <<< x`, `ls a\
+b`, `ls "a
+b"`, `ls ""`, `ls ''`, `ls $'\c?'`, `ls $'\101\x42\u0043'`, `echo2 {a..c..2}`, `ls a{,b}`, `ls {a}`,
+		`ls \{a,b\}`, `ls "{a,b}"`, `ls x{a,"b c"}`,
+	}
+	env := []string{"PATH=" + bin, "ARGV_LOG=" + log, "HOME=" + dir, "LC_ALL=C.UTF-8"}
+	for _, cmd := range cmds {
+		_ = os.Remove(log)
+		if out, err := runBash(t, bash, cmd, dir, env); err != nil {
+			t.Fatalf("%q: bash: %v: %s", cmd, err, out)
+		}
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatalf("%q: no command ran: %v", cmd, err)
+		}
+		var got [][]string
+		for _, rec := range strings.Split(strings.TrimSuffix(string(data), "\x01"), "\x01") {
+			got = append(got, strings.Split(strings.TrimSuffix(rec, "\x00"), "\x00"))
+		}
+		var want [][]string
+		for _, c := range Classify(cmd).Commands {
+			argv := append([]string{c.Name}, c.Args[1:]...)
+			want = append(want, argv)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%q:\n  bash ran       %q\n  classifier saw %q", cmd, got, want)
+		}
+	}
+}
+
+// TestSnapshotSeesWrites shows that TestCorpusSafeRunsClean would catch a
+// command that writes: the same run of a writing command is reported.
+func TestSnapshotSeesWrites(t *testing.T) {
+	bash := needBash(t)
+	ws, home, _ := sandboxDirs(t)
+	env := []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=" + home}
+	for _, cmd := range []string{"sort -o f f", "touch pwned", "echo x >> " + filepath.Join(home, ".bashrc"), "rm sub/a.md"} {
+		before := snapshot(t, ws, home)
+		if out, err := runBash(t, bash, "sleep 0.01; "+cmd, ws, env); err != nil {
+			t.Fatalf("%q: %v: %s", cmd, err, out)
+		}
+		if d := diffSnapshots(before, snapshot(t, ws, home)); len(d) == 0 {
+			t.Errorf("%q wrote a file, but the snapshots are the same", cmd)
+		}
+	}
+}
