@@ -339,6 +339,13 @@ func TestLimits(t *testing.T) {
 	deep := strings.Repeat("( ", 300) + "ls" + strings.Repeat(" )", 300)
 	assert.Equal(t, Dangerous, Classify(deep).Level)
 
+	// Arithmetic nests too, and counts against the same limit.
+	arith := "echo $((" + strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300) + "))"
+	v = Classify(arith)
+	assert.Equal(t, Dangerous, v.Level)
+	assert.Contains(t, strings.Join(v.Reasons, ";"), "arithmetic nested more than 200")
+	assert.Equal(t, Safe, Classify("echo $(("+strings.Repeat("(", 50)+"1"+strings.Repeat(")", 50)+"))").Level)
+
 	r := DefaultRules()
 	r.Limits.MaxLength = 10
 	c, err := New(r)

@@ -22,18 +22,39 @@
 // # Levels
 //
 // Safe < Warning < Dangerous < Blocked. Safe commands only read. Warning
-// commands change local state or are unknown. Dangerous commands can destroy
-// data or run code that cannot be judged. Blocked commands must never run.
-// The level of a command line is the highest level of anything in it, so
-// adding text to a command never lowers its level.
+// commands change local state or are not understood. Dangerous commands can
+// destroy data, write outside the working directory or run code that cannot
+// be judged. Blocked commands must never run. The level of a command line is
+// the highest level of anything in it, so adding text to a command never
+// lowers its level.
+//
+// # Safe is earned
+//
+// The classifier denies by default: a command line is Safe only when every
+// part of it is understood. Each program must be on the allowlist, found
+// by its bare name or in a system directory (./ls and /tmp/x/ls are not
+// ls); each option must be in that program's grammar (see Options: short
+// bundles, attached and optional values, GNU abbreviations), at level Safe;
+// each word must be a literal or an expansion that cannot change what runs
+// (a word known only at run time may be any option, so it is Safe only for
+// a program whose complete grammar has nothing above Safe); nothing may be
+// evaluated later as code (arithmetic on values the line did not set to
+// numbers, ${!x}, ${x@P}, declare -n, read or printf -v into a subscript,
+// mapfile -C, hash -p, aliases, PS4, BASH_ENV); variables exported to a
+// program must be known; nothing may be written but the standard streams.
+// Anything else is at least Warning; what can execute or write outside the
+// working directory is at least Dangerous.
 //
 // # Guarantees
 //
 //   - Classify never panics, whatever the input.
 //   - Input that cannot be parsed, is longer than Limits.MaxLength, nests
-//     deeper than Limits.MaxDepth or Limits.MaxNesting, or holds more than
-//     Limits.MaxCommands commands is Defaults.Invalid (Dangerous by default,
-//     never Safe).
+//     deeper than Limits.MaxDepth or Limits.MaxNesting (arithmetic
+//     included), or holds more than Limits.MaxCommands commands is
+//     Defaults.Invalid (Dangerous by default, never Safe).
+//   - Control characters (CR, NUL, ESC, C1), direction overrides and
+//     invalid UTF-8 make a command Dangerous: they can hide text from the
+//     person approving it.
 //   - A command name that is not a literal word ($X, $(...), a glob, a brace
 //     expansion) is at least Defaults.DynamicCommand (Dangerous).
 //   - Executing downloaded content (curl ... | sh, bash <(wget ...),
