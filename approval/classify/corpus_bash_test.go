@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -248,4 +250,133 @@ func TestSnapshotSeesWrites(t *testing.T) {
 			t.Errorf("%q wrote a file, but the snapshots are the same", cmd)
 		}
 	}
+}
+
+// TestGeneratedLinesMatchBash is a differential test over generated
+// command lines: bash runs each one with PATH holding only recorders, and
+// every program bash ran must be one the classifier judged, with the same
+// argv, unless the classifier rated the line Dangerous or worse (it could
+// not see it all, and says so). Lines mix quoting tricks, separators,
+// substitutions, groups, wrappers and shell strings.
+func TestGeneratedLinesMatchBash(t *testing.T) {
+	bash := needBash(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logs := filepath.Join(dir, "argv")
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// One file per process: pipeline stages run at once.
+	recorder := "#!" + bash + "\n" + `printf '%s\0' "${0##*/}" "$@" > "$ARGV_LOG/$$"` + "\n"
+	progs := []string{"ls", "cat", "rm", "grep", "wc"}
+	for _, n := range progs {
+		if err := os.WriteFile(filepath.Join(bin, n), []byte(recorder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Wrappers run through real programs that must be found on PATH.
+	for _, n := range []string{"env", "xargs", "timeout", "nice"} {
+		if p, err := exec.LookPath(n); err == nil {
+			if err := os.Symlink(p, filepath.Join(bin, n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.Symlink(bash, filepath.Join(bin, "bash")); err != nil {
+		t.Fatal(err)
+	}
+	names := func(r *rand.Rand, n string) string {
+		switch r.IntN(8) {
+		case 0:
+			return `\` + n
+		case 1:
+			return n[:1] + "''" + n[1:]
+		case 2:
+			return `"` + n + `"`
+		case 3:
+			return fmt.Sprintf(`$'\x%02x'%s`, n[0], n[1:])
+		case 4:
+			return "/" + "../" + bin[1:] + "/" + n // a path into the recorders
+		default:
+			return n
+		}
+	}
+	args := []string{"-l", "a", `"b c"`, `'d'`, `$'e\tf'`, "{g,h}", `i\ j`, "--", "-x", `"$(printf k)"`}
+	var simple func(r *rand.Rand, depth int) string
+	simple = func(r *rand.Rand, depth int) string {
+		n := progs[r.IntN(len(progs))]
+		cmd := names(r, n)
+		for range r.IntN(3) {
+			cmd += " " + args[r.IntN(len(args))]
+		}
+		if depth > 1 {
+			return cmd
+		}
+		switch r.IntN(10) {
+		case 0:
+			return "env " + cmd
+		case 1:
+			return "timeout 5 " + cmd
+		case 2:
+			return "bash -c " + shellQuote(cmd)
+		case 3:
+			return "eval " + shellQuote(cmd)
+		case 4:
+			return "( " + cmd + " )"
+		case 5:
+			return "{ " + cmd + "; }"
+		case 6:
+			return "echo $(" + simple(r, depth+1) + ") >/dev/null"
+		case 7:
+			return "nice -n 1 " + cmd
+		}
+		return cmd
+	}
+	seps := []string{"; ", " && ", " || ", " | ", "\n", " & wait; "}
+	r := rand.New(rand.NewPCG(1, 2))
+	env := []string{"PATH=" + bin, "ARGV_LOG=" + logs, "HOME=" + dir, "LC_ALL=C.UTF-8"}
+	judged := 0
+	for range 400 {
+		line := simple(r, 0)
+		for range r.IntN(3) {
+			line += seps[r.IntN(len(seps))] + simple(r, 0)
+		}
+		v := Classify(line)
+		if v.Level >= Dangerous {
+			continue
+		}
+		judged++
+		_ = os.RemoveAll(logs)
+		_ = os.MkdirAll(logs, 0o755)
+		_, _ = runBash(t, bash, line, dir, env)
+		ents, _ := os.ReadDir(logs)
+		for _, e := range ents {
+			data, _ := os.ReadFile(filepath.Join(logs, e.Name()))
+			argv := strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+			if !slices.ContainsFunc(v.Commands, func(c Command) bool { return sameArgv(c, argv) }) {
+				t.Errorf("%q (%s): bash ran %q, which the classifier did not judge; it saw %v", line, v.Level, argv, v.Commands)
+			}
+		}
+	}
+	if judged < 100 {
+		t.Fatalf("only %d generated lines were below Dangerous", judged)
+	}
+}
+
+// sameArgv reports whether the classifier's command c is the argv bash
+// ran: the same program and words, where a word the classifier shows as an
+// expansion ($(...)) stands for whatever bash made of it.
+func sameArgv(c Command, argv []string) bool {
+	if len(argv) == 0 || c.Name != argv[0] || len(c.Args) != len(argv) {
+		return false
+	}
+	for i := 1; i < len(argv); i++ {
+		if c.Args[i] != argv[i] && !strings.ContainsAny(c.Args[i], "$`") {
+			return false
+		}
+	}
+	return true
 }
