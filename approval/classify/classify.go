@@ -66,6 +66,8 @@ type Classifier struct {
 	shells   lookup[*ShellRule]
 	interps  lookup[*InterpreterRule]
 	download map[string]bool
+	paths    []patternSet // rules.Paths[i].Paths
+	vars     []patternSet // rules.Variables[i].Names
 	parsers  sync.Pool
 }
 
@@ -132,6 +134,12 @@ func New(rules Rules) (*Classifier, error) {
 	}
 	for _, d := range rules.Downloaders {
 		c.download[d] = true
+	}
+	for _, r := range rules.Paths {
+		c.paths = append(c.paths, newPatternSet(r.Paths))
+	}
+	for _, r := range rules.Variables {
+		c.vars = append(c.vars, newPatternSet(r.Names))
 	}
 	c.parsers.New = func() any {
 		return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))

@@ -221,11 +221,11 @@ func homePath(p string) string {
 
 func (s *state) pathRule(w word, read bool) (Level, string, bool) {
 	p := homePath(cleanPath(w.s))
-	for _, r := range s.c.rules.Paths {
+	for i, r := range s.c.rules.Paths {
 		if read && !r.Reads {
 			continue
 		}
-		if anyWildcard(r.Paths, p) {
+		if s.c.paths[i].match(p) {
 			reason := r.Reason
 			if reason == "" {
 				reason = "writes to " + p
@@ -506,8 +506,8 @@ func (s *state) judgeVar(name string, val *word, exported bool, fs *[]finding) {
 // exported to a program (FOO=1 cmd, env FOO=1, export FOO), since programs
 // read their environment in ways this classifier cannot see.
 func (s *state) varLevel(name string, val *word, exported bool) (Level, string) {
-	for _, r := range s.c.rules.Variables {
-		if !anyWildcard(r.Names, name) {
+	for i, r := range s.c.rules.Variables {
+		if !s.c.vars[i].match(name) {
 			continue
 		}
 		if val != nil && !val.unknown() && slices.Contains(r.SafeValues, val.s) {

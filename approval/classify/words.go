@@ -513,3 +513,34 @@ func escapedBrace(w *syntax.Word) bool {
 	}
 	return false
 }
+
+// patternSet is a list of wildcard patterns made quick to test: patterns
+// without wildcards are looked up in a map.
+type patternSet struct {
+	exact map[string]bool
+	globs []string
+}
+
+func newPatternSet(patterns []string) patternSet {
+	ps := patternSet{exact: map[string]bool{}}
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "*?\\") {
+			ps.globs = append(ps.globs, p)
+		} else {
+			ps.exact[p] = true
+		}
+	}
+	return ps
+}
+
+func (ps *patternSet) match(s string) bool {
+	if ps.exact[s] {
+		return true
+	}
+	for _, g := range ps.globs {
+		if wildMatch(g, s, 0) {
+			return true
+		}
+	}
+	return false
+}
