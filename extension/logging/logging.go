@@ -191,6 +191,11 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		}
 		fields = append(fields, zap.Reflect("args", rawJSON(redact.Args(c.Args, secrets))))
 	}
+	// A logger built with AddStacktrace (zap's development config does so
+	// from Warn) would attach the stack of this line to every denied or
+	// failed call: always the same executor frames, one per call. A
+	// denial is an outcome, not a bug; a panic carries its own stack above.
+	ce.Stack = ""
 	ce.Write(fields...)
 }
 

@@ -28,3 +28,19 @@ func TestRefusedCallsAreLogged(t *testing.T) {
 	assert.Equal(t, "invalid_arguments", entries[1].ContextMap()["error_code"])
 	assert.NotContains(t, entries[1].ContextMap()["args"], pinValue, "a refused call's secrets are redacted too")
 }
+
+// A development logger (zap.NewDevelopment adds stack traces from Warn)
+// must not print a stack trace for every denied call.
+func TestDeniedCallsCarryNoStackTrace(t *testing.T) {
+	core, logs := observer.New(zapcore.DebugLevel)
+	ext := logging.New(zap.New(core, zap.AddStacktrace(zapcore.WarnLevel)))
+	call := tool.Call{ID: "d1", Name: "drop_table"}
+	ext.Refused(context.Background(), &call, nil, &tool.Result{
+		Status: tool.StatusDenied,
+		Error:  &tool.Error{Code: tool.CodePolicyDenied, Message: "policy rule tools.drop_table.forbidden_in_modes"},
+	})
+	entries := logs.All()
+	require.Len(t, entries, 1)
+	assert.Equal(t, zapcore.WarnLevel, entries[0].Level)
+	assert.Empty(t, entries[0].Stack, "a denial is an outcome, not a bug: no stack trace")
+}
