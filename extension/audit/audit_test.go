@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +29,23 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(crashChildEnv) != "" {
+		crashChild()
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// testKey is the HMAC key of the keyed trails in these tests.
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
+func mustNew(t testing.TB, w audit.Writer, opts ...audit.Option) *audit.Trail {
+	t.Helper()
+	tr, err := audit.New(w, opts...)
+	require.NoError(t, err)
+	return tr
+}
 
 type deployIn struct {
 	Env   string `json:"env"`
@@ -98,7 +113,7 @@ func readRecords(t *testing.T, path string) []audit.Record {
 // Both modes record the same: in batched mode the writer goroutine
 // redacts and encodes what the caller queued.
 func TestIntentAndOutcome(t *testing.T) {
-	for name, opts := range map[string][]audit.Option{"sync": nil, "batched": {audit.WithBatch(100, time.Hour)}} {
+	for name, opts := range map[string][]audit.Option{"sync": nil, "interval": {audit.WithSyncInterval(time.Hour)}, "keyed": {audit.WithKey(testKey)}} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "audit.jsonl")
 			trail, err := audit.Open(path, opts...)
@@ -156,7 +171,7 @@ func TestIntentAndOutcome(t *testing.T) {
 			assert.Equal(t, audit.Genesis, recs[0].Prev)
 			assert.Equal(t, recs[0].Hash, recs[1].Prev)
 
-			rep, err := audit.Verify(path)
+			rep, err := audit.Verify(path, opts...)
 			require.NoError(t, err)
 			assert.True(t, rep.OK())
 			assert.Equal(t, 6, rep.Records)
@@ -250,16 +265,17 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func TestTornLastLineRepairedOnReopen(t *testing.T) {
+func TestTornLastLineIsReportedAndRepairedOnlyOnRequest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	writeTrail(t, path, 3) // 6 records
 	good, err := os.ReadFile(path)
 	require.NoError(t, err)
 
 	// A crash in the middle of writing record 7.
+	torn := `{"seq":7,"time":"2026-01-01T00:00:00Z","kind":"intent","too`
 	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	require.NoError(t, err)
-	_, err = fh.WriteString(`{"seq":7,"time":"2026-01-01T00:00:00Z","kind":"intent","too`)
+	_, err = fh.WriteString(torn)
 	require.NoError(t, err)
 	require.NoError(t, fh.Close())
 
@@ -268,27 +284,44 @@ func TestTornLastLineRepairedOnReopen(t *testing.T) {
 	assert.ErrorIs(t, err, audit.ErrTorn)
 	assert.NotErrorIs(t, err, audit.ErrBroken)
 	assert.True(t, rep.Torn)
+	assert.EqualValues(t, len(torn), rep.TornBytes)
 	require.NotNil(t, rep.Break)
 	assert.Equal(t, 7, rep.Break.Line)
 	assert.Equal(t, 6, rep.Records)
 
+	_, err = audit.Open(path)
+	require.Error(t, err, "Open does not silently drop the torn bytes")
+	assert.ErrorIs(t, err, audit.ErrTorn)
+	assert.Contains(t, err.Error(), "audit.Repair")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(good)+torn, string(after), "a refused Open changes nothing")
+
+	rep, err = audit.Repair(path)
+	require.NoError(t, err)
+	assert.Equal(t, 7, rep.Records, "the six records and the repair record")
+	recs := readRecords(t, path)
+	require.Len(t, recs, 7)
+	assert.Equal(t, audit.KindRepair, recs[6].Kind)
+	assert.Contains(t, recs[6].Error, fmt.Sprintf("torn last line of %d bytes after record 6", len(torn)))
+	assert.Contains(t, recs[6].Error, sha256Hex([]byte(torn)), "the repair says what it removed")
+	now, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.HasPrefix(now, good), "earlier records are untouched")
+
 	trail, err := audit.Open(path)
-	require.NoError(t, err, "reopening repairs a torn tail")
-	seq, _ := trail.Head()
-	assert.EqualValues(t, 6, seq, "the chain continues from the last good record")
+	require.NoError(t, err, "a repaired trail opens")
 	f := newFixture(t, trail)
 	_, err = f.call(t, "after-crash", false)
 	require.NoError(t, err)
 	require.NoError(t, trail.Close())
-
-	after, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.True(t, bytes.HasPrefix(after, good), "earlier records are untouched")
 	rep, err = audit.Verify(path)
 	require.NoError(t, err)
-	assert.Equal(t, 8, rep.Records)
-	recs := readRecords(t, path)
-	assert.Equal(t, "after-crash", recs[6].CallID)
+	assert.Equal(t, 9, rep.Records)
+
+	_, err = audit.Repair(path)
+	require.NoError(t, err, "repairing an intact trail does nothing")
+	assert.Len(t, readRecords(t, path), 9)
 }
 
 func TestOpenInReadOnlyPlaces(t *testing.T) {
@@ -378,7 +411,7 @@ func (w *failingWriter) Sync() error {
 func TestFullDiskFailsClosed(t *testing.T) {
 	w := &failingWriter{budget: 0}
 	var handled []error
-	trail := audit.New(w, audit.WithErrorHandler(func(err error) { handled = append(handled, err) }))
+	trail := mustNew(t, w, audit.WithErrorHandler(func(err error) { handled = append(handled, err) }))
 	f := newFixture(t, trail)
 
 	res, err := f.call(t, "c1", false)
@@ -405,7 +438,7 @@ func TestFullDiskFailsClosed(t *testing.T) {
 func TestFullDiskFailOpen(t *testing.T) {
 	w := &failingWriter{budget: 0}
 	var handled atomic.Int64
-	trail := audit.New(w, audit.FailOpen(), audit.WithErrorHandler(func(error) { handled.Add(1) }))
+	trail := mustNew(t, w, audit.FailOpen(), audit.WithErrorHandler(func(error) { handled.Add(1) }))
 	f := newFixture(t, trail)
 	res, err := f.call(t, "c1", false)
 	require.NoError(t, err, "fail-open lets the call run")
@@ -421,11 +454,11 @@ func TestFullDiskAfterIntent(t *testing.T) {
 	fixed := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC)
 	clock := audit.WithClock(func() time.Time { return fixed })
 	w := &failingWriter{budget: 0}
-	trail := audit.New(w, clock)
+	trail := mustNew(t, w, clock)
 	f := newFixture(t, trail)
 	// Room for exactly the intent record.
 	probe := &failingWriter{budget: 1 << 20}
-	pf := newFixture(t, audit.New(probe, clock))
+	pf := newFixture(t, mustNew(t, probe, clock))
 	_, err := pf.call(t, "c1", false)
 	require.NoError(t, err)
 	intentLen := bytes.IndexByte(probe.buf.Bytes(), '\n') + 1
@@ -442,7 +475,7 @@ func TestFullDiskAfterIntent(t *testing.T) {
 
 func TestPartialWriteStopsTheTrail(t *testing.T) {
 	w := &failingWriter{budget: 10, partial: true}
-	trail := audit.New(w)
+	trail := mustNew(t, w)
 	f := newFixture(t, trail)
 	_, err := f.call(t, "c1", false)
 	require.Error(t, err)
@@ -451,53 +484,17 @@ func TestPartialWriteStopsTheTrail(t *testing.T) {
 	w.mu.Unlock()
 	res, err := f.call(t, "c2", false)
 	require.Error(t, err, "after a torn write to a writer it cannot roll back, the trail refuses to go on")
-	assert.Contains(t, res.Error.Message, "reopen the trail")
+	assert.Contains(t, res.Error.Message, "stopped after an earlier failure")
 	assert.Zero(t, f.runs.Load())
 }
 
 func TestSyncFailureFailsClosed(t *testing.T) {
 	w := &failingWriter{budget: 1 << 20, syncErr: syscall.EIO}
-	f := newFixture(t, audit.New(w))
+	f := newFixture(t, mustNew(t, w))
 	res, err := f.call(t, "c1", false)
 	require.Error(t, err)
 	assert.Contains(t, res.Error.Message, "sync")
 	assert.Zero(t, f.runs.Load())
-}
-
-func TestDurabilityModes(t *testing.T) {
-	t.Run("default syncs every record", func(t *testing.T) {
-		w := &failingWriter{budget: 1 << 20}
-		trail := audit.New(w)
-		for range 3 {
-			require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-		}
-		assert.Equal(t, 3, w.syncs)
-	})
-	t.Run("batch by size", func(t *testing.T) {
-		w := &failingWriter{budget: 1 << 20}
-		trail := audit.New(w, audit.WithBatch(2, 0))
-		for range 5 {
-			require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-		}
-		// Full batches are written and synced in the background.
-		assert.Eventually(t, func() bool { return syncs(w) >= 1 }, 5*time.Second, time.Millisecond)
-		require.NoError(t, trail.Close())
-		// Two full batches and the rest at Close; a writer that falls
-		// behind may merge batches, never split them.
-		assert.GreaterOrEqual(t, w.syncs, 2)
-		assert.LessOrEqual(t, w.syncs, 3, "one fsync per batch of two, not one per record")
-		rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-		require.NoError(t, err)
-		assert.Equal(t, 5, rep.Records)
-	})
-	t.Run("batch by interval", func(t *testing.T) {
-		w := &failingWriter{budget: 1 << 20}
-		trail := audit.New(w, audit.WithBatch(0, 5*time.Millisecond))
-		require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-		assert.Eventually(t, func() bool { w.mu.Lock(); defer w.mu.Unlock(); return w.syncs >= 1 }, 5*time.Second, time.Millisecond)
-		require.NoError(t, trail.Close())
-		assert.Error(t, trail.Write(audit.Record{Tool: "x"}), "writes after Close fail")
-	})
 }
 
 func TestConcurrentCallsMakeAValidChain(t *testing.T) {
@@ -506,7 +503,7 @@ func TestConcurrentCallsMakeAValidChain(t *testing.T) {
 		opts []audit.Option
 	}{
 		{name: "sync each record"},
-		{name: "batched", opts: []audit.Option{audit.WithBatch(7, time.Millisecond)}},
+		{name: "sync interval", opts: []audit.Option{audit.WithSyncInterval(time.Millisecond)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "audit.jsonl")
@@ -546,114 +543,6 @@ func TestConcurrentCallsMakeAValidChain(t *testing.T) {
 	}
 }
 
-func TestBatchedBuffersUntilTheBatchIsFull(t *testing.T) {
-	w := &failingWriter{budget: 1 << 20}
-	trail := audit.New(w, audit.WithBatch(3, 0))
-	for i := range 2 {
-		require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-		assert.Zero(t, writes(w), "record %d stays in memory until the batch is full", i+1)
-	}
-	seq, _ := trail.Head()
-	assert.EqualValues(t, 2, seq, "buffered records count as written")
-	assert.Zero(t, writes(w), "Head encodes the queued records but does not write them")
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	assert.Eventually(t, func() bool { return syncs(w) == 1 }, 5*time.Second, time.Millisecond, "the full batch is written and synced in the background")
-	assert.Equal(t, 1, writes(w), "one write per batch")
-	require.NoError(t, trail.Flush())
-	assert.Equal(t, 1, syncs(w), "one fsync per batch: Flush finds it done")
-	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-	require.NoError(t, err)
-	assert.Equal(t, 3, rep.Records)
-
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	require.NoError(t, trail.Flush())
-	assert.Equal(t, 2, w.writes, "Flush writes the partial batch")
-	assert.Equal(t, 2, w.syncs)
-	require.NoError(t, trail.Flush())
-	assert.Equal(t, 2, w.syncs, "a Flush with nothing new does not sync again")
-	require.NoError(t, trail.Close())
-	rep, err = audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-	require.NoError(t, err)
-	assert.Equal(t, 4, rep.Records)
-}
-
-func TestBatchedFullDiskFailsClosedAndRecovers(t *testing.T) {
-	w := &failingWriter{budget: 0}
-	var handled atomic.Int64
-	trail := audit.New(w, audit.WithBatch(2, 0), audit.WithErrorHandler(func(error) { handled.Add(1) }))
-	f := newFixture(t, trail)
-
-	// c1's intent and outcome fill the batch; the writer's flush fails,
-	// but both records are in memory, so c1 ran and reports success.
-	_, err := f.call(t, "c1", false)
-	require.NoError(t, err)
-	assert.EqualValues(t, 1, f.runs.Load())
-	assert.Eventually(t, func() bool { return handled.Load() == 1 }, 5*time.Second, time.Millisecond, "the failed flush goes to the error handler")
-
-	// The trail is stalled: the next intent cannot be written, so c2 does
-	// not run.
-	res, err := f.call(t, "c2", false)
-	require.Error(t, err)
-	assert.Equal(t, tool.CodeInternal, res.Error.Code)
-	assert.Contains(t, res.Error.Message, "no space left on device")
-	assert.Contains(t, res.Error.Message, "not run")
-	assert.EqualValues(t, 1, f.runs.Load(), "the backend must not run while the trail cannot be written")
-
-	// Space comes back: the kept batch is written first, then the new call.
-	w.mu.Lock()
-	w.budget = 1 << 20
-	w.mu.Unlock()
-	_, err = f.call(t, "c3", false)
-	require.NoError(t, err)
-	require.NoError(t, trail.Close())
-	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-	require.NoError(t, err)
-	assert.Equal(t, 4, rep.Records, "c1's buffered records survived the full disk; c2 left none")
-}
-
-func TestBatchedPartialWriteStopsTheTrail(t *testing.T) {
-	w := &failingWriter{budget: 10, partial: true}
-	failed := make(chan struct{}, 1)
-	trail := audit.New(w, audit.WithBatch(1, time.Hour), audit.WithErrorHandler(func(error) {
-		select {
-		case failed <- struct{}{}:
-		default:
-		}
-	}))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the record is in memory")
-	<-failed // the writer's torn write
-	w.mu.Lock()
-	w.budget = 1 << 20
-	w.mu.Unlock()
-	err := trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"})
-	require.Error(t, err, "after a torn write to a writer it cannot roll back, the trail refuses to go on")
-	assert.Contains(t, err.Error(), "reopen the trail")
-	err = trail.Close()
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "1 buffered records (up to seq 1) were not written")
-}
-
-func TestBatchedChainContinuesAcrossOpens(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	trail, err := audit.Open(path, audit.WithBatch(2, 0))
-	require.NoError(t, err)
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	require.NoError(t, trail.Close())
-	rep, err := audit.Verify(path)
-	require.NoError(t, err)
-	assert.Equal(t, 2, rep.Records)
-
-	// Reopen and continue: the chain goes on across batches and opens.
-	trail, err = audit.Open(path, audit.WithBatch(100, 0))
-	require.NoError(t, err)
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "y"}))
-	require.NoError(t, trail.Close())
-	rep, err = audit.Verify(path)
-	require.NoError(t, err)
-	assert.Equal(t, 3, rep.Records)
-}
-
 func TestVerifyMissingFile(t *testing.T) {
 	_, err := audit.Verify(filepath.Join(t.TempDir(), "nope.jsonl"))
 	require.Error(t, err)
@@ -661,7 +550,7 @@ func TestVerifyMissingFile(t *testing.T) {
 }
 
 func TestPriority(t *testing.T) {
-	tr := audit.New(&failingWriter{})
+	tr := mustNew(t, &failingWriter{})
 	assert.Equal(t, extension.PriorityAudit, tr.Priority())
 	assert.Equal(t, "audit", tr.Name())
 }
@@ -688,144 +577,4 @@ func TestRewrittenArgsRecordedOnOutcome(t *testing.T) {
 	assert.Contains(t, string(recs[1].Args), `"staging"`, "the arguments that actually ran are recorded")
 	assert.NotContains(t, string(recs[1].Args), secretValue)
 	assert.Equal(t, "modify", recs[1].Decision)
-}
-
-// blockingSyncWriter's Sync waits for release.
-type blockingSyncWriter struct {
-	failingWriter
-	release chan struct{}
-}
-
-func (w *blockingSyncWriter) Sync() error {
-	<-w.release
-	return w.failingWriter.Sync()
-}
-
-// A full batch is written and fsynced in the background, and the next
-// batch is not written before that fsync ends: at most one written batch
-// is ever not durable, and callers do not wait for the disk.
-func TestBatchedFsyncInBackgroundOneBatchAtATime(t *testing.T) {
-	w := &blockingSyncWriter{failingWriter: failingWriter{budget: 1 << 20}, release: make(chan struct{})}
-	trail := audit.New(w, audit.WithBatch(1, 0))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "the filling write does not wait for the disk")
-	assert.Eventually(t, func() bool { return writes(&w.failingWriter) == 1 }, 5*time.Second, time.Millisecond, "the writer goroutine writes the full batch")
-	// The writer is now blocked in the first batch's fsync.
-	second := make(chan error, 1)
-	go func() { second <- trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}) }()
-	select {
-	case err := <-second:
-		require.NoError(t, err, "the second record is accepted while the fsync runs")
-	case <-time.After(5 * time.Second):
-		t.Fatal("a write waited for another batch's fsync")
-	}
-	time.Sleep(20 * time.Millisecond)
-	assert.Equal(t, 1, writes(&w.failingWriter), "the second batch waits for the first one's fsync")
-	close(w.release)
-	assert.Eventually(t, func() bool { return writes(&w.failingWriter) == 2 }, 5*time.Second, time.Millisecond)
-	require.NoError(t, trail.Close())
-	assert.Equal(t, 2, syncs(&w.failingWriter))
-	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-	require.NoError(t, err)
-	assert.Equal(t, 2, rep.Records)
-}
-
-// A batched Write returns before its record is encoded: the record must
-// not share memory with the caller, who may reuse it at once.
-func TestBatchedWriteKeepsNoReferenceToTheCaller(t *testing.T) {
-	w := &failingWriter{budget: 1 << 20}
-	trail := audit.New(w, audit.WithBatch(100, 0))
-	args := []byte(`{"path":"a.txt"}`)
-	roles := []string{"admin"}
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x", Args: args, Roles: roles}))
-	copy(args, `{"path":"b.txt"}`)
-	roles[0] = "guest"
-	require.NoError(t, trail.Close())
-	assert.Contains(t, w.buf.String(), `"args":{"path":"a.txt"}`)
-	assert.Contains(t, w.buf.String(), `"roles":["admin"]`)
-}
-
-// A record the fast encoder leaves to encoding/json is encoded in the
-// caller, so that its error reaches the caller and nothing half-accepted
-// breaks the chain.
-func TestBatchedUnencodableRecordIsRefused(t *testing.T) {
-	w := &failingWriter{budget: 1 << 20}
-	trail := audit.New(w, audit.WithBatch(100, 0))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	err := trail.Write(audit.Record{Kind: audit.KindOutcome, Tool: "x", DurationMS: math.NaN()})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "encode record")
-	err = trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x", Args: json.RawMessage(`{"a":`)})
-	require.Error(t, err, "arguments that are not JSON")
-	// A slow-path record that encodes keeps its place in the order.
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "local", Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("X", 3600))}))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "y"}))
-	require.NoError(t, trail.Close())
-	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-	require.NoError(t, err)
-	assert.Equal(t, 3, rep.Records)
-	var tools []string
-	for _, line := range strings.Split(strings.TrimSpace(w.buf.String()), "\n") {
-		var r audit.Record
-		require.NoError(t, json.Unmarshal([]byte(line), &r))
-		tools = append(tools, r.Tool)
-	}
-	assert.Equal(t, []string{"x", "local", "y"}, tools)
-}
-
-// When the disk is slower than the callers, memory stays bounded: once a
-// whole batch waits behind one being synced, a Write waits for the disk.
-func TestBatchedWriterBehindMakesCallersWait(t *testing.T) {
-	w := &blockingSyncWriter{failingWriter: failingWriter{budget: 1 << 20}, release: make(chan struct{})}
-	trail := audit.New(w, audit.WithBatch(1, 0))
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}))
-	assert.Eventually(t, func() bool { return writes(&w.failingWriter) == 1 }, 5*time.Second, time.Millisecond)
-	require.NoError(t, trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}), "one batch may wait in memory")
-	third := make(chan error, 1)
-	go func() { third <- trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "x"}) }()
-	select {
-	case err := <-third:
-		t.Fatalf("a write went through with two batches waiting for the disk (err %v)", err)
-	case <-time.After(50 * time.Millisecond):
-	}
-	close(w.release)
-	require.NoError(t, <-third)
-	require.NoError(t, trail.Close())
-	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-	require.NoError(t, err)
-	assert.Equal(t, 3, rep.Records)
-}
-
-// Concurrent writers, some of whose records take the caller-side encoding
-// path, leave one valid chain with every record, each writer's in its
-// order.
-func TestBatchedConcurrentMixedWritesKeepOrder(t *testing.T) {
-	w := &failingWriter{budget: 64 << 20}
-	trail := audit.New(w, audit.WithBatch(7, time.Millisecond))
-	local := time.FixedZone("X", 3600)
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 200 {
-				rec := audit.Record{Kind: audit.KindIntent, Tool: fmt.Sprintf("g%d", g), CallID: fmt.Sprintf("%04d", i)}
-				if i%10 == 0 {
-					rec.Time = time.Now().In(local) // not UTC: encoded in the caller
-				}
-				assert.NoError(t, trail.Write(rec))
-			}
-		}()
-	}
-	wg.Wait()
-	require.NoError(t, trail.Close())
-	rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
-	require.NoError(t, err)
-	assert.Equal(t, 1600, rep.Records)
-	last := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(w.buf.String()), "\n") {
-		var r audit.Record
-		require.NoError(t, json.Unmarshal([]byte(line), &r))
-		assert.Less(t, last[r.Tool], r.CallID, "writer %s's records keep their order", r.Tool)
-		last[r.Tool] = r.CallID
-	}
 }

@@ -7,25 +7,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/audit"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// BenchmarkExecute compares Execute with no extension against Execute with
-// only the audit extension, batched to a temp file, and (for reference)
-// with the default fsync per record.
-func BenchmarkExecute(b *testing.B) {
+// BenchmarkExecute1msTool is the realistic call: a tool that does 1 ms of
+// work, through Execute with no extension, with the keyed audit trail
+// fsyncing every record (the default), and with WithSyncInterval. Run
+// with -cpu 1,8 to see group commit share fsyncs between concurrent calls.
+func BenchmarkExecute1msTool(b *testing.B) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("work", "Works for 1 ms", func(_ context.Context, in deployIn) (string, error) {
+		time.Sleep(time.Millisecond)
+		return "done " + in.Env, nil
+	}, tool.WithRisk(tool.RiskLow)))
 	args, _ := json.Marshal(deployIn{Env: "prod", Token: secretValue})
-	call := tool.Call{ID: "c1", Name: "deploy", Args: args, Principal: tool.Principal{ID: "alice"}}
 	for _, bc := range []struct {
 		name string
 		opts []audit.Option
 		none bool
 	}{
 		{name: "none", none: true},
-		{name: "audit-batched", opts: []audit.Option{audit.WithBatch(256, 100*time.Millisecond)}},
-		{name: "audit-fsync-each"},
+		{name: "audit-fsync-each", opts: []audit.Option{audit.WithKey(testKey)}},
+		{name: "audit-sync-100ms", opts: []audit.Option{audit.WithKey(testKey), audit.WithSyncInterval(100 * time.Millisecond)}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var exts []extension.Extension
@@ -37,14 +44,17 @@ func BenchmarkExecute(b *testing.B) {
 				defer trail.Close()
 				exts = append(exts, trail)
 			}
-			f := newFixture(b, exts...)
-			ctx := context.Background()
+			ex := executor.New(reg, executor.WithExtensions(exts...))
 			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := f.ex.Execute(ctx, call); err != nil {
-					b.Fatal(err)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					call := tool.Call{ID: "c1", Name: "work", Args: args, Principal: tool.Principal{ID: "alice"}}
+					if _, err := ex.Execute(context.Background(), call); err != nil {
+						b.Error(err)
+						return
+					}
 				}
-			}
+			})
 		})
 	}
 }

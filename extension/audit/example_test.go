@@ -20,7 +20,7 @@ func Example() {
 	tools := registry.New()
 	tools.MustRegister(tool.Func("ping", "Ping", func(context.Context, struct{}) (string, error) { return "pong", nil }))
 
-	trail, err := audit.Open(path) // fsync per record; audit.WithBatch to batch
+	trail, err := audit.Open(path) // fsync per record; audit.WithSyncInterval to defer fsyncs
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -127,14 +127,12 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	}
 }
 
-// setArgs puts a call's arguments on rec, redacted. In batched mode the
-// writer goroutine redacts them (Write copies them first).
+// setArgs puts a call's arguments on rec, redacted.
 func (t *Trail) setArgs(rec *Record, args json.RawMessage, secrets []string) {
-	if t.batched && len(args) > 0 {
-		rec.Args, rec.redactLater, rec.secrets = args, true, secrets
+	if len(args) == 0 {
 		return
 	}
-	rec.Args, rec.argsValid = redact.Args(args, secrets), true
+	rec.Args = redact.Args(args, secrets)
 }
 
 // decidedBy is who made the approval decision, from the metadata the

@@ -1,68 +1,63 @@
 // Package audit is the executor extension that keeps an append-only,
-// hash-chained JSON-lines trail of every call: an "intent" record before the
+// chained JSON-lines trail of every call: an "intent" record before the
 // call runs and an "outcome" record after.
 //
 // Records say who asked (principal, tenant, agent, session), what (tool,
 // redacted arguments), what was decided (the approval decision when the
 // result's metadata carries one) and what happened (status, error code and
-// message, duration, attempts). Arguments are redacted with the same rules
-// as the logging extension: the tool's Spec.Secrets and keys that look like
-// secrets.
+// message, duration, attempts). Arguments are redacted with the project's
+// one redaction rule (internal/redact): the tool's Spec.Secrets, names that
+// look secret, and secrets inside strings.
 //
 // # Chain
 //
-// Each line is one JSON object whose last field is "hash": the sha256 (hex)
-// of the line's bytes up to that field (the object without "hash"), and
-// whose "prev" field is the previous record's hash (64 zeros for the first
-// record). Records are numbered by "seq" from 1. Verify reads a trail and
-// reports the first line where the chain breaks: an edited line fails its
-// own hash; a deleted, inserted or reordered line breaks "prev" and "seq" at
-// the line after the gap. An edit that also recomputes the edited line's
-// hash is caught at the next line. Deleting records from the end cannot be
-// seen from the file alone: compare Report.LastSeq and LastHash with a copy
-// kept elsewhere (Trail.Head) if that matters.
+// Each line is one JSON object whose last field is "hash", computed over
+// the line's bytes up to that field, and whose "prev" field is the
+// previous record's hash (64 zeros for the first record). Records are
+// numbered by "seq" from 1.
+//
+// With a key (WithKey, WithKeyFile) the hash is HMAC-SHA256 under the key.
+// Whoever can write the file but does not hold the key cannot make a line
+// that verifies: Verify with the key detects an edited line (even with every
+// later hash recomputed), deleted records (even renumbered), inserted or
+// forged records and reordering. Keep the key away from the machine the
+// agent runs on if the agent's machine is what you distrust.
+//
+// Without a key the hash is a plain SHA-256. That proves only that the file
+// is internally consistent: it catches accidental damage and careless edits,
+// but anyone who can write the file can rewrite it and recompute every hash,
+// and Verify will say ok. Use a key when the trail is evidence.
+//
+// Nothing inside the file can show that records were cut from its end. For
+// that, the trail writes signed checkpoints (WithCheckpoints): the head's
+// sequence number and hash, signed with an Ed25519 key, to a separate sink
+// the operator chooses (a second file, a syslog writer, stdout for a log
+// shipper). Verify with the last checkpoint (AgainstCheckpoint) detects
+// truncation, and the checkpoint's signature cannot be forged without the
+// private key.
 //
 // # Durability
 //
 // By default every record is written to the file and fsynced before Write
-// returns, and so before the call proceeds (concurrent calls share one
-// fsync: group commit). A record reported written survives a process or a
-// machine crash: the default mode loses nothing it reported written.
+// returns: nothing Write acknowledged is lost to a process crash (panic,
+// kill -9, OOM) or a machine crash (power loss, kernel panic). Concurrent
+// Writes share fsyncs: one fsync covers every record written before it
+// started (group commit).
 //
-// WithBatch trades that for speed. A Write only copies its record into a
-// queue in memory; the trail's writer goroutine encodes, hashes, writes and
-// fsyncs the queue once per batch: every n records or every interval,
-// whichever comes first (and when it passes 1 MiB). The caller does not pay
-// for encoding, hashing or the disk, and the next batch is written only
-// after the previous one's fsync ends. When the disk falls a whole batch
-// behind, a Write waits for it, so memory stays bounded. In batched mode a
-// record is "written" as soon as it is accepted in memory: an intent record
-// is accepted before the backend runs, so a call still never runs without
-// its intent (fail closed), but a crash can lose records the trail
-// reported written:
+// WithSyncInterval(d) trades that for speed. A Write encodes and chains its
+// record at once (so errors and order are the caller's), but only appends
+// it to a buffer in memory; a goroutine writes and fsyncs the buffer every
+// d, or sooner when it passes 1 MiB. A crash of either kind can then lose
+// the records accepted since the last flush: at most d's worth (or 1 MiB).
+// What survives is always a valid chain prefix. Durable reports how far
+// the trail is known to be on disk; Flush and Close write and fsync what is
+// in memory. When a flush fails (a full disk) the records stay in memory
+// and every Write first retries the flush, failing closed until it works.
 //
-//   - a process crash (panic, kill -9, OOM) loses the records still in
-//     memory: at most two batches (n records or one interval's worth each);
-//   - a machine crash (power loss, kernel panic) loses the same, plus a
-//     batch that was being written or fsynced when it struck.
-//
-// What survives is always a valid chain prefix: lost records are missing
-// from the end, never from the middle. Flush and Close write what is in
-// memory and fsync; call Close before the program exits.
-//
-// When a batch cannot be written (a full disk), it stays in memory, the
-// error goes to the error handler, and until a later flush succeeds every
-// Write first retries the flush and fails if it fails again, so calls fail
-// closed while the trail cannot keep up (from the moment the failure is
-// seen: calls accepted while the writer goroutine was writing the failed
-// batch stay in memory with it), and nothing already accepted is
-// dropped while the process lives. A record that the trail's own encoder
-// cannot handle (a NaN duration, arguments that are not JSON) is encoded
-// in the caller, so its error reaches Write's caller.
-//
-// A crash in the middle of a write leaves at most a torn last line; Verify
-// reports it and Open repairs it (truncates the torn tail and continues the
-// chain from the last good record) without touching earlier records.
+// A write cut short by a machine crash can leave a torn last line. Open
+// refuses such a trail with ErrTorn, and Verify reports it; Repair cuts the
+// torn bytes off and records the repair in the trail (what was removed, and
+// its hash), so nothing is discarded silently.
 //
 // One Trail owns its file: two Trails (or processes) must not write to the
 // same trail at once, or their chains interleave and break.
@@ -78,20 +73,20 @@ package audit
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
-	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
-
-	"github.com/toolbelt-go/toolbelt/internal/redact"
 )
 
 // Record kinds.
@@ -101,6 +96,8 @@ const (
 	// KindRefused is the one record of a call the executor refused before
 	// any extension ran (unknown tool, invalid arguments): nothing ran.
 	KindRefused = "refused"
+	// KindRepair records that Repair cut a torn last line off the trail.
+	KindRepair = "repair"
 )
 
 // Genesis is the prev hash of the first record.
@@ -145,23 +142,6 @@ type Record struct {
 
 	Prev string `json:"prev"`
 	Hash string `json:"hash,omitempty"`
-
-	// argsValid says Args is known to be valid JSON (the output of
-	// redact.Args, which guarantees it), so encoding need not check again.
-	argsValid bool
-	// redactLater, set by the extension in batched mode, says Args are
-	// the call's raw arguments, to be redacted with secrets by the writer
-	// goroutine before encoding (the caller does not pay for it).
-	redactLater bool
-	secrets     []string
-}
-
-// redact redacts Args if the extension left that to the trail.
-func (rec *Record) redact() {
-	if rec.redactLater {
-		rec.Args, rec.argsValid, rec.redactLater = redact.Args(rec.Args, rec.secrets), true, false
-		rec.secrets = nil
-	}
 }
 
 // Writer is where a Trail writes: an *os.File, or anything that can write
@@ -176,95 +156,123 @@ type Writer interface {
 // Trail is an audit trail and the extension that feeds it. It is safe for
 // concurrent use. Build it with Open (a file) or New (any Writer).
 type Trail struct {
-	mu      sync.Mutex // serialises encoding, the buffer and the chain head
+	mu      sync.Mutex // the chain: seq, head, and every write to w
 	w       Writer
 	file    *os.File // set by Open: lets a failed write be rolled back
-	size    int64    // bytes of good records written to w (not counting buf)
+	size    int64    // bytes of good records in w
 	seq     uint64
 	head    string
-	broken  error // sticky: the writer is in an unknown state
+	written uint64 // records written to w
+	broken  error  // sticky: w is in an unknown state
 	closed  bool
-	written uint64 // records accepted: written to w, or (batched) in buf
 
-	scratch bytes.Buffer  // the record being encoded
-	enc     *json.Encoder // writes to scratch
-	line    []byte        // the line being written (per-record mode)
-
-	// Batched mode (WithBatch). A Write only queues its record; the
-	// trail's writer goroutine encodes, hashes, writes and syncs the
-	// queue once per batch. Guarded by mu: queue, qspare, qbytes,
-	// pending, stalled. Guarded by syncMu: buf, bufN, and the encoding
-	// of queued records (which advances seq and head, also under mu).
-	batched bool
-	queue   []Record // accepted records not yet encoded
-	qspare  []Record // the previous queue's memory, reused
-	qbytes  int      // approximate encoded size of queue
-	bufLen  int      // len(buf), as of the last change
-	pending int      // records accepted and not yet written to w (queued or in buf)
-	stalled error    // the last batch write failed; writes retry it first
-	buf     []byte   // encoded records not yet written to w
-	bufN    int      // records in buf
-	bufTo   uint64   // the written count that buf (with what was written before) covers
-
-	syncMu sync.Mutex // group commit (per record); orders encoding and flushes (batched)
+	syncMu sync.Mutex // group commit: one fsync (and, with an interval, one flush) at a time
 	synced uint64     // records known durable
+	durSeq uint64     // seq of the last record known durable
 
-	batchN   int
-	interval time.Duration
-	kick     chan struct{} // wakes the writer goroutine: a batch is full
-	stop     chan struct{}
-	done     chan struct{}
+	interval   time.Duration // WithSyncInterval; 0: write and fsync in Write
+	buf        []byte        // WithSyncInterval: records not yet written to w
+	bufSeq     uint64        // seq of the last record in buf
+	stalled    error         // the last flush failed; Writes retry it first
+	kick       chan struct{} // buf passed flushBytes
+	stop, done chan struct{}
+
+	key []byte // HMAC-SHA256 key; nil: plain SHA-256
+	cp  *checkpointer
+
+	// Reused under mu by encode.
+	scratch bytes.Buffer
+	enc     *json.Encoder
+	mac     hash.Hash // HMAC-SHA256 under key, or SHA-256
+	sumBuf  []byte
 
 	failOpen bool
 	onError  func(error)
 	now      func() time.Time
-	clockSet bool // WithClock: stamp records with now, never with the executor's reading
+	clockSet bool
+
+	cfgErr error // an option that could not be applied (a key file)
 }
 
-// batchBytes flushes a batch early when its buffer passes this size, so
-// that a long interval with no n bounds memory.
-const batchBytes = 1 << 20
+// Option configures a Trail, or (WithKey, WithKeyFile, AgainstCheckpoint)
+// what Verify checks.
+type Option func(*config)
 
-// Option configures a Trail.
-type Option func(*Trail)
+type config struct {
+	t          *Trail
+	key        []byte
+	keyErr     error
+	checkpoint *Checkpoint
+}
 
-// WithBatch queues records in memory and has a goroutine encode, write and
-// fsync them once per batch: every n records or every interval, whichever
-// comes first, instead of writing and syncing every record in the caller.
-// n <= 0 means only the interval; interval <= 0 means only n. A record is
-// reported written when it is accepted in memory: a process crash can lose
-// the records in memory and a machine crash the unsynced ones (see the
-// package doc, Durability). Flush and Close write and sync what is in
-// memory.
-func WithBatch(n int, interval time.Duration) Option {
-	return func(t *Trail) {
-		t.batchN, t.interval = n, interval
-		t.batched = true
-		if n <= 0 && interval <= 0 {
-			t.batchN, t.batched = 1, false
+// WithKey chains records with HMAC-SHA256 under key (at least 32 bytes),
+// and makes Verify check them with it. See the package doc: without a key
+// the chain proves much less.
+func WithKey(key []byte) Option {
+	return func(c *config) {
+		if len(key) < 32 {
+			c.keyErr = fmt.Errorf("audit: the key is %d bytes; use at least 32 random bytes (e.g. head -c 32 /dev/urandom | xxd -p -c 64 > key)", len(key))
+			return
+		}
+		c.key = append([]byte(nil), key...)
+	}
+}
+
+// WithKeyFile is WithKey with the key read from a file: 64 or more hex
+// digits (surrounding space ignored), or at least 32 raw bytes.
+func WithKeyFile(path string) Option {
+	return func(c *config) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			c.keyErr = fmt.Errorf("audit: read key file: %w", err)
+			return
+		}
+		if k, err := hex.DecodeString(strings.TrimSpace(string(b))); err == nil && len(k) >= 32 {
+			b = k
+		}
+		WithKey(b)(c)
+		if c.keyErr != nil {
+			c.keyErr = fmt.Errorf("%w (key file %s)", c.keyErr, path)
+		}
+	}
+}
+
+// WithSyncInterval fsyncs in the background every d instead of in every
+// Write. A process crash still loses nothing Write acknowledged; a machine
+// crash can lose the records of the last d. See the package doc.
+func WithSyncInterval(d time.Duration) Option {
+	return func(c *config) {
+		if c.t != nil && d > 0 {
+			c.t.interval = d
 		}
 	}
 }
 
 // FailOpen lets calls run when the trail cannot be written; the error goes
 // to the error handler. The default is to fail closed.
-func FailOpen() Option { return func(t *Trail) { t.failOpen = true } }
-
-// WithErrorHandler receives write and sync errors (in both modes), for
-// example to alert. The default logs them with zap.L() at Error.
-func WithErrorHandler(fn func(error)) Option {
-	return func(t *Trail) {
-		if fn != nil {
-			t.onError = fn
+func FailOpen() Option {
+	return func(c *config) {
+		if c.t != nil {
+			c.t.failOpen = true
 		}
 	}
 }
 
-// WithClock sets the clock records are stamped with (tests).
+// WithErrorHandler receives write and sync errors, for example to alert.
+// The default logs them with zap.L() at Error.
+func WithErrorHandler(fn func(error)) Option {
+	return func(c *config) {
+		if c.t != nil && fn != nil {
+			c.t.onError = fn
+		}
+	}
+}
+
+// WithClock sets the clock records are stamped with.
 func WithClock(now func() time.Time) Option {
-	return func(t *Trail) {
-		if now != nil {
-			t.now, t.clockSet = now, true
+	return func(c *config) {
+		if c.t != nil && now != nil {
+			c.t.now, c.t.clockSet = now, true
 		}
 	}
 }
@@ -272,385 +280,228 @@ func WithClock(now func() time.Time) Option {
 // WithHead continues a chain written elsewhere: the next record gets seq+1
 // and prev hash. Use it with New when w appends to an existing trail.
 func WithHead(seq uint64, hash string) Option {
-	return func(t *Trail) { t.seq, t.head = seq, hash }
-}
-
-func newTrail(w Writer, opts []Option) *Trail {
-	t := &Trail{w: w, head: Genesis, batchN: 1, now: time.Now}
-	t.onError = func(err error) { zap.L().Error("audit trail error", zap.Error(err)) }
-	for _, o := range opts {
-		if o != nil {
-			o(t)
+	return func(c *config) {
+		if c.t != nil {
+			c.t.seq, c.t.head = seq, hash
 		}
 	}
-	t.enc = json.NewEncoder(&t.scratch)
-	if t.batched {
-		t.kick = make(chan struct{}, 1)
-		t.stop, t.done = make(chan struct{}), make(chan struct{})
-		go t.writer()
+}
+
+func newTrail(w Writer, opts []Option) (*Trail, error) {
+	t := &Trail{w: w, head: Genesis, now: time.Now}
+	t.onError = func(err error) { zap.L().Error("audit trail error", zap.Error(err)) }
+	c := &config{t: t}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
 	}
-	return t
+	if c.keyErr != nil {
+		return nil, c.keyErr
+	}
+	t.key = c.key
+	t.enc = json.NewEncoder(&t.scratch)
+	if t.key != nil {
+		t.mac = hmac.New(sha256.New, t.key)
+	} else {
+		t.mac = sha256.New()
+	}
+	if t.cp != nil && t.cp.err != nil {
+		return nil, t.cp.err
+	}
+	if t.interval > 0 {
+		t.stop, t.done = make(chan struct{}), make(chan struct{})
+		t.kick = make(chan struct{}, 1)
+		go t.syncer()
+	}
+	return t, nil
 }
 
 // New returns a Trail writing to w, starting a new chain (or continuing one,
-// with WithHead). Close closes w if it is an io.Closer.
-func New(w Writer, opts ...Option) *Trail {
+// with WithHead). Close closes w if it is an io.Closer. It fails only on a
+// bad option (a key that is too short, an unreadable key file).
+func New(w Writer, opts ...Option) (*Trail, error) {
 	return newTrail(w, opts)
 }
 
 // Open opens (or creates, mode 0600) the trail file at path and continues
-// its chain. The existing records are verified first: a torn last line (a
-// crash mid-write) is truncated away, and any other break refuses to open,
-// so a tampered trail is never silently extended.
+// its chain. The existing records are verified first (with the key, when
+// one is given): a trail that does not verify is never extended. A torn
+// last line, the mark of a crash mid-write, is refused with ErrTorn: call
+// Repair to cut it off, which records the repair.
 func Open(path string, opts ...Option) (*Trail, error) {
+	c := &config{}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	if c.keyErr != nil {
+		return nil, c.keyErr
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open trail %s: %w: check that the directory exists and is writable", path, err)
 	}
-	rep, verr := verify(f)
-	if verr != nil && !errors.Is(verr, ErrTorn) {
+	rep, verr := verify(f, c.key, nil)
+	if verr != nil {
 		_ = f.Close()
-		if errors.Is(verr, ErrBroken) {
+		switch {
+		case errors.Is(verr, ErrTorn):
+			return nil, fmt.Errorf("audit: trail %s: %w: call audit.Repair to cut the torn bytes off (the repair is recorded in the trail), then open it again", path, verr)
+		case errors.Is(verr, ErrBroken):
 			return nil, fmt.Errorf("audit: trail %s is not intact, refusing to extend it: %w: keep it as evidence and start a new trail", path, verr)
 		}
 		return nil, fmt.Errorf("audit: read trail %s: %w", path, verr)
-	}
-	if rep.Torn {
-		if err := f.Truncate(rep.GoodBytes); err != nil {
-			_ = f.Close()
-			return nil, fmt.Errorf("audit: repair torn tail of %s: %w", path, err)
-		}
-		if err := f.Sync(); err != nil {
-			_ = f.Close()
-			return nil, fmt.Errorf("audit: repair torn tail of %s: sync: %w", path, err)
-		}
 	}
 	if _, err := f.Seek(rep.GoodBytes, io.SeekStart); err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("audit: seek trail %s: %w", path, err)
 	}
-	t := newTrail(f, append([]Option{WithHead(rep.LastSeq, rep.LastHash)}, opts...))
+	t, err := newTrail(f, append([]Option{WithHead(rep.LastSeq, rep.LastHash)}, opts...))
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
 	t.file, t.size = f, rep.GoodBytes
 	return t, nil
 }
 
-// Head returns the sequence number and hash of the last record written
-// (with WithBatch, possibly still in memory: call Flush first to know it
-// is in the file).
-// Keeping a copy elsewhere lets Verify's caller detect records deleted from
-// the end.
+// Head returns the sequence number and hash of the last record written.
 func (t *Trail) Head() (seq uint64, hash string) {
-	if t.batched {
-		// Queued records have no hash yet: encode them first.
-		t.syncMu.Lock()
-		t.drainLocked()
-		defer t.syncMu.Unlock()
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.seq, t.head
 }
 
 // Write appends rec to the trail, setting Seq, Prev and Hash (and Time if
-// zero). When it returns nil the record is written to the file and durable
-// or, with WithBatch, accepted in the trail's memory, to be encoded and
-// written with its batch (see the package doc, Durability). Write keeps no
-// reference to rec's slices.
+// zero). When it returns nil the record is in the file, and durable unless
+// WithSyncInterval is set (see the package doc, Durability).
 func (t *Trail) Write(rec Record) error {
-	if t.batched {
-		return t.writeBatched(rec)
+	if t.interval > 0 {
+		t.mu.Lock()
+		stalled := t.stalled
+		t.mu.Unlock()
+		if stalled != nil {
+			if err := t.Flush(); err != nil {
+				return err
+			}
+		}
 	}
 	t.mu.Lock()
 	if err := t.usableLocked(); err != nil {
 		t.mu.Unlock()
 		return err
 	}
-	line, err := t.encodeLocked(&rec, t.line[:0], t.seq+1, t.head)
-	if err != nil {
-		t.mu.Unlock()
-		return err
-	}
-	t.line = line
-	n, err := t.w.Write(line)
-	if err == nil && n != len(line) {
-		err = io.ErrShortWrite
-	}
-	if err != nil {
-		err = fmt.Errorf("write record %d: %w", rec.Seq, err)
-		if n > 0 {
-			t.rollbackLocked(err)
-		}
-		t.mu.Unlock()
-		return err
-	}
-	t.size += int64(n)
-	t.seq, t.head = rec.Seq, rec.Hash
-	t.written++
-	my := t.written
-	t.mu.Unlock()
-	return t.syncUpTo(my)
-}
-
-// writeBatched queues rec for the writer goroutine, and wakes it when the
-// batch is full. The caller pays for a copy of the record, not for its
-// encoding, hashing or I/O.
-func (t *Trail) writeBatched(rec Record) error {
 	if rec.Time.IsZero() {
 		rec.Time = t.now()
 	}
 	rec.Time = rec.Time.UTC()
-	if !encodable(&rec) {
-		return t.writeBatchedNow(rec)
-	}
-	// The record waits in memory: it must not share the caller's slices.
-	rec.argsValid = !rec.redactLater
-	if len(rec.Args) > 0 {
-		rec.Args = bytes.Clone(rec.Args)
-	}
-	if len(rec.Roles) > 0 {
-		rec.Roles = slices.Clone(rec.Roles)
-	}
-	t.mu.Lock()
-	if err := t.acceptableLocked(); err != nil {
+	rec.Seq, rec.Prev, rec.Hash = t.seq+1, t.head, ""
+	line, hash, err := t.encode(&rec)
+	if err != nil {
 		t.mu.Unlock()
-		return err
+		return fmt.Errorf("audit: encode record: %w", err)
 	}
-	t.queue = append(t.queue, rec)
-	t.qbytes += recordSize(&rec)
-	t.written++
-	t.pending++
-	full := t.fullLocked()
-	// The writer is a whole batch behind (a slow disk): write in the
-	// caller, so that memory stays bounded.
-	behind := (t.batchN > 0 && t.pending >= 2*t.batchN) || t.qbytes+t.bufLen >= 2*batchBytes
-	// Records wait in the queue as structs full of pointers, which the
-	// garbage collector scans; encoded, they are plain bytes. The writer
-	// encodes them a chunk at a time, long before the batch is full.
-	due := full || len(t.queue) >= encodeChunk
-	t.mu.Unlock()
-	if behind {
-		// The record is accepted, so it is written as documented; a
-		// failed flush stalls the trail and later writes fail closed.
-		if err := t.flushBatch(); err != nil {
-			t.onError(fmt.Errorf("audit trail unavailable: %w", err))
+	if t.interval > 0 {
+		t.buf = append(t.buf, line...)
+		t.bufSeq = rec.Seq
+		if len(t.buf) >= flushBytes {
+			select {
+			case t.kick <- struct{}{}:
+			default:
+			}
 		}
-	} else if due {
-		select {
-		case t.kick <- struct{}{}:
-		default: // already woken
-		}
-	}
-	return nil
-}
-
-// encodeChunk is how many queued records wake the writer goroutine to
-// encode them, when the batch is not full yet.
-const encodeChunk = 1024
-
-// fullLocked says whether the records not yet written make a batch.
-func (t *Trail) fullLocked() bool {
-	return (t.batchN > 0 && t.pending >= t.batchN) || t.qbytes+t.bufLen >= batchBytes
-}
-
-// writeBatchedNow encodes rec in the caller, for the records the fast
-// encoder leaves to encoding/json: an encoding error then reaches the
-// caller and the record is not accepted.
-func (t *Trail) writeBatchedNow(rec Record) error {
-	rec.redact()
-	t.mu.Lock()
-	err := t.acceptableLocked()
-	t.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	t.syncMu.Lock()
-	defer t.syncMu.Unlock()
-	// Encode everything queued before rec, so that rec keeps its place.
-	for {
-		t.drainLocked()
-		t.mu.Lock()
-		if len(t.queue) == 0 {
-			break
-		}
-		t.mu.Unlock()
-	}
-	defer t.mu.Unlock()
-	if err := t.usableLocked(); err != nil {
-		return err
-	}
-	buf, err := t.encodeLocked(&rec, t.buf, t.seq+1, t.head)
-	if err != nil {
-		return err
-	}
-	t.buf = buf
-	t.bufN++
-	t.seq, t.head = rec.Seq, rec.Hash
-	t.written++
-	t.pending++
-	t.bufTo = t.written
-	t.bufLen = len(t.buf)
-	if t.fullLocked() {
-		select {
-		case t.kick <- struct{}{}:
-		default:
-		}
-	}
-	return nil
-}
-
-// acceptableLocked says whether a batched write may be accepted: not after
-// Close, not once the trail is broken, and not while the last batch could
-// not be written, unless writing it again now succeeds (fail closed while
-// the storage is failing). t.mu is held on entry and on return.
-func (t *Trail) acceptableLocked() error {
-	if err := t.usableLocked(); err != nil {
-		return err
-	}
-	if t.stalled == nil {
-		return nil
-	}
-	t.mu.Unlock()
-	err := t.flushBatch()
-	t.mu.Lock()
-	if err != nil {
-		return err
-	}
-	return t.usableLocked()
-}
-
-// recordSize approximates the encoded size of rec, to bound the memory a
-// batch holds.
-func recordSize(rec *Record) int {
-	n := 320 + len(rec.Args) + len(rec.Error) + len(rec.CallID) + len(rec.Tool) +
-		len(rec.Principal) + len(rec.Tenant) + len(rec.Agent) + len(rec.Session) + len(rec.TraceID)
-	for _, r := range rec.Roles {
-		n += len(r) + 3
-	}
-	return n
-}
-
-func (t *Trail) usableLocked() error {
-	if t.closed {
-		return errors.New("the trail is closed")
-	}
-	return t.broken
-}
-
-// rollbackLocked undoes a partial write of err: it truncates the file back
-// to the last good record when the trail owns the file, and otherwise stops
-// the trail (a torn line in the middle would break the chain for good).
-func (t *Trail) rollbackLocked(err error) {
-	if t.file == nil || t.file.Truncate(t.size) != nil {
-		t.broken = fmt.Errorf("%w; a partial record may be on disk: reopen the trail to repair it", err)
-	} else if _, serr := t.file.Seek(t.size, io.SeekStart); serr != nil {
-		t.broken = fmt.Errorf("%w; rollback failed: %v: reopen the trail", err, serr)
-	}
-}
-
-// drainLocked encodes the queued records, in order, onto buf, advancing
-// the chain head. t.syncMu is held.
-func (t *Trail) drainLocked() {
-	t.mu.Lock()
-	q := t.queue
-	t.queue, t.qspare, t.qbytes = t.qspare[:0], nil, 0
-	seq, head := t.seq, t.head
-	to := t.written
-	t.mu.Unlock()
-	if len(q) == 0 {
-		t.mu.Lock()
-		t.qspare = q
-		t.mu.Unlock()
-		return
-	}
-	for i := range q {
-		rec := &q[i]
-		rec.redact()
-		// encodable held when rec was queued, so this cannot fail.
-		t.buf, _ = t.encodeLocked(rec, t.buf, seq+1, head)
-		seq, head = rec.Seq, rec.Hash
-	}
-	t.bufN += len(q)
-	clear(q) // let the records' memory go
-	t.mu.Lock()
-	t.seq, t.head, t.bufTo = seq, head, to
-	t.bufLen = len(t.buf)
-	t.qspare = q[:0]
-	t.mu.Unlock()
-}
-
-// flushBatch encodes the queued records, writes the batch to w and syncs
-// it. Flushes are ordered by syncMu; writers keep queueing meanwhile.
-func (t *Trail) flushBatch() error {
-	t.syncMu.Lock()
-	defer t.syncMu.Unlock()
-	t.mu.Lock()
-	err := t.broken
-	t.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	t.drainLocked()
-	t.mu.Lock()
-	target := t.bufTo
-	t.mu.Unlock()
-	if t.bufN == 0 && t.synced >= target {
-		return nil // nothing new since the last sync
-	}
-	if len(t.buf) > 0 {
-		wn, err := t.w.Write(t.buf)
-		if err == nil && wn != len(t.buf) {
+	} else if n, err := t.w.Write(line); err != nil || n != len(line) {
+		if err == nil {
 			err = io.ErrShortWrite
 		}
-		t.mu.Lock()
-		if err != nil {
-			// Keep the batch (it is encoded and chained): the next
-			// flush writes it again, ahead of what comes after.
-			err = fmt.Errorf("write batch of %d records: %w", t.bufN, err)
-			if wn > 0 {
-				t.rollbackLocked(err)
-			}
-			t.stalled = err
-			if t.broken != nil {
-				err = t.broken
-			}
-			t.mu.Unlock()
-			return err
+		if n > 0 {
+			// Part of the line is in the file: cut it back, or stop.
+			t.rollbackLocked(err)
 		}
-		t.size += int64(wn)
-		t.pending -= t.bufN
-		t.bufLen = 0
 		t.mu.Unlock()
-		t.bufN = 0
-		if cap(t.buf) > 2*batchBytes {
-			t.buf = nil
-		} else {
-			t.buf = t.buf[:0]
-		}
+		return fmt.Errorf("audit: write record %d: %w", rec.Seq, err)
+	} else {
+		t.size += int64(len(line))
 	}
-	if err := t.w.Sync(); err != nil {
-		return t.syncFailed(err)
-	}
-	t.mu.Lock()
-	t.stalled = nil
+	t.seq, t.head = rec.Seq, hash
+	t.written++
+	mine := t.written
+	cp := t.cp.due(t.seq, t.head)
 	t.mu.Unlock()
-	t.synced = target
+	if cp != nil {
+		t.cp.write(*cp, t.onError)
+	}
+	if t.interval > 0 {
+		return nil
+	}
+	return t.syncUpTo(mine)
+}
+
+// flushBytes is how much WithSyncInterval lets pile up in memory before it
+// flushes early.
+const flushBytes = 1 << 20
+
+// encode returns rec's line (JSON with "hash" last, and a newline) and its
+// hash. The caller holds mu.
+func (t *Trail) encode(rec *Record) ([]byte, string, error) {
+	t.scratch.Reset()
+	if err := t.enc.Encode(rec); err != nil {
+		return nil, "", err
+	}
+	body := bytes.TrimSuffix(t.scratch.Bytes(), []byte("\n"))
+	t.mac.Reset()
+	t.mac.Write(body)
+	t.sumBuf = t.mac.Sum(t.sumBuf[:0])
+	hash := hex.EncodeToString(t.sumBuf)
+	line := make([]byte, 0, len(body)+len(hashPrefix)+len(hash)+3)
+	line = append(line, body[:len(body)-1]...)
+	line = append(line, hashPrefix...)
+	line = append(line, hash...)
+	line = append(line, '"', '}', '\n')
+	return line, hash, nil
+}
+
+// sumWith is the record hash of body: HMAC-SHA256 under key, or SHA-256.
+func sumWith(key, body []byte) string {
+	if key == nil {
+		s := sha256.Sum256(body)
+		return hex.EncodeToString(s[:])
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(body)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// usableLocked reports why the trail cannot take a record, or nil.
+func (t *Trail) usableLocked() error {
+	switch {
+	case t.closed:
+		return errors.New("audit: trail is closed")
+	case t.broken != nil:
+		return fmt.Errorf("audit: trail stopped after an earlier failure: %w", t.broken)
+	}
 	return nil
 }
 
-// syncFailed stops the trail after a failed fsync: the kernel may have
-// dropped the dirty pages, so what was written is in an unknown state.
-func (t *Trail) syncFailed(err error) error {
-	err = fmt.Errorf("sync: %w", err)
-	t.mu.Lock()
-	if t.broken == nil {
-		t.broken = fmt.Errorf("%w: records since the last sync may be lost; reopen the trail", err)
+// rollbackLocked undoes a failed write: the file is cut back to its last
+// good record, so the chain stays whole. Without a file to cut, a partial
+// write leaves the trail broken for good.
+func (t *Trail) rollbackLocked(err error) {
+	if t.file != nil {
+		if terr := t.file.Truncate(t.size); terr == nil {
+			if _, serr := t.file.Seek(t.size, io.SeekStart); serr == nil {
+				return
+			}
+		}
 	}
-	t.mu.Unlock()
-	return err
+	t.broken = err
 }
 
-// syncUpTo makes records up to n durable, sharing one fsync between the
-// callers waiting at the same time (per-record mode).
+// syncUpTo makes the first n records accepted durable: with an interval,
+// it writes the buffer first. One fsync covers every record written before
+// it started.
 func (t *Trail) syncUpTo(n uint64) error {
 	t.syncMu.Lock()
 	defer t.syncMu.Unlock()
@@ -658,68 +509,92 @@ func (t *Trail) syncUpTo(n uint64) error {
 		return nil
 	}
 	t.mu.Lock()
-	target := t.written
-	if t.broken != nil {
-		err := t.broken
+	if err := t.usableLockedForSync(); err != nil {
 		t.mu.Unlock()
 		return err
 	}
+	target, seq := t.written, t.seq
+	buf := t.buf
+	t.buf = nil
 	t.mu.Unlock()
+	if len(buf) > 0 {
+		nw, err := t.w.Write(buf)
+		if err != nil || nw != len(buf) {
+			if err == nil {
+				err = io.ErrShortWrite
+			}
+			t.mu.Lock()
+			t.buf = append(buf, t.buf...) // keep them, in order, for the next try
+			if nw > 0 {
+				t.rollbackLocked(err)
+			}
+			t.stalled = err
+			t.mu.Unlock()
+			return fmt.Errorf("audit: write records up to %d: %w: they are kept in memory and written again at the next Write or Flush", seq, err)
+		}
+		t.mu.Lock()
+		t.size += int64(len(buf))
+		t.stalled = nil
+		t.mu.Unlock()
+	}
 	if err := t.w.Sync(); err != nil {
-		return t.syncFailed(err)
+		t.mu.Lock()
+		t.broken = fmt.Errorf("fsync: %w", err)
+		t.mu.Unlock()
+		return fmt.Errorf("audit: fsync: %w: the records may not be durable", err)
 	}
 	t.synced = target
+	t.mu.Lock()
+	t.durSeq = seq
+	t.mu.Unlock()
 	return nil
 }
 
-// Flush makes every record written so far durable: with WithBatch it
-// encodes and writes what is in memory, then syncs.
-func (t *Trail) Flush() error {
-	if t.batched {
-		return t.flushBatch()
+// Durable returns the seq of the last record known to be written and
+// fsynced. Without WithSyncInterval it is the last record Write returned
+// nil for.
+func (t *Trail) Durable() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.durSeq
+}
+
+func (t *Trail) usableLockedForSync() error {
+	if t.broken != nil {
+		return fmt.Errorf("audit: trail stopped after an earlier failure: %w", t.broken)
 	}
+	return nil
+}
+
+// Flush makes every record written so far durable.
+func (t *Trail) Flush() error {
 	t.mu.Lock()
 	n := t.written
 	t.mu.Unlock()
 	return t.syncUpTo(n)
 }
 
-// writer is the batched mode's goroutine: it encodes queued records a
-// chunk at a time, and writes a batch when one is full and every interval.
-func (t *Trail) writer() {
+// syncer fsyncs every interval (WithSyncInterval).
+func (t *Trail) syncer() {
 	defer close(t.done)
-	var tick <-chan time.Time
-	if t.interval > 0 {
-		tk := time.NewTicker(t.interval)
-		defer tk.Stop()
-		tick = tk.C
-	}
+	tick := time.NewTicker(t.interval)
+	defer tick.Stop()
 	for {
 		select {
 		case <-t.stop:
 			return
+		case <-tick.C:
 		case <-t.kick:
-			t.mu.Lock()
-			full := t.fullLocked()
-			t.mu.Unlock()
-			if !full {
-				t.syncMu.Lock()
-				t.drainLocked()
-				t.syncMu.Unlock()
-				continue
-			}
-		case <-tick:
 		}
-		if err := t.flushBatch(); err != nil {
-			t.onError(fmt.Errorf("audit trail unavailable: %w", err))
+		if err := t.Flush(); err != nil {
+			t.onError(err)
 		}
 	}
 }
 
-// Close writes and syncs what is in memory, stops the writer goroutine and
-// closes the writer (if it is an io.Closer). Writes after Close fail. If
-// the records in memory cannot be written, Close reports it: those records
-// are lost.
+// Close fsyncs, writes a final checkpoint (WithCheckpoints), stops the
+// background syncer and closes the writer (if it is an io.Closer). Writes
+// after Close fail.
 func (t *Trail) Close() error {
 	t.mu.Lock()
 	if t.closed {
@@ -727,18 +602,17 @@ func (t *Trail) Close() error {
 		return nil
 	}
 	t.closed = true
+	seq, head := t.seq, t.head
 	t.mu.Unlock()
 	if t.stop != nil {
 		close(t.stop)
 		<-t.done
 	}
 	err := t.Flush()
-	if err != nil && t.batched {
-		t.mu.Lock()
-		if t.pending > 0 {
-			err = fmt.Errorf("%w: %d buffered records (up to seq %d) were not written", err, t.pending, t.seq)
+	if t.cp != nil {
+		if cerr := t.cp.final(seq, head); err == nil {
+			err = cerr
 		}
-		t.mu.Unlock()
 	}
 	if c, ok := t.w.(io.Closer); ok {
 		if cerr := c.Close(); err == nil {
@@ -746,49 +620,6 @@ func (t *Trail) Close() error {
 		}
 	}
 	return err
-}
-
-// encodeLocked stamps rec (Time, Seq, Prev) with seq and prev, encodes
-// it without Hash as json.Marshal would, computes the hash of those bytes,
-// sets rec.Hash and appends the line (the JSON with "hash" as its last
-// field, and "\n") to dst. The chain head is left for the caller to advance
-// once the line is safe. The caller holds t.mu or (batched) t.syncMu.
-func (t *Trail) encodeLocked(rec *Record, dst []byte, seq uint64, prev string) ([]byte, error) {
-	if rec.Time.IsZero() {
-		rec.Time = t.now()
-	}
-	rec.Time = rec.Time.UTC()
-	rec.Seq, rec.Prev, rec.Hash = seq, prev, ""
-	start := len(dst)
-	dst, ok := appendRecord(dst, rec)
-	if !ok {
-		body, err := t.encodeSlowLocked(*rec)
-		if err != nil {
-			return dst[:start], fmt.Errorf("encode record: %w", err)
-		}
-		dst = append(dst, body...)
-	}
-	sum := sha256.Sum256(dst[start:])
-	var hexSum [2 * sha256.Size]byte
-	hex.Encode(hexSum[:], sum[:])
-	rec.Hash = string(hexSum[:])
-	dst = dst[:len(dst)-1] // drop "}"
-	dst = append(dst, hashPrefix...)
-	dst = append(dst, hexSum[:]...)
-	dst = append(dst, '"', '}', '\n')
-	return dst, nil
-}
-
-// encodeSlowLocked encodes rec with encoding/json, for what appendRecord
-// leaves to it. rec is a copy so that the common path does not move the
-// caller's record to the heap.
-func (t *Trail) encodeSlowLocked(rec Record) ([]byte, error) {
-	t.scratch.Reset()
-	if err := t.enc.Encode(&rec); err != nil {
-		return nil, err
-	}
-	body := t.scratch.Bytes()
-	return body[:len(body)-1], nil // Encode ends with "\n"; json.Marshal does not
 }
 
 const hashPrefix = `,"hash":"`
@@ -801,7 +632,7 @@ func splitHash(line []byte) (body []byte, hash string, ok bool) {
 		return nil, "", false
 	}
 	h := line[len(line)-tail : len(line)-2]
-	if !bytes.HasSuffix(line, []byte(`"}`)) || !bytes.Equal(line[len(line)-tail-len(hashPrefix):len(line)-tail], []byte(hashPrefix)) {
+	if string(line[len(line)-2:]) != `"}` || string(line[len(line)-tail-len(hashPrefix):len(line)-tail]) != hashPrefix {
 		return nil, "", false
 	}
 	if _, err := hex.DecodeString(string(h)); err != nil {

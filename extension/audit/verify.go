@@ -12,11 +12,13 @@ import (
 )
 
 // ErrBroken is matched (errors.Is) by Verify's error when the chain is
-// broken: a record was edited, deleted, inserted or reordered.
+// broken: a record was edited, deleted, inserted, forged or reordered, or
+// the trail ends before its last checkpoint.
 var ErrBroken = errors.New("audit chain broken")
 
-// ErrTorn is matched by Verify's error when the only problem is a torn last
-// line, the mark of a crash mid-write; Open repairs it.
+// ErrTorn is matched by Verify's and Open's error when the only problem is
+// a torn last line, the mark of a crash mid-write. Repair cuts it off and
+// records that it did.
 var ErrTorn = errors.New("audit trail has a torn last line")
 
 // Report is what Verify found.
@@ -31,6 +33,12 @@ type Report struct {
 	GoodBytes int64
 	// Torn is true when the last line is incomplete (no newline).
 	Torn bool
+	// TornBytes is the length of that incomplete line.
+	TornBytes int64
+	// Keyed says the records were checked with a key (HMAC-SHA256).
+	Keyed bool
+	// Checkpoint is the seq of the checkpoint checked, 0 for none.
+	Checkpoint uint64
 	// Break says where the chain breaks; nil when it is intact.
 	Break *Break
 }
@@ -50,17 +58,20 @@ type Break struct {
 func (b *Break) Error() string { return fmt.Sprintf("line %d: %s", b.Line, b.Reason) }
 
 // Verify reads the trail at path and checks every record's hash and its link
-// to the one before. The error is nil for an intact trail; it matches
-// ErrBroken (with the line and reason) for a broken chain, ErrTorn for a
-// torn last line, and is an I/O error otherwise. The Report is filled in
-// every case.
-func Verify(path string) (Report, error) {
+// to the one before: with WithKey or WithKeyFile as HMAC-SHA256 under the
+// key, else as plain SHA-256 (which an editor of the file can recompute:
+// see the package doc). With AgainstCheckpoint it also checks that the
+// trail reaches the checkpoint and agrees with it. The error is nil for an
+// intact trail; it matches ErrBroken (with the line and reason) for a
+// broken chain, ErrTorn for a torn last line, and is an I/O error
+// otherwise. The Report is filled in every case.
+func Verify(path string, opts ...Option) (Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Report{LastHash: Genesis}, fmt.Errorf("audit: verify %s: %w", path, err)
 	}
 	defer f.Close()
-	rep, err := verify(f)
+	rep, err := VerifyReader(f, opts...)
 	if err != nil {
 		return rep, fmt.Errorf("audit: verify %s: %w", path, err)
 	}
@@ -68,29 +79,44 @@ func Verify(path string) (Report, error) {
 }
 
 // VerifyReader is Verify for a trail read from r.
-func VerifyReader(r io.Reader) (Report, error) { return verify(r) }
+func VerifyReader(r io.Reader, opts ...Option) (Report, error) {
+	c := &config{}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	if c.keyErr != nil {
+		return Report{LastHash: Genesis}, c.keyErr
+	}
+	return verify(r, c.key, c.checkpoint)
+}
 
 type chainFields struct {
 	Seq  *uint64 `json:"seq"`
 	Prev *string `json:"prev"`
-	Kind string  `json:"kind"`
 }
 
-func verify(r io.Reader) (Report, error) {
-	rep := Report{LastHash: Genesis}
+func verify(r io.Reader, key []byte, cp *Checkpoint) (Report, error) {
+	rep := Report{LastHash: Genesis, Keyed: key != nil}
 	br := bufio.NewReaderSize(r, 64<<10)
 	fail := func(line int, format string, args ...any) (Report, error) {
 		rep.Break = &Break{Line: line, Reason: fmt.Sprintf(format, args...)}
 		return rep, fmt.Errorf("%w: %w", ErrBroken, rep.Break)
 	}
-	for lineNo := 1; ; lineNo++ {
+	hashWord := "hash"
+	if key != nil {
+		hashWord = "keyed hash (HMAC)"
+	}
+	lineNo := 1
+	for ; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
 		if err == io.EOF {
 			if len(line) == 0 {
-				return rep, nil
+				break
 			}
-			rep.Torn = true
-			rep.Break = &Break{Line: lineNo, Reason: fmt.Sprintf("torn last record (%d bytes without a newline): a write was cut short, e.g. by a crash; opening the trail repairs it", len(line))}
+			rep.Torn, rep.TornBytes = true, int64(len(line))
+			rep.Break = &Break{Line: lineNo, Reason: fmt.Sprintf("torn last record (%d bytes without a newline): a write was cut short, e.g. by a crash; audit.Repair cuts it off and records the repair", len(line))}
 			return rep, fmt.Errorf("%w: %w", ErrTorn, rep.Break)
 		}
 		if err != nil {
@@ -104,9 +130,11 @@ func verify(r io.Reader) (Report, error) {
 		if !ok {
 			return fail(lineNo, "the line does not end with a \"hash\" field: it was edited or not written by an audit trail")
 		}
-		sum := sha256.Sum256(body)
-		if hex.EncodeToString(sum[:]) != hash {
-			return fail(lineNo, "the record's content does not match its hash: the line was edited")
+		if sumWith(key, body) != hash {
+			if key != nil {
+				return fail(lineNo, "the record's %s does not match: the line was edited or forged (or the trail was written without this key)", hashWord)
+			}
+			return fail(lineNo, "the record's content does not match its hash: the line was edited (or the trail is keyed: verify with its key)")
 		}
 		var cf chainFields
 		if err := json.Unmarshal(body, &cf); err != nil || cf.Seq == nil || cf.Prev == nil {
@@ -122,10 +150,91 @@ func verify(r io.Reader) (Report, error) {
 			if lineNo == 1 {
 				return fail(lineNo, "prev is not the genesis hash: the first record does not start a chain (records before it were deleted)")
 			}
-			return fail(lineNo, "prev does not match the hash of line %d: that line was replaced (edited and rehashed) or a record was inserted", lineNo-1)
+			return fail(lineNo, "prev does not match the hash of line %d: that line was replaced or a record was inserted", lineNo-1)
+		}
+		if cp != nil && *cf.Seq == cp.Seq && hash != cp.Hash {
+			return fail(lineNo, "record %d has hash %s but the signed checkpoint says %s: the trail was rewritten after the checkpoint", cp.Seq, short(hash), short(cp.Hash))
 		}
 		rep.Records++
 		rep.LastSeq, rep.LastHash = *cf.Seq, hash
 		rep.GoodBytes += int64(len(line))
 	}
+	if cp != nil {
+		rep.Checkpoint = cp.Seq
+		if rep.LastSeq < cp.Seq {
+			return fail(lineNo, "the trail ends at record %d, but a signed checkpoint says it reached record %d: records were cut from the end", rep.LastSeq, cp.Seq)
+		}
+	}
+	return rep, nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+// Repair cuts a torn last line off the trail at path and appends a
+// "repair" record that says what was removed (its length and SHA-256), so
+// the repair itself is on the record. A trail that is broken in any other
+// way is refused (keep it as evidence); an intact trail is left as it is.
+// Use the trail's own options (WithKey) so that the repair record is
+// chained like the others. The Report is the trail's state after the
+// repair.
+func Repair(path string, opts ...Option) (Report, error) {
+	c := &config{}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	if c.keyErr != nil {
+		return Report{LastHash: Genesis}, c.keyErr
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return Report{LastHash: Genesis}, fmt.Errorf("audit: repair %s: %w", path, err)
+	}
+	rep, verr := verify(f, c.key, nil)
+	if verr == nil {
+		_ = f.Close()
+		return rep, nil
+	}
+	if !errors.Is(verr, ErrTorn) {
+		_ = f.Close()
+		return rep, fmt.Errorf("audit: repair %s: only a torn last line can be repaired: %w", path, verr)
+	}
+	torn := make([]byte, rep.TornBytes)
+	if _, err := f.ReadAt(torn, rep.GoodBytes); err != nil {
+		_ = f.Close()
+		return rep, fmt.Errorf("audit: repair %s: read the torn line: %w", path, err)
+	}
+	if err := f.Truncate(rep.GoodBytes); err != nil {
+		_ = f.Close()
+		return rep, fmt.Errorf("audit: repair %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return rep, fmt.Errorf("audit: repair %s: sync: %w", path, err)
+	}
+	_ = f.Close()
+	t, err := Open(path, opts...)
+	if err != nil {
+		return rep, err
+	}
+	sum := sha256.Sum256(torn)
+	werr := t.Write(Record{
+		Kind:  KindRepair,
+		Tool:  "audit",
+		Error: fmt.Sprintf("removed a torn last line of %d bytes after record %d (sha256 %s): a write was cut short", len(torn), rep.LastSeq, hex.EncodeToString(sum[:])),
+	})
+	cerr := t.Close()
+	if werr != nil {
+		return rep, fmt.Errorf("audit: repair %s: record the repair: %w", path, werr)
+	}
+	if cerr != nil {
+		return rep, cerr
+	}
+	return Verify(path, opts...)
 }

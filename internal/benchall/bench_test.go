@@ -89,7 +89,7 @@ func builtins(b *testing.B) ([]extension.Extension, func()) {
 		b.Fatal(err)
 	}
 	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(discard{}), zapcore.InfoLevel))
-	trail, err := audit.Open(filepath.Join(b.TempDir(), "audit.jsonl"), audit.WithBatch(4096, 250*time.Millisecond))
+	trail, err := audit.Open(filepath.Join(b.TempDir(), "audit.jsonl"), audit.WithSyncInterval(250*time.Millisecond))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,182 @@
+package audit
+
+import (
+	"bufio"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// Checkpoint is a signed statement of a trail's head: the trail had
+// reached record Seq, whose hash was Hash, at Time. The trail writes one
+// JSON line per checkpoint to the sink given to WithCheckpoints.
+type Checkpoint struct {
+	Seq  uint64    `json:"seq"`
+	Hash string    `json:"hash"`
+	Time time.Time `json:"time"`
+	// Sig is the Ed25519 signature (base64) of the checkpoint's message:
+	// the text "toolbelt audit checkpoint v1", the seq, the hash and the
+	// time, one per line.
+	Sig string `json:"sig"`
+}
+
+func (c Checkpoint) message() []byte {
+	return fmt.Appendf(nil, "toolbelt audit checkpoint v1\nseq %d\nhash %s\ntime %s\n", c.Seq, c.Hash, c.Time.UTC().Format(time.RFC3339Nano))
+}
+
+// Verify checks the checkpoint's signature with pub.
+func (c Checkpoint) Verify(pub ed25519.PublicKey) error {
+	sig, err := base64.StdEncoding.DecodeString(c.Sig)
+	if err != nil || len(pub) != ed25519.PublicKeySize || !ed25519.Verify(pub, c.message(), sig) {
+		return fmt.Errorf("audit: checkpoint seq %d: the signature does not verify with this public key: it was forged or altered", c.Seq)
+	}
+	return nil
+}
+
+// WithCheckpoints has the trail write a checkpoint of its head, signed
+// with key, to sink every `every` records (every <= 0 means 100) and when
+// the trail is closed. The sink should be somewhere the trail's writer
+// cannot rewrite: a second file on another machine, a syslog writer,
+// stdout read by a log shipper. If sink has a Sync method it is called
+// after each checkpoint. Verify with AgainstCheckpoint detects a trail cut
+// short of its last checkpoint.
+func WithCheckpoints(key ed25519.PrivateKey, sink io.Writer, every int) Option {
+	return func(c *config) {
+		if c.t == nil {
+			return
+		}
+		cp := &checkpointer{key: key, sink: sink, every: uint64(every), now: time.Now}
+		if every <= 0 {
+			cp.every = 100
+		}
+		switch {
+		case len(key) != ed25519.PrivateKeySize:
+			cp.err = fmt.Errorf("audit: WithCheckpoints needs an Ed25519 private key (%d bytes), got %d bytes: make one with ed25519.GenerateKey", ed25519.PrivateKeySize, len(key))
+		case sink == nil:
+			cp.err = errors.New("audit: WithCheckpoints needs a sink to write checkpoints to")
+		}
+		c.t.cp = cp
+	}
+}
+
+// checkpointer writes signed checkpoints for a Trail.
+type checkpointer struct {
+	mu    sync.Mutex
+	key   ed25519.PrivateKey
+	sink  io.Writer
+	every uint64
+	last  uint64 // seq of the last checkpoint made (under Trail.mu)
+	err   error
+	now   func() time.Time
+}
+
+// due returns the checkpoint to write after record seq, or nil. The caller
+// holds the trail's lock, so checkpoints are made in order.
+func (c *checkpointer) due(seq uint64, head string) *Checkpoint {
+	if c == nil || seq-c.last < c.every {
+		return nil
+	}
+	c.last = seq
+	cp := c.sign(seq, head)
+	return &cp
+}
+
+func (c *checkpointer) sign(seq uint64, head string) Checkpoint {
+	cp := Checkpoint{Seq: seq, Hash: head, Time: c.now().UTC()}
+	cp.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(c.key, cp.message()))
+	return cp
+}
+
+// write writes cp to the sink. A checkpoint that cannot be written does not
+// fail the call that made it due: the error goes to onError.
+func (c *checkpointer) write(cp Checkpoint, onError func(error)) {
+	if err := c.put(cp); err != nil {
+		onError(err)
+	}
+}
+
+func (c *checkpointer) put(cp Checkpoint) error {
+	line, err := json.Marshal(cp)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.sink.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("audit: write checkpoint %d: %w", cp.Seq, err)
+	}
+	if s, ok := c.sink.(interface{ Sync() error }); ok {
+		if err := s.Sync(); err != nil {
+			return fmt.Errorf("audit: sync checkpoint %d: %w", cp.Seq, err)
+		}
+	}
+	return nil
+}
+
+// final writes a checkpoint of the head when the trail closes.
+func (c *checkpointer) final(seq uint64, head string) error {
+	if seq == 0 || seq == c.last {
+		return nil
+	}
+	c.last = seq
+	return c.put(c.sign(seq, head))
+}
+
+// ReadCheckpoints reads checkpoint lines from r and checks each signature
+// with pub. A line that does not parse or verify is an error naming it.
+func ReadCheckpoints(r io.Reader, pub ed25519.PublicKey) ([]Checkpoint, error) {
+	var out []Checkpoint
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var cp Checkpoint
+		if err := json.Unmarshal(sc.Bytes(), &cp); err != nil {
+			return out, fmt.Errorf("audit: checkpoint line %d: %w", n, err)
+		}
+		if err := cp.Verify(pub); err != nil {
+			return out, fmt.Errorf("checkpoint line %d: %w", n, err)
+		}
+		out = append(out, cp)
+	}
+	return out, sc.Err()
+}
+
+// LastCheckpoint reads the checkpoint file at path and returns the
+// checkpoint with the highest seq, every signature checked with pub.
+func LastCheckpoint(path string, pub ed25519.PublicKey) (Checkpoint, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Checkpoint{}, fmt.Errorf("audit: read checkpoints: %w", err)
+	}
+	defer f.Close()
+	cps, err := ReadCheckpoints(f, pub)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	if len(cps) == 0 {
+		return Checkpoint{}, fmt.Errorf("audit: %s holds no checkpoint", path)
+	}
+	last := cps[0]
+	for _, cp := range cps[1:] {
+		if cp.Seq > last.Seq {
+			last = cp
+		}
+	}
+	return last, nil
+}
+
+// AgainstCheckpoint makes Verify check the trail against a checkpoint
+// (already checked with ReadCheckpoints or LastCheckpoint): the trail must
+// reach cp.Seq, and its record cp.Seq must have cp.Hash. A trail that ends
+// before it was cut short.
+func AgainstCheckpoint(cp Checkpoint) Option {
+	return func(c *config) { c.checkpoint = &cp }
+}
