@@ -2,6 +2,8 @@ package audit_test
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,4 +34,33 @@ func Example() {
 	rep, err := audit.Verify(path)
 	fmt.Println("records:", rep.Records, "intact:", rep.OK(), err)
 	// Output: records: 2 intact: true <nil>
+}
+
+// A keyed trail with signed checkpoints: Verify with the key and the last
+// checkpoint catches edits, forged records and records cut from the end.
+func Example_keyed() {
+	dir, _ := os.MkdirTemp("", "audit-example")
+	defer os.RemoveAll(dir)
+	path, cpPath := filepath.Join(dir, "audit.jsonl"), filepath.Join(dir, "checkpoints.jsonl")
+	key := []byte("an operator's secret of 32 bytes") // in practice: audit.WithKeyFile
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	sink, _ := os.Create(cpPath) // in practice: another machine, syslog, a log shipper
+
+	trail, err := audit.Open(path, audit.WithKey(key), audit.WithCheckpoints(priv, sink, 100))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = trail.Write(audit.Record{Kind: audit.KindIntent, Tool: "deploy", Principal: "alice"})
+	_ = trail.Close() // writes the final checkpoint
+	_ = sink.Close()
+
+	cp, err := audit.LastCheckpoint(cpPath, pub)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep, err := audit.Verify(path, audit.WithKey(key), audit.AgainstCheckpoint(cp))
+	fmt.Println("records:", rep.Records, "keyed:", rep.Keyed, "checkpoint:", rep.Checkpoint, err)
+	// Output: records: 1 keyed: true checkpoint: 1 <nil>
 }
