@@ -124,6 +124,7 @@ func prepare(t tool.Tool) (*Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: input schema: %w", spec.Name, err)
 	}
+	in = in.WithSecrets(spec.Secrets) // a secret's value never appears in an error
 	e := &Entry{Tool: t, Spec: spec, Input: in}
 	if len(spec.OutputSchema) == 0 {
 		// No output schema: structured output is not validated.

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 )
 
 // DefaultPath is the PATH a command gets unless "PATH" is in the allow list
@@ -14,23 +16,13 @@ const DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 // [WithEnv] is not given. PATH is not inherited but set to [DefaultPath].
 var DefaultEnvAllow = []string{"HOME", "LANG"}
 
-// secretMarkers are the name fragments that make a variable look like a
-// secret. Such a variable passes only when its exact name is in the allow list.
-var secretMarkers = []string{"TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PASSPHRASE",
-	"CREDENTIAL", "AUTH", "PRIVATE", "COOKIE", "SESSION", "CERT", "SIGNATURE"}
-
 // LooksSecret reports whether an environment variable name looks like it
-// holds a secret (it contains TOKEN, SECRET, KEY, PASSWORD, CREDENTIAL, AUTH
-// and the like, case-insensitively).
-func LooksSecret(name string) bool {
-	u := strings.ToUpper(name)
-	for _, m := range secretMarkers {
-		if strings.Contains(u, m) {
-			return true
-		}
-	}
-	return false
-}
+// holds a secret: the project's one rule for secret names
+// (TOKEN, SECRET, PASSWORD, AUTH, COOKIE, SESSION, DSN, API KEY, PRIVATE KEY
+// and the like, by word, case-insensitively), plus the words environment
+// names use for key material (KEY, CERT, SIGNATURE, PASS). Such a variable
+// passes to a command only when its exact name is in the allow list.
+func LooksSecret(name string) bool { return redact.LooksSecretEnv(name) }
 
 // buildEnv returns the environment of a command: host variables named by the
 // allow list (exact names, or path.Match patterns such as "LC_*"), PATH, then

@@ -70,7 +70,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		}
 		out.Status = string(res.Status)
 		if res.Error != nil {
-			out.ErrorCode, out.Error = string(res.Error.Code), res.Error.Message
+			out.ErrorCode, out.Error = string(res.Error.Code), redact.String(res.Error.Message)
 			if out.Status == "" || res.Status == tool.StatusSucceeded {
 				out.Status = string(res.Error.Code.Status())
 			}
@@ -117,7 +117,7 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	}
 	t.setArgs(&rec, c.Args, secrets)
 	if res.Error != nil {
-		rec.ErrorCode, rec.Error = string(res.Error.Code), res.Error.Message
+		rec.ErrorCode, rec.Error = string(res.Error.Code), redact.String(res.Error.Message)
 		if rec.Status == "" {
 			rec.Status = string(res.Error.Code.Status())
 		}

@@ -3,6 +3,8 @@ package audit_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/audit"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -39,4 +43,31 @@ func TestRefusedCallsAreRecorded(t *testing.T) {
 	rep, err := audit.Verify(path)
 	require.NoError(t, err)
 	assert.Equal(t, 2, rep.Records)
+}
+
+// The records issue found a Cookie header and a bearer token kept in plain
+// text: in arguments under keys that say nothing, and in error messages.
+func TestSecretsInsideStringsAreRedacted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	trail, err := audit.Open(path)
+	require.NoError(t, err)
+	reg := registry.New()
+	reg.MustRegister(tool.Func("fetch", "Fetch", func(_ context.Context, in struct {
+		Command string `json:"command"`
+		Cookie  string `json:"cookie"`
+		DSN     string `json:"dsn"`
+		SSHKey  string `json:"ssh_key"`
+	}) (string, error) {
+		return "", fmt.Errorf("connect %s: refused", in.DSN)
+	}))
+	ex := executor.New(reg, executor.WithExtensions(trail))
+	args := `{"command":"curl -H 'Authorization: Bearer tok-0123456789abcdef' http://x","cookie":"sid=abc","dsn":"postgres://app:hunter2@db/app","ssh_key":"AAAAB3Nza"}`
+	_, _ = ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "fetch", Args: json.RawMessage(args)})
+	require.NoError(t, trail.Close())
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, secret := range []string{"tok-0123456789abcdef", "sid=abc", "hunter2", "AAAAB3Nza"} {
+		assert.NotContains(t, string(raw), secret)
+	}
+	assert.Contains(t, string(raw), "curl -H", "the command stays readable")
 }

@@ -177,7 +177,7 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		fields = append(fields, zap.String("span_id", c.SpanID))
 	}
 	if res.Error != nil {
-		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", res.Error.Message))
+		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", redact.String(res.Error.Message)))
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {
 				fields = append(fields, zap.String("stack", s))

@@ -318,13 +318,22 @@ func Value(args json.RawMessage, paths []string) string {
 	return string(Args(args, paths))
 }
 
-// LooksSecret reports whether an object key's name looks like it holds a
-// secret. The key is split into lower-case words at "_", "-", ".", spaces
-// and camelCase boundaries; it looks secret when a word is password, passwd,
-// passphrase, secret(s), authorization, credential(s) or apikey, when two
-// adjacent words are "api key" or "private key", or when the last word is
-// token (so "access_token" and "refreshToken" are secret, "max_tokens" and
-// "token_count" are not).
+// LooksSecret reports whether a name (an object key, a header, an
+// environment variable) looks like it holds a secret. The name is split into
+// lower-case words at "_", "-", ".", spaces and camelCase boundaries; it
+// looks secret when
+//
+//   - a word is password, passwd, pwd, passphrase, secret(s), auth,
+//     authorization, credential(s), cookie(s), session, dsn or apikey, or
+//     ends in one of password, passwd, secret, apikey, cookie, credential
+//     (dbpassword, xapikey);
+//   - two adjacent words are "api key", "private key", "ssh key",
+//     "access key", "secret key" or "signing key";
+//   - the last word is token or ends in token (access_token, refreshToken,
+//     githubtoken; max_tokens and token_count are not).
+//
+// It is the one rule for names across logs, audit records, events, errors
+// and the sandbox's environment scrubbing.
 func LooksSecret(key string) bool {
 	var buf [64]byte
 	prev, last := kindOther, kindOther
@@ -338,12 +347,35 @@ func LooksSecret(key string) bool {
 		switch {
 		case k == kindSecret:
 			return true
-		case k == kindKey && (prev == kindAPI || prev == kindPrivate):
+		case k == kindKey && prev == kindKeyPrefix:
 			return true
 		}
 		prev, last = k, k
+		if k == kindOther && endsWithToken(w) {
+			last = kindToken
+		}
 	}
 	return last == kindToken
+}
+
+// LooksSecretEnv reports whether an environment variable name looks like
+// it holds a secret: LooksSecret, or a word key, keys, cert, certs,
+// signature or pass (environment names are terse: AWS_ACCESS_KEY_ID,
+// NPM_PASS, SIGNING_CERT).
+func LooksSecretEnv(name string) bool {
+	if LooksSecret(name) {
+		return true
+	}
+	var buf [64]byte
+	for i := 0; i < len(name); {
+		var w []byte
+		w, i = nextWord(name, i, buf[:0])
+		switch string(w) {
+		case "key", "keys", "cert", "certs", "signature", "pass", "pem", "pfx":
+			return true
+		}
+	}
+	return false
 }
 
 type wordKind uint8
@@ -351,27 +383,35 @@ type wordKind uint8
 const (
 	kindOther wordKind = iota
 	kindSecret
-	kindAPI
-	kindPrivate
+	kindKeyPrefix // api, private, ssh, access, secret, signing: "... key"
 	kindKey
 	kindToken
 )
 
 func classify(w []byte) wordKind {
 	switch string(w) { // no allocation: the conversion is only compared
-	case "password", "passwd", "passphrase", "secret", "secrets", "authorization",
-		"credential", "credentials", "apikey":
+	case "password", "passwd", "pwd", "passphrase", "secret", "secrets", "auth", "authorization",
+		"credential", "credentials", "apikey", "cookie", "cookies", "session", "dsn":
 		return kindSecret
-	case "api":
-		return kindAPI
-	case "private":
-		return kindPrivate
+	case "api", "private", "ssh", "access", "signing":
+		return kindKeyPrefix
 	case "key":
 		return kindKey
 	case "token":
 		return kindToken
 	}
+	for _, suf := range secretSuffixes {
+		if len(w) > len(suf) && string(w[len(w)-len(suf):]) == suf {
+			return kindSecret
+		}
+	}
 	return kindOther
+}
+
+var secretSuffixes = []string{"password", "passwd", "secret", "apikey", "cookie", "credential"}
+
+func endsWithToken(w []byte) bool {
+	return len(w) > 5 && string(w[len(w)-5:]) == "token"
 }
 
 // nextWord returns the lower-cased word of key starting at or after i, and

@@ -21,8 +21,8 @@ func TestRedact(t *testing.T) {
 	}{
 		{"nothing to hide", nil, false, `{"a":1,"b":"x"}`, `{"a":1,"b":"x"}`},
 		{"top-level path", []string{"pin"}, false, `{"pin":"1234","b":2}`, `{"pin":"[REDACTED]","b":2}`},
-		{"nested path", []string{"auth.pin"}, false, `{"auth":{"pin":"1234","user":"bob"}}`, `{"auth":{"pin":"[REDACTED]","user":"bob"}}`},
-		{"path with no match in shape", []string{"auth.pin"}, false, `{"auth":"plain","pin":"x"}`, `{"auth":"plain","pin":"x"}`},
+		{"nested path", []string{"login.pin"}, false, `{"login":{"pin":"1234","user":"bob"}}`, `{"login":{"pin":"[REDACTED]","user":"bob"}}`},
+		{"path with no match in shape", []string{"login.pin"}, false, `{"login":"plain","pin":"x"}`, `{"login":"plain","pin":"x"}`},
 		{"array elements", []string{"items[].k"}, false, `{"items":[{"k":"a","v":1},{"k":"b","v":2}]}`, `{"items":[{"k":"[REDACTED]","v":1},{"k":"[REDACTED]","v":2}]}`},
 		{"arrays transparent to keys", []string{"items.k"}, false, `{"items":[{"k":"a"},{"k":"b"}]}`, `{"items":[{"k":"[REDACTED]"},{"k":"[REDACTED]"}]}`},
 		{"whole array element", []string{"pins[]"}, false, `{"pins":["1","2"],"n":1}`, `{"pins":["[REDACTED]","[REDACTED]"],"n":1}`},

@@ -55,8 +55,22 @@ func (w *rewriter) value(n *node) error {
 	case '[':
 		return w.array(n)
 	case '"':
-		_, err := w.str()
-		return err
+		start := w.i
+		content, err := w.str()
+		if err != nil || !w.heuristic || !hasHint(string(content)) {
+			return err
+		}
+		if red := String(string(content)); red != string(content) {
+			// A secret inside the string: rewrite the string, the rest kept.
+			if w.out == nil {
+				w.out = make([]byte, 0, len(w.in)+16)
+			}
+			w.out = append(w.out, w.in[w.last:start]...)
+			enc, _ := json.Marshal(red)
+			w.out = append(w.out, enc...)
+			w.last = w.i
+		}
+		return nil
 	default:
 		start := w.i
 		for w.i < len(w.in) {

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 )
 
 // Validator is a compiled JSON Schema. It is safe for concurrent use.
@@ -22,9 +24,106 @@ type Validator struct {
 	// {"type":"object","properties":{}}, the schema of a tool without
 	// arguments): an object then needs no walk through the validator.
 	anyObject bool
+	// secrets are the paths (redact syntax) of fields whose values never
+	// appear in an error; names that look secret are hidden too.
+	secrets [][]string
 }
 
 var seq atomic.Uint64
+
+// WithSecrets returns a copy of v whose errors never show the value of a
+// field at one of paths (the syntax of tool.Spec.Secrets: "pin",
+// "auth.token", "items[].key", "env{}.value"), nor of a field whose name
+// looks secret (redact.LooksSecret). The rule is kept ("pin: must be >=
+// 100000"); the value it saw is not.
+func (v *Validator) WithSecrets(paths []string) *Validator {
+	c := *v
+	c.secrets = nil
+	for _, p := range paths {
+		c.secrets = append(c.secrets, secretSegments(p))
+	}
+	return &c
+}
+
+// secretSegments splits a redact path into names, "[]" and "{}".
+func secretSegments(p string) []string {
+	var out []string
+	for _, part := range strings.Split(p, ".") {
+		name := strings.TrimRight(part, "[]{}")
+		if name != "" {
+			out = append(out, name)
+		}
+		rest := part[len(name):]
+		for len(rest) >= 2 {
+			out = append(out, rest[:2])
+			rest = rest[2:]
+		}
+	}
+	return out
+}
+
+// errorSegments splits a FieldError path ("items[2].key") into names and
+// "[]" for each index.
+func errorSegments(p string) []string {
+	var out []string
+	for _, part := range strings.Split(p, ".") {
+		name, idx, _ := strings.Cut(part, "[")
+		if name != "" {
+			out = append(out, name)
+		}
+		for idx != "" {
+			out = append(out, "[]")
+			_, idx, _ = strings.Cut(idx, "[")
+		}
+	}
+	return out
+}
+
+// hidden reports whether the field at an error path holds a secret value.
+func (v *Validator) hidden(path string) bool {
+	segs := errorSegments(path)
+	for _, s := range segs {
+		if s != "[]" && redact.LooksSecret(s) {
+			return true
+		}
+	}
+	for _, sec := range v.secrets {
+		if segmentsMatch(sec, segs) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentsMatch reports whether a secret path covers the error path: a
+// prefix match, "{}" matching any name, "[]" an index, and arrays
+// transparent to names (as redaction treats them).
+func segmentsMatch(sec, segs []string) bool {
+	i := 0
+	for _, s := range sec {
+		for i < len(segs) && segs[i] == "[]" && s != "[]" {
+			i++ // arrays are transparent to key segments
+		}
+		if i >= len(segs) {
+			return false
+		}
+		switch {
+		case s == "{}" && segs[i] != "[]", s == "[]" && segs[i] == "[]", s == segs[i]:
+			i++
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hideValue drops the value a rule quotes ("must be >= 100000, got 1234").
+func hideValue(rule string) string {
+	if i := strings.Index(rule, ", got "); i >= 0 {
+		return rule[:i] + " (the value is secret and not shown)"
+	}
+	return rule
+}
 
 // CheckObject checks that raw is a JSON Schema object whose root describes
 // an object (type "object", or no type with properties).
@@ -190,7 +289,13 @@ func (v *Validator) Validate(val any) error {
 	if !errors.As(err, &ve) {
 		return &FieldErrors{Fields: []FieldError{{Path: "(root)", Rule: err.Error()}}}
 	}
-	return format(ve)
+	fe := format(ve)
+	for i := range fe.Fields {
+		if v.hidden(fe.Fields[i].Path) {
+			fe.Fields[i].Rule = hideValue(fe.Fields[i].Rule)
+		}
+	}
+	return fe
 }
 
 // FieldError is one failing field.

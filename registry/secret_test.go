@@ -1,0 +1,32 @@
+package registry_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// A field tagged toolbelt:"secret" never has its value in a validation
+// error: the registry compiles the input schema with the spec's secrets.
+func TestSecretTaggedValueNotInValidationError(t *testing.T) {
+	type in struct {
+		User string `json:"user"`
+		Pin  int    `json:"pin" jsonschema:"minimum=100000" toolbelt:"secret"`
+	}
+	reg := registry.New()
+	reg.MustRegister(tool.Func("login", "Log in", func(context.Context, in) (string, error) { return "ok", nil }))
+	e, ok := reg.Lookup("login")
+	require.True(t, ok)
+	m, err := schema.Decode([]byte(`{"user":"bob","pin":1234}`))
+	require.NoError(t, err)
+	verr := e.Input.Validate(m)
+	require.Error(t, verr)
+	assert.Contains(t, verr.Error(), "pin: must be >= 100000")
+	assert.NotContains(t, verr.Error(), "1234")
+}
