@@ -5,13 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"path"
 	"strings"
 	"sync"
 
+	"github.com/toolbelt-go/toolbelt/internal/canonjson"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -22,21 +21,17 @@ func decodeObject(args json.RawMessage) (map[string]any, error) {
 	return schema.Decode(args)
 }
 
-// Canonical returns the canonical form of a JSON value: object keys sorted,
-// insignificant white space removed, numbers kept as written. Two argument
-// documents that mean the same have the same canonical form.
+// Canonical returns the canonical form of a JSON value (RFC 8785, as
+// internal/canonjson writes it): object keys sorted, no insignificant white
+// space, numbers as the doubles they denote (1 and 1.0 are the same).
+// Two argument documents that mean the same have the same canonical form.
+// The cache keys calls with the same function.
 func Canonical(args json.RawMessage) ([]byte, error) {
-	d := json.NewDecoder(bytes.NewReader(args))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+	c, err := canonjson.Canonical(args)
+	if err != nil {
+		return nil, fmt.Errorf("arguments: %w", err)
 	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("arguments have trailing data after the JSON value")
-	}
-	// encoding/json writes map keys sorted, which is what makes this canonical.
-	return json.Marshal(v)
+	return c, nil
 }
 
 // HashArgs returns "sha256:" and the hex SHA-256 of the canonical form of

@@ -22,6 +22,7 @@ package cache
 import (
 	"container/list"
 	"context"
+	"encoding/binary"
 	"maps"
 	"runtime/debug"
 	"sync"
@@ -178,21 +179,26 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Each field is length-prefixed, so no value can shift the boundary
+	// between fields: a tenant "a\x00b" and a tenant "a" with an id
+	// starting "b\x00" make different keys.
 	spec := req.Spec
-	n := len(spec.Name) + len(spec.Version) + len(canon) + 2
-	b := make([]byte, 0, n)
-	b = append(b, spec.Name...)
-	b = append(b, 0)
-	b = append(b, spec.Version...)
-	b = append(b, 0)
+	b := make([]byte, 0, len(spec.Name)+len(spec.Version)+len(canon)+64)
+	field := func(s []byte) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	field([]byte(spec.Name))
+	field([]byte(spec.Version))
 	if c.byPrincipal {
 		p := req.Call.Principal
-		b = append(b, p.Tenant...)
-		b = append(b, 0)
-		b = append(b, p.ID...)
+		b = append(b, 1)
+		field([]byte(p.Tenant))
+		field([]byte(p.ID))
+	} else {
 		b = append(b, 0)
 	}
-	b = append(b, canon...)
+	field(canon)
 	return string(b), nil
 }
 

@@ -299,6 +299,21 @@ func TestKeyByPrincipal(t *testing.T) {
 	assert.Equal(t, int64(2), b.runs.Load())
 }
 
+// A tenant or id holding a NUL byte served one principal another's cached
+// result: the key joined the fields with NULs.
+func TestKeyByPrincipalNoCollision(t *testing.T) {
+	b := &backend{}
+	ex := setup(t, b, cache.New(cache.KeyByPrincipal()), tool.ReadOnly())
+	for _, p := range []tool.Principal{{Tenant: "a\x00b", ID: "c"}, {Tenant: "a", ID: "b\x00c"}} {
+		c := call(`{"q":"mine"}`)
+		c.Principal = p
+		res, err := ex.Execute(context.Background(), c)
+		require.NoError(t, err)
+		assert.NotEqual(t, cache.MetaHit, res.Metadata[cache.MetaKey], "principal %+v must not get another's result", p)
+	}
+	assert.Equal(t, int64(2), b.runs.Load(), "each principal ran its own call")
+}
+
 func TestPriority(t *testing.T) {
 	c := cache.New()
 	assert.Equal(t, extension.PriorityCache, c.Priority())
