@@ -3,6 +3,7 @@ package dashboard
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"net/http"
 	"time"
 	"unicode/utf8"
@@ -58,7 +59,7 @@ func eventOf(ev *tool.Event) Event {
 		out.Status = string(r.Status)
 		out.DurationMS = ms(r.Timings.Total)
 		if r.Error != nil {
-			out.Code, out.Message = string(r.Error.Code), r.Error.Message
+			out.Code, out.Message = string(r.Error.Code), redact.String(r.Error.Message)
 		}
 	}
 	return out
