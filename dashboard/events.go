@@ -3,12 +3,12 @@ package dashboard
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"net/http"
 	"time"
 	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
