@@ -1,14 +1,21 @@
 // Package redact masks secret values in a call's JSON arguments before the
 // SDK writes them anywhere (logs, audit trails, events).
 //
-// Two things are redacted:
+// It holds the project's one redaction rule, used for logs, audit
+// records, events, error messages and the sandbox's environment. Three
+// things are redacted:
 //
 //  1. The fields a tool declares secret in tool.Spec.Secrets (filled from
 //     `toolbelt:"secret"` struct tags by tool.Func, and from tool.WithSecrets
 //     for raw-schema tools).
 //  2. By default, any object key whose name looks like a secret (see
-//     LooksSecret), at any depth: password, token, secret, api_key / apiKey,
-//     authorization, credential(s), and a few variants.
+//     LooksSecret), at any depth: password, pwd, token, secret, auth,
+//     authorization, cookie, session, dsn, api/private/ssh key, credential(s).
+//  3. By default, secrets inside any string value (see String): passwords in
+//     URLs, Authorization and Cookie headers, bearer and basic credentials,
+//     NAME=value pairs with secret names, private key blocks, and the key
+//     shapes of AWS, GitHub, OpenAI, Anthropic and Slack. Only the secret
+//     part of the string is masked.
 //
 // A redacted value, whatever its JSON type, is replaced by the string
 // "[REDACTED]". A null stays null: there is nothing to hide.
