@@ -240,20 +240,19 @@ type finding struct {
 
 // state is the work of one Classify call.
 type state struct {
-	c         *Classifier
-	src       string
-	depth     int // shell strings deep
-	nest      int // syntactic nesting
-	judged    int // simple commands judged
-	stopped   bool
-	findings  []finding
-	cmds      []Command
-	vars      map[string]string
-	funcs     map[string]bool
-	calls     map[string]funcCalls
-	ints      map[string]bool // variables declared integer (declare -i)
-	declaring int
-	via       []string
+	c        *Classifier
+	src      string
+	depth    int // shell strings deep
+	nest     int // syntactic nesting
+	judged   int // simple commands judged
+	stopped  bool
+	findings []finding
+	cmds     []Command
+	vars     map[string]string
+	funcs    map[string]bool
+	calls    map[string]funcCalls
+	ints     map[string]bool // variables declared integer (declare -i)
+	via      []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 }

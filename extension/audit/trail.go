@@ -190,8 +190,6 @@ type Trail struct {
 	onError  func(error)
 	now      func() time.Time
 	clockSet bool
-
-	cfgErr error // an option that could not be applied (a key file)
 }
 
 // Option configures a Trail, or (WithKey, WithKeyFile, AgainstCheckpoint)
