@@ -194,139 +194,17 @@ func (e *Executor) Extensions() []extension.Extension {
 }
 
 // Execute runs one call through the pipeline. The result is never nil; the
-// error is the result's *tool.Error, nil on success.
+// error is the result's *tool.Error, nil on success. A nil ctx is the
+// caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	start := time.Now()
 	entry, _ := e.reg.Lookup(call.Name)
-	// The call and its extension.Request are one allocation: the request
-	// holds the executor's copy of the call (the call escapes anyway:
-	// observers and the chain see pointers into it), and so does the
-	// call's context, or its state when it needs one.
-	var res *tool.Result
-	rs, refused, tracked := e.declare(&call, entry, nil)
-	switch {
-	case !tracked:
-		f := &plainFrame{req: extension.Request{Call: call}}
-		f.ctx.Context = ctx
-		res = e.run(&f.ctx, &f.req, entry, nil, start)
-	case e.holdable(rs, refused):
-		// One resource and nothing else to follow: the call holds its key
-		// without a state when nobody else holds or awaits it.
-		f := &heldFrame{req: extension.Request{Call: call}}
-		if e.locks.TryHold(&f.ctx.hold, call.ID, rs[0].Key, rs[0].Access == tool.Write) {
-			res = e.runHeld(ctx, f, entry, start)
-			break
-		}
-		fallthrough
-	default:
-		f := &trackedFrame{req: extension.Request{Call: call}}
-		res = e.run(ctx, &f.req, entry, e.track(&f.cs, &f.req.Call, nil, rs, refused), start)
-	}
+	cs := e.admit(&call, entry, nil)
+	res := e.run(ctx, &extension.Request{Call: call}, entry, cs, start)
 	if res.Error != nil {
 		return res, res.Error
 	}
 	return res, nil
-}
-
-// trackedFrame is the storage of a call that needs a state: its request
-// (holding the call) and its state, allocated together.
-type trackedFrame struct {
-	req extension.Request
-	cs  callState
-}
-
-// plainFrame is the storage of a call that nothing follows: its request
-// and its context, allocated together.
-type plainFrame struct {
-	req extension.Request
-	ctx callCtx
-}
-
-// heldFrame is the storage of a call that holds its one resource through
-// the lock table's fast path and needs no state: its request and the
-// context carrying its hold, allocated together.
-type heldFrame struct {
-	req extension.Request
-	ctx heldCtx
-}
-
-// callCtx is the context of a call without a state: the caller's context,
-// answering the executor's own keys for this call (it has no state and no
-// hold, whatever a caller's context says: a call run from inside another
-// is another call), with room for its backend's deadline context, which
-// saves that an allocation.
-type callCtx struct {
-	context.Context
-	dl deadlineSlot
-}
-
-// Value answers stateFrom and heldFrom (none) and backendDeadline (the
-// frame's slot), and delegates every other key.
-func (c *callCtx) Value(key any) any {
-	switch key.(type) {
-	case stateKey, heldKey:
-		return nil
-	case sourceKey:
-		return &c.dl
-	}
-	return c.Context.Value(key)
-}
-
-// String names the context for debugging, as context.WithValue does.
-func (c *callCtx) String() string { return fmt.Sprintf("%v.WithCall", c.Context) }
-
-// heldCtx is the context of a call with a hold: a callCtx that answers
-// heldFrom with the hold (relock gives it up when an extension rewrites
-// the arguments to other resources).
-type heldCtx struct {
-	callCtx
-	hold keylock.Hold
-}
-
-type heldKey struct{}
-
-// Value answers heldFrom with the hold, and every other key as callCtx
-// does.
-func (c *heldCtx) Value(key any) any {
-	if _, ok := key.(heldKey); ok {
-		return c
-	}
-	return c.callCtx.Value(key)
-}
-
-// String names the context for debugging, as context.WithValue does.
-func (c *heldCtx) String() string {
-	return fmt.Sprintf("%v.WithHold(%q)", c.Context, c.hold.Key())
-}
-
-func heldFrom(ctx context.Context) *heldCtx {
-	switch c := ctx.(type) {
-	case *heldCtx:
-		return c
-	case *callCtx, *callState:
-		return nil
-	}
-	c, _ := ctx.Value(heldKey{}).(*heldCtx)
-	return c
-}
-
-// holdable reports whether a call that needs following only because of
-// its resources can hold them through the fast path: one resource, no
-// subscriber to tell, and a backend run inline (a detached backend keeps
-// its locks past the call's end, which needs the state's gate).
-func (e *Executor) holdable(rs []tool.Resource, refused *tool.Result) bool {
-	return len(rs) == 1 && refused == nil && !e.detach && !e.hub.active()
-}
-
-// runHeld runs a call with a hold, and gives the hold up when it ends,
-// also on a panic.
-func (e *Executor) runHeld(ctx context.Context, f *heldFrame, entry *registry.Entry, start time.Time) *tool.Result {
-	f.ctx.Context = ctx
-	defer f.ctx.hold.Release()
-	return e.run(&f.ctx, &f.req, entry, nil, start)
 }
 
 // ident is what the executor keeps of a call's identity while extensions
@@ -339,21 +217,14 @@ type ident struct {
 // run is the life of one admitted call: the pipeline, then the bookkeeping
 // (history, final event, lock release, job completion). req is the call's
 // request, zero but for req.Call (the executor's own copy of the call,
-// which the pipeline completes and extensions may rewrite). cs is nil for a
-// call that nothing tracks.
+// which the pipeline completes and extensions may rewrite); cs is its
+// state (admit).
 func (e *Executor) run(ctx context.Context, req *extension.Request, entry *registry.Entry, cs *callState, start time.Time) *tool.Result {
 	id := ident{req.Call.ID, req.Call.Name, req.Call.Agent, req.Call.Session}
-	var res *tool.Result
-	if cs != nil {
-		defer cs.release() // also on a panic
-		if cs.refused != nil {
-			res = cs.refused
-		} else {
-			ctx = cs.bind(ctx)
-		}
-	}
+	defer cs.release() // also on a panic
+	res := cs.refused
 	if res == nil {
-		res = e.execute(ctx, req, entry, start)
+		res = e.execute(cs.bind(ctx), req, entry, start)
 	}
 	res.CallID, res.Tool = id.id, id.name
 	res.StartedAt = start
@@ -368,9 +239,7 @@ func (e *Executor) run(ctx context.Context, req *extension.Request, entry *regis
 	if e.hist != nil {
 		e.hist.add(&id, cs, res)
 	}
-	if cs != nil {
-		cs.finish(res)
-	}
+	cs.finish(res)
 	return res
 }
 
@@ -462,23 +331,6 @@ func (e *Executor) validate(entry *registry.Entry, args json.RawMessage) (json.R
 	return args, nil
 }
 
-// now returns the current time. Given an earlier time that carries a
-// monotonic clock reading (from time.Now) and lies less than a second
-// back, it derives the current time from it and one reading of the
-// monotonic clock, which costs about half of time.Now's reading of both
-// clocks. Further back it reads the wall clock again: the monotonic clock
-// stops while the machine sleeps, and a wall time derived across a sleep
-// (a call that waited hours for approval on a laptop) would lag.
-func now(since time.Time) time.Time {
-	if since.IsZero() {
-		return time.Now()
-	}
-	if d := time.Since(since); d < time.Second {
-		return since.Add(d)
-	}
-	return time.Now()
-}
-
 type outcome struct {
 	res *tool.Result
 	err error
@@ -503,16 +355,19 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		call.Args, req.Validated = args, args
 	}
 	cs := stateFrom(ctx)
+	if cs == nil {
+		// A handler chain run outside Execute (extension tests): no
+		// locks, no events, a state of its own.
+		cs = &callState{e: e, callID: call.ID, tool: call.Name, agent: call.Agent}
+	}
 	if entry != nil {
 		// The arguments were rewritten: the resources they touch may be
 		// different ones.
-		tk, ferr := e.relock(ctx, cs, req)
-		if ferr != nil {
+		if ferr := e.relock(cs, req); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
-		defer tk.Release()
 	}
-	if cs != nil && cs.lockFlags() == lockTicketed {
+	if cs.lockFlags() == lockTicketed {
 		if ferr := e.awaitLocks(ctx, cs.tk, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
@@ -529,10 +384,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// A call holding locks or slots keeps them until its backend has really
 	// stopped (within a grace), so the next writer never overlaps a
 	// backend that is still being killed.
-	gated := held.any() || (cs != nil && cs.ticketed())
-	if cs != nil {
-		cs.started(req.Attempt)
-	}
+	gated := held.any() || cs.ticketed()
+	cs.started(req.Attempt)
 	timeout := call.Timeout
 	if timeout <= 0 {
 		timeout = spec.Timeout
@@ -540,11 +393,13 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if timeout <= 0 {
 		timeout = e.timeout
 	}
-	// One clock reading serves as the backend's start and its deadline's
-	// base. The deadline arms no timer unless the backend asks for Done.
-	began := now(req.Received)
-	bctx := backendDeadline(ctx, began.Add(timeout))
-	defer bctx.cancel()
+	began := time.Now()
+	deadline := began.Add(timeout)
+	// Whose deadline is it? The caller's, when it comes first.
+	callerDeadline, callerFirst := ctx.Deadline()
+	callerFirst = callerFirst && callerDeadline.Before(deadline)
+	bctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 
 	var o outcome
 	abandoned := false
@@ -554,16 +409,19 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		o = runInline(bctx, req.Tool, *call)
 	}
 	elapsed := time.Since(began)
-	// Cancel at once (the deferred cancel is for a panic), with the clock
-	// just read: Err below says whether the deadline had passed.
-	bctx.cancelAt(began.Add(elapsed))
+	deadlineErr := bctx.Err() == context.DeadlineExceeded
+	cancel()
 
 	res := o.res
 	switch {
 	case o.err != nil:
 		te := tool.AsError(o.err)
-		if ctx.Err() == nil && bctx.Err() == context.DeadlineExceeded && (te.Code == tool.CodeCancelled || te.Code == tool.CodeTimeout || te.Code == tool.CodeInternal) {
-			te = tool.Errorf(tool.CodeTimeout, "tool %q ran past its %v deadline and was stopped: ask for less work, or raise the timeout", spec.Name, timeout)
+		if deadlineErr && (te.Code == tool.CodeCancelled || te.Code == tool.CodeTimeout || te.Code == tool.CodeInternal) {
+			if callerFirst {
+				te = tool.Errorf(tool.CodeTimeout, "the caller's deadline passed %v into the run, before tool %q finished (its own deadline is %v): give the call more time", elapsed.Round(time.Millisecond), spec.Name, timeout)
+			} else {
+				te = tool.Errorf(tool.CodeTimeout, "tool %q ran past its %v deadline and was stopped: ask for less work, or raise the timeout", spec.Name, timeout)
+			}
 		}
 		if res == nil {
 			res = &tool.Result{}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
-	"github.com/toolbelt-go/toolbelt/internal/race"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -399,47 +398,6 @@ func testNestedCall(t *testing.T, fromExtension bool, keys []string) {
 	assert.ErrorIs(t, <-probeErr, tool.ErrConflict,
 		"a call on the outer call's key while it runs is refused: the inner call left the outer's lock alone")
 	assert.Zero(t, executor.LockedKeys(ex))
-}
-
-// A call without a state allocates its frame (request, context, hold and
-// backend deadline together) and whatever the tool returns: nothing else,
-// with a declared resource or without, and also when an extension wraps
-// the call's context (the backend's deadline is found through it).
-func TestStatelessCallAllocatesItsFrameOnly(t *testing.T) {
-	if race.Enabled {
-		t.Skip("the race detector allocates")
-	}
-	type valueKey struct{}
-	var wrapped extension.Extension = extension.Func("wrap", 0, func(next extension.Handler) extension.Handler {
-		return func(ctx context.Context, req *extension.Request) *tool.Result {
-			return next(context.WithValue(ctx, valueKey{}, 1), req) // one allocation of its own
-		}
-	})
-	res := []tool.Resource{{Key: "file:/src/main.go", Access: tool.Write}}
-	declares := []tool.Option{tool.WithResources(func(json.RawMessage) []tool.Resource { return res })}
-	for _, tc := range []struct {
-		name   string
-		opts   []tool.Option
-		exts   []extension.Extension
-		allocs float64
-	}{
-		{"plain", nil, nil, 2},
-		{"held", declares, nil, 2},
-		{"plain, wrapped", nil, []extension.Extension{wrapped}, 3},
-		{"held, wrapped", declares, []extension.Extension{wrapped}, 3},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ex := executor.New(scRegistry(t, scRawNoop("t", tc.opts...)), executor.WithHistory(0), executor.WithExtensions(tc.exts...))
-			call := tool.Call{ID: "c", Name: "t", Args: json.RawMessage(`{}`)}
-			ctx := context.Background()
-			n := testing.AllocsPerRun(200, func() {
-				if _, err := ex.Execute(ctx, call); err != nil {
-					t.Fatal(err)
-				}
-			})
-			assert.Equal(t, tc.allocs, n, "the frame, the tool's result, and the extension's own context")
-		})
-	}
 }
 
 // An extension that runs the rest of the chain again (a retry) gets a
