@@ -120,6 +120,8 @@ func requireRefused(t *testing.T, res *tool.Result, err error, code tool.Code, w
 func TestFailClosed(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
+	callerCtx, endCaller := context.WithCancel(context.Background())
+	defer endCaller()
 	tests := []struct {
 		name string
 		appr approval.Approver
@@ -158,10 +160,12 @@ func TestFailClosed(t *testing.T) {
 		},
 			want: "cancelled while waiting for approval"},
 		{name: "approval that arrives as the context ends", appr: approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
+			// The caller goes away while the decision is delivered: the
+			// cancellation must win.
+			endCaller()
 			return approval.Approved("x"), nil
 		}), ctx: func() (context.Context, context.CancelFunc) {
-			ctx, cancel := context.WithCancel(context.Background())
-			return &cancelOnValue{Context: ctx, cancel: cancel}, cancel
+			return callerCtx, endCaller
 		}, want: "cancel"},
 		{name: "policy deny_all", appr: fixed(approval.Approved("x")), opts: []approvalgate.Option{approvalgate.WithPolicy(approval.MustPolicy(approval.ModeDenyAll))}, cmd: "ls", want: "deny_all"},
 	}
@@ -201,25 +205,6 @@ func TestBlockedCommandIsPolicyDenied(t *testing.T) {
 	assert.Empty(t, r.list(), "the backend must not run")
 	meta, _ := res.Metadata["approval"].(map[string]any)
 	assert.Equal(t, "deny", meta["decision"])
-}
-
-// cancelOnValue cancels itself the first time the approver's context chain
-// is consulted for a value after approval started: it simulates the caller
-// going away while the decision is being delivered.
-type cancelOnValue struct {
-	context.Context
-	cancel context.CancelFunc
-	n      atomic.Int32
-}
-
-func (c *cancelOnValue) Done() <-chan struct{} {
-	// The approval extension's select and its final check both look at
-	// Done/Err; cancelling on the first Done makes the approval and the
-	// cancellation race, and the cancellation must win.
-	if c.n.Add(1) == 1 {
-		c.cancel()
-	}
-	return c.Context.Done()
 }
 
 func TestGuardMissingFailsClosed(t *testing.T) {
