@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"regexp"
 	"strings"
 
@@ -167,9 +168,12 @@ type rule struct {
 	exact   string // tool name when it has no wildcard
 	name    *regexp.Regexp
 	pattern bool
-	path    *regexp.Regexp // pattern against a path subject
-	textRE  *regexp.Regexp // pattern against a text subject
-	stopOps bool
+	// pathGlob is the pattern against a path subject, in the project's one
+	// "**" dialect (doublestar, as sandbox.Match): docs/** matches docs and
+	// everything under it, * stays within one segment.
+	pathGlob string
+	textRE   *regexp.Regexp // pattern against a text subject
+	stopOps  bool
 }
 
 // PolicyOption configures NewPolicy.
@@ -319,9 +323,10 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 	}
 	if r.pattern {
 		var err error
-		if r.path, err = regexp.Compile(`^(?s:` + globRE(pat, ".*", "[^/]*") + `)$`); err != nil {
-			return r, err
+		if !doublestar.ValidatePattern(pat) {
+			return r, fmt.Errorf("pattern %q is malformed: use *, ?, [...], {a,b} and ** (github.com/bmatcuk/doublestar/v4)", pat)
 		}
+		r.pathGlob = pat
 		wild := ".*"
 		if r.stopOps {
 			wild = "[^;&|<>`$()\\n\\r]*"
@@ -390,7 +395,8 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		return false
 	}
 	if sub.kind == subjectPath {
-		return r.path.MatchString(sub.s)
+		ok, err := doublestar.Match(r.pathGlob, sub.s)
+		return ok && err == nil
 	}
 	return r.textRE.MatchString(sub.s)
 }

@@ -195,7 +195,7 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 	}{{"WithAllow", w.allow}, {"WithDeny", w.deny}, {"WithDenyWrite", w.denyWrite}} {
 		for _, g := range set.globs {
 			if !ValidGlob(g) || strings.HasPrefix(g, "/") {
-				return nil, fmt.Errorf("sandbox: OpenWorkspace: %s glob %q is malformed (relative, slash-separated, path.Match syntax per segment, ** for any depth): %w", set.name, g, ErrInvalidPath)
+				return nil, fmt.Errorf("sandbox: OpenWorkspace: %s glob %q is malformed (relative, slash-separated, doublestar syntax: * ? [...] {a,b} within a segment, ** for any depth): %w", set.name, g, ErrInvalidPath)
 			}
 		}
 	}

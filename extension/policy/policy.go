@@ -518,16 +518,13 @@ func (p *Policy) Hide(rel, abs string) string {
 	if len(cfg.global.forbiddenPaths) == 0 {
 		return ""
 	}
-	var buf [16]string
-	relParts := splitPath(buf[:0], rel)
-	var abuf [16]string
-	absParts := splitPath(abuf[:0], filepath.ToSlash(abs))
+	absName := filepath.ToSlash(abs)
 	for _, pr := range cfg.global.forbiddenPaths {
-		parts := relParts
+		name := rel
 		if pr.glob.abs() {
-			parts = absParts
+			name = absName
 		}
-		if pr.glob.matchParts(parts) {
+		if pr.glob.match(name) {
 			where := ""
 			if pr.line > 0 {
 				where = fmt.Sprintf(" (%s:%d)", cfg.file, pr.line)
@@ -606,8 +603,7 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, fi
 }
 
 func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, field, raw string) (string, error) {
-	var buf, abuf [16]string
-	var parts, absParts []string
+	var relName, absName string
 	shown := fmt.Sprintf("%q", raw)
 	if ws != nil {
 		rel, err := ws.Resolve(raw)
@@ -621,7 +617,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		if rel != "." {
 			abs += "/" + rel
 		}
-		parts, absParts = splitPath(buf[:0], rel), splitPath(abuf[:0], filepath.ToSlash(abs))
+		relName, absName = rel, filepath.ToSlash(abs)
 	} else {
 		name := strings.ReplaceAll(raw, "\\", "/")
 		if p.baseDir != "" && !path.IsAbs(name) {
@@ -631,16 +627,15 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		if name == ".." || strings.HasPrefix(name, "../") {
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
-		parts = splitPath(buf[:0], name)
-		absParts = parts
+		relName, absName = name, name
 	}
 	// Relative globs match the workspace-relative path, absolute ones the
 	// host path (the same thing when nothing was resolved).
 	match := func(g glob) bool {
 		if g.abs() {
-			return g.matchParts(absParts)
+			return g.match(absName)
 		}
-		return g.matchParts(parts)
+		return g.match(relName)
 	}
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
