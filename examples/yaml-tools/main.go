@@ -1,5 +1,5 @@
 // Command yaml-tools loads tools from a YAML file — a Go function, a shell
-// command and an HTTP endpoint — with registry.Loader, and calls each of
+// command and an HTTP endpoint — with loader.Loader, and calls each of
 // them through the executor. The file is embedded, so the example runs from
 // anywhere:
 //
@@ -26,6 +26,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/registry/loader"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/httptool"
@@ -89,9 +90,9 @@ func run(ctx context.Context, w io.Writer) error {
 
 	httpClient := httptool.NewClient(httptool.WithPrivateHosts("127.0.0.1"))
 	defer httpClient.CloseIdleConnections()
-	ld := &registry.Loader{
-		Funcs: registry.FuncTable(tool.Func("word_stats", "Count words", wordStats)),
-		Kinds: map[string]registry.KindFunc{
+	ld := &loader.Loader{
+		Funcs: loader.FuncTable(tool.Func("word_stats", "Count words", wordStats)),
+		Kinds: map[string]loader.KindFunc{
 			"http":  httpClient.FromSpec, // httptool.Kind(opts...) does the same with a client of its own
 			"shell": shell.Kind(shell.WithSandbox(sb)),
 		},

@@ -192,7 +192,7 @@ func FromSpec(spec tool.Spec, impl json.RawMessage, opts ...Option) (tool.Tool, 
 
 // Kind returns a factory for the registry loader's "http" kind:
 //
-//	registry.Loader{Kinds: map[string]registry.KindFunc{"http": httptool.Kind(opts...)}}
+//	loader.Loader{Kinds: map[string]loader.KindFunc{"http": httptool.Kind(opts...)}}
 //
 // The tools it builds share one Client.
 func Kind(opts ...Option) func(tool.Spec, json.RawMessage) (tool.Tool, error) {

@@ -66,7 +66,7 @@ func (p *Pool) Close() error {
 }
 
 // Kind returns the factory for tools of kind "mcp" in spec files, of the
-// signature registry.Loader's Kinds map takes. The spec (name, description,
+// signature loader.Loader's Kinds map takes. The spec (name, description,
 // schemas, risk, ...) comes from the file; impl (an Impl) names the server
 // and the remote tool. Tools built from the same server share one
 // connection of the pool.

@@ -65,7 +65,7 @@ type Command struct {
 	allowO bool
 }
 
-var configKeys = []string{"argv", "workdir", "env", "limits", "output_budget", "allow_option_values"}
+var configKeys = []string{"command", "argv", "workdir", "env", "limits", "output_budget", "allow_option_values"}
 
 // NewCommand builds an argv tool named name. Its input schema is generated
 // from the placeholders (each a required string) unless WithInputSchema
@@ -155,16 +155,19 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 // encoded as JSON ({"argv": [...], "workdir": ..., "env": {...}, "limits":
 // {"timeout": "30s", "cpu_time": "10s", "memory": 1073741824, "processes":
 // 64, "file_size": ..., "output_bytes": ...}, "output_budget": ...,
-// "allow_option_values": false}); unknown keys are errors. The sandbox comes
-// from WithSandbox. Its signature matches the registry loader's kind
-// factories (registry.KindFunc).
+// "allow_option_values": false}, or "command": a template string or a list
+// in place of "argv"); unknown keys are errors. The sandbox comes from
+// WithSandbox. Its signature matches the tool loader's kind factories
+// (loader.KindFunc).
 func FromSpec(spec tool.Spec, impl json.RawMessage, opts ...Option) (tool.Tool, error) {
 	return fromSpec(spec, impl, newOptions(opts))
 }
 
-// Kind returns a factory for the registry loader's "shell" kind:
+// Kind returns a factory for the tool loader's "shell" kind. A tool file
+// gives implementation.command as a template string ("ls -la {dir}", parsed
+// with ParseCommandTemplate) or a list of arguments:
 //
-//	registry.Loader{Kinds: map[string]registry.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
+//	loader.Loader{Kinds: map[string]loader.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
 func Kind(opts ...Option) func(tool.Spec, json.RawMessage) (tool.Tool, error) {
 	o := newOptions(opts)
 	return func(spec tool.Spec, impl json.RawMessage) (tool.Tool, error) { return fromSpec(spec, impl, o) }
@@ -201,14 +204,48 @@ func fromSpec(spec tool.Spec, impl json.RawMessage, o *options) (tool.Tool, erro
 		errs = append(errs, lerrs...)
 		cfg.Limits = l
 	}
+	if raw, ok := top["command"]; ok {
+		argv, err := commandArgv(raw)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case len(top["argv"]) > 0:
+			errs = append(errs, &tool.ConfigError{Field: "argv", Message: "give the command once: command (a template or a list) or argv, not both"})
+		default:
+			cfg.Argv = argv
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	t, err := newCommand(spec, o.sb, cfg, o)
 	if err != nil {
+		if _, ok := top["command"]; ok {
+			// The file said command, not argv: say so in the errors.
+			err = renameArgv(err)
+		}
 		return nil, err
 	}
 	return t, nil
+}
+
+// renameArgv reports errors about argv as errors about command.
+func renameArgv(err error) error {
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+		var ce *tool.ConfigError
+		if errors.As(e, &ce) && (ce.Field == "argv" || strings.HasPrefix(ce.Field, "argv.")) {
+			out[i] = &tool.ConfigError{Field: "command" + strings.TrimPrefix(ce.Field, "argv"), Message: ce.Message}
+		}
+	}
+	return errors.Join(out...)
 }
 
 func parseLimits(raw json.RawMessage) (sandbox.Limits, []error) {
@@ -298,4 +335,35 @@ func decodeArgs(args json.RawMessage) (map[string]any, error) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments: %v", err)
 	}
 	return m, nil
+}
+
+// commandArgv reads implementation.command: a template string
+// (ParseCommandTemplate) or a list of argument templates.
+func commandArgv(raw json.RawMessage) ([]string, error) {
+	var tmpl string
+	if err := json.Unmarshal(raw, &tmpl); err == nil {
+		argv, err := ParseCommandTemplate(tmpl)
+		if err != nil {
+			return nil, &tool.ConfigError{Field: "command", Message: strings.TrimPrefix(err.Error(), "command template ")}
+		}
+		return argv, nil
+	}
+	var list []*string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, &tool.ConfigError{Field: "command", Message: "must be a string or a list of strings"}
+	}
+	if len(list) == 0 {
+		return nil, &tool.ConfigError{Field: "command", Message: "is an empty list: name the program first"}
+	}
+	argv := make([]string, 0, len(list))
+	for i, a := range list {
+		if a == nil {
+			return nil, &tool.ConfigError{Field: fmt.Sprintf("command.%d", i), Message: "must hold only strings"}
+		}
+		if err := checkPlaceholders(*a); err != nil {
+			return nil, &tool.ConfigError{Field: fmt.Sprintf("command.%d", i), Message: fmt.Sprintf("argument %q %s", *a, err.Error())}
+		}
+		argv = append(argv, *a)
+	}
+	return argv, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/registry/loader"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
@@ -309,7 +310,7 @@ const toolFile = `tools:
 // Tool files load through the registry loader and run through the executor.
 func TestKindThroughLoaderAndExecutor(t *testing.T) {
 	sb := processEngine(t, t.TempDir())
-	ld := &registry.Loader{Kinds: map[string]registry.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
+	ld := &loader.Loader{Kinds: map[string]loader.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
 	reg := registry.New()
 	src := toolFile
 	require.NoError(t, ld.Load(reg, strings.NewReader(src), "tools.yaml"))
@@ -335,7 +336,14 @@ func TestKindErrorsReportedAtTheirLine(t *testing.T) {
     input_schema: {type: object, properties: {path: {type: string}}}
     implementation:
       command: [ls, "--", "{pth}"]
-`, `t.yaml:7: tool "bad": implementation.argv.2: {pth} names no property`},
+`, `t.yaml:7: tool "bad": implementation.command.2: {pth} names no property`},
+		{"template with a pipe", `tools:
+  - name: bad
+    description: d
+    type: shell
+    implementation:
+      command: grep {pattern} /var/log/syslog | head
+`, `t.yaml:6: tool "bad": implementation.command: "grep {pattern} /var/log/syslog | head" contains a pipe (|)`},
 		{"unknown key", `tools:
   - name: bad
     description: d
@@ -355,7 +363,7 @@ func TestKindErrorsReportedAtTheirLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ld := &registry.Loader{Kinds: map[string]registry.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
+			ld := &loader.Loader{Kinds: map[string]loader.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
 			err := ld.Load(registry.New(), strings.NewReader(tc.src), "t.yaml")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)

@@ -69,7 +69,7 @@
 //
 // [Kind] is the registry loader's factory for type shell:
 //
-//	ld := registry.Loader{Kinds: map[string]registry.KindFunc{
+//	ld := loader.Loader{Kinds: map[string]loader.KindFunc{
 //	    "shell": shell.Kind(shell.WithSandbox(sb)),
 //	}}
 package shell

@@ -1,4 +1,4 @@
-package registry_test
+package loader_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/registry/loader"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -19,7 +20,7 @@ func ExampleLoader() {
 	add := tool.Func("add", "Add two integers", func(_ context.Context, in addArgs) (map[string]int, error) {
 		return map[string]int{"sum": in.A + in.B}, nil
 	})
-	ld := &registry.Loader{Funcs: registry.FuncTable(add)}
+	ld := &loader.Loader{Funcs: loader.FuncTable(add)}
 
 	reg := registry.New()
 	err := ld.Load(reg, strings.NewReader(`

@@ -1,4 +1,4 @@
-package registry_test
+package loader_test
 
 import (
 	"context"
@@ -21,8 +21,10 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/registry/loader"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/httptool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
 
 type readArgs struct {
@@ -31,20 +33,31 @@ type readArgs struct {
 
 func readFile(_ context.Context, in readArgs) (string, error) { return "contents of " + in.Path, nil }
 
-// shellRecorder is a stand-in "shell" factory: it records the argv the
-// loader hands it, and runs nothing.
+// shellRecorder is a stand-in "shell" factory: it records the command the
+// loader hands it (as shell.Kind reads it: a template or a list), and runs
+// nothing.
 type shellRecorder struct{ argv map[string][]string }
 
 func (s *shellRecorder) kind(spec tool.Spec, impl json.RawMessage) (tool.Tool, error) {
 	var cfg struct {
-		Argv    []string `json:"argv"`
-		Workdir string   `json:"workdir"`
+		Command json.RawMessage `json:"command"`
+		Workdir string          `json:"workdir"`
 	}
 	if err := json.Unmarshal(impl, &cfg); err != nil {
 		return nil, err
 	}
-	s.argv[spec.Name] = cfg.Argv
-	return &fakeShell{spec: spec, text: strings.Join(cfg.Argv, " ") + " @" + cfg.Workdir}, nil
+	var argv []string
+	var tmpl string
+	if json.Unmarshal(cfg.Command, &tmpl) == nil {
+		var err error
+		if argv, err = shell.ParseCommandTemplate(tmpl); err != nil {
+			return nil, &tool.ConfigError{Field: "command", Message: strings.TrimPrefix(err.Error(), "command template ")}
+		}
+	} else if err := json.Unmarshal(cfg.Command, &argv); err != nil {
+		return nil, &tool.ConfigError{Field: "command", Message: "must be a string or a list"}
+	}
+	s.argv[spec.Name] = argv
+	return &fakeShell{spec: spec, text: strings.Join(argv, " ") + " @" + cfg.Workdir}, nil
 }
 
 type fakeShell struct {
@@ -57,20 +70,20 @@ func (f *fakeShell) Run(context.Context, tool.Call) (*tool.Result, error) {
 	return &tool.Result{Content: []tool.Content{tool.TextContent(f.text)}}, nil
 }
 
-func newLoader(sh *shellRecorder, opts ...httptool.Option) *registry.Loader {
-	kinds := map[string]registry.KindFunc{"http": httptool.Kind(opts...)}
+func newLoader(sh *shellRecorder, opts ...httptool.Option) *loader.Loader {
+	kinds := map[string]loader.KindFunc{"http": httptool.Kind(opts...)}
 	if sh != nil {
 		kinds["shell"] = sh.kind
 	}
-	return &registry.Loader{
-		Funcs: registry.FuncTable(tool.Func("read_file", "Go description", readFile)),
+	return &loader.Loader{
+		Funcs: loader.FuncTable(tool.Func("read_file", "Go description", readFile)),
 		Kinds: kinds,
 	}
 }
 
 func problems(t *testing.T, err error) []string {
 	t.Helper()
-	var le *registry.LoadError
+	var le *loader.LoadError
 	require.True(t, errors.As(err, &le), "want *LoadError, got %v", err)
 	out := make([]string, len(le.Problems))
 	for i, p := range le.Problems {
@@ -323,9 +336,9 @@ func TestLoadGoodFileAndExecute(t *testing.T) {
 	sh := &shellRecorder{argv: map[string][]string{}}
 	kind := httptool.NewClient(httptool.WithPrivateHosts("127.0.0.1"))
 	defer kind.CloseIdleConnections()
-	ld := &registry.Loader{
-		Funcs: registry.FuncTable(tool.Func("read_file", "Go description", readFile)),
-		Kinds: map[string]registry.KindFunc{"http": kind.FromSpec, "shell": sh.kind},
+	ld := &loader.Loader{
+		Funcs: loader.FuncTable(tool.Func("read_file", "Go description", readFile)),
+		Kinds: map[string]loader.KindFunc{"http": kind.FromSpec, "shell": sh.kind},
 	}
 	reg := registry.New()
 	require.NoError(t, ld.Load(reg, strings.NewReader(strings.Replace(goodFile, "%s", srv.URL, 1)), "tools.yaml"))
@@ -466,62 +479,6 @@ func TestLoadURL(t *testing.T) {
 	err := ld.LoadURL(ctx, registry.New(), "file:///etc/passwd")
 	assert.Equal(t, []string{"file:///etc/passwd: is not an http or https URL"}, problems(t, err))
 }
-
-func TestParseCommandTemplate(t *testing.T) {
-	good := []struct {
-		in   string
-		want []string
-	}{
-		{"rm -- {path}", []string{"rm", "--", "{path}"}},
-		{`git log -n {count} "{ref}"`, []string{"git", "log", "-n", "{count}", "{ref}"}},
-		{`echo 'a  b' "c \"d\" \$e" f\ g`, []string{"echo", "a  b", `c "d" $e`, "f g"}},
-		{`grep -e "{pattern}" -- {file}`, []string{"grep", "-e", "{pattern}", "--", "{file}"}},
-		{`echo "x#y" key=value`, []string{"echo", "x#y", "key=value"}},
-	}
-	for _, tc := range good {
-		got, err := registry.ParseCommandTemplate(tc.in)
-		require.NoError(t, err, tc.in)
-		assert.Equal(t, tc.want, got, tc.in)
-	}
-	bad := []struct{ in, why string }{
-		{"", "is empty"},
-		{"cat {f} | head", "contains a pipe (|)"},
-		{"make && make install", "chains commands with &&"},
-		{"a || b", "chains commands with ||"},
-		{"a; b", "more than one command"},
-		{"a\nb", "more than one command"},
-		{"sleep 1 &", "runs in the background"},
-		{"echo hi > {out}", "redirection"},
-		{"cat < /etc/passwd", "redirection"},
-		{"echo $(id)", "command substitution"},
-		{"echo `id`", "command substitution"},
-		{"echo $HOME", "expands a variable"},
-		{`echo "${HOME}"`, "expands a variable"},
-		{"echo $((1+2))", "arithmetic"},
-		{"diff <(ls a) <(ls b)", "process substitution"},
-		{"ls *.go", "glob"},
-		{"ls file?.txt", "glob"},
-		{"ls ~/x", "~"},
-		{"echo {a,b}", "not a placeholder"},
-		{"echo {1..3}", "not a placeholder"},
-		{"FOO=1 env", "assigns a variable"},
-		{"(cd /; ls)", "compound command"},
-		{"if true; then ls; fi", "compound command"},
-		{"ls # list", "comment"},
-		{"! false", "negates"},
-		{"echo $'a\\n'", "$'...'"},
-		{`echo "unterminated`, "does not parse"},
-	}
-	for _, tc := range bad {
-		_, err := registry.ParseCommandTemplate(tc.in)
-		require.Error(t, err, tc.in)
-		assert.Contains(t, err.Error(), tc.why, tc.in)
-	}
-}
-
-// A small file whose input schema is a "billion laughs" of nested YAML
-// anchors is refused, with the line of the alias, before anything expands
-// it (it used to expand without limit: 7 levels took 13 s and 894 MiB).
 func TestLoadRefusesAnAliasBomb(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("tools:\n  - name: read_file\n    type: go\n    description: Read a file\n    input_schema:\n      type: object\n      properties:\n")

@@ -1,4 +1,10 @@
-package registry
+// Package loader reads tool definitions from YAML or JSON files, a file
+// system or a URL, and registers them in a registry.Registry. It is the
+// only part of the SDK that reads tool files; the registry itself only
+// stores, filters and exports tools, and each backend kind (tool/shell,
+// tool/httptool, tool/mcptool) builds its own tools from the
+// implementation block (a KindFunc).
+package loader
 
 import (
 	"bytes"
@@ -22,6 +28,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/internal/yamlbound"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -71,11 +78,10 @@ const (
 //
 // Type go is built in: the file gives the name, description, schemas and
 // metadata, and Funcs gives the implementation (a tool.Tool; fields the file
-// leaves out, such as a reflected input schema, come from it). Type shell
-// takes implementation.command, a template string parsed with
-// ParseCommandTemplate or a list of arguments, and passes the argv to its
-// factory as "argv". Every other type is a KindFunc in Kinds, which receives
-// the implementation block as JSON.
+// leaves out, such as a reflected input schema, come from it). Every other
+// type is a KindFunc in Kinds, which receives the implementation block as
+// JSON and builds the tool itself: the loader knows no kind (shell.Kind
+// parses implementation.command, httptool.Kind the request).
 //
 // Every problem of every file is reported at once, with the file, the line
 // and the tool, as a *LoadError; a load with any problem registers nothing.
@@ -159,7 +165,7 @@ func (e *LoadError) Error() string {
 
 // Load reads one file's definitions from r and registers them in reg. name
 // is used in messages (and its extension says whether it is JSON).
-func (l *Loader) Load(reg *Registry, r io.Reader, name string) error {
+func (l *Loader) Load(reg *registry.Registry, r io.Reader, name string) error {
 	s := l.session()
 	if data, ok := s.read(r, name); ok {
 		s.parse(data, name)
@@ -168,7 +174,7 @@ func (l *Loader) Load(reg *Registry, r io.Reader, name string) error {
 }
 
 // LoadFile reads the file at path and registers its tools in reg.
-func (l *Loader) LoadFile(reg *Registry, path string) error {
+func (l *Loader) LoadFile(reg *registry.Registry, path string) error {
 	s := l.session()
 	f, err := os.Open(path)
 	if err != nil {
@@ -185,7 +191,7 @@ func (l *Loader) LoadFile(reg *Registry, path string) error {
 // LoadFS reads every file of fsys matching pattern (fs.Glob syntax, e.g.
 // "tools/*.yaml"), in name order, and registers all their tools in reg, or
 // none if any file has a problem.
-func (l *Loader) LoadFS(reg *Registry, fsys fs.FS, pattern string) error {
+func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) error {
 	s := l.session()
 	names, err := fs.Glob(fsys, pattern)
 	switch {
@@ -212,7 +218,7 @@ func (l *Loader) LoadFS(reg *Registry, fsys fs.FS, pattern string) error {
 
 // LoadURL fetches a tool file with an HTTP GET (bounded by Timeout and
 // MaxBytes) and registers its tools in reg.
-func (l *Loader) LoadURL(ctx context.Context, reg *Registry, rawURL string) error {
+func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL string) error {
 	s := l.session()
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -303,7 +309,7 @@ func (s *session) read(r io.Reader, name string) ([]byte, bool) {
 }
 
 // commit registers everything found, or nothing when there is a problem.
-func (s *session) commit(reg *Registry) error {
+func (s *session) commit(reg *registry.Registry) error {
 	if reg == nil {
 		s.add("", 0, "", "the registry is nil: pass the *registry.Registry to load into")
 	} else {
@@ -904,9 +910,6 @@ func (s *session) build(d *def, spec tool.Spec, impl tool.Tool) tool.Tool {
 			}
 			implJSON = v
 		}
-		if d.kind == "shell" && !s.shellArgv(d, implNode, implJSON.(map[string]any)) {
-			return nil
-		}
 		raw, _ := json.Marshal(implJSON)
 		var err error
 		t, err = s.l.Kinds[d.kind](spec, raw)
@@ -941,56 +944,6 @@ func (s *session) build(d *def, spec tool.Spec, impl tool.Tool) tool.Tool {
 	return t
 }
 
-// shellArgv replaces implementation.command with "argv".
-func (s *session) shellArgv(d *def, n *yaml.Node, impl map[string]any) bool {
-	if n == nil {
-		s.add(d.file, d.line, d.name, "a shell tool needs implementation.command, e.g. command: [\"rm\", \"--\", \"{path}\"]")
-		return false
-	}
-	m := s.pairs(d.file, d.name, "implementation: ", n)
-	k, ok := m["command"]
-	if !ok {
-		s.add(d.file, n.Line, d.name, "implementation.command is missing: give the command as a template (\"ls -la {dir}\") or a list ([ls, -la, \"{dir}\"])")
-		return false
-	}
-	var argv []string
-	switch k.val.Kind {
-	case yaml.ScalarNode:
-		var err error
-		if argv, err = ParseCommandTemplate(k.val.Value); err != nil {
-			s.add(d.file, k.val.Line, d.name, "implementation.command: "+strings.TrimPrefix(err.Error(), "command template "))
-			return false
-		}
-	case yaml.SequenceNode:
-		if len(k.val.Content) == 0 {
-			s.add(d.file, k.val.Line, d.name, "implementation.command is an empty list: name the program first")
-			return false
-		}
-		for _, e := range k.val.Content {
-			e = deref(e)
-			if e.Kind != yaml.ScalarNode || e.ShortTag() == "!!null" {
-				s.add(d.file, e.Line, d.name, "implementation.command must hold only strings")
-				return false
-			}
-			if err := checkPlaceholders(e.Value); err != nil {
-				s.add(d.file, e.Line, d.name, fmt.Sprintf("implementation.command argument %q %s", e.Value, err.Error()))
-				return false
-			}
-			argv = append(argv, e.Value)
-		}
-	default:
-		s.add(d.file, k.val.Line, d.name, "implementation.command must be a string or a list of strings")
-		return false
-	}
-	delete(impl, "command")
-	if _, clash := impl["argv"]; clash {
-		s.add(d.file, m["argv"].key.Line, d.name, "implementation.argv is set by the loader from command: remove it")
-		return false
-	}
-	impl["argv"] = argv
-	return true
-}
-
 // kindErrors reports a factory's error, one problem per joined error, each
 // at the line of the field it names.
 func (s *session) kindErrors(d *def, implNode *yaml.Node, err error) {
@@ -1005,9 +958,6 @@ func (s *session) kindErrors(d *def, implNode *yaml.Node, err error) {
 		var fp interface{ FieldPath() string }
 		if errors.As(e, &fp) && fp.FieldPath() != "" {
 			p := fp.FieldPath()
-			if d.kind == "shell" && (p == "argv" || strings.HasPrefix(p, "argv.")) {
-				p = "command" + strings.TrimPrefix(p, "argv")
-			}
 			if n := find(implNode, p); n != nil {
 				line = n.Line
 			}
