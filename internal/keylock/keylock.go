@@ -57,8 +57,8 @@ type entry struct {
 type Ticket struct {
 	tab      *Table
 	owner    string
-	entries  []*entry     // sorted by key, one per key
-	pending  int          // entries not yet granted; tab.mu
+	entries  []*entry      // sorted by key, one per key
+	pending  int           // entries not yet granted; tab.mu
 	ready    chan struct{} // closed when pending reaches 0
 	released chan struct{} // closed by Release
 	done     bool          // released; tab.mu
