@@ -59,7 +59,6 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/keylock"
-	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -310,22 +309,8 @@ func (e *Executor) validate(entry *registry.Entry, args json.RawMessage) (json.R
 	if len(args) > e.maxArgBytes {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments are %d bytes, over the %d-byte limit: send less data, or pass a reference (a path, a URL) instead of the content", len(args), e.maxArgBytes)
 	}
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage("{}")
-	}
-	if entry.Input.AcceptsAnyObject() && schema.IsObject(args) {
-		return args, nil // nothing to check inside, nothing to strip: no decoding
-	}
-	m, err := schema.Decode(args)
+	args, err := entry.CheckArgs(args)
 	if err != nil {
-		return nil, tool.NewError(tool.CodeInvalidArguments, err.Error())
-	}
-	if entry.Input.StripNulls(m) {
-		if args, err = json.Marshal(m); err != nil {
-			return nil, tool.Errorf(tool.CodeInternal, "re-encode arguments: %v", err)
-		}
-	}
-	if err := entry.Input.Validate(m); err != nil {
 		return nil, &tool.Error{Code: tool.CodeInvalidArguments, Message: err.Error(), Err: err}
 	}
 	return args, nil
@@ -453,8 +438,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		if entry == nil {
 			entry, _ = e.reg.Lookup(spec.Name)
 		}
-		if entry != nil && entry.Output != nil {
-			if err := validateOutput(entry.Output, res.Output); err != nil {
+		if entry != nil {
+			if err := entry.CheckOutput(res.Output); err != nil {
 				res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned output that breaks its output schema: %v", spec.Name, err)
 				res.Status = tool.StatusFailed
 			}
@@ -506,14 +491,6 @@ func (e *Executor) runDetached(ctx context.Context, backend tool.Tool, c tool.Ca
 		}
 	}
 	return o, abandoned
-}
-
-func validateOutput(v *schema.Validator, out json.RawMessage) error {
-	m, err := schema.Decode(out)
-	if err != nil {
-		return err
-	}
-	return v.Validate(m)
 }
 
 // capOutput holds res to max bytes: text blocks share the budget left after

@@ -477,5 +477,5 @@ func TestRegisterConformingToolWithoutOutputSchema(t *testing.T) {
 	require.NoError(t, reg.Register(conformsWithoutSchema{base}))
 	e, ok := reg.Lookup("plain")
 	require.True(t, ok)
-	assert.Nil(t, e.Output)
+	assert.False(t, e.ChecksOutput())
 }

@@ -8,6 +8,8 @@
 package registry
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -27,11 +29,56 @@ type Entry struct {
 	Tool tool.Tool
 	// Spec is the spec as registered (Tool.Spec() is called once).
 	Spec tool.Spec
-	// Input validates arguments; Output validates structured output (nil
+	// input validates arguments; output validates structured output (nil
 	// when the tool has no output schema, or its output conforms by
 	// construction: see tool.OutputConformer).
-	Input  *schema.Validator
-	Output *schema.Validator
+	input  *schema.Validator
+	output *schema.Validator
+}
+
+// CheckArgs checks a call's arguments against the tool's compiled input
+// schema: a JSON object (empty means {}), optional nulls the schema does not
+// accept dropped (OpenAI's strict mode sends them for omitted fields), every
+// field valid. It returns the arguments to run with (re-encoded only when
+// nulls were dropped), or an error naming every failing field; a secret
+// field's value never appears in it.
+func (e *Entry) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if e.input.AcceptsAnyObject() && schema.IsObject(args) {
+		return args, nil // nothing to check inside, nothing to strip
+	}
+	m, err := schema.Decode(args)
+	if err != nil {
+		return nil, err
+	}
+	if e.input.StripNulls(m) {
+		if args, err = json.Marshal(m); err != nil {
+			return nil, fmt.Errorf("re-encode arguments: %v", err)
+		}
+	}
+	if err := e.input.Validate(m); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// ChecksOutput reports whether CheckOutput validates anything: the tool
+// has an output schema and its output does not conform by construction.
+func (e *Entry) ChecksOutput() bool { return e.output != nil }
+
+// CheckOutput checks structured output against the tool's output schema;
+// nil when it has none (see ChecksOutput).
+func (e *Entry) CheckOutput(out json.RawMessage) error {
+	if e.output == nil {
+		return nil
+	}
+	m, err := schema.Decode(out)
+	if err != nil {
+		return err
+	}
+	return e.output.Validate(m)
 }
 
 // Registry holds tools by name. It is safe for concurrent use; the zero
@@ -125,7 +172,7 @@ func prepare(t tool.Tool) (*Entry, error) {
 		return nil, fmt.Errorf("tool %q: input schema: %w", spec.Name, err)
 	}
 	in = in.WithSecrets(spec.Secrets) // a secret's value never appears in an error
-	e := &Entry{Tool: t, Spec: spec, Input: in}
+	e := &Entry{Tool: t, Spec: spec, input: in}
 	if len(spec.OutputSchema) == 0 {
 		// No output schema: structured output is not validated.
 	} else if oc, ok := t.(tool.OutputConformer); ok && oc.OutputConforms() {
@@ -138,7 +185,7 @@ func prepare(t tool.Tool) (*Entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
 		}
-		e.Output = out
+		e.output = out
 	}
 	if spec.Timeout < 0 {
 		return nil, fmt.Errorf("tool %q: timeout %v is negative: use 0 for the executor's default", spec.Name, spec.Timeout)

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -23,9 +22,7 @@ func TestSecretTaggedValueNotInValidationError(t *testing.T) {
 	reg.MustRegister(tool.Func("login", "Log in", func(context.Context, in) (string, error) { return "ok", nil }))
 	e, ok := reg.Lookup("login")
 	require.True(t, ok)
-	m, err := schema.Decode([]byte(`{"user":"bob","pin":1234}`))
-	require.NoError(t, err)
-	verr := e.Input.Validate(m)
+	_, verr := e.CheckArgs([]byte(`{"user":"bob","pin":1234}`))
 	require.Error(t, verr)
 	assert.Contains(t, verr.Error(), "pin: must be >= 100000")
 	assert.NotContains(t, verr.Error(), "1234")
