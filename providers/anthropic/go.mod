@@ -30,7 +30,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	mvdan.cc/sh/v3 v3.13.1 // indirect
 )
 
 replace github.com/toolbelt-go/toolbelt => ../..
