@@ -32,7 +32,7 @@ func Example() {
 	defs, _ := reg.Export(registry.Anthropic)
 	fmt.Println(string(defs.Tools[0]))
 
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	res, err := ex.Execute(context.Background(), tool.Call{ID: "toolu_1", Name: "weather", Args: json.RawMessage(`{"city":"Lisbon"}`)})
 	fmt.Println(res.Status, string(res.Output), err)
 

@@ -41,7 +41,7 @@ func newExec(exts ...extension.Extension) *executor.Executor {
 			return "written", nil
 		}, tool.WithApproval()),
 	)
-	return executor.New(reg, executor.WithExtensions(exts...))
+	return executor.MustNew(reg, executor.WithExtensions(exts...))
 }
 
 // script is a model that plays back turns; each turn sees the conversation.

@@ -27,7 +27,7 @@ func ExampleRun() {
 	})
 	tr, err := agent.Run(context.Background(), model,
 		[]agent.Message{{Role: agent.RoleUser, Text: "What is 2 + 40?"}},
-		agent.Options{Executor: executor.New(reg), Tools: []string{"add"}})
+		agent.Options{Executor: executor.MustNew(reg), Tools: []string{"add"}})
 	fmt.Println(tr.Final, tr.Stop, tr.Iterations, err)
 	// Output:
 	// The sum is {"sum":42} answered 2 <nil>

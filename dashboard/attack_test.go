@@ -27,7 +27,7 @@ import (
 // with Path "/" the token went to every other handler of the host (an MCP
 // endpoint, a metrics page) and into their logs.
 func TestCookieIsScopedToTheMountPrefix(t *testing.T) {
-	ex := executor.New(registry.New())
+	ex := executor.MustNew(registry.New())
 	h, err := dashboard.New(ex, dashboard.WithToken(token))
 	require.NoError(t, err)
 	mux := http.NewServeMux()
@@ -81,7 +81,7 @@ func TestModifyThatKeepsAMaskedSecretIsRefused(t *testing.T) {
 		return "ok", nil
 	}, tool.WithRisk(tool.RiskHigh)))
 	gate := approvalgate.New(queue)
-	ex := executor.New(reg, executor.WithExtensions(gate, gate.Guard()))
+	ex := executor.MustNew(reg, executor.WithExtensions(gate, gate.Guard()))
 	h, err := dashboard.New(ex, dashboard.WithToken(token), dashboard.WithQueue(queue))
 	require.NoError(t, err)
 	f := &fixture{ex: ex, queue: queue, srv: httptest.NewServer(h)}

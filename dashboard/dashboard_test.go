@@ -64,7 +64,7 @@ func newFixture(t testing.TB, opts ...dashboard.Option) *fixture {
 		}, tool.WithRisk(tool.RiskLow)),
 	)
 	gate := approvalgate.New(f.queue)
-	f.ex = executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithMemory(f.mem)), gate, gate.Guard()))
+	f.ex = executor.MustNew(reg, executor.WithExtensions(metrics.New(metrics.WithMemory(f.mem)), gate, gate.Guard()))
 	h, err := dashboard.New(f.ex, append([]dashboard.Option{dashboard.WithToken(token), dashboard.WithQueue(f.queue), dashboard.WithMetrics(f.mem)}, opts...)...)
 	require.NoError(t, err)
 	f.srv = httptest.NewServer(h)
@@ -122,7 +122,7 @@ func (f *fixture) post(t *testing.T, path, body string, hdr http.Header) (int, m
 }
 
 func TestNewRefusesAnOpenDashboard(t *testing.T) {
-	ex := executor.New(registry.New())
+	ex := executor.MustNew(registry.New())
 	_, err := dashboard.New(ex)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "dashboard.WithToken")

@@ -17,7 +17,7 @@ import (
 func Example() {
 	queue := approval.NewQueue()
 	gate := approvalgate.New(queue)
-	ex := executor.New(registry.New(), executor.WithExtensions(gate, gate.Guard()))
+	ex := executor.MustNew(registry.New(), executor.WithExtensions(gate, gate.Guard()))
 
 	dash, err := dashboard.New(ex,
 		dashboard.WithToken("a-long-random-token-from-crypto-rand"),

@@ -28,7 +28,7 @@ func TestBatchResultsInCallOrderAndFailuresStayLocal(t *testing.T) {
 	fail := tool.Func("fail", "", func(context.Context, in) (string, error) {
 		return "", tool.NewError(tool.CodeNonZeroExit, "exit 1")
 	})
-	ex := executor.New(scRegistry(t, slowOK, boom, fail))
+	ex := executor.MustNew(scRegistry(t, slowOK, boom, fail))
 	calls := []tool.Call{
 		scCall("a", "slow_ok", in{N: 30}),
 		scCall("b", "fail", in{}),
@@ -69,7 +69,7 @@ func TestBatchResultsInCallOrderAndFailuresStayLocal(t *testing.T) {
 func TestBatchConcurrencyBound(t *testing.T) {
 	probe := &scProbe{}
 	release := make(chan struct{})
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release)), executor.WithBatchConcurrency(3))
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release)), executor.WithBatchConcurrency(3))
 	calls := make([]tool.Call, 10)
 	for i := range calls {
 		calls[i] = scCall(fmt.Sprint(i), "gate", scPathArgs{})
@@ -96,7 +96,7 @@ func TestBatchAppendersSerialisedInSubmissionOrder(t *testing.T) {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
 			probe := &scProbe{}
 			path := filepath.Join(t.TempDir(), "out.txt")
-			ex := executor.New(scRegistry(t, scAppendTool("append", probe, locked)), executor.WithBatchConcurrency(n))
+			ex := executor.MustNew(scRegistry(t, scAppendTool("append", probe, locked)), executor.WithBatchConcurrency(n))
 			calls := make([]tool.Call, n)
 			var want strings.Builder
 			for i := range calls {
@@ -157,7 +157,7 @@ func TestBatchReadersShareWritersExclude(t *testing.T) {
 		}
 		return "wrote", nil
 	}, scPathResource(tool.Write))
-	ex := executor.New(scRegistry(t, read, write))
+	ex := executor.MustNew(scRegistry(t, read, write))
 	calls := []tool.Call{
 		scCall("r1", "read", scPathArgs{Path: "a"}),
 		scCall("r2", "read", scPathArgs{Path: "a"}),
@@ -183,7 +183,7 @@ func TestBatchReadersShareWritersExclude(t *testing.T) {
 func TestBatchCancelLeavesNothingBehind(t *testing.T) {
 	defer scLeakCheck(t)()
 	pids := make(chan int, 64)
-	ex := executor.New(scRegistry(t, scProcTool("sh", pids), scNoop()))
+	ex := executor.MustNew(scRegistry(t, scProcTool("sh", pids), scNoop()))
 	script := `sleep 30 & echo "pid $!"; sleep 30 & echo "pid $!"; wait`
 	calls := []tool.Call{
 		scCall("p1", "sh", map[string]string{"script": script}),
@@ -232,7 +232,7 @@ func TestBatchExtensionRunningTheChainConcurrently(t *testing.T) {
 		}
 		return &tool.Result{}, nil
 	})
-	ex := executor.New(scRegistry(t, deadlineSeen), executor.WithExtensions(scHedge()), executor.WithBatchConcurrency(2))
+	ex := executor.MustNew(scRegistry(t, deadlineSeen), executor.WithExtensions(scHedge()), executor.WithBatchConcurrency(2))
 	calls := make([]tool.Call, 500)
 	for i := range calls {
 		calls[i] = tool.Call{ID: fmt.Sprint(i), Name: "check"}

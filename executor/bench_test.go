@@ -64,7 +64,7 @@ func noops(n int) []extension.Extension {
 func newBenchExec(exts ...extension.Extension) *executor.Executor {
 	reg := registry.New()
 	reg.MustRegister(tool.Func("search", "", search))
-	return executor.New(reg, executor.WithExtensions(exts...))
+	return executor.MustNew(reg, executor.WithExtensions(exts...))
 }
 
 func runExecute(b *testing.B, ex *executor.Executor) {

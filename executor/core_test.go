@@ -38,7 +38,7 @@ func newExec(t testing.TB, opts []executor.Option, tools ...tool.Tool) *executor
 	reg := registry.New()
 	reg.MustRegister(tool.Func("search", "Search the knowledge base", search, tool.WithRisk(tool.RiskLow)))
 	reg.MustRegister(tools...)
-	return executor.New(reg, opts...)
+	return executor.MustNew(reg, opts...)
 }
 
 func exec(t testing.TB, ex *executor.Executor, name, args string) *tool.Result {

@@ -22,7 +22,7 @@ func TestCallersDeadlineIsReportedAsTheCallers(t *testing.T) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}))
-	ex := executor.New(reg, executor.WithTimeout(30*time.Second))
+	ex := executor.MustNew(reg, executor.WithTimeout(30*time.Second))
 	for range 50 {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 		res, err := ex.Execute(ctx, tool.Call{ID: "c", Name: "wait"})
@@ -34,7 +34,7 @@ func TestCallersDeadlineIsReportedAsTheCallers(t *testing.T) {
 	}
 
 	// The tool's own deadline, first, is the tool's.
-	ex = executor.New(reg, executor.WithTimeout(5*time.Millisecond))
+	ex = executor.MustNew(reg, executor.WithTimeout(5*time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := ex.Execute(ctx, tool.Call{ID: "c", Name: "wait"})

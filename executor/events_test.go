@@ -14,7 +14,7 @@ import (
 )
 
 func TestEventsOfOneCall(t *testing.T) {
-	ex := executor.New(scRegistry(t, scProcTool("sh", nil)))
+	ex := executor.MustNew(scRegistry(t, scProcTool("sh", nil)))
 	events, stop := ex.Subscribe(executor.EventFilter{})
 	defer stop()
 	call := tool.Call{ID: "c1", Name: "sh", Agent: "ann", Args: []byte(`{"script":"echo one; echo two"}`)}
@@ -48,7 +48,7 @@ func TestEventsFinalKindAndFilter(t *testing.T) {
 	fail := tool.Func("fail", "", func(context.Context, scEmpty) (string, error) {
 		return "", tool.NewError(tool.CodeNonZeroExit, "exit 2")
 	})
-	ex := executor.New(scRegistry(t, scNoop(), fail))
+	ex := executor.MustNew(scRegistry(t, scNoop(), fail))
 	all, stopAll := ex.Subscribe(executor.EventFilter{})
 	defer stopAll()
 	finals, stopFinals := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventCompleted, tool.EventFailed, tool.EventCancelled}, Agents: []string{"bob"}})
@@ -78,7 +78,7 @@ func TestEventsFinalKindAndFilter(t *testing.T) {
 // tells it how many it lost, and lost + received = sent.
 func TestSlowSubscriberNeverBlocks(t *testing.T) {
 	const buffer, calls = 8, 500
-	ex := executor.New(scRegistry(t, scNoop()))
+	ex := executor.MustNew(scRegistry(t, scNoop()))
 	slow, stop := ex.Subscribe(executor.EventFilter{Buffer: buffer})
 	defer stop()
 	for i := 0; i < calls; i++ {
@@ -125,7 +125,7 @@ func TestNestedCallEventsKeepTheirOwnIdentity(t *testing.T) {
 		}
 		return &tool.Result{}, nil
 	})
-	ex = executor.New(scRegistry(t, outer, inner))
+	ex = executor.MustNew(scRegistry(t, outer, inner))
 	ch, stop := ex.Subscribe(executor.EventFilter{})
 	defer stop()
 	_, err := ex.Execute(context.Background(), tool.Call{ID: "out", Name: "outer"})

@@ -46,7 +46,7 @@ func ExampleExecutor_ExecuteBatch() {
 
 	reg := registry.New()
 	reg.MustRegister(exampleAppend())
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 
 	// The parallel tool calls of one model turn.
 	var calls []tool.Call
@@ -78,7 +78,7 @@ func ExampleExecutor_Submit() {
 	}) (string, error) {
 		return "hello " + in.Name, nil
 	}))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 
 	id, err := ex.Submit(context.Background(), tool.Call{ID: "c1", Name: "greet", Args: json.RawMessage(`{"name":"Ada"}`)})
 	if err != nil {
@@ -99,7 +99,7 @@ func ExampleExecutor_Subscribe() {
 		tool.EmitOutput(ctx, "stdout", []byte("compiling\n"))
 		return &tool.Result{Content: []tool.Content{tool.TextContent("built")}}, nil
 	}))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	events, stop := ex.Subscribe(executor.EventFilter{Agents: []string{"claude"}})
 	defer stop()
 
@@ -120,7 +120,7 @@ func ExampleExecutor_Subscribe() {
 func ExampleExecutor_History() {
 	reg := registry.New()
 	reg.MustRegister(tool.New("ping", "Answer", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil }))
-	ex := executor.New(reg, executor.WithHistory(100))
+	ex := executor.MustNew(reg, executor.WithHistory(100))
 	for _, agent := range []string{"ann", "bob", "ann"} {
 		ex.Execute(context.Background(), tool.Call{Name: "ping", Agent: agent})
 	}

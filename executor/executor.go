@@ -50,7 +50,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -154,11 +156,17 @@ func WithMaxOutputBytes(n int) Option {
 	}
 }
 
-// New returns an executor for the tools of reg. reg may gain tools later;
-// the executor sees them.
-func New(reg *registry.Registry, opts ...Option) *Executor {
+// New returns an executor for the tools of reg, or an error when the
+// configuration is one it can prove wrong: no registry, a nil extension
+// (an ignored constructor error, often), two extensions with one name, an
+// extension whose own Check fails (extension.Checker: a malformed rule, a
+// rate that allows nothing), or rules that name tools reg does not have
+// (extension.RegistryChecker, with the closest names). Register the tools
+// before calling New; reg may still gain tools later, and the executor sees
+// them.
+func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if reg == nil {
-		reg = registry.New()
+		return nil, errors.New("executor: the registry is nil: pass registry.New() with your tools registered")
 	}
 	e := &Executor{
 		reg: reg, timeout: DefaultTimeout, maxArgBytes: DefaultMaxArgBytes, maxOutBytes: DefaultMaxOutputBytes,
@@ -169,6 +177,9 @@ func New(reg *registry.Registry, opts ...Option) *Executor {
 		if o != nil {
 			o(e)
 		}
+	}
+	if err := e.check(); err != nil {
+		return nil, err
 	}
 	e.limits = newLimits(e.limitCfg)
 	if e.histSize > 0 {
@@ -181,7 +192,52 @@ func New(reg *registry.Registry, opts ...Option) *Executor {
 		}
 	}
 	e.chain = extension.Chain(e.runBackend, e.exts...)
+	return e, nil
+}
+
+// MustNew is New that panics on error, for program start-up and tests, as
+// regexp.MustCompile.
+func MustNew(reg *registry.Registry, opts ...Option) *Executor {
+	e, err := New(reg, opts...)
+	if err != nil {
+		panic(err)
+	}
 	return e
+}
+
+// check runs New's checks and returns every problem at once.
+func (e *Executor) check() error {
+	var errs []error
+	seen := map[string]int{}
+	for i, x := range e.exts {
+		if x == nil || isNilPointer(x) {
+			errs = append(errs, fmt.Errorf("executor: extension #%d passed to WithExtensions is nil: check the error of the constructor that made it", i))
+			continue
+		}
+		name := x.Name()
+		if j, dup := seen[name]; dup {
+			errs = append(errs, fmt.Errorf("executor: extensions #%d and #%d are both named %q: each extension runs once; remove one (or give one its own name)", j, i, name))
+		}
+		seen[name] = i
+		if c, ok := x.(extension.Checker); ok {
+			if err := c.Check(); err != nil {
+				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
+			}
+		}
+		if c, ok := x.(extension.RegistryChecker); ok {
+			if err := c.CheckRegistry(e.reg); err != nil {
+				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// isNilPointer reports whether x is a typed nil pointer (a nil *Policy
+// from a failed policy.Load, say), which calls would panic on.
+func isNilPointer(x any) bool {
+	v := reflect.ValueOf(x)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // Registry returns the executor's registry.

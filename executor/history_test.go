@@ -16,7 +16,7 @@ import (
 )
 
 func TestHistoryStaysAtItsBound(t *testing.T) {
-	ex := executor.New(scRegistry(t, scNoop()))
+	ex := executor.MustNew(scRegistry(t, scNoop()))
 	ctx := context.Background()
 	call := tool.Call{Name: "noop", Agent: "ann"}
 	for i := 0; i < 100_000; i++ {
@@ -36,7 +36,7 @@ func TestHistoryQuery(t *testing.T) {
 	fail := tool.Func("fail", "", func(context.Context, scEmpty) (string, error) {
 		return "", tool.NewError(tool.CodeNonZeroExit, "exit 3")
 	})
-	ex := executor.New(scRegistry(t, scNoop(), fail), executor.WithHistory(10))
+	ex := executor.MustNew(scRegistry(t, scNoop(), fail), executor.WithHistory(10))
 	ctx := context.Background()
 	ex.Execute(ctx, tool.Call{ID: "old", Name: "noop", Agent: "ann"})
 	time.Sleep(2 * time.Millisecond)
@@ -82,7 +82,7 @@ func TestHistoryQuery(t *testing.T) {
 	assert.Equal(t, "exit 3", f.Message)
 	assert.False(t, f.CompletedAt().Before(f.StartedAt))
 
-	off := executor.New(scRegistry(t, scNoop()), executor.WithHistory(0))
+	off := executor.MustNew(scRegistry(t, scNoop()), executor.WithHistory(0))
 	off.Execute(ctx, tool.Call{Name: "noop"})
 	assert.Nil(t, off.History(executor.HistoryQuery{}))
 }
@@ -92,7 +92,7 @@ func TestHistoryQuery(t *testing.T) {
 // numbered without a gap, while readers query it throughout.
 func TestHistoryConcurrentCalls(t *testing.T) {
 	const size, writers, each = 64, 8, 500
-	ex := executor.New(scRegistry(t, scNoop()), executor.WithHistory(size))
+	ex := executor.MustNew(scRegistry(t, scNoop()), executor.WithHistory(size))
 	ctx := context.Background()
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
@@ -156,7 +156,7 @@ func TestResultAndHistoryEchoTheReceivedCall(t *testing.T) {
 			return next(ctx, req)
 		}
 	})
-	ex := executor.New(scRegistry(t, scNoop()), executor.WithExtensions(rename))
+	ex := executor.MustNew(scRegistry(t, scNoop()), executor.WithExtensions(rename))
 	res, err := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "noop", Agent: "ann", Session: "s1"})
 	require.NoError(t, err)
 	assert.Equal(t, "c1", res.CallID)

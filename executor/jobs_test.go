@@ -27,7 +27,7 @@ func scState(t *testing.T, ex *executor.Executor, id executor.JobID, want execut
 
 func TestJobLifecycle(t *testing.T) {
 	probe, release := &scProbe{}, make(chan struct{})
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
 	first, err := ex.Submit(context.Background(), tool.Call{ID: "c1", Name: "gate", Agent: "ann", Args: []byte(`{"path":"f"}`)})
 	require.NoError(t, err)
 	second, err := ex.Submit(context.Background(), tool.Call{ID: "c2", Name: "gate", Agent: "bob", Args: []byte(`{"path":"f"}`)})
@@ -68,7 +68,7 @@ func TestJobLifecycle(t *testing.T) {
 func TestJobCancelStopsRunningBackend(t *testing.T) {
 	defer scLeakCheck(t)()
 	pids := make(chan int, 8)
-	ex := executor.New(scRegistry(t, scProcTool("sh", pids)))
+	ex := executor.MustNew(scRegistry(t, scProcTool("sh", pids)))
 	id, err := ex.Submit(context.Background(), scCall("c", "sh", map[string]string{"script": `sleep 30 & echo "pid $!"; wait`}))
 	require.NoError(t, err)
 	var all []int
@@ -97,7 +97,7 @@ func TestJobCancelledAwaitingApprovalNeverRuns(t *testing.T) {
 	appr := &scApproval{tools: map[string]bool{"gate": true}, decide: make(chan bool)}
 	released := make(chan struct{})
 	close(released)
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, released)), executor.WithExtensions(appr.ext()))
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, released)), executor.WithExtensions(appr.ext()))
 	events, stop := ex.Subscribe(executor.EventFilter{})
 	defer stop()
 	id, err := ex.Submit(context.Background(), tool.Call{ID: "risky", Name: "gate", Args: []byte(`{}`)})
@@ -128,7 +128,7 @@ func TestJobCancelledAwaitingApprovalNeverRuns(t *testing.T) {
 }
 
 func TestJobRetention(t *testing.T) {
-	ex := executor.New(scRegistry(t, scNoop()), executor.WithJobRetention(time.Hour, 3))
+	ex := executor.MustNew(scRegistry(t, scNoop()), executor.WithJobRetention(time.Hour, 3))
 	var ids []executor.JobID
 	for i := 0; i < 5; i++ {
 		id, err := ex.Submit(context.Background(), tool.Call{ID: fmt.Sprint(i), Name: "noop"})
@@ -144,7 +144,7 @@ func TestJobRetention(t *testing.T) {
 	assert.ErrorIs(t, err, executor.ErrJobNotFound)
 	assert.Contains(t, err.Error(), string(ids[0]))
 
-	short := executor.New(scRegistry(t, scNoop()), executor.WithJobRetention(20*time.Millisecond, 100))
+	short := executor.MustNew(scRegistry(t, scNoop()), executor.WithJobRetention(20*time.Millisecond, 100))
 	id, err := short.Submit(context.Background(), tool.Call{Name: "noop"})
 	require.NoError(t, err)
 	_, err = short.Wait(context.Background(), id)
@@ -156,7 +156,7 @@ func TestJobRetention(t *testing.T) {
 }
 
 func TestJobErrors(t *testing.T) {
-	ex := executor.New(scRegistry(t, scNoop()))
+	ex := executor.MustNew(scRegistry(t, scNoop()))
 	_, err := ex.Status("job-404")
 	assert.ErrorIs(t, err, executor.ErrJobNotFound)
 	assert.ErrorIs(t, ex.Cancel("job-404"), executor.ErrJobNotFound)
@@ -171,7 +171,7 @@ func TestJobErrors(t *testing.T) {
 	// A job outlives the context that submitted it; Wait's own context
 	// only bounds the wait.
 	probe, release := &scProbe{}, make(chan struct{})
-	ex2 := executor.New(scRegistry(t, scGateTool("gate", probe, release)))
+	ex2 := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release)))
 	sctx, scancel := context.WithCancel(context.Background())
 	id, err := ex2.Submit(sctx, tool.Call{Name: "gate"})
 	require.NoError(t, err)

@@ -60,7 +60,7 @@ func TestLimitsBoundOverlap(t *testing.T) {
 			for _, n := range tt.tools {
 				tools = append(tools, mk(n))
 			}
-			ex := executor.New(scRegistry(t, tools...), append(tt.opts, executor.WithBatchConcurrency(64))...)
+			ex := executor.MustNew(scRegistry(t, tools...), append(tt.opts, executor.WithBatchConcurrency(64))...)
 			var calls []tool.Call
 			for i := 0; i < 8; i++ {
 				for _, a := range tt.agents {
@@ -101,7 +101,7 @@ func TestLimitRefuseAndQueueBound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			probe, release := &scProbe{}, make(chan struct{})
-			ex := executor.New(scRegistry(t, scGateTool("gate", probe, release)),
+			ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release)),
 				append(tt.opts, executor.WithAgentConcurrency(1))...)
 			held := scHold(t, ex, probe, "holder", "")
 			queued, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventQueued}})
@@ -140,7 +140,7 @@ func TestLimitRefuseAndQueueBound(t *testing.T) {
 
 func TestLimitWaitGivesUpAtDeadline(t *testing.T) {
 	probe, release := &scProbe{}, make(chan struct{})
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release)), executor.WithMaxConcurrency(1))
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release)), executor.WithMaxConcurrency(1))
 	held := scHold(t, ex, probe, "holder", "")
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Millisecond)
 	defer cancel()
@@ -169,7 +169,7 @@ func TestLimitWaitersServedInOrder(t *testing.T) {
 		}
 		return &tool.Result{}, nil
 	})
-	ex := executor.New(scRegistry(t, rec), executor.WithToolConcurrency(1))
+	ex := executor.MustNew(scRegistry(t, rec), executor.WithToolConcurrency(1))
 	events, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventQueued, tool.EventStarted}})
 	defer stop()
 	done := make(chan struct{})
@@ -197,7 +197,7 @@ func TestLimitWaitersServedInOrder(t *testing.T) {
 // TestIdleAgentLimitersBounded: agents come and go; the limiters of idle
 // agents are kept only up to a bound.
 func TestIdleAgentLimitersBounded(t *testing.T) {
-	ex := executor.New(scRegistry(t, scNoop()), executor.WithAgentConcurrency(1))
+	ex := executor.MustNew(scRegistry(t, scNoop()), executor.WithAgentConcurrency(1))
 	n := executor.MaxIdleAgents + 100
 	for i := 0; i < n; i++ {
 		_, err := ex.Execute(context.Background(), tool.Call{Name: "noop", Agent: fmt.Sprint("agent-", i)})

@@ -35,7 +35,7 @@ func scHold(t *testing.T, ex *executor.Executor, probe *scProbe, id, path string
 
 func TestLockWaitGivesUpAtDeadlineWithConflict(t *testing.T) {
 	probe, release := &scProbe{}, make(chan struct{})
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
 	held := scHold(t, ex, probe, "holder", "f")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -57,7 +57,7 @@ func TestLockWaitGivesUpAtDeadlineWithConflict(t *testing.T) {
 
 func TestLockCancelledWhileWaiting(t *testing.T) {
 	probe, release := &scProbe{}, make(chan struct{})
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))))
 	held := scHold(t, ex, probe, "holder", "f")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
@@ -70,7 +70,7 @@ func TestLockCancelledWhileWaiting(t *testing.T) {
 
 func TestLockRefusePolicy(t *testing.T) {
 	probe, release := &scProbe{}, make(chan struct{})
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
 		executor.WithConflictPolicy(executor.Refuse))
 	held := scHold(t, ex, probe, "holder", "f")
 	start := time.Now()
@@ -87,7 +87,7 @@ func TestLockRefusePolicy(t *testing.T) {
 
 func TestLockMaxWait(t *testing.T) {
 	probe, release := &scProbe{}, make(chan struct{})
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
 		executor.WithMaxWait(30*time.Millisecond))
 	held := scHold(t, ex, probe, "holder", "f")
 	_, err := ex.Execute(context.Background(), scCall("late", "gate", scPathArgs{Path: "f"}))
@@ -127,7 +127,7 @@ func TestLocksReleasedOnEveryEnding(t *testing.T) {
 			if tt.name == "timeout ignoring ctx" {
 				opts = append(opts, executor.WithDetach()) // only a detached backend can be timed out without its help
 			}
-			ex := executor.New(scRegistry(t, tt.tool), opts...)
+			ex := executor.MustNew(scRegistry(t, tt.tool), opts...)
 			ctx, cancel := context.Background(), func() {}
 			if tt.ctx != nil {
 				ctx, cancel = tt.ctx()
@@ -143,7 +143,7 @@ func TestLocksReleasedOnEveryEnding(t *testing.T) {
 			return tool.Fail(&req.Call, tool.CodePolicyDenied, "no")
 		}}
 		probe := &scProbe{}
-		ex := executor.New(scRegistry(t, scGateTool("gate", probe, nil, scPathResource(tool.Write))), executor.WithExtensions(deny))
+		ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, nil, scPathResource(tool.Write))), executor.WithExtensions(deny))
 		res, _ := ex.Execute(context.Background(), scCall("c", "gate", scPathArgs{Path: "f"}))
 		assert.Equal(t, tool.StatusDenied, res.Status)
 		assert.Zero(t, executor.LockedKeys(ex))
@@ -160,7 +160,7 @@ func TestLockFollowsRewrittenArguments(t *testing.T) {
 		}
 		return nil
 	}}
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
 		executor.WithExtensions(redirect))
 	held := scHold(t, ex, probe, "holder", "new")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -185,7 +185,7 @@ func TestRewrittenArgumentsKeepTheirLock(t *testing.T) {
 			}}
 			release := make(chan struct{})
 			close(release)
-			ex := executor.New(scRegistry(t, scGateTool("gate", &scProbe{}, release, scPathResource(tool.Write))),
+			ex := executor.MustNew(scRegistry(t, scGateTool("gate", &scProbe{}, release, scPathResource(tool.Write))),
 				executor.WithExtensions(respace))
 			if subscribed {
 				_, stop := ex.Subscribe(executor.EventFilter{})
@@ -212,7 +212,7 @@ func TestRewrittenArgumentsGiveUpTheOldKey(t *testing.T) {
 		}
 		return nil
 	}}
-	ex := executor.New(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
 		executor.WithExtensions(redirect), executor.WithConflictPolicy(executor.Refuse))
 	moved := scHold(t, ex, probe, "moved", "old") // runs on "new", at the gate
 	res := make(chan error, 1)
@@ -249,7 +249,7 @@ func TestLockSeveralKeysNoDeadlock(t *testing.T) {
 		}
 		return rs
 	}))
-	ex := executor.New(scRegistry(t, multi), executor.WithBatchConcurrency(64))
+	ex := executor.MustNew(scRegistry(t, multi), executor.WithBatchConcurrency(64))
 	var calls []tool.Call
 	for i := 0; i < 200; i++ {
 		k := 1 + i%3
@@ -284,7 +284,7 @@ func TestHedgingExtensionOnALockedCall(t *testing.T) {
 				runs.Add(1)
 				return &tool.Result{}, nil
 			}, tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
-			ex := executor.New(scRegistry(t, tl), executor.WithExtensions(scHedge()))
+			ex := executor.MustNew(scRegistry(t, tl), executor.WithExtensions(scHedge()))
 			if subscribed {
 				_, stop := ex.Subscribe(executor.EventFilter{})
 				defer stop()
@@ -304,7 +304,7 @@ func TestHedgingExtensionOnALockedCall(t *testing.T) {
 // garbage at once (the table remembers who holds a key, for the "behind
 // call X" reports, only while it is held).
 func TestFinishedCallIsNotKeptAliveByItsLock(t *testing.T) {
-	ex := executor.New(scRegistry(t, scAppendless()))
+	ex := executor.MustNew(scRegistry(t, scAppendless()))
 	freed := make(chan struct{})
 	func() {
 		args := []byte(`{"pad":"` + strings.Repeat("x", 512<<10) + `"}`)
@@ -391,7 +391,7 @@ func testNestedCall(t *testing.T, fromExtension bool, keys []string) {
 		}
 		return nil
 	}}
-	ex = executor.New(scRegistry(t, outer, inner), executor.WithExtensions(redirect),
+	ex = executor.MustNew(scRegistry(t, outer, inner), executor.WithExtensions(redirect),
 		executor.WithConflictPolicy(executor.Refuse))
 	_, err := ex.Execute(context.Background(), scCall("outer", "outer", scPathArgs{}))
 	require.NoError(t, err)
@@ -415,7 +415,7 @@ func TestEachRunGetsItsOwnBackendContext(t *testing.T) {
 			return next(ctx, req)
 		}
 	})
-	ex := executor.New(scRegistry(t, tl), executor.WithExtensions(twice))
+	ex := executor.MustNew(scRegistry(t, tl), executor.WithExtensions(twice))
 	_, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "t"})
 	require.NoError(t, err)
 	assert.Equal(t, []error{nil, nil}, errs, "the second run's context is not the first's, cancelled when it ended")

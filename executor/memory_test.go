@@ -24,7 +24,7 @@ import (
 // Calls declare a resource and name one of many agents, so the lock table
 // and the limiters are exercised.
 func TestHeapFlatOverAMillionCalls(t *testing.T) {
-	ex := executor.New(scRegistry(t, scAppendless()), executor.WithAgentConcurrency(4))
+	ex := executor.MustNew(scRegistry(t, scAppendless()), executor.WithAgentConcurrency(4))
 	ctx := context.Background()
 	agents := []string{"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7"}
 	call := tool.Call{ID: "c", Name: "touch", Args: []byte(`{}`)}

@@ -32,7 +32,7 @@ func TestOutputWithoutSchemaMustBeJSON(t *testing.T) {
 	for out, ok := range map[string]bool{`{"a":1}`: true, `[1,2]`: true, `"s"`: true, `{broken`: false, `{"a":1} trailing`: false} {
 		reg := registry.New()
 		reg.MustRegister(rawOutput{out})
-		res, err := executor.New(reg).Execute(context.Background(), tool.Call{ID: "c", Name: "raw", Args: json.RawMessage(`{}`)})
+		res, err := executor.MustNew(reg).Execute(context.Background(), tool.Call{ID: "c", Name: "raw", Args: json.RawMessage(`{}`)})
 		if ok {
 			require.NoError(t, err, out)
 			assert.JSONEq(t, out, string(res.Output))
@@ -57,7 +57,7 @@ func TestOutputIsCapped(t *testing.T) {
 			return map[string]string{"blob": big}, nil
 		}, tool.WithRisk(tool.RiskLow)),
 	)
-	ex := executor.New(reg, executor.WithMaxOutputBytes(64<<10))
+	ex := executor.MustNew(reg, executor.WithMaxOutputBytes(64<<10))
 	res, err := ex.Execute(context.Background(), tool.Call{ID: "t", Name: "text", Args: json.RawMessage(`{}`)})
 	require.NoError(t, err)
 	txt := res.Text()
@@ -77,7 +77,7 @@ func BenchmarkBigOutputCapped(b *testing.B) {
 	big := strings.Repeat("x", 16<<20)
 	reg := registry.New()
 	reg.MustRegister(tool.Func("text", "Big text", func(context.Context, struct{}) (string, error) { return big, nil }, tool.WithRisk(tool.RiskLow)))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	b.ReportAllocs()
 	for b.Loop() {
 		res, _ := ex.Execute(context.Background(), tool.Call{ID: "t", Name: "text", Args: json.RawMessage(`{}`)})

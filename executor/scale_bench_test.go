@@ -26,7 +26,7 @@ func BenchmarkExecuteBatch(b *testing.B) {
 	}
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			ex := executor.New(scRegistry(b, scRawNoop("noop")), executor.WithBatchConcurrency(workers))
+			ex := executor.MustNew(scRegistry(b, scRawNoop("noop")), executor.WithBatchConcurrency(workers))
 			b.ReportAllocs()
 			for b.Loop() {
 				res := ex.ExecuteBatch(context.Background(), calls)
@@ -56,7 +56,7 @@ func BenchmarkExecuteBatchInterleaved(b *testing.B) {
 		calls[i] = tool.Call{ID: fmt.Sprint(i), Name: "noop", Args: json.RawMessage(`{}`)}
 	}
 	run := func(workers int) func() {
-		ex := executor.New(scRegistry(b, scRawNoop("noop")), executor.WithBatchConcurrency(workers))
+		ex := executor.MustNew(scRegistry(b, scRawNoop("noop")), executor.WithBatchConcurrency(workers))
 		return func() {
 			res := ex.ExecuteBatch(context.Background(), calls)
 			if !res[n-1].OK() {
@@ -78,7 +78,7 @@ func BenchmarkLockOverhead(b *testing.B) {
 		opt  tool.Option
 	}{{"no_resource", none}, {"one_resource", declare}} {
 		b.Run(tc.name, func(b *testing.B) {
-			ex := executor.New(scRegistry(b, scRawNoop("t", tc.opt)))
+			ex := executor.MustNew(scRegistry(b, scRawNoop("t", tc.opt)))
 			call := tool.Call{ID: "c", Name: "t", Args: json.RawMessage(`{}`)}
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -107,7 +107,7 @@ func BenchmarkFeaturesIdle(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			ex := executor.New(scRegistry(b, scRawNoop("t")), tc.opts...)
+			ex := executor.MustNew(scRegistry(b, scRawNoop("t")), tc.opts...)
 			if tc.sub {
 				ch, stop := ex.Subscribe(executor.EventFilter{Tools: []string{"other"}})
 				defer stop()
@@ -147,8 +147,8 @@ func BenchmarkLockOverheadInterleaved(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			without := executor.New(scRegistry(b, tc.mk(none)))
-			with := executor.New(scRegistry(b, tc.mk(declare(tc.access))))
+			without := executor.MustNew(scRegistry(b, tc.mk(none)))
+			with := executor.MustNew(scRegistry(b, tc.mk(declare(tc.access))))
 			call := tool.Call{ID: "c", Name: "t", Args: tc.args}
 			ctx := context.Background()
 			run := func(ex *executor.Executor) func() {

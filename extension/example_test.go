@@ -39,7 +39,7 @@ func Example() {
 		tool.Func("restart", "Restart a service", restart, tool.WithRisk(tool.RiskHigh)),
 		tool.Func("status", "Show a service's status", status),
 	)
-	ex := executor.New(reg, executor.WithExtensions(guard))
+	ex := executor.MustNew(reg, executor.WithExtensions(guard))
 	args := json.RawMessage(`{"service":"api"}`)
 	for _, name := range []string{"status", "restart"} {
 		res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: args})

@@ -225,3 +225,25 @@ func PanicResult(call *tool.Call, where string, p any, stack []byte) *tool.Resul
 	res.SetMeta("stack", string(stack))
 	return res
 }
+
+// Checker is an extension that can tell, before any call, that its own
+// configuration is wrong (a malformed rule, a rate that allows nothing).
+// executor.New runs Check and refuses to build an executor when it fails.
+type Checker interface {
+	Check() error
+}
+
+// RegistryChecker is an extension whose configuration names tools (rules
+// for tools, limits per tool): CheckRegistry reports names the registry
+// does not have, with a suggestion, so that a typo does not leave the real
+// tool ungoverned. executor.New runs it on the executor's registry.
+type RegistryChecker interface {
+	CheckRegistry(reg ToolLister) error
+}
+
+// ToolLister is what a RegistryChecker needs of a registry: the names of
+// its tools and the closest names to one that is missing.
+type ToolLister interface {
+	Names() []string
+	Suggest(name string, n int) []string
+}

@@ -322,7 +322,7 @@ func sampleIn(root, s map[string]any, depth int) any {
 // Arguments produced from any exported schema must validate and decode.
 func TestArgumentsFromEveryExportValidate(t *testing.T) {
 	reg := trickyRegistry(t)
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	for _, f := range []registry.Format{registry.OpenAIChat, registry.OpenAIResponses, registry.Gemini} {
 		exp, err := reg.Export(f)
 		require.NoError(t, err)
@@ -356,7 +356,7 @@ func TestStrictNullsMeanAbsent(t *testing.T) {
 		tool.Func("enums", "", func(_ context.Context, in EnumArgs) (string, error) { got = in; return "ok", nil }),
 		tool.Func("nested", "", func(_ context.Context, in NestedArgs) (string, error) { gotPlace = in; return "ok", nil }),
 	)
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	_, err := ex.Execute(context.Background(), tool.Call{Name: "enums", Args: json.RawMessage(`{"color":"red","level":null,"sort":null,"priority":"high"}`)})
 	require.NoError(t, err)
 	assert.Equal(t, EnumArgs{Color: "red", Priority: "high"}, got)

@@ -20,7 +20,7 @@ func Example() {
 	}) (int, error) {
 		return in.A + in.B, nil
 	}))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 
 	msg := []byte(`{"role":"assistant","content":[
 	  {"type":"text","text":"Let me add those."},

@@ -41,7 +41,7 @@ func weatherExecutor(t testing.TB) *executor.Executor {
 		}
 		return Weather{City: in.City, Temp: 21, Units: u}, nil
 	}))
-	return executor.New(reg)
+	return executor.MustNew(reg)
 }
 
 // Round trips on recorded provider payloads: calls are read, executed and

@@ -201,7 +201,7 @@ func TestDashboardSaysWhenTheStoreIsDown(t *testing.T) {
 	pool := newPool(t, "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
 	s := postgres.New(pool)
 	defer s.Close()
-	dash, err := dashboard.New(executor.New(registry.New()), dashboard.WithToken(token),
+	dash, err := dashboard.New(executor.MustNew(registry.New()), dashboard.WithToken(token),
 		dashboard.WithQueue(approval.NewQueue(approval.QueueStore(s.Approvals))))
 	require.NoError(t, err)
 	srv := httptest.NewServer(dash)

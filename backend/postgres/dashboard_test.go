@@ -35,7 +35,7 @@ func TestDashboardOfAnotherInstanceDecides(t *testing.T) {
 	})
 	other := postgres.New(newPool(t, dsn))
 	defer other.Close()
-	dash, err := dashboard.New(executor.New(waiter.ex.Registry()), dashboard.WithToken(token),
+	dash, err := dashboard.New(executor.MustNew(waiter.ex.Registry()), dashboard.WithToken(token),
 		dashboard.WithQueue(approval.NewQueue(approval.QueueStore(other.Approvals))))
 	require.NoError(t, err)
 	srv := httptest.NewServer(dash)

@@ -91,7 +91,7 @@ func newInstance(t testing.TB, dsn string, exts func(*postgres.Stores) []executo
 		in.runs.Add(1)
 		return "sent", nil
 	}, tool.WithRisk(tool.RiskLow)))
-	in.ex = executor.New(reg, exts(stores)...)
+	in.ex = executor.MustNew(reg, exts(stores)...)
 	return in
 }
 

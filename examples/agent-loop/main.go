@@ -93,7 +93,10 @@ func run(ctx context.Context, w io.Writer, human io.Reader) error {
 		return err
 	}
 	appr := approvalgate.New(approval.NewTerminal(human, w, approval.TerminalUser("alice")), approvalgate.WithPolicy(policy))
-	ex := executor.New(reg, executor.WithExtensions(trail, appr, appr.Guard()))
+	ex, err := executor.New(reg, executor.WithExtensions(trail, appr, appr.Guard()))
+	if err != nil {
+		return err
+	}
 
 	fmt.Fprintf(w, "== workspace %s (tests run with %s)\n", filepath.Base(dir), engine)
 	tr, err := agent.Run(ctx, scriptedModel(), []agent.Message{{Role: agent.RoleUser, Text: "The greeting has a typo. Fix it and make sure the tests pass."}},

@@ -63,7 +63,10 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	budget := NewBudget(10, WithTenantLimit("globex", 6), WithCost(cost))
-	ex := executor.New(reg, executor.WithExtensions(budget))
+	ex, err := executor.New(reg, executor.WithExtensions(budget))
+	if err != nil {
+		return err
+	}
 
 	type step struct {
 		tenant, user, tool, args string

@@ -44,7 +44,7 @@ func TestBudgetNeverOverspendsUnderConcurrency(t *testing.T) {
 	reg, err := newRegistry()
 	require.NoError(t, err)
 	budget := NewBudget(10)
-	ex := executor.New(reg, executor.WithExtensions(budget))
+	ex := executor.MustNew(reg, executor.WithExtensions(budget))
 
 	const n = 40
 	var wg sync.WaitGroup
@@ -71,7 +71,7 @@ func TestBudgetNeverOverspendsUnderConcurrency(t *testing.T) {
 func TestBudgetIsPerTenant(t *testing.T) {
 	reg, err := newRegistry()
 	require.NoError(t, err)
-	ex := executor.New(reg, executor.WithExtensions(NewBudget(2, WithTenantLimit("big", 3))))
+	ex := executor.MustNew(reg, executor.WithExtensions(NewBudget(2, WithTenantLimit("big", 3))))
 	for i := range 3 {
 		assert.Equal(t, i < 2, call(context.Background(), ex, "small", "search").OK(), "small call %d", i+1)
 		assert.True(t, call(context.Background(), ex, "big", "search").OK(), "big call %d", i+1)
@@ -94,7 +94,7 @@ func TestBudgetRefundsCallsDeniedFurtherIn(t *testing.T) {
 			return next(ctx, req)
 		}
 	})
-	ex := executor.New(reg, executor.WithExtensions(budget, inner))
+	ex := executor.MustNew(reg, executor.WithExtensions(budget, inner))
 	assert.Equal(t, tool.StatusDenied, call(context.Background(), ex, "acme", "search").Status)
 	spent, _ := budget.Spent("acme")
 	assert.Equal(t, 0, spent, "a call that never ran costs nothing")
@@ -105,7 +105,7 @@ func TestBudgetRefundsCallsDeniedFurtherIn(t *testing.T) {
 func TestBudgetDeniesCallsWithoutTenant(t *testing.T) {
 	reg, err := newRegistry()
 	require.NoError(t, err)
-	ex := executor.New(reg, executor.WithExtensions(NewBudget(5)))
+	ex := executor.MustNew(reg, executor.WithExtensions(NewBudget(5)))
 	res, _ := ex.Execute(context.Background(), tool.Call{Name: "search", Args: json.RawMessage(`{"query":"x"}`)})
 	require.NotNil(t, res.Error)
 	assert.Equal(t, tool.CodePolicyDenied, res.Error.Code)

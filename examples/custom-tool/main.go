@@ -129,7 +129,10 @@ func run(ctx context.Context, w io.Writer) error {
 	cfg := zap.NewProductionEncoderConfig()
 	cfg.TimeKey = ""
 	logger := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(cfg), zapcore.AddSync(w), zapcore.InfoLevel))
-	ex := executor.New(reg, executor.WithExtensions(logging.New(logger, logging.WithArgs(true))))
+	ex, err := executor.New(reg, executor.WithExtensions(logging.New(logger, logging.WithArgs(true))))
+	if err != nil {
+		return err
+	}
 
 	calls := []struct {
 		title string

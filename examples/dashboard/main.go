@@ -79,7 +79,10 @@ func run(ctx context.Context, w io.Writer, ln net.Listener, token string, stayUp
 	queue := approval.NewQueue(approval.QueueTimeout(30 * time.Minute))
 	gate := approvalgate.New(queue, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto)))
 	mem := metrics.NewMemory()
-	ex := executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithMemory(mem)), gate, gate.Guard()))
+	ex, err := executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithMemory(mem)), gate, gate.Guard()))
+	if err != nil {
+		return err
+	}
 
 	dash, err := dashboard.New(ex, dashboard.WithToken(token), dashboard.WithQueue(queue), dashboard.WithMetrics(mem))
 	if err != nil {

@@ -137,7 +137,10 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, w io.Writer
 	limiter := ratelimit.New(ratelimit.WithStore(stores.RateLimits), ratelimit.PerToolPrincipal("5/hour"))
 	queue := approval.NewQueue(approval.QueueStore(stores.Approvals), approval.QueueTimeout(30*time.Minute))
 	gate := approvalgate.New(queue, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto)))
-	ex := executor.New(reg, executor.WithExtensions(limiter, gate, gate.Guard()))
+	ex, err := executor.New(reg, executor.WithExtensions(limiter, gate, gate.Guard()))
+	if err != nil {
+		return err
+	}
 	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("fleet", "1.0"),
 		// The demo trusts the header; in production a proxy sets it (and
 		// drops a client's), or use mcpserver.PrincipalFromToken.

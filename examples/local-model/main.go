@@ -90,7 +90,7 @@ func newExecutor() *executor.Executor {
 		}
 		return w, nil
 	}, tool.ReadOnly()))
-	return executor.New(reg)
+	return executor.MustNew(reg) // the tools are fixed: a mistake here is a bug
 }
 
 func run(ctx context.Context, cfg Config, w io.Writer) error {

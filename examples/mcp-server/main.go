@@ -111,7 +111,10 @@ func run() error {
 			return approval.Denied("mcp-server", "this call needs a human's approval and the MCP client cannot ask one (no elicitation support)"), nil
 		}))
 	appr := approvalgate.New(approver)
-	ex := executor.New(reg, executor.WithExtensions(trail, pol, appr, appr.Guard()))
+	ex, err := executor.New(reg, executor.WithExtensions(trail, pol, appr, appr.Guard()))
+	if err != nil {
+		return err
+	}
 
 	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("toolbelt-workspace", "v1"),
 		mcpserver.WithInstructions("File tools and a sandboxed bash confined to one workspace directory. Paths are relative to it."),

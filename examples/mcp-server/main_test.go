@@ -45,7 +45,7 @@ func TestServerOverStdio(t *testing.T) {
 	require.NoError(t, reg.Register(tools...))
 	assert.ElementsMatch(t, []string{"ws_read_file", "ws_list_directory", "ws_write_file", "ws_edit_file",
 		"ws_delete_file", "ws_search_files", "ws_bash"}, reg.Names())
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	call := func(name, args string) *tool.Result {
 		res, _ := ex.Execute(ctx, tool.Call{ID: name, Name: name, Args: json.RawMessage(args)})
 		return res

@@ -148,7 +148,10 @@ func run(w io.Writer) error {
 			return err
 		}
 	}
-	ex := executor.New(reg, executor.WithExtensions(guard), executor.WithAgentConcurrency(3))
+	ex, err := executor.New(reg, executor.WithExtensions(guard), executor.WithAgentConcurrency(3))
+	if err != nil {
+		return err
+	}
 
 	calls := []tool.Call{
 		call("c1", "anthropic", "run_tests", RunArgs{Packages: 4}),

@@ -145,10 +145,13 @@ func run(ctx context.Context, w io.Writer) error {
 		return approval.Approved("alice"), nil
 	})
 	gate := approvalgate.New(person, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAuto)))
-	ex := executor.New(reg, executor.WithExtensions(
+	ex, err := executor.New(reg, executor.WithExtensions(
 		ratelimit.New(ratelimit.PerPrincipal("60/minute")),
 		gate, gate.Guard(),
 	))
+	if err != nil {
+		return err
+	}
 	ctx = tool.WithPrincipal(ctx, tool.Principal{ID: "alice"})
 
 	calls := []struct {

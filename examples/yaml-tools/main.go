@@ -113,7 +113,10 @@ func run(ctx context.Context, w io.Writer) error {
 		fmt.Fprintf(w, "   %-12s %-9s risk=%s timeout=%v\n", s.Name, s.Category, s.Risk, s.Timeout)
 	}
 
-	ex := executor.New(reg)
+	ex, err := executor.New(reg)
+	if err != nil {
+		return err
+	}
 	calls := []tool.Call{
 		{ID: "c1", Name: "word_stats", Args: json.RawMessage(`{"text":"tools defined once, run safely"}`)},
 		{ID: "c2", Name: "list_notes", Args: json.RawMessage(`{"folder":"notes"}`)},

@@ -60,7 +60,7 @@ func BenchmarkCall(b *testing.B) {
 	newOurServer := func(b *testing.B) *Server {
 		reg := registry.New()
 		reg.MustRegister(tool.Func("greet", "Greet someone", greet))
-		srv, err := New(executor.New(reg))
+		srv, err := New(executor.MustNew(reg))
 		if err != nil {
 			b.Fatal(err)
 		}

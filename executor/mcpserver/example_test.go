@@ -27,7 +27,7 @@ func Example() {
 	reg.MustRegister(tool.Func("weather", "Current temperature in a city",
 		func(_ context.Context, in weatherIn) (weatherOut, error) { return weatherOut{TempC: 21}, nil },
 		tool.ReadOnly()))
-	srv, err := mcpserver.New(executor.New(reg))
+	srv, err := mcpserver.New(executor.MustNew(reg))
 	if err != nil {
 		panic(err)
 	}

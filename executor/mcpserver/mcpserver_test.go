@@ -118,7 +118,7 @@ func newFixture(exts ...executor.Option) *fixture {
 		}, obj),
 	)
 	opts := append([]executor.Option{executor.WithTimeout(20 * time.Second)}, exts...)
-	fx.ex = executor.New(fx.reg, opts...)
+	fx.ex = executor.MustNew(fx.reg, opts...)
 	return fx
 }
 
@@ -145,7 +145,7 @@ func ourClient(t testing.TB, srv *Server, opts ...mcptool.Option) (*mcptool.Clie
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(tools...))
-	return c, executor.New(reg, executor.WithTimeout(20*time.Second)), reg
+	return c, executor.MustNew(reg, executor.WithTimeout(20*time.Second)), reg
 }
 
 func sdkClient(t testing.TB, tr mcp.Transport, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
@@ -441,7 +441,7 @@ func TestStreamableHTTPStateless(t *testing.T) {
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(tools...))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	res := call(t, ex, "greet", `{"name":"http"}`)
 	require.True(t, res.OK(), "%v", res.Error)
 	assert.JSONEq(t, `{"greeting":"hello http"}`, string(res.Output))
@@ -470,7 +470,7 @@ func TestStdioSubprocess(t *testing.T) {
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(tools...))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 
 	res := call(t, ex, "greet", `{"name":"stdio"}`)
 	require.True(t, res.OK(), "%v", res.Error)

@@ -39,7 +39,7 @@ func principalServer(t *testing.T, pf PrincipalFunc, mw func(http.Handler) http.
 	reg.MustRegister(tool.Func("deploy", "Deploy", func(ctx context.Context, _ struct{}) (string, error) {
 		return "deployed", nil
 	}, tool.WithRisk(tool.RiskLow)))
-	ex := executor.New(reg, executor.WithExtensions(toolauth.New(toolauth.Allow("ops", "deploy"))))
+	ex := executor.MustNew(reg, executor.WithExtensions(toolauth.New(toolauth.Allow("ops", "deploy"))))
 	s, err := New(ex, WithPrincipal(pf))
 	require.NoError(t, err)
 	srv := httptest.NewServer(mw(s.HTTPHandler()))

@@ -91,7 +91,7 @@ func setup(t testing.TB, r *ran) *registry.Registry {
 
 func newExec(t testing.TB, r *ran, ext *approvalgate.Extension, more ...extension.Extension) *executor.Executor {
 	exts := append([]extension.Extension{ext, ext.Guard()}, more...)
-	return executor.New(setup(t, r), executor.WithExtensions(exts...))
+	return executor.MustNew(setup(t, r), executor.WithExtensions(exts...))
 }
 
 func shellCall(cmd string) tool.Call {
@@ -210,20 +210,20 @@ func TestBlockedCommandIsPolicyDenied(t *testing.T) {
 func TestGuardMissingFailsClosed(t *testing.T) {
 	var r ran
 	ext := approvalgate.New(fixed(approval.Approved("x")))
-	ex := executor.New(setup(t, &r), executor.WithExtensions(ext))
+	ex := executor.MustNew(setup(t, &r), executor.WithExtensions(ext))
 	res, err := ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
 	requireDenied(t, res, err, "add ext.Guard()")
 	assert.Empty(t, r.list())
 
 	ext = approvalgate.New(fixed(approval.Approved("x")), approvalgate.WithoutGuard())
-	ex = executor.New(setup(t, &r), executor.WithExtensions(ext))
+	ex = executor.MustNew(setup(t, &r), executor.WithExtensions(ext))
 	res, err = ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
 	require.NoError(t, err)
 	assert.Equal(t, "3", string(res.Output)+res.Text())
 
 	// A guard without its extension denies: nothing was approved.
 	other := approvalgate.New(nil)
-	ex = executor.New(setup(t, &r), executor.WithExtensions(other.Guard()))
+	ex = executor.MustNew(setup(t, &r), executor.WithExtensions(other.Guard()))
 	res, err = ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
 	requireDenied(t, res, err, "without passing its approval extension")
 }

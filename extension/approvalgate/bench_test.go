@@ -28,9 +28,9 @@ func BenchmarkAutoApproved(b *testing.B) {
 		return approval.Decision{}, nil
 	})
 	var r ran
-	plain := executor.New(setup(b, &r))
+	plain := executor.MustNew(setup(b, &r))
 	ext := approvalgate.New(never)
-	with := executor.New(setup(b, &r), executor.WithExtensions(ext, ext.Guard()))
+	with := executor.MustNew(setup(b, &r), executor.WithExtensions(ext, ext.Guard()))
 	ctx := context.Background()
 	for _, bc := range []struct {
 		name string

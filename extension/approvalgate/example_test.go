@@ -34,7 +34,7 @@ func Example() {
 	})
 	policy := approval.MustPolicy(approval.ModeAuto, approval.DenyRules("delete_file(/etc/**)"))
 	ext := approvalgate.New(human, approvalgate.WithPolicy(policy))
-	ex := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
+	ex := executor.MustNew(reg, executor.WithExtensions(ext, ext.Guard()))
 
 	run := func(name, args string) {
 		res, err := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: json.RawMessage(args), Session: "s1"})

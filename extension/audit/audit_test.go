@@ -71,7 +71,7 @@ func newFixture(t testing.TB, exts ...extension.Extension) *fixture {
 		}
 		return "deployed " + in.Env, nil
 	}, tool.WithRisk(tool.RiskHigh)))
-	f.ex = executor.New(reg, executor.WithExtensions(exts...))
+	f.ex = executor.MustNew(reg, executor.WithExtensions(exts...))
 	return f
 }
 

@@ -44,7 +44,7 @@ func BenchmarkExecute1msTool(b *testing.B) {
 				defer trail.Close()
 				exts = append(exts, trail)
 			}
-			ex := executor.New(reg, executor.WithExtensions(exts...))
+			ex := executor.MustNew(reg, executor.WithExtensions(exts...))
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {

@@ -27,7 +27,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	ex := executor.New(tools, executor.WithExtensions(trail))
+	ex := executor.MustNew(tools, executor.WithExtensions(trail))
 	_, _ = ex.Execute(context.Background(), tool.Call{ID: "call-1", Name: "ping", Principal: tool.Principal{ID: "alice"}})
 	_ = trail.Close()
 

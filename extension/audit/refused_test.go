@@ -60,7 +60,7 @@ func TestSecretsInsideStringsAreRedacted(t *testing.T) {
 	}) (string, error) {
 		return "", fmt.Errorf("connect %s: refused", in.DSN)
 	}))
-	ex := executor.New(reg, executor.WithExtensions(trail))
+	ex := executor.MustNew(reg, executor.WithExtensions(trail))
 	args := `{"command":"curl -H 'Authorization: Bearer tok-0123456789abcdef' http://x","cookie":"sid=abc","dsn":"postgres://app:hunter2@db/app","ssh_key":"AAAAB3Nza"}`
 	_, _ = ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "fetch", Args: json.RawMessage(args)})
 	require.NoError(t, trail.Close())

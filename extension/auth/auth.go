@@ -166,6 +166,41 @@ func New(opts ...Option) *Auth {
 // Check reports configuration mistakes found by New.
 func (a *Auth) Check() error { return a.err }
 
+// CheckRegistry reports rules that name tools reg does not have: an exact
+// name that is not registered, or a glob that matches no tool, each with
+// the closest names. A typo in a rule would otherwise leave the real tool
+// ungoverned. executor.New runs it; register tools before building the
+// executor.
+func (a *Auth) CheckRegistry(reg extension.ToolLister) error {
+	names := reg.Names()
+	var errs []error
+	for _, r := range a.rules {
+		for _, g := range r.Tools {
+			if g == "*" {
+				continue
+			}
+			matched := false
+			for _, n := range names {
+				if ok, _ := path.Match(g, n); ok {
+					matched = true
+					break
+				}
+			}
+			if matched {
+				continue
+			}
+			msg := fmt.Sprintf("auth: rule %q names tool %q, which is not registered", r.name(), g)
+			if s := reg.Suggest(g, 1); len(s) > 0 {
+				msg += fmt.Sprintf(": did you mean %q?", s[0])
+			} else {
+				msg += ": register the tool before executor.New, or fix the name"
+			}
+			errs = append(errs, errors.New(msg))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Name implements extension.Extension.
 func (a *Auth) Name() string { return Name }
 

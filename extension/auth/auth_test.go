@@ -94,7 +94,7 @@ func TestRules(t *testing.T) {
 			f := newFixture(t)
 			a := auth.New(tc.opts...)
 			require.NoError(t, a.Check())
-			ex := executor.New(f.reg, executor.WithExtensions(a))
+			ex := executor.MustNew(f.reg, executor.WithExtensions(a))
 			res, err := ex.Execute(context.Background(), call(tc.tool, tc.who))
 			if tc.wantRule == "" {
 				require.NoError(t, err)
@@ -117,7 +117,7 @@ func TestRules(t *testing.T) {
 // is in the error's cause, which is never sent to a model.
 func TestMissingPrincipalSpeaksToTheModel(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(auth.New()))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(auth.New()))
 	res, err := ex.Execute(context.Background(), call("read_file", tool.Principal{}))
 	require.ErrorIs(t, err, tool.ErrUnauthorized)
 	assert.NotContains(t, res.Error.Message, "tool.Call.Principal", "code advice is for the developer, not the model")
@@ -131,7 +131,7 @@ func TestMissingPrincipalSpeaksToTheModel(t *testing.T) {
 
 func TestPrincipalFromContext(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(auth.New(auth.Allow("reader", "read_*"))))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(auth.New(auth.Allow("reader", "read_*"))))
 
 	ctx := tool.WithPrincipal(context.Background(), bob)
 	res, err := ex.Execute(ctx, call("read_file", tool.Principal{}))
@@ -178,15 +178,35 @@ func TestMisconfigurationFailsClosed(t *testing.T) {
 			require.Error(t, a.Check())
 			assert.Contains(t, a.Check().Error(), tc.want)
 
+			// executor.New refuses it before any call...
 			f := newFixture(t)
-			ex := executor.New(f.reg, executor.WithExtensions(a))
-			res, err := ex.Execute(context.Background(), call("read_file", alice))
+			_, err := executor.New(f.reg, executor.WithExtensions(a))
 			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+
+			// ...and a chain built without New still fails closed.
+			spec := tool.Spec{Name: "read_file"}
+			h := a.Wrap(func(context.Context, *extension.Request) *tool.Result {
+				t.Fatal("the backend ran")
+				return nil
+			})
+			res := h(tool.WithPrincipal(context.Background(), alice), &extension.Request{Call: tool.Call{Name: "read_file", Principal: alice}, Spec: &spec, Attempt: 1})
+			require.NotNil(t, res.Error)
 			assert.Equal(t, tool.CodeInternal, res.Error.Code)
 			assert.Contains(t, res.Error.Message, tc.want)
-			assert.Zero(t, f.runs["read_file"].Load())
 		})
 	}
+}
+
+// A rule naming a tool that is not registered (a typo) makes executor.New
+// fail with the closest name, instead of leaving the real tool open.
+func TestRuleForUnknownToolRefusedByNew(t *testing.T) {
+	f := newFixture(t)
+	_, err := executor.New(f.reg, executor.WithExtensions(auth.New(auth.WithRules(auth.Rule{Role: "reader", Tools: []string{"read_fiel"}}))))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `names tool "read_fiel", which is not registered: did you mean "read_file"?`)
+	_, err = executor.New(f.reg, executor.WithExtensions(auth.New(auth.WithRules(auth.Rule{Role: "reader", Tools: []string{"read_*"}}))))
+	require.NoError(t, err, "a glob that matches a tool is fine")
 }
 
 func TestPriority(t *testing.T) {
@@ -220,7 +240,7 @@ func TestPanickingExtensionInsideAuth(t *testing.T) {
 			return res
 		}
 	})
-	ex := executor.New(f.reg, executor.WithExtensions(outer, observed, boom))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(outer, observed, boom))
 	res, err := ex.Execute(context.Background(), call("read_file", alice))
 	require.Error(t, err)
 	assert.Equal(t, tool.CodePanic, res.Error.Code)

@@ -19,8 +19,8 @@ func BenchmarkExecute_Auth(b *testing.B) {
 		name string
 		ex   *executor.Executor
 	}{
-		{"none", executor.New(f.reg)},
-		{"auth", executor.New(f.reg, executor.WithExtensions(a))},
+		{"none", executor.MustNew(f.reg)},
+		{"auth", executor.MustNew(f.reg, executor.WithExtensions(a))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

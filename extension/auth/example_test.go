@@ -22,7 +22,7 @@ func Example() {
 		auth.Rule{Name: "staff-files", Role: "staff", Categories: []string{"files"}, MaxRisk: auth.Ceiling(tool.RiskMedium)},
 		auth.Rule{Name: "admins", Role: "admin"},
 	))
-	ex := executor.New(reg, executor.WithExtensions(a))
+	ex := executor.MustNew(reg, executor.WithExtensions(a))
 
 	ctx := tool.WithPrincipal(context.Background(), tool.Principal{ID: "bob", Roles: []string{"staff"}})
 	res, _ := ex.Execute(ctx, tool.Call{Name: "read_file"})

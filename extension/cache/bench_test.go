@@ -19,8 +19,8 @@ func BenchmarkExecute_Cache(b *testing.B) {
 		name string
 		ex   *executor.Executor
 	}{
-		{"none", executor.New(reg)},
-		{"cache_hit", executor.New(reg, executor.WithExtensions(cache.New()))},
+		{"none", executor.MustNew(reg)},
+		{"cache_hit", executor.MustNew(reg, executor.WithExtensions(cache.New()))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

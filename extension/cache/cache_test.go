@@ -52,7 +52,7 @@ func (b *backend) fn(_ context.Context, q query) (answer, error) {
 func setup(t testing.TB, b *backend, c *cache.Cache, opts ...tool.Option) *executor.Executor {
 	reg := registry.New()
 	reg.MustRegister(tool.Func("search", "Search", b.fn, opts...))
-	return executor.New(reg, executor.WithExtensions(c))
+	return executor.MustNew(reg, executor.WithExtensions(c))
 }
 
 func call(args string) tool.Call {
@@ -237,7 +237,7 @@ func TestConcurrentIdenticalCallsCollapse(t *testing.T) {
 	c := cache.New()
 	reg := registry.New()
 	reg.MustRegister(tool.Func("search", "Search", b.fn, tool.ReadOnly()))
-	ex := executor.New(reg, executor.WithExtensions(c, counter))
+	ex := executor.MustNew(reg, executor.WithExtensions(c, counter))
 
 	var wg sync.WaitGroup
 	results := make([]*tool.Result, n)

@@ -20,7 +20,7 @@ func Example() {
 		runs++
 		return "definition of " + in.Word, nil
 	}, tool.ReadOnly(), tool.WithVersion("1")))
-	ex := executor.New(reg, executor.WithExtensions(cache.New(cache.WithTTL(time.Minute))))
+	ex := executor.MustNew(reg, executor.WithExtensions(cache.New(cache.WithTTL(time.Minute))))
 
 	for _, args := range []string{`{"word":"go"}`, ` { "word" : "go" } `} {
 		res, _ := ex.Execute(context.Background(), tool.Call{Name: "lookup", Args: []byte(args)})

@@ -30,7 +30,7 @@ func Example() {
 	logger := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(cfg), zapcore.AddSync(os.Stdout), zapcore.InfoLevel))
 	logger = logger.WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core { return dropDuration{c} }))
 
-	ex := executor.New(reg, executor.WithExtensions(logging.New(logger, logging.WithArgs(true))))
+	ex := executor.MustNew(reg, executor.WithExtensions(logging.New(logger, logging.WithArgs(true))))
 	_, _ = ex.Execute(context.Background(), tool.Call{
 		ID: "call-1", Name: "login", Args: json.RawMessage(`{"user":"bob","pin":"1234"}`),
 		Principal: tool.Principal{ID: "bob"},

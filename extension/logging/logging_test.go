@@ -63,7 +63,7 @@ func newExecutor(t testing.TB, exts ...extension.Extension) *executor.Executor {
 		}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"conn":{"type":"object","properties":{"dsn":{"type":"string"}}}}}`)),
 			tool.WithSecrets("conn.dsn")),
 	)
-	return executor.New(reg, executor.WithExtensions(exts...))
+	return executor.MustNew(reg, executor.WithExtensions(exts...))
 }
 
 // deny is an extension further in that refuses every call to "login" made

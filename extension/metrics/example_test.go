@@ -21,7 +21,7 @@ func Example() {
 		return in.Word, nil
 	}))
 	m := metrics.New()
-	ex := executor.New(reg, executor.WithExtensions(m))
+	ex := executor.MustNew(reg, executor.WithExtensions(m))
 	ctx := context.Background()
 	_, _ = ex.Execute(ctx, tool.Call{Name: "echo", Args: []byte(`{"word":"hi"}`)})
 	_, _ = ex.Execute(ctx, tool.Call{Name: "echo", Args: []byte(`{"word":""}`)})

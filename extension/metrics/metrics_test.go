@@ -75,7 +75,7 @@ func newExecutor(t testing.TB, exts ...extension.Extension) *executor.Executor {
 		}),
 		tool.Func("guarded", "Goes through the fake approval and rate limit", func(context.Context, in) (out, error) { return out{OK: true}, nil }),
 	)
-	return executor.New(reg, executor.WithExtensions(exts...))
+	return executor.MustNew(reg, executor.WithExtensions(exts...))
 }
 
 // governance stands in for the approval and rate-limit extensions further in:

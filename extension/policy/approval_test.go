@@ -27,7 +27,7 @@ func TestModeRequiringApprovalReachesApprover(t *testing.T) {
 		return approval.Denied("test", "not now"), nil
 	})
 	ax := approvalgate.New(approver)
-	ex := executor.New(f.reg, executor.WithExtensions(p, ax, ax.Guard()))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(p, ax, ax.Guard()))
 
 	_, err := run(t, ex, "read_file", fileArgs{Path: "/w/agent/a"})
 	require.NoError(t, err)

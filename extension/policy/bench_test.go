@@ -22,8 +22,8 @@ func BenchmarkExecute_Policy(b *testing.B) {
 		name string
 		ex   *executor.Executor
 	}{
-		{"none", executor.New(f.reg)},
-		{"policy", executor.New(f.reg, executor.WithExtensions(p))},
+		{"none", executor.MustNew(f.reg)},
+		{"policy", executor.MustNew(f.reg, executor.WithExtensions(p))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -65,8 +65,8 @@ func BenchmarkExecute_PolicyWorkspace(b *testing.B) {
 		name string
 		ex   *executor.Executor
 	}{
-		{"none", executor.New(reg)},
-		{"policy", executor.New(reg, executor.WithExtensions(p))},
+		{"none", executor.MustNew(reg)},
+		{"policy", executor.MustNew(reg, executor.WithExtensions(p))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -34,7 +34,7 @@ tools:
 	reg.MustRegister(tool.Func("write_file", "Write a file", func(_ context.Context, a args) (string, error) {
 		return "wrote " + a.Path, nil
 	}))
-	ex := executor.New(reg, executor.WithExtensions(p))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
 	call := func(path string) {
 		b, _ := json.Marshal(args{Path: path})
 		res, _ := ex.Execute(context.Background(), tool.Call{Name: "write_file", Args: b})

@@ -95,6 +95,7 @@ package policy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -369,6 +370,30 @@ func (p *Policy) Check(reg *registry.Registry) []Warning {
 		}
 	}
 	return out
+}
+
+// CheckRegistry fails when the policy has rules for tools reg does not
+// have (with the closest names): a typo would leave the real tool
+// ungoverned. The other findings of Check are warnings and do not fail it.
+// executor.New runs it; register tools before building the executor.
+func (p *Policy) CheckRegistry(reg extension.ToolLister) error {
+	cfg := p.cfg.Load()
+	names := reg.Names()
+	var errs []error
+	for _, name := range cfg.order {
+		if slices.Contains(names, name) {
+			continue
+		}
+		tr := cfg.tools[name]
+		msg := fmt.Sprintf("rule for tool %q, which is not registered", name)
+		if s := reg.Suggest(name, 1); len(s) > 0 {
+			msg += fmt.Sprintf(": did you mean %q?", s[0])
+		} else {
+			msg += ": register the tool before executor.New, or fix the name"
+		}
+		errs = append(errs, &LoadError{File: cfg.file, Line: tr.line, Field: tr.name, Msg: msg})
+	}
+	return errors.Join(errs...)
 }
 
 func schemaProperties(raw json.RawMessage) []string {

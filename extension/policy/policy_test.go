@@ -75,7 +75,7 @@ func (f *fixture) executor(p *policy.Policy) *executor.Executor {
 		f.approval.Store(s)
 		return nil
 	}}
-	return executor.New(f.reg, executor.WithExtensions(p, spy))
+	return executor.MustNew(f.reg, executor.WithExtensions(p, spy))
 }
 
 func load(t testing.TB) *policy.Policy {
@@ -259,7 +259,7 @@ func TestSizes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
 			p := load(t)
-			ex := executor.New(f.reg, executor.WithExtensions(p), executor.WithMaxArgBytes(4<<20))
+			ex := executor.MustNew(f.reg, executor.WithExtensions(p), executor.WithMaxArgBytes(4<<20))
 			res, err := run(t, ex, tc.tool, tc.args)
 			if tc.wantRule == "" {
 				require.NoError(t, err)
@@ -275,7 +275,7 @@ func TestSizes(t *testing.T) {
 	p, err := policy.Parse([]byte("global: {max_arg_bytes: 10}\ntools:\n  read_file: {max_arg_bytes: 100}\n"))
 	require.NoError(t, err)
 	f := newFixture(t)
-	_, err = run(t, executor.New(f.reg, executor.WithExtensions(p)), "read_file", fileArgs{Path: "/tmp/abcdefgh"})
+	_, err = run(t, executor.MustNew(f.reg, executor.WithExtensions(p)), "read_file", fileArgs{Path: "/tmp/abcdefgh"})
 	assert.NoError(t, err, "the tool's limit replaces the global one")
 }
 
@@ -290,7 +290,7 @@ func TestDefaultPathFields(t *testing.T) {
 		Other     string `json:"other,omitempty"`
 	}
 	reg.MustRegister(tool.Func("t", "t", func(context.Context, many) (string, error) { return "ok", nil }))
-	ex := executor.New(reg, executor.WithExtensions(p))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
 	for _, field := range policy.DefaultPathFields {
 		if field != "file" && field != "directory" && field != "dst" {
 			continue
@@ -385,9 +385,16 @@ func TestCheckWarnings(t *testing.T) {
 	assert.Equal(t, `governance.yaml:3: tools.writ_file: rule for tool "writ_file", which is not registered: did you mean "write_file"?`, ws[0].String())
 	assert.Equal(t, `governance.yaml:5: tools.copy_files.path_fields: tool "copy_files" has no argument "too": did you mean "to"?`, ws[1].String())
 
-	// A warned rule does not stop the policy from working.
+	// A rule for a tool that is not registered makes executor.New fail;
+	// the other warnings do not.
+	_, err = executor.New(f.reg, executor.WithExtensions(p))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `rule for tool "writ_file", which is not registered: did you mean "write_file"?`)
+	assert.NotContains(t, err.Error(), "copy_files")
+	p, err = policy.Parse([]byte("tools:\n  read_file: {}\n  copy_files:\n    path_fields: [from, too]\n"))
+	require.NoError(t, err)
 	_, err = run(t, f.executor(p), "read_file", fileArgs{Path: "/x"})
-	assert.NoError(t, err)
+	assert.NoError(t, err, "a warned rule does not stop the policy from working")
 }
 
 func TestPriority(t *testing.T) {

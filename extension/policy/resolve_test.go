@@ -38,7 +38,7 @@ func workspaceFixture(t *testing.T, governance string) (*executor.Executor, stri
 	t.Cleanup(func() { ws.Close() })
 	reg := registry.New()
 	require.NoError(t, reg.Register(builtin.Files(ws)...))
-	return executor.New(reg, executor.WithExtensions(p)), ws.Dir()
+	return executor.MustNew(reg, executor.WithExtensions(p)), ws.Dir()
 }
 
 func call(t *testing.T, ex *executor.Executor, name string, args map[string]any) *tool.Result {
@@ -121,7 +121,7 @@ func TestPathsResolvedInTheToolsWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(builtin.Files(ws)...))
-	ex := executor.New(reg, executor.WithExtensions(p))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
 	for _, path := range []string{"alias/key", "./secrets/key", filepath.Join(ws.Dir(), "alias", "key")} {
 		res := call(t, ex, "read_file", map[string]any{"path": path})
 		require.NotNil(t, res.Error, path)
@@ -200,7 +200,7 @@ func TestSwapAfterThePolicyCheckIsRefused(t *testing.T) {
 	defer ws.Close()
 	reg := registry.New()
 	require.NoError(t, reg.Register(builtin.Files(ws)...))
-	ex := executor.New(reg, executor.WithExtensions(p, swap))
+	ex := executor.MustNew(reg, executor.WithExtensions(p, swap))
 	res := call(t, ex, "read_file", map[string]any{"path": "note.txt"})
 	require.NotNil(t, res.Error, "read allowed: %s", resultText(res))
 	assert.NotContains(t, resultText(res), secret)

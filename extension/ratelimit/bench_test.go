@@ -17,8 +17,8 @@ func BenchmarkExecute_RateLimit(b *testing.B) {
 		name string
 		ex   *executor.Executor
 	}{
-		{"none", executor.New(f.reg)},
-		{"ratelimit", executor.New(f.reg, executor.WithExtensions(l))},
+		{"none", executor.MustNew(f.reg)},
+		{"ratelimit", executor.MustNew(f.reg, executor.WithExtensions(l))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -21,7 +21,7 @@ func Example() {
 	}
 	reg := registry.New()
 	reg.MustRegister(tool.Func("send_message", "Send a message", send))
-	ex := executor.New(reg, executor.WithExtensions(ratelimit.New(ratelimit.PerToolPrincipal("2/hour"))))
+	ex := executor.MustNew(reg, executor.WithExtensions(ratelimit.New(ratelimit.PerToolPrincipal("2/hour"))))
 
 	ctx := tool.WithPrincipal(context.Background(), tool.Principal{ID: "alice"})
 	for i := 1; i <= 3; i++ {

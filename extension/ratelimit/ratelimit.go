@@ -29,6 +29,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -183,6 +185,26 @@ func New(opts ...Option) *Limiter {
 
 // Check reports configuration mistakes found by New.
 func (l *Limiter) Check() error { return l.err }
+
+// CheckRegistry reports PerTool limits for tools reg does not have, with
+// the closest names: a typo would leave the real tool unlimited.
+func (l *Limiter) CheckRegistry(reg extension.ToolLister) error {
+	names := reg.Names()
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(l.toolRates)) {
+		if slices.Contains(names, name) {
+			continue
+		}
+		msg := fmt.Sprintf("ratelimit: PerTool(%q) limits a tool that is not registered", name)
+		if s := reg.Suggest(name, 1); len(s) > 0 {
+			msg += fmt.Sprintf(": did you mean %q?", s[0])
+		} else {
+			msg += ": register the tool before executor.New, or fix the name"
+		}
+		errs = append(errs, errors.New(msg))
+	}
+	return errors.Join(errs...)
+}
 
 // Name implements extension.Extension.
 func (l *Limiter) Name() string { return Name }

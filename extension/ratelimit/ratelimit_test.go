@@ -84,7 +84,7 @@ func TestSpecRateLimitPerHour(t *testing.T) { synctest.Test(t, testSpecRateLimit
 
 func testSpecRateLimitPerHour(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New()))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New()))
 	ctx := context.Background()
 	for i := range 2 {
 		res, err := ex.Execute(ctx, call("search", "bob"))
@@ -114,7 +114,7 @@ func TestRefusalCostsNoToken(t *testing.T) { synctest.Test(t, testRefusalCostsNo
 
 func testRefusalCostsNoToken(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerTool("fetch", "1/minute"))))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerTool("fetch", "1/minute"))))
 	ctx := context.Background()
 	_, err := ex.Execute(ctx, call("fetch", "a"))
 	require.NoError(t, err)
@@ -166,7 +166,7 @@ func TestScopes(t *testing.T) {
 			f := newFixture(t)
 			l := ratelimit.New(tc.opts...)
 			require.NoError(t, l.Check())
-			ex := executor.New(f.reg, executor.WithExtensions(l))
+			ex := executor.MustNew(f.reg, executor.WithExtensions(l))
 			for i, s := range tc.steps {
 				res, err := ex.Execute(context.Background(), call(s.tool, s.who))
 				if s.ok {
@@ -185,7 +185,7 @@ func TestWait(t *testing.T) { synctest.Test(t, testWait) }
 
 func testWait(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.Wait(), ratelimit.PerPrincipal("1/minute"))))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.Wait(), ratelimit.PerPrincipal("1/minute"))))
 	_, err := ex.Execute(context.Background(), call("fetch", "bob"))
 	require.NoError(t, err)
 
@@ -211,7 +211,7 @@ func testWait(t *testing.T) {
 
 func TestWaitWallClockCancelled(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.Wait(), ratelimit.PerPrincipal("1/hour"))))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.Wait(), ratelimit.PerPrincipal("1/hour"))))
 	_, err := ex.Execute(context.Background(), call("fetch", "bob"))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -227,19 +227,33 @@ func TestZeroRateRefused(t *testing.T) {
 		l := ratelimit.New(opt)
 		require.Error(t, l.Check())
 		f := newFixture(t)
-		ex := executor.New(f.reg, executor.WithExtensions(l))
-		res, err := ex.Execute(context.Background(), call("fetch", "bob"))
-		require.Error(t, err)
+		_, err := executor.New(f.reg, executor.WithExtensions(l))
+		require.Error(t, err, "executor.New refuses it before any call")
+		assert.Contains(t, err.Error(), l.Check().Error())
+		// A chain built without New still fails closed.
+		res := l.Wrap(func(context.Context, *extension.Request) *tool.Result {
+			t.Fatal("the backend ran")
+			return nil
+		})(context.Background(), &extension.Request{Call: tool.Call{Name: "fetch"}, Spec: &tool.Spec{Name: "fetch"}, Attempt: 1})
+		require.NotNil(t, res.Error)
 		assert.Equal(t, tool.CodeInternal, res.Error.Code, "fails closed")
 		assert.Contains(t, res.Error.Message, "misconfigured")
-		assert.Zero(t, f.runs.Load())
 	}
 	assert.Contains(t, ratelimit.New(ratelimit.PerPrincipal("0/hour")).Check().Error(), "PerPrincipal: ratelimit: rate 0/hour allows no calls")
 }
 
+// A PerTool limit for a tool that is not registered (a typo) would leave
+// the real tool unlimited: executor.New refuses it, with the closest name.
+func TestPerToolForUnknownToolRefusedByNew(t *testing.T) {
+	f := newFixture(t)
+	_, err := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerTool("fecth", "5/s"))))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `PerTool("fecth") limits a tool that is not registered: did you mean "fetch"?`)
+}
+
 func TestConcurrentCallsGetExactlyTheBurst(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("10/hour"))))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("10/hour"))))
 	var ok, limited atomic.Int64
 	var wg sync.WaitGroup
 	for range 50 {
@@ -342,7 +356,7 @@ func TestInfoNamesTheTightestBucket(t *testing.T) { synctest.Test(t, testInfoNam
 
 func testInfoNamesTheTightestBucket(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(
 		ratelimit.PerPrincipal("10/minute"), ratelimit.PerToolPrincipal("3/minute"))))
 	ctx := context.Background()
 	for i := range 3 {
@@ -370,7 +384,7 @@ func TestPrincipalLimitMessageNamesThePrincipalOnce(t *testing.T) {
 
 func testPrincipalLimitMessageNamesThePrincipalOnce(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("1/minute"))))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("1/minute"))))
 	ctx := context.Background()
 	_, err := ex.Execute(ctx, call("fetch", "bob"))
 	require.NoError(t, err)
@@ -390,7 +404,7 @@ func (brokenStore) Give(context.Context, []ratelimit.Bucket) error { return nil 
 // A limit whose store cannot answer refuses the call: it fails closed.
 func TestUnreachableStoreFailsClosed(t *testing.T) {
 	f := newFixture(t)
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithStore(brokenStore{}), ratelimit.PerPrincipal("10/hour"))))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithStore(brokenStore{}), ratelimit.PerPrincipal("10/hour"))))
 	res, err := ex.Execute(context.Background(), call("fetch", "bob"))
 	require.ErrorIs(t, err, tool.ErrUnavailable)
 	assert.True(t, res.Error.Retryable)
@@ -440,7 +454,7 @@ func TestCancelledBeforeTheBackendGivesTheTokenBack(t *testing.T) {
 			return tool.Failure(&req.Call, ctx.Err())
 		}
 	})
-	ex := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("1/hour")), stall))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("1/hour")), stall))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan *tool.Result, 1)
 	go func() { res, _ := ex.Execute(ctx, call("fetch", "bob")); done <- res }()
@@ -449,7 +463,7 @@ func TestCancelledBeforeTheBackendGivesTheTokenBack(t *testing.T) {
 	res := <-done
 	require.Equal(t, tool.StatusCancelled, res.Status)
 
-	ex2 := executor.New(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithStore(ex.Extensions()[0].(*ratelimit.Limiter).Store()), ratelimit.PerPrincipal("1/hour"))))
+	ex2 := executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.WithStore(ex.Extensions()[0].(*ratelimit.Limiter).Store()), ratelimit.PerPrincipal("1/hour"))))
 	_, err := ex2.Execute(context.Background(), call("fetch", "bob"))
 	assert.NoError(t, err, "the cancelled call's token was given back")
 }

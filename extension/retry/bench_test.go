@@ -17,8 +17,8 @@ func BenchmarkExecute_Retry(b *testing.B) {
 		name string
 		ex   *executor.Executor
 	}{
-		{"none", executor.New(reg)},
-		{"retry", executor.New(reg, executor.WithExtensions(retry.New()))},
+		{"none", executor.MustNew(reg)},
+		{"retry", executor.MustNew(reg, executor.WithExtensions(retry.New()))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()

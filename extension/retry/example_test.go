@@ -21,7 +21,7 @@ func Example() {
 		}
 		return "sunny", nil
 	}, tool.ReadOnly()))
-	ex := executor.New(reg, executor.WithExtensions(retry.New(retry.Backoff(time.Millisecond, 10*time.Millisecond))))
+	ex := executor.MustNew(reg, executor.WithExtensions(retry.New(retry.Backoff(time.Millisecond, 10*time.Millisecond))))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

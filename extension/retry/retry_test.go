@@ -46,7 +46,7 @@ func unavailable() error { return tool.NewError(tool.CodeUnavailable, "backend i
 func setup(t testing.TB, f *flaky, r *retry.Retry, opts ...tool.Option) *executor.Executor {
 	reg := registry.New()
 	reg.MustRegister(tool.Func("t", "test", f.fn, opts...))
-	return executor.New(reg, executor.WithExtensions(r))
+	return executor.MustNew(reg, executor.WithExtensions(r))
 }
 
 func call() tool.Call { return tool.Call{ID: "c1", Name: "t", Args: json.RawMessage(`{}`)} }

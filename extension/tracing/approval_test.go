@@ -35,7 +35,7 @@ func approvalExec(t *testing.T, exts ...extension.Extension) *executor.Executor 
 		tool.Func("shell", "Run a command", run, tool.WithRisk(tool.RiskHigh)),
 		tool.Func("ls", "List files", run, tool.WithRisk(tool.RiskLow)),
 	)
-	return executor.New(reg, executor.WithExtensions(exts...))
+	return executor.MustNew(reg, executor.WithExtensions(exts...))
 }
 
 func fixed(d approval.Decision) approval.Approver {

@@ -22,7 +22,7 @@ func Example() {
 	defer func() { _ = tp.Shutdown(context.Background()) }()
 
 	tr := tracing.New(tracing.WithTracerProvider(tp))
-	ex := executor.New(tools, executor.WithExtensions(tr, tr.Backend()))
+	ex := executor.MustNew(tools, executor.WithExtensions(tr, tr.Backend()))
 	_, _ = ex.Execute(context.Background(), tool.Call{ID: "call-1", Name: "ping"})
 
 	for _, s := range rec.Ended() {

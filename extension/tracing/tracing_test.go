@@ -50,7 +50,7 @@ func newExecutor(t testing.TB, got *seen, exts ...extension.Extension) *executor
 		}
 		return &tool.Result{Output: json.RawMessage(`{"ok":true}`)}, nil
 	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"fail":{"type":"boolean"}}}`))))
-	return executor.New(reg, executor.WithExtensions(exts...))
+	return executor.MustNew(reg, executor.WithExtensions(exts...))
 }
 
 func newProvider(t *testing.T) (*sdktrace.TracerProvider, *tracetest.SpanRecorder) {

@@ -133,7 +133,7 @@ func BenchmarkAllExtensions(b *testing.B) {
 	run := func(b *testing.B, exts ...extension.Extension) {
 		reg := registry.New()
 		reg.MustRegister(tool.Func("search", "", search))
-		ex := executor.New(reg, executor.WithExtensions(exts...))
+		ex := executor.MustNew(reg, executor.WithExtensions(exts...))
 		call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
 		// One call outside the loop: it must succeed, so that the loop
 		// measures the full path and not an early refusal.
@@ -193,7 +193,7 @@ func BenchmarkEachExtension(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			reg := registry.New()
 			reg.MustRegister(tool.Func("search", "", search))
-			ex := executor.New(reg, executor.WithExtensions(list...))
+			ex := executor.MustNew(reg, executor.WithExtensions(list...))
 			call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -215,7 +215,7 @@ func BenchmarkAllExtensionsInterleaved(b *testing.B) {
 	newEx := func(exts ...extension.Extension) *executor.Executor {
 		reg := registry.New()
 		reg.MustRegister(tool.Func("search", "", search))
-		return executor.New(reg, executor.WithExtensions(exts...))
+		return executor.MustNew(reg, executor.WithExtensions(exts...))
 	}
 	exts, done := builtins(b)
 	defer done()
@@ -254,7 +254,7 @@ func BenchmarkEachExtensionInterleaved(b *testing.B) {
 		}
 		reg := registry.New()
 		reg.MustRegister(tool.Func("search", "", search))
-		ex := executor.New(reg, executor.WithExtensions(list...))
+		ex := executor.MustNew(reg, executor.WithExtensions(list...))
 		if res, err := ex.Execute(ctx, call); err != nil || !res.OK() {
 			b.Fatalf("the benchmark call fails with %v: %v", names[len(names)-1], err)
 		}

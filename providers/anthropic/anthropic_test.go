@@ -50,7 +50,7 @@ func weatherExecutor() *executor.Executor {
 		}
 		return Weather{City: in.City, TempC: 21, Sky: "sunny"}, nil
 	}, tool.ReadOnly()))
-	return executor.New(reg)
+	return executor.MustNew(reg)
 }
 
 // replay is a fake Anthropic endpoint: it answers each request with the next

@@ -43,7 +43,7 @@ tools:
 `), "tools.yaml")
 	fmt.Println(err, reg.Names())
 
-	res, _ := executor.New(reg).Execute(context.Background(), tool.Call{Name: "calculate_sum", Args: json.RawMessage(`{"a":2,"b":3}`)})
+	res, _ := executor.MustNew(reg).Execute(context.Background(), tool.Call{Name: "calculate_sum", Args: json.RawMessage(`{"a":2,"b":3}`)})
 	fmt.Println(string(res.Output))
 	// Output:
 	// load tools: tools.yaml:7: tool "calculate_sum": metadata.risk is "lowest": use low, medium or high (nothing was registered)

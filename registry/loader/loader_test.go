@@ -367,7 +367,7 @@ func TestLoadGoodFileAndExecute(t *testing.T) {
 	assert.Equal(t, "1.10", li.Spec.Version, "version is kept as written, not read as a float")
 	assert.Equal(t, 90*time.Second, li.Spec.Timeout)
 
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	ctx := context.Background()
 	res, err := ex.Execute(ctx, tool.Call{ID: "1", Name: "file_reader", Args: json.RawMessage(`{"path":"a.txt"}`)})
 	require.NoError(t, err)

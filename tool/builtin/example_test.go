@@ -27,7 +27,7 @@ func Example() {
 
 	reg := registry.New()
 	reg.MustRegister(builtin.Files(ws)...)
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	run := func(name, args string) *tool.Result {
 		res, _ := ex.Execute(context.Background(), tool.Call{ID: name, Name: name, Args: json.RawMessage(args)})
 		return res

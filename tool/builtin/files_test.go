@@ -39,7 +39,7 @@ func newEnv(t testing.TB, opts ...builtin.Option) *env {
 	t.Cleanup(func() { ws.Close() })
 	reg := registry.New()
 	require.NoError(t, reg.Register(builtin.Files(ws, opts...)...))
-	return &env{dir: ws.Dir(), ws: ws, ex: executor.New(reg), reg: reg}
+	return &env{dir: ws.Dir(), ws: ws, ex: executor.MustNew(reg), reg: reg}
 }
 
 func (e *env) write(t testing.TB, name, content string) {
@@ -428,7 +428,7 @@ func TestApprovalRulesMatchResolvedPaths(t *testing.T) {
 		return approval.Denied("test", "nobody approves"), nil
 	})
 	gate := approvalgate.New(nobody, approvalgate.WithPolicy(pol))
-	ex := executor.New(reg, executor.WithExtensions(gate, gate.Guard()))
+	ex := executor.MustNew(reg, executor.WithExtensions(gate, gate.Guard()))
 	run := func(name string, args map[string]any) *tool.Result {
 		b, _ := json.Marshal(args)
 		res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: b})

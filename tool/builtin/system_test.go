@@ -18,7 +18,7 @@ import (
 func systemExecutor(t *testing.T) *executor.Executor {
 	reg := registry.New()
 	require.NoError(t, reg.Register(builtin.System()...))
-	return executor.New(reg)
+	return executor.MustNew(reg)
 }
 
 func TestSystemMetricsFromProc(t *testing.T) {

@@ -50,7 +50,7 @@ func Example() {
 	reg := registry.New()
 	reg.MustRegister(tools...)
 
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	res, err := ex.Execute(ctx, tool.Call{ID: "1", Name: "calc_add", Args: json.RawMessage(`{"a":2,"b":3}`)})
 	fmt.Println(res.Status, string(res.Output), err)
 	// Output: succeeded {"sum":5} <nil>

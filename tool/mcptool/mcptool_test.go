@@ -28,7 +28,7 @@ func executorFor(t *testing.T, c *Client) (*executor.Executor, *registry.Registr
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(tools...))
-	return executor.New(reg, executor.WithTimeout(20*time.Second)), reg
+	return executor.MustNew(reg, executor.WithTimeout(20*time.Second)), reg
 }
 
 func run(t *testing.T, ex *executor.Executor, name, args string) *tool.Result {
@@ -201,7 +201,7 @@ func TestPrefixKeepsTwoServersApart(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, reg.Register(tools...))
 	}
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	res := run(t, ex, "b_echo", `{"text":"from b"}`)
 	require.True(t, res.OK(), "%v", res.Error)
 	assert.JSONEq(t, `{"echo":"from b"}`, string(res.Output))
@@ -313,7 +313,7 @@ func TestKindFactory(t *testing.T) {
 
 	reg := registry.New()
 	require.NoError(t, reg.Register(echo, pidTool))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	res := run(t, ex, "file_echo", `{"text":"yaml"}`)
 	require.True(t, res.OK(), "%v", res.Error)
 	assert.JSONEq(t, `{"echo":"yaml"}`, string(res.Output))

@@ -110,7 +110,7 @@ func TestBashSafeCommandRunsInEngines(t *testing.T) {
 			require.NoError(t, err)
 			reg := registry.New()
 			require.NoError(t, reg.Register(b))
-			ex := executor.New(reg)
+			ex := executor.MustNew(reg)
 
 			call := bashCall("echo hello > f.txt && cat f.txt && pwd")
 			call.Args = args(t, map[string]string{"command": "echo hello > f.txt && cat f.txt && pwd", "workdir": "sub"})
@@ -194,7 +194,7 @@ func TestBashTimeoutKillsTree(t *testing.T) {
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(b))
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	call := bashCall("sleep 30 & echo $! > pid; wait")
 	call.Timeout = 500 * time.Millisecond
 	start := time.Now()

@@ -22,7 +22,7 @@ func BenchmarkCommandTrueExecutor(b *testing.B) {
 	}
 	reg := registry.New()
 	reg.MustRegister(c)
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	call := tool.Call{ID: "1", Name: "true_cmd"}
 	ctx := context.Background()
 	b.ReportAllocs()

@@ -315,7 +315,7 @@ func TestKindThroughLoaderAndExecutor(t *testing.T) {
 	src := toolFile
 	require.NoError(t, ld.Load(reg, strings.NewReader(src), "tools.yaml"))
 
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	res, err := ex.Execute(context.Background(), tool.Call{ID: "1", Name: "show_args", Args: json.RawMessage(`{"word":"$(id); a b","n":7}`)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"--n=7", "--", "$(id); a b", "$GREETING"}, receivedArgv(t, res), "no shell expands anything")

@@ -33,7 +33,7 @@ func Example() {
 	bash, _ := shell.NewBash(sb, ws)
 	reg := registry.New()
 	reg.MustRegister(echo, bash)
-	ex := executor.New(reg)
+	ex := executor.MustNew(reg)
 	ctx := context.Background()
 
 	res, _ := ex.Execute(ctx, tool.Call{ID: "1", Name: "echo_word", Args: json.RawMessage(`{"word":"$(id); rm -rf ~"}`)})

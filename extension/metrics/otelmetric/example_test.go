@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	ex := executor.New(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(rec))))
+	ex := executor.MustNew(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(rec))))
 	_, _ = ex.Execute(context.Background(), tool.Call{Name: "ping"})
 
 	var rm metricdata.ResourceMetrics

@@ -54,7 +54,7 @@ func setup(t *testing.T) (*executor.Executor, *sdkmetric.ManualReader) {
 			return next(ctx, req)
 		}
 	})
-	return executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithRecorder(rec)), gov)), reader
+	return executor.MustNew(reg, executor.WithExtensions(metrics.New(metrics.WithRecorder(rec)), gov)), reader
 }
 
 func run(ex *executor.Executor, mode string) {

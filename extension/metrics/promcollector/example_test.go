@@ -21,7 +21,7 @@ func Example() {
 	promReg := prom.NewRegistry()
 	promReg.MustRegister(col)
 
-	ex := executor.New(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(col))))
+	ex := executor.MustNew(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(col))))
 	_, _ = ex.Execute(context.Background(), tool.Call{Name: "ping"})
 
 	mfs, _ := promReg.Gather()

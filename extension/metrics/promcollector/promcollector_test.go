@@ -47,7 +47,7 @@ func newExecutor(t testing.TB, col *promcollector.Collector) *executor.Executor 
 			return next(ctx, req)
 		}
 	})
-	return executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithRecorder(col)), gov))
+	return executor.MustNew(reg, executor.WithExtensions(metrics.New(metrics.WithRecorder(col)), gov))
 }
 
 func run(t *testing.T, ex *executor.Executor, mode string) {
