@@ -181,6 +181,9 @@ func TestTimeoutHonouredByFunctionThatIgnoresContext(t *testing.T) {
 	res := exec(t, ex, "stubborn", `{}`)
 	close(release)
 	assert.Equal(t, tool.StatusTimedOut, res.Status)
+	assert.Contains(t, res.Error.Message, "is still running in the background", "it was not stopped: the message says so")
+	assert.NotContains(t, res.Error.Message, "was stopped")
+	assert.Equal(t, true, res.Metadata["backend_still_running"])
 }
 
 func TestInlineBackendEndsBeforeTheCall(t *testing.T) {
@@ -193,8 +196,13 @@ func TestInlineBackendEndsBeforeTheCall(t *testing.T) {
 	}, tool.WithTimeout(10*time.Millisecond))
 	ex := newExec(t, nil, stubborn)
 	res := exec(t, ex, "stubborn", `{}`)
-	assert.Equal(t, tool.StatusSucceeded, res.Status, "it ignored its context but did finish: the result says what happened")
-	assert.Equal(t, "late", res.Text())
+	// It ignored its context and finished late: the result is kept, and
+	// marked (status, metadata, a message saying what happened).
+	assert.Equal(t, tool.StatusTimedOut, res.Status)
+	assert.Equal(t, true, res.Metadata["late"])
+	require.NotNil(t, res.Error)
+	assert.Contains(t, res.Error.Message, `tool "stubborn" ignored its 10ms deadline and returned after`)
+	assert.Equal(t, "late", res.Content[0].Text, "the late result is kept")
 	assert.Equal(t, int32(0), running.Load(), "by default the call ends only when its backend has stopped")
 }
 

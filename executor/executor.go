@@ -21,20 +21,16 @@
 //     completed, ...) without ever blocking a call.
 //   - History keeps a summary of the last calls (WithHistory).
 //
-// None of these costs anything on a call that does not use it: with no
-// subscriber, no limit and no declared resource, Execute takes no lock and
-// allocates nothing beyond the plain pipeline, except one copy into the
-// history ring.
-//
 // Where a call waits: lock tickets are taken when the call is submitted,
 // so calls on one resource run in submission order; the locks are granted
 // and the concurrency slots taken just before the backend runs, after the
 // extension chain (auth, policy, approval) has let the call through, so a
 // call waiting for a human's approval holds no slot. Locks are held until
-// the call ends (across retries); slots only while a backend runs. A call
-// with a single resource that nobody else holds or awaits takes it at once
-// through the lock table's fast path (one compare-and-swap), without a
-// call state, unless it has subscribers or a detached backend.
+// the call ends (across retries); slots only while a backend runs.
+//
+// One call is one function, run: its state (lock ticket, job, event
+// subscribers) is a plain struct the call's context carries; the backend
+// runs under context.WithDeadline; the result's status is set in one place.
 //
 // Calls inside calls: a backend or an extension may run other calls
 // through the executor with the context it was given (a sub-agent). Each
@@ -284,13 +280,7 @@ func (e *Executor) run(ctx context.Context, req *extension.Request, entry *regis
 	res.CallID, res.Tool = id.id, id.name
 	res.StartedAt = start
 	res.Timings.Total = time.Since(start)
-	if res.Error != nil {
-		if res.Status == "" || res.Status == tool.StatusSucceeded {
-			res.Status = res.Error.Code.Status()
-		}
-	} else if res.Status == "" {
-		res.Status = tool.StatusSucceeded
-	}
+	settle(res)
 	if e.hist != nil {
 		e.hist.add(&id, cs, res)
 	}
@@ -458,22 +448,26 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	case o.err != nil:
 		te := tool.AsError(o.err)
 		if deadlineErr && (te.Code == tool.CodeCancelled || te.Code == tool.CodeTimeout || te.Code == tool.CodeInternal) {
-			if callerFirst {
+			switch {
+			case callerFirst:
 				te = tool.Errorf(tool.CodeTimeout, "the caller's deadline passed %v into the run, before tool %q finished (its own deadline is %v): give the call more time", elapsed.Round(time.Millisecond), spec.Name, timeout)
-			} else {
+			case abandoned:
+				te = tool.Errorf(tool.CodeTimeout, "tool %q ran past its %v deadline and ignores its context: it is still running in the background, and its result will be discarded; make it honour ctx, or raise the timeout", spec.Name, timeout)
+			default:
 				te = tool.Errorf(tool.CodeTimeout, "tool %q ran past its %v deadline and was stopped: ask for less work, or raise the timeout", spec.Name, timeout)
 			}
 		}
 		if res == nil {
 			res = &tool.Result{}
 		}
-		res.Error, res.Status = te, te.Code.Status()
+		res.Error = te
 	case res == nil:
-		res = &tool.Result{Status: tool.StatusSucceeded}
-	case res.Error != nil:
-		res.Status = res.Error.Code.Status()
-	default:
-		res.Status = tool.StatusSucceeded
+		res = &tool.Result{}
+	case res.Error == nil && deadlineErr && !callerFirst:
+		// An inline function that ignored its context and returned late:
+		// its result is kept, but the call did not meet its deadline.
+		res.Error = tool.Errorf(tool.CodeTimeout, "tool %q ignored its %v deadline and returned after %v: its result is kept with the call, which counts as timed out; make it honour ctx, or raise the timeout", spec.Name, timeout, elapsed.Round(time.Millisecond))
+		res.SetMeta("late", true)
 	}
 	res.CallID, res.Tool = call.ID, call.Name
 	res.Timings.Backend = elapsed
@@ -484,24 +478,35 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		res.Attempts = req.Attempt
 	}
 	capOutput(res, e.maxOutBytes, spec.Name)
-	if res.Status == tool.StatusSucceeded && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {
+	if res.Error == nil && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {
 		// Structured output is JSON, schema or not: a model, an MCP client
 		// or a provider's API would choke on anything else.
 		res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned structured output that is not JSON: return a JSON value, or put text in a text content block", spec.Name)
-		res.Status = tool.StatusFailed
 	}
-	if res.Status == tool.StatusSucceeded && len(res.Output) > 0 && len(spec.OutputSchema) > 0 {
+	if res.Error == nil && len(res.Output) > 0 && len(spec.OutputSchema) > 0 {
 		if entry == nil {
 			entry, _ = e.reg.Lookup(spec.Name)
 		}
 		if entry != nil {
 			if err := entry.CheckOutput(res.Output); err != nil {
 				res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned output that breaks its output schema: %v", spec.Name, err)
-				res.Status = tool.StatusFailed
 			}
 		}
 	}
+	settle(res)
 	return res
+}
+
+// settle derives a result's status from its error: the one place a status
+// is set. A status chosen for an error (an extension's "denied") is kept
+// unless it claims success.
+func settle(res *tool.Result) {
+	switch {
+	case res.Error != nil && (res.Status == "" || res.Status == tool.StatusSucceeded):
+		res.Status = res.Error.Code.Status()
+	case res.Error == nil && res.Status == "":
+		res.Status = tool.StatusSucceeded
+	}
 }
 
 // runInline runs the backend in the caller's goroutine: no goroutine start,
@@ -540,6 +545,7 @@ func (e *Executor) runDetached(ctx context.Context, backend tool.Tool, c tool.Ca
 		select {
 		case o = <-done: // finished at the same moment: keep its answer
 		default:
+			abandoned = true
 			if gated {
 				abandoned = !waitGrace(done)
 			}
@@ -557,7 +563,6 @@ func capOutput(res *tool.Result, limit int, name string) {
 		n := len(res.Output)
 		res.Output = nil
 		res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned %d bytes of structured output, over the %d-byte cap: return less, or a reference (a path, a URL) to the data", name, n, limit)
-		res.Status = tool.StatusFailed
 		return
 	}
 	budget := limit - len(res.Output)

@@ -2,7 +2,6 @@ package executor
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -51,113 +50,57 @@ func (q *HistoryQuery) match(r *Record) bool {
 		(q.Until.IsZero() || r.StartedAt.Before(q.Until))
 }
 
-// history is a ring of the last records. Calls finishing at once on
-// different cores do not share a lock: each takes its sequence number from
-// an atomic counter and writes its own slot under that slot's lock, so
-// ExecuteBatch's workers meet only on the counter.
+// history is a ring of the last records under one mutex.
 type history struct {
-	total atomic.Uint64 // records ever added; the last one's Seq
-	slots []histSlot
+	mu    sync.Mutex
+	total uint64   // records ever added; the last one's Seq
+	ring  []Record // record Seq lives at (Seq-1) % len(ring)
 }
 
-// histSlot holds the record whose Seq is congruent to the slot's index;
-// Seq 0 marks it empty.
-type histSlot struct {
-	mu  sync.Mutex
-	rec Record
-}
+func newHistory(n int) *history { return &history{ring: make([]Record, n)} }
 
-func newHistory(n int) *history { return &history{slots: make([]histSlot, n)} }
-
-// add writes the call's summary into its slot: no allocation, and no
-// record built aside to be copied in.
+// add records the summary of a finished call.
 func (h *history) add(id *ident, cs *callState, res *tool.Result) {
-	seq := h.total.Add(1)
-	s := h.slot(seq)
-	s.mu.Lock()
-	// A writer that lost the race around the whole ring leaves the newer
-	// record in place.
-	if s.rec.Seq < seq {
-		r := &s.rec
-		r.Seq, r.CallID, r.Tool, r.Agent, r.Session = seq, id.id, id.name, id.agent, id.session
-		r.JobID = ""
-		if cs != nil {
-			r.JobID = cs.jobID()
-		}
-		r.Status, r.StartedAt, r.Duration, r.Attempts = res.Status, res.StartedAt, res.Timings.Total, res.Attempts
-		r.Code, r.Message = "", ""
-		if res.Error != nil {
-			r.Code, r.Message = res.Error.Code, res.Error.Message
-		}
+	r := Record{
+		CallID: id.id, Tool: id.name, Agent: id.agent, Session: id.session, JobID: cs.jobID(),
+		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
-	s.mu.Unlock()
-}
-
-func (h *history) slot(seq uint64) *histSlot {
-	return &h.slots[(seq-1)%uint64(len(h.slots))]
-}
-
-// each calls fn with a copy of every record held, newest first when
-// reverse, until fn returns false. It sees the records numbered up to the
-// counter when it starts; a record still being written, or already
-// overwritten by a newer one, is skipped.
-func (h *history) each(reverse bool, fn func(*Record) bool) {
-	last := h.total.Load()
-	first := uint64(1)
-	if n := uint64(len(h.slots)); last > n {
-		first = last - n + 1
+	if res.Error != nil {
+		r.Code, r.Message = res.Error.Code, res.Error.Message
 	}
-	seq, end, step := first, last+1, uint64(1)
-	if reverse {
-		seq, end, step = last, first-1, ^uint64(0) // step -1
-	}
-	var rec Record
-	for ; seq != end; seq += step {
-		s := h.slot(seq)
-		s.mu.Lock()
-		ok := s.rec.Seq == seq
-		if ok {
-			rec = s.rec
-		}
-		s.mu.Unlock()
-		if ok && !fn(&rec) {
-			return
-		}
-	}
+	h.mu.Lock()
+	h.total++
+	r.Seq = h.total
+	h.ring[(r.Seq-1)%uint64(len(h.ring))] = r
+	h.mu.Unlock()
 }
 
 // History returns the records of the last finished calls (at most the
-// WithHistory size) that match q, oldest first. It returns nil when history
-// is disabled.
-//
-// It never stops calls from finishing: it reads the ring slot by slot
-// while they go on writing it. A call that finishes while History runs
-// may be left out (its record is not written yet) or, in a full ring,
-// take the place of an old record that is then left out too; records
-// come back in Seq order and are never torn.
+// WithHistory size) that match q, oldest first; with q.Limit, the newest
+// Limit of them. It returns nil when history is disabled.
 func (e *Executor) History(q HistoryQuery) []Record {
 	h := e.hist
 	if h == nil {
 		return nil
 	}
-	var out []Record
-	if q.Limit > 0 {
-		h.each(true, func(r *Record) bool {
-			if q.match(r) {
-				out = append(out, *r)
-			}
-			return len(out) < q.Limit
-		})
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-		return out
+	h.mu.Lock()
+	n := min(h.total, uint64(len(h.ring)))
+	all := make([]Record, 0, n)
+	for seq := h.total - n + 1; seq <= h.total; seq++ {
+		all = append(all, h.ring[(seq-1)%uint64(len(h.ring))])
 	}
-	h.each(false, func(r *Record) bool {
-		if q.match(r) {
-			out = append(out, *r)
+	h.mu.Unlock()
+	out := all[:0]
+	for i := range all {
+		if q.match(&all[i]) {
+			out = append(out, all[i])
 		}
-		return true
-	})
+	}
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[len(out)-q.Limit:]
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
