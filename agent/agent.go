@@ -95,6 +95,17 @@ type Options struct {
 	Agent     string
 	Session   string
 	Principal tool.Principal
+	// Provider is stamped on every call as tool.Call.Provider ("openai",
+	// "anthropic", "gemini", "ollama", ...): views group live calls by it.
+	// Default: the model's Provider method, if it has one.
+	Provider string
+}
+
+// ProviderNamer is a Model that names its provider (the provider modules'
+// models do); Run stamps the name on each call unless Options.Provider is
+// set.
+type ProviderNamer interface {
+	Provider() string
 }
 
 // Decision is an approval decision recorded for a call.
@@ -155,6 +166,10 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 	if max <= 0 {
 		max = DefaultMaxIterations
 	}
+	provider := opts.Provider
+	if pn, ok := model.(ProviderNamer); ok && provider == "" {
+		provider = pn.Provider()
+	}
 	reg := opts.Executor.Registry()
 	filter := registry.Filter{}
 	if !opts.AllTools {
@@ -192,6 +207,9 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			}
 			if c.Agent == "" {
 				c.Agent = opts.Agent
+			}
+			if c.Provider == "" {
+				c.Provider = provider
 			}
 			if c.Session == "" {
 				c.Session = opts.Session

@@ -216,3 +216,32 @@ func TestRunKeepsRawTurn(t *testing.T) {
 	assert.Equal(t, string(raw), string(turn.Raw))
 	assert.Equal(t, "anthropic", turn.RawFormat)
 }
+
+type namedModel struct{ agent.ModelFunc }
+
+func (namedModel) Provider() string { return "anthropic" }
+
+// Calls carry the provider of the model that asked for them, for views
+// that group live calls by provider.
+func TestRunStampsTheProvider(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("ping", "Ping", func(context.Context, struct{}) (string, error) { return "pong", nil }))
+	ex := executor.MustNew(reg)
+	turn := 0
+	m := namedModel{func(context.Context, []agent.Message, []tool.Spec) (agent.Message, error) {
+		turn++
+		if turn == 1 {
+			return agent.Message{Role: agent.RoleAssistant, Calls: []tool.Call{{Name: "ping"}}}, nil
+		}
+		return agent.Message{Role: agent.RoleAssistant, Text: "done"}, nil
+	}}
+	tr, err := agent.Run(context.Background(), m, []agent.Message{{Role: agent.RoleUser, Text: "ping"}}, agent.Options{Executor: ex, Tools: []string{"ping"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, tr.Steps)
+	assert.Equal(t, "anthropic", tr.Steps[0].Calls[0].Provider)
+	turn = 0
+	tr, err = agent.Run(context.Background(), m, []agent.Message{{Role: agent.RoleUser, Text: "ping"}}, agent.Options{Executor: ex, Tools: []string{"ping"}, Provider: "ollama"})
+	require.NoError(t, err)
+	require.NotEmpty(t, tr.Steps)
+	assert.Equal(t, "ollama", tr.Steps[0].Calls[0].Provider, "Options.Provider wins over the model's own name")
+}

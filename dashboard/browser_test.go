@@ -80,13 +80,15 @@ func TestBrowserApprovesACallWithAClick(t *testing.T) {
 	ctx := browser(t)
 	f.open(t, ctx)
 	// A call that succeeded earlier fills the history and the charts.
-	res, _ := f.ex.Execute(context.Background(), tool.Call{ID: "warmup", Name: "echo", Args: []byte(`{"text":"hello"}`), Agent: "coder"})
+	res, _ := f.ex.Execute(context.Background(), tool.Call{ID: "warmup", Name: "echo", Args: []byte(`{"text":"hello"}`), Agent: "coder", Provider: "anthropic"})
 	require.True(t, res.OK())
 
 	done := f.startCall(t, `{"path":"docs/notes.md","content":"# Notes"}`)
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card button.approve`))))
 	assert.Contains(t, text(t, ctx, `.card pre.args`), `"path": "docs/notes.md"`)
 	assert.NotContains(t, text(t, ctx, `.card`), "null", "absent fields leave no trace")
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`[...document.querySelectorAll('#live h3')].some(h => h.textContent === 'agent: coder · provider: anthropic')`))
+	require.NoError(t, err, "live calls are grouped by agent and provider")
 	if *screenshot != "" {
 		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.stat`)), chromedp.WaitVisible(chromedp.CSS(`#live td.status`))))
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
@@ -107,7 +109,7 @@ func TestBrowserApprovesACallWithAClick(t *testing.T) {
 		chromedp.WaitNotPresent(chromedp.CSS(`.card`)),
 		chromedp.WaitVisible(chromedp.CSS(`#live tr.call td.status-succeeded`)),
 	))
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('#history tbody tr td.status') !== null && `+
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('#history tbody tr td.status') !== null && `+
 		`document.querySelector('#history tbody tr td.status').textContent === 'succeeded' && `+
 		`document.querySelectorAll('#history tbody tr').length === 2`))
 	require.NoError(t, err, "the history shows both calls, newest first")

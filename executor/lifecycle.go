@@ -27,7 +27,9 @@ type callState struct {
 	callID string
 	tool   string
 	agent  string
-	job    *job
+	// provider is the call's tool.Call.Provider, for its events.
+	provider string
+	job      *job
 	// refused is the result of a call that failed at admission (a
 	// panicking ResourceDeclarer).
 	refused *tool.Result
@@ -73,7 +75,7 @@ func stateFrom(ctx context.Context) *callState {
 // and takes their lock ticket (so that submission order is lock order), and
 // announces the call.
 func (e *Executor) admit(call *tool.Call, entry *registry.Entry, j *job) *callState {
-	cs := &callState{e: e, callID: call.ID, tool: call.Name, agent: call.Agent, job: j}
+	cs := &callState{e: e, callID: call.ID, tool: call.Name, agent: call.Agent, provider: call.Provider, job: j}
 	var rs []tool.Resource
 	if entry != nil {
 		if d, ok := entry.Tool.(tool.ResourceDeclarer); ok {
@@ -148,7 +150,7 @@ func (cs *callState) emit(ev tool.Event) {
 	if !cs.listened() {
 		return
 	}
-	ev.CallID, ev.JobID, ev.Tool, ev.Agent = cs.callID, string(cs.jobID()), cs.tool, cs.agent
+	ev.CallID, ev.JobID, ev.Tool, ev.Agent, ev.Provider = cs.callID, string(cs.jobID()), cs.tool, cs.agent, cs.provider
 	if ev.Time.IsZero() {
 		ev.Time = time.Now()
 	}

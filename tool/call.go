@@ -51,6 +51,10 @@ type Call struct {
 	Principal Principal `json:"principal,omitzero"`
 	// Agent names the agent that made the call (for per-agent limits and views).
 	Agent string `json:"agent,omitempty"`
+	// Provider names where the call came from: the model provider whose
+	// turn asked for it ("openai", "anthropic", "gemini", a local model),
+	// or "mcp" for an MCP client. Views group live calls by it.
+	Provider string `json:"provider,omitempty"`
 	// Session groups calls of one conversation (approval scopes use it).
 	Session string `json:"session,omitempty"`
 	// TraceID and SpanID correlate the call with the caller's trace.

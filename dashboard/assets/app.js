@@ -142,7 +142,7 @@ function onEvent(ev) {
   }
   let c = calls.get(ev.call_id);
   if (!c) {
-    c = { id: ev.call_id, tool: ev.tool, agent: ev.agent || "(no agent)", status: "waiting", output: "", started: ev.time };
+    c = { id: ev.call_id, tool: ev.tool, agent: ev.agent || "(no agent)", provider: ev.provider || "(no provider)", status: "waiting", output: "", started: ev.time };
     calls.set(ev.call_id, c);
     if (calls.size > maxLive) calls.delete(calls.keys().next().value);
   }
@@ -172,13 +172,15 @@ function renderLive() {
   requestAnimationFrame(() => {
     renderQueued = false;
     document.getElementById("live-empty").hidden = calls.size > 0;
-    const byAgent = new Map();
+    // Grouped by agent and provider: "agent: ops-bot · provider: anthropic".
+    const byGroup = new Map();
     for (const c of [...calls.values()].reverse()) {
-      if (!byAgent.has(c.agent)) byAgent.set(c.agent, []);
-      byAgent.get(c.agent).push(c);
+      const key = "agent: " + c.agent + " · provider: " + c.provider;
+      if (!byGroup.has(key)) byGroup.set(key, []);
+      byGroup.get(key).push(c);
     }
     const groups = [];
-    for (const [agent, list] of byAgent) {
+    for (const [group, list] of byGroup) {
       const tbody = el("tbody");
       for (const c of list) {
         tbody.append(el("tr", { class: "call", "data-call": c.id },
@@ -189,7 +191,7 @@ function renderLive() {
             c.note ? el("div", { text: visible(c.note) }) : null,
             c.output ? el("pre", { class: "output", text: visible(c.output, true) }) : null)));
       }
-      groups.push(el("div", { class: "agent" }, el("h3", { text: "agent: " + visible(agent) }),
+      groups.push(el("div", { class: "agent" }, el("h3", { text: visible(group) }),
         el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "tool" }), el("th", { text: "status" }), el("th", { text: "time" }), el("th", { text: "detail" }))), tbody)));
     }
     liveBox.replaceChildren(...groups);

@@ -224,7 +224,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if _, ok := s.ex.Registry().Lookup(name); !ok || !s.served(name) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 		}
-		call := tool.Call{ID: s.idPrefix + strconv.FormatUint(s.seq.Add(1), 10), Name: name}
+		call := tool.Call{ID: s.idPrefix + strconv.FormatUint(s.seq.Add(1), 10), Name: name, Provider: "mcp"}
 		var rd *round
 		if req != nil {
 			if req.Params != nil {

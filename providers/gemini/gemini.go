@@ -73,6 +73,9 @@ func New(client *genai.Client, model string, opts ...Option) *Model {
 	return m
 }
 
+// Provider names the provider for agent.Run, which stamps it on each call.
+func (m *Model) Provider() string { return "gemini" }
+
 // Next sends the conversation and the tools and returns the model's turn.
 // An API error wraps the SDK's genai.APIError and says the status and what
 // the API said; a candidate without content (finish reason

@@ -82,6 +82,9 @@ func New(client sdk.Client, model string, opts ...Option) *Model {
 	return m
 }
 
+// Provider names the provider for agent.Run, which stamps it on each call.
+func (m *Model) Provider() string { return "openai" }
+
 // Next sends the conversation and the tools and returns the model's reply:
 // its text and its tool calls. An API error (an HTTP 4xx or 5xx after the
 // SDK's own retries) comes back wrapping the SDK's *openai.Error, with the

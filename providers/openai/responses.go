@@ -66,6 +66,9 @@ func NewResponses(client sdk.Client, model string, opts ...ResponsesOption) *Res
 	return m
 }
 
+// Provider names the provider for agent.Run, which stamps it on each call.
+func (m *ResponsesModel) Provider() string { return "openai" }
+
 // Next sends the conversation and the tools and returns the model's turn:
 // its output text, its function calls, and its output items as Raw.
 func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (agent.Message, error) {
