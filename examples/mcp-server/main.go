@@ -53,12 +53,20 @@ func run() error {
 	governance := flag.String("governance", "", "policy file (YAML) with modes and per-tool rules; default: no file, normal mode")
 	mode := flag.String("mode", "", "operating mode to start in (normal, alert, degraded, lockdown, recovery)")
 	engine := flag.String("engine", sandbox.EngineBwrap, "sandbox engine for the bash tool: bwrap, gvisor, or process (isolates nothing but the process tree)")
-	auditPath := flag.String("audit", "", "audit trail file (JSON lines, hash-chained); verified and continued if it exists (default: one per workspace under $XDG_STATE_HOME/toolbelt, or ~/.local/state/toolbelt)")
+	auditPath := flag.String("audit", "", "audit trail file (JSON lines, chained); verified and continued if it exists (default: one per workspace under $XDG_STATE_HOME/toolbelt, or ~/.local/state/toolbelt)")
+	auditKey := flag.String("audit-key", "", "file holding the audit trail's HMAC key (64+ hex digits, or 32+ raw bytes): records are then chained with HMAC-SHA256, which an editor of the file cannot recompute")
+	verbose := flag.Bool("v", false, "log the server's and the SDK's information lines on stderr (by default only warnings and errors)")
 	flag.Parse()
 	if *workspace == "" {
 		return errors.New("-workspace is required: give the directory the tools may read and write")
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// Quiet unless asked: an MCP client shows a stdio server's stderr to its
+	// user, once per session.
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
 	var pol *policy.Policy
 	var err error
@@ -99,7 +107,11 @@ func run() error {
 		}
 	}
 	log.Info("audit trail", "path", *auditPath)
-	trail, err := audit.Open(*auditPath)
+	var auditOpts []audit.Option
+	if *auditKey != "" {
+		auditOpts = append(auditOpts, audit.WithKeyFile(*auditKey))
+	}
+	trail, err := audit.Open(*auditPath, auditOpts...)
 	if err != nil {
 		return fmt.Errorf("audit trail: %w", err)
 	}
@@ -129,7 +141,7 @@ func run() error {
 		return srv.ServeStdio(ctx)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler())
+	mux.Handle("/mcp", srv.HTTPHandler(mcpserver.Stateful())) // sessions: a client can cancel a running call
 	hs := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -113,4 +116,51 @@ func TestDefaultAuditPathIsNotTheWorkingDirectory(t *testing.T) {
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	assert.NotEqual(t, wd, filepath.Dir(a))
+}
+
+// An MCP client shows a stdio server's stderr to its user for every
+// session: by default the server says nothing there unless something is
+// wrong; -v brings the information lines back.
+func TestStdioServerIsQuiet(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mcp-server")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	session := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+`
+	for _, verbose := range []bool{false, true} {
+		args := []string{"-workspace", t.TempDir(), "-engine", "process", "-audit", filepath.Join(t.TempDir(), "a.jsonl")}
+		if verbose {
+			args = append(args, "-v")
+		}
+		cmd := exec.Command(bin, args...)
+		stdin, err := cmd.StdinPipe()
+		require.NoError(t, err)
+		stdoutPipe, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		_, err = io.WriteString(stdin, session)
+		require.NoError(t, err)
+		sc := bufio.NewScanner(stdoutPipe)
+		sc.Buffer(nil, 1<<20)
+		listed := false
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), `"id":2`) {
+				listed = strings.Contains(sc.Text(), `"read_file"`)
+				break
+			}
+		}
+		require.NoError(t, stdin.Close())
+		_, _ = io.Copy(io.Discard, stdoutPipe)
+		require.NoError(t, cmd.Wait(), "stderr: %s", stderr.String())
+		assert.True(t, listed, "the session worked")
+		if verbose {
+			assert.Contains(t, stderr.String(), "audit trail", "-v logs")
+		} else {
+			assert.Empty(t, stderr.String(), "quiet by default")
+		}
+	}
 }

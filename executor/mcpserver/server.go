@@ -203,13 +203,32 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.srv.Run(ctx, &mcp.StdioTransport{})
 }
 
-// HTTPHandler returns a streamable HTTP handler in stateless mode, so that
-// clients of the current protocol revision and of older ones are served
-// alike. Mount it where the endpoint should live (mux.Handle("/mcp", h)).
-// Server-to-client requests are impossible without a session; progress
-// notifications still reach the client on the call's response stream.
-func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+// HTTPOption configures HTTPHandler.
+type HTTPOption func(*mcp.StreamableHTTPOptions)
+
+// Stateful serves streamable HTTP with sessions (Mcp-Session-Id). Clients
+// of revisions before 2026-07-28 cancel a call with a notification sent on
+// another request; only a session can route it to the call, so choose
+// Stateful when such clients must be able to stop a running tool (and when
+// the server must ask them something: elicitation). Sessions live in this
+// process: put the instances behind sticky routing, or use the stateless
+// default.
+func Stateful() HTTPOption { return func(o *mcp.StreamableHTTPOptions) { o.Stateless = false } }
+
+// HTTPHandler returns a streamable HTTP handler, stateless unless Stateful
+// is given, so that clients of the current protocol revision and of older
+// ones are served alike. Mount it where the endpoint should live
+// (mux.Handle("/mcp", h)). A client that ends its request (2026-07-28
+// clients cancel so) cancels the call in either mode; progress
+// notifications reach the client on the call's response stream.
+func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
+	o := &mcp.StreamableHTTPOptions{Stateless: true}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(o)
+		}
+	}
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o)
 }
 
 func (s *Server) served(name string) bool {
