@@ -32,6 +32,22 @@ type Content struct {
 	// Name and Title of a resource link.
 	Name  string `json:"name,omitempty"`
 	Title string `json:"title,omitempty"`
+	// Description and Size (bytes, 0 when unknown) of a resource link.
+	Description string `json:"description,omitempty"`
+	Size        int64  `json:"size,omitempty"`
+	// Annotations are the block's MCP annotations, kept as they came.
+	Annotations *ContentAnnotations `json:"annotations,omitempty"`
+	// Meta is the block's MCP _meta, kept as it came.
+	Meta map[string]any `json:"meta,omitempty"`
+}
+
+// ContentAnnotations are MCP's hints about a content block: who it is for
+// ("user", "assistant"), how important it is (0 to 1) and when it last
+// changed (ISO 8601).
+type ContentAnnotations struct {
+	Audience     []string `json:"audience,omitempty"`
+	Priority     float64  `json:"priority,omitempty"`
+	LastModified string   `json:"last_modified,omitempty"`
 }
 
 // TextContent returns a text block.

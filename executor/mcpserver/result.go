@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/internal/mcpcontent"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -70,25 +71,4 @@ func ErrorText(te *tool.Error) string {
 	return b.String()
 }
 
-func contentTo(c tool.Content) mcp.Content {
-	switch c.Type {
-	case tool.ContentText:
-		return &mcp.TextContent{Text: c.Text}
-	case tool.ContentImage:
-		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType}
-	case tool.ContentAudio:
-		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType}
-	case tool.ContentResourceLink:
-		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, Title: c.Title, MIMEType: c.MIMEType}
-	case tool.ContentResource:
-		rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}
-		if c.Text == "" {
-			rc.Blob = c.Data
-		}
-		return &mcp.EmbeddedResource{Resource: rc}
-	}
-	if c.Text != "" {
-		return &mcp.TextContent{Text: c.Text}
-	}
-	return nil
-}
+func contentTo(c tool.Content) mcp.Content { return mcpcontent.To(c) }

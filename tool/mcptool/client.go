@@ -53,7 +53,39 @@ type options struct {
 	late       func(Progress)
 	spec       func(*tool.Spec)
 	logger     *slog.Logger
+	roots      []*mcp.Root
+	rootsSet   bool
+	sampling   func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
+	elicit     func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 }
+
+// WithRoots advertises the roots capability and answers the server's
+// roots/list with roots (file:// URIs of the directories it may use).
+// Without it the client advertises no roots: a server that would ask for
+// them must do without, instead of waiting for an answer that never comes.
+func WithRoots(roots ...*mcp.Root) Option {
+	return func(o *options) { o.roots, o.rootsSet = roots, true }
+}
+
+// WithSampling answers the server's sampling/createMessage requests (a
+// server asking the client's model for a completion) with fn, and
+// advertises the sampling capability. Without it the client advertises
+// none.
+func WithSampling(fn func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)) Option {
+	return func(o *options) { o.sampling = fn }
+}
+
+// WithElicitation answers the server's elicitation/create requests (a
+// server asking the user something, such as an approval) with fn, and
+// advertises the elicitation capability. Without it the client advertises
+// none.
+func WithElicitation(fn func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) Option {
+	return func(o *options) { o.elicit = fn }
+}
+
+// asks reports whether the server may send the client requests: the
+// standalone HTTP stream must then be open to receive them.
+func (o *options) asks() bool { return o.rootsSet || o.sampling != nil || o.elicit != nil }
 
 // WithPrefix prefixes every tool name, so that two servers with a tool of
 // the same name can share a registry ("gh_" + "search" = "gh_search"). The
@@ -140,10 +172,25 @@ func Connect(ctx context.Context, target Target, opts ...Option) (*Client, error
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "toolbelt", Version: "v1"}
 	}
-	c.client = mcp.NewClient(impl, &mcp.ClientOptions{
+	// Advertise only what this client serves (the SDK's default
+	// advertises roots, which a server may then wait for in vain).
+	caps := &mcp.ClientCapabilities{}
+	if c.opts.rootsSet {
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+	}
+	copts := &mcp.ClientOptions{
 		Logger:                      c.opts.logger,
 		ProgressNotificationHandler: c.onProgress,
-	})
+		Capabilities:                caps,
+		ElicitationHandler:          c.opts.elicit,
+	}
+	if c.opts.sampling != nil {
+		copts.CreateMessageHandler = c.opts.sampling
+	}
+	c.client = mcp.NewClient(impl, copts)
+	if len(c.opts.roots) > 0 {
+		c.client.AddRoots(c.opts.roots...)
+	}
 	if _, err := c.session(ctx); err != nil {
 		return nil, err
 	}

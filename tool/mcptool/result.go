@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/internal/mcpcontent"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -15,6 +16,10 @@ import (
 // mcpserver) puts the *tool.Error of a failed call, so that a toolbelt
 // client gets the exact code, retryability and retry-after back.
 const MetaError = "toolbelt/error"
+
+// MetaResultMeta is the result metadata key under which a call's result
+// keeps the server's _meta as it came.
+const MetaResultMeta = "mcp.meta"
 
 // fromMCP maps a tools/call result to a tool.Result.
 func fromMCP(t *remoteTool, res *mcp.CallToolResult) (*tool.Result, error) {
@@ -34,6 +39,9 @@ func fromMCP(t *remoteTool, res *mcp.CallToolResult) (*tool.Result, error) {
 		}
 		r.Output = out
 	}
+	if len(res.Meta) > 0 {
+		r.SetMeta(MetaResultMeta, map[string]any(res.Meta))
+	}
 	if res.IsError {
 		r.Error = resultError(res, r.Text())
 		r.Status = r.Error.Code.Status()
@@ -41,24 +49,7 @@ func fromMCP(t *remoteTool, res *mcp.CallToolResult) (*tool.Result, error) {
 	return r, nil
 }
 
-func contentFrom(c mcp.Content) (tool.Content, bool) {
-	switch v := c.(type) {
-	case *mcp.TextContent:
-		return tool.Content{Type: tool.ContentText, Text: v.Text}, true
-	case *mcp.ImageContent:
-		return tool.Content{Type: tool.ContentImage, Data: v.Data, MIMEType: v.MIMEType}, true
-	case *mcp.AudioContent:
-		return tool.Content{Type: tool.ContentAudio, Data: v.Data, MIMEType: v.MIMEType}, true
-	case *mcp.ResourceLink:
-		return tool.Content{Type: tool.ContentResourceLink, URI: v.URI, Name: v.Name, Title: v.Title, MIMEType: v.MIMEType}, true
-	case *mcp.EmbeddedResource:
-		if v.Resource == nil {
-			return tool.Content{}, false
-		}
-		return tool.Content{Type: tool.ContentResource, URI: v.Resource.URI, MIMEType: v.Resource.MIMEType, Text: v.Resource.Text, Data: v.Resource.Blob}, true
-	}
-	return tool.Content{}, false
-}
+func contentFrom(c mcp.Content) (tool.Content, bool) { return mcpcontent.From(c) }
 
 var (
 	unknownToolRE = regexp.MustCompile(`(?i)\b(unknown|no such|unrecognized|unrecognised|invalid) tool\b|\btool\b[^.\n]{0,80}\b(not found|does not exist|is not registered)\b`)

@@ -77,8 +77,11 @@ func HTTP(url string) Target {
 			HTTPClient: o.httpClient,
 			// Reconnects are this package's job (the next call dials
 			// again), so a dead server fails the call promptly.
-			MaxRetries:           -1,
-			DisableStandaloneSSE: true,
+			MaxRetries: -1,
+			// The standalone stream carries the server's own requests
+			// (roots, sampling, elicitation): open it only when this
+			// client answers some.
+			DisableStandaloneSSE: !o.asks(),
 		}, nil, nil
 	}}
 }
