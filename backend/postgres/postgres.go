@@ -9,6 +9,10 @@
 //   - Approvals, an approval.Store: a request one instance puts, any
 //     instance lists and decides; the waiter wakes through LISTEN/NOTIFY.
 //
+//   - Audit, an audit.Sink: one audit chain every instance appends to
+//     (audit.NewShared), each record at the sequence number it expects, so
+//     two writers never fork the chain.
+//
 //     pool, err := pgxpool.New(ctx, dsn)
 //     if err := postgres.Migrate(ctx, pool); err != nil { ... }
 //     stores := postgres.New(pool)
@@ -32,12 +36,13 @@ import (
 type Stores struct {
 	RateLimits *RateLimitStore
 	Approvals  *ApprovalStore
+	Audit      *AuditSink
 }
 
 // New returns every store over pool. Run Migrate once first. Close stops
 // the approval store's listener.
 func New(pool *pgxpool.Pool) *Stores {
-	return &Stores{RateLimits: &RateLimitStore{pool: pool}, Approvals: newApprovalStore(pool)}
+	return &Stores{RateLimits: &RateLimitStore{pool: pool}, Approvals: newApprovalStore(pool), Audit: &AuditSink{pool: pool}}
 }
 
 // Close stops what the stores run in the background (the approval
@@ -64,6 +69,12 @@ CREATE TABLE IF NOT EXISTS toolbelt_approvals (
 	decided_at timestamptz
 );
 CREATE INDEX IF NOT EXISTS toolbelt_approvals_pending ON toolbelt_approvals (since, id) WHERE state = 'pending';
+
+CREATE TABLE IF NOT EXISTS toolbelt_audit (
+	seq  bigint PRIMARY KEY CHECK (seq > 0),
+	hash text NOT NULL,
+	line text NOT NULL
+);
 -- Requests and decisions are kept as written: jsonb refuses the escape
 -- \u0000 a model may put in its arguments. Tables made with jsonb change
 -- once.

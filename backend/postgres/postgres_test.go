@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
 	"github.com/toolbelt-go/toolbelt/backend/postgres/pgtest"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/audit"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -254,4 +256,36 @@ func TestApprovalWithdrawAndExpiry(t *testing.T) {
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 	assert.ErrorIs(t, q.Resolve(id, approval.Approved("late")), approval.ErrNotPending)
+}
+
+// 32 writers on 4 instances (each its own pool and trail) append to one
+// audit chain: no gap, no fork, and the chain verifies with the key.
+func TestAuditChainSharedAcrossInstances(t *testing.T) {
+	dsn := database(t)
+	key := []byte("0123456789abcdef0123456789abcdef")
+	var trails []*audit.Trail
+	var sink *postgres.AuditSink
+	for range 4 {
+		stores := postgres.New(newPool(t, dsn))
+		t.Cleanup(stores.Close)
+		sink = stores.Audit
+		tr, err := audit.NewShared(stores.Audit, audit.WithKey(key))
+		require.NoError(t, err)
+		trails = append(trails, tr)
+	}
+	var wg sync.WaitGroup
+	for w := range 32 {
+		tr := trails[w%4]
+		wg.Go(func() {
+			for i := range 10 {
+				assert.NoError(t, tr.Write(audit.Record{Kind: audit.KindIntent, Tool: "send", CallID: fmt.Sprintf("w%d-%d", w, i)}))
+			}
+		})
+	}
+	wg.Wait()
+	var buf bytes.Buffer
+	require.NoError(t, sink.WriteTo(context.Background(), &buf))
+	rep, err := audit.VerifyReader(&buf, audit.WithKey(key))
+	require.NoError(t, err, "one unbroken chain")
+	assert.Equal(t, 320, rep.Records, "no record lost, none duplicated")
 }

@@ -177,8 +177,9 @@ type Trail struct {
 	kick       chan struct{} // buf passed flushBytes
 	stop, done chan struct{}
 
-	key []byte // HMAC-SHA256 key; nil: plain SHA-256
-	cp  *checkpointer
+	key  []byte // HMAC-SHA256 key; nil: plain SHA-256
+	cp   *checkpointer
+	sink Sink // NewShared: the chain lives there, not in w
 
 	// Reused under mu by encode.
 	scratch bytes.Buffer
@@ -376,6 +377,9 @@ func (t *Trail) Head() (seq uint64, hash string) {
 // zero). When it returns nil the record is in the file, and durable unless
 // WithSyncInterval is set (see the package doc, Durability).
 func (t *Trail) Write(rec Record) error {
+	if t.sink != nil {
+		return t.writeShared(rec)
+	}
 	if t.interval > 0 {
 		t.mu.Lock()
 		stalled := t.stalled
@@ -566,10 +570,22 @@ func (t *Trail) usableLockedForSync() error {
 
 // Flush makes every record written so far durable.
 func (t *Trail) Flush() error {
+	if t.sink != nil {
+		return nil // the sink's Append is durable
+	}
 	t.mu.Lock()
 	n := t.written
 	t.mu.Unlock()
 	return t.syncUpTo(n)
+}
+
+// closeSyncer stops the background syncer, if any.
+func (t *Trail) closeSyncer() {
+	if t.stop != nil {
+		close(t.stop)
+		<-t.done
+		t.stop = nil
+	}
 }
 
 // syncer fsyncs every interval (WithSyncInterval).
@@ -602,17 +618,14 @@ func (t *Trail) Close() error {
 	t.closed = true
 	seq, head := t.seq, t.head
 	t.mu.Unlock()
-	if t.stop != nil {
-		close(t.stop)
-		<-t.done
-	}
+	t.closeSyncer()
 	err := t.Flush()
 	if t.cp != nil {
 		if cerr := t.cp.final(seq, head); err == nil {
 			err = cerr
 		}
 	}
-	if c, ok := t.w.(io.Closer); ok {
+	if c, ok := t.w.(io.Closer); ok && t.w != nil {
 		if cerr := c.Close(); err == nil {
 			err = cerr
 		}
