@@ -3,10 +3,10 @@ package executor
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -14,7 +14,8 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// JobID identifies an async job.
+// JobID identifies an async job. Ids are "job-" and 128 random bits:
+// unique across executors and processes.
 type JobID string
 
 // JobState is where a job is in its life.
@@ -118,7 +119,9 @@ func (t *jobTable) add(call tool.Call, now time.Time) *job {
 	defer t.mu.Unlock()
 	t.pruneLocked(now)
 	t.seq++
-	j := &job{id: JobID("job-" + strconv.FormatUint(t.seq, 10)), seq: t.seq, done: make(chan struct{})}
+	// Ids are globally unique (128 random bits), not per process: jobs of
+	// several instances can share a store, a log or a dashboard.
+	j := &job{id: JobID("job-" + rand.Text()), seq: t.seq, done: make(chan struct{})}
 	j.status = JobStatus{ID: j.id, CallID: call.ID, Tool: call.Name, Agent: call.Agent, State: JobPending, SubmittedAt: now}
 	if t.byID == nil {
 		t.byID = make(map[JobID]*job)

@@ -192,3 +192,19 @@ func TestJobErrors(t *testing.T) {
 	_, err = ex.Wait(context.Background(), id)
 	assert.ErrorIs(t, err, tool.ErrNotFound)
 }
+
+// Job ids are unique across executors (instances sharing a dashboard or a
+// log must never mix two jobs up); they were "job-1" in every process.
+func TestJobIDsAreGloballyUnique(t *testing.T) {
+	seen := map[executor.JobID]bool{}
+	for range 3 {
+		ex := executor.MustNew(scRegistry(t, tool.Func("noop", "Does nothing", func(context.Context, struct{}) (string, error) { return "", nil })))
+		for range 5 {
+			id, err := ex.Submit(context.Background(), tool.Call{Name: "noop"})
+			require.NoError(t, err)
+			require.False(t, seen[id], "id %s given twice", id)
+			seen[id] = true
+			_, _ = ex.Wait(context.Background(), id)
+		}
+	}
+}
