@@ -29,6 +29,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 )
 
 // Stores are the PostgreSQL implementations of Toolbelt's stores, over one
@@ -103,6 +105,14 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7271001)`) //nolint:errcheck
 	if _, err := conn.Exec(ctx, schema); err != nil {
 		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	// River's own tables, for Jobs.
+	m, err := rivermigrate.New(riverpgxv5.New(pool), nil)
+	if err != nil {
+		return fmt.Errorf("postgres: migrate jobs: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("postgres: migrate jobs: %w", err)
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ var server *pgtest.Server
 // TestMain starts one PostgreSQL server for the package; each test gets a
 // database of its own. Under CI=true a missing server fails the run.
 func TestMain(m *testing.M) {
+	if dsn := os.Getenv(jobsChildEnv); dsn != "" {
+		jobsChild(dsn) // never returns: it is killed
+	}
 	s, err := pgtest.Start()
 	if err != nil {
 		if os.Getenv("CI") == "true" {
