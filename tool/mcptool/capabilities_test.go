@@ -1,5 +1,7 @@
 package mcptool_test
 
+//lint:file-ignore SA1019 roots and sampling are deprecated as of MCP 2026-07-28 (SEP-2577), but servers of earlier revisions still ask for them: WithRoots and WithSampling serve those.
+
 import (
 	"context"
 	"encoding/json"
