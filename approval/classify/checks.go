@@ -426,7 +426,11 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 				p++
 			}
 			pendingFile = true
-			j.add(s.c.rules.Defaults.Write, name+" writes to a file")
+			if q := strings.TrimLeft(prog[p+1:], " \t"); !strings.HasPrefix(q, `"`) {
+				// The file is named by an expression (ENVIRON["HOME"] "/.bashrc"):
+				// it may be anywhere.
+				j.add(s.c.rules.Defaults.WriteOutside, name+" writes to a file named at run time, which may be outside the working directory")
+			}
 		case c == '(':
 			depth++
 		case c == ')':
