@@ -20,12 +20,12 @@ func TestBatchResultsInCallOrderAndFailuresStayLocal(t *testing.T) {
 	type in struct {
 		N int `json:"n"`
 	}
-	slowOK := tool.Func("slow_ok", "", func(ctx context.Context, a in) (string, error) {
+	slowOK := tool.Func("slow_ok", "The slow_ok test tool", func(ctx context.Context, a in) (string, error) {
 		time.Sleep(time.Duration(a.N) * time.Millisecond)
 		return fmt.Sprint("ok ", a.N), nil
 	})
-	boom := tool.Func("boom", "", func(context.Context, in) (string, error) { panic("kaboom") })
-	fail := tool.Func("fail", "", func(context.Context, in) (string, error) {
+	boom := tool.Func("boom", "The boom test tool", func(context.Context, in) (string, error) { panic("kaboom") })
+	fail := tool.Func("fail", "The fail test tool", func(context.Context, in) (string, error) {
 		return "", tool.NewError(tool.CodeNonZeroExit, "exit 1")
 	})
 	ex := executor.MustNew(scRegistry(t, slowOK, boom, fail))
@@ -131,7 +131,7 @@ func TestBatchReadersShareWritersExclude(t *testing.T) {
 	var overlapWithWriter atomicFlag
 	both := make(chan struct{})
 	var closeBoth = onceFunc(func() { close(both) })
-	read := tool.Func("read", "", func(ctx context.Context, in scPathArgs) (string, error) {
+	read := tool.Func("read", "The read test tool", func(ctx context.Context, in scPathArgs) (string, error) {
 		if readers.enter() >= 2 {
 			closeBoth()
 		}
@@ -145,7 +145,7 @@ func TestBatchReadersShareWritersExclude(t *testing.T) {
 		}
 		return "read", nil
 	}, scPathResource(tool.Read), tool.WithTimeout(3*time.Second))
-	write := tool.Func("write", "", func(ctx context.Context, in scPathArgs) (string, error) {
+	write := tool.Func("write", "The write test tool", func(ctx context.Context, in scPathArgs) (string, error) {
 		writers.enter()
 		defer writers.leave()
 		if readers.active.Load() > 0 {
@@ -225,7 +225,7 @@ func TestBatchCancelLeavesNothingBehind(t *testing.T) {
 // from several goroutines at once; under -race this test fails if taking
 // is not safe, and every backend still sees its own live deadline.
 func TestBatchExtensionRunningTheChainConcurrently(t *testing.T) {
-	deadlineSeen := tool.New("check", "", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
+	deadlineSeen := tool.New("check", "The check test tool", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
 		d, ok := ctx.Deadline()
 		if !ok || time.Until(d) <= 0 || ctx.Err() != nil {
 			return nil, fmt.Errorf("backend context: deadline %v (set %v), err %v", d, ok, ctx.Err())

@@ -63,7 +63,7 @@ func noops(n int) []extension.Extension {
 
 func newBenchExec(exts ...extension.Extension) *executor.Executor {
 	reg := registry.New()
-	reg.MustRegister(tool.Func("search", "", search))
+	reg.MustRegister(tool.Func("search", "The search test tool", search))
 	return executor.MustNew(reg, executor.WithExtensions(exts...))
 }
 

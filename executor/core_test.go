@@ -127,7 +127,7 @@ func TestArgumentShapeRefusedBeforeDecoding(t *testing.T) {
 		assert.Contains(t, res.Error.Message, want, args)
 	}
 	// Empty arguments mean an empty object.
-	res := exec(t, newExec(t, nil, tool.Func("ping", "", func(context.Context, struct{}) (string, error) { return "pong", nil })), "ping", ``)
+	res := exec(t, newExec(t, nil, tool.Func("ping", "The ping test tool", func(context.Context, struct{}) (string, error) { return "pong", nil })), "ping", ``)
 	assert.Equal(t, "pong", res.Text())
 }
 
@@ -149,8 +149,8 @@ func sleeper(stopped *atomic.Int32) func(context.Context, SleepArgs) (string, er
 
 func TestTimeoutPrecedence(t *testing.T) {
 	var stopped atomic.Int32
-	withSpec := tool.Func("spec_timeout", "", sleeper(&stopped), tool.WithTimeout(20*time.Millisecond))
-	noSpec := tool.Func("no_timeout", "", sleeper(&stopped))
+	withSpec := tool.Func("spec_timeout", "The spec_timeout test tool", sleeper(&stopped), tool.WithTimeout(20*time.Millisecond))
+	noSpec := tool.Func("no_timeout", "The no_timeout test tool", sleeper(&stopped))
 	ex := newExec(t, []executor.Option{executor.WithTimeout(30 * time.Millisecond)}, withSpec, noSpec)
 
 	res := exec(t, ex, "spec_timeout", `{"ms":5000}`)
@@ -173,7 +173,7 @@ func TestTimeoutPrecedence(t *testing.T) {
 
 func TestTimeoutHonouredByFunctionThatIgnoresContext(t *testing.T) {
 	release := make(chan struct{})
-	stubborn := tool.Func("stubborn", "", func(ctx context.Context, _ struct{}) (string, error) {
+	stubborn := tool.Func("stubborn", "The stubborn test tool", func(ctx context.Context, _ struct{}) (string, error) {
 		<-release // ignores ctx
 		return "late", nil
 	}, tool.WithTimeout(20*time.Millisecond))
@@ -188,7 +188,7 @@ func TestTimeoutHonouredByFunctionThatIgnoresContext(t *testing.T) {
 
 func TestInlineBackendEndsBeforeTheCall(t *testing.T) {
 	var running atomic.Int32
-	stubborn := tool.Func("stubborn", "", func(ctx context.Context, _ struct{}) (string, error) {
+	stubborn := tool.Func("stubborn", "The stubborn test tool", func(ctx context.Context, _ struct{}) (string, error) {
 		running.Add(1)
 		defer running.Add(-1)
 		time.Sleep(60 * time.Millisecond) // ignores ctx
@@ -208,7 +208,7 @@ func TestInlineBackendEndsBeforeTheCall(t *testing.T) {
 
 func TestCallerCancellation(t *testing.T) {
 	var stopped atomic.Int32
-	ex := newExec(t, nil, tool.Func("sleep", "", sleeper(&stopped)))
+	ex := newExec(t, nil, tool.Func("sleep", "The sleep test tool", sleeper(&stopped)))
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(10*time.Millisecond, cancel)
 	res, err := ex.Execute(ctx, tool.Call{Name: "sleep", Args: json.RawMessage(`{"ms":5000}`)})
@@ -221,7 +221,7 @@ func TestCallerCancellation(t *testing.T) {
 }
 
 func TestPanicBecomesResult(t *testing.T) {
-	ex := newExec(t, nil, tool.Func("boom", "", func(context.Context, struct{}) (string, error) {
+	ex := newExec(t, nil, tool.Func("boom", "The boom test tool", func(context.Context, struct{}) (string, error) {
 		var m map[string]int
 		//lint:ignore SA5000 the panic is what the test is about
 		m["x"] = 1 // nil map write panics
@@ -235,10 +235,10 @@ func TestPanicBecomesResult(t *testing.T) {
 }
 
 func TestOutputValidated(t *testing.T) {
-	liar := tool.New("liar", "", func(context.Context, tool.Call) (*tool.Result, error) {
+	liar := tool.New("liar", "The liar test tool", func(context.Context, tool.Call) (*tool.Result, error) {
 		return &tool.Result{Output: json.RawMessage(`{"count":"many"}`)}, nil
 	}, tool.WithOutputSchema(json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}`)))
-	honest := tool.New("honest", "", func(context.Context, tool.Call) (*tool.Result, error) {
+	honest := tool.New("honest", "The honest test tool", func(context.Context, tool.Call) (*tool.Result, error) {
 		return &tool.Result{Output: json.RawMessage(`{"count":2}`)}, nil
 	}, tool.WithOutputSchema(json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"}},"required":["count"]}`)))
 	ex := newExec(t, nil, liar, honest)
@@ -252,7 +252,7 @@ func TestOutputValidated(t *testing.T) {
 // retryability, whether the pipeline or the backend produced it.
 func TestEveryErrorCodeReachable(t *testing.T) {
 	var code atomic.Value
-	failing := tool.New("fail", "", func(context.Context, tool.Call) (*tool.Result, error) {
+	failing := tool.New("fail", "The fail test tool", func(context.Context, tool.Call) (*tool.Result, error) {
 		c := code.Load().(tool.Code)
 		if c == tool.CodeInternal {
 			return nil, errors.New("plain error without a code")
@@ -276,7 +276,7 @@ func TestEveryErrorCodeReachable(t *testing.T) {
 }
 
 func TestBackendResultErrorKeepsContent(t *testing.T) {
-	partial := tool.New("partial", "", func(context.Context, tool.Call) (*tool.Result, error) {
+	partial := tool.New("partial", "The partial test tool", func(context.Context, tool.Call) (*tool.Result, error) {
 		return &tool.Result{Content: []tool.Content{tool.TextContent("half done")}}, tool.NewError(tool.CodeNonZeroExit, "exit 2")
 	})
 	res := exec(t, newExec(t, nil, partial), "partial", `{}`)
@@ -286,7 +286,7 @@ func TestBackendResultErrorKeepsContent(t *testing.T) {
 
 func TestExtensionShortCircuits(t *testing.T) {
 	var ran atomic.Int32
-	counted := tool.Func("counted", "", func(context.Context, struct{}) (string, error) { ran.Add(1); return "ran", nil })
+	counted := tool.Func("counted", "The counted test tool", func(context.Context, struct{}) (string, error) { ran.Add(1); return "ran", nil })
 	deny := extension.Hooks{ExtName: "deny", Before: func(_ context.Context, req *extension.Request) *tool.Result {
 		return &tool.Result{Status: tool.StatusSucceeded, Content: []tool.Content{tool.TextContent("cached")}}
 	}}
@@ -364,7 +364,7 @@ func TestRewrittenArgumentsAreValidatedAgain(t *testing.T) {
 
 func TestPrincipalTakenFromContext(t *testing.T) {
 	var got tool.Principal
-	who := tool.New("whoami", "", func(_ context.Context, c tool.Call) (*tool.Result, error) {
+	who := tool.New("whoami", "The whoami test tool", func(_ context.Context, c tool.Call) (*tool.Result, error) {
 		got = c.Principal
 		return &tool.Result{}, nil
 	})
@@ -379,7 +379,7 @@ func TestPrincipalTakenFromContext(t *testing.T) {
 }
 
 func TestRetryAfterPreserved(t *testing.T) {
-	limited := tool.New("limited", "", func(context.Context, tool.Call) (*tool.Result, error) {
+	limited := tool.New("limited", "The limited test tool", func(context.Context, tool.Call) (*tool.Result, error) {
 		return nil, tool.NewError(tool.CodeRateLimited, "slow down").WithRetryAfter(3 * time.Second)
 	})
 	res := exec(t, newExec(t, nil, limited), "limited", `{}`)
@@ -389,7 +389,7 @@ func TestRetryAfterPreserved(t *testing.T) {
 }
 
 func TestCallerEmitterStillReceivesWhenSubscribed(t *testing.T) {
-	chatty := tool.Func("chatty", "", func(ctx context.Context, _ struct{}) (string, error) {
+	chatty := tool.Func("chatty", "The chatty test tool", func(ctx context.Context, _ struct{}) (string, error) {
 		tool.EmitOutput(ctx, "stdout", []byte("hello"))
 		return "done", nil
 	})
@@ -417,7 +417,7 @@ func TestArrayBoundsMessage(t *testing.T) {
 	type Args struct {
 		Targets []string `json:"targets" jsonschema:"minItems=1"`
 	}
-	ex := newExec(t, nil, tool.Func("deploy", "", func(context.Context, Args) (string, error) { return "", nil }))
+	ex := newExec(t, nil, tool.Func("deploy", "The deploy test tool", func(context.Context, Args) (string, error) { return "", nil }))
 	res := exec(t, ex, "deploy", `{"targets":[]}`)
 	assert.Equal(t, "targets: minimum 1 items required, got 0 items", res.Error.Message)
 }

@@ -45,7 +45,7 @@ func TestEventsOfOneCall(t *testing.T) {
 }
 
 func TestEventsFinalKindAndFilter(t *testing.T) {
-	fail := tool.Func("fail", "", func(context.Context, scEmpty) (string, error) {
+	fail := tool.Func("fail", "The fail test tool", func(context.Context, scEmpty) (string, error) {
 		return "", tool.NewError(tool.CodeNonZeroExit, "exit 2")
 	})
 	ex := executor.MustNew(scRegistry(t, scNoop(), fail))
@@ -115,11 +115,11 @@ func TestSlowSubscriberNeverBlocks(t *testing.T) {
 // backend itself does.
 func TestNestedCallEventsKeepTheirOwnIdentity(t *testing.T) {
 	var ex *executor.Executor
-	inner := tool.New("inner", "", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+	inner := tool.New("inner", "The inner test tool", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
 		tool.EmitOutput(ctx, "stdout", []byte("from inner"))
 		return &tool.Result{}, nil
 	})
-	outer := tool.New("outer", "", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+	outer := tool.New("outer", "The outer test tool", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
 		if _, err := ex.Execute(ctx, tool.Call{ID: "in", Name: "inner"}); err != nil {
 			return nil, err
 		}

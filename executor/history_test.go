@@ -33,7 +33,7 @@ func TestHistoryStaysAtItsBound(t *testing.T) {
 }
 
 func TestHistoryQuery(t *testing.T) {
-	fail := tool.Func("fail", "", func(context.Context, scEmpty) (string, error) {
+	fail := tool.Func("fail", "The fail test tool", func(context.Context, scEmpty) (string, error) {
 		return "", tool.NewError(tool.CodeNonZeroExit, "exit 3")
 	})
 	ex := executor.MustNew(scRegistry(t, scNoop(), fail), executor.WithHistory(10))

@@ -44,7 +44,7 @@ func TestLimitsBoundOverlap(t *testing.T) {
 				return probes[k]
 			}
 			mk := func(name string) tool.Tool {
-				return tool.New(name, "", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
+				return tool.New(name, "A test tool", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
 					ps := []*scProbe{probe("all"), probe("agent " + c.Agent), probe("tool " + c.Name)}
 					for _, p := range ps {
 						p.enter()
@@ -158,7 +158,7 @@ func TestLimitWaitersServedInOrder(t *testing.T) {
 	var order []string
 	gate := make(chan struct{})
 	first := true
-	rec := tool.New("rec", "", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
+	rec := tool.New("rec", "The rec test tool", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
 		mu.Lock()
 		order = append(order, c.ID)
 		wait := first

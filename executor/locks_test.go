@@ -106,19 +106,19 @@ func TestLocksReleasedOnEveryEnding(t *testing.T) {
 		ctx  func() (context.Context, context.CancelFunc)
 		want tool.Status
 	}{
-		{"panic", tool.Func("t", "", func(context.Context, in) (string, error) { panic("boom") }, scPathResource(tool.Write)),
+		{"panic", tool.Func("t", "The t test tool", func(context.Context, in) (string, error) { panic("boom") }, scPathResource(tool.Write)),
 			nil, tool.StatusFailed},
-		{"timeout", tool.Func("t", "", func(ctx context.Context, _ in) (string, error) { <-ctx.Done(); return "", ctx.Err() },
+		{"timeout", tool.Func("t", "The t test tool", func(ctx context.Context, _ in) (string, error) { <-ctx.Done(); return "", ctx.Err() },
 			scPathResource(tool.Write), tool.WithTimeout(20*time.Millisecond)), nil, tool.StatusTimedOut},
-		{"timeout ignoring ctx", tool.Func("t", "", func(ctx context.Context, _ in) (string, error) { time.Sleep(80 * time.Millisecond); return "late", nil },
+		{"timeout ignoring ctx", tool.Func("t", "The t test tool", func(ctx context.Context, _ in) (string, error) { time.Sleep(80 * time.Millisecond); return "late", nil },
 			scPathResource(tool.Write), tool.WithTimeout(20*time.Millisecond)), nil, tool.StatusTimedOut},
-		{"cancel", tool.Func("t", "", func(ctx context.Context, _ in) (string, error) { <-ctx.Done(); return "", ctx.Err() }, scPathResource(tool.Write)),
+		{"cancel", tool.Func("t", "The t test tool", func(ctx context.Context, _ in) (string, error) { <-ctx.Done(); return "", ctx.Err() }, scPathResource(tool.Write)),
 			func() (context.Context, context.CancelFunc) {
 				ctx, cancel := context.WithCancel(context.Background())
 				time.AfterFunc(20*time.Millisecond, cancel)
 				return ctx, cancel
 			}, tool.StatusCancelled},
-		{"resource declarer panics", tool.New("t", "", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+		{"resource declarer panics", tool.New("t", "The t test tool", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
 			tool.WithResources(func(json.RawMessage) []tool.Resource { panic("bad declarer") })), nil, tool.StatusFailed},
 	}
 	for _, tt := range tests {
@@ -235,7 +235,7 @@ func TestLockSeveralKeysNoDeadlock(t *testing.T) {
 		Keys []string `json:"keys"`
 	}
 	probe := &scProbe{}
-	multi := tool.Func("multi", "", func(ctx context.Context, a in) (string, error) {
+	multi := tool.Func("multi", "The multi test tool", func(ctx context.Context, a in) (string, error) {
 		probe.enter()
 		defer probe.leave()
 		time.Sleep(50 * time.Microsecond)
@@ -280,7 +280,7 @@ func TestHedgingExtensionOnALockedCall(t *testing.T) {
 		t.Run(fmt.Sprintf("subscribed=%v", subscribed), func(t *testing.T) {
 			res := []tool.Resource{{Key: "file:/x", Access: tool.Write}}
 			var runs atomic.Int32
-			tl := tool.New("w", "", func(context.Context, tool.Call) (*tool.Result, error) {
+			tl := tool.New("w", "The w test tool", func(context.Context, tool.Call) (*tool.Result, error) {
 				runs.Add(1)
 				return &tool.Result{}, nil
 			}, tool.WithResources(func(json.RawMessage) []tool.Resource { return res }))
@@ -362,7 +362,7 @@ func testNestedCall(t *testing.T, fromExtension bool, keys []string) {
 		probeErr <- err
 		return nil
 	}
-	outer := tool.Func("outer", "", func(ctx context.Context, _ scPathArgs) (string, error) {
+	outer := tool.Func("outer", "The outer test tool", func(ctx context.Context, _ scPathArgs) (string, error) {
 		if !fromExtension {
 			if err := nested(ctx); err != nil {
 				return "", err
@@ -376,7 +376,7 @@ func testNestedCall(t *testing.T, fromExtension bool, keys []string) {
 		}
 		return rs
 	}))
-	inner := tool.Func("inner", "", func(context.Context, scPathArgs) (string, error) { return "ok", nil },
+	inner := tool.Func("inner", "The inner test tool", func(context.Context, scPathArgs) (string, error) { return "ok", nil },
 		scPathResource(tool.Write))
 	redirect := extension.Hooks{ExtName: "redirect", Before: func(ctx context.Context, req *extension.Request) *tool.Result {
 		switch req.Call.ID {
@@ -405,7 +405,7 @@ func testNestedCall(t *testing.T, fromExtension bool, keys []string) {
 // first run only, and the second does not inherit its cancellation.
 func TestEachRunGetsItsOwnBackendContext(t *testing.T) {
 	var errs []error
-	tl := tool.New("t", "", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+	tl := tool.New("t", "The t test tool", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
 		errs = append(errs, ctx.Err())
 		return &tool.Result{}, nil
 	})

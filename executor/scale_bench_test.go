@@ -143,7 +143,7 @@ func BenchmarkLockOverheadInterleaved(b *testing.B) {
 	}{
 		{"noop", func(o tool.Option) tool.Tool { return scRawNoop("t", o) }, json.RawMessage(`{}`), tool.Write},
 		{"noop_read", func(o tool.Option) tool.Tool { return scRawNoop("t", o) }, json.RawMessage(`{}`), tool.Read},
-		{"search", func(o tool.Option) tool.Tool { return tool.Func("t", "", search, o) }, benchArgs, tool.Write},
+		{"search", func(o tool.Option) tool.Tool { return tool.Func("t", "The t test tool", search, o) }, benchArgs, tool.Write},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

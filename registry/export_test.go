@@ -353,8 +353,8 @@ func TestStrictNullsMeanAbsent(t *testing.T) {
 	var gotPlace NestedArgs
 	reg := registry.New()
 	reg.MustRegister(
-		tool.Func("enums", "", func(_ context.Context, in EnumArgs) (string, error) { got = in; return "ok", nil }),
-		tool.Func("nested", "", func(_ context.Context, in NestedArgs) (string, error) { gotPlace = in; return "ok", nil }),
+		tool.Func("enums", "The enums test tool", func(_ context.Context, in EnumArgs) (string, error) { got = in; return "ok", nil }),
+		tool.Func("nested", "The nested test tool", func(_ context.Context, in NestedArgs) (string, error) { gotPlace = in; return "ok", nil }),
 	)
 	ex := executor.MustNew(reg)
 	_, err := ex.Execute(context.Background(), tool.Call{Name: "enums", Args: json.RawMessage(`{"color":"red","level":null,"sort":null,"priority":"high"}`)})
@@ -375,23 +375,23 @@ func TestStrictNullsMeanAbsent(t *testing.T) {
 
 func TestRegisterRefusesBadTools(t *testing.T) {
 	reg := registry.New()
-	good := tool.Func("ok", "", noop[struct{}, string])
+	good := tool.Func("ok", "The ok test tool", noop[struct{}, string])
 	require.NoError(t, reg.Register(good))
-	err := reg.Register(tool.Func("ok", "", noop[struct{}, string]))
+	err := reg.Register(tool.Func("ok", "The ok test tool", noop[struct{}, string]))
 	assert.ErrorContains(t, err, `"ok" is already registered`)
 
 	err = reg.Register(tool.Func("bad name", "", noop[struct{}, string]))
 	assert.ErrorContains(t, err, "not portable")
 
-	err = reg.Register(tool.New("uncompilable", "", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+	err = reg.Register(tool.New("uncompilable", "The uncompilable test tool", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
 		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"a":{"type":"strin"}}}`))))
 	assert.ErrorContains(t, err, "does not compile")
 
-	err = reg.Register(tool.New("remote", "", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+	err = reg.Register(tool.New("remote", "The remote test tool", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
 		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`))))
 	assert.ErrorContains(t, err, "remote references are not loaded")
 
-	err = reg.Register(tool.Func("a1", "", noop[struct{}, string]), nil, tool.Func("a1", "", noop[struct{}, string]))
+	err = reg.Register(tool.Func("a1", "The a1 test tool", noop[struct{}, string]), nil, tool.Func("a1", "The a1 test tool", noop[struct{}, string]))
 	assert.ErrorContains(t, err, "is nil")
 	assert.ErrorContains(t, err, "twice")
 	assert.Equal(t, 1, reg.Len(), "a failed Register registers nothing")
@@ -438,10 +438,10 @@ func TestMaxRiskFilterJudgesUnsetAsMedium(t *testing.T) {
 func TestListFiltersAndSuggest(t *testing.T) {
 	reg := registry.New()
 	reg.MustRegister(
-		tool.Func("read_file", "", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskLow), tool.WithTags("fs", "read")),
-		tool.Func("write_file", "", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskMedium), tool.WithTags("fs")),
-		tool.Func("delete_file", "", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskHigh), tool.WithModes(tool.ModeNormal)),
-		tool.Func("git_log", "", noop[struct{}, string], tool.WithCategory("git"), tool.WithRisk(tool.RiskLow)),
+		tool.Func("read_file", "The read_file test tool", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskLow), tool.WithTags("fs", "read")),
+		tool.Func("write_file", "The write_file test tool", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskMedium), tool.WithTags("fs")),
+		tool.Func("delete_file", "The delete_file test tool", noop[struct{}, string], tool.WithCategory("files"), tool.WithRisk(tool.RiskHigh), tool.WithModes(tool.ModeNormal)),
+		tool.Func("git_log", "The git_log test tool", noop[struct{}, string], tool.WithCategory("git"), tool.WithRisk(tool.RiskLow)),
 	)
 	names := func(specs []tool.Spec) []string {
 		var out []string
@@ -473,7 +473,7 @@ func (conformsWithoutSchema) OutputConforms() bool { return true }
 
 func TestRegisterConformingToolWithoutOutputSchema(t *testing.T) {
 	reg := registry.New()
-	base := tool.Func("plain", "", noop[struct{}, string])
+	base := tool.Func("plain", "The plain test tool", noop[struct{}, string])
 	require.NoError(t, reg.Register(conformsWithoutSchema{base}))
 	e, ok := reg.Lookup("plain")
 	require.True(t, ok)

@@ -164,6 +164,9 @@ func prepare(t tool.Tool) (*Entry, error) {
 	if err := tool.CheckName(spec.Name); err != nil {
 		return nil, err
 	}
+	if strings.TrimSpace(spec.Description) == "" {
+		return nil, fmt.Errorf("tool %q has no description: tell the model what the tool does and when to use it (a model picks tools by their descriptions)", spec.Name)
+	}
 	if len(spec.InputSchema) == 0 {
 		return nil, fmt.Errorf("tool %q has no input schema: give it one (tool.WithInputSchema) or build it with tool.Func", spec.Name)
 	}

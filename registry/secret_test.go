@@ -27,3 +27,12 @@ func TestSecretTaggedValueNotInValidationError(t *testing.T) {
 	assert.Contains(t, verr.Error(), "pin: must be >= 100000")
 	assert.NotContains(t, verr.Error(), "1234")
 }
+
+// A tool without a description is refused: a model picks tools by their
+// descriptions, and an empty one was accepted silently.
+func TestEmptyDescriptionRefused(t *testing.T) {
+	reg := registry.New()
+	err := reg.Register(tool.Func("ping", "  ", func(context.Context, struct{}) (string, error) { return "pong", nil }))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `tool "ping" has no description: tell the model what the tool does`)
+}

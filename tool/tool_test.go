@@ -139,23 +139,23 @@ func TestFuncReflectsSchemas(t *testing.T) {
 }
 
 func TestFuncOutputShapes(t *testing.T) {
-	str := tool.Func("s", "", func(context.Context, struct{}) (string, error) { return "hello", nil })
+	str := tool.Func("s", "The s test tool", func(context.Context, struct{}) (string, error) { return "hello", nil })
 	res, err := str.Run(context.Background(), tool.Call{})
 	require.NoError(t, err)
 	assert.Equal(t, "hello", res.Text())
 	assert.Empty(t, res.Output)
 
-	num := tool.Func("n", "", func(context.Context, struct{}) ([]int, error) { return []int{1, 2}, nil })
+	num := tool.Func("n", "The n test tool", func(context.Context, struct{}) ([]int, error) { return []int{1, 2}, nil })
 	res, err = num.Run(context.Background(), tool.Call{})
 	require.NoError(t, err)
 	assert.Equal(t, "[1,2]", res.Text())
 
-	m := tool.Func("m", "", func(context.Context, map[string]any) (map[string]int, error) { return map[string]int{"a": 1}, nil })
+	m := tool.Func("m", "The m test tool", func(context.Context, map[string]any) (map[string]int, error) { return map[string]int{"a": 1}, nil })
 	res, err = m.Run(context.Background(), tool.Call{Args: json.RawMessage(`{"free":"form"}`)})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"a":1}`, string(res.Output))
 
-	failing := tool.Func("f", "", func(context.Context, struct{}) (string, error) {
+	failing := tool.Func("f", "The f test tool", func(context.Context, struct{}) (string, error) {
 		return "", tool.NewError(tool.CodeConflict, "locked")
 	})
 	_, err = failing.Run(context.Background(), tool.Call{})
@@ -276,7 +276,7 @@ func TestFuncCheckCarriesError(t *testing.T) {
 	type A struct {
 		C chan int `json:"c"`
 	}
-	tl := tool.Func("t", "", func(context.Context, A) (string, error) { return "", nil })
+	tl := tool.Func("t", "The t test tool", func(context.Context, A) (string, error) { return "", nil })
 	c, ok := tl.(tool.Checker)
 	require.True(t, ok)
 	assert.ErrorContains(t, c.Check(), "kind chan")
@@ -292,7 +292,7 @@ func TestNewRawTool(t *testing.T) {
 	require.NoError(t, raw.(tool.Checker).Check())
 	assert.Equal(t, []tool.Resource{{Key: "k", Access: tool.Write}}, raw.(tool.ResourceDeclarer).Resources(nil))
 
-	bad := tool.New("echo", "", nil, tool.WithInputSchema(json.RawMessage(`{"type":"string"}`)))
+	bad := tool.New("echo", "The echo test tool", nil, tool.WithInputSchema(json.RawMessage(`{"type":"string"}`)))
 	err := bad.(tool.Checker).Check()
 	assert.ErrorContains(t, err, "run function is nil")
 	assert.ErrorContains(t, err, "root must be")

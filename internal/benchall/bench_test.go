@@ -132,7 +132,7 @@ func BenchmarkAllExtensions(b *testing.B) {
 	})
 	run := func(b *testing.B, exts ...extension.Extension) {
 		reg := registry.New()
-		reg.MustRegister(tool.Func("search", "", search))
+		reg.MustRegister(tool.Func("search", "The search test tool", search))
 		ex := executor.MustNew(reg, executor.WithExtensions(exts...))
 		call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
 		// One call outside the loop: it must succeed, so that the loop
@@ -192,7 +192,7 @@ func BenchmarkEachExtension(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			reg := registry.New()
-			reg.MustRegister(tool.Func("search", "", search))
+			reg.MustRegister(tool.Func("search", "The search test tool", search))
 			ex := executor.MustNew(reg, executor.WithExtensions(list...))
 			call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
 			b.ReportAllocs()
@@ -214,7 +214,7 @@ func BenchmarkAllExtensionsInterleaved(b *testing.B) {
 	baseline := newBaseline(b)
 	newEx := func(exts ...extension.Extension) *executor.Executor {
 		reg := registry.New()
-		reg.MustRegister(tool.Func("search", "", search))
+		reg.MustRegister(tool.Func("search", "The search test tool", search))
 		return executor.MustNew(reg, executor.WithExtensions(exts...))
 	}
 	exts, done := builtins(b)
@@ -253,7 +253,7 @@ func BenchmarkEachExtensionInterleaved(b *testing.B) {
 			names = append(names, x.Name())
 		}
 		reg := registry.New()
-		reg.MustRegister(tool.Func("search", "", search))
+		reg.MustRegister(tool.Func("search", "The search test tool", search))
 		ex := executor.MustNew(reg, executor.WithExtensions(list...))
 		if res, err := ex.Execute(ctx, call); err != nil || !res.OK() {
 			b.Fatalf("the benchmark call fails with %v: %v", names[len(names)-1], err)

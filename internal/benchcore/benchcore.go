@@ -48,7 +48,7 @@ var Args = json.RawMessage(`{"query":"sandbox escape","limit":10,"kind":"docs","
 // decode and validate against the same compiled schema the registry would
 // use, decode into the struct, call the function, encode the output.
 func NewBaseline() (func(context.Context) error, error) {
-	spec := tool.Func("search", "", Search).Spec()
+	spec := tool.Func("search", "The search test tool", Search).Spec()
 	v, err := schema.Compile(spec.InputSchema)
 	if err != nil {
 		return nil, err

@@ -76,7 +76,7 @@ func TestStructuredOutputValidatedAgainstRemoteSchema(t *testing.T) {
 func TestErrorsMapped(t *testing.T) {
 	c := connectInMemory(t, newFixture(0))
 	ex, reg := executorFor(t, c)
-	ghost, err := c.Tool("ghost", tool.Spec{Name: "ghost"})
+	ghost, err := c.Tool("ghost", tool.Spec{Name: "ghost", Description: "A tool the server does not have"})
 	require.NoError(t, err)
 	require.NoError(t, reg.Register(ghost))
 

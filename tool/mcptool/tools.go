@@ -77,9 +77,15 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 	if err != nil {
 		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: input schema: %w", c.target, mt.Name, err)
 	}
+	desc := mt.Description
+	if strings.TrimSpace(desc) == "" {
+		// The registry refuses a tool without a description; a remote
+		// server's omission should not make its tool unusable.
+		desc = fmt.Sprintf("Tool %q of the MCP server %s (the server gives no description).", mt.Name, c.target)
+	}
 	spec := tool.Spec{
 		Name:        name,
-		Description: mt.Description,
+		Description: desc,
 		InputSchema: in,
 		Tags:        []string{"mcp"},
 	}
