@@ -225,8 +225,30 @@ func (e *Executor) check() error {
 				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
 			}
 		}
+		if c, ok := x.(extension.ToolChecker); ok {
+			for _, spec := range e.reg.List(registry.Filter{}) {
+				if err := c.CheckTool(spec); err != nil {
+					errs = append(errs, fmt.Errorf("executor: extension %q: tool %q: %w", name, spec.Name, err))
+				}
+			}
+		}
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	// Tools registered from now on are checked when they are registered.
+	for _, x := range e.exts {
+		if c, ok := x.(extension.ToolChecker); ok {
+			name := x.Name()
+			e.reg.OnRegister(func(spec tool.Spec) error {
+				if err := c.CheckTool(spec); err != nil {
+					return fmt.Errorf("extension %q: %w", name, err)
+				}
+				return nil
+			})
+		}
+	}
+	return nil
 }
 
 // isNilPointer reports whether x is a typed nil pointer (a nil *Policy

@@ -247,3 +247,11 @@ type ToolLister interface {
 	Names() []string
 	Suggest(name string, n int) []string
 }
+
+// ToolChecker is an extension with rules that a tool can contradict (a
+// policy naming arguments the tool does not have). executor.New runs
+// CheckTool on every registered tool, and has the registry run it on every
+// tool registered later, which Register then refuses on error.
+type ToolChecker interface {
+	CheckTool(spec tool.Spec) error
+}

@@ -84,6 +84,7 @@ func (e *Entry) CheckOutput(out json.RawMessage) error {
 // Registry holds tools by name. It is safe for concurrent use; the zero
 // value is not usable, call New.
 type Registry struct {
+	checks  []func(tool.Spec) error // OnRegister; guarded by mu
 	mu      sync.RWMutex
 	entries map[string]*Entry
 	order   []string
@@ -132,6 +133,11 @@ func (r *Registry) Register(tools ...tool.Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, e := range prepared {
+		for _, check := range r.checks {
+			if err := check(e.Spec); err != nil {
+				errs = append(errs, fmt.Errorf("tool %q: %w", e.Spec.Name, err))
+			}
+		}
 		if _, dup := r.entries[e.Spec.Name]; dup {
 			errs = append(errs, fmt.Errorf("tool %q is already registered: choose another name, or Remove the old one first", e.Spec.Name))
 		}
@@ -145,6 +151,19 @@ func (r *Registry) Register(tools ...tool.Tool) error {
 	}
 	r.publish()
 	return nil
+}
+
+// OnRegister adds a check that every tool registered from now on must
+// pass: Register refuses a tool the check rejects, with its error.
+// executor.New installs the checks of its extensions (extension.ToolChecker)
+// so that a tool registered after the executor was built is checked too.
+func (r *Registry) OnRegister(check func(tool.Spec) error) {
+	if check == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.checks = append(r.checks, check)
 }
 
 // MustRegister is Register that panics on error, for program start-up.

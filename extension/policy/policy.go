@@ -396,6 +396,26 @@ func (p *Policy) CheckRegistry(reg extension.ToolLister) error {
 	return errors.Join(errs...)
 }
 
+// CheckTool fails when the policy's rule for the tool names path_fields
+// the tool's input schema does not have: those arguments would never be
+// checked. executor.New runs it on every tool, now and when registered.
+func (p *Policy) CheckTool(spec tool.Spec) error {
+	cfg := p.cfg.Load()
+	tr := cfg.tools[spec.Name]
+	if tr == nil || !tr.pathFieldsSet {
+		return nil
+	}
+	props := schemaProperties(spec.InputSchema)
+	var errs []error
+	for _, f := range tr.pathFields {
+		if props != nil && !slices.Contains(props, f) {
+			errs = append(errs, &LoadError{File: cfg.file, Line: tr.pathFieldsLine, Field: tr.name + ".path_fields",
+				Msg: fmt.Sprintf("tool %q has no argument %q%s", spec.Name, f, didYouMean(f, props))})
+		}
+	}
+	return errors.Join(errs...)
+}
+
 func schemaProperties(raw json.RawMessage) []string {
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`

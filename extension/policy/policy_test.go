@@ -385,16 +385,50 @@ func TestCheckWarnings(t *testing.T) {
 	assert.Equal(t, `governance.yaml:3: tools.writ_file: rule for tool "writ_file", which is not registered: did you mean "write_file"?`, ws[0].String())
 	assert.Equal(t, `governance.yaml:5: tools.copy_files.path_fields: tool "copy_files" has no argument "too": did you mean "to"?`, ws[1].String())
 
-	// A rule for a tool that is not registered makes executor.New fail;
-	// the other warnings do not.
+	// A rule for a tool that is not registered, and path_fields naming an
+	// argument the tool does not have, make executor.New fail, each with
+	// the closest name.
 	_, err = executor.New(f.reg, executor.WithExtensions(p))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `rule for tool "writ_file", which is not registered: did you mean "write_file"?`)
-	assert.NotContains(t, err.Error(), "copy_files")
-	p, err = policy.Parse([]byte("tools:\n  read_file: {}\n  copy_files:\n    path_fields: [from, too]\n"))
+	assert.Contains(t, err.Error(), `tool "copy_files" has no argument "too": did you mean "to"?`)
+	p, err = policy.Parse([]byte("tools:\n  read_file: {}\n  copy_files:\n    path_fields: [from, to]\n"))
 	require.NoError(t, err)
-	_, err = run(t, f.executor(p), "read_file", fileArgs{Path: "/x"})
-	assert.NoError(t, err, "a warned rule does not stop the policy from working")
+	ex := f.executor(p)
+	_, err = run(t, ex, "read_file", fileArgs{Path: "/x"})
+	assert.NoError(t, err, "a policy without mistakes works")
+
+	// A tool registered later is checked when it is registered.
+	p, err = policy.Parse([]byte("tools:\n  read_file: {}\n  later_tool:\n    path_fields: [pth]\n"))
+	require.NoError(t, err)
+	_, err = executor.New(f.reg, executor.WithExtensions(p))
+	require.Error(t, err, "later_tool is not registered yet")
+}
+
+// Tools registered after executor.New are checked by the extensions'
+// CheckTool when they are registered: a tool reloaded with another schema
+// that the policy's rule no longer fits is refused.
+func TestToolRegisteredLaterIsChecked(t *testing.T) {
+	p, err := policy.Parse([]byte("tools:\n  mover:\n    path_fields: [src]\n"))
+	require.NoError(t, err)
+	f := newFixture(t)
+	type srcArgs struct {
+		Src string `json:"src"`
+	}
+	type sourceArgs struct {
+		Source string `json:"source"`
+	}
+	f.reg.MustRegister(tool.Func("mover", "Moves a file", func(context.Context, srcArgs) (string, error) { return "", nil }))
+	_, err = executor.New(f.reg, executor.WithExtensions(p))
+	require.NoError(t, err)
+
+	require.True(t, f.reg.Remove("mover"))
+	err = f.reg.Register(tool.Func("mover", "Moves a file", func(context.Context, sourceArgs) (string, error) { return "", nil }))
+	require.Error(t, err, "the reloaded tool no longer has the argument the policy checks")
+	assert.Contains(t, err.Error(), `tool "mover" has no argument "src"`)
+	_, ok := f.reg.Lookup("mover")
+	assert.False(t, ok, "nothing was registered")
+	require.NoError(t, f.reg.Register(tool.Func("mover", "Moves a file", func(context.Context, srcArgs) (string, error) { return "", nil })))
 }
 
 func TestPriority(t *testing.T) {
