@@ -26,7 +26,6 @@ package retry
 import (
 	"context"
 	"fmt"
-	"github.com/toolbelt-go/toolbelt/internal/clock"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -52,9 +51,6 @@ const (
 	DefaultBase        = 100 * time.Millisecond
 	DefaultMax         = 10 * time.Second
 )
-
-// Clock is the time source; tests inject one to run without sleeping.
-type Clock = clock.Clock
 
 // Option configures a Retry.
 type Option func(*Retry)
@@ -82,15 +78,6 @@ func SafeTools(names ...string) Option {
 	return func(r *Retry) { r.safe = append(r.safe, names...) }
 }
 
-// WithClock replaces the wall clock.
-func WithClock(c Clock) Option {
-	return func(r *Retry) {
-		if c != nil {
-			r.clock = c
-		}
-	}
-}
-
 // WithRandom replaces the jitter source; fn returns a number in [0, 1).
 func WithRandom(fn func() float64) Option {
 	return func(r *Retry) {
@@ -105,7 +92,6 @@ type Retry struct {
 	max       int
 	base, cap time.Duration
 	safe      []string
-	clock     Clock
 	random    func() float64
 }
 
@@ -114,7 +100,7 @@ var _ extension.Extension = (*Retry)(nil)
 // New returns a retry extension: 3 attempts, backoff from 100ms up to 10s,
 // idempotent tools only.
 func New(opts ...Option) *Retry {
-	r := &Retry{max: DefaultMaxAttempts, base: DefaultBase, cap: DefaultMax, clock: clock.Wall{}, random: rand.Float64}
+	r := &Retry{max: DefaultMaxAttempts, base: DefaultBase, cap: DefaultMax, random: rand.Float64}
 	for _, o := range opts {
 		if o != nil {
 			o(r)
@@ -180,13 +166,13 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 			if ra := res.Error.RetryAfter; ra > wait {
 				wait = ra
 			}
-			if dl, ok := ctx.Deadline(); ok && !r.clock.Now().Add(wait).Before(dl) {
+			if dl, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(dl) {
 				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the next would start after the call's deadline (backoff %v)", ran, wait))
 				break
 			}
 			tool.Emit(ctx, tool.Event{Kind: tool.EventRetried, CallID: req.Call.ID, Tool: req.Spec.Name, Agent: req.Call.Agent,
 				Attempt: req.Attempt + 1, Latency: wait, Reason: res.Error.Error()})
-			if err := r.clock.Sleep(ctx, wait); err != nil {
+			if err := sleep(ctx, wait); err != nil {
 				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: %v", ran, err))
 				break
 			}
@@ -197,5 +183,17 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 			res.Attempts = req.Attempt
 		}
 		return res
+	}
+}
+
+// sleep waits d, or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -15,14 +16,23 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/retry"
-	"github.com/toolbelt-go/toolbelt/internal/clock"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func newClock() *clock.Fake { return clock.NewFake() }
+// sleeps are the backoffs the retried events report, which are the
+// sleeps the extension took (synctest's clock makes them instant and exact).
+func sleeps(evs []tool.Event) []time.Duration {
+	var out []time.Duration
+	for _, e := range evs {
+		if e.Kind == tool.EventRetried {
+			out = append(out, e.Latency)
+		}
+	}
+	return out
+}
 
 func half() float64 { return 0.5 }
 
@@ -67,26 +77,28 @@ func events(ctx context.Context) (context.Context, func() []tool.Event) {
 }
 
 func TestRetriesUntilSuccess(t *testing.T) {
-	f := &flaky{fails: 2, err: unavailable}
-	clk := newClock()
-	ex := setup(t, f, retry.New(retry.WithClock(clk), retry.WithRandom(half), retry.Backoff(100*time.Millisecond, time.Second)), tool.ReadOnly())
-	ctx, got := events(context.Background())
-	res, err := ex.Execute(ctx, call())
-	require.NoError(t, err)
-	assert.Equal(t, "ok", res.Text())
-	assert.Equal(t, 3, res.Attempts)
-	assert.Equal(t, int64(3), f.runs.Load())
-	// Full jitter with random=0.5: half of 100ms, then half of 200ms.
-	assert.Equal(t, []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}, clk.Slept())
-	evs := got()
-	require.Len(t, evs, 2)
-	for i, e := range evs {
-		assert.Equal(t, tool.EventRetried, e.Kind)
-		assert.Equal(t, i+2, e.Attempt, "the attempt about to run")
-		assert.Equal(t, clk.Slept()[i], e.Latency)
-		assert.Equal(t, "c1", e.CallID)
-		assert.Contains(t, e.Reason, "unavailable: backend is down")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := &flaky{fails: 2, err: unavailable}
+		ex := setup(t, f, retry.New(retry.WithRandom(half), retry.Backoff(100*time.Millisecond, time.Second)), tool.ReadOnly())
+		ctx, got := events(context.Background())
+		start := time.Now()
+		res, err := ex.Execute(ctx, call())
+		require.NoError(t, err)
+		assert.Equal(t, "ok", res.Text())
+		assert.Equal(t, 3, res.Attempts)
+		assert.Equal(t, int64(3), f.runs.Load())
+		// Full jitter with random=0.5: half of 100ms, then half of 200ms.
+		evs := got()
+		assert.Equal(t, []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}, sleeps(evs))
+		assert.Equal(t, 150*time.Millisecond, time.Since(start), "it slept exactly that long")
+		require.Len(t, evs, 2)
+		for i, e := range evs {
+			assert.Equal(t, tool.EventRetried, e.Kind)
+			assert.Equal(t, i+2, e.Attempt, "the attempt about to run")
+			assert.Equal(t, "c1", e.CallID)
+			assert.Contains(t, e.Reason, "unavailable: backend is down")
+		}
+	})
 }
 
 func TestGivesUpAtMaxAttempts(t *testing.T) {
@@ -102,33 +114,37 @@ func TestGivesUpAtMaxAttempts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &flaky{fails: -1, err: unavailable}
-			ex := setup(t, f, retry.New(append(tc.opts, retry.WithClock(newClock()))...), tool.ReadOnly())
-			res, err := ex.Execute(context.Background(), call())
-			require.ErrorIs(t, err, tool.ErrUnavailable)
-			assert.Equal(t, tc.want, res.Attempts)
-			assert.Equal(t, int64(tc.want), f.runs.Load())
-			if tc.want > 1 {
-				assert.Contains(t, res.Metadata[retry.MetaKey], "gave up after")
-			}
+			synctest.Test(t, func(t *testing.T) {
+				f := &flaky{fails: -1, err: unavailable}
+				ex := setup(t, f, retry.New(tc.opts...), tool.ReadOnly())
+				res, err := ex.Execute(context.Background(), call())
+				require.ErrorIs(t, err, tool.ErrUnavailable)
+				assert.Equal(t, tc.want, res.Attempts)
+				assert.Equal(t, int64(tc.want), f.runs.Load())
+				if tc.want > 1 {
+					assert.Contains(t, res.Metadata[retry.MetaKey], "gave up after")
+				}
+			})
 		})
 	}
 }
 
 func TestOnlyRetryableErrors(t *testing.T) {
-	f := &flaky{fails: -1, err: func() error { return tool.NewError(tool.CodeNonZeroExit, "exit 1") }}
-	ex := setup(t, f, retry.New(retry.WithClock(newClock())), tool.ReadOnly())
-	res, err := ex.Execute(context.Background(), call())
-	require.Error(t, err)
-	assert.Equal(t, 1, res.Attempts)
-	assert.Equal(t, int64(1), f.runs.Load())
+	synctest.Test(t, func(t *testing.T) {
+		f := &flaky{fails: -1, err: func() error { return tool.NewError(tool.CodeNonZeroExit, "exit 1") }}
+		ex := setup(t, f, retry.New(), tool.ReadOnly())
+		res, err := ex.Execute(context.Background(), call())
+		require.Error(t, err)
+		assert.Equal(t, 1, res.Attempts)
+		assert.Equal(t, int64(1), f.runs.Load())
 
-	// A backend may mark a normally final code retryable, and vice versa.
-	f = &flaky{fails: 1, err: func() error { return &tool.Error{Code: tool.CodeInternal, Message: "flake", Retryable: true} }}
-	ex = setup(t, f, retry.New(retry.WithClock(newClock())), tool.ReadOnly())
-	_, err = ex.Execute(context.Background(), call())
-	require.NoError(t, err)
-	assert.Equal(t, int64(2), f.runs.Load())
+		// A backend may mark a normally final code retryable, and vice versa.
+		f = &flaky{fails: 1, err: func() error { return &tool.Error{Code: tool.CodeInternal, Message: "flake", Retryable: true} }}
+		ex = setup(t, f, retry.New(), tool.ReadOnly())
+		_, err = ex.Execute(context.Background(), call())
+		require.NoError(t, err)
+		assert.Equal(t, int64(2), f.runs.Load())
+	})
 }
 
 func TestIdempotency(t *testing.T) {
@@ -146,56 +162,62 @@ func TestIdempotency(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &flaky{fails: -1, err: unavailable}
-			ex := setup(t, f, retry.New(append(tc.retryOp, retry.WithClock(newClock()))...), tc.opts...)
-			res, err := ex.Execute(context.Background(), call())
-			require.ErrorIs(t, err, tool.ErrUnavailable)
-			assert.Equal(t, tc.runs, f.runs.Load())
-			if tc.runs == 1 {
-				assert.Contains(t, res.Metadata[retry.MetaKey], `not retried: tool "t" is not idempotent`)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				f := &flaky{fails: -1, err: unavailable}
+				ex := setup(t, f, retry.New(tc.retryOp...), tc.opts...)
+				res, err := ex.Execute(context.Background(), call())
+				require.ErrorIs(t, err, tool.ErrUnavailable)
+				assert.Equal(t, tc.runs, f.runs.Load())
+				if tc.runs == 1 {
+					assert.Contains(t, res.Metadata[retry.MetaKey], `not retried: tool "t" is not idempotent`)
+				}
+			})
 		})
 	}
 }
 
 func TestHonoursRetryAfter(t *testing.T) {
-	f := &flaky{fails: 1, err: func() error { return tool.NewError(tool.CodeUnavailable, "429").WithRetryAfter(2 * time.Second) }}
-	clk := newClock()
-	ex := setup(t, f, retry.New(retry.WithClock(clk)), tool.ReadOnly())
-	_, err := ex.Execute(context.Background(), call())
-	require.NoError(t, err)
-	assert.Equal(t, []time.Duration{2 * time.Second}, clk.Slept())
+	synctest.Test(t, func(t *testing.T) {
+		f := &flaky{fails: 1, err: func() error { return tool.NewError(tool.CodeUnavailable, "429").WithRetryAfter(2 * time.Second) }}
+		ex := setup(t, f, retry.New(), tool.ReadOnly())
+		ectx, got := events(context.Background())
+		_, err := ex.Execute(ectx, call())
+		require.NoError(t, err)
+		assert.Equal(t, []time.Duration{2 * time.Second}, sleeps(got()))
 
-	// A RetryAfter past the deadline: no sleep, the result comes back at once.
-	f = &flaky{fails: 1, err: func() error { return tool.NewError(tool.CodeUnavailable, "429").WithRetryAfter(time.Hour) }}
-	clk = newClock()
-	ex = setup(t, f, retry.New(retry.WithClock(clk)), tool.ReadOnly())
-	ctx, cancel := context.WithDeadline(context.Background(), clk.Now().Add(time.Minute))
-	defer cancel()
-	res, err := ex.Execute(ctx, call())
-	require.ErrorIs(t, err, tool.ErrUnavailable)
-	assert.Empty(t, clk.Slept())
-	assert.Equal(t, 1, res.Attempts)
-	assert.Contains(t, res.Metadata[retry.MetaKey], "after the call's deadline")
+		// A RetryAfter past the deadline: no sleep, the result comes back at once.
+		f = &flaky{fails: 1, err: func() error { return tool.NewError(tool.CodeUnavailable, "429").WithRetryAfter(time.Hour) }}
+		ex = setup(t, f, retry.New(), tool.ReadOnly())
+		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Minute))
+		defer cancel()
+		start := time.Now()
+		res, err := ex.Execute(ctx, call())
+		require.ErrorIs(t, err, tool.ErrUnavailable)
+		assert.Zero(t, time.Since(start), "no sleep")
+		assert.Equal(t, 1, res.Attempts)
+		assert.Contains(t, res.Metadata[retry.MetaKey], "after the call's deadline")
+	})
 }
 
 // Deterministic storm: a deadline, a generous attempt limit; the deadline
 // bounds the attempts and no sleep crosses it.
 func TestDeadlineBoundsAttempts(t *testing.T) {
-	f := &flaky{fails: -1, err: unavailable}
-	clk := newClock()
-	ex := setup(t, f, retry.New(retry.WithClock(clk), retry.WithRandom(half), retry.MaxAttempts(1000),
-		retry.Backoff(100*time.Millisecond, 400*time.Millisecond)), tool.ReadOnly())
-	start := clk.Now()
-	deadline := start.Add(time.Second)
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
-	res, err := ex.Execute(ctx, call())
-	require.ErrorIs(t, err, tool.ErrUnavailable)
-	// Sleeps 50, 100, 200, 200, 200, 200 (= 950ms); the next 200 would cross.
-	assert.Equal(t, 7, res.Attempts)
-	assert.Equal(t, int64(7), f.runs.Load())
-	assert.True(t, clk.Now().Before(deadline), "never slept past the deadline")
+	synctest.Test(t, func(t *testing.T) {
+		f := &flaky{fails: -1, err: unavailable}
+		ex := setup(t, f, retry.New(retry.WithRandom(half), retry.MaxAttempts(1000),
+			retry.Backoff(100*time.Millisecond, 400*time.Millisecond)), tool.ReadOnly())
+		start := time.Now()
+		deadline := start.Add(time.Second)
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		defer cancel()
+		res, err := ex.Execute(ctx, call())
+		require.ErrorIs(t, err, tool.ErrUnavailable)
+		// Sleeps 50, 100, 200, 200, 200, 200 (= 950ms); the next 200 would cross.
+		assert.Equal(t, 7, res.Attempts)
+		assert.Equal(t, int64(7), f.runs.Load())
+		assert.True(t, time.Now().Before(deadline), "never slept past the deadline")
+		assert.Equal(t, 950*time.Millisecond, time.Since(start))
+	})
 }
 
 // Wall-clock storm: a tool that always fails retryably, a short deadline and
@@ -228,18 +250,20 @@ func TestCancelledDuringBackoff(t *testing.T) {
 }
 
 func TestBackoffGrowsAndCaps(t *testing.T) {
-	f := &flaky{fails: -1, err: unavailable}
-	clk := newClock()
-	ex := setup(t, f, retry.New(retry.WithClock(clk), retry.WithRandom(func() float64 { return 0.999999 }), retry.MaxAttempts(70),
-		retry.Backoff(time.Millisecond, 50*time.Millisecond)), tool.ReadOnly())
-	_, _ = ex.Execute(context.Background(), call())
-	s := clk.Slept()
-	require.Len(t, s, 69)
-	for i := 1; i < len(s); i++ {
-		assert.GreaterOrEqual(t, s[i], s[i-1])
-		assert.Less(t, s[i], 50*time.Millisecond, "capped")
-	}
-	assert.Less(t, s[0], time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		f := &flaky{fails: -1, err: unavailable}
+		ex := setup(t, f, retry.New(retry.WithRandom(func() float64 { return 0.999999 }), retry.MaxAttempts(70),
+			retry.Backoff(time.Millisecond, 50*time.Millisecond)), tool.ReadOnly())
+		ctx, got := events(context.Background())
+		_, _ = ex.Execute(ctx, call())
+		s := sleeps(got())
+		require.Len(t, s, 69)
+		for i := 1; i < len(s); i++ {
+			assert.GreaterOrEqual(t, s[i], s[i-1])
+			assert.Less(t, s[i], 50*time.Millisecond, "capped")
+		}
+		assert.Less(t, s[0], time.Millisecond)
+	})
 }
 
 func TestPriority(t *testing.T) {
