@@ -142,6 +142,10 @@ type Client struct {
 
 	recentMu sync.Mutex
 	recent   []string // tokens of finished calls still remembered, oldest first
+
+	tasks     taskWatch // execution.taskSupport of listed tools, read off the wire
+	skippedMu sync.Mutex
+	skipped   []Skipped // what the last Tools call left out
 }
 
 // remembered is how many finished calls' tokens are kept, so that late
@@ -257,7 +261,7 @@ func (c *Client) session(ctx context.Context) (*conn, error) {
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
-	cs, err := c.client.Connect(ctx, t, nil)
+	cs, err := c.client.Connect(ctx, c.tasks.watch(t), nil)
 	if err != nil {
 		if cmd != nil && cmd.Process != nil {
 			killGroup(cmd)

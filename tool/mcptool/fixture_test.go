@@ -20,9 +20,17 @@ import (
 const fixtureEnv = "MCPTOOL_FIXTURE_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(fixtureEnv) == "1" {
+	switch os.Getenv(fixtureEnv) {
+	case "1":
 		f := newFixture(0)
 		if err := f.srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "tasks":
+		// taskServer, whose tools/list says how each tool runs as a task.
+		if err := taskServer().Run(context.Background(), executionTransport{&mcp.StdioTransport{}}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -21,12 +21,21 @@ import (
 //
 // Names are prefixed (WithPrefix) and characters no provider accepts are
 // replaced with '_'; two remote names that end up the same are an error.
+//
+// Tools this client cannot call, or that the registry would refuse, are
+// left out rather than failing the listing or the registration: a tool
+// whose execution.taskSupport is "required" (MCP 2025-11-25: it runs only
+// as a task, and this client does not implement tasks), and a tool without
+// a name or whose input or output schema does not compile. Skipped returns
+// them with the reason, and each is logged as a warning to the WithLogger
+// logger. Client.Tool still wraps such a tool when asked by name.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	cn, err := c.session(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []tool.Tool
+	var skipped []Skipped
 	seen := map[string]string{}
 	for mt, err := range cn.cs.Tools(ctx, nil) {
 		if err != nil {
@@ -39,6 +48,13 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 			}
 			return nil, te
 		}
+		if reason := c.unusable(mt); reason != "" {
+			skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
+			if l := c.opts.logger; l != nil {
+				l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
+			}
+			continue
+		}
 		spec, err := c.specFor(mt)
 		if err != nil {
 			return nil, err
@@ -49,7 +65,51 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 		seen[spec.Name] = mt.Name
 		out = append(out, &remoteTool{c: c, spec: spec, remote: mt.Name})
 	}
+	c.skippedMu.Lock()
+	c.skipped = skipped
+	c.skippedMu.Unlock()
 	return out, nil
+}
+
+// Skipped is a tool of the server that Tools left out.
+type Skipped struct {
+	// Remote is the tool's name on the server.
+	Remote string
+	// Reason says which field breaks which rule, and what it would take.
+	Reason string
+}
+
+// Skipped returns the tools the last successful Tools call left out, and
+// why: tools this client cannot call (execution.taskSupport "required")
+// and tools the registry would refuse (no name, or a schema that does not
+// compile). It is empty when nothing was left out.
+func (c *Client) Skipped() []Skipped {
+	c.skippedMu.Lock()
+	defer c.skippedMu.Unlock()
+	return append([]Skipped(nil), c.skipped...)
+}
+
+// unusable says why the listed tool mt cannot be offered, or "".
+func (c *Client) unusable(mt *mcp.Tool) string {
+	if mt.Name == "" {
+		return "the tool has no name: a tool must be called by its name; fix the server"
+	}
+	if ts := c.tasks.taskSupport(mt.Name); ts == "required" {
+		return `execution.taskSupport is "required": the server runs this tool only as a task (MCP 2025-11-25), and this client does not implement tasks, so every call would fail; use a client with task support, or ask the server to allow calls without a task ("optional")`
+	}
+	in, err := objectSchema(mt.InputSchema)
+	if err == nil {
+		_, err = schema.Compile(in)
+	}
+	if err != nil {
+		return "inputSchema is refused: " + err.Error()
+	}
+	if out, ok := outputSchema(mt); ok {
+		if _, err := schema.Compile(out); err != nil {
+			return "outputSchema is refused: " + err.Error()
+		}
+	}
+	return ""
 }
 
 // Tool returns a tool that calls the server's tool remote with the given
@@ -89,16 +149,8 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 		InputSchema: in,
 		Tags:        []string{"mcp"},
 	}
-	if mt.OutputSchema != nil {
-		out, err := json.Marshal(mt.OutputSchema)
-		if err != nil {
-			return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: output schema: %w", c.target, mt.Name, err)
-		}
-		// The executor validates object outputs only; a non-object output
-		// schema (allowed since SEP-2106) is left off rather than refused.
-		if schema.CheckObject(out) == nil {
-			spec.OutputSchema = out
-		}
+	if out, ok := outputSchema(mt); ok {
+		spec.OutputSchema = out
 	}
 	a := tool.Annotations{Title: mt.Title, Destructive: true, OpenWorld: true}
 	if ann := mt.Annotations; ann != nil {
@@ -132,6 +184,21 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: %w", c.target, mt.Name, err)
 	}
 	return spec, nil
+}
+
+// outputSchema encodes the tool's output schema, if it has one the
+// executor can use: the executor validates object outputs only, so a
+// non-object output schema (allowed since SEP-2106) is left off rather
+// than refused.
+func outputSchema(mt *mcp.Tool) (json.RawMessage, bool) {
+	if mt.OutputSchema == nil {
+		return nil, false
+	}
+	out, err := json.Marshal(mt.OutputSchema)
+	if err != nil || schema.CheckObject(out) != nil {
+		return nil, false
+	}
+	return out, true
 }
 
 // objectSchema encodes a server's input schema, giving a schema without a

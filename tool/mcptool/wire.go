@@ -1,0 +1,268 @@
+package mcptool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The SDK's mcp.Tool (v1.8.0) does not decode a tool's "execution" object
+// (MCP 2025-11-25), so the client cannot see from the listing that a tool
+// must be called as a task. taskWatch reads that one field from the raw
+// tools/list responses on their way to the SDK: below the session, at the
+// connection for stdio and in-memory transports and at the HTTP round
+// trip for streamable HTTP (whose connection cannot be wrapped without
+// hiding the SDK's session updates from it). Nothing is changed on the
+// wire; a response is recorded before the SDK decodes it, so the listing
+// that yields a tool can already say how it runs.
+
+// maxListBody bounds how much of one tools/list response is kept for
+// reading execution (the SDK's own default event limit).
+const maxListBody = 16 << 20
+
+// taskWatch records each listed tool's execution.taskSupport by remote
+// name. A later listing replaces what an earlier one said.
+type taskWatch struct {
+	mu   sync.Mutex
+	task map[string]string // remote name -> taskSupport ("" when absent)
+}
+
+// taskSupport returns what the last listing said about the tool remote.
+func (w *taskWatch) taskSupport(remote string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.task[remote]
+}
+
+// note reads a tools/list result. Anything it cannot read is left to the
+// SDK, which reports malformed results itself.
+func (w *taskWatch) note(result json.RawMessage) {
+	var r struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.task == nil {
+		w.task = map[string]string{}
+	}
+	for _, raw := range r.Tools {
+		var t struct {
+			Name      string          `json:"name"`
+			Execution json.RawMessage `json:"execution"`
+		}
+		if json.Unmarshal(raw, &t) != nil || t.Name == "" {
+			continue
+		}
+		var e struct {
+			TaskSupport string `json:"taskSupport"`
+		}
+		_ = json.Unmarshal(t.Execution, &e) // absent or malformed: no task support
+		w.task[t.Name] = e.TaskSupport
+	}
+}
+
+// noteResponse records msg if it answers one of the tools/list requests in
+// pending (and forgets that request).
+func (w *taskWatch) noteResponse(msg jsonrpc.Message, pending *sync.Map) {
+	r, ok := msg.(*jsonrpc.Response)
+	if !ok || !r.ID.IsValid() {
+		return
+	}
+	if _, ok := pending.LoadAndDelete(r.ID); ok && r.Error == nil {
+		w.note(r.Result)
+	}
+}
+
+// watch returns t with its tools/list responses recorded into w.
+func (w *taskWatch) watch(t mcp.Transport) mcp.Transport {
+	if st, ok := t.(*mcp.StreamableClientTransport); ok {
+		cp := *st
+		hc := http.DefaultClient
+		if st.HTTPClient != nil {
+			hc = st.HTTPClient
+		}
+		hcp := *hc
+		next := hcp.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		hcp.Transport = &watchRoundTripper{next: next, w: w}
+		cp.HTTPClient = &hcp
+		return &cp
+	}
+	return &watchTransport{Transport: t, w: w}
+}
+
+// watchTransport records the tools/list responses of a message-level
+// connection (stdio, in-memory, any custom transport).
+type watchTransport struct {
+	mcp.Transport
+	w *taskWatch
+}
+
+func (t *watchTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &watchConn{Connection: conn, w: t.w}, nil
+}
+
+type watchConn struct {
+	mcp.Connection
+	w       *taskWatch
+	pending sync.Map // jsonrpc.ID of a tools/list request in flight
+}
+
+func (c *watchConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "tools/list" && r.IsCall() {
+		c.pending.Store(r.ID, struct{}{})
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if err == nil {
+		c.w.noteResponse(msg, &c.pending)
+	}
+	return msg, err
+}
+
+// watchRoundTripper records the responses to tools/list requests sent
+// over streamable HTTP, as JSON or as an event stream.
+type watchRoundTripper struct {
+	next http.RoundTripper
+	w    *taskWatch
+}
+
+func (rt *watchRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	id, ok := toolsListID(req)
+	resp, err := rt.next.RoundTrip(req)
+	if !ok || err != nil || resp.StatusCode != http.StatusOK || resp.Body == nil {
+		return resp, err
+	}
+	pending := &sync.Map{}
+	pending.Store(id, struct{}{})
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch mt {
+	case "application/json":
+		resp.Body = &jsonWatch{ReadCloser: resp.Body, w: rt.w, pending: pending}
+	case "text/event-stream":
+		resp.Body = &sseWatch{ReadCloser: resp.Body, w: rt.w, pending: pending}
+	}
+	return resp, nil
+}
+
+// toolsListID returns the id of the tools/list request req carries, if it
+// carries one. The body is read through GetBody, so req is left as is.
+func toolsListID(req *http.Request) (jsonrpc.ID, bool) {
+	if req.Method != http.MethodPost || req.GetBody == nil {
+		return jsonrpc.ID{}, false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return jsonrpc.ID{}, false
+	}
+	defer body.Close()
+	data, err := io.ReadAll(io.LimitReader(body, maxListBody))
+	if err != nil {
+		return jsonrpc.ID{}, false
+	}
+	msg, err := jsonrpc.DecodeMessage(data)
+	if err != nil {
+		return jsonrpc.ID{}, false
+	}
+	r, ok := msg.(*jsonrpc.Request)
+	if !ok || r.Method != "tools/list" || !r.IsCall() {
+		return jsonrpc.ID{}, false
+	}
+	return r.ID, true
+}
+
+// jsonWatch reads an application/json response as it passes and records it
+// when it ends (the SDK reads such a body to its end before decoding it).
+type jsonWatch struct {
+	io.ReadCloser
+	w       *taskWatch
+	pending *sync.Map
+	buf     bytes.Buffer
+}
+
+func (b *jsonWatch) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if b.buf.Len()+n <= maxListBody {
+		b.buf.Write(p[:n])
+	}
+	if err == io.EOF {
+		if msg, derr := jsonrpc.DecodeMessage(b.buf.Bytes()); derr == nil {
+			b.w.noteResponse(msg, b.pending)
+		}
+		b.buf = bytes.Buffer{}
+	}
+	return n, err
+}
+
+// sseWatch reads a text/event-stream response as it passes, line by line,
+// and records each event's data when the event ends. It sees an event's
+// end before the SDK can, which reads the same bytes after it.
+type sseWatch struct {
+	io.ReadCloser
+	w       *taskWatch
+	pending *sync.Map
+	line    []byte
+	data    []byte
+	hasData bool
+}
+
+func (s *sseWatch) Read(p []byte) (int, error) {
+	n, err := s.ReadCloser.Read(p)
+	for _, c := range p[:n] {
+		if c != '\n' {
+			if len(s.line) < maxListBody {
+				s.line = append(s.line, c)
+			}
+			continue
+		}
+		s.endLine(bytes.TrimSuffix(s.line, []byte("\r")))
+		s.line = s.line[:0]
+	}
+	if err == io.EOF {
+		s.endLine(nil) // a stream may end without the event's blank line
+	}
+	return n, err
+}
+
+func (s *sseWatch) endLine(line []byte) {
+	if len(line) == 0 {
+		if s.hasData {
+			if msg, err := jsonrpc.DecodeMessage(s.data); err == nil {
+				s.w.noteResponse(msg, s.pending)
+			}
+		}
+		s.data, s.hasData = s.data[:0], false
+		return
+	}
+	v, ok := bytes.CutPrefix(line, []byte("data:"))
+	if !ok {
+		return // event, id, retry, comments
+	}
+	v = bytes.TrimPrefix(v, []byte(" "))
+	if s.hasData {
+		s.data = append(s.data, '\n')
+	}
+	if len(s.data)+len(v) <= maxListBody {
+		s.data = append(s.data, v...)
+	}
+	s.hasData = true
+}
