@@ -92,9 +92,11 @@ type Executor struct {
 	limitCfg   limitConfig
 	limits     *limits // nil when no concurrency limit is configured
 	histSize   int
-	hist       *history // nil when history is disabled
+	histStore  HistoryStore // WithHistoryStore
+	hist       HistoryStore // nil when history is disabled
 	hub        hub
-	jobs       jobTable
+	jobs       jobTable // the in-memory job store
+	jobStore   JobStore // WithJobStore, else &jobs
 }
 
 // Option configures an Executor.
@@ -178,9 +180,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 		return nil, err
 	}
 	e.limits = newLimits(e.limitCfg)
-	if e.histSize > 0 {
-		e.hist = newHistory(e.histSize)
-	}
+	e.hist = newHistory(e.histSize, e.histStore)
 	e.exts = extension.Sort(e.exts)
 	for _, x := range e.exts {
 		if o, ok := x.(extension.Observer); ok {
@@ -188,6 +188,9 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 		}
 	}
 	e.chain = extension.Chain(e.runBackend, e.exts...)
+	if err := e.attachStores(); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -303,9 +306,7 @@ func (e *Executor) run(ctx context.Context, req *extension.Request, entry *regis
 	res.StartedAt = start
 	res.Timings.Total = time.Since(start)
 	settle(res)
-	if e.hist != nil {
-		e.hist.add(&id, cs, res)
-	}
+	e.addHistory(ctx, &id, cs, res)
 	cs.finish(res)
 	return res
 }

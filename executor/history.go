@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -42,7 +43,9 @@ type HistoryQuery struct {
 	Limit int
 }
 
-func (q *HistoryQuery) match(r *Record) bool {
+// Match reports whether q selects r (Limit aside): the rule a
+// HistoryStore applies.
+func (q *HistoryQuery) Match(r *Record) bool {
 	return (q.Tool == "" || q.Tool == r.Tool) &&
 		(q.Agent == "" || q.Agent == r.Agent) &&
 		(q.Status == "" || q.Status == r.Status) &&
@@ -50,24 +53,46 @@ func (q *HistoryQuery) match(r *Record) bool {
 		(q.Until.IsZero() || r.StartedAt.Before(q.Until))
 }
 
-// history is a ring of the last records under one mutex.
-type history struct {
+// HistoryStore keeps the records History returns. Without
+// WithHistoryStore an executor keeps the last WithHistory records in a ring
+// in memory; a shared store (backend/postgres) keeps the records of every
+// instance, so that History on any of them sees the calls of all.
+type HistoryStore interface {
+	// Add keeps the record of one finished call; r.Seq is zero, and the
+	// store numbers records in the order it keeps them. The call's result
+	// waits for Add, so a store bounds its own wait; a record it cannot
+	// keep it drops, and says so its own way (history is a summary: the
+	// audit trail, extension/audit, is the record that must not be lost).
+	// ctx carries the call's values but is never cancelled.
+	Add(ctx context.Context, r Record)
+	// Query returns the records that match q, oldest first; with q.Limit,
+	// the newest Limit of them. A store may bound how many it returns
+	// without q.Limit (the ring: its size), and says so in its doc.
+	Query(ctx context.Context, q HistoryQuery) ([]Record, error)
+}
+
+// ring is the in-memory HistoryStore, the default: the last records under
+// one mutex.
+type ring struct {
 	mu    sync.Mutex
 	total uint64   // records ever added; the last one's Seq
 	ring  []Record // record Seq lives at (Seq-1) % len(ring)
 }
 
-func newHistory(n int) *history { return &history{ring: make([]Record, n)} }
+// newHistory returns the executor's history store: store when given, else
+// a ring of n records, or nil (no history) when n is not positive.
+func newHistory(n int, store HistoryStore) HistoryStore {
+	switch {
+	case store != nil:
+		return store
+	case n > 0:
+		return &ring{ring: make([]Record, n)}
+	}
+	return nil
+}
 
-// add records the summary of a finished call.
-func (h *history) add(id *ident, cs *callState, res *tool.Result) {
-	r := Record{
-		CallID: id.id, Tool: id.name, Agent: id.agent, Session: id.session, JobID: cs.jobID(),
-		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
-	}
-	if res.Error != nil {
-		r.Code, r.Message = res.Error.Code, res.Error.Message
-	}
+// Add implements HistoryStore.
+func (h *ring) Add(_ context.Context, r Record) {
 	h.mu.Lock()
 	h.total++
 	r.Seq = h.total
@@ -75,13 +100,11 @@ func (h *history) add(id *ident, cs *callState, res *tool.Result) {
 	h.mu.Unlock()
 }
 
-// History returns the records of the last finished calls (at most the
-// WithHistory size) that match q, oldest first; with q.Limit, the newest
-// Limit of them. It returns nil when history is disabled.
-func (e *Executor) History(q HistoryQuery) []Record {
-	h := e.hist
-	if h == nil {
-		return nil
+// Query implements HistoryStore: it looks at the last records the ring
+// holds (at most its size).
+func (h *ring) Query(ctx context.Context, q HistoryQuery) ([]Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	h.mu.Lock()
 	n := min(h.total, uint64(len(h.ring)))
@@ -92,7 +115,7 @@ func (e *Executor) History(q HistoryQuery) []Record {
 	h.mu.Unlock()
 	out := all[:0]
 	for i := range all {
-		if q.match(&all[i]) {
+		if q.Match(&all[i]) {
 			out = append(out, all[i])
 		}
 	}
@@ -100,7 +123,42 @@ func (e *Executor) History(q HistoryQuery) []Record {
 		out = out[len(out)-q.Limit:]
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, nil
 	}
+	return out, nil
+}
+
+// addHistory records the summary of a finished call, when history is on.
+func (e *Executor) addHistory(ctx context.Context, id *ident, cs *callState, res *tool.Result) {
+	if e.hist == nil {
+		return
+	}
+	r := Record{
+		CallID: id.id, Tool: id.name, Agent: id.agent, Session: id.session, JobID: cs.jobID(),
+		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
+	}
+	if res.Error != nil {
+		r.Code, r.Message = res.Error.Code, res.Error.Message
+	}
+	// A cancelled call is recorded too.
+	e.hist.Add(context.WithoutCancel(ctx), r)
+}
+
+// History returns the records of the last finished calls that match q,
+// oldest first; with q.Limit, the newest Limit of them. In memory (the
+// default) it looks at the last WithHistory calls of this executor; with
+// WithHistoryStore, at what the store keeps. It returns nil when history
+// is disabled, and when the store fails: HistoryContext says why.
+func (e *Executor) History(q HistoryQuery) []Record {
+	out, _ := e.HistoryContext(context.Background(), q)
 	return out
+}
+
+// HistoryContext is History asking the store under ctx: a ctx that ends
+// first, or a store that fails, gives an error.
+func (e *Executor) HistoryContext(ctx context.Context, q HistoryQuery) ([]Record, error) {
+	if e.hist == nil {
+		return nil, nil
+	}
+	return e.hist.Query(ctx, q)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -163,4 +164,81 @@ func TestResultAndHistoryEchoTheReceivedCall(t *testing.T) {
 	h := ex.History(executor.HistoryQuery{})
 	require.Len(t, h, 1)
 	assert.Equal(t, []string{"c1", "noop", "ann", "s1"}, []string{h[0].CallID, h[0].Tool, h[0].Agent, h[0].Session})
+}
+
+// listStore is a HistoryStore that keeps every record in a slice.
+type listStore struct {
+	mu   sync.Mutex
+	recs []executor.Record
+}
+
+func (s *listStore) Add(_ context.Context, r executor.Record) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r.Seq = uint64(len(s.recs) + 1)
+	s.recs = append(s.recs, r)
+}
+
+func (s *listStore) Query(_ context.Context, q executor.HistoryQuery) ([]executor.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []executor.Record
+	for i := range s.recs {
+		if q.Match(&s.recs[i]) {
+			out = append(out, s.recs[i])
+		}
+	}
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[len(out)-q.Limit:]
+	}
+	return out, nil
+}
+
+// A history store keeps what History returns: here a slice that keeps
+// every call (the in-memory default keeps the last WithHistory).
+// backend/postgres has one that every instance of a fleet shares.
+func ExampleWithHistoryStore() {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("greet", "Greet someone", func(_ context.Context, in struct {
+		Name string `json:"name"`
+	}) (string, error) {
+		return "hello " + in.Name, nil
+	}))
+	store := &listStore{}
+	ex := executor.MustNew(reg, executor.WithHistoryStore(store), executor.WithHistory(0))
+	ctx := context.Background()
+	ex.Execute(ctx, tool.Call{ID: "c1", Name: "greet", Agent: "ann", Args: []byte(`{"name":"Bo"}`)})
+	ex.Execute(ctx, tool.Call{ID: "c2", Name: "greet", Agent: "bob", Args: []byte(`{"name":"Al"}`)})
+	ex.Execute(ctx, tool.Call{ID: "c3", Name: "greet", Agent: "bob", Args: []byte(`{}`)})
+	for _, r := range ex.History(executor.HistoryQuery{Agent: "bob"}) {
+		fmt.Println(r.Seq, r.CallID, r.Agent, r.Status)
+	}
+	// Output:
+	// 2 c2 bob succeeded
+	// 3 c3 bob failed
+}
+
+// HistoryContext gives up when its context is done; a typed nil store is
+// refused by New.
+func TestHistoryContextAndNilStore(t *testing.T) {
+	ex := executor.MustNew(scRegistry(t, scNoop()))
+	_, err := ex.Execute(context.Background(), tool.Call{ID: "a", Name: "noop"})
+	require.NoError(t, err)
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = ex.HistoryContext(done, executor.HistoryQuery{})
+	assert.ErrorIs(t, err, context.Canceled)
+	recs, err := ex.HistoryContext(context.Background(), executor.HistoryQuery{})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+
+	off := executor.MustNew(scRegistry(t, scNoop()), executor.WithHistory(0))
+	recs, err = off.HistoryContext(context.Background(), executor.HistoryQuery{})
+	assert.NoError(t, err)
+	assert.Nil(t, recs, "history disabled")
+
+	var nilStore *listStore
+	_, err = executor.New(scRegistry(t, scNoop()), executor.WithHistoryStore(nilStore))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "WithHistoryStore is a nil pointer")
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -67,7 +68,10 @@ type JobFilter struct {
 }
 
 type job struct {
-	id     JobID
+	id JobID
+	// stored is set for a job of the in-memory store; a job run for
+	// another store (JobRunner.Run) is kept by that store, not here.
+	stored bool
 	seq    uint64
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -105,7 +109,17 @@ func (j *job) observe(ev *tool.Event) {
 	}
 }
 
+func newJob(id JobID, call tool.Call, now time.Time) *job {
+	j := &job{id: id, done: make(chan struct{})}
+	j.status = JobStatus{ID: id, CallID: call.ID, Tool: call.Name, Agent: call.Agent, State: JobPending, SubmittedAt: now}
+	return j
+}
+
+// jobTable is the in-memory JobStore, the default: jobs run in this
+// process and live in its memory, finished ones within the retention
+// bounds (WithJobRetention).
 type jobTable struct {
+	e        *Executor // set by Attach
 	mu       sync.Mutex
 	seq      uint64
 	byID     map[JobID]*job
@@ -121,8 +135,8 @@ func (t *jobTable) add(call tool.Call, now time.Time) *job {
 	t.seq++
 	// Ids are globally unique (128 random bits), not per process: jobs of
 	// several instances can share a store, a log or a dashboard.
-	j := &job{id: JobID("job-" + rand.Text()), seq: t.seq, done: make(chan struct{})}
-	j.status = JobStatus{ID: j.id, CallID: call.ID, Tool: call.Name, Agent: call.Agent, State: JobPending, SubmittedAt: now}
+	j := newJob(JobID("job-"+rand.Text()), call, now)
+	j.stored, j.seq = true, t.seq
 	if t.byID == nil {
 		t.byID = make(map[JobID]*job)
 	}
@@ -136,6 +150,10 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 	j.status.State, j.status.Reason = JobDone, ""
 	j.status.CompletedAt, j.status.Result = now, res
 	j.mu.Unlock()
+	if !j.stored {
+		close(j.done)
+		return
+	}
 	// Into the retention list before waking the waiters, so that a caller
 	// whose Wait returned sees the job counted among the finished ones.
 	t.mu.Lock()
@@ -177,22 +195,89 @@ func (t *jobTable) get(id JobID) (*job, error) {
 	return nil, fmt.Errorf("%w %q: it never existed, or finished more than %v ago or before the last %d finished jobs", ErrJobNotFound, id, t.ttl, t.max)
 }
 
-// Submit starts call as an async job and returns its id at once.
+// JobStore keeps an executor's async jobs: Submit, Status, Wait, Cancel
+// and Jobs go through it. Without WithJobStore an executor keeps its jobs
+// in memory, run in this process; a shared store (backend/postgres) keeps
+// them in a database, so that a job submitted on one instance is run by
+// any, and every instance sees and cancels it.
 //
-// The job runs the same pipeline as Execute. It keeps ctx's values (the
-// principal, trace ids) but not its cancellation or deadline: a job
-// outlives the request that submitted it. Cancel stops it; the call's own
-// timeout still bounds each run of its backend. Submit fails only when ctx
-// is already done.
-func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := ctx.Err(); err != nil {
-		return "", tool.AsError(err)
-	}
+// A store and its executor need each other: the store runs jobs through
+// the executor, and the executor sends its jobs to the store. New breaks
+// the cycle: it builds the executor, then calls the store's Attach with a
+// JobRunner for it, once, before it returns. A store runs no job before
+// Attach.
+type JobStore interface {
+	// Attach gives the store the runner of the executor it serves. New
+	// calls it once; an error fails New.
+	Attach(run JobRunner) error
+	// Submit keeps call as a new job and returns its id, unique across
+	// stores and instances. When Submit returns, the job is kept (durably,
+	// for a shared store) and will run.
+	Submit(ctx context.Context, call tool.Call) (JobID, error)
+	// Status returns a snapshot of a job; an id the store does not know
+	// (or no longer keeps) gives an error wrapping ErrJobNotFound.
+	Status(ctx context.Context, id JobID) (JobStatus, error)
+	// Wait blocks until the job is done and returns its status (with
+	// Result set), or ctx's error when ctx ends first.
+	Wait(ctx context.Context, id JobID) (JobStatus, error)
+	// Cancel cancels a job wherever it runs; a job that has not started
+	// never runs. Cancelling a finished job does nothing.
+	Cancel(ctx context.Context, id JobID) error
+	// Jobs returns the jobs that match f, in submission order.
+	Jobs(ctx context.Context, f JobFilter) ([]JobStatus, error)
+}
+
+// JobRunner runs jobs through the executor it belongs to. A JobStore gets
+// one from Attach.
+type JobRunner struct{ e *Executor }
+
+// Run runs call as the job id through the executor's pipeline, as Execute
+// does, and returns its result, never nil. Cancelling ctx cancels the
+// call. The call's events and its history record carry id.
+func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Result {
 	start := time.Now()
-	j := e.jobs.add(call, start)
+	j := newJob(id, call, start)
+	entry, _ := r.e.reg.Lookup(call.Name)
+	cs := r.e.admit(&call, entry, j)
+	return r.e.run(ctx, &extension.Request{Call: call}, entry, cs, start)
+}
+
+// Registry returns the registry of the runner's executor: a store reads a
+// tool's annotations there (may a job of it run a second time?).
+func (r JobRunner) Registry() *registry.Registry { return r.e.reg }
+
+// attachStores checks the stores given to the options and hands the job
+// store (the in-memory one by default) its runner; New calls it once the
+// executor can run calls.
+func (e *Executor) attachStores() error {
+	if e.histStore != nil && isNilPointer(e.histStore) {
+		return errors.New("executor: the history store given to WithHistoryStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory ring")
+	}
+	if e.jobStore == nil {
+		e.jobStore = &e.jobs
+	}
+	if isNilPointer(e.jobStore) {
+		return errors.New("executor: the job store given to WithJobStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory store")
+	}
+	if err := e.jobStore.Attach(JobRunner{e}); err != nil {
+		return fmt.Errorf("executor: the job store given to WithJobStore: %w", err)
+	}
+	return nil
+}
+
+// Attach implements JobStore.
+func (t *jobTable) Attach(run JobRunner) error {
+	t.e = run.e
+	return nil
+}
+
+// Submit implements JobStore: the job runs in this process at once (lock
+// tickets are taken here, so jobs on one resource run in submission
+// order).
+func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
+	e := t.e
+	start := time.Now()
+	j := t.add(call, start)
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	j.cancel = cancel
 	entry, _ := e.reg.Lookup(call.Name)
@@ -204,46 +289,38 @@ func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	return j.id, nil
 }
 
-// Status returns a snapshot of the job. An unknown or dropped job gives an
-// error wrapping ErrJobNotFound.
-func (e *Executor) Status(id JobID) (JobStatus, error) {
-	j, err := e.jobs.get(id)
+// Status implements JobStore.
+func (t *jobTable) Status(ctx context.Context, id JobID) (JobStatus, error) {
+	if err := ctx.Err(); err != nil {
+		return JobStatus{}, err
+	}
+	j, err := t.get(id)
 	if err != nil {
 		return JobStatus{}, err
 	}
 	return j.snapshot(), nil
 }
 
-// Wait blocks until the job is done and returns its result, with the
-// result's *tool.Error as the error (nil on success), as Execute does. If
-// ctx ends first, Wait returns a nil result and ctx's error; the job goes
-// on.
-func (e *Executor) Wait(ctx context.Context, id JobID) (*tool.Result, error) {
-	j, err := e.jobs.get(id)
+// Wait implements JobStore.
+func (t *jobTable) Wait(ctx context.Context, id JobID) (JobStatus, error) {
+	j, err := t.get(id)
 	if err != nil {
-		return nil, err
-	}
-	if ctx == nil {
-		ctx = context.Background()
+		return JobStatus{}, err
 	}
 	select {
 	case <-j.done:
+		return j.snapshot(), nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return JobStatus{}, ctx.Err()
 	}
-	res := j.snapshot().Result
-	if res.Error != nil {
-		return res, res.Error
-	}
-	return res, nil
 }
 
-// Cancel cancels the job: a job still pending or awaiting approval never
-// runs its backend, and a running backend's context is cancelled (a shell
-// tool's whole process tree is killed). The job then finishes with
-// tool.StatusCancelled. Cancelling a finished job does nothing.
-func (e *Executor) Cancel(id JobID) error {
-	j, err := e.jobs.get(id)
+// Cancel implements JobStore.
+func (t *jobTable) Cancel(ctx context.Context, id JobID) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	j, err := t.get(id)
 	if err != nil {
 		return err
 	}
@@ -251,10 +328,12 @@ func (e *Executor) Cancel(id JobID) error {
 	return nil
 }
 
-// Jobs returns snapshots of the jobs that match f, in submission order:
-// those running or waiting, and the finished ones still kept.
-func (e *Executor) Jobs(f JobFilter) []JobStatus {
-	t := &e.jobs
+// Jobs implements JobStore: the jobs running or waiting, and the finished
+// ones still kept.
+func (t *jobTable) Jobs(ctx context.Context, f JobFilter) ([]JobStatus, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	t.mu.Lock()
 	t.pruneLocked(time.Now())
 	all := make([]*job, 0, len(t.byID))
@@ -265,11 +344,109 @@ func (e *Executor) Jobs(f JobFilter) []JobStatus {
 	slices.SortFunc(all, func(a, b *job) int { return cmp.Compare(a.seq, b.seq) })
 	var out []JobStatus
 	for _, j := range all {
-		s := j.snapshot()
-		if (len(f.States) == 0 || slices.Contains(f.States, s.State)) &&
-			(f.Tool == "" || f.Tool == s.Tool) && (f.Agent == "" || f.Agent == s.Agent) {
+		if s := j.snapshot(); f.match(&s) {
 			out = append(out, s)
 		}
 	}
+	return out, nil
+}
+
+// match reports whether the filter selects s.
+func (f *JobFilter) match(s *JobStatus) bool {
+	return (len(f.States) == 0 || slices.Contains(f.States, s.State)) &&
+		(f.Tool == "" || f.Tool == s.Tool) && (f.Agent == "" || f.Agent == s.Agent)
+}
+
+// Submit starts call as an async job and returns its id at once.
+//
+// The job runs the same pipeline as Execute. It keeps ctx's principal
+// (taken into the call when the call names none, so that a job run by
+// another instance runs as its submitter); in memory (the default) it
+// keeps ctx's other values too (trace ids). It never keeps ctx's
+// cancellation or deadline: a job outlives the request that submitted it.
+// Cancel stops it; the call's own timeout still bounds each run of its
+// backend. Submit fails when ctx is already done, or when the job store
+// (WithJobStore) cannot keep the job.
+func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return "", tool.AsError(err)
+	}
+	if call.Principal.ID == "" {
+		if p, ok := tool.PrincipalFrom(ctx); ok {
+			call.Principal = p
+		}
+	}
+	return e.jobStore.Submit(ctx, call)
+}
+
+// Status returns a snapshot of the job. An unknown or dropped job gives an
+// error wrapping ErrJobNotFound. It is StatusContext without a deadline;
+// with a shared job store, prefer StatusContext.
+func (e *Executor) Status(id JobID) (JobStatus, error) {
+	return e.StatusContext(context.Background(), id)
+}
+
+// StatusContext returns a snapshot of the job, asking the job store under
+// ctx: an unknown or dropped job gives an error wrapping ErrJobNotFound,
+// and a ctx that ends first gives ctx's error.
+func (e *Executor) StatusContext(ctx context.Context, id JobID) (JobStatus, error) {
+	return e.jobStore.Status(ctx, id)
+}
+
+// Wait blocks until the job is done and returns its result, with the
+// result's *tool.Error as the error (nil on success), as Execute does. If
+// ctx ends first, Wait returns a nil result and ctx's error; the job goes
+// on.
+func (e *Executor) Wait(ctx context.Context, id JobID) (*tool.Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	st, err := e.jobStore.Wait(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	res := st.Result
+	if res == nil {
+		return nil, fmt.Errorf("executor: job %s is done but its store gave no result: the job store is broken", id)
+	}
+	if res.Error != nil {
+		return res, res.Error
+	}
+	return res, nil
+}
+
+// Cancel cancels the job: a job still pending or awaiting approval never
+// runs its backend, and a running backend's context is cancelled (a shell
+// tool's whole process tree is killed). The job then finishes with
+// tool.StatusCancelled. Cancelling a finished job does nothing. It is
+// CancelContext without a deadline; with a shared job store, prefer
+// CancelContext.
+func (e *Executor) Cancel(id JobID) error {
+	return e.CancelContext(context.Background(), id)
+}
+
+// CancelContext is Cancel asking the job store under ctx: a ctx that ends
+// first gives ctx's error. With a shared store, a job running on another
+// instance is cancelled there.
+func (e *Executor) CancelContext(ctx context.Context, id JobID) error {
+	return e.jobStore.Cancel(ctx, id)
+}
+
+// Jobs returns snapshots of the jobs that match f, in submission order:
+// those running or waiting, and the finished ones still kept. It is
+// JobsContext without a deadline, and returns nil when the job store
+// fails; use JobsContext to see why.
+func (e *Executor) Jobs(f JobFilter) []JobStatus {
+	out, _ := e.JobsContext(context.Background(), f)
 	return out
+}
+
+// JobsContext returns the jobs that match f, in submission order, asking
+// the job store under ctx: with a shared store, every instance's jobs. A
+// ctx that ends first gives ctx's error.
+func (e *Executor) JobsContext(ctx context.Context, f JobFilter) ([]JobStatus, error) {
+	return e.jobStore.Jobs(ctx, f)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -207,4 +208,126 @@ func TestJobIDsAreGloballyUnique(t *testing.T) {
 			_, _ = ex.Wait(context.Background(), id)
 		}
 	}
+}
+
+// The context forms of Status, Cancel and Jobs (and Wait) give up when
+// their context is done, and leave the job alone.
+func TestJobContextFormsHonourCancellation(t *testing.T) {
+	probe, release := &scProbe{}, make(chan struct{})
+	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release)))
+	id, err := ex.Submit(context.Background(), tool.Call{ID: "c", Name: "gate"})
+	require.NoError(t, err)
+	scState(t, ex, id, executor.JobRunning)
+
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = ex.StatusContext(done, id)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.ErrorIs(t, ex.CancelContext(done, id), context.Canceled)
+	_, err = ex.JobsContext(done, executor.JobFilter{})
+	assert.ErrorIs(t, err, context.Canceled)
+	res, err := ex.Wait(done, id)
+	assert.Nil(t, res)
+	assert.ErrorIs(t, err, context.Canceled)
+
+	st, err := ex.StatusContext(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, executor.JobRunning, st.State, "a done context cancels nothing")
+	all, err := ex.JobsContext(context.Background(), executor.JobFilter{Tool: "gate"})
+	require.NoError(t, err)
+	require.Len(t, all, 1)
+	assert.Equal(t, id, all[0].ID)
+	close(release)
+	res, err = ex.Wait(context.Background(), id)
+	require.NoError(t, err)
+	assert.True(t, res.OK())
+}
+
+// handStore is a JobStore of the test's own: it keeps jobs in a map and
+// runs each through the attached JobRunner, as a shared store's worker
+// does.
+type handStore struct {
+	mu       sync.Mutex
+	run      executor.JobRunner
+	attached int
+	jobs     map[executor.JobID]*executor.JobStatus
+	done     map[executor.JobID]chan struct{}
+}
+
+func (s *handStore) Attach(run executor.JobRunner) error {
+	s.attached++
+	s.run = run
+	return nil
+}
+
+func (s *handStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, error) {
+	s.mu.Lock()
+	id := executor.JobID(fmt.Sprintf("hand-%d", len(s.jobs)+1))
+	s.jobs[id] = &executor.JobStatus{ID: id, CallID: call.ID, Tool: call.Name, State: executor.JobPending}
+	s.done[id] = make(chan struct{})
+	s.mu.Unlock()
+	go func() {
+		res := s.run.Run(context.Background(), id, call)
+		s.mu.Lock()
+		s.jobs[id].State, s.jobs[id].Result = executor.JobDone, res
+		s.mu.Unlock()
+		close(s.done[id])
+	}()
+	return id, nil
+}
+
+func (s *handStore) Status(_ context.Context, id executor.JobID) (executor.JobStatus, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.jobs[id]; st != nil {
+		return *st, nil
+	}
+	return executor.JobStatus{}, executor.ErrJobNotFound
+}
+
+func (s *handStore) Wait(ctx context.Context, id executor.JobID) (executor.JobStatus, error) {
+	s.mu.Lock()
+	done := s.done[id]
+	s.mu.Unlock()
+	<-done
+	return s.Status(ctx, id)
+}
+
+func (s *handStore) Cancel(context.Context, executor.JobID) error { return nil }
+
+func (s *handStore) Jobs(context.Context, executor.JobFilter) ([]executor.JobStatus, error) {
+	return nil, nil
+}
+
+// With WithJobStore, Submit, Status and Wait go through the store, which
+// New attached once, and a job the store runs through its JobRunner is a
+// call of the executor: its events and history record carry the job id.
+func TestJobStoreRunsJobsThroughTheRunner(t *testing.T) {
+	store := &handStore{jobs: map[executor.JobID]*executor.JobStatus{}, done: map[executor.JobID]chan struct{}{}}
+	ex := executor.MustNew(scRegistry(t, scNoop()), executor.WithJobStore(store))
+	assert.Equal(t, 1, store.attached)
+	events, stop := ex.Subscribe(executor.EventFilter{})
+	defer stop()
+	id, err := ex.Submit(context.Background(), tool.Call{ID: "c", Name: "noop"})
+	require.NoError(t, err)
+	assert.Equal(t, executor.JobID("hand-1"), id, "the store gives the id")
+	res, err := ex.Wait(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, "c", res.CallID)
+	st, err := ex.Status(id)
+	require.NoError(t, err)
+	assert.Equal(t, executor.JobDone, st.State)
+	evs := scCollect(events, func(ev tool.Event) bool { return ev.Kind == tool.EventCompleted }, 5*time.Second)
+	require.NotEmpty(t, evs)
+	for _, ev := range evs {
+		assert.Equal(t, "hand-1", ev.JobID)
+	}
+	h := ex.History(executor.HistoryQuery{})
+	require.Len(t, h, 1)
+	assert.Equal(t, id, h[0].JobID)
+
+	var nilStore *handStore
+	_, err = executor.New(scRegistry(t, scNoop()), executor.WithJobStore(nilStore))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "WithJobStore is a nil pointer")
 }

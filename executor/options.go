@@ -114,15 +114,17 @@ func WithConflictPolicy(p Overflow) Option {
 	return func(e *Executor) { e.conflict = p }
 }
 
-// WithHistory sets how many finished calls History keeps. Zero or negative
-// disables history. The default is DefaultHistory.
+// WithHistory sets how many finished calls History keeps in memory. Zero
+// or negative disables history. The default is DefaultHistory. It does
+// nothing with WithHistoryStore.
 func WithHistory(n int) Option {
 	return func(e *Executor) { e.histSize = max(n, 0) }
 }
 
 // WithJobRetention sets how long (ttl) and how many (keep) finished jobs
 // stay queryable by Status, Wait and Jobs before they are dropped. Zero or
-// negative values keep the defaults.
+// negative values keep the defaults. It bounds the in-memory job store;
+// a store given to WithJobStore keeps jobs by its own rules.
 func WithJobRetention(ttl time.Duration, keep int) Option {
 	return func(e *Executor) {
 		if ttl > 0 {
@@ -132,4 +134,21 @@ func WithJobRetention(ttl time.Duration, keep int) Option {
 			e.jobs.max = keep
 		}
 	}
+}
+
+// WithJobStore keeps the executor's async jobs (Submit, Status, Wait,
+// Cancel, Jobs) in s instead of this process's memory: with a shared store
+// (backend/postgres), any instance runs a job and every instance sees it.
+// New attaches s to the executor (JobStore.Attach); give each executor a
+// store of its own. A nil s keeps the in-memory store.
+func WithJobStore(s JobStore) Option {
+	return func(e *Executor) { e.jobStore = s }
+}
+
+// WithHistoryStore keeps the records History returns in s instead of a
+// ring in memory: with a shared store (backend/postgres), History sees the
+// calls of every instance. It turns history on whatever WithHistory says.
+// A nil s keeps the in-memory ring.
+func WithHistoryStore(s HistoryStore) Option {
+	return func(e *Executor) { e.histStore = s }
 }
