@@ -122,7 +122,8 @@ func OnLateProgress(fn func(Progress)) Option { return func(o *options) { o.late
 // must stay valid and unique.
 func WithSpec(fn func(*tool.Spec)) Option { return func(o *options) { o.spec = fn } }
 
-// WithLogger sets the SDK client's logger.
+// WithLogger sets the SDK client's logger, which also receives a warning
+// for each remote tool Tools leaves out (see Client.Skipped).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // Client is a connection to one MCP server, re-established on demand: when

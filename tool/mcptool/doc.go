@@ -35,5 +35,10 @@
 // with tool.CodeUnavailable (retryable) and the next call dials the target
 // again (a new subprocess for Stdio).
 //
+// Tools the client cannot offer are left out of Tools and reported by
+// Client.Skipped: a tool whose execution.taskSupport is "required" (it runs
+// only as an MCP task, which this client does not implement) and a tool
+// whose name or schemas the registry would refuse.
+//
 // Spec files: Kind(pool) is the factory for tools of kind "mcp" (see Impl).
 package mcptool

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -279,10 +282,12 @@ func TestToolsTheRegistryWouldRefuseAreReported(t *testing.T) {
 	add("bad_pattern", json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}`), nil)
 	add("remote_ref", json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}`), nil)
 	add("bad_output", map[string]any{"type": "object"}, json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":"zero"}}}`))
+	add("", map[string]any{"type": "object"}, nil)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
 	require.NoError(t, err)
-	c, err := Connect(context.Background(), Transport(ct))
+	var log lockedBuffer
+	c, err := Connect(context.Background(), Transport(ct), WithLogger(slog.New(slog.NewJSONHandler(&log, nil))))
 	require.NoError(t, err)
 	defer func() { _ = c.Close(); _ = ss.Wait() }()
 
@@ -297,9 +302,31 @@ func TestToolsTheRegistryWouldRefuseAreReported(t *testing.T) {
 	for _, s := range c.Skipped() {
 		got[s.Remote] = s.Reason
 	}
-	require.Len(t, got, 3, "%v", got)
+	require.Len(t, got, 4, "%v", got)
+	assert.Contains(t, got[""], "no name")
 	assert.Contains(t, got["bad_pattern"], "inputSchema is refused")
 	assert.Contains(t, got["remote_ref"], "inputSchema is refused")
 	assert.Contains(t, got["remote_ref"], "remote references are not loaded")
 	assert.Contains(t, got["bad_output"], "outputSchema is refused")
+	for name := range got {
+		assert.Contains(t, log.String(), fmt.Sprintf(`"tool":%q`, name), "each left-out tool is logged")
+	}
+}
+
+// lockedBuffer is a log destination safe for the SDK's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

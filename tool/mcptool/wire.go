@@ -176,7 +176,7 @@ func toolsListID(req *http.Request) (jsonrpc.ID, bool) {
 	}
 	defer body.Close()
 	data, err := io.ReadAll(io.LimitReader(body, maxListBody))
-	if err != nil {
+	if err != nil || !bytes.Contains(data, []byte(`"tools/list"`)) {
 		return jsonrpc.ID{}, false
 	}
 	msg, err := jsonrpc.DecodeMessage(data)
