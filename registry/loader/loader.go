@@ -12,13 +12,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolbelt-go/toolbelt/internal/suggest"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
+	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +30,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/internal/suggest"
 	"github.com/toolbelt-go/toolbelt/internal/yamlbound"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -341,7 +345,101 @@ func (s *session) commit(reg *registry.Registry) error {
 	return &LoadError{Problems: s.probs}
 }
 
-// parse reads one file's definitions.
+// The shape of a tool file. The YAML decoder fills these with known fields
+// only; what it cannot fill becomes a problem at its line (see typeProblem).
+type (
+	fileDoc struct {
+		Tools []toolDef `yaml:"tools"`
+	}
+	toolDef struct {
+		Name           string    `yaml:"name"`
+		Description    string    `yaml:"description"`
+		Type           string    `yaml:"type"`
+		InputSchema    yaml.Node `yaml:"input_schema"`
+		OutputSchema   yaml.Node `yaml:"output_schema"`
+		Implementation yaml.Node `yaml:"implementation"`
+		Metadata       *metadata `yaml:"metadata"`
+	}
+	metadata struct {
+		Version          string      `yaml:"version"`
+		Category         string      `yaml:"category"`
+		Tags             []string    `yaml:"tags"`
+		Secrets          []string    `yaml:"secrets"`
+		Risk             *string     `yaml:"risk"`
+		RequiresApproval bool        `yaml:"requires_approval"`
+		AllowedModes     []string    `yaml:"allowed_modes"`
+		Timeout          yaml.Node   `yaml:"timeout"`
+		RateLimitPerHour int         `yaml:"rate_limit_per_hour"`
+		Annotations      annotations `yaml:"annotations"`
+	}
+	annotations struct {
+		Title       string `yaml:"title"`
+		ReadOnly    bool   `yaml:"read_only"`
+		Destructive bool   `yaml:"destructive"`
+		Idempotent  bool   `yaml:"idempotent"`
+		OpenWorld   bool   `yaml:"open_world"`
+	}
+	goImplDef struct {
+		Function string `yaml:"function"`
+	}
+)
+
+// keySets says, for each decoded type, where its keys sit (the prefix of a
+// message) and the hints for keys people write by mistake; the known keys
+// are the struct's own yaml tags.
+var keySets = map[reflect.Type]struct {
+	where string
+	hints map[string]string
+}{
+	reflect.TypeFor[fileDoc](): {"", map[string]string{"tool": `use "tools", a list`, "specs": `use "tools"`}},
+	reflect.TypeFor[toolDef](): {"", map[string]string{
+		"tool_type":             `use "type"`,
+		"kind":                  `use "type"`,
+		"implementation_config": `use "implementation"`,
+		"inputSchema":           `use "input_schema"`,
+		"parameters":            `use "input_schema"`,
+		"outputSchema":          `use "output_schema"`,
+		"risk":                  `risk goes under metadata`,
+		"category":              `category goes under metadata`,
+		"tags":                  `tags go under metadata`,
+		"timeout":               `timeout goes under metadata`,
+		"requires_approval":     `requires_approval goes under metadata`,
+	}},
+	reflect.TypeFor[metadata](): {"metadata: ", map[string]string{
+		"is_dangerous":  `use risk: high (and requires_approval: true)`,
+		"dangerous":     `use risk: high (and requires_approval: true)`,
+		"approval":      `use requires_approval`,
+		"modes":         `use allowed_modes`,
+		"rate_limit":    `use rate_limit_per_hour`,
+		"readOnlyHint":  `annotations are read_only, destructive, idempotent, open_world, title`,
+		"read_only":     `read_only goes under metadata.annotations`,
+		"idempotent":    `idempotent goes under metadata.annotations`,
+		"destructive":   `destructive goes under metadata.annotations`,
+		"timeout_secs":  `use timeout: 30s`,
+		"timeout_sec":   `use timeout: 30s`,
+		"timeout_ms":    `use timeout: 500ms`,
+		"timeout_after": `use timeout`,
+	}},
+	reflect.TypeFor[annotations](): {"metadata.annotations: ", map[string]string{
+		"readOnlyHint":    `use read_only`,
+		"destructiveHint": `use destructive`,
+		"idempotentHint":  `use idempotent`,
+		"openWorldHint":   `use open_world`,
+	}},
+	reflect.TypeFor[goImplDef](): {"implementation: ", map[string]string{
+		"function_name": `use "function"`, "module": `go tools name a function of Loader.Funcs with "function"`,
+	}},
+}
+
+// maxDecodeProblems caps the problems of keys and values reported for one
+// document: past it, a file is not a tool file with typos.
+const maxDecodeProblems = 100
+
+var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
+
+// parse reads one file's definitions: each YAML document is decoded twice,
+// once as a node tree (to bound it and to know every key's line) and once
+// into the typed structs with unknown keys refused.
 func (s *session) parse(data []byte, file string) {
 	if strings.EqualFold(path.Ext(file), ".json") {
 		// JSON is YAML, but encoding/json says what is wrong with bad JSON
@@ -357,11 +455,13 @@ func (s *session) parse(data []byte, file string) {
 			return
 		}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	nodes := yaml.NewDecoder(bytes.NewReader(data))
+	typed := yaml.NewDecoder(bytes.NewReader(data))
+	typed.KnownFields(true)
 	docs := 0
 	for {
 		var doc yaml.Node
-		err := dec.Decode(&doc)
+		err := nodes.Decode(&doc)
 		if err == io.EOF {
 			break
 		}
@@ -382,7 +482,11 @@ func (s *session) parse(data []byte, file string) {
 			}
 			return
 		}
-		s.parseDoc(file, &doc)
+		var fd fileDoc
+		terr := typed.Decode(&fd)
+		if items, ok := s.checkShape(file, &doc); ok {
+			s.parseDoc(file, items, fd.Tools, terr)
+		}
 	}
 	if docs == 0 {
 		s.add(file, 0, "", "is empty: it should hold a tools: list")
@@ -409,247 +513,345 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// kv is one key of a mapping.
-type kv struct {
-	key, val *yaml.Node
-}
-
-// pairs returns a mapping's keys in order, reporting duplicate and
-// non-string keys.
-func (s *session) pairs(file, toolName, where string, n *yaml.Node) map[string]kv {
-	out := map[string]kv{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), deref(n.Content[i+1])
-		if k.Kind != yaml.ScalarNode {
-			s.add(file, k.Line, toolName, where+"has a key that is not a string")
-			continue
-		}
-		if k.Value == "<<" {
-			s.add(file, k.Line, toolName, where+"uses a YAML merge key (<<): write the keys out")
-			continue
-		}
-		if prev, dup := out[k.Value]; dup {
-			s.add(file, k.Line, toolName, fmt.Sprintf("%s%q is given twice (first at line %d)", where, k.Value, prev.key.Line))
-			continue
-		}
-		out[k.Value] = kv{k, v}
-	}
-	return out
-}
-
-// unknownKeys reports keys of m that are not in known, with a hint.
-func (s *session) unknownKeys(file, toolName, where string, m map[string]kv, known []string, hints map[string]string) {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if contains(known, k) {
-			continue
-		}
-		msg := fmt.Sprintf("%sunknown key %q", where, k)
-		if h, ok := hints[k]; ok {
-			msg += ": " + h
-		} else if sug := closest(k, known); sug != "" {
-			msg += fmt.Sprintf(": did you mean %q?", sug)
-		} else {
-			msg += ": known keys are " + strings.Join(known, ", ")
-		}
-		s.add(file, m[k].key.Line, toolName, msg)
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// closest returns the candidate nearest to s when it is near enough.
-func closest(s string, candidates []string) string { return suggest.Closest(s, candidates) }
-
-var (
-	rootKeys  = []string{"tools"}
-	toolKeys  = []string{"name", "description", "type", "input_schema", "output_schema", "implementation", "metadata"}
-	toolHints = map[string]string{
-		"tool_type":             `use "type"`,
-		"kind":                  `use "type"`,
-		"implementation_config": `use "implementation"`,
-		"inputSchema":           `use "input_schema"`,
-		"parameters":            `use "input_schema"`,
-		"outputSchema":          `use "output_schema"`,
-		"risk":                  `risk goes under metadata`,
-		"category":              `category goes under metadata`,
-		"tags":                  `tags go under metadata`,
-		"timeout":               `timeout goes under metadata`,
-		"requires_approval":     `requires_approval goes under metadata`,
-	}
-	metaKeys  = []string{"version", "category", "tags", "risk", "requires_approval", "allowed_modes", "timeout", "rate_limit_per_hour", "annotations", "secrets"}
-	metaHints = map[string]string{
-		"is_dangerous":  `use risk: high (and requires_approval: true)`,
-		"dangerous":     `use risk: high (and requires_approval: true)`,
-		"approval":      `use requires_approval`,
-		"modes":         `use allowed_modes`,
-		"rate_limit":    `use rate_limit_per_hour`,
-		"readOnlyHint":  `annotations are read_only, destructive, idempotent, open_world, title`,
-		"read_only":     `read_only goes under metadata.annotations`,
-		"idempotent":    `idempotent goes under metadata.annotations`,
-		"destructive":   `destructive goes under metadata.annotations`,
-		"timeout_secs":  `use timeout: 30s`,
-		"timeout_sec":   `use timeout: 30s`,
-		"timeout_ms":    `use timeout: 500ms`,
-		"timeout_after": `use timeout`,
-	}
-	annotationKeys = []string{"title", "read_only", "destructive", "idempotent", "open_world"}
-	annotationHint = map[string]string{
-		"readOnlyHint":    `use read_only`,
-		"destructiveHint": `use destructive`,
-		"idempotentHint":  `use idempotent`,
-		"openWorldHint":   `use open_world`,
-	}
-	builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
-)
-
-func (s *session) parseDoc(file string, doc *yaml.Node) {
+// checkShape checks a document's outline (a mapping with a non-empty tools
+// list of mappings) and returns the tool nodes.
+func (s *session) checkShape(file string, doc *yaml.Node) ([]*yaml.Node, bool) {
 	root := doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
-			return
+			return nil, false
 		}
 		root = deref(root.Content[0])
 	}
 	if root.Kind != yaml.MappingNode {
 		s.add(file, root.Line, "", "the top level must be a mapping with a tools: list")
-		return
+		return nil, false
 	}
-	m := s.pairs(file, "", "", root)
-	s.unknownKeys(file, "", "", m, rootKeys, map[string]string{"tool": `use "tools", a list`, "specs": `use "tools"`})
-	tools, ok := m["tools"]
-	if !ok {
+	list := value(root, "tools")
+	if list == nil {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			s.unknownKey(file, "", root.Content[i], reflect.TypeFor[fileDoc]())
+		}
 		s.add(file, root.Line, "", "has no tools: list")
+		return nil, false
+	}
+	if list.Kind != yaml.SequenceNode {
+		s.add(file, list.Line, "", "tools must be a list of tool definitions (each starting with \"- name: ...\")")
+		return nil, false
+	}
+	if len(list.Content) == 0 {
+		s.add(file, list.Line, "", "the tools: list is empty")
+	}
+	items := make([]*yaml.Node, len(list.Content))
+	ok := true
+	for i, item := range list.Content {
+		items[i] = deref(item)
+		if items[i].Kind != yaml.MappingNode {
+			s.add(file, items[i].Line, "", fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", i))
+			ok = false
+		}
+	}
+	return items, ok
+}
+
+// value returns the node at a dotted path of mapping keys and list
+// indexes ("metadata.allowed_modes.1"), the first of duplicated keys, or
+// nil when the path is not all there.
+func value(n *yaml.Node, p string) *yaml.Node {
+	_, v := lookup(n, p)
+	return v
+}
+
+// lookup is value that also returns the node naming it: the key, or the
+// list element itself.
+func lookup(n *yaml.Node, p string) (key, val *yaml.Node) {
+	for elem := range strings.SplitSeq(p, ".") {
+		n = deref(n)
+		key, val = nil, nil
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content) && val == nil; i += 2 {
+				if n.Content[i].Value == elem {
+					key, val = n.Content[i], n.Content[i+1]
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(elem); err == nil && i >= 0 && i < len(n.Content) {
+				key, val = n.Content[i], n.Content[i]
+			}
+		}
+		if val == nil {
+			return nil, nil
+		}
+		n = val
+	}
+	return key, deref(n)
+}
+
+// cutLast removes the last element of a dotted path.
+func cutLast(p string) (string, string) {
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return "", p
+}
+
+// lastLine is the last line a node's text reaches (an alias is one line).
+func lastLine(n *yaml.Node) int {
+	last := n.Line
+	for _, c := range n.Content {
+		last = max(last, lastLine(c))
+	}
+	return last
+}
+
+// parseDoc reports the decoder's problems, each under the tool whose
+// lines hold it, then checks and builds every tool.
+func (s *session) parseDoc(file string, items []*yaml.Node, defs []toolDef, decodeErr error) {
+	var te *yaml.TypeError
+	if decodeErr != nil && !errors.As(decodeErr, &te) {
+		line, msg := yamlError(decodeErr)
+		s.add(file, line, "", msg)
 		return
 	}
-	if tools.val.Kind != yaml.SequenceNode {
-		s.add(file, tools.val.Line, "", "tools must be a list of tool definitions (each starting with \"- name: ...\")")
-		return
+	byTool := make([][]Problem, len(items))
+	if te != nil {
+		last := make([]int, len(items))
+		for i, n := range items {
+			last[i] = lastLine(n)
+		}
+		errs := te.Errors
+		if len(errs) > maxDecodeProblems {
+			s.add(file, 0, "", fmt.Sprintf("has %d more problems of keys and values after the first %d", len(errs)-maxDecodeProblems, maxDecodeProblems))
+			errs = errs[:maxDecodeProblems]
+		}
+		for _, e := range errs {
+			line, msg := yamlError(errors.New(e))
+			i := -1
+			for j, n := range items {
+				if n.Line <= line && line <= last[j] {
+					i = j
+					break
+				}
+			}
+			if i < 0 {
+				s.add(file, line, "", s.typeProblem(nil, line, msg))
+				continue
+			}
+			byTool[i] = append(byTool[i], Problem{File: file, Line: line, Message: s.typeProblem(items[i], line, msg)})
+		}
 	}
-	if len(tools.val.Content) == 0 {
-		s.add(file, tools.val.Line, "", "the tools: list is empty")
-	}
-	for i, item := range tools.val.Content {
-		s.parseTool(file, i, deref(item))
+	for i, item := range items {
+		var d toolDef
+		if i < len(defs) {
+			d = defs[i]
+		}
+		s.parseTool(file, i, item, &d, byTool[i])
 	}
 }
 
-// def is what one definition says, before it becomes a tool.
-type def struct {
-	file, name, kind string
-	line             int
-	m                map[string]kv
+var (
+	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+\.(\w+)$`)
+	duplicateKey = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
+	cannotDecode = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*?)(\\.\\.\\.)?`)? into (\\S+)$")
+)
+
+// typeProblem turns one of the YAML decoder's messages about line into
+// the loader's: the key's path, the rule and the fix.
+func (s *session) typeProblem(item *yaml.Node, line int, msg string) string {
+	if m := unknownField.FindStringSubmatch(msg); m != nil {
+		for t := range keySets {
+			if t.Name() == m[2] {
+				return unknownKeyMessage(m[1], t)
+			}
+		}
+	}
+	if m := duplicateKey.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%q is given twice (first at line %s)", m[1], m[2])
+	}
+	if m := cannotDecode.FindStringSubmatch(msg); m != nil {
+		key, val := keyAt(item, "", line, m[1], m[2], m[3] != "")
+		if item == nil {
+			key, val = "tools", &yaml.Node{}
+		}
+		if val == nil {
+			return msg
+		}
+		shown := val.Value
+		switch into := m[4]; {
+		case into == "bool":
+			return fmt.Sprintf("%s is %q: write true or false", key, shown)
+		case into == "int":
+			return fmt.Sprintf("%s is %q: write a whole number (0 for no limit)", key, shown)
+		case into == "[]string":
+			return key + " must be a list of strings, such as [a, b]"
+		case into == "string" || into == "*string":
+			return key + " must be a string"
+		case strings.HasPrefix(into, "[]"):
+			return key + " must be a list"
+		default:
+			return key + " must be a mapping"
+		}
+	}
+	return msg
 }
 
-func (s *session) parseTool(file string, idx int, n *yaml.Node) {
-	if n.Kind != yaml.MappingNode {
-		s.add(file, n.Line, "", fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", idx))
-		return
+// keyAt finds the value the decoder could not fill, the deepest node at
+// line with the YAML tag and text shown (a prefix when cut), and its
+// dotted path.
+func keyAt(n *yaml.Node, prefix string, line int, tag, shown string, cut bool) (string, *yaml.Node) {
+	n = deref(n)
+	for i := 0; i < len(n.Content); i++ {
+		key, v := strconv.Itoa(i), n.Content[i]
+		if n.Kind == yaml.MappingNode {
+			key, v = n.Content[i].Value, n.Content[i+1]
+			i++
+		}
+		if prefix != "" {
+			key = prefix + "." + key
+		}
+		if k, found := keyAt(v, key, line, tag, shown, cut); found != nil {
+			return k, found
+		}
+		if v = deref(v); v.Line == line && v.ShortTag() == "!!"+tag &&
+			(v.Kind != yaml.ScalarNode || v.Value == shown || (cut && strings.HasPrefix(v.Value, shown))) {
+			return key, v
+		}
 	}
+	return "", nil
+}
+
+func (s *session) unknownKey(file, toolName string, k *yaml.Node, t reflect.Type) {
+	if _, known := yamlKeys(t)[k.Value]; !known {
+		s.add(file, k.Line, toolName, unknownKeyMessage(k.Value, t))
+	}
+}
+
+// unknownKeyMessage says that key is not a key of t, with a hint.
+func unknownKeyMessage(key string, t reflect.Type) string {
+	set := keySets[t]
+	known := slices.Sorted(maps.Keys(yamlKeys(t)))
+	msg := fmt.Sprintf("%sunknown key %q", set.where, key)
+	if h, ok := set.hints[key]; ok {
+		return msg + ": " + h
+	}
+	if sug := suggest.Closest(key, known); sug != "" {
+		return msg + fmt.Sprintf(": did you mean %q?", sug)
+	}
+	return msg + ": known keys are " + strings.Join(known, ", ")
+}
+
+// yamlKeys returns the keys of struct type t, from its yaml tags.
+func yamlKeys(t reflect.Type) map[string]struct{} {
+	keys := map[string]struct{}{}
+	for i := range t.NumField() {
+		keys[strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]] = struct{}{}
+	}
+	return keys
+}
+
+// parseTool checks one definition in one pass and, when nothing is wrong,
+// builds its tool. decoded are the decoder's problems within it.
+func (s *session) parseTool(file string, idx int, item *yaml.Node, d *toolDef, decoded []Problem) {
 	before := len(s.probs)
-	d := &def{file: file, line: n.Line, m: s.pairs(file, "", "", n)}
-	// The name first, so every later problem can say which tool it is about.
-	if k, ok := d.m["name"]; !ok {
-		s.add(file, n.Line, "", fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
-	} else if name, ok := s.scalarString(d, k, "name"); ok {
-		d.name = name
+	at := func(p string) int {
+		if n := value(item, p); n != nil {
+			return n.Line
+		}
+		return item.Line
+	}
+	// The name comes from the node: with a duplicated name key the first
+	// one names the tool, as it is the one a reader sees first.
+	name := ""
+	if n := value(item, "name"); n == nil || strings.TrimSpace(n.Value) == "" {
+		s.add(file, item.Line, "", fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
+	} else {
+		name = n.Value
 		if err := tool.CheckName(name); err != nil {
-			s.add(file, k.val.Line, name, err.Error())
+			s.add(file, at("name"), name, err.Error())
 		}
 		if prev, dup := s.seen[name]; dup {
-			s.add(file, k.key.Line, name, fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", prev.file, prev.line))
+			s.add(file, at("name"), name, fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", prev.file, prev.line))
 		}
 	}
-	for i := range s.probs[before:] {
-		if s.probs[before+i].Tool == "" {
-			s.probs[before+i].Tool = d.name
+	for _, p := range decoded {
+		p.Tool = name
+		s.probs = append(s.probs, p)
+		if strings.Contains(p.Message, "is given twice") {
+			// The decoder leaves a mapping with a repeated key empty, and
+			// which of the two values was meant is for the author to say.
+			return
 		}
 	}
-	s.unknownKeys(file, d.name, "", d.m, toolKeys, toolHints)
-	placeholder := &loaded{file: file, line: n.Line, name: d.name}
-	if d.name != "" {
-		if _, dup := s.seen[d.name]; !dup {
-			s.seen[d.name] = placeholder
-		}
+	placeholder := &loaded{file: file, line: item.Line, name: name}
+	if _, dup := s.seen[name]; name != "" && !dup {
+		s.seen[name] = placeholder
 	}
 
 	kinds := s.kindNames()
-	if k, ok := d.m["type"]; !ok {
-		s.add(file, n.Line, d.name, "type is missing: set it to one of "+strings.Join(kinds, ", "))
-	} else if kind, ok := s.scalarString(d, k, "type"); ok {
-		d.kind = kind
-		if !contains(kinds, kind) {
-			msg := fmt.Sprintf("type %q is not known", kind)
-			switch {
-			case contains([]string{"shell", "http", "mcp"}, kind):
-				msg = fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind)
-			case closest(kind, kinds) != "":
-				msg += fmt.Sprintf(": did you mean %q?", closest(kind, kinds))
-			default:
-				msg += ": known types are " + strings.Join(kinds, ", ")
-			}
-			s.add(file, k.val.Line, d.name, msg)
-			d.kind = ""
+	kind := d.Type
+	switch {
+	case value(item, "type") == nil:
+		s.add(file, item.Line, name, "type is missing: set it to one of "+strings.Join(kinds, ", "))
+	case !slices.Contains(kinds, kind):
+		msg := fmt.Sprintf("type %q is not known", kind)
+		switch {
+		case slices.Contains([]string{"shell", "http", "mcp"}, kind):
+			msg = fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind)
+		case suggest.Closest(kind, kinds) != "":
+			msg += fmt.Sprintf(": did you mean %q?", suggest.Closest(kind, kinds))
+		default:
+			msg += ": known types are " + strings.Join(kinds, ", ")
 		}
+		s.add(file, at("type"), name, msg)
+		kind = ""
 	}
 
 	var spec tool.Spec
 	var impl tool.Tool
-	if d.kind == "go" {
-		impl = s.goImpl(d)
-		if impl != nil {
+	if kind == "go" {
+		if impl = s.goImpl(file, name, item, d); impl != nil {
 			spec = impl.Spec()
 		}
 	}
-	spec.Name = d.name
-	if k, ok := d.m["description"]; ok {
-		if desc, ok := s.scalarString(d, k, "description"); ok {
-			if strings.TrimSpace(desc) == "" {
-				s.add(file, k.val.Line, d.name, "description is empty: tell the model what the tool does and when to use it")
-			}
-			spec.Description = desc
+	spec.Name = name
+	switch n := value(item, "description"); {
+	case n != nil:
+		if n.ShortTag() == "!!null" || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == "") {
+			s.add(file, at("description"), name, "description is empty: tell the model what the tool does and when to use it")
 		}
-	} else if d.kind != "go" || (impl != nil && spec.Description == "") {
-		s.add(file, n.Line, d.name, "description is missing: tell the model what the tool does and when to use it")
+		spec.Description = d.Description
+	case kind != "go" || (impl != nil && spec.Description == ""):
+		s.add(file, item.Line, name, "description is missing: tell the model what the tool does and when to use it")
 	}
-	if raw, ok := s.schemaField(d, "input_schema"); ok {
+	if raw, ok := s.schemaField(file, name, "input_schema", &d.InputSchema); ok {
 		spec.InputSchema = raw
 	} else if len(spec.InputSchema) == 0 {
 		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	if raw, ok := s.schemaField(d, "output_schema"); ok {
+	if raw, ok := s.schemaField(file, name, "output_schema", &d.OutputSchema); ok {
 		spec.OutputSchema = raw
 	}
-	if d.kind != "go" {
+	if kind != "go" {
 		// A command, an endpoint or a remote tool changes something outside
 		// the program unless the file says otherwise: medium unless a
 		// metadata.risk says otherwise.
 		spec.Risk = tool.RiskMedium
 	}
-	if k, ok := d.m["metadata"]; ok {
-		s.parseMetadata(d, k.val, &spec)
+	if d.Metadata != nil {
+		s.applyMetadata(file, name, item, d.Metadata, &spec)
 	}
-	if len(s.probs) > before || d.kind == "" {
-		s.checkImplKeys(d)
+	impl0 := &d.Implementation
+	if impl0.Kind != 0 && deref(impl0).Kind != yaml.MappingNode && kind != "go" {
+		s.add(file, impl0.Line, name, "implementation must be a mapping")
+	}
+	if len(s.probs) > before || kind == "" {
 		return
 	}
-	t := s.build(d, spec, impl)
-	if t == nil {
-		return
+	if t := s.build(file, name, item, kind, d, spec, impl); t != nil {
+		placeholder.tool = t
+		s.defs = append(s.defs, placeholder)
 	}
-	placeholder.tool = t
-	s.defs = append(s.defs, placeholder)
 }
 
 func (s *session) kindNames() []string {
@@ -663,281 +865,185 @@ func (s *session) kindNames() []string {
 	return names
 }
 
-// checkImplKeys still reports a malformed implementation block when the
-// definition already has other problems, so one pass shows them all.
-func (s *session) checkImplKeys(d *def) {
-	if k, ok := d.m["implementation"]; ok && k.val.Kind != yaml.MappingNode {
-		s.add(d.file, k.val.Line, d.name, "implementation must be a mapping")
-	}
-}
-
-func (s *session) scalarString(d *def, k kv, field string) (string, bool) {
-	if k.val.Kind != yaml.ScalarNode || k.val.ShortTag() == "!!null" {
-		s.add(d.file, k.val.Line, d.name, field+" must be a string")
-		return "", false
-	}
-	return k.val.Value, true
-}
-
 // schemaField converts input_schema or output_schema to JSON and checks it.
-func (s *session) schemaField(d *def, field string) (json.RawMessage, bool) {
-	k, ok := d.m[field]
-	if !ok {
+func (s *session) schemaField(file, name, field string, n *yaml.Node) (json.RawMessage, bool) {
+	if n.Kind == 0 {
 		return nil, false
 	}
-	if k.val.Kind != yaml.MappingNode {
-		s.add(d.file, k.val.Line, d.name, field+" must be a mapping (a JSON Schema whose root is {type: object})")
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		s.add(file, n.Line, name, field+" must be a mapping (a JSON Schema whose root is {type: object})")
 		return nil, false
 	}
-	v, errLine, err := toJSON(k.val)
+	v, errLine, err := toJSON(n)
 	if err != nil {
-		s.add(d.file, errLine, d.name, field+": "+err.Error())
+		s.add(file, errLine, name, field+": "+err.Error())
+		return nil, false
+	}
+	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
+		shown, _ := json.Marshal(t)
+		if str, ok := t.(string); ok {
+			shown = []byte(str)
+		}
+		s.add(file, value(n, "type").Line, name, fmt.Sprintf("%s.type is %q: the root must be \"object\", because every provider wants an object of arguments", field, shown))
 		return nil, false
 	}
 	raw, _ := json.Marshal(v)
-	sm := s.pairs(d.file, d.name, field+": ", k.val)
-	if t, ok := sm["type"]; ok && !(t.val.Kind == yaml.ScalarNode && t.val.Value == "object") {
-		shown := t.val.Value
-		if t.val.Kind != yaml.ScalarNode {
-			b, _ := json.Marshal(must(toJSON(t.val)))
-			shown = string(b)
-		}
-		s.add(d.file, t.val.Line, d.name, fmt.Sprintf("%s.type is %q: the root must be \"object\", because every provider wants an object of arguments", field, shown))
-		return nil, false
-	}
 	if _, err := schema.Compile(raw); err != nil {
-		s.add(d.file, k.val.Line, d.name, field+": "+err.Error())
+		s.add(file, n.Line, name, field+": "+err.Error())
 		return nil, false
 	}
 	return raw, true
 }
 
-func must(v any, _ int, _ error) any { return v }
-
-func (s *session) parseMetadata(d *def, n *yaml.Node, spec *tool.Spec) {
-	if n.Kind != yaml.MappingNode {
-		s.add(d.file, n.Line, d.name, "metadata must be a mapping")
-		return
-	}
-	m := s.pairs(d.file, d.name, "metadata: ", n)
-	s.unknownKeys(d.file, d.name, "metadata: ", m, metaKeys, metaHints)
-	str := func(key string, set func(string)) {
-		if k, ok := m[key]; ok {
-			if v, ok := s.scalarString(d, k, "metadata."+key); ok {
-				set(v)
-			}
+// applyMetadata checks the values the decoder could not judge and copies
+// the metadata into spec.
+func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata, spec *tool.Spec) {
+	// A key the file leaves out keeps the value a go tool's Go definition
+	// gave it.
+	has := func(key string) bool { return value(item, "metadata."+key) != nil }
+	at := func(key string) int { return value(item, "metadata."+key).Line }
+	a := &spec.Annotations
+	for key, set := range map[string]func(){
+		"version":                 func() { spec.Version = m.Version },
+		"category":                func() { spec.Category = m.Category },
+		"tags":                    func() { spec.Tags = m.Tags },
+		"secrets":                 func() { spec.Secrets = m.Secrets },
+		"requires_approval":       func() { spec.RequiresApproval = m.RequiresApproval },
+		"allowed_modes":           func() { spec.AllowedModes = m.AllowedModes },
+		"rate_limit_per_hour":     func() { spec.RateLimitPerHour = max(m.RateLimitPerHour, 0) },
+		"annotations.title":       func() { a.Title = m.Annotations.Title },
+		"annotations.read_only":   func() { a.ReadOnly = m.Annotations.ReadOnly },
+		"annotations.destructive": func() { a.Destructive = m.Annotations.Destructive },
+		"annotations.idempotent":  func() { a.Idempotent = m.Annotations.Idempotent },
+		"annotations.open_world":  func() { a.OpenWorld = m.Annotations.OpenWorld },
+	} {
+		if has(key) {
+			set()
 		}
 	}
-	list := func(key string, set func([]string)) {
-		k, ok := m[key]
-		if !ok {
-			return
-		}
-		if k.val.Kind != yaml.SequenceNode {
-			s.add(d.file, k.val.Line, d.name, fmt.Sprintf("metadata.%s must be a list of strings, such as [a, b]", key))
-			return
-		}
-		var out []string
-		for _, e := range k.val.Content {
-			e = deref(e)
-			if e.Kind != yaml.ScalarNode || e.ShortTag() == "!!null" {
-				s.add(d.file, e.Line, d.name, fmt.Sprintf("metadata.%s must hold only strings", key))
-				return
-			}
-			out = append(out, e.Value)
-		}
-		set(out)
-	}
-	boolean := func(where string, k kv, set func(bool)) {
-		if k.val.Kind != yaml.ScalarNode || k.val.ShortTag() != "!!bool" {
-			s.add(d.file, k.val.Line, d.name, fmt.Sprintf("%s is %q: write true or false", where, k.val.Value))
-			return
-		}
-		set(k.val.Value == "true" || k.val.Value == "True" || k.val.Value == "TRUE")
-	}
-	str("version", func(v string) { spec.Version = v })
-	str("category", func(v string) { spec.Category = v })
-	list("tags", func(v []string) { spec.Tags = v })
-	list("secrets", func(v []string) { spec.Secrets = v })
-	if k, ok := m["risk"]; ok {
-		if v, ok := s.scalarString(d, k, "metadata.risk"); ok {
-			if r, err := tool.ParseRisk(v); err != nil {
-				s.add(d.file, k.val.Line, d.name, fmt.Sprintf("metadata.risk is %q: use low, medium or high", v))
-			} else {
-				spec.Risk = r
-			}
+	if m.Risk != nil {
+		if r, err := tool.ParseRisk(*m.Risk); err != nil {
+			s.add(file, at("risk"), name, fmt.Sprintf("metadata.risk is %q: use low, medium or high", *m.Risk))
+		} else {
+			spec.Risk = r
 		}
 	}
-	if k, ok := m["requires_approval"]; ok {
-		boolean("metadata.requires_approval", k, func(b bool) { spec.RequiresApproval = b })
-	}
-	list("allowed_modes", func(modes []string) {
-		known := append(append([]string(nil), builtinModes...), s.l.Modes...)
-		k := m["allowed_modes"]
-		for i, mode := range modes {
-			if contains(known, mode) {
-				continue
-			}
-			msg := fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)
-			if sug := closest(mode, known); sug != "" {
-				msg += fmt.Sprintf(": did you mean %q?", sug)
-			} else {
-				msg += ": known modes are " + strings.Join(known, ", ") + " (add others with Loader.Modes)"
-			}
-			s.add(d.file, deref(k.val.Content[i]).Line, d.name, msg)
+	known := append(slices.Clone(builtinModes), s.l.Modes...)
+	for i, mode := range m.AllowedModes {
+		if slices.Contains(known, mode) {
+			continue
 		}
-		spec.AllowedModes = modes
-	})
-	if k, ok := m["timeout"]; ok {
-		v := k.val
+		msg := fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)
+		if sug := suggest.Closest(mode, known); sug != "" {
+			msg += fmt.Sprintf(": did you mean %q?", sug)
+		} else {
+			msg += ": known modes are " + strings.Join(known, ", ") + " (add others with Loader.Modes)"
+		}
+		s.add(file, at("allowed_modes."+strconv.Itoa(i)), name, msg)
+	}
+	if m.RateLimitPerHour < 0 {
+		s.add(file, at("rate_limit_per_hour"), name, fmt.Sprintf("metadata.rate_limit_per_hour is %d: write a whole number of calls per hour, 0 for no limit", m.RateLimitPerHour))
+	}
+	if v := deref(&m.Timeout); v.Kind != 0 {
 		switch {
 		case v.Kind != yaml.ScalarNode:
-			s.add(d.file, v.Line, d.name, "metadata.timeout must be a duration such as \"30s\"")
+			s.add(file, v.Line, name, "metadata.timeout must be a duration such as \"30s\"")
 		case v.ShortTag() == "!!int" || v.ShortTag() == "!!float":
-			s.add(d.file, v.Line, d.name, fmt.Sprintf("metadata.timeout %s has no unit: write %q", v.Value, v.Value+"s"))
+			s.add(file, v.Line, name, fmt.Sprintf("metadata.timeout %s has no unit: write %q", v.Value, v.Value+"s"))
 		default:
 			dur, err := time.ParseDuration(v.Value)
 			switch {
 			case err != nil:
-				s.add(d.file, v.Line, d.name, fmt.Sprintf("metadata.timeout %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", v.Value))
+				s.add(file, v.Line, name, fmt.Sprintf("metadata.timeout %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", v.Value))
 			case dur <= 0:
-				s.add(d.file, v.Line, d.name, fmt.Sprintf("metadata.timeout %q must be positive: leave it out for the executor's default", v.Value))
+				s.add(file, v.Line, name, fmt.Sprintf("metadata.timeout %q must be positive: leave it out for the executor's default", v.Value))
 			default:
 				spec.Timeout = dur
-			}
-		}
-	}
-	if k, ok := m["rate_limit_per_hour"]; ok {
-		n, err := strconv.Atoi(k.val.Value)
-		if k.val.Kind != yaml.ScalarNode || k.val.ShortTag() != "!!int" || err != nil || n < 0 {
-			s.add(d.file, k.val.Line, d.name, fmt.Sprintf("metadata.rate_limit_per_hour is %q: write a whole number of calls per hour, 0 for no limit", k.val.Value))
-		} else {
-			spec.RateLimitPerHour = n
-		}
-	}
-	if k, ok := m["annotations"]; ok {
-		if k.val.Kind != yaml.MappingNode {
-			s.add(d.file, k.val.Line, d.name, "metadata.annotations must be a mapping")
-			return
-		}
-		am := s.pairs(d.file, d.name, "metadata.annotations: ", k.val)
-		s.unknownKeys(d.file, d.name, "metadata.annotations: ", am, annotationKeys, annotationHint)
-		a := &spec.Annotations
-		if t, ok := am["title"]; ok {
-			if v, ok := s.scalarString(d, t, "metadata.annotations.title"); ok {
-				a.Title = v
-			}
-		}
-		for key, dst := range map[string]*bool{"read_only": &a.ReadOnly, "destructive": &a.Destructive, "idempotent": &a.Idempotent, "open_world": &a.OpenWorld} {
-			if kv, ok := am[key]; ok {
-				boolean("metadata.annotations."+key, kv, func(b bool) { *dst = b })
 			}
 		}
 	}
 }
 
 // goImpl finds a go tool's implementation in the function table.
-func (s *session) goImpl(d *def) tool.Tool {
-	fn := d.name
-	line := d.line
-	if k, ok := d.m["implementation"]; ok {
-		if k.val.Kind != yaml.MappingNode {
-			s.add(d.file, k.val.Line, d.name, "implementation must be a mapping (function: name)")
+func (s *session) goImpl(file, name string, item *yaml.Node, d *toolDef) tool.Tool {
+	fn, line := name, item.Line
+	if n := deref(&d.Implementation); n.Kind != 0 {
+		if n.Kind != yaml.MappingNode {
+			s.add(file, n.Line, name, "implementation must be a mapping (function: name)")
 			return nil
 		}
-		m := s.pairs(d.file, d.name, "implementation: ", k.val)
-		s.unknownKeys(d.file, d.name, "implementation: ", m, []string{"function"}, map[string]string{
-			"function_name": `use "function"`, "module": `go tools name a function of Loader.Funcs with "function"`,
-		})
-		if f, ok := m["function"]; ok {
-			if v, ok := s.scalarString(d, f, "implementation.function"); ok {
-				fn, line = v, f.val.Line
-			} else {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			s.unknownKey(file, name, n.Content[i], reflect.TypeFor[goImplDef]())
+		}
+		if v := value(n, "function"); v != nil {
+			if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
+				s.add(file, v.Line, name, "implementation.function must be a string")
 				return nil
 			}
+			fn, line = v.Value, v.Line
 		}
 	}
 	if fn == "" {
 		return nil
 	}
-	t, ok := s.l.Funcs[fn]
-	if ok && t != nil {
+	if t := s.l.Funcs[fn]; t != nil {
 		return t
 	}
 	msg := fmt.Sprintf("go function %q is not in the function table", fn)
-	if len(s.l.Funcs) == 0 {
-		msg += ": the Loader has none; set Loader.Funcs (registry.FuncTable(...))"
-	} else {
-		keys := make([]string, 0, len(s.l.Funcs))
-		for k := range s.l.Funcs {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		if sug := closest(fn, keys); sug != "" {
-			msg += fmt.Sprintf(": did you mean %q?", sug)
-		} else {
-			msg += ": it has " + strings.Join(keys, ", ")
-		}
+	keys := slices.Sorted(maps.Keys(s.l.Funcs))
+	switch sug := suggest.Closest(fn, keys); {
+	case len(keys) == 0:
+		msg += ": the Loader has none; set Loader.Funcs (loader.FuncTable(...))"
+	case sug != "":
+		msg += fmt.Sprintf(": did you mean %q?", sug)
+	default:
+		msg += ": it has " + strings.Join(keys, ", ")
 	}
-	s.add(d.file, line, d.name, msg)
+	s.add(file, line, name, msg)
 	return nil
 }
 
 // build turns a checked definition into a tool.
-func (s *session) build(d *def, spec tool.Spec, impl tool.Tool) tool.Tool {
+func (s *session) build(file, name string, item *yaml.Node, kind string, d *toolDef, spec tool.Spec, impl tool.Tool) tool.Tool {
 	var t tool.Tool
-	var implNode *yaml.Node
-	if k, ok := d.m["implementation"]; ok {
-		implNode = k.val
-	}
-	switch d.kind {
-	case "go":
-		if impl == nil {
-			return nil
-		}
+	if kind == "go" {
 		t = &goTool{spec: spec, impl: impl}
-	default:
+	} else {
 		var implJSON any = map[string]any{}
-		if implNode != nil {
-			if implNode.Kind != yaml.MappingNode {
-				s.add(d.file, implNode.Line, d.name, "implementation must be a mapping")
-				return nil
-			}
+		implNode := deref(&d.Implementation)
+		if implNode.Kind != 0 {
 			v, line, err := toJSON(implNode)
 			if err != nil {
-				s.add(d.file, line, d.name, "implementation: "+err.Error())
+				s.add(file, line, name, "implementation: "+err.Error())
 				return nil
 			}
 			implJSON = v
 		}
 		raw, _ := json.Marshal(implJSON)
 		var err error
-		t, err = s.l.Kinds[d.kind](spec, raw)
-		if err != nil {
-			s.kindErrors(d, implNode, err)
+		if t, err = s.l.Kinds[kind](spec, raw); err != nil {
+			s.kindErrors(file, name, item, err)
 			return nil
 		}
 		if t == nil {
-			s.add(d.file, d.line, d.name, fmt.Sprintf("the %q factory returned no tool", d.kind))
+			s.add(file, item.Line, name, fmt.Sprintf("the %q factory returned no tool", kind))
 			return nil
 		}
 	}
 	if c, ok := t.(tool.Checker); ok {
 		if err := c.Check(); err != nil {
-			s.add(d.file, d.line, d.name, err.Error())
+			s.add(file, item.Line, name, err.Error())
 			return nil
 		}
 	}
-	if got := t.Spec().Name; got != d.name {
-		s.add(d.file, d.line, d.name, fmt.Sprintf("the %q factory returned a tool named %q", d.kind, got))
-		return nil
-	}
-	if err := tool.CheckName(d.name); err != nil {
+	if got := t.Spec().Name; got != name {
+		s.add(file, item.Line, name, fmt.Sprintf("the %q factory returned a tool named %q", kind, got))
 		return nil
 	}
 	if in := t.Spec().InputSchema; len(in) > 0 {
 		if _, err := schema.Compile(in); err != nil {
-			s.add(d.file, d.line, d.name, "input schema: "+err.Error())
+			s.add(file, item.Line, name, "input schema: "+err.Error())
 			return nil
 		}
 	}
@@ -946,27 +1052,30 @@ func (s *session) build(d *def, spec tool.Spec, impl tool.Tool) tool.Tool {
 
 // kindErrors reports a factory's error, one problem per joined error, each
 // at the line of the field it names.
-func (s *session) kindErrors(d *def, implNode *yaml.Node, err error) {
-	errs := flatten(err, nil)
-	line0 := d.line
-	if k, ok := d.m["implementation"]; ok {
-		line0 = k.key.Line
+func (s *session) kindErrors(file, name string, item *yaml.Node, err error) {
+	line0 := item.Line
+	if k, _ := lookup(item, "implementation"); k != nil {
+		line0 = k.Line
 	}
-	for _, e := range errs {
+	for _, e := range flatten(err, nil) {
 		line := line0
 		msg := "implementation: " + e.Error()
 		var fp interface{ FieldPath() string }
 		if errors.As(e, &fp) && fp.FieldPath() != "" {
 			p := fp.FieldPath()
-			if n := find(implNode, p); n != nil {
-				line = n.Line
+			// The line of the field, or of the deepest key on its path.
+			for q := "implementation." + p; q != ""; q, _ = cutLast(q) {
+				if k, _ := lookup(item, q); k != nil {
+					line = k.Line
+					break
+				}
 			}
 			msg = "implementation." + e.Error()
-			if !strings.HasPrefix(e.Error(), fp.FieldPath()) {
+			if !strings.HasPrefix(e.Error(), p) {
 				msg = "implementation." + p + ": " + e.Error()
 			}
 		}
-		s.add(d.file, line, d.name, msg)
+		s.add(file, line, name, msg)
 	}
 }
 
@@ -982,46 +1091,6 @@ func flatten(err error, out []error) []error {
 		out = append(out, err)
 	}
 	return out
-}
-
-// find returns the node at a dotted path ("query.state", "command.2"),
-// or the deepest node found on the way; nil when even the first key is
-// absent.
-func find(n *yaml.Node, p string) *yaml.Node {
-	n = deref(n)
-	if n == nil || p == "" {
-		return n
-	}
-	return findIn(n, p)
-}
-
-func findIn(n *yaml.Node, p string) *yaml.Node {
-	head, rest, _ := strings.Cut(p, ".")
-	switch n.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == head {
-				if rest == "" {
-					return n.Content[i]
-				}
-				if c := findIn(deref(n.Content[i+1]), rest); c != nil {
-					return c
-				}
-				return n.Content[i]
-			}
-		}
-	case yaml.SequenceNode:
-		if i, err := strconv.Atoi(head); err == nil && i >= 0 && i < len(n.Content) {
-			if rest == "" {
-				return n.Content[i]
-			}
-			if c := findIn(deref(n.Content[i]), rest); c != nil {
-				return c
-			}
-			return n.Content[i]
-		}
-	}
-	return nil
 }
 
 // toJSON converts a YAML node to a JSON-ready value, keeping integers exact

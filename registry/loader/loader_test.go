@@ -1,6 +1,7 @@
 package loader_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -235,6 +236,33 @@ func TestLoadBrokenFiles(t *testing.T) {
 			[]string{`t.json:2: tool "a": input_schema.type is "string": the root must be "object"`}},
 		{"not a tools file", "t.yaml", "name: x\n", []string{`t.yaml:1: unknown key "name": known keys are tools`, `t.yaml:1: has no tools: list`}},
 		{"empty", "t.yaml", "", []string{`t.yaml: is empty`}},
+		{"values of the wrong type, also in flow mappings and nested", "t.yaml", `tools:
+  - name: a
+    description: [not, a, string]
+    type: go
+    metadata:
+      annotations: {read_only: maybe, title: {x: 1}}
+      tags: [fs, {b: c}]
+      secrets: notalist
+      risk: [high]
+extra: 1
+`, []string{
+			`t.yaml:3: tool "a": description must be a string`,
+			`t.yaml:6: tool "a": metadata.annotations.read_only is "maybe": write true or false`,
+			`t.yaml:6: tool "a": metadata.annotations.title must be a string`,
+			`t.yaml:7: tool "a": metadata.tags.1 must be a string`,
+			`t.yaml:8: tool "a": metadata.secrets must be a list of strings, such as [a, b]`,
+			`t.yaml:9: tool "a": metadata.risk must be a string`,
+			`t.yaml:10: unknown key "extra": known keys are tools`,
+		}},
+		{"duplicated key in metadata", "t.yaml", `tools:
+  - name: a
+    description: d
+    type: go
+    metadata:
+      risk: low
+      risk: high
+`, []string{`t.yaml:7: tool "a": "risk" is given twice (first at line 6)`}},
 		{"bad schema deep", "t.yaml", `tools:
   - name: a
     description: d
@@ -493,4 +521,65 @@ func TestLoadRefusesAnAliasBomb(t *testing.T) {
 	require.Len(t, probs, 1)
 	assert.Contains(t, probs[0], "bomb.yaml:")
 	assert.Contains(t, probs[0], "alias bomb")
+}
+
+// A go tool's file entry overrides only what it writes: metadata keys it
+// leaves out keep the Go definition's values.
+func TestLoadGoToolKeepsWhatTheFileLeavesOut(t *testing.T) {
+	ld := &loader.Loader{Funcs: loader.FuncTable(tool.Func("read_file", "Go description", readFile,
+		tool.WithTags("go-tag"), tool.WithCategory("files"), tool.WithRateLimit(7), tool.WithApproval(),
+		tool.WithAnnotations(tool.Annotations{Title: "From Go", ReadOnly: true})))}
+	reg := registry.New()
+	require.NoError(t, ld.Load(reg, strings.NewReader(`tools:
+  - name: read_file
+    type: go
+    metadata:
+      version: "2"
+      annotations: {idempotent: true}
+`), "t.yaml"))
+	e, ok := reg.Lookup("read_file")
+	require.True(t, ok)
+	assert.Equal(t, "Go description", e.Spec.Description)
+	assert.Equal(t, "2", e.Spec.Version)
+	assert.Equal(t, []string{"go-tag"}, e.Spec.Tags)
+	assert.Equal(t, "files", e.Spec.Category)
+	assert.Equal(t, 7, e.Spec.RateLimitPerHour)
+	assert.True(t, e.Spec.RequiresApproval)
+	assert.Equal(t, tool.Annotations{Title: "From Go", ReadOnly: true, Idempotent: true}, e.Spec.Annotations)
+}
+
+// A file of thousands of wrong values is reported in bounded time and
+// words: the first problems and a count of the rest.
+func TestLoadCapsDecodeProblems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tools:\n  - name: a\n    description: d\n    type: go\n    metadata:\n      annotations:\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "        k%d: 1\n", i)
+	}
+	err := newLoader(nil).Load(registry.New(), strings.NewReader(b.String()), "t.yaml")
+	probs := problems(t, err)
+	assert.Less(t, len(probs), 110)
+	assert.Contains(t, strings.Join(probs, "\n"), "has 4900 more problems of keys and values after the first 100")
+}
+
+// FuzzLoad: any bytes give a nil error or a *LoadError, never a panic, and
+// a file with a problem registers nothing.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(goodFile))
+	f.Add([]byte("tools:\n  - name: a\n    metadata: {annotations: {read_only: maybe}, tags: [x, {y: 1}]}\n"))
+	f.Add([]byte("tools: &a [*a]\n"))
+	f.Add([]byte("tools:\n  - {name: a, name: b, type: go}\n---\ntools: []\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		reg := registry.New()
+		err := newLoader(&shellRecorder{argv: map[string][]string{}}).Load(reg, bytes.NewReader(data), "f.yaml")
+		if err != nil {
+			var le *loader.LoadError
+			if !errors.As(err, &le) {
+				t.Fatalf("error is not a *LoadError: %v", err)
+			}
+			if len(reg.Names()) != 0 {
+				t.Fatalf("a file with problems registered %v", reg.Names())
+			}
+		}
+	})
 }
