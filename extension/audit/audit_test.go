@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -448,29 +449,30 @@ func TestFullDiskFailOpen(t *testing.T) {
 }
 
 func TestFullDiskAfterIntent(t *testing.T) {
-	// Both trails use the same fixed clock: RFC 3339 timestamps drop trailing
-	// zeros, so with a wall clock the probe's intent record can be a byte
-	// shorter or longer than the real one.
-	fixed := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC)
-	clock := audit.WithClock(func() time.Time { return fixed })
-	w := &failingWriter{budget: 0}
-	trail := mustNew(t, w, clock)
-	f := newFixture(t, trail)
-	// Room for exactly the intent record.
-	probe := &failingWriter{budget: 1 << 20}
-	pf := newFixture(t, mustNew(t, probe, clock))
-	_, err := pf.call(t, "c1", false)
-	require.NoError(t, err)
-	intentLen := bytes.IndexByte(probe.buf.Bytes(), '\n') + 1
-	w.budget = intentLen
+	// Both trails stamp records at the same instant (synctest's clock stands
+	// still): RFC 3339 timestamps drop trailing zeros, so with a moving
+	// clock the probe's intent record can be a byte shorter or longer than
+	// the real one.
+	synctest.Test(t, func(t *testing.T) {
+		w := &failingWriter{budget: 0}
+		trail := mustNew(t, w)
+		f := newFixture(t, trail)
+		// Room for exactly the intent record.
+		probe := &failingWriter{budget: 1 << 20}
+		pf := newFixture(t, mustNew(t, probe))
+		_, err := pf.call(t, "c1", false)
+		require.NoError(t, err)
+		intentLen := bytes.IndexByte(probe.buf.Bytes(), '\n') + 1
+		w.budget = intentLen
 
-	res, err := f.call(t, "c1", false)
-	require.Error(t, err)
-	assert.EqualValues(t, 1, f.runs.Load(), "the backend ran: only the outcome was lost")
-	assert.Equal(t, tool.CodeInternal, res.Error.Code)
-	assert.Contains(t, res.Error.Message, "audit trail unavailable")
-	assert.Contains(t, res.Error.Message, `the call ran and ended "succeeded"`)
-	assert.Contains(t, res.Metadata[audit.MetaError], "not recorded")
+		res, err := f.call(t, "c1", false)
+		require.Error(t, err)
+		assert.EqualValues(t, 1, f.runs.Load(), "the backend ran: only the outcome was lost")
+		assert.Equal(t, tool.CodeInternal, res.Error.Code)
+		assert.Contains(t, res.Error.Message, "audit trail unavailable")
+		assert.Contains(t, res.Error.Message, `the call ran and ended "succeeded"`)
+		assert.Contains(t, res.Metadata[audit.MetaError], "not recorded")
+	})
 }
 
 func TestPartialWriteStopsTheTrail(t *testing.T) {

@@ -45,10 +45,10 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		}
 		t.setArgs(&rec, c.Args, secrets)
 		// The intent is stamped with the time the executor received the
-		// call (one clock read fewer), unless a clock was set.
+		// call (one clock read fewer).
 		start := req.Received
-		if t.clockSet || start.IsZero() {
-			start = t.now()
+		if start.IsZero() {
+			start = time.Now()
 		}
 		rec.Time = start
 		intentArgs := c.Args
@@ -81,7 +81,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		if !bytes.Equal(c.Args, intentArgs) {
 			t.setArgs(&out, c.Args, secrets)
 		}
-		end := t.now()
+		end := time.Now()
 		out.Time = end
 		out.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
 		if err := t.Write(out); err != nil {
@@ -109,7 +109,7 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 		Kind: KindRefused, CallID: c.ID, Tool: c.Name,
 		Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Roles: c.Principal.Roles,
 		Agent: c.Agent, Session: c.Session, TraceID: c.TraceID, Mode: c.Mode,
-		Status: string(res.Status), Time: t.now(),
+		Status: string(res.Status), Time: time.Now(),
 	}
 	if spec != nil {
 		secrets = spec.Secrets

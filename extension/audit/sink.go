@@ -62,7 +62,7 @@ func (t *Trail) writeShared(rec Record) error {
 	}
 	t.mu.Unlock()
 	if rec.Time.IsZero() {
-		rec.Time = t.now()
+		rec.Time = time.Now()
 	}
 	rec.Time = rec.Time.UTC()
 	for range maxConflicts {

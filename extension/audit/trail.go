@@ -189,8 +189,6 @@ type Trail struct {
 
 	failOpen bool
 	onError  func(error)
-	now      func() time.Time
-	clockSet bool
 }
 
 // Option configures a Trail, or (WithKey, WithKeyFile, AgainstCheckpoint)
@@ -267,15 +265,6 @@ func WithErrorHandler(fn func(error)) Option {
 	}
 }
 
-// WithClock sets the clock records are stamped with.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) {
-		if c.t != nil && now != nil {
-			c.t.now, c.t.clockSet = now, true
-		}
-	}
-}
-
 // WithHead continues a chain written elsewhere: the next record gets seq+1
 // and prev hash. Use it with New when w appends to an existing trail.
 func WithHead(seq uint64, hash string) Option {
@@ -287,7 +276,7 @@ func WithHead(seq uint64, hash string) Option {
 }
 
 func newTrail(w Writer, opts []Option) (*Trail, error) {
-	t := &Trail{w: w, head: Genesis, now: time.Now}
+	t := &Trail{w: w, head: Genesis}
 	t.onError = func(err error) { zap.L().Error("audit trail error", zap.Error(err)) }
 	c := &config{t: t}
 	for _, o := range opts {
@@ -396,7 +385,7 @@ func (t *Trail) Write(rec Record) error {
 		return err
 	}
 	if rec.Time.IsZero() {
-		rec.Time = t.now()
+		rec.Time = time.Now()
 	}
 	rec.Time = rec.Time.UTC()
 	rec.Seq, rec.Prev, rec.Hash = t.seq+1, t.head, ""

@@ -88,15 +88,6 @@ func WithMaxBytes(n int64) Option {
 	}
 }
 
-// WithClock replaces time.Now for TTLs.
-func WithClock(now func() time.Time) Option {
-	return func(c *Cache) {
-		if now != nil {
-			c.now = now
-		}
-	}
-}
-
 // KeyByPrincipal adds the principal's ID and tenant to the key, for
 // read-only tools whose answers depend on who asks.
 func KeyByPrincipal() Option { return func(c *Cache) { c.byPrincipal = true } }
@@ -122,7 +113,6 @@ type Cache struct {
 	ttl         time.Duration
 	maxEntries  int
 	maxBytes    int64
-	now         func() time.Time
 	byPrincipal bool
 
 	mu    sync.Mutex
@@ -138,7 +128,7 @@ var _ extension.Extension = (*Cache)(nil)
 
 // New returns a cache: 5 minutes TTL, 1024 entries, 64 MiB.
 func New(opts ...Option) *Cache {
-	c := &Cache{ttl: DefaultTTL, maxEntries: DefaultMaxEntries, maxBytes: DefaultMaxBytes, now: time.Now, m: map[string]*entry{}}
+	c := &Cache{ttl: DefaultTTL, maxEntries: DefaultMaxEntries, maxBytes: DefaultMaxBytes, m: map[string]*entry{}}
 	for _, o := range opts {
 		if o != nil {
 			o(c)
@@ -267,7 +257,7 @@ func (c *Cache) get(key string) *tool.Result {
 	if e == nil {
 		return nil
 	}
-	if !c.now().Before(e.expires) {
+	if !time.Now().Before(e.expires) {
 		c.remove(e)
 		return nil
 	}
@@ -285,7 +275,7 @@ func (c *Cache) put(key string, res *tool.Result) {
 	if old := c.m[key]; old != nil {
 		c.remove(old)
 	}
-	e := &entry{key: key, res: res, size: size, expires: c.now().Add(c.ttl)}
+	e := &entry{key: key, res: res, size: size, expires: time.Now().Add(c.ttl)}
 	e.elem = c.lru.PushFront(e)
 	c.m[key] = e
 	c.bytes += size

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -163,18 +164,16 @@ func TestVersionChangeMisses(t *testing.T) {
 }
 
 func TestTTL(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Unix(1_700_000_000, 0)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	b := &backend{}
-	ex := setup(t, b, cache.New(cache.WithTTL(time.Minute), cache.WithClock(clock)), tool.ReadOnly())
-	exec(t, ex, `{"q":"x"}`)
-	advance(59 * time.Second)
-	assert.Equal(t, cache.MetaHit, exec(t, ex, `{"q":"x"}`).Metadata[cache.MetaKey])
-	advance(time.Second)
-	assert.Equal(t, cache.MetaMiss, exec(t, ex, `{"q":"x"}`).Metadata[cache.MetaKey], "expired at the TTL")
-	assert.Equal(t, int64(2), b.runs.Load())
+	synctest.Test(t, func(t *testing.T) {
+		b := &backend{}
+		ex := setup(t, b, cache.New(cache.WithTTL(time.Minute)), tool.ReadOnly())
+		exec(t, ex, `{"q":"x"}`)
+		time.Sleep(59 * time.Second)
+		assert.Equal(t, cache.MetaHit, exec(t, ex, `{"q":"x"}`).Metadata[cache.MetaKey])
+		time.Sleep(time.Second)
+		assert.Equal(t, cache.MetaMiss, exec(t, ex, `{"q":"x"}`).Metadata[cache.MetaKey], "expired at the TTL")
+		assert.Equal(t, int64(2), b.runs.Load())
+	})
 }
 
 func TestLRUBounds(t *testing.T) {
