@@ -170,3 +170,68 @@ echo Z`
 		}
 	}
 }
+
+// While a bwrap run of a root process lasts, its workspace is mounted on the
+// host through an id mapping on which root's files appear as uid 65534's.
+// No other host process of uid 65534 (a landlock run, a process run
+// WithUser(65534), any "nobody" daemon) may reach that mount: through it,
+// it would own the files of a root-owned 0700 workspace, reading root's
+// secrets and planting a .git/config that root's next "git status" runs.
+func TestAttackIdmappedWorkspaceFromTheHost(t *testing.T) {
+	requireRoot(t)
+	dir, err := os.MkdirTemp(hostDir(t), "toolbelt-ws-")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(dir, 0o700))
+	dir, err = evalDir(dir)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secret"), []byte("root-secret\n"), 0o600))
+
+	victim := engine(t, EngineBwrap, WithWorkspace(dir))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var once bool
+		_, _ = victim.Run(ctx, Spec{
+			Argv:   []string{"sh", "-c", "echo up; sleep 30"},
+			Limits: Limits{Timeout: 40 * time.Second},
+			OnOutput: func(string, []byte) {
+				if !once {
+					once = true
+					close(started)
+				}
+			},
+		})
+	}()
+	defer func() { cancel(); <-done }()
+	select {
+	case <-started:
+	case <-done:
+		t.Fatal("the bwrap run ended before it started its command")
+	}
+
+	const script = `for d in /tmp/toolbelt-idmap-*/ws /tmp/toolbelt-idmap-*/*; do
+  cat "$d/secret" 2>/dev/null
+  echo planted 2>/dev/null > "$d/planted" && echo "PLANTED in $d"
+done; echo end`
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{EngineLandlock, nil},
+		{EngineProcess, []Option{WithUser(65534, 65534)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := workspaceDir(t)
+			sb := engine(t, tc.name, append(tc.opts, WithWorkspace(ws))...)
+			out := mustRun(t, sb, Spec{Argv: []string{"sh", "-c", script}})
+			t.Logf("stdout: %s stderr: %s", out.Stdout, out.Stderr)
+			assert.NotContains(t, string(out.Stdout), "root-secret", "a host process of uid 65534 read the root-owned workspace of a running bwrap sandbox")
+			assert.NotContains(t, string(out.Stdout), "PLANTED", "a host process of uid 65534 wrote into the root-owned workspace of a running bwrap sandbox")
+			_, err := os.Stat(filepath.Join(dir, "planted"))
+			assert.ErrorIs(t, err, os.ErrNotExist)
+		})
+	}
+}

@@ -205,13 +205,13 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 			return nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
 		}
 		if uid != cred.Uid || gid != cred.Gid {
-			path, cleanup, err := idmapDir(ws, uid, gid, cred.Uid, cred.Gid)
+			path, start, cleanup, err := idmapDir(ws, uid, gid, cred.Uid, cred.Gid)
 			if err != nil {
 				return nil, newError(CodeCreateFailed, e.name, "", err,
 					"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",
 					ws, uid, gid, cred.Uid, cred.Gid, cred.Uid, cred.Gid, uid, gid)
 			}
-			src, p.cleanup = path, cleanup
+			src, p.start, p.cleanup = path, start, cleanup
 		}
 	}
 	// The seccomp filter (see bwrapFilter) reaches bwrap as descriptor 3.

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"runtime"
 	"syscall"
 	"time"
@@ -14,8 +15,8 @@ func sysProcAttr(p *plan) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Credential: p.cred}
 }
 
-func idmapDir(string, uint32, uint32, uint32, uint32) (string, func(), error) {
-	return "", nil, errPlatform
+func idmapDir(string, uint32, uint32, uint32, uint32) (string, func(*exec.Cmd) error, func(), error) {
+	return "", nil, nil, errPlatform
 }
 
 func ownerOf(string) (uint32, uint32, error) { return 0, 0, errPlatform }

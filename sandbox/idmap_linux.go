@@ -7,15 +7,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// idmapBase is where idmapped workspaces are mounted on the host. Every
-// bwrap sandbox puts a fresh tmpfs on /tmp, so no sandbox sees another run's
-// mount there.
+// idmapBase is where the mount points of idmapped workspaces are made: on
+// the host they stay empty directories (the mounts are attached in a mount
+// namespace of their own, see idmapDir), and every bwrap sandbox puts a
+// fresh tmpfs on /tmp, so no sandbox sees another run's mount there either.
 const idmapBase = "/tmp"
 
 // idKey is one id mapping: files owned by owner appear owned by as.
@@ -59,52 +61,125 @@ func mappingUserns(k idKey) (int, error) {
 	return fd, nil
 }
 
-// idmapDir mounts dir, as seen through an id mapping that shows files owned
+// idmapDir makes dir, as seen through an id mapping that shows files owned
 // by its owner as owned by uid/gid (and writes files of uid/gid as its
-// owner's), at a fresh path under idmapBase, and returns that path and the
-// function that unmounts it. It needs root. Mounts below dir are not carried
-// over.
-func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32) (string, func(), error) {
+// owner's), reachable at a fresh path under idmapBase for one bwrap run, and
+// returns that path, the function that starts bwrap and the one that
+// releases it all. It needs root. Mounts below dir are not carried over.
+//
+// The mapped tree is attached only in a mount namespace of its own, that of
+// the thread that starts bwrap (start): no other process of the host sees
+// it. Attached in the host's namespace, as it once was, it let any host
+// process of uid 65534 (a landlock run, a "nobody" daemon) own the files of
+// a root-owned 0700 workspace while the run lasted: read root's secrets and
+// plant a .git/config (TestAttackIdmappedWorkspaceFromTheHost). On the
+// host, the path is an empty directory of root's.
+func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32) (string, func(*exec.Cmd) error, func(), error) {
 	ns, err := mappingUserns(idKey{ownerUID, ownerGID, uid, gid})
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	tree, err := unix.OpenTree(unix.AT_FDCWD, dir, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
 	if err != nil {
-		return "", nil, fmt.Errorf("open_tree(%s): %w", dir, err)
+		return "", nil, nil, fmt.Errorf("open_tree(%s): %w", dir, err)
 	}
-	defer unix.Close(tree)
 	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_IDMAP, Userns_fd: uint64(ns)}
 	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH, &attr); err != nil {
-		return "", nil, fmt.Errorf("idmapping %s (kernel 5.12+ and a filesystem that supports idmapped mounts are needed): %w", dir, err)
+		unix.Close(tree)
+		return "", nil, nil, fmt.Errorf("idmapping %s (kernel 5.12+ and a filesystem that supports idmapped mounts are needed): %w", dir, err)
 	}
 	base, err := os.MkdirTemp(idmapBase, "toolbelt-idmap-")
 	if err != nil {
-		return "", nil, err
+		unix.Close(tree)
+		return "", nil, nil, err
 	}
-	// Searchable, not listable: the unprivileged bwrap must reach the mount.
-	target := filepath.Join(base, "ws")
+	// Searchable, not listable: the unprivileged bwrap must reach the
+	// mount point (which, on the host, stays an empty directory).
+	m := &idmapMount{tree: tree, base: base, target: filepath.Join(base, "ws"), done: make(chan struct{})}
 	err = os.Chmod(base, 0o711)
 	if err == nil {
-		err = os.Mkdir(target, 0o700)
-	}
-	if err == nil {
-		err = unix.MoveMount(tree, "", unix.AT_FDCWD, target, unix.MOVE_MOUNT_F_EMPTY_PATH)
+		err = os.Mkdir(m.target, 0o700)
 	}
 	if err != nil {
-		_ = os.Remove(target)
-		_ = os.Remove(base)
-		return "", nil, fmt.Errorf("mounting the idmapped workspace: %w", err)
+		m.release()
+		return "", nil, nil, fmt.Errorf("making the mount point of the idmapped workspace: %w", err)
 	}
-	cleanup := func() {
-		// Never RemoveAll: if the unmount failed, that would delete the
-		// workspace's files through the mount.
-		if unix.Unmount(target, unix.MNT_DETACH) == nil {
-			_ = os.Remove(target)
-			_ = os.Remove(base)
-		}
+	return m.target, m.start, m.release, nil
+}
+
+// idmapMount is one run's idmapped workspace: a detached mount, attached at
+// target in the private mount namespace of the thread that starts bwrap.
+type idmapMount struct {
+	tree         int // the detached, idmapped mount
+	base, target string
+	done         chan struct{} // closed by release: the starting thread may end
+	once         sync.Once
+}
+
+// start starts cmd from a new OS thread that has a mount namespace of its
+// own, in which the idmapped tree is attached at target. A child inherits
+// the mount namespace of the thread that forks it (exec.Cmd.Start forks on
+// the calling thread), so bwrap finds the workspace there and no other
+// process of the host does.
+func (m *idmapMount) start(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	go m.startLocked(cmd, errc)
+	return <-errc
+}
+
+// startLocked locks its goroutine to a thread other than the main one,
+// moves that thread into a new mount namespace, attaches the tree and
+// starts cmd. It never unlocks the thread, so the runtime ends the thread
+// when the goroutine returns instead of giving it, in its own mount
+// namespace, to other goroutines; it returns once the run is released,
+// because bwrap's parent-death signal fires when the thread that started it
+// ends.
+func (m *idmapMount) startLocked(cmd *exec.Cmd, errc chan<- error) {
+	runtime.LockOSThread()
+	if unix.Gettid() == unix.Getpid() {
+		// The main thread cannot end: hold it until another goroutine has
+		// locked a thread of its own, and do the work there.
+		locked := make(chan struct{})
+		go func() {
+			runtime.LockOSThread()
+			close(locked)
+			m.startLocked(cmd, errc)
+		}()
+		<-locked
+		runtime.UnlockOSThread()
+		return
 	}
-	return target, cleanup, nil
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		errc <- fmt.Errorf("a mount namespace for the idmapped workspace: unshare: %w", err)
+		return
+	}
+	// Nothing mounted here reaches the host's namespace.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		errc <- fmt.Errorf("a mount namespace for the idmapped workspace: making / private: %w", err)
+		return
+	}
+	if err := unix.MoveMount(m.tree, "", unix.AT_FDCWD, m.target, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		errc <- fmt.Errorf("mounting the idmapped workspace: %w", err)
+		return
+	}
+	err := cmd.Start()
+	errc <- err
+	if err == nil {
+		<-m.done
+	}
+}
+
+// release lets the starting thread end (its mount namespace, and the
+// mount, go with the last process in it), closes the tree and removes the
+// empty mount point. Safe to call more than once.
+func (m *idmapMount) release() {
+	m.once.Do(func() {
+		close(m.done)
+		unix.Close(m.tree)
+		// Never RemoveAll: these are empty directories of the host's.
+		_ = os.Remove(m.target)
+		_ = os.Remove(m.base)
+	})
 }
 
 // ownerOf returns the uid and gid that own path.
