@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -154,44 +155,46 @@ func TestLimitWaitGivesUpAtDeadline(t *testing.T) {
 // TestLimitWaitersServedInOrder: calls queued for one slot run in the order
 // they queued.
 func TestLimitWaitersServedInOrder(t *testing.T) {
-	var mu sync.Mutex
-	var order []string
-	gate := make(chan struct{})
-	first := true
-	rec := tool.New("rec", "The rec test tool", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
-		mu.Lock()
-		order = append(order, c.ID)
-		wait := first
-		first = false
-		mu.Unlock()
-		if wait {
-			<-gate
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var order []string
+		gate := make(chan struct{})
+		first := true
+		rec := tool.New("rec", "The rec test tool", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
+			mu.Lock()
+			order = append(order, c.ID)
+			wait := first
+			first = false
+			mu.Unlock()
+			if wait {
+				<-gate
+			}
+			return &tool.Result{}, nil
+		})
+		ex := executor.MustNew(scRegistry(t, rec), executor.WithToolConcurrency(1))
+		events, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventQueued, tool.EventStarted}})
+		defer stop()
+		done := make(chan struct{})
+		go func() { ex.Execute(context.Background(), tool.Call{ID: "0", Name: "rec"}); close(done) }()
+		scCollect(events, func(ev tool.Event) bool { return ev.Kind == tool.EventStarted }, 5*time.Second)
+		var wg sync.WaitGroup
+		for i := 1; i <= 5; i++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); ex.Execute(context.Background(), tool.Call{ID: fmt.Sprint(i), Name: "rec"}) }()
+			// the next call is sent once this one is queued
+			ev := scCollect(events, func(ev tool.Event) bool { return ev.Kind == tool.EventQueued }, 5*time.Second)
+			require.NotEmpty(t, ev)
+			require.Equal(t, fmt.Sprint(i), ev[len(ev)-1].CallID)
+			assert.Contains(t, ev[len(ev)-1].Reason, "limit: tool \"rec\"")
+			// The queued event is sent just before the call enters the FIFO
+			// semaphore; synctest.Wait returns once it is blocked there.
+			synctest.Wait()
 		}
-		return &tool.Result{}, nil
+		close(gate)
+		wg.Wait()
+		<-done
+		assert.Equal(t, []string{"0", "1", "2", "3", "4", "5"}, order)
 	})
-	ex := executor.MustNew(scRegistry(t, rec), executor.WithToolConcurrency(1))
-	events, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventQueued, tool.EventStarted}})
-	defer stop()
-	done := make(chan struct{})
-	go func() { ex.Execute(context.Background(), tool.Call{ID: "0", Name: "rec"}); close(done) }()
-	scCollect(events, func(ev tool.Event) bool { return ev.Kind == tool.EventStarted }, 5*time.Second)
-	var wg sync.WaitGroup
-	for i := 1; i <= 5; i++ {
-		wg.Add(1)
-		go func() { defer wg.Done(); ex.Execute(context.Background(), tool.Call{ID: fmt.Sprint(i), Name: "rec"}) }()
-		// the next call is sent once this one is queued
-		ev := scCollect(events, func(ev tool.Event) bool { return ev.Kind == tool.EventQueued }, 5*time.Second)
-		require.NotEmpty(t, ev)
-		require.Equal(t, fmt.Sprint(i), ev[len(ev)-1].CallID)
-		assert.Contains(t, ev[len(ev)-1].Reason, "limit: tool \"rec\"")
-		// The queued event is sent just before the call enters the FIFO
-		// semaphore; give it a moment to get there before the next call.
-		time.Sleep(50 * time.Millisecond)
-	}
-	close(gate)
-	wg.Wait()
-	<-done
-	assert.Equal(t, []string{"0", "1", "2", "3", "4", "5"}, order)
 }
 
 // TestIdleAgentLimitersBounded: agents come and go; the limiters of idle

@@ -220,47 +220,49 @@ func stringsRepeat(s string, n int) string {
 // until all 50 calls have entered the chain, so without collapsing every
 // one of them would be inside the backend.
 func TestConcurrentIdenticalCallsCollapse(t *testing.T) {
-	const n = 50
-	var entered atomic.Int64
-	b := &backend{}
-	b.gate = func() {
-		for entered.Load() < n {
-			time.Sleep(time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		const n = 50
+		var entered atomic.Int64
+		b := &backend{}
+		b.gate = func() {
+			for entered.Load() < n {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(time.Millisecond) // synctest: wakes once every other caller is blocked in the flight
 		}
-		time.Sleep(20 * time.Millisecond) // let the last callers join the flight
-	}
-	counter := extension.Hooks{ExtName: "counter", Prio: extension.PriorityLogging, Before: func(context.Context, *extension.Request) *tool.Result {
-		entered.Add(1)
-		return nil
-	}}
-	c := cache.New()
-	reg := registry.New()
-	reg.MustRegister(tool.Func("search", "Search", b.fn, tool.ReadOnly()))
-	ex := executor.MustNew(reg, executor.WithExtensions(c, counter))
+		counter := extension.Hooks{ExtName: "counter", Prio: extension.PriorityLogging, Before: func(context.Context, *extension.Request) *tool.Result {
+			entered.Add(1)
+			return nil
+		}}
+		c := cache.New()
+		reg := registry.New()
+		reg.MustRegister(tool.Func("search", "Search", b.fn, tool.ReadOnly()))
+		ex := executor.MustNew(reg, executor.WithExtensions(c, counter))
 
-	var wg sync.WaitGroup
-	results := make([]*tool.Result, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := ex.Execute(context.Background(), call(`{"q":"same"}`))
-			assert.NoError(t, err)
-			results[i] = res
-		}()
-	}
-	wg.Wait()
-	assert.Equal(t, int64(1), b.runs.Load(), "the backend ran once")
-	kinds := map[any]int{}
-	for i, r := range results {
-		require.NotNil(t, r)
-		kinds[r.Metadata[cache.MetaKey]]++
-		for j := range i {
-			assert.NotSame(t, results[j], r, "every caller gets its own result")
+		var wg sync.WaitGroup
+		results := make([]*tool.Result, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res, err := ex.Execute(context.Background(), call(`{"q":"same"}`))
+				assert.NoError(t, err)
+				results[i] = res
+			}()
 		}
-	}
-	assert.Equal(t, 1, kinds[cache.MetaMiss])
-	assert.Equal(t, n-1, kinds[cache.MetaShared]+kinds[cache.MetaHit])
+		wg.Wait()
+		assert.Equal(t, int64(1), b.runs.Load(), "the backend ran once")
+		kinds := map[any]int{}
+		for i, r := range results {
+			require.NotNil(t, r)
+			kinds[r.Metadata[cache.MetaKey]]++
+			for j := range i {
+				assert.NotSame(t, results[j], r, "every caller gets its own result")
+			}
+		}
+		assert.Equal(t, 1, kinds[cache.MetaMiss])
+		assert.Equal(t, n-1, kinds[cache.MetaShared]+kinds[cache.MetaHit])
+	})
 }
 
 func TestWaiterHonoursItsContext(t *testing.T) {
