@@ -31,6 +31,13 @@ func ValidGlob(pattern string) bool {
 	return pattern != "" && doublestar.ValidatePattern(pattern)
 }
 
+// MatchBelow reports whether some path under the directory dir (a
+// slash-separated path as [Match] takes, "." for the top) could match
+// pattern: whether listing or searching dir may reach what pattern names.
+// "secrets/**" can match below ".", "secrets" and "secrets/a", not below
+// "docs"; "**/*.pem" can match below any directory.
+func MatchBelow(pattern, dir string) bool { return couldMatchBelow(pattern, dir) }
+
 // couldMatchBelow reports whether some path under the directory dir could
 // match pattern, so that a directory on the way to allowed files is itself
 // reachable.

@@ -60,3 +60,23 @@ func TestCouldMatchBelow(t *testing.T) {
 	assert.False(t, couldMatchBelow("README.md", "docs"))
 	assert.True(t, couldMatchBelow("**/x", "any/dir"))
 }
+
+func TestMatchBelow(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, dir string
+		want         bool
+	}{
+		{"secrets/**", ".", true},
+		{"secrets/**", "secrets", true},
+		{"secrets/**", "secrets/a", true},
+		{"secrets/**", "docs", false},
+		{"secrets/key", ".", true},
+		{"secrets/key", "secrets", true},
+		{"secrets/key", "secrets/key", false},
+		{"**/*.pem", "any/dir", true},
+		{"/srv/ws/secrets/**", "/srv/ws", true},
+		{"/srv/ws/secrets/**", "/srv/ws/docs", false},
+	} {
+		assert.Equal(t, tc.want, MatchBelow(tc.pattern, tc.dir), "MatchBelow(%q, %q)", tc.pattern, tc.dir)
+	}
+}

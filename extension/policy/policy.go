@@ -62,7 +62,11 @@
 //     global ones), or there are allowed_paths (the tool's, else global) and
 //     it matches none, or it climbs out with ".." (rule "paths.parent"), or
 //     it leaves the workspace it is resolved in (rule "paths.resolve",
-//     code filesystem_policy).
+//     code filesystem_policy). For a tool with a workspace, a declared path
+//     argument left out is judged as the workspace root ("."), the place
+//     the built-in list and search tools then use, and a directory that
+//     holds paths the tool's own forbidden_paths name is refused to that
+//     tool (listing or searching it would reach them).
 //
 // Paths are judged after resolution. The arguments that are paths are those
 // the tool's input schema declares (sandbox.PathKeyword, set by the
@@ -334,7 +338,8 @@ func (p *Policy) Check(reg *registry.Registry) []Warning {
 		}
 		var guessed []string
 		props := schemaProperties(spec.InputSchema)
-		for _, f := range pathFieldsFor(cfg, nil, &spec) {
+		fields, _ := pathFieldsFor(cfg, nil, &spec)
+		for _, f := range fields {
 			if slices.Contains(props, f) {
 				guessed = append(guessed, f)
 			}
@@ -497,7 +502,7 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 	if limit, r, line := pick(tr, g, func(t *toolRule) int64 { return t.maxArgBytes }); limit > 0 && int64(len(args)) > limit {
 		return p.denial(cfg, r+".max_arg_bytes", line, "arguments are %d bytes, over the %d-byte limit: send less data", len(args), limit)
 	}
-	fields := pathFieldsFor(cfg, tr, spec)
+	fields, declared := pathFieldsFor(cfg, tr, spec)
 	hasPaths := len(g.allowedPaths)+len(g.forbiddenPaths) > 0 || (tr != nil && len(tr.allowedPaths)+len(tr.forbiddenPaths) > 0)
 	hasSizes := len(g.fieldMax) > 0 || (tr != nil && len(tr.fieldMax) > 0)
 	if !hasPaths && !hasSizes {
@@ -528,11 +533,22 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 		for _, f := range fields {
 			// Every occurrence of a duplicated key is judged, whichever one
 			// the backend's decoder keeps.
+			found := false
 			for i := range obj {
 				if string(obj[i].key) != f {
 					continue
 				}
+				found = true
 				if rule, err := p.checkPaths(cfg, tr, ws, f, obj[i].val); err != nil {
+					return rule, err
+				}
+			}
+			// A declared path argument left out leaves the place to the
+			// tool: for a tool with a workspace, its root (list_directory
+			// and search_files default to "."). It is judged as that, so
+			// leaving it out cannot list or search what the rules forbid.
+			if !found && declared && ws != nil {
+				if rule, err := p.checkPath(cfg, tr, ws, f, "."); err != nil {
 					return rule, err
 				}
 			}
@@ -595,18 +611,19 @@ func pick(tr, g *toolRule, get func(*toolRule) int64) (int64, string, int) {
 
 // pathFieldsFor returns the arguments of a call that are paths: the tool
 // rule's path_fields, else those the spec declares, else the global
-// path_fields, else DefaultPathFields.
-func pathFieldsFor(cfg *config, tr *toolRule, spec *tool.Spec) []string {
+// path_fields, else DefaultPathFields. declared is true for the first two,
+// which name arguments the tool has rather than guess at them.
+func pathFieldsFor(cfg *config, tr *toolRule, spec *tool.Spec) (fields []string, declared bool) {
 	if tr != nil && tr.pathFieldsSet {
-		return tr.pathFields
+		return tr.pathFields, true
 	}
 	if declared := sandbox.PathArguments(spec.InputSchema); len(declared) > 0 {
-		return declared
+		return declared, true
 	}
 	if cfg.pathFields != nil {
-		return cfg.pathFields
+		return cfg.pathFields, false
 	}
-	return DefaultPathFields
+	return DefaultPathFields, false
 }
 
 func sortedKeys(m map[string]int64) []string {
@@ -689,6 +706,23 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		for _, pr := range r.forbiddenPaths {
 			if match(pr.glob) {
 				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shown, pr.source)
+			}
+		}
+	}
+	// A directory is what a tool that lists or searches reads below. The
+	// workspace hides the global forbidden paths from it (Hide); a tool's
+	// own forbidden paths it cannot know, so a directory that holds some
+	// is refused to that tool.
+	if ws != nil && tr != nil && len(tr.forbiddenPaths) > 0 {
+		if fi, err := ws.Stat(relName); err == nil && fi.IsDir() {
+			for _, pr := range tr.forbiddenPaths {
+				name := relName
+				if pr.glob.abs() {
+					name = absName
+				}
+				if sandbox.MatchBelow(pr.glob.raw, name) {
+					return p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which listing or searching it would reach: name a directory outside them (or make the pattern global: global.forbidden_paths are left out of listings and searches)", field, shown, pr.source)
+				}
 			}
 		}
 	}

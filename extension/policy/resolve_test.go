@@ -207,3 +207,53 @@ func TestSwapAfterThePolicyCheckIsRefused(t *testing.T) {
 	assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code, "%v", res.Error)
 	assert.Contains(t, res.Error.Message, "hidden by policy")
 }
+
+// allowed_paths and a tool's own forbidden_paths bind the tools that list
+// and search too: leaving out the (optional) directory argument, or naming
+// a directory that holds what the tool may not reach, does not list or
+// search it. Seen to return secrets/key's content and names before: an
+// absent path argument was not judged at all, and a directory was judged
+// by its own name only.
+func TestListAndSearchCannotReachWhatTheRulesForbid(t *testing.T) {
+	for _, tc := range []struct {
+		name, governance, tool, args, rule string
+	}{
+		{"global allowed_paths, search without a path", `global: {allowed_paths: ["public.txt"]}`,
+			"search_files", `{"pattern":"TOPSECRET"}`, "global.allowed_paths"},
+		{"global allowed_paths, list without a path", `global: {allowed_paths: ["public.txt"]}`,
+			"list_directory", `{"depth":3}`, "global.allowed_paths"},
+		{"tool allowed_paths, search without a path", `tools: {search_files: {allowed_paths: ["public.txt"]}}`,
+			"search_files", `{"pattern":"TOPSECRET"}`, "tools.search_files.allowed_paths"},
+		{"tool forbidden_paths, search without a path", `tools: {search_files: {forbidden_paths: ["secrets/**"]}}`,
+			"search_files", `{"pattern":"TOPSECRET"}`, "tools.search_files.forbidden_paths"},
+		{"tool forbidden_paths, search the root", `tools: {search_files: {forbidden_paths: ["secrets/**"]}}`,
+			"search_files", `{"pattern":"TOPSECRET","path":"."}`, "tools.search_files.forbidden_paths"},
+		{"tool forbidden_paths, list the root", `tools: {list_directory: {forbidden_paths: ["secrets/key"]}}`,
+			"list_directory", `{"path":"./","depth":3}`, "tools.list_directory.forbidden_paths"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ex, _ := workspaceFixture(t, tc.governance)
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "c", Name: tc.tool, Args: json.RawMessage(tc.args)})
+			require.NotNil(t, res)
+			require.NotNil(t, res.Error, "allowed: %s", resultText(res))
+			assert.NotContains(t, resultText(res), secret)
+			assert.NotContains(t, resultText(res), `"path":"secrets/key"`, "a listing or search entry")
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule], "%v", res.Error)
+		})
+	}
+	// What the rules allow still runs: a directory that holds nothing
+	// forbidden, a present path under allowed_paths, other tools.
+	ex, dir := workspaceFixture(t, `tools: {search_files: {forbidden_paths: ["secrets/**"]}}`)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "docs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "docs", "a.md"), []byte("public words\n"), 0o644))
+	res := call(t, ex, "search_files", map[string]any{"pattern": "public", "path": "docs"})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "docs/a.md:1: public words")
+	res = call(t, ex, "list_directory", map[string]any{})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "secrets/", "a rule of search_files does not bind list_directory")
+	ex, _ = workspaceFixture(t, `global: {allowed_paths: ["public.txt", "docs/**"]}`)
+	res = call(t, ex, "read_file", map[string]any{"path": "public.txt"})
+	require.True(t, res.OK(), "%v", res.Error)
+}
