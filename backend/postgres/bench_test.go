@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
-	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -80,29 +78,21 @@ func BenchmarkApprovalRoundTrip(b *testing.B) {
 }
 
 // BenchmarkJobsSubmitToComplete submits a no-op tool call as a durable job
-// and waits until a worker instance (another pool) has completed it: one
-// job per iteration, so jobs/s = 1e9 / ns/op.
+// through an executor's Submit and waits until a worker instance (another
+// pool) has completed it: one job per iteration, so jobs/s = 1e9 / ns/op.
 func BenchmarkJobsSubmitToComplete(b *testing.B) {
 	dsn := database(b)
 	ctx := context.Background()
-	var runs atomic.Int64
-	submitter, err := postgres.NewJobs(ctx, newPool(b, dsn), executor.MustNew(jobTools(false, &runs)), postgres.JobsConfig{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	worker, err := postgres.NewJobs(ctx, newPool(b, dsn), executor.MustNew(jobTools(false, &runs)), postgres.JobsConfig{Workers: 4})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = worker.Stop(context.Background()) })
+	submitter := newJobInstance(b, dsn, postgres.JobsConfig{Workers: postgres.NoWorkers})
+	newJobInstance(b, dsn, postgres.JobsConfig{Workers: 4})
 	b.ReportAllocs()
 	for b.Loop() {
-		id, err := submitter.Submit(ctx, tool.Call{Name: "report"})
+		id, err := submitter.ex.Submit(ctx, tool.Call{Name: "report"})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if st, err := submitter.Wait(ctx, id); err != nil || st.Result == nil || !st.Result.OK() {
-			b.Fatalf("job %d: %v %+v", id, err, st)
+		if _, err := submitter.ex.Wait(ctx, id); err != nil {
+			b.Fatalf("job %s: %v", id, err)
 		}
 	}
 }

@@ -2,9 +2,11 @@ package postgres
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,183 +19,394 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// callArgs is a job: one tool call.
+// jobKind is the River kind of Toolbelt's jobs.
+const jobKind = "toolbelt_call"
+
+// callArgs is a job: one tool call. The call's arguments travel as bytes
+// (base64 in River's jsonb), because jsonb refuses the escape \u0000 a
+// model may put in them.
 type callArgs struct {
-	Call tool.Call `json:"call"`
+	Job  executor.JobID `json:"toolbelt_job"`
+	Call tool.Call      `json:"call"`
+	Args []byte         `json:"args,omitempty"`
 }
 
 // Kind implements river.JobArgs.
-func (callArgs) Kind() string { return "toolbelt_call" }
+func (callArgs) Kind() string { return jobKind }
 
-// JobsConfig configures Jobs.
+func (a *callArgs) call() tool.Call {
+	c := a.Call
+	if a.Args != nil {
+		c.Args = json.RawMessage(a.Args)
+	}
+	return c
+}
+
+// Defaults of JobsConfig.
+const (
+	// DefaultJobWorkers is how many jobs an instance runs at once when
+	// JobsConfig.Workers is zero.
+	DefaultJobWorkers = 10
+	// NoWorkers, as JobsConfig.Workers, makes an instance that submits,
+	// reads and cancels jobs but runs none.
+	NoWorkers = -1
+	// DefaultJobTimeout bounds one attempt of a job when JobsConfig.Timeout
+	// is zero: jobs always have a finite timeout.
+	DefaultJobTimeout = 10 * time.Minute
+	// DefaultJobAttempts bounds the attempts of a job when
+	// JobsConfig.MaxAttempts is zero.
+	DefaultJobAttempts = 3
+	// DefaultJobRetention is how long a finished job stays queryable when
+	// JobsConfig.Retention is zero.
+	DefaultJobRetention = 24 * time.Hour
+)
+
+// JobsConfig configures the job store (WithJobs).
 type JobsConfig struct {
-	// Workers is how many jobs this instance runs at once; 0 makes an
-	// instance that submits and reads jobs but runs none.
+	// Workers is how many jobs this instance runs at once (zero:
+	// DefaultJobWorkers; NoWorkers: none).
 	Workers int
-	// Timeout bounds one attempt of a job (default 10 minutes; jobs always
-	// have a finite timeout).
+	// Timeout bounds one attempt of a job (zero: DefaultJobTimeout).
 	Timeout time.Duration
 	// RescueAfter is how long a job may stay running before another
 	// instance takes it for dead and runs it again (default Timeout plus a
-	// minute).
+	// minute; never less).
 	RescueAfter time.Duration
-	// MaxAttempts bounds the attempts of a job (default 3).
+	// MaxAttempts bounds the attempts of a job (zero: DefaultJobAttempts).
 	MaxAttempts int
+	// Retention is how long a finished job stays queryable (zero:
+	// DefaultJobRetention). An instance with workers deletes older ones.
+	Retention time.Duration
 	// Rerun lets a tool that is not idempotent run again on a later attempt
-	// (after its worker died); by default such a job fails instead, because
-	// its first attempt may have done its work.
+	// (after its instance died mid-run); by default such a job fails
+	// instead, because its first attempt may have done its work.
 	Rerun func(spec tool.Spec) bool
 }
 
-// Jobs runs tool calls as durable jobs on github.com/riverqueue/river: a
-// job is in the database when Submit returns, any instance with workers
-// runs it through its executor, at least once: if the instance that runs
-// it dies, another runs it again after RescueAfter. A tool that is not
-// idempotent (Spec.Annotations.Idempotent or ReadOnly) is not silently run
-// twice: a later attempt fails with a reason, unless JobsConfig.Rerun says
-// it may run again.
-type Jobs struct {
-	client  *river.Client[pgx.Tx]
-	ex      *executor.Executor
-	working bool
+func (c JobsConfig) withDefaults() JobsConfig {
+	if c.Workers == 0 {
+		c.Workers = DefaultJobWorkers
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultJobTimeout
+	}
+	if c.RescueAfter <= c.Timeout {
+		c.RescueAfter = c.Timeout + time.Minute
+	}
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = DefaultJobAttempts
+	}
+	if c.Retention <= 0 {
+		c.Retention = DefaultJobRetention
+	}
+	return c
 }
 
-// NewJobs starts a job client over pool; Migrate must have run. ex runs the
-// jobs this instance works. Stop it with Stop.
-func NewJobs(ctx context.Context, pool *pgxpool.Pool, ex *executor.Executor, cfg JobsConfig) (*Jobs, error) {
-	if ex == nil {
-		return nil, errors.New("postgres: NewJobs: the executor is nil")
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 10 * time.Minute
-	}
-	if cfg.RescueAfter <= cfg.Timeout {
-		cfg.RescueAfter = cfg.Timeout + time.Minute
-	}
-	if cfg.MaxAttempts <= 0 {
-		cfg.MaxAttempts = 3
-	}
-	j := &Jobs{ex: ex}
+// JobStore is an executor.JobStore on github.com/riverqueue/river: give it
+// to executor.WithJobStore. A job is in the database when Submit returns;
+// any instance with workers runs it through its executor, at least once:
+// if the instance that runs it dies, another runs it again after
+// RescueAfter. A tool that is not idempotent (Spec.Annotations.Idempotent
+// or ReadOnly) is not silently run twice: a later attempt fails with a
+// reason, unless JobsConfig.Rerun says it may run again. Status, Wait,
+// Cancel and Jobs work from every instance.
+//
+// The store serves one executor: executor.New attaches it (Attach), and
+// its workers start then. Stop them with Stop (or Stores.Close).
+//
+// A job's status is River's, mapped: available, scheduled, retryable and
+// pending are executor.JobPending, running is JobRunning, completed,
+// cancelled and discarded are JobDone. A job waiting for an approval shows
+// as running: the approval is in the approval store (Stores.Approvals).
+type JobStore struct {
+	cfg    JobsConfig
+	client *river.Client[pgx.Tx]
+	err    error // building the client failed: every method returns it
+
+	mu       sync.Mutex
+	run      executor.JobRunner
+	attached bool
+	started  bool
+}
+
+func newJobStore(pool *pgxpool.Pool, cfg JobsConfig) *JobStore {
+	s := &JobStore{cfg: cfg.withDefaults()}
+	cfg = s.cfg
 	rc := &river.Config{
-		JobTimeout:           cfg.Timeout,
-		RescueStuckJobsAfter: cfg.RescueAfter,
-		MaxAttempts:          cfg.MaxAttempts,
-		FetchPollInterval:    100 * time.Millisecond,
-		FetchCooldown:        20 * time.Millisecond,
+		JobTimeout:                  cfg.Timeout,
+		RescueStuckJobsAfter:        cfg.RescueAfter,
+		MaxAttempts:                 cfg.MaxAttempts,
+		CompletedJobRetentionPeriod: cfg.Retention,
+		CancelledJobRetentionPeriod: cfg.Retention,
+		DiscardedJobRetentionPeriod: cfg.Retention,
+		FetchPollInterval:           100 * time.Millisecond,
+		FetchCooldown:               20 * time.Millisecond,
 	}
 	if cfg.Workers > 0 {
 		workers := river.NewWorkers()
-		if err := river.AddWorkerSafely(workers, &callWorker{ex: ex, rerun: cfg.Rerun}); err != nil {
-			return nil, fmt.Errorf("postgres: jobs: %w", err)
+		if err := river.AddWorkerSafely(workers, &callWorker{s: s}); err != nil {
+			s.err = fmt.Errorf("postgres: jobs: %w", err)
+			return s
 		}
 		rc.Workers = workers
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
 	}
-	client, err := river.NewClient(riverpgxv5.New(pool), rc)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: jobs: %w", err)
+	s.client, s.err = river.NewClient(riverpgxv5.New(pool), rc)
+	if s.err != nil {
+		s.err = fmt.Errorf("postgres: jobs: %w", s.err)
 	}
-	if cfg.Workers > 0 {
-		if err := client.Start(ctx); err != nil {
-			return nil, fmt.Errorf("postgres: jobs: start: %w", err)
-		}
-	}
-	j.client, j.working = client, cfg.Workers > 0
-	return j, nil
+	return s
 }
 
-// Stop stops this instance's workers, letting running jobs finish until
-// ctx ends. An instance without workers has nothing to stop.
-func (j *Jobs) Stop(ctx context.Context) error {
-	if !j.working {
+// Attach implements executor.JobStore: executor.New calls it with the
+// runner of the executor the store serves, and the workers start.
+func (s *JobStore) Attach(run executor.JobRunner) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	if s.attached {
+		return errors.New("postgres: this JobStore is already attached to an executor: give each executor a store of its own (postgres.New for each)")
+	}
+	s.run, s.attached = run, true
+	if s.cfg.Workers > 0 {
+		// Background: the workers live until Stop, not as long as some
+		// caller's request.
+		if err := s.client.Start(context.Background()); err != nil {
+			return fmt.Errorf("postgres: jobs: start the workers: %w", err)
+		}
+		s.started = true
+	}
+	return nil
+}
+
+// Stop stops this instance's workers: it fetches no more jobs and lets the
+// running ones finish until ctx ends, then cancels them (they run again on
+// another instance, as if this one had died). An instance without workers
+// has nothing to stop.
+func (s *JobStore) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	started := s.started
+	s.started = false
+	s.mu.Unlock()
+	if !started {
 		return nil
 	}
-	return j.client.Stop(ctx)
-}
-
-// Submit stores call as a job and returns its id. The job is durable when
-// Submit returns: it runs even if this instance stops at once.
-func (j *Jobs) Submit(ctx context.Context, call tool.Call) (int64, error) {
-	res, err := j.client.Insert(ctx, callArgs{Call: call}, nil)
-	if err != nil {
-		return 0, fmt.Errorf("postgres: submit job: %w", err)
+	err := s.client.Stop(ctx)
+	if err != nil && ctx.Err() != nil {
+		// Out of patience: cancel what still runs, and wait for it.
+		return s.client.StopAndCancel(context.WithoutCancel(ctx))
 	}
-	return res.Job.ID, nil
+	return err
 }
 
-// JobStatus is what Status reports of a job.
-type JobStatus struct {
-	ID       int64
-	State    string // River's state: available, running, completed, retryable, discarded, cancelled, ...
-	Attempt  int
-	Result   *tool.Result // set once the job has completed
-	Errors   []string     // errors of failed attempts
-	Finished bool
+// Submit implements executor.JobStore: the job is in the database when
+// Submit returns, and runs even if this instance stops at once.
+func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, error) {
+	if s.err != nil {
+		return "", s.err
+	}
+	// Ids are 128 random bits: unique across instances and databases.
+	id := executor.JobID("job-" + rand.Text())
+	args := callArgs{Job: id, Call: call}
+	if call.Args != nil {
+		args.Args, args.Call.Args = []byte(call.Args), nil
+	}
+	if _, err := s.client.Insert(ctx, args, nil); err != nil {
+		return "", fmt.Errorf("postgres: submit a job of %q: %w", call.Name, err)
+	}
+	return id, nil
 }
 
-// Status reads a job from any instance.
-func (j *Jobs) Status(ctx context.Context, id int64) (JobStatus, error) {
-	row, err := j.client.JobGet(ctx, id)
+// row finds the River row of a job.
+func (s *JobStore) row(ctx context.Context, id executor.JobID) (*rivertype.JobRow, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	res, err := s.client.JobList(ctx, river.NewJobListParams().Kinds(jobKind).
+		Where("args->>'toolbelt_job' = @job", river.NamedArgs{"job": string(id)}).First(1))
 	if err != nil {
-		if errors.Is(err, river.ErrNotFound) {
-			return JobStatus{}, fmt.Errorf("%w %d", executor.ErrJobNotFound, id)
+		return nil, fmt.Errorf("postgres: job %s: %w", id, err)
+	}
+	if len(res.Jobs) == 0 {
+		return nil, fmt.Errorf("%w %q: it never existed, or finished more than %v ago (JobsConfig.Retention)", executor.ErrJobNotFound, id, s.cfg.Retention)
+	}
+	return res.Jobs[0], nil
+}
+
+// Status implements executor.JobStore.
+func (s *JobStore) Status(ctx context.Context, id executor.JobID) (executor.JobStatus, error) {
+	row, err := s.row(ctx, id)
+	if err != nil {
+		return executor.JobStatus{}, err
+	}
+	return status(row)
+}
+
+// status maps a River row to a job's status.
+func status(row *rivertype.JobRow) (executor.JobStatus, error) {
+	var a callArgs
+	if err := json.Unmarshal(row.EncodedArgs, &a); err != nil {
+		return executor.JobStatus{}, fmt.Errorf("postgres: River job %d: its arguments are not a tool call: %w", row.ID, err)
+	}
+	call := a.call()
+	st := executor.JobStatus{ID: a.Job, CallID: call.ID, Tool: call.Name, Agent: call.Agent, SubmittedAt: row.CreatedAt}
+	if row.AttemptedAt != nil {
+		st.StartedAt = *row.AttemptedAt // the latest attempt's start
+	}
+	switch row.State {
+	case rivertype.JobStateRunning:
+		st.State = executor.JobRunning
+	case rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded:
+		st.State = executor.JobDone
+		if row.FinalizedAt != nil {
+			st.CompletedAt = *row.FinalizedAt
 		}
-		return JobStatus{}, fmt.Errorf("postgres: job %d: %w", id, err)
-	}
-	st := JobStatus{ID: row.ID, State: string(row.State), Attempt: row.Attempt, Finished: row.FinalizedAt != nil}
-	for _, e := range row.Errors {
-		st.Errors = append(st.Errors, e.Error)
-	}
-	if out := row.Output(); len(out) > 0 {
-		var r tool.Result
-		if err := json.Unmarshal(out, &r); err == nil {
-			st.Result = &r
+		st.Result = result(row, &call)
+	default:
+		st.State = executor.JobPending
+		st.Reason = "queued: waiting for a worker"
+		if n := len(row.Errors); n > 0 {
+			st.Reason = fmt.Sprintf("retrying (attempt %d of %d failed: %s)", row.Errors[n-1].Attempt, row.MaxAttempts, row.Errors[n-1].Error)
 		}
 	}
 	return st, nil
 }
 
-// Wait polls until the job is finished, then returns its status.
-func (j *Jobs) Wait(ctx context.Context, id int64) (JobStatus, error) {
-	for {
-		st, err := j.Status(ctx, id)
-		if err != nil || st.Finished {
-			return st, err
+// result is the result a finished job recorded, or one that says why it
+// has none (cancelled before it ran, given up).
+func result(row *rivertype.JobRow, call *tool.Call) *tool.Result {
+	if out := row.Output(); len(out) > 0 {
+		var r tool.Result
+		if err := json.Unmarshal(out, &r); err == nil {
+			return &r
 		}
+	}
+	var te *tool.Error
+	switch {
+	case row.State == rivertype.JobStateCancelled:
+		te = tool.Errorf(tool.CodeCancelled, "the job was cancelled before it finished")
+	case len(row.Errors) > 0:
+		te = tool.Errorf(tool.CodeInternal, "the job was given up after %d attempts; the last failed: %s", row.Attempt, row.Errors[len(row.Errors)-1].Error)
+	default:
+		te = tool.Errorf(tool.CodeInternal, "the job finished (%s) without recording a result", row.State)
+	}
+	return &tool.Result{CallID: call.ID, Tool: call.Name, Status: te.Code.Status(), Error: te, Attempts: row.Attempt}
+}
+
+// Wait implements executor.JobStore: it looks at the job every 20 ms at
+// first, then less often, up to every 250 ms.
+func (s *JobStore) Wait(ctx context.Context, id executor.JobID) (executor.JobStatus, error) {
+	every := 20 * time.Millisecond
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
 		select {
 		case <-ctx.Done():
-			return st, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
+			return executor.JobStatus{}, ctx.Err()
+		case <-t.C:
 		}
+		st, err := s.Status(ctx, id)
+		if err != nil || st.State == executor.JobDone {
+			return st, err
+		}
+		t.Reset(every)
+		every = min(2*every, 250*time.Millisecond)
 	}
 }
 
-// Cancel cancels a job, from any instance: one not yet running never runs;
-// a running one has its context cancelled.
-func (j *Jobs) Cancel(ctx context.Context, id int64) error {
-	if _, err := j.client.JobCancel(ctx, id); err != nil {
-		return fmt.Errorf("postgres: cancel job %d: %w", id, err)
+// Cancel implements executor.JobStore: from any instance, a job not yet
+// running never runs, and a running one has its context cancelled on the
+// instance that runs it (its result then says cancelled).
+func (s *JobStore) Cancel(ctx context.Context, id executor.JobID) error {
+	row, err := s.row(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, err := s.client.JobCancel(ctx, row.ID); err != nil {
+		return fmt.Errorf("postgres: cancel job %s: %w", id, err)
 	}
 	return nil
 }
 
-// callWorker runs a job's call through an executor.
+// Jobs implements executor.JobStore: the jobs of every instance, in
+// submission order, finished ones for JobsConfig.Retention.
+func (s *JobStore) Jobs(ctx context.Context, f executor.JobFilter) ([]executor.JobStatus, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	p := river.NewJobListParams().Kinds(jobKind).First(1000)
+	if len(f.States) > 0 {
+		var states []rivertype.JobState
+		for _, st := range f.States {
+			states = append(states, riverStates[st]...)
+		}
+		if len(states) == 0 {
+			return nil, nil
+		}
+		p = p.States(states...)
+	}
+	if f.Tool != "" {
+		p = p.Where("args->'call'->>'name' = @tool", river.NamedArgs{"tool": f.Tool})
+	}
+	if f.Agent != "" {
+		p = p.Where("coalesce(args->'call'->>'agent', '') = @agent", river.NamedArgs{"agent": f.Agent})
+	}
+	var out []executor.JobStatus
+	for {
+		res, err := s.client.JobList(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("postgres: list jobs: %w", err)
+		}
+		for _, row := range res.Jobs {
+			st, err := status(row)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		}
+		if len(res.Jobs) < 1000 {
+			return out, nil
+		}
+		p = p.After(res.LastCursor)
+	}
+}
+
+// riverStates are the River states of each job state.
+var riverStates = map[executor.JobState][]rivertype.JobState{
+	executor.JobPending: {rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateScheduled},
+	executor.JobRunning: {rivertype.JobStateRunning},
+	executor.JobDone:    {rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded},
+}
+
+// callWorker runs a job's call through the executor the store serves.
 type callWorker struct {
 	river.WorkerDefaults[callArgs]
-	ex    *executor.Executor
-	rerun func(tool.Spec) bool
+	s *JobStore
 }
+
+// errStopped fails an attempt cut short by this instance stopping: River
+// runs the job again, as if the instance had died.
+var errStopped = errors.New("the instance stopped during the job")
 
 // Work implements river.Worker.
 func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
-	call := job.Args.Call
+	call := job.Args.call()
+	run := w.s.run // set by Attach before the workers start
 	var res *tool.Result
-	if job.Attempt > 1 && !w.mayRerun(call.Name) {
+	if job.Attempt > 1 && !w.mayRerun(run, call.Name) {
 		res = tool.Fail(&call, tool.CodeInternal, fmt.Sprintf(
-			"job %d: attempt %d of a call to %q, whose earlier attempt may have done its work (its instance stopped mid-run): the tool is not idempotent, so it is not run again; check what happened and submit it again if that is safe",
-			job.ID, job.Attempt, call.Name))
+			"job %s: attempt %d of a call to %q, whose earlier attempt may have done its work (its instance stopped mid-run): the tool is not idempotent, so it is not run again; check what happened and submit it again if that is safe",
+			job.Args.Job, job.Attempt, call.Name))
 	} else {
-		res, _ = w.ex.Execute(ctx, call)
+		res = run.Run(ctx, job.Args.Job, call)
+	}
+	if ctx.Err() != nil {
+		cause := context.Cause(ctx)
+		if !errors.Is(cause, river.ErrJobCancelledRemotely) && !errors.Is(cause, context.DeadlineExceeded) {
+			return errStopped
+		}
 	}
 	if err := river.RecordOutput(ctx, res); err != nil {
 		return fmt.Errorf("record the result: %w", err)
@@ -201,8 +414,8 @@ func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 	return nil // a failed call is a result, not a job to retry
 }
 
-func (w *callWorker) mayRerun(name string) bool {
-	e, ok := w.ex.Registry().Lookup(name)
+func (w *callWorker) mayRerun(run executor.JobRunner, name string) bool {
+	e, ok := run.Registry().Lookup(name)
 	if !ok {
 		return true // it fails as not found, harmlessly
 	}
@@ -210,7 +423,10 @@ func (w *callWorker) mayRerun(name string) bool {
 	if s.Annotations.Idempotent || s.Annotations.ReadOnly {
 		return true
 	}
-	return w.rerun != nil && w.rerun(s)
+	return w.s.cfg.Rerun != nil && w.s.cfg.Rerun(s)
 }
 
-var _ rivertype.JobArgs = callArgs{}
+var (
+	_ rivertype.JobArgs = callArgs{}
+	_ executor.JobStore = (*JobStore)(nil)
+)

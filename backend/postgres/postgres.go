@@ -13,12 +13,21 @@
 //     (audit.NewShared), each record at the sequence number it expects, so
 //     two writers never fork the chain.
 //
+//   - Jobs, an executor.JobStore on River: a job submitted on one instance
+//     is in the database when Submit returns, runs on any instance with
+//     workers, at least once, and every instance sees and cancels it.
+//
+//   - History, an executor.HistoryStore: History on any instance sees the
+//     calls of every instance.
+//
 //     pool, err := pgxpool.New(ctx, dsn)
 //     if err := postgres.Migrate(ctx, pool); err != nil { ... }
 //     stores := postgres.New(pool)
 //     defer stores.Close()
 //     limiter := ratelimit.New(ratelimit.WithStore(stores.RateLimits), ratelimit.PerPrincipal("10/hour"))
 //     queue := approval.NewQueue(approval.QueueStore(stores.Approvals))
+//     ex, err := executor.New(reg, executor.WithExtensions(limiter, ...),
+//     executor.WithJobStore(stores.Jobs), executor.WithHistoryStore(stores.History))
 //
 // It is a module of its own, so the core module needs no database driver.
 // docs/scaling.md says what is exact across instances and what is not.
@@ -34,22 +43,48 @@ import (
 )
 
 // Stores are the PostgreSQL implementations of Toolbelt's stores, over one
-// connection pool.
+// connection pool. They serve one executor: Jobs attaches to the executor
+// given it (executor.WithJobStore); build Stores for each executor.
 type Stores struct {
 	RateLimits *RateLimitStore
 	Approvals  *ApprovalStore
 	Audit      *AuditSink
+	Jobs       *JobStore
+	History    *HistoryStore
 }
+
+// Option configures the stores New returns.
+type Option func(*options)
+
+type options struct{ jobs JobsConfig }
+
+// WithJobs configures the job store: how many jobs this instance runs,
+// their timeout and attempts (JobsConfig).
+func WithJobs(cfg JobsConfig) Option { return func(o *options) { o.jobs = cfg } }
 
 // New returns every store over pool. Run Migrate once first. Close stops
-// the approval store's listener.
-func New(pool *pgxpool.Pool) *Stores {
-	return &Stores{RateLimits: &RateLimitStore{pool: pool}, Approvals: newApprovalStore(pool), Audit: &AuditSink{pool: pool}}
+// what they run in the background.
+func New(pool *pgxpool.Pool, opts ...Option) *Stores {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return &Stores{
+		RateLimits: &RateLimitStore{pool: pool}, Approvals: newApprovalStore(pool), Audit: &AuditSink{pool: pool},
+		Jobs: newJobStore(pool, o.jobs), History: &HistoryStore{pool: pool},
+	}
 }
 
-// Close stops what the stores run in the background (the approval
-// listener). It does not close the pool.
-func (s *Stores) Close() { s.Approvals.Close() }
+// Close stops what the stores run in the background: the approval
+// listener, and the job workers, waiting for the jobs this instance runs
+// to finish (to bound that wait, call Jobs.Stop with a deadline first). It
+// does not close the pool.
+func (s *Stores) Close() {
+	_ = s.Jobs.Stop(context.Background()) // without a deadline, Stop fails only if River does; nothing is left to do then
+	s.Approvals.Close()
+}
 
 // schema creates the tables, idempotently.
 const schema = `
@@ -71,6 +106,24 @@ CREATE TABLE IF NOT EXISTS toolbelt_approvals (
 	decided_at timestamptz
 );
 CREATE INDEX IF NOT EXISTS toolbelt_approvals_pending ON toolbelt_approvals (since, id) WHERE state = 'pending';
+
+CREATE TABLE IF NOT EXISTS toolbelt_history (
+	seq         bigserial PRIMARY KEY,
+	call_id     text NOT NULL,
+	job_id      text NOT NULL,
+	tool        text NOT NULL,
+	agent       text NOT NULL,
+	session     text NOT NULL,
+	status      text NOT NULL,
+	code        text NOT NULL,
+	message     text NOT NULL,
+	started_at  timestamptz NOT NULL,
+	duration_ns bigint NOT NULL,
+	attempts    integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolbelt_history_started_at ON toolbelt_history (started_at);
+CREATE INDEX IF NOT EXISTS toolbelt_history_tool ON toolbelt_history (tool, seq);
+CREATE INDEX IF NOT EXISTS toolbelt_history_agent ON toolbelt_history (agent, seq);
 
 CREATE TABLE IF NOT EXISTS toolbelt_audit (
 	seq  bigint PRIMARY KEY CHECK (seq > 0),
@@ -112,6 +165,10 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("postgres: migrate jobs: %w", err)
 	}
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("postgres: migrate jobs: %w", err)
+	}
+	// JobStore finds a job by its Toolbelt id, kept in River's arguments.
+	if _, err := conn.Exec(ctx, `CREATE INDEX IF NOT EXISTS toolbelt_job_id ON river_job ((args->>'toolbelt_job'))`); err != nil {
 		return fmt.Errorf("postgres: migrate jobs: %w", err)
 	}
 	return nil

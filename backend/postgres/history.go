@@ -1,0 +1,151 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// DefaultHistoryQueryMax is how many records HistoryStore.Query returns at
+// most for a query without a Limit (as the in-memory ring keeps the last
+// executor.DefaultHistory).
+const DefaultHistoryQueryMax = executor.DefaultHistory
+
+// historyWriteTimeout bounds one record's write: a call's result waits for
+// it.
+const historyWriteTimeout = 2 * time.Second
+
+// HistoryStore is an executor.HistoryStore in the table toolbelt_history:
+// give it to executor.WithHistoryStore, and History on any instance sees
+// the calls of every instance. Records are numbered (Seq) in the order the
+// database took them; two instances finishing calls at the same moment may
+// commit them in the other order, so Seq orders the fleet's calls closely,
+// not exactly.
+//
+// Writing a record is one INSERT that the call's result waits for (at
+// most two seconds). A record that cannot be written is dropped (history
+// is a summary; the audit trail is the record that must not be lost):
+// Dropped counts them and keeps the last error. The table grows until
+// Prune deletes old records.
+type HistoryStore struct {
+	pool *pgxpool.Pool
+
+	dropped atomic.Uint64
+	mu      sync.Mutex
+	lastErr error
+}
+
+// Add implements executor.HistoryStore.
+func (h *HistoryStore) Add(ctx context.Context, r executor.Record) {
+	ctx, cancel := context.WithTimeout(ctx, historyWriteTimeout)
+	defer cancel()
+	_, err := h.pool.Exec(ctx, `INSERT INTO toolbelt_history
+		(call_id, job_id, tool, agent, session, status, code, message, started_at, duration_ns, attempts)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		text(r.CallID), text(string(r.JobID)), text(r.Tool), text(r.Agent), text(r.Session),
+		string(r.Status), string(r.Code), text(r.Message), r.StartedAt, int64(r.Duration), r.Attempts)
+	if err != nil {
+		h.dropped.Add(1)
+		h.mu.Lock()
+		h.lastErr = fmt.Errorf("postgres: history: record of call %q: %w", r.CallID, err)
+		h.mu.Unlock()
+	}
+}
+
+// Dropped reports how many records could not be written, and why the
+// last one could not.
+func (h *HistoryStore) Dropped() (n uint64, last error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.dropped.Load(), h.lastErr
+}
+
+// text makes s storable as PostgreSQL text, which refuses NUL bytes and
+// invalid UTF-8 (both may come from a caller or a tool's error).
+func text(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// Query implements executor.HistoryStore: the newest records that match
+// q, oldest first, at most q.Limit, or DefaultHistoryQueryMax without it.
+func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]executor.Record, error) {
+	var where []string
+	args := pgx.NamedArgs{}
+	add := func(cond, name string, v any) {
+		where = append(where, cond)
+		args[name] = v
+	}
+	if q.Tool != "" {
+		add("tool = @tool", "tool", text(q.Tool))
+	}
+	if q.Agent != "" {
+		add("agent = @agent", "agent", text(q.Agent))
+	}
+	if q.Status != "" {
+		add("status = @status", "status", string(q.Status))
+	}
+	if !q.Since.IsZero() {
+		add("started_at >= @since", "since", q.Since)
+	}
+	if !q.Until.IsZero() {
+		add("started_at < @until", "until", q.Until)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultHistoryQueryMax
+	}
+	args["limit"] = limit
+	sql := `SELECT seq, call_id, job_id, tool, agent, session, status, code, message, started_at, duration_ns, attempts
+		FROM toolbelt_history`
+	if len(where) > 0 {
+		sql += " WHERE " + strings.Join(where, " AND ")
+	}
+	sql += " ORDER BY seq DESC LIMIT @limit"
+	rows, err := h.pool.Query(ctx, sql, args)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: history: %w", err)
+	}
+	var out []executor.Record
+	for rows.Next() {
+		var (
+			r                 executor.Record
+			job, status, code string
+			durationNS, seq   int64
+			attempts          int32
+		)
+		if err := rows.Scan(&seq, &r.CallID, &job, &r.Tool, &r.Agent, &r.Session, &status, &code, &r.Message, &r.StartedAt, &durationNS, &attempts); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("postgres: history: %w", err)
+		}
+		r.Seq, r.JobID, r.Status, r.Code = uint64(seq), executor.JobID(job), tool.Status(status), tool.Code(code)
+		r.Duration, r.Attempts = time.Duration(durationNS), int(attempts)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: history: %w", err)
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+// Prune deletes the records of calls that started before t and returns
+// how many it deleted. Nothing else deletes records: run it now and then.
+func (h *HistoryStore) Prune(ctx context.Context, before time.Time) (int64, error) {
+	tag, err := h.pool.Exec(ctx, `DELETE FROM toolbelt_history WHERE started_at < $1`, before)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: history: prune: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+var _ executor.HistoryStore = (*HistoryStore)(nil)
