@@ -293,3 +293,30 @@ func TestJobsSurviveAWorkerKilledMidJob(t *testing.T) {
 	assert.Contains(t, res.Error.Message, "not idempotent, so it is not run again")
 	assert.EqualValues(t, 1, worker.runs.Load(), "only the report ran again")
 }
+
+// An instance stopped with a deadline cancels the jobs it still runs: they
+// are not done, but run again on another instance (a tool that is not
+// idempotent then fails with the reason, as after a crash).
+func TestJobOfAStoppedInstanceRunsAgainElsewhere(t *testing.T) {
+	dsn := database(t)
+	ctx := within(t, 2*time.Minute)
+	held := make(chan string, 2)
+	a := newJobInstance(t, dsn, postgres.JobsConfig{Workers: postgres.NoWorkers})
+	b := newJobInstance(t, dsn, postgres.JobsConfig{Workers: 1}, held)
+	id, err := a.ex.Submit(ctx, tool.Call{ID: "h", Name: "hold", Args: json.RawMessage(`{"note":"first"}`)})
+	require.NoError(t, err)
+	<-held
+	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	require.NoError(t, b.stores.Jobs.Stop(stopCtx))
+	st, err := a.ex.StatusContext(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, executor.JobPending, st.State, "not done: it runs again")
+	assert.Contains(t, st.Reason, "the instance stopped during the job")
+
+	c := newJobInstance(t, dsn, postgres.JobsConfig{Workers: 1}, held)
+	res, err := a.ex.Wait(ctx, id)
+	require.Error(t, err)
+	assert.Contains(t, res.Error.Message, "not idempotent, so it is not run again")
+	assert.EqualValues(t, 0, c.runs.Load())
+}
