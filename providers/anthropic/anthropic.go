@@ -23,6 +23,7 @@
 package anthropic
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -285,6 +286,31 @@ func apiError(model string, err error) error {
 	case apiErr.StatusCode == 401:
 		hint = " (check the API key)"
 	}
-	return fmt.Errorf("anthropic: messages with model %q failed: HTTP %d, type %q%s: %w",
-		model, apiErr.StatusCode, apiErr.Type(), hint, err)
+	// The SDK's own text repeats the status and prints the whole body (the
+	// type again, the message): say each once, and keep the SDK's error for
+	// errors.As.
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+		RequestID string `json:"request_id"`
+	}
+	detail := apiErr.RawJSON()
+	if json.Unmarshal([]byte(detail), &body) == nil && body.Error.Message != "" {
+		detail = body.Error.Message
+	}
+	text := fmt.Sprintf("anthropic: messages with model %q failed: HTTP %d, type %q: %s%s", model, apiErr.StatusCode, apiErr.Type(), detail, hint)
+	if id := cmp.Or(apiErr.RequestID, body.RequestID); id != "" {
+		text += " (request id " + id + ")"
+	}
+	return &wrapped{text: text, err: err}
 }
+
+// wrapped is an error whose text replaces that of the error it wraps.
+type wrapped struct {
+	text string
+	err  error
+}
+
+func (w *wrapped) Error() string { return w.text }
+func (w *wrapped) Unwrap() error { return w.err }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -232,7 +233,7 @@ func TestAPIErrorsAreClear(t *testing.T) {
 		want   []string
 	}{
 		{"rate limited", http.StatusTooManyRequests, "error_429.json",
-			[]string{`HTTP 429`, `type "rate_limit_error"`, `would exceed the rate limit`, `rate limited: the SDK's retries are spent`}},
+			[]string{`HTTP 429`, `type "rate_limit_error"`, `would exceed the rate limit`, `rate limited: the SDK's retries are spent`, `(request id req_011CUJz5q7m3D4xW8bN2vK9p)`}},
 		{"bad request", http.StatusBadRequest, "error_400.json",
 			[]string{`HTTP 400`, `type "invalid_request_error"`, `input_schema: JSON schema is invalid`}},
 	} {
@@ -245,7 +246,11 @@ func TestAPIErrorsAreClear(t *testing.T) {
 			require.Error(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)
+				// Each fact once: the SDK's own text repeats the status
+				// (and, for some SDKs, the whole body), so it is not printed.
+				assert.Equal(t, 1, strings.Count(err.Error(), w), "%q said more than once in %s", w, err)
 			}
+			assert.Equal(t, 1, strings.Count(err.Error(), strconv.Itoa(tc.status)), err.Error())
 			var apiErr *sdk.Error
 			require.True(t, errors.As(err, &apiErr), "the SDK's error stays reachable with errors.As")
 			assert.Equal(t, tc.status, apiErr.StatusCode)

@@ -318,5 +318,22 @@ func apiError(model string, err error) error {
 	case apiErr.Code >= 500:
 		hint = " (server error: retry later)"
 	}
-	return fmt.Errorf("gemini: generateContent with model %q failed: HTTP %d %s: %s%s: %w", model, apiErr.Code, apiErr.Status, apiErr.Message, hint, err)
+	text := fmt.Sprintf("gemini: generateContent with model %q failed: HTTP %d %s: %s%s", model, apiErr.Code, apiErr.Status, apiErr.Message, hint)
+	if len(apiErr.Details) > 0 {
+		if d, jerr := json.Marshal(apiErr.Details); jerr == nil {
+			text += "; details: " + string(d)
+		}
+	}
+	// The SDK's own text repeats the code, status and message said above,
+	// so it is kept for errors.As, not printed.
+	return &wrapped{text: text, err: err}
 }
+
+// wrapped is an error whose text replaces that of the error it wraps.
+type wrapped struct {
+	text string
+	err  error
+}
+
+func (w *wrapped) Error() string { return w.text }
+func (w *wrapped) Unwrap() error { return w.err }

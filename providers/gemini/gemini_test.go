@@ -188,7 +188,11 @@ func TestToolLoopSendsThoughtSignaturesBack(t *testing.T) {
 	require.NotNil(t, fr)
 	assert.Equal(t, "get_weather", fr.Name)
 	assert.Equal(t, map[string]any{"city": "Lisbon", "temp_c": float64(21), "sky": "sunny"}, fr.Response["output"])
-	assert.Contains(t, resp.Parts[1].FunctionResponse.Response["error"], "message")
+	// The error object says its code once, in its own field; the message
+	// is the tool's message, not "error [not_found]: ...".
+	assert.Equal(t, map[string]any{"code": "not_found", "message": `no weather station for "Atlantis"`},
+		resp.Parts[1].FunctionResponse.Response["error"])
+	assert.Equal(t, 1, strings.Count(string(raw), "not_found"), "the code is sent once")
 
 	decl := req.Tools[0].FunctionDeclarations[0]
 	assert.Equal(t, "get_weather", decl.Name)
@@ -215,8 +219,22 @@ func TestAPIErrorSaysWhatTheAPISaid(t *testing.T) {
 	var apiErr genai.APIError
 	require.True(t, errors.As(err, &apiErr))
 	assert.Equal(t, 429, apiErr.Code)
-	assert.Contains(t, err.Error(), "Resource has been exhausted")
-	assert.Contains(t, err.Error(), "rate limited")
+	assert.Equal(t, "RESOURCE_EXHAUSTED", apiErr.Status)
+	// The API's answer is said once: its code, status and message each
+	// appear a single time (the SDK's own error text repeats all three).
+	msg := err.Error()
+	assert.Equal(t, `gemini: generateContent with model "gemini-2.5-flash" failed: HTTP 429 RESOURCE_EXHAUSTED: Resource has been exhausted (e.g. check quota). (rate limited or out of quota: wait and retry)`, msg)
+	assert.Equal(t, 1, strings.Count(msg, "429"), msg)
+	assert.Equal(t, 1, strings.Count(msg, "RESOURCE_EXHAUSTED"), msg)
+	assert.Equal(t, 1, strings.Count(msg, "Resource has been exhausted"), msg)
+
+	// Details (how long to wait) are kept, once.
+	model, _ = newModel(t, nil, step{429, "error_429_details.json"})
+	_, err = model.Next(context.Background(), conversation(), nil)
+	require.Error(t, err)
+	msg = err.Error()
+	assert.Equal(t, 1, strings.Count(msg, `"retryDelay":"37s"`), msg)
+	assert.Equal(t, 1, strings.Count(msg, "429"), msg)
 }
 
 // Streaming passes text as it comes and returns the whole turn, signature

@@ -285,6 +285,17 @@ func apiError(api, model string, err error) error {
 	case apiErr.StatusCode >= 500:
 		hint = " (server error: retry later)"
 	}
-	return fmt.Errorf("openai: %s with model %q failed: HTTP %d, type %q, code %q: %s%s: %w",
-		api, model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint, err)
+	// The SDK's own text ("OpenAI API error: 429 Too Many Requests")
+	// repeats the status said here: it is kept for errors.As, not printed.
+	return &wrapped{err: err, text: fmt.Sprintf("openai: %s with model %q failed: HTTP %d, type %q, code %q: %s%s",
+		api, model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint)}
 }
+
+// wrapped is an error whose text replaces that of the error it wraps.
+type wrapped struct {
+	text string
+	err  error
+}
+
+func (w *wrapped) Error() string { return w.text }
+func (w *wrapped) Unwrap() error { return w.err }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -237,7 +238,11 @@ func TestAPIErrorsAreClear(t *testing.T) {
 			require.Error(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)
+				// Each fact once: the SDK's own text repeats the status
+				// (and, for some SDKs, the whole body), so it is not printed.
+				assert.Equal(t, 1, strings.Count(err.Error(), w), "%q said more than once in %s", w, err)
 			}
+			assert.Equal(t, 1, strings.Count(err.Error(), strconv.Itoa(tc.status)), err.Error())
 			var apiErr *sdk.Error
 			require.True(t, errors.As(err, &apiErr), "the SDK's error stays reachable with errors.As")
 			assert.Equal(t, tc.status, apiErr.StatusCode)
