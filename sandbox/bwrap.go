@@ -17,7 +17,9 @@ import (
 // session, with every capability dropped (--cap-drop ALL), dying with its
 // parent. Rlimits are set by prlimit inside the sandbox. A seccomp filter
 // refuses the setuid and setgid bits on files and, with the network off,
-// unix sockets (socketpair still works): see docs/sandbox.md.
+// every socket but IPv4, IPv6 and netlink ones, which the network namespace
+// confines (no unix socket, socketpair still works; no AF_VSOCK, which
+// reaches a VM's host): see docs/sandbox.md.
 //
 // When the host process is root, commands run as uid/gid 65534 (nobody)
 // unless [WithUser] says otherwise: bwrap itself is started as that user, so

@@ -30,11 +30,15 @@ type modeArg struct {
 // for any local user who reaches it. openat2(2), whose mode sits in a
 // structure a filter cannot read, and io_uring_setup(2), whose operations a
 // filter does not see, fail with ENOSYS, which programs take as "fall back
-// to the older call". With unix off (the network off), socket(2) refuses
-// AF_UNIX (EACCES): a pathname socket on the host's read-only root (a
-// database's or sssd's under /var/lib, an agent's in a home directory)
-// would otherwise be reachable, as the fresh /run and /tmp cover only the
-// usual places. socketpair(2) still works. System calls of another
+// to the older call". With unix off (the network off), socket(2) makes
+// only the families the network namespace confines (AF_INET, AF_INET6,
+// AF_NETLINK) and refuses every other (EACCES): AF_UNIX, because a pathname
+// socket on the host's read-only root (a database's or sssd's under
+// /var/lib, an agent's in a home directory) would otherwise be reachable,
+// as the fresh /run and /tmp cover only the usual places; AF_VSOCK, which
+// no network namespace cuts off and which on a virtual machine reaches the
+// hypervisor's host; and the rest, which a command without a network has
+// no use for. socketpair(2) still works. System calls of another
 // architecture kill the process; x32 ones fail with ENOSYS.
 func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	const (
@@ -85,9 +89,13 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	block(unix.SYS_OPENAT2, errno(unix.ENOSYS))
 	block(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
 	if unixOff {
+		// Only the families the network namespace confines: IPv4, IPv6
+		// (its own loopback) and netlink (its own interfaces).
 		block(unix.SYS_SOCKET,
 			unix.SockFilter{Code: ld, K: arg(0)},
-			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
+			unix.SockFilter{Code: jeq, K: unix.AF_INET, Jt: 3},
+			unix.SockFilter{Code: jeq, K: unix.AF_INET6, Jt: 2},
+			unix.SockFilter{Code: jeq, K: unix.AF_NETLINK, Jt: 1},
 			errno(unix.EACCES),
 			allow)
 	}
