@@ -233,8 +233,12 @@ type JobRunner struct{ e *Executor }
 
 // Run runs call as the job id through the executor's pipeline, as Execute
 // does, and returns its result, never nil. Cancelling ctx cancels the
-// call. The call's events and its history record carry id.
+// call. The call's events and its history record carry id. The zero
+// JobRunner belongs to no executor: its Run fails the call.
 func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Result {
+	if r.e == nil {
+		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
+	}
 	start := time.Now()
 	j := newJob(id, call, start)
 	entry, _ := r.e.reg.Lookup(call.Name)
@@ -243,8 +247,14 @@ func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Resu
 }
 
 // Registry returns the registry of the runner's executor: a store reads a
-// tool's annotations there (may a job of it run a second time?).
-func (r JobRunner) Registry() *registry.Registry { return r.e.reg }
+// tool's annotations there (may a job of it run a second time?). The
+// zero JobRunner has none (nil).
+func (r JobRunner) Registry() *registry.Registry {
+	if r.e == nil {
+		return nil
+	}
+	return r.e.reg
+}
 
 // attachStores checks the stores given to the options and hands the job
 // store (the in-memory one by default) its runner; New calls it once the

@@ -331,3 +331,14 @@ func TestJobStoreRunsJobsThroughTheRunner(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "WithJobStore is a nil pointer")
 }
+
+// The zero JobRunner belongs to no executor: it fails a call, never
+// panics.
+func TestZeroJobRunnerFailsTheCall(t *testing.T) {
+	var r executor.JobRunner
+	res := r.Run(context.Background(), "job-x", tool.Call{ID: "c", Name: "noop"})
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeInternal, res.Error.Code)
+	assert.Contains(t, res.Error.Message, "zero value")
+	assert.Nil(t, r.Registry())
+}

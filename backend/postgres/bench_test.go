@@ -11,7 +11,9 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
+	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -94,5 +96,34 @@ func BenchmarkJobsSubmitToComplete(b *testing.B) {
 		if _, err := submitter.ex.Wait(ctx, id); err != nil {
 			b.Fatalf("job %s: %v", id, err)
 		}
+	}
+}
+
+// BenchmarkExecuteWithHistory is a no-op call whose history record goes to
+// the in-memory ring or to PostgreSQL (the call's result waits for the
+// INSERT): the cost WithHistoryStore adds to every call.
+func BenchmarkExecuteWithHistory(b *testing.B) {
+	dsn := database(b)
+	pg := postgres.New(newPool(b, dsn))
+	defer pg.Close()
+	for _, bc := range []struct {
+		name string
+		opt  executor.Option
+	}{{"memory", nil}, {"postgres", executor.WithHistoryStore(pg.History)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			reg := registry.New()
+			reg.MustRegister(tool.Func("noop", "Does nothing", func(context.Context, struct{}) (string, error) { return "", nil }))
+			ex := executor.MustNew(reg, bc.opt)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ex.Execute(ctx, tool.Call{ID: "c", Name: "noop"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if n, err := pg.History.Dropped(); n > 0 {
+				b.Fatal(n, err)
+			}
+		})
 	}
 }
