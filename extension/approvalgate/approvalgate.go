@@ -50,14 +50,17 @@
 //	ex := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
 //
 // Installing the extension without its guard is a configuration error that
-// fails closed: every call is denied with a message saying to add
-// ext.Guard() (or to opt out explicitly with WithoutGuard). The pairing is
-// checked when the executor builds its chain.
+// fails closed: every call is denied. The model is told the tool cannot run
+// and should not be retried; the fix (add ext.Guard(), or opt out
+// explicitly with WithoutGuard) is the error's cause (tool.Error.Err), which
+// logs show and no model is sent. The pairing is known once the executor
+// has built its chain, so the calls are refused, not executor.New.
 package approvalgate
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -162,13 +165,24 @@ func (e *Extension) Forget(session string) {
 func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	if !e.noGuard && !e.takeArmed() {
 		return func(_ context.Context, req *extension.Request) *tool.Result {
-			return deny(req, "approval", "the approval extension is installed without its guard, so an approval could not be bound to the arguments that run: add ext.Guard() to the same executor's extensions (or build the extension with approvalgate.WithoutGuard())", nil)
+			res := deny(req, "approval", fmt.Sprintf("tool %q cannot run: approvals are not set up correctly here; do not retry: tell the user", req.Call.Name), nil)
+			res.Error.Err = errMissingGuard
+			return res
 		}
 	}
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		return e.handle(ctx, req, next)
 	}
 }
+
+// errMissingGuard is the developer's side of a refusal whose model-facing
+// message only says the tool cannot run: it travels in the error's cause,
+// which logs and errors.Is see and no model is sent.
+var errMissingGuard = errors.New("approvalgate: the extension is installed without its guard, so an approval could not be bound to the arguments that run: add ext.Guard() to the same executor's extensions (or build the extension with approvalgate.WithoutGuard())")
+
+// errNoBinding is the developer's side of a guard refusing a call that
+// carries no approval from its extension.
+var errNoBinding = errors.New("approvalgate: the call reached the backend without passing its approval extension (or an extension further in removed the approval): install ext and ext.Guard() from the same approvalgate.New in the same executor")
 
 func (e *Extension) takeArmed() bool {
 	for {
@@ -425,36 +439,42 @@ func (g guard) Priority() int { return PriorityGuard }
 func (g guard) Wrap(next extension.Handler) extension.Handler {
 	g.e.armed.Add(1)
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
-		if msg := g.check(ctx, req); msg != "" {
-			return deny(req, "approval-guard", msg, map[string]any{"decision": "deny", "decided_by": "approval-guard"})
+		if msg, cause := g.check(ctx, req); msg != "" {
+			res := deny(req, "approval-guard", msg, map[string]any{"decision": "deny", "decided_by": "approval-guard"})
+			res.Error.Err = cause
+			return res
 		}
 		return next(ctx, req)
 	}
 }
 
-func (g guard) check(ctx context.Context, req *extension.Request) string {
+// check returns the model-facing reason to refuse the call ("" to let it
+// run) and, for a configuration mistake, the developer's side as a cause.
+func (g guard) check(ctx context.Context, req *extension.Request) (string, error) {
 	b, _ := ctx.Value(bindingKey{}).(*binding)
 	if b == nil || b.owner != g.e {
-		return "the call reached the backend without passing its approval extension (or an extension removed the approval): install ext and ext.Guard() from the same approvalgate.New in the same executor"
+		return fmt.Sprintf("tool %q cannot run: its approval could not be confirmed; do not retry: tell the user", req.Call.Name), errNoBinding
 	}
 	if req.Call.ID != b.id || req.Call.Name != b.tool {
-		return fmt.Sprintf("the call changed after approval (approved call %q to %q, now call %q to %q): an approval covers only the call that was approved", b.id, b.tool, req.Call.ID, req.Call.Name)
+		return fmt.Sprintf("tool %q cannot run: the call changed after approval, and an approval covers only the call that was approved; do not retry: tell the user", req.Call.Name),
+			fmt.Errorf("approvalgate: approved call %q to %q, now call %q to %q: an extension further in the chain changed the call", b.id, b.tool, req.Call.ID, req.Call.Name)
 	}
 	if bytes.Equal(req.Call.Args, b.args) {
-		return ""
+		return "", nil
 	}
+	changed := fmt.Sprintf("tool %q cannot run: its arguments changed after approval, and an approval covers only the arguments that were approved; do not retry: tell the user", req.Call.Name)
 	want, err := b.argsHash()
 	if err != nil {
-		return "the approved arguments cannot be hashed: " + err.Error()
+		return changed, fmt.Errorf("approvalgate: the approved arguments cannot be hashed: %w", err)
 	}
 	got, err := approval.HashArgs(req.Call.Args)
-	if err != nil || got != want {
-		if err != nil {
-			got = "unhashable (" + err.Error() + ")"
-		}
-		return fmt.Sprintf("the arguments changed after approval (approved %s, now %s), most likely rewritten by an extension further in the chain: an approval covers only the arguments that were approved", want, got)
+	if err != nil {
+		return changed, fmt.Errorf("approvalgate: the arguments that reached the guard cannot be hashed: %w", err)
 	}
-	return ""
+	if got != want {
+		return changed, fmt.Errorf("approvalgate: approved arguments %s, now %s: most likely rewritten by an extension further in the chain", want, got)
+	}
+	return "", nil
 }
 
 // memory remembers session-scoped decisions, at most max of them; the

@@ -212,8 +212,12 @@ func TestGuardMissingFailsClosed(t *testing.T) {
 	ext := approvalgate.New(fixed(approval.Approved("x")))
 	ex := executor.MustNew(setup(t, &r), executor.WithExtensions(ext))
 	res, err := ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
-	requireDenied(t, res, err, "add ext.Guard()")
+	requireDenied(t, res, err, `tool "calc" cannot run: approvals are not set up correctly here; do not retry: tell the user`)
 	assert.Empty(t, r.list())
+	// The model reads the message; the developer's fix is in the cause,
+	// which logs show and no model is sent.
+	assertSpeaksToTheModel(t, res)
+	assert.ErrorContains(t, res.Error.Err, "add ext.Guard()")
 
 	ext = approvalgate.New(fixed(approval.Approved("x")), approvalgate.WithoutGuard())
 	ex = executor.MustNew(setup(t, &r), executor.WithExtensions(ext))
@@ -225,7 +229,21 @@ func TestGuardMissingFailsClosed(t *testing.T) {
 	other := approvalgate.New(nil)
 	ex = executor.MustNew(setup(t, &r), executor.WithExtensions(other.Guard()))
 	res, err = ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
-	requireDenied(t, res, err, "without passing its approval extension")
+	requireDenied(t, res, err, `tool "calc" cannot run: its approval could not be confirmed; do not retry: tell the user`)
+	assertSpeaksToTheModel(t, res)
+	assert.ErrorContains(t, res.Error.Err, "without passing its approval extension")
+}
+
+// assertSpeaksToTheModel checks that a refusal's message, the text a model
+// reads, names no Go API: code advice is for the developer, in the cause.
+func assertSpeaksToTheModel(t *testing.T, res *tool.Result) {
+	t.Helper()
+	for _, dev := range []string{"Guard()", "approvalgate", "WithoutGuard", "executor", "extension"} {
+		assert.NotContains(t, res.Error.Message, dev)
+	}
+	wire, err := json.Marshal(res.Error)
+	require.NoError(t, err)
+	assert.NotContains(t, string(wire), "Guard()", "the cause is not serialised")
 }
 
 func rewriter(prio int, fn func(args json.RawMessage) json.RawMessage) extension.Extension {
@@ -276,7 +294,7 @@ func TestApprovalInvalidatedByInnerRewrite(t *testing.T) {
 					return next(context.Background(), req)
 				}
 			}),
-			"without passing its approval extension", ""},
+			"its approval could not be confirmed", ""},
 		{"same arguments re-encoded further in still run", "ls",
 			rewriter(extension.PriorityCache, func(json.RawMessage) json.RawMessage { return json.RawMessage("{ \"command\" : \"ls\" }") }),
 			"", "{ \"command\" : \"ls\" }"},

@@ -234,11 +234,16 @@ func (a *Auth) Wrap(next extension.Handler) extension.Handler {
 // can be used alone, for example to hide from a model the tools its user
 // may not call.
 func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err error) {
-	if a.err != nil {
-		return "", tool.Errorf(tool.CodeInternal, "auth is misconfigured, refusing every call: %v", a.err)
-	}
 	if spec == nil {
-		return "", tool.NewError(tool.CodeInternal, "auth: request has no tool spec")
+		return "", &tool.Error{Code: tool.CodeInternal, Message: "the call cannot run: access control is not set up correctly here; do not retry: tell the user",
+			Err: errors.New("auth: the request has no tool spec: run the extension in an executor, which sets it")}
+	}
+	if a.err != nil {
+		// executor.New refuses this configuration; a chain built without
+		// it fails closed. The model is told the tool cannot run, the
+		// developer reads the configuration error in the cause.
+		return "", &tool.Error{Code: tool.CodeInternal, Message: fmt.Sprintf("tool %q cannot run: access control is not set up correctly here; do not retry: tell the user", spec.Name),
+			Err: fmt.Errorf("auth is misconfigured, refusing every call: %w", a.err)}
 	}
 	if p.ID == "" && !a.allowAnonymous {
 		// The model reads the message; the developer's fix travels in Err,
@@ -272,7 +277,7 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 	switch {
 	case ceiling != nil:
 		return ceiling.name(), tool.Errorf(tool.CodeUnauthorized,
-			"rule %q allows %s tools up to risk %s; tool %q is risk %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, riskName(spec.Risk))
+			"rule %q allows %s tools up to risk %s; tool %q %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, riskName(spec.Risk))
 	case covering != nil:
 		return covering.name(), tool.Errorf(tool.CodeUnauthorized,
 			"tool %q is restricted by rule %q to role %q; %s does not hold it", spec.Name, covering.name(), covering.Role, who)
@@ -283,12 +288,12 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 	return "", nil
 }
 
-// riskName names a tool's risk as it is judged.
+// riskName says a tool's risk as it is judged ("is risk high").
 func riskName(r tool.Risk) string {
 	if r == tool.RiskUnset {
-		return "not set (judged medium)"
+		return "has no risk set, so it is judged medium"
 	}
-	return r.Effective().String()
+	return "is risk " + r.Effective().String()
 }
 
 func describe(p tool.Principal) string {

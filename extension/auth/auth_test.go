@@ -193,9 +193,24 @@ func TestMisconfigurationFailsClosed(t *testing.T) {
 			res := h(tool.WithPrincipal(context.Background(), alice), &extension.Request{Call: tool.Call{Name: "read_file", Principal: alice}, Spec: &spec, Attempt: 1})
 			require.NotNil(t, res.Error)
 			assert.Equal(t, tool.CodeInternal, res.Error.Code)
-			assert.Contains(t, res.Error.Message, tc.want)
+			// The model is told the tool cannot run; the configuration
+			// error is the developer's, in the cause.
+			assert.Equal(t, `tool "read_file" cannot run: access control is not set up correctly here; do not retry: tell the user`, res.Error.Message)
+			assert.ErrorContains(t, res.Error.Err, tc.want)
 		})
 	}
+}
+
+// A tool whose author set no risk is judged medium by a risk ceiling: a
+// rule allowing only low-risk tools does not let a drop_table through.
+func TestUnsetRiskIsJudgedMediumByACeiling(t *testing.T) {
+	f := newFixture(t)
+	f.reg.MustRegister(tool.Func("drop_table", "Drop a table", func(context.Context, in) (out, error) { return out{OK: true}, nil }, tool.WithCategory("files")))
+	a := auth.New(auth.WithRules(auth.Rule{Name: "writers", Role: "writer", Categories: []string{"files"}, MaxRisk: auth.Ceiling(tool.RiskLow)}))
+	ex := executor.MustNew(f.reg, executor.WithExtensions(a))
+	res, err := ex.Execute(context.Background(), call("drop_table", carol))
+	require.ErrorIs(t, err, tool.ErrUnauthorized)
+	assert.Equal(t, `rule "writers" allows principal "carol" (roles writer) tools up to risk low; tool "drop_table" has no risk set, so it is judged medium`, res.Error.Message)
 }
 
 // A rule naming a tool that is not registered (a typo) makes executor.New

@@ -4,7 +4,9 @@
 // Each line carries the call id, tool, principal, agent, session, trace and
 // span ids, status, duration (from the executor receiving the call,
 // extension.Request.Received, to the end of the chain inside logging),
-// error code and message, and attempts. The level follows the outcome:
+// error code and message, the error's cause when it says more than the
+// message (tool.Error.Err: the developer's side, which no model is sent),
+// and attempts. The level follows the outcome:
 //
 //	succeeded          Info (or the level set by WithSuccessLevel)
 //	denied, cancelled  Warn
@@ -178,6 +180,12 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	}
 	if res.Error != nil {
 		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", redact.String(res.Error.Message)))
+		// The cause is the developer's side (a missing principal's fix, a
+		// misconfiguration), which no model is sent; a Go func's plain error
+		// is its own message and is not logged twice.
+		if c := res.Error.Err; c != nil && c.Error() != res.Error.Message {
+			fields = append(fields, zap.String("cause", redact.String(c.Error())))
+		}
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {
 				fields = append(fields, zap.String("stack", s))

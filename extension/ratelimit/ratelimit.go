@@ -261,7 +261,12 @@ func (l *Limiter) buckets(spec *tool.Spec, principal string) ([]Bucket, []limit)
 func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		if l.err != nil {
-			return tool.Fail(&req.Call, tool.CodeInternal, "ratelimit is misconfigured, refusing every call: "+l.err.Error())
+			// executor.New refuses this configuration; a chain built without
+			// it fails closed. The model is told the tool cannot run, the
+			// developer reads the configuration error in the cause.
+			return tool.Failure(&req.Call, &tool.Error{Code: tool.CodeInternal,
+				Message: fmt.Sprintf("tool %q cannot run: its rate limit is not set up correctly here; do not retry: tell the user", req.Call.Name),
+				Err:     fmt.Errorf("ratelimit is misconfigured, refusing every call: %w", l.err)})
 		}
 		bs, ls := l.buckets(req.Spec, req.Call.Principal.ID)
 		if len(bs) == 0 {
@@ -273,8 +278,11 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 				if ctx.Err() != nil {
 					return tool.Failure(&req.Call, ctx.Err())
 				}
-				return tool.Failure(&req.Call, tool.Errorf(tool.CodeUnavailable,
-					"the rate limit store cannot be reached, so the call is refused (limits fail closed): %w", err))
+				// The store's address and error are the operator's, in the
+				// cause; the model may retry later.
+				return tool.Failure(&req.Call, &tool.Error{Code: tool.CodeUnavailable, Retryable: true,
+					Message: fmt.Sprintf("tool %q cannot run right now: its rate limit cannot be checked; retry later", req.Call.Name),
+					Err:     fmt.Errorf("the rate limit store cannot be reached, so the call is refused (limits fail closed): %w", err)})
 			}
 			if g.OK {
 				res := next(ctx, req)

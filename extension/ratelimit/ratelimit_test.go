@@ -223,7 +223,8 @@ func TestWaitWallClockCancelled(t *testing.T) {
 }
 
 func TestZeroRateRefused(t *testing.T) {
-	for _, opt := range []ratelimit.Option{ratelimit.PerPrincipal("0/hour"), ratelimit.PerTool("fetch", "0 per s"), ratelimit.EachTool("x"), ratelimit.WithMaxBuckets(0)} {
+	for _, opt := range []ratelimit.Option{ratelimit.PerPrincipal("0/hour"), ratelimit.PerTool("fetch", "0 per s"), ratelimit.EachTool("x"), ratelimit.WithMaxBuckets(0),
+		ratelimit.PerPrincipal("10/fortnight"), ratelimit.PerToolPrincipal("ten a minute")} {
 		l := ratelimit.New(opt)
 		require.Error(t, l.Check())
 		f := newFixture(t)
@@ -237,7 +238,11 @@ func TestZeroRateRefused(t *testing.T) {
 		})(context.Background(), &extension.Request{Call: tool.Call{Name: "fetch"}, Spec: &tool.Spec{Name: "fetch"}, Attempt: 1})
 		require.NotNil(t, res.Error)
 		assert.Equal(t, tool.CodeInternal, res.Error.Code, "fails closed")
-		assert.Contains(t, res.Error.Message, "misconfigured")
+		// The model is told the tool cannot run; the configuration error
+		// is the developer's, in the cause.
+		assert.Equal(t, `tool "fetch" cannot run: its rate limit is not set up correctly here; do not retry: tell the user`, res.Error.Message)
+		assert.ErrorContains(t, res.Error.Err, "ratelimit is misconfigured")
+		assert.ErrorContains(t, res.Error.Err, l.Check().Error())
 	}
 	assert.Contains(t, ratelimit.New(ratelimit.PerPrincipal("0/hour")).Check().Error(), "PerPrincipal: ratelimit: rate 0/hour allows no calls")
 }
@@ -408,7 +413,9 @@ func TestUnreachableStoreFailsClosed(t *testing.T) {
 	res, err := ex.Execute(context.Background(), call("fetch", "bob"))
 	require.ErrorIs(t, err, tool.ErrUnavailable)
 	assert.True(t, res.Error.Retryable)
-	assert.Contains(t, res.Error.Message, "rate limit store cannot be reached")
+	assert.Equal(t, `tool "fetch" cannot run right now: its rate limit cannot be checked; retry later`, res.Error.Message)
+	assert.NotContains(t, res.Error.Message, "127.0.0.1", "the store's address is not the model's business")
+	assert.ErrorContains(t, res.Error.Err, "the rate limit store cannot be reached, so the call is refused (limits fail closed): dial tcp 127.0.0.1:5432: connection refused")
 	assert.Zero(t, f.runs.Load())
 	assert.Error(t, ratelimit.New(ratelimit.WithStore(nil)).Check())
 }
