@@ -418,9 +418,13 @@ func TestFullDiskFailsClosed(t *testing.T) {
 	res, err := f.call(t, "c1", false)
 	require.Error(t, err)
 	assert.Equal(t, tool.CodeInternal, res.Error.Code)
-	assert.True(t, strings.HasPrefix(res.Error.Message, "audit trail unavailable: "), res.Error.Message)
-	assert.Contains(t, res.Error.Message, "no space left on device")
-	assert.Contains(t, res.Error.Message, "not run")
+	// The model reads what happened to its call; the storage error is the
+	// operator's, in the cause.
+	assert.Equal(t, `tool "deploy" was not run: its audit record could not be written; do not retry now: tell the user`, res.Error.Message)
+	require.Error(t, res.Error.Err)
+	assert.True(t, strings.HasPrefix(res.Error.Err.Error(), "audit trail unavailable: "), res.Error.Err)
+	assert.ErrorContains(t, res.Error.Err, "no space left on device")
+	assert.ErrorContains(t, res.Error.Err, "fix the trail's storage")
 	assert.Zero(t, f.runs.Load(), "the backend must not run when the intent cannot be written")
 	assert.Len(t, handled, 1, "the error handler hears about it")
 
@@ -469,8 +473,8 @@ func TestFullDiskAfterIntent(t *testing.T) {
 		require.Error(t, err)
 		assert.EqualValues(t, 1, f.runs.Load(), "the backend ran: only the outcome was lost")
 		assert.Equal(t, tool.CodeInternal, res.Error.Code)
-		assert.Contains(t, res.Error.Message, "audit trail unavailable")
-		assert.Contains(t, res.Error.Message, `the call ran and ended "succeeded"`)
+		assert.Equal(t, `tool "deploy" ran and ended "succeeded", but its outcome could not be recorded; do not run it again without asking the user`, res.Error.Message)
+		assert.ErrorContains(t, res.Error.Err, "audit trail unavailable")
 		assert.Contains(t, res.Metadata[audit.MetaError], "not recorded")
 	})
 }
@@ -486,7 +490,7 @@ func TestPartialWriteStopsTheTrail(t *testing.T) {
 	w.mu.Unlock()
 	res, err := f.call(t, "c2", false)
 	require.Error(t, err, "after a torn write to a writer it cannot roll back, the trail refuses to go on")
-	assert.Contains(t, res.Error.Message, "stopped after an earlier failure")
+	assert.ErrorContains(t, res.Error.Err, "stopped after an earlier failure")
 	assert.Zero(t, f.runs.Load())
 }
 
@@ -495,7 +499,7 @@ func TestSyncFailureFailsClosed(t *testing.T) {
 	f := newFixture(t, mustNew(t, w))
 	res, err := f.call(t, "c1", false)
 	require.Error(t, err)
-	assert.Contains(t, res.Error.Message, "sync")
+	assert.ErrorContains(t, res.Error.Err, "sync")
 	assert.Zero(t, f.runs.Load())
 }
 

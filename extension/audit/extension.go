@@ -56,7 +56,11 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 			err = fmt.Errorf("audit trail unavailable: %w", err)
 			t.onError(err)
 			if !t.failOpen {
-				return tool.Fail(c, tool.CodeInternal, err.Error()+": the call was not run; fix the trail's storage (disk space, permissions) and call again")
+				// The model is told what happened to the call; the storage
+				// error (a path, a full disk) is the operator's, in the cause.
+				return tool.Failure(c, &tool.Error{Code: tool.CodeInternal,
+					Message: fmt.Sprintf("tool %q was not run: its audit record could not be written; do not retry now: tell the user", c.Name),
+					Err:     fmt.Errorf("%w: the call was not run; fix the trail's storage (disk space, permissions) and call again", err)})
 			}
 		}
 
@@ -91,7 +95,9 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 				// The backend already ran: say so, so nobody retries a
 				// side effect blindly, and keep what happened.
 				res.SetMeta(MetaError, fmt.Sprintf("outcome %q not recorded: %v", out.Status, err))
-				res.Error = tool.NewError(tool.CodeInternal, fmt.Sprintf("%v: the call ran and ended %q but its outcome could not be recorded", err, out.Status))
+				res.Error = &tool.Error{Code: tool.CodeInternal,
+					Message: fmt.Sprintf("tool %q ran and ended %q, but its outcome could not be recorded; do not run it again without asking the user", c.Name, out.Status),
+					Err:     fmt.Errorf("%w: the call ran and ended %q but its outcome could not be recorded", err, out.Status)}
 				res.Status = tool.StatusFailed
 			}
 		}
