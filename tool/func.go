@@ -34,7 +34,8 @@ type FuncTool[In, Out any] struct {
 //	reg.MustRegister(tool.Func("search", "Search the docs", search))
 //
 // fails loudly at start-up rather than sending a wrong schema to a model.
-// Use NewFunc to get the error directly.
+// Use NewFunc to get the error directly. The description tells the model
+// what the tool does and when to use it: the registry refuses an empty one.
 //
 // At call time, the executor has already validated the arguments; Func
 // decodes them into In, calls fn, and encodes Out. A struct or map Out

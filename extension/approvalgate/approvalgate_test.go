@@ -1,9 +1,12 @@
 package approvalgate_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -205,6 +208,14 @@ func TestBlockedCommandIsPolicyDenied(t *testing.T) {
 	assert.Empty(t, r.list(), "the backend must not run")
 	meta, _ := res.Metadata["approval"].(map[string]any)
 	assert.Equal(t, "deny", meta["decision"])
+
+	// docs/approvals.md names the code a blocked command gets: the one it
+	// gets.
+	raw, err := os.ReadFile("../../docs/approvals.md")
+	require.NoError(t, err)
+	m := regexp.MustCompile("level blocked: refuse, [^`]*`[^`]*`[^`]*, with `([a-z_]+)`").FindSubmatch(bytes.Join(bytes.Fields(raw), []byte(" ")))
+	require.NotNil(t, m, "docs/approvals.md no longer names the code of a blocked command")
+	assert.Equal(t, string(res.Error.Code), string(m[1]), "the documented code is the one a blocked command gets")
 }
 
 func TestGuardMissingFailsClosed(t *testing.T) {

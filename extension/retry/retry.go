@@ -98,7 +98,7 @@ type Retry struct {
 var _ extension.Extension = (*Retry)(nil)
 
 // New returns a retry extension: 3 attempts, backoff from 100ms up to 10s,
-// idempotent tools only.
+// only for tools safe to repeat (see Safe).
 func New(opts ...Option) *Retry {
 	r := &Retry{max: DefaultMaxAttempts, base: DefaultBase, cap: DefaultMax, random: rand.Float64}
 	for _, o := range opts {
@@ -118,7 +118,8 @@ func (r *Retry) Name() string { return Name }
 // Priority implements extension.Extension: extension.PriorityRetry.
 func (r *Retry) Priority() int { return extension.PriorityRetry }
 
-// Safe reports whether the tool described by spec may be retried.
+// Safe reports whether the tool described by spec may be retried: it is
+// Idempotent or ReadOnly, tagged TagSafe, or named with SafeTools.
 func (r *Retry) Safe(spec *tool.Spec) bool {
 	return spec.Annotations.Idempotent || spec.Annotations.ReadOnly || spec.HasTag(TagSafe) || slices.Contains(r.safe, spec.Name)
 }
