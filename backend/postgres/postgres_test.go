@@ -176,7 +176,7 @@ func TestRateLimitStoreTakesAllOrNone(t *testing.T) {
 // When the database cannot be reached, a limited call is refused: the
 // limit fails closed.
 func TestRateLimitFailsClosedWithoutTheDatabase(t *testing.T) {
-	dsn := fmt.Sprintf("postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
+	dsn := "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"
 	in := newInstance(t, dsn, func(s *postgres.Stores) []executorOption {
 		return []executorOption{executor.WithExtensions(ratelimit.New(ratelimit.WithStore(s.RateLimits), ratelimit.PerPrincipal("10/hour")))}
 	})
