@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/toolbelt-go/toolbelt/extension"
@@ -55,6 +58,21 @@ func NewBudget(defaultUnits int, opts ...BudgetOption) *Budget {
 // Name implements extension.Extension.
 func (b *Budget) Name() string { return "budget" }
 
+// Check implements extension.Checker: executor.New refuses a budget that
+// could never be right, before any call.
+func (b *Budget) Check() error {
+	var errs []error
+	if b.def < 0 {
+		errs = append(errs, fmt.Errorf("budget: the default is %d units: give every tenant 0 or more", b.def))
+	}
+	for _, tenant := range slices.Sorted(maps.Keys(b.limits)) {
+		if l := b.limits[tenant]; l < 0 {
+			errs = append(errs, fmt.Errorf("budget: WithTenantLimit(%q, %d): give the tenant 0 or more units", tenant, l))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Priority implements extension.Extension.
 func (b *Budget) Priority() int { return PriorityBudget }
 
@@ -78,8 +96,12 @@ func (b *Budget) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		tenant := req.Call.Principal.Tenant
 		if tenant == "" {
-			return tool.Fail(&req.Call, tool.CodePolicyDenied,
-				"budget: the call has no tenant: set Principal.Tenant, e.g. with tool.WithPrincipal(ctx, tool.Principal{ID: ..., Tenant: ...})")
+			// The model reads the message, so it says what the model can
+			// do; the developer's fix goes in the cause (Err), which logs
+			// show and no model is sent.
+			return tool.Failure(&req.Call, &tool.Error{Code: tool.CodePolicyDenied,
+				Message: fmt.Sprintf("tool %q is billed to an organisation, and this conversation has none; do not retry: tell the user", req.Call.Name),
+				Err:     errors.New("budget: the call has no tenant: set Principal.Tenant, e.g. with tool.WithPrincipal(ctx, tool.Principal{ID: ..., Tenant: ...})")})
 		}
 		cost := 1
 		if b.cost != nil {
@@ -91,7 +113,7 @@ func (b *Budget) Wrap(next extension.Handler) extension.Handler {
 		if spent+cost > limit {
 			b.mu.Unlock()
 			return tool.Fail(&req.Call, tool.CodePolicyDenied, fmt.Sprintf(
-				"budget: tenant %q has spent %d of %d units and %s costs %d: ask an administrator to raise the budget",
+				"budget: tenant %q has spent %d of %d units and %s costs %d; do not retry: tell the user, who can ask an administrator to raise the budget",
 				tenant, spent, limit, req.Call.Name, cost))
 		}
 		b.spent[tenant] = spent + cost

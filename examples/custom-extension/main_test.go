@@ -25,7 +25,7 @@ func TestCustomExtensionOutput(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		`globex gina  report -> succeeded "report on churn" budget=map[cost:5 limit:6 spent:6 tenant:globex]`,
-		`globex gina  search -> denied [policy_denied] budget: tenant "globex" has spent 6 of 6 units and search costs 1`,
+		`globex gina  search -> denied [policy_denied] budget: tenant "globex" has spent 6 of 6 units and search costs 1; do not retry: tell the user`,
 		`acme   bob   search -> succeeded "3 hits for refunds" budget=map[cost:1 limit:10 spent:7 tenant:acme]`,
 		`tenant acme: spent 7 of 10 units`,
 		`tenant globex: spent 6 of 6 units`,
@@ -109,6 +109,19 @@ func TestBudgetDeniesCallsWithoutTenant(t *testing.T) {
 	res, _ := ex.Execute(context.Background(), tool.Call{Name: "search", Args: json.RawMessage(`{"query":"x"}`)})
 	require.NotNil(t, res.Error)
 	assert.Equal(t, tool.CodePolicyDenied, res.Error.Code)
-	assert.Contains(t, res.Error.Message, "no tenant")
-	assert.Contains(t, fmt.Sprint(res.Error), "tool.WithPrincipal")
+	// The model is told what it can do; the developer's fix is the cause.
+	assert.Equal(t, `tool "search" is billed to an organisation, and this conversation has none; do not retry: tell the user`, res.Error.Message)
+	assert.NotContains(t, fmt.Sprint(res.Error), "tool.WithPrincipal", "what the model is sent names no Go API")
+	assert.ErrorContains(t, res.Error.Err, "set Principal.Tenant")
+}
+
+// A budget that could never be right is refused by executor.New, before
+// any call.
+func TestBadBudgetRefusedByNew(t *testing.T) {
+	reg, err := newRegistry()
+	require.NoError(t, err)
+	_, err = executor.New(reg, executor.WithExtensions(NewBudget(-1, WithTenantLimit("acme", -5))))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "budget: the default is -1 units")
+	assert.Contains(t, err.Error(), `WithTenantLimit("acme", -5)`)
 }
