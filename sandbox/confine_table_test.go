@@ -182,6 +182,29 @@ func confineRows() []confineRow {
 			},
 		},
 		{
+			// See ctty_test.go. Every engine starts its command (or
+			// bwrap, runsc) in a new session; the process engine got
+			// through before (it wrote to the terminal and typed into it).
+			name: "the controlling terminal of the host's session cannot be written or typed into",
+			want: map[string]bool{EngineProcess: true, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				if !haveBinary("perl") {
+					if os.Getenv("CI") != "" {
+						t.Fatal("perl (for TIOCSTI) must be installed in CI")
+					}
+					t.Skip("perl (for TIOCSTI) is not installed")
+				}
+				return cttyHeld(t, name)
+			},
+		},
+		{
+			// See ctty_test.go: the program that asked for the run is
+			// killed (SIGKILL) while the command and its children run.
+			name: "every process of a run dies with the program that started it",
+			want: map[string]bool{EngineProcess: false, EngineLandlock: false, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool { return orphanHeld(t, name) },
+		},
+		{
 			name: "host unix sockets unreachable also as WithUser",
 			want: map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
 			opts: func(string) []Option {

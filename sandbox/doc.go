@@ -11,7 +11,9 @@
 // one. The concrete types [Process], [Landlock], [Bwrap] and [GVisor] are the
 // escape hatch to an engine.
 //
-// Every engine: runs the command in its own process group with stdin from
+// Every engine: runs the command in its own session and process group (no
+// controlling terminal: it cannot reach the terminal of a person who
+// started the program) with stdin from
 // /dev/null, kills the whole group (SIGKILL) on timeout, on cancellation of
 // the caller's context, when output floods, and when the command exits (no
 // background process outlives a run); builds the environment from an allow

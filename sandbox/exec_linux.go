@@ -13,11 +13,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sysProcAttr puts the command in its own process group, kills it if this
-// process dies, sets its user when one is configured, and starts it as the
-// init of a new pid namespace when the plan asks for one.
+// sysProcAttr puts the command in a session of its own (so also a process
+// group of its own, whose id is its pid), kills it if this process dies,
+// sets its user when one is configured, and starts it as the init of a new
+// pid namespace when the plan asks for one. The new session has no
+// controlling terminal: a command started from a person's terminal cannot
+// open it (/dev/tty) to write past the output capture or type into it
+// (TIOCSTI), as it could in the caller's session (the engine table's
+// controlling-terminal row, seen failing first on the process engine).
 func sysProcAttr(p *plan) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true, Credential: p.cred, Pdeathsig: syscall.SIGKILL}
+	a := &syscall.SysProcAttr{Setsid: true, Credential: p.cred, Pdeathsig: syscall.SIGKILL}
 	if p.pidns {
 		pidnsAttr(a)
 	}

@@ -15,6 +15,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if name := os.Getenv(cttyHelperEnv); name != "" {
+		os.Exit(cttyHelper(name))
+	}
+	if name := os.Getenv(orphanHelperEnv); name != "" {
+		os.Exit(orphanHelper(name))
+	}
 	goleak.VerifyTestMain(m)
 }
 
