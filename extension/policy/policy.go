@@ -721,7 +721,13 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 					name = absName
 				}
 				if sandbox.MatchBelow(pr.glob.raw, name) {
-					return p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which listing or searching it would reach: name a directory outside them (or make the pattern global: global.forbidden_paths are left out of listings and searches)", field, shown, pr.source)
+					rule, err := p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which listing or searching it would reach: name a directory outside them", field, shown, pr.source)
+					// The model cannot change the governance file; the
+					// operator's option is the error's cause.
+					if te, ok := err.(*tool.Error); ok {
+						te.Err = fmt.Errorf("policy: to let this tool list or search directories that hold %q, make the pattern global: global.forbidden_paths are left out of listings and searches", pr.source)
+					}
+					return rule, err
 				}
 			}
 		}

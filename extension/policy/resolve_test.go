@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -242,12 +243,21 @@ func TestListAndSearchCannotReachWhatTheRulesForbid(t *testing.T) {
 			assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule], "%v", res.Error)
 		})
 	}
+	// The refusal speaks to the model (name another directory); how the
+	// operator could change the rule is the error's cause.
+	ex, _ := workspaceFixture(t, `tools: {list_directory: {forbidden_paths: ["secrets/key"]}}`)
+	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "list_directory", Args: json.RawMessage(`{"path":"./","depth":3}`)})
+	require.NotNil(t, res.Error)
+	assert.True(t, strings.HasSuffix(res.Error.Message, `holds paths matching forbidden pattern "secrets/key", which listing or searching it would reach: name a directory outside them`), res.Error.Message)
+	assert.NotContains(t, res.Error.Message, "global.forbidden_paths", "the model cannot change the governance file")
+	assert.ErrorContains(t, res.Error.Err, "make the pattern global")
+
 	// What the rules allow still runs: a directory that holds nothing
 	// forbidden, a present path under allowed_paths, other tools.
 	ex, dir := workspaceFixture(t, `tools: {search_files: {forbidden_paths: ["secrets/**"]}}`)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "docs"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "docs", "a.md"), []byte("public words\n"), 0o644))
-	res := call(t, ex, "search_files", map[string]any{"pattern": "public", "path": "docs"})
+	res = call(t, ex, "search_files", map[string]any{"pattern": "public", "path": "docs"})
 	require.True(t, res.OK(), "%v", res.Error)
 	assert.Contains(t, res.Text(), "docs/a.md:1: public words")
 	res = call(t, ex, "list_directory", map[string]any{})
