@@ -138,8 +138,13 @@ func orphanHeld(t *testing.T, name string) bool {
 	cmd.Env = append(os.Environ(), orphanHelperEnv+"="+name)
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	// A file, not a buffer: exec copies into a buffer from a goroutine of
+	// its own while the helper runs.
+	errFile, err := os.CreateTemp(t.TempDir(), "stderr")
+	require.NoError(t, err)
+	defer errFile.Close()
+	cmd.Stderr = errFile
+	stderr := func() string { b, _ := os.ReadFile(errFile.Name()); return string(b) }
 	require.NoError(t, cmd.Start())
 	up := make(chan bool, 1)
 	go func() {
@@ -149,11 +154,15 @@ func orphanHeld(t *testing.T, name string) bool {
 	}()
 	select {
 	case ok := <-up:
-		require.True(t, ok, "helper: %s", stderr.String())
+		if !ok {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("helper: %s", stderr())
+		}
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		t.Fatalf("the helper's run did not start: %s", stderr.String())
+		t.Fatalf("the helper's run did not start: %s", stderr())
 	}
 	procs := descendants(cmd.Process.Pid)
 	require.NotEmpty(t, procs)
