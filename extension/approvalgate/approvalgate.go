@@ -32,7 +32,11 @@
 // tool.CodeApprovalDenied and a reason: no approver configured, an approver
 // error or panic, a cancelled context, the approval timeout, a zero,
 // unknown, abstaining or malformed decision, a modification without
-// arguments or with arguments the schema refuses.
+// arguments or with arguments the schema refuses. When the approval set-up
+// itself fails (no approver, an approver's error or panic, a malformed
+// decision), the model reads only that the call did not run and should not
+// be retried now; what broke is the error's cause (tool.Error.Err), which
+// the logging extension logs and no model is sent.
 //
 // # Binding, and the guard
 //
@@ -256,15 +260,22 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	d, err := e.consult(ctx, *areq)
 	latency := time.Since(start)
 	if err == nil {
-		err = d.Check()
-		if err != nil {
-			err = fmt.Errorf("the approver returned a malformed decision: %w", err)
+		if cerr := d.Check(); cerr != nil {
+			err = &setupFault{fmt.Errorf("the approver returned a malformed decision: %w", cerr)}
 		}
 	}
 	if err != nil {
 		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name,
 			Decision: approval.Deny.String(), DecidedBy: "approval", Reason: err.Error(), Error: err.Error(), Latency: latency})
-		return deny(req, "approval", err.Error(), map[string]any{"decision": "deny", "decided_by": "approval", "error": err.Error()})
+		res := deny(req, "approval", err.Error(), map[string]any{"decision": "deny", "decided_by": "approval", "error": err.Error()})
+		var fault *setupFault
+		if errors.As(err, &fault) {
+			// The model can do nothing about the approval set-up: it is
+			// told the call did not run; what broke is the cause.
+			res.Error.Message = fmt.Sprintf("tool %q was not run: it needs a person's approval, and none could be obtained here; do not retry now: tell the user", req.Call.Name)
+			res.Error.Err = fault.err
+		}
+		return res
 	}
 	meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "latency": latency.String()}
 	switch d.Kind {
@@ -324,6 +335,14 @@ func (e *Extension) decided(ctx context.Context, req *extension.Request, k appro
 	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: k.String(), DecidedBy: by, Reason: reason, Latency: latency})
 }
 
+// setupFault is a failure of the approval set-up (no approver, an
+// approver's error or panic, a malformed decision): the developer's
+// business, not the model's.
+type setupFault struct{ err error }
+
+func (f *setupFault) Error() string { return f.err.Error() }
+func (f *setupFault) Unwrap() error { return f.err }
+
 type answer struct {
 	d   approval.Decision
 	err error
@@ -335,7 +354,7 @@ type answer struct {
 // ends when the approver returns.
 func (e *Extension) consult(ctx context.Context, areq approval.Request) (approval.Decision, error) {
 	if e.approver == nil {
-		return approval.Decision{}, fmt.Errorf("tool %q needs approval (%s), but no approver is configured: pass an approval.Approver to approvalgate.New", areq.Call.Name, areq.Why)
+		return approval.Decision{}, &setupFault{fmt.Errorf("tool %q needs approval (%s), but no approver is configured: pass an approval.Approver to approvalgate.New", areq.Call.Name, areq.Why)}
 	}
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if e.timeout > 0 {
@@ -346,7 +365,7 @@ func (e *Extension) consult(ctx context.Context, areq approval.Request) (approva
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- answer{err: fmt.Errorf("the approver panicked: %v", p)}
+				ch <- answer{err: &setupFault{fmt.Errorf("the approver panicked: %v", p)}}
 			}
 		}()
 		d, err := e.approver.Approve(actx, areq)
@@ -365,7 +384,14 @@ func (e *Extension) consult(ctx context.Context, areq approval.Request) (approva
 	case actx.Err() != nil:
 		return approval.Decision{}, fmt.Errorf("no approval decision within %v: the call did not run", e.timeout)
 	case a.err != nil:
-		return approval.Decision{}, fmt.Errorf("approval could not be obtained: %v", a.err)
+		if f, ok := a.err.(*setupFault); ok {
+			return approval.Decision{}, f
+		}
+		if errors.Is(a.err, approval.ErrTimeout) {
+			// A queue whose own timeout passed: nobody decided, as above.
+			return approval.Decision{}, fmt.Errorf("no approval decision in time: the call did not run (%w)", a.err)
+		}
+		return approval.Decision{}, &setupFault{fmt.Errorf("approval could not be obtained: %w", a.err)}
 	}
 	return a.d, nil
 }

@@ -120,6 +120,10 @@ func requireRefused(t *testing.T, res *tool.Result, err error, code tool.Code, w
 	assert.Contains(t, res.Error.Message, want)
 }
 
+// noApprover is what the model reads when the approval set-up fails (no
+// approver, an approver's error or panic, a malformed decision).
+const noApprover = `tool "shell" was not run: it needs a person's approval, and none could be obtained here; do not retry now: tell the user`
+
 func TestFailClosed(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
@@ -132,18 +136,21 @@ func TestFailClosed(t *testing.T) {
 		ctx  func() (context.Context, context.CancelFunc)
 		cmd  string
 		want string
+		// cause: the developer's side of a fault in the approval set-up,
+		// which the model is not sent (it reads noApprover).
+		cause string
 	}{
-		{name: "no approver", appr: nil, want: "no approver is configured"},
+		{name: "no approver", appr: nil, want: noApprover, cause: "no approver is configured: pass an approval.Approver to approvalgate.New"},
 		{name: "approver error", appr: approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
 			return approval.Approved("x"), errors.New("ui is down")
-		}), want: "approval could not be obtained: ui is down"},
+		}), want: noApprover, cause: "approval could not be obtained: ui is down"},
 		{name: "approver panic", appr: approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
 			panic("oops")
-		}), want: "the approver panicked: oops"},
-		{name: "zero decision", appr: fixed(approval.Decision{}), want: "malformed decision"},
-		{name: "unknown kind", appr: fixed(approval.Decision{Kind: 42, DecidedBy: "x"}), want: "unknown kind 42"},
-		{name: "modify without args", appr: fixed(approval.Decision{Kind: approval.Modify, DecidedBy: "x"}), want: "carries no arguments"},
-		{name: "modify not an object", appr: fixed(approval.Modified("x", json.RawMessage(`"ls"`))), want: "malformed decision"},
+		}), want: noApprover, cause: "the approver panicked: oops"},
+		{name: "zero decision", appr: fixed(approval.Decision{}), want: noApprover, cause: "malformed decision"},
+		{name: "unknown kind", appr: fixed(approval.Decision{Kind: 42, DecidedBy: "x"}), want: noApprover, cause: "unknown kind 42"},
+		{name: "modify without args", appr: fixed(approval.Decision{Kind: approval.Modify, DecidedBy: "x"}), want: noApprover, cause: "carries no arguments"},
+		{name: "modify not an object", appr: fixed(approval.Modified("x", json.RawMessage(`"ls"`))), want: noApprover, cause: "malformed decision"},
 		{name: "modify breaks the schema", appr: fixed(approval.Modified("x", json.RawMessage(`{"command":"rm -r build","timeout":600}`))), want: "gave in place of the model's are invalid"},
 		{name: "abstain", appr: fixed(approval.Decision{Kind: approval.Abstain, DecidedBy: "x"}), want: "x did not decide"},
 		{name: "explicit deny reaches the model", appr: fixed(approval.Denied("alice", "use rm -i")), want: "alice denied this call: use rm -i"},
@@ -155,6 +162,7 @@ func TestFailClosed(t *testing.T) {
 			<-release
 			return approval.Approved("late"), nil
 		}), opts: []approvalgate.Option{approvalgate.WithTimeout(20 * time.Millisecond)}, want: "no approval decision within"},
+		{name: "queue timeout", appr: approval.NewQueue(approval.QueueTimeout(20 * time.Millisecond)), want: "no approval decision in time: the call did not run"},
 		{name: "cancelled context", appr: approval.ApproverFunc(func(ctx context.Context, _ approval.Request) (approval.Decision, error) {
 			<-ctx.Done()
 			return approval.Decision{}, ctx.Err()
@@ -187,6 +195,10 @@ func TestFailClosed(t *testing.T) {
 			}
 			res, err := ex.Execute(ctx, shellCall(cmd))
 			requireDenied(t, res, err, tc.want)
+			if tc.cause != "" {
+				assertSpeaksToTheModel(t, res)
+				assert.ErrorContains(t, res.Error.Err, tc.cause)
+			}
 			assert.Empty(t, r.list(), "the backend must not run")
 			meta, _ := res.Metadata["approval"].(map[string]any)
 			assert.Equal(t, "deny", meta["decision"])
