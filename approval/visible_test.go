@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -67,4 +68,27 @@ func TestVisible(t *testing.T) {
 	}
 	assert.Equal(t, "a\n  b", VisibleLines("a\n  b"), "VisibleLines keeps line breaks")
 	assert.Equal(t, `a\r`+"\n"+`b`, VisibleLines("a\r\nb"))
+}
+
+// Every Unicode format character (category Cf: zero-width, bidi, the
+// invisible format controls of musical notation, shorthand and hieroglyph
+// scripts, tags) and the invisible variation and vowel marks (Mongolian,
+// Khmer) is shown escaped. Seen passing through raw before: U+1D173–U+1D17A,
+// U+1BCA0–U+1BCA3, U+13430–U+1343F, U+180B–U+180F, U+17B4, U+17B5 among
+// others, which a terminal draws as nothing.
+func TestVisibleEscapesEveryFormatCharacter(t *testing.T) {
+	var missed []rune
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if unicode.Is(unicode.Cf, r) && Visible("a"+string(r)+"b") == "a"+string(r)+"b" {
+			missed = append(missed, r)
+		}
+	}
+	for _, r := range []rune{0x17b4, 0x17b5, 0x180b, 0x180c, 0x180d, 0x180e, 0x180f} {
+		if Visible("a"+string(r)+"b") == "a"+string(r)+"b" {
+			missed = append(missed, r)
+		}
+	}
+	assert.Empty(t, missed, "shown raw: %U", missed)
+	assert.Equal(t, `a\U0001d173b`, Visible("a\U0001D173b"))
+	assert.Equal(t, "naïve café", Visible("naïve café"), "visible text is left alone")
 }
