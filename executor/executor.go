@@ -223,6 +223,11 @@ func (e *Executor) check() error {
 				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
 			}
 		}
+		if c, ok := x.(extension.ChainChecker); ok {
+			if err := c.CheckChain(e.exts); err != nil {
+				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
+			}
+		}
 		if c, ok := x.(extension.RegistryChecker); ok {
 			if err := c.CheckRegistry(e.reg); err != nil {
 				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))

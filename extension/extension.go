@@ -248,6 +248,13 @@ type ToolLister interface {
 	Suggest(name string, n int) []string
 }
 
+// ChainChecker is an extension that needs others beside it (an approval
+// extension needs its guard): CheckChain receives every extension of the
+// executor and reports what is missing. executor.New runs it.
+type ChainChecker interface {
+	CheckChain(exts []Extension) error
+}
+
 // ToolChecker is an extension with rules that a tool can contradict (a
 // policy naming arguments the tool does not have). executor.New runs
 // CheckTool on every registered tool, and has the registry run it on every

@@ -459,6 +459,20 @@ func (e *Extension) Guard() extension.Extension { return guard{e} }
 
 type guard struct{ e *Extension }
 
+// CheckChain implements extension.ChainChecker: e without its own guard in
+// the same executor is refused at executor.New (every call would be).
+func (e *Extension) CheckChain(exts []extension.Extension) error {
+	if e.noGuard {
+		return nil
+	}
+	for _, x := range exts {
+		if g, ok := x.(guard); ok && g.e == e {
+			return nil
+		}
+	}
+	return errMissingGuard
+}
+
 func (g guard) Name() string  { return "approval-guard" }
 func (g guard) Priority() int { return PriorityGuard }
 

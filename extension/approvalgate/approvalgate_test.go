@@ -233,9 +233,18 @@ func TestBlockedCommandIsPolicyDenied(t *testing.T) {
 func TestGuardMissingFailsClosed(t *testing.T) {
 	var r ran
 	ext := approvalgate.New(fixed(approval.Approved("x")))
-	ex := executor.MustNew(setup(t, &r), executor.WithExtensions(ext))
-	res, err := ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
-	requireDenied(t, res, err, `tool "calc" cannot run: approvals are not set up correctly here; do not retry: tell the user`)
+	// executor.New refuses the chain outright...
+	_, err := executor.New(setup(t, &r), executor.WithExtensions(ext))
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "add ext.Guard() to the same executor's extensions")
+	// ...and a chain built by hand still fails closed at call time.
+	reg := setup(t, &r)
+	entry, _ := reg.Lookup("calc")
+	h := ext.Wrap(func(context.Context, *extension.Request) *tool.Result { r.add("calc"); return &tool.Result{} })
+	res := h(context.Background(), &extension.Request{Call: tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)}, Spec: &entry.Spec})
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code)
+	assert.Contains(t, res.Error.Message, `tool "calc" cannot run: approvals are not set up correctly here; do not retry: tell the user`)
 	assert.Empty(t, r.list())
 	// The model reads the message; the developer's fix is in the cause,
 	// which logs show and no model is sent.
@@ -243,7 +252,7 @@ func TestGuardMissingFailsClosed(t *testing.T) {
 	assert.ErrorContains(t, res.Error.Err, "add ext.Guard()")
 
 	ext = approvalgate.New(fixed(approval.Approved("x")), approvalgate.WithoutGuard())
-	ex = executor.MustNew(setup(t, &r), executor.WithExtensions(ext))
+	ex := executor.MustNew(setup(t, &r), executor.WithExtensions(ext))
 	res, err = ex.Execute(context.Background(), tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
 	require.NoError(t, err)
 	assert.Equal(t, "3", string(res.Output)+res.Text())
