@@ -237,6 +237,10 @@ func TestErrorsAsAModelSeesThem(t *testing.T) {
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je, "an unknown tool is a JSON-RPC error")
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), je.Code)
+	// docs/mcp.md says what a client gets for an unknown tool: this.
+	doc, err := os.ReadFile("../../docs/mcp.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(doc), "| an unknown tool | a JSON-RPC invalid-params error |", "docs/mcp.md must name the error an unknown tool gets")
 
 	for _, tc := range []struct {
 		name string
