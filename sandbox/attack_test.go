@@ -23,14 +23,25 @@ import (
 // owned by root on the host. Setting the setuid bit on such a file (chmod,
 // or a mode given at creation) would leave a setuid-root program in the
 // workspace that any local user who can reach it runs as root.
+//
+// The gvisor engine, run by root, is the same: the command is uid 0 of
+// gVisor's kernel, and its gofer creates the workspace's files as root on
+// the host (seen leaving a root-owned 04755 program before the engine gave
+// gVisor a seccomp filter of its own).
 func TestAttackIdmappedSetuidRoot(t *testing.T) {
+	for _, name := range []string{EngineBwrap, EngineGVisor} {
+		t.Run(name, func(t *testing.T) { attackSetuidRoot(t, name) })
+	}
+}
+
+func attackSetuidRoot(t *testing.T, name string) {
 	requireRoot(t)
 	dir, err := os.MkdirTemp(hostDir(t), "toolbelt-ws-")
 	require.NoError(t, err)
 	require.NoError(t, os.Chmod(dir, 0o755))
 	dir, err = evalDir(dir)
 	require.NoError(t, err)
-	sb := engine(t, EngineBwrap, WithWorkspace(dir))
+	sb := engine(t, name, WithWorkspace(dir))
 	script := `cp /bin/true a; chmod 4755 a; chmod u+s a; chmod 2755 a
 cp /bin/true b; perl -e 'chmod 04755, "b"'
 perl -MFcntl -e 'sysopen(F, "c", O_CREAT|O_WRONLY, 04755) or die $!'

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"time"
 )
 
@@ -17,7 +18,9 @@ import (
 // fresh tmpfs, the network is off unless [WithNetwork](true) (then runsc
 // --network=host), and the command runs with no capabilities, so gVisor
 // applies every rlimit (set by prlimit inside the sandbox), RLIMIT_NPROC
-// included, even for uid 0.
+// included, even for uid 0. A seccomp filter that gVisor's kernel applies
+// (--oci-seccomp) refuses the setuid and setgid bits on files, which the
+// gofer would create as root's on the host (see gvisorSeccomp).
 //
 // It uses "runsc run" with a generated OCI bundle rather than "runsc do":
 // "do" can only give the command a throw-away overlay of the host (writes are
@@ -110,6 +113,23 @@ type (
 	}
 	ociLinux struct {
 		Namespaces []ociNamespace `json:"namespaces"`
+		Seccomp    *ociSeccomp    `json:"seccomp,omitempty"`
+	}
+	ociSeccomp struct {
+		DefaultAction string       `json:"defaultAction"`
+		Syscalls      []ociSyscall `json:"syscalls"`
+	}
+	ociSyscall struct {
+		Names    []string     `json:"names"`
+		Action   string       `json:"action"`
+		ErrnoRet uint         `json:"errnoRet"`
+		Args     []ociSeccArg `json:"args,omitempty"`
+	}
+	ociSeccArg struct {
+		Index    uint   `json:"index"`
+		Value    uint64 `json:"value"`
+		ValueTwo uint64 `json:"valueTwo"`
+		Op       string `json:"op"`
 	}
 	ociNamespace struct {
 		Type string `json:"type"`
@@ -139,7 +159,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 			{Destination: "/dev", Type: "tmpfs", Source: "tmpfs"},
 			{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs"},
 		},
-		Linux: ociLinux{Namespaces: []ociNamespace{{"pid"}, {"ipc"}, {"uts"}, {"mount"}}},
+		Linux: ociLinux{Namespaces: []ociNamespace{{"pid"}, {"ipc"}, {"uts"}, {"mount"}}, Seccomp: gvisorSeccomp()},
 	}
 	if u := e.cfg.user; u != nil {
 		s.Process.User = ociUser{UID: u.Uid, GID: u.Gid}
@@ -183,7 +203,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 
-	argv := []string{bin, "--root=" + state}
+	argv := []string{bin, "--root=" + state, "--oci-seccomp"}
 	if os.Geteuid() != 0 {
 		argv = append(argv, "--rootless")
 	}
@@ -194,4 +214,61 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	}
 	argv = append(argv, "run", "--bundle", bundle, "toolbelt-"+hex.EncodeToString(id[:]))
 	return &plan{argv: argv, env: env, dir: "/", exitSignals: true, cleanup: cleanup}, nil
+}
+
+// gvisorSeccomp is the filter gVisor's kernel applies to the command
+// (--oci-seccomp): it refuses (EPERM) to give a file the setuid or setgid
+// bit, by chmod or at creation, and makes openat2(2) and io_uring_setup(2)
+// fail with ENOSYS, as bwrap's filter does (see bwrapFilter). The command
+// is uid 0 of gVisor's kernel, and the gofer creates its files in the
+// workspace as root on the host: a setuid-root program left there would
+// run as root for any local user who reaches it (TestAttackIdmappedSetuidRoot).
+func gvisorSeccomp() *ociSeccomp {
+	// Linux's values, whatever this program is built for.
+	const (
+		creat          = 0o100      // O_CREAT
+		tmpfile        = 0o20000000 // __O_TMPFILE
+		setuid, setgid = 0o4000, 0o2000
+		eperm, enosys  = 1, 38
+	)
+	f := &ociSeccomp{DefaultAction: "SCMP_ACT_ALLOW"}
+	deny := func(name string, args ...ociSeccArg) {
+		f.Syscalls = append(f.Syscalls, ociSyscall{Names: []string{name}, Action: "SCMP_ACT_ERRNO", ErrnoRet: eperm, Args: args})
+	}
+	bit := func(i uint, b uint64) ociSeccArg {
+		return ociSeccArg{Index: i, Value: b, ValueTwo: b, Op: "SCMP_CMP_MASKED_EQ"}
+	}
+	for _, c := range gvisorModeCalls() {
+		for _, id := range []uint64{setuid, setgid} {
+			if c.flags < 0 {
+				deny(c.name, bit(uint(c.mode), id))
+				continue
+			}
+			for _, fl := range []uint64{creat, tmpfile} {
+				deny(c.name, bit(uint(c.flags), fl), bit(uint(c.mode), id))
+			}
+		}
+	}
+	for _, name := range []string{"openat2", "io_uring_setup"} {
+		f.Syscalls = append(f.Syscalls, ociSyscall{Names: []string{name}, Action: "SCMP_ACT_ERRNO", ErrnoRet: enosys})
+	}
+	return f
+}
+
+// gvisorModeCall names a system call that sets a file's mode, the argument
+// that holds the mode, and the flags argument (-1 for none) whose O_CREAT
+// or O_TMPFILE says whether the mode is used.
+type gvisorModeCall struct {
+	name        string
+	mode, flags int
+}
+
+// gvisorModeCalls are those calls on this architecture (arm64 has no chmod,
+// creat, mknod or open).
+func gvisorModeCalls() []gvisorModeCall {
+	calls := []gvisorModeCall{{"fchmod", 1, -1}, {"fchmodat", 2, -1}, {"mknodat", 2, -1}, {"openat", 3, 2}}
+	if runtime.GOARCH == "amd64" {
+		calls = append(calls, gvisorModeCall{"chmod", 1, -1}, gvisorModeCall{"creat", 1, -1}, gvisorModeCall{"mknod", 1, -1}, gvisorModeCall{"open", 2, 1})
+	}
+	return calls
 }
