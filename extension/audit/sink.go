@@ -72,7 +72,7 @@ func (t *Trail) writeShared(rec Record) error {
 		}
 		rec.Seq, rec.Prev, rec.Hash = seq+1, head, ""
 		t.mu.Lock()
-		line, hash, err := t.encode(&rec)
+		line, hash, err := t.encode(nil, &rec)
 		t.mu.Unlock()
 		if err != nil {
 			return fmt.Errorf("audit: encode record: %w", err)

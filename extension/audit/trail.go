@@ -181,7 +181,9 @@ type Trail struct {
 	cp   *checkpointer
 	sink Sink // NewShared: the chain lives there, not in w
 
-	// Reused under mu by encode.
+	// Reused under mu by encode and Write.
+	line    []byte
+	spare   []byte // WithSyncInterval: the buffer flushed last, for the next one
 	scratch bytes.Buffer
 	enc     *json.Encoder
 	mac     hash.Hash // HMAC-SHA256 under key, or SHA-256
@@ -389,13 +391,19 @@ func (t *Trail) Write(rec Record) error {
 	}
 	rec.Time = rec.Time.UTC()
 	rec.Seq, rec.Prev, rec.Hash = t.seq+1, t.head, ""
-	line, hash, err := t.encode(&rec)
+	// Records go straight into the buffer WithSyncInterval flushes, or
+	// into a line reused for each write.
+	dst := t.line[:0]
+	if t.interval > 0 {
+		dst = t.buf
+	}
+	line, hash, err := t.encode(dst, &rec)
 	if err != nil {
 		t.mu.Unlock()
 		return fmt.Errorf("audit: encode record: %w", err)
 	}
 	if t.interval > 0 {
-		t.buf = append(t.buf, line...)
+		t.buf = line
 		t.bufSeq = rec.Seq
 		if len(t.buf) >= flushBytes {
 			select {
@@ -403,17 +411,19 @@ func (t *Trail) Write(rec Record) error {
 			default:
 			}
 		}
-	} else if n, err := t.w.Write(line); err != nil || n != len(line) {
-		if err == nil {
-			err = io.ErrShortWrite
-		}
-		if n > 0 {
-			// Part of the line is in the file: cut it back, or stop.
-			t.rollbackLocked(err)
-		}
-		t.mu.Unlock()
-		return fmt.Errorf("audit: write record %d: %w", rec.Seq, err)
 	} else {
+		t.line = line
+		if n, err := t.w.Write(line); err != nil || n != len(line) {
+			if err == nil {
+				err = io.ErrShortWrite
+			}
+			if n > 0 {
+				// Part of the line is in the file: cut it back, or stop.
+				t.rollbackLocked(err)
+			}
+			t.mu.Unlock()
+			return fmt.Errorf("audit: write record %d: %w", rec.Seq, err)
+		}
 		t.size += int64(len(line))
 	}
 	t.seq, t.head = rec.Seq, hash
@@ -434,9 +444,9 @@ func (t *Trail) Write(rec Record) error {
 // flushes early.
 const flushBytes = 1 << 20
 
-// encode returns rec's line (JSON with "hash" last, and a newline) and its
-// hash. The caller holds mu.
-func (t *Trail) encode(rec *Record) ([]byte, string, error) {
+// encode appends rec's line (JSON with "hash" last, and a newline) to dst
+// and returns it with the record's hash. The caller holds mu.
+func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	t.scratch.Reset()
 	if err := t.enc.Encode(rec); err != nil {
 		return nil, "", err
@@ -446,12 +456,11 @@ func (t *Trail) encode(rec *Record) ([]byte, string, error) {
 	t.mac.Write(body)
 	t.sumBuf = t.mac.Sum(t.sumBuf[:0])
 	hash := hex.EncodeToString(t.sumBuf)
-	line := make([]byte, 0, len(body)+len(hashPrefix)+len(hash)+3)
-	line = append(line, body[:len(body)-1]...)
-	line = append(line, hashPrefix...)
-	line = append(line, hash...)
-	line = append(line, '"', '}', '\n')
-	return line, hash, nil
+	dst = append(dst, body[:len(body)-1]...)
+	dst = append(dst, hashPrefix...)
+	dst = append(dst, hash...)
+	dst = append(dst, '"', '}', '\n')
+	return dst, hash, nil
 }
 
 // sumWith is the record hash of body: HMAC-SHA256 under key, or SHA-256.
@@ -506,7 +515,7 @@ func (t *Trail) syncUpTo(n uint64) error {
 	}
 	target, seq := t.written, t.seq
 	buf := t.buf
-	t.buf = nil
+	t.buf, t.spare = t.spare, nil
 	t.mu.Unlock()
 	if len(buf) > 0 {
 		nw, err := t.w.Write(buf)
@@ -526,6 +535,9 @@ func (t *Trail) syncUpTo(n uint64) error {
 		t.mu.Lock()
 		t.size += int64(len(buf))
 		t.stalled = nil
+		if cap(buf) <= 2*flushBytes {
+			t.spare = buf[:0] // the next flush swaps it in: no regrowth
+		}
 		t.mu.Unlock()
 	}
 	if err := t.w.Sync(); err != nil {
