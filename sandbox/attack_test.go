@@ -68,7 +68,7 @@ ls -ln`
 // RLIMIT_NPROC counts every process of a uid. Runs share uid 65534 when the
 // host process is root: one run that holds processes up to its limit leaves
 // another run, with the same limit, unable to fork while it lasts (at most
-// its timeout). process (WithUser(65534)) and landlock share the count
+// its timeout). process (WithUser, one uid for both runs) and landlock (nobody) share the count
 // (measured every time); gVisor's processes live in its own kernel. bwrap
 // gives each run a user namespace of its own, where the kernel counts the
 // run's processes apart, yet the second run was seen both to fork and to
@@ -86,9 +86,17 @@ func TestAttackProcessLimitAcrossRuns(t *testing.T) {
 				t.Skip("bwrap was measured both ways (see the comment above); docs/sandbox.md counts it as shared")
 			}
 			require.True(t, ok, "no expectation for engine %s", name)
+			// The process engine runs as a uid of this test's own, so that other
+			// packages' tests running as nobody at the same time (go test runs
+			// packages in parallel) do not count against its limit; landlock
+			// runs as nobody, so wait until no other nobody process is left.
+			uid := 65534
 			var opts []Option
 			if name == EngineProcess {
-				opts = append(opts, WithUser(65534, 65534))
+				uid = 200000 + rand.IntN(50000)
+				opts = append(opts, WithUser(uint32(uid), uint32(uid)))
+			} else {
+				require.True(t, eventually(30*time.Second, func() bool { return procsOfUID(uid) == 0 }), "processes of uid %d from elsewhere did not end", uid)
 			}
 			sb := engine(t, name, opts...)
 			marker := fmt.Sprintf("%d.%d", 100+rand.IntN(100), rand.Uint32())
@@ -107,7 +115,7 @@ func TestAttackProcessLimitAcrossRuns(t *testing.T) {
 				<-done
 				// The next engine starts with none of these left, zombies
 				// (which still count) included.
-				assert.True(t, eventually(10*time.Second, func() bool { return procsOfUID(65534) == 0 }))
+				assert.True(t, eventually(10*time.Second, func() bool { return procsOfUID(uid) == 0 }))
 			}()
 			if name != EngineGVisor {
 				require.True(t, eventually(10*time.Second, func() bool { return len(hostProcsWith(marker)) >= 30 }), "the first run did not start its processes (%d)", len(hostProcsWith(marker)))
