@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"syscall"
 
@@ -116,57 +115,29 @@ type idmapMount struct {
 	once         sync.Once
 }
 
-// start starts cmd from a new OS thread that has a mount namespace of its
-// own, in which the idmapped tree is attached at target. A child inherits
-// the mount namespace of the thread that forks it (exec.Cmd.Start forks on
-// the calling thread), so bwrap finds the workspace there and no other
-// process of the host does.
+// start starts cmd from a locked OS thread that has a mount namespace of
+// its own, in which the idmapped tree is attached at target. A child
+// inherits the mount namespace of the thread that forks it (exec.Cmd.Start
+// forks on the calling thread), so bwrap finds the workspace there and no
+// other process of the host does.
 func (m *idmapMount) start(cmd *exec.Cmd) error {
-	errc := make(chan error, 1)
-	go m.startLocked(cmd, errc)
-	return <-errc
+	return startOnOwnThread(cmd, m.attach, m.done)
 }
 
-// startLocked locks its goroutine to a thread other than the main one,
-// moves that thread into a new mount namespace, attaches the tree and
-// starts cmd. It never unlocks the thread, so the runtime ends the thread
-// when the goroutine returns instead of giving it, in its own mount
-// namespace, to other goroutines; it returns once the run is released,
-// because bwrap's parent-death signal fires when the thread that started it
-// ends.
-func (m *idmapMount) startLocked(cmd *exec.Cmd, errc chan<- error) {
-	runtime.LockOSThread()
-	if unix.Gettid() == unix.Getpid() {
-		// The main thread cannot end: hold it until another goroutine has
-		// locked a thread of its own, and do the work there.
-		locked := make(chan struct{})
-		go func() {
-			runtime.LockOSThread()
-			close(locked)
-			m.startLocked(cmd, errc)
-		}()
-		<-locked
-		runtime.UnlockOSThread()
-		return
-	}
+// attach moves the calling thread into a new mount namespace and attaches
+// the tree there.
+func (m *idmapMount) attach() error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-		errc <- fmt.Errorf("a mount namespace for the idmapped workspace: unshare: %w", err)
-		return
+		return fmt.Errorf("a mount namespace for the idmapped workspace: unshare: %w", err)
 	}
 	// Nothing mounted here reaches the host's namespace.
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		errc <- fmt.Errorf("a mount namespace for the idmapped workspace: making / private: %w", err)
-		return
+		return fmt.Errorf("a mount namespace for the idmapped workspace: making / private: %w", err)
 	}
 	if err := unix.MoveMount(m.tree, "", unix.AT_FDCWD, m.target, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-		errc <- fmt.Errorf("mounting the idmapped workspace: %w", err)
-		return
+		return fmt.Errorf("mounting the idmapped workspace: %w", err)
 	}
-	err := cmd.Start()
-	errc <- err
-	if err == nil {
-		<-m.done
-	}
+	return nil
 }
 
 // release lets the starting thread end (its mount namespace, and the

@@ -205,47 +205,7 @@ func (s *llStarter) start(cmd *exec.Cmd) error {
 			}
 		}
 	}
-	errc := make(chan error, 1)
-	go s.startLocked(cmd, errc)
-	return <-errc
-}
-
-// startLocked locks its goroutine to a thread other than the main one,
-// restricts it and starts cmd.
-//
-// The goroutine never unlocks a restricted thread: when it returns, the
-// runtime ends the thread rather than give it to other goroutines. The main
-// thread cannot end (the runtime parks it instead, restricted for good), so
-// it is never the one restricted. The thread stays until the run is over
-// (release), because the command's parent-death signal (Pdeathsig) fires
-// when the thread that created it ends. Threads also inherit these
-// restrictions from the thread that clones them, but the runtime never
-// clones a new thread from one locked with LockOSThread: it asks its
-// template thread, made before any restriction, to do it.
-func (s *llStarter) startLocked(cmd *exec.Cmd, errc chan<- error) {
-	runtime.LockOSThread()
-	if unix.Gettid() == unix.Getpid() {
-		// Hold the main thread until another goroutine has locked its own
-		// thread: it cannot be this one while this goroutine holds it.
-		locked := make(chan struct{})
-		go func() {
-			runtime.LockOSThread()
-			close(locked)
-			s.startLocked(cmd, errc)
-		}()
-		<-locked
-		runtime.UnlockOSThread()
-		return
-	}
-	if err := s.restrictThread(); err != nil {
-		errc <- err
-		return
-	}
-	err := cmd.Start()
-	errc <- err
-	if err == nil {
-		<-s.done
-	}
+	return startOnOwnThread(cmd, s.restrictThread, s.done)
 }
 
 // release lets the starting thread end and closes the ruleset. Safe to call
