@@ -64,7 +64,7 @@
 //     it leaves the workspace it is resolved in (rule "paths.resolve",
 //     code filesystem_policy). For a tool with a workspace, a declared path
 //     argument left out is judged as the workspace root ("."), the place
-//     the built-in list and search tools then use, and a directory that
+//     the built-in list, search and git_diff tools then use, and a directory that
 //     holds paths the tool's own forbidden_paths name is refused to that
 //     tool (listing or searching it would reach them).
 //

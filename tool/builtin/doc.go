@@ -25,6 +25,9 @@
 // GIT_CEILING_DIRECTORIES set so git never finds a repository above the
 // workspace. Model-supplied values fill single arguments after fixed
 // options; a ref that starts with "-" is refused (see tool/shell).
+// git_diff's path is a literal pathspec resolved in the workspace, and a
+// diff leaves out the changed paths the workspace refuses to read (the
+// policy's forbidden paths, sandbox.WithHide) and says how many.
 //
 // Files, Git, System and All assemble the catalog:
 //

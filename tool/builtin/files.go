@@ -28,6 +28,7 @@ const (
 	MetaBytes     = "bytes"      // int: bytes written
 	MetaCreated   = "created"    // bool: write_file created the file
 	MetaReplaced  = "replaced"   // int: edit_file's replacements
+	MetaHidden    = "hidden"     // int: git_diff's changed paths left out as hidden by policy
 )
 
 // binarySniff is how many leading bytes are checked for a NUL byte to call

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -67,15 +68,33 @@ func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) 
 }
 
 const diffSchema = `{"type":"object","properties":{` +
-	`"path":{"type":"string","description":"Limit the diff to this file or directory, relative to the workspace"},` +
+	`"path":{"type":"string","x-toolbelt-path":true,"description":"Limit the diff to this file or directory, relative to the workspace (default: the whole repository)"},` +
 	`"staged":{"type":"boolean","description":"Show staged changes (git diff --staged) instead of unstaged ones"}` +
 	`},"additionalProperties":false}`
 
-// gitDiff picks the staged or the unstaged command; both take the same
-// optional path, after "--".
+// diffInner is the schema of the commands git_diff runs: the path (as
+// resolved) and the pathspecs that leave hidden paths out.
+const diffInner = `{"type":"object","properties":{"path":{"type":"string"},"exclude":{"type":"array","items":{"type":"string"}}}}`
+
+// Bounds on the paths git_diff leaves out of one diff: each is a command
+// argument, and the command line is bounded.
+const (
+	maxDiffExcluded      = 1000
+	maxDiffExcludedBytes = 256 << 10
+)
+
+// excludeMagic starts the pathspec that leaves one path out of a diff,
+// matched literally (no wildcards, no further magic).
+const excludeMagic = ":(exclude,literal)"
+
+// gitDiff lists the paths a diff would show, judges each in the
+// workspace, then runs the diff without those it refuses. Each mode
+// (unstaged, staged) has its listing and its diff command.
 type gitDiff struct {
-	spec          tool.Spec
-	plain, staged *shell.Command
+	spec                    tool.Spec
+	ws                      *sandbox.Workspace
+	plain, staged           *shell.Command
+	plainNames, stagedNames *shell.Command
 }
 
 type diffIn struct {
@@ -83,77 +102,163 @@ type diffIn struct {
 	Staged bool    `json:"staged,omitempty"`
 }
 
+type diffArgs struct {
+	Path    *string  `json:"path,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+}
+
 // GitDiff returns git_diff: the unstaged (or, with staged, the staged)
 // changes of the repository at the root of ws, optionally for one path,
 // run in sb. External diff drivers and textconv filters are off.
+//
+// The path argument is declared a path (sandbox.PathKeyword), so the
+// governance policy resolves and judges it, and judges a call without one
+// as a diff of the workspace root; the tool names its workspace
+// (Workspace) for that. The path is resolved in ws and passed to git as a
+// literal pathspec (":(literal)"), so git's wildcards and pathspec magic
+// cannot widen it. Before the diff, git_diff lists the paths it would show
+// (git diff --name-only) and leaves out, with ":(exclude,literal)"
+// pathspecs, every one the workspace refuses to read (its deny and allow
+// rules, what sandbox.WithHide hides: the policy's forbidden paths); the
+// answer then ends with "[N changed paths hidden by policy]" and its
+// metadata holds N under MetaHidden, and the hidden names appear nowhere
+// in the result. A path that starts to differ between the listing and the
+// diff (milliseconds) is judged by the listing.
 func GitDiff(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (tool.Tool, error) {
 	if err := gitArgs(ws, sb, "git_diff"); err != nil {
 		return nil, err
 	}
 	spec := gitSpec("git_diff", "Show the changes in the workspace's git repository as a unified diff: unstaged by default, staged with staged=true; optionally for one path.", diffSchema)
-	inner := gitSpec("git_diff", spec.Description, `{"type":"object","properties":{"path":{"type":"string"}}}`)
-	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv")
-	plain, err := shell.New(inner, sb, shell.Config{Argv: append(append([]string{}, base...), "--", "{path}"), Workdir: ws.Dir()}, gitOpts(ws, opts)...)
-	if err != nil {
-		return nil, err
+	inner := gitSpec("git_diff", spec.Description, diffInner)
+	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv", "--relative")
+	mk := func(extra ...string) (*shell.Command, error) {
+		argv := append(append(append([]string{}, base...), extra...), "--", ":(literal){path}", "{exclude}")
+		return shell.New(inner, sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
 	}
-	staged, err := shell.New(inner, sb, shell.Config{Argv: append(append([]string{}, base...), "--staged", "--", "{path}"), Workdir: ws.Dir()}, gitOpts(ws, opts)...)
-	if err != nil {
-		return nil, err
+	g := &gitDiff{spec: spec, ws: ws}
+	var err error
+	names := []string{"--name-only", "-z", "--no-renames"}
+	for _, c := range []struct {
+		dst   **shell.Command
+		extra []string
+	}{{&g.plain, nil}, {&g.staged, []string{"--staged"}}, {&g.plainNames, names}, {&g.stagedNames, append([]string{"--staged"}, names...)}} {
+		if *c.dst, err = mk(c.extra...); err != nil {
+			return nil, err
+		}
 	}
-	return &gitDiff{spec: spec, plain: plain, staged: staged}, nil
+	return g, nil
 }
 
 func (g *gitDiff) Spec() tool.Spec { return g.spec }
 
-func (g *gitDiff) pick(args json.RawMessage) (*shell.Command, json.RawMessage, error) {
+// Workspace is the workspace git_diff's path is resolved in: the policy
+// judges the path there.
+func (g *gitDiff) Workspace() *sandbox.Workspace { return g.ws }
+
+// pick decodes the call's arguments and resolves the path: the diff and
+// listing commands for the mode, and their arguments.
+func (g *gitDiff) pick(args json.RawMessage) (diff, names *shell.Command, inner diffArgs, err error) {
 	var in diffIn
 	if len(args) > 0 {
 		if err := json.Unmarshal(args, &in); err != nil {
-			return nil, nil, tool.Errorf(tool.CodeInvalidArguments, "arguments do not decode: %v", err)
+			return nil, nil, inner, tool.Errorf(tool.CodeInvalidArguments, "arguments do not decode: %v", err)
 		}
 	}
-	inner, _ := json.Marshal(struct {
-		Path *string `json:"path,omitempty"`
-	}{in.Path})
-	if in.Staged {
-		return g.staged, inner, nil
+	if in.Path != nil && *in.Path != "" {
+		rel, err := g.ws.Resolve(*in.Path)
+		if err != nil {
+			return nil, nil, inner, shell.ToolError(err)
+		}
+		if rel != "." {
+			inner.Path = &rel
+		}
 	}
-	return g.plain, inner, nil
+	if in.Staged {
+		return g.staged, g.stagedNames, inner, nil
+	}
+	return g.plain, g.plainNames, inner, nil
 }
 
-// Run runs git diff, staged or not.
+func marshalArgs(a diffArgs) json.RawMessage {
+	b, _ := json.Marshal(a) // a string and a list of strings always encode
+	return b
+}
+
+// Run lists the paths the diff would show, leaves out those the
+// workspace refuses, and runs git diff, staged or not.
 func (g *gitDiff) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	c, inner, err := g.pick(call.Args)
+	diff, names, inner, err := g.pick(call.Args)
 	if err != nil {
 		return nil, err
 	}
-	call.Args = inner
-	return c.Run(ctx, call)
+	list := call
+	list.Args = marshalArgs(inner)
+	// The listing names what may be hidden: it is not streamed anywhere.
+	lres, err := names.Run(tool.WithEmitter(ctx, nil), list)
+	if err != nil {
+		return lres, err
+	}
+	if cut, _ := lres.Metadata[shell.MetaTruncated].(bool); cut {
+		return nil, tool.Errorf(tool.CodeResourceLimit, "the diff touches too many paths to check each against the workspace's rules: give a path to narrow it")
+	}
+	stdout, _ := lres.Metadata[shell.MetaStdout].(string)
+	size := 0
+	for name := range strings.SplitSeq(stdout, "\x00") {
+		if name == "" {
+			continue
+		}
+		if _, err := g.ws.Rel(name); err != nil {
+			inner.Exclude = append(inner.Exclude, excludeMagic+name)
+			size += len(excludeMagic) + len(name)
+		}
+	}
+	hidden := len(inner.Exclude)
+	if hidden > maxDiffExcluded || size > maxDiffExcludedBytes {
+		return nil, tool.Errorf(tool.CodeResourceLimit, "%d changed paths of this diff are hidden by policy, too many to leave out: give a path outside them", hidden)
+	}
+	call.Args = marshalArgs(inner)
+	res, err := diff.Run(ctx, call)
+	if hidden == 0 || res == nil {
+		return res, err
+	}
+	// The arguments name the hidden paths; the result does not.
+	if argv, ok := res.Metadata[shell.MetaArgv].([]string); ok {
+		shown := make([]string, 0, len(argv)-hidden+1)
+		for _, a := range argv {
+			if !strings.HasPrefix(a, excludeMagic) {
+				shown = append(shown, a)
+			}
+		}
+		res.SetMeta(shell.MetaArgv, append(shown, excludeMagic+"<hidden by policy>"))
+	}
+	res.SetMeta(MetaHidden, hidden)
+	res.Content = append(res.Content, tool.TextContent(hiddenNote(hidden, "changed path", "changed paths")))
+	return res, err
 }
 
 // Assess classifies the command line the call runs.
 func (g *gitDiff) Assess(args json.RawMessage) classify.Verdict {
-	c, inner, err := g.pick(args)
+	c, _, inner, err := g.pick(args)
 	if err != nil {
 		return classify.Verdict{Level: classify.Dangerous, Reasons: []string{err.Error()}}
 	}
-	return c.Assess(inner)
+	return c.Assess(marshalArgs(inner))
 }
 
-// Subject is the command line the call runs.
+// Subject is the command line the call runs (before the paths hidden by
+// policy are left out).
 func (g *gitDiff) Subject(args json.RawMessage) string {
-	c, inner, err := g.pick(args)
+	c, _, inner, err := g.pick(args)
 	if err != nil {
 		return ""
 	}
-	return c.Subject(inner)
+	return c.Subject(marshalArgs(inner))
 }
 
 const logSchema = `{"type":"object","properties":{` +
 	`"count":{"type":"integer","minimum":1,"maximum":200,"description":"How many commits to show (default 20)"},` +
 	`"ref":{"type":"string","minLength":1,"description":"A branch, tag, commit or range such as main..feature (default: HEAD)"},` +
-	`"path":{"type":"string","description":"Only commits touching this file or directory, relative to the workspace"}` +
+	`"path":{"type":"string","x-toolbelt-path":true,"description":"Only commits touching this file or directory, relative to the workspace"}` +
 	`},"additionalProperties":false}`
 
 // GitLog returns git_log: recent commits of the repository at the root of

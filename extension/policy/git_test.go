@@ -1,0 +1,137 @@
+package policy_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/builtin"
+)
+
+const gone = "GONE-SECRET-0815"
+
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com",
+		"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+}
+
+// gitFixture is a git repository whose working tree changes public.txt,
+// secrets/key (to the secret) and deletes secrets/old (whose committed
+// content is gone), with git_diff on it behind the policy, the workspace
+// hiding what the policy forbids (as docs/sandbox.md wires it).
+func gitFixture(t *testing.T, governance string) (*executor.Executor, string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("git is needed for this test: %v", err)
+	}
+	p, err := policy.Parse([]byte(governance))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	write := func(name, content string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	runGit(t, dir, "init", "-q", "-b", "main")
+	write("public.txt", "public v1\n")
+	write("secrets/key", "placeholder\n")
+	write("secrets/old", gone+"\n")
+	runGit(t, dir, "add", ".")
+	runGit(t, dir, "commit", "-q", "-m", "first")
+	write("public.txt", "public v2\n")
+	write("secrets/key", secret+"\n")
+	require.NoError(t, os.Remove(filepath.Join(dir, "secrets", "old")))
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(p.Hide))
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(ws.Dir()),
+		sandbox.WithLimits(sandbox.Limits{Timeout: 20 * time.Second, OutputBytes: 1 << 20}))
+	require.NoError(t, err)
+	diff, err := builtin.GitDiff(ws, sb)
+	require.NoError(t, err)
+	reg := registry.New()
+	require.NoError(t, reg.Register(diff))
+	return executor.MustNew(reg, executor.WithExtensions(p)), dir
+}
+
+// git_diff is bound by the policy like list_directory and search_files:
+// its path argument is declared and resolved, a diff of the whole
+// repository leaves out what global.forbidden_paths hides (and says so),
+// and a tool's own forbidden_paths refuse a diff that would reach them.
+// Seen failing before: git_diff without a path printed secrets/key's new
+// content and secrets/old's deleted content.
+func TestGitDiffCannotShowWhatThePolicyForbids(t *testing.T) {
+	t.Run("global forbidden_paths, whole diff", func(t *testing.T) {
+		ex, _ := gitFixture(t, `global: {forbidden_paths: ["secrets/**"]}`)
+		res := call(t, ex, "git_diff", map[string]any{})
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.NotContains(t, resultText(res), secret)
+		assert.NotContains(t, resultText(res), gone)
+		assert.NotContains(t, resultText(res), "secrets/")
+		assert.Contains(t, res.Text(), "+public v2", "what is not forbidden is still shown")
+		assert.Contains(t, res.Text(), "[2 changed paths hidden by policy]")
+		assert.Equal(t, 2, res.Metadata[builtin.MetaHidden])
+	})
+	t.Run("global forbidden_paths, staged diff", func(t *testing.T) {
+		ex, dir := gitFixture(t, `global: {forbidden_paths: ["secrets/**"]}`)
+		runGit(t, dir, "add", "-A")
+		res := call(t, ex, "git_diff", map[string]any{"staged": true})
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.NotContains(t, resultText(res), secret)
+		assert.NotContains(t, resultText(res), gone)
+		assert.Contains(t, res.Text(), "+public v2")
+		assert.Contains(t, res.Text(), "[2 changed paths hidden by policy]")
+	})
+	t.Run("global forbidden_paths, the forbidden directory by name and alias", func(t *testing.T) {
+		ex, _ := gitFixture(t, `global: {forbidden_paths: ["secrets/**"]}`)
+		for _, p := range []string{"secrets", "./secrets/key", "public.txt/../secrets"} {
+			res := call(t, ex, "git_diff", map[string]any{"path": p})
+			require.NotNil(t, res.Error, "%s allowed: %s", p, resultText(res))
+			assert.NotContains(t, resultText(res), secret)
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			assert.Equal(t, "global.forbidden_paths", res.Metadata[policy.MetaRule])
+		}
+	})
+	t.Run("tool forbidden_paths, whole diff refused", func(t *testing.T) {
+		ex, _ := gitFixture(t, `tools: {git_diff: {forbidden_paths: ["secrets/**"]}}`)
+		res := call(t, ex, "git_diff", map[string]any{})
+		require.NotNil(t, res.Error, "allowed: %s", resultText(res))
+		assert.NotContains(t, resultText(res), secret)
+		assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+		assert.Equal(t, "tools.git_diff.forbidden_paths", res.Metadata[policy.MetaRule])
+		res = call(t, ex, "git_diff", map[string]any{"path": "public.txt"})
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.Contains(t, res.Text(), "+public v2")
+	})
+	t.Run("tool forbidden_paths, a git wildcard is a literal path", func(t *testing.T) {
+		ex, _ := gitFixture(t, `tools: {git_diff: {forbidden_paths: ["secrets/**"]}}`)
+		for _, p := range []string{"secre*", "*/key", ":(glob)secrets/*", ":/secrets"} {
+			res := call(t, ex, "git_diff", map[string]any{"path": p})
+			assert.NotContains(t, resultText(res), secret, p)
+			assert.NotContains(t, resultText(res), gone, p)
+		}
+	})
+	t.Run("allowed_paths", func(t *testing.T) {
+		ex, _ := gitFixture(t, `global: {allowed_paths: ["public.txt"]}`)
+		res := call(t, ex, "git_diff", map[string]any{})
+		require.NotNil(t, res.Error, "allowed: %s", resultText(res))
+		assert.NotContains(t, resultText(res), secret)
+		assert.Equal(t, "global.allowed_paths", res.Metadata[policy.MetaRule])
+		res = call(t, ex, "git_diff", map[string]any{"path": "public.txt"})
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.Contains(t, res.Text(), "+public v2")
+	})
+}
