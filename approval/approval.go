@@ -73,8 +73,9 @@ type Assessor interface {
 
 // Subjecter is an optional interface of a tool.Tool that names what a call
 // acts on: the string the pattern of a rule such as shell(git status*) is
-// matched against. Tools that do not implement it are judged by the first
-// string field among "command", "path", "file" and "url" (see SubjectOf).
+// matched against. Tools that do not implement it are judged by the path
+// arguments their schema declares, else by the first string field among
+// "command", "path", "file" and "url" (see SubjectOf).
 type Subjecter interface {
 	Subject(args json.RawMessage) string
 }

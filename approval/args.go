@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -112,35 +113,64 @@ const (
 	subjectPath
 )
 
+// pathSubject is one path a call acts on, in the form rules match.
+type pathSubject struct {
+	path string
+	// dir: the path is a directory, so the call may reach what lies
+	// beneath it (a listing, a search).
+	dir bool
+	// ok is false for a path that leaves the workspace: no pattern
+	// matches it.
+	ok bool
+}
+
+// callSubject is what a call acts on: a text (a command line, a tool's own
+// subject), or the paths of its path arguments.
+type callSubject struct {
+	kind  subjectKind
+	text  string        // subjectText: the text; subjectPath: the paths, for people
+	paths []pathSubject // subjectPath: every one
+}
+
+// has reports whether the call has a subject a pattern can match.
+func (c *callSubject) has() bool {
+	if c.kind == subjectText {
+		return c.text != ""
+	}
+	return slices.ContainsFunc(c.paths, func(p pathSubject) bool { return p.ok })
+}
+
 // SubjectOf returns what a call to t with args acts on, and whether there is
 // one: t's own Subject when it implements Subjecter (empty means none);
-// otherwise the first path argument t's input schema declares
-// (sandbox.PathKeyword), in its canonical form: resolved in t's workspace
-// when t names one (a Workspace() *sandbox.Workspace method, as the
-// built-in file tools have), else cleaned lexically; a path that cannot be
-// resolved (it leaves the workspace) is no subject, so no rule matches it.
-// A tool that declares no path falls back to the first string field among
-// SubjectFields.
+// otherwise the path arguments t's input schema declares
+// (sandbox.PathKeyword), each in its canonical form, joined with ", ": a
+// path is resolved in t's workspace when t names one (a Workspace()
+// *sandbox.Workspace method, as the built-in file tools have), else
+// cleaned lexically; a path that cannot be resolved (it leaves the
+// workspace) is left out, and so matches no rule. A declared path argument
+// left out counts as the default its schema states, else, for a tool with
+// a workspace, as the workspace root "." (where the built-in list and
+// search tools then look). A tool that declares no path falls back to the
+// first string field among SubjectFields.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
 	var spec *tool.Spec
 	if _, ok := t.(Subjecter); !ok && t != nil {
 		s := t.Spec()
 		spec = &s
 	}
-	s, _, ok := subjectOf(t, spec, nil, args)
-	return s, ok
+	c := subjectOf(t, spec, nil, args)
+	return c.text, c.has()
 }
 
 // subjectOf finds the subject; spec is the called tool's (may be nil), ws
 // the workspace paths resolve in when t names none.
-func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.RawMessage) (string, subjectKind, bool) {
+func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.RawMessage) callSubject {
 	if s, ok := t.(Subjecter); ok {
-		sub := s.Subject(args)
-		return sub, subjectText, sub != ""
+		return callSubject{kind: subjectText, text: s.Subject(args)}
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(args, &fields); err != nil {
-		return "", subjectText, false
+		return callSubject{kind: subjectText}
 	}
 	if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok && wt.Workspace() != nil {
 		ws = wt.Workspace()
@@ -149,17 +179,43 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	if spec != nil {
 		declared = sandbox.PathArguments(spec.InputSchema)
 	}
-	for _, f := range declared {
-		var s string
-		if raw, ok := fields[f]; ok && json.Unmarshal(raw, &s) == nil {
-			c, ok := canonicalPath(ws, s)
-			return c, subjectPath, ok
+	if len(declared) > 0 {
+		c := callSubject{kind: subjectPath}
+		for _, f := range declared {
+			raw, ok := fields[f]
+			if !ok || string(raw) == "null" {
+				if def, ok := schemaDefault(spec.InputSchema, f); ok {
+					c.paths = append(c.paths, pathSubjectOf(ws, def))
+				} else if ws != nil {
+					c.paths = append(c.paths, pathSubjectOf(ws, "."))
+				}
+				continue
+			}
+			var s string
+			var ss []string
+			switch {
+			case json.Unmarshal(raw, &s) == nil:
+				c.paths = append(c.paths, pathSubjectOf(ws, s))
+			case json.Unmarshal(raw, &ss) == nil:
+				for _, s := range ss {
+					c.paths = append(c.paths, pathSubjectOf(ws, s))
+				}
+			default:
+				// Not a path at all: it matches no pattern, so no allow
+				// rule approves the call.
+				c.paths = append(c.paths, pathSubject{})
+			}
 		}
+		var shown []string
+		for _, p := range c.paths {
+			if p.ok {
+				shown = append(shown, p.path)
+			}
+		}
+		c.text = strings.Join(shown, ", ")
+		return c
 	}
 	for _, f := range SubjectFields {
-		if len(declared) > 0 && (f == "path" || f == "file") {
-			continue // the tool said which arguments are paths
-		}
 		raw, ok := fields[f]
 		if !ok {
 			continue
@@ -170,14 +226,50 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		}
 		switch f {
 		case "command":
-			return s, subjectText, true
+			return callSubject{kind: subjectText, text: s}
 		case "url":
-			return s, subjectPath, true
+			return callSubject{kind: subjectPath, text: s, paths: []pathSubject{{path: s, ok: true}}}
 		}
-		c, ok := canonicalPath(nil, s)
-		return c, subjectPath, ok
+		p := pathSubjectOf(nil, s)
+		if !p.ok {
+			return callSubject{kind: subjectPath, paths: []pathSubject{p}}
+		}
+		return callSubject{kind: subjectPath, text: p.path, paths: []pathSubject{p}}
 	}
-	return "", subjectText, false
+	return callSubject{kind: subjectText}
+}
+
+// pathSubjectOf returns the canonical form of a path argument and whether
+// it is a directory: in ws, an existing directory; without one, "." or a
+// path written with a trailing slash.
+func pathSubjectOf(ws *sandbox.Workspace, p string) pathSubject {
+	c, ok := canonicalPath(ws, p)
+	if !ok {
+		return pathSubject{}
+	}
+	dir := c == "."
+	if ws != nil {
+		fi, err := ws.Stat(c)
+		dir = dir || err == nil && fi.IsDir()
+	} else {
+		dir = dir || strings.HasSuffix(p, "/") || strings.HasSuffix(p, "\\")
+	}
+	return pathSubject{path: c, dir: dir, ok: true}
+}
+
+// schemaDefault returns the string default the input schema states for
+// the argument field.
+func schemaDefault(inputSchema json.RawMessage, field string) (string, bool) {
+	var s struct {
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+	}
+	var d string
+	if json.Unmarshal(inputSchema, &s) != nil || json.Unmarshal(s.Properties[field].Default, &d) != nil || d == "" {
+		return "", false
+	}
+	return d, true
 }
 
 // canonicalPath returns the form of a path argument rules match: resolved

@@ -103,3 +103,131 @@ func TestPathRulesWithoutTheToolsWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Abstain, d.Kind, "only the declared argument is the subject: %+v", d)
 }
+
+// Every declared path argument is a subject, an omitted one counts as the
+// workspace root, and a directory is judged by what lies beneath it: a
+// deny or ask rule applies when its pattern could match a path inside the
+// directory, an allow rule only when its pattern covers the whole
+// directory. Seen failing before: search_files and list_directory without
+// a path, or with ".", had no subject (or "."), so search_files(secrets/**)
+// never refused them and they were auto-approved; only the first declared
+// argument was matched, so a second one escaped deny rules and rode on
+// allow rules.
+func TestPathRulesBindDirectoriesAndEveryPathArgument(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"docs/sub", "secrets", "src"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("k"), 0o600))
+	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "alias")))
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	tools := map[string]tool.Tool{}
+	for _, tl := range builtin.Files(ws) {
+		tools[tl.Spec().Name] = tl
+	}
+	p := MustPolicy(ModeAuto,
+		DenyRules("search_files(secrets/**)", "list_directory(secrets/key)", "read_file(secrets/**)"),
+		AskRules("search_files(**/*.pem)"),
+		AllowRules("search_files(docs/**)", "list_directory(docs)", "list_directory(src/**)", "read_file(**)"))
+	for _, tc := range []struct {
+		tool, args string
+		level      classify.Level
+		want       Action
+	}{
+		{"search_files", `{"pattern":"k"}`, classify.Safe, ActionRefuse},
+		{"search_files", `{"pattern":"k","path":"."}`, classify.Safe, ActionRefuse},
+		{"search_files", `{"pattern":"k","path":"./"}`, classify.Safe, ActionRefuse},
+		{"search_files", `{"pattern":"k","path":"alias"}`, classify.Safe, ActionRefuse},
+		{"list_directory", `{}`, classify.Safe, ActionRefuse},
+		{"list_directory", `{"path":"secrets"}`, classify.Safe, ActionRefuse},
+		{"list_directory", `{"path":"src"}`, classify.Safe, ActionAllow},
+		// The ask rule **/*.pem could match below any directory.
+		{"search_files", `{"pattern":"k","path":"src"}`, classify.Safe, ActionAsk},
+		// The ask rule **/*.pem may match below docs/sub: ask comes
+		// before the allow rule docs/**.
+		{"search_files", `{"pattern":"k","path":"docs/sub"}`, classify.Warning, ActionAsk},
+		// list_directory(docs) names the directory, not what is in it.
+		{"list_directory", `{"path":"docs"}`, classify.Warning, ActionAsk},
+		{"list_directory", `{"path":"src"}`, classify.Warning, ActionAllow},
+		// A file subject is matched as itself.
+		{"read_file", `{"path":"docs/a.md"}`, classify.Warning, ActionAllow},
+		{"read_file", `{"path":"alias/key"}`, classify.Safe, ActionRefuse},
+	} {
+		t.Run(tc.tool+" "+tc.args, func(t *testing.T) {
+			tl := tools[tc.tool]
+			req := &Request{Call: tool.Call{Name: tc.tool, Args: json.RawMessage(tc.args)}, Spec: tl.Spec(), Level: tc.level}
+			ev := p.Evaluate(tl, req)
+			assert.Equal(t, tc.want, ev.Action, "%+v", ev)
+		})
+	}
+	// An ask rule that cannot reach below the directory leaves it to the
+	// allow rule, which covers docs/sub; and "**" covers the root.
+	p2 := MustPolicy(ModeAuto, AskRules("search_files(src/**)"), AllowRules("search_files(docs/**)", "list_directory(**)"))
+	req := &Request{Call: tool.Call{Name: "search_files", Args: json.RawMessage(`{"pattern":"k","path":"docs/sub"}`)}, Spec: tools["search_files"].Spec(), Level: classify.Warning}
+	assert.Equal(t, ActionAllow, p2.Evaluate(tools["search_files"], req).Action)
+	assert.Equal(t, "docs/sub", req.Subject)
+	req = &Request{Call: tool.Call{Name: "search_files", Args: json.RawMessage(`{"pattern":"k"}`)}, Spec: tools["search_files"].Spec(), Level: classify.Warning}
+	assert.Equal(t, ActionAsk, p2.Evaluate(tools["search_files"], req).Action, "docs/** does not cover the root")
+	assert.Equal(t, ".", req.Subject, "an omitted path is the workspace root")
+	req = &Request{Call: tool.Call{Name: "list_directory", Args: json.RawMessage(`{}`)}, Spec: tools["list_directory"].Spec(), Level: classify.Warning}
+	assert.Equal(t, ActionAllow, p2.Evaluate(tools["list_directory"], req).Action, "** covers the root")
+
+	// Every declared path argument is a subject, in any order, also each
+	// element of an array: a deny or ask rule matches when one does, an
+	// allow rule when all do.
+	spec := tool.Spec{Name: "copy", InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+		`"src":{"type":"string","x-toolbelt-path":true},"dst":{"type":"string","x-toolbelt-path":true},` +
+		`"also":{"type":"array","items":{"type":"string"},"x-toolbelt-path":true}}}`)}
+	pc := MustPolicy(ModeAuto, DenyRules("copy(secrets/**)"), AllowRules("copy(docs/**)"), ResolvePathsIn(ws))
+	for _, tc := range []struct {
+		args string
+		want Action
+	}{
+		{`{"src":"docs/a","dst":"docs/b","also":["docs/c"]}`, ActionAllow},
+		{`{"src":"secrets/key","dst":"docs/b","also":["docs/c"]}`, ActionRefuse},
+		{`{"src":"docs/a","dst":"secrets/b","also":["docs/c"]}`, ActionRefuse},
+		{`{"src":"docs/a","dst":"docs/b","also":["docs/c","alias/key"]}`, ActionRefuse},
+		{`{"src":"docs/a","dst":"src/b","also":["docs/c"]}`, ActionAsk},
+		{`{"src":"docs/a","dst":"docs/b","also":["src/x"]}`, ActionAsk},
+		{`{"src":"docs/a","dst":"../out","also":["docs/c"]}`, ActionAsk},
+	} {
+		req := Request{Call: tool.Call{Name: "copy", Args: json.RawMessage(tc.args)}, Spec: spec, Level: classify.Warning}
+		ev := pc.Evaluate(nil, &req)
+		assert.Equal(t, tc.want, ev.Action, "copy %s: %+v", tc.args, ev)
+	}
+}
+
+// Without a workspace, "." and a path written with a trailing slash are the
+// directories a subject is known to be, and an omitted path argument counts
+// only as the default its schema states.
+func TestPathRulesDirectoriesWithoutAWorkspace(t *testing.T) {
+	p := MustPolicy(ModeAuto, DenyRules("find(secrets/**)"), AllowRules("find(docs/**)"))
+	spec := func(def string) tool.Spec {
+		return tool.Spec{Name: "find", InputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer","default":3},` +
+			`"dir":{"type":"string","x-toolbelt-path":true` + def + `}}}`)}
+	}
+	for _, tc := range []struct {
+		def, args string
+		want      Action
+		subject   string
+	}{
+		{"", `{"dir":"./"}`, ActionRefuse, "."},
+		{"", `{"dir":"."}`, ActionRefuse, "."},
+		{"", `{"dir":"src/"}`, ActionAsk, "src"},
+		{"", `{"dir":"docs/"}`, ActionAllow, "docs"},
+		{"", `{"dir":"docs"}`, ActionAllow, "docs"},
+		{"", `{}`, ActionAsk, ""},
+		{`,"default":"."`, `{}`, ActionRefuse, "."},
+		{`,"default":"docs/x"`, `{}`, ActionAllow, "docs/x"},
+	} {
+		req := &Request{Call: tool.Call{Name: "find", Args: json.RawMessage(tc.args)}, Spec: spec(tc.def), Level: classify.Warning}
+		d, err := p.Approve(context.Background(), *req)
+		require.NoError(t, err)
+		ev := p.Evaluate(nil, req)
+		assert.Equal(t, tc.want, ev.Action, "%s %s: %+v", tc.def, tc.args, ev)
+		assert.Equal(t, tc.subject, req.Subject, "%s %s", tc.def, tc.args)
+		assert.Equal(t, map[Action]Kind{ActionAllow: Approve, ActionAsk: Abstain, ActionRefuse: Deny}[tc.want], d.Kind)
+	}
+}

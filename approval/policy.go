@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/bmatcuk/doublestar/v4"
+	"path"
 	"regexp"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -141,7 +143,15 @@ type Evaluation struct {
 //     SubjectOf and ResolvePathsIn) — "./docs/a.md", an absolute path
 //     inside the workspace and a symlink into docs/ all match docs/**,
 //     "docs/../src.go" and a link out of docs/ do not — and a path that
-//     leaves the workspace matches no rule;
+//     leaves the workspace matches no rule. Every declared path argument
+//     is a subject, one left out counts as the workspace root (see
+//     SubjectOf). A deny or ask rule matches when any subject matches, a
+//     directory also when the pattern could match a path beneath it
+//     (search_files(secrets/**) refuses a search of "."); an allow rule
+//     only when every subject matches, a directory only when the pattern
+//     covers all of it ("**", or ending in "/**" with a head that matches
+//     the directory or one above it: list_directory(docs/**) approves
+//     listing docs, list_directory(docs) does not);
 //   - in a command line (field command, or a tool's own Subject), both match
 //     any text, except that in an allow rule they never match a shell
 //     control character ( ; & | < > ` $ ( ) or a line break), so
@@ -173,7 +183,11 @@ type rule struct {
 	// everything under it, * stays within one segment.
 	pathGlob string
 	textRE   *regexp.Regexp // pattern against a text subject
-	stopOps  bool
+	// stopOps: an allow rule (or always-approve tool). Its wildcards stop
+	// at shell control operators, and it matches a call only when it
+	// matches every path subject, a directory only when it covers all of
+	// it (see matchPaths).
+	stopOps bool
 }
 
 // PolicyOption configures NewPolicy.
@@ -367,10 +381,8 @@ func globRE(glob, double, single string) string {
 // subject is computed once per evaluation, and only if a rule needs it.
 type subject struct {
 	done bool
-	ok   bool
-	s    string
-	kind subjectKind
-	ws   *sandbox.Workspace
+	callSubject
+	ws *sandbox.Workspace
 }
 
 func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
@@ -386,19 +398,73 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	}
 	if !sub.done {
 		sub.done = true
-		sub.s, sub.kind, sub.ok = subjectOf(t, &req.Spec, sub.ws, req.Call.Args)
-		if sub.ok && req.Subject == "" {
-			req.Subject = sub.s
+		sub.callSubject = subjectOf(t, &req.Spec, sub.ws, req.Call.Args)
+		if sub.has() && req.Subject == "" {
+			req.Subject = sub.text
 		}
 	}
-	if !sub.ok {
+	if !sub.has() {
 		return false
 	}
 	if sub.kind == subjectPath {
-		ok, err := doublestar.Match(r.pathGlob, sub.s)
-		return ok && err == nil
+		return r.matchPaths(sub.paths)
 	}
-	return r.textRE.MatchString(sub.s)
+	return r.textRE.MatchString(sub.text)
+}
+
+// matchPaths matches the rule's pattern against a call's path subjects.
+// A deny or ask rule matches when some subject matches, a directory also
+// when the pattern could match a path beneath it (sandbox.MatchBelow: a
+// search of "." reaches secrets/**). An allow rule matches only when every
+// subject matches, a directory only when the pattern covers everything
+// beneath it (see covers). A subject that leaves the workspace matches
+// nothing.
+func (r *rule) matchPaths(paths []pathSubject) bool {
+	if r.stopOps {
+		for _, p := range paths {
+			if !p.ok {
+				return false
+			}
+			if p.dir && !covers(r.pathGlob, p.path) || !p.dir && !matchPath(r.pathGlob, p.path) {
+				return false
+			}
+		}
+		return len(paths) > 0
+	}
+	for _, p := range paths {
+		if p.ok && (matchPath(r.pathGlob, p.path) || p.dir && sandbox.MatchBelow(r.pathGlob, p.path)) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPath matches a path subject ("." also as the empty path, as
+// sandbox.Match takes the top).
+func matchPath(pattern, name string) bool {
+	ok, err := doublestar.Match(pattern, name)
+	return ok && err == nil || sandbox.Match(pattern, name)
+}
+
+// covers reports whether pattern matches the directory dir and everything
+// beneath it: it is "**", or it ends in "/**" and what comes before
+// matches dir or a directory above it ("docs/**" covers "docs" and
+// "docs/a", "**/build/**" covers "x/build"). Other patterns cover no
+// directory, which keeps an allow rule from approving more than it names.
+func covers(pattern, dir string) bool {
+	if pattern == "**" {
+		return true
+	}
+	q, ok := strings.CutSuffix(pattern, "/**")
+	if !ok || q == "" {
+		return false
+	}
+	for d := dir; d != "." && d != "/" && d != ""; d = path.Dir(d) {
+		if ok, err := doublestar.Match(q, d); ok && err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func firstMatch(rules []rule, t tool.Tool, req *Request, sub *subject) *rule {
