@@ -135,3 +135,24 @@ func TestGitDiffCannotShowWhatThePolicyForbids(t *testing.T) {
 		assert.Contains(t, res.Text(), "+public v2")
 	})
 }
+
+// A hidden path whose name is not UTF-8 cannot be passed to git as an
+// exclusion (the arguments travel as JSON, which would replace its bytes),
+// so the diff is refused rather than shown with it. Seen failing before:
+// the exclusion named U+FFFD and git printed the file's content.
+func TestGitDiffRefusesWhatItCannotExclude(t *testing.T) {
+	ex, dir := gitFixture(t, `global: {forbidden_paths: ["secrets/**"]}`)
+	odd := filepath.Join(dir, "secrets", "k\xff")
+	require.NoError(t, os.WriteFile(odd, []byte("placeholder\n"), 0o644))
+	runGit(t, dir, "add", "secrets")
+	runGit(t, dir, "commit", "-q", "-m", "odd")
+	require.NoError(t, os.WriteFile(odd, []byte("ODD-"+secret+"\n"), 0o644))
+	res := call(t, ex, "git_diff", map[string]any{})
+	assert.NotContains(t, resultText(res), secret)
+	require.NotNil(t, res.Error, "shown: %s", resultText(res))
+	assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code, "%v", res.Error)
+	assert.Contains(t, res.Error.Message, "not valid UTF-8")
+	res = call(t, ex, "git_diff", map[string]any{"path": "public.txt"})
+	require.True(t, res.OK(), "a path outside it: %v", res.Error)
+	assert.Contains(t, res.Text(), "+public v2")
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -208,6 +209,11 @@ func (g *gitDiff) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 			continue
 		}
 		if _, err := g.ws.Rel(name); err != nil {
+			// The arguments travel as JSON, which cannot carry bytes that
+			// are not UTF-8: such a name would not be left out.
+			if !utf8.ValidString(name) {
+				return nil, tool.Errorf(tool.CodeFilesystemPolicy, "a changed path of this diff is hidden by policy and its name is not valid UTF-8, so it cannot be left out: give a path outside it")
+			}
 			inner.Exclude = append(inner.Exclude, excludeMagic+name)
 			size += len(excludeMagic) + len(name)
 		}
