@@ -231,3 +231,29 @@ func TestPathRulesDirectoriesWithoutAWorkspace(t *testing.T) {
 		assert.Equal(t, map[Action]Kind{ActionAllow: Approve, ActionAsk: Abstain, ActionRefuse: Deny}[tc.want], d.Kind)
 	}
 }
+
+// A deny rule whose braces hold a "/" still reaches beneath a directory:
+// each alternative is judged. Seen failing before: "{docs/x/*.pem,...}"
+// split at "/" into a malformed segment and matched nothing below docs.
+func TestPathRulesBracesReachBelowDirectories(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"docs/x", "src"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+	}
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	search := builtin.SearchFiles(ws)
+	p := MustPolicy(ModeAuto, DenyRules("search_files({docs/x/*.pem,secrets/**})"))
+	for path, want := range map[string]Action{"docs": ActionRefuse, "docs/x": ActionRefuse, ".": ActionRefuse, "src": ActionAllow} {
+		req := &Request{Call: tool.Call{Name: "search_files", Args: json.RawMessage(`{"pattern":"k","path":"` + path + `"}`)}, Spec: search.Spec(), Level: classify.Safe}
+		assert.Equal(t, want, p.Evaluate(search, req).Action, path)
+	}
+
+	alts, ok := expandBraces(`a{b,c/{d,e}}f{g,h}\{x,y}`, 16)
+	require.True(t, ok)
+	assert.Equal(t, []string{`abfg\{x,y}`, `abfh\{x,y}`, `ac/dfg\{x,y}`, `ac/dfh\{x,y}`, `ac/efg\{x,y}`, `ac/efh\{x,y}`}, alts)
+	_, ok = expandBraces("{a,b}{c,d}{e,f}", 7)
+	assert.False(t, ok, "8 alternatives over a limit of 7")
+	assert.True(t, matchBelow("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}", "zzz"), "too many alternatives: taken to reach below")
+}

@@ -432,11 +432,76 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 		return len(paths) > 0
 	}
 	for _, p := range paths {
-		if p.ok && (matchPath(r.pathGlob, p.path) || p.dir && sandbox.MatchBelow(r.pathGlob, p.path)) {
+		if p.ok && (matchPath(r.pathGlob, p.path) || p.dir && matchBelow(r.pathGlob, p.path)) {
 			return true
 		}
 	}
 	return false
+}
+
+// maxBraceAlternatives bounds the patterns a rule's braces expand to for
+// matchBelow; past it, a directory is taken to hold what the rule names.
+const maxBraceAlternatives = 256
+
+// matchBelow reports whether pattern could match a path beneath the
+// directory dir (sandbox.MatchBelow), for each alternative of its braces,
+// which may hold a "/" ("{secrets/**,**/*.pem}").
+func matchBelow(pattern, dir string) bool {
+	alts, ok := expandBraces(pattern, maxBraceAlternatives)
+	if !ok {
+		return true
+	}
+	for _, a := range alts {
+		if sandbox.MatchBelow(a, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// expandBraces returns the brace-free patterns pattern stands for
+// ("a{b,c/d}" is "ab" and "ac/d"), nested braces included; ok is false
+// past limit alternatives. A backslash escapes the next character, as in
+// doublestar.
+func expandBraces(pattern string, limit int) ([]string, bool) {
+	open, depth := -1, 0
+	var commas []int
+	for i := 0; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case ',':
+			if depth == 1 {
+				commas = append(commas, i)
+			}
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth > 0 {
+				continue
+			}
+			head, tail := pattern[:open], pattern[i+1:]
+			var out []string
+			start := open + 1
+			for _, c := range append(commas, i) {
+				more, ok := expandBraces(head+pattern[start:c]+tail, limit-len(out))
+				if !ok {
+					return nil, false
+				}
+				out = append(out, more...)
+				start = c + 1
+			}
+			return out, len(out) <= limit
+		}
+	}
+	return []string{pattern}, limit >= 1
 }
 
 // matchPath matches a path subject ("." also as the empty path, as
