@@ -197,7 +197,9 @@ func (g *gitDiff) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 	// The listing names what may be hidden: it is not streamed anywhere.
 	lres, err := names.Run(tool.WithEmitter(ctx, nil), list)
 	if err != nil {
-		return lres, err
+		// Not its result: what it printed before failing may name hidden
+		// paths. The error quotes git's last line of stderr.
+		return nil, err
 	}
 	if cut, _ := lres.Metadata[shell.MetaTruncated].(bool); cut {
 		return nil, tool.Errorf(tool.CodeResourceLimit, "the diff touches too many paths to check each against the workspace's rules: give a path to narrow it")

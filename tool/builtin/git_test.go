@@ -176,3 +176,63 @@ func TestAllAssemblesTheCatalog(t *testing.T) {
 	_, err = builtin.All(ws, nil)
 	assert.ErrorContains(t, err, "sandbox is nil")
 }
+
+// git_diff leaves out what the workspace hides and says how many, without
+// naming them anywhere in its result; its path is literal and resolved in
+// the workspace, so git's wildcards do not widen it and a symlink inside
+// the workspace names its target.
+func TestGitDiffLeavesOutHiddenPaths(t *testing.T) {
+	dir := t.TempDir()
+	hide := func(rel, _ string) string {
+		if rel == "private" || strings.HasPrefix(rel, "private/") {
+			return "test rule private/**"
+		}
+		return ""
+	}
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(hide))
+	require.NoError(t, err)
+	defer ws.Close()
+	root := ws.Dir()
+	git(t, root, "init", "-q", "-b", "main")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "private"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "private", "p.txt"), []byte("p1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "a*.txt"), []byte("a1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "ab.txt"), []byte("b1\n"), 0o644))
+	git(t, root, "add", ".")
+	git(t, root, "commit", "-q", "-m", "first")
+	for name, content := range map[string]string{"private/p.txt": "P-HIDDEN\n", "a*.txt": "a2\n", "ab.txt": "b2\n"} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(content), 0o644))
+	}
+	require.NoError(t, os.Symlink(".", filepath.Join(root, "here")))
+	diff, err := builtin.GitDiff(ws, processSandbox(t, root))
+	require.NoError(t, err)
+	ws2, ok := diff.(interface{ Workspace() *sandbox.Workspace })
+	require.True(t, ok, "git_diff names its workspace for the policy")
+	assert.Same(t, ws, ws2.Workspace())
+	assert.Equal(t, []string{"path"}, sandbox.PathArguments(diff.Spec().InputSchema))
+
+	run := func(args string) *tool.Result {
+		res, err := diff.Run(context.Background(), tool.Call{Name: "git_diff", Args: json.RawMessage(args)})
+		require.NoError(t, err)
+		return res
+	}
+	res := run(`{}`)
+	b, _ := json.Marshal(res)
+	assert.NotContains(t, string(b), "P-HIDDEN")
+	assert.NotContains(t, string(b), "p.txt", "the hidden path is named nowhere, also not in the argv metadata")
+	assert.Contains(t, res.Text(), "+a2")
+	assert.Contains(t, res.Text(), "+b2")
+	assert.True(t, strings.HasSuffix(res.Text(), "[1 changed path hidden by policy]\n"), res.Text())
+	assert.Equal(t, 1, res.Metadata[builtin.MetaHidden])
+
+	res = run(`{"path":"a*.txt"}`)
+	assert.Contains(t, res.Text(), "+a2")
+	assert.NotContains(t, res.Text(), "+b2", "a* is a literal name, not a wildcard")
+	assert.Nil(t, res.Metadata[builtin.MetaHidden])
+	res = run(`{"path":"here/ab.txt"}`)
+	assert.Contains(t, res.Text(), "+b2", "resolved through the symlink")
+	entry, err := diff.Run(context.Background(), tool.Call{Name: "git_diff", Args: json.RawMessage(`{"path":"../x"}`)})
+	require.Error(t, err)
+	assert.Nil(t, entry)
+	assert.Equal(t, tool.CodeFilesystemPolicy, tool.AsError(err).Code)
+}
