@@ -24,6 +24,7 @@ func init() {
 		"source": checkSource,
 		"test":   checkTest,
 		"names":  checkVarNames,
+		"cd":     checkCd,
 	}
 }
 
@@ -83,6 +84,10 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			k := i + 1
 			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
 				k++
+			}
+			if a == "-execdir" || a == "-okdir" {
+				// The command runs in the directory of each file found.
+				s.chdirUnknown("the directories " + name + " " + a + " runs in")
 			}
 			if inner := args[i+1 : k]; len(inner) > 0 {
 				j.add(Safe, name+" "+a+" runs a command")

@@ -198,8 +198,21 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 		s.note(c.rules.Defaults.Empty, "empty command")
 		return s.verdict()
 	}
+	before := len(s.findings)
 	s.collectFuncs(f.Stmts)
 	s.walkStmts(f.Stmts)
+	if s.repeated && !s.seen.empty() && !s.stopped {
+		// A loop or function body may run after a directory change that
+		// comes later in the text: walk again, judging the writes in such
+		// bodies in every directory the line changes into. The first walk
+		// changed the tree (brace expansion), so parse it again.
+		if f, err = c.parse(command); err == nil {
+			seen := s.seen
+			s = &state{c: c, src: command, findings: s.findings[:before:before], later: &seen}
+			s.collectFuncs(f.Stmts)
+			s.walkStmts(f.Stmts)
+		}
+	}
 	return s.verdict()
 }
 
@@ -255,6 +268,23 @@ type state struct {
 	via      []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
+	// cwd is where the shell may be at this point of the walk: the
+	// directories the line has changed into so far (cd, pushd, git -C,
+	// env -C), besides the working directory. Relative writes are judged
+	// in each (see writeTarget).
+	cwd dirSet
+	// seen is every directory the walk has changed into, never forgotten.
+	seen dirSet
+	// later, in a second walk, is the first walk's seen: a loop or
+	// function body may run after a change that comes later in the text,
+	// so its writes are judged in these too.
+	later *dirSet
+	// repeat counts the loop and function bodies being walked; repeated
+	// records that there was one.
+	repeat   int
+	repeated bool
+	scratch  overlapScratch // for judging globs against path rules
+	pathWork int            // see maxPathWork
 }
 
 func (s *state) note(l Level, reason string) {

@@ -13,6 +13,7 @@ import (
 type corpusCase struct {
 	line  int
 	want  Level
+	exact bool // "=LEVEL": exactly want, not at least
 	class string
 	cmd   string
 }
@@ -39,11 +40,12 @@ func loadCorpus(t testing.TB) []corpusCase {
 		if len(parts) != 3 {
 			t.Fatalf("corpus line %d: want LEVEL<TAB>CLASS<TAB>COMMAND, got %q", n, line)
 		}
-		l, err := ParseLevel(parts[0])
+		exact := strings.HasPrefix(parts[0], "=")
+		l, err := ParseLevel(strings.TrimPrefix(parts[0], "="))
 		if err != nil {
 			t.Fatalf("corpus line %d: %v", n, err)
 		}
-		out = append(out, corpusCase{line: n, want: l, class: parts[1], cmd: unescapeCorpus(parts[2])})
+		out = append(out, corpusCase{line: n, want: l, exact: exact || l == Safe, class: parts[1], cmd: unescapeCorpus(parts[2])})
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -84,7 +86,7 @@ func unescapeCorpus(s string) string {
 }
 
 // TestCorpus checks every corpus case: attacks reach at least their level,
-// their harmless twins are exactly Safe.
+// their harmless twins are exactly Safe (or exactly the level after "=").
 func TestCorpus(t *testing.T) {
 	cases := loadCorpus(t)
 	if len(cases) < 300 {
@@ -93,7 +95,7 @@ func TestCorpus(t *testing.T) {
 	classes := map[string][2]int{}
 	for _, tc := range cases {
 		c := classes[tc.class]
-		if tc.want == Safe {
+		if tc.exact {
 			c[1]++
 		} else {
 			c[0]++
@@ -101,10 +103,10 @@ func TestCorpus(t *testing.T) {
 		classes[tc.class] = c
 		t.Run(fmt.Sprintf("%d/%s", tc.line, tc.class), func(t *testing.T) {
 			v := Classify(tc.cmd)
-			if tc.want == Safe && v.Level != Safe {
-				t.Errorf("line %d: %q is %s, want safe: %v", tc.line, tc.cmd, v.Level, v.Reasons)
+			if tc.exact && v.Level != tc.want {
+				t.Errorf("line %d: %q is %s, want exactly %s: %v", tc.line, tc.cmd, v.Level, tc.want, v.Reasons)
 			}
-			if tc.want > Safe && v.Level < tc.want {
+			if !tc.exact && v.Level < tc.want {
 				t.Errorf("line %d: %q is %s, want at least %s: %v", tc.line, tc.cmd, v.Level, tc.want, v.Reasons)
 			}
 		})

@@ -17,7 +17,15 @@
 //     resolve to rm; brace expansions are expanded; X=rm; $X is followed;
 //   - flags that write or execute: find -exec/-delete, sed -i and its e/w
 //     commands, awk system() and pipes, tar --to-command and friends, git -c
-//     and other global options, forced git pushes, output redirections.
+//     and other global options, forced git pushes, output redirections;
+//   - where a write lands: a relative name is judged in every directory the
+//     line may have changed into before it (cd, pushd, git -C, env -C;
+//     anywhere in the line for loop and function bodies and traps), and a
+//     directory known only at run time (cd "$d", cd -, find -execdir) makes
+//     it a write to an unknown place; a written name that is a glob
+//     (.gi?/config) or a brace expansion is judged by every path rule it
+//     could expand to a match of, so .git (and .hg, .svn) are protected at
+//     any depth however they are spelled.
 //
 // # Levels
 //

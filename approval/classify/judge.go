@@ -295,7 +295,10 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 	switch {
 	case w.StringOperand:
 		if len(rest) > 0 {
+			// The string runs later (a trap), after any directory change.
+			s.enterRepeat()
 			inf = inf.or(s.runString(rest[0], name, j))
+			s.leaveRepeat()
 		}
 		return inf
 	case w.Join:

@@ -38,7 +38,9 @@ type Option struct {
 	Reason string
 	// Writes says what the option makes the program write, judged like a
 	// redirection target (see Rules.Paths): "value" (its value names a
-	// file: sort -o FILE) or "operands" (the command's operands: yq -i).
+	// file: sort -o FILE), "operands" (the command's operands: yq -i) or
+	// "chdir" (its value is the directory the command works in: git -C
+	// DIR; the line's relative writes are judged there too).
 	Writes string
 }
 
@@ -193,8 +195,8 @@ func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 				return err
 			}
 			names, op.Level, op.Reason, op.Writes = g.Options, g.Level, g.Reason, g.Writes
-			if op.Writes != "" && op.Writes != "value" && op.Writes != "operands" {
-				return fmt.Errorf("line %d: writes must be \"value\" or \"operands\", not %q", it.Line, op.Writes)
+			if op.Writes != "" && op.Writes != "value" && op.Writes != "operands" && op.Writes != "chdir" {
+				return fmt.Errorf("line %d: writes must be \"value\", \"operands\" or \"chdir\", not %q", it.Line, op.Writes)
 			}
 		default:
 			return fmt.Errorf("line %d: options must be a string of options or a list of strings and {options, level, reason, writes}", it.Line)
@@ -414,11 +416,18 @@ func (s *state) judgeOptions(name string, sc optScan, j *judgement, strict bool)
 		if u.opt.Level > Safe {
 			j.add(u.opt.Level, reasonOr(u.opt.Reason, fmt.Sprintf("%s %s: %s", name, u.name, genericReason(name, u.opt.Level))))
 		}
-		if u.opt.Writes == "value" {
+		switch u.opt.Writes {
+		case "value":
 			if u.has {
 				j.add(s.writeTarget(u.val))
 			} else {
 				j.add(Warning, name+" "+u.name+" writes a file")
+			}
+		case "chdir":
+			if u.has {
+				s.chdir(u.val)
+			} else {
+				s.chdirUnknown(name + " " + u.name)
 			}
 		}
 	}

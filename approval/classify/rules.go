@@ -162,7 +162,7 @@ type CommandRule struct {
 	// "operands" (all), "last", or "" (none). They are judged by Paths.
 	Writes string `yaml:"writes"`
 	// Check names a built-in analyser that also runs: find, sed, awk, tar,
-	// git or source (see the package documentation).
+	// git, source, test, names or cd (see the package documentation).
 	Check string `yaml:"check"`
 	// Match raises the level when the arguments match.
 	Match []MatchRule `yaml:"match"`
@@ -266,7 +266,9 @@ type InterpreterRule struct {
 // PathRule judges a written path (or, with Reads, also a read one).
 type PathRule struct {
 	// Paths are patterns ('*' matches any run of characters, '/' too)
-	// matched against the cleaned path.
+	// matched against the cleaned path. A written name that is a glob
+	// matches every rule it could expand to a match of, and is judged by
+	// the highest of them.
 	Paths []string `yaml:"paths"`
 	// Level is the level of writing a matching path.
 	Level Level `yaml:"level"`

@@ -35,6 +35,7 @@ func TestParseRulesErrors(t *testing.T) {
 		{"match without condition", "version: 1\ncommands:\n  ls:\n    level: safe\n    match:\n      - level: warning\n", "line 6: match rule needs a condition"},
 		{"unknown check", "version: 1\ncommands:\n  ls: {level: safe, check: nope}\n", `line 3: unknown check "nope"`},
 		{"bad writes", "version: 1\ncommands:\n  ls: {level: safe, writes: all}\n", `writes must be`},
+		{"bad option writes", "version: 1\ncommands:\n  ls:\n    level: safe\n    options:\n      - {options: -C=, writes: dir}\n", `line 6: writes must be "value", "operands" or "chdir", not "dir"`},
 		{"version", "version: 2\n", "version must be 1"},
 		{"duplicate", "version: 1\ncommands:\n  env: safe\nwrappers:\n  env: safe\n", `"env" is in both`},
 		{"invalid safe", "version: 1\ndefaults:\n  invalid: safe\n", "never safe"},
@@ -82,6 +83,61 @@ wrappers:
 
 	_, err = New(Rules{Version: 1})
 	require.Error(t, err, "zero Defaults make invalid input safe, which New refuses")
+}
+
+// TestChdirOption: an option declared "writes: chdir" makes the command
+// line's relative writes count in the directory it names.
+func TestChdirOption(t *testing.T) {
+	r, err := ParseRules([]byte(`
+version: 1
+paths:
+  - {paths: ["*/.git/*", ".git/*"], level: dangerous}
+commands:
+  echo: safe
+  tee: {level: safe, writes: operands}
+wrappers:
+  inside: {level: safe, options: [{options: -d=, writes: chdir}]}
+`))
+	require.NoError(t, err)
+	c, err := New(r)
+	require.NoError(t, err)
+	assert.Equal(t, Dangerous, c.Classify("inside -d .git tee config").Level)
+	assert.Equal(t, Warning, c.Classify("inside -d docs tee config").Level)
+	assert.Equal(t, Dangerous, c.Classify(`inside -d "$d" tee config`).Level, "a directory known only at run time")
+	assert.Equal(t, Warning, c.Classify("inside -d .git echo x > config").Level, "the shell opens the redirection where it is")
+	assert.Equal(t, Safe, c.Classify("inside -d .git echo x").Level, "changing directory writes nothing")
+}
+
+// TestGlobsOverlap: a bash glob overlaps a path pattern when some path
+// matches both, with '*' and '?' of the glob stopping at '/' unless "**".
+func TestGlobsOverlap(t *testing.T) {
+	cases := []struct {
+		pattern, glob string
+		want          bool
+	}{
+		{"*.git/*", ".gi?/config", true},
+		{"*.git/*", ".g*/config", true},
+		{"*.git/*", "[.]git/config", true},
+		{"*.git/*", ".git*/x", true},
+		{"*.git/*", "@(.git)/x", true},
+		{"*.git/*", "sub/**/config", true},
+		{"*.git/*", "vendor/*/.gi[a-z]/hooks/x", true},
+		{".git", ".gi?", true},
+		{"*.git/*", "out-?.txt", false},
+		{"*.config/*", "sub/*.md", false},
+		{"*.git/*", ".h?/hgrc", false},
+		{"*.bashrc", ".bash?c", true},
+		{"*.git/*", ".GI?/config", true},
+		{"/etc/*", "/e?c/x", true},
+		{"/etc/*", "e?c/x", false},
+		{`/\*`, "/?", true},
+		{`/\*`, "/a", false},
+	}
+	var sc overlapScratch
+	for _, tc := range cases {
+		got := globsOverlap(wildcardTokens(tc.pattern), bashGlobTokens(tc.glob), &sc)
+		assert.Equal(t, tc.want, got, "pattern %q, glob %q", tc.pattern, tc.glob)
+	}
 }
 
 func TestWildcard(t *testing.T) {

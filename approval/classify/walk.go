@@ -96,25 +96,34 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 		inf.download = w.download
 		return nil, &stdinSrc{text: w.s + "\n", doc: true, download: w.download, subst: w.subst}, inf
 	}
-	w := s.word(r.Word)
-	inf.download = w.download
+	// The word is brace-expanded like an argument: .gi{t..t} is .git (more
+	// than one word is an error in bash; each is judged all the same).
+	ws := s.words(r.Word)
+	w := ws[0]
+	for _, x := range ws {
+		inf.download = inf.download || x.download
+	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.DplIn:
-		if r.Op == syntax.DplIn && (w.s == "-" || isDigits(w.s)) {
+		if r.Op == syntax.DplIn && len(ws) == 1 && (w.s == "-" || isDigits(w.s)) {
 			return nil, nil, inf
 		}
-		if l, reason, ok := s.pathRule(w, true); ok && l > Safe {
-			fs = append(fs, finding{l, reason})
+		for _, x := range ws {
+			if l, reason, ok := s.pathRule(x, true); ok && l > Safe {
+				fs = append(fs, finding{l, reason})
+			}
 		}
-		return fs, &stdinSrc{file: true, proc: w.proc, download: w.download}, inf
+		return fs, &stdinSrc{file: true, proc: w.proc, download: inf.download}, inf
 	case syntax.DplOut:
-		if w.s == "-" || isDigits(w.s) {
+		if len(ws) == 1 && (w.s == "-" || isDigits(w.s)) {
 			return nil, nil, inf
 		}
 	}
 	// Everything else writes (or opens for writing) a file.
-	l, reason := s.writeTarget(w)
-	fs = append(fs, finding{l, reason})
+	for _, x := range ws {
+		l, reason := s.writeTarget(x)
+		fs = append(fs, finding{l, reason})
+	}
 	return fs, nil, inf
 }
 
@@ -187,22 +196,77 @@ func unescapeDocument(v string) string {
 	return b.String()
 }
 
-// writeTarget judges writing to the file named by w: the first path rule
-// that matches, else a path outside the working directory (absolute, ~, ..)
-// or one not known until the command runs is Defaults.WriteOutside, and
-// any other is Defaults.Write.
+// writeTarget judges writing to the file named by w, where it is and, for
+// a relative name, in every directory the shell may have changed into
+// (state.cwd): the highest level wins. A relative write after a change
+// into a directory known only at run time is Defaults.WriteOutside.
 func (s *state) writeTarget(w word) (Level, string) {
-	if l, reason, ok := s.pathRule(w, false); ok {
+	l, reason := s.writeAt(w, false)
+	if w.unknown() || w.s == "" {
 		return l, reason
 	}
+	if p := homePath(cleanPath(w.s)); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+		return l, reason
+	}
+	sets := []*dirSet{&s.cwd}
+	if s.repeat > 0 && s.later != nil {
+		sets = append(sets, s.later)
+	}
+	for _, ds := range sets {
+		if ds.unknown != "" && s.c.rules.Defaults.WriteOutside > l {
+			l, reason = s.c.rules.Defaults.WriteOutside, fmt.Sprintf("writes to %s in a directory not known until it runs (%s), which may be outside the working directory", w.s, ds.unknown)
+		}
+		for _, d := range ds.dirs {
+			in := w
+			in.s, in.glob = d.s+"/"+w.s, w.glob || d.glob
+			if dl, dr := s.writeAt(in, true); dl > l {
+				l, reason = dl, dr+" (after changing into "+d.s+")"
+			}
+		}
+	}
+	return l, reason
+}
+
+// maxPathWork bounds the work of judging written paths in one command
+// line: each write judged in a directory the line changed into counts 1,
+// each glob globWork more. A line with more than that is not one a person
+// writes; the rest of its writes are Defaults.WriteOutside.
+const (
+	maxPathWork = 1024
+	globWork    = 7
+)
+
+// writeAt judges writing to the file named by w as it stands: the first
+// path rule that matches, else a path outside the working directory
+// (absolute, ~, ..) or one not known until the command runs is
+// Defaults.WriteOutside, and any other is Defaults.Write. A name with
+// glob characters is judged by every path rule it could expand to a match
+// of, and never lower than a plain name.
+func (s *state) writeAt(w word, joined bool) (Level, string) {
+	if joined {
+		s.pathWork++
+	}
+	if w.glob {
+		s.pathWork += globWork
+	}
+	if s.pathWork > maxPathWork {
+		return s.c.rules.Defaults.WriteOutside, "writes to " + w.s + ", one of more glob or relative writes than can be judged in every directory the line changes into"
+	}
+	rl, rreason, ruled := s.pathRule(w, false)
+	if ruled && !w.glob {
+		return rl, rreason
+	}
 	d := &s.c.rules.Defaults
+	l, reason := d.Write, "writes to "+w.s
 	if w.unknown() {
-		return d.WriteOutside, fmt.Sprintf("writes to a file named by an expansion (%s), which may be outside the working directory", w.s)
+		l, reason = d.WriteOutside, fmt.Sprintf("writes to a file named by an expansion (%s), which may be outside the working directory", w.s)
+	} else if p := homePath(cleanPath(w.s)); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || p == ".." || strings.HasPrefix(p, "../") {
+		l, reason = d.WriteOutside, "writes outside the working directory: "+w.s
 	}
-	if p := homePath(cleanPath(w.s)); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || p == ".." || strings.HasPrefix(p, "../") {
-		return d.WriteOutside, "writes outside the working directory: " + w.s
+	if ruled && rl > l {
+		return rl, rreason
 	}
-	return d.Write, "writes to " + w.s
+	return l, reason
 }
 
 // homePath spells a path that starts at the home directory ($HOME/x,
@@ -219,23 +283,40 @@ func homePath(p string) string {
 	return p
 }
 
+// pathRule finds the path rule for the file named by w: the first that
+// matches, or, when w is a glob, the highest of those it could expand to a
+// match of (.gi?/config may be .git/config).
 func (s *state) pathRule(w word, read bool) (Level, string, bool) {
 	p := homePath(cleanPath(w.s))
+	var g []globToken
+	if w.glob {
+		if len(p) > maxGlobMatch {
+			// Too long to compare: it may name anything.
+			return s.c.rules.Defaults.WriteOutside, "writes to a glob too long to judge: " + p[:64] + "...", true
+		}
+		g = bashGlobTokens(p)
+	}
+	found, l, reason := false, Safe, ""
 	for i, r := range s.c.rules.Paths {
 		if read && !r.Reads {
 			continue
 		}
-		if s.c.paths[i].match(p) {
-			reason := r.Reason
+		if found && r.Level <= l {
+			continue
+		}
+		if (w.glob && s.c.paths[i].overlaps(g, &s.scratch)) || (!w.glob && s.c.paths[i].match(p)) {
+			found, l, reason = true, r.Level, r.Reason
 			if reason == "" {
 				reason = "writes to " + p
 			} else {
 				reason = reason + ": " + p
 			}
-			return r.Level, reason, true
+			if !w.glob {
+				break
+			}
 		}
 	}
-	return Safe, "", false
+	return l, reason, found
 }
 
 func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) info {
@@ -257,6 +338,9 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		}
 		return s.walkStmt(c.X).or(s.walkStmt(c.Y))
 	case *syntax.Subshell:
+		// A directory change inside does not outlive it.
+		saved := s.cwd.save()
+		defer s.cwd.restore(saved)
 		return s.walkStmts(c.Stmts)
 	case *syntax.Block:
 		return s.walkStmts(c.Stmts)
@@ -267,6 +351,8 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		}
 		return inf
 	case *syntax.WhileClause:
+		s.enterRepeat()
+		defer s.leaveRepeat()
 		return s.walkStmts(c.Cond).or(s.walkStmts(c.Do))
 	case *syntax.ForClause:
 		var inf info
@@ -284,6 +370,8 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
 			s.setVar(wi.Name.Value, "", false)
 		}
+		s.enterRepeat()
+		defer s.leaveRepeat()
 		return inf.or(s.walkStmts(c.Do))
 	case *syntax.CaseClause:
 		inf := info{download: s.allWords(c.Word)}
@@ -612,6 +700,9 @@ func (s *state) funcDecl(f *syntax.FuncDecl) info {
 			s.note(Warning, fmt.Sprintf("recursive function %s", name))
 		}
 	}
+	// The body runs where the function is called, wherever that is.
+	s.enterRepeat()
+	defer s.leaveRepeat()
 	return s.walkStmt(f.Body)
 }
 

@@ -519,6 +519,7 @@ func escapedBrace(w *syntax.Word) bool {
 type patternSet struct {
 	exact map[string]bool
 	globs []string
+	toks  [][]globToken // every pattern, for overlaps
 }
 
 func newPatternSet(patterns []string) patternSet {
@@ -529,8 +530,187 @@ func newPatternSet(patterns []string) patternSet {
 		} else {
 			ps.exact[p] = true
 		}
+		ps.toks = append(ps.toks, wildcardTokens(p))
 	}
 	return ps
+}
+
+// overlaps reports whether some path matches both a pattern of the set
+// and the bash glob g. sc is scratch space, reused between calls.
+func (ps *patternSet) overlaps(g []globToken, sc *overlapScratch) bool {
+	for _, t := range ps.toks {
+		if globsOverlap(t, g, sc) {
+			return true
+		}
+	}
+	return false
+}
+
+// overlapScratch is the memory globsOverlap works in.
+type overlapScratch struct {
+	seen  []bool
+	stack []int
+}
+
+// maxGlobMatch is the longest glob compared with path patterns; a longer
+// one may name anything.
+const maxGlobMatch = 1024
+
+// globToken is one symbol of a pattern: a literal byte, any one byte ('?'),
+// or any run of bytes ('*'), with or without '/'.
+type globToken struct {
+	kind    byte // 'c' literal, '?' or '*'
+	c       byte
+	noSlash bool // '?' or '*' that does not match '/'
+}
+
+// accepts reports whether some one byte matches both t and u. Letters
+// match either case (shopt -s nocaseglob).
+func (t globToken) accepts(u globToken) bool {
+	switch {
+	case t.kind == 'c' && u.kind == 'c':
+		return lowerASCII(t.c) == lowerASCII(u.c)
+	case t.kind == 'c':
+		return !(u.noSlash && t.c == '/')
+	case u.kind == 'c':
+		return !(t.noSlash && u.c == '/')
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// wildcardTokens reads a path rule's pattern (see wildcard).
+func wildcardTokens(p string) []globToken {
+	var out []globToken
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '*' || c == '?':
+			out = append(out, globToken{kind: c})
+		case c == '\\' && i+1 < len(p):
+			i++
+			out = append(out, globToken{kind: 'c', c: p[i]})
+		default:
+			out = append(out, globToken{kind: 'c', c: c})
+		}
+	}
+	return out
+}
+
+// bashGlobTokens reads a word bash expands as a glob, widening what bash
+// does so that the tokens match at least what it can: a bracket
+// expression is any byte but '/', an extended glob (@(...), !(...), ...)
+// and "**" (globstar) any run, '*' and '?' any run or byte but '/', a
+// leading dot included (dotglob). The word's quoting is gone by now, so a
+// quoted '*' counts as a wildcard too.
+func bashGlobTokens(g string) []globToken {
+	var out []globToken
+	for i := 0; i < len(g); i++ {
+		c := g[i]
+		if c == '*' && i+1 < len(g) && g[i+1] == '*' {
+			for i+1 < len(g) && g[i+1] == '*' {
+				i++
+			}
+			out = append(out, globToken{kind: '*'})
+			continue
+		}
+		if strings.IndexByte("*?@!+", c) >= 0 && i+1 < len(g) && g[i+1] == '(' {
+			// An extended glob: skip to its closing parenthesis.
+			depth := 0
+			k := i + 1
+			for ; k < len(g); k++ {
+				if g[k] == '(' {
+					depth++
+				} else if g[k] == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			out = append(out, globToken{kind: '*'})
+			i = k
+			continue
+		}
+		switch c {
+		case '*', '?':
+			out = append(out, globToken{kind: c, noSlash: true})
+			continue
+		case '[':
+			k := i + 1
+			if k < len(g) && (g[k] == '!' || g[k] == '^') {
+				k++
+			}
+			if k < len(g) && g[k] == ']' {
+				k++
+			}
+			if e := strings.IndexByte(g[k:], ']'); e >= 0 {
+				out = append(out, globToken{kind: '?', noSlash: true})
+				i = k + e
+				continue
+			}
+		}
+		out = append(out, globToken{kind: 'c', c: c})
+	}
+	return out
+}
+
+// globsOverlap reports whether some string matches both a and b: a walk
+// over the pairs of positions, each step reading one byte both accept or
+// skipping a '*' that matches nothing.
+func globsOverlap(a, b []globToken, sc *overlapScratch) bool {
+	m, n := len(a), len(b)
+	size := (m + 1) * (n + 1)
+	if cap(sc.seen) < size {
+		sc.seen = make([]bool, size)
+	}
+	seen := sc.seen[:size]
+	clear(seen)
+	stack := append(sc.stack[:0], 0)
+	defer func() { sc.stack = stack }()
+	seen[0] = true
+	push := func(i, j int) {
+		if k := i*(n+1) + j; !seen[k] {
+			seen[k] = true
+			stack = append(stack, k)
+		}
+	}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		i, j := k/(n+1), k%(n+1)
+		if i == m && j == n {
+			return true
+		}
+		if i < m && a[i].kind == '*' {
+			push(i+1, j)
+		}
+		if j < n && b[j].kind == '*' {
+			push(i, j+1)
+		}
+		if i < m && j < n {
+			x, y := a[i], b[j]
+			if !x.accepts(y) {
+				continue
+			}
+			ni, nj := i+1, j+1
+			if x.kind == '*' {
+				ni = i
+			}
+			if y.kind == '*' {
+				nj = j
+			}
+			if ni != i || nj != j {
+				push(ni, nj)
+			}
+		}
+	}
+	return false
 }
 
 func (ps *patternSet) match(s string) bool {
