@@ -218,8 +218,10 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 
 // gvisorSeccomp is the filter gVisor's kernel applies to the command
 // (--oci-seccomp): it refuses (EPERM) to give a file the setuid or setgid
-// bit, by chmod or at creation, and makes openat2(2) and io_uring_setup(2)
-// fail with ENOSYS, as bwrap's filter does (see bwrapFilter). The command
+// bit, by chmod or at creation, and refuses openat2(2) and io_uring_setup(2),
+// as bwrap's filter does (see bwrapFilter). It asks for ENOSYS, but runsc
+// 20221219 ignores the errno and answers EPERM (openat2 is ENOSYS anyway:
+// gVisor's kernel lacks it). The command
 // is uid 0 of gVisor's kernel, and the gofer creates its files in the
 // workspace as root on the host: a setuid-root program left there would
 // run as root for any local user who reaches it (TestAttackIdmappedSetuidRoot).
