@@ -536,9 +536,14 @@ func newPatternSet(patterns []string) patternSet {
 }
 
 // overlaps reports whether some path matches both a pattern of the set
-// and the bash glob g. sc is scratch space, reused between calls.
+// and the bash glob g. A relative glob never expands to a path that starts
+// with '/' or '~'. sc is scratch space, reused between calls.
 func (ps *patternSet) overlaps(g []globToken, sc *overlapScratch) bool {
+	rel := len(g) == 0 || g[0].kind != 'c' || (g[0].c != '/' && g[0].c != '~')
 	for _, t := range ps.toks {
+		if rel && len(t) > 0 && t[0].kind == 'c' && (t[0].c == '/' || t[0].c == '~') {
+			continue
+		}
 		if globsOverlap(t, g, sc) {
 			return true
 		}
