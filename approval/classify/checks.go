@@ -89,10 +89,12 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 				// The command runs in the directory of each file found.
 				s.chdirUnknown("the directories " + name + " " + a + " runs in")
 			}
-			if inner := args[i+1 : k]; len(inner) > 0 {
+			if inner := slices.Clone(args[i+1 : k]); len(inner) > 0 {
 				j.add(Safe, name+" "+a+" runs a command")
+				// Each {} is replaced by the name of a file found.
+				markInput(inner, "{}")
 				ncx := judgeCtx{stdinArgs: true, via: append(slices.Clip(cx.via), name+" "+a)}
-				inf = inf.or(s.judge(slices.Clone(inner), ncx))
+				inf = inf.or(s.judge(inner, ncx))
 			} else {
 				j.add(Warning, name+" "+a+" without a command")
 			}
@@ -160,11 +162,10 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	}
 	if inPlace {
 		j.add(Warning, name+" -i edits files in place")
-		if !cx.stdinArgs {
-			for _, f := range files {
-				j.add(s.writeTarget(f))
-			}
+		for _, f := range files {
+			j.add(s.writeTarget(f))
 		}
+		s.inputWrites(name, cx, j)
 	}
 	return inf
 }

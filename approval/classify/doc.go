@@ -25,7 +25,10 @@
 //     it a write to an unknown place; a written name that is a glob
 //     (.gi?/config) or a brace expansion is judged by every path rule it
 //     could expand to a match of, so .git (and .hg, .svn) are protected at
-//     any depth however they are spelled.
+//     any depth however they are spelled; a written name filled in when
+//     the command runs (find -exec's {}, xargs -I's text, the items xargs
+//     adds after a command's arguments) may be any file, so it too is a
+//     write to an unknown place.
 //
 // # Levels
 //

@@ -39,7 +39,11 @@ type judgeCtx struct {
 	stdin     *stdinSrc // its standard input redirection
 	extra     []finding // findings of its redirections and assignments
 	stdinArgs bool      // more operands come from standard input (xargs)
-	via       []string  // wrappers it is run through
+	// appended names the wrapper (xargs) whose input items follow the
+	// command's arguments; "" when they fill {} words instead or there
+	// are none.
+	appended string
+	via      []string // wrappers it is run through
 }
 
 func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info {
@@ -248,9 +252,16 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	noExec := false
 	sc := scanOptions(name, args, &w.Options, true)
 	s.judgeOptions(name, sc, j, w.Level == Safe)
+	replace, replaced := "", false
 	for _, u := range sc.uses {
 		if slices.Contains(w.NoExecFlags, u.opt.Name) {
 			noExec = true
+		}
+		if slices.Contains(w.ReplaceFlags, u.opt.Name) {
+			replace, replaced = "{}", true
+			if u.has {
+				replace = u.val.s
+			}
 		}
 		if !u.has {
 			continue
@@ -276,6 +287,16 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	}
 	for n := w.Positionals; n > 0 && i < len(args); n-- {
 		i++
+	}
+	if w.StdinArgs {
+		// What the command runs with is filled in from the input: the
+		// words holding the replace text, or more words after them.
+		args = slices.Clone(args)
+		cx.stdinArgs, cx.appended = true, name
+		if replaced {
+			cx.appended = ""
+			markInput(args, replace)
+		}
 	}
 	rest := args[min(i, len(args)):]
 	if noExec {
@@ -327,8 +348,26 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 	if len(inner) == 0 {
 		return inf
 	}
-	ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs || w.StdinArgs, via: append(slices.Clip(cx.via), name)}
+	ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, via: append(slices.Clip(cx.via), name)}
 	return inf.or(s.judge(inner, ncx))
+}
+
+// markInput marks the words that hold fill (find's {}, xargs -I's text):
+// the command gets them with a name read at run time in its place.
+func markInput(ws []word, fill string) {
+	for k := range ws {
+		if strings.Contains(ws[k].s, fill) {
+			ws[k].input = true
+		}
+	}
+}
+
+// inputWrites judges the files named by the input items that follow a
+// command's arguments (xargs rm), when the command writes its operands.
+func (s *state) inputWrites(name string, cx judgeCtx, j *judgement) {
+	if cx.appended != "" {
+		j.add(s.c.rules.Defaults.WriteOutside, fmt.Sprintf("%s writes to files named by what %s reads, known only when it runs, which may be a .git/config, a start-up file or outside the working directory", name, cx.appended))
+	}
 }
 
 func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *judgement) info {
@@ -376,7 +415,7 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			j.add(Warning, name+" -c without a command string")
 			return info{}
 		}
-		if cx.stdinArgs && strings.Contains(ops[0].s, "{}") {
+		if ops[0].input || cx.stdinArgs && strings.Contains(ops[0].s, "{}") {
 			j.add(s.c.rules.Defaults.GeneratedCode, name+" -c runs a string that xargs or find fills with text from its input")
 		}
 		j.add(Safe, name+" -c runs a command string")
@@ -679,21 +718,20 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 			}
 		}
 	}
-	if sc.writesOperands() {
+	// An operand filled in at run time (find's {}, xargs -I) is judged by
+	// writeTarget; items xargs adds after the operands by inputWrites.
+	if sc.writesOperands() || r.Writes == "operands" {
 		for _, k := range sc.ops {
 			j.add(s.writeTarget(args[k]))
 		}
+		s.inputWrites(name, cx, j)
 	}
-	if !cx.stdinArgs {
-		switch r.Writes {
-		case "operands":
-			for _, k := range sc.ops {
-				j.add(s.writeTarget(args[k]))
-			}
-		case "last":
-			if n := len(sc.ops); n > 1 {
-				j.add(s.writeTarget(args[sc.ops[n-1]]))
-			}
+	if r.Writes == "last" {
+		if n := len(sc.ops); cx.appended != "" {
+			// The last operand is one xargs adds.
+			s.inputWrites(name, cx, j)
+		} else if n > 1 {
+			j.add(s.writeTarget(args[sc.ops[n-1]]))
 		}
 	}
 	return inf

@@ -231,8 +231,16 @@ type WrapperRule struct {
 	// rest are not a command (trap 'cmd' EXIT).
 	StringOperand bool `yaml:"string_operand"`
 	// StdinArgs: the command gets more operands from standard input
-	// (xargs), so its operands are not all known.
+	// (xargs), so its operands are not all known. They follow the
+	// command's own arguments, unless a ReplaceFlags option is used.
 	StdinArgs bool `yaml:"stdin_args"`
+	// ReplaceFlags are options whose value is the text that, anywhere in
+	// the command's arguments, stands for each item read from standard
+	// input (xargs -I STR); used without a value (xargs -i) the text is
+	// "{}". With one, the items fill those arguments instead of following
+	// them. An argument the command writes that holds the text names a
+	// file only known at run time (Defaults.WriteOutside).
+	ReplaceFlags []string `yaml:"replace_flags"`
 }
 
 // ShellRule describes a shell. With -c its first operand is parsed and
@@ -398,7 +406,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 		return w.Level.UnmarshalYAML(n)
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
-		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args"); err != nil {
+		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags"); err != nil {
 		return err
 	}
 	type plain WrapperRule
@@ -416,7 +424,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 			return fmt.Errorf("line %d: %s must be in options as %s= (it takes a value)", n.Line, f, f)
 		}
 	}
-	for _, f := range w.NoExecFlags {
+	for _, f := range slices.Concat(w.NoExecFlags, w.ReplaceFlags) {
 		if w.Options.lookup(f) == nil {
 			return fmt.Errorf("line %d: %s must be in options", n.Line, f)
 		}

@@ -36,6 +36,7 @@ func TestParseRulesErrors(t *testing.T) {
 		{"unknown check", "version: 1\ncommands:\n  ls: {level: safe, check: nope}\n", `line 3: unknown check "nope"`},
 		{"bad writes", "version: 1\ncommands:\n  ls: {level: safe, writes: all}\n", `writes must be`},
 		{"bad option writes", "version: 1\ncommands:\n  ls:\n    level: safe\n    options:\n      - {options: -C=, writes: dir}\n", `line 6: writes must be "value", "operands" or "chdir", not "dir"`},
+		{"replace flag not an option", "version: 1\nwrappers:\n  each: {level: safe, stdin_args: true, replace_flags: [-I]}\n", "line 3: -I must be in options"},
 		{"version", "version: 2\n", "version must be 1"},
 		{"duplicate", "version: 1\ncommands:\n  env: safe\nwrappers:\n  env: safe\n", `"env" is in both`},
 		{"invalid safe", "version: 1\ndefaults:\n  invalid: safe\n", "never safe"},
@@ -106,6 +107,42 @@ wrappers:
 	assert.Equal(t, Dangerous, c.Classify(`inside -d "$d" tee config`).Level, "a directory known only at run time")
 	assert.Equal(t, Warning, c.Classify("inside -d .git echo x > config").Level, "the shell opens the redirection where it is")
 	assert.Equal(t, Safe, c.Classify("inside -d .git echo x").Level, "changing directory writes nothing")
+}
+
+// TestReplaceFlags: a wrapper's input items follow the command's
+// arguments, or, with a replace_flags option, fill the words holding its
+// text; a written operand that the input names is a write to a place known
+// only at run time.
+func TestReplaceFlags(t *testing.T) {
+	r, err := ParseRules([]byte(`
+version: 1
+commands:
+  echo: {level: safe, options_complete: true}
+  tee: {level: safe, writes: operands}
+  cp: {level: warning, writes: last}
+wrappers:
+  each:
+    level: safe
+    options: -r? -n=
+    stdin_args: true
+    replace_flags: [-r]
+`))
+	require.NoError(t, err)
+	c, err := New(r)
+	require.NoError(t, err)
+	for cmd, want := range map[string]Level{
+		"each tee":             Dangerous, // the items follow: tee writes them
+		"each -n 1 cp a":       Dangerous, // the last operand is an item
+		"each -r@ tee @":       Dangerous,
+		"each -r@ cp a x/@.md": Dangerous,
+		"each -r cp a {}":      Dangerous, // -r without a value stands for {}
+		"each -r@ cp @ out":    Warning,   // the written name is on the line
+		"each -r@ tee {}":      Warning,   // {} is not this replace text
+		"each -r@ echo @":      Safe,
+		"each echo":            Safe,
+	} {
+		assert.Equal(t, want, c.Classify(cmd).Level, cmd)
+	}
 }
 
 // TestGlobsOverlap: a bash glob overlaps a path pattern when some path

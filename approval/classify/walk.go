@@ -202,7 +202,7 @@ func unescapeDocument(v string) string {
 // into a directory known only at run time is Defaults.WriteOutside.
 func (s *state) writeTarget(w word) (Level, string) {
 	l, reason := s.writeAt(w, false)
-	if w.unknown() || w.s == "" {
+	if w.unknown() || w.input || w.s == "" {
 		return l, reason
 	}
 	if p := homePath(cleanPath(w.s)); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
@@ -241,8 +241,12 @@ const (
 // (absolute, ~, ..) or one not known until the command runs is
 // Defaults.WriteOutside, and any other is Defaults.Write. A name with
 // glob characters is judged by every path rule it could expand to a match
-// of, and never lower than a plain name.
+// of, and never lower than a plain name. A name find or xargs fills in
+// when it runs ({}) may be any file: Defaults.WriteOutside.
 func (s *state) writeAt(w word, joined bool) (Level, string) {
+	if w.input {
+		return s.c.rules.Defaults.WriteOutside, fmt.Sprintf("writes to %s, a name find or xargs fills in when it runs, which may be a .git/config, a start-up file or outside the working directory", w.s)
+	}
 	if joined {
 		s.pathWork++
 	}

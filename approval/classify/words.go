@@ -23,6 +23,7 @@ type word struct {
 	split    bool   // has an unquoted expansion: it may become several words
 	prefix   int    // bytes of s that are literal before the first expansion
 	dyn      bool   // prefix is set: an expansion was seen
+	input    bool   // filled in when it runs with a name find or xargs read ({})
 }
 
 // dynamic marks the word as holding an expansion whose value is not known,
