@@ -376,11 +376,9 @@ func (f *JobFilter) match(s *JobStatus) bool {
 // cancellation or deadline: a job outlives the request that submitted it.
 // Cancel stops it; the call's own timeout still bounds each run of its
 // backend. Submit fails when ctx is already done, or when the job store
-// (WithJobStore) cannot keep the job.
+// (WithJobStore) cannot keep the job. A nil ctx is the caller's bug, as in
+// the standard library.
 func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := ctx.Err(); err != nil {
 		return "", tool.AsError(err)
 	}
@@ -411,9 +409,6 @@ func (e *Executor) StatusContext(ctx context.Context, id JobID) (JobStatus, erro
 // ctx ends first, Wait returns a nil result and ctx's error; the job goes
 // on.
 func (e *Executor) Wait(ctx context.Context, id JobID) (*tool.Result, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	st, err := e.jobStore.Wait(ctx, id)
 	if err != nil {
 		return nil, err
