@@ -85,9 +85,11 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
 				k++
 			}
+			// The command runs in the directory of each file found; the
+			// shell itself stays where it is.
+			saved := s.cwd.save()
 			if a == "-execdir" || a == "-okdir" {
-				// The command runs in the directory of each file found.
-				s.chdirUnknown("the directories " + name + " " + a + " runs in")
+				s.cwd.add(word{s: "the directories " + name + " " + a + " runs in", dyn: true})
 			}
 			if inner := slices.Clone(args[i+1 : k]); len(inner) > 0 {
 				j.add(Safe, name+" "+a+" runs a command")
@@ -98,6 +100,7 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			} else {
 				j.add(Warning, name+" "+a+" without a command")
 			}
+			s.cwd.restore(saved)
 			i = k
 		case a == "-delete":
 			j.add(Dangerous, name+" -delete deletes every file it finds")

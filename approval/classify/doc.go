@@ -21,8 +21,8 @@
 //   - where a write lands: a relative name is judged in every directory the
 //     line may have changed into before it (cd, pushd, git -C, env -C;
 //     anywhere in the line for loop and function bodies and traps), and a
-//     directory known only at run time (cd "$d", cd -, find -execdir) makes
-//     it a write to an unknown place; a written name that is a glob
+//     directory known only at run time (cd "$d", cd -; find -execdir for
+//     the command it runs) makes it a write to an unknown place; a written name that is a glob
 //     (.gi?/config) or a brace expansion is judged by every path rule it
 //     could expand to a match of, so .git (and .hg, .svn) are protected at
 //     any depth however they are spelled; a written name filled in when
