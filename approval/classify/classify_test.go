@@ -346,6 +346,13 @@ func TestLimits(t *testing.T) {
 	assert.Contains(t, strings.Join(v.Reasons, ";"), "arithmetic nested more than 200")
 	assert.Equal(t, Safe, Classify("echo $(("+strings.Repeat("(", 50)+"1"+strings.Repeat(")", 50)+"))").Level)
 
+	// A word with more than 128 braces is too large to judge (splitting
+	// them costs time that grows faster than their number); 128 are judged.
+	v = Classify("echo " + strings.Repeat("{a,", 1300) + "b")
+	assert.Equal(t, Dangerous, v.Level)
+	assert.Contains(t, strings.Join(v.Reasons, ";"), "brace expansion too large to judge")
+	assert.Equal(t, Safe, Classify("echo "+strings.Repeat("{a}", 128)).Level)
+
 	r := DefaultRules()
 	r.Limits.MaxLength = 10
 	c, err := New(r)
