@@ -148,9 +148,9 @@ func (c *callSubject) has() bool {
 // *sandbox.Workspace method, as the built-in file tools have), else
 // cleaned lexically; a path that cannot be resolved (it leaves the
 // workspace) is left out, and so matches no rule. A declared path argument
-// left out counts as the default its schema states, else, for a tool with
-// a workspace, as the workspace root "." (where the built-in list and
-// search tools then look). A tool that declares no path falls back to the
+// left out, null, empty ("") or an empty list counts as the default its
+// schema states, else as the workspace root "." (where the built-in list
+// and search tools then look), with or without a workspace. A tool that declares no path falls back to the
 // first string field among SubjectFields.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
 	var spec *tool.Spec
@@ -181,24 +181,40 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	}
 	if len(declared) > 0 {
 		c := callSubject{kind: subjectPath}
+		// An argument left out, null, "" or [] is its schema default,
+		// else the root "." (where a tool looks when it is given no path:
+		// the built-in list and search tools take "" as the root too).
+		omitted := func(f string) pathSubject {
+			if def, ok := schemaDefault(spec.InputSchema, f); ok {
+				return pathSubjectOf(ws, def)
+			}
+			return pathSubjectOf(ws, ".")
+		}
 		for _, f := range declared {
 			raw, ok := fields[f]
 			if !ok || string(raw) == "null" {
-				if def, ok := schemaDefault(spec.InputSchema, f); ok {
-					c.paths = append(c.paths, pathSubjectOf(ws, def))
-				} else if ws != nil {
-					c.paths = append(c.paths, pathSubjectOf(ws, "."))
-				}
+				c.paths = append(c.paths, omitted(f))
 				continue
 			}
 			var s string
 			var ss []string
 			switch {
 			case json.Unmarshal(raw, &s) == nil:
-				c.paths = append(c.paths, pathSubjectOf(ws, s))
-			case json.Unmarshal(raw, &ss) == nil:
-				for _, s := range ss {
+				if s == "" {
+					c.paths = append(c.paths, omitted(f))
+				} else {
 					c.paths = append(c.paths, pathSubjectOf(ws, s))
+				}
+			case json.Unmarshal(raw, &ss) == nil:
+				if len(ss) == 0 {
+					c.paths = append(c.paths, omitted(f))
+				}
+				for _, s := range ss {
+					if s == "" {
+						c.paths = append(c.paths, omitted(f))
+					} else {
+						c.paths = append(c.paths, pathSubjectOf(ws, s))
+					}
 				}
 			default:
 				// Not a path at all: it matches no pattern, so no allow

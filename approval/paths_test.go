@@ -201,7 +201,7 @@ func TestPathRulesBindDirectoriesAndEveryPathArgument(t *testing.T) {
 
 // Without a workspace, "." and a path written with a trailing slash are the
 // directories a subject is known to be, and an omitted path argument counts
-// only as the default its schema states.
+// as the default its schema states, else as the root ".".
 func TestPathRulesDirectoriesWithoutAWorkspace(t *testing.T) {
 	p := MustPolicy(ModeAuto, DenyRules("find(secrets/**)"), AllowRules("find(docs/**)"))
 	spec := func(def string) tool.Spec {
@@ -218,7 +218,7 @@ func TestPathRulesDirectoriesWithoutAWorkspace(t *testing.T) {
 		{"", `{"dir":"src/"}`, ActionAsk, "src"},
 		{"", `{"dir":"docs/"}`, ActionAllow, "docs"},
 		{"", `{"dir":"docs"}`, ActionAllow, "docs"},
-		{"", `{}`, ActionAsk, ""},
+		{"", `{}`, ActionRefuse, "."},
 		{`,"default":"."`, `{}`, ActionRefuse, "."},
 		{`,"default":"docs/x"`, `{}`, ActionAllow, "docs/x"},
 	} {
@@ -256,4 +256,52 @@ func TestPathRulesBracesReachBelowDirectories(t *testing.T) {
 	_, ok = expandBraces("{a,b}{c,d}{e,f}", 7)
 	assert.False(t, ok, "8 alternatives over a limit of 7")
 	assert.True(t, matchBelow("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}", "zzz"), "too many alternatives: taken to reach below")
+}
+
+// An empty path argument is the workspace root to the built-in list and
+// search tools (as an omitted one is), and a call without a path to a tool
+// that names no workspace still reaches below the root. Seen failing
+// before: {"path":""} had no subject, so search_files(secrets/**) did not
+// refuse a search of the whole workspace, and without a workspace an
+// omitted path escaped every deny rule.
+func TestPathRulesEmptyAndOmittedPathsAreTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"docs", "secrets"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+	}
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	tools := map[string]tool.Tool{}
+	for _, tl := range builtin.Files(ws) {
+		tools[tl.Spec().Name] = tl
+	}
+	p := MustPolicy(ModeAllowAll, DenyRules("search_files(secrets/**)", "list_directory(secrets/**)"))
+	for _, tc := range []struct{ tool, args string }{
+		{"search_files", `{"pattern":"k","path":""}`},
+		{"list_directory", `{"path":""}`},
+		{"list_directory", `{"path":null}`},
+	} {
+		tl := tools[tc.tool]
+		req := &Request{Call: tool.Call{Name: tc.tool, Args: json.RawMessage(tc.args)}, Spec: tl.Spec(), Level: classify.Safe}
+		ev := p.Evaluate(tl, req)
+		assert.Equal(t, ActionRefuse, ev.Action, "%s %s: %+v", tc.tool, tc.args, ev)
+		assert.Equal(t, ".", req.Subject, "%s %s", tc.tool, tc.args)
+	}
+	pa := MustPolicy(ModeAuto, AllowRules("list_directory(docs/**)"))
+	req := &Request{Call: tool.Call{Name: "list_directory", Args: json.RawMessage(`{"path":""}`)}, Spec: tools["list_directory"].Spec(), Level: classify.Warning}
+	assert.Equal(t, ActionAsk, pa.Evaluate(tools["list_directory"], req).Action, "docs/** does not cover the root")
+
+	// No workspace: an omitted or empty path, or an empty list, is the
+	// root, which a deny rule on a directory beneath it reaches.
+	spec := tool.Spec{Name: "find", InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+		`"dir":{"type":"string","x-toolbelt-path":true},"more":{"type":"array","items":{"type":"string"},"x-toolbelt-path":true}}}`)}
+	pn := MustPolicy(ModeAllowAll, DenyRules("find(secrets/**)"))
+	for _, args := range []string{`{}`, `{"dir":""}`, `{"dir":"docs","more":[]}`, `{"dir":"docs","more":[""]}`} {
+		req := &Request{Call: tool.Call{Name: "find", Args: json.RawMessage(args)}, Spec: spec, Level: classify.Safe}
+		ev := pn.Evaluate(nil, req)
+		assert.Equal(t, ActionRefuse, ev.Action, "find %s: %+v", args, ev)
+	}
+	req = &Request{Call: tool.Call{Name: "find", Args: json.RawMessage(`{"dir":"docs","more":["docs/a"]}`)}, Spec: spec, Level: classify.Safe}
+	assert.Equal(t, ActionAllow, pn.Evaluate(nil, req).Action, "a deny rule on secrets/** leaves docs alone")
 }

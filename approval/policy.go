@@ -144,7 +144,7 @@ type Evaluation struct {
 //     inside the workspace and a symlink into docs/ all match docs/**,
 //     "docs/../src.go" and a link out of docs/ do not — and a path that
 //     leaves the workspace matches no rule. Every declared path argument
-//     is a subject, one left out counts as the workspace root (see
+//     is a subject, one left out or empty counts as the workspace root (see
 //     SubjectOf). A deny or ask rule matches when any subject matches, a
 //     directory also when the pattern could match a path beneath it
 //     (search_files(secrets/**) refuses a search of "."); an allow rule
