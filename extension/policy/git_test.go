@@ -156,3 +156,25 @@ func TestGitDiffRefusesWhatItCannotExclude(t *testing.T) {
 	require.True(t, res.OK(), "a path outside it: %v", res.Error)
 	assert.Contains(t, res.Text(), "+public v2")
 }
+
+// A repository's configuration can name a clean filter (filter.<driver>.clean)
+// that its .gitattributes applies to a path; git diff runs it on the
+// working-tree file and shows its output as that file's content, so a filter
+// that prints a hidden file leaked it under a shown name. git_diff leaves
+// out every path with a filter attribute, and the filter never runs. Seen
+// failing before: the diff of public.txt printed secrets/key.
+func TestGitDiffRunsNoFilterTheRepositoryNames(t *testing.T) {
+	ex, dir := gitFixture(t, `global: {forbidden_paths: ["secrets/**"]}`)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("public.txt filter=leak\n"), 0o644))
+	runGit(t, dir, "config", "filter.leak.clean", "touch filter-ran; cat secrets/key secrets/old; cat")
+	for _, args := range []map[string]any{{}, {"path": "public.txt"}, {"path": "."}} {
+		res := call(t, ex, "git_diff", args)
+		assert.NotContains(t, resultText(res), secret, "%v", args)
+		assert.NotContains(t, resultText(res), "+public v2", "%v: a filtered path is left out", args)
+		assert.NoFileExists(t, filepath.Join(dir, "filter-ran"), "%v", args)
+	}
+	require.NoError(t, os.Remove(filepath.Join(dir, ".gitattributes")))
+	res := call(t, ex, "git_diff", map[string]any{})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "+public v2", "without the attribute the path is shown")
+}

@@ -88,6 +88,14 @@ const (
 // matched literally (no wildcards, no further magic).
 const excludeMagic = ":(exclude,literal)"
 
+// pathMagic starts the pathspec of the diff's path (always given, "." for
+// the whole repository): matched literally, and only paths with no filter
+// attribute. A repository's configuration can name a clean filter
+// (filter.<driver>.clean or .process) that its .gitattributes applies to a
+// path; git diff would run that program on the working-tree file and show
+// its output, which may be any file, as the path's content.
+const pathMagic = ":(literal,attr:!filter)"
+
 // gitDiff lists the paths a diff would show, judges each in the
 // workspace, then runs the diff without those it refuses. Each mode
 // (unstaged, staged) has its listing and its diff command.
@@ -117,7 +125,9 @@ type diffArgs struct {
 // as a diff of the workspace root; the tool names its workspace
 // (Workspace) for that. The path is resolved in ws and passed to git as a
 // literal pathspec (":(literal)"), so git's wildcards and pathspec magic
-// cannot widen it. Before the diff, git_diff lists the paths it would show
+// cannot widen it. Paths with a filter attribute are left out of every
+// diff (":(attr:!filter)"), so that no clean filter the repository's
+// configuration names runs and shows another file as their content. Before the diff, git_diff lists the paths it would show
 // (git diff --name-only) and leaves out, with ":(exclude,literal)"
 // pathspecs, every one the workspace refuses to read (its deny and allow
 // rules, what sandbox.WithHide hides: the policy's forbidden paths); the
@@ -133,7 +143,7 @@ func GitDiff(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (t
 	inner := gitSpec("git_diff", spec.Description, diffInner)
 	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv", "--relative")
 	mk := func(extra ...string) (*shell.Command, error) {
-		argv := append(append(append([]string{}, base...), extra...), "--", ":(literal){path}", "{exclude}")
+		argv := append(append(append([]string{}, base...), extra...), "--", pathMagic+"{path}", "{exclude}")
 		return shell.New(inner, sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
 	}
 	g := &gitDiff{spec: spec, ws: ws}
@@ -173,6 +183,10 @@ func (g *gitDiff) pick(args json.RawMessage) (diff, names *shell.Command, inner 
 		if rel != "." {
 			inner.Path = &rel
 		}
+	}
+	if inner.Path == nil {
+		root := "."
+		inner.Path = &root
 	}
 	if in.Staged {
 		return g.staged, g.stagedNames, inner, nil
