@@ -178,3 +178,30 @@ func TestGitDiffRunsNoFilterTheRepositoryNames(t *testing.T) {
 	require.True(t, res.OK(), "%v", res.Error)
 	assert.Contains(t, res.Text(), "+public v2", "without the attribute the path is shown")
 }
+
+// A repository's configuration can set diff.submodule=diff, which makes
+// git diff show the changes inside a submodule file by file; the listing
+// names only the submodule, so a forbidden file inside it was shown.
+// git_diff asks for the short form (the submodule's commit) whatever the
+// configuration says. Seen failing before: vendor/sub/key.pem's new
+// content was printed.
+func TestGitDiffShowsNoFileInsideASubmodule(t *testing.T) {
+	ex, dir := gitFixture(t, `global: {forbidden_paths: ["secrets/**", "**/*.pem"]}`)
+	sub := t.TempDir()
+	runGit(t, sub, "init", "-q", "-b", "main")
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "key.pem"), []byte("placeholder\n"), 0o644))
+	runGit(t, sub, "add", ".")
+	runGit(t, sub, "commit", "-q", "-m", "sub")
+	runGit(t, dir, "-c", "protocol.file.allow=always", "submodule", "-q", "add", sub, "vendor/sub")
+	runGit(t, dir, "commit", "-q", "-m", "submodule")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "vendor", "sub", "key.pem"), []byte(secret+"\n"), 0o644))
+	runGit(t, dir, "config", "diff.submodule", "diff")
+	for _, args := range []map[string]any{{}, {"path": "vendor"}, {"path": "vendor/sub"}} {
+		res := call(t, ex, "git_diff", args)
+		assert.NotContains(t, resultText(res), secret, "%v", args)
+		assert.NotContains(t, resultText(res), "key.pem", "%v", args)
+	}
+	res := call(t, ex, "git_diff", map[string]any{"path": "vendor/sub"})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "Subproject commit", "the submodule's commit is still shown")
+}

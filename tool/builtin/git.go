@@ -118,7 +118,8 @@ type diffArgs struct {
 
 // GitDiff returns git_diff: the unstaged (or, with staged, the staged)
 // changes of the repository at the root of ws, optionally for one path,
-// run in sb. External diff drivers and textconv filters are off.
+// run in sb. External diff drivers and textconv filters are off, and a
+// submodule is shown as its commit only.
 //
 // The path argument is declared a path (sandbox.PathKeyword), so the
 // governance policy resolves and judges it, and judges a call without one
@@ -141,7 +142,9 @@ func GitDiff(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (t
 	}
 	spec := gitSpec("git_diff", "Show the changes in the workspace's git repository as a unified diff: unstaged by default, staged with staged=true; optionally for one path.", diffSchema)
 	inner := gitSpec("git_diff", spec.Description, diffInner)
-	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv", "--relative")
+	// --submodule=short: a submodule is its commit, never the files in it
+	// (diff.submodule=diff would show them, unjudged).
+	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv", "--submodule=short", "--relative")
 	mk := func(extra ...string) (*shell.Command, error) {
 		argv := append(append(append([]string{}, base...), extra...), "--", pathMagic+"{path}", "{exclude}")
 		return shell.New(inner, sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
