@@ -205,3 +205,19 @@ func TestGitDiffShowsNoFileInsideASubmodule(t *testing.T) {
 	require.True(t, res.OK(), "%v", res.Error)
 	assert.Contains(t, res.Text(), "Subproject commit", "the submodule's commit is still shown")
 }
+
+// A repository's configuration can name any file as its attributes file
+// (core.attributesFile); git reads it for every diff and quotes each
+// invalid attribute name in a warning, so a hidden file's words reached
+// the result's stderr. git_diff reads no attributes file but the
+// repository's own .gitattributes. Seen failing before: "$TOPSECRET-4711
+// is not a valid attribute name: secrets/attrs:1".
+func TestGitDiffReadsNoAttributesFileTheConfigNames(t *testing.T) {
+	ex, dir := gitFixture(t, `global: {forbidden_paths: ["secrets/**"]}`)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "attrs"), []byte("x $"+secret+"\n"), 0o644))
+	runGit(t, dir, "config", "core.attributesFile", "secrets/attrs")
+	res := call(t, ex, "git_diff", map[string]any{})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.NotContains(t, resultText(res), secret)
+	assert.Contains(t, res.Text(), "+public v2")
+}

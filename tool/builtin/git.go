@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -25,7 +26,9 @@ func gitBase(*sandbox.Workspace) []string {
 // gitOpts keep git inside the workspace and away from programs a
 // repository's configuration could name: it does not look for a repository
 // above the workspace, reads no system-wide configuration, and runs with
-// core.fsmonitor off and no colour. The settings go through git's
+// core.fsmonitor off, no colour and no attributes file (core.attributesFile
+// may name any file, whose words git quotes in its warnings: only the
+// repository's own .gitattributes count). The settings go through git's
 // GIT_CONFIG_COUNT environment rather than "-c", so the command line the
 // classifier judges stays a plain read-only git command.
 func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
@@ -33,9 +36,10 @@ func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(ws.Dir()),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_TERMINAL_PROMPT=0",
-		"GIT_CONFIG_COUNT=2",
+		"GIT_CONFIG_COUNT=3",
 		"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false",
 		"GIT_CONFIG_KEY_1=color.ui", "GIT_CONFIG_VALUE_1=false",
+		"GIT_CONFIG_KEY_2=core.attributesFile", "GIT_CONFIG_VALUE_2="+os.DevNull,
 	)}, opts...)
 }
 
