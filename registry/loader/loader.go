@@ -484,6 +484,9 @@ func (s *session) parse(data []byte, file string) {
 		}
 		var fd fileDoc
 		terr := typed.Decode(&fd)
+		if s.mergeKeys(file, &doc) {
+			continue
+		}
 		if items, ok := s.checkShape(file, &doc); ok {
 			s.parseDoc(file, items, fd.Tools, terr)
 		}
@@ -491,6 +494,34 @@ func (s *session) parse(data []byte, file string) {
 	if docs == 0 {
 		s.add(file, 0, "", "is empty: it should hold a tools: list")
 	}
+}
+
+// mergeKeys reports each YAML merge key (<<) of doc, the first
+// maxDecodeProblems of them, and whether there was one. The typed decoder
+// merges their keys but the checks read the node tree, where the merged
+// keys are not: a merged value would be built unchecked or dropped.
+func (s *session) mergeKeys(file string, doc *yaml.Node) bool {
+	found := 0
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := n.Content[i]; k.ShortTag() == "!!merge" {
+					if found++; found <= maxDecodeProblems {
+						s.add(file, k.Line, "", "YAML merge keys (<<) are not supported: write the keys out")
+					}
+				}
+			}
+		}
+		for _, c := range n.Content { // an alias's target is walked where it is defined
+			walk(c)
+		}
+	}
+	walk(doc)
+	if found > maxDecodeProblems {
+		s.add(file, 0, "", fmt.Sprintf("has %d more YAML merge keys after the first %d", found-maxDecodeProblems, maxDecodeProblems))
+	}
+	return found > 0
 }
 
 // yamlError extracts the line from a yaml.v3 error ("yaml: line 3: ...").

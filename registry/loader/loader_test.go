@@ -569,6 +569,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("tools:\n  - name: a\n    metadata: {annotations: {read_only: maybe}, tags: [x, {y: 1}]}\n"))
 	f.Add([]byte("tools: &a [*a]\n"))
 	f.Add([]byte("tools:\n  - {name: a, name: b, type: go}\n---\ntools: []\n"))
+	f.Add([]byte("tools:\n  - name: read_file\n    type: go\n    input_schema: &x {risk: bogus}\n    metadata: {<<: *x}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		reg := registry.New()
 		err := newLoader(&shellRecorder{argv: map[string][]string{}}).Load(reg, bytes.NewReader(data), "f.yaml")
@@ -582,4 +583,28 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// YAML merge keys (<<) are refused wherever they are: the typed decoder
+// merged their keys while the loader's checks read the node tree, which
+// has no such keys. Seen failing before: a risk, an allowed mode or a
+// rate limit merged into metadata panicked (nil line lookup), and a merged
+// requires_approval: true was silently dropped from a registered tool.
+func TestLoadRefusesMergeKeys(t *testing.T) {
+	for name, body := range map[string]string{
+		"risk":     "{type: object, risk: bogus}",
+		"modes":    "{type: object, allowed_modes: [zzz]}",
+		"rate":     "{type: object, rate_limit_per_hour: -1}",
+		"approval": "{type: object, requires_approval: true}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			file := "tools:\n  - name: read_file\n    type: go\n    input_schema: &x " + body + "\n    metadata:\n      <<: *x\n"
+			reg := registry.New()
+			var err error
+			require.NotPanics(t, func() { err = newLoader(nil).Load(reg, strings.NewReader(file), "m.yaml") })
+			require.Error(t, err)
+			assert.Contains(t, strings.Join(problems(t, err), "\n"), "m.yaml:6: YAML merge keys (<<) are not supported: write the keys out")
+			assert.Empty(t, reg.Names())
+		})
+	}
 }
