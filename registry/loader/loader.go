@@ -435,6 +435,10 @@ var keySets = map[reflect.Type]struct {
 // document: past it, a file is not a tool file with typos.
 const maxDecodeProblems = 100
 
+// maxFileProblems caps the problems reported for one file (its documents
+// together): past it, the rest of the file is not read.
+const maxFileProblems = 1000
+
 var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
 
 // parse reads one file's definitions: each YAML document is decoded twice,
@@ -458,8 +462,13 @@ func (s *session) parse(data []byte, file string) {
 	nodes := yaml.NewDecoder(bytes.NewReader(data))
 	typed := yaml.NewDecoder(bytes.NewReader(data))
 	typed.KnownFields(true)
-	docs := 0
+	docs, start := 0, len(s.probs)
 	for {
+		if len(s.probs)-start >= maxFileProblems {
+			s.probs = s.probs[:start+maxFileProblems]
+			s.add(file, 0, "", fmt.Sprintf("stopped after %d problems: is it a tool file? fix these and load it again", maxFileProblems))
+			return
+		}
 		var doc yaml.Node
 		err := nodes.Decode(&doc)
 		if err == io.EOF {

@@ -608,3 +608,15 @@ func TestLoadRefusesMergeKeys(t *testing.T) {
 		})
 	}
 }
+
+// A file of many small wrong documents is reported in bounded words: the
+// problems stop at a cap with a note. Seen failing before: 4 MB of "---"
+// lines gave 1,048,576 problems, a 77 MB error, in 3.7 s.
+func TestLoadCapsProblemsPerFile(t *testing.T) {
+	file := strings.Repeat("---\n", 50000) + "tools: []\n"
+	err := newLoader(nil).Load(registry.New(), strings.NewReader(file), "many.yaml")
+	probs := problems(t, err)
+	assert.LessOrEqual(t, len(probs), 1001)
+	assert.Contains(t, strings.Join(probs, "\n"), "many.yaml: stopped after 1000 problems")
+	assert.Less(t, len(err.Error()), 200_000)
+}
