@@ -226,7 +226,15 @@ func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL str
 	s := l.session()
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		s.add(rawURL, 0, "", "is not an http or https URL")
+		// Named without its password; one that does not parse, up to
+		// its last "@" left out.
+		name := rawURL
+		if err == nil {
+			name = u.Redacted()
+		} else if i := strings.LastIndexByte(rawURL, '@'); i >= 0 {
+			name = "(userinfo hidden)" + rawURL[i:]
+		}
+		s.add(name, 0, "", "is not an http or https URL")
 		return s.commit(reg)
 	}
 	name := u.Redacted()

@@ -620,3 +620,17 @@ func TestLoadCapsProblemsPerFile(t *testing.T) {
 	assert.Contains(t, strings.Join(probs, "\n"), "many.yaml: stopped after 1000 problems")
 	assert.Less(t, len(err.Error()), 200_000)
 }
+
+// A URL LoadURL refuses is named without its password, like every other
+// URL in its messages. Seen failing before: "ftp://ada:hunter2@..." and a
+// URL that does not parse were quoted whole.
+func TestLoadURLRefusedURLHidesItsPassword(t *testing.T) {
+	ld := newLoader(nil)
+	for _, raw := range []string{"ftp://ada:hunter2@example.com/t.yaml", "http://ada:hunter2@exa mple.com/%zz", "https://ada:hunter2@/t.yaml"} {
+		err := ld.LoadURL(context.Background(), registry.New(), raw)
+		probs := problems(t, err)
+		require.Len(t, probs, 1, raw)
+		assert.NotContains(t, probs[0], "hunter2", raw)
+		assert.Contains(t, probs[0], "is not an http or https URL", raw)
+	}
+}
