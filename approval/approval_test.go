@@ -90,7 +90,7 @@ func TestValidateArgs(t *testing.T) {
 func TestSubjectOf(t *testing.T) {
 	tests := []struct{ args, want string }{
 		{`{"command":"ls","path":"/x"}`, "ls"},
-		{`{"path":"/x","url":"http://a"}`, "/x"},
+		{`{"path":"/x","url":"http://a"}`, "/x, http://a"},
 		{`{"file":"f"}`, "f"},
 		{`{"url":"http://a"}`, "http://a"},
 		{`{"command":3,"path":"p"}`, "p"},

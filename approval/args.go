@@ -96,10 +96,12 @@ func ValidateArgs(spec *tool.Spec, args json.RawMessage) (json.RawMessage, error
 	return out, nil
 }
 
-// SubjectFields are the argument fields, in order, whose string value is a
-// call's subject when its tool does not implement Subjecter and its input
-// schema declares no path argument (sandbox.PathKeyword); "path" and "file"
-// are then cleaned lexically, the way an undeclared path can be.
+// SubjectFields are the argument fields whose string values are a call's
+// subjects when its tool does not implement Subjecter and its input schema
+// declares no path argument (sandbox.PathKeyword): "command" alone when
+// present, else each of "path", "file" and "url" present ("path" and
+// "file" cleaned lexically, the way an undeclared path can be), all of
+// which an allow rule must match.
 var SubjectFields = []string{"command", "path", "file", "url"}
 
 // subjectKind says how wildcards in a rule match a subject.
@@ -150,8 +152,8 @@ func (c *callSubject) has() bool {
 // workspace) is left out, and so matches no rule. A declared path argument
 // left out, null, empty ("") or an empty list counts as the default its
 // schema states, else as the workspace root "." (where the built-in list
-// and search tools then look), with or without a workspace. A tool that declares no path falls back to the
-// first string field among SubjectFields.
+// and search tools then look), with or without a workspace. A tool that
+// declares no path falls back to its string fields among SubjectFields.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
 	var spec *tool.Spec
 	if _, ok := t.(Subjecter); !ok && t != nil {
@@ -231,6 +233,9 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		c.text = strings.Join(shown, ", ")
 		return c
 	}
+	// A command is the subject; else every path, file and url is one.
+	c := callSubject{kind: subjectPath}
+	var shown []string
 	for _, f := range SubjectFields {
 		raw, ok := fields[f]
 		if !ok {
@@ -240,19 +245,23 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		if json.Unmarshal(raw, &s) != nil {
 			continue
 		}
+		p := pathSubject{path: s, ok: true}
 		switch f {
 		case "command":
 			return callSubject{kind: subjectText, text: s}
-		case "url":
-			return callSubject{kind: subjectPath, text: s, paths: []pathSubject{{path: s, ok: true}}}
+		case "path", "file":
+			p = pathSubjectOf(nil, s)
 		}
-		p := pathSubjectOf(nil, s)
-		if !p.ok {
-			return callSubject{kind: subjectPath, paths: []pathSubject{p}}
+		c.paths = append(c.paths, p)
+		if p.ok {
+			shown = append(shown, p.path)
 		}
-		return callSubject{kind: subjectPath, text: p.path, paths: []pathSubject{p}}
 	}
-	return callSubject{kind: subjectText}
+	if len(c.paths) == 0 {
+		return callSubject{kind: subjectText}
+	}
+	c.text = strings.Join(shown, ", ")
+	return c
 }
 
 // pathSubjectOf returns the canonical form of a path argument and whether

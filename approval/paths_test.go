@@ -305,3 +305,28 @@ func TestPathRulesEmptyAndOmittedPathsAreTheRoot(t *testing.T) {
 	req = &Request{Call: tool.Call{Name: "find", Args: json.RawMessage(`{"dir":"docs","more":["docs/a"]}`)}, Spec: spec, Level: classify.Safe}
 	assert.Equal(t, ActionAllow, pn.Evaluate(nil, req).Action, "a deny rule on secrets/** leaves docs alone")
 }
+
+// A tool that declares no path argument is judged by its path, file and
+// url fields: every one present is a subject. Seen failing before: only
+// the first was, so {"path":"docs/a","file":"secrets/key"} was approved
+// by t(docs/**) and escaped t(secrets/**).
+func TestPathRulesEveryUndeclaredPathField(t *testing.T) {
+	spec := tool.Spec{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"file":{"type":"string"},"url":{"type":"string"}}}`)}
+	allow := MustPolicy(ModeAuto, AllowRules("t(docs/**)"))
+	deny := MustPolicy(ModeAllowAll, DenyRules("t(secrets/**)"))
+	for _, tc := range []struct {
+		args             string
+		allowed, refused bool
+	}{
+		{`{"path":"docs/a","file":"secrets/key"}`, false, true},
+		{`{"path":"docs/a","url":"secrets/key"}`, false, true},
+		{`{"path":"docs/a","file":"docs/b"}`, true, false},
+		{`{"file":"docs/b"}`, true, false},
+		{`{"path":"docs/a","file":"../x"}`, false, false},
+	} {
+		req := &Request{Call: tool.Call{Name: "t", Args: json.RawMessage(tc.args)}, Spec: spec, Level: classify.Warning}
+		assert.Equal(t, tc.allowed, allow.Evaluate(nil, req).Action == ActionAllow, "allow %s", tc.args)
+		req = &Request{Call: tool.Call{Name: "t", Args: json.RawMessage(tc.args)}, Spec: spec, Level: classify.Safe}
+		assert.Equal(t, tc.refused, deny.Evaluate(nil, req).Action == ActionRefuse, "deny %s", tc.args)
+	}
+}
