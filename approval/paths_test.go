@@ -330,3 +330,51 @@ func TestPathRulesEveryUndeclaredPathField(t *testing.T) {
 		assert.Equal(t, tc.refused, deny.Evaluate(nil, req).Action == ActionRefuse, "deny %s", tc.args)
 	}
 }
+
+// A deny rule written as a directory ("secrets", "secrets/", "./secrets/**")
+// covers what is inside it: before, "read_file(secrets)" matched only the
+// directory itself and a pattern starting with "./" matched nothing, so
+// both left secrets/key readable. An allow rule naming a directory still
+// approves only what it names.
+func TestPathRulesDirectoryAndDotSlashPatterns(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"docs", "secrets/deep"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+	}
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	tools := map[string]tool.Tool{}
+	for _, tl := range builtin.Files(ws) {
+		tools[tl.Spec().Name] = tl
+	}
+	for _, tc := range []struct {
+		rule       string
+		deny       bool
+		tool, path string
+		want       Action
+	}{
+		{"read_file(secrets)", true, "read_file", "secrets/key", ActionRefuse},
+		{"read_file(secrets)", true, "read_file", "secrets/deep/key", ActionRefuse},
+		{"read_file(secrets/)", true, "read_file", "secrets/key", ActionRefuse},
+		{"read_file(./secrets/**)", true, "read_file", "secrets/key", ActionRefuse},
+		{"read_file(./secrets)", true, "read_file", "./secrets/deep/key", ActionRefuse},
+		{"read_file(secrets/*)", true, "read_file", "secrets/deep/key", ActionRefuse},
+		{"read_file(secrets)", true, "read_file", "docs/secrets", ActionAsk},
+		{"read_file(*.md)", true, "read_file", "docs/a.txt", ActionAsk},
+		{"write_file(./docs/**)", false, "write_file", "docs/a.md", ActionAllow},
+		{"write_file(docs)", false, "write_file", "docs/a.md", ActionAsk},
+	} {
+		t.Run(tc.rule+" "+tc.path, func(t *testing.T) {
+			opt := AllowRules(tc.rule)
+			if tc.deny {
+				opt = DenyRules(tc.rule)
+			}
+			p := MustPolicy(ModeAuto, opt)
+			tl := tools[tc.tool]
+			args, _ := json.Marshal(map[string]string{"path": tc.path, "content": "x"})
+			req := &Request{Call: tool.Call{Name: tc.tool, Args: args}, Spec: tl.Spec(), Level: classify.Warning}
+			assert.Equal(t, tc.want, p.Evaluate(tl, req).Action)
+		})
+	}
+}

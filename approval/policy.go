@@ -340,7 +340,7 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 		if !doublestar.ValidatePattern(pat) {
 			return r, fmt.Errorf("pattern %q is malformed: use *, ?, [...], {a,b} and ** (github.com/bmatcuk/doublestar/v4)", pat)
 		}
-		r.pathGlob = pat
+		r.pathGlob = pathPattern(pat)
 		wild := ".*"
 		if r.stopOps {
 			wild = "[^;&|<>`$()\\n\\r]*"
@@ -432,7 +432,32 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 		return len(paths) > 0
 	}
 	for _, p := range paths {
-		if p.ok && (matchPath(r.pathGlob, p.path) || p.dir && matchBelow(r.pathGlob, p.path)) {
+		if p.ok && (matchPath(r.pathGlob, p.path) || inMatchedDir(r.pathGlob, p.path) || p.dir && matchBelow(r.pathGlob, p.path)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathPattern is a rule's pattern in the form subjects have: workspace
+// relative, without "./" in front or "/" at the end ("./secrets/" is
+// "secrets").
+func pathPattern(pat string) string {
+	for strings.HasPrefix(pat, "./") {
+		pat = strings.TrimLeft(pat[2:], "/")
+	}
+	if len(pat) > 1 {
+		pat = strings.TrimRight(pat, "/")
+	}
+	return pat
+}
+
+// inMatchedDir reports whether a directory above name matches pattern: for
+// a deny or ask rule, a directory it names stands for what is inside it
+// ("secrets" covers secrets/key, "secrets/*" covers secrets/a/b).
+func inMatchedDir(pattern, name string) bool {
+	for d := path.Dir(name); d != "." && d != "/"; d = path.Dir(d) {
+		if matchPath(pattern, d) {
 			return true
 		}
 	}
