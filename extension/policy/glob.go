@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -16,7 +17,14 @@ type glob struct {
 }
 
 func compileGlob(p string) (glob, error) {
-	if p == "" {
+	// Read in the form paths are matched in: "./secrets/" is "secrets".
+	for strings.HasPrefix(p, "./") {
+		p = strings.TrimLeft(p[2:], "/")
+	}
+	if len(p) > 1 {
+		p = strings.TrimRight(p, "/")
+	}
+	if p == "" || p == "." {
 		return glob{}, fmt.Errorf("empty pattern")
 	}
 	for _, s := range strings.Split(p, "/") {
@@ -37,4 +45,16 @@ func (g glob) abs() bool { return strings.HasPrefix(g.raw, "/") }
 func (g glob) match(name string) bool {
 	ok, err := doublestar.Match(g.raw, name)
 	return ok && err == nil
+}
+
+// covers reports whether name or a directory above it matches: a
+// forbidden directory forbids what is inside it ("secrets" covers
+// secrets/key).
+func (g glob) covers(name string) bool {
+	for ; name != "." && name != "/" && name != ""; name = path.Dir(name) {
+		if g.match(name) {
+			return true
+		}
+	}
+	return false
 }

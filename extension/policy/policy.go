@@ -81,7 +81,9 @@
 // path. Relative globs ("secrets/**") match that path; absolute globs
 // ("/etc/**", "$HOME/.ssh/**") match the same path on the host (under the
 // workspace's directory). Other paths are cleaned lexically and matched as
-// written.
+// written. Patterns are read in the same form ("./secrets/" is "secrets"),
+// and a forbidden pattern that matches a directory forbids everything
+// inside it ("secrets" as "secrets/**").
 //
 // Tools that list or search do not pass every file they touch as an
 // argument; they learn what is forbidden from their workspace, which
@@ -585,7 +587,7 @@ func (p *Policy) Hide(rel, abs string) string {
 		if pr.glob.abs() {
 			name = absName
 		}
-		if pr.glob.match(name) {
+		if pr.glob.covers(name) {
 			where := ""
 			if pr.line > 0 {
 				where = fmt.Sprintf(" (%s:%d)", cfg.file, pr.line)
@@ -699,12 +701,18 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		}
 		return g.match(relName)
 	}
+	covered := func(g glob) bool {
+		if g.abs() {
+			return g.covers(absName)
+		}
+		return g.covers(relName)
+	}
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
 			continue
 		}
 		for _, pr := range r.forbiddenPaths {
-			if match(pr.glob) {
+			if covered(pr.glob) {
 				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shown, pr.source)
 			}
 		}

@@ -267,3 +267,27 @@ func TestListAndSearchCannotReachWhatTheRulesForbid(t *testing.T) {
 	res = call(t, ex, "read_file", map[string]any{"path": "public.txt"})
 	require.True(t, res.OK(), "%v", res.Error)
 }
+
+// A forbidden pattern written as a directory ("secrets", "secrets/",
+// "./secrets") forbids what is inside it: before, it matched the directory
+// alone and read_file secrets/key went through. Tool-level too.
+func TestForbiddenDirectoryCoversItsContents(t *testing.T) {
+	for _, gov := range []string{
+		`global: {forbidden_paths: ["secrets"]}`,
+		`global: {forbidden_paths: ["secrets/"]}`,
+		`global: {forbidden_paths: ["./secrets/**"]}`,
+		`tools: {read_file: {forbidden_paths: ["./secrets"]}}`,
+	} {
+		t.Run(gov, func(t *testing.T) {
+			ex, _ := workspaceFixture(t, gov)
+			for _, p := range []string{"secrets/key", "alias/key"} {
+				res := call(t, ex, "read_file", map[string]any{"path": p})
+				require.NotNil(t, res.Error, "read %s allowed: %s", p, resultText(res))
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+				assert.NotContains(t, resultText(res), secret)
+			}
+			res := call(t, ex, "read_file", map[string]any{"path": "public.txt"})
+			assert.True(t, res.OK(), "%v", res.Error)
+		})
+	}
+}
