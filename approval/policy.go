@@ -340,7 +340,7 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 		if !doublestar.ValidatePattern(pat) {
 			return r, fmt.Errorf("pattern %q is malformed: use *, ?, [...], {a,b} and ** (github.com/bmatcuk/doublestar/v4)", pat)
 		}
-		r.pathGlob = pathPattern(pat)
+		r.pathGlob = sandbox.CleanPattern(pat)
 		wild := ".*"
 		if r.stopOps {
 			wild = "[^;&|<>`$()\\n\\r]*"
@@ -437,19 +437,6 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 		}
 	}
 	return false
-}
-
-// pathPattern is a rule's pattern in the form subjects have: workspace
-// relative, without "./" in front or "/" at the end ("./secrets/" is
-// "secrets").
-func pathPattern(pat string) string {
-	for strings.HasPrefix(pat, "./") {
-		pat = strings.TrimLeft(pat[2:], "/")
-	}
-	if len(pat) > 1 {
-		pat = strings.TrimRight(pat, "/")
-	}
-	return pat
 }
 
 // inMatchedDir reports whether a directory above name matches pattern: for

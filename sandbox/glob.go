@@ -60,3 +60,17 @@ func couldMatchBelow(pattern, dir string) bool {
 	}
 	return len(ps) > len(segs)
 }
+
+// CleanPattern returns a path pattern in the form Match's names have:
+// workspace-relative without "./" in front, and without "/" at the end
+// ("./secrets/" is "secrets"). Policies clean their patterns with it, so
+// that a pattern written like a path matches what it names.
+func CleanPattern(p string) string {
+	for strings.HasPrefix(p, "./") {
+		p = strings.TrimLeft(p[2:], "/")
+	}
+	if len(p) > 1 {
+		p = strings.TrimRight(p, "/")
+	}
+	return p
+}

@@ -80,3 +80,14 @@ func TestMatchBelow(t *testing.T) {
 		assert.Equal(t, tc.want, MatchBelow(tc.pattern, tc.dir), "MatchBelow(%q, %q)", tc.pattern, tc.dir)
 	}
 }
+
+func TestCleanPattern(t *testing.T) {
+	for in, want := range map[string]string{
+		"./secrets/": "secrets", ".//secrets/**": "secrets/**", "././a": "a", "/etc/": "/etc",
+		"/": "/", "**/*.pem": "**/*.pem", "secrets": "secrets", "./": "",
+	} {
+		if got := CleanPattern(in); got != want {
+			t.Errorf("CleanPattern(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

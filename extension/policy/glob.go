@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolbelt-go/toolbelt/sandbox"
 )
 
 // glob is a compiled path pattern in the project's one "**" dialect
@@ -17,13 +19,7 @@ type glob struct {
 }
 
 func compileGlob(p string) (glob, error) {
-	// Read in the form paths are matched in: "./secrets/" is "secrets".
-	for strings.HasPrefix(p, "./") {
-		p = strings.TrimLeft(p[2:], "/")
-	}
-	if len(p) > 1 {
-		p = strings.TrimRight(p, "/")
-	}
+	p = sandbox.CleanPattern(p)
 	if p == "" || p == "." {
 		return glob{}, fmt.Errorf("empty pattern")
 	}
