@@ -21,19 +21,10 @@ import (
 // matched, so "docs/../src.go" was auto-approved by write_file(docs/**) and
 // "./secrets/key" escaped read_file(secrets/**).
 func TestPathRulesMatchTheResolvedPath(t *testing.T) {
-	dir := t.TempDir()
-	for _, d := range []string{"docs", "secrets", "src"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
-	}
-	require.NoError(t, os.Symlink("../src", filepath.Join(dir, "docs", "code")))
-	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "alias")))
-	ws, err := sandbox.OpenWorkspace(dir)
-	require.NoError(t, err)
-	defer ws.Close()
-	tools := map[string]tool.Tool{}
-	for _, tl := range builtin.Files(ws) {
-		tools[tl.Spec().Name] = tl
-	}
+	ws, tools := fileTools(t, []string{"docs", "secrets", "src"}, func(dir string) {
+		require.NoError(t, os.Symlink("../src", filepath.Join(dir, "docs", "code")))
+		require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "alias")))
+	})
 	p := MustPolicy(ModeAuto, DenyRules("read_file(secrets/**)"), AllowRules("write_file(docs/**)"))
 	abs := func(rel string) string { return filepath.Join(ws.Dir(), rel) }
 	tests := []struct {
@@ -114,19 +105,10 @@ func TestPathRulesWithoutTheToolsWorkspace(t *testing.T) {
 // argument was matched, so a second one escaped deny rules and rode on
 // allow rules.
 func TestPathRulesBindDirectoriesAndEveryPathArgument(t *testing.T) {
-	dir := t.TempDir()
-	for _, d := range []string{"docs/sub", "secrets", "src"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
-	}
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("k"), 0o600))
-	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "alias")))
-	ws, err := sandbox.OpenWorkspace(dir)
-	require.NoError(t, err)
-	defer ws.Close()
-	tools := map[string]tool.Tool{}
-	for _, tl := range builtin.Files(ws) {
-		tools[tl.Spec().Name] = tl
-	}
+	ws, tools := fileTools(t, []string{"docs/sub", "secrets", "src"}, func(dir string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("k"), 0o600))
+		require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "alias")))
+	})
 	p := MustPolicy(ModeAuto,
 		DenyRules("search_files(secrets/**)", "list_directory(secrets/key)", "read_file(secrets/**)"),
 		AskRules("search_files(**/*.pem)"),
@@ -265,17 +247,7 @@ func TestPathRulesBracesReachBelowDirectories(t *testing.T) {
 // refuse a search of the whole workspace, and without a workspace an
 // omitted path escaped every deny rule.
 func TestPathRulesEmptyAndOmittedPathsAreTheRoot(t *testing.T) {
-	dir := t.TempDir()
-	for _, d := range []string{"docs", "secrets"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
-	}
-	ws, err := sandbox.OpenWorkspace(dir)
-	require.NoError(t, err)
-	defer ws.Close()
-	tools := map[string]tool.Tool{}
-	for _, tl := range builtin.Files(ws) {
-		tools[tl.Spec().Name] = tl
-	}
+	_, tools := fileTools(t, []string{"docs", "secrets"}, nil)
 	p := MustPolicy(ModeAllowAll, DenyRules("search_files(secrets/**)", "list_directory(secrets/**)"))
 	for _, tc := range []struct{ tool, args string }{
 		{"search_files", `{"pattern":"k","path":""}`},
@@ -337,17 +309,7 @@ func TestPathRulesEveryUndeclaredPathField(t *testing.T) {
 // both left secrets/key readable. An allow rule naming a directory still
 // approves only what it names.
 func TestPathRulesDirectoryAndDotSlashPatterns(t *testing.T) {
-	dir := t.TempDir()
-	for _, d := range []string{"docs", "secrets/deep"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
-	}
-	ws, err := sandbox.OpenWorkspace(dir)
-	require.NoError(t, err)
-	defer ws.Close()
-	tools := map[string]tool.Tool{}
-	for _, tl := range builtin.Files(ws) {
-		tools[tl.Spec().Name] = tl
-	}
+	_, tools := fileTools(t, []string{"docs", "secrets/deep"}, nil)
 	for _, tc := range []struct {
 		rule       string
 		deny       bool
@@ -377,4 +339,25 @@ func TestPathRulesDirectoryAndDotSlashPatterns(t *testing.T) {
 			assert.Equal(t, tc.want, p.Evaluate(tl, req).Action)
 		})
 	}
+}
+
+// fileTools is a workspace holding dirs (setup, when set, adds more before
+// it opens) and the built-in file tools on it, by name.
+func fileTools(t *testing.T, dirs []string, setup func(dir string)) (*sandbox.Workspace, map[string]tool.Tool) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range dirs {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+	}
+	if setup != nil {
+		setup(dir)
+	}
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	tools := map[string]tool.Tool{}
+	for _, tl := range builtin.Files(ws) {
+		tools[tl.Spec().Name] = tl
+	}
+	return ws, tools
 }
