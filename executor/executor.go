@@ -505,6 +505,11 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if res.Attempts < req.Attempt {
 		res.Attempts = req.Attempt
 	}
+	if te := res.Error; te != nil && te.Code == tool.CodeToolError && te.Err != nil {
+		// The model reads the message; what the program knows of the
+		// failure goes to metadata, which no model is sent.
+		res.SetMeta(tool.MetaErrorType, causeType(te.Err))
+	}
 	capOutput(res, e.maxOutBytes, spec.Name)
 	if res.Error == nil && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {
 		// Structured output is JSON, schema or not: a model, an MCP client
@@ -523,6 +528,20 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	}
 	settle(res)
 	return res
+}
+
+// causeType is the Go type of err's cause: the first error in its Unwrap
+// chain that is not fmt.Errorf's wrapping ("*fs.PathError", not
+// "*fmt.wrapError").
+func causeType(err error) string {
+	for {
+		t := fmt.Sprintf("%T", err)
+		next := errors.Unwrap(err)
+		if next == nil || (t != "*fmt.wrapError" && t != "*fmt.wrapErrors") {
+			return t
+		}
+		err = next
+	}
 }
 
 // settle derives a result's status from its error: the one place a status

@@ -72,8 +72,9 @@ const (
 	CodeUnavailable Code = "unavailable"
 	// CodeToolError: the tool ran and failed in its own way: a Go func
 	// returned a plain error (one without a code). The message is the
-	// error's text, for the model; the Go error is the cause (Unwrap). Not
-	// retryable, unless the failure was the tool's own timeout.
+	// error's text, for the model; the Go error is the cause (Unwrap), and
+	// the executor records its Go type under MetaErrorType. Not retryable,
+	// unless the failure was the tool's own timeout.
 	CodeToolError Code = "tool_error"
 	// CodeInternal: anything else: a bug in the SDK or an extension, or an
 	// error a backend other than a Go func returned without a code. Not
@@ -256,3 +257,9 @@ func (e *ConfigError) Error() string {
 
 // FieldPath returns the dotted path of the field in error.
 func (e *ConfigError) FieldPath() string { return e.Field }
+
+// MetaErrorType is the result metadata key under which the executor records
+// the Go type of a tool_error's cause, past fmt.Errorf's wrapping
+// ("*pgconn.PgError", "*fs.PathError"): for logs, traces and dashboards;
+// metadata is not sent to the model.
+const MetaErrorType = "error_type"
