@@ -432,19 +432,7 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 		return len(paths) > 0
 	}
 	for _, p := range paths {
-		if p.ok && (matchPath(r.pathGlob, p.path) || inMatchedDir(r.pathGlob, p.path) || p.dir && matchBelow(r.pathGlob, p.path)) {
-			return true
-		}
-	}
-	return false
-}
-
-// inMatchedDir reports whether a directory above name matches pattern: for
-// a deny or ask rule, a directory it names stands for what is inside it
-// ("secrets" covers secrets/key, "secrets/*" covers secrets/a/b).
-func inMatchedDir(pattern, name string) bool {
-	for d := path.Dir(name); d != "." && d != "/"; d = path.Dir(d) {
-		if matchPath(pattern, d) {
+		if p.ok && (matchPath(r.pathGlob, p.path) || sandbox.MatchWithin(r.pathGlob, p.path) || p.dir && matchBelow(r.pathGlob, p.path)) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"path"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -59,6 +60,19 @@ func couldMatchBelow(pattern, dir string) bool {
 		}
 	}
 	return len(ps) > len(segs)
+}
+
+// MatchWithin reports whether name or a directory above it matches
+// pattern: whether name lies in what pattern names ("secrets" and
+// "secrets/*" hold secrets/a/key). Rules that forbid use it, so that a
+// directory they name forbids its contents.
+func MatchWithin(pattern, name string) bool {
+	for ; name != "." && name != "/" && name != ""; name = path.Dir(name) {
+		if Match(pattern, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // CleanPattern returns a path pattern in the form Match's names have:

@@ -91,3 +91,20 @@ func TestCleanPattern(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchWithin(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"secrets", "secrets", true},
+		{"secrets", "secrets/key", true},
+		{"secrets/*", "secrets/a/key", true},
+		{"secrets", "docs/secrets", false},
+		{"*.md", "docs/a.txt", false},
+		{"/etc", "/etc/passwd", true},
+		{"secrets", ".", false},
+	} {
+		assert.Equal(t, tc.want, MatchWithin(tc.pattern, tc.name), "%q in %q", tc.name, tc.pattern)
+	}
+}

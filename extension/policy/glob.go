@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -41,16 +40,4 @@ func (g glob) abs() bool { return strings.HasPrefix(g.raw, "/") }
 func (g glob) match(name string) bool {
 	ok, err := doublestar.Match(g.raw, name)
 	return ok && err == nil
-}
-
-// covers reports whether name or a directory above it matches: a
-// forbidden directory forbids what is inside it ("secrets" covers
-// secrets/key).
-func (g glob) covers(name string) bool {
-	for ; name != "." && name != "/" && name != ""; name = path.Dir(name) {
-		if g.match(name) {
-			return true
-		}
-	}
-	return false
 }

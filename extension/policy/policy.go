@@ -587,7 +587,7 @@ func (p *Policy) Hide(rel, abs string) string {
 		if pr.glob.abs() {
 			name = absName
 		}
-		if pr.glob.covers(name) {
+		if sandbox.MatchWithin(pr.glob.raw, name) {
 			where := ""
 			if pr.line > 0 {
 				where = fmt.Sprintf(" (%s:%d)", cfg.file, pr.line)
@@ -703,9 +703,9 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 	}
 	covered := func(g glob) bool {
 		if g.abs() {
-			return g.covers(absName)
+			return sandbox.MatchWithin(g.raw, absName)
 		}
-		return g.covers(relName)
+		return sandbox.MatchWithin(g.raw, relName)
 	}
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
