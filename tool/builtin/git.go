@@ -132,9 +132,11 @@ type diffArgs struct {
 // literal pathspec (":(literal)"), so git's wildcards and pathspec magic
 // cannot widen it. Paths with a filter attribute are left out of every
 // diff (":(attr:!filter)"), so that no clean filter the repository's
-// configuration names runs and shows another file as their content. Before the diff, git_diff lists the paths it would show
-// (git diff --name-only) and leaves out, with ":(exclude,literal)"
-// pathspecs, every one the workspace refuses to read (its deny and allow
+// configuration names runs and shows another file as their content.
+//
+// Before the diff, git_diff lists the paths it would show (git diff
+// --name-only) and leaves out, with ":(exclude,literal)" pathspecs, every
+// one the workspace refuses to read (its deny and allow
 // rules, what sandbox.WithHide hides: the policy's forbidden paths); the
 // answer then ends with "[N changed paths hidden by policy]" and its
 // metadata holds N under MetaHidden, and the hidden names appear nowhere
