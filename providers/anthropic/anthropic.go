@@ -35,6 +35,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/internal/errtext"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -303,14 +304,5 @@ func apiError(model string, err error) error {
 	if id := cmp.Or(apiErr.RequestID, body.RequestID); id != "" {
 		text += " (request id " + id + ")"
 	}
-	return &wrapped{text: text, err: err}
+	return errtext.New(text, err)
 }
-
-// wrapped is an error whose text replaces that of the error it wraps.
-type wrapped struct {
-	text string
-	err  error
-}
-
-func (w *wrapped) Error() string { return w.text }
-func (w *wrapped) Unwrap() error { return w.err }

@@ -31,6 +31,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/internal/errtext"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -326,14 +327,5 @@ func apiError(model string, err error) error {
 	}
 	// The SDK's own text repeats the code, status and message said above,
 	// so it is kept for errors.As, not printed.
-	return &wrapped{text: text, err: err}
+	return errtext.New(text, err)
 }
-
-// wrapped is an error whose text replaces that of the error it wraps.
-type wrapped struct {
-	text string
-	err  error
-}
-
-func (w *wrapped) Error() string { return w.text }
-func (w *wrapped) Unwrap() error { return w.err }

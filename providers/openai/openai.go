@@ -33,6 +33,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/internal/errtext"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -287,15 +288,6 @@ func apiError(api, model string, err error) error {
 	}
 	// The SDK's own text ("OpenAI API error: 429 Too Many Requests")
 	// repeats the status said here: it is kept for errors.As, not printed.
-	return &wrapped{err: err, text: fmt.Sprintf("openai: %s with model %q failed: HTTP %d, type %q, code %q: %s%s",
-		api, model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint)}
+	return errtext.New(fmt.Sprintf("openai: %s with model %q failed: HTTP %d, type %q, code %q: %s%s",
+		api, model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint), err)
 }
-
-// wrapped is an error whose text replaces that of the error it wraps.
-type wrapped struct {
-	text string
-	err  error
-}
-
-func (w *wrapped) Error() string { return w.text }
-func (w *wrapped) Unwrap() error { return w.err }
