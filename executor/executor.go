@@ -51,7 +51,6 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -426,11 +425,10 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return tool.Failure(call, ferr)
 		}
 	}
-	if cs.lockFlags() == lockTicketed {
-		if ferr := e.awaitLocks(ctx, cs.tk, cs); ferr != nil {
+	if tk := cs.tk.Load(); tk != nil {
+		if ferr := e.awaitLocks(ctx, tk, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
-		atomic.CompareAndSwapUint32(&cs.lock, lockTicketed, lockTicketed|lockGranted)
 	}
 	var held slots
 	if e.limits != nil {
@@ -443,7 +441,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// A call holding locks or slots keeps them until its backend has really
 	// stopped (within a grace), so the next writer never overlaps a
 	// backend that is still being killed.
-	gated := held.any() || cs.ticketed()
+	gated := held.any() || cs.tk.Load() != nil
 	cs.started(req.Attempt)
 	timeout := call.Timeout
 	if timeout <= 0 {

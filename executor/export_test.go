@@ -9,10 +9,13 @@ func AgentLimiters(e *Executor) (alive, busy int) {
 	if e.limits == nil {
 		return 0, 0
 	}
-	e.limits.amu.Lock()
-	defer e.limits.amu.Unlock()
-	return len(e.limits.agents), len(e.limits.agents) - e.limits.idle
+	e.limits.mu.Lock()
+	defer e.limits.mu.Unlock()
+	for _, lim := range e.limits.agents {
+		alive++
+		if lim.refs > 0 {
+			busy++
+		}
+	}
+	return alive, busy
 }
-
-// MaxIdleAgents is maxIdleAgents.
-const MaxIdleAgents = maxIdleAgents

@@ -34,26 +34,11 @@ type callState struct {
 	// panicking ResourceDeclarer).
 	refused *tool.Result
 	// tk is the call's place in the lock queues, taken at submission or
-	// again by relock. It is valid while lockTicketed is set.
-	tk *keylock.Ticket
-	// lock holds the lock flags (lockTicketed, lockGranted). It is read
-	// and changed atomically: an extension may run the rest of the chain
-	// more than once at a time for one call (a hedge) and each run checks
-	// it; the first release wins.
-	lock uint32
+	// again by relock; nil when it names no key or is released. An
+	// extension may run the rest of the chain more than once at a time for
+	// one call (a hedge), so it is read and swapped atomically.
+	tk atomic.Pointer[keylock.Ticket]
 }
-
-// The flags of callState.lock.
-const (
-	lockTicketed uint32 = 1 << iota // ticket is taken and not yet released
-	lockGranted                     // the ticket's keys are granted
-)
-
-// lockFlags reads the lock flags.
-func (cs *callState) lockFlags() uint32 { return atomic.LoadUint32(&cs.lock) }
-
-// ticketed reports whether the call holds a ticket it has not released.
-func (cs *callState) ticketed() bool { return cs.lockFlags()&lockTicketed != 0 }
 
 // jobID is the id of the call's job, empty for a call that is not one.
 func (cs *callState) jobID() JobID {
@@ -82,25 +67,11 @@ func (e *Executor) admit(call *tool.Call, entry *registry.Entry, j *job) *callSt
 			rs, cs.refused = declared(d, call)
 		}
 	}
-	cs.setTicket(e.locks.Enqueue(cs.owner(), toRequests(rs)))
+	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
 	if cs.listened() {
 		cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	}
 	return cs
-}
-
-// setTicket records tk (nil when the resources name no key) and its flags.
-func (cs *callState) setTicket(tk *keylock.Ticket) {
-	cs.tk = tk
-	var f uint32
-	switch {
-	case tk == nil:
-	case tk.Ready():
-		f = lockTicketed | lockGranted
-	default:
-		f = lockTicketed
-	}
-	atomic.StoreUint32(&cs.lock, f)
 }
 
 // declared asks the tool for the resources of a call, turning a panic into
@@ -201,18 +172,7 @@ func (cs *callState) emitResult(res *tool.Result) {
 
 // release gives up the call's locks. A second release (the deferred one
 // after finish, or another run's) costs nothing.
-func (cs *callState) release() {
-	for {
-		f := cs.lockFlags()
-		if f&lockTicketed == 0 {
-			return
-		}
-		if atomic.CompareAndSwapUint32(&cs.lock, f, 0) {
-			cs.tk.Release()
-			return
-		}
-	}
-}
+func (cs *callState) release() { cs.tk.Swap(nil).Release() }
 
 // awaitLocks waits for every key of tk, or refuses at once under Refuse.
 func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callState) *tool.Error {
@@ -256,11 +216,11 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	if refused != nil {
 		return refused.Error
 	}
-	if cs.tk.Matches(toRequests(rs)) {
+	if cs.tk.Load().Matches(toRequests(rs)) {
 		return nil
 	}
 	cs.release()
-	cs.setTicket(e.locks.Enqueue(cs.owner(), toRequests(rs)))
+	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
 	return nil
 }
 

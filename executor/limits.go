@@ -26,18 +26,10 @@ type limits struct {
 	cfg    limitConfig
 	global *limiter
 
-	amu    sync.Mutex
-	agents map[string]*limiter // per agent; idle ones beyond maxIdleAgents dropped
-	idle   int                 // agents with refs == 0
-
-	tmu   sync.RWMutex
-	tools map[string]*limiter // per tool; bounded by the registered tools
+	mu     sync.Mutex
+	agents map[string]*limiter // per agent, while one of its calls runs or waits
+	tools  map[string]*limiter // per tool; bounded by the registered tools
 }
-
-// maxIdleAgents is how many limiters of agents with no call running or
-// waiting are kept for reuse; beyond it an idle agent's limiter is dropped,
-// so memory stays bounded however many agents come and go.
-const maxIdleAgents = 256
 
 type limiter struct {
 	sem     *semaphore.Weighted
@@ -45,7 +37,7 @@ type limiter struct {
 	kind    string // "the executor", "agent", "tool"
 	name    string
 	waiting atomic.Int64
-	refs    int // agents only; guarded by limits.amu
+	refs    int // agents only: calls holding or waiting for it; limits.mu
 }
 
 func newLimiter(n int, kind, name string) *limiter {
@@ -104,15 +96,10 @@ func (l *limits) toolLimiter(name string) *limiter {
 	if n <= 0 {
 		return nil
 	}
-	l.tmu.RLock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	lim := l.tools[name]
-	l.tmu.RUnlock()
-	if lim != nil {
-		return lim
-	}
-	l.tmu.Lock()
-	defer l.tmu.Unlock()
-	if lim = l.tools[name]; lim == nil {
+	if lim == nil {
 		lim = newLimiter(n, "tool", name)
 		l.tools[name] = lim
 	}
@@ -120,34 +107,28 @@ func (l *limits) toolLimiter(name string) *limiter {
 }
 
 // getAgent returns the agent's limiter, counting the caller as a user so
-// that the limiter is not dropped while it waits or runs.
+// that the limiter is kept while it waits or runs.
 func (l *limits) getAgent(agent string) *limiter {
-	l.amu.Lock()
-	defer l.amu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	lim := l.agents[agent]
-	switch {
-	case lim == nil:
+	if lim == nil {
 		lim = newLimiter(l.cfg.agent, "agent", agent)
 		l.agents[agent] = lim
-	case lim.refs == 0:
-		l.idle--
 	}
 	lim.refs++
 	return lim
 }
 
+// putAgent drops the caller's use of the agent's limiter, and the limiter
+// with its last user: memory stays in proportion to the agents with calls
+// running or waiting, however many come and go.
 func (l *limits) putAgent(lim *limiter) {
-	l.amu.Lock()
-	defer l.amu.Unlock()
-	lim.refs--
-	if lim.refs > 0 {
-		return
-	}
-	if l.idle >= maxIdleAgents {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if lim.refs--; lim.refs == 0 {
 		delete(l.agents, lim.name)
-		return
 	}
-	l.idle++
 }
 
 // acquire takes the call's slots, narrowest first (tool, agent, global),
