@@ -20,7 +20,6 @@ import (
 	"os"
 	"path"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -171,9 +170,7 @@ func (e *LoadError) Error() string {
 // is used in messages (and its extension says whether it is JSON).
 func (l *Loader) Load(reg *registry.Registry, r io.Reader, name string) error {
 	s := l.session()
-	if data, ok := s.read(r, name); ok {
-		s.parse(data, name)
-	}
+	s.load(r, name)
 	return s.commit(reg)
 }
 
@@ -181,14 +178,7 @@ func (l *Loader) Load(reg *registry.Registry, r io.Reader, name string) error {
 func (l *Loader) LoadFile(reg *registry.Registry, path string) error {
 	s := l.session()
 	f, err := os.Open(path)
-	if err != nil {
-		s.add(path, 0, "", "cannot be read: "+errText(err))
-		return s.commit(reg)
-	}
-	defer f.Close()
-	if data, ok := s.read(f, path); ok {
-		s.parse(data, path)
-	}
+	s.loadFile(path, f, err)
 	return s.commit(reg)
 }
 
@@ -207,15 +197,7 @@ func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) erro
 	sort.Strings(names)
 	for _, n := range names {
 		f, err := fsys.Open(n)
-		if err != nil {
-			s.add(n, 0, "", "cannot be read: "+errText(err))
-			continue
-		}
-		data, ok := s.read(f, n)
-		f.Close()
-		if ok {
-			s.parse(data, n)
-		}
+		s.loadFile(n, f, err)
 	}
 	return s.commit(reg)
 }
@@ -237,41 +219,45 @@ func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL str
 		s.add(name, 0, "", "is not an http or https URL")
 		return s.commit(reg)
 	}
-	name := u.Redacted()
 	timeout := l.Timeout
 	if timeout <= 0 {
 		timeout = DefaultLoadTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if body, err := l.get(ctx, u); err != nil {
+		s.add(u.Redacted(), 0, "", err.Error())
+	} else {
+		defer body.Close()
+		s.load(body, u.Redacted())
+	}
+	return s.commit(reg)
+}
+
+// get fetches u; its error says why not, in words that follow the URL.
+func (l *Loader) get(ctx context.Context, u *url.URL) (io.ReadCloser, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, errors.New("cannot be requested: " + err.Error())
+	}
+	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, text/*;q=0.5")
 	client := l.Client
 	if client == nil {
 		client = &http.Client{}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		s.add(name, 0, "", "cannot be requested: "+err.Error())
-		return s.commit(reg)
-	}
-	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, text/*;q=0.5")
 	resp, err := client.Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		s.add(name, 0, "", "cannot be fetched: "+err.Error())
-		return s.commit(reg)
+		return nil, errors.New("cannot be fetched: " + err.Error())
 	}
-	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		s.add(name, 0, "", "cannot be fetched: the server answered "+resp.Status)
-		return s.commit(reg)
+		resp.Body.Close()
+		return nil, errors.New("cannot be fetched: the server answered " + resp.Status)
 	}
-	if data, ok := s.read(resp.Body, name); ok {
-		s.parse(data, name)
-	}
-	return s.commit(reg)
+	return resp.Body, nil
 }
 
 func errText(err error) string {
@@ -303,21 +289,31 @@ func (s *session) add(file string, line int, toolName, msg string) {
 	s.probs = append(s.probs, Problem{File: file, Line: line, Tool: toolName, Message: msg})
 }
 
-func (s *session) read(r io.Reader, name string) ([]byte, bool) {
-	max := s.l.MaxBytes
-	if max <= 0 {
-		max = DefaultLoadMaxBytes
-	}
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+// loadFile loads an opened file, or says why it could not be opened.
+func (s *session) loadFile(name string, f io.ReadCloser, err error) {
 	if err != nil {
 		s.add(name, 0, "", "cannot be read: "+errText(err))
-		return nil, false
+		return
 	}
-	if int64(len(data)) > max {
-		s.add(name, 0, "", fmt.Sprintf("is larger than %d bytes: split it, or raise Loader.MaxBytes", max))
-		return nil, false
+	defer f.Close()
+	s.load(f, name)
+}
+
+// load reads one file, up to MaxBytes, and parses it.
+func (s *session) load(r io.Reader, file string) {
+	limit := s.l.MaxBytes
+	if limit <= 0 {
+		limit = DefaultLoadMaxBytes
 	}
-	return data, true
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	switch {
+	case err != nil:
+		s.add(file, 0, "", "cannot be read: "+errText(err))
+	case int64(len(data)) > limit:
+		s.add(file, 0, "", fmt.Sprintf("is larger than %d bytes: split it, or raise Loader.MaxBytes", limit))
+	default:
+		s.parse(data, file)
+	}
 }
 
 // commit registers everything found, or nothing when there is a problem.
@@ -353,20 +349,20 @@ func (s *session) commit(reg *registry.Registry) error {
 	return &LoadError{Problems: s.probs}
 }
 
-// The shape of a tool file. The YAML decoder fills these with known fields
-// only; what it cannot fill becomes a problem at its line (see typeProblem).
+// The shape of a tool file. decoder fills these with known fields only;
+// what it cannot fill is a problem at its line.
 type (
 	fileDoc struct {
-		Tools []toolDef `yaml:"tools"`
+		Tools *yaml.Node `yaml:"tools"`
 	}
 	toolDef struct {
-		Name           string    `yaml:"name"`
-		Description    string    `yaml:"description"`
-		Type           string    `yaml:"type"`
-		InputSchema    yaml.Node `yaml:"input_schema"`
-		OutputSchema   yaml.Node `yaml:"output_schema"`
-		Implementation yaml.Node `yaml:"implementation"`
-		Metadata       *metadata `yaml:"metadata"`
+		Name           string     `yaml:"name"`
+		Description    string     `yaml:"description"`
+		Type           string     `yaml:"type"`
+		InputSchema    *yaml.Node `yaml:"input_schema"`
+		OutputSchema   *yaml.Node `yaml:"output_schema"`
+		Implementation *yaml.Node `yaml:"implementation"`
+		Metadata       *metadata  `yaml:"metadata"`
 	}
 	metadata struct {
 		Version          string      `yaml:"version"`
@@ -376,7 +372,7 @@ type (
 		Risk             *string     `yaml:"risk"`
 		RequiresApproval bool        `yaml:"requires_approval"`
 		AllowedModes     []string    `yaml:"allowed_modes"`
-		Timeout          yaml.Node   `yaml:"timeout"`
+		Timeout          *yaml.Node  `yaml:"timeout"`
 		RateLimitPerHour int         `yaml:"rate_limit_per_hour"`
 		Annotations      annotations `yaml:"annotations"`
 	}
@@ -392,15 +388,11 @@ type (
 	}
 )
 
-// keySets says, for each decoded type, where its keys sit (the prefix of a
-// message) and the hints for keys people write by mistake; the known keys
-// are the struct's own yaml tags.
-var keySets = map[reflect.Type]struct {
-	where string
-	hints map[string]string
-}{
-	reflect.TypeFor[fileDoc](): {"", map[string]string{"tool": `use "tools", a list`, "specs": `use "tools"`}},
-	reflect.TypeFor[toolDef](): {"", map[string]string{
+// keyHints are, for each decoded type, the hints for keys people write by
+// mistake; the known keys are the struct's own yaml tags.
+var keyHints = map[reflect.Type]map[string]string{
+	reflect.TypeFor[fileDoc](): {"tool": `use "tools", a list`, "specs": `use "tools"`},
+	reflect.TypeFor[toolDef](): {
 		"tool_type":             `use "type"`,
 		"kind":                  `use "type"`,
 		"implementation_config": `use "implementation"`,
@@ -412,8 +404,8 @@ var keySets = map[reflect.Type]struct {
 		"tags":                  `tags go under metadata`,
 		"timeout":               `timeout goes under metadata`,
 		"requires_approval":     `requires_approval goes under metadata`,
-	}},
-	reflect.TypeFor[metadata](): {"metadata: ", map[string]string{
+	},
+	reflect.TypeFor[metadata](): {
 		"is_dangerous":  `use risk: high (and requires_approval: true)`,
 		"dangerous":     `use risk: high (and requires_approval: true)`,
 		"approval":      `use requires_approval`,
@@ -427,16 +419,16 @@ var keySets = map[reflect.Type]struct {
 		"timeout_sec":   `use timeout: 30s`,
 		"timeout_ms":    `use timeout: 500ms`,
 		"timeout_after": `use timeout`,
-	}},
-	reflect.TypeFor[annotations](): {"metadata.annotations: ", map[string]string{
+	},
+	reflect.TypeFor[annotations](): {
 		"readOnlyHint":    `use read_only`,
 		"destructiveHint": `use destructive`,
 		"idempotentHint":  `use idempotent`,
 		"openWorldHint":   `use open_world`,
-	}},
-	reflect.TypeFor[goImplDef](): {"implementation: ", map[string]string{
+	},
+	reflect.TypeFor[goImplDef](): {
 		"function_name": `use "function"`, "module": `go tools name a function of Loader.Funcs with "function"`,
-	}},
+	},
 }
 
 // maxDecodeProblems caps the problems of keys and values reported for one
@@ -449,9 +441,7 @@ const maxFileProblems = 1000
 
 var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
 
-// parse reads one file's definitions: each YAML document is decoded twice,
-// once as a node tree (to bound it and to know every key's line) and once
-// into the typed structs with unknown keys refused.
+// parse reads one file's definitions, one YAML document at a time.
 func (s *session) parse(data []byte, file string) {
 	if strings.EqualFold(path.Ext(file), ".json") {
 		// JSON is YAML, but encoding/json says what is wrong with bad JSON
@@ -467,27 +457,26 @@ func (s *session) parse(data []byte, file string) {
 			return
 		}
 	}
-	nodes := yaml.NewDecoder(bytes.NewReader(data))
-	typed := yaml.NewDecoder(bytes.NewReader(data))
-	typed.KnownFields(true)
-	docs, start := 0, len(s.probs)
-	for {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for docs, start := 0, len(s.probs); ; docs++ {
 		if len(s.probs)-start >= maxFileProblems {
 			s.probs = s.probs[:start+maxFileProblems]
 			s.add(file, 0, "", fmt.Sprintf("stopped after %d problems: is it a tool file? fix these and load it again", maxFileProblems))
 			return
 		}
 		var doc yaml.Node
-		err := nodes.Decode(&doc)
+		err := dec.Decode(&doc)
 		if err == io.EOF {
-			break
+			if docs == 0 {
+				s.add(file, 0, "", "is empty: it should hold a tools: list")
+			}
+			return
 		}
 		if err != nil {
 			line, msg := yamlError(err)
 			s.add(file, line, "", "is not valid YAML: "+msg)
 			return
 		}
-		docs++
 		// Bound what the document can make us build (alias bombs, depth)
 		// before anything expands it.
 		if err := yamlbound.Check(&doc, 0, 0); err != nil {
@@ -499,24 +488,16 @@ func (s *session) parse(data []byte, file string) {
 			}
 			return
 		}
-		var fd fileDoc
-		terr := typed.Decode(&fd)
-		if s.mergeKeys(file, &doc) {
-			continue
+		if !s.mergeKeys(file, &doc) && len(doc.Content) > 0 {
+			s.parseDoc(file, deref(doc.Content[0]))
 		}
-		if items, ok := s.checkShape(file, &doc); ok {
-			s.parseDoc(file, items, fd.Tools, terr)
-		}
-	}
-	if docs == 0 {
-		s.add(file, 0, "", "is empty: it should hold a tools: list")
 	}
 }
 
 // mergeKeys reports each YAML merge key (<<) of doc, the first
-// maxDecodeProblems of them, and whether there was one. The typed decoder
-// merges their keys but the checks read the node tree, where the merged
-// keys are not: a merged value would be built unchecked or dropped.
+// maxDecodeProblems of them, and whether there was one: a merged value
+// would be checked at the line of its anchor, or dropped, so the keys are
+// to be written out.
 func (s *session) mergeKeys(file string, doc *yaml.Node) bool {
 	found := 0
 	var walk func(n *yaml.Node)
@@ -554,256 +535,174 @@ func yamlError(err error) (int, string) {
 	return 0, msg
 }
 
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
-
-// checkShape checks a document's outline (a mapping with a non-empty tools
-// list of mappings) and returns the tool nodes.
-func (s *session) checkShape(file string, doc *yaml.Node) ([]*yaml.Node, bool) {
-	root := doc
-	if root.Kind == yaml.DocumentNode {
-		if len(root.Content) == 0 {
-			return nil, false
-		}
-		root = deref(root.Content[0])
-	}
+// parseDoc checks a document's outline (a mapping with a non-empty tools
+// list of mappings), then checks and builds every tool.
+func (s *session) parseDoc(file string, root *yaml.Node) {
 	if root.Kind != yaml.MappingNode {
 		s.add(file, root.Line, "", "the top level must be a mapping with a tools: list")
-		return nil, false
+		return
 	}
-	list := value(root, "tools")
-	if list == nil {
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			s.unknownKey(file, "", root.Content[i], reflect.TypeFor[fileDoc]())
-		}
+	d := &decoder{s: s, file: file}
+	defer d.close()
+	var fd fileDoc
+	if !d.decode(root, &fd, "") {
+		return
+	}
+	list := fd.Tools
+	switch {
+	case list == nil:
 		s.add(file, root.Line, "", "has no tools: list")
-		return nil, false
-	}
-	if list.Kind != yaml.SequenceNode {
+		return
+	case list.Kind != yaml.SequenceNode:
 		s.add(file, list.Line, "", "tools must be a list of tool definitions (each starting with \"- name: ...\")")
-		return nil, false
-	}
-	if len(list.Content) == 0 {
+		return
+	case len(list.Content) == 0:
 		s.add(file, list.Line, "", "the tools: list is empty")
 	}
-	items := make([]*yaml.Node, len(list.Content))
 	ok := true
 	for i, item := range list.Content {
-		items[i] = deref(item)
-		if items[i].Kind != yaml.MappingNode {
-			s.add(file, items[i].Line, "", fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", i))
+		if item = deref(item); item.Kind != yaml.MappingNode {
+			s.add(file, item.Line, "", fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", i))
 			ok = false
 		}
 	}
-	return items, ok
-}
-
-// value returns the node at a dotted path of mapping keys and list
-// indexes ("metadata.allowed_modes.1"), the first of duplicated keys, or
-// nil when the path is not all there.
-func value(n *yaml.Node, p string) *yaml.Node {
-	_, v := lookup(n, p)
-	return v
-}
-
-// lookup is value that also returns the node naming it: the key, or the
-// list element itself.
-func lookup(n *yaml.Node, p string) (key, val *yaml.Node) {
-	for elem := range strings.SplitSeq(p, ".") {
-		n = deref(n)
-		key, val = nil, nil
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content) && val == nil; i += 2 {
-				if n.Content[i].Value == elem {
-					key, val = n.Content[i], n.Content[i+1]
-				}
-			}
-		case yaml.SequenceNode:
-			if i, err := strconv.Atoi(elem); err == nil && i >= 0 && i < len(n.Content) {
-				key, val = n.Content[i], n.Content[i]
-			}
-		}
-		if val == nil {
-			return nil, nil
-		}
-		n = val
-	}
-	return key, deref(n)
-}
-
-// cutLast removes the last element of a dotted path.
-func cutLast(p string) (string, string) {
-	if i := strings.LastIndexByte(p, '.'); i >= 0 {
-		return p[:i], p[i+1:]
-	}
-	return "", p
-}
-
-// lastLine is the last line a node's text reaches (an alias is one line).
-func lastLine(n *yaml.Node) int {
-	last := n.Line
-	for _, c := range n.Content {
-		last = max(last, lastLine(c))
-	}
-	return last
-}
-
-// parseDoc reports the decoder's problems, each under the tool whose
-// lines hold it, then checks and builds every tool.
-func (s *session) parseDoc(file string, items []*yaml.Node, defs []toolDef, decodeErr error) {
-	var te *yaml.TypeError
-	if decodeErr != nil && !errors.As(decodeErr, &te) {
-		line, msg := yamlError(decodeErr)
-		s.add(file, line, "", msg)
-		return
-	}
-	byTool := make([][]Problem, len(items))
-	if te != nil {
-		last := make([]int, len(items))
-		for i, n := range items {
-			last[i] = lastLine(n)
-		}
-		errs := te.Errors
-		if len(errs) > maxDecodeProblems {
-			s.add(file, 0, "", fmt.Sprintf("has %d more problems of keys and values after the first %d", len(errs)-maxDecodeProblems, maxDecodeProblems))
-			errs = errs[:maxDecodeProblems]
-		}
-		for _, e := range errs {
-			line, msg := yamlError(errors.New(e))
-			i := -1
-			for j, n := range items {
-				if n.Line <= line && line <= last[j] {
-					i = j
-					break
-				}
-			}
-			if i < 0 {
-				s.add(file, line, "", s.typeProblem(nil, line, msg))
-				continue
-			}
-			byTool[i] = append(byTool[i], Problem{File: file, Line: line, Message: s.typeProblem(items[i], line, msg)})
-		}
-	}
-	for i, item := range items {
-		var d toolDef
-		if i < len(defs) {
-			d = defs[i]
-		}
-		s.parseTool(file, i, item, &d, byTool[i])
+	for i := 0; ok && i < len(list.Content); i++ {
+		s.parseTool(d, i, deref(list.Content[i]))
 	}
 }
 
-var (
-	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+\.(\w+)$`)
-	duplicateKey = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
-	cannotDecode = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*?)(\\.\\.\\.)?`)? into (\\S+)$")
-)
-
-// typeProblem turns one of the YAML decoder's messages about line into
-// the loader's: the key's path, the rule and the fix.
-func (s *session) typeProblem(item *yaml.Node, line int, msg string) string {
-	if m := unknownField.FindStringSubmatch(msg); m != nil {
-		for t := range keySets {
-			if t.Name() == m[2] {
-				return unknownKeyMessage(m[1], t)
-			}
-		}
-	}
-	if m := duplicateKey.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("%q is given twice (first at line %s)", m[1], m[2])
-	}
-	if m := cannotDecode.FindStringSubmatch(msg); m != nil {
-		key, val := keyAt(item, "", line, m[1], m[2], m[3] != "")
-		if item == nil {
-			key, val = "tools", &yaml.Node{}
-		}
-		if val == nil {
-			return msg
-		}
-		shown := val.Value
-		switch into := m[4]; {
-		case into == "bool":
-			return fmt.Sprintf("%s is %q: write true or false", key, shown)
-		case into == "int":
-			return fmt.Sprintf("%s is %q: write a whole number (0 for no limit)", key, shown)
-		case into == "[]string":
-			return key + " must be a list of strings, such as [a, b]"
-		case into == "string" || into == "*string":
-			return key + " must be a string"
-		case strings.HasPrefix(into, "[]"):
-			return key + " must be a list"
-		default:
-			return key + " must be a mapping"
-		}
-	}
-	return msg
+// decoder fills the typed structs from a document's nodes, reading values
+// as the YAML decoder does, and reports what does not fit (an unknown key,
+// a key given twice, a value of the wrong kind) at its line, with the
+// key's dotted path: the first maxDecodeProblems of them.
+type decoder struct {
+	s     *session
+	file  string
+	tool  string // the tool the problems are about
+	count int    // the problems found in the document
 }
 
-// keyAt finds the value the decoder could not fill, the deepest node at
-// line with the YAML tag and text shown (a prefix when cut), and its
-// dotted path.
-func keyAt(n *yaml.Node, prefix string, line int, tag, shown string, cut bool) (string, *yaml.Node) {
+func (d *decoder) add(line int, msg string) {
+	if d.count++; d.count <= maxDecodeProblems {
+		d.s.add(d.file, line, d.tool, msg)
+	}
+}
+
+// close notes the problems left out past the cap.
+func (d *decoder) close() {
+	if d.count > maxDecodeProblems {
+		d.s.add(d.file, 0, "", fmt.Sprintf("has %d more problems of keys and values after the first %d", d.count-maxDecodeProblems, maxDecodeProblems))
+	}
+}
+
+// decode fills *ptr (a pointer to one of the types above) from n.
+func (d *decoder) decode(n *yaml.Node, ptr any, path string) bool {
+	return d.value(n, reflect.ValueOf(ptr).Elem(), path)
+}
+
+// value fills v from n, path being the dotted path of n's key
+// ("metadata.tags.1"). A *yaml.Node takes the node as it is. It returns
+// false when a mapping has a key twice: which value was meant is for the
+// author to say, so the rest is not read.
+func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) bool {
 	n = deref(n)
-	for i := 0; i < len(n.Content); i++ {
-		key, v := strconv.Itoa(i), n.Content[i]
-		if n.Kind == yaml.MappingNode {
-			key, v = n.Content[i].Value, n.Content[i+1]
-			i++
+	if p, ok := v.Addr().Interface().(**yaml.Node); ok {
+		*p = n
+		return true
+	}
+	if n.ShortTag() == "!!null" {
+		return true // the zero value, as the YAML decoder leaves it
+	}
+	kind := n.Kind
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		return d.value(n, v.Elem(), path)
+	case reflect.Struct:
+		if kind == yaml.MappingNode {
+			return d.mapping(n, v, path)
 		}
-		if prefix != "" {
-			key = prefix + "." + key
+	case reflect.Slice:
+		if kind == yaml.SequenceNode {
+			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
+			for i, c := range n.Content {
+				if !d.value(c, v.Index(i), join(path, strconv.Itoa(i))) {
+					return false
+				}
+			}
+			return true
 		}
-		if k, found := keyAt(v, key, line, tag, shown, cut); found != nil {
-			return k, found
-		}
-		if v = deref(v); v.Line == line && v.ShortTag() == "!!"+tag &&
-			(v.Kind != yaml.ScalarNode || v.Value == shown || (cut && strings.HasPrefix(v.Value, shown))) {
-			return key, v
+	default: // strings, bools and ints, read by the YAML decoder
+		if kind == yaml.ScalarNode && n.Decode(v.Addr().Interface()) == nil {
+			return true
 		}
 	}
-	return "", nil
+	msg := path + " must be a mapping"
+	switch t := v.Type(); t.Kind() {
+	case reflect.Bool:
+		msg = fmt.Sprintf("%s is %q: write true or false", path, n.Value)
+	case reflect.Int:
+		msg = fmt.Sprintf("%s is %q: write a whole number (0 for no limit)", path, n.Value)
+	case reflect.String:
+		msg = path + " must be a string"
+	case reflect.Slice:
+		msg = path + " must be a list"
+		if t.Elem().Kind() == reflect.String {
+			msg += " of strings, such as [a, b]"
+		}
+	}
+	d.add(n.Line, msg)
+	return true
 }
 
-func (s *session) unknownKey(file, toolName string, k *yaml.Node, t reflect.Type) {
-	if _, known := yamlKeys(t)[k.Value]; !known {
-		s.add(file, k.Line, toolName, unknownKeyMessage(k.Value, t))
+// mapping fills struct v from mapping n, field by field.
+func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) bool {
+	first := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if line, dup := first[k.Value]; dup {
+			d.add(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
+			return false
+		}
+		first[k.Value] = k.Line
 	}
-}
-
-// unknownKeyMessage says that key is not a key of t, with a hint.
-func unknownKeyMessage(key string, t reflect.Type) string {
-	set := keySets[t]
-	known := slices.Sorted(maps.Keys(yamlKeys(t)))
-	msg := fmt.Sprintf("%sunknown key %q", set.where, key)
-	if h, ok := set.hints[key]; ok {
-		return msg + ": " + h
+	t := v.Type()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i] = t.Field(i).Tag.Get("yaml")
 	}
-	if sug := suggest.Closest(key, known); sug != "" {
-		return msg + fmt.Sprintf(": did you mean %q?", sug)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		f := slices.Index(keys, k.Value)
+		if f >= 0 {
+			if !d.value(n.Content[i+1], v.Field(f), join(path, k.Value)) {
+				return false
+			}
+			continue
+		}
+		msg := fmt.Sprintf("unknown key %q", k.Value)
+		if path != "" {
+			msg = path + ": " + msg
+		}
+		known := slices.Sorted(slices.Values(keys))
+		if h, ok := keyHints[t][k.Value]; ok {
+			msg += ": " + h
+		} else if sug := suggest.Closest(k.Value, known); sug != "" {
+			msg += fmt.Sprintf(": did you mean %q?", sug)
+		} else {
+			msg += ": known keys are " + strings.Join(known, ", ")
+		}
+		d.add(k.Line, msg)
 	}
-	return msg + ": known keys are " + strings.Join(known, ", ")
-}
-
-// yamlKeys returns the keys of struct type t, from its yaml tags.
-func yamlKeys(t reflect.Type) map[string]struct{} {
-	keys := map[string]struct{}{}
-	for i := range t.NumField() {
-		keys[strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]] = struct{}{}
-	}
-	return keys
+	return true
 }
 
 // parseTool checks one definition in one pass and, when nothing is wrong,
-// builds its tool. decoded are the decoder's problems within it.
-func (s *session) parseTool(file string, idx int, item *yaml.Node, d *toolDef, decoded []Problem) {
-	before := len(s.probs)
+// builds its tool.
+func (s *session) parseTool(d *decoder, idx int, item *yaml.Node) {
+	file, before := d.file, len(s.probs)
 	at := func(p string) int {
-		if n := value(item, p); n != nil {
+		if _, n := lookup(item, p); n != nil {
 			return n.Line
 		}
 		return item.Line
@@ -811,25 +710,21 @@ func (s *session) parseTool(file string, idx int, item *yaml.Node, d *toolDef, d
 	// The name comes from the node: with a duplicated name key the first
 	// one names the tool, as it is the one a reader sees first.
 	name := ""
-	if n := value(item, "name"); n == nil || strings.TrimSpace(n.Value) == "" {
+	if _, n := lookup(item, "name"); n == nil || strings.TrimSpace(n.Value) == "" {
 		s.add(file, item.Line, "", fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
 	} else {
 		name = n.Value
 		if err := tool.CheckName(name); err != nil {
-			s.add(file, at("name"), name, err.Error())
+			s.add(file, n.Line, name, err.Error())
 		}
 		if prev, dup := s.seen[name]; dup {
-			s.add(file, at("name"), name, fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", prev.file, prev.line))
+			s.add(file, n.Line, name, fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", prev.file, prev.line))
 		}
 	}
-	for _, p := range decoded {
-		p.Tool = name
-		s.probs = append(s.probs, p)
-		if strings.Contains(p.Message, "is given twice") {
-			// The decoder leaves a mapping with a repeated key empty, and
-			// which of the two values was meant is for the author to say.
-			return
-		}
+	d.tool = name
+	var def toolDef
+	if !d.decode(item, &def, "") {
+		return
 	}
 	placeholder := &loaded{file: file, line: item.Line, name: name}
 	if _, dup := s.seen[name]; name != "" && !dup {
@@ -837,9 +732,9 @@ func (s *session) parseTool(file string, idx int, item *yaml.Node, d *toolDef, d
 	}
 
 	kinds := s.kindNames()
-	kind := d.Type
+	kind := def.Type
 	switch {
-	case value(item, "type") == nil:
+	case !has(item, "type"):
 		s.add(file, item.Line, name, "type is missing: set it to one of "+strings.Join(kinds, ", "))
 	case !slices.Contains(kinds, kind):
 		msg := fmt.Sprintf("type %q is not known", kind)
@@ -858,45 +753,43 @@ func (s *session) parseTool(file string, idx int, item *yaml.Node, d *toolDef, d
 	var spec tool.Spec
 	var impl tool.Tool
 	if kind == "go" {
-		if impl = s.goImpl(file, name, item, d); impl != nil {
+		if impl = s.goImpl(d, item, def.Implementation); impl != nil {
 			spec = impl.Spec()
 		}
 	}
 	spec.Name = name
-	switch n := value(item, "description"); {
+	switch _, n := lookup(item, "description"); {
 	case n != nil:
 		if n.ShortTag() == "!!null" || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == "") {
-			s.add(file, at("description"), name, "description is empty: tell the model what the tool does and when to use it")
+			s.add(file, n.Line, name, "description is empty: tell the model what the tool does and when to use it")
 		}
-		spec.Description = d.Description
+		spec.Description = def.Description
 	case kind != "go" || (impl != nil && spec.Description == ""):
 		s.add(file, item.Line, name, "description is missing: tell the model what the tool does and when to use it")
 	}
-	if raw, ok := s.schemaField(file, name, "input_schema", &d.InputSchema); ok {
+	if raw, ok := s.schemaField(file, name, "input_schema", def.InputSchema); ok {
 		spec.InputSchema = raw
 	} else if len(spec.InputSchema) == 0 {
 		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	if raw, ok := s.schemaField(file, name, "output_schema", &d.OutputSchema); ok {
+	if raw, ok := s.schemaField(file, name, "output_schema", def.OutputSchema); ok {
 		spec.OutputSchema = raw
 	}
 	if kind != "go" {
 		// A command, an endpoint or a remote tool changes something outside
-		// the program unless the file says otherwise: medium unless a
-		// metadata.risk says otherwise.
+		// the program: medium unless a metadata.risk says otherwise.
 		spec.Risk = tool.RiskMedium
 	}
-	if d.Metadata != nil {
-		s.applyMetadata(file, name, item, d.Metadata, &spec)
+	if def.Metadata != nil {
+		s.applyMetadata(file, name, item, def.Metadata, &spec)
 	}
-	impl0 := &d.Implementation
-	if impl0.Kind != 0 && deref(impl0).Kind != yaml.MappingNode && kind != "go" {
-		s.add(file, impl0.Line, name, "implementation must be a mapping")
+	if n := def.Implementation; n != nil && n.Kind != yaml.MappingNode && kind != "go" {
+		s.add(file, n.Line, name, "implementation must be a mapping")
 	}
 	if len(s.probs) > before || kind == "" {
 		return
 	}
-	if t := s.build(file, name, item, kind, d, spec, impl); t != nil {
+	if t := s.build(file, name, item, kind, def.Implementation, spec, impl); t != nil {
 		placeholder.tool = t
 		s.defs = append(s.defs, placeholder)
 	}
@@ -915,10 +808,9 @@ func (s *session) kindNames() []string {
 
 // schemaField converts input_schema or output_schema to JSON and checks it.
 func (s *session) schemaField(file, name, field string, n *yaml.Node) (json.RawMessage, bool) {
-	if n.Kind == 0 {
+	if n == nil {
 		return nil, false
 	}
-	n = deref(n)
 	if n.Kind != yaml.MappingNode {
 		s.add(file, n.Line, name, field+" must be a mapping (a JSON Schema whose root is {type: object})")
 		return nil, false
@@ -933,7 +825,8 @@ func (s *session) schemaField(file, name, field string, n *yaml.Node) (json.RawM
 		if str, ok := t.(string); ok {
 			shown = []byte(str)
 		}
-		s.add(file, value(n, "type").Line, name, fmt.Sprintf("%s.type is %q: the root must be \"object\", because every provider wants an object of arguments", field, shown))
+		_, tn := lookup(n, "type")
+		s.add(file, tn.Line, name, fmt.Sprintf("%s.type is %q: the root must be \"object\", because every provider wants an object of arguments", field, shown))
 		return nil, false
 	}
 	raw, _ := json.Marshal(v)
@@ -947,10 +840,12 @@ func (s *session) schemaField(file, name, field string, n *yaml.Node) (json.RawM
 // applyMetadata checks the values the decoder could not judge and copies
 // the metadata into spec.
 func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata, spec *tool.Spec) {
+	at := func(key string) int {
+		_, n := lookup(item, "metadata."+key)
+		return n.Line
+	}
 	// A key the file leaves out keeps the value a go tool's Go definition
 	// gave it.
-	has := func(key string) bool { return value(item, "metadata."+key) != nil }
-	at := func(key string) int { return value(item, "metadata."+key).Line }
 	a := &spec.Annotations
 	for key, set := range map[string]func(){
 		"version":                 func() { spec.Version = m.Version },
@@ -966,7 +861,7 @@ func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata,
 		"annotations.idempotent":  func() { a.Idempotent = m.Annotations.Idempotent },
 		"annotations.open_world":  func() { a.OpenWorld = m.Annotations.OpenWorld },
 	} {
-		if has(key) {
+		if has(item, "metadata."+key) {
 			set()
 		}
 	}
@@ -993,7 +888,7 @@ func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata,
 	if m.RateLimitPerHour < 0 {
 		s.add(file, at("rate_limit_per_hour"), name, fmt.Sprintf("metadata.rate_limit_per_hour is %d: write a whole number of calls per hour, 0 for no limit", m.RateLimitPerHour))
 	}
-	if v := deref(&m.Timeout); v.Kind != 0 {
+	if v := m.Timeout; v != nil {
 		switch {
 		case v.Kind != yaml.ScalarNode:
 			s.add(file, v.Line, name, "metadata.timeout must be a duration such as \"30s\"")
@@ -1013,23 +908,23 @@ func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata,
 	}
 }
 
-// goImpl finds a go tool's implementation in the function table.
-func (s *session) goImpl(file, name string, item *yaml.Node, d *toolDef) tool.Tool {
-	fn, line := name, item.Line
-	if n := deref(&d.Implementation); n.Kind != 0 {
-		if n.Kind != yaml.MappingNode {
-			s.add(file, n.Line, name, "implementation must be a mapping (function: name)")
+// goImpl finds a go tool's implementation in the function table: the
+// function implementation.function names, or else the tool's own name.
+func (s *session) goImpl(d *decoder, item, n *yaml.Node) tool.Tool {
+	fn, line := d.tool, item.Line
+	if n != nil {
+		var def goImplDef
+		if !d.decode(n, &def, "implementation") || n.Kind != yaml.MappingNode {
 			return nil
 		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			s.unknownKey(file, name, n.Content[i], reflect.TypeFor[goImplDef]())
-		}
-		if v := value(n, "function"); v != nil {
-			if v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
-				s.add(file, v.Line, name, "implementation.function must be a string")
+		if k, v := lookup(n, "function"); k != nil {
+			if v.Kind == yaml.ScalarNode && def.Function == "" {
+				d.s.add(d.file, k.Line, d.tool, "implementation.function is empty: name a function of Loader.Funcs")
+			}
+			if def.Function == "" {
 				return nil
 			}
-			fn, line = v.Value, v.Line
+			fn, line = def.Function, v.Line
 		}
 	}
 	if fn == "" {
@@ -1048,19 +943,18 @@ func (s *session) goImpl(file, name string, item *yaml.Node, d *toolDef) tool.To
 	default:
 		msg += ": it has " + strings.Join(keys, ", ")
 	}
-	s.add(file, line, name, msg)
+	s.add(d.file, line, d.tool, msg)
 	return nil
 }
 
 // build turns a checked definition into a tool.
-func (s *session) build(file, name string, item *yaml.Node, kind string, d *toolDef, spec tool.Spec, impl tool.Tool) tool.Tool {
+func (s *session) build(file, name string, item *yaml.Node, kind string, implNode *yaml.Node, spec tool.Spec, impl tool.Tool) tool.Tool {
 	var t tool.Tool
 	if kind == "go" {
 		t = &goTool{spec: spec, impl: impl}
 	} else {
 		var implJSON any = map[string]any{}
-		implNode := deref(&d.Implementation)
-		if implNode.Kind != 0 {
+		if implNode != nil {
 			v, line, err := toJSON(implNode)
 			if err != nil {
 				s.add(file, line, name, "implementation: "+err.Error())
@@ -1112,11 +1006,16 @@ func (s *session) kindErrors(file, name string, item *yaml.Node, err error) {
 		if errors.As(e, &fp) && fp.FieldPath() != "" {
 			p := fp.FieldPath()
 			// The line of the field, or of the deepest key on its path.
-			for q := "implementation." + p; q != ""; q, _ = cutLast(q) {
+			for q := "implementation." + p; ; {
 				if k, _ := lookup(item, q); k != nil {
 					line = k.Line
 					break
 				}
+				i := strings.LastIndexByte(q, '.')
+				if i < 0 {
+					break
+				}
+				q = q[:i]
 			}
 			msg = "implementation." + e.Error()
 			if !strings.HasPrefix(e.Error(), p) {
@@ -1228,4 +1127,53 @@ func (g *goTool) Resources(args json.RawMessage) []tool.Resource {
 		return r.Resources(args)
 	}
 	return nil
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// lookup returns the node at a dotted path of mapping keys and list
+// indexes ("metadata.allowed_modes.1") and the node naming it (the key, or
+// the list element itself), the first of repeated keys, or nils when the
+// path is not all there.
+func lookup(n *yaml.Node, p string) (key, val *yaml.Node) {
+	for elem := range strings.SplitSeq(p, ".") {
+		n = deref(n)
+		key, val = nil, nil
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content) && val == nil; i += 2 {
+				if n.Content[i].Value == elem {
+					key, val = n.Content[i], n.Content[i+1]
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(elem); err == nil && i >= 0 && i < len(n.Content) {
+				key, val = n.Content[i], n.Content[i]
+			}
+		}
+		if val == nil {
+			return nil, nil
+		}
+		n = val
+	}
+	return key, deref(n)
+}
+
+// has says whether the file writes the key at path p.
+func has(n *yaml.Node, p string) bool {
+	k, _ := lookup(n, p)
+	return k != nil
+}
+
+// join adds a key to a dotted path.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }

@@ -255,6 +255,21 @@ extra: 1
 			`t.yaml:9: tool "a": metadata.risk must be a string`,
 			`t.yaml:10: unknown key "extra": known keys are tools`,
 		}},
+		{"a value given by an alias of the wrong kind", "t.yaml", `x: &a {type: object}
+tools:
+  - name: read_file
+    type: go
+    metadata: {annotations: {title: *a}}
+`, []string{
+			`t.yaml:1: unknown key "x": known keys are tools`,
+			`t.yaml:1: tool "read_file": metadata.annotations.title must be a string`,
+		}},
+		{"empty go function", "t.yaml", `tools:
+  - name: a
+    description: d
+    type: go
+    implementation: {function: ""}
+`, []string{`t.yaml:5: tool "a": implementation.function is empty: name a function of Loader.Funcs`}},
 		{"duplicated key in metadata", "t.yaml", `tools:
   - name: a
     description: d
@@ -570,6 +585,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("tools: &a [*a]\n"))
 	f.Add([]byte("tools:\n  - {name: a, name: b, type: go}\n---\ntools: []\n"))
 	f.Add([]byte("tools:\n  - name: read_file\n    type: go\n    input_schema: &x {risk: bogus}\n    metadata: {<<: *x}\n"))
+	f.Add([]byte("x: &a {type: object}\ntools:\n  - {name: read_file, type: go, metadata: {annotations: {title: *a}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		reg := registry.New()
 		err := newLoader(&shellRecorder{argv: map[string][]string{}}).Load(reg, bytes.NewReader(data), "f.yaml")
