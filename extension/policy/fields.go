@@ -154,3 +154,18 @@ func plainString(v []byte) (string, bool) {
 	}
 	return string(v[1 : len(v)-1]), true
 }
+
+// decodesToItself reports whether v is a JSON string that json.Unmarshal
+// decodes to exactly its bytes between the quotes: no escapes, no quote or
+// control character inside, valid UTF-8.
+func decodesToItself(v []byte) bool {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return false
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(v)
+}

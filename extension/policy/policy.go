@@ -638,6 +638,11 @@ func sortedKeys(m map[string]int64) []string {
 }
 
 func valueSize(v json.RawMessage) int64 {
+	if decodesToItself(v) {
+		// What json.Unmarshal would return is the bytes between the quotes:
+		// count them without decoding a copy (a file's content may be MiBs).
+		return int64(len(v) - 2)
+	}
 	var s string
 	if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
 		return int64(len(s))
@@ -668,15 +673,13 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, fi
 
 func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, field, raw string) (string, error) {
 	var relName, absName string
-	shown := fmt.Sprintf("%q", raw)
+	resolved := raw // what a denial shows beside raw when they differ
 	if ws != nil {
 		rel, err := ws.Resolve(raw)
 		if err != nil {
 			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: %v", field, err)
 		}
-		if rel != raw {
-			shown = fmt.Sprintf("%q (resolved: %q)", raw, rel)
-		}
+		resolved = rel
 		abs := ws.Dir()
 		if rel != "." {
 			abs += "/" + rel
@@ -713,7 +716,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		}
 		for _, pr := range r.forbiddenPaths {
 			if covered(pr.glob) {
-				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shown, pr.source)
+				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shownPath(raw, resolved), pr.source)
 			}
 		}
 	}
@@ -729,7 +732,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 					name = absName
 				}
 				if sandbox.MatchBelow(pr.glob.raw, name) {
-					rule, err := p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which listing or searching it would reach: name a directory outside them", field, shown, pr.source)
+					rule, err := p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which listing or searching it would reach: name a directory outside them", field, shownPath(raw, resolved), pr.source)
 					// The model cannot change the governance file; the
 					// operator's option is the error's cause.
 					if te, ok := err.(*tool.Error); ok {
@@ -756,5 +759,14 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 	for i, pr := range allow {
 		pats[i] = pr.source
 	}
-	return p.denial(cfg, scope+".allowed_paths", allow[0].line, "argument %q: path %s is not under an allowed path (%s)", field, shown, strings.Join(pats, ", "))
+	return p.denial(cfg, scope+".allowed_paths", allow[0].line, "argument %q: path %s is not under an allowed path (%s)", field, shownPath(raw, resolved), strings.Join(pats, ", "))
+}
+
+// shownPath is how a denial shows a path argument: as written, quoted, and
+// what it resolved to when that differs. Only denials format it.
+func shownPath(raw, resolved string) string {
+	if resolved != raw {
+		return fmt.Sprintf("%q (resolved: %q)", raw, resolved)
+	}
+	return fmt.Sprintf("%q", raw)
 }
