@@ -130,10 +130,11 @@ func (e *Extension) Priority() int { return extension.PriorityTracing }
 func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		c := &req.Call
-		if !trace.SpanContextFromContext(ctx).IsValid() {
+		// One look-up of the caller's span serves both questions below.
+		if parent := trace.SpanFromContext(ctx); !parent.SpanContext().IsValid() {
 			if sc, ok := remoteParent(c.TraceID, c.SpanID); ok {
 				ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
-			} else if e.noop && isNoopSpan(trace.SpanFromContext(ctx)) {
+			} else if e.noop && isNoopSpan(parent) {
 				// No trace to continue and a no-op tracer: the span would
 				// be invalid and non-recording (no ids to fill in, nothing
 				// to record), and StartChild further in treats a context
