@@ -8,6 +8,7 @@ package loader
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -133,19 +134,17 @@ type Problem struct {
 
 // String formats the problem as `file:line: tool "name": message`.
 func (p Problem) String() string {
-	var b strings.Builder
-	if p.File != "" {
-		b.WriteString(p.File)
-		if p.Line > 0 {
-			b.WriteString(":" + strconv.Itoa(p.Line))
-		}
-		b.WriteString(": ")
-	}
+	s := p.Message
 	if p.Tool != "" {
-		fmt.Fprintf(&b, "tool %q: ", p.Tool)
+		s = fmt.Sprintf("tool %q: %s", p.Tool, s)
 	}
-	b.WriteString(p.Message)
-	return b.String()
+	switch {
+	case p.File != "" && p.Line > 0:
+		s = fmt.Sprintf("%s:%d: %s", p.File, p.Line, s)
+	case p.File != "":
+		s = p.File + ": " + s
+	}
+	return s
 }
 
 // LoadError lists every problem found by a load. Nothing was registered.
@@ -260,30 +259,20 @@ func (l *Loader) get(ctx context.Context, u *url.URL) (io.ReadCloser, error) {
 	return resp.Body, nil
 }
 
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
 // session is one load: the problems and tools found so far.
 type session struct {
 	l     *Loader
 	probs []Problem
-	defs  []*loaded
-	seen  map[string]*loaded
+	tools []tool.Tool
+	where map[string]place // where each tool's name is first defined
 }
 
-type loaded struct {
+type place struct {
 	file string
 	line int
-	name string
-	tool tool.Tool
 }
 
-func (l *Loader) session() *session { return &session{l: l, seen: map[string]*loaded{}} }
+func (l *Loader) session() *session { return &session{l: l, where: map[string]place{}} }
 
 func (s *session) add(file string, line int, toolName, msg string) {
 	s.probs = append(s.probs, Problem{File: file, Line: line, Tool: toolName, Message: msg})
@@ -316,35 +305,38 @@ func (s *session) load(r io.Reader, file string) {
 	}
 }
 
-// commit registers everything found, or nothing when there is a problem.
+// errText is err without the operation and path of an *fs.PathError,
+// which the problem names already.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// commit registers every tool found, or none when there is a problem.
 func (s *session) commit(reg *registry.Registry) error {
 	if reg == nil {
 		s.add("", 0, "", "the registry is nil: pass the *registry.Registry to load into")
 	} else {
-		for _, d := range s.defs {
-			if _, dup := reg.Lookup(d.name); dup {
-				s.add(d.file, d.line, d.name, "is already registered in the registry: rename it, or Remove the registered one first")
+		for _, t := range s.tools {
+			if _, dup := reg.Lookup(t.Spec().Name); dup {
+				name := t.Spec().Name
+				at := s.where[name]
+				s.add(at.file, at.line, name, "is already registered in the registry: rename it, or Remove the registered one first")
 			}
 		}
 	}
 	if len(s.probs) == 0 {
-		tools := make([]tool.Tool, len(s.defs))
-		for i, d := range s.defs {
-			tools[i] = d.tool
+		err := reg.Register(s.tools...)
+		if err == nil {
+			return nil
 		}
-		if err := reg.Register(tools...); err != nil {
-			s.add("", 0, "", err.Error())
-		}
+		s.add("", 0, "", err.Error())
 	}
-	if len(s.probs) == 0 {
-		return nil
-	}
-	sort.SliceStable(s.probs, func(i, j int) bool {
-		a, b := s.probs[i], s.probs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		return a.Line < b.Line
+	slices.SortStableFunc(s.probs, func(a, b Problem) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 	return &LoadError{Problems: s.probs}
 }
@@ -535,6 +527,37 @@ func yamlError(err error) (int, string) {
 	return 0, msg
 }
 
+// reader reads one YAML document of a file: it fills the typed structs from
+// the node tree, checks each tool in one pass and reports every problem
+// with the file, the line and the tool.
+type reader struct {
+	s     *session
+	file  string
+	count int        // the problems of keys and values found in the document
+	item  *yaml.Node // the tool definition being read
+	name  string     // its name
+}
+
+// problem reports a problem of the tool being read.
+func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, r.name, msg) }
+
+// keyProblem reports a problem of keys and values: the first
+// maxDecodeProblems of a document.
+func (r *reader) keyProblem(line int, msg string) {
+	if r.count++; r.count <= maxDecodeProblems {
+		r.problem(line, msg)
+	}
+}
+
+// at is the line of the key at dotted path p in the tool's definition, or
+// of the definition when the key is not there.
+func (r *reader) at(p string) int {
+	if k, _ := lookup(r.item, p); k != nil {
+		return k.Line
+	}
+	return r.item.Line
+}
+
 // parseDoc checks a document's outline (a mapping with a non-empty tools
 // list of mappings), then checks and builds every tool.
 func (s *session) parseDoc(file string, root *yaml.Node) {
@@ -542,10 +565,14 @@ func (s *session) parseDoc(file string, root *yaml.Node) {
 		s.add(file, root.Line, "", "the top level must be a mapping with a tools: list")
 		return
 	}
-	d := &decoder{s: s, file: file}
-	defer d.close()
+	r := &reader{s: s, file: file}
+	defer func() {
+		if r.count > maxDecodeProblems {
+			s.add(file, 0, "", fmt.Sprintf("has %d more problems of keys and values after the first %d", r.count-maxDecodeProblems, maxDecodeProblems))
+		}
+	}()
 	var fd fileDoc
-	if !d.decode(root, &fd, "") {
+	if !r.decode(root, &fd, "") {
 		return
 	}
 	list := fd.Tools
@@ -567,44 +594,21 @@ func (s *session) parseDoc(file string, root *yaml.Node) {
 		}
 	}
 	for i := 0; ok && i < len(list.Content); i++ {
-		s.parseTool(d, i, deref(list.Content[i]))
+		r.tool(i, deref(list.Content[i]))
 	}
 }
 
-// decoder fills the typed structs from a document's nodes, reading values
-// as the YAML decoder does, and reports what does not fit (an unknown key,
-// a key given twice, a value of the wrong kind) at its line, with the
-// key's dotted path: the first maxDecodeProblems of them.
-type decoder struct {
-	s     *session
-	file  string
-	tool  string // the tool the problems are about
-	count int    // the problems found in the document
-}
-
-func (d *decoder) add(line int, msg string) {
-	if d.count++; d.count <= maxDecodeProblems {
-		d.s.add(d.file, line, d.tool, msg)
-	}
-}
-
-// close notes the problems left out past the cap.
-func (d *decoder) close() {
-	if d.count > maxDecodeProblems {
-		d.s.add(d.file, 0, "", fmt.Sprintf("has %d more problems of keys and values after the first %d", d.count-maxDecodeProblems, maxDecodeProblems))
-	}
-}
-
-// decode fills *ptr (a pointer to one of the types above) from n.
-func (d *decoder) decode(n *yaml.Node, ptr any, path string) bool {
-	return d.value(n, reflect.ValueOf(ptr).Elem(), path)
+// decode fills *ptr, a pointer to one of the types above, from n.
+func (r *reader) decode(n *yaml.Node, ptr any, path string) bool {
+	return r.value(n, reflect.ValueOf(ptr).Elem(), path)
 }
 
 // value fills v from n, path being the dotted path of n's key
-// ("metadata.tags.1"). A *yaml.Node takes the node as it is. It returns
-// false when a mapping has a key twice: which value was meant is for the
-// author to say, so the rest is not read.
-func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) bool {
+// ("metadata.tags.1"), reading values as the YAML decoder does; a
+// *yaml.Node takes the node as it is. It returns false when a mapping has
+// a key twice: which value was meant is for the author to say, so the rest
+// is not read.
+func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 	n = deref(n)
 	if p, ok := v.Addr().Interface().(**yaml.Node); ok {
 		*p = n
@@ -613,27 +617,26 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) bool {
 	if n.ShortTag() == "!!null" {
 		return true // the zero value, as the YAML decoder leaves it
 	}
-	kind := n.Kind
 	switch v.Kind() {
 	case reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem()))
-		return d.value(n, v.Elem(), path)
+		return r.value(n, v.Elem(), path)
 	case reflect.Struct:
-		if kind == yaml.MappingNode {
-			return d.mapping(n, v, path)
+		if n.Kind == yaml.MappingNode {
+			return r.mapping(n, v, path)
 		}
 	case reflect.Slice:
-		if kind == yaml.SequenceNode {
+		if n.Kind == yaml.SequenceNode {
 			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
 			for i, c := range n.Content {
-				if !d.value(c, v.Index(i), join(path, strconv.Itoa(i))) {
+				if !r.value(c, v.Index(i), join(path, strconv.Itoa(i))) {
 					return false
 				}
 			}
 			return true
 		}
-	default: // strings, bools and ints, read by the YAML decoder
-		if kind == yaml.ScalarNode && n.Decode(v.Addr().Interface()) == nil {
+	default: // strings, bools and ints
+		if n.Kind == yaml.ScalarNode && n.Decode(v.Addr().Interface()) == nil {
 			return true
 		}
 	}
@@ -651,173 +654,160 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) bool {
 			msg += " of strings, such as [a, b]"
 		}
 	}
-	d.add(n.Line, msg)
+	r.keyProblem(n.Line, msg)
 	return true
 }
 
-// mapping fills struct v from mapping n, field by field.
-func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) bool {
+// mapping fills struct v from mapping n, a field for each key its yaml tag
+// names.
+func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
 	first := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if line, dup := first[k.Value]; dup {
-			d.add(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
+			r.keyProblem(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
 			return false
 		}
 		first[k.Value] = k.Line
 	}
-	t := v.Type()
-	keys := make([]string, t.NumField())
+	keys := make([]string, v.NumField())
 	for i := range keys {
-		keys[i] = t.Field(i).Tag.Get("yaml")
+		keys[i] = v.Type().Field(i).Tag.Get("yaml")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i]
-		f := slices.Index(keys, k.Value)
-		if f >= 0 {
-			if !d.value(n.Content[i+1], v.Field(f), join(path, k.Value)) {
+		k := n.Content[i].Value
+		if f := slices.Index(keys, k); f >= 0 {
+			if !r.value(n.Content[i+1], v.Field(f), join(path, k)) {
 				return false
 			}
 			continue
 		}
-		msg := fmt.Sprintf("unknown key %q", k.Value)
+		msg := fmt.Sprintf("unknown key %q", k)
 		if path != "" {
 			msg = path + ": " + msg
 		}
 		known := slices.Sorted(slices.Values(keys))
-		if h, ok := keyHints[t][k.Value]; ok {
+		if h, ok := keyHints[v.Type()][k]; ok {
 			msg += ": " + h
-		} else if sug := suggest.Closest(k.Value, known); sug != "" {
+		} else if sug := suggest.Closest(k, known); sug != "" {
 			msg += fmt.Sprintf(": did you mean %q?", sug)
 		} else {
 			msg += ": known keys are " + strings.Join(known, ", ")
 		}
-		d.add(k.Line, msg)
+		r.keyProblem(n.Content[i].Line, msg)
 	}
 	return true
 }
 
-// parseTool checks one definition in one pass and, when nothing is wrong,
+// tool checks one definition in one pass and, when nothing is wrong,
 // builds its tool.
-func (s *session) parseTool(d *decoder, idx int, item *yaml.Node) {
-	file, before := d.file, len(s.probs)
-	at := func(p string) int {
-		if _, n := lookup(item, p); n != nil {
-			return n.Line
-		}
-		return item.Line
-	}
+func (r *reader) tool(idx int, item *yaml.Node) {
+	r.item, r.name = item, ""
+	before := len(r.s.probs)
 	// The name comes from the node: with a duplicated name key the first
 	// one names the tool, as it is the one a reader sees first.
-	name := ""
 	if _, n := lookup(item, "name"); n == nil || strings.TrimSpace(n.Value) == "" {
-		s.add(file, item.Line, "", fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
+		r.problem(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
 	} else {
-		name = n.Value
-		if err := tool.CheckName(name); err != nil {
-			s.add(file, n.Line, name, err.Error())
+		r.name = n.Value
+		if err := tool.CheckName(r.name); err != nil {
+			r.problem(n.Line, err.Error())
 		}
-		if prev, dup := s.seen[name]; dup {
-			s.add(file, n.Line, name, fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", prev.file, prev.line))
+		if first, dup := r.s.where[r.name]; dup {
+			r.problem(n.Line, fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", first.file, first.line))
+		} else {
+			r.s.where[r.name] = place{r.file, item.Line}
 		}
 	}
-	d.tool = name
 	var def toolDef
-	if !d.decode(item, &def, "") {
+	if !r.decode(item, &def, "") {
 		return
 	}
-	placeholder := &loaded{file: file, line: item.Line, name: name}
-	if _, dup := s.seen[name]; name != "" && !dup {
-		s.seen[name] = placeholder
-	}
-
-	kinds := s.kindNames()
-	kind := def.Type
-	switch {
-	case !has(item, "type"):
-		s.add(file, item.Line, name, "type is missing: set it to one of "+strings.Join(kinds, ", "))
-	case !slices.Contains(kinds, kind):
-		msg := fmt.Sprintf("type %q is not known", kind)
-		switch {
-		case slices.Contains([]string{"shell", "http", "mcp"}, kind):
-			msg = fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind)
-		case suggest.Closest(kind, kinds) != "":
-			msg += fmt.Sprintf(": did you mean %q?", suggest.Closest(kind, kinds))
-		default:
-			msg += ": known types are " + strings.Join(kinds, ", ")
-		}
-		s.add(file, at("type"), name, msg)
-		kind = ""
-	}
-
+	kind := r.kind(def.Type)
 	var spec tool.Spec
 	var impl tool.Tool
 	if kind == "go" {
-		if impl = s.goImpl(d, item, def.Implementation); impl != nil {
+		if impl = r.goImpl(def.Implementation); impl != nil {
 			spec = impl.Spec()
 		}
-	}
-	spec.Name = name
-	switch _, n := lookup(item, "description"); {
-	case n != nil:
-		if n.ShortTag() == "!!null" || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == "") {
-			s.add(file, n.Line, name, "description is empty: tell the model what the tool does and when to use it")
-		}
-		spec.Description = def.Description
-	case kind != "go" || (impl != nil && spec.Description == ""):
-		s.add(file, item.Line, name, "description is missing: tell the model what the tool does and when to use it")
-	}
-	if raw, ok := s.schemaField(file, name, "input_schema", def.InputSchema); ok {
-		spec.InputSchema = raw
-	} else if len(spec.InputSchema) == 0 {
-		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	if raw, ok := s.schemaField(file, name, "output_schema", def.OutputSchema); ok {
-		spec.OutputSchema = raw
-	}
-	if kind != "go" {
+	} else {
 		// A command, an endpoint or a remote tool changes something outside
 		// the program: medium unless a metadata.risk says otherwise.
 		spec.Risk = tool.RiskMedium
 	}
+	spec.Name = r.name
+	switch _, n := lookup(item, "description"); {
+	case n == nil:
+		if kind != "go" || (impl != nil && spec.Description == "") {
+			r.problem(item.Line, "description is missing: tell the model what the tool does and when to use it")
+		}
+	case n.ShortTag() == "!!null" || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == ""):
+		r.problem(n.Line, "description is empty: tell the model what the tool does and when to use it")
+	default:
+		spec.Description = def.Description
+	}
+	if raw, ok := r.schema("input_schema", def.InputSchema); ok {
+		spec.InputSchema = raw
+	} else if len(spec.InputSchema) == 0 {
+		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	if raw, ok := r.schema("output_schema", def.OutputSchema); ok {
+		spec.OutputSchema = raw
+	}
 	if def.Metadata != nil {
-		s.applyMetadata(file, name, item, def.Metadata, &spec)
+		r.metadata(def.Metadata, &spec)
 	}
 	if n := def.Implementation; n != nil && n.Kind != yaml.MappingNode && kind != "go" {
-		s.add(file, n.Line, name, "implementation must be a mapping")
+		r.problem(n.Line, "implementation must be a mapping")
 	}
-	if len(s.probs) > before || kind == "" {
+	if len(r.s.probs) > before || kind == "" {
 		return
 	}
-	if t := s.build(file, name, item, kind, def.Implementation, spec, impl); t != nil {
-		placeholder.tool = t
-		s.defs = append(s.defs, placeholder)
+	if t := r.build(kind, def.Implementation, spec, impl); t != nil {
+		r.s.tools = append(r.s.tools, t)
 	}
 }
 
-func (s *session) kindNames() []string {
-	names := []string{"go"}
-	for k, f := range s.l.Kinds {
+// kind checks a definition's type: go, or a key of Loader.Kinds. It
+// returns "" when the type is not known.
+func (r *reader) kind(kind string) string {
+	kinds := []string{"go"}
+	for k, f := range r.s.l.Kinds {
 		if f != nil && k != "go" {
-			names = append(names, k)
+			kinds = append(kinds, k)
 		}
 	}
-	sort.Strings(names[1:])
-	return names
+	sort.Strings(kinds[1:])
+	msg := fmt.Sprintf("type %q is not known", kind)
+	switch sug := suggest.Closest(kind, kinds); {
+	case !has(r.item, "type"):
+		r.problem(r.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
+		return ""
+	case slices.Contains(kinds, kind):
+		return kind
+	case slices.Contains([]string{"shell", "http", "mcp"}, kind):
+		msg = fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind)
+	case sug != "":
+		msg += fmt.Sprintf(": did you mean %q?", sug)
+	default:
+		msg += ": known types are " + strings.Join(kinds, ", ")
+	}
+	r.problem(r.at("type"), msg)
+	return ""
 }
 
-// schemaField converts input_schema or output_schema to JSON and checks it.
-func (s *session) schemaField(file, name, field string, n *yaml.Node) (json.RawMessage, bool) {
+// schema converts input_schema or output_schema to JSON and checks it.
+func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 	if n == nil {
 		return nil, false
 	}
 	if n.Kind != yaml.MappingNode {
-		s.add(file, n.Line, name, field+" must be a mapping (a JSON Schema whose root is {type: object})")
+		r.problem(n.Line, field+" must be a mapping (a JSON Schema whose root is {type: object})")
 		return nil, false
 	}
-	v, errLine, err := toJSON(n)
+	v, line, err := toJSON(n)
 	if err != nil {
-		s.add(file, errLine, name, field+": "+err.Error())
+		r.problem(line, field+": "+err.Error())
 		return nil, false
 	}
 	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
@@ -825,25 +815,20 @@ func (s *session) schemaField(file, name, field string, n *yaml.Node) (json.RawM
 		if str, ok := t.(string); ok {
 			shown = []byte(str)
 		}
-		_, tn := lookup(n, "type")
-		s.add(file, tn.Line, name, fmt.Sprintf("%s.type is %q: the root must be \"object\", because every provider wants an object of arguments", field, shown))
+		r.problem(r.at(field+".type"), fmt.Sprintf("%s.type is %q: the root must be \"object\", because every provider wants an object of arguments", field, shown))
 		return nil, false
 	}
 	raw, _ := json.Marshal(v)
 	if _, err := schema.Compile(raw); err != nil {
-		s.add(file, n.Line, name, field+": "+err.Error())
+		r.problem(n.Line, field+": "+err.Error())
 		return nil, false
 	}
 	return raw, true
 }
 
-// applyMetadata checks the values the decoder could not judge and copies
-// the metadata into spec.
-func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata, spec *tool.Spec) {
-	at := func(key string) int {
-		_, n := lookup(item, "metadata."+key)
-		return n.Line
-	}
+// metadata checks the values the decoder could not judge and copies the
+// metadata into spec.
+func (r *reader) metadata(m *metadata, spec *tool.Spec) {
 	// A key the file leaves out keeps the value a go tool's Go definition
 	// gave it.
 	a := &spec.Annotations
@@ -861,18 +846,18 @@ func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata,
 		"annotations.idempotent":  func() { a.Idempotent = m.Annotations.Idempotent },
 		"annotations.open_world":  func() { a.OpenWorld = m.Annotations.OpenWorld },
 	} {
-		if has(item, "metadata."+key) {
+		if has(r.item, "metadata."+key) {
 			set()
 		}
 	}
 	if m.Risk != nil {
-		if r, err := tool.ParseRisk(*m.Risk); err != nil {
-			s.add(file, at("risk"), name, fmt.Sprintf("metadata.risk is %q: use low, medium or high", *m.Risk))
+		if risk, err := tool.ParseRisk(*m.Risk); err != nil {
+			r.problem(r.at("metadata.risk"), fmt.Sprintf("metadata.risk is %q: use low, medium or high", *m.Risk))
 		} else {
-			spec.Risk = r
+			spec.Risk = risk
 		}
 	}
-	known := append(slices.Clone(builtinModes), s.l.Modes...)
+	known := append(slices.Clone(builtinModes), r.s.l.Modes...)
 	for i, mode := range m.AllowedModes {
 		if slices.Contains(known, mode) {
 			continue
@@ -883,58 +868,54 @@ func (s *session) applyMetadata(file, name string, item *yaml.Node, m *metadata,
 		} else {
 			msg += ": known modes are " + strings.Join(known, ", ") + " (add others with Loader.Modes)"
 		}
-		s.add(file, at("allowed_modes."+strconv.Itoa(i)), name, msg)
+		r.problem(r.at("metadata.allowed_modes."+strconv.Itoa(i)), msg)
 	}
 	if m.RateLimitPerHour < 0 {
-		s.add(file, at("rate_limit_per_hour"), name, fmt.Sprintf("metadata.rate_limit_per_hour is %d: write a whole number of calls per hour, 0 for no limit", m.RateLimitPerHour))
+		r.problem(r.at("metadata.rate_limit_per_hour"), fmt.Sprintf("metadata.rate_limit_per_hour is %d: write a whole number of calls per hour, 0 for no limit", m.RateLimitPerHour))
 	}
-	if v := m.Timeout; v != nil {
-		switch {
-		case v.Kind != yaml.ScalarNode:
-			s.add(file, v.Line, name, "metadata.timeout must be a duration such as \"30s\"")
-		case v.ShortTag() == "!!int" || v.ShortTag() == "!!float":
-			s.add(file, v.Line, name, fmt.Sprintf("metadata.timeout %s has no unit: write %q", v.Value, v.Value+"s"))
-		default:
-			dur, err := time.ParseDuration(v.Value)
-			switch {
-			case err != nil:
-				s.add(file, v.Line, name, fmt.Sprintf("metadata.timeout %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", v.Value))
-			case dur <= 0:
-				s.add(file, v.Line, name, fmt.Sprintf("metadata.timeout %q must be positive: leave it out for the executor's default", v.Value))
-			default:
-				spec.Timeout = dur
-			}
-		}
+	v := m.Timeout
+	if v == nil {
+		return
+	}
+	dur, err := time.ParseDuration(v.Value)
+	switch tag := v.ShortTag(); {
+	case v.Kind != yaml.ScalarNode:
+		r.problem(v.Line, "metadata.timeout must be a duration such as \"30s\"")
+	case tag == "!!int" || tag == "!!float":
+		r.problem(v.Line, fmt.Sprintf("metadata.timeout %s has no unit: write %q", v.Value, v.Value+"s"))
+	case err != nil:
+		r.problem(v.Line, fmt.Sprintf("metadata.timeout %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", v.Value))
+	case dur <= 0:
+		r.problem(v.Line, fmt.Sprintf("metadata.timeout %q must be positive: leave it out for the executor's default", v.Value))
+	default:
+		spec.Timeout = dur
 	}
 }
 
 // goImpl finds a go tool's implementation in the function table: the
 // function implementation.function names, or else the tool's own name.
-func (s *session) goImpl(d *decoder, item, n *yaml.Node) tool.Tool {
-	fn, line := d.tool, item.Line
+func (r *reader) goImpl(n *yaml.Node) tool.Tool {
+	fn, line := r.name, r.item.Line
 	if n != nil {
 		var def goImplDef
-		if !d.decode(n, &def, "implementation") || n.Kind != yaml.MappingNode {
+		if !r.decode(n, &def, "implementation") || n.Kind != yaml.MappingNode {
 			return nil
 		}
 		if k, v := lookup(n, "function"); k != nil {
 			if v.Kind == yaml.ScalarNode && def.Function == "" {
-				d.s.add(d.file, k.Line, d.tool, "implementation.function is empty: name a function of Loader.Funcs")
+				r.problem(k.Line, "implementation.function is empty: name a function of Loader.Funcs")
 			}
-			if def.Function == "" {
-				return nil
-			}
-			fn, line = def.Function, v.Line
+			fn, line = def.Function, k.Line
 		}
 	}
 	if fn == "" {
 		return nil
 	}
-	if t := s.l.Funcs[fn]; t != nil {
+	if t := r.s.l.Funcs[fn]; t != nil {
 		return t
 	}
 	msg := fmt.Sprintf("go function %q is not in the function table", fn)
-	keys := slices.Sorted(maps.Keys(s.l.Funcs))
+	keys := slices.Sorted(maps.Keys(r.s.l.Funcs))
 	switch sug := suggest.Closest(fn, keys); {
 	case len(keys) == 0:
 		msg += ": the Loader has none; set Loader.Funcs (loader.FuncTable(...))"
@@ -943,101 +924,81 @@ func (s *session) goImpl(d *decoder, item, n *yaml.Node) tool.Tool {
 	default:
 		msg += ": it has " + strings.Join(keys, ", ")
 	}
-	s.add(d.file, line, d.tool, msg)
+	r.problem(line, msg)
 	return nil
 }
 
-// build turns a checked definition into a tool.
-func (s *session) build(file, name string, item *yaml.Node, kind string, implNode *yaml.Node, spec tool.Spec, impl tool.Tool) tool.Tool {
-	var t tool.Tool
-	if kind == "go" {
-		t = &goTool{spec: spec, impl: impl}
-	} else {
-		var implJSON any = map[string]any{}
+// build makes the tool of a checked definition: a go tool, or what the
+// kind's factory makes of the implementation block.
+func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl tool.Tool) tool.Tool {
+	fail := func(line int, msg string) tool.Tool {
+		r.problem(line, msg)
+		return nil
+	}
+	var t tool.Tool = &goTool{spec: spec, impl: impl}
+	if kind != "go" {
+		raw := json.RawMessage(`{}`)
 		if implNode != nil {
 			v, line, err := toJSON(implNode)
 			if err != nil {
-				s.add(file, line, name, "implementation: "+err.Error())
-				return nil
+				return fail(line, "implementation: "+err.Error())
 			}
-			implJSON = v
+			raw, _ = json.Marshal(v)
 		}
-		raw, _ := json.Marshal(implJSON)
 		var err error
-		if t, err = s.l.Kinds[kind](spec, raw); err != nil {
-			s.kindErrors(file, name, item, err)
+		if t, err = r.s.l.Kinds[kind](spec, raw); err != nil {
+			r.kindErrors(err)
 			return nil
 		}
 		if t == nil {
-			s.add(file, item.Line, name, fmt.Sprintf("the %q factory returned no tool", kind))
-			return nil
+			return fail(r.item.Line, fmt.Sprintf("the %q factory returned no tool", kind))
 		}
 	}
 	if c, ok := t.(tool.Checker); ok {
 		if err := c.Check(); err != nil {
-			s.add(file, item.Line, name, err.Error())
-			return nil
+			return fail(r.item.Line, err.Error())
 		}
 	}
-	if got := t.Spec().Name; got != name {
-		s.add(file, item.Line, name, fmt.Sprintf("the %q factory returned a tool named %q", kind, got))
-		return nil
+	if got := t.Spec().Name; got != r.name {
+		return fail(r.item.Line, fmt.Sprintf("the %q factory returned a tool named %q", kind, got))
 	}
 	if in := t.Spec().InputSchema; len(in) > 0 {
 		if _, err := schema.Compile(in); err != nil {
-			s.add(file, item.Line, name, "input schema: "+err.Error())
-			return nil
+			return fail(r.item.Line, "input schema: "+err.Error())
 		}
 	}
 	return t
 }
 
-// kindErrors reports a factory's error, one problem per joined error, each
-// at the line of the field it names.
-func (s *session) kindErrors(file, name string, item *yaml.Node, err error) {
-	line0 := item.Line
-	if k, _ := lookup(item, "implementation"); k != nil {
-		line0 = k.Line
-	}
-	for _, e := range flatten(err, nil) {
-		line := line0
-		msg := "implementation: " + e.Error()
-		var fp interface{ FieldPath() string }
-		if errors.As(e, &fp) && fp.FieldPath() != "" {
-			p := fp.FieldPath()
-			// The line of the field, or of the deepest key on its path.
-			for q := "implementation." + p; ; {
-				if k, _ := lookup(item, q); k != nil {
-					line = k.Line
-					break
-				}
-				i := strings.LastIndexByte(q, '.')
-				if i < 0 {
-					break
-				}
-				q = q[:i]
-			}
-			msg = "implementation." + e.Error()
-			if !strings.HasPrefix(e.Error(), p) {
-				msg = "implementation." + p + ": " + e.Error()
-			}
-		}
-		s.add(file, line, name, msg)
-	}
-}
-
-// flatten expands errors joined with errors.Join, at any depth.
-func flatten(err error, out []error) []error {
+// kindErrors reports a factory's error, one problem per error joined with
+// errors.Join, each at the line of the field it names.
+func (r *reader) kindErrors(err error) {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
-			out = flatten(e, out)
+			r.kindErrors(e)
 		}
-		return out
+		return
 	}
-	if err != nil {
-		out = append(out, err)
+	if err == nil {
+		return
 	}
-	return out
+	line, msg := r.at("implementation"), "implementation: "+err.Error()
+	var fp interface{ FieldPath() string }
+	if errors.As(err, &fp) && fp.FieldPath() != "" {
+		p := fp.FieldPath()
+		// The line of the field, or of the deepest key on its path.
+		for q := "implementation." + p; q != ""; q = q[:max(strings.LastIndexByte(q, '.'), 0)] {
+			if has(r.item, q) {
+				line = r.at(q)
+				break
+			}
+		}
+		msg = "implementation." + p + ": " + err.Error()
+		if strings.HasPrefix(err.Error(), p) {
+			msg = "implementation." + err.Error()
+		}
+	}
+	r.problem(line, msg)
 }
 
 // toJSON converts a YAML node to a JSON-ready value, keeping integers exact
