@@ -16,6 +16,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -341,42 +342,45 @@ func (s *session) commit(reg *registry.Registry) error {
 	return &LoadError{Problems: s.probs}
 }
 
-// The shape of a tool file. decoder fills these with known fields only;
-// what it cannot fill is a problem at its line.
+// The shape of a tool file. reader fills these with known fields only;
+// what it cannot fill is a problem at its line. A *yaml.Node is read later.
 type (
 	fileDoc struct {
 		Tools *yaml.Node `yaml:"tools"`
 	}
 	toolDef struct {
 		Name           string     `yaml:"name"`
-		Description    string     `yaml:"description"`
+		Description    *yaml.Node `yaml:"description"`
 		Type           string     `yaml:"type"`
 		InputSchema    *yaml.Node `yaml:"input_schema"`
 		OutputSchema   *yaml.Node `yaml:"output_schema"`
 		Implementation *yaml.Node `yaml:"implementation"`
-		Metadata       *metadata  `yaml:"metadata"`
+		Metadata       *yaml.Node `yaml:"metadata"`
 	}
+	// metadata is read onto a tool.Spec, each field pointing at its own:
+	// a key the file leaves out keeps the value a go tool's Go definition
+	// gave it.
 	metadata struct {
-		Version          string      `yaml:"version"`
-		Category         string      `yaml:"category"`
-		Tags             []string    `yaml:"tags"`
-		Secrets          []string    `yaml:"secrets"`
-		Risk             *string     `yaml:"risk"`
-		RequiresApproval bool        `yaml:"requires_approval"`
-		AllowedModes     []string    `yaml:"allowed_modes"`
-		Timeout          *yaml.Node  `yaml:"timeout"`
-		RateLimitPerHour int         `yaml:"rate_limit_per_hour"`
-		Annotations      annotations `yaml:"annotations"`
+		Version          *string        `yaml:"version"`
+		Category         *string        `yaml:"category"`
+		Tags             *[]string      `yaml:"tags"`
+		Secrets          *[]string      `yaml:"secrets"`
+		Risk             *tool.Risk     `yaml:"risk"`
+		RequiresApproval *bool          `yaml:"requires_approval"`
+		AllowedModes     *[]string      `yaml:"allowed_modes"`
+		Timeout          *time.Duration `yaml:"timeout"`
+		RateLimitPerHour *int           `yaml:"rate_limit_per_hour"`
+		Annotations      annotations    `yaml:"annotations"`
 	}
 	annotations struct {
-		Title       string `yaml:"title"`
-		ReadOnly    bool   `yaml:"read_only"`
-		Destructive bool   `yaml:"destructive"`
-		Idempotent  bool   `yaml:"idempotent"`
-		OpenWorld   bool   `yaml:"open_world"`
+		Title       *string `yaml:"title"`
+		ReadOnly    *bool   `yaml:"read_only"`
+		Destructive *bool   `yaml:"destructive"`
+		Idempotent  *bool   `yaml:"idempotent"`
+		OpenWorld   *bool   `yaml:"open_world"`
 	}
 	goImplDef struct {
-		Function string `yaml:"function"`
+		Function *yaml.Node `yaml:"function"`
 	}
 )
 
@@ -533,13 +537,14 @@ func yamlError(err error) (int, string) {
 type reader struct {
 	s     *session
 	file  string
-	count int        // the problems of keys and values found in the document
-	item  *yaml.Node // the tool definition being read
-	name  string     // its name
+	count int            // the problems of keys and values found in the document
+	item  *yaml.Node     // the tool definition being read
+	name  string         // its name
+	lines map[string]int // the line of each key read in it, by dotted path
 }
 
-// problem reports a problem of the tool being read.
-func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, r.name, msg) }
+// problem reports a problem found in the document.
+func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, "", msg) }
 
 // keyProblem reports a problem of keys and values: the first
 // maxDecodeProblems of a document.
@@ -552,8 +557,8 @@ func (r *reader) keyProblem(line int, msg string) {
 // at is the line of the key at dotted path p in the tool's definition, or
 // of the definition when the key is not there.
 func (r *reader) at(p string) int {
-	if k, _ := lookup(r.item, p); k != nil {
-		return k.Line
+	if line, ok := r.lines[p]; ok {
+		return line
 	}
 	return r.item.Line
 }
@@ -565,7 +570,7 @@ func (s *session) parseDoc(file string, root *yaml.Node) {
 		s.add(file, root.Line, "", "the top level must be a mapping with a tools: list")
 		return
 	}
-	r := &reader{s: s, file: file}
+	r := &reader{s: s, file: file, lines: map[string]int{}}
 	defer func() {
 		if r.count > maxDecodeProblems {
 			s.add(file, 0, "", fmt.Sprintf("has %d more problems of keys and values after the first %d", r.count-maxDecodeProblems, maxDecodeProblems))
@@ -604,10 +609,9 @@ func (r *reader) decode(n *yaml.Node, ptr any, path string) bool {
 }
 
 // value fills v from n, path being the dotted path of n's key
-// ("metadata.tags.1"), reading values as the YAML decoder does; a
-// *yaml.Node takes the node as it is. It returns false when a mapping has
-// a key twice: which value was meant is for the author to say, so the rest
-// is not read.
+// ("metadata.tags.1"); a null leaves v as it is, as if not written. It
+// returns false when a mapping has a key twice: which value was meant is
+// for the author to say, so the tool is not built.
 func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 	n = deref(n)
 	if p, ok := v.Addr().Interface().(**yaml.Node); ok {
@@ -615,112 +619,151 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 		return true
 	}
 	if n.ShortTag() == "!!null" {
-		return true // the zero value, as the YAML decoder leaves it
+		return true
 	}
+	msg := ""
 	switch v.Kind() {
 	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
 		return r.value(n, v.Elem(), path)
 	case reflect.Struct:
 		if n.Kind == yaml.MappingNode {
 			return r.mapping(n, v, path)
 		}
+		msg = path + " must be a mapping"
 	case reflect.Slice:
 		if n.Kind == yaml.SequenceNode {
 			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
+			ok := true
 			for i, c := range n.Content {
-				if !r.value(c, v.Index(i), join(path, strconv.Itoa(i))) {
-					return false
-				}
+				p := join(path, strconv.Itoa(i))
+				r.lines[p] = c.Line
+				ok = r.value(c, v.Index(i), p) && ok
 			}
-			return true
+			return ok
 		}
-	default: // strings, bools and ints
-		if n.Kind == yaml.ScalarNode && n.Decode(v.Addr().Interface()) == nil {
-			return true
-		}
+		msg = path + " must be a list of strings, such as [a, b]"
+	default:
+		msg = scalar(n, v, path)
 	}
-	msg := path + " must be a mapping"
-	switch t := v.Type(); t.Kind() {
-	case reflect.Bool:
-		msg = fmt.Sprintf("%s is %q: write true or false", path, n.Value)
-	case reflect.Int:
-		msg = fmt.Sprintf("%s is %q: write a whole number (0 for no limit)", path, n.Value)
-	case reflect.String:
-		msg = path + " must be a string"
-	case reflect.Slice:
-		msg = path + " must be a list"
-		if t.Elem().Kind() == reflect.String {
-			msg += " of strings, such as [a, b]"
-		}
+	if msg != "" {
+		r.keyProblem(n.Line, msg)
 	}
-	r.keyProblem(n.Line, msg)
 	return true
+}
+
+// scalar reads a string, a bool, a count, a risk or a duration into v, or
+// says what n must be instead.
+func scalar(n *yaml.Node, v reflect.Value, path string) string {
+	isScalar := n.Kind == yaml.ScalarNode
+	switch p := v.Addr().Interface().(type) {
+	case *string:
+		if !isScalar {
+			return path + " must be a string"
+		}
+		*p = n.Value
+	case *bool:
+		if !isScalar || n.Decode(p) != nil {
+			return fmt.Sprintf("%s is %q: write true or false", path, n.Value)
+		}
+	case *int:
+		if !isScalar || n.Decode(p) != nil {
+			return fmt.Sprintf("%s is %q: write a whole number (0 for no limit)", path, n.Value)
+		}
+		if *p < 0 {
+			return fmt.Sprintf("%s is %d: write a whole number of calls per hour, 0 for no limit", path, *p)
+		}
+	case *tool.Risk:
+		risk, err := tool.ParseRisk(n.Value)
+		switch {
+		case !isScalar:
+			return path + " must be a string"
+		case err != nil:
+			return fmt.Sprintf("%s is %q: use low, medium or high", path, n.Value)
+		}
+		*p = risk
+	case *time.Duration:
+		d, err := time.ParseDuration(n.Value)
+		switch tag := n.ShortTag(); {
+		case !isScalar:
+			return path + " must be a duration such as \"30s\""
+		case tag == "!!int" || tag == "!!float":
+			return fmt.Sprintf("%s %s has no unit: write %q", path, n.Value, n.Value+"s")
+		case err != nil:
+			return fmt.Sprintf("%s %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", path, n.Value)
+		case d <= 0:
+			return fmt.Sprintf("%s %q must be positive: leave it out for the executor's default", path, n.Value)
+		}
+		*p = d
+	}
+	return ""
 }
 
 // mapping fills struct v from mapping n, a field for each key its yaml tag
 // names.
 func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
-	first := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i]
-		if line, dup := first[k.Value]; dup {
-			r.keyProblem(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
-			return false
-		}
-		first[k.Value] = k.Line
-	}
 	keys := make([]string, v.NumField())
 	for i := range keys {
 		keys[i] = v.Type().Field(i).Tag.Get("yaml")
 	}
+	ok := true
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i].Value
-		if f := slices.Index(keys, k); f >= 0 {
-			if !r.value(n.Content[i+1], v.Field(f), join(path, k)) {
-				return false
+		k, p := n.Content[i], join(path, n.Content[i].Value)
+		if f := slices.Index(keys, k.Value); f >= 0 {
+			if line, dup := r.lines[p]; dup {
+				r.keyProblem(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
+				ok = false
+				continue
 			}
+			r.lines[p] = k.Line
+			ok = r.value(n.Content[i+1], v.Field(f), p) && ok
 			continue
 		}
-		msg := fmt.Sprintf("unknown key %q", k)
+		msg := fmt.Sprintf("unknown key %q", k.Value)
 		if path != "" {
 			msg = path + ": " + msg
 		}
 		known := slices.Sorted(slices.Values(keys))
-		if h, ok := keyHints[v.Type()][k]; ok {
+		if h, ok := keyHints[v.Type()][k.Value]; ok {
 			msg += ": " + h
-		} else if sug := suggest.Closest(k, known); sug != "" {
+		} else if sug := suggest.Closest(k.Value, known); sug != "" {
 			msg += fmt.Sprintf(": did you mean %q?", sug)
 		} else {
 			msg += ": known keys are " + strings.Join(known, ", ")
 		}
-		r.keyProblem(n.Content[i].Line, msg)
+		r.keyProblem(k.Line, msg)
 	}
-	return true
+	return ok
 }
 
 // tool checks one definition in one pass and, when nothing is wrong,
 // builds its tool.
 func (r *reader) tool(idx int, item *yaml.Node) {
-	r.item, r.name = item, ""
+	r.item, r.lines = item, map[string]int{}
 	before := len(r.s.probs)
-	// The name comes from the node: with a duplicated name key the first
-	// one names the tool, as it is the one a reader sees first.
-	if _, n := lookup(item, "name"); n == nil || strings.TrimSpace(n.Value) == "" {
+	defer func() { // what is found here is about this tool
+		for i := before; i < len(r.s.probs); i++ {
+			r.s.probs[i].Tool = r.name
+		}
+	}()
+	var def toolDef
+	ok := r.decode(item, &def, "")
+	if r.name = def.Name; strings.TrimSpace(r.name) == "" {
+		r.name = ""
 		r.problem(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
 	} else {
-		r.name = n.Value
 		if err := tool.CheckName(r.name); err != nil {
-			r.problem(n.Line, err.Error())
+			r.problem(r.at("name"), err.Error())
 		}
 		if first, dup := r.s.where[r.name]; dup {
-			r.problem(n.Line, fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", first.file, first.line))
+			r.problem(r.at("name"), fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", first.file, first.line))
 		} else {
 			r.s.where[r.name] = place{r.file, item.Line}
 		}
 	}
-	var def toolDef
-	if !r.decode(item, &def, "") {
+	if !ok {
 		return
 	}
 	kind := r.kind(def.Type)
@@ -736,15 +779,17 @@ func (r *reader) tool(idx int, item *yaml.Node) {
 		spec.Risk = tool.RiskMedium
 	}
 	spec.Name = r.name
-	switch _, n := lookup(item, "description"); {
+	switch n := def.Description; {
 	case n == nil:
 		if kind != "go" || (impl != nil && spec.Description == "") {
 			r.problem(item.Line, "description is missing: tell the model what the tool does and when to use it")
 		}
-	case n.ShortTag() == "!!null" || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == ""):
+	case n.Kind != yaml.ScalarNode:
+		r.problem(n.Line, "description must be a string")
+	case n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "":
 		r.problem(n.Line, "description is empty: tell the model what the tool does and when to use it")
 	default:
-		spec.Description = def.Description
+		spec.Description = n.Value
 	}
 	if raw, ok := r.schema("input_schema", def.InputSchema); ok {
 		spec.InputSchema = raw
@@ -754,8 +799,8 @@ func (r *reader) tool(idx int, item *yaml.Node) {
 	if raw, ok := r.schema("output_schema", def.OutputSchema); ok {
 		spec.OutputSchema = raw
 	}
-	if def.Metadata != nil {
-		r.metadata(def.Metadata, &spec)
+	if def.Metadata != nil && !r.metadata(def.Metadata, &spec) {
+		return
 	}
 	if n := def.Implementation; n != nil && n.Kind != yaml.MappingNode && kind != "go" {
 		r.problem(n.Line, "implementation must be a mapping")
@@ -779,16 +824,16 @@ func (r *reader) kind(kind string) string {
 	}
 	sort.Strings(kinds[1:])
 	msg := fmt.Sprintf("type %q is not known", kind)
-	switch sug := suggest.Closest(kind, kinds); {
-	case !has(r.item, "type"):
+	switch _, given := r.lines["type"]; {
+	case !given:
 		r.problem(r.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
 		return ""
 	case slices.Contains(kinds, kind):
 		return kind
 	case slices.Contains([]string{"shell", "http", "mcp"}, kind):
 		msg = fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind)
-	case sug != "":
-		msg += fmt.Sprintf(": did you mean %q?", sug)
+	case suggest.Closest(kind, kinds) != "":
+		msg += fmt.Sprintf(": did you mean %q?", suggest.Closest(kind, kinds))
 	default:
 		msg += ": known types are " + strings.Join(kinds, ", ")
 	}
@@ -805,7 +850,7 @@ func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 		r.problem(n.Line, field+" must be a mapping (a JSON Schema whose root is {type: object})")
 		return nil, false
 	}
-	v, line, err := toJSON(n)
+	v, line, err := r.toJSON(n, field)
 	if err != nil {
 		r.problem(line, field+": "+err.Error())
 		return nil, false
@@ -826,39 +871,24 @@ func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 	return raw, true
 }
 
-// metadata checks the values the decoder could not judge and copies the
-// metadata into spec.
-func (r *reader) metadata(m *metadata, spec *tool.Spec) {
-	// A key the file leaves out keeps the value a go tool's Go definition
-	// gave it.
+// metadata reads the metadata block onto spec and checks the modes it
+// allows.
+func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
 	a := &spec.Annotations
-	for key, set := range map[string]func(){
-		"version":                 func() { spec.Version = m.Version },
-		"category":                func() { spec.Category = m.Category },
-		"tags":                    func() { spec.Tags = m.Tags },
-		"secrets":                 func() { spec.Secrets = m.Secrets },
-		"requires_approval":       func() { spec.RequiresApproval = m.RequiresApproval },
-		"allowed_modes":           func() { spec.AllowedModes = m.AllowedModes },
-		"rate_limit_per_hour":     func() { spec.RateLimitPerHour = max(m.RateLimitPerHour, 0) },
-		"annotations.title":       func() { a.Title = m.Annotations.Title },
-		"annotations.read_only":   func() { a.ReadOnly = m.Annotations.ReadOnly },
-		"annotations.destructive": func() { a.Destructive = m.Annotations.Destructive },
-		"annotations.idempotent":  func() { a.Idempotent = m.Annotations.Idempotent },
-		"annotations.open_world":  func() { a.OpenWorld = m.Annotations.OpenWorld },
-	} {
-		if has(r.item, "metadata."+key) {
-			set()
-		}
+	m := metadata{
+		Version: &spec.Version, Category: &spec.Category, Tags: &spec.Tags, Secrets: &spec.Secrets,
+		Risk: &spec.Risk, RequiresApproval: &spec.RequiresApproval, AllowedModes: &spec.AllowedModes,
+		Timeout: &spec.Timeout, RateLimitPerHour: &spec.RateLimitPerHour,
+		Annotations: annotations{&a.Title, &a.ReadOnly, &a.Destructive, &a.Idempotent, &a.OpenWorld},
 	}
-	if m.Risk != nil {
-		if risk, err := tool.ParseRisk(*m.Risk); err != nil {
-			r.problem(r.at("metadata.risk"), fmt.Sprintf("metadata.risk is %q: use low, medium or high", *m.Risk))
-		} else {
-			spec.Risk = risk
-		}
+	if !r.decode(n, &m, "metadata") {
+		return false
+	}
+	if _, given := r.lines["metadata.allowed_modes"]; !given {
+		return true
 	}
 	known := append(slices.Clone(builtinModes), r.s.l.Modes...)
-	for i, mode := range m.AllowedModes {
+	for i, mode := range spec.AllowedModes {
 		if slices.Contains(known, mode) {
 			continue
 		}
@@ -870,26 +900,7 @@ func (r *reader) metadata(m *metadata, spec *tool.Spec) {
 		}
 		r.problem(r.at("metadata.allowed_modes."+strconv.Itoa(i)), msg)
 	}
-	if m.RateLimitPerHour < 0 {
-		r.problem(r.at("metadata.rate_limit_per_hour"), fmt.Sprintf("metadata.rate_limit_per_hour is %d: write a whole number of calls per hour, 0 for no limit", m.RateLimitPerHour))
-	}
-	v := m.Timeout
-	if v == nil {
-		return
-	}
-	dur, err := time.ParseDuration(v.Value)
-	switch tag := v.ShortTag(); {
-	case v.Kind != yaml.ScalarNode:
-		r.problem(v.Line, "metadata.timeout must be a duration such as \"30s\"")
-	case tag == "!!int" || tag == "!!float":
-		r.problem(v.Line, fmt.Sprintf("metadata.timeout %s has no unit: write %q", v.Value, v.Value+"s"))
-	case err != nil:
-		r.problem(v.Line, fmt.Sprintf("metadata.timeout %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", v.Value))
-	case dur <= 0:
-		r.problem(v.Line, fmt.Sprintf("metadata.timeout %q must be positive: leave it out for the executor's default", v.Value))
-	default:
-		spec.Timeout = dur
-	}
+	return true
 }
 
 // goImpl finds a go tool's implementation in the function table: the
@@ -901,11 +912,12 @@ func (r *reader) goImpl(n *yaml.Node) tool.Tool {
 		if !r.decode(n, &def, "implementation") || n.Kind != yaml.MappingNode {
 			return nil
 		}
-		if k, v := lookup(n, "function"); k != nil {
-			if v.Kind == yaml.ScalarNode && def.Function == "" {
-				r.problem(k.Line, "implementation.function is empty: name a function of Loader.Funcs")
+		if f := def.Function; f != nil {
+			if f.Kind != yaml.ScalarNode || f.ShortTag() == "!!null" || f.Value == "" {
+				r.problem(f.Line, "implementation.function must name a function of Loader.Funcs")
+				return nil
 			}
-			fn, line = def.Function, k.Line
+			fn, line = f.Value, f.Line
 		}
 	}
 	if fn == "" {
@@ -939,7 +951,7 @@ func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl to
 	if kind != "go" {
 		raw := json.RawMessage(`{}`)
 		if implNode != nil {
-			v, line, err := toJSON(implNode)
+			v, line, err := r.toJSON(implNode, "implementation")
 			if err != nil {
 				return fail(line, "implementation: "+err.Error())
 			}
@@ -988,8 +1000,8 @@ func (r *reader) kindErrors(err error) {
 		p := fp.FieldPath()
 		// The line of the field, or of the deepest key on its path.
 		for q := "implementation." + p; q != ""; q = q[:max(strings.LastIndexByte(q, '.'), 0)] {
-			if has(r.item, q) {
-				line = r.at(q)
+			if l, ok := r.lines[q]; ok {
+				line = l
 				break
 			}
 		}
@@ -1002,8 +1014,9 @@ func (r *reader) kindErrors(err error) {
 }
 
 // toJSON converts a YAML node to a JSON-ready value, keeping integers exact
-// and refusing what JSON cannot hold. On error it returns the line.
-func toJSON(n *yaml.Node) (any, int, error) {
+// and refusing what JSON cannot hold, and notes the line of each key under
+// path. On error it returns the line.
+func (r *reader) toJSON(n *yaml.Node, path string) (any, int, error) {
 	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -1013,13 +1026,12 @@ func toJSON(n *yaml.Node) (any, int, error) {
 			if k.Kind != yaml.ScalarNode {
 				return nil, k.Line, errors.New("a key is not a string")
 			}
-			if k.Value == "<<" {
-				return nil, k.Line, errors.New("YAML merge keys (<<) are not supported: write the keys out")
-			}
 			if _, dup := m[k.Value]; dup {
 				return nil, k.Line, fmt.Errorf("key %q is given twice", k.Value)
 			}
-			v, line, err := toJSON(n.Content[i+1])
+			p := join(path, k.Value)
+			r.lines[p] = k.Line
+			v, line, err := r.toJSON(n.Content[i+1], p)
 			if err != nil {
 				return nil, line, err
 			}
@@ -1027,41 +1039,32 @@ func toJSON(n *yaml.Node) (any, int, error) {
 		}
 		return m, 0, nil
 	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, line, err := toJSON(c)
+		out := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			p := join(path, strconv.Itoa(i))
+			r.lines[p] = c.Line
+			v, line, err := r.toJSON(c, p)
 			if err != nil {
 				return nil, line, err
 			}
-			out = append(out, v)
+			out[i] = v
 		}
 		return out, 0, nil
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return nil, 0, nil
-		case "!!bool":
-			return strings.EqualFold(n.Value, "true"), 0, nil
-		case "!!int":
-			i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
-			if err != nil {
-				if u, uerr := strconv.ParseUint(n.Value, 0, 64); uerr == nil {
-					return json.Number(strconv.FormatUint(u, 10)), 0, nil
-				}
-				return nil, n.Line, fmt.Errorf("integer %s does not fit in 64 bits", n.Value)
-			}
-			return json.Number(strconv.FormatInt(i, 10)), 0, nil
-		case "!!float":
-			f, err := strconv.ParseFloat(n.Value, 64)
-			if err != nil {
-				return nil, n.Line, fmt.Errorf("%s is not a number JSON can hold (no .inf or .nan)", n.Value)
-			}
-			return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), 0, nil
-		default: // !!str, !!timestamp, !!binary: keep the text
-			return n.Value, 0, nil
-		}
 	}
-	return nil, n.Line, errors.New("unsupported YAML node")
+	// A scalar, as the YAML decoder reads it (integers exactly, timestamps
+	// as their text), and binary data kept as its text too.
+	var v any
+	err := n.Decode(&v)
+	if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+		err = fmt.Errorf("%s is not a number JSON can hold (no .inf or .nan)", n.Value)
+	}
+	if n.ShortTag() == "!!binary" {
+		v = n.Value
+	}
+	if err != nil {
+		return nil, n.Line, err
+	}
+	return v, 0, nil
 }
 
 // goTool is a go-type definition: the file's spec over a Go implementation.
@@ -1095,40 +1098,6 @@ func deref(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
-}
-
-// lookup returns the node at a dotted path of mapping keys and list
-// indexes ("metadata.allowed_modes.1") and the node naming it (the key, or
-// the list element itself), the first of repeated keys, or nils when the
-// path is not all there.
-func lookup(n *yaml.Node, p string) (key, val *yaml.Node) {
-	for elem := range strings.SplitSeq(p, ".") {
-		n = deref(n)
-		key, val = nil, nil
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content) && val == nil; i += 2 {
-				if n.Content[i].Value == elem {
-					key, val = n.Content[i], n.Content[i+1]
-				}
-			}
-		case yaml.SequenceNode:
-			if i, err := strconv.Atoi(elem); err == nil && i >= 0 && i < len(n.Content) {
-				key, val = n.Content[i], n.Content[i]
-			}
-		}
-		if val == nil {
-			return nil, nil
-		}
-		n = val
-	}
-	return key, deref(n)
-}
-
-// has says whether the file writes the key at path p.
-func has(n *yaml.Node, p string) bool {
-	k, _ := lookup(n, p)
-	return k != nil
 }
 
 // join adds a key to a dotted path.

@@ -269,7 +269,7 @@ tools:
     description: d
     type: go
     implementation: {function: ""}
-`, []string{`t.yaml:5: tool "a": implementation.function is empty: name a function of Loader.Funcs`}},
+`, []string{`t.yaml:5: tool "a": implementation.function must name a function of Loader.Funcs`}},
 		{"duplicated key in metadata", "t.yaml", `tools:
   - name: a
     description: d
@@ -550,6 +550,7 @@ func TestLoadGoToolKeepsWhatTheFileLeavesOut(t *testing.T) {
     type: go
     metadata:
       version: "2"
+      category: ~
       annotations: {idempotent: true}
 `), "t.yaml"))
 	e, ok := reg.Lookup("read_file")
@@ -557,7 +558,7 @@ func TestLoadGoToolKeepsWhatTheFileLeavesOut(t *testing.T) {
 	assert.Equal(t, "Go description", e.Spec.Description)
 	assert.Equal(t, "2", e.Spec.Version)
 	assert.Equal(t, []string{"go-tag"}, e.Spec.Tags)
-	assert.Equal(t, "files", e.Spec.Category)
+	assert.Equal(t, "files", e.Spec.Category, "a null is as if not written")
 	assert.Equal(t, 7, e.Spec.RateLimitPerHour)
 	assert.True(t, e.Spec.RequiresApproval)
 	assert.Equal(t, tool.Annotations{Title: "From Go", ReadOnly: true, Idempotent: true}, e.Spec.Annotations)
