@@ -219,11 +219,7 @@ func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL str
 		s.add(name, 0, "", "is not an http or https URL")
 		return s.commit(reg)
 	}
-	timeout := l.Timeout
-	if timeout <= 0 {
-		timeout = DefaultLoadTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, cmp.Or(max(l.Timeout, 0), DefaultLoadTimeout))
 	defer cancel()
 	if body, err := l.get(ctx, u); err != nil {
 		s.add(u.Redacted(), 0, "", err.Error())
@@ -241,11 +237,7 @@ func (l *Loader) get(ctx context.Context, u *url.URL) (io.ReadCloser, error) {
 		return nil, errors.New("cannot be requested: " + err.Error())
 	}
 	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, text/*;q=0.5")
-	client := l.Client
-	if client == nil {
-		client = &http.Client{}
-	}
-	resp, err := client.Do(req)
+	resp, err := cmp.Or(l.Client, &http.Client{}).Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -291,10 +283,7 @@ func (s *session) loadFile(name string, f io.ReadCloser, err error) {
 
 // load reads one file, up to MaxBytes, and parses it.
 func (s *session) load(r io.Reader, file string) {
-	limit := s.l.MaxBytes
-	if limit <= 0 {
-		limit = DefaultLoadMaxBytes
-	}
+	limit := cmp.Or(max(s.l.MaxBytes, 0), DefaultLoadMaxBytes)
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
 	case err != nil:
@@ -645,6 +634,8 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 			return ok
 		}
 		msg = path + " must be a list of strings, such as [a, b]"
+	case reflect.Interface: // JSON, as schemas and implementation blocks are
+		return r.jsonValue(n, v, path)
 	default:
 		msg = scalar(n, v, path)
 	}
@@ -701,6 +692,29 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 	return ""
 }
 
+// keys reads the keys of mapping n in order, each with its dotted path,
+// and notes their lines; a key given twice is a problem.
+func (r *reader) keys(n *yaml.Node, path string, read func(key string, val *yaml.Node, p string) bool) bool {
+	ok := true
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := deref(n.Content[i])
+		p := join(path, k.Value)
+		if k.Kind != yaml.ScalarNode {
+			r.keyProblem(k.Line, fmt.Sprintf("%s has a key that is not a string", path))
+			ok = false
+			continue
+		}
+		if line, dup := r.lines[p]; dup {
+			r.keyProblem(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
+			ok = false
+			continue
+		}
+		r.lines[p] = k.Line
+		ok = read(k.Value, n.Content[i+1], p) && ok
+	}
+	return ok
+}
+
 // mapping fills struct v from mapping n, a field for each key its yaml tag
 // names.
 func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
@@ -708,34 +722,59 @@ func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
 	for i := range keys {
 		keys[i] = v.Type().Field(i).Tag.Get("yaml")
 	}
-	ok := true
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, p := n.Content[i], join(path, n.Content[i].Value)
-		if f := slices.Index(keys, k.Value); f >= 0 {
-			if line, dup := r.lines[p]; dup {
-				r.keyProblem(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
-				ok = false
-				continue
-			}
-			r.lines[p] = k.Line
-			ok = r.value(n.Content[i+1], v.Field(f), p) && ok
-			continue
+	return r.keys(n, path, func(key string, val *yaml.Node, p string) bool {
+		if f := slices.Index(keys, key); f >= 0 {
+			return r.value(val, v.Field(f), p)
 		}
-		msg := fmt.Sprintf("unknown key %q", k.Value)
+		msg := fmt.Sprintf("unknown key %q", key)
 		if path != "" {
 			msg = path + ": " + msg
 		}
 		known := slices.Sorted(slices.Values(keys))
-		if h, ok := keyHints[v.Type()][k.Value]; ok {
+		if h, ok := keyHints[v.Type()][key]; ok {
 			msg += ": " + h
-		} else if sug := suggest.Closest(k.Value, known); sug != "" {
+		} else if sug := suggest.Closest(key, known); sug != "" {
 			msg += fmt.Sprintf(": did you mean %q?", sug)
 		} else {
 			msg += ": known keys are " + strings.Join(known, ", ")
 		}
-		r.keyProblem(k.Line, msg)
+		r.keyProblem(r.lines[p], msg)
+		return true
+	})
+}
+
+// jsonValue fills v (an any) with n as a JSON value: objects, arrays, and
+// scalars as the YAML decoder reads them (integers exactly, timestamps and
+// binary data as their text), refusing what JSON cannot hold.
+func (r *reader) jsonValue(n *yaml.Node, v reflect.Value, path string) bool {
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := map[string]any{}
+		v.Set(reflect.ValueOf(m))
+		return r.keys(n, path, func(key string, val *yaml.Node, p string) bool {
+			var e any
+			ok := r.decode(val, &e, p)
+			m[key] = e
+			return ok
+		})
+	case yaml.SequenceNode:
+		var s []any
+		ok := r.decode(n, &s, path)
+		v.Set(reflect.ValueOf(s))
+		return ok
 	}
-	return ok
+	var x any
+	if err := n.Decode(&x); err != nil {
+		r.keyProblem(n.Line, fmt.Sprintf("%s: %s", path, err))
+	}
+	if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+		r.keyProblem(n.Line, fmt.Sprintf("%s is %s: not a number JSON can hold (no .inf or .nan)", path, n.Value))
+	}
+	if tag := n.ShortTag(); tag == "!!binary" || tag == "!!timestamp" {
+		x = n.Value
+	}
+	v.Set(reflect.ValueOf(&x).Elem())
+	return true
 }
 
 // tool checks one definition in one pass and, when nothing is wrong,
@@ -850,9 +889,8 @@ func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 		r.problem(n.Line, field+" must be a mapping (a JSON Schema whose root is {type: object})")
 		return nil, false
 	}
-	v, line, err := r.toJSON(n, field)
-	if err != nil {
-		r.problem(line, field+": "+err.Error())
+	var v any
+	if before := r.count; !r.decode(n, &v, field) || r.count > before {
 		return nil, false
 	}
 	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
@@ -949,14 +987,11 @@ func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl to
 	}
 	var t tool.Tool = &goTool{spec: spec, impl: impl}
 	if kind != "go" {
-		raw := json.RawMessage(`{}`)
-		if implNode != nil {
-			v, line, err := r.toJSON(implNode, "implementation")
-			if err != nil {
-				return fail(line, "implementation: "+err.Error())
-			}
-			raw, _ = json.Marshal(v)
+		var v any = map[string]any{}
+		if before := r.count; implNode != nil && (!r.decode(implNode, &v, "implementation") || r.count > before) {
+			return nil
 		}
+		raw, _ := json.Marshal(v)
 		var err error
 		if t, err = r.s.l.Kinds[kind](spec, raw); err != nil {
 			r.kindErrors(err)
@@ -1011,60 +1046,6 @@ func (r *reader) kindErrors(err error) {
 		}
 	}
 	r.problem(line, msg)
-}
-
-// toJSON converts a YAML node to a JSON-ready value, keeping integers exact
-// and refusing what JSON cannot hold, and notes the line of each key under
-// path. On error it returns the line.
-func (r *reader) toJSON(n *yaml.Node, path string) (any, int, error) {
-	n = deref(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := deref(n.Content[i])
-			if k.Kind != yaml.ScalarNode {
-				return nil, k.Line, errors.New("a key is not a string")
-			}
-			if _, dup := m[k.Value]; dup {
-				return nil, k.Line, fmt.Errorf("key %q is given twice", k.Value)
-			}
-			p := join(path, k.Value)
-			r.lines[p] = k.Line
-			v, line, err := r.toJSON(n.Content[i+1], p)
-			if err != nil {
-				return nil, line, err
-			}
-			m[k.Value] = v
-		}
-		return m, 0, nil
-	case yaml.SequenceNode:
-		out := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			p := join(path, strconv.Itoa(i))
-			r.lines[p] = c.Line
-			v, line, err := r.toJSON(c, p)
-			if err != nil {
-				return nil, line, err
-			}
-			out[i] = v
-		}
-		return out, 0, nil
-	}
-	// A scalar, as the YAML decoder reads it (integers exactly, timestamps
-	// as their text), and binary data kept as its text too.
-	var v any
-	err := n.Decode(&v)
-	if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
-		err = fmt.Errorf("%s is not a number JSON can hold (no .inf or .nan)", n.Value)
-	}
-	if n.ShortTag() == "!!binary" {
-		v = n.Value
-	}
-	if err != nil {
-		return nil, n.Line, err
-	}
-	return v, 0, nil
 }
 
 // goTool is a go-type definition: the file's spec over a Go implementation.
