@@ -730,13 +730,10 @@ func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
 		if path != "" {
 			msg = path + ": " + msg
 		}
-		known := slices.Sorted(slices.Values(keys))
 		if h, ok := keyHints[v.Type()][key]; ok {
 			msg += ": " + h
-		} else if sug := suggest.Closest(key, known); sug != "" {
-			msg += fmt.Sprintf(": did you mean %q?", sug)
 		} else {
-			msg += ": known keys are " + strings.Join(known, ", ")
+			msg += didYouMean(key, slices.Sorted(slices.Values(keys)), ": known keys are %s")
 		}
 		r.keyProblem(r.lines[p], msg)
 		return true
@@ -862,21 +859,16 @@ func (r *reader) kind(kind string) string {
 		}
 	}
 	sort.Strings(kinds[1:])
-	msg := fmt.Sprintf("type %q is not known", kind)
 	switch _, given := r.lines["type"]; {
 	case !given:
 		r.problem(r.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
-		return ""
 	case slices.Contains(kinds, kind):
 		return kind
 	case slices.Contains([]string{"shell", "http", "mcp"}, kind):
-		msg = fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind)
-	case suggest.Closest(kind, kinds) != "":
-		msg += fmt.Sprintf(": did you mean %q?", suggest.Closest(kind, kinds))
+		r.problem(r.at("type"), fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind))
 	default:
-		msg += ": known types are " + strings.Join(kinds, ", ")
+		r.problem(r.at("type"), fmt.Sprintf("type %q is not known", kind)+didYouMean(kind, kinds, ": known types are %s"))
 	}
-	r.problem(r.at("type"), msg)
 	return ""
 }
 
@@ -895,10 +887,7 @@ func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 	}
 	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
 		shown, _ := json.Marshal(t)
-		if str, ok := t.(string); ok {
-			shown = []byte(str)
-		}
-		r.problem(r.at(field+".type"), fmt.Sprintf("%s.type is %q: the root must be \"object\", because every provider wants an object of arguments", field, shown))
+		r.problem(r.at(field+".type"), fmt.Sprintf("%s.type is %s: the root must be \"object\", because every provider wants an object of arguments", field, shown))
 		return nil, false
 	}
 	raw, _ := json.Marshal(v)
@@ -930,13 +919,8 @@ func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
 		if slices.Contains(known, mode) {
 			continue
 		}
-		msg := fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)
-		if sug := suggest.Closest(mode, known); sug != "" {
-			msg += fmt.Sprintf(": did you mean %q?", sug)
-		} else {
-			msg += ": known modes are " + strings.Join(known, ", ") + " (add others with Loader.Modes)"
-		}
-		r.problem(r.at("metadata.allowed_modes."+strconv.Itoa(i)), msg)
+		r.problem(r.at("metadata.allowed_modes."+strconv.Itoa(i)), fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)+
+			didYouMean(mode, known, ": known modes are %s (add others with Loader.Modes)"))
 	}
 	return true
 }
@@ -964,17 +948,11 @@ func (r *reader) goImpl(n *yaml.Node) tool.Tool {
 	if t := r.s.l.Funcs[fn]; t != nil {
 		return t
 	}
-	msg := fmt.Sprintf("go function %q is not in the function table", fn)
-	keys := slices.Sorted(maps.Keys(r.s.l.Funcs))
-	switch sug := suggest.Closest(fn, keys); {
-	case len(keys) == 0:
-		msg += ": the Loader has none; set Loader.Funcs (loader.FuncTable(...))"
-	case sug != "":
-		msg += fmt.Sprintf(": did you mean %q?", sug)
-	default:
-		msg += ": it has " + strings.Join(keys, ", ")
+	msg := ": the Loader has none; set Loader.Funcs (loader.FuncTable(...))"
+	if keys := slices.Sorted(maps.Keys(r.s.l.Funcs)); len(keys) > 0 {
+		msg = didYouMean(fn, keys, ": it has %s")
 	}
-	r.problem(line, msg)
+	r.problem(line, fmt.Sprintf("go function %q is not in the function table", fn)+msg)
 	return nil
 }
 
@@ -1079,6 +1057,15 @@ func deref(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// didYouMean suggests the one of known closest to s, or lists them all
+// with the format listed.
+func didYouMean(s string, known []string, listed string) string {
+	if sug := suggest.Closest(s, known); sug != "" {
+		return fmt.Sprintf(": did you mean %q?", sug)
+	}
+	return fmt.Sprintf(listed, strings.Join(known, ", "))
 }
 
 // join adds a key to a dotted path.
