@@ -695,7 +695,7 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 // keys reads the keys of mapping n in order, each with its dotted path,
 // and notes their lines; a key given twice is a problem.
 func (r *reader) keys(n *yaml.Node, path string, read func(key string, val *yaml.Node, p string) bool) bool {
-	ok := true
+	ok, first := true, map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := deref(n.Content[i])
 		p := join(path, k.Value)
@@ -704,12 +704,15 @@ func (r *reader) keys(n *yaml.Node, path string, read func(key string, val *yaml
 			ok = false
 			continue
 		}
-		if line, dup := r.lines[p]; dup {
+		if line, dup := first[k.Value]; dup {
 			r.keyProblem(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
 			ok = false
 			continue
 		}
-		r.lines[p] = k.Line
+		first[k.Value] = k.Line
+		if _, noted := r.lines[p]; !noted {
+			r.lines[p] = k.Line
+		}
 		ok = read(k.Value, n.Content[i+1], p) && ok
 	}
 	return ok

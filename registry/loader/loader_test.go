@@ -270,6 +270,23 @@ tools:
     type: go
     implementation: {function: ""}
 `, []string{`t.yaml:5: tool "a": implementation.function must name a function of Loader.Funcs`}},
+		{"values JSON cannot hold, and a key given twice, in a schema", "t.yaml", `tools:
+  - name: a
+    description: d
+    type: shell
+    input_schema:
+      type: object
+      properties: {n: {type: number, default: .inf}}
+    implementation: {command: [ls]}
+  - name: b
+    description: d
+    type: shell
+    input_schema: {type: object, properties: {}, properties: {}}
+    implementation: {command: [ls]}
+`, []string{
+			`t.yaml:7: tool "a": input_schema.properties.n.default is .inf: not a number JSON can hold (no .inf or .nan)`,
+			`t.yaml:12: tool "b": "properties" is given twice (first at line 12)`,
+		}},
 		{"duplicated key in metadata", "t.yaml", `tools:
   - name: a
     description: d
@@ -536,6 +553,23 @@ func TestLoadRefusesAnAliasBomb(t *testing.T) {
 	require.Len(t, probs, 1)
 	assert.Contains(t, probs[0], "bomb.yaml:")
 	assert.Contains(t, probs[0], "alias bomb")
+}
+
+// Keys of a schema are kept as written: a dotted name, or a quoted "<<"
+// (a merge key only when plain), is a name like any other.
+func TestLoadKeepsSchemaKeysAsWritten(t *testing.T) {
+	reg := registry.New()
+	require.NoError(t, newLoader(nil).Load(reg, strings.NewReader(`tools:
+  - name: read_file
+    type: go
+    input_schema:
+      type: object
+      properties: {"a.type": {type: string}, a: {type: string}, "<<": {type: integer, maximum: 18446744073709551615}}
+`), "t.yaml"))
+	e, ok := reg.Lookup("read_file")
+	require.True(t, ok)
+	assert.JSONEq(t, `{"type":"object","properties":{"a.type":{"type":"string"},"a":{"type":"string"},"<<":{"type":"integer","maximum":18446744073709551615}}}`, string(e.Spec.InputSchema))
+	assert.Contains(t, string(e.Spec.InputSchema), "18446744073709551615", "integers are kept exact")
 }
 
 // A go tool's file entry overrides only what it writes: metadata keys it
