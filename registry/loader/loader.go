@@ -599,8 +599,9 @@ func (r *reader) decode(n *yaml.Node, ptr any, path string) bool {
 
 // value fills v from n, path being the dotted path of n's key
 // ("metadata.tags.1"); a null leaves v as it is, as if not written. It
-// returns false when a mapping has a key twice: which value was meant is
-// for the author to say, so the tool is not built.
+// returns false when a mapping has a key twice (which value was meant is
+// for the author to say) or a key that is not a string: the tool is not
+// built.
 func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 	n = deref(n)
 	if p, ok := v.Addr().Interface().(**yaml.Node); ok {
