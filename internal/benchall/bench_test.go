@@ -266,3 +266,51 @@ func BenchmarkEachExtensionInterleaved(b *testing.B) {
 	}
 	benchcore.Interleave(b, 32, names, paths...)
 }
+
+// work1ms is a tool that does 1 ms of work: it spins on the clock, so that
+// its time is the same on every call (a sleep would add the timer's
+// jitter, tens of microseconds, to the very thing measured).
+func work1ms(_ context.Context, in SearchArgs) (string, error) {
+	for t0 := time.Now(); time.Since(t0) < time.Millisecond; {
+	}
+	return "done " + in.Query, nil
+}
+
+// BenchmarkAll1msToolInterleaved is issue 17's realistic measure: a tool
+// that does 1 ms of work, run by the hand-rolled baseline (validate,
+// decode, call, encode: benchcore.NewBaselineOf), through Execute alone,
+// and through Execute with every built-in extension, in alternating blocks
+// of one loop. x_all - 1 is what every built-in together adds to the
+// call: the target is at most 1%.
+func BenchmarkAll1msToolInterleaved(b *testing.B) {
+	ctx := context.Background()
+	newEx := func(exts ...extension.Extension) *executor.Executor {
+		reg := registry.New()
+		reg.MustRegister(tool.Func("search", "Does 1 ms of work", work1ms))
+		return executor.MustNew(reg, executor.WithExtensions(exts...))
+	}
+	exts, done := builtins(b)
+	defer done()
+	plain, all := newEx(), newEx(exts...)
+	call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
+	if res, err := all.Execute(ctx, call); err != nil || !res.OK() {
+		b.Fatalf("the benchmark call fails: %v", err)
+	}
+	baseline, err := benchcore.NewBaselineOf(work1ms)
+	if err != nil {
+		b.Fatal(err)
+	}
+	direct := func() {
+		if err := baseline(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	execute := func(ex *executor.Executor) func() {
+		return func() {
+			if _, err := ex.Execute(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	benchcore.Interleave(b, 8, []string{"baseline", "execute", "all"}, direct, execute(plain), execute(all))
+}

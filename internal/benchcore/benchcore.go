@@ -47,8 +47,11 @@ var Args = json.RawMessage(`{"query":"sandbox escape","limit":10,"kind":"docs","
 // NewBaseline returns what hand-rolled code does with Search and Args:
 // decode and validate against the same compiled schema the registry would
 // use, decode into the struct, call the function, encode the output.
-func NewBaseline() (func(context.Context) error, error) {
-	spec := tool.Func("search", "The search test tool", Search).Spec()
+func NewBaseline() (func(context.Context) error, error) { return NewBaselineOf(Search) }
+
+// NewBaselineOf is NewBaseline with another function of SearchArgs.
+func NewBaselineOf[O any](fn func(context.Context, SearchArgs) (O, error)) (func(context.Context) error, error) {
+	spec := tool.Func("search", "The search test tool", fn).Spec()
 	v, err := schema.Compile(spec.InputSchema)
 	if err != nil {
 		return nil, err
@@ -65,7 +68,7 @@ func NewBaseline() (func(context.Context) error, error) {
 		if err := json.Unmarshal(Args, &in); err != nil {
 			return err
 		}
-		out, err := Search(ctx, in)
+		out, err := fn(ctx, in)
 		if err != nil {
 			return err
 		}
