@@ -209,12 +209,25 @@ func BenchmarkEachExtension(b *testing.B) {
 // Execute with every built-in in alternating blocks of one loop, so that a
 // shared machine's drifting speed hits them alike, and reports the ratios
 // to the baseline (x_execute, x_all). Target: x_all ≤ 1.6.
-func BenchmarkAllExtensionsInterleaved(b *testing.B) {
+func BenchmarkAllExtensionsInterleaved(b *testing.B) { allInterleaved(b, search) }
+
+// allInterleaved runs the validated hand-rolled baseline of fn
+// (benchcore.NewBaselineOf), Execute alone and Execute with every built-in
+// on fn in alternating blocks of one loop.
+func allInterleaved[O any](b *testing.B, fn func(context.Context, SearchArgs) (O, error)) {
 	ctx := context.Background()
-	baseline := newBaseline(b)
+	run, err := benchcore.NewBaselineOf(fn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	baseline := func() {
+		if err := run(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
 	newEx := func(exts ...extension.Extension) *executor.Executor {
 		reg := registry.New()
-		reg.MustRegister(tool.Func("search", "The search test tool", search))
+		reg.MustRegister(tool.Func("search", "The search test tool", fn))
 		return executor.MustNew(reg, executor.WithExtensions(exts...))
 	}
 	exts, done := builtins(b)
@@ -278,39 +291,8 @@ func work1ms(_ context.Context, in SearchArgs) (string, error) {
 
 // BenchmarkAll1msToolInterleaved is issue 17's realistic measure: a tool
 // that does 1 ms of work, run by the hand-rolled baseline (validate,
-// decode, call, encode: benchcore.NewBaselineOf), through Execute alone,
-// and through Execute with every built-in extension, in alternating blocks
-// of one loop. x_all - 1 is what every built-in together adds to the
-// call: the target is at most 1%.
-func BenchmarkAll1msToolInterleaved(b *testing.B) {
-	ctx := context.Background()
-	newEx := func(exts ...extension.Extension) *executor.Executor {
-		reg := registry.New()
-		reg.MustRegister(tool.Func("search", "Does 1 ms of work", work1ms))
-		return executor.MustNew(reg, executor.WithExtensions(exts...))
-	}
-	exts, done := builtins(b)
-	defer done()
-	plain, all := newEx(), newEx(exts...)
-	call := tool.Call{ID: "c1", Name: "search", Args: benchArgs, Principal: principal, Session: "s1"}
-	if res, err := all.Execute(ctx, call); err != nil || !res.OK() {
-		b.Fatalf("the benchmark call fails: %v", err)
-	}
-	baseline, err := benchcore.NewBaselineOf(work1ms)
-	if err != nil {
-		b.Fatal(err)
-	}
-	direct := func() {
-		if err := baseline(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
-	execute := func(ex *executor.Executor) func() {
-		return func() {
-			if _, err := ex.Execute(ctx, call); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	benchcore.Interleave(b, 8, []string{"baseline", "execute", "all"}, direct, execute(plain), execute(all))
-}
+// decode, call, encode), through Execute alone, and through Execute with
+// every built-in extension, in alternating blocks of one loop. x_all - 1
+// is what every built-in together adds to the call: the target is at most
+// 1%.
+func BenchmarkAll1msToolInterleaved(b *testing.B) { allInterleaved(b, work1ms) }
