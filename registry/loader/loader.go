@@ -529,7 +529,7 @@ type reader struct {
 	count int            // the problems of keys and values found in the document
 	item  *yaml.Node     // the tool definition being read
 	name  string         // its name
-	lines map[string]int // the line of each key read in it, by dotted path
+	lines map[string]int // the line of each key of its typed fields, by dotted path
 }
 
 // problem reports a problem found in the document.
@@ -538,9 +538,17 @@ func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, "", msg) 
 // keyProblem reports a problem of keys and values: the first
 // maxDecodeProblems of a document.
 func (r *reader) keyProblem(line int, msg string) {
-	if r.count++; r.count <= maxDecodeProblems {
+	if r.reporting() {
 		r.problem(line, msg)
 	}
+}
+
+// reporting counts a problem of keys and values and says whether it is one
+// of the first maxDecodeProblems, which are reported: past them, a message
+// that costs its path is not built.
+func (r *reader) reporting() bool {
+	r.count++
+	return r.count <= maxDecodeProblems
 }
 
 // at is the line of the key at dotted path p in the tool's definition, or
@@ -636,7 +644,9 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 		}
 		msg = path + " must be a list of strings, such as [a, b]"
 	case reflect.Interface: // JSON, as schemas and implementation blocks are
-		return r.jsonValue(n, v, path)
+		x, ok := r.jsonValue(n, &keyPath{key: path})
+		v.Set(reflect.ValueOf(&x).Elem())
+		return ok
 	default:
 		msg = scalar(n, v, path)
 	}
@@ -693,15 +703,20 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 	return ""
 }
 
-// keys reads the keys of mapping n in order, each with its dotted path,
-// and notes their lines; a key given twice is a problem.
-func (r *reader) keys(n *yaml.Node, path string, read func(key string, val *yaml.Node, p string) bool) bool {
+// keys reads the keys of mapping n, at path, in order; a key given twice,
+// or one that is not a string, is a problem.
+func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node) bool) bool {
 	ok, first := true, map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := deref(n.Content[i])
-		p := join(path, k.Value)
 		if k.Kind != yaml.ScalarNode {
-			r.keyProblem(k.Line, fmt.Sprintf("%s has a key that is not a string", path))
+			if r.reporting() {
+				msg := "a key is not a string: write each key as text"
+				if p := path.String(); p != "" {
+					msg = p + ": " + msg
+				}
+				r.problem(k.Line, msg)
+			}
 			ok = false
 			continue
 		}
@@ -711,22 +726,23 @@ func (r *reader) keys(n *yaml.Node, path string, read func(key string, val *yaml
 			continue
 		}
 		first[k.Value] = k.Line
-		if _, noted := r.lines[p]; !noted {
-			r.lines[p] = k.Line
-		}
-		ok = read(k.Value, n.Content[i+1], p) && ok
+		ok = read(k, n.Content[i+1]) && ok
 	}
 	return ok
 }
 
 // mapping fills struct v from mapping n, a field for each key its yaml tag
-// names.
+// names, and notes each key's line by its dotted path.
 func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
 	keys := make([]string, v.NumField())
 	for i := range keys {
 		keys[i] = v.Type().Field(i).Tag.Get("yaml")
 	}
-	return r.keys(n, path, func(key string, val *yaml.Node, p string) bool {
+	return r.keys(n, &keyPath{key: path}, func(k, val *yaml.Node) bool {
+		key, p := k.Value, join(path, k.Value)
+		if _, noted := r.lines[p]; !noted {
+			r.lines[p] = k.Line
+		}
 		if f := slices.Index(keys, key); f >= 0 {
 			return r.value(val, v.Field(f), p)
 		}
@@ -739,43 +755,46 @@ func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
 		} else {
 			msg += didYouMean(key, slices.Sorted(slices.Values(keys)), ": known keys are %s")
 		}
-		r.keyProblem(r.lines[p], msg)
+		r.keyProblem(k.Line, msg)
 		return true
 	})
 }
 
-// jsonValue fills v (an any) with n as a JSON value: objects, arrays, and
+// jsonValue reads n, at path, as a JSON value: objects, arrays, and
 // scalars as the YAML decoder reads them (integers exactly, timestamps and
 // binary data as their text), refusing what JSON cannot hold.
-func (r *reader) jsonValue(n *yaml.Node, v reflect.Value, path string) bool {
+func (r *reader) jsonValue(n *yaml.Node, path *keyPath) (any, bool) {
+	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := map[string]any{}
-		v.Set(reflect.ValueOf(m))
-		return r.keys(n, path, func(key string, val *yaml.Node, p string) bool {
-			var e any
-			ok := r.decode(val, &e, p)
-			m[key] = e
+		ok := r.keys(n, path, func(k, val *yaml.Node) bool {
+			e, ok := r.jsonValue(val, &keyPath{path, k.Value})
+			m[k.Value] = e
 			return ok
 		})
+		return m, ok
 	case yaml.SequenceNode:
-		var s []any
-		ok := r.decode(n, &s, path)
-		v.Set(reflect.ValueOf(s))
-		return ok
+		s, ok := make([]any, len(n.Content)), true
+		for i, c := range n.Content {
+			var eok bool
+			s[i], eok = r.jsonValue(c, &keyPath{path, strconv.Itoa(i)})
+			ok = eok && ok
+		}
+		return s, ok
 	}
 	var x any
-	if err := n.Decode(&x); err != nil {
-		r.keyProblem(n.Line, fmt.Sprintf("%s: %s", path, err))
+	err := n.Decode(&x)
+	if err != nil && r.reporting() {
+		r.problem(n.Line, fmt.Sprintf("%s: %s", path, err))
 	}
-	if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
-		r.keyProblem(n.Line, fmt.Sprintf("%s is %s: not a number JSON can hold (no .inf or .nan)", path, n.Value))
+	if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) && r.reporting() {
+		r.problem(n.Line, fmt.Sprintf("%s is %s: not a number JSON can hold (no .inf or .nan)", path, n.Value))
 	}
 	if tag := n.ShortTag(); tag == "!!binary" || tag == "!!timestamp" {
 		x = n.Value
 	}
-	v.Set(reflect.ValueOf(&x).Elem())
-	return true
+	return x, true
 }
 
 // tool checks one definition in one pass and, when nothing is wrong,
@@ -891,7 +910,7 @@ func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 	}
 	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
 		shown, _ := json.Marshal(t)
-		r.problem(r.at(field+".type"), fmt.Sprintf("%s.type is %s: the root must be \"object\", because every provider wants an object of arguments", field, shown))
+		r.problem(cmp.Or(lineOf(n, "type"), n.Line), fmt.Sprintf("%s.type is %s: the root must be \"object\", because every provider wants an object of arguments", field, shown))
 		return nil, false
 	}
 	raw, _ := json.Marshal(v)
@@ -976,7 +995,7 @@ func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl to
 		raw, _ := json.Marshal(v)
 		var err error
 		if t, err = r.s.l.Kinds[kind](spec, raw); err != nil {
-			r.kindErrors(err)
+			r.kindErrors(implNode, err)
 			return nil
 		}
 		if t == nil {
@@ -1001,10 +1020,10 @@ func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl to
 
 // kindErrors reports a factory's error, one problem per error joined with
 // errors.Join, each at the line of the field it names.
-func (r *reader) kindErrors(err error) {
+func (r *reader) kindErrors(implNode *yaml.Node, err error) {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
-			r.kindErrors(e)
+			r.kindErrors(implNode, e)
 		}
 		return
 	}
@@ -1016,8 +1035,8 @@ func (r *reader) kindErrors(err error) {
 	if errors.As(err, &fp) && fp.FieldPath() != "" {
 		p := fp.FieldPath()
 		// The line of the field, or of the deepest key on its path.
-		for q := "implementation." + p; q != ""; q = q[:max(strings.LastIndexByte(q, '.'), 0)] {
-			if l, ok := r.lines[q]; ok {
+		for q := p; q != ""; q = q[:max(strings.LastIndexByte(q, '.'), 0)] {
+			if l := lineOf(implNode, q); l > 0 {
 				line = l
 				break
 			}
@@ -1070,6 +1089,53 @@ func didYouMean(s string, known []string, listed string) string {
 		return fmt.Sprintf(": did you mean %q?", sug)
 	}
 	return fmt.Sprintf(listed, strings.Join(known, ", "))
+}
+
+// lineOf is the line of the key at dotted path p in mapping n (a list's
+// elements by index), or 0 when the path is not all there.
+func lineOf(n *yaml.Node, p string) int {
+	line := 0
+	for elem := range strings.SplitSeq(p, ".") {
+		if n = deref(n); n == nil {
+			return 0
+		}
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content) && next == nil; i += 2 {
+				if k := deref(n.Content[i]); k.Value == elem {
+					next, line = n.Content[i+1], k.Line
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(elem); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+				line = deref(next).Line
+			}
+		}
+		if next == nil {
+			return 0
+		}
+		n = next
+	}
+	return line
+}
+
+// keyPath is the dotted path of a value in a block, made into text only
+// for a message: the paths of a block's values together can be far longer
+// than the block (long keys over a long list).
+type keyPath struct {
+	up  *keyPath
+	key string
+}
+
+func (p *keyPath) String() string {
+	var keys []string
+	for ; p != nil; p = p.up {
+		keys = append(keys, p.key)
+	}
+	slices.Reverse(keys)
+	return strings.Join(keys, ".")
 }
 
 // join adds a key to a dotted path.

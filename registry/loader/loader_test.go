@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -286,6 +287,17 @@ tools:
 `, []string{
 			`t.yaml:7: tool "a": input_schema.properties.n.default is .inf: not a number JSON can hold (no .inf or .nan)`,
 			`t.yaml:12: tool "b": "properties" is given twice (first at line 12)`,
+		}},
+		{"keys that are not strings", "t.yaml", `tools:
+  - name: a
+    [x]: 1
+  - name: b
+    description: d
+    type: shell
+    implementation: {command: [ls], env: {{a: 1}: b}}
+`, []string{
+			`t.yaml:3: tool "a": a key is not a string: write each key as text`,
+			`t.yaml:7: tool "b": implementation.env: a key is not a string: write each key as text`,
 		}},
 		{"duplicated key in metadata", "t.yaml", `tools:
   - name: a
@@ -683,5 +695,31 @@ func TestLoadURLRefusedURLHidesItsPassword(t *testing.T) {
 		require.Len(t, probs, 1, raw)
 		assert.NotContains(t, probs[0], "hunter2", raw)
 		assert.Contains(t, probs[0], "is not an http or https URL", raw)
+	}
+}
+
+// Reading a block costs about its size, whatever the length of the path
+// of its values, and so do its problems past the first hundred. Seen
+// failing before: every value's dotted path was built and kept, so a 55 kB
+// block of 50 nested 1 kB keys over a list of 5,000 numbers made 250 MB of
+// paths (over 100,000 values, gigabytes).
+func TestLoadLongPathsCostTheirSize(t *testing.T) {
+	for item, want := range map[string]string{
+		"1":    `implementation.command: must be a string or a list`, // the block reaches the factory
+		".inf": `has 4900 more problems of keys and values after the first 100`,
+	} {
+		var b strings.Builder
+		b.WriteString("tools:\n  - name: x\n    type: shell\n    description: d\n    implementation: ")
+		for i := range 50 {
+			fmt.Fprintf(&b, "{%s%d: ", strings.Repeat("k", 1000), i)
+		}
+		b.WriteString("[" + strings.Repeat(item+", ", 5000) + "{}]" + strings.Repeat("}", 50) + "\n")
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		err := newLoader(&shellRecorder{argv: map[string][]string{}}).Load(registry.New(), strings.NewReader(b.String()), "t.yaml")
+		runtime.ReadMemStats(&after)
+		assert.Contains(t, strings.Join(problems(t, err), "\n"), want)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(40<<20), "bytes allocated for a %d-byte file of %s", b.Len(), item)
 	}
 }
