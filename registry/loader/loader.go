@@ -662,16 +662,19 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 	isScalar := n.Kind == yaml.ScalarNode
 	switch p := v.Addr().Interface().(type) {
 	case *string:
-		if !isScalar {
+		switch {
+		case !isScalar:
 			return path + " must be a string"
+		case n.ShortTag() == "!!binary": // a reader of the file would not see what it says
+			return path + " is !!binary: write the text itself"
 		}
 		*p = n.Value
 	case *bool:
 		if !isScalar || n.Decode(p) != nil {
 			return fmt.Sprintf("%s is %q: write true or false", path, n.Value)
 		}
-	case *int:
-		if !isScalar || n.Decode(p) != nil {
+	case *int: // 0.5 is not read as 0, which is no limit
+		if !isScalar || n.ShortTag() != "!!int" || n.Decode(p) != nil {
 			return fmt.Sprintf("%s is %q: write a whole number (0 for no limit)", path, n.Value)
 		}
 		if *p < 0 {
@@ -845,6 +848,8 @@ func (r *reader) tool(idx int, item *yaml.Node) {
 		}
 	case n.Kind != yaml.ScalarNode:
 		r.problem(n.Line, "description must be a string")
+	case n.ShortTag() == "!!binary":
+		r.problem(n.Line, "description is !!binary: write the text itself")
 	case n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "":
 		r.problem(n.Line, "description is empty: tell the model what the tool does and when to use it")
 	default:

@@ -299,6 +299,21 @@ tools:
 			`t.yaml:3: tool "a": a key is not a string: write each key as text`,
 			`t.yaml:7: tool "b": implementation.env: a key is not a string: write each key as text`,
 		}},
+		{"strings hidden as !!binary, a rate limit that is not whole", "t.yaml", `tools:
+  - name: a
+    description: !!binary aGk=
+    type: shell
+    metadata:
+      secrets: [!!binary YXV0aC50b2tlbg==]
+      annotations: {title: !!binary aGk=}
+      rate_limit_per_hour: 0.5
+    implementation: {command: [ls]}
+`, []string{
+			`t.yaml:3: tool "a": description is !!binary: write the text itself`,
+			`t.yaml:6: tool "a": metadata.secrets.0 is !!binary: write the text itself`,
+			`t.yaml:7: tool "a": metadata.annotations.title is !!binary: write the text itself`,
+			`t.yaml:8: tool "a": metadata.rate_limit_per_hour is "0.5": write a whole number (0 for no limit)`,
+		}},
 		{"duplicated key in metadata", "t.yaml", `tools:
   - name: a
     description: d
