@@ -712,19 +712,19 @@ func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node
 	ok, first := true, map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := deref(n.Content[i])
-		if k.Kind != yaml.ScalarNode {
+		msg := ""
+		if line, dup := first[k.Value]; k.Kind != yaml.ScalarNode {
+			msg = "a key is not a string: write each key as text"
+		} else if dup {
+			msg = fmt.Sprintf("%q is given twice (first at line %d): keep the one you mean", k.Value, line)
+		}
+		if msg != "" {
 			if r.reporting() {
-				msg := "a key is not a string: write each key as text"
 				if p := path.String(); p != "" {
 					msg = p + ": " + msg
 				}
 				r.problem(k.Line, msg)
 			}
-			ok = false
-			continue
-		}
-		if line, dup := first[k.Value]; dup {
-			r.keyProblem(k.Line, fmt.Sprintf("%q is given twice (first at line %d)", k.Value, line))
 			ok = false
 			continue
 		}
@@ -789,7 +789,7 @@ func (r *reader) jsonValue(n *yaml.Node, path *keyPath) (any, bool) {
 	var x any
 	err := n.Decode(&x)
 	if err != nil && r.reporting() {
-		r.problem(n.Line, fmt.Sprintf("%s: %s", path, err))
+		r.problem(n.Line, fmt.Sprintf("%s: %s: write a value of that type, or leave the tag out", path, strings.TrimPrefix(err.Error(), "yaml: ")))
 	}
 	if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) && r.reporting() {
 		r.problem(n.Line, fmt.Sprintf("%s is %s: not a number JSON can hold (no .inf or .nan)", path, n.Value))
@@ -869,7 +869,7 @@ func (r *reader) tool(idx int, item *yaml.Node) {
 	if n := def.Implementation; n != nil && n.Kind != yaml.MappingNode && kind != "go" {
 		r.problem(n.Line, "implementation must be a mapping")
 	}
-	if len(r.s.probs) > before || kind == "" {
+	if len(r.s.probs) > before || kind == "" || (kind == "go" && impl == nil) {
 		return
 	}
 	if t := r.build(kind, def.Implementation, spec, impl); t != nil {
@@ -958,8 +958,12 @@ func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
 func (r *reader) goImpl(n *yaml.Node) tool.Tool {
 	fn, line := r.name, r.item.Line
 	if n != nil {
+		if n.Kind != yaml.MappingNode {
+			r.problem(n.Line, "implementation must be a mapping (function: name)")
+			return nil
+		}
 		var def goImplDef
-		if !r.decode(n, &def, "implementation") || n.Kind != yaml.MappingNode {
+		if !r.decode(n, &def, "implementation") {
 			return nil
 		}
 		if f := def.Function; f != nil {

@@ -231,7 +231,7 @@ func TestLoadBrokenFiles(t *testing.T) {
 			`t.yaml:9: tool "get": implementation.auth.provider: "vault" is not registered`,
 		}},
 		{"yaml syntax", "t.yaml", "tools:\n  - name: a\n    b: c: d\n", []string{`t.yaml:3: is not valid YAML: mapping values are not allowed in this context`}},
-		{"duplicate yaml key", "t.yaml", "tools:\n  - name: a\n    name: b\n", []string{`t.yaml:3: tool "a": "name" is given twice (first at line 2)`}},
+		{"duplicate yaml key", "t.yaml", "tools:\n  - name: a\n    name: b\n", []string{`t.yaml:3: tool "a": "name" is given twice (first at line 2): keep the one you mean`}},
 		{"json syntax", "t.json", "{\n \"tools\": [\n  {\"name\": \"a\",}\n ]\n}\n", []string{`t.json:3: is not valid JSON: invalid character '}'`}},
 		{"json structure", "t.json", "{\"tools\": [\n {\"name\": \"a\", \"type\": \"go\", \"input_schema\": {\"type\": \"string\"}}\n]}\n",
 			[]string{`t.json:2: tool "a": input_schema.type is "string": the root must be "object"`}},
@@ -286,7 +286,7 @@ tools:
     implementation: {command: [ls]}
 `, []string{
 			`t.yaml:7: tool "a": input_schema.properties.n.default is .inf: not a number JSON can hold (no .inf or .nan)`,
-			`t.yaml:12: tool "b": "properties" is given twice (first at line 12)`,
+			`t.yaml:12: tool "b": input_schema: "properties" is given twice (first at line 12): keep the one you mean`,
 		}},
 		{"keys that are not strings", "t.yaml", `tools:
   - name: a
@@ -314,6 +314,27 @@ tools:
 			`t.yaml:7: tool "a": metadata.annotations.title is !!binary: write the text itself`,
 			`t.yaml:8: tool "a": metadata.rate_limit_per_hour is "0.5": write a whole number (0 for no limit)`,
 		}},
+		{"a tag the value does not fit, in a block", "t.yaml", `tools:
+  - name: a
+    description: d
+    type: shell
+    implementation: {command: [ls], n: !!int many}
+`, []string{
+			"t.yaml:5: tool \"a\": implementation.n: cannot decode !!str `many` as a !!int: write a value of that type, or leave the tag out",
+		}},
+		{"a go tool's implementation that is not a mapping", "t.yaml", `tools:
+  - name: read_file
+    type: go
+    implementation: read_file
+`, []string{`t.yaml:4: tool "read_file": implementation must be a mapping (function: name)`}},
+		// Seen failing before: the tool was registered with no Go function
+		// (its Run panicked) and none of its Go definition's metadata.
+		{"a go tool's null implementation", "t.yaml", `tools:
+  - name: read_file
+    description: d
+    type: go
+    implementation: ~
+`, []string{`t.yaml:5: tool "read_file": implementation must be a mapping (function: name)`}},
 		{"duplicated key in metadata", "t.yaml", `tools:
   - name: a
     description: d
@@ -321,7 +342,7 @@ tools:
     metadata:
       risk: low
       risk: high
-`, []string{`t.yaml:7: tool "a": "risk" is given twice (first at line 6)`}},
+`, []string{`t.yaml:7: tool "a": metadata: "risk" is given twice (first at line 6): keep the one you mean`}},
 		{"bad schema deep", "t.yaml", `tools:
   - name: a
     description: d
