@@ -213,6 +213,7 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 			s.walkStmts(f.Stmts)
 		}
 	}
+	s.checkFdWrites()
 	return s.verdict()
 }
 
@@ -285,6 +286,7 @@ type state struct {
 	repeated bool
 	scratch  overlapScratch // for judging globs against path rules
 	pathWork int            // see maxPathWork
+	fds      fdState        // descriptors opened to read, for /dev/fd/N writes
 }
 
 func (s *state) note(l Level, reason string) {

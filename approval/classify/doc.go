@@ -12,7 +12,9 @@
 //     sudo, doas, su, watch, ssh, trap, ... (the Wrappers rules);
 //   - shells given code: bash/sh/zsh/dash -c STRING, eval, bash <<< STRING,
 //     bash <<EOF here-documents, source <(...) and bash <(...), parsed again
-//     up to Limits.MaxDepth levels;
+//     up to Limits.MaxDepth levels; a shell's own options are judged as the
+//     set and shopt options they stand for (bash -k is set -k), and the code
+//     of a shell whose syntax is not bash's (zsh, fish, csh) is never Safe;
 //   - paths and quoting: /bin/rm, ./rm, \rm, r”m, "rm", $'\x72\x6d' all
 //     resolve to rm; brace expansions are expanded; X=rm; $X is followed;
 //   - flags that write or execute: find -exec/-delete, sed -i and its e/w
@@ -28,7 +30,9 @@
 //     any depth however they are spelled; a written name filled in when
 //     the command runs (find -exec's {}, xargs -I's text, the items xargs
 //     adds after a command's arguments) may be any file, so it too is a
-//     write to an unknown place.
+//     write to an unknown place; /dev/fd/N (and /dev/stdout, /proc/self/fd/N)
+//     opens again the file descriptor N holds, so writing it is a write to
+//     an unknown place when the line opens N to read anything.
 //
 // # Levels
 //

@@ -371,7 +371,18 @@ func (s *state) inputWrites(name string, cx judgeCtx, j *judgement) {
 }
 
 func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *judgement) info {
-	cflag, sflag := false, false
+	cflag, sflag, interactive := false, false, false
+	bashLike := r.Syntax == "bash"
+	// The shell's own options are judged as the set and shopt commands
+	// they stand for (bash -k is set -k, -O extdebug is shopt -s extdebug).
+	var setArgs, shoptArgs []word
+	var setShown, shoptShown []string
+	value := func(k int) (word, bool) {
+		if k < len(args) {
+			return args[k], true
+		}
+		return word{}, false
+	}
 	i := 0
 	for i < len(args) {
 		a := args[i].s
@@ -384,29 +395,79 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			// command string rather than skip it.
 			break
 		}
-		if slices.Contains(r.ValueFlags, a) {
-			i += 2
-			continue
+		if !bashLike {
+			if slices.Contains(r.ValueFlags, a) {
+				i += 2
+				continue
+			}
+			if strings.HasPrefix(a, "--") {
+				i++
+				continue
+			}
 		}
 		if strings.HasPrefix(a, "--") {
+			flag, _, hasEq := strings.Cut(a, "=")
+			op := r.Options.lookup(flag)
+			switch {
+			case op == nil:
+				j.add(Warning, fmt.Sprintf("%s: option %s is not on its allowlist", name, flag))
+			case op.Level > Safe:
+				j.add(op.Level, reasonOr(op.Reason, fmt.Sprintf("%s %s: %s", name, flag, genericReason(name, op.Level))))
+			}
+			if op != nil && op.Arg == RequiredArg && !hasEq {
+				i++
+			}
 			i++
 			continue
 		}
+		next := i + 1
 		for k := 1; k < len(a); k++ {
-			switch a[k] {
+			c := a[k]
+			on := a[0] == '-'
+			switch c {
 			case 'c':
-				cflag = a[0] == '-'
+				cflag = on
 			case 's':
-				sflag = a[0] == '-'
-			}
-			if slices.Contains(r.ValueFlags, "-"+a[k:k+1]) {
-				if k == len(a)-1 {
-					i++
+				sflag = on
+			case 'i':
+				interactive = on
+				if on {
+					j.add(Warning, name+" -i is an interactive shell: it runs the start-up file ~/.bashrc and writes its history file")
 				}
-				break
+			case 'l', 'r', 'D':
+				// Login (reads the person's own profile), restricted,
+				// dump strings without running.
+			case 'o', 'O':
+				// The value is the next word, even inside a bundle.
+				v, ok := value(next)
+				if !ok {
+					break
+				}
+				next++
+				if !on {
+					break // turning an option off
+				}
+				if c == 'o' {
+					setArgs = append(setArgs, word{s: "-o", lit: true}, v)
+					setShown = append(setShown, "-o "+v.s)
+				} else {
+					shoptArgs = append(shoptArgs, word{s: "-s", lit: true}, v)
+					shoptShown = append(shoptShown, "-O "+v.s)
+				}
+			default:
+				if on {
+					setArgs = append(setArgs, word{s: "-" + string(c), lit: true})
+					setShown = append(setShown, "-"+string(c))
+				}
 			}
 		}
-		i++
+		i = next
+	}
+	if !bashLike {
+		j.add(max(r.Level, Warning), name+"'s syntax is not bash's: what its code does is not understood (zsh's glob qualifiers, for one, run code)")
+	} else {
+		s.shellOptions(name, "set", setArgs, setShown, j)
+		s.shellOptions(name, "shopt", shoptArgs, shoptShown, j)
 	}
 	ops := args[min(i, len(args)):]
 	switch {
@@ -428,7 +489,31 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 		j.add(r.Level, name+" runs the script "+ops[0].s)
 		return info{}
 	}
+	if interactive && cx.stdin != nil && cx.stdin.doc && strings.Contains(cx.stdin.text, "!") {
+		j.add(s.c.rules.Defaults.GeneratedCode, name+" -i expands history (!!, !$) in the code it reads, which then is not the code judged")
+	}
 	return s.stdinCode(name, r.Level, cx.stdin, j, nil)
+}
+
+// shellOptions judges a shell's invocation options (as written: shown) as
+// the command cmd (set or shopt) given args: what is above Safe there is
+// above Safe here.
+func (s *state) shellOptions(name, cmd string, args []word, shown []string, j *judgement) {
+	if len(args) == 0 {
+		return
+	}
+	r, ok := s.c.commands.get(cmd)
+	if !ok {
+		j.add(Warning, fmt.Sprintf("%s: options %s are not understood", name, strings.Join(shown, " ")))
+		return
+	}
+	sj := &judgement{}
+	s.rule(cmd, r, args, judgeCtx{}, sj)
+	for _, f := range sj.fs {
+		if f.level > Safe {
+			j.add(f.level, name+" "+strings.Join(shown, " ")+": "+f.reason)
+		}
+	}
 }
 
 // isOptionWord reports whether a looks like a real option: a sign followed

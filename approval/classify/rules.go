@@ -253,6 +253,18 @@ type ShellRule struct {
 	Level Level `yaml:"level"`
 	// ValueFlags are options that take a value (-o, -O, --rcfile).
 	ValueFlags []string `yaml:"value_flags"`
+	// Options is the grammar of the long options (--norc) of a shell whose
+	// Syntax is bash; one not in it makes the shell at least Warning. Its
+	// single-letter options are judged as the set (-k, -o NAME) and shopt
+	// (-O NAME) commands they stand for; -c, -s, -i, -l, -r and -D are the
+	// shell's own.
+	Options Options `yaml:"options"`
+	// Syntax is "bash" for a shell whose code is bash's or a subset of it
+	// (sh, dash): its options are then judged as the set and shopt
+	// commands they stand for. Any other shell's code is parsed as bash
+	// all the same, but what it does is not understood: running it is at
+	// least Warning.
+	Syntax string `yaml:"syntax"`
 }
 
 // InterpreterRule describes an interpreter of another language. Its inline
@@ -439,11 +451,17 @@ func (s *ShellRule) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return nil
 	}
-	if err := checkKeys(n, "level", "value_flags"); err != nil {
+	if err := checkKeys(n, "level", "value_flags", "syntax", "options"); err != nil {
 		return err
 	}
 	type plain ShellRule
-	return n.Decode((*plain)(s))
+	if err := n.Decode((*plain)(s)); err != nil {
+		return err
+	}
+	if s.Syntax != "" && s.Syntax != "bash" {
+		return fmt.Errorf("line %d: syntax must be bash or left out, not %q", n.Line, s.Syntax)
+	}
+	return nil
 }
 
 // UnmarshalYAML implements yaml.Unmarshaler: it rejects unknown keys and

@@ -85,6 +85,7 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 	var fs []finding
 	var inf info
+	s.fdRedirect(r)
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
 		quoted := r.Word != nil && !wordIsBare(r.Word)
@@ -255,6 +256,11 @@ func (s *state) writeAt(w word, joined bool) (Level, string) {
 	}
 	if s.pathWork > maxPathWork {
 		return s.c.rules.Defaults.WriteOutside, "writes to " + w.s + ", one of more glob or relative writes than can be judged in every directory the line changes into"
+	}
+	if !joined {
+		if l, reason, ok := s.fdWriteLevel(w); ok {
+			return l, reason
+		}
 	}
 	rl, rreason, ruled := s.pathRule(w, false)
 	if ruled && !w.glob {

@@ -1,0 +1,178 @@
+package classify
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// On Linux, opening /dev/fd/N (or /proc/self/fd/N, /dev/stdout, ...) does
+// not duplicate descriptor N: it opens again the file N refers to, with the
+// new mode. So "exec 3<.git/config; echo x >> /dev/fd/3" writes the file
+// the line only opened to read, and "exec 3<.git; echo x > /dev/fd/3/config"
+// writes inside the directory it holds. A write to such a path is judged
+// against every descriptor the line opens for reading, wherever it opens it
+// (a loop or eval may open it after the write in the text): see fdState.
+
+// fdState is what a line does with file descriptors, for judging writes to
+// /dev/fd/N.
+type fdState struct {
+	read   map[string]bool // descriptors opened to read a file (3<f, <f is 0)
+	high   bool            // a descriptor bash numbers itself ({fd}<f: 10 and up)
+	dups   [][2]string     // N<&M and N>&M: N becomes a copy of M
+	writes []fdWrite       // writes to /dev/fd/N and friends, judged at the end
+}
+
+type fdWrite struct {
+	fd   string
+	path string
+}
+
+// fdRedirect records what redirection r does to descriptors.
+func (s *state) fdRedirect(r *syntax.Redirect) {
+	n := ""
+	if r.N != nil {
+		n = r.N.Value
+	}
+	named := n != "" && !isDigits(n)
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut:
+		if n == "" {
+			n = "0"
+		}
+	case syntax.DplIn, syntax.DplOut:
+		if n == "" {
+			n = "0"
+			if r.Op == syntax.DplOut {
+				n = "1"
+			}
+		}
+		m, ok := "", false
+		if r.Word != nil {
+			m, ok = litValue(r.Word)
+		}
+		switch {
+		case ok && m == "-":
+			return
+		case ok && isDigits(m):
+			if named {
+				// A copy under a number bash picks: any high descriptor
+				// may now hold what m holds; judged as if it were read.
+				s.fds.dups = append(s.fds.dups, [2]string{"{high}", m})
+				return
+			}
+			s.fds.dups = append(s.fds.dups, [2]string{n, m})
+			return
+		case r.Op == syntax.DplOut:
+			// >&file writes file; judged as a write elsewhere.
+			return
+		}
+	default:
+		return
+	}
+	if named {
+		s.fds.high = true
+		return
+	}
+	if s.fds.read == nil {
+		s.fds.read = map[string]bool{}
+	}
+	s.fds.read[n] = true
+}
+
+// fdPath reports whether p names a file descriptor of the shell's own
+// process, which descriptor, and whether the path goes on beneath it or
+// through "..", into the directory the descriptor may hold.
+func fdPath(p string) (fd string, beneath, ok bool) {
+	var comps []string
+	dotdot := false
+	for _, c := range strings.Split(p, "/") {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			dotdot = true
+		}
+		comps = append(comps, c)
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", false, false
+	}
+	if dotdot {
+		// /dev/fd/3/../config is config beside what descriptor 3 holds,
+		// though it reads as /dev/fd/config.
+		c := cleanPath(p)
+		if strings.HasPrefix(c, "/dev/fd/") || strings.HasPrefix(c, "/proc/self/fd/") ||
+			strings.HasPrefix(c, "/proc/thread-self/fd/") || c == "/dev/stdin" || c == "/dev/stdout" || c == "/dev/stderr" {
+			return "", true, true
+		}
+		return "", false, false
+	}
+	std := map[string]string{"stdin": "0", "stdout": "1", "stderr": "2"}
+	switch {
+	case len(comps) >= 2 && comps[0] == "dev" && std[comps[1]] != "":
+		return std[comps[1]], len(comps) > 2, true
+	case len(comps) >= 3 && comps[0] == "dev" && comps[1] == "fd":
+		return comps[2], len(comps) > 3, true
+	case len(comps) >= 4 && comps[0] == "proc" && (comps[1] == "self" || comps[1] == "thread-self") && comps[2] == "fd":
+		return comps[3], len(comps) > 4, true
+	}
+	return "", false, false
+}
+
+// fdWriteLevel judges a write to w when it names one of the shell's file
+// descriptors: beneath one it is Defaults.WriteOutside at once; a
+// descriptor itself is remembered and judged by checkFdWrites.
+func (s *state) fdWriteLevel(w word) (Level, string, bool) {
+	if w.unknown() || w.glob {
+		return 0, "", false
+	}
+	fd, beneath, ok := fdPath(w.s)
+	if !ok {
+		return 0, "", false
+	}
+	if beneath {
+		return s.c.rules.Defaults.WriteOutside, fmt.Sprintf("writes to %s, beneath a file descriptor: into the directory it holds, which may be .git or outside the working directory", w.s), true
+	}
+	s.fds.writes = append(s.fds.writes, fdWrite{fd: fd, path: w.s})
+	return 0, "", false
+}
+
+// checkFdWrites judges, once the whole line is walked, each write to
+// /dev/fd/N (or /dev/stdout, ...) against the descriptors the line opens
+// for reading: such a write opens that file again, for writing.
+func (s *state) checkFdWrites() {
+	if len(s.fds.writes) == 0 {
+		return
+	}
+	read := map[string]bool{}
+	for k := range s.fds.read {
+		read[k] = true
+	}
+	high := s.fds.high
+	tainted := func(fd string) bool {
+		if read[fd] {
+			return true
+		}
+		return high && (fd == "{high}" || (isDigits(fd) && len(fd) > 1))
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range s.fds.dups {
+			if tainted(d[1]) && !tainted(d[0]) {
+				if d[0] == "{high}" {
+					high = true
+				} else {
+					read[d[0]] = true
+				}
+				changed = true
+			}
+		}
+	}
+	for _, w := range s.fds.writes {
+		if tainted(w.fd) {
+			s.note(s.c.rules.Defaults.WriteOutside, fmt.Sprintf("writes to %s, which opens again, for writing, the file descriptor %s was opened to read: any file the line reads", w.path, w.fd))
+		}
+	}
+}
