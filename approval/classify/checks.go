@@ -70,7 +70,7 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		}
 		i++
 	}
-	for i < len(args) && (args[i].unknown() && args[i].prefix > 0 && args[i].s[0] != '-' || !args[i].unknown() && !strings.HasPrefix(args[i].s, "-") && args[i].s != "(" && args[i].s != "!" && args[i].s != ",") {
+	for i < len(args) && (args[i].unknown() && !mayBeOption(args[i]) || !args[i].unknown() && !strings.HasPrefix(args[i].s, "-") && args[i].s != "(" && args[i].s != "!" && args[i].s != ",") {
 		i++
 	}
 	for ; i < len(args); i++ {

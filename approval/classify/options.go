@@ -244,6 +244,18 @@ func scanOptions(name string, args []word, g *Options, stopAtOperand bool) optSc
 	sc := optScan{stopped: len(args), unknown: -1}
 	done := false
 	i := 0
+	anyOption := func(a string) {
+		l, writes := g.maxLevel()
+		if writes {
+			l = max(l, Dangerous)
+		}
+		if !g.complete() {
+			l = max(l, Warning)
+		}
+		if l > Safe {
+			sc.fs = append(sc.fs, finding{l, fmt.Sprintf("%s: argument %s is not known until it runs and may be an option", name, a)})
+		}
+	}
 	unknown := func(a string) {
 		sc.fs = append(sc.fs, finding{Warning, fmt.Sprintf("%s: option %s is not on its allowlist", name, a)})
 		if sc.unknown < 0 {
@@ -263,16 +275,7 @@ func scanOptions(name string, args []word, g *Options, stopAtOperand bool) optSc
 		}
 		if w.unknown() {
 			// A word whose value is not known may be any option.
-			l, writes := g.maxLevel()
-			if writes {
-				l = max(l, Dangerous)
-			}
-			if !g.complete() {
-				l = max(l, Warning)
-			}
-			if l > Safe {
-				sc.fs = append(sc.fs, finding{l, fmt.Sprintf("%s: argument %s is not known until it runs and may be an option", name, a)})
-			}
+			anyOption(a)
 			if stopAtOperand {
 				sc.stopped = i
 				return sc
@@ -287,6 +290,11 @@ func scanOptions(name string, args []word, g *Options, stopAtOperand bool) optSc
 		next := func() (word, bool) {
 			if i+1 < len(args) {
 				i++
+				if v := args[i]; v.unknown() && (v.split || v.leadingWildcard()) {
+					// It may become several words (sort -k $k, tar -tf *):
+					// the value, then options.
+					anyOption(v.s)
+				}
 				return args[i], true
 			}
 			return word{}, false
@@ -396,7 +404,7 @@ func candNames(cs []*Option) string {
 // literal before the first expansion rules it out.
 func mayBeOption(w word) bool {
 	if w.unknown() {
-		return w.split || w.prefix == 0 || w.s[0] == '-'
+		return w.split || w.prefix == 0 || w.s[0] == '-' || w.leadingWildcard()
 	}
 	return len(w.s) >= 2 && w.s[0] == '-'
 }
@@ -405,7 +413,20 @@ func mayBeOption(w word) bool {
 // it holds an expansion, or it is a glob that starts with a wildcard (a
 // file may be named "--output=x").
 func (w word) unknown() bool {
-	return w.dyn || w.split || (w.glob && w.s != "" && strings.IndexByte("*?[", w.s[0]) >= 0)
+	return w.dyn || w.split || w.leadingWildcard()
+}
+
+// leadingWildcard reports whether the word is a glob whose first character
+// is a wildcard (*, ?, [...], or an extended glob's @( !( +( ), so that it
+// may expand to a file named "-o" or "--pre=sh".
+func (w word) leadingWildcard() bool {
+	if !w.glob || w.s == "" {
+		return false
+	}
+	if strings.IndexByte("*?[", w.s[0]) >= 0 {
+		return true
+	}
+	return len(w.s) > 1 && strings.IndexByte("@+!", w.s[0]) >= 0 && w.s[1] == '('
 }
 
 // judgeOptions adds to j the findings of reading args with r's grammar:
