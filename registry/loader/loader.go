@@ -712,10 +712,12 @@ func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node
 	ok, first := true, map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := deref(n.Content[i])
+		line, dup := first[k.Value]
 		msg := ""
-		if line, dup := first[k.Value]; k.Kind != yaml.ScalarNode {
+		switch {
+		case k.Kind != yaml.ScalarNode:
 			msg = "a key is not a string: write each key as text"
-		} else if dup {
+		case dup:
 			msg = fmt.Sprintf("%q is given twice (first at line %d): keep the one you mean", k.Value, line)
 		}
 		if msg != "" {
@@ -1036,7 +1038,7 @@ func (r *reader) kindErrors(implNode *yaml.Node, err error) {
 		}
 		return
 	}
-	if err == nil {
+	if err == nil || !r.reporting() { // capped like the problems of keys and values
 		return
 	}
 	line, msg := r.at("implementation"), "implementation: "+err.Error()
