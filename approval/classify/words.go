@@ -465,6 +465,16 @@ func cleanPath(p string) string {
 	if p == "" || !strings.Contains(p, "/") {
 		return p
 	}
+	if p[0] == '~' || p[0] == '$' {
+		// ~/.. is not the working directory: the first component is a
+		// directory known only when the command runs, and ".." may climb
+		// out of it (~/../x is /x).
+		head, rest, _ := strings.Cut(p, "/")
+		if r := path.Clean(rest); r != "." {
+			return head + "/" + r
+		}
+		return head
+	}
 	return path.Clean(p)
 }
 
