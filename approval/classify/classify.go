@@ -343,7 +343,10 @@ func hiddenText(cmd string) string {
 			return fmt.Sprintf("command holds the control character %U, which can hide text from a reviewer", r)
 		case r >= 0x80 && r <= 0x9f:
 			return fmt.Sprintf("command holds the C1 control character %U, which can hide text from a reviewer", r)
-		case r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200b || r == 0xfeff:
+		case r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x206f) || (r >= 0x200b && r <= 0x200f) ||
+			r == 0xfeff:
+			// U+200C-200F and U+206A-206F are also ignored in file names
+			// by macOS (HFS+): .g\u200cit is .git there.
 			return fmt.Sprintf("command holds the invisible or direction-changing character %U", r)
 		}
 	}

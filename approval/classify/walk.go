@@ -307,6 +307,7 @@ func (s *state) pathRule(w word, read bool) (Level, string, bool) {
 		g = bashGlobTokens(p)
 	}
 	found, l, reason := false, Safe, ""
+	lower := strings.ToLower(p)
 	for i, r := range s.c.rules.Paths {
 		if read && !r.Reads {
 			continue
@@ -314,7 +315,10 @@ func (s *state) pathRule(w word, read bool) (Level, string, bool) {
 		if found && r.Level <= l {
 			continue
 		}
-		if (w.glob && s.c.paths[i].overlaps(g, &s.scratch)) || (!w.glob && s.c.paths[i].match(p)) {
+		// A rule above Safe matches in either case: on a file system that
+		// ignores case (macOS, Windows) .GIT/config is .git/config.
+		if (w.glob && s.c.paths[i].overlaps(g, &s.scratch)) || (!w.glob && (s.c.paths[i].match(p) ||
+			r.Level > Safe && lower != p && s.c.paths[i].match(lower))) {
 			found, l, reason = true, r.Level, r.Reason
 			if reason == "" {
 				reason = "writes to " + p
