@@ -694,7 +694,7 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 		switch tag := n.ShortTag(); {
 		case !isScalar:
 			return path + " must be a duration such as \"30s\""
-		case tag == "!!int" || tag == "!!float":
+		case (tag == "!!int" || tag == "!!float") && validDuration(n.Value+"s"): // not .inf or 1e3
 			return fmt.Sprintf("%s %s has no unit: write %q", path, n.Value, n.Value+"s")
 		case err != nil:
 			return fmt.Sprintf("%s %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", path, n.Value)
@@ -704,6 +704,12 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 		*p = d
 	}
 	return ""
+}
+
+// validDuration reports whether s reads as a duration.
+func validDuration(s string) bool {
+	_, err := time.ParseDuration(s)
+	return err == nil
 }
 
 // keys reads the keys of mapping n, at path, in order; a key given twice,

@@ -335,6 +335,21 @@ tools:
     type: go
     implementation: ~
 `, []string{`t.yaml:5: tool "read_file": implementation must be a mapping (function: name)`}},
+		{"a number that is no duration even with a unit", "t.yaml", `tools:
+  - name: a
+    description: d
+    type: shell
+    metadata: {timeout: .inf}
+    implementation: {command: [ls]}
+  - name: b
+    description: d
+    type: shell
+    metadata: {timeout: 1e3}
+    implementation: {command: [ls]}
+`, []string{
+			`t.yaml:5: tool "a": metadata.timeout ".inf" is not a duration: write it like "30s"`,
+			`t.yaml:10: tool "b": metadata.timeout "1e3" is not a duration: write it like "30s"`,
+		}},
 		{"duplicated key in metadata", "t.yaml", `tools:
   - name: a
     description: d
