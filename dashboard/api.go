@@ -60,7 +60,7 @@ type Approval struct {
 
 func approvalOf(p approval.Pending) Approval {
 	req := p.Request
-	args := redact.Args(req.Call.Args, req.Spec.Secrets)
+	args := maskDeclared(req.Call.Args, req.Spec.Secrets)
 	var v any
 	if json.Unmarshal(args, &v) == nil {
 		// Indented, and with <, > and & as they are: the page renders text,
@@ -328,6 +328,20 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }
 
+// maskDeclared masks the fields the tool declares secret, and nothing
+// else. The rule for logs (redact.Args) also masks keys that look like
+// secrets and secrets found inside strings (NAME=value, a URL's password,
+// a bearer credential); but the model chooses those keys and strings, and
+// a person approving "X_TOKEN=[REDACTED] make" cannot see the command that
+// runs. A secret path that does not compile masks everything (fail safe).
+func maskDeclared(args json.RawMessage, secrets []string) json.RawMessage {
+	r, err := redact.Compile(secrets, redact.WithKeyHeuristic(false))
+	if err != nil {
+		return json.RawMessage(`"` + redact.Mask + `"`)
+	}
+	return r.Redact(args)
+}
+
 // maskedSecret reports a field of modified arguments that still holds the
 // mask in a place the page masks (the editor starts from the masked
 // arguments), or "" when there is none. The mask elsewhere (in a file's
@@ -341,7 +355,7 @@ func maskedSecret(args json.RawMessage, secrets []string) string {
 	_, _ = rand.Read(probe[:])
 	sentinel := []byte(`"toolbelt-probe-` + hex.EncodeToString(probe[:]) + `"`)
 	swapped := bytes.ReplaceAll(args, masked, sentinel)
-	kept := redact.Args(swapped, secrets)
+	kept := maskDeclared(swapped, secrets)
 	if bytes.Count(kept, sentinel) == bytes.Count(swapped, sentinel) {
 		return ""
 	}

@@ -34,7 +34,9 @@
 //     own origin only, no inline script, no frames) and nosniff. The page
 //     renders every string a model produced as text, never markup, with
 //     control characters shown escaped, so what a person approves is what
-//     will run. A modify that keeps the mask in a secret field is refused.
+//     will run. Only the fields the tool declares secret are masked (not
+//     the keys and strings the logs mask by their look: the model chooses
+//     those). A modify that keeps the mask in a secret field is refused.
 //   - At most WithMaxStreams pages stream events at once.
 //   - Each decision names who made it (WithIdentity, or "dashboard"): the
 //     approval extension records it in the call's metadata, and the audit
