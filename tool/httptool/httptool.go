@@ -28,8 +28,9 @@
 // fd00:ec2::254). Addresses are checked after DNS resolution in the
 // dialer's Control hook, so DNS rebinding and redirects cannot get around
 // it; refusals are tool.CodeNetworkPolicy. WithPrivateHosts exempts named
-// hosts (tests, local services). Redirects are followed within the allow
-// list, up to WithMaxRedirects (default 5). Environment proxies are not used:
+// hosts (tests, local services), and a redirect reaches such a host only
+// from exempted hosts. Redirects are followed within the allow list, up to
+// WithMaxRedirects (default 5). Environment proxies are not used:
 // the guard must see the address it connects to.
 package httptool
 
@@ -108,14 +109,15 @@ func NewClient(opts ...Option) *Client {
 	o := newOptions(opts)
 	g := &guard{allow: o.allow, private: o.private}
 	tr := &http.Transport{
-		Proxy:                 nil,
-		DialContext:           g.dialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          100,
-		MaxIdleConnsPerHost:   16,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ExpectContinueTimeout: time.Second,
+		Proxy:                  nil,
+		DialContext:            g.dialContext,
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           100,
+		MaxIdleConnsPerHost:    16,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ExpectContinueTimeout:  time.Second,
+		MaxResponseHeaderBytes: maxHeaderBytes,
 	}
 	c := &Client{o: o, g: g, tr: tr}
 	c.httpc = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
@@ -131,6 +133,17 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	if err := c.g.checkHost(req.URL.Hostname()); err != nil {
 		return err
+	}
+	// A host exempted by WithPrivateHosts is reached by redirect only
+	// from exempted hosts: the client is shared by every tool of a Kind,
+	// and a public endpoint must not lead a call into the internal
+	// service another tool is allowed to call.
+	if c.g.private[normHost(req.URL.Hostname())] {
+		for _, prev := range via {
+			if !c.g.private[normHost(prev.URL.Hostname())] {
+				return &PolicyError{Host: req.URL.Hostname(), Reason: "a redirect from a public host into a private one (WithPrivateHosts) is not followed"}
+			}
+		}
 	}
 	// Credentials go only to the origin they were given for: the same
 	// scheme, host and port. net/http drops Authorization when the host

@@ -62,7 +62,8 @@ func WithAllowedHosts(hosts ...string) Option {
 // appear in URLs, e.g. "127.0.0.1", "localhost", "billing.internal") reach
 // whatever address they resolve to, including loopback, private, link-local
 // and metadata addresses, which the guard otherwise refuses. Use it for
-// tests and local services; a host must still pass the allow list.
+// tests and local services; a host must still pass the allow list. A
+// redirect leads into such a host only from hosts exempted too.
 func WithPrivateHosts(hosts ...string) Option {
 	return func(o *options) {
 		for _, h := range hosts {

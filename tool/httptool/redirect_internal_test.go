@@ -52,3 +52,41 @@ func TestRedirectCheckKeepsCredentialsOnlyForTheSameOrigin(t *testing.T) {
 		})
 	}
 }
+
+// WithPrivateHosts exempts a host by name for the tools that call it, but
+// the client is shared: a public endpoint (or an open redirect on one,
+// reached through a model-chosen path) must not be able to send the call
+// on to the exempted internal service. A redirect into an exempted host is
+// followed only from an exempted host. End to end this needs a public
+// address, which a test cannot serve, so the redirect check is called
+// directly.
+func TestRedirectIntoAPrivateHostOnlyFromAPrivateHost(t *testing.T) {
+	c := NewClient(WithPrivateHosts("127.0.0.1", "billing.internal"))
+	defer c.CloseIdleConnections()
+	for _, tc := range []struct {
+		from, to string
+		ok       bool
+	}{
+		{"https://api.example.com/a", "http://127.0.0.1:8080/admin", false},
+		{"https://api.example.com/a", "http://billing.internal/admin", false},
+		{"https://api.example.com/a", "http://BILLING.internal./admin", false},
+		{"https://api.example.com/a", "https://other.example.com/b", true},
+		{"http://127.0.0.1:8080/a", "http://billing.internal/b", true},
+		{"http://billing.internal/a", "http://billing.internal/b", true},
+	} {
+		t.Run(tc.from+" -> "+tc.to, func(t *testing.T) {
+			first, err := http.NewRequest(http.MethodGet, tc.from, nil)
+			require.NoError(t, err)
+			next, err := http.NewRequest(http.MethodGet, tc.to, nil)
+			require.NoError(t, err)
+			err = c.checkRedirect(next, []*http.Request{first})
+			if tc.ok {
+				assert.NoError(t, err)
+				return
+			}
+			var pe *PolicyError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, pe.Error(), "a redirect from a public host into a private one")
+		})
+	}
+}

@@ -24,6 +24,23 @@ const Redacted = "[REDACTED]"
 // excerptBytes is how much of an error body a failed result quotes.
 const excerptBytes = 512
 
+// maxHeaderBytes bounds a response's headers (net/http's default is 10 MiB,
+// ten times the default body cap).
+const maxHeaderBytes = 64 << 10
+
+// maxQuotedHeader is how much of a header (the status line's reason phrase,
+// the Content-Type) a result or an error message quotes.
+const maxQuotedHeader = 256
+
+// clip cuts a server's header text to maxQuotedHeader bytes of valid UTF-8.
+func clip(s string) string {
+	if len(s) <= maxQuotedHeader {
+		return s
+	}
+	s = strings.ToValidUTF8(s[:maxQuotedHeader], "")
+	return s + "...[cut]"
+}
+
 // redactor removes the credential from a stream of bytes. A chunk may end
 // in the first bytes of the secret, so it holds back up to len(secret)-1
 // bytes until the next chunk (or the end) decides.
@@ -170,7 +187,7 @@ func (t *Tool) response(ctx context.Context, req *http.Request, resp *http.Respo
 	res := &tool.Result{}
 	res.SetMeta("http_status", resp.StatusCode)
 	if ct != "" {
-		res.SetMeta("content_type", red.string(ct))
+		res.SetMeta("content_type", clip(red.string(ct)))
 	}
 	if resp.StatusCode >= 400 {
 		body, _, _ := readBody(ctx, resp.Body, excerptBytes, red, false)
@@ -178,7 +195,7 @@ func (t *Tool) response(ctx context.Context, req *http.Request, resp *http.Respo
 		if excerpt != "" {
 			res.Content = []tool.Content{tool.TextContent(excerpt)}
 		}
-		e := statusError(req, resp, excerpt)
+		e := statusError(req, resp, clip(red.string(resp.Status)), excerpt)
 		// A hostile server may echo the credential in its reason phrase.
 		e.Message = red.string(e.Message)
 		return res, e
@@ -220,8 +237,9 @@ func oneLine(b []byte) string {
 }
 
 // statusError maps a status of 400 or more to a tool error.
-func statusError(req *http.Request, resp *http.Response, excerpt string) *tool.Error {
-	msg := fmt.Sprintf("%s %s answered %s", req.Method, req.URL.Host, resp.Status)
+// status is the status line's text, redacted and clipped.
+func statusError(req *http.Request, resp *http.Response, status, excerpt string) *tool.Error {
+	msg := fmt.Sprintf("%s %s answered %s", req.Method, req.URL.Host, status)
 	if excerpt != "" {
 		msg += ": " + excerpt
 	}

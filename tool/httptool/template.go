@@ -137,10 +137,17 @@ func escapePath(name, v string) (string, error) {
 }
 
 // checkHeaderValue refuses control characters, which would split or corrupt
-// a header.
+// a header: CR, LF and NUL, and every other one but the tab (net/http
+// refuses them only when it writes the request, which would look like a
+// failure of the connection).
 func checkHeaderValue(name, v string) (string, error) {
 	if strings.ContainsAny(v, "\r\n\x00") {
 		return "", &argError{fmt.Sprintf("argument %q contains a line break or NUL: header values must be one line", name)}
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < ' ' && c != '\t') || c == 0x7f {
+			return "", &argError{fmt.Sprintf("argument %q contains the control character %q: header values cannot carry control characters", name, c)}
+		}
 	}
 	return v, nil
 }

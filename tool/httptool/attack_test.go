@@ -1,0 +1,102 @@
+package httptool_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/httptool"
+)
+
+// Control characters other than CR, LF and NUL are refused by net/http
+// only when the request is written, which came back as a retryable
+// "unavailable" transport failure: it is the model's argument that is
+// wrong, and retrying it cannot help.
+func TestHeaderControlCharactersAreInvalidArguments(t *testing.T) {
+	srv, _ := recorder(t, nil)
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"trace":{"type":"string"}`)},
+		httptool.Config{URL: srv.URL + "/", Headers: map[string]string{"X-Trace": "{trace}"}})
+	for _, v := range []string{"a\x01b", "a\x1bb", "a\x7fb", "a\x0bb", "a\x0cb"} {
+		args, _ := json.Marshal(map[string]string{"trace": v})
+		_, err := run(t, tl, string(args))
+		require.NotNil(t, err, "%q", v)
+		assert.Equal(t, tool.CodeInvalidArguments, err.Code, "%q: %s", v, err.Message)
+		assert.False(t, err.Retryable)
+	}
+	_, err := run(t, tl, `{"trace":"a\tb"}`)
+	assert.Nil(t, err, "a tab is allowed in a header value")
+}
+
+// rawServer answers every connection with the bytes of head, then closes.
+func rawServer(t *testing.T, head string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				r := bufio.NewReader(c)
+				for { // the request's head
+					line, err := r.ReadString('\n')
+					if err != nil || line == "\r\n" {
+						break
+					}
+				}
+				_, _ = c.Write([]byte(head))
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// A hostile server's headers are part of what it answers: a 4 MiB
+// Content-Type or reason phrase must not reach the result (metadata, error
+// message) when the body itself is capped at 1 MiB.
+func TestHugeResponseHeadersAreBounded(t *testing.T) {
+	huge := strings.Repeat("x", 4<<20)
+	for _, tc := range []struct{ name, head string }{
+		{"content type", "HTTP/1.1 200 OK\r\nContent-Type: text/plain; p=" + huge + "\r\nContent-Length: 2\r\n\r\nok"},
+		{"reason phrase", "HTTP/1.1 500 " + huge + "\r\nContent-Length: 2\r\n\r\nno"},
+		{"long content type within the header limit", "HTTP/1.1 200 OK\r\nContent-Type: text/plain; p=" + huge[:40<<10] + "\r\nContent-Length: 2\r\n\r\nok"},
+		{"long reason phrase within the header limit", "HTTP/1.1 500 " + huge[:40<<10] + "\r\nContent-Length: 2\r\n\r\nno"},
+		{"many headers", "HTTP/1.1 200 OK\r\n" + strings.Repeat("X-A: "+strings.Repeat("y", 1000)+"\r\n", 4000) + "Content-Length: 2\r\n\r\nok"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := rawServer(t, tc.head)
+			tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: u + "/"})
+			res, err := run(t, tl, `{}`)
+			if err != nil {
+				assert.Less(t, len(err.Message), 4096, "error message")
+			}
+			if res != nil {
+				b, _ := json.Marshal(res)
+				assert.Less(t, len(b), 8192, "result")
+			}
+		})
+	}
+}
+
+// The reason phrase is redacted before it is cut: a secret that straddles
+// the cut leaves no prefix behind.
+func TestReasonPhraseCutAfterRedaction(t *testing.T) {
+	const secret = "s3cr3t-key-0123456789"
+	u := rawServer(t, "HTTP/1.1 500 "+strings.Repeat("x", 250)+secret+"\r\nContent-Length: 0\r\n\r\n")
+	tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: u + "/", Auth: &httptool.Auth{Provider: "k"}},
+		httptool.WithCredential("k", func(context.Context) (string, error) { return secret, nil }))
+	_, err := run(t, tl, `{}`)
+	require.NotNil(t, err)
+	assert.NotContains(t, err.Message, "s3cr3t")
+}
