@@ -73,9 +73,10 @@ var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 
 // forbidden returns why ip may not be reached, or "" when it may. IPv4
 // addresses mapped into IPv6 and NAT64 addresses are judged by the IPv4
-// address they carry.
+// address they carry; an IPv6 zone ("fe80::1%eth0") is ignored, as
+// netip.Prefix.Contains never matches a zoned address.
 func forbidden(ip netip.Addr) string {
-	ip = ip.Unmap()
+	ip = ip.WithZone("").Unmap()
 	if ip.Is6() && nat64.Contains(ip) {
 		b := ip.As16()
 		ip = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})

@@ -85,3 +85,25 @@ func TestRetryAfter(t *testing.T) {
 	_, ok = retryAfter("-5", now)
 	assert.False(t, ok)
 }
+
+// netip.Prefix.Contains is false for any address with an IPv6 zone, and
+// the dialer's Control hook receives the zone the URL gave
+// ("http://[::1%25lo]:8080/" dials "[::1%lo]:8080"): a zone must not take
+// an address out of the ranges it belongs to.
+func TestForbiddenAddressesWithAZone(t *testing.T) {
+	for _, tc := range []struct{ addr, reason string }{
+		{"[::1%lo]:80", "loopback"},
+		{"[fe80::1%eth0]:80", "link-local"},
+		{"[fe80::a9fe:a9fe%2]:80", "link-local"},
+		{"[fd00:ec2::254%eth0]:80", "metadata"},
+		{"[fd12::1%1]:80", "private"},
+		{"[ff02::1%lo]:80", "multicast"},
+		{"[::%lo]:80", "unspecified"},
+		{"[64:ff9b::a9fe:a9fe%eth0]:80", "metadata"},
+	} {
+		ap, err := netip.ParseAddrPort(tc.addr)
+		if assert.NoError(t, err, tc.addr) {
+			assert.Contains(t, forbidden(ap.Addr()), tc.reason, tc.addr)
+		}
+	}
+}
