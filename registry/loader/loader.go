@@ -83,7 +83,8 @@ const (
 //
 // Type go is built in: the file gives the name, description, schemas and
 // metadata, and Funcs gives the implementation (a tool.Tool; fields the file
-// leaves out, such as a reflected input schema, come from it). Every other
+// leaves out, such as a reflected input schema, come from it; a metadata key
+// whose value is null, ~, counts as left out). Every other
 // type is a KindFunc in Kinds, which receives the implementation block as
 // JSON and builds the tool itself: the loader knows no kind (shell.Kind
 // parses implementation.command, httptool.Kind the request).
