@@ -44,8 +44,10 @@ func (c Checkpoint) Verify(pub ed25519.PublicKey) error {
 // the trail is closed. The sink should be somewhere the trail's writer
 // cannot rewrite: a second file on another machine, a syslog writer,
 // stdout read by a log shipper. If sink has a Sync method it is called
-// after each checkpoint. Verify with AgainstCheckpoint detects a trail cut
-// short of its last checkpoint.
+// after each checkpoint. A checkpoint is only made for a record that is
+// durable (with WithSyncInterval: at the flush that writes it), so a crash
+// never leaves a checkpoint ahead of the trail. Verify (and Open) with
+// AgainstCheckpoint detect a trail cut short of its last checkpoint.
 func WithCheckpoints(key ed25519.PrivateKey, sink io.Writer, every int) Option {
 	return func(c *config) {
 		if c.t == nil {
@@ -67,47 +69,37 @@ func WithCheckpoints(key ed25519.PrivateKey, sink io.Writer, every int) Option {
 
 // checkpointer writes signed checkpoints for a Trail.
 type checkpointer struct {
-	mu    sync.Mutex
+	mu    sync.Mutex // orders checkpoints and writes to sink
 	key   ed25519.PrivateKey
 	sink  io.Writer
 	every uint64
-	last  uint64 // seq of the last checkpoint made (under Trail.mu)
+	last  uint64 // seq of the last checkpoint made (under mu)
 	err   error
 	now   func() time.Time
 }
 
-// due returns the checkpoint to write after record seq, or nil. The caller
-// holds the trail's lock, so checkpoints are made in order.
-func (c *checkpointer) due(seq uint64, head string) *Checkpoint {
-	if c == nil || seq-c.last < c.every {
+// after writes a checkpoint of record seq, whose hash is head, when one is
+// due: every `every` records, or always when force (at Close). The caller
+// makes sure record seq is durable first: a checkpoint claims the trail
+// reached it, and one made for a record a crash then loses would make an
+// intact trail look cut short. Checkpoints go out in order of seq; an older
+// head than the last checkpoint's is skipped.
+func (c *checkpointer) after(seq uint64, head string, force bool) error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if seq == 0 || seq <= c.last || (!force && seq-c.last < c.every) {
 		return nil
 	}
 	c.last = seq
-	cp := c.sign(seq, head)
-	return &cp
-}
-
-func (c *checkpointer) sign(seq uint64, head string) Checkpoint {
 	cp := Checkpoint{Seq: seq, Hash: head, Time: c.now().UTC()}
 	cp.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(c.key, cp.message()))
-	return cp
-}
-
-// write writes cp to the sink. A checkpoint that cannot be written does not
-// fail the call that made it due: the error goes to onError.
-func (c *checkpointer) write(cp Checkpoint, onError func(error)) {
-	if err := c.put(cp); err != nil {
-		onError(err)
-	}
-}
-
-func (c *checkpointer) put(cp Checkpoint) error {
 	line, err := json.Marshal(cp)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if _, err := c.sink.Write(append(line, '\n')); err != nil {
 		return fmt.Errorf("audit: write checkpoint %d: %w", cp.Seq, err)
 	}
@@ -117,15 +109,6 @@ func (c *checkpointer) put(cp Checkpoint) error {
 		}
 	}
 	return nil
-}
-
-// final writes a checkpoint of the head when the trail closes.
-func (c *checkpointer) final(seq uint64, head string) error {
-	if seq == 0 || seq == c.last {
-		return nil
-	}
-	c.last = seq
-	return c.put(c.sign(seq, head))
 }
 
 // ReadCheckpoints reads checkpoint lines from r and checks each signature

@@ -83,10 +83,9 @@ func (t *Trail) writeShared(rec Record) error {
 			if rec.Seq > t.seq {
 				t.seq, t.head, t.durSeq = rec.Seq, hash, rec.Seq
 			}
-			cp := t.cp.due(rec.Seq, hash)
 			t.mu.Unlock()
-			if cp != nil {
-				t.cp.write(*cp, t.onError)
+			if err := t.cp.after(rec.Seq, hash, false); err != nil {
+				t.onError(err)
 			}
 			return nil
 		case errors.Is(err, ErrConflict):

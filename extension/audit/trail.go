@@ -59,8 +59,10 @@
 // torn bytes off and records the repair in the trail (what was removed, and
 // its hash), so nothing is discarded silently.
 //
-// One Trail owns its file: two Trails (or processes) must not write to the
-// same trail at once, or their chains interleave and break.
+// One Trail owns its file: Open takes an exclusive lock on it (flock, on
+// Unix; elsewhere nothing stops a second writer), so a second Trail or
+// process cannot write over its records. Processes that must share one
+// chain use NewShared.
 //
 // # Failure
 //
@@ -316,9 +318,14 @@ func New(w Writer, opts ...Option) (*Trail, error) {
 
 // Open opens (or creates, mode 0600) the trail file at path and continues
 // its chain. The existing records are verified first (with the key, when
-// one is given): a trail that does not verify is never extended. A torn
-// last line, the mark of a crash mid-write, is refused with ErrTorn: call
-// Repair to cut it off, which records the repair.
+// one is given, and against the checkpoint given with AgainstCheckpoint): a
+// trail that does not verify is never extended. A torn last line, the mark
+// of a crash mid-write, is refused with ErrTorn: call Repair to cut it off,
+// which records the repair.
+//
+// The Trail holds an exclusive lock on the file (flock, on Unix) until
+// Close: a second Open of the same file, in this process or another, fails
+// instead of writing over the first one's records.
 func Open(path string, opts ...Option) (*Trail, error) {
 	c := &config{}
 	for _, o := range opts {
@@ -329,11 +336,34 @@ func Open(path string, opts ...Option) (*Trail, error) {
 	if c.keyErr != nil {
 		return nil, c.keyErr
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openLocked(path, os.O_RDWR|os.O_CREATE)
+	if err != nil {
+		return nil, err
+	}
+	return extend(f, path, c, opts)
+}
+
+// openLocked opens the trail file and takes its writer's lock.
+func openLocked(path string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(path, flag, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open trail %s: %w: check that the directory exists and is writable", path, err)
 	}
-	rep, verr := verify(f, c.key, nil)
+	if err := lockFile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("audit: trail %s is open for writing by another Trail (in this or another process): %w: one writer per file; share a chain between processes with NewShared", path, err)
+	}
+	return f, nil
+}
+
+// extend verifies the locked trail file f and returns a Trail appending to
+// it. It closes f on failure.
+func extend(f *os.File, path string, c *config, opts []Option) (*Trail, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("audit: seek trail %s: %w", path, err)
+	}
+	rep, verr := verify(f, c.key, c.checkpoint)
 	if verr != nil {
 		_ = f.Close()
 		switch {
@@ -429,11 +459,7 @@ func (t *Trail) Write(rec Record) error {
 	t.seq, t.head = rec.Seq, hash
 	t.written++
 	mine := t.written
-	cp := t.cp.due(t.seq, t.head)
 	t.mu.Unlock()
-	if cp != nil {
-		t.cp.write(*cp, t.onError)
-	}
 	if t.interval > 0 {
 		return nil
 	}
@@ -513,7 +539,7 @@ func (t *Trail) syncUpTo(n uint64) error {
 		t.mu.Unlock()
 		return err
 	}
-	target, seq := t.written, t.seq
+	target, seq, head := t.written, t.seq, t.head
 	buf := t.buf
 	t.buf, t.spare = t.spare, nil
 	t.mu.Unlock()
@@ -550,6 +576,10 @@ func (t *Trail) syncUpTo(n uint64) error {
 	t.mu.Lock()
 	t.durSeq = seq
 	t.mu.Unlock()
+	// Record seq is durable now: only now may a checkpoint claim it.
+	if err := t.cp.after(seq, head, false); err != nil {
+		t.onError(err)
+	}
 	return nil
 }
 
@@ -621,10 +651,8 @@ func (t *Trail) Close() error {
 	t.mu.Unlock()
 	t.closeSyncer()
 	err := t.Flush()
-	if t.cp != nil {
-		if cerr := t.cp.final(seq, head); err == nil {
-			err = cerr
-		}
+	if err == nil {
+		err = t.cp.after(seq, head, true)
 	}
 	if c, ok := t.w.(io.Closer); ok && t.w != nil {
 		if cerr := c.Close(); err == nil {

@@ -192,11 +192,11 @@ func Repair(path string, opts ...Option) (Report, error) {
 	if c.keyErr != nil {
 		return Report{LastHash: Genesis}, c.keyErr
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openLocked(path, os.O_RDWR)
 	if err != nil {
-		return Report{LastHash: Genesis}, fmt.Errorf("audit: repair %s: %w", path, err)
+		return Report{LastHash: Genesis}, fmt.Errorf("audit: repair: %w", err)
 	}
-	rep, verr := verify(f, c.key, nil)
+	rep, verr := verify(f, c.key, c.checkpoint)
 	if verr == nil {
 		_ = f.Close()
 		return rep, nil
@@ -218,8 +218,9 @@ func Repair(path string, opts ...Option) (Report, error) {
 		_ = f.Close()
 		return rep, fmt.Errorf("audit: repair %s: sync: %w", path, err)
 	}
-	_ = f.Close()
-	t, err := Open(path, opts...)
+	// Still under the lock taken above: nobody writes between the cut and
+	// the repair record.
+	t, err := extend(f, path, c, opts)
 	if err != nil {
 		return rep, err
 	}
