@@ -61,17 +61,8 @@ type Approval struct {
 func approvalOf(p approval.Pending) Approval {
 	req := p.Request
 	args := maskDeclared(req.Call.Args, req.Spec.Secrets)
-	var v any
-	if json.Unmarshal(args, &v) == nil {
-		// Indented, and with <, > and & as they are: the page renders text,
-		// not markup, and a person should read "<img" rather than "\u003cimg".
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if enc.Encode(v) == nil {
-			args = bytes.TrimRight(b.Bytes(), "\n")
-		}
+	if b, ok := indentArgs(args); ok {
+		args = b
 	}
 	return Approval{
 		ID: p.ID, Since: p.Since, Tool: req.Call.Name, Description: req.Spec.Description,
@@ -79,6 +70,87 @@ func approvalOf(p approval.Pending) Approval {
 		Required: req.Required, Subject: req.Subject, Agent: req.Call.Agent, Session: req.Call.Session,
 		Principal: req.Principal.ID, Args: string(args), Schema: req.Spec.InputSchema,
 	}
+}
+
+// indentArgs writes one JSON value indented, as it was written: keys in
+// their order, a key given twice shown twice (decoders differ on which one
+// they keep), numbers as written (not through float64). Strings are
+// written again from their decoded text, with <, > and & as they are: the
+// page renders text, not markup, and a person should read "<img" and
+// "path" rather than "\u003cimg" and "\u0070ath". ok is false when args
+// is not one JSON value.
+func indentArgs(args []byte) (out []byte, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var b bytes.Buffer
+	str := json.NewEncoder(&b)
+	str.SetEscapeHTML(false)
+	type level struct {
+		object bool
+		items  int // tokens written inside: keys and values
+	}
+	var stack []level
+	values := 0 // at the top
+	newline := func() {
+		b.WriteByte('\n')
+		for range stack {
+			b.WriteString("  ")
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false
+		}
+		if d, isDelim := tok.(json.Delim); isDelim && (d == '}' || d == ']') {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if top.items > 0 {
+				newline()
+			}
+			b.WriteByte(byte(d))
+			continue
+		}
+		if n := len(stack); n == 0 {
+			if values++; values > 1 {
+				return nil, false
+			}
+		} else {
+			top := &stack[n-1]
+			if top.object && top.items%2 == 1 {
+				b.WriteString(": ")
+			} else {
+				if top.items > 0 {
+					b.WriteByte(',')
+				}
+				newline()
+			}
+			top.items++
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			b.WriteByte(byte(v))
+			stack = append(stack, level{object: v == '{'})
+		case string:
+			if str.Encode(v) != nil {
+				return nil, false
+			}
+			b.Truncate(b.Len() - 1) // Encode's newline
+		case json.Number:
+			b.WriteString(string(v))
+		case bool:
+			b.WriteString(strconv.FormatBool(v))
+		case nil:
+			b.WriteString("null")
+		}
+	}
+	if values != 1 || len(stack) != 0 {
+		return nil, false
+	}
+	return b.Bytes(), true
 }
 
 func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {

@@ -75,3 +75,19 @@ func TestApprovalShowsTheCommandTheModelWrote(t *testing.T) {
 	require.NoError(t, f.queue.Resolve(a.ID, approval.Denied("test", "no")))
 	<-done
 }
+
+// The arguments are shown as the model wrote them: in its order, a key
+// given twice shown twice, numbers exactly. They were decoded into a map
+// and encoded again: keys sorted, a repeated key shown once (the last; a
+// tool whose decoder keeps the first runs the one nobody saw), and numbers
+// passed through float64, so a count of 18446744073709551615 read
+// 18446744073709552000 (and the modify editor, which starts from the text
+// shown, would have run that).
+func TestApprovalShowsTheArgumentsAsWritten(t *testing.T) {
+	f, start := shellFixture(t)
+	done := start(`{"session":"b","command":"rm -rf ~","count":18446744073709551615,"command":"ls -la"}`)
+	a := f.waitPending(t, 1)[0]
+	assert.Equal(t, "{\n  \"session\": \"b\",\n  \"command\": \"rm -rf ~\",\n  \"count\": 18446744073709551615,\n  \"command\": \"ls -la\"\n}", a.Args)
+	require.NoError(t, f.queue.Resolve(a.ID, approval.Denied("test", "no")))
+	<-done
+}
