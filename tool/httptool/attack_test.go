@@ -2,6 +2,9 @@ package httptool_test
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
+	"net/http"
 	"context"
 	"encoding/json"
 	"net"
@@ -99,4 +102,34 @@ func TestReasonPhraseCutAfterRedaction(t *testing.T) {
 	_, err := run(t, tl, `{}`)
 	require.NotNil(t, err)
 	assert.NotContains(t, err.Message, "s3cr3t")
+}
+
+// A gzip bomb (50 MiB of zeros in about 50 KiB) is capped after
+// decompression, on the success path and on the error path.
+func TestGzipBombIsCapped(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zero := make([]byte, 1<<20)
+	for range 50 {
+		_, _ = zw.Write(zero)
+	}
+	require.NoError(t, zw.Close())
+	srv, _ := recorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Type", "text/plain")
+		if r.URL.Path == "/fail" {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+		_, _ = w.Write(gz.Bytes())
+	})
+	tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: srv.URL + "/ok"}, httptool.WithMaxResponseBytes(64<<10))
+	res, err := run(t, tl, `{}`)
+	require.Nil(t, err)
+	assert.Equal(t, true, res.Metadata["truncated"])
+	assert.Less(t, len(res.Text()), 65<<10)
+
+	tl = newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: srv.URL + "/fail"})
+	_, err = run(t, tl, `{}`)
+	require.NotNil(t, err)
+	assert.Less(t, len(err.Message), 1024)
 }

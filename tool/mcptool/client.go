@@ -54,6 +54,7 @@ type options struct {
 	terminate  time.Duration
 	late       func(Progress)
 	spec       func(*tool.Spec)
+	trustAnn   bool
 	logger     *slog.Logger
 	roots      []*mcp.Root
 	rootsSet   bool
@@ -121,6 +122,15 @@ func OnLateProgress(fn func(Progress)) Option { return func(o *options) { o.late
 // server's listing: set Risk, RequiresApproval, Category, Timeout. The name
 // must stay valid and unique.
 func WithSpec(fn func(*tool.Spec)) Option { return func(o *options) { o.spec = fn } }
+
+// WithTrustedAnnotations takes the server's annotations at their word
+// when deriving a listed tool's risk: a tool the server calls read-only
+// becomes tool.RiskLow, which the approval extension lets run without
+// asking. Without it a read-only claim leaves the risk at medium: MCP
+// annotations are hints a server may get wrong or lie about, and clients
+// must treat them as untrusted unless the server is trusted. A claim that
+// raises the risk (destructive) is always kept.
+func WithTrustedAnnotations() Option { return func(o *options) { o.trustAnn = true } }
 
 // WithLogger sets the SDK client's logger, which also receives a warning
 // for each remote tool Tools leaves out (see Client.Skipped).

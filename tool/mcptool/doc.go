@@ -21,6 +21,13 @@
 // tool.CodeInvalidArguments. A toolbelt server (executor/mcpserver) sends
 // its exact *tool.Error under _meta[MetaError], which is used as is.
 //
+// Risk: a listed tool's annotations are the server's hints, untrusted by
+// default (MCP asks clients to treat them so): a destructive tool (the MCP
+// default when the server says nothing) is tool.RiskHigh and any other is
+// tool.RiskMedium, including one the server calls read-only, so the claim
+// cannot skip approval. WithTrustedAnnotations makes read-only tools
+// tool.RiskLow; WithSpec sets any risk.
+//
 // Progress: every call carries a progress token. Notifications that arrive
 // while the call runs are emitted on its context as output events on the
 // "progress" stream (tool.EmitOutput), with a ProgressData JSON payload.

@@ -54,7 +54,9 @@ func TestContentTypesMapped(t *testing.T) {
 }
 
 func TestStructuredOutputValidatedAgainstRemoteSchema(t *testing.T) {
-	c := connectInMemory(t, newFixture(0))
+	// Trusted, so the read-only echo is low risk (see
+	// TestReadOnlyClaimDoesNotSkipApproval for the untrusted default).
+	c := connectInMemory(t, newFixture(0), WithTrustedAnnotations())
 	ex, reg := executorFor(t, c)
 
 	echo, ok := reg.Lookup("echo")

@@ -16,8 +16,9 @@ import (
 // returns them as tool.Tools ready for registry.Register. Each tool's spec
 // carries the server's description, input schema, output schema (so the
 // executor validates structured output, which the SDK client does not) and
-// annotations; Risk is derived from the annotations (read-only: low,
-// destructive: high, otherwise medium) and can be changed with WithSpec.
+// annotations; Risk is derived from the annotations (destructive: high,
+// otherwise medium; read-only: low only WithTrustedAnnotations, as a
+// server's hints are untrusted) and can be changed with WithSpec.
 //
 // Names are prefixed (WithPrefix) and characters no provider accepts are
 // replaced with '_'; two remote names that end up the same are an error.
@@ -170,8 +171,11 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 	}
 	spec.Annotations = a
 	switch {
-	case a.ReadOnly:
+	case a.ReadOnly && c.opts.trustAnn:
 		spec.Risk = tool.RiskLow
+	case a.ReadOnly:
+		// An untrusted server's claim does not lower the risk.
+		spec.Risk = tool.RiskMedium
 	case a.Destructive:
 		spec.Risk = tool.RiskHigh
 	default:
