@@ -87,6 +87,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 )
@@ -473,6 +474,7 @@ const flushBytes = 1 << 20
 // encode appends rec's line (JSON with "hash" last, and a newline) to dst
 // and returns it with the record's hash. The caller holds mu.
 func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
+	rec.Args = validUTF8(rec.Args)
 	t.scratch.Reset()
 	if err := t.enc.Encode(rec); err != nil {
 		return nil, "", err
@@ -487,6 +489,28 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	dst = append(dst, hash...)
 	dst = append(dst, '"', '}', '\n')
 	return dst, hash, nil
+}
+
+// validUTF8 returns raw with each byte that is not valid UTF-8 replaced by
+// U+FFFD, as encoding/json decodes it (and as the tool read it), so that a
+// record is valid UTF-8 and every reader sees the same text. Invalid bytes
+// can only be inside JSON strings, where U+FFFD is valid.
+func validUTF8(raw json.RawMessage) json.RawMessage {
+	if utf8.Valid(raw) {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+16)
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n == 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+			i++
+			continue
+		}
+		out = append(out, raw[i:i+n]...)
+		i += n
+	}
+	return out
 }
 
 // sumWith is the record hash of body: HMAC-SHA256 under key, or SHA-256.
