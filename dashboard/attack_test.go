@@ -216,3 +216,37 @@ func TestEventStreamsAreBounded(t *testing.T) {
 	}, 10*time.Second, 10*time.Millisecond, "a closed stream frees its place")
 	b.Body.Close()
 }
+
+// Characters that draw nothing and were not in the page's list: format
+// characters (Egyptian hieroglyph format controls U+13430.., shorthand
+// format controls U+1BCA0.., musical beams U+1D173..), the reserved
+// default-ignorable code points a browser also draws as nothing (U+2065,
+// U+FFF0.., U+E0080..), and spaces other than U+0020, which look like
+// the space that separates a shell's words and are not one. A path shown
+// as "notes.md" was another name.
+func TestBrowserShowsEveryInvisibleCharacterEscaped(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	hidden := "\U00013430\U0001BCA0\U0001D173\u2065\uFFF0\U000E0080\U000E0FFF\u00A0\u2007\u3000"
+	path := "notes.md" + hidden
+	args, err := json.Marshal(WriteArgs{Path: path, Content: "x"})
+	require.NoError(t, err)
+	done := f.startCall(t, string(args))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card pre.args`))))
+	shown := text(t, ctx, `.card pre.args`)
+	for _, r := range hidden {
+		assert.NotContains(t, shown, string(r), "U+%04X is shown escaped", r)
+	}
+	assert.Contains(t, shown, `notes.md\ud80d\udc30\ud82f\udca0\ud834\udd73\u2065\ufff0\udb40\udc80\udb43\udfff\u00a0\u2007\u3000`)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.modify`)),
+		chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
+	select {
+	case res := <-done:
+		require.True(t, res.OK(), "%v", res.Error)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call did not complete after the modification")
+	}
+	assert.Equal(t, WriteArgs{Path: path, Content: "x"}, <-f.written, "the editor's escapes parse back to the model's arguments")
+}

@@ -12,10 +12,13 @@ const maxOutput = 16384;
 // visible shows control, bidi and invisible characters as escapes: C0 and C1
 // controls, bidi marks and overrides, zero-width and filler characters,
 // variation selectors, and the Unicode tag characters (U+E0000..E007F, which
-// draw nothing but carry text). Each is written as \uXXXX (a UTF-16 pair for
+// draw nothing but carry text); every other format character (\p{Cf}) and
+// default-ignorable code point (drawn as nothing, reserved ones included);
+// and spaces other than U+0020, which look like the space that separates a
+// shell's words and are not one. Each is written as \uXXXX (a UTF-16 pair for
 // characters above U+FFFF), so escaped JSON still parses to what was sent.
 // keepNewlines keeps "\n" (for indented JSON); elsewhere it is shown as "\n" too.
-const hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\p{Cs}]/gu;
+const hidden = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\p{Cs}]/gu;
 function escapeUnits(c) {
   let out = "";
   for (let i = 0; i < c.length; i++) out += "\\u" + c.charCodeAt(i).toString(16).padStart(4, "0");
