@@ -681,11 +681,18 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 	}
 	sc := scanOptions(name, args, &r.Options, false)
 	for _, u := range sc.uses {
-		if (u.opt.Name == "-a" || u.opt.Name == "-v") && u.has {
+		if (u.opt.Name == "-a" || u.opt.Name == "-v" || name == "wait" && u.opt.Name == "-p") && u.has {
 			s.checkName(name+" "+u.opt.Name, u.val, true, j)
 		}
 	}
-	if name == "printf" {
+	switch name {
+	case "printf", "wait":
+		return info{}
+	case "getopts":
+		// getopts OPTSTRING NAME [ARG...]: only NAME is assigned.
+		if len(sc.ops) > 1 {
+			s.checkName(name, args[sc.ops[1]], true, j)
+		}
 		return info{}
 	}
 	for _, k := range sc.ops {

@@ -384,6 +384,13 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 			s.arith(l.Post, "for (( ))")
 		}
 		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+			// The loop assigns its variable, which may be exported
+			// already: for PATH in ./bin; do ls; done runs ./bin/ls.
+			s.judgeVar(wi.Name.Value, nil, false, nil)
+			if wi.Name.Value == "IFS" {
+				s.note(Warning, "sets IFS, which changes how every later word splits")
+				s.vars = nil
+			}
 			s.setVar(wi.Name.Value, "", false)
 		}
 		s.enterRepeat()
