@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,11 +30,15 @@ type ShellArgs struct {
 }
 
 // shellFixture is a dashboard over a shell tool that waits for approval.
+// What the tool ran with goes to ran.
+var ran = make(chan ShellArgs, 16)
+
 func shellFixture(t *testing.T) (*fixture, func(args string) <-chan *tool.Result) {
 	t.Helper()
 	queue := approval.NewQueue()
 	reg := registry.New()
 	reg.MustRegister(tool.Func("shell", "Run a shell command", func(_ context.Context, in ShellArgs) (string, error) {
+		ran <- in
 		return "ran", nil
 	}, tool.WithRisk(tool.RiskHigh)))
 	gate := approvalgate.New(queue)
@@ -90,4 +97,26 @@ func TestApprovalShowsTheArgumentsAsWritten(t *testing.T) {
 	assert.Equal(t, "{\n  \"session\": \"b\",\n  \"command\": \"rm -rf ~\",\n  \"count\": 18446744073709551615,\n  \"command\": \"ls -la\"\n}", a.Args)
 	require.NoError(t, f.queue.Resolve(a.ID, approval.Denied("test", "no")))
 	<-done
+}
+
+// The modify editor sends the text a person sees: it was parsed and
+// encoded again by the page's JavaScript, whose numbers are doubles, so a
+// count of 9007199254740993 ran as 9007199254740992 (and
+// 18446744073709551615 as a number the tool refused).
+func TestBrowserModifySendsTheNumbersShown(t *testing.T) {
+	f, start := shellFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	done := start(`{"command":"make","count":9007199254740993}`)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS(`.card button.modify`)),
+		chromedp.Click(chromedp.CSS(`.card button.modify`)),
+		chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
+	select {
+	case res := <-done:
+		require.True(t, res.OK(), "%v", res.Error)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call did not complete after the modification")
+	}
+	assert.Equal(t, ShellArgs{Command: "make", Count: 9007199254740993}, <-ran)
 }

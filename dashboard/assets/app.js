@@ -86,11 +86,14 @@ function approvalCard(a) {
   const level = String(a.level || "").toLowerCase();
   const error = el("div", { class: "error", role: "alert" });
   const card = el("div", { class: "card " + level, "data-id": a.id });
+  // body is sent as it is when it is text (the editor's: parsing it here
+  // would turn its numbers into doubles, 9007199254740993 into ...992).
   const decide = async (body) => {
     error.textContent = "";
     try {
       await api("api/approvals/" + encodeURIComponent(a.id), {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
       });
       card.remove();
       loadApprovals();
@@ -104,9 +107,9 @@ function approvalCard(a) {
   editor.value = visible(a.args, true);
   const editBox = el("div", { class: "edit", hidden: "" }, editor,
     el("button", { class: "submit-modify", text: "Run with these arguments", onclick: () => {
-      let args;
-      try { args = JSON.parse(editor.value); } catch (err) { error.textContent = "not JSON: " + err.message; return; }
-      decide({ action: "modify", args: args });
+      // Checked here for the message; sent as typed, numbers exact.
+      try { JSON.parse(editor.value); } catch (err) { error.textContent = "not JSON: " + err.message; return; }
+      decide('{"action":"modify","args":' + editor.value + "}");
     } }));
   const reason = el("input", { class: "deny-reason", placeholder: "why (told to the model)", size: "30" });
   card.append(...[
