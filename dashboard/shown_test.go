@@ -120,3 +120,35 @@ func TestBrowserModifySendsTheNumbersShown(t *testing.T) {
 	}
 	assert.Equal(t, ShellArgs{Command: "make", Count: 9007199254740993}, <-ran)
 }
+
+// "Approve for this session" approves every later call of the tool in the
+// session, whatever its arguments (approval.ScopeSessionTool); the button
+// said only "Approve for this session", which reads as "this command, for
+// the session". It says what it approves now, and a call without a
+// session (decided for itself alone) has no such button.
+func TestBrowserSessionApprovalSaysItCoversAnyArguments(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	done := f.startCall(t, `{"path":"docs/a.md","content":"x"}`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card button.approve-session`))))
+	label := text(t, ctx, `.card button.approve-session`)
+	assert.Contains(t, label, "every write_file call")
+	assert.Contains(t, label, "any arguments")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.approve`))))
+	require.True(t, (<-done).OK())
+	<-f.written
+
+	noSession := make(chan *tool.Result, 1)
+	go func() {
+		res, _ := f.ex.Execute(context.Background(), tool.Call{ID: "c-nosession", Name: "write_file", Args: json.RawMessage(`{"path":"docs/b.md","content":"x"}`)})
+		noSession <- res
+	}()
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card button.approve`))))
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.card button.approve-session').length`))
+	require.NoError(t, err)
+	assert.Zero(t, n, "no session, no session-wide approval")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.approve`))))
+	require.True(t, (<-noSession).OK())
+	<-f.written
+}

@@ -125,7 +125,10 @@ function approvalCard(a) {
     el("pre", { class: "args", text: visible(a.args, true) }),
     el("div", { class: "actions" },
       el("button", { class: "approve", text: "Approve", onclick: () => decide({ action: "approve" }) }),
-      el("button", { class: "approve-session", text: "Approve for this session", onclick: () => decide({ action: "approve_session" }) }),
+      // Every later call of this tool in the session, whatever its
+      // arguments: the label says so. Without a session it is only this call.
+      a.session ? el("button", { class: "approve-session", text: "Approve every " + visible(a.tool) + " call this session (any arguments)",
+        onclick: () => decide({ action: "approve_session" }) }) : null,
       el("button", { class: "modify", text: "Modify…", onclick: () => { editBox.hidden = !editBox.hidden; } }),
       reason,
       el("button", { class: "deny", text: "Deny", onclick: () => decide({ action: "deny", message: reason.value }) })),
