@@ -274,7 +274,9 @@ func (s *state) sedScript(name, sc string, j *judgement) info {
 			p = np
 			j.add(s.writeTarget(word{s: strings.TrimSpace(file), lit: true}))
 		case 'r', 'R', ':', 'b', 't', 'T', 'v':
-			if c == ':' || c == 'b' || c == 't' || c == 'T' {
+			// A label and v's version end at ';' (v;e id runs id); a
+			// file name runs to the end of the line.
+			if c == ':' || c == 'b' || c == 't' || c == 'T' || c == 'v' {
 				for p < n && sc[p] != ';' && sc[p] != '\n' {
 					p++
 				}
@@ -305,9 +307,18 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	if r != nil {
 		g = &r.Options
 	}
+	// -W NAME[=VALUE] is the long option --NAME[=VALUE] (gawk -W
+	// source=..., mawk -W exec FILE).
+	orig := args
+	args = awkLongOptions(args)
 	// awk's program is its first operand unless -f or -e gave one: stop
 	// reading options there.
 	sc := scanOptions(name, args, g, true)
+	if len(args) != len(orig) || !slices.Equal(strs(args), strs(orig)) {
+		// The options as rewritten are judged here; the command's own
+		// reading sees -W, which is not in the grammar.
+		s.judgeOptions(name, sc, j, false)
+	}
 	var progs []word
 	progFile := false
 	for _, u := range sc.uses {
@@ -742,4 +753,29 @@ func checkNetwork(s *state, name string, args []word, cx judgeCtx, j *judgement,
 		j.add(l, name+" sends text made by a substitution over the network")
 	}
 	return info{}
+}
+
+// awkLongOptions rewrites awk's -W NAME[=VALUE] and -WNAME[=VALUE] as
+// --NAME[=VALUE] (up to "--": a file named -Wx after the program is read
+// as an option too, which only ever raises the level).
+func awkLongOptions(args []word) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "--":
+			return append(out, args[i:]...)
+		case a.s == "-W" && i+1 < len(args):
+			v := args[i+1]
+			v.s = "--" + v.s
+			out = append(out, v)
+			i++
+		case strings.HasPrefix(a.s, "-W") && len(a.s) > 2:
+			a.s = "--" + a.s[2:]
+			out = append(out, a)
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
