@@ -181,6 +181,19 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 }
 
 func (s *state) sedScript(name, sc string, j *judgement) info {
+	inf := s.sedScriptAs(name, sc, true, j)
+	if strings.Contains(sc, "[") {
+		// Older seds end a regular expression at the delimiter even in a
+		// bracket expression ([/]), newer ones do not: judge both readings.
+		inf = inf.or(s.sedScriptAs(name, sc, false, j))
+	}
+	return inf
+}
+
+// sedScriptAs judges a sed script, reading a bracket expression in a
+// regular expression as one piece when brackets is true (GNU sed 4.9:
+// s/[/]/x/ replaces a slash).
+func (s *state) sedScriptAs(name, sc string, brackets bool, j *judgement) info {
 	var inf info
 	n := len(sc)
 	restOfLine := func(p int) (string, int) {
@@ -190,7 +203,32 @@ func (s *state) sedScript(name, sc string, j *judgement) info {
 		}
 		return sc[p : p+e], p + e
 	}
-	skipDelimited := func(p int) (string, int) {
+	// skipBracket returns the end of the bracket expression at p, or p.
+	skipBracket := func(p int) int {
+		q := p + 1
+		if q < n && sc[q] == '^' {
+			q++
+		}
+		if q < n && sc[q] == ']' {
+			q++
+		}
+		for q < n && sc[q] != '\n' {
+			switch {
+			case sc[q] == ']':
+				return q + 1
+			case sc[q] == '[' && q+1 < n && strings.IndexByte(":=.", sc[q+1]) >= 0:
+				if e := strings.Index(sc[q+2:], string(sc[q+1])+"]"); e >= 0 {
+					q += 2 + e + 2
+					continue
+				}
+			}
+			q++
+		}
+		return p
+	}
+	// skipDelimitedAs reads the delimited text at p (a regular expression
+	// when regex is true), returning it and the delimiter's end.
+	skipDelimitedAs := func(p int, regex bool) (string, int) {
 		if p >= n {
 			return "", n
 		}
@@ -198,6 +236,13 @@ func (s *state) sedScript(name, sc string, j *judgement) info {
 		p++
 		var b strings.Builder
 		for p < n && sc[p] != d {
+			if regex && sc[p] == '[' {
+				if e := skipBracket(p); e > p {
+					b.WriteString(sc[p:e])
+					p = e
+					continue
+				}
+			}
 			if sc[p] == '\\' && p+1 < n {
 				if sc[p+1] != d {
 					b.WriteByte('\\')
@@ -211,6 +256,12 @@ func (s *state) sedScript(name, sc string, j *judgement) info {
 		}
 		return b.String(), p
 	}
+	skipRegex := func(p int) (string, int) {
+		return skipDelimitedAs(p, brackets)
+	}
+	skipDelimited := func(p int) (string, int) {
+		return skipDelimitedAs(p, false)
+	}
 	p := 0
 	for p < n {
 		c := sc[p]
@@ -223,14 +274,14 @@ func (s *state) sedScript(name, sc string, j *judgement) info {
 			_, p = restOfLine(p)
 			continue
 		case c == '/':
-			_, p = skipDelimited(p)
+			_, p = skipRegex(p)
 			p++
 			for p < n && (sc[p] == 'I' || sc[p] == 'M') {
 				p++
 			}
 			continue
 		case c == '\\':
-			_, p = skipDelimited(p + 1)
+			_, p = skipRegex(p + 1)
 			p++
 			continue
 		}
@@ -238,7 +289,7 @@ func (s *state) sedScript(name, sc string, j *judgement) info {
 		switch c {
 		case 's':
 			var repl string
-			_, p = skipDelimited(p)
+			_, p = skipRegex(p)
 			if p < n {
 				repl, p = skipDelimited(p)
 				p++
