@@ -658,6 +658,16 @@ var gitSafeConfig = []string{
 	"commit.gpgsign", "tag.gpgsign", "blame.", "grep.", "pretty.", "branch.sort", "tag.sort", "safe.directory",
 }
 
+// gitKeyIs reports whether the configuration key is p, or in the section p
+// when p ends with a dot. diff.renames is not diff.renames.command: that is
+// the command of a diff driver named "renames".
+func gitKeyIs(key, p string) bool {
+	if strings.HasSuffix(p, ".") {
+		return strings.HasPrefix(key, p)
+	}
+	return key == p
+}
+
 // checkGit judges git's global options, which come before the subcommand
 // and can make any subcommand run programs.
 func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
@@ -679,9 +689,9 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			key, _, _ := strings.Cut(kv, "=")
 			key = strings.ToLower(key)
 			switch {
-			case slices.ContainsFunc(gitDisplayConfig, func(p string) bool { return strings.HasPrefix(key, p) }) && args[i].lit:
+			case slices.ContainsFunc(gitDisplayConfig, func(p string) bool { return gitKeyIs(key, p) }) && args[i].lit:
 				j.add(Safe, name+" -c sets display configuration "+key)
-			case slices.ContainsFunc(gitSafeConfig, func(p string) bool { return strings.HasPrefix(key, p) }) && args[i].lit:
+			case slices.ContainsFunc(gitSafeConfig, func(p string) bool { return gitKeyIs(key, p) }) && args[i].lit:
 				j.add(Warning, name+" -c sets configuration "+key)
 			default:
 				j.add(Dangerous, name+" -c "+key+" can make git run a program")
