@@ -286,6 +286,9 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		}
 	}
 	for n := w.Positionals; n > 0 && i < len(args); n-- {
+		if w.WritesPositionals && !(isDigits(args[i].s) && i == len(args)-1) {
+			j.add(s.writeTarget(args[i]))
+		}
 		i++
 	}
 	if w.StdinArgs {

@@ -221,6 +221,11 @@ type WrapperRule struct {
 	// Positionals is the number of operands before the command
 	// (timeout DURATION cmd, chroot DIR cmd).
 	Positionals int `yaml:"positionals"`
+	// WritesPositionals says the positionals name files the wrapper
+	// creates or writes (flock FILE cmd creates FILE): each is judged like
+	// a redirection target (a number with no command after it, a file
+	// descriptor, is not: flock 9).
+	WritesPositionals bool `yaml:"writes_positionals"`
 	// Assignments: NAME=value words before the command are skipped (env).
 	Assignments bool `yaml:"assignments"`
 	// SplitFlags are options whose value is split into words that prefix
@@ -425,7 +430,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 		return w.Level.UnmarshalYAML(n)
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
-		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags"); err != nil {
+		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals"); err != nil {
 		return err
 	}
 	type plain WrapperRule
