@@ -26,6 +26,7 @@ func init() {
 		"test":   checkTest,
 		"names":  checkVarNames,
 		"cd":     checkCd,
+		"ip":     checkIP,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -839,4 +840,62 @@ func awkLongOptions(args []word) []word {
 		}
 	}
 	return out
+}
+
+// checkIP judges ip (iproute2), which takes any unambiguous abbreviation of
+// its options, objects and verbs (ip l s lo down is ip link set, ip netns e
+// runs a command, ip -ba FILE is ip -batch). Only an object alone or with
+// the verb show, list, lst, get or help reads; any other verb may change the
+// network configuration or run a command.
+func checkIP(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	// abbrev reports whether o is an abbreviation of long at least min
+	// bytes long.
+	abbrev := func(o, long string, min int) bool {
+		return len(o) >= min && strings.HasPrefix(long, o)
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.unknown() {
+			j.add(Dangerous, name+": "+a.s+" is not known until it runs and may be -batch or a verb that changes the network")
+			return info{}
+		}
+		o := a.s
+		if o == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(o, "-") {
+			break
+		}
+		if strings.HasPrefix(o, "--") {
+			o = o[1:]
+		}
+		o, _, hasEq := strings.Cut(o, "=")
+		switch {
+		case abbrev(o, "-loops", 2), abbrev(o, "-family", 2), abbrev(o, "-netns", 2), abbrev(o, "-rcvbuf", 3):
+			if !hasEq {
+				i++
+			}
+		case abbrev(o, "-force", 3):
+			j.add(Dangerous, name+" "+a.s+" (-force) goes on after errors in a batch of ip commands")
+		case abbrev(o, "-batch", 2):
+			j.add(Dangerous, name+" "+a.s+" (-batch) runs ip commands from a file")
+			if !hasEq {
+				i++
+			}
+		}
+	}
+	if i+1 >= len(args) {
+		return info{}
+	}
+	obj, verb := args[i], args[i+1]
+	switch {
+	case obj.unknown() || verb.unknown():
+		j.add(Dangerous, fmt.Sprintf("%s %s %s is not known until it runs and may change the network configuration or run a command", name, obj.s, verb.s))
+	case verb.s == "show" || verb.s == "list" || verb.s == "lst" || verb.s == "get" || verb.s == "help":
+	default:
+		j.add(Dangerous, fmt.Sprintf("%s %s %s may change the network configuration or run a command (ip reads abbreviations: ip l s is ip link set, ip netns e is exec)", name, obj.s, verb.s))
+	}
+	return info{}
 }
