@@ -45,7 +45,8 @@
 // Tools the client cannot offer are left out of Tools and reported by
 // Client.Skipped: a tool whose execution.taskSupport is "required" (it runs
 // only as an MCP task, which this client does not implement) and a tool
-// whose name or schemas the registry would refuse.
+// whose name or schemas the registry would refuse, whose schema is over
+// the size and depth bounds, or whose name becomes one already taken.
 //
 // Spec files: Kind(pool) is the factory for tools of kind "mcp" (see Impl).
 package mcptool

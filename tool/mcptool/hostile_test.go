@@ -3,6 +3,8 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -81,4 +83,99 @@ func TestReadOnlyClaimDoesNotSkipApproval(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, tools, 1)
 	assert.Equal(t, tool.RiskLow, tools[0].Spec().Risk)
+}
+
+// okHandler answers every call with "ok".
+func okHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+}
+
+func rawSchema(t testing.TB, s string) any {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal([]byte(s), &v))
+	return v
+}
+
+// Compiling a JSON schema costs time that grows faster than its size (a
+// 260 KB schema of 10,000 properties took 5 s, 100,000 took 4.5 minutes;
+// 480 nested levels, 16 KB, took 12 s), and the listing compiles each
+// schema once and the registry again. A server's schemas are bounded in
+// nodes and depth before anything compiles them (the reasons below come
+// from the bounds, not from a compile): a tool over the bounds is left out
+// (Skipped) and the rest of the listing is usable.
+func TestHugeAndDeepSchemasLeftOutPromptly(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	var wide strings.Builder
+	wide.WriteString(`{"type":"object","properties":{`)
+	for i := range 20000 {
+		if i > 0 {
+			wide.WriteString(",")
+		}
+		fmt.Fprintf(&wide, `"p%d":{"type":"string"}`, i)
+	}
+	wide.WriteString("}}")
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 400) + `{}` + strings.Repeat(`}}`, 400)
+	deepOut := `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","items":`, 400) + `{}` + strings.Repeat(`}`, 400) + `}}`
+	srv.AddTool(&mcp.Tool{Name: "wide", Description: "w", InputSchema: rawSchema(t, wide.String())}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "deep", Description: "d", InputSchema: rawSchema(t, deep)}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "deep_out", Description: "d", InputSchema: openObject, OutputSchema: rawSchema(t, deepOut)}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "fine", Description: "f", InputSchema: rawSchema(t, `{"type":"object","properties":{"q":{"type":"string"}}}`)}, okHandler)
+
+	c := connectServer(t, srv)
+	tools, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	require.Len(t, tools, 1)
+	assert.Equal(t, "fine", tools[0].Spec().Name)
+	reasons := map[string]string{}
+	for _, s := range c.Skipped() {
+		reasons[s.Remote] = s.Reason
+	}
+	assert.Contains(t, reasons["wide"], "inputSchema")
+	assert.Contains(t, reasons["wide"], "20002 objects and arrays")
+	assert.Contains(t, reasons["deep"], "nested")
+	assert.Contains(t, reasons["deep_out"], "outputSchema")
+}
+
+// A remote name is cut so that the prefix and the name fit in the 64
+// characters providers accept: a long name used to fail the whole listing.
+func TestLongRemoteNameFitsWithThePrefix(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	long := strings.Repeat("n", 64)
+	srv.AddTool(&mcp.Tool{Name: long, Description: "long", InputSchema: openObject}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "fine", Description: "f", InputSchema: openObject}, okHandler)
+	c := connectServer(t, srv, WithPrefix("gh_"))
+	tools, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	require.Len(t, tools, 2)
+	names := []string{tools[0].Spec().Name, tools[1].Spec().Name}
+	assert.Contains(t, names, "gh_fine")
+	assert.Contains(t, names, "gh_"+long[:61])
+
+	reg := registry.New()
+	require.NoError(t, reg.Register(tools...))
+	ex := executor.MustNew(reg, executor.WithTimeout(10*time.Second))
+	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "gh_" + long[:61], Args: json.RawMessage(`{}`)})
+	require.NotNil(t, res)
+	require.Nil(t, res.Error)
+	assert.Equal(t, "ok", res.Text(), "the call goes to the remote name")
+}
+
+// Two remote names that become the same tool name ("a.b" and "a_b", or
+// names past 64 characters) leave the later one out, reported, instead of
+// failing the whole listing: one tool of a server, bad or hostile, does not
+// take the others with it.
+func TestCollidingNamesLeaveTheLaterOneOut(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "a.b", Description: "first", InputSchema: openObject}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "a_b", Description: "second", InputSchema: openObject}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "fine", Description: "f", InputSchema: openObject}, okHandler)
+	c := connectServer(t, srv)
+	tools, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	require.Len(t, tools, 2)
+	sk := c.Skipped()
+	require.Len(t, sk, 1)
+	assert.Contains(t, sk[0].Reason, `"a_b"`)
+	assert.Contains(t, sk[0].Reason, `Client.Tool("a_b", spec)`)
 }

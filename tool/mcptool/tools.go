@@ -1,10 +1,12 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,14 +22,17 @@ import (
 // otherwise medium; read-only: low only WithTrustedAnnotations, as a
 // server's hints are untrusted) and can be changed with WithSpec.
 //
-// Names are prefixed (WithPrefix) and characters no provider accepts are
-// replaced with '_'; two remote names that end up the same are an error.
+// Names are prefixed (WithPrefix), characters no provider accepts are
+// replaced with '_', and the whole is cut to 64 characters.
 //
 // Tools this client cannot call, or that the registry would refuse, are
 // left out rather than failing the listing or the registration: a tool
 // whose execution.taskSupport is "required" (MCP 2025-11-25: it runs only
-// as a task, and this client does not implement tasks), and a tool without
-// a name or whose input or output schema does not compile. Skipped returns
+// as a task, and this client does not implement tasks), a tool without a
+// name, a tool whose input or output schema does not compile or is larger
+// than 1,000 objects and arrays or nested deeper than 64 (compiling such a
+// schema takes seconds to minutes), and a tool whose name becomes that of
+// a tool listed before it. Skipped returns
 // them with the reason, and each is logged as a warning to the WithLogger
 // logger. Client.Tool still wraps such a tool when asked by name.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
@@ -61,7 +66,12 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 			return nil, err
 		}
 		if prev, dup := seen[spec.Name]; dup {
-			return nil, fmt.Errorf("mcptool: server %s has tools %q and %q that both become %q: use WithSpec to rename one", c.target, prev, mt.Name, spec.Name)
+			reason := fmt.Sprintf("its name becomes %q, as does the name of the tool %q listed before it: wrap it under another name with Client.Tool(%q, spec), or rename it with WithSpec", spec.Name, prev, mt.Name)
+			skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
+			if l := c.opts.logger; l != nil {
+				l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
+			}
+			continue
 		}
 		seen[spec.Name] = mt.Name
 		out = append(out, &remoteTool{c: c, spec: spec, remote: mt.Name})
@@ -82,8 +92,9 @@ type Skipped struct {
 
 // Skipped returns the tools the last successful Tools call left out, and
 // why: tools this client cannot call (execution.taskSupport "required")
-// and tools the registry would refuse (no name, or a schema that does not
-// compile). It is empty when nothing was left out.
+// and tools the registry would refuse or that would cost too much (no
+// name, a schema that does not compile or is over the bounds, a name
+// already taken). It is empty when nothing was left out.
 func (c *Client) Skipped() []Skipped {
 	c.skippedMu.Lock()
 	defer c.skippedMu.Unlock()
@@ -100,17 +111,63 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 	}
 	in, err := objectSchema(mt.InputSchema)
 	if err == nil {
+		err = bounded(in)
+	}
+	if err == nil {
 		_, err = schema.Compile(in)
 	}
 	if err != nil {
 		return "inputSchema is refused: " + err.Error()
 	}
 	if out, ok := outputSchema(mt); ok {
-		if _, err := schema.Compile(out); err != nil {
+		err := bounded(out)
+		if err == nil {
+			_, err = schema.Compile(out)
+		}
+		if err != nil {
 			return "outputSchema is refused: " + err.Error()
 		}
 	}
 	return ""
+}
+
+// Bounds on a server's schemas, checked before anything compiles them:
+// compiling costs time that grows faster than the schema (10,000
+// properties took 5 s, 400 nested levels 7 s), and a listing's schemas are
+// compiled here and again by the registry. Real tools' schemas are a few
+// dozen objects, a few levels deep.
+const (
+	maxSchemaNodes = 1000 // JSON objects and arrays
+	maxSchemaDepth = 64   // nesting of JSON objects and arrays
+)
+
+// bounded reports whether raw, a JSON schema, stays within maxSchemaNodes
+// and maxSchemaDepth.
+func bounded(raw json.RawMessage) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	nodes, depth := 0, 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			if nodes > maxSchemaNodes {
+				return fmt.Errorf("the schema has %d objects and arrays: a tool's schema may have at most %d", nodes, maxSchemaNodes)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			nodes++
+			depth++
+			if depth > maxSchemaDepth {
+				return fmt.Errorf("the schema is nested more than %d levels deep: a tool's schema may nest at most %d objects and arrays", maxSchemaDepth, maxSchemaDepth)
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
 }
 
 // Tool returns a tool that calls the server's tool remote with the given
@@ -121,7 +178,7 @@ func (c *Client) Tool(remote string, spec tool.Spec) (tool.Tool, error) {
 		return nil, errors.New("mcptool: remote tool name is empty: name the server's tool")
 	}
 	if spec.Name == "" {
-		spec.Name = c.opts.prefix + portable(remote)
+		spec.Name = c.toolName(remote)
 	}
 	if err := tool.CheckName(spec.Name); err != nil {
 		return nil, err
@@ -133,7 +190,7 @@ func (c *Client) Tool(remote string, spec tool.Spec) (tool.Tool, error) {
 }
 
 func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
-	name := c.opts.prefix + portable(mt.Name)
+	name := c.toolName(mt.Name)
 	in, err := objectSchema(mt.InputSchema)
 	if err != nil {
 		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: input schema: %w", c.target, mt.Name, err)
@@ -229,6 +286,17 @@ func objectSchema(v any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return raw, nil
+}
+
+// toolName is the local name of the remote tool: the prefix and the
+// portable name, cut so that both fit in the 64 characters providers
+// accept.
+func (c *Client) toolName(remote string) string {
+	name := c.opts.prefix + portable(remote)
+	if len(name) > 64 && len(c.opts.prefix) < 64 {
+		name = name[:64]
+	}
+	return name
 }
 
 // portable replaces characters providers refuse in tool names ('.', '/',
