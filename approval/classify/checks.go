@@ -761,6 +761,18 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 	switch name {
 	case "printf", "wait":
 		return info{}
+	case "unset":
+		// unset 'a[$(cmd)]' evaluates the subscript of an indexed array;
+		// function names (-f) are not subscripted.
+		for _, u := range sc.uses {
+			if u.opt.Name == "-f" {
+				return info{}
+			}
+		}
+		for _, k := range sc.ops {
+			s.checkName(name, args[k], false, j)
+		}
+		return info{}
 	case "getopts":
 		// getopts OPTSTRING NAME [ARG...]: only NAME is assigned.
 		if len(sc.ops) > 1 {

@@ -554,7 +554,9 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 	if a.Name == nil {
 		// declare's naked arguments: options, or names given at run time.
 		if a.Value != nil && !val.lit {
-			s.note(Warning, "declaration with a dynamic name: "+val.s)
+			// The name may be a[$(cmd)], whose subscript bash evaluates
+			// (declare "a[$x]=1" runs what $x holds).
+			s.note(Dangerous, "declaration with a name known only at run time ("+val.s+"): "+evalLater)
 		}
 		if a.Value != nil {
 			if name, v, ok := strings.Cut(val.s, "="); ok {
