@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -178,4 +179,60 @@ func TestCollidingNamesLeaveTheLaterOneOut(t *testing.T) {
 	require.Len(t, sk, 1)
 	assert.Contains(t, sk[0].Reason, `"a_b"`)
 	assert.Contains(t, sk[0].Reason, `Client.Tool("a_b", spec)`)
+}
+
+// endlessConn is a server connection whose tools/list never ends: a page
+// without a next cursor gets the last cursor the server gave, so the client
+// is sent back to the same page again and again.
+type endlessConn struct {
+	mcp.Connection
+	cursor string
+}
+
+func (c *endlessConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil {
+		var m map[string]any
+		if json.Unmarshal(r.Result, &m) == nil && m["tools"] != nil {
+			if cur, ok := m["nextCursor"].(string); ok && cur != "" {
+				c.cursor = cur
+			} else if c.cursor != "" {
+				m["nextCursor"] = c.cursor
+				r.Result, _ = json.Marshal(m)
+			}
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+type endlessTransport struct{ mcp.Transport }
+
+func (tr endlessTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := tr.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &endlessConn{Connection: c}, nil
+}
+
+// A listing that never ends (the server keeps handing out a next cursor)
+// stops at a bound with an error saying so, instead of running until the
+// caller's deadline, or forever without one.
+func TestEndlessListingStops(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, &mcp.ServerOptions{PageSize: 1})
+	srv.AddTool(&mcp.Tool{Name: "a", Description: "a", InputSchema: openObject}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "b", Description: "b", InputSchema: openObject}, okHandler)
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, endlessTransport{st}, nil)
+	require.NoError(t, err)
+	c, err := Connect(ctx, Transport(ct))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close(); _ = ss.Wait() })
+
+	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	_, err = c.Tools(lctx)
+	require.Error(t, err)
+	assert.NoError(t, lctx.Err(), "stopped by its own bound, not the deadline")
+	assert.Contains(t, err.Error(), "more than 1000")
 }

@@ -32,7 +32,8 @@ import (
 // name, a tool whose input or output schema does not compile or is larger
 // than 1,000 objects and arrays or nested deeper than 64 (compiling such a
 // schema takes seconds to minutes), and a tool whose name becomes that of
-// a tool listed before it. Skipped returns
+// a tool listed before it. A listing longer than 1,000 tools or pages is
+// an error. Skipped returns
 // them with the reason, and each is logged as a warning to the WithLogger
 // logger. Client.Tool still wraps such a tool when asked by name.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
@@ -43,7 +44,13 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	var out []tool.Tool
 	var skipped []Skipped
 	seen := map[string]string{}
-	for mt, err := range cn.cs.Tools(ctx, nil) {
+	params := &mcp.ListToolsParams{}
+	listed := 0
+	for pages := 1; ; pages++ {
+		if pages > maxListing {
+			return nil, fmt.Errorf("mcptool: server %s answers tools/list with more than %d pages: the listing is stopped there", c.target, maxListing)
+		}
+		res, err := cn.cs.ListTools(ctx, params)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, tool.AsError(ctx.Err())
@@ -54,27 +61,42 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 			}
 			return nil, te
 		}
-		if reason := c.unusable(mt); reason != "" {
-			skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
-			if l := c.opts.logger; l != nil {
-				l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
+		for _, mt := range res.Tools {
+			if listed++; listed > maxListing {
+				return nil, fmt.Errorf("mcptool: server %s lists more than %d tools: the listing is stopped there", c.target, maxListing)
 			}
-			continue
-		}
-		spec, err := c.specFor(mt)
-		if err != nil {
-			return nil, err
-		}
-		if prev, dup := seen[spec.Name]; dup {
-			reason := fmt.Sprintf("its name becomes %q, as does the name of the tool %q listed before it: wrap it under another name with Client.Tool(%q, spec), or rename it with WithSpec", spec.Name, prev, mt.Name)
-			skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
-			if l := c.opts.logger; l != nil {
-				l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
+			if err := ctx.Err(); err != nil {
+				return nil, tool.AsError(err)
 			}
-			continue
+			if mt == nil {
+				continue
+			}
+			if reason := c.unusable(mt); reason != "" {
+				skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
+				if l := c.opts.logger; l != nil {
+					l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
+				}
+				continue
+			}
+			spec, err := c.specFor(mt)
+			if err != nil {
+				return nil, err
+			}
+			if prev, dup := seen[spec.Name]; dup {
+				reason := fmt.Sprintf("its name becomes %q, as does the name of the tool %q listed before it: wrap it under another name with Client.Tool(%q, spec), or rename it with WithSpec", spec.Name, prev, mt.Name)
+				skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
+				if l := c.opts.logger; l != nil {
+					l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
+				}
+				continue
+			}
+			seen[spec.Name] = mt.Name
+			out = append(out, &remoteTool{c: c, spec: spec, remote: mt.Name})
 		}
-		seen[spec.Name] = mt.Name
-		out = append(out, &remoteTool{c: c, spec: spec, remote: mt.Name})
+		if res.NextCursor == "" {
+			break
+		}
+		params.Cursor = res.NextCursor
 	}
 	c.skippedMu.Lock()
 	c.skipped = skipped
@@ -130,6 +152,10 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 	}
 	return ""
 }
+
+// maxListing bounds the tools, and the pages, one listing reads: a server
+// could hand out next cursors forever.
+const maxListing = 1000
 
 // Bounds on a server's schemas, checked before anything compiles them:
 // compiling costs time that grows faster than the schema (10,000
