@@ -558,6 +558,14 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 			// (declare "a[$x]=1" runs what $x holds).
 			s.note(Dangerous, "declaration with a name known only at run time ("+val.s+"): "+evalLater)
 		}
+		if a.Value != nil && val.lit && !strings.HasPrefix(val.s, "-") && !strings.HasPrefix(val.s, "+") {
+			// declare 'a[$(cmd)]=1' evaluates the subscript, however the
+			// name is quoted.
+			if name, _, _ := strings.Cut(val.s, "="); strings.Contains(name, "[") && !plainNameRe.MatchString(strings.TrimSuffix(name, "+")) {
+				name = strings.TrimSuffix(name, "+")
+				s.note(Dangerous, "declaration of "+name+", whose subscript "+evalLater)
+			}
+		}
 		if a.Value != nil {
 			if name, v, ok := strings.Cut(val.s, "="); ok {
 				s.judgeVar(name, &word{s: v, lit: val.lit, dyn: val.dyn}, exported, fs)
