@@ -137,7 +137,7 @@ func TestBrowserShowsInvisibleCharactersEscaped(t *testing.T) {
 
 	// Submitting the editor as it is runs the call with the very arguments
 	// the model sent.
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`.card button.submit-modify`)), chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
 	select {
 	case res := <-done:
 		require.True(t, res.OK(), "%v", res.Error)
@@ -241,7 +241,7 @@ func TestBrowserShowsEveryInvisibleCharacterEscaped(t *testing.T) {
 	assert.Contains(t, shown, `notes.md\ud80d\udc30\ud82f\udca0\ud834\udd73\u2065\ufff0\udb40\udc80\udb43\udfff\u00a0\u2007\u3000`)
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.modify`)),
-		chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
+		chromedp.WaitEnabled(chromedp.CSS(`.card button.submit-modify`)), chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
 	select {
 	case res := <-done:
 		require.True(t, res.OK(), "%v", res.Error)

@@ -90,12 +90,13 @@ func TestBrowserApprovesACallWithAClick(t *testing.T) {
 	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`[...document.querySelectorAll('#live h3')].some(h => h.textContent === 'agent: coder · provider: anthropic')`))
 	require.NoError(t, err, "live calls are grouped by agent and provider")
 	if *screenshot != "" {
-		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.stat`)), chromedp.WaitVisible(chromedp.CSS(`#live td.status`))))
+		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.stat`)), chromedp.WaitVisible(chromedp.CSS(`#live td.status`)),
+			chromedp.WaitEnabled(chromedp.CSS(`.card button.approve`))))
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(*screenshot, png, 0o644))
 	}
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.approve`))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`.card button.approve`)), chromedp.Click(chromedp.CSS(`.card button.approve`))))
 	select {
 	case res := <-done:
 		require.True(t, res.OK(), "%v", res.Error)
@@ -124,7 +125,7 @@ func TestBrowserShowsAModificationsValidationError(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.card button.modify`)),
 		chromedp.Click(chromedp.CSS(`.card button.modify`)),
 		chromedp.SetValue(chromedp.CSS(`.card textarea.editor`), `{"path": "", "mode": 4096}`),
-		chromedp.Click(chromedp.CSS(`.card button.submit-modify`)),
+		chromedp.WaitEnabled(chromedp.CSS(`.card button.submit-modify`)), chromedp.Click(chromedp.CSS(`.card button.submit-modify`)),
 	))
 	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('.card .error').textContent.length > 0`))
 	require.NoError(t, err)
@@ -135,7 +136,7 @@ func TestBrowserShowsAModificationsValidationError(t *testing.T) {
 	// The call still waits; a good modification runs it.
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.CSS(`.card textarea.editor`), `{"path": "docs/app.go", "content": "x"}`),
-		chromedp.Click(chromedp.CSS(`.card button.submit-modify`)),
+		chromedp.WaitEnabled(chromedp.CSS(`.card button.submit-modify`)), chromedp.Click(chromedp.CSS(`.card button.submit-modify`)),
 	))
 	select {
 	case res := <-done:
@@ -177,7 +178,7 @@ func TestBrowserRendersHostileArgumentsAsText(t *testing.T) {
 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.CSS(`.card input.deny-reason`), "no"),
-		chromedp.Click(chromedp.CSS(`.card button.deny`)),
+		chromedp.WaitEnabled(chromedp.CSS(`.card button.deny`)), chromedp.Click(chromedp.CSS(`.card button.deny`)),
 	))
 	res := <-done
 	assert.ErrorIs(t, res.Error, tool.ErrApprovalDenied)

@@ -111,7 +111,7 @@ func TestBrowserModifySendsTheNumbersShown(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.WaitVisible(chromedp.CSS(`.card button.modify`)),
 		chromedp.Click(chromedp.CSS(`.card button.modify`)),
-		chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
+		chromedp.WaitEnabled(chromedp.CSS(`.card button.submit-modify`)), chromedp.Click(chromedp.CSS(`.card button.submit-modify`))))
 	select {
 	case res := <-done:
 		require.True(t, res.OK(), "%v", res.Error)
@@ -135,7 +135,7 @@ func TestBrowserSessionApprovalSaysItCoversAnyArguments(t *testing.T) {
 	label := text(t, ctx, `.card button.approve-session`)
 	assert.Contains(t, label, "every write_file call")
 	assert.Contains(t, label, "any arguments")
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.approve`))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`.card button.approve`)), chromedp.Click(chromedp.CSS(`.card button.approve`))))
 	require.True(t, (<-done).OK())
 	<-f.written
 
@@ -144,11 +144,55 @@ func TestBrowserSessionApprovalSaysItCoversAnyArguments(t *testing.T) {
 		res, _ := f.ex.Execute(context.Background(), tool.Call{ID: "c-nosession", Name: "write_file", Args: json.RawMessage(`{"path":"docs/b.md","content":"x"}`)})
 		noSession <- res
 	}()
-	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card button.approve`))))
-	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.card button.approve-session').length`))
+	card := `.card[data-id="` + f.waitPending(t, 1)[0].ID + `"]`
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(card+` button.approve`))))
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('`+card+` button.approve-session').length`))
 	require.NoError(t, err)
 	assert.Zero(t, n, "no session, no session-wide approval")
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.card button.approve`))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(card+` button.approve`)), chromedp.Click(chromedp.CSS(card+` button.approve`))))
 	require.True(t, (<-noSession).OK())
 	<-f.written
+}
+
+// A click meant for one card must not land on the card that moved into its
+// place: the model asks for two calls laid out alike, a person clicks
+// Approve on the first (or double-clicks it, or the first times out as
+// they click), the first card goes and the second slides up under the
+// pointer. A card's deciding buttons are disabled for a second after it
+// moved or appeared.
+func TestBrowserAClickDoesNotLandOnACardThatMovedIntoPlace(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	doneA := f.startCall(t, `{"path":"docs/a.md","content":"harmless"}`)
+	doneB := f.startCall(t, `{"path":"docs/b.md","content":"harmless"}`)
+	f.waitPending(t, 2)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card:nth-child(2) button.approve`))))
+	time.Sleep(1100 * time.Millisecond) // both cards have settled
+	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.card').dataset.id`))
+	require.NoError(t, err)
+	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('.card button.approve').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`))
+	require.NoError(t, err)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
+	// The first card goes; the second takes its place; the second click
+	// of the double click lands there.
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitNotPresent(chromedp.CSS(`.card[data-id="`+first+`"]`))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
+	time.Sleep(300 * time.Millisecond)
+	pending := f.waitPending(t, 1)
+	assert.NotEqual(t, first, pending[0].ID)
+
+	// Once it has stayed put, the same click decides it.
+	time.Sleep(1100 * time.Millisecond)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
+	for _, done := range []<-chan *tool.Result{doneA, doneB} {
+		select {
+		case res := <-done:
+			require.True(t, res.OK(), "%v", res.Error)
+		case <-time.After(20 * time.Second):
+			t.Fatal("a call was not approved")
+		}
+		<-f.written
+	}
 }

@@ -58,6 +58,35 @@ async function api(path, opts) {
 
 const approvalsBox = document.getElementById("approvals");
 
+// A click meant for one card must not land on another that moved into its
+// place (a card above was decided, timed out or withdrawn; the second
+// click of a double click): a card's buttons do nothing for a second after
+// it moved or appeared. keepingPlaces runs a change to the list and marks
+// the cards it moved on the screen, or added.
+const settleMS = 1000;
+function keepingPlaces(change) {
+  if (!approvalsBox) { change(); return; }
+  const before = new Map();
+  for (const c of approvalsBox.children) before.set(c, c.getBoundingClientRect().top);
+  change();
+  const now = String(performance.now());
+  for (const c of approvalsBox.children) {
+    const was = before.get(c);
+    if (was === undefined || Math.abs(c.getBoundingClientRect().top - was) >= 1) {
+      c.dataset.moved = now;
+      hold(c);
+    }
+  }
+}
+
+// hold disables a card's deciding buttons for settleMS.
+function hold(card) {
+  const buttons = card.querySelectorAll("button.approve, button.approve-session, button.deny, button.submit-modify");
+  for (const b of buttons) b.disabled = true;
+  clearTimeout(card.holdTimer);
+  card.holdTimer = setTimeout(() => { for (const b of buttons) b.disabled = false; }, settleMS);
+}
+
 async function loadApprovals() {
   if (!approvalsBox) return;
   let list;
@@ -71,15 +100,17 @@ async function loadApprovals() {
     return;
   }
   document.getElementById("approvals-count").textContent = String(list.length);
-  empty.textContent = "Nothing is waiting.";
-  empty.hidden = list.length > 0;
-  const seen = new Set(list.map((a) => a.id));
-  for (const card of [...approvalsBox.children]) {
-    if (!seen.has(card.dataset.id)) card.remove();
-  }
-  for (const a of list) {
-    if (!approvalsBox.querySelector('[data-id="' + CSS.escape(a.id) + '"]')) approvalsBox.append(approvalCard(a));
-  }
+  keepingPlaces(() => {
+    empty.textContent = "Nothing is waiting.";
+    empty.hidden = list.length > 0;
+    const seen = new Set(list.map((a) => a.id));
+    for (const card of [...approvalsBox.children]) {
+      if (!seen.has(card.dataset.id)) card.remove();
+    }
+    for (const a of list) {
+      if (!approvalsBox.querySelector('[data-id="' + CSS.escape(a.id) + '"]')) approvalsBox.append(approvalCard(a));
+    }
+  });
 }
 
 function approvalCard(a) {
@@ -90,12 +121,16 @@ function approvalCard(a) {
   // would turn its numbers into doubles, 9007199254740993 into ...992).
   const decide = async (body) => {
     error.textContent = "";
+    if (performance.now() - Number(card.dataset.moved || 0) < settleMS) {
+      error.textContent = "This card just moved or appeared under the pointer: read it, then click again.";
+      return;
+    }
     try {
       await api("api/approvals/" + encodeURIComponent(a.id), {
         method: "POST", headers: { "Content-Type": "application/json" },
         body: typeof body === "string" ? body : JSON.stringify(body),
       });
-      card.remove();
+      keepingPlaces(() => card.remove());
       loadApprovals();
     } catch (err) {
       error.textContent = visible(err.message, true);
