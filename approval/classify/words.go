@@ -160,6 +160,9 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 	case *syntax.ParamExp:
 		s.nested(p, r)
 		s.paramExp(p)
+		if quoted {
+			s.quotedDefault(p, r)
+		}
 		if simpleParam(p) {
 			if v, ok := s.vars[p.Param.Value]; ok {
 				// A known value: literal text, but not a literal word.
@@ -761,4 +764,36 @@ func (ps *patternSet) match(s string) bool {
 		}
 	}
 	return false
+}
+
+// quotedDefault judges the single-quoted text in the word of a
+// double-quoted ${x:-word} (and -, =, :=, +, :+, ?, :?): there bash does
+// not take single quotes as quoting, so "${x:-'$(cmd)'}" runs cmd.
+func (s *state) quotedDefault(p *syntax.ParamExp, r *word) {
+	if p.Exp == nil || p.Exp.Word == nil {
+		return
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+		syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+	default:
+		return
+	}
+	for _, q := range p.Exp.Word.Parts {
+		switch q := q.(type) {
+		case *syntax.ParamExp:
+			s.quotedDefault(q, r)
+		case *syntax.SglQuoted:
+			if q.Dollar || !strings.ContainsAny(q.Value, "$`") {
+				continue
+			}
+			r.dynamic(0, true)
+			if strings.ContainsAny(q.Value, "\"\\") {
+				s.note(Dangerous, "in double quotes, the single quotes of ${"+p.Param.Value+p.Exp.Op.String()+"'...'} do not quote: bash expands "+q.Value)
+				continue
+			}
+			r.subst = r.subst || strings.Contains(q.Value, "$(") || strings.Contains(q.Value, "`")
+			s.reparse(`: "`+q.Value+`"`, "${"+p.Param.Value+p.Exp.Op.String()+"'...'} in double quotes")
+		}
+	}
 }
