@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -195,4 +196,23 @@ func TestBrowserAClickDoesNotLandOnACardThatMovedIntoPlace(t *testing.T) {
 		}
 		<-f.written
 	}
+}
+
+// Every argument is on the page before its buttons: the arguments' box
+// scrolled after 18 lines, so a model that wrote a long harmless field
+// first put the command that runs below the fold of a box a person had to
+// think of scrolling.
+func TestBrowserShowsEveryArgumentWithoutScrolling(t *testing.T) {
+	f, start := shellFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	args, err := json.Marshal(map[string]string{"session": strings.Repeat("a harmless note. ", 400)})
+	require.NoError(t, err)
+	done := start(strings.TrimSuffix(string(args), "}") + `,"command":"rm -rf ~"}`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card pre.args`))))
+	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector('.card pre.args'); return p.scrollHeight > p.clientHeight + 1; })()`))
+	require.NoError(t, err)
+	assert.False(t, hidden, "no part of the arguments is scrolled out of its box")
+	require.NoError(t, f.queue.Resolve(f.waitPending(t, 1)[0].ID, approval.Denied("test", "no")))
+	<-done
 }
