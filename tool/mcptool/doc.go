@@ -40,7 +40,9 @@
 //
 // Failure: when the server dies or the connection breaks, the call fails
 // with tool.CodeUnavailable (retryable) and the next call dials the target
-// again (a new subprocess for Stdio).
+// again (a new subprocess for Stdio). A message larger than 16 MiB (a
+// stdio line, an event, an HTTP JSON or error body) breaks the connection
+// the same way.
 //
 // Tools the client cannot offer are left out of Tools and reported by
 // Client.Skipped: a tool whose execution.taskSupport is "required" (it runs

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -140,7 +141,8 @@ func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // watchRoundTripper records the responses to tools/list requests sent
-// over streamable HTTP, as JSON or as an event stream.
+// over streamable HTTP, as JSON or as an event stream, and bounds every
+// response body that is not an event stream (maxHTTPBody).
 type watchRoundTripper struct {
 	next http.RoundTripper
 	w    *taskWatch
@@ -149,12 +151,20 @@ type watchRoundTripper struct {
 func (rt *watchRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	id, ok := toolsListID(req)
 	resp, err := rt.next.RoundTrip(req)
-	if !ok || err != nil || resp.StatusCode != http.StatusOK || resp.Body == nil {
+	if err != nil || resp.Body == nil {
 		return resp, err
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt != "text/event-stream" {
+		// The SDK reads a JSON body, and any error body, whole with
+		// io.ReadAll; it bounds only the events of a stream.
+		resp.Body = &boundedBody{ReadCloser: resp.Body}
+	}
+	if !ok || resp.StatusCode != http.StatusOK {
+		return resp, nil
 	}
 	pending := &sync.Map{}
 	pending.Store(id, struct{}{})
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json":
 		resp.Body = &jsonWatch{ReadCloser: resp.Body, w: rt.w, pending: pending}
@@ -162,6 +172,33 @@ func (rt *watchRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 		resp.Body = &sseWatch{ReadCloser: resp.Body, w: rt.w, pending: pending}
 	}
 	return resp, nil
+}
+
+// maxHTTPBody bounds an HTTP response body that is not an event stream:
+// the SDK's own bound on one event of a stream, and on a stdio line.
+const maxHTTPBody = mcp.DefaultMaxEventSize
+
+// errBodyTooLarge fails the read of a body past maxHTTPBody.
+var errBodyTooLarge = fmt.Errorf("the MCP server's HTTP response body exceeds %d bytes", maxHTTPBody)
+
+// boundedBody fails once more than maxHTTPBody bytes are read: a hostile
+// or broken server's endless body ends the connection instead of filling
+// memory.
+type boundedBody struct {
+	io.ReadCloser
+	read int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if rest := maxHTTPBody + 1 - b.read; int64(len(p)) > rest {
+		p = p[:rest] // one byte past the bound tells a longer body
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	if b.read > maxHTTPBody {
+		return 0, errBodyTooLarge
+	}
+	return n, err
 }
 
 // toolsListID returns the id of the tools/list request req carries, if it
