@@ -223,6 +223,12 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 func (s *state) nested(n syntax.Node, r *word) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.DblQuoted:
+			for _, q := range n.Parts {
+				if pe, ok := q.(*syntax.ParamExp); ok {
+					s.quotedDefault(pe, r)
+				}
+			}
 		case *syntax.ExtGlob:
 			s.extglob(n)
 		case *syntax.CmdSubst:
