@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -215,4 +216,33 @@ func TestBrowserShowsEveryArgumentWithoutScrolling(t *testing.T) {
 	assert.False(t, hidden, "no part of the arguments is scrolled out of its box")
 	require.NoError(t, f.queue.Resolve(f.waitPending(t, 1)[0].ID, approval.Denied("test", "no")))
 	<-done
+}
+
+// Double-clickjacking: another site asks for a double click, and between
+// its two clicks opens the dashboard (a new window or its opener), so the
+// second click lands on Approve; frame-ancestors does not help, no frame is
+// involved. A card that just appeared (the page just loaded) cannot be
+// decided for a second.
+func TestBrowserACardThatJustAppearedCannotBeClicked(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	done := f.startCall(t, `{"path":"docs/a.md","content":"x"}`)
+	id := f.waitPending(t, 1)[0].ID
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(f.srv.URL+"/?token="+url.QueryEscape(token)),
+		chromedp.WaitVisible(chromedp.CSS(`.card button.approve`))))
+	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('.card button.approve').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`))
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
+	time.Sleep(300 * time.Millisecond)
+	assert.Equal(t, id, f.waitPending(t, 1)[0].ID, "not approved")
+	time.Sleep(time.Second)
+	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
+	select {
+	case res := <-done:
+		require.True(t, res.OK(), "%v", res.Error)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call was not approved")
+	}
+	<-f.written
 }
