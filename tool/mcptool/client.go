@@ -101,6 +101,10 @@ func WithImplementation(name, version string) Option {
 }
 
 // WithHTTPClient sets the HTTP client of an HTTP target (headers, TLS, auth).
+// Unless the client has its own CheckRedirect, redirects are followed only
+// within the server's origin (scheme, host and port), at most 10: a
+// credential the client's transport adds to every request must not follow
+// the server's redirect elsewhere.
 func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.httpClient = c } }
 
 // WithStderr sends a Stdio server's stderr to w (default: discarded).

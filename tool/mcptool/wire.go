@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -98,10 +101,37 @@ func (w *taskWatch) watch(t mcp.Transport) mcp.Transport {
 			next = http.DefaultTransport
 		}
 		hcp.Transport = &watchRoundTripper{next: next, w: w}
+		if hcp.CheckRedirect == nil {
+			hcp.CheckRedirect = sameOrigin
+		}
 		cp.HTTPClient = &hcp
 		return &cp
 	}
 	return &watchTransport{Transport: t, w: w}
+}
+
+// sameOrigin follows a redirect only within the origin (scheme, host and
+// port) of the first request, and at most 10: the HTTP client's transport
+// may add a credential to every request it sends (an authenticating
+// RoundTripper), which net/http cannot strip when the server sends the
+// client elsewhere.
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if from, to := origin(via[0].URL), origin(req.URL); from != to {
+		return fmt.Errorf("the MCP server redirected to another origin (%s, from %s): not followed, as the client's credentials would go along", to, from)
+	}
+	return nil
+}
+
+// origin is a URL's scheme, host and port, the port made explicit.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // watchTransport records the tools/list responses of a message-level
