@@ -30,9 +30,10 @@ import (
 // whose execution.taskSupport is "required" (MCP 2025-11-25: it runs only
 // as a task, and this client does not implement tasks), a tool without a
 // name, a tool whose input or output schema does not compile or is larger
-// than 1,000 objects and arrays or nested deeper than 64 (compiling such a
-// schema takes seconds to minutes), and a tool whose name becomes that of
-// a tool listed before it. A listing longer than 1,000 tools or pages is
+// than 1,000 objects and arrays or 256 KiB, or nested deeper than 64
+// (compiling such a schema takes seconds to minutes), and a tool whose name
+// becomes that of a tool listed before it. A description longer than
+// 16 KiB is cut, and says so. A listing longer than 1,000 tools or pages is
 // an error. Skipped returns
 // them with the reason, and each is logged as a warning to the WithLogger
 // logger. Client.Tool still wraps such a tool when asked by name.
@@ -162,14 +163,21 @@ const maxListing = 1000
 // properties took 5 s, 400 nested levels 7 s), and a listing's schemas are
 // compiled here and again by the registry. Real tools' schemas are a few
 // dozen objects, a few levels deep.
+// A listing keeps every tool's description and schemas, so their size is
+// bounded too.
 const (
-	maxSchemaNodes = 1000 // JSON objects and arrays
-	maxSchemaDepth = 64   // nesting of JSON objects and arrays
+	maxSchemaNodes = 1000      // JSON objects and arrays
+	maxSchemaDepth = 64        // nesting of JSON objects and arrays
+	maxSchemaBytes = 256 << 10 // the encoded schema
+	maxDescription = 16 << 10  // bytes of a description kept; the rest is cut
 )
 
-// bounded reports whether raw, a JSON schema, stays within maxSchemaNodes
-// and maxSchemaDepth.
+// bounded reports whether raw, a JSON schema, stays within maxSchemaBytes,
+// maxSchemaNodes and maxSchemaDepth.
 func bounded(raw json.RawMessage) error {
+	if len(raw) > maxSchemaBytes {
+		return fmt.Errorf("the schema is %d bytes: a tool's schema may have at most %d", len(raw), maxSchemaBytes)
+	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	nodes, depth := 0, 0
 	for {
@@ -222,6 +230,10 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: input schema: %w", c.target, mt.Name, err)
 	}
 	desc := mt.Description
+	if len(desc) > maxDescription {
+		cut := strings.ToValidUTF8(desc[:maxDescription], "")
+		desc = fmt.Sprintf("%s… [cut: the server's description is %d bytes]", cut, len(desc))
+	}
 	if strings.TrimSpace(desc) == "" {
 		// The registry refuses a tool without a description; a remote
 		// server's omission should not make its tool unusable.
