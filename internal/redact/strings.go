@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Key shapes are matched anywhere a word could start: after a character
@@ -48,14 +49,7 @@ var stringRules = []struct {
 	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}" + Mask},                // JWTs
 }
 
-// pairRe finds the name of a name=value pair, a name: value pair (a header,
-// YAML, JSON inside a string, quoted at any depth of escaping), or a
-// command-line flag (--name value, --name=value). Groups: 1 the flag
-// dashes, 2 the name, 3 the separator. A match is leftmost, so a name
-// starts at the start of its word.
-var pairRe = regexp.MustCompile(`(-{0,2})([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)(?:\\*["'])?([ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+)`)
-
-// mayHavePair reports whether pairRe could find a pair in s: it needs a
+// mayHavePair reports whether maskPairs could find a pair in s: it needs a
 // separator, "=" or ":", or a flag's dash and white space.
 func mayHavePair(s string) bool {
 	return strings.ContainsAny(s, "=:") || (strings.Contains(s, "-") && strings.ContainsAny(s, " \t"))
@@ -83,7 +77,7 @@ func String(s string) string {
 }
 
 // hasHint reports whether String could change s: a separator or flag for
-// pairRe, or the first three bytes of some rule's hint (looked up in a
+// maskPairs, or the first three bytes of some rule's hint (looked up in a
 // hashed set in one pass, so most strings are dismissed without a search
 // per hint; String checks each rule's hints again).
 func hasHint(s string) bool {
@@ -120,44 +114,102 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// maskPairs masks the values of the pairs and flags pairRe finds whose
-// name looks secret.
+// maskPairs masks the values of name=value pairs, name: value pairs (a
+// header, YAML, JSON inside a string, quoted at any depth of escaping) and
+// command-line flags (--name value) whose name looks secret. It is one pass
+// over s: each "=" or ":" looks back for its name, each flag forward.
 func maskPairs(s string) string {
 	var b strings.Builder
-	last := 0
-	for _, m := range pairRe.FindAllStringSubmatchIndex(s, -1) {
-		if m[0] < last {
-			continue // inside a value already masked
+	last := 0 // s[:last] is decided (copied to b, or masked)
+	for i := 0; i < len(s); i++ {
+		var nameStart, nameEnd, valAt int
+		switch c := s[i]; {
+		case c == '=' || c == ':':
+			sep := i + 1
+			switch {
+			case c == ':' && strings.HasPrefix(s[sep:], "//"):
+				continue // a URL's scheme
+			case c == '=' && i > 0 && s[i-1] == ':':
+				continue // the "=" of ":=", seen at its ":"
+			case c == ':' && sep < len(s) && s[sep] == '=', c == '=' && sep < len(s) && s[sep] == '>':
+				sep++
+			}
+			j := i
+			for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+				j--
+			}
+			if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+				j--
+				for j > 0 && s[j-1] == '\\' {
+					j--
+				}
+			}
+			nameEnd = j
+			for j > 0 && isNameByte(s[j-1]) {
+				j--
+			}
+			for j < nameEnd && (s[j] == '-' || s[j] == '.') {
+				j++
+			}
+			nameStart = j
+			valAt = skipBlanks(s, sep)
+		case c == '-' && (i == 0 || strings.IndexByte(" \t\r\n'\"(", s[i-1]) >= 0):
+			j := i + 1
+			if j < len(s) && s[j] == '-' {
+				j++
+			}
+			nameStart = j
+			for j < len(s) && isNameByte(s[j]) {
+				j++
+			}
+			nameEnd = j
+			if nameEnd == nameStart || nameEnd >= len(s) || (s[nameEnd] != ' ' && s[nameEnd] != '\t') {
+				continue // not a flag with a separate value (--name=v is seen at its "=")
+			}
+			valAt = skipBlanks(s, nameEnd)
+		default:
+			continue
 		}
-		dashes, name, sep := s[m[2]:m[3]], s[m[4]:m[5]], s[m[6]:m[7]]
-		before := ""
-		if m[0] > 0 {
-			before = s[m[0]-1 : m[0]]
+		if nameEnd <= nameStart || nameStart < last {
+			continue
 		}
-		assign := strings.ContainsAny(sep, ":=")
-		if !assign && dashes == "" {
-			continue // "name value" is only a pair as a flag
+		name := s[nameStart:nameEnd]
+		before := byte(0)
+		if k := strings.LastIndexFunc(s[:nameStart], func(r rune) bool { return r != '-' }); k >= 0 {
+			before = s[k]
 		}
-		if assign && strings.HasPrefix(sep, ":") && strings.HasPrefix(s[m[7]:], "//") {
-			continue // a URL's scheme
-		}
-		terse := before == "?" || before == "&" || before == ";" || (assign && isUpperName(name))
+		terse := before == '?' || before == '&' || before == ';' || (s[i] != '-' && isUpperName(name))
 		if !(LooksSecret(name) || (terse && LooksSecretEnv(name))) {
 			continue
 		}
-		vs, ve := valueSpan(s, m[7])
-		if ve <= vs {
+		vs, ve := valueSpan(s, valAt)
+		if ve <= vs || vs < last {
 			continue
 		}
 		b.WriteString(s[last:vs])
 		b.WriteString(Mask)
 		last = ve
+		i = ve - 1
 	}
 	if last == 0 {
 		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// isNameByte reports whether c can be part of a name: an ASCII letter,
+// digit, "_", "-" or ".", or a byte of a non-ASCII character.
+func isNameByte(c byte) bool {
+	return c >= utf8.RuneSelf || c == '_' || c == '-' || c == '.' ||
+		(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 func isUpperName(name string) bool {
