@@ -110,7 +110,7 @@ func TestHugeAndDeepSchemasLeftOutPromptly(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
 	var wide strings.Builder
 	wide.WriteString(`{"type":"object","properties":{`)
-	for i := range 20000 {
+	for i := range 5000 { // 60 KB: within the byte bound, over the node bound
 		if i > 0 {
 			wide.WriteString(",")
 		}
@@ -134,7 +134,7 @@ func TestHugeAndDeepSchemasLeftOutPromptly(t *testing.T) {
 		reasons[s.Remote] = s.Reason
 	}
 	assert.Contains(t, reasons["wide"], "inputSchema")
-	assert.Contains(t, reasons["wide"], "20002 objects and arrays")
+	assert.Contains(t, reasons["wide"], "5002 objects and arrays")
 	assert.Contains(t, reasons["deep"], "nested")
 	assert.Contains(t, reasons["deep_out"], "outputSchema")
 }
