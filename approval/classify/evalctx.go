@@ -59,7 +59,7 @@ func (s *state) arith(x syntax.ArithmExpr, where string) {
 					s.note(Dangerous, fmt.Sprintf("%s reads %s, whose value is not known: %s", where, n, evalLater))
 				}
 				s.arith(x.Y, where)
-				s.setVar(n, "0", true)
+				s.arithAssigned(n)
 				return
 			}
 		}
@@ -69,7 +69,7 @@ func (s *state) arith(x syntax.ArithmExpr, where string) {
 		s.arith(x.X, where)
 		if x.Op == syntax.Inc || x.Op == syntax.Dec {
 			if n, ok := arithName(x.X); ok {
-				s.setVar(n, "0", true)
+				s.arithAssigned(n)
 			}
 		}
 	case *syntax.ParenArithm:
@@ -79,6 +79,17 @@ func (s *state) arith(x syntax.ArithmExpr, where string) {
 	default:
 		s.note(Warning, fmt.Sprintf("%s: unsupported arithmetic %T", where, x))
 	}
+}
+
+// arithAssigned judges an arithmetic assignment to the variable n, which
+// then holds a number: (( PATH = 1 )) makes ls run ./1/ls.
+func (s *state) arithAssigned(n string) {
+	s.judgeVar(n, nil, false, nil)
+	if n == "IFS" {
+		s.note(Warning, "sets IFS, which changes how every later word splits")
+		s.vars = nil
+	}
+	s.setVar(n, "0", true)
 }
 
 // arithName returns the variable an arithmetic operand names (x, not $x).
