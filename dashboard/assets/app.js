@@ -95,8 +95,10 @@ async function loadApprovals() {
     // The store cannot be read: say so (the cards stay, with what a person
     // typed in them; deciding fails until the store is back).
     document.getElementById("approvals-count").textContent = "?";
-    empty.textContent = visible(err.message);
-    empty.hidden = false;
+    keepingPlaces(() => {
+      empty.textContent = visible(err.message);
+      empty.hidden = false;
+    });
     return;
   }
   document.getElementById("approvals-count").textContent = String(list.length);
