@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"net/http"
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -132,4 +133,21 @@ func TestGzipBombIsCapped(t *testing.T) {
 	_, err = run(t, tl, `{}`)
 	require.NotNil(t, err)
 	assert.Less(t, len(err.Message), 1024)
+}
+
+// net/http sends the URL a redirect came from as Referer, with its path
+// and query: arguments the model filled in, and fixed query parameters a
+// tool file may carry. Another origin does not get it.
+func TestRedirectSendsNoReferer(t *testing.T) {
+	other, last := recorder(t, func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("landed")) })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/x", http.StatusFound)
+	}))
+	defer srv.Close()
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"id":{"type":"string"}`, "id")},
+		httptool.Config{URL: srv.URL + "/users/{id}?api_key=k3y"})
+	res, err := run(t, tl, `{"id":"alice"}`)
+	require.Nil(t, err)
+	assert.Equal(t, "landed", res.Text())
+	assert.Empty(t, last().Header.Get("Referer"))
 }

@@ -156,6 +156,9 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		req.Header.Del("Authorization")
 		req.Header.Del("Proxy-Authorization")
 		req.Header.Del("Cookie")
+		// net/http sets Referer to the URL redirected from: its path and
+		// query carry the call's arguments and the tool's fixed query.
+		req.Header.Del("Referer")
 	}
 	return nil
 }
