@@ -190,6 +190,14 @@ func (s *state) paramExp(p *syntax.ParamExp) {
 			s.note(Dangerous, fmt.Sprintf("%s expands the variable named by %s: %s", s.text(p), p.Param.Value, evalLater))
 		}
 	}
+	if p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil {
+		// ${CDPATH:=/etc} assigns the variable.
+		s.judgeVar(p.Param.Value, nil, false, nil)
+		if p.Param.Value == "IFS" {
+			s.note(Warning, "sets IFS, which changes how every later word splits")
+			s.vars = nil
+		}
+	}
 	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.ContainsAny(p.Exp.Word.Lit(), "P") {
 		s.note(Dangerous, s.text(p)+" expands the value as a prompt, which runs the $(...) in it")
 	}

@@ -88,6 +88,13 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 	var fs []finding
 	var inf info
 	s.fdRedirect(r)
+	if r.N != nil && strings.HasPrefix(r.N.Value, "{") && strings.HasSuffix(r.N.Value, "}") {
+		// {NAME}>file assigns the descriptor's number to NAME:
+		// exec {PATH}>/dev/null makes PATH a relative directory.
+		name := strings.TrimSuffix(strings.TrimPrefix(r.N.Value, "{"), "}")
+		s.judgeVar(name, nil, false, nil)
+		s.setVar(name, "10", true)
+	}
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
 		quoted := r.Word != nil && !wordIsBare(r.Word)
