@@ -248,7 +248,7 @@ func (s *state) generated(w word, via string, j *judgement) {
 func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j *judgement) info {
 	j.add(w.Level, reasonOr(w.Reason, genericReason(name, w.Level)))
 	var inf info
-	var prefix []word
+	var prefix, envPrefix []word
 	noExec := false
 	sc := scanOptions(name, args, &w.Options, true)
 	s.judgeOptions(name, sc, j, w.Level == Safe)
@@ -270,7 +270,15 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		case slices.Contains(w.StringFlags, u.opt.Name):
 			inf = inf.or(s.runString(u.val, name+" "+u.name, j))
 		case slices.Contains(w.SplitFlags, u.opt.Name):
-			prefix = append(prefix, s.splitWords(u.val)...)
+			sh := s.splitWords(u.val)
+			prefix = append(prefix, sh...)
+			// env itself splits the string its own way (\_ separates):
+			// judge that reading too when it differs.
+			alt := sh
+			if u.val.lit {
+				alt = envSplitString(u.val.s)
+			}
+			envPrefix = append(envPrefix, alt...)
 		}
 	}
 	i := sc.stopped
@@ -309,6 +317,9 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		// An option this grammar does not know may be where the command
 		// starts: judge that reading too, so nothing hides behind it.
 		inf = inf.or(s.wrapped(name, w, nil, args[k:], cx, j))
+	}
+	if !slices.Equal(strs(prefix), strs(envPrefix)) {
+		inf = inf.or(s.wrapped(name, w, envPrefix, rest, cx, j))
 	}
 	return inf.or(s.wrapped(name, w, prefix, rest, cx, j))
 }
@@ -824,4 +835,117 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 		}
 	}
 	return inf
+}
+
+// envSplitString splits the string of env -S the way GNU env does, which
+// is not the shell's way: outside quotes \_ separates words, \t \n \r
+// \f \v are control characters, \c ends the string, # starts a comment
+// at the start of a word, and ${NAME} is replaced by the variable's value
+// (a word known only at run time). 'x' and "x" quote.
+func envSplitString(str string) []word {
+	var out []word
+	var cur strings.Builder
+	in, dyn, prefix := false, false, 0
+	emit := func() {
+		if in {
+			out = append(out, word{s: cur.String(), lit: !dyn, dyn: dyn, prefix: prefix})
+		}
+		cur.Reset()
+		in, dyn, prefix = false, false, 0
+	}
+	dollar := func(i int) int {
+		// ${NAME}: a value known only at run time; a lone $ too.
+		if !dyn {
+			dyn, prefix = true, cur.Len()
+		}
+		in = true
+		if i+1 < len(str) && str[i+1] == '{' {
+			if e := strings.IndexByte(str[i:], '}'); e >= 0 {
+				cur.WriteString(str[i : i+e+1])
+				return i + e
+			}
+		}
+		cur.WriteByte('$')
+		return i
+	}
+	// escape reads the escape at str[i] ('\\'); it returns the new index
+	// and whether the string ends (\c).
+	escape := func(i int, quoted bool) (int, bool) {
+		if i+1 >= len(str) {
+			cur.WriteByte('\\')
+			in = true
+			return i, false
+		}
+		c := str[i+1]
+		switch c {
+		case 'c':
+			return i + 1, true
+		case '_':
+			if !quoted {
+				emit()
+				return i + 1, false
+			}
+			cur.WriteByte(' ')
+		case 't':
+			cur.WriteByte('\t')
+		case 'n':
+			cur.WriteByte('\n')
+		case 'r':
+			cur.WriteByte('\r')
+		case 'f':
+			cur.WriteByte('\f')
+		case 'v':
+			cur.WriteByte('\v')
+		default:
+			cur.WriteByte(c)
+		}
+		in = true
+		return i + 1, false
+	}
+	for i := 0; i < len(str); i++ {
+		c := str[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			emit()
+		case c == '#' && !in:
+			return out
+		case c == '\'':
+			in = true
+			for i++; i < len(str) && str[i] != '\''; i++ {
+				if str[i] == '\\' && i+1 < len(str) && (str[i+1] == '\\' || str[i+1] == '\'') {
+					i++
+				}
+				cur.WriteByte(str[i])
+			}
+		case c == '"':
+			in = true
+			for i++; i < len(str) && str[i] != '"'; i++ {
+				switch str[i] {
+				case '\\':
+					var end bool
+					if i, end = escape(i, true); end {
+						emit()
+						return out
+					}
+				case '$':
+					i = dollar(i)
+				default:
+					cur.WriteByte(str[i])
+				}
+			}
+		case c == '\\':
+			var end bool
+			if i, end = escape(i, false); end {
+				emit()
+				return out
+			}
+		case c == '$':
+			i = dollar(i)
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	emit()
+	return out
 }
