@@ -271,7 +271,7 @@ func TestToolSwappedAfterListingKeepsTheListedSpec(t *testing.T) {
 // strings are within the node bound) leaves its tool out.
 func TestLongDescriptionsAndSchemasAreBounded(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
-	long := strings.Repeat("é", 512<<10) // 1 MiB
+	long := strings.Repeat("é", 150<<10) // 300 KiB
 	srv.AddTool(&mcp.Tool{Name: "wordy", Description: long, InputSchema: openObject}, okHandler)
 	srv.AddTool(&mcp.Tool{Name: "fat", Description: "f", InputSchema: map[string]any{"type": "object", "description": long}}, okHandler)
 	srv.AddTool(&mcp.Tool{Name: "fat_out", Description: "f", InputSchema: openObject, OutputSchema: map[string]any{"type": "object", "description": long}}, okHandler)
@@ -282,11 +282,11 @@ func TestLongDescriptionsAndSchemasAreBounded(t *testing.T) {
 	d := tools[0].Spec().Description
 	assert.LessOrEqual(t, len(d), 16<<10+200)
 	assert.True(t, utf8.ValidString(d))
-	assert.Contains(t, d, "[cut: the server's description is 1048576 bytes]")
+	assert.Contains(t, d, "[cut: the server's description is 307200 bytes]")
 	reasons := map[string]string{}
 	for _, s := range c.Skipped() {
 		reasons[s.Remote] = s.Reason
 	}
-	assert.Contains(t, reasons["fat"], "inputSchema is refused: the schema is 1048")
-	assert.Contains(t, reasons["fat_out"], "outputSchema is refused: the schema is 1048")
+	assert.Contains(t, reasons["fat"], "inputSchema is refused: the schema is 3072")
+	assert.Contains(t, reasons["fat_out"], "outputSchema is refused: the schema is 3072")
 }
