@@ -7,7 +7,9 @@
 // result's metadata carries one) and what happened (status, error code and
 // message, duration, attempts). Arguments are redacted with the project's
 // one redaction rule (internal/redact): the tool's Spec.Secrets, names that
-// look secret, and secrets inside strings.
+// look secret, and secrets inside strings. Error messages get the same rule,
+// and the call's secret argument values are masked wherever the tool echoed
+// them ("pin 1234 rejected").
 //
 // # Chain
 //

@@ -149,3 +149,19 @@ func TestAttackShapesNoAllocWhenClean(t *testing.T) {
 	in := json.RawMessage(`{"headers":[{"name":"Accept","value":"text/html"}],"args":["ls","-la","/tmp"],"q":"weather in Paris"}`)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = Args(in, nil) }))
 }
+
+// A tool that echoes a secret argument into its error message: the values
+// Args masks are found again in the message.
+func TestAttackEchoedSecretValues(t *testing.T) {
+	args := json.RawMessage(`{"user":"alice","pin":739164,"creds":{"k":"k-9f8e7d6c5b4a"},"headers":[{"value":"v-0a1b2c3d","name":"X-Api-Key"}],"ok":"abc"}`)
+	vals := SecretValues(args, []string{"pin"})
+	assert.ElementsMatch(t, []string{"739164", "k-9f8e7d6c5b4a", "v-0a1b2c3d"}, vals)
+	msg := "user alice: pin 739164 rejected, creds k-9f8e7d6c5b4a, header v-0a1b2c3d, ok abc"
+	got := Scrub(msg, vals)
+	assert.Equal(t, "user alice: pin [REDACTED] rejected, creds [REDACTED], header [REDACTED], ok abc", got)
+	assert.Equal(t, "a b", Scrub("a b", []string{"a", "b"}), "values shorter than 4 bytes are not searched for")
+	// Paths that do not compile: every value counts.
+	assert.Contains(t, SecretValues(args, []string{"bad..path"}), "alice")
+	assert.Nil(t, SecretValues(nil, nil))
+	assert.NotPanics(t, func() { _ = SecretValues(json.RawMessage(`{"password":`), nil) })
+}

@@ -46,6 +46,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -287,13 +288,19 @@ var defaultRedactor = MustCompile(nil)
 // rewrite of it, or the mask), or empty when args is: the audit extension
 // relies on it to skip checking the result again.
 func Args(args json.RawMessage, paths []string) json.RawMessage {
+	return redactWith(lookup(paths), args)
+}
+
+// lookup returns the cached Redactor for paths, nil when they do not
+// compile.
+func lookup(paths []string) *Redactor {
 	if len(paths) == 0 {
-		return defaultRedactor.Redact(args)
+		return defaultRedactor
 	}
 	if v, ok := cache.Load(paths[0]); ok {
 		for _, c := range v.([]cached) {
 			if slices.Equal(c.paths, paths) {
-				return redactWith(c.r, args)
+				return c.r
 			}
 		}
 	}
@@ -311,7 +318,81 @@ func Args(args json.RawMessage, paths []string) json.RawMessage {
 		cacheLen++
 	}
 	cacheMu.Unlock()
-	return redactWith(r, args)
+	return r
+}
+
+// minEcho is the shortest secret value Scrub looks for: shorter ones would
+// mask ordinary words and numbers.
+const minEcho = 4
+
+// SecretValues returns the values Args masks as a whole in args (strings
+// and numbers, and those inside masked objects and arrays), so that where
+// a tool echoes one (an error message: "pin 1234 rejected") Scrub can mask
+// it. With paths that do not compile, every value counts (fail safe).
+func SecretValues(args json.RawMessage, paths []string) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	r := lookup(paths)
+	var found []string
+	if r == nil {
+		leaves(args, &found)
+		return found
+	}
+	w := rewriter{in: args, heuristic: r.heuristic, found: &found}
+	w.skipWS()
+	if w.value(r.root) != nil {
+		found = found[:0]
+		leaves(args, &found)
+	}
+	return found
+}
+
+// Scrub masks in s every occurrence of a value of at least 4 bytes (see
+// SecretValues): the secrets of a call that its tool echoed into a
+// message.
+func Scrub(s string, values []string) string {
+	if len(values) == 0 {
+		return s
+	}
+	vs := slices.Clone(values)
+	slices.SortFunc(vs, func(a, b string) int { return len(b) - len(a) }) // longest first
+	for _, v := range vs {
+		if len(v) >= minEcho && v != Mask && strings.Contains(s, v) {
+			s = strings.ReplaceAll(s, v, Mask)
+		}
+	}
+	return s
+}
+
+// leaves appends the string and number values in the JSON raw to out
+// (raw itself when it does not parse).
+func leaves(raw []byte, out *[]string) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		*out = append(*out, string(raw))
+		return
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			*out = append(*out, v)
+		case json.Number:
+			*out = append(*out, v.String())
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
 }
 
 func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
@@ -333,7 +414,7 @@ func Value(args json.RawMessage, paths []string) string {
 // characters such as zero-width spaces are ignored); it looks secret when
 //
 //   - a word is password, passwd, pwd, passphrase, passcode, secret(s), auth,
-//     authorization, bearer, jwt, credential(s), cookie(s), session, dsn,
+//     authorization, bearer, jwt, cred(s), credential(s), cookie(s), session, dsn,
 //     apikey or privkey, or "password" in another language (passwort,
 //     kennwort, contraseña, senha, wachtwoord, пароль, 密码, パスワード,
 //     비밀번호, ...), or ends in one of password, passwd, secret, apikey,
@@ -460,7 +541,7 @@ const (
 func classify(w []byte) wordKind {
 	switch string(w) { // no allocation: the conversion is only compared
 	case "password", "passwd", "pwd", "passphrase", "passcode", "secret", "secrets", "auth", "authorization",
-		"bearer", "jwt", "credential", "credentials", "apikey", "privkey", "cookie", "cookies", "session", "sessionid", "sessid", "dsn",
+		"bearer", "jwt", "cred", "creds", "credential", "credentials", "apikey", "privkey", "cookie", "cookies", "session", "sessionid", "sessid", "dsn",
 		// "password" in other languages
 		"passwort", "kennwort", "contraseña", "contrasena", "motdepasse", "senha", "wachtwoord", "haslo", "hasło",
 		"lösenord", "losenord", "salasana", "пароль", "密码", "密碼", "パスワード", "비밀번호":

@@ -22,6 +22,7 @@ type rewriter struct {
 	last      int // in[last:] has not been copied to out yet
 	heuristic bool
 	depth     int
+	found     *[]string // SecretValues: the masked values are collected here
 }
 
 func (w *rewriter) skipWS() {
@@ -106,8 +107,16 @@ func (w *rewriter) maskedValue() error {
 	}
 	if string(w.in[start:w.i]) != "null" {
 		w.mask(start)
+		w.collect(start, w.i)
 	}
 	return nil
+}
+
+// collect records the values in in[start:end] for SecretValues.
+func (w *rewriter) collect(start, end int) {
+	if w.found != nil {
+		leaves(w.in[start:end], w.found)
+	}
 }
 
 func (w *rewriter) skipValue() error {
@@ -324,6 +333,7 @@ func (w *rewriter) maskLater(start, end int) error {
 	w.out = append(w.out, w.in[w.last:start]...)
 	w.out = append(w.out, maskJSON...)
 	w.last = end
+	w.collect(start, end)
 	return nil
 }
 
