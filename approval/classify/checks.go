@@ -727,7 +727,7 @@ func checkSource(s *state, name string, args []word, cx judgeCtx, j *judgement) 
 			s.generated(a, name, j)
 			return info{download: a.download}
 		}
-		if fd, beneath, ok := fdPath(a.s); ok && !beneath && fd == "0" && !a.unknown() {
+		if isStdinPath(a) {
 			// source /dev/stdin runs its standard input: a here-document
 			// is judged as code, a pipe is a pipe into a shell.
 			return s.stdinCode(name, Warning, cx.stdin, j, nil)

@@ -495,7 +495,7 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 		}
 		j.add(Safe, name+" -c runs a command string")
 		return s.runString(ops[0], name+" -c", j)
-	case len(ops) > 0 && !sflag:
+	case len(ops) > 0 && !sflag && !isStdinPath(ops[0]):
 		if ops[0].proc {
 			s.generated(ops[0], name, j)
 			return info{download: ops[0].download}
@@ -528,6 +528,17 @@ func (s *state) shellOptions(name, cmd string, args []word, shown []string, j *j
 			j.add(f.level, name+" "+strings.Join(shown, " ")+": "+f.reason)
 		}
 	}
+}
+
+// isStdinPath reports whether w names the standard input as a file
+// (/dev/stdin, /dev/fd/0, /proc/self/fd/0): a script read from there is
+// the standard input (curl ... | bash /dev/stdin).
+func isStdinPath(w word) bool {
+	if w.unknown() {
+		return false
+	}
+	fd, beneath, ok := fdPath(w.s)
+	return ok && !beneath && fd == "0"
 }
 
 // isOptionWord reports whether a looks like a real option: a sign followed
@@ -637,7 +648,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	if hasCode {
 		return info{}
 	}
-	if i < len(args) && args[i].s != "-" {
+	if i < len(args) && args[i].s != "-" && !isStdinPath(args[i]) {
 		if args[i].proc {
 			s.generated(args[i], name, j)
 			return info{download: args[i].download}
