@@ -3,6 +3,7 @@ package dashboard
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -56,6 +57,18 @@ type Approval struct {
 	Args string `json:"args"`
 	// Schema is the tool's input schema, for the editor.
 	Schema json.RawMessage `json:"schema,omitempty"`
+	// ArgsDigest names the arguments byte for byte (the hex SHA-256 of
+	// them as the model sent them). The page sends it back with its
+	// decision (Decision.ArgsDigest): the id alone hashes the canonical
+	// arguments, where 9007199254740992 and 9007199254740993 are one
+	// number.
+	ArgsDigest string `json:"args_digest"`
+}
+
+// argsDigest is Approval.ArgsDigest.
+func argsDigest(args json.RawMessage) string {
+	sum := sha256.Sum256(args)
+	return hex.EncodeToString(sum[:])
 }
 
 func approvalOf(p approval.Pending) Approval {
@@ -68,7 +81,7 @@ func approvalOf(p approval.Pending) Approval {
 		ID: p.ID, Since: p.Since, Tool: req.Call.Name, Description: req.Spec.Description,
 		Risk: req.Spec.Risk.String(), Level: req.Level.String(), Reasons: req.Reasons, Why: req.Why,
 		Required: req.Required, Subject: req.Subject, Agent: req.Call.Agent, Session: req.Call.Session,
-		Principal: req.Principal.ID, Args: string(args), Schema: req.Spec.InputSchema,
+		Principal: req.Principal.ID, Args: string(args), Schema: req.Spec.InputSchema, ArgsDigest: argsDigest(req.Call.Args),
 	}
 }
 
@@ -177,6 +190,9 @@ type Decision struct {
 	Message string `json:"message,omitempty"`
 	// Args are the arguments to run with, on modify.
 	Args json.RawMessage `json:"args,omitempty"`
+	// ArgsDigest, when given, is the Approval.ArgsDigest of what the
+	// person saw: a call whose arguments are not those is not decided.
+	ArgsDigest string `json:"args_digest,omitempty"`
 }
 
 func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
@@ -208,6 +224,10 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	if pending == nil {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("approval %s is no longer pending (decided elsewhere, timed out or cancelled)", id))
+		return
+	}
+	if in.ArgsDigest != "" && in.ArgsDigest != argsDigest(pending.Request.Call.Args) {
+		writeError(w, http.StatusConflict, fmt.Sprintf("the arguments of approval %s changed since the page showed them: nothing was decided; read the card again", id))
 		return
 	}
 	who := h.who(r)

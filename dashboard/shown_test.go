@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -245,4 +246,42 @@ func TestBrowserACardThatJustAppearedCannotBeClicked(t *testing.T) {
 		t.Fatal("the call was not approved")
 	}
 	<-f.written
+}
+
+// A decision is bound to the arguments the page showed, byte for byte. An
+// approval's id hashes the canonical arguments, where a repeated key counts
+// once (the last) and 0.1000000000000000000001 is 0.1: {"command":"echo
+// hi"} and {"command":"rm -rf ~","command":"echo hi"} have one id, and a
+// tool whose decoder keeps the first key runs rm. A model that withdraws
+// the first and asks the second under the same call id had a person's click
+// on the first card approve the second.
+func TestADecisionIsBoundToTheArgumentsShown(t *testing.T) {
+	f, start := shellFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan *tool.Result, 1)
+	go func() {
+		res, _ := f.ex.Execute(ctx, tool.Call{ID: "c-shell", Name: "shell", Args: json.RawMessage(`{"command":"echo hi"}`), Session: "s"})
+		first <- res
+	}()
+	shown := f.waitPending(t, 1)[0]
+	require.NotEmpty(t, shown.ArgsDigest)
+	cancel()
+	<-first
+	f.waitPending(t, 0)
+	done := start(`{"command":"rm -rf ~","command":"echo hi"}`)
+	now := f.waitPending(t, 1)[0]
+	require.Equal(t, shown.ID, now.ID, "one id for both")
+	require.NotEqual(t, shown.ArgsDigest, now.ArgsDigest)
+
+	hdr := bearer()
+	hdr.Set(dashboard.CSRFHeader, f.csrf(t))
+	code, body := f.post(t, "/api/approvals/"+shown.ID, `{"action":"approve","args_digest":"`+shown.ArgsDigest+`"}`, hdr)
+	assert.Equal(t, http.StatusConflict, code, "%v", body)
+	assert.Contains(t, body["error"], "changed")
+	assert.Len(t, f.waitPending(t, 1), 1, "nothing was decided")
+
+	code, body = f.post(t, "/api/approvals/"+now.ID, `{"action":"approve","args_digest":"`+now.ArgsDigest+`"}`, hdr)
+	require.Equal(t, http.StatusOK, code, "%v", body)
+	require.True(t, (<-done).OK())
+	assert.Equal(t, "echo hi", (<-ran).Command)
 }

@@ -105,9 +105,12 @@ async function loadApprovals() {
   keepingPlaces(() => {
     empty.textContent = "Nothing is waiting.";
     empty.hidden = list.length > 0;
-    const seen = new Set(list.map((a) => a.id));
+    // A card goes when its approval is no longer pending, or when the
+    // arguments under its id are not the ones it shows (the id hashes the
+    // canonical arguments; the digest, the very bytes).
+    const seen = new Set(list.map((a) => a.id + " " + a.args_digest));
     for (const card of [...approvalsBox.children]) {
-      if (!seen.has(card.dataset.id)) card.remove();
+      if (!seen.has(card.dataset.id + " " + card.dataset.digest)) card.remove();
     }
     for (const a of list) {
       if (!approvalsBox.querySelector('[data-id="' + CSS.escape(a.id) + '"]')) approvalsBox.append(approvalCard(a));
@@ -118,9 +121,11 @@ async function loadApprovals() {
 function approvalCard(a) {
   const level = String(a.level || "").toLowerCase();
   const error = el("div", { class: "error", role: "alert" });
-  const card = el("div", { class: "card " + level, "data-id": a.id });
+  const card = el("div", { class: "card " + level, "data-id": a.id, "data-digest": a.args_digest });
   // body is sent as it is when it is text (the editor's: parsing it here
   // would turn its numbers into doubles, 9007199254740993 into ...992).
+  // Every decision names the arguments this card shows (args_digest): the
+  // server decides nothing if the call waiting under this id has others.
   const decide = async (body) => {
     error.textContent = "";
     if (performance.now() - Number(card.dataset.moved || 0) < settleMS) {
@@ -146,7 +151,7 @@ function approvalCard(a) {
     el("button", { class: "submit-modify", text: "Run with these arguments", onclick: () => {
       // Checked here for the message; sent as typed, numbers exact.
       try { JSON.parse(editor.value); } catch (err) { error.textContent = "not JSON: " + err.message; return; }
-      decide('{"action":"modify","args":' + editor.value + "}");
+      decide('{"action":"modify","args_digest":' + JSON.stringify(a.args_digest) + ',"args":' + editor.value + "}");
     } }));
   const reason = el("input", { class: "deny-reason", placeholder: "why (told to the model)", size: "30" });
   card.append(...[
@@ -161,14 +166,14 @@ function approvalCard(a) {
     a.subject ? el("pre", { class: "subject", text: visible(a.subject) }) : null,
     el("pre", { class: "args", text: visible(a.args, true) }),
     el("div", { class: "actions" },
-      el("button", { class: "approve", text: "Approve", onclick: () => decide({ action: "approve" }) }),
+      el("button", { class: "approve", text: "Approve", onclick: () => decide({ action: "approve", args_digest: a.args_digest }) }),
       // Every later call of this tool in the session, whatever its
       // arguments: the label says so. Without a session it is only this call.
       a.session ? el("button", { class: "approve-session", text: "Approve every " + visible(a.tool) + " call this session (any arguments)",
-        onclick: () => decide({ action: "approve_session" }) }) : null,
+        onclick: () => decide({ action: "approve_session", args_digest: a.args_digest }) }) : null,
       el("button", { class: "modify", text: "Modify…", onclick: () => { editBox.hidden = !editBox.hidden; } }),
       reason,
-      el("button", { class: "deny", text: "Deny", onclick: () => decide({ action: "deny", message: reason.value }) })),
+      el("button", { class: "deny", text: "Deny", onclick: () => decide({ action: "deny", message: reason.value, args_digest: a.args_digest }) })),
     editBox,
     error].filter((c) => c !== null));
   return card;
