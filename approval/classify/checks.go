@@ -27,6 +27,7 @@ func init() {
 		"names":  checkVarNames,
 		"cd":     checkCd,
 		"ip":     checkIP,
+		"dd":     checkDD,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -913,6 +914,24 @@ func checkIP(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 	case verb.s == "show" || verb.s == "list" || verb.s == "lst" || verb.s == "get" || verb.s == "help":
 	default:
 		j.add(Dangerous, fmt.Sprintf("%s %s %s may change the network configuration or run a command (ip reads abbreviations: ip l s is ip link set, ip netns e is exec)", name, obj.s, verb.s))
+	}
+	return info{}
+}
+
+// checkDD judges dd's of=FILE like a redirection target (dd of=.git/config
+// writes it).
+func checkDD(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a.s, "of="); ok {
+			w := a
+			w.s = v
+			if w.prefix >= 3 {
+				w.prefix -= 3
+			} else {
+				w.prefix = 0
+			}
+			j.add(s.writeTarget(w))
+		}
 	}
 	return info{}
 }
