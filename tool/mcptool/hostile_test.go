@@ -290,3 +290,40 @@ func TestLongDescriptionsAndSchemasAreBounded(t *testing.T) {
 	assert.Contains(t, reasons["fat"], "inputSchema is refused: the schema is 3072")
 	assert.Contains(t, reasons["fat_out"], "outputSchema is refused: the schema is 3072")
 }
+
+// The executor caps a result's output and content, not its error message:
+// a server's error text (an isError result's text, a JSON-RPC error, a
+// toolbelt error under _meta) becomes the message the model reads, and a
+// hostile server's 4 MiB of it did, whole. It is cut to 4 KiB; an isError
+// result keeps its full text as content, which the executor caps.
+func TestServerErrorTextIsBounded(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	big := strings.Repeat("é", 2<<20) // 4 MiB
+	srv.AddTool(&mcp.Tool{Name: "is_error", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "coded", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "invalid_arguments: " + big}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "meta", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{IsError: true, Meta: mcp.Meta{MetaError: map[string]any{"code": "internal", "message": big}},
+			Content: []mcp.Content{&mcp.TextContent{Text: "x"}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "rpc_error", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, &jsonrpc.Error{Code: -32000, Message: big}
+	})
+	c := connectServer(t, srv)
+	tools, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	reg := registry.New()
+	require.NoError(t, reg.Register(tools...))
+	ex := executor.MustNew(reg, executor.WithTimeout(10*time.Second))
+	for _, name := range []string{"is_error", "coded", "meta", "rpc_error"} {
+		res, _ := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: name, Args: json.RawMessage(`{}`)})
+		require.NotNil(t, res, name)
+		require.NotNil(t, res.Error, name)
+		assert.Less(t, len(res.Error.Message), 5<<10, name)
+		assert.True(t, utf8.ValidString(res.Error.Message), name)
+		assert.Contains(t, res.Error.Message, "[cut: the server's message is", name)
+	}
+}

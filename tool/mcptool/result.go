@@ -3,6 +3,7 @@ package mcptool
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -65,11 +66,12 @@ func resultError(res *mcp.CallToolResult, text string) *tool.Error {
 		if b, err := json.Marshal(raw); err == nil {
 			var te tool.Error
 			if json.Unmarshal(b, &te) == nil && te.Code.Valid() {
+				te.Message = clipText(te.Message)
 				return &te
 			}
 		}
 	}
-	text = strings.TrimSpace(text)
+	text = clipText(strings.TrimSpace(text))
 	if text == "" {
 		return tool.NewError(tool.CodeInternal, "the MCP server reported an error without a message")
 	}
@@ -90,7 +92,7 @@ func resultError(res *mcp.CallToolResult, text string) *tool.Error {
 func callError(t *remoteTool, err error) (te *tool.Error, transport bool) {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
-		msg := je.Message
+		msg := clipText(je.Message)
 		switch {
 		case unknownToolRE.MatchString(msg):
 			return &tool.Error{Code: tool.CodeNotFound, Message: "the MCP server has no tool " + quote(t.remote) + ": " + msg, Err: err}, false
@@ -103,7 +105,7 @@ func callError(t *remoteTool, err error) (te *tool.Error, transport bool) {
 	}
 	// Anything that is not a JSON-RPC answer is the connection failing:
 	// the server exited, the pipe broke, the HTTP endpoint is down.
-	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server for " + quote(t.remote) + " is unavailable (" + err.Error() + "); the next call reconnects", Err: err}, true
+	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server for " + quote(t.remote) + " is unavailable (" + clipText(err.Error()) + "); the next call reconnects", Err: err}, true
 }
 
 // codeRejectedByTransport is the JSON-RPC code the SDK gives a request its
@@ -114,9 +116,22 @@ const codeRejectedByTransport = -32005
 func listError(err error) (*tool.Error, bool) {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
-		return &tool.Error{Code: tool.CodeInternal, Message: "the MCP server failed tools/list: " + je.Message, Err: err}, false
+		return &tool.Error{Code: tool.CodeInternal, Message: "the MCP server failed tools/list: " + clipText(je.Message), Err: err}, false
 	}
-	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server is unavailable: " + err.Error(), Err: err}, true
+	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server is unavailable: " + clipText(err.Error()), Err: err}, true
+}
+
+// maxErrorText is how much of a server's error text an error message
+// keeps: the executor caps a result's output and content, not its message.
+const maxErrorText = 4 << 10
+
+// clipText cuts a server's error text to maxErrorText bytes of valid UTF-8,
+// saying so.
+func clipText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	return fmt.Sprintf("%s… [cut: the server's message is %d bytes]", strings.ToValidUTF8(s[:maxErrorText], ""), len(s))
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
