@@ -298,7 +298,7 @@ func TestLongDescriptionsAndSchemasAreBounded(t *testing.T) {
 // result keeps its full text as content, which the executor caps.
 func TestServerErrorTextIsBounded(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
-	big := strings.Repeat("é", 2<<20) // 4 MiB
+	big := strings.Repeat("é", 32<<10) // 64 KiB, 16 times the cut
 	srv.AddTool(&mcp.Tool{Name: "is_error", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
 	})
