@@ -165,3 +165,19 @@ func TestAttackEchoedSecretValues(t *testing.T) {
 	assert.Nil(t, SecretValues(nil, nil))
 	assert.NotPanics(t, func() { _ = SecretValues(json.RawMessage(`{"password":`), nil) })
 }
+
+// Secret paths written in other path languages (JSONPath wildcards and
+// indexes) used to compile as literal keys and redact nothing: they are
+// refused, so Args fails safe, and Compile says how to write them.
+func TestAttackForeignPathSyntax(t *testing.T) {
+	args := json.RawMessage(`{"items":[{"key":"hunter2abc"}],"m":{"a":{"k":"hunter2abc"}}}`)
+	for _, p := range []string{"items[*].key", "items[0].key", "$.items[].key", "m.*.k", "m[a].k", "items[].key]"} {
+		_, err := Compile([]string{p})
+		assert.Error(t, err, p)
+		assert.NotContains(t, string(Args(args, []string{p})), "hunter2abc", p)
+	}
+	for _, p := range []string{"items[].key", "m{}.k", "items.key", "a-b.c_d", "x[][]"} {
+		_, err := Compile([]string{p})
+		assert.NoError(t, err, p)
+	}
+}

@@ -40,6 +40,8 @@
 // "items.key" also reaches key in every element of an array items. Keys that
 // contain "." cannot be addressed by a path (the name heuristic still sees
 // them). A path that does not match the arguments' shape redacts nothing.
+// Other path languages' syntax (indexes such as "items[0]", wildcards "*",
+// a root "$") is refused, not read as a literal key that matches nothing.
 //
 // Arguments that are not valid JSON cannot be inspected, so they are
 // replaced as a whole by the JSON string "[REDACTED]" (fail safe).
@@ -139,6 +141,9 @@ func insert(root *node, path string) error {
 		}
 		if name == "" && len(suffix) == 0 {
 			return fmt.Errorf("redact: secret path %q has an empty segment: separate keys with a single \".\" (e.g. \"auth.token\")", path)
+		}
+		if strings.ContainsAny(name, "[]{}*") || (n == root && name == "$") {
+			return fmt.Errorf("redact: secret path %q: %q is not a key: write \"[]\" for every element of an array and \"{}\" for every value of an object (e.g. \"items[].key\", \"env{}\"); indexes, \"*\" and \"$\" are not part of the syntax", path, seg)
 		}
 		if name != "" {
 			if n.children == nil {
