@@ -673,6 +673,13 @@ func gitKeyIs(key, p string) bool {
 // checkGit judges git's global options, which come before the subcommand
 // and can make any subcommand run programs.
 func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	if !s.cwd.empty() || (s.repeat > 0 && s.later != nil && !s.later.empty()) {
+		// After cd, git finds the repository from there: any directory
+		// may be a bare repository a project carries (HEAD, objects/,
+		// refs/, config), whose configuration runs programs (cd sub &&
+		// git log -p ran its diff textconv), as with git -C.
+		j.add(Warning, name+" works in the repository found from a directory the line changed into, whose configuration can run programs")
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i].s
 		if len(a) < 2 || a[0] != '-' {
@@ -705,6 +712,8 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			}
 		case strings.HasPrefix(a, "--exec-path="):
 			j.add(Dangerous, name+" --exec-path runs git programs from another directory")
+		case a == "--bare":
+			j.add(Warning, name+" --bare works in the current directory as a repository, whose configuration can run programs")
 		case a == "-C" || a == "--git-dir" || a == "--work-tree":
 			j.add(Warning, name+" "+a+" works in another repository, whose configuration can run programs")
 			i++
