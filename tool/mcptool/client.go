@@ -29,7 +29,8 @@ type Progress struct {
 	CallID string
 	// Token is the progress token the client sent with the call.
 	Token string
-	// Progress, Total and Message are the notification's fields.
+	// Progress, Total and Message are the notification's fields; a
+	// message longer than 4 KiB is cut, and says so.
 	Progress float64
 	Total    float64
 	Message  string
@@ -345,13 +346,14 @@ func (c *Client) onProgress(_ context.Context, req *mcp.ProgressNotificationClie
 		return
 	}
 	tok := fmt.Sprint(p.ProgressToken)
-	pr := Progress{Token: tok, Progress: p.Progress, Total: p.Total, Message: p.Message}
+	msg := clipText(p.Message) // the server's text, as an error's is
+	pr := Progress{Token: tok, Progress: p.Progress, Total: p.Total, Message: msg}
 	if v, ok := c.routes.Load(tok); ok {
 		r := v.(*route)
 		r.mu.Lock()
 		pr.Tool, pr.CallID = r.tool, r.callID
 		if !r.done {
-			data, _ := json.Marshal(ProgressData{Progress: p.Progress, Total: p.Total, Message: p.Message})
+			data, _ := json.Marshal(ProgressData{Progress: p.Progress, Total: p.Total, Message: msg})
 			tool.EmitOutput(r.ctx, "progress", data)
 			r.mu.Unlock()
 			return

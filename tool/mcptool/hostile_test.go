@@ -327,3 +327,44 @@ func TestServerErrorTextIsBounded(t *testing.T) {
 		assert.Contains(t, res.Error.Message, "[cut: the server's message is", name)
 	}
 }
+
+// A progress notification's message is the server's text too: it is cut
+// to 4 KiB before it is emitted on the call's "progress" stream.
+func TestProgressMessageIsBounded(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	big := strings.Repeat("é", 32<<10) // 64 KiB
+	srv.AddTool(&mcp.Tool{Name: "chatty", Description: "d", InputSchema: openObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: 1, Message: big})
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+	})
+	// The notification may arrive before the result (an output event) or
+	// after it (OnLateProgress): either way its message is cut.
+	got := make(chan string, 2)
+	send := func(msg string) {
+		select {
+		case got <- msg:
+		default:
+		}
+	}
+	c := connectServer(t, srv, OnLateProgress(func(p Progress) { send(p.Message) }))
+	tl, err := c.Tool("chatty", tool.Spec{Name: "chatty", Description: "d"})
+	require.NoError(t, err)
+	ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) {
+		var pd ProgressData
+		if ev.Kind == tool.EventOutput && ev.Stream == "progress" && json.Unmarshal(ev.Data, &pd) == nil {
+			send(pd.Message)
+		}
+	})
+	_, err = tl.Run(ctx, tool.Call{ID: "c1", Name: "chatty", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	select {
+	case msg := <-got:
+		assert.Less(t, len(msg), 5<<10)
+		assert.Contains(t, msg, "[cut: the server's message is 65536 bytes]")
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress notification")
+	}
+}
