@@ -211,6 +211,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Frame-Options", "DENY")
 	hdr.Set("Referrer-Policy", "no-referrer")
 	hdr.Set("Cache-Control", "no-store")
+	// A window another site opened keeps no handle on the page (it could
+	// watch it load and navigate it); no other origin embeds a response.
+	hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
+	hdr.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.root.ServeHTTP(w, r)
 }
 

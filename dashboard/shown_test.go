@@ -285,3 +285,18 @@ func TestADecisionIsBoundToTheArgumentsShown(t *testing.T) {
 	require.True(t, (<-done).OK())
 	assert.Equal(t, "echo hi", (<-ran).Command)
 }
+
+// A page another site opens (window.open) keeps a handle on it: it can
+// tell when it loaded, move it and navigate it, as double-clickjacking
+// does. Cross-Origin-Opener-Policy cuts the handle; the responses are for
+// this origin's page only (Cross-Origin-Resource-Policy).
+func TestIsolationHeaders(t *testing.T) {
+	f := newFixture(t)
+	for _, path := range []string{"/", "/api/approvals", "/static/app.js"} {
+		for _, hdr := range []http.Header{nil, bearer()} {
+			res, _ := f.get(t, path, hdr)
+			assert.Equal(t, "same-origin", res.Header.Get("Cross-Origin-Opener-Policy"), path)
+			assert.Equal(t, "same-origin", res.Header.Get("Cross-Origin-Resource-Policy"), path)
+		}
+	}
+}
