@@ -28,6 +28,7 @@ func init() {
 		"cd":     checkCd,
 		"ip":     checkIP,
 		"dd":     checkDD,
+		"links":  checkLinks,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -943,4 +944,39 @@ func checkDD(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 		}
 	}
 	return info{}
+}
+
+// checkLinks notes that the line makes links (ln, cp -s/-l): a later (or,
+// in a loop, earlier) write through one lands where it points, so the
+// line's writes are judged as writes to an unknown place (ln -s .git/hooks
+// h; echo x > h/pre-commit). See checkLinkedWrites.
+func checkLinks(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	if name == "ln" {
+		s.links = true
+		return info{}
+	}
+	for _, a := range args {
+		if a.unknown() {
+			s.links = true
+			break
+		}
+		if a.s == "--" {
+			break
+		}
+		if a.s == "--link" || a.s == "--symbolic-link" || strings.HasPrefix(a.s, "--l") && strings.HasPrefix("--link", a.s) ||
+			strings.HasPrefix(a.s, "--sy") && strings.HasPrefix("--symbolic-link", a.s) ||
+			len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.ContainsAny(a.s[1:], "sl") {
+			s.links = true
+			break
+		}
+	}
+	return info{}
+}
+
+// checkLinkedWrites judges, once the line is walked, its writes when it
+// also makes links.
+func (s *state) checkLinkedWrites() {
+	if s.links && s.wrote > 1 {
+		s.note(s.c.rules.Defaults.WriteOutside, "the line makes a link and writes files: a write through the link lands where it points (.git/hooks, outside the working directory)")
+	}
 }

@@ -214,6 +214,7 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 		}
 	}
 	s.checkFdWrites()
+	s.checkLinkedWrites()
 	return s.verdict()
 }
 
@@ -287,6 +288,8 @@ type state struct {
 	scratch  overlapScratch // for judging globs against path rules
 	pathWork int            // see maxPathWork
 	fds      fdState        // descriptors opened to read, for /dev/fd/N writes
+	links    bool           // the line makes links (ln, cp -s)
+	wrote    int            // files written (not standard streams)
 }
 
 func (s *state) note(l Level, reason string) {

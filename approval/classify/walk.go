@@ -210,8 +210,13 @@ func unescapeDocument(v string) string {
 // a relative name, in every directory the shell may have changed into
 // (state.cwd): the highest level wins. A relative write after a change
 // into a directory known only at run time is Defaults.WriteOutside.
-func (s *state) writeTarget(w word) (Level, string) {
-	l, reason := s.writeAt(w, false)
+func (s *state) writeTarget(w word) (l Level, reason string) {
+	defer func() {
+		if l > Safe {
+			s.wrote++
+		}
+	}()
+	l, reason = s.writeAt(w, false)
 	if w.unknown() || w.input || w.s == "" {
 		return l, reason
 	}
