@@ -631,6 +631,8 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		j.add(Safe, name+" lists an archive")
 	default:
 		if strings.ContainsAny(modes, "x") {
+			// An archive may hold links: later writes may go through them.
+			s.links = true
 			j.add(Warning, name+" extracts files")
 			if dir != nil {
 				j.add(s.writeTarget(*dir))
