@@ -272,7 +272,7 @@ func TestToolSwappedAfterListingKeepsTheListedSpec(t *testing.T) {
 func TestLongDescriptionsAndSchemasAreBounded(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
 	long := strings.Repeat("é", 150<<10) // 300 KiB
-	srv.AddTool(&mcp.Tool{Name: "wordy", Description: long, InputSchema: openObject}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "wordy", Description: long, Title: long, InputSchema: openObject}, okHandler)
 	srv.AddTool(&mcp.Tool{Name: "fat", Description: "f", InputSchema: map[string]any{"type": "object", "description": long}}, okHandler)
 	srv.AddTool(&mcp.Tool{Name: "fat_out", Description: "f", InputSchema: openObject, OutputSchema: map[string]any{"type": "object", "description": long}}, okHandler)
 	c := connectServer(t, srv)
@@ -283,6 +283,9 @@ func TestLongDescriptionsAndSchemasAreBounded(t *testing.T) {
 	assert.LessOrEqual(t, len(d), 16<<10+200)
 	assert.True(t, utf8.ValidString(d))
 	assert.Contains(t, d, "[cut: the server's description is 307200 bytes]")
+	title := tools[0].Spec().Annotations.Title
+	assert.LessOrEqual(t, len(title), 1<<10+200)
+	assert.Contains(t, title, "[cut: the server's title is 307200 bytes]")
 	reasons := map[string]string{}
 	for _, s := range c.Skipped() {
 		reasons[s.Remote] = s.Reason

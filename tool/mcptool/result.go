@@ -3,7 +3,6 @@ package mcptool
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -127,11 +126,6 @@ const maxErrorText = 4 << 10
 
 // clipText cuts a server's error text to maxErrorText bytes of valid UTF-8,
 // saying so.
-func clipText(s string) string {
-	if len(s) <= maxErrorText {
-		return s
-	}
-	return fmt.Sprintf("%s… [cut: the server's message is %d bytes]", strings.ToValidUTF8(s[:maxErrorText], ""), len(s))
-}
+func clipText(s string) string { return cutText(s, "message", maxErrorText) }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

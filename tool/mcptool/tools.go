@@ -33,7 +33,7 @@ import (
 // than 1,000 objects and arrays or 256 KiB, or nested deeper than 64
 // (compiling such a schema takes seconds to minutes), and a tool whose name
 // becomes that of a tool listed before it. A description longer than
-// 16 KiB is cut, and says so. A listing longer than 1,000 tools or pages is
+// 16 KiB, and a title longer than 1 KiB, is cut, and says so. A listing longer than 1,000 tools or pages is
 // an error. Skipped returns
 // them with the reason, and each is logged as a warning to the WithLogger
 // logger. Client.Tool still wraps such a tool when asked by name.
@@ -170,7 +170,17 @@ const (
 	maxSchemaDepth = 64        // nesting of JSON objects and arrays
 	maxSchemaBytes = 256 << 10 // the encoded schema
 	maxDescription = 16 << 10  // bytes of a description kept; the rest is cut
+	maxTitle       = 1 << 10   // bytes of a title kept
 )
+
+// cutText cuts a server's text (what names the field) to max bytes of valid
+// UTF-8, saying so.
+func cutText(s, what string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return fmt.Sprintf("%s… [cut: the server's %s is %d bytes]", strings.ToValidUTF8(s[:max], ""), what, len(s))
+}
 
 // bounded reports whether raw, a JSON schema, stays within maxSchemaBytes,
 // maxSchemaNodes and maxSchemaDepth.
@@ -229,11 +239,7 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 	if err != nil {
 		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: input schema: %w", c.target, mt.Name, err)
 	}
-	desc := mt.Description
-	if len(desc) > maxDescription {
-		cut := strings.ToValidUTF8(desc[:maxDescription], "")
-		desc = fmt.Sprintf("%s… [cut: the server's description is %d bytes]", cut, len(desc))
-	}
+	desc := cutText(mt.Description, "description", maxDescription)
 	if strings.TrimSpace(desc) == "" {
 		// The registry refuses a tool without a description; a remote
 		// server's omission should not make its tool unusable.
@@ -261,6 +267,7 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 			a.OpenWorld = *ann.OpenWorldHint
 		}
 	}
+	a.Title = cutText(a.Title, "title", maxTitle)
 	if a.ReadOnly {
 		a.Destructive = false
 	}
