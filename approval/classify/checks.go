@@ -635,6 +635,7 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			s.links = true
 			j.add(Warning, name+" extracts files")
 			if dir != nil {
+				s.linkers++
 				j.add(s.writeTarget(*dir))
 			}
 		}
@@ -955,6 +956,7 @@ func checkDD(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 func checkLinks(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	if name == "ln" {
 		s.links = true
+		s.linkers++
 		return info{}
 	}
 	for _, a := range args {
@@ -969,6 +971,7 @@ func checkLinks(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 			strings.HasPrefix(a.s, "--sy") && strings.HasPrefix("--symbolic-link", a.s) ||
 			len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.ContainsAny(a.s[1:], "sl") {
 			s.links = true
+			s.linkers++
 			break
 		}
 	}
@@ -978,7 +981,7 @@ func checkLinks(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 // checkLinkedWrites judges, once the line is walked, its writes when it
 // also makes links.
 func (s *state) checkLinkedWrites() {
-	if s.links && s.wrote > 1 {
+	if s.links && s.wrote > s.linkers {
 		s.note(s.c.rules.Defaults.WriteOutside, "the line makes a link and writes files: a write through the link lands where it points (.git/hooks, outside the working directory)")
 	}
 }

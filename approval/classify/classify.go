@@ -290,6 +290,7 @@ type state struct {
 	fds      fdState        // descriptors opened to read, for /dev/fd/N writes
 	links    bool           // the line makes links (ln, cp -s)
 	wrote    int            // files written (not standard streams)
+	linkers  int            // writes made by the commands that make links
 }
 
 func (s *state) note(l Level, reason string) {
