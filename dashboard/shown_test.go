@@ -300,3 +300,48 @@ func TestIsolationHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A page on another port of the same host (same-site: the SameSite=Strict
+// cookie goes with its requests) that knows the approval's id (it hashes
+// what the model chose) tries every way a page has to approve, and to
+// read what waits: a no-cors POST, a form POST, a POST with a guessed CSRF
+// header, and credentialed reads of the list and the event stream. In
+// real Chromium, nothing is approved and nothing is read.
+func TestBrowserAnotherOriginCannotApproveOrRead(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx) // the person is signed in: the cookie is set
+	done := f.startCall(t, `{"path":"docs/a.md","content":"x"}`)
+	id := f.waitPending(t, 1)[0].ID
+	target := f.srv.URL + "/api/approvals/" + id
+	page := `<!doctype html><title>start</title><iframe name=sink></iframe>
+<form id=f method=POST action="` + target + `" target=sink enctype=text/plain><input name='{"action":"approve","x":"' value='"}'></form>
+<script>
+(async () => {
+  const out = [];
+  try { await fetch("` + target + `", {method: "POST", mode: "no-cors", credentials: "include", headers: {"Content-Type": "text/plain"}, body: '{"action":"approve"}'}); } catch (e) {}
+  try { await fetch("` + target + `", {method: "POST", credentials: "include", headers: {"Content-Type": "application/json", "X-Toolbelt-CSRF": "guess"}, body: '{"action":"approve"}'}); out.push("preflight passed"); } catch (e) {}
+  try { const r = await fetch("` + f.srv.URL + `/api/approvals", {credentials: "include"}); out.push("read " + (await r.text()).length); } catch (e) {}
+  await new Promise((resolve) => {
+    const es = new EventSource("` + f.srv.URL + `/api/events", {withCredentials: true});
+    es.onopen = () => { out.push("stream open"); es.close(); resolve(); };
+    es.onerror = () => { es.close(); resolve(); };
+  });
+  document.getElementById("f").submit();
+  setTimeout(() => { document.title = "done:" + out.join(","); }, 500);
+})();
+</script>`
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(page))
+	}))
+	defer evil.Close()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(evil.URL)))
+	title, err := chromedp.Run(ctx, chromedp.Poll[string](`document.title.startsWith("done:") && document.title`))
+	require.NoError(t, err)
+	assert.Equal(t, "done:", title, "nothing was read, no preflight passed")
+	time.Sleep(300 * time.Millisecond)
+	assert.Equal(t, id, f.waitPending(t, 1)[0].ID, "nothing was approved")
+	require.NoError(t, f.queue.Resolve(id, approval.Denied("test", "no")))
+	<-done
+}
