@@ -135,6 +135,7 @@ func TestHugeAndDeepSchemasLeftOutPromptly(t *testing.T) {
 	}
 	assert.Contains(t, reasons["wide"], "inputSchema")
 	assert.Contains(t, reasons["wide"], "5002 objects and arrays")
+	assert.Contains(t, reasons["wide"], `wrap it with Client.Tool("wide", spec)`)
 	assert.Contains(t, reasons["deep"], "nested")
 	assert.Contains(t, reasons["deep_out"], "outputSchema")
 }

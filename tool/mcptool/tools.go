@@ -140,7 +140,7 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 		_, err = schema.Compile(in)
 	}
 	if err != nil {
-		return "inputSchema is refused: " + err.Error()
+		return "inputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
 	}
 	if out, ok := outputSchema(mt); ok {
 		err := bounded(out)
@@ -148,7 +148,7 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 			_, err = schema.Compile(out)
 		}
 		if err != nil {
-			return "outputSchema is refused: " + err.Error()
+			return "outputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
 		}
 	}
 	return ""
