@@ -32,7 +32,16 @@
 //     adds after a command's arguments) may be any file, so it too is a
 //     write to an unknown place; /dev/fd/N (and /dev/stdout, /proc/self/fd/N)
 //     opens again the file descriptor N holds, so writing it is a write to
-//     an unknown place when the line opens N to read anything.
+//     an unknown place when the line opens N to read anything; a line
+//     that makes links (ln, cp -s, tar -x) and writes may write through
+//     them, so its writes are writes to an unknown place;
+//   - what leaves the machine: a command with check "network" (dig, ping,
+//     git ls-remote, ...) given text known only at run time, or nslookup
+//     fed a file or a pipe, is Defaults.NetworkData (dangerous): the text
+//     may be a file's contents;
+//   - variables set without "=": loop variables, (( PATH = 1 )),
+//     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
+//     PATH are judged like assignments.
 //
 // # Levels
 //

@@ -169,7 +169,10 @@ type CommandRule struct {
 	// "operands" (all), "last", or "" (none). They are judged by Paths.
 	Writes string `yaml:"writes"`
 	// Check names a built-in analyser that also runs: find, sed, awk, tar,
-	// git, source, test, names or cd (see the package documentation).
+	// git, source, test, names, cd, ip, dd, links (ln, cp: the line makes
+	// links), or network and network_stdin (the command sends its
+	// arguments, or its standard input, over the network: see
+	// Defaults.NetworkData); see the package documentation.
 	Check string `yaml:"check"`
 	// Match raises the level when the arguments match.
 	Match []MatchRule `yaml:"match"`
