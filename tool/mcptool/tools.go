@@ -19,8 +19,8 @@ import (
 // carries the server's description, input schema, output schema (so the
 // executor validates structured output, which the SDK client does not) and
 // annotations; Risk is derived from the annotations (destructive: high,
-// otherwise medium; read-only: low only WithTrustedAnnotations, as a
-// server's hints are untrusted) and can be changed with WithSpec.
+// otherwise medium; read-only: low, but only with WithTrustedAnnotations, as
+// a server's hints are untrusted) and can be changed with WithSpec.
 //
 // Names are prefixed (WithPrefix), characters no provider accepts are
 // replaced with '_', and the whole is cut to 64 characters.
@@ -32,11 +32,12 @@ import (
 // name, a tool whose input or output schema does not compile or is larger
 // than 1,000 objects and arrays or 256 KiB, or nested deeper than 64
 // (compiling such a schema takes seconds to minutes), and a tool whose name
-// becomes that of a tool listed before it. A description longer than
-// 16 KiB, and a title longer than 1 KiB, is cut, and says so. A listing longer than 1,000 tools or pages is
-// an error. Skipped returns
-// them with the reason, and each is logged as a warning to the WithLogger
-// logger. Client.Tool still wraps such a tool when asked by name.
+// becomes that of a tool listed before it. Skipped returns them with the
+// reason, and each is logged as a warning to the WithLogger logger.
+// Client.Tool still wraps such a tool when asked by name.
+//
+// A description longer than 16 KiB, and a title longer than 1 KiB, is cut,
+// and says so. A listing longer than 1,000 tools or pages is an error.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	cn, err := c.session(ctx)
 	if err != nil {
@@ -44,6 +45,12 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	}
 	var out []tool.Tool
 	var skipped []Skipped
+	skip := func(remote, reason string) {
+		skipped = append(skipped, Skipped{Remote: remote, Reason: reason})
+		if l := c.opts.logger; l != nil {
+			l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", remote, "reason", reason)
+		}
+	}
 	seen := map[string]string{}
 	params := &mcp.ListToolsParams{}
 	listed := 0
@@ -73,10 +80,7 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 				continue
 			}
 			if reason := c.unusable(mt); reason != "" {
-				skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
-				if l := c.opts.logger; l != nil {
-					l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
-				}
+				skip(mt.Name, reason)
 				continue
 			}
 			spec, err := c.specFor(mt)
@@ -84,11 +88,7 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 				return nil, err
 			}
 			if prev, dup := seen[spec.Name]; dup {
-				reason := fmt.Sprintf("its name becomes %q, as does the name of the tool %q listed before it: wrap it under another name with Client.Tool(%q, spec), or rename it with WithSpec", spec.Name, prev, mt.Name)
-				skipped = append(skipped, Skipped{Remote: mt.Name, Reason: reason})
-				if l := c.opts.logger; l != nil {
-					l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", mt.Name, "reason", reason)
-				}
+				skip(mt.Name, fmt.Sprintf("its name becomes %q, as does the name of the tool %q listed before it: wrap it under another name with Client.Tool(%q, spec), or rename it with WithSpec", spec.Name, prev, mt.Name))
 				continue
 			}
 			seen[spec.Name] = mt.Name
