@@ -85,13 +85,18 @@ func approvalOf(p approval.Pending) Approval {
 	}
 }
 
+// maxIndentDepth is how deep arguments are indented; deeper ones are shown
+// as sent (each line's indent is as deep as the line: 9,000 levels made
+// 80 MB of spaces).
+const maxIndentDepth = 64
+
 // indentArgs writes one JSON value indented, as it was written: keys in
 // their order, a key given twice shown twice (decoders differ on which one
 // they keep), numbers as written (not through float64). Strings are
 // written again from their decoded text, with <, > and & as they are: the
 // page renders text, not markup, and a person should read "<img" and
 // "path" rather than "\u003cimg" and "\u0070ath". ok is false when args
-// is not one JSON value.
+// is not one JSON value, or nests deeper than maxIndentDepth.
 func indentArgs(args []byte) (out []byte, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber()
@@ -145,6 +150,9 @@ func indentArgs(args []byte) (out []byte, ok bool) {
 		}
 		switch v := tok.(type) {
 		case json.Delim:
+			if len(stack) == maxIndentDepth {
+				return nil, false // indents as deep as the lines: n² bytes
+			}
 			b.WriteByte(byte(v))
 			stack = append(stack, level{object: v == '{'})
 		case string:

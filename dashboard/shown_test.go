@@ -345,3 +345,37 @@ func TestBrowserAnotherOriginCannotApproveOrRead(t *testing.T) {
 	require.NoError(t, f.queue.Resolve(id, approval.Denied("test", "no")))
 	<-done
 }
+
+// Arguments nested thousands deep (a tool whose schema takes any object)
+// are not indented: each line's indent is as deep as the line, so 9,000
+// levels made 80 MB of spaces for one listing; they are shown as sent.
+func TestDeeplyNestedArgumentsAreShownAsSent(t *testing.T) {
+	queue := approval.NewQueue()
+	reg := registry.New()
+	reg.MustRegister(tool.New("store", "Store a document", func(context.Context, tool.Call) (*tool.Result, error) {
+		return &tool.Result{Status: tool.StatusSucceeded}, nil
+	}, tool.WithInputSchema(json.RawMessage(`{"type":"object"}`)), tool.WithRisk(tool.RiskHigh)))
+	gate := approvalgate.New(queue)
+	ex := executor.MustNew(reg, executor.WithExtensions(gate, gate.Guard()))
+	h, err := dashboard.New(ex, dashboard.WithToken(token), dashboard.WithQueue(queue))
+	require.NoError(t, err)
+	f := &fixture{ex: ex, queue: queue, srv: httptest.NewServer(h)}
+	defer f.srv.Close()
+	args := `{"doc":` + strings.Repeat("[", 9000) + strings.Repeat("]", 9000) + `}`
+	done := make(chan *tool.Result, 1)
+	go func() {
+		res, _ := ex.Execute(context.Background(), tool.Call{ID: "deep", Name: "store", Args: json.RawMessage(args)})
+		done <- res
+	}()
+	_, body := f.get(t, "/api/approvals", bearer())
+	var list []dashboard.Approval
+	require.Eventually(t, func() bool {
+		_, body = f.get(t, "/api/approvals", bearer())
+		list = nil
+		return json.Unmarshal([]byte(body), &list) == nil && len(list) == 1
+	}, 10*time.Second, 5*time.Millisecond)
+	assert.Less(t, len(body), 1<<20, "the listing stays about the size of the arguments")
+	assert.Equal(t, args, list[0].Args)
+	require.NoError(t, queue.Resolve(list[0].ID, approval.Denied("test", "no")))
+	<-done
+}
