@@ -89,7 +89,7 @@ func TestAttackStrings(t *testing.T) {
 	for _, plain := range []string{
 		"ls -la", "x=1 y=2", "https://example.com/path?q=1&page=2", "go test ./...", "a basic idea",
 		"task-abcdefghijklmnopqrstuvwxyz0123", "max_tokens=100", "token_count: 12", "error: file not found",
-		"https://bob@github.com/x/y", "see https://host:8080/x?email=a@b.c",
+		"https://bob@github.com/x/y", "see https://host:8080/x?email=a@b.c", "deploy --no-auth --verbose",
 	} {
 		assert.Equal(t, plain, String(plain))
 	}

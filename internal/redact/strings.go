@@ -167,6 +167,9 @@ func maskPairs(s string) string {
 				continue // not a flag with a separate value (--name=v is seen at its "=")
 			}
 			valAt = skipBlanks(s, nameEnd)
+			if valAt < len(s) && s[valAt] == '-' {
+				continue // the next flag: this one takes no value (--no-auth --verbose)
+			}
 		default:
 			continue
 		}
