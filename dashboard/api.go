@@ -303,7 +303,7 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 	for i := len(recs) - 1; i >= 0; i-- { // newest first
 		rec := recs[i]
 		out = append(out, Call{Seq: rec.Seq, CallID: rec.CallID, Tool: rec.Tool, Agent: rec.Agent, Session: rec.Session,
-			Status: string(rec.Status), Code: string(rec.Code), Message: redact.String(rec.Message), StartedAt: rec.StartedAt,
+			Status: string(rec.Status), Code: string(rec.Code), Message: tail(redact.String(rec.Message)), StartedAt: rec.StartedAt,
 			DurationMS: ms(rec.Duration), Attempts: rec.Attempts})
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -12,8 +12,9 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// maxChunk bounds the output of one event sent to the page; the page keeps
-// the tail of each call's output.
+// maxChunk bounds the output of one event sent to the page (the page keeps
+// the tail of each call's output), and the error text of an event or a
+// history row.
 const maxChunk = 8 << 10
 
 // writeTimeout ends the stream of a browser that stops reading.
@@ -60,10 +61,25 @@ func eventOf(ev *tool.Event) Event {
 		out.Status = string(r.Status)
 		out.DurationMS = ms(r.Timings.Total)
 		if r.Error != nil {
-			out.Code, out.Message = string(r.Error.Code), redact.String(r.Error.Message)
+			out.Code, out.Message = string(r.Error.Code), tail(redact.String(r.Error.Message))
 		}
 	}
 	return out
+}
+
+// tail keeps the last maxChunk bytes of a message (an error's text is the
+// tool's, so the model's to shape: a command's stderr), cut where a
+// character starts, marked with "…". Redact before cutting: a cut secret
+// may no longer look like one.
+func tail(s string) string {
+	if len(s) <= maxChunk {
+		return s
+	}
+	s = s[len(s)-maxChunk:]
+	for len(s) > 0 && !utf8.RuneStart(s[0]) {
+		s = s[1:]
+	}
+	return "…" + s
 }
 
 // serveEvents streams the executor's events as Server-Sent Events. The

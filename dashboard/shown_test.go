@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -378,4 +379,47 @@ func TestDeeplyNestedArgumentsAreShownAsSent(t *testing.T) {
 	assert.Equal(t, args, list[0].Args)
 	require.NoError(t, queue.Resolve(list[0].ID, approval.Denied("test", "no")))
 	<-done
+}
+
+// A tool's error text is the model's to shape (a command's stderr): one of
+// 1 MB went whole into the event every open page receives and into each
+// history row (200 a listing, reloaded after every call). The page shows
+// its tail, like a call's output.
+func TestLongErrorMessagesAreCut(t *testing.T) {
+	reg := registry.New()
+	long := strings.Repeat("x", 1<<20) + " the end"
+	reg.MustRegister(tool.New("fail", "Fail loudly", func(context.Context, tool.Call) (*tool.Result, error) {
+		return nil, tool.NewError(tool.CodeToolError, long)
+	}))
+	ex := executor.MustNew(reg)
+	h, err := dashboard.New(ex, dashboard.WithToken(token))
+	require.NoError(t, err)
+	f := &fixture{ex: ex, srv: httptest.NewServer(h)}
+	defer f.srv.Close()
+
+	req, err := http.NewRequest(http.MethodGet, f.srv.URL+"/api/events", nil)
+	require.NoError(t, err)
+	req.Header = bearer()
+	res, err := client().Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	r := bufio.NewReader(res.Body)
+	_, err = r.ReadString('\n') // the stream is open
+	require.NoError(t, err)
+
+	_, _ = ex.Execute(context.Background(), tool.Call{ID: "loud", Name: "fail", Args: json.RawMessage(`{}`)})
+	var last dashboard.Event
+	for last.Kind != "failed" && last.Kind != "completed" {
+		events := readEvents(t, r, 1)
+		last = events[0]
+	}
+	assert.LessOrEqual(t, len(last.Message), 16<<10)
+	assert.True(t, strings.HasSuffix(last.Message, " the end"), "the tail is kept")
+
+	_, body := f.get(t, "/api/history", bearer())
+	var calls []dashboard.Call
+	require.NoError(t, json.Unmarshal([]byte(body), &calls))
+	require.Len(t, calls, 1)
+	assert.LessOrEqual(t, len(calls[0].Message), 16<<10)
+	assert.True(t, strings.HasSuffix(calls[0].Message, " the end"))
 }
