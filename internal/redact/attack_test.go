@@ -181,3 +181,19 @@ func TestAttackForeignPathSyntax(t *testing.T) {
 		assert.NoError(t, err, p)
 	}
 }
+
+// String, SecretValues and Scrub never panic, and String is stable: what it
+// leaves is left the next time (a masked value is not masked again into
+// something else).
+func FuzzStringRule(f *testing.F) {
+	f.Add(`token: abc --password x "password":"y" https://u:p@h/?sig=1 AKIAIOSFODNN7EXAMPLE`)
+	f.Add(`{\"auth\":\"x\"} -----BEGIN PRIVATE KEY-----`)
+	f.Add(`a=b: c:=d e=>"f`)
+	f.Fuzz(func(t *testing.T, s string) {
+		once := String(s)
+		if twice := String(once); twice != once {
+			t.Fatalf("String(%q) = %q, and again %q", s, once, twice)
+		}
+		_ = Scrub(s, SecretValues([]byte(s), nil))
+	})
+}
