@@ -663,8 +663,9 @@ func (t *Trail) syncer() {
 	}
 }
 
-// Close fsyncs, writes a final checkpoint (WithCheckpoints), stops the
-// background syncer and closes the writer (if it is an io.Closer). Writes
+// Close stops the background syncer, fsyncs, writes a final checkpoint of
+// the head (WithCheckpoints) once the fsync succeeded, and closes the writer
+// (if it is an io.Closer; for Open, that releases the file's lock). Writes
 // after Close fail.
 func (t *Trail) Close() error {
 	t.mu.Lock()
