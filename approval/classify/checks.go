@@ -29,6 +29,7 @@ func init() {
 		"ip":     checkIP,
 		"dd":     checkDD,
 		"links":  checkLinks,
+		"goenv":  checkGoEnv,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -984,4 +985,22 @@ func (s *state) checkLinkedWrites() {
 	if s.links && s.wrote > s.linkers {
 		s.note(s.c.rules.Defaults.WriteOutside, "the line makes a link and writes files: a write through the link lands where it points (.git/hooks, outside the working directory)")
 	}
+}
+
+// checkGoEnv judges go env -w NAME=VALUE like exporting NAME=VALUE to every
+// later go command: go env -w GOFLAGS=-toolexec=./x makes go test run ./x.
+func checkGoEnv(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		if n, v, ok := strings.Cut(a.s, "="); ok {
+			var fs []finding
+			s.judgeVar(n, &word{s: v, lit: a.lit, dyn: a.dyn, split: a.split}, true, &fs)
+			for _, f := range fs {
+				j.add(f.level, "go env -w, for every later go command: "+f.reason)
+			}
+		}
+	}
+	return info{}
 }
