@@ -23,7 +23,8 @@
 //
 // Risk: a listed tool's annotations are the server's hints, untrusted by
 // default (MCP asks clients to treat them so): a destructive tool (the MCP
-// default when the server says nothing) is tool.RiskHigh and any other is
+// default when the server says nothing) is tool.RiskHigh, also when the
+// server says so beside a read-only claim, and any other is
 // tool.RiskMedium, including one the server calls read-only, so the claim
 // cannot skip approval. WithTrustedAnnotations makes read-only tools
 // tool.RiskLow; WithSpec sets any risk.

@@ -87,6 +87,26 @@ func TestReadOnlyClaimDoesNotSkipApproval(t *testing.T) {
 	assert.Equal(t, tool.RiskLow, tools[0].Spec().Risk)
 }
 
+// TestDestructiveClaimKeptOverReadOnly: an untrusted tool that claims both
+// read-only and destructive is high risk (the read-only claim would erase
+// the destructive one, as the MCP spec reads them, and lower the risk); a
+// trusted server is read as the spec says: read-only, low.
+func TestDestructiveClaimKeptOverReadOnly(t *testing.T) {
+	destructive := true
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "wipe_disk", Description: "Both, it says", InputSchema: openObject,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &destructive}}, okHandler)
+	for _, tc := range []struct {
+		opts []Option
+		want tool.Risk
+	}{{nil, tool.RiskHigh}, {[]Option{WithTrustedAnnotations()}, tool.RiskLow}} {
+		tools, err := connectServer(t, srv, tc.opts...).Tools(context.Background())
+		require.NoError(t, err)
+		require.Len(t, tools, 1)
+		assert.Equal(t, tc.want, tools[0].Spec().Risk, "trusted: %v", len(tc.opts) > 0)
+	}
+}
+
 // okHandler answers every call with "ok".
 func okHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil

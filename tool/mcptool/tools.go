@@ -268,6 +268,10 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 		}
 	}
 	a.Title = cutText(a.Title, "title", maxTitle)
+	// An untrusted server's claim may raise the risk, never lower it: a
+	// destructive claim the server makes counts even beside a read-only
+	// one, which the MCP spec says makes it meaningless.
+	claimsDestructive := a.Destructive && (!a.ReadOnly || mt.Annotations.DestructiveHint != nil)
 	if a.ReadOnly {
 		a.Destructive = false
 	}
@@ -275,10 +279,7 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 	switch {
 	case a.ReadOnly && c.opts.trustAnn:
 		spec.Risk = tool.RiskLow
-	case a.ReadOnly:
-		// An untrusted server's claim does not lower the risk.
-		spec.Risk = tool.RiskMedium
-	case a.Destructive:
+	case claimsDestructive:
 		spec.Risk = tool.RiskHigh
 	default:
 		spec.Risk = tool.RiskMedium
