@@ -60,8 +60,8 @@ type Approval struct {
 	// ArgsDigest names the arguments byte for byte (the hex SHA-256 of
 	// them as the model sent them). The page sends it back with its
 	// decision (Decision.ArgsDigest): the id alone hashes the canonical
-	// arguments, where 9007199254740992 and 9007199254740993 are one
-	// number.
+	// arguments, where a repeated key counts once and
+	// 0.1000000000000000000001 is 0.1.
 	ArgsDigest string `json:"args_digest"`
 }
 
@@ -86,8 +86,8 @@ func approvalOf(p approval.Pending) Approval {
 }
 
 // maxIndentDepth is how deep arguments are indented; deeper ones are shown
-// as sent (each line's indent is as deep as the line: 9,000 levels made
-// 80 MB of spaces).
+// as sent (each line's indent is as deep as the line: 18 kB of brackets,
+// 9,000 levels, made 162 MB).
 const maxIndentDepth = 64
 
 // indentArgs writes one JSON value indented, as it was written: keys in
@@ -124,6 +124,9 @@ func indentArgs(args []byte) (out []byte, ok bool) {
 			return nil, false
 		}
 		if d, isDelim := tok.(json.Delim); isDelim && (d == '}' || d == ']') {
+			if len(stack) == 0 {
+				return nil, false
+			}
 			top := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if top.items > 0 {

@@ -36,3 +36,33 @@ func TestIndentArgs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIndentArgs: indentArgs never panics, and what it writes is JSON with
+// the same tokens.
+func FuzzIndentArgs(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,{"b":null}],"a":"x"}`, `]`, `}`, `[1]]`, `"\u0070"`, `{"a":1e400}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, ok := indentArgs(in)
+		if !ok {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("%q: wrote %q, not JSON", in, out)
+		}
+		a, b := json.NewDecoder(bytes.NewReader(in)), json.NewDecoder(bytes.NewReader(out))
+		a.UseNumber()
+		b.UseNumber()
+		for {
+			x, errA := a.Token()
+			y, errB := b.Token()
+			if (errA == nil) != (errB == nil) || x != y {
+				t.Fatalf("%q: %v (%v) vs %v (%v)", in, x, errA, y, errB)
+			}
+			if errA != nil {
+				return
+			}
+		}
+	})
+}
