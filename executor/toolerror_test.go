@@ -35,3 +35,37 @@ func TestToolErrorInternalsGoToMetadata(t *testing.T) {
 	assert.Contains(t, text, "opening the report: open /nonexistent/report.txt: no such file or directory")
 	assert.NotContains(t, text, "PathError", "the model is not sent the internals")
 }
+
+// A tool that echoes a secret argument in its error ("pin 739164
+// rejected"): the value is masked in the message every reader sees (the
+// model, logs, events, history, the audit trail) and in the cause the logs
+// keep, as issue 16 promises: secret-tagged values never appear in an
+// error message.
+func TestToolErrorEchoingASecretIsMasked(t *testing.T) {
+	type in struct {
+		User string `json:"user"`
+		Pin  string `json:"pin"`
+	}
+	reg := registry.New()
+	reg.MustRegister(tool.Func("unlock", "Unlock the vault", func(_ context.Context, a in) (string, error) {
+		return "", fmt.Errorf("vault: pin %s rejected for %s", a.Pin, a.User)
+	}, tool.WithSecrets("pin")))
+	ex := executor.MustNew(reg)
+	events, stop := ex.Subscribe(executor.EventFilter{})
+	defer stop()
+	res, err := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "unlock", Args: []byte(`{"user":"ada","pin":"739164"}`)})
+	require.Error(t, err)
+	assert.NotContains(t, res.Error.Message, "739164")
+	assert.Contains(t, res.Error.Message, "rejected for ada", "only the secret is masked")
+	require.Error(t, res.Error.Err)
+	assert.NotContains(t, res.Error.Err.Error(), "739164")
+	assert.Equal(t, "*errors.errorString", res.Metadata[tool.MetaErrorType], "the cause's type, not the mask's")
+	assert.NotContains(t, wire.Text(res), "739164")
+	for _, r := range ex.History(executor.HistoryQuery{}) {
+		assert.NotContains(t, r.Message, "739164")
+	}
+	for len(events) > 0 {
+		ev := <-events
+		assert.NotContains(t, ev.Reason, "739164")
+	}
+}

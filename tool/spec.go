@@ -70,7 +70,10 @@ type Spec struct {
 	Annotations Annotations `json:"annotations"`
 	// Secrets lists argument fields (dotted JSON paths such as "auth.token")
 	// that are redacted wherever the SDK writes arguments: logs, audit, events.
-	// tool.Func fills it from `toolbelt:"secret"` struct tags.
+	// Their values (4 bytes or longer) are also masked in the error a
+	// backend returns when it echoes one ("pin 739164 rejected"), before any
+	// extension, log or model reads it. tool.Func fills it from
+	// `toolbelt:"secret"` struct tags.
 	Secrets []string `json:"secrets,omitempty"`
 }
 
