@@ -48,6 +48,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolbelt-go/toolbelt/internal/origin"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -149,7 +150,7 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	// scheme, host and port. net/http drops Authorization when the host
 	// changes, but not when only the port or scheme does, and never a
 	// custom credential header: drop them ourselves.
-	if origin(req.URL) != origin(via[0].URL) {
+	if origin.Of(req.URL) != origin.Of(via[0].URL) {
 		if st, ok := req.Context().Value(redirectKey{}).(*redirectState); ok && st.authHeader != "" {
 			req.Header.Del(st.authHeader)
 		}
@@ -161,15 +162,6 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		req.Header.Del("Referer")
 	}
 	return nil
-}
-
-// origin is a URL's scheme, host and port, the port made explicit.
-func origin(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // CloseIdleConnections closes the client's idle connections.

@@ -9,12 +9,12 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolbelt-go/toolbelt/internal/origin"
 )
 
 // The SDK's mcp.Tool (v1.8.0) does not decode a tool's "execution" object
@@ -119,19 +119,10 @@ func sameOrigin(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errors.New("stopped after 10 redirects")
 	}
-	if from, to := origin(via[0].URL), origin(req.URL); from != to {
+	if from, to := origin.Of(via[0].URL), origin.Of(req.URL); from != to {
 		return fmt.Errorf("the MCP server redirected to another origin (%s, from %s): not followed, as the client's credentials would go along", to, from)
 	}
 	return nil
-}
-
-// origin is a URL's scheme, host and port, the port made explicit.
-func origin(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // watchTransport records the tools/list responses of a message-level

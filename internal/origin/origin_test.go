@@ -1,0 +1,43 @@
+package origin_test
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+
+	"github.com/toolbelt-go/toolbelt/internal/origin"
+)
+
+func TestOf(t *testing.T) {
+	same := [][2]string{
+		{"https://Example.com/a?b", "HTTPS://example.COM:443/c"},
+		{"http://h", "http://h:80/x"},
+		{"http://[::1]:8080/", "http://[::1]:8080/y"},
+	}
+	for _, p := range same {
+		a, _ := url.Parse(p[0])
+		b, _ := url.Parse(p[1])
+		if origin.Of(a) != origin.Of(b) {
+			t.Errorf("%s and %s: %s != %s", p[0], p[1], origin.Of(a), origin.Of(b))
+		}
+	}
+	differ := [][2]string{
+		{"http://h", "https://h"},
+		{"http://h:8080", "http://h"},
+		{"http://a.h", "http://h"},
+		{"http://h@evil", "http://h"},
+	}
+	for _, p := range differ {
+		a, _ := url.Parse(p[0])
+		b, _ := url.Parse(p[1])
+		if origin.Of(a) == origin.Of(b) {
+			t.Errorf("%s and %s share %s", p[0], p[1], origin.Of(a))
+		}
+	}
+}
+
+func ExampleOf() {
+	u, _ := url.Parse("HTTPS://Example.com/path?q=1")
+	fmt.Println(origin.Of(u))
+	// Output: https://example.com:443
+}
