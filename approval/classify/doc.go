@@ -19,7 +19,9 @@
 //     resolve to rm; brace expansions are expanded; X=rm; $X is followed;
 //   - flags that write or execute: find -exec/-delete, sed -i and its e/w
 //     commands, awk system() and pipes, tar --to-command and friends, git -c
-//     and other global options, forced git pushes, output redirections;
+//     and other global options, forced git pushes, output redirections, and
+//     options whose value is a setting judged by its key (ssh -o
+//     ProxyCommand=CMD, git clone -c core.sshCommand=CMD: see Settings);
 //   - where a write lands: a relative name is judged in every directory the
 //     line may have changed into before it (cd, pushd, git -C, env -C;
 //     anywhere in the line for loop and function bodies and traps), and a

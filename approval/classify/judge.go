@@ -299,6 +299,11 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		}
 		i++
 	}
+	if w.OptionsAfterPositionals && i < len(args) {
+		more := scanOptions(name, args[i:], &w.Options, true)
+		s.judgeOptions(name, more, j, w.Level == Safe)
+		i += more.stopped
+	}
 	if w.StdinArgs {
 		// What the command runs with is filled in from the input: the
 		// words holding the replace text, or more words after them.

@@ -42,6 +42,171 @@ type Option struct {
 	// "chdir" (its value is the directory the command works in: git -C
 	// DIR; the line's relative writes are judged there too).
 	Writes string
+	// Settings, when set, says the value is a setting of the program (or
+	// a list of them), "KEY=VALUE" or "KEY VALUE" (ssh -o
+	// ProxyCommand=CMD), and judges it by its key.
+	Settings *Settings
+}
+
+// Settings judges the value of an option that sets one of the program's
+// settings by name: ssh -o ProxyCommand=CMD, git clone -c
+// core.sshCommand=CMD. The key is what comes before the first '=' or
+// blank, leading blanks skipped, matched without regard to case (as ssh
+// and git do). A key that is not a plain name (a quoted "ProxyCommand",
+// for one) or a value not known until the command runs may be any key:
+// it is judged at the highest level the settings give.
+//
+// In YAML, in an option group:
+//
+//	{options: "-o=", settings: {keys: [{keys: "ProxyCommand LocalCommand", level: dangerous, reason: ...}]}}
+type Settings struct {
+	// Separator splits one value into several settings ("," for mount -o
+	// ro,noexec); empty means the value is one setting.
+	Separator string
+	// Keys are the settings whose key is named, with their levels.
+	Keys []SettingKeys
+	// Other is the level of a key no Keys entry names (Safe: no level of
+	// its own), for programs whose settings are judged by an allowlist.
+	Other Level
+	// OtherReason explains Other.
+	OtherReason string
+}
+
+// SettingKeys gives the level of setting one of Keys.
+type SettingKeys struct {
+	// Keys are the names, matched without regard to case; one may end in
+	// '*' to match a prefix (user.*).
+	Keys []string
+	// Level is the level of setting one of them.
+	Level Level
+	// Reason explains Level.
+	Reason string
+}
+
+// UnmarshalYAML implements yaml.Unmarshaler: it reads
+// {separator, other, other_reason, keys: [{keys: "A B", level, reason}]}.
+func (st *Settings) UnmarshalYAML(n *yaml.Node) error {
+	if err := checkKeys(n, "separator", "other", "other_reason", "keys"); err != nil {
+		return err
+	}
+	var g struct {
+		Separator   string `yaml:"separator"`
+		Other       Level  `yaml:"other"`
+		OtherReason string `yaml:"other_reason"`
+		Keys        []struct {
+			Keys   string `yaml:"keys"`
+			Level  Level  `yaml:"level"`
+			Reason string `yaml:"reason"`
+		} `yaml:"keys"`
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "keys" {
+			continue
+		}
+		ks := n.Content[i+1]
+		if ks.Kind != yaml.SequenceNode {
+			return fmt.Errorf("line %d: settings keys must be a list of {keys, level, reason}", ks.Line)
+		}
+		for _, it := range ks.Content {
+			if err := checkKeys(it, "keys", "level", "reason"); err != nil {
+				return err
+			}
+			if !hasKey(it, "level") || !hasKey(it, "keys") {
+				return fmt.Errorf("line %d: a settings keys entry needs keys and a level", it.Line)
+			}
+		}
+	}
+	if err := n.Decode(&g); err != nil {
+		return err
+	}
+	st.Separator, st.Other, st.OtherReason = g.Separator, g.Other, g.OtherReason
+	for _, k := range g.Keys {
+		names := strings.Fields(strings.ToLower(k.Keys))
+		if len(names) == 0 {
+			return fmt.Errorf("line %d: empty settings keys", n.Line)
+		}
+		st.Keys = append(st.Keys, SettingKeys{Keys: names, Level: k.Level, Reason: k.Reason})
+	}
+	return nil
+}
+
+// maxLevel returns the highest level a setting can have, and its reason.
+func (st *Settings) maxLevel() (Level, string) {
+	l, r := st.Other, st.OtherReason
+	for _, k := range st.Keys {
+		if k.Level > l {
+			l, r = k.Level, k.Reason
+		}
+	}
+	return l, r
+}
+
+// judge returns the findings of setting v with option name of program
+// prog.
+func (st *Settings) judge(prog, name string, v word) []finding {
+	s := v.s
+	if !v.lit {
+		if !v.dyn {
+			s = ""
+		} else {
+			s = s[:min(v.prefix, len(s))]
+		}
+	}
+	var items []string
+	if st.Separator != "" {
+		items = strings.Split(s, st.Separator)
+		if !v.lit {
+			// The last item runs into what is known only at run time.
+			items[len(items)-1] += "\x00"
+		}
+	} else if v.lit {
+		items = []string{s}
+	} else {
+		items = []string{s + "\x00"}
+	}
+	var out []finding
+	for _, it := range items {
+		it = strings.TrimLeft(it, " \t")
+		end := strings.IndexAny(it, "= \t\x00")
+		if end < 0 {
+			end = len(it)
+		}
+		raw := it[:end]
+		key := strings.ToLower(raw)
+		if end < len(it) && it[end] == 0 || !plainKey(key) {
+			// Not known, or not a plain name: it may be any key.
+			if l, r := st.maxLevel(); l > Safe {
+				out = append(out, finding{l, fmt.Sprintf("%s %s %s: may be any setting, such as one that %s", prog, name, v.s, reasonOr(r, "is "+levelNames[l]))})
+			}
+			continue
+		}
+		l, r := st.Other, st.OtherReason
+		for _, k := range st.Keys {
+			if anyWildcard(k.Keys, key) {
+				l, r = k.Level, k.Reason
+				break
+			}
+		}
+		if l > Safe {
+			out = append(out, finding{l, fmt.Sprintf("%s %s %s: %s", prog, name, raw, reasonOr(r, genericReason(prog, l)))})
+		}
+	}
+	return out
+}
+
+// plainKey reports whether key is a plain setting name: letters, digits,
+// '.', '-', '_'.
+func plainKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Options is a program's option grammar: the options it is known to accept
@@ -116,6 +281,10 @@ func (o *Options) maxLevel() (Level, bool) {
 	}
 	for _, op := range o.List {
 		l = max(l, op.Level)
+		if op.Settings != nil {
+			sl, _ := op.Settings.maxLevel()
+			l = max(l, sl)
+		}
 		w = w || op.Writes != ""
 	}
 	return l, w
@@ -169,7 +338,8 @@ func decodeOptionKeys(n *yaml.Node, o *Options) error {
 
 // UnmarshalYAML reads a grammar: a list whose items are either a string of
 // Safe options separated by spaces, or a mapping
-// {options: "-o= --output=", level: warning, writes: true, reason: ...}.
+// {options: "-o= --output=", level: warning, writes: value, reason: ...,
+// settings: ...} (see Settings).
 func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 	items := []*yaml.Node{n}
 	if n.Kind == yaml.SequenceNode {
@@ -182,19 +352,20 @@ func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 		case yaml.ScalarNode:
 			names = it.Value
 		case yaml.MappingNode:
-			if err := checkKeys(it, "options", "level", "reason", "writes"); err != nil {
+			if err := checkKeys(it, "options", "level", "reason", "writes", "settings"); err != nil {
 				return err
 			}
 			var g struct {
-				Options string `yaml:"options"`
-				Level   Level  `yaml:"level"`
-				Reason  string `yaml:"reason"`
-				Writes  string `yaml:"writes"`
+				Options  string    `yaml:"options"`
+				Level    Level     `yaml:"level"`
+				Reason   string    `yaml:"reason"`
+				Writes   string    `yaml:"writes"`
+				Settings *Settings `yaml:"settings"`
 			}
 			if err := it.Decode(&g); err != nil {
 				return err
 			}
-			names, op.Level, op.Reason, op.Writes = g.Options, g.Level, g.Reason, g.Writes
+			names, op.Level, op.Reason, op.Writes, op.Settings = g.Options, g.Level, g.Reason, g.Writes, g.Settings
 			if op.Writes != "" && op.Writes != "value" && op.Writes != "operands" && op.Writes != "chdir" {
 				return fmt.Errorf("line %d: writes must be \"value\", \"operands\" or \"chdir\", not %q", it.Line, op.Writes)
 			}
@@ -210,7 +381,10 @@ func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 			if err != nil {
 				return fmt.Errorf("line %d: %v", it.Line, err)
 			}
-			p.Level, p.Reason, p.Writes = op.Level, op.Reason, op.Writes
+			p.Level, p.Reason, p.Writes, p.Settings = op.Level, op.Reason, op.Writes, op.Settings
+			if p.Settings != nil && p.Arg != RequiredArg {
+				return fmt.Errorf("line %d: option %s has settings, so it takes a value: write %s=", it.Line, p.Name, p.Name)
+			}
 			if o.lookup(p.Name) != nil {
 				return fmt.Errorf("line %d: option %s is listed twice", it.Line, p.Name)
 			}
@@ -436,6 +610,9 @@ func (s *state) judgeOptions(name string, sc optScan, j *judgement, strict bool)
 	for _, u := range sc.uses {
 		if u.opt.Level > Safe {
 			j.add(u.opt.Level, reasonOr(u.opt.Reason, fmt.Sprintf("%s %s: %s", name, u.name, genericReason(name, u.opt.Level))))
+		}
+		if st := u.opt.Settings; st != nil && u.has {
+			j.fs = append(j.fs, st.judge(name, u.name, u.val)...)
 		}
 		switch u.opt.Writes {
 		case "value":

@@ -224,6 +224,9 @@ type WrapperRule struct {
 	// Positionals is the number of operands before the command
 	// (timeout DURATION cmd, chroot DIR cmd).
 	Positionals int `yaml:"positionals"`
+	// OptionsAfterPositionals: the wrapper reads options again after its
+	// positionals, up to the command (ssh host -o KEY=VALUE cmd).
+	OptionsAfterPositionals bool `yaml:"options_after_positionals"`
 	// WritesPositionals says the positionals name files the wrapper
 	// creates or writes (flock FILE cmd creates FILE): each is judged like
 	// a redirection target (a number with no command after it, a file
@@ -433,7 +436,8 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 		return w.Level.UnmarshalYAML(n)
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
-		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals"); err != nil {
+		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals",
+		"options_after_positionals"); err != nil {
 		return err
 	}
 	type plain WrapperRule

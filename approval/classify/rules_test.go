@@ -44,6 +44,10 @@ func TestParseRulesErrors(t *testing.T) {
 		{"type", "version: 1\nlimits:\n  max_length: lots\n", "line 3"},
 		{"path level", "version: 1\npaths:\n  - paths: [/x]\n", "line 3: rule needs a level"},
 		{"empty", "", "empty document"},
+		{"settings without a value", "version: 1\ncommands:\n  x:\n    level: warning\n    options:\n      - {options: -o, settings: {other: dangerous}}\n", "line 6: option -o has settings, so it takes a value"},
+		{"settings unknown key", "version: 1\ncommands:\n  x:\n    level: warning\n    options:\n      - {options: -o=, settings: {sep: \",\"}}\n", `unknown key "sep"`},
+		{"settings keys without level", "version: 1\ncommands:\n  x:\n    level: warning\n    options:\n      - options: -o=\n        settings:\n          keys:\n            - {keys: A}\n", "line 9: a settings keys entry needs keys and a level"},
+		{"settings bad level", "version: 1\ncommands:\n  x:\n    level: warning\n    options:\n      - {options: -o=, settings: {other: risky}}\n", `unknown level "risky"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,4 +198,43 @@ func TestANSIC(t *testing.T) {
 	assert.Equal(t, "a\nb\t'", ansiC(`a\nb\t\'`))
 	assert.Equal(t, "\x01", ansiC(`\ca`))
 	assert.Equal(t, `\q\x`, ansiC(`\q\x`))
+}
+
+func TestOptionSettings(t *testing.T) {
+	r, err := ParseRules([]byte(`
+version: 1
+commands:
+  mnt:
+    level: safe
+    options:
+      - -v
+      - options: "-o= --options="
+        settings:
+          separator: ","
+          keys:
+            - {keys: "RO NoExec user.*", level: safe}
+            - {keys: helper exec, level: dangerous, reason: runs a helper program}
+          other: warning
+`))
+	require.NoError(t, err)
+	c, err := New(r)
+	require.NoError(t, err)
+	for cmd, want := range map[string]Level{
+		"mnt -o ro,noexec":              Safe,
+		"mnt -o RO,user.x=1":            Safe,
+		"mnt -o ro,helper=x":            Dangerous,
+		"mnt -vo ro,' EXEC=x'":          Dangerous,
+		"mnt --options=ro,sync":         Warning,
+		"mnt -o ro":                     Safe,
+		`mnt -o "ro,$x"`:                Dangerous, // the rest may be any setting
+		`mnt -o "$x"`:                   Dangerous,
+		`mnt -o 'ro,"helper"=x'`:        Dangerous, // not a plain name: any key
+		`mnt -o ro -- -o helper=x`:      Safe,      // operands after --
+		"mnt -o":                        Safe,      // no value: nothing is set
+		"mnt -o ro,noexec -o helper=sh": Dangerous,
+	} {
+		assert.Equal(t, want, c.Classify(cmd).Level, cmd)
+	}
+	v := c.Classify("mnt -o ro,helper=x")
+	assert.Contains(t, v.Reasons, "mnt -o helper: runs a helper program")
 }
