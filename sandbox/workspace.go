@@ -461,7 +461,7 @@ func (w *Workspace) check(op, name string, write bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := w.rules(op, name, rel, write, false); err != nil {
+	if err := w.rules(op, name, rel, write, !write && w.isDirRel(rel)); err != nil {
 		return "", err
 	}
 	return rel, nil
@@ -473,10 +473,22 @@ func (w *Workspace) lcheck(op, name string, write bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := w.rules(op, name, rel, write, false); err != nil {
+	if err := w.rules(op, name, rel, write, !write && w.isDirRel(rel)); err != nil {
 		return "", err
 	}
 	return rel, nil
+}
+
+// isDirRel reports whether the canonical path rel is a directory, for the
+// allow globs, which let a reader through the directories on the way to
+// what they name (and only those). Without allow globs it does not look.
+// What is opened afterwards is judged again on what it really is.
+func (w *Workspace) isDirRel(rel string) bool {
+	if len(w.allow) == 0 {
+		return false
+	}
+	fi, err := w.root.Lstat(filepath.FromSlash(rel))
+	return err == nil && fi.IsDir()
 }
 
 // rules applies the globs to rel, a clean relative slash path.
@@ -503,7 +515,9 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 	if len(w.allow) > 0 {
 		ok := false
 		for _, g := range w.allow {
-			if Match(g, rel) || (!write || isDir) && couldMatchBelow(g, rel) {
+			// A directory on the way to what g names is let through (to
+			// list it, or to make it), never a file in it.
+			if Match(g, rel) || isDir && couldMatchBelow(g, rel) {
 				ok = true
 				break
 			}
@@ -565,7 +579,8 @@ func (w *Workspace) realRel(op, name string, f *os.File) (rel string, ok bool, e
 
 // openChecked opens name (following symlinks inside the root) for reading,
 // and checks the opened file: rules on its real path, regular (unless
-// wantDir), a single hard link.
+// wantDir), a single hard link. It returns the real path of what it opened
+// (the canonical form, unless a symlink was swapped in since).
 func (w *Workspace) openChecked(op, name string, wantDir bool) (*os.File, string, error) {
 	rel, err := w.check(op, name, false)
 	if err != nil {
@@ -582,10 +597,15 @@ func (w *Workspace) openChecked(op, name string, wantDir bool) (*os.File, string
 	}
 	if real, ok, err := w.realRel(op, name, f); err != nil {
 		return fail(err)
-	} else if ok && real != rel {
+	} else if ok && (real != rel || len(w.allow) > 0) {
+		// Judged again on what was opened: a symlink swapped in, or (for
+		// the allow globs) a directory swapped for a file.
 		if err := w.rules(op, name, real, false, fi.IsDir()); err != nil {
 			return fail(err)
 		}
+		// A swap since the resolution: what was opened is real, and what
+		// the caller judges below it (a listing's entries) is judged there.
+		rel = real
 	}
 	if wantDir {
 		if !fi.IsDir() {
@@ -650,6 +670,12 @@ func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	fi, err := w.root.Stat(filepath.FromSlash(rel))
+	if err == nil && len(w.allow) > 0 && !fi.IsDir() {
+		// A directory swapped for a file since the check.
+		if err := w.rules("stat", name, rel, false, false); err != nil {
+			return nil, err
+		}
+	}
 	return fi, w.rootErr("stat", name, err)
 }
 
@@ -930,7 +956,11 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 }
 
 // Rename renames oldname to newname inside the workspace; both must pass the
-// write rules. A symlink at either end is renamed, not followed.
+// write rules. A symlink at either end is renamed, not followed. A
+// directory is renamed only when every path below it passes the write rules
+// under its old and its new name, so no hidden, denied or protected path is
+// carried to a name no rule refuses (the refusal names none of them). What
+// a concurrent process creates in it meanwhile is not judged.
 func (w *Workspace) Rename(oldname, newname string) error {
 	const op = "rename"
 	oldRel, err := w.lcheck(op, oldname, true)
@@ -951,8 +981,48 @@ func (w *Workspace) Rename(oldname, newname string) error {
 		return err
 	}
 	defer nd.Close()
+	var st unix.Stat_t
+	if err := unix.Fstatat(int(od.Fd()), obase, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		// A directory carries everything under it to the new name: each
+		// path below must pass the write rules under both names.
+		refused, err := w.refusedBelow(op, int(od.Fd()), obase, oldRel, newRel)
+		if err != nil {
+			return &os.LinkError{Op: op, Old: oldname, New: newname, Err: err}
+		}
+		if refused {
+			return &PathError{Op: op, Path: oldname, Rule: "the directory holds paths the rules refuse to write (hidden, denied, protected or deny-write) under its old or its new name " + strconv.Quote(newRel) + "; a directory is moved only when nothing below it is refused", Err: ErrDeniedByRule}
+		}
+	}
 	if err := unix.Renameat(int(od.Fd()), obase, int(nd.Fd()), nbase); err != nil {
 		return &os.LinkError{Op: op, Old: oldname, New: newname, Err: err}
 	}
 	return nil
+}
+
+// refusedBelow reports whether the write rules refuse any path below the
+// directory name of dirfd, judged under the workspace-relative prefixes
+// oldRel and newRel. It never follows a link.
+func (w *Workspace) refusedBelow(op string, dirfd int, name, oldRel, newRel string) (bool, error) {
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false, err
+	}
+	d := os.NewFile(uintptr(fd), name)
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		oldSub, newSub := path.Join(oldRel, e.Name()), path.Join(newRel, e.Name())
+		if w.rules(op, oldSub, oldSub, true, e.IsDir()) != nil || w.rules(op, newSub, newSub, true, e.IsDir()) != nil {
+			return true, nil
+		}
+		if e.IsDir() {
+			if refused, err := w.refusedBelow(op, fd, e.Name(), oldSub, newSub); refused || err != nil {
+				return refused, err
+			}
+		}
+	}
+	return false, nil
 }

@@ -236,3 +236,34 @@ func TestGitDiffLeavesOutHiddenPaths(t *testing.T) {
 	assert.Nil(t, entry)
 	assert.Equal(t, tool.CodeFilesystemPolicy, tool.AsError(err).Code)
 }
+
+// A submodule's own configuration may name a program (core.fsmonitor) for
+// the "git status" git runs inside it to see whether it is dirty; plain git
+// runs it and prints its stderr (here a hidden file's content). The
+// GIT_CONFIG_COUNT override reaches that inner git (measured with git
+// 2.39: held), so the read-only tools run no such program; this fails if
+// it stops reaching it.
+func TestGitToolsRunNoSubmoduleProgram(t *testing.T) {
+	e := newGitEnv(t)
+	sub := t.TempDir()
+	git(t, sub, "init", "-q", "-b", "main")
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "f"), []byte("a\n"), 0o644))
+	git(t, sub, "add", "f")
+	git(t, sub, "commit", "-q", "-m", "f")
+	git(t, e.dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/sub")
+	git(t, e.dir, "commit", "-q", "-m", "submodule")
+	marker := filepath.Join(t.TempDir(), "ran")
+	e.write(t, "secrets/key", "TOPSECRET-9931\n")
+	git(t, filepath.Join(e.dir, "vendor/sub"), "config", "core.fsmonitor",
+		"touch "+marker+"; cat "+filepath.Join(e.dir, "secrets/key")+" >&2; false")
+	require.NoError(t, os.WriteFile(filepath.Join(e.dir, "vendor/sub/f"), []byte("b\n"), 0o644))
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{{"git_status", map[string]any{}}, {"git_diff", map[string]any{}}, {"git_diff", map[string]any{"staged": true}}} {
+		res := e.call(t, c.name, c.args)
+		require.True(t, res.OK(), "%s: %v", c.name, res.Error)
+		assert.NotContains(t, res.Text(), "TOPSECRET", c.name)
+		assert.NoFileExists(t, marker, "%s ran the submodule's core.fsmonitor", c.name)
+	}
+}
