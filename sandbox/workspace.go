@@ -564,11 +564,16 @@ func (w *Workspace) rootErr(op, name string, err error) error {
 
 // realRel returns the workspace-relative slash path f really is, from
 // /proc/self/fd, so rules also hold for what a symlink inside led to.
-// ok is false when /proc is not available.
+// ok is false when /proc is not available. When /proc is there but cannot
+// name the file (a path longer than PATH_MAX: ENAMETOOLONG), the file is
+// refused: what it really is cannot be judged.
 func (w *Workspace) realRel(op, name string, f *os.File) (rel string, ok bool, err error) {
 	target, lerr := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 	if lerr != nil {
-		return "", false, nil
+		if _, serr := os.Stat("/proc/self/fd"); errors.Is(serr, fs.ErrNotExist) {
+			return "", false, nil
+		}
+		return "", true, &PathError{Op: op, Path: name, Rule: "cannot tell which file was opened, to judge it (/proc/self/fd: " + lerr.Error() + "); a path longer than PATH_MAX is refused", Err: ErrInvalidPath}
 	}
 	r, rerr := filepath.Rel(w.dir, target)
 	if rerr != nil || (r != "." && !filepath.IsLocal(r)) {

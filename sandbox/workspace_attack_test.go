@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -212,4 +213,160 @@ func TestAllowGlobReadsOnlyWhatItNames(t *testing.T) {
 		}
 		ws.Close()
 	}
+}
+
+// The FileInfo of a listed entry must be that of the directory listed: an
+// lstat of the entry's host path when Info is called would follow a
+// directory swapped for a symlink since, and give the size of the file of
+// the same name where the link leads (hidden, or outside the workspace).
+// Measured holding: os.Root's files read their entries' FileInfo with
+// lstatat on the directory when listing (Go 1.26); this fails if that
+// changes.
+func TestReadDirInfoIsOfTheListedDirectory(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "ws")
+	out := filepath.Join(base, "out")
+	for _, d := range []string{filepath.Join(dir, "a"), filepath.Join(dir, "secrets"), out} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a/f"), []byte("x"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets/f"), make([]byte, 4711), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(out, "f"), make([]byte, 4712), 0o644))
+	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "slnk")))
+	require.NoError(t, os.Symlink(out, filepath.Join(dir, "olnk")))
+	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
+		if Match("secrets/**", rel) {
+			return "secrets/**"
+		}
+		return ""
+	}))
+	require.NoError(t, err)
+	defer ws.Close()
+
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			for _, o := range []string{"slnk", "slnk", "olnk", "olnk"} {
+				_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, "a"), unix.AT_FDCWD, filepath.Join(dir, o), unix.RENAME_EXCHANGE)
+			}
+		}
+	}()
+	for range 5000 {
+		entries, _, err := ws.ReadDirHidden("a")
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil && fi.Size() > 1 {
+				t.Errorf("a/%s: size %d is another file's", e.Name(), fi.Size())
+			}
+		}
+		if t.Failed() {
+			break
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+}
+
+// deepName is the name of each directory of a deep path: 200 of them make
+// a path longer than PATH_MAX (4096).
+var deepName = strings.Repeat("a", 20)
+
+// mkdeep makes n nested directories named deepName under dir (one at a time,
+// past PATH_MAX) and, if content is not nil, a file "x" at the bottom.
+func mkdeep(t *testing.T, dir string, n int, content []byte) {
+	t.Helper()
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	require.NoError(t, err)
+	for range n {
+		if err := unix.Mkdirat(fd, deepName, 0o755); err != nil && err != unix.EEXIST {
+			require.NoError(t, err)
+		}
+		next, err := unix.Openat(fd, deepName, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		require.NoError(t, err)
+		unix.Close(fd)
+		fd = next
+	}
+	defer unix.Close(fd)
+	if content != nil {
+		xfd, err := unix.Openat(fd, "x", unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o644)
+		require.NoError(t, err)
+		_, err = unix.Write(xfd, content)
+		unix.Close(xfd)
+		require.NoError(t, err)
+	}
+}
+
+// deepExists reports whether name exists at the bottom of n nested
+// deepName directories under dir.
+func deepExists(t *testing.T, dir string, n int, name string) bool {
+	t.Helper()
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	require.NoError(t, err)
+	for range n {
+		next, err := unix.Openat(fd, deepName, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		require.NoError(t, err)
+		fd = next
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	return unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
+}
+
+// Past PATH_MAX the kernel cannot name an open file in /proc/self/fd
+// (readlink fails with ENAMETOOLONG), and the check of what was really
+// opened took that for "no /proc" and let it pass: a top directory swapped
+// for a symlink into secrets/ between resolution and open let ReadFile of a
+// deep path return a hidden file, and one swapped for a symlink into .git
+// let WriteFile write there. Seen failing on the old code.
+func TestDeepPathSwapRace(t *testing.T) {
+	dir := t.TempDir()
+	const n = 200 // past PATH_MAX (4096)
+	mkdeep(t, dir, n, []byte("public"))
+	for _, d := range []string{"secrets", "vendor/.git"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+	}
+	mkdeep(t, filepath.Join(dir, "secrets"), n-1, []byte("TOPSECRET"))
+	mkdeep(t, filepath.Join(dir, "vendor/.git"), n-1, nil)
+	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "slnk")))
+	require.NoError(t, os.Symlink("vendor/.git", filepath.Join(dir, "glnk")))
+	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
+		if Match("secrets/**", rel) {
+			return "secrets/**"
+		}
+		return ""
+	}))
+	require.NoError(t, err)
+	defer ws.Close()
+	deep := strings.Repeat(deepName+"/", n)
+
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			for _, o := range []string{"slnk", "slnk", "glnk", "glnk"} {
+				_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, deepName), unix.AT_FDCWD, filepath.Join(dir, o), unix.RENAME_EXCHANGE)
+			}
+		}
+	}()
+	for range 500 {
+		if b, err := ws.ReadFile(deep + "x"); err == nil && string(b) != "public" {
+			t.Errorf("ReadFile of a deep path returned %q behind a swapped-in symlink", b)
+		}
+		_ = ws.WriteFile(deep+"w", []byte("payload"), 0)
+		if t.Failed() {
+			break
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	gitDeep := deepExists(t, filepath.Join(dir, "vendor/.git"), n-1, "w")
+	assert.False(t, gitDeep, "WriteFile wrote into vendor/.git behind a swapped-in symlink")
 }
