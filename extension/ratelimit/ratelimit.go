@@ -67,20 +67,13 @@ type Info struct {
 // Option configures a Limiter.
 type Option func(*Limiter)
 
-// configured is a rate from the options, with its label (Rate.String)
-// formatted once rather than on every call.
-type configured struct {
-	rate  Rate
-	label string
-}
-
-func (l *Limiter) parse(what, s string) (configured, bool) {
+func (l *Limiter) parse(what, s string) (Rate, bool) {
 	r, err := ParseRate(s)
 	if err != nil {
 		l.errs = append(l.errs, fmt.Errorf("%s: %w", what, err))
-		return configured{}, false
+		return Rate{}, false
 	}
-	return configured{rate: r, label: r.String()}, true
+	return r, true
 }
 
 // PerTool limits the named tool (all callers together), replacing its
@@ -155,10 +148,10 @@ func WithMaxBuckets(n int) Option {
 
 // Limiter is the rate limit extension. It is safe for concurrent use.
 type Limiter struct {
-	toolRates     map[string]configured
-	toolDefault   *configured
-	principal     *configured
-	toolPrincipal *configured
+	toolRates     map[string]Rate
+	toolDefault   *Rate
+	principal     *Rate
+	toolPrincipal *Rate
 	ignoreSpec    bool
 	wait          bool
 	maxBuckets    int
@@ -175,7 +168,7 @@ var _ extension.Extension = (*Limiter)(nil)
 // A bad rate string (or a zero rate) is reported by Check, and until fixed
 // the extension refuses every call with tool.CodeInternal (it fails closed).
 func New(opts ...Option) *Limiter {
-	l := &Limiter{toolRates: map[string]configured{}}
+	l := &Limiter{toolRates: map[string]Rate{}}
 	for _, o := range opts {
 		if o != nil {
 			o(l)
@@ -222,67 +215,46 @@ func (l *Limiter) Priority() int { return extension.PriorityRateLimit }
 // Store returns the store the limiter keeps its buckets in.
 func (l *Limiter) Store() Store { return l.store }
 
-// toolRate returns the rate of the tool's own bucket, if it has one.
-func (l *Limiter) toolRate(spec *tool.Spec) (configured, bool) {
+func (l *Limiter) toolRate(spec *tool.Spec) (Rate, bool) {
 	if r, ok := l.toolRates[spec.Name]; ok {
 		return r, true
 	}
 	if !l.ignoreSpec && spec.RateLimitPerHour > 0 {
-		r := PerHour(spec.RateLimitPerHour)
-		return configured{rate: r, label: r.String()}, true
+		return PerHour(spec.RateLimitPerHour), true
 	}
 	if l.toolDefault != nil {
 		return *l.toolDefault, true
 	}
-	return configured{}, false
+	return Rate{}, false
 }
 
-// key builds a bucket key from a scope and parts, each part
-// length-prefixed, so that keys never collide whatever bytes the parts
-// hold: "tool+principal/6:search5:alice". It is one concatenation, so one
-// allocation.
-func key(scope, a string) string {
-	return scope + strconv.Itoa(len(a)) + ":" + a
-}
-
-// key2 is key with two parts.
-func key2(scope, a, b string) string {
-	return scope + strconv.Itoa(len(a)) + ":" + a + strconv.Itoa(len(b)) + ":" + b
-}
+// part length-prefixes s, so that keys built from parts never collide
+// whatever bytes the parts hold.
+func part(s string) string { return strconv.Itoa(len(s)) + ":" + s }
 
 // limit is one bucket a call goes through, with how to show it.
 type limit struct {
-	Bucket
-	scope     string
-	label     string // Bucket.Rate.String()
-	tool      string
-	principal string
+	scope   string
+	display string
 }
 
-// display is the bucket as Info.Key shows it: the tool, the principal, or
-// "tool/principal".
-func (b *limit) display() string {
-	switch b.scope {
-	case ScopeTool:
-		return b.tool
-	case ScopePrincipal:
-		return b.principal
-	}
-	return b.tool + "/" + b.principal
-}
-
-// limits appends to ls the buckets that apply to a call.
-func (l *Limiter) limits(spec *tool.Spec, principal string, ls []limit) []limit {
+// buckets returns the buckets that apply to a call.
+func (l *Limiter) buckets(spec *tool.Spec, principal string) ([]Bucket, []limit) {
+	var bs []Bucket
+	var ls []limit
 	if r, ok := l.toolRate(spec); ok {
-		ls = append(ls, limit{Bucket: Bucket{Key: key("tool/", spec.Name), Rate: r.rate}, scope: ScopeTool, label: r.label, tool: spec.Name})
+		bs = append(bs, Bucket{Key: "tool/" + part(spec.Name), Rate: r})
+		ls = append(ls, limit{ScopeTool, spec.Name})
 	}
-	if r := l.principal; r != nil {
-		ls = append(ls, limit{Bucket: Bucket{Key: key("principal/", principal), Rate: r.rate}, scope: ScopePrincipal, label: r.label, principal: principal})
+	if l.principal != nil {
+		bs = append(bs, Bucket{Key: "principal/" + part(principal), Rate: *l.principal})
+		ls = append(ls, limit{ScopePrincipal, principal})
 	}
-	if r := l.toolPrincipal; r != nil {
-		ls = append(ls, limit{Bucket: Bucket{Key: key2("tool+principal/", spec.Name, principal), Rate: r.rate}, scope: ScopeToolPrincipal, label: r.label, tool: spec.Name, principal: principal})
+	if l.toolPrincipal != nil {
+		bs = append(bs, Bucket{Key: "tool+principal/" + part(spec.Name) + part(principal), Rate: *l.toolPrincipal})
+		ls = append(ls, limit{ScopeToolPrincipal, spec.Name + "/" + principal})
 	}
-	return ls
+	return bs, ls
 }
 
 // Wrap implements extension.Extension.
@@ -296,14 +268,9 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 				Message: fmt.Sprintf("tool %q cannot run: its rate limit is not set up correctly here; do not retry: tell the user", req.Call.Name),
 				Err:     fmt.Errorf("ratelimit is misconfigured, refusing every call: %w", l.err)})
 		}
-		var buf [3]limit
-		ls := l.limits(req.Spec, req.Call.Principal.ID, buf[:0])
-		if len(ls) == 0 {
+		bs, ls := l.buckets(req.Spec, req.Call.Principal.ID)
+		if len(bs) == 0 {
 			return next(ctx, req)
-		}
-		bs := make([]Bucket, len(ls))
-		for i := range ls {
-			bs[i] = ls[i].Bucket
 		}
 		for {
 			g, err := l.store.Take(ctx, bs)
@@ -324,12 +291,12 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 					// a lock, a slot or an approval): the call does not count.
 					_ = l.store.Give(context.WithoutCancel(ctx), bs)
 				}
-				res.SetMeta(MetaKey, tightest(ls, g))
+				res.SetMeta(MetaKey, tightest(bs, ls, g))
 				return res
 			}
 			deadline, hasDeadline := ctx.Deadline()
 			if !l.wait || (hasDeadline && time.Now().Add(g.RetryAfter).After(deadline)) {
-				return l.refuse(req, ls, g, hasDeadline && l.wait)
+				return l.refuse(req, bs, ls, g, hasDeadline && l.wait)
 			}
 			t := time.NewTimer(g.RetryAfter)
 			select {
@@ -343,18 +310,17 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 }
 
 // tightest is the Info of the bucket with the fewest tokens left.
-func tightest(ls []limit, g Grant) Info {
+func tightest(bs []Bucket, ls []limit, g Grant) Info {
 	best := 0
 	for i := range g.Remaining {
 		if g.Remaining[i] < g.Remaining[best] {
 			best = i
 		}
 	}
-	b := &ls[best]
-	return Info{Scope: b.scope, Key: b.display(), Limit: b.label, Remaining: max(0, g.Remaining[best])}
+	return Info{Scope: ls[best].scope, Key: ls[best].display, Limit: bs[best].Rate.String(), Remaining: max(0, g.Remaining[best])}
 }
 
-func (l *Limiter) refuse(req *extension.Request, ls []limit, g Grant, pastDeadline bool) *tool.Result {
+func (l *Limiter) refuse(req *extension.Request, bs []Bucket, ls []limit, g Grant, pastDeadline bool) *tool.Result {
 	i := g.Limiting
 	// Say whose budget ran out, once: a principal's limit spans every tool,
 	// so the tool is named as the one being called, not as the limit's scope.
@@ -367,12 +333,12 @@ func (l *Limiter) refuse(req *extension.Request, ls []limit, g Grant, pastDeadli
 	default:
 		whose = fmt.Sprintf("on tool %q", req.Spec.Name)
 	}
-	label := ls[i].label
+	label := bs[i].Rate.String()
 	msg := fmt.Sprintf("rate limit %s %s reached: retry after %v", label, whose, g.RetryAfter.Round(time.Millisecond))
 	if pastDeadline {
 		msg += " (waiting would pass the call's deadline)"
 	}
 	res := tool.Failure(&req.Call, tool.NewError(tool.CodeRateLimited, msg).WithRetryAfter(g.RetryAfter))
-	res.SetMeta(MetaKey, Info{Scope: ls[i].scope, Key: ls[i].display(), Limit: label, RetryAfter: g.RetryAfter})
+	res.SetMeta(MetaKey, Info{Scope: ls[i].scope, Key: ls[i].display, Limit: label, RetryAfter: g.RetryAfter})
 	return res
 }
