@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 )
@@ -149,7 +148,7 @@ loop:
 // plainString returns the content of a JSON string without escapes, whose
 // bytes are what json.Unmarshal would return (valid UTF-8).
 func plainString(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
+	if !decodesToItself(v) {
 		return "", false
 	}
 	return string(v[1 : len(v)-1]), true
