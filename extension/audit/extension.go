@@ -144,12 +144,13 @@ func redactMessage(msg string, args, intentArgs json.RawMessage, secrets []strin
 	return msg
 }
 
-// setArgs puts a call's arguments on rec, redacted.
+// setArgs puts a call's arguments on rec, to be redacted when rec is
+// encoded (off the caller's path with WithSyncInterval).
 func (t *Trail) setArgs(rec *Record, args json.RawMessage, secrets []string) {
 	if len(args) == 0 {
 		return
 	}
-	rec.Args = redact.Args(args, secrets)
+	rec.Args, rec.redact, rec.secrets = args, true, secrets
 }
 
 // decidedBy is who made the approval decision, from the metadata the

@@ -81,7 +81,7 @@ func (t *Trail) writeShared(rec Record) error {
 		case err == nil:
 			t.mu.Lock()
 			if rec.Seq > t.seq {
-				t.seq, t.head, t.durSeq = rec.Seq, hash, rec.Seq
+				t.seq, t.head, t.last, t.durSeq = rec.Seq, hash, rec.Seq, rec.Seq
 			}
 			t.mu.Unlock()
 			if err := t.cp.after(rec.Seq, hash, false); err != nil {

@@ -1,0 +1,52 @@
+package audit
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+type memWriter struct{ bytes.Buffer }
+
+func (*memWriter) Sync() error { return nil }
+
+// A queue the syncer does not drain is bounded: the Write that finds
+// maxQueue records waiting flushes them itself.
+func TestQueueIsBounded(t *testing.T) {
+	w := &memWriter{}
+	tr, err := New(w, WithSyncInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.closeSyncer() // nobody else drains the queue
+	for range maxQueue {
+		if err := tr.Write(Record{Kind: KindIntent, Tool: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w.Len() != 0 {
+		t.Fatalf("%d bytes written before the queue was full", w.Len())
+	}
+	if err := tr.Write(Record{Kind: KindIntent, Tool: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(w.Bytes(), []byte("\n")); n != maxQueue {
+		t.Fatalf("the Write that found a full queue wrote %d records, want %d", n, maxQueue)
+	}
+	tr.mu.Lock()
+	n := len(tr.queue)
+	tr.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("queue holds %d records after the flush, want 1", n)
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := VerifyReader(bytes.NewReader(w.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Records != maxQueue+1 {
+		t.Fatalf("verified %d records, want %d", rep.Records, maxQueue+1)
+	}
+}
