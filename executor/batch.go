@@ -9,7 +9,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/toolbelt-go/toolbelt/extension"
-	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -29,11 +28,9 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 		return results
 	}
 	// Submission, in call order: this fixes the order of the lock queues.
-	entries := make([]*registry.Entry, len(calls))
 	states := make([]*callState, len(calls))
 	for i := range calls {
-		entries[i], _ = e.reg.Lookup(calls[i].Name)
-		states[i] = e.admit(&calls[i], entries[i], nil)
+		states[i] = e.admit(calls[i], nil, time.Time{})
 	}
 	// Calls start in index order, at most batchLimit at once. A call only
 	// ever waits for the locks of calls with a smaller index, which have
@@ -41,9 +38,9 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	// the calls not yet started come back cancelled without running.
 	var g errgroup.Group
 	g.SetLimit(e.batchLimit)
-	for i := range calls {
+	for i, cs := range states {
 		g.Go(func() error {
-			results[i] = e.runAdmitted(ctx, &calls[i], entries[i], states[i])
+			results[i] = e.runAdmitted(ctx, cs)
 			return nil
 		})
 	}
@@ -51,15 +48,17 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	return results
 }
 
-// runAdmitted runs one admitted call of a batch. A panic escaping the
-// pipeline (the executor's own bookkeeping; extensions and backends are
-// guarded) becomes that call's result and never stops its siblings.
-func (e *Executor) runAdmitted(ctx context.Context, call *tool.Call, entry *registry.Entry, cs *callState) (res *tool.Result) {
+// runAdmitted runs one admitted call of a batch, timed from when it starts.
+// A panic escaping the pipeline (the executor's own bookkeeping;
+// extensions and backends are guarded) becomes that call's result and
+// never stops its siblings.
+func (e *Executor) runAdmitted(ctx context.Context, cs *callState) (res *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			cs.release()
-			res = extension.PanicResult(call, fmt.Sprintf("executor running call %q", call.ID), p, debug.Stack())
+			res = extension.PanicResult(&cs.call, fmt.Sprintf("executor running call %q", cs.call.ID), p, debug.Stack())
 		}
 	}()
-	return e.run(ctx, &extension.Request{Call: *call}, entry, cs, time.Now())
+	cs.start = time.Now()
+	return e.run(ctx, cs)
 }

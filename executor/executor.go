@@ -90,8 +90,7 @@ type Executor struct {
 	maxWait    time.Duration
 	conflict   Overflow
 	locks      keylock.Table
-	limitCfg   limitConfig
-	limits     *limits // nil when no concurrency limit is configured
+	limits     limits
 	histSize   int
 	histStore  HistoryStore // WithHistoryStore
 	hist       HistoryStore // nil when history is disabled
@@ -180,7 +179,6 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if err := e.check(); err != nil {
 		return nil, err
 	}
-	e.limits = newLimits(e.limitCfg)
 	e.hist = newHistory(e.histSize, e.histStore)
 	e.exts = extension.Sort(e.exts)
 	for _, x := range e.exts {
@@ -219,25 +217,24 @@ func (e *Executor) check() error {
 			errs = append(errs, fmt.Errorf("executor: extensions #%d and #%d are both named %q: each extension runs once; remove one (or give one its own name)", j, i, name))
 		}
 		seen[name] = i
-		if c, ok := x.(extension.Checker); ok {
-			if err := c.Check(); err != nil {
+		fail := func(err error) {
+			if err != nil {
 				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
 			}
+		}
+		if c, ok := x.(extension.Checker); ok {
+			fail(c.Check())
 		}
 		if c, ok := x.(extension.ChainChecker); ok {
-			if err := c.CheckChain(e.exts); err != nil {
-				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
-			}
+			fail(c.CheckChain(e.exts))
 		}
 		if c, ok := x.(extension.RegistryChecker); ok {
-			if err := c.CheckRegistry(e.reg); err != nil {
-				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
-			}
+			fail(c.CheckRegistry(e.reg))
 		}
 		if c, ok := x.(extension.ToolChecker); ok {
 			for _, spec := range e.reg.List(registry.Filter{}) {
 				if err := c.CheckTool(spec); err != nil {
-					errs = append(errs, fmt.Errorf("executor: extension %q: tool %q: %w", name, spec.Name, err))
+					fail(fmt.Errorf("tool %q: %w", spec.Name, err))
 				}
 			}
 		}
@@ -279,40 +276,28 @@ func (e *Executor) Extensions() []extension.Extension {
 // error is the result's *tool.Error, nil on success. A nil ctx is the
 // caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	start := time.Now()
-	entry, _ := e.reg.Lookup(call.Name)
-	cs := e.admit(&call, entry, nil)
-	res := e.run(ctx, &extension.Request{Call: call}, entry, cs, start)
+	res := e.run(ctx, e.admit(call, nil, time.Now()))
 	if res.Error != nil {
 		return res, res.Error
 	}
 	return res, nil
 }
 
-// ident is what the executor keeps of a call's identity while extensions
-// may rewrite the request: the result and the history echo the call as
-// received.
-type ident struct {
-	id, name, agent, session string
-}
-
 // run is the life of one admitted call: the pipeline, then the bookkeeping
-// (history, final event, lock release, job completion). req is the call's
-// request, zero but for req.Call (the executor's own copy of the call,
-// which the pipeline completes and extensions may rewrite); cs is its
-// state (admit).
-func (e *Executor) run(ctx context.Context, req *extension.Request, entry *registry.Entry, cs *callState, start time.Time) *tool.Result {
-	id := ident{req.Call.ID, req.Call.Name, req.Call.Agent, req.Call.Session}
+// (history, final event, lock release, job completion). The pipeline gets
+// the executor's own copy of the call in a request that is zero otherwise;
+// it completes the request, and extensions may rewrite it.
+func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 	defer cs.release() // also on a panic
 	res := cs.refused
 	if res == nil {
-		res = e.execute(cs.bind(ctx), req, entry, start)
+		res = e.execute(cs.bind(ctx), &extension.Request{Call: cs.call}, cs.entry, cs.start)
 	}
-	res.CallID, res.Tool = id.id, id.name
-	res.StartedAt = start
-	res.Timings.Total = time.Since(start)
+	res.CallID, res.Tool = cs.call.ID, cs.call.Name
+	res.StartedAt = cs.start
+	res.Timings.Total = time.Since(cs.start)
 	settle(res)
-	e.addHistory(ctx, &id, cs, res)
+	e.addHistory(ctx, cs, res)
 	cs.finish(res)
 	return res
 }
@@ -418,7 +403,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if cs == nil {
 		// A handler chain run outside Execute (extension tests): no
 		// locks, no events, a state of its own.
-		cs = &callState{e: e, callID: call.ID, tool: call.Name, agent: call.Agent}
+		cs = &callState{e: e, call: *call}
 	}
 	if entry != nil {
 		// The arguments were rewritten: the resources they touch may be
@@ -432,19 +417,16 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return tool.Failure(call, ferr)
 		}
 	}
-	var held slots
-	if e.limits != nil {
-		var ferr *tool.Error
-		if held, ferr = e.limits.acquire(ctx, e.maxWait, call, cs); ferr != nil {
-			return tool.Failure(call, ferr)
-		}
-		defer held.release()
+	held, ferr := e.limits.acquire(ctx, e.maxWait, cs)
+	if ferr != nil {
+		return tool.Failure(call, ferr)
 	}
+	defer e.limits.release(held)
 	// A call holding locks or slots keeps them until its backend has really
 	// stopped (within a grace), so the next writer never overlaps a
 	// backend that is still being killed.
-	gated := held.any() || cs.tk.Load() != nil
-	cs.started(req.Attempt)
+	gated := len(held) > 0 || cs.tk.Load() != nil
+	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	timeout := call.Timeout
 	if timeout <= 0 {
 		timeout = spec.Timeout
@@ -577,6 +559,7 @@ func settle(res *tool.Result) {
 // no stack to grow, no wake-up, and when it returns the backend has really
 // stopped, so locks and slots are released only then. A backend that
 // ignores its context holds the call until it returns (see WithDetach).
+// A panic becomes the call's result.
 func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -594,15 +577,7 @@ func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) 
 // the backend to stop, and reports whether it was abandoned still running.
 func (e *Executor) runDetached(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, abandoned bool) {
 	done := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- outcome{res: extension.PanicResult(&c, fmt.Sprintf("tool %q", c.Name), p, debug.Stack())}
-			}
-		}()
-		r, err := backend.Run(ctx, c)
-		done <- outcome{r, err}
-	}()
+	go func() { done <- runInline(ctx, backend, c) }()
 	select {
 	case o = <-done:
 	case <-ctx.Done():

@@ -6,12 +6,12 @@ func LockedKeys(e *Executor) int { return e.locks.Len() }
 // AgentLimiters reports how many per-agent limiters are alive, and how
 // many of them have a call running or waiting.
 func AgentLimiters(e *Executor) (alive, busy int) {
-	if e.limits == nil {
-		return 0, 0
-	}
 	e.limits.mu.Lock()
 	defer e.limits.mu.Unlock()
-	for _, lim := range e.limits.agents {
+	for s, lim := range e.limits.live {
+		if s.kind != "agent" {
+			continue
+		}
 		alive++
 		if lim.refs > 0 {
 			busy++

@@ -129,12 +129,13 @@ func (h *ring) Query(ctx context.Context, q HistoryQuery) ([]Record, error) {
 }
 
 // addHistory records the summary of a finished call, when history is on.
-func (e *Executor) addHistory(ctx context.Context, id *ident, cs *callState, res *tool.Result) {
+func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Result) {
 	if e.hist == nil {
 		return
 	}
+	c := &cs.call
 	r := Record{
-		CallID: id.id, Tool: id.name, Agent: id.agent, Session: id.session, JobID: cs.jobID(),
+		CallID: c.ID, Tool: c.Name, Agent: c.Agent, Session: c.Session, JobID: cs.jobID(),
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if res.Error != nil {

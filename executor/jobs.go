@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -240,10 +239,7 @@ func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Resu
 		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
 	}
 	start := time.Now()
-	j := newJob(id, call, start)
-	entry, _ := r.e.reg.Lookup(call.Name)
-	cs := r.e.admit(&call, entry, j)
-	return r.e.run(ctx, &extension.Request{Call: call}, entry, cs, start)
+	return r.e.run(ctx, r.e.admit(call, newJob(id, call, start), start))
 }
 
 // Registry returns the registry of the runner's executor: a store reads a
@@ -290,11 +286,10 @@ func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	j := t.add(call, start)
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	j.cancel = cancel
-	entry, _ := e.reg.Lookup(call.Name)
-	cs := e.admit(&call, entry, j)
+	cs := e.admit(call, j, start)
 	go func() {
 		defer cancel()
-		e.run(jctx, &extension.Request{Call: call}, entry, cs, start)
+		e.run(jctx, cs)
 	}()
 	return j.id, nil
 }

@@ -17,19 +17,19 @@ import (
 // its deadline, for its backend to really stop before giving them up.
 const abandonGrace = time.Second
 
-// callState is the executor's record of one call: its lock ticket, its
-// job, and the subscribers to its events. The call's context carries it
-// (context.WithValue under stateKey), so that the innermost handler finds
-// it; a call run from inside another (a sub-agent) has its own, which
-// hides the outer one.
+// callState is the executor's record of one call: the call as received,
+// its lock ticket, its job, and the subscribers to its events. The call's
+// context carries it (context.WithValue under stateKey), so that the
+// innermost handler finds it; a call run from inside another (a sub-agent)
+// has its own, which hides the outer one.
 type callState struct {
-	e      *Executor
-	callID string
-	tool   string
-	agent  string
-	// provider is the call's tool.Call.Provider, for its events.
-	provider string
-	job      *job
+	e *Executor
+	// call is the call as received: extensions may rewrite the request's
+	// copy, but the events, the result and the history echo this one.
+	call  tool.Call
+	entry *registry.Entry // nil for an unknown tool
+	start time.Time
+	job   *job
 	// refused is the result of a call that failed at admission (a
 	// panicking ResourceDeclarer).
 	refused *tool.Result
@@ -56,21 +56,21 @@ func stateFrom(ctx context.Context) *callState {
 	return cs
 }
 
-// admit is a call's submission: it asks the tool for the call's resources
-// and takes their lock ticket (so that submission order is lock order), and
-// announces the call.
-func (e *Executor) admit(call *tool.Call, entry *registry.Entry, j *job) *callState {
-	cs := &callState{e: e, callID: call.ID, tool: call.Name, agent: call.Agent, provider: call.Provider, job: j}
+// admit is a call's submission at start: it looks the tool up, asks it for
+// the call's resources and takes their lock ticket (so that submission
+// order is lock order), and announces the call. j is the call's job, if
+// it is one.
+func (e *Executor) admit(call tool.Call, j *job, start time.Time) *callState {
+	cs := &callState{e: e, call: call, start: start, job: j}
+	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
-	if entry != nil {
-		if d, ok := entry.Tool.(tool.ResourceDeclarer); ok {
-			rs, cs.refused = declared(d, call)
+	if cs.entry != nil {
+		if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ok {
+			rs, cs.refused = declared(d, &cs.call)
 		}
 	}
 	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
-	if cs.listened() {
-		cs.emit(tool.Event{Kind: tool.EventSubmitted})
-	}
+	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
 }
 
@@ -86,8 +86,8 @@ func declared(d tool.ResourceDeclarer, call *tool.Call) (rs []tool.Resource, ref
 }
 
 func (cs *callState) owner() string {
-	if cs.callID != "" {
-		return cs.callID
+	if cs.call.ID != "" {
+		return cs.call.ID
 	}
 	return string(cs.jobID())
 }
@@ -111,17 +111,18 @@ func (cs *callState) bind(ctx context.Context) context.Context {
 }
 
 // listened reports whether anyone receives the call's events: its job or
-// a subscriber. Callers check it before building an event, which is not
-// free (an Event is a few hundred bytes).
+// a subscriber.
 func (cs *callState) listened() bool { return cs.job != nil || cs.e.hub.active() }
 
 // emit stamps ev with the call's identity and hands it to the job and the
-// subscribers. Backends and extensions reach it through tool.Emit.
+// subscribers, when anyone listens. Backends and extensions reach it
+// through tool.Emit.
 func (cs *callState) emit(ev tool.Event) {
 	if !cs.listened() {
 		return
 	}
-	ev.CallID, ev.JobID, ev.Tool, ev.Agent, ev.Provider = cs.callID, string(cs.jobID()), cs.tool, cs.agent, cs.provider
+	c := &cs.call
+	ev.CallID, ev.JobID, ev.Tool, ev.Agent, ev.Provider = c.ID, string(cs.jobID()), c.Name, c.Agent, c.Provider
 	if ev.Time.IsZero() {
 		ev.Time = time.Now()
 	}
@@ -131,43 +132,25 @@ func (cs *callState) emit(ev tool.Event) {
 	cs.e.hub.publish(ev)
 }
 
-func (cs *callState) started(attempt int) {
-	if cs.listened() {
-		cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: attempt})
-	}
-}
-
-func (cs *callState) queued(reason string) {
-	if cs.listened() {
-		cs.emit(tool.Event{Kind: tool.EventQueued, Reason: reason})
-	}
-}
-
 // finish announces the result, releases the locks and completes the job.
 func (cs *callState) finish(res *tool.Result) {
 	if cs.listened() {
-		cs.emitResult(res)
+		ev := tool.Event{Kind: tool.EventFailed, Result: res}
+		switch res.Status {
+		case tool.StatusSucceeded:
+			ev.Kind = tool.EventCompleted
+		case tool.StatusCancelled:
+			ev.Kind = tool.EventCancelled
+		}
+		if res.Error != nil {
+			ev.Reason = res.Error.Error()
+		}
+		cs.emit(ev)
 	}
 	cs.release()
 	if cs.job != nil {
 		cs.e.jobs.complete(cs.job, res)
 	}
-}
-
-// emitResult announces the call's end.
-func (cs *callState) emitResult(res *tool.Result) {
-	kind := tool.EventFailed
-	switch res.Status {
-	case tool.StatusSucceeded:
-		kind = tool.EventCompleted
-	case tool.StatusCancelled:
-		kind = tool.EventCancelled
-	}
-	ev := tool.Event{Kind: kind, Result: res}
-	if res.Error != nil {
-		ev.Reason = res.Error.Error()
-	}
-	cs.emit(ev)
 }
 
 // release gives up the call's locks. A second release (the deferred one
@@ -190,7 +173,7 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 	if e.conflict == Refuse {
 		return tool.Errorf(tool.CodeConflict, "cannot %s %q now: call %q holds it or is ahead in line; retry when it has finished", access, key, holder)
 	}
-	cs.queued(fmt.Sprintf("lock: waiting to %s %q behind call %q", access, key, holder))
+	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: fmt.Sprintf("lock: waiting to %s %q behind call %q", access, key, holder)})
 	wctx, cancel := withMaxWait(ctx, e.maxWait)
 	defer cancel()
 	began := time.Now()

@@ -12,170 +12,118 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-type limitConfig struct {
+// limits are the concurrency limits of an executor: the options' sizes,
+// and a limiter for each scope (the executor, an agent, a tool) while a
+// call runs or waits in it. Each limiter is a FIFO semaphore
+// (golang.org/x/sync/semaphore): a call that waits is served before any
+// that comes later, and TryAcquire never overtakes a waiter.
+type limits struct {
 	global, agent, tool int
 	tools               map[string]int
 	policy              Overflow
 	maxQueue            int
+
+	mu   sync.Mutex
+	live map[scope]*limiter
 }
 
-// limits are the concurrency limits of an executor. Each is a FIFO
-// semaphore (golang.org/x/sync/semaphore): a call that waits is served
-// before any that comes later, and TryAcquire never overtakes a waiter.
-type limits struct {
-	cfg    limitConfig
-	global *limiter
+// scope is what a limiter limits: kind "" (the executor), "agent" or
+// "tool", and the agent's or tool's name.
+type scope struct{ kind, name string }
 
-	mu     sync.Mutex
-	agents map[string]*limiter // per agent, while one of its calls runs or waits
-	tools  map[string]*limiter // per tool; bounded by the registered tools
+// String names the scope in messages; built only when a call must wait.
+func (s scope) String() string {
+	if s.kind == "" {
+		return "the executor"
+	}
+	return fmt.Sprintf("%s %q", s.kind, s.name)
 }
 
 type limiter struct {
+	scope
 	sem     *semaphore.Weighted
 	size    int
-	kind    string // "the executor", "agent", "tool"
-	name    string
 	waiting atomic.Int64
-	refs    int // agents only: calls holding or waiting for it; limits.mu
+	refs    int // calls holding or waiting for it; limits.mu
 }
 
-func newLimiter(n int, kind, name string) *limiter {
-	return &limiter{sem: semaphore.NewWeighted(int64(n)), size: n, kind: kind, name: name}
-}
-
-// scope names the limit in messages; built only when a call must wait.
-func (lim *limiter) scope() string {
-	if lim.kind == "" {
-		return "the executor"
-	}
-	return fmt.Sprintf("%s %q", lim.kind, lim.name)
-}
-
-func newLimits(cfg limitConfig) *limits {
-	any := cfg.global > 0 || cfg.agent > 0 || cfg.tool > 0
-	for _, n := range cfg.tools {
-		any = any || n > 0
-	}
-	if !any {
-		return nil
-	}
-	l := &limits{cfg: cfg, agents: map[string]*limiter{}, tools: map[string]*limiter{}}
-	if cfg.global > 0 {
-		l.global = newLimiter(cfg.global, "", "")
-	}
-	return l
-}
-
-// slots are the semaphore slots one backend run holds.
-type slots struct {
-	l                   *limits
-	tool, agent, global *limiter
-}
-
-func (s slots) any() bool { return s.tool != nil || s.agent != nil || s.global != nil }
-
-func (s slots) release() {
-	if s.global != nil {
-		s.global.sem.Release(1)
-	}
-	if s.agent != nil {
-		s.agent.sem.Release(1)
-		s.l.putAgent(s.agent)
-	}
-	if s.tool != nil {
-		s.tool.sem.Release(1)
-	}
-}
-
-func (l *limits) toolLimiter(name string) *limiter {
-	n, ok := l.cfg.tools[name]
-	if !ok {
-		n = l.cfg.tool
-	}
-	if n <= 0 {
-		return nil
-	}
+// get returns the scope's limiter, counting the caller as a user so that
+// the limiter is kept while it waits or runs.
+func (l *limits) get(s scope, size int) *limiter {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	lim := l.tools[name]
+	lim := l.live[s]
 	if lim == nil {
-		lim = newLimiter(n, "tool", name)
-		l.tools[name] = lim
-	}
-	return lim
-}
-
-// getAgent returns the agent's limiter, counting the caller as a user so
-// that the limiter is kept while it waits or runs.
-func (l *limits) getAgent(agent string) *limiter {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim := l.agents[agent]
-	if lim == nil {
-		lim = newLimiter(l.cfg.agent, "agent", agent)
-		l.agents[agent] = lim
+		lim = &limiter{scope: s, sem: semaphore.NewWeighted(int64(size)), size: size}
+		if l.live == nil {
+			l.live = map[scope]*limiter{}
+		}
+		l.live[s] = lim
 	}
 	lim.refs++
 	return lim
 }
 
-// putAgent drops the caller's use of the agent's limiter, and the limiter
-// with its last user: memory stays in proportion to the agents with calls
+// put drops the caller's use of a limiter, and the limiter with its last
+// user: memory stays in proportion to the agents and tools with calls
 // running or waiting, however many come and go.
-func (l *limits) putAgent(lim *limiter) {
+func (l *limits) put(lim *limiter) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if lim.refs--; lim.refs == 0 {
-		delete(l.agents, lim.name)
+		delete(l.live, lim.scope)
+	}
+}
+
+// release gives back the slots acquire took.
+func (l *limits) release(held []*limiter) {
+	for _, lim := range held {
+		lim.sem.Release(1)
+		l.put(lim)
 	}
 }
 
 // acquire takes the call's slots, narrowest first (tool, agent, global),
 // so that a call blocked on its own agent's limit holds no global slot.
 // Every call takes them in the same order, which rules out deadlock.
-func (l *limits) acquire(ctx context.Context, maxWait time.Duration, call *tool.Call, cs *callState) (slots, *tool.Error) {
-	s := slots{l: l}
-	if lim := l.toolLimiter(call.Name); lim != nil {
+func (l *limits) acquire(ctx context.Context, maxWait time.Duration, cs *callState) ([]*limiter, *tool.Error) {
+	call := &cs.call
+	toolSize, ok := l.tools[call.Name]
+	if !ok {
+		toolSize = l.tool
+	}
+	var held []*limiter
+	for _, want := range [...]struct {
+		scope
+		size int
+	}{{scope{"tool", call.Name}, toolSize}, {scope{"agent", call.Agent}, l.agent}, {scope{}, l.global}} {
+		if want.size <= 0 {
+			continue
+		}
+		lim := l.get(want.scope, want.size)
 		if err := l.take(ctx, maxWait, lim, cs); err != nil {
-			return slots{}, err
+			l.put(lim)
+			l.release(held)
+			return nil, err
 		}
-		s.tool = lim
+		held = append(held, lim)
 	}
-	if l.cfg.agent > 0 {
-		lim := l.getAgent(call.Agent)
-		if err := l.take(ctx, maxWait, lim, cs); err != nil {
-			l.putAgent(lim)
-			s.release()
-			return slots{}, err
-		}
-		s.agent = lim
-	}
-	if l.global != nil {
-		if err := l.take(ctx, maxWait, l.global, cs); err != nil {
-			s.release()
-			return slots{}, err
-		}
-		s.global = l.global
-	}
-	return s, nil
+	return held, nil
 }
 
 func (l *limits) take(ctx context.Context, maxWait time.Duration, lim *limiter, cs *callState) *tool.Error {
 	if lim.sem.TryAcquire(1) {
 		return nil
 	}
-	if l.cfg.policy == Refuse {
-		return tool.Errorf(tool.CodeConcurrencyLimit, "%s already runs %d calls, its limit: retry when one finishes", lim.scope(), lim.size)
+	if l.policy == Refuse {
+		return tool.Errorf(tool.CodeConcurrencyLimit, "%s already runs %d calls, its limit: retry when one finishes", lim.scope, lim.size)
 	}
 	waiting := lim.waiting.Add(1)
 	defer lim.waiting.Add(-1)
-	if l.cfg.maxQueue > 0 && waiting > int64(l.cfg.maxQueue) {
-		return tool.Errorf(tool.CodeConcurrencyLimit, "%s runs %d calls and %d more are queued, the most allowed: retry later", lim.scope(), lim.size, l.cfg.maxQueue)
+	if l.maxQueue > 0 && waiting > int64(l.maxQueue) {
+		return tool.Errorf(tool.CodeConcurrencyLimit, "%s runs %d calls and %d more are queued, the most allowed: retry later", lim.scope, lim.size, l.maxQueue)
 	}
-	if cs != nil {
-		cs.queued(fmt.Sprintf("limit: %s runs %d calls, its limit; %d queued", lim.scope(), lim.size, waiting))
-	}
+	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: fmt.Sprintf("limit: %s runs %d calls, its limit; %d queued", lim.scope, lim.size, waiting)})
 	wctx, cancel := withMaxWait(ctx, maxWait)
 	defer cancel()
 	began := time.Now()
@@ -183,7 +131,7 @@ func (l *limits) take(ctx context.Context, maxWait time.Duration, lim *limiter, 
 		if ctx.Err() == context.Canceled {
 			return tool.AsError(ctx.Err())
 		}
-		return tool.Errorf(tool.CodeConcurrencyLimit, "waited %v for one of the %d slots of %s and gave up at the deadline: retry later", time.Since(began).Round(time.Millisecond), lim.size, lim.scope())
+		return tool.Errorf(tool.CodeConcurrencyLimit, "waited %v for one of the %d slots of %s and gave up at the deadline: retry later", time.Since(began).Round(time.Millisecond), lim.size, lim.scope)
 	}
 	return nil
 }

@@ -56,14 +56,14 @@ func WithBatchConcurrency(n int) Option {
 // executor (seed: max_concurrent_executions). Zero or negative means no
 // limit, the default.
 func WithMaxConcurrency(n int) Option {
-	return func(e *Executor) { e.limitCfg.global = max(n, 0) }
+	return func(e *Executor) { e.limits.global = max(n, 0) }
 }
 
 // WithAgentConcurrency limits how many backends run at once for each agent
 // (tool.Call.Agent; seed: max_concurrent_tools per agent). Calls that name
 // no agent share the limit of the agent "". Zero or negative means no limit.
 func WithAgentConcurrency(n int) Option {
-	return func(e *Executor) { e.limitCfg.agent = max(n, 0) }
+	return func(e *Executor) { e.limits.agent = max(n, 0) }
 }
 
 // WithToolConcurrency limits how many backends of each of the named tools
@@ -73,14 +73,14 @@ func WithToolConcurrency(n int, tools ...string) Option {
 	return func(e *Executor) {
 		n = max(n, 0)
 		if len(tools) == 0 {
-			e.limitCfg.tool = n
+			e.limits.tool = n
 			return
 		}
-		if e.limitCfg.tools == nil {
-			e.limitCfg.tools = make(map[string]int, len(tools))
+		if e.limits.tools == nil {
+			e.limits.tools = make(map[string]int, len(tools))
 		}
 		for _, t := range tools {
-			e.limitCfg.tools[t] = n
+			e.limits.tools[t] = n
 		}
 	}
 }
@@ -88,7 +88,7 @@ func WithToolConcurrency(n int, tools ...string) Option {
 // WithLimitPolicy says whether a call over a concurrency limit waits for a
 // slot (Wait, the default) or fails at once with tool.CodeConcurrencyLimit.
 func WithLimitPolicy(p Overflow) Option {
-	return func(e *Executor) { e.limitCfg.policy = p }
+	return func(e *Executor) { e.limits.policy = p }
 }
 
 // WithMaxQueue bounds how many calls may wait for a slot of any one limit
@@ -96,7 +96,7 @@ func WithLimitPolicy(p Overflow) Option {
 // with tool.CodeConcurrencyLimit (seed: max_queue_size). Zero or negative
 // means no bound.
 func WithMaxQueue(n int) Option {
-	return func(e *Executor) { e.limitCfg.maxQueue = max(n, 0) }
+	return func(e *Executor) { e.limits.maxQueue = max(n, 0) }
 }
 
 // WithMaxWait bounds how long a call waits for a lock or a concurrency slot,
