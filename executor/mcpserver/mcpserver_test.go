@@ -197,7 +197,9 @@ func TestRoundTripThroughOurClient(t *testing.T) {
 	fx := newFixture()
 	srv, err := New(fx.ex)
 	require.NoError(t, err)
-	_, ex, reg := ourClient(t, srv)
+	// Our own server: its annotations are trusted (untrusted, a read-only
+	// hint is not taken).
+	_, ex, reg := ourClient(t, srv, mcptool.WithTrustedAnnotations())
 
 	greet, ok := reg.Lookup("greet")
 	require.True(t, ok)

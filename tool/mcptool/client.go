@@ -133,8 +133,10 @@ func WithSpec(fn func(*tool.Spec)) Option { return func(o *options) { o.spec = f
 // becomes tool.RiskLow, which the approval extension lets run without
 // asking. Without it a read-only claim leaves the risk at medium: MCP
 // annotations are hints a server may get wrong or lie about, and clients
-// must treat them as untrusted unless the server is trusted. A claim that
-// raises the risk (destructive) is always kept.
+// must treat them as untrusted unless the server is trusted; untrusted,
+// the read-only and idempotent hints are also left out of the spec's
+// Annotations, so the cache, retries and job stores do not act on them. A
+// claim that raises the risk (destructive) is always kept.
 func WithTrustedAnnotations() Option { return func(o *options) { o.trustAnn = true } }
 
 // WithLogger sets the SDK client's logger, which also receives a warning

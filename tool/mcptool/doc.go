@@ -26,7 +26,10 @@
 // default when the server says nothing) is tool.RiskHigh, also when the
 // server says so beside a read-only claim, and any other is
 // tool.RiskMedium, including one the server calls read-only, so the claim
-// cannot skip approval. WithTrustedAnnotations makes read-only tools
+// cannot skip approval. Untrusted read-only and idempotent hints are not
+// kept in the spec's Annotations either: they would make the tool
+// cacheable (extension/cache), retried (extension/retry) and re-run by a
+// job store. WithTrustedAnnotations keeps them and makes read-only tools
 // tool.RiskLow; WithSpec sets any risk.
 //
 // Progress: every call carries a progress token. Notifications that arrive

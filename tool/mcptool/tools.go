@@ -18,9 +18,10 @@ import (
 // returns them as tool.Tools ready for registry.Register. Each tool's spec
 // carries the server's description, input schema, output schema (so the
 // executor validates structured output, which the SDK client does not) and
-// annotations; Risk is derived from the annotations (destructive: high,
-// otherwise medium; read-only: low, but only with WithTrustedAnnotations, as
-// a server's hints are untrusted) and can be changed with WithSpec.
+// annotations (read-only and idempotent only with WithTrustedAnnotations);
+// Risk is derived from the annotations (destructive: high, otherwise medium;
+// read-only: low, but only with WithTrustedAnnotations, as a server's hints
+// are untrusted) and can be changed with WithSpec.
 //
 // Names are prefixed (WithPrefix), characters no provider accepts are
 // replaced with '_', and the whole is cut to 64 characters.
@@ -274,6 +275,11 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 	claimsDestructive := a.Destructive && (!a.ReadOnly || mt.Annotations.DestructiveHint != nil)
 	if a.ReadOnly {
 		a.Destructive = false
+	}
+	if !c.opts.trustAnn {
+		// Read-only and idempotent make a tool cacheable, retried and
+		// re-run by a job store: an untrusted server's word is not enough.
+		a.ReadOnly, a.Idempotent = false, false
 	}
 	spec.Annotations = a
 	switch {
