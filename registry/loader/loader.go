@@ -23,7 +23,6 @@ import (
 	"path"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -191,11 +190,11 @@ func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) erro
 	names, err := fs.Glob(fsys, pattern)
 	switch {
 	case err != nil:
-		s.add(pattern, 0, "", "is not a valid pattern: "+err.Error())
+		s.add(pattern, 0, "is not a valid pattern: "+err.Error())
 	case len(names) == 0:
-		s.add(pattern, 0, "", "matches no files")
+		s.add(pattern, 0, "matches no files")
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	for _, n := range names {
 		f, err := fsys.Open(n)
 		s.loadFile(n, f, err)
@@ -217,13 +216,13 @@ func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL str
 		} else if i := strings.LastIndexByte(rawURL, '@'); i >= 0 {
 			name = "(userinfo hidden)" + rawURL[i:]
 		}
-		s.add(name, 0, "", "is not an http or https URL")
+		s.add(name, 0, "is not an http or https URL")
 		return s.commit(reg)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(max(l.Timeout, 0), DefaultLoadTimeout))
 	defer cancel()
 	if body, err := l.get(ctx, u); err != nil {
-		s.add(u.Redacted(), 0, "", err.Error())
+		s.add(u.Redacted(), 0, err.Error())
 	} else {
 		defer body.Close()
 		s.load(body, u.Redacted())
@@ -258,24 +257,19 @@ type session struct {
 	l     *Loader
 	probs []Problem
 	tools []tool.Tool
-	where map[string]place // where each tool's name is first defined
+	where map[string]Problem // the file, line and name of each tool's first definition
 }
 
-type place struct {
-	file string
-	line int
-}
+func (l *Loader) session() *session { return &session{l: l, where: map[string]Problem{}} }
 
-func (l *Loader) session() *session { return &session{l: l, where: map[string]place{}} }
-
-func (s *session) add(file string, line int, toolName, msg string) {
-	s.probs = append(s.probs, Problem{File: file, Line: line, Tool: toolName, Message: msg})
+func (s *session) add(file string, line int, msg string) {
+	s.probs = append(s.probs, Problem{File: file, Line: line, Message: msg})
 }
 
 // loadFile loads an opened file, or says why it could not be opened.
 func (s *session) loadFile(name string, f io.ReadCloser, err error) {
 	if err != nil {
-		s.add(name, 0, "", "cannot be read: "+errText(err))
+		s.add(name, 0, "cannot be read: "+errText(err))
 		return
 	}
 	defer f.Close()
@@ -288,9 +282,9 @@ func (s *session) load(r io.Reader, file string) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
 	case err != nil:
-		s.add(file, 0, "", "cannot be read: "+errText(err))
+		s.add(file, 0, "cannot be read: "+errText(err))
 	case int64(len(data)) > limit:
-		s.add(file, 0, "", fmt.Sprintf("is larger than %d bytes: split it, or raise Loader.MaxBytes", limit))
+		s.add(file, 0, fmt.Sprintf("is larger than %d bytes: split it, or raise Loader.MaxBytes", limit))
 	default:
 		s.parse(data, file)
 	}
@@ -309,13 +303,13 @@ func errText(err error) string {
 // commit registers every tool found, or none when there is a problem.
 func (s *session) commit(reg *registry.Registry) error {
 	if reg == nil {
-		s.add("", 0, "", "the registry is nil: pass the *registry.Registry to load into")
+		s.add("", 0, "the registry is nil: pass the *registry.Registry to load into")
 	} else {
 		for _, t := range s.tools {
 			if _, dup := reg.Lookup(t.Spec().Name); dup {
-				name := t.Spec().Name
-				at := s.where[name]
-				s.add(at.file, at.line, name, "is already registered in the registry: rename it, or Remove the registered one first")
+				p := s.where[t.Spec().Name]
+				p.Message = "is already registered in the registry: rename it, or Remove the registered one first"
+				s.probs = append(s.probs, p)
 			}
 		}
 	}
@@ -324,7 +318,7 @@ func (s *session) commit(reg *registry.Registry) error {
 		if err == nil {
 			return nil
 		}
-		s.add("", 0, "", err.Error())
+		s.add("", 0, err.Error())
 	}
 	slices.SortStableFunc(s.probs, func(a, b Problem) int {
 		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
@@ -439,7 +433,7 @@ func (s *session) parse(data []byte, file string) {
 			if errors.As(err, &se) {
 				line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
 			}
-			s.add(file, line, "", "is not valid JSON: "+err.Error())
+			s.add(file, line, "is not valid JSON: "+err.Error())
 			return
 		}
 	}
@@ -447,31 +441,27 @@ func (s *session) parse(data []byte, file string) {
 	for docs, start := 0, len(s.probs); ; docs++ {
 		if len(s.probs)-start >= maxFileProblems {
 			s.probs = s.probs[:start+maxFileProblems]
-			s.add(file, 0, "", fmt.Sprintf("stopped after %d problems: is it a tool file? fix these and load it again", maxFileProblems))
+			s.add(file, 0, fmt.Sprintf("stopped after %d problems: is it a tool file? fix these and load it again", maxFileProblems))
 			return
 		}
 		var doc yaml.Node
 		err := dec.Decode(&doc)
 		if err == io.EOF {
 			if docs == 0 {
-				s.add(file, 0, "", "is empty: it should hold a tools: list")
+				s.add(file, 0, "is empty: it should hold a tools: list")
 			}
 			return
 		}
 		if err != nil {
 			line, msg := yamlError(err)
-			s.add(file, line, "", "is not valid YAML: "+msg)
+			s.add(file, line, "is not valid YAML: "+msg)
 			return
 		}
 		// Bound what the document can make us build (alias bombs, depth)
 		// before anything expands it.
-		if err := yamlbound.Check(&doc, 0, 0); err != nil {
-			var be *yamlbound.Error
-			if errors.As(err, &be) {
-				s.add(file, be.Line, "", be.Message)
-			} else {
-				s.add(file, 0, "", err.Error())
-			}
+		var be *yamlbound.Error
+		if errors.As(yamlbound.Check(&doc, 0, 0), &be) {
+			s.add(file, be.Line, be.Message)
 			return
 		}
 		if !s.mergeKeys(file, &doc) && len(doc.Content) > 0 {
@@ -492,7 +482,7 @@ func (s *session) mergeKeys(file string, doc *yaml.Node) bool {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if k := n.Content[i]; k.ShortTag() == "!!merge" {
 					if found++; found <= maxDecodeProblems {
-						s.add(file, k.Line, "", "YAML merge keys (<<) are not supported: write the keys out")
+						s.add(file, k.Line, "YAML merge keys (<<) are not supported: write the keys out")
 					}
 				}
 			}
@@ -503,7 +493,7 @@ func (s *session) mergeKeys(file string, doc *yaml.Node) bool {
 	}
 	walk(doc)
 	if found > maxDecodeProblems {
-		s.add(file, 0, "", fmt.Sprintf("has %d more YAML merge keys after the first %d", found-maxDecodeProblems, maxDecodeProblems))
+		s.add(file, 0, fmt.Sprintf("has %d more YAML merge keys after the first %d", found-maxDecodeProblems, maxDecodeProblems))
 	}
 	return found > 0
 }
@@ -534,7 +524,7 @@ type reader struct {
 }
 
 // problem reports a problem found in the document.
-func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, "", msg) }
+func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, msg) }
 
 // keyProblem reports a problem of keys and values: the first
 // maxDecodeProblems of a document.
@@ -565,13 +555,13 @@ func (r *reader) at(p string) int {
 // list of mappings), then checks and builds every tool.
 func (s *session) parseDoc(file string, root *yaml.Node) {
 	if root.Kind != yaml.MappingNode {
-		s.add(file, root.Line, "", "the top level must be a mapping with a tools: list")
+		s.add(file, root.Line, "the top level must be a mapping with a tools: list")
 		return
 	}
 	r := &reader{s: s, file: file, lines: map[string]int{}}
 	defer func() {
 		if r.count > maxDecodeProblems {
-			s.add(file, 0, "", fmt.Sprintf("has %d more problems of keys and values after the first %d", r.count-maxDecodeProblems, maxDecodeProblems))
+			s.add(file, 0, fmt.Sprintf("has %d more problems of keys and values after the first %d", r.count-maxDecodeProblems, maxDecodeProblems))
 		}
 	}()
 	var fd fileDoc
@@ -581,18 +571,18 @@ func (s *session) parseDoc(file string, root *yaml.Node) {
 	list := fd.Tools
 	switch {
 	case list == nil:
-		s.add(file, root.Line, "", "has no tools: list")
+		s.add(file, root.Line, "has no tools: list")
 		return
 	case list.Kind != yaml.SequenceNode:
-		s.add(file, list.Line, "", "tools must be a list of tool definitions (each starting with \"- name: ...\")")
+		s.add(file, list.Line, "tools must be a list of tool definitions (each starting with \"- name: ...\")")
 		return
 	case len(list.Content) == 0:
-		s.add(file, list.Line, "", "the tools: list is empty")
+		s.add(file, list.Line, "the tools: list is empty")
 	}
 	ok := true
 	for i, item := range list.Content {
 		if item = deref(item); item.Kind != yaml.MappingNode {
-			s.add(file, item.Line, "", fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", i))
+			s.add(file, item.Line, fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", i))
 			ok = false
 		}
 	}
@@ -622,10 +612,7 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 	}
 	msg := ""
 	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			v.Set(reflect.New(v.Type().Elem()))
-		}
+	case reflect.Pointer: // set by metadata to a field of the spec
 		return r.value(n, v.Elem(), path)
 	case reflect.Struct:
 		if n.Kind == yaml.MappingNode {
@@ -644,10 +631,6 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 			return ok
 		}
 		msg = path + " must be a list of strings, such as [a, b]"
-	case reflect.Interface: // JSON, as schemas and implementation blocks are
-		x, ok := r.jsonValue(n, &keyPath{key: path})
-		v.Set(reflect.ValueOf(&x).Elem())
-		return ok
 	default:
 		msg = scalar(n, v, path)
 	}
@@ -692,10 +675,11 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 		*p = risk
 	case *time.Duration:
 		d, err := time.ParseDuration(n.Value)
+		_, errWithUnit := time.ParseDuration(n.Value + "s")
 		switch tag := n.ShortTag(); {
 		case !isScalar:
 			return path + " must be a duration such as \"30s\""
-		case (tag == "!!int" || tag == "!!float") && validDuration(n.Value+"s"): // not .inf or 1e3
+		case (tag == "!!int" || tag == "!!float") && errWithUnit == nil: // not .inf or 1e3
 			return fmt.Sprintf("%s %s has no unit: write %q", path, n.Value, n.Value+"s")
 		case err != nil:
 			return fmt.Sprintf("%s %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", path, n.Value)
@@ -705,12 +689,6 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 		*p = d
 	}
 	return ""
-}
-
-// validDuration reports whether s reads as a duration.
-func validDuration(s string) bool {
-	_, err := time.ParseDuration(s)
-	return err == nil
 }
 
 // keys reads the keys of mapping n, at path, in order; a key given twice,
@@ -774,26 +752,24 @@ func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
 
 // jsonValue reads n, at path, as a JSON value: objects, arrays, and
 // scalars as the YAML decoder reads them (integers exactly, timestamps and
-// binary data as their text), refusing what JSON cannot hold.
-func (r *reader) jsonValue(n *yaml.Node, path *keyPath) (any, bool) {
+// binary data as their text), refusing what JSON cannot hold. Every
+// problem counts in r.count, which its callers compare.
+func (r *reader) jsonValue(n *yaml.Node, path *keyPath) any {
 	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := map[string]any{}
-		ok := r.keys(n, path, func(k, val *yaml.Node) bool {
-			e, ok := r.jsonValue(val, &keyPath{path, k.Value})
-			m[k.Value] = e
-			return ok
+		r.keys(n, path, func(k, val *yaml.Node) bool {
+			m[k.Value] = r.jsonValue(val, &keyPath{path, k.Value})
+			return true
 		})
-		return m, ok
+		return m
 	case yaml.SequenceNode:
-		s, ok := make([]any, len(n.Content)), true
+		s := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			var eok bool
-			s[i], eok = r.jsonValue(c, &keyPath{path, strconv.Itoa(i)})
-			ok = eok && ok
+			s[i] = r.jsonValue(c, &keyPath{path, strconv.Itoa(i)})
 		}
-		return s, ok
+		return s
 	}
 	var x any
 	err := n.Decode(&x)
@@ -806,7 +782,7 @@ func (r *reader) jsonValue(n *yaml.Node, path *keyPath) (any, bool) {
 	if tag := n.ShortTag(); tag == "!!binary" || tag == "!!timestamp" {
 		x = n.Value
 	}
-	return x, true
+	return x
 }
 
 // tool checks one definition in one pass and, when nothing is wrong,
@@ -829,9 +805,9 @@ func (r *reader) tool(idx int, item *yaml.Node) {
 			r.problem(r.at("name"), err.Error())
 		}
 		if first, dup := r.s.where[r.name]; dup {
-			r.problem(r.at("name"), fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", first.file, first.line))
+			r.problem(r.at("name"), fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", first.File, first.Line))
 		} else {
-			r.s.where[r.name] = place{r.file, item.Line}
+			r.s.where[r.name] = Problem{File: r.file, Line: item.Line, Tool: r.name}
 		}
 	}
 	if !ok {
@@ -895,7 +871,7 @@ func (r *reader) kind(kind string) string {
 			kinds = append(kinds, k)
 		}
 	}
-	sort.Strings(kinds[1:])
+	slices.Sort(kinds[1:])
 	switch _, given := r.lines["type"]; {
 	case !given:
 		r.problem(r.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
@@ -918,8 +894,9 @@ func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 		r.problem(n.Line, field+" must be a mapping (a JSON Schema whose root is {type: object})")
 		return nil, false
 	}
-	var v any
-	if before := r.count; !r.decode(n, &v, field) || r.count > before {
+	before := r.count
+	v := r.jsonValue(n, &keyPath{key: field})
+	if r.count > before {
 		return nil, false
 	}
 	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
@@ -1004,11 +981,13 @@ func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl to
 		r.problem(line, msg)
 		return nil
 	}
-	var t tool.Tool = &goTool{spec: spec, impl: impl}
+	var t tool.Tool = &goTool{Tool: impl, spec: spec}
 	if kind != "go" {
 		var v any = map[string]any{}
-		if before := r.count; implNode != nil && (!r.decode(implNode, &v, "implementation") || r.count > before) {
-			return nil
+		if before := r.count; implNode != nil {
+			if v = r.jsonValue(implNode, &keyPath{key: "implementation"}); r.count > before {
+				return nil
+			}
 		}
 		raw, _ := json.Marshal(v)
 		var err error
@@ -1067,27 +1046,24 @@ func (r *reader) kindErrors(implNode *yaml.Node, err error) {
 	r.problem(line, msg)
 }
 
-// goTool is a go-type definition: the file's spec over a Go implementation.
+// goTool is a go-type definition: the file's spec over a Go implementation,
+// which runs the calls.
 type goTool struct {
+	tool.Tool
 	spec tool.Spec
-	impl tool.Tool
 }
 
 func (g *goTool) Spec() tool.Spec { return g.spec }
 
-func (g *goTool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	return g.impl.Run(ctx, call)
-}
-
 func (g *goTool) Check() error {
-	if c, ok := g.impl.(tool.Checker); ok {
+	if c, ok := g.Tool.(tool.Checker); ok {
 		return c.Check()
 	}
 	return nil
 }
 
 func (g *goTool) Resources(args json.RawMessage) []tool.Resource {
-	if r, ok := g.impl.(tool.ResourceDeclarer); ok {
+	if r, ok := g.Tool.(tool.ResourceDeclarer); ok {
 		return r.Resources(args)
 	}
 	return nil
