@@ -668,20 +668,34 @@ func (w *Workspace) tooLarge(op, name string, size int64) error {
 	return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("max file size %d bytes (file has %d or more)", w.maxFileSize, size), Err: ErrTooLarge}
 }
 
-// Stat returns the file info of name, following symlinks inside the workspace.
+// Stat returns the file info of name, following symlinks inside the
+// workspace. What is stat'ed is the file really reached (opened with
+// O_PATH, then judged on its real path), so a symlink swapped in since the
+// check cannot show a refused file's size or mode.
 func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 	rel, err := w.check("stat", name, false)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := w.root.Stat(filepath.FromSlash(rel))
-	if err == nil && len(w.allow) > 0 && !fi.IsDir() {
-		// A directory swapped for a file since the check.
-		if err := w.rules("stat", name, rel, false, false); err != nil {
+	f, err := w.root.OpenFile(filepath.FromSlash(rel), unix.O_PATH|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, w.rootErr("stat", name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, w.rootErr("stat", name, err)
+	}
+	if real, ok, err := w.realRel("stat", name, f); err != nil {
+		return nil, err
+	} else if ok && (real != rel || len(w.allow) > 0) {
+		// A symlink swapped in, or (for the allow globs) a directory
+		// swapped for a file, since the check.
+		if err := w.rules("stat", name, real, false, fi.IsDir()); err != nil {
 			return nil, err
 		}
 	}
-	return fi, w.rootErr("stat", name, err)
+	return fi, nil
 }
 
 // Lstat returns the file info of name without following a final symlink.

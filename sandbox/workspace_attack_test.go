@@ -370,3 +370,47 @@ func TestDeepPathSwapRace(t *testing.T) {
 	gitDeep := deepExists(t, filepath.Join(dir, "vendor/.git"), n-1, "w")
 	assert.False(t, gitDeep, "WriteFile wrote into vendor/.git behind a swapped-in symlink")
 }
+
+// Stat judged the path it resolved, then stat'ed the name again: a file
+// swapped for a symlink to a hidden file in between gave the hidden file's
+// size, mode and times. Seen failing on the old code.
+func TestStatSwapRace(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a"), nil, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets/id.key"), make([]byte, 4321), 0o600))
+	require.NoError(t, os.Symlink("secrets/id.key", filepath.Join(dir, "slnk")))
+	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
+		if Match("secrets/*.key", rel) {
+			return "secrets/*.key"
+		}
+		return ""
+	}))
+	require.NoError(t, err)
+	defer ws.Close()
+
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, "a"), unix.AT_FDCWD, filepath.Join(dir, "slnk"), unix.RENAME_EXCHANGE)
+		}
+	}()
+	seen := 0
+	for range 5000 {
+		fi, err := ws.Stat("a")
+		if err != nil {
+			continue
+		}
+		seen++
+		if fi.Size() == 4321 {
+			t.Errorf("Stat(a) gave the hidden secrets/id.key's size behind a swapped-in symlink")
+			break
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	assert.Positive(t, seen, "Stat never succeeded")
+}
