@@ -46,7 +46,6 @@ type subscriber struct {
 	ch      chan tool.Event
 	filter  EventFilter
 	dropped uint64
-	closed  bool
 }
 
 func (h *hub) active() bool { return h.n.Load() > 0 }
@@ -109,12 +108,10 @@ func (e *Executor) Subscribe(f EventFilter) (<-chan tool.Event, func()) {
 	return s.ch, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		if s.closed {
-			return
+		if i := slices.Index(h.subs, s); i >= 0 { // not already ended
+			h.subs = slices.Delete(h.subs, i, i+1)
+			h.n.Add(-1)
+			close(s.ch)
 		}
-		s.closed = true
-		h.subs = slices.DeleteFunc(h.subs, func(x *subscriber) bool { return x == s })
-		h.n.Add(-1)
-		close(s.ch)
 	}
 }

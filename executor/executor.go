@@ -92,8 +92,7 @@ type Executor struct {
 	locks      keylock.Table
 	limits     limits
 	histSize   int
-	histStore  HistoryStore // WithHistoryStore
-	hist       HistoryStore // nil when history is disabled
+	hist       HistoryStore // WithHistoryStore, else a ring; nil when history is disabled
 	hub        hub
 	jobs       jobTable // the in-memory job store
 	jobStore   JobStore // WithJobStore, else &jobs
@@ -179,7 +178,9 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if err := e.check(); err != nil {
 		return nil, err
 	}
-	e.hist = newHistory(e.histSize, e.histStore)
+	if e.hist == nil && e.histSize > 0 {
+		e.hist = &ring{ring: make([]Record, e.histSize)}
+	}
 	e.exts = extension.Sort(e.exts)
 	for _, x := range e.exts {
 		if o, ok := x.(extension.Observer); ok {
@@ -384,9 +385,14 @@ type outcome struct {
 // runBackend is the innermost handler: it re-validates rewritten arguments,
 // runs the backend under the deadline, and validates the output.
 func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
-	call := &req.Call
-	spec := req.Spec
-	var entry *registry.Entry
+	call, spec := &req.Call, req.Spec
+	cs := stateFrom(ctx)
+	if cs == nil {
+		// A handler chain run outside Execute (extension tests): no
+		// locks, no events, a state of its own.
+		cs = &callState{e: e, call: *call}
+	}
+	var entry *registry.Entry // looked up again for rewritten arguments
 	if !bytes.Equal(call.Args, req.Validated) {
 		var ok bool
 		if entry, ok = e.reg.Lookup(spec.Name); !ok {
@@ -398,16 +404,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return tool.Failure(call, ferr)
 		}
 		call.Args, req.Validated = args, args
-	}
-	cs := stateFrom(ctx)
-	if cs == nil {
-		// A handler chain run outside Execute (extension tests): no
-		// locks, no events, a state of its own.
-		cs = &callState{e: e, call: *call}
-	}
-	if entry != nil {
-		// The arguments were rewritten: the resources they touch may be
-		// different ones.
+		// The resources they touch may be different ones.
 		if ferr := e.relock(cs, req); ferr != nil {
 			return tool.Failure(call, ferr)
 		}

@@ -79,18 +79,6 @@ type ring struct {
 	ring  []Record // record Seq lives at (Seq-1) % len(ring)
 }
 
-// newHistory returns the executor's history store: store when given, else
-// a ring of n records, or nil (no history) when n is not positive.
-func newHistory(n int, store HistoryStore) HistoryStore {
-	switch {
-	case store != nil:
-		return store
-	case n > 0:
-		return &ring{ring: make([]Record, n)}
-	}
-	return nil
-}
-
 // Add implements HistoryStore.
 func (h *ring) Add(_ context.Context, r Record) {
 	h.mu.Lock()
@@ -107,23 +95,15 @@ func (h *ring) Query(ctx context.Context, q HistoryQuery) ([]Record, error) {
 		return nil, err
 	}
 	h.mu.Lock()
-	n := min(h.total, uint64(len(h.ring)))
-	all := make([]Record, 0, n)
-	for seq := h.total - n + 1; seq <= h.total; seq++ {
-		all = append(all, h.ring[(seq-1)%uint64(len(h.ring))])
-	}
-	h.mu.Unlock()
-	out := all[:0]
-	for i := range all {
-		if q.Match(&all[i]) {
-			out = append(out, all[i])
+	defer h.mu.Unlock()
+	var out []Record
+	for seq := h.total - min(h.total, uint64(len(h.ring))) + 1; seq <= h.total; seq++ {
+		if r := &h.ring[(seq-1)%uint64(len(h.ring))]; q.Match(r) {
+			out = append(out, *r)
 		}
 	}
 	if q.Limit > 0 && len(out) > q.Limit {
 		out = out[len(out)-q.Limit:]
-	}
-	if len(out) == 0 {
-		return nil, nil
 	}
 	return out, nil
 }

@@ -68,9 +68,9 @@ type JobFilter struct {
 
 type job struct {
 	id JobID
-	// stored is set for a job of the in-memory store; a job run for
-	// another store (JobRunner.Run) is kept by that store, not here.
-	stored bool
+	// seq numbers the jobs of the in-memory store in submission order; it
+	// is zero for a job run for another store (JobRunner.Run), which that
+	// store keeps, not this one.
 	seq    uint64
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -135,7 +135,7 @@ func (t *jobTable) add(call tool.Call, now time.Time) *job {
 	// Ids are globally unique (128 random bits), not per process: jobs of
 	// several instances can share a store, a log or a dashboard.
 	j := newJob(JobID("job-"+rand.Text()), call, now)
-	j.stored, j.seq = true, t.seq
+	j.seq = t.seq
 	if t.byID == nil {
 		t.byID = make(map[JobID]*job)
 	}
@@ -149,7 +149,7 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 	j.status.State, j.status.Reason = JobDone, ""
 	j.status.CompletedAt, j.status.Result = now, res
 	j.mu.Unlock()
-	if !j.stored {
+	if j.seq == 0 {
 		close(j.done)
 		return
 	}
@@ -165,23 +165,11 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 // pruneLocked drops finished jobs past the retention bounds, oldest first.
 func (t *jobTable) pruneLocked(now time.Time) {
 	n := 0
-	for n < len(t.finished) {
-		j := t.finished[n]
-		if len(t.finished)-n <= t.max && now.Sub(j.status.CompletedAt) < t.ttl {
-			break
-		}
-		delete(t.byID, j.id)
-		t.finished[n] = nil
+	for n < len(t.finished) && (len(t.finished)-n > t.max || now.Sub(t.finished[n].status.CompletedAt) >= t.ttl) {
+		delete(t.byID, t.finished[n].id)
 		n++
 	}
-	if n > 0 {
-		t.finished = t.finished[n:]
-		// Re-slicing walks the backing array forward; copy once it is
-		// mostly dead space so memory stays bounded.
-		if cap(t.finished) > 2*len(t.finished)+64 {
-			t.finished = slices.Clone(t.finished)
-		}
-	}
+	t.finished = slices.Delete(t.finished, 0, n)
 }
 
 func (t *jobTable) get(id JobID) (*job, error) {
@@ -256,7 +244,7 @@ func (r JobRunner) Registry() *registry.Registry {
 // store (the in-memory one by default) its runner; New calls it once the
 // executor can run calls.
 func (e *Executor) attachStores() error {
-	if e.histStore != nil && isNilPointer(e.histStore) {
+	if e.hist != nil && isNilPointer(e.hist) {
 		return errors.New("executor: the history store given to WithHistoryStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory ring")
 	}
 	if e.jobStore == nil {

@@ -199,11 +199,10 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	if refused != nil {
 		return refused.Error
 	}
-	if cs.tk.Load().Matches(toRequests(rs)) {
-		return nil
+	if reqs := toRequests(rs); !cs.tk.Load().Matches(reqs) {
+		cs.release()
+		cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
 	}
-	cs.release()
-	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
 	return nil
 }
 

@@ -150,5 +150,5 @@ func WithJobStore(s JobStore) Option {
 // calls of every instance. It turns history on whatever WithHistory says.
 // A nil s keeps the in-memory ring.
 func WithHistoryStore(s HistoryStore) Option {
-	return func(e *Executor) { e.histStore = s }
+	return func(e *Executor) { e.hist = s }
 }

@@ -199,8 +199,7 @@ func (tk *Ticket) Release() {
 	tk.done = true
 	close(tk.released)
 	for _, e := range tk.entries {
-		q := tab.queues[e.key]
-		q = slices.DeleteFunc(q, func(x *entry) bool { return x == e })
+		q := slices.DeleteFunc(tab.queues[e.key], func(x *entry) bool { return x == e })
 		if len(q) == 0 {
 			delete(tab.queues, e.key)
 			continue
@@ -224,13 +223,5 @@ func (tk *Ticket) Matches(reqs []Request) bool {
 	if tk == nil {
 		return len(m) == 0
 	}
-	if len(m) != len(tk.entries) {
-		return false
-	}
-	for i, r := range m {
-		if tk.entries[i].key != r.Key || tk.entries[i].excl != r.Exclusive {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(m, tk.entries, func(r Request, e *entry) bool { return r.Key == e.key && r.Exclusive == e.excl })
 }
