@@ -221,35 +221,28 @@ func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL str
 	}
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(max(l.Timeout, 0), DefaultLoadTimeout))
 	defer cancel()
-	if body, err := l.get(ctx, u); err != nil {
-		s.add(u.Redacted(), 0, err.Error())
-	} else {
-		defer body.Close()
-		s.load(body, u.Redacted())
-	}
-	return s.commit(reg)
-}
-
-// get fetches u; its error says why not, in words that follow the URL.
-func (l *Loader) get(ctx context.Context, u *url.URL) (io.ReadCloser, error) {
+	name := u.Redacted()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, errors.New("cannot be requested: " + err.Error())
+		s.add(name, 0, "cannot be requested: "+err.Error())
+		return s.commit(reg)
 	}
 	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, text/*;q=0.5")
 	resp, err := cmp.Or(l.Client, &http.Client{}).Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, errors.New("cannot be fetched: " + err.Error())
-	}
-	if resp.StatusCode != http.StatusOK {
+	var ue *url.Error
+	switch {
+	case errors.As(err, &ue):
+		s.add(name, 0, "cannot be fetched: "+ue.Err.Error())
+	case err != nil:
+		s.add(name, 0, "cannot be fetched: "+err.Error())
+	case resp.StatusCode != http.StatusOK:
 		resp.Body.Close()
-		return nil, errors.New("cannot be fetched: the server answered " + resp.Status)
+		s.add(name, 0, "cannot be fetched: the server answered "+resp.Status)
+	default:
+		defer resp.Body.Close()
+		s.load(resp.Body, name)
 	}
-	return resp.Body, nil
+	return s.commit(reg)
 }
 
 // session is one load: the problems and tools found so far.
@@ -517,22 +510,13 @@ func yamlError(err error) (int, string) {
 type reader struct {
 	s     *session
 	file  string
-	count int            // the problems of keys and values found in the document
-	item  *yaml.Node     // the tool definition being read
-	name  string         // its name
-	lines map[string]int // the line of each key of its typed fields, by dotted path
+	count int        // the problems of keys and values found in the document
+	item  *yaml.Node // the tool definition being read
+	name  string     // its name
 }
 
 // problem reports a problem found in the document.
 func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, msg) }
-
-// keyProblem reports a problem of keys and values: the first
-// maxDecodeProblems of a document.
-func (r *reader) keyProblem(line int, msg string) {
-	if r.reporting() {
-		r.problem(line, msg)
-	}
-}
 
 // reporting counts a problem of keys and values and says whether it is one
 // of the first maxDecodeProblems, which are reported: past them, a message
@@ -544,12 +528,7 @@ func (r *reader) reporting() bool {
 
 // at is the line of the key at dotted path p in the tool's definition, or
 // of the definition when the key is not there.
-func (r *reader) at(p string) int {
-	if line, ok := r.lines[p]; ok {
-		return line
-	}
-	return r.item.Line
-}
+func (r *reader) at(p string) int { return cmp.Or(lineOf(r.item, p), r.item.Line) }
 
 // parseDoc checks a document's outline (a mapping with a non-empty tools
 // list of mappings), then checks and builds every tool.
@@ -558,14 +537,14 @@ func (s *session) parseDoc(file string, root *yaml.Node) {
 		s.add(file, root.Line, "the top level must be a mapping with a tools: list")
 		return
 	}
-	r := &reader{s: s, file: file, lines: map[string]int{}}
+	r := &reader{s: s, file: file}
 	defer func() {
 		if r.count > maxDecodeProblems {
 			s.add(file, 0, fmt.Sprintf("has %d more problems of keys and values after the first %d", r.count-maxDecodeProblems, maxDecodeProblems))
 		}
 	}()
 	var fd fileDoc
-	if !r.decode(root, &fd, "") {
+	if !r.decode(root, &fd, nil) {
 		return
 	}
 	list := fd.Tools
@@ -592,16 +571,15 @@ func (s *session) parseDoc(file string, root *yaml.Node) {
 }
 
 // decode fills *ptr, a pointer to one of the types above, from n.
-func (r *reader) decode(n *yaml.Node, ptr any, path string) bool {
+func (r *reader) decode(n *yaml.Node, ptr any, path *keyPath) bool {
 	return r.value(n, reflect.ValueOf(ptr).Elem(), path)
 }
 
-// value fills v from n, path being the dotted path of n's key
-// ("metadata.tags.1"); a null leaves v as it is, as if not written. It
-// returns false when a mapping has a key twice (which value was meant is
-// for the author to say) or a key that is not a string: the tool is not
-// built.
-func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
+// value fills v from n, path being the path of n's key ("metadata.tags.1");
+// a null leaves v as it is, as if not written. It returns false when a
+// mapping has a key twice (which value was meant is for the author to say)
+// or a key that is not a string: the tool is not built.
+func (r *reader) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	n = deref(n)
 	if p, ok := v.Addr().Interface().(**yaml.Node); ok {
 		*p = n
@@ -618,59 +596,57 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path string) bool {
 		if n.Kind == yaml.MappingNode {
 			return r.mapping(n, v, path)
 		}
-		msg = path + " must be a mapping"
+		msg = "must be a mapping"
 	case reflect.Slice:
 		if n.Kind == yaml.SequenceNode {
 			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
 			ok := true
 			for i, c := range n.Content {
-				p := join(path, strconv.Itoa(i))
-				r.lines[p] = c.Line
-				ok = r.value(c, v.Index(i), p) && ok
+				ok = r.value(c, v.Index(i), &keyPath{path, strconv.Itoa(i)}) && ok
 			}
 			return ok
 		}
-		msg = path + " must be a list of strings, such as [a, b]"
+		msg = "must be a list of strings, such as [a, b]"
 	default:
-		msg = scalar(n, v, path)
+		msg = scalar(n, v)
 	}
-	if msg != "" {
-		r.keyProblem(n.Line, msg)
+	if msg != "" && r.reporting() {
+		r.problem(n.Line, path.String()+" "+msg)
 	}
 	return true
 }
 
 // scalar reads a string, a bool, a count, a risk or a duration into v, or
-// says what n must be instead.
-func scalar(n *yaml.Node, v reflect.Value, path string) string {
+// says what n must be instead (after its path).
+func scalar(n *yaml.Node, v reflect.Value) string {
 	isScalar := n.Kind == yaml.ScalarNode
 	switch p := v.Addr().Interface().(type) {
 	case *string:
 		switch {
 		case !isScalar:
-			return path + " must be a string"
+			return "must be a string"
 		case n.ShortTag() == "!!binary": // a reader of the file would not see what it says
-			return path + " is !!binary: write the text itself"
+			return "is !!binary: write the text itself"
 		}
 		*p = n.Value
 	case *bool:
 		if !isScalar || n.Decode(p) != nil {
-			return fmt.Sprintf("%s is %q: write true or false", path, n.Value)
+			return fmt.Sprintf("is %q: write true or false", n.Value)
 		}
 	case *int: // 0.5 is not read as 0, which is no limit
 		if !isScalar || n.ShortTag() != "!!int" || n.Decode(p) != nil {
-			return fmt.Sprintf("%s is %q: write a whole number (0 for no limit)", path, n.Value)
+			return fmt.Sprintf("is %q: write a whole number (0 for no limit)", n.Value)
 		}
 		if *p < 0 {
-			return fmt.Sprintf("%s is %d: write a whole number of calls per hour, 0 for no limit", path, *p)
+			return fmt.Sprintf("is %d: write a whole number of calls per hour, 0 for no limit", *p)
 		}
 	case *tool.Risk:
 		risk, err := tool.ParseRisk(n.Value)
 		switch {
 		case !isScalar:
-			return path + " must be a string"
+			return "must be a string"
 		case err != nil:
-			return fmt.Sprintf("%s is %q: use low, medium or high", path, n.Value)
+			return fmt.Sprintf("is %q: use low, medium or high", n.Value)
 		}
 		*p = risk
 	case *time.Duration:
@@ -678,13 +654,13 @@ func scalar(n *yaml.Node, v reflect.Value, path string) string {
 		_, errWithUnit := time.ParseDuration(n.Value + "s")
 		switch tag := n.ShortTag(); {
 		case !isScalar:
-			return path + " must be a duration such as \"30s\""
+			return "must be a duration such as \"30s\""
 		case (tag == "!!int" || tag == "!!float") && errWithUnit == nil: // not .inf or 1e3
-			return fmt.Sprintf("%s %s has no unit: write %q", path, n.Value, n.Value+"s")
+			return fmt.Sprintf("%s has no unit: write %q", n.Value, n.Value+"s")
 		case err != nil:
-			return fmt.Sprintf("%s %q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", path, n.Value)
+			return fmt.Sprintf("%q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", n.Value)
 		case d <= 0:
-			return fmt.Sprintf("%s %q must be positive: leave it out for the executor's default", path, n.Value)
+			return fmt.Sprintf("%q must be positive: leave it out for the executor's default", n.Value)
 		}
 		*p = d
 	}
@@ -707,10 +683,7 @@ func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node
 		}
 		if msg != "" {
 			if r.reporting() {
-				if p := path.String(); p != "" {
-					msg = p + ": " + msg
-				}
-				r.problem(k.Line, msg)
+				r.problem(k.Line, path.in(msg))
 			}
 			ok = false
 			continue
@@ -722,30 +695,27 @@ func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node
 }
 
 // mapping fills struct v from mapping n, a field for each key its yaml tag
-// names, and notes each key's line by its dotted path.
-func (r *reader) mapping(n *yaml.Node, v reflect.Value, path string) bool {
+// names.
+func (r *reader) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	keys := make([]string, v.NumField())
 	for i := range keys {
 		keys[i] = v.Type().Field(i).Tag.Get("yaml")
 	}
-	return r.keys(n, &keyPath{key: path}, func(k, val *yaml.Node) bool {
-		key, p := k.Value, join(path, k.Value)
-		if _, noted := r.lines[p]; !noted {
-			r.lines[p] = k.Line
-		}
+	return r.keys(n, path, func(k, val *yaml.Node) bool {
+		key := k.Value
 		if f := slices.Index(keys, key); f >= 0 {
-			return r.value(val, v.Field(f), p)
+			return r.value(val, v.Field(f), &keyPath{path, key})
+		}
+		if !r.reporting() {
+			return true
 		}
 		msg := fmt.Sprintf("unknown key %q", key)
-		if path != "" {
-			msg = path + ": " + msg
-		}
 		if h, ok := keyHints[v.Type()][key]; ok {
 			msg += ": " + h
 		} else {
 			msg += didYouMean(key, slices.Sorted(slices.Values(keys)), ": known keys are %s")
 		}
-		r.keyProblem(k.Line, msg)
+		r.problem(k.Line, path.in(msg))
 		return true
 	})
 }
@@ -774,7 +744,7 @@ func (r *reader) jsonValue(n *yaml.Node, path *keyPath) any {
 	var x any
 	err := n.Decode(&x)
 	if err != nil && r.reporting() {
-		r.problem(n.Line, fmt.Sprintf("%s: %s: write a value of that type, or leave the tag out", path, strings.TrimPrefix(err.Error(), "yaml: ")))
+		r.problem(n.Line, path.in(strings.TrimPrefix(err.Error(), "yaml: ")+": write a value of that type, or leave the tag out"))
 	}
 	if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) && r.reporting() {
 		r.problem(n.Line, fmt.Sprintf("%s is %s: not a number JSON can hold (no .inf or .nan)", path, n.Value))
@@ -788,7 +758,7 @@ func (r *reader) jsonValue(n *yaml.Node, path *keyPath) any {
 // tool checks one definition in one pass and, when nothing is wrong,
 // builds its tool.
 func (r *reader) tool(idx int, item *yaml.Node) {
-	r.item, r.lines = item, map[string]int{}
+	r.item = item
 	before := len(r.s.probs)
 	defer func() { // what is found here is about this tool
 		for i := before; i < len(r.s.probs); i++ {
@@ -796,7 +766,7 @@ func (r *reader) tool(idx int, item *yaml.Node) {
 		}
 	}()
 	var def toolDef
-	ok := r.decode(item, &def, "")
+	ok := r.decode(item, &def, nil)
 	if r.name = def.Name; strings.TrimSpace(r.name) == "" {
 		r.name = ""
 		r.problem(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
@@ -872,7 +842,7 @@ func (r *reader) kind(kind string) string {
 		}
 	}
 	slices.Sort(kinds[1:])
-	switch _, given := r.lines["type"]; {
+	switch given := lineOf(r.item, "type") > 0; {
 	case !given:
 		r.problem(r.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
 	case slices.Contains(kinds, kind):
@@ -922,10 +892,11 @@ func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
 		Timeout: &spec.Timeout, RateLimitPerHour: &spec.RateLimitPerHour,
 		Annotations: annotations{&a.Title, &a.ReadOnly, &a.Destructive, &a.Idempotent, &a.OpenWorld},
 	}
-	if !r.decode(n, &m, "metadata") {
+	if !r.decode(n, &m, &keyPath{key: "metadata"}) {
 		return false
 	}
-	if _, given := r.lines["metadata.allowed_modes"]; !given {
+	modes, keyLine := lookup(n, "allowed_modes")
+	if keyLine == 0 {
 		return true
 	}
 	known := append(slices.Clone(builtinModes), r.s.l.Modes...)
@@ -933,7 +904,11 @@ func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
 		if slices.Contains(known, mode) {
 			continue
 		}
-		r.problem(r.at("metadata.allowed_modes."+strconv.Itoa(i)), fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)+
+		line := r.item.Line // of modes the file does not list (a go tool's own)
+		if list := deref(modes); list.Kind == yaml.SequenceNode && i < len(list.Content) {
+			line = list.Content[i].Line
+		}
+		r.problem(line, fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)+
 			didYouMean(mode, known, ": known modes are %s (add others with Loader.Modes)"))
 	}
 	return true
@@ -949,7 +924,7 @@ func (r *reader) goImpl(n *yaml.Node) tool.Tool {
 			return nil
 		}
 		var def goImplDef
-		if !r.decode(n, &def, "implementation") {
+		if !r.decode(n, &def, &keyPath{key: "implementation"}) {
 			return nil
 		}
 		if f := def.Function; f != nil {
@@ -1088,10 +1063,17 @@ func didYouMean(s string, known []string, listed string) string {
 // lineOf is the line of the key at dotted path p in mapping n (a list's
 // elements by index), or 0 when the path is not all there.
 func lineOf(n *yaml.Node, p string) int {
+	_, line := lookup(n, p)
+	return line
+}
+
+// lookup is the value at dotted path p in mapping n, as written (an alias
+// is not followed), and the line of lineOf.
+func lookup(n *yaml.Node, p string) (*yaml.Node, int) {
 	line := 0
 	for elem := range strings.SplitSeq(p, ".") {
 		if n = deref(n); n == nil {
-			return 0
+			return nil, 0
 		}
 		var next *yaml.Node
 		switch n.Kind {
@@ -1108,11 +1090,11 @@ func lineOf(n *yaml.Node, p string) int {
 			}
 		}
 		if next == nil {
-			return 0
+			return nil, 0
 		}
 		n = next
 	}
-	return line
+	return n, line
 }
 
 // keyPath is the dotted path of a value in a block, made into text only
@@ -1132,10 +1114,10 @@ func (p *keyPath) String() string {
 	return strings.Join(keys, ".")
 }
 
-// join adds a key to a dotted path.
-func join(path, key string) string {
-	if path == "" {
-		return key
+// in puts the path, if any, before msg: "metadata: msg".
+func (p *keyPath) in(msg string) string {
+	if s := p.String(); s != "" {
+		return s + ": " + msg
 	}
-	return path + "." + key
+	return msg
 }
