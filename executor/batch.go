@@ -24,9 +24,6 @@ import (
 // started then come back cancelled without running.
 func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.Result {
 	results := make([]*tool.Result, len(calls))
-	if len(calls) == 0 {
-		return results
-	}
 	// Submission, in call order: this fixes the order of the lock queues.
 	states := make([]*callState, len(calls))
 	for i := range calls {
@@ -54,8 +51,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 // never stops its siblings.
 func (e *Executor) runAdmitted(ctx context.Context, cs *callState) (res *tool.Result) {
 	defer func() {
-		if p := recover(); p != nil {
-			cs.release()
+		if p := recover(); p != nil { // run has released the locks
 			res = extension.PanicResult(&cs.call, fmt.Sprintf("executor running call %q", cs.call.ID), p, debug.Stack())
 		}
 	}()

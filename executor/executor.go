@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -110,11 +111,7 @@ func WithExtensions(exts ...extension.Extension) Option {
 // WithTimeout sets the deadline for one run of a backend when neither the
 // call nor the tool's spec sets one. Zero or negative keeps DefaultTimeout.
 func WithTimeout(d time.Duration) Option {
-	return func(e *Executor) {
-		if d > 0 {
-			e.timeout = d
-		}
-	}
+	return func(e *Executor) { setPositive(&e.timeout, d) }
 }
 
 // WithDetach runs each backend in its own goroutine, so that a deadline is
@@ -132,11 +129,7 @@ func WithDetach() Option { return func(e *Executor) { e.detach = true } }
 // WithMaxArgBytes caps the size of a call's arguments; larger arguments are
 // refused before any decoding. Zero or negative keeps DefaultMaxArgBytes.
 func WithMaxArgBytes(n int) Option {
-	return func(e *Executor) {
-		if n > 0 {
-			e.maxArgBytes = n
-		}
-	}
+	return func(e *Executor) { setPositive(&e.maxArgBytes, n) }
 }
 
 // WithMaxOutputBytes caps what one result carries back, for every backend
@@ -146,11 +139,7 @@ func WithMaxArgBytes(n int) Option {
 // cannot be cut and stay JSON, fails the call with invalid_output. The cap
 // applies before a result is encoded for a model or an MCP client.
 func WithMaxOutputBytes(n int) Option {
-	return func(e *Executor) {
-		if n > 0 {
-			e.maxOutBytes = n
-		}
-	}
+	return func(e *Executor) { setPositive(&e.maxOutBytes, n) }
 }
 
 // New returns an executor for the tools of reg, or an error when the
@@ -349,14 +338,10 @@ func (e *Executor) notFound(name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "no tool named %q", name)
 	if s := e.reg.Suggest(name, 3); len(s) > 0 {
-		b.WriteString(": did you mean ")
 		for i, n := range s {
-			if i > 0 {
-				b.WriteString(" or ")
-			}
-			fmt.Fprintf(&b, "%q", n)
+			s[i] = strconv.Quote(n)
 		}
-		b.WriteString("?")
+		fmt.Fprintf(&b, ": did you mean %s?", strings.Join(s, " or "))
 	} else if names := e.reg.Names(); len(names) > 0 && len(names) <= 20 {
 		fmt.Fprintf(&b, ": available tools are %s", strings.Join(names, ", "))
 	}
@@ -451,6 +436,9 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	cancel()
 
 	res := o.res
+	if res == nil {
+		res = &tool.Result{}
+	}
 	switch {
 	case o.err != nil:
 		te := tool.AsError(o.err)
@@ -464,13 +452,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 				te = tool.Errorf(tool.CodeTimeout, "tool %q ran past its %v deadline and was stopped: ask for less work, or raise the timeout", spec.Name, timeout)
 			}
 		}
-		if res == nil {
-			res = &tool.Result{}
-		}
 		res.Error = te
-	case res == nil:
-		res = &tool.Result{}
-	case res.Error == nil && deadlineErr && !callerFirst:
+	case o.res != nil && res.Error == nil && deadlineErr && !callerFirst:
 		// An inline function that ignored its context and returned late:
 		// its result is kept, but the call did not meet its deadline.
 		res.Error = tool.Errorf(tool.CodeTimeout, "tool %q ignored its %v deadline and returned after %v: its result is kept with the call, which counts as timed out; make it honour ctx, or raise the timeout", spec.Name, timeout, elapsed.Round(time.Millisecond))
@@ -582,8 +565,12 @@ func (e *Executor) runDetached(ctx context.Context, backend tool.Tool, c tool.Ca
 		case o = <-done: // finished at the same moment: keep its answer
 		default:
 			abandoned = true
-			if gated {
-				abandoned = !waitGrace(done)
+			if gated { // give the backend a grace to stop
+				select {
+				case <-done:
+					abandoned = false
+				case <-time.After(abandonGrace):
+				}
 			}
 			o.err = ctx.Err()
 		}

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -329,12 +330,8 @@ func (t *jobTable) Jobs(ctx context.Context, f JobFilter) ([]JobStatus, error) {
 	}
 	t.mu.Lock()
 	t.pruneLocked(time.Now())
-	all := make([]*job, 0, len(t.byID))
-	for _, j := range t.byID {
-		all = append(all, j)
-	}
+	all := slices.SortedFunc(maps.Values(t.byID), func(a, b *job) int { return cmp.Compare(a.seq, b.seq) })
 	t.mu.Unlock()
-	slices.SortFunc(all, func(a, b *job) int { return cmp.Compare(a.seq, b.seq) })
 	var out []JobStatus
 	for _, j := range all {
 		if s := j.snapshot(); f.match(&s) {

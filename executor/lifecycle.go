@@ -159,11 +159,8 @@ func (cs *callState) release() { cs.tk.Swap(nil).Release() }
 
 // awaitLocks waits for every key of tk, or refuses at once under Refuse.
 func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callState) *tool.Error {
-	if tk.Ready() {
-		return nil
-	}
 	key, excl, holder, ok := tk.Waiting()
-	if !ok { // granted between the two looks
+	if !ok { // granted
 		return nil
 	}
 	access := "read"
@@ -219,17 +216,4 @@ func withMaxWait(ctx context.Context, d time.Duration) (context.Context, context
 		return context.WithTimeout(ctx, d)
 	}
 	return ctx, func() {}
-}
-
-// waitGrace waits up to abandonGrace for the backend to return. It reports
-// whether it did.
-func waitGrace(done <-chan outcome) bool {
-	t := time.NewTimer(abandonGrace)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
 }

@@ -41,15 +41,19 @@ func (o Overflow) String() string {
 	return "wait"
 }
 
+// setPositive sets *p to v when v is positive: most options keep their
+// default when given zero or a negative value.
+func setPositive[T int | time.Duration](p *T, v T) {
+	if v > 0 {
+		*p = v
+	}
+}
+
 // WithBatchConcurrency sets how many calls of one ExecuteBatch run at once.
 // Zero or negative keeps DefaultBatchConcurrency. Concurrency limits
 // (WithMaxConcurrency, ...) still apply on top of it.
 func WithBatchConcurrency(n int) Option {
-	return func(e *Executor) {
-		if n > 0 {
-			e.batchLimit = n
-		}
-	}
+	return func(e *Executor) { setPositive(&e.batchLimit, n) }
 }
 
 // WithMaxConcurrency limits how many backends run at once across the whole
@@ -127,12 +131,8 @@ func WithHistory(n int) Option {
 // a store given to WithJobStore keeps jobs by its own rules.
 func WithJobRetention(ttl time.Duration, keep int) Option {
 	return func(e *Executor) {
-		if ttl > 0 {
-			e.jobs.ttl = ttl
-		}
-		if keep > 0 {
-			e.jobs.max = keep
-		}
+		setPositive(&e.jobs.ttl, ttl)
+		setPositive(&e.jobs.max, keep)
 	}
 }
 

@@ -74,7 +74,7 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 	if len(merged) == 0 {
 		return nil
 	}
-	tk := &Ticket{tab: tab, owner: owner, ready: make(chan struct{}), released: make(chan struct{})}
+	tk := &Ticket{tab: tab, owner: owner, pending: len(merged), ready: make(chan struct{}), released: make(chan struct{})}
 	tab.mu.Lock()
 	defer tab.mu.Unlock()
 	if tab.queues == nil {
@@ -83,7 +83,6 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 	for _, r := range merged {
 		e := &entry{key: r.Key, excl: r.Exclusive, t: tk}
 		tk.entries = append(tk.entries, e)
-		tk.pending++
 		tab.queues[r.Key] = append(tab.queues[r.Key], e)
 	}
 	for _, e := range tk.entries {
