@@ -1006,13 +1006,7 @@ func (r *reader) kindErrors(implNode *yaml.Node, err error) {
 	var fp interface{ FieldPath() string }
 	if errors.As(err, &fp) && fp.FieldPath() != "" {
 		p := fp.FieldPath()
-		// The line of the field, or of the deepest key on its path.
-		for q := p; q != ""; q = q[:max(strings.LastIndexByte(q, '.'), 0)] {
-			if l := lineOf(implNode, q); l > 0 {
-				line = l
-				break
-			}
-		}
+		line = cmp.Or(lineOf(implNode, p), line) // of the field, or of the deepest key on its path
 		msg = "implementation." + p + ": " + err.Error()
 		if strings.HasPrefix(err.Error(), p) {
 			msg = "implementation." + err.Error()
@@ -1061,36 +1055,36 @@ func didYouMean(s string, known []string, listed string) string {
 }
 
 // lineOf is the line of the key at dotted path p in mapping n (a list's
-// elements by index), or 0 when the path is not all there.
+// elements by index) or, when the path is not all there, of the deepest key
+// on it that is; 0 when none is.
 func lineOf(n *yaml.Node, p string) int {
 	_, line := lookup(n, p)
 	return line
 }
 
-// lookup is the value at dotted path p in mapping n, as written (an alias
-// is not followed), and the line of lineOf.
+// lookup walks dotted path p from n as far as it goes: it returns the value
+// at its end as written (an alias is not followed), nil when the path is not
+// all there, and the line of lineOf.
 func lookup(n *yaml.Node, p string) (*yaml.Node, int) {
 	line := 0
 	for elem := range strings.SplitSeq(p, ".") {
-		if n = deref(n); n == nil {
-			return nil, 0
-		}
 		var next *yaml.Node
-		switch n.Kind {
-		case yaml.MappingNode:
+		switch n = deref(n); {
+		case n == nil:
+		case n.Kind == yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content) && next == nil; i += 2 {
 				if k := deref(n.Content[i]); k.Value == elem {
 					next, line = n.Content[i+1], k.Line
 				}
 			}
-		case yaml.SequenceNode:
+		case n.Kind == yaml.SequenceNode:
 			if i, err := strconv.Atoi(elem); err == nil && i >= 0 && i < len(n.Content) {
 				next = n.Content[i]
 				line = deref(next).Line
 			}
 		}
 		if next == nil {
-			return nil, 0
+			return nil, line
 		}
 		n = next
 	}
