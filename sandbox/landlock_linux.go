@@ -77,17 +77,25 @@ func socketFilterArch() uint32 {
 	return 0
 }
 
-// socketFilter is a seccomp program that lets socket(2) create unix sockets
-// only, and none unless allowUnix (EACCES otherwise), and refuses
-// io_uring_setup(2), through which sockets can be created without
-// socket(2). allowUnix is for kernels whose Landlock (ABI 9) decides which
-// unix socket paths may be connected to: before it, a unix socket is refused
-// outright, or a mode-666 host socket (under /run, /var/lib, beside the
-// workspace) would be reachable with the network off. socketpair(2) is
-// always allowed. System calls of another
-// architecture (32-bit compatibility mode) kill the process; x32 system
-// calls fail with ENOSYS. Everything else is allowed.
-func socketFilter(arch uint32, allowUnix bool) []unix.SockFilter {
+// landlockFilter is the seccomp program of a landlock run. It refuses
+// (EPERM) the System V IPC calls (shared memory, message queues,
+// semaphores) and the keyring calls (add_key, request_key, keyctl): a
+// landlock command shares the host's IPC namespace and its uid's user
+// keyring, which Landlock does not scope, so it could attach a host
+// process's mode-666 shared memory and write into it, and leave segments
+// and keys that later runs (and concurrent ones, and any local user)
+// read. With the network off (networkOff) it also lets socket(2) create
+// unix sockets only, and none unless allowUnix (EACCES otherwise), and
+// refuses io_uring_setup(2) (ENOSYS), through which sockets can be created
+// without socket(2). allowUnix is for kernels whose Landlock (ABI 9)
+// decides which unix socket paths may be connected to: before it, a unix
+// socket is refused outright, or a mode-666 host socket (under /run,
+// /var/lib, beside the workspace) would be reachable with the network off.
+// socketpair(2) is always allowed. System calls of another architecture
+// (32-bit compatibility mode, whose ipc(2) multiplexer the filter does not
+// look into) kill the process; x32 system calls fail with ENOSYS.
+// Everything else is allowed.
+func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 	const (
 		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
@@ -97,25 +105,60 @@ func socketFilter(arch uint32, allowUnix bool) []unix.SockFilter {
 		offNr, offArch, offArg0 = 0, 4, 16
 		x32Bit                  = 0x40000000
 	)
-	unixVerdict := uint32(unix.SECCOMP_RET_ALLOW)
-	if !allowUnix {
-		unixVerdict = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	allow := unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW}
+	errno := func(e unix.Errno) unix.SockFilter {
+		return unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(e)}
 	}
-	return []unix.SockFilter{
-		/* 0 */ {Code: ld, K: offArch},
-		/* 1 */ {Code: jeq, K: arch, Jt: 1, Jf: 0},
-		/* 2 */ {Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
-		/* 3 */ {Code: ld, K: offNr},
-		/* 4 */ {Code: jge, K: x32Bit, Jt: 7, Jf: 0}, // -> 12
-		/* 5 */ {Code: jeq, K: unix.SYS_SOCKET, Jt: 2, Jf: 0}, // -> 8
-		/* 6 */ {Code: jeq, K: unix.SYS_IO_URING_SETUP, Jt: 5, Jf: 0}, // -> 12
-		/* 7 */ {Code: ret, K: unix.SECCOMP_RET_ALLOW},
-		/* 8 */ {Code: ld, K: offArg0},
-		/* 9 */ {Code: jeq, K: unix.AF_UNIX, Jt: 0, Jf: 1}, // -> 10 or 11
-		/* 10 */ {Code: ret, K: unixVerdict},
-		/* 11 */ {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)},
-		/* 12 */ {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
+	prog := []unix.SockFilter{
+		{Code: ld, K: offArch},
+		{Code: jeq, K: arch, Jt: 1},
+		{Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
+		{Code: ld, K: offNr},
+		{Code: jge, K: x32Bit, Jf: 1},
+		errno(unix.ENOSYS),
 	}
+	// The accumulator holds the call's number between the blocks below.
+	refuse := func(nr uint32, verdict unix.SockFilter) {
+		prog = append(prog, unix.SockFilter{Code: jeq, K: nr, Jf: 1}, verdict)
+	}
+	for _, nr := range ipcCalls() {
+		refuse(nr, errno(unix.EPERM))
+	}
+	if networkOff {
+		refuse(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
+		unixVerdict := allow
+		if !allowUnix {
+			unixVerdict = errno(unix.EACCES)
+		}
+		prog = append(prog,
+			unix.SockFilter{Code: jeq, K: unix.SYS_SOCKET, Jf: 4},
+			unix.SockFilter{Code: ld, K: offArg0},
+			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
+			unixVerdict,
+			errno(unix.EACCES),
+		)
+	}
+	return append(prog, allow)
+}
+
+// ipcCalls are the System V IPC and keyring system calls of this
+// architecture that landlockFilter refuses.
+func ipcCalls() []uint32 {
+	calls := []uint32{
+		unix.SYS_SHMGET, unix.SYS_SHMAT, unix.SYS_SHMCTL,
+		unix.SYS_MSGGET, unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL,
+		unix.SYS_SEMGET, unix.SYS_SEMCTL,
+		unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL,
+	}
+	// semop(2) and semtimedop(2), which not every architecture has (x/sys/unix
+	// names them only where it does); the filter is written for these three.
+	switch runtime.GOARCH {
+	case "amd64":
+		calls = append(calls, 65, 220)
+	case "arm64", "riscv64":
+		calls = append(calls, 193, 192)
+	}
+	return calls
 }
 
 // llStarter starts one run's command from a thread restricted to the run's
@@ -163,10 +206,11 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 			err = errors.Join(err, s.allow(f, devFile&fsRights))
 		}
 	}
-	if p.networkOff {
-		// The availability check refuses the network off where there is
-		// no filter for the architecture.
-		s.filter = socketFilter(socketFilterArch(), p.abi >= 9)
+	// The availability check refuses the network off where there is no
+	// filter for the architecture; with the network on, such a host runs
+	// without one.
+	if arch := socketFilterArch(); arch != 0 {
+		s.filter = landlockFilter(arch, p.networkOff, p.abi >= 9)
 	}
 	if err != nil {
 		s.release()

@@ -1,0 +1,98 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// needPython skips (or fails in CI) without python3, whose ctypes makes the
+// raw system calls of these attacks.
+func needPython(t *testing.T) {
+	t.Helper()
+	if !haveBinary("python3") {
+		if os.Getenv("CI") != "" {
+			t.Fatal("python3 (the system-call client of these tests) must be installed in CI")
+		}
+		t.Skip("python3 (the system-call client of these tests) is not installed")
+	}
+}
+
+// ipcKeyringScript attaches the System V shared memory segment whose id is
+// argv[1] and writes into it, creates a segment of its own under the key
+// argv[2], and adds a key described argv[3] to the user keyring; with
+// argv[1] == "find" it looks for that key instead.
+const ipcKeyringScript = `
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.shmat.restype = ctypes.c_void_p
+libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+nr = {"x86_64": (248, 250), "aarch64": (217, 219), "riscv64": (217, 219)}[os.uname().machine]
+USER_KEYRING = ctypes.c_int(-4)
+if sys.argv[1] == "find":
+    k = libc.syscall(nr[1], 10, USER_KEYRING, b"user", sys.argv[3].encode(), 0)  # KEYCTL_SEARCH
+    if k > 0:
+        print("FOUND KEY")
+        libc.syscall(nr[1], 3, ctypes.c_long(k))  # KEYCTL_REVOKE: leave nothing behind
+    sys.exit(0)
+p = libc.shmat(int(sys.argv[1]), None, 0)
+if p and p != ctypes.c_void_p(-1).value:
+    ctypes.memmove(p, b"SANDBOX-WROTE", 13)
+    print("ATTACHED")
+if libc.shmget(int(sys.argv[2]), 4096, 0o1666) >= 0:  # IPC_CREAT | 0666
+    print("CREATED SEGMENT")
+if libc.syscall(nr[0], b"user", sys.argv[3].encode(), b"left-behind", 11, USER_KEYRING) > 0:
+    print("ADDED KEY")
+print("end")
+`
+
+// A landlock run shares the host's System V IPC and the user keyring of its
+// uid: there is no IPC namespace and Landlock (ABI 7) scopes neither. A
+// command attached a host process's mode-666 shared memory segment and wrote
+// into it (memory outside the workspace), left a segment of its own for a
+// later run or any local user, and put a key in uid 65534's user keyring
+// that the next run read back: state kept between runs, and a channel
+// between concurrent ones. (Seen succeeding on all three before the
+// filter refused those calls, with the network off and on.)
+func TestAttackLandlockIPCAndKeyrings(t *testing.T) {
+	needPython(t)
+	for _, network := range []bool{false, true} {
+		t.Run(fmt.Sprintf("network=%v", network), func(t *testing.T) {
+			attackIPCAndKeyrings(t, landlockEngine(t, WithWorkspace(workspaceDir(t)), WithNetwork(network)))
+		})
+	}
+}
+
+func attackIPCAndKeyrings(t *testing.T, sb Sandbox) {
+	host, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o666)
+	require.NoError(t, err)
+	defer unix.SysvShmCtl(host, unix.IPC_RMID, nil)
+	mem, err := unix.SysvShmAttach(host, 0, 0)
+	require.NoError(t, err)
+	defer unix.SysvShmDetach(mem)
+
+	key := 0x7b000000 + rand.IntN(1<<20)
+	desc := fmt.Sprintf("toolbelt-attack3-%d", rand.Int64())
+	out := sh(t, sb, `python3 -c "$1" "$2" "$3" "$4"`, ipcKeyringScript, fmt.Sprint(host), fmt.Sprint(key), desc)
+	left, lerr := unix.SysvShmGet(key, 0, 0)
+	if lerr == nil {
+		_, _ = unix.SysvShmCtl(left, unix.IPC_RMID, nil)
+	}
+	again := sh(t, sb, `python3 -c "$1" find "" "$2"`, ipcKeyringScript, desc)
+
+	require.Contains(t, string(out.Stdout), "end", "the attack did not run")
+	assert.False(t, strings.HasPrefix(string(mem), "SANDBOX-WROTE"), "the command wrote into a host process's shared memory")
+	assert.NotContains(t, string(out.Stdout), "ATTACHED")
+	assert.Error(t, lerr, "the run left a System V segment behind")
+	assert.NotContains(t, string(out.Stdout), "ADDED KEY")
+	assert.NotContains(t, string(again.Stdout), "FOUND KEY", "a later run read the key an earlier run left in the user keyring")
+}
