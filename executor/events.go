@@ -92,10 +92,8 @@ func (h *hub) publish(ev tool.Event) {
 // how many it lost. Read promptly, or give a larger Buffer. The Result in
 // an event is the caller's result: treat it as read-only.
 func (e *Executor) Subscribe(f EventFilter) (<-chan tool.Event, func()) {
-	size := f.Buffer
-	if size <= 0 {
-		size = DefaultEventBuffer
-	}
+	size := DefaultEventBuffer
+	setPositive(&size, f.Buffer)
 	f.Kinds = slices.Clone(f.Kinds)
 	f.Tools = slices.Clone(f.Tools)
 	f.Agents = slices.Clone(f.Agents)

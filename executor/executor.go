@@ -158,7 +158,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 		reg: reg, timeout: DefaultTimeout, maxArgBytes: DefaultMaxArgBytes, maxOutBytes: DefaultMaxOutputBytes,
 		batchLimit: DefaultBatchConcurrency, histSize: DefaultHistory,
 	}
-	e.jobs.ttl, e.jobs.max = DefaultJobRetention, DefaultJobsKept
+	e.jobs.byID, e.jobs.ttl, e.jobs.max = map[JobID]*job{}, DefaultJobRetention, DefaultJobsKept
 	for _, o := range opts {
 		if o != nil {
 			o(e)
@@ -371,7 +371,7 @@ type outcome struct {
 // runs the backend under the deadline, and validates the output.
 func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
 	call, spec := &req.Call, req.Spec
-	cs := stateFrom(ctx)
+	cs, _ := ctx.Value(stateKey{}).(*callState)
 	if cs == nil {
 		// A handler chain run outside Execute (extension tests): no
 		// locks, no events, a state of its own.
@@ -409,13 +409,10 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// backend that is still being killed.
 	gated := len(held) > 0 || cs.tk.Load() != nil
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
-	timeout := call.Timeout
-	if timeout <= 0 {
-		timeout = spec.Timeout
-	}
-	if timeout <= 0 {
-		timeout = e.timeout
-	}
+	// The call's timeout, else the spec's, else the executor's.
+	timeout := e.timeout
+	setPositive(&timeout, spec.Timeout)
+	setPositive(&timeout, call.Timeout)
 	began := time.Now()
 	deadline := began.Add(timeout)
 	// Whose deadline is it? The caller's, when it comes first.

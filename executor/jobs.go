@@ -137,9 +137,6 @@ func (t *jobTable) add(call tool.Call, now time.Time) *job {
 	// several instances can share a store, a log or a dashboard.
 	j := newJob(JobID("job-"+rand.Text()), call, now)
 	j.seq = t.seq
-	if t.byID == nil {
-		t.byID = make(map[JobID]*job)
-	}
 	t.byID[j.id] = j
 	return j
 }
@@ -150,16 +147,15 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 	j.status.State, j.status.Reason = JobDone, ""
 	j.status.CompletedAt, j.status.Result = now, res
 	j.mu.Unlock()
-	if j.seq == 0 {
-		close(j.done)
-		return
+	if j.seq != 0 {
+		// Into the retention list before waking the waiters, so that a
+		// caller whose Wait returned sees the job counted among the
+		// finished ones.
+		t.mu.Lock()
+		t.finished = append(t.finished, j)
+		t.pruneLocked(now)
+		t.mu.Unlock()
 	}
-	// Into the retention list before waking the waiters, so that a caller
-	// whose Wait returned sees the job counted among the finished ones.
-	t.mu.Lock()
-	t.finished = append(t.finished, j)
-	t.pruneLocked(now)
-	t.mu.Unlock()
 	close(j.done)
 }
 

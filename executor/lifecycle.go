@@ -50,12 +50,6 @@ func (cs *callState) jobID() JobID {
 
 type stateKey struct{}
 
-// stateFrom returns the state of the call whose context ctx is, or nil.
-func stateFrom(ctx context.Context) *callState {
-	cs, _ := ctx.Value(stateKey{}).(*callState)
-	return cs
-}
-
 // admit is a call's submission at start: it looks the tool up, asks it for
 // the call's resources and takes their lock ticket (so that submission
 // order is lock order), and announces the call. j is the call's job, if
@@ -174,8 +168,7 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 	wctx, cancel := withMaxWait(ctx, e.maxWait)
 	defer cancel()
 	began := time.Now()
-	err := tk.Wait(wctx)
-	if err == nil {
+	if tk.Wait(wctx) == nil {
 		return nil
 	}
 	if ctx.Err() == context.Canceled {
