@@ -274,14 +274,12 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 }
 
 // run is the life of one admitted call: the pipeline, then the bookkeeping
-// (history, final event, lock release, job completion). The pipeline gets
-// the executor's own copy of the call in a request that is zero otherwise;
-// it completes the request, and extensions may rewrite it.
+// (history, final event, lock release, job completion).
 func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 	defer cs.release() // also on a panic
 	res := cs.refused
 	if res == nil {
-		res = e.execute(cs.bind(ctx), &extension.Request{Call: cs.call}, cs.entry, cs.start)
+		res = e.execute(cs.bind(ctx), cs)
 	}
 	res.CallID, res.Tool = cs.call.ID, cs.call.Name
 	res.StartedAt = cs.start
@@ -292,8 +290,12 @@ func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 	return res
 }
 
-func (e *Executor) execute(ctx context.Context, req *extension.Request, entry *registry.Entry, start time.Time) *tool.Result {
-	call := &req.Call
+// execute is the pipeline: validation, then the extension chain. It runs
+// the executor's own copy of the call, in a request it completes and
+// extensions may rewrite.
+func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
+	req := &extension.Request{Call: cs.call}
+	call, entry := &req.Call, cs.entry
 	if call.Principal.ID == "" {
 		if p, ok := tool.PrincipalFrom(ctx); ok {
 			call.Principal = p
@@ -310,8 +312,8 @@ func (e *Executor) execute(ctx context.Context, req *extension.Request, entry *r
 		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, ferr))
 	}
 	call.Args = args
-	validated := time.Since(start)
-	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, args, start
+	validated := time.Since(cs.start)
+	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, args, cs.start
 	res := e.chain(ctx, req)
 	res.Timings.Validate = validated
 	return res
