@@ -526,9 +526,9 @@ func (r *reader) reporting() bool {
 	return r.count <= maxDecodeProblems
 }
 
-// at is the line of the key at dotted path p in the tool's definition, or
-// of the definition when the key is not there.
-func (r *reader) at(p string) int { return cmp.Or(lineOf(r.item, p), r.item.Line) }
+// at is the line of key in the tool's definition, or of the definition when
+// the key is not there.
+func (r *reader) at(key string) int { return cmp.Or(lineOf(r.item, key), r.item.Line) }
 
 // parseDoc checks a document's outline (a mapping with a non-empty tools
 // list of mappings), then checks and builds every tool.
@@ -1091,9 +1091,10 @@ func lookup(n *yaml.Node, p string) (*yaml.Node, int) {
 	return n, line
 }
 
-// keyPath is the dotted path of a value in a block, made into text only
-// for a message: the paths of a block's values together can be far longer
-// than the block (long keys over a long list).
+// keyPath is the dotted path of a value in a definition or a block (nil at
+// the top), made into text only for a message: the paths of a block's
+// values together can be far longer than the block (long keys over a long
+// list).
 type keyPath struct {
 	up  *keyPath
 	key string
