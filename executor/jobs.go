@@ -128,7 +128,8 @@ type jobTable struct {
 	max      int
 }
 
-func (t *jobTable) add(call tool.Call, now time.Time) *job {
+// add keeps a new job; cancel is set before anyone can find the job.
+func (t *jobTable) add(call tool.Call, now time.Time, cancel context.CancelFunc) *job {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.pruneLocked(now)
@@ -136,7 +137,7 @@ func (t *jobTable) add(call tool.Call, now time.Time) *job {
 	// Ids are globally unique (128 random bits), not per process: jobs of
 	// several instances can share a store, a log or a dashboard.
 	j := newJob(JobID("job-"+rand.Text()), call, now)
-	j.seq = t.seq
+	j.seq, j.cancel = t.seq, cancel
 	t.byID[j.id] = j
 	return j
 }
@@ -268,9 +269,8 @@ func (t *jobTable) Attach(run JobRunner) error {
 func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	e := t.e
 	start := time.Now()
-	j := t.add(call, start)
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	j.cancel = cancel
+	j := t.add(call, start, cancel)
 	cs := e.admit(call, j, start)
 	go func() {
 		defer cancel()
