@@ -197,3 +197,32 @@ func FuzzStringRule(f *testing.F) {
 		_ = Scrub(s, SecretValues([]byte(s), nil))
 	})
 }
+
+// Passwords given to a command on its command line, in the forms the
+// common clients take them: each was kept in plain text in logs, the
+// audit trail and events. What is not a password stays.
+func TestAttackCommandLinePasswords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"curl -u admin:hunter2 https://x", "curl -u admin:" + Mask + " https://x"},
+		{"curl -sS --user admin:hunter2 https://x", "curl -sS --user admin:" + Mask + " https://x"},
+		{"curl --user=admin:hunter2 x", "curl --user=admin:" + Mask + " x"},
+		{"curl -uadmin:hunter2 x", "curl -uadmin:" + Mask + " x"},
+		{"curl -U 'proxy:hunter 2' x", "curl -U 'proxy:" + Mask + "' x"},
+		{"curl --proxy-user proxy:hunter2 x", "curl --proxy-user proxy:" + Mask + " x"},
+		{"mysql -uroot -phunter2 db", "mysql -uroot -p" + Mask + " db"},
+		{"mysqldump -h db -u root -p'hunter 2' app", "mysqldump -h db -u root -p" + Mask + " app"},
+		{"sshpass -p hunter2 ssh host", "sshpass -p " + Mask + " ssh host"},
+		{"redis-cli -h cache -a hunter2 ping", "redis-cli -h cache -a " + Mask + " ping"},
+		{"docker login -u me -p hunter2 registry", "docker login -u me -p " + Mask + " registry"},
+		{"podman login --username me -p hunter2", "podman login --username me -p " + Mask},
+		// Not passwords.
+		{"curl -u admin https://x", "curl -u admin https://x"},
+		{"docker run -u 1000:1000 img", "docker run -u 1000:1000 img"},
+		{"mysql -p db", "mysql -p db"},
+		{"mkdir -p out && ssh -p 22 host", "mkdir -p out && ssh -p 22 host"},
+		{"git push -u origin main", "git push -u origin main"},
+		{"docker run -p 8080:80 img", "docker run -p 8080:80 img"},
+	} {
+		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
+	}
+}

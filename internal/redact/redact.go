@@ -14,9 +14,11 @@
 //  3. By default, secrets inside any string value (see String): passwords in
 //     URLs, Authorization and Cookie headers, bearer and basic credentials,
 //     name=value and name: value pairs and --name flags with secret names
-//     (JSON inside a string included), private key blocks, and the key
-//     shapes of AWS, GitHub, OpenAI, Anthropic, Slack and others. Only the
-//     secret part of the string is masked.
+//     (JSON inside a string included), private key blocks, passwords on
+//     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
+//     -p, redis-cli -a, docker login -p), and the key shapes of AWS,
+//     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of
+//     the string is masked.
 //  4. By default, values whose secret name is itself a value: the "value"
 //     of an object whose "name" or "key" looks secret ({"name":
 //     "Authorization", "value": "..."}), the element after a secret flag in
@@ -24,7 +26,7 @@
 //     whose first is a secret name (["X-Api-Key", "..."]).
 //
 // What it cannot see: a secret under a name that says nothing and in no
-// known shape ("curl -u bob:pw", "mysql -ppw"), and a secret encoded
+// known shape (a positional password: "htpasswd -b file bob pw"), and a secret encoded
 // (base64, percent-encoded, split across strings). Declare such fields in
 // Spec.Secrets. SecretValues and Scrub mask a call's secret values where a
 // tool echoes them (an error message).

@@ -12,6 +12,9 @@ import (
 // character, kept.
 const shapeStart = `(^|[^A-Za-z0-9])`
 
+// cmdValue is one command-line word: quoted, or up to white space.
+const cmdValue = `'[^']*'|"[^"]*"|[^\s'"]+`
+
 // stringRules find secrets inside strings: a value whose key says nothing
 // ("command", "url", "text") can still hold a password in a URL, a bearer
 // token in a curl command, a private key, or a provider's API key.
@@ -34,6 +37,14 @@ var stringRules = []struct {
 	{[]string{"ookie", "OOKIE"}, regexp.MustCompile(`(?i)((?:set-)?cookie\s*:\s*)[^'"\r\n]+`), "${1}" + Mask},
 	// A bare bearer or basic credential.
 	{[]string{"earer", "EARER", "asic", "ASIC"}, regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mask},
+	// Passwords on a client's command line, in the current command (not
+	// past a | ; & or line end): curl's user:password (-u, --user, -U,
+	// --proxy-user; the user stays), the MySQL clients' -pPASSWORD,
+	// sshpass -p, redis-cli -a, and a registry login's -p.
+	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-u|--user|-U|--proxy-user)(?:\s+|=)?['"][^'":\s]*:)[^'"]*`), "${1}" + Mask},
+	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-u|--user|-U|--proxy-user)(?:\s+|=)?[^\s:'"]*:)[^\s'"]+`), "${1}" + Mask},
+	{[]string{"mysql", "mariadb"}, regexp.MustCompile(`(\b(?:mysql[a-z]*|mariadb[a-z-]*)\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b[^|;&\n]*?\s-p|redis-cli\b[^|;&\n]*?\s-a|(?:docker|podman|nerdctl|buildah|skopeo|helm)\b[^|;&\n]*?\slogin\b[^|;&\n]*?\s-p)\s*)(` + cmdValue + `)`), "${1}" + Mask},
 	// Well-known key shapes.
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}`), "${1}" + Mask},                                        // AWS access key id
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
