@@ -3,11 +3,14 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,4 +98,45 @@ func attackIPCAndKeyrings(t *testing.T, sb Sandbox) {
 	assert.Error(t, lerr, "the run left a System V segment behind")
 	assert.NotContains(t, string(out.Stdout), "ADDED KEY")
 	assert.NotContains(t, string(again.Stdout), "FOUND KEY", "a later run read the key an earlier run left in the user keyring")
+}
+
+// The in-memory directories of a bwrap or gvisor run (/tmp, /dev/shm, and
+// bwrap's /var/tmp and /run) are tmpfs, whose pages count against no
+// process's address space: with a 128 MiB memory limit a command kept
+// 240 MiB in /tmp and as much in /dev/shm, and could have kept half the
+// host's memory in each (bwrap's default tmpfs size; gVisor's had no bound)
+// and so starved the host. Each now holds at most the memory limit. (Seen
+// succeeding first.)
+func TestAttackTmpfsOutgrowsMemoryLimit(t *testing.T) {
+	const limit = 128 << 20
+	const fill = `for d in "$@"; do
+  for i in 1 2 3 4; do head -c 62914560 /dev/zero > "$d/fill$i" 2>/dev/null || break; done
+  echo "$d $(cat "$d"/fill* | wc -c)"
+  rm -f "$d"/fill*
+done`
+	for _, tc := range []struct {
+		name string
+		dirs []string
+	}{
+		{EngineBwrap, []string{"/tmp", "/var/tmp", "/run", "/dev/shm"}},
+		{EngineGVisor, []string{"/tmp", "/dev/shm"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := engine(t, tc.name, WithWorkspace(workspaceDir(t)))
+			out, err := sb.Run(context.Background(), Spec{
+				Argv:   append([]string{"sh", "-c", fill, "sh"}, tc.dirs...),
+				Limits: Limits{Timeout: 60 * time.Second, Memory: limit},
+			})
+			require.NoError(t, err, "%s", out.Stderr)
+			t.Logf("stdout: %s", out.Stdout)
+			lines := strings.Split(strings.TrimSpace(string(out.Stdout)), "\n")
+			require.Len(t, lines, len(tc.dirs))
+			for _, l := range lines {
+				d, size, _ := strings.Cut(l, " ")
+				n, err := strconv.ParseInt(size, 10, 64)
+				require.NoError(t, err, l)
+				assert.LessOrEqual(t, n, int64(limit), "%s held more than the memory limit", d)
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"syscall"
 )
 
@@ -86,7 +87,7 @@ func (e *Bwrap) probe() error {
 	// The probe starts bwrap the way runs do: as the same user, as the init
 	// of a new pid namespace, with the same flags.
 	p := &plan{cred: e.cred(), pidns: true}
-	argv := append([]string{bin}, e.flags("/", "", "")...)
+	argv := append([]string{bin}, e.flags("/", "", "", 0)...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
@@ -117,8 +118,12 @@ func (e *Bwrap) cred() *syscall.Credential {
 }
 
 // flags are bwrap's options up to and including "--". ws is the workspace
-// ("" for none) and src where it is bound from ("" for ws itself).
-func (e *Bwrap) flags(dir, ws, src string) []string {
+// ("" for none) and src where it is bound from ("" for ws itself). Each
+// tmpfs holds at most tmpfsSize bytes (the memory limit; 0 for bwrap's
+// default, half the host's memory): its pages count against no process's
+// address space, so without a bound a command could keep the host's
+// memory in /tmp whatever its limit.
+func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64) []string {
 	f := []string{
 		"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 	}
@@ -136,11 +141,17 @@ func (e *Bwrap) flags(dir, ws, src string) []string {
 		"--ro-bind", "/proc/sys", "/proc/sys",
 		"--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
 	)
+	tmpfs := func(d string) {
+		if tmpfsSize > 0 {
+			f = append(f, "--size", strconv.FormatInt(tmpfsSize, 10))
+		}
+		f = append(f, "--tmpfs", d)
+	}
 	// Fresh, empty directories where host services keep their sockets and
 	// programs their temporary files.
 	for _, d := range []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"} {
 		if fi, err := os.Lstat(d); (err == nil && fi.IsDir()) || d == "/tmp" || d == "/dev/shm" {
-			f = append(f, "--tmpfs", d)
+			tmpfs(d)
 		}
 	}
 	if ws != "" {
@@ -154,7 +165,7 @@ func (e *Bwrap) flags(dir, ws, src string) []string {
 		// path to the workspace in it.
 		if cred := e.cred(); cred != nil {
 			if d := unsearchableAncestor(ws, cred.Uid, cred.Gid); d != "" {
-				f = append(f, "--tmpfs", d)
+				tmpfs(d)
 			}
 		}
 		f = append(f, "--bind", src, ws)
@@ -232,7 +243,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		p.cleanup = func() { filter.Close() }
 	}
 	argv := []string{e.bin, "--seccomp", "3"}
-	argv = append(argv, e.flags(dir, e.cfg.workspace, src)...)
+	argv = append(argv, e.flags(dir, e.cfg.workspace, src, lim.Memory)...)
 	argv = append(argv, rlimitArgs(e.prlimit, lim)...)
 	p.argv = append(argv, spec.Argv...)
 	if lim.Processes > 0 && (cred == nil && os.Geteuid() == 0 || cred != nil && cred.Uid == 0) {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 )
 
@@ -157,7 +158,9 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		Mounts: []ociMount{
 			{Destination: "/proc", Type: "proc", Source: "proc"},
 			{Destination: "/dev", Type: "tmpfs", Source: "tmpfs"},
-			{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs"},
+			{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: tmpfsSize(lim.Memory)},
+			// runsc mounts an unbounded tmpfs here unless the spec has one.
+			{Destination: "/dev/shm", Type: "tmpfs", Source: "tmpfs", Options: tmpfsSize(lim.Memory)},
 		},
 		Linux: ociLinux{Namespaces: []ociNamespace{{"pid"}, {"ipc"}, {"uts"}, {"mount"}}, Seccomp: gvisorSeccomp()},
 	}
@@ -214,6 +217,18 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	}
 	argv = append(argv, "run", "--bundle", bundle, "toolbelt-"+hex.EncodeToString(id[:]))
 	return &plan{argv: argv, env: env, dir: "/", exitSignals: true, cleanup: cleanup}, nil
+}
+
+// tmpfsSize is the mount option that bounds a tmpfs to the memory limit
+// (none for no limit). gVisor's tmpfs, left unbounded, grows the sandbox's
+// memory with what the command writes there, which counts against no
+// process's address space: a command with a 128 MiB limit kept as much of
+// the host's memory in /tmp and /dev/shm as it liked.
+func tmpfsSize(memory int64) []string {
+	if memory <= 0 {
+		return nil
+	}
+	return []string{"size=" + strconv.FormatInt(memory, 10)}
 }
 
 // gvisorSeccomp is the filter gVisor's kernel applies to the command
