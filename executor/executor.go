@@ -159,6 +159,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 		batchLimit: DefaultBatchConcurrency, histSize: DefaultHistory,
 	}
 	e.jobs.byID, e.jobs.ttl, e.jobs.max = map[JobID]*job{}, DefaultJobRetention, DefaultJobsKept
+	e.limits.tools, e.limits.live = map[string]int{}, map[scope]*limiter{}
 	for _, o := range opts {
 		if o != nil {
 			o(e)
@@ -266,7 +267,12 @@ func (e *Executor) Extensions() []extension.Extension {
 // error is the result's *tool.Error, nil on success. A nil ctx is the
 // caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	res := e.run(ctx, e.admit(call, nil, time.Now()))
+	return withError(e.run(ctx, e.admit(call, nil, time.Now())))
+}
+
+// withError returns res and its *tool.Error as the error: nil on success,
+// not a typed nil.
+func withError(res *tool.Result) (*tool.Result, error) {
 	if res.Error != nil {
 		return res, res.Error
 	}

@@ -389,14 +389,10 @@ func (e *Executor) Wait(ctx context.Context, id JobID) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := st.Result
-	if res == nil {
+	if st.Result == nil {
 		return nil, fmt.Errorf("executor: job %s is done but its store gave no result: the job store is broken", id)
 	}
-	if res.Error != nil {
-		return res, res.Error
-	}
-	return res, nil
+	return withError(st.Result)
 }
 
 // Cancel cancels the job: a job still pending or awaiting approval never

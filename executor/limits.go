@@ -55,9 +55,6 @@ func (l *limits) get(s scope, size int) *limiter {
 	lim := l.live[s]
 	if lim == nil {
 		lim = &limiter{scope: s, sem: semaphore.NewWeighted(int64(size)), size: size}
-		if l.live == nil {
-			l.live = map[scope]*limiter{}
-		}
 		l.live[s] = lim
 	}
 	lim.refs++

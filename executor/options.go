@@ -80,9 +80,6 @@ func WithToolConcurrency(n int, tools ...string) Option {
 			e.limits.tool = n
 			return
 		}
-		if e.limits.tools == nil {
-			e.limits.tools = make(map[string]int, len(tools))
-		}
 		for _, t := range tools {
 			e.limits.tools[t] = n
 		}
