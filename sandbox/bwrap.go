@@ -125,7 +125,7 @@ func (e *Bwrap) cred() *syscall.Credential {
 // memory in /tmp whatever its limit.
 func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64) []string {
 	f := []string{
-		"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 	}
 	if e.cfg.network != nil && *e.cfg.network {
 		f = append(f, "--share-net")
