@@ -35,18 +35,7 @@ func TestMkdirAllSwapRace(t *testing.T) {
 	require.NoError(t, err)
 	defer ws.Close()
 
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		d := filepath.Join(dir, "d")
-		for !stop.Load() {
-			for _, o := range []string{"glnk", "glnk", "slnk", "slnk"} {
-				_ = unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, filepath.Join(dir, o), unix.RENAME_EXCHANGE)
-			}
-		}
-	}()
+	stop := swapping(dir, "d", "glnk", "glnk", "slnk", "slnk")
 	made := 0
 	for range 3000 {
 		if ws.MkdirAll("d/new/sub", 0) == nil {
@@ -62,8 +51,7 @@ func TestMkdirAllSwapRace(t *testing.T) {
 			break
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 	assert.NoDirExists(t, filepath.Join(dir, "vendor/.git/hooks/new"))
 	assert.NoDirExists(t, filepath.Join(dir, "secrets/new"))
 	assert.Positive(t, made, "MkdirAll never succeeded while d was a real directory")
@@ -111,15 +99,7 @@ func TestReadDirSwapRace(t *testing.T) {
 	require.NoError(t, err)
 	defer ws.Close()
 
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for !stop.Load() {
-			_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, "a"), unix.AT_FDCWD, filepath.Join(dir, "slnk"), unix.RENAME_EXCHANGE)
-		}
-	}()
+	stop := swapping(dir, "a", "slnk")
 	listed := 0
 	for range 5000 {
 		entries, _, err := ws.ReadDirHidden("a")
@@ -136,8 +116,7 @@ func TestReadDirSwapRace(t *testing.T) {
 			break
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 	assert.Positive(t, listed, "ReadDirHidden never succeeded")
 }
 
@@ -243,17 +222,7 @@ func TestReadDirInfoIsOfTheListedDirectory(t *testing.T) {
 	require.NoError(t, err)
 	defer ws.Close()
 
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for !stop.Load() {
-			for _, o := range []string{"slnk", "slnk", "olnk", "olnk"} {
-				_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, "a"), unix.AT_FDCWD, filepath.Join(dir, o), unix.RENAME_EXCHANGE)
-			}
-		}
-	}()
+	stop := swapping(dir, "a", "slnk", "slnk", "olnk", "olnk")
 	for range 5000 {
 		entries, _, err := ws.ReadDirHidden("a")
 		if err != nil {
@@ -268,8 +237,7 @@ func TestReadDirInfoIsOfTheListedDirectory(t *testing.T) {
 			break
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 }
 
 // deepName is the name of each directory of a deep path: 200 of them make
@@ -345,17 +313,7 @@ func TestDeepPathSwapRace(t *testing.T) {
 	defer ws.Close()
 	deep := strings.Repeat(deepName+"/", n)
 
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for !stop.Load() {
-			for _, o := range []string{"slnk", "slnk", "glnk", "glnk"} {
-				_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, deepName), unix.AT_FDCWD, filepath.Join(dir, o), unix.RENAME_EXCHANGE)
-			}
-		}
-	}()
+	stop := swapping(dir, deepName, "slnk", "slnk", "glnk", "glnk")
 	for range 500 {
 		if b, err := ws.ReadFile(deep + "x"); err == nil && string(b) != "public" {
 			t.Errorf("ReadFile of a deep path returned %q behind a swapped-in symlink", b)
@@ -365,8 +323,7 @@ func TestDeepPathSwapRace(t *testing.T) {
 			break
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 	gitDeep := deepExists(t, filepath.Join(dir, "vendor/.git"), n-1, "w")
 	assert.False(t, gitDeep, "WriteFile wrote into vendor/.git behind a swapped-in symlink")
 }
@@ -389,15 +346,7 @@ func TestStatSwapRace(t *testing.T) {
 	require.NoError(t, err)
 	defer ws.Close()
 
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for !stop.Load() {
-			_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, "a"), unix.AT_FDCWD, filepath.Join(dir, "slnk"), unix.RENAME_EXCHANGE)
-		}
-	}()
+	stop := swapping(dir, "a", "slnk")
 	seen := 0
 	for range 5000 {
 		fi, err := ws.Stat("a")
@@ -410,7 +359,23 @@ func TestStatSwapRace(t *testing.T) {
 			break
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 	assert.Positive(t, seen, "Stat never succeeded")
+}
+
+// swapping exchanges dir/name with each of dir/others in turn
+// (RENAME_EXCHANGE), over and over, until the returned stop is called.
+func swapping(dir, name string, others ...string) (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !done.Load() {
+			for _, o := range others {
+				_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(dir, name), unix.AT_FDCWD, filepath.Join(dir, o), unix.RENAME_EXCHANGE)
+			}
+		}
+	}()
+	return func() { done.Store(true); wg.Wait() }
 }
