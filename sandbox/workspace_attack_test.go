@@ -90,15 +90,7 @@ func TestReadDirSwapRace(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a/readme"), nil, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets/id.key"), nil, 0o644))
 	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "slnk")))
-	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
-		if Match("secrets/*.key", rel) {
-			return "secrets/*.key"
-		}
-		return ""
-	}))
-	require.NoError(t, err)
-	defer ws.Close()
-
+	ws := hidingKeys(t, dir)
 	stop := swapping(dir, "a", "slnk")
 	listed := 0
 	for range 5000 {
@@ -337,15 +329,7 @@ func TestStatSwapRace(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a"), nil, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets/id.key"), make([]byte, 4321), 0o600))
 	require.NoError(t, os.Symlink("secrets/id.key", filepath.Join(dir, "slnk")))
-	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
-		if Match("secrets/*.key", rel) {
-			return "secrets/*.key"
-		}
-		return ""
-	}))
-	require.NoError(t, err)
-	defer ws.Close()
-
+	ws := hidingKeys(t, dir)
 	stop := swapping(dir, "a", "slnk")
 	seen := 0
 	for range 5000 {
@@ -378,4 +362,18 @@ func swapping(dir, name string, others ...string) (stop func()) {
 		}
 	}()
 	return func() { done.Store(true); wg.Wait() }
+}
+
+// hidingKeys opens dir as a workspace that hides secrets/*.key.
+func hidingKeys(t *testing.T, dir string) *Workspace {
+	t.Helper()
+	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
+		if Match("secrets/*.key", rel) {
+			return "secrets/*.key"
+		}
+		return ""
+	}))
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	return ws
 }
