@@ -171,3 +171,29 @@ echo end`
 		})
 	}
 }
+
+// A landlock command run WithUser(0, 0) owns root's files in the workspace
+// and needs no capability to chmod them: it left a root-owned setuid copy of
+// a program there (-rwsr-xr-x root), which any local user who reaches the
+// workspace runs as root; run as 65534 it leaves setuid-nobody programs.
+// bwrap and gVisor refuse the bits by seccomp (TestAttackIdmappedSetuidRoot);
+// landlock's filter now does too. (Seen succeeding first.)
+func TestAttackLandlockSetuidRoot(t *testing.T) {
+	requireRoot(t)
+	needPython(t)
+	const script = `cp /bin/true ./suid && chmod 4755 ./suid; chmod g+s ./suid
+python3 -c 'import os; os.close(os.open("made", os.O_CREAT | os.O_WRONLY, 0o4755))' 2>/dev/null
+echo end`
+	for _, opts := range [][]Option{{WithUser(0, 0)}, nil, {WithUser(0, 0), WithNetwork(true)}} {
+		ws := workspaceDir(t)
+		sb := landlockEngine(t, append(opts, WithWorkspace(ws))...)
+		out := sh(t, sb, script)
+		require.Contains(t, string(out.Stdout), "end", "the attack did not run")
+		for _, f := range []string{"suid", "made"} {
+			fi, err := os.Stat(filepath.Join(ws, f))
+			if err == nil {
+				assert.Zero(t, fi.Mode()&(os.ModeSetuid|os.ModeSetgid), "%s: %v", f, fi.Mode())
+			}
+		}
+	}
+}

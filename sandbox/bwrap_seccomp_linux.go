@@ -42,16 +42,14 @@ type modeArg struct {
 // architecture kill the process; x32 ones fail with ENOSYS.
 func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	const (
-		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
-		ret  = unix.BPF_RET | unix.BPF_K
+		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		ret = unix.BPF_RET | unix.BPF_K
 		// Offsets in struct seccomp_data; an argument's low half (little
 		// endian).
 		offNr, offArch, offArgs = 0, 4, 16
 		x32Bit                  = 0x40000000
-		tmpfile                 = 0o20000000 // __O_TMPFILE
 	)
 	arg := func(i int) uint32 { return uint32(offArgs + 8*i) }
 	allow := unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW}
@@ -71,21 +69,7 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 		prog = append(prog, unix.SockFilter{Code: ld, K: offNr}, unix.SockFilter{Code: jeq, K: nr, Jf: uint8(len(body))})
 		prog = append(prog, body...)
 	}
-	for _, c := range modeCalls() {
-		body := []unix.SockFilter{
-			{Code: ld, K: arg(c.mode)},
-			{Code: jset, K: setIDBits, Jf: 1},
-			errno(unix.EPERM),
-			allow,
-		}
-		if c.flags >= 0 {
-			body = append([]unix.SockFilter{
-				{Code: ld, K: arg(c.flags)},
-				{Code: jset, K: unix.O_CREAT | tmpfile, Jf: uint8(len(body) - 1)}, // -> allow
-			}, body...)
-		}
-		block(c.nr, body...)
-	}
+	prog = append(prog, setIDBlocks()...)
 	block(unix.SYS_OPENAT2, errno(unix.ENOSYS))
 	block(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
 	if unixOff {
@@ -100,6 +84,43 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 			allow)
 	}
 	return append(prog, allow)
+}
+
+// setIDBlocks is the part of a seccomp program (after the architecture
+// check) that refuses (EPERM) to give a file the setuid or setgid bit, by
+// chmod or at creation (see bwrapFilter); the landlock engine's filter has
+// it too. Each block loads the call's number, and jumps past itself for
+// another call; a matched call returns.
+func setIDBlocks() []unix.SockFilter {
+	const (
+		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+		// Offsets in struct seccomp_data; an argument's low half (little
+		// endian).
+		offNr, offArgs = 0, 16
+		tmpfile        = 0o20000000 // __O_TMPFILE
+	)
+	arg := func(i int) uint32 { return uint32(offArgs + 8*i) }
+	var prog []unix.SockFilter
+	for _, c := range modeCalls() {
+		body := []unix.SockFilter{
+			{Code: ld, K: arg(c.mode)},
+			{Code: jset, K: setIDBits, Jf: 1},
+			{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+			{Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		}
+		if c.flags >= 0 {
+			body = append([]unix.SockFilter{
+				{Code: ld, K: arg(c.flags)},
+				{Code: jset, K: unix.O_CREAT | tmpfile, Jf: uint8(len(body) - 1)}, // -> allow
+			}, body...)
+		}
+		prog = append(prog, unix.SockFilter{Code: ld, K: offNr}, unix.SockFilter{Code: jeq, K: c.nr, Jf: uint8(len(body))})
+		prog = append(prog, body...)
+	}
+	return prog
 }
 
 // bwrapFilterFile writes the filter into a memory file for bwrap to read

@@ -78,7 +78,10 @@ func socketFilterArch() uint32 {
 }
 
 // landlockFilter is the seccomp program of a landlock run. It refuses
-// (EPERM) the System V IPC calls (shared memory, message queues,
+// (EPERM) to give a file the setuid or setgid bit, by chmod or at creation
+// (setIDBlocks): a command run WithUser(0, 0) owns root's files in the
+// workspace, and left setuid-root programs there for any local user who
+// reaches it. It refuses (EPERM) the System V IPC calls (shared memory, message queues,
 // semaphores) and the keyring calls (add_key, request_key, keyctl): a
 // landlock command shares the host's IPC namespace and its uid's user
 // keyring, which Landlock does not scope, so it could attach a host
@@ -118,6 +121,7 @@ func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 		errno(unix.ENOSYS),
 	}
 	// The accumulator holds the call's number between the blocks below.
+	prog = append(prog, setIDBlocks()...)
 	refuse := func(nr uint32, verdict unix.SockFilter) {
 		prog = append(prog, unix.SockFilter{Code: jeq, K: nr, Jf: 1}, verdict)
 	}
