@@ -52,7 +52,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 func (e *Executor) runAdmitted(ctx context.Context, cs *callState) (res *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil { // run has released the locks
-			res = extension.PanicResult(&cs.call, fmt.Sprintf("executor running call %q", cs.call.ID), p, debug.Stack())
+			res = extension.PanicResult(&tool.Call{ID: cs.call.ID, Name: cs.call.Name}, fmt.Sprintf("executor running call %q", cs.call.ID), p, debug.Stack())
 		}
 	}()
 	cs.start = time.Now()

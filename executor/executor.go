@@ -296,11 +296,9 @@ func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 	return res
 }
 
-// execute is the pipeline: validation, then the extension chain. It runs
-// the executor's own copy of the call, in a request it completes and
-// extensions may rewrite.
+// execute is the pipeline: validation, then the extension chain.
 func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
-	req := &extension.Request{Call: cs.call}
+	req := &cs.req
 	call, entry := &req.Call, cs.entry
 	if call.Principal.ID == "" {
 		if p, ok := tool.PrincipalFrom(ctx); ok {
@@ -383,7 +381,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if cs == nil {
 		// A handler chain run outside Execute (extension tests): no
 		// locks, no events, a state of its own.
-		cs = &callState{e: e, call: *call}
+		cs = &callState{e: e, call: identOf(call)}
 	}
 	var entry *registry.Entry // looked up again for rewritten arguments
 	if !bytes.Equal(call.Args, req.Validated) {
@@ -415,7 +413,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// A call holding locks or slots keeps them until its backend has really
 	// stopped (within a grace), so the next writer never overlaps a
 	// backend that is still being killed.
-	gated := len(held) > 0 || cs.tk.Load() != nil
+	gated := held != slots{} || cs.tk.Load() != nil
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	// The call's timeout, else the spec's, else the executor's.
 	timeout := e.timeout

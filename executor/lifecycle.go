@@ -18,15 +18,18 @@ import (
 const abandonGrace = time.Second
 
 // callState is the executor's record of one call: the call as received,
-// its lock ticket, its job, and the subscribers to its events. The call's
-// context carries it (context.WithValue under stateKey), so that the
-// innermost handler finds it; a call run from inside another (a sub-agent)
-// has its own, which hides the outer one.
+// its request, its lock ticket, its job, and the subscribers to its
+// events. The call's context carries it (context.WithValue under
+// stateKey), so that the innermost handler finds it; a call run from
+// inside another (a sub-agent) has its own, which hides the outer one.
 type callState struct {
 	e *Executor
 	// call is the call as received: extensions may rewrite the request's
 	// copy, but the events, the result and the history echo this one.
-	call  tool.Call
+	call ident
+	// req is the pipeline's request: its Call is the executor's own copy
+	// of the call, which the pipeline completes and extensions may rewrite.
+	req   extension.Request
 	entry *registry.Entry // nil for an unknown tool
 	start time.Time
 	job   *job
@@ -48,6 +51,12 @@ func (cs *callState) jobID() JobID {
 	return cs.job.id
 }
 
+// ident is what a call's state keeps of the call as received: its
+// identity, which events, results and history records carry.
+type ident struct{ ID, Name, Agent, Provider, Session string }
+
+func identOf(c *tool.Call) ident { return ident{c.ID, c.Name, c.Agent, c.Provider, c.Session} }
+
 type stateKey struct{}
 
 // admit is a call's submission at start: it looks the tool up, asks it for
@@ -55,12 +64,12 @@ type stateKey struct{}
 // order is lock order), and announces the call. j is the call's job, if
 // it is one.
 func (e *Executor) admit(call tool.Call, j *job, start time.Time) *callState {
-	cs := &callState{e: e, call: call, start: start, job: j}
+	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
 	if cs.entry != nil {
 		if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ok {
-			rs, cs.refused = declared(d, &cs.call)
+			rs, cs.refused = declared(d, &cs.req.Call)
 		}
 	}
 	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))

@@ -13,10 +13,10 @@ import (
 )
 
 // limits are the concurrency limits of an executor: the options' sizes,
-// and a limiter for each scope (the executor, an agent, a tool) while a
-// call runs or waits in it. Each limiter is a FIFO semaphore
-// (golang.org/x/sync/semaphore): a call that waits is served before any
-// that comes later, and TryAcquire never overtakes a waiter.
+// and a limiter for each scope that has a limit (the executor, a tool, an
+// agent while one of its calls runs or waits). Each limiter is a FIFO
+// semaphore (golang.org/x/sync/semaphore): a call that waits is served
+// before any that comes later, and TryAcquire never overtakes a waiter.
 type limits struct {
 	global, agent, tool int
 	tools               map[string]int
@@ -61,36 +61,43 @@ func (l *limits) get(s scope, size int) *limiter {
 	return lim
 }
 
-// put drops the caller's use of a limiter, and the limiter with its last
-// user: memory stays in proportion to the agents and tools with calls
-// running or waiting, however many come and go.
+// put drops the caller's use of a limiter, and an agent's limiter with its
+// last user: memory stays in proportion to the agents with calls running
+// or waiting, however many come and go. The executor's limiter and the
+// tools' stay, bounded by the registered tools.
 func (l *limits) put(lim *limiter) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if lim.refs--; lim.refs == 0 {
+	if lim.refs--; lim.refs == 0 && lim.kind == "agent" {
 		delete(l.live, lim.scope)
 	}
 }
 
+// slots are the limiters of a tool, an agent and the executor whose slot
+// one backend run holds; nil where there is no limit.
+type slots [3]*limiter
+
 // release gives back the slots acquire took.
-func (l *limits) release(held []*limiter) {
+func (l *limits) release(held slots) {
 	for _, lim := range held {
-		lim.sem.Release(1)
-		l.put(lim)
+		if lim != nil {
+			lim.sem.Release(1)
+			l.put(lim)
+		}
 	}
 }
 
 // acquire takes the call's slots, narrowest first (tool, agent, global),
 // so that a call blocked on its own agent's limit holds no global slot.
 // Every call takes them in the same order, which rules out deadlock.
-func (l *limits) acquire(ctx context.Context, maxWait time.Duration, cs *callState) ([]*limiter, *tool.Error) {
+func (l *limits) acquire(ctx context.Context, maxWait time.Duration, cs *callState) (slots, *tool.Error) {
 	call := &cs.call
 	toolSize, ok := l.tools[call.Name]
 	if !ok {
 		toolSize = l.tool
 	}
-	var held []*limiter
-	for _, want := range [...]struct {
+	var held slots
+	for i, want := range [...]struct {
 		scope
 		size int
 	}{{scope{"tool", call.Name}, toolSize}, {scope{"agent", call.Agent}, l.agent}, {scope{}, l.global}} {
@@ -101,9 +108,9 @@ func (l *limits) acquire(ctx context.Context, maxWait time.Duration, cs *callSta
 		if err := l.take(ctx, maxWait, lim, cs); err != nil {
 			l.put(lim)
 			l.release(held)
-			return nil, err
+			return slots{}, err
 		}
-		held = append(held, lim)
+		held[i] = lim
 	}
 	return held, nil
 }
