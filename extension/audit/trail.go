@@ -89,6 +89,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -470,8 +471,14 @@ func stamp(rec *Record) {
 // queues it, so errors and order are the caller's; the syncer encodes and
 // chains the queue off the caller's path (chainQueued).
 func (t *Trail) enqueue(rec Record) error {
-	if y := rec.Time.Year(); !rec.Time.IsZero() && (y < 0 || y > 9999) {
-		return fmt.Errorf("audit: record time %v: the year must be in [0, 9999]", rec.Time)
+	// JSON holds a time only when its year (in UTC, as it is written) is
+	// in [0, 9999], and no NaN or infinite number.
+	stamp(&rec)
+	if y := rec.Time.Year(); y < 0 || y > 9999 {
+		return fmt.Errorf("audit: record time %v: the year must be in [0, 9999] in UTC", rec.Time)
+	}
+	if math.IsNaN(rec.DurationMS) || math.IsInf(rec.DurationMS, 0) {
+		return fmt.Errorf("audit: record duration_ms %v: not a number JSON can hold", rec.DurationMS)
 	}
 	if len(rec.Args) > 0 {
 		// A copy: the caller may reuse its buffer once Write returns.
@@ -499,7 +506,6 @@ func (t *Trail) enqueue(rec Record) error {
 	if err := t.usableLocked(); err != nil {
 		return err
 	}
-	stamp(&rec)
 	t.last++
 	rec.Seq = t.last
 	t.queue = append(t.queue, rec)
