@@ -50,3 +50,32 @@ func TestQueueIsBounded(t *testing.T) {
 		t.Fatalf("verified %d records, want %d", rep.Records, maxQueue+1)
 	}
 }
+
+// Head chains the queue without writing it: that must not hide the
+// records it chained from the bound, or a program that polls Head keeps
+// any number of records in memory, all lost to a crash.
+func TestQueueBoundCountsRecordsHeadChained(t *testing.T) {
+	w := &memWriter{}
+	tr, err := New(w, WithSyncInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.closeSyncer() // nobody else drains the queue
+	for i := range 2 * maxQueue {
+		if err := tr.Write(Record{Kind: KindIntent, Tool: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if i%1000 == 0 {
+			tr.Head()
+		}
+		tr.mu.Lock()
+		pending := tr.last - tr.durSeq
+		tr.mu.Unlock()
+		if pending > maxQueue {
+			t.Fatalf("after %d Writes, %d records are not durable, more than the bound %d", i+1, pending, maxQueue)
+		}
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -54,8 +54,9 @@
 // microsecond) instead of the encoding, redaction and HMAC (several): see
 // the README's benchmarks. A Write that finds 65,536 records waiting (the
 // goroutine cannot keep up) flushes them itself. A crash of either kind can
-// then lose the records accepted since the last flush: at most d's worth,
-// and never more than 65,536. What survives is always a valid chain prefix. Durable reports how far
+// then lose the records accepted since the last flush: about d's worth (more
+// when the disk is slower than the writers), and never more than 65,536.
+// What survives is always a valid chain prefix. Durable reports how far
 // the trail is known to be on disk; Flush and Close write and fsync what is
 // in memory. When a flush fails (a full disk) the records stay in memory
 // and every Write first retries the flush, failing closed until it works.
@@ -287,11 +288,12 @@ func WithErrorHandler(fn func(error)) Option {
 }
 
 // WithHead continues a chain written elsewhere: the next record gets seq+1
-// and prev hash. Use it with New when w appends to an existing trail.
+// and prev hash, and Durable starts at seq. Use it with New when w appends
+// to an existing trail.
 func WithHead(seq uint64, hash string) Option {
 	return func(c *config) {
 		if c.t != nil {
-			c.t.seq, c.t.head, c.t.last = seq, hash, seq
+			c.t.seq, c.t.head, c.t.last, c.t.durSeq = seq, hash, seq, seq
 		}
 	}
 }
@@ -490,10 +492,29 @@ func (t *Trail) enqueue(rec Record) error {
 		}
 	}
 	rec.Roles = slices.Clone(rec.Roles)
-	t.mu.Lock()
-	behind := t.stalled != nil || len(t.queue) >= maxQueue
-	t.mu.Unlock()
-	if behind {
+	for {
+		t.mu.Lock()
+		if err := t.usableLocked(); err != nil {
+			t.mu.Unlock()
+			return err
+		}
+		// Records accepted and not yet durable, queued or chained (Head
+		// chains without writing): the bound counts both.
+		pending := t.last - t.durSeq
+		if t.stalled == nil && pending < maxQueue {
+			t.last++
+			rec.Seq = t.last
+			t.queue = append(t.queue, rec)
+			t.mu.Unlock()
+			if pending+1 >= kickRecords {
+				select {
+				case t.kick <- struct{}{}:
+				default:
+				}
+			}
+			return nil
+		}
+		t.mu.Unlock()
 		// A failed flush is retried first (failing closed until it
 		// works), and a queue the syncer cannot keep up with is flushed
 		// by its writers.
@@ -501,21 +522,6 @@ func (t *Trail) enqueue(rec Record) error {
 			return err
 		}
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := t.usableLocked(); err != nil {
-		return err
-	}
-	t.last++
-	rec.Seq = t.last
-	t.queue = append(t.queue, rec)
-	if len(t.queue) >= kickRecords {
-		select {
-		case t.kick <- struct{}{}:
-		default:
-		}
-	}
-	return nil
 }
 
 // kickRecords is how many records WithSyncInterval lets wait before it
