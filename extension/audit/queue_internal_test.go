@@ -79,3 +79,28 @@ func TestQueueBoundCountsRecordsHeadChained(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The extension's records are redacted when they are encoded, after Write
+// returned: Write keeps its own copy of the secret paths, so a spec whose
+// Secrets change afterwards (reloaded, edited in place) cannot unmask an
+// argument the call's spec declared secret.
+func TestSyncIntervalCopiesSecretPaths(t *testing.T) {
+	w := &memWriter{}
+	tr, err := New(w, WithSyncInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := []string{"color"}
+	var rec Record
+	tr.setArgs(&rec, []byte(`{"color":"vermilion-7731","size":3}`), secrets)
+	if err := tr.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	secrets[0] = "size"
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(w.Bytes(), []byte("vermilion-7731")) {
+		t.Fatalf("the secret argument reached the trail: %s", w.Bytes())
+	}
+}

@@ -491,7 +491,10 @@ func (t *Trail) enqueue(rec Record) error {
 			return errors.New("audit: record args: not valid JSON: pass the call's arguments as a JSON value")
 		}
 	}
+	// Copies: the caller may change its slices once Write returns, and the
+	// secret paths are read when the record is encoded.
 	rec.Roles = slices.Clone(rec.Roles)
+	rec.secrets = slices.Clone(rec.secrets)
 	for {
 		t.mu.Lock()
 		if err := t.usableLocked(); err != nil {
