@@ -2,7 +2,13 @@ package audit_test
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,3 +50,76 @@ func TestSyncIntervalRefusesUnencodableRecords(t *testing.T) {
 		})
 	}
 }
+
+// Many writers, Flush, Head and Close at once: every Write that returned
+// nil is in the file exactly once, in one chain, and no checkpoint claims
+// more than the file holds.
+func TestSyncIntervalConcurrentWritersFlushHeadClose(t *testing.T) {
+	for round := range 5 {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "audit.jsonl")
+		pub, priv, err := ed25519.GenerateKey(nil)
+		require.NoError(t, err)
+		var cps bytes.Buffer
+		var cpMu sync.Mutex
+		sink := writerFunc(func(p []byte) (int, error) { cpMu.Lock(); defer cpMu.Unlock(); return cps.Write(p) })
+		tr, err := audit.Open(path, audit.WithSyncInterval(time.Millisecond), audit.WithCheckpoints(priv, sink, 7))
+		require.NoError(t, err)
+		var ok sync.Map // call id → true for each Write that returned nil
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range 400 {
+					id := fmt.Sprintf("%d-%d-%d", round, g, i)
+					if tr.Write(audit.Record{Kind: audit.KindIntent, Tool: "x", CallID: id, Args: json.RawMessage(`{"i":1}`)}) == nil {
+						ok.Store(id, true)
+					}
+					switch i % 50 {
+					case 10:
+						_ = tr.Flush()
+					case 20:
+						tr.Head()
+					case 30:
+						tr.Durable()
+					}
+				}
+			})
+		}
+		time.Sleep(time.Duration(round) * 2 * time.Millisecond)
+		require.NoError(t, tr.Close())
+		wg.Wait()
+
+		rep, err := audit.Verify(path)
+		require.NoError(t, err)
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		seen := map[string]int{}
+		for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			var rec audit.Record
+			require.NoError(t, json.Unmarshal(line, &rec))
+			seen[rec.CallID]++
+		}
+		n := 0
+		ok.Range(func(k, _ any) bool {
+			n++
+			assert.Equal(t, 1, seen[k.(string)], "record %s acknowledged by Write", k)
+			return true
+		})
+		assert.Equal(t, n, rep.Records, "the file holds exactly the acknowledged records")
+		cpMu.Lock()
+		list, err := audit.ReadCheckpoints(bytes.NewReader(cps.Bytes()), pub)
+		cpMu.Unlock()
+		require.NoError(t, err)
+		for _, cp := range list {
+			_, err := audit.Verify(path, audit.AgainstCheckpoint(cp))
+			require.NoError(t, err)
+		}
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

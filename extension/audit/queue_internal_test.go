@@ -2,6 +2,9 @@ package audit
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -102,5 +105,54 @@ func TestSyncIntervalCopiesSecretPaths(t *testing.T) {
 	}
 	if bytes.Contains(w.Bytes(), []byte("vermilion-7731")) {
 		t.Fatalf("the secret argument reached the trail: %s", w.Bytes())
+	}
+}
+
+// flakyFile writes part of one batch and fails (a disk filling up, then
+// freed), then works again.
+type flakyFile struct {
+	*os.File
+	failed bool
+}
+
+func (f *flakyFile) Write(p []byte) (int, error) {
+	if !f.failed && len(p) > 10 {
+		f.failed = true
+		n, _ := f.File.Write(p[:len(p)/2])
+		return n, syscall.ENOSPC
+	}
+	return f.File.Write(p)
+}
+
+// A flush that writes part of its lines and fails is cut back and retried
+// whole: every record is in the file once and the chain verifies.
+func TestSyncIntervalPartialFlushIsRetriedWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	tr, err := Open(path, WithSyncInterval(time.Hour), WithErrorHandler(func(error) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.w = &flakyFile{File: tr.file}
+	for range 5 {
+		if err := tr.Write(Record{Tool: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tr.Flush(); err == nil {
+		t.Fatal("the partial write was not reported")
+	}
+	tr.Head() // chains nothing new
+	if err := tr.Write(Record{Tool: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Verify(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Records != 6 {
+		t.Fatalf("%d records, want 6", rep.Records)
 	}
 }
