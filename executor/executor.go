@@ -327,7 +327,6 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 // about a call that never reached the chain, so that logs, metrics and the
 // audit trail account for every call, not only the valid ones.
 func (e *Executor) refused(ctx context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) *tool.Result {
-	res.CallID, res.Tool = call.ID, call.Name
 	for _, o := range e.observers {
 		func() {
 			defer func() { _ = recover() }() // an observer's panic must not lose the result

@@ -115,7 +115,7 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 	}
 	c := &cs.call
 	r := Record{
-		CallID: c.ID, Tool: c.Name, Agent: c.Agent, Session: c.Session, JobID: cs.jobID(),
+		CallID: c.ID, Tool: c.Name, Agent: c.Agent, Session: c.Session, JobID: c.JobID,
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if res.Error != nil {

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime/debug"
@@ -43,19 +44,17 @@ type callState struct {
 	tk atomic.Pointer[keylock.Ticket]
 }
 
-// jobID is the id of the call's job, empty for a call that is not one.
-func (cs *callState) jobID() JobID {
-	if cs.job == nil {
-		return ""
-	}
-	return cs.job.id
+// ident is what a call's state keeps of the call as received: its
+// identity, which events, results and history records carry. JobID is
+// empty for a call that is not a job.
+type ident struct {
+	ID, Name, Agent, Provider, Session string
+	JobID                              JobID
 }
 
-// ident is what a call's state keeps of the call as received: its
-// identity, which events, results and history records carry.
-type ident struct{ ID, Name, Agent, Provider, Session string }
-
-func identOf(c *tool.Call) ident { return ident{c.ID, c.Name, c.Agent, c.Provider, c.Session} }
+func identOf(c *tool.Call) ident {
+	return ident{ID: c.ID, Name: c.Name, Agent: c.Agent, Provider: c.Provider, Session: c.Session}
+}
 
 type stateKey struct{}
 
@@ -65,6 +64,9 @@ type stateKey struct{}
 // it is one.
 func (e *Executor) admit(call tool.Call, j *job, start time.Time) *callState {
 	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
+	if j != nil {
+		cs.call.JobID = j.id
+	}
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
 	if cs.entry != nil {
@@ -88,12 +90,8 @@ func declared(d tool.ResourceDeclarer, call *tool.Call) (rs []tool.Resource, ref
 	return d.Resources(call.Args), nil
 }
 
-func (cs *callState) owner() string {
-	if cs.call.ID != "" {
-		return cs.call.ID
-	}
-	return string(cs.jobID())
-}
+// owner names the call in the lock queues: its id, else its job's.
+func (cs *callState) owner() string { return cmp.Or(cs.call.ID, string(cs.call.JobID)) }
 
 // bind returns ctx carrying the state, and an emitter when anyone listens.
 func (cs *callState) bind(ctx context.Context) context.Context {
@@ -125,7 +123,7 @@ func (cs *callState) emit(ev tool.Event) {
 		return
 	}
 	c := &cs.call
-	ev.CallID, ev.JobID, ev.Tool, ev.Agent, ev.Provider = c.ID, string(cs.jobID()), c.Name, c.Agent, c.Provider
+	ev.CallID, ev.JobID, ev.Tool, ev.Agent, ev.Provider = c.ID, string(c.JobID), c.Name, c.Agent, c.Provider
 	if ev.Time.IsZero() {
 		ev.Time = time.Now()
 	}
