@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -123,3 +124,45 @@ func TestSyncIntervalConcurrentWritersFlushHeadClose(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// An error handler may look at the trail: one that calls Head when a
+// checkpoint cannot be written (to say where the trail was) must not hang
+// the trail, in either mode.
+func TestErrorHandlerMayCallHead(t *testing.T) {
+	for _, interval := range []time.Duration{0, time.Hour} {
+		t.Run(fmt.Sprint("interval ", interval), func(t *testing.T) {
+			_, priv, err := ed25519.GenerateKey(nil)
+			require.NoError(t, err)
+			badSink := writerFunc(func([]byte) (int, error) { return 0, errors.New("checkpoint sink down") })
+			var tr *audit.Trail
+			handled := make(chan uint64, 10)
+			opts := []audit.Option{audit.WithCheckpoints(priv, badSink, 1), audit.WithErrorHandler(func(error) {
+				seq, _ := tr.Head()
+				select {
+				case handled <- seq:
+				default:
+				}
+			})}
+			if interval > 0 {
+				opts = append(opts, audit.WithSyncInterval(interval))
+			}
+			tr = mustNew(t, &failingWriter{budget: 1 << 20}, opts...)
+			done := make(chan error, 1)
+			go func() {
+				if err := tr.Write(audit.Record{Tool: "x"}); err != nil {
+					done <- err
+					return
+				}
+				done <- tr.Flush()
+			}()
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+			case <-time.After(5 * time.Second):
+				t.Fatal("Write/Flush hung: the error handler's Head waits for the flush that called it")
+			}
+			assert.EqualValues(t, 1, <-handled)
+			_ = tr.Close()
+		})
+	}
+}

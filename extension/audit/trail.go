@@ -651,19 +651,34 @@ func (t *Trail) rollbackLocked(err error) {
 // chains the queue and writes the lines first. One fsync covers every
 // record written before it started.
 func (t *Trail) syncUpTo(n uint64) error {
+	seq, head, err := t.writeUpTo(n)
+	if err != nil || seq == 0 {
+		return err
+	}
+	// Record seq is durable now: only now may a checkpoint claim it. Out
+	// of syncMu: the error handler may call Head or Flush.
+	if err := t.cp.after(seq, head, false); err != nil {
+		t.onError(err)
+	}
+	return nil
+}
+
+// writeUpTo is syncUpTo under syncMu, but for the checkpoint: it returns
+// the seq and hash it made durable, or 0 when it had nothing to do.
+func (t *Trail) writeUpTo(n uint64) (uint64, string, error) {
 	t.syncMu.Lock()
 	defer t.syncMu.Unlock()
 	t.mu.Lock()
 	done, err := t.durSeq >= n, t.usableLockedForSync()
 	t.mu.Unlock()
 	if done {
-		return nil
+		return 0, "", nil
 	}
 	if err != nil {
-		return err
+		return 0, "", err
 	}
 	if err := t.chainQueued(); err != nil {
-		return err
+		return 0, "", err
 	}
 	t.mu.Lock()
 	seq, head := t.seq, t.head
@@ -680,7 +695,7 @@ func (t *Trail) syncUpTo(n uint64) error {
 			}
 			t.stalled = err // buf keeps the lines, in order, for the next try
 			t.mu.Unlock()
-			return fmt.Errorf("audit: write records up to %d: %w: they are kept in memory and written again at the next Write or Flush", seq, err)
+			return 0, "", fmt.Errorf("audit: write records up to %d: %w: they are kept in memory and written again at the next Write or Flush", seq, err)
 		}
 		t.mu.Lock()
 		t.size += int64(len(t.buf))
@@ -695,16 +710,12 @@ func (t *Trail) syncUpTo(n uint64) error {
 		t.mu.Lock()
 		t.broken = fmt.Errorf("fsync: %w", err)
 		t.mu.Unlock()
-		return fmt.Errorf("audit: fsync: %w: the records may not be durable", err)
+		return 0, "", fmt.Errorf("audit: fsync: %w: the records may not be durable", err)
 	}
 	t.mu.Lock()
 	t.durSeq = seq
 	t.mu.Unlock()
-	// Record seq is durable now: only now may a checkpoint claim it.
-	if err := t.cp.after(seq, head, false); err != nil {
-		t.onError(err)
-	}
-	return nil
+	return seq, head, nil
 }
 
 // Durable returns the seq of the last record known to be written and
