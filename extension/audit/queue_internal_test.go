@@ -2,8 +2,11 @@ package audit
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -156,3 +159,62 @@ func TestSyncIntervalPartialFlushIsRetriedWhole(t *testing.T) {
 		t.Fatalf("%d records, want 6", rep.Records)
 	}
 }
+
+// The queue is bounded in bytes too: records with large arguments (a
+// file's contents) must not pile up 65,536 deep in memory. The syncer is
+// woken after about a mebibyte, as before the queue, and a Write flushes
+// the queue itself past maxQueueBytes.
+func TestQueueIsBoundedInBytes(t *testing.T) {
+	big := json.RawMessage(`{"content":"` + strings.Repeat("a", 1<<20) + `"}`)
+
+	w := &memWriter{}
+	tr, err := New(w, WithSyncInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.closeSyncer() // nobody else drains the queue
+	for i := range 80 {
+		if err := tr.Write(Record{Tool: "write_file", Args: big}); err != nil {
+			t.Fatal(err)
+		}
+		tr.mu.Lock()
+		pending := uint64(len(big)) * (tr.last - tr.durSeq)
+		tr.mu.Unlock()
+		if pending > 64<<20+uint64(len(big)) {
+			t.Fatalf("after %d Writes, %d MiB wait in memory", i+1, pending>>20)
+		}
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ws := &syncCounter{}
+	tr, err = New(ws, WithSyncInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	for range 2 {
+		if err := tr.Write(Record{Tool: "write_file", Args: big}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(5 * time.Second); tr.Durable() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("2 MiB of records waited 5 s for an hourly flush: the syncer was not woken")
+		}
+	}
+}
+
+type syncCounter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (w *syncCounter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.n += len(p)
+	return len(p), nil
+}
+func (w *syncCounter) Sync() error { return nil }

@@ -53,9 +53,11 @@
 // caller's share of a record is then a copy and a lock (under a
 // microsecond) instead of the encoding, redaction and HMAC (several): see
 // the README's benchmarks. A Write that finds 65,536 records waiting (the
-// goroutine cannot keep up) flushes them itself. A crash of either kind can
-// then lose the records accepted since the last flush: about d's worth (more
-// when the disk is slower than the writers), and never more than 65,536.
+// goroutine cannot keep up) flushes them itself; so does one that finds
+// 64 MiB of them (large arguments), and 1 MiB wakes the goroutine early. A
+// crash of either kind can then lose the records accepted since the last
+// flush: about d's worth (more when the disk is slower than the writers),
+// and never more than 65,536 records or about 64 MiB.
 // What survives is always a valid chain prefix. Durable reports how far
 // the trail is known to be on disk; Flush and Close write and fsync what is
 // in memory. When a flush fails (a full disk) the records stay in memory
@@ -191,6 +193,8 @@ type Trail struct {
 
 	interval   time.Duration // WithSyncInterval; 0: write and fsync in Write
 	queue      []Record      // WithSyncInterval: records accepted, not yet chained
+	queueBytes int           // about how many bytes the queue's records take
+	bufBytes   int           // len(buf), under mu for enqueue's bound
 	spare      []Record      // the queue chained last, for the next one
 	buf        []byte        // WithSyncInterval, under syncMu: lines chained, not yet written to w
 	stalled    error         // the last flush failed; Writes retry it first
@@ -495,6 +499,9 @@ func (t *Trail) enqueue(rec Record) error {
 	// secret paths are read when the record is encoded.
 	rec.Roles = slices.Clone(rec.Roles)
 	rec.secrets = slices.Clone(rec.secrets)
+	// What a record takes in memory: its arguments and error message can
+	// be large, the rest is small.
+	size := len(rec.Args) + len(rec.Error) + 256
 	for {
 		t.mu.Lock()
 		if err := t.usableLocked(); err != nil {
@@ -503,13 +510,14 @@ func (t *Trail) enqueue(rec Record) error {
 		}
 		// Records accepted and not yet durable, queued or chained (Head
 		// chains without writing): the bound counts both.
-		pending := t.last - t.durSeq
-		if t.stalled == nil && pending < maxQueue {
+		pending, held := t.last-t.durSeq, t.queueBytes+t.bufBytes
+		if t.stalled == nil && pending < maxQueue && held < maxQueueBytes {
 			t.last++
 			rec.Seq = t.last
 			t.queue = append(t.queue, rec)
+			t.queueBytes += size
 			t.mu.Unlock()
-			if pending+1 >= kickRecords {
+			if pending+1 >= kickRecords || held+size >= kickBytes {
 				select {
 				case t.kick <- struct{}{}:
 				default:
@@ -527,11 +535,14 @@ func (t *Trail) enqueue(rec Record) error {
 	}
 }
 
-// kickRecords is how many records WithSyncInterval lets wait before it
-// flushes early; maxQueue is how many make a Write flush them itself.
+// kickRecords and kickBytes are how many records, or bytes of them,
+// WithSyncInterval lets wait before it flushes early; maxQueue and
+// maxQueueBytes are how many make a Write flush them itself.
 const (
-	kickRecords = 2048
-	maxQueue    = 32 * kickRecords
+	kickRecords   = 2048
+	maxQueue      = 32 * kickRecords
+	kickBytes     = 1 << 20
+	maxQueueBytes = 64 * kickBytes
 )
 
 // chainQueued encodes and chains the queued records (WithSyncInterval),
@@ -539,7 +550,7 @@ const (
 func (t *Trail) chainQueued() error {
 	t.mu.Lock()
 	q, prev := t.queue, t.head
-	t.queue, t.spare = t.spare, nil
+	t.queue, t.spare, t.queueBytes = t.spare, nil, 0
 	t.mu.Unlock()
 	if len(q) == 0 {
 		return nil
@@ -559,7 +570,7 @@ func (t *Trail) chainQueued() error {
 		t.buf, prev = line, hash
 	}
 	t.mu.Lock()
-	t.seq, t.head = q[len(q)-1].Seq, prev
+	t.seq, t.head, t.bufBytes = q[len(q)-1].Seq, prev, len(t.buf)
 	clear(q)
 	t.spare = q[:0]
 	t.mu.Unlock()
@@ -699,7 +710,7 @@ func (t *Trail) writeUpTo(n uint64) (uint64, string, error) {
 		}
 		t.mu.Lock()
 		t.size += int64(len(t.buf))
-		t.stalled = nil
+		t.stalled, t.bufBytes = nil, 0
 		t.mu.Unlock()
 		t.buf = t.buf[:0]
 		if cap(t.buf) > 4<<20 {
