@@ -411,6 +411,9 @@ func extend(f *os.File, path string, c *config, opts []Option) (*Trail, error) {
 }
 
 // Head returns the sequence number and hash of the last record written.
+// With WithSyncInterval that is the last record Write accepted (Head
+// chains the records waiting, to know its hash), which may not be in the
+// file yet: Durable says how far the file goes.
 func (t *Trail) Head() (seq uint64, hash string) {
 	if t.interval > 0 {
 		t.syncMu.Lock()
@@ -426,8 +429,9 @@ func (t *Trail) Head() (seq uint64, hash string) {
 }
 
 // Write appends rec to the trail, setting Seq, Prev and Hash (and Time if
-// zero). When it returns nil the record is in the file, and durable unless
-// WithSyncInterval is set (see the package doc, Durability).
+// zero). When it returns nil the record is in the file and durable; with
+// WithSyncInterval it is only accepted, in memory, until the next flush
+// (see the package doc, Durability).
 func (t *Trail) Write(rec Record) error {
 	if t.sink != nil {
 		return t.writeShared(rec)
