@@ -85,9 +85,11 @@ func (e *Bwrap) probe() error {
 	}
 	e.bin, e.prlimit = bin, prl
 	// The probe starts bwrap the way runs do: as the same user, as the init
-	// of a new pid namespace, with the same flags.
+	// of a new pid namespace, with the same flags (a tmpfs size among them:
+	// --size and --disable-userns need bubblewrap 0.8.0, and an older one
+	// is unavailable here rather than failing every run).
 	p := &plan{cred: e.cred(), pidns: true}
-	argv := append([]string{bin}, e.flags("/", "", "", 0)...)
+	argv := append([]string{bin}, e.flags("/", "", "", 64<<20)...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
