@@ -56,9 +56,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/extension"
-	"github.com/toolbelt-go/toolbelt/internal/errtext"
 	"github.com/toolbelt-go/toolbelt/internal/keylock"
-	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -474,9 +472,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		// failure goes to metadata, which no model is sent.
 		res.SetMeta(tool.MetaErrorType, causeType(te.Err))
 	}
-	if te := res.Error; te != nil && len(spec.Secrets) > 0 {
-		maskEchoes(te, redact.SecretValues(call.Args, spec.Secrets))
-	}
+	extension.MaskSecretEchoes(res, call, spec)
 	capOutput(res, e.maxOutBytes, spec.Name)
 	if res.Error == nil && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {
 		// Structured output is JSON, schema or not: a model, an MCP client
@@ -495,20 +491,6 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	}
 	settle(res)
 	return res
-}
-
-// maskEchoes masks, in an error's message and cause, the secret argument
-// values a backend echoed ("pin 739164 rejected"): every reader of the
-// result (the model, logs, events, history, the audit trail) gets the
-// masked text. The cause's own chain (errors.Unwrap) is kept for the
-// program.
-func maskEchoes(te *tool.Error, values []string) {
-	te.Message = redact.Scrub(te.Message, values)
-	if te.Err != nil {
-		if text := redact.Scrub(te.Err.Error(), values); text != te.Err.Error() {
-			te.Err = errtext.New(text, te.Err)
-		}
-	}
 }
 
 // causeType is the Go type of err's cause: the first error in its Unwrap

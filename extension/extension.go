@@ -21,6 +21,8 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/toolbelt-go/toolbelt/internal/errtext"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -214,7 +216,34 @@ func guard(name string, h Handler) Handler {
 		if res == nil {
 			res = tool.Fail(&req.Call, tool.CodeInternal, fmt.Sprintf("extension %q returned no result", name))
 		}
+		// Before the extensions outside this one (logging, audit) read it.
+		MaskSecretEchoes(res, &req.Call, req.Spec)
 		return res
+	}
+}
+
+// MaskSecretEchoes masks, in res's error message and cause, the values of
+// the call's secret arguments (spec.Secrets) wherever the error quotes
+// them ("pin 739164 rejected"), so that every reader of the result (the
+// model, logs, events, history, the audit trail) gets the masked text. The
+// cause's own chain (errors.Unwrap) is kept for the program. The executor
+// calls it on a backend's result and on each extension's, as the chain
+// unwinds; an extension that hands an error to a reader of its own (an
+// error handler) can call it first.
+func MaskSecretEchoes(res *tool.Result, call *tool.Call, spec *tool.Spec) {
+	if res == nil || res.Error == nil || spec == nil || len(spec.Secrets) == 0 {
+		return
+	}
+	values := redact.SecretValues(call.Args, spec.Secrets)
+	if len(values) == 0 {
+		return
+	}
+	te := res.Error
+	te.Message = redact.Scrub(te.Message, values)
+	if te.Err != nil {
+		if text := redact.Scrub(te.Err.Error(), values); text != te.Err.Error() {
+			te.Err = errtext.New(text, te.Err)
+		}
 	}
 }
 

@@ -71,8 +71,9 @@ type Spec struct {
 	// Secrets lists argument fields (dotted JSON paths such as "auth.token")
 	// that are redacted wherever the SDK writes arguments: logs, audit, events.
 	// Their values (4 bytes or longer) are also masked in the error a
-	// backend returns when it echoes one ("pin 739164 rejected"), before any
-	// extension, log or model reads it. tool.Func fills it from
+	// backend or an extension returns when it echoes one ("pin 739164
+	// rejected"), before any extension outside it, log or model reads it
+	// (extension.MaskSecretEchoes). tool.Func fills it from
 	// `toolbelt:"secret"` struct tags.
 	Secrets []string `json:"secrets,omitempty"`
 }
