@@ -207,6 +207,7 @@ func TestAttackCommandLinePasswords(t *testing.T) {
 		{"curl -sS --user admin:hunter2 https://x", "curl -sS --user admin:" + Mask + " https://x"},
 		{"curl --user=admin:hunter2 x", "curl --user=admin:" + Mask + " x"},
 		{"curl -uadmin:hunter2 x", "curl -uadmin:" + Mask + " x"},
+		{"curl -sSu admin:hunter2 x", "curl -sSu admin:" + Mask + " x"},
 		{"curl -U 'proxy:hunter 2' x", "curl -U 'proxy:" + Mask + "' x"},
 		{"curl --proxy-user proxy:hunter2 x", "curl --proxy-user proxy:" + Mask + " x"},
 		{"mysql -uroot -phunter2 db", "mysql -uroot -p" + Mask + " db"},

@@ -39,10 +39,11 @@ var stringRules = []struct {
 	{[]string{"earer", "EARER", "asic", "ASIC"}, regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mask},
 	// Passwords on a client's command line, in the current command (not
 	// past a | ; & or line end): curl's user:password (-u, --user, -U,
-	// --proxy-user; the user stays), the MySQL clients' -pPASSWORD,
+	// --proxy-user, also bundled as -su; the user stays), the MySQL
+	// clients' -pPASSWORD,
 	// sshpass -p, redis-cli -a, and a registry login's -p.
-	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-u|--user|-U|--proxy-user)(?:\s+|=)?['"][^'":\s]*:)[^'"]*`), "${1}" + Mask},
-	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-u|--user|-U|--proxy-user)(?:\s+|=)?[^\s:'"]*:)[^\s'"]+`), "${1}" + Mask},
+	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:\s+|=)?['"][^'":\s]*:)[^'"]*`), "${1}" + Mask},
+	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:\s+|=)?[^\s:'"]*:)[^\s'"]+`), "${1}" + Mask},
 	{[]string{"mysql", "mariadb"}, regexp.MustCompile(`(\b(?:mysql[a-z]*|mariadb[a-z-]*)\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b[^|;&\n]*?\s-p|redis-cli\b[^|;&\n]*?\s-a|(?:docker|podman|nerdctl|buildah|skopeo|helm)\b[^|;&\n]*?\slogin\b[^|;&\n]*?\s-p)\s*)(` + cmdValue + `)`), "${1}" + Mask},
 	// Well-known key shapes.
