@@ -166,3 +166,32 @@ func TestErrorHandlerMayCallHead(t *testing.T) {
 		})
 	}
 }
+
+// slowFlushWriter's fsync takes a while, as a busy disk's does.
+type slowFlushWriter struct{ failingWriter }
+
+func (w *slowFlushWriter) Sync() error {
+	time.Sleep(300 * time.Millisecond)
+	return w.failingWriter.Sync()
+}
+
+// Two Closes at once (a signal handler and a deferred Close): the second
+// must not return before the first has written what Write accepted, or a
+// program that exits when it returns loses the records in memory.
+func TestConcurrentCloseWaitsForTheFlush(t *testing.T) {
+	w := &slowFlushWriter{failingWriter{budget: 1 << 20}}
+	tr := mustNew(t, w, audit.WithSyncInterval(time.Hour))
+	for range 10 {
+		require.NoError(t, tr.Write(audit.Record{Tool: "x"}))
+	}
+	first := make(chan error, 1)
+	go func() { first <- tr.Close() }()
+	accepted := uint64(10)
+	for tr.Write(audit.Record{Tool: "probe"}) == nil { // until the first Close has begun
+		accepted++
+		time.Sleep(time.Millisecond)
+	}
+	require.NoError(t, tr.Close())
+	assert.Equal(t, accepted, tr.Durable(), "the second Close returned before the records were durable")
+	require.NoError(t, <-first)
+}

@@ -189,6 +189,9 @@ type Trail struct {
 	broken error  // sticky: w is in an unknown state
 	closed bool
 
+	closeOnce sync.Once
+	closeErr  error // what Close returned
+
 	syncMu sync.Mutex // group commit: one fsync (and, with an interval, one flush) at a time
 
 	interval   time.Duration // WithSyncInterval; 0: write and fsync in Write
@@ -790,13 +793,15 @@ func (t *Trail) syncer() {
 // Close stops the background syncer, fsyncs, writes a final checkpoint of
 // the head (WithCheckpoints) once the fsync succeeded, and closes the writer
 // (if it is an io.Closer; for Open, that releases the file's lock). Writes
-// after Close fail.
+// after Close fail. A second Close waits for the first to finish and
+// returns its error.
 func (t *Trail) Close() error {
+	t.closeOnce.Do(func() { t.closeErr = t.close() })
+	return t.closeErr
+}
+
+func (t *Trail) close() error {
 	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return nil
-	}
 	t.closed = true
 	t.mu.Unlock()
 	t.closeSyncer()
