@@ -218,3 +218,30 @@ func (w *syncCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 func (w *syncCounter) Sync() error { return nil }
+
+// One burst does not keep its memory: after a full queue is flushed, the
+// trail does not hold on to a queue of maxQueue records (tens of MB).
+func TestQueueBurstDoesNotKeepItsMemory(t *testing.T) {
+	tr, err := New(&memWriter{}, WithSyncInterval(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.closeSyncer()
+	for range maxQueue {
+		if err := tr.Write(Record{Tool: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tr.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	tr.mu.Lock()
+	held := cap(tr.queue) + cap(tr.spare)
+	tr.mu.Unlock()
+	if held > 4*kickRecords {
+		t.Fatalf("after the flush the trail keeps room for %d records", held)
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

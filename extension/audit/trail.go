@@ -578,8 +578,10 @@ func (t *Trail) chainQueued() error {
 	}
 	t.mu.Lock()
 	t.seq, t.head, t.bufBytes = q[len(q)-1].Seq, prev, len(t.buf)
-	clear(q)
-	t.spare = q[:0]
+	if cap(q) <= 2*kickRecords {
+		clear(q)
+		t.spare = q[:0] // the next queue reuses it
+	} // else one burst does not keep its memory
 	t.mu.Unlock()
 	return nil
 }
