@@ -486,8 +486,7 @@ func stamp(rec *Record) {
 func (t *Trail) enqueue(rec Record) error {
 	// JSON holds a time only when its year (in UTC, as it is written) is
 	// in [0, 9999], and no NaN or infinite number.
-	stamp(&rec)
-	if y := rec.Time.Year(); y < 0 || y > 9999 {
+	if y := rec.Time.UTC().Year(); !rec.Time.IsZero() && (y < 0 || y > 9999) {
 		return fmt.Errorf("audit: record time %v: the year must be in [0, 9999] in UTC", rec.Time)
 	}
 	if math.IsNaN(rec.DurationMS) || math.IsInf(rec.DurationMS, 0) {
@@ -519,6 +518,7 @@ func (t *Trail) enqueue(rec Record) error {
 		// chains without writing): the bound counts both.
 		pending, held := t.last-t.durSeq, t.queueBytes+t.bufBytes
 		if t.stalled == nil && pending < maxQueue && held < maxQueueBytes {
+			stamp(&rec) // under mu: times follow seq, as in per-record mode
 			t.last++
 			rec.Seq = t.last
 			t.queue = append(t.queue, rec)
