@@ -66,3 +66,22 @@ func TestSyncIntervalHeadIsTheLastWrite(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(lines[2]), &last))
 	assert.Equal(t, last.Hash, hash)
 }
+
+// Seq, Prev and Hash are the trail's to set, in both modes: a caller's
+// Hash must not reach the line (a second "hash" field, which readers that
+// take the first key would believe).
+func TestWriteIgnoresCallersChainFields(t *testing.T) {
+	for _, opts := range [][]audit.Option{nil, {audit.WithSyncInterval(time.Hour)}} {
+		w := &failingWriter{budget: 1 << 20}
+		tr := mustNew(t, w, opts...)
+		require.NoError(t, tr.Write(audit.Record{Tool: "x", Seq: 7, Prev: "forged", Hash: "feedface"}))
+		require.NoError(t, tr.Close())
+		line := w.buf.String()
+		assert.Equal(t, 1, strings.Count(line, `"hash"`), "one hash field: %s", line)
+		assert.NotContains(t, line, "feedface")
+		assert.NotContains(t, line, "forged")
+		rep, err := audit.VerifyReader(bytes.NewReader(w.buf.Bytes()))
+		require.NoError(t, err)
+		assert.EqualValues(t, 1, rep.LastSeq)
+	}
+}

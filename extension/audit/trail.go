@@ -593,6 +593,7 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 		rec.Args, rec.redact = redact.Args(rec.Args, rec.secrets), false
 	}
 	rec.Args = validUTF8(rec.Args)
+	rec.Hash = "" // the line's only "hash" is the one appended below
 	t.scratch.Reset()
 	if err := t.enc.Encode(rec); err != nil {
 		return nil, "", err
