@@ -5,7 +5,9 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -196,4 +198,47 @@ echo end`
 			}
 		}
 	}
+}
+
+// A descriptor the host program holds without close-on-exec (one it
+// inherited: a supervisor's pipe, a socket-activated listener, a CI
+// runner's pipe; this test's harness leaked one into every run) was open in
+// the command too, on every engine but gVisor: through a connected TCP
+// socket of the host the command talked to a 127.0.0.1 server with the
+// network off. (Seen succeeding first on landlock and bwrap.)
+func TestAttackInheritedDescriptor(t *testing.T) {
+	needPython(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	got := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			got <- ""
+			return
+		}
+		defer c.Close()
+		_ = c.SetReadDeadline(time.Now().Add(60 * time.Second))
+		b, _ := io.ReadAll(c)
+		got <- string(b)
+	}()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	f, err := conn.(*net.TCPConn).File()
+	require.NoError(t, err)
+	conn.Close()
+	// As inherited: no close-on-exec.
+	_, err = unix.FcntlInt(f.Fd(), unix.F_SETFD, 0)
+	require.NoError(t, err)
+	fd := fmt.Sprint(f.Fd())
+
+	for _, name := range []string{EngineLandlock, EngineBwrap, EngineGVisor} {
+		sb := engine(t, name, WithWorkspace(workspaceDir(t)))
+		out := sh(t, sb, `python3 -c 'import os, sys; os.write(int(sys.argv[2]), b"LEAKED through " + sys.argv[1].encode())' "$1" "$2" 2>/dev/null && echo WROTE; echo end`, name, fd)
+		require.Contains(t, string(out.Stdout), "end", "the attack did not run")
+		assert.NotContains(t, string(out.Stdout), "WROTE", "%s: the command wrote to the host's socket", name)
+	}
+	f.Close()
+	assert.NotContains(t, <-got, "LEAKED", "a 127.0.0.1 server heard from a command run with the network off")
 }

@@ -77,6 +77,12 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 	cmd.SysProcAttr = sysProcAttr(p)
 	cmd.ExtraFiles = p.extra
 
+	// Only stdio and the plan's extra files may reach the command.
+	if err := closeOnExecAll(); err != nil {
+		pipes.closeWrite()
+		pipes.closeRead()
+		return nil, newError(CodeCreateFailed, engine, "", err, "marking this process's descriptors close-on-exec")
+	}
 	start := time.Now()
 	if p.start != nil {
 		err = p.start(cmd)

@@ -26,6 +26,7 @@ func waitExited(int) error { return errPlatform }
 var errPlatform = errors.New("the sandbox engines need Linux (process groups, waitid, prlimit), not " + runtime.GOOS)
 
 func platformSupported() error { return errPlatform }
+func closeOnExecAll() error    { return errPlatform }
 
 type streams struct{ w [2]*os.File }
 
