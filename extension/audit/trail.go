@@ -264,8 +264,9 @@ func WithKeyFile(path string) Option {
 
 // WithSyncInterval encodes, writes and fsyncs records in the background
 // every d instead of in every Write. A crash (of the process or the
-// machine) can lose the records accepted in the last d; see the package
-// doc, Durability.
+// machine) can lose the records accepted since the last flush (about d's
+// worth, at most 65,536 records or about 64 MiB); see the package doc,
+// Durability.
 func WithSyncInterval(d time.Duration) Option {
 	return func(c *config) {
 		if c.t != nil && d > 0 {
