@@ -195,3 +195,31 @@ func TestConcurrentCloseWaitsForTheFlush(t *testing.T) {
 	assert.Equal(t, accepted, tr.Durable(), "the second Close returned before the records were durable")
 	require.NoError(t, <-first)
 }
+
+// An error handler that closes the trail (stop at the first failure) may
+// be called from Close's own flush: that Close must not wait for itself.
+func TestErrorHandlerMayCallClose(t *testing.T) {
+	for _, interval := range []time.Duration{0, time.Hour} {
+		t.Run(fmt.Sprint("interval ", interval), func(t *testing.T) {
+			_, priv, err := ed25519.GenerateKey(nil)
+			require.NoError(t, err)
+			badSink := writerFunc(func([]byte) (int, error) { return 0, errors.New("checkpoint sink down") })
+			var tr *audit.Trail
+			opts := []audit.Option{audit.WithCheckpoints(priv, badSink, 1), audit.WithErrorHandler(func(error) { _ = tr.Close() })}
+			if interval > 0 {
+				opts = append(opts, audit.WithSyncInterval(interval))
+			}
+			tr = mustNew(t, &failingWriter{budget: 1 << 20}, opts...)
+			if interval > 0 {
+				require.NoError(t, tr.Write(audit.Record{Tool: "x"}))
+			}
+			done := make(chan error, 1)
+			go func() { done <- tr.Close() }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Close hung: the error handler's Close waits for the Close that called it")
+			}
+		})
+	}
+}

@@ -189,9 +189,6 @@ type Trail struct {
 	broken error  // sticky: w is in an unknown state
 	closed bool
 
-	closeOnce sync.Once
-	closeErr  error // what Close returned
-
 	syncMu sync.Mutex // group commit: one fsync (and, with an interval, one flush) at a time
 
 	interval   time.Duration // WithSyncInterval; 0: write and fsync in Write
@@ -797,15 +794,15 @@ func (t *Trail) syncer() {
 // Close stops the background syncer, fsyncs, writes a final checkpoint of
 // the head (WithCheckpoints) once the fsync succeeded, and closes the writer
 // (if it is an io.Closer; for Open, that releases the file's lock). Writes
-// after Close fail. A second Close waits for the first to finish and
-// returns its error.
+// after Close fail. A second Close returns once the records Write accepted
+// are durable, as Flush does (it does not wait for the rest: the error
+// handler may call Close from within the first).
 func (t *Trail) Close() error {
-	t.closeOnce.Do(func() { t.closeErr = t.close() })
-	return t.closeErr
-}
-
-func (t *Trail) close() error {
 	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return t.Flush()
+	}
 	t.closed = true
 	t.mu.Unlock()
 	t.closeSyncer()
