@@ -56,7 +56,7 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	if !p.Expires.IsZero() {
 		expires = &p.Expires
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO toolbelt_approvals (id, request, since, expires, state)
+	tag, err := s.pool.Exec(ctx, `INSERT INTO toolbelt_approvals (id, request, since, expires, state)
 		VALUES ($1, $2, $3, $4, 'pending')
 		ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, since = EXCLUDED.since,
 			expires = EXCLUDED.expires, state = 'pending', decision = NULL, decided_at = NULL
@@ -65,7 +65,41 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	if err != nil {
 		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 	}
+	if tag.RowsAffected() > 0 {
+		return nil
+	}
+	// The id is pending or decided: its waiter shares, or its decision
+	// answers, only the same question. The id does not name everything
+	// that tells two questions apart (a principal's tenant).
+	var stored []byte
+	if err := s.pool.QueryRow(ctx, `SELECT request FROM toolbelt_approvals WHERE id = $1`, p.ID).Scan(&stored); err != nil {
+		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
+	}
+	var was approval.Request
+	if err := json.Unmarshal(stored, &was); err != nil {
+		return fmt.Errorf("postgres: approval %s: decode request: %w", p.ID, err)
+	}
+	if !sameQuestion(was, p.Request) {
+		// What the other request is stays unsaid: it may be another tenant's.
+		return fmt.Errorf("postgres: approval %s is taken by another request (another tenant's, or other arguments): this call is not answered by its decision", p.ID)
+	}
 	return nil
+}
+
+// sameQuestion reports whether a and b ask the same: the same call (id,
+// tool, session, agent, arguments) of the same principal in the same
+// tenant.
+func sameQuestion(a, b approval.Request) bool {
+	if a.Call.ID != b.Call.ID || a.Call.Name != b.Call.Name || a.Call.Session != b.Call.Session ||
+		a.Call.Agent != b.Call.Agent || a.Principal.ID != b.Principal.ID || a.Principal.Tenant != b.Principal.Tenant {
+		return false
+	}
+	ha, errA := approval.HashArgs(a.Call.Args)
+	hb, errB := approval.HashArgs(b.Call.Args)
+	if errA != nil || errB != nil {
+		return errA != nil && errB != nil && string(a.Call.Args) == string(b.Call.Args)
+	}
+	return ha == hb
 }
 
 // Await implements approval.Store.

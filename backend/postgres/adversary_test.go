@@ -1,0 +1,147 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/backend/postgres"
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// One pending approval decided at once through five instances (each its
+// own pool and store): exactly one decision is taken, and it is the one the
+// waiter gets.
+func TestConcurrentDecisionsDecideOnce(t *testing.T) {
+	dsn := database(t)
+	ctx := context.Background()
+	var stores []*postgres.Stores
+	for range 5 {
+		s := postgres.New(newPool(t, dsn))
+		t.Cleanup(s.Close)
+		stores = append(stores, s)
+	}
+	for round := range 10 {
+		req := approval.Request{Call: tool.Call{ID: "c" + string(rune('a'+round)), Name: "deploy", Args: json.RawMessage(`{}`)}}
+		id := approval.RequestID(req)
+		require.NoError(t, stores[0].Approvals.Put(ctx, approval.Pending{ID: id, Request: req, Since: time.Now()}))
+		var wins atomic.Int64
+		var winner atomic.Value
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i, s := range stores {
+			for j := range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					by := string(rune('A'+i)) + string(rune('0'+j))
+					err := s.Approvals.Decide(ctx, id, approval.Decision{Kind: approval.Approve, DecidedBy: by})
+					if err == nil {
+						wins.Add(1)
+						winner.Store(by)
+						return
+					}
+					assert.ErrorIs(t, err, approval.ErrNotPending)
+				}()
+			}
+		}
+		close(start)
+		wg.Wait()
+		require.EqualValues(t, 1, wins.Load(), "round %d: one decision", round)
+		d, err := stores[4].Approvals.Await(ctx, id)
+		require.NoError(t, err)
+		assert.Equal(t, winner.Load(), d.DecidedBy)
+	}
+}
+
+// Principal ids are unique within a tenant, not across tenants. A call of
+// alice in tenant "acme" was approved; the same call id, tool, session and
+// arguments from alice in tenant "globex" is a different question and must
+// not find acme's decision (nor wait on acme's pending request and get
+// the decision a person made seeing acme's).
+func TestApprovalOfOneTenantIsNotAnothers(t *testing.T) {
+	dsn := database(t)
+	a := postgres.New(newPool(t, dsn))
+	t.Cleanup(a.Close)
+	b := postgres.New(newPool(t, dsn))
+	t.Cleanup(b.Close)
+	ctx := context.Background()
+	call := tool.Call{ID: "call-1", Name: "deploy", Session: "s", Args: json.RawMessage(`{"env":"prod"}`)}
+	acme := approval.Request{Call: call, Principal: tool.Principal{ID: "alice", Tenant: "acme"}}
+	globex := approval.Request{Call: call, Principal: tool.Principal{ID: "alice", Tenant: "globex"}}
+
+	// Pending: globex's call must not wait on acme's request.
+	qa := approval.NewQueue(approval.QueueStore(a.Approvals), approval.QueueTimeout(time.Minute))
+	done := make(chan error, 1)
+	go func() { _, err := qa.Approve(ctx, acme); done <- err }()
+	require.Eventually(t, func() bool { return qa.Len() == 1 }, 10*time.Second, 5*time.Millisecond)
+
+	qb := approval.NewQueue(approval.QueueStore(b.Approvals), approval.QueueTimeout(time.Minute))
+	got := make(chan approval.Decision, 1)
+	errs := make(chan error, 1)
+	go func() {
+		d, err := qb.Approve(ctx, globex)
+		if err != nil {
+			errs <- err
+			return
+		}
+		got <- d
+	}()
+	time.Sleep(200 * time.Millisecond)
+	require.NoError(t, qa.Resolve(qa.Pending()[0].ID, approval.Approved("acme-ops")))
+	require.NoError(t, <-done)
+	select {
+	case d := <-got:
+		t.Fatalf("globex's call got acme's decision: %+v", d)
+	case err := <-errs:
+		t.Logf("refused: %v", err)
+	case <-time.After(3 * time.Second):
+		t.Log("still waiting for its own decision")
+	}
+
+	// Decided: globex's call run later must not find acme's decision.
+	ctx2, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	d, err := qb.Approve(ctx2, globex)
+	require.Error(t, err, "globex's call found acme's decision %+v", d)
+}
+
+// A slow database (the buckets' rows locked by a stuck transaction) does
+// not admit a call: Take waits or fails, and never grants while the rows
+// are held.
+func TestRateLimitDoesNotAdmitWhileTheBucketsAreLocked(t *testing.T) {
+	dsn := database(t)
+	pool := newPool(t, dsn)
+	s := postgres.New(pool)
+	t.Cleanup(s.Close)
+	ctx := context.Background()
+	bucket := []ratelimit.Bucket{{Key: "principal/5:alice", Rate: ratelimit.Per(1, time.Hour)}}
+	g, err := s.RateLimits.Take(ctx, bucket)
+	require.NoError(t, err)
+	require.True(t, g.OK)
+
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(ctx) //nolint:errcheck
+	_, err = tx.Exec(ctx, `SELECT * FROM toolbelt_ratelimit FOR UPDATE`)
+	require.NoError(t, err)
+
+	other := postgres.New(newPool(t, dsn))
+	t.Cleanup(other.Close)
+	tctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	g, err = other.RateLimits.Take(tctx, bucket)
+	require.Error(t, err)
+	assert.False(t, g.OK)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded) || tctx.Err() != nil, "%v", err)
+}
