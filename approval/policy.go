@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -302,6 +303,50 @@ func MustPolicy(mode Mode, opts ...PolicyOption) *Policy {
 		panic(err)
 	}
 	return p
+}
+
+// CheckTools reports the rules whose tool name matches none of names: an
+// exact name not among them, or a wildcard that matches none. A typo in a
+// deny or ask rule never matches, so the real tool would run unasked (in
+// allow_all mode, or when it is assessed safe). suggest, when non-nil,
+// returns the closest names to a missing one for a did-you-mean.
+// approvalgate's CheckRegistry runs it on the executor's registry.
+func (p *Policy) CheckTools(names []string, suggest func(name string) []string) error {
+	if p == nil {
+		return nil
+	}
+	var errs []error
+	for _, list := range [][]rule{p.deny, p.ask, p.allow} {
+		for _, r := range list {
+			if r.exact != "" {
+				if slices.Contains(names, r.exact) {
+					continue
+				}
+				msg := fmt.Sprintf("approval: rule %q names tool %q, which is not registered", r.text, r.exact)
+				if s := suggestion(suggest, r.exact); s != "" {
+					msg += fmt.Sprintf(": did you mean %q?", s)
+				} else {
+					msg += ": register the tool before executor.New, or fix the name"
+				}
+				errs = append(errs, errors.New(msg))
+				continue
+			}
+			if !slices.ContainsFunc(names, r.name.MatchString) {
+				errs = append(errs, fmt.Errorf("approval: rule %q matches no registered tool: register the tools before executor.New, or fix the name", r.text))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func suggestion(suggest func(string) []string, name string) string {
+	if suggest == nil {
+		return ""
+	}
+	if s := suggest(name); len(s) > 0 {
+		return s[0]
+	}
+	return ""
 }
 
 // Mode returns the policy's mode.

@@ -473,6 +473,14 @@ func (e *Extension) CheckChain(exts []extension.Extension) error {
 	return errMissingGuard
 }
 
+// CheckRegistry reports approval policy rules that name tools reg does not
+// have (approval.Policy.CheckTools), with the closest names: a typo in a
+// deny or ask rule would let the real tool run unasked. executor.New runs
+// it; register tools before building the executor.
+func (e *Extension) CheckRegistry(reg extension.ToolLister) error {
+	return e.policy.CheckTools(reg.Names(), func(name string) []string { return reg.Suggest(name, 1) })
+}
+
 func (g guard) Name() string  { return "approval-guard" }
 func (g guard) Priority() int { return PriorityGuard }
 
