@@ -14,7 +14,9 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
+	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
+	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -144,4 +146,42 @@ func TestRateLimitDoesNotAdmitWhileTheBucketsAreLocked(t *testing.T) {
 	require.Error(t, err)
 	assert.False(t, g.OK)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded) || tctx.Err() != nil, "%v", err)
+}
+
+// A tool that is not idempotent finished its work (it returned success)
+// just as its instance stopped and cancelled it. The job must say what
+// happened, once: not be handed to another instance, whose attempt then
+// says the work may not have been done and should be submitted again (a
+// second payment).
+func TestAJobThatFinishedAsItsInstanceStoppedKeepsItsResult(t *testing.T) {
+	dsn := database(t)
+	ctx := within(t, 2*time.Minute)
+	var paid atomic.Int64
+	started := make(chan struct{}, 1)
+	reg := registry.New()
+	reg.MustRegister(tool.Func("pay", "Pay an invoice", func(ctx context.Context, _ struct{}) (string, error) {
+		paid.Add(1)
+		started <- struct{}{}
+		<-ctx.Done()                 // the instance stops while the payment is on its way
+		return "paid invoice 7", nil // and it went through
+	}, tool.WithRisk(tool.RiskHigh)))
+	b := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
+	t.Cleanup(b.Close)
+	exB, err := executor.New(reg, executor.WithJobStore(b.Jobs))
+	require.NoError(t, err)
+	id, err := exB.Submit(ctx, tool.Call{ID: "p", Name: "pay", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	<-started
+	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	require.NoError(t, b.Jobs.Stop(stopCtx))
+
+	c := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
+	t.Cleanup(c.Close)
+	exC, err := executor.New(reg, executor.WithJobStore(c.Jobs))
+	require.NoError(t, err)
+	res, err := exC.Wait(ctx, id)
+	require.NoError(t, err, "%+v", res)
+	assert.Equal(t, tool.StatusSucceeded, res.Status)
+	assert.EqualValues(t, 1, paid.Load())
 }

@@ -402,7 +402,10 @@ func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 	} else {
 		res = run.Run(ctx, job.Args.Job, call)
 	}
-	if ctx.Err() != nil {
+	// A call that succeeded is done, even if this instance began to stop
+	// as it returned: run again, a tool that is not idempotent would fail
+	// saying its work may not have been done.
+	if ctx.Err() != nil && res.Status != tool.StatusSucceeded {
 		cause := context.Cause(ctx)
 		if !errors.Is(cause, river.ErrJobCancelledRemotely) && !errors.Is(cause, context.DeadlineExceeded) {
 			return errStopped
