@@ -108,8 +108,13 @@ func (g *guard) hostAllowed(host string) bool {
 	}
 	host = normHost(host)
 	for _, p := range g.allow {
+		if p == "*" {
+			return true
+		}
 		if suffix, ok := strings.CutPrefix(p, "*"); ok {
-			if strings.HasSuffix(host, suffix) && len(host) > len(suffix) {
+			// Only "*.name" is a pattern (checkAllowPattern): "*example.com"
+			// must not let evilexample.com through.
+			if strings.HasPrefix(suffix, ".") && strings.HasSuffix(host, suffix) && len(host) > len(suffix) {
 				return true
 			}
 		} else if host == p {
@@ -117,6 +122,33 @@ func (g *guard) hostAllowed(host string) bool {
 		}
 	}
 	return false
+}
+
+// checkAllowPattern reports why p (as WithAllowedHosts stored it) can
+// never match as meant: a host name, an IP address, "*.name" for the
+// subdomains of name, or "*" for every host.
+func checkAllowPattern(p string) error {
+	if p == "*" {
+		return nil
+	}
+	if _, err := netip.ParseAddr(p); err == nil {
+		return nil
+	}
+	name, wild := strings.CutPrefix(p, "*.")
+	if !wild && strings.HasPrefix(p, "*") {
+		return fmt.Errorf("httptool.WithAllowedHosts: %q would match any host that ends in %q (evil%s too): write %q for the subdomains, or %q for the host itself",
+			p, p[1:], p[1:], "*."+strings.TrimPrefix(p[1:], "."), strings.TrimPrefix(p[1:], "."))
+	}
+	ok := name != ""
+	for _, label := range strings.Split(name, ".") {
+		if label == "" || strings.Trim(label, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+			ok = false
+		}
+	}
+	if !ok {
+		return fmt.Errorf("httptool.WithAllowedHosts: %q is not a host name: write the host alone (api.example.com, no scheme, port or path), or *.example.com for its subdomains", p)
+	}
+	return nil
 }
 
 func (g *guard) checkHost(host string) error {

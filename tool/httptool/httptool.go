@@ -298,11 +298,18 @@ func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
 		bad("url", "%v", err)
 	} else if err := checkURLTemplate(ut); err != nil {
 		bad("url", "%v", err)
+	} else if err := c.checkURLHost(ut); err != nil {
+		bad("url", "%v", err)
 	} else {
 		t.url = ut
 		for _, a := range ut.args() {
 			t.used[a] = true
 			checkArg("url", a, true)
+		}
+	}
+	for _, p := range c.o.allow {
+		if err := checkAllowPattern(p); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	authHeader := ""
@@ -415,6 +422,19 @@ func checkURLTemplate(t template) error {
 		return fmt.Errorf("%q puts a placeholder in the query: map query parameters under query", t.src)
 	case u.Fragment != "" || strings.Contains(t.src, "#"):
 		return fmt.Errorf("%q has a fragment: remove the part from # on", t.src)
+	}
+	return nil
+}
+
+// checkURLHost refuses a URL whose fixed host the client's allow list
+// refuses: every call of the tool would fail with network_policy.
+func (c *Client) checkURLHost(t template) error {
+	u, err := url.Parse(t.src)
+	if err != nil {
+		return nil // checkURLTemplate judged the template with its placeholders filled
+	}
+	if err := c.g.checkHost(u.Hostname()); err != nil {
+		return fmt.Errorf("%q names host %q, which the client's allow list (httptool.WithAllowedHosts) refuses: every call would fail; fix the host or add it to the list", t.src, normHost(u.Hostname()))
 	}
 	return nil
 }

@@ -46,8 +46,12 @@ func newOptions(opts []Option) *options {
 }
 
 // WithAllowedHosts restricts requests (and redirects) to these hosts. A
-// pattern "*.example.com" matches every subdomain of example.com. With no
-// allow list every host is allowed, subject to the address checks.
+// pattern "*.example.com" matches every subdomain of example.com, "*" every
+// host. With no allow list every host is allowed, subject to the address
+// checks. Building a tool (New, FromSpec) fails on a pattern that is not a
+// host name, an IP address or one of those forms ("*example.com",
+// "https://api.example.com", "api.example.com:443"), and on a tool whose
+// URL names a host the list refuses.
 func WithAllowedHosts(hosts ...string) Option {
 	return func(o *options) {
 		for _, h := range hosts {
