@@ -185,3 +185,52 @@ func TestAJobThatFinishedAsItsInstanceStoppedKeepsItsResult(t *testing.T) {
 	assert.Equal(t, tool.StatusSucceeded, res.Status)
 	assert.EqualValues(t, 1, paid.Load())
 }
+
+// Instances' clocks drift; the database's is the one they share. An
+// instance whose clock runs two hours late asks a question that expires in
+// a minute (by its clock): the request must be pending for that minute on
+// the database's clock, decidable from another instance, and its waiter
+// must get the decision, not time out at once (denied without a person
+// seeing it). One whose clock runs a day early must not keep its request
+// pending for a day.
+func TestApprovalExpiryIsOnTheDatabasesClock(t *testing.T) {
+	dsn := database(t)
+	late := postgres.New(newPool(t, dsn))
+	t.Cleanup(late.Close)
+	lateClock := func() time.Time { return time.Now().Add(-2 * time.Hour) }
+	postgres.SetApprovalClock(late.Approvals, lateClock)
+	other := postgres.New(newPool(t, dsn))
+	t.Cleanup(other.Close)
+	ctx := within(t, time.Minute)
+
+	req := approval.Request{Call: tool.Call{ID: "c1", Name: "deploy", Args: json.RawMessage(`{}`)}}
+	id := approval.RequestID(req)
+	now := lateClock()
+	require.NoError(t, late.Approvals.Put(ctx, approval.Pending{ID: id, Request: req, Since: now, Expires: now.Add(time.Minute)}))
+	done := make(chan error, 1)
+	go func() {
+		d, err := late.Approvals.Await(ctx, id)
+		if err == nil && d.DecidedBy != "ops" {
+			err = errors.New("decided by " + d.DecidedBy)
+		}
+		done <- err
+	}()
+	list, err := other.Approvals.List(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1, "pending for a minute on the database's clock")
+	assert.WithinDuration(t, time.Now().Add(time.Minute), list[0].Expires, 10*time.Second)
+	require.NoError(t, other.Approvals.Decide(ctx, id, approval.Approved("ops")))
+	require.NoError(t, <-done)
+
+	early := postgres.New(newPool(t, dsn))
+	t.Cleanup(early.Close)
+	earlyClock := func() time.Time { return time.Now().Add(24 * time.Hour) }
+	postgres.SetApprovalClock(early.Approvals, earlyClock)
+	req2 := approval.Request{Call: tool.Call{ID: "c2", Name: "deploy", Args: json.RawMessage(`{}`)}}
+	now = earlyClock()
+	require.NoError(t, early.Approvals.Put(ctx, approval.Pending{ID: approval.RequestID(req2), Request: req2, Since: now, Expires: now.Add(time.Minute)}))
+	list, err = other.Approvals.List(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.WithinDuration(t, time.Now().Add(time.Minute), list[0].Expires, 10*time.Second, "expires in a minute, not a day")
+}

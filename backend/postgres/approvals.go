@@ -28,6 +28,7 @@ const recheck = 2 * time.Second
 // waits, through one LISTEN connection per store.
 type ApprovalStore struct {
 	pool *pgxpool.Pool
+	now  func() time.Time // this instance's clock
 
 	mu      sync.Mutex
 	waiters map[string]map[chan struct{}]struct{}
@@ -39,11 +40,14 @@ type ApprovalStore struct {
 var _ approval.Store = (*ApprovalStore)(nil)
 
 func newApprovalStore(pool *pgxpool.Pool) *ApprovalStore {
-	return &ApprovalStore{pool: pool, waiters: map[string]map[chan struct{}]struct{}{}}
+	return &ApprovalStore{pool: pool, now: time.Now, waiters: map[string]map[chan struct{}]struct{}{}}
 }
 
 // Put implements approval.Store. A request that is pending but expired
 // (its waiter died without withdrawing it) is pending again, as p says.
+// p.Since and p.Expires are read on this instance's clock and kept on the
+// database's, so a request expires when it should whatever the instances'
+// clocks say.
 func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	if p.ID == "" {
 		return errors.New("postgres: approval Put: the pending request has no id: use approval.RequestID")
@@ -56,12 +60,16 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	if !p.Expires.IsZero() {
 		expires = &p.Expires
 	}
+	// p's times are on this instance's clock; they are kept on the
+	// database's, which every instance compares them with: shifted by how
+	// far this clock is from it (give or take a round trip).
 	tag, err := s.pool.Exec(ctx, `INSERT INTO toolbelt_approvals (id, request, since, expires, state)
-		VALUES ($1, $2, $3, $4, 'pending')
+		VALUES ($1, $2, $3::timestamptz + (clock_timestamp() - $5::timestamptz),
+			$4::timestamptz + (clock_timestamp() - $5::timestamptz), 'pending')
 		ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, since = EXCLUDED.since,
 			expires = EXCLUDED.expires, state = 'pending', decision = NULL, decided_at = NULL
 		WHERE toolbelt_approvals.state = 'withdrawn'
-			OR (toolbelt_approvals.state = 'pending' AND toolbelt_approvals.expires <= clock_timestamp())`, p.ID, req, p.Since, expires)
+			OR (toolbelt_approvals.state = 'pending' AND toolbelt_approvals.expires <= clock_timestamp())`, p.ID, req, p.Since, expires, s.now())
 	if err != nil {
 		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 	}
