@@ -234,3 +234,34 @@ func TestApprovalExpiryIsOnTheDatabasesClock(t *testing.T) {
 	require.Len(t, list, 1)
 	assert.WithinDuration(t, time.Now().Add(time.Minute), list[0].Expires, 10*time.Second, "expires in a minute, not a day")
 }
+
+// In a fleet being upgraded, attempt 2 of a job may land on an instance
+// that does not have the tool. Its result must not say only "no tool
+// named pay" (nothing happened, submit it again) when attempt 1 was cut
+// short mid-payment: it says the earlier attempt may have done its work.
+func TestARerunOnAnInstanceWithoutTheToolSaysTheWorkMayBeDone(t *testing.T) {
+	dsn := database(t)
+	ctx := within(t, 2*time.Minute)
+	started := make(chan struct{}, 1)
+	reg := registry.New()
+	reg.MustRegister(tool.Func("pay", "Pay an invoice", func(ctx context.Context, _ struct{}) (string, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, tool.WithRisk(tool.RiskHigh)))
+	b := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
+	t.Cleanup(b.Close)
+	exB, err := executor.New(reg, executor.WithJobStore(b.Jobs))
+	require.NoError(t, err)
+	id, err := exB.Submit(ctx, tool.Call{ID: "p", Name: "pay", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	<-started
+	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	require.NoError(t, b.Jobs.Stop(stopCtx))
+
+	c := newJobInstance(t, dsn, postgres.JobsConfig{Workers: 1}) // report, charge, hold: no pay
+	res, err := c.ex.Wait(ctx, id)
+	require.Error(t, err)
+	assert.Contains(t, res.Error.Message, "may have done its work")
+}

@@ -420,7 +420,10 @@ func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 func (w *callWorker) mayRerun(run executor.JobRunner, name string) bool {
 	e, ok := run.Registry().Lookup(name)
 	if !ok {
-		return true // it fails as not found, harmlessly
+		// Not known here (a fleet being upgraded): whether it may run
+		// again is unknown, and "not found" alone would hide that the
+		// earlier attempt may have done its work.
+		return false
 	}
 	s := e.Spec
 	if s.Annotations.Idempotent || s.Annotations.ReadOnly {
