@@ -265,3 +265,53 @@ func TestARerunOnAnInstanceWithoutTheToolSaysTheWorkMayBeDone(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, res.Error.Message, "may have done its work")
 }
+
+// Sweep runs while calls take from the buckets it deletes (idle ones, full
+// again): a call must never be refused as "unavailable" because the row it
+// found a moment before was swept.
+func TestSweepDuringTakesRefusesNothing(t *testing.T) {
+	dsn := database(t)
+	ctx := within(t, time.Minute)
+	a := postgres.New(newPool(t, dsn))
+	t.Cleanup(a.Close)
+	b := postgres.New(newPool(t, dsn))
+	t.Cleanup(b.Close)
+	rate := ratelimit.Per(1000, time.Second) // full again a millisecond after a take
+	stop := make(chan struct{})
+	var sweeps sync.WaitGroup
+	sweeps.Add(1)
+	go func() {
+		defer sweeps.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, err := b.RateLimits.Sweep(ctx)
+			assert.NoError(t, err)
+		}
+	}()
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	var lastErr atomic.Value
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 300 {
+				key := "k" + string(rune('a'+(w+i)%3))
+				_, err := a.RateLimits.Take(ctx, []ratelimit.Bucket{{Key: key, Rate: rate}})
+				if err != nil {
+					failed.Add(1)
+					lastErr.Store(err.Error())
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	sweeps.Wait()
+	assert.Zero(t, failed.Load(), "takes failed: last %v", lastErr.Load())
+}

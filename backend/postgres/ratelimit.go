@@ -77,9 +77,11 @@ func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket,
 		fresh[i] = buckets[j].Rate.Fresh(time.Time{}).Tokens
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// Each row is created, or locked as it is (an update that changes
+		// nothing), so that Sweep cannot delete it before it is read.
 		if _, err := tx.Exec(ctx, `INSERT INTO toolbelt_ratelimit (key, tokens, updated_at, full_at)
 			SELECT k, t, clock_timestamp(), clock_timestamp() FROM unnest($1::text[], $2::float8[]) AS u(k, t)
-			ON CONFLICT (key) DO NOTHING`, keys, fresh); err != nil {
+			ON CONFLICT (key) DO UPDATE SET tokens = toolbelt_ratelimit.tokens`, keys, fresh); err != nil {
 			return fmt.Errorf("postgres: rate limit buckets: %w", err)
 		}
 		rows, err := tx.Query(ctx, `SELECT key, tokens, updated_at FROM toolbelt_ratelimit
