@@ -338,6 +338,11 @@ func (b *base) build(spec Spec) (*plan, Limits, error) {
 	return p, lim, nil
 }
 
+// Workspace returns the directory given to [WithWorkspace], cleaned, or ""
+// when the engine has none. Tools that run commands in a [*Workspace]
+// compare it with the workspace's Dir (tool/shell's NewBash does).
+func (b *base) Workspace() string { return b.cfg.workspace }
+
 // workDir turns Spec.Dir into an absolute directory inside the workspace.
 func (b *base) workDir(d string) (string, error) {
 	ws := b.cfg.workspace
