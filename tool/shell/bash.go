@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -37,6 +39,7 @@ var bashSchema = json.RawMessage(`{"type":"object","properties":{` +
 type Bash struct {
 	spec tool.Spec
 	ws   *sandbox.Workspace
+	dir  string // ws's directory as the engine names it (its WithWorkspace path)
 	run  runner
 	o    *options
 }
@@ -49,7 +52,10 @@ type bashArgs struct {
 // NewBash returns a bash tool that runs in sb with its working directory in
 // ws. Both are required: sb should be an engine created with
 // sandbox.WithWorkspace(ws.Dir()) — bwrap or gvisor to confine the command,
-// since the process engine isolates nothing but the process tree.
+// since the process engine isolates nothing but the process tree. NewBash
+// refuses an engine whose workspace is another directory, and one that
+// confines files (every engine but process) without a workspace: its
+// commands could not run or write there.
 func NewBash(sb sandbox.Sandbox, ws *sandbox.Workspace, opts ...Option) (*Bash, error) {
 	o := newOptions(opts)
 	var errs []error
@@ -61,6 +67,13 @@ func NewBash(sb sandbox.Sandbox, ws *sandbox.Workspace, opts ...Option) (*Bash, 
 	}
 	if o.assessor == nil {
 		errs = append(errs, errors.New("shell.NewBash: assessor is nil"))
+	}
+	var dir string
+	if sb != nil && ws != nil {
+		var err error
+		if dir, err = engineDir(sb, ws); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	spec := tool.Spec{
 		Name:        "bash",
@@ -91,7 +104,32 @@ func NewBash(sb sandbox.Sandbox, ws *sandbox.Workspace, opts ...Option) (*Bash, 
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &Bash{spec: spec, ws: ws, o: o, run: runner{sb: sb, env: o.env, limits: o.limits, budget: o.budget}}, nil
+	return &Bash{spec: spec, ws: ws, dir: dir, o: o, run: runner{sb: sb, env: o.env, limits: o.limits, budget: o.budget}}, nil
+}
+
+// engineDir returns the directory the bash tool runs its commands in: ws's,
+// as the engine names its workspace. It refuses an engine whose workspace
+// is another directory (every command would be refused as outside it) and
+// an engine that confines files without a workspace (nothing could be
+// written). An engine that does not report its workspace is taken as is.
+func engineDir(sb sandbox.Sandbox, ws *sandbox.Workspace) (string, error) {
+	w, ok := sb.(interface{ Workspace() string })
+	if !ok {
+		return ws.Dir(), nil
+	}
+	d := w.Workspace()
+	if d == "" {
+		if sb.Name() == sandbox.EngineProcess {
+			return ws.Dir(), nil
+		}
+		return "", fmt.Errorf("shell.NewBash: the %s engine has no workspace, so its commands could write nothing in %q: build it with sandbox.WithWorkspace(ws.Dir())", sb.Name(), ws.Dir())
+	}
+	a, err1 := os.Stat(d)
+	b, err2 := os.Stat(ws.Dir())
+	if err1 != nil || err2 != nil || !os.SameFile(a, b) {
+		return "", fmt.Errorf("shell.NewBash: the %s engine's workspace %q is not the bash tool's workspace %q, so every command would be refused: build the engine with sandbox.WithWorkspace(ws.Dir())", sb.Name(), d, ws.Dir())
+	}
+	return d, nil
 }
 
 // Spec returns the tool's spec.
@@ -141,7 +179,7 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 		res := refuseBlocked(&call, v, "the command")
 		return res, res.Error
 	}
-	dir := b.ws.Dir()
+	dir := b.dir
 	if a.Workdir != "" {
 		fi, err := b.ws.Stat(a.Workdir)
 		if err != nil {
@@ -154,7 +192,7 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 		if err != nil {
 			return nil, ToolError(err)
 		}
-		dir = filepath.Join(b.ws.Dir(), filepath.FromSlash(rel))
+		dir = filepath.Join(b.dir, filepath.FromSlash(rel))
 	}
 	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, &v)
 }

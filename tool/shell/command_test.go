@@ -172,14 +172,15 @@ func TestArgvExpansionRules(t *testing.T) {
 }
 
 func TestGeneratedSchemaAndDefaults(t *testing.T) {
-	sb := processEngine(t, t.TempDir())
+	dir := t.TempDir()
+	sb := processEngine(t, dir)
 	c, err := shell.NewCommand("grep_word", "grep", sb, []string{"grep", "-r", "--", "{word}", "{dir}"})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"object","properties":{"word":{"type":"string"},"dir":{"type":"string"}},"required":["word","dir"],"additionalProperties":false}`,
 		string(c.Spec().InputSchema))
 	assert.Equal(t, tool.RiskMedium, c.Spec().Risk)
 
-	b, err := shell.NewBash(sb, mustWorkspace(t, t.TempDir()))
+	b, err := shell.NewBash(sb, mustWorkspace(t, dir))
 	require.NoError(t, err)
 	assert.Equal(t, tool.RiskHigh, b.Spec().Risk)
 	assert.True(t, b.Spec().Annotations.Destructive)
