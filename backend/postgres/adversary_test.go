@@ -315,3 +315,17 @@ func TestSweepDuringTakesRefusesNothing(t *testing.T) {
 	sweeps.Wait()
 	assert.Zero(t, failed.Load(), "takes failed: last %v", lastErr.Load())
 }
+
+// A call whose buckets name one key twice is taken from, not refused with
+// an error (as the in-memory store does).
+func TestTakeWithARepeatedKey(t *testing.T) {
+	dsn := database(t)
+	s := postgres.New(newPool(t, dsn))
+	t.Cleanup(s.Close)
+	ctx := within(t, time.Minute)
+	b := ratelimit.Bucket{Key: "k", Rate: ratelimit.Per(5, time.Hour)}
+	g, err := s.RateLimits.Take(ctx, []ratelimit.Bucket{b, b})
+	require.NoError(t, err)
+	assert.True(t, g.OK)
+	require.NoError(t, s.RateLimits.Give(ctx, []ratelimit.Bucket{b, b}))
+}

@@ -70,11 +70,15 @@ func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket,
 		}
 		return 0
 	})
-	keys := make([]string, len(buckets))
-	fresh := make([]float64, len(buckets))
-	for i, j := range order {
-		keys[i] = storedKey(buckets[j].Key)
-		fresh[i] = buckets[j].Rate.Fresh(time.Time{}).Tokens
+	keys := make([]string, 0, len(buckets))
+	fresh := make([]float64, 0, len(buckets))
+	for _, j := range order {
+		k := storedKey(buckets[j].Key)
+		if n := len(keys); n > 0 && keys[n-1] == k {
+			continue // one row per key: an upsert may not touch a row twice
+		}
+		keys = append(keys, k)
+		fresh = append(fresh, buckets[j].Rate.Fresh(time.Time{}).Tokens)
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Each row is created, or locked as it is (an update that changes
