@@ -329,3 +329,31 @@ func TestTakeWithARepeatedKey(t *testing.T) {
 	assert.True(t, g.OK)
 	require.NoError(t, s.RateLimits.Give(ctx, []ratelimit.Bucket{b, b}))
 }
+
+// A job's result holding a NUL (a tool that read a binary file) is
+// recorded: River keeps results in jsonb, which refuses the escape
+// \u0000. The job must finish with its result, once.
+func TestAJobWhoseResultHoldsANUL(t *testing.T) {
+	dsn := database(t)
+	ctx := within(t, time.Minute)
+	var runs atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(tool.Func("read", "Read a file", func(context.Context, struct{}) (string, error) {
+		runs.Add(1)
+		return "ELF\x00\x01", nil
+	}, tool.WithRisk(tool.RiskHigh)))
+	s := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1, Timeout: 2 * time.Second}))
+	t.Cleanup(s.Close)
+	ex, err := executor.New(reg, executor.WithJobStore(s.Jobs))
+	require.NoError(t, err)
+	id, err := ex.Submit(ctx, tool.Call{ID: "r", Name: "read", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	res, err := ex.Wait(wctx, id)
+	require.NoError(t, err, "%+v", res)
+	require.Equal(t, tool.StatusSucceeded, res.Status, "%+v", res)
+	require.Len(t, res.Content, 1)
+	assert.Equal(t, "ELF\x00\x01", res.Content[0].Text)
+	assert.EqualValues(t, 1, runs.Load())
+}

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -278,6 +279,10 @@ func status(row *rivertype.JobRow) (executor.JobStatus, error) {
 // has none (cancelled before it ran, given up).
 func result(row *rivertype.JobRow, call *tool.Call) *tool.Result {
 	if out := row.Output(); len(out) > 0 {
+		var enc []byte
+		if out[0] == '"' && json.Unmarshal(out, &enc) == nil {
+			out = enc // kept as base64 (see recordResult)
+		}
 		var r tool.Result
 		if err := json.Unmarshal(out, &r); err == nil {
 			return &r
@@ -411,10 +416,24 @@ func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 			return errStopped
 		}
 	}
-	if err := river.RecordOutput(ctx, res); err != nil {
+	if err := recordResult(ctx, res); err != nil {
 		return fmt.Errorf("record the result: %w", err)
 	}
 	return nil // a failed call is a result, not a job to retry
+}
+
+// recordResult records res as the job's output. River keeps it in jsonb,
+// which refuses the escape \u0000 (a tool's output may hold NUL bytes):
+// such a result is recorded as base64, a JSON string.
+func recordResult(ctx context.Context, res *tool.Result) error {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	if bytes.Contains(b, []byte(`\u0000`)) {
+		return river.RecordOutput(ctx, b) // []byte: base64
+	}
+	return river.RecordOutput(ctx, json.RawMessage(b))
 }
 
 func (w *callWorker) mayRerun(run executor.JobRunner, name string) bool {
