@@ -77,6 +77,13 @@ func (e *PathError) Code() Code {
 // directories are protected separately, at any depth ([DefaultProtectedNames]).
 var DefaultDenyWrite = []string{"**/.env", "**/*.pem"}
 
+// DefaultSecrets are the globs a [Workspace] refuses to read, list or
+// search unless [WithSecrets] replaces them: dotenv files, PEM files,
+// private SSH keys and stored credentials, which a model has no need to
+// see and a prompt injection would ask for. Writing them is judged by the
+// write rules ([DefaultDenyWrite]).
+var DefaultSecrets = []string{"**/.env", "**/*.pem", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/.git-credentials", "**/.netrc"}
+
 // DefaultProtectedNames are the path components a [Workspace] refuses to
 // write under, at any depth, unless [WithProtectedNames] replaces them: the
 // directories of git, Mercurial and Subversion, whose configuration and
@@ -112,6 +119,13 @@ func WithDeny(globs ...string) WorkspaceOption {
 // Pass DefaultDenyWrite along to extend rather than replace them.
 func WithDenyWrite(globs ...string) WorkspaceOption {
 	return func(w *Workspace) { w.denyWrite = slices.Clone(globs) }
+}
+
+// WithSecrets replaces the globs refused for reading, listing and
+// searching ([DefaultSecrets]); with none, those files are read like any
+// other. Pass DefaultSecrets along to extend rather than replace them.
+func WithSecrets(globs ...string) WorkspaceOption {
+	return func(w *Workspace) { w.secrets = slices.Clone(globs) }
 }
 
 // WithProtectedNames replaces the path components refused for writing at
@@ -161,6 +175,7 @@ type Workspace struct {
 	allow       []string
 	deny        []string
 	denyWrite   []string
+	secrets     []string
 	protected   []string
 	hide        []HideFunc
 	maxFileSize int64
@@ -180,7 +195,7 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 	if abs, err = filepath.EvalSymlinks(abs); err != nil {
 		return nil, fmt.Errorf("sandbox: OpenWorkspace(%q): %w", dir, err)
 	}
-	w := &Workspace{dir: abs, denyWrite: slices.Clone(DefaultDenyWrite), protected: slices.Clone(DefaultProtectedNames), maxFileSize: DefaultMaxFileSize}
+	w := &Workspace{dir: abs, denyWrite: slices.Clone(DefaultDenyWrite), secrets: slices.Clone(DefaultSecrets), protected: slices.Clone(DefaultProtectedNames), maxFileSize: DefaultMaxFileSize}
 	for _, o := range opts {
 		if o != nil {
 			o(w)
@@ -192,7 +207,7 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 	for _, set := range []struct {
 		name  string
 		globs []string
-	}{{"WithAllow", w.allow}, {"WithDeny", w.deny}, {"WithDenyWrite", w.denyWrite}} {
+	}{{"WithAllow", w.allow}, {"WithDeny", w.deny}, {"WithDenyWrite", w.denyWrite}, {"WithSecrets", w.secrets}} {
 		for _, g := range set.globs {
 			if !ValidGlob(g) || strings.HasPrefix(g, "/") {
 				return nil, fmt.Errorf("sandbox: OpenWorkspace: %s glob %q is malformed (relative, slash-separated, doublestar syntax: * ? [...] {a,b} within a segment, ** for any depth): %w", set.name, g, ErrInvalidPath)
@@ -502,6 +517,13 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 	for _, g := range w.deny {
 		if Match(g, rel) {
 			return &PathError{Op: op, Path: name, Rule: "deny " + strconv.Quote(g), Err: ErrDeniedByRule}
+		}
+	}
+	if !write {
+		for _, g := range w.secrets {
+			if Match(g, rel) {
+				return &PathError{Op: op, Path: name, Rule: "secret " + strconv.Quote(g) + " (sandbox.WithSecrets)", Err: ErrDeniedByRule}
+			}
 		}
 	}
 	if len(w.hide) > 0 {
