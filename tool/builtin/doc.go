@@ -7,7 +7,9 @@
 // File tools reach files only through the workspace, so "..", absolute
 // paths outside it and symlinks that lead out are refused with
 // tool.CodeFilesystemPolicy, naming the rule (shell.ToolError maps the
-// workspace's errors). Each declares the file it touches
+// workspace's errors). A workspace refuses to read, list or search secrets
+// by default (.env, *.pem, private SSH keys, stored credentials:
+// sandbox.DefaultSecrets, replaced by sandbox.WithSecrets). Each declares the file it touches
 // (tool.ResourceDeclarer, key "file:" + the clean workspace-relative path,
 // read or write), so the executor serialises a write with other calls on
 // the same file. Results carry text for the model, structured output where
