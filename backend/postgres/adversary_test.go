@@ -357,3 +357,42 @@ func TestAJobWhoseResultHoldsANUL(t *testing.T) {
 	assert.Equal(t, "ELF\x00\x01", res.Content[0].Text)
 	assert.EqualValues(t, 1, runs.Load())
 }
+
+// The database answers nothing (a session holds the buckets' rows; the
+// same as a server that stopped answering): a call with no deadline of
+// its own is refused within a bounded time, not held forever.
+func TestRateLimitRefusesWhenTheDatabaseDoesNotAnswer(t *testing.T) {
+	dsn := database(t)
+	pool := newPool(t, dsn)
+	s := postgres.New(pool)
+	t.Cleanup(s.Close)
+	ctx := context.Background()
+	bucket := []ratelimit.Bucket{{Key: "principal/5:alice", Rate: ratelimit.Per(10, time.Hour)}}
+	_, err := s.RateLimits.Take(ctx, bucket)
+	require.NoError(t, err)
+
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(ctx) //nolint:errcheck
+	_, err = tx.Exec(ctx, `SELECT * FROM toolbelt_ratelimit FOR UPDATE`)
+	require.NoError(t, err)
+
+	other := postgres.New(newPool(t, dsn))
+	t.Cleanup(other.Close)
+	type taken struct {
+		g   ratelimit.Grant
+		err error
+	}
+	done := make(chan taken, 2)
+	go func() { g, err := other.RateLimits.Take(ctx, bucket); done <- taken{g, err} }()
+	go func() { done <- taken{err: other.RateLimits.Give(ctx, bucket)} }()
+	for range 2 {
+		select {
+		case r := <-done:
+			require.Error(t, r.err)
+			assert.False(t, r.g.OK)
+		case <-time.After(15 * time.Second):
+			t.Fatal("the rate limit waited 15 s for the database without refusing")
+		}
+	}
+}

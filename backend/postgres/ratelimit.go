@@ -15,10 +15,16 @@ import (
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 )
 
+// rateLimitTimeout bounds one Take or Give: a database that does not
+// answer (or a pool with no connection free) refuses the call then,
+// rather than holding it for as long as TCP waits.
+const rateLimitTimeout = 5 * time.Second
+
 // RateLimitStore is a ratelimit.Store in PostgreSQL: one row per bucket.
 // Take locks a call's rows in key order (so two calls never deadlock),
 // refills them on the database's clock, and takes from all of them or
-// none, in one transaction.
+// none, in one transaction. A Take or Give the database has not answered
+// in 5 seconds fails (the limiter refuses the call as unavailable).
 type RateLimitStore struct {
 	pool *pgxpool.Pool
 }
@@ -57,6 +63,8 @@ func (s *RateLimitStore) locked(ctx context.Context, buckets []ratelimit.Bucket,
 		_, err := fn(nil)
 		return err
 	}
+	ctx, cancel := context.WithTimeout(ctx, rateLimitTimeout)
+	defer cancel()
 	// Rows are created and locked in key order, whatever the call's order.
 	order := make([]int, len(buckets))
 	for i := range order {
