@@ -396,3 +396,21 @@ func TestRateLimitRefusesWhenTheDatabaseDoesNotAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A principal's id may hold any bytes (the rate limits store such keys);
+// its jobs are submitted, run and report it as it is.
+func TestAJobOfAPrincipalWithANUL(t *testing.T) {
+	dsn := database(t)
+	ctx := within(t, time.Minute)
+	in := newJobInstance(t, dsn, postgres.JobsConfig{Workers: 1})
+	call := tool.Call{ID: "n", Name: "report", Args: json.RawMessage(`{}`), Session: "s\x00", Principal: tool.Principal{ID: "bob\x00admin", Tenant: "t\x00"}}
+	id, err := in.ex.Submit(ctx, call)
+	require.NoError(t, err)
+	res, err := in.ex.Wait(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, tool.StatusSucceeded, res.Status)
+	st, err := in.ex.StatusContext(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, "n", st.CallID)
+	assert.Equal(t, "report", st.Tool)
+}

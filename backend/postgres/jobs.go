@@ -30,6 +30,11 @@ type callArgs struct {
 	Job  executor.JobID `json:"toolbelt_job"`
 	Call tool.Call      `json:"call"`
 	Args []byte         `json:"args,omitempty"`
+	// Whole is the call (without its arguments) as JSON bytes when it
+	// holds what jsonb refuses (a NUL in a principal's id, a session):
+	// Call then keeps only its id, name and agent, made storable, for
+	// lists and filters.
+	Whole []byte `json:"whole,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -37,6 +42,12 @@ func (callArgs) Kind() string { return jobKind }
 
 func (a *callArgs) call() tool.Call {
 	c := a.Call
+	if a.Whole != nil {
+		var whole tool.Call
+		if json.Unmarshal(a.Whole, &whole) == nil {
+			c = whole
+		}
+	}
 	if a.Args != nil {
 		c.Args = json.RawMessage(a.Args)
 	}
@@ -213,6 +224,10 @@ func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, 
 	args := callArgs{Job: id, Call: call}
 	if call.Args != nil {
 		args.Args, args.Call.Args = []byte(call.Args), nil
+	}
+	if b, err := json.Marshal(args.Call); err == nil && bytes.Contains(b, []byte(`\u0000`)) {
+		args.Whole = b
+		args.Call = tool.Call{ID: text(call.ID), Name: text(call.Name), Agent: text(call.Agent)}
 	}
 	if _, err := s.client.Insert(ctx, args, nil); err != nil {
 		return "", fmt.Errorf("postgres: submit a job of %q: %w", call.Name, err)
