@@ -15,6 +15,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -413,4 +414,51 @@ func TestAJobOfAPrincipalWithANUL(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "n", st.CallID)
 	assert.Equal(t, "report", st.Tool)
+}
+
+// A job of a tool that is not idempotent waits for a person when its
+// instance stops (a rolling deploy). Its tool never ran, so the job runs
+// again on another instance, asking again; it must not fail saying the
+// earlier attempt may have done its work.
+func TestAJobStoppedBeforeItsToolRanRunsAgain(t *testing.T) {
+	dsn := database(t)
+	ctx := within(t, time.Minute)
+	var paid atomic.Int64
+	newPay := func() (*postgres.Stores, *executor.Executor) {
+		reg := registry.New()
+		reg.MustRegister(tool.Func("pay", "Pay an invoice", func(context.Context, struct{}) (string, error) {
+			paid.Add(1)
+			return "paid", nil
+		}, tool.WithRisk(tool.RiskHigh), tool.WithApproval()))
+		s := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
+		t.Cleanup(s.Close)
+		gate := approvalgate.New(approval.NewQueue(approval.QueueStore(s.Approvals), approval.QueueTimeout(time.Minute)))
+		ex, err := executor.New(reg, executor.WithJobStore(s.Jobs), executor.WithExtensions(gate, gate.Guard()))
+		require.NoError(t, err)
+		return s, ex
+	}
+	b, exB := newPay()
+	id, err := exB.Submit(ctx, tool.Call{ID: "p", Name: "pay", Args: json.RawMessage(`{}`), Principal: tool.Principal{ID: "alice"}})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { l, _ := b.Approvals.List(ctx); return len(l) == 1 }, 10*time.Second, 10*time.Millisecond)
+	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	require.NoError(t, b.Jobs.Stop(stopCtx))
+
+	c, exC := newPay()
+	var pending []approval.Pending
+	require.Eventually(t, func() bool {
+		pending, _ = c.Approvals.List(ctx)
+		if len(pending) == 1 {
+			return true
+		}
+		st, err := exC.StatusContext(ctx, id)
+		return err == nil && st.State == executor.JobDone
+	}, 10*time.Second, 10*time.Millisecond, "asked again")
+	require.Len(t, pending, 1, "asked again, not failed")
+	require.NoError(t, c.Approvals.Decide(ctx, pending[0].ID, approval.Approved("ops")))
+	res, err := exC.Wait(ctx, id)
+	require.NoError(t, err, "%v", res.Error)
+	assert.Equal(t, tool.StatusSucceeded, res.Status)
+	assert.EqualValues(t, 1, paid.Load())
 }

@@ -410,12 +410,32 @@ type callWorker struct {
 // runs the job again, as if the instance had died.
 var errStopped = errors.New("the instance stopped during the job")
 
+// errStoppedBeforeRun fails an attempt cut short by this instance stopping
+// before the tool ran (waiting for an approval, a lock or a slot): the
+// next attempt may run any tool, it is the first run.
+var errStoppedBeforeRun = errors.New("the instance stopped before the call ran")
+
+// neverRan reports whether every earlier attempt of job stopped before
+// its tool ran. An attempt that left no error (its instance died) may have
+// run it.
+func neverRan(job *river.Job[callArgs]) bool {
+	if len(job.Errors) < job.Attempt-1 {
+		return false
+	}
+	for _, e := range job.Errors {
+		if e.Error != errStoppedBeforeRun.Error() {
+			return false
+		}
+	}
+	return true
+}
+
 // Work implements river.Worker.
 func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 	call := job.Args.call()
 	run := w.s.run // set by Attach before the workers start
 	var res *tool.Result
-	if job.Attempt > 1 && !w.mayRerun(run, call.Name) {
+	if job.Attempt > 1 && !neverRan(job) && !w.mayRerun(run, call.Name) {
 		res = tool.Fail(&call, tool.CodeInternal, fmt.Sprintf(
 			"job %s: attempt %d of a call to %q, whose earlier attempt may have done its work (its instance stopped mid-run): the tool is not idempotent, so it is not run again; check what happened and submit it again if that is safe",
 			job.Args.Job, job.Attempt, call.Name))
@@ -428,6 +448,9 @@ func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 	if ctx.Err() != nil && res.Status != tool.StatusSucceeded {
 		cause := context.Cause(ctx)
 		if !errors.Is(cause, river.ErrJobCancelledRemotely) && !errors.Is(cause, context.DeadlineExceeded) {
+			if res.Attempts == 0 {
+				return errStoppedBeforeRun
+			}
 			return errStopped
 		}
 	}
