@@ -80,6 +80,7 @@ type Executor struct {
 	exts        []extension.Extension
 	observers   []extension.Observer
 	detach      bool
+	approves    bool // an extension named "approval" is installed (reads Spec.RequiresApproval)
 	chain       extension.Handler
 	timeout     time.Duration
 	maxArgBytes int
@@ -228,6 +229,7 @@ func (e *Executor) check() error {
 			}
 		}
 	}
+	_, e.approves = seen[approvalName]
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -244,6 +246,19 @@ func (e *Executor) check() error {
 		}
 	}
 	return nil
+}
+
+// approvalName is the name of the extension that reads
+// tool.Spec.RequiresApproval: extension/approvalgate's.
+const approvalName = "approval"
+
+// unapproved refuses a call to a tool that requires approval in an
+// executor with no approval extension: nothing else reads the flag, so it
+// would run unasked.
+func unapproved(call *tool.Call) *tool.Result {
+	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: it needs a person's approval, and none could be obtained here; do not retry now: tell the user", call.Name))
+	res.Error.Err = fmt.Errorf("executor: tool %q requires approval (tool.WithApproval, requires_approval), but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, or drop the requirement", call.Name)
+	return res
 }
 
 // isNilPointer reports whether x is a typed nil pointer (a nil *Policy
@@ -374,6 +389,9 @@ type outcome struct {
 // runs the backend under the deadline, and validates the output.
 func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
 	call, spec := &req.Call, req.Spec
+	if spec.RequiresApproval && !e.approves {
+		return unapproved(call)
+	}
 	cs, _ := ctx.Value(stateKey{}).(*callState)
 	if cs == nil {
 		// A handler chain run outside Execute (extension tests): no

@@ -58,6 +58,8 @@ type Spec struct {
 	// Risk is the tool's inherent risk.
 	Risk Risk `json:"risk"`
 	// RequiresApproval asks the approval extension to ask a human every time.
+	// An executor without an approval extension refuses the tool's calls
+	// (approval_denied) rather than run them unasked.
 	RequiresApproval bool `json:"requires_approval,omitempty"`
 	// AllowedModes lists the operating modes the tool may run in; empty means all.
 	AllowedModes []string `json:"allowed_modes,omitempty"`

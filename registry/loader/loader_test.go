@@ -21,7 +21,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/registry/loader"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -490,7 +492,12 @@ func TestLoadGoodFileAndExecute(t *testing.T) {
 	assert.Equal(t, "1.10", li.Spec.Version, "version is kept as written, not read as a float")
 	assert.Equal(t, 90*time.Second, li.Spec.Timeout)
 
-	ex := executor.MustNew(reg)
+	// dangerous_delete says requires_approval: an approval extension must
+	// be there to ask (without one the executor refuses the call).
+	gate := approvalgate.New(approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
+		return approval.Approved("test"), nil
+	}))
+	ex := executor.MustNew(reg, executor.WithExtensions(gate, gate.Guard()))
 	ctx := context.Background()
 	res, err := ex.Execute(ctx, tool.Call{ID: "1", Name: "file_reader", Args: json.RawMessage(`{"path":"a.txt"}`)})
 	require.NoError(t, err)
