@@ -18,6 +18,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path"
@@ -203,7 +204,9 @@ func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) erro
 }
 
 // LoadURL fetches a tool file with an HTTP GET (bounded by Timeout and
-// MaxBytes) and registers its tools in reg.
+// MaxBytes) and registers its tools in reg. The URL, and where it
+// redirects, must be https, or plain http to a loopback host: a tool file
+// defines what runs, and plain http lets anyone on the way rewrite it.
 func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL string) error {
 	s := l.session()
 	u, err := url.Parse(rawURL)
@@ -217,6 +220,10 @@ func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL str
 			name = "(userinfo hidden)" + rawURL[i:]
 		}
 		s.add(name, 0, "is not an http or https URL")
+		return s.commit(reg)
+	}
+	if !secureURL(u) {
+		s.add(u.Redacted(), 0, "is plain http, "+plainHTTP)
 		return s.commit(reg)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(max(l.Timeout, 0), DefaultLoadTimeout))
@@ -238,11 +245,31 @@ func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL str
 	case resp.StatusCode != http.StatusOK:
 		resp.Body.Close()
 		s.add(name, 0, "cannot be fetched: the server answered "+resp.Status)
+	case resp.Request != nil && !secureURL(resp.Request.URL):
+		resp.Body.Close()
+		s.add(name, 0, "was redirected to "+resp.Request.URL.Redacted()+", plain http, "+plainHTTP)
 	default:
 		defer resp.Body.Close()
 		s.load(resp.Body, name)
 	}
 	return s.commit(reg)
+}
+
+const plainHTTP = "which anyone on the way can rewrite: use https (plain http is for localhost only)"
+
+// secureURL reports whether a tool file may be fetched from u: over https,
+// or over plain http from a loopback host (a local test server), where no
+// one on the way can rewrite the tools it defines.
+func secureURL(u *url.URL) bool {
+	if u.Scheme == "https" {
+		return true
+	}
+	h := u.Hostname()
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // session is one load: the problems and tools found so far.
