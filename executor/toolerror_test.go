@@ -120,3 +120,48 @@ func TestExtensionErrorEchoingASecretIsMasked(t *testing.T) {
 		assert.NotContains(t, ev.Reason, "739164")
 	}
 }
+
+// Arguments that name one key twice in an object are refused: readers
+// disagree on which one counts (encoding/json and the policy take the last,
+// other parsers a remote backend may use take the first, and a person on
+// the approval card reads the first), so a call could be judged on one
+// value and run with the other.
+func TestDuplicateArgumentKeysAreRefused(t *testing.T) {
+	type in struct {
+		Path string `json:"path"`
+		Opt  *struct {
+			Mode string `json:"mode"`
+		} `json:"opt,omitempty"`
+	}
+	var ran []string
+	reg := registry.New()
+	reg.MustRegister(tool.Func("read", "Read a file", func(_ context.Context, a in) (string, error) {
+		ran = append(ran, a.Path)
+		return a.Path, nil
+	}))
+	reg.MustRegister(tool.Func("any", "Takes any object", func(_ context.Context, a map[string]any) (string, error) {
+		ran = append(ran, fmt.Sprint(a))
+		return "ok", nil
+	}))
+	ex := executor.MustNew(reg)
+	for _, c := range []struct{ tool, args, key string }{
+		{"read", `{"path":"notes.txt","path":"/etc/passwd"}`, "path"},
+		{"read", `{"path":"notes.txt","p\u0061th":"/etc/passwd"}`, "path"},
+		{"read", `{"path":"a","opt":{"mode":"r","mode":"w"}}`, "mode"},
+		{"any", `{"x":1,"y":{"z":[{"k":1,"k":2}]}}`, "k"},
+	} {
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: c.tool, Args: []byte(c.args)})
+		require.Error(t, err, c.args)
+		assert.Equal(t, tool.CodeInvalidArguments, res.Error.Code, c.args)
+		assert.Contains(t, res.Error.Message, fmt.Sprintf("%q", c.key), c.args)
+	}
+	assert.Empty(t, ran, "no call with a repeated key ran")
+	res, err := ex.Execute(context.Background(), tool.Call{ID: "c2", Name: "read", Args: []byte(`{"path":"a","opt":{"mode":"r"}}`)})
+	require.NoError(t, err)
+	require.True(t, res.OK())
+	for _, args := range []string{`{"k":1,"o":{"k":2},"c":[{"k":1},{"k":2}],"s":"\"k\":1,\"k\":2"}`, `{"a":[1,{"b":2},[3]],"b":{}}`} {
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "c3", Name: "any", Args: []byte(args)})
+		require.NoError(t, err, "the same key in different objects, or in a string, is fine: %s", args)
+		require.True(t, res.OK())
+	}
+}

@@ -47,10 +47,17 @@ func (e *Entry) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
 		args = json.RawMessage("{}")
 	}
 	if e.input.AcceptsAnyObject() && schema.IsObject(args) {
-		return args, nil // nothing to check inside, nothing to strip
+		// Nothing to check inside, nothing to strip.
+		if err := schema.UniqueKeys(args); err != nil {
+			return nil, err
+		}
+		return args, nil
 	}
 	m, err := schema.Decode(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := schema.UniqueKeys(args); err != nil {
 		return nil, err
 	}
 	if e.input.StripNulls(m) {
