@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -26,7 +27,8 @@ type Config struct {
 	Argv []string `json:"argv"`
 	// Workdir is the working directory, relative to the engine's workspace
 	// ("" is the workspace itself), or absolute for an engine without one.
-	// It is fixed: the model cannot choose it.
+	// It is fixed: the model cannot choose it. An absolute directory outside
+	// the engine's workspace is refused at construction.
 	Workdir string `json:"workdir,omitempty"`
 	// Env holds variables set for the command, on top of the engine's
 	// scrubbed environment.
@@ -115,6 +117,13 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 	}
 	if err := cfg.Limits.Validate(); err != nil {
 		errs = append(errs, &tool.ConfigError{Field: "limits", Message: err.Error()})
+	}
+	if sb != nil {
+		wd, err := engineWorkdir(sb, cfg.Workdir)
+		if err != nil {
+			errs = append(errs, &tool.ConfigError{Field: "workdir", Message: err.Error()})
+		}
+		cfg.Workdir = wd
 	}
 	env := make([]string, 0, len(cfg.Env)+len(o.env))
 	env = append(env, o.env...)
@@ -227,6 +236,29 @@ func fromSpec(spec tool.Spec, impl json.RawMessage, o *options) (tool.Tool, erro
 		return nil, err
 	}
 	return t, nil
+}
+
+// engineWorkdir checks an absolute working directory against the engine's
+// workspace, when the engine reports one: a directory outside it would
+// fail every run, so it is refused; one inside it is returned as the
+// engine spells its workspace (the same directory through a symlink is
+// otherwise judged outside). Other directories are returned as given.
+func engineWorkdir(sb sandbox.Sandbox, dir string) (string, error) {
+	w, ok := sb.(interface{ Workspace() string })
+	if !ok || dir == "" || !filepath.IsAbs(dir) || w.Workspace() == "" {
+		return dir, nil
+	}
+	ws := w.Workspace()
+	rws, err1 := filepath.EvalSymlinks(ws)
+	rdir, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil {
+		return dir, nil // judged by the engine at run time
+	}
+	rel, err := filepath.Rel(rws, rdir)
+	if err != nil || rel != "." && !filepath.IsLocal(rel) {
+		return dir, fmt.Errorf("%q is outside the engine's workspace %q, so every run would be refused: use a directory inside it, or build the engine with sandbox.WithWorkspace on this one", dir, ws)
+	}
+	return filepath.Join(ws, rel), nil
 }
 
 // renameArgv reports errors about argv as errors about command.
