@@ -96,17 +96,22 @@ type Extension struct {
 	memory   *memory
 	noGuard  bool
 	armed    atomic.Int64 // guards wrapped but not yet paired with a Wrap of e
+	err      error        // a configuration mistake found by New (Check)
 }
 
 // Option configures New.
 type Option func(*Extension)
 
 // WithPolicy sets the approval policy (default approval.DefaultPolicy(): auto).
+// A nil policy (an ignored approval.NewPolicy error, often) is a
+// configuration error that executor.New reports (Check).
 func WithPolicy(p *approval.Policy) Option {
 	return func(e *Extension) {
-		if p != nil {
-			e.policy = p
+		if p == nil {
+			e.err = errors.New("approvalgate.WithPolicy(nil): the policy is nil (check the error of approval.NewPolicy or PolicyConfig.Policy); the default auto policy would have let safe calls run unasked")
+			return
 		}
+		e.policy = p
 	}
 }
 
@@ -167,6 +172,14 @@ func (e *Extension) Forget(session string) {
 
 // Wrap implements extension.Extension.
 func (e *Extension) Wrap(next extension.Handler) extension.Handler {
+	if e.err != nil {
+		// Built outside executor.New, which would have refused it.
+		return func(_ context.Context, req *extension.Request) *tool.Result {
+			res := deny(req, "approval", fmt.Sprintf("tool %q cannot run: approvals are not set up correctly here; do not retry: tell the user", req.Call.Name), nil)
+			res.Error.Err = e.err
+			return res
+		}
+	}
 	if !e.noGuard && !e.takeArmed() {
 		return func(_ context.Context, req *extension.Request) *tool.Result {
 			res := deny(req, "approval", fmt.Sprintf("tool %q cannot run: approvals are not set up correctly here; do not retry: tell the user", req.Call.Name), nil)
@@ -472,6 +485,10 @@ func (e *Extension) CheckChain(exts []extension.Extension) error {
 	}
 	return errMissingGuard
 }
+
+// Check reports configuration mistakes found by New (a nil policy).
+// executor.New runs it.
+func (e *Extension) Check() error { return e.err }
 
 // CheckRegistry reports approval policy rules that name tools reg does not
 // have (approval.Policy.CheckTools), with the closest names: a typo in a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -57,4 +58,38 @@ func TestPolicyRulesNamingRegisteredToolsPass(t *testing.T) {
 	ext2 := approvalgate.New(nil)
 	_, err = executor.New(setup(t, &r), executor.WithExtensions(ext2, ext2.Guard()))
 	require.NoError(t, err)
+}
+
+// An ignored approval.NewPolicy error leaves a nil *Policy; WithPolicy(nil)
+// kept the default auto policy, so a deny_all policy whose construction
+// failed let safe calls run unasked. executor.New refuses it.
+func TestNilPolicyIsRefusedByNew(t *testing.T) {
+	var r ran
+	pol, err := approval.NewPolicy(approval.ModeDenyAll, approval.DenyRules("shell(rm *"))
+	require.Error(t, err)
+	ext := approvalgate.New(nil, approvalgate.WithPolicy(pol))
+	ex, err := executor.New(setup(t, &r), executor.WithExtensions(ext, ext.Guard()))
+	if err == nil {
+		_, _ = ex.Execute(context.Background(), tool.Call{ID: "c", Name: "calc", Args: json.RawMessage(`{"a":1,"b":2}`)})
+	}
+	require.Error(t, err, "a nil policy was accepted (calls ran: %v)", r.list())
+	assert.Contains(t, err.Error(), "WithPolicy(nil)")
+}
+
+// Chained by hand (no executor.New to refuse it), the extension with a nil
+// policy refuses every call rather than fall back to auto.
+func TestNilPolicyFailsClosedOutsideNew(t *testing.T) {
+	var pol *approval.Policy
+	ext := approvalgate.New(nil, approvalgate.WithPolicy(pol))
+	ran := false
+	h := extension.Chain(func(context.Context, *extension.Request) *tool.Result {
+		ran = true
+		return &tool.Result{}
+	}, ext, ext.Guard())
+	spec := tool.Spec{Name: "calc", Risk: tool.RiskLow}
+	res := h(context.Background(), &extension.Request{Call: tool.Call{ID: "1", Name: "calc", Args: json.RawMessage(`{}`)}, Spec: &spec})
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code)
+	assert.ErrorContains(t, res.Error.Err, "WithPolicy(nil)")
+	assert.False(t, ran)
 }
