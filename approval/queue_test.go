@@ -274,6 +274,10 @@ func TestAnotherPrincipalsCallIsAnotherQuestion(t *testing.T) {
 	agent := req
 	agent.Call.Agent = "intruder"
 	assert.NotEqual(t, RequestID(req), RequestID(agent))
+	// Principal ids are per tenant: globex's alice is not acme's.
+	acme, globex := req, req
+	acme.Principal.Tenant, globex.Principal.Tenant = "acme", "globex"
+	assert.NotEqual(t, RequestID(acme), RequestID(globex), "another tenant's alice is another question")
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
 	_, err := q.Approve(short, other)

@@ -43,7 +43,7 @@ type Store interface {
 }
 
 // RequestID is the id of the approval for req: derived from the call's id,
-// tool, session, principal, agent and the canonical hash of its arguments, so the same call
+// tool, session, principal (tenant and id), agent and the canonical hash of its arguments, so the same call
 // run again (a job retried on another instance) asks the same question and
 // finds the same answer, while different arguments are a different question.
 // A call without an id gets a random one: nothing can be found again.
@@ -62,7 +62,7 @@ func RequestID(req Request) string {
 	// The principal and the agent are part of the question: call ids come
 	// from models and clients, and one call id reused by someone else must
 	// not find a decision made for another.
-	for _, part := range []string{callID, req.Call.Name, req.Call.Session, req.Principal.ID, req.Call.Agent, args} {
+	for _, part := range []string{callID, req.Call.Name, req.Call.Session, req.Principal.Tenant, req.Principal.ID, req.Call.Agent, args} {
 		h.Write([]byte(strconv.Itoa(len(part)) + ":" + part))
 	}
 	return "apr-" + hex.EncodeToString(h.Sum(nil)[:12])

@@ -93,14 +93,28 @@ func TestApprovalShowsTheCommandTheModelWrote(t *testing.T) {
 // tool whose decoder keeps the first runs the one nobody saw), and numbers
 // passed through float64, so a count of 18446744073709551615 read
 // 18446744073709552000 (and the modify editor, which starts from the text
-// shown, would have run that).
+// shown, would have run that). The executor now refuses a repeated key
+// (TestDuplicateArgumentKeysAreRefused); a request put in the queue by
+// other code, or in a shared store by another instance, can still hold
+// one, and the page shows it as it is.
 func TestApprovalShowsTheArgumentsAsWritten(t *testing.T) {
 	f, start := shellFixture(t)
-	done := start(`{"session":"b","command":"rm -rf ~","count":18446744073709551615,"command":"ls -la"}`)
+	done := start(`{"session":"b","command":"rm -rf ~","count":18446744073709551615}`)
 	a := f.waitPending(t, 1)[0]
-	assert.Equal(t, "{\n  \"session\": \"b\",\n  \"command\": \"rm -rf ~\",\n  \"count\": 18446744073709551615,\n  \"command\": \"ls -la\"\n}", a.Args)
+	assert.Equal(t, "{\n  \"session\": \"b\",\n  \"command\": \"rm -rf ~\",\n  \"count\": 18446744073709551615\n}", a.Args)
 	require.NoError(t, f.queue.Resolve(a.ID, approval.Denied("test", "no")))
 	<-done
+
+	asked := make(chan error, 1)
+	go func() {
+		_, err := f.queue.Approve(context.Background(), approval.Request{Call: tool.Call{ID: "c-other", Name: "shell",
+			Args: json.RawMessage(`{"command":"rm -rf ~","command":"ls -la"}`)}})
+		asked <- err
+	}()
+	a = f.waitPending(t, 1)[0]
+	assert.Equal(t, "{\n  \"command\": \"rm -rf ~\",\n  \"command\": \"ls -la\"\n}", a.Args)
+	require.NoError(t, f.queue.Resolve(a.ID, approval.Denied("test", "no")))
+	require.NoError(t, <-asked)
 }
 
 // The modify editor sends the text a person sees: it was parsed and
@@ -250,18 +264,21 @@ func TestBrowserACardThatJustAppearedCannotBeClicked(t *testing.T) {
 }
 
 // A decision is bound to the arguments the page showed, byte for byte. An
-// approval's id hashes the canonical arguments, where a repeated key counts
-// once (the last) and 0.1000000000000000000001 is 0.1: {"command":"echo
-// hi"} and {"command":"rm -rf ~","command":"echo hi"} have one id, and a
-// tool whose decoder keeps the first key runs rm. A model that withdraws
-// the first and asks the second under the same call id had a person's click
-// on the first card approve the second.
+// approval's id hashes the canonical arguments, where a repeated key
+// counted once (the last): {"command":"echo hi"} and {"command":"rm -rf
+// ~","command":"echo hi"} had one id, and a tool whose decoder keeps the
+// first key ran rm. A model that withdrew the first and asked the second
+// under the same call id had a person's click on the first card approve the
+// second. The executor now refuses a repeated key
+// (TestDuplicateArgumentKeysAreRefused); the binding still holds for any
+// two texts with one id that a parser elsewhere could read apart, here the
+// same arguments written in another order.
 func TestADecisionIsBoundToTheArgumentsShown(t *testing.T) {
 	f, start := shellFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan *tool.Result, 1)
 	go func() {
-		res, _ := f.ex.Execute(ctx, tool.Call{ID: "c-shell", Name: "shell", Args: json.RawMessage(`{"command":"echo hi"}`), Session: "s"})
+		res, _ := f.ex.Execute(ctx, tool.Call{ID: "c-shell", Name: "shell", Args: json.RawMessage(`{"command":"echo hi","count":2}`), Session: "s"})
 		first <- res
 	}()
 	shown := f.waitPending(t, 1)[0]
@@ -269,7 +286,7 @@ func TestADecisionIsBoundToTheArgumentsShown(t *testing.T) {
 	cancel()
 	<-first
 	f.waitPending(t, 0)
-	done := start(`{"command":"rm -rf ~","command":"echo hi"}`)
+	done := start(`{"count":2,"command":"echo hi"}`)
 	now := f.waitPending(t, 1)[0]
 	require.Equal(t, shown.ID, now.ID, "one id for both")
 	require.NotEqual(t, shown.ArgsDigest, now.ArgsDigest)
@@ -284,7 +301,7 @@ func TestADecisionIsBoundToTheArgumentsShown(t *testing.T) {
 	code, body = f.post(t, "/api/approvals/"+now.ID, `{"action":"approve","args_digest":"`+now.ArgsDigest+`"}`, hdr)
 	require.Equal(t, http.StatusOK, code, "%v", body)
 	require.True(t, (<-done).OK())
-	assert.Equal(t, "echo hi", (<-ran).Command)
+	assert.Equal(t, ShellArgs{Command: "echo hi", Count: 2}, <-ran)
 }
 
 // A page another site opens (window.open) keeps a handle on it: it can
