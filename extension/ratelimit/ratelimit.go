@@ -238,21 +238,27 @@ type limit struct {
 	display string
 }
 
-// buckets returns the buckets that apply to a call.
-func (l *Limiter) buckets(spec *tool.Spec, principal string) ([]Bucket, []limit) {
+// buckets returns the buckets that apply to a call. A principal is named
+// with its tenant: ids are per tenant, and globex's alice is not acme's.
+func (l *Limiter) buckets(spec *tool.Spec, p tool.Principal) ([]Bucket, []limit) {
 	var bs []Bucket
 	var ls []limit
+	who, shown := part(p.ID), p.ID
+	if p.Tenant != "" {
+		// "t" first: no id's key (a length first) can read the same.
+		who, shown = "t"+part(p.Tenant)+who, p.Tenant+"/"+p.ID
+	}
 	if r, ok := l.toolRate(spec); ok {
 		bs = append(bs, Bucket{Key: "tool/" + part(spec.Name), Rate: r})
 		ls = append(ls, limit{ScopeTool, spec.Name})
 	}
 	if l.principal != nil {
-		bs = append(bs, Bucket{Key: "principal/" + part(principal), Rate: *l.principal})
-		ls = append(ls, limit{ScopePrincipal, principal})
+		bs = append(bs, Bucket{Key: "principal/" + who, Rate: *l.principal})
+		ls = append(ls, limit{ScopePrincipal, shown})
 	}
 	if l.toolPrincipal != nil {
-		bs = append(bs, Bucket{Key: "tool+principal/" + part(spec.Name) + part(principal), Rate: *l.toolPrincipal})
-		ls = append(ls, limit{ScopeToolPrincipal, spec.Name + "/" + principal})
+		bs = append(bs, Bucket{Key: "tool+principal/" + part(spec.Name) + who, Rate: *l.toolPrincipal})
+		ls = append(ls, limit{ScopeToolPrincipal, spec.Name + "/" + shown})
 	}
 	return bs, ls
 }
@@ -268,7 +274,7 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 				Message: fmt.Sprintf("tool %q cannot run: its rate limit is not set up correctly here; do not retry: tell the user", req.Call.Name),
 				Err:     fmt.Errorf("ratelimit is misconfigured, refusing every call: %w", l.err)})
 		}
-		bs, ls := l.buckets(req.Spec, req.Call.Principal.ID)
+		bs, ls := l.buckets(req.Spec, req.Call.Principal)
 		if len(bs) == 0 {
 			return next(ctx, req)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -43,8 +44,13 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
+// call is a call of the tool name by who: a principal id, or tenant/id.
 func call(name, who string) tool.Call {
-	return tool.Call{ID: "c", Name: name, Args: json.RawMessage(`{}`), Principal: tool.Principal{ID: who}}
+	p := tool.Principal{ID: who}
+	if tenant, id, ok := strings.Cut(who, "/"); ok {
+		p = tool.Principal{Tenant: tenant, ID: id}
+	}
+	return tool.Call{ID: "c", Name: name, Args: json.RawMessage(`{}`), Principal: p}
 }
 
 func TestParseRate(t *testing.T) {
@@ -144,6 +150,11 @@ func TestScopes(t *testing.T) {
 		{"per tool+principal", []ratelimit.Option{ratelimit.PerToolPrincipal("1/hour")}, []step{
 			{"fetch", "bob", true, ""}, {"fetch", "bob", false, "tool+principal"}, {"list", "bob", true, ""},
 			{"fetch", "alice", true, ""},
+		}},
+		// Principal ids are per tenant: globex's alice is not acme's.
+		{"a principal is its tenant's", []ratelimit.Option{ratelimit.PerPrincipal("1/hour"), ratelimit.PerToolPrincipal("5/hour")}, []step{
+			{"fetch", "acme/alice", true, ""}, {"fetch", "globex/alice", true, ""}, {"list", "alice", true, ""},
+			{"fetch", "acme/alice", false, "principal"}, {"list", "globex/alice", false, "principal"},
 		}},
 		{"each tool", []ratelimit.Option{ratelimit.EachTool("1/hour")}, []step{
 			{"fetch", "bob", true, ""}, {"fetch", "alice", false, "tool"}, {"list", "alice", true, ""},
