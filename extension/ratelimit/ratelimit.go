@@ -96,8 +96,9 @@ func EachTool(rate string) Option {
 	}
 }
 
-// PerPrincipal limits each principal across all tools. Calls without a
-// principal ID share one bucket.
+// PerPrincipal limits each principal across all tools. A principal is its
+// tenant and id (one id in two tenants is two principals); calls without a
+// principal ID share one bucket (per tenant).
 func PerPrincipal(rate string) Option {
 	return func(l *Limiter) {
 		if r, ok := l.parse("PerPrincipal", rate); ok {
