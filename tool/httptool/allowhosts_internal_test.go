@@ -58,3 +58,22 @@ func TestToolHostOutsideTheAllowListIsRefusedByNew(t *testing.T) {
 	_, err = c.New(allowSpec(), Config{URL: "https://example.org/x"})
 	require.Error(t, err, "*.example.org matches subdomains only")
 }
+
+// A WithPrivateHosts entry that is not a host name (a URL, a port, a
+// wildcard: the exemption is by exact name) exempted nothing, so every
+// call to the internal service failed at call time; New refuses it.
+func TestPrivateHostThatCannotMatchIsRefused(t *testing.T) {
+	for _, p := range []string{"http://localhost", "localhost:8080", "*.internal"} {
+		t.Run(p, func(t *testing.T) {
+			c := NewClient(WithPrivateHosts(p))
+			defer c.CloseIdleConnections()
+			_, err := c.New(allowSpec(), Config{URL: "http://localhost:8080/items"})
+			require.Error(t, err, "private host %q accepted", p)
+			assert.Contains(t, err.Error(), "WithPrivateHosts")
+		})
+	}
+	c := NewClient(WithPrivateHosts("localhost", "127.0.0.1", "[::1]", "billing.internal"))
+	defer c.CloseIdleConnections()
+	_, err := c.New(allowSpec(), Config{URL: "http://localhost:8080/items"})
+	require.NoError(t, err)
+}

@@ -151,6 +151,18 @@ func checkAllowPattern(p string) error {
 	return nil
 }
 
+// checkPrivateHost reports why h (as WithPrivateHosts stored it) can never
+// be exempted: the exemption is by exact host name or IP address.
+func checkPrivateHost(h string) error {
+	if _, err := netip.ParseAddr(h); err == nil {
+		return nil
+	}
+	if strings.Contains(h, "*") || checkAllowPattern(h) != nil {
+		return fmt.Errorf("httptool.WithPrivateHosts: %q is not a host name: write the host alone, exactly as URLs name it (localhost, 127.0.0.1, billing.internal; no scheme, port, path or wildcard)", h)
+	}
+	return nil
+}
+
 func (g *guard) checkHost(host string) error {
 	if g.hostAllowed(host) {
 		return nil

@@ -40,6 +40,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -309,6 +310,11 @@ func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
 	}
 	for _, p := range c.o.allow {
 		if err := checkAllowPattern(p); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, h := range slices.Sorted(maps.Keys(c.o.private)) {
+		if err := checkPrivateHost(h); err != nil {
 			errs = append(errs, err)
 		}
 	}

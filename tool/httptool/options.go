@@ -67,7 +67,9 @@ func WithAllowedHosts(hosts ...string) Option {
 // whatever address they resolve to, including loopback, private, link-local
 // and metadata addresses, which the guard otherwise refuses. Use it for
 // tests and local services; a host must still pass the allow list. A
-// redirect leads into such a host only from hosts exempted too.
+// redirect leads into such a host only from hosts exempted too. Building
+// a tool fails on an entry that is not a host name or IP address (a URL, a
+// port, a wildcard).
 func WithPrivateHosts(hosts ...string) Option {
 	return func(o *options) {
 		for _, h := range hosts {
