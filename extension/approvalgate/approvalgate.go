@@ -252,10 +252,10 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	if err != nil {
 		return deny(req, "approval", "the arguments cannot be hashed for approval: "+err.Error(), nil)
 	}
-	session := req.Call.Session
+	session, p := req.Call.Session, req.Call.Principal
 	remember := e.memory != nil && session != "" && areq.Required == ""
 	if remember {
-		if d, ok := e.memory.get(session, req.Call.Name, hash); ok {
+		if d, ok := e.memory.get(memKey{session, p.Tenant, p.ID, req.Call.Name, hash}); ok {
 			e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 			meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash}
 			if d.Kind != approval.Approve {
@@ -295,7 +295,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	case approval.Approve:
 		meta["args_hash"] = hash
 		if remember && d.Scope != approval.ScopeCall {
-			e.memory.put(session, req.Call.Name, hash, d)
+			e.memory.put(memKey{session, p.Tenant, p.ID, req.Call.Name, hash}, d)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
@@ -318,7 +318,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		return e.run(ctx, req, next, meta)
 	case approval.Deny:
 		if remember && d.Scope != approval.ScopeCall {
-			e.memory.put(session, req.Call.Name, hash, d)
+			e.memory.put(memKey{session, p.Tenant, p.ID, req.Call.Name, hash}, d)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return deny(req, d.DecidedBy, denyMessage(d), meta)
@@ -543,7 +543,10 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 }
 
 // memory remembers session-scoped decisions, at most max of them; the
-// oldest is forgotten first.
+// oldest is forgotten first. A decision is the session's principal's: a
+// session id is a name a caller gives, and another principal (or another
+// tenant's principal with the same id) in a session of the same name is
+// asked again.
 type memory struct {
 	mu   sync.Mutex
 	m    map[memKey]approval.Decision
@@ -552,15 +555,15 @@ type memory struct {
 }
 
 type memKey struct {
-	session, tool, hash string // hash is empty for a whole-tool decision
+	session, tenant, principal, tool string
+	hash                             string // empty for a whole-tool decision
 }
 
 func newMemory(max int) *memory {
 	return &memory{m: make(map[memKey]approval.Decision), ring: make([]memKey, max)}
 }
 
-func (m *memory) put(session, tool, hash string, d approval.Decision) {
-	k := memKey{session, tool, hash}
+func (m *memory) put(k memKey, d approval.Decision) {
 	if d.Scope == approval.ScopeSessionTool {
 		k.hash = ""
 	}
@@ -578,11 +581,12 @@ func (m *memory) put(session, tool, hash string, d approval.Decision) {
 
 // get returns the remembered decision for the call; a remembered denial
 // wins over a remembered approval.
-func (m *memory) get(session, tool, hash string) (approval.Decision, bool) {
+func (m *memory) get(k memKey) (approval.Decision, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	byTool, okT := m.m[memKey{session, tool, ""}]
-	byArgs, okA := m.m[memKey{session, tool, hash}]
+	byArgs, okA := m.m[k]
+	k.hash = ""
+	byTool, okT := m.m[k]
 	switch {
 	case okT && byTool.Kind == approval.Deny:
 		return byTool, true

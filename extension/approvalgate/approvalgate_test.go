@@ -500,6 +500,28 @@ func TestSessionScopes(t *testing.T) {
 		assert.EqualValues(t, 1, asked.Load(), "any args of the tool in the session")
 		assert.Error(t, run(ex, "s1", "sudo rm"), "blocked stays refused despite the session approval")
 	})
+	// A session id is a string a caller names: another principal (or
+	// another tenant's principal with the same id) in a session of the same
+	// name gets no decision made for someone else.
+	t.Run("the session's principal", func(t *testing.T) {
+		asked.Store(0)
+		var r ran
+		ex := newExec(t, &r, approvalgate.New(appr))
+		next.Store(approval.Approved("alice").WithScope(approval.ScopeSessionTool))
+		as := func(p tool.Principal, cmd string) error {
+			c := shellCall(cmd)
+			c.Session, c.Principal = "s1", p
+			_, err := ex.Execute(context.Background(), c)
+			return err
+		}
+		require.NoError(t, as(tool.Principal{ID: "alice", Tenant: "acme"}, "make"))
+		require.NoError(t, as(tool.Principal{ID: "alice", Tenant: "acme"}, "make test"))
+		assert.EqualValues(t, 1, asked.Load(), "alice's session approval")
+		require.NoError(t, as(tool.Principal{ID: "bob", Tenant: "acme"}, "make"))
+		assert.EqualValues(t, 2, asked.Load(), "bob in a session of the same name is asked")
+		require.NoError(t, as(tool.Principal{ID: "alice", Tenant: "globex"}, "make"))
+		assert.EqualValues(t, 3, asked.Load(), "globex's alice is asked")
+	})
 	t.Run("call only", func(t *testing.T) {
 		asked.Store(0)
 		var r ran
