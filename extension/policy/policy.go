@@ -325,8 +325,11 @@ func (w Warning) String() string {
 // does not declare, or path globs applied to a tool whose schema declares
 // no path argument (so its paths are found by name only), is a warning.
 // Warnings are not errors: the rule is kept (the tool may be registered
-// later).
+// later). A nil registry has no tools to compare: no warnings.
 func (p *Policy) Check(reg *registry.Registry) []Warning {
+	if reg == nil {
+		return nil
+	}
 	cfg := p.cfg.Load()
 	var out []Warning
 	globalPaths := len(cfg.global.allowedPaths)+len(cfg.global.forbiddenPaths) > 0
