@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,55 +13,113 @@ import (
 // unescaping). Readers disagree on which of the two counts: encoding/json
 // takes the last, other parsers the first, and a person reading the
 // arguments may see either; refusing them means every reader sees the same
-// call.
+// call. It allocates nothing for the usual arguments (small objects, keys
+// without escapes).
 func UniqueKeys(data []byte) error {
-	var stack [][]string // the keys of each open object; nil for an array
-	var isObj []bool
+	type frame struct {
+		start int                 // where the object's keys start in keys; -1: an array
+		big   map[string]struct{} // the keys of an object past smallObject keys
+	}
+	var keyBuf [16]jsonKey
+	var frameBuf [8]frame
+	keys := keyBuf[:0]     // the keys of the open objects, innermost last
+	frames := frameBuf[:0] // the open objects and arrays, innermost last
 	wantKey := false
 	for i := 0; i < len(data); i++ {
-		switch c := data[i]; c {
+		switch data[i] {
 		case '{':
-			stack, isObj, wantKey = append(stack, nil), append(isObj, true), true
+			frames, wantKey = append(frames, frame{start: len(keys)}), true
 		case '[':
-			stack, isObj, wantKey = append(stack, nil), append(isObj, false), false
+			frames, wantKey = append(frames, frame{start: -1}), false
 		case '}', ']':
-			if len(stack) > 0 {
-				stack, isObj = stack[:len(stack)-1], isObj[:len(isObj)-1]
+			if n := len(frames); n > 0 {
+				if frames[n-1].start >= 0 {
+					keys = keys[:frames[n-1].start]
+				}
+				frames = frames[:n-1]
 			}
 		case ',':
-			wantKey = len(isObj) > 0 && isObj[len(isObj)-1]
+			wantKey = len(frames) > 0 && frames[len(frames)-1].start >= 0
 		case '"':
-			start := i
+			start, plain := i, true
 			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
+				switch c := data[i]; {
+				case c == '\\':
+					plain = false
 					i++
+				case c >= utf8.RuneSelf:
+					plain = false
 				}
 			}
-			if !wantKey || len(stack) == 0 || i >= len(data) {
+			if !wantKey || i >= len(data) {
 				continue
 			}
 			wantKey = false
-			key := keyText(data[start : i+1])
-			top := &stack[len(stack)-1]
-			if slices.Contains(*top, key) {
-				return &DecodeError{Msg: fmt.Sprintf("arguments name the key %q twice in one object: send each key once", key)}
+			k, f := jsonKey{raw: data[start+1 : i], plain: plain}, &frames[len(frames)-1]
+			if !k.plain {
+				// Escapes, or bytes past ASCII (invalid UTF-8 reads as
+				// U+FFFD): the key as encoding/json reads it.
+				k.decoded = decodeKey(data[start : i+1])
 			}
-			*top = append(*top, key)
+			seen := false
+			if f.big != nil {
+				_, seen = f.big[k.text()]
+			} else {
+				seen = slices.ContainsFunc(keys[f.start:], k.equal)
+			}
+			if seen {
+				return &DecodeError{Msg: fmt.Sprintf("arguments name the key %q twice in one object: send each key once", k.text())}
+			}
+			switch {
+			case f.big != nil:
+				f.big[k.text()] = struct{}{}
+			case len(keys)-f.start < smallObject:
+				keys = append(keys, k)
+			default: // a large object: a set, not a quadratic search
+				f.big = make(map[string]struct{}, 2*smallObject)
+				for _, o := range keys[f.start:] {
+					f.big[o.text()] = struct{}{}
+				}
+				f.big[k.text()] = struct{}{}
+			}
 		}
 	}
 	return nil
 }
 
-// keyText is a quoted JSON key as encoding/json reads it: escapes decoded,
-// invalid UTF-8 replaced by U+FFFD.
-func keyText(quoted []byte) string {
-	raw := quoted[1 : len(quoted)-1]
-	if !slices.Contains(raw, '\\') && utf8.Valid(raw) {
-		return string(raw)
-	}
+// smallObject is how many keys an object has before UniqueKeys keeps them
+// in a set.
+const smallObject = 64
+
+// jsonKey is an object's key in the text: its bytes between the quotes,
+// and, unless they are plain ASCII without escapes, the key as
+// encoding/json reads it (escapes decoded, invalid UTF-8 replaced by
+// U+FFFD).
+type jsonKey struct {
+	raw     []byte
+	decoded string
+	plain   bool
+}
+
+// decodeKey reads a quoted key as encoding/json does.
+func decodeKey(quoted []byte) string {
 	var s string
 	if json.Unmarshal(quoted, &s) != nil {
-		return string(raw)
+		return string(quoted[1 : len(quoted)-1])
 	}
 	return s
+}
+
+func (k jsonKey) text() string {
+	if k.plain {
+		return string(k.raw)
+	}
+	return k.decoded
+}
+
+func (k jsonKey) equal(o jsonKey) bool {
+	if k.plain && o.plain {
+		return bytes.Equal(k.raw, o.raw)
+	}
+	return k.text() == o.text()
 }
