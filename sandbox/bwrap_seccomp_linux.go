@@ -44,26 +44,17 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	const (
 		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
 		ret = unix.BPF_RET | unix.BPF_K
 		// Offsets in struct seccomp_data; an argument's low half (little
 		// endian).
-		offNr, offArch, offArgs = 0, 4, 16
-		x32Bit                  = 0x40000000
+		offNr, offArgs = 0, 16
 	)
 	arg := func(i int) uint32 { return uint32(offArgs + 8*i) }
 	allow := unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW}
 	errno := func(e unix.Errno) unix.SockFilter {
 		return unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(e)}
 	}
-	prog := []unix.SockFilter{
-		{Code: ld, K: offArch},
-		{Code: jeq, K: arch, Jt: 1},
-		{Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
-		{Code: ld, K: offNr},
-		{Code: jge, K: x32Bit, Jf: 1},
-		errno(unix.ENOSYS),
-	}
+	prog := filterHead(arch)
 	// block: when the call is nr, body decides (each body ends in a ret).
 	block := func(nr uint32, body ...unix.SockFilter) {
 		prog = append(prog, unix.SockFilter{Code: ld, K: offNr}, unix.SockFilter{Code: jeq, K: nr, Jf: uint8(len(body))})
@@ -84,6 +75,29 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 			allow)
 	}
 	return append(prog, allow)
+}
+
+// filterHead is how every filter here starts: a system call of another
+// architecture kills the process, an x32 one fails with ENOSYS, and the
+// accumulator is left holding the call's number.
+func filterHead(arch uint32) []unix.SockFilter {
+	const (
+		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		ret = unix.BPF_RET | unix.BPF_K
+		// Offsets in struct seccomp_data.
+		offNr, offArch = 0, 4
+		x32Bit         = 0x40000000
+	)
+	return []unix.SockFilter{
+		{Code: ld, K: offArch},
+		{Code: jeq, K: arch, Jt: 1},
+		{Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
+		{Code: ld, K: offNr},
+		{Code: jge, K: x32Bit, Jf: 1},
+		{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
+	}
 }
 
 // setIDBlocks is the part of a seccomp program (after the architecture

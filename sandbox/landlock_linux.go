@@ -102,24 +102,15 @@ func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 	const (
 		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
 		ret = unix.BPF_RET | unix.BPF_K
 		// Offsets in struct seccomp_data; arg0's low half (little endian).
-		offNr, offArch, offArg0 = 0, 4, 16
-		x32Bit                  = 0x40000000
+		offNr, offArg0 = 0, 16
 	)
 	allow := unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW}
 	errno := func(e unix.Errno) unix.SockFilter {
 		return unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(e)}
 	}
-	prog := []unix.SockFilter{
-		{Code: ld, K: offArch},
-		{Code: jeq, K: arch, Jt: 1},
-		{Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
-		{Code: ld, K: offNr},
-		{Code: jge, K: x32Bit, Jf: 1},
-		errno(unix.ENOSYS),
-	}
+	prog := filterHead(arch)
 	// The accumulator holds the call's number between the blocks below.
 	prog = append(prog, setIDBlocks()...)
 	refuse := func(nr uint32, verdict unix.SockFilter) {
