@@ -69,18 +69,43 @@ var blocked = func() []struct {
 	return out
 }()
 
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+// IPv6 ranges that carry an IPv4 address, which a host with the route
+// reaches: NAT64 (the last 32 bits), IPv4-compatible addresses (::a.b.c.d,
+// deprecated, the last 32 bits) and 6to4 (2002:aabb:ccdd::, bits 16-48).
+var (
+	nat64     = netip.MustParsePrefix("64:ff9b::/96")
+	compat    = netip.MustParsePrefix("::/96")
+	sixToFour = netip.MustParsePrefix("2002::/16")
+	// Local-use NAT64 (RFC 8215) puts the IPv4 address where the network
+	// chooses: the whole range is refused.
+	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
+)
 
 // forbidden returns why ip may not be reached, or "" when it may. IPv4
-// addresses mapped into IPv6 and NAT64 addresses are judged by the IPv4
-// address they carry; an IPv6 zone ("fe80::1%eth0") is ignored, as
-// netip.Prefix.Contains never matches a zoned address.
+// addresses mapped into IPv6 are judged as IPv4, and an IPv6 address that
+// carries an IPv4 one (NAT64, IPv4-compatible, 6to4) is judged by both; an
+// IPv6 zone ("fe80::1%eth0") is ignored, as netip.Prefix.Contains never
+// matches a zoned address.
 func forbidden(ip netip.Addr) string {
 	ip = ip.WithZone("").Unmap()
-	if ip.Is6() && nat64.Contains(ip) {
-		b := ip.As16()
-		ip = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	if nat64Local.Contains(ip) {
+		return "a local-use NAT64 address (RFC 8215), which may carry any IPv4 address"
 	}
+	if r := blockedReason(ip); r != "" || !ip.Is6() {
+		return r
+	}
+	b := ip.As16()
+	switch {
+	case nat64.Contains(ip), compat.Contains(ip):
+		return blockedReason(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+	case sixToFour.Contains(ip):
+		return blockedReason(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+	}
+	return ""
+}
+
+// blockedReason is the reason of the first blocked range holding ip.
+func blockedReason(ip netip.Addr) string {
 	for _, b := range blocked {
 		if b.p.Contains(ip) {
 			return b.reason

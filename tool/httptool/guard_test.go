@@ -17,6 +17,16 @@ func TestForbiddenAddresses(t *testing.T) {
 		{"::1", "loopback"},
 		{"::ffff:127.0.0.1", "loopback"},
 		{"64:ff9b::7f00:1", "loopback"},
+		// IPv4 carried in IPv6: IPv4-compatible (::a.b.c.d), local-use
+		// NAT64 (RFC 8215) and 6to4 (2002:aabb:ccdd::) reach the IPv4
+		// address where the host routes them.
+		{"::7f00:1", "loopback"},
+		{"::a9fe:a9fe", "metadata"},
+		{"64:ff9b:1::a9fe:a9fe", "NAT64"},
+		{"2002:7f00:1::", "loopback"},
+		{"2002:a9fe:a9fe::1", "metadata"},
+		{"2002:c0a8:101::1", "private"},
+		{"2002:5db8:d822::1", ""},
 		{"10.1.2.3", "private"},
 		{"172.31.0.1", "private"},
 		{"192.168.1.1", "private"},

@@ -25,7 +25,9 @@
 // Outbound guard: an optional allow list of hosts (WithAllowedHosts), and no
 // connections to loopback, private, link-local, CGNAT, unspecified,
 // multicast, reserved or cloud-metadata addresses (169.254.169.254,
-// fd00:ec2::254). Addresses are checked after DNS resolution in the
+// fd00:ec2::254), also when an IPv6 address carries one (IPv4-mapped,
+// NAT64, IPv4-compatible, 6to4; local-use NAT64 is refused whole).
+// Addresses are checked after DNS resolution in the
 // dialer's Control hook, so DNS rebinding and redirects cannot get around
 // it; refusals are tool.CodeNetworkPolicy. WithPrivateHosts exempts named
 // hosts (tests, local services), and a redirect reaches such a host only
