@@ -26,14 +26,7 @@ func TestMkdirAllSwapRace(t *testing.T) {
 	}
 	require.NoError(t, os.Symlink("vendor/.git/hooks", filepath.Join(dir, "glnk")))
 	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "slnk")))
-	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
-		if Match("secrets/**", rel) {
-			return "secrets/**"
-		}
-		return ""
-	}))
-	require.NoError(t, err)
-	defer ws.Close()
+	ws := hiding(t, dir, "secrets/**")
 
 	stop := swapping(dir, "d", "glnk", "glnk", "slnk", "slnk")
 	made := 0
@@ -90,7 +83,7 @@ func TestReadDirSwapRace(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a/readme"), nil, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets/id.key"), nil, 0o644))
 	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "slnk")))
-	ws := hidingKeys(t, dir)
+	ws := hiding(t, dir, "secrets/*.key")
 	stop := swapping(dir, "a", "slnk")
 	listed := 0
 	for range 5000 {
@@ -123,14 +116,7 @@ func TestRenameDirectoryCarriesNoRefusedPath(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("TOPSECRET"), 0o644))
 	}
-	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
-		if rel == "conf/secret.txt" {
-			return "conf/secret.txt"
-		}
-		return ""
-	}))
-	require.NoError(t, err)
-	defer ws.Close()
+	ws := hiding(t, dir, "conf/secret.txt")
 
 	for _, c := range [][2]string{{"conf", "open"}, {"lib", "lib2"}, {"keys", "keys2"}} {
 		err := ws.Rename(c[0], c[1])
@@ -138,7 +124,7 @@ func TestRenameDirectoryCarriesNoRefusedPath(t *testing.T) {
 		assert.NotContains(t, fmt.Sprint(err), "secret.txt", "the refusal names no hidden path")
 		assert.DirExists(t, filepath.Join(dir, c[0]))
 	}
-	_, err = ws.ReadFile("open/secret.txt")
+	_, err := ws.ReadFile("open/secret.txt")
 	assert.Error(t, err)
 	// A directory with nothing refused under it moves, and back.
 	require.NoError(t, ws.Rename("plain", "plain2"))
@@ -205,14 +191,7 @@ func TestReadDirInfoIsOfTheListedDirectory(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(out, "f"), make([]byte, 4712), 0o644))
 	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "slnk")))
 	require.NoError(t, os.Symlink(out, filepath.Join(dir, "olnk")))
-	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
-		if Match("secrets/**", rel) {
-			return "secrets/**"
-		}
-		return ""
-	}))
-	require.NoError(t, err)
-	defer ws.Close()
+	ws := hiding(t, dir, "secrets/**")
 
 	stop := swapping(dir, "a", "slnk", "slnk", "olnk", "olnk")
 	for range 5000 {
@@ -295,14 +274,7 @@ func TestDeepPathSwapRace(t *testing.T) {
 	mkdeep(t, filepath.Join(dir, "vendor/.git"), n-1, nil)
 	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "slnk")))
 	require.NoError(t, os.Symlink("vendor/.git", filepath.Join(dir, "glnk")))
-	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
-		if Match("secrets/**", rel) {
-			return "secrets/**"
-		}
-		return ""
-	}))
-	require.NoError(t, err)
-	defer ws.Close()
+	ws := hiding(t, dir, "secrets/**")
 	deep := strings.Repeat(deepName+"/", n)
 
 	stop := swapping(dir, deepName, "slnk", "slnk", "glnk", "glnk")
@@ -329,7 +301,7 @@ func TestStatSwapRace(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a"), nil, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets/id.key"), make([]byte, 4321), 0o600))
 	require.NoError(t, os.Symlink("secrets/id.key", filepath.Join(dir, "slnk")))
-	ws := hidingKeys(t, dir)
+	ws := hiding(t, dir, "secrets/*.key")
 	stop := swapping(dir, "a", "slnk")
 	seen := 0
 	for range 5000 {
@@ -364,12 +336,12 @@ func swapping(dir, name string, others ...string) (stop func()) {
 	return func() { done.Store(true); wg.Wait() }
 }
 
-// hidingKeys opens dir as a workspace that hides secrets/*.key.
-func hidingKeys(t *testing.T, dir string) *Workspace {
+// hiding opens dir as a workspace that hides what pattern matches.
+func hiding(t *testing.T, dir, pattern string) *Workspace {
 	t.Helper()
 	ws, err := OpenWorkspace(dir, WithHide(func(rel, _ string) string {
-		if Match("secrets/*.key", rel) {
-			return "secrets/*.key"
+		if Match(pattern, rel) {
+			return pattern
 		}
 		return ""
 	}))
