@@ -229,7 +229,7 @@ func (e *Executor) check() error {
 			}
 		}
 	}
-	_, e.approves = seen[approvalName]
+	_, e.approves = seen[extension.NameApproval]
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -247,10 +247,6 @@ func (e *Executor) check() error {
 	}
 	return nil
 }
-
-// approvalName is the name of the extension that reads
-// tool.Spec.RequiresApproval: extension/approvalgate's.
-const approvalName = "approval"
 
 // unapproved refuses a call to a tool that requires approval in an
 // executor with no approval extension: nothing else reads the flag, so it

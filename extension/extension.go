@@ -88,6 +88,13 @@ type Extension interface {
 	Wrap(next Handler) Handler
 }
 
+// NameApproval is the name of the extension that reads
+// tool.Spec.RequiresApproval (extension/approvalgate's). An executor without
+// an extension of this name refuses the calls of tools that require
+// approval, since nothing else would ask; an approval extension of your own
+// takes this name to read the flag instead.
+const NameApproval = "approval"
+
 // Priorities of the built-in extensions, outermost first. Leave gaps of 100
 // so that user extensions can be placed in between.
 const (

@@ -156,8 +156,9 @@ func New(a approval.Approver, opts ...Option) *Extension {
 	return e
 }
 
-// Name returns "approval".
-func (e *Extension) Name() string { return "approval" }
+// Name returns extension.NameApproval ("approval"), the name the executor
+// looks for before it runs a tool that requires approval.
+func (e *Extension) Name() string { return extension.NameApproval }
 
 // Priority returns extension.PriorityApproval.
 func (e *Extension) Priority() int { return extension.PriorityApproval }

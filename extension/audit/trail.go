@@ -585,7 +585,8 @@ func (t *Trail) chainQueued() error {
 }
 
 // encode appends rec's line (JSON with "hash" last, and a newline) to dst
-// and returns it with the record's hash. The caller holds mu.
+// and returns it with the record's hash. The caller holds mu (syncMu with
+// WithSyncInterval, where only the syncer encodes).
 func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	if rec.redact {
 		rec.Args, rec.redact = redact.Args(rec.Args, rec.secrets), false
