@@ -89,7 +89,8 @@ func WithVersion(v string) Option { return func(o *options) { o.spec.Version = v
 // WithTimeout sets the tool's default deadline for one run.
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.spec.Timeout = d } }
 
-// WithApproval marks the tool as needing a human's approval on every call.
+// WithApproval marks the tool as needing a human's approval on every call;
+// an executor without an approval extension refuses its calls.
 func WithApproval() Option { return func(o *options) { o.spec.RequiresApproval = true } }
 
 // WithModes restricts the operating modes the tool may run in.
