@@ -103,9 +103,9 @@ func (r Rate) String() string {
 	case 24 * time.Hour:
 		unit = "day"
 	}
-	s := fmt.Sprintf("%d/%s", r.Events, unit)
+	s := strconv.Itoa(r.Events) + "/" + unit
 	if r.Burst > 0 && r.Burst != r.Events {
-		s += fmt.Sprintf(" (burst %d)", r.Burst)
+		s += " (burst " + strconv.Itoa(r.Burst) + ")"
 	}
 	return s
 }

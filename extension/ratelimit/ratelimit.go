@@ -233,35 +233,48 @@ func (l *Limiter) toolRate(spec *tool.Spec) (Rate, bool) {
 // whatever bytes the parts hold.
 func part(s string) string { return strconv.Itoa(len(s)) + ":" + s }
 
-// limit is one bucket a call goes through, with how to show it.
-type limit struct {
-	scope   string
-	display string
-}
-
-// buckets returns the buckets that apply to a call. A principal is named
-// with its tenant: ids are per tenant, and globex's alice is not acme's.
-func (l *Limiter) buckets(spec *tool.Spec, p tool.Principal) ([]Bucket, []limit) {
+// buckets returns the buckets that apply to a call and the scope of each.
+// A principal is named with its tenant: ids are per tenant, and globex's
+// alice is not acme's.
+func (l *Limiter) buckets(spec *tool.Spec, p tool.Principal) ([]Bucket, []string) {
 	var bs []Bucket
-	var ls []limit
-	who, shown := part(p.ID), p.ID
+	var scopes []string
+	who := part(p.ID)
 	if p.Tenant != "" {
 		// "t" first: no id's key (a length first) can read the same.
-		who, shown = "t"+part(p.Tenant)+who, p.Tenant+"/"+p.ID
+		who = "t" + part(p.Tenant) + who
 	}
 	if r, ok := l.toolRate(spec); ok {
 		bs = append(bs, Bucket{Key: "tool/" + part(spec.Name), Rate: r})
-		ls = append(ls, limit{ScopeTool, spec.Name})
+		scopes = append(scopes, ScopeTool)
 	}
 	if l.principal != nil {
 		bs = append(bs, Bucket{Key: "principal/" + who, Rate: *l.principal})
-		ls = append(ls, limit{ScopePrincipal, shown})
+		scopes = append(scopes, ScopePrincipal)
 	}
 	if l.toolPrincipal != nil {
 		bs = append(bs, Bucket{Key: "tool+principal/" + part(spec.Name) + who, Rate: *l.toolPrincipal})
-		ls = append(ls, limit{ScopeToolPrincipal, spec.Name + "/" + shown})
+		scopes = append(scopes, ScopeToolPrincipal)
 	}
-	return bs, ls
+	return bs, scopes
+}
+
+// info describes a call's bucket b of the given scope as Info shows it: its
+// key names the tool, the principal (tenant/id) or both.
+func info(req *extension.Request, b Bucket, scope string) Info {
+	p := req.Call.Principal
+	who := p.ID
+	if p.Tenant != "" {
+		who = p.Tenant + "/" + p.ID
+	}
+	key := req.Spec.Name
+	switch scope {
+	case ScopePrincipal:
+		key = who
+	case ScopeToolPrincipal:
+		key = req.Spec.Name + "/" + who
+	}
+	return Info{Scope: scope, Key: key, Limit: b.Rate.String()}
 }
 
 // Wrap implements extension.Extension.
@@ -275,7 +288,7 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 				Message: fmt.Sprintf("tool %q cannot run: its rate limit is not set up correctly here; do not retry: tell the user", req.Call.Name),
 				Err:     fmt.Errorf("ratelimit is misconfigured, refusing every call: %w", l.err)})
 		}
-		bs, ls := l.buckets(req.Spec, req.Call.Principal)
+		bs, scopes := l.buckets(req.Spec, req.Call.Principal)
 		if len(bs) == 0 {
 			return next(ctx, req)
 		}
@@ -298,12 +311,12 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 					// a lock, a slot or an approval): the call does not count.
 					_ = l.store.Give(context.WithoutCancel(ctx), bs)
 				}
-				res.SetMeta(MetaKey, tightest(bs, ls, g))
+				res.SetMeta(MetaKey, tightest(req, bs, scopes, g))
 				return res
 			}
 			deadline, hasDeadline := ctx.Deadline()
 			if !l.wait || (hasDeadline && time.Now().Add(g.RetryAfter).After(deadline)) {
-				return l.refuse(req, bs, ls, g, hasDeadline && l.wait)
+				return l.refuse(req, bs, scopes, g, hasDeadline && l.wait)
 			}
 			t := time.NewTimer(g.RetryAfter)
 			select {
@@ -317,22 +330,24 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 }
 
 // tightest is the Info of the bucket with the fewest tokens left.
-func tightest(bs []Bucket, ls []limit, g Grant) Info {
+func tightest(req *extension.Request, bs []Bucket, scopes []string, g Grant) Info {
 	best := 0
 	for i := range g.Remaining {
 		if g.Remaining[i] < g.Remaining[best] {
 			best = i
 		}
 	}
-	return Info{Scope: ls[best].scope, Key: ls[best].display, Limit: bs[best].Rate.String(), Remaining: max(0, g.Remaining[best])}
+	in := info(req, bs[best], scopes[best])
+	in.Remaining = max(0, g.Remaining[best])
+	return in
 }
 
-func (l *Limiter) refuse(req *extension.Request, bs []Bucket, ls []limit, g Grant, pastDeadline bool) *tool.Result {
+func (l *Limiter) refuse(req *extension.Request, bs []Bucket, scopes []string, g Grant, pastDeadline bool) *tool.Result {
 	i := g.Limiting
 	// Say whose budget ran out, once: a principal's limit spans every tool,
 	// so the tool is named as the one being called, not as the limit's scope.
 	var whose string
-	switch ls[i].scope {
+	switch scopes[i] {
 	case ScopePrincipal:
 		whose = fmt.Sprintf("for principal %q (calling tool %q)", req.Call.Principal.ID, req.Spec.Name)
 	case ScopeToolPrincipal:
@@ -340,12 +355,13 @@ func (l *Limiter) refuse(req *extension.Request, bs []Bucket, ls []limit, g Gran
 	default:
 		whose = fmt.Sprintf("on tool %q", req.Spec.Name)
 	}
-	label := bs[i].Rate.String()
-	msg := fmt.Sprintf("rate limit %s %s reached: retry after %v", label, whose, g.RetryAfter.Round(time.Millisecond))
+	in := info(req, bs[i], scopes[i])
+	in.RetryAfter = g.RetryAfter
+	msg := fmt.Sprintf("rate limit %s %s reached: retry after %v", in.Limit, whose, g.RetryAfter.Round(time.Millisecond))
 	if pastDeadline {
 		msg += " (waiting would pass the call's deadline)"
 	}
 	res := tool.Failure(&req.Call, tool.NewError(tool.CodeRateLimited, msg).WithRetryAfter(g.RetryAfter))
-	res.SetMeta(MetaKey, Info{Scope: ls[i].scope, Key: ls[i].display, Limit: label, RetryAfter: g.RetryAfter})
+	res.SetMeta(MetaKey, in)
 	return res
 }

@@ -485,3 +485,38 @@ func TestCancelledBeforeTheBackendGivesTheTokenBack(t *testing.T) {
 	_, err := ex2.Execute(context.Background(), call("fetch", "bob"))
 	assert.NoError(t, err, "the cancelled call's token was given back")
 }
+
+// TestInfoNamesThePrincipal: the Info of a result names the tightest
+// bucket's principal with its tenant, both when the call runs and when it
+// is refused.
+func TestInfoNamesThePrincipal(t *testing.T) {
+	f := newFixture(t)
+	l := ratelimit.New(ratelimit.PerPrincipal("5/hour"), ratelimit.PerToolPrincipal("1/minute"))
+	require.NoError(t, l.Check())
+	ex := executor.MustNew(f.reg, executor.WithExtensions(l))
+	res, err := ex.Execute(context.Background(), call("fetch", "acme/alice"))
+	require.NoError(t, err)
+	assert.Equal(t, ratelimit.Info{Scope: ratelimit.ScopeToolPrincipal, Key: "fetch/acme/alice", Limit: "1/minute", Remaining: 0}, res.Metadata[ratelimit.MetaKey])
+	res, err = ex.Execute(context.Background(), call("fetch", "acme/alice"))
+	require.ErrorIs(t, err, tool.ErrRateLimited)
+	assert.Equal(t, ratelimit.Info{Scope: ratelimit.ScopeToolPrincipal, Key: "fetch/acme/alice", Limit: "1/minute", RetryAfter: res.Error.RetryAfter}, res.Metadata[ratelimit.MetaKey])
+	assert.Contains(t, res.Error.Message, `rate limit 1/minute for principal "alice" on tool "fetch" reached`)
+
+	ex = executor.MustNew(f.reg, executor.WithExtensions(ratelimit.New(ratelimit.PerPrincipal("1/hour"))))
+	res, err = ex.Execute(context.Background(), call("fetch", "globex/bob"))
+	require.NoError(t, err)
+	assert.Equal(t, ratelimit.Info{Scope: ratelimit.ScopePrincipal, Key: "globex/bob", Limit: "1/hour"}, res.Metadata[ratelimit.MetaKey])
+	res, err = ex.Execute(context.Background(), call("list", "globex/bob"))
+	require.ErrorIs(t, err, tool.ErrRateLimited)
+	assert.Equal(t, "globex/bob", res.Metadata[ratelimit.MetaKey].(ratelimit.Info).Key)
+	assert.Contains(t, res.Error.Message, `rate limit 1/hour for principal "bob" (calling tool "list") reached`)
+}
+
+// TestRateString: a rate reads as its events per unit, with a burst that
+// differs from the events.
+func TestRateString(t *testing.T) {
+	assert.Equal(t, "100/hour", ratelimit.Per(100, time.Hour).String())
+	assert.Equal(t, "10/s (burst 3)", ratelimit.Rate{Events: 10, Per: time.Second, Burst: 3}.String())
+	assert.Equal(t, "5/day", ratelimit.Rate{Events: 5, Per: 24 * time.Hour, Burst: 5}.String())
+	assert.Equal(t, "7/1m30s", ratelimit.Per(7, 90*time.Second).String())
+}
