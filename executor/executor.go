@@ -28,10 +28,6 @@
 // call waiting for a human's approval holds no slot. Locks are held until
 // the call ends (across retries); slots only while a backend runs.
 //
-// One call is one function, run: its state (lock ticket, job, event
-// subscribers) is a plain struct the call's context carries; the backend
-// runs under context.WithDeadline; the result's status is set in one place.
-//
 // Calls inside calls: a backend or an extension may run other calls
 // through the executor with the context it was given (a sub-agent). Each
 // is a call of its own, with its own locks, limits and events: it never
@@ -78,7 +74,6 @@ const (
 type Executor struct {
 	reg         *registry.Registry
 	exts        []extension.Extension
-	observers   []extension.Observer
 	detach      bool
 	approves    bool // an extension named "approval" is installed (reads Spec.RequiresApproval)
 	chain       extension.Handler
@@ -171,11 +166,6 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 		e.hist = &ring{ring: make([]Record, e.histSize)}
 	}
 	e.exts = extension.Sort(e.exts)
-	for _, x := range e.exts {
-		if o, ok := x.(extension.Observer); ok {
-			e.observers = append(e.observers, o)
-		}
-	}
 	e.chain = extension.Chain(e.runBackend, e.exts...)
 	if err := e.attachStores(); err != nil {
 		return nil, err
@@ -246,15 +236,6 @@ func (e *Executor) check() error {
 		}
 	}
 	return nil
-}
-
-// unapproved refuses a call to a tool that requires approval in an
-// executor with no approval extension: nothing else reads the flag, so it
-// would run unasked.
-func unapproved(call *tool.Call) *tool.Result {
-	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: it needs a person's approval, and none could be obtained here; do not retry now: tell the user", call.Name))
-	res.Error.Err = fmt.Errorf("executor: tool %q requires approval (tool.WithApproval, requires_approval), but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, or drop the requirement", call.Name)
-	return res
 }
 
 // isNilPointer reports whether x is a typed nil pointer (a nil *Policy
@@ -336,11 +317,13 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 // about a call that never reached the chain, so that logs, metrics and the
 // audit trail account for every call, not only the valid ones.
 func (e *Executor) refused(ctx context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) *tool.Result {
-	for _, o := range e.observers {
-		func() {
-			defer func() { _ = recover() }() // an observer's panic must not lose the result
-			o.Refused(ctx, call, spec, res)
-		}()
+	for _, x := range e.exts {
+		if o, ok := x.(extension.Observer); ok {
+			func() {
+				defer func() { _ = recover() }() // an observer's panic must not lose the result
+				o.Refused(ctx, call, spec, res)
+			}()
+		}
 	}
 	return res
 }
@@ -386,7 +369,10 @@ type outcome struct {
 func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
 	call, spec := &req.Call, req.Spec
 	if spec.RequiresApproval && !e.approves {
-		return unapproved(call)
+		// Nothing but an approval extension reads the flag: the call would run unasked.
+		res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: it needs a person's approval, and none could be obtained here; do not retry now: tell the user", call.Name))
+		res.Error.Err = fmt.Errorf("executor: tool %q requires approval (tool.WithApproval, requires_approval), but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, or drop the requirement", call.Name)
+		return res
 	}
 	cs, _ := ctx.Value(stateKey{}).(*callState)
 	if cs == nil {
