@@ -440,6 +440,13 @@ func (t *Trail) Write(rec Record) error {
 	if t.interval > 0 {
 		return t.enqueue(rec)
 	}
+	return t.writeNow(rec)
+}
+
+// writeNow is Write in per-record mode: encode, chain, write and sync. It is
+// a function of its own so that its record, which encoding moves to the
+// heap, is not moved there in the other modes too (two copies a call).
+func (t *Trail) writeNow(rec Record) error {
 	t.mu.Lock()
 	if err := t.usableLocked(); err != nil {
 		t.mu.Unlock()
