@@ -67,12 +67,10 @@ type JobFilter struct {
 	Agent  string
 }
 
+// job is a job of the in-memory store.
 type job struct {
-	id JobID
-	// seq numbers the jobs of the in-memory store in submission order; it
-	// is zero for a job run for another store (JobRunner.Run), which that
-	// store keeps, not this one.
-	seq    uint64
+	id     JobID
+	seq    uint64 // numbers the jobs in submission order
 	cancel context.CancelFunc
 	done   chan struct{}
 
@@ -109,12 +107,6 @@ func (j *job) observe(ev *tool.Event) {
 	}
 }
 
-func newJob(id JobID, call tool.Call, now time.Time) *job {
-	j := &job{id: id, done: make(chan struct{})}
-	j.status = JobStatus{ID: id, CallID: call.ID, Tool: call.Name, Agent: call.Agent, State: JobPending, SubmittedAt: now}
-	return j
-}
-
 // jobTable is the in-memory JobStore, the default: jobs run in this
 // process and live in its memory, finished ones within the retention
 // bounds (WithJobRetention).
@@ -136,8 +128,8 @@ func (t *jobTable) add(call tool.Call, now time.Time, cancel context.CancelFunc)
 	t.seq++
 	// Ids are globally unique (128 random bits), not per process: jobs of
 	// several instances can share a store, a log or a dashboard.
-	j := newJob(JobID("job-"+rand.Text()), call, now)
-	j.seq, j.cancel = t.seq, cancel
+	j := &job{id: JobID("job-" + rand.Text()), seq: t.seq, cancel: cancel, done: make(chan struct{})}
+	j.status = JobStatus{ID: j.id, CallID: call.ID, Tool: call.Name, Agent: call.Agent, State: JobPending, SubmittedAt: now}
 	t.byID[j.id] = j
 	return j
 }
@@ -148,15 +140,12 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 	j.status.State, j.status.Reason = JobDone, ""
 	j.status.CompletedAt, j.status.Result = now, res
 	j.mu.Unlock()
-	if j.seq != 0 {
-		// Into the retention list before waking the waiters, so that a
-		// caller whose Wait returned sees the job counted among the
-		// finished ones.
-		t.mu.Lock()
-		t.finished = append(t.finished, j)
-		t.pruneLocked(now)
-		t.mu.Unlock()
-	}
+	// Into the retention list before waking the waiters, so that a caller
+	// whose Wait returned sees the job counted among the finished ones.
+	t.mu.Lock()
+	t.finished = append(t.finished, j)
+	t.pruneLocked(now)
+	t.mu.Unlock()
 	close(j.done)
 }
 
@@ -224,8 +213,7 @@ func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Resu
 	if r.e == nil {
 		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
 	}
-	start := time.Now()
-	return r.e.run(ctx, r.e.admit(call, newJob(id, call, start), start))
+	return r.e.run(ctx, r.e.admit(call, id, nil, time.Now()))
 }
 
 // Registry returns the registry of the runner's executor: a store reads a
@@ -271,7 +259,7 @@ func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	start := time.Now()
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	j := t.add(call, start, cancel)
-	cs := e.admit(call, j, start)
+	cs := e.admit(call, j.id, j, start)
 	go func() {
 		defer cancel()
 		e.run(jctx, cs)

@@ -60,13 +60,11 @@ type stateKey struct{}
 
 // admit is a call's submission at start: it looks the tool up, asks it for
 // the call's resources and takes their lock ticket (so that submission
-// order is lock order), and announces the call. j is the call's job, if
-// it is one.
-func (e *Executor) admit(call tool.Call, j *job, start time.Time) *callState {
+// order is lock order), and announces the call. id is the call's job id,
+// if it is a job, and j its job when the in-memory store keeps it.
+func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *callState {
 	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
-	if j != nil {
-		cs.call.JobID = j.id
-	}
+	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
 	if cs.entry != nil {
