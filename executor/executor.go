@@ -519,11 +519,8 @@ func settle(res *tool.Result) {
 	}
 }
 
-// runInline runs the backend in the caller's goroutine: no goroutine start,
-// no stack to grow, no wake-up, and when it returns the backend has really
-// stopped, so locks and slots are released only then. A backend that
-// ignores its context holds the call until it returns (see WithDetach).
-// A panic becomes the call's result.
+// runInline runs the backend in the caller's goroutine (the default: see
+// WithDetach); a panic becomes the call's result.
 func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -534,11 +531,9 @@ func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) 
 	return o
 }
 
-// runDetached runs the backend in its own goroutine so that the deadline is
-// honoured even by a Go function that ignores its context: the result says
-// timed out at the deadline and the function's eventual return is
-// discarded. A call holding locks or slots (gated) first waits a grace for
-// the backend to stop, and reports whether it was abandoned still running.
+// runDetached runs the backend in its own goroutine (WithDetach). At the
+// deadline a call holding locks or slots (gated) first waits a grace for
+// the backend to stop; abandoned says it is still running.
 func (e *Executor) runDetached(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, abandoned bool) {
 	done := make(chan outcome, 1)
 	go func() { done <- runInline(ctx, backend, c) }()
