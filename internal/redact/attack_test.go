@@ -227,3 +227,43 @@ func TestAttackCommandLinePasswords(t *testing.T) {
 		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
 	}
 }
+
+// The same passwords in a command line given as an argv array, the shape
+// of exec-style tools and MCP servers' "args": each element alone says
+// nothing ("-u", "admin:hunter2"), so each was kept in plain text. The
+// array is judged as the command line it spells; what is not a password
+// stays, and arrays that are not all strings are left to the other rules.
+func TestAttackArgvPasswords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"argv":["curl","-u","admin:hunter2","https://x"]}`, `{"argv":["curl","-u","admin:` + Mask + `","https://x"]}`},
+		{`{"argv":["/usr/bin/curl","-sSu","admin:hunter2"]}`, `{"argv":["/usr/bin/curl","-sSu","admin:` + Mask + `"]}`},
+		{`{"argv":["curl","--user=admin:hunter2","x"]}`, `{"argv":["curl","--user=admin:` + Mask + `","x"]}`},
+		{`{"argv":["mysql","-uroot","-phunter2","db"]}`, `{"argv":["mysql","-uroot","-p` + Mask + `","db"]}`},
+		{`{"argv": [ "sshpass", "-p", "hunter2", "ssh", "host" ]}`, `{"argv": ["sshpass","-p","` + Mask + `","ssh","host"]}`},
+		{`{"cmd":["redis-cli","-a","hunter2","ping"]}`, `{"cmd":["redis-cli","-a","` + Mask + `","ping"]}`},
+		{`{"cmd":["docker","login","-u","me","-p","hunter2","r.io"]}`, `{"cmd":["docker","login","-u","me","-p","` + Mask + `","r.io"]}`},
+		// Masked inside an element by another rule, and the array's own.
+		{`{"a":["curl","-H","Authorization: Bearer abcdefghijkl","-u","me:hunter2"]}`, `{"a":["curl","-H","Authorization: Bearer ` + Mask + `","-u","me:` + Mask + `"]}`},
+		// A rule that takes blanks with the secret: the words it took go.
+		{`{"a":["curl","-H","Cookie:","sid=abc","-o","out"]}`, `{"a":["curl","-H","Cookie:","` + Mask + `","` + Mask + `","` + Mask + `"]}`},
+		// Masked whole by its flag's name, and the array judged too.
+		{`{"a":["mysql","--password","pw1","-ppw2"]}`, `{"a":["mysql","--password","` + Mask + `","-p` + Mask + `"]}`},
+		// An element with blanks is a word of its own.
+		{`{"a":["curl","-u","me:hunter2","-d","a b"]}`, `{"a":["curl","-u","me:` + Mask + `","-d","a b"]}`},
+		// Not passwords.
+		{`{"argv":["docker","run","-u","1000:1000","img"]}`, `{"argv":["docker","run","-u","1000:1000","img"]}`},
+		{`{"argv":["curl","-u","admin","https://x"]}`, `{"argv":["curl","-u","admin","https://x"]}`},
+		{`{"argv":["ssh","-p","22","host"]}`, `{"argv":["ssh","-p","22","host"]}`},
+		{`{"argv":["curl",1,"-u","admin:pw"]}`, `{"argv":["curl",1,"-u","admin:pw"]}`},
+	} {
+		out := Args(json.RawMessage(tc.in), nil)
+		require.True(t, json.Valid(out), "%s -> %s", tc.in, out)
+		assert.JSONEq(t, tc.want, string(out), "Args(%s)", tc.in)
+		if tc.in == tc.want {
+			assert.Equal(t, tc.in, string(out), "kept byte for byte")
+		}
+	}
+	// Masked where it sits, the rest of the document kept byte for byte.
+	in := `{"x": 1, "argv": ["curl", "-u", "me:hunter2"], "y": "z"}`
+	assert.Equal(t, `{"x": 1, "argv": ["curl","-u","me:`+Mask+`"], "y": "z"}`, string(Args(json.RawMessage(in), nil)))
+}

@@ -182,6 +182,8 @@ func FuzzArgsOutputIsValidJSON(f *testing.F) {
 	f.Add([]byte(`{"a" : "\u00e9\"", "token": {"b": [true, null]}}`), "a")
 	f.Add([]byte(`[1, 2`), "")
 	f.Add([]byte(`{"a":01}`), "a")
+	f.Add([]byte(`{"x":[1,{"argv":["curl","-u","me:pw","a\u003cb"]}],"y":["sshpass","-p","pw"]}`), "x[]")
+	f.Add([]byte(`{"a":["mysql","--password","pw1","-ppw2","Cookie:","a=b c"]}`), "")
 	f.Fuzz(func(t *testing.T, args []byte, path string) {
 		var paths []string
 		if path != "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -225,6 +226,7 @@ func (w *rewriter) array(n *node) error {
 		return err
 	}
 	defer func() { w.depth-- }()
+	open, outAt, lastAt := w.i, len(w.out), w.last
 	w.i++ // '['
 	w.skipWS()
 	if w.i < len(w.in) && w.in[w.i] == ']' {
@@ -235,28 +237,106 @@ func (w *rewriter) array(n *node) error {
 	if n != nil {
 		el = n.elem
 	}
+	// An array of strings may be a command line (argv): when one of its
+	// words holds a hint of a string rule (curl, mysql, login, ...), the
+	// words are judged again together (argv, below).
+	argv, hinted := w.heuristic, false
+	var maskedAt []int  // the elements masked whole
 	nameBefore := false // the element before names a secret: mask this one
 	for idx := 0; ; idx++ {
 		w.skipWS()
+		start := w.i
 		var err error
 		if (el != nil && el.leaf) || nameBefore {
 			err = w.maskedValue()
 			nameBefore = false
+			maskedAt = append(maskedAt, idx)
 		} else {
-			start := w.i
 			err = w.value(el)
 			if err == nil && w.heuristic {
 				c, ok := strContent(w.in[start:w.i])
 				nameBefore = ok && namesNext(c, idx == 0)
+				argv, hinted = argv && ok, hinted || (ok && ruleHint(c))
 			}
 		}
 		if err != nil {
 			return err
 		}
 		if done, err := w.sep(']'); done || err != nil {
+			if err == nil && argv && hinted && idx > 0 {
+				w.argv(open, outAt, lastAt, maskedAt)
+			}
 			return err
 		}
 	}
+}
+
+// argv judges the array of strings in[open:w.i] as the command line its
+// words spell, so that a password split from its flag (["curl", "-u",
+// "me:pw"]) is found. When that masks something, the array is written again
+// from its words as masked; outAt and lastAt are len(out) and last when the
+// array began, maskedAt the elements already masked whole.
+func (w *rewriter) argv(open, outAt, lastAt int, maskedAt []int) {
+	var elems []json.RawMessage
+	if json.Unmarshal(w.in[open:w.i], &elems) != nil {
+		return
+	}
+	words := make([]string, len(elems))
+	for i, e := range elems {
+		if slices.Contains(maskedAt, i) || json.Unmarshal(e, &words[i]) != nil {
+			words[i] = Mask
+		}
+	}
+	line := make([]string, len(words))
+	for i, s := range words {
+		if s != Mask && hasHint(s) {
+			s = String(s) // as value judged it alone
+		}
+		words[i] = s
+		// A word with a blank or a quote cannot be split back out of
+		// the line: it stands there as one neutral word, kept as it is.
+		line[i] = s
+		if s == "" || strings.ContainsAny(s, " \t\r\n'\"") {
+			line[i] = "_"
+		}
+	}
+	joined := strings.Join(line, " ")
+	red := String(joined)
+	if red == joined {
+		return
+	}
+	parts := strings.Split(red, " ")
+	if len(parts) != len(line) {
+		// A rule took blanks with the secret (a Cookie header's value):
+		// mask every word between the line's unchanged start and end.
+		i, j := 0, 0
+		for i < len(parts) && i < len(line) && parts[i] == line[i] {
+			i++
+		}
+		for j < len(parts)-i && j < len(line)-i && parts[len(parts)-1-j] == line[len(line)-1-j] {
+			j++
+		}
+		parts = slices.Concat(line[:i], slices.Repeat([]string{Mask}, len(line)-i-j), line[len(line)-j:])
+	}
+	for i := range words {
+		if parts[i] != line[i] {
+			words[i] = parts[i]
+		}
+	}
+	// Write the array again: out back to where it stood before it (when
+	// value rewrote one of its elements, out holds in[lastAt:open] and
+	// that element), then the array.
+	if w.out == nil {
+		w.out = make([]byte, 0, len(w.in)+16)
+	}
+	if w.last > open {
+		w.out = w.out[:outAt+open-lastAt]
+	} else {
+		w.out = append(w.out, w.in[w.last:open]...)
+	}
+	enc, _ := json.Marshal(words)
+	w.out = append(w.out, enc...)
+	w.last = w.i
 }
 
 // str parses a string at w.i and returns its decoded content (the raw bytes

@@ -93,9 +93,12 @@ func String(s string) string {
 // hashed set in one pass, so most strings are dismissed without a search
 // per hint; String checks each rule's hints again).
 func hasHint(s string) bool {
-	if mayHavePair(s) {
-		return true
-	}
+	return mayHavePair(s) || ruleHint(s)
+}
+
+// ruleHint reports whether s holds the first three bytes of some rule's
+// hint.
+func ruleHint[T string | []byte](s T) bool {
 	for i := 0; i+3 <= len(s); i++ {
 		if h := tri(s[i], s[i+1], s[i+2]); hintTri[h>>6]&(1<<(h&63)) != 0 {
 			return true
