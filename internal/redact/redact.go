@@ -23,7 +23,9 @@
 //     of an object whose "name" or "key" looks secret ({"name":
 //     "Authorization", "value": "..."}), the element after a secret flag in
 //     an array (["--password", "..."]) and the second element of an array
-//     whose first is a secret name (["X-Api-Key", "..."]).
+//     whose first is a secret name (["X-Api-Key", "..."]). An array of
+//     strings that holds a command (curl, mysql, sshpass, ...) is also
+//     judged as the command line it spells (["curl", "-u", "me:pw"]).
 //
 // What it cannot see: a secret under a name that says nothing and in no
 // known shape (a positional password: "htpasswd -b file bob pw"), and a secret encoded
