@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// UniqueKeys returns a *DecodeError when an object in data (valid JSON)
-// names one key twice, keys compared as encoding/json compares them (after
-// unescaping). Readers disagree on which of the two counts: encoding/json
+// UniqueKeys returns a *DecodeError when an object in data (valid JSON;
+// other text gets an unspecified answer, never a panic) names one key
+// twice, keys compared as encoding/json compares them (after unescaping). Readers disagree on which of the two counts: encoding/json
 // takes the last, other parsers the first, and a person reading the
 // arguments may see either; refusing them means every reader sees the same
 // call. It allocates nothing for the usual arguments (small objects, keys
@@ -38,6 +38,9 @@ func UniqueKeys(data []byte) error {
 				}
 				frames = frames[:n-1]
 			}
+			// A value ended: a key comes only after a ',' (in text that
+			// is not JSON, a string may follow, and is no key).
+			wantKey = false
 		case ',':
 			wantKey = len(frames) > 0 && frames[len(frames)-1].start >= 0
 		case '"':

@@ -392,7 +392,14 @@ func leaf(e *jsonschema.ValidationError) []FieldError {
 	return []FieldError{{Path: path, Rule: msg}}
 }
 
+// emptyName is how a path shows the key "" (a model may send one), which
+// would otherwise leave no name at all: ": unknown field".
+const emptyName = `""`
+
 func joinPath(base, name string) string {
+	if name == "" {
+		name = emptyName
+	}
 	if base == "(root)" {
 		return name
 	}
@@ -407,6 +414,9 @@ func pointerToPath(p string) string {
 	var b strings.Builder
 	for _, seg := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
 		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		if seg == "" {
+			seg = emptyName
+		}
 		if isIndex(seg) {
 			b.WriteString("[" + seg + "]")
 			continue
