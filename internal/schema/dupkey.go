@@ -10,11 +10,12 @@ import (
 
 // UniqueKeys returns a *DecodeError when an object in data (valid JSON;
 // other text gets an unspecified answer, never a panic) names one key
-// twice, keys compared as encoding/json compares them (after unescaping). Readers disagree on which of the two counts: encoding/json
-// takes the last, other parsers the first, and a person reading the
-// arguments may see either; refusing them means every reader sees the same
-// call. It allocates nothing for the usual arguments (small objects, keys
-// without escapes).
+// twice, keys compared as encoding/json compares them (after unescaping).
+// Readers disagree on which of the two counts: encoding/json takes the
+// last, other parsers the first, and a person reading the arguments may
+// see either; refusing them means every reader sees the same call. It
+// allocates nothing for the usual arguments (small objects, keys without
+// escapes).
 func UniqueKeys(data []byte) error {
 	type frame struct {
 		start int                 // where the object's keys start in keys; -1: an array
