@@ -162,13 +162,18 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		files = append(files, args[k])
 	}
 	var inf info
-	if len(scripts) == 0 && !scriptFile && len(files) > 0 {
-		scripts, files = files[:1], files[1:]
+	if len(scripts) == 0 && !scriptFile {
+		if len(files) == 0 {
+			inf = inf.or(s.inputCode(name, "a script", nil, true, cx, j))
+		} else {
+			scripts, files = files[:1], files[1:]
+		}
 	}
 	if scriptFile {
 		j.add(Warning, name+" runs a script from a file")
 	}
 	for _, sc := range scripts {
+		inf = inf.or(s.inputCode(name, "a script", &sc, false, cx, j))
 		if sc.unknown() {
 			j.add(Warning, name+" script is not known until it runs: "+sc.s)
 		}
@@ -391,7 +396,11 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		j.add(Warning, name+" runs a program from a file")
 	}
 	var inf info
+	if !progFile && len(progs) == 0 {
+		inf = inf.or(s.inputCode(name, "a program", nil, true, cx, j))
+	}
 	for _, p := range progs {
+		inf = inf.or(s.inputCode(name, "a program", &p, false, cx, j))
 		if p.unknown() {
 			j.add(Warning, name+" program is not a literal word")
 		}

@@ -10,6 +10,12 @@
 //   - wrappers: env (with -S, -i, -u, NAME=value), command, exec, nohup,
 //     nice, timeout, xargs, time, stdbuf, ionice, setsid, chroot, strace,
 //     sudo, doas, su, watch, ssh, trap, ... (the Wrappers rules);
+//   - what xargs reads: a wrapper given no command under xargs (xargs env,
+//     xargs timeout 5) runs the command xargs reads, watch runs it as
+//     shell code, and a shell's -c, an interpreter's -e, awk's program
+//     and sed's script that are missing or {} are code xargs reads (a
+//     pipe of downloaded content into it is Defaults.DownloadExec); find,
+//     sed, tar, ip and git read the items xargs adds as options;
 //   - shells given code: bash/sh/zsh/dash -c STRING, eval, bash <<< STRING,
 //     bash <<EOF here-documents, source <(...) and bash <(...), parsed again
 //     up to Limits.MaxDepth levels; a shell's own options are judged as the

@@ -43,7 +43,35 @@ type judgeCtx struct {
 	// command's arguments; "" when they fill {} words instead or there
 	// are none.
 	appended string
-	via      []string // wrappers it is run through
+	// reader names the wrapper (xargs) that reads its standard input to
+	// fill in the command's words or add to them; "" for find's {}.
+	reader string
+	via    []string // wrappers it is run through
+}
+
+// inputCode judges code a command gets from the items a wrapper (xargs)
+// or find fills in when it runs: a code word holding them (sh -c {}), or,
+// when missing is set, code the command expects that is missing from its
+// arguments, so that the first item xargs adds is the code (xargs sh -c).
+// Code read from xargs' input executes that input: a pipe of downloaded
+// content into it is running downloaded content.
+func (s *state) inputCode(name, what string, w *word, missing bool, cx judgeCtx, j *judgement) info {
+	switch {
+	case w != nil && w.input:
+		j.add(s.c.rules.Defaults.GeneratedCode, fmt.Sprintf("%s runs %s filled in with text %s reads", name, what, orDefault(cx.reader, "xargs or find")))
+	case w == nil && missing && cx.appended != "":
+		j.add(s.c.rules.Defaults.GeneratedCode, fmt.Sprintf("%s runs %s that %s reads from its input", name, what, cx.appended))
+	default:
+		return info{}
+	}
+	return info{execStdin: cx.reader != ""}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info {
@@ -247,40 +275,47 @@ func (s *state) generated(w word, via string, j *judgement) {
 
 func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j *judgement) info {
 	j.add(w.Level, reasonOr(w.Reason, genericReason(name, w.Level)))
+	outer := cx // what this wrapper itself gets from an xargs around it
 	var inf info
 	var prefix, envPrefix []word
 	noExec := false
 	sc := scanOptions(name, args, &w.Options, true)
 	s.judgeOptions(name, sc, j, w.Level == Safe)
 	replace, replaced := "", false
-	for _, u := range sc.uses {
-		if slices.Contains(w.NoExecFlags, u.opt.Name) {
-			noExec = true
-		}
-		if slices.Contains(w.ReplaceFlags, u.opt.Name) {
-			replace, replaced = "{}", true
-			if u.has {
-				replace = u.val.s
+	hasString := false
+	use := func(uses []optUse) {
+		for _, u := range uses {
+			if slices.Contains(w.NoExecFlags, u.opt.Name) {
+				noExec = true
 			}
-		}
-		if !u.has {
-			continue
-		}
-		switch {
-		case slices.Contains(w.StringFlags, u.opt.Name):
-			inf = inf.or(s.runString(u.val, name+" "+u.name, j))
-		case slices.Contains(w.SplitFlags, u.opt.Name):
-			sh := s.splitWords(u.val)
-			prefix = append(prefix, sh...)
-			// env itself splits the string its own way (\_ separates):
-			// judge that reading too when it differs.
-			alt := sh
-			if u.val.lit {
-				alt = envSplitString(u.val.s)
+			if slices.Contains(w.ReplaceFlags, u.opt.Name) {
+				replace, replaced = "{}", true
+				if u.has {
+					replace = u.val.s
+				}
 			}
-			envPrefix = append(envPrefix, alt...)
+			if !u.has {
+				continue
+			}
+			switch {
+			case slices.Contains(w.StringFlags, u.opt.Name):
+				hasString = true
+				inf = inf.or(s.inputCode(name+" "+u.name, "a command string", &u.val, false, outer, j))
+				inf = inf.or(s.runString(u.val, name+" "+u.name, j))
+			case slices.Contains(w.SplitFlags, u.opt.Name):
+				sh := s.splitWords(u.val)
+				prefix = append(prefix, sh...)
+				// env itself splits the string its own way (\_ separates):
+				// judge that reading too when it differs.
+				alt := sh
+				if u.val.lit {
+					alt = envSplitString(u.val.s)
+				}
+				envPrefix = append(envPrefix, alt...)
+			}
 		}
 	}
+	use(sc.uses)
 	i := sc.stopped
 	if w.Assignments {
 		for i < len(args) && isAssignment(args[i].s) {
@@ -302,13 +337,14 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	if w.OptionsAfterPositionals && i < len(args) {
 		more := scanOptions(name, args[i:], &w.Options, true)
 		s.judgeOptions(name, more, j, w.Level == Safe)
+		use(more.uses)
 		i += more.stopped
 	}
 	if w.StdinArgs {
 		// What the command runs with is filled in from the input: the
 		// words holding the replace text, or more words after them.
 		args = slices.Clone(args)
-		cx.stdinArgs, cx.appended = true, name
+		cx.stdinArgs, cx.appended, cx.reader = true, name, name
 		if replaced {
 			cx.appended = ""
 			markInput(args, replace)
@@ -317,6 +353,12 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	rest := args[min(i, len(args)):]
 	if noExec {
 		return inf
+	}
+	if !w.StringOperand && (w.Join || !hasString && len(prefix) == 0 && len(rest) == 0) {
+		// Given no command (xargs env), the wrapper runs the one xargs
+		// reads; a wrapper that joins its words into shell code (watch)
+		// runs what xargs adds as code.
+		inf = inf.or(s.inputCode(name, "a command", nil, true, outer, j))
 	}
 	if k := sc.unknown; k >= 0 && k < i && !w.StringOperand {
 		// An option this grammar does not know may be where the command
@@ -352,8 +394,10 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 			joined.lit = joined.lit && r.lit
 			joined.subst = joined.subst || r.subst
 			joined.download = joined.download || r.download
+			joined.input = joined.input || r.input
 		}
 		joined.s = strings.Join(parts, " ")
+		inf = inf.or(s.inputCode(name, "a command string", &joined, false, cx, j))
 		if _, err := s.c.parse(joined.s); err != nil {
 			// The shell would fail to parse it too; judge the words as
 			// the command they look like, which is never less careful.
@@ -367,7 +411,7 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 	if len(inner) == 0 {
 		return inf
 	}
-	ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, via: append(slices.Clip(cx.via), name)}
+	ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, reader: cx.reader, via: append(slices.Clip(cx.via), name)}
 	return inf.or(s.judge(inner, ncx))
 }
 
@@ -492,14 +536,19 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 	switch {
 	case cflag:
 		if len(ops) == 0 {
+			if inf := s.inputCode(name+" -c", "a command string", nil, true, cx, j); inf.execStdin || cx.appended != "" {
+				return inf
+			}
 			j.add(Warning, name+" -c without a command string")
 			return info{}
 		}
+		var inf info
 		if ops[0].input || cx.stdinArgs && strings.Contains(ops[0].s, "{}") {
 			j.add(s.c.rules.Defaults.GeneratedCode, name+" -c runs a string that xargs or find fills with text from its input")
+			inf.execStdin = cx.reader != ""
 		}
 		j.add(Safe, name+" -c runs a command string")
-		return s.runString(ops[0], name+" -c", j)
+		return inf.or(s.runString(ops[0], name+" -c", j))
 	case len(ops) > 0 && !sflag && !isStdinPath(ops[0]):
 		if ops[0].proc {
 			s.generated(ops[0], name, j)
@@ -598,6 +647,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	j.add(r.Level, name+" runs "+name+" code")
 	s.matches(r.Match, name, args, nil, cx, j)
 	hasCode := false
+	var code *word // the code word of a code flag (-c CODE, --eval=CODE)
 	i := 0
 	for i < len(args) && !hasCode {
 		a := args[i].s
@@ -612,17 +662,22 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		case slices.Contains(r.CodeFlags, a):
 			hasCode = true
 			if i+1 < len(args) {
+				code = &args[i+1]
 				s.codeWord(name, args[i+1], j)
 			}
 		case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
 			f, _, _ := strings.Cut(a, "=")
 			if slices.Contains(r.CodeFlags, f) {
 				hasCode = true
+				code = &args[i]
 				s.codeWord(name, args[i], j)
 			}
 		case slices.Contains(r.ValueFlags, a):
 			if a == "-m" {
 				hasCode = true // python -m module runs the module
+				if i+1 < len(args) {
+					code = &args[i+1]
+				}
 			}
 			i++
 		case a[1] != '-':
@@ -631,8 +686,10 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 				if slices.Contains(r.CodeFlags, f) {
 					hasCode = true
 					if k+1 < len(a) {
+						code = &args[i]
 						s.codeWord(name, args[i], j)
 					} else if i+1 < len(args) {
+						code = &args[i+1]
 						s.codeWord(name, args[i+1], j)
 					}
 					break
@@ -640,6 +697,11 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 				if slices.Contains(r.ValueFlags, f) {
 					if f == "-m" {
 						hasCode = true
+						if k < len(a)-1 {
+							code = &args[i]
+						} else if i+1 < len(args) {
+							code = &args[i+1]
+						}
 					}
 					if k == len(a)-1 {
 						i++
@@ -651,7 +713,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		i++
 	}
 	if hasCode {
-		return info{}
+		return s.inputCode(name, name+" code", code, code == nil, cx, j)
 	}
 	if i < len(args) && args[i].s != "-" && !isStdinPath(args[i]) {
 		if args[i].proc {
@@ -814,6 +876,11 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	// The network checks only add to the grammar.
 	strict := r.Level == Safe && (r.Check == "" || r.Options.Len() > 0 || r.Check == "network" || r.Check == "network_stdin")
 	s.judgeOptions(name, sc, j, strict)
+	if cx.appended != "" && appendedOptionChecks[r.Check] {
+		// These read options and expressions anywhere among their
+		// arguments: what xargs adds may be -delete, -i, -c KEY=CMD.
+		j.add(Dangerous, name+" gets more arguments from its input, and any of them may be an option or expression that writes or runs a program")
+	}
 	if cx.stdinArgs && r.Level == Safe && r.Check == "" {
 		// More arguments come from standard input: any may be an option.
 		l, writes := r.Options.maxLevel()
@@ -852,6 +919,12 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	}
 	return inf
 }
+
+// appendedOptionChecks are the built-in checks of commands that read
+// options and expressions after their operands (find, GNU getopt's
+// permutation in sed and tar, git's global options before a subcommand),
+// so that no argument xargs adds after them is safe.
+var appendedOptionChecks = map[string]bool{"find": true, "sed": true, "tar": true, "git": true, "ip": true, "dd": true, "goenv": true}
 
 // envSplitString splits the string of env -S the way GNU env does, which
 // is not the shell's way: outside quotes \_ separates words, \t \n \r
