@@ -35,3 +35,26 @@ func BenchmarkExecute(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNoop shows what tracing costs where there is nothing to trace:
+// StartChild with no span in the context, and the extension's handler under
+// a no-op provider with no trace to continue (both allocate nothing).
+func BenchmarkNoop(b *testing.B) {
+	bg := context.Background()
+	b.Run("start_child_untraced", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, span := tracing.StartChild(bg, "approval")
+			span.End()
+		}
+	})
+	b.Run("handler_noop_provider", func(b *testing.B) {
+		done := &tool.Result{}
+		h := tracing.New(tracing.WithTracerProvider(noop.NewTracerProvider())).Wrap(func(context.Context, *extension.Request) *tool.Result { return done })
+		b.ReportAllocs()
+		for b.Loop() {
+			req := extension.Request{Call: tool.Call{ID: "c1", Name: "work"}}
+			h(bg, &req)
+		}
+	})
+}
