@@ -423,11 +423,6 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 	return r.Redact(args)
 }
 
-// Value redacts args and returns the result as a string, for loggers.
-func Value(args json.RawMessage, paths []string) string {
-	return string(Args(args, paths))
-}
-
 // LooksSecret reports whether a name (an object key, a header, an
 // environment variable) looks like it holds a secret. The name is split into
 // lower-case words at "_", "-", ".", spaces and camelCase boundaries
