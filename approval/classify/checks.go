@@ -148,12 +148,18 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	sc := scanOptions(name, args, g, false)
 	var scripts, files []word
 	inPlace, scriptFile := false, false
+	var inf info
 	for _, u := range sc.uses {
 		switch strings.TrimLeft(u.opt.Name, "-") {
 		case "e", "expression":
 			scripts = append(scripts, u.val)
 		case "f", "file":
 			scriptFile = true
+			if isStdinProgram(u.val) {
+				inf = inf.or(s.stdinProgram(name, "script", cx.stdin, j, func(text string) info { return s.sedScript(name, text, j) }))
+				break
+			}
+			j.add(Warning, name+" runs a script from a file")
 		case "i", "in-place":
 			inPlace = true
 		}
@@ -161,16 +167,12 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	for _, k := range sc.ops {
 		files = append(files, args[k])
 	}
-	var inf info
 	if len(scripts) == 0 && !scriptFile {
 		if len(files) == 0 {
 			inf = inf.or(s.inputCode(name, "a script", nil, true, cx, j))
 		} else {
 			scripts, files = files[:1], files[1:]
 		}
-	}
-	if scriptFile {
-		j.add(Warning, name+" runs a script from a file")
 	}
 	for _, sc := range scripts {
 		inf = inf.or(s.inputCode(name, "a script", &sc, false, cx, j))
@@ -187,6 +189,41 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		s.inputWrites(name, cx, j)
 	}
 	return inf
+}
+
+// isStdinProgram reports whether the file a program is read from (sed -f,
+// awk -f) is the standard input: "-", /dev/stdin, /dev/fd/0.
+func isStdinProgram(w word) bool {
+	return w.lit && w.s == "-" || isStdinPath(w)
+}
+
+// stdinProgram judges a sed script or awk program read from standard
+// input: a here-document's text is judged by judgeText; a pipe makes the
+// command one that executes its input (so a pipe of downloaded content
+// into it is Defaults.DownloadExec), and a process substitution is
+// generated code.
+func (s *state) stdinProgram(name, what string, in *stdinSrc, j *judgement, judgeText func(string) info) info {
+	d := &s.c.rules.Defaults
+	switch {
+	case in == nil:
+		j.add(Warning, name+" reads its "+what+" from standard input")
+		return info{execStdin: true}
+	case in.doc:
+		if in.download {
+			j.add(d.DownloadExec, name+" runs downloaded content")
+		} else if in.subst {
+			j.add(d.GeneratedCode, name+" runs a "+what+" produced by a command substitution")
+		}
+		inf := judgeText(in.text)
+		inf.download = inf.download || in.download
+		return inf
+	case in.proc:
+		s.generated(word{download: in.download}, name, j)
+		return info{download: in.download}
+	default:
+		j.add(Warning, name+" runs a "+what+" from a file")
+		return info{}
+	}
 }
 
 func (s *state) sedScript(name, sc string, j *judgement) info {
@@ -381,10 +418,16 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	}
 	var progs []word
 	progFile := false
+	var inf info
 	for _, u := range sc.uses {
 		switch strings.TrimLeft(u.opt.Name, "-") {
 		case "f", "file", "E", "exec":
 			progFile = true
+			if isStdinProgram(u.val) {
+				inf = inf.or(s.stdinProgram(name, "program", cx.stdin, j, func(text string) info { return s.awkProgram(name, text, j) }))
+				break
+			}
+			j.add(Warning, name+" runs a program from a file")
 		case "e", "source":
 			progs = append(progs, u.val)
 		}
@@ -392,10 +435,6 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	if !progFile && len(progs) == 0 && sc.stopped < len(args) {
 		progs = append(progs, args[sc.stopped])
 	}
-	if progFile {
-		j.add(Warning, name+" runs a program from a file")
-	}
-	var inf info
 	if !progFile && len(progs) == 0 {
 		inf = inf.or(s.inputCode(name, "a program", nil, true, cx, j))
 	}
