@@ -17,19 +17,20 @@ var checks map[string]check
 
 func init() {
 	checks = map[string]check{
-		"find":   checkFind,
-		"sed":    checkSed,
-		"awk":    checkAwk,
-		"tar":    checkTar,
-		"git":    checkGit,
-		"source": checkSource,
-		"test":   checkTest,
-		"names":  checkVarNames,
-		"cd":     checkCd,
-		"ip":     checkIP,
-		"dd":     checkDD,
-		"links":  checkLinks,
-		"goenv":  checkGoEnv,
+		"find":    checkFind,
+		"sed":     checkSed,
+		"awk":     checkAwk,
+		"tar":     checkTar,
+		"git":     checkGit,
+		"source":  checkSource,
+		"test":    checkTest,
+		"names":   checkVarNames,
+		"cd":      checkCd,
+		"ip":      checkIP,
+		"dd":      checkDD,
+		"links":   checkLinks,
+		"goenv":   checkGoEnv,
+		"goflags": checkGoFlags,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -1051,4 +1052,114 @@ func checkGoEnv(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 		}
 	}
 	return info{}
+}
+
+// goToolFlags are the options of the compiler (-gcflags), linker
+// (-ldflags), assembler (-asmflags) and gccgo (-gccgoflags) that go build,
+// test, vet, list and run pass on: the ones allowed (safe), and the ones
+// that run a program or name a file the tool writes (dangerous). Any
+// other is not understood (Warning); gccgo's, gcc's, are not judged one
+// by one (gcc -wrapper, -fplugin and -B run programs).
+var goToolFlags = map[string]struct{ safe, dangerous []string }{
+	"gcflags": {
+		safe: []string{"N", "l", "m", "S", "B", "C", "e", "w", "K", "h", "live", "wb", "std", "complete", "race", "msan",
+			"asan", "shared", "dynlink", "smallframes", "spectre", "c", "dwarf", "dwarflocationlists", "lang", "p",
+			"trimpath", "d", "v", "nolocalimports", "goversion", "installsuffix"},
+		dangerous: []string{"o", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "traceprofile", "trace",
+			"bench", "json", "asmhdr", "linkobj", "symabis", "importcfg", "embedcfg", "buildid", "pgoprofile"},
+	},
+	"ldflags": {
+		safe: []string{"s", "w", "X", "buildid", "linkmode", "race", "msan", "asan", "v", "V", "compressdwarf",
+			"strictdups", "checklinkname", "pluginpath", "installsuffix", "buildmode", "E", "H", "T", "R", "k",
+			"f", "g", "n", "u", "a", "c", "d", "bindnow", "aslr", "debugtramp", "randlayout", "linkshared"},
+		dangerous: []string{"extld", "extar", "extldflags", "tmpdir", "o", "cpuprofile", "memprofile", "benchmarkprofile",
+			"benchmark", "capturehostobjs", "r", "I", "L", "libgcc", "importcfg", "dumpdep"},
+	},
+	"asmflags": {
+		safe:      []string{"D", "I", "S", "V", "e", "dynlink", "shared", "trimpath", "p", "spectre", "v", "compiling-runtime"},
+		dangerous: []string{"o", "gensymabis", "debug"},
+	},
+	"gccgoflags": {},
+}
+
+// checkGoFlags judges the values of go's -gcflags, -ldflags, -asmflags and
+// -gccgoflags ([PATTERN=]FLAGS, FLAGS split as go splits them, quotes
+// kept together) by the tool options they give: -ldflags=-extld=PROG runs
+// PROG, -gcflags=-cpuprofile=FILE writes FILE.
+func checkGoFlags(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.s == "-args" || a.s == "--args" || a.s == "--" {
+			break // the rest goes to the test binary
+		}
+		t := strings.TrimLeft(a.s, "-")
+		if d := len(a.s) - len(t); d < 1 || d > 2 || a.unknown() && a.prefix <= d {
+			continue
+		}
+		opt, v, has := strings.Cut(t, "=")
+		tool, ok := goToolFlags[opt]
+		if !ok {
+			continue
+		}
+		val := word{s: v, lit: a.lit, dyn: a.dyn}
+		if !has {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			val = args[i]
+		}
+		if val.unknown() || !val.lit {
+			j.add(Dangerous, fmt.Sprintf("%s -%s %s is not known until it runs and may be an option that runs a program (-extld=PROG)", name, opt, val.s))
+			continue
+		}
+		v = val.s
+		if !strings.HasPrefix(v, "-") {
+			if _, rest, ok := strings.Cut(v, "="); ok {
+				v = rest // PATTERN=FLAGS
+			}
+		}
+		for _, f := range goQuotedSplit(v) {
+			if !strings.HasPrefix(f, "-") {
+				continue // the value of the flag before it
+			}
+			fname, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+			switch {
+			case opt == "gccgoflags":
+				j.add(Dangerous, fmt.Sprintf("%s -gccgoflags %s: gcc options are not judged, and some run programs (-wrapper, -fplugin, -B)", name, f))
+			case slices.Contains(tool.dangerous, fname):
+				j.add(Dangerous, fmt.Sprintf("%s -%s %s runs a program or writes a file the %s option names", name, opt, f, opt))
+			case !slices.Contains(tool.safe, fname):
+				j.add(Warning, fmt.Sprintf("%s -%s: tool option %s is not on its allowlist", name, opt, f))
+			}
+		}
+	}
+	return info{}
+}
+
+// goQuotedSplit splits s into fields at blanks; a field that starts with
+// a quote (' or ") runs to the matching quote, as go splits -ldflags.
+func goQuotedSplit(s string) []string {
+	var out []string
+	for {
+		s = strings.TrimLeft(s, " \t\n\r")
+		if s == "" {
+			return out
+		}
+		if q := s[0]; q == '\'' || q == '"' {
+			end := strings.IndexByte(s[1:], q)
+			if end < 0 {
+				return append(out, s[1:])
+			}
+			out = append(out, s[1:1+end])
+			s = s[2+end:]
+			continue
+		}
+		end := strings.IndexAny(s, " \t\n\r")
+		if end < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
 }

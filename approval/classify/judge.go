@@ -874,14 +874,14 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	// A built-in check reads the arguments of a command that has no
 	// grammar of its own (find's expressions, tar's modes).
 	// The network checks only add to the grammar.
-	strict := r.Level == Safe && (r.Check == "" || r.Options.Len() > 0 || r.Check == "network" || r.Check == "network_stdin")
+	strict := r.Level == Safe && (grammarCheck(r.Check) || r.Options.Len() > 0)
 	s.judgeOptions(name, sc, j, strict)
 	if cx.appended != "" && appendedOptionChecks[r.Check] {
 		// These read options and expressions anywhere among their
 		// arguments: what xargs adds may be -delete, -i, -c KEY=CMD.
 		j.add(Dangerous, name+" gets more arguments from its input, and any of them may be an option or expression that writes or runs a program")
 	}
-	if cx.stdinArgs && r.Level == Safe && r.Check == "" {
+	if cx.stdinArgs && r.Level == Safe && grammarCheck(r.Check) {
 		// More arguments come from standard input: any may be an option.
 		l, writes := r.Options.maxLevel()
 		if writes {
@@ -918,6 +918,13 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 		}
 	}
 	return inf
+}
+
+// grammarCheck reports whether a command with built-in check c reads its
+// arguments by its option grammar: no check, or one that only adds to the
+// grammar (the network checks, go's tool flags).
+func grammarCheck(c string) bool {
+	return c == "" || c == "network" || c == "network_stdin" || c == "goflags"
 }
 
 // appendedOptionChecks are the built-in checks of commands that read

@@ -170,8 +170,10 @@ type CommandRule struct {
 	Writes string `yaml:"writes"`
 	// Check names a built-in analyser that also runs: find, sed, awk, tar,
 	// git, source, test, names, cd, ip, dd, links (ln, cp: the line makes
-	// links), or network and network_stdin (the command sends its
-	// arguments, or its standard input, over the network: see
+	// links), goenv (go env -w NAME=VALUE is an assignment), goflags (go's
+	// -gcflags, -ldflags, -asmflags and -gccgoflags are judged by the tool
+	// options they pass on), or network and network_stdin (the command
+	// sends its arguments, or its standard input, over the network: see
 	// Defaults.NetworkData); see the package documentation.
 	Check string `yaml:"check"`
 	// Match raises the level when the arguments match.
