@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -85,9 +86,17 @@ func (r Rate) burst() int {
 }
 
 // refill is how long an untouched bucket takes to fill up again; after it a
-// bucket is the same as a new one, so forgetting it loses nothing.
+// bucket is the same as a new one, so forgetting it loses nothing. It is
+// rounded up (a bucket is not full before it), and a time past what a
+// Duration holds (a large burst over a long period) is the longest
+// Duration, not an overflow to a negative one, which would make every
+// bucket look full and be forgotten mid-period.
 func (r Rate) refill() time.Duration {
-	return time.Duration(float64(r.burst()) / float64(r.Limit()) * float64(time.Second))
+	d := math.Ceil(float64(r.burst()) / float64(r.Limit()) * float64(time.Second))
+	if d >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(d)
 }
 
 // String formats the rate as "100/hour".
