@@ -36,8 +36,9 @@ func Example() {
 	// Output: records: 2 intact: true <nil>
 }
 
-// A keyed trail with signed checkpoints: Verify with the key and the last
-// checkpoint catches edits, forged records and records cut from the end.
+// A keyed, named trail with signed checkpoints: Verify with the key, the
+// name and the last checkpoint catches edits, forged records, records cut
+// from the end and another trail's file put in its place.
 func Example_keyed() {
 	dir, _ := os.MkdirTemp("", "audit-example")
 	defer os.RemoveAll(dir)
@@ -46,7 +47,8 @@ func Example_keyed() {
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	sink, _ := os.Create(cpPath) // in practice: another machine, syslog, a log shipper
 
-	trail, err := audit.Open(path, audit.WithKey(key), audit.WithCheckpoints(priv, sink, 100))
+	name := audit.WithName("host-7/billing-agent") // one name per trail
+	trail, err := audit.Open(path, audit.WithKey(key), name, audit.WithCheckpoints(priv, sink, 100))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -60,7 +62,7 @@ func Example_keyed() {
 		fmt.Println(err)
 		return
 	}
-	rep, err := audit.Verify(path, audit.WithKey(key), audit.AgainstCheckpoint(cp))
+	rep, err := audit.Verify(path, audit.WithKey(key), name, audit.AgainstCheckpoint(cp))
 	fmt.Println("records:", rep.Records, "keyed:", rep.Keyed, "checkpoint:", rep.Checkpoint, err)
 	// Output: records: 1 keyed: true checkpoint: 1 <nil>
 }

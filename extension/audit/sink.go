@@ -70,6 +70,9 @@ func (t *Trail) writeShared(rec Record) error {
 		if err != nil {
 			return fmt.Errorf("audit: read the shared chain's head: %w", err)
 		}
+		if seq == 0 {
+			head = t.genesis // a sink knows no names: its empty chain's head is Genesis
+		}
 		rec.Seq, rec.Prev, rec.Hash = seq+1, head, ""
 		t.mu.Lock()
 		line, hash, err := t.encode(nil, &rec)

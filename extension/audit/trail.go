@@ -16,7 +16,9 @@
 // Each line is one JSON object whose last field is "hash", computed over
 // the line's bytes up to that field, and whose "prev" field is the
 // previous record's hash (64 zeros for the first record). Records are
-// numbered by "seq" from 1.
+// numbered by "seq" from 1. A named trail (WithName) starts instead from a
+// hash of its name, so that one trail's file cannot pass for another's
+// written under the same key; Verify needs the name.
 //
 // With a key (WithKey, WithKeyFile) the hash is HMAC-SHA256 under the key.
 // Whoever can write the file but does not hold the key cannot make a line
@@ -201,9 +203,10 @@ type Trail struct {
 	kick       chan struct{} // the queue passed kickRecords
 	stop, done chan struct{}
 
-	key  []byte // HMAC-SHA256 key; nil: plain SHA-256
-	cp   *checkpointer
-	sink Sink // NewShared: the chain lives there, not in w
+	key     []byte // HMAC-SHA256 key; nil: plain SHA-256
+	genesis string // the prev of the first record (WithName)
+	cp      *checkpointer
+	sink    Sink // NewShared: the chain lives there, not in w
 
 	// Reused by encode: under mu in Write, under syncMu with an interval.
 	line    []byte
@@ -225,6 +228,23 @@ type config struct {
 	key        []byte
 	keyErr     error
 	checkpoint *Checkpoint
+	name       string
+}
+
+// WithName names the trail: its chain starts from a hash of the name (under
+// the key, when there is one) instead of Genesis, so that one trail cannot
+// pass for another written under the same key (agent-1's file copied over
+// agent-2's). Verify, Open and Repair need the same name to accept it.
+// Give each trail its own name, such as the host and program writing it.
+func WithName(name string) Option { return func(c *config) { c.name = name } }
+
+// genesis is the prev hash of the chain's first record: Genesis, or the
+// hash of the trail's name (WithName).
+func (c *config) genesis() string {
+	if c.name == "" {
+		return Genesis
+	}
+	return sumWith(c.key, []byte("toolbelt audit trail\x00"+c.name))
 }
 
 // WithKey chains records with HMAC-SHA256 under key (at least 32 bytes),
@@ -315,7 +335,10 @@ func newTrail(w Writer, opts []Option) (*Trail, error) {
 	if c.keyErr != nil {
 		return nil, c.keyErr
 	}
-	t.key = c.key
+	t.key, t.genesis = c.key, c.genesis()
+	if t.seq == 0 {
+		t.head = t.genesis // a new chain (WithHead continues one)
+	}
 	t.enc = json.NewEncoder(&t.scratch)
 	if t.key != nil {
 		t.mac = hmac.New(sha256.New, t.key)
@@ -387,7 +410,7 @@ func extend(f *os.File, path string, c *config, opts []Option) (*Trail, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("audit: seek trail %s: %w", path, err)
 	}
-	rep, verr := verify(f, c.key, c.checkpoint)
+	rep, verr := verify(f, c)
 	if verr != nil {
 		_ = f.Close()
 		switch {

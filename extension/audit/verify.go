@@ -89,7 +89,7 @@ func VerifyReader(r io.Reader, opts ...Option) (Report, error) {
 	if c.keyErr != nil {
 		return Report{LastHash: Genesis}, c.keyErr
 	}
-	return verify(r, c.key, c.checkpoint)
+	return verify(r, c)
 }
 
 type chainFields struct {
@@ -97,8 +97,9 @@ type chainFields struct {
 	Prev *string `json:"prev"`
 }
 
-func verify(r io.Reader, key []byte, cp *Checkpoint) (Report, error) {
-	rep := Report{LastHash: Genesis, Keyed: key != nil}
+func verify(r io.Reader, c *config) (Report, error) {
+	key, cp := c.key, c.checkpoint
+	rep := Report{LastHash: c.genesis(), Keyed: key != nil}
 	br := bufio.NewReaderSize(r, 64<<10)
 	fail := func(line int, format string, args ...any) (Report, error) {
 		rep.Break = &Break{Line: line, Reason: fmt.Sprintf(format, args...)}
@@ -147,7 +148,12 @@ func verify(r io.Reader, key []byte, cp *Checkpoint) (Report, error) {
 		case *cf.Seq < want:
 			return fail(lineNo, "seq %d where %d was expected: the line is out of order (reordered or duplicated)", *cf.Seq, want)
 		case *cf.Prev != rep.LastHash:
-			if lineNo == 1 {
+			switch {
+			case lineNo == 1 && c.name != "":
+				return fail(lineNo, "prev is not the start of the chain of trail %q: this is another trail's file (or records before it were deleted, or the name is not the one the trail was written with)", c.name)
+			case lineNo == 1 && *cf.Prev != Genesis:
+				return fail(lineNo, "prev is not the genesis hash: the first record does not start a chain (records before it were deleted, or the trail is named: verify with WithName)")
+			case lineNo == 1:
 				return fail(lineNo, "prev is not the genesis hash: the first record does not start a chain (records before it were deleted)")
 			}
 			return fail(lineNo, "prev does not match the hash of line %d: that line was replaced or a record was inserted", lineNo-1)
@@ -196,7 +202,7 @@ func Repair(path string, opts ...Option) (Report, error) {
 	if err != nil {
 		return Report{LastHash: Genesis}, fmt.Errorf("audit: repair: %w", err)
 	}
-	rep, verr := verify(f, c.key, c.checkpoint)
+	rep, verr := verify(f, c)
 	if verr == nil {
 		_ = f.Close()
 		return rep, nil
