@@ -12,7 +12,9 @@ import (
 )
 
 // From maps an SDK content block to a tool.Content; ok is false for a block
-// it does not know (or an embedded resource without its resource).
+// it does not know (or an embedded resource without its resource). A
+// link's negative size counts as unknown (0), and a resource with both
+// text and a blob keeps the text only, so that To gives back the same block.
 func From(c mcp.Content) (tool.Content, bool) {
 	switch v := c.(type) {
 	case *mcp.TextContent:
@@ -24,7 +26,7 @@ func From(c mcp.Content) (tool.Content, bool) {
 	case *mcp.ResourceLink:
 		tc := tool.Content{Type: tool.ContentResourceLink, URI: v.URI, Name: v.Name, Title: v.Title, Description: v.Description,
 			MIMEType: v.MIMEType, Annotations: annotationsFrom(v.Annotations), Meta: v.Meta}
-		if v.Size != nil {
+		if v.Size != nil && *v.Size > 0 { // a negative size is unknown, as To writes it
 			tc.Size = *v.Size
 		}
 		return tc, true
@@ -32,8 +34,15 @@ func From(c mcp.Content) (tool.Content, bool) {
 		if v.Resource == nil {
 			return tool.Content{}, false
 		}
-		return tool.Content{Type: tool.ContentResource, URI: v.Resource.URI, MIMEType: v.Resource.MIMEType, Text: v.Resource.Text,
-			Data: v.Resource.Blob, Annotations: annotationsFrom(v.Annotations), Meta: v.Meta}, true
+		tc := tool.Content{Type: tool.ContentResource, URI: v.Resource.URI, MIMEType: v.Resource.MIMEType, Text: v.Resource.Text,
+			Annotations: annotationsFrom(v.Annotations), Meta: v.Meta}
+		if tc.Text == "" {
+			// A resource is text or a blob: a server that sends both has
+			// its text read (and sent on, as To sends it), never a blob
+			// beside it that a reader of the text does not see.
+			tc.Data = v.Resource.Blob
+		}
+		return tc, true
 	}
 	return tool.Content{}, false
 }
