@@ -17,20 +17,21 @@ var checks map[string]check
 
 func init() {
 	checks = map[string]check{
-		"find":    checkFind,
-		"sed":     checkSed,
-		"awk":     checkAwk,
-		"tar":     checkTar,
-		"git":     checkGit,
-		"source":  checkSource,
-		"test":    checkTest,
-		"names":   checkVarNames,
-		"cd":      checkCd,
-		"ip":      checkIP,
-		"dd":      checkDD,
-		"links":   checkLinks,
-		"goenv":   checkGoEnv,
-		"goflags": checkGoFlags,
+		"find":      checkFind,
+		"sed":       checkSed,
+		"awk":       checkAwk,
+		"tar":       checkTar,
+		"git":       checkGit,
+		"source":    checkSource,
+		"test":      checkTest,
+		"names":     checkVarNames,
+		"cd":        checkCd,
+		"ip":        checkIP,
+		"dd":        checkDD,
+		"links":     checkLinks,
+		"goenv":     checkGoEnv,
+		"goflags":   checkGoFlags,
+		"gitconfig": checkGitConfig,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -1163,3 +1164,57 @@ func goQuotedSplit(s string) []string {
 		s = s[end:]
 	}
 }
+
+// checkGitConfig judges git config: NAME VALUE (or --add, --unset, set,
+// unset, ...) sets configuration unless an option asks to read (--get-regexp
+// NAME VALUE-PATTERN), and the file that -f/--file names is then written
+// like any other (git config -f ~/.bashrc a.b '$(cmd)' writes a line that
+// runs cmd when bash starts).
+func checkGitConfig(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var file *word
+	sets, reads := false, false
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case a.s == "-f" || a.s == "--file":
+			if i+1 < len(args) {
+				i++
+				file = &args[i]
+			}
+		case strings.HasPrefix(a.s, "--file="):
+			file = &word{s: strings.TrimPrefix(a.s, "--file="), lit: a.lit, dyn: a.dyn, split: a.split}
+		case strings.HasPrefix(a.s, "-f") && a.s[1] != '-':
+			file = &word{s: a.s[2:], lit: a.lit, dyn: a.dyn, split: a.split}
+		case slices.Contains(gitConfigSets, a.s):
+			sets = true
+		case a.s == "-l" || strings.HasPrefix(a.s, "--get") || strings.HasPrefix(a.s, "--list"):
+			reads = true
+		case strings.HasPrefix(a.s, "-") && len(a.s) > 1:
+			if slices.Contains([]string{"--type", "--default", "--blob", "--comment", "--value"}, a.s) {
+				i++
+			}
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) > 0 && slices.Contains([]string{"set", "unset", "rename-section", "remove-section", "edit"}, ops[0].s) {
+		sets = true
+	} else if len(ops) > 0 && slices.Contains([]string{"get", "list"}, ops[0].s) {
+		reads = true
+	}
+	if len(ops) >= 2 && !reads {
+		sets = true
+		j.add(Warning, "git config sets configuration")
+	}
+	if sets && file != nil {
+		j.add(s.writeTarget(*file))
+	}
+	return info{}
+}
+
+// gitConfigSets are git config's options that change the file.
+var gitConfigSets = []string{"--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit"}
