@@ -32,6 +32,7 @@ func init() {
 		"goenv":     checkGoEnv,
 		"goflags":   checkGoFlags,
 		"gitconfig": checkGitConfig,
+		"decl":      checkDecl,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -1218,3 +1219,51 @@ func checkGitConfig(s *state, name string, args []word, cx judgeCtx, j *judgemen
 
 // gitConfigSets are git config's options that change the file.
 var gitConfigSets = []string{"--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit"}
+
+// checkDecl judges export, declare, typeset, local and readonly run as a
+// command (builtin export PATH=./bin, "export" PATH=./bin), which the
+// parser does not see as declarations: each NAME=VALUE word is an
+// assignment (judged by the variable rules), a name known only at run
+// time may be a[$(cmd)], whose subscript bash evaluates, and with -i a
+// value is evaluated as arithmetic.
+func checkDecl(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	exported, integer := name == "export", false
+	done := false
+	for _, a := range args {
+		if !done && a.lit && len(a.s) > 1 && (a.s[0] == '-' || a.s[0] == '+') {
+			if a.s == "--" {
+				done = true
+			} else if a.s[0] == '-' {
+				exported = exported || strings.Contains(a.s, "x")
+				integer = integer || strings.Contains(a.s, "i")
+			}
+			continue
+		}
+		if !a.lit {
+			j.add(Dangerous, fmt.Sprintf("%s with a name known only at run time (%s): %s", name, a.s, evalLater))
+			continue
+		}
+		n, v, hasValue := strings.Cut(a.s, "=")
+		n = strings.TrimSuffix(n, "+")
+		if base, sub, ok := strings.Cut(strings.TrimSuffix(n, "]"), "["); ok && strings.HasSuffix(n, "]") && isDigits(sub) {
+			n = base // a[1]=x: a literal number is no code
+		}
+		if !plainNameRe.MatchString(n) {
+			j.add(Dangerous, fmt.Sprintf("%s of %s, whose subscript %s", name, n, evalLater))
+			continue
+		}
+		var fs []finding
+		if hasValue {
+			s.judgeVar(n, &word{s: v, lit: true}, exported, &fs)
+			if integer && !isDigits(v) {
+				j.add(Dangerous, fmt.Sprintf("%s -i %s: the value is evaluated as arithmetic, and %s", name, n, evalLater))
+			}
+		} else if exported {
+			s.judgeVar(n, nil, true, &fs)
+		}
+		for _, f := range fs {
+			j.add(f.level, f.reason)
+		}
+	}
+	return info{}
+}

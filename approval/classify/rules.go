@@ -172,7 +172,9 @@ type CommandRule struct {
 	// git, source, test, names, cd, ip, dd, links (ln, cp: the line makes
 	// links), goenv (go env -w NAME=VALUE is an assignment), goflags (go's
 	// -gcflags, -ldflags, -asmflags and -gccgoflags are judged by the tool
-	// options they pass on), or network and network_stdin (the command
+	// options they pass on), gitconfig (git config -f FILE NAME VALUE
+	// writes FILE), decl (export, declare ... run as a command: NAME=VALUE
+	// is an assignment), or network and network_stdin (the command
 	// sends its arguments, or its standard input, over the network: see
 	// Defaults.NetworkData); see the package documentation.
 	Check string `yaml:"check"`
