@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // A check is a built-in analyser for a command whose danger hides in its
@@ -33,6 +35,7 @@ func init() {
 		"goflags":   checkGoFlags,
 		"gitconfig": checkGitConfig,
 		"decl":      checkDecl,
+		"let":       checkLet,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -1266,4 +1269,23 @@ func checkDecl(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		}
 	}
 	return info{}
+}
+
+// checkLet judges let run as a command (builtin let, "let"), which the
+// parser does not see as let: its arguments are judged as the let they
+// spell, evaluated as arithmetic (a[$(cmd)] runs cmd, PATH=1 assigns).
+func checkLet(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	src := "let"
+	for _, a := range args {
+		q, err := syntax.Quote(a.s, syntax.LangBash)
+		if !a.lit || err != nil {
+			j.add(Dangerous, fmt.Sprintf("%s evaluates %s, known only when it runs, as arithmetic: %s", name, a.s, evalLater))
+			return info{}
+		}
+		src += " " + q
+	}
+	if len(args) == 0 {
+		return info{}
+	}
+	return s.reparse(src, name)
 }

@@ -174,7 +174,8 @@ type CommandRule struct {
 	// -gcflags, -ldflags, -asmflags and -gccgoflags are judged by the tool
 	// options they pass on), gitconfig (git config -f FILE NAME VALUE
 	// writes FILE), decl (export, declare ... run as a command: NAME=VALUE
-	// is an assignment), or network and network_stdin (the command
+	// is an assignment), let (let run as a command: its arguments are
+	// arithmetic), or network and network_stdin (the command
 	// sends its arguments, or its standard input, over the network: see
 	// Defaults.NetworkData); see the package documentation.
 	Check string `yaml:"check"`
