@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -251,6 +252,8 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 			return callSubject{kind: subjectText, text: s}
 		case "path", "file":
 			p = pathSubjectOf(nil, s)
+		case "url":
+			p.path = canonicalURL(s)
 		}
 		c.paths = append(c.paths, p)
 		if p.ok {
@@ -295,6 +298,52 @@ func schemaDefault(inputSchema json.RawMessage, field string) (string, bool) {
 		return "", false
 	}
 	return d, true
+}
+
+// canonicalURL returns the form of a URL subject rules match: where the
+// request goes, as a server reads it, so that a rule cannot be stepped
+// round by writing the same place another way. Scheme and host in lower
+// case, without a trailing dot, user info or the scheme's default port;
+// the path with its escapes decoded and its dot segments and repeated
+// slashes resolved ("https://h/docs/../admin" and "https://h//admin" are
+// "https://h/admin"), "/" when a query follows; the query as written; no
+// fragment (never sent). A relative URL is cleaned as a path is; one that
+// does not parse is kept as written (no client can send it either).
+func canonicalURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Opaque != "" {
+		return s
+	}
+	p := u.Path
+	if p != "" {
+		c := path.Clean(p)
+		if strings.HasSuffix(p, "/") && c != "/" {
+			c += "/"
+		}
+		p = c
+	}
+	query := ""
+	if u.RawQuery != "" || u.ForceQuery {
+		query = "?" + u.RawQuery
+	}
+	if u.Scheme == "" && u.Host == "" {
+		return p + query
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]" // IPv6
+	}
+	if port := u.Port(); port != "" && !(u.Scheme == "https" && port == "443" || u.Scheme == "http" && port == "80") {
+		host += ":" + port
+	}
+	if p == "" && query != "" {
+		p = "/" // the host ends before the query, as it does for the server
+	}
+	prefix := "//"
+	if u.Scheme != "" {
+		prefix = strings.ToLower(u.Scheme) + "://"
+	}
+	return prefix + host + p + query
 }
 
 // canonicalPath returns the form of a path argument rules match: resolved

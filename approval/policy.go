@@ -144,9 +144,12 @@ type Evaluation struct {
 //     SubjectOf and ResolvePathsIn) — "./docs/a.md", an absolute path
 //     inside the workspace and a symlink into docs/ all match docs/**,
 //     "docs/../src.go" and a link out of docs/ do not — and a path that
-//     leaves the workspace matches no rule. Every declared path argument
-//     is a subject, one left out or empty counts as the workspace root (see
-//     SubjectOf). A deny or ask rule matches when any subject matches, a
+//     leaves the workspace matches no rule. A URL is matched as the server
+//     reads it: host in lower case without its default port or user
+//     info, path decoded with its dot segments resolved, no fragment
+//     ("https://H:443/docs/../admin" is "https://h/admin"). Every
+//     declared path argument is a subject, one left out or empty counts as
+//     the workspace root (see SubjectOf). A deny or ask rule matches when any subject matches, a
 //     directory also when the pattern could match a path beneath it
 //     (search_files(secrets/**) refuses a search of "."); an allow rule
 //     only when every subject matches, a directory only when the pattern
