@@ -88,9 +88,9 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	}
 	var cand *genai.Candidate
 	if m.stream == nil {
-		resp, err := m.client.Models.GenerateContent(ctx, m.model, contents, config)
+		resp, err := m.generate(ctx, contents, config)
 		if err != nil {
-			return agent.Message{}, apiError(m.model, err)
+			return agent.Message{}, err
 		}
 		if len(resp.Candidates) == 0 {
 			return agent.Message{}, noCandidate(resp)
@@ -102,17 +102,56 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 			return agent.Message{}, err
 		}
 	}
+	if cand == nil {
+		return agent.Message{}, fmt.Errorf("gemini: model %q: the first candidate is null", m.model)
+	}
 	return turn(cand)
+}
+
+// generate runs a request without streaming.
+func (m *Model) generate(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (resp *genai.GenerateContentResponse, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp, err = nil, sdkPanic(m.model, r)
+		}
+	}()
+	resp, err = m.client.Models.GenerateContent(ctx, m.model, contents, config)
+	if err != nil {
+		return nil, apiError(m.model, err)
+	}
+	if resp == nil {
+		return nil, fmt.Errorf("gemini: model %q: the API sent no response", m.model)
+	}
+	return resp, nil
+}
+
+// sdkPanic is the error for a panic of the genai SDK, which panics on some
+// malformed answers (a null body, a null candidate): an API endpoint must
+// not be able to crash the process.
+func sdkPanic(model string, r any) error {
+	return fmt.Errorf("gemini: model %q: the SDK could not read the API's answer (it panicked: %v)", model, r)
 }
 
 // streamed runs a streaming request and joins the chunks' parts into one
 // candidate, passing text to the stream callback as it comes.
-func (m *Model) streamed(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.Candidate, error) {
+func (m *Model) streamed(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (_ *genai.Candidate, err error) {
+	inCallback := false // a panic of the stream callback is the caller's own
+	defer func() {
+		if r := recover(); r != nil {
+			if inCallback {
+				panic(r)
+			}
+			err = sdkPanic(m.model, r)
+		}
+	}()
 	joined := &genai.Candidate{Content: &genai.Content{Role: genai.RoleModel}}
 	got := false
 	for resp, err := range m.client.Models.GenerateContentStream(ctx, m.model, contents, config) {
 		if err != nil {
 			return nil, apiError(m.model, err)
+		}
+		if resp == nil {
+			continue
 		}
 		if len(resp.Candidates) == 0 {
 			if resp.PromptFeedback != nil && resp.PromptFeedback.BlockReason != "" {
@@ -120,8 +159,11 @@ func (m *Model) streamed(ctx context.Context, contents []*genai.Content, config 
 			}
 			continue
 		}
-		got = true
 		c := resp.Candidates[0]
+		if c == nil {
+			return nil, fmt.Errorf("gemini: model %q: a chunk's first candidate is null", m.model)
+		}
+		got = true
 		if c.FinishReason != "" {
 			joined.FinishReason, joined.FinishMessage = c.FinishReason, c.FinishMessage
 		}
@@ -129,8 +171,13 @@ func (m *Model) streamed(ctx context.Context, contents []*genai.Content, config 
 			continue
 		}
 		for _, p := range c.Content.Parts {
+			if p == nil {
+				continue
+			}
 			if p.Text != "" && !p.Thought {
+				inCallback = true
 				m.stream(p.Text)
+				inCallback = false
 			}
 			joined.Content.Parts = append(joined.Content.Parts, p)
 		}
@@ -161,7 +208,7 @@ func turn(cand *genai.Candidate) (agent.Message, error) {
 	}
 	var text strings.Builder
 	for _, p := range cand.Content.Parts {
-		if !p.Thought {
+		if p != nil && !p.Thought {
 			text.WriteString(p.Text)
 		}
 	}
