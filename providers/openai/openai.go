@@ -104,6 +104,9 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if err != nil {
 		return agent.Message{}, apiError("chat completion", m.model, err)
 	}
+	if resp == nil { // the body was JSON null
+		return agent.Message{}, fmt.Errorf("openai: chat completion: the API sent no completion (null)")
+	}
 	if len(resp.Choices) == 0 {
 		return agent.Message{}, fmt.Errorf("openai: chat completion %s has no choices", resp.ID)
 	}
@@ -116,7 +119,21 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		}
 		raw = string(b)
 	}
-	calls, err := wire.OpenAIChat.Calls([]byte(raw))
+	var body struct {
+		ToolCalls json.RawMessage `json:"tool_calls"`
+	}
+	if err := json.Unmarshal([]byte(raw), &body); err != nil {
+		return agent.Message{}, fmt.Errorf("openai: chat completion %s: the message is not a JSON object: %w", resp.ID, err)
+	}
+	// The calls are read from the message's tool_calls alone, the ones
+	// that go back below: wire also reads a whole completion, so a message
+	// with a "choices" field of its own would pass for one, and its nested
+	// calls would run while the turn sent back shows others.
+	toolCalls := body.ToolCalls
+	if len(toolCalls) == 0 {
+		toolCalls = json.RawMessage("null")
+	}
+	calls, err := wire.OpenAIChat.Calls(append(append([]byte(`{"tool_calls":`), toolCalls...), '}'))
 	if err != nil {
 		return agent.Message{}, fmt.Errorf("openai: chat completion %s: %w", resp.ID, err)
 	}
@@ -127,10 +144,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	out := agent.Message{Role: agent.RoleAssistant, Text: text, Calls: calls}
 	// Tool calls go back as they came, so a custom (free-text) tool call
 	// stays custom instead of being rebuilt as a function call.
-	var body struct {
-		ToolCalls json.RawMessage `json:"tool_calls"`
-	}
-	if json.Unmarshal([]byte(raw), &body) == nil && len(body.ToolCalls) > 0 && string(body.ToolCalls) != "null" {
+	if len(body.ToolCalls) > 0 && string(body.ToolCalls) != "null" {
 		keep := map[string]any{"role": "assistant", "tool_calls": body.ToolCalls}
 		if msg.Content != "" {
 			keep["content"] = msg.Content

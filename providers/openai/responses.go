@@ -85,6 +85,9 @@ func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message,
 	if err != nil {
 		return agent.Message{}, apiError("response", m.model, err)
 	}
+	if resp == nil { // the body was JSON null
+		return agent.Message{}, fmt.Errorf("openai: response: the API sent no response (null)")
+	}
 	var body struct {
 		Output json.RawMessage `json:"output"`
 	}
