@@ -109,6 +109,9 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if err != nil {
 		return agent.Message{}, apiError(m.model, err)
 	}
+	if resp == nil { // the body was JSON null
+		return agent.Message{}, fmt.Errorf("anthropic: the API sent no message (null)")
+	}
 	raw := []byte(resp.RawJSON())
 	calls, err := wire.Anthropic.Calls(raw)
 	if err != nil {
