@@ -916,8 +916,48 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 		} else if n > 1 {
 			j.add(s.writeTarget(args[sc.ops[n-1]]))
 		}
+		if cx.appended == "" {
+			s.intoDirWrites(args, sc, j)
+		}
 	}
 	return inf
+}
+
+// intoDirWrites judges the names a copy into a directory writes: DIR/NAME
+// for each source (cp -a evil/.git . writes ./.git, ln -s ~/.ssh . makes
+// ./.ssh). The directory is a -t value, or the last of two or more
+// operands when there are more than two or it is spelled as a directory
+// (., .., a trailing /); cp a b may copy a file onto a file and is not
+// judged so.
+func (s *state) intoDirWrites(args []word, sc optScan, j *judgement) {
+	var dir *word
+	srcs := sc.ops
+	for _, u := range sc.uses {
+		if u.has && u.opt.Writes == "value" {
+			d := u.val
+			dir = &d
+		}
+	}
+	if n := len(sc.ops); dir == nil && n > 1 {
+		last := args[sc.ops[n-1]]
+		if n > 2 || last.s == "." || last.s == ".." || strings.HasSuffix(last.s, "/") {
+			dir, srcs = &last, sc.ops[:n-1]
+		}
+	}
+	if dir == nil || dir.unknown() || !dir.lit {
+		return
+	}
+	for _, k := range srcs {
+		src := args[k]
+		if src.unknown() || src.input || !src.lit {
+			continue
+		}
+		b := path.Base(strings.TrimRight(src.s, "/"))
+		if b == "." || b == ".." || b == "/" {
+			continue
+		}
+		j.add(s.writeTarget(word{s: strings.TrimRight(dir.s, "/") + "/" + b, lit: true}))
+	}
 }
 
 // grammarCheck reports whether a command with built-in check c reads its
