@@ -648,6 +648,8 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	s.matches(r.Match, name, args, nil, cx, j)
 	hasCode := false
 	var code *word // the code word of a code flag (-c CODE, --eval=CODE)
+	codeIdx := -1
+	inPlace := false // perl -i, ruby -i: the files after the code are rewritten
 	i := 0
 	for i < len(args) && !hasCode {
 		a := args[i].s
@@ -662,34 +664,38 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		case slices.Contains(r.CodeFlags, a):
 			hasCode = true
 			if i+1 < len(args) {
-				code = &args[i+1]
+				code, codeIdx = &args[i+1], i+1
 				s.codeWord(name, args[i+1], j)
 			}
 		case strings.HasPrefix(a, "--") && strings.Contains(a, "="):
 			f, _, _ := strings.Cut(a, "=")
 			if slices.Contains(r.CodeFlags, f) {
 				hasCode = true
-				code = &args[i]
+				code, codeIdx = &args[i], i
 				s.codeWord(name, args[i], j)
 			}
 		case slices.Contains(r.ValueFlags, a):
 			if a == "-m" {
 				hasCode = true // python -m module runs the module
 				if i+1 < len(args) {
-					code = &args[i+1]
+					code, codeIdx = &args[i+1], i+1
 				}
 			}
 			i++
 		case a[1] != '-':
 			for k := 1; k < len(a); k++ {
 				f := "-" + a[k:k+1]
+				if slices.Contains(r.InPlaceFlags, f) {
+					inPlace = true
+					break // the rest of the word is the backup suffix (-i.bak)
+				}
 				if slices.Contains(r.CodeFlags, f) {
 					hasCode = true
 					if k+1 < len(a) {
-						code = &args[i]
+						code, codeIdx = &args[i], i
 						s.codeWord(name, args[i], j)
 					} else if i+1 < len(args) {
-						code = &args[i+1]
+						code, codeIdx = &args[i+1], i+1
 						s.codeWord(name, args[i+1], j)
 					}
 					break
@@ -698,9 +704,9 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 					if f == "-m" {
 						hasCode = true
 						if k < len(a)-1 {
-							code = &args[i]
+							code, codeIdx = &args[i], i
 						} else if i+1 < len(args) {
-							code = &args[i+1]
+							code, codeIdx = &args[i+1], i+1
 						}
 					}
 					if k == len(a)-1 {
@@ -711,6 +717,24 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			}
 		}
 		i++
+	}
+	if inPlace {
+		// The files follow the code (perl -pi -e CODE FILE...) or the
+		// script (perl -i script.pl FILE...).
+		from := len(args)
+		switch {
+		case codeIdx >= 0:
+			from = codeIdx + 1
+		case !hasCode && i < len(args):
+			from = i + 1
+		}
+		j.add(Warning, name+" -i edits files in place")
+		for _, f := range args[min(from, len(args)):] {
+			if !strings.HasPrefix(f.s, "-") || f.unknown() {
+				j.add(s.writeTarget(f))
+			}
+		}
+		s.inputWrites(name, cx, j)
 	}
 	if hasCode {
 		return s.inputCode(name, name+" code", code, code == nil, cx, j)

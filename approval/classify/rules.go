@@ -302,6 +302,11 @@ type InterpreterRule struct {
 	CodeFlags []string `yaml:"code_flags"`
 	// ValueFlags are other options that take a value (-m, -W).
 	ValueFlags []string `yaml:"value_flags"`
+	// InPlaceFlags are options that make the interpreter rewrite the files
+	// named after its code (perl -pi -e CODE FILE, ruby -i): those files
+	// are judged as written. The flag may be bundled (-pi), and the rest
+	// of its word is a backup suffix (-i.bak).
+	InPlaceFlags []string `yaml:"in_place_flags"`
 	// Match raises the level when the inline code or arguments match.
 	Match []MatchRule `yaml:"match"`
 }
@@ -495,7 +500,7 @@ func (r *InterpreterRule) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return nil
 	}
-	if err := checkKeys(n, "level", "code_flags", "value_flags", "match"); err != nil {
+	if err := checkKeys(n, "level", "code_flags", "value_flags", "in_place_flags", "match"); err != nil {
 		return err
 	}
 	type plain InterpreterRule
