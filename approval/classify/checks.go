@@ -588,7 +588,7 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	var inf info
 	modes := ""
-	var dir *word
+	var dir, archive *word
 	runs := func(opt string, v word) {
 		j.add(Dangerous, name+" "+opt+" runs a program")
 		if v.s != "" {
@@ -623,7 +623,10 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			case "--directory":
 				d := next()
 				dir = &d
-			case "--file", "--exclude", "--files-from", "--transform", "--xform", "--owner", "--group", "--mode", "--format", "--label", "--newer", "--after-date", "--blocking-factor", "--tape-length", "--exclude-from", "--suffix", "--backup", "--index-file":
+			case "--file":
+				f := next()
+				archive = &f
+			case "--exclude", "--files-from", "--transform", "--xform", "--owner", "--group", "--mode", "--format", "--label", "--newer", "--after-date", "--blocking-factor", "--tape-length", "--exclude-from", "--suffix", "--backup", "--index-file":
 				if !has {
 					i++
 				}
@@ -676,6 +679,9 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			case 'C':
 				d := v
 				dir = &d
+			case 'f':
+				f := v
+				archive = &f
 			}
 		}
 	}
@@ -696,6 +702,9 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		}
 		if strings.ContainsAny(modes, "cruA") {
 			j.add(Warning, name+" writes an archive")
+			if archive != nil && archive.s != "-" {
+				j.add(s.writeTarget(*archive))
+			}
 		}
 	}
 	return inf
