@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
@@ -37,8 +38,8 @@ func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // FuzzNext reads hostile Messages API answers: Next never panics, every
 // call has an id, a name and arguments, and when the body names each key
-// once (so every JSON reader sees the same), the calls are its tool_use
-// blocks, input exactly as sent.
+// once and in one case (so every JSON reader sees the same), the calls are
+// its tool_use blocks, input exactly as sent.
 func FuzzNext(f *testing.F) {
 	for _, name := range []string{"turn1_tool_use.json", "turn2_answer.json", "thinking_turn1.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -80,7 +81,7 @@ func FuzzNext(f *testing.F) {
 		if reply.Raw != nil && !json.Valid(reply.Raw) {
 			t.Fatalf("%q: Raw %q is not JSON", body, reply.Raw)
 		}
-		if schema.UniqueKeys(body) != nil {
+		if schema.UniqueKeys(body) != nil || foldedKey(body, "content", "type", "id", "name", "input") {
 			return
 		}
 		var ref struct {
@@ -116,4 +117,27 @@ func FuzzNext(f *testing.F) {
 			t.Fatalf("%q: the message has %d tool_use blocks, Next read %d calls", body, i, len(reply.Calls))
 		}
 	})
+}
+
+// foldedKey reports whether body has an object key that is one of names
+// only in another case ("Message", "TOOL_CALLS"): encoding/json reads it
+// as the field, the SDK does not, so readers disagree and the reference
+// check does not apply (as with a duplicate key).
+func foldedKey(body []byte, names ...string) bool {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		k, ok := tok.(string)
+		if !ok {
+			continue
+		}
+		for _, n := range names {
+			if k != n && strings.EqualFold(k, n) {
+				return true
+			}
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"google.golang.org/genai"
@@ -44,8 +45,8 @@ func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // FuzzNext reads hostile generateContent answers: Next never panics, every
 // call has an id, a name and arguments, and when the body names each key
-// once, the calls are the first candidate's functionCall parts, with the
-// arguments the model sent (the same JSON value).
+// once and in one case, the calls are the first candidate's functionCall
+// parts, with the arguments the model sent (the same JSON value).
 func FuzzNext(f *testing.F) {
 	for _, name := range []string{"turn1_function_call.json", "turn2_answer.json", "malformed_function_call.json", "stream_answer.sse"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -96,7 +97,7 @@ func FuzzNext(f *testing.F) {
 		if reply.Raw != nil && !json.Valid(reply.Raw) {
 			t.Fatalf("%q: Raw %q is not JSON", body, reply.Raw)
 		}
-		if schema.UniqueKeys(body) != nil {
+		if schema.UniqueKeys(body) != nil || foldedKey(body, "candidates", "content", "parts", "functionCall", "name", "args") {
 			return
 		}
 		var ref struct {
@@ -169,4 +170,27 @@ func TestStreamCallbackPanicGoesOn(t *testing.T) {
 	}()
 	_, err = m.Next(context.Background(), []agent.Message{{Role: agent.RoleUser, Text: "hi"}}, nil)
 	t.Fatalf("Next returned (%v) instead of panicking", err)
+}
+
+// foldedKey reports whether body has an object key that is one of names
+// only in another case ("Message", "TOOL_CALLS"): encoding/json reads it
+// as the field, the SDK does not, so readers disagree and the reference
+// check does not apply (as with a duplicate key).
+func foldedKey(body []byte, names ...string) bool {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		k, ok := tok.(string)
+		if !ok {
+			continue
+		}
+		for _, n := range names {
+			if k != n && strings.EqualFold(k, n) {
+				return true
+			}
+		}
+	}
 }
