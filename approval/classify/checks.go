@@ -1101,6 +1101,7 @@ var goToolFlags = map[string]struct{ safe, dangerous []string }{
 // kept together) by the tool options they give: -ldflags=-extld=PROG runs
 // PROG, -gcflags=-cpuprofile=FILE writes FILE.
 func checkGoFlags(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	s.goTestBinaryWrites(args, j)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.s == "-args" || a.s == "--args" || a.s == "--" {
@@ -1297,4 +1298,35 @@ func checkLet(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		return info{}
 	}
 	return s.reparse(src, name)
+}
+
+// goTestBinaryFiles are the test binary's flags that name a file or a
+// directory it writes (-test.cpuprofile=FILE), given to go test before or
+// after -args.
+var goTestBinaryFiles = []string{"cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "coverprofile",
+	"testlogfile", "outputdir", "gocoverdir", "fuzzcachedir"}
+
+// goTestBinaryWrites judges the files go test's -test.NAME flags make the
+// test binary write.
+func (s *state) goTestBinaryWrites(args []word, j *judgement) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := strings.TrimLeft(a.s, "-")
+		if d := len(a.s) - len(t); d < 1 || d > 2 || !strings.HasPrefix(t, "test.") {
+			continue
+		}
+		flag, v, has := strings.Cut(strings.TrimPrefix(t, "test."), "=")
+		if !slices.Contains(goTestBinaryFiles, flag) {
+			continue
+		}
+		val := word{s: v, lit: a.lit, dyn: a.dyn, split: a.split}
+		if !has {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			val = args[i]
+		}
+		j.add(s.writeTarget(val))
+	}
 }
