@@ -264,10 +264,13 @@ type state struct {
 	findings []finding
 	cmds     []Command
 	vars     map[string]string
-	funcs    map[string]bool
-	calls    map[string]funcCalls
-	ints     map[string]bool // variables declared integer (declare -i)
-	via      []string
+	// ifs is set once the line assigns IFS: unquoted expansions split
+	// where it says from then on, so no value is known any more.
+	ifs   bool
+	funcs map[string]bool
+	calls map[string]funcCalls
+	ints  map[string]bool // variables declared integer (declare -i)
+	via   []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 	// cwd is where the shell may be at this point of the walk: the

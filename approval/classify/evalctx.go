@@ -87,7 +87,7 @@ func (s *state) arithAssigned(n string) {
 	s.judgeVar(n, nil, false, nil)
 	if n == "IFS" {
 		s.note(Warning, "sets IFS, which changes how every later word splits")
-		s.vars = nil
+		s.vars, s.ifs = nil, true
 	}
 	s.setVar(n, "0", true)
 }
@@ -195,7 +195,7 @@ func (s *state) paramExp(p *syntax.ParamExp) {
 		s.judgeVar(p.Param.Value, nil, false, nil)
 		if p.Param.Value == "IFS" {
 			s.note(Warning, "sets IFS, which changes how every later word splits")
-			s.vars = nil
+			s.vars, s.ifs = nil, true
 		}
 	}
 	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.ContainsAny(p.Exp.Word.Lit(), "P") {

@@ -401,7 +401,7 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 			s.judgeVar(wi.Name.Value, nil, false, nil)
 			if wi.Name.Value == "IFS" {
 				s.note(Warning, "sets IFS, which changes how every later word splits")
-				s.vars = nil
+				s.vars, s.ifs = nil, true
 			}
 			s.setVar(wi.Name.Value, "", false)
 		}
@@ -602,7 +602,7 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 	if a.Name.Value == "IFS" && !exported {
 		// Words split differently from here on: forget what is known.
 		s.note(Warning, "sets IFS, which changes how every later word splits")
-		s.vars = nil
+		s.vars, s.ifs = nil, true
 	}
 	if a.Array == nil && a.Index == nil && !a.Append {
 		s.setVar(a.Name.Value, val.s, val.lit || a.Value == nil)
@@ -614,7 +614,7 @@ func (s *state) setVar(name, v string, lit bool) {
 	if s.vars == nil {
 		s.vars = map[string]string{}
 	}
-	if lit {
+	if lit && !s.ifs {
 		s.vars[name] = v
 	} else {
 		delete(s.vars, name)
