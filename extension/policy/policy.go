@@ -208,9 +208,11 @@ func WithEnv(lookup func(string) (string, bool)) Option {
 	}
 }
 
-// WithBaseDir resolves relative path arguments against dir before matching.
-// Without it, relative paths are matched as written (cleaned). It applies
-// only to paths not resolved in a workspace (see WithWorkspace).
+// WithBaseDir resolves relative path arguments against dir before matching:
+// absolute patterns match the resolved path, relative ones its part below
+// dir (as they match the workspace-relative path in a workspace). Without
+// it, relative paths are matched as written (cleaned). It applies only to
+// paths not resolved in a workspace (see WithWorkspace).
 func WithBaseDir(dir string) Option { return func(p *Policy) { p.baseDir = dir } }
 
 // WithWorkspace resolves the path arguments of every tool in ws
@@ -698,6 +700,16 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
 		relName, absName = name, name
+		if p.baseDir != "" {
+			// Relative globs match the path relative to the base
+			// directory, as in a workspace (a path outside it has none).
+			base := path.Clean(strings.ReplaceAll(p.baseDir, "\\", "/"))
+			if name == base {
+				relName = "."
+			} else if r, ok := strings.CutPrefix(name, strings.TrimSuffix(base, "/")+"/"); ok && base != "." {
+				relName = r
+			}
+		}
 	}
 	// Relative globs match the workspace-relative path, absolute ones the
 	// host path (the same thing when nothing was resolved).
