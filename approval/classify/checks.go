@@ -1265,6 +1265,9 @@ func checkDecl(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			j.add(Dangerous, fmt.Sprintf("%s of %s, whose subscript %s", name, n, evalLater))
 			continue
 		}
+		if n == "IFS" {
+			s.ifsChanged()
+		}
 		var fs []finding
 		if hasValue {
 			s.judgeVar(n, &word{s: v, lit: true}, exported, &fs)

@@ -86,8 +86,7 @@ func (s *state) arith(x syntax.ArithmExpr, where string) {
 func (s *state) arithAssigned(n string) {
 	s.judgeVar(n, nil, false, nil)
 	if n == "IFS" {
-		s.note(Warning, "sets IFS, which changes how every later word splits")
-		s.vars, s.ifs = nil, true
+		s.ifsChanged()
 	}
 	s.setVar(n, "0", true)
 }
@@ -194,8 +193,7 @@ func (s *state) paramExp(p *syntax.ParamExp) {
 		// ${CDPATH:=/etc} assigns the variable.
 		s.judgeVar(p.Param.Value, nil, false, nil)
 		if p.Param.Value == "IFS" {
-			s.note(Warning, "sets IFS, which changes how every later word splits")
-			s.vars, s.ifs = nil, true
+			s.ifsChanged()
 		}
 	}
 	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.ContainsAny(p.Exp.Word.Lit(), "P") {
@@ -216,6 +214,9 @@ func (s *state) checkName(cmd string, w word, assigns bool, j *judgement) {
 	}
 	n, _, _ := strings.Cut(w.s, "[")
 	s.judgeVarAssign(n, j)
+	if n == "IFS" {
+		s.ifsChanged()
+	}
 	s.setVar(n, "", false)
 }
 

@@ -97,6 +97,11 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 	for _, w := range ce.Args {
 		argv = append(argv, s.words(w)...)
 	}
+	if len(argv) > 0 && slices.Contains([]string{"eval", "source", "."}, argv[0].s) &&
+		slices.ContainsFunc(ce.Assigns, func(a *syntax.Assign) bool { return a.Name != nil && a.Name.Value == "IFS" }) {
+		// IFS=x eval CODE: the code's words split where x says.
+		s.ifsChanged()
+	}
 	for _, w := range argv {
 		inf.download = inf.download || w.download
 	}

@@ -400,8 +400,7 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 			// already: for PATH in ./bin; do ls; done runs ./bin/ls.
 			s.judgeVar(wi.Name.Value, nil, false, nil)
 			if wi.Name.Value == "IFS" {
-				s.note(Warning, "sets IFS, which changes how every later word splits")
-				s.vars, s.ifs = nil, true
+				s.ifsChanged()
 			}
 			s.setVar(wi.Name.Value, "", false)
 		}
@@ -599,15 +598,23 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 		vp = &word{lit: true}
 	}
 	s.judgeVar(a.Name.Value, vp, exported, fs)
-	if a.Name.Value == "IFS" && !exported {
+	if a.Name.Value == "IFS" && (!exported || fs == nil) {
 		// Words split differently from here on: forget what is known.
-		s.note(Warning, "sets IFS, which changes how every later word splits")
-		s.vars, s.ifs = nil, true
+		// (export IFS=x, a declaration with fs nil, sets it in the
+		// shell too; IFS=x cmd only for cmd: see call.)
+		s.ifsChanged()
 	}
 	if a.Array == nil && a.Index == nil && !a.Append {
 		s.setVar(a.Name.Value, val.s, val.lit || a.Value == nil)
 	}
 	return inf
+}
+
+// ifsChanged notes that the line assigns IFS: words split where it says
+// from here on, so no variable's value is known any more.
+func (s *state) ifsChanged() {
+	s.note(Warning, "sets IFS, which changes how every later word splits")
+	s.vars, s.ifs = nil, true
 }
 
 func (s *state) setVar(name, v string, lit bool) {
