@@ -36,6 +36,7 @@ func init() {
 		"gitconfig": checkGitConfig,
 		"decl":      checkDecl,
 		"let":       checkLet,
+		"compress":  checkCompress,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -1332,4 +1333,32 @@ func (s *state) goTestBinaryWrites(args []word, j *judgement) {
 		}
 		j.add(s.writeTarget(val))
 	}
+}
+
+// checkCompress judges gzip, bzip2, xz, zstd and their decompressors: each
+// file operand is replaced by its compressed (or decompressed) form next
+// to it (gzip ~/.bashrc removes it), so the operands are judged as
+// written, unless the output goes to the standard output (-c) or the
+// files are only listed (-l) or tested (-t).
+func checkCompress(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var ops []word
+	done := false
+	for _, a := range args {
+		switch {
+		case done || !strings.HasPrefix(a.s, "-") || a.s == "-":
+			ops = append(ops, a)
+		case a.s == "--":
+			done = true
+		case slices.Contains([]string{"--stdout", "--to-stdout", "--list", "--test"}, a.s),
+			!strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s[1:], "clt"):
+			return info{}
+		}
+	}
+	for _, o := range ops {
+		if o.s != "-" {
+			j.add(s.writeTarget(o))
+		}
+	}
+	s.inputWrites(name, cx, j)
+	return info{}
 }
