@@ -80,14 +80,16 @@ func WithEnv(kv ...string) Option {
 	return func(o *options) { o.env = append(o.env, kv...) }
 }
 
-// WithName sets the tool's name (NewBash: default "bash").
+// WithName sets the name of a NewBash tool (default "bash"). The other
+// constructors take the name as an argument (NewCommand) or from the spec.
 func WithName(name string) Option { return func(o *options) { o.name = name } }
 
 // WithDescription sets the description of a NewBash tool.
 func WithDescription(d string) Option { return func(o *options) { o.description = d } }
 
-// WithRisk sets the tool's risk (defaults: RiskMedium for argv tools built
-// with NewCommand, RiskHigh for bash).
+// WithRisk sets the risk of a NewCommand tool (default RiskMedium) or a
+// NewBash tool (default RiskHigh). New, FromSpec and Kind use the spec's
+// risk as given.
 func WithRisk(r tool.Risk) Option { return func(o *options) { o.risk = &r } }
 
 // WithInputSchema sets the input schema of a NewCommand tool (default: one
