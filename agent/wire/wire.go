@@ -220,7 +220,13 @@ type oaiToolCall struct {
 
 // Calls reads an assistant message ({"role":"assistant","tool_calls":[...]}),
 // or a whole chat completion ({"choices":[{"message":...}]}, first choice).
-func (openAIChat) Calls(payload []byte) ([]tool.Call, error) {
+func (openAIChat) Calls(payload []byte) ([]tool.Call, error) { return openAIChatCalls(payload, true) }
+
+// openAIChatCalls reads a message, or with completion a whole completion
+// too. The message of a completion's choice is only a message: a "choices"
+// inside it is not read (it would run calls the transcript does not show,
+// and each level of nesting would parse the rest again).
+func openAIChatCalls(payload []byte, completion bool) ([]tool.Call, error) {
 	var msg struct {
 		Role      string        `json:"role"`
 		ToolCalls []oaiToolCall `json:"tool_calls"`
@@ -231,8 +237,8 @@ func (openAIChat) Calls(payload []byte) ([]tool.Call, error) {
 	if err := json.Unmarshal(payload, &msg); err != nil {
 		return nil, fmt.Errorf("wire: openai chat message is not JSON: %v", err)
 	}
-	if len(msg.Choices) > 0 {
-		return openAIChat{}.Calls(msg.Choices[0].Message)
+	if completion && len(msg.Choices) > 0 {
+		return openAIChatCalls(msg.Choices[0].Message, false)
 	}
 	calls := make([]tool.Call, 0, len(msg.ToolCalls))
 	for i, tc := range msg.ToolCalls {

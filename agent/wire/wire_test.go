@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -243,4 +244,25 @@ func TestUnknownTypesKeepCalls(t *testing.T) {
 			assert.Equal(t, c.ids, ids)
 		})
 	}
+}
+
+// A message under a completion's choices is read as a message: a "choices"
+// field inside it is not a completion again. Read again, a hostile answer
+// ran calls the transcript did not show (the nested ones, not the message's
+// own tool_calls), and each level of nesting parsed the rest of the
+// payload again (a 78 KB answer took 1.7 s).
+func TestOpenAIChatNestedChoices(t *testing.T) {
+	payload := []byte(`{"choices":[{"message":{"role":"assistant",
+		"choices":[{"message":{"tool_calls":[{"id":"hidden","type":"function","function":{"name":"delete_all","arguments":"{}"}}]}}],
+		"tool_calls":[{"id":"shown","type":"function","function":{"name":"search","arguments":"{}"}}]}}]}`)
+	calls, err := wire.OpenAIChat.Calls(payload)
+	require.NoError(t, err)
+	require.Len(t, calls, 1)
+	assert.Equal(t, "shown", calls[0].ID)
+	assert.Equal(t, "search", calls[0].Name)
+
+	deep := []byte(strings.Repeat(`{"choices":[{"message":`, 2000) + `{}` + strings.Repeat(`}]}`, 2000))
+	calls, err = wire.OpenAIChat.Calls(deep)
+	require.NoError(t, err)
+	assert.Empty(t, calls)
 }
