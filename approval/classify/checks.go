@@ -43,6 +43,7 @@ func init() {
 		"network_stdin": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, true)
 		},
+		"network_send": checkNetworkSend,
 	}
 }
 
@@ -1361,4 +1362,22 @@ func checkCompress(s *state, name string, args []word, cx judgeCtx, j *judgement
 	}
 	s.inputWrites(name, cx, j)
 	return info{}
+}
+
+// checkNetworkSend judges a command that sends what it reads on its
+// standard input over the network whatever its operands (nc HOST PORT,
+// socat - TCP:HOST:PORT): a file or a pipe on its input may hold a file's
+// contents (Defaults.NetworkData), as may an argument known only at run
+// time.
+func checkNetworkSend(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	inf := checkNetwork(s, name, args, cx, j, false)
+	switch in := cx.stdin; {
+	case in == nil:
+		inf.sendsStdin = true
+	case in.file || in.proc:
+		j.add(s.c.rules.Defaults.NetworkData, name+" sends the file on its standard input over the network")
+	case in.doc && in.subst:
+		j.add(s.c.rules.Defaults.NetworkData, name+" sends text made by a substitution over the network")
+	}
+	return inf
 }
