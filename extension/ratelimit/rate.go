@@ -86,13 +86,20 @@ func (r Rate) burst() int {
 }
 
 // refill is how long an untouched bucket takes to fill up again; after it a
-// bucket is the same as a new one, so forgetting it loses nothing. It is
-// rounded up (a bucket is not full before it), and a time past what a
-// Duration holds (a large burst over a long period) is the longest
-// Duration, not an overflow to a negative one, which would make every
-// bucket look full and be forgotten mid-period.
+// bucket is the same as a new one, so forgetting it loses nothing. A time
+// past what a Duration holds (a large burst over a long period) is the
+// longest Duration, not an overflow to a negative one, which would make
+// every bucket look full and be forgotten mid-period.
 func (r Rate) refill() time.Duration {
-	d := math.Ceil(float64(r.burst()) / float64(r.Limit()) * float64(time.Second))
+	return tokensTime(float64(r.burst()), r)
+}
+
+// tokensTime is how long r takes to add n tokens: rounded up (a token is
+// not there before it), and the longest Duration when that is longer than
+// a Duration holds (a conversion past it would be negative: no wait at
+// all).
+func tokensTime(n float64, r Rate) time.Duration {
+	d := math.Ceil(n / float64(r.Limit()) * float64(time.Second))
 	if d >= math.MaxInt64 {
 		return math.MaxInt64
 	}

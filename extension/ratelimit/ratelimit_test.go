@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -519,4 +520,19 @@ func TestRateString(t *testing.T) {
 	assert.Equal(t, "10/s (burst 3)", ratelimit.Rate{Events: 10, Per: time.Second, Burst: 3}.String())
 	assert.Equal(t, "5/day", ratelimit.Rate{Events: 5, Per: 24 * time.Hour, Burst: 5}.String())
 	assert.Equal(t, "7/1m30s", ratelimit.Per(7, 90*time.Second).String())
+}
+
+// A rate whose token takes longer than a Duration holds (one call in
+// about 292 years): the wait for it saturated to a negative Duration, so a
+// drained bucket granted another call, and Refill said it was full.
+func TestLongRateDoesNotOverflow(t *testing.T) {
+	r := ratelimit.Rate{Events: 1, Per: math.MaxInt64}
+	now := time.Now()
+	b := []ratelimit.Bucket{{Key: "k", Rate: r}}
+	g, states := ratelimit.TakeAll(b, []ratelimit.State{r.Fresh(now)})
+	require.True(t, g.OK)
+	g, _ = ratelimit.TakeAll(b, states)
+	assert.False(t, g.OK, "a drained bucket grants no call")
+	assert.Positive(t, g.RetryAfter)
+	assert.Positive(t, r.Refill(states[0]))
 }

@@ -71,7 +71,7 @@ func (r Rate) Refill(s State) time.Duration {
 	if missing <= 0 {
 		return 0
 	}
-	return time.Duration(math.Ceil(missing / float64(r.Limit()) * float64(time.Second)))
+	return tokensTime(missing, r)
 }
 
 // wait is how long s (at its Updated time) needs to hold one token.
@@ -79,7 +79,7 @@ func (r Rate) wait(s State) time.Duration {
 	if s.Tokens >= 1 {
 		return 0
 	}
-	return time.Duration(math.Ceil((1 - s.Tokens) / float64(r.Limit()) * float64(time.Second)))
+	return tokensTime(1-s.Tokens, r)
 }
 
 // TakeAll is the one rule every Store applies: given each bucket's state
