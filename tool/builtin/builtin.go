@@ -56,16 +56,24 @@ func newConfig(opts []Option) *config {
 }
 
 // WithMaxReadBytes caps the text read_file returns per call (default
-// DefaultMaxReadBytes).
-func WithMaxReadBytes(n int) Option { return func(c *config) { c.maxReadBytes = n } }
+// DefaultMaxReadBytes; zero or negative keeps it).
+func WithMaxReadBytes(n int) Option { return func(c *config) { setPositive(&c.maxReadBytes, n) } }
 
 // WithMaxEntries caps the entries list_directory returns (default
-// DefaultMaxEntries).
-func WithMaxEntries(n int) Option { return func(c *config) { c.maxEntries = n } }
+// DefaultMaxEntries; zero or negative keeps it).
+func WithMaxEntries(n int) Option { return func(c *config) { setPositive(&c.maxEntries, n) } }
 
 // WithMaxMatches caps the matches search_files returns (default
-// DefaultMaxMatches).
-func WithMaxMatches(n int) Option { return func(c *config) { c.maxMatches = n } }
+// DefaultMaxMatches; zero or negative keeps it).
+func WithMaxMatches(n int) Option { return func(c *config) { setPositive(&c.maxMatches, n) } }
+
+// setPositive sets *dst to n when n is positive: a cap of zero would make a
+// tool answer nothing, every time.
+func setPositive(dst *int, n int) {
+	if n > 0 {
+		*dst = n
+	}
+}
 
 // WithMaxSearchFileSize sets the size above which search_files skips a file
 // (default DefaultMaxSearchBytes).

@@ -59,3 +59,27 @@ func TestWithMaxMatchesCapsSearchFiles(t *testing.T) {
 	assert.Len(t, all.Matches, builtin.DefaultMaxMatches)
 	assert.True(t, all.Truncated)
 }
+
+// A cap of zero or less keeps the default: WithMaxMatches(0) made every
+// search stop at no match, WithMaxEntries(0) every listing empty and
+// WithMaxReadBytes(0) every read empty, each with a message that said the
+// answer was cut.
+func TestNonPositiveCapsKeepTheDefaults(t *testing.T) {
+	e := newEnv(t, builtin.WithMaxMatches(0), builtin.WithMaxEntries(-1), builtin.WithMaxReadBytes(0))
+	e.write(t, "a.txt", "needle\n")
+	res := e.call(t, "search_files", map[string]any{"pattern": "needle"})
+	require.True(t, res.OK(), "%v", res.Error)
+	var found builtin.SearchResult
+	require.NoError(t, json.Unmarshal(res.Output, &found))
+	assert.Len(t, found.Matches, 1)
+	assert.False(t, found.Truncated)
+
+	res = e.call(t, "list_directory", map[string]any{"path": "."})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "a.txt")
+	assert.NotContains(t, res.Text(), "stopped at")
+
+	res = e.call(t, "read_file", map[string]any{"path": "a.txt"})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "needle")
+}
