@@ -322,6 +322,9 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	}
 	use(sc.uses)
 	i := sc.stopped
+	if w.LoneDash && i < len(args) && args[i].lit && args[i].s == "-" {
+		i++
+	}
 	if w.Assignments {
 		for i < len(args) && isAssignment(args[i].s) {
 			n, v, _ := strings.Cut(args[i].s, "=")
@@ -364,6 +367,9 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		// reads; a wrapper that joins its words into shell code (watch)
 		// runs what xargs adds as code.
 		inf = inf.or(s.inputCode(name, "a command", nil, true, outer, j))
+	}
+	if w.StdinShell && !hasString && len(prefix) == 0 && len(rest) == 0 {
+		inf = inf.or(s.stdinCode(name, w.Level, cx.stdin, j, nil))
 	}
 	if k := sc.unknown; k >= 0 && k < i && !w.StringOperand {
 		// An option this grammar does not know may be where the command

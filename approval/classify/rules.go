@@ -241,6 +241,12 @@ type WrapperRule struct {
 	WritesPositionals bool `yaml:"writes_positionals"`
 	// Assignments: NAME=value words before the command are skipped (env).
 	Assignments bool `yaml:"assignments"`
+	// LoneDash: a lone "-" after the options is an option, not the
+	// command (env - is env -i).
+	LoneDash bool `yaml:"lone_dash"`
+	// StdinShell: given no command, the wrapper runs a shell on its
+	// standard input (script, unshare), which is judged as shell code.
+	StdinShell bool `yaml:"stdin_shell"`
 	// SplitFlags are options whose value is split into words that prefix
 	// the command (env -S "rm -rf").
 	SplitFlags []string `yaml:"split_flags"`
@@ -449,7 +455,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
 		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals",
-		"options_after_positionals"); err != nil {
+		"options_after_positionals", "lone_dash", "stdin_shell"); err != nil {
 		return err
 	}
 	type plain WrapperRule

@@ -435,6 +435,17 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case *syntax.DeclClause:
 		return s.decl(c)
 	case *syntax.TimeClause:
+		if c.Stmt == nil {
+			return info{}
+		}
+		if ce, ok := c.Stmt.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && ce.Args[0].Lit() == "--" {
+			// time -- cmd: bash's time ends its options at --, which the
+			// parser leaves as the command's name.
+			st, call := *c.Stmt, *ce
+			call.Args = ce.Args[1:]
+			st.Cmd = &call
+			return s.walkStmt(&st)
+		}
 		return s.walkStmt(c.Stmt)
 	case *syntax.CoprocClause:
 		return s.walkStmt(c.Stmt)
