@@ -812,7 +812,9 @@ func checkSource(s *state, name string, args []word, cx judgeCtx, j *judgement) 
 			// is judged as code, a pipe is a pipe into a shell.
 			return s.stdinCode(name, Warning, cx.stdin, j, nil)
 		}
-		j.add(Warning, name+" runs the script "+a.s)
+		if !s.fdScript(name, a, j) {
+			j.add(Warning, name+" runs the script "+a.s)
+		}
 		return info{}
 	}
 	j.add(Warning, name+" without a file")

@@ -565,7 +565,9 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			s.generated(ops[0], name, j)
 			return info{download: ops[0].download}
 		}
-		j.add(r.Level, name+" runs the script "+ops[0].s)
+		if !s.fdScript(name, ops[0], j) {
+			j.add(r.Level, name+" runs the script "+ops[0].s)
+		}
 		return info{}
 	}
 	if interactive && cx.stdin != nil && cx.stdin.doc && strings.Contains(cx.stdin.text, "!") {
@@ -604,6 +606,22 @@ func isStdinPath(w word) bool {
 	}
 	fd, beneath, ok := fdPath(w.s)
 	return ok && !beneath && fd == "0"
+}
+
+// fdScript judges running a script named /dev/fd/N (or /proc/self/fd/N)
+// for N other than 0: the line opened that descriptor (3<<< CODE,
+// 3< <(cmd)), and what it holds is not judged here. It reports whether w
+// is such a path.
+func (s *state) fdScript(name string, w word, j *judgement) bool {
+	if w.unknown() {
+		return false
+	}
+	fd, beneath, ok := fdPath(w.s)
+	if !ok || beneath || fd == "0" {
+		return false
+	}
+	j.add(s.c.rules.Defaults.GeneratedCode, fmt.Sprintf("%s runs the code descriptor %s holds (a here-document or a pipe the line opened), which is not judged", name, fd))
+	return true
 }
 
 // isOptionWord reports whether a looks like a real option: a sign followed
@@ -755,6 +773,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			s.generated(args[i], name, j)
 			return info{download: args[i].download}
 		}
+		s.fdScript(name, args[i], j)
 		return info{}
 	}
 	return s.stdinCode(name, r.Level, cx.stdin, j, r.Match)
