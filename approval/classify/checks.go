@@ -815,6 +815,7 @@ func checkSource(s *state, name string, args []word, cx judgeCtx, j *judgement) 
 		if !s.fdScript(name, a, j) {
 			j.add(Warning, name+" runs the script "+a.s)
 		}
+		s.runsFetched(name, a, j)
 		return info{}
 	}
 	j.add(Warning, name+" without a file")

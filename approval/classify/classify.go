@@ -266,11 +266,14 @@ type state struct {
 	vars     map[string]string
 	// ifs is set once the line assigns IFS: unquoted expansions split
 	// where it says from then on, so no value is known any more.
-	ifs   bool
-	funcs map[string]bool
-	calls map[string]funcCalls
-	ints  map[string]bool // variables declared integer (declare -i)
-	via   []string
+	ifs bool
+	// fetched are the files a downloader wrote (curl -o FILE, wget URL,
+	// curl URL > FILE), cleaned: running one is running downloaded code.
+	fetched map[string]bool
+	funcs   map[string]bool
+	calls   map[string]funcCalls
+	ints    map[string]bool // variables declared integer (declare -i)
+	via     []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 	// cwd is where the shell may be at this point of the walk: the

@@ -171,6 +171,7 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	}
 	if first.lit && strings.Contains(first.s, "/") && !systemDirs[path.Dir(path.Clean(first.s))] {
 		j.add(d.Path, fmt.Sprintf("runs %s by its path: it is not the system's %s", first.s, name))
+		s.runsFetched("", first, j)
 	}
 	idx := len(s.cmds)
 	via := cx.via
@@ -195,6 +196,7 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	}
 	if s.c.download[name] {
 		inf.download = true
+		s.fetchedFiles(args)
 	}
 	l := j.level()
 	s.cmds[idx].Level = l
@@ -568,6 +570,7 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 		if !s.fdScript(name, ops[0], j) {
 			j.add(r.Level, name+" runs the script "+ops[0].s)
 		}
+		s.runsFetched(name, ops[0], j)
 		return info{}
 	}
 	if interactive && cx.stdin != nil && cx.stdin.doc && strings.Contains(cx.stdin.text, "!") {
@@ -606,6 +609,70 @@ func isStdinPath(w word) bool {
 	}
 	fd, beneath, ok := fdPath(w.s)
 	return ok && !beneath && fd == "0"
+}
+
+// fetchedFiles records the files a downloader given args writes: the
+// value of -o/--output (curl) or -O/--output-document (wget), and the
+// remote name (curl -O URL, wget URL without -O): the base name of each URL.
+func (s *state) fetchedFiles(args []word) {
+	add := func(w word) {
+		if w.lit && w.s != "-" && w.s != "" {
+			if s.fetched == nil {
+				s.fetched = map[string]bool{}
+			}
+			s.fetched[path.Clean(w.s)] = true
+		}
+	}
+	named := false
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		long, v, hasV := strings.Cut(a, "=")
+		switch {
+		case long == "--output" || long == "--output-document":
+			named = true
+			if hasV {
+				add(word{s: v, lit: args[i].lit})
+			} else if i+1 < len(args) {
+				i++
+				add(args[i])
+			}
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			// A bundle ending in o or O takes the next word (curl -sSLo
+			// FILE, wget -qO FILE); -oFILE has it attached. curl -O URL
+			// saves under the URL's name.
+			k := strings.IndexAny(a, "oO")
+			switch {
+			case k <= 0:
+			case k+1 < len(a):
+				named = true
+				add(word{s: a[k+1:], lit: args[i].lit})
+			case i+1 < len(args) && !strings.Contains(args[i+1].s, "://"):
+				named = true
+				i++
+				add(args[i])
+			}
+		}
+	}
+	if named {
+		return
+	}
+	for _, a := range args {
+		if _, rest, ok := strings.Cut(a.s, "://"); ok && a.lit {
+			rest, _, _ = strings.Cut(rest, "?")
+			if b := path.Base(rest); strings.Contains(rest, "/") && b != "." && b != "/" {
+				add(word{s: b, lit: true})
+			}
+		}
+	}
+}
+
+// runsFetched judges running w (a script, or a command by its path) when
+// a downloader on the line wrote it.
+func (s *state) runsFetched(name string, w word, j *judgement) {
+	if !w.lit || !s.fetched[path.Clean(w.s)] {
+		return
+	}
+	j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", which a downloader wrote on this line"))
 }
 
 // fdScript judges running a script named /dev/fd/N (or /proc/self/fd/N)
@@ -774,6 +841,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			return info{download: args[i].download}
 		}
 		s.fdScript(name, args[i], j)
+		s.runsFetched(name, args[i], j)
 		return info{}
 	}
 	return s.stdinCode(name, r.Level, cx.stdin, j, r.Match)

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -79,7 +80,33 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 		}
 		return inf
 	}
-	return inf.or(s.walkCmd(st.Cmd, stdin, extra))
+	inf = inf.or(s.walkCmd(st.Cmd, stdin, extra))
+	s.fetchedOutput(st)
+	return inf
+}
+
+// fetchedOutput records the file a downloader's standard output is
+// redirected to (curl URL > FILE): running it later on the line is running
+// downloaded code.
+func (s *state) fetchedOutput(st *syntax.Stmt) {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || !s.c.download[baseName(ce.Args[0].Lit())] {
+		return
+	}
+	for _, r := range st.Redirs {
+		if r.N != nil && r.N.Value != "1" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+			if v, ok := litValue(r.Word); ok && v != "" {
+				if s.fetched == nil {
+					s.fetched = map[string]bool{}
+				}
+				s.fetched[path.Clean(v)] = true
+			}
+		}
+	}
 }
 
 // redirect judges one redirection: the file it writes, the substitutions
