@@ -821,6 +821,12 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 			} else {
 				s.note(s.c.rules.Defaults.PipeToShell, "pipes into "+name+", which executes its input")
 			}
+			if sh, ok := s.c.shells.get(name); ok && sh.Syntax == "bash" {
+				if text, ok := echoText(stages[i-1]); ok {
+					// echo 'rm -rf ~' | sh: the code is on the line.
+					s.reparse(text, "echo | "+name)
+				}
+			}
 		}
 		if inf.sendsStdin && i > 0 {
 			s.note(s.c.rules.Defaults.NetworkData, "pipes into "+stageName(st)+", which sends its input over the network")
@@ -831,6 +837,32 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		all.sendsStdin = inf.sendsStdin
 	}
 	return all
+}
+
+// echoText returns the text a plain echo of literal words writes (echo,
+// echo -n, echo -E; not echo -e, whose escapes it does not read).
+func echoText(st *syntax.Stmt) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(st.Redirs) > 0 || len(c.Assigns) > 0 || len(c.Args) == 0 || c.Args[0].Lit() != "echo" {
+		return "", false
+	}
+	var words []string
+	opts := true
+	for _, w := range c.Args[1:] {
+		v, ok := litValue(w)
+		if !ok {
+			return "", false
+		}
+		if opts && (v == "-n" || v == "-E") {
+			continue
+		}
+		if opts && strings.HasPrefix(v, "-") && len(v) > 1 {
+			return "", false // -e, or options echo may read
+		}
+		opts = false
+		words = append(words, v)
+	}
+	return strings.Join(words, " ") + "\n", true
 }
 
 func stageName(st *syntax.Stmt) string {
