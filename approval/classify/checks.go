@@ -19,24 +19,25 @@ var checks map[string]check
 
 func init() {
 	checks = map[string]check{
-		"find":      checkFind,
-		"sed":       checkSed,
-		"awk":       checkAwk,
-		"tar":       checkTar,
-		"git":       checkGit,
-		"source":    checkSource,
-		"test":      checkTest,
-		"names":     checkVarNames,
-		"cd":        checkCd,
-		"ip":        checkIP,
-		"dd":        checkDD,
-		"links":     checkLinks,
-		"goenv":     checkGoEnv,
-		"goflags":   checkGoFlags,
-		"gitconfig": checkGitConfig,
-		"decl":      checkDecl,
-		"let":       checkLet,
-		"compress":  checkCompress,
+		"find":       checkFind,
+		"sed":        checkSed,
+		"awk":        checkAwk,
+		"tar":        checkTar,
+		"git":        checkGit,
+		"source":     checkSource,
+		"test":       checkTest,
+		"names":      checkVarNames,
+		"cd":         checkCd,
+		"ip":         checkIP,
+		"dd":         checkDD,
+		"links":      checkLinks,
+		"goenv":      checkGoEnv,
+		"goflags":    checkGoFlags,
+		"gitconfig":  checkGitConfig,
+		"decl":       checkDecl,
+		"let":        checkLet,
+		"compress":   checkCompress,
+		"gitrestore": checkGitRestore,
 		"network": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, false)
 		},
@@ -1383,4 +1384,29 @@ func checkNetworkSend(s *state, name string, args []word, cx judgeCtx, j *judgem
 		j.add(s.c.rules.Defaults.NetworkData, name+" sends text made by a substitution over the network")
 	}
 	return inf
+}
+
+// checkGitRestore judges git restore: it overwrites working-tree files,
+// discarding their changes (like git checkout -- .), unless it only
+// unstages (--staged, -S, without --worktree, -W).
+func checkGitRestore(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	staged, worktree := false, false
+	for _, a := range args {
+		if a.s == "--" {
+			break // pathspecs follow
+		}
+		switch {
+		case a.s == "--staged":
+			staged = true
+		case a.s == "--worktree":
+			worktree = true
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			staged = staged || strings.Contains(a.s, "S")
+			worktree = worktree || strings.Contains(a.s, "W")
+		}
+	}
+	if worktree || !staged {
+		j.add(Dangerous, name+" overwrites working-tree files, discarding their changes")
+	}
+	return info{}
 }

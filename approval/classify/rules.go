@@ -175,7 +175,8 @@ type CommandRule struct {
 	// options they pass on), gitconfig (git config -f FILE NAME VALUE
 	// writes FILE), decl (export, declare ... run as a command: NAME=VALUE
 	// is an assignment), let (let run as a command: its arguments are
-	// arithmetic), compress (gzip FILE replaces FILE), or network,
+	// arithmetic), compress (gzip FILE replaces FILE), gitrestore (git
+	// restore without --staged overwrites files), or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
 	// always, over the network: see Defaults.NetworkData); see the package
