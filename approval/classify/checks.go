@@ -168,7 +168,9 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				inf = inf.or(s.stdinProgram(name, "script", cx.stdin, j, func(text string) info { return s.sedScript(name, text, j) }))
 				break
 			}
-			j.add(Warning, name+" runs a script from a file")
+			if !s.fdScript(name, u.val, j) {
+				j.add(Warning, name+" runs a script from a file")
+			}
 		case "i", "in-place":
 			inPlace = true
 		}
@@ -436,7 +438,9 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				inf = inf.or(s.stdinProgram(name, "program", cx.stdin, j, func(text string) info { return s.awkProgram(name, text, j) }))
 				break
 			}
-			j.add(Warning, name+" runs a program from a file")
+			if !s.fdScript(name, u.val, j) {
+				j.add(Warning, name+" runs a program from a file")
+			}
 		case "e", "source":
 			progs = append(progs, u.val)
 		}
