@@ -68,6 +68,7 @@ type Classifier struct {
 	download map[string]bool
 	paths    []patternSet // rules.Paths[i].Paths
 	vars     []patternSet // rules.Variables[i].Names
+	secrets  []patternSet // rules.Secrets[i].Paths
 	parsers  sync.Pool
 }
 
@@ -140,6 +141,9 @@ func New(rules Rules) (*Classifier, error) {
 	}
 	for _, r := range rules.Variables {
 		c.vars = append(c.vars, newPatternSet(r.Names))
+	}
+	for _, r := range rules.Secrets {
+		c.secrets = append(c.secrets, newPatternSet(r.Paths))
 	}
 	c.parsers.New = func() any {
 		return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))

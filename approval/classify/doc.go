@@ -49,12 +49,17 @@
 //     may be a file's contents;
 //   - variables set without "=": loop variables, (( PATH = 1 )),
 //     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
-//     PATH are judged like assignments.
+//     PATH are judged like assignments;
+//   - secret files: a command that names .env, a private key, an SSH,
+//     cloud or registry credential file (the Secrets rules) in an argument
+//     or reads it with < is Warning, as what it prints goes back to the
+//     model (cat .env, head ~/.ssh/id_rsa).
 //
 // # Levels
 //
-// Safe < Warning < Dangerous < Blocked. Safe commands only read. Warning
-// commands change local state or are not understood. Dangerous commands can
+// Safe < Warning < Dangerous < Blocked. Safe commands only read, and no
+// secret file. Warning commands change local state, name a secret file or
+// are not understood. Dangerous commands can
 // destroy data, write outside the working directory or run code that cannot
 // be judged. Blocked commands must never run. The level of a command line is
 // the highest level of anything in it, so adding text to a command never

@@ -198,6 +198,7 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf.download = true
 		s.fetchedFiles(args)
 	}
+	s.secretArgs(args, j)
 	l := j.level()
 	s.cmds[idx].Level = l
 	s.cmds[idx].Reasons = j.reasons(l)

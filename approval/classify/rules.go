@@ -83,6 +83,12 @@ type Rules struct {
 	Paths []PathRule `yaml:"paths"`
 	// Variables judge assignments (X=v cmd, export X=v, env X=v cmd).
 	Variables []VariableRule `yaml:"variables"`
+	// Secrets judge files whose contents are secret (.env, private keys,
+	// credential files): a command that names one in an argument (a word,
+	// or the value of --opt=FILE) or reads it with < gets the first
+	// matching rule's level, since what it prints goes back to the model.
+	// Reads is ignored.
+	Secrets []PathRule `yaml:"secrets"`
 }
 
 // Limits bound the work done on one command line. Input beyond a limit is
@@ -564,7 +570,7 @@ func ParseRules(data []byte) (Rules, error) {
 	}
 	root := doc.Content[0]
 	if err := checkKeys(root, "version", "limits", "defaults", "commands", "wrappers", "shells",
-		"interpreters", "downloaders", "paths", "variables"); err != nil {
+		"interpreters", "downloaders", "paths", "variables", "secrets"); err != nil {
 		return Rules{}, fmt.Errorf("classify: rules: %w", err)
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -584,6 +590,8 @@ func ParseRules(data []byte) (Rules, error) {
 			err = decodeList(v, &r.Paths, "paths", "level", "reason", "reads")
 		case "variables":
 			err = decodeList(v, &r.Variables, "names", "level", "reason", "safe_values")
+		case "secrets":
+			err = decodeList(v, &r.Secrets, "paths", "level", "reason")
 		case "version":
 			err = v.Decode(&r.Version)
 		case "commands":
@@ -644,6 +652,14 @@ func (r *Rules) Validate() error {
 	}
 	if d.Invalid < Warning {
 		return fail("defaults.invalid must be at least warning: what cannot be parsed is never safe")
+	}
+	for i, sr := range r.Secrets {
+		if sr.Level < Safe || sr.Level > Blocked {
+			return fail("secrets rule %d: level %d out of range", i+1, int(sr.Level))
+		}
+		if len(sr.Paths) == 0 {
+			return fail("secrets rule %d: no paths: list the files it judges", i+1)
+		}
 	}
 	seen := map[string]string{}
 	add := func(section, name string) error {

@@ -149,6 +149,9 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 			if l, reason, ok := s.pathRule(x, true); ok && l > Safe {
 				fs = append(fs, finding{l, reason})
 			}
+			if l, reason, ok := s.secretRule(x.s); ok {
+				fs = append(fs, finding{l, reason})
+			}
 		}
 		return fs, &stdinSrc{file: true, proc: w.proc, download: inf.download}, inf
 	case syntax.DplOut:
@@ -332,6 +335,44 @@ func homePath(p string) string {
 		}
 	}
 	return p
+}
+
+// secretRule finds the rule of Secrets that the file named name matches:
+// the first one, matched in either case (a file system that ignores case
+// opens .ENV as .env).
+func (s *state) secretRule(name string) (Level, string, bool) {
+	p := homePath(cleanPath(name))
+	lower := strings.ToLower(p)
+	for i, r := range s.c.rules.Secrets {
+		if s.c.secrets[i].match(p) || (lower != p && s.c.secrets[i].match(lower)) {
+			return r.Level, reasonOr(r.Reason, "names a secret file") + ": " + p, true
+		}
+	}
+	return Safe, "", false
+}
+
+// secretArgs judges the arguments that name a secret file (Secrets): a
+// literal word, or the value of a --opt=FILE word.
+func (s *state) secretArgs(args []word, j *judgement) {
+	if len(s.c.secrets) == 0 {
+		return
+	}
+	for _, a := range args {
+		if !a.lit || a.s == "" {
+			continue
+		}
+		name := a.s
+		if strings.HasPrefix(name, "-") {
+			_, v, ok := strings.Cut(name, "=")
+			if !ok {
+				continue
+			}
+			name = v
+		}
+		if l, reason, ok := s.secretRule(name); ok {
+			j.add(l, reason)
+		}
+	}
 }
 
 // pathRule finds the path rule for the file named by w: the first that
