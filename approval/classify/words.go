@@ -561,6 +561,7 @@ func escapedBrace(w *syntax.Word) bool {
 type patternSet struct {
 	exact map[string]bool
 	globs []string
+	needs []string      // globs[i]'s longest literal run: a name without it cannot match
 	toks  [][]globToken // every pattern, for overlaps
 }
 
@@ -569,6 +570,7 @@ func newPatternSet(patterns []string) patternSet {
 	for _, p := range patterns {
 		if strings.ContainsAny(p, "*?\\") {
 			ps.globs = append(ps.globs, p)
+			ps.needs = append(ps.needs, longestLiteral(p))
 		} else {
 			ps.exact[p] = true
 		}
@@ -764,12 +766,24 @@ func (ps *patternSet) match(s string) bool {
 	if ps.exact[s] {
 		return true
 	}
-	for _, g := range ps.globs {
-		if wildMatch(g, s, 0) {
+	for i, g := range ps.globs {
+		if strings.Contains(s, ps.needs[i]) && wildMatch(g, s, 0) {
 			return true
 		}
 	}
 	return false
+}
+
+// longestLiteral is the longest run of p without a wildcard or a
+// backslash: every name p matches holds it.
+func longestLiteral(p string) string {
+	best := ""
+	for _, run := range strings.FieldsFunc(p, func(r rune) bool { return r == '*' || r == '?' || r == '\\' }) {
+		if len(run) > len(best) {
+			best = run
+		}
+	}
+	return best
 }
 
 // quotedDefault judges the single-quoted text in the word of a
