@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -302,21 +304,39 @@ func schemaDefault(inputSchema json.RawMessage, field string) (string, bool) {
 
 // canonicalURL returns the form of a URL subject rules match: where the
 // request goes, as a server reads it, so that a rule cannot be stepped
-// round by writing the same place another way. Scheme and host in lower
-// case, without a trailing dot, user info or the scheme's default port;
-// the path with its escapes decoded and its dot segments and repeated
+// round by writing the same place another way. Tabs and newlines are
+// dropped and spaces around trimmed, as a browser does; scheme and host
+// in lower case, without a trailing dot, user info or the scheme's
+// default port (":0443" is ":443"); ideographic and full-width dots and
+// full-width letters in the host as the ASCII ones IDNA maps them to; an
+// IP address in its shortest form ("[::ffff:127.0.0.1]" is "127.0.0.1");
+// the path with its escapes decoded, "\" read as "/" and its dot
+// segments (also "..;x", which Java servers read as "..") and repeated
 // slashes resolved ("https://h/docs/../admin" and "https://h//admin" are
 // "https://h/admin"), "/" when a query follows; the query as written; no
 // fragment (never sent). A relative URL is cleaned as a path is; one that
 // does not parse is kept as written (no client can send it either).
 func canonicalURL(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, strings.Trim(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f "))
 	u, err := url.Parse(s)
 	if err != nil || u.Opaque != "" {
 		return s
 	}
 	p := u.Path
 	if p != "" {
-		c := path.Clean(p)
+		p = strings.ReplaceAll(p, "\\", "/")
+		segs := strings.Split(p, "/")
+		for i, seg := range segs {
+			if d, _, ok := strings.Cut(seg, ";"); ok && (d == "." || d == "..") {
+				segs[i] = d
+			}
+		}
+		c := path.Clean(strings.Join(segs, "/"))
 		if strings.HasSuffix(p, "/") && c != "/" {
 			c += "/"
 		}
@@ -329,21 +349,46 @@ func canonicalURL(s string) string {
 	if u.Scheme == "" && u.Host == "" {
 		return p + query
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	host := strings.TrimSuffix(canonicalHost(u.Hostname()), ".")
+	if a, err := netip.ParseAddr(host); err == nil {
+		host = a.Unmap().String()
+	}
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]" // IPv6
 	}
-	if port := u.Port(); port != "" && !(u.Scheme == "https" && port == "443" || u.Scheme == "http" && port == "80") {
-		host += ":" + port
+	scheme := strings.ToLower(u.Scheme)
+	if port := u.Port(); port != "" {
+		if n, err := strconv.ParseUint(port, 10, 16); err == nil {
+			port = strconv.FormatUint(n, 10)
+		}
+		if !(scheme == "https" && port == "443" || scheme == "http" && port == "80") {
+			host += ":" + port
+		}
 	}
 	if p == "" && query != "" {
 		p = "/" // the host ends before the query, as it does for the server
 	}
 	prefix := "//"
-	if u.Scheme != "" {
-		prefix = strings.ToLower(u.Scheme) + "://"
+	if scheme != "" {
+		prefix = scheme + "://"
 	}
 	return prefix + host + p + query
+}
+
+// canonicalHost returns a host name in lower case with the ideographic
+// and full-width dots and the full-width ASCII letters, digits and signs
+// that IDNA (UTS #46) maps to ASCII mapped so: "ＡＰＩ．example。com" is
+// "api.example.com", the host Go's net/http and browsers connect to.
+func canonicalHost(h string) string {
+	return strings.ToLower(strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u3002' || r == '\uff0e' || r == '\uff61':
+			return '.'
+		case r >= '\uff01' && r <= '\uff5e':
+			return r - 0xfee0
+		}
+		return r
+	}, h))
 }
 
 // canonicalPath returns the form of a path argument rules match: resolved
