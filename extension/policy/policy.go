@@ -210,7 +210,8 @@ func WithEnv(lookup func(string) (string, bool)) Option {
 
 // WithBaseDir resolves relative path arguments against dir before matching:
 // absolute patterns match the resolved path, relative ones its part below
-// dir (as they match the workspace-relative path in a workspace). Without
+// dir (as they match the workspace-relative path in a workspace; a path
+// outside dir has none, and no relative pattern matches it). Without
 // it, relative paths are matched as written (cleaned). It applies only to
 // paths not resolved in a workspace (see WithWorkspace).
 func WithBaseDir(dir string) Option { return func(p *Policy) { p.baseDir = dir } }
@@ -678,7 +679,8 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, fi
 
 func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, field, raw string) (string, error) {
 	var relName, absName string
-	resolved := raw // what a denial shows beside raw when they differ
+	outside := false // below the base directory there is no relName
+	resolved := raw  // what a denial shows beside raw when they differ
 	if ws != nil {
 		rel, err := ws.Resolve(raw)
 		if err != nil {
@@ -692,22 +694,28 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		relName, absName = rel, filepath.ToSlash(abs)
 	} else {
 		name := strings.ReplaceAll(raw, "\\", "/")
-		if p.baseDir != "" && !path.IsAbs(name) {
-			name = path.Join(p.baseDir, name)
+		base := ""
+		if p.baseDir != "" {
+			base = path.Clean(strings.ReplaceAll(p.baseDir, "\\", "/"))
+		}
+		if base != "" && !path.IsAbs(name) {
+			name = path.Join(base, name)
 		}
 		name = path.Clean(name)
 		if name == ".." || strings.HasPrefix(name, "../") {
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
 		relName, absName = name, name
-		if p.baseDir != "" {
+		if base != "" && base != "." {
 			// Relative globs match the path relative to the base
-			// directory, as in a workspace (a path outside it has none).
-			base := path.Clean(strings.ReplaceAll(p.baseDir, "\\", "/"))
+			// directory, as in a workspace; a path outside it has none
+			// (outside), so no relative glob matches it.
 			if name == base {
 				relName = "."
-			} else if r, ok := strings.CutPrefix(name, strings.TrimSuffix(base, "/")+"/"); ok && base != "." {
+			} else if r, ok := strings.CutPrefix(name, strings.TrimSuffix(base, "/")+"/"); ok {
 				relName = r
+			} else {
+				outside = true
 			}
 		}
 	}
@@ -717,13 +725,13 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		if g.abs() {
 			return g.match(absName)
 		}
-		return g.match(relName)
+		return !outside && g.match(relName)
 	}
 	covered := func(g glob) bool {
 		if g.abs() {
 			return sandbox.MatchWithin(g.raw, absName)
 		}
-		return sandbox.MatchWithin(g.raw, relName)
+		return !outside && sandbox.MatchWithin(g.raw, relName)
 	}
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
