@@ -149,7 +149,7 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 			if l, reason, ok := s.pathRule(x, true); ok && l > Safe {
 				fs = append(fs, finding{l, reason})
 			}
-			if l, reason, ok := s.secretRule(x.s); ok {
+			if l, reason, ok := s.secretRule(x); ok {
 				fs = append(fs, finding{l, reason})
 			}
 		}
@@ -337,14 +337,26 @@ func homePath(p string) string {
 	return p
 }
 
-// secretRule finds the rule of Secrets that the file named name matches:
+// secretRule finds the rule of Secrets that the file named by w matches:
 // the first one, matched in either case (a file system that ignores case
-// opens .ENV as .env).
-func (s *state) secretRule(name string) (Level, string, bool) {
-	p := homePath(cleanPath(name))
+// opens .ENV as .env). A word that is not literal is matched on its text
+// ($HOME/.ssh/id_rsa is ~/.ssh/id_rsa); a glob by what it could expand to,
+// when it holds a pattern's literal part (cat ~/.ssh/*, cat *.pem, cat
+// .env*; not cat *, ls .git*, nor a glob written to dodge the rule, .e?v).
+func (s *state) secretRule(w word) (Level, string, bool) {
+	p := homePath(cleanPath(w.s))
 	lower := strings.ToLower(p)
+	var g []globToken
+	if w.glob && len(p) <= maxGlobMatch {
+		g = bashGlobTokens(p)
+	}
 	for i, r := range s.c.rules.Secrets {
-		if s.c.secrets[i].match(p) || (lower != p && s.c.secrets[i].match(lower)) {
+		ps := &s.c.secrets[i]
+		hit := ps.match(p) || (lower != p && ps.match(lower))
+		if !hit && g != nil && ps.holdsLiteral(lower) {
+			hit = ps.overlaps(g, &s.scratch)
+		}
+		if hit {
 			return r.Level, reasonOr(r.Reason, "names a secret file") + ": " + p, true
 		}
 	}
@@ -352,24 +364,23 @@ func (s *state) secretRule(name string) (Level, string, bool) {
 }
 
 // secretArgs judges the arguments that name a secret file (Secrets): a
-// literal word, or the value of a --opt=FILE word.
+// word, or the value of a --opt=FILE word.
 func (s *state) secretArgs(args []word, j *judgement) {
 	if len(s.c.secrets) == 0 {
 		return
 	}
 	for _, a := range args {
-		if !a.lit || a.s == "" {
+		if a.s == "" {
 			continue
 		}
-		name := a.s
-		if strings.HasPrefix(name, "-") {
-			_, v, ok := strings.Cut(name, "=")
+		if strings.HasPrefix(a.s, "-") {
+			_, v, ok := strings.Cut(a.s, "=")
 			if !ok {
 				continue
 			}
-			name = v
+			a.s = v
 		}
-		if l, reason, ok := s.secretRule(name); ok {
+		if l, reason, ok := s.secretRule(a); ok {
 			j.add(l, reason)
 		}
 	}

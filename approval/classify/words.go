@@ -774,6 +774,22 @@ func (ps *patternSet) match(s string) bool {
 	return false
 }
 
+// holdsLiteral reports whether s holds the literal part of one of the set's
+// patterns.
+func (ps *patternSet) holdsLiteral(s string) bool {
+	for _, n := range ps.needs {
+		if n != "" && strings.Contains(s, n) {
+			return true
+		}
+	}
+	for e := range ps.exact {
+		if strings.Contains(s, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // longestLiteral is the longest run of p without a wildcard or a
 // backslash: every name p matches holds it.
 func longestLiteral(p string) string {
