@@ -158,24 +158,11 @@ func TestAJobThatFinishedAsItsInstanceStoppedKeepsItsResult(t *testing.T) {
 	dsn := database(t)
 	ctx := within(t, 2*time.Minute)
 	var paid atomic.Int64
-	started := make(chan struct{}, 1)
-	reg := registry.New()
-	reg.MustRegister(tool.Func("pay", "Pay an invoice", func(ctx context.Context, _ struct{}) (string, error) {
+	reg, id := payStoppedMidRun(t, ctx, dsn, func(ctx context.Context) (string, error) {
 		paid.Add(1)
-		started <- struct{}{}
 		<-ctx.Done()                 // the instance stops while the payment is on its way
 		return "paid invoice 7", nil // and it went through
-	}, tool.WithRisk(tool.RiskHigh)))
-	b := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
-	t.Cleanup(b.Close)
-	exB, err := executor.New(reg, executor.WithJobStore(b.Jobs))
-	require.NoError(t, err)
-	id, err := exB.Submit(ctx, tool.Call{ID: "p", Name: "pay", Args: json.RawMessage(`{}`)})
-	require.NoError(t, err)
-	<-started
-	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-	defer cancel()
-	require.NoError(t, b.Jobs.Stop(stopCtx))
+	})
 
 	c := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
 	t.Cleanup(c.Close)
@@ -243,23 +230,10 @@ func TestApprovalExpiryIsOnTheDatabasesClock(t *testing.T) {
 func TestARerunOnAnInstanceWithoutTheToolSaysTheWorkMayBeDone(t *testing.T) {
 	dsn := database(t)
 	ctx := within(t, 2*time.Minute)
-	started := make(chan struct{}, 1)
-	reg := registry.New()
-	reg.MustRegister(tool.Func("pay", "Pay an invoice", func(ctx context.Context, _ struct{}) (string, error) {
-		started <- struct{}{}
+	_, id := payStoppedMidRun(t, ctx, dsn, func(ctx context.Context) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
-	}, tool.WithRisk(tool.RiskHigh)))
-	b := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
-	t.Cleanup(b.Close)
-	exB, err := executor.New(reg, executor.WithJobStore(b.Jobs))
-	require.NoError(t, err)
-	id, err := exB.Submit(ctx, tool.Call{ID: "p", Name: "pay", Args: json.RawMessage(`{}`)})
-	require.NoError(t, err)
-	<-started
-	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-	defer cancel()
-	require.NoError(t, b.Jobs.Stop(stopCtx))
+	})
 
 	c := newJobInstance(t, dsn, postgres.JobsConfig{Workers: 1}) // report, charge, hold: no pay
 	res, err := c.ex.Wait(ctx, id)
@@ -461,4 +435,28 @@ func TestAJobStoppedBeforeItsToolRanRunsAgain(t *testing.T) {
 	require.NoError(t, err, "%v", res.Error)
 	assert.Equal(t, tool.StatusSucceeded, res.Status)
 	assert.EqualValues(t, 1, paid.Load())
+}
+
+// payStoppedMidRun submits a call of a high-risk "pay" tool, run by pay, to
+// an instance of its own, and stops that instance while pay runs. It
+// returns the registry with the tool (for another instance) and the job.
+func payStoppedMidRun(t *testing.T, ctx context.Context, dsn string, pay func(context.Context) (string, error)) (*registry.Registry, executor.JobID) {
+	t.Helper()
+	started := make(chan struct{}, 1)
+	reg := registry.New()
+	reg.MustRegister(tool.Func("pay", "Pay an invoice", func(ctx context.Context, _ struct{}) (string, error) {
+		started <- struct{}{}
+		return pay(ctx)
+	}, tool.WithRisk(tool.RiskHigh)))
+	b := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
+	t.Cleanup(b.Close)
+	exB, err := executor.New(reg, executor.WithJobStore(b.Jobs))
+	require.NoError(t, err)
+	id, err := exB.Submit(ctx, tool.Call{ID: "p", Name: "pay", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	<-started
+	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	require.NoError(t, b.Jobs.Stop(stopCtx))
+	return reg, id
 }
