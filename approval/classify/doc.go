@@ -51,9 +51,11 @@
 //     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
 //     PATH are judged like assignments;
 //   - secret files: a command that names .env, a private key, an SSH,
-//     cloud or registry credential file (the Secrets rules) in an argument
-//     or reads it with < is Warning, as what it prints goes back to the
-//     model (cat .env, head ~/.ssh/id_rsa).
+//     cloud or registry credential file or a process's environment
+//     (/proc/PID/environ; the Secrets rules) in an argument or reads it
+//     with < is Warning, as what it prints goes back to the model (cat .env,
+//     head ~/.ssh/id_rsa, cat /proc/$PPID/environ, the agent's API keys);
+//     so is ps e, which prints every process's environment.
 //
 // # Levels
 //
