@@ -342,7 +342,8 @@ func homePath(p string) string {
 // opens .ENV as .env). A word that is not literal is matched on its text
 // ($HOME/.ssh/id_rsa is ~/.ssh/id_rsa); a glob by what it could expand to,
 // when it holds a pattern's literal part (cat ~/.ssh/*, cat *.pem, cat
-// .env*; not cat *, ls .git*, nor a glob written to dodge the rule, .e?v).
+// .env*) or spells it with some letters as ? or [...] (cat .e?v, .en[v]);
+// not cat *, ls .git*, cat data.???.
 func (s *state) secretRule(w word) (Level, string, bool) {
 	p := homePath(cleanPath(w.s))
 	lower := strings.ToLower(p)
@@ -353,7 +354,7 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 	for i, r := range s.c.rules.Secrets {
 		ps := &s.c.secrets[i]
 		hit := ps.match(p) || (lower != p && ps.match(lower))
-		if !hit && g != nil && ps.holdsLiteral(lower) {
+		if !hit && g != nil && (ps.holdsLiteral(lower) || ps.spells(g)) {
 			hit = ps.overlaps(g, &s.scratch)
 		}
 		if hit {

@@ -790,6 +790,51 @@ func (ps *patternSet) holdsLiteral(s string) bool {
 	return false
 }
 
+// spells reports whether the glob g spells the literal part of one of the
+// set's patterns: a run of its tokens, with no '*' among them, that
+// matches the literal byte for byte (in either case), at most half of them
+// single-byte wildcards (.e?v and .en[v] spell .env; .??? spells nothing).
+func (ps *patternSet) spells(g []globToken) bool {
+	literals := 0
+	for _, t := range g {
+		if t.kind == 'c' {
+			literals++
+		}
+	}
+	spelled := func(lit string) bool {
+		if 2*literals < len(lit) {
+			return false
+		}
+		for start := 0; start+len(lit) <= len(g); start++ {
+			wild, i := 0, 0
+			for ; i < len(lit); i++ {
+				t := g[start+i]
+				if t.kind == '?' {
+					wild++
+				}
+				if t.kind == '*' || 2*wild > len(lit) || !t.accepts(globToken{kind: 'c', c: lit[i]}) {
+					break
+				}
+			}
+			if i == len(lit) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range ps.needs {
+		if n != "" && spelled(n) {
+			return true
+		}
+	}
+	for e := range ps.exact {
+		if spelled(e) {
+			return true
+		}
+	}
+	return false
+}
+
 // longestLiteral is the longest run of p without a wildcard or a
 // backslash: every name p matches holds it.
 func longestLiteral(p string) string {
