@@ -169,19 +169,17 @@ func approvalQuestion(req approval.Request) *mcp.ElicitParams {
 	if req.Subject != "" {
 		fmt.Fprintf(&b, "\nIt acts on: %s", v(req.Subject))
 	}
-	args := v(string(req.Call.Args))
-	if len(args) > 2000 {
-		args = args[:2000] + "…"
-	}
-	if args != "" {
-		fmt.Fprintf(&b, "\nArguments: %s", args)
-	}
 	fmt.Fprintf(&b, "\nDanger: %v", req.Level)
 	if len(req.Reasons) > 0 {
 		fmt.Fprintf(&b, " (%s)", v(strings.Join(req.Reasons, "; ")))
 	}
 	if req.Required != "" {
 		fmt.Fprintf(&b, "\nApproval is required because: %s", v(req.Required))
+	}
+	// The arguments whole, last: a cut let a long harmless field written
+	// first hide the one that decides what runs.
+	if args := v(string(req.Call.Args)); args != "" {
+		fmt.Fprintf(&b, "\nArguments: %s", args)
 	}
 	return &mcp.ElicitParams{Mode: "form", Message: b.String(), RequestedSchema: approvalSchema}
 }

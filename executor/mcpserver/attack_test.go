@@ -1,0 +1,56 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// The elicitation question showed the first 2,000 bytes of the arguments:
+// a model that writes a long harmless field first put the one that decides
+// what runs out of sight, and the person approved a call they were not
+// shown ("env":"prod" behind 3,000 bytes of notes). The question shows the
+// arguments whole, as the dashboard and the terminal do.
+func TestApprovalQuestionShowsTheArgumentsWhole(t *testing.T) {
+	var ran atomic.Value
+	reg := registry.New()
+	reg.MustRegister(tool.New("deploy", "Deploy a build", func(_ context.Context, call tool.Call) (*tool.Result, error) {
+		var in struct{ Env string }
+		_ = json.Unmarshal(call.Args, &in)
+		ran.Store(in.Env)
+		return &tool.Result{Content: []tool.Content{tool.TextContent("deployed to " + in.Env)}}, nil
+	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"notes":{"type":"string"},"env":{"type":"string"}}}`)),
+		tool.WithApproval(), tool.WithRisk(tool.RiskHigh)))
+	ext := approvalgate.New(Approver{})
+	ex := executor.MustNew(reg, executor.WithExtensions(ext, ext.Guard()))
+	srv, err := New(ex)
+	require.NoError(t, err)
+
+	// The person approves a deploy unless what they are shown names prod.
+	var shown string
+	copts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		shown = req.Params.Message
+		if strings.Contains(shown, "prod") {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+	}}
+	cs := sdkClient(t, serve(t, srv), copts, nil)
+	args := json.RawMessage(`{"notes":"` + strings.Repeat("release notes ", 220) + `","env":"prod"}`)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "deploy", Arguments: args})
+	require.NoError(t, err)
+	assert.Contains(t, shown, `"env":"prod"`, "the person is shown every argument")
+	assert.True(t, res.IsError, "declined once prod is shown: %s", resultText(res))
+	assert.Nil(t, ran.Load(), "the deploy did not run")
+}
