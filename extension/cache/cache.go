@@ -2,9 +2,12 @@
 // results of tools that are both read-only and idempotent
 // (tool.Spec.Annotations.ReadOnly and Idempotent; tool.ReadOnly() sets both).
 //
-// Results are keyed by the tool's name, its Spec.Version and its arguments
-// in canonical JSON (keys sorted, numbers normalised; see CanonicalJSON), so
-// a new version of a tool never sees its old results. Entries live for a
+// Results are keyed by the tool's name, its Spec.Version, the directory of
+// the workspace it names (a Workspace() *sandbox.Workspace method, as the
+// built-in file tools have) and its arguments in canonical JSON (keys
+// sorted, numbers normalised; see CanonicalJSON), so a new version of a tool
+// never sees its old results, and executors sharing one cache with file
+// tools on different workspaces never see each other's files. Entries live for a
 // TTL and the cache is bounded by entries and by bytes, evicting the least
 // recently used first. By default results are shared by every caller; when
 // a read-only tool answers differently per principal, use KeyByPrincipal.
@@ -32,6 +35,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -180,6 +184,10 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 	}
 	field([]byte(spec.Name))
 	field([]byte(spec.Version))
+	// The same arguments name another file in another workspace: a cache
+	// serving several executors must not hand one workspace's file to
+	// another's caller.
+	field([]byte(workspaceDir(req.Tool)))
 	if c.byPrincipal {
 		p := req.Call.Principal
 		b = append(b, 1)
@@ -190,6 +198,16 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 	}
 	field(canon)
 	return string(b), nil
+}
+
+// workspaceDir is the directory of the workspace t names, or "".
+func workspaceDir(t tool.Tool) string {
+	if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok {
+		if ws := wt.Workspace(); ws != nil {
+			return ws.Dir()
+		}
+	}
+	return ""
 }
 
 // Wrap implements extension.Extension.
