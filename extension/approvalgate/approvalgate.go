@@ -21,8 +21,10 @@
 //     tool.EventApprovalDecided (with the decision, who made it and its
 //     latency). extension/tracing turns the two into a child span
 //     "approval" of the call span; this package imports no tracing library.
-//  5. A modification is validated against the tool's input schema; the call
-//     runs with the new arguments and its result records it in
+//  5. A modification is validated against the tool's input schema and
+//     judged again by the approval policy (what it refuses, a deny rule or a
+//     blocked command, does not run whoever wrote it); the call runs with
+//     the new arguments and its result records it in
 //     Metadata["approval"] (decision, decided_by, modified, the hash of the
 //     original arguments).
 //
@@ -32,7 +34,8 @@
 // tool.CodeApprovalDenied and a reason: no approver configured, an approver
 // error or panic, a cancelled context, the approval timeout, a zero,
 // unknown, abstaining or malformed decision, a modification without
-// arguments or with arguments the schema refuses. When the approval set-up
+// arguments, with arguments the schema refuses, or with arguments the
+// approval policy refuses. When the approval set-up
 // itself fails (no approver, an approver's error or panic, a malformed
 // decision), the model reads only that the call did not run and should not
 // be retried now; what broke is the error's cause (tool.Error.Err), which
@@ -314,6 +317,18 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		}
 		meta["modified"], meta["original_args_hash"], meta["args_hash"] = true, hash, newHash
 		meta["scope"] = approval.ScopeCall.String()
+		// The new arguments are a new call: what the approval policy
+		// refuses outright (a deny rule, a blocked command) no reviewer
+		// can let run by writing it in place of the model's arguments.
+		mreq := *areq
+		mreq.Call.Args, mreq.Subject = args, ""
+		mreq.Level, mreq.Reasons = approval.LevelOf(req.Tool, req.Spec, args)
+		if mev := e.policy.Evaluate(req.Tool, &mreq); mev.Action == approval.ActionRefuse {
+			msg := fmt.Sprintf("the arguments %s gave in place of the model's are refused, so the call did not run: %s", who(d), mev.Reason)
+			e.decided(ctx, req, approval.Deny, "policy", msg, latency)
+			meta["decision"], meta["error"], meta["rule"] = "deny", msg, mev.Rule
+			return deny(req, "policy", msg, meta)
+		}
 		req.Call.Args = args
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
