@@ -253,6 +253,11 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 		e.Err = errors.New("auth: the call carries no principal: set tool.Call.Principal, or put one in the context with tool.WithPrincipal (mcpserver: a principal option), or allow anonymous calls with auth.AllowAnonymous")
 		return RuleRequirePrincipal, e
 	}
+	if p.ID == "" {
+		// An anonymous call holds no roles: roles that come without an ID
+		// are claimed by nobody, so they grant nothing.
+		p.Roles = nil
+	}
 	var covering, ceiling *Rule
 	for i := range a.rules {
 		r := &a.rules[i]
