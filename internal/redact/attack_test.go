@@ -256,3 +256,51 @@ func TestAttackArgvPasswords(t *testing.T) {
 	in := `{"x": 1, "argv": ["curl", "-u", "me:hunter2"], "y": "z"}`
 	assert.Equal(t, `{"x": 1, "argv": ["curl","-u","me:`+Mask+`"], "y": "z"}`, string(Args(json.RawMessage(in), nil)))
 }
+
+// JSON written inside a string (a "data" or "body" field, a tool's
+// result) is judged as a document of its own: a secret name whose value
+// is an object or array, a key spelled with escapes, and an argv array all
+// reached the record in plain text, because the string rule sees only
+// name: "text" pairs.
+func TestAttackJSONInsideString(t *testing.T) {
+	for _, in := range []string{
+		`{"data":"{\"password\": {\"v\":\"hunter2abc\"}}"}`,
+		`{"data":"{\"password\": [\"hunter2abc\"]}"}`,
+		`{"data":"{\"pass\\u0077ord\":\"hunter2abc\"}"}`,
+		`{"data":"{\"argv\":[\"curl\",\"-u\",\"admin:hunter2abc\"]}"}`,
+		`{"cmd":"[\"curl\",\"-u\",\"admin:hunter2abc\"]"}`,
+		`{"data":" [{\"name\":\"Authorization\",\"value\":\"hunter2abc\"}]"}`,
+	} {
+		out := Args(json.RawMessage(in), nil)
+		require.True(t, json.Valid(out), "%s -> %s", in, out)
+		assert.NotContains(t, string(out), "hunter2abc", "%s -> %s", in, out)
+		assert.Contains(t, string(out), Mask, "%s -> %s", in, out)
+		if !strings.Contains(in, "curl") { // masked whole: Scrub finds it echoed
+			assert.Contains(t, SecretValues(json.RawMessage(in), nil), "hunter2abc", in)
+		}
+	}
+	// A string that holds JSON with nothing secret stays byte for byte.
+	plain := `{"data":"{\"a\": [1, \"b\"]}","s":"[not json"}`
+	assert.Equal(t, plain, string(Args(json.RawMessage(plain), nil)))
+}
+
+// Environment names written as JSON keys and values (an MCP server's
+// "env", Kubernetes env, a header pair) are judged as String judges
+// NAME=value: by LooksSecretEnv when upper case. {"env":{"NPM_PASS":"..."}}
+// was kept in plain text while "NPM_PASS=..." was masked.
+func TestAttackEnvNamesAsKeys(t *testing.T) {
+	for _, in := range []string{
+		`{"env":{"NPM_PASS":"hunter2abc"}}`,
+		`{"env":{"DB_PASS":"hunter2abc","X":"1"}}`,
+		`{"env":[{"name":"DB_PASS","value":"hunter2abc"}]}`,
+		`{"env":[{"value":"hunter2abc","name":"SIGNING_CERT"}]}`,
+		`{"h":["DB_PASS","hunter2abc"]}`,
+	} {
+		out := Args(json.RawMessage(in), nil)
+		assert.NotContains(t, string(out), "hunter2abc", "%s -> %s", in, out)
+		assert.Equal(t, "DB_PASS=[REDACTED]", String("DB_PASS=hunter2abc"), "the string rule agrees")
+	}
+	// Lower-case words stay judged by LooksSecret alone.
+	plain := `{"pass":"ok","keys":["a","b"],"env":{"PATH":"/bin","HOME":"/root"}}`
+	assert.Equal(t, plain, string(Args(json.RawMessage(plain), nil)))
+}

@@ -10,11 +10,13 @@
 //     for raw-schema tools).
 //  2. By default, any object key whose name looks like a secret (see
 //     LooksSecret), at any depth: password, pwd, token, secret, auth,
-//     authorization, cookie, session, dsn, api/private/ssh key, credential(s).
+//     authorization, cookie, session, dsn, api/private/ssh key, credential(s);
+//     an upper-case environment name by LooksSecretEnv (NPM_PASS, DB_PASS).
 //  3. By default, secrets inside any string value (see String): passwords in
 //     URLs, Authorization and Cookie headers, bearer and basic credentials,
 //     name=value and name: value pairs and --name flags with secret names
-//     (JSON inside a string included), private key blocks, passwords on
+//     (JSON inside a string included: an object or array a string holds is
+//     judged as arguments of its own), private key blocks, passwords on
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
 //     -p, redis-cli -a, docker login -p), and the key shapes of AWS,
 //     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of

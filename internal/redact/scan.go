@@ -61,10 +61,20 @@ func (w *rewriter) value(n *node) error {
 	case '"':
 		start := w.i
 		content, err := w.str()
-		if err != nil || !w.heuristic || !hasHint(string(content)) {
+		if err != nil || !w.heuristic {
 			return err
 		}
-		if red := String(string(content)); red != string(content) {
+		text, nested := content, w.nested(content)
+		if nested != nil {
+			text = nested
+		} else if !hasHint(string(content)) {
+			return nil
+		}
+		red := string(text)
+		if hasHint(red) {
+			red = String(red)
+		}
+		if red != string(content) {
 			// A secret inside the string: rewrite the string, the rest kept.
 			if w.out == nil {
 				w.out = make([]byte, 0, len(w.in)+16)
@@ -98,6 +108,30 @@ func (w *rewriter) value(n *node) error {
 		}
 		return nil
 	}
+}
+
+// nested returns the JSON document a string holds ({"password": {...}}
+// or an argv array written into a "data" or "body" string) with the
+// rewriter's rules applied to it, as a value of its own would have them;
+// nil when the string holds no object or array, or nothing in it is
+// masked. A document nested too deep is masked whole (fail safe).
+func (w *rewriter) nested(content []byte) []byte {
+	t := bytes.TrimLeft(content, " \t\r\n")
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') || !json.Valid(content) {
+		return nil
+	}
+	r := rewriter{in: content, heuristic: true, depth: w.depth, found: w.found}
+	r.skipWS()
+	if r.value(nil) != nil {
+		if w.found != nil {
+			leaves(content, w.found)
+		}
+		return []byte(Mask)
+	}
+	if r.out == nil {
+		return nil
+	}
+	return append(r.out, content[r.last:]...)
 }
 
 // maskedValue parses a value and masks it, unless it is null.
@@ -176,7 +210,7 @@ func (w *rewriter) object(n *node) error {
 		if w.heuristic {
 			role = pairRole(key)
 		}
-		if (child != nil && child.leaf) || (w.heuristic && LooksSecret(string(key))) || (role == pairValue && pair.named) {
+		if (child != nil && child.leaf) || (w.heuristic && looksSecretKey(key)) || (role == pairValue && pair.named) {
 			err = w.maskedValue()
 		} else {
 			start := w.i
@@ -184,7 +218,7 @@ func (w *rewriter) object(n *node) error {
 			switch {
 			case err != nil:
 			case role == pairName:
-				if c, ok := strContent(w.in[start:w.i]); ok && LooksSecret(string(c)) {
+				if c, ok := strContent(w.in[start:w.i]); ok && looksSecretKey(c) {
 					pair.named = true
 					if pair.hasValue {
 						err = w.maskLater(pair.start, pair.end)
@@ -427,7 +461,14 @@ func namesNext(s []byte, first bool) bool {
 	if name := bytes.TrimLeft(s, "-"); len(name) != len(s) {
 		return len(name) > 0 && LooksSecret(string(name))
 	}
-	return LooksSecret(string(s))
+	return looksSecretKey(s)
+}
+
+// looksSecretKey is the name rule for a name written as a JSON key or
+// value: LooksSecret, or, for an upper-case environment name (NPM_PASS,
+// DB_PASS in an "env" object), LooksSecretEnv, as String judges NAME=value.
+func looksSecretKey(name []byte) bool {
+	return LooksSecret(string(name)) || (isUpperName(string(name)) && LooksSecretEnv(string(name)))
 }
 
 // strContent returns the text of a JSON string token (without copying when
