@@ -656,8 +656,8 @@ func valueSize(v json.RawMessage) int64 {
 	return int64(len(v))
 }
 
-// checkPaths checks a path argument: a string, or the strings of an array
-// (anything else holds no path).
+// checkPaths checks a path argument: a string, or every string of an array,
+// whatever else the array holds (anything else holds no path).
 func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, field string, v []byte) (string, error) {
 	if s, ok := plainString(v); ok {
 		return p.checkPath(cfg, tr, ws, field, s)
@@ -670,6 +670,21 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, fi
 	if json.Unmarshal(v, &ss) == nil {
 		for _, s := range ss {
 			if rule, err := p.checkPath(cfg, tr, ws, field, s); err != nil {
+				return rule, err
+			}
+		}
+		return "", nil
+	}
+	// A list that holds other values too: its strings are still paths
+	// (["/etc/passwd", 1] names /etc/passwd).
+	var items []json.RawMessage
+	if json.Unmarshal(v, &items) == nil {
+		for _, it := range items {
+			var item string // null is "", as in a list of strings
+			if json.Unmarshal(it, &item) != nil {
+				continue
+			}
+			if rule, err := p.checkPath(cfg, tr, ws, field, item); err != nil {
 				return rule, err
 			}
 		}
