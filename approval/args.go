@@ -223,8 +223,24 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 				}
 			default:
 				// Not a path at all: it matches no pattern, so no allow
-				// rule approves the call.
+				// rule approves the call. A list that also holds other
+				// values still names a path with each of its strings
+				// (["secrets/key", 1] is secrets/key to a deny rule).
 				c.paths = append(c.paths, pathSubject{})
+				var items []json.RawMessage
+				if json.Unmarshal(raw, &items) != nil {
+					break
+				}
+				for _, it := range items {
+					var s string
+					switch {
+					case json.Unmarshal(it, &s) != nil:
+					case s == "": // null or "", as in a list of strings
+						c.paths = append(c.paths, omitted(f))
+					default:
+						c.paths = append(c.paths, pathSubjectOf(ws, s))
+					}
+				}
 			}
 		}
 		var shown []string
