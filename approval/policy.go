@@ -164,7 +164,9 @@ type Evaluation struct {
 //     literally in the pattern.
 //
 // A rule with a pattern matches only calls that have a subject. Deny and
-// ask rules on command lines match the whole line from its start; the
+// ask rules on command lines match the whole line from its start, however
+// it is spaced (blanks before it, runs of spaces or tabs, a
+// backslash-newline: " git  push" is git push); the
 // classifier, which judges every command inside a line, is what catches a
 // dangerous command hidden behind a harmless one.
 type Policy struct {
@@ -431,6 +433,10 @@ type subject struct {
 	done bool
 	callSubject
 	ws *sandbox.Workspace
+	// squeezed is the text subject as squeezeBlanks gives it, once a deny
+	// or ask rule needed it (squeezedDone).
+	squeezed     string
+	squeezedDone bool
 }
 
 func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
@@ -457,7 +463,45 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	if sub.kind == subjectPath {
 		return r.matchPaths(sub.paths)
 	}
-	return r.textRE.MatchString(sub.text)
+	if r.textRE.MatchString(sub.text) {
+		return true
+	}
+	// A deny or ask rule holds however the command is spaced: " git push",
+	// "git  push" and "git \<newline>push" are git push to the shell. An
+	// allow rule stays as strict as written.
+	if r.stopOps {
+		return false
+	}
+	if !sub.squeezedDone {
+		sub.squeezed, sub.squeezedDone = squeezeBlanks(sub.text), true
+	}
+	return sub.squeezed != sub.text && r.textRE.MatchString(sub.squeezed)
+}
+
+// squeezeBlanks returns a command line with its line continuations
+// (backslash-newline) removed, each run of spaces and tabs made one space,
+// and the white space around it trimmed.
+func squeezeBlanks(s string) string {
+	if !strings.ContainsAny(s, " \t\n\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\\\n", "")
+	var b strings.Builder
+	b.Grow(len(s))
+	blank := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' {
+			blank = true
+			continue
+		}
+		if blank && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		blank = false
+		b.WriteByte(c)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // matchPaths matches the rule's pattern against a call's path subjects.
