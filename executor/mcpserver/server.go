@@ -86,7 +86,7 @@ type Server struct {
 	seq      atomic.Uint64
 
 	mu    sync.Mutex
-	names map[string]bool // tools currently added to srv
+	names map[string]string // tools currently added to srv: name -> the exported definition served
 }
 
 // New builds a server for ex's registry. Each tool is added with the
@@ -109,7 +109,7 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 	if cfg.progressBuf <= 0 {
 		cfg.progressBuf = 256
 	}
-	s := &Server{ex: ex, cfg: cfg, names: map[string]bool{}, idPrefix: "mcp-" + rand.Text()[:8] + "-"}
+	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-"}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: cfg.instructions,
 		Logger:       cfg.logger,
@@ -128,7 +128,10 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 func (s *Server) Server() *mcp.Server { return s.srv }
 
 // Sync brings the served tools in line with the registry: new tools are
-// added, removed ones withdrawn (clients are notified of the change).
+// added, removed ones withdrawn, and a tool replaced under the same name
+// (Remove, then Register) served as it now is (clients are notified of the
+// change). Until Sync, a call to a served name runs the registry's tool of
+// that name only if it passes WithFilter.
 func (s *Server) Sync() error {
 	exp, err := s.ex.Registry().Export(registry.MCP, registry.WithFilter(s.cfg.filter))
 	if err != nil {
@@ -139,7 +142,8 @@ func (s *Server) Sync() error {
 	keep := make(map[string]bool, len(exp.Names))
 	for i, name := range exp.Names {
 		keep[name] = true
-		if s.names[name] {
+		def := string(exp.Tools[i])
+		if served, ok := s.names[name]; ok && served == def {
 			continue
 		}
 		t, err := mcpTool(exp.Tools[i])
@@ -149,7 +153,7 @@ func (s *Server) Sync() error {
 		if err := s.add(t); err != nil {
 			return fmt.Errorf("mcpserver: tool %q: %w", name, err)
 		}
-		s.names[name] = true
+		s.names[name] = def
 	}
 	var gone []string
 	for name := range s.names {
@@ -231,16 +235,23 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o)
 }
 
+// served reports whether name is served and its tool in the registry now
+// passes the filter (a tool replaced since the last Sync may not).
 func (s *Server) served(name string) bool {
+	e, ok := s.ex.Registry().Lookup(name)
+	if !ok || !s.cfg.filter.Match(&e.Spec) {
+		return false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.names[name]
+	_, ok = s.names[name]
+	return ok
 }
 
 // handler runs one tools/call through the executor.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if _, ok := s.ex.Registry().Lookup(name); !ok || !s.served(name) {
+		if !s.served(name) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 		}
 		call := tool.Call{ID: s.idPrefix + strconv.FormatUint(s.seq.Add(1), 10), Name: name, Provider: "mcp"}
