@@ -304,3 +304,50 @@ func TestAttackEnvNamesAsKeys(t *testing.T) {
 	plain := `{"pass":"ok","keys":["a","b"],"env":{"PATH":"/bin","HOME":"/root"}}`
 	assert.Equal(t, plain, string(Args(json.RawMessage(plain), nil)))
 }
+
+// More clients' password flags, an argv word that holds a blank, a quote
+// or a shell separator, and YAML values written below their names: each
+// was kept in plain text.
+func TestAttackMoreCommandLinePasswords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"redis-cli -h cache --pass hunter2 ping", "redis-cli -h cache --pass " + Mask + " ping"},
+		{"openssl pkcs12 -in a.p12 -passin pass:hunter2 -nokeys", "openssl pkcs12 -in a.p12 -passin pass:" + Mask + " -nokeys"},
+		{"openssl enc -aes256 -pass pass:'hunter 2'", "openssl enc -aes256 -pass pass:" + Mask},
+		{"keytool -list -keystore k.jks -storepass hunter2", "keytool -list -keystore k.jks -storepass " + Mask},
+		{"jarsigner -keystore k -storepass hunter2 -keypass hunter3 a.jar al", "jarsigner -keystore k -storepass " + Mask + " -keypass " + Mask + " a.jar al"},
+		{"ldapsearch -x -D cn=admin -w hunter2 -b dc=x", "ldapsearch -x -D cn=admin -w " + Mask + " -b dc=x"},
+		{"sqlcmd -S db -U sa -P hunter2 -Q 'select 1'", "sqlcmd -S db -U sa -P " + Mask + " -Q 'select 1'"},
+		{"smbclient //h/share -U bob%hunter2", "smbclient //h/share -U bob%" + Mask},
+		{"zip -P hunter2 out.zip a.txt", "zip -P " + Mask + " out.zip a.txt"},
+		{"7z a -phunter2 out.7z dir", "7z a -p" + Mask + " out.7z dir"},
+		// YAML: below the name, plain or as a block scalar.
+		{"db:\n  password:\n    hunter2\n  user: bob", "db:\n  password:\n    " + Mask + "\n  user: bob"},
+		{"password: |\n  hunter2\n  more\nuser: bob", "password: |\n  " + Mask + "\nuser: bob"},
+		{"token: >-\r\n  hunter2\r\nx: 1", "token: >-\r\n  " + Mask + "\r\nx: 1"},
+		// JSON as a whole message: judged as arguments.
+		{`{"password": ["hunter2"], "user": "bob"}`, `{"password": "` + Mask + `", "user": "bob"}`},
+		// Not passwords.
+		{"redis-cli --askpass ping", "redis-cli --askpass ping"},
+		{"openssl enc -pass env:PW", "openssl enc -pass env:PW"},
+		{"ldapsearch -W -x", "ldapsearch -W -x"},
+		{"gzip -P x", "gzip -P x"},
+		{"password:\nuser: bob", "password:\nuser: bob"},
+		{"error: password:\n", "error: password:\n"},
+	} {
+		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"argv":["curl","-u","admin:hunter 2abc","x"]}`, `{"argv":["curl","-u","admin:` + Mask + `","x"]}`},
+		{`{"argv":["mysql","-phunter'2abc","db"]}`, `{"argv":["mysql","-p` + Mask + `","db"]}`},
+		{`{"argv":["curl","|","-u","admin:hunter2abc"]}`, `{"argv":["curl","|","-u","admin:` + Mask + `"]}`},
+		{`{"argv":["sshpass","-p","a;b&c|hunter2abc","ssh","h"]}`, `{"argv":["sshpass","-p","` + Mask + `","ssh","h"]}`},
+		{`{"argv":["redis-cli","--pass","hunter2abc"]}`, `{"argv":["redis-cli","--pass","` + Mask + `"]}`},
+		{`{"argv":["openssl","enc","-pass","pass:hunter2abc"]}`, `{"argv":["openssl","enc","-pass","pass:` + Mask + `"]}`},
+		// Words with blanks that hold no password stay as they are.
+		{`{"argv":["curl","-u","me:hunter2abc","-d","a b; c"]}`, `{"argv":["curl","-u","me:` + Mask + `","-d","a b; c"]}`},
+	} {
+		out := Args(json.RawMessage(tc.in), nil)
+		require.True(t, json.Valid(out), "%s -> %s", tc.in, out)
+		assert.JSONEq(t, tc.want, string(out), "Args(%s)", tc.in)
+	}
+}

@@ -18,7 +18,10 @@
 //     (JSON inside a string included: an object or array a string holds is
 //     judged as arguments of its own), private key blocks, passwords on
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
-//     -p, redis-cli -a, docker login -p), and the key shapes of AWS,
+//     -p, redis-cli -a, docker login -p, openssl -pass pass:pw, keytool
+//     -storepass, ldapsearch -w, sqlcmd -P, smbclient -U user%pw, zip -P,
+//     7z -ppw), values written below their YAML name ("password: |" and
+//     indented lines), and the key shapes of AWS,
 //     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of
 //     the string is masked.
 //  4. By default, values whose secret name is itself a value: the "value"

@@ -72,7 +72,7 @@ func (w *rewriter) value(n *node) error {
 		}
 		red := string(text)
 		if hasHint(red) {
-			red = String(red)
+			red = stringRules(red)
 		}
 		if red != string(content) {
 			// A secret inside the string: rewrite the string, the rest kept.
@@ -323,14 +323,18 @@ func (w *rewriter) argv(open, outAt, lastAt int, maskedAt []int) {
 	}
 	line := make([]string, len(words))
 	for i, s := range words {
+		judged := s
 		if s != Mask && hasHint(s) {
-			s = String(s) // as value judged it alone
+			judged = String(s) // as value judged it alone
 		}
-		words[i] = s
-		// A word with a blank or a quote cannot be split back out of
-		// the line: it stands there as one neutral word, kept as it is.
-		line[i] = s
-		if s == "" || strings.ContainsAny(s, " \t\r\n'\"") {
+		words[i] = judged
+		// A word's blanks, quotes and shell separators stand in the line
+		// as letters of their own (the word is one argument, whatever it
+		// holds: ["curl", "-u", "me:pass word"]), given back after. A word
+		// that holds a secret masked on its own ("Authorization: Bearer
+		// ..."), or none, stands as one neutral word.
+		line[i] = argvHide.Replace(judged)
+		if judged == "" || (judged != s && line[i] != judged) {
 			line[i] = "_"
 		}
 	}
@@ -354,7 +358,7 @@ func (w *rewriter) argv(open, outAt, lastAt int, maskedAt []int) {
 	}
 	for i := range words {
 		if parts[i] != line[i] {
-			words[i] = parts[i]
+			words[i] = argvShow.Replace(parts[i])
 		}
 	}
 	// Write the array again: out back to where it stood before it (when
@@ -372,6 +376,17 @@ func (w *rewriter) argv(open, outAt, lastAt int, maskedAt []int) {
 	w.out = append(w.out, enc...)
 	w.last = w.i
 }
+
+// argvHide writes an argv word's blanks, quotes and shell separators as
+// private-use letters, so that the command line the words spell splits
+// back into the same words and no rule stops inside one; argvShow undoes
+// it.
+var (
+	argvHide = strings.NewReplacer(" ", "\uE000", "\t", "\uE001", "\r", "\uE002", "\n", "\uE003",
+		"'", "\uE004", `"`, "\uE005", "|", "\uE006", ";", "\uE007", "&", "\uE008")
+	argvShow = strings.NewReplacer("\uE000", " ", "\uE001", "\t", "\uE002", "\r", "\uE003", "\n",
+		"\uE004", "'", "\uE005", `"`, "\uE006", "|", "\uE007", ";", "\uE008", "&")
+)
 
 // str parses a string at w.i and returns its decoded content (the raw bytes
 // when it has no escapes, so the common case does not allocate).

@@ -15,12 +15,12 @@ const shapeStart = `(^|[^A-Za-z0-9])`
 // cmdValue is one command-line word: quoted, or up to white space.
 const cmdValue = `'[^']*'|"[^"]*"|[^\s'"]+`
 
-// stringRules find secrets inside strings: a value whose key says nothing
+// shapeRules find secrets inside strings: a value whose key says nothing
 // ("command", "url", "text") can still hold a password in a URL, a bearer
 // token in a curl command, a private key, or a provider's API key.
 // Each rule runs only on strings holding one of its hints (cheap
 // substrings every match contains); most strings hold none.
-var stringRules = []struct {
+var shapeRules = []struct {
 	hints []string
 	re    *regexp.Regexp
 	repl  string
@@ -41,11 +41,21 @@ var stringRules = []struct {
 	// past a | ; & or line end): curl's user:password (-u, --user, -U,
 	// --proxy-user, also bundled as -su; the user stays), the MySQL
 	// clients' -pPASSWORD,
-	// sshpass -p, redis-cli -a, and a registry login's -p.
+	// sshpass -p, redis-cli -a and --pass, and a registry login's -p.
 	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:\s+|=)?['"][^'":\s]*:)[^'"]*`), "${1}" + Mask},
 	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:\s+|=)?[^\s:'"]*:)[^\s'"]+`), "${1}" + Mask},
 	{[]string{"mysql", "mariadb"}, regexp.MustCompile(`(\b(?:mysql[a-z]*|mariadb[a-z-]*)\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b[^|;&\n]*?\s-p|redis-cli\b[^|;&\n]*?\s-a|(?:docker|podman|nerdctl|buildah|skopeo|helm)\b[^|;&\n]*?\slogin\b[^|;&\n]*?\s-p)\s*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b[^|;&\n]*?\s-p|redis-cli\b[^|;&\n]*?\s(?:-a|--pass\s)|(?:docker|podman|nerdctl|buildah|skopeo|helm)\b[^|;&\n]*?\slogin\b[^|;&\n]*?\s-p)\s*)(` + cmdValue + `)`), "${1}" + Mask},
+	// OpenSSL's -pass/-passin/-passout pass:PASSWORD, keytool's and
+	// jarsigner's -storepass and -keypass, the LDAP clients' -w, sqlcmd's
+	// -P, smbclient's -U user%PASSWORD, zip's -P and 7-Zip's -pPASSWORD.
+	{[]string{"pass:"}, regexp.MustCompile(`(\s-pass(?:in|out)?\s+pass:)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"storepass", "keypass"}, regexp.MustCompile(`(\s-(?:src|dest|new)?(?:store|key)pass\s+)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"ldap"}, regexp.MustCompile(`(\bldap[a-z]*\b[^|;&\n]*?\s-w\s*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"sqlcmd"}, regexp.MustCompile(`(\bsqlcmd\b[^|;&\n]*?\s-P\s*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"smbclient"}, regexp.MustCompile(`(\bsmbclient\b[^|;&\n]*?\s(?:-U|--user)(?:\s+|=)['"]?[^\s%'"]*%)([^\s'"]+)`), "${1}" + Mask},
+	{[]string{"zip"}, regexp.MustCompile(`(\b(?:zip|unzip|zipcloak)\b[^|;&\n]*?\s-P\s+)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"7z ", "7za", "7zr"}, regexp.MustCompile(`(\b7z[ar]?\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
 	// Well-known key shapes.
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}`), "${1}" + Mask},                                        // AWS access key id
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
@@ -77,7 +87,25 @@ func mayHavePair(s string) bool {
 // message stays readable. It is the string half of the one redaction rule;
 // names are the other (LooksSecret).
 func String(s string) string {
-	for _, r := range stringRules {
+	if j := nestedJSON(s); j != nil {
+		s = string(j)
+	}
+	return stringRules(s)
+}
+
+// nestedJSON returns s redacted as arguments (Args with no paths) when s
+// is a JSON object or array and something in it is masked; nil otherwise.
+func nestedJSON(s string) []byte {
+	if t := strings.TrimLeft(s, " \t\r\n"); t == "" || (t[0] != '{' && t[0] != '[') {
+		return nil
+	}
+	var w rewriter
+	return w.nested([]byte(s))
+}
+
+// stringRules applies String's rules to s, but not to JSON it may be.
+func stringRules(s string) string {
+	for _, r := range shapeRules {
 		if containsAny(s, r.hints) {
 			s = r.re.ReplaceAllString(s, r.repl)
 		}
@@ -111,7 +139,7 @@ func tri(a, b, c byte) uint32 { return (uint32(a)*961 + uint32(b)*31 + uint32(c)
 
 // hintTri is the set of the first three bytes of every rule's hints.
 var hintTri = func() (set [1024]uint64) {
-	for _, r := range stringRules {
+	for _, r := range shapeRules {
 		for _, h := range r.hints {
 			t := tri(h[0], h[1], h[2])
 			set[t>>6] |= 1 << (t & 63)
@@ -201,6 +229,11 @@ func maskPairs(s string) string {
 			continue
 		}
 		vs, ve := valueSpan(s, valAt)
+		if s[i] == ':' {
+			if bs, be, ok := blockValue(s, nameStart, valAt); ok {
+				vs, ve = bs, be
+			}
+		}
 		if ve <= vs || vs < last {
 			continue
 		}
@@ -284,6 +317,42 @@ func valueSpan(s string, i int) (int, int) {
 		end = len(rest) - len(after) + unquotedEnd(after)
 	}
 	return i, i + end
+}
+
+// blockValue returns the span of a YAML value written on the lines below
+// its name ("password:" or "password: |" at the end of a line, then
+// lines indented deeper than the name's): from the first of those lines'
+// text to the end of the last. ok is false when the value is on the
+// name's line.
+func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
+	rest := s[valAt:]
+	k := strings.IndexAny(rest, "\r\n")
+	if k < 0 || strings.Trim(rest[:k], "|>-+0123456789 \t") != "" || (k > 0 && rest[0] != '|' && rest[0] != '>') {
+		return 0, 0, false
+	}
+	rest = rest[k:]
+	lineStart := strings.LastIndexAny(s[:nameStart], "\r\n") + 1
+	indent := skipBlanks(s, lineStart) - lineStart
+	at := len(s) - len(rest)
+	for at < len(s) {
+		at += len(rest) - len(strings.TrimLeft(rest, "\r\n"))
+		rest = s[at:]
+		text := skipBlanks(s, at)
+		lineEnd := strings.IndexAny(rest, "\r\n")
+		if lineEnd < 0 {
+			lineEnd = len(rest)
+		}
+		if text-at <= indent || text == at+lineEnd {
+			break // a line as shallow as the name, or a blank one: the block ends
+		}
+		if !ok {
+			start, ok = text, true
+		}
+		at += lineEnd
+		end = at
+		rest = s[at:]
+	}
+	return start, end, ok
 }
 
 func unquotedEnd(s string) int {
