@@ -71,7 +71,8 @@
 // Paths are judged after resolution. The arguments that are paths are those
 // the tool's input schema declares (sandbox.PathKeyword, set by the
 // toolbelt:"path" tag; the built-in file tools declare theirs); path_fields
-// in the file overrides that for tools that declare none, and only a tool
+// in the file overrides that for tools that declare none (a tool rule's
+// path_fields adds to what its tool declares, never takes one away), and only a tool
 // that declares none and has no path_fields falls back to the names in
 // DefaultPathFields. A path argument of a tool that names its workspace
 // (a Workspace() *sandbox.Workspace method, as the built-in file tools
@@ -617,16 +618,28 @@ func pick(tr, g *toolRule, get func(*toolRule) int64) (int64, string, int) {
 	return get(g), g.name, g.maxArgLine
 }
 
-// pathFieldsFor returns the arguments of a call that are paths: the tool
-// rule's path_fields, else those the spec declares, else the global
+// pathFieldsFor returns the arguments of a call that are paths: those the
+// spec declares together with the tool rule's path_fields, else the global
 // path_fields, else DefaultPathFields. declared is true for the first two,
 // which name arguments the tool has rather than guess at them.
 func pathFieldsFor(cfg *config, tr *toolRule, spec *tool.Spec) (fields []string, declared bool) {
+	schema := sandbox.PathArguments(spec.InputSchema)
 	if tr != nil && tr.pathFieldsSet {
-		return tr.pathFields, true
+		// path_fields adds to what the schema declares: it cannot take a
+		// path argument away from the rules.
+		if len(schema) == 0 {
+			return tr.pathFields, true
+		}
+		fields = slices.Clone(schema)
+		for _, f := range tr.pathFields {
+			if !slices.Contains(fields, f) {
+				fields = append(fields, f)
+			}
+		}
+		return fields, true
 	}
-	if declared := sandbox.PathArguments(spec.InputSchema); len(declared) > 0 {
-		return declared, true
+	if len(schema) > 0 {
+		return schema, true
 	}
 	if cfg.pathFields != nil {
 		return cfg.pathFields, false
