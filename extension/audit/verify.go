@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -183,8 +184,11 @@ func short(h string) string {
 
 // Repair cuts a torn last line off the trail at path and appends a
 // "repair" record that says what was removed (its length and SHA-256), so
-// the repair itself is on the record. A trail that is broken in any other
-// way is refused (keep it as evidence); an intact trail is left as it is.
+// the repair itself is on the record. A last line that is a whole record
+// missing only its newline is kept and given its newline (also recorded).
+// A trail that is broken in any other way, or that a torn line's cut would
+// leave short of the checkpoint given with AgainstCheckpoint, is refused
+// and left as it is (keep it as evidence); an intact trail is left as it is.
 // Use the trail's own options (WithKey) so that the repair record is
 // chained like the others. The Report is the trail's state after the
 // repair.
@@ -216,9 +220,30 @@ func Repair(path string, opts ...Option) (Report, error) {
 		_ = f.Close()
 		return rep, fmt.Errorf("audit: repair %s: read the torn line: %w", path, err)
 	}
-	if err := f.Truncate(rep.GoodBytes); err != nil {
-		_ = f.Close()
-		return rep, fmt.Errorf("audit: repair %s: %w", path, err)
+	// A last line that is a whole record, missing only its newline (a
+	// write cut just short of it, or the newline taken off by hand), is
+	// kept: it gets its newline back. Anything else is cut, unless the
+	// trail then falls short of its checkpoint: then records were cut
+	// from it, and the file is kept as evidence.
+	whole := io.MultiReader(io.NewSectionReader(f, 0, rep.GoodBytes+rep.TornBytes), bytes.NewReader([]byte{'\n'}))
+	note := ""
+	if _, err := verify(whole, c); err == nil {
+		if _, err := f.WriteAt([]byte{'\n'}, rep.GoodBytes+rep.TornBytes); err != nil {
+			_ = f.Close()
+			return rep, fmt.Errorf("audit: repair %s: %w", path, err)
+		}
+		note = fmt.Sprintf("added the newline missing after record %d (a write was cut short, or the newline removed)", rep.LastSeq+1)
+	} else {
+		if cp := c.checkpoint; cp != nil && rep.LastSeq < cp.Seq {
+			_ = f.Close()
+			return rep, fmt.Errorf("audit: repair %s: %w: line %d: the trail ends at record %d, but a signed checkpoint says it reached record %d: records were cut from the end; keep it as evidence", path, ErrBroken, rep.Break.Line, rep.LastSeq, cp.Seq)
+		}
+		if err := f.Truncate(rep.GoodBytes); err != nil {
+			_ = f.Close()
+			return rep, fmt.Errorf("audit: repair %s: %w", path, err)
+		}
+		sum := sha256.Sum256(torn)
+		note = fmt.Sprintf("removed a torn last line of %d bytes after record %d (sha256 %s): a write was cut short", len(torn), rep.LastSeq, hex.EncodeToString(sum[:]))
 	}
 	if err := f.Sync(); err != nil {
 		_ = f.Close()
@@ -230,11 +255,10 @@ func Repair(path string, opts ...Option) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	sum := sha256.Sum256(torn)
 	werr := t.Write(Record{
 		Kind:  KindRepair,
 		Tool:  "audit",
-		Error: fmt.Sprintf("removed a torn last line of %d bytes after record %d (sha256 %s): a write was cut short", len(torn), rep.LastSeq, hex.EncodeToString(sum[:])),
+		Error: note,
 	})
 	cerr := t.Close()
 	if werr != nil {
