@@ -124,9 +124,14 @@ type pathSubject struct {
 	// dir: the path is a directory, so the call may reach what lies
 	// beneath it (a listing, a search).
 	dir bool
-	// ok is false for a path that leaves the workspace: no pattern
-	// matches it.
+	// ok is false for a path that leaves the workspace (or, without one,
+	// climbs out with ".."), and for a value that is not a path: no
+	// pattern matches it.
 	ok bool
+	// out: a path that leaves the workspace or climbs out. Where it leads
+	// cannot be judged, so every deny and ask rule with an absolute
+	// pattern holds (see matchPaths).
+	out bool
 }
 
 // callSubject is what a call acts on: a text (a command line, a tool's own
@@ -291,7 +296,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 func pathSubjectOf(ws *sandbox.Workspace, p string) pathSubject {
 	c, ok := canonicalPath(ws, p)
 	if !ok {
-		return pathSubject{}
+		return pathSubject{out: p != ""}
 	}
 	dir := c == "."
 	if ws != nil {

@@ -457,11 +457,11 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 			req.Subject = sub.text
 		}
 	}
-	if !sub.has() {
-		return false
-	}
 	if sub.kind == subjectPath {
 		return r.matchPaths(sub.paths)
+	}
+	if !sub.has() {
+		return false
 	}
 	if r.textRE.MatchString(sub.text) {
 		return true
@@ -509,8 +509,9 @@ func squeezeBlanks(s string) string {
 // when the pattern could match a path beneath it (sandbox.MatchBelow: a
 // search of "." reaches secrets/**). An allow rule matches only when every
 // subject matches, a directory only when the pattern covers everything
-// beneath it (see covers). A subject that leaves the workspace matches
-// nothing.
+// beneath it (see covers). A subject that leaves the workspace (or climbs
+// out with "..") matches no allow rule, and every deny or ask rule with an
+// absolute pattern.
 func (r *rule) matchPaths(paths []pathSubject) bool {
 	if r.stopOps {
 		for _, p := range paths {
@@ -524,6 +525,15 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 		return len(paths) > 0
 	}
 	for _, p := range paths {
+		if p.out && strings.HasPrefix(r.pathGlob, "/") {
+			// It leaves the workspace, or climbs out with "..": it is in
+			// no place a relative pattern names, but it may well be in
+			// the one an absolute pattern names, which no canonical
+			// (relative) path can show: that rule holds
+			// ("../../etc/passwd", or "/etc/passwd" in a workspace, for
+			// /etc/**).
+			return true
+		}
 		if p.ok && (matchPath(r.pathGlob, p.path) || sandbox.MatchWithin(r.pathGlob, p.path) || p.dir && matchBelow(r.pathGlob, p.path)) {
 			return true
 		}
