@@ -63,3 +63,27 @@ func TestExtensionErrorEchoingASecretIsMasked(t *testing.T) {
 		assert.NotContains(t, ev.Reason, "739164")
 	}
 }
+
+// A secret the one rule finds by its key's name (no Spec.Secrets) that
+// the tool echoes in its error: the audit record masked it, the log line
+// kept it in plain text.
+func TestLogMasksEchoOfASecretNamedByItsKey(t *testing.T) {
+	type in struct {
+		User     string `json:"user"`
+		Password string `json:"password"`
+	}
+	reg := registry.New()
+	reg.MustRegister(tool.Func("login", "Log in", func(_ context.Context, a in) (string, error) {
+		return "", fmt.Errorf("login as %s with %s failed", a.User, a.Password)
+	}))
+	core, logs := observer.New(zapcore.InfoLevel)
+	ex := executor.MustNew(reg, executor.WithExtensions(logging.New(zap.New(core), logging.WithArgs(true))))
+	_, err := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "login", Args: []byte(`{"user":"ada","password":"hunter2abc"}`)})
+	require.Error(t, err)
+	require.Equal(t, 1, logs.Len())
+	fields := logs.All()[0].ContextMap()
+	for k, v := range fields {
+		assert.NotContains(t, fmt.Sprint(v), "hunter2abc", "log field %s", k)
+	}
+	assert.Contains(t, fmt.Sprint(fields["error"]), "login as ada with", "only the secret is masked")
+}

@@ -17,6 +17,9 @@
 // fields the tool declares secret (tool.Spec.Secrets, from
 // `toolbelt:"secret"` tags or tool.WithSecrets) and keys whose names look
 // like secrets (password, token, api_key, ...) become "[REDACTED]".
+// The error message and cause get the same rule (internal/redact), and
+// the argument values it masks are masked wherever the tool echoed them,
+// as in the audit trail.
 //
 // The extension runs outermost (extension.PriorityLogging), so it sees every
 // result, including those short-circuited by auth, policy, rate limits and
@@ -178,13 +181,22 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	if c.SpanID != "" {
 		fields = append(fields, zap.String("span_id", c.SpanID))
 	}
+	var secrets []string
+	if req.Spec != nil {
+		secrets = req.Spec.Secrets
+	}
 	if res.Error != nil {
-		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", redact.String(res.Error.Message)))
+		// The one rule, and the values it masks in the arguments wherever
+		// the tool echoed them (a password found by its key's name), as
+		// the audit trail records them.
+		echoes := redact.SecretValues(c.Args, secrets)
+		msg := redact.Scrub(redact.String(res.Error.Message), echoes)
+		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", msg))
 		// The cause is the developer's side (a missing principal's fix, a
 		// misconfiguration), which no model is sent; a Go func's plain error
 		// is its own message and is not logged twice.
 		if c := res.Error.Err; c != nil && c.Error() != res.Error.Message {
-			fields = append(fields, zap.String("cause", redact.String(c.Error())))
+			fields = append(fields, zap.String("cause", redact.Scrub(redact.String(c.Error()), echoes)))
 		}
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {
@@ -193,10 +205,6 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		}
 	}
 	if e.args {
-		var secrets []string
-		if req.Spec != nil {
-			secrets = req.Spec.Secrets
-		}
 		fields = append(fields, zap.Reflect("args", rawJSON(redact.Args(c.Args, secrets))))
 	}
 	// A logger built with AddStacktrace (zap's development config does so
