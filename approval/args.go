@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,6 +129,10 @@ type pathSubject struct {
 	// climbs out with ".."), and for a value that is not a path: no
 	// pattern matches it.
 	ok bool
+	// host is the same path on the host, when it was resolved in a
+	// workspace (its directory joined with path): what an absolute
+	// pattern matches.
+	host string
 	// out: a path that leaves the workspace or climbs out. Where it leads
 	// cannot be judged, so every deny and ask rule with an absolute
 	// pattern holds (see matchPaths).
@@ -299,13 +304,18 @@ func pathSubjectOf(ws *sandbox.Workspace, p string) pathSubject {
 		return pathSubject{out: p != ""}
 	}
 	dir := c == "."
+	host := ""
 	if ws != nil {
 		fi, err := ws.Stat(c)
 		dir = dir || err == nil && fi.IsDir()
+		host = filepath.ToSlash(ws.Dir())
+		if c != "." {
+			host = strings.TrimSuffix(host, "/") + "/" + c
+		}
 	} else {
 		dir = dir || strings.HasSuffix(p, "/") || strings.HasSuffix(p, "\\")
 	}
-	return pathSubject{path: c, dir: dir, ok: true}
+	return pathSubject{path: c, host: host, dir: dir, ok: true}
 }
 
 // schemaDefault returns the string default the input schema states for

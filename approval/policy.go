@@ -143,8 +143,12 @@ type Evaluation struct {
 //     matched in its canonical form: resolved in the tool's workspace (see
 //     SubjectOf and ResolvePathsIn) — "./docs/a.md", an absolute path
 //     inside the workspace and a symlink into docs/ all match docs/**,
-//     "docs/../src.go" and a link out of docs/ do not — and a path that
-//     leaves the workspace matches no rule. A URL is matched as the server
+//     "docs/../src.go" and a link out of docs/ do not; an absolute pattern
+//     matches the same path on the host (under the workspace's
+//     directory) — and a path that leaves the workspace (or, without one,
+//     climbs out with "..") matches no allow rule and no relative
+//     pattern, but every deny or ask rule with an absolute pattern, since
+//     it may lead there. A URL is matched as the server
 //     reads it: host in lower case without its default port or user
 //     info, path decoded with its dot segments resolved, no fragment
 //     ("https://H:443/docs/../admin" is "https://h/admin"). Every
@@ -518,7 +522,8 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 			if !p.ok {
 				return false
 			}
-			if p.dir && !covers(r.pathGlob, p.path) || !p.dir && !matchPath(r.pathGlob, p.path) {
+			name := r.nameOf(p)
+			if p.dir && !covers(r.pathGlob, name) || !p.dir && !matchPath(r.pathGlob, name) {
 				return false
 			}
 		}
@@ -534,11 +539,24 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 			// /etc/**).
 			return true
 		}
-		if p.ok && (matchPath(r.pathGlob, p.path) || sandbox.MatchWithin(r.pathGlob, p.path) || p.dir && matchBelow(r.pathGlob, p.path)) {
+		if !p.ok {
+			continue
+		}
+		if name := r.nameOf(p); matchPath(r.pathGlob, name) || sandbox.MatchWithin(r.pathGlob, name) || p.dir && matchBelow(r.pathGlob, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// nameOf is the form of p the rule's pattern matches: the path on the host
+// for an absolute pattern when p was resolved in a workspace, else the
+// canonical path.
+func (r *rule) nameOf(p pathSubject) string {
+	if p.host != "" && strings.HasPrefix(r.pathGlob, "/") {
+		return p.host
+	}
+	return p.path
 }
 
 // maxBraceAlternatives bounds the patterns a rule's braces expand to for
