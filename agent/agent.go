@@ -150,7 +150,8 @@ type Transcript struct {
 var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 
 // Run drives the loop from messages until the model answers without calls.
-// The transcript is returned in every case, also with an error.
+// The transcript is returned in every case, also with an error. A turn
+// whose calls share an id is a model error: none of its calls runs.
 func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
 	tr := &Transcript{Messages: slices.Clone(messages)}
 	if model == nil {
@@ -218,6 +219,10 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 				c.Principal = opts.Principal
 			}
 		}
+		if err := uniqueIDs(reply.Calls); err != nil {
+			tr.Stop = StopModelError
+			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
+		}
 		tr.Messages = append(tr.Messages, reply)
 		if len(reply.Calls) == 0 {
 			tr.Final = reply.Text
@@ -234,6 +239,24 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 		tr.Steps = append(tr.Steps, step)
 		tr.Messages = append(tr.Messages, Message{Role: RoleTool, Results: results})
 	}
+}
+
+// uniqueIDs refuses a turn whose calls share an id: their results could
+// not be matched to them (the provider refuses the next request, after
+// the calls ran), nor could the audit trail, history and approvals tell
+// them apart.
+func uniqueIDs(calls []tool.Call) error {
+	if len(calls) < 2 {
+		return nil
+	}
+	seen := make(map[string]int, len(calls))
+	for i, c := range calls {
+		if j, ok := seen[c.ID]; ok {
+			return fmt.Errorf("calls #%d (%s) and #%d (%s) have the same id %q: nothing was run; a model's calls of one turn need distinct ids", j, calls[j].Name, i, c.Name, c.ID)
+		}
+		seen[c.ID] = i
+	}
+	return nil
 }
 
 // runCalls answers undeclared tools with not-found results and runs the

@@ -13,8 +13,9 @@
 //
 // Results a model reads are compact: structured output as JSON, otherwise
 // the text; errors as "error [code]: message" with a retry hint; truncated
-// output marked as such. Malformed payloads (a call with no id or name, a
-// payload that is not JSON) are errors that say what is wrong; arguments
+// output marked as such. Malformed payloads (a call with no id or name,
+// two calls with the same id, a payload that is not JSON) are errors that
+// say what is wrong; arguments
 // that are not JSON become calls the executor answers with an
 // invalid-arguments result the model can correct; never panics.
 //
@@ -189,6 +190,23 @@ func needName(kind string, i int, name string) error {
 	return nil
 }
 
+// uniqueIDs refuses calls of one turn that share an id: their results
+// could not be told apart (the provider matches results to calls by id),
+// nor could the audit trail, history and approvals tell the calls apart.
+func uniqueIDs(kind string, calls []tool.Call) ([]tool.Call, error) {
+	if len(calls) < 2 {
+		return calls, nil
+	}
+	seen := make(map[string]int, len(calls))
+	for i, c := range calls {
+		if j, ok := seen[c.ID]; ok {
+			return nil, fmt.Errorf("wire: %s #%d has the same id %q as #%d: the results could not be matched to the calls", kind, i, c.ID, j)
+		}
+		seen[c.ID] = i
+	}
+	return calls, nil
+}
+
 func resultID(r *tool.Result, i int) (string, error) {
 	if r == nil {
 		return "", fmt.Errorf("wire: result #%d is nil", i)
@@ -220,7 +238,13 @@ type oaiToolCall struct {
 
 // Calls reads an assistant message ({"role":"assistant","tool_calls":[...]}),
 // or a whole chat completion ({"choices":[{"message":...}]}, first choice).
-func (openAIChat) Calls(payload []byte) ([]tool.Call, error) { return openAIChatCalls(payload, true) }
+func (openAIChat) Calls(payload []byte) ([]tool.Call, error) {
+	calls, err := openAIChatCalls(payload, true)
+	if err != nil {
+		return nil, err
+	}
+	return uniqueIDs("openai tool call", calls)
+}
 
 // openAIChatCalls reads a message, or with completion a whole completion
 // too. The message of a completion's choice is only a message: a "choices"
@@ -330,7 +354,7 @@ func (openAIResponses) Calls(payload []byte) ([]tool.Call, error) {
 			// later: not a function call, skipped.
 		}
 	}
-	return calls, nil
+	return uniqueIDs("function_call item", calls)
 }
 
 // Results renders one function_call_output item per result.
@@ -391,7 +415,7 @@ func (anthropic) Calls(payload []byte) ([]tool.Call, error) {
 			// server tools' result blocks and types added later: skipped.
 		}
 	}
-	return calls, nil
+	return uniqueIDs("tool_use block", calls)
 }
 
 // Results renders one user message holding a tool_result block per result.
@@ -422,6 +446,18 @@ func (gemini) Name() string { return "gemini" }
 // functionCall parts. Gemini may omit call ids; a missing id becomes
 // "<name>#<index>", which Results sends back as the id.
 func (gemini) Calls(payload []byte) ([]tool.Call, error) {
+	calls, err := geminiCalls(payload, true)
+	if err != nil {
+		return nil, err
+	}
+	return uniqueIDs("gemini functionCall", calls)
+}
+
+// geminiCalls reads a content, or with response a whole response too. The
+// content of a response's candidate is only a content: a "candidates"
+// inside it is not read (it would run calls the transcript does not show,
+// and each level of nesting would parse the rest again).
+func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 	var c struct {
 		Parts      []map[string]json.RawMessage `json:"parts"`
 		Candidates []struct {
@@ -433,7 +469,7 @@ func (gemini) Calls(payload []byte) ([]tool.Call, error) {
 	if err := json.Unmarshal(payload, &c); err != nil {
 		return nil, fmt.Errorf("wire: gemini content is not JSON: %v", err)
 	}
-	if len(c.Candidates) > 0 {
+	if response && len(c.Candidates) > 0 {
 		cand := c.Candidates[0]
 		if len(bytes.TrimSpace(cand.Content)) == 0 || string(bytes.TrimSpace(cand.Content)) == "null" {
 			if cand.FinishReason == "" || cand.FinishReason == "STOP" {
@@ -448,7 +484,7 @@ func (gemini) Calls(payload []byte) ([]tool.Call, error) {
 			}
 			return nil, fmt.Errorf("%s", msg)
 		}
-		return gemini{}.Calls(cand.Content)
+		return geminiCalls(cand.Content, false)
 	}
 	var calls []tool.Call
 	for i, p := range c.Parts {
@@ -547,7 +583,7 @@ func (mcpCodec) Calls(payload []byte) ([]tool.Call, error) {
 		}
 		calls = append(calls, tool.Call{ID: id, Name: r.Params.Name, Args: rawOrEmpty(r.Params.Arguments)})
 	}
-	return calls, nil
+	return uniqueIDs("mcp request", calls)
 }
 
 // Results renders a CallToolResult per result: content blocks, the
