@@ -351,3 +351,28 @@ func TestAttackMoreCommandLinePasswords(t *testing.T) {
 		assert.JSONEq(t, tc.want, string(out), "Args(%s)", tc.in)
 	}
 }
+
+// Passwords in XML elements, .netrc entries and Oracle's
+// user/password@database: each was kept in plain text in an error
+// message or an argument.
+func TestAttackXMLNetrcOracle(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"<server><id>r</id><username>u</username><password>p w</password></server>",
+			"<server><id>r</id><username>u</username><password>" + Mask + "</password></server>"},
+		{`<ns:Token kind="x">hunter2</ns:Token>`, `<ns:Token kind="x">` + Mask + `</ns:Token>`},
+		{"machine api.x.com\n  login bob\n  password hunter2\n", "machine api.x.com\n  login bob\n  password " + Mask + "\n"},
+		{"default login bob password hunter2", "default login bob password " + Mask},
+		{"sqlplus -S scott/hunter2@orcl @run.sql", "sqlplus -S scott/" + Mask + "@orcl @run.sql"},
+		{"rman target sys/hunter2@db", "rman target sys/" + Mask + "@db"},
+		{"jdbc:oracle:thin:scott/hunter2@h:1521/db", "jdbc:oracle:thin:scott/" + Mask + "@h:1521/db"},
+		// Not passwords.
+		{"<author>ada</author><token></token>", "<author>ada</author><token></token>"},
+		{"<token>x</tokens>", "<token>x</tokens>"},
+		{"the machine has no password set", "the machine has no password set"},
+		{"sqlplus / as sysdba", "sqlplus / as sysdba"},
+		{"sqlplus /nolog @dir/x.sql", "sqlplus /nolog @dir/x.sql"},
+		{"jdbc:oracle:thin:@h:1521/db", "jdbc:oracle:thin:@h:1521/db"},
+	} {
+		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
+	}
+}

@@ -56,6 +56,12 @@ var shapeRules = []struct {
 	{[]string{"smbclient"}, regexp.MustCompile(`(\bsmbclient\b[^|;&\n]*?\s(?:-U|--user)(?:\s+|=)['"]?[^\s%'"]*%)([^\s'"]+)`), "${1}" + Mask},
 	{[]string{"zip"}, regexp.MustCompile(`(\b(?:zip|unzip|zipcloak)\b[^|;&\n]*?\s-P\s+)(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"7z ", "7za", "7zr"}, regexp.MustCompile(`(\b7z[ar]?\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
+	// A .netrc entry's password (machine HOST login USER password PW),
+	// and Oracle's user/password@database (sqlplus and the other clients,
+	// thin JDBC URLs).
+	{[]string{"machine", "default"}, regexp.MustCompile(`(\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+)(\S+)`), "${1}" + Mask},
+	{[]string{"sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl"}, regexp.MustCompile(`(\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b[^|;&\n]*?\s['"]?[A-Za-z0-9_$#.]+/)([^\s@'"/]+)`), "${1}" + Mask},
+	{[]string{"jdbc:oracle:"}, regexp.MustCompile(`(jdbc:oracle:[a-z]+:[A-Za-z0-9_$#.]+/)[^\s@'"/]+@`), "${1}" + Mask + "@"},
 	// Well-known key shapes.
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}`), "${1}" + Mask},                                        // AWS access key id
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
@@ -69,6 +75,21 @@ var shapeRules = []struct {
 	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask},                       // Stripe keys
 	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                                       // Hugging Face tokens
 	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}" + Mask},                // JWTs
+}
+
+// xmlElement is an XML element holding text only: <password>PW</password>,
+// <ns:Token attr="x">PW</ns:Token> (Maven settings, SOAP, XML configs).
+var xmlElement = regexp.MustCompile(`<([A-Za-z_][\w:.-]*)(\s[^<>]*)?>([^<]*)</([A-Za-z_][\w:.-]*)\s*>`)
+
+// maskXMLElement masks the text of an element whose name (without its
+// namespace prefix) looks secret.
+func maskXMLElement(m string) string {
+	sub := xmlElement.FindStringSubmatch(m)
+	name := sub[1][strings.LastIndexByte(sub[1], ':')+1:]
+	if sub[1] != sub[4] || strings.TrimSpace(sub[3]) == "" || sub[3] == Mask || !LooksSecret(name) {
+		return m
+	}
+	return "<" + sub[1] + sub[2] + ">" + Mask + m[strings.LastIndex(m, "</"):]
 }
 
 // mayHavePair reports whether maskPairs could find a pair in s: it needs a
@@ -109,6 +130,9 @@ func stringRules(s string) string {
 		if containsAny(s, r.hints) {
 			s = r.re.ReplaceAllString(s, r.repl)
 		}
+	}
+	if strings.Contains(s, "</") {
+		s = xmlElement.ReplaceAllStringFunc(s, maskXMLElement)
 	}
 	if mayHavePair(s) {
 		s = maskPairs(s)
