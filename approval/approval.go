@@ -46,6 +46,23 @@ import (
 // demand too (fail closed), with a generic reason.
 const RequiredKey = "approval.required"
 
+// JudgeKey is the extension.Request value key under which an extension
+// outside the approval extension that judges a call's arguments (the
+// policy extension: path rules and sizes) leaves an ArgsJudge. Arguments
+// an approver gives in place of the model's (a Modify decision) never
+// passed that extension: the approval extension has the judge judge them,
+// and refuses the modification it refuses. Any other value type refuses
+// every modification (fail closed).
+const JudgeKey = "approval.judge"
+
+// ArgsJudge judges arguments the way the extension that left it under
+// JudgeKey judged the model's: call is the call with the new arguments, t
+// the called tool and spec its spec. A non-nil error refuses them; its
+// message says why, for the model.
+type ArgsJudge interface {
+	JudgeArgs(call tool.Call, t tool.Tool, spec *tool.Spec) error
+}
+
 // Approver decides whether a call may run. Implementations must honour ctx:
 // when it is done they return its error promptly. An error, like any
 // Decision other than an approval or a valid modification, means the call

@@ -23,8 +23,9 @@
 //     "approval" of the call span; this package imports no tracing library.
 //  5. A modification is validated against the tool's input schema and
 //     judged again by the approval policy (what it refuses, a deny rule or a
-//     blocked command, does not run whoever wrote it); the call runs with
-//     the new arguments and its result records it in
+//     blocked command, does not run whoever wrote it) and by the judge an
+//     extension outside left under approval.JudgeKey (the governance
+//     policy's path and size rules); the call runs with the new arguments and its result records it in
 //     Metadata["approval"] (decision, decided_by, modified, the hash of the
 //     original arguments).
 //
@@ -35,7 +36,7 @@
 // error or panic, a cancelled context, the approval timeout, a zero,
 // unknown, abstaining or malformed decision, a modification without
 // arguments, with arguments the schema refuses, or with arguments the
-// approval policy refuses. When the approval set-up
+// approval policy or the governance policy (approval.JudgeKey) refuses. When the approval set-up
 // itself fails (no approver, an approver's error or panic, a malformed
 // decision), the model reads only that the call did not run and should not
 // be retried now; what broke is the error's cause (tool.Error.Err), which
@@ -328,6 +329,25 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			e.decided(ctx, req, approval.Deny, "policy", msg, latency)
 			meta["decision"], meta["error"], meta["rule"] = "deny", msg, mev.Rule
 			return deny(req, "policy", msg, meta)
+		}
+		// The extensions outside (the governance policy) judged only the
+		// model's arguments; one that left its judge judges these.
+		if v, ok := req.Get(approval.JudgeKey); ok {
+			judge, isJudge := v.(approval.ArgsJudge)
+			var jerr error
+			if !isJudge {
+				jerr = fmt.Errorf("an extension left a %T under %s, not an approval.ArgsJudge, so no modification can be judged", v, approval.JudgeKey)
+			} else {
+				c := req.Call
+				c.Args = args
+				jerr = judge.JudgeArgs(c, req.Tool, req.Spec)
+			}
+			if jerr != nil {
+				msg := fmt.Sprintf("the arguments %s gave in place of the model's are refused, so the call did not run: %v", who(d), jerr)
+				e.decided(ctx, req, approval.Deny, "policy", msg, latency)
+				meta["decision"], meta["error"] = "deny", msg
+				return deny(req, "policy", msg, meta)
+			}
 		}
 		req.Call.Args = args
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)

@@ -96,7 +96,9 @@
 // refused: the policy records the fact for the approval extension with
 // req.Set(approval.RequiredKey, "policy rule <name>: mode <mode> requires approval").
 // The policy also writes the current mode into req.Call.Mode for the
-// extensions further in.
+// extensions further in, and, when its rules look at the arguments, leaves
+// itself under approval.JudgeKey (JudgeArgs): arguments an approver gives
+// in place of the model's are judged by the same rules before they run.
 package policy
 
 import (
@@ -459,8 +461,43 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 		if reason := p.approvalReason(mode, req.Spec.Name); reason != "" {
 			req.Set(approval.RequiredKey, reason)
 		}
+		if p.judgesArgs(req.Spec.Name) {
+			// Arguments an approver gives in place of these (a Modify
+			// decision) are judged by the same rules (JudgeArgs).
+			req.Set(approval.JudgeKey, p)
+		}
 		return next(ctx, req)
 	}
+}
+
+// judgesArgs reports whether the rules for the tool look at its arguments
+// (sizes or paths), not only at the mode.
+func (p *Policy) judgesArgs(name string) bool {
+	cfg := p.cfg.Load()
+	for _, r := range []*toolRule{cfg.tools[name], &cfg.global} {
+		if r != nil && (r.maxArgBytes > 0 || len(r.fieldMax) > 0 || len(r.allowedPaths)+len(r.forbiddenPaths) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// JudgeArgs implements approval.ArgsJudge, which Wrap leaves for the
+// approval extension under approval.JudgeKey: it judges call.Args for the
+// tool t as Wrap judged the model's arguments, in call.Mode (the mode Wrap
+// wrote into the call; the current mode when it is empty), so a
+// modification an approver makes is held to the same rules. It returns
+// the refusal Wrap would have given, or nil.
+func (p *Policy) JudgeArgs(call tool.Call, t tool.Tool, spec *tool.Spec) error {
+	if spec == nil {
+		return tool.NewError(tool.CodePolicyDenied, "policy: the call carries no tool spec, so its arguments cannot be judged")
+	}
+	mode := call.Mode
+	if mode == "" {
+		mode = p.Mode()
+	}
+	_, err := p.evaluate(mode, spec, p.workspaceOf(t), call.Args)
+	return err
 }
 
 func (p *Policy) approvalReason(mode, name string) string {
