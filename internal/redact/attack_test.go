@@ -376,3 +376,23 @@ func TestAttackXMLNetrcOracle(t *testing.T) {
 		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
 	}
 }
+
+// A secret masked inside a string (curl's -u, a URL's password, a token
+// in a header) is a secret value too: where the tool echoes it alone in
+// its error ("401 for PW"), Scrub masks it. SecretValues returned only
+// values masked whole, so the echo was kept in plain text.
+func TestAttackEchoOfSecretInsideString(t *testing.T) {
+	for _, tc := range []struct{ args, secret string }{
+		{`{"cmd":"curl -u me:hunter2abc https://x"}`, "hunter2abc"},
+		{`{"url":"postgres://u:hunter2abc@db/app"}`, "hunter2abc"},
+		{`{"h":"Authorization: Bearer tok-hunter2abc"}`, "tok-hunter2abc"},
+		{`{"argv":["curl","-u","me:hunter 2abc"]}`, "hunter 2abc"},
+		{`{"data":"{\"password\":\"hunter2abc\"}"}`, "hunter2abc"},
+		{`{"a":"x token=hunter2abc y password=p2p2p2p2 z"}`, "p2p2p2p2"},
+	} {
+		vals := SecretValues(json.RawMessage(tc.args), nil)
+		assert.Contains(t, vals, tc.secret, tc.args)
+		assert.Equal(t, "server said: [REDACTED] is wrong", Scrub("server said: "+tc.secret+" is wrong", vals), tc.args)
+	}
+	assert.Empty(t, SecretValues(json.RawMessage(`{"cmd":"ls -la","u":"https://x/y"}`), nil))
+}

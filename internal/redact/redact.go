@@ -352,8 +352,9 @@ func lookup(paths []string) *Redactor {
 // mask ordinary words and numbers.
 const minEcho = 4
 
-// SecretValues returns the values Args masks as a whole in args (strings
-// and numbers, and those inside masked objects and arrays), so that where
+// SecretValues returns the values Args masks in args (strings and numbers
+// masked whole, those inside masked objects and arrays, and the parts of
+// strings masked inside them: the password of "curl -u me:pw"), so that where
 // a tool echoes one (an error message: "pin 1234 rejected") Scrub can mask
 // it. With paths that do not compile, every value counts (fail safe).
 func SecretValues(args json.RawMessage, paths []string) []string {

@@ -75,6 +75,9 @@ func (w *rewriter) value(n *node) error {
 			red = stringRules(red)
 		}
 		if red != string(content) {
+			if w.found != nil {
+				*w.found = append(*w.found, maskedParts(string(text), red)...)
+			}
 			// A secret inside the string: rewrite the string, the rest kept.
 			if w.out == nil {
 				w.out = make([]byte, 0, len(w.in)+16)
@@ -358,7 +361,11 @@ func (w *rewriter) argv(open, outAt, lastAt int, maskedAt []int) {
 	}
 	for i := range words {
 		if parts[i] != line[i] {
+			before := words[i]
 			words[i] = argvShow.Replace(parts[i])
+			if w.found != nil {
+				*w.found = append(*w.found, maskedParts(before, words[i])...)
+			}
 		}
 	}
 	// Write the array again: out back to where it stood before it (when
@@ -375,6 +382,32 @@ func (w *rewriter) argv(open, outAt, lastAt int, maskedAt []int) {
 	enc, _ := json.Marshal(words)
 	w.out = append(w.out, enc...)
 	w.last = w.i
+}
+
+// maskedParts returns the parts of orig that red, orig with spans masked,
+// replaced by the mask: the secrets found inside a string, for
+// SecretValues.
+func maskedParts(orig, red string) []string {
+	var out []string
+	segs := strings.Split(red, Mask)
+	if !strings.HasPrefix(orig, segs[0]) {
+		return nil
+	}
+	pos := len(segs[0])
+	for i, seg := range segs[1:] {
+		k := strings.Index(orig[pos:], seg)
+		if i == len(segs)-2 {
+			k = len(orig) - pos - len(seg) // the last one ends the string
+		}
+		if k < 0 || !strings.HasPrefix(orig[pos+k:], seg) {
+			return out
+		}
+		if k > 0 {
+			out = append(out, orig[pos:pos+k])
+		}
+		pos += k + len(seg)
+	}
+	return out
 }
 
 // argvHide writes an argv word's blanks, quotes and shell separators as
