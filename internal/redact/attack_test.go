@@ -396,3 +396,22 @@ func TestAttackEchoOfSecretInsideString(t *testing.T) {
 	}
 	assert.Empty(t, SecretValues(json.RawMessage(`{"cmd":"ls -la","u":"https://x/y"}`), nil))
 }
+
+// Passwords in SQL: a quoted literal after PASSWORD, a user's IDENTIFIED
+// BY. A psql -c or mysql -e argument kept them in plain text.
+func TestAttackSQLPasswords(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ALTER USER bob WITH PASSWORD 'hun''ter2';", "ALTER USER bob WITH PASSWORD " + Mask + ";"},
+		{"CREATE ROLE app LOGIN ENCRYPTED PASSWORD 'hunter2'", "CREATE ROLE app LOGIN ENCRYPTED PASSWORD " + Mask},
+		{"create user 'a'@'%' identified by 'hunter2';", "create user 'a'@'%' identified by " + Mask + ";"},
+		{"ALTER USER scott IDENTIFIED BY tiger;", "ALTER USER scott IDENTIFIED BY " + Mask + ";"},
+		{"CREATE USER x IDENTIFIED WITH mysql_native_password BY 'hunter2'", "CREATE USER x IDENTIFIED WITH mysql_native_password BY " + Mask},
+		// Not passwords.
+		{"password is required", "password is required"},
+		{"identified by the team", "identified by the team"},
+	} {
+		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
+	}
+	out := Args(json.RawMessage(`{"argv":["psql","-c","ALTER USER bob PASSWORD 'hunter2abc'"]}`), nil)
+	assert.NotContains(t, string(out), "hunter2abc")
+}

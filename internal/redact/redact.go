@@ -20,7 +20,8 @@
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
 //     -p, redis-cli -a, docker login -p, openssl -pass pass:pw, keytool
 //     -storepass, ldapsearch -w, sqlcmd -P, smbclient -U user%pw, zip -P,
-//     7z -ppw, sqlplus user/pw@db), .netrc entries, XML elements with a
+//     7z -ppw, sqlplus user/pw@db), SQL (PASSWORD 'pw', IDENTIFIED BY
+//     pw), .netrc entries, XML elements with a
 //     secret name (<password>pw</password>), values written below their
 //     YAML name ("password: |" and indented lines), and the key shapes of AWS,
 //     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of

@@ -56,6 +56,10 @@ var shapeRules = []struct {
 	{[]string{"smbclient"}, regexp.MustCompile(`(\bsmbclient\b[^|;&\n]*?\s(?:-U|--user)(?:\s+|=)['"]?[^\s%'"]*%)([^\s'"]+)`), "${1}" + Mask},
 	{[]string{"zip"}, regexp.MustCompile(`(\b(?:zip|unzip|zipcloak)\b[^|;&\n]*?\s-P\s+)(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"7z ", "7za", "7zr"}, regexp.MustCompile(`(\b7z[ar]?\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
+	// SQL: PASSWORD 'pw' (CREATE/ALTER USER or ROLE, any text with a
+	// quoted literal right after the word) and a user's IDENTIFIED BY pw.
+	{[]string{"password", "PASSWORD", "Password"}, regexp.MustCompile(`(?i)(\bpassword\s+)('(?:[^']|'')*'|"[^"]*")`), "${1}" + Mask},
+	{[]string{"identified", "IDENTIFIED", "Identified"}, regexp.MustCompile(`(?i)(\b(?:user|role|login)\b[^;\n]*?\bidentified\s+(?:with\s+\S+\s+)?by\s+)('(?:[^']|'')*'|"[^"]*"|[^\s'";]+)`), "${1}" + Mask},
 	// A .netrc entry's password (machine HOST login USER password PW),
 	// and Oracle's user/password@database (sqlplus and the other clients,
 	// thin JDBC URLs).
