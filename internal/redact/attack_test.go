@@ -415,3 +415,18 @@ func TestAttackSQLPasswords(t *testing.T) {
 	out := Args(json.RawMessage(`{"argv":["psql","-c","ALTER USER bob PASSWORD 'hunter2abc'"]}`), nil)
 	assert.NotContains(t, string(out), "hunter2abc")
 }
+
+// Slack's app-level (xapp-) and refresh (xoxe-) tokens were not a known
+// key shape.
+func TestAttackSlackAppTokens(t *testing.T) {
+	for _, s := range []string{
+		"SLACK_APP=xapp-1-A0123456789-0123456789012-abcdef0123456789",
+		"refresh xoxe-1-My0xLTEtMjM0NTY3ODkwMTIzNC0",
+	} {
+		got := String(s)
+		assert.Contains(t, got, Mask, s)
+		assert.NotContains(t, got, "0123456789012", s)
+		assert.NotContains(t, got, "My0xLTEtMjM0NTY3ODkwMTIzNC0", s)
+	}
+	assert.Equal(t, "xapp-store release", String("xapp-store release"))
+}

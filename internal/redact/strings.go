@@ -71,7 +71,7 @@ var shapeRules = []struct {
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
 	{[]string{"github_pat_"}, regexp.MustCompile(shapeStart + `github_pat_[A-Za-z0-9_]{20,}`), "${1}" + Mask},                                      // GitHub fine-grained tokens
 	{[]string{"sk-"}, regexp.MustCompile(shapeStart + `sk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`), "${1}" + Mask},                             // OpenAI and Anthropic keys
-	{[]string{"xox"}, regexp.MustCompile(shapeStart + `xox[abposr]-[A-Za-z0-9-]{10,}`), "${1}" + Mask},                                             // Slack tokens
+	{[]string{"xox", "xapp-"}, regexp.MustCompile(shapeStart + `(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`), "${1}" + Mask},                          // Slack tokens
 	{[]string{"hooks.slack.com"}, regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/]+`), Mask},                                    // Slack webhooks
 	{[]string{"AIza"}, regexp.MustCompile(shapeStart + `AIza[0-9A-Za-z_-]{30,}`), "${1}" + Mask},                                                   // Google API keys
 	{[]string{"glpat-"}, regexp.MustCompile(shapeStart + `glpat-[0-9A-Za-z_-]{20,}`), "${1}" + Mask},                                               // GitLab tokens
