@@ -430,3 +430,23 @@ func TestAttackSlackAppTokens(t *testing.T) {
 	}
 	assert.Equal(t, "xapp-store release", String("xapp-store release"))
 }
+
+// A secret name whose value is an object or array inside a text (JSON
+// after a prefix in an error message, escaped JSON, password=[pw]): the
+// rule left the value to be "found on its own", and nothing inside named
+// it. It is masked whole, as Args masks a secret key's value.
+func TestAttackBracketedValueInText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`bad request: {"password": ["hunter2"], "user": "bob"}`, `bad request: {"password": ` + Mask + `, "user": "bob"}`},
+		{`body {"auth": {"user": "bob", "pw": "hunter2"}} rejected`, `body {"auth": ` + Mask + `} rejected`},
+		{`{\"password\":[\"hunter2\"],\"u\":1}`, `{\"password\":` + Mask + `,\"u\":1}`},
+		{"password=[hunter2] user=x", "password=" + Mask + " user=x"},
+		{"password={hunter2}", "password=" + Mask},
+		// Not closed within the word: left alone, and the text stays
+		// linear in its length however many there are.
+		{"password=[unclosed and more", "password=[unclosed and more"},
+		{strings.Repeat("password=[", 3), strings.Repeat("password=[", 3)},
+	} {
+		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
+	}
+}

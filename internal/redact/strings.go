@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -308,8 +309,8 @@ func isUpperName(name string) bool {
 // (at any depth of escaping: ", \", \\\") runs to its closing quote, or to
 // the end of the line when there is none; an unquoted one to white space
 // or a delimiter. A scheme word (Bearer, Basic) takes the word after it
-// too. A value that opens an object or array, or is already masked, is
-// empty: what is inside is found on its own.
+// too. An object or array runs to its end (bracketEnd), as Args masks a
+// secret key's object or array whole. A value already masked is empty.
 func valueSpan(s string, i int) (int, int) {
 	rest := s[i:]
 	q := 0
@@ -332,7 +333,16 @@ func valueSpan(s string, i int) (int, int) {
 		start := i + q + 1
 		return start, start + end
 	}
-	if q > 0 || rest == "" || rest[0] == '{' || rest[0] == '[' || strings.HasPrefix(rest, Mask) {
+	if q > 0 || rest == "" || strings.HasPrefix(rest, Mask) {
+		return 0, 0
+	}
+	if rest[0] == '{' || rest[0] == '[' {
+		// An object or array is masked whole, as Args masks the value of a
+		// secret key: JSON ({"password": ["pw"]}) or its closing bracket
+		// on the same line (password=[pw]).
+		if n := bracketEnd(rest); n > 0 {
+			return i, i + n
+		}
 		return 0, 0
 	}
 	end := unquotedEnd(rest)
@@ -354,8 +364,12 @@ func valueSpan(s string, i int) (int, int) {
 // name's line.
 func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 	rest := s[valAt:]
-	k := strings.IndexAny(rest, "\r\n")
-	if k < 0 || strings.Trim(rest[:k], "|>-+0123456789 \t") != "" || (k > 0 && rest[0] != '|' && rest[0] != '>') {
+	k := 0 // the line's end must follow: nothing, or a block indicator
+	if k < len(rest) && (rest[k] == '|' || rest[k] == '>') {
+		for k++; k < len(rest) && strings.IndexByte("-+0123456789 \t", rest[k]) >= 0; k++ {
+		}
+	}
+	if k == len(rest) || (rest[k] != '\r' && rest[k] != '\n') {
 		return 0, 0, false
 	}
 	rest = rest[k:]
@@ -381,6 +395,32 @@ func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 		rest = s[at:]
 	}
 	return start, end, ok
+}
+
+// bracketEnd returns the length of the object or array s starts with: a
+// JSON value (of at most 64 KiB), or else up to the bracket that closes it
+// within the word (256 bytes, no blank); 0 when there is none. The bounds
+// keep a text of many unclosed "password=[" linear.
+func bracketEnd(s string) int {
+	d := json.NewDecoder(strings.NewReader(s[:min(len(s), 64<<10)]))
+	var v json.RawMessage
+	if d.Decode(&v) == nil {
+		return int(d.InputOffset())
+	}
+	depth := 0
+	for i := 0; i < min(len(s), 256); i++ {
+		switch s[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case ' ', '\t', '\r', '\n':
+			return 0
+		}
+	}
+	return 0
 }
 
 func unquotedEnd(s string) int {
