@@ -450,3 +450,16 @@ func TestAttackBracketedValueInText(t *testing.T) {
 		assert.Equal(t, tc.want, String(tc.in), "String(%q)", tc.in)
 	}
 }
+
+// Azure API Management's subscription key header was not a secret name.
+func TestAttackSubscriptionKey(t *testing.T) {
+	for _, name := range []string{"Ocp-Apim-Subscription-Key", "subscription_key", "subscriptionKey"} {
+		assert.True(t, LooksSecret(name), name)
+	}
+	for _, name := range []string{"subscription", "subscription_id", "subscriptions"} {
+		assert.False(t, LooksSecret(name), name)
+	}
+	out := Args(json.RawMessage(`{"headers":{"Ocp-Apim-Subscription-Key":"hunter2abc"}}`), nil)
+	assert.NotContains(t, string(out), "hunter2abc")
+	assert.Equal(t, "-H Ocp-Apim-Subscription-Key:"+Mask, String("-H Ocp-Apim-Subscription-Key:hunter2abc"))
+}

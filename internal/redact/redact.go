@@ -448,7 +448,8 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 //     ("pass word", PassWord, "mot de passe");
 //   - two adjacent words are "api key", "private key", "priv key", "ssh
 //     key", "access key", "secret key", "signing key", "master key",
-//     "encryption key" or "hmac key";
+//     "encryption key", "hmac key" or "subscription key" (Azure's
+//     Ocp-Apim-Subscription-Key);
 //   - the last word is token or ends in token (access_token, refreshToken,
 //     githubtoken; max_tokens and token_count are not).
 //
@@ -570,7 +571,7 @@ func classify(w []byte) wordKind {
 		"passwort", "kennwort", "contraseña", "contrasena", "motdepasse", "senha", "wachtwoord", "haslo", "hasło",
 		"lösenord", "losenord", "salasana", "пароль", "密码", "密碼", "パスワード", "비밀번호":
 		return kindSecret
-	case "api", "private", "priv", "ssh", "access", "signing", "master", "encryption", "hmac":
+	case "api", "private", "priv", "ssh", "access", "signing", "master", "encryption", "hmac", "subscription":
 		return kindKeyPrefix
 	case "key":
 		return kindKey
