@@ -161,9 +161,15 @@ func clip(s string) string {
 
 // argsFromString turns OpenAI's string-encoded arguments into raw JSON. A
 // string that is not JSON is kept as is: the executor answers it with an
-// invalid-arguments result the model can correct.
-func argsFromString(s string) json.RawMessage {
-	if strings.TrimSpace(s) == "" {
+// invalid-arguments result the model can correct. Arguments sent as JSON
+// itself rather than in a string (some compatible servers do) are taken
+// as they are; null or missing ones are {}.
+func argsFromString(raw json.RawMessage) json.RawMessage {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' {
+		return rawOrEmpty(raw)
+	}
+	if json.Unmarshal(raw, &s) != nil || strings.TrimSpace(s) == "" {
 		return json.RawMessage("{}")
 	}
 	return json.RawMessage(s)
@@ -227,8 +233,8 @@ type oaiToolCall struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
 	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
 	} `json:"function"`
 	Custom struct {
 		Name  string `json:"name"`
@@ -329,10 +335,10 @@ func (openAIResponses) Calls(payload []byte) ([]tool.Call, error) {
 	var calls []tool.Call
 	for i, raw := range items {
 		var it struct {
-			Type      string `json:"type"`
-			CallID    string `json:"call_id"`
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
+			Type      string          `json:"type"`
+			CallID    string          `json:"call_id"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
 		}
 		if err := json.Unmarshal(raw, &it); err != nil {
 			return nil, fmt.Errorf("wire: openai responses item #%d is not an object: %v", i, err)
