@@ -12,7 +12,7 @@ import (
 // shown as an escape instead — C0 controls (\r, \n and \t included), DEL,
 // C1 controls, bidirectional overrides and isolates, zero-width and
 // invisible characters (every Unicode format character, category Cf), line
-// and paragraph separators — and a byte that is
+// and paragraph separators, spaces other than U+0020 — and a byte that is
 // not UTF-8 as \xNN. Then what is shown is what will run: ESC[2K cannot
 // erase a line, \r cannot write over it, U+202E cannot turn "exe.txt"
 // around. When anything is escaped, backslashes are doubled too, so the
@@ -36,12 +36,17 @@ func hidden(r rune, keepNewlines bool) bool {
 	case r == 0xad, r == 0x034f, r == 0x061c, r == 0x115f, r == 0x1160, r == 0x180e,
 		r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2060 && r <= 0x206f,
 		r == 0x3164, r >= 0xfe00 && r <= 0xfe0f, r == 0xfeff, r == 0xffa0, r >= 0xfff9 && r <= 0xfffb,
-		r >= 0xe0000 && r <= 0xe007f, r >= 0xe0100 && r <= 0xe01ef,
+		r >= 0xfff0 && r <= 0xfff8, r >= 0xe0000 && r <= 0xe0fff,
 		r == 0x17b4, r == 0x17b5, r >= 0x180b && r <= 0x180f:
 		// Invisible text: soft hyphen, fillers, zero-width and bidi
 		// controls, variation selectors (Mongolian ones too), Khmer's
-		// inherent vowels, and Unicode tags (which can carry a whole hidden
-		// sentence).
+		// inherent vowels, Unicode tags (which can carry a whole hidden
+		// sentence) and the reserved code points around them and at
+		// U+FFF0, which renderers draw as nothing.
+		return true
+	case r > 0x80 && unicode.Is(unicode.Zs, r):
+		// Spaces other than ' ' (no-break, en, figure, ideographic, ...)
+		// look like one, but a shell reads them as part of a word.
 		return true
 	}
 	// Every other format character (category Cf): the format controls of

@@ -92,3 +92,19 @@ func TestVisibleEscapesEveryFormatCharacter(t *testing.T) {
 	assert.Equal(t, `a\U0001d173b`, Visible("a\U0001D173b"))
 	assert.Equal(t, "naïve café", Visible("naïve café"), "visible text is left alone")
 }
+
+// Spaces other than U+0020 look like one but are part of a word to a
+// shell ("rm -rf build\u00a0/" removes a directory named "build /"), and
+// reserved code points that every renderer draws as nothing (U+FFF0-FFF8,
+// the unassigned rest of the tags block up to U+E0FFF) hide text: all are
+// shown escaped. Seen shown raw before.
+func TestVisibleEscapesOtherSpacesAndIgnorables(t *testing.T) {
+	for _, r := range []rune{0xa0, 0x1680, 0x2000, 0x2007, 0x200a, 0x202f, 0x205f, 0x3000, 0xfff0, 0xfff8, 0xe0080, 0xe0fff} {
+		in := "a" + string(r) + "b"
+		got := Visible(in)
+		assert.NotEqual(t, in, got, "%U shown raw", r)
+		assert.NotContains(t, got, string(r), "%U shown raw", r)
+	}
+	assert.Equal(t, `rm -rf build\u00a0/`, Visible("rm -rf build\u00a0/"))
+	assert.Equal(t, "a b", Visible("a b"), "the space itself is left alone")
+}
