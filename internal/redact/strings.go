@@ -2,6 +2,8 @@ package redact
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -191,8 +193,16 @@ func containsAny(s string, subs []string) bool {
 // command-line flags (--name value) whose name looks secret. It is one pass
 // over s: each "=" or ":" looks back for its name, each flag forward.
 func maskPairs(s string) string {
+	out, _ := maskPairsWork(s)
+	return out
+}
+
+// maskPairsWork is maskPairs, also returning the bytes its JSON decoding
+// read (bracketEnd), which a test bounds.
+func maskPairsWork(s string) (string, int) {
 	var b strings.Builder
 	last := 0 // s[:last] is decided (copied to b, or masked)
+	var js jsonScan
 	for i := 0; i < len(s); i++ {
 		var nameStart, nameEnd, valAt int
 		switch c := s[i]; {
@@ -257,7 +267,7 @@ func maskPairs(s string) string {
 		if !(LooksSecret(name) || (terse && LooksSecretEnv(name))) {
 			continue
 		}
-		vs, ve := valueSpan(s, valAt)
+		vs, ve := valueSpan(s, valAt, &js)
 		if s[i] == ':' {
 			if bs, be, ok := blockValue(s, nameStart, valAt); ok {
 				vs, ve = bs, be
@@ -272,10 +282,29 @@ func maskPairs(s string) string {
 		i = ve - 1
 	}
 	if last == 0 {
-		return s
+		return s, js.read
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), js.read
+}
+
+// jsonScan keeps maskPairs' JSON decoding linear: a decode that fails
+// marks how far it read (to), and a value starting before that is not
+// decoded again (it lies inside text already read as a JSON prefix or
+// up to its error: {"password":{"password":... would otherwise decode
+// 64 KiB at each name, 1 MiB in 30 s). read counts the bytes decoded.
+type jsonScan struct{ to, read int }
+
+// countReader counts the bytes read from r into n.
+type countReader struct {
+	r io.Reader
+	n *int
+}
+
+func (c countReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	*c.n += k
+	return k, err
 }
 
 // isNameByte reports whether c can be part of a name: an ASCII letter,
@@ -311,7 +340,7 @@ func isUpperName(name string) bool {
 // or a delimiter. A scheme word (Bearer, Basic) takes the word after it
 // too. An object or array runs to its end (bracketEnd), as Args masks a
 // secret key's object or array whole. A value already masked is empty.
-func valueSpan(s string, i int) (int, int) {
+func valueSpan(s string, i int, js *jsonScan) (int, int) {
 	rest := s[i:]
 	q := 0
 	for q < len(rest) && rest[q] == '\\' {
@@ -340,7 +369,7 @@ func valueSpan(s string, i int) (int, int) {
 		// An object or array is masked whole, as Args masks the value of a
 		// secret key: JSON ({"password": ["pw"]}) or its closing bracket
 		// on the same line (password=[pw]).
-		if n := bracketEnd(rest); n > 0 {
+		if n := bracketEnd(rest, i, js); n > 0 {
 			return i, i + n
 		}
 		return 0, 0
@@ -397,15 +426,25 @@ func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 	return start, end, ok
 }
 
-// bracketEnd returns the length of the object or array s starts with: a
-// JSON value (of at most 64 KiB), or else up to the bracket that closes it
-// within the word (256 bytes, no blank); 0 when there is none. The bounds
-// keep a text of many unclosed "password=[" linear.
-func bracketEnd(s string) int {
-	d := json.NewDecoder(strings.NewReader(s[:min(len(s), 64<<10)]))
-	var v json.RawMessage
-	if d.Decode(&v) == nil {
-		return int(d.InputOffset())
+// bracketEnd returns the length of the object or array s (at offset at
+// of maskPairs' text) starts with: a JSON value (of at most 64 KiB, and
+// not starting inside text a failed decode read, js), or else up to the
+// bracket that closes it within the word (256 bytes, no blank); 0 when
+// there is none. The bounds keep a text of many unclosed "password=["
+// or nested {"password":{"password":... linear.
+func bracketEnd(s string, at int, js *jsonScan) int {
+	if at >= js.to {
+		window := s[:min(len(s), 64<<10)]
+		d := json.NewDecoder(countReader{strings.NewReader(window), &js.read})
+		var v json.RawMessage
+		err := d.Decode(&v)
+		if err == nil {
+			return int(d.InputOffset())
+		}
+		js.to = at + len(window)
+		if se := (*json.SyntaxError)(nil); errors.As(err, &se) && se.Offset > 0 && int(se.Offset) < len(window) {
+			js.to = at + int(se.Offset)
+		}
 	}
 	depth := 0
 	for i := 0; i < min(len(s), 256); i++ {
