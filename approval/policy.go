@@ -170,7 +170,8 @@ type Evaluation struct {
 // A rule with a pattern matches only calls that have a subject. Deny and
 // ask rules on command lines match the whole line from its start, however
 // it is spaced (blanks before it, runs of spaces or tabs, a
-// backslash-newline: " git  push" is git push); the
+// backslash-newline: " git  push" is git push) or quoted (gi""t push,
+// \git push, git${IFS}push, env git push: see shellPlain); the
 // classifier, which judges every command inside a line, is what catches a
 // dangerous command hidden behind a harmless one.
 type Policy struct {
