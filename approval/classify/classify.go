@@ -21,6 +21,11 @@ type Verdict struct {
 	// judged (a command substitution is judged before the command it is an
 	// argument of; a wrapper before the command it runs).
 	Commands []Command `json:"commands"`
+	// Incomplete is true when some of the line could not be judged: it
+	// does not parse (bash still runs the lines before a syntax error), or
+	// it is over a limit (Rules.Limits). Commands may then miss commands
+	// that the line runs. Level is at least Defaults.Invalid.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // Command is one simple command found in a command line.
@@ -183,11 +188,12 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.note(max(c.rules.Defaults.Invalid, Dangerous), fmt.Sprintf("internal error while classifying: %v", r))
+			s.incomplete = true
 			v = s.verdict()
 		}
 	}()
 	if len(command) > c.rules.Limits.MaxLength {
-		s.note(c.rules.Defaults.Invalid, fmt.Sprintf("command is %d bytes, longer than the limit of %d", len(command), c.rules.Limits.MaxLength))
+		s.invalid(fmt.Sprintf("command is %d bytes, longer than the limit of %d", len(command), c.rules.Limits.MaxLength))
 		return s.verdict()
 	}
 	if reason := hiddenText(command); reason != "" {
@@ -195,7 +201,7 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 	}
 	f, err := c.parse(command)
 	if err != nil {
-		s.note(c.rules.Defaults.Invalid, "cannot parse command: "+err.Error())
+		s.invalid("cannot parse command: " + err.Error())
 		return s.verdict()
 	}
 	if len(f.Stmts) == 0 {
@@ -301,14 +307,24 @@ type state struct {
 	links    bool           // the line makes links (ln, cp -s)
 	wrote    int            // files written (not standard streams)
 	linkers  int            // writes made by the commands that make links
+	// incomplete: some of the line was not judged (see Verdict.Incomplete).
+	incomplete bool
 }
 
 func (s *state) note(l Level, reason string) {
 	s.findings = append(s.findings, finding{l, reason})
 }
 
+// invalid notes a part of the line that could not be judged (it does not
+// parse, or is over a limit), at Defaults.Invalid: the verdict is
+// Incomplete.
+func (s *state) invalid(reason string) {
+	s.note(s.c.rules.Defaults.Invalid, reason)
+	s.incomplete = true
+}
+
 func (s *state) verdict() Verdict {
-	v := Verdict{Level: Safe, Commands: s.cmds}
+	v := Verdict{Level: Safe, Commands: s.cmds, Incomplete: s.incomplete}
 	all := s.findings
 	for _, c := range s.cmds {
 		v.Level = max(v.Level, c.Level)

@@ -148,7 +148,7 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		return info{}
 	}
 	if s.judged >= s.c.rules.Limits.MaxCommands {
-		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("more than %d commands", s.c.rules.Limits.MaxCommands))
+		s.invalid(fmt.Sprintf("more than %d commands", s.c.rules.Limits.MaxCommands))
 		s.stopped = true
 		return info{}
 	}

@@ -37,7 +37,7 @@ func (s *state) enter() bool {
 	}
 	s.nest++
 	if s.nest > s.c.rules.Limits.MaxNesting {
-		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("command nested more than %d levels deep", s.c.rules.Limits.MaxNesting))
+		s.invalid(fmt.Sprintf("command nested more than %d levels deep", s.c.rules.Limits.MaxNesting))
 		s.stopped = true
 		s.nest--
 		return false
@@ -534,7 +534,7 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case nil:
 		return info{}
 	default:
-		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("unsupported shell construct %T", cmd))
+		s.invalid(fmt.Sprintf("unsupported shell construct %T", cmd))
 		return s.nodeSubsts(cmd)
 	}
 }
@@ -934,16 +934,16 @@ func (s *state) reparse(text, via string) info {
 		return info{}
 	}
 	if s.depth+1 > s.c.rules.Limits.MaxDepth {
-		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("shell strings nested more than %d deep", s.c.rules.Limits.MaxDepth))
+		s.invalid(fmt.Sprintf("shell strings nested more than %d deep", s.c.rules.Limits.MaxDepth))
 		return info{}
 	}
 	if len(text) > s.c.rules.Limits.MaxLength {
-		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("shell string longer than %d bytes", s.c.rules.Limits.MaxLength))
+		s.invalid(fmt.Sprintf("shell string longer than %d bytes", s.c.rules.Limits.MaxLength))
 		return info{}
 	}
 	f, err := s.c.parse(text)
 	if err != nil {
-		s.note(s.c.rules.Defaults.Invalid, fmt.Sprintf("cannot parse the string run by %s: %v", via, err))
+		s.invalid(fmt.Sprintf("cannot parse the string run by %s: %v", via, err))
 		return info{}
 	}
 	oldSrc, oldVia, oldVars := s.src, s.via, s.vars
