@@ -171,9 +171,16 @@ type Evaluation struct {
 // ask rules on command lines match the whole line from its start, however
 // it is spaced (blanks before it, runs of spaces or tabs, a
 // backslash-newline: " git  push" is git push) or quoted (gi""t push,
-// \git push, git${IFS}push, env git push: see shellPlain); the
-// classifier, which judges every command inside a line, is what catches a
-// dangerous command hidden behind a harmless one.
+// \git push, git${IFS}push, env git push: see shellPlain), and every
+// simple command the line runs, as the default classifier's parser finds
+// them (classify.Verdict.Commands): after ; && || | or a line break, in
+// ( ), { }, $( ) and backquotes, in if, for and while bodies, behind
+// wrappers such as sudo, timeout or xargs, and inside bash -c, name and
+// arguments one space apart ("ls; git push" and "echo $(git push)" are
+// refused by shell(git push*); "echo git push" only mentions it). A line
+// that cannot all be read (it does not parse, and bash still runs the
+// lines before the error; or it is over the classifier's limits:
+// Verdict.Incomplete) is held by every deny and ask rule of its tool.
 type Policy struct {
 	mode      Mode
 	deny      []rule
@@ -442,6 +449,19 @@ type subject struct {
 	// or ask rule needed it (squeezedDone).
 	squeezed     string
 	squeezedDone bool
+	// inner are the simple commands of a command line (innerCommands),
+	// once a deny or ask rule needed them (innerDone).
+	inner     []string
+	unread    bool // the line cannot all be read: every such rule holds
+	innerDone bool
+}
+
+// unreadNote says why a rule held for a line that cannot all be read.
+func (sub *subject) unreadNote() string {
+	if !sub.unread {
+		return ""
+	}
+	return ": the command line cannot all be read (it does not parse, or is over a limit), so it may run what the rule names; send a complete, shorter command"
 }
 
 func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
@@ -480,7 +500,38 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	if !sub.squeezedDone {
 		sub.squeezed, sub.squeezedDone = squeezeBlanks(shellPlain(squeezeBlanks(sub.text))), true
 	}
-	return sub.squeezed != sub.text && r.textRE.MatchString(sub.squeezed)
+	if sub.squeezed != sub.text && r.textRE.MatchString(sub.squeezed) {
+		return true
+	}
+	// It holds for every simple command the line runs, wherever it is:
+	// after ; && || | or a line break, in ( ), { } and $( ), in a loop,
+	// behind sudo or timeout, inside bash -c.
+	// A line that cannot all be read may run what the rule names: bash
+	// runs the lines before a syntax error.
+	if !sub.innerDone {
+		sub.inner, sub.unread, sub.innerDone = innerCommands(sub.text)
+	}
+	return sub.unread || slices.ContainsFunc(sub.inner, r.textRE.MatchString)
+}
+
+// innerCommands returns the text of each simple command that the default
+// classifier finds in a command line (classify.Verdict.Commands): its
+// name and arguments, one space apart, and again with the command word as
+// written when that differs (/usr/bin/git push is also git push). unread
+// is the verdict's Incomplete: the line does not parse, or is over a
+// limit, and the list may miss some.
+func innerCommands(line string) (cmds []string, unread, done bool) {
+	v := classify.Default().Classify(line)
+	for _, c := range v.Commands {
+		if len(c.Args) == 0 {
+			continue
+		}
+		cmds = append(cmds, strings.Join(append([]string{c.Name}, c.Args[1:]...), " "))
+		if c.Args[0] != c.Name {
+			cmds = append(cmds, strings.Join(c.Args, " "))
+		}
+	}
+	return cmds, v.Incomplete, true
 }
 
 // shellPlain returns a command line with what the shell takes out before
@@ -704,7 +755,7 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 	}
 	if rulesApply {
 		if r := firstMatch(p.deny, t, req, &sub); r != nil {
-			return Evaluation{Action: ActionRefuse, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q refuses this call", r.text)}
+			return Evaluation{Action: ActionRefuse, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q refuses this call", r.text) + sub.unreadNote()}
 		}
 	}
 	if req.Level >= classify.Blocked || req.Level < classify.Safe {
@@ -716,7 +767,7 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 	}
 	if rulesApply {
 		if r := firstMatch(p.ask, t, req, &sub); r != nil {
-			return Evaluation{Action: ActionAsk, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q asks about this call", r.text)}
+			return Evaluation{Action: ActionAsk, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q asks about this call", r.text) + sub.unreadNote()}
 		}
 	}
 	if req.Spec.RequiresApproval {
