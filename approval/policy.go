@@ -181,6 +181,18 @@ type Evaluation struct {
 // that cannot all be read (it does not parse, and bash still runs the
 // lines before the error; or it is over the classifier's limits:
 // Verdict.Incomplete) is held by every deny and ask rule of its tool.
+// They fail closed where the shell decides at run time what runs: a word
+// the parser cannot read ($x, ${x:-git}, "${a[@]}", $(printf git), a glob
+// such as g*t or pu*, the arguments xargs adds) may be any text, so a rule
+// holds when the command could be one it names ("${x:-git} push" and
+// "git $(echo push)" are refused by shell(git push*), "git log $r" is
+// not); a line that feeds a shell or an interpreter code from its input
+// or a process substitution ("printf 'git push' | sh"), runs a script
+// the line writes, or uses a nameref is held by every rule; and a line
+// that runs other text as code (bash s.sh, source, eval, alias, hash -p,
+// python -c, make, parallel, PROMPT_COMMAND) is held by every rule whose
+// command word (git in git push*) the line's text names. They do not see
+// into programs (a Makefile, a script on disk written by an earlier call).
 type Policy struct {
 	mode      Mode
 	deny      []rule
@@ -201,6 +213,11 @@ type rule struct {
 	// everything under it, * stays within one segment.
 	pathGlob string
 	textRE   *regexp.Regexp // pattern against a text subject
+	// glob is the pattern's bytes with anyText for each run of *, and
+	// head its first literal word's base name, for deny and ask rules on
+	// lines that compute what they run (rule.meets, rule.named).
+	glob []int16
+	head string
 	// stopOps: an allow rule (or always-approve tool). Its wildcards stop
 	// at shell control operators, and it matches a call only when it
 	// matches every path subject, a directory only when it covers all of
@@ -410,6 +427,18 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 		if r.textRE, err = regexp.Compile(`^(?s:` + globRE(pat, wild, wild) + `)$`); err != nil {
 			return r, err
 		}
+		if !r.stopOps {
+			for i := 0; i < len(pat); i++ {
+				if pat[i] != '*' {
+					r.glob = append(r.glob, int16(pat[i]))
+				} else if len(r.glob) == 0 || r.glob[len(r.glob)-1] != anyText {
+					r.glob = append(r.glob, anyText)
+				}
+			}
+			if f := strings.Fields(strings.ReplaceAll(pat, "*", " ")); len(f) > 0 {
+				r.head = path.Base(f[0])
+			}
+		}
 	}
 	return r, nil
 }
@@ -454,10 +483,17 @@ type subject struct {
 	inner     []string
 	unread    bool // the line cannot all be read: every such rule holds
 	innerDone bool
+	line      lineCommands // what readLine found, once innerDone
+	// opaque: a rule held because the line computes what it runs
+	// (lineCommands.wild, shellInput, runsCode).
+	opaque bool
 }
 
 // unreadNote says why a rule held for a line that cannot all be read.
 func (sub *subject) unreadNote() string {
+	if sub.opaque {
+		return ": the command line computes a command word at run time (a variable, $( ), a glob, input to xargs) or runs text as code (piped into a shell, a script, an alias, eval, another language), so it may run what the rule names; write the command and its arguments out literally"
+	}
 	if !sub.unread {
 		return ""
 	}
@@ -509,29 +545,326 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	// A line that cannot all be read may run what the rule names: bash
 	// runs the lines before a syntax error.
 	if !sub.innerDone {
-		sub.inner, sub.unread, sub.innerDone = innerCommands(sub.text)
+		sub.line, sub.innerDone = readLine(sub.text), true
+		sub.inner, sub.unread = sub.line.cmds, sub.line.unread
 	}
-	return sub.unread || slices.ContainsFunc(sub.inner, r.textRE.MatchString)
+	if sub.unread || slices.ContainsFunc(sub.inner, r.textRE.MatchString) {
+		return true
+	}
+	// A word the shell computes at run time, or picks from the files it
+	// finds, may be any word: the rule holds when the command could be
+	// one it names. A line that feeds a shell code it cannot read holds
+	// every rule; one that runs other text as code (a script, an alias,
+	// another language), every rule whose command it names.
+	if slices.ContainsFunc(sub.line.wild, r.meets) {
+		sub.opaque = true
+		return true
+	}
+	if sub.line.shellInput || sub.line.runsCode && (r.named(sub.squeezed) || r.named(escapedBlanks.Replace(sub.text))) {
+		sub.opaque = true
+		return true
+	}
+	return false
 }
 
-// innerCommands returns the text of each simple command that the default
-// classifier finds in a command line (classify.Verdict.Commands): its
-// name and arguments, one space apart, and again with the command word as
-// written when that differs (/usr/bin/git push is also git push). unread
-// is the verdict's Incomplete: the line does not parse, or is over a
-// limit, and the list may miss some.
-func innerCommands(line string) (cmds []string, unread, done bool) {
-	v := classify.Default().Classify(line)
-	for _, c := range v.Commands {
-		if len(c.Args) == 0 {
+// lineCommands is what the default classifier finds in a command line,
+// for deny and ask rules.
+type lineCommands struct {
+	// cmds is the text of each simple command: its name and arguments,
+	// one space apart, and again with the command word as written when
+	// that differs (/usr/bin/git push is also git push).
+	cmds []string
+	// unread is the verdict's Incomplete: the line does not parse, or is
+	// over a limit, and cmds may miss some.
+	unread bool
+	// wild are the simple commands with a word the shell computes at run
+	// time or picks from the files it finds ($x, ${a[@]}, $(cmd), g*t),
+	// or that xargs completes from its input: name and arguments one
+	// space apart, each such word an anyText (it may be any text, blanks
+	// included, as an unquoted expansion is split).
+	wild [][]int16
+	// shellInput: a shell or an interpreter reads its code from its
+	// input, a process substitution or a computed word (printf ... | sh,
+	// bash <(...), eval "$x").
+	shellInput bool
+	// runsCode: the line runs text as code that the parser does not read:
+	// a script (bash s.sh, source, .), eval, an alias, hash -p, another
+	// language, GNU parallel, or a shell variable bash runs
+	// (PROMPT_COMMAND, BASH_ENV, ENV).
+	runsCode bool
+}
+
+// startupVarRE finds the shell variables whose text bash or sh runs as
+// code (when a prompt is shown, when a shell starts).
+var startupVarRE = regexp.MustCompile(`PROMPT_COMMAND|BASH_ENV|(^|[^A-Za-z0-9_])ENV=`)
+
+// escapedBlanks reads the escapes of blanks (\n, \t, \r: $'...', printf,
+// echo -e) as blanks, so that rule.named finds the word after them.
+var escapedBlanks = strings.NewReplacer(`\n`, " ", `\t`, " ", `\r`, " ", `\v`, " ", `\f`, " ")
+
+// anyText stands for a word that may be any text in lineCommands.wild,
+// and for a * in rule.glob.
+const anyText = -1
+
+// codeRunners run text the parser does not read as code, besides the
+// classifier's shells and interpreters: from a file (source, ., make), from
+// their input (at, batch), or later (alias, hash -p, parallel, crontab).
+var codeRunners = map[string]int{
+	"source": srcFile, ".": srcFile, "make": srcFile, "gmake": srcFile,
+	"at": srcInput, "batch": srcInput,
+	"alias": srcInline, "hash": srcInline, "parallel": srcInline, "sem": srcInline,
+	"crontab": srcInline, "systemd-run": srcInline, "fc": srcInline, "enable": srcInline,
+}
+
+// fileWriters are commands that write a file a later command of the line
+// may run, besides a > redirection.
+var fileWriters = map[string]bool{
+	"tee": true, "cp": true, "mv": true, "ln": true, "dd": true, "install": true,
+	"rsync": true, "curl": true, "wget": true, "base64": true, "sed": true,
+}
+
+// Where a shell, an interpreter or a codeRunner takes its code from.
+const (
+	srcInline = iota // an argument (bash -c, python -c, eval)
+	srcFile          // a file (bash s.sh, source s.sh)
+	srcInput         // its input or a process substitution (sh, bash <( ))
+)
+
+// namerefRE finds a nameref declaration (declare -n r=x): the classifier
+// reads $r as the name x, not its value.
+var namerefRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])(declare|typeset|local)([ \t]+[-+][A-Za-z]+)*[ \t]+-[A-Za-z]*n`)
+
+// readLine returns what the default classifier finds in a command line
+// (classify.Verdict.Commands and Incomplete).
+func readLine(line string) lineCommands {
+	c := classify.Default()
+	v := c.Classify(line)
+	l := lineCommands{unread: v.Incomplete}
+	rules := c.Rules()
+	runsFile, writes := false, strings.Contains(line, ">")
+	for _, cmd := range v.Commands {
+		if len(cmd.Args) == 0 {
 			continue
 		}
-		cmds = append(cmds, strings.Join(append([]string{c.Name}, c.Args[1:]...), " "))
-		if c.Args[0] != c.Name {
-			cmds = append(cmds, strings.Join(c.Args, " "))
+		l.cmds = append(l.cmds, strings.Join(append([]string{cmd.Name}, cmd.Args[1:]...), " "))
+		if cmd.Args[0] != cmd.Name {
+			l.cmds = append(l.cmds, strings.Join(cmd.Args, " "))
+		}
+		fromInput := len(cmd.Via) > 0 && (cmd.Via[len(cmd.Via)-1] == "xargs" || strings.HasPrefix(cmd.Via[len(cmd.Via)-1], "find"))
+		if w, ok := wildCommand(cmd, fromInput); ok {
+			l.wild = append(l.wild, w)
+		}
+		name := path.Base(cmd.Name)
+		writes = writes || fileWriters[name]
+		src, runner := codeRunners[name]
+		if r, ok := lookupRule(rules.Shells, name); ok {
+			var values []string
+			if r != nil {
+				values = r.ValueFlags
+			}
+			src, runner = codeSource(cmd.Args[1:], []string{"-c"}, append(values, "-o", "+o", "-O", "+O"), true), true
+			if src == srcInline {
+				continue // the classifier read the -c string
+			}
+		} else if r, ok := lookupRule(rules.Interpreters, name); ok {
+			var code, values []string
+			if r != nil {
+				code, values = r.CodeFlags, r.ValueFlags
+			}
+			src, runner = codeSource(cmd.Args[1:], code, values, false), true
+		}
+		if !runner {
+			continue
+		}
+		if slices.ContainsFunc(cmd.Args[1:], func(a string) bool { return operandSource(a) == srcInput }) {
+			src = srcInput // make -f /dev/stdin, source <(...)
+		}
+		if src == srcInput && !strings.ContainsAny(line, "|<") {
+			src = srcInline // no pipe or redirection feeds it code
+		}
+		l.runsCode = true
+		runsFile = runsFile || src == srcFile
+		if src == srcInput || slices.ContainsFunc(cmd.Args[1:], computedWord) {
+			l.shellInput = true
 		}
 	}
-	return cmds, v.Incomplete, true
+	if runsFile && writes || namerefRE.MatchString(shellUnquote.Replace(line)) {
+		// A script the line writes may hold anything (printf '\x67it
+		// push' > s.sh; bash s.sh); a nameref hides what a word is.
+		l.shellInput = true
+	}
+	if !l.runsCode {
+		l.runsCode = startupVarRE.MatchString(line)
+	}
+	return l
+}
+
+// lookupRule finds a classifier rule for a command: by its name, or by a
+// "prefix*" key (python3.*).
+func lookupRule[R any](m map[string]R, name string) (R, bool) {
+	if r, ok := m[name]; ok {
+		return r, true
+	}
+	for k, r := range m {
+		if p, ok := strings.CutSuffix(k, "*"); ok && strings.HasPrefix(name, p) {
+			return r, true
+		}
+	}
+	var zero R
+	return zero, false
+}
+
+// codeSource says where a shell (shell) or an interpreter run with args
+// takes its code from: inline after one of the code flags (also bundled,
+// as in bash -lc or perl -ne), from a file (its first operand), or from its
+// input (no operand, "-", -s for a shell, or <( ), /dev/stdin, /dev/fd/N).
+// values are the options that take a value.
+func codeSource(args, code, values []string, shell bool) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case slices.Contains(code, a):
+			return srcInline
+		case !shell && a == "-m":
+			return srcFile // python -m: a module on disk
+		case slices.Contains(values, a):
+			i++
+		case a == "--":
+			if i+1 < len(args) {
+				return operandSource(args[i+1])
+			}
+			return srcInput
+		case a == "-":
+			return srcInput
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			for _, f := range code {
+				if len(f) == 2 && f[0] == '-' && strings.IndexByte(a[1:], f[1]) >= 0 {
+					return srcInline
+				}
+			}
+			if shell && strings.IndexByte(a[1:], 's') >= 0 {
+				return srcInput
+			}
+		default:
+			return operandSource(a)
+		}
+	}
+	return srcInput
+}
+
+// operandSource says where a script operand takes its code from.
+func operandSource(a string) int {
+	if strings.HasPrefix(a, "<(") || strings.HasPrefix(a, "/dev/") || strings.HasPrefix(a, "/proc/") {
+		return srcInput
+	}
+	return srcFile
+}
+
+// computedWord reports whether a word of a classified command is not
+// literal: the classifier gives such words as their source text, so a
+// $, a backquote, a process substitution or a glob character shows it.
+// A literal word that holds one (echo '$5') is taken as computed, which
+// only makes a deny or ask rule hold more often.
+func computedWord(w string) bool {
+	return strings.ContainsAny(w, "$`*?[") || strings.Contains(w, "<(") || strings.Contains(w, ">(")
+}
+
+// wildCommand returns cmd as lineCommands.wild holds it, when some word
+// is computed (or, fromInput, when a command xargs or find -exec runs
+// takes its arguments, or {}, from the input): ok is false when every
+// word is literal.
+func wildCommand(cmd classify.Command, fromInput bool) (w []int16, ok bool) {
+	if !fromInput && !slices.ContainsFunc(cmd.Args, func(a string) bool { return computedWord(a) || strings.Contains(a, "{}") }) {
+		return nil, false
+	}
+	for i, word := range cmd.Args {
+		if i == 0 && !computedWord(word) {
+			word = cmd.Name
+		}
+		if i > 0 {
+			w = append(w, ' ')
+		}
+		if computedWord(word) || fromInput && i > 0 || strings.Contains(word, "{}") {
+			w = append(w, anyText)
+			ok = true
+			continue
+		}
+		for j := 0; j < len(word); j++ {
+			w = append(w, int16(word[j]))
+		}
+	}
+	if fromInput {
+		w = append(w, ' ', anyText)
+		ok = true
+	}
+	return w, ok
+}
+
+// meets reports whether some command line matches both the rule's
+// pattern and w (a lineCommands.wild entry): whether the command could be
+// one the rule names. It takes len(glob)·len(w) steps.
+func (r *rule) meets(w []int16) bool {
+	p := r.glob
+	cur := make([]bool, len(p)+1)
+	next := make([]bool, len(p)+1)
+	cur[0] = true
+	for j := 0; ; j++ {
+		// Steps that take no character of w: a * of the rule matches
+		// nothing, or w's anyText takes the rule's next character.
+		for i := 0; i < len(p); i++ {
+			if cur[i] && (p[i] == anyText || j < len(w) && w[j] == anyText) {
+				cur[i+1] = true
+			}
+		}
+		if j == len(w) {
+			return cur[len(p)]
+		}
+		clear(next)
+		alive := false
+		for i := 0; i <= len(p); i++ {
+			if !cur[i] {
+				continue
+			}
+			if w[j] == anyText || i < len(p) && p[i] == anyText {
+				next[i] = true // anyText ends, or a * takes w[j]
+				alive = true
+			}
+			if i < len(p) && p[i] != anyText && p[i] == w[j] {
+				next[i+1] = true
+				alive = true
+			}
+		}
+		if !alive {
+			return false
+		}
+		cur, next = next, cur
+	}
+}
+
+// named reports whether text names the rule's command: the first literal
+// word of its pattern (its base name: git for "git push*", curl for
+// "/usr/bin/curl *"), standing as a word of its own.
+func (r *rule) named(text string) bool {
+	if r.head == "" {
+		return true
+	}
+	for i := 0; ; {
+		k := strings.Index(text[i:], r.head)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(r.head)
+		if (k == 0 || !wordByte(text[k-1])) && (end == len(text) || !wordByte(text[end])) {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // shellPlain returns a command line with what the shell takes out before

@@ -1,0 +1,122 @@
+package approval
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// judgeLine evaluates cmd as the command of a shell call under p.
+func judgeLine(p *Policy, cmd string) Evaluation {
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	return p.Evaluate(nil, &Request{Call: tool.Call{Name: "shell", Args: args}, Level: classify.Warning})
+}
+
+// Each line makes bash run the denied command (checked with bash 5.2 and
+// a stand-in git, rm and curl on PATH), through a word the shell computes
+// at run time, a glob, or text it runs as code. Before, under allow_all,
+// every one of them was allowed.
+func TestDenyRuleHoldsForCommandsTheShellComputes(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)", "shell(rm -rf *)", "shell(curl *)"))
+	for _, cmd := range []string{
+		// The command word is not a literal word.
+		"${x:-git} push",
+		`a=(git push); "${a[@]}"`,
+		"declare -a a=(git push); ${a[@]}",
+		"$(printf git) push",
+		"`echo git` push",
+		"${c:=curl} x",
+		"$(echo curl) x",
+		`set -- git push; "$@"`,
+		"read a <<< 'git push'; $a",
+		"mapfile -t a <<< git; $a push",
+		"printf -v c git; $c push",
+		"c=${PATH:0:0}git; $c push",
+		"IFS=,; x=git,push; $x",
+		"export G=git; bash -c '$G push'",
+		`eval "$(printf '\x67it push')"`,
+		// An argument is not a literal word, or comes from the input.
+		`f() { git "$@"; }; f push`,
+		"xargs git <<< push",
+		"echo push | xargs git",
+		"xargs -I{} git {} <<< push",
+		"xargs -I X git X <<< push",
+		// Globs: the shell picks the word from the files it finds.
+		"g*t push",
+		"gi? push",
+		"git pu*",
+		"git pus[h]",
+		// Text run as code.
+		"printf 'git push' | sh",
+		"printf 'git push' | bash",
+		`printf '\x67it push' | sh`,
+		"cat <<< 'git push' | bash",
+		"base64 -d <<< Z2l0IHB1c2g= | sh",
+		"rev <<< 'hsup tig' | sh",
+		"sh < <(echo git push)",
+		"bash <(echo git push)",
+		"echo 'git push' > s.sh; . ./s.sh",
+		"echo 'git push' > s.sh; source s.sh",
+		"echo 'git push' > s.sh; bash s.sh",
+		"shopt -s expand_aliases; alias g=git\ng push",
+		"hash -p /usr/bin/git g; g push",
+		"PROMPT_COMMAND='git push' bash -i </dev/null",
+		`python3 -c 'import os; os.system("git push")'`,
+		`perl -e 'system("git push")'`,
+		"parallel git ::: push",
+		"parallel rm -rf ::: /",
+	} {
+		assert.Equal(t, ActionRefuse, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+}
+
+// Lines that only mention a denied command, or run other commands
+// through computed words, stay allowed.
+func TestDenyRuleStillAllowsLinesThatOnlyMentionTheCommand(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)", "shell(rm -rf *)", "shell(curl *)"))
+	for _, cmd := range []string{
+		"echo git push",
+		"grep -r 'rm -rf' .",
+		"git status; ls",
+		"echo 'git push' > notes.txt",
+		"git log $range",
+		`git commit -m "costs $5"`,
+		"ls *.go",
+		"rm -f *.o",
+		"cd $dir && make",
+		"find . -name '*.go' | xargs grep -n push",
+		`python3 -c 'print(1)'`,
+		"bash ./build.sh",
+		"curlie x; echo curl",
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+}
+
+// Code a line writes to a file and then runs, or feeds to a program that
+// runs it, holds every rule: its text need not show the command. Before,
+// under allow_all, each of these ran git push.
+func TestDenyRuleHoldsForCodeTheLineHides(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)"))
+	for _, cmd := range []string{
+		`printf '\x67it push' > s.sh; bash s.sh`,
+		`printf '\x67it push' > s.sh; . ./s.sh`,
+		`python3 - <<< 'import os; os.system("gi"+"t push")'`,
+		"make -f /dev/stdin <<< $'all:\\n\\tgit push'",
+		"x=git; declare -n r=x; $r push",
+	} {
+		ev := judgeLine(p, cmd)
+		assert.Equal(t, ActionRefuse, ev.Action, "%q", cmd)
+		assert.Contains(t, ev.Reason, "write the command and its arguments out literally", "%q", cmd)
+	}
+	for _, cmd := range []string{
+		"bash --version", "node --version", "python3 -m pytest -q", "bash -c 'echo git push'",
+		"make test", "source .venv/bin/activate && pytest", "crontab -l", "bash -c 'ls' > out.txt",
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+}

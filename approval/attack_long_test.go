@@ -1,0 +1,65 @@
+package approval
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+)
+
+// longLines are command lines just under the classifier's 64 KiB limit
+// that make every deny rule look at many computed words: one command of
+// them, many commands, words behind nested shells, globs and xargs.
+func longLines() map[string]string {
+	const n = 64000
+	return map[string]string{
+		"one command":   "echo " + strings.Repeat("$x ", n/3),
+		"command words": strings.Repeat("$x ", n/3),
+		"many commands": strings.Repeat("$x $y $z;", n/9-100),
+		"nested shells": `bash -c "bash -c \"bash -c '` + strings.Repeat("$x ", n/4) + `'\""`,
+		"globs":         "ls " + strings.Repeat("a*b ", n/4),
+		"xargs":         "xargs " + strings.Repeat("a ", n/2),
+		"substitutions": strings.Repeat("$(", 150) + strings.Repeat("$x ", n/4) + strings.Repeat(")", 150),
+	}
+}
+
+// The work deny rules do on a long line is bounded by the line: past the
+// classifier's own parse, rule.meets takes len(glob)·len(w) steps and two
+// small slices, and the rest is linear. The bound is on bytes allocated,
+// not time: Evaluate allocates at most twice what the classifier's
+// parse of the line does, with four rules, one of them 26 stars long.
+func TestDenyRuleWorkOnALongLineIsBounded(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)", "shell(rm -rf *)", "shell(curl *)",
+		"shell(*a*b*c*d*e*f*g*h*i*j*k*l*m*n*o*p*q*r*s*t*u*v*w*x*y*z*)"))
+	allocated := func(f func()) uint64 {
+		f() // warm up: pools, lazily built tables
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for name, line := range longLines() {
+		var ev Evaluation
+		eval := allocated(func() { ev = judgeLine(p, line) })
+		parse := allocated(func() { classify.Default().Classify(line) })
+		assert.Equal(t, ActionRefuse, ev.Action, name)
+		assert.LessOrEqual(t, eval, 2*parse, "%s: Evaluate allocated %d bytes, the parse %d", name, eval, parse)
+		t.Logf("%s: %d bytes; Evaluate allocated %d bytes, the parse %d", name, len(line), eval, parse)
+	}
+}
+
+func BenchmarkDenyRuleOnALongLine(b *testing.B) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)", "shell(rm -rf *)", "shell(curl *)"))
+	for name, line := range longLines() {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				judgeLine(p, line)
+			}
+		})
+	}
+}
