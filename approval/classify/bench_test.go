@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"sort"
 	"strings"
 	"testing"
 
@@ -78,6 +79,50 @@ func BenchmarkClassifyEach(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				c.Classify(cmd)
+			}
+		})
+	}
+}
+
+// globLines are 64 KiB command lines of one word repeated: plain words,
+// harmless globs, globs that name secret files, and globs made to cost
+// the most to compare with the secret file patterns.
+func globLines() map[string]string {
+	alphabet := strings.Repeat("abcdefghijklmnopqrstuvwxyz._/-", 40)[:1000]
+	words := map[string]string{
+		"plain":     "ab",
+		"go":        "*.go",
+		"json":      "src/*.json",
+		"env":       ".e*",
+		"alphabet":  alphabet + "*",
+		"starmark":  strings.Repeat("*?", 500) + ".env/x",
+		"spelled":   ".e?v" + strings.Repeat("x", 1016),
+		"starruns":  strings.Repeat("*"+alphabet[:30], 30),
+		"dotstars":  ".e*/" + strings.Repeat("*a", 500),
+		"questions": ".env/x" + strings.Repeat("?", 1000),
+	}
+	lines := map[string]string{}
+	for name, w := range words {
+		n := (65536 - 8) / (len(w) + 1)
+		lines[name] = "cat " + strings.TrimSpace(strings.Repeat(w+" ", n))
+	}
+	return lines
+}
+
+// BenchmarkClassifyGlobLine classifies 64 KiB lines of globs (globLines).
+func BenchmarkClassifyGlobLine(b *testing.B) {
+	c := Default()
+	lines := globLines()
+	names := make([]string, 0, len(lines))
+	for n := range lines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Classify(lines[name])
 			}
 		})
 	}

@@ -309,6 +309,9 @@ type state struct {
 	linkers  int            // writes made by the commands that make links
 	// incomplete: some of the line was not judged (see Verdict.Incomplete).
 	incomplete bool
+	// secretWork is the work of comparing globs with Secrets: see
+	// maxSecretWork.
+	secretWork int
 }
 
 func (s *state) note(l Level, reason string) {

@@ -341,27 +341,49 @@ func homePath(p string) string {
 // the first one, matched in either case (a file system that ignores case
 // opens .ENV as .env). A word that is not literal is matched on its text
 // ($HOME/.ssh/id_rsa is ~/.ssh/id_rsa); a glob by what it could expand to,
-// when it holds a pattern's literal part (cat ~/.ssh/*, cat *.pem, cat
-// .env*) or spells it with some letters as ? or [...] (cat .e?v, .en[v]);
-// not cat *, ls .git*, cat data.???.
+// when it names one of the rule's files closely enough (patternSet.namedBy):
+// it holds a pattern's literal part (cat ~/.ssh/*, cat *.pem, cat .env*) or
+// a directory of one (cat ~/.aws/*), spells at least half of one with
+// wildcards (cat .e?v, .en[v], .e*, ~/.a*/credentials), or picks every
+// hidden file (cat .*); not cat *, ls .git*, cat data.???. A glob past
+// maxSecretWork matches the highest rule.
 func (s *state) secretRule(w word) (Level, string, bool) {
 	p := homePath(cleanPath(w.s))
 	lower := strings.ToLower(p)
 	var g []globToken
-	if w.glob && len(p) <= maxGlobMatch {
+	if w.glob && len(p) <= maxGlobMatch && len(s.c.rules.Secrets) > 0 {
+		if s.secretWork > maxSecretWork {
+			return s.highestSecret("names one of more globs than can be compared with secret file names: " + p)
+		}
 		g = bashGlobTokens(p)
 	}
 	for i, r := range s.c.rules.Secrets {
 		ps := &s.c.secrets[i]
 		hit := ps.match(p) || (lower != p && ps.match(lower))
-		if !hit && g != nil && (ps.holdsLiteral(lower) || ps.spells(g)) {
-			hit = ps.overlaps(g, &s.scratch)
+		if !hit && g != nil {
+			hit = ps.namedBy(lower, g, &s.scratch, &s.secretWork)
 		}
 		if hit {
 			return r.Level, reasonOr(r.Reason, "names a secret file") + ": " + p, true
 		}
 	}
 	return Safe, "", false
+}
+
+// maxSecretWork bounds the work of comparing globs with the secret file
+// patterns in one command line, in steps (patternSet.namedBy, with the
+// cells of globsOverlap). Past it, a glob is taken to name a secret file:
+// a line of so many globs is not one a person writes.
+const maxSecretWork = 1 << 21
+
+// highestSecret is the rule of Secrets of the highest level, for a glob
+// that is not compared with them.
+func (s *state) highestSecret(reason string) (Level, string, bool) {
+	l := Safe
+	for _, r := range s.c.rules.Secrets {
+		l = max(l, r.Level)
+	}
+	return l, reason, l > Safe
 }
 
 // secretArgs judges the arguments that name a secret file (Secrets): a

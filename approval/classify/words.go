@@ -563,33 +563,117 @@ type patternSet struct {
 	globs []string
 	needs []string      // globs[i]'s longest literal run: a name without it cannot match
 	toks  [][]globToken // every pattern, for overlaps
+	lits  []string      // toks[i]'s longest literal run in lower case, for namedBy
+	dirs  []string      // the first directory in lits[i] (".aws/" of .aws/credentials), or ""
+	bytes [][]byteCount // the bytes of lits[i], each with how often it occurs
+}
+
+// byteCount is how often a byte occurs in a string.
+type byteCount struct {
+	b byte
+	n int32
 }
 
 func newPatternSet(patterns []string) patternSet {
 	ps := patternSet{exact: map[string]bool{}}
 	for _, p := range patterns {
+		lit := p
 		if strings.ContainsAny(p, "*?\\") {
 			ps.globs = append(ps.globs, p)
-			ps.needs = append(ps.needs, longestLiteral(p))
+			lit = longestLiteral(p)
+			ps.needs = append(ps.needs, lit)
 		} else {
 			ps.exact[p] = true
 		}
 		ps.toks = append(ps.toks, wildcardTokens(p))
+		lit = strings.ToLower(lit)
+		dir := ""
+		// A directory named by at least two bytes: not the root of
+		// /etc/shadow or the parent of */Cookies.
+		if i := strings.IndexByte(lit, '/'); i >= 2 {
+			dir = lit[:i+1]
+		}
+		var bc []byteCount
+		for k := 0; k < len(lit); k++ {
+			if strings.IndexByte(lit[:k], lit[k]) < 0 {
+				bc = append(bc, byteCount{lit[k], int32(strings.Count(lit, lit[k:k+1]))})
+			}
+		}
+		ps.lits = append(ps.lits, lit)
+		ps.dirs = append(ps.dirs, dir)
+		ps.bytes = append(ps.bytes, bc)
 	}
 	return ps
 }
 
 // overlaps reports whether some path matches both a pattern of the set
-// and the bash glob g. A relative glob never expands to a path that starts
-// with '/' or '~'. sc is scratch space, reused between calls.
+// and the bash glob g. sc is scratch space, reused between calls.
 func (ps *patternSet) overlaps(g []globToken, sc *overlapScratch) bool {
-	rel := len(g) == 0 || g[0].kind != 'c' || (g[0].c != '/' && g[0].c != '~')
-	for _, t := range ps.toks {
-		if rel && len(t) > 0 && t[0].kind == 'c' && (t[0].c == '/' || t[0].c == '~') {
-			continue
-		}
-		if globsOverlap(t, g, sc) {
+	for i := range ps.toks {
+		if ps.overlapsOne(i, g, sc) {
 			return true
+		}
+	}
+	return false
+}
+
+// overlapsOne reports whether some path matches both the set's pattern i
+// and the bash glob g. A relative glob never expands to a path that
+// starts with '/' or '~'.
+func (ps *patternSet) overlapsOne(i int, g []globToken, sc *overlapScratch) bool {
+	t := ps.toks[i]
+	rel := len(g) == 0 || g[0].kind != 'c' || (g[0].c != '/' && g[0].c != '~')
+	if rel && len(t) > 0 && t[0].kind == 'c' && (t[0].c == '/' || t[0].c == '~') {
+		return false
+	}
+	return globsOverlap(t, g, sc)
+}
+
+// namedBy reports whether the bash glob g (lower is its text in lower
+// case) may expand to a file of one of the set's patterns and names it
+// closely enough to be judged by that, rather than be a glob that merely
+// could (cat * expands to .env under dotglob): it holds the pattern's
+// literal part (cat .env*, *.pem) or a directory in it (~/.aws/*),
+// spells at least half of it (see spellsLiteral: .e?v, .e*,
+// ~/.a*/credentials), or picks every hidden file of a directory (.*,
+// ~/.*/*). Its work, in steps of the walks that grow with the product of
+// g's length and a pattern's, is added to work.
+func (ps *patternSet) namedBy(lower string, g []globToken, sc *overlapScratch, work *int) bool {
+	// A literal whose bytes g does not hold half of cannot be spelled:
+	// g's are counted once, then compared in steps of each literal's.
+	literals := 0
+	for _, t := range g {
+		if t.kind == 'c' {
+			literals++
+		}
+	}
+	hidden := hiddenAll(g)
+	var count *[256]int32 // g's literal bytes, counted when first needed
+	for i, lit := range ps.lits {
+		named := hidden || lit != "" && len(lit) <= len(lower) && strings.Contains(lower, lit) ||
+			ps.dirs[i] != "" && len(ps.dirs[i]) <= len(lower) && strings.Contains(lower, ps.dirs[i])
+		if !named && lit != "" && 2*literals >= len(lit) {
+			if count == nil {
+				if sc.count == nil {
+					sc.count = new([256]int32)
+				}
+				count = sc.count
+				clear(count[:])
+				for _, t := range g {
+					if t.kind == 'c' {
+						count[lowerASCII(t.c)]++
+					}
+				}
+			}
+			if holdsHalf(len(lit), ps.bytes[i], count) {
+				named, sc.best = spellsLiteral(g, lit, sc.best, work)
+			}
+		}
+		if named {
+			*work += (len(g) + 1) * (len(ps.toks[i]) + 1)
+			if ps.overlapsOne(i, g, sc) {
+				return true
+			}
 		}
 	}
 	return false
@@ -599,6 +683,8 @@ func (ps *patternSet) overlaps(g []globToken, sc *overlapScratch) bool {
 type overlapScratch struct {
 	seen  []bool
 	stack []int
+	count *[256]int32 // for patternSet.namedBy
+	best  []int       // for spellsLiteral
 }
 
 // maxGlobMatch is the longest glob compared with path patterns; a longer
@@ -774,65 +860,92 @@ func (ps *patternSet) match(s string) bool {
 	return false
 }
 
-// holdsLiteral reports whether s holds the literal part of one of the set's
-// patterns.
-func (ps *patternSet) holdsLiteral(s string) bool {
-	for _, n := range ps.needs {
-		if n != "" && strings.Contains(s, n) {
-			return true
+// hiddenAll reports whether a segment of the glob g is a dot followed by
+// wildcards only (.*, .??*, .[!.]*): every hidden file of a directory.
+func hiddenAll(g []globToken) bool {
+	for k := 0; k+1 < len(g); k++ {
+		if g[k].kind != 'c' || g[k].c != '.' || k > 0 && (g[k-1].kind != 'c' || g[k-1].c != '/') {
+			continue
 		}
-	}
-	for e := range ps.exact {
-		if strings.Contains(s, e) {
+		e := k + 1
+		for e < len(g) && g[e].kind != 'c' {
+			e++
+		}
+		if e > k+1 && (e == len(g) || g[e].c == '/') {
 			return true
 		}
 	}
 	return false
 }
 
-// spells reports whether the glob g spells the literal part of one of the
-// set's patterns: a run of its tokens, with no '*' among them, that
-// matches the literal byte for byte (in either case), at most half of them
-// single-byte wildcards (.e?v and .en[v] spell .env; .??? spells nothing).
-func (ps *patternSet) spells(g []globToken) bool {
-	literals := 0
+// holdsHalf reports whether the bytes counted hold at least half of
+// those of a string of length n whose bytes are bc.
+func holdsHalf(n int, bc []byteCount, count *[256]int32) bool {
+	held := int32(0)
+	for _, c := range bc {
+		held += min(c.n, count[c.b])
+	}
+	return 2*int(held) >= n
+}
+
+// spellsLiteral reports whether the glob g spells lit, a pattern's
+// literal part in lower case: a run of g's tokens matches lit whole, each
+// literal token one byte of it (in either case), each '?' one byte and
+// each '*' any run of bytes (without '/' for bash's *), and the literal
+// tokens are at least half of lit's bytes: .e?v, .en[v], .e* and *env
+// spell .env, ~/.aws/cred* and ~/.a*/credentials spell .aws/credentials,
+// id_* spells id_rsa; .???, .g* and *.go spell nothing. The walk over g
+// keeps, for each length p of lit's prefix, the most literal tokens of a
+// run that ends at the token and matches lit[:p] (-1: none) in best,
+// scratch space it returns for the next call.
+func spellsLiteral(g []globToken, lit string, best []int, work *int) (bool, []int) {
+	n := len(lit)
+	best = best[:0]
+	for range n + 1 {
+		best = append(best, -1)
+	}
+	steps := 0
+	defer func() { *work += steps }()
+	top := 0 // best[p] is -1 for every p above top
 	for _, t := range g {
-		if t.kind == 'c' {
-			literals++
-		}
-	}
-	spelled := func(lit string) bool {
-		if 2*literals < len(lit) {
-			return false
-		}
-		for start := 0; start+len(lit) <= len(g); start++ {
-			wild, i := 0, 0
-			for ; i < len(lit); i++ {
-				t := g[start+i]
-				if t.kind == '?' {
-					wild++
+		best[0] = max(best[0], 0) // a run may start at any token
+		if t.kind == '*' {
+			steps += n + 1
+			m := -1
+			for p := 0; p <= n; p++ {
+				if p > 0 && t.noSlash && lit[p-1] == '/' {
+					m = -1
 				}
-				if t.kind == '*' || 2*wild > len(lit) || !t.accepts(globToken{kind: 'c', c: lit[i]}) {
-					break
+				m = max(m, best[p])
+				best[p] = m
+				if m >= 0 {
+					top = p
 				}
 			}
-			if i == len(lit) {
-				return true
+		} else {
+			steps += top + 1
+			c, inc := lowerASCII(t.c), 0
+			if t.kind == 'c' {
+				inc = 1
 			}
+			hi := 0
+			for p := min(top+1, n); p >= 1; p-- {
+				l := lit[p-1]
+				if best[p-1] >= 0 && (inc == 1 && c == l || inc == 0 && !(t.noSlash && l == '/')) {
+					best[p] = best[p-1] + inc
+					hi = max(hi, p)
+				} else {
+					best[p] = -1
+				}
+			}
+			best[0] = -1
+			top = hi
 		}
-		return false
-	}
-	for _, n := range ps.needs {
-		if n != "" && spelled(n) {
-			return true
+		if best[n] >= 0 && 2*best[n] >= n {
+			return true, best
 		}
 	}
-	for e := range ps.exact {
-		if spelled(e) {
-			return true
-		}
-	}
-	return false
+	return false, best
 }
 
 // longestLiteral is the longest run of p without a wildcard or a
