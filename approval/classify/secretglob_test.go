@@ -5,6 +5,25 @@ import (
 	"testing"
 )
 
+// TestAttackLongGlobNamesSecret: a glob longer than can be compared with
+// the secret file patterns (maxGlobMatch) was taken to name none, so a
+// bracket expression padded past 1024 bytes read .env as Safe.
+func TestAttackLongGlobNamesSecret(t *testing.T) {
+	for _, cmd := range []string{
+		"cat .en[" + strings.Repeat("v", 1100) + "]",
+		"cat ~/.ssh/id_rs[" + strings.Repeat("a", 1100) + "]",
+		"cat < .en[" + strings.Repeat("v", 1100) + "]",
+	} {
+		if v := Classify(cmd); v.Level < Warning {
+			t.Errorf("%.40q... is %s, want at least warning: %v", cmd, v.Level, v.Reasons)
+		}
+	}
+	// A long name that is not a glob is judged as it is.
+	if v := Classify("cat " + strings.Repeat("a", 1100) + ".go"); v.Level != Safe {
+		t.Errorf("a long plain name is %s: %v", v.Level, v.Reasons)
+	}
+}
+
 // TestSecretGlobWorkIsBounded compares the words of 64 KiB lines of globs
 // (globLines, among them globs made to cost the most) with the secret
 // file patterns and checks the work done, in steps, against maxSecretWork

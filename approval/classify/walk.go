@@ -345,14 +345,17 @@ func homePath(p string) string {
 // it holds a pattern's literal part (cat ~/.ssh/*, cat *.pem, cat .env*) or
 // a directory of one (cat ~/.aws/*), spells at least half of one with
 // wildcards (cat .e?v, .en[v], .e*, ~/.a*/credentials), or picks every
-// hidden file (cat .*); not cat *, ls .git*, cat data.???. A glob past
-// maxSecretWork matches the highest rule.
+// hidden file (cat .*); not cat *, ls .git*, cat data.???. A glob too
+// long to compare, or one past maxSecretWork, matches the highest rule.
 func (s *state) secretRule(w word) (Level, string, bool) {
 	p := homePath(cleanPath(w.s))
 	lower := strings.ToLower(p)
 	var g []globToken
-	if w.glob && len(p) <= maxGlobMatch && len(s.c.rules.Secrets) > 0 {
-		if s.secretWork > maxSecretWork {
+	if w.glob && len(s.c.rules.Secrets) > 0 {
+		switch {
+		case len(p) > maxGlobMatch:
+			return s.highestSecret("names a glob too long to compare with secret file names: " + p[:64] + "...")
+		case s.secretWork > maxSecretWork:
 			return s.highestSecret("names one of more globs than can be compared with secret file names: " + p)
 		}
 		g = bashGlobTokens(p)
