@@ -120,3 +120,39 @@ func TestDenyRuleHoldsForCodeTheLineHides(t *testing.T) {
 		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
 	}
 }
+
+// Text bash runs as code that no command word of the line shows: a
+// variable set by eval or a DEBUG trap, the alias and command hash
+// tables, prompt expansion, callbacks, awk's system(), sed's e, a copy of
+// the program under another name. Each ran the stand-in git with bash
+// 5.2 (ln and cp with the real git: ./g push is git push); before, under
+// allow_all, all but the sed s///e line were allowed.
+func TestDenyRuleHoldsForCodeBashRunsFromText(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)"))
+	for _, cmd := range []string{
+		"x=log; eval x=push; git $x",
+		"x=log; trap 'x=push' DEBUG; git $x",
+		"shopt -s expand_aliases; BASH_ALIASES[g]=git\ng push",
+		"BASH_CMDS[g]=/usr/bin/git; g push",
+		`x='$(git push)'; echo "${x@P}"`,
+		"PS4='$(git push)'; set -x; true",
+		"mapfile -C 'git push' -c 1 a <<< x",
+		"compgen -C 'git push' x",
+		"awk '{system($0)}' <<< 'git push'",
+		"base64 -d <<< Z2l0IHB1c2g= | awk '{system($0)}'",
+		"echo 'git push' | sed e",
+		"sed 's/.*/git push/e' <<< x",
+		"ln -s /usr/bin/git g; ./g push",
+		"cp /usr/bin/git g; ./g push",
+	} {
+		assert.Equal(t, ActionRefuse, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+	for _, cmd := range []string{
+		"make > build.log", "awk '{print $1}' f", "sed -i 's/git/hg/' f", "cp -r git-hooks .git/hooks",
+		"mapfile -t a < f", "trap 'rm -f $tmp' EXIT; ls", `cd "$(git rev-parse --show-toplevel)" && go test ./...`,
+		"wc -l $(git ls-files '*.go')", "bash scripts/test.sh", ". ~/.nvm/nvm.sh && nvm use 20",
+		"export PATH=$PATH:/usr/local/go/bin; go version",
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+}

@@ -188,11 +188,15 @@ type Evaluation struct {
 // "git $(echo push)" are refused by shell(git push*), "git log $r" is
 // not); a line that feeds a shell or an interpreter code from its input
 // or a process substitution ("printf 'git push' | sh"), runs a script
-// the line writes, or uses a nameref is held by every rule; and a line
-// that runs other text as code (bash s.sh, source, eval, alias, hash -p,
-// python -c, make, parallel, PROMPT_COMMAND) is held by every rule whose
-// command word (git in git push*) the line's text names. They do not see
-// into programs (a Makefile, a script on disk written by an earlier call).
+// the line writes, runs commands from awk, or uses a nameref, the alias or
+// command hash tables (BASH_ALIASES, BASH_CMDS) or prompt expansion
+// (${x@P}, PS4) is held by every rule; and a line that runs other text as
+// code (bash s.sh, source, eval, alias, hash -p, python -c, make,
+// parallel, sed's e, mapfile -C, a DEBUG trap, PROMPT_COMMAND, a program
+// copied under another name) is held by every rule whose command word
+// (git in git push*) the line's text names. They do not see into programs
+// (a Makefile, a script on disk written by an earlier call) or options
+// that rename a command (git -c alias.p=push p).
 type Policy struct {
 	mode      Mode
 	deny      []rule
@@ -607,14 +611,58 @@ var escapedBlanks = strings.NewReplacer(`\n`, " ", `\t`, " ", `\r`, " ", `\v`, "
 const anyText = -1
 
 // codeRunners run text the parser does not read as code, besides the
-// classifier's shells and interpreters: from a file (source, ., make), from
-// their input (at, batch), or later (alias, hash -p, parallel, crontab).
+// classifier's shells and interpreters: from a file (source, .), from
+// their input (at, batch), from an argument (eval, alias, hash -p,
+// parallel), or text that only names what they run (make, trap, sed's e
+// command, mapfile -C, a copy of a program under another name).
 var codeRunners = map[string]int{
-	"source": srcFile, ".": srcFile, "make": srcFile, "gmake": srcFile,
+	"source": srcFile, ".": srcFile,
 	"at": srcInput, "batch": srcInput,
-	"alias": srcInline, "hash": srcInline, "parallel": srcInline, "sem": srcInline,
-	"crontab": srcInline, "systemd-run": srcInline, "fc": srcInline, "enable": srcInline,
+	"eval": srcInline, "alias": srcInline, "hash": srcInline, "parallel": srcInline, "sem": srcInline,
+	"make": srcMention, "gmake": srcMention, "crontab": srcMention, "systemd-run": srcMention,
+	"fc": srcMention, "enable": srcMention,
 }
+
+// runnerOf says whether, and how, a command that runs code only with some
+// arguments does: awk's system() or pipes, sed's e command, a callback
+// (mapfile -C, complete -F), a trap that runs among the line's commands
+// (DEBUG, RETURN, ERR: it may change their variables).
+func runnerOf(name string, args []string) (src int, ok bool) {
+	switch name {
+	case "awk", "gawk", "mawk", "nawk":
+		return srcInput, slices.ContainsFunc(args, func(a string) bool {
+			return strings.Contains(a, "system") || strings.Contains(a, "|")
+		})
+	case "sed", "gsed":
+		return srcInline, slices.ContainsFunc(args, sedRuns)
+	case "mapfile", "readarray", "compgen", "complete":
+		return srcInline, slices.ContainsFunc(args, func(a string) bool { return a == "-C" || a == "-F" })
+	case "trap":
+		return srcMention, slices.ContainsFunc(args, func(a string) bool {
+			a = strings.TrimPrefix(strings.ToUpper(a), "SIG")
+			return a == "DEBUG" || a == "RETURN" || a == "ERR"
+		})
+	}
+	src, ok = codeRunners[name]
+	return src, ok
+}
+
+// sedRuns reports whether a sed script may run a command: the e command,
+// or the e flag of s (s/x/y/e).
+func sedRuns(script string) bool {
+	if script == "e" || strings.HasPrefix(script, "e ") || strings.Contains(script, ";e") || strings.Contains(script, "\ne") {
+		return true
+	}
+	if len(script) > 2 && script[0] == 's' {
+		i := strings.LastIndexByte(script, script[1])
+		flags := script[i+1:]
+		return strings.IndexByte(flags, 'e') >= 0 && !strings.ContainsAny(flags, " /")
+	}
+	return false
+}
+
+// copiers make a program under another name (ln -s /usr/bin/git g; ./g).
+var copiers = map[string]bool{"cp": true, "ln": true, "mv": true, "install": true, "rsync": true}
 
 // fileWriters are commands that write a file a later command of the line
 // may run, besides a > redirection.
@@ -628,11 +676,31 @@ const (
 	srcInline = iota // an argument (bash -c, python -c, eval)
 	srcFile          // a file (bash s.sh, source s.sh)
 	srcInput         // its input or a process substitution (sh, bash <( ))
+	// srcMention: it runs code the line's text may name (make, trap),
+	// and a computed argument hides no more than that.
+	srcMention
 )
 
-// namerefRE finds a nameref declaration (declare -n r=x): the classifier
-// reads $r as the name x, not its value.
-var namerefRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])(declare|typeset|local)([ \t]+[-+][A-Za-z]+)*[ \t]+-[A-Za-z]*n`)
+// hiddenCode reports whether a line makes bash run text that no command
+// word shows: the alias and command hash tables, prompt expansion
+// (${x@P}, PS4 with set -x), a nameref (declare -n r=x: the classifier
+// reads $r as the name x). The regular expressions run only on a line
+// that holds their key word.
+func hiddenCode(line string) bool {
+	if strings.Contains(line, "BASH_ALIASES") || strings.Contains(line, "BASH_CMDS") || strings.Contains(line, "@P}") {
+		return true
+	}
+	if strings.Contains(line, "PS") && promptVarRE.MatchString(line) {
+		return true
+	}
+	return (strings.Contains(line, "declare") || strings.Contains(line, "typeset") || strings.Contains(line, "local")) &&
+		namerefRE.MatchString(line)
+}
+
+var (
+	promptVarRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])PS[0-4]=`)
+	namerefRE   = regexp.MustCompile(`(^|[^A-Za-z0-9_])(declare|typeset|local)([ \t]+[-+][A-Za-z]+)*[ \t]+-[A-Za-z]*n`)
+)
 
 // readLine returns what the default classifier finds in a command line
 // (classify.Verdict.Commands and Incomplete).
@@ -641,7 +709,8 @@ func readLine(line string) lineCommands {
 	v := c.Classify(line)
 	l := lineCommands{unread: v.Incomplete}
 	rules := c.Rules()
-	runsFile, writes := false, strings.Contains(line, ">")
+	runsFile, writes := false, writesFile(line)
+	copies, byPath := false, false
 	for _, cmd := range v.Commands {
 		if len(cmd.Args) == 0 {
 			continue
@@ -656,13 +725,15 @@ func readLine(line string) lineCommands {
 		}
 		name := path.Base(cmd.Name)
 		writes = writes || fileWriters[name]
-		src, runner := codeRunners[name]
+		src, runner := runnerOf(name, cmd.Args[1:])
+		copies = copies || copiers[name]
+		byPath = byPath || strings.Contains(cmd.Args[0], "/")
 		if r, ok := lookupRule(rules.Shells, name); ok {
 			var values []string
 			if r != nil {
 				values = r.ValueFlags
 			}
-			src, runner = codeSource(cmd.Args[1:], []string{"-c"}, append(values, "-o", "+o", "-O", "+O"), true), true
+			src, runner = codeSource(line, cmd.Args[1:], []string{"-c"}, append(values, "-o", "+o", "-O", "+O"), true), true
 			if src == srcInline {
 				continue // the classifier read the -c string
 			}
@@ -671,7 +742,7 @@ func readLine(line string) lineCommands {
 			if r != nil {
 				code, values = r.CodeFlags, r.ValueFlags
 			}
-			src, runner = codeSource(cmd.Args[1:], code, values, false), true
+			src, runner = codeSource(line, cmd.Args[1:], code, values, false), true
 		}
 		if !runner {
 			continue
@@ -679,24 +750,50 @@ func readLine(line string) lineCommands {
 		if slices.ContainsFunc(cmd.Args[1:], func(a string) bool { return operandSource(a) == srcInput }) {
 			src = srcInput // make -f /dev/stdin, source <(...)
 		}
-		if src == srcInput && !strings.ContainsAny(line, "|<") {
-			src = srcInline // no pipe or redirection feeds it code
-		}
 		l.runsCode = true
 		runsFile = runsFile || src == srcFile
-		if src == srcInput || slices.ContainsFunc(cmd.Args[1:], computedWord) {
+		if src == srcInput || src != srcMention && slices.ContainsFunc(cmd.Args[1:], computedWord) {
 			l.shellInput = true
 		}
 	}
-	if runsFile && writes || namerefRE.MatchString(shellUnquote.Replace(line)) {
+	if runsFile && writes || hiddenCode(shellUnquote.Replace(line)) {
 		// A script the line writes may hold anything (printf '\x67it
-		// push' > s.sh; bash s.sh); a nameref hides what a word is.
+		// push' > s.sh; bash s.sh).
 		l.shellInput = true
 	}
 	if !l.runsCode {
-		l.runsCode = startupVarRE.MatchString(line)
+		// A copy of a program run by a path or through PATH, or a
+		// variable bash runs: the text may name the program.
+		l.runsCode = copies && (byPath || strings.Contains(line, "PATH")) ||
+			strings.Contains(line, "PROMPT_COMMAND") || strings.Contains(line, "BASH_ENV") ||
+			strings.Contains(line, "ENV=") && startupVarRE.MatchString(line)
 	}
 	return l
+}
+
+// writesFile reports whether a line may write a file: an output
+// redirection to a file other than /dev/null and the standard streams.
+func writesFile(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if line[i] != '>' {
+			continue
+		}
+		j := i + 1
+		for j < len(line) && (line[j] == '>' || line[j] == '|' || line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		k := j
+		for k < len(line) && !strings.ContainsRune(" \t\n;&|)", rune(line[k])) {
+			k++
+		}
+		switch line[j:k] {
+		case "", "/dev/null", "/dev/stdout", "/dev/stderr":
+		default:
+			return true
+		}
+		i = k - 1
+	}
+	return false
 }
 
 // lookupRule finds a classifier rule for a command: by its name, or by a
@@ -715,11 +812,20 @@ func lookupRule[R any](m map[string]R, name string) (R, bool) {
 }
 
 // codeSource says where a shell (shell) or an interpreter run with args
-// takes its code from: inline after one of the code flags (also bundled,
-// as in bash -lc or perl -ne), from a file (its first operand), or from its
-// input (no operand, "-", -s for a shell, or <( ), /dev/stdin, /dev/fd/N).
+// in line takes its code from: inline after one of the code flags (also
+// bundled, as in bash -lc or perl -ne), from a file (its first operand),
+// or from its input (no operand, "-", -s for a shell, or <( ), /dev/stdin,
+// /dev/fd/N) when the line has a pipe or a redirection that may feed it.
 // values are the options that take a value.
-func codeSource(args, code, values []string, shell bool) int {
+func codeSource(line string, args, code, values []string, shell bool) int {
+	src := codeSourceOf(args, code, values, shell)
+	if src == srcInput && !strings.ContainsAny(line, "|<") {
+		return srcInline // no pipe or redirection feeds it code (bash --version)
+	}
+	return src
+}
+
+func codeSourceOf(args, code, values []string, shell bool) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
