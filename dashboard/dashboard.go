@@ -24,7 +24,9 @@
 //   - Every request needs the token given to WithToken (as a bearer token,
 //     or once as ?token= in the page's URL, which sets an HttpOnly,
 //     SameSite=Strict cookie scoped to the path the dashboard is mounted
-//     at and redirects to a URL without it), unless the
+//     at and redirects to a URL without it; the cookie is Secure unless
+//     the request is plain HTTP to a loopback address, so behind a proxy
+//     that ends TLS it is Secure too), unless the
 //     program puts its own authentication in front with WithAuth. New
 //     refuses a configuration with neither.
 //   - Every request that changes something needs the page's CSRF token in
@@ -51,6 +53,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -231,7 +234,7 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 			// logs) for a cookie scripts cannot read, and drop it from the
 			// address bar.
 			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: t, Path: mountPath(r), HttpOnly: true,
-				SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+				SameSite: http.SameSiteStrictMode, Secure: secureCookie(r)})
 			q := r.URL.Query()
 			q.Del("token")
 			// Relative to the address the browser asked for, which is
@@ -248,7 +251,11 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 		}
 		if !h.tokenOK(requestToken(r)) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolbelt dashboard"`)
-			http.Error(w, "dashboard: a token is required: open the page once with ?token=... or send Authorization: Bearer ...", http.StatusUnauthorized)
+			msg := "dashboard: a token is required: open the page once with ?token=... or send Authorization: Bearer ..."
+			if strings.Contains(r.Header.Get("Accept"), "text/html") && !secureCookieKept(r) {
+				msg += " (over plain HTTP a browser keeps no Secure cookie: serve the dashboard over HTTPS, or on a loopback address)"
+			}
+			http.Error(w, msg, http.StatusUnauthorized)
 			return
 		}
 	}
@@ -276,6 +283,58 @@ func mountPath(r *http.Request) string {
 		return "/"
 	}
 	return u.EscapedPath()
+}
+
+// secureCookie says whether the session cookie is Secure: always, unless
+// the request is plain HTTP (no TLS here, no proxy saying it ended TLS) to
+// a loopback address, where some browsers (Safari) refuse a Secure cookie
+// and the token never crosses a network. Behind a reverse proxy that ends
+// TLS the request arrives as plain HTTP; a cookie without Secure would be
+// sent on any http:// request to the name, in the clear. A spoofed
+// X-Forwarded-Proto can only add Secure.
+func secureCookie(r *http.Request) bool {
+	return r.TLS != nil || forwardedHTTPS(r) || !loopbackHost(r.Host)
+}
+
+// secureCookieKept says whether a browser keeps the Secure cookie set in
+// answer to r: not over plain HTTP to a network address.
+func secureCookieKept(r *http.Request) bool {
+	return r.TLS != nil || forwardedHTTPS(r) || loopbackHost(r.Host)
+}
+
+// forwardedHTTPS says whether a proxy says the browser used HTTPS, in
+// X-Forwarded-Proto or Forwarded's proto=.
+func forwardedHTTPS(r *http.Request) bool {
+	for _, v := range r.Header.Values("X-Forwarded-Proto") {
+		for _, p := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(p), "https") {
+				return true
+			}
+		}
+	}
+	for _, v := range r.Header.Values("Forwarded") {
+		for _, el := range strings.FieldsFunc(v, func(c rune) bool { return c == ',' || c == ';' }) {
+			k, val, ok := strings.Cut(strings.TrimSpace(el), "=")
+			if ok && strings.EqualFold(k, "proto") && strings.EqualFold(strings.Trim(val, `"`), "https") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loopbackHost says whether a Host header names this machine: localhost,
+// 127.0.0.0/8 or ::1, with or without a port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func (h *Handler) tokenOK(t string) bool {
