@@ -6,10 +6,13 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -150,4 +153,46 @@ func TestRedirectSendsNoReferer(t *testing.T) {
 	require.Nil(t, err)
 	assert.Equal(t, "landed", res.Text())
 	assert.Empty(t, last().Header.Get("Referer"))
+}
+
+// A body cut at the size cap (or at the error excerpt's 512 bytes) in the
+// middle of an echoed credential: the redactor held back the credential's
+// first bytes to see whether the rest followed, and released them when the
+// body was cut, so the result, the streamed output and the error message
+// carried a prefix of the credential.
+func TestAttackCredentialCutByTheBodyCapIsNotShown(t *testing.T) {
+	const secret = "tok_9f8e7d6c5b4a3f2e1d0c"
+	for _, tc := range []struct {
+		name   string
+		status int
+		limit  int64
+		pad    int
+	}{
+		{"truncated body", 200, 1000, 1000 - 12},
+		{"truncated body, one byte in", 200, 1000, 1000 - 1},
+		{"error excerpt", 500, 0, 512 - 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _ := recorder(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				w.WriteHeader(tc.status)
+				_, _ = io.WriteString(w, strings.Repeat("a", tc.pad)+r.Header.Get("X-Key")+strings.Repeat("b", 2000))
+			})
+			opts := []httptool.Option{httptool.WithCredential("k", func(context.Context) (string, error) { return secret, nil })}
+			if tc.limit > 0 {
+				opts = append(opts, httptool.WithMaxResponseBytes(tc.limit))
+			}
+			tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: srv.URL + "/", Auth: &httptool.Auth{Header: "X-Key", Provider: "k"}}, opts...)
+			var mu sync.Mutex
+			var streamed string
+			ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) { mu.Lock(); streamed += string(ev.Data); mu.Unlock() })
+			res, err := tl.Run(ctx, tool.Call{Name: "api", Args: json.RawMessage(`{}`)})
+			dump, _ := json.Marshal(res)
+			mu.Lock()
+			defer mu.Unlock()
+			for what, s := range map[string]string{"result": string(dump), "streamed": streamed, "error": fmt.Sprint(err)} {
+				assert.NotContains(t, s, "aaa"+secret[:1], "%s shows the credential's first bytes", what)
+			}
+		})
+	}
 }

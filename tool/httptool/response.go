@@ -112,6 +112,22 @@ func (r *redactor) flush() []byte {
 	return p
 }
 
+// cut releases what write held back when the text ends there because it
+// was cut (a size cap), not because it ended: the held bytes that could
+// begin a secret are dropped, since the rest of it will never be read to
+// say whether it was one.
+func (r *redactor) cut() []byte {
+	p := r.flush()
+	for i := range p {
+		for _, s := range r.secrets {
+			if p[i] == s[0] && bytes.HasPrefix(s, p[i:]) {
+				return p[:i]
+			}
+		}
+	}
+	return p
+}
+
 // string redacts a whole string.
 func (r *redactor) string(s string) string {
 	for _, sec := range r.secrets {
@@ -162,7 +178,11 @@ func readBody(ctx context.Context, body io.Reader, limit int64, red *redactor, s
 			return out, false, err
 		}
 	}
-	if rest := red.flush(); len(rest) > 0 {
+	rest := red.flush
+	if truncated {
+		rest = red.cut
+	}
+	if rest := rest(); len(rest) > 0 {
 		out = append(out, rest...)
 		if stream {
 			tool.EmitOutput(ctx, "body", rest)
