@@ -156,3 +156,29 @@ func TestDenyRuleHoldsForCodeBashRunsFromText(t *testing.T) {
 		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
 	}
 }
+
+// An assignment before a POSIX special built-in stays set after it in sh
+// (dash) and in bash's posix mode; the classifier reads the old value.
+// Both lines ran the stand-in git push; before, under allow_all, they
+// were allowed. The [ command, a glob argument and brackets in inline
+// code are no computed command: they stay allowed (before, the first
+// four were refused by every deny rule).
+func TestDenyRuleHoldsForAnAssignmentASpecialBuiltinKeeps(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)"))
+	for _, cmd := range []string{
+		"set -o posix; x=log; x=push :; git $x",
+		"sh -c 'x=log; x=push :; git $x'",
+	} {
+		assert.Equal(t, ActionRefuse, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+	for _, cmd := range []string{
+		"[ -f go.mod ] && go build ./...",
+		`[ -n "$x" ] && ls`,
+		"git status?",
+		"python3 -c 'import sys; print(sys.argv[1])' x",
+		"FOO=1 make test",
+		"x=1 y=2 ./run.sh",
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+}

@@ -182,15 +182,17 @@ type Evaluation struct {
 // lines before the error; or it is over the classifier's limits:
 // Verdict.Incomplete) is held by every deny and ask rule of its tool.
 // They fail closed where the shell decides at run time what runs: a word
-// the parser cannot read ($x, ${x:-git}, "${a[@]}", $(printf git), a glob
-// such as g*t or pu*, the arguments xargs adds) may be any text, so a rule
+// the parser cannot read ($x, ${x:-git}, "${a[@]}", $(printf git), the
+// arguments xargs adds) may be any text, and a glob (g*t, pu*) any text
+// where its * ? [...] stand, so a rule
 // holds when the command could be one it names ("${x:-git} push" and
 // "git $(echo push)" are refused by shell(git push*), "git log $r" is
 // not); a line that feeds a shell or an interpreter code from its input
 // or a process substitution ("printf 'git push' | sh"), runs a script
 // the line writes, runs commands from awk, or uses a nameref, the alias or
 // command hash tables (BASH_ALIASES, BASH_CMDS) or prompt expansion
-// (${x@P}, PS4) is held by every rule; and a line that runs other text as
+// (${x@P}, PS4), or an assignment a special built-in keeps (x=push :)
+// is held by every rule; and a line that runs other text as
 // code (bash s.sh, source, eval, alias, hash -p, python -c, make,
 // parallel, sed's e, mapfile -C, a DEBUG trap, PROMPT_COMMAND, a program
 // copied under another name) is held by every rule whose command word
@@ -684,7 +686,8 @@ const (
 // hiddenCode reports whether a line makes bash run text that no command
 // word shows: the alias and command hash tables, prompt expansion
 // (${x@P}, PS4 with set -x), a nameref (declare -n r=x: the classifier
-// reads $r as the name x). The regular expressions run only on a line
+// reads $r as the name x), an assignment that a special built-in keeps
+// (x=push :). The regular expressions run only on a line
 // that holds their key word.
 func hiddenCode(line string) bool {
 	if strings.Contains(line, "BASH_ALIASES") || strings.Contains(line, "BASH_CMDS") || strings.Contains(line, "@P}") {
@@ -694,7 +697,57 @@ func hiddenCode(line string) bool {
 		return true
 	}
 	return (strings.Contains(line, "declare") || strings.Contains(line, "typeset") || strings.Contains(line, "local")) &&
-		namerefRE.MatchString(line)
+		namerefRE.MatchString(line) || assignsForSpecialBuiltin(line)
+}
+
+// specialBuiltins are the POSIX special built-ins: an assignment before
+// one of them (x=push :) stays set after it in sh (dash) and in bash's
+// posix mode, which the classifier does not model.
+var specialBuiltins = map[string]bool{
+	":": true, ".": true, "eval": true, "export": true, "readonly": true, "set": true, "shift": true,
+	"trap": true, "unset": true, "exec": true, "return": true, "exit": true, "break": true,
+	"continue": true, "times": true, "source": true,
+}
+
+// assignsForSpecialBuiltin reports whether a line has a word NAME=value
+// followed by a special built-in's name.
+func assignsForSpecialBuiltin(line string) bool {
+	sep := func(c byte) bool {
+		return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')'
+	}
+	prevAssign := false
+	for i := 0; i < len(line); {
+		for i < len(line) && sep(line[i]) {
+			if line[i] != ' ' && line[i] != '\t' {
+				prevAssign = false // a new command
+			}
+			i++
+		}
+		j := i
+		for j < len(line) && !sep(line[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		word := line[i:j]
+		if prevAssign && specialBuiltins[word] {
+			return true
+		}
+		eq := strings.IndexByte(word, '=')
+		prevAssign = eq > 0 && isName(word[:eq])
+		i = j
+	}
+	return false
+}
+
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !wordByte(c) || i == 0 && c >= '0' && c <= '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 var (
@@ -752,7 +805,7 @@ func readLine(line string) lineCommands {
 		}
 		l.runsCode = true
 		runsFile = runsFile || src == srcFile
-		if src == srcInput || src != srcMention && slices.ContainsFunc(cmd.Args[1:], computedWord) {
+		if src == srcInput || src != srcMention && slices.ContainsFunc(cmd.Args[1:], expandedWord) {
 			l.shellInput = true
 		}
 	}
@@ -867,44 +920,72 @@ func operandSource(a string) int {
 	return srcFile
 }
 
-// computedWord reports whether a word of a classified command is not
-// literal: the classifier gives such words as their source text, so a
-// $, a backquote, a process substitution or a glob character shows it.
-// A literal word that holds one (echo '$5') is taken as computed, which
-// only makes a deny or ask rule hold more often.
-func computedWord(w string) bool {
-	return strings.ContainsAny(w, "$`*?[") || strings.Contains(w, "<(") || strings.Contains(w, ">(")
+// expandedWord reports whether a word of a classified command is not
+// literal: the classifier gives such words as their source text, so a $,
+// a backquote or a process substitution shows it. A literal word that
+// holds one (echo '$5') is taken as expanded, which only makes a deny or
+// ask rule hold more often.
+func expandedWord(w string) bool {
+	return strings.ContainsAny(w, "$`") || strings.Contains(w, "<(") || strings.Contains(w, ">(")
+}
+
+// globWord reports whether a word may be a glob that bash replaces with
+// the names of the files it matches: it has a * or ?, or a [ with a ]
+// after it ("[" alone is the test command).
+func globWord(w string) bool {
+	if strings.ContainsAny(w, "*?") {
+		return true
+	}
+	i := strings.IndexByte(w, '[')
+	return i >= 0 && strings.IndexByte(w[i+1:], ']') >= 0
 }
 
 // wildCommand returns cmd as lineCommands.wild holds it, when some word
-// is computed (or, fromInput, when a command xargs or find -exec runs
-// takes its arguments, or {}, from the input): ok is false when every
-// word is literal.
+// is expanded or a glob (or, fromInput, when a command xargs or find
+// -exec runs takes its arguments, or {}, from the input): ok is false when
+// every word is literal. An expanded word becomes one anyText, a glob
+// keeps its letters with an anyText for each *, ? and [...].
 func wildCommand(cmd classify.Command, fromInput bool) (w []int16, ok bool) {
-	if !fromInput && !slices.ContainsFunc(cmd.Args, func(a string) bool { return computedWord(a) || strings.Contains(a, "{}") }) {
+	wild := func(a string) bool { return expandedWord(a) || globWord(a) || strings.Contains(a, "{}") }
+	if !fromInput && !slices.ContainsFunc(cmd.Args, wild) {
 		return nil, false
 	}
 	for i, word := range cmd.Args {
-		if i == 0 && !computedWord(word) {
+		if i == 0 && !wild(word) {
 			word = cmd.Name
 		}
 		if i > 0 {
 			w = append(w, ' ')
 		}
-		if computedWord(word) || fromInput && i > 0 || strings.Contains(word, "{}") {
+		switch {
+		case expandedWord(word) || fromInput && i > 0 || strings.Contains(word, "{}"):
 			w = append(w, anyText)
-			ok = true
-			continue
-		}
-		for j := 0; j < len(word); j++ {
-			w = append(w, int16(word[j]))
+		case globWord(word):
+			for j := 0; j < len(word); j++ {
+				switch c := word[j]; c {
+				case '*', '?', '[':
+					if c == '[' {
+						if k := strings.IndexByte(word[j+1:], ']'); k >= 0 {
+							j += k + 1
+						}
+					}
+					if len(w) == 0 || w[len(w)-1] != anyText {
+						w = append(w, anyText)
+					}
+				default:
+					w = append(w, int16(c))
+				}
+			}
+		default:
+			for j := 0; j < len(word); j++ {
+				w = append(w, int16(word[j]))
+			}
 		}
 	}
 	if fromInput {
 		w = append(w, ' ', anyText)
-		ok = true
 	}
-	return w, ok
+	return w, true
 }
 
 // meets reports whether some command line matches both the rule's
