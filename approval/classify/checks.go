@@ -45,6 +45,7 @@ func init() {
 			return checkNetwork(s, name, args, cx, j, true)
 		},
 		"network_send": checkNetworkSend,
+		"recursive":    checkRecursive,
 	}
 }
 
@@ -90,8 +91,18 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		}
 		i++
 	}
+	start := i
 	for i < len(args) && (args[i].unknown() && !mayBeOption(args[i]) || !args[i].unknown() && !strings.HasPrefix(args[i].s, "-") && args[i].s != "(" && args[i].s != "!" && args[i].s != ",") {
 		i++
+	}
+	// A command -exec runs reads the files found: the starting points
+	// are read recursively (find ~/.ssh -exec cat {} +).
+	if slices.ContainsFunc(args[i:], func(w word) bool {
+		return w.s == "-exec" || w.s == "-execdir" || w.s == "-ok" || w.s == "-okdir"
+	}) {
+		for _, w := range args[start:i] {
+			s.secretDir(w, j)
+		}
 	}
 	for ; i < len(args); i++ {
 		w := args[i]
@@ -1413,4 +1424,56 @@ func checkGitRestore(s *state, name string, args []word, cx judgeCtx, j *judgeme
 		j.add(Dangerous, name+" overwrites working-tree files, discarding their changes")
 	}
 	return info{}
+}
+
+// checkRecursive judges the operands of a command that may read the files
+// of a directory (grep -r, -R or -d recurse; rg, ag, ack and diff always):
+// a directory is read like the files in it, so one of
+// secret files (~/.ssh, ~/.aws) is judged by Secrets as DIR/* is (grep -r
+// . ~/.ssh prints the private keys). The pattern operand of a search is
+// not a directory.
+func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	r, _ := s.c.commands.get(name)
+	if r == nil {
+		return info{}
+	}
+	sc := scanOptions(name, args, &r.Options, false)
+	// diff reads the files of a directory operand even without -r (diff
+	// -N ~/.ssh empty prints them).
+	search := name != "diff"
+	recursive, pattern := !strings.Contains(name, "grep"), false
+	for _, u := range sc.uses {
+		switch strings.TrimLeft(u.opt.Name, "-") {
+		case "r", "R", "recursive", "dereference-recursive":
+			recursive = true
+		case "d", "directories":
+			recursive = recursive || u.val.s == "recurse" || u.val.unknown()
+		case "e", "regexp", "f", "file":
+			pattern = true
+		}
+	}
+	if !recursive {
+		return info{}
+	}
+	ops := sc.ops
+	if search && !pattern && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	for _, k := range ops {
+		s.secretDir(args[k], j)
+	}
+	return info{}
+}
+
+// secretDir judges reading every file under the directory that w names,
+// as Secrets judge the glob DIR/*.
+func (s *state) secretDir(w word, j *judgement) {
+	if w.s == "" || w.s == "-" {
+		return
+	}
+	d := w
+	d.s, d.glob = strings.TrimSuffix(w.s, "/")+"/*", true
+	if l, reason, ok := s.secretRule(d); ok {
+		j.add(l, reason+" (read recursively from "+w.s+")")
+	}
 }

@@ -182,7 +182,8 @@ type CommandRule struct {
 	// writes FILE), decl (export, declare ... run as a command: NAME=VALUE
 	// is an assignment), let (let run as a command: its arguments are
 	// arithmetic), compress (gzip FILE replaces FILE), gitrestore (git
-	// restore without --staged overwrites files), or network,
+	// restore without --staged overwrites files), recursive (grep -r, rg,
+	// diff -r read a directory of secret files like its files), or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
 	// always, over the network: see Defaults.NetworkData); see the package
