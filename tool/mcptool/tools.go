@@ -32,7 +32,10 @@ import (
 // as a task, and this client does not implement tasks), a tool without a
 // name, a tool whose input or output schema does not compile or is larger
 // than 1,000 objects and arrays or 256 KiB, or nested deeper than 64
-// (compiling such a schema takes seconds to minutes), and a tool whose name
+// (compiling such a schema takes seconds to minutes), or that makes more
+// than 10,000 subschemas with its $refs followed (definitions that refer
+// to the next twice, level after level: validating every call against it
+// would take hours), and a tool whose name
 // becomes that of a tool listed before it. Skipped returns them with the
 // reason, and each is logged as a warning to the WithLogger logger.
 // Client.Tool still wraps such a tool when asked by name.
@@ -140,6 +143,9 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 	if err == nil {
 		_, err = schema.Compile(in)
 	}
+	if err == nil {
+		err = expandedBounded(in)
+	}
 	if err != nil {
 		return "inputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
 	}
@@ -147,6 +153,9 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 		err := bounded(out)
 		if err == nil {
 			_, err = schema.Compile(out)
+		}
+		if err == nil {
+			err = expandedBounded(out)
 		}
 		if err != nil {
 			return "outputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
