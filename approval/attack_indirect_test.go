@@ -182,3 +182,29 @@ func TestDenyRuleHoldsForAnAssignmentASpecialBuiltinKeeps(t *testing.T) {
 		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
 	}
 }
+
+// Code whose text spells the command in escapes: an alias or hash entry
+// written with $'\x67it', sed's e fed an escaped line, another language's
+// process call with "\x67it push" in a string. Each ran the stand-in git
+// push with bash 5.2; before, under allow_all, each was allowed.
+func TestDenyRuleHoldsForCodeThatSpellsTheCommandInEscapes(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)"))
+	for _, cmd := range []string{
+		"shopt -s expand_aliases; alias g=$'\\x67it'\ng push",
+		`hash -p $'/usr/bin/\x67it' g; g push`,
+		`sed e <<< $'\x67it push'`,
+		`python3 -c 'import os; os.system("\x67it push")'`,
+		`python3 -c "getattr(__import__('o'+'s'),'sys'+'tem')('\x67it push')"`,
+		`perl -e 'system("\x67it push")'`,
+		`node -e 'require("child_process").execSync("\x67it push")'`,
+	} {
+		assert.Equal(t, ActionRefuse, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+	for _, cmd := range []string{
+		"python3 -c 'import json; print(json.dumps({}))'",
+		"node -e 'console.log(1)'",
+		"perl -ne 'print if /x/' f",
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+}

@@ -566,7 +566,8 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		sub.opaque = true
 		return true
 	}
-	if sub.line.shellInput || sub.line.runsCode && (r.named(sub.squeezed) || r.named(escapedBlanks.Replace(sub.text))) {
+	if sub.line.shellInput || sub.line.runsCode && (r.named(sub.squeezed) || r.named(escapedBlanks.Replace(sub.text)) ||
+		slices.ContainsFunc(sub.inner, r.named)) {
 		sub.opaque = true
 		return true
 	}
@@ -636,7 +637,7 @@ func runnerOf(name string, args []string) (src int, ok bool) {
 			return strings.Contains(a, "system") || strings.Contains(a, "|")
 		})
 	case "sed", "gsed":
-		return srcInline, slices.ContainsFunc(args, sedRuns)
+		return srcInput, slices.ContainsFunc(args, sedRuns)
 	case "mapfile", "readarray", "compgen", "complete":
 		return srcInline, slices.ContainsFunc(args, func(a string) bool { return a == "-C" || a == "-F" })
 	case "trap":
@@ -648,6 +649,11 @@ func runnerOf(name string, args []string) (src int, ok bool) {
 	src, ok = codeRunners[name]
 	return src, ok
 }
+
+// interpreterRunsRE finds inline code of another language that may run a
+// program, or look up what it calls by a computed name: its strings can
+// spell a command in escapes the rule cannot read.
+var interpreterRunsRE = regexp.MustCompile("(?i)system|exec|popen|spawn|subprocess|child_process|pty|`|qx|getattr|__import__|importlib|compile|eval|open3|kernel|proc_open|passthru|shell|send|const_get|binding|dlopen|ctypes|ffi")
 
 // sedRuns reports whether a sed script may run a command: the e command,
 // or the e flag of s (s/x/y/e).
@@ -796,6 +802,9 @@ func readLine(line string) lineCommands {
 				code, values = r.CodeFlags, r.ValueFlags
 			}
 			src, runner = codeSource(line, cmd.Args[1:], code, values, false), true
+			if src == srcInline && slices.ContainsFunc(cmd.Args[1:], interpreterRunsRE.MatchString) {
+				src = srcInput // its strings may spell the command: os.system("\x67it push")
+			}
 		}
 		if !runner {
 			continue
