@@ -425,3 +425,31 @@ func TestUntrustedReadOnlyClaimIsNotCachedOrRepeated(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, trusted[0].Spec().Annotations.ReadOnly && trusted[0].Spec().Annotations.Idempotent, "a trusted server's claims are taken")
 }
+
+// A tool's name is kept whole to call it by (the local name is cut to 64
+// characters), and put in its description when the server gives none and
+// in the reasons Skipped reports: a listing of 1,000 tools named with
+// 1 MiB each kept 1 GiB, and the description made of a long name went to
+// the model whole, past the 16 KiB cut on descriptions. A name over 1 KiB
+// (MCP asks for at most 128 characters) leaves its tool out, reported
+// with the name cut.
+func TestAttackHugeToolNameIsLeftOut(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	long := strings.Repeat("n", 64<<10)
+	srv.AddTool(&mcp.Tool{Name: long, InputSchema: openObject}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: long + "x", Description: "d", InputSchema: openObject}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: strings.Repeat("m", 1<<10), Description: "d", InputSchema: openObject}, okHandler)
+	c := connectServer(t, srv)
+	tools, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	require.Len(t, tools, 1, "the 1 KiB name is kept")
+	for _, tl := range tools {
+		assert.LessOrEqual(t, len(tl.Spec().Description), 16<<10, tl.Spec().Name)
+	}
+	sk := c.Skipped()
+	require.Len(t, sk, 2)
+	for _, s := range sk {
+		assert.LessOrEqual(t, len(s.Remote)+len(s.Reason), 4<<10)
+		assert.Contains(t, s.Reason, "name is 6553")
+	}
+}

@@ -30,7 +30,7 @@ import (
 // left out rather than failing the listing or the registration: a tool
 // whose execution.taskSupport is "required" (MCP 2025-11-25: it runs only
 // as a task, and this client does not implement tasks), a tool without a
-// name, a tool whose input or output schema does not compile or is larger
+// name or a name over 1 KiB, a tool whose input or output schema does not compile or is larger
 // than 1,000 objects and arrays or 256 KiB, or nested deeper than 64
 // (compiling such a schema takes seconds to minutes), or that makes more
 // than 10,000 subschemas with its $refs followed (definitions that refer
@@ -50,6 +50,7 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	var out []tool.Tool
 	var skipped []Skipped
 	skip := func(remote, reason string) {
+		remote = cutText(remote, "name", maxName)
 		skipped = append(skipped, Skipped{Remote: remote, Reason: reason})
 		if l := c.opts.logger; l != nil {
 			l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", remote, "reason", reason)
@@ -133,6 +134,9 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 	if mt.Name == "" {
 		return "the tool has no name: a tool must be called by its name; fix the server"
 	}
+	if len(mt.Name) > maxName {
+		return fmt.Sprintf("the tool's name is %d bytes: a name may have at most %d (MCP asks for 128 characters at most); fix the server", len(mt.Name), maxName)
+	}
 	if ts := c.tasks.taskSupport(mt.Name); ts == "required" {
 		return `execution.taskSupport is "required": the server runs this tool only as a task (MCP 2025-11-25), and this client does not implement tasks, so every call would fail; use a client with task support, or ask the server to allow calls without a task ("optional")`
 	}
@@ -181,6 +185,7 @@ const (
 	maxSchemaBytes = 256 << 10 // the encoded schema
 	maxDescription = 16 << 10  // bytes of a description kept; the rest is cut
 	maxTitle       = 1 << 10   // bytes of a title kept
+	maxName        = 1 << 10   // bytes of a remote tool name; a longer one leaves its tool out
 )
 
 // cutText cuts a server's text (what names the field) to max bytes of valid
