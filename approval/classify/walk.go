@@ -346,8 +346,25 @@ func homePath(p string) string {
 // a directory of one (cat ~/.aws/*), spells at least half of one with
 // wildcards (cat .e?v, .en[v], .e*, ~/.a*/credentials), or picks every
 // hidden file (cat .*); not cat *, ls .git*, cat data.???. A glob too
-// long to compare, or one past maxSecretWork, matches the highest rule.
+// long to compare, or one past maxSecretWork, matches the highest rule. A
+// word with expansions whose values are not known is judged also as the
+// glob with each of them as * (cat .en${x}v, cat ~/.aws/cred$(f)entials).
 func (s *state) secretRule(w word) (Level, string, bool) {
+	if l, reason, ok := s.secretName(w); ok {
+		return l, reason, ok
+	}
+	// An expansion whose value is not known may be any text (.en${x}v is
+	// .env when x is unset): judged as the glob with * for it.
+	if g, ok := w.holesAsGlob(); ok && len(g) <= maxGlobMatch {
+		if l, reason, ok := s.secretName(word{s: g, glob: true}); ok {
+			return l, reason + " (" + w.s + ", an expansion as any text)", true
+		}
+	}
+	return Safe, "", false
+}
+
+// secretName is secretRule for w's text.
+func (s *state) secretName(w word) (Level, string, bool) {
 	p := homePath(cleanPath(w.s))
 	lower := strings.ToLower(p)
 	var g []globToken
@@ -400,11 +417,11 @@ func (s *state) secretArgs(args []word, j *judgement) {
 			continue
 		}
 		if strings.HasPrefix(a.s, "-") {
-			_, v, ok := strings.Cut(a.s, "=")
-			if !ok {
+			k := strings.IndexByte(a.s, '=')
+			if k < 0 {
 				continue
 			}
-			a.s = v
+			a = a.cut(k + 1)
 		}
 		if l, reason, ok := s.secretRule(a); ok {
 			j.add(l, reason)

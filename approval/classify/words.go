@@ -24,6 +24,50 @@ type word struct {
 	prefix   int    // bytes of s that are literal before the first expansion
 	dyn      bool   // prefix is set: an expansion was seen
 	input    bool   // filled in when it runs with a name find or xargs read ({})
+	// holes are the spans of s that stand for a parameter expansion or
+	// command substitution whose value is not known: any text.
+	holes [][2]int
+}
+
+// holesAsGlob returns s with each of its holes as a '*', and whether it
+// had any.
+func (r *word) holesAsGlob() (string, bool) {
+	if len(r.holes) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	at := 0
+	for _, h := range r.holes {
+		if h[0] < at || h[1] > len(r.s) {
+			return "", false // s was changed since
+		}
+		b.WriteString(r.s[at:h[0]])
+		if t := r.s[h[0]:h[1]]; h[0] == 0 && (t == "$HOME" || t == "${HOME}") {
+			b.WriteString(t) // a home path, as secretName reads it
+		} else {
+			b.WriteByte('*')
+		}
+		at = h[1]
+	}
+	b.WriteString(r.s[at:])
+	return b.String(), true
+}
+
+// cut drops the first n bytes of s (--file=NAME is NAME), and the holes
+// in them.
+func (r word) cut(n int) word {
+	r.s = r.s[n:]
+	r.prefix = max(r.prefix-n, 0)
+	var hs [][2]int
+	for _, h := range r.holes {
+		if h[0] >= n {
+			hs = append(hs, [2]int{h[0] - n, h[1] - n})
+		} else if h[1] > n {
+			hs = append(hs, [2]int{0, h[1] - n})
+		}
+	}
+	r.holes = hs
+	return r
 }
 
 // dynamic marks the word as holding an expansion whose value is not known,
@@ -175,13 +219,17 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 			}
 		}
 		r.dynamic(b.Len(), quoted)
+		at := b.Len()
 		b.WriteString(s.text(p))
+		r.holes = append(r.holes, [2]int{at, b.Len()})
 	case *syntax.CmdSubst:
 		inf := s.walkStmts(p.Stmts)
 		r.dynamic(b.Len(), quoted)
 		r.subst = true
 		r.download = r.download || inf.download
+		at := b.Len()
 		b.WriteString(s.text(p))
+		r.holes = append(r.holes, [2]int{at, b.Len()})
 	case *syntax.ProcSubst:
 		inf := s.walkStmts(p.Stmts)
 		r.dynamic(b.Len(), true)
