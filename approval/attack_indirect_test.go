@@ -208,3 +208,37 @@ func TestDenyRuleHoldsForCodeThatSpellsTheCommandInEscapes(t *testing.T) {
 		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
 	}
 }
+
+// Commands the classifier has no rule for may be wrappers that run the
+// rest of their arguments; fakeroot, prlimit, dbus-run-session,
+// ssh-agent and bwrap ran the stand-in git push with bash 5.2, as did an
+// extended glob with a file named git in the directory. uv run, bundle
+// exec, npm exec, gdb --args, nix-shell --run, tmux new and expect's spawn
+// run it by their documentation (the classifier has rules for them, but
+// does not follow the command). Before, under allow_all, all were allowed.
+func TestDenyRuleHoldsBehindWrappersTheClassifierDoesNotKnow(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)"))
+	for _, cmd := range []string{
+		"fakeroot git push",
+		"prlimit -- git push",
+		"dbus-run-session git push",
+		"ssh-agent git push",
+		"bwrap --bind / / git push",
+		"shopt -s extglob\n@(git) push",
+		"uv run git push",
+		"bundle exec git push origin",
+		"npm exec -- git push",
+		"gdb --args git push",
+		"nix-shell --run 'git push'",
+		"tmux new -d 'cd x && git push'",
+		"expect -c 'spawn git push'",
+	} {
+		assert.Equal(t, ActionRefuse, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+	for _, cmd := range []string{
+		"echo git push", "mytool git status", "fakeroot make install", "uv run pytest",
+		"npm run build", "docker build -t git .", `gh pr create --title "git push docs"`,
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+}

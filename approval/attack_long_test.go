@@ -25,6 +25,8 @@ func longLines() map[string]string {
 		"substitutions": strings.Repeat("$(", 150) + strings.Repeat("$x ", n/4) + strings.Repeat(")", 150),
 		"redirections":  "bash s.sh " + strings.Repeat(">/dev/null ", n/11) + "$x",
 		"text as code":  "python3 -c '" + strings.Repeat("gitx ", n/5) + "' $x",
+		"wrapper words": "mytool " + strings.Repeat("git pull ", n/9),
+		"runner lines":  "tmux new " + strings.Repeat("'a git pull' ", n/13) + "$x",
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -562,7 +563,7 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	// one it names. A line that feeds a shell code it cannot read holds
 	// every rule; one that runs other text as code (a script, an alias,
 	// another language), every rule whose command it names.
-	if slices.ContainsFunc(sub.line.wild, r.meets) {
+	if slices.ContainsFunc(sub.line.wild, r.meets) || slices.ContainsFunc(sub.line.unknown, r.runByUnknown) {
 		sub.opaque = true
 		return true
 	}
@@ -594,6 +595,10 @@ type lineCommands struct {
 	// input, a process substitution or a computed word (printf ... | sh,
 	// bash <(...), eval "$x").
 	shellInput bool
+	// unknown are the commands the classifier has no rule for (fakeroot
+	// git push), and the argvRunners: any of them may run the rest of its
+	// arguments (rule.runByUnknown).
+	unknown []argvCommand
 	// runsCode: the line runs text as code that the parser does not read:
 	// a script (bash s.sh, source, .), eval, an alias, hash -p, another
 	// language, GNU parallel, or a shell variable bash runs
@@ -783,6 +788,9 @@ func readLine(line string) lineCommands {
 			l.wild = append(l.wild, w)
 		}
 		name := path.Base(cmd.Name)
+		if len(cmd.Args) > 2 && (argvRunners[name] || !knownCommand()(name)) {
+			l.unknown = append(l.unknown, argvCommand{args: cmd.Args[1:], lines: argvRunners[name]})
+		}
 		writes = writes || fileWriters[name]
 		src, runner := runnerOf(name, cmd.Args[1:])
 		copies = copies || copiers[name]
@@ -856,6 +864,114 @@ func writesFile(line string) bool {
 		i = k - 1
 	}
 	return false
+}
+
+// knownCommand reports whether the default classifier has a rule for a
+// command name (a command, wrapper, shell or interpreter rule, by name or
+// "prefix*" key).
+var knownCommand = sync.OnceValue(func() func(string) bool {
+	r := classify.Default().Rules()
+	var prefixes []string
+	exact := map[string]bool{}
+	add := func(k string) {
+		if p, ok := strings.CutSuffix(k, "*"); ok {
+			prefixes = append(prefixes, p)
+		} else {
+			exact[k] = true
+		}
+	}
+	for k := range r.Commands {
+		add(k)
+	}
+	for k := range r.Wrappers {
+		add(k)
+	}
+	for k := range r.Shells {
+		add(k)
+	}
+	for k := range r.Interpreters {
+		add(k)
+	}
+	return func(name string) bool {
+		return exact[name] || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) })
+	}
+})
+
+// argvRunners are commands the classifier has a rule for that run a
+// command given in their arguments after a subcommand or an option (uv
+// run, bundle exec, docker exec, gdb --args), which the classifier does
+// not follow: rule.runByUnknown looks at their arguments too.
+var argvRunners = map[string]bool{
+	"uv": true, "uvx": true, "poetry": true, "pipenv": true, "pdm": true, "hatch": true, "rye": true,
+	"pipx": true, "conda": true, "mamba": true, "micromamba": true, "bundle": true, "npx": true,
+	"npm": true, "pnpm": true, "yarn": true, "bunx": true, "bun": true, "docker": true, "podman": true,
+	"kubectl": true, "gdb": true, "nix-shell": true, "nix": true, "sg": true, "expect": true,
+	"tmux": true, "screen": true, "direnv": true, "devbox": true, "mise": true, "asdf": true,
+}
+
+// maxUnknownStarts bounds the words rule.runByUnknown tries as the start
+// of a command; past it, the rule holds.
+const maxUnknownStarts = 8
+
+// argvCommand is a command that may run its arguments (lineCommands.unknown).
+type argvCommand struct {
+	args []string // after the command word
+	// lines: an argument may be a whole command line (an argvRunner:
+	// nix-shell --run 'git push'), not only a command word.
+	lines bool
+}
+
+// runByUnknown reports whether a command the classifier has no rule for
+// (or an argvRunner) may run what the rule names: some argument is the
+// rule's command word (git for git push*) and the rule matches from there
+// ("fakeroot git push", "prlimit -- git push"), or, for an argvRunner, an
+// argument is a command line that runs it. "echo git push" is not held:
+// echo has a rule.
+func (r *rule) runByUnknown(c argvCommand) bool {
+	if r.head == "" {
+		return false
+	}
+	args := c.args
+	starts := 0
+	for i, a := range args {
+		if path.Base(a) != r.head && (!c.lines || !strings.HasPrefix(a, r.head+" ") && !strings.Contains(a, " "+r.head+" ")) {
+			continue
+		}
+		if starts++; starts > maxUnknownStarts {
+			return true
+		}
+		if path.Base(a) != r.head {
+			// A command line in one argument (nix-shell --run 'git
+			// push', tmux new 'git push', expect -c 'spawn git push').
+			if innerRun(r, a) {
+				return true
+			}
+			continue
+		}
+		cmd := classify.Command{Name: r.head, Args: args[i:]}
+		if w, ok := wildCommand(cmd, false); ok {
+			if r.meets(w) {
+				return true
+			}
+		} else if r.textRE.MatchString(r.head + " " + strings.Join(args[i+1:], " ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// innerRun reports whether a command line given as one argument runs what
+// r names, from the rule's command word on.
+func innerRun(r *rule, arg string) bool {
+	k := strings.Index(arg, r.head+" ")
+	for k > 0 && arg[k-1] != ' ' {
+		next := strings.Index(arg[k+1:], " "+r.head+" ")
+		if next < 0 {
+			return false
+		}
+		k += next + 2
+	}
+	return k >= 0 && r.textRE.MatchString(squeezeBlanks(arg[k:]))
 }
 
 // lookupRule finds a classifier rule for a command: by its name, or by a
@@ -938,6 +1054,13 @@ func expandedWord(w string) bool {
 	return strings.ContainsAny(w, "$`") || strings.Contains(w, "<(") || strings.Contains(w, ">(")
 }
 
+// extglobWord reports whether a word holds an extended glob (@(git),
+// +(x), !(x)): with shopt -s extglob it may match any file name.
+func extglobWord(w string) bool {
+	return strings.Contains(w, "@(") || strings.Contains(w, "+(") || strings.Contains(w, "!(") ||
+		strings.Contains(w, "*(") || strings.Contains(w, "?(")
+}
+
 // globWord reports whether a word may be a glob that bash replaces with
 // the names of the files it matches: it has a * or ?, or a [ with a ]
 // after it ("[" alone is the test command).
@@ -955,7 +1078,9 @@ func globWord(w string) bool {
 // every word is literal. An expanded word becomes one anyText, a glob
 // keeps its letters with an anyText for each *, ? and [...].
 func wildCommand(cmd classify.Command, fromInput bool) (w []int16, ok bool) {
-	wild := func(a string) bool { return expandedWord(a) || globWord(a) || strings.Contains(a, "{}") }
+	wild := func(a string) bool {
+		return expandedWord(a) || globWord(a) || extglobWord(a) || strings.Contains(a, "{}")
+	}
 	if !fromInput && !slices.ContainsFunc(cmd.Args, wild) {
 		return nil, false
 	}
@@ -967,7 +1092,7 @@ func wildCommand(cmd classify.Command, fromInput bool) (w []int16, ok bool) {
 			w = append(w, ' ')
 		}
 		switch {
-		case expandedWord(word) || fromInput && i > 0 || strings.Contains(word, "{}"):
+		case expandedWord(word) || extglobWord(word) || fromInput && i > 0 || strings.Contains(word, "{}"):
 			w = append(w, anyText)
 		case globWord(word):
 			for j := 0; j < len(word); j++ {
