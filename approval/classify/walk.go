@@ -348,7 +348,8 @@ func homePath(p string) string {
 // hidden file (cat .*); not cat *, ls .git*, cat data.???. A glob too
 // long to compare, or one past maxSecretWork, matches the highest rule. A
 // word with expansions whose values are not known is judged also as the
-// glob with each of them as * (cat .en${x}v, cat ~/.aws/cred$(f)entials).
+// glob with each of them as * (cat .en${x}v, cat ~/.aws/cred$(f)entials),
+// and a relative name as the file in each directory the line changed into.
 func (s *state) secretRule(w word) (Level, string, bool) {
 	if l, reason, ok := s.secretName(w); ok {
 		return l, reason, ok
@@ -358,6 +359,22 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 	if g, ok := w.holesAsGlob(); ok && len(g) <= maxGlobMatch {
 		if l, reason, ok := s.secretName(word{s: g, glob: true}); ok {
 			return l, reason + " (" + w.s + ", an expansion as any text)", true
+		}
+	}
+	// A relative name is also the file in each directory the shell may
+	// have changed into (cd ~/.aws && cat credentials).
+	if p := homePath(cleanPath(w.s)); w.s != "" && !w.dyn && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		sets := []*dirSet{&s.cwd}
+		if s.repeat > 0 && s.later != nil {
+			sets = append(sets, s.later)
+		}
+		for _, ds := range sets {
+			for _, d := range ds.dirs {
+				in := word{s: d.s + "/" + w.s, glob: w.glob || d.glob}
+				if l, reason, ok := s.secretName(in); ok {
+					return l, reason + " (after changing into " + d.s + ")", true
+				}
+			}
 		}
 	}
 	return Safe, "", false
