@@ -525,8 +525,15 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		var inf info
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
+			// The loop's words name files as arguments do: for f in
+			// ~/.ssh/*; do cat "$f"; done reads the keys.
 			for _, w := range l.Items {
-				inf.download = inf.download || s.allWords(w)
+				for _, x := range s.words(w) {
+					inf.download = inf.download || x.download
+					if lv, reason, ok := s.secretRule(x); ok {
+						s.note(lv, reason+" (a value of the loop's variable)")
+					}
+				}
 			}
 		case *syntax.CStyleLoop:
 			inf = inf.or(s.nodeSubsts(l))
