@@ -360,6 +360,15 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 			cx.appended = ""
 			markInput(args, replace)
 		}
+		if in := cx.stdin; in != nil && in.doc {
+			// The words it reads are in the line (xargs cat <<< .env):
+			// they name files as arguments do.
+			var ws []word
+			for _, f := range strings.Fields(in.text) {
+				ws = append(ws, word{s: strings.Trim(f, `'"`), lit: true})
+			}
+			s.secretArgs(ws, j)
+		}
 	}
 	rest := args[min(i, len(args)):]
 	if noExec {
