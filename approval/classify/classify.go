@@ -280,10 +280,13 @@ type state struct {
 	// fetched are the files a downloader wrote (curl -o FILE, wget URL,
 	// curl URL > FILE), cleaned: running one is running downloaded code.
 	fetched map[string]bool
-	funcs   map[string]bool
-	calls   map[string]funcCalls
-	ints    map[string]bool // variables declared integer (declare -i)
-	via     []string
+	// fetchedAny: a downloader saved a file under the name the server
+	// chose (curl -J, wget --content-disposition).
+	fetchedAny bool
+	funcs      map[string]bool
+	calls      map[string]funcCalls
+	ints       map[string]bool // variables declared integer (declare -i)
+	via        []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 	// cwd is where the shell may be at this point of the walk: the

@@ -196,7 +196,7 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	}
 	if s.c.download[name] {
 		inf.download = true
-		s.fetchedFiles(args)
+		s.fetchedFiles(name, args)
 	}
 	s.secretArgs(args, j)
 	l := j.level()
@@ -621,10 +621,13 @@ func isStdinPath(w word) bool {
 	return ok && !beneath && fd == "0"
 }
 
-// fetchedFiles records the files a downloader given args writes: the
-// value of -o/--output (curl) or -O/--output-document (wget), and the
-// remote name (curl -O URL, wget URL without -O): the base name of each URL.
-func (s *state) fetchedFiles(args []word) {
+// fetchedFiles records the files the downloader name given args writes:
+// the value of -o/--output (curl) or -O/--output-document (wget), and the
+// remote name (curl -O URL, wget URL without -O): the base name of each
+// URL, with or without a scheme (curl and wget add http://). With curl's
+// -J (--remote-header-name) or wget's --content-disposition the server
+// names the file: any local script may be it (state.fetchedAny).
+func (s *state) fetchedFiles(name string, args []word) {
 	add := func(w word) {
 		if w.lit && w.s != "-" && w.s != "" {
 			if s.fetched == nil {
@@ -632,6 +635,12 @@ func (s *state) fetchedFiles(args []word) {
 			}
 			s.fetched[path.Clean(w.s)] = true
 		}
+	}
+	// curl's -O takes no value (it saves under the URL's name); wget's
+	// -O names the file.
+	valued := "oO"
+	if name == "curl" {
+		valued = "o"
 	}
 	named := false
 	for i := 0; i < len(args); i++ {
@@ -646,11 +655,15 @@ func (s *state) fetchedFiles(args []word) {
 				i++
 				add(args[i])
 			}
+		case a == "--remote-header-name" || a == "--content-disposition" || strings.HasPrefix(a, "--content-disposition="):
+			s.fetchedAny = true
 		case len(a) > 1 && a[0] == '-' && a[1] != '-':
-			// A bundle ending in o or O takes the next word (curl -sSLo
-			// FILE, wget -qO FILE); -oFILE has it attached. curl -O URL
-			// saves under the URL's name.
-			k := strings.IndexAny(a, "oO")
+			// A bundle ending in a valued letter takes the next word
+			// (curl -sSLo FILE, wget -qO FILE); -oFILE has it attached.
+			if name == "curl" && strings.Contains(a, "J") {
+				s.fetchedAny = true
+			}
+			k := strings.IndexAny(a, valued)
 			switch {
 			case k <= 0:
 			case k+1 < len(a):
@@ -667,11 +680,16 @@ func (s *state) fetchedFiles(args []word) {
 		return
 	}
 	for _, a := range args {
-		if _, rest, ok := strings.Cut(a.s, "://"); ok && a.lit {
-			rest, _, _ = strings.Cut(rest, "?")
-			if b := path.Base(rest); strings.Contains(rest, "/") && b != "." && b != "/" {
-				add(word{s: b, lit: true})
-			}
+		if !a.lit || strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		rest := a.s
+		if _, r, ok := strings.Cut(a.s, "://"); ok {
+			rest = r
+		}
+		rest, _, _ = strings.Cut(rest, "?")
+		if b := path.Base(rest); strings.Contains(rest, "/") && b != "." && b != "/" {
+			add(word{s: b, lit: true})
 		}
 	}
 }
@@ -679,6 +697,10 @@ func (s *state) fetchedFiles(args []word) {
 // runsFetched judges running w (a script, or a command by its path) when
 // a downloader on the line wrote it.
 func (s *state) runsFetched(name string, w word, j *judgement) {
+	if s.fetchedAny && w.lit && !systemDirs[path.Dir(path.Clean(w.s))] {
+		j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", which may be the file a downloader on this line saved under the name the server chose"))
+		return
+	}
 	if !w.lit || !s.fetched[path.Clean(w.s)] {
 		return
 	}
