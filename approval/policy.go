@@ -182,24 +182,36 @@ type Evaluation struct {
 // that cannot all be read (it does not parse, and bash still runs the
 // lines before the error; or it is over the classifier's limits:
 // Verdict.Incomplete) is held by every deny and ask rule of its tool.
-// They fail closed where the shell decides at run time what runs: a word
-// the parser cannot read ($x, ${x:-git}, "${a[@]}", $(printf git), the
-// arguments xargs adds) may be any text, and a glob (g*t, pu*) any text
-// where its * ? [...] stand, so a rule
-// holds when the command could be one it names ("${x:-git} push" and
-// "git $(echo push)" are refused by shell(git push*), "git log $r" is
-// not); a line that feeds a shell or an interpreter code from its input
-// or a process substitution ("printf 'git push' | sh"), runs a script
-// the line writes, runs commands from awk, or uses a nameref, the alias or
-// command hash tables (BASH_ALIASES, BASH_CMDS) or prompt expansion
-// (${x@P}, PS4), or an assignment a special built-in keeps (x=push :)
-// is held by every rule; and a line that runs other text as
-// code (bash s.sh, source, eval, alias, hash -p, python -c, make,
-// parallel, sed's e, mapfile -C, a DEBUG trap, PROMPT_COMMAND, a program
-// copied under another name) is held by every rule whose command word
-// (git in git push*) the line's text names. They do not see into programs
-// (a Makefile, a script on disk written by an earlier call) or options
-// that rename a command (git -c alias.p=push p).
+// They fail closed where the shell decides at run time what runs:
+//
+//   - a word the parser cannot read ($x, ${x:-git}, "${a[@]}",
+//     $(printf git), the arguments xargs adds, an extended glob) may be
+//     any text, and a glob (g*t, pu*) any text where its * ? [...] stand,
+//     so a rule holds when the command could be one it names
+//     ("${x:-git} push" and "git $(echo push)" are refused by
+//     shell(git push*), "git log $r" is not);
+//   - a command the classifier has no rule for (fakeroot), or one that
+//     runs a command after a subcommand (uv run, docker exec, nix-shell
+//     --run), holds a rule when an argument is the rule's command word
+//     and the rule matches from there ("fakeroot git push";
+//     "mytool git status" and "echo git push" are not refused);
+//   - a line that feeds a shell or an interpreter code from its input or
+//     a process substitution ("printf 'git push' | sh"), runs a script it
+//     writes, runs commands from awk or sed's e, runs another language's
+//     code that may start a program (os.system(...)), or uses a nameref,
+//     the alias or command hash tables (BASH_ALIASES, BASH_CMDS), prompt
+//     expansion (${x@P}, PS4) or an assignment a special built-in keeps
+//     (x=push :) is held by every rule;
+//   - a line that runs other text as code (bash s.sh, source, eval,
+//     alias, hash -p, make, parallel, mapfile -C, a DEBUG trap,
+//     PROMPT_COMMAND, a program copied under another name) is held by
+//     every rule whose command word (git in git push*) the line's text
+//     or the commands' arguments name.
+//
+// The refusal then asks for the command written out literally. Rules do
+// not see into programs (a Makefile, a script on disk written by an
+// earlier call), or options that rename a command (git -c alias.p=push p)
+// or reorder it (rm -fr for rm -rf *).
 type Policy struct {
 	mode      Mode
 	deny      []rule
