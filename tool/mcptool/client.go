@@ -151,9 +151,14 @@ type Client struct {
 	opts   options
 	client *mcp.Client
 
-	mu     sync.Mutex
-	cur    *conn
-	closed bool
+	mu      sync.Mutex
+	cur     *conn
+	closed  bool
+	dialing *dialing // the dial under way, if any
+
+	// stop is cancelled by Close: it ends a dial under way.
+	stop       context.Context
+	cancelStop context.CancelFunc
 
 	seq    atomic.Uint64
 	routes sync.Map // token -> *route
@@ -184,6 +189,7 @@ func Connect(ctx context.Context, target Target, opts ...Option) (*Client, error
 		return nil, errors.New("mcptool: empty Target: use mcptool.Stdio, mcptool.HTTP or mcptool.Transport")
 	}
 	c := &Client{target: target}
+	c.stop, c.cancelStop = context.WithCancel(context.Background())
 	for _, o := range opts {
 		if o != nil {
 			o(&c.opts)
@@ -216,6 +222,7 @@ func Connect(ctx context.Context, target Target, opts ...Option) (*Client, error
 		c.client.AddRoots(c.opts.roots...)
 	}
 	if _, err := c.session(ctx); err != nil {
+		c.cancelStop()
 		return nil, err
 	}
 	return c, nil
@@ -252,41 +259,129 @@ func (c *Client) Close() error {
 	cn := c.cur
 	c.cur, c.closed = nil, true
 	c.mu.Unlock()
+	c.cancelStop()
 	if cn == nil {
 		return nil
 	}
 	return cn.close()
 }
 
+// dialing is a dial under way: the calls that need a connection meanwhile
+// wait for it (or for their own context), not for the client's lock.
+type dialing struct {
+	done chan struct{}
+	err  error
+	own  bool // err is the dialing call's own context ending
+}
+
 // session returns the live connection, dialling when there is none or the
-// last one ended.
+// last one ended. One call dials at a time, without holding the client's
+// lock: a server that never answers the dial keeps that call waiting
+// until its context ends, and the others until theirs do, and Close ends
+// the dial.
 func (c *Client) session(ctx context.Context) (*conn, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return nil, tool.Errorf(tool.CodeUnavailable, "MCP client for %s is closed", c.target)
-	}
-	if c.cur != nil {
-		select {
-		case <-c.cur.done:
-			_ = c.cur.close()
-			c.cur = nil
-		default:
-			return c.cur, nil
+	for {
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return nil, tool.Errorf(tool.CodeUnavailable, "MCP client for %s is closed", c.target)
 		}
+		if c.cur != nil {
+			select {
+			case <-c.cur.done:
+				old := c.cur
+				c.cur = nil
+				c.mu.Unlock()
+				_ = old.close()
+				continue
+			default:
+				cn := c.cur
+				c.mu.Unlock()
+				return cn, nil
+			}
+		}
+		if d := c.dialing; d != nil {
+			c.mu.Unlock()
+			select {
+			case <-d.done:
+				if d.err != nil && !d.own {
+					return nil, d.err
+				}
+				continue // connected, or the dialing call gave up: look again
+			case <-ctx.Done():
+				return nil, tool.AsError(ctx.Err())
+			}
+		}
+		d := &dialing{done: make(chan struct{})}
+		c.dialing = d
+		c.mu.Unlock()
+
+		cn, err := c.dial(ctx)
+		c.mu.Lock()
+		c.dialing = nil
+		if err == nil && c.closed {
+			err = tool.Errorf(tool.CodeUnavailable, "MCP client for %s is closed", c.target)
+		} else if err == nil {
+			c.cur = cn
+		}
+		d.err, d.own = err, ctx.Err() != nil
+		close(d.done)
+		c.mu.Unlock()
+		if err != nil && cn != nil {
+			_ = cn.close()
+			cn = nil
+		}
+		return cn, err
 	}
-	t, cmd, err := c.target.dial(ctx, &c.opts)
+}
+
+// dial connects to the target and initialises a session; Close ends it.
+func (c *Client) dial(ctx context.Context) (*conn, error) {
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(c.stop, cancel)()
+	t, cmd, err := c.target.dial(dctx, &c.opts)
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
-	cs, err := c.client.Connect(ctx, c.tasks.watch(t), nil)
-	if err != nil {
-		if cmd != nil && cmd.Process != nil {
+	// The SDK's Connect can outlive its context: when the server does not
+	// answer initialize, it gives the cancellation notice up to 5 s to be
+	// delivered first. The call does not wait for that.
+	type connected struct {
+		cs  *mcp.ClientSession
+		err error
+	}
+	ch := make(chan connected, 1)
+	go func() {
+		cs, err := c.client.Connect(dctx, c.tasks.watch(t), nil)
+		ch <- connected{cs, err}
+	}()
+	var cs *mcp.ClientSession
+	select {
+	case r := <-ch:
+		cs, err = r.cs, r.err
+		if err != nil && cmd != nil && cmd.Process != nil {
 			killGroup(cmd)
 			_ = cmd.Wait()
 		}
+	case <-dctx.Done():
+		go func() {
+			if r := <-ch; r.cs != nil {
+				_ = r.cs.Close()
+			}
+			if cmd != nil && cmd.Process != nil {
+				killGroup(cmd)
+				_ = cmd.Wait()
+			}
+		}()
+		cs, err = nil, dctx.Err()
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, tool.AsError(ctx.Err())
+		}
+		if c.stop.Err() != nil {
+			return nil, tool.Errorf(tool.CodeUnavailable, "MCP client for %s is closed", c.target)
 		}
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
@@ -295,7 +390,6 @@ func (c *Client) session(ctx context.Context) (*conn, error) {
 		_ = cs.Wait()
 		close(cn.done)
 	}()
-	c.cur = cn
 	return cn, nil
 }
 

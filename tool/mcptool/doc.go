@@ -44,7 +44,9 @@
 //
 // Failure: when the server dies or the connection breaks, the call fails
 // with tool.CodeUnavailable (retryable) and the next call dials the target
-// again (a new subprocess for Stdio). A message larger than 16 MiB (a
+// again (a new subprocess for Stdio). A server that does not answer that
+// dial holds each waiting call until its own deadline, and Close ends the
+// dial. A message larger than 16 MiB (a
 // stdio line, an event, an HTTP JSON or error body) breaks the connection
 // the same way.
 //
