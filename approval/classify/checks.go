@@ -400,7 +400,12 @@ func (s *state) sedScriptAs(name, sc string, brackets bool, j *judgement) info {
 					p++
 				}
 			} else {
-				_, p = restOfLine(p)
+				var file string
+				file, p = restOfLine(p)
+				// r and R copy the file into the output.
+				if l, reason, ok := s.secretRule(word{s: strings.TrimSpace(file), lit: true}); ok {
+					j.add(l, name+" "+string(c)+" reads a file: "+reason)
+				}
 			}
 		case 'a', 'i', 'c':
 			for p < n {
@@ -479,7 +484,7 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 	inPrint := false
 	depth := 0
 	lastStr := ""
-	pendingSystem, pendingPipe, pendingFile := false, false, false
+	pendingSystem, pendingPipe, pendingFile, pendingRead := false, false, false, false
 	str := func(p int) (string, int) {
 		var b strings.Builder
 		p++
@@ -513,8 +518,12 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 				inf = inf.or(s.reparse(v, name))
 			case pendingFile:
 				j.add(s.writeTarget(word{s: v, lit: true}))
+			case pendingRead:
+				if l, reason, ok := s.secretRule(word{s: v, lit: true}); ok {
+					j.add(l, name+" getline reads a file: "+reason)
+				}
 			}
-			pendingSystem, pendingPipe, pendingFile = false, false, false
+			pendingSystem, pendingPipe, pendingFile, pendingRead = false, false, false, false
 			operand = false
 			continue
 		case c == '#':
@@ -585,13 +594,17 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 				// it may be anywhere.
 				j.add(s.c.rules.Defaults.WriteOutside, name+" writes to a file named at run time, which may be outside the working directory")
 			}
+		case c == '<' && !(p+1 < n && prog[p+1] == '='):
+			// getline < "FILE" reads it (a comparison with a string
+			// names no secret).
+			pendingRead = true
 		case c == '(':
 			depth++
 		case c == ')':
 			depth--
 		case c == ';' || c == '\n' || c == '}' || c == '{':
 			inPrint = false
-			pendingSystem, pendingPipe, pendingFile = false, false, false
+			pendingSystem, pendingPipe, pendingFile, pendingRead = false, false, false, false
 		}
 		if c != ' ' && c != '\t' {
 			operand = strings.IndexByte("(,{;!~&|=<>+-*%^?:\n", c) >= 0
