@@ -1440,21 +1440,33 @@ func checkGitRestore(s *state, name string, args []word, cx judgeCtx, j *judgeme
 }
 
 // checkRecursive judges the operands of a command that may read the files
-// of a directory (grep -r, -R or -d recurse; rg, ag, ack and diff always):
+// of a directory (grep -r, -R or -d recurse; rg, ag, ack, diff, git grep
+// and git diff always):
 // a directory is read like the files in it, so one of
 // secret files (~/.ssh, ~/.aws) is judged by Secrets as DIR/* is (grep -r
 // . ~/.ssh prints the private keys). The pattern operand of a search is
 // not a directory.
 func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	r, _ := s.c.commands.get(name)
+	// The rule of name, or of a subcommand (git grep).
+	f := strings.Fields(name)
+	if len(f) == 0 {
+		return info{}
+	}
+	r, _ := s.c.commands.get(f[0])
+	for _, sub := range f[1:] {
+		if r == nil {
+			break
+		}
+		r = r.Subcommands[sub]
+	}
 	if r == nil {
 		return info{}
 	}
 	sc := scanOptions(name, args, &r.Options, false)
 	// diff reads the files of a directory operand even without -r (diff
-	// -N ~/.ssh empty prints them).
-	search := name != "diff"
-	recursive, pattern := !strings.Contains(name, "grep"), false
+	// -N ~/.ssh empty prints them); grep only with -r, git grep always.
+	search := f[len(f)-1] != "diff"
+	recursive, pattern := len(f) > 1 || !strings.Contains(name, "grep"), false
 	for _, u := range sc.uses {
 		switch strings.TrimLeft(u.opt.Name, "-") {
 		case "r", "R", "recursive", "dereference-recursive":
