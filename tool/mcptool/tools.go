@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -41,7 +42,11 @@ import (
 // Client.Tool still wraps such a tool when asked by name.
 //
 // A description longer than 16 KiB, and a title longer than 1 KiB, is cut,
-// and says so. A listing longer than 1,000 tools or pages is an error.
+// and says so. In the description, the title and the schemas' description
+// and title texts, characters a person would not see or a terminal would
+// act on (controls, bidi, zero-width and tag characters) are shown as
+// escapes (approval.VisibleLines): they reach the model, and should reach
+// whoever reviews the tools too. A listing longer than 1,000 tools or pages is an error.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	cn, err := c.session(ctx)
 	if err != nil {
@@ -254,7 +259,9 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 	if err != nil {
 		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: input schema: %w", c.target, mt.Name, err)
 	}
-	desc := cutText(mt.Description, "description", maxDescription)
+	// What the server wrote goes to the model and to whoever reads the
+	// spec: characters a person would not see are shown as escapes.
+	desc := cutText(approval.VisibleLines(mt.Description), "description", maxDescription)
 	if strings.TrimSpace(desc) == "" {
 		// The registry refuses a tool without a description; a remote
 		// server's omission should not make its tool unusable.
@@ -282,7 +289,7 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 			a.OpenWorld = *ann.OpenWorldHint
 		}
 	}
-	a.Title = cutText(a.Title, "title", maxTitle)
+	a.Title = cutText(approval.Visible(a.Title), "title", maxTitle)
 	// An untrusted server's claim may raise the risk, never lower it: a
 	// destructive claim the server makes counts even beside a read-only
 	// one, which the MCP spec says makes it meaningless.
@@ -325,7 +332,7 @@ func outputSchema(mt *mcp.Tool) (json.RawMessage, bool) {
 	if err != nil || schema.CheckObject(out) != nil {
 		return nil, false
 	}
-	return out, true
+	return visibleSchema(out), true
 }
 
 // objectSchema encodes a server's input schema, giving a schema without a
@@ -351,7 +358,7 @@ func objectSchema(v any) (json.RawMessage, error) {
 	if err := schema.CheckObject(raw); err != nil {
 		return nil, err
 	}
-	return raw, nil
+	return visibleSchema(raw), nil
 }
 
 // toolName is the local name of the remote tool: the prefix and the
