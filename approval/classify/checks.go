@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -726,6 +727,13 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			// An archive may hold links: later writes may go through them.
 			s.links = true
 			j.add(Warning, name+" extracts files")
+			// One that was downloaded may hold any file: a script run
+			// after it may be one of them.
+			if archive == nil || archive.s == "-" {
+				s.fetchedAny = s.fetchedAny || s.pipedDownload
+			} else if s.fetched[path.Clean(archive.s)] {
+				s.fetchedAny = true
+			}
 			if dir != nil {
 				s.linkers++
 				j.add(s.writeTarget(*dir))

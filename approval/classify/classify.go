@@ -283,10 +283,13 @@ type state struct {
 	// fetchedAny: a downloader saved a file under the name the server
 	// chose (curl -J, wget --content-disposition).
 	fetchedAny bool
-	funcs      map[string]bool
-	calls      map[string]funcCalls
-	ints       map[string]bool // variables declared integer (declare -i)
-	via        []string
+	// pipedDownload: the command being judged is in a pipe after a
+	// downloader, so what it writes holds downloaded content.
+	pipedDownload bool
+	funcs         map[string]bool
+	calls         map[string]funcCalls
+	ints          map[string]bool // variables declared integer (declare -i)
+	via           []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 	// cwd is where the shell may be at this point of the walk: the

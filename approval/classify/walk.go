@@ -246,6 +246,13 @@ func (s *state) writeTarget(w word) (l Level, reason string) {
 			s.wrote++
 		}
 	}()
+	if s.pipedDownload && w.lit && w.s != "" && !w.input {
+		// What it writes came down the pipe from a downloader.
+		if s.fetched == nil {
+			s.fetched = map[string]bool{}
+		}
+		s.fetched[path.Clean(w.s)] = true
+	}
 	l, reason = s.writeAt(w, false)
 	if w.unknown() || w.input || w.s == "" {
 		return l, reason
@@ -931,7 +938,10 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	flatten(b)
 	var all info
 	downloaded := false
+	saved := s.pipedDownload
+	defer func() { s.pipedDownload = saved }()
 	for i, st := range stages {
+		s.pipedDownload = saved || downloaded
 		inf := s.walkStmt(st)
 		if inf.execStdin && i > 0 {
 			name := stageName(st)
