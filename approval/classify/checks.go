@@ -1499,7 +1499,8 @@ func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgemen
 }
 
 // secretDir judges reading every file under the directory that w names,
-// as Secrets judge the glob DIR/*.
+// as Secrets judge the glob DIR/* (and, for a home directory, DIR/.* and
+// DIR/.*/*).
 func (s *state) secretDir(w word, j *judgement) {
 	if w.s == "" || w.s == "-" {
 		return
@@ -1508,5 +1509,17 @@ func (s *state) secretDir(w word, j *judgement) {
 	d.s, d.glob = strings.TrimSuffix(w.s, "/")+"/*", true
 	if l, reason, ok := s.secretRule(d); ok {
 		j.add(l, reason+" (read recursively from "+w.s+")")
+		return
+	}
+	// A home directory holds the secret files in its hidden files and
+	// directories (grep -r KEY ~).
+	p := homePath(cleanPath(w.s))
+	if p == "~" || p == "/root" || strings.HasPrefix(p, "/home/") && strings.Count(p, "/") == 2 {
+		for _, h := range []string{p + "/.*", p + "/.*/*"} {
+			if l, reason, ok := s.secretRule(word{s: h, glob: true}); ok {
+				j.add(l, reason+" (read recursively from "+w.s+")")
+				return
+			}
+		}
 	}
 }
