@@ -3,6 +3,7 @@ package mcptool
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -18,17 +19,24 @@ import (
 const MetaError = "toolbelt/error"
 
 // MetaResultMeta is the result metadata key under which a call's result
-// keeps the server's _meta as it came.
+// keeps the server's _meta as it came (one over 16 KiB encoded, or past
+// the result's 64 KiB for such fields, is replaced by a note saying so).
 const MetaResultMeta = "mcp.meta"
 
 // fromMCP maps a tools/call result to a tool.Result.
 func fromMCP(t *remoteTool, res *mcp.CallToolResult) (*tool.Result, error) {
 	r := &tool.Result{}
 	if len(res.Content) > 0 {
-		r.Content = make([]tool.Content, 0, len(res.Content))
+		r.Content = make([]tool.Content, 0, min(len(res.Content), maxBlocks+1))
 	}
-	for _, c := range res.Content {
+	side := &sideBudget{left: maxSideBytes}
+	for i, c := range res.Content {
+		if len(r.Content) == maxBlocks {
+			r.Content = append(r.Content, tool.TextContent(fmt.Sprintf("[%d more content blocks cut: a result keeps at most %d]", len(res.Content)-i, maxBlocks)))
+			break
+		}
 		if tc, ok := contentFrom(c); ok {
+			side.block(&tc)
 			r.Content = append(r.Content, tc)
 		}
 	}
@@ -40,7 +48,7 @@ func fromMCP(t *remoteTool, res *mcp.CallToolResult) (*tool.Result, error) {
 		r.Output = out
 	}
 	if len(res.Meta) > 0 {
-		r.SetMeta(MetaResultMeta, map[string]any(res.Meta))
+		r.SetMeta(MetaResultMeta, side.meta(res.Meta))
 	}
 	if res.IsError {
 		r.Error = resultError(res, r.Text())
@@ -129,3 +137,68 @@ const maxErrorText = 4 << 10
 func clipText(s string) string { return cutText(s, "message", maxErrorText) }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// Bounds on the parts of a result the executor's output cap does not count
+// (it counts text and bytes): a block's name, URI, title, description, MIME
+// type and annotations, and the _meta of blocks and of the result. The
+// model reads a resource link as "[resource NAME URI]", and metadata goes
+// to audit records and logs.
+const (
+	maxBlocks     = 1000     // content blocks kept; a marker says how many more came
+	maxBlockField = 4 << 10  // bytes of one such field
+	maxMeta       = 16 << 10 // bytes of one _meta (encoded)
+	maxSideBytes  = 64 << 10 // bytes of all such fields and _meta of one result
+)
+
+// sideBudget cuts a result's uncounted fields to what is left of
+// maxSideBytes.
+type sideBudget struct{ left int }
+
+// text cuts s to maxBlockField bytes and to what is left, saying so.
+func (b *sideBudget) text(s, what string) string {
+	if s == "" {
+		return s
+	}
+	if b.left <= 0 {
+		return "[cut]"
+	}
+	if lim := min(maxBlockField, b.left); len(s) > lim {
+		s = cutText(s, what, lim)
+	}
+	b.left -= len(s)
+	return s
+}
+
+func (b *sideBudget) block(c *tool.Content) {
+	c.URI = b.text(c.URI, "URI")
+	c.Name = b.text(c.Name, "name")
+	c.Title = b.text(c.Title, "title")
+	c.Description = b.text(c.Description, "description")
+	c.MIMEType = b.text(c.MIMEType, "MIME type")
+	if a := c.Annotations; a != nil {
+		a.LastModified = b.text(a.LastModified, "lastModified")
+		if len(a.Audience) > 8 {
+			a.Audience = a.Audience[:8]
+		}
+		for i := range a.Audience {
+			a.Audience[i] = b.text(a.Audience[i], "audience")
+		}
+	}
+	if len(c.Meta) > 0 {
+		if m, ok := b.meta(c.Meta).(map[string]any); ok {
+			c.Meta = m
+		}
+	}
+}
+
+// meta returns m, or a note in its place when its encoding is over
+// maxMeta or what is left.
+func (b *sideBudget) meta(m map[string]any) any {
+	enc, err := json.Marshal(m)
+	if err == nil && len(enc) <= min(maxMeta, b.left) {
+		b.left -= len(enc)
+		return m
+	}
+	b.left -= 64
+	return map[string]any{"toolbelt/cut": fmt.Sprintf("the server's _meta is %d bytes: a result keeps %d", len(enc), maxMeta)}
+}
