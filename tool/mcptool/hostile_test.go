@@ -453,3 +453,30 @@ func TestAttackHugeToolNameIsLeftOut(t *testing.T) {
 		assert.Contains(t, s.Reason, "name is 6553")
 	}
 }
+
+// Each tool's schemas and description are bounded (256 KiB, 16 KiB), and a
+// listing to 1,000 tools: a hostile server listing 1,000 tools at the
+// bounds made the client keep over half a GiB (200 such tools: 361 MB
+// retained, 6.4 GB allocated, 22 s). A listing keeps at most 16 MiB of
+// schemas and descriptions; the tools past it are left out, reported.
+func TestAttackListingOfManyFatToolsIsBounded(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, &mcp.ServerOptions{PageSize: 20})
+	long := strings.Repeat("x", 200<<10)
+	for i := range 100 {
+		srv.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%03d", i), Description: "d", InputSchema: map[string]any{"type": "object", "description": long}}, okHandler)
+	}
+	c := connectServer(t, srv)
+	tools, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	kept := 0
+	for _, tl := range tools {
+		s := tl.Spec()
+		kept += len(s.InputSchema) + len(s.OutputSchema) + len(s.Description) + len(s.Annotations.Title)
+	}
+	assert.LessOrEqual(t, kept, 16<<20)
+	assert.Greater(t, len(tools), 70, "the tools within the bound are kept")
+	sk := c.Skipped()
+	require.NotEmpty(t, sk)
+	assert.Equal(t, 100, len(tools)+len(sk))
+	assert.Contains(t, sk[0].Reason, "16 MiB")
+}

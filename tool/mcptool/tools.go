@@ -46,7 +46,9 @@ import (
 // and title texts, characters a person would not see or a terminal would
 // act on (controls, bidi, zero-width and tag characters) are shown as
 // escapes (approval.VisibleLines): they reach the model, and should reach
-// whoever reviews the tools too. A listing longer than 1,000 tools or pages is an error.
+// whoever reviews the tools too. A listing longer than 1,000 tools or
+// pages is an error; the tools past 16 MiB of schemas, descriptions and
+// titles are left out.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	cn, err := c.session(ctx)
 	if err != nil {
@@ -63,7 +65,7 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	}
 	seen := map[string]string{}
 	params := &mcp.ListToolsParams{}
-	listed := 0
+	listed, kept := 0, 0
 	for pages := 1; ; pages++ {
 		if pages > maxListing {
 			return nil, fmt.Errorf("mcptool: server %s answers tools/list with more than %d pages: the listing is stopped there", c.target, maxListing)
@@ -89,6 +91,10 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 			if mt == nil {
 				continue
 			}
+			if kept >= maxListingBytes {
+				skip(mt.Name, listingFull)
+				continue
+			}
 			if reason := c.unusable(mt); reason != "" {
 				skip(mt.Name, reason)
 				continue
@@ -101,6 +107,13 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 				skip(mt.Name, fmt.Sprintf("its name becomes %q, as does the name of the tool %q listed before it: wrap it under another name with Client.Tool(%q, spec), or rename it with WithSpec", spec.Name, prev, mt.Name))
 				continue
 			}
+			cost := len(spec.InputSchema) + len(spec.OutputSchema) + len(spec.Description) + len(spec.Annotations.Title)
+			if kept+cost > maxListingBytes {
+				kept = maxListingBytes
+				skip(mt.Name, listingFull)
+				continue
+			}
+			kept += cost
 			seen[spec.Name] = mt.Name
 			out = append(out, &remoteTool{c: c, spec: spec, remote: mt.Name})
 		}
@@ -176,6 +189,13 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 // maxListing bounds the tools, and the pages, one listing reads: a server
 // could hand out next cursors forever.
 const maxListing = 1000
+
+// maxListingBytes bounds the schemas, descriptions and titles one listing
+// keeps: 1,000 tools at the bounds of one tool would be half a GiB.
+const maxListingBytes = 16 << 20
+
+// listingFull is why a tool past maxListingBytes is left out.
+const listingFull = "the tools listed before it already keep 16 MiB of schemas and descriptions, as much as a listing keeps: wrap it with Client.Tool(name, spec) and a spec of your own"
 
 // Bounds on a server's schemas, checked before anything compiles them:
 // compiling costs time that grows faster than the schema (10,000
