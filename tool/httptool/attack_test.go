@@ -196,3 +196,49 @@ func TestAttackCredentialCutByTheBodyCapIsNotShown(t *testing.T) {
 		})
 	}
 }
+
+// A redirect that leaves the tool's origin drops the credential; one that
+// then comes back (the API redirects to another host, which redirects to
+// any path of the API, keeping the method and body with 307) had it put
+// back: net/http copies the first request's headers at every hop, and the
+// check compared each hop with the first request only. The other host
+// chose where on the API the call's credential went, outside the tool's
+// URL template.
+func TestAttackRedirectBackToTheOriginDoesNotRestoreTheCredential(t *testing.T) {
+	var apiURL string
+	bounce := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, apiURL+"/admin/delete-everything", http.StatusTemporaryRedirect)
+	}))
+	defer bounce.Close()
+	var mu sync.Mutex
+	got := map[string]http.Header{}
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.Method+" "+r.URL.Path] = r.Header.Clone()
+		mu.Unlock()
+		if r.URL.Path == "/start" {
+			http.Redirect(w, r, bounce.URL+"/", http.StatusTemporaryRedirect) // another port: another origin
+			return
+		}
+		_, _ = io.WriteString(w, "done")
+	}))
+	defer api.Close()
+	apiURL = api.URL
+	cred := httptool.WithCredential("k", func(context.Context) (string, error) { return "s3cr3t-key", nil })
+	for _, auth := range []*httptool.Auth{{Header: "X-Api-Key", Provider: "k"}, {Scheme: "Bearer", Provider: "k"}} {
+		t.Run(auth.Header+auth.Scheme, func(t *testing.T) {
+			tl := newTool(t, tool.Spec{Name: "r", InputSchema: schema(`"q":{"type":"string"}`)},
+				httptool.Config{Method: "POST", URL: api.URL + "/start", Body: []string{"*"}, Auth: auth}, cred)
+			_, err := run(t, tl, `{"q":"x"}`)
+			require.Nil(t, err)
+			mu.Lock()
+			defer mu.Unlock()
+			require.Contains(t, got, "POST /start")
+			assert.NotEmpty(t, got["POST /start"].Get("X-Api-Key")+got["POST /start"].Get("Authorization"), "the first request carries the credential")
+			h, ok := got["POST /admin/delete-everything"]
+			require.True(t, ok, "the redirect chain reached the API again")
+			assert.Empty(t, h.Get("X-Api-Key"), "custom credential header restored after leaving the origin")
+			assert.Empty(t, h.Get("Authorization"), "Authorization restored after leaving the origin")
+		})
+	}
+}

@@ -32,7 +32,9 @@
 // it; refusals are tool.CodeNetworkPolicy. WithPrivateHosts exempts named
 // hosts (tests, local services), and a redirect reaches such a host only
 // from exempted hosts. Redirects are followed within the allow list, up to
-// WithMaxRedirects (default 5). Environment proxies are not used:
+// WithMaxRedirects (default 5); the credential, cookies and Referer go
+// only to the tool's own origin (scheme, host and port), and not again
+// once a redirect has left it. Environment proxies are not used:
 // the guard must see the address it connects to.
 package httptool
 
@@ -152,8 +154,15 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	// Credentials go only to the origin they were given for: the same
 	// scheme, host and port. net/http drops Authorization when the host
 	// changes, but not when only the port or scheme does, and never a
-	// custom credential header: drop them ourselves.
-	if origin.Of(req.URL) != origin.Of(via[0].URL) {
+	// custom credential header: drop them ourselves. Once the chain has
+	// left the origin they stay dropped, also when it comes back (net/http
+	// copies the first request's headers at every hop): the other origin
+	// chose where on this one the request goes.
+	left := origin.Of(req.URL) != origin.Of(via[0].URL)
+	for _, prev := range via[1:] {
+		left = left || origin.Of(prev.URL) != origin.Of(via[0].URL)
+	}
+	if left {
 		if st, ok := req.Context().Value(redirectKey{}).(*redirectState); ok && st.authHeader != "" {
 			req.Header.Del(st.authHeader)
 		}
