@@ -27,7 +27,8 @@ type Progress struct {
 	// the token is not one this client sent, or is too old to remember).
 	Tool   string
 	CallID string
-	// Token is the progress token the client sent with the call.
+	// Token is the progress token the client sent with the call (one
+	// longer than 256 bytes, which this client did not send, is cut).
 	Token string
 	// Progress, Total and Message are the notification's fields; a
 	// message longer than 4 KiB is cut, and says so.
@@ -174,6 +175,9 @@ type Client struct {
 // remembered is how many finished calls' tokens are kept, so that late
 // progress can still be attributed to its call.
 const remembered = 256
+
+// maxToken is how much of a progress token Progress.Token keeps.
+const maxToken = 256
 
 type conn struct {
 	cs   *mcp.ClientSession
@@ -443,7 +447,9 @@ func (c *Client) onProgress(_ context.Context, req *mcp.ProgressNotificationClie
 	}
 	tok := fmt.Sprint(p.ProgressToken)
 	msg := clipText(p.Message) // the server's text, as an error's is
-	pr := Progress{Token: tok, Progress: p.Progress, Total: p.Total, Message: msg}
+	// A token this client sent is short ("tb-N"); another is the server's
+	// text, cut as its message is.
+	pr := Progress{Token: cutText(tok, "progress token", maxToken), Progress: p.Progress, Total: p.Total, Message: msg}
 	if v, ok := c.routes.Load(tok); ok {
 		r := v.(*route)
 		r.mu.Lock()

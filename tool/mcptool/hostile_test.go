@@ -480,3 +480,37 @@ func TestAttackListingOfManyFatToolsIsBounded(t *testing.T) {
 	assert.Equal(t, 100, len(tools)+len(sk))
 	assert.Contains(t, sk[0].Reason, "16 MiB")
 }
+
+// A notification with a token this client did not send goes to
+// OnLateProgress with its token: a hostile server's 1 MiB token reached
+// the handler (a log line, typically) whole, though the message beside it
+// is cut to 4 KiB.
+func TestAttackProgressTokenIsBounded(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	big := strings.Repeat("t", 1<<20)
+	srv.AddTool(&mcp.Tool{Name: "chatty", Description: "d", InputSchema: openObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: big, Progress: 1, Message: "m"}); err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+	})
+	got := make(chan Progress, 1)
+	c := connectServer(t, srv, OnLateProgress(func(p Progress) {
+		select {
+		case got <- p:
+		default:
+		}
+	}))
+	tl, err := c.Tool("chatty", tool.Spec{Name: "chatty", Description: "d"})
+	require.NoError(t, err)
+	_, err = tl.Run(context.Background(), tool.Call{ID: "c1", Name: "chatty", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	select {
+	case p := <-got:
+		require.Less(t, len(p.Token), 1<<10)
+		assert.Contains(t, p.Token, "[cut: the server's progress token is 1048576 bytes]")
+		assert.Empty(t, p.CallID)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress notification")
+	}
+}
