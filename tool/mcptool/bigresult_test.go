@@ -20,9 +20,9 @@ import (
 // block's other fields or its metadata: a hostile server put megabytes in
 // a resource link's name and URI (the model reads "[resource NAME URI]"),
 // in _meta (kept in the result's metadata, for audit records and logs), or
-// sent 100,000 empty blocks, and all of it went past the cap.
+// sent 30,000 small blocks, and all of it went past the cap.
 func TestAttackResultFieldsTheOutputCapDoesNotCountAreBounded(t *testing.T) {
-	big := strings.Repeat("n", 1<<20)
+	big := strings.Repeat("n", 300<<10)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "links", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{
@@ -32,7 +32,7 @@ func TestAttackResultFieldsTheOutputCapDoesNotCountAreBounded(t *testing.T) {
 		}, Meta: mcp.Meta{"k": big}}, nil
 	})
 	srv.AddTool(&mcp.Tool{Name: "many", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		blocks := make([]mcp.Content, 100000)
+		blocks := make([]mcp.Content, 30000)
 		for i := range blocks {
 			blocks[i] = &mcp.ResourceLink{Name: "n", URI: "file:///a"}
 		}

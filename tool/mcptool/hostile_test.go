@@ -460,8 +460,12 @@ func TestAttackHugeToolNameIsLeftOut(t *testing.T) {
 // retained, 6.4 GB allocated, 22 s). A listing keeps at most 16 MiB of
 // schemas and descriptions; the tools past it are left out, reported.
 func TestAttackListingOfManyFatToolsIsBounded(t *testing.T) {
+	// The bound is lowered to 1 MiB here, to list 1.25 MB rather than
+	// 20 MB.
+	defer func(n int) { maxListingBytes = n }(maxListingBytes)
+	maxListingBytes = 1 << 20
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, &mcp.ServerOptions{PageSize: 20})
-	long := strings.Repeat("x", 200<<10)
+	long := strings.Repeat("x", 12<<10)
 	for i := range 100 {
 		srv.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%03d", i), Description: "d", InputSchema: map[string]any{"type": "object", "description": long}}, okHandler)
 	}
@@ -473,12 +477,12 @@ func TestAttackListingOfManyFatToolsIsBounded(t *testing.T) {
 		s := tl.Spec()
 		kept += len(s.InputSchema) + len(s.OutputSchema) + len(s.Description) + len(s.Annotations.Title)
 	}
-	assert.LessOrEqual(t, kept, 16<<20)
+	assert.LessOrEqual(t, kept, 1<<20)
 	assert.Greater(t, len(tools), 70, "the tools within the bound are kept")
 	sk := c.Skipped()
 	require.NotEmpty(t, sk)
 	assert.Equal(t, 100, len(tools)+len(sk))
-	assert.Contains(t, sk[0].Reason, "16 MiB")
+	assert.Contains(t, sk[0].Reason, "already keep 1 MiB of schemas")
 }
 
 // A notification with a token this client did not send goes to

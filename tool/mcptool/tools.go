@@ -92,7 +92,7 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 				continue
 			}
 			if kept >= maxListingBytes {
-				skip(mt.Name, listingFull)
+				skip(mt.Name, listingFull())
 				continue
 			}
 			if reason := c.unusable(mt); reason != "" {
@@ -110,7 +110,7 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 			cost := len(spec.InputSchema) + len(spec.OutputSchema) + len(spec.Description) + len(spec.Annotations.Title)
 			if kept+cost > maxListingBytes {
 				kept = maxListingBytes
-				skip(mt.Name, listingFull)
+				skip(mt.Name, listingFull())
 				continue
 			}
 			kept += cost
@@ -191,11 +191,14 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 const maxListing = 1000
 
 // maxListingBytes bounds the schemas, descriptions and titles one listing
-// keeps: 1,000 tools at the bounds of one tool would be half a GiB.
-const maxListingBytes = 16 << 20
+// keeps: 1,000 tools at the bounds of one tool would be half a GiB. (A
+// variable for tests.)
+var maxListingBytes = 16 << 20
 
-// listingFull is why a tool past maxListingBytes is left out.
-const listingFull = "the tools listed before it already keep 16 MiB of schemas and descriptions, as much as a listing keeps: wrap it with Client.Tool(name, spec) and a spec of your own"
+// listingFull says why a tool past maxListingBytes is left out.
+func listingFull() string {
+	return fmt.Sprintf("the tools listed before it already keep %d MiB of schemas and descriptions, as much as a listing keeps: wrap it with Client.Tool(name, spec) and a spec of your own", maxListingBytes>>20)
+}
 
 // Bounds on a server's schemas, checked before anything compiles them:
 // compiling costs time that grows faster than the schema (10,000
