@@ -518,3 +518,36 @@ func TestAttackProgressTokenIsBounded(t *testing.T) {
 		t.Fatal("no progress notification")
 	}
 }
+
+// The client reads each listed tool's execution.taskSupport off the wire
+// and kept it by name for every name ever listed: Tools leaves out a tool
+// named with more than 1 KiB, but the name stayed in that record (1,000
+// pages of one tool named with 15 MiB: 15 GB), and a server that lists
+// new names at every listing grew it without end. Long names are not
+// recorded, and the record holds one listing's worth of names.
+func TestAttackTaskSupportRecordIsBounded(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, &mcp.ServerOptions{PageSize: 1})
+	for i := range 20 {
+		srv.AddTool(&mcp.Tool{Name: fmt.Sprintf("%03d", i) + strings.Repeat("n", 256<<10), Description: "d", InputSchema: openObject}, okHandler)
+	}
+	c := connectServer(t, srv)
+	_, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	require.Len(t, c.Skipped(), 20)
+	c.tasks.mu.Lock()
+	for name := range c.tasks.task {
+		assert.LessOrEqual(t, len(name), maxName)
+	}
+	c.tasks.mu.Unlock()
+
+	var w taskWatch
+	for listing := range 5 {
+		var tools []string
+		for i := range maxListing {
+			tools = append(tools, fmt.Sprintf(`{"name":"l%d_t%d","execution":{"taskSupport":"required"}}`, listing, i))
+		}
+		w.note(json.RawMessage(`{"tools":[` + strings.Join(tools, ",") + `]}`))
+		assert.Equal(t, "required", w.taskSupport(fmt.Sprintf("l%d_t%d", listing, maxListing-1)), "the page just noted is read")
+	}
+	assert.LessOrEqual(t, len(w.task), 2*maxListing)
+}

@@ -32,7 +32,11 @@ import (
 const maxListBody = 16 << 20
 
 // taskWatch records each listed tool's execution.taskSupport by remote
-// name. A later listing replaces what an earlier one said.
+// name. A later listing replaces what an earlier one said. Names over
+// maxName (Tools leaves their tools out) are not recorded, and the record
+// starts afresh when it holds maxListing names: Tools reads a page's
+// entries before it asks for the next page, and a server could otherwise
+// grow it with new names at every listing.
 type taskWatch struct {
 	mu   sync.Mutex
 	task map[string]string // remote name -> taskSupport ("" when absent)
@@ -56,7 +60,7 @@ func (w *taskWatch) note(result json.RawMessage) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.task == nil {
+	if w.task == nil || len(w.task) >= maxListing {
 		w.task = map[string]string{}
 	}
 	for _, raw := range r.Tools {
@@ -64,7 +68,7 @@ func (w *taskWatch) note(result json.RawMessage) {
 			Name      string          `json:"name"`
 			Execution json.RawMessage `json:"execution"`
 		}
-		if json.Unmarshal(raw, &t) != nil || t.Name == "" {
+		if json.Unmarshal(raw, &t) != nil || t.Name == "" || len(t.Name) > maxName {
 			continue
 		}
 		var e struct {
