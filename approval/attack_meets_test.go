@@ -10,13 +10,14 @@ import (
 // rule.meets must say whether some text matches both a rule's pattern
 // and a command with unknown words: a false "no" would let a command the
 // rule names run. It is checked against a brute-force search over every
-// text of up to 8 letters, for random patterns of a, b, blank and *.
+// text of up to 6 letters, for random patterns of up to 3 of a, b, blank
+// and * (a text both match, if any, is no longer than their letters).
 func TestRuleMeetsAgreesWithBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	letters := []byte("ab ")
 	random := func() []int16 {
 		var p []int16
-		for n := rng.IntN(5); n > 0; n-- {
+		for n := rng.IntN(4); n > 0; n-- {
 			if rng.IntN(3) == 0 {
 				if len(p) == 0 || p[len(p)-1] != anyText {
 					p = append(p, anyText)
@@ -44,7 +45,7 @@ func TestRuleMeetsAgreesWithBruteForce(t *testing.T) {
 	var grow func(s string)
 	grow = func(s string) {
 		texts = append(texts, s)
-		if len(s) < 8 {
+		if len(s) < 6 {
 			for _, c := range letters {
 				grow(s + string(c))
 			}
@@ -52,7 +53,7 @@ func TestRuleMeetsAgreesWithBruteForce(t *testing.T) {
 	}
 	grow("")
 	seen := map[bool]int{}
-	for range 2000 {
+	for range 1000 {
 		p, w := random(), random()
 		r := rule{glob: p}
 		pr, wr := toRE(p), toRE(w)
@@ -68,7 +69,7 @@ func TestRuleMeetsAgreesWithBruteForce(t *testing.T) {
 		}
 		seen[want]++
 	}
-	if seen[true] < 100 || seen[false] < 100 {
+	if seen[true] < 50 || seen[false] < 50 {
 		t.Fatalf("the random cases meet %d times and miss %d: too few of one to test", seen[true], seen[false])
 	}
 }
