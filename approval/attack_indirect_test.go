@@ -242,3 +242,17 @@ func TestDenyRuleHoldsBehindWrappersTheClassifierDoesNotKnow(t *testing.T) {
 		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
 	}
 }
+
+// A coprocess feeds a shell its code with no | or < on the line: bash
+// 5.2 ran the stand-in git push from both lines (seen in a file the
+// stand-in wrote). Before, under allow_all, both were allowed.
+func TestDenyRuleHoldsForAShellFedByACoprocess(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)"))
+	for _, cmd := range []string{
+		`coproc sh; printf '\x67it push\n' >&${COPROC[1]}; sleep 1`,
+		`coproc X { bash; }; printf '\x67it push\n' >&${X[1]}; sleep 1`,
+	} {
+		assert.Equal(t, ActionRefuse, judgeLine(p, cmd).Action, "%q", cmd)
+	}
+	assert.Equal(t, ActionAllow, judgeLine(p, "bash --version; sh -c 'echo ok'").Action)
+}

@@ -1005,12 +1005,13 @@ func lookupRule[R any](m map[string]R, name string) (R, bool) {
 // in line takes its code from: inline after one of the code flags (also
 // bundled, as in bash -lc or perl -ne), from a file (its first operand),
 // or from its input (no operand, "-", -s for a shell, or <( ), /dev/stdin,
-// /dev/fd/N) when the line has a pipe or a redirection that may feed it.
+// /dev/fd/N) when the line has a pipe, a redirection or a coprocess that
+// may feed it.
 // values are the options that take a value.
 func codeSource(line string, args, code, values []string, shell bool) int {
 	src := codeSourceOf(args, code, values, shell)
-	if src == srcInput && !strings.ContainsAny(line, "|<") {
-		return srcInline // no pipe or redirection feeds it code (bash --version)
+	if src == srcInput && !strings.ContainsAny(line, "|<") && !strings.Contains(line, "coproc") {
+		return srcInline // no pipe, redirection or coprocess feeds it code (bash --version)
 	}
 	return src
 }
