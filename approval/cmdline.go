@@ -1,0 +1,681 @@
+package approval
+
+// Reading a command line for deny and ask rules: the simple commands it
+// runs (as the default classifier's parser finds them), and where the
+// shell decides at run time what runs, so that a rule fails closed there
+// (see rule.match and the Policy godoc).
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+)
+
+// lineCommands is what the default classifier finds in a command line,
+// for deny and ask rules.
+type lineCommands struct {
+	// cmds is the text of each simple command: its name and arguments,
+	// one space apart, and again with the command word as written when
+	// that differs (/usr/bin/git push is also git push).
+	cmds []string
+	// unread is the verdict's Incomplete: the line does not parse, or is
+	// over a limit, and cmds may miss some.
+	unread bool
+	// wild are the simple commands with a word the shell computes at run
+	// time or picks from the files it finds ($x, ${a[@]}, $(cmd), g*t),
+	// or that xargs completes from its input: name and arguments one
+	// space apart, each such word an anyText (it may be any text, blanks
+	// included, as an unquoted expansion is split).
+	wild [][]int16
+	// shellInput: a shell or an interpreter reads its code from its
+	// input, a process substitution or a computed word (printf ... | sh,
+	// bash <(...), eval "$x").
+	shellInput bool
+	// unknown are the commands the classifier has no rule for (fakeroot
+	// git push), and the argvRunners: any of them may run the rest of its
+	// arguments (rule.runByUnknown).
+	unknown []argvCommand
+	// runsCode: the line runs text as code that the parser does not read:
+	// a script (bash s.sh, source, .), eval, an alias, hash -p, another
+	// language, GNU parallel, or a shell variable bash runs
+	// (PROMPT_COMMAND, BASH_ENV, ENV).
+	runsCode bool
+}
+
+// startupVarRE finds the shell variables whose text bash or sh runs as
+// code (when a prompt is shown, when a shell starts).
+var startupVarRE = regexp.MustCompile(`PROMPT_COMMAND|BASH_ENV|(^|[^A-Za-z0-9_])ENV=`)
+
+// escapedBlanks reads the escapes of blanks (\n, \t, \r: $'...', printf,
+// echo -e) as blanks, so that rule.named finds the word after them.
+var escapedBlanks = strings.NewReplacer(`\n`, " ", `\t`, " ", `\r`, " ", `\v`, " ", `\f`, " ")
+
+// anyText stands for a word that may be any text in lineCommands.wild,
+// and for a * in rule.glob.
+const anyText = -1
+
+// codeRunners run text the parser does not read as code, besides the
+// classifier's shells and interpreters: from a file (source, .), from
+// their input (at, batch), from an argument (eval, alias, hash -p,
+// parallel), or text that only names what they run (make, trap, sed's e
+// command, mapfile -C, a copy of a program under another name).
+var codeRunners = map[string]int{
+	"source": srcFile, ".": srcFile,
+	"at": srcInput, "batch": srcInput,
+	"eval": srcInline, "alias": srcInline, "hash": srcInline, "parallel": srcInline, "sem": srcInline,
+	"make": srcMention, "gmake": srcMention, "crontab": srcMention, "systemd-run": srcMention,
+	"fc": srcMention, "enable": srcMention,
+}
+
+// runnerOf says whether, and how, a command that runs code only with some
+// arguments does: awk's system() or pipes, sed's e command, a callback
+// (mapfile -C, complete -F), a trap that runs among the line's commands
+// (DEBUG, RETURN, ERR: it may change their variables).
+func runnerOf(name string, args []string) (src int, ok bool) {
+	switch name {
+	case "awk", "gawk", "mawk", "nawk":
+		return srcInput, slices.ContainsFunc(args, func(a string) bool {
+			return strings.Contains(a, "system") || strings.Contains(a, "|")
+		})
+	case "sed", "gsed":
+		return srcInput, slices.ContainsFunc(args, sedRuns)
+	case "mapfile", "readarray", "compgen", "complete":
+		return srcInline, slices.ContainsFunc(args, func(a string) bool { return a == "-C" || a == "-F" })
+	case "trap":
+		return srcMention, slices.ContainsFunc(args, func(a string) bool {
+			a = strings.TrimPrefix(strings.ToUpper(a), "SIG")
+			return a == "DEBUG" || a == "RETURN" || a == "ERR"
+		})
+	}
+	src, ok = codeRunners[name]
+	return src, ok
+}
+
+// interpreterRunsRE finds inline code of another language that may run a
+// program, or look up what it calls by a computed name: its strings can
+// spell a command in escapes the rule cannot read.
+var interpreterRunsRE = regexp.MustCompile("(?i)system|exec|popen|spawn|subprocess|child_process|pty|`|qx|getattr|__import__|importlib|compile|eval|open3|kernel|proc_open|passthru|shell|send|const_get|binding|dlopen|ctypes|ffi")
+
+// sedRuns reports whether a sed script may run a command: the e command,
+// or the e flag of s (s/x/y/e).
+func sedRuns(script string) bool {
+	if script == "e" || strings.HasPrefix(script, "e ") || strings.Contains(script, ";e") || strings.Contains(script, "\ne") {
+		return true
+	}
+	if len(script) > 2 && script[0] == 's' {
+		i := strings.LastIndexByte(script, script[1])
+		flags := script[i+1:]
+		return strings.IndexByte(flags, 'e') >= 0 && !strings.ContainsAny(flags, " /")
+	}
+	return false
+}
+
+// copiers make a program under another name (ln -s /usr/bin/git g; ./g).
+var copiers = map[string]bool{"cp": true, "ln": true, "mv": true, "install": true, "rsync": true}
+
+// fileWriters are commands that write a file a later command of the line
+// may run, besides a > redirection.
+var fileWriters = map[string]bool{
+	"tee": true, "cp": true, "mv": true, "ln": true, "dd": true, "install": true,
+	"rsync": true, "curl": true, "wget": true, "base64": true, "sed": true,
+}
+
+// Where a shell, an interpreter or a codeRunner takes its code from.
+const (
+	srcInline = iota // an argument (bash -c, python -c, eval)
+	srcFile          // a file (bash s.sh, source s.sh)
+	srcInput         // its input or a process substitution (sh, bash <( ))
+	// srcMention: it runs code the line's text may name (make, trap),
+	// and a computed argument hides no more than that.
+	srcMention
+)
+
+// hiddenCode reports whether a line makes bash run text that no command
+// word shows: the alias and command hash tables, prompt expansion
+// (${x@P}, PS4 with set -x), a nameref (declare -n r=x: the classifier
+// reads $r as the name x), an assignment that a special built-in keeps
+// (x=push :). The regular expressions run only on a line
+// that holds their key word.
+func hiddenCode(line string) bool {
+	if strings.Contains(line, "BASH_ALIASES") || strings.Contains(line, "BASH_CMDS") || strings.Contains(line, "@P}") {
+		return true
+	}
+	if strings.Contains(line, "PS") && promptVarRE.MatchString(line) {
+		return true
+	}
+	return (strings.Contains(line, "declare") || strings.Contains(line, "typeset") || strings.Contains(line, "local")) &&
+		namerefRE.MatchString(line) || assignsForSpecialBuiltin(line)
+}
+
+// specialBuiltins are the POSIX special built-ins: an assignment before
+// one of them (x=push :) stays set after it in sh (dash) and in bash's
+// posix mode, which the classifier does not model.
+var specialBuiltins = map[string]bool{
+	":": true, ".": true, "eval": true, "export": true, "readonly": true, "set": true, "shift": true,
+	"trap": true, "unset": true, "exec": true, "return": true, "exit": true, "break": true,
+	"continue": true, "times": true, "source": true,
+}
+
+// assignsForSpecialBuiltin reports whether a line has a word NAME=value
+// followed by a special built-in's name.
+func assignsForSpecialBuiltin(line string) bool {
+	sep := func(c byte) bool {
+		return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')'
+	}
+	prevAssign := false
+	for i := 0; i < len(line); {
+		for i < len(line) && sep(line[i]) {
+			if line[i] != ' ' && line[i] != '\t' {
+				prevAssign = false // a new command
+			}
+			i++
+		}
+		j := i
+		for j < len(line) && !sep(line[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		word := line[i:j]
+		if prevAssign && specialBuiltins[word] {
+			return true
+		}
+		eq := strings.IndexByte(word, '=')
+		prevAssign = eq > 0 && isName(word[:eq])
+		i = j
+	}
+	return false
+}
+
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !wordByte(c) || i == 0 && c >= '0' && c <= '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+var (
+	promptVarRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])PS[0-4]=`)
+	namerefRE   = regexp.MustCompile(`(^|[^A-Za-z0-9_])(declare|typeset|local)([ \t]+[-+][A-Za-z]+)*[ \t]+-[A-Za-z]*n`)
+)
+
+// readLine returns what the default classifier finds in a command line
+// (classify.Verdict.Commands and Incomplete).
+func readLine(line string) lineCommands {
+	c := classify.Default()
+	v := c.Classify(line)
+	l := lineCommands{unread: v.Incomplete}
+	rules := c.Rules()
+	runsFile, writes := false, writesFile(line)
+	copies, byPath := false, false
+	for _, cmd := range v.Commands {
+		if len(cmd.Args) == 0 {
+			continue
+		}
+		l.cmds = append(l.cmds, strings.Join(append([]string{cmd.Name}, cmd.Args[1:]...), " "))
+		if cmd.Args[0] != cmd.Name {
+			l.cmds = append(l.cmds, strings.Join(cmd.Args, " "))
+		}
+		fromInput := len(cmd.Via) > 0 && (cmd.Via[len(cmd.Via)-1] == "xargs" || strings.HasPrefix(cmd.Via[len(cmd.Via)-1], "find"))
+		if w, ok := wildCommand(cmd, fromInput); ok {
+			l.wild = append(l.wild, w)
+		}
+		name := path.Base(cmd.Name)
+		if len(cmd.Args) > 2 && (argvRunners[name] || !knownCommand()(name)) {
+			l.unknown = append(l.unknown, argvCommand{args: cmd.Args[1:], lines: argvRunners[name]})
+		}
+		writes = writes || fileWriters[name]
+		src, runner := runnerOf(name, cmd.Args[1:])
+		copies = copies || copiers[name]
+		byPath = byPath || strings.Contains(cmd.Args[0], "/")
+		if r, ok := lookupRule(rules.Shells, name); ok {
+			var values []string
+			if r != nil {
+				values = r.ValueFlags
+			}
+			src, runner = codeSource(line, cmd.Args[1:], []string{"-c"}, append(values, "-o", "+o", "-O", "+O"), true), true
+			if src == srcInline {
+				continue // the classifier read the -c string
+			}
+		} else if r, ok := lookupRule(rules.Interpreters, name); ok {
+			var code, values []string
+			if r != nil {
+				code, values = r.CodeFlags, r.ValueFlags
+			}
+			src, runner = codeSource(line, cmd.Args[1:], code, values, false), true
+			if src == srcInline && slices.ContainsFunc(cmd.Args[1:], interpreterRunsRE.MatchString) {
+				src = srcInput // its strings may spell the command: os.system("\x67it push")
+			}
+		}
+		if !runner {
+			continue
+		}
+		if slices.ContainsFunc(cmd.Args[1:], func(a string) bool { return operandSource(a) == srcInput }) {
+			src = srcInput // make -f /dev/stdin, source <(...)
+		}
+		l.runsCode = true
+		runsFile = runsFile || src == srcFile
+		if src == srcInput || src != srcMention && slices.ContainsFunc(cmd.Args[1:], expandedWord) {
+			l.shellInput = true
+		}
+	}
+	if runsFile && writes || hiddenCode(shellUnquote.Replace(line)) {
+		// A script the line writes may hold anything (printf '\x67it
+		// push' > s.sh; bash s.sh).
+		l.shellInput = true
+	}
+	if !l.runsCode {
+		// A copy of a program run by a path or through PATH, or a
+		// variable bash runs: the text may name the program.
+		l.runsCode = copies && (byPath || strings.Contains(line, "PATH")) ||
+			strings.Contains(line, "PROMPT_COMMAND") || strings.Contains(line, "BASH_ENV") ||
+			strings.Contains(line, "ENV=") && startupVarRE.MatchString(line)
+	}
+	return l
+}
+
+// writesFile reports whether a line may write a file: an output
+// redirection to a file other than /dev/null and the standard streams.
+func writesFile(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if line[i] != '>' {
+			continue
+		}
+		j := i + 1
+		for j < len(line) && (line[j] == '>' || line[j] == '|' || line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		k := j
+		for k < len(line) && !strings.ContainsRune(" \t\n;&|)", rune(line[k])) {
+			k++
+		}
+		switch line[j:k] {
+		case "", "/dev/null", "/dev/stdout", "/dev/stderr":
+		default:
+			return true
+		}
+		i = k - 1
+	}
+	return false
+}
+
+// knownCommand reports whether the default classifier has a rule for a
+// command name (a command, wrapper, shell or interpreter rule, by name or
+// "prefix*" key).
+var knownCommand = sync.OnceValue(func() func(string) bool {
+	r := classify.Default().Rules()
+	var prefixes []string
+	exact := map[string]bool{}
+	add := func(k string) {
+		if p, ok := strings.CutSuffix(k, "*"); ok {
+			prefixes = append(prefixes, p)
+		} else {
+			exact[k] = true
+		}
+	}
+	for k := range r.Commands {
+		add(k)
+	}
+	for k := range r.Wrappers {
+		add(k)
+	}
+	for k := range r.Shells {
+		add(k)
+	}
+	for k := range r.Interpreters {
+		add(k)
+	}
+	return func(name string) bool {
+		return exact[name] || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) })
+	}
+})
+
+// argvRunners are commands the classifier has a rule for that run a
+// command given in their arguments after a subcommand or an option (uv
+// run, bundle exec, docker exec, gdb --args), which the classifier does
+// not follow: rule.runByUnknown looks at their arguments too.
+var argvRunners = map[string]bool{
+	"uv": true, "uvx": true, "poetry": true, "pipenv": true, "pdm": true, "hatch": true, "rye": true,
+	"pipx": true, "conda": true, "mamba": true, "micromamba": true, "bundle": true, "npx": true,
+	"npm": true, "pnpm": true, "yarn": true, "bunx": true, "bun": true, "docker": true, "podman": true,
+	"kubectl": true, "gdb": true, "nix-shell": true, "nix": true, "sg": true, "expect": true,
+	"tmux": true, "screen": true, "direnv": true, "devbox": true, "mise": true, "asdf": true,
+}
+
+// maxUnknownStarts bounds the words rule.runByUnknown tries as the start
+// of a command; past it, the rule holds.
+const maxUnknownStarts = 8
+
+// argvCommand is a command that may run its arguments (lineCommands.unknown).
+type argvCommand struct {
+	args []string // after the command word
+	// lines: an argument may be a whole command line (an argvRunner:
+	// nix-shell --run 'git push'), not only a command word.
+	lines bool
+}
+
+// runByUnknown reports whether a command the classifier has no rule for
+// (or an argvRunner) may run what the rule names: some argument is the
+// rule's command word (git for git push*) and the rule matches from there
+// ("fakeroot git push", "prlimit -- git push"), or, for an argvRunner, an
+// argument is a command line that runs it. "echo git push" is not held:
+// echo has a rule.
+func (r *rule) runByUnknown(c argvCommand) bool {
+	if r.head == "" {
+		return false
+	}
+	args := c.args
+	starts := 0
+	for i, a := range args {
+		if path.Base(a) != r.head && (!c.lines || !strings.HasPrefix(a, r.head+" ") && !strings.Contains(a, " "+r.head+" ")) {
+			continue
+		}
+		if starts++; starts > maxUnknownStarts {
+			return true
+		}
+		if path.Base(a) != r.head {
+			// A command line in one argument (nix-shell --run 'git
+			// push', tmux new 'git push', expect -c 'spawn git push').
+			if innerRun(r, a) {
+				return true
+			}
+			continue
+		}
+		cmd := classify.Command{Name: r.head, Args: args[i:]}
+		if w, ok := wildCommand(cmd, false); ok {
+			if r.meets(w) {
+				return true
+			}
+		} else if r.textRE.MatchString(r.head + " " + strings.Join(args[i+1:], " ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// innerRun reports whether a command line given as one argument runs what
+// r names, from the rule's command word on.
+func innerRun(r *rule, arg string) bool {
+	k := strings.Index(arg, r.head+" ")
+	for k > 0 && arg[k-1] != ' ' {
+		next := strings.Index(arg[k+1:], " "+r.head+" ")
+		if next < 0 {
+			return false
+		}
+		k += next + 2
+	}
+	return k >= 0 && r.textRE.MatchString(squeezeBlanks(arg[k:]))
+}
+
+// lookupRule finds a classifier rule for a command: by its name, or by a
+// "prefix*" key (python3.*).
+func lookupRule[R any](m map[string]R, name string) (R, bool) {
+	if r, ok := m[name]; ok {
+		return r, true
+	}
+	for k, r := range m {
+		if p, ok := strings.CutSuffix(k, "*"); ok && strings.HasPrefix(name, p) {
+			return r, true
+		}
+	}
+	var zero R
+	return zero, false
+}
+
+// codeSource says where a shell (shell) or an interpreter run with args
+// in line takes its code from: inline after one of the code flags (also
+// bundled, as in bash -lc or perl -ne), from a file (its first operand),
+// or from its input (no operand, "-", -s for a shell, or <( ), /dev/stdin,
+// /dev/fd/N) when the line has a pipe, a redirection or a coprocess that
+// may feed it.
+// values are the options that take a value.
+func codeSource(line string, args, code, values []string, shell bool) int {
+	src := codeSourceOf(args, code, values, shell)
+	if src == srcInput && !strings.ContainsAny(line, "|<") && !strings.Contains(line, "coproc") {
+		return srcInline // no pipe, redirection or coprocess feeds it code (bash --version)
+	}
+	return src
+}
+
+func codeSourceOf(args, code, values []string, shell bool) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case slices.Contains(code, a):
+			return srcInline
+		case !shell && a == "-m":
+			return srcFile // python -m: a module on disk
+		case slices.Contains(values, a):
+			i++
+		case a == "--":
+			if i+1 < len(args) {
+				return operandSource(args[i+1])
+			}
+			return srcInput
+		case a == "-":
+			return srcInput
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			for _, f := range code {
+				if len(f) == 2 && f[0] == '-' && strings.IndexByte(a[1:], f[1]) >= 0 {
+					return srcInline
+				}
+			}
+			if shell && strings.IndexByte(a[1:], 's') >= 0 {
+				return srcInput
+			}
+		default:
+			return operandSource(a)
+		}
+	}
+	return srcInput
+}
+
+// operandSource says where a script operand takes its code from.
+func operandSource(a string) int {
+	if strings.HasPrefix(a, "<(") || strings.HasPrefix(a, "/dev/") || strings.HasPrefix(a, "/proc/") {
+		return srcInput
+	}
+	return srcFile
+}
+
+// expandedWord reports whether a word of a classified command is not
+// literal: the classifier gives such words as their source text, so a $,
+// a backquote or a process substitution shows it. A literal word that
+// holds one (echo '$5') is taken as expanded, which only makes a deny or
+// ask rule hold more often.
+func expandedWord(w string) bool {
+	return strings.ContainsAny(w, "$`") || strings.Contains(w, "<(") || strings.Contains(w, ">(")
+}
+
+// extglobWord reports whether a word holds an extended glob (@(git),
+// +(x), !(x)): with shopt -s extglob it may match any file name.
+func extglobWord(w string) bool {
+	return strings.Contains(w, "@(") || strings.Contains(w, "+(") || strings.Contains(w, "!(") ||
+		strings.Contains(w, "*(") || strings.Contains(w, "?(")
+}
+
+// globWord reports whether a word may be a glob that bash replaces with
+// the names of the files it matches: it has a * or ?, or a [ with a ]
+// after it ("[" alone is the test command).
+func globWord(w string) bool {
+	if strings.ContainsAny(w, "*?") {
+		return true
+	}
+	i := strings.IndexByte(w, '[')
+	return i >= 0 && strings.IndexByte(w[i+1:], ']') >= 0
+}
+
+// wildCommand returns cmd as lineCommands.wild holds it, when some word
+// is expanded or a glob (or, fromInput, when a command xargs or find
+// -exec runs takes its arguments, or {}, from the input): ok is false when
+// every word is literal. An expanded word becomes one anyText, a glob
+// keeps its letters with an anyText for each *, ? and [...].
+func wildCommand(cmd classify.Command, fromInput bool) (w []int16, ok bool) {
+	wild := func(a string) bool {
+		return expandedWord(a) || globWord(a) || extglobWord(a) || strings.Contains(a, "{}")
+	}
+	if !fromInput && !slices.ContainsFunc(cmd.Args, wild) {
+		return nil, false
+	}
+	for i, word := range cmd.Args {
+		if i == 0 && !wild(word) {
+			word = cmd.Name
+		}
+		if i > 0 {
+			w = append(w, ' ')
+		}
+		switch {
+		case expandedWord(word) || extglobWord(word) || fromInput && i > 0 || strings.Contains(word, "{}"):
+			w = append(w, anyText)
+		case globWord(word):
+			for j := 0; j < len(word); j++ {
+				switch c := word[j]; c {
+				case '*', '?', '[':
+					if c == '[' {
+						if k := strings.IndexByte(word[j+1:], ']'); k >= 0 {
+							j += k + 1
+						}
+					}
+					if len(w) == 0 || w[len(w)-1] != anyText {
+						w = append(w, anyText)
+					}
+				default:
+					w = append(w, int16(c))
+				}
+			}
+		default:
+			for j := 0; j < len(word); j++ {
+				w = append(w, int16(word[j]))
+			}
+		}
+	}
+	if fromInput {
+		w = append(w, ' ', anyText)
+	}
+	return w, true
+}
+
+// meets reports whether some command line matches both the rule's
+// pattern and w (a lineCommands.wild entry): whether the command could be
+// one the rule names. It takes len(glob)·len(w) steps.
+func (r *rule) meets(w []int16) bool {
+	p := r.glob
+	cur := make([]bool, len(p)+1)
+	next := make([]bool, len(p)+1)
+	cur[0] = true
+	for j := 0; ; j++ {
+		// Steps that take no character of w: a * of the rule matches
+		// nothing, or w's anyText takes the rule's next character.
+		for i := 0; i < len(p); i++ {
+			if cur[i] && (p[i] == anyText || j < len(w) && w[j] == anyText) {
+				cur[i+1] = true
+			}
+		}
+		if j == len(w) {
+			return cur[len(p)]
+		}
+		clear(next)
+		alive := false
+		for i := 0; i <= len(p); i++ {
+			if !cur[i] {
+				continue
+			}
+			if w[j] == anyText || i < len(p) && p[i] == anyText {
+				next[i] = true // anyText ends, or a * takes w[j]
+				alive = true
+			}
+			if i < len(p) && p[i] != anyText && p[i] == w[j] {
+				next[i+1] = true
+				alive = true
+			}
+		}
+		if !alive {
+			return false
+		}
+		cur, next = next, cur
+	}
+}
+
+// named reports whether text names the rule's command: the first literal
+// word of its pattern (its base name: git for "git push*", curl for
+// "/usr/bin/curl *"), standing as a word of its own.
+func (r *rule) named(text string) bool {
+	if r.head == "" {
+		return true
+	}
+	for i := 0; ; {
+		k := strings.Index(text[i:], r.head)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(r.head)
+		if (k == 0 || !wordByte(text[k-1])) && (end == len(text) || !wordByte(text[end])) {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// shellPlain returns a command line with what the shell takes out before
+// it runs the command taken out, for deny and ask rules: quotes and
+// backslashes (gi""t push, \git push, 'git' push), $IFS and ${IFS} (read
+// as a blank), and the words that run the command after them (command,
+// env, exec, builtin, nohup, and NAME=value assignments). It may read a
+// line as more than the shell does, which only makes a refusal stricter.
+func shellPlain(s string) string {
+	s = shellUnquote.Replace(s)
+	for {
+		t := strings.TrimLeft(s, " \t\r\n")
+		word, rest, _ := strings.Cut(t, " ")
+		switch {
+		case word == "command" || word == "env" || word == "exec" || word == "builtin" || word == "nohup",
+			strings.Contains(word, "=") && !strings.HasPrefix(word, "="):
+			s = rest
+			continue
+		}
+		return s
+	}
+}
+
+// shellUnquote takes a command line's quotes and backslashes out and
+// reads $IFS as a blank, for shellPlain (line continuations are gone).
+var shellUnquote = strings.NewReplacer("'", "", `"`, "", `\`, "", "${IFS}", " ", "$IFS", " ")
+
+// squeezeBlanks returns a command line with its line continuations
+// (backslash-newline) removed, each run of spaces and tabs made one space,
+// and the white space around it trimmed.
+func squeezeBlanks(s string) string {
+	if !strings.ContainsAny(s, " \t\n\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\\\n", "")
+	var b strings.Builder
+	b.Grow(len(s))
+	blank := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' {
+			blank = true
+			continue
+		}
+		if blank && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		blank = false
+		b.WriteByte(c)
+	}
+	return strings.TrimSpace(b.String())
+}
