@@ -47,7 +47,35 @@ func init() {
 		},
 		"network_send": checkNetworkSend,
 		"recursive":    checkRecursive,
+		"runs":         checkRuns,
 	}
+}
+
+// checkRuns judges the words of a command that may run them as a command
+// of their own (uv run, bundle exec; and every unknown command, such as
+// fakeroot or prlimit, which may be a wrapper): from the first literal
+// operand that names a command the rules know, the words are judged as
+// the command it runs. Without it, fakeroot rm -rf ~ was only an unknown
+// command.
+func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for k, a := range args {
+		if !a.lit || strings.HasPrefix(a.s, "-") || !s.c.knows(baseName(a.s)) {
+			continue
+		}
+		ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+		return s.judge(slices.Clone(args[k:]), ncx)
+	}
+	return info{}
+}
+
+// knows reports whether the rules name a command: a wrapper, a shell, an
+// interpreter or a command rule.
+func (c *Classifier) knows(name string) bool {
+	_, w := c.wrappers.get(name)
+	_, sh := c.shells.get(name)
+	_, ir := c.interps.get(name)
+	_, r := c.commands.get(name)
+	return w || sh || ir || r
 }
 
 func checkNames() string {

@@ -193,6 +193,8 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf = s.rule(name, r, args, cx, j)
 	} else {
 		j.add(d.Unknown, "unknown command: "+name)
+		// It may run its arguments (fakeroot, prlimit, ssh-agent).
+		inf = checkRuns(s, name, args, cx, j)
 	}
 	if s.c.download[name] {
 		inf.download = true

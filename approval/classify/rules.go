@@ -183,7 +183,10 @@ type CommandRule struct {
 	// is an assignment), let (let run as a command: its arguments are
 	// arithmetic), compress (gzip FILE replaces FILE), gitrestore (git
 	// restore without --staged overwrites files), recursive (grep -r, rg,
-	// diff -r read a directory of secret files like its files), or network,
+	// diff -r read a directory of secret files like its files), runs (uv
+	// run, bundle exec: from the first operand that names a known command,
+	// the words are judged as the command it runs; every unknown command is
+	// judged so too, since it may be a wrapper such as fakeroot), or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
 	// always, over the network: see Defaults.NetworkData); see the package
