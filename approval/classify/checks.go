@@ -53,19 +53,30 @@ func init() {
 
 // checkRuns judges the words of a command that may run them as a command
 // of their own (uv run, bundle exec; and every unknown command, such as
-// fakeroot or prlimit, which may be a wrapper): from the first literal
-// operand that names a command the rules know, the words are judged as
-// the command it runs. Without it, fakeroot rm -rf ~ was only an unknown
-// command.
+// fakeroot or prlimit, which may be a wrapper): from each literal operand
+// that names a command the rules know, the words are judged as the
+// command it runs. Not only from the first: a word before the command
+// may be an option's value or an operand that names a known command too
+// (direnv exec . rm -rf ~, conda run -n test rm -rf ~, uv run --python
+// python3 rm -rf ~). A name is tried once, from its first place: a later
+// place of it is among the first one's operands. Without it, fakeroot
+// rm -rf ~ was only an unknown command.
 func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	var tried []string
 	for k, a := range args {
-		if !a.lit || strings.HasPrefix(a.s, "-") || !s.c.knows(baseName(a.s)) {
+		if !a.lit || strings.HasPrefix(a.s, "-") {
 			continue
 		}
+		b := baseName(a.s)
+		if slices.Contains(tried, b) || !s.c.knows(b) {
+			continue
+		}
+		tried = append(tried, b)
 		ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
-		return s.judge(slices.Clone(args[k:]), ncx)
+		inf = inf.or(s.judge(slices.Clone(args[k:]), ncx))
 	}
-	return info{}
+	return inf
 }
 
 // knows reports whether the rules name a command: a wrapper, a shell, an
