@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -202,12 +203,23 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 	f, err := c.parse(command)
 	if err != nil {
 		s.invalid("cannot parse command: " + err.Error())
+		// bash runs a command line by line: the lines before the one
+		// with the error run before bash sees it (rm -rf ~ then fi).
+		if pre, pf := c.parsedPrefix(command, err); pf != nil {
+			s = c.walk(s, pf, pre)
+		}
 		return s.verdict()
 	}
 	if len(f.Stmts) == 0 {
 		s.note(c.rules.Defaults.Empty, "empty command")
 		return s.verdict()
 	}
+	return c.walk(s, f, command).verdict()
+}
+
+// walk judges the parsed command line f (the text src) into s, and
+// returns the state that holds the judgement.
+func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
 	before := len(s.findings)
 	s.collectFuncs(f.Stmts)
 	s.walkStmts(f.Stmts)
@@ -216,16 +228,50 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 		// comes later in the text: walk again, judging the writes in such
 		// bodies in every directory the line changes into. The first walk
 		// changed the tree (brace expansion), so parse it again.
-		if f, err = c.parse(command); err == nil {
+		if f, err := c.parse(src); err == nil {
 			seen := s.seen
-			s = &state{c: c, src: command, findings: s.findings[:before:before], later: &seen}
+			s = &state{c: c, src: src, findings: s.findings[:before:before], incomplete: s.incomplete, later: &seen}
 			s.collectFuncs(f.Stmts)
 			s.walkStmts(f.Stmts)
 		}
 	}
 	s.checkFdWrites()
 	s.checkLinkedWrites()
-	return s.verdict()
+	return s
+}
+
+// maxPrefixTries bounds how many shorter prefixes parsedPrefix parses.
+const maxPrefixTries = 8
+
+// parsedPrefix returns the lines of command before the line of its parse
+// error err, parsed, when they parse and hold a command: bash has run
+// them when it reads the error. A prefix that ends inside a construct
+// opened on an earlier line (if, a quote) fails to parse in turn, and is
+// cut again before its own error's line.
+func (c *Classifier) parsedPrefix(command string, err error) (string, *syntax.File) {
+	for range maxPrefixTries {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) || pe.Pos.Line() <= 1 {
+			return "", nil
+		}
+		end := 0
+		for range pe.Pos.Line() - 1 {
+			i := strings.IndexByte(command[end:], '\n')
+			if i < 0 {
+				return "", nil
+			}
+			end += i + 1
+		}
+		command = command[:end]
+		var f *syntax.File
+		if f, err = c.parse(command); err == nil {
+			if len(f.Stmts) == 0 {
+				return "", nil
+			}
+			return command, f
+		}
+	}
+	return "", nil
 }
 
 func (c *Classifier) parse(src string) (*syntax.File, error) {

@@ -90,7 +90,10 @@
 //   - Input that cannot be parsed, is longer than Limits.MaxLength, nests
 //     deeper than Limits.MaxDepth or Limits.MaxNesting (arithmetic
 //     included), or holds more than Limits.MaxCommands commands is
-//     Defaults.Invalid (Dangerous by default, never Safe).
+//     Defaults.Invalid (Dangerous by default, never Safe). Input whose
+//     parse error is on a later line is judged by the lines before it
+//     too, which bash has run when it reads the error (and so is a
+//     shell string run by bash -c or eval).
 //   - Control characters (CR, NUL, ESC, C1), direction overrides and
 //     invalid UTF-8 make a command Dangerous: they can hide text from the
 //     person approving it.

@@ -128,7 +128,10 @@ func FuzzClassify(f *testing.F) {
 		// U+0080 is the parser's end-of-input mark (mvdan.cc/sh reads it as
 		// EOF), so a wrapper's closing quote after it is never seen and the
 		// wrapped line fails to parse: Dangerous by the C1 rule, not Blocked.
-		if v.Level != Blocked || strings.Contains(cmd, "ZZZ_FUZZ_EOF") || strings.HasSuffix(strings.TrimRight(cmd, "\r"), `\`) || nearLimits(v) || strings.ContainsRune(cmd, 0x80) {
+		// A line that does not parse is Blocked by the lines bash runs
+		// before its error; a wrapper read whole first ({ }, $( ), if)
+		// runs none of them: another program.
+		if v.Level != Blocked || v.Incomplete || strings.Contains(cmd, "ZZZ_FUZZ_EOF") || strings.HasSuffix(strings.TrimRight(cmd, "\r"), `\`) || nearLimits(v) || strings.ContainsRune(cmd, 0x80) {
 			return
 		}
 		check := func(tmpl string) {

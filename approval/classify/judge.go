@@ -428,7 +428,13 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 			// the command they look like, which is never less careful.
 			j.add(Warning, name+" runs a string that does not parse as shell code")
 			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
-			return inf.or(s.judge(slices.Clone(rest), ncx))
+			inf = inf.or(s.judge(slices.Clone(rest), ncx))
+			// It has run the lines before the error (see parsedPrefix).
+			if pre, pf := s.c.parsedPrefix(joined.s, err); pf != nil {
+				joined.s = pre
+				inf = inf.or(s.runString(joined, name, j))
+			}
+			return inf
 		}
 		return inf.or(s.runString(joined, name, j))
 	}

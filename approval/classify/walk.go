@@ -1020,7 +1020,10 @@ func (s *state) reparse(text, via string) info {
 	f, err := s.c.parse(text)
 	if err != nil {
 		s.invalid(fmt.Sprintf("cannot parse the string run by %s: %v", via, err))
-		return info{}
+		// The shell has run the lines before the error (see parsedPrefix).
+		if text, f = s.c.parsedPrefix(text, err); f == nil {
+			return info{}
+		}
 	}
 	oldSrc, oldVia, oldVars := s.src, s.via, s.vars
 	s.src, s.depth = text, s.depth+1
