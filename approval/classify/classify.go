@@ -236,6 +236,7 @@ func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
 		}
 	}
 	s.checkFdWrites()
+	s.checkFdCode()
 	s.checkLinkedWrites()
 	return s
 }

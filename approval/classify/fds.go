@@ -22,6 +22,13 @@ type fdState struct {
 	high   bool            // a descriptor bash numbers itself ({fd}<f: 10 and up)
 	dups   [][2]string     // N<&M and N>&M: N becomes a copy of M
 	writes []fdWrite       // writes to /dev/fd/N and friends, judged at the end
+	// download: a descriptor the line opens to read holds downloaded
+	// content (exec 3< <(curl URL)); codeRead names the programs that run
+	// code from a descriptor (bash <&3, bash /dev/fd/3, or a bash reading
+	// the standard input an exec may have replaced). Together, downloaded
+	// content runs: see checkFdCode.
+	download bool
+	codeRead []string
 }
 
 type fdWrite struct {
@@ -137,6 +144,19 @@ func (s *state) fdWriteLevel(w word) (Level, string, bool) {
 	}
 	s.fds.writes = append(s.fds.writes, fdWrite{fd: fd, path: w.s})
 	return 0, "", false
+}
+
+// checkFdCode judges, once the whole line is walked, the programs that run
+// code from a descriptor when the line opens one on downloaded content
+// (exec 3< <(curl URL); bash <&3): wherever it opens it, as a loop or a
+// function may open it after the text that reads it.
+func (s *state) checkFdCode() {
+	if !s.fds.download {
+		return
+	}
+	for _, name := range s.fds.codeRead {
+		s.note(s.c.rules.Defaults.DownloadExec, name+" runs code from a file descriptor, and the line opens one on downloaded content")
+	}
 }
 
 // checkFdWrites judges, once the whole line is walked, each write to

@@ -728,6 +728,7 @@ func (s *state) fdScript(name string, w word, j *judgement) bool {
 		return false
 	}
 	j.add(s.c.rules.Defaults.GeneratedCode, fmt.Sprintf("%s runs the code descriptor %s holds (a here-document or a pipe the line opened), which is not judged", name, fd))
+	s.fds.codeRead = append(s.fds.codeRead, name)
 	return true
 }
 
@@ -750,6 +751,7 @@ func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, matc
 	switch {
 	case in == nil:
 		j.add(l, name+" reads code from standard input")
+		s.fds.codeRead = append(s.fds.codeRead, name)
 		return info{execStdin: true}
 	case in.doc:
 		if in.download {

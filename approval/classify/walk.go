@@ -153,6 +153,7 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 				fs = append(fs, finding{l, reason})
 			}
 		}
+		s.fds.download = s.fds.download || inf.download
 		return fs, &stdinSrc{file: true, proc: w.proc, download: inf.download}, inf
 	case syntax.DplOut:
 		if len(ws) == 1 && (w.s == "-" || isDigits(w.s)) {
