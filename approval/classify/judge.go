@@ -969,6 +969,24 @@ func hasFlag(opts []string, flag string, valueFlags []string) bool {
 	return false
 }
 
+// operandMatches reports whether operand op, path-cleaned, matches one of
+// patterns where it is written or, when relative, in a directory the line
+// may have changed into (cd ~ && rm -rf * is rm -rf ~/*).
+func (s *state) operandMatches(patterns []string, op string) bool {
+	if anyWildcard(patterns, cleanPath(op)) {
+		return true
+	}
+	if op == "" || strings.HasPrefix(op, "/") || strings.HasPrefix(op, "~") || strings.HasPrefix(op, "$") {
+		return false
+	}
+	// A directory known only at run time is tried as written (cd $HOME).
+	in := func(d *dirSet) bool {
+		return d.unknown != "" && anyWildcard(patterns, cleanPath(d.unknown+"/"+op)) ||
+			slices.ContainsFunc(d.dirs, func(d word) bool { return anyWildcard(patterns, cleanPath(d.s+"/"+op)) })
+	}
+	return in(&s.cwd) || (s.later != nil && in(s.later))
+}
+
 func (s *state) matches(rules []MatchRule, name string, args []word, valueFlags []string, cx judgeCtx, j *judgement) {
 	if len(rules) == 0 {
 		return
@@ -992,7 +1010,7 @@ func (s *state) matches(rules []MatchRule, name string, args []word, valueFlags 
 		if len(m.Args) > 0 && !slices.ContainsFunc(args, func(a word) bool { return anyWildcard(m.Args, a.s) }) {
 			continue
 		}
-		if len(m.Operands) > 0 && !slices.ContainsFunc(sc.ops, func(i int) bool { return anyWildcard(m.Operands, cleanPath(args[i].s)) }) {
+		if len(m.Operands) > 0 && !slices.ContainsFunc(sc.ops, func(i int) bool { return s.operandMatches(m.Operands, args[i].s) }) {
 			continue
 		}
 		if m.Regex != nil {
