@@ -204,9 +204,10 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 	if err != nil {
 		s.invalid("cannot parse command: " + err.Error())
 		// bash runs a command line by line: the lines before the one
-		// with the error run before bash sees it (rm -rf ~ then fi).
-		if pre, pf := c.parsedPrefix(command, err); pf != nil {
-			s = c.walk(s, pf, pre)
+		// with the error run before bash sees it (rm -rf ~ then fi); and
+		// bash reads some lines the parser does not (! ! true).
+		if src, pf := c.readable(command, err); pf != nil {
+			s = c.walk(s, pf, src)
 		}
 		return s.verdict()
 	}
@@ -220,6 +221,7 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 // walk judges the parsed command line f (the text src) into s, and
 // returns the state that holds the judgement.
 func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
+	s.src = src
 	before := len(s.findings)
 	s.collectFuncs(f.Stmts)
 	s.walkStmts(f.Stmts)
@@ -239,6 +241,51 @@ func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
 	s.checkFdCode()
 	s.checkLinkedWrites()
 	return s
+}
+
+// readable returns what bash runs of command, whose parse failed with
+// err, as text the parser reads, parsed; nil when there is none. Where bash
+// reads what the parser does not, the text is rewritten into what bash
+// runs: a second ! (! ! true) and a ! after time are dropped, an arithmetic
+// (( or $(( that does not parse is two parentheses (bash reads
+// ((echo a); (echo b)) as subshells), and ${x~} is ${x^} (the case
+// toggle). Otherwise it is the lines before the error (see parsedPrefix).
+// The caller keeps the line Defaults.Invalid: this only adds to it.
+func (c *Classifier) readable(command string, err error) (string, *syntax.File) {
+	for range maxPrefixTries {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) {
+			break
+		}
+		o := int(pe.Pos.Offset())
+		if o < 0 || o >= len(command) {
+			break
+		}
+		next := command
+		switch {
+		case command[o] == '!' && (strings.Contains(pe.Text, "cannot negate a command multiple times") ||
+			strings.Contains(pe.Text, "can only be used in full statements")):
+			next = command[:o] + " " + command[o+1:]
+		case command[o] == '~' && strings.Contains(pe.Text, "not a valid parameter expansion operator"):
+			next = command[:o] + "^" + command[o+1:]
+		case strings.Contains(pe.Text, "arithmetic"):
+			if i := strings.LastIndex(command[:o], "(("); i >= 0 {
+				next = command[:i+1] + " " + command[i+1:]
+			}
+		}
+		if next == command {
+			break
+		}
+		command = next
+		var f *syntax.File
+		if f, err = c.parse(command); err == nil {
+			if len(f.Stmts) == 0 {
+				return "", nil
+			}
+			return command, f
+		}
+	}
+	return c.parsedPrefix(command, err)
 }
 
 // maxPrefixTries bounds how many shorter prefixes parsedPrefix parses.

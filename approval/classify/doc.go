@@ -93,7 +93,9 @@
 //     Defaults.Invalid (Dangerous by default, never Safe). Input whose
 //     parse error is on a later line is judged by the lines before it
 //     too, which bash has run when it reads the error (and so is a
-//     shell string run by bash -c or eval).
+//     shell string run by bash -c or eval); and the few lines bash reads
+//     that the parser does not (! ! true, time ! true, ((echo a); (echo
+//     b)), ${x~}) are judged as bash reads them.
 //   - Control characters (CR, NUL, ESC, C1), direction overrides and
 //     invalid UTF-8 make a command Dangerous: they can hide text from the
 //     person approving it.

@@ -429,8 +429,9 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 			j.add(Warning, name+" runs a string that does not parse as shell code")
 			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
 			inf = inf.or(s.judge(slices.Clone(rest), ncx))
-			// It has run the lines before the error (see parsedPrefix).
-			if pre, pf := s.c.parsedPrefix(joined.s, err); pf != nil {
+			// It has run the lines before the error, or reads what the
+			// parser does not (see readable).
+			if pre, pf := s.c.readable(joined.s, err); pf != nil {
 				joined.s = pre
 				inf = inf.or(s.runString(joined, name, j))
 			}

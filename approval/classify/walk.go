@@ -1021,8 +1021,9 @@ func (s *state) reparse(text, via string) info {
 	f, err := s.c.parse(text)
 	if err != nil {
 		s.invalid(fmt.Sprintf("cannot parse the string run by %s: %v", via, err))
-		// The shell has run the lines before the error (see parsedPrefix).
-		if text, f = s.c.parsedPrefix(text, err); f == nil {
+		// The shell has run the lines before the error, or reads what
+		// the parser does not (see readable).
+		if text, f = s.c.readable(text, err); f == nil {
 			return info{}
 		}
 	}
