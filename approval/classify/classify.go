@@ -194,7 +194,7 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 		}
 	}()
 	if len(command) > c.rules.Limits.MaxLength {
-		s.invalid(fmt.Sprintf("command is %d bytes, longer than the limit of %d", len(command), c.rules.Limits.MaxLength))
+		s.overLimit(fmt.Sprintf("command is %d bytes, longer than the limit of %d", len(command), c.rules.Limits.MaxLength))
 		return s.verdict()
 	}
 	if reason := hiddenText(command); reason != "" {
@@ -423,6 +423,15 @@ func (s *state) note(l Level, reason string) {
 // Incomplete.
 func (s *state) invalid(reason string) {
 	s.note(s.c.rules.Defaults.Invalid, reason)
+	s.incomplete = true
+}
+
+// overLimit notes a line over one of Rules.Limits: Blocked, whatever
+// Defaults.Invalid says, since bash runs the commands past the limit that
+// were never judged, and no mode may run what was not looked at. The
+// verdict is Incomplete.
+func (s *state) overLimit(reason string) {
+	s.note(Blocked, reason+": the rest is not judged, so the line never runs; split it")
 	s.incomplete = true
 }
 

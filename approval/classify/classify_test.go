@@ -325,7 +325,7 @@ func TestBraceExpansionIsJudged(t *testing.T) {
 func TestLimits(t *testing.T) {
 	long := "echo " + strings.Repeat("a", 70<<10)
 	v := Classify(long)
-	assert.Equal(t, Dangerous, v.Level)
+	assert.Equal(t, Blocked, v.Level) // over a limit: never runs
 	assert.Contains(t, v.Reasons[0], "longer than the limit")
 
 	nested := "ls"
@@ -333,16 +333,16 @@ func TestLimits(t *testing.T) {
 		nested = "bash -c " + shellQuote(nested)
 	}
 	v = Classify(nested)
-	assert.Equal(t, Dangerous, v.Level)
+	assert.Equal(t, Blocked, v.Level)
 	assert.Contains(t, strings.Join(v.Reasons, ";"), "nested more than 8 deep")
 
 	deep := strings.Repeat("( ", 300) + "ls" + strings.Repeat(" )", 300)
-	assert.Equal(t, Dangerous, Classify(deep).Level)
+	assert.Equal(t, Blocked, Classify(deep).Level)
 
 	// Arithmetic nests too, and counts against the same limit.
 	arith := "echo $((" + strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300) + "))"
 	v = Classify(arith)
-	assert.Equal(t, Dangerous, v.Level)
+	assert.Equal(t, Blocked, v.Level)
 	assert.Contains(t, strings.Join(v.Reasons, ";"), "arithmetic nested more than 200")
 	assert.Equal(t, Safe, Classify("echo $(("+strings.Repeat("(", 50)+"1"+strings.Repeat(")", 50)+"))").Level)
 
@@ -357,14 +357,14 @@ func TestLimits(t *testing.T) {
 	r.Limits.MaxLength = 10
 	c, err := New(r)
 	require.NoError(t, err)
-	assert.Equal(t, Dangerous, c.Classify("echo 12345678901").Level)
+	assert.Equal(t, Blocked, c.Classify("echo 12345678901").Level)
 	assert.Equal(t, Safe, c.Classify("echo 1").Level)
 
 	r = DefaultRules()
 	r.Limits.MaxCommands = 3
 	c, err = New(r)
 	require.NoError(t, err)
-	assert.Equal(t, Dangerous, c.Classify("ls; ls; ls; ls").Level)
+	assert.Equal(t, Blocked, c.Classify("ls; ls; ls; ls").Level)
 }
 
 func shellQuote(s string) string {

@@ -87,10 +87,14 @@
 // # Guarantees
 //
 //   - Classify never panics, whatever the input.
-//   - Input that cannot be parsed, is longer than Limits.MaxLength, nests
-//     deeper than Limits.MaxDepth or Limits.MaxNesting (arithmetic
-//     included), or holds more than Limits.MaxCommands commands is
-//     Defaults.Invalid (Dangerous by default, never Safe). Input whose
+//   - Input that cannot be parsed is Defaults.Invalid (Dangerous by
+//     default, never Safe). Input over a limit — longer than
+//     Limits.MaxLength, nesting deeper than Limits.MaxDepth or
+//     Limits.MaxNesting (arithmetic and wrappers included), or holding
+//     more than Limits.MaxCommands commands — is Blocked, whatever
+//     Defaults.Invalid says: bash would run the commands past the limit,
+//     which were never judged, and no mode may run them. Both make the
+//     verdict Incomplete. Input whose
 //     parse error is on a later line is judged by the lines before it
 //     too, which bash has run when it reads the error (and so is a
 //     shell string run by bash -c or eval); and the few lines bash reads

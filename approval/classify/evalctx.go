@@ -45,7 +45,7 @@ func (s *state) arith(x syntax.ArithmExpr, where string) {
 	defer func() { s.arithDepth-- }()
 	if s.arithDepth > s.c.rules.Limits.MaxNesting {
 		if !s.stopped {
-			s.invalid(fmt.Sprintf("arithmetic nested more than %d levels deep", s.c.rules.Limits.MaxNesting))
+			s.overLimit(fmt.Sprintf("arithmetic nested more than %d levels deep", s.c.rules.Limits.MaxNesting))
 		}
 		s.stopped = true
 		return

@@ -148,7 +148,14 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		return info{}
 	}
 	if s.judged >= s.c.rules.Limits.MaxCommands {
-		s.invalid(fmt.Sprintf("more than %d commands", s.c.rules.Limits.MaxCommands))
+		s.overLimit(fmt.Sprintf("more than %d commands", s.c.rules.Limits.MaxCommands))
+		s.stopped = true
+		return info{}
+	}
+	if len(cx.via) > s.c.rules.Limits.MaxNesting {
+		// Each wrapper's command is judged with the words after it:
+		// thousands of wrappers would cost time and memory squared.
+		s.overLimit(fmt.Sprintf("commands wrapped more than %d deep", s.c.rules.Limits.MaxNesting))
 		s.stopped = true
 		return info{}
 	}

@@ -92,7 +92,7 @@ type Rules struct {
 }
 
 // Limits bound the work done on one command line. Input beyond a limit is
-// judged Defaults.Invalid, never Safe. Zero fields take the default shown.
+// Blocked (bash would run what was not judged). Zero fields take the default shown.
 type Limits struct {
 	// MaxLength is the longest command accepted, in bytes (65536).
 	MaxLength int `yaml:"max_length"`
@@ -116,8 +116,8 @@ type Defaults struct {
 	// Empty is the level of an empty command or one with only comments
 	// (warning): there is nothing to run, but an empty tool call is odd.
 	Empty Level `yaml:"empty"`
-	// Invalid is the level of input that cannot be parsed or exceeds a
-	// limit (dangerous). It is never below Warning.
+	// Invalid is the level of input that cannot be parsed (dangerous). It
+	// is never below Warning. Input over a limit is Blocked (see Limits).
 	Invalid Level `yaml:"invalid"`
 	// DynamicCommand is the floor for a command whose name is not a literal
 	// word: $X, $(...), a glob, a brace expansion (dangerous).

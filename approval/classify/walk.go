@@ -37,7 +37,7 @@ func (s *state) enter() bool {
 	}
 	s.nest++
 	if s.nest > s.c.rules.Limits.MaxNesting {
-		s.invalid(fmt.Sprintf("command nested more than %d levels deep", s.c.rules.Limits.MaxNesting))
+		s.overLimit(fmt.Sprintf("command nested more than %d levels deep", s.c.rules.Limits.MaxNesting))
 		s.stopped = true
 		s.nest--
 		return false
@@ -1011,11 +1011,11 @@ func (s *state) reparse(text, via string) info {
 		return info{}
 	}
 	if s.depth+1 > s.c.rules.Limits.MaxDepth {
-		s.invalid(fmt.Sprintf("shell strings nested more than %d deep", s.c.rules.Limits.MaxDepth))
+		s.overLimit(fmt.Sprintf("shell strings nested more than %d deep", s.c.rules.Limits.MaxDepth))
 		return info{}
 	}
 	if len(text) > s.c.rules.Limits.MaxLength {
-		s.invalid(fmt.Sprintf("shell string longer than %d bytes", s.c.rules.Limits.MaxLength))
+		s.overLimit(fmt.Sprintf("shell string longer than %d bytes", s.c.rules.Limits.MaxLength))
 		return info{}
 	}
 	f, err := s.c.parse(text)
