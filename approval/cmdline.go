@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 )
@@ -228,7 +227,7 @@ func readLine(line string) lineCommands {
 			l.wild = append(l.wild, w)
 		}
 		name := path.Base(cmd.Name)
-		if len(cmd.Args) > 2 && (argvRunners[name] || !knownCommand()(name)) {
+		if len(cmd.Args) > 2 && (argvRunners[name] || !classify.Default().Knows(name)) {
 			l.unknown = append(l.unknown, argvCommand{args: cmd.Args[1:], lines: argvRunners[name]})
 		}
 		writes = writes || fileWriters[name]
@@ -305,37 +304,6 @@ func writesFile(line string) bool {
 	}
 	return false
 }
-
-// knownCommand reports whether the default classifier has a rule for a
-// command name (a command, wrapper, shell or interpreter rule, by name or
-// "prefix*" key).
-var knownCommand = sync.OnceValue(func() func(string) bool {
-	r := classify.Default().Rules()
-	var prefixes []string
-	exact := map[string]bool{}
-	add := func(k string) {
-		if p, ok := strings.CutSuffix(k, "*"); ok {
-			prefixes = append(prefixes, p)
-		} else {
-			exact[k] = true
-		}
-	}
-	for k := range r.Commands {
-		add(k)
-	}
-	for k := range r.Wrappers {
-		add(k)
-	}
-	for k := range r.Shells {
-		add(k)
-	}
-	for k := range r.Interpreters {
-		add(k)
-	}
-	return func(name string) bool {
-		return exact[name] || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) })
-	}
-})
 
 // argvRunners are commands the classifier has a rule for that run a
 // command given in their arguments after a subcommand or an option (uv

@@ -69,7 +69,7 @@ func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			continue
 		}
 		b := baseName(a.s)
-		if slices.Contains(tried, b) || !s.c.knows(b) {
+		if slices.Contains(tried, b) || !s.c.Knows(b) {
 			continue
 		}
 		tried = append(tried, b)
@@ -79,9 +79,11 @@ func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 	return inf
 }
 
-// knows reports whether the rules name a command: a wrapper, a shell, an
-// interpreter or a command rule.
-func (c *Classifier) knows(name string) bool {
+// Knows reports whether the classifier's rules name the command name (a
+// base name such as "git"): a wrapper, a shell, an interpreter or a
+// command rule, exactly or by a "prefix*" key. A command it does not know
+// is judged Defaults.Unknown, and as a possible wrapper (see check runs).
+func (c *Classifier) Knows(name string) bool {
 	_, w := c.wrappers.get(name)
 	_, sh := c.shells.get(name)
 	_, ir := c.interps.get(name)

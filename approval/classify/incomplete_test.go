@@ -26,3 +26,15 @@ func TestVerdictIncompleteWhenLineIsNotAllJudged(t *testing.T) {
 		assert.False(t, c.Classify(line).Incomplete, "%q", line)
 	}
 }
+
+// Knows names the commands the rules cover, by name or prefix key, and
+// not the others (which may be wrappers: see check runs).
+func TestKnows(t *testing.T) {
+	c := Default()
+	for _, n := range []string{"git", "sudo", "bash", "python3", "ls"} {
+		assert.True(t, c.Knows(n), n)
+	}
+	for _, n := range []string{"fakeroot", "mytool", ""} {
+		assert.False(t, c.Knows(n), n)
+	}
+}
