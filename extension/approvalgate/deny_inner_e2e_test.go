@@ -20,10 +20,12 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
 
-// A deny rule holds for a command hidden after a harmless one, through a
-// real bash tool: before, under allow_all, shell(touch *) let
-// "echo ok; touch pwned" run, and the file was made.
-func TestDenyRuleHoldsForACommandAfterAnotherThroughBash(t *testing.T) {
+// denyTouchBash is a real bash tool on the process engine behind an
+// approval gate in allow_all with the deny rule BASH(touch *). run runs a
+// command line through the executor; made reports (and removes) the file
+// "pwned" a touch would make in the workspace.
+func denyTouchBash(t *testing.T) (run func(cmd string) (*tool.Result, error), made func() bool) {
+	t.Helper()
 	dir := t.TempDir()
 	ws, err := sandbox.OpenWorkspace(dir)
 	require.NoError(t, err)
@@ -38,15 +40,32 @@ func TestDenyRuleHoldsForACommandAfterAnotherThroughBash(t *testing.T) {
 	pol := approval.MustPolicy(approval.ModeAllowAll, approval.DenyRules(name+"(touch *)"))
 	gate := approvalgate.New(fixed(approval.Approved("nobody")), approvalgate.WithPolicy(pol))
 	ex := executor.MustNew(reg, executor.WithExtensions(gate, gate.Guard()))
-	for _, cmd := range []string{"echo ok; touch pwned", "echo $(touch pwned)", "true && (touch pwned)"} {
+	run = func(cmd string) (*tool.Result, error) {
 		args, _ := json.Marshal(map[string]string{"command": cmd})
-		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: name, Args: args})
+		return ex.Execute(context.Background(), tool.Call{ID: "c", Name: name, Args: args})
+	}
+	made = func() bool {
+		f := filepath.Join(dir, "pwned")
+		_, err := os.Stat(f)
+		os.Remove(f)
+		return err == nil
+	}
+	return run, made
+}
+
+// A deny rule holds for a command hidden after a harmless one, through a
+// real bash tool: before, under allow_all, shell(touch *) let
+// "echo ok; touch pwned" run, and the file was made.
+func TestDenyRuleHoldsForACommandAfterAnotherThroughBash(t *testing.T) {
+	run, made := denyTouchBash(t)
+	for _, cmd := range []string{"echo ok; touch pwned", "echo $(touch pwned)", "true && (touch pwned)"} {
+		res, err := run(cmd)
 		require.Error(t, err, cmd)
 		assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code, cmd)
-		_, statErr := os.Stat(filepath.Join(dir, "pwned"))
-		assert.True(t, os.IsNotExist(statErr), "%q ran: the file was made", cmd)
+		assert.False(t, made(), "%q ran: the file was made", cmd)
 	}
-	args, _ := json.Marshal(map[string]string{"command": "echo ok; ls"})
-	_, err = ex.Execute(context.Background(), tool.Call{ID: "c", Name: name, Args: args})
+	// The tool does run what no rule denies, and made sees its file.
+	_, err := run("echo ok; echo x > pwned")
 	assert.NoError(t, err)
+	assert.True(t, made(), "an allowed line made no file")
 }
