@@ -53,7 +53,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -62,6 +61,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/metrics"
+	"github.com/toolbelt-go/toolbelt/internal/origin"
 )
 
 //go:embed assets
@@ -293,13 +293,13 @@ func mountPath(r *http.Request) string {
 // sent on any http:// request to the name, in the clear. A spoofed
 // X-Forwarded-Proto can only add Secure.
 func secureCookie(r *http.Request) bool {
-	return r.TLS != nil || forwardedHTTPS(r) || !loopbackHost(r.Host)
+	return r.TLS != nil || forwardedHTTPS(r) || !origin.Loopback(r.Host)
 }
 
 // secureCookieKept says whether a browser keeps the Secure cookie set in
 // answer to r: not over plain HTTP to a network address.
 func secureCookieKept(r *http.Request) bool {
-	return r.TLS != nil || forwardedHTTPS(r) || loopbackHost(r.Host)
+	return r.TLS != nil || forwardedHTTPS(r) || origin.Loopback(r.Host)
 }
 
 // forwardedHTTPS says whether a proxy says the browser used HTTPS, in
@@ -321,20 +321,6 @@ func forwardedHTTPS(r *http.Request) bool {
 		}
 	}
 	return false
-}
-
-// loopbackHost says whether a Host header names this machine: localhost,
-// 127.0.0.0/8 or ::1, with or without a port.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (h *Handler) tokenOK(t string) bool {

@@ -41,3 +41,16 @@ func ExampleOf() {
 	fmt.Println(origin.Of(u))
 	// Output: https://example.com:443
 }
+
+func TestLoopback(t *testing.T) {
+	for _, h := range []string{"localhost", "LocalHost:8080", "127.0.0.1", "127.1.2.3:80", "::1", "[::1]", "[::1]:8080", "::ffff:127.0.0.1"} {
+		if !origin.Loopback(h) {
+			t.Errorf("Loopback(%q) = false, want true", h)
+		}
+	}
+	for _, h := range []string{"", "localhost.", "example.com", "10.0.0.1", "[::2]:80", "127.0.0.1.nip.io", "localhost.evil"} {
+		if origin.Loopback(h) {
+			t.Errorf("Loopback(%q) = true, want false", h)
+		}
+	}
+}

@@ -18,7 +18,6 @@ import (
 	"maps"
 	"math"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"os"
 	"path"
@@ -30,6 +29,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolbelt-go/toolbelt/internal/origin"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/internal/suggest"
 	"github.com/toolbelt-go/toolbelt/internal/yamlbound"
@@ -264,12 +264,7 @@ func secureURL(u *url.URL) bool {
 	if u.Scheme == "https" {
 		return true
 	}
-	h := u.Hostname()
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(h)
-	return err == nil && ip.Unmap().IsLoopback()
+	return origin.Loopback(u.Hostname())
 }
 
 // session is one load: the problems and tools found so far.
