@@ -597,29 +597,8 @@ func wordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// shellPlain returns a command line with what the shell takes out before
-// it runs the command taken out, for deny and ask rules: quotes and
-// backslashes (gi""t push, \git push, 'git' push), $IFS and ${IFS} (read
-// as a blank), and the words that run the command after them (command,
-// env, exec, builtin, nohup, and NAME=value assignments). It may read a
-// line as more than the shell does, which only makes a refusal stricter.
-func shellPlain(s string) string {
-	s = shellUnquote.Replace(s)
-	for {
-		t := strings.TrimLeft(s, " \t\r\n")
-		word, rest, _ := strings.Cut(t, " ")
-		switch {
-		case word == "command" || word == "env" || word == "exec" || word == "builtin" || word == "nohup",
-			strings.Contains(word, "=") && !strings.HasPrefix(word, "="):
-			s = rest
-			continue
-		}
-		return s
-	}
-}
-
 // shellUnquote takes a command line's quotes and backslashes out and
-// reads $IFS as a blank, for shellPlain (line continuations are gone).
+// reads $IFS as a blank, for hiddenCode.
 var shellUnquote = strings.NewReplacer("'", "", `"`, "", `\`, "", "${IFS}", " ", "$IFS", " ")
 
 // squeezeBlanks returns a command line with its line continuations

@@ -171,7 +171,7 @@ type Evaluation struct {
 // ask rules on command lines match the whole line from its start, however
 // it is spaced (blanks before it, runs of spaces or tabs, a
 // backslash-newline: " git  push" is git push) or quoted (gi""t push,
-// \git push, git${IFS}push, env git push: see shellPlain), and every
+// \git push, git${IFS}push, env git push), since they also match every
 // simple command the line runs, as the default classifier's parser finds
 // them (classify.Verdict.Commands): after ; && || | or a line break, in
 // ( ), { }, $( ) and backquotes, in if, for and while bodies, behind
@@ -492,10 +492,6 @@ type subject struct {
 	done bool
 	callSubject
 	ws *sandbox.Workspace
-	// squeezed is the text subject as squeezeBlanks gives it, once a deny
-	// or ask rule needed it (squeezedDone).
-	squeezed     string
-	squeezedDone bool
 	// inner are the simple commands of a command line (innerCommands),
 	// once a deny or ask rule needed them (innerDone).
 	inner     []string
@@ -545,21 +541,14 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	if r.textRE.MatchString(sub.text) {
 		return true
 	}
-	// A deny or ask rule holds however the command is spaced: " git push",
-	// "git  push" and "git \<newline>push" are git push to the shell. An
-	// allow rule stays as strict as written.
+	// An allow rule stays as strict as written. A deny or ask rule holds
+	// for every simple command the line runs, as the parser reads it
+	// (" git  push", gi''t push and git${IFS}push are git push), wherever
+	// it is: after ; && || | or a line break, in ( ), { } and $( ), in a
+	// loop, behind sudo or timeout, inside bash -c.
 	if r.stopOps {
 		return false
 	}
-	if !sub.squeezedDone {
-		sub.squeezed, sub.squeezedDone = squeezeBlanks(shellPlain(squeezeBlanks(sub.text))), true
-	}
-	if sub.squeezed != sub.text && r.textRE.MatchString(sub.squeezed) {
-		return true
-	}
-	// It holds for every simple command the line runs, wherever it is:
-	// after ; && || | or a line break, in ( ), { } and $( ), in a loop,
-	// behind sudo or timeout, inside bash -c.
 	// A line that cannot all be read may run what the rule names: bash
 	// runs the lines before a syntax error.
 	if !sub.innerDone {
@@ -578,7 +567,7 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		sub.opaque = true
 		return true
 	}
-	if sub.line.shellInput || sub.line.runsCode && (r.named(sub.squeezed) || r.named(escapedBlanks.Replace(sub.text)) ||
+	if sub.line.shellInput || sub.line.runsCode && (r.named(escapedBlanks.Replace(sub.text)) ||
 		slices.ContainsFunc(sub.inner, r.named)) {
 		sub.opaque = true
 		return true
