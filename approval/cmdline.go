@@ -21,6 +21,9 @@ type lineCommands struct {
 	// one space apart, and again with the command word as written when
 	// that differs (/usr/bin/git push is also git push).
 	cmds []string
+	// argvs are the words of each simple command, the command word first,
+	// for rule.reordered; expanded words as written ("$x").
+	argvs [][]string
 	// unread is the verdict's Incomplete: the line does not parse, or is
 	// over a limit, and cmds may miss some.
 	unread bool
@@ -39,9 +42,9 @@ type lineCommands struct {
 	// arguments (rule.runByUnknown).
 	unknown []argvCommand
 	// runsCode: the line runs text as code that the parser does not read:
-	// a script (bash s.sh, source, .), eval, an alias, hash -p, another
-	// language, GNU parallel, or a shell variable bash runs
-	// (PROMPT_COMMAND, BASH_ENV, ENV).
+	// a script (bash s.sh, source, .), eval, an alias (of the shell, or
+	// git's alias.*), hash -p, another language, GNU parallel, or a shell
+	// variable bash runs (PROMPT_COMMAND, BASH_ENV, ENV).
 	runsCode bool
 }
 
@@ -218,7 +221,9 @@ func readLine(line string) lineCommands {
 		if len(cmd.Args) == 0 {
 			continue
 		}
-		l.cmds = append(l.cmds, strings.Join(append([]string{cmd.Name}, cmd.Args[1:]...), " "))
+		argv := append([]string{cmd.Name}, cmd.Args[1:]...)
+		l.argvs = append(l.argvs, argv)
+		l.cmds = append(l.cmds, strings.Join(argv, " "))
 		if cmd.Args[0] != cmd.Name {
 			l.cmds = append(l.cmds, strings.Join(cmd.Args, " "))
 		}
@@ -273,7 +278,9 @@ func readLine(line string) lineCommands {
 	if !l.runsCode {
 		// A copy of a program run by a path or through PATH, or a
 		// variable bash runs: the text may name the program.
-		l.runsCode = copies && (byPath || strings.Contains(line, "PATH")) ||
+		// Or an alias of git (hg, jj) set on the line: it renames a
+		// command (git -c alias.p=push p), or runs one ("!rm -rf ~").
+		l.runsCode = copies && (byPath || strings.Contains(line, "PATH")) || strings.Contains(line, "alias.") ||
 			strings.Contains(line, "PROMPT_COMMAND") || strings.Contains(line, "BASH_ENV") ||
 			strings.Contains(line, "ENV=") && startupVarRE.MatchString(line)
 	}
@@ -357,15 +364,86 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 			continue
 		}
 		cmd := classify.Command{Name: r.head, Args: args[i:]}
-		if w, ok := wildCommand(cmd, false); ok {
-			if r.meets(w) {
-				return true
-			}
-		} else if r.textRE.MatchString(r.head + " " + strings.Join(args[i+1:], " ")) {
+		w, wild := wildCommand(cmd, false)
+		if wild && r.meets(w) || !wild && r.textRE.MatchString(r.head+" "+strings.Join(args[i+1:], " ")) || r.reordered(args[i:]) {
 			return true
 		}
 	}
 	return false
+}
+
+// maxOptionRun bounds the options and values rule.reordered skips before
+// the rest of a rule: past it, the rule holds.
+const maxOptionRun = 64
+
+// reordered reports whether a command (its words, the command word first)
+// runs what the rule names once its options are read as options: the
+// options the rule starts with ("-rf" in "rm -rf *") are all among the
+// command's before any "--", however bundled, split or ordered ("rm -r -f
+// x", "rm x -fr"), and the rest of the rule matches the command from some
+// word on, every word before it being an option or an option's value
+// ("git -C . push" for "git push*"). Which options take a value is not
+// known, so an operand after an option may be skipped too: that only makes
+// a deny or ask rule hold more often.
+func (r *rule) reordered(words []string) bool {
+	if r.rest == nil || !r.isCommand(words) || !hasOptions(words[1:], r.opts) {
+		return false
+	}
+	args := words[1:]
+	text := strings.Join(args, " ")
+	for k, at := 0, 0; ; k++ {
+		if r.rest.MatchString(text[min(at, len(text)):]) {
+			return true
+		}
+		if k == len(args) || !optionWord(args, k) {
+			return false
+		}
+		if k == maxOptionRun {
+			return true
+		}
+		at += len(args[k]) + 1
+	}
+}
+
+// isCommand reports whether a command's word (the first of words) is the
+// rule's command word, by its base name (/usr/bin/git is git).
+func (r *rule) isCommand(words []string) bool {
+	return r.head != "" && len(words) > 0 && path.Base(words[0]) == r.head
+}
+
+// optionWord reports whether args[k] may be an option or an option's
+// value: it starts with "-", or follows an option word without "=".
+func optionWord(args []string, k int) bool {
+	if strings.HasPrefix(args[k], "-") {
+		return true
+	}
+	return k > 0 && len(args[k-1]) > 1 && args[k-1][0] == '-' && !strings.Contains(args[k-1], "=")
+}
+
+// hasOptions reports whether args give every option of want before any
+// "--": a long option as written (or with "=value"), and each letter of a
+// short bundle ("-rf") in some short option word. A short option word with
+// an expansion ("-f$x") may hold any letter.
+func hasOptions(args, want []string) bool {
+	if end := slices.Index(args, "--"); end >= 0 {
+		args = args[:end]
+	}
+	for _, w := range want {
+		if strings.HasPrefix(w, "--") || len(w) < 2 {
+			if !slices.ContainsFunc(args, func(a string) bool { return a == w || strings.HasPrefix(a, w+"=") }) {
+				return false
+			}
+			continue
+		}
+		for i := 1; i < len(w); i++ {
+			if !slices.ContainsFunc(args, func(a string) bool {
+				return len(a) > 1 && a[0] == '-' && a[1] != '-' && (strings.IndexByte(a[1:], w[i]) >= 0 || expandedWord(a))
+			}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // innerRun reports whether a command line given as one argument runs what

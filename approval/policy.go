@@ -207,10 +207,15 @@ type Evaluation struct {
 //     every rule whose command word (git in git push*) the line's text
 //     or the commands' arguments name.
 //
-// The refusal then asks for the command written out literally. Rules do
-// not see into programs (a Makefile, a script on disk written by an
-// earlier call), or options that rename a command (git -c alias.p=push p)
-// or reorder it (rm -fr for rm -rf *).
+// The refusal then asks for the command written out literally. Deny and
+// ask rules also read a command's options as options (rule.reordered): the
+// options a rule starts with after its command word may be bundled, split
+// or reordered ("rm -fr ~" and "rm -r -f /" for rm -rf *), and the rest of
+// the rule may start after options and their values ("git -C . push" for
+// git push*). A line that sets a git alias (alias.) runs text as code.
+// Rules do not see into programs (a Makefile, a script or a git alias on
+// disk written by an earlier call), or spellings of an option that are
+// other words (rm -R or --recursive for rm -r).
 type Policy struct {
 	mode      Mode
 	deny      []rule
@@ -236,6 +241,12 @@ type rule struct {
 	// lines that compute what they run (rule.meets, rule.named).
 	glob []int16
 	head string
+	// opts are the options the pattern starts with after its command
+	// word ("-rf" in "rm -rf *"), and rest the pattern after them, for
+	// deny and ask rules that read a command's options as options
+	// (rule.reordered); rest is nil when the command word has a *.
+	opts []string
+	rest *regexp.Regexp
 	// stopOps: an allow rule (or always-approve tool). Its wildcards stop
 	// at shell control operators, and it matches a call only when it
 	// matches every path subject, a directory only when it covers all of
@@ -456,6 +467,14 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 			if f := strings.Fields(strings.ReplaceAll(pat, "*", " ")); len(f) > 0 {
 				r.head = path.Base(f[0])
 			}
+			if words := strings.Fields(pat); len(words) > 0 && !strings.Contains(words[0], "*") {
+				i := 1
+				for i < len(words) && strings.HasPrefix(words[i], "-") && !strings.Contains(words[i], "*") {
+					i++
+				}
+				r.opts = words[1:i]
+				r.rest = regexp.MustCompile(`^(?s:` + globRE(strings.Join(words[i:], " "), ".*", ".*") + `)$`)
+			}
 		}
 	}
 	return r, nil
@@ -555,7 +574,7 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		sub.line, sub.innerDone = readLine(sub.text), true
 		sub.inner, sub.unread = sub.line.cmds, sub.line.unread
 	}
-	if sub.unread || slices.ContainsFunc(sub.inner, r.textRE.MatchString) {
+	if sub.unread || slices.ContainsFunc(sub.inner, r.textRE.MatchString) || slices.ContainsFunc(sub.line.argvs, r.reordered) {
 		return true
 	}
 	// A word the shell computes at run time, or picks from the files it
