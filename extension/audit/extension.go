@@ -74,7 +74,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		}
 		out.Status = string(res.Status)
 		if res.Error != nil {
-			out.ErrorCode, out.Error = string(res.Error.Code), redactMessage(res.Error.Message, c.Args, intentArgs, secrets)
+			out.ErrorCode, out.Error = string(res.Error.Code), redact.Message(res.Error.Message, secrets, c.Args, intentArgs)
 			if out.Status == "" || res.Status == tool.StatusSucceeded {
 				out.Status = string(res.Error.Code.Status())
 			}
@@ -123,7 +123,7 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	}
 	t.setArgs(&rec, c.Args, secrets)
 	if res.Error != nil {
-		rec.ErrorCode, rec.Error = string(res.Error.Code), redactMessage(res.Error.Message, c.Args, nil, secrets)
+		rec.ErrorCode, rec.Error = string(res.Error.Code), redact.Message(res.Error.Message, secrets, c.Args)
 		if rec.Status == "" {
 			rec.Status = string(res.Error.Code.Status())
 		}
@@ -131,17 +131,6 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	if err := t.Write(rec); err != nil {
 		t.onError(fmt.Errorf("audit trail unavailable: %w", err))
 	}
-}
-
-// redactMessage redacts an error message with the one rule, and masks the
-// call's secret argument values wherever the tool echoed them.
-func redactMessage(msg string, args, intentArgs json.RawMessage, secrets []string) string {
-	msg = redact.String(msg)
-	msg = redact.Scrub(msg, redact.SecretValues(args, secrets))
-	if intentArgs != nil && !bytes.Equal(args, intentArgs) {
-		msg = redact.Scrub(msg, redact.SecretValues(intentArgs, secrets))
-	}
-	return msg
 }
 
 // setArgs puts a call's arguments on rec, to be redacted when rec is

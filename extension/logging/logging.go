@@ -189,14 +189,13 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		// The one rule, and the values it masks in the arguments wherever
 		// the tool echoed them (a password found by its key's name), as
 		// the audit trail records them.
-		echoes := redact.SecretValues(c.Args, secrets)
-		msg := redact.Scrub(redact.String(res.Error.Message), echoes)
+		msg := redact.Message(res.Error.Message, secrets, c.Args)
 		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", msg))
 		// The cause is the developer's side (a missing principal's fix, a
 		// misconfiguration), which no model is sent; a Go func's plain error
 		// is its own message and is not logged twice.
-		if c := res.Error.Err; c != nil && c.Error() != res.Error.Message {
-			fields = append(fields, zap.String("cause", redact.Scrub(redact.String(c.Error()), echoes)))
+		if cause := res.Error.Err; cause != nil && cause.Error() != res.Error.Message {
+			fields = append(fields, zap.String("cause", redact.Message(cause.Error(), secrets, c.Args)))
 		}
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {

@@ -377,6 +377,21 @@ func SecretValues(args json.RawMessage, paths []string) []string {
 	return found
 }
 
+// Message redacts a message for a record of a call (a log line, an audit
+// record): the one rule (String), then the values SecretValues finds under
+// paths in each of args, wherever the tool echoed them ("pin 1234
+// rejected"). args are the call's arguments, and those it was asked with
+// when an extension rewrote them.
+func Message(msg string, paths []string, args ...json.RawMessage) string {
+	msg = String(msg)
+	for i, a := range args {
+		if len(a) > 0 && (i == 0 || !bytes.Equal(a, args[0])) {
+			msg = Scrub(msg, SecretValues(a, paths))
+		}
+	}
+	return msg
+}
+
 // Scrub masks in s every occurrence of a value of at least 4 bytes (see
 // SecretValues): the secrets of a call that its tool echoed into a
 // message.

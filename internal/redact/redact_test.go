@@ -200,3 +200,24 @@ func FuzzArgsOutputIsValidJSON(f *testing.F) {
 		}
 	})
 }
+
+// Message applies the one rule, then masks the secret values of each
+// argument set it is given (the call's, and those it was asked with),
+// wherever the message quotes them.
+func TestMessageMasksEchoesOfEachArgumentSet(t *testing.T) {
+	asked := json.RawMessage(`{"pin":"739164","user":"ann"}`)
+	ran := json.RawMessage(`{"pin":"555123","user":"ann"}`)
+	msg := "pin 739164 rejected, then pin 555123; token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	got := Message(msg, []string{"pin"}, ran, asked)
+	for _, leak := range []string{"739164", "555123", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("Message left %q in %q", leak, got)
+		}
+	}
+	if !strings.Contains(got, "rejected") {
+		t.Errorf("Message lost the text: %q", got)
+	}
+	if got := Message("user ann", []string{"pin"}, ran); got != "user ann" {
+		t.Errorf("Message masked a value that is not secret: %q", got)
+	}
+}
