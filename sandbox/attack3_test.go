@@ -174,19 +174,21 @@ echo end`
 	}
 }
 
-// A landlock command run WithUser(0, 0) owns root's files in the workspace
-// and needs no capability to chmod them: it left a root-owned setuid copy of
-// a program there (-rwsr-xr-x root), which any local user who reaches the
+// A landlock command run WithUser(0, 0) owned root's files in the workspace
+// and needed no capability to chmod them: it left a root-owned setuid copy
+// of a program there (-rwsr-xr-x root), which any local user who reaches the
 // workspace runs as root; run as 65534 it leaves setuid-nobody programs.
 // bwrap and gVisor refuse the bits by seccomp (TestAttackIdmappedSetuidRoot);
-// landlock's filter now does too. (Seen succeeding first.)
+// landlock's filter now does too. (Seen succeeding first.) uid 0 is now
+// refused altogether (TestAttackLandlockRootChmodsHostFiles); the filter
+// still keeps other users' setuid programs out.
 func TestAttackLandlockSetuidRoot(t *testing.T) {
 	requireRoot(t)
 	needPython(t)
 	const script = `cp /bin/true ./suid && chmod 4755 ./suid; chmod g+s ./suid
 python3 -c 'import os; os.close(os.open("made", os.O_CREAT | os.O_WRONLY, 0o4755))' 2>/dev/null
 echo end`
-	for _, opts := range [][]Option{{WithUser(0, 0)}, nil, {WithUser(0, 0), WithNetwork(true)}} {
+	for _, opts := range [][]Option{{WithUser(1234, 1234)}, nil, {WithUser(1234, 1234), WithNetwork(true)}} {
 		ws := workspaceDir(t)
 		sb := landlockEngine(t, append(opts, WithWorkspace(ws))...)
 		out := sh(t, sb, script)

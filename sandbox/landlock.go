@@ -56,11 +56,11 @@ const nobody = 65534
 // When the host process is root and [WithUser] is not given, the command
 // runs as uid and gid 65534 (nobody), so that it has no capabilities and
 // cannot read root-only files; the workspace must then be writable by that
-// user. WithUser(0, gid) keeps root's uid and gid, with every capability
-// dropped (the bounding set too); such a command still owns every root-owned file for
-// reading (mode 0600 root files are readable), which is why it is not the
-// default. Capabilities are never kept: Landlock holds against them, but
-// other kernel interfaces would not.
+// user. [WithUser] with uid 0 is refused ([ErrInvalidSpec]): Landlock does
+// not restrict metadata, and uid 0, even without capabilities, owns every
+// root-owned file on the host, so it could chmod any of them (/etc/passwd
+// mode 0666) for any local user to write. Capabilities are never kept:
+// Landlock holds against them, but other kernel interfaces would not.
 //
 // What it does not do: no pid, mount or network namespace. A process that
 // leaves the process group (setsid) is not killed at the end of the run, as
@@ -94,6 +94,11 @@ func NewLandlock(opts ...Option) (*Landlock, error) {
 	cfg, err := newConfig(EngineLandlock, opts)
 	if err != nil {
 		return nil, err
+	}
+	if u := cfg.user; u != nil && u.Uid == 0 {
+		return nil, newError(CodeCreateFailed, EngineLandlock, "", ErrInvalidSpec,
+			"WithUser(0, %d): the landlock engine does not run commands as uid 0: Landlock does not restrict metadata, and uid 0 owns every root-owned file on the host, so with no capability it could chmod any of them (chmod 666 /etc/passwd) for any local user to write; pass WithUser with another uid (as root the default is 65534), or use the bwrap or gvisor engine, whose root is read-only",
+			u.Gid)
 	}
 	e := &Landlock{}
 	e.init(EngineLandlock, cfg)
@@ -166,7 +171,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	argv := append(rlimitArgs(e.prlimit, lim), bin)
 	argv = append(argv, spec.Argv[1:]...)
 
-	cred, keepRoot := e.credential()
+	cred := e.credential()
 	if ws := e.cfg.workspace; ws != "" && cred != nil {
 		if err := writableBy(ws, cred.Uid, cred.Gid); err != nil {
 			return nil, newError(CodeCreateFailed, e.name, "", err,
@@ -193,7 +198,6 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 		networkOff: e.networkOff(),
 		writable:   writable,
 		dropCaps:   os.Geteuid() == 0,
-		keepRoot:   keepRoot,
 		user:       cred,
 	}
 	conf, err := pol.prepare()
@@ -209,26 +213,19 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 		conf.release()
 		os.RemoveAll(tmp)
 	}
+	// The command is never uid 0 (NewLandlock refuses it, a root host's
+	// default is 65534), so RLIMIT_NPROC always applies.
 	p.unenforced = pol.unenforced()
-	if lim.Processes > 0 && (keepRoot || cred == nil && os.Geteuid() == 0) {
-		p.unenforced = append(p.unenforced, LimitProcesses)
-	}
 	return p, nil
 }
 
-// credential returns the user to start the command as, and whether it stays
-// root (uid 0, its capabilities dropped on the starting thread).
-func (e *Landlock) credential() (cred *syscall.Credential, keepRoot bool) {
-	root := os.Geteuid() == 0
-	switch {
-	case e.cfg.user == nil && root:
-		return &syscall.Credential{Uid: nobody, Gid: nobody}, false
-	case e.cfg.user != nil && e.cfg.user.Uid == 0 && root:
-		// Already root: setting the credential would need the capabilities
-		// that are dropped before the fork.
-		return nil, true
+// credential returns the user to start the command as: WithUser's, else
+// 65534 when the host process is root, else nil (the host's own user).
+func (e *Landlock) credential() *syscall.Credential {
+	if e.cfg.user == nil && os.Geteuid() == 0 {
+		return &syscall.Credential{Uid: nobody, Gid: nobody}
 	}
-	return e.cfg.user, false
+	return e.cfg.user
 }
 
 // landlockPolicy is what one run's starting thread is restricted to.
@@ -237,7 +234,6 @@ type landlockPolicy struct {
 	networkOff bool
 	writable   []string // directories writable (and everything else) by the command
 	dropCaps   bool     // drop the bounding set and inheritable capabilities
-	keepRoot   bool     // also drop the effective and permitted sets: the command stays uid 0
 	// user, when set, is the user the command runs as; its output pipes are
 	// given to it, so that it can reopen them (echo > /dev/stderr).
 	user *syscall.Credential

@@ -260,7 +260,7 @@ func (s *llStarter) release() {
 // locked and never run another goroutine afterwards.
 func (s *llStarter) restrictThread() error {
 	if s.pol.dropCaps {
-		if err := dropCapabilities(s.pol.keepRoot); err != nil {
+		if err := dropCapabilities(); err != nil {
 			return err
 		}
 	}
@@ -280,11 +280,11 @@ func (s *llStarter) restrictThread() error {
 }
 
 // dropCapabilities empties the calling thread's capability bounding set and
-// inheritable set (so no exec can grant a capability again), and with all
-// its effective and permitted sets too. Without all, the thread keeps the
-// capabilities the child needs to switch to its user (setuid, setgid), which
-// the switch to a non-zero uid then clears.
-func dropCapabilities(all bool) error {
+// inheritable set (so no exec can grant a capability again). The thread
+// keeps the capabilities the child needs to switch to its user (setuid,
+// setgid), which the switch to a non-zero uid then clears (the engine never
+// runs a command as uid 0).
+func dropCapabilities() error {
 	for c := 0; c < 64; c++ {
 		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
 		if err == unix.EINVAL { // past the kernel's last capability
@@ -301,9 +301,6 @@ func dropCapabilities(all bool) error {
 	}
 	for i := range data {
 		data[i].Inheritable = 0
-		if all {
-			data[i].Effective, data[i].Permitted = 0, 0
-		}
 	}
 	if err := unix.Capset(&hdr, &data[0]); err != nil {
 		return fmt.Errorf("capset: %w", err)

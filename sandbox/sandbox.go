@@ -152,7 +152,9 @@ func WithNetwork(on bool) Option {
 // bwrap engine runs commands as 65534 by default when the caller is root, and
 // binds a workspace owned by another user through an idmapped mount (see
 // [Bwrap]); landlock too, without the mount (see [Landlock]). WithUser picks
-// another uid, WithUser(0, 0) keeps root's (without capabilities).
+// another uid, WithUser(0, 0) keeps root's (without capabilities), except
+// on landlock, which refuses uid 0: there it would own, and could chmod,
+// every root-owned file on the host.
 func WithUser(uid, gid uint32) Option {
 	return func(c *config) { c.user = &syscall.Credential{Uid: uid, Gid: gid, NoSetGroups: false} }
 }
