@@ -745,7 +745,8 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 		if a.Value != nil {
 			if name, v, ok := strings.Cut(val.s, "="); ok {
 				s.judgeVar(name, &word{s: v, lit: val.lit, dyn: val.dyn}, exported, fs)
-				s.setVar(name, v, val.lit)
+				v, known := knownValue(val, len(name)+1)
+				s.setVar(name, v, known)
 			} else if exported && !val.unknown() {
 				s.judgeVar(val.s, nil, true, fs)
 			}
@@ -770,9 +771,30 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 		s.ifsChanged()
 	}
 	if a.Array == nil && a.Index == nil && !a.Append {
-		s.setVar(a.Name.Value, val.s, val.lit || a.Value == nil)
+		v, known := knownValue(val, 0)
+		s.setVar(a.Name.Value, v, known || a.Value == nil)
 	}
 	return inf
+}
+
+// knownValue returns the value an assignment's word val gives its
+// variable, from byte skip of val.s on (declare's NAME= is before it),
+// and whether it is known: the word holds no expansion whose value is
+// not known (literal text and variables the line set), or its one such
+// expansion is $HOME, ${HOME}, ${HOME:?} or ${HOME?} at the start of the
+// value, which is ~ (x=$HOME; rm -rf "$x" is rm -rf ~).
+func knownValue(val word, skip int) (string, bool) {
+	if !val.dyn {
+		return val.s[min(skip, len(val.s)):], true
+	}
+	if val.dynParts != 1 || len(val.holes) != 1 || val.subst || val.holes[0][0] != skip || val.holes[0][1] > len(val.s) {
+		return "", false
+	}
+	switch val.s[skip:val.holes[0][1]] {
+	case "$HOME", "${HOME}", "${HOME:?}", "${HOME?}":
+		return "~" + val.s[val.holes[0][1]:], true
+	}
+	return "", false
 }
 
 // ifsChanged notes that the line assigns IFS: words split where it says

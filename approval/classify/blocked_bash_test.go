@@ -1,0 +1,87 @@
+package classify
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestBlockedLinesHitHomeInBash runs lines the classifier must block
+// through real bash, with PATH holding stand-ins for rm and find that
+// only record their arguments, in a throwaway home: each must reach rm
+// or find with the home or root directory as an operand (so it is the
+// attack it looks like), and each must be Blocked.
+func TestBlockedLinesHitHomeInBash(t *testing.T) {
+	bash := needBash(t)
+	dir := t.TempDir()
+	bin, home, ws := filepath.Join(dir, "bin"), filepath.Join(dir, "home"), filepath.Join(dir, "ws")
+	for _, d := range []string{bin, home, ws} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := filepath.Join(dir, "argv")
+	recorder := "#!" + bash + "\n" + `printf '%s\0' "$@" >> "$ARGV_LOG"` + "\n"
+	for _, n := range []string{"rm", "find"} {
+		if err := os.WriteFile(filepath.Join(bin, n), []byte(recorder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Programs the lines run on the way (wrappers) are the real ones.
+	for _, n := range []string{"env", "capsh"} {
+		if p, err := exec.LookPath(n); err == nil {
+			if err := os.Symlink(p, filepath.Join(bin, n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.Symlink(bash, filepath.Join(bin, "bash")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + bin, "HOME=" + home, "ARGV_LOG=" + log}
+	cases := []struct {
+		cmd  string
+		need string // a program the line needs in bin, or ""
+	}{
+		{`x=$HOME; rm -rf "$x"`, ""},
+		{`x=${HOME}; rm -rf $x`, ""},
+		{`x="$HOME/"; rm -rf "$x"`, ""},
+		{`x=$HOME; y=$x; rm -rf "$y"`, ""},
+		{`x=/; y="$x"; rm -rf $y`, ""},
+		{`declare x=$HOME; rm -rf "$x"`, ""},
+		{`d=~; rm -rf $d/`, ""},
+		{`export T=/; rm -rf "$T"`, ""},
+	}
+	for _, tc := range cases {
+		if tc.need != "" {
+			if _, err := os.Stat(filepath.Join(bin, tc.need)); err != nil {
+				t.Logf("%q: %s not installed, only classified", tc.cmd, tc.need)
+				if v := Classify(tc.cmd); v.Level != Blocked {
+					t.Errorf("%q is %s, want blocked: %v", tc.cmd, v.Level, v.Reasons)
+				}
+				continue
+			}
+		}
+		_ = os.Remove(log)
+		if out, err := runBash(t, bash, tc.cmd, ws, env); err != nil {
+			t.Fatalf("%q: bash: %v: %s", tc.cmd, err, out)
+		}
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatalf("%q: neither rm nor find ran: %v", tc.cmd, err)
+		}
+		args := strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+		if !slices.ContainsFunc(args, func(a string) bool {
+			c := filepath.Clean(a)
+			return c == home || c == "/"
+		}) {
+			t.Errorf("%q: bash ran rm or find with %q, not the home or root directory", tc.cmd, args)
+		}
+		if v := Classify(tc.cmd); v.Level != Blocked {
+			t.Errorf("%q is %s, want blocked: %v", tc.cmd, v.Level, v.Reasons)
+		}
+	}
+}
