@@ -274,12 +274,18 @@ func (v *Validator) StripNulls(m map[string]any) bool {
 }
 
 // Validate checks a decoded value and returns a *FieldErrors naming every
-// failing field, or nil.
+// failing field, or nil. A value nested deeper than MaxDepth, or one whose
+// check would take more than about a second of work (a schema whose
+// alternatives refer back to themselves multiplies it at every level), is
+// refused before it is checked, with the field where the bound was passed.
 func (v *Validator) Validate(val any) error {
 	if v.anyObject {
 		if _, ok := val.(map[string]any); ok {
 			return nil
 		}
+	}
+	if err := checkCost(v.schema, val); err != nil {
+		return err
 	}
 	err := v.schema.Validate(val)
 	if err == nil {

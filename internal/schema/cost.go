@@ -1,0 +1,355 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// MaxDepth bounds how deeply a value checked against a schema may nest
+// objects and arrays. The validator's work on a failing value grows with
+// the cube of its depth (each error spells out its whole path through the
+// schema): a tree schema's arguments nested 2,000 levels deep (12 KB)
+// took 52 s to refuse. Tool arguments nest a handful of levels.
+const MaxDepth = 64
+
+// maxWork bounds the work of validating one value, in units of about one
+// schema applied to one JSON value (a microsecond or so): about a second.
+// A schema whose anyOf, oneOf or allOf alternatives (or overlapping
+// properties and patternProperties) refer back to it applies 2^depth
+// schemas to a value nested depth levels deep: a few hundred bytes of
+// arguments could keep a core busy for hours. Plain arguments of 1 MB
+// (the executor's default limit) cost well under it.
+const maxWork = 1 << 20
+
+// costWalk follows the validator's steps over a value without doing them,
+// adding up their cost; it stops as soon as the total passes maxWork.
+type costWalk struct {
+	work float64
+	// scope is the chain of schemas being applied, as the validator keeps
+	// it: every error it builds spells out this chain, which costs its
+	// length squared.
+	scope []*jsonschema.Schema
+	// inplace is where the schemas applied to the current value (through
+	// $ref, allOf, ...) start in scope: one of them applied again to the
+	// same value is a loop, which the validator refuses.
+	inplace int
+	// path is the value's location: the validator writes it out for
+	// every value it descends into.
+	path    []seg
+	pathLen int
+	// over is the location where the work passed maxWork.
+	over []string
+}
+
+// checkCost returns a *FieldErrors when validating v against s would
+// take more than maxWork, or when v nests deeper than MaxDepth, naming
+// where.
+func checkCost(s *jsonschema.Schema, v any) error {
+	if p := tooDeep(v, nil); p != nil {
+		return &FieldErrors{Fields: []FieldError{{Path: shortPath(p), Rule: fmt.Sprintf("nested more than %d objects and arrays deep: send flatter arguments (at most %d levels)", MaxDepth, MaxDepth)}}}
+	}
+	w := costWalk{}
+	if w.apply(s, v) {
+		return nil
+	}
+	return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("checking this value against the schema would take more than %d steps (a schema whose anyOf, oneOf or allOf alternatives refer back to it multiplies them at every level of nesting): send fewer or less deeply nested values here, or simplify the schema", maxWork)}}}
+}
+
+// tooDeep returns the path of a value nested deeper than MaxDepth, or nil.
+func tooDeep(v any, path []string) []string {
+	if len(path) >= MaxDepth {
+		switch v.(type) {
+		case map[string]any, []any:
+			return append([]string{}, path...)
+		}
+		return nil
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			if p := tooDeep(c, append(path, k)); p != nil {
+				return p
+			}
+		}
+	case []any:
+		for i, c := range x {
+			if p := tooDeep(c, append(path, strconv.Itoa(i))); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// shortPath shows a location as FieldError paths do, cut to its first
+// and last few names when long.
+func shortPath(segs []string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1"))
+	}
+	p := pointerToPath(b.String())
+	const max = 200
+	if len(p) > max {
+		p = p[:max/2] + "..." + p[len(p)-max/2:]
+	}
+	return p
+}
+
+// charge adds units of work and reports whether the total is still
+// within maxWork.
+func (w *costWalk) charge(units float64) bool {
+	w.work += units
+	if w.work > maxWork {
+		if w.over == nil {
+			w.over = w.location()
+		}
+		return false
+	}
+	return true
+}
+
+// apply adds the cost of applying s to v in place (the value the caller
+// is at) and reports whether the total is within maxWork. It counts
+// every step the validator may take: both branches of if, every
+// alternative of anyOf and oneOf.
+func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
+	if s == nil {
+		return true
+	}
+	for _, o := range w.scope[w.inplace:] {
+		if o == s {
+			return true // a loop: the validator stops here with an error
+		}
+	}
+	d := float64(len(w.scope) + 1)
+	// One unit, the error's chain (a few bytes per schema, copied once
+	// per schema), and the value's location (written out once).
+	if !w.charge(1 + d*d/64 + float64(w.pathLen)/4096) {
+		return false
+	}
+	if str, ok := v.(string); ok {
+		// Patterns, formats, lengths and enums read the whole string.
+		if !w.charge(float64(len(str)) / 1024) {
+			return false
+		}
+	}
+	if s.Always != nil || !typeMatches(s.Types, v) {
+		return true
+	}
+	w.scope = append(w.scope, s)
+	defer func() { w.scope = w.scope[:len(w.scope)-1] }()
+	if !w.children(s, v) {
+		return false
+	}
+	for _, c := range []*jsonschema.Schema{s.Ref, recursiveRef(s, w.scope), s.DynamicRef, s.Not, s.If, s.Then, s.Else} {
+		if !w.apply(c, v) {
+			return false
+		}
+	}
+	for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, c := range l {
+			if !w.apply(c, v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// recursiveRef is the schema a $recursiveRef applies, found as the
+// validator finds it.
+func recursiveRef(s *jsonschema.Schema, scope []*jsonschema.Schema) *jsonschema.Schema {
+	r := s.RecursiveRef
+	if r != nil && r.RecursiveAnchor {
+		for _, o := range scope {
+			if o.RecursiveAnchor {
+				return o
+			}
+		}
+	}
+	return r
+}
+
+// typeMatches reports whether the validator goes past the type check
+// (an integer-valued number may be an "integer").
+func typeMatches(types []string, v any) bool {
+	if len(types) == 0 {
+		return true
+	}
+	kind := jsonKind(v)
+	if _, ok := v.(map[string]any); ok {
+		kind = "object"
+	}
+	for _, t := range types {
+		if t == kind || (t == "integer" && kind == "number") {
+			return true
+		}
+	}
+	return false
+}
+
+// seg is one step of a location: a key, or an index when key is unset.
+type seg struct {
+	key   string
+	index int
+}
+
+func (s seg) String() string {
+	if s.index >= 0 {
+		return strconv.Itoa(s.index)
+	}
+	return s.key
+}
+
+func (s seg) len() int {
+	if s.index >= 0 {
+		return len(strconv.Itoa(s.index))
+	}
+	return len(s.key)
+}
+
+// location is the current value's path.
+func (w *costWalk) location() []string {
+	out := make([]string, len(w.path))
+	for i, s := range w.path {
+		out[i] = s.String()
+	}
+	return out
+}
+
+// descend adds the cost of applying s to the value c at step under the
+// current one.
+func (w *costWalk) descend(s *jsonschema.Schema, c any, step seg) bool {
+	if s == nil {
+		return true
+	}
+	inplace, n := w.inplace, 1+step.len()
+	w.path = append(w.path, step)
+	w.pathLen += n
+	w.inplace = len(w.scope)
+	ok := w.apply(s, c)
+	w.inplace = inplace
+	w.pathLen -= n
+	w.path = w.path[:len(w.path)-1]
+	return ok
+}
+
+// children adds the cost of the schemas s applies to the values inside v
+// (and to the content of a string).
+func (w *costWalk) children(s *jsonschema.Schema, v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			step := seg{key: k, index: -1}
+			matched := false
+			if ps, ok := s.Properties[k]; ok {
+				matched = true
+				if !w.descend(ps, c, step) {
+					return false
+				}
+			}
+			if s.PropertyNames != nil && !w.descend(s.PropertyNames, k, step) {
+				return false
+			}
+			for re, ps := range s.PatternProperties {
+				if re.MatchString(k) {
+					matched = true
+					if !w.descend(ps, c, step) {
+						return false
+					}
+				}
+			}
+			if ap, ok := s.AdditionalProperties.(*jsonschema.Schema); ok && !matched {
+				if !w.descend(ap, c, step) {
+					return false
+				}
+			}
+			if !w.descend(s.UnevaluatedProperties, c, step) {
+				return false
+			}
+			if dep, ok := s.Dependencies[k].(*jsonschema.Schema); ok {
+				if !w.apply(dep, v) {
+					return false
+				}
+			}
+			if !w.apply(s.DependentSchemas[k], v) {
+				return false
+			}
+		}
+	case []any:
+		for i, c := range x {
+			key := seg{index: i}
+			var item *jsonschema.Schema
+			switch it := s.Items.(type) {
+			case *jsonschema.Schema:
+				item = it
+			case []*jsonschema.Schema:
+				if i < len(it) {
+					item = it[i]
+				} else if ai, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
+					item = ai
+				}
+			}
+			if i < len(s.PrefixItems) {
+				if !w.descend(s.PrefixItems[i], c, key) {
+					return false
+				}
+			} else if !w.descend(s.Items2020, c, key) {
+				return false
+			}
+			for _, cs := range []*jsonschema.Schema{item, s.Contains, s.UnevaluatedItems} {
+				if !w.descend(cs, c, key) {
+					return false
+				}
+			}
+		}
+	case string:
+		if s.ContentSchema != nil {
+			if !w.charge(float64(len(x)) / 256) {
+				return false
+			}
+			if content, ok := decodeContent(s, x); ok {
+				if p := tooDeep(content, nil); p != nil {
+					// The validator's own work on it is past any bound.
+					w.over = append(w.location(), p...)
+					return false
+				}
+				// The content is a value of its own, at the string's
+				// location.
+				inplace := w.inplace
+				w.inplace = len(w.scope)
+				ok := w.apply(s.ContentSchema, content)
+				w.inplace = inplace
+				return ok
+			}
+		}
+	}
+	return true
+}
+
+// decodeContent decodes a string's content as the validator does for
+// contentSchema: base64 first when the schema says so, then JSON.
+func decodeContent(s *jsonschema.Schema, str string) (any, bool) {
+	b := []byte(str)
+	if s.ContentEncoding == "base64" {
+		var err error
+		if b, err = base64.StdEncoding.DecodeString(str); err != nil {
+			return nil, false
+		}
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
