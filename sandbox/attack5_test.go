@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,4 +47,45 @@ func TestAttackLandlockRootChmodsHostFiles(t *testing.T) {
 	out, err := sb.Run(context.Background(), Spec{Argv: []string{"id", "-u"}})
 	require.NoError(t, err)
 	assert.Equal(t, "1234\n", string(out.Stdout))
+}
+
+// fchmodat2(2) (Linux 6.6) sets a mode like fchmodat, so every engine's
+// filter refuses the setuid and setgid bits through it too. This runsc
+// answers it ENOSYS (its kernel lacks the call) and skips a rule naming a
+// call it does not know; a runsc that has it applies the rule, which the
+// bundle's filter must so carry.
+func TestFchmodat2CannotSetID(t *testing.T) {
+	requireRoot(t)
+	needPython(t)
+	const script = `touch f && python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+for mode in (0o4755, 0o2755, 0o755):
+    r = libc.syscall(452, -100, b"f", mode, 0)  # fchmodat2(AT_FDCWD, ...), 452 everywhere
+    print(oct(mode), r, os.strerror(ctypes.get_errno()) if r else "ok")
+'; echo end`
+	for _, name := range []string{EngineLandlock, EngineBwrap, EngineGVisor} {
+		t.Run(name, func(t *testing.T) {
+			ws := workspaceDir(t)
+			out := sh(t, engine(t, name, WithWorkspace(ws)), script)
+			require.Contains(t, string(out.Stdout), "end", "the attack did not run")
+			fi, err := os.Stat(filepath.Join(ws, "f"))
+			require.NoError(t, err)
+			assert.Zero(t, fi.Mode()&(os.ModeSetuid|os.ModeSetgid), "%v", fi.Mode())
+			if name != EngineGVisor { // the host kernel has fchmodat2
+				assert.Contains(t, string(out.Stdout), "0o4755 -1 Operation not permitted")
+				assert.Contains(t, string(out.Stdout), "0o2755 -1 Operation not permitted")
+				assert.Contains(t, string(out.Stdout), "0o755 0 ok", "a plain mode must still be settable")
+			}
+		})
+	}
+	var got []string
+	for _, sc := range gvisorSeccomp().Syscalls {
+		if sc.Names[0] == "fchmodat2" {
+			require.Len(t, sc.Args, 1)
+			assert.Equal(t, uint(2), sc.Args[0].Index, "the mode is fchmodat2's third argument")
+			got = append(got, fmt.Sprintf("%#o", sc.Args[0].Value))
+		}
+	}
+	assert.Equal(t, []string{"04000", "02000"}, got, "gVisor's filter refuses both bits through fchmodat2")
 }
