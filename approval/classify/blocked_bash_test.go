@@ -54,6 +54,13 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`declare x=$HOME; rm -rf "$x"`, ""},
 		{`d=~; rm -rf $d/`, ""},
 		{`export T=/; rm -rf "$T"`, ""},
+		{`find ~ -delete`, ""},
+		{`find / -xdev -delete`, ""},
+		{`find "$HOME" -delete`, ""},
+		{`find $HOME/ -delete`, ""},
+		{`find ~ -exec rm -rf {} +`, ""},
+		{`find ~/ -mindepth 1 -delete`, ""},
+		{`x=$HOME; find "$x" -delete`, ""},
 	}
 	for _, tc := range cases {
 		if tc.need != "" {

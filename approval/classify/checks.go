@@ -79,6 +79,44 @@ func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 	return inf
 }
 
+// rmBlocks reports whether rm -r of w is Blocked by the rules (an
+// operand of one of rm's Blocked match rules: ~, /, $HOME, /etc, ...),
+// where it is written or, when relative, in a directory the line may
+// have changed into.
+func (s *state) rmBlocks(w word) bool {
+	r, ok := s.c.commands.get("rm")
+	if !ok || w.s == "" {
+		return false
+	}
+	for _, m := range r.Match {
+		if m.Level == Blocked && len(m.Operands) > 0 && s.operandMatches(m.Operands, w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// findNarrows reports whether find's expression expr keeps to some
+// names: it has a name test (-name, -path, -regex, -samefile, ...) whose
+// pattern is more than wildcards, and no operator that may turn a test
+// around (-o, -or, !, -not, ",").
+func findNarrows(expr []word) bool {
+	narrows := false
+	for i := 0; i < len(expr); i++ {
+		switch expr[i].s {
+		case "-o", "-or", "!", "-not", ",":
+			return false
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname",
+			"-ilname", "-samefile", "-inum":
+			if i+1 < len(expr) && !expr[i+1].unknown() && strings.Trim(expr[i+1].s, "*?.[]\\^$+/") != "" {
+				narrows = true
+			}
+			i++
+		}
+	}
+	return narrows
+}
+
 // Knows reports whether the classifier's rules name the command name (a
 // base name such as "git"): a wrapper, a shell, an interpreter or a
 // command rule, exactly or by a "prefix*" key. A command it does not know
@@ -137,6 +175,17 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 	for i < len(args) && (args[i].unknown() && !mayBeOption(args[i]) || !args[i].unknown() && !strings.HasPrefix(args[i].s, "-") && args[i].s != "(" && args[i].s != "!" && args[i].s != ",") {
 		i++
 	}
+	// From the home or root directory, with no name test to keep to some
+	// files, -delete and a command -exec runs that deletes or writes
+	// reach every file there: it is rm -rf ~ (find ~ -delete).
+	everything := false
+	for k := start; k < len(args) && (args[k].unknown() || !strings.HasPrefix(args[k].s, "-") && args[k].s != "(" && args[k].s != "!" && args[k].s != ","); k++ {
+		if s.rmBlocks(args[k]) {
+			everything = !findNarrows(args[k+1:])
+			break
+		}
+	}
+	const whole = " from the home, root or a system directory, with no name test that keeps to some files, is rm -rf of it"
 	// A command -exec runs reads the files found: the starting points
 	// are read recursively (find ~/.ssh -exec cat {} +).
 	if slices.ContainsFunc(args[i:], func(w word) bool {
@@ -169,7 +218,11 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 				// Each {} is replaced by the name of a file found.
 				markInput(inner, "{}")
 				ncx := judgeCtx{stdinArgs: true, via: append(slices.Clip(cx.via), name+" "+a)}
+				at := len(s.cmds)
 				inf = inf.or(s.judge(inner, ncx))
+				if everything && slices.ContainsFunc(s.cmds[at:], func(c Command) bool { return c.Level >= Dangerous }) {
+					j.add(Blocked, name+" "+a+" of a command that deletes or writes"+whole)
+				}
 			} else {
 				j.add(Warning, name+" "+a+" without a command")
 			}
@@ -177,6 +230,9 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			i = k
 		case a == "-delete":
 			j.add(Dangerous, name+" -delete deletes every file it finds")
+			if everything {
+				j.add(Blocked, name+" -delete"+whole)
+			}
 		case a == "-fprint" || a == "-fprint0" || a == "-fls" || a == "-fprintf":
 			if i+1 < len(args) {
 				j.add(s.writeTarget(args[i+1]))

@@ -122,7 +122,7 @@ var trickyCases = []struct {
 	{"cat x.rb | ruby", Dangerous},
 	// flags that write or execute
 	{"find . -delete", Dangerous},
-	{"find / -exec rm -rf {} \\;", Dangerous},
+	{"find / -exec rm -rf {} \\;", Blocked}, // rm -rf / by another name
 	{"find . -name x -execdir sh -c 'reboot' \\;", Blocked},
 	{"find . -fprint /etc/passwd", Dangerous},
 	{"sed -i s/a/b/ f", Warning},
