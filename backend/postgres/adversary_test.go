@@ -92,15 +92,23 @@ func TestApprovalOfOneTenantIsNotAnothers(t *testing.T) {
 	qb := approval.NewQueue(approval.QueueStore(b.Approvals), approval.QueueTimeout(time.Minute))
 	got := make(chan approval.Decision, 1)
 	errs := make(chan error, 1)
+	// globex's call may still wait for its own decision when the test
+	// ends: it is cancelled then, and waited for.
+	ctxB, cancelB := context.WithCancel(ctx)
+	exited := make(chan struct{})
+	t.Cleanup(func() { cancelB(); <-exited })
 	go func() {
-		d, err := qb.Approve(ctx, globex)
+		defer close(exited)
+		d, err := qb.Approve(ctxB, globex)
 		if err != nil {
 			errs <- err
 			return
 		}
 		got <- d
 	}()
-	time.Sleep(200 * time.Millisecond)
+	// Wait until globex's request is pending beside acme's (the store
+	// lists both), or was refused.
+	require.Eventually(t, func() bool { return qb.Len() == 2 || len(errs) > 0 }, 10*time.Second, 5*time.Millisecond)
 	require.NoError(t, qa.Resolve(qa.Pending()[0].ID, approval.Approved("acme-ops")))
 	require.NoError(t, <-done)
 	select {
