@@ -465,6 +465,8 @@ func (s *state) sedScriptAs(name, sc string, brackets bool, j *judgement) info {
 				case 'e':
 					j.add(Dangerous, name+" s///e runs the pattern space as a command")
 					inf = inf.or(s.reparse(repl, name+" s///e"))
+					// The pattern space is a line sed reads.
+					inf.execStdin = true
 				case 'w':
 					file, np := restOfLine(p + 1)
 					j.add(s.writeTarget(word{s: strings.TrimSpace(file), lit: true}))
@@ -485,6 +487,9 @@ func (s *state) sedScriptAs(name, sc string, brackets bool, j *judgement) info {
 			j.add(Dangerous, name+" e runs a command")
 			if cmd = strings.TrimSpace(cmd); cmd != "" {
 				inf = inf.or(s.reparse(cmd, name+" e"))
+			} else {
+				// e alone runs the pattern space, a line sed reads.
+				inf.execStdin = true
 			}
 		case 'w', 'W':
 			file, np := restOfLine(p)
@@ -663,6 +668,10 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 			case "system":
 				j.add(Dangerous, name+" system() runs a command")
 				pendingSystem = true
+				if !awkLiteralArg(prog[e:]) {
+					// system($0): the command is text awk reads.
+					inf.execStdin = true
+				}
 			case "print", "printf":
 				inPrint = true
 				depth = 0
@@ -677,6 +686,12 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 				continue
 			}
 			j.add(Dangerous, name+" pipes to or from a command")
+			// The command is a string awk computes ($0 | getline, print
+			// | $0), not a literal: it may be text awk reads.
+			if inPrint && !strings.HasPrefix(strings.TrimLeft(prog[p+1:], " \t"), `"`) ||
+				!inPrint && !strings.HasSuffix(strings.TrimRight(prog[:p], " \t"), `"`) {
+				inf.execStdin = true
+			}
 			if inPrint {
 				pendingPipe = true
 			} else if lastStr != "" {
@@ -710,6 +725,35 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 		p++
 	}
 	return inf
+}
+
+// awkLiteralArg reports whether rest, the awk program after a call's
+// name, holds one string literal as the call's argument: ("cmd") or
+// "cmd" followed by the end of the statement.
+func awkLiteralArg(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	paren := strings.HasPrefix(rest, "(")
+	if paren {
+		rest = strings.TrimLeft(rest[1:], " \t")
+	}
+	if !strings.HasPrefix(rest, `"`) {
+		return false
+	}
+	p := 1
+	for p < len(rest) && rest[p] != '"' {
+		if rest[p] == '\\' {
+			p++
+		}
+		p++
+	}
+	if p >= len(rest) {
+		return false
+	}
+	rest = strings.TrimLeft(rest[p+1:], " \t")
+	if paren {
+		return strings.HasPrefix(rest, ")")
+	}
+	return rest == "" || strings.IndexByte(";}\n", rest[0]) >= 0
 }
 
 // checkTar judges tar's mode (listing is read-only; extracting and creating

@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -883,7 +884,17 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		s.inputWrites(name, cx, j)
 	}
 	if hasCode {
-		return s.inputCode(name, name+" code", code, code == nil, cx, j)
+		inf := s.inputCode(name, name+" code", code, code == nil, cx, j)
+		if code != nil && evalsCodeRe.MatchString(code.s) {
+			// What it reads may be what it runs: a pipe into it is
+			// a pipe into a shell (curl URL | perl -ne 'system $_').
+			j.add(Dangerous, name+" code evaluates code or runs programs, which may be what it reads")
+			if in := cx.stdin; in != nil && in.download {
+				j.add(s.c.rules.Defaults.DownloadExec, name+" runs downloaded content")
+			}
+			inf.execStdin = true
+		}
+		return inf
 	}
 	if i < len(args) && args[i].s != "-" && !isStdinPath(args[i]) {
 		if args[i].proc {
@@ -896,6 +907,12 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	}
 	return s.stdinCode(name, r.Level, cx.stdin, j, r.Match)
 }
+
+// evalsCodeRe finds, in an interpreter's inline code, the calls that
+// evaluate code or run programs (eval, exec, system, popen, spawn, new
+// Function, ...): given what the interpreter reads, they may run it.
+// Only the code is matched, not a script's arguments (train.py --eval).
+var evalsCodeRe = regexp.MustCompile(`(?i)\b(eval|exec[a-z]*|system|popen[0-9]*|spawn[a-z]*|runIn[a-z]*Context|instance_eval|class_eval|module_eval|loadstring|dofile|child_process|subprocess|passthru|shell_exec|proc_open|pcntl_exec|pickle|marshal)\b|(?-i:\bFunction\s*\()`)
 
 func (s *state) codeWord(name string, w word, j *judgement) {
 	d := &s.c.rules.Defaults
