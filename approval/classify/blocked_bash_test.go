@@ -61,6 +61,8 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`find ~ -exec rm -rf {} +`, ""},
 		{`find ~/ -mindepth 1 -delete`, ""},
 		{`x=$HOME; find "$x" -delete`, ""},
+		{`capsh -- -c 'rm -rf ~'`, "capsh"},
+		{`env capsh --caps= -- -c 'rm -rf "$HOME"'`, "capsh"},
 	}
 	for _, tc := range cases {
 		if tc.need != "" {

@@ -61,10 +61,21 @@ func init() {
 // python3 rm -rf ~). A name is tried once, from its first place: a later
 // place of it is among the first one's operands. Without it, fakeroot
 // rm -rf ~ was only an unknown command.
+//
+// The value of an option that names a shell string by convention (-c,
+// --command, --run, --call: capsh -- -c 'rm -rf ~', nix-shell --run
+// 'rm -rf ~', npx -c CMD, --run=CMD) is judged as the code it is, when
+// a word of it names a known command and it parses: such a command may
+// run it with a shell. Other words stay text (gh pr create --title
+// "git push docs").
 func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	var inf info
 	var tried []string
 	for k, a := range args {
+		if text, ok := s.shellString(args[:k], a); ok {
+			inf = inf.or(s.reparse(text, name))
+			continue
+		}
 		if !a.lit || strings.HasPrefix(a.s, "-") {
 			continue
 		}
@@ -77,6 +88,43 @@ func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		inf = inf.or(s.judge(slices.Clone(args[k:]), ncx))
 	}
 	return inf
+}
+
+// shellStringFlags are the options whose value is a shell command string
+// by convention (sh -c, su --command, nix-shell --run, npx --call).
+var shellStringFlags = []string{"-c", "--command", "--run", "--call"}
+
+// shellString returns the value of a shell-string option (see
+// shellStringFlags), w after one (before: the words before w) or w as
+// --NAME=VALUE, when it may be a command: it holds a blank or a command
+// separator, a word of it names a command the rules know, and it parses.
+func (s *state) shellString(before []word, w word) (string, bool) {
+	if w.dyn || w.subst {
+		return "", false
+	}
+	text := w.s
+	if name, v, ok := strings.Cut(text, "="); ok && strings.HasPrefix(text, "--") && slices.Contains(shellStringFlags, name) {
+		text = v
+	} else if n := len(before); n == 0 || before[n-1].unknown() || !slices.Contains(shellStringFlags, before[n-1].s) {
+		return "", false
+	}
+	if !strings.ContainsAny(text, " \t\n;|&") {
+		return "", false
+	}
+	known := false
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n;|&()`", r) }) {
+		if s.c.Knows(baseName(f)) {
+			known = true
+			break
+		}
+	}
+	if !known {
+		return "", false
+	}
+	if _, err := s.c.parse(text); err != nil {
+		return "", false
+	}
+	return text, true
 }
 
 // rmBlocks reports whether rm -r of w is Blocked by the rules (an
