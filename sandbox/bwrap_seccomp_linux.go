@@ -30,16 +30,22 @@ type modeArg struct {
 // for any local user who reaches it. openat2(2), whose mode sits in a
 // structure a filter cannot read, and io_uring_setup(2), whose operations a
 // filter does not see, fail with ENOSYS, which programs take as "fall back
-// to the older call". With unix off (the network off), socket(2) makes
-// only the families the network namespace confines (AF_INET, AF_INET6,
-// AF_NETLINK) and refuses every other (EACCES): AF_UNIX, because a pathname
-// socket on the host's read-only root (a database's or sssd's under
-// /var/lib, an agent's in a home directory) would otherwise be reachable,
-// as the fresh /run and /tmp cover only the usual places; AF_VSOCK, which
-// no network namespace cuts off and which on a virtual machine reaches the
-// hypervisor's host; and the rest, which a command without a network has
-// no use for. socketpair(2) still works. System calls of another
-// architecture kill the process; x32 ones fail with ENOSYS.
+// to the older call". The keyring calls (add_key, request_key, keyctl) fail
+// with EPERM: the command inherits the session keyring of the program that
+// started bwrap, across the change of uid and into the user namespace, and
+// possesses its keys; it read a key the program kept there (and, under
+// systemd's KeyringMode=shared, the keys of the service user's keyring
+// linked into it) and planted keys for later runs. With unix off (the
+// network off), socket(2) makes only the families the network namespace
+// confines (AF_INET, AF_INET6, AF_NETLINK) and refuses every other (EACCES):
+// AF_UNIX, because a pathname socket on the host's read-only root (a
+// database's or sssd's under /var/lib, an agent's in a home directory) would
+// otherwise be reachable, as the fresh /run and /tmp cover only the usual
+// places; AF_VSOCK, which no network namespace cuts off and which on a
+// virtual machine reaches the hypervisor's host; and the rest, which a
+// command without a network has no use for. socketpair(2) still works.
+// System calls of another architecture kill the process; x32 ones fail with
+// ENOSYS.
 func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	const (
 		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
@@ -63,6 +69,9 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	prog = append(prog, setIDBlocks()...)
 	block(unix.SYS_OPENAT2, errno(unix.ENOSYS))
 	block(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
+	for _, nr := range []uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL} {
+		block(nr, errno(unix.EPERM))
+	}
 	if unixOff {
 		// Only the families the network namespace confines: IPv4, IPv6
 		// (its own loopback) and netlink (its own interfaces).

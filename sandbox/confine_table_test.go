@@ -205,6 +205,15 @@ func confineRows() []confineRow {
 			held: func(t *testing.T, name string, sb Sandbox) bool { return orphanHeld(t, name) },
 		},
 		{
+			// See keyring_test.go: the program's session keyring is
+			// inherited across setuid and into user namespaces; bwrap's
+			// command read a key in it and planted one before its filter
+			// refused the keyring calls.
+			name: "the host program's session keyring cannot be read or written",
+			want: map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool { return keyringHeld(t, name) },
+		},
+		{
 			name: "host unix sockets unreachable also as WithUser",
 			want: map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
 			opts: func(string) []Option {

@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if name := os.Getenv(orphanHelperEnv); name != "" {
 		os.Exit(orphanHelper(name))
 	}
+	if name := os.Getenv(keyringHelperEnv); name != "" {
+		os.Exit(keyringHelper(name))
+	}
 	goleak.VerifyTestMain(m)
 }
 
