@@ -27,6 +27,8 @@ func longLines() map[string]string {
 		"text as code":  "python3 -c '" + strings.Repeat("gitx ", n/5) + "' $x",
 		"wrapper words": "mytool " + strings.Repeat("git pull ", n/9),
 		"runner lines":  "tmux new " + strings.Repeat("'a git pull' ", n/13) + "$x",
+		// Subcommand words among options: each is tried as git reset.
+		"option runs": strings.Repeat("git -c reset -c reset -p reset -q x; ", n/37) + "git -C . $x",
 	}
 }
 
@@ -34,11 +36,11 @@ func longLines() map[string]string {
 // classifier's own parse, rule.meets takes len(glob)·len(w) steps and two
 // small slices, and the rest is linear. The bound is on bytes allocated,
 // not time: Evaluate allocates at most what the classifier's parse of the
-// line does and 64 bytes per byte of line, with four rules, one of them
+// line does and 64 bytes per byte of line, with five rules, one of them
 // 26 stars long (about 25 bytes per byte are seen).
 func TestDenyRuleWorkOnALongLineIsBounded(t *testing.T) {
 	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)", "shell(rm -rf *)", "shell(curl *)",
-		"shell(*a*b*c*d*e*f*g*h*i*j*k*l*m*n*o*p*q*r*s*t*u*v*w*x*y*z*)"))
+		"shell(git reset --hard*)", "shell(*a*b*c*d*e*f*g*h*i*j*k*l*m*n*o*p*q*r*s*t*u*v*w*x*y*z*)"))
 	judgeLine(p, "x=1; $x | sh") // warm up: lazily built tables
 	allocated := func(f func()) uint64 {
 		var before, after runtime.MemStats

@@ -280,7 +280,11 @@ func readLine(line string) lineCommands {
 		// variable bash runs: the text may name the program.
 		// Or an alias of git (hg, jj) set on the line: it renames a
 		// command (git -c alias.p=push p), or runs one ("!rm -rf ~").
-		l.runsCode = copies && (byPath || strings.Contains(line, "PATH")) || strings.Contains(line, "alias.") ||
+		// Or git's help.autocorrect, which runs a misspelled command as
+		// the one it is near (psuh). Git's names ignore case (Alias.p).
+		lower := strings.ToLower(line)
+		l.runsCode = copies && (byPath || strings.Contains(line, "PATH")) ||
+			strings.Contains(lower, "alias.") || strings.Contains(lower, "autocorrect") ||
 			strings.Contains(line, "PROMPT_COMMAND") || strings.Contains(line, "BASH_ENV") ||
 			strings.Contains(line, "ENV=") && startupVarRE.MatchString(line)
 	}
@@ -372,37 +376,135 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 	return false
 }
 
-// maxOptionRun bounds the options and values rule.reordered skips before
-// the rest of a rule: past it, the rule holds.
+// maxOptionRun bounds the words rule.reordered tries as the start of the
+// rest of a rule (options, their values, a subcommand): past it, the rule
+// holds.
 const maxOptionRun = 64
 
-// reordered reports whether a command (its words, the command word first)
-// runs what the rule names once its options are read as options: the
-// options the rule starts with ("-rf" in "rm -rf *") are all among the
-// command's before any "--", however bundled, split or ordered ("rm -r -f
-// x", "rm x -fr"), and the rest of the rule matches the command from some
-// word on, every word before it being an option or an option's value
-// ("git -C . push" for "git push*"). Which options take a value is not
-// known, so an operand after an option may be skipped too: that only makes
-// a deny or ask rule hold more often.
-func (r *rule) reordered(words []string) bool {
-	if r.rest == nil || !r.isCommand(words) || !hasOptions(words[1:], r.opts) {
+// argPattern is a deny or ask rule's pattern after its command word, read
+// as options and words (rule.reordered): "-rf *" of "rm -rf *", "reset
+// --hard*" of "git reset --hard*".
+type argPattern struct {
+	// opts are the options it starts with ("-rf"; "--hard" of "--hard*").
+	opts []string
+	// word is a literal word after them that more of the pattern follows
+	// (a subcommand: "reset"), and next that pattern.
+	word string
+	next *argPattern
+	// rest is, when word is "", the pattern after the options, matched
+	// from a word on; lead is its literal start up to a blank or a *
+	// ("publish" of "publish*"), which a program that takes abbreviated
+	// subcommands (abbreviates) also runs as any prefix of it.
+	rest *regexp.Regexp
+	lead string
+}
+
+// parseArgPattern reads the words of a rule's pattern after its command
+// word.
+func parseArgPattern(words []string) *argPattern {
+	p := &argPattern{}
+	i := 0
+	for i < len(words) && strings.HasPrefix(words[i], "-") && !strings.Contains(words[i], "*") {
+		i++
+	}
+	p.opts = slices.Clip(words[:i])
+	switch w := ""; {
+	case i == len(words)-1 && len(words[i]) > 2 && words[i][0] == '-' && strings.IndexByte(words[i], '*') == len(words[i])-1:
+		// "--hard*": the option, then anything.
+		p.opts = append(p.opts, strings.TrimSuffix(words[i], "*"))
+		p.rest = regexp.MustCompile(`^(?s:.*)$`)
+	case i < len(words)-1 && !strings.Contains(words[i], "*"):
+		p.word, p.next = words[i], parseArgPattern(words[i+1:])
+	default:
+		w = strings.Join(words[i:], " ")
+		p.rest = regexp.MustCompile(`^(?s:` + globRE(w, ".*", ".*") + `)$`)
+		p.lead = w[:strings.IndexAny(w+" ", " *")]
+	}
+	return p
+}
+
+// abbreviates are the programs that run a unique prefix of a subcommand
+// as the subcommand (npm publi is npm publish).
+var abbreviates = map[string]bool{"npm": true}
+
+// cmdArgs are a command's arguments after its command word, for
+// argPattern.match: the words, their text one space apart, and where each
+// word starts in it.
+type cmdArgs struct {
+	words  []string
+	text   string
+	at     []int
+	abbrev bool // the program takes abbreviated subcommands
+}
+
+// match reports whether the command's words from the from'th on run what
+// p names, read as options: p's options are all among them before any
+// "--", however bundled, split, ordered or spelled (hasOptions), and p's
+// word (then the rest of p from the word after it) or p's rest matches
+// from some word on, every word before it being an option or an option's
+// value. Which options take a value is not known, so an operand after an
+// option may be skipped too. A word the shell computes there may be the
+// rest, an option or nothing, and so may a glob that could name a file
+// called p's word, so p holds. budget counts the words tried; past it, p
+// holds.
+func (p *argPattern) match(c *cmdArgs, from int, budget *int) bool {
+	if !hasOptions(c.words[from:], p.opts) {
 		return false
 	}
-	args := words[1:]
-	text := strings.Join(args, " ")
-	for k, at := 0, 0; ; k++ {
-		if r.rest.MatchString(text[min(at, len(text)):]) {
+	for k := from; ; k++ {
+		if *budget--; *budget < 0 {
 			return true
 		}
-		if k == len(args) || !optionWord(args, k) {
+		if p.word != "" {
+			if k < len(c.words) && (c.words[k] == p.word || c.abbrev && abbrevOf(c.words[k], p.word)) && p.next.match(c, k+1, budget) {
+				return true
+			}
+		} else if k < len(c.words) && c.abbrev && abbrevOf(c.words[k], p.lead) || p.rest.MatchString(c.text[min(c.at[k], len(c.text)):]) {
+			return true
+		}
+		if k == len(c.words) {
 			return false
 		}
-		if k == maxOptionRun {
+		if w := c.words[k]; expandedWord(w) || extglobWord(w) || globWord(w) && p.globMay(w) {
 			return true
 		}
-		at += len(args[k]) + 1
+		if !optionWord(c.words, k) {
+			return false
+		}
 	}
+}
+
+// globMay reports whether a glob may name a file that is p's word, or
+// the start of p's rest ("pu[s]h" and "p*" for push*; not "status?").
+func (p *argPattern) globMay(glob string) bool {
+	s := p.word
+	if s == "" {
+		s = p.lead
+	}
+	ok, err := path.Match(glob, s)
+	return ok || err != nil || s == ""
+}
+
+// abbrevOf reports whether w is a shorter prefix of word.
+func abbrevOf(w, word string) bool {
+	return w != "" && len(w) < len(word) && strings.HasPrefix(word, w)
+}
+
+// reordered reports whether a command (its words, the command word first)
+// runs what the rule names once its options are read as options
+// (argPattern.match): "rm -r -f x", "rm x -fr" and "rm -R --force x" for
+// rm -rf *, "git -C . push" for git push*, "git reset -q --hard" for git
+// reset --hard*.
+func (r *rule) reordered(words []string) bool {
+	if r.args == nil || !r.isCommand(words) || !hasOptions(words[1:], r.args.opts) {
+		return false
+	}
+	c := &cmdArgs{words: words[1:], text: strings.Join(words[1:], " "), at: make([]int, len(words)), abbrev: abbreviates[r.head]}
+	for k, w := range c.words {
+		c.at[k+1] = c.at[k] + len(w) + 1
+	}
+	budget := maxOptionRun
+	return r.args.match(c, 0, &budget)
 }
 
 // isCommand reports whether a command's word (the first of words) is the
@@ -420,30 +522,76 @@ func optionWord(args []string, k int) bool {
 	return k > 0 && len(args[k-1]) > 1 && args[k-1][0] == '-' && !strings.Contains(args[k-1], "=")
 }
 
+// optionSpellings are spellings of one option that the programs deny
+// rules name accept alike (rm -R and --recursive for -r, --force for -f).
+var optionSpellings = [][]string{{"-r", "-R", "--recursive"}, {"-f", "--force"}}
+
 // hasOptions reports whether args give every option of want before any
-// "--": a long option as written (or with "=value"), and each letter of a
-// short bundle ("-rf") in some short option word. A short option word with
-// an expansion ("-f$x") may hold any letter.
+// "--" (givesOption): a long option, and each letter of a short bundle
+// ("-rf") in some word.
 func hasOptions(args, want []string) bool {
 	if end := slices.Index(args, "--"); end >= 0 {
 		args = args[:end]
 	}
 	for _, w := range want {
 		if strings.HasPrefix(w, "--") || len(w) < 2 {
-			if !slices.ContainsFunc(args, func(a string) bool { return a == w || strings.HasPrefix(a, w+"=") }) {
+			if !slices.ContainsFunc(args, func(a string) bool { return givesOption(a, w) }) {
 				return false
 			}
 			continue
 		}
 		for i := 1; i < len(w); i++ {
-			if !slices.ContainsFunc(args, func(a string) bool {
-				return len(a) > 1 && a[0] == '-' && a[1] != '-' && (strings.IndexByte(a[1:], w[i]) >= 0 || expandedWord(a))
-			}) {
+			o := "-" + w[i:i+1]
+			if !slices.ContainsFunc(args, func(a string) bool { return givesOption(a, o) }) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// givesOption reports whether a command's word may give the option o (a
+// letter "-r", or a long option "--force"): it is o or one of its other
+// spellings (optionSpellings) — a letter in a short bundle ("-rfv"), a
+// long option as written, with "=value", or cut to a prefix ("--rec", as
+// getopt_long and git take an unambiguous one) — or a word the shell
+// computes, or a glob that may name a file such as "-f" (mayBeOption).
+func givesOption(a, o string) bool {
+	if mayBeOption(a) {
+		return true
+	}
+	if spelled(a, o) {
+		return true
+	}
+	for _, g := range optionSpellings {
+		if slices.Contains(g, o) {
+			return slices.ContainsFunc(g, func(s string) bool { return s != o && spelled(a, s) })
+		}
+	}
+	return false
+}
+
+// spelled reports whether word a gives option o as written.
+func spelled(a, o string) bool {
+	if len(o) == 2 && o[0] == '-' && o[1] != '-' {
+		return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], o[1]) >= 0
+	}
+	if a == o || strings.HasPrefix(a, o+"=") {
+		return true
+	}
+	name, _, _ := strings.Cut(a, "=")
+	return strings.HasPrefix(o, "--") && strings.HasPrefix(name, "--") && len(name) >= 3 && strings.HasPrefix(o, name)
+}
+
+// mayBeOption reports whether a word may be any option when the shell
+// runs it: a word it computes ($x, $(cmd)), or a glob that may name a
+// file whose name is an option (-?, *, [-]f; not *.o or src/*).
+func mayBeOption(a string) bool {
+	if !strings.ContainsAny(a, "$`<>*?[(") {
+		return false // the common case, in one pass
+	}
+	return expandedWord(a) || extglobWord(a) ||
+		globWord(a) && strings.IndexByte("-*?[", a[0]) >= 0 && !strings.ContainsAny(a, "./")
 }
 
 // innerRun reports whether a command line given as one argument runs what

@@ -209,13 +209,25 @@ type Evaluation struct {
 //
 // The refusal then asks for the command written out literally. Deny and
 // ask rules also read a command's options as options (rule.reordered): the
-// options a rule starts with after its command word may be bundled, split
-// or reordered ("rm -fr ~" and "rm -r -f /" for rm -rf *), and the rest of
-// the rule may start after options and their values ("git -C . push" for
-// git push*). A line that sets a git alias (alias.) runs text as code.
-// Rules do not see into programs (a Makefile, a script or a git alias on
-// disk written by an earlier call), or spellings of an option that are
-// other words (rm -R or --recursive for rm -r).
+// options a rule gives after its command word or a subcommand may be
+// bundled, split or reordered anywhere before "--" ("rm -fr ~", "rm -r -f
+// /" and "rm x -rf" for rm -rf *; "git reset -q --hard" and "git reset
+// HEAD --hard" for git reset --hard*), spelled -R or --recursive for -r
+// and --force for -f, or as a long option cut short ("--rec", "--har");
+// and the rest of the rule, or its subcommand, may start after options
+// and their values ("git -C . push" for git push*). Which options take a
+// value is not known, so a word after an option may be skipped as its
+// value ("git -C push status" is refused too). A word the shell computes
+// there may be any option, the subcommand or nothing: git push* refuses
+// `git -C . $x` and `git -C "$repo" status`, rm -rf * refuses `rm -r "$d"`;
+// and so may a glob that could name such a file (`rm -r *`: a file named
+// -f may be there; not `rm -f *.o`). npm runs a prefix of a subcommand as the
+// subcommand (npm publi). A line that sets a git alias or help.autocorrect
+// (alias. or autocorrect, in any case) runs text as code. Past 64 words
+// tried, the rule holds. Rules do not see into programs (a Makefile, a
+// script, or a git alias or config on disk written by an earlier call), or
+// other spellings of a subcommand (docker container rm for docker rm, git
+// send-pack for git push).
 type Policy struct {
 	mode      Mode
 	deny      []rule
@@ -241,12 +253,10 @@ type rule struct {
 	// lines that compute what they run (rule.meets, rule.named).
 	glob []int16
 	head string
-	// opts are the options the pattern starts with after its command
-	// word ("-rf" in "rm -rf *"), and rest the pattern after them, for
-	// deny and ask rules that read a command's options as options
-	// (rule.reordered); rest is nil when the command word has a *.
-	opts []string
-	rest *regexp.Regexp
+	// args is the pattern after its command word read as options and
+	// words, for deny and ask rules that read a command's options as
+	// options (rule.reordered); nil when the command word has a *.
+	args *argPattern
 	// stopOps: an allow rule (or always-approve tool). Its wildcards stop
 	// at shell control operators, and it matches a call only when it
 	// matches every path subject, a directory only when it covers all of
@@ -468,12 +478,7 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 				r.head = path.Base(f[0])
 			}
 			if words := strings.Fields(pat); len(words) > 0 && !strings.Contains(words[0], "*") {
-				i := 1
-				for i < len(words) && strings.HasPrefix(words[i], "-") && !strings.Contains(words[i], "*") {
-					i++
-				}
-				r.opts = words[1:i]
-				r.rest = regexp.MustCompile(`^(?s:` + globRE(strings.Join(words[i:], " "), ".*", ".*") + `)$`)
+				r.args = parseArgPattern(words[1:])
 			}
 		}
 	}
