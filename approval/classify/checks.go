@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -151,19 +152,36 @@ func (s *state) rmBlocks(w word) bool {
 func findNarrows(expr []word) bool {
 	narrows := false
 	for i := 0; i < len(expr); i++ {
-		switch expr[i].s {
+		switch a := expr[i].s; a {
 		case "-o", "-or", "!", "-not", ",":
 			return false
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname",
-			"-ilname", "-samefile", "-inum":
-			if i+1 < len(expr) && !expr[i+1].unknown() && strings.Trim(expr[i+1].s, "*?.[]\\^$+/") != "" {
-				narrows = true
+		case "-delete", "-exec", "-execdir", "-ok", "-okdir":
+			// A test after the action does not keep the action from
+			// any file (find ~ -delete -name x).
+			return narrows
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname", "-regex",
+			"-iregex", "-samefile", "-inum":
+			if i+1 < len(expr) && !expr[i+1].unknown() {
+				// What is left of the pattern without its bracket
+				// expressions and wildcards must be some text.
+				wild := "*?/"
+				if a == "-regex" || a == "-iregex" {
+					wild = ".*+?^$|()\\/"
+				}
+				p := bracketRe.ReplaceAllString(expr[i+1].s, "")
+				if strings.Trim(p, wild) != "" {
+					narrows = true
+				}
 			}
 			i++
 		}
 	}
 	return narrows
 }
+
+// bracketRe finds the bracket expressions of a glob or regular
+// expression ([!.], [a-z], []x]): each stands for any one of a set.
+var bracketRe = regexp.MustCompile(`\[!?\^?\]?[^\]]*\]`)
 
 // Knows reports whether the classifier's rules name the command name (a
 // base name such as "git"): a wrapper, a shell, an interpreter or a
@@ -1067,6 +1085,26 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 		return info{}
 	}
 	sc := scanOptions(name, args, &r.Options, false)
+	if (name == "read" || name == "mapfile" || name == "readarray") && (s.pipedDownload || cx.stdin != nil && cx.stdin.download) {
+		// The names read downloaded text: running them runs it.
+		defer func() {
+			names := []string{"REPLY", "MAPFILE"}
+			for _, u := range sc.uses {
+				if u.opt.Name == "-a" && u.has && !u.val.unknown() {
+					names = append(names, u.val.s)
+				}
+			}
+			for _, k := range sc.ops {
+				if !args[k].unknown() {
+					n, _, _ := strings.Cut(args[k].s, "[")
+					names = append(names, n)
+				}
+			}
+			for _, n := range names {
+				s.fetchedVar(n, true)
+			}
+		}()
+	}
 	for _, u := range sc.uses {
 		if (u.opt.Name == "-a" || u.opt.Name == "-v" || name == "wait" && u.opt.Name == "-p") && u.has {
 			s.checkName(name+" "+u.opt.Name, u.val, true, j)

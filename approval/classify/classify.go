@@ -380,10 +380,14 @@ type state struct {
 	// pipedDownload: the command being judged is in a pipe after a
 	// downloader, so what it writes holds downloaded content.
 	pipedDownload bool
-	funcs         map[string]bool
-	calls         map[string]funcCalls
-	ints          map[string]bool // variables declared integer (declare -i)
-	via           []string
+	// fetchedVars are the variables the line set to downloaded text
+	// (x=$(curl URL), curl URL | read x): running their value is running
+	// downloaded content.
+	fetchedVars map[string]bool
+	funcs       map[string]bool
+	calls       map[string]funcCalls
+	ints        map[string]bool // variables declared integer (declare -i)
+	via         []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 	// cwd is where the shell may be at this point of the walk: the

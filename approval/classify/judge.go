@@ -885,7 +885,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	}
 	if hasCode {
 		inf := s.inputCode(name, name+" code", code, code == nil, cx, j)
-		if code != nil && evalsCodeRe.MatchString(code.s) {
+		if code != nil && (evalsCodeRe.MatchString(code.s) || strings.ContainsRune(code.s, '`') && backtickShell(name)) {
 			// What it reads may be what it runs: a pipe into it is
 			// a pipe into a shell (curl URL | perl -ne 'system $_').
 			j.add(Dangerous, name+" code evaluates code or runs programs, which may be what it reads")
@@ -912,7 +912,14 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 // evaluate code or run programs (eval, exec, system, popen, spawn, new
 // Function, ...): given what the interpreter reads, they may run it.
 // Only the code is matched, not a script's arguments (train.py --eval).
-var evalsCodeRe = regexp.MustCompile(`(?i)\b(eval|exec[a-z]*|system|popen[0-9]*|spawn[a-z]*|runIn[a-z]*Context|instance_eval|class_eval|module_eval|loadstring|dofile|child_process|subprocess|passthru|shell_exec|proc_open|pcntl_exec|pickle|marshal)\b|(?-i:\bFunction\s*\()`)
+var evalsCodeRe = regexp.MustCompile(`(?i)\b(eval|exec[a-z]*|system|popen[0-9]*|spawn[a-z]*|runIn[a-z]*Context|instance_eval|class_eval|module_eval|loadstring|dofile|child_process|subprocess|passthru|shell_exec|proc_open|pcntl_exec|pickle|marshal|qx)\b|(?-i:\bFunction\s*\()`)
+
+// backtickShell reports whether the interpreter runs `text` (and
+// qx(...), %x(...)) as a shell command: perl, ruby and php do; in
+// JavaScript a backquote starts a template string.
+func backtickShell(name string) bool {
+	return strings.HasPrefix(name, "perl") || strings.HasPrefix(name, "ruby") || strings.HasPrefix(name, "php")
+}
 
 func (s *state) codeWord(name string, w word, j *judgement) {
 	d := &s.c.rules.Defaults

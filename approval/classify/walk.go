@@ -557,6 +557,7 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 				s.ifsChanged()
 			}
 			s.setVar(wi.Name.Value, "", false)
+			s.fetchedVar(wi.Name.Value, inf.download)
 		}
 		s.enterRepeat()
 		defer s.leaveRepeat()
@@ -747,6 +748,7 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 				s.judgeVar(name, &word{s: v, lit: val.lit, dyn: val.dyn}, exported, fs)
 				v, known := knownValue(val, len(name)+1)
 				s.setVar(name, v, known)
+				s.fetchedVar(name, val.download)
 			} else if exported && !val.unknown() {
 				s.judgeVar(val.s, nil, true, fs)
 			}
@@ -773,6 +775,11 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 	if a.Array == nil && a.Index == nil && !a.Append {
 		v, known := knownValue(val, 0)
 		s.setVar(a.Name.Value, v, known || a.Value == nil)
+	}
+	// a=($(curl URL)) and x+=$(curl URL) hold downloaded text too; only
+	// a whole new value forgets it.
+	if dl := val.download || a.Array != nil && inf.download; dl || a.Index == nil && !a.Append {
+		s.fetchedVar(a.Name.Value, dl)
 	}
 	return inf
 }
@@ -802,6 +809,18 @@ func knownValue(val word, skip int) (string, bool) {
 func (s *state) ifsChanged() {
 	s.note(Warning, "sets IFS, which changes how every later word splits")
 	s.vars, s.ifs = nil, true
+}
+
+// fetchedVar records whether the variable name holds downloaded text.
+func (s *state) fetchedVar(name string, downloaded bool) {
+	switch {
+	case downloaded && s.fetchedVars == nil:
+		s.fetchedVars = map[string]bool{name: true}
+	case downloaded:
+		s.fetchedVars[name] = true
+	default:
+		delete(s.fetchedVars, name)
+	}
 }
 
 func (s *state) setVar(name, v string, lit bool) {

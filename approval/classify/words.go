@@ -206,6 +206,9 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 	case *syntax.ParamExp:
 		s.nested(p, r)
 		s.paramExp(p)
+		if p.Param != nil && s.fetchedVars[p.Param.Value] {
+			r.download = true
+		}
 		if quoted {
 			s.quotedDefault(p, r)
 		}
@@ -529,7 +532,8 @@ func cleanPath(p string) string {
 		// directory known only when the command runs, and ".." may climb
 		// out of it (~/../x is /x).
 		head, rest, _ := strings.Cut(p, "/")
-		if r := path.Clean(rest); r != "." {
+		// ~//x is ~/x, and ~//.. is ~/.., not ~/.
+		if r := path.Clean(strings.TrimLeft(rest, "/")); r != "." {
 			return head + "/" + r
 		}
 		return head
