@@ -46,6 +46,11 @@ type lineCommands struct {
 	// git's alias.*), hash -p, another language, GNU parallel, or a shell
 	// variable bash runs (PROMPT_COMMAND, BASH_ENV, ENV).
 	runsCode bool
+	// code are texts a program runs as a shell command that the parser
+	// does not read: a git setting's value (git -c core.fsmonitor=...,
+	// git config), a variable's (GIT_EDITOR=..., GIT_SSH_COMMAND=...,
+	// PAGER=...). A rule whose command word one names holds.
+	code []string
 }
 
 // startupVarRE finds the shell variables whose text bash or sh runs as
@@ -236,6 +241,13 @@ func readLine(line string) lineCommands {
 			l.unknown = append(l.unknown, argvCommand{args: cmd.Args[1:], lines: argvRunners[name]})
 		}
 		writes = writes || fileWriters[name]
+		if name == "git" {
+			code, file, hidden, runs := gitSettings(cmd.Args[1:])
+			l.code = append(l.code, code...)
+			runsFile = runsFile || file
+			l.runsCode = l.runsCode || file || runs
+			l.shellInput = l.shellInput || hidden
+		}
 		src, runner := runnerOf(name, cmd.Args[1:])
 		copies = copies || copiers[name]
 		byPath = byPath || strings.Contains(cmd.Args[0], "/")
@@ -270,6 +282,16 @@ func readLine(line string) lineCommands {
 			l.shellInput = true
 		}
 	}
+	if strings.Contains(line, "=") {
+		code, file, hidden := commandVars(line)
+		l.code = append(l.code, code...)
+		runsFile = runsFile || file
+		l.runsCode = l.runsCode || file
+		l.shellInput = l.shellInput || hidden
+		// A config file in a home the line sets (HOME=., then
+		// .gitconfig).
+		runsFile = runsFile || configHomeRE.MatchString(line)
+	}
 	if runsFile && writes || hiddenCode(shellUnquote.Replace(line)) {
 		// A script the line writes may hold anything (printf '\x67it
 		// push' > s.sh; bash s.sh).
@@ -289,6 +311,103 @@ func readLine(line string) lineCommands {
 			strings.Contains(line, "ENV=") && startupVarRE.MatchString(line)
 	}
 	return l
+}
+
+// gitSettings reads the settings a git command gives (args after its
+// command word): the values of -c key=value, and every argument of git
+// config, are code git may run as a shell command (core.fsmonitor,
+// diff.external, core.sshCommand, an alias "!..."); file: an include.*
+// setting reads a config file; hidden: a value the parser does not read
+// (quotes, escapes or an expansion left for the shell git starts, or
+// --config-env's variable); runs: an alias or help.autocorrect, in any
+// case, as the parser reads the words (ali""as.p).
+func gitSettings(args []string) (code []string, file, hidden, runs bool) {
+	setting := func(kv string) {
+		key, val, _ := strings.Cut(kv, "=")
+		file = file || strings.HasPrefix(strings.ToLower(key), "include")
+		code = append(code, val)
+	}
+	config := slices.Contains(args, "config")
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		lower := strings.ToLower(a)
+		runs = runs || strings.Contains(lower, "alias.") || strings.Contains(lower, "autocorrect")
+		switch {
+		case a == "-c" && i+1 < len(args):
+			i++
+			setting(args[i])
+		case strings.HasPrefix(a, "-c") && len(a) > 2:
+			setting(a[2:])
+		case strings.HasPrefix(a, "--config-env"):
+			hidden = true
+		case config:
+			setting("=" + a)
+			file = file || strings.HasPrefix(lower, "include")
+		}
+	}
+	for _, c := range code {
+		hidden = hidden || !plainCode(c)
+	}
+	return code, file, hidden, runs
+}
+
+// plainCode reports whether a shell command holds no quote, escape,
+// expansion or glob, so that its words are as written.
+func plainCode(c string) bool {
+	return !strings.ContainsAny(c, "\\'\"$`*?[")
+}
+
+// commandVarRE finds an assignment to a variable whose value a program
+// runs as a shell command (a pager, an editor, git's ssh command, git
+// settings given in the environment) or reads as git's config file.
+var commandVarRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])(PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|LESSOPEN|LESSCLOSE|BROWSER|GIT_CONFIG[A-Z0-9_]*)=`)
+
+// configHomeRE finds an assignment to a variable that moves where git
+// reads its user config file.
+var configHomeRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])(HOME|XDG_CONFIG_HOME)=`)
+
+// commandVars reads the assignments commandVarRE finds in a line: code
+// are their values; file: one names git's config file (GIT_CONFIG_GLOBAL,
+// GIT_CONFIG_SYSTEM, GIT_CONFIG); hidden: a value the parser does not
+// read (plainCode).
+func commandVars(line string) (code []string, file, hidden bool) {
+	for _, m := range commandVarRE.FindAllStringSubmatchIndex(line, -1) {
+		name := line[m[4]:m[5]]
+		val, ok := assignedValue(line[m[1]:])
+		switch {
+		case name == "GIT_CONFIG" || name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM":
+			file = true
+		case !ok || !plainCode(val):
+			hidden = true
+		default:
+			code = append(code, val)
+		}
+	}
+	return code, file, hidden
+}
+
+// assignedValue reads the value of an assignment at the start of s, its
+// quotes taken out: ok is false when it has an escape or an expansion.
+func assignedValue(s string) (val string, ok bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 || c == '"' && strings.ContainsAny(s[i+1:i+1+j], "\\$`") {
+				return "", false
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '\\' || c == '$' || c == '`':
+			return "", false
+		case strings.IndexByte(" \t\n;&|<>()", c) >= 0:
+			return b.String(), true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
 }
 
 // writesFile reports whether a line may write a file: an output

@@ -205,7 +205,16 @@ type Evaluation struct {
 //     alias, hash -p, make, parallel, mapfile -C, a DEBUG trap,
 //     PROMPT_COMMAND, a program copied under another name) is held by
 //     every rule whose command word (git in git push*) the line's text
-//     or the commands' arguments name.
+//     or the commands' arguments name;
+//   - a value that a program runs as a shell command (git's settings from
+//     git -c, git config or GIT_CONFIG_*, such as core.fsmonitor,
+//     diff.external or an alias "!..."; GIT_EDITOR, EDITOR,
+//     GIT_SSH_COMMAND, PAGER and the like) holds every rule whose command
+//     word it names ("git -c core.fsmonitor='touch x' status" is refused
+//     by shell(touch *)), and every rule when it has quotes, escapes or
+//     expansions the shell git starts would read; a line that writes a
+//     file and points git at a config file (GIT_CONFIG_GLOBAL, HOME,
+//     include.path) is held by every rule.
 //
 // The refusal then asks for the command written out literally. Deny and
 // ask rules also read a command's options as options (rule.reordered): the
@@ -592,7 +601,7 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		return true
 	}
 	if sub.line.shellInput || sub.line.runsCode && (r.named(escapedBlanks.Replace(sub.text)) ||
-		slices.ContainsFunc(sub.inner, r.named)) {
+		slices.ContainsFunc(sub.inner, r.named)) || slices.ContainsFunc(sub.line.code, r.named) {
 		sub.opaque = true
 		return true
 	}

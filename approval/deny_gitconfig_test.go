@@ -1,0 +1,76 @@
+package approval
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Git runs some of its settings, and some variables, as shell commands:
+// core.fsmonitor on status, diff.external on diff, the editor on commit,
+// core.sshCommand and GIT_SSH_COMMAND on a fetch, an alias that starts
+// with "!". A line can give them with -c, git config, GIT_CONFIG_* or a
+// config file it writes (GIT_CONFIG_GLOBAL, HOME). Each line below made
+// git 2.39 run touch pwned (in a throwaway repository, checked below when
+// git is installed), and each was allowed under allow_all by
+// shell(touch *) before: the command was a setting's value, not a word
+// of the line.
+func TestDenyRuleHoldsForCommandsGitRunsFromItsSettings(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(touch *)", "shell(git push*)"))
+	lines := []string{
+		"git -c core.fsmonitor='touch pwned' status",
+		"git -C . -c diff.external='touch pwned' diff",
+		"GIT_EDITOR='touch pwned' git commit -a",
+		"EDITOR='touch pwned' git commit -a",
+		"GIT_SSH_COMMAND='touch pwned' git ls-remote ssh://h/r",
+		"git -c core.sshCommand='touch pwned' ls-remote ssh://h/r",
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch pwned' git status",
+		`GIT_CONFIG_PARAMETERS="'core.fsmonitor'='touch pwned'" git status`,
+		"git config core.fsmonitor 'touch pwned'; git status",
+		"git -c core.fsmonitor='t\"\"ouch pwned' status",
+		`git -c core.fsmonitor='\touch pwned' status`,
+		"git -c core.fsmonitor=\"$(printf '\\x74ouch pwned')\" status",
+		"git -c ali''as.t='!touch pwned' t",
+		`git config $'\x61lias.t' $'!\x74ouch pwned'; git t`,
+		`printf '[core]\n\tfsmonitor = \x74ouch pwned\n' > ../cfg; GIT_CONFIG_GLOBAL=../cfg git status`,
+		`printf '[core]\n\tfsmonitor = \x74ouch pwned\n' > ../.gitconfig; HOME=.. git status`,
+		`printf '[core]\n\tfsmonitor = \x74ouch pwned\n' > ../cfg; git -c include.path=~/cfg status`,
+		"X='touch pwned' git --config-env=core.fsmonitor=X status",
+	}
+	for _, line := range lines {
+		assert.Equal(t, ActionRefuse, judgeLine(p, line).Action, "%q", line)
+	}
+	for _, line := range []string{
+		"GIT_PAGER=cat git log", "PAGER=cat git log -3", "GIT_EDITOR=true git commit -a -m x",
+		"git -c color.ui=never status", "git -c core.fsmonitor=false status", "git config user.name bot",
+		"EDITOR=vim git commit", "git -c user.name=bot commit -m 'touch up docs'",
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, line).Action, "%q", line)
+	}
+	git, err := exec.LookPath("git")
+	bash, err2 := exec.LookPath("bash")
+	touch, err3 := exec.LookPath("touch")
+	if err != nil || err2 != nil || err3 != nil {
+		t.Skip("git, bash or touch not installed: the lines are only judged")
+	}
+	for _, line := range lines {
+		top := t.TempDir()
+		repo := filepath.Join(top, "repo")
+		require.NoError(t, os.Mkdir(repo, 0o755))
+		env := []string{"PATH=" + filepath.Dir(git) + ":" + filepath.Dir(touch) + ":" + filepath.Dir(bash), "HOME=" + top,
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x", "GIT_CONFIG_NOSYSTEM=1"}
+		run := func(line string) {
+			cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
+			cmd.Dir, cmd.Env = repo, env
+			_, _ = cmd.CombinedOutput()
+		}
+		run("git init -q . && echo a > f && git add f && git commit -qm f && echo b >> f")
+		run(line)
+		_, err := os.Stat(filepath.Join(repo, "pwned"))
+		assert.NoError(t, err, "%q did not run touch pwned", line)
+	}
+}
