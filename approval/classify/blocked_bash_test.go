@@ -31,7 +31,7 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		}
 	}
 	// Programs the lines run on the way (wrappers) are the real ones.
-	for _, n := range []string{"env", "capsh"} {
+	for _, n := range []string{"env", "capsh", "sh"} {
 		if p, err := exec.LookPath(n); err == nil {
 			if err := os.Symlink(p, filepath.Join(bin, n)); err != nil {
 				t.Fatal(err)
@@ -63,6 +63,15 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`x=$HOME; find "$x" -delete`, ""},
 		{`capsh -- -c 'rm -rf ~'`, "capsh"},
 		{`rm -rf ~//`, ""},
+		{`export T=/; bash -c 'rm -rf "$T"'`, ""},
+		{`T=/; export T; bash -c 'rm -rf "$T"'`, ""},
+		{`T=/; declare -x T; sh -c 'rm -rf $T'`, "sh"},
+		{`export T=$HOME; bash -c 'bash -c "rm -rf \"\$T\""'`, ""},
+		{`T=/ bash -c 'rm -rf "$T"'`, ""},
+		{`env T=/ bash -c 'rm -rf "$T"'`, "env"},
+		{`x=/; eval 'rm -rf "$x"'`, ""},
+		{`T=/; export T; rm -rf "$T"`, ""},
+		{`T=/; declare T; rm -rf "$T"`, ""},
 		{`find ~ -delete -name x`, ""},
 		{`find ~ -name '[!.]*' -delete`, ""},
 		{`env capsh --caps= -- -c 'rm -rf "$HOME"'`, "capsh"},

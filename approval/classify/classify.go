@@ -352,6 +352,12 @@ func checkComments(f *syntax.File, src string) error {
 	return err
 }
 
+// envVal is a value in a command's environment, when known.
+type envVal struct {
+	v     string
+	known bool
+}
+
 type finding struct {
 	level  Level
 	reason string
@@ -384,10 +390,16 @@ type state struct {
 	// (x=$(curl URL), curl URL | read x): running their value is running
 	// downloaded content.
 	fetchedVars map[string]bool
-	funcs       map[string]bool
-	calls       map[string]funcCalls
-	ints        map[string]bool // variables declared integer (declare -i)
-	via         []string
+	// exported are the variables the line exported (export, declare -x);
+	// cmdEnv, while a command is judged, the values its own assignments
+	// give its environment (NAME=VALUE cmd, env NAME=VALUE cmd). A shell
+	// string it runs knows those (see childVars).
+	exported map[string]bool
+	cmdEnv   map[string]envVal
+	funcs    map[string]bool
+	calls    map[string]funcCalls
+	ints     map[string]bool // variables declared integer (declare -i)
+	via      []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 	// cwd is where the shell may be at this point of the walk: the

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -90,10 +91,27 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 	// Prefix assignments only apply to this command: judge, do not remember.
 	saved := s.vars
 	s.vars = cloneVars(saved)
+	var env map[string]envVal
 	for _, a := range ce.Assigns {
 		inf = inf.or(s.assign(a, &fs, true))
+		if a.Name != nil {
+			if env == nil {
+				env = maps.Clone(s.cmdEnv)
+				if env == nil {
+					env = map[string]envVal{}
+				}
+			}
+			v, ok := s.vars[a.Name.Value]
+			env[a.Name.Value] = envVal{v, ok && a.Index == nil && a.Array == nil}
+		}
 	}
 	s.vars = saved
+	if env != nil {
+		// The command's environment, for the shells it runs.
+		oldEnv := s.cmdEnv
+		s.cmdEnv = env
+		defer func() { s.cmdEnv = oldEnv }()
+	}
 	argv := make([]word, 0, len(ce.Args))
 	for _, w := range ce.Args {
 		argv = append(argv, s.words(w)...)
@@ -339,8 +357,20 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		i++
 	}
 	if w.Assignments {
+		var env map[string]envVal
+		defer func(old map[string]envVal) { s.cmdEnv = old }(s.cmdEnv)
 		for i < len(args) && isAssignment(args[i].s) {
 			n, v, _ := strings.Cut(args[i].s, "=")
+			// env NAME=VALUE cmd: in the environment of what it runs.
+			if env == nil {
+				env = maps.Clone(s.cmdEnv)
+				if env == nil {
+					env = map[string]envVal{}
+				}
+				s.cmdEnv = env
+			}
+			kv, known := knownValue(args[i], len(n)+1)
+			env[n] = envVal{kv, known}
 			var fs []finding
 			s.judgeVar(n, &word{s: v, lit: args[i].lit, dyn: args[i].dyn, split: args[i].split}, true, &fs)
 			for _, f := range fs {

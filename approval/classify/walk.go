@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -637,10 +638,14 @@ func (s *state) nodeSubsts(n syntax.Node) info {
 func (s *state) decl(c *syntax.DeclClause) info {
 	var inf info
 	integer := false
+	export := c.Variant.Value == "export"
 	for _, a := range c.Args {
 		if a.Naked && a.Name == nil && a.Value != nil {
 			w := s.word(a.Value)
 			if strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "+") {
+				if !w.unknown() && w.s[0] == '-' && strings.Contains(w.s, "x") {
+					export = true // declare -x
+				}
 				switch {
 				case w.unknown():
 					s.note(Warning, c.Variant.Value+" with options not known until it runs: "+w.s)
@@ -652,7 +657,19 @@ func (s *state) decl(c *syntax.DeclClause) info {
 				continue
 			}
 		}
-		inf = inf.or(s.assign(a, nil, c.Variant.Value == "export"))
+		old, had := "", false
+		if a.Naked && a.Name != nil {
+			old, had = s.vars[a.Name.Value]
+		}
+		inf = inf.or(s.assign(a, nil, export))
+		if a.Naked && a.Name != nil {
+			// export NAME and declare NAME keep the value; local NAME
+			// is empty in a function and fails at the top level.
+			s.setVar(a.Name.Value, old, had && c.Variant.Value != "local")
+		}
+		if export && a.Name != nil {
+			s.export(a.Name.Value)
+		}
 		if integer && a.Name != nil {
 			if s.ints == nil {
 				s.ints = map[string]bool{}
@@ -809,6 +826,42 @@ func knownValue(val word, skip int) (string, bool) {
 func (s *state) ifsChanged() {
 	s.note(Warning, "sets IFS, which changes how every later word splits")
 	s.vars, s.ifs = nil, true
+}
+
+// export records that the shell exports the variable name: the shell
+// strings its commands run (bash -c) see its value.
+func (s *state) export(name string) {
+	if s.exported == nil {
+		s.exported = map[string]bool{}
+	}
+	s.exported[name] = true
+}
+
+// childVars returns the variables a shell started by the command being
+// judged knows: those the line exported, and those the command's own
+// assignments (NAME=VALUE cmd, env NAME=VALUE) give it, with a known
+// value.
+func (s *state) childVars() map[string]string {
+	var m map[string]string
+	set := func(n, v string) {
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[n] = v
+	}
+	for n := range s.exported {
+		if v, ok := s.vars[n]; ok {
+			set(n, v)
+		}
+	}
+	for n, v := range s.cmdEnv {
+		if v.known {
+			set(n, v.v)
+		} else {
+			delete(m, n)
+		}
+	}
+	return m
 }
 
 // fetchedVar records whether the variable name holds downloaded text.
@@ -1068,13 +1121,26 @@ func (s *state) reparse(text, via string) info {
 			return info{}
 		}
 	}
-	oldSrc, oldVia, oldVars := s.src, s.via, s.vars
+	oldSrc, oldVia, oldVars, oldExported, oldEnv := s.src, s.via, s.vars, s.exported, s.cmdEnv
 	s.src, s.depth = text, s.depth+1
 	s.via = append(s.via[:len(s.via):len(s.via)], via)
-	s.vars = nil
+	if via == "eval" {
+		// eval runs its code in this shell.
+		s.vars = cloneVars(s.vars)
+		s.exported = maps.Clone(s.exported)
+	} else {
+		// Any other string may run in a child shell (bash -c), which
+		// knows only what is exported to it.
+		s.vars = s.childVars()
+		s.exported = nil
+		for n := range s.vars {
+			s.export(n)
+		}
+	}
+	s.cmdEnv = nil
 	s.collectFuncs(f.Stmts)
 	inf := s.walkStmts(f.Stmts)
-	s.src, s.depth, s.via, s.vars = oldSrc, s.depth-1, oldVia, oldVars
+	s.src, s.depth, s.via, s.vars, s.exported, s.cmdEnv = oldSrc, s.depth-1, oldVia, oldVars, oldExported, oldEnv
 	return inf
 }
 
