@@ -9,7 +9,11 @@
 //
 //   - wrappers: env (with -S, -i, -u, NAME=value), command, exec, nohup,
 //     nice, timeout, xargs, time, stdbuf, ionice, setsid, chroot, strace,
-//     sudo, doas, su, watch, ssh, trap, ... (the Wrappers rules);
+//     sudo, doas, su, watch, ssh, trap, ... (the Wrappers rules); and
+//     with check runs, the words of kubectl exec, docker exec, npm exec,
+//     npx, uv run and of unknown commands from one that names a known
+//     command, and the value of their -c, --command, --run or --call
+//     when it is shell code (capsh -- -c STRING, nix-shell --run STRING);
 //   - what xargs reads: a wrapper given no command under xargs (xargs env,
 //     xargs timeout 5) runs the command xargs reads, watch runs it as
 //     shell code, and a shell's -c, an interpreter's -e, awk's program
@@ -106,7 +110,21 @@
 //   - A command name that is not a literal word ($X, $(...), a glob, a brace
 //     expansion) is at least Defaults.DynamicCommand (Dangerous).
 //   - Executing downloaded content (curl ... | sh, bash <(wget ...),
-//     eval "$(curl ...)") is Defaults.DownloadExec (Blocked).
+//     eval "$(curl ...)") is Defaults.DownloadExec (Blocked), and so is
+//     piping it into a program whose code runs what it reads (awk's
+//     system($0) or $0 | getline, sed's s///e or e, an interpreter's
+//     inline code that calls eval, exec, system, popen, spawn, new
+//     Function, qx or backticks: curl URL | perl -ne 'system $_'), and
+//     running a variable that holds it (x=$(curl URL); eval "$x", curl
+//     URL | while read -r l; do $l; done).
+//   - rm -r of the home or root directory (or another the rm rule blocks)
+//     is Blocked however the directory is spelled: through a variable the
+//     line set to a known value ($HOME or ~ at the start of it counts:
+//     x=$HOME; rm -rf "$x"), one exported to a shell string (export T=/;
+//     bash -c 'rm -rf "$T"'), or by find from there with -delete or an
+//     -exec of a command that deletes or writes and no name test that
+//     keeps to some files (find ~ -delete, find / -exec rm -rf {} +; find
+//     ~ -name '*.pyc' -delete stays Dangerous).
 //   - An empty command is Defaults.Empty (Warning): nothing runs, but an
 //     empty tool call is unexpected.
 //
