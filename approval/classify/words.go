@@ -24,7 +24,8 @@ type word struct {
 	prefix   int    // bytes of s that are literal before the first expansion
 	dyn      bool   // prefix is set: an expansion was seen
 	input    bool   // filled in when it runs with a name find or xargs read ({})
-	dynParts int    // how many expansions whose value is not known it holds
+	// dynParts counts the expansions whose value is not known, up to 255.
+	dynParts uint8
 	// holes are the spans of s that stand for a parameter expansion or
 	// command substitution whose value is not known: any text.
 	holes [][2]int
@@ -74,7 +75,9 @@ func (r word) cut(n int) word {
 // dynamic marks the word as holding an expansion whose value is not known,
 // remembering how much literal text came before it.
 func (r *word) dynamic(at int, quoted bool) {
-	r.dynParts++
+	if r.dynParts < 255 {
+		r.dynParts++
+	}
 	if !r.dyn {
 		r.dyn, r.prefix = true, at
 	}
