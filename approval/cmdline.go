@@ -241,6 +241,9 @@ func readLine(line string) lineCommands {
 			l.unknown = append(l.unknown, argvCommand{args: cmd.Args[1:], lines: argvRunners[name]})
 		}
 		writes = writes || fileWriters[name]
+		if runsValues(cmd) {
+			l.unknown = append(l.unknown, argvCommand{args: optionValues(cmd.Args[1:]), lines: true})
+		}
 		if name == "git" {
 			code, file, hidden, runs := gitSettings(cmd.Args[1:])
 			l.code = append(l.code, code...)
@@ -311,6 +314,33 @@ func readLine(line string) lineCommands {
 			strings.Contains(line, "ENV=") && startupVarRE.MatchString(line)
 	}
 	return l
+}
+
+// runsValues reports whether the classifier judged a command dangerous
+// because it runs a program its arguments give (git rebase -x, git
+// bisect run, ssh -o ProxyCommand=, rsync -e): its reason says so.
+func runsValues(cmd classify.Command) bool {
+	return cmd.Level >= classify.Dangerous && slices.ContainsFunc(cmd.Reasons, func(r string) bool {
+		return strings.Contains(r, " run")
+	})
+}
+
+// optionValues returns a command's arguments, and after each one the
+// value an option word gives in it: after "=" (--exec=CMD,
+// -oProxyCommand=CMD), and after a short option's letter (-OCMD); without
+// a leading "!" (an alias or helper "!CMD").
+func optionValues(args []string) []string {
+	out := make([]string, 0, 2*len(args))
+	for _, a := range args {
+		out = append(out, strings.TrimLeft(a, "!"))
+		if _, v, ok := strings.Cut(a, "="); ok {
+			out = append(out, strings.TrimLeft(v, "!"))
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			out = append(out, a[2:])
+		}
+	}
+	return out
 }
 
 // gitSettings reads the settings a git command gives (args after its
@@ -724,7 +754,7 @@ func innerRun(r *rule, arg string) bool {
 		}
 		k += next + 2
 	}
-	return k >= 0 && r.textRE.MatchString(squeezeBlanks(arg[k:]))
+	return k >= 0 && (r.textRE.MatchString(squeezeBlanks(arg[k:])) || r.reordered(strings.Fields(arg[k:])))
 }
 
 // lookupRule finds a classifier rule for a command: by its name, or by a

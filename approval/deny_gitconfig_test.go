@@ -74,3 +74,63 @@ func TestDenyRuleHoldsForCommandsGitRunsFromItsSettings(t *testing.T) {
 		assert.NoError(t, err, "%q did not run touch pwned", line)
 	}
 }
+
+// Some options run their value as a command (git rebase -x, git
+// ls-remote --upload-pack, git difftool -x, git grep -O, ssh -o
+// ProxyCommand=, rsync -e, sort --compress-program), and some
+// subcommands run their arguments (git bisect run, git submodule
+// foreach): the classifier calls such a command dangerous because it runs
+// a program, and a deny rule now holds when one of its arguments, or an
+// option's value, is a command line that runs what the rule names. Each
+// was allowed under allow_all before; the first four made git 2.39 run
+// touch pwned in a throwaway repository (checked when git is installed).
+func TestDenyRuleHoldsForCommandsInOptionValues(t *testing.T) {
+	p := MustPolicy(ModeAllowAll, DenyRules("shell(touch *)", "shell(git push*)", "shell(rm -rf *)"))
+	ran := []string{
+		"git rebase -x 'touch pwned' HEAD~1",
+		"git ls-remote --upload-pack='touch pwned' .",
+		"git difftool -y -x 'touch pwned' HEAD~1",
+		"git grep -O'touch pwned' a",
+	}
+	judged := []string{
+		"git -C . rebase --exec='git -C . push' HEAD~1",
+		"git submodule foreach 'git push'",
+		"git submodule foreach git push",
+		"git bisect run git push",
+		"git fetch --upload-pack 'touch pwned' .",
+		"ssh -o ProxyCommand='rm -fr ~' host",
+		"ssh -oProxyCommand='touch pwned' host",
+		"rsync -e 'touch pwned' a host:b",
+		"sort --compress-program='touch pwned' f",
+		"git -c alias.x=x config core.fsmonitor '!touch pwned'",
+	}
+	for _, line := range append(ran, judged...) {
+		assert.Equal(t, ActionRefuse, judgeLine(p, line).Action, "%q", line)
+	}
+	for _, line := range []string{
+		"git rebase -x 'make test' HEAD~3", "git commit -m 'touch up docs'", "grep -rn 'git push' .",
+		"rsync -e 'ssh -p 2222' a host:b", "git submodule foreach 'git pull'", "rm -f build",
+	} {
+		assert.Equal(t, ActionAllow, judgeLine(p, line).Action, "%q", line)
+	}
+	git, err := exec.LookPath("git")
+	bash, err2 := exec.LookPath("bash")
+	touch, err3 := exec.LookPath("touch")
+	if err != nil || err2 != nil || err3 != nil {
+		t.Skip("git, bash or touch not installed: the lines are only judged")
+	}
+	for _, line := range ran {
+		repo := t.TempDir()
+		env := []string{"PATH=" + filepath.Dir(git) + ":" + filepath.Dir(touch) + ":" + filepath.Dir(bash), "HOME=" + repo,
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x", "GIT_CONFIG_NOSYSTEM=1"}
+		run := func(line string) {
+			cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
+			cmd.Dir, cmd.Env = repo, env
+			_, _ = cmd.CombinedOutput()
+		}
+		run("git init -q . && echo a > f && git add f && git commit -qm f && echo aa > f && git commit -qam g")
+		run(line)
+		_, err := os.Stat(filepath.Join(repo, "pwned"))
+		assert.NoError(t, err, "%q did not run touch pwned", line)
+	}
+}

@@ -214,7 +214,13 @@ type Evaluation struct {
 //     by shell(touch *)), and every rule when it has quotes, escapes or
 //     expansions the shell git starts would read; a line that writes a
 //     file and points git at a config file (GIT_CONFIG_GLOBAL, HOME,
-//     include.path) is held by every rule.
+//     include.path) is held by every rule;
+//   - a command the classifier calls dangerous because it runs a program
+//     its arguments give (git rebase -x, git bisect run, git submodule
+//     foreach, ssh -o ProxyCommand=, rsync -e) holds a rule when an
+//     argument, or an option's value in one, is a command line that runs
+//     what the rule names (as an unknown wrapper's arguments do); a value
+//     the shell computes there ("$(printf ...)") is not seen.
 //
 // The refusal then asks for the command written out literally. Deny and
 // ask rules also read a command's options as options (rule.reordered): the
