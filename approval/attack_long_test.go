@@ -29,6 +29,8 @@ func longLines() map[string]string {
 		"runner lines":  "tmux new " + strings.Repeat("'a git pull' ", n/13) + "$x",
 		// Subcommand words among options: each is tried as git reset.
 		"option runs": strings.Repeat("git -c reset -c reset -p reset -q x; ", n/37) + "git -C . $x",
+		// Values a dangerous command may run, each read as a command line.
+		"option values": "git rebase -x " + strings.Repeat("'a git pull' -x=b ", n/18) + "$x",
 	}
 }
 

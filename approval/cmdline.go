@@ -232,12 +232,16 @@ func readLine(line string) lineCommands {
 		if cmd.Args[0] != cmd.Name {
 			l.cmds = append(l.cmds, strings.Join(cmd.Args, " "))
 		}
+		if g := undashGit(cmd.Args); g != nil {
+			l.argvs = append(l.argvs, g)
+			l.cmds = append(l.cmds, strings.Join(g, " "))
+		}
 		fromInput := len(cmd.Via) > 0 && (cmd.Via[len(cmd.Via)-1] == "xargs" || strings.HasPrefix(cmd.Via[len(cmd.Via)-1], "find"))
 		if w, ok := wildCommand(cmd, fromInput); ok {
 			l.wild = append(l.wild, w)
 		}
 		name := path.Base(cmd.Name)
-		if len(cmd.Args) > 2 && (argvRunners[name] || !classify.Default().Knows(name)) {
+		if len(cmd.Args) > 1 && (argvRunners[name] || !classify.Default().Knows(name)) {
 			l.unknown = append(l.unknown, argvCommand{args: cmd.Args[1:], lines: argvRunners[name]})
 		}
 		writes = writes || fileWriters[name]
@@ -502,13 +506,19 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 	args := c.args
 	starts := 0
 	for i, a := range args {
-		if path.Base(a) != r.head && (!c.lines || !strings.HasPrefix(a, r.head+" ") && !strings.Contains(a, " "+r.head+" ")) {
+		words := args[i:]
+		if r.head == "git" {
+			if g := undashGit(words); g != nil {
+				words = g
+			}
+		}
+		if path.Base(words[0]) != r.head && (!c.lines || !strings.HasPrefix(a, r.head+" ") && !strings.Contains(a, " "+r.head+" ")) {
 			continue
 		}
 		if starts++; starts > maxUnknownStarts {
 			return true
 		}
-		if path.Base(a) != r.head {
+		if path.Base(words[0]) != r.head {
 			// A command line in one argument (nix-shell --run 'git
 			// push', tmux new 'git push', expect -c 'spawn git push').
 			if innerRun(r, a) {
@@ -516,13 +526,24 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 			}
 			continue
 		}
-		cmd := classify.Command{Name: r.head, Args: args[i:]}
+		cmd := classify.Command{Name: r.head, Args: words}
 		w, wild := wildCommand(cmd, false)
-		if wild && r.meets(w) || !wild && r.textRE.MatchString(r.head+" "+strings.Join(args[i+1:], " ")) || r.reordered(args[i:]) {
+		if wild && r.meets(w) || !wild && r.textRE.MatchString(r.head+" "+strings.Join(words[1:], " ")) || r.reordered(words) {
 			return true
 		}
 	}
 	return false
+}
+
+// undashGit returns git's dashed form of a command (git-push, as git's
+// exec-path holds it: /usr/lib/git-core/git-push is a link to git, which
+// runs push) as git and the subcommand, or nil for any other command.
+func undashGit(words []string) []string {
+	sub, ok := strings.CutPrefix(path.Base(words[0]), "git-")
+	if !ok || sub == "" {
+		return nil
+	}
+	return append([]string{"git", sub}, words[1:]...)
 }
 
 // maxOptionRun bounds the words rule.reordered tries as the start of the

@@ -27,7 +27,8 @@ var optionAttackRules = []string{"shell(git push*)", "shell(git reset --hard*)",
 // and npm that log their arguments: the log shows the arguments the real
 // program reads as the denied command (git 2.39 ran reset --har and
 // autocorrect's psuh as push, coreutils rm --rec --for removed a tree,
-// npm 11 ran publi as publish, Alias.p as an alias).
+// npm 11 ran publi as publish, Alias.p as an alias, and
+// /usr/lib/git-core/git-push, a link to git, as git push).
 func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 	p := MustPolicy(ModeAllowAll, DenyRules(optionAttackRules...))
 	cases := []struct {
@@ -61,6 +62,10 @@ func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 		{"git -c Alias.p=push p", "git -c Alias.p=push p"},
 		{`GIT_CONFIG_PARAMETERS="'ALIAS.p'='push'" git p`, "git p"},
 		{"kubectl -n $(echo x) $(echo delete) pod y", "kubectl -n x delete pod y"},
+		// Git's dashed form, as in its exec-path (/usr/lib/git-core/git-push).
+		{"git-push origin main", "git-push origin main"},
+		{"git-reset -q --hard", "git-reset -q --hard"},
+		{"fakeroot git-push", "git-push"},
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -82,8 +87,11 @@ func runStandIn(t *testing.T, bash, line string) string {
 	t.Helper()
 	dir, bin := t.TempDir(), t.TempDir()
 	log := filepath.Join(bin, "log")
-	for _, name := range []string{"git", "rm", "npm", "kubectl"} {
+	for _, name := range []string{"git", "rm", "npm", "kubectl", "git-push", "git-reset", "fakeroot"} {
 		script := "#!" + bash + "\necho " + name + ` "$@" >> "$ARGV_LOG"` + "\n"
+		if name == "fakeroot" {
+			script = "#!" + bash + "\n" + `"$@"` + "\n"
+		}
 		require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "x"), nil, 0o644))
