@@ -31,7 +31,7 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		}
 	}
 	// Programs the lines run on the way (wrappers) are the real ones.
-	for _, n := range []string{"env", "capsh", "sh"} {
+	for _, n := range []string{"env", "capsh", "sh", "xargs"} {
 		if p, err := exec.LookPath(n); err == nil {
 			if err := os.Symlink(p, filepath.Join(bin, n)); err != nil {
 				t.Fatal(err)
@@ -63,6 +63,7 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`x=$HOME; find "$x" -delete`, ""},
 		{`capsh -- -c 'rm -rf ~'`, "capsh"},
 		{`rm -rf ~//`, ""},
+		{`find ~ | xargs rm -rf`, "xargs"},
 		{`rm -rf "$(echo ~)"`, ""},
 		{"rm -rf `echo /`", ""},
 		{`find "$(echo ~)" -delete`, ""},

@@ -252,6 +252,8 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		}
 	}
 	const whole = " from the home, root or a system directory, with no name test that keeps to some files, is rm -rf of it"
+	// It lists every file there, too: xargs rm -rf after it is rm -rf ~.
+	inf.listsAll = everything
 	// A command -exec runs reads the files found: the starting points
 	// are read recursively (find ~/.ssh -exec cat {} +).
 	if slices.ContainsFunc(args[i:], func(w word) bool {

@@ -386,6 +386,9 @@ type state struct {
 	// pipedDownload: the command being judged is in a pipe after a
 	// downloader, so what it writes holds downloaded content.
 	pipedDownload bool
+	// pipedAll: the command being judged reads, from the stage before
+	// it, the name of every file under the home or root directory.
+	pipedAll bool
 	// fetchedVars are the variables the line set to downloaded text
 	// (x=$(curl URL), curl URL | read x): running their value is running
 	// downloaded content.

@@ -311,6 +311,7 @@ func (s *state) generated(w word, via string, j *judgement) {
 
 func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j *judgement) info {
 	j.add(w.Level, reasonOr(w.Reason, genericReason(name, w.Level)))
+	at := len(s.cmds)
 	outer := cx // what this wrapper itself gets from an xargs around it
 	var inf info
 	var prefix, envPrefix []word
@@ -431,7 +432,12 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	if !slices.Equal(strs(prefix), strs(envPrefix)) {
 		inf = inf.or(s.wrapped(name, w, envPrefix, rest, cx, j))
 	}
-	return inf.or(s.wrapped(name, w, prefix, rest, cx, j))
+	inf = inf.or(s.wrapped(name, w, prefix, rest, cx, j))
+	if w.StdinArgs && s.pipedAll && slices.ContainsFunc(s.cmds[at:], func(c Command) bool { return c.Level >= Dangerous }) {
+		// find ~ | xargs rm -rf is rm -rf ~.
+		j.add(Blocked, name+" runs a command that deletes or writes with every file under the home, root or a system directory, which the stage before it lists")
+	}
+	return inf
 }
 
 // wrapped judges what a wrapper runs: rest, after its options.

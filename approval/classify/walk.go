@@ -15,11 +15,14 @@ type info struct {
 	download   bool // runs a downloader somewhere
 	execStdin  bool // its command executes its standard input as code
 	sendsStdin bool // its command sends its standard input over the network
+	// listsAll: its command writes the name of every file under the
+	// home or root directory (find ~), for the next stage to read.
+	listsAll bool
 }
 
 func (a info) or(b info) info {
 	return info{download: a.download || b.download, execStdin: a.execStdin || b.execStdin,
-		sendsStdin: a.sendsStdin || b.sendsStdin}
+		sendsStdin: a.sendsStdin || b.sendsStdin, listsAll: a.listsAll || b.listsAll}
 }
 
 // stdinSrc is what a statement's standard input is redirected from.
@@ -1032,12 +1035,14 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	}
 	flatten(b)
 	var all info
-	downloaded := false
-	saved := s.pipedDownload
-	defer func() { s.pipedDownload = saved }()
+	downloaded, listed := false, false
+	saved, savedAll := s.pipedDownload, s.pipedAll
+	defer func() { s.pipedDownload, s.pipedAll = saved, savedAll }()
 	for i, st := range stages {
 		s.pipedDownload = saved || downloaded
+		s.pipedAll = listed
 		inf := s.walkStmt(st)
+		listed = inf.listsAll
 		if inf.execStdin && i > 0 {
 			name := stageName(st)
 			if downloaded {
@@ -1059,6 +1064,7 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		all.download = all.download || inf.download
 		all.execStdin = inf.execStdin
 		all.sendsStdin = inf.sendsStdin
+		all.listsAll = inf.listsAll
 	}
 	return all
 }
