@@ -232,7 +232,7 @@ func readLine(line string) lineCommands {
 		if cmd.Args[0] != cmd.Name {
 			l.cmds = append(l.cmds, strings.Join(cmd.Args, " "))
 		}
-		if g := undashGit(cmd.Args); g != nil {
+		if g := aliasForm(argv); g != nil {
 			l.argvs = append(l.argvs, g)
 			l.cmds = append(l.cmds, strings.Join(g, " "))
 		}
@@ -512,6 +512,11 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 				words = g
 			}
 		}
+		if path.Base(words[0]) == r.head {
+			if g := dockerAlias(words); g != nil && r.runsWords(g) {
+				return true
+			}
+		}
 		if path.Base(words[0]) != r.head && (!c.lines || !strings.HasPrefix(a, r.head+" ") && !strings.Contains(a, " "+r.head+" ")) {
 			continue
 		}
@@ -526,13 +531,20 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 			}
 			continue
 		}
-		cmd := classify.Command{Name: r.head, Args: words}
-		w, wild := wildCommand(cmd, false)
-		if wild && r.meets(w) || !wild && r.textRE.MatchString(r.head+" "+strings.Join(words[1:], " ")) || r.reordered(words) {
+		if r.runsWords(words) {
 			return true
 		}
 	}
 	return false
+}
+
+// runsWords reports whether a command (its words, the rule's command word
+// first) runs what the rule names: as written, with a word the shell
+// computes read as any text, or with its options read as options.
+func (r *rule) runsWords(words []string) bool {
+	cmd := classify.Command{Name: r.head, Args: words}
+	w, wild := wildCommand(cmd, false)
+	return wild && r.meets(w) || !wild && r.textRE.MatchString(r.head+" "+strings.Join(words[1:], " ")) || r.reordered(words)
 }
 
 // undashGit returns git's dashed form of a command (git-push, as git's
@@ -544,6 +556,47 @@ func undashGit(words []string) []string {
 		return nil
 	}
 	return append([]string{"git", sub}, words[1:]...)
+}
+
+// aliasForm returns a command (its words, the command word first) as the
+// command it is another name of: git's dashed form (undashGit), docker's
+// management commands (dockerAlias); or nil.
+func aliasForm(words []string) []string {
+	if g := undashGit(words); g != nil {
+		return g
+	}
+	return dockerAlias(words)
+}
+
+// dockerAlias returns a docker (or podman) management command, after the
+// options before it, as the top-level command it is an alias of: docker
+// container rm and docker container remove are docker rm, docker image rm
+// is docker rmi, docker container ls is docker ps; or nil.
+func dockerAlias(words []string) []string {
+	if b := path.Base(words[0]); b != "docker" && b != "podman" {
+		return nil
+	}
+	args := words[1:]
+	for k := 0; k+1 < len(args) && k < maxOptionRun; k++ {
+		if mgmt := args[k]; mgmt == "container" || mgmt == "image" {
+			sub := args[k+1]
+			switch {
+			case (sub == "rm" || sub == "remove") && mgmt == "image":
+				sub = "rmi"
+			case sub == "remove":
+				sub = "rm"
+			case (sub == "ls" || sub == "list") && mgmt == "image":
+				sub = "images"
+			case sub == "ls" || sub == "list":
+				sub = "ps"
+			}
+			return slices.Concat(words[:k+1], []string{sub}, args[k+2:])
+		}
+		if !optionWord(args, k) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // maxOptionRun bounds the words rule.reordered tries as the start of the

@@ -13,7 +13,7 @@ import (
 
 // optionAttackRules are the deny rules the option attacks below aim at.
 var optionAttackRules = []string{"shell(git push*)", "shell(git reset --hard*)", "shell(rm -rf *)",
-	"shell(npm publish*)", "shell(kubectl delete *)"}
+	"shell(npm publish*)", "shell(kubectl delete *)", "shell(docker rm *)", "shell(docker rmi *)"}
 
 // Each line makes bash run a command a deny rule names once its options
 // are read as options, and each was allowed under allow_all before: a
@@ -28,7 +28,9 @@ var optionAttackRules = []string{"shell(git push*)", "shell(git reset --hard*)",
 // program reads as the denied command (git 2.39 ran reset --har and
 // autocorrect's psuh as push, coreutils rm --rec --for removed a tree,
 // npm 11 ran publi as publish, Alias.p as an alias, and
-// /usr/lib/git-core/git-push, a link to git, as git push).
+// /usr/lib/git-core/git-push, a link to git, as git push; docker 28's
+// help gives docker container remove and docker image remove as aliases
+// of docker rm and docker rmi).
 func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 	p := MustPolicy(ModeAllowAll, DenyRules(optionAttackRules...))
 	cases := []struct {
@@ -66,6 +68,11 @@ func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 		{"git-push origin main", "git-push origin main"},
 		{"git-reset -q --hard", "git-reset -q --hard"},
 		{"fakeroot git-push", "git-push"},
+		// Docker's management commands: docker container rm is docker rm.
+		{"docker container rm x", "docker container rm x"},
+		{"docker -H unix:///d.sock container remove -f x", "docker -H unix:///d.sock container remove -f x"},
+		{"docker image remove img", "docker image remove img"},
+		{"fakeroot docker container rm x", "docker container rm x"},
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -87,7 +94,7 @@ func runStandIn(t *testing.T, bash, line string) string {
 	t.Helper()
 	dir, bin := t.TempDir(), t.TempDir()
 	log := filepath.Join(bin, "log")
-	for _, name := range []string{"git", "rm", "npm", "kubectl", "git-push", "git-reset", "fakeroot"} {
+	for _, name := range []string{"git", "rm", "npm", "kubectl", "git-push", "git-reset", "fakeroot", "docker"} {
 		script := "#!" + bash + "\necho " + name + ` "$@" >> "$ARGV_LOG"` + "\n"
 		if name == "fakeroot" {
 			script = "#!" + bash + "\n" + `"$@"` + "\n"
@@ -114,6 +121,7 @@ func TestDenyRuleOptionsLeaveOtherCommandsAlone(t *testing.T) {
 		"rm -f x", "rm -r x", "rm -i -v x", "rm -f *.o", "rm -r -- -f", "rm -r build -- -f",
 		"npm --version", "npm install", "npm pack", "npm run publish-docs",
 		"kubectl -n x get pods", "kubectl --context prod describe pod x",
+		"docker container ls", "docker image ls", "docker ps -a", "docker image prune -f",
 	} {
 		assert.Equal(t, ActionAllow, judgeLine(p, cmd).Action, "%q", cmd)
 	}

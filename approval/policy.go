@@ -237,13 +237,15 @@ type Evaluation struct {
 // `git -C . $x` and `git -C "$repo" status`, rm -rf * refuses `rm -r "$d"`;
 // and so may a glob that could name such a file (`rm -r *`: a file named
 // -f may be there; not `rm -f *.o`). npm runs a prefix of a subcommand as the
-// subcommand (npm publi), and git's dashed form is git and the subcommand
-// (/usr/lib/git-core/git-push, a link to git, is git push). A line that sets a git alias or help.autocorrect
+// subcommand (npm publi), git's dashed form is git and the subcommand
+// (/usr/lib/git-core/git-push, a link to git, is git push), and docker's
+// management commands are the commands they alias (docker container rm
+// and docker container remove are docker rm, docker image rm is docker
+// rmi). A line that sets a git alias or help.autocorrect
 // (alias. or autocorrect, in any case) runs text as code. Past 64 words
 // tried, the rule holds. Rules do not see into programs (a Makefile, a
 // script, or a git alias or config on disk written by an earlier call), or
-// other spellings of a subcommand (docker container rm for docker rm, git
-// send-pack for git push).
+// other spellings of a subcommand (git send-pack for git push).
 type Policy struct {
 	mode      Mode
 	deny      []rule
