@@ -172,6 +172,9 @@ func exportOne(f Format, s *tool.Spec, cfg exportConfig) (map[string]any, []Note
 		g := &geminiConv{root: in, tool: s.Name}
 		decl := map[string]any{"name": s.Name, "description": s.Description}
 		if props, _ := in["properties"].(map[string]any); len(props) > 0 {
+			if n := g.inlinedSize(in, map[string]int{}, map[string]bool{}); n > maxGeminiInlined {
+				return nil, []Note{{Tool: s.Name, Message: fmt.Sprintf("left out: its schema is more than %d bytes once its $refs are inlined (Gemini has no references, so each use of a definition is a copy): refer to shared definitions fewer times, or make the schema smaller", maxGeminiInlined)}}, nil
+			}
 			params, err := g.convert(in, "", 0)
 			if err != nil {
 				return nil, append(g.notes, Note{Tool: s.Name, Message: "left out: " + err.Error()}), nil
@@ -849,6 +852,48 @@ func (g *geminiConv) convert(s map[string]any, path string, depth int) (map[stri
 		out["description"] = desc
 	}
 	return out, nil
+}
+
+// maxGeminiInlined bounds the size of a Gemini declaration's parameters
+// once their $refs are inlined: a schema of a few KB whose definitions
+// each refer to the next several times is millions of copies.
+const maxGeminiInlined = 1 << 20
+
+// inlinedSize is about how many bytes v encodes to once every local $ref
+// in it is inlined, counting each definition once per use (a $ref back
+// into one being counted counts nothing: the export refuses recursion).
+// It stops just past maxGeminiInlined.
+func (g *geminiConv) inlinedSize(v any, memo map[string]int, open map[string]bool) int {
+	n := 2
+	switch x := v.(type) {
+	case map[string]any:
+		if ref, ok := x["$ref"].(string); ok {
+			if size, ok := memo[ref]; ok {
+				n += size
+			} else if target, err := g.resolve(ref); err == nil && !open[ref] {
+				open[ref] = true
+				size = g.inlinedSize(target, memo, open)
+				delete(open, ref)
+				memo[ref] = size
+				n += size
+			}
+		}
+		for k, c := range x {
+			if k == "$defs" || k == "definitions" {
+				continue // inlined where they are used
+			}
+			n = min(n+len(k)+4+g.inlinedSize(c, memo, open), maxGeminiInlined+1)
+		}
+	case []any:
+		for _, c := range x {
+			n = min(n+1+g.inlinedSize(c, memo, open), maxGeminiInlined+1)
+		}
+	case string:
+		n += len(x)
+	default:
+		n = 8
+	}
+	return min(n, maxGeminiInlined+1)
 }
 
 func num(v any) (float64, bool) {
