@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -51,36 +52,66 @@ type costWalk struct {
 // take more than maxWork, or when v nests deeper than MaxDepth, naming
 // where.
 func checkCost(s *jsonschema.Schema, v any) error {
-	if p := tooDeep(v, nil); p != nil {
+	if tooDeep(v, 0) {
+		p := deepPath(v, nil)
 		return &FieldErrors{Fields: []FieldError{{Path: shortPath(p), Rule: fmt.Sprintf("nested more than %d objects and arrays deep: send flatter arguments (at most %d levels)", MaxDepth, MaxDepth)}}}
 	}
-	w := costWalk{}
+	w := walks.Get().(*costWalk)
+	defer func() {
+		*w = costWalk{scope: w.scope[:0], path: w.path[:0]}
+		walks.Put(w)
+	}()
 	if w.apply(s, v) {
 		return nil
 	}
 	return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("checking this value against the schema would take more than %d steps (a schema whose anyOf, oneOf or allOf alternatives refer back to it multiplies them at every level of nesting): send fewer or less deeply nested values here, or simplify the schema", maxWork)}}}
 }
 
-// tooDeep returns the path of a value nested deeper than MaxDepth, or nil.
-func tooDeep(v any, path []string) []string {
-	if len(path) >= MaxDepth {
-		switch v.(type) {
-		case map[string]any, []any:
-			return append([]string{}, path...)
+var walks = sync.Pool{New: func() any { return &costWalk{} }}
+
+// tooDeep reports whether v, at depth, holds an object or array nested
+// deeper than MaxDepth.
+func tooDeep(v any, depth int) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if depth >= MaxDepth {
+			return true
 		}
-		return nil
+		for _, c := range x {
+			if tooDeep(c, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		if depth >= MaxDepth {
+			return true
+		}
+		for _, c := range x {
+			if tooDeep(c, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deepPath returns the path of an object or array in v nested deeper
+// than MaxDepth, or nil.
+func deepPath(v any, path []string) []string {
+	if len(path) >= MaxDepth && tooDeep(v, len(path)) {
+		return append([]string{}, path...)
 	}
 	switch x := v.(type) {
 	case map[string]any:
 		for k, c := range x {
-			if p := tooDeep(c, append(path, k)); p != nil {
-				return p
+			if tooDeep(c, len(path)+1) {
+				return deepPath(c, append(path, k))
 			}
 		}
 	case []any:
 		for i, c := range x {
-			if p := tooDeep(c, append(path, strconv.Itoa(i))); p != nil {
-				return p
+			if tooDeep(c, len(path)+1) {
+				return deepPath(c, append(path, strconv.Itoa(i)))
 			}
 		}
 	}
@@ -145,16 +176,24 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 		return true
 	}
 	w.scope = append(w.scope, s)
-	defer func() { w.scope = w.scope[:len(w.scope)-1] }()
-	if !w.children(s, v) {
+	ok := w.children(s, v) && w.inPlace(s, v)
+	w.scope = w.scope[:len(w.scope)-1]
+	return ok
+}
+
+// inPlace adds the cost of the schemas s applies to v itself.
+func (w *costWalk) inPlace(s *jsonschema.Schema, v any) bool {
+	if s.Ref != nil && !w.apply(s.Ref, v) {
 		return false
 	}
-	for _, c := range []*jsonschema.Schema{s.Ref, recursiveRef(s, w.scope), s.DynamicRef, s.Not, s.If, s.Then, s.Else} {
-		if !w.apply(c, v) {
-			return false
+	if s.RecursiveRef != nil || s.DynamicRef != nil || s.Not != nil || s.If != nil {
+		for _, c := range [...]*jsonschema.Schema{recursiveRef(s, w.scope), s.DynamicRef, s.Not, s.If, s.Then, s.Else} {
+			if !w.apply(c, v) {
+				return false
+			}
 		}
 	}
-	for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+	for _, l := range [...][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
 		for _, c := range l {
 			if !w.apply(c, v) {
 				return false
@@ -317,9 +356,9 @@ func (w *costWalk) children(s *jsonschema.Schema, v any) bool {
 				return false
 			}
 			if content, ok := decodeContent(s, x); ok {
-				if p := tooDeep(content, nil); p != nil {
+				if tooDeep(content, len(w.path)) {
 					// The validator's own work on it is past any bound.
-					w.over = append(w.location(), p...)
+					w.over = w.location()
 					return false
 				}
 				// The content is a value of its own, at the string's

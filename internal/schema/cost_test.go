@@ -125,3 +125,29 @@ func TestLargePlainArgumentsAreWithinTheBound(t *testing.T) {
 	require.NoError(t, err)
 	assert.NoError(t, v.Validate(m))
 }
+
+// The bound's share of validating typical arguments: checkCost alone
+// against the whole Validate (which includes it), in the same run.
+func BenchmarkCheckCost(b *testing.B) {
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","minLength":1},"limit":{"type":"integer","minimum":1,"maximum":50},
+		"kind":{"type":"string","enum":["docs","code","issues"]},"near":{"type":"object","properties":{"city":{"type":"string"},"country":{"type":"string"}},"required":["city"]}},"required":["query"]}`))
+	require.NoError(b, err)
+	m, err := Decode([]byte(`{"query":"sandbox escape","limit":10,"kind":"docs","near":{"city":"Lisbon","country":"PT"}}`))
+	require.NoError(b, err)
+	b.Run("checkCost", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := checkCost(v.schema, m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Validate", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := v.Validate(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
