@@ -205,6 +205,21 @@ func confineRows() []confineRow {
 			held: func(t *testing.T, name string, sb Sandbox) bool { return orphanHeld(t, name) },
 		},
 		{
+			// See ctty_test.go: the command opens a terminal of its own
+			// user by path, not as its controlling terminal. landlock
+			// read the line typed there before /dev was left out of its
+			// read-only rule.
+			name: "a terminal of the command's user (/dev/pts/N) cannot be read",
+			want: map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
+			opts: func(string) []Option {
+				if os.Geteuid() != 0 {
+					return nil
+				}
+				return []Option{WithUser(nobody, nobody)}
+			},
+			held: func(t *testing.T, name string, sb Sandbox) bool { return ptyReadHeld(t, sb) },
+		},
+		{
 			// See keyring_test.go: the program's session keyring is
 			// inherited across setuid and into user namespaces; bwrap's
 			// command read a key in it and planted one before its filter

@@ -237,3 +237,34 @@ func procStart(pid int) (string, bool) {
 	}
 	return f[19], true
 }
+
+// ptyReadHeld types a line into a terminal the run's user owns (a pty
+// whose slave is given to that uid, as a person's own terminal is theirs)
+// and reports whether a command that opens the terminal by its path
+// (/dev/pts/N) did not read the line: a command that can would take what
+// the person types there, passwords included, away from their shell.
+func ptyReadHeld(t *testing.T, sb Sandbox) bool {
+	t.Helper()
+	mfd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	require.NoError(t, err)
+	master := os.NewFile(uintptr(mfd), "ptmx")
+	defer master.Close()
+	require.NoError(t, unix.IoctlSetPointerInt(mfd, unix.TIOCSPTLCK, 0))
+	n, err := unix.IoctlGetInt(mfd, unix.TIOCGPTN)
+	require.NoError(t, err)
+	pts := fmt.Sprintf("/dev/pts/%d", n)
+	slave, err := os.OpenFile(pts, os.O_RDWR|syscall.O_NOCTTY, 0)
+	require.NoError(t, err)
+	defer slave.Close()
+	require.NoError(t, slave.Chown(runUID(), -1))
+	require.NoError(t, slave.Chmod(0o620))
+	// Typed before the command runs: the line waits in the terminal for
+	// its first reader.
+	_, err = master.Write([]byte("typed-secret\n"))
+	require.NoError(t, err)
+	out, _ := sb.Run(context.Background(), Spec{Argv: []string{"sh", "-c", `timeout 5 head -n1 "$1"; echo end`, "sh", pts}, Limits: Limits{Timeout: 20 * time.Second}})
+	require.NotNil(t, out)
+	t.Logf("stdout: %s stderr: %s", out.Stdout, out.Stderr)
+	require.Contains(t, string(out.Stdout), "end", "the attack did not run")
+	return !strings.Contains(string(out.Stdout), "typed-secret")
+}

@@ -38,8 +38,10 @@ const nobody = 65534
 // the Codex CLI confines commands on Linux.
 //
 // What the command may do:
-//   - read and execute anything on the host (Landlock restricts access, not
-//     visibility: host processes and their command lines stay visible);
+//   - read and execute anything on the host but devices (Landlock restricts
+//     access, not visibility: host processes and their command lines stay
+//     visible); of /dev it reads only null, zero, full, random and urandom,
+//     so not the terminals of its own user (/dev/pts/N);
 //   - write only in the workspace and in a private temporary directory made
 //     for the run (on a tmpfs where the host has one: the host's temporary
 //     directory or /dev/shm), passed as TMPDIR and removed afterwards; /tmp

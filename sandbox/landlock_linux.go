@@ -192,13 +192,18 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 		devFile  = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
 			unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 	)
-	err := s.allow("/", readOnly&fsRights)
+	err := s.allowRoot(readOnly & fsRights)
 	for _, d := range p.writable {
 		err = errors.Join(err, s.allow(d, fsRights))
 	}
 	for _, f := range []string{"/dev/null", "/dev/zero", "/dev/full"} {
 		if _, serr := os.Stat(f); serr == nil {
 			err = errors.Join(err, s.allow(f, devFile&fsRights))
+		}
+	}
+	for _, f := range []string{"/dev/random", "/dev/urandom"} {
+		if _, serr := os.Stat(f); serr == nil {
+			err = errors.Join(err, s.allow(f, unix.LANDLOCK_ACCESS_FS_READ_FILE))
 		}
 	}
 	// The availability check refuses the network off where there is no
@@ -214,13 +219,50 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 	return s, nil
 }
 
-// allow adds a rule granting access beneath path.
+// allowRoot grants access (read-only rights) beneath every entry of the
+// root directory but /dev, and lists of the root directory itself (and so
+// of every directory). /dev is left out because a command must not read the
+// terminals of its own user (/dev/pts/N, /dev/ttyN): it took the line a
+// person typed at their shell there, and a process that outlives the run
+// (setsid) could go on taking their keystrokes. prepare grants the few
+// devices commands read and write. An entry that cannot be opened (a
+// dangling link) is skipped: there is nothing beneath it to read.
+func (s *llStarter) allowRoot(access uint64) error {
+	err := s.allow("/", access&unix.LANDLOCK_ACCESS_FS_READ_DIR)
+	ents, rerr := os.ReadDir("/")
+	if rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	for _, e := range ents {
+		if e.Name() == "dev" {
+			continue
+		}
+		if aerr := s.allow("/"+e.Name(), access); aerr != nil && !errors.Is(aerr, unix.ENOENT) {
+			err = errors.Join(err, aerr)
+		}
+	}
+	return err
+}
+
+// llFileRights are the rights a rule on a file (not a directory) may grant.
+const llFileRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
+	unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+
+// allow adds a rule granting access beneath path (on path alone, and only
+// the rights a file can have, when it is not a directory).
 func (s *llStarter) allow(path string, access uint64) error {
 	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		access &= llFileRights
+	}
 	rule := unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(fd)}
 	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(s.ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
 		uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
