@@ -289,16 +289,13 @@ func readLine(line string) lineCommands {
 			l.shellInput = true
 		}
 	}
-	if strings.Contains(line, "=") {
-		code, file, hidden := commandVars(line)
-		l.code = append(l.code, code...)
-		runsFile = runsFile || file
-		l.runsCode = l.runsCode || file
-		l.shellInput = l.shellInput || hidden
-		// A config file in a home the line sets (HOME=., then
-		// .gitconfig).
-		runsFile = runsFile || configHomeRE.MatchString(line)
-	}
+	code, file, hidden := commandVars(line)
+	l.code = append(l.code, code...)
+	runsFile = runsFile || file
+	l.runsCode = l.runsCode || file
+	l.shellInput = l.shellInput || hidden
+	// A config file in a home the line sets (HOME=., then .gitconfig).
+	runsFile = runsFile || strings.Contains(line, "HOME=") && configHomeRE.MatchString(line)
 	if runsFile && writes || hiddenCode(shellUnquote.Replace(line)) {
 		// A script the line writes may hold anything (printf '\x67it
 		// push' > s.sh; bash s.sh).
@@ -394,20 +391,27 @@ func plainCode(c string) bool {
 // commandVarRE finds an assignment to a variable whose value a program
 // runs as a shell command (a pager, an editor, git's ssh command, git
 // settings given in the environment) or reads as git's config file.
-var commandVarRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])(PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|LESSOPEN|LESSCLOSE|BROWSER|GIT_CONFIG[A-Z0-9_]*)=`)
+var commandVarRE = regexp.MustCompile(`\b(PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EXTERNAL_DIFF|GIT_PROXY_COMMAND|LESSOPEN|LESSCLOSE|BROWSER|GIT_CONFIG[A-Z0-9_]*)\b`)
 
 // configHomeRE finds an assignment to a variable that moves where git
 // reads its user config file.
 var configHomeRE = regexp.MustCompile(`(^|[^A-Za-z0-9_])(HOME|XDG_CONFIG_HOME)=`)
 
-// commandVars reads the assignments commandVarRE finds in a line: code
-// are their values; file: one names git's config file (GIT_CONFIG_GLOBAL,
-// GIT_CONFIG_SYSTEM, GIT_CONFIG); hidden: a value the parser does not
-// read (plainCode).
+// commandVars reads the variables commandVarRE finds in a line: code are
+// the values assigned to them; file: one names git's config file
+// (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG); hidden: a value the
+// parser does not read (plainCode), or one set without an assignment
+// word (read, printf -v). A read of one ($EDITOR, ${PAGER}) sets nothing.
 func commandVars(line string) (code []string, file, hidden bool) {
 	for _, m := range commandVarRE.FindAllStringSubmatchIndex(line, -1) {
-		name := line[m[4]:m[5]]
-		val, ok := assignedValue(line[m[1]:])
+		if m[0] > 0 && (line[m[0]-1] == '$' || line[m[0]-1] == '{') {
+			continue
+		}
+		name := line[m[2]:m[3]]
+		val, ok := "", false
+		if m[1] < len(line) && line[m[1]] == '=' {
+			val, ok = assignedValue(line[m[1]+1:])
+		}
 		switch {
 		case name == "GIT_CONFIG" || name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM":
 			file = true

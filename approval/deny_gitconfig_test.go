@@ -40,6 +40,9 @@ func TestDenyRuleHoldsForCommandsGitRunsFromItsSettings(t *testing.T) {
 		`printf '[core]\n\tfsmonitor = \x74ouch pwned\n' > ../.gitconfig; HOME=.. git status`,
 		`printf '[core]\n\tfsmonitor = \x74ouch pwned\n' > ../cfg; git -c include.path=~/cfg status`,
 		"X='touch pwned' git --config-env=core.fsmonitor=X status",
+		// A variable set without an assignment word.
+		"printf -v GIT_EDITOR 'touch pwned'; export GIT_EDITOR; git commit -a",
+		"read -r GIT_SSH_COMMAND <<< 'touch pwned'; export GIT_SSH_COMMAND; git ls-remote ssh://h/r",
 	}
 	for _, line := range lines {
 		assert.Equal(t, ActionRefuse, judgeLine(p, line).Action, "%q", line)
@@ -47,7 +50,7 @@ func TestDenyRuleHoldsForCommandsGitRunsFromItsSettings(t *testing.T) {
 	for _, line := range []string{
 		"GIT_PAGER=cat git log", "PAGER=cat git log -3", "GIT_EDITOR=true git commit -a -m x",
 		"git -c color.ui=never status", "git -c core.fsmonitor=false status", "git config user.name bot",
-		"EDITOR=vim git commit", "git -c user.name=bot commit -m 'touch up docs'",
+		"EDITOR=vim git commit", "git -c user.name=bot commit -m 'touch up docs'", `echo "$EDITOR"`,
 	} {
 		assert.Equal(t, ActionAllow, judgeLine(p, line).Action, "%q", line)
 	}

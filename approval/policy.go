@@ -212,7 +212,8 @@ type Evaluation struct {
 //     GIT_SSH_COMMAND, PAGER and the like) holds every rule whose command
 //     word it names ("git -c core.fsmonitor='touch x' status" is refused
 //     by shell(touch *)), and every rule when it has quotes, escapes or
-//     expansions the shell git starts would read; a line that writes a
+//     expansions the shell git starts would read, or when such a variable
+//     is set without an assignment (read, printf -v); a line that writes a
 //     file and points git at a config file (GIT_CONFIG_GLOBAL, HOME,
 //     include.path) is held by every rule;
 //   - a command the classifier calls dangerous because it runs a program
