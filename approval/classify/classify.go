@@ -389,6 +389,9 @@ type state struct {
 	// pipedAll: the command being judged reads, from the stage before
 	// it, the name of every file under the home or root directory.
 	pipedAll bool
+	// pipedText, when not nil, is the text the stage before the command
+	// being judged writes, known from the line (echo ~ | xargs rm -rf).
+	pipedText *string
 	// fetchedVars are the variables the line set to downloaded text
 	// (x=$(curl URL), curl URL | read x): running their value is running
 	// downloaded content.

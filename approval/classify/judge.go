@@ -392,6 +392,7 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		use(more.uses)
 		i += more.stopped
 	}
+	plain := args // before markInput
 	if w.StdinArgs {
 		// What the command runs with is filled in from the input: the
 		// words holding the replace text, or more words after them.
@@ -433,12 +434,71 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		inf = inf.or(s.wrapped(name, w, envPrefix, rest, cx, j))
 	}
 	inf = inf.or(s.wrapped(name, w, prefix, rest, cx, j))
+	if w.StdinArgs {
+		inf = inf.or(s.knownItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
+	}
 	if w.StdinArgs && s.pipedAll && slices.ContainsFunc(s.cmds[at:], func(c Command) bool { return c.Level >= Dangerous }) {
 		// find ~ | xargs rm -rf is rm -rf ~.
 		j.add(Blocked, name+" runs a command that deletes or writes with every file under the home, root or a system directory, which the stage before it lists")
 	}
 	return inf
 }
+
+// knownItems judges what xargs runs with the items it reads when the line
+// spells them out (xargs rm -rf <<< ~, echo / | xargs rm -rf): the
+// command rest with them after its arguments or, with a replace text,
+// with each line in its place. A few items only: more are judged as
+// unknown words already.
+func (s *state) knownItems(name string, prefix, rest []word, replace string, replaced bool, cx judgeCtx) info {
+	if len(prefix)+len(rest) == 0 {
+		return info{} // xargs alone runs echo
+	}
+	var text string
+	switch in := cx.stdin; {
+	case in != nil && in.doc && !in.subst && !in.download:
+		text = in.text
+	case in == nil && s.pipedText != nil:
+		text = *s.pipedText
+	default:
+		return info{}
+	}
+	var runs [][]word
+	if replaced {
+		for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+			if len(runs) == maxKnownItems {
+				return info{}
+			}
+			argv := slices.Clone(rest)
+			for k := range argv {
+				if !argv[k].unknown() {
+					argv[k].s = strings.ReplaceAll(argv[k].s, replace, strings.TrimSpace(line))
+				}
+			}
+			runs = append(runs, argv)
+		}
+	} else {
+		items := strings.Fields(text)
+		if len(items) > maxKnownItems {
+			return info{}
+		}
+		argv := slices.Clone(rest)
+		for _, f := range items {
+			argv = append(argv, word{s: strings.Trim(f, `'"`), lit: true})
+		}
+		runs = append(runs, argv)
+	}
+	var inf info
+	for _, argv := range runs {
+		argv = append(slices.Clone(prefix), argv...)
+		if len(argv) > 0 && !s.stopped {
+			inf = inf.or(s.judge(argv, judgeCtx{via: append(slices.Clip(cx.via), name)}))
+		}
+	}
+	return inf
+}
+
+// maxKnownItems is the most items knownItems judges.
+const maxKnownItems = 8
 
 // wrapped judges what a wrapper runs: rest, after its options.
 func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx judgeCtx, j *judgement) info {
@@ -1041,6 +1101,13 @@ func hasFlag(opts []string, flag string, valueFlags []string) bool {
 // patterns where it is written or, when relative, in a directory the line
 // may have changed into (cd ~ && rm -rf * is rm -rf ~/*).
 func (s *state) operandMatches(patterns []string, op string) bool {
+	for _, p := range []string{"$PWD", "${PWD}", "~+", "$(pwd)", "`pwd`"} {
+		if op == p || strings.HasPrefix(op, p+"/") {
+			// The working directory by name is . (cd ~ && rm -rf "$PWD").
+			op = "." + op[len(p):]
+			break
+		}
+	}
 	if anyWildcard(patterns, cleanPath(op)) {
 		return true
 	}

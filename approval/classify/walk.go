@@ -1036,11 +1036,17 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	flatten(b)
 	var all info
 	downloaded, listed := false, false
-	saved, savedAll := s.pipedDownload, s.pipedAll
-	defer func() { s.pipedDownload, s.pipedAll = saved, savedAll }()
+	saved, savedAll, savedText := s.pipedDownload, s.pipedAll, s.pipedText
+	defer func() { s.pipedDownload, s.pipedAll, s.pipedText = saved, savedAll, savedText }()
 	for i, st := range stages {
 		s.pipedDownload = saved || downloaded
 		s.pipedAll = listed
+		s.pipedText = nil
+		if i > 0 {
+			if text, ok := echoText(stages[i-1]); ok {
+				s.pipedText = &text
+			}
+		}
 		inf := s.walkStmt(st)
 		listed = inf.listsAll
 		if inf.execStdin && i > 0 {
