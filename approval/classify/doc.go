@@ -123,8 +123,10 @@
 //     x=$HOME; rm -rf "$x"), one exported to a shell string (export T=/;
 //     bash -c 'rm -rf "$T"'), or by find from there with -delete or an
 //     -exec of a command that deletes or writes and no name test that
-//     keeps to some files (find ~ -delete, find / -exec rm -rf {} +; find
-//     ~ -name '*.pyc' -delete stays Dangerous).
+//     keeps to some files (find ~ -delete, find / -exec rm -rf {} +, find
+//     ~ | xargs rm -rf; find ~ -name '*.pyc' -delete stays Dangerous), as
+//     $(echo ~), as $PWD or ~+ after cd ~, or as items xargs reads that
+//     the line spells out (echo ~ | xargs rm -rf, xargs rm -rf <<< /).
 //   - An empty command is Defaults.Empty (Warning): nothing runs, but an
 //     empty tool call is unexpected.
 //
