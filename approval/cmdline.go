@@ -516,6 +516,11 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 				words = g
 			}
 		}
+		if b := path.Base(words[0]); b != r.head && unversioned(b) == r.head {
+			// A package at a version (npx npm@10 publish) runs its
+			// command.
+			words = append([]string{r.head}, words[1:]...)
+		}
 		if path.Base(words[0]) == r.head {
 			if g := dockerAlias(words); g != nil && r.runsWords(g) {
 				return true
@@ -540,6 +545,16 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 		}
 	}
 	return false
+}
+
+// unversioned returns a package name without the version a package
+// runner takes after it (npm@10 is npm, @scope/pkg@1 is pkg once its base
+// name is taken).
+func unversioned(name string) string {
+	if i := strings.LastIndexByte(name, '@'); i > 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // runsWords reports whether a command (its words, the rule's command word

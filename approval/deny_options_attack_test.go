@@ -73,6 +73,10 @@ func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 		{"docker -H unix:///d.sock container remove -f x", "docker -H unix:///d.sock container remove -f x"},
 		{"docker image remove img", "docker image remove img"},
 		{"fakeroot docker container rm x", "docker container rm x"},
+		// A package runner given the package at a version runs its command.
+		{"npx -y npm@latest publish", "npx -y npm@latest publish"},
+		{"npm exec --yes npm@10 -- publish", "npm exec --yes npm@10 -- publish"},
+		{"bunx npm@latest publish", "bunx npm@latest publish"},
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -94,7 +98,7 @@ func runStandIn(t *testing.T, bash, line string) string {
 	t.Helper()
 	dir, bin := t.TempDir(), t.TempDir()
 	log := filepath.Join(bin, "log")
-	for _, name := range []string{"git", "rm", "npm", "kubectl", "git-push", "git-reset", "fakeroot", "docker"} {
+	for _, name := range []string{"git", "rm", "npm", "kubectl", "git-push", "git-reset", "fakeroot", "docker", "npx", "bunx"} {
 		script := "#!" + bash + "\necho " + name + ` "$@" >> "$ARGV_LOG"` + "\n"
 		if name == "fakeroot" {
 			script = "#!" + bash + "\n" + `"$@"` + "\n"

@@ -192,8 +192,9 @@ type Evaluation struct {
 //   - a command the classifier has no rule for (fakeroot), or one that
 //     runs a command after a subcommand (uv run, docker exec, nix-shell
 //     --run), holds a rule when an argument is the rule's command word
-//     and the rule matches from there ("fakeroot git push";
-//     "mytool git status" and "echo git push" are not refused);
+//     (or a package at a version: npx npm@10 publish) and the rule
+//     matches from there ("fakeroot git push"; "mytool git status" and
+//     "echo git push" are not refused);
 //   - a line that feeds a shell or an interpreter code from its input or
 //     a process substitution ("printf 'git push' | sh"), runs a script it
 //     writes, runs commands from awk or sed's e, runs another language's
