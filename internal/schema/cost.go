@@ -49,12 +49,12 @@ type costWalk struct {
 }
 
 // checkCost returns a *FieldErrors when validating v against s would
-// take more than maxWork, or when v nests deeper than MaxDepth, naming
-// where.
+// take more than maxWork, or when v nests deeper than MaxDepth or holds a
+// number out of range (see numberOK), naming where.
 func checkCost(s *jsonschema.Schema, v any) error {
-	if tooDeep(v, 0) {
-		p := deepPath(v, nil)
-		return &FieldErrors{Fields: []FieldError{{Path: shortPath(p), Rule: fmt.Sprintf("nested more than %d objects and arrays deep: send flatter arguments (at most %d levels)", MaxDepth, MaxDepth)}}}
+	if !shapeOK(v, 0) {
+		p, rule := badPath(v, nil)
+		return &FieldErrors{Fields: []FieldError{{Path: shortPath(p), Rule: rule}}}
 	}
 	w := walks.Get().(*costWalk)
 	defer func() {
@@ -69,53 +69,82 @@ func checkCost(s *jsonschema.Schema, v any) error {
 
 var walks = sync.Pool{New: func() any { return &costWalk{} }}
 
-// tooDeep reports whether v, at depth, holds an object or array nested
-// deeper than MaxDepth.
-func tooDeep(v any, depth int) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		if depth >= MaxDepth {
-			return true
-		}
-		for _, c := range x {
-			if tooDeep(c, depth+1) {
-				return true
-			}
-		}
-	case []any:
-		if depth >= MaxDepth {
-			return true
-		}
-		for _, c := range x {
-			if tooDeep(c, depth+1) {
-				return true
-			}
-		}
+// maxNumberLen and maxExponent bound how a number may be written: the
+// validator turns every number into an exact fraction, which for
+// 1e1000000 has a million digits (57 ms) and for 1e10000000 does not
+// exist (the validator panicked). float64 spans 5e-324 to 1.8e308.
+const (
+	maxNumberLen = 64
+	maxExponent  = 400
+)
+
+// numberOK reports whether n is written within maxNumberLen characters
+// and with an exponent of at most maxExponent either way.
+func numberOK(n json.Number) bool {
+	if len(n) > maxNumberLen {
+		return false
 	}
-	return false
+	if i := strings.IndexAny(string(n), "eE"); i >= 0 {
+		e, err := strconv.Atoi(strings.TrimPrefix(string(n[i+1:]), "+"))
+		return err == nil && e <= maxExponent && e >= -maxExponent
+	}
+	return true
 }
 
-// deepPath returns the path of an object or array in v nested deeper
-// than MaxDepth, or nil.
-func deepPath(v any, path []string) []string {
-	if len(path) >= MaxDepth && tooDeep(v, len(path)) {
-		return append([]string{}, path...)
-	}
+// shapeOK reports whether v, at depth, nests no object or array deeper
+// than MaxDepth and holds no number numberOK refuses.
+func shapeOK(v any, depth int) bool {
 	switch x := v.(type) {
+	case json.Number:
+		return numberOK(x)
 	case map[string]any:
-		for k, c := range x {
-			if tooDeep(c, len(path)+1) {
-				return deepPath(c, append(path, k))
+		if depth >= MaxDepth {
+			return false
+		}
+		for _, c := range x {
+			if !shapeOK(c, depth+1) {
+				return false
 			}
 		}
 	case []any:
-		for i, c := range x {
-			if tooDeep(c, len(path)+1) {
-				return deepPath(c, append(path, strconv.Itoa(i)))
+		if depth >= MaxDepth {
+			return false
+		}
+		for _, c := range x {
+			if !shapeOK(c, depth+1) {
+				return false
 			}
 		}
 	}
-	return nil
+	return true
+}
+
+// badPath returns the path of a value in v that shapeOK refuses, and
+// the rule it breaks.
+func badPath(v any, path []string) ([]string, string) {
+	switch x := v.(type) {
+	case json.Number:
+		return append([]string{}, path...), fmt.Sprintf("this number is out of range: send a number within %d characters and an exponent within ±%d (a float64 spans 5e-324 to 1.8e308)", maxNumberLen, maxExponent)
+	case map[string]any:
+		if len(path) >= MaxDepth {
+			break
+		}
+		for k, c := range x {
+			if !shapeOK(c, len(path)+1) {
+				return badPath(c, append(path, k))
+			}
+		}
+	case []any:
+		if len(path) >= MaxDepth {
+			break
+		}
+		for i, c := range x {
+			if !shapeOK(c, len(path)+1) {
+				return badPath(c, append(path, strconv.Itoa(i)))
+			}
+		}
+	}
+	return append([]string{}, path...), fmt.Sprintf("nested more than %d objects and arrays deep: send flatter arguments (at most %d levels)", MaxDepth, MaxDepth)
 }
 
 // shortPath shows a location as FieldError paths do, cut to its first
@@ -356,7 +385,7 @@ func (w *costWalk) children(s *jsonschema.Schema, v any) bool {
 				return false
 			}
 			if content, ok := decodeContent(s, x); ok {
-				if tooDeep(content, len(w.path)) {
+				if !shapeOK(content, len(w.path)) {
 					// The validator's own work on it is past any bound.
 					w.over = w.location()
 					return false

@@ -151,3 +151,29 @@ func BenchmarkCheckCost(b *testing.B) {
 		}
 	})
 }
+
+// A number with a huge exponent: the validator turns it into an exact
+// fraction (10^10,000,000 does not fit, and a nil fraction panicked: one
+// call's arguments crashed the process), and 1e1000000 took 57 ms to
+// check, so a megabyte of them would take hours. Numbers past float64's
+// range, or longer than any real number is written, are refused first.
+func TestAttackHugeNumbersAreRefused(t *testing.T) {
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"m":{"type":"number","minimum":0},"l":{"type":"array","items":{"type":"number"}}}}`))
+	require.NoError(t, err)
+	for _, args := range []string{`{"n":1e10000000}`, `{"m":1e10000000}`, `{"m":1E-10000000}`, `{"n":1e1000000}`,
+		`{"l":[1,2,1e401]}`, `{"n":1` + strings.Repeat("0", 400) + `}`} {
+		m, err := Decode([]byte(args))
+		require.NoError(t, err)
+		var fe *FieldErrors
+		err = v.Validate(m)
+		require.True(t, errors.As(err, &fe), "%.100s: %v", args, err)
+		require.Len(t, fe.Fields, 1)
+		assert.Contains(t, []string{"n", "m", "l[2]"}, fe.Fields[0].Path)
+		assert.Contains(t, fe.Fields[0].Rule, "send a number within")
+	}
+	for _, args := range []string{`{"n":12345678901234567890}`, `{"m":1.7976931348623157e308}`, `{"m":5e-324}`, `{"m":0.000001}`, `{"n":-0}`} {
+		m, err := Decode([]byte(args))
+		require.NoError(t, err)
+		assert.NoError(t, v.Validate(m), args)
+	}
+}
