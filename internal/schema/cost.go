@@ -91,6 +91,41 @@ func numberOK(n json.Number) bool {
 	return true
 }
 
+// schemaNumbersOK returns an error naming the first number in raw (a
+// valid JSON object) that numberOK refuses: the validator's compiler
+// turns a schema's bounds into the same exact fractions.
+func schemaNumbersOK(raw json.RawMessage) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return fmt.Errorf("schema is not a JSON object: %v", err)
+	}
+	var walk func(v any, at string) error
+	walk = func(v any, at string) error {
+		switch x := v.(type) {
+		case json.Number:
+			if !numberOK(x) {
+				return fmt.Errorf("schema has a number out of range at %s: write numbers within %d characters and an exponent within ±%d", at, maxNumberLen, maxExponent)
+			}
+		case map[string]any:
+			for k, c := range x {
+				if err := walk(c, at+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for i, c := range x {
+				if err := walk(c, at+"/"+strconv.Itoa(i)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(v, "#")
+}
+
 // shapeOK reports whether v, at depth, nests no object or array deeper
 // than MaxDepth and holds no number numberOK refuses.
 func shapeOK(v any, depth int) bool {

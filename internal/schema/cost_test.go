@@ -177,3 +177,22 @@ func TestAttackHugeNumbersAreRefused(t *testing.T) {
 		assert.NoError(t, v.Validate(m), args)
 	}
 }
+
+// A schema's numbers reach the same fractions: multipleOf 1e-10000000
+// (which encoding/json reads as 0, so the schema looked fine) panicked
+// inside the validator's compiler, and MCP schemas are compiled when a
+// server's tools are listed. Such a schema is refused, naming where.
+func TestAttackSchemaWithHugeNumberIsRefused(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"object","properties":{"n":{"multipleOf":1e-10000000}}}`,
+		`{"type":"object","properties":{"n":{"type":"number","minimum":1e-500}}}`,
+		`{"type":"object","properties":{"n":{"enum":[1, 2e-99999]}}}`,
+	} {
+		_, err := Compile(json.RawMessage(raw))
+		require.Error(t, err, raw)
+		assert.Contains(t, err.Error(), "/properties/n/", raw)
+		assert.Contains(t, err.Error(), "exponent within ±400", raw)
+	}
+	_, err := Compile(json.RawMessage(`{"type":"object","properties":{"n":{"type":"number","multipleOf":1e-300,"maximum":1.7976931348623157e308}}}`))
+	assert.NoError(t, err)
+}

@@ -152,10 +152,20 @@ func CheckObject(raw json.RawMessage) error {
 
 // Compile compiles raw (an object schema; draft 2020-12 unless it says
 // otherwise) with format assertion on and remote references refused.
-func Compile(raw json.RawMessage) (*Validator, error) {
+func Compile(raw json.RawMessage) (v *Validator, err error) {
 	if err := CheckObject(raw); err != nil {
 		return nil, err
 	}
+	if err := schemaNumbersOK(raw); err != nil {
+		return nil, err
+	}
+	defer func() {
+		// The validator's compiler is not written for hostile schemas
+		// (MCP servers send them): whatever it fails on is an error.
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("schema does not compile: the validator failed on it (%v): simplify the schema", r)
+		}
+	}()
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
