@@ -31,6 +31,10 @@ func longLines() map[string]string {
 		"option runs": strings.Repeat("git -c reset -c reset -p reset -q x; ", n/37) + "git -C . $x",
 		// Values a dangerous command may run, each read as a command line.
 		"option values": "git rebase -x " + strings.Repeat("'a git pull' -x=b ", n/18) + "$x",
+		// Other names of a rule's command word, each one a start.
+		"package versions": "npx " + strings.Repeat("npm@1 ", n/6) + "$x",
+		"dashed names":     "fakeroot " + strings.Repeat("git-x ", n/6) + "$x",
+		"wrapped words":    "fakeroot " + strings.Repeat("git ", n/4) + "$x",
 	}
 }
 
@@ -38,11 +42,11 @@ func longLines() map[string]string {
 // classifier's own parse, rule.meets takes len(glob)·len(w) steps and two
 // small slices, and the rest is linear. The bound is on bytes allocated,
 // not time: Evaluate allocates at most what the classifier's parse of the
-// line does and 64 bytes per byte of line, with five rules, one of them
+// line does and 64 bytes per byte of line, with six rules, one of them
 // 26 stars long (about 25 bytes per byte are seen).
 func TestDenyRuleWorkOnALongLineIsBounded(t *testing.T) {
 	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)", "shell(rm -rf *)", "shell(curl *)",
-		"shell(git reset --hard*)", "shell(*a*b*c*d*e*f*g*h*i*j*k*l*m*n*o*p*q*r*s*t*u*v*w*x*y*z*)"))
+		"shell(git reset --hard*)", "shell(npm publish*)", "shell(*a*b*c*d*e*f*g*h*i*j*k*l*m*n*o*p*q*r*s*t*u*v*w*x*y*z*)"))
 	judgeLine(p, "x=1; $x | sh") // warm up: lazily built tables
 	allocated := func(f func()) uint64 {
 		var before, after runtime.MemStats

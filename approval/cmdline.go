@@ -489,6 +489,10 @@ var argvRunners = map[string]bool{
 // of a command; past it, the rule holds.
 const maxUnknownStarts = 8
 
+// maxUnknownWords bounds the words rule.runByUnknown reads of a command
+// from a start; the words past it are read as any text ("$@").
+const maxUnknownWords = 2 * maxOptionRun
+
 // argvCommand is a command that may run its arguments (lineCommands.unknown).
 type argvCommand struct {
 	args []string // after the command word
@@ -509,30 +513,21 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 	}
 	args := c.args
 	starts := 0
+	var named []string // the command from a start, its word as the rule's
 	for i, a := range args {
-		words := args[i:]
-		if r.head == "git" {
-			if g := undashGit(words); g != nil {
-				words = g
-			}
-		}
-		if b := path.Base(words[0]); b != r.head && unversioned(b) == r.head {
-			// A package at a version (npx npm@10 publish) runs its
-			// command.
-			words = append([]string{r.head}, words[1:]...)
-		}
-		if path.Base(words[0]) == r.head {
-			if g := dockerAlias(words); g != nil && r.runsWords(g) {
-				return true
-			}
-		}
-		if path.Base(words[0]) != r.head && (!c.lines || !strings.HasPrefix(a, r.head+" ") && !strings.Contains(a, " "+r.head+" ")) {
+		// Another name of the command word: git's dashed form (git-push),
+		// a package at a version (npx npm@10 publish).
+		b := path.Base(a)
+		sub, dashed := strings.CutPrefix(b, "git-")
+		dashed = dashed && sub != "" && r.head == "git"
+		other := b != r.head && (dashed || unversioned(b) == r.head)
+		if b != r.head && !other && (!c.lines || !strings.HasPrefix(a, r.head+" ") && !strings.Contains(a, " "+r.head+" ")) {
 			continue
 		}
 		if starts++; starts > maxUnknownStarts {
 			return true
 		}
-		if path.Base(words[0]) != r.head {
+		if b != r.head && !other {
 			// A command line in one argument (nix-shell --run 'git
 			// push', tmux new 'git push', expect -c 'spawn git push').
 			if innerRun(r, a) {
@@ -540,7 +535,24 @@ func (r *rule) runByUnknown(c argvCommand) bool {
 			}
 			continue
 		}
+		end := min(len(args), i+maxUnknownWords)
+		words := args[i:end]
+		if other {
+			named = append(named[:0], r.head)
+			if dashed {
+				named = append(named, sub)
+			}
+			words = append(named, args[i+1:end]...)
+		}
+		if end < len(args) {
+			// The rest of a long command may be any text.
+			words = append(words[:len(words):len(words)], "$@")
+		}
+		named = words
 		if r.runsWords(words) {
+			return true
+		}
+		if g := dockerAlias(words); g != nil && r.runsWords(g) {
 			return true
 		}
 	}
