@@ -236,6 +236,9 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 			return false
 		}
 	}
+	if len(s.Enum) > 1 && !w.charge(float64(len(s.Enum))/32) {
+		return false // each value is compared with v
+	}
 	if s.Always != nil || !typeMatches(s.Types, v) {
 		return true
 	}

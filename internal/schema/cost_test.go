@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -195,4 +196,49 @@ func TestAttackSchemaWithHugeNumberIsRefused(t *testing.T) {
 	}
 	_, err := Compile(json.RawMessage(`{"type":"object","properties":{"n":{"type":"number","multipleOf":1e-300,"maximum":1.7976931348623157e308}}}`))
 	assert.NoError(t, err)
+}
+
+// enumSchema is an object schema whose field l is an array of strings
+// each from an enum of n values.
+func enumSchema(t testing.TB, n int) *Validator {
+	vals := make([]string, n)
+	for i := range vals {
+		vals[i] = fmt.Sprintf(`"value-%d"`, i)
+	}
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{"l":{"type":"array","items":{"enum":[` + strings.Join(vals, ",") + `]}}}}`))
+	require.NoError(t, err)
+	return v
+}
+
+// An enum of 20,000 values (a 300 KB schema) and 20,001 wrong items (100
+// KB of arguments): the validator compared every item with every value
+// (16 s) and each item's error listed all 20,000 values, so the error
+// was 3.7 GB. Comparing counts toward the bound, and a rule quotes at
+// most a few values.
+func TestAttackHugeEnumIsBounded(t *testing.T) {
+	v := enumSchema(t, 20000)
+	m, err := Decode([]byte(`{"l":[` + strings.Repeat(`"zz",`, 20000) + `"zz"]}`))
+	require.NoError(t, err)
+	var err2 error
+	allocs := testing.AllocsPerRun(1, func() { err2 = v.Validate(m) })
+	require.Error(t, err2)
+	assert.Less(t, len(err2.Error()), 1000)
+	assert.Contains(t, err2.Error(), "would take more than")
+	assert.Less(t, allocs, 10_000.0)
+
+	// Within the bound, each wrong item is named with a short rule.
+	v = enumSchema(t, 2000)
+	m, err = Decode([]byte(`{"l":["value-7",` + strings.Repeat(`"zz",`, 99) + `"zz"]}`))
+	require.NoError(t, err)
+	var fe *FieldErrors
+	require.True(t, errors.As(v.Validate(m), &fe))
+	require.Len(t, fe.Fields, 100)
+	paths := map[string]bool{}
+	for _, f := range fe.Fields {
+		paths[f.Path] = true
+	}
+	assert.True(t, paths["l[100]"] && !paths["l[0]"])
+	assert.Less(t, len(fe.Fields[0].Rule), 300, fe.Fields[0].Rule)
+	assert.Contains(t, fe.Fields[0].Rule, `must be one of "value-0", "value-1"`)
+	assert.Contains(t, fe.Fields[0].Rule, ", ... (the list goes on in the schema)")
 }

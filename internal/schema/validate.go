@@ -398,6 +398,11 @@ func leaf(e *jsonschema.ValidationError) []FieldError {
 		msg = strings.Replace(strings.Replace(msg, "expected ", "must be ", 1), ", but got ", ", got ", 1)
 	case kw == "enum":
 		msg = strings.TrimPrefix(msg, "value ")
+		// An enum of thousands of values would be quoted whole for
+		// every wrong field.
+		if i := strings.LastIndex(msg[:min(len(msg), maxEnumQuote)], ", "); len(msg) > maxEnumQuote && i > 0 {
+			msg = msg[:i] + ", ... (the list goes on in the schema)"
+		}
 	case kw == "format":
 		msg = "must be a valid " + strings.Trim(msg[strings.LastIndex(msg, " ")+1:], "'")
 	default:
@@ -407,6 +412,9 @@ func leaf(e *jsonschema.ValidationError) []FieldError {
 	}
 	return []FieldError{{Path: path, Rule: msg}}
 }
+
+// maxEnumQuote bounds how much of an enum's list a rule quotes.
+const maxEnumQuote = 200
 
 // emptyName is how a path shows the key "" (a model may send one), which
 // would otherwise leave no name at all: ": unknown field".
