@@ -662,7 +662,7 @@ func parseArgPattern(words []string) *argPattern {
 		i++
 	}
 	p.opts = slices.Clip(words[:i])
-	switch w := ""; {
+	switch {
 	case i == len(words)-1 && len(words[i]) > 2 && words[i][0] == '-' && strings.IndexByte(words[i], '*') == len(words[i])-1:
 		// "--hard*": the option, then anything.
 		p.opts = append(p.opts, strings.TrimSuffix(words[i], "*"))
@@ -670,7 +670,7 @@ func parseArgPattern(words []string) *argPattern {
 	case i < len(words)-1 && !strings.Contains(words[i], "*"):
 		p.word, p.next = words[i], parseArgPattern(words[i+1:])
 	default:
-		w = strings.Join(words[i:], " ")
+		w := strings.Join(words[i:], " ")
 		p.rest = regexp.MustCompile(`^(?s:` + globRE(w, ".*", ".*") + `)$`)
 		p.lead = w[:strings.IndexAny(w+" ", " *")]
 	}
