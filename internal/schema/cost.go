@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,10 +93,11 @@ func numberOK(n json.Number) bool {
 	return true
 }
 
-// schemaNumbersOK returns an error naming the first number in raw (a
-// valid JSON object) that numberOK refuses: the validator's compiler
-// turns a schema's bounds into the same exact fractions.
-func schemaNumbersOK(raw json.RawMessage) error {
+// schemaValuesOK returns an error naming the first number in raw (a
+// valid JSON object) that numberOK refuses (the validator's compiler
+// turns a schema's bounds into the same exact fractions), or the first
+// pattern whose program would be larger than maxRegexSize.
+func schemaValuesOK(raw json.RawMessage) error {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
@@ -109,6 +112,16 @@ func schemaNumbersOK(raw json.RawMessage) error {
 				return fmt.Errorf("schema has a number out of range at %s: write numbers within %d characters and an exponent within ±%d", at, maxNumberLen, maxExponent)
 			}
 		case map[string]any:
+			if p, ok := x["pattern"].(string); ok && !regexOK(p) {
+				return fmt.Errorf("schema's pattern at %s/pattern compiles to more than %d instructions (repetition counts multiply): write a simpler pattern", at, maxRegexSize)
+			}
+			if pp, ok := x["patternProperties"].(map[string]any); ok {
+				for p := range pp {
+					if !regexOK(p) {
+						return fmt.Errorf("schema's pattern %.40q at %s/patternProperties compiles to more than %d instructions (repetition counts multiply): write a simpler pattern", p, at, maxRegexSize)
+					}
+				}
+			}
 			for k, c := range x {
 				if err := walk(c, at+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")); err != nil {
 					return err
@@ -124,6 +137,73 @@ func schemaNumbersOK(raw json.RawMessage) error {
 		return nil
 	}
 	return walk(v, "#")
+}
+
+// maxRegexSize bounds the program a regular expression from a schema or
+// an argument checked with "format":"regex" compiles to: Go's matching is
+// linear, but in the input times the program, and compiling
+// [a-z]{1,1000} fifty times over (650 bytes, 100,000 instructions) takes
+// a third of a second. Real patterns are tens to hundreds.
+const maxRegexSize = 20000
+
+// regexSize estimates (from above) the instructions of the program
+// regexp.Compile makes of s, stopping just past maxRegexSize; -1 when s
+// does not parse.
+func regexSize(s string) int {
+	re, err := syntax.Parse(s, syntax.Perl)
+	if err != nil {
+		return -1
+	}
+	return progSize(re)
+}
+
+func progSize(re *syntax.Regexp) int {
+	n := 2
+	for _, c := range re.Sub {
+		n = min(n+progSize(c), maxRegexSize+1)
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		n += len(re.Rune)
+	case syntax.OpRepeat:
+		k := re.Max
+		if k < 0 {
+			k = re.Min + 1
+		}
+		n *= max(k, 1)
+	}
+	return min(n, maxRegexSize+1)
+}
+
+// regexOK reports whether s parses and is within maxRegexSize.
+func regexOK(s string) bool {
+	n := regexSize(s)
+	return n >= 0 && n <= maxRegexSize
+}
+
+// isRegex is the "regex" format with regexOK's bound.
+func isRegex(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return true
+	}
+	if !regexOK(s) {
+		return false
+	}
+	_, err := regexp.Compile(s)
+	return err == nil
+}
+
+// patternSizes caches regexSize of compiled patterns.
+var patternSizes sync.Map // *regexp.Regexp -> int
+
+func patternSize(re *regexp.Regexp) int {
+	if n, ok := patternSizes.Load(re); ok {
+		return n.(int)
+	}
+	n := max(regexSize(re.String()), 1)
+	patternSizes.Store(re, n)
+	return n
 }
 
 // shapeOK reports whether v, at depth, nests no object or array deeper
@@ -231,8 +311,16 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 		return false
 	}
 	if str, ok := v.(string); ok {
-		// Patterns, formats, lengths and enums read the whole string.
-		if !w.charge(float64(len(str)) / 1024) {
+		// Patterns, formats, lengths and enums read the whole string; a
+		// pattern's program runs over it, a regex is compiled.
+		units := float64(len(str)) / 1024
+		if s.Pattern != nil {
+			units += float64(len(str)) * float64(patternSize(s.Pattern)) / 128
+		}
+		if s.Format == "regex" {
+			units += float64(max(regexSize(str), 0)) / 8
+		}
+		if !w.charge(units) {
 			return false
 		}
 	}

@@ -242,3 +242,35 @@ func TestAttackHugeEnumIsBounded(t *testing.T) {
 	assert.Contains(t, fe.Fields[0].Rule, `must be one of "value-0", "value-1"`)
 	assert.Contains(t, fe.Fields[0].Rule, ", ... (the list goes on in the schema)")
 }
+
+// Go's regular expressions run in linear time, but their programs can be
+// large: [a-z]{1,1000} fifty times (650 bytes) is 100,000 instructions,
+// a{1000} a thousand times (7 KB) a million. A schema of such patterns
+// took 0.65 s per pattern to load (an MCP server's listing holds many),
+// and an argument checked with "format":"regex" took 1.1 s per 7 KB
+// string. Both are refused past about 20,000 instructions.
+func TestAttackHugeRegexProgramsAreRefused(t *testing.T) {
+	big := strings.Repeat("[a-z]{1,1000}", 50)
+	_, err := Compile(json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","pattern":"` + big + `"}}}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "#/properties/a/pattern")
+	assert.Contains(t, err.Error(), "write a simpler pattern")
+	_, err = Compile(json.RawMessage(`{"type":"object","patternProperties":{"` + big + `":{}}}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "#/patternProperties")
+
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{"r":{"type":"string","format":"regex"},"s":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{1,8}$"}}}`))
+	require.NoError(t, err)
+	b, err := json.Marshal(map[string]string{"r": strings.Repeat("a{1000}", 1000)})
+	require.NoError(t, err)
+	m, err := Decode(b)
+	require.NoError(t, err)
+	var err2 error
+	allocs := testing.AllocsPerRun(1, func() { err2 = v.Validate(m) })
+	assert.EqualError(t, err2, "r: must be a valid regex")
+	assert.Less(t, allocs, 100_000.0)
+
+	m, err = Decode([]byte(`{"r":"^[a-z]+(-[a-z]+)*$","s":"ABC-123"}`))
+	require.NoError(t, err)
+	assert.NoError(t, v.Validate(m))
+}

@@ -156,7 +156,7 @@ func Compile(raw json.RawMessage) (v *Validator, err error) {
 	if err := CheckObject(raw); err != nil {
 		return nil, err
 	}
-	if err := schemaNumbersOK(raw); err != nil {
+	if err := schemaValuesOK(raw); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -170,6 +170,7 @@ func Compile(raw json.RawMessage) (v *Validator, err error) {
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	c.AssertContent = true
+	c.Formats["regex"] = isRegex
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("schema refers to %q: remote references are not loaded; inline it under $defs", u)
 	}
