@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"strings"
 	"testing"
 
@@ -273,4 +276,29 @@ func TestAttackHugeRegexProgramsAreRefused(t *testing.T) {
 	m, err = Decode([]byte(`{"r":"^[a-z]+(-[a-z]+)*$","s":"ABC-123"}`))
 	require.NoError(t, err)
 	assert.NoError(t, v.Validate(m))
+}
+
+// A schema's references are never fetched: not over the network, not
+// from files, not from another compiled schema, however they are
+// reached ($ref, $schema, a $ref relative to an $id, $dynamicRef).
+func TestRemoteReferencesAreNeverFetched(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte(`{"type":"string"}`))
+	}))
+	defer srv.Close()
+	for _, raw := range []string{
+		`{"type":"object","properties":{"a":{"$ref":"` + srv.URL + `/x.json"}}}`,
+		`{"$schema":"` + srv.URL + `/meta","type":"object"}`,
+		`{"$id":"` + srv.URL + `/root.json","type":"object","properties":{"a":{"$ref":"other.json"}}}`,
+		`{"type":"object","properties":{"a":{"$dynamicRef":"` + srv.URL + `/d#x"}}}`,
+		`{"type":"object","properties":{"a":{"$ref":"file:///etc/passwd"}}}`,
+		`{"type":"object","properties":{"a":{"$ref":"mem://toolbelt/1.json"}}}`,
+	} {
+		_, err := Compile(json.RawMessage(raw))
+		require.Error(t, err, raw)
+		assert.Contains(t, err.Error(), "remote references are not loaded", raw)
+	}
+	assert.Zero(t, hits.Load())
 }
