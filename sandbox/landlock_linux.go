@@ -226,7 +226,8 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 // person typed at their shell there, and a process that outlives the run
 // (setsid) could go on taking their keystrokes. prepare grants the few
 // devices commands read and write. An entry that cannot be opened (a
-// dangling link) is skipped: there is nothing beneath it to read.
+// dangling link, a mount that fails) is skipped: the command is then
+// refused what is beneath it, which is the safe side.
 func (s *llStarter) allowRoot(access uint64) error {
 	err := s.allow("/", access&unix.LANDLOCK_ACCESS_FS_READ_DIR)
 	ents, rerr := os.ReadDir("/")
@@ -237,7 +238,8 @@ func (s *llStarter) allowRoot(access uint64) error {
 		if e.Name() == "dev" {
 			continue
 		}
-		if aerr := s.allow("/"+e.Name(), access); aerr != nil && !errors.Is(aerr, unix.ENOENT) {
+		var open *os.PathError
+		if aerr := s.allow("/"+e.Name(), access); aerr != nil && !(errors.As(aerr, &open) && open.Op == "open") {
 			err = errors.Join(err, aerr)
 		}
 	}
