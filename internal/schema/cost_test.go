@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -110,11 +110,28 @@ func TestAttackWideFailingArrayDeepDownIsBounded(t *testing.T) {
 	require.Error(t, err2)
 	assert.True(t, strings.Contains(err2.Error(), "would take more than"), "%.300s", err2)
 	assert.Less(t, allocs, 100_000.0)
-	// The same items near the top are checked (and each one named).
+	// The same items near the top are checked.
 	err2 = v.Validate(nested(t, 1, "", `{"l":[`+strings.Repeat(`1,`, 2000)+`1]}`))
 	var fe *FieldErrors
-	require.True(t, errors.As(err2, &fe), "%v", err2)
-	assert.Len(t, fe.Fields, 2001)
+	require.True(t, errors.As(err2, &fe), "%.300v", err2)
+	assert.Len(t, fe.Fields, MaxFieldErrors+1)
+}
+
+// Every failing field was named: 500,001 wrong items (1 MB of arguments)
+// made an error of 19 MB, which goes back to the model. The first
+// MaxFieldErrors are named, then how many more fail.
+func TestAttackManyFailingFieldsAreSummarised(t *testing.T) {
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"}}}}`))
+	require.NoError(t, err)
+	m, err := Decode([]byte(`{"l":[` + strings.Repeat(`1,`, 5000) + `1]}`))
+	require.NoError(t, err)
+	err = v.Validate(m)
+	var fe *FieldErrors
+	require.True(t, errors.As(err, &fe), "%.300v", err)
+	require.Len(t, fe.Fields, MaxFieldErrors+1)
+	assert.Equal(t, FieldError{Path: "l[0]", Rule: "must be string, got number"}, fe.Fields[0])
+	assert.Equal(t, FieldError{Path: "(root)", Rule: "and 4901 more fields fail: fix these and send again"}, fe.Fields[MaxFieldErrors])
+	assert.Less(t, len(err.Error()), 8<<10)
 }
 
 // Plain arguments of about a megabyte (the executor's default limit) stay

@@ -324,7 +324,12 @@ type FieldError struct {
 	Rule string
 }
 
-// FieldErrors is every failing field, sorted by path then rule.
+// MaxFieldErrors bounds how many failing fields an error names; past it,
+// a last entry at "(root)" says how many more fail.
+const MaxFieldErrors = 100
+
+// FieldErrors is every failing field (at most MaxFieldErrors of them, and
+// a count of the rest), sorted by path then rule.
 type FieldErrors struct{ Fields []FieldError }
 
 func (e *FieldErrors) Error() string {
@@ -366,6 +371,9 @@ func format(ve *jsonschema.ValidationError) *FieldErrors {
 			continue
 		}
 		uniq = append(uniq, f)
+	}
+	if n := len(uniq) - MaxFieldErrors; n > 0 {
+		uniq = append(uniq[:MaxFieldErrors], FieldError{Path: "(root)", Rule: fmt.Sprintf("and %d more fields fail: fix these and send again", n)})
 	}
 	return &FieldErrors{Fields: uniq}
 }
