@@ -46,8 +46,10 @@ type costWalk struct {
 	// every value it descends into.
 	path    []seg
 	pathLen int
-	// over is the location where the work passed maxWork.
+	// over is the location where the work passed maxWork, or where
+	// content too deep is (then deep is set).
 	over []string
+	deep bool
 }
 
 // checkCost returns a *FieldErrors when validating v against s would
@@ -65,6 +67,9 @@ func checkCost(s *jsonschema.Schema, v any) error {
 	}()
 	if w.apply(s, v) {
 		return nil
+	}
+	if w.deep {
+		return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("holds JSON content nested more than %d objects and arrays deep: send flatter content (at most %d levels)", MaxDepth, MaxDepth)}}}
 	}
 	return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("checking this value against the schema would take more than %d steps (a schema whose anyOf, oneOf or allOf alternatives refer back to it multiplies them at every level of nesting): send fewer or less deeply nested values here, or simplify the schema", maxWork)}}}
 }
@@ -513,7 +518,7 @@ func (w *costWalk) children(s *jsonschema.Schema, v any) bool {
 			if content, ok := decodeContent(s, x); ok {
 				if !shapeOK(content, len(w.path)) {
 					// The validator's own work on it is past any bound.
-					w.over = w.location()
+					w.over, w.deep = w.location(), true
 					return false
 				}
 				// The content is a value of its own, at the string's
