@@ -976,6 +976,10 @@ func wildCommand(cmd classify.Command, fromInput bool) (w []int16, ok bool) {
 	for i, word := range cmd.Args {
 		if i == 0 && !wild(word) {
 			word = cmd.Name
+		} else if i == 0 && globWord(word) && !expandedWord(word) && !extglobWord(word) {
+			// The file a glob names is run by its base name's rule
+			// (/usr/bin/gi? is git).
+			word = path.Base(word)
 		}
 		if i > 0 {
 			w = append(w, ' ')

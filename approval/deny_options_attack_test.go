@@ -45,7 +45,7 @@ func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 		{": > push; git -C . p*", "git -C . push"},
 		{"rm -r $(printf -- -f) x", "rm -r -f x"},
 		{`rm -r "$(printf -- -f)" x`, "rm -r -f x"},
-		{": > ./-f; rm -r *", "rm -r -f x"},
+		{": > ./-f; rm -r *", "rm -r -f b x"},
 		{": > ./-f; rm -r -? x", "rm -r -f x"},
 		{"git reset -q --hard", "git reset -q --hard"},
 		{"git reset HEAD~1 --hard", "git reset HEAD~1 --hard"},
@@ -73,6 +73,9 @@ func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 		{"docker -H unix:///d.sock container remove -f x", "docker -H unix:///d.sock container remove -f x"},
 		{"docker image remove img", "docker image remove img"},
 		{"fakeroot docker container rm x", "docker container rm x"},
+		// A glob in the command word's last path segment.
+		{"./b/gi? push", "git push"},
+		{"./b/g?t -C . push", "git -C . push"},
 		// A package runner given the package at a version runs its command.
 		{"npx -y npm@latest publish", "npx -y npm@latest publish"},
 		{"npm exec --yes npm@10 -- publish", "npm exec --yes npm@10 -- publish"},
@@ -93,7 +96,8 @@ func TestDenyRuleOptionAttacksInBash(t *testing.T) {
 
 // runStandIn runs line with bash in a fresh directory that holds a file
 // x, with stand-in git, rm, npm and kubectl that log their arguments, and
-// returns the logged command, one space apart.
+// returns the logged command, one space apart. The directory's b/git is
+// the stand-in git too.
 func runStandIn(t *testing.T, bash, line string) string {
 	t.Helper()
 	dir, bin := t.TempDir(), t.TempDir()
@@ -106,6 +110,8 @@ func runStandIn(t *testing.T, bash, line string) string {
 		require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "x"), nil, 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "b"), 0o755))
+	require.NoError(t, os.Link(filepath.Join(bin, "git"), filepath.Join(dir, "b", "git")))
 	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + bin, "ARGV_LOG=" + log, "HOME=" + dir}

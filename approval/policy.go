@@ -185,7 +185,8 @@ type Evaluation struct {
 //
 //   - a word the parser cannot read ($x, ${x:-git}, "${a[@]}",
 //     $(printf git), the arguments xargs adds, an extended glob) may be
-//     any text, and a glob (g*t, pu*) any text where its * ? [...] stand,
+//     any text, and a glob (g*t, pu*) any text where its * ? [...] stand
+//     (a command word's by its last path segment: /usr/bin/gi? is gi?),
 //     so a rule holds when the command could be one it names
 //     ("${x:-git} push" and "git $(echo push)" are refused by
 //     shell(git push*), "git log $r" is not);
