@@ -109,6 +109,20 @@ func schemaValuesOK(raw json.RawMessage) error {
 	if err := d.Decode(&v); err != nil {
 		return fmt.Errorf("schema is not a JSON object: %v", err)
 	}
+	total := 0 // instructions of the patterns so far
+	pattern := func(p, at string) error {
+		n := regexSize(p)
+		if n < 0 {
+			return nil // the compiler says what is wrong with it
+		}
+		if n > maxRegexSize {
+			return fmt.Errorf("schema's pattern %.40q at %s compiles to more than %d instructions (repetition counts multiply): write a simpler pattern", p, at, maxRegexSize)
+		}
+		if total += n; total > maxRegexTotal {
+			return fmt.Errorf("schema's patterns compile to more than %d instructions in all (the last at %s): write simpler patterns, or fewer", maxRegexTotal, at)
+		}
+		return nil
+	}
 	var walk func(v any, at string) error
 	walk = func(v any, at string) error {
 		switch x := v.(type) {
@@ -117,13 +131,15 @@ func schemaValuesOK(raw json.RawMessage) error {
 				return fmt.Errorf("schema has a number out of range at %s: write numbers within %d characters and an exponent within ±%d", at, maxNumberLen, maxExponent)
 			}
 		case map[string]any:
-			if p, ok := x["pattern"].(string); ok && !regexOK(p) {
-				return fmt.Errorf("schema's pattern at %s/pattern compiles to more than %d instructions (repetition counts multiply): write a simpler pattern", at, maxRegexSize)
+			if p, ok := x["pattern"].(string); ok {
+				if err := pattern(p, at+"/pattern"); err != nil {
+					return err
+				}
 			}
 			if pp, ok := x["patternProperties"].(map[string]any); ok {
 				for p := range pp {
-					if !regexOK(p) {
-						return fmt.Errorf("schema's pattern %.40q at %s/patternProperties compiles to more than %d instructions (repetition counts multiply): write a simpler pattern", p, at, maxRegexSize)
+					if err := pattern(p, at+"/patternProperties"); err != nil {
+						return err
 					}
 				}
 			}
@@ -151,6 +167,10 @@ func schemaValuesOK(raw json.RawMessage) error {
 // a third of a second. Real patterns are tens to hundreds.
 const maxRegexSize = 20000
 
+// maxRegexTotal bounds the instructions of all of a schema's patterns
+// together: each is compiled two or three times when the schema is.
+const maxRegexTotal = 100000
+
 // regexSize estimates (from above) the instructions of the program
 // regexp.Compile makes of s, stopping just past maxRegexSize; -1 when s
 // does not parse.
@@ -163,13 +183,13 @@ func regexSize(s string) int {
 }
 
 func progSize(re *syntax.Regexp) int {
-	n := 2
+	n := 1
 	for _, c := range re.Sub {
 		n = min(n+progSize(c), maxRegexSize+1)
 	}
 	switch re.Op {
 	case syntax.OpLiteral:
-		n += len(re.Rune)
+		n += max(len(re.Rune)-1, 0)
 	case syntax.OpRepeat:
 		k := re.Max
 		if k < 0 {

@@ -348,3 +348,19 @@ func TestAttackDeepContentIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	assert.NoError(t, v.Validate(m))
 }
+
+// Patterns each within the bound add up: 300 patterns of 6,000
+// instructions in one schema (50 KB) took 2.6 s to compile, for every
+// tool of an MCP server's listing. A schema's patterns share one bound.
+func TestAttackManyLargePatternsAreRefused(t *testing.T) {
+	props := make([]string, 300)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"p%d":{"type":"string","pattern":"^[a-z]{1,1000}[0-9]{1,1000}[A-Z]{1,1000}$"}`, i)
+	}
+	raw := json.RawMessage(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)
+	_, err := Compile(raw)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "patterns compile to more than 100000 instructions in all")
+	_, err = Compile(json.RawMessage(`{"type":"object","properties":{` + strings.Join(props[:10], ",") + `}}`))
+	assert.NoError(t, err)
+}
