@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -171,7 +172,7 @@ const maxRegexSize = 20000
 // together: each is compiled two or three times when the schema is.
 const maxRegexTotal = 100000
 
-// regexSize estimates (from above) the instructions of the program
+// regexSize estimates the instructions of the program
 // regexp.Compile makes of s, stopping just past maxRegexSize; -1 when s
 // does not parse.
 func regexSize(s string) int {
@@ -296,9 +297,16 @@ func shortPath(segs []string) string {
 		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1"))
 	}
 	p := pointerToPath(b.String())
-	const max = 200
-	if len(p) > max {
-		p = p[:max/2] + "..." + p[len(p)-max/2:]
+	const keep = 100 // bytes at each end
+	if len(p) > 2*keep {
+		i, j := keep, len(p)-keep
+		for i > 0 && !utf8.RuneStart(p[i]) {
+			i--
+		}
+		for j < len(p) && !utf8.RuneStart(p[j]) {
+			j++
+		}
+		p = p[:i] + "..." + p[j:]
 	}
 	return p
 }

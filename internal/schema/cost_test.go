@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -363,4 +364,13 @@ func TestAttackManyLargePatternsAreRefused(t *testing.T) {
 	assert.Contains(t, err.Error(), "patterns compile to more than 100000 instructions in all")
 	_, err = Compile(json.RawMessage(`{"type":"object","properties":{` + strings.Join(props[:10], ",") + `}}`))
 	assert.NoError(t, err)
+}
+
+// A long location is cut in the middle, on a character boundary.
+func TestShortPathKeepsValidText(t *testing.T) {
+	segs := []string{strings.Repeat("é", 80), "x", strings.Repeat("ü", 80)}
+	p := shortPath(segs)
+	assert.True(t, utf8.ValidString(p), p)
+	assert.Contains(t, p, "...")
+	assert.LessOrEqual(t, len(p), 210)
 }
