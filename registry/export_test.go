@@ -359,7 +359,8 @@ func TestStrictNullsMeanAbsent(t *testing.T) {
 	ex := executor.MustNew(reg)
 	_, err := ex.Execute(context.Background(), tool.Call{Name: "enums", Args: json.RawMessage(`{"color":"red","level":null,"sort":null,"priority":"high"}`)})
 	require.NoError(t, err)
-	assert.Equal(t, EnumArgs{Color: "red", Priority: "high"}, got)
+	// Absent: level is zero; sort gets its schema default (asc), as when left out.
+	assert.Equal(t, EnumArgs{Color: "red", Sort: "asc", Priority: "high"}, got)
 
 	_, err = ex.Execute(context.Background(), tool.Call{Name: "nested", Args: json.RawMessage(`{"place":{"name":"a","at":{"x":1,"y":2},"notes":null},"backup":null,"owner":{"x":0,"y":0}}`)})
 	require.NoError(t, err)

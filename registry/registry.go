@@ -34,19 +34,23 @@ type Entry struct {
 	// construction: see tool.OutputConformer).
 	input  *schema.Validator
 	output *schema.Validator
+	// defs are the input schema's property defaults, nil when it has none.
+	defs *defaults
 }
 
 // CheckArgs checks a call's arguments against the tool's compiled input
 // schema: a JSON object (empty means {}), optional nulls the schema does not
-// accept dropped (OpenAI's strict mode sends them for omitted fields), every
-// field valid. It returns the arguments to run with (re-encoded only when
-// nulls were dropped), or an error naming every failing field; a secret
-// field's value never appears in it.
+// accept dropped (OpenAI's strict mode sends them for omitted fields), the
+// schema's property defaults filled in where the arguments leave them out
+// (also inside the objects they hold), every field valid. It returns the
+// arguments to run with (re-encoded only when nulls were dropped or defaults
+// filled), or an error naming every failing field; a secret field's value
+// never appears in it.
 func (e *Entry) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	if e.input.AcceptsAnyObject() && schema.IsObject(args) {
+	if e.input.AcceptsAnyObject() && e.defs == nil && schema.IsObject(args) {
 		// Nothing to check inside, nothing to strip.
 		if err := schema.UniqueKeys(args); err != nil {
 			return nil, err
@@ -60,7 +64,8 @@ func (e *Entry) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
 	if err := schema.UniqueKeys(args); err != nil {
 		return nil, err
 	}
-	if e.input.StripNulls(m) {
+	stripped := e.input.StripNulls(m)
+	if e.defs != nil && len(e.defs.fill(m, "")) > 0 || stripped {
 		if args, err = json.Marshal(m); err != nil {
 			return nil, fmt.Errorf("re-encode arguments: %v", err)
 		}
@@ -201,7 +206,12 @@ func prepare(t tool.Tool) (*Entry, error) {
 		return nil, fmt.Errorf("tool %q: input schema: %w", spec.Name, err)
 	}
 	in = in.WithSecrets(spec.Secrets) // a secret's value never appears in an error
-	e := &Entry{Tool: t, Spec: spec, input: in}
+	e := &Entry{Tool: t, Spec: spec, input: in, defs: defaultsOf(spec.InputSchema)}
+	if e.defs != nil {
+		if err := e.defs.check(in); err != nil {
+			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
+		}
+	}
 	if len(spec.OutputSchema) == 0 {
 		// No output schema: structured output is not validated.
 	} else if oc, ok := t.(tool.OutputConformer); ok && oc.OutputConforms() {
