@@ -35,7 +35,7 @@ type Entry struct {
 	input  *schema.Validator
 	output *schema.Validator
 	// defs are the input schema's property defaults, nil when it has none.
-	defs *defaults
+	defs *schema.Defaults
 }
 
 // CheckArgs checks a call's arguments against the tool's compiled input
@@ -65,7 +65,7 @@ func (e *Entry) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
 		return nil, err
 	}
 	stripped := e.input.StripNulls(m)
-	if e.defs != nil && len(e.defs.fill(m, "")) > 0 || stripped {
+	if len(e.defs.Fill(m, "")) > 0 || stripped {
 		if args, err = json.Marshal(m); err != nil {
 			return nil, fmt.Errorf("re-encode arguments: %v", err)
 		}
@@ -206,11 +206,9 @@ func prepare(t tool.Tool) (*Entry, error) {
 		return nil, fmt.Errorf("tool %q: input schema: %w", spec.Name, err)
 	}
 	in = in.WithSecrets(spec.Secrets) // a secret's value never appears in an error
-	e := &Entry{Tool: t, Spec: spec, input: in, defs: defaultsOf(spec.InputSchema)}
-	if e.defs != nil {
-		if err := e.defs.check(in); err != nil {
-			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
-		}
+	e := &Entry{Tool: t, Spec: spec, input: in, defs: schema.DefaultsOf(spec.InputSchema)}
+	if err := e.defs.Check(in); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
 	}
 	if len(spec.OutputSchema) == 0 {
 		// No output schema: structured output is not validated.

@@ -31,7 +31,8 @@ import (
 // left out rather than failing the listing or the registration: a tool
 // whose execution.taskSupport is "required" (MCP 2025-11-25: it runs only
 // as a task, and this client does not implement tasks), a tool without a
-// name or a name over 1 KiB, a tool whose input or output schema does not compile or is larger
+// name or a name over 1 KiB, a tool whose input or output schema does not compile
+// (or states a default its own schema refuses) or is larger
 // than 1,000 objects and arrays or 256 KiB, or nested deeper than 64
 // (compiling such a schema takes seconds to minutes), or that makes more
 // than 10,000 subschemas with its $refs followed (definitions that refer
@@ -163,7 +164,10 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 		err = bounded(in)
 	}
 	if err == nil {
-		_, err = schema.Compile(in)
+		var v *schema.Validator
+		if v, err = schema.Compile(in); err == nil {
+			err = schema.DefaultsOf(in).Check(v) // the registry would refuse it
+		}
 	}
 	if err == nil {
 		err = expandedBounded(in)

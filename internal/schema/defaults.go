@@ -1,4 +1,4 @@
-package registry
+package schema
 
 import (
 	"bytes"
@@ -6,17 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/toolbelt-go/toolbelt/internal/schema"
 )
 
-// defaults are the values an object schema gives its properties
+// Defaults are the values an object schema gives its properties
 // ("default"), and the defaults of its object properties' own properties:
-// CheckArgs fills them in where the arguments leave them out, so a tool
-// runs with what the model was shown. A $ref'd subschema is not followed.
-type defaults struct {
+// registry.Entry.CheckArgs fills them in where the arguments leave them
+// out, so a tool runs with what the model was shown. A $ref'd subschema is
+// not followed.
+type Defaults struct {
 	values map[string]json.RawMessage
-	inner  map[string]*defaults
+	inner  map[string]*Defaults
 }
 
 // propSchema is the part of a schema defaultsOf reads.
@@ -25,8 +24,8 @@ type propSchema struct {
 	Properties map[string]propSchema `json:"properties"`
 }
 
-// defaultsOf reads the defaults of an object schema; nil when it has none.
-func defaultsOf(raw json.RawMessage) *defaults {
+// DefaultsOf reads the defaults of an object schema; nil when it has none.
+func DefaultsOf(raw json.RawMessage) *Defaults {
 	var s propSchema
 	if json.Unmarshal(raw, &s) != nil {
 		return nil
@@ -34,8 +33,8 @@ func defaultsOf(raw json.RawMessage) *defaults {
 	return s.defaults()
 }
 
-func (s *propSchema) defaults() *defaults {
-	var d defaults
+func (s *propSchema) defaults() *Defaults {
+	var d Defaults
 	for name, p := range s.Properties {
 		if p.Default != nil {
 			if d.values == nil {
@@ -45,7 +44,7 @@ func (s *propSchema) defaults() *defaults {
 		}
 		if in := p.defaults(); in != nil {
 			if d.inner == nil {
-				d.inner = map[string]*defaults{}
+				d.inner = map[string]*Defaults{}
 			}
 			d.inner[name] = in
 		}
@@ -56,13 +55,17 @@ func (s *propSchema) defaults() *defaults {
 	return &d
 }
 
-// fill sets in m the defaults it leaves out, then those of the objects it
-// holds, and returns the dotted paths it set (under prefix).
-func (d *defaults) fill(m map[string]any, prefix string) []string {
+// Fill sets in m the defaults it leaves out, then those of the objects it
+// holds, and returns the dotted paths it set (under prefix). Each call
+// decodes its own copies (numbers as json.Number, as Decode reads them).
+func (d *Defaults) Fill(m map[string]any, prefix string) []string {
+	if d == nil {
+		return nil
+	}
 	var set []string
 	for k, in := range d.inner {
 		if o, ok := m[k].(map[string]any); ok {
-			set = append(set, in.fill(o, prefix+k+".")...)
+			set = append(set, in.Fill(o, prefix+k+".")...)
 		}
 	}
 	for k, raw := range d.values {
@@ -70,7 +73,7 @@ func (d *defaults) fill(m map[string]any, prefix string) []string {
 			continue
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber() // as schema.Decode reads the model's numbers
+		dec.UseNumber() // as Decode reads the model's numbers
 		var v any
 		if dec.Decode(&v) == nil {
 			m[k] = v
@@ -80,12 +83,16 @@ func (d *defaults) fill(m map[string]any, prefix string) []string {
 	return set
 }
 
-// check reports a default that breaks its own schema: the arguments of a
-// call that leaves it out would fail at a field the model never sent.
-func (d *defaults) check(in *schema.Validator) error {
+// Check reports a default that breaks its own property's schema (in, the
+// compiled schema the defaults were read from): the arguments of a call
+// that leaves it out would fail at a field the model never sent.
+func (d *Defaults) Check(in *Validator) error {
+	if d == nil {
+		return nil
+	}
 	m := map[string]any{}
-	set := d.fill(m, "")
-	var fe *schema.FieldErrors
+	set := d.Fill(m, "")
+	var fe *FieldErrors
 	if !errors.As(in.Validate(m), &fe) {
 		return nil
 	}
