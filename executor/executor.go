@@ -61,7 +61,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval"
-	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/keylock"
 	"github.com/toolbelt-go/toolbelt/registry"
@@ -380,7 +379,7 @@ type outcome struct {
 func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
 	call, spec := &req.Call, req.Spec
 	if !e.approves {
-		if res := unapproved(req); res != nil {
+		if res := approval.Unasked(call, req.Tool, spec); res != nil {
 			return res
 		}
 	}
@@ -500,41 +499,6 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}
 	}
 	settle(res)
-	return res
-}
-
-// unapproved refuses, in an executor without an approval extension, a
-// call that needs a person's approval: its tool requires approval, or the
-// tool judges the command line this call runs dangerous (approval.Assessor:
-// the bash tool's classifier). Nobody would be asked, so it would run unasked. A
-// tool's fixed risk does not count: whoever registered a high-risk tool
-// without an approval extension chose that; a command line is the model's.
-func unapproved(req *extension.Request) *tool.Result {
-	call, spec := &req.Call, req.Spec
-	why, cause := "it needs a person's approval", "requires approval (tool.WithApproval, requires_approval)"
-	fix := "or drop the requirement"
-	if !spec.RequiresApproval {
-		a, ok := req.Tool.(approval.Assessor)
-		if !ok {
-			return nil
-		}
-		// Blocked is the tool's to refuse (the shell tools do, unless
-		// AllowBlocked); arguments it could not read as a command line
-		// (no commands, all read) fail in its Run as invalid arguments.
-		v := a.Assess(call.Args)
-		if v.Level != classify.Dangerous || len(v.Commands) == 0 && !v.Incomplete {
-			return nil
-		}
-		judged := v.Level.String()
-		if len(v.Reasons) > 0 {
-			judged += " (" + strings.Join(v.Reasons, "; ") + ")"
-		}
-		why = "this call is judged " + judged + " and needs a person's approval"
-		cause = "was called in a way judged " + judged
-		fix = "or, to run such calls unasked, approvalgate with approval.ModeAllowAll (which still refuses blocked ones)"
-	}
-	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: %s, and none could be obtained here; do not retry now: tell the user", call.Name, why))
-	res.Error.Err = fmt.Errorf("executor: tool %q %s, but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, %s", call.Name, cause, fix)
 	return res
 }
 

@@ -1,0 +1,47 @@
+package approval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Unasked returns the refusal (tool.CodeApprovalDenied) of a call that
+// needs a person's approval where nobody can be asked: an executor without
+// an approval extension calls it before running a backend. A call needs a
+// person when its tool requires approval (Spec.RequiresApproval), or when
+// the tool judges the command line the call runs dangerous (Assessor: the
+// bash tool's classifier). It returns nil when the call may run.
+//
+// A tool's fixed risk does not count: whoever registered a high-risk tool
+// without an approval extension chose that, while a command line is the
+// model's. Blocked is the tool's own to refuse (the shell tools do, unless
+// AllowBlocked), and arguments it cannot read as a command line (a verdict
+// with no commands that is not Incomplete) fail in its Run as invalid
+// arguments.
+func Unasked(call *tool.Call, t tool.Tool, spec *tool.Spec) *tool.Result {
+	why, cause := "it needs a person's approval", "requires approval (tool.WithApproval, requires_approval)"
+	fix := "or drop the requirement"
+	if !spec.RequiresApproval {
+		a, ok := t.(Assessor)
+		if !ok {
+			return nil
+		}
+		v := a.Assess(call.Args)
+		if v.Level != classify.Dangerous || len(v.Commands) == 0 && !v.Incomplete {
+			return nil
+		}
+		judged := v.Level.String()
+		if len(v.Reasons) > 0 {
+			judged += " (" + strings.Join(v.Reasons, "; ") + ")"
+		}
+		why = "this call is judged " + judged + " and needs a person's approval"
+		cause = "was called in a way judged " + judged
+		fix = "or, to run such calls unasked, approvalgate with approval.ModeAllowAll (which still refuses blocked ones)"
+	}
+	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: %s, and none could be obtained here; do not retry now: tell the user", call.Name, why))
+	res.Error.Err = fmt.Errorf("executor: tool %q %s, but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, %s", call.Name, cause, fix)
+	return res
+}
