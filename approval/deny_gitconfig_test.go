@@ -54,12 +54,7 @@ func TestDenyRuleHoldsForCommandsGitRunsFromItsSettings(t *testing.T) {
 	} {
 		assert.Equal(t, ActionAllow, judgeLine(p, line).Action, "%q", line)
 	}
-	git, err := exec.LookPath("git")
-	bash, err2 := exec.LookPath("bash")
-	touch, err3 := exec.LookPath("touch")
-	if err != nil || err2 != nil || err3 != nil {
-		t.Skip("git, bash or touch not installed: the lines are only judged")
-	}
+	git, bash, touch := realProgram(t, "git"), realProgram(t, "bash"), realProgram(t, "touch")
 	for _, line := range lines {
 		top := t.TempDir()
 		repo := filepath.Join(top, "repo")
@@ -116,12 +111,7 @@ func TestDenyRuleHoldsForCommandsInOptionValues(t *testing.T) {
 	} {
 		assert.Equal(t, ActionAllow, judgeLine(p, line).Action, "%q", line)
 	}
-	git, err := exec.LookPath("git")
-	bash, err2 := exec.LookPath("bash")
-	touch, err3 := exec.LookPath("touch")
-	if err != nil || err2 != nil || err3 != nil {
-		t.Skip("git, bash or touch not installed: the lines are only judged")
-	}
+	git, bash, touch := realProgram(t, "git"), realProgram(t, "bash"), realProgram(t, "touch")
 	for _, line := range ran {
 		repo := t.TempDir()
 		env := []string{"PATH=" + filepath.Dir(git) + ":" + filepath.Dir(touch) + ":" + filepath.Dir(bash), "HOME=" + repo,
@@ -136,4 +126,20 @@ func TestDenyRuleHoldsForCommandsInOptionValues(t *testing.T) {
 		_, err := os.Stat(filepath.Join(repo, "pwned"))
 		assert.NoError(t, err, "%q did not run touch pwned", line)
 	}
+}
+
+// realProgram returns the path of a program the attack tests run for real,
+// or skips the test when it is not installed (its lines were judged
+// already); under CI=true a missing program fails the run (.ci/run
+// installs them).
+func realProgram(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is required under CI: %v", name, err)
+		}
+		t.Skipf("%s is not installed: the lines are only judged", name)
+	}
+	return p
 }
