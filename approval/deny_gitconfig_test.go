@@ -54,23 +54,7 @@ func TestDenyRuleHoldsForCommandsGitRunsFromItsSettings(t *testing.T) {
 	} {
 		assert.Equal(t, ActionAllow, judgeLine(p, line).Action, "%q", line)
 	}
-	git, bash, touch := realProgram(t, "git"), realProgram(t, "bash"), realProgram(t, "touch")
-	for _, line := range lines {
-		top := t.TempDir()
-		repo := filepath.Join(top, "repo")
-		require.NoError(t, os.Mkdir(repo, 0o755))
-		env := []string{"PATH=" + filepath.Dir(git) + ":" + filepath.Dir(touch) + ":" + filepath.Dir(bash), "HOME=" + top,
-			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x", "GIT_CONFIG_NOSYSTEM=1"}
-		run := func(line string) {
-			cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
-			cmd.Dir, cmd.Env = repo, env
-			_, _ = cmd.CombinedOutput()
-		}
-		run("git init -q . && echo a > f && git add f && git commit -qm f && echo b >> f")
-		run(line)
-		_, err := os.Stat(filepath.Join(repo, "pwned"))
-		assert.NoError(t, err, "%q did not run touch pwned", line)
-	}
+	gitRunsTouch(t, "git init -q . && echo a > f && git add f && git commit -qm f && echo b >> f", lines)
 }
 
 // Some options run their value as a command (git rebase -x, git
@@ -111,21 +95,7 @@ func TestDenyRuleHoldsForCommandsInOptionValues(t *testing.T) {
 	} {
 		assert.Equal(t, ActionAllow, judgeLine(p, line).Action, "%q", line)
 	}
-	git, bash, touch := realProgram(t, "git"), realProgram(t, "bash"), realProgram(t, "touch")
-	for _, line := range ran {
-		repo := t.TempDir()
-		env := []string{"PATH=" + filepath.Dir(git) + ":" + filepath.Dir(touch) + ":" + filepath.Dir(bash), "HOME=" + repo,
-			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x", "GIT_CONFIG_NOSYSTEM=1"}
-		run := func(line string) {
-			cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
-			cmd.Dir, cmd.Env = repo, env
-			_, _ = cmd.CombinedOutput()
-		}
-		run("git init -q . && echo a > f && git add f && git commit -qm f && echo aa > f && git commit -qam g")
-		run(line)
-		_, err := os.Stat(filepath.Join(repo, "pwned"))
-		assert.NoError(t, err, "%q did not run touch pwned", line)
-	}
+	gitRunsTouch(t, "git init -q . && echo a > f && git add f && git commit -qm f && echo aa > f && git commit -qam g", ran)
 }
 
 // realProgram returns the path of a program the attack tests run for real,
@@ -142,4 +112,28 @@ func realProgram(t *testing.T, name string) string {
 		t.Skipf("%s is not installed: the lines are only judged", name)
 	}
 	return p
+}
+
+// gitRunsTouch runs each line with a real bash and git in a fresh
+// repository that setup made, and checks that it made the file pwned: the
+// lines the rules refuse really run a command.
+func gitRunsTouch(t *testing.T, setup string, lines []string) {
+	t.Helper()
+	git, bash, touch := realProgram(t, "git"), realProgram(t, "bash"), realProgram(t, "touch")
+	for _, line := range lines {
+		top := t.TempDir()
+		repo := filepath.Join(top, "repo")
+		require.NoError(t, os.Mkdir(repo, 0o755))
+		env := []string{"PATH=" + filepath.Dir(git) + ":" + filepath.Dir(touch) + ":" + filepath.Dir(bash), "HOME=" + top,
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x", "GIT_CONFIG_NOSYSTEM=1"}
+		run := func(line string) {
+			cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
+			cmd.Dir, cmd.Env = repo, env
+			_, _ = cmd.CombinedOutput()
+		}
+		run(setup)
+		run(line)
+		_, err := os.Stat(filepath.Join(repo, "pwned"))
+		assert.NoError(t, err, "%q did not run touch pwned", line)
+	}
 }
