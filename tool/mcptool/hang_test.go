@@ -26,6 +26,7 @@ func TestAttackHangingRedialBlocksNeitherOtherCallsNorClose(t *testing.T) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	var mode atomic.Int32 // 0 serve, 1 fail, 2 hang
 	release := make(chan struct{})
+	arrived := make(chan struct{}, 1) // a request reached the hanging server
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch mode.Load() {
 		case 1:
@@ -35,6 +36,10 @@ func TestAttackHangingRedialBlocksNeitherOtherCallsNorClose(t *testing.T) {
 			}
 			return
 		case 2:
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
 			select {
 			case <-release:
 			case <-r.Context().Done():
@@ -62,7 +67,11 @@ func TestAttackHangingRedialBlocksNeitherOtherCallsNorClose(t *testing.T) {
 	mode.Store(2)
 	hung := make(chan error, 1)
 	go func() { hung <- call(context.Background()) }() // dials; initialize never answered
-	time.Sleep(200 * time.Millisecond)
+	select {
+	case <-arrived: // the dial holds the client now
+	case <-time.After(5 * time.Second):
+		t.Fatal("the redial never reached the server")
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
