@@ -186,7 +186,9 @@ func TestBrowserAClickDoesNotLandOnACardThatMovedIntoPlace(t *testing.T) {
 	doneB := f.startCall(t, `{"path":"docs/b.md","content":"harmless"}`)
 	f.waitPending(t, 2)
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.card:nth-child(2) button.approve`))))
-	time.Sleep(1100 * time.Millisecond) // both cards have settled
+	// Both cards have settled: their deciding buttons are enabled again.
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`.card:nth-child(1) button.approve`)),
+		chromedp.WaitEnabled(chromedp.CSS(`.card:nth-child(2) button.approve`))))
 	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.card').dataset.id`))
 	require.NoError(t, err)
 	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('.card button.approve').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`))
@@ -201,8 +203,8 @@ func TestBrowserAClickDoesNotLandOnACardThatMovedIntoPlace(t *testing.T) {
 	pending := f.waitPending(t, 1)
 	assert.NotEqual(t, first, pending[0].ID)
 
-	// Once it has stayed put, the same click decides it.
-	time.Sleep(1100 * time.Millisecond)
+	// Once it has stayed put (its buttons enabled again), the same click decides it.
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`.card button.approve`))))
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
 	for _, done := range []<-chan *tool.Result{doneA, doneB} {
 		select {
@@ -252,7 +254,7 @@ func TestBrowserACardThatJustAppearedCannotBeClicked(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
 	time.Sleep(300 * time.Millisecond)
 	assert.Equal(t, id, f.waitPending(t, 1)[0].ID, "not approved")
-	time.Sleep(time.Second)
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`.card button.approve`))))
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
 	select {
 	case res := <-done:
