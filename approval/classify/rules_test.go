@@ -238,3 +238,14 @@ commands:
 	v := c.Classify("mnt -o ro,helper=x")
 	assert.Contains(t, v.Reasons, "mnt -o helper: runs a helper program")
 }
+
+// A reason says what the command does once: mix format's said "mix format
+// mix format: changes state".
+func TestMixFormatReason(t *testing.T) {
+	for _, line := range []string{"mix format", "mix format --check-formatted"} {
+		v := Classify(line)
+		if v.Level != Warning || len(v.Reasons) != 1 || v.Reasons[0] != "mix format rewrites source files" {
+			t.Errorf("%q: %s %q", line, v.Level, v.Reasons)
+		}
+	}
+}
