@@ -317,13 +317,13 @@ func readLine(line string) lineCommands {
 	return l
 }
 
-// runsValues reports whether the classifier judged a command dangerous
-// because it runs a program its arguments give (git rebase -x, git
-// bisect run, ssh -o ProxyCommand=, rsync -e): its reason says so.
+// runsValues reports whether a command may run a program its arguments or
+// option values give (git rebase -x, git bisect run, ssh -o
+// ProxyCommand=, rsync -e): every command the classifier judges dangerous
+// or worse is taken to, whatever its reasons say, which only makes a deny
+// or ask rule hold more often.
 func runsValues(cmd classify.Command) bool {
-	return cmd.Level >= classify.Dangerous && slices.ContainsFunc(cmd.Reasons, func(r string) bool {
-		return strings.Contains(r, " run")
-	})
+	return cmd.Level >= classify.Dangerous
 }
 
 // optionValues returns a command's arguments, and after each one the
