@@ -24,8 +24,8 @@ import (
 func Unasked(call *tool.Call, t tool.Tool, spec *tool.Spec) *tool.Result {
 	why, cause := "it needs a person's approval", "requires approval (tool.WithApproval, requires_approval)"
 	fix := "or drop the requirement"
-	if !spec.RequiresApproval {
-		a, ok := t.(Assessor)
+	if spec == nil || !spec.RequiresApproval {
+		a, ok := AssessorOf(t)
 		if !ok {
 			return nil
 		}
@@ -44,4 +44,24 @@ func Unasked(call *tool.Call, t tool.Tool, spec *tool.Spec) *tool.Result {
 	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: %s, and none could be obtained here; do not retry now: tell the user", call.Name, why))
 	res.Error.Err = fmt.Errorf("executor: tool %q %s, but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, %s", call.Name, cause, fix)
 	return res
+}
+
+// AssessorOf returns t's Assessor, looking through wrappers that expose the
+// tool they run (an Unwrap() tool.Tool method, as the loader's go-type
+// definitions do): a wrapper must not hide the judgement of the command
+// lines its tool runs. It gives up after 16 wrappers, and on a nil tool.
+func AssessorOf(t tool.Tool) (Assessor, bool) {
+	for range 16 {
+		if a, ok := t.(Assessor); ok {
+			return a, true
+		}
+		u, ok := t.(interface{ Unwrap() tool.Tool })
+		if !ok {
+			return nil, false
+		}
+		if t = u.Unwrap(); t == nil {
+			return nil, false
+		}
+	}
+	return nil, false
 }
