@@ -3,6 +3,9 @@ package registry_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,4 +63,45 @@ func TestCheckArgsFillsDefaultsOfAnOpenSchema(t *testing.T) {
 	out, err := e.CheckArgs(json.RawMessage(`{"x":1}`))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"x":1,"mode":"fast"}`, string(out))
+}
+
+// Attack: a schema (a hostile MCP server's) whose default is a megabyte was
+// registered, and the megabyte was decoded into every call's arguments that
+// left it out, past the executor's argument limit, which is checked before
+// defaults are filled. Defaults are bounded at registration.
+func TestRegisterRefusesHugeDefaults(t *testing.T) {
+	big, err := json.Marshal(strings.Repeat("x", 1<<20))
+	require.NoError(t, err)
+	in := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","default":` + string(big) + `}}}`)
+	reg := registry.New()
+	err = reg.Register(tool.New("t", "d", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil }, tool.WithInputSchema(in)))
+	require.Error(t, err, "a 1 MB default was registered")
+	assert.ErrorContains(t, err, "defaults")
+}
+
+// CheckArgs on one entry from many goroutines: each call gets its own copy
+// of the defaults, and a call's change to its arguments is not seen by the
+// next.
+func TestCheckArgsDefaultsConcurrent(t *testing.T) {
+	in := json.RawMessage(`{"type":"object","properties":{"o":{"type":"object","default":{"k":[1,2]},"properties":{"n":{"type":"integer","default":3}}}}}`)
+	reg := registry.New()
+	require.NoError(t, reg.Register(tool.New("t", "d", func(context.Context, tool.Call) (*tool.Result, error) { return &tool.Result{}, nil }, tool.WithInputSchema(in))))
+	e, ok := reg.Lookup("t")
+	require.True(t, ok)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				out, err := e.CheckArgs(json.RawMessage(`{"o":{"m":` + strconv.Itoa(i) + `}}`))
+				assert.NoError(t, err)
+				assert.JSONEq(t, `{"o":{"m":`+strconv.Itoa(i)+`,"n":3}}`, string(out))
+				out, err = e.CheckArgs(nil)
+				assert.NoError(t, err)
+				assert.JSONEq(t, `{"o":{"k":[1,2]}}`, string(out))
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -83,12 +83,36 @@ func (d *Defaults) Fill(m map[string]any, prefix string) []string {
 	return set
 }
 
-// Check reports a default that breaks its own property's schema (in, the
-// compiled schema the defaults were read from): the arguments of a call
-// that leaves it out would fail at a field the model never sent.
+// MaxDefaultBytes bounds the encoded size of a schema's defaults, all
+// together: they are decoded into the arguments of every call that leaves
+// them out, after the executor's argument limit was checked.
+const MaxDefaultBytes = 64 << 10
+
+// size is the encoded size of the defaults, nested ones included.
+func (d *Defaults) size() int {
+	if d == nil {
+		return 0
+	}
+	n := 0
+	for _, raw := range d.values {
+		n += len(raw)
+	}
+	for _, in := range d.inner {
+		n += in.size()
+	}
+	return n
+}
+
+// Check reports defaults over MaxDefaultBytes, and a default that breaks
+// its own property's schema (in, the compiled schema the defaults were
+// read from): the arguments of a call that leaves it out would fail at a
+// field the model never sent.
 func (d *Defaults) Check(in *Validator) error {
 	if d == nil {
 		return nil
+	}
+	if n := d.size(); n > MaxDefaultBytes {
+		return fmt.Errorf("input schema: its defaults are %d bytes, over the %d-byte limit (they are copied into every call that leaves them out): shorten them, or drop the large ones", n, MaxDefaultBytes)
 	}
 	m := map[string]any{}
 	set := d.Fill(m, "")
