@@ -11,8 +11,9 @@ import (
 // Defaults are the values an object schema gives its properties
 // ("default"), and the defaults of its object properties' own properties:
 // registry.Entry.CheckArgs fills them in where the arguments leave them
-// out, so a tool runs with what the model was shown. A $ref'd subschema is
-// not followed.
+// out, so a tool runs with what the model was shown. Only "properties" are
+// read: a $ref'd subschema, allOf/anyOf/oneOf branches, and array items
+// are not followed, so their defaults are not filled.
 type Defaults struct {
 	values map[string]json.RawMessage
 	inner  map[string]*Defaults
