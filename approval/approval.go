@@ -276,11 +276,12 @@ func (d Decision) Check() error {
 }
 
 // LevelOf returns the danger level of a call to t with args, and why: the
-// tool's own verdict when it implements Assessor, otherwise one derived from
-// its spec (low risk → safe, medium or unset → warning, high → dangerous; a
-// destructive, not read-only tool is at least dangerous).
+// tool's own verdict when it implements Assessor (or a tool it wraps does:
+// AssessorOf), otherwise one derived from its spec (low risk → safe,
+// medium or unset → warning, high → dangerous; a destructive, not
+// read-only tool is at least dangerous).
 func LevelOf(t tool.Tool, spec *tool.Spec, args json.RawMessage) (classify.Level, []string) {
-	if a, ok := t.(Assessor); ok {
+	if a, ok := AssessorOf(t); ok {
 		v := a.Assess(args)
 		return v.Level, v.Reasons
 	}

@@ -378,11 +378,6 @@ type outcome struct {
 // runs the backend under the deadline, and validates the output.
 func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
 	call, spec := &req.Call, req.Spec
-	if !e.approves {
-		if res := approval.Unasked(call, req.Tool, spec); res != nil {
-			return res
-		}
-	}
 	cs, _ := ctx.Value(stateKey{}).(*callState)
 	if cs == nil {
 		// A handler chain run outside Execute (extension tests): no
@@ -404,6 +399,12 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		// The resources they touch may be different ones.
 		if ferr := e.relock(cs, req); ferr != nil {
 			return tool.Failure(call, ferr)
+		}
+	}
+	// Judged on the arguments that run: rewritten, validated, defaults filled.
+	if !e.approves {
+		if res := approval.Unasked(call, req.Tool, spec); res != nil {
+			return res
 		}
 	}
 	if tk := cs.tk.Load(); tk != nil {

@@ -1046,6 +1046,10 @@ type goTool struct {
 
 func (g *goTool) Spec() tool.Spec { return g.spec }
 
+// Unwrap returns the Go implementation, so that what looks at a tool's
+// judgement of its calls (approval.AssessorOf) sees the implementation's.
+func (g *goTool) Unwrap() tool.Tool { return g.Tool }
+
 func (g *goTool) Check() error {
 	if c, ok := g.Tool.(tool.Checker); ok {
 		return c.Check()
