@@ -319,18 +319,12 @@ func pathSubjectOf(ws *sandbox.Workspace, p string) pathSubject {
 }
 
 // schemaDefault returns the string default the input schema states for
-// the argument field.
+// the argument field (read as registry.Entry.CheckArgs fills it in).
 func schemaDefault(inputSchema json.RawMessage, field string) (string, bool) {
-	var s struct {
-		Properties map[string]struct {
-			Default json.RawMessage `json:"default"`
-		} `json:"properties"`
-	}
-	var d string
-	if json.Unmarshal(inputSchema, &s) != nil || json.Unmarshal(s.Properties[field].Default, &d) != nil || d == "" {
-		return "", false
-	}
-	return d, true
+	m := map[string]any{}
+	schema.DefaultsOf(inputSchema).Fill(m, "")
+	d, ok := m[field].(string)
+	return d, ok && d != ""
 }
 
 // canonicalURL returns the form of a URL subject rules match: where the
