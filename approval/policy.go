@@ -112,7 +112,8 @@ type Evaluation struct {
 	Action Action
 	// Reason says why, in a sentence fit for a model or a log.
 	Reason string
-	// Rule is the rule that decided ("deny shell(rm *)"), if one did.
+	// Rule is the rule that decided ("deny shell(rm *)"), if one did, or
+	// the setting ("deny_dangerous").
 	Rule string
 }
 
@@ -124,13 +125,14 @@ type Evaluation struct {
 //
 //  1. mode deny_all: refuse;
 //  2. deny rules: refuse;
-//  3. level blocked (or out of range): refuse, in every mode;
+//  3. level blocked (or out of range): refuse, in every mode; level
+//     dangerous, with DenyDangerous: refuse, in every mode;
 //  4. ask rules, then the always-ask tool list: ask;
 //  5. the spec's RequiresApproval: ask;
 //  6. Request.Required (the operating mode demands approval): ask;
 //  7. allow rules, then the always-approve tool list: allow;
 //  8. the mode: allow_all allows, always_ask asks, auto allows safe calls
-//     and asks about the rest.
+//     (and warning ones, with ApproveWarnings) and asks about the rest.
 //
 // A rule is a tool name, optionally with a pattern in parentheses:
 // "read_file" matches every call to read_file, "shell(git status*)" the
@@ -250,13 +252,15 @@ type Evaluation struct {
 // script, or a git alias or config on disk written by an earlier call), or
 // other spellings of a subcommand (git send-pack for git push).
 type Policy struct {
-	mode      Mode
-	deny      []rule
-	ask       []rule
-	allow     []rule
-	names     map[string]struct{} // exact tool names that some rule names
-	wildNames bool                // some rule's tool name has a wildcard
-	ws        *sandbox.Workspace  // ResolvePathsIn
+	mode       Mode
+	denyDanger bool // DenyDangerous
+	warnOK     bool // ApproveWarnings
+	deny       []rule
+	ask        []rule
+	allow      []rule
+	names      map[string]struct{} // exact tool names that some rule names
+	wildNames  bool                // some rule's tool name has a wildcard
+	ws         *sandbox.Workspace  // ResolvePathsIn
 }
 
 type rule struct {
@@ -293,6 +297,8 @@ type policyConfig struct {
 	alwaysApprove    []string
 	alwaysAsk        []string
 	ws               *sandbox.Workspace
+	denyDanger       bool
+	warnOK           bool
 }
 
 // ResolvePathsIn resolves path subjects in ws (sandbox.Workspace.Resolve)
@@ -329,7 +335,35 @@ func AlwaysAsk(tools ...string) PolicyOption {
 	return func(c *policyConfig) { c.alwaysAsk = append(c.alwaysAsk, tools...) }
 }
 
-// PolicyConfig is a Policy as data, for configuration files.
+// DenyDangerous refuses every call assessed dangerous (Request.Level),
+// whatever the mode and whatever an allow rule or the always-approve list
+// says: AlwaysApprove("bash") with DenyDangerous approves bash, except what
+// is dangerous (rm -rf build). It is for agents that run with nobody to
+// ask, where a dangerous call would otherwise wait for a person. Deny rules
+// still refuse first, with their own reason; blocked calls are refused
+// anyway. The level of a tool without an Assessor comes from its spec (see
+// LevelOf): every call of a high-risk or destructive tool is refused. In
+// configuration: deny_dangerous: true.
+func DenyDangerous() PolicyOption {
+	return func(c *policyConfig) { c.denyDanger = true }
+}
+
+// ApproveWarnings makes mode auto approve calls assessed warning as well as
+// safe ones, and ask only about dangerous ones; ask rules, the spec's
+// RequiresApproval and the operating mode still ask. Note that a tool with
+// no risk set is assessed warning (see LevelOf), so its calls run unasked
+// too. It does nothing in allow_all (which approves them anyway) or
+// deny_all, and NewPolicy refuses it with always_ask, which asks about
+// every call. In configuration: prompt_on_warning: false.
+func ApproveWarnings() PolicyOption {
+	return func(c *policyConfig) { c.warnOK = true }
+}
+
+// PolicyConfig is a Policy as data, for configuration files: decode it
+// with encoding/json or a YAML library, then call Policy.
+//
+// The seed's auto_approve_safe has no field: auto_approve_safe: false is
+// mode always_ask, and true is what auto and allow_all do.
 type PolicyConfig struct {
 	Mode          Mode     `json:"mode" yaml:"mode"`
 	AlwaysApprove []string `json:"always_approve,omitempty" yaml:"always_approve,omitempty"`
@@ -337,12 +371,24 @@ type PolicyConfig struct {
 	Deny          []string `json:"deny,omitempty" yaml:"deny,omitempty"`
 	Ask           []string `json:"ask,omitempty" yaml:"ask,omitempty"`
 	Allow         []string `json:"allow,omitempty" yaml:"allow,omitempty"`
+	// DenyDangerous refuses calls assessed dangerous (see DenyDangerous).
+	DenyDangerous bool `json:"deny_dangerous,omitempty" yaml:"deny_dangerous,omitempty"`
+	// PromptOnWarning false makes mode auto approve calls assessed warning
+	// (see ApproveWarnings). Left out (nil), it is true: auto asks.
+	PromptOnWarning *bool `json:"prompt_on_warning,omitempty" yaml:"prompt_on_warning,omitempty"`
 }
 
 // Policy compiles c.
 func (c PolicyConfig) Policy() (*Policy, error) {
-	return NewPolicy(c.Mode, DenyRules(c.Deny...), AskRules(c.Ask...), AllowRules(c.Allow...),
-		AlwaysApprove(c.AlwaysApprove...), AlwaysAsk(c.AlwaysAsk...))
+	opts := []PolicyOption{DenyRules(c.Deny...), AskRules(c.Ask...), AllowRules(c.Allow...),
+		AlwaysApprove(c.AlwaysApprove...), AlwaysAsk(c.AlwaysAsk...)}
+	if c.DenyDangerous {
+		opts = append(opts, DenyDangerous())
+	}
+	if c.PromptOnWarning != nil && !*c.PromptOnWarning {
+		opts = append(opts, ApproveWarnings())
+	}
+	return NewPolicy(c.Mode, opts...)
 }
 
 // DefaultPolicy returns the auto policy with no rules.
@@ -362,8 +408,11 @@ func NewPolicy(mode Mode, opts ...PolicyOption) (*Policy, error) {
 			o(&c)
 		}
 	}
-	p := &Policy{mode: mode, names: map[string]struct{}{}, ws: c.ws}
+	p := &Policy{mode: mode, names: map[string]struct{}{}, ws: c.ws, denyDanger: c.denyDanger, warnOK: c.warnOK}
 	var errs []error
+	if c.warnOK && mode == ModeAlwaysAsk {
+		errs = append(errs, errors.New("approval: ApproveWarnings (prompt_on_warning: false) contradicts mode always_ask, which asks about every call: use mode auto to approve safe and warning calls, or leave the setting out"))
+	}
 	add := func(list string, src []string, dst *[]rule, namesOnly bool) {
 		for i, s := range src {
 			r, err := parseRule(list, s, namesOnly)
@@ -800,6 +849,14 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 		}
 		return Evaluation{Action: ActionRefuse, Reason: why + "; blocked calls never run"}
 	}
+	if p.denyDanger && req.Level == classify.Dangerous {
+		why := "the call is assessed dangerous"
+		if len(req.Reasons) > 0 {
+			why += ": " + strings.Join(req.Reasons, "; ")
+		}
+		return Evaluation{Action: ActionRefuse, Rule: "deny_dangerous",
+			Reason: why + "; this approval policy refuses dangerous calls (deny_dangerous), whatever its mode and allow rules say: do this another way, or ask the user to run it"}
+	}
 	if rulesApply {
 		if r := firstMatch(p.ask, t, req, &sub); r != nil {
 			return Evaluation{Action: ActionAsk, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q asks about this call", r.text) + sub.unreadNote()}
@@ -824,6 +881,13 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 	}
 	if req.Level == classify.Safe {
 		return Evaluation{Action: ActionAllow, Reason: "the call is assessed safe"}
+	}
+	if p.warnOK && req.Level == classify.Warning {
+		why := "the call is assessed warning"
+		if len(req.Reasons) > 0 {
+			why += ": " + strings.Join(req.Reasons, "; ")
+		}
+		return Evaluation{Action: ActionAllow, Reason: why + "; this approval policy approves warning calls (prompt_on_warning: false)"}
 	}
 	why := "the call is assessed " + req.Level.String()
 	if len(req.Reasons) > 0 {
