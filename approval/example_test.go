@@ -77,3 +77,28 @@ func ExampleQueue_Next() {
 	// reviewing: write_file {"path":"notes.md"}
 	// approve by alice <nil>
 }
+
+// An agent that runs with nobody to ask: bash is approved, except what the
+// classifier calls dangerous, which is refused rather than left waiting for
+// a person. In a configuration file: always_approve: [bash] and
+// deny_dangerous: true.
+func ExampleDenyDangerous() {
+	policy := approval.MustPolicy(approval.ModeAuto,
+		approval.AlwaysApprove("bash"),
+		approval.DenyDangerous(),
+	)
+	for _, command := range []string{"git status", "npm install", "rm -rf build"} {
+		v := classify.Classify(command)
+		req := approval.Request{
+			Call:  tool.Call{ID: "c1", Name: "bash", Args: json.RawMessage(fmt.Sprintf(`{"command":%q}`, command))},
+			Spec:  tool.Spec{Name: "bash"},
+			Level: v.Level, Reasons: v.Reasons,
+		}
+		ev := policy.Evaluate(nil, &req)
+		fmt.Printf("%-12s %-9s => %s (%s)\n", command, v.Level, ev.Action, ev.Rule)
+	}
+	// Output:
+	// git status   safe      => allow (always-approve bash)
+	// npm install  warning   => allow (always-approve bash)
+	// rm -rf build dangerous => refuse (deny_dangerous)
+}
