@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
@@ -85,6 +87,8 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		if !bytes.Equal(c.Args, intentArgs) {
 			t.setArgs(&out, c.Args, secrets)
 		}
+		out.Result = t.result(res)
+		out.redact, out.secrets, out.echoes = true, secrets, []json.RawMessage{c.Args, intentArgs}
 		end := time.Now()
 		out.Time = end
 		out.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
@@ -131,6 +135,48 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	if err := t.Write(rec); err != nil {
 		t.onError(fmt.Errorf("audit trail unavailable: %w", err))
 	}
+}
+
+// result keeps what res returned, up to the trail's cap: the structured
+// output whole or not at all, then the text blocks, cut on a rune
+// boundary.
+func (t *Trail) result(res *tool.Result) *Result {
+	r := &Result{Bytes: len(res.Output)}
+	for _, c := range res.Content {
+		r.Bytes += len(c.Text) + len(c.Data)
+	}
+	budget := t.resultBytes
+	if len(res.Output) > 0 {
+		if len(res.Output) <= budget {
+			r.Output = res.Output // Write copies what it keeps past its return
+			budget -= len(res.Output)
+		} else {
+			r.Truncated = true
+		}
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if c.Type != tool.ContentText || c.Text == "" {
+			continue
+		}
+		if text.Len() > 0 {
+			text.WriteByte('\n')
+		}
+		// One byte past the budget says there was more.
+		text.WriteString(c.Text[:min(len(c.Text), max(0, budget+1-text.Len()))])
+		if text.Len() > budget {
+			break
+		}
+	}
+	r.Text = text.String()
+	if len(r.Text) > budget {
+		cut := budget
+		for cut > 0 && !utf8.RuneStart(r.Text[cut]) {
+			cut--
+		}
+		r.Text, r.Truncated = r.Text[:cut], true
+	}
+	return r
 }
 
 // setArgs puts a call's arguments on rec, to be redacted when rec is

@@ -4,12 +4,14 @@
 //
 // Records say who asked (principal, tenant, agent, session), what (tool,
 // redacted arguments), what was decided (the approval decision when the
-// result's metadata carries one) and what happened (status, error code and
-// message, duration, attempts). Arguments are redacted with the project's
-// one redaction rule (internal/redact): the tool's Spec.Secrets, names that
-// look secret, and secrets inside strings. Error messages get the same rule,
-// and the call's secret argument values are masked wherever the tool echoed
-// them ("pin 1234 rejected").
+// result's metadata carries one), what happened (status, error code and
+// message, duration, attempts) and what the tool returned (Result: its
+// structured output and text, the first 4 KiB by default, see WithResults).
+// Arguments are redacted with the project's one redaction rule
+// (internal/redact): the tool's Spec.Secrets, names that look secret, and
+// secrets inside strings. Structured output gets the same rule; error
+// messages and result text get it too, and the call's secret argument
+// values are masked wherever the tool echoed them ("pin 1234 rejected").
 //
 // # Chain
 //
@@ -157,6 +159,9 @@ type Record struct {
 	// DurationMS is the time from the intent to the outcome.
 	DurationMS float64 `json:"duration_ms,omitempty"`
 	Attempts   int     `json:"attempts,omitempty"`
+	// Result is what the call returned, on outcomes: kept up to the
+	// trail's cap (WithResults), redacted when the record is encoded.
+	Result *Result `json:"result,omitempty"`
 
 	Prev string `json:"prev"`
 	Hash string `json:"hash,omitempty"`
@@ -166,7 +171,32 @@ type Record struct {
 	// that work to the syncer with WithSyncInterval.
 	redact  bool
 	secrets []string
+	echoes  []json.RawMessage // the call's arguments, whose secret values the result's text may echo
 }
+
+// Result is a call's result as an outcome record keeps it: what the model
+// was given, up to the trail's cap (WithResults).
+//
+// Output is the structured output, redacted by the rule that redacts
+// arguments (names that look secret, secrets inside strings); it cannot be
+// cut and stay JSON, so an output over the cap is left out. Text is the
+// result's text blocks joined by newlines, with the call's secret argument
+// values masked wherever the tool echoed them, cut to what the cap leaves
+// after Output. Images and other data blocks are counted in Bytes, never
+// kept.
+type Result struct {
+	Output json.RawMessage `json:"output,omitempty"`
+	Text   string          `json:"text,omitempty"`
+	// Bytes is the size of the whole result: structured output, and every
+	// content block's text and data.
+	Bytes int `json:"bytes"`
+	// Truncated says Output was left out or Text was cut.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// DefaultResultBytes is how much of each call's result an outcome record
+// keeps unless WithResults says otherwise.
+const DefaultResultBytes = 4096
 
 // Writer is where a Trail writes: an *os.File, or anything that can write
 // and make its writes durable. Tests use a Writer that fails to simulate a
@@ -215,8 +245,9 @@ type Trail struct {
 	mac     hash.Hash // HMAC-SHA256 under key, or SHA-256
 	sumBuf  []byte
 
-	failOpen bool
-	onError  func(error)
+	failOpen    bool
+	onError     func(error)
+	resultBytes int // WithResults
 }
 
 // Option configures a Trail, or (WithKey, WithKeyFile, AgainstCheckpoint)
@@ -312,6 +343,19 @@ func WithErrorHandler(fn func(error)) Option {
 	}
 }
 
+// WithResults sets how many bytes of each call's result its outcome record
+// keeps (default DefaultResultBytes): the structured output, then the text,
+// as Result says. With 0, a record keeps only the result's size. Results
+// are what the tools returned to the model; records keep them so that a
+// trail answers what an agent saw, not only what it asked for.
+func WithResults(maxBytes int) Option {
+	return func(c *config) {
+		if c.t != nil {
+			c.t.resultBytes = max(0, maxBytes)
+		}
+	}
+}
+
 // WithHead continues a chain written elsewhere: the next record gets seq+1
 // and prev hash, and Durable starts at seq. Use it with New when w appends
 // to an existing trail.
@@ -324,7 +368,7 @@ func WithHead(seq uint64, hash string) Option {
 }
 
 func newTrail(w Writer, opts []Option) (*Trail, error) {
-	t := &Trail{w: w, head: Genesis}
+	t := &Trail{w: w, head: Genesis, resultBytes: DefaultResultBytes}
 	t.onError = func(err error) { zap.L().Error("audit trail error", zap.Error(err)) }
 	c := &config{t: t}
 	for _, o := range opts {
@@ -457,6 +501,9 @@ func (t *Trail) Head() (seq uint64, hash string) {
 // WithSyncInterval it is only accepted, in memory, until the next flush
 // (see the package doc, Durability).
 func (t *Trail) Write(rec Record) error {
+	if r := rec.Result; r != nil && len(r.Output) > 0 && !rec.redact && !json.Valid(validUTF8(r.Output)) {
+		return errors.New("audit: record result output: not valid JSON: pass the tool's structured output as a JSON value")
+	}
 	if t.sink != nil {
 		return t.writeShared(rec)
 	}
@@ -529,13 +576,21 @@ func (t *Trail) enqueue(rec Record) error {
 			return errors.New("audit: record args: not valid JSON: pass the call's arguments as a JSON value")
 		}
 	}
+	if r := rec.Result; r != nil {
+		kept := *r
+		kept.Output = append(json.RawMessage(nil), r.Output...)
+		rec.Result = &kept
+	}
 	// Copies: the caller may change its slices once Write returns, and the
 	// secret paths are read when the record is encoded.
 	rec.Roles = slices.Clone(rec.Roles)
 	rec.secrets = slices.Clone(rec.secrets)
-	// What a record takes in memory: its arguments and error message can
-	// be large, the rest is small.
+	// What a record takes in memory: its arguments, error message and
+	// result can be large, the rest is small.
 	size := len(rec.Args) + len(rec.Error) + 256
+	if rec.Result != nil {
+		size += len(rec.Result.Output) + len(rec.Result.Text)
+	}
 	for {
 		t.mu.Lock()
 		if err := t.usableLocked(); err != nil {
@@ -619,9 +674,23 @@ func (t *Trail) chainQueued() error {
 // WithSyncInterval, where only the syncer encodes).
 func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	if rec.redact {
-		rec.Args, rec.redact = redact.Args(rec.Args, rec.secrets), false
+		rec.Args = redact.Args(rec.Args, rec.secrets)
+		if r := rec.Result; r != nil {
+			kept := *r // not the caller's: Write's record is a copy, its Result is not
+			if len(kept.Output) > 0 {
+				kept.Output = redact.Args(kept.Output, nil)
+			}
+			if kept.Text != "" {
+				kept.Text = redact.Message(kept.Text, rec.secrets, rec.echoes...)
+			}
+			rec.Result = &kept
+		}
+		rec.redact = false
 	}
 	rec.Args = validUTF8(rec.Args)
+	if rec.Result != nil {
+		rec.Result.Output = validUTF8(rec.Result.Output)
+	}
 	rec.Hash = "" // the line's only "hash" is the one appended below
 	t.scratch.Reset()
 	if err := t.enc.Encode(rec); err != nil {
