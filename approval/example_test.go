@@ -102,3 +102,23 @@ func ExampleDenyDangerous() {
 	// npm install  warning   => allow (always-approve bash)
 	// rm -rf build dangerous => refuse (deny_dangerous)
 }
+
+// A policy read from a configuration file: a misspelt setting is an error,
+// not a setting silently dropped.
+func ExampleParsePolicyConfig() {
+	_, err := approval.ParsePolicyConfig([]byte("mode: allow_all\ndeny_dangerus: true\n"))
+	fmt.Println(err)
+
+	c, err := approval.ParsePolicyConfig([]byte("mode: allow_all\ndeny_dangerous: true\n"))
+	if err != nil {
+		panic(err)
+	}
+	policy, err := c.Policy()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(policy.Mode(), c.DenyDangerous)
+	// Output:
+	// approval: policy configuration: line 2: unknown setting "deny_dangerus": did you mean "deny_dangerous"?
+	// allow_all true
+}

@@ -359,8 +359,9 @@ func ApproveWarnings() PolicyOption {
 	return func(c *policyConfig) { c.warnOK = true }
 }
 
-// PolicyConfig is a Policy as data, for configuration files: decode it
-// with encoding/json or a YAML library, then call Policy.
+// PolicyConfig is a Policy as data, for configuration files: read it with
+// ParsePolicyConfig (YAML or JSON), which refuses unknown settings, then
+// call Policy.
 //
 // The seed's auto_approve_safe has no field: auto_approve_safe: false is
 // mode always_ask, and true is what auto and allow_all do.
