@@ -1,6 +1,7 @@
 package cache_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -8,7 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/cache"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 func TestCanonicalJSON(t *testing.T) {
@@ -57,4 +61,31 @@ func TestOneCanonicalJSON(t *testing.T) {
 		assert.Equal(t, string(a1), string(a2), "the binding: %s and %s mean the same", pair[0], pair[1])
 		assert.Equal(t, string(a1), string(c1), "the binding and the cache agree")
 	}
+}
+
+// A tool that reads an id exactly (json.RawMessage) is not served the result
+// of another id: 9007199254740993.0 canonicalised through a double as
+// 9007199254740992, so the second call below was a hit with the first
+// call's answer.
+func TestNoHitForAnotherBigInteger(t *testing.T) {
+	type record struct {
+		ID json.RawMessage `json:"id"`
+	}
+	reg := registry.New()
+	reg.MustRegister(tool.Func("get", "Get a record", func(_ context.Context, r record) (record, error) {
+		return r, nil
+	}, tool.ReadOnly()))
+	ex := executor.MustNew(reg, executor.WithExtensions(cache.New()))
+	get := func(args string) *tool.Result {
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "get", Args: json.RawMessage(args)})
+		require.NoError(t, err)
+		return res
+	}
+	first := get(`{"id":9007199254740992}`)
+	assert.Equal(t, `{"id":9007199254740992}`, string(first.Output))
+	other := get(`{"id":9007199254740993.0}`)
+	assert.Equal(t, cache.MetaMiss, other.Metadata[cache.MetaKey], "another id")
+	assert.Equal(t, `{"id":9007199254740993.0}`, string(other.Output), "the answer for this id, not the cached one for 9007199254740992")
+	same := get(`{"id":9.007199254740992e15}`)
+	assert.Equal(t, cache.MetaHit, same.Metadata[cache.MetaKey], "the same id written otherwise")
 }

@@ -2,15 +2,28 @@
 // Canonicalization Scheme): object members sorted by the UTF-16 code units
 // of their names, no insignificant white space, strings escaped minimally,
 // and numbers written as ECMAScript writes an IEEE-754 double (1, 1.0 and
-// 1e0 are all "1"; 1e21 is "1e+21"). Two JSON texts that mean the same have
-// the same canonical bytes, so their hashes can bind a decision or key a
-// cache.
+// 1e0 are all "1"; 1e21 is "1e+21"; -0 is "0"). Two JSON texts that mean
+// the same have the same canonical bytes, so their hashes can bind a
+// decision or key a cache.
 //
-// RFC 8785 is defined for I-JSON, whose numbers are doubles. An integer
-// beyond 2^53 is not exactly a double; rather than let two different ones
-// merge, it is written with all its digits (its sign kept, leading zeros
-// dropped). That is the only departure, and only for input I-JSON does not
-// allow.
+// Numbers. RFC 8785 is defined for I-JSON, whose numbers are doubles: a
+// number is written as ECMAScript writes the double nearest it, so -0, 0
+// and 0.0 are all "0", and numbers that round to the same double share a
+// form (0.1 and 0.10000000000000000001 are both "0.1"). Beyond 2^53,
+// where doubles no longer hold every integer, that would merge different
+// integers (9007199254740993 and 9007199254740992) that tools reading
+// numbers exactly tell apart. So a number beyond 2^53 in magnitude is
+// written that way only when it is exactly what ECMAScript writes for its
+// double (1e30 is "1e+30", 9007199254740994 is "9007199254740994");
+// otherwise it is written exactly, in plain notation: its sign, every digit
+// of its integer part, and its fraction, if any, without trailing zeros
+// (9007199254740993, 9007199254740993.0 and 9.007199254740993e15 are all
+// "9007199254740993"; 9007199254740993.5 is "9007199254740993.5"). The
+// form depends only on the number, never on how it is written, and beyond
+// 2^53 no two different numbers share one. That is the only departure from
+// RFC 8785, and only for numbers I-JSON does not allow. Numbers beyond the
+// largest double (1e400, or 1 and 400 zeros) are refused, as RFC 8785
+// refuses them.
 package canonjson
 
 import (
@@ -135,44 +148,75 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// maxExact is 2^53: every integer up to it is exactly a double.
+// maxExact is 2^53: every integer up to it is exactly a double, and beyond
+// it doubles are 2 or more apart.
 const maxExact = 1 << 53
 
-// appendNumber writes the JSON number literal s as ECMAScript's
-// Number.prototype.toString writes the double it denotes.
+// appendNumber writes the JSON number literal s: as ECMAScript's
+// Number.prototype.toString writes the double it denotes, unless s is
+// beyond 2^53 and not that number exactly (see the package doc). The form
+// depends on the number s denotes, never on how s is written.
 func appendNumber(b []byte, s string) ([]byte, error) {
-	if isInteger(s) {
-		if n, err := strconv.ParseInt(s, 10, 64); err != nil || n > maxExact || n < -maxExact {
-			// Not exactly a double: keep every digit (see the package doc).
-			neg := strings.HasPrefix(s, "-")
-			d := strings.TrimLeft(strings.TrimPrefix(s, "-"), "0")
-			if d == "" {
-				return append(b, '0'), nil
-			}
-			if neg {
-				b = append(b, '-')
-			}
-			return append(b, d...), nil
-		}
-	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return nil, fmt.Errorf("number %s is not a finite double", s)
 	}
-	return appendES6(b, f), nil
+	es := appendES6(b, f)
+	if math.Abs(f) < maxExact {
+		return es, nil // |s| <= 2^53 too: rounding keeps order, and 2^53 is a double
+	}
+	neg, digits, point, ok := decimalOf(s)
+	if !ok {
+		return nil, fmt.Errorf("number %s is not a finite double", s)
+	}
+	esNeg, esDigits, esPoint, _ := decimalOf(string(es[len(b):]))
+	if esNeg == neg && esDigits == digits && esPoint == point {
+		return es, nil // s is exactly what ECMAScript writes
+	}
+	if point < 16 || point == 16 && digits <= "9007199254740992" {
+		return es, nil // |s| <= 2^53 (and above 2^53-1): a double, as below
+	}
+	// Beyond 2^53 and not a double's shortest form: every digit.
+	b = es[:len(b)]
+	if neg {
+		b = append(b, '-')
+	}
+	if len(digits) <= point {
+		b = append(b, digits...)
+		for range point - len(digits) {
+			b = append(b, '0')
+		}
+		return b, nil
+	}
+	b = append(b, digits[:point]...)
+	b = append(b, '.')
+	return append(b, digits[point:]...), nil
 }
 
-func isInteger(s string) bool {
+// decimalOf returns the exact value of the JSON number literal s as
+// 0.digits × 10^point, digits without leading or trailing zeros ("" for
+// zero, point then 0), and whether s could be read. Equal numbers have
+// equal results however they are written (1e2, 100 and 100.0 are all
+// "1", 3).
+func decimalOf(s string) (neg bool, digits string, point int, ok bool) {
+	neg = strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return false, "", 0, false
 		}
+		exp, s = e, s[:i]
 	}
-	return true
+	whole, frac, _ := strings.Cut(s, ".")
+	digits = strings.TrimLeft(whole+frac, "0")
+	point = len(whole) - (len(whole) + len(frac) - len(digits)) + exp
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		return neg, "", 0, true
+	}
+	return neg, digits, point, true
 }
 
 // appendES6 writes f as ECMAScript's Number.prototype.toString does

@@ -1,6 +1,7 @@
 package canonjson
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,5 +49,60 @@ func TestRejects(t *testing.T) {
 	for _, bad := range []string{``, `{`, `{"a":1} x`, `[1,]`, `NaN`} {
 		_, err := Canonical([]byte(bad))
 		assert.Error(t, err, bad)
+	}
+}
+
+// Two different numbers never share a form beyond 2^53, however they are
+// written: 9007199254740993.0 went through a double and came out as
+// 9007199254740992, so a cache served the result of one call for the other
+// and an approval of one bound the other.
+func TestDifferentNumbersStayApart(t *testing.T) {
+	for _, pair := range [][2]string{
+		{`9007199254740993.0`, `9007199254740992`},
+		{`9.007199254740993e15`, `9007199254740992`},
+		{`9007199254740993e0`, `9007199254740992`},
+		{`90071992547409930e-1`, `9007199254740992`},
+		{`-9007199254740993.0`, `-9007199254740992`},
+		{`9007199254740993.5`, `9007199254740994`},
+		{`9007199254740992.5`, `9007199254740992`},
+		{`12345678901234567890.5`, `12345678901234567000`},
+		{`1.2345678901234567891e19`, `12345678901234567890`},
+		{`1000000000000000000001`, `1e21`},
+	} {
+		a, err := Canonical([]byte(pair[0]))
+		require.NoError(t, err, pair[0])
+		b, err := Canonical([]byte(pair[1]))
+		require.NoError(t, err, pair[1])
+		assert.NotEqual(t, string(a), string(b), "%s and %s are different numbers", pair[0], pair[1])
+	}
+}
+
+// The same number written differently has one form: -0 is 0 (RFC 8785),
+// and an integer beyond 2^53 keeps its digits whether it is written with a
+// fraction or an exponent or not.
+func TestSameNumberOneForm(t *testing.T) {
+	for want, lits := range map[string][]string{
+		"0":                       {`0`, `-0`, `-0.0`, `0e5`, `-0e-5`, `0.000`, `-0.0E+3`},
+		"1":                       {`1`, `1.0`, `1e0`, `10e-1`, `0.1e1`},
+		"9007199254740993":        {`9007199254740993`, `9007199254740993.0`, `9.007199254740993e15`, `9007199254740993e0`, `90071992547409930e-1`, `0.9007199254740993E16`},
+		"-9007199254740993":       {`-9007199254740993`, `-9007199254740993.000`, `-9.007199254740993e+15`},
+		"9007199254740993.5":      {`9007199254740993.5`, `9007199254740993.50`, `90071992547409935e-1`},
+		"12345678901234567890":    {`12345678901234567890`, `1.234567890123456789e19`, `12345678901234567890.0`},
+		"12345678901234567000":    {`12345678901234567000`, `1.2345678901234567e19`},
+		"1e+21":                   {`1e21`, `1000000000000000000000`, `1000000000000000000000.0`, `10E20`},
+		"1e+30":                   {`1e30`, `1E30`, `1000000000000000000000000000000`},
+		"100000000000000000000":   {`1e20`, `100000000000000000000`},
+		"1.7976931348623157e+308": {`1.7976931348623157e308`, `17976931348623157` + strings.Repeat("0", 292)},
+	} {
+		for _, lit := range lits {
+			got, err := Canonical([]byte(lit))
+			require.NoError(t, err, lit)
+			assert.Equal(t, want, string(got), lit)
+		}
+	}
+	// Beyond the doubles, however written: refused alike.
+	for _, lit := range []string{`1e400`, `1` + strings.Repeat("0", 400), `-1` + strings.Repeat("0", 400) + `.5`} {
+		_, err := Canonical([]byte(lit))
+		assert.Error(t, err, lit)
 	}
 }
