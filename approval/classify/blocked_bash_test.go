@@ -10,10 +10,10 @@ import (
 )
 
 // TestBlockedLinesHitHomeInBash runs lines the classifier must block
-// through real bash, with PATH holding stand-ins for rm and find that
-// only record their arguments, in a throwaway home: each must reach rm
-// or find with the home or root directory as an operand (so it is the
-// attack it looks like), and each must be Blocked.
+// through real bash, with PATH holding stand-ins for rm, find, mv and
+// rsync that only record their arguments, in a throwaway home: each must
+// reach one of them with the home or root directory as an operand (so it
+// is the attack it looks like), and each must be Blocked.
 func TestBlockedLinesHitHomeInBash(t *testing.T) {
 	bash := needBash(t)
 	dir := t.TempDir()
@@ -25,7 +25,7 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 	}
 	log := filepath.Join(dir, "argv")
 	recorder := "#!" + bash + "\n" + `printf '%s\0' "$@" >> "$ARGV_LOG"` + "\n"
-	for _, n := range []string{"rm", "find"} {
+	for _, n := range []string{"rm", "find", "mv", "rsync"} {
 		if err := os.WriteFile(filepath.Join(bin, n), []byte(recorder), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -85,6 +85,26 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`find ~ -delete -name x`, ""},
 		{`find ~ -name '[!.]*' -delete`, ""},
 		{`env capsh --caps= -- -c 'rm -rf "$HOME"'`, "capsh"},
+		// A loop's variable takes each value the line spells out.
+		{`for d in ~ /; do rm -rf "$d"; done`, ""},
+		{`for d in build "$HOME"; do rm -rf $d; done`, ""},
+		{`for d in ~; do find "$d" -delete; done`, ""},
+		{`x=$HOME; for d in tmp $x; do rm -rf "$d/"; done`, ""},
+		{`for d in /; do for e in $d; do rm -rf "$e"; done; done`, ""},
+		{`for o in -f -rf; do rm $o ~; done`, ""},
+		{`while read d; do rm -rf "$d"; done <<< "$HOME"`, ""},
+		{`while read -r d; do rm -rf "$d"; done <<< /`, ""},
+		{`echo ~ | while read -r d; do rm -rf "$d"; done`, ""},
+		// Moving the home or root directory away, and mirroring an
+		// empty directory onto it, remove it as rm -rf does.
+		{`mv ~ /tmp/x`, ""},
+		{`mv "$HOME" /tmp/x`, ""},
+		{`mv -t /tmp/x ~`, ""},
+		{`mv / /x`, ""},
+		{`rsync -a --delete empty/ ~/`, ""},
+		{`rsync --delete-before -r x/ /`, ""},
+		{`rsync -a --del empty/ "$HOME"`, ""},
+		{`rsync -a --remove-source-files ~/ /tmp/x`, ""},
 	}
 	for _, tc := range cases {
 		if tc.need != "" {

@@ -49,6 +49,9 @@ func init() {
 		"network_send": checkNetworkSend,
 		"recursive":    checkRecursive,
 		"runs":         checkRuns,
+		"moves":        checkMoves,
+		"mirrors":      checkMirrors,
+		"container":    checkContainer,
 	}
 }
 
@@ -1751,4 +1754,166 @@ func (s *state) secretDir(w word, j *judgement) {
 			}
 		}
 	}
+}
+
+// checkMoves judges what mv takes away: moving the home, root or a
+// system directory (mv ~ /tmp/x, mv -t /tmp/x /) takes it from its place
+// as rm -r does, and is Blocked as rm -r of it is (see rmBlocks). The
+// moved operands are all but the last, or all of them after -t DIR.
+func checkMoves(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	srcs, _ := s.moveOperands(name, args)
+	s.takesAway(name+" moves", args, srcs, j)
+	return info{}
+}
+
+// checkMirrors judges what rsync takes away: with --delete (and its
+// kinds) it deletes whatever of the destination, the last operand, the
+// source lacks, so mirroring onto the home, root or a system directory
+// (rsync -a --delete empty/ ~/) is rm -rf of it; with
+// --remove-source-files it deletes the files it copies from its
+// sources, the other operands (rsync --remove-source-files -a ~/ x
+// empties the home of files). Each is Blocked as rm -r of it is (see
+// rmBlocks).
+func checkMirrors(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	srcs, dest := s.moveOperands(name, args)
+	if dest < 0 {
+		return info{}
+	}
+	opts := scanArgs(args, nil).opts
+	if slices.ContainsFunc([]string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded"},
+		func(f string) bool { return hasFlag(opts, f, nil) }) {
+		s.takesAway(name+" --delete mirrors onto", args, []int{dest}, j)
+	}
+	if hasFlag(opts, "--remove-source-files", nil) {
+		s.takesAway(name+" --remove-source-files empties", args, srcs, j)
+	}
+	return info{}
+}
+
+// moveOperands returns the indexes in args of the operands a move or copy
+// takes from, and of the one it puts them into (-1 when that is a -t
+// option's value, or there is one operand), read with name's grammar.
+func (s *state) moveOperands(name string, args []word) ([]int, int) {
+	var g *Options
+	if r, ok := s.c.commands.get(name); ok {
+		g = &r.Options
+	}
+	sc := scanOptions(name, args, g, false)
+	if n := len(sc.ops); n > 1 && !slices.ContainsFunc(sc.uses, func(u optUse) bool { return u.opt.Writes == "value" }) {
+		return sc.ops[:n-1], sc.ops[n-1]
+	}
+	return sc.ops, -1
+}
+
+// takesAway adds Blocked to j for each operand of args at idx that rm -r
+// may not delete (rmBlocks): what does it to the operand does what rm -r
+// of it does.
+func (s *state) takesAway(what string, args []word, idx []int, j *judgement) {
+	for _, k := range idx {
+		if s.rmBlocks(args[k]) {
+			j.add(Blocked, what+" "+args[k].s+", the root, home or a system directory, taking it away as rm -r does")
+		}
+	}
+}
+
+// containerValueFlags are the options of docker run (and podman run) that
+// take a value as the next word; any other option is taken to take none.
+var containerValueFlags = strings.Fields(`-a --attach --add-host --annotation --blkio-weight --blkio-weight-device
+	--cap-add --cap-drop --cgroup-parent --cgroupns --cidfile --cpu-period --cpu-quota --cpu-rt-period
+	--cpu-rt-runtime -c --cpu-shares --cpus --cpuset-cpus --cpuset-mems --detach-keys --device
+	--device-cgroup-rule --device-read-bps --device-read-iops --device-write-bps --device-write-iops --dns
+	--dns-option --dns-search --domainname --entrypoint -e --env --env-file --expose --gpus --group-add
+	--health-cmd --health-interval --health-retries --health-start-period --health-timeout -h --hostname
+	--ip --ip6 --ipc --isolation --kernel-memory -l --label --label-file --link --link-local-ip
+	--log-driver --log-opt --mac-address -m --memory --memory-reservation --memory-swap
+	--memory-swappiness --mount --name --network --net --network-alias --oom-score-adj --pid
+	--pids-limit --platform -p --publish --pull --restart --runtime --security-opt --shm-size
+	--stop-signal --stop-timeout --storage-opt --sysctl --tmpfs --ulimit -u --user --userns --uts
+	-v --volume --volume-driver --volumes-from -w --workdir`)
+
+// checkContainer judges docker run given the host's root, home or a
+// system directory (-v /:/host, -v ~:/h, --mount source=/,target=/host):
+// the container can do to it what a command on the host can, so the
+// command it runs (after the image, or --entrypoint's) is judged as a
+// command on the host, its words that name a place under the mount
+// point spelled as the host's path (docker run -v /:/host img rm -rf
+// /host is rm -rf /). Without such a mount, what runs in the container
+// stays there and is not judged (docker run img rm -rf /).
+func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	mounts := map[string]string{} // mount point: host path
+	var entry []word
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.s == "--" {
+			i++
+			break
+		}
+		if len(a.s) < 2 || a.s[0] != '-' {
+			break
+		}
+		flag, val, eq := strings.Cut(a.s, "=")
+		short := len(flag) > 2 && flag[1] != '-' && slices.Contains(containerValueFlags, flag[:2])
+		if short {
+			flag, val, eq = flag[:2], a.s[2:], true // -v/:/host
+		}
+		if !eq && slices.Contains(containerValueFlags, flag) && i+1 < len(args) {
+			i++
+			val = args[i].s
+			a = args[i]
+		}
+		switch flag {
+		case "-v", "--volume":
+			if src, dst, ok := strings.Cut(val, ":"); ok {
+				dst, _, _ = strings.Cut(dst, ":")
+				mounts[path.Clean(dst)] = src
+			}
+		case "--mount":
+			var src, dst string
+			for _, kv := range strings.Split(val, ",") {
+				k, v, _ := strings.Cut(kv, "=")
+				switch k {
+				case "source", "src":
+					src = v
+				case "target", "dst", "destination":
+					dst = v
+				}
+			}
+			if src != "" && dst != "" {
+				mounts[path.Clean(dst)] = src
+			}
+		case "--entrypoint":
+			entry = []word{a}
+		}
+	}
+	host := false
+	for dst, src := range mounts {
+		if !s.rmBlocks(word{s: src}) || !strings.HasPrefix(dst, "/") {
+			delete(mounts, dst)
+			continue
+		}
+		host = true
+	}
+	if !host || i >= len(args) {
+		return info{}
+	}
+	cmd := append(entry, args[i+1:]...)
+	if len(cmd) == 0 {
+		return info{}
+	}
+	for k, w := range cmd {
+		f := strings.Fields(w.s)
+		for n, x := range f {
+			for dst, src := range mounts {
+				if x == dst || strings.HasPrefix(x, dst+"/") {
+					f[n] = src + strings.TrimPrefix(x, dst)
+				}
+			}
+		}
+		if t := strings.Join(f, " "); t != w.s && len(f) > 0 {
+			cmd[k].s = t
+		}
+	}
+	j.add(Dangerous, name+" gives the container the host's root, home or a system directory: what it runs is judged as a command on the host")
+	return s.judge(cmd, judgeCtx{via: append(slices.Clip(cx.via), name)})
 }

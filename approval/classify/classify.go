@@ -423,6 +423,9 @@ type state struct {
 	// records that there was one.
 	repeat   int
 	repeated bool
+	// bindings counts the loop bodies walked with the variable bound to
+	// one of its values (see walkBound).
+	bindings int
 	scratch  overlapScratch // for judging globs against path rules
 	pathWork int            // see maxPathWork
 	fds      fdState        // descriptors opened to read, for /dev/fd/N writes

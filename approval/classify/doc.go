@@ -125,8 +125,18 @@
 //     -exec of a command that deletes or writes and no name test that
 //     keeps to some files (find ~ -delete, find / -exec rm -rf {} +, find
 //     ~ | xargs rm -rf; find ~ -name '*.pyc' -delete stays Dangerous), as
-//     $(echo ~), as $PWD or ~+ after cd ~, or as items xargs reads that
-//     the line spells out (echo ~ | xargs rm -rf, xargs rm -rf <<< /).
+//     $(echo ~), as $PWD or ~+ after cd ~, as items xargs reads that
+//     the line spells out (echo ~ | xargs rm -rf, xargs rm -rf <<< /), or
+//     as a value of a loop's variable that the line spells out (for d in
+//     ~ /; do rm -rf "$d"; done, for f in /*, select, while read d ...
+//     <<< "$HOME": the body is judged again with the variable set to each,
+//     up to 1024 values in a line, past which the line is over a limit).
+//     So is what takes such a directory away otherwise: mv ~ /tmp/x,
+//     rsync -a --delete empty/ ~/ and rsync --remove-source-files from
+//     it, and a container given it (docker run -v /:/host img rm -rf
+//     /host is rm -rf /: the command a container given the host's root
+//     or home runs is judged as a command on the host; docker run img
+//     rm -rf / stays in the container and is not).
 //   - An empty command is Defaults.Empty (Warning): nothing runs, but an
 //     empty tool call is unexpected.
 //

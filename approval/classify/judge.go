@@ -981,7 +981,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	}
 	if hasCode {
 		inf := s.inputCode(name, name+" code", code, code == nil, cx, j)
-		if code != nil && (evalsCodeRe.MatchString(code.s) || strings.ContainsRune(code.s, '`') && backtickShell(name)) {
+		if code != nil && (evalsCode(code.s) || strings.ContainsRune(code.s, '`') && backtickShell(name)) {
 			// What it reads may be what it runs: a pipe into it is
 			// a pipe into a shell (curl URL | perl -ne 'system $_').
 			j.add(Dangerous, name+" code evaluates code or runs programs, which may be what it reads")
@@ -1009,6 +1009,45 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 // Function, ...): given what the interpreter reads, they may run it.
 // Only the code is matched, not a script's arguments (train.py --eval).
 var evalsCodeRe = regexp.MustCompile(`(?i)\b(eval|exec[a-z]*|system|popen[0-9]*|spawn[a-z]*|runIn[a-z]*Context|instance_eval|class_eval|module_eval|loadstring|dofile|child_process|subprocess|passthru|shell_exec|proc_open|pcntl_exec|pickle|marshal|qx)\b|(?-i:\bFunction\s*\()`)
+
+// evalsCode reports whether an interpreter's inline code calls what
+// evalsCodeRe finds, other than as a method of an object known to run
+// nothing (platform.system() names the operating system; a regular
+// expression's exec matches text).
+func evalsCode(code string) bool {
+	for _, m := range evalsCodeRe.FindAllStringIndex(code, -1) {
+		obj := code[:m[0]]
+		if !strings.HasSuffix(obj, ".") {
+			return true
+		}
+		obj = strings.TrimSuffix(obj, ".")
+		call := strings.ToLower(code[m[0]:m[1]])
+		switch {
+		case call == "system" && identBefore(obj) == "platform":
+		case call == "exec" && (regexLiteralRe.MatchString(obj) || slices.Contains([]string{"re", "regex", "regexp", "rx", "pattern"}, identBefore(obj))):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// regexLiteralRe finds a JavaScript regular expression literal at the
+// end of code (/v(\d+)/g before .exec).
+var regexLiteralRe = regexp.MustCompile(`/[dgimsuvy]*$`)
+
+// identBefore returns the identifier that code ends with: the object of
+// a method call after it (platform in platform.system).
+func identBefore(code string) string {
+	i := len(code)
+	for i > 0 && (code[i-1] == '_' || code[i-1] >= 'a' && code[i-1] <= 'z' || code[i-1] >= 'A' && code[i-1] <= 'Z' || code[i-1] >= '0' && code[i-1] <= '9') {
+		i--
+	}
+	if i > 0 && code[i-1] == '.' {
+		return "" // a.platform.system: not the module
+	}
+	return code[i:]
+}
 
 // backtickShell reports whether the interpreter runs `text` (and
 // qx(...), %x(...)) as a shell command: perl, ruby and php do; in
@@ -1281,7 +1320,7 @@ func (s *state) intoDirWrites(args []word, sc optScan, j *judgement) {
 // arguments by its option grammar: no check, or one that only adds to the
 // grammar (the network checks, go's tool flags).
 func grammarCheck(c string) bool {
-	return c == "" || c == "network" || c == "network_stdin" || c == "goflags" || c == "recursive"
+	return c == "" || c == "network" || c == "network_stdin" || c == "goflags" || c == "recursive" || c == "moves" || c == "mirrors"
 }
 
 // appendedOptionChecks are the built-in checks of commands that read

@@ -186,7 +186,12 @@ type CommandRule struct {
 	// diff -r read a directory of secret files like its files), runs (uv
 	// run, bundle exec: from the first operand that names a known command,
 	// the words are judged as the command it runs; every unknown command is
-	// judged so too, since it may be a wrapper such as fakeroot), or network,
+	// judged so too, since it may be a wrapper such as fakeroot), moves
+	// (mv of the home, root or a system directory is Blocked as rm -r of
+	// it is), mirrors (so is rsync --delete onto one, or
+	// --remove-source-files from one), container (docker run given the
+	// host's root or home: the command it runs is judged as on the host),
+	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
 	// always, over the network: see Defaults.NetworkData); see the package

@@ -33,6 +33,10 @@ type stdinSrc struct {
 	proc     bool   // the file is a process substitution
 	download bool   // a substitution feeding it downloads
 	subst    bool   // text contains substitutions
+	// value is the text the command reads, when known (known): no
+	// expansion in it whose value is not known ($HOME at its start is ~).
+	value string
+	known bool
 }
 
 func (s *state) enter() bool {
@@ -131,11 +135,15 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 		quoted := r.Word != nil && !wordIsBare(r.Word)
 		text, w := s.docText(r.Hdoc, quoted)
 		inf.download = w.download
-		return nil, &stdinSrc{text: text, doc: true, download: w.download, subst: w.subst}, inf
+		return nil, &stdinSrc{text: text, doc: true, download: w.download, subst: w.subst, value: text, known: !w.dyn}, inf
 	case syntax.WordHdoc:
 		w := s.word(r.Word)
 		inf.download = w.download
-		return nil, &stdinSrc{text: w.s + "\n", doc: true, download: w.download, subst: w.subst}, inf
+		in := &stdinSrc{text: w.s + "\n", doc: true, download: w.download, subst: w.subst}
+		if v, ok := knownValue(w, 0); ok {
+			in.value, in.known = v+"\n", true
+		}
+		return nil, in, inf
 	}
 	// The word is brace-expanded like an argument: .gi{t..t} is .git (more
 	// than one word is an error in bash; each is judged all the same).
@@ -532,9 +540,14 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case *syntax.WhileClause:
 		s.enterRepeat()
 		defer s.leaveRepeat()
-		return s.walkStmts(c.Cond).or(s.walkStmts(c.Do))
+		inf := s.walkStmts(c.Cond).or(s.walkStmts(c.Do))
+		if name, values := s.readLoop(c, stdin); name != "" {
+			inf = inf.or(s.walkBound(name, values, c.Do))
+		}
+		return inf
 	case *syntax.ForClause:
 		var inf info
+		var values []string // the known values of the loop's variable
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
 			// The loop's words name files as arguments do: for f in
@@ -544,6 +557,9 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 					inf.download = inf.download || x.download
 					if lv, reason, ok := s.secretRule(x); ok {
 						s.note(lv, reason+" (a value of the loop's variable)")
+					}
+					if v, ok := knownValue(x, 0); ok {
+						values = append(values, v)
 					}
 				}
 			}
@@ -565,7 +581,11 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		}
 		s.enterRepeat()
 		defer s.leaveRepeat()
-		return inf.or(s.walkStmts(c.Do))
+		inf = inf.or(s.walkStmts(c.Do))
+		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+			inf = inf.or(s.walkBound(wi.Name.Value, values, c.Do))
+		}
+		return inf
 	case *syntax.CaseClause:
 		inf := info{download: s.allWords(c.Word)}
 		for _, it := range c.Items {
@@ -616,6 +636,88 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		s.invalid(fmt.Sprintf("unsupported shell construct %T", cmd))
 		return s.nodeSubsts(cmd)
 	}
+}
+
+// maxBindings bounds how many times one command line walks a loop body
+// with its variable bound to a value (see walkBound).
+const maxBindings = 1024
+
+// walkBound walks a loop body again for each distinct value its variable
+// name takes that the line spells out (for d in ~ /, select, a while
+// read loop fed known text), with the variable set to it: rm -rf "$d" in
+// the body is then rm -rf ~ and rm -rf /, and a glob value is its text
+// (for f in /*: rm -rf /*). The walk with the value unknown, done before,
+// stands: a value only adds to it. Afterwards the variables hold what
+// that walk left. The commands of these walks count toward
+// Limits.MaxCommands, and a line that binds more than maxBindings values
+// is over a limit.
+func (s *state) walkBound(name string, values []string, body []*syntax.Stmt) info {
+	var inf info
+	if len(values) == 0 || s.ifs || s.stopped {
+		return inf
+	}
+	after := s.vars
+	for i, v := range values {
+		if slices.Contains(values[:i], v) {
+			continue
+		}
+		if s.bindings >= maxBindings {
+			s.overLimit(fmt.Sprintf("loops over more than %d values, each judged", maxBindings))
+			s.stopped = true
+			break
+		}
+		s.bindings++
+		s.vars = cloneVars(after)
+		s.setVar(name, v, true)
+		inf = inf.or(s.walkStmts(body))
+	}
+	s.vars = after
+	return inf
+}
+
+// readLoop returns the variable of a while loop whose condition is a
+// lone read NAME (or read -r NAME), and the lines it reads when the line
+// spells them out: a here-string or here-document, or the echo piped into
+// the loop (echo ~ | while read d). Otherwise name is "".
+func (s *state) readLoop(c *syntax.WhileClause, stdin *stdinSrc) (name string, values []string) {
+	var text string
+	switch {
+	case c.Until || len(c.Cond) != 1:
+		return "", nil
+	case stdin != nil && stdin.known:
+		text = stdin.value
+	case stdin == nil && s.pipedText != nil:
+		text = *s.pipedText
+	default:
+		return "", nil
+	}
+	ce, ok := c.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Cond[0].Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) < 2 {
+		return "", nil
+	}
+	var args []string
+	for _, w := range ce.Args {
+		v, ok := litValue(w)
+		if !ok {
+			return "", nil
+		}
+		args = append(args, v)
+	}
+	raw := args[1] == "-r"
+	if raw {
+		args = append(args[:1], args[2:]...)
+	}
+	if args[0] != "read" || len(args) != 2 || !nameRe.MatchString(args[1]) {
+		return "", nil
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		// read strips blanks at the ends (IFS is not set on the line);
+		// without -r it also reads backslashes, which are left out.
+		if v := strings.Trim(l, " \t"); raw || !strings.Contains(v, `\`) {
+			values = append(values, v)
+		}
+	}
+	return args[1], values
 }
 
 // allWords resolves a word only for the substitutions inside it.
