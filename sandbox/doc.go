@@ -78,6 +78,18 @@
 // max(3×cap, 1 MiB) is killed with its group and its pipe closed (kept output
 // stays), and the run fails with [CodeResourceLimit], limit "output".
 //
+// # Changes
+//
+// [Spec.TrackChanges] lists on the outcome what a run created, modified and
+// deleted in the workspace ([Outcome.Changes]), from a snapshot of the
+// workspace's entries before and after the run: type, mode, size,
+// modification and change time, inode. A command that rewrites a file and
+// sets its modification time back is still seen (the change time cannot
+// be set). The cost is a walk of the workspace on each side of the run,
+// a few microseconds an entry (BenchmarkTrackChanges); past [MaxTrackedEntries] entries the run is
+// not tracked and [Outcome.ChangesUntracked] says so. Whatever else writes
+// in the workspace during the run is counted as the run's.
+//
 // # Errors
 //
 // Errors carry a [Code] from a closed set (E3101–E3108, see [Code]) and match

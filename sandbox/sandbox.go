@@ -49,6 +49,15 @@ type Spec struct {
 	// outcome, until a flood is stopped. It must not block for long: the
 	// command's output pipe fills while it runs.
 	OnOutput func(stream string, chunk []byte)
+	// TrackChanges lists on the outcome what the run created, modified and
+	// deleted in the workspace (Outcome.Changes), from a snapshot of the
+	// workspace's entries before and after it (their type, mode, size,
+	// times and inode: a command that sets a file's modification time back
+	// still changed it). It needs a workspace ([WithWorkspace]) and costs
+	// a walk of it on each side of the run (a few microseconds an entry);
+	// a workspace of more than [MaxTrackedEntries] entries is not tracked.
+	// Whatever else writes in the workspace during the run is counted too.
+	TrackChanges bool
 }
 
 // Outcome is what happened to a run.
@@ -75,6 +84,15 @@ type Outcome struct {
 
 	Duration time.Duration // wall-clock time from start to exit
 	Usage    Usage         // resource usage of the command tree (the engine's processes included)
+
+	// Changes are the workspace's entries the run created, modified or
+	// deleted, sorted by path (Spec.TrackChanges), at most
+	// [MaxChangesListed]; ChangesOmitted counts those left off the list.
+	// ChangesUntracked says why changes could not be tracked, if they
+	// could not.
+	Changes          []Change
+	ChangesOmitted   int
+	ChangesUntracked string
 }
 
 // Usage is the resource usage of a finished run, from the rusage of the
@@ -317,6 +335,10 @@ func (b *base) build(spec Spec) (*plan, Limits, error) {
 			return nil, Limits{}, newError(CodeCreateFailed, b.name, "", ErrInvalidSpec, "Spec.Argv[%d] contains a NUL byte", i)
 		}
 	}
+	if spec.TrackChanges && b.cfg.workspace == "" {
+		return nil, Limits{}, newError(CodeCreateFailed, b.name, "", ErrInvalidSpec,
+			"Spec.TrackChanges needs a workspace to track: give the engine one with WithWorkspace, or leave TrackChanges off")
+	}
 	lim, err := spec.Limits.Resolve(b.cfg.limits)
 	if err != nil {
 		if se, ok := err.(*Error); ok {
@@ -398,6 +420,9 @@ func (b *base) run(ctx context.Context, spec Spec) (*Outcome, error) {
 	}
 	if p.cleanup != nil {
 		defer p.cleanup()
+	}
+	if spec.TrackChanges {
+		return tracked(b.cfg.workspace, func() (*Outcome, error) { return execute(ctx, b.name, p, lim, spec.OnOutput) })
 	}
 	return execute(ctx, b.name, p, lim, spec.OnOutput)
 }

@@ -104,7 +104,7 @@ func NewBash(sb sandbox.Sandbox, ws *sandbox.Workspace, opts ...Option) (*Bash, 
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &Bash{spec: spec, ws: ws, dir: dir, o: o, run: runner{sb: sb, env: o.env, limits: o.limits, budget: o.budget}}, nil
+	return &Bash{spec: spec, ws: ws, dir: dir, o: o, run: runner{sb: sb, env: o.env, limits: o.limits, budget: o.budget, track: o.track}}, nil
 }
 
 // engineDir returns the directory the bash tool runs its commands in: ws's,

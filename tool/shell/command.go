@@ -39,6 +39,8 @@ type Config struct {
 	OutputBudget int `json:"output_budget,omitempty"`
 	// AllowOptionValues is AllowOptionValues for this tool.
 	AllowOptionValues bool `json:"allow_option_values,omitempty"`
+	// TrackChanges is TrackChanges for this tool.
+	TrackChanges bool `json:"track_changes,omitempty"`
 }
 
 // fileLimits is the "limits" block of a tool file.
@@ -67,7 +69,7 @@ type Command struct {
 	allowO bool
 }
 
-var configKeys = []string{"command", "argv", "workdir", "env", "limits", "output_budget", "allow_option_values"}
+var configKeys = []string{"command", "argv", "workdir", "env", "limits", "output_budget", "allow_option_values", "track_changes"}
 
 // NewCommand builds an argv tool named name. Its input schema is generated
 // from the placeholders (each a required string) unless WithInputSchema
@@ -156,7 +158,7 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 		cfg:    cfg,
 		o:      o,
 		allowO: o.allowOptions || cfg.AllowOptionValues,
-		run:    runner{sb: sb, env: env, limits: limits, budget: budget},
+		run:    runner{sb: sb, env: env, limits: limits, budget: budget, track: o.track || cfg.TrackChanges},
 	}, nil
 }
 
@@ -164,8 +166,8 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 // encoded as JSON ({"argv": [...], "workdir": ..., "env": {...}, "limits":
 // {"timeout": "30s", "cpu_time": "10s", "memory": 1073741824, "processes":
 // 64, "file_size": ..., "output_bytes": ...}, "output_budget": ...,
-// "allow_option_values": false}, or "command": a template string or a list
-// in place of "argv"); unknown keys are errors. The sandbox comes from
+// "allow_option_values": false, "track_changes": false}, or "command": a
+// template string or a list in place of "argv"); unknown keys are errors. The sandbox comes from
 // WithSandbox. Its signature matches the tool loader's kind factories
 // (loader.KindFunc).
 func FromSpec(spec tool.Spec, impl json.RawMessage, opts ...Option) (tool.Tool, error) {

@@ -16,6 +16,7 @@ type options struct {
 	assessor     classify.Assessor
 	allowBlocked bool
 	allowOptions bool
+	track        bool
 	limits       sandbox.Limits
 	env          []string
 	name         string
@@ -69,6 +70,15 @@ func AllowBlocked() Option { return func(o *options) { o.allowBlocked = true } }
 // the program would read it as an option. By default such a value is
 // refused with tool.CodeInvalidArguments.
 func AllowOptionValues() Option { return func(o *options) { o.allowOptions = true } }
+
+// TrackChanges lists what each run created, modified and deleted in the
+// workspace (sandbox.Spec.TrackChanges): in the result's metadata
+// (MetaChanges), and at the end of the text the model reads ("[changed:
+// modified main.go, created main_test.go]"), so that the model knows what
+// its command did, and an audit trail that keeps results keeps it too. It
+// costs a walk of the workspace before and after each run, a few
+// microseconds an entry; the engine must have a workspace.
+func TrackChanges() Option { return func(o *options) { o.track = true } }
 
 // WithLimits sets the sandbox limits of every run of the tool; they are
 // resolved against the engine's (a tool never gets more than its engine).

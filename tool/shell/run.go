@@ -29,6 +29,11 @@ const (
 	MetaDangerWhy  = "danger_why" // []string: the classifier's reasons
 	MetaKilledBy   = "killed_by"  // string: the limit that stopped the command, if any
 	MetaUnenforced = "unenforced" // []string: limits the engine could not enforce
+	// MetaChanges is what the run created, modified and deleted in the
+	// workspace ([]sandbox.Change, TrackChanges), and MetaChangesNote why
+	// they are not all there (more than the sandbox lists, or not tracked).
+	MetaChanges     = "changes"
+	MetaChangesNote = "changes_note"
 )
 
 // runner runs one argv in a sandbox and turns the outcome into a result.
@@ -37,14 +42,16 @@ type runner struct {
 	env    []string
 	limits sandbox.Limits
 	budget int
+	track  bool // TrackChanges
 }
 
 func (r *runner) run(ctx context.Context, argv []string, dir string, v *classify.Verdict) (*tool.Result, error) {
 	out, err := r.sb.Run(ctx, sandbox.Spec{
-		Argv:   argv,
-		Dir:    dir,
-		Env:    r.env,
-		Limits: r.limits,
+		Argv:         argv,
+		Dir:          dir,
+		Env:          r.env,
+		Limits:       r.limits,
+		TrackChanges: r.track,
 		OnOutput: func(stream string, chunk []byte) {
 			tool.EmitOutput(ctx, stream, chunk)
 		},
@@ -101,6 +108,14 @@ func (r *runner) run(ctx context.Context, argv []string, dir string, v *classify
 			text.WriteString("[killed: " + killReason(out) + "]")
 		}
 	}
+	if r.track {
+		if note := trackChanges(res, out); note != "" {
+			if text.Len() > 0 && !strings.HasSuffix(text.String(), "\n") {
+				text.WriteByte('\n')
+			}
+			text.WriteString(note)
+		}
+	}
 	if text.Len() > 0 {
 		res.Content = []tool.Content{tool.TextContent(text.String())}
 	}
@@ -114,6 +129,43 @@ func (r *runner) run(ctx context.Context, argv []string, dir string, v *classify
 	}
 	res.Status = tool.StatusSucceeded
 	return res, nil
+}
+
+// maxChangesShown is how many changes the model's text names.
+const maxChangesShown = 20
+
+// trackChanges puts a tracked run's changes on res's metadata and returns
+// the line that tells the model about them ("" when nothing changed).
+func trackChanges(res *tool.Result, out *sandbox.Outcome) string {
+	if out.ChangesUntracked != "" {
+		res.SetMeta(MetaChangesNote, out.ChangesUntracked)
+		return "[" + out.ChangesUntracked + "]"
+	}
+	res.SetMeta(MetaChanges, out.Changes)
+	more := out.ChangesOmitted
+	if more > 0 {
+		res.SetMeta(MetaChangesNote, strconv.Itoa(more)+" more changes not listed")
+	}
+	if len(out.Changes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("[changed: ")
+	for i, c := range out.Changes {
+		if i == maxChangesShown {
+			more += len(out.Changes) - i
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.String())
+	}
+	if more > 0 {
+		b.WriteString(", and " + strconv.Itoa(more) + " more")
+	}
+	b.WriteString("]")
+	return b.String()
 }
 
 func killReason(out *sandbox.Outcome) string {

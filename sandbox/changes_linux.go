@@ -1,0 +1,17 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// statIDs returns the inode number and change time of fi.
+func statIDs(fi fs.FileInfo) (uint64, int64) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0
+	}
+	return st.Ino, st.Ctim.Nano()
+}
