@@ -105,6 +105,10 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`rsync --delete-before -r x/ /`, ""},
 		{`rsync -a --del empty/ "$HOME"`, ""},
 		{`rsync -a --remove-source-files ~/ /tmp/x`, ""},
+		// A shell string's $0, $1, ... are the words after it.
+		{`sh -c 'rm -rf "$1"' _ ~`, "sh"},
+		{`bash -c 'rm -rf $0' ~`, ""},
+		{`bash -c 'rm -rf "$2"' x a /`, ""},
 	}
 	for _, tc := range cases {
 		if tc.need != "" {

@@ -840,6 +840,8 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		}
 	}
 	valueLetters := "fbgHKLNTVXIFC"
+	var ops []word // the files it archives (or extracts)
+	removes := false
 	for i := 0; i < len(args); i++ {
 		a := args[i].s
 		if strings.HasPrefix(a, "--") {
@@ -874,6 +876,8 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				if !has {
 					i++
 				}
+			case "--remove-files":
+				removes = true
 			case "--extract", "--get":
 				modes += "x"
 			case "--create":
@@ -892,6 +896,7 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		case len(a) > 1 && a[0] == '-':
 			letters = a[1:]
 		default:
+			ops = append(ops, args[i])
 			continue
 		}
 		for k := 0; k < len(letters); k++ {
@@ -928,6 +933,18 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				archive = &f
 			}
 		}
+	}
+	if removes {
+		// It deletes what it archives: tar -cf x.tar --remove-files ~
+		// is rm -rf ~ (in the -C directory, when given).
+		var in []word
+		for _, o := range ops {
+			in = append(in, o)
+			if dir != nil && !strings.HasPrefix(o.s, "/") {
+				in = append(in, word{s: dir.s + "/" + o.s, dyn: o.dyn || dir.dyn})
+			}
+		}
+		s.takesAway(name+" --remove-files deletes", in, nil, j)
 	}
 	switch {
 	case modes == "":
@@ -1805,10 +1822,16 @@ func (s *state) moveOperands(name string, args []word) ([]int, int) {
 	return sc.ops, -1
 }
 
-// takesAway adds Blocked to j for each operand of args at idx that rm -r
-// may not delete (rmBlocks): what does it to the operand does what rm -r
-// of it does.
+// takesAway adds Blocked to j for each operand of args at idx (all of
+// them when idx is nil) that rm -r may not delete (rmBlocks): what does
+// it to the operand does what rm -r of it does.
 func (s *state) takesAway(what string, args []word, idx []int, j *judgement) {
+	if idx == nil {
+		idx = make([]int, len(args))
+		for k := range idx {
+			idx[k] = k
+		}
+	}
 	for _, k := range idx {
 		if s.rmBlocks(args[k]) {
 			j.add(Blocked, what+" "+args[k].s+", the root, home or a system directory, taking it away as rm -r does")

@@ -22,7 +22,8 @@
 //     sed, tar, ip and git read the items xargs adds as options;
 //   - shells given code: bash/sh/zsh/dash -c STRING, eval, bash <<< STRING,
 //     bash <<EOF here-documents, source <(...) and bash <(...), parsed again
-//     up to Limits.MaxDepth levels; a shell's own options are judged as the
+//     up to Limits.MaxDepth levels, the words after a -c string known as
+//     its $0, $1, ... (sh -c 'rm -rf "$1"' _ ~); a shell's own options are judged as the
 //     set and shopt options they stand for (bash -k is set -k), and the code
 //     of a shell whose syntax is not bash's (zsh, fish, csh) is never Safe;
 //   - paths and quoting: /bin/rm, ./rm, \rm, r”m, "rm", $'\x72\x6d' all
@@ -133,7 +134,8 @@
 //     up to 1024 values in a line, past which the line is over a limit).
 //     So is what takes such a directory away otherwise: mv ~ /tmp/x,
 //     rsync -a --delete empty/ ~/ and rsync --remove-source-files from
-//     it, and a container given it (docker run -v /:/host img rm -rf
+//     it, tar --remove-files, zip -m and 7z -sdel of it, rimraf of it
+//     (npx rimraf ~), and a container given it (docker run -v /:/host img rm -rf
 //     /host is rm -rf /: the command a container given the host's root
 //     or home runs is judged as a command on the host; docker run img
 //     rm -rf / stays in the container and is not).

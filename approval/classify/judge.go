@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -684,6 +685,21 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			inf.execStdin = cx.reader != ""
 		}
 		j.add(Safe, name+" -c runs a command string")
+		if len(ops) > 1 {
+			// The words after the string are its $0, $1, ... (sh -c
+			// 'rm -rf "$1"' _ ~ is rm -rf ~), for the string's shell.
+			defer func(old map[string]envVal) { s.cmdEnv = old }(s.cmdEnv)
+			env := maps.Clone(s.cmdEnv)
+			if env == nil {
+				env = map[string]envVal{}
+			}
+			for k, w := range ops[1:min(len(ops), 11)] {
+				// A glob or a name find fills in is not known.
+				v, ok := knownValue(w, 0)
+				env[strconv.Itoa(k)] = envVal{v, ok && !w.glob && !w.input}
+			}
+			s.cmdEnv = env
+		}
 		return inf.or(s.runString(ops[0], name+" -c", j))
 	case len(ops) > 0 && !sflag && !isStdinPath(ops[0]):
 		if ops[0].proc {
