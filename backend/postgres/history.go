@@ -21,6 +21,12 @@ import (
 // executor.DefaultHistory).
 const DefaultHistoryQueryMax = executor.DefaultHistory
 
+// MaxHistoryQueryLimit is the largest Limit HistoryStore.Query honours: a
+// query asking for more gets the newest MaxHistoryQueryLimit records (as
+// the in-memory ring returns at most its size), so no query reads the
+// whole table.
+const MaxHistoryQueryLimit = 10_000
+
 // historyWriteTimeout bounds one record's write: a call's result waits for
 // it.
 const historyWriteTimeout = 2 * time.Second
@@ -77,7 +83,8 @@ func text(s string) string {
 }
 
 // Query implements executor.HistoryStore: the newest records that match
-// q, oldest first, at most q.Limit, or DefaultHistoryQueryMax without it.
+// q, oldest first, at most q.Limit, or DefaultHistoryQueryMax without it,
+// and never more than MaxHistoryQueryLimit.
 func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]executor.Record, error) {
 	var where []string
 	args := pgx.NamedArgs{}
@@ -104,7 +111,7 @@ func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]ex
 	if limit <= 0 {
 		limit = DefaultHistoryQueryMax
 	}
-	args["limit"] = limit
+	args["limit"] = min(limit, MaxHistoryQueryLimit)
 	sql := `SELECT seq, call_id, job_id, tool, agent, session, status, code, message, started_at, duration_ns, attempts
 		FROM toolbelt_history`
 	if len(where) > 0 {

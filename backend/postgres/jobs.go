@@ -2,11 +2,14 @@ package postgres
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -71,6 +74,13 @@ const (
 	// DefaultJobRetention is how long a finished job stays queryable when
 	// JobsConfig.Retention is zero.
 	DefaultJobRetention = 24 * time.Hour
+	// DefaultJobsListed is how many finished jobs Jobs lists when
+	// JobsConfig.Listed is zero: as many as the in-memory store keeps
+	// (executor.DefaultJobsKept).
+	DefaultJobsListed = executor.DefaultJobsKept
+	// MaxJobsListed bounds what Jobs lists: at most this many jobs still
+	// pending or running, and JobsConfig.Listed is at most this.
+	MaxJobsListed = 10_000
 )
 
 // JobsConfig configures the job store (WithJobs).
@@ -89,6 +99,12 @@ type JobsConfig struct {
 	// Retention is how long a finished job stays queryable (zero:
 	// DefaultJobRetention). An instance with workers deletes older ones.
 	Retention time.Duration
+	// Listed is how many finished jobs Jobs lists: the last ones to
+	// finish, as the in-memory store lists the last ones it keeps
+	// (executor.WithJobRetention). Zero: DefaultJobsListed; at most
+	// MaxJobsListed. Older finished jobs stay readable by id (Status,
+	// Wait) for Retention.
+	Listed int
 	// Rerun lets a tool that is not idempotent run again on a later attempt
 	// (after its instance died mid-run); by default such a job fails
 	// instead, because its first attempt may have done its work.
@@ -111,6 +127,10 @@ func (c JobsConfig) withDefaults() JobsConfig {
 	if c.Retention <= 0 {
 		c.Retention = DefaultJobRetention
 	}
+	if c.Listed <= 0 {
+		c.Listed = DefaultJobsListed
+	}
+	c.Listed = min(c.Listed, MaxJobsListed)
 	return c
 }
 
@@ -351,46 +371,63 @@ func (s *JobStore) Cancel(ctx context.Context, id executor.JobID) error {
 }
 
 // Jobs implements executor.JobStore: the jobs of every instance, in
-// submission order, finished ones for JobsConfig.Retention.
+// submission order, bounded as the in-memory store's are: the jobs still
+// pending or running (the newest MaxJobsListed of them; in memory, all)
+// and the last JobsConfig.Listed to finish (in memory, the last
+// WithJobRetention keep), finished ones for JobsConfig.Retention.
 func (s *JobStore) Jobs(ctx context.Context, f executor.JobFilter) ([]executor.JobStatus, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	p := river.NewJobListParams().Kinds(jobKind).First(1000)
-	if len(f.States) > 0 {
-		var states []rivertype.JobState
-		for _, st := range f.States {
-			states = append(states, riverStates[st]...)
+	var live, done []rivertype.JobState
+	for _, st := range []executor.JobState{executor.JobPending, executor.JobRunning, executor.JobDone} {
+		if len(f.States) > 0 && !slices.Contains(f.States, st) {
+			continue
 		}
-		if len(states) == 0 {
-			return nil, nil
+		if st == executor.JobDone {
+			done = riverStates[st]
+		} else {
+			live = append(live, riverStates[st]...)
 		}
-		p = p.States(states...)
 	}
+	p := river.NewJobListParams().Kinds(jobKind)
 	if f.Tool != "" {
 		p = p.Where("args->'call'->>'name' = @tool", river.NamedArgs{"tool": f.Tool})
 	}
 	if f.Agent != "" {
 		p = p.Where("coalesce(args->'call'->>'agent', '') = @agent", river.NamedArgs{"agent": f.Agent})
 	}
-	var out []executor.JobStatus
-	for {
-		res, err := s.client.JobList(ctx, p)
+	// The live jobs first: one that finishes between the two queries is
+	// then listed twice (kept once, finished), never missed.
+	byID := map[int64]*rivertype.JobRow{}
+	for _, q := range []struct {
+		states []rivertype.JobState
+		params *river.JobListParams
+	}{
+		{live, p.States(live...).OrderBy(river.JobListOrderByID, river.SortOrderDesc).First(MaxJobsListed)},
+		{done, p.States(done...).OrderBy(river.JobListOrderByFinalizedAt, river.SortOrderDesc).First(s.cfg.Listed)},
+	} {
+		if len(q.states) == 0 {
+			continue
+		}
+		res, err := s.client.JobList(ctx, q.params)
 		if err != nil {
 			return nil, fmt.Errorf("postgres: list jobs: %w", err)
 		}
 		for _, row := range res.Jobs {
-			st, err := status(row)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, st)
+			byID[row.ID] = row
 		}
-		if len(res.Jobs) < 1000 {
-			return out, nil
-		}
-		p = p.After(res.LastCursor)
 	}
+	rows := slices.SortedFunc(maps.Values(byID), func(a, b *rivertype.JobRow) int { return cmp.Compare(a.ID, b.ID) })
+	var out []executor.JobStatus
+	for _, row := range rows {
+		st, err := status(row)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
 }
 
 // riverStates are the River states of each job state.
