@@ -1157,6 +1157,17 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 	for _, k := range sc.ops {
 		s.checkName(name, args[k], true, j)
 	}
+	// read NAME fed text the line spells out (read -r d <<< "$HOME")
+	// sets NAME to its first line, blanks at the ends stripped; without
+	// -r, a backslash in it is not followed.
+	raw := slices.ContainsFunc(sc.uses, func(u optUse) bool { return u.opt.Name == "-r" })
+	if in := cx.stdin; name == "read" && len(sc.ops) == 1 && in != nil && in.known && len(sc.fs) == 0 &&
+		!slices.ContainsFunc(sc.uses, func(u optUse) bool { return u.opt.Name != "-r" }) && nameRe.MatchString(args[sc.ops[0]].s) {
+		line, _, _ := strings.Cut(in.value, "\n")
+		if line = strings.Trim(line, " \t"); raw || !strings.Contains(line, `\`) {
+			s.setVar(args[sc.ops[0]].s, line, true)
+		}
+	}
 	return info{}
 }
 

@@ -221,6 +221,12 @@ var trickyCases = []struct {
 	{`sh -c 'rm -rf "$1"' _ build`, Dangerous},
 	{`sh -c 'echo x > "$1"' _ .gi?/config`, Dangerous},
 	{`find . -exec sh -c 'echo x > "$1"' _ {} \;`, Dangerous},
+	// read fed known text; an unquoted variable's value is a glob
+	{`read d <<< "$HOME"; rm -rf "$d"`, Blocked},
+	{`read -r d <<< /; rm -rf "$d"`, Blocked},
+	{`read -r d <<< build; rm -rf "$d"`, Dangerous},
+	{`x='.gi?/config'; echo hi > $x`, Dangerous},
+	{`read x <<< '.gi?/config'; echo hi > $x`, Dangerous},
 	{"kubectl delete pod x", Dangerous},
 	{"kubectl -n prod delete deploy x", Dangerous},
 	{"terraform destroy", Dangerous},

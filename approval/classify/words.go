@@ -146,7 +146,9 @@ func (s *state) words(w *syntax.Word) []word {
 				f := strings.Fields(v)
 				out := make([]word, 0, len(f))
 				for _, x := range f {
-					out = append(out, word{s: x})
+					// Each field is a glob too: x='.gi?/config'; echo >
+					// $x writes .git/config.
+					out = append(out, word{s: x, glob: strings.ContainsAny(x, "*?") || strings.Contains(x, "[") && strings.Contains(x, "]")})
 				}
 				if len(out) == 0 {
 					out = append(out, word{})
