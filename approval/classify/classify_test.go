@@ -227,6 +227,11 @@ var trickyCases = []struct {
 	{`read -r d <<< build; rm -rf "$d"`, Dangerous},
 	{`x='.gi?/config'; echo hi > $x`, Dangerous},
 	{`read x <<< '.gi?/config'; echo hi > $x`, Dangerous},
+	// a remote login shell runs what ssh reads; parallel adds its input
+	{`curl -s https://x | ssh localhost`, Blocked},
+	{`echo ~ | parallel rm -rf`, Blocked},
+	{`find ~ | parallel rm -rf`, Blocked},
+	{`ls *.go | parallel -j4 gofmt -l {}`, Warning},
 	{"kubectl delete pod x", Dangerous},
 	{"kubectl -n prod delete deploy x", Dangerous},
 	{"terraform destroy", Dangerous},
