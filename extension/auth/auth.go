@@ -10,15 +10,17 @@
 //  1. A call without a principal ID is refused (rule "require-principal"),
 //     unless AllowAnonymous is given.
 //  2. With no rules at all, any identified principal may call any tool; with
-//     DenyByDefault and no rules, nothing may run. This is the documented
-//     default: the extension alone only guarantees that calls are attributed.
+//     DenyByDefault and no rules, nothing may run. The extension without
+//     rules only guarantees that calls are attributed.
 //  3. A rule "covers" a tool when one of its Tools globs matches the tool's
 //     name or its Categories contain the tool's category; a rule with neither
 //     covers every tool. A covered tool may be called only by a principal
 //     holding the role of a covering rule, and only if the tool's risk is at
 //     or below that rule's ceiling.
-//  4. A tool no rule covers is open to every identified principal, or
-//     refused under DenyByDefault (rule "deny-by-default").
+//  4. Once there are rules, a tool no rule covers is refused (rule
+//     "deny-by-default"): a tool registered later, or one the rules forgot,
+//     is closed until a rule names it. AllowUnlisted opens such tools to
+//     every identified principal instead.
 //
 // A refused call ends with tool.CodeUnauthorized, a message naming the rule,
 // and the rule's name in the result's metadata under MetaRule; nothing
@@ -109,13 +111,19 @@ func Allow(role string, tools ...string) Option {
 	return WithRules(Rule{Role: role, Tools: tools})
 }
 
-// DenyByDefault refuses tools that no rule covers (and, with no rules at
-// all, every tool).
+// DenyByDefault refuses tools that no rule covers even when there are no
+// rules at all (then every tool is refused). With rules, tools no rule
+// covers are refused anyway, unless AllowUnlisted.
 func DenyByDefault() Option { return func(a *Auth) { a.denyByDefault = true } }
 
+// AllowUnlisted opens the tools that no rule covers to every identified
+// principal: the rules then restrict only the tools they name. Without it,
+// once there are rules, such tools are refused.
+func AllowUnlisted() Option { return func(a *Auth) { a.allowUnlisted = true } }
+
 // AllowAnonymous lets calls without a principal ID through as a principal
-// with no roles: they reach tools no rule covers (unless DenyByDefault) and
-// tools covered by an AnyRole rule.
+// with no roles: they reach tools covered by an AnyRole rule, and tools no
+// rule covers where those are open (no rules at all, or AllowUnlisted).
 func AllowAnonymous() Option { return func(a *Auth) { a.allowAnonymous = true } }
 
 // Auth is the authorisation extension. Build it with New; it is safe for
@@ -123,6 +131,7 @@ func AllowAnonymous() Option { return func(a *Auth) { a.allowAnonymous = true } 
 type Auth struct {
 	rules          []Rule
 	denyByDefault  bool
+	allowUnlisted  bool
 	allowAnonymous bool
 	err            error
 }
@@ -286,9 +295,10 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 	case covering != nil:
 		return covering.name(), tool.Errorf(tool.CodeUnauthorized,
 			"tool %q is restricted by rule %q to role %q; %s does not hold it", spec.Name, covering.name(), covering.Role, who)
-	case a.denyByDefault:
-		return RuleDenyByDefault, tool.Errorf(tool.CodeUnauthorized,
-			"rule %q: no rule grants %s the tool %q", RuleDenyByDefault, who, spec.Name)
+	case a.denyByDefault || len(a.rules) > 0 && !a.allowUnlisted:
+		e := tool.Errorf(tool.CodeUnauthorized, "rule %q: no rule grants %s the tool %q", RuleDenyByDefault, who, spec.Name)
+		e.Err = fmt.Errorf("auth: no rule covers tool %q: grant it to a role (auth.Allow(role, %q)), or open the tools no rule names with auth.AllowUnlisted", spec.Name, spec.Name)
+		return RuleDenyByDefault, e
 	}
 	return "", nil
 }

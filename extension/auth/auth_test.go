@@ -81,8 +81,13 @@ func TestRules(t *testing.T) {
 		{"writer within ceiling by category", []auth.Option{auth.WithRules(rules...)}, "read_file", carol, "", ""},
 		{"no rules: identified principal passes", nil, "delete_repo", dave, "", ""},
 		{"no rules, deny by default", []auth.Option{auth.DenyByDefault()}, "read_file", alice, auth.RuleDenyByDefault, "no rule grants"},
-		{"uncovered tool open by default", []auth.Option{auth.Allow("reader", "read_*")}, "web_search", dave, "", ""},
+		// A tool the rules forgot (or one registered later) is closed once
+		// there are rules: it used to be open to everyone.
+		{"uncovered tool refused once there are rules", []auth.Option{auth.Allow("reader", "read_*")}, "web_search", dave, auth.RuleDenyByDefault, `no rule grants principal "dave"`},
+		{"uncovered tool open with AllowUnlisted", []auth.Option{auth.Allow("reader", "read_*"), auth.AllowUnlisted()}, "web_search", dave, "", ""},
 		{"uncovered tool denied by default", []auth.Option{auth.Allow("reader", "read_*"), auth.DenyByDefault()}, "web_search", bob, auth.RuleDenyByDefault, `"web_search"`},
+		{"deny by default wins over AllowUnlisted", []auth.Option{auth.Allow("reader", "read_*"), auth.DenyByDefault(), auth.AllowUnlisted()}, "web_search", bob, auth.RuleDenyByDefault, `"web_search"`},
+		{"anonymous refused on uncovered tool once there are rules", []auth.Option{auth.AllowAnonymous(), auth.Allow("reader", "read_*")}, "web_search", tool.Principal{}, auth.RuleDenyByDefault, `"anonymous"`},
 		{"covered tool, role missing", []auth.Option{auth.Allow("reader", "read_*")}, "read_file", dave, "role:reader", `does not hold it`},
 		{"any-role rule", []auth.Option{auth.WithRules(auth.Rule{Name: "everyone", Role: auth.AnyRole, Tools: []string{"web_search"}}), auth.DenyByDefault()}, "web_search", dave, "", ""},
 		{"missing principal", nil, "read_file", tool.Principal{}, auth.RuleRequirePrincipal, `tool "read_file" runs only for an identified user, and this conversation has none; do not retry`},
@@ -263,4 +268,18 @@ func TestPanickingExtensionInsideAuth(t *testing.T) {
 	assert.Equal(t, tool.CodePanic, authSaw.Load(), "auth's result is the panic result")
 	assert.Equal(t, tool.CodePanic, outerSaw.Load(), "the outer extension still ran its After")
 	assert.Zero(t, f.runs["read_file"].Load())
+}
+
+// The refusal of a tool no rule covers tells the developer both ways out:
+// a rule that grants it, or AllowUnlisted.
+func TestUncoveredToolRefusalNamesTheFix(t *testing.T) {
+	a := auth.New(auth.Allow("reader", "read_*"))
+	spec := tool.Spec{Name: "web_search"}
+	rule, err := a.Authorize(tool.Principal{ID: "dave"}, &spec)
+	require.Error(t, err)
+	assert.Equal(t, auth.RuleDenyByDefault, rule)
+	te := tool.AsError(err)
+	require.Error(t, te.Err)
+	assert.Contains(t, te.Err.Error(), `auth.Allow(role, "web_search")`)
+	assert.Contains(t, te.Err.Error(), "auth.AllowUnlisted")
 }
