@@ -109,6 +109,13 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`sh -c 'rm -rf "$1"' _ ~`, "sh"},
 		{`bash -c 'rm -rf $0' ~`, ""},
 		{`bash -c 'rm -rf "$2"' x a /`, ""},
+		// Arrays and positional parameters the line sets.
+		{`arr=(~ /); rm -rf "${arr[@]}"`, ""},
+		{`declare -a a=(~ /); rm -rf ${a[*]}`, ""},
+		{`cmd=(rm -rf ~); "${cmd[@]}"`, ""},
+		{`set -- ~ /; for d; do rm -rf "$d"; done`, ""},
+		{`set -- ~; rm -rf "$@"`, ""},
+		{`set -- a ~; rm -rf $2`, ""},
 	}
 	for _, tc := range cases {
 		if tc.need != "" {

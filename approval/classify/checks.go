@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -52,6 +53,7 @@ func init() {
 		"moves":        checkMoves,
 		"mirrors":      checkMirrors,
 		"container":    checkContainer,
+		"positional":   checkPositional,
 	}
 }
 
@@ -1950,4 +1952,54 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	}
 	j.add(Dangerous, name+" gives the container the host's root, home or a system directory: what it runs is judged as a command on the host")
 	return s.judge(cmd, judgeCtx{via: append(slices.Clip(cx.via), name)})
+}
+
+// checkPositional records the positional parameters set gives (set --
+// ARGS, or set ARGS after its options): $1 ... $9 and "$@" are then
+// their values where the line spells them out (set -- ~ /; rm -rf "$@"
+// is rm -rf ~ /), and not known otherwise. Options alone keep them.
+func checkPositional(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	k := 0
+	for ; k < len(args); k++ {
+		a := args[k]
+		if a.unknown() {
+			// It may be -- or an option: the parameters are not known.
+			k = -1
+			break
+		}
+		if a.s == "--" || len(a.s) < 2 || a.s[0] != '-' && a.s[0] != '+' {
+			break
+		}
+		if a.s == "-o" || a.s == "+o" {
+			k++
+		}
+	}
+	var vals []string
+	switch {
+	case k < 0:
+	case k >= len(args):
+		return info{} // options only
+	default:
+		if args[k].s == "--" {
+			k++
+		}
+		vals = []string{}
+		for _, a := range args[k:] {
+			v, ok := knownValue(a, 0)
+			if !ok || a.glob || a.input {
+				vals = nil
+				break
+			}
+			vals = append(vals, v)
+		}
+	}
+	for n := 1; n <= 9; n++ {
+		v, ok := "", vals != nil
+		if n <= len(vals) {
+			v = vals[n-1]
+		}
+		s.setVar(strconv.Itoa(n), v, ok)
+	}
+	s.setArray("@", vals)
+	return info{}
 }

@@ -374,6 +374,10 @@ type state struct {
 	findings []finding
 	cmds     []Command
 	vars     map[string]string
+	// arrays are the arrays the line set to known values (a=(~ /)), and
+	// "@" the positional parameters set -- gave: "${a[@]}" is their
+	// words. Any other assignment to the name forgets it.
+	arrays map[string][]string
 	// ifs is set once the line assigns IFS: unquoted expansions split
 	// where it says from then on, so no value is known any more.
 	ifs bool

@@ -232,6 +232,12 @@ var trickyCases = []struct {
 	{`echo ~ | parallel rm -rf`, Blocked},
 	{`find ~ | parallel rm -rf`, Blocked},
 	{`ls *.go | parallel -j4 gofmt -l {}`, Warning},
+	// arrays and positional parameters
+	{`a=(build dist); rm -rf "${a[@]}"`, Dangerous},
+	{`a=(~); a=(b); rm -rf "${a[@]}"`, Dangerous},
+	{`set -- "$x"; rm -rf "$1"`, Dangerous},
+	{`a=(~); bash -c 'rm -rf "${a[@]}"'`, Dangerous},
+	{`a=(.e*); cat "${a[@]}"`, Warning},
 	{"kubectl delete pod x", Dangerous},
 	{"kubectl -n prod delete deploy x", Dangerous},
 	{"terraform destroy", Dangerous},

@@ -52,6 +52,9 @@
 //     git ls-remote, ...) given text known only at run time, or nslookup
 //     fed a file or a pipe, is Defaults.NetworkData (dangerous): the text
 //     may be a file's contents;
+//   - arrays and positional parameters the line sets to known values
+//     (a=(~ /), set -- ~ /): "${a[@]}", "$@", $1 ... and for d; do are
+//     their words;
 //   - variables set without "=": loop variables, (( PATH = 1 )),
 //     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
 //     PATH are judged like assignments;

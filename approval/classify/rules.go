@@ -191,6 +191,7 @@ type CommandRule struct {
 	// it is), mirrors (so is rsync --delete onto one, or
 	// --remove-source-files from one), container (docker run given the
 	// host's root or home: the command it runs is judged as on the host),
+	// positional (set -- ARGS: $1 ... and "$@" hold their known values),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input

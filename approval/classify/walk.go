@@ -583,6 +583,9 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		defer s.leaveRepeat()
 		inf = inf.or(s.walkStmts(c.Do))
 		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+			if !wi.InPos.IsValid() {
+				values = s.arrays["@"] // for d; do: the positional parameters
+			}
 			inf = inf.or(s.walkBound(wi.Name.Value, values, c.Do))
 		}
 		return inf
@@ -833,10 +836,20 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 		val = s.word(a.Value)
 		inf.download = val.download
 	}
+	var elems []string // the array's values, while all are known
+	known := a.Array != nil && a.Index == nil && !a.Append
 	if a.Array != nil {
 		for _, e := range a.Array.Elems {
 			if e.Value != nil {
-				inf.download = inf.download || s.allWords(e.Value)
+				for _, x := range s.words(e.Value) {
+					inf.download = inf.download || x.download
+					if lv, reason, ok := s.secretRule(x); ok {
+						s.note(lv, reason+" (a value of the array "+a.Name.Value+")")
+					}
+					v, ok := knownValue(x, 0)
+					known = known && ok && !x.glob && e.Index == nil
+					elems = append(elems, v)
+				}
 			}
 			if e.Index != nil {
 				inf = inf.or(s.nodeSubsts(e.Index))
@@ -897,6 +910,10 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 	if a.Array == nil && a.Index == nil && !a.Append {
 		v, known := knownValue(val, 0)
 		s.setVar(a.Name.Value, v, known || a.Value == nil)
+	} else if known {
+		s.setArray(a.Name.Value, append([]string{}, elems...))
+	} else {
+		s.setArray(a.Name.Value, nil)
 	}
 	// a=($(curl URL)) and x+=$(curl URL) hold downloaded text too; only
 	// a whole new value forgets it.
@@ -930,7 +947,7 @@ func knownValue(val word, skip int) (string, bool) {
 // from here on, so no variable's value is known any more.
 func (s *state) ifsChanged() {
 	s.note(Warning, "sets IFS, which changes how every later word splits")
-	s.vars, s.ifs = nil, true
+	s.vars, s.arrays, s.ifs = nil, nil, true
 }
 
 // export records that the shell exports the variable name: the shell
@@ -982,6 +999,7 @@ func (s *state) fetchedVar(name string, downloaded bool) {
 }
 
 func (s *state) setVar(name, v string, lit bool) {
+	delete(s.arrays, name)
 	if s.vars == nil {
 		s.vars = map[string]string{}
 	}
@@ -989,6 +1007,19 @@ func (s *state) setVar(name, v string, lit bool) {
 		s.vars[name] = v
 	} else {
 		delete(s.vars, name)
+	}
+}
+
+// setArray records the known values of the array name (or of the
+// positional parameters, "@"), or, when vals is nil, forgets them.
+func (s *state) setArray(name string, vals []string) {
+	switch {
+	case vals == nil || s.ifs:
+		delete(s.arrays, name)
+	case s.arrays == nil:
+		s.arrays = map[string][]string{name: vals}
+	default:
+		s.arrays[name] = vals
 	}
 }
 
@@ -1235,17 +1266,19 @@ func (s *state) reparse(text, via string) info {
 			return info{}
 		}
 	}
-	oldSrc, oldVia, oldVars, oldExported, oldEnv := s.src, s.via, s.vars, s.exported, s.cmdEnv
+	oldSrc, oldVia, oldVars, oldExported, oldEnv, oldArrays := s.src, s.via, s.vars, s.exported, s.cmdEnv, s.arrays
 	s.src, s.depth = text, s.depth+1
 	s.via = append(s.via[:len(s.via):len(s.via)], via)
 	if via == "eval" {
 		// eval runs its code in this shell.
 		s.vars = cloneVars(s.vars)
+		s.arrays = maps.Clone(s.arrays)
 		s.exported = maps.Clone(s.exported)
 	} else {
 		// Any other string may run in a child shell (bash -c), which
 		// knows only what is exported to it.
 		s.vars = s.childVars()
+		s.arrays = nil // not exported
 		s.exported = nil
 		for n := range s.vars {
 			s.export(n)
@@ -1254,7 +1287,7 @@ func (s *state) reparse(text, via string) info {
 	s.cmdEnv = nil
 	s.collectFuncs(f.Stmts)
 	inf := s.walkStmts(f.Stmts)
-	s.src, s.depth, s.via, s.vars, s.exported, s.cmdEnv = oldSrc, s.depth-1, oldVia, oldVars, oldExported, oldEnv
+	s.src, s.depth, s.via, s.vars, s.exported, s.cmdEnv, s.arrays = oldSrc, s.depth-1, oldVia, oldVars, oldExported, oldEnv, oldArrays
 	return inf
 }
 

@@ -139,6 +139,25 @@ func (s *state) words(w *syntax.Word) []word {
 		}
 		return out
 	}
+	// "${a[@]}" of an array (or "$@" of positional parameters) the line
+	// set to known values is one word for each.
+	if vals, quoted, ok := s.arrayWords(w); ok {
+		out := make([]word, 0, len(vals))
+		for _, v := range vals {
+			if quoted {
+				out = append(out, word{s: v})
+				continue
+			}
+			for _, x := range strings.Fields(v) {
+				out = append(out, word{s: x, glob: strings.ContainsAny(x, "*?") || strings.Contains(x, "[") && strings.Contains(x, "]")})
+			}
+		}
+		if len(out) == 0 {
+			// No word at all: judged as an empty one, never less careful.
+			out = append(out, word{})
+		}
+		return out
+	}
 	// An unquoted lone $X with a known literal value splits into fields.
 	if len(w.Parts) == 1 {
 		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
@@ -158,6 +177,35 @@ func (s *state) words(w *syntax.Word) []word {
 		}
 	}
 	return []word{s.word(w)}
+}
+
+// arrayWords returns the known values of a word that is only "${a[@]}",
+// ${a[@]}, ${a[*]}, "$@", $@ or $* (not "${a[*]}" or "$*", one word), and
+// whether it was quoted.
+func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
+	if len(s.arrays) == 0 || len(w.Parts) != 1 {
+		return nil, false, false
+	}
+	p, quoted := w.Parts[0], false
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p, quoted = dq.Parts[0], true
+	}
+	pe, ok := p.(*syntax.ParamExp)
+	if !ok || pe.Param == nil || s.fetchedVars[pe.Param.Value] {
+		return nil, false, false
+	}
+	if pe.Index == nil && (pe.Param.Value == "@" || pe.Param.Value == "*") {
+		vals, ok := s.arrays["@"]
+		return vals, quoted, ok && simpleParam(pe) && !(quoted && pe.Param.Value == "*")
+	}
+	iw, ok := pe.Index.(*syntax.Word)
+	if !ok || iw.Lit() != "@" && iw.Lit() != "*" || quoted && iw.Lit() == "*" {
+		return nil, false, false
+	}
+	x := *pe
+	x.Index = nil
+	vals, ok := s.arrays[pe.Param.Value]
+	return vals, quoted, ok && simpleParam(&x)
 }
 
 func simpleParam(pe *syntax.ParamExp) bool {
