@@ -55,6 +55,7 @@ func run() error {
 	engine := flag.String("engine", sandbox.EngineBwrap, "sandbox engine for the bash tool: bwrap, gvisor, or process (isolates nothing but the process tree)")
 	auditPath := flag.String("audit", "", "audit trail file (JSON lines, chained); verified and continued if it exists (default: one per workspace under $XDG_STATE_HOME/toolbelt, or ~/.local/state/toolbelt)")
 	auditKey := flag.String("audit-key", "", "file holding the audit trail's HMAC key (64+ hex digits, or 32+ raw bytes): records are then chained with HMAC-SHA256, which an editor of the file cannot recompute")
+	track := flag.Bool("track-changes", false, "tell the model (and the audit trail) which workspace files each bash command created, modified or deleted; costs two walks of the workspace per command")
 	verbose := flag.Bool("v", false, "log the server's and the SDK's information lines on stderr (by default only warnings and errors)")
 	flag.Parse()
 	if *workspace == "" {
@@ -93,7 +94,11 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	bash, err := shell.NewBash(sb, ws)
+	var bashOpts []shell.Option
+	if *track {
+		bashOpts = append(bashOpts, shell.TrackChanges())
+	}
+	bash, err := shell.NewBash(sb, ws, bashOpts...)
 	if err != nil {
 		return err
 	}
