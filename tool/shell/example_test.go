@@ -49,3 +49,32 @@ func Example() {
 	// HI
 	// denied policy_denied
 }
+
+// TrackChanges: each run says what it changed in the workspace, to the
+// model (the end of the text) and to the program (metadata).
+func ExampleTrackChanges() {
+	dir, _ := os.MkdirTemp("", "shell-example-")
+	defer os.RemoveAll(dir)
+	_ = os.WriteFile(dir+"/draft.txt", []byte("draft\n"), 0o644)
+	ws, _ := sandbox.OpenWorkspace(dir)
+	defer ws.Close()
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(ws.Dir()),
+		sandbox.WithLimits(sandbox.Limits{Timeout: 10 * time.Second, OutputBytes: 1 << 20}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bash, _ := shell.NewBash(sb, ws, shell.TrackChanges())
+	res, err := bash.Run(context.Background(), tool.Call{Name: "bash",
+		Args: json.RawMessage(`{"command":"echo final > notes.txt && rm draft.txt && echo ok"}`)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Text())
+	fmt.Println(res.Metadata[shell.MetaChanges])
+	// Output:
+	// ok
+	// [changed: deleted draft.txt, created notes.txt]
+	// [deleted draft.txt created notes.txt]
+}
