@@ -31,7 +31,7 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		}
 	}
 	// Programs the lines run on the way (wrappers) are the real ones.
-	for _, n := range []string{"env", "capsh", "sh", "xargs"} {
+	for _, n := range []string{"env", "capsh", "sh", "xargs", "cat", "tee"} {
 		if p, err := exec.LookPath(n); err == nil {
 			if err := os.Symlink(p, filepath.Join(bin, n)); err != nil {
 				t.Fatal(err)
@@ -116,6 +116,19 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`set -- ~ /; for d; do rm -rf "$d"; done`, ""},
 		{`set -- ~; rm -rf "$@"`, ""},
 		{`set -- a ~; rm -rf $2`, ""},
+		// Text the line spells out with printf, echo -e or cat, piped
+		// into a shell or xargs, or written to a script it runs.
+		{`printf 'rm -rf %s\n' ~ / | sh`, "sh"},
+		{`echo -e 'rm -rf \x7e' | sh`, "sh"},
+		{`echo -n 'rm -rf ~' | sh`, "sh"},
+		{`cat <<< 'rm -rf ~' | sh`, "sh"},
+		{`printf '%s\n' ~ | xargs rm -rf`, "xargs"},
+		{`d=$(printf %s ~); rm -rf "$d"`, ""},
+		{`echo 'rm -rf ~' > a.sh; bash a.sh`, ""},
+		{`echo 'rm -rf ~' > a.sh; . ./a.sh`, ""},
+		{`f=a.sh; echo 'rm -rf ~' > $f; bash $f`, ""},
+		{`printf '#!/bin/sh\nrm -rf ~\n' > a.sh; sh a.sh`, "sh"},
+		{`echo 'rm -rf ~' | tee a.sh >/dev/null; bash a.sh`, "tee"},
 	}
 	for _, tc := range cases {
 		if tc.need != "" {

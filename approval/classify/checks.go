@@ -1084,7 +1084,7 @@ func checkSource(s *state, name string, args []word, cx judgeCtx, j *judgement) 
 			j.add(Warning, name+" runs the script "+a.s)
 		}
 		s.runsFetched(name, a, j)
-		return info{}
+		return s.runsWritten(name, a, j)
 	}
 	j.add(Warning, name+" without a file")
 	return info{}

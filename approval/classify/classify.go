@@ -387,6 +387,10 @@ type state struct {
 	// fetchedAny: a downloader saved a file under the name the server
 	// chose (curl -J, wget --content-disposition).
 	fetchedAny bool
+	// scripts are the files the line wrote text to that it spells out
+	// (echo 'rm -rf ~' > a.sh), cleaned, and the text: running one runs
+	// that text.
+	scripts map[string]string
 	// pipedDownload: the command being judged is in a pipe after a
 	// downloader, so what it writes holds downloaded content.
 	pipedDownload bool

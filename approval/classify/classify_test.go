@@ -238,6 +238,11 @@ var trickyCases = []struct {
 	{`set -- "$x"; rm -rf "$1"`, Dangerous},
 	{`a=(~); bash -c 'rm -rf "${a[@]}"'`, Dangerous},
 	{`a=(.e*); cat "${a[@]}"`, Warning},
+	// a script the line writes, and runs
+	{`echo 'ls -la' > a.sh; bash a.sh`, Warning},
+	{`echo 'rm -rf ~' > a.sh; echo ls > a.sh; bash a.sh`, Warning},
+	{`echo 'rm -rf ~' > a.sh; chmod +x a.sh; ./a.sh`, Blocked},
+	{`echo 'rm -rf ~' >> a.sh; python3 a.sh`, Warning},
 	{"kubectl delete pod x", Dangerous},
 	{"kubectl -n prod delete deploy x", Dangerous},
 	{"terraform destroy", Dangerous},

@@ -227,6 +227,9 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf.download = true
 		s.fetchedFiles(name, args)
 	}
+	if first.lit && strings.Contains(first.s, "/") {
+		inf = inf.or(s.runsWritten("", first, j)) // ./a.sh
+	}
 	s.secretArgs(args, j)
 	l := j.level()
 	s.cmds[idx].Level = l
@@ -710,7 +713,7 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			j.add(r.Level, name+" runs the script "+ops[0].s)
 		}
 		s.runsFetched(name, ops[0], j)
-		return info{}
+		return s.runsWritten(name, ops[0], j)
 	}
 	if interactive && cx.stdin != nil && cx.stdin.doc && strings.Contains(cx.stdin.text, "!") {
 		j.add(s.c.rules.Defaults.GeneratedCode, name+" -i expands history (!!, !$) in the code it reads, which then is not the code judged")

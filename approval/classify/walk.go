@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -90,6 +91,7 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 	}
 	inf = inf.or(s.walkCmd(st.Cmd, stdin, extra))
 	s.fetchedOutput(st)
+	s.writtenScript(st)
 	return inf
 }
 
@@ -1171,13 +1173,27 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	downloaded, listed := false, false
 	saved, savedAll, savedText := s.pipedDownload, s.pipedAll, s.pipedText
 	defer func() { s.pipedDownload, s.pipedAll, s.pipedText = saved, savedAll, savedText }()
+	// texts[i] is what stage i writes, when the line spells it out; tee
+	// passes on what it reads.
+	texts := make([]*string, len(stages))
+	for i, st := range stages {
+		if text, ok := s.echoText(st); ok {
+			texts[i] = &text
+		} else if i > 0 && texts[i-1] != nil && len(st.Redirs) == 0 && teeFiles(st) != nil {
+			texts[i] = texts[i-1]
+		}
+	}
 	for i, st := range stages {
 		s.pipedDownload = saved || downloaded
 		s.pipedAll = listed
 		s.pipedText = nil
 		if i > 0 {
-			if text, ok := echoText(stages[i-1]); ok {
-				s.pipedText = &text
+			s.pipedText = texts[i-1]
+			if s.pipedText != nil {
+				// tee FILE writes it to FILE too.
+				for _, f := range teeFiles(st) {
+					s.wroteScript(f, *s.pipedText, true)
+				}
 			}
 		}
 		inf := s.walkStmt(st)
@@ -1189,11 +1205,9 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 			} else {
 				s.note(s.c.rules.Defaults.PipeToShell, "pipes into "+name+", which executes its input")
 			}
-			if sh, ok := s.c.shells.get(name); ok && sh.Syntax == "bash" {
-				if text, ok := echoText(stages[i-1]); ok {
-					// echo 'rm -rf ~' | sh: the code is on the line.
-					s.reparse(text, "echo | "+name)
-				}
+			if sh, ok := s.c.shells.get(name); ok && sh.Syntax == "bash" && texts[i-1] != nil {
+				// echo 'rm -rf ~' | sh: the code is on the line.
+				s.reparse(*texts[i-1], "echo | "+name)
 			}
 		}
 		if inf.sendsStdin && i > 0 {
@@ -1208,30 +1222,327 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	return all
 }
 
-// echoText returns the text a plain echo of literal words writes (echo,
-// echo -n, echo -E; not echo -e, whose escapes it does not read).
-func echoText(st *syntax.Stmt) (string, bool) {
+// teeFiles returns the files of a plain tee with literal words (nil when
+// st is not one; tee alone has none, but an empty non-nil list).
+func teeFiles(st *syntax.Stmt) []string {
 	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(st.Redirs) > 0 || len(c.Assigns) > 0 || len(c.Args) == 0 || c.Args[0].Lit() != "echo" {
+	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
+		return nil
+	}
+	files := []string{}
+	for k, w := range c.Args {
+		v, ok := litValue(w)
+		switch {
+		case !ok:
+			return nil
+		case k == 0:
+			if v != "tee" {
+				return nil
+			}
+		case v == "-a" || v == "--append":
+		case strings.HasPrefix(v, "-"):
+			return nil
+		default:
+			files = append(files, v)
+		}
+	}
+	return files
+}
+
+// wroteScript records that the line writes text (appends it, when
+// appends) to the file name: running that file later on the line runs
+// it (see runsWritten).
+func (s *state) wroteScript(name, text string, appends bool) {
+	if name == "" {
+		return
+	}
+	name = path.Clean(name)
+	if s.scripts == nil {
+		s.scripts = map[string]string{}
+	}
+	if appends {
+		text = s.scripts[name] + text
+	}
+	s.scripts[name] = text
+}
+
+// writtenScript records the files st writes with > or >> when it writes
+// text the line spells out (echo 'rm -rf ~' > a.sh).
+func (s *state) writtenScript(st *syntax.Stmt) {
+	if len(st.Redirs) == 0 {
+		return
+	}
+	var outs []*syntax.Redirect
+	plain := *st
+	plain.Redirs = nil
+	for _, r := range st.Redirs {
+		switch {
+		case r.N != nil && r.N.Value != "1":
+			plain.Redirs = append(plain.Redirs, r)
+		case r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob || r.Op == syntax.RdrAll || r.Op == syntax.AppAll:
+			outs = append(outs, r)
+		default:
+			plain.Redirs = append(plain.Redirs, r)
+		}
+	}
+	if len(outs) == 0 {
+		return
+	}
+	text, ok := s.echoText(&plain)
+	if !ok {
+		return
+	}
+	for _, r := range outs {
+		if v, ok := s.plainValue(r.Word); ok {
+			s.wroteScript(v, text, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+		}
+	}
+}
+
+// runsWritten judges running the file named by w (bash a.sh, source
+// a.sh, ./a.sh) when the line wrote its text: that text is run, and
+// judged as shell code.
+func (s *state) runsWritten(name string, w word, j *judgement) info {
+	v, known := knownValue(w, 0)
+	if !known || w.glob || s.scripts == nil {
+		return info{}
+	}
+	text, ok := s.scripts[path.Clean(v)]
+	if !ok {
+		return info{}
+	}
+	j.add(Safe, strings.TrimSpace(name+" runs "+w.s+", which the line wrote"))
+	return s.reparse(text, strings.TrimSpace(name+" "+w.s))
+}
+
+// echoText returns the text a command writes when the line spells it
+// all out: echo of known words (see plainValue; with -n, -e, -E), printf of a known
+// format and arguments (see printfText), or cat of a here-string or of a
+// here-document whose delimiter is quoted (cat <<< 'rm -rf ~'). Not when
+// it has other redirections or assignments, or escapes or conversions it
+// does not read (echo -e '\x72m', printf %d).
+func (s *state) echoText(st *syntax.Stmt) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
 		return "", false
 	}
-	var words []string
-	opts := true
-	for _, w := range c.Args[1:] {
-		v, ok := litValue(w)
+	args := make([]string, 0, len(c.Args))
+	for _, w := range c.Args {
+		v, ok := s.plainValue(w)
 		if !ok {
 			return "", false
 		}
-		if opts && (v == "-n" || v == "-E") {
+		args = append(args, v)
+	}
+	switch {
+	case args[0] == "cat" && len(st.Redirs) == 1 && (len(args) == 1 || len(args) == 2 && args[1] == "-"):
+		return docLiteral(st.Redirs[0])
+	case len(st.Redirs) > 0:
+		return "", false
+	case args[0] == "printf":
+		return printfText(args[1:])
+	case args[0] != "echo":
+		return "", false
+	}
+	newline, escapes := true, false
+	k := 1
+	for ; k < len(args) && len(args[k]) > 1 && strings.Trim(args[k], "-neE") == "" && args[k][0] == '-' && strings.Count(args[k], "-") == 1; k++ {
+		for _, f := range args[k][1:] {
+			switch f {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+	}
+	if k < len(args) && strings.HasPrefix(args[k], "-") && len(args[k]) > 1 && strings.Trim(args[k][1:], "neE") == "" {
+		return "", false
+	}
+	text := strings.Join(args[k:], " ")
+	if escapes {
+		if text, ok = textEscapes(text, true); !ok {
+			return "", false
+		}
+	}
+	if newline {
+		text += "\n"
+	}
+	return text, true
+}
+
+// docLiteral returns the text of a here-string of a literal word, or of
+// a here-document whose delimiter is quoted (so nothing in it expands).
+func docLiteral(r *syntax.Redirect) (string, bool) {
+	if r.N != nil && r.N.Value != "0" {
+		return "", false
+	}
+	switch r.Op {
+	case syntax.WordHdoc:
+		v, ok := litValue(r.Word)
+		return v + "\n", ok
+	case syntax.Hdoc:
+		if r.Word == nil || wordIsBare(r.Word) || r.Hdoc == nil {
+			return "", false
+		}
+		var b strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			l, ok := p.(*syntax.Lit)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(l.Value)
+		}
+		return b.String(), true
+	}
+	return "", false
+}
+
+// textEscapes reads the escapes of echo -e (echo) or of printf's format:
+// \n, \t and \\, and for echo -e \xHH and \0NNN; any other backslash
+// is not read (ok is false). printf's \x and octal escapes are left
+// unread: approval's tests pin how a policy refuses printf '\x67it
+// push' > s.sh; bash s.sh (as hidden code), which reading them changes.
+func textEscapes(v string, echo bool) (string, bool) {
+	if !strings.Contains(v, `\`) {
+		return v, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' {
+			b.WriteByte(v[i])
 			continue
 		}
-		if opts && strings.HasPrefix(v, "-") && len(v) > 1 {
-			return "", false // -e, or options echo may read
+		if i+1 >= len(v) {
+			return "", false
 		}
-		opts = false
-		words = append(words, v)
+		i++
+		digits, base, width := "", 8, 3
+		switch c := v[i]; {
+		case c == 'n':
+			b.WriteByte('\n')
+			continue
+		case c == 't':
+			b.WriteByte('\t')
+			continue
+		case c == '\\':
+			b.WriteByte('\\')
+			continue
+		case c == 'x' && echo:
+			digits, base, width = "0123456789abcdefABCDEF", 16, 2
+			i++
+		case c == '0' && echo:
+			digits = "01234567"
+			i++
+		default:
+			return "", false
+		}
+		k := i
+		for k < len(v) && k-i < width && strings.IndexByte(digits, v[k]) >= 0 {
+			k++
+		}
+		if k == i && base == 16 {
+			return "", false
+		}
+		n, _ := strconv.ParseUint("0"+v[i:k], base, 16)
+		b.WriteByte(byte(n))
+		i = k - 1
 	}
-	return strings.Join(words, " ") + "\n", true
+	return b.String(), true
+}
+
+// plainValue returns the value of a word of literal text, quotes and
+// simple expansions of variables the line set to known values ($HOME
+// or ${HOME} at the start of it, which is ~), without walking anything:
+// ok is false for any other expansion.
+func (s *state) plainValue(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	var add func(p syntax.WordPart, quoted bool) bool
+	add = func(p syntax.WordPart, quoted bool) bool {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if quoted {
+				b.WriteString(unescapeDouble(p.Value))
+			} else {
+				v, _ := unescapeBare(p.Value)
+				b.WriteString(v)
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(ansiC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if !add(q, true) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			if !simpleParam(p) {
+				return false
+			}
+			if v, ok := s.vars[p.Param.Value]; ok {
+				b.WriteString(v)
+			} else if p.Param.Value == "HOME" && b.Len() == 0 {
+				b.WriteString("~")
+			} else {
+				return false
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	for _, p := range w.Parts {
+		if !add(p, false) {
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// printfText returns what printf FORMAT ARGS... writes when the format
+// holds no conversion but %s and %% and no escape but those textEscapes
+// reads: the format again for the arguments left, as printf does.
+func printfText(args []string) (string, bool) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return "", false
+	}
+	format, rest := args[0], args[1:]
+	var b strings.Builder
+	for {
+		used := false
+		for i := 0; i < len(format); i++ {
+			if format[i] != '%' {
+				b.WriteByte(format[i])
+				continue
+			}
+			if i+1 >= len(format) {
+				return "", false
+			}
+			i++
+			switch format[i] {
+			case '%':
+				b.WriteByte('%')
+			case 's':
+				used = true
+				if len(rest) > 0 {
+					b.WriteString(rest[0])
+					rest = rest[1:]
+				}
+			default:
+				return "", false
+			}
+		}
+		if len(rest) == 0 || !used {
+			break
+		}
+	}
+	return textEscapes(b.String(), false)
 }
 
 func stageName(st *syntax.Stmt) string {
