@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -87,8 +88,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		if !bytes.Equal(c.Args, intentArgs) {
 			t.setArgs(&out, c.Args, secrets)
 		}
-		out.Result = t.result(res)
-		out.redact, out.secrets, out.echoes = true, secrets, []json.RawMessage{c.Args, intentArgs}
+		out.Result = t.result(res, secrets, c.Args, intentArgs)
 		end := time.Now()
 		out.Time = end
 		out.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
@@ -137,46 +137,143 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	}
 }
 
-// result keeps what res returned, up to the trail's cap: the structured
-// output whole or not at all, then the text blocks, cut on a rune
-// boundary.
-func (t *Trail) result(res *tool.Result) *Result {
+// result keeps what res returned, up to the trail's cap, redacted: the
+// structured output whole or not at all, then the text blocks, cut on a
+// rune boundary. args are the call's arguments (and those it was asked
+// with), whose secret values are masked wherever the tool echoed them.
+//
+// It redacts as the outcome is made, not when the record is encoded: the
+// text must be redacted before it is cut (a secret the cap fell in the
+// middle of would leave a prefix no rule recognises), and the record must
+// not hold on to the call's arguments, which the caller may reuse once the
+// call returns.
+func (t *Trail) result(res *tool.Result, secrets []string, args ...json.RawMessage) *Result {
 	r := &Result{Bytes: len(res.Output)}
 	for _, c := range res.Content {
 		r.Bytes += len(c.Text) + len(c.Data)
 	}
-	budget := t.resultBytes
+	budget := min(t.resultBytes, math.MaxInt/4) // budget+limit below cannot overflow
 	if len(res.Output) > 0 {
 		if len(res.Output) <= budget {
-			r.Output = res.Output // Write copies what it keeps past its return
-			budget -= len(res.Output)
+			r.Output = redactOutput(res.Output, secrets, args) // Write copies what it keeps past its return
+			budget -= min(budget, len(r.Output))
 		} else {
 			r.Truncated = true
 		}
+	}
+	// The text is read past the cap by as much as a secret can be long (a
+	// value of the arguments, or one of the string rule's shapes), so that
+	// a secret the cap falls in is redacted whole; one byte more says
+	// there was more.
+	limit := budget + resultSlack
+	for _, a := range args {
+		limit = max(limit, budget+resultSlack+len(a))
 	}
 	var text strings.Builder
 	for _, c := range res.Content {
 		if c.Type != tool.ContentText || c.Text == "" {
 			continue
 		}
+		if budget == 0 {
+			r.Truncated = true
+			break
+		}
 		if text.Len() > 0 {
 			text.WriteByte('\n')
 		}
-		// One byte past the budget says there was more.
-		text.WriteString(c.Text[:min(len(c.Text), max(0, budget+1-text.Len()))])
-		if text.Len() > budget {
+		text.WriteString(c.Text[:min(len(c.Text), max(0, limit+1-text.Len()))])
+		if text.Len() > limit {
 			break
 		}
 	}
-	r.Text = text.String()
+	if text.Len() == 0 {
+		return r
+	}
+	r.Text = redact.Message(text.String(), secrets, args...)
 	if len(r.Text) > budget {
-		cut := budget
-		for cut > 0 && !utf8.RuneStart(r.Text[cut]) {
-			cut--
-		}
-		r.Text, r.Truncated = r.Text[:cut], true
+		r.Text, r.Truncated = r.Text[:cutAt(r.Text, budget)], true
 	}
 	return r
+}
+
+// resultSlack is how far past the cap result reads a text to redact it,
+// besides the length of the call's arguments: longer than the secrets the
+// string rule finds in text (keys, tokens, passwords, a private key's
+// first lines).
+const resultSlack = 1024
+
+// cutAt is where to cut s to at most n bytes: n, or the start of a rune
+// that n would split. Bytes that are not UTF-8 are cut anywhere (each
+// reads as U+FFFD).
+func cutAt(s string, n int) int {
+	for i := n - 1; i >= max(0, n-utf8.UTFMax+1); i-- {
+		if utf8.RuneStart(s[i]) {
+			if r, size := utf8.DecodeRuneInString(s[i:]); (r != utf8.RuneError || size > 1) && i+size > n {
+				return i
+			}
+			break
+		}
+	}
+	return n
+}
+
+// redactOutput redacts a tool's structured output by the rule that
+// redacts arguments (names that look secret, secrets inside strings), then
+// masks the call's secret values wherever the tool echoed them into its
+// strings, numbers and keys, as redact.Message does in text. Escaped
+// (\u0037) or not, an echo is found: the JSON is decoded to look. Output
+// that is not JSON is masked whole.
+func redactOutput(out json.RawMessage, secrets []string, args []json.RawMessage) json.RawMessage {
+	out = redact.Args(out, nil)
+	var values []string
+	for i, a := range args {
+		if len(a) > 0 && (i == 0 || !bytes.Equal(a, args[0])) {
+			values = append(values, redact.SecretValues(a, secrets)...)
+		}
+	}
+	if len(values) == 0 || (bytes.IndexByte(out, '\\') < 0 && redact.Scrub(string(out), values) == string(out)) {
+		return out // no value in it, and no escape to hide one
+	}
+	d := json.NewDecoder(bytes.NewReader(out))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return maskedOutput
+	}
+	scrubbed, err := json.Marshal(scrubValue(v, values))
+	if err != nil {
+		return maskedOutput
+	}
+	if bytes.Equal(scrubbed, out) {
+		return out
+	}
+	return scrubbed
+}
+
+var maskedOutput = json.RawMessage(`"` + redact.Mask + `"`)
+
+// scrubValue masks values in v, a decoded JSON value: in strings and keys
+// as redact.Scrub does, and a number that holds one whole.
+func scrubValue(v any, values []string) any {
+	switch v := v.(type) {
+	case string:
+		return redact.Scrub(v, values)
+	case json.Number:
+		if redact.Scrub(v.String(), values) != v.String() {
+			return redact.Mask
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = scrubValue(e, values)
+		}
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[redact.Scrub(k, values)] = scrubValue(e, values)
+		}
+		return m
+	}
+	return v
 }
 
 // setArgs puts a call's arguments on rec, to be redacted when rec is
