@@ -189,6 +189,7 @@ func (t *Trail) result(res *tool.Result, secrets []string, args ...json.RawMessa
 	if text.Len() == 0 {
 		return r
 	}
+	r.Truncated = r.Truncated || text.Len() > limit // more than was read, however short redaction made it
 	r.Text = redact.Message(text.String(), secrets, args...)
 	if len(r.Text) > budget {
 		r.Text, r.Truncated = r.Text[:cutAt(r.Text, budget)], true

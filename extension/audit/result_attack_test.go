@@ -118,3 +118,19 @@ func TestResultCutOfInvalidUTF8(t *testing.T) {
 		})
 	}
 }
+
+// Text read past the cap and then shortened by redaction (a long private
+// key masked) is still marked cut when the tool returned more than was
+// read.
+func TestResultCutBeforeRedactionIsMarked(t *testing.T) {
+	text := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEA1234567890abcdef\n", 100) + "-----END RSA PRIVATE KEY-----\n" + strings.Repeat("b", 4000)
+	for mode, opts := range modes {
+		t.Run(mode, func(t *testing.T) {
+			rec := outcomeOf(t, func() *tool.Result {
+				return &tool.Result{Content: []tool.Content{tool.TextContent(text)}}
+			}, nil, append(opts, audit.WithResults(100))...)
+			assert.True(t, rec.Result.Truncated, "%q", rec.Result.Text)
+			assert.NotContains(t, rec.Result.Text, "MIIE")
+		})
+	}
+}
