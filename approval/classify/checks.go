@@ -998,6 +998,31 @@ var gitSafeConfig = []string{
 	"commit.gpgsign", "tag.gpgsign", "blame.", "grep.", "pretty.", "branch.sort", "tag.sort", "safe.directory",
 }
 
+// gitCode returns the shell command line git runs for the configuration
+// key (lower case) set to value: a pager, an editor, an ssh command, a
+// diff, merge or filter driver's command, the fsmonitor hook, and an
+// alias or credential helper whose value starts with "!".
+func gitCode(key, value string) (string, bool) {
+	if value == "" {
+		return "", false
+	}
+	switch {
+	case strings.HasPrefix(key, "alias.") || key == "credential.helper" || strings.HasPrefix(key, "credential.") && strings.HasSuffix(key, ".helper"):
+		return strings.TrimPrefix(value, "!"), strings.HasPrefix(value, "!")
+	case key == "core.pager" || strings.HasPrefix(key, "pager.") || key == "core.editor" || key == "sequence.editor" ||
+		key == "core.sshcommand" || key == "core.fsmonitor" || key == "diff.external":
+		return value, true
+	}
+	parts := strings.Split(key, ".")
+	if len(parts) >= 3 {
+		switch parts[0] + "." + parts[len(parts)-1] {
+		case "diff.command", "diff.textconv", "merge.driver", "filter.clean", "filter.smudge", "filter.process":
+			return value, true
+		}
+	}
+	return "", false
+}
+
 // gitKeyIs reports whether the configuration key is p, or in the section p
 // when p ends with a dot. diff.renames is not diff.renames.command: that is
 // the command of a diff driver named "renames".
@@ -1033,8 +1058,11 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				i++
 				kv = args[i].s
 			}
-			key, _, _ := strings.Cut(kv, "=")
+			key, val, _ := strings.Cut(kv, "=")
 			key = strings.ToLower(key)
+			if code, ok := gitCode(key, val); ok && args[i].lit {
+				s.reparse(code, name+" -c "+key)
+			}
 			switch {
 			case slices.ContainsFunc(gitDisplayConfig, func(p string) bool { return gitKeyIs(key, p) }) && args[i].lit:
 				j.add(Safe, name+" -c sets display configuration "+key)
@@ -1527,6 +1555,11 @@ func checkGitConfig(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	if len(ops) >= 2 && !reads {
 		sets = true
 		j.add(Warning, "git config sets configuration")
+		if k := len(ops) - 2; ops[k].lit && ops[k+1].lit {
+			if code, ok := gitCode(strings.ToLower(ops[k].s), ops[k+1].s); ok {
+				s.reparse(code, "git config "+ops[k].s)
+			}
+		}
 	}
 	if sets && file != nil {
 		j.add(s.writeTarget(*file))

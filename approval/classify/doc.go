@@ -32,7 +32,11 @@
 //     commands, awk system() and pipes, tar --to-command and friends, git -c
 //     and other global options, forced git pushes, output redirections, and
 //     options whose value is a setting judged by its key (ssh -o
-//     ProxyCommand=CMD, git clone -c core.sshCommand=CMD: see Settings);
+//     ProxyCommand=CMD, git clone -c core.sshCommand=CMD: see Settings),
+//     and a value a program runs as a shell command line judged as shell
+//     code too (ssh -o ProxyCommand, git -c and git config of a pager,
+//     editor, ssh command, driver or "!" alias, PAGER=, EDITOR=,
+//     GIT_SSH_COMMAND=, PROMPT_COMMAND=: see VariableRule.Code);
 //   - where a write lands: a relative name is judged in every directory the
 //     line may have changed into before it (cd, pushd, git -C, env -C;
 //     anywhere in the line for loop and function bodies and traps), and a

@@ -81,10 +81,13 @@ type SettingKeys struct {
 	Level Level
 	// Reason explains Level.
 	Reason string
+	// Code: the value is a shell command line the program runs (ssh's
+	// ProxyCommand): a known value is also judged as shell code.
+	Code bool
 }
 
 // UnmarshalYAML implements yaml.Unmarshaler: it reads
-// {separator, other, other_reason, keys: [{keys: "A B", level, reason}]}.
+// {separator, other, other_reason, keys: [{keys: "A B", level, reason, code}]}.
 func (st *Settings) UnmarshalYAML(n *yaml.Node) error {
 	if err := checkKeys(n, "separator", "other", "other_reason", "keys"); err != nil {
 		return err
@@ -97,6 +100,7 @@ func (st *Settings) UnmarshalYAML(n *yaml.Node) error {
 			Keys   string `yaml:"keys"`
 			Level  Level  `yaml:"level"`
 			Reason string `yaml:"reason"`
+			Code   bool   `yaml:"code"`
 		} `yaml:"keys"`
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -108,7 +112,7 @@ func (st *Settings) UnmarshalYAML(n *yaml.Node) error {
 			return fmt.Errorf("line %d: settings keys must be a list of {keys, level, reason}", ks.Line)
 		}
 		for _, it := range ks.Content {
-			if err := checkKeys(it, "keys", "level", "reason"); err != nil {
+			if err := checkKeys(it, "keys", "level", "reason", "code"); err != nil {
 				return err
 			}
 			if !hasKey(it, "level") || !hasKey(it, "keys") {
@@ -125,7 +129,7 @@ func (st *Settings) UnmarshalYAML(n *yaml.Node) error {
 		if len(names) == 0 {
 			return fmt.Errorf("line %d: empty settings keys", n.Line)
 		}
-		st.Keys = append(st.Keys, SettingKeys{Keys: names, Level: k.Level, Reason: k.Reason})
+		st.Keys = append(st.Keys, SettingKeys{Keys: names, Level: k.Level, Reason: k.Reason, Code: k.Code})
 	}
 	return nil
 }
@@ -189,6 +193,36 @@ func (st *Settings) judge(prog, name string, v word) []finding {
 		}
 		if l > Safe {
 			out = append(out, finding{l, fmt.Sprintf("%s %s %s: %s", prog, name, raw, reasonOr(r, genericReason(prog, l)))})
+		}
+	}
+	return out
+}
+
+// code returns the values of v's settings whose key is a Code key (ssh
+// -o ProxyCommand=CMD, -o 'ProxyCommand CMD'), when v is a literal word.
+func (st *Settings) code(v word) []string {
+	if !v.lit {
+		return nil
+	}
+	items := []string{v.s}
+	if st.Separator != "" {
+		items = strings.Split(v.s, st.Separator)
+	}
+	var out []string
+	for _, it := range items {
+		it = strings.TrimLeft(it, " \t")
+		end := strings.IndexAny(it, "= \t")
+		if end < 0 {
+			continue
+		}
+		key := strings.ToLower(it[:end])
+		for _, k := range st.Keys {
+			if anyWildcard(k.Keys, key) {
+				if k.Code {
+					out = append(out, strings.TrimLeft(it[end+1:], "= \t"))
+				}
+				break
+			}
 		}
 	}
 	return out
@@ -613,6 +647,9 @@ func (s *state) judgeOptions(name string, sc optScan, j *judgement, strict bool)
 		}
 		if st := u.opt.Settings; st != nil && u.has {
 			j.fs = append(j.fs, st.judge(name, u.name, u.val)...)
+			for _, c := range st.code(u.val) {
+				s.reparse(c, name+" "+u.name)
+			}
 		}
 		switch u.opt.Writes {
 		case "value":

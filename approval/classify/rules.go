@@ -363,6 +363,10 @@ type VariableRule struct {
 	// SafeValues are literal values with which the assignment is Safe
 	// (GIT_PAGER=cat).
 	SafeValues []string `yaml:"safe_values"`
+	// Code: the value is a shell command line a program runs (PAGER,
+	// GIT_SSH_COMMAND, PROMPT_COMMAND): a known value is also judged as
+	// shell code (PAGER='rm -rf ~' git log is rm -rf ~).
+	Code bool `yaml:"code"`
 }
 
 // Pattern is a compiled RE2 regular expression that reads and writes itself
@@ -599,7 +603,7 @@ func ParseRules(data []byte) (Rules, error) {
 		case "paths":
 			err = decodeList(v, &r.Paths, "paths", "level", "reason", "reads")
 		case "variables":
-			err = decodeList(v, &r.Variables, "names", "level", "reason", "safe_values")
+			err = decodeList(v, &r.Variables, "names", "level", "reason", "safe_values", "code")
 		case "secrets":
 			err = decodeList(v, &r.Secrets, "paths", "level", "reason")
 		case "version":

@@ -1026,6 +1026,16 @@ func (s *state) setArray(name string, vals []string) {
 }
 
 func (s *state) judgeVar(name string, val *word, exported bool, fs *[]finding) {
+	if val != nil && val.s != "" && !val.unknown() {
+		for i, r := range s.c.rules.Variables {
+			if s.c.vars[i].match(name) {
+				if r.Code && !slices.Contains(r.SafeValues, val.s) {
+					s.reparse(val.s, name+"=")
+				}
+				break
+			}
+		}
+	}
 	l, reason := s.varLevel(name, val, exported)
 	if l == Safe && reason == "" {
 		return
