@@ -54,6 +54,7 @@ func init() {
 		"mirrors":      checkMirrors,
 		"container":    checkContainer,
 		"positional":   checkPositional,
+		"later":        checkLater,
 	}
 }
 
@@ -2035,4 +2036,67 @@ func checkPositional(s *state, name string, args []word, cx judgeCtx, j *judgeme
 	}
 	s.setArray("@", vals)
 	return info{}
+}
+
+// checkLater judges what at, batch and crontab install to run later,
+// when the line spells it out: at's and batch's standard input (a
+// here-document, or text piped in: echo 'rm -rf ~' | at now) is shell
+// code, and so is the command of each line of a crontab read from the
+// input or from a file the line wrote (its five time fields, or @reboot
+// and the like, left out). A pipe of downloaded content into at or
+// batch runs it (curl URL | at now).
+func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	crontab := name == "crontab"
+	var text *string
+	for k, a := range args {
+		switch {
+		case !crontab && (a.s == "-f" || strings.HasPrefix(a.s, "-f")):
+			return info{} // at -f FILE
+		case crontab && !strings.HasPrefix(a.s, "-") && k == len(args)-1:
+			if v, ok := knownValue(a, 0); ok && s.scripts != nil {
+				if t, ok := s.scripts[path.Clean(v)]; ok {
+					text = &t
+				}
+			}
+		case crontab && a.s != "-" && strings.HasPrefix(a.s, "-"):
+			if a.s != "-u" {
+				return info{} // -l, -e, -r: no new crontab
+			}
+		}
+	}
+	in := cx.stdin
+	if text == nil {
+		switch {
+		case in != nil && in.known:
+			text = &in.value
+		case in != nil && in.doc && !in.subst:
+			text = &in.text
+		case in == nil:
+			text = s.pipedText
+		}
+	}
+	var inf info
+	if !crontab && (in == nil || in.doc) {
+		inf.execStdin = in == nil
+		if in != nil && in.download {
+			j.add(s.c.rules.Defaults.DownloadExec, name+" runs downloaded content later")
+		}
+	}
+	if text == nil {
+		return inf
+	}
+	if !crontab {
+		return inf.or(s.reparse(*text, name))
+	}
+	for _, l := range strings.Split(*text, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.Contains(f[0], "="):
+		case strings.HasPrefix(f[0], "@") && len(f) > 1:
+			inf = inf.or(s.reparse(strings.Join(f[1:], " "), name))
+		case len(f) > 5:
+			inf = inf.or(s.reparse(strings.Join(f[5:], " "), name))
+		}
+	}
+	return inf
 }

@@ -192,6 +192,8 @@ type CommandRule struct {
 	// --remove-source-files from one), container (docker run given the
 	// host's root or home: the command it runs is judged as on the host),
 	// positional (set -- ARGS: $1 ... and "$@" hold their known values),
+	// later (at, batch, crontab: the code they install from the line's
+	// text is judged),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
