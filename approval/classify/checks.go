@@ -1044,7 +1044,9 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		// git log -p ran its diff textconv), as with git -C.
 		j.add(Warning, name+" works in the repository found from a directory the line changed into, whose configuration can run programs")
 	}
-	for i := 0; i < len(args); i++ {
+	tree := word{s: ".", lit: true} // the work tree
+	i := 0
+	for ; i < len(args); i++ {
 		a := args[i].s
 		if len(a) < 2 || a[0] != '-' {
 			break
@@ -1083,11 +1085,53 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			j.add(Warning, name+" --bare works in the current directory as a repository, whose configuration can run programs")
 		case a == "-C" || a == "--git-dir" || a == "--work-tree":
 			j.add(Warning, name+" "+a+" works in another repository, whose configuration can run programs")
+			if a != "--git-dir" && i+1 < len(args) {
+				// A relative -C is from the one before it.
+				d := args[i+1]
+				if p := homePath(d.s); a == "-C" && tree.s != "." && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+					d = word{s: tree.s + "/" + d.s, dyn: tree.dyn || d.dyn}
+				}
+				tree = d
+			}
 			i++
 		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
 			j.add(Warning, name+" works in another repository, whose configuration can run programs")
+			if v, ok := strings.CutPrefix(a, "--work-tree="); ok {
+				tree = args[i].cut(len(a) - len(v))
+			}
 		case a == "--namespace" || a == "--super-prefix" || a == "--list-cmds":
 			i++
+		}
+	}
+	if i < len(args) && args[i].s == "clean" {
+		// git clean -f deletes every untracked file of the work tree (or
+		// of the paths given): of the home or root directory, it is rm
+		// -rf of it (git -C ~ clean -fdx, cd ~ && git clean -fdx).
+		force, opts := false, true
+		var places []word // the paths given, else the work tree
+		for k := i + 1; k < len(args); k++ {
+			switch w := args[k]; {
+			case opts && w.s == "--":
+				opts = false
+			case opts && (w.s == "-e" || w.s == "--exclude"):
+				k++
+			case opts && (w.s == "--force" || len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s, 'f')):
+				force = true
+			case opts && strings.HasPrefix(w.s, "-"):
+			case tree.s == ".":
+				places = append(places, w)
+			default:
+				places = append(places, word{s: tree.s + "/" + w.s, dyn: tree.dyn || w.dyn})
+			}
+		}
+		if len(places) == 0 {
+			places = []word{tree}
+		}
+		for _, w := range places {
+			if force && s.rmBlocks(w) {
+				j.add(Blocked, name+" clean -f in "+w.s+", the root, home or a system directory, deletes its untracked files as rm -r does")
+				break
+			}
 		}
 	}
 	return info{}
