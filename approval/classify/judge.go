@@ -829,6 +829,24 @@ func (s *state) fetchedFiles(name string, args []word) {
 // runsFetched judges running w (a script, or a command by its path) when
 // a downloader on the line wrote it.
 func (s *state) runsFetched(name string, w word, j *judgement) {
+	if w.lit && len(s.cloned) > 0 {
+		// A file of a repository cloned on this line (git clone URL r
+		// && bash r/install.sh; cd r && ./install.sh) is downloaded code.
+		in := []string{path.Clean(w.s)}
+		if !strings.HasPrefix(w.s, "/") {
+			for _, d := range s.cwd.dirs {
+				in = append(in, path.Clean(d.s+"/"+w.s))
+			}
+		}
+		for _, p := range in {
+			for _, d := range s.cloned {
+				if strings.HasPrefix(p, d+"/") {
+					j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", a file of the repository the line cloned into "+d))
+					return
+				}
+			}
+		}
+	}
 	if s.fetchedAny && w.lit && !systemDirs[path.Dir(path.Clean(w.s))] {
 		j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", which may be the file a downloader on this line saved under the name the server chose"))
 		return
@@ -901,6 +919,9 @@ func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, matc
 		return info{download: in.download}
 	default:
 		j.add(l, name+" runs a script from a file")
+		if in.download {
+			j.add(d.DownloadExec, name+" runs what it reads from the network")
+		}
 		return info{}
 	}
 }

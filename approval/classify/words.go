@@ -24,6 +24,7 @@ type word struct {
 	prefix   int    // bytes of s that are literal before the first expansion
 	dyn      bool   // prefix is set: an expansion was seen
 	input    bool   // filled in when it runs with a name find or xargs read ({})
+	execs    bool   // a >(...) whose command runs what it reads as code (>(bash))
 	// dynParts counts the expansions whose value is not known, up to 255.
 	dynParts uint8
 	// holes are the spans of s that stand for a parameter expansion or
@@ -306,6 +307,7 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		r.dynamic(b.Len(), true)
 		r.subst = true
 		r.download = r.download || inf.download
+		r.execs = r.execs || p.Op == syntax.CmdOut && inf.execStdin
 		b.WriteString(s.text(p))
 	case *syntax.ArithmExp:
 		s.nested(p, r)
