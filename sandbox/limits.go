@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -11,7 +12,8 @@ import (
 //
 // Limits nest: a tool's limits are resolved against its agent's, which are
 // resolved against the engine's ([WithLimits], default [DefaultLimits]); a child
-// never gets more than its parent.
+// never gets more than its parent. One run can be given other limits than
+// its spec's through its context ([WithRunLimits]), within the engine's.
 type Limits struct {
 	// Timeout is the wall-clock time after which the whole process tree is killed.
 	Timeout time.Duration
@@ -107,26 +109,52 @@ func (l Limits) Resolve(parent Limits) (Limits, error) {
 	if err := l.Within(parent); err != nil {
 		return Limits{}, err
 	}
+	return l.inherit(parent), nil
+}
+
+// inherit returns l with every unset field taken from p.
+func (l Limits) inherit(p Limits) Limits {
 	r := l
 	if r.Timeout == 0 {
-		r.Timeout = parent.Timeout
+		r.Timeout = p.Timeout
 	}
 	if r.CPUTime == 0 {
-		r.CPUTime = parent.CPUTime
+		r.CPUTime = p.CPUTime
 	}
 	if r.Memory == 0 {
-		r.Memory = parent.Memory
+		r.Memory = p.Memory
 	}
 	if r.Processes == 0 {
-		r.Processes = parent.Processes
+		r.Processes = p.Processes
 	}
 	if r.FileSize == 0 {
-		r.FileSize = parent.FileSize
+		r.FileSize = p.FileSize
 	}
 	if r.OutputBytes == 0 {
-		r.OutputBytes = parent.OutputBytes
+		r.OutputBytes = p.OutputBytes
 	}
-	return r, nil
+	return r
+}
+
+type runLimitsKey struct{}
+
+// WithRunLimits returns a context whose sandboxed runs use the limits l
+// sets in place of the run's own (Spec.Limits: a shell tool's WithLimits,
+// say); the fields l leaves unset keep the run's. It is how a program
+// gives one call more or less than its tool's defaults (npm run build:
+// ten minutes and 8 GiB) without a tool of its own: pass the context to
+// executor.Execute. The engine's limits ([WithLimits]) still bound every
+// run: asking for more is refused before the run starts
+// ([ErrExceedsParent]). The model cannot set it; only the program calling
+// the executor can.
+func WithRunLimits(ctx context.Context, l Limits) context.Context {
+	return context.WithValue(ctx, runLimitsKey{}, l)
+}
+
+// RunLimits returns the limits WithRunLimits put in ctx.
+func RunLimits(ctx context.Context) (Limits, bool) {
+	l, ok := ctx.Value(runLimitsKey{}).(Limits)
+	return l, ok
 }
 
 func formatLimit(name string, v int64) string {

@@ -414,6 +414,9 @@ func (b *base) run(ctx context.Context, spec Spec) (*Outcome, error) {
 				"%d runs already in flight on this engine; retry later", cap(b.sem))
 		}
 	}
+	if l, ok := RunLimits(ctx); ok {
+		spec.Limits = l.inherit(spec.Limits)
+	}
 	p, lim, err := b.build(spec)
 	if err != nil {
 		return nil, err
