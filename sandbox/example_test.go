@@ -51,3 +51,28 @@ func Example() {
 	// greeting.txt: hello
 	// true true
 }
+
+// One run gets more time than its spec gives, within the engine's limits;
+// asking for more than the engine's is refused before the run starts.
+func ExampleWithRunLimits() {
+	sb, err := sandbox.New("process", sandbox.WithLimits(sandbox.Limits{Timeout: 30 * time.Second}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	spec := sandbox.Spec{Argv: []string{"sh", "-c", "sleep 0.3; echo built"}, Limits: sandbox.Limits{Timeout: 100 * time.Millisecond}}
+
+	_, err = sb.Run(context.Background(), spec)
+	fmt.Println(errors.Is(err, sandbox.ErrTimeout))
+
+	out, err := sb.Run(sandbox.WithRunLimits(context.Background(), sandbox.Limits{Timeout: 10 * time.Second}), spec)
+	fmt.Print(string(out.Stdout), err, "\n")
+
+	_, err = sb.Run(sandbox.WithRunLimits(context.Background(), sandbox.Limits{Timeout: time.Hour}), spec)
+	fmt.Println(errors.Is(err, sandbox.ErrExceedsParent))
+	// Output:
+	// true
+	// built
+	// <nil>
+	// true
+}
