@@ -10,6 +10,8 @@
 //	Anthropic        tool_use blocks       → a user message of tool_result blocks (is_error)
 //	Gemini           functionCall parts    → a user content of functionResponse parts
 //	MCP              tools/call params     → CallToolResult objects
+//	Prompt           <tool_call> blocks    → a user message of <tool_response> blocks
+//	                 in a model's text        (models without native tool calling)
 //
 // Results a model reads are compact: structured output as JSON, otherwise
 // the text; errors as "error [code]: message" with a retry hint; truncated
@@ -54,10 +56,11 @@ var (
 	Anthropic       Codec = anthropic{}
 	Gemini          Codec = gemini{}
 	MCP             Codec = mcpCodec{}
+	// Prompt is declared in prompt.go.
 )
 
 // Codecs lists every codec.
-var Codecs = []Codec{OpenAIChat, OpenAIResponses, Anthropic, Gemini, MCP}
+var Codecs = []Codec{OpenAIChat, OpenAIResponses, Anthropic, Gemini, MCP, Prompt}
 
 // MaxResultText bounds the text of one result a model reads; longer text
 // keeps its head and tail around a marker that says how much was cut.

@@ -139,9 +139,11 @@ func TestMalformedPayloads(t *testing.T) {
 		})
 	}
 	for _, c := range wire.Codecs {
-		_, err := c.Results([]*tool.Result{{Tool: "x"}})
-		assert.ErrorContains(t, err, "has no call id", c.Name())
-		_, err = c.Results([]*tool.Result{nil})
+		if c != wire.Prompt { // results go back in call order: no ids
+			_, err := c.Results([]*tool.Result{{Tool: "x"}})
+			assert.ErrorContains(t, err, "has no call id", c.Name())
+		}
+		_, err := c.Results([]*tool.Result{nil})
 		assert.ErrorContains(t, err, "is nil", c.Name())
 	}
 }

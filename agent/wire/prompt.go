@@ -1,0 +1,154 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Prompt is the wire format of models without native tool calling (small
+// local models behind Ollama or an OpenAI-compatible server, called
+// without tools): the system prompt describes the tools
+// (PromptInstructions), the model writes each call in its reply's text as
+// a block
+//
+//	<tool_call>
+//	{"name": "read_file", "arguments": {"path": "README.md"}}
+//	</tool_call>
+//
+// as the chat templates of Hermes and Qwen models do, and the results go
+// back in a user message of <tool_response> blocks, in call order.
+//
+// Payloads are chat messages, {"role": "assistant", "content": "..."} as
+// such servers return them; Results returns {"role": "user", "content":
+// "..."}. The calls it reads have no ids (the text gives none): the agent
+// loop numbers them. A block whose arguments are not JSON is still a call,
+// which the executor answers with an invalid-arguments result the model
+// can correct; a block that names no tool is an error.
+var Prompt Codec = promptCodec{}
+
+// MaxPromptCalls bounds the <tool_call> blocks read from one reply.
+const MaxPromptCalls = 64
+
+type promptCodec struct{}
+
+func (promptCodec) Name() string { return "prompt" }
+
+var (
+	callBlockRE = regexp.MustCompile(`(?s)<tool_call>(.*?)(?:</tool_call>|$)`)
+	callNameRE  = regexp.MustCompile(`"name"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+)
+
+// Calls reads the <tool_call> blocks of an assistant message's content (a
+// block the reply ends inside, cut by a stop sequence or a token limit,
+// counts up to the end).
+func (promptCodec) Calls(payload []byte) ([]tool.Call, error) {
+	var msg struct {
+		Content string `json:"content"`
+	}
+	if err := json.Unmarshal(payload, &msg); err != nil {
+		return nil, fmt.Errorf("wire: prompt message is not a chat message ({\"role\": \"assistant\", \"content\": \"...\"}): %v", err)
+	}
+	blocks := callBlockRE.FindAllStringSubmatch(msg.Content, MaxPromptCalls+1)
+	if len(blocks) > MaxPromptCalls {
+		return nil, fmt.Errorf("wire: the reply has more than %d <tool_call> blocks: ask for fewer calls at a time", MaxPromptCalls)
+	}
+	calls := make([]tool.Call, 0, len(blocks))
+	for i, b := range blocks {
+		body := strings.TrimSpace(b[1])
+		var c struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal([]byte(body), &c); err != nil {
+			// Not JSON: the name, if it can be read, makes a call whose
+			// arguments the executor refuses, for the model to correct.
+			m := callNameRE.FindStringSubmatch(body)
+			if m == nil {
+				return nil, fmt.Errorf("wire: <tool_call> block #%d is not JSON and names no tool: write {\"name\": ..., \"arguments\": {...}}", i)
+			}
+			var name string
+			if json.Unmarshal([]byte(`"`+m[1]+`"`), &name) != nil {
+				name = m[1]
+			}
+			calls = append(calls, tool.Call{Name: name, Args: json.RawMessage(body)})
+			continue
+		}
+		if err := needName("<tool_call> block", i, c.Name); err != nil {
+			return nil, err
+		}
+		calls = append(calls, tool.Call{Name: c.Name, Args: argsFromString(c.Arguments)})
+	}
+	return calls, nil
+}
+
+// Results renders results as a user message of <tool_response> blocks, one
+// for each result in call order (the format has no call ids: order
+// matches them), each holding what Text says of it. A
+// result's text that holds a closing tag has it escaped, so that a
+// result cannot end its block early or pass for another.
+func (promptCodec) Results(results []*tool.Result) (json.RawMessage, error) {
+	var b strings.Builder
+	for i, r := range results {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if r == nil {
+			return nil, fmt.Errorf("wire: prompt result #%d is nil: pass the executor's result of each call", i)
+		}
+		fmt.Fprintf(&b, "<tool_response name=%q>\n%s\n</tool_response>", r.Tool, tagEscaper.Replace(Text(r)))
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // the tags stay readable
+	msg := struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}{"user", b.String()}
+	if err := enc.Encode(msg); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
+}
+
+var tagEscaper = strings.NewReplacer("</tool_response", `<\/tool_response`, "<tool_response", `<\tool_response`, "<tool_call", `<\tool_call`, "</tool_call", `<\/tool_call`)
+
+// PromptInstructions is the system prompt text that tells a model without
+// native tool calling about tools and how to call them (the Prompt
+// format): each tool's name, description and JSON Schema, one JSON object
+// a line inside <tools></tools>. Put it in the system message, after
+// your own instructions.
+func PromptInstructions(tools []tool.Spec) string {
+	var b strings.Builder
+	b.WriteString(`You can call tools. To call one, write a block
+
+<tool_call>
+{"name": "<tool name>", "arguments": <its arguments, a JSON object>}
+</tool_call>
+
+You may write several blocks, and nothing after the last one. The results come back in <tool_response> blocks, in the same order. When you have what you need, answer without a <tool_call> block.
+
+The tools, each with the JSON Schema of its arguments:
+<tools>
+`)
+	for _, s := range tools {
+		line, err := json.Marshal(struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}{s.Name, s.Description, rawOrEmpty(s.InputSchema)})
+		if err != nil {
+			// An input schema that is not JSON: registration refuses
+			// those, so only a hand-made spec gets here.
+			line, _ = json.Marshal(map[string]string{"name": s.Name, "description": s.Description})
+		}
+		b.Write(line)
+		b.WriteString("\n")
+	}
+	b.WriteString("</tools>")
+	return b.String()
+}
