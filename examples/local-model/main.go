@@ -14,6 +14,11 @@
 // servers that implement it, such as vLLM's guided decoding): most local
 // servers ignore "strict", and the executor validates every call against
 // the full schema either way.
+//
+// For a model without native tool calling (or a server whose tool parser
+// mangles it), -prompt-tools sends no tools: the system message describes
+// them, the model writes <tool_call> blocks in its text, and the results go
+// back as <tool_response> blocks (agent.PromptTools, wire.Prompt).
 package main
 
 import (
@@ -37,12 +42,15 @@ import (
 
 // Config says where the model is served and what to ask it.
 type Config struct {
-	BaseURL  string // the server's OpenAI-compatible root, ending in /v1/
-	Model    string // the model's name on that server
-	APIKey   string // most local servers ignore it; vLLM --api-key checks it
-	Strict   bool   // OpenAI strict mode for tool schemas
-	Question string
-	Timeout  time.Duration
+	BaseURL string // the server's OpenAI-compatible root, ending in /v1/
+	Model   string // the model's name on that server
+	APIKey  string // most local servers ignore it; vLLM --api-key checks it
+	Strict  bool   // OpenAI strict mode for tool schemas
+	// PromptTools describes the tools in the system message instead of
+	// the API's tools parameter, for models without native tool calling.
+	PromptTools bool
+	Question    string
+	Timeout     time.Duration
 }
 
 func main() {
@@ -51,6 +59,7 @@ func main() {
 	flag.StringVar(&cfg.Model, "model", "qwen3:8b", "model name as the server knows it")
 	flag.StringVar(&cfg.APIKey, "api-key", envOr("OPENAI_API_KEY", "local"), "API key, if the server checks one")
 	flag.BoolVar(&cfg.Strict, "strict", false, "send strict tool schemas")
+	flag.BoolVar(&cfg.PromptTools, "prompt-tools", false, "for models without native tool calling: describe the tools in the system message and read <tool_call> blocks from the reply")
 	flag.StringVar(&cfg.Question, "q", "What is the weather in Lisbon, in celsius?", "the question")
 	flag.DurationVar(&cfg.Timeout, "timeout", 5*time.Minute, "give up after this long (local models can be slow)")
 	flag.Parse()
@@ -111,7 +120,30 @@ func run(ctx context.Context, cfg Config, w io.Writer) error {
 	if !cfg.Strict {
 		opts = append(opts, openai.NonStrict())
 	}
-	model := openai.New(client, cfg.Model, opts...)
+	var model agent.Model = openai.New(client, cfg.Model, opts...)
+	if cfg.PromptTools {
+		model = agent.PromptTools(func(ctx context.Context, msgs []agent.ChatMessage) (string, error) {
+			params := sdk.ChatCompletionNewParams{Model: cfg.Model}
+			for _, m := range msgs {
+				switch m.Role {
+				case "system":
+					params.Messages = append(params.Messages, sdk.SystemMessage(m.Content))
+				case "assistant":
+					params.Messages = append(params.Messages, sdk.ChatCompletionMessageParamOfAssistant(m.Content))
+				default:
+					params.Messages = append(params.Messages, sdk.UserMessage(m.Content))
+				}
+			}
+			resp, err := client.Chat.Completions.New(ctx, params)
+			if err != nil {
+				return "", err
+			}
+			if len(resp.Choices) == 0 {
+				return "", fmt.Errorf("the server returned no choices")
+			}
+			return resp.Choices[0].Message.Content, nil
+		})
+	}
 	tr, err := agent.Run(ctx, model, []agent.Message{
 		{Role: agent.RoleSystem, Text: "You answer weather questions. Use get_weather; do not guess."},
 		{Role: agent.RoleUser, Text: cfg.Question},

@@ -94,3 +94,33 @@ func TestNoServer(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "qwen3:8b at "+url+"/v1/")
 }
+
+// With -prompt-tools the server gets no tools: the system message
+// describes them, the reply's <tool_call> block is run, and the result
+// goes back as a user message of <tool_response> blocks. The responses
+// have the shape Ollama returns for a model without native tool calling.
+func TestPromptTools(t *testing.T) {
+	s := &server{files: []string{"ollama_prompt_turn1.json", "ollama_turn2.json"}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	var out bytes.Buffer
+	err := run(context.Background(), Config{BaseURL: srv.URL + "/v1", Model: "gemma2:9b", APIKey: "local", Question: "Weather in Lisbon?", PromptTools: true}, &out)
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), `call   get_weather({"city": "Lisbon", "unit": "celsius"}) -> {"city":"Lisbon","temp":21,"unit":"celsius","sky":"sunny"}`)
+	assert.Contains(t, out.String(), "answer It is sunny in Lisbon, 21 °C.")
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	require.Len(t, s.bodies, 2)
+	assert.NotContains(t, s.bodies[0], "tools", "no tools parameter")
+	first := s.bodies[0]["messages"].([]any)
+	system := first[0].(map[string]any)
+	assert.Equal(t, "system", system["role"])
+	assert.Contains(t, system["content"], `{"name":"get_weather","description":"Current weather for a city"`)
+	msgs := s.bodies[1]["messages"].([]any)
+	require.Len(t, msgs, 4)
+	assert.Equal(t, "assistant", msgs[2].(map[string]any)["role"])
+	last := msgs[3].(map[string]any)
+	assert.Equal(t, "user", last["role"])
+	assert.Equal(t, "<tool_response name=\"get_weather\">\n{\"city\":\"Lisbon\",\"temp\":21,\"unit\":\"celsius\",\"sky\":\"sunny\"}\n</tool_response>", last["content"])
+}
