@@ -32,3 +32,32 @@ func ExampleRun() {
 	// Output:
 	// The sum is {"sum":42} answered 2 <nil>
 }
+
+// A model without native tool calling: the text model here is scripted;
+// over a real one it sends the messages to a chat API without tools and
+// returns the reply's text.
+func ExamplePromptTools() {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("add", "Add two integers", func(_ context.Context, in AddArgs) (Sum, error) {
+		return Sum{in.A + in.B}, nil
+	}))
+	model := agent.PromptTools(func(_ context.Context, msgs []agent.ChatMessage) (string, error) {
+		last := msgs[len(msgs)-1].Content
+		if len(msgs) > 2 { // the results came back
+			return "The tool said:\n" + last, nil
+		}
+		return "<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 40}}\n</tool_call>", nil
+	})
+	tr, err := agent.Run(context.Background(), model,
+		[]agent.Message{{Role: agent.RoleUser, Text: "What is 2 + 40?"}},
+		agent.Options{Executor: executor.MustNew(reg), Tools: []string{"add"}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tr.Final)
+	// Output:
+	// The tool said:
+	// <tool_response name="add">
+	// {"sum":42}
+	// </tool_response>
+}
