@@ -24,11 +24,22 @@ import (
 func ParsePolicyConfig(data []byte) (PolicyConfig, error) {
 	var c PolicyConfig
 	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return c, errors.New("approval: the policy configuration is empty: give at least a mode (mode: auto)")
 		}
 		return c, fmt.Errorf("approval: policy configuration: %w", err)
+	}
+	// A second document ("---" or "..." between settings) would be
+	// dropped without a word, its deny_dangerous with it.
+	var more yaml.Node
+	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
+		line := more.Line
+		if err != nil {
+			return c, fmt.Errorf("approval: policy configuration: more than one YAML document: %w", err)
+		}
+		return c, fmt.Errorf("approval: policy configuration: line %d: more than one YAML document (a \"---\" or \"...\" ends the first): put every setting in one mapping", line)
 	}
 	if err := yamlbound.Check(&doc, 0, 0); err != nil {
 		return c, fmt.Errorf("approval: policy configuration: %w", err)
@@ -41,10 +52,15 @@ func ParsePolicyConfig(data []byte) (PolicyConfig, error) {
 	var errs []error
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i]
-		if _, ok := known[k.Value]; ok {
+		// An alias key is the key it stands for, not its anchor's name.
+		for n := 0; k.Kind == yaml.AliasNode && k.Alias != nil && n < 16; n++ {
+			k = k.Alias
+		}
+		line := root.Content[i].Line
+		if _, ok := known[k.Value]; ok && k.Kind == yaml.ScalarNode {
 			continue
 		}
-		msg := fmt.Sprintf("approval: policy configuration: line %d: unknown setting %q", k.Line, k.Value)
+		msg := fmt.Sprintf("approval: policy configuration: line %d: unknown setting %q", line, k.Value)
 		if s := suggest.Closest(k.Value, keysOf(known)); s != "" {
 			msg += fmt.Sprintf(": did you mean %q?", s)
 		} else {
