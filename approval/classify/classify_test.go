@@ -290,6 +290,13 @@ var trickyCases = []struct {
 	{`git clone -b main https://x/r /tmp/q && /tmp/q/install.sh`, Blocked},
 	{`git clone https://x/r && ls r`, Warning},
 	{`echo ls | tee >(bash)`, Dangerous},
+	// an option word after ssh's host that its grammar does not know may
+	// be where the command starts, as before the host (the parser drops
+	// the NUL, as bash does: found by the fuzz target)
+	{`ssh host '- rm -r /'`, Blocked},
+	{"ssh host '\x00- rm -r /'", Blocked},
+	{`ssh host -v '-Z; rm -rf ~'`, Blocked},
+	{`ssh host -v ls`, Warning},
 	{"kubectl delete pod x", Dangerous},
 	{"kubectl -n prod delete deploy x", Dangerous},
 	{"terraform destroy", Dangerous},

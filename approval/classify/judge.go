@@ -390,10 +390,15 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		}
 		i++
 	}
+	unknownAt := [2]int{sc.unknown, -1}
 	if w.OptionsAfterPositionals && i < len(args) {
 		more := scanOptions(name, args[i:], &w.Options, true)
 		s.judgeOptions(name, more, j, w.Level == Safe)
 		use(more.uses)
+		if more.unknown >= 0 {
+			// ssh host '- rm -r /': as before the positionals.
+			unknownAt[1] = i + more.unknown
+		}
 		i += more.stopped
 	}
 	plain := args // before markInput
@@ -429,10 +434,13 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	if w.StdinShell && !hasString && len(prefix) == 0 && len(rest) == 0 {
 		inf = inf.or(s.stdinCode(name, w.Level, cx.stdin, j, nil))
 	}
-	if k := sc.unknown; k >= 0 && k < i && !w.StringOperand {
-		// An option this grammar does not know may be where the command
-		// starts: judge that reading too, so nothing hides behind it.
-		inf = inf.or(s.wrapped(name, w, nil, args[k:], cx, j))
+	for _, k := range unknownAt {
+		if k >= 0 && k < i && !w.StringOperand {
+			// An option this grammar does not know may be where the
+			// command starts: judge that reading too, so nothing hides
+			// behind it.
+			inf = inf.or(s.wrapped(name, w, nil, args[k:], cx, j))
+		}
 	}
 	if !slices.Equal(strs(prefix), strs(envPrefix)) {
 		inf = inf.or(s.wrapped(name, w, envPrefix, rest, cx, j))
