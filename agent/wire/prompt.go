@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -88,9 +89,10 @@ func (promptCodec) Calls(payload []byte) ([]tool.Call, error) {
 
 // Results renders results as a user message of <tool_response> blocks, one
 // for each result in call order (the format has no call ids: order
-// matches them), each holding what Text says of it. A
-// result's text that holds a closing tag has it escaped, so that a
-// result cannot end its block early or pass for another.
+// matches them), each holding what Text says of it. The tags in a
+// result's text and in its tool name, in any case and with blanks inside
+// (</TOOL_RESPONSE>, < tool_call>), are escaped (see escapeTags), so that
+// a result cannot end its block early or pass for another, or for a call.
 func (promptCodec) Results(results []*tool.Result) (json.RawMessage, error) {
 	var b strings.Builder
 	for i, r := range results {
@@ -100,7 +102,7 @@ func (promptCodec) Results(results []*tool.Result) (json.RawMessage, error) {
 		if r == nil {
 			return nil, fmt.Errorf("wire: prompt result #%d is nil: pass the executor's result of each call", i)
 		}
-		fmt.Fprintf(&b, "<tool_response name=%q>\n%s\n</tool_response>", r.Tool, tagEscaper.Replace(Text(r)))
+		fmt.Fprintf(&b, "<tool_response name=%s>\n%s\n</tool_response>", escapeTags(strconv.Quote(r.Tool)), escapeTags(Text(r)))
 	}
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
@@ -115,7 +117,21 @@ func (promptCodec) Results(results []*tool.Result) (json.RawMessage, error) {
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
 }
 
-var tagEscaper = strings.NewReplacer("</tool_response", `<\/tool_response`, "<tool_response", `<\tool_response`, "<tool_call", `<\tool_call`, "</tool_call", `<\/tool_call`)
+// tagRE finds the tags of the format as a model may read them: in any
+// case, with blanks inside (</TOOL_RESPONSE>, < /tool_call>).
+var tagRE = regexp.MustCompile(`(?i)<(\s*/?\s*tool_(?:response|call))`)
+
+// escapeTags puts a backslash after the "<" of every tag tagRE finds
+// ("</tool_response>" is "<\/tool_response>"), so that no text can end a
+// block or open one. Lookalikes of the characters (a fullwidth <, a
+// Cyrillic o) are left as they are: no escaping can foresee what a model
+// reads as a tag, and the blocks' count and order still match the calls.
+func escapeTags(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	return tagRE.ReplaceAllString(s, `<\${1}`)
+}
 
 // PromptInstructions is the system prompt text that tells a model without
 // native tool calling about tools and how to call them (the Prompt
