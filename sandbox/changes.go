@@ -1,12 +1,18 @@
 package sandbox
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Change is one entry of the workspace that a run created, modified or
@@ -18,8 +24,21 @@ type Change struct {
 	Kind string `json:"kind"`
 }
 
-// String returns "kind path".
-func (c Change) String() string { return c.Kind + " " + c.Path }
+// String returns "kind path", the path quoted (strconv.Quote) when it
+// holds what could forge the text it is put in ("[changed: created a,
+// deleted b]"): a character that does not print (a newline), a bracket, a
+// comma or a quote, or bytes that are not UTF-8.
+func (c Change) String() string { return c.Kind + " " + quoteName(c.Path) }
+
+// quoteName is name as Change.String tells it.
+func quoteName(name string) string {
+	if utf8.ValidString(name) && !strings.ContainsFunc(name, func(r rune) bool {
+		return !strconv.IsPrint(r) || strings.ContainsRune(`[],"`, r)
+	}) {
+		return name
+	}
+	return strconv.Quote(name)
+}
 
 // The kinds of a Change.
 const (
@@ -29,12 +48,14 @@ const (
 )
 
 // Bounds of change tracking: a workspace with more entries than
-// MaxTrackedEntries is not tracked (Outcome.ChangesUntracked says so), and
-// an Outcome lists at most MaxChangesListed changes (Outcome.ChangesOmitted
-// counts the rest).
+// MaxTrackedEntries, or nested more than MaxTrackedDepth directories deep,
+// is not tracked (Outcome.ChangesUntracked says so), and an Outcome lists
+// at most MaxChangesListed changes (Outcome.ChangesOmitted counts the
+// rest).
 const (
 	MaxTrackedEntries = 100_000
 	MaxChangesListed  = 1000
+	MaxTrackedDepth   = 256
 )
 
 // entry is what a snapshot knows of one path: enough to tell it was
@@ -47,37 +68,91 @@ type entry struct {
 	ino          uint64
 }
 
-// errTooMany stops a snapshot of a workspace past MaxTrackedEntries.
-var errTooMany = fmt.Errorf("the workspace has more than %d entries", MaxTrackedEntries)
+// errTooMany and errTooDeep stop a snapshot of a workspace past
+// MaxTrackedEntries or MaxTrackedDepth.
+var (
+	errTooMany = fmt.Errorf("the workspace has more than %d entries", MaxTrackedEntries)
+	errTooDeep = fmt.Errorf("the workspace is nested more than %d directories deep", MaxTrackedDepth)
+)
 
 // snapshot records every entry under root (root itself left out), without
-// following symbolic links.
+// following symbolic links. It reads root through an os.Root, so that a
+// directory swapped for a link while it runs (by a process writing there
+// at the same time) cannot lead it out of root, and a path past PATH_MAX
+// can still be read; it opens only directories (walkOpenFlag), never a
+// FIFO. A directory it cannot read makes it fail: what changed inside
+// would be hidden.
 func snapshot(root string) (map[string]entry, error) {
-	root = filepath.Clean(root)
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	snap := map[string]entry{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
+	return snap, walk(r, "", 0, snap)
+}
+
+// walk records the entries of dir (slash-separated, relative to r; "" for
+// r itself) and below it in snap.
+func walk(r *os.Root, dir string, depth int, snap map[string]entry) error {
+	if depth > MaxTrackedDepth {
+		return errTooDeep
+	}
+	f, err := r.OpenFile(filepath.FromSlash(cmp.Or(dir, ".")), os.O_RDONLY|walkOpenFlag, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // deleted while the walk ran: what is seen is compared
+	}
+	if err != nil {
+		return unreadable(dir, err)
+	}
+	var dirs []string
+	for {
+		// In batches: a directory of millions of entries is not read
+		// whole before MaxTrackedEntries stops the walk.
+		ds, err := f.ReadDir(512)
+		for _, d := range ds {
+			if len(snap) >= MaxTrackedEntries {
+				f.Close()
+				return errTooMany
 			}
-			return nil // gone or unreadable: what is seen is compared
+			fi, ierr := d.Info() // read with the directory, not by path
+			if ierr != nil {
+				continue // gone
+			}
+			p := path.Join(dir, d.Name())
+			e := entry{mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+			e.ino, e.ctime = statIDs(fi)
+			snap[p] = e
+			if fi.IsDir() {
+				dirs = append(dirs, p)
+			}
 		}
-		if p == root {
-			return nil
+		if err == io.EOF {
+			break
 		}
-		if len(snap) >= MaxTrackedEntries {
-			return errTooMany
-		}
-		fi, err := d.Info()
 		if err != nil {
-			return nil
+			f.Close()
+			return unreadable(dir, err)
 		}
-		e := entry{mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-		e.ino, e.ctime = statIDs(fi)
-		snap[filepath.ToSlash(strings.TrimPrefix(p[len(root):], "/"))] = e // root is clean: p is root, "/", its path
-		return nil
-	})
-	return snap, err
+	}
+	f.Close()
+	for _, d := range dirs {
+		if err := walk(r, d, depth+1, snap); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unreadable is the error for a directory the walk could not read, named
+// relative to the workspace (quoted as Change.String quotes it): the
+// host's path is not the model's business.
+func unreadable(dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot read the directory %s: %w", quoteName(cmp.Or(dir, ".")), err)
 }
 
 // diff lists what changed from before to after, sorted by path. A

@@ -15,3 +15,8 @@ func statIDs(fi fs.FileInfo) (uint64, int64) {
 	}
 	return st.Ino, st.Ctim.Nano()
 }
+
+// walkOpenFlag is the flag the walk opens directories with: what is no
+// longer a directory when it is opened (a FIFO swapped in, whose opening
+// would wait for a writer for ever) is refused at once.
+const walkOpenFlag = syscall.O_DIRECTORY

@@ -131,8 +131,14 @@ func (r *runner) run(ctx context.Context, argv []string, dir string, v *classify
 	return res, nil
 }
 
-// maxChangesShown is how many changes the model's text names.
-const maxChangesShown = 20
+// maxChangesShown is how many changes the model's text names, and
+// maxChangeShown how many bytes of each it shows (the metadata has every
+// path whole): twenty paths of many 255-byte names would flood the text
+// past the output budget.
+const (
+	maxChangesShown = 20
+	maxChangeShown  = 256
+)
 
 // trackChanges puts a tracked run's changes on res's metadata and returns
 // the line that tells the model about them ("" when nothing changed).
@@ -159,7 +165,15 @@ func trackChanges(res *tool.Result, out *sandbox.Outcome) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(c.String())
+		s := c.String() // names that could forge a line are quoted
+		if len(s) > maxChangeShown {
+			cut := maxChangeShown
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			s = s[:cut] + "..."
+		}
+		b.WriteString(s)
 	}
 	if more > 0 {
 		b.WriteString(", and " + strconv.Itoa(more) + " more")
