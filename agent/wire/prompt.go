@@ -30,6 +30,13 @@ import (
 // loop numbers them. A block whose arguments are not JSON is still a call,
 // which the executor answers with an invalid-arguments result the model
 // can correct; a block that names no tool is an error.
+//
+// Every block is a call, wherever it stands: one inside a code fence
+// (```), which a model may have meant as an example, is run too, as the
+// Hermes parsers of other servers run it. The text gives no sure sign of
+// an example (small models fence their real calls as well); the
+// instructions ask for calls only, after any text, and what a call may do
+// is the approval policy's to decide, not its place in the reply.
 var Prompt Codec = promptCodec{}
 
 // MaxPromptCalls bounds the <tool_call> blocks read from one reply.
@@ -39,10 +46,60 @@ type promptCodec struct{}
 
 func (promptCodec) Name() string { return "prompt" }
 
-var (
-	callBlockRE = regexp.MustCompile(`(?s)<tool_call>(.*?)(?:</tool_call>|$)`)
-	callNameRE  = regexp.MustCompile(`"name"\s*:\s*"((?:[^"\\]|\\.)*)"`)
-)
+// callBlocks returns the bodies of the <tool_call> blocks of s, at most
+// limit of them; a block s ends inside runs to the end. It scans s once
+// (a reply of megabytes costs what reading it does).
+func callBlocks(s string, limit int) []string {
+	const open, end = "<tool_call>", "</tool_call>"
+	var out []string
+	for len(out) < limit {
+		i := strings.Index(s, open)
+		if i < 0 {
+			break
+		}
+		s = s[i+len(open):]
+		j := strings.Index(s, end)
+		if j < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:j])
+		s = s[j+len(end):]
+	}
+	return out
+}
+
+// nameIn finds the text of the first "name": "..." in a body that is not
+// JSON, as written (escapes included), in one pass: a string that never
+// ends names nothing.
+func nameIn(body string) (string, bool) {
+	const key, blanks = `"name"`, " \t\n\f\r"
+	for {
+		i := strings.Index(body, key)
+		if i < 0 {
+			return "", false
+		}
+		body = body[i+len(key):]
+		t := strings.TrimLeft(body, blanks)
+		if !strings.HasPrefix(t, ":") {
+			continue
+		}
+		t = strings.TrimLeft(t[1:], blanks)
+		if !strings.HasPrefix(t, `"`) {
+			continue
+		}
+		t = t[1:]
+		for j := 0; j < len(t); j++ {
+			switch t[j] {
+			case '\\':
+				j++
+			case '"':
+				return t[:j], true
+			}
+		}
+		return "", false
+	}
+}
 
 // Calls reads the <tool_call> blocks of an assistant message's content (a
 // block the reply ends inside, cut by a stop sequence or a token limit,
@@ -54,13 +111,13 @@ func (promptCodec) Calls(payload []byte) ([]tool.Call, error) {
 	if err := json.Unmarshal(payload, &msg); err != nil {
 		return nil, fmt.Errorf("wire: prompt message is not a chat message ({\"role\": \"assistant\", \"content\": \"...\"}): %v", err)
 	}
-	blocks := callBlockRE.FindAllStringSubmatch(msg.Content, MaxPromptCalls+1)
+	blocks := callBlocks(msg.Content, MaxPromptCalls+1)
 	if len(blocks) > MaxPromptCalls {
 		return nil, fmt.Errorf("wire: the reply has more than %d <tool_call> blocks: ask for fewer calls at a time", MaxPromptCalls)
 	}
 	calls := make([]tool.Call, 0, len(blocks))
 	for i, b := range blocks {
-		body := strings.TrimSpace(b[1])
+		body := strings.TrimSpace(b)
 		var c struct {
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
@@ -68,13 +125,13 @@ func (promptCodec) Calls(payload []byte) ([]tool.Call, error) {
 		if err := json.Unmarshal([]byte(body), &c); err != nil {
 			// Not JSON: the name, if it can be read, makes a call whose
 			// arguments the executor refuses, for the model to correct.
-			m := callNameRE.FindStringSubmatch(body)
-			if m == nil {
+			raw, ok := nameIn(body)
+			if !ok {
 				return nil, fmt.Errorf("wire: <tool_call> block #%d is not JSON and names no tool: write {\"name\": ..., \"arguments\": {...}}", i)
 			}
 			var name string
-			if json.Unmarshal([]byte(`"`+m[1]+`"`), &name) != nil {
-				name = m[1]
+			if json.Unmarshal([]byte(`"`+raw+`"`), &name) != nil {
+				name = raw
 			}
 			calls = append(calls, tool.Call{Name: name, Args: json.RawMessage(body)})
 			continue

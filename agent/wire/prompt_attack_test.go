@@ -59,3 +59,64 @@ func TestPromptResultsEscapeTagsInTheToolName(t *testing.T) {
 	assert.Len(t, anyCloseTag.FindAllString(content, -1), 1, content)
 	assert.True(t, strings.HasSuffix(content, "\n</tool_response>"), content)
 }
+
+// A block in a code fence, which a model may have meant as an example, is
+// a call as any other (see Prompt): the choice is written down here.
+func TestPromptCallInACodeFenceIsACall(t *testing.T) {
+	calls, err := wire.Prompt.Calls(reply("For example:\n```\n<tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"rm -rf build\"}}\n</tool_call>\n```\n"))
+	require.NoError(t, err)
+	require.Len(t, calls, 1)
+	assert.Equal(t, "bash", calls[0].Name)
+}
+
+// The old reading of a reply, by regular expressions, which cost a second
+// for a reply of 4 MiB (BenchmarkPromptCalls): the scan that replaced it
+// finds the same calls.
+var (
+	oldBlockRE = regexp.MustCompile(`(?s)<tool_call>(.*?)(?:</tool_call>|$)`)
+	oldNameRE  = regexp.MustCompile(`"name"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+)
+
+func TestPromptCallsReadAsBefore(t *testing.T) {
+	for _, content := range []string{
+		`<tool_call>{"name": "read_file", "arguments": {"path": }}</tool_call>`,
+		`<tool_call>{"name" :` + "\n\t" + `"re\"ad", "arguments": {</tool_call>`,
+		`<tool_call>{"name": 5, "arguments": {"name": "bash"}</tool_call>`,
+		`<tool_call>{"name": "a\u0062c", broken</tool_call>`,
+		`<tool_call>"name"` + "\"name\": \"x\\\"y\", </tool_call>",
+		`<tool_call>{"name": "unterminated`,
+		"text <tool_call>```json\n{\"name\": \"ls\", \"arguments\": {}}\n```</tool_call> more <tool_call>",
+		`<tool_call></tool_call><tool_call>{"name":"x"}`,
+		`<tool_call><tool_call>{"name":"x"}</tool_call></tool_call>`,
+	} {
+		got, gerr := wire.Prompt.Calls(reply(content))
+		var want []string
+		for _, m := range oldBlockRE.FindAllStringSubmatch(content, -1) {
+			body := strings.TrimSpace(m[1])
+			var c struct{ Name string }
+			if json.Unmarshal([]byte(body), &c) == nil {
+				want = append(want, c.Name)
+				continue
+			}
+			n := oldNameRE.FindStringSubmatch(body)
+			if n == nil {
+				want = append(want, "<error>")
+				continue
+			}
+			var name string
+			if json.Unmarshal([]byte(`"`+n[1]+`"`), &name) != nil {
+				name = n[1]
+			}
+			want = append(want, name)
+		}
+		if gerr != nil {
+			assert.Contains(t, want, "<error>", "%q: %v", content, gerr)
+			continue
+		}
+		var names []string
+		for _, c := range got {
+			names = append(names, c.Name)
+		}
+		assert.Equal(t, want, names, content)
+	}
+}
