@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/suggest"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -177,9 +178,11 @@ func (a *Auth) Check() error { return a.err }
 
 // CheckRegistry reports rules that name tools reg does not have: an exact
 // name that is not registered, or a glob that matches no tool, each with
-// the closest names. A typo in a rule would otherwise leave the real tool
-// ungoverned. executor.New runs it; register tools before building the
-// executor.
+// the closest names; and, when reg gives its tools (a Get method, as
+// registry.Registry has), a category no registered tool has. A typo in a
+// rule would otherwise leave the real tool ungoverned (open to every
+// principal with AllowUnlisted). executor.New runs it; register tools
+// before building the executor.
 func (a *Auth) CheckRegistry(reg extension.ToolLister) error {
 	names := reg.Names()
 	var errs []error
@@ -207,7 +210,43 @@ func (a *Auth) CheckRegistry(reg extension.ToolLister) error {
 			errs = append(errs, errors.New(msg))
 		}
 	}
+	// A category no tool has covers nothing: the tools it was meant to
+	// restrict are refused to all, or, with AllowUnlisted, open to all.
+	if g, ok := reg.(toolGetter); ok {
+		var cats []string
+		for _, n := range names {
+			if t, ok := g.Get(n); ok && t != nil {
+				if c := t.Spec().Category; c != "" && !slices.Contains(cats, c) {
+					cats = append(cats, c)
+				}
+			}
+		}
+		slices.Sort(cats)
+		for _, r := range a.rules {
+			for _, c := range r.Categories {
+				if slices.Contains(cats, c) {
+					continue
+				}
+				msg := fmt.Sprintf("auth: rule %q names category %q, which no registered tool has", r.name(), c)
+				switch s := suggest.Closest(c, cats); {
+				case s != "":
+					msg += fmt.Sprintf(": did you mean %q?", s)
+				case len(cats) > 0:
+					msg += ": the categories are " + strings.Join(cats, ", ")
+				default:
+					msg += ": no registered tool has a category (tool.WithCategory); register the tools before executor.New, or name them in Tools"
+				}
+				errs = append(errs, errors.New(msg))
+			}
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// toolGetter is a registry that gives its tools (registry.Registry), whose
+// categories CheckRegistry checks the rules' against.
+type toolGetter interface {
+	Get(name string) (tool.Tool, bool)
 }
 
 // Name implements extension.Extension.
@@ -290,17 +329,36 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 	who := describe(p)
 	switch {
 	case ceiling != nil:
-		return ceiling.name(), tool.Errorf(tool.CodeUnauthorized,
+		e := tool.Errorf(tool.CodeUnauthorized,
 			"rule %q allows %s tools up to risk %s; tool %q %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, riskName(spec.Risk))
+		e.Err = fmt.Errorf("auth: tool %q is judged risk %s, over the MaxRisk of rule %q (%s): raise that ceiling (auth.Ceiling(tool.Risk%s)), or grant principal %q a role whose rule allows the tool",
+			spec.Name, spec.Risk.Effective(), ceiling.name(), *ceiling.MaxRisk, riskConst(spec.Risk.Effective()), p.ID)
+		return ceiling.name(), e
 	case covering != nil:
-		return covering.name(), tool.Errorf(tool.CodeUnauthorized,
+		e := tool.Errorf(tool.CodeUnauthorized,
 			"tool %q is restricted by rule %q to role %q; %s does not hold it", spec.Name, covering.name(), covering.Role, who)
-	case a.denyByDefault || len(a.rules) > 0 && !a.allowUnlisted:
+		e.Err = fmt.Errorf("auth: rule %q covers tool %q and grants it to role %q only: give principal %q that role, or add a rule granting the tool to a role it holds",
+			covering.name(), spec.Name, covering.Role, p.ID)
+		return covering.name(), e
+	case a.denyByDefault:
+		e := tool.Errorf(tool.CodeUnauthorized, "rule %q: no rule grants %s the tool %q", RuleDenyByDefault, who, spec.Name)
+		e.Err = fmt.Errorf("auth: no rule covers tool %q, and auth.DenyByDefault refuses such tools (auth.AllowUnlisted does not open them while it is set): grant the tool to a role (auth.Allow(role, %q))", spec.Name, spec.Name)
+		return RuleDenyByDefault, e
+	case len(a.rules) > 0 && !a.allowUnlisted:
 		e := tool.Errorf(tool.CodeUnauthorized, "rule %q: no rule grants %s the tool %q", RuleDenyByDefault, who, spec.Name)
 		e.Err = fmt.Errorf("auth: no rule covers tool %q: grant it to a role (auth.Allow(role, %q)), or open the tools no rule names with auth.AllowUnlisted", spec.Name, spec.Name)
 		return RuleDenyByDefault, e
 	}
 	return "", nil
+}
+
+// riskConst is the name of r's constant after "tool.Risk" ("High").
+func riskConst(r tool.Risk) string {
+	s := r.String()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // riskName says a tool's risk as it is judged ("is risk high").
