@@ -116,6 +116,11 @@ func TestBlockedLinesHitHomeInBash(t *testing.T) {
 		{`set -- ~ /; for d; do rm -rf "$d"; done`, ""},
 		{`set -- ~; rm -rf "$@"`, ""},
 		{`set -- a ~; rm -rf $2`, ""},
+		{`a+=(~); rm -rf "${a[@]}"`, ""},
+		{`a=(x); a+=(/); rm -rf "${a[@]}"`, ""},
+		{`a[1]=~; rm -rf "${a[@]}"`, ""},
+		{`a=(x); a[1]=~; rm -rf "${a[1]}"`, ""},
+		{`a=(x y); a[7]=/; rm -rf ${a[*]}`, ""},
 		// Text the line spells out with printf, echo -e or cat, piped
 		// into a shell or xargs, or written to a script it runs.
 		{`printf 'rm -rf %s\n' ~ / | sh`, "sh"},

@@ -55,6 +55,7 @@ func init() {
 		"container":    checkContainer,
 		"positional":   checkPositional,
 		"later":        checkLater,
+		"make":         checkMake,
 	}
 }
 
@@ -2155,7 +2156,8 @@ func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 		case in != nil && in.doc && !in.subst:
 			text = &in.text
 		case in == nil:
-			text = s.pipedText
+			// (crontab -l; echo LINE) | crontab -: LINE is one of them.
+			text = s.pipedSome
 		}
 	}
 	var inf info
@@ -2182,4 +2184,83 @@ func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 		}
 	}
 	return inf
+}
+
+// makeLong are make's long options checkMake reads: the directory and the
+// Makefile.
+var makeLong = map[string]byte{"--directory": 'C', "--file": 'f', "--makefile": 'f'}
+
+// checkMake judges make run in a repository the line cloned (git clone
+// URL d && make -C d, cd d && make, make -f d/Makefile): the Makefile's
+// recipes are downloaded code, as d/install.sh is. The directory is the
+// -C (--directory) values in turn, the Makefile each -f (--file,
+// --makefile) value in it, or its Makefile.
+func checkMake(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	if len(s.cloned) == 0 {
+		return info{}
+	}
+	dir, known := ".", true
+	var files []string
+	set := func(opt byte, v word) {
+		switch {
+		case opt != 'C' && opt != 'f':
+		case !v.lit:
+			known = false
+		case opt == 'C':
+			dir = path.Join(dir, v.s)
+			if strings.HasPrefix(v.s, "/") {
+				dir = path.Clean(v.s)
+			}
+		case opt == 'f':
+			files = append(files, v.s)
+		}
+	}
+scan:
+	for k := 0; k < len(args); k++ {
+		a := args[k].s
+		next := func(v string) word {
+			if v != "" || k+1 >= len(args) {
+				return word{s: v, lit: args[k].lit}
+			}
+			k++
+			return args[k]
+		}
+		switch {
+		case a == "--":
+			break scan
+		case strings.HasPrefix(a, "--"):
+			n, v, eq := strings.Cut(a, "=")
+			if opt, ok := makeLong[n]; ok {
+				if !eq {
+					set(opt, next(""))
+				} else {
+					set(opt, word{s: v, lit: args[k].lit})
+				}
+			}
+		case len(a) > 1 && a[0] == '-':
+			// A bundle (-sC d): options that take a value end it.
+			for i := 1; i < len(a); i++ {
+				if c := a[i]; strings.IndexByte("CfIoWE", c) >= 0 {
+					set(c, next(a[i+1:]))
+					break
+				}
+			}
+		}
+	}
+	if !known {
+		return info{}
+	}
+	if len(files) == 0 {
+		files = []string{"Makefile"}
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f, "/") {
+			f = path.Join(dir, f)
+		}
+		if d := s.clonedFile(word{s: f, lit: true}); d != "" {
+			j.add(s.c.rules.Defaults.DownloadExec, name+" runs the recipes of "+f+", a Makefile of the repository the line cloned into "+d)
+			break
+		}
+	}
+	return info{}
 }

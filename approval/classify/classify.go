@@ -404,6 +404,10 @@ type state struct {
 	// pipedText, when not nil, is the text the stage before the command
 	// being judged writes, known from the line (echo ~ | xargs rm -rf).
 	pipedText *string
+	// pipedSome, when not nil, is text the stage before the command being
+	// judged writes among other text not known ((crontab -l; echo LINE) |
+	// crontab -), or all of it (pipedText).
+	pipedSome *string
 	// fetchedVars are the variables the line set to downloaded text
 	// (x=$(curl URL), curl URL | read x): running their value is running
 	// downloaded content.

