@@ -169,7 +169,10 @@ type Evaluation struct {
 //     "git status; rm -rf ~". To allow such a command, write the operator
 //     literally in the pattern.
 //
-// A rule with a pattern matches only calls that have a subject. Deny and
+// A rule with a pattern matches only calls that have a subject. A wrapper
+// that exposes the tool it runs (Unwrap, as the loader's go-type
+// definitions do) is seen through for the tool's Subject and workspace,
+// as it is for its Assessor (AssessorOf). Deny and
 // ask rules on command lines match the whole line from its start, however
 // it is spaced (blanks before it, runs of spaces or tabs, a
 // backslash-newline: " git  push" is git push) or quoted (gi""t push,
@@ -622,7 +625,7 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 	}
 	if !sub.done {
 		sub.done = true
-		sub.callSubject = subjectOf(t, &req.Spec, sub.ws, req.Call.Args)
+		sub.callSubject = subjectOf(subjectOwner(t), &req.Spec, sub.ws, req.Call.Args)
 		if sub.has() && req.Subject == "" {
 			req.Subject = sub.text
 		}
@@ -668,6 +671,30 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		return true
 	}
 	return false
+}
+
+// subjectOwner is the tool that names a call's subject: t, or, when t is a
+// wrapper that exposes the tool it runs (Unwrap, as the loader's go-type
+// definitions do) and has no Subject or Workspace method of its own, the
+// first tool beneath that has one. A wrapper must not hide what its tool
+// acts on from the rules, as AssessorOf keeps it from hiding the tool's
+// judgement. It gives up after 16 wrappers, returning t.
+func subjectOwner(t tool.Tool) tool.Tool {
+	u := t
+	for range 16 {
+		switch u.(type) {
+		case Subjecter, interface{ Workspace() *sandbox.Workspace }:
+			return u
+		}
+		w, ok := u.(interface{ Unwrap() tool.Tool })
+		if !ok {
+			return t
+		}
+		if u = w.Unwrap(); u == nil {
+			return t
+		}
+	}
+	return t
 }
 
 // matchPaths matches the rule's pattern against a call's path subjects.
