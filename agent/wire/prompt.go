@@ -36,7 +36,10 @@ import (
 // Hermes parsers of other servers run it. The text gives no sure sign of
 // an example (small models fence their real calls as well); the
 // instructions ask for calls only, after any text, and what a call may do
-// is the approval policy's to decide, not its place in the reply.
+// is the approval policy's to decide, not its place in the reply. A
+// block ends at the first </tool_call>, even one inside a JSON string: a
+// call cannot carry that text in its arguments (the cut block is not JSON,
+// and the executor answers invalid arguments).
 var Prompt Codec = promptCodec{}
 
 // MaxPromptCalls bounds the <tool_call> blocks read from one reply.
