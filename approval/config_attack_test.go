@@ -31,6 +31,25 @@ func TestParsePolicyConfigRefusesASecondDocument(t *testing.T) {
 	assert.True(t, c.DenyDangerous)
 }
 
+// A setting given twice (the later would win in a decoder of one's own,
+// turning deny_dangerous off), in YAML or JSON, a merge key, and a mapping
+// where a list of rules goes are errors. Seen holding before this change.
+func TestParsePolicyConfigRefusesDuplicatesAndNesting(t *testing.T) {
+	for doc, want := range map[string]string{
+		"deny_dangerous: true\nmode: auto\ndeny_dangerous: false\n": `line 3: mapping key "deny_dangerous" already defined at line 1`,
+		`{"deny_dangerous": true, "deny_dangerous": false}`:         `mapping key "deny_dangerous" already defined`,
+		"deny_dangerous: true\n\"deny_dangerous\": false\n":         `mapping key "deny_dangerous" already defined`,
+		"base: &b {deny_dangerous: true}\n<<: *b\n":                 `unknown setting "<<"`,
+		"deny:\n  shell: [rm *]\n":                                  "line 2",
+		"deny: [{shell: rm}]\n":                                     "cannot unmarshal",
+		"mode: auto\ndeny_dangerous: \"true\"\n":                    "line 2",
+	} {
+		_, err := approval.ParsePolicyConfig([]byte(doc))
+		require.Error(t, err, doc)
+		assert.Contains(t, err.Error(), want, doc)
+	}
+}
+
 // A key written as an alias was checked by its anchor's name, not by the
 // key it stands for: *deny_dangerous, an alias of the value "auto", passed
 // as deny_dangerous and then decoded as the unknown key "auto", which the
