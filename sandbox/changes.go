@@ -68,10 +68,16 @@ type entry struct {
 	ino          uint64
 }
 
-// errTooMany and errTooDeep stop a snapshot of a workspace past
-// MaxTrackedEntries or MaxTrackedDepth.
+// maxTrackedPathBytes bounds the bytes of a snapshot's paths: deep paths
+// of long names (up to 256 of 255 bytes each) would otherwise make
+// MaxTrackedEntries of them take gigabytes.
+const maxTrackedPathBytes = 32 << 20
+
+// errTooMany, errTooLong and errTooDeep stop a snapshot of a workspace past
+// MaxTrackedEntries, maxTrackedPathBytes or MaxTrackedDepth.
 var (
 	errTooMany = fmt.Errorf("the workspace has more than %d entries", MaxTrackedEntries)
+	errTooLong = fmt.Errorf("the workspace's paths take more than %d MiB", maxTrackedPathBytes>>20)
 	errTooDeep = fmt.Errorf("the workspace is nested more than %d directories deep", MaxTrackedDepth)
 )
 
@@ -88,17 +94,24 @@ func snapshot(root string) (map[string]entry, error) {
 		return nil, err
 	}
 	defer r.Close()
-	snap := map[string]entry{}
-	return snap, walk(r, "", 0, snap)
+	w := walker{r: r, snap: map[string]entry{}}
+	return w.snap, w.walk("", 0)
 }
 
-// walk records the entries of dir (slash-separated, relative to r; "" for
-// r itself) and below it in snap.
-func walk(r *os.Root, dir string, depth int, snap map[string]entry) error {
+// walker is one snapshot's walk.
+type walker struct {
+	r     *os.Root
+	snap  map[string]entry
+	bytes int // of the paths in snap
+}
+
+// walk records the entries of dir (slash-separated, relative to the root;
+// "" for the root itself) and below it.
+func (w *walker) walk(dir string, depth int) error {
 	if depth > MaxTrackedDepth {
 		return errTooDeep
 	}
-	f, err := r.OpenFile(filepath.FromSlash(cmp.Or(dir, ".")), os.O_RDONLY|walkOpenFlag, 0)
+	f, err := w.r.OpenFile(filepath.FromSlash(cmp.Or(dir, ".")), os.O_RDONLY|walkOpenFlag, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // deleted while the walk ran: what is seen is compared
 	}
@@ -111,7 +124,7 @@ func walk(r *os.Root, dir string, depth int, snap map[string]entry) error {
 		// whole before MaxTrackedEntries stops the walk.
 		ds, err := f.ReadDir(512)
 		for _, d := range ds {
-			if len(snap) >= MaxTrackedEntries {
+			if len(w.snap) >= MaxTrackedEntries {
 				f.Close()
 				return errTooMany
 			}
@@ -120,9 +133,13 @@ func walk(r *os.Root, dir string, depth int, snap map[string]entry) error {
 				continue // gone
 			}
 			p := path.Join(dir, d.Name())
+			if w.bytes += len(p); w.bytes > maxTrackedPathBytes {
+				f.Close()
+				return errTooLong
+			}
 			e := entry{mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 			e.ino, e.ctime = statIDs(fi)
-			snap[p] = e
+			w.snap[p] = e
 			if fi.IsDir() {
 				dirs = append(dirs, p)
 			}
@@ -137,7 +154,7 @@ func walk(r *os.Root, dir string, depth int, snap map[string]entry) error {
 	}
 	f.Close()
 	for _, d := range dirs {
-		if err := walk(r, d, depth+1, snap); err != nil {
+		if err := w.walk(d, depth+1); err != nil {
 			return err
 		}
 	}
