@@ -168,6 +168,9 @@ func (c *callSubject) has() bool {
 // and search tools then look), with or without a workspace. A tool that
 // declares no path falls back to its string fields among SubjectFields.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
+	if t != nil {
+		t = subjectOwner(t) // what the rules read, shown to the person asked
+	}
 	var spec *tool.Spec
 	if _, ok := t.(Subjecter); !ok && t != nil {
 		s := t.Spec()
