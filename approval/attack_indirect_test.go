@@ -103,8 +103,6 @@ func TestDenyRuleStillAllowsLinesThatOnlyMentionTheCommand(t *testing.T) {
 func TestDenyRuleHoldsForCodeTheLineHides(t *testing.T) {
 	p := MustPolicy(ModeAllowAll, DenyRules("shell(git push*)"))
 	for _, cmd := range []string{
-		`printf '\x67it push' > s.sh; bash s.sh`,
-		`printf '\x67it push' > s.sh; . ./s.sh`,
 		`python3 - <<< 'import os; os.system("gi"+"t push")'`,
 		"make -f /dev/stdin <<< $'all:\\n\\tgit push'",
 		"x=git; declare -n r=x; $r push",
@@ -112,6 +110,17 @@ func TestDenyRuleHoldsForCodeTheLineHides(t *testing.T) {
 		ev := judgeLine(p, cmd)
 		assert.Equal(t, ActionRefuse, ev.Action, "%q", cmd)
 		assert.Contains(t, ev.Reason, "write the command and its arguments out literally", "%q", cmd)
+	}
+	// The classifier reads printf's escapes: the script's text is git
+	// push, which the rule itself meets.
+	for _, cmd := range []string{
+		`printf '\x67it push' > s.sh; bash s.sh`,
+		`printf '\x67it push' > s.sh; . ./s.sh`,
+		`printf '\147it push\n' > s.sh; bash s.sh`,
+	} {
+		ev := judgeLine(p, cmd)
+		assert.Equal(t, ActionRefuse, ev.Action, "%q", cmd)
+		assert.Equal(t, `the approval rule "deny shell(git push*)" refuses this call`, ev.Reason, "%q", cmd)
 	}
 	for _, cmd := range []string{
 		"bash --version", "node --version", "python3 -m pytest -q", "bash -c 'echo git push'",

@@ -327,6 +327,13 @@ var trickyCases = []struct {
 	{`git clone https://x/r d && make -sCd`, Blocked},
 	{`git clone https://x/r d && make`, Warning},
 	{`git clone https://x/r d && make -C other`, Warning},
+	// printf reads \x and octal escapes in its format, as bash's does
+	{`printf '\x72m -rf /' > s.sh; sh s.sh`, Blocked},
+	{`printf '\162m -rf ~' > s.sh; bash s.sh`, Blocked},
+	{`printf 'rm -rf \176\n' | sh`, Blocked},
+	{`printf '\x72\x6d -rf %s\n' / | bash`, Blocked},
+	{`printf '\x6cs\n' | sh`, Dangerous},
+	{`printf 'ls \z\n' > s.sh; bash s.sh`, Warning},
 	{"kubectl delete pod x", Dangerous},
 	{"kubectl -n prod delete deploy x", Dangerous},
 	{"terraform destroy", Dangerous},

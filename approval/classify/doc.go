@@ -70,7 +70,8 @@
 //     with < is Warning, as what it prints goes back to the model (cat .env,
 //     head ~/.ssh/id_rsa, cat /proc/$PPID/environ, the agent's API keys);
 //     so is ps e, which prints every process's environment;
-//   - text the line spells out: what echo (-n, -e), printf (%s) and cat
+//   - text the line spells out: what echo (-n, -e), printf (%s, and the
+//     escapes of its format: \x67, \147) and cat
 //     of a here-string write, of known words, is read as that text where
 //     it goes: into a shell (printf 'rm -rf %s\n' ~ | sh), to xargs or
 //     a while read loop, as $(...)'s value, or into a file the line then

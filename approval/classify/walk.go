@@ -1602,11 +1602,12 @@ func docLiteral(r *syntax.Redirect) (string, bool) {
 	return "", false
 }
 
-// textEscapes reads the escapes of echo -e (echo) or of printf's format:
-// \n, \t and \\, and for echo -e \xHH and \0NNN; any other backslash
-// is not read (ok is false). printf's \x and octal escapes are left
-// unread: approval's tests pin how a policy refuses printf '\x67it
-// push' > s.sh; bash s.sh (as hidden code), which reading them changes.
+// textEscapes reads the escapes of echo -e (echo) or of printf's format
+// as bash's builtins do: \a \b \e \E \f \n \r \t \v \\, \xHH (one or two
+// hex digits), octal (echo -e: \0 and up to three digits; printf: up to
+// three digits), printf's \" \' \?; before any other character the
+// backslash is kept. \c, \u, \U, \x with no hex digit and a trailing
+// backslash are not read (ok is false).
 func textEscapes(v string, echo bool) (string, bool) {
 	if !strings.Contains(v, `\`) {
 		return v, true
@@ -1621,25 +1622,28 @@ func textEscapes(v string, echo bool) (string, bool) {
 			return "", false
 		}
 		i++
-		digits, base, width := "", 8, 3
-		switch c := v[i]; {
-		case c == 'n':
-			b.WriteByte('\n')
+		c := v[i]
+		if k := strings.IndexByte(`abeEfnrtv\`, c); k >= 0 {
+			b.WriteByte("\a\b\x1b\x1b\f\n\r\t\v\\"[k])
 			continue
-		case c == 't':
-			b.WriteByte('\t')
-			continue
-		case c == '\\':
-			b.WriteByte('\\')
-			continue
-		case c == 'x' && echo:
+		}
+		digits, base, width := "01234567", 8, 3
+		switch {
+		case c == 'x':
 			digits, base, width = "0123456789abcdefABCDEF", 16, 2
 			i++
 		case c == '0' && echo:
-			digits = "01234567"
 			i++
-		default:
+		case c >= '0' && c <= '7' && !echo:
+		case (c == '"' || c == '\'' || c == '?') && !echo:
+			b.WriteByte(c)
+			continue
+		case c == 'c' || c == 'u' || c == 'U':
 			return "", false
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+			continue
 		}
 		k := i
 		for k < len(v) && k-i < width && strings.IndexByte(digits, v[k]) >= 0 {
