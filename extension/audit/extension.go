@@ -88,7 +88,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		if !bytes.Equal(c.Args, intentArgs) {
 			t.setArgs(&out, c.Args, secrets)
 		}
-		out.Result = t.result(res, secrets, c.Args, intentArgs)
+		out.pending, out.secrets = t.keep(res, c.Args, intentArgs), secrets
 		end := time.Now()
 		out.Time = end
 		out.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
@@ -137,56 +137,101 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	}
 }
 
-// result keeps what res returned, up to the trail's cap, redacted: the
-// structured output whole or not at all, then the text blocks, cut on a
-// rune boundary. args are the call's arguments (and those it was asked
-// with), whose secret values are masked wherever the tool echoed them.
-//
-// It redacts as the outcome is made, not when the record is encoded: the
-// text must be redacted before it is cut (a secret the cap fell in the
-// middle of would leave a prefix no rule recognises), and the record must
-// not hold on to the call's arguments, which the caller may reuse once the
-// call returns.
-func (t *Trail) result(res *tool.Result, secrets []string, args ...json.RawMessage) *Result {
-	r := &Result{Bytes: len(res.Output)}
+// pendingResult is what an outcome keeps of a result until the record is
+// encoded (by the syncer, with WithSyncInterval): copies, read to the cap
+// and past it by the slack, not yet redacted.
+type pendingResult struct {
+	bytes     int
+	output    json.RawMessage // the structured output when it is within the cap
+	outputCut bool            // there was output over the cap
+	text      string          // the text blocks joined by newlines, read to limit+1 bytes
+	limit     int             // how far text was read: more than limit bytes means there was more
+	textLeft  bool            // text blocks left out, the cap being spent
+	args      []json.RawMessage
+}
+
+// keep copies what res returned, as far as the record will need it: the
+// structured output whole if it fits the cap, then the text blocks read
+// past the cap by as much as a secret can be long, so that redaction,
+// before the cut, finds a secret the cap falls in whole; and copies of
+// args (the call's arguments, and those it was asked with), whose secret
+// values are masked wherever the tool echoed them. The caller may reuse
+// res and its arguments once the call returns.
+func (t *Trail) keep(res *tool.Result, args ...json.RawMessage) *pendingResult {
+	p := &pendingResult{bytes: len(res.Output)}
 	for _, c := range res.Content {
-		r.Bytes += len(c.Text) + len(c.Data)
+		p.bytes += len(c.Text) + len(c.Data)
 	}
 	budget := min(t.resultBytes, math.MaxInt/4) // budget+limit below cannot overflow
 	if len(res.Output) > 0 {
 		if len(res.Output) <= budget {
-			r.Output = redactOutput(res.Output, secrets, args) // Write copies what it keeps past its return
-			budget -= min(budget, len(r.Output))
+			p.output = append(json.RawMessage(nil), res.Output...)
 		} else {
-			r.Truncated = true
+			p.outputCut = true
 		}
 	}
-	// The text is read past the cap by as much as a secret is long, so
-	// that a secret the cap falls in is redacted whole; one byte more says
-	// there was more.
-	limit := budget + resultSlack
+	for i, a := range args {
+		if len(a) > 0 && (i == 0 || !bytes.Equal(a, args[0])) {
+			p.args = append(p.args, append(json.RawMessage(nil), a...))
+		}
+	}
+	p.limit = budget + resultSlack
+	for _, a := range args {
+		p.limit = max(p.limit, budget+resultSlack+len(a))
+	}
 	var text strings.Builder
 	for _, c := range res.Content {
 		if c.Type != tool.ContentText || c.Text == "" {
 			continue
 		}
 		if budget == 0 {
-			r.Truncated = true
+			p.textLeft = true
 			break
 		}
 		if text.Len() > 0 {
 			text.WriteByte('\n')
 		}
-		text.WriteString(c.Text[:min(len(c.Text), max(0, limit+1-text.Len()))])
-		if text.Len() > limit {
+		text.WriteString(c.Text[:min(len(c.Text), max(0, p.limit+1-text.Len()))])
+		if text.Len() > p.limit {
 			break
 		}
 	}
-	if text.Len() == 0 {
+	p.text = text.String()
+	return p
+}
+
+// size is about how many bytes p holds, for the queue's bound.
+func (p *pendingResult) size() int {
+	n := len(p.output) + len(p.text)
+	for _, a := range p.args {
+		n += len(a)
+	}
+	return n
+}
+
+// result redacts what keep kept, then cuts it to the trail's cap: the
+// structured output whole or not at all, then the text, cut on a rune
+// boundary. It runs when the record is encoded, off the caller's path with
+// WithSyncInterval.
+func (t *Trail) result(p *pendingResult, secrets []string) *Result {
+	r := &Result{Bytes: p.bytes, Truncated: p.outputCut || p.textLeft}
+	budget := min(t.resultBytes, math.MaxInt/4)
+	if len(p.output) > 0 {
+		r.Output = redactOutput(p.output, secrets, p.args)
+		if len(r.Output) > budget { // redaction made it longer than the cap
+			r.Output, r.Truncated = nil, true
+		}
+		budget -= len(r.Output)
+	}
+	if p.text == "" {
 		return r
 	}
-	r.Truncated = r.Truncated || text.Len() > limit // more than was read, however short redaction made it
-	r.Text = redact.Message(text.String(), secrets, args...)
+	if budget == 0 {
+		r.Truncated = true
+		return r
+	}
+	r.Truncated = r.Truncated || len(p.text) > p.limit // more than was read, however short redaction made it
+	r.Text = redact.Message(p.text, secrets, p.args...)
 	if len(r.Text) > budget {
 		r.Text, r.Truncated = r.Text[:cutAt(r.Text, budget)], true
 	}
@@ -224,10 +269,8 @@ func cutAt(s string, n int) int {
 func redactOutput(out json.RawMessage, secrets []string, args []json.RawMessage) json.RawMessage {
 	out = redact.Args(out, nil)
 	var values []string
-	for i, a := range args {
-		if len(a) > 0 && (i == 0 || !bytes.Equal(a, args[0])) {
-			values = append(values, redact.SecretValues(a, secrets)...)
-		}
+	for _, a := range args {
+		values = append(values, redact.SecretValues(a, secrets)...)
 	}
 	if len(values) == 0 || (bytes.IndexByte(out, '\\') < 0 && redact.Scrub(string(out), values) == string(out)) {
 		return out // no value in it, and no escape to hide one

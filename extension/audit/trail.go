@@ -171,19 +171,24 @@ type Record struct {
 	// that work to the syncer with WithSyncInterval.
 	redact  bool
 	secrets []string
-	echoes  []json.RawMessage // the call's arguments, whose secret values the result's text may echo
+	pending *pendingResult // the extension's outcome: the result, redacted into Result when encoded
 }
 
 // Result is a call's result as an outcome record keeps it: what the model
 // was given, up to the trail's cap (WithResults).
 //
 // Output is the structured output, redacted by the rule that redacts
-// arguments (names that look secret, secrets inside strings); it cannot be
-// cut and stay JSON, so an output over the cap is left out. Text is the
-// result's text blocks joined by newlines, with the call's secret argument
-// values masked wherever the tool echoed them, cut to what the cap leaves
-// after Output. Images and other data blocks are counted in Bytes, never
-// kept.
+// arguments (names that look secret, secrets inside strings), with the
+// call's secret argument values masked wherever the tool echoed them (in
+// strings, keys and numbers, escaped or not); it cannot be cut and stay
+// JSON, so an output over the cap is left out. Text is the result's text
+// blocks joined by newlines, redacted by the same rule and with the same
+// echoes masked before it is cut to what the cap leaves after Output (a
+// secret the cap falls in is masked whole). Images and other data blocks
+// are counted in Bytes, never kept.
+//
+// The extension copies what it keeps as the call ends; the redaction runs
+// when the record is encoded, off the caller's path with WithSyncInterval.
 type Result struct {
 	Output json.RawMessage `json:"output,omitempty"`
 	Text   string          `json:"text,omitempty"`
@@ -591,6 +596,9 @@ func (t *Trail) enqueue(rec Record) error {
 	if rec.Result != nil {
 		size += len(rec.Result.Output) + len(rec.Result.Text)
 	}
+	if rec.pending != nil {
+		size += rec.pending.size()
+	}
 	for {
 		t.mu.Lock()
 		if err := t.usableLocked(); err != nil {
@@ -674,18 +682,10 @@ func (t *Trail) chainQueued() error {
 // WithSyncInterval, where only the syncer encodes).
 func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	if rec.redact {
-		rec.Args = redact.Args(rec.Args, rec.secrets)
-		if r := rec.Result; r != nil {
-			kept := *r // not the caller's: Write's record is a copy, its Result is not
-			if len(kept.Output) > 0 {
-				kept.Output = redact.Args(kept.Output, nil)
-			}
-			if kept.Text != "" {
-				kept.Text = redact.Message(kept.Text, rec.secrets, rec.echoes...)
-			}
-			rec.Result = &kept
-		}
-		rec.redact = false
+		rec.Args, rec.redact = redact.Args(rec.Args, rec.secrets), false
+	}
+	if rec.pending != nil {
+		rec.Result, rec.pending = t.result(rec.pending, rec.secrets), nil
 	}
 	rec.Args = validUTF8(rec.Args)
 	if rec.Result != nil {
