@@ -54,8 +54,10 @@ type Spec struct {
 	// workspace's entries before and after it (their type, mode, size,
 	// times and inode: a command that sets a file's modification time back
 	// still changed it). It needs a workspace ([WithWorkspace]) and costs
-	// a walk of it on each side of the run (a few microseconds an entry);
-	// a workspace of more than [MaxTrackedEntries] entries is not tracked.
+	// a walk of it on each side of the run (a few microseconds an entry).
+	// A workspace of more than [MaxTrackedEntries] entries, nested more
+	// than [MaxTrackedDepth] directories deep, or with a directory the
+	// walk cannot read is not tracked: Outcome.ChangesUntracked says why.
 	// Whatever else writes in the workspace during the run is counted too.
 	TrackChanges bool
 }
