@@ -1320,17 +1320,23 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	texts := make([]*string, len(stages))
 	var some []*string
 	for i, st := range stages {
+		// (A copy is kept: the address of text itself would make every
+		// stage allocate it.)
 		if text, ok := s.echoText(st); ok {
-			texts[i] = &text
+			t := text
+			texts[i] = &t
 		} else if i > 0 && texts[i-1] != nil && len(st.Redirs) == 0 && teeFiles(st) != nil {
 			texts[i] = texts[i-1]
-		} else if text, exact, ok := s.groupText(st); ok && exact {
-			texts[i] = &text
-		} else if ok {
+		} else if text, exact, ok := s.groupText(st); ok {
+			t := text
+			if exact {
+				texts[i] = &t
+				continue
+			}
 			if some == nil {
 				some = make([]*string, len(stages))
 			}
-			some[i] = &text
+			some[i] = &t
 		}
 	}
 	for i, st := range stages {
@@ -1547,6 +1553,11 @@ func (s *state) groupText(st *syntax.Stmt) (text string, exact, ok bool) {
 	default:
 		return "", false, false
 	}
+	return s.stmtsText(stmts)
+}
+
+// stmtsText is groupText of the statements of a group.
+func (s *state) stmtsText(stmts []*syntax.Stmt) (text string, exact, ok bool) {
 	var b strings.Builder
 	exact = true
 	var add func(st *syntax.Stmt)
