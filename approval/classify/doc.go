@@ -73,8 +73,10 @@
 //   - text the line spells out: what echo (-n, -e), printf (%s, and the
 //     escapes of its format: \x67, \147) and cat
 //     of a here-string write, of known words, is read as that text where
-//     it goes: into a shell (printf 'rm -rf %s\n' ~ | sh), to xargs or
-//     a while read loop, as $(...)'s value, or into a file the line then
+//     it goes: into a shell (printf 'rm -rf %s\n' ~ | sh), to xargs,
+//     to parallel (a line is one item, as is each word after :::, so
+//     parallel sh -c ::: CMD runs CMD) or a while read loop, as
+//     $(...)'s value, or into a file the line then
 //     runs (echo 'rm -rf ~' > a.sh; bash a.sh, source, ./a.sh, through
 //     tee too); what a ( ) or { } group of commands writes is the text of
 //     those that spell theirs out, which a shell or crontab it is piped

@@ -447,7 +447,11 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	}
 	inf = inf.or(s.wrapped(name, w, prefix, rest, cx, j))
 	if w.StdinArgs {
-		inf = inf.or(s.knownItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
+		if w.LineItems {
+			inf = inf.or(s.lineItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
+		} else {
+			inf = inf.or(s.knownItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
+		}
 	}
 	if w.StdinArgs && s.pipedAll && slices.ContainsFunc(s.cmds[at:], func(c Command) bool { return c.Level >= Dangerous }) {
 		// find ~ | xargs rm -rf is rm -rf ~.
@@ -503,6 +507,63 @@ func (s *state) knownItems(name string, prefix, rest []word, replace string, rep
 	for _, argv := range runs {
 		argv = append(slices.Clone(prefix), argv...)
 		if len(argv) > 0 && !s.stopped {
+			inf = inf.or(s.judge(argv, judgeCtx{via: append(slices.Clip(cx.via), name)}))
+		}
+	}
+	return inf
+}
+
+// lineItems judges what parallel runs with the items the line spells
+// out: the words after a ::: operand, or else each line of its input
+// (parallel sh -c ::: CMD, echo CMD | parallel sh -c). Each item runs the
+// command rest on its own, in place of the replace text ({} unless -I
+// gives another) or, without one, as one more word. A few items only, as
+// knownItems.
+func (s *state) lineItems(name string, prefix, rest []word, replace string, replaced bool, cx judgeCtx) info {
+	var items []word
+	if k := slices.IndexFunc(rest, func(w word) bool { return w.lit && w.s == ":::" }); k >= 0 {
+		for _, it := range rest[k+1:] {
+			if strings.HasPrefix(it.s, ":::") {
+				break
+			}
+			items = append(items, it)
+		}
+		rest = rest[:k]
+	} else {
+		var text string
+		switch in := cx.stdin; {
+		case in != nil && in.doc && !in.subst && !in.download:
+			text = in.text
+		case in == nil && s.pipedText != nil:
+			text = *s.pipedText
+		default:
+			return info{}
+		}
+		for _, line := range strings.Split(text, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				items = append(items, word{s: line, lit: true})
+			}
+		}
+	}
+	if len(prefix)+len(rest) == 0 || len(items) > maxKnownItems {
+		return info{}
+	}
+	if !replaced {
+		replace = "{}"
+	}
+	var inf info
+	for _, it := range items {
+		argv := append(slices.Clone(prefix), rest...)
+		filled := false
+		for k := len(prefix); k < len(argv); k++ {
+			if !argv[k].unknown() && !it.unknown() && strings.Contains(argv[k].s, replace) {
+				argv[k].s, filled = strings.ReplaceAll(argv[k].s, replace, it.s), true
+			}
+		}
+		if !filled {
+			argv = append(argv, it)
+		}
+		if !s.stopped {
 			inf = inf.or(s.judge(argv, judgeCtx{via: append(slices.Clip(cx.via), name)}))
 		}
 	}

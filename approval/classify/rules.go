@@ -291,6 +291,10 @@ type WrapperRule struct {
 	// them. An argument the command writes that holds the text names a
 	// file only known at run time (Defaults.WriteOutside).
 	ReplaceFlags []string `yaml:"replace_flags"`
+	// LineItems: each line of the input is one item, and so is each word
+	// after a ::: operand; each runs the command on its own, with the item
+	// as one more word or in place of {} (GNU parallel).
+	LineItems bool `yaml:"line_items"`
 }
 
 // ShellRule describes a shell. With -c its first operand is parsed and
@@ -478,7 +482,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
 		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals",
-		"options_after_positionals", "lone_dash", "stdin_shell"); err != nil {
+		"options_after_positionals", "lone_dash", "stdin_shell", "line_items"); err != nil {
 		return err
 	}
 	type plain WrapperRule
