@@ -217,7 +217,7 @@ func (t *Trail) result(p *pendingResult, secrets []string) *Result {
 	r := &Result{Bytes: p.bytes, Truncated: p.outputCut || p.textLeft}
 	budget := min(t.resultBytes, math.MaxInt/4)
 	if len(p.output) > 0 {
-		r.Output = redactOutput(p.output, secrets, p.args)
+		r.Output = redact.Output(p.output, secrets, p.args...)
 		if len(r.Output) > budget { // redaction made it longer than the cap
 			r.Output, r.Truncated = nil, true
 		}
@@ -258,63 +258,6 @@ func cutAt(s string, n int) int {
 		}
 	}
 	return n
-}
-
-// redactOutput redacts a tool's structured output by the rule that
-// redacts arguments (names that look secret, secrets inside strings), then
-// masks the call's secret values wherever the tool echoed them into its
-// strings, numbers and keys, as redact.Message does in text. Escaped
-// (\u0037) or not, an echo is found: the JSON is decoded to look. Output
-// that is not JSON is masked whole.
-func redactOutput(out json.RawMessage, secrets []string, args []json.RawMessage) json.RawMessage {
-	out = redact.Args(out, nil)
-	var values []string
-	for _, a := range args {
-		values = append(values, redact.SecretValues(a, secrets)...)
-	}
-	if len(values) == 0 || (bytes.IndexByte(out, '\\') < 0 && redact.Scrub(string(out), values) == string(out)) {
-		return out // no value in it, and no escape to hide one
-	}
-	d := json.NewDecoder(bytes.NewReader(out))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil {
-		return maskedOutput
-	}
-	scrubbed, err := json.Marshal(scrubValue(v, values))
-	if err != nil {
-		return maskedOutput
-	}
-	if bytes.Equal(scrubbed, out) {
-		return out
-	}
-	return scrubbed
-}
-
-var maskedOutput = json.RawMessage(`"` + redact.Mask + `"`)
-
-// scrubValue masks values in v, a decoded JSON value: in strings and keys
-// as redact.Scrub does, and a number that holds one whole.
-func scrubValue(v any, values []string) any {
-	switch v := v.(type) {
-	case string:
-		return redact.Scrub(v, values)
-	case json.Number:
-		if redact.Scrub(v.String(), values) != v.String() {
-			return redact.Mask
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = scrubValue(e, values)
-		}
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[redact.Scrub(k, values)] = scrubValue(e, values)
-		}
-		return m
-	}
-	return v
 }
 
 // setArgs puts a call's arguments on rec, to be redacted when rec is
