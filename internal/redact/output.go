@@ -64,4 +64,3 @@ func scrubJSON(v any, values []string) any {
 	}
 	return v
 }
-
