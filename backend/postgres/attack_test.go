@@ -97,7 +97,10 @@ func TestTheDatabaseDyingFailsClosed(t *testing.T) {
 	g, err = s.RateLimits.Take(ctx, bucket)
 	require.Error(t, err, "the limit cannot be taken")
 	assert.False(t, g.OK)
-	assert.Zero(t, pool.Stat().AcquiredConns(), "no connection left acquired")
+	// The store's listener holds its connection until it reads the death
+	// on the socket, which a loaded machine may schedule late: no
+	// connection *stays* acquired.
+	assert.Eventually(t, func() bool { return pool.Stat().AcquiredConns() == 0 }, 10*time.Second, 10*time.Millisecond, "no connection left acquired")
 }
 
 // Bucket keys hold principals' ids, whatever bytes they are. PostgreSQL's
