@@ -1675,6 +1675,21 @@ func textEscapes(v string, echo bool) (string, bool) {
 // or ${HOME} at the start of it, which is ~), without walking anything:
 // ok is false for any other expansion.
 func (s *state) plainValue(w *syntax.Word) (string, bool) {
+	return wordText(w, func(p *syntax.ParamExp, atStart bool) (string, bool) {
+		if !simpleParam(p) {
+			return "", false
+		}
+		if v, ok := s.vars[p.Param.Value]; ok {
+			return v, true
+		}
+		return "~", p.Param.Value == "HOME" && atStart
+	})
+}
+
+// wordText returns the text of a word of literal and quoted text, with
+// each parameter expansion's value from param (nil: none is read), or ok
+// false for any other part. atStart says no text comes before it.
+func wordText(w *syntax.Word, param func(p *syntax.ParamExp, atStart bool) (string, bool)) (string, bool) {
 	var b strings.Builder
 	var add func(p syntax.WordPart, quoted bool) bool
 	add = func(p syntax.WordPart, quoted bool) bool {
@@ -1699,16 +1714,14 @@ func (s *state) plainValue(w *syntax.Word) (string, bool) {
 				}
 			}
 		case *syntax.ParamExp:
-			if !simpleParam(p) {
+			if param == nil {
 				return false
 			}
-			if v, ok := s.vars[p.Param.Value]; ok {
-				b.WriteString(v)
-			} else if p.Param.Value == "HOME" && b.Len() == 0 {
-				b.WriteString("~")
-			} else {
+			v, ok := param(p, b.Len() == 0)
+			if !ok {
 				return false
 			}
+			b.WriteString(v)
 		default:
 			return false
 		}
@@ -1821,30 +1834,4 @@ func (s *state) reparse(text, via string) info {
 
 // litValue returns the value of a word made only of literal and quoted
 // text (":", \:, ":", ':'), without walking anything.
-func litValue(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			v, _ := unescapeBare(p.Value)
-			b.WriteString(v)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(unescapeDouble(l.Value))
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
-}
+func litValue(w *syntax.Word) (string, bool) { return wordText(w, nil) }
