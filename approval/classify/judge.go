@@ -469,13 +469,8 @@ func (s *state) knownItems(name string, prefix, rest []word, replace string, rep
 	if len(prefix)+len(rest) == 0 {
 		return info{} // xargs alone runs echo
 	}
-	var text string
-	switch in := cx.stdin; {
-	case in != nil && in.doc && !in.subst && !in.download:
-		text = in.text
-	case in == nil && s.pipedText != nil:
-		text = *s.pipedText
-	default:
+	text, ok := s.knownInput(cx)
+	if !ok {
 		return info{}
 	}
 	var runs [][]word
@@ -513,6 +508,19 @@ func (s *state) knownItems(name string, prefix, rest []word, replace string, rep
 	return inf
 }
 
+// knownInput is the text a command reads on its standard input when the
+// line spells it out: a here-document or here-string of literal text, or
+// the known output of the stage piped into it.
+func (s *state) knownInput(cx judgeCtx) (string, bool) {
+	switch in := cx.stdin; {
+	case in != nil && in.doc && !in.subst && !in.download:
+		return in.text, true
+	case in == nil && s.pipedText != nil:
+		return *s.pipedText, true
+	}
+	return "", false
+}
+
 // lineItems judges what parallel runs with the items the line spells
 // out: the words after a ::: operand, or else each line of its input
 // (parallel sh -c ::: CMD, echo CMD | parallel sh -c). Each item runs the
@@ -530,13 +538,8 @@ func (s *state) lineItems(name string, prefix, rest []word, replace string, repl
 		}
 		rest = rest[:k]
 	} else {
-		var text string
-		switch in := cx.stdin; {
-		case in != nil && in.doc && !in.subst && !in.download:
-			text = in.text
-		case in == nil && s.pipedText != nil:
-			text = *s.pipedText
-		default:
+		text, ok := s.knownInput(cx)
+		if !ok {
 			return info{}
 		}
 		for _, line := range strings.Split(text, "\n") {
