@@ -105,31 +105,9 @@ func TestTrackChangesOfAnUnreadableDirectory(t *testing.T) {
 func TestTrackChangesWalkStaysInTheWorkspace(t *testing.T) {
 	ws, outside := t.TempDir(), t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(outside, "outside-secret"), nil, 0o600))
-	for i := range 300 { // read before sub: they widen the window
-		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("a%03d", i)), nil, 0o600))
-	}
-	// sub is, in turn, a directory and a link to outside, each swapped in
-	// by a rename (atomic): the walk may list one and read the other.
-	sub, asDir, asLink := filepath.Join(ws, "sub"), filepath.Join(ws, "sub-dir"), filepath.Join(ws, "sub-link")
-	require.NoError(t, os.Mkdir(asDir, 0o700))
+	asLink := filepath.Join(ws, "sub-link")
 	require.NoError(t, os.Symlink(outside, asLink))
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			os.Rename(asDir, sub)
-			os.Rename(sub, asDir)
-			os.Rename(asLink, sub)
-			os.Rename(sub, asLink)
-		}
-	}()
-	defer func() { close(stop); <-done }()
+	defer swapSub(t, ws, asLink)()
 	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); {
 		snap, _ := snapshot(ws)
 		for p := range snap {
@@ -138,34 +116,44 @@ func TestTrackChangesWalkStaysInTheWorkspace(t *testing.T) {
 	}
 }
 
+// swapSub fills ws with 300 files (read before sub, they widen the
+// window), then renames a directory and other, in turn, to ws/sub (each
+// rename atomic: a walk may list one and read the other) until the
+// returned function is called.
+func swapSub(t *testing.T, ws, other string) (stop func()) {
+	t.Helper()
+	for i := range 300 {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("a%03d", i)), nil, 0o600))
+	}
+	sub, asDir := filepath.Join(ws, "sub"), filepath.Join(ws, "sub-dir")
+	require.NoError(t, os.Mkdir(asDir, 0o700))
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			os.Rename(asDir, sub)
+			os.Rename(sub, asDir)
+			os.Rename(other, sub)
+			os.Rename(sub, other)
+		}
+	}()
+	return func() { close(quit); <-done }
+}
+
 // The walk does not hang on a FIFO swapped in for a directory between its
 // listing and its reading (by a process writing in the workspace at the
 // same time): opening a FIFO to read waits for a writer, for ever. Before,
 // the walk, and so the run, hung.
 func TestTrackChangesWalkDoesNotOpenAFIFO(t *testing.T) {
 	ws := t.TempDir()
-	for i := range 300 { // read before sub: they widen the window
-		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("a%03d", i)), nil, 0o600))
-	}
-	sub, asDir, asFIFO := filepath.Join(ws, "sub"), filepath.Join(ws, "sub-dir"), filepath.Join(ws, "sub-fifo")
-	require.NoError(t, os.Mkdir(asDir, 0o700))
+	sub, asFIFO := filepath.Join(ws, "sub"), filepath.Join(ws, "sub-fifo")
 	require.NoError(t, syscall.Mkfifo(asFIFO, 0o600))
-	stop := make(chan struct{})
-	swapped := make(chan struct{})
-	go func() {
-		defer close(swapped)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			os.Rename(asDir, sub)
-			os.Rename(sub, asDir)
-			os.Rename(asFIFO, sub)
-			os.Rename(sub, asFIFO)
-		}
-	}()
+	stop := swapSub(t, ws, asFIFO)
 	walked := make(chan struct{})
 	go func() {
 		defer close(walked)
@@ -178,8 +166,7 @@ func TestTrackChangesWalkDoesNotOpenAFIFO(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("the walk hung")
 	}
-	close(stop)
-	<-swapped
+	stop()
 	// Unblock a walk stuck opening the FIFO, so the test ends either way.
 	for {
 		select {
