@@ -144,8 +144,7 @@ type pendingResult struct {
 	bytes     int
 	output    json.RawMessage // the structured output when it is within the cap
 	outputCut bool            // there was output over the cap
-	text      string          // the text blocks joined by newlines, read to limit+1 bytes
-	limit     int             // how far text was read: more than limit bytes means there was more
+	text      string          // the text blocks joined by newlines, read to textLimit+1 bytes: more says there was more
 	textLeft  bool            // text blocks left out, the cap being spent
 	args      []json.RawMessage
 }
@@ -175,10 +174,7 @@ func (t *Trail) keep(res *tool.Result, args ...json.RawMessage) *pendingResult {
 			p.args = append(p.args, append(json.RawMessage(nil), a...))
 		}
 	}
-	p.limit = budget + resultSlack
-	for _, a := range args {
-		p.limit = max(p.limit, budget+resultSlack+len(a))
-	}
+	limit := t.textLimit()
 	var text strings.Builder
 	for _, c := range res.Content {
 		if c.Type != tool.ContentText || c.Text == "" {
@@ -191,14 +187,18 @@ func (t *Trail) keep(res *tool.Result, args ...json.RawMessage) *pendingResult {
 		if text.Len() > 0 {
 			text.WriteByte('\n')
 		}
-		text.WriteString(c.Text[:min(len(c.Text), max(0, p.limit+1-text.Len()))])
-		if text.Len() > p.limit {
+		text.WriteString(c.Text[:min(len(c.Text), max(0, limit+1-text.Len()))])
+		if text.Len() > limit {
 			break
 		}
 	}
 	p.text = text.String()
 	return p
 }
+
+// textLimit is how much of a result's text keep reads: the cap and the
+// slack past it.
+func (t *Trail) textLimit() int { return min(t.resultBytes, math.MaxInt/4) + resultSlack }
 
 // size is about how many bytes p holds, for the queue's bound.
 func (p *pendingResult) size() int {
@@ -230,7 +230,7 @@ func (t *Trail) result(p *pendingResult, secrets []string) *Result {
 		r.Truncated = true
 		return r
 	}
-	r.Truncated = r.Truncated || len(p.text) > p.limit // more than was read, however short redaction made it
+	r.Truncated = r.Truncated || len(p.text) > t.textLimit() // more than was read, however short redaction made it
 	r.Text = redact.Message(p.text, secrets, p.args...)
 	if len(r.Text) > budget {
 		r.Text, r.Truncated = r.Text[:cutAt(r.Text, budget)], true
