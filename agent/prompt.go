@@ -92,15 +92,11 @@ func promptMessages(conversation []Message, tools []tool.Spec) ([]ChatMessage, e
 			}
 			out = append(out, ChatMessage{Role: "assistant", Content: text})
 		case RoleTool:
-			payload, err := wire.Prompt.Results(m.Results)
+			text, err := wire.PromptResults(m.Results)
 			if err != nil {
 				return nil, err
 			}
-			var msg ChatMessage
-			if err := json.Unmarshal(payload, &msg); err != nil {
-				return nil, err
-			}
-			out = append(out, msg)
+			out = append(out, ChatMessage{Role: "user", Content: text})
 		default:
 			return nil, fmt.Errorf("agent: message #%d has role %q: use system, user, assistant or tool", i, m.Role)
 		}

@@ -154,15 +154,9 @@ func (promptCodec) Calls(payload []byte) ([]tool.Call, error) {
 // (</TOOL_RESPONSE>, < tool_call>), are escaped (see escapeTags), so that
 // a result cannot end its block early or pass for another, or for a call.
 func (promptCodec) Results(results []*tool.Result) (json.RawMessage, error) {
-	var b strings.Builder
-	for i, r := range results {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		if r == nil {
-			return nil, fmt.Errorf("wire: prompt result #%d is nil: pass the executor's result of each call", i)
-		}
-		fmt.Fprintf(&b, "<tool_response name=%s>\n%s\n</tool_response>", escapeTags(strconv.Quote(r.Tool)), escapeTags(Text(r)))
+	text, err := PromptResults(results)
+	if err != nil {
+		return nil, err
 	}
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
@@ -170,11 +164,27 @@ func (promptCodec) Results(results []*tool.Result) (json.RawMessage, error) {
 	msg := struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
-	}{"user", b.String()}
+	}{"user", text}
 	if err := enc.Encode(msg); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
+}
+
+// PromptResults is the text of the user message Prompt.Results renders:
+// one <tool_response> block for each result, in call order.
+func PromptResults(results []*tool.Result) (string, error) {
+	var b strings.Builder
+	for i, r := range results {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if r == nil {
+			return "", fmt.Errorf("wire: prompt result #%d is nil: pass the executor's result of each call", i)
+		}
+		fmt.Fprintf(&b, "<tool_response name=%s>\n%s\n</tool_response>", escapeTags(strconv.Quote(r.Tool)), escapeTags(Text(r)))
+	}
+	return b.String(), nil
 }
 
 // tagRE finds the tags of the format as a model may read them: in any
