@@ -189,11 +189,11 @@ func (l *Loader) LoadFile(reg *registry.Registry, path string) error {
 func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) error {
 	s := l.session()
 	names, err := fs.Glob(fsys, pattern)
-	switch {
+	switch s.file = pattern; {
 	case err != nil:
-		s.add(pattern, 0, "is not a valid pattern: "+err.Error())
+		s.add(0, "is not a valid pattern: "+err.Error())
 	case len(names) == 0:
-		s.add(pattern, 0, "matches no files")
+		s.add(0, "matches no files")
 	}
 	slices.Sort(names)
 	for _, n := range names {
@@ -210,47 +210,21 @@ func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) erro
 func (l *Loader) LoadURL(ctx context.Context, reg *registry.Registry, rawURL string) error {
 	s := l.session()
 	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		// Named without its password; one that does not parse, up to
-		// its last "@" left out.
-		name := rawURL
-		if err == nil {
-			name = u.Redacted()
-		} else if i := strings.LastIndexByte(rawURL, '@'); i >= 0 {
-			name = "(userinfo hidden)" + rawURL[i:]
-		}
-		s.add(name, 0, "is not an http or https URL")
-		return s.commit(reg)
+	// Named without its password; one that does not parse, up to its last "@" left out.
+	if s.file = rawURL; err == nil {
+		s.file = u.Redacted()
+	} else if i := strings.LastIndexByte(rawURL, '@'); i >= 0 {
+		s.file = "(userinfo hidden)" + rawURL[i:]
 	}
-	if !secureURL(u) {
-		s.add(u.Redacted(), 0, "is plain http, "+plainHTTP)
-		return s.commit(reg)
-	}
-	ctx, cancel := context.WithTimeout(ctx, cmp.Or(max(l.Timeout, 0), DefaultLoadTimeout))
-	defer cancel()
-	name := u.Redacted()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		s.add(name, 0, "cannot be requested: "+err.Error())
-		return s.commit(reg)
-	}
-	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, text/*;q=0.5")
-	resp, err := cmp.Or(l.Client, &http.Client{}).Do(req)
-	var ue *url.Error
 	switch {
-	case errors.As(err, &ue):
-		s.add(name, 0, "cannot be fetched: "+ue.Err.Error())
-	case err != nil:
-		s.add(name, 0, "cannot be fetched: "+err.Error())
-	case resp.StatusCode != http.StatusOK:
-		resp.Body.Close()
-		s.add(name, 0, "cannot be fetched: the server answered "+resp.Status)
-	case resp.Request != nil && !secureURL(resp.Request.URL):
-		resp.Body.Close()
-		s.add(name, 0, "was redirected to "+resp.Request.URL.Redacted()+", plain http, "+plainHTTP)
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		s.add(0, "is not an http or https URL")
+	case !secureURL(u):
+		s.add(0, "is plain http, "+plainHTTP)
 	default:
-		defer resp.Body.Close()
-		s.load(resp.Body, name)
+		ctx, cancel := context.WithTimeout(ctx, cmp.Or(max(l.Timeout, 0), DefaultLoadTimeout))
+		defer cancel()
+		s.fetch(ctx, u)
 	}
 	return s.commit(reg)
 }
@@ -260,31 +234,59 @@ const plainHTTP = "which anyone on the way can rewrite: use https (plain http is
 // secureURL reports whether a tool file may be fetched from u: over https,
 // or over plain http from a loopback host (a local test server), where no
 // one on the way can rewrite the tools it defines.
-func secureURL(u *url.URL) bool {
-	if u.Scheme == "https" {
-		return true
+func secureURL(u *url.URL) bool { return u.Scheme == "https" || origin.Loopback(u.Hostname()) }
+
+// fetch GETs u and loads the file it answers.
+func (s *session) fetch(ctx context.Context, u *url.URL) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		s.add(0, "cannot be requested: "+err.Error())
+		return
 	}
-	return origin.Loopback(u.Hostname())
+	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, text/*;q=0.5")
+	resp, err := cmp.Or(s.l.Client, &http.Client{}).Do(req)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if err != nil {
+		s.add(0, "cannot be fetched: "+err.Error())
+		return
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		s.add(0, "cannot be fetched: the server answered "+resp.Status)
+	case resp.Request != nil && !secureURL(resp.Request.URL):
+		s.add(0, "was redirected to "+resp.Request.URL.Redacted()+", plain http, "+plainHTTP)
+	default:
+		s.load(resp.Body, s.file)
+	}
 }
 
-// session is one load: the problems and tools found so far.
+// session is one load: the problems and tools found so far, and what it is
+// reading: a file, one YAML document of it, one tool definition.
 type session struct {
 	l     *Loader
 	probs []Problem
 	tools []tool.Tool
 	where map[string]Problem // the file, line and name of each tool's first definition
+	file  string             // the file being read, which problems name
+	count int                // the problems of keys and values found in its document
+	item  *yaml.Node         // the tool definition being read
+	name  string             // its name
 }
 
 func (l *Loader) session() *session { return &session{l: l, where: map[string]Problem{}} }
 
-func (s *session) add(file string, line int, msg string) {
-	s.probs = append(s.probs, Problem{File: file, Line: line, Message: msg})
+// add reports a problem of the file being read.
+func (s *session) add(line int, msg string) {
+	s.probs = append(s.probs, Problem{File: s.file, Line: line, Message: msg})
 }
 
 // loadFile loads an opened file, or says why it could not be opened.
 func (s *session) loadFile(name string, f io.ReadCloser, err error) {
-	if err != nil {
-		s.add(name, 0, "cannot be read: "+errText(err))
+	if s.file = name; err != nil {
+		s.add(0, "cannot be read: "+errText(err))
 		return
 	}
 	defer f.Close()
@@ -293,15 +295,16 @@ func (s *session) loadFile(name string, f io.ReadCloser, err error) {
 
 // load reads one file, up to MaxBytes, and parses it.
 func (s *session) load(r io.Reader, file string) {
+	s.file = file
 	limit := cmp.Or(max(s.l.MaxBytes, 0), DefaultLoadMaxBytes)
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
 	case err != nil:
-		s.add(file, 0, "cannot be read: "+errText(err))
+		s.add(0, "cannot be read: "+errText(err))
 	case int64(len(data)) > limit:
-		s.add(file, 0, fmt.Sprintf("is larger than %d bytes: split it, or raise Loader.MaxBytes", limit))
+		s.add(0, fmt.Sprintf("is larger than %d bytes: split it, or raise Loader.MaxBytes", limit))
 	default:
-		s.parse(data, file)
+		s.parse(data)
 	}
 }
 
@@ -317,8 +320,9 @@ func errText(err error) string {
 
 // commit registers every tool found, or none when there is a problem.
 func (s *session) commit(reg *registry.Registry) error {
+	s.file = "" // what is found here is about no file
 	if reg == nil {
-		s.add("", 0, "the registry is nil: pass the *registry.Registry to load into")
+		s.add(0, "the registry is nil: pass the *registry.Registry to load into")
 	} else {
 		for _, t := range s.tools {
 			if _, dup := reg.Lookup(t.Spec().Name); dup {
@@ -333,7 +337,7 @@ func (s *session) commit(reg *registry.Registry) error {
 		if err == nil {
 			return nil
 		}
-		s.add("", 0, err.Error())
+		s.add(0, err.Error())
 	}
 	slices.SortStableFunc(s.probs, func(a, b Problem) int {
 		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
@@ -341,7 +345,7 @@ func (s *session) commit(reg *registry.Registry) error {
 	return &LoadError{Problems: s.probs}
 }
 
-// The shape of a tool file. reader fills these with known fields only;
+// The shape of a tool file. decode fills these with known fields only;
 // what it cannot fill is a problem at its line. A *yaml.Node is read later.
 type (
 	fileDoc struct {
@@ -437,8 +441,8 @@ const maxFileProblems = 1000
 var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
 
 // parse reads one file's definitions, one YAML document at a time.
-func (s *session) parse(data []byte, file string) {
-	if strings.EqualFold(path.Ext(file), ".json") {
+func (s *session) parse(data []byte) {
+	if strings.EqualFold(path.Ext(s.file), ".json") {
 		// JSON is YAML, but encoding/json says what is wrong with bad JSON
 		// in JSON's terms.
 		var v any
@@ -448,7 +452,7 @@ func (s *session) parse(data []byte, file string) {
 			if errors.As(err, &se) {
 				line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
 			}
-			s.add(file, line, "is not valid JSON: "+err.Error())
+			s.add(line, "is not valid JSON: "+err.Error())
 			return
 		}
 	}
@@ -456,31 +460,28 @@ func (s *session) parse(data []byte, file string) {
 	for docs, start := 0, len(s.probs); ; docs++ {
 		if len(s.probs)-start >= maxFileProblems {
 			s.probs = s.probs[:start+maxFileProblems]
-			s.add(file, 0, fmt.Sprintf("stopped after %d problems: is it a tool file? fix these and load it again", maxFileProblems))
+			s.add(0, fmt.Sprintf("stopped after %d problems: is it a tool file? fix these and load it again", maxFileProblems))
 			return
 		}
 		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if err == io.EOF {
+		var be *yamlbound.Error
+		switch err := dec.Decode(&doc); {
+		case err == io.EOF:
 			if docs == 0 {
-				s.add(file, 0, "is empty: it should hold a tools: list")
+				s.add(0, "is empty: it should hold a tools: list")
 			}
 			return
-		}
-		if err != nil {
+		case err != nil:
 			line, msg := yamlError(err)
-			s.add(file, line, "is not valid YAML: "+msg)
+			s.add(line, "is not valid YAML: "+msg)
 			return
-		}
-		// Bound what the document can make us build (alias bombs, depth)
-		// before anything expands it.
-		var be *yamlbound.Error
-		if errors.As(yamlbound.Check(&doc, 0, 0), &be) {
-			s.add(file, be.Line, be.Message)
+		case errors.As(yamlbound.Check(&doc, 0, 0), &be):
+			// What the document can make us build (alias bombs, depth) is
+			// bounded before anything expands it.
+			s.add(be.Line, be.Message)
 			return
-		}
-		if !s.mergeKeys(file, &doc) && len(doc.Content) > 0 {
-			s.parseDoc(file, deref(doc.Content[0]))
+		case !s.mergeKeys(&doc) && len(doc.Content) > 0:
+			s.parseDoc(deref(doc.Content[0]))
 		}
 	}
 }
@@ -489,26 +490,22 @@ func (s *session) parse(data []byte, file string) {
 // maxDecodeProblems of them, and whether there was one: a merged value
 // would be checked at the line of its anchor, or dropped, so the keys are
 // to be written out.
-func (s *session) mergeKeys(file string, doc *yaml.Node) bool {
+func (s *session) mergeKeys(doc *yaml.Node) bool {
 	found := 0
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if k := n.Content[i]; k.ShortTag() == "!!merge" {
-					if found++; found <= maxDecodeProblems {
-						s.add(file, k.Line, "YAML merge keys (<<) are not supported: write the keys out")
-					}
+		for i, c := range n.Content { // an alias's target is walked where it is defined
+			if n.Kind == yaml.MappingNode && i%2 == 0 && c.ShortTag() == "!!merge" {
+				if found++; found <= maxDecodeProblems {
+					s.add(c.Line, "YAML merge keys (<<) are not supported: write the keys out")
 				}
 			}
-		}
-		for _, c := range n.Content { // an alias's target is walked where it is defined
 			walk(c)
 		}
 	}
 	walk(doc)
 	if found > maxDecodeProblems {
-		s.add(file, 0, fmt.Sprintf("has %d more YAML merge keys after the first %d", found-maxDecodeProblems, maxDecodeProblems))
+		s.add(0, fmt.Sprintf("has %d more YAML merge keys after the first %d", found-maxDecodeProblems, maxDecodeProblems))
 	}
 	return found > 0
 }
@@ -526,82 +523,70 @@ func yamlError(err error) (int, string) {
 	return 0, msg
 }
 
-// reader reads one YAML document of a file: it fills the typed structs from
-// the node tree, checks each tool in one pass and reports every problem
-// with the file, the line and the tool.
-type reader struct {
-	s     *session
-	file  string
-	count int        // the problems of keys and values found in the document
-	item  *yaml.Node // the tool definition being read
-	name  string     // its name
-}
-
-// problem reports a problem found in the document.
-func (r *reader) problem(line int, msg string) { r.s.add(r.file, line, msg) }
-
 // reporting counts a problem of keys and values and says whether it is one
 // of the first maxDecodeProblems, which are reported: past them, a message
 // that costs its path is not built.
-func (r *reader) reporting() bool {
-	r.count++
-	return r.count <= maxDecodeProblems
+func (s *session) reporting() bool {
+	s.count++
+	return s.count <= maxDecodeProblems
 }
 
 // at is the line of key in the tool's definition, or of the definition when
 // the key is not there.
-func (r *reader) at(key string) int { return cmp.Or(lineOf(r.item, key), r.item.Line) }
+func (s *session) at(key string) int { return cmp.Or(lineOf(s.item, key), s.item.Line) }
 
 // parseDoc checks a document's outline (a mapping with a non-empty tools
-// list of mappings), then checks and builds every tool.
-func (s *session) parseDoc(file string, root *yaml.Node) {
+// list of mappings), then checks and builds every tool: it fills the typed
+// structs from the node tree, checks each tool in one pass and reports
+// every problem with the file, the line and the tool.
+func (s *session) parseDoc(root *yaml.Node) {
 	if root.Kind != yaml.MappingNode {
-		s.add(file, root.Line, "the top level must be a mapping with a tools: list")
+		s.add(root.Line, "the top level must be a mapping with a tools: list")
 		return
 	}
-	r := &reader{s: s, file: file}
+	s.count = 0
 	defer func() {
-		if r.count > maxDecodeProblems {
-			s.add(file, 0, fmt.Sprintf("has %d more problems of keys and values after the first %d", r.count-maxDecodeProblems, maxDecodeProblems))
+		if s.count > maxDecodeProblems {
+			s.add(0, fmt.Sprintf("has %d more problems of keys and values after the first %d", s.count-maxDecodeProblems, maxDecodeProblems))
 		}
 	}()
 	var fd fileDoc
-	if !r.decode(root, &fd, nil) {
+	if !s.decode(root, &fd, nil) {
 		return
 	}
 	list := fd.Tools
 	switch {
 	case list == nil:
-		s.add(file, root.Line, "has no tools: list")
+		s.add(root.Line, "has no tools: list")
 		return
 	case list.Kind != yaml.SequenceNode:
-		s.add(file, list.Line, "tools must be a list of tool definitions (each starting with \"- name: ...\")")
+		s.add(list.Line, "tools must be a list of tool definitions (each starting with \"- name: ...\")")
 		return
 	case len(list.Content) == 0:
-		s.add(file, list.Line, "the tools: list is empty")
+		s.add(list.Line, "the tools: list is empty")
 	}
 	ok := true
 	for i, item := range list.Content {
 		if item = deref(item); item.Kind != yaml.MappingNode {
-			s.add(file, item.Line, fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", i))
+			s.add(item.Line, fmt.Sprintf("tools[%d] must be a mapping (name:, description:, type:, ...)", i))
 			ok = false
 		}
 	}
 	for i := 0; ok && i < len(list.Content); i++ {
-		r.tool(i, deref(list.Content[i]))
+		s.tool(i, deref(list.Content[i]))
 	}
 }
 
 // decode fills *ptr, a pointer to one of the types above, from n.
-func (r *reader) decode(n *yaml.Node, ptr any, path *keyPath) bool {
-	return r.value(n, reflect.ValueOf(ptr).Elem(), path)
+func (s *session) decode(n *yaml.Node, ptr any, path *keyPath) bool {
+	return s.value(n, reflect.ValueOf(ptr).Elem(), path)
 }
 
 // value fills v from n, path being the path of n's key ("metadata.tags.1");
 // a null leaves v as it is, as if not written. It returns false when a
 // mapping has a key twice (which value was meant is for the author to say)
 // or a key that is not a string: the tool is not built.
-func (r *reader) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
+func (s *session) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	n = deref(n)
 	if p, ok := v.Addr().Interface().(**yaml.Node); ok {
 		*p = n
@@ -613,10 +598,10 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	msg := ""
 	switch v.Kind() {
 	case reflect.Pointer: // set by metadata to a field of the spec
-		return r.value(n, v.Elem(), path)
+		return s.value(n, v.Elem(), path)
 	case reflect.Struct:
 		if n.Kind == yaml.MappingNode {
-			return r.mapping(n, v, path)
+			return s.mapping(n, v, path)
 		}
 		msg = "must be a mapping"
 	case reflect.Slice:
@@ -624,7 +609,7 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
 			ok := true
 			for i, c := range n.Content {
-				ok = r.value(c, v.Index(i), &keyPath{path, strconv.Itoa(i)}) && ok
+				ok = s.value(c, v.Index(i), &keyPath{path, strconv.Itoa(i)}) && ok
 			}
 			return ok
 		}
@@ -632,8 +617,8 @@ func (r *reader) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	default:
 		msg = scalar(n, v)
 	}
-	if msg != "" && r.reporting() {
-		r.problem(n.Line, path.String()+" "+msg)
+	if msg != "" && s.reporting() {
+		s.add(n.Line, path.String()+" "+msg)
 	}
 	return true
 }
@@ -691,7 +676,7 @@ func scalar(n *yaml.Node, v reflect.Value) string {
 
 // keys reads the keys of mapping n, at path, in order; a key given twice,
 // or one that is not a string, is a problem.
-func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node) bool) bool {
+func (s *session) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node) bool) bool {
 	ok, first := true, map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := deref(n.Content[i])
@@ -704,8 +689,8 @@ func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node
 			msg = fmt.Sprintf("%q is given twice (first at line %d): keep the one you mean", k.Value, line)
 		}
 		if msg != "" {
-			if r.reporting() {
-				r.problem(k.Line, path.in(msg))
+			if s.reporting() {
+				s.add(k.Line, path.in(msg))
 			}
 			ok = false
 			continue
@@ -718,17 +703,17 @@ func (r *reader) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Node
 
 // mapping fills struct v from mapping n, a field for each key its yaml tag
 // names.
-func (r *reader) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
+func (s *session) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	keys := make([]string, v.NumField())
 	for i := range keys {
 		keys[i] = v.Type().Field(i).Tag.Get("yaml")
 	}
-	return r.keys(n, path, func(k, val *yaml.Node) bool {
+	return s.keys(n, path, func(k, val *yaml.Node) bool {
 		key := k.Value
 		if f := slices.Index(keys, key); f >= 0 {
-			return r.value(val, v.Field(f), &keyPath{path, key})
+			return s.value(val, v.Field(f), &keyPath{path, key})
 		}
-		if !r.reporting() {
+		if !s.reporting() {
 			return true
 		}
 		msg := fmt.Sprintf("unknown key %q", key)
@@ -737,7 +722,7 @@ func (r *reader) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 		} else {
 			msg += didYouMean(key, slices.Sorted(slices.Values(keys)), ": known keys are %s")
 		}
-		r.problem(k.Line, path.in(msg))
+		s.add(k.Line, path.in(msg))
 		return true
 	})
 }
@@ -745,31 +730,31 @@ func (r *reader) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 // jsonValue reads n, at path, as a JSON value: objects, arrays, and
 // scalars as the YAML decoder reads them (integers exactly, timestamps and
 // binary data as their text), refusing what JSON cannot hold. Every
-// problem counts in r.count, which its callers compare.
-func (r *reader) jsonValue(n *yaml.Node, path *keyPath) any {
+// problem counts in s.count, which its callers compare.
+func (s *session) jsonValue(n *yaml.Node, path *keyPath) any {
 	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := map[string]any{}
-		r.keys(n, path, func(k, val *yaml.Node) bool {
-			m[k.Value] = r.jsonValue(val, &keyPath{path, k.Value})
+		s.keys(n, path, func(k, val *yaml.Node) bool {
+			m[k.Value] = s.jsonValue(val, &keyPath{path, k.Value})
 			return true
 		})
 		return m
 	case yaml.SequenceNode:
-		s := make([]any, len(n.Content))
+		list := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			s[i] = r.jsonValue(c, &keyPath{path, strconv.Itoa(i)})
+			list[i] = s.jsonValue(c, &keyPath{path, strconv.Itoa(i)})
 		}
-		return s
+		return list
 	}
 	var x any
 	err := n.Decode(&x)
-	if err != nil && r.reporting() {
-		r.problem(n.Line, path.in(strings.TrimPrefix(err.Error(), "yaml: ")+": write a value of that type, or leave the tag out"))
+	if err != nil && s.reporting() {
+		s.add(n.Line, path.in(strings.TrimPrefix(err.Error(), "yaml: ")+": write a value of that type, or leave the tag out"))
 	}
-	if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) && r.reporting() {
-		r.problem(n.Line, fmt.Sprintf("%s is %s: not a number JSON can hold (no .inf or .nan)", path, n.Value))
+	if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) && s.reporting() {
+		s.add(n.Line, fmt.Sprintf("%s is %s: not a number JSON can hold (no .inf or .nan)", path, n.Value))
 	}
 	if tag := n.ShortTag(); tag == "!!binary" || tag == "!!timestamp" {
 		x = n.Value
@@ -779,37 +764,37 @@ func (r *reader) jsonValue(n *yaml.Node, path *keyPath) any {
 
 // tool checks one definition in one pass and, when nothing is wrong,
 // builds its tool.
-func (r *reader) tool(idx int, item *yaml.Node) {
-	r.item = item
-	before := len(r.s.probs)
+func (s *session) tool(idx int, item *yaml.Node) {
+	s.item = item
+	before := len(s.probs)
 	defer func() { // what is found here is about this tool
-		for i := before; i < len(r.s.probs); i++ {
-			r.s.probs[i].Tool = r.name
+		for i := before; i < len(s.probs); i++ {
+			s.probs[i].Tool = s.name
 		}
 	}()
 	var def toolDef
-	ok := r.decode(item, &def, nil)
-	if r.name = def.Name; strings.TrimSpace(r.name) == "" {
-		r.name = ""
-		r.problem(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
+	ok := s.decode(item, &def, nil)
+	if s.name = def.Name; strings.TrimSpace(s.name) == "" {
+		s.name = ""
+		s.add(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
 	} else {
-		if err := tool.CheckName(r.name); err != nil {
-			r.problem(r.at("name"), err.Error())
+		if err := tool.CheckName(s.name); err != nil {
+			s.add(s.at("name"), err.Error())
 		}
-		if first, dup := r.s.where[r.name]; dup {
-			r.problem(r.at("name"), fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", first.File, first.Line))
+		if first, dup := s.where[s.name]; dup {
+			s.add(s.at("name"), fmt.Sprintf("is defined twice (first at %s:%d): tool names must be unique", first.File, first.Line))
 		} else {
-			r.s.where[r.name] = Problem{File: r.file, Line: item.Line, Tool: r.name}
+			s.where[s.name] = Problem{File: s.file, Line: item.Line, Tool: s.name}
 		}
 	}
 	if !ok {
 		return
 	}
-	kind := r.kind(def.Type)
+	kind := s.kind(def.Type)
 	var spec tool.Spec
 	var impl tool.Tool
 	if kind == "go" {
-		if impl = r.goImpl(def.Implementation); impl != nil {
+		if impl = s.goImpl(def.Implementation); impl != nil {
 			spec = impl.Spec()
 		}
 	} else {
@@ -817,88 +802,88 @@ func (r *reader) tool(idx int, item *yaml.Node) {
 		// the program: medium unless a metadata.risk says otherwise.
 		spec.Risk = tool.RiskMedium
 	}
-	spec.Name = r.name
+	spec.Name = s.name
 	switch n := def.Description; {
 	case n == nil:
 		if kind != "go" || (impl != nil && spec.Description == "") {
-			r.problem(item.Line, "description is missing: tell the model what the tool does and when to use it")
+			s.add(item.Line, "description is missing: tell the model what the tool does and when to use it")
 		}
 	case n.Kind != yaml.ScalarNode:
-		r.problem(n.Line, "description must be a string")
+		s.add(n.Line, "description must be a string")
 	case n.ShortTag() == "!!binary":
-		r.problem(n.Line, "description is !!binary: write the text itself")
+		s.add(n.Line, "description is !!binary: write the text itself")
 	case n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "":
-		r.problem(n.Line, "description is empty: tell the model what the tool does and when to use it")
+		s.add(n.Line, "description is empty: tell the model what the tool does and when to use it")
 	default:
 		spec.Description = n.Value
 	}
-	if raw, ok := r.schema("input_schema", def.InputSchema); ok {
+	if raw, ok := s.schema("input_schema", def.InputSchema); ok {
 		spec.InputSchema = raw
 	} else if len(spec.InputSchema) == 0 {
 		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	if raw, ok := r.schema("output_schema", def.OutputSchema); ok {
+	if raw, ok := s.schema("output_schema", def.OutputSchema); ok {
 		spec.OutputSchema = raw
 	}
-	if def.Metadata != nil && !r.metadata(def.Metadata, &spec) {
+	if def.Metadata != nil && !s.metadata(def.Metadata, &spec) {
 		return
 	}
 	if n := def.Implementation; n != nil && n.Kind != yaml.MappingNode && kind != "go" {
-		r.problem(n.Line, "implementation must be a mapping")
+		s.add(n.Line, "implementation must be a mapping")
 	}
-	if len(r.s.probs) > before || kind == "" || (kind == "go" && impl == nil) {
+	if len(s.probs) > before || kind == "" || (kind == "go" && impl == nil) {
 		return
 	}
-	if t := r.build(kind, def.Implementation, spec, impl); t != nil {
-		r.s.tools = append(r.s.tools, t)
+	if t := s.build(kind, def.Implementation, spec, impl); t != nil {
+		s.tools = append(s.tools, t)
 	}
 }
 
 // kind checks a definition's type: go, or a key of Loader.Kinds. It
 // returns "" when the type is not known.
-func (r *reader) kind(kind string) string {
+func (s *session) kind(kind string) string {
 	kinds := []string{"go"}
-	for k, f := range r.s.l.Kinds {
+	for k, f := range s.l.Kinds {
 		if f != nil && k != "go" {
 			kinds = append(kinds, k)
 		}
 	}
 	slices.Sort(kinds[1:])
-	switch given := lineOf(r.item, "type") > 0; {
-	case !given:
-		r.problem(r.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
+	switch {
+	case lineOf(s.item, "type") == 0:
+		s.add(s.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
 	case slices.Contains(kinds, kind):
 		return kind
 	case slices.Contains([]string{"shell", "http", "mcp"}, kind):
-		r.problem(r.at("type"), fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind))
+		s.add(s.at("type"), fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind))
 	default:
-		r.problem(r.at("type"), fmt.Sprintf("type %q is not known", kind)+didYouMean(kind, kinds, ": known types are %s"))
+		s.add(s.at("type"), fmt.Sprintf("type %q is not known", kind)+didYouMean(kind, kinds, ": known types are %s"))
 	}
 	return ""
 }
 
 // schema converts input_schema or output_schema to JSON and checks it.
-func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
+func (s *session) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 	if n == nil {
 		return nil, false
 	}
 	if n.Kind != yaml.MappingNode {
-		r.problem(n.Line, field+" must be a mapping (a JSON Schema whose root is {type: object})")
+		s.add(n.Line, field+" must be a mapping (a JSON Schema whose root is {type: object})")
 		return nil, false
 	}
-	before := r.count
-	v := r.jsonValue(n, &keyPath{key: field})
-	if r.count > before {
+	before := s.count
+	v := s.jsonValue(n, &keyPath{key: field})
+	if s.count > before {
 		return nil, false
 	}
 	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
 		shown, _ := json.Marshal(t)
-		r.problem(cmp.Or(lineOf(n, "type"), n.Line), fmt.Sprintf("%s.type is %s: the root must be \"object\", because every provider wants an object of arguments", field, shown))
+		s.add(cmp.Or(lineOf(n, "type"), n.Line), fmt.Sprintf("%s.type is %s: the root must be \"object\", because every provider wants an object of arguments", field, shown))
 		return nil, false
 	}
 	raw, _ := json.Marshal(v)
 	if _, err := schema.Compile(raw); err != nil {
-		r.problem(n.Line, field+": "+err.Error())
+		s.add(n.Line, field+": "+err.Error())
 		return nil, false
 	}
 	return raw, true
@@ -906,7 +891,7 @@ func (r *reader) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 
 // metadata reads the metadata block onto spec and checks the modes it
 // allows.
-func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
+func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 	a := &spec.Annotations
 	m := metadata{
 		Version: &spec.Version, Category: &spec.Category, Tags: &spec.Tags, Secrets: &spec.Secrets,
@@ -914,23 +899,23 @@ func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
 		Timeout: &spec.Timeout, RateLimitPerHour: &spec.RateLimitPerHour,
 		Annotations: annotations{&a.Title, &a.ReadOnly, &a.Destructive, &a.Idempotent, &a.OpenWorld},
 	}
-	if !r.decode(n, &m, &keyPath{key: "metadata"}) {
+	if !s.decode(n, &m, &keyPath{key: "metadata"}) {
 		return false
 	}
 	modes, keyLine := lookup(n, "allowed_modes")
 	if keyLine == 0 {
 		return true
 	}
-	known := append(slices.Clone(builtinModes), r.s.l.Modes...)
+	known := append(slices.Clone(builtinModes), s.l.Modes...)
 	for i, mode := range spec.AllowedModes {
 		if slices.Contains(known, mode) {
 			continue
 		}
-		line := r.item.Line // of modes the file does not list (a go tool's own)
+		line := s.item.Line // of modes the file does not list (a go tool's own)
 		if list := deref(modes); list.Kind == yaml.SequenceNode && i < len(list.Content) {
 			line = list.Content[i].Line
 		}
-		r.problem(line, fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)+
+		s.add(line, fmt.Sprintf("metadata.allowed_modes has unknown mode %q", mode)+
 			didYouMean(mode, known, ": known modes are %s (add others with Loader.Modes)"))
 	}
 	return true
@@ -938,20 +923,20 @@ func (r *reader) metadata(n *yaml.Node, spec *tool.Spec) bool {
 
 // goImpl finds a go tool's implementation in the function table: the
 // function implementation.function names, or else the tool's own name.
-func (r *reader) goImpl(n *yaml.Node) tool.Tool {
-	fn, line := r.name, r.item.Line
+func (s *session) goImpl(n *yaml.Node) tool.Tool {
+	fn, line := s.name, s.item.Line
 	if n != nil {
 		if n.Kind != yaml.MappingNode {
-			r.problem(n.Line, "implementation must be a mapping (function: name)")
+			s.add(n.Line, "implementation must be a mapping (function: name)")
 			return nil
 		}
 		var def goImplDef
-		if !r.decode(n, &def, &keyPath{key: "implementation"}) {
+		if !s.decode(n, &def, &keyPath{key: "implementation"}) {
 			return nil
 		}
 		if f := def.Function; f != nil {
 			if f.Kind != yaml.ScalarNode || f.ShortTag() == "!!null" || f.Value == "" {
-				r.problem(f.Line, "implementation.function must name a function of Loader.Funcs")
+				s.add(f.Line, "implementation.function must name a function of Loader.Funcs")
 				return nil
 			}
 			fn, line = f.Value, f.Line
@@ -960,53 +945,53 @@ func (r *reader) goImpl(n *yaml.Node) tool.Tool {
 	if fn == "" {
 		return nil
 	}
-	if t := r.s.l.Funcs[fn]; t != nil {
+	if t := s.l.Funcs[fn]; t != nil {
 		return t
 	}
 	msg := ": the Loader has none; set Loader.Funcs (loader.FuncTable(...))"
-	if keys := slices.Sorted(maps.Keys(r.s.l.Funcs)); len(keys) > 0 {
+	if keys := slices.Sorted(maps.Keys(s.l.Funcs)); len(keys) > 0 {
 		msg = didYouMean(fn, keys, ": it has %s")
 	}
-	r.problem(line, fmt.Sprintf("go function %q is not in the function table", fn)+msg)
+	s.add(line, fmt.Sprintf("go function %q is not in the function table", fn)+msg)
 	return nil
 }
 
 // build makes the tool of a checked definition: a go tool, or what the
 // kind's factory makes of the implementation block.
-func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl tool.Tool) tool.Tool {
-	fail := func(line int, msg string) tool.Tool {
-		r.problem(line, msg)
+func (s *session) build(kind string, implNode *yaml.Node, spec tool.Spec, impl tool.Tool) tool.Tool {
+	fail := func(msg string) tool.Tool {
+		s.add(s.item.Line, msg)
 		return nil
 	}
 	var t tool.Tool = &goTool{Tool: impl, spec: spec}
 	if kind != "go" {
 		var v any = map[string]any{}
-		if before := r.count; implNode != nil {
-			if v = r.jsonValue(implNode, &keyPath{key: "implementation"}); r.count > before {
+		if before := s.count; implNode != nil {
+			if v = s.jsonValue(implNode, &keyPath{key: "implementation"}); s.count > before {
 				return nil
 			}
 		}
 		raw, _ := json.Marshal(v)
 		var err error
-		if t, err = r.s.l.Kinds[kind](spec, raw); err != nil {
-			r.kindErrors(implNode, err)
+		if t, err = s.l.Kinds[kind](spec, raw); err != nil {
+			s.kindErrors(implNode, err)
 			return nil
 		}
 		if t == nil {
-			return fail(r.item.Line, fmt.Sprintf("the %q factory returned no tool", kind))
+			return fail(fmt.Sprintf("the %q factory returned no tool", kind))
 		}
 	}
 	if c, ok := t.(tool.Checker); ok {
 		if err := c.Check(); err != nil {
-			return fail(r.item.Line, err.Error())
+			return fail(err.Error())
 		}
 	}
-	if got := t.Spec().Name; got != r.name {
-		return fail(r.item.Line, fmt.Sprintf("the %q factory returned a tool named %q", kind, got))
+	if got := t.Spec().Name; got != s.name {
+		return fail(fmt.Sprintf("the %q factory returned a tool named %q", kind, got))
 	}
 	if in := t.Spec().InputSchema; len(in) > 0 {
 		if _, err := schema.Compile(in); err != nil {
-			return fail(r.item.Line, "input schema: "+err.Error())
+			return fail("input schema: " + err.Error())
 		}
 	}
 	return t
@@ -1014,17 +999,17 @@ func (r *reader) build(kind string, implNode *yaml.Node, spec tool.Spec, impl to
 
 // kindErrors reports a factory's error, one problem per error joined with
 // errors.Join, each at the line of the field it names.
-func (r *reader) kindErrors(implNode *yaml.Node, err error) {
+func (s *session) kindErrors(implNode *yaml.Node, err error) {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
-			r.kindErrors(implNode, e)
+			s.kindErrors(implNode, e)
 		}
 		return
 	}
-	if err == nil || !r.reporting() { // capped like the problems of keys and values
+	if err == nil || !s.reporting() { // capped like the problems of keys and values
 		return
 	}
-	line, msg := r.at("implementation"), "implementation: "+err.Error()
+	line, msg := s.at("implementation"), "implementation: "+err.Error()
 	var fp interface{ FieldPath() string }
 	if errors.As(err, &fp) && fp.FieldPath() != "" {
 		p := fp.FieldPath()
@@ -1034,7 +1019,7 @@ func (r *reader) kindErrors(implNode *yaml.Node, err error) {
 			msg = "implementation." + err.Error()
 		}
 	}
-	r.problem(line, msg)
+	s.add(line, msg)
 }
 
 // goTool is a go-type definition: the file's spec over a Go implementation,
