@@ -55,7 +55,7 @@ func init() {
 		"container":    checkContainer,
 		"positional":   checkPositional,
 		"later":        checkLater,
-		"make":         checkMake,
+		"project":      checkProject,
 	}
 }
 
@@ -2186,79 +2186,135 @@ func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 	return inf
 }
 
-// makeLong are make's long options checkMake reads: the directory and the
-// Makefile.
-var makeLong = map[string]byte{"--directory": 'C', "--file": 'f', "--makefile": 'f'}
+// A projectTool says how a build tool or package manager (check: project)
+// is told which project it builds: its options whose value is the
+// directory it works in (make -C, npm --prefix) or a file that says what
+// it runs (make -f, cargo --manifest-path, pip -r).
+type projectTool struct {
+	dirs, files []string
+	// bundles, for a program that reads bundled short options (make
+	// -sCd), are its other short options that take a value: one ends a
+	// bundle. Empty for the others: a short option is read alone.
+	bundles string
+	// here: it runs the project of the directory it works in when no file
+	// names one (make's Makefile, package.json's scripts, build.rs).
+	here bool
+	// paths: an operand spelled as a path (., ./d, d/x) is a project it
+	// builds or runs (pip install ./d, npm install ./d, go run ./d).
+	paths bool
+	// subs, when set, are the only subcommands that run the project's
+	// code (go run, not go build).
+	subs []string
+}
 
-// checkMake judges make run in a repository the line cloned (git clone
-// URL d && make -C d, cd d && make, make -f d/Makefile): the Makefile's
-// recipes are downloaded code, as d/install.sh is. The directory is the
-// -C (--directory) values in turn, the Makefile each -f (--file,
-// --makefile) value in it, or its Makefile.
-func checkMake(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	if len(s.cloned) == 0 {
+var pipProject = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, paths: true, subs: []string{"install"}}
+
+// projectTools are the programs check project reads, by name.
+var projectTools = map[string]projectTool{
+	"make":   {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--makefile"}, bundles: "IoWE", here: true},
+	"npm":    {dirs: []string{"-C", "--prefix"}, here: true, paths: true},
+	"yarn":   {dirs: []string{"--cwd"}, here: true, paths: true},
+	"pnpm":   {dirs: []string{"-C", "--dir"}, here: true, paths: true},
+	"cargo":  {dirs: []string{"-C"}, files: []string{"--manifest-path"}, here: true},
+	"go":     {dirs: []string{"-C"}, here: true, paths: true, subs: []string{"generate", "run", "test"}},
+	"pip":    pipProject,
+	"pip3":   pipProject,
+	"bundle": {files: []string{"--gemfile"}, here: true},
+	"gradle": {dirs: []string{"-p", "--project-dir"}, files: []string{"-b", "--build-file", "-c", "--settings-file"}, here: true},
+	"mvn":    {files: []string{"-f", "--file"}, here: true},
+}
+
+// checkProject judges a build tool or package manager run on a repository
+// the line cloned (git clone URL d && make -C d, cd d && npm install,
+// cargo build --manifest-path d/Cargo.toml, pip install ./d): its
+// Makefile's recipes, package.json's scripts, build.rs, setup.py or build
+// plugins are downloaded code, as d/install.sh is. The project is the
+// files its file options name in the directory its directory options
+// name, else that directory itself (for a tool that runs the project
+// where it works), and each operand spelled as a path (for a tool that
+// builds one so); relative names are judged in every directory the line
+// may have changed into. A name not known until it runs is not judged.
+func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	tool, ok := projectTools[name]
+	if !ok || len(s.cloned) == 0 {
 		return info{}
 	}
 	dir, known := ".", true
 	var files []string
-	set := func(opt byte, v word) {
+	var ops []word
+	in := func(d, f string) string {
+		if strings.HasPrefix(f, "/") {
+			return path.Clean(f)
+		}
+		return path.Join(d, f)
+	}
+	isOpt := func(o string) bool { return slices.Contains(tool.dirs, o) || slices.Contains(tool.files, o) }
+	set := func(o string, v word) {
 		switch {
-		case opt != 'C' && opt != 'f':
 		case !v.lit:
 			known = false
-		case opt == 'C':
-			dir = path.Join(dir, v.s)
-			if strings.HasPrefix(v.s, "/") {
-				dir = path.Clean(v.s)
-			}
-		case opt == 'f':
+		case slices.Contains(tool.dirs, o):
+			dir = in(dir, v.s)
+		default:
 			files = append(files, v.s)
 		}
 	}
-scan:
 	for k := 0; k < len(args); k++ {
-		a := args[k].s
-		next := func(v string) word {
-			if v != "" || k+1 >= len(args) {
-				return word{s: v, lit: args[k].lit}
+		a := args[k]
+		next := func() word {
+			if k+1 < len(args) {
+				k++
+				return args[k]
 			}
-			k++
-			return args[k]
+			return word{lit: true}
 		}
+		n, v, eq := strings.Cut(a.s, "=")
 		switch {
-		case a == "--":
-			break scan
-		case strings.HasPrefix(a, "--"):
-			n, v, eq := strings.Cut(a, "=")
-			if opt, ok := makeLong[n]; ok {
-				if !eq {
-					set(opt, next(""))
-				} else {
-					set(opt, word{s: v, lit: args[k].lit})
+		case a.s == "--":
+			ops = append(ops, args[k+1:]...)
+			k = len(args)
+		case len(a.s) < 2 || a.s[0] != '-':
+			ops = append(ops, a)
+		case isOpt(n) && eq:
+			set(n, word{s: v, lit: a.lit})
+		case isOpt(a.s):
+			set(a.s, next())
+		case a.s[1] != '-':
+			// -Cd, or a bundle of make's (-sCd): an option that takes
+			// a value ends it.
+			for i := 1; i < len(a.s); i++ {
+				if o := "-" + a.s[i:i+1]; isOpt(o) {
+					if a.s[i+1:] == "" {
+						set(o, next())
+					} else {
+						set(o, word{s: a.s[i+1:], lit: a.lit})
+					}
+					break
 				}
-			}
-		case len(a) > 1 && a[0] == '-':
-			// A bundle (-sC d): options that take a value end it.
-			for i := 1; i < len(a); i++ {
-				if c := a[i]; strings.IndexByte("CfIoWE", c) >= 0 {
-					set(c, next(a[i+1:]))
+				if tool.bundles == "" || strings.IndexByte(tool.bundles, a.s[i]) >= 0 {
 					break
 				}
 			}
 		}
 	}
-	if !known {
+	if !known || len(tool.subs) > 0 && (len(ops) == 0 || !slices.Contains(tool.subs, ops[0].s)) {
 		return info{}
 	}
-	if len(files) == 0 {
-		files = []string{"Makefile"}
-	}
+	var srcs []string
 	for _, f := range files {
-		if !strings.HasPrefix(f, "/") {
-			f = path.Join(dir, f)
+		srcs = append(srcs, in(dir, f))
+	}
+	if len(files) == 0 && tool.here {
+		srcs = append(srcs, dir)
+	}
+	for _, op := range ops {
+		if tool.paths && op.lit && (strings.HasPrefix(op.s, ".") || strings.Contains(op.s, "/")) {
+			srcs = append(srcs, in(dir, op.s))
 		}
+	}
+	for _, f := range srcs {
 		if d := s.clonedFile(word{s: f, lit: true}); d != "" {
-			j.add(s.c.rules.Defaults.DownloadExec, name+" runs the recipes of "+f+", a Makefile of the repository the line cloned into "+d)
+			j.add(s.c.rules.Defaults.DownloadExec, name+" builds or runs "+f+", a project in the repository the line cloned into "+d+": its build scripts are downloaded code")
 			break
 		}
 	}

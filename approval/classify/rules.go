@@ -193,7 +193,9 @@ type CommandRule struct {
 	// host's root or home: the command it runs is judged as on the host),
 	// positional (set -- ARGS: $1 ... and "$@" hold their known values),
 	// later (at, batch, crontab: the code they install from the line's
-	// text is judged),
+	// text is judged), project (make, npm, yarn, pnpm, cargo, go, pip,
+	// bundle, gradle, mvn run on a repository the line cloned run its
+	// code: see Defaults.DownloadExec),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
