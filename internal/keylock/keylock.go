@@ -84,9 +84,7 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 		e := &entry{key: r.Key, excl: r.Exclusive, t: tk}
 		tk.entries = append(tk.entries, e)
 		tab.queues[r.Key] = append(tab.queues[r.Key], e)
-	}
-	for _, e := range tk.entries {
-		tab.grant(e.key)
+		tab.grant(r.Key) // ready closes only once every key is granted
 	}
 	return tk
 }
@@ -94,21 +92,15 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 // merge sorts requests by key, drops empty keys and merges duplicates (a
 // writer wins).
 func merge(reqs []Request) []Request {
-	out := make([]Request, 0, len(reqs))
-	for _, r := range reqs {
-		if r.Key != "" {
-			out = append(out, r)
-		}
-	}
+	out := slices.DeleteFunc(slices.Clone(reqs), func(r Request) bool { return r.Key == "" })
 	slices.SortFunc(out, func(a, b Request) int { return strings.Compare(a.Key, b.Key) })
 	j := 0
-	for i, r := range out {
-		if i > 0 && out[j-1].Key == r.Key {
+	for _, r := range out {
+		if j > 0 && out[j-1].Key == r.Key {
 			out[j-1].Exclusive = out[j-1].Exclusive || r.Exclusive
-			continue
+		} else {
+			out[j], j = r, j+1
 		}
-		out[j] = r
-		j++
 	}
 	return out[:j]
 }
