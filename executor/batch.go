@@ -29,32 +29,28 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	for i := range calls {
 		states[i] = e.admit(calls[i], "", nil, time.Time{})
 	}
-	// Calls start in index order, at most batchLimit at once. A call only
-	// ever waits for the locks of calls with a smaller index, which have
-	// started already, so the batch cannot deadlock. A cancelled ctx makes
-	// the calls not yet started come back cancelled without running.
+	// Calls start in index order, at most batchLimit at once, each timed
+	// from then. A call only ever waits for the locks of calls with a
+	// smaller index, which have started already, so the batch cannot
+	// deadlock.
 	var g errgroup.Group
 	g.SetLimit(e.batchLimit)
 	for i, cs := range states {
 		g.Go(func() error {
-			results[i] = e.runAdmitted(ctx, cs)
+			// A panic escaping the pipeline (the executor's own bookkeeping;
+			// extensions and backends are guarded) becomes this call's
+			// result and never stops its siblings; run has released the locks.
+			defer func() {
+				if p := recover(); p != nil {
+					results[i] = extension.PanicResult(&tool.Call{ID: cs.call.ID, Name: cs.call.Name},
+						fmt.Sprintf("executor running call %q", cs.call.ID), p, debug.Stack())
+				}
+			}()
+			cs.start = time.Now()
+			results[i] = e.run(ctx, cs)
 			return nil
 		})
 	}
 	_ = g.Wait()
 	return results
-}
-
-// runAdmitted runs one admitted call of a batch, timed from when it starts.
-// A panic escaping the pipeline (the executor's own bookkeeping;
-// extensions and backends are guarded) becomes that call's result and
-// never stops its siblings.
-func (e *Executor) runAdmitted(ctx context.Context, cs *callState) (res *tool.Result) {
-	defer func() {
-		if p := recover(); p != nil { // run has released the locks
-			res = extension.PanicResult(&tool.Call{ID: cs.call.ID, Name: cs.call.Name}, fmt.Sprintf("executor running call %q", cs.call.ID), p, debug.Stack())
-		}
-	}()
-	cs.start = time.Now()
-	return e.run(ctx, cs)
 }

@@ -412,7 +412,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return tool.Failure(call, ferr)
 		}
 	}
-	held, ferr := e.limits.acquire(ctx, e.maxWait, cs)
+	held, ferr := e.limits.acquire(ctx, cs)
 	if ferr != nil {
 		return tool.Failure(call, ferr)
 	}

@@ -133,19 +133,17 @@ func (cs *callState) emit(ev tool.Event) {
 
 // finish announces the result, releases the locks and completes the job.
 func (cs *callState) finish(res *tool.Result) {
-	if cs.listened() {
-		ev := tool.Event{Kind: tool.EventFailed, Result: res}
-		switch res.Status {
-		case tool.StatusSucceeded:
-			ev.Kind = tool.EventCompleted
-		case tool.StatusCancelled:
-			ev.Kind = tool.EventCancelled
-		}
-		if res.Error != nil {
-			ev.Reason = res.Error.Error()
-		}
-		cs.emit(ev)
+	ev := tool.Event{Kind: tool.EventFailed, Result: res}
+	switch res.Status {
+	case tool.StatusSucceeded:
+		ev.Kind = tool.EventCompleted
+	case tool.StatusCancelled:
+		ev.Kind = tool.EventCancelled
 	}
+	if res.Error != nil {
+		ev.Reason = res.Error.Error()
+	}
+	cs.emit(ev)
 	cs.release()
 	if cs.job != nil {
 		cs.e.jobs.complete(cs.job, res)
@@ -169,17 +167,32 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 	if e.conflict == Refuse {
 		return tool.Errorf(tool.CodeConflict, "cannot %s %q now: call %q holds it or is ahead in line; retry when it has finished", access, key, holder)
 	}
-	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: fmt.Sprintf("lock: waiting to %s %q behind call %q", access, key, holder)})
-	wctx, cancel := withMaxWait(ctx, e.maxWait)
-	defer cancel()
-	began := time.Now()
-	if tk.Wait(wctx) == nil {
-		return nil
+	return cs.queue(ctx, fmt.Sprintf("lock: waiting to %s %q behind call %q", access, key, holder), tk.Wait,
+		func(waited time.Duration) *tool.Error {
+			return tool.Errorf(tool.CodeConflict, "waited %v to %s %q behind call %q and gave up at the deadline: retry later, or give the call a longer deadline", waited, access, key, holder)
+		})
+}
+
+// queue announces why the call waits, then waits, bounded by WithMaxWait
+// on top of ctx. It returns nil once wait succeeds, the caller's
+// cancellation as such, and otherwise giveUp's error for how long it waited.
+func (cs *callState) queue(ctx context.Context, reason string, wait func(context.Context) error,
+	giveUp func(waited time.Duration) *tool.Error) *tool.Error {
+	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: reason})
+	wctx := ctx
+	if cs.e.maxWait > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, cs.e.maxWait)
+		defer cancel()
 	}
-	if ctx.Err() == context.Canceled {
+	began := time.Now()
+	switch {
+	case wait(wctx) == nil:
+		return nil
+	case ctx.Err() == context.Canceled:
 		return tool.AsError(ctx.Err())
 	}
-	return tool.Errorf(tool.CodeConflict, "waited %v to %s %q behind call %q and gave up at the deadline: retry later, or give the call a longer deadline", time.Since(began).Round(time.Millisecond), access, key, holder)
+	return giveUp(time.Since(began).Round(time.Millisecond))
 }
 
 // relock handles arguments an extension rewrote: if they declare other
@@ -207,11 +220,4 @@ func toRequests(rs []tool.Resource) []keylock.Request {
 		out[i] = keylock.Request{Key: r.Key, Exclusive: r.Access == tool.Write}
 	}
 	return out
-}
-
-func withMaxWait(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d > 0 {
-		return context.WithTimeout(ctx, d)
-	}
-	return ctx, func() {}
 }

@@ -90,7 +90,7 @@ func (l *limits) release(held slots) {
 // acquire takes the call's slots, narrowest first (tool, agent, global),
 // so that a call blocked on its own agent's limit holds no global slot.
 // Every call takes them in the same order, which rules out deadlock.
-func (l *limits) acquire(ctx context.Context, maxWait time.Duration, cs *callState) (slots, *tool.Error) {
+func (l *limits) acquire(ctx context.Context, cs *callState) (slots, *tool.Error) {
 	call := &cs.call
 	toolSize, ok := l.tools[call.Name]
 	if !ok {
@@ -105,7 +105,7 @@ func (l *limits) acquire(ctx context.Context, maxWait time.Duration, cs *callSta
 			continue
 		}
 		lim := l.get(want.scope, want.size)
-		if err := l.take(ctx, maxWait, lim, cs); err != nil {
+		if err := l.take(ctx, lim, cs); err != nil {
 			l.put(lim)
 			l.release(held)
 			return slots{}, err
@@ -115,7 +115,7 @@ func (l *limits) acquire(ctx context.Context, maxWait time.Duration, cs *callSta
 	return held, nil
 }
 
-func (l *limits) take(ctx context.Context, maxWait time.Duration, lim *limiter, cs *callState) *tool.Error {
+func (l *limits) take(ctx context.Context, lim *limiter, cs *callState) *tool.Error {
 	if lim.sem.TryAcquire(1) {
 		return nil
 	}
@@ -127,15 +127,9 @@ func (l *limits) take(ctx context.Context, maxWait time.Duration, lim *limiter, 
 	if l.maxQueue > 0 && waiting > int64(l.maxQueue) {
 		return tool.Errorf(tool.CodeConcurrencyLimit, "%s runs %d calls and %d more are queued, the most allowed: retry later", lim.scope, lim.size, l.maxQueue)
 	}
-	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: fmt.Sprintf("limit: %s runs %d calls, its limit; %d queued", lim.scope, lim.size, waiting)})
-	wctx, cancel := withMaxWait(ctx, maxWait)
-	defer cancel()
-	began := time.Now()
-	if err := lim.sem.Acquire(wctx, 1); err != nil {
-		if ctx.Err() == context.Canceled {
-			return tool.AsError(ctx.Err())
-		}
-		return tool.Errorf(tool.CodeConcurrencyLimit, "waited %v for one of the %d slots of %s and gave up at the deadline: retry later", time.Since(began).Round(time.Millisecond), lim.size, lim.scope)
-	}
-	return nil
+	reason := fmt.Sprintf("limit: %s runs %d calls, its limit; %d queued", lim.scope, lim.size, waiting)
+	return cs.queue(ctx, reason, func(ctx context.Context) error { return lim.sem.Acquire(ctx, 1) },
+		func(waited time.Duration) *tool.Error {
+			return tool.Errorf(tool.CodeConcurrencyLimit, "waited %v for one of the %d slots of %s and gave up at the deadline: retry later", waited, lim.size, lim.scope)
+		})
 }
