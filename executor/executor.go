@@ -172,13 +172,24 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if err := e.check(); err != nil {
 		return nil, err
 	}
+	if isNilPointer(e.hist) {
+		return nil, errors.New("executor: the history store given to WithHistoryStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory ring")
+	}
 	if e.hist == nil && e.histSize > 0 {
 		e.hist = &ring{ring: make([]Record, e.histSize)}
 	}
 	e.exts = extension.Sort(e.exts)
 	e.chain = extension.Chain(e.runBackend, e.exts...)
-	if err := e.attachStores(); err != nil {
-		return nil, err
+	// Once the executor can run calls, the job store (the in-memory one by
+	// default) gets its runner.
+	if e.jobStore == nil {
+		e.jobStore = &e.jobs
+	}
+	if isNilPointer(e.jobStore) {
+		return nil, errors.New("executor: the job store given to WithJobStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory store")
+	}
+	if err := e.jobStore.Attach(JobRunner{e}); err != nil {
+		return nil, fmt.Errorf("executor: the job store given to WithJobStore: %w", err)
 	}
 	return e, nil
 }
@@ -300,11 +311,7 @@ func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	req := &cs.req
 	call, entry := &req.Call, cs.entry
-	if call.Principal.ID == "" {
-		if p, ok := tool.PrincipalFrom(ctx); ok {
-			call.Principal = p
-		}
-	}
+	fillPrincipal(ctx, call)
 	if entry == nil {
 		return e.refused(ctx, call, nil, tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name)))
 	}
@@ -321,6 +328,13 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	res := e.chain(ctx, req)
 	res.Timings.Validate = validated
 	return res
+}
+
+// fillPrincipal gives a call that names no principal ctx's, if any.
+func fillPrincipal(ctx context.Context, c *tool.Call) {
+	if p, ok := tool.PrincipalFrom(ctx); ok && c.Principal.ID == "" {
+		c.Principal = p
+	}
 }
 
 // refused tells the extensions that observe refusals (extension.Observer)
@@ -433,14 +447,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	callerFirst = callerFirst && callerDeadline.Before(deadline)
 	bctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-
-	var o outcome
-	abandoned := false
-	if e.detach {
-		o, abandoned = e.runDetached(bctx, req.Tool, *call, gated)
-	} else {
-		o = runInline(bctx, req.Tool, *call)
-	}
+	o, abandoned := e.runTool(bctx, req.Tool, *call, gated)
 	elapsed := time.Since(began)
 	deadlineErr := bctx.Err() == context.DeadlineExceeded
 	cancel()
@@ -474,9 +481,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if abandoned {
 		res.SetMeta("backend_still_running", true)
 	}
-	if res.Attempts < req.Attempt {
-		res.Attempts = req.Attempt
-	}
+	res.Attempts = max(res.Attempts, req.Attempt)
 	if te := res.Error; te != nil && te.Code == tool.CodeToolError && te.Err != nil {
 		// The model reads the message; what the program knows of the
 		// failure goes to metadata, which no model is sent.
@@ -541,10 +546,14 @@ func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) 
 	return o
 }
 
-// runDetached runs the backend in its own goroutine (WithDetach). At the
-// deadline a call holding locks or slots (gated) first waits a grace for
-// the backend to stop; abandoned says it is still running.
-func (e *Executor) runDetached(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, abandoned bool) {
+// runTool runs the backend, in the caller's goroutine (runInline) or, with
+// WithDetach, in its own. There, at the deadline, a call holding locks or
+// slots (gated) first waits a grace for the backend to stop; abandoned says
+// it is still running.
+func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, abandoned bool) {
+	if !e.detach {
+		return runInline(ctx, backend, c), false
+	}
 	done := make(chan outcome, 1)
 	go func() { done <- runInline(ctx, backend, c) }()
 	select {

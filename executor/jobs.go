@@ -226,25 +226,6 @@ func (r JobRunner) Registry() *registry.Registry {
 	return r.e.reg
 }
 
-// attachStores checks the stores given to the options and hands the job
-// store (the in-memory one by default) its runner; New calls it once the
-// executor can run calls.
-func (e *Executor) attachStores() error {
-	if e.hist != nil && isNilPointer(e.hist) {
-		return errors.New("executor: the history store given to WithHistoryStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory ring")
-	}
-	if e.jobStore == nil {
-		e.jobStore = &e.jobs
-	}
-	if isNilPointer(e.jobStore) {
-		return errors.New("executor: the job store given to WithJobStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory store")
-	}
-	if err := e.jobStore.Attach(JobRunner{e}); err != nil {
-		return fmt.Errorf("executor: the job store given to WithJobStore: %w", err)
-	}
-	return nil
-}
-
 // Attach implements JobStore.
 func (t *jobTable) Attach(run JobRunner) error {
 	t.e = run.e
@@ -346,11 +327,7 @@ func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	if err := ctx.Err(); err != nil {
 		return "", tool.AsError(err)
 	}
-	if call.Principal.ID == "" {
-		if p, ok := tool.PrincipalFrom(ctx); ok {
-			call.Principal = p
-		}
-	}
+	fillPrincipal(ctx, &call)
 	return e.jobStore.Submit(ctx, call)
 }
 
