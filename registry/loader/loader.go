@@ -323,13 +323,12 @@ func (s *session) commit(reg *registry.Registry) error {
 	s.file = "" // what is found here is about no file
 	if reg == nil {
 		s.add(0, "the registry is nil: pass the *registry.Registry to load into")
-	} else {
-		for _, t := range s.tools {
-			if _, dup := reg.Lookup(t.Spec().Name); dup {
-				p := s.where[t.Spec().Name]
-				p.Message = "is already registered in the registry: rename it, or Remove the registered one first"
-				s.probs = append(s.probs, p)
-			}
+	}
+	for i := 0; reg != nil && i < len(s.tools); i++ {
+		if _, dup := reg.Lookup(s.tools[i].Spec().Name); dup {
+			p := s.where[s.tools[i].Spec().Name]
+			p.Message = "is already registered in the registry: rename it, or Remove the registered one first"
+			s.probs = append(s.probs, p)
 		}
 	}
 	if len(s.probs) == 0 {
@@ -392,38 +391,26 @@ type (
 var keyHints = map[reflect.Type]map[string]string{
 	reflect.TypeFor[fileDoc](): {"tool": `use "tools", a list`, "specs": `use "tools"`},
 	reflect.TypeFor[toolDef](): {
-		"tool_type":             `use "type"`,
-		"kind":                  `use "type"`,
-		"implementation_config": `use "implementation"`,
-		"inputSchema":           `use "input_schema"`,
-		"parameters":            `use "input_schema"`,
-		"outputSchema":          `use "output_schema"`,
-		"risk":                  `risk goes under metadata`,
-		"category":              `category goes under metadata`,
-		"tags":                  `tags go under metadata`,
-		"timeout":               `timeout goes under metadata`,
-		"requires_approval":     `requires_approval goes under metadata`,
+		"tool_type": `use "type"`, "kind": `use "type"`, "implementation_config": `use "implementation"`,
+		"inputSchema": `use "input_schema"`, "parameters": `use "input_schema"`, "outputSchema": `use "output_schema"`,
+		"risk": `risk goes under metadata`, "category": `category goes under metadata`,
+		"tags": `tags go under metadata`, "timeout": `timeout goes under metadata`,
+		"requires_approval": `requires_approval goes under metadata`,
 	},
 	reflect.TypeFor[metadata](): {
 		"is_dangerous":  `use risk: high (and requires_approval: true)`,
 		"dangerous":     `use risk: high (and requires_approval: true)`,
-		"approval":      `use requires_approval`,
-		"modes":         `use allowed_modes`,
-		"rate_limit":    `use rate_limit_per_hour`,
 		"readOnlyHint":  `annotations are read_only, destructive, idempotent, open_world, title`,
 		"read_only":     `read_only goes under metadata.annotations`,
 		"idempotent":    `idempotent goes under metadata.annotations`,
 		"destructive":   `destructive goes under metadata.annotations`,
-		"timeout_secs":  `use timeout: 30s`,
-		"timeout_sec":   `use timeout: 30s`,
-		"timeout_ms":    `use timeout: 500ms`,
 		"timeout_after": `use timeout`,
+		"approval":      `use requires_approval`, "modes": `use allowed_modes`, "rate_limit": `use rate_limit_per_hour`,
+		"timeout_secs": `use timeout: 30s`, "timeout_sec": `use timeout: 30s`, "timeout_ms": `use timeout: 500ms`,
 	},
 	reflect.TypeFor[annotations](): {
-		"readOnlyHint":    `use read_only`,
-		"destructiveHint": `use destructive`,
-		"idempotentHint":  `use idempotent`,
-		"openWorldHint":   `use open_world`,
+		"readOnlyHint": `use read_only`, "destructiveHint": `use destructive`,
+		"idempotentHint": `use idempotent`, "openWorldHint": `use open_world`,
 	},
 	reflect.TypeFor[goImplDef](): {
 		"function_name": `use "function"`, "module": `go tools name a function of Loader.Funcs with "function"`,
@@ -442,11 +429,9 @@ var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, 
 
 // parse reads one file's definitions, one YAML document at a time.
 func (s *session) parse(data []byte) {
+	// JSON is YAML, but encoding/json says what is wrong with bad JSON in JSON's terms.
 	if strings.EqualFold(path.Ext(s.file), ".json") {
-		// JSON is YAML, but encoding/json says what is wrong with bad JSON
-		// in JSON's terms.
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
+		if err := json.Unmarshal(data, new(any)); err != nil {
 			line := 0
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
@@ -475,9 +460,7 @@ func (s *session) parse(data []byte) {
 			line, msg := yamlError(err)
 			s.add(line, "is not valid YAML: "+msg)
 			return
-		case errors.As(yamlbound.Check(&doc, 0, 0), &be):
-			// What the document can make us build (alias bombs, depth) is
-			// bounded before anything expands it.
+		case errors.As(yamlbound.Check(&doc, 0, 0), &be): // alias bombs, depth: before anything expands them
 			s.add(be.Line, be.Message)
 			return
 		case !s.mergeKeys(&doc) && len(doc.Content) > 0:
@@ -513,12 +496,9 @@ func (s *session) mergeKeys(doc *yaml.Node) bool {
 // yamlError extracts the line from a yaml.v3 error ("yaml: line 3: ...").
 func yamlError(err error) (int, string) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if n, m, ok := strings.Cut(rest, ": "); ok {
-			if line, err := strconv.Atoi(n); err == nil {
-				return line, m
-			}
-		}
+	n, rest, ok := strings.Cut(strings.TrimPrefix(msg, "line "), ": ")
+	if line, err := strconv.Atoi(n); err == nil && ok && strings.HasPrefix(msg, "line ") {
+		return line, rest
 	}
 	return 0, msg
 }
@@ -536,9 +516,7 @@ func (s *session) reporting() bool {
 func (s *session) at(key string) int { return cmp.Or(lineOf(s.item, key), s.item.Line) }
 
 // parseDoc checks a document's outline (a mapping with a non-empty tools
-// list of mappings), then checks and builds every tool: it fills the typed
-// structs from the node tree, checks each tool in one pass and reports
-// every problem with the file, the line and the tool.
+// list of mappings), then checks and builds every tool.
 func (s *session) parseDoc(root *yaml.Node) {
 	if root.Kind != yaml.MappingNode {
 		s.add(root.Line, "the top level must be a mapping with a tools: list")
@@ -681,22 +659,19 @@ func (s *session) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Nod
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := deref(n.Content[i])
 		line, dup := first[k.Value]
-		msg := ""
-		switch {
-		case k.Kind != yaml.ScalarNode:
-			msg = "a key is not a string: write each key as text"
-		case dup:
-			msg = fmt.Sprintf("%q is given twice (first at line %d): keep the one you mean", k.Value, line)
-		}
-		if msg != "" {
-			if s.reporting() {
-				s.add(k.Line, path.in(msg))
-			}
-			ok = false
+		if k.Kind == yaml.ScalarNode && !dup {
+			first[k.Value] = k.Line
+			ok = read(k, n.Content[i+1]) && ok
 			continue
 		}
-		first[k.Value] = k.Line
-		ok = read(k, n.Content[i+1]) && ok
+		if ok = false; !s.reporting() {
+			continue
+		}
+		msg := fmt.Sprintf("%q is given twice (first at line %d): keep the one you mean", k.Value, line)
+		if k.Kind != yaml.ScalarNode {
+			msg = "a key is not a string: write each key as text"
+		}
+		s.add(k.Line, path.in(msg))
 	}
 	return ok
 }
@@ -842,13 +817,10 @@ func (s *session) tool(idx int, item *yaml.Node) {
 // kind checks a definition's type: go, or a key of Loader.Kinds. It
 // returns "" when the type is not known.
 func (s *session) kind(kind string) string {
-	kinds := []string{"go"}
-	for k, f := range s.l.Kinds {
-		if f != nil && k != "go" {
-			kinds = append(kinds, k)
-		}
-	}
-	slices.Sort(kinds[1:])
+	others := slices.DeleteFunc(slices.Sorted(maps.Keys(s.l.Kinds)), func(k string) bool {
+		return k == "go" || s.l.Kinds[k] == nil
+	})
+	kinds := append([]string{"go"}, others...)
 	switch {
 	case lineOf(s.item, "type") == 0:
 		s.add(s.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
@@ -925,22 +897,20 @@ func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 // function implementation.function names, or else the tool's own name.
 func (s *session) goImpl(n *yaml.Node) tool.Tool {
 	fn, line := s.name, s.item.Line
-	if n != nil {
-		if n.Kind != yaml.MappingNode {
-			s.add(n.Line, "implementation must be a mapping (function: name)")
-			return nil
-		}
-		var def goImplDef
-		if !s.decode(n, &def, &keyPath{key: "implementation"}) {
-			return nil
-		}
-		if f := def.Function; f != nil {
-			if f.Kind != yaml.ScalarNode || f.ShortTag() == "!!null" || f.Value == "" {
-				s.add(f.Line, "implementation.function must name a function of Loader.Funcs")
-				return nil
-			}
-			fn, line = f.Value, f.Line
-		}
+	var def goImplDef
+	switch {
+	case n == nil:
+	case n.Kind != yaml.MappingNode:
+		s.add(n.Line, "implementation must be a mapping (function: name)")
+		return nil
+	case !s.decode(n, &def, &keyPath{key: "implementation"}):
+		return nil
+	case def.Function == nil:
+	case def.Function.Kind != yaml.ScalarNode || def.Function.ShortTag() == "!!null" || def.Function.Value == "":
+		s.add(def.Function.Line, "implementation.function must name a function of Loader.Funcs")
+		return nil
+	default:
+		fn, line = def.Function.Value, def.Function.Line
 	}
 	if fn == "" {
 		return nil
