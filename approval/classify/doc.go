@@ -79,8 +79,10 @@
 //     $(...)'s value, or into a file the line then
 //     runs (echo 'rm -rf ~' > a.sh; bash a.sh, source, ./a.sh, through
 //     tee too); what a ( ) or { } group of commands writes is the text of
-//     those that spell theirs out, which a shell or crontab it is piped
-//     into reads among the rest ((crontab -l; echo LINE) | crontab -).
+//     those that spell theirs out, and what an echo or printf given
+//     text not known writes is the text it spells out, which a shell
+//     or crontab it is piped into reads among the rest ((crontab -l;
+//     echo LINE) | crontab -, echo "$(crontab -l)" LINE | crontab -).
 //
 // # Levels
 //

@@ -1322,22 +1322,26 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	for i, st := range stages {
 		// (A copy is kept: the address of text itself would make every
 		// stage allocate it.)
-		if text, ok := s.echoText(st); ok {
-			t := text
-			texts[i] = &t
-		} else if i > 0 && texts[i-1] != nil && len(st.Redirs) == 0 && teeFiles(st) != nil {
+		text, exact, ok := s.echoText(st)
+		if !ok && i > 0 && texts[i-1] != nil && len(st.Redirs) == 0 && teeFiles(st) != nil {
 			texts[i] = texts[i-1]
-		} else if text, exact, ok := s.groupText(st); ok {
-			t := text
-			if exact {
-				texts[i] = &t
-				continue
-			}
-			if some == nil {
-				some = make([]*string, len(stages))
-			}
-			some[i] = &t
+			continue
 		}
+		if !ok {
+			text, exact, ok = s.groupText(st)
+		}
+		if !ok {
+			continue
+		}
+		t := text
+		if exact {
+			texts[i] = &t
+			continue
+		}
+		if some == nil {
+			some = make([]*string, len(stages))
+		}
+		some[i] = &t
 	}
 	for i, st := range stages {
 		s.pipedDownload = saved || downloaded
@@ -1447,8 +1451,8 @@ func (s *state) writtenScript(st *syntax.Stmt) {
 	if len(outs) == 0 {
 		return
 	}
-	text, ok := s.echoText(&plain)
-	if !ok {
+	text, exact, _ := s.echoText(&plain)
+	if !exact {
 		return
 	}
 	for _, r := range outs {
@@ -1475,36 +1479,45 @@ func (s *state) runsWritten(name string, w word, j *judgement) info {
 }
 
 // echoText returns the text a command writes when the line spells it
-// all out: echo of known words (see plainValue; with -n, -e, -E), printf of a known
+// out: echo of known words (see plainValue; with -n, -e, -E), printf of a known
 // format and arguments (see printfText), or cat of a here-string or of a
 // here-document whose delimiter is quoted (cat <<< 'rm -rf ~'). Not when
 // it has other redirections or assignments, or escapes or conversions it
-// does not read (echo -e '\x72m', printf %d).
-func (s *state) echoText(st *syntax.Stmt) (string, bool) {
+// does not read (echo -e '\x72m', printf %d). A word of echo or printf
+// that is not all known (echo "$(crontab -l)" LINE) is read by someValue,
+// and exact is false: the text is what the line spells out among text it
+// does not know.
+func (s *state) echoText(st *syntax.Stmt) (text string, exact, ok bool) {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
-		return "", false
+		return "", false, false
 	}
 	if n := c.Args[0].Lit(); n != "" && n != "echo" && n != "printf" && n != "cat" {
-		return "", false // most commands: no work
+		return "", false, false // most commands: no work
 	}
 	args := make([]string, 0, len(c.Args))
-	for _, w := range c.Args {
+	exact = true
+	for i, w := range c.Args {
 		v, ok := s.plainValue(w)
+		if !ok && i > 0 {
+			v, ok, exact = s.someValue(w), true, false
+		}
 		if !ok {
-			return "", false
+			return "", false, false
 		}
 		args = append(args, v)
 	}
 	switch {
 	case args[0] == "cat" && len(st.Redirs) == 1 && (len(args) == 1 || len(args) == 2 && args[1] == "-"):
-		return docLiteral(st.Redirs[0])
+		text, ok = docLiteral(st.Redirs[0])
+		return text, ok, ok
 	case len(st.Redirs) > 0:
-		return "", false
+		return "", false, false
 	case args[0] == "printf":
-		return printfText(args[1:])
+		text, ok = printfText(args[1:])
+		return text, exact && ok, ok
 	case args[0] != "echo":
-		return "", false
+		return "", false, false
 	}
 	newline, escapes := true, false
 	k := 1
@@ -1521,18 +1534,18 @@ func (s *state) echoText(st *syntax.Stmt) (string, bool) {
 		}
 	}
 	if k < len(args) && strings.HasPrefix(args[k], "-") && len(args[k]) > 1 && strings.Trim(args[k][1:], "neE") == "" {
-		return "", false
+		return "", false, false
 	}
-	text := strings.Join(args[k:], " ")
+	text = strings.Join(args[k:], " ")
 	if escapes {
 		if text, ok = textEscapes(text, true); !ok {
-			return "", false
+			return "", false, false
 		}
 	}
 	if newline {
 		text += "\n"
 	}
-	return text, true
+	return text, exact, true
 }
 
 // groupText returns the text a subshell or block of commands writes that
@@ -1568,9 +1581,9 @@ func (s *state) stmtsText(stmts []*syntax.Stmt) (text string, exact, ok bool) {
 			add(bc.Y)
 			return
 		}
-		if t, known := s.echoText(st); known {
+		if t, all, known := s.echoText(st); known {
 			b.WriteString(t)
-			ok = true
+			exact, ok = exact && all, true
 			return
 		}
 		if t, all, known := s.groupText(st); known {
@@ -1674,22 +1687,38 @@ func textEscapes(v string, echo bool) (string, bool) {
 // simple expansions of variables the line set to known values ($HOME
 // or ${HOME} at the start of it, which is ~), without walking anything:
 // ok is false for any other expansion.
-func (s *state) plainValue(w *syntax.Word) (string, bool) {
-	return wordText(w, func(p *syntax.ParamExp, atStart bool) (string, bool) {
-		if !simpleParam(p) {
-			return "", false
-		}
-		if v, ok := s.vars[p.Param.Value]; ok {
+func (s *state) plainValue(w *syntax.Word) (string, bool) { return wordText(w, s.knownParam) }
+
+// knownParam is the value of p for plainValue.
+func (s *state) knownParam(part syntax.WordPart, atStart bool) (string, bool) {
+	p, ok := part.(*syntax.ParamExp)
+	if !ok || !simpleParam(p) {
+		return "", false
+	}
+	if v, ok := s.vars[p.Param.Value]; ok {
+		return v, true
+	}
+	return "~", p.Param.Value == "HOME" && atStart
+}
+
+// someValue returns plainValue's text of w with each part not known
+// ("$(crontab -l)", a variable the line did not set) read as a line
+// break: the text the word spells out among text that is not known, as
+// lines of their own (a crontab's, a shell's).
+func (s *state) someValue(w *syntax.Word) string {
+	v, _ := wordText(w, func(part syntax.WordPart, atStart bool) (string, bool) {
+		if v, ok := s.knownParam(part, atStart); ok {
 			return v, true
 		}
-		return "~", p.Param.Value == "HOME" && atStart
+		return "\n", true
 	})
+	return v
 }
 
 // wordText returns the text of a word of literal and quoted text, with
-// each parameter expansion's value from param (nil: none is read), or ok
-// false for any other part. atStart says no text comes before it.
-func wordText(w *syntax.Word, param func(p *syntax.ParamExp, atStart bool) (string, bool)) (string, bool) {
+// the value of each other part from part (nil: none is read), or ok
+// false when part gives none. atStart says no text comes before it.
+func wordText(w *syntax.Word, part func(p syntax.WordPart, atStart bool) (string, bool)) (string, bool) {
 	var b strings.Builder
 	var add func(p syntax.WordPart, quoted bool) bool
 	add = func(p syntax.WordPart, quoted bool) bool {
@@ -1713,17 +1742,15 @@ func wordText(w *syntax.Word, param func(p *syntax.ParamExp, atStart bool) (stri
 					return false
 				}
 			}
-		case *syntax.ParamExp:
-			if param == nil {
+		default:
+			if part == nil {
 				return false
 			}
-			v, ok := param(p, b.Len() == 0)
+			v, ok := part(p, b.Len() == 0)
 			if !ok {
 				return false
 			}
 			b.WriteString(v)
-		default:
-			return false
 		}
 		return true
 	}

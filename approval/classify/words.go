@@ -302,7 +302,7 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 	case *syntax.CmdSubst:
 		inf := s.walkStmts(p.Stmts)
 		if len(p.Stmts) == 1 {
-			if t, ok := s.echoText(p.Stmts[0]); ok {
+			if t, exact, _ := s.echoText(p.Stmts[0]); exact {
 				// $(echo ~) is the text echo writes, without its
 				// trailing newlines: known, as a variable's value is.
 				t = strings.TrimRight(t, "\n")
