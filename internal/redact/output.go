@@ -20,7 +20,8 @@ func Output(out json.RawMessage, paths []string, args ...json.RawMessage) json.R
 			values = append(values, SecretValues(a, paths)...)
 		}
 	}
-	if len(values) == 0 || (bytes.IndexByte(out, '\\') < 0 && Scrub(string(out), values) == string(out)) {
+	sc := newScrubber(values)
+	if sc == nil || (bytes.IndexByte(out, '\\') < 0 && sc.scrub(string(out)) == string(out)) {
 		return out // no value in it, and no escape to hide one
 	}
 	d := json.NewDecoder(bytes.NewReader(out))
@@ -29,7 +30,7 @@ func Output(out json.RawMessage, paths []string, args ...json.RawMessage) json.R
 	if d.Decode(&v) != nil {
 		return maskedJSON
 	}
-	scrubbed, err := json.Marshal(scrubJSON(v, values))
+	scrubbed, err := json.Marshal(scrubJSON(v, sc))
 	if err != nil {
 		return maskedJSON
 	}
@@ -41,24 +42,24 @@ func Output(out json.RawMessage, paths []string, args ...json.RawMessage) json.R
 
 var maskedJSON = json.RawMessage(`"` + Mask + `"`)
 
-// scrubJSON masks values in v, a decoded JSON value: in strings and keys
-// as Scrub does, and a number that holds one whole.
-func scrubJSON(v any, values []string) any {
+// scrubJSON masks the values sc looks for in v, a decoded JSON value: in
+// strings and keys as Scrub does, and a number that holds one whole.
+func scrubJSON(v any, sc *scrubber) any {
 	switch v := v.(type) {
 	case string:
-		return Scrub(v, values)
+		return sc.scrub(v)
 	case json.Number:
-		if Scrub(v.String(), values) != v.String() {
+		if sc.scrub(v.String()) != v.String() {
 			return Mask
 		}
 	case []any:
 		for i, e := range v {
-			v[i] = scrubJSON(e, values)
+			v[i] = scrubJSON(e, sc)
 		}
 	case map[string]any:
 		m := make(map[string]any, len(v))
 		for k, e := range v {
-			m[Scrub(k, values)] = scrubJSON(e, values)
+			m[sc.scrub(k)] = scrubJSON(e, sc)
 		}
 		return m
 	}

@@ -35,10 +35,12 @@
 //     judged as the command line it spells (["curl", "-u", "me:pw"]).
 //
 // What it cannot see: a secret under a name that says nothing and in no
-// known shape (a positional password: "htpasswd -b file bob pw"), and a secret encoded
-// (base64, percent-encoded, split across strings). Declare such fields in
-// Spec.Secrets. SecretValues and Scrub mask a call's secret values where a
-// tool echoes them (an error message).
+// known shape (a positional password: "htpasswd -b file bob pw"), and a
+// secret encoded in the arguments (base64, percent-encoded, split across
+// strings). Declare such fields in Spec.Secrets. SecretValues and Scrub
+// mask a call's secret values where a tool echoes them (an error message,
+// a result's text or output), as they are, JSON-escaped, percent-encoded,
+// in hex or in base64 (see Scrub for what is found and what is not).
 //
 // A redacted value, whatever its JSON type, is replaced by the string
 // "[REDACTED]". A null stays null: there is nothing to hide.
@@ -349,8 +351,8 @@ func lookup(paths []string) *Redactor {
 	return r
 }
 
-// minEcho is the shortest secret value Scrub looks for: shorter ones would
-// mask ordinary words and numbers.
+// minEcho is the shortest secret value Scrub looks for, in any form:
+// shorter ones would mask ordinary words and numbers.
 const minEcho = 4
 
 // SecretValues returns the values Args masks in args (strings and numbers
@@ -394,35 +396,40 @@ func Message(msg string, paths []string, args ...json.RawMessage) string {
 
 // Scrub masks in s every occurrence of a value of at least 4 bytes (see
 // SecretValues): the secrets of a call that its tool echoed into a
-// message.
+// message or a result. It finds a value written
+//
+//   - as it is, or with "+" for its spaces;
+//   - behind JSON string escapes, any mix of them (\u0026, \u003C, \",
+//     \\, \/, \n, \u00e4, surrogate pairs), one level deep;
+//   - percent-encoded, any mix of encoded and plain bytes, either case;
+//   - in hex, all lower or all upper case;
+//   - in base64, standard or URL-safe, padded or not: alone, and inside a
+//     larger encoded text (base64 of "user:secret" in a Basic
+//     Authorization header, of a file holding the secret) at any of the
+//     three offsets it can have there, for a value of 5 bytes or more.
+//     Inside a larger text the characters it shares with its neighbours
+//     are kept: at most 4 bits of its first and of its last byte.
+//
+// Hex or base64 behind JSON escapes or percent-encoding (base64 with \/,
+// or %2B in a URL) is found. It does not find a value encoded twice
+// otherwise (base64 of hex, JSON in JSON, JSON escapes and percent-encoding
+// in one echo), written in other encodings (HTML entities, base32, quoted-printable,
+// hex with separators such as "de:ad:be:ef", mixed-case hex), split,
+// reversed or otherwise transformed, nor a value shorter than 4 bytes.
+// Its cost is one pass over s for all the forms of all the values, and
+// one over each copy of s with its escapes decoded when s holds a JSON
+// escape or a percent-encoded byte. Only a text with a run of hex or
+// base64 characters as long as the shortest encoded form is searched for
+// encoded forms, and only the 1024 longest values are: the others of a
+// call with more are looked for as they are.
 func Scrub(s string, values []string) string {
 	if len(values) == 0 {
 		return s
 	}
-	vs := slices.Clone(values)
-	slices.SortFunc(vs, func(a, b string) int { return len(b) - len(a) }) // longest first
-	// Short values are replaced in one pass (a Replacer prefers the
-	// earliest, so the longest, value at each place): one search of s per
-	// value made 65,534 values (a 1 MiB command of password=... pairs)
-	// take 19 s on a 1 MiB output. Long ones, few in any call, are
-	// searched one by one, which keeps the pass's lookups short.
-	var short []string
-	for _, v := range vs {
-		switch {
-		case len(v) < minEcho || v == Mask:
-		case len(v) <= scrubShort:
-			short = append(short, v, Mask)
-		case strings.Contains(s, v):
-			s = strings.ReplaceAll(s, v, Mask)
-		}
-	}
-	if len(short) > 0 {
-		s = strings.NewReplacer(short...).Replace(s)
-	}
-	return s
+	return newScrubber(values).scrub(s)
 }
 
-// scrubShort is the length up to which Scrub replaces values in one pass.
+// scrubShort is the length up to which Scrub looks for forms in one pass.
 const scrubShort = 64
 
 // leaves appends the string and number values in the JSON raw to out
