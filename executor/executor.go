@@ -1,10 +1,8 @@
 // Package executor runs tool calls: it looks the tool up, validates the
 // arguments against the compiled schema, runs the extension chain (auth,
 // policy, rate limits, approval, logging, ...), runs the backend under the
-// call's deadline, validates the output, and returns a *tool.Result.
-//
-// The result is never nil, and the error Execute returns is the result's
-// *tool.Error (nil on success), so callers can use either.
+// call's deadline, validates the output, and returns a *tool.Result, never
+// nil (Execute's error is the result's *tool.Error: use either).
 //
 // Beyond one call at a time:
 //
@@ -67,18 +65,6 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// Defaults used when no option overrides them.
-const (
-	// DefaultTimeout bounds one run of a backend when neither the call nor
-	// the spec sets a timeout.
-	DefaultTimeout = 60 * time.Second
-	// DefaultMaxArgBytes caps the size of a call's arguments.
-	DefaultMaxArgBytes = 1 << 20
-	// DefaultMaxOutputBytes caps what one result carries back (structured
-	// output, and text blocks together).
-	DefaultMaxOutputBytes = 1 << 20
-)
-
 // Executor runs calls against the tools of a registry. It is safe for
 // concurrent use.
 type Executor struct {
@@ -101,49 +87,6 @@ type Executor struct {
 	hub        hub
 	jobs       jobTable // the in-memory job store
 	jobStore   JobStore // WithJobStore, else &jobs
-}
-
-// Option configures an Executor.
-type Option func(*Executor)
-
-// WithExtensions adds extensions to the chain. They are ordered by
-// priority (lower runs outside); use extension.WithPriority to re-place one.
-func WithExtensions(exts ...extension.Extension) Option {
-	return func(e *Executor) { e.exts = append(e.exts, exts...) }
-}
-
-// WithTimeout sets the deadline for one run of a backend when neither the
-// call nor the tool's spec sets one. Zero or negative keeps DefaultTimeout.
-func WithTimeout(d time.Duration) Option {
-	return func(e *Executor) { setPositive(&e.timeout, d) }
-}
-
-// WithDetach runs each backend in its own goroutine, so that a deadline is
-// honoured even by a Go function that ignores its context: the call returns
-// a timed-out result at the deadline while the function runs on in the
-// background until it returns (its result is discarded; a call holding
-// conflict locks waits a short grace first, and its result is marked
-// "backend_still_running" if the function outlives it). Without it (the
-// default) a backend runs in the caller's goroutine: cheaper, and a call
-// ends only when its backend has stopped. Shell, HTTP and MCP backends honour
-// their context either way; use WithDetach for Go functions you do not trust
-// to.
-func WithDetach() Option { return func(e *Executor) { e.detach = true } }
-
-// WithMaxArgBytes caps the size of a call's arguments; larger arguments are
-// refused before any decoding. Zero or negative keeps DefaultMaxArgBytes.
-func WithMaxArgBytes(n int) Option {
-	return func(e *Executor) { setPositive(&e.maxArgBytes, n) }
-}
-
-// WithMaxOutputBytes caps what one result carries back, for every backend
-// alike (default DefaultMaxOutputBytes; zero or negative keeps it). Text
-// blocks over the cap keep their head and tail around a marker that says how
-// much was cut (metadata "truncated" is true); structured output, which
-// cannot be cut and stay JSON, fails the call with invalid_output. The cap
-// applies before a result is encoded for a model or an MCP client.
-func WithMaxOutputBytes(n int) Option {
-	return func(e *Executor) { setPositive(&e.maxOutBytes, n) }
 }
 
 // New returns an executor for the tools of reg, or an error when the
@@ -298,8 +241,7 @@ func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 	if res == nil {
 		res = e.execute(cs.bind(ctx), cs)
 	}
-	res.CallID, res.Tool = cs.call.ID, cs.call.Name
-	res.StartedAt = cs.start
+	res.CallID, res.Tool, res.StartedAt = cs.call.ID, cs.call.Name, cs.start
 	res.Timings.Total = time.Since(cs.start)
 	settle(res)
 	e.addHistory(ctx, cs, res)
@@ -431,10 +373,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		return tool.Failure(call, ferr)
 	}
 	defer e.limits.release(held)
-	// A call holding locks or slots keeps them until its backend has really
-	// stopped (within a grace), so the next writer never overlaps a
-	// backend that is still being killed.
-	gated := held != slots{} || cs.tk.Load() != nil
+	gated := held != slots{} || cs.tk.Load() != nil // see runTool
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	// The call's timeout, else the spec's, else the executor's.
 	timeout := e.timeout
@@ -548,8 +487,9 @@ func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) 
 
 // runTool runs the backend, in the caller's goroutine (runInline) or, with
 // WithDetach, in its own. There, at the deadline, a call holding locks or
-// slots (gated) first waits a grace for the backend to stop; abandoned says
-// it is still running.
+// slots (gated) first waits a grace for the backend to really stop, so that
+// the next writer never overlaps a backend still being killed; abandoned
+// says it is still running.
 func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, abandoned bool) {
 	if !e.detach {
 		return runInline(ctx, backend, c), false
@@ -580,10 +520,8 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 // the structured output and keep head and tail around a marker; structured
 // output over the cap fails the call (it cannot be cut and stay JSON).
 func capOutput(res *tool.Result, limit int, name string) {
-	if len(res.Output) > limit {
-		n := len(res.Output)
-		res.Output = nil
-		res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned %d bytes of structured output, over the %d-byte cap: return less, or a reference (a path, a URL) to the data", name, n, limit)
+	if n := len(res.Output); n > limit {
+		res.Output, res.Error = nil, tool.Errorf(tool.CodeInvalidOutput, "tool %q returned %d bytes of structured output, over the %d-byte cap: return less, or a reference (a path, a URL) to the data", name, n, limit)
 		return
 	}
 	budget := limit - len(res.Output)

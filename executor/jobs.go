@@ -331,9 +331,8 @@ func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	return e.jobStore.Submit(ctx, call)
 }
 
-// Status returns a snapshot of the job. An unknown or dropped job gives an
-// error wrapping ErrJobNotFound. It is StatusContext without a deadline;
-// with a shared job store, prefer StatusContext.
+// Status is StatusContext without a deadline; with a shared job store,
+// prefer StatusContext.
 func (e *Executor) Status(id JobID) (JobStatus, error) {
 	return e.StatusContext(context.Background(), id)
 }
@@ -377,18 +376,17 @@ func (e *Executor) CancelContext(ctx context.Context, id JobID) error {
 	return e.jobStore.Cancel(ctx, id)
 }
 
-// Jobs returns snapshots of the jobs that match f, in submission order:
-// those running or waiting, and the finished ones still kept. It is
-// JobsContext without a deadline, and returns nil when the job store
-// fails; use JobsContext to see why.
+// Jobs is JobsContext without a deadline; it returns nil when the job
+// store fails (JobsContext says why).
 func (e *Executor) Jobs(f JobFilter) []JobStatus {
 	out, _ := e.JobsContext(context.Background(), f)
 	return out
 }
 
-// JobsContext returns the jobs that match f, in submission order, asking
-// the job store under ctx: with a shared store, every instance's jobs. A
-// ctx that ends first gives ctx's error.
+// JobsContext returns snapshots of the jobs that match f, in submission
+// order: those running or waiting and the finished ones still kept (with a
+// shared store, every instance's). It asks the job store under ctx: a ctx
+// that ends first gives ctx's error.
 func (e *Executor) JobsContext(ctx context.Context, f JobFilter) ([]JobStatus, error) {
 	return e.jobStore.Jobs(ctx, f)
 }

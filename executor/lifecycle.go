@@ -18,11 +18,10 @@ import (
 // its deadline, for its backend to really stop before giving them up.
 const abandonGrace = time.Second
 
-// callState is the executor's record of one call: the call as received,
-// its request, its lock ticket, its job, and the subscribers to its
-// events. The call's context carries it (context.WithValue under
-// stateKey), so that the innermost handler finds it; a call run from
-// inside another (a sub-agent) has its own, which hides the outer one.
+// callState is the executor's record of one call. The call's context
+// carries it (context.WithValue under stateKey), so that the innermost
+// handler finds it; a call run from inside another (a sub-agent) has its
+// own, which hides the outer one.
 type callState struct {
 	e *Executor
 	// call is the call as received: extensions may rewrite the request's
@@ -66,26 +65,31 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
 	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
-	var rs []tool.Resource
+	var reqs []keylock.Request
 	if cs.entry != nil {
 		if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ok {
-			rs, cs.refused = declared(d, &cs.req.Call)
+			reqs, cs.refused = declared(d, &cs.req.Call)
 		}
 	}
-	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
+	cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
 	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
 }
 
-// declared asks the tool for the resources of a call, turning a panic into
-// a failed result.
-func declared(d tool.ResourceDeclarer, call *tool.Call) (rs []tool.Resource, refused *tool.Result) {
+// declared asks the tool for the resources of a call, as lock requests,
+// turning a panic into a failed result.
+func declared(d tool.ResourceDeclarer, call *tool.Call) (reqs []keylock.Request, refused *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			rs, refused = nil, extension.PanicResult(call, fmt.Sprintf("tool %q declaring its resources", call.Name), p, debug.Stack())
+			reqs, refused = nil, extension.PanicResult(call, fmt.Sprintf("tool %q declaring its resources", call.Name), p, debug.Stack())
 		}
 	}()
-	return d.Resources(call.Args), nil
+	rs := d.Resources(call.Args)
+	reqs = make([]keylock.Request, len(rs))
+	for i, r := range rs {
+		reqs[i] = keylock.Request{Key: r.Key, Exclusive: r.Access == tool.Write}
+	}
+	return reqs, nil
 }
 
 // owner names the call in the lock queues: its id, else its job's.
@@ -203,21 +207,13 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	if !ok {
 		return nil
 	}
-	rs, refused := declared(d, &req.Call)
+	reqs, refused := declared(d, &req.Call)
 	if refused != nil {
 		return refused.Error
 	}
-	if reqs := toRequests(rs); !cs.tk.Load().Matches(reqs) {
+	if !cs.tk.Load().Matches(reqs) {
 		cs.release()
 		cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
 	}
 	return nil
-}
-
-func toRequests(rs []tool.Resource) []keylock.Request {
-	out := make([]keylock.Request, len(rs))
-	for i, r := range rs {
-		out[i] = keylock.Request{Key: r.Key, Exclusive: r.Access == tool.Write}
-	}
-	return out
 }

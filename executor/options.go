@@ -1,9 +1,21 @@
 package executor
 
-import "time"
+import (
+	"time"
 
-// More defaults used when no option overrides them.
+	"github.com/toolbelt-go/toolbelt/extension"
+)
+
+// Defaults used when no option overrides them.
 const (
+	// DefaultTimeout bounds one run of a backend when neither the call nor
+	// the spec sets a timeout.
+	DefaultTimeout = 60 * time.Second
+	// DefaultMaxArgBytes caps the size of a call's arguments.
+	DefaultMaxArgBytes = 1 << 20
+	// DefaultMaxOutputBytes caps what one result carries back (structured
+	// output, and text blocks together).
+	DefaultMaxOutputBytes = 1 << 20
 	// DefaultBatchConcurrency is how many calls of one ExecuteBatch run at
 	// once: a model turn rarely has more parallel calls, and tool calls
 	// mostly wait on I/O.
@@ -47,6 +59,49 @@ func setPositive[T int | time.Duration](p *T, v T) {
 	if v > 0 {
 		*p = v
 	}
+}
+
+// Option configures an Executor.
+type Option func(*Executor)
+
+// WithExtensions adds extensions to the chain. They are ordered by
+// priority (lower runs outside); use extension.WithPriority to re-place one.
+func WithExtensions(exts ...extension.Extension) Option {
+	return func(e *Executor) { e.exts = append(e.exts, exts...) }
+}
+
+// WithTimeout sets the deadline for one run of a backend when neither the
+// call nor the tool's spec sets one. Zero or negative keeps DefaultTimeout.
+func WithTimeout(d time.Duration) Option {
+	return func(e *Executor) { setPositive(&e.timeout, d) }
+}
+
+// WithDetach runs each backend in its own goroutine, so that a deadline is
+// honoured even by a Go function that ignores its context: the call returns
+// a timed-out result at the deadline while the function runs on in the
+// background until it returns (its result is discarded; a call holding
+// locks or slots waits a short grace first, and its result is marked
+// "backend_still_running" if the function outlives it). Without it (the
+// default) a backend runs in the caller's goroutine: cheaper, and a call
+// ends only when its backend has stopped. Shell, HTTP and MCP backends
+// honour their context either way; use WithDetach for Go functions you do
+// not trust to.
+func WithDetach() Option { return func(e *Executor) { e.detach = true } }
+
+// WithMaxArgBytes caps the size of a call's arguments; larger arguments are
+// refused before any decoding. Zero or negative keeps DefaultMaxArgBytes.
+func WithMaxArgBytes(n int) Option {
+	return func(e *Executor) { setPositive(&e.maxArgBytes, n) }
+}
+
+// WithMaxOutputBytes caps what one result carries back, for every backend
+// alike (default DefaultMaxOutputBytes; zero or negative keeps it). Text
+// blocks over the cap keep their head and tail around a marker that says how
+// much was cut (metadata "truncated" is true); structured output, which
+// cannot be cut and stay JSON, fails the call with invalid_output. The cap
+// applies before a result is encoded for a model or an MCP client.
+func WithMaxOutputBytes(n int) Option {
+	return func(e *Executor) { setPositive(&e.maxOutBytes, n) }
 }
 
 // WithBatchConcurrency sets how many calls of one ExecuteBatch run at once.

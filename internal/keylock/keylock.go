@@ -163,13 +163,12 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool)
 	tk.tab.mu.Lock()
 	defer tk.tab.mu.Unlock()
 	for _, e := range tk.entries {
-		if e.granted {
-			continue
+		if !e.granted {
+			if q := tk.tab.queues[e.key]; len(q) > 0 { // none once released
+				holder = q[0].t.owner
+			}
+			return e.key, e.excl, holder, true
 		}
-		if q := tk.tab.queues[e.key]; len(q) > 0 {
-			holder = q[0].t.owner
-		}
-		return e.key, e.excl, holder, true
 	}
 	return "", false, "", false
 }
@@ -190,13 +189,12 @@ func (tk *Ticket) Release() {
 	tk.done = true
 	close(tk.released)
 	for _, e := range tk.entries {
-		q := slices.DeleteFunc(tab.queues[e.key], func(x *entry) bool { return x == e })
-		if len(q) == 0 {
+		if q := slices.DeleteFunc(tab.queues[e.key], func(x *entry) bool { return x == e }); len(q) > 0 {
+			tab.queues[e.key] = q
+			tab.grant(e.key)
+		} else {
 			delete(tab.queues, e.key)
-			continue
 		}
-		tab.queues[e.key] = q
-		tab.grant(e.key)
 	}
 }
 
