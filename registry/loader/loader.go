@@ -323,10 +323,11 @@ func (s *session) commit(reg *registry.Registry) error {
 	s.file = "" // what is found here is about no file
 	if reg == nil {
 		s.add(0, "the registry is nil: pass the *registry.Registry to load into")
+		s.tools = nil // none to look up
 	}
-	for i := 0; reg != nil && i < len(s.tools); i++ {
-		if _, dup := reg.Lookup(s.tools[i].Spec().Name); dup {
-			p := s.where[s.tools[i].Spec().Name]
+	for _, t := range s.tools {
+		if _, dup := reg.Lookup(t.Spec().Name); dup {
+			p := s.where[t.Spec().Name]
 			p.Message = "is already registered in the registry: rename it, or Remove the registered one first"
 			s.probs = append(s.probs, p)
 		}
@@ -392,21 +393,20 @@ var keyHints = map[reflect.Type]map[string]string{
 	reflect.TypeFor[fileDoc](): {"tool": `use "tools", a list`, "specs": `use "tools"`},
 	reflect.TypeFor[toolDef](): {
 		"tool_type": `use "type"`, "kind": `use "type"`, "implementation_config": `use "implementation"`,
-		"inputSchema": `use "input_schema"`, "parameters": `use "input_schema"`, "outputSchema": `use "output_schema"`,
+		"inputSchema": `use "input_schema"`, "parameters": `use "input_schema"`,
+		"outputSchema": `use "output_schema"`, "requires_approval": `requires_approval goes under metadata`,
 		"risk": `risk goes under metadata`, "category": `category goes under metadata`,
 		"tags": `tags go under metadata`, "timeout": `timeout goes under metadata`,
-		"requires_approval": `requires_approval goes under metadata`,
 	},
 	reflect.TypeFor[metadata](): {
-		"is_dangerous":  `use risk: high (and requires_approval: true)`,
-		"dangerous":     `use risk: high (and requires_approval: true)`,
-		"readOnlyHint":  `annotations are read_only, destructive, idempotent, open_world, title`,
-		"read_only":     `read_only goes under metadata.annotations`,
-		"idempotent":    `idempotent goes under metadata.annotations`,
-		"destructive":   `destructive goes under metadata.annotations`,
-		"timeout_after": `use timeout`,
-		"approval":      `use requires_approval`, "modes": `use allowed_modes`, "rate_limit": `use rate_limit_per_hour`,
+		"approval": `use requires_approval`, "modes": `use allowed_modes`, "rate_limit": `use rate_limit_per_hour`,
 		"timeout_secs": `use timeout: 30s`, "timeout_sec": `use timeout: 30s`, "timeout_ms": `use timeout: 500ms`,
+		"timeout_after": `use timeout`, "dangerous": `use risk: high (and requires_approval: true)`,
+		"is_dangerous": `use risk: high (and requires_approval: true)`,
+		"readOnlyHint": `annotations are read_only, destructive, idempotent, open_world, title`,
+		"read_only":    `read_only goes under metadata.annotations`,
+		"idempotent":   `idempotent goes under metadata.annotations`,
+		"destructive":  `destructive goes under metadata.annotations`,
 	},
 	reflect.TypeFor[annotations](): {
 		"readOnlyHint": `use read_only`, "destructiveHint": `use destructive`,
@@ -778,19 +778,14 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		spec.Risk = tool.RiskMedium
 	}
 	spec.Name = s.name
-	switch n := def.Description; {
-	case n == nil:
+	if n := def.Description; n == nil {
 		if kind != "go" || (impl != nil && spec.Description == "") {
 			s.add(item.Line, "description is missing: tell the model what the tool does and when to use it")
 		}
-	case n.Kind != yaml.ScalarNode:
-		s.add(n.Line, "description must be a string")
-	case n.ShortTag() == "!!binary":
-		s.add(n.Line, "description is !!binary: write the text itself")
-	case n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "":
+	} else if msg := scalar(n, reflect.ValueOf(&spec.Description).Elem()); msg != "" {
+		s.add(n.Line, "description "+msg) // not a string, or !!binary
+	} else if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
 		s.add(n.Line, "description is empty: tell the model what the tool does and when to use it")
-	default:
-		spec.Description = n.Value
 	}
 	if raw, ok := s.schema("input_schema", def.InputSchema); ok {
 		spec.InputSchema = raw
