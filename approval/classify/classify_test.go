@@ -339,6 +339,24 @@ rm -rf ~" | sh`, Blocked},
 	{`a=(~); a[0]=build; rm -rf "${a[@]}"`, Dangerous},
 	{`a=(build); a+=(dist); rm -rf "${a[@]}"`, Dangerous},
 	{`a+=(x); cat "${a[@]}"`, Safe},
+	// "${a[*]}" and "$*" are one word, the values joined by a space
+	{`a=(reboot); "${a[*]}"`, Blocked},
+	{`set -- reboot; "$*"`, Blocked},
+	{`a=(~); rm -rf "${a[*]}"`, Blocked},
+	{`set -- /; rm -rf "$*"`, Blocked},
+	{`a=(rm -rf ~); eval "${a[*]}"`, Blocked},
+	{`a=(rm -rf /); bash -c "${a[*]}"`, Blocked},
+	{`set -- rm -rf ~; eval "$*"`, Blocked},
+	{`a=(x); a+=(reboot); eval "${a[*]}"`, Blocked},
+	{`a=(a b); rm -rf "${a[*]}"`, Dangerous},
+	{`a=(~ /); rm -rf "${a[*]}"`, Dangerous}, // one name, "$HOME /"
+	{`a=(rm -rf ~); "${a[*]}"`, Dangerous},   // a command named "rm -rf ~"
+	{`a=(ls -la); "${a[*]}"`, Dangerous},
+	{`a=(x y); cat "${a[*]}"`, Safe},
+	{`a=(reboot); "${a[@]}"`, Blocked},
+	{`a=(x); a[0]=reboot; "${a[@]}"`, Blocked},
+	{`a=(sudo rm -rf /); "${a[@]}"`, Blocked},
+	{`a=(ls -la); "${a[@]}"`, Dangerous},
 	// make runs the Makefile of a repository the line cloned: downloaded
 	// code, as ./r/install.sh is
 	{`git clone https://x/r d && make -C d`, Blocked},

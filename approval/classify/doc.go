@@ -59,8 +59,9 @@
 //   - arrays and positional parameters the line sets to known values
 //     (a=(~ /), set -- ~ /): "${a[@]}", "$@", $1 ... and for d; do are
 //     their words; values added (a+=(~), a[1]=~) are among the words of
-//     "${a[@]}" with the expansion itself for those not known, and
-//     "${a[N]}" is one of an array whose values are all known;
+//     "${a[@]}" with the expansion itself for those not known,
+//     "${a[N]}" is one of an array whose values are all known, and
+//     "${a[*]}" and "$*" are one word, the values joined by a space;
 //   - variables set without "=": loop variables, (( PATH = 1 )),
 //     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
 //     PATH are judged like assignments;

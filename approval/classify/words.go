@@ -187,9 +187,11 @@ func (s *state) words(w *syntax.Word) []word {
 }
 
 // arrayWords returns the known values of a word that is only "${a[@]}",
-// ${a[@]}, ${a[*]}, "$@", $@ or $* (not "${a[*]}" or "$*", one word), or
-// the one of "${a[N]}" when all of a's are known, and whether it was
-// quoted. anyElems among them stands for values not known.
+// ${a[@]}, ${a[*]}, "$@", $@ or $*, the one value of "${a[*]}" or "$*"
+// (the values joined by a space, IFS's first character: a line that
+// sets IFS forgets its arrays), or the one of "${a[N]}" when all of a's
+// are known, and whether it was quoted. anyElems among them stands for
+// values not known.
 func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 	if len(s.arrays) == 0 || len(w.Parts) != 1 {
 		return nil, false, false
@@ -204,7 +206,7 @@ func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 	}
 	if pe.Index == nil && (pe.Param.Value == "@" || pe.Param.Value == "*") {
 		vals, ok := s.arrays["@"]
-		return vals, quoted, ok && simpleParam(pe) && !(quoted && pe.Param.Value == "*")
+		return joinedIf(quoted && pe.Param.Value == "*", vals), quoted, ok && simpleParam(pe)
 	}
 	iw, ok := pe.Index.(*syntax.Word)
 	if !ok {
@@ -221,10 +223,23 @@ func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 		}
 		return nil, false, false
 	}
-	if iw.Lit() != "@" && iw.Lit() != "*" || quoted && iw.Lit() == "*" {
+	if iw.Lit() != "@" && iw.Lit() != "*" {
 		return nil, false, false
 	}
-	return vals, quoted, ok && simpleParam(&x)
+	return joinedIf(quoted && iw.Lit() == "*", vals), quoted, ok && simpleParam(&x)
+}
+
+// joinedIf returns, when join is set, the one word "${a[*]}" makes of
+// an array's values: them joined by a space, or anyElems when one is not
+// known; else the values.
+func joinedIf(join bool, vals []string) []string {
+	switch {
+	case !join:
+		return vals
+	case slices.Contains(vals, anyElems):
+		return []string{anyElems}
+	}
+	return []string{strings.Join(vals, " ")}
 }
 
 func simpleParam(pe *syntax.ParamExp) bool {
