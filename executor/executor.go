@@ -221,16 +221,8 @@ func (e *Executor) Extensions() []extension.Extension {
 // error is the result's *tool.Error, nil on success. A nil ctx is the
 // caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	return withError(e.run(ctx, e.admit(call, "", nil, time.Now())))
-}
-
-// withError returns res and its *tool.Error as the error: nil on success,
-// not a typed nil.
-func withError(res *tool.Result) (*tool.Result, error) {
-	if res.Error != nil {
-		return res, res.Error
-	}
-	return res, nil
+	res := e.run(ctx, e.admit(call, "", nil, time.Now()))
+	return res, res.Err()
 }
 
 // run is the life of one admitted call: the pipeline, then the bookkeeping

@@ -356,7 +356,7 @@ func (e *Executor) Wait(ctx context.Context, id JobID) (*tool.Result, error) {
 	if st.Result == nil {
 		return nil, fmt.Errorf("executor: job %s is done but its store gave no result: the job store is broken", id)
 	}
-	return withError(st.Result)
+	return st.Result, st.Result.Err()
 }
 
 // Cancel cancels the job: a job still pending or awaiting approval never
