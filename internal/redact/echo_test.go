@@ -1,9 +1,13 @@
 package redact
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -62,6 +66,36 @@ func TestScrubViews(t *testing.T) {
 	} {
 		assert.Equal(t, want, Scrub(in, vals), in)
 	}
+}
+
+// Scrub does not panic on any text, and leaves no echo of a value in it:
+// as it is, JSON-escaped, percent-encoded, in hex or in base64.
+func FuzzScrub(f *testing.F) {
+	f.Add("pin 1234 %31%32 \\u0031 MTIz", "1234")
+	f.Add(`\ud83d\ude00 %F0%9F \\ \/ %`, "😀-x\\/")
+	f.Add("aaaaaaaa", "aaaa")
+	f.Fuzz(func(t *testing.T, s, v string) {
+		// Values the mask holds parts of, and those json.Marshal changes
+		// (invalid UTF-8), are only checked not to panic.
+		if len(v) < minEcho || strings.ContainsAny(v, "[]REDACT\x00") || !utf8.ValidString(v) {
+			_ = Scrub(s, []string{v})
+			return
+		}
+		js, _ := json.Marshal(v)
+		echoes := []string{v, hex.EncodeToString([]byte(v)), base64.StdEncoding.EncodeToString([]byte(v))}
+		// An escaped echo right after an unfinished escape ("%" then
+		// "01%21": "%01") is not what an encoder writes: it is read as
+		// the escape.
+		if !strings.ContainsAny(s[max(0, len(s)-6):], `%\`) {
+			echoes = append(echoes, string(js[1:len(js)-1]), url.QueryEscape(v))
+		}
+		for _, echo := range echoes {
+			got := Scrub(s+echo+s, []string{v})
+			if strings.Contains(got, echo) {
+				t.Fatalf("Scrub(%q) = %q keeps %q", s+echo+s, got, echo)
+			}
+		}
+	})
 }
 
 // A structured output builds one scrubber for all its strings, and finds
