@@ -308,8 +308,7 @@ func (s *session) load(r io.Reader, file string) {
 	}
 }
 
-// errText is err without the operation and path of an *fs.PathError,
-// which the problem names already.
+// errText is err without an *fs.PathError's operation and path, which the problem names.
 func errText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -469,10 +468,9 @@ func (s *session) parse(data []byte) {
 	}
 }
 
-// mergeKeys reports each YAML merge key (<<) of doc, the first
-// maxDecodeProblems of them, and whether there was one: a merged value
-// would be checked at the line of its anchor, or dropped, so the keys are
-// to be written out.
+// mergeKeys reports each YAML merge key (<<) of doc, the first maxDecodeProblems of
+// them, and whether there was one: a merged value would be checked at the line of
+// its anchor, or dropped, so the keys are to be written out.
 func (s *session) mergeKeys(doc *yaml.Node) bool {
 	found := 0
 	var walk func(n *yaml.Node)
@@ -511,8 +509,7 @@ func (s *session) reporting() bool {
 	return s.count <= maxDecodeProblems
 }
 
-// at is the line of key in the tool's definition, or of the definition when
-// the key is not there.
+// at is the line of key in the tool's definition, or of the definition without it.
 func (s *session) at(key string) int { return cmp.Or(lineOf(s.item, key), s.item.Line) }
 
 // parseDoc checks a document's outline (a mapping with a non-empty tools
@@ -676,8 +673,7 @@ func (s *session) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Nod
 	return ok
 }
 
-// mapping fills struct v from mapping n, a field for each key its yaml tag
-// names.
+// mapping fills struct v from mapping n, a field for each key its yaml tag names.
 func (s *session) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	keys := make([]string, v.NumField())
 	for i := range keys {
@@ -737,8 +733,7 @@ func (s *session) jsonValue(n *yaml.Node, path *keyPath) any {
 	return x
 }
 
-// tool checks one definition in one pass and, when nothing is wrong,
-// builds its tool.
+// tool checks one definition in one pass and builds its tool when nothing is wrong.
 func (s *session) tool(idx int, item *yaml.Node) {
 	s.item = item
 	before := len(s.probs)
@@ -856,8 +851,7 @@ func (s *session) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
 	return raw, true
 }
 
-// metadata reads the metadata block onto spec and checks the modes it
-// allows.
+// metadata reads the metadata block onto spec and checks the modes it allows.
 func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 	a := &spec.Annotations
 	m := metadata{
