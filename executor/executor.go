@@ -344,7 +344,6 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return tool.Failure(call, ferr)
 		}
 		call.Args, req.Validated = args, args
-		// The resources they touch may be different ones.
 		if ferr := e.relock(cs, req); ferr != nil {
 			return tool.Failure(call, ferr)
 		}

@@ -15,8 +15,9 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// JobID identifies an async job. Ids are "job-" and 128 random bits:
-// unique across executors and processes.
+// JobID identifies an async job. Ids are "job-" and 128 random bits, unique
+// across executors and processes: jobs of several instances can share a
+// store, a log or a dashboard.
 type JobID string
 
 // JobState is where a job is in its life.
@@ -126,8 +127,6 @@ func (t *jobTable) add(call tool.Call, now time.Time, cancel context.CancelFunc)
 	defer t.mu.Unlock()
 	t.pruneLocked(now)
 	t.seq++
-	// Ids are globally unique (128 random bits), not per process: jobs of
-	// several instances can share a store, a log or a dashboard.
 	j := &job{id: JobID("job-" + rand.Text()), seq: t.seq, cancel: cancel, done: make(chan struct{})}
 	j.status = JobStatus{ID: j.id, CallID: call.ID, Tool: call.Name, Agent: call.Agent, State: JobPending, SubmittedAt: now}
 	t.byID[j.id] = j
@@ -236,14 +235,13 @@ func (t *jobTable) Attach(run JobRunner) error {
 // tickets are taken here, so jobs on one resource run in submission
 // order).
 func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
-	e := t.e
 	start := time.Now()
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	j := t.add(call, start, cancel)
-	cs := e.admit(call, j.id, j, start)
+	cs := t.e.admit(call, j.id, j, start)
 	go func() {
 		defer cancel()
-		e.run(jctx, cs)
+		t.e.run(jctx, cs)
 	}()
 	return j.id, nil
 }

@@ -20,8 +20,7 @@ const (
 	// once: a model turn rarely has more parallel calls, and tool calls
 	// mostly wait on I/O.
 	DefaultBatchConcurrency = 16
-	// DefaultHistory is how many finished calls History keeps (seed: the
-	// last 1,000).
+	// DefaultHistory is how many finished calls History keeps.
 	DefaultHistory = 1000
 	// DefaultJobRetention is how long a finished job stays queryable.
 	DefaultJobRetention = 15 * time.Minute
