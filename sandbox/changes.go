@@ -209,9 +209,13 @@ func tracked(ws string, run func() (*Outcome, error)) (*Outcome, error) {
 		return out, err
 	}
 	after, aerr := snapshot(ws)
+	why := errors.Join(berr, aerr)
+	if berr != nil && aerr != nil && berr.Error() == aerr.Error() {
+		why = berr // the same reason before and after, said once
+	}
 	switch {
-	case errors.Join(berr, aerr) != nil:
-		out.ChangesUntracked = fmt.Sprintf("changes not tracked: %v", errors.Join(berr, aerr))
+	case why != nil:
+		out.ChangesUntracked = fmt.Sprintf("changes not tracked: %v", why)
 	default:
 		out.Changes = diff(before, after)
 		if n := len(out.Changes); n > MaxChangesListed {

@@ -79,11 +79,12 @@ func TestTrackChangesTooDeep(t *testing.T) {
 
 // A directory the host cannot read (a command made it so) does not hide
 // what changes inside it: the outcome says changes could not be tracked,
-// and which directory. Root reads every directory, so this runs only as
-// another user.
+// and which directory. Root reads every directory, so as root the test
+// runs itself again as nobody.
 func TestTrackChangesOfAnUnreadableDirectory(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("root reads every directory")
+		runAsNobody(t)
+		return
 	}
 	ws := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(ws, "hidden"), 0o700))
@@ -95,6 +96,7 @@ func TestTrackChangesOfAnUnreadableDirectory(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Contains(t, got.ChangesUntracked, "cannot read the directory hidden")
+	assert.Equal(t, 1, strings.Count(got.ChangesUntracked, "cannot read"), "the same reason, before and after, is said once: %q", got.ChangesUntracked)
 }
 
 // The walk never leaves the workspace, even when a process writing in it
@@ -199,4 +201,27 @@ func TestTrackChangesPathBytesBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, got.Changes)
 	assert.Contains(t, got.ChangesUntracked, "paths take more than 32 MiB")
+}
+
+// runAsNobody runs the calling test again, in a copy of the test binary
+// that the user nobody can read, as nobody, and fails with its output
+// unless it passes (a skip is not a pass): what a user cannot read means
+// nothing to root, who reads every directory.
+func runAsNobody(t *testing.T) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "toolbelt-nobody-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	require.NoError(t, os.Chown(dir, nobody, nobody))
+	bin, err := os.ReadFile(os.Args[0])
+	require.NoError(t, err)
+	copied := filepath.Join(dir, "sandbox.test")
+	require.NoError(t, os.WriteFile(copied, bin, 0o755))
+	cmd := exec.Command(copied, "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir, "HOME="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "as nobody:\n%s", out)
+	require.Contains(t, string(out), "--- PASS: "+t.Name(), "as nobody:\n%s", out)
 }
