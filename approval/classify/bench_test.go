@@ -2,6 +2,7 @@ package classify
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,6 +82,51 @@ func BenchmarkClassifyEach(b *testing.B) {
 				c.Classify(cmd)
 			}
 		})
+	}
+}
+
+// longOptionLine is the line the fuzzer once found slow: git config and
+// one long option word, "--g", underscores and a tail with a control
+// character, n bytes in all.
+func longOptionLine(n int) string {
+	const head, tail = "git config --g", "et\x13uVVVVnmea"
+	return head + strings.Repeat("_", n-len(head)-len(tail)) + tail
+}
+
+// BenchmarkClassifyLongOption classifies longOptionLine at 1, 2, 4 and 8
+// KiB: ns/op should grow with the length, not its square.
+func BenchmarkClassifyLongOption(b *testing.B) {
+	c := Default()
+	for _, n := range []int{1 << 10, 2 << 10, 4 << 10, 8 << 10} {
+		line := longOptionLine(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Classify(line)
+			}
+		})
+	}
+}
+
+// BenchmarkClassifyGrowing classifies each growingLines line at 1 and 4
+// KiB: the time TestWorkGrowsLinearly does not measure.
+func BenchmarkClassifyGrowing(b *testing.B) {
+	c := Default()
+	names := make([]string, 0, len(growingLines))
+	for n := range growingLines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, n := range []int{1 << 10, 4 << 10} {
+			line := growingLines[name](n)
+			b.Run(strings.ReplaceAll(name, " ", "_")+"/"+strconv.Itoa(n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					c.Classify(line)
+				}
+			})
+		}
 	}
 }
 

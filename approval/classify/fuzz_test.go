@@ -2,7 +2,6 @@ package classify
 
 import (
 	"fmt"
-	"github.com/toolbelt-go/toolbelt/internal/race"
 	"regexp"
 	"strings"
 	"testing"
@@ -100,20 +99,11 @@ func FuzzClassify(f *testing.F) {
 		if len(cmd) > 4096 {
 			return
 		}
+		// A hang detector, not a speed limit: speed is the benchmarks' to
+		// show, and work growing faster than the input TestWorkGrowsLinearly's.
 		tm := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("slow: %q", cmd)) })
 		defer tm.Stop()
 		v := Classify(cmd) // must not panic
-		// No input may take over 10 ms. One run on a shared machine can be
-		// descheduled, so the fastest of three counts.
-		fastest := time.Duration(1 << 62)
-		for range 3 {
-			start := time.Now()
-			Classify(cmd)
-			fastest = min(fastest, time.Since(start))
-		}
-		if limit := slowLimit(); fastest > limit {
-			t.Fatalf("classifying %q took %v (fastest of 3), over %v", cmd, fastest, limit)
-		}
 		if v.Level < Safe || v.Level > Blocked {
 			t.Fatalf("level out of range: %d", v.Level)
 		}
@@ -188,14 +178,4 @@ func simpleCommand(cmd string) bool {
 	}
 	first := c.Args[0].Lit()
 	return first != "" && !strings.HasPrefix(first, "-") && !strings.Contains(first, "=") && !syntax.IsKeyword(first)
-}
-
-// slowLimit is the most one Classify call may take in the fuzz target:
-// 10 ms, or ten times that under the race detector, which slows every
-// memory access.
-func slowLimit() time.Duration {
-	if race.Enabled {
-		return 100 * time.Millisecond
-	}
-	return 10 * time.Millisecond
 }
