@@ -486,7 +486,8 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 		return runInline(ctx, backend, c), false
 	}
 	done := make(chan outcome, 1)
-	go func() { done <- runInline(ctx, backend, c) }()
+	// c is passed, not captured, so that only this path copies it to the heap.
+	go func(c tool.Call) { done <- runInline(ctx, backend, c) }(c)
 	select {
 	case o = <-done:
 	case <-ctx.Done():

@@ -65,31 +65,36 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
 	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
-	var reqs []keylock.Request
+	var rs []tool.Resource
 	if cs.entry != nil {
 		if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ok {
-			reqs, cs.refused = declared(d, &cs.req.Call)
+			rs, cs.refused = declared(d, &cs.req.Call)
 		}
 	}
-	cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
+	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
 	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
 }
 
-// declared asks the tool for the resources of a call, as lock requests,
-// turning a panic into a failed result.
-func declared(d tool.ResourceDeclarer, call *tool.Call) (reqs []keylock.Request, refused *tool.Result) {
+// declared asks the tool for the resources of a call, turning a panic into
+// a failed result.
+func declared(d tool.ResourceDeclarer, call *tool.Call) (rs []tool.Resource, refused *tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
-			reqs, refused = nil, extension.PanicResult(call, fmt.Sprintf("tool %q declaring its resources", call.Name), p, debug.Stack())
+			rs, refused = nil, extension.PanicResult(call, fmt.Sprintf("tool %q declaring its resources", call.Name), p, debug.Stack())
 		}
 	}()
-	rs := d.Resources(call.Args)
-	reqs = make([]keylock.Request, len(rs))
+	return d.Resources(call.Args), nil
+}
+
+// toRequests is inlined at its callers, so the requests (Enqueue keeps none)
+// can live on the stack; declared, which recovers, is not inlined.
+func toRequests(rs []tool.Resource) []keylock.Request {
+	out := make([]keylock.Request, len(rs))
 	for i, r := range rs {
-		reqs[i] = keylock.Request{Key: r.Key, Exclusive: r.Access == tool.Write}
+		out[i] = keylock.Request{Key: r.Key, Exclusive: r.Access == tool.Write}
 	}
-	return reqs, nil
+	return out
 }
 
 // owner names the call in the lock queues: its id, else its job's.
@@ -207,11 +212,11 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	if !ok {
 		return nil
 	}
-	reqs, refused := declared(d, &req.Call)
+	rs, refused := declared(d, &req.Call)
 	if refused != nil {
 		return refused.Error
 	}
-	if !cs.tk.Load().Matches(reqs) {
+	if reqs := toRequests(rs); !cs.tk.Load().Matches(reqs) {
 		cs.release()
 		cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
 	}
