@@ -180,8 +180,7 @@ func (t *jobTable) get(id JobID) (*job, error) {
 // JobRunner for it, once, before it returns. A store runs no job before
 // Attach.
 type JobStore interface {
-	// Attach gives the store the runner of the executor it serves. New
-	// calls it once; an error fails New.
+	// Attach gives the store its executor's runner; an error fails New.
 	Attach(run JobRunner) error
 	// Submit keeps call as a new job and returns its id, unique across
 	// stores and instances. When Submit returns, the job is kept (durably,
