@@ -76,8 +76,11 @@ func init() {
 // a word of it names a known command and it parses: such a command may
 // run it with a shell. Other words stay text (gh pr create --title
 // "git push docs").
+//
+// A launcher that reads the project where it works (npx reads its .npmrc)
+// is judged by checkProject too.
 func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	var inf info
+	inf := checkProject(s, name, args, cx, j)
 	var tried []string
 	for k, a := range args {
 		if text, ok := s.shellString(args[:k], a); ok {
@@ -2202,26 +2205,72 @@ type projectTool struct {
 	// paths: an operand spelled as a path (., ./d, d/x) is a project it
 	// builds or runs (pip install ./d, npm install ./d, go run ./d).
 	paths bool
+	// operands: every operand may be a project's directory (cmake d,
+	// meson setup b d, dotnet build d), but for the first when it is a
+	// subcommand (sub).
+	operands, sub bool
 	// subs, when set, are the only subcommands that run the project's
 	// code (go run, not go build).
 	subs []string
 }
 
-var pipProject = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, paths: true, subs: []string{"install"}}
+var (
+	makeProject = projectTool{dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--makefile"}, bundles: "IoWE", here: true}
+	npmProject  = projectTool{dirs: []string{"-C", "--prefix"}, here: true, paths: true}
+	pipProject  = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, paths: true, subs: []string{"install", "wheel", "download"}}
+	// here is a tool that runs the project where it works, told no other
+	// way (mix.exs, Package.swift, build.sbt, project.clj are code).
+	hereOnly = projectTool{here: true}
+)
 
-// projectTools are the programs check project reads, by name.
+// projectTools are the programs check project reads, by name; a name with
+// a version (pip3.12) is read as the name without it. python -m NAME is
+// NAME.
 var projectTools = map[string]projectTool{
-	"make":   {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--makefile"}, bundles: "IoWE", here: true},
-	"npm":    {dirs: []string{"-C", "--prefix"}, here: true, paths: true},
-	"yarn":   {dirs: []string{"--cwd"}, here: true, paths: true},
-	"pnpm":   {dirs: []string{"-C", "--dir"}, here: true, paths: true},
-	"cargo":  {dirs: []string{"-C"}, files: []string{"--manifest-path"}, here: true},
-	"go":     {dirs: []string{"-C"}, here: true, paths: true, subs: []string{"generate", "run", "test"}},
-	"pip":    pipProject,
-	"pip3":   pipProject,
-	"bundle": {files: []string{"--gemfile"}, here: true},
-	"gradle": {dirs: []string{"-p", "--project-dir"}, files: []string{"-b", "--build-file", "-c", "--settings-file"}, here: true},
-	"mvn":    {files: []string{"-f", "--file"}, here: true},
+	"make":     makeProject,
+	"gmake":    makeProject,
+	"bmake":    makeProject,
+	"npm":      npmProject,
+	"npx":      npmProject,
+	"pnpx":     npmProject,
+	"bunx":     hereOnly,
+	"yarn":     {dirs: []string{"--cwd"}, here: true, paths: true},
+	"pnpm":     {dirs: []string{"-C", "--dir"}, here: true, paths: true},
+	"cargo":    {dirs: []string{"-C", "--path"}, files: []string{"--manifest-path"}, here: true},
+	"go":       {dirs: []string{"-C"}, here: true, paths: true, subs: []string{"generate", "run", "test"}},
+	"pip":      pipProject,
+	"uv":       {dirs: []string{"--directory", "--project"}, files: pipProject.files, here: true, paths: true},
+	"pipx":     {paths: true},
+	"poetry":   {dirs: []string{"-C", "--directory", "-P", "--project"}, here: true},
+	"pdm":      {dirs: []string{"-p", "--project"}, here: true},
+	"pipenv":   hereOnly,
+	"hatch":    hereOnly,
+	"build":    {here: true, paths: true},
+	"tox":      {files: []string{"-c", "--conf"}, here: true},
+	"nox":      {files: []string{"-f", "--noxfile"}, here: true},
+	"pytest":   {dirs: []string{"--rootdir"}, files: []string{"-c", "--config-file"}, here: true, paths: true},
+	"bundle":   {files: []string{"--gemfile"}, here: true},
+	"rake":     {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--rakefile"}, here: true},
+	"gem":      {here: true, paths: true, subs: []string{"build"}},
+	"composer": {dirs: []string{"-d", "--working-dir"}, here: true},
+	"mix":      hereOnly,
+	"dotnet":   {here: true, operands: true, sub: true},
+	"swift":    {dirs: []string{"--package-path"}, here: true},
+	"cmake":    {dirs: []string{"-S", "--build"}, here: true, operands: true},
+	"meson":    {dirs: []string{"-C"}, here: true, operands: true, sub: true},
+	"ninja":    {dirs: []string{"-C"}, files: []string{"-f"}, here: true},
+	"just":     {dirs: []string{"-d", "--working-directory"}, files: []string{"-f", "--justfile"}, here: true},
+	"task":     {dirs: []string{"-d", "--dir"}, files: []string{"-t", "--taskfile"}, here: true},
+	"scons":    {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--sconstruct"}, here: true},
+	"bazel":    hereOnly,
+	"bazelisk": hereOnly,
+	"ant":      {files: []string{"-f", "-file", "-buildfile"}, here: true},
+	"sbt":      hereOnly,
+	"lein":     hereOnly,
+	"stack":    {files: []string{"--stack-yaml"}, here: true},
+	"cabal":    hereOnly,
+	"gradle":   {dirs: []string{"-p", "--project-dir"}, files: []string{"-b", "--build-file", "-c", "--settings-file"}, here: true},
+	"mvn":      {files: []string{"-f", "--file"}, here: true},
 }
 
 // checkProject judges a build tool or package manager run on a repository
@@ -2236,6 +2285,9 @@ var projectTools = map[string]projectTool{
 // may have changed into. A name not known until it runs is not judged.
 func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	tool, ok := projectTools[name]
+	if !ok {
+		tool, ok = projectTools[strings.TrimRight(name, "0123456789.")]
+	}
 	if !ok || len(s.cloned) == 0 {
 		return info{}
 	}
@@ -2307,8 +2359,8 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	if len(files) == 0 && tool.here {
 		srcs = append(srcs, dir)
 	}
-	for _, op := range ops {
-		if tool.paths && op.lit && (strings.HasPrefix(op.s, ".") || strings.Contains(op.s, "/")) {
+	for k, op := range ops {
+		if op.lit && (tool.operands && (k > 0 || !tool.sub) || tool.paths && (strings.HasPrefix(op.s, ".") || strings.Contains(op.s, "/"))) {
 			srcs = append(srcs, in(dir, op.s))
 		}
 	}

@@ -1021,6 +1021,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	hasCode := false
 	var code *word // the code word of a code flag (-c CODE, --eval=CODE)
 	codeIdx := -1
+	module := ""     // python -m MODULE
 	inPlace := false // perl -i, ruby -i: the files after the code are rewritten
 	i := 0
 	for i < len(args) && !hasCode {
@@ -1051,6 +1052,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 				hasCode = true // python -m module runs the module
 				if i+1 < len(args) {
 					code, codeIdx = &args[i+1], i+1
+					module = args[i+1].s
 				}
 			}
 			i++
@@ -1077,8 +1079,10 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 						hasCode = true
 						if k < len(a)-1 {
 							code, codeIdx = &args[i], i
+							module = a[k+1:]
 						} else if i+1 < len(args) {
 							code, codeIdx = &args[i+1], i+1
+							module = args[i+1].s
 						}
 					}
 					if k == len(a)-1 {
@@ -1110,6 +1114,10 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	}
 	if hasCode {
 		inf := s.inputCode(name, name+" code", code, code == nil, cx, j)
+		if code != nil && module != "" {
+			// python -m pip install . is pip install .
+			inf = inf.or(checkProject(s, module, args[codeIdx+1:], cx, j))
+		}
 		if code != nil && (evalsCode(code.s) || strings.ContainsRune(code.s, '`') && backtickShell(name)) {
 			// What it reads may be what it runs: a pipe into it is
 			// a pipe into a shell (curl URL | perl -ne 'system $_').

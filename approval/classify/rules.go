@@ -193,9 +193,10 @@ type CommandRule struct {
 	// host's root or home: the command it runs is judged as on the host),
 	// positional (set -- ARGS: $1 ... and "$@" hold their known values),
 	// later (at, batch, crontab: the code they install from the line's
-	// text is judged), project (make, npm, yarn, pnpm, cargo, go, pip,
-	// bundle, gradle, mvn run on a repository the line cloned run its
-	// code: see Defaults.DownloadExec),
+	// text is judged), project (a build tool, package manager or launcher
+	// the package knows, such as make, npm, npx, cargo, go, pip, uv,
+	// pytest, cmake, gradle, run on a repository the line cloned runs its
+	// code: see Defaults.DownloadExec; runs and python -m judge so too),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
