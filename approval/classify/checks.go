@@ -1024,10 +1024,18 @@ func (s *state) clonedInto(tree word, args []word) {
 	}
 	var dir string
 	switch {
-	case len(ops) >= 2 && ops[1].lit:
-		dir = ops[1].s
-	case len(ops) == 1 && ops[0].lit:
-		dir = strings.TrimSuffix(path.Base(strings.TrimRight(strings.ReplaceAll(ops[0].s, ":", "/"), "/")), ".git")
+	case len(ops) >= 2:
+		v, ok := pathValue(ops[1])
+		if !ok {
+			return
+		}
+		dir = v
+	case len(ops) == 1:
+		v, ok := pathValue(ops[0])
+		if !ok {
+			return
+		}
+		dir = strings.TrimSuffix(path.Base(strings.TrimRight(strings.ReplaceAll(v, ":", "/"), "/")), ".git")
 	default:
 		return
 	}
@@ -2216,7 +2224,7 @@ type projectTool struct {
 
 var (
 	makeProject = projectTool{dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--makefile"}, bundles: "IoWE", here: true}
-	npmProject  = projectTool{dirs: []string{"-C", "--prefix"}, here: true, paths: true}
+	npmProject  = projectTool{dirs: []string{"-C", "--prefix", "-w", "--workspace"}, here: true, paths: true}
 	pipProject  = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, paths: true, subs: []string{"install", "wheel", "download"}}
 	// here is a tool that runs the project where it works, told no other
 	// way (mix.exs, Package.swift, build.sbt, project.clj are code).
@@ -2300,15 +2308,28 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		}
 		return path.Join(d, f)
 	}
-	isOpt := func(o string) bool { return slices.Contains(tool.dirs, o) || slices.Contains(tool.files, o) }
-	set := func(o string, v word) {
-		switch {
-		case !v.lit:
+	// opt returns the option of the table o is, or "". A long option
+	// may be abbreviated (make --dir, pip --edit, npm --pref), as GNU
+	// getopt, optparse and nopt allow: read so for a tool that does not,
+	// the judgement is only stricter.
+	opt := func(o string) string {
+		for _, t := range slices.Concat(tool.dirs, tool.files) {
+			if t == o || len(o) > 3 && strings.HasPrefix(o, "--") && strings.HasPrefix(t, o) {
+				return t
+			}
+		}
+		return ""
+	}
+	isOpt := func(o string) bool { return opt(o) != "" }
+	set := func(o string, w word) {
+		v, ok := pathValue(w)
+		switch o = opt(o); {
+		case !ok:
 			known = false
 		case slices.Contains(tool.dirs, o):
-			dir = in(dir, v.s)
+			dir = in(dir, v)
 		default:
-			files = append(files, v.s)
+			files = append(files, v)
 		}
 	}
 	for k := 0; k < len(args); k++ {
@@ -2360,8 +2381,23 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		srcs = append(srcs, dir)
 	}
 	for k, op := range ops {
-		if op.lit && (tool.operands && (k > 0 || !tool.sub) || tool.paths && (strings.HasPrefix(op.s, ".") || strings.Contains(op.s, "/"))) {
-			srcs = append(srcs, in(dir, op.s))
+		v, ok := pathValue(op)
+		if !ok || k == 0 && tool.sub {
+			continue
+		}
+		// A package spec may name a directory (npm i file:d, yarn add
+		// link:./d) and a Python project its extras (pip install ./d[dev]).
+		spec := false
+		for _, p := range []string{"file:", "link:", "portal:"} {
+			if r, ok := strings.CutPrefix(v, p); ok && tool.paths {
+				v, spec = r, true
+			}
+		}
+		if b, _, ok := strings.Cut(v, "["); ok && strings.HasSuffix(v, "]") {
+			v = b
+		}
+		if spec || tool.operands || tool.paths && (strings.HasPrefix(v, ".") || strings.Contains(v, "/")) {
+			srcs = append(srcs, in(dir, v))
 		}
 	}
 	for _, f := range srcs {

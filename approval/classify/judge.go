@@ -904,17 +904,38 @@ func (s *state) fetchedFiles(name string, args []word) {
 	}
 }
 
+// pathValue returns the value of w, a path, when it is known before it
+// runs: a literal, a value knownValue knows (d=r; make -C "$d"), or one
+// whose only unknown part is the working directory at its start ($PWD/r,
+// $(pwd)/r), which is ".".
+func pathValue(w word) (string, bool) {
+	if w.lit {
+		return w.s, true
+	}
+	if v, ok := knownValue(w, 0); ok && !w.glob {
+		return v, true
+	}
+	if w.dynParts == 1 && len(w.holes) == 1 && w.holes[0][0] == 0 && w.holes[0][1] <= len(w.s) && !w.glob {
+		switch w.s[:w.holes[0][1]] {
+		case "$PWD", "${PWD}", "$(pwd)", "`pwd`":
+			return "." + w.s[w.holes[0][1]:], true
+		}
+	}
+	return "", false
+}
+
 // clonedFile returns the directory of a repository cloned on this line
 // (git clone URL [DIR]) that the file w is in, or that w is, here or in a
 // directory the line changed into, or "".
 func (s *state) clonedFile(w word) string {
-	if !w.lit || len(s.cloned) == 0 {
+	f, ok := pathValue(w)
+	if !ok || len(s.cloned) == 0 {
 		return ""
 	}
-	in := []string{path.Clean(w.s)}
-	if !strings.HasPrefix(w.s, "/") {
+	in := []string{path.Clean(f)}
+	if !strings.HasPrefix(f, "/") {
 		for _, d := range s.cwd.dirs {
-			in = append(in, path.Clean(d.s+"/"+w.s))
+			in = append(in, path.Clean(d.s+"/"+f))
 		}
 	}
 	for _, p := range in {
