@@ -56,6 +56,7 @@ func init() {
 		"positional":   checkPositional,
 		"later":        checkLater,
 		"project":      checkProject,
+		"clone":        checkClone,
 	}
 }
 
@@ -1042,9 +1043,23 @@ func (s *state) clonedInto(tree word, args []word) {
 	if tree.s != "." && !strings.HasPrefix(dir, "/") {
 		dir = tree.s + "/" + dir
 	}
-	if dir = path.Clean(dir); dir != "." && dir != "/" {
-		s.cloned = append(s.cloned, dir)
+	if dir = path.Clean(dir); dir == "." || dir == "/" {
+		return
 	}
+	s.cloned = append(s.cloned, dir)
+	if !strings.HasPrefix(dir, "/") {
+		// cd /tmp && git clone URL r clones into /tmp/r.
+		for _, d := range s.cwd.dirs {
+			s.cloned = append(s.cloned, path.Join(d.s, dir))
+		}
+	}
+}
+
+// checkClone records the directory gh repo clone REPO [DIR] clones into,
+// as git clone's.
+func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	s.clonedInto(word{s: ".", lit: true}, args)
+	return info{}
 }
 
 // gitCode returns the shell command line git runs for the configuration

@@ -476,6 +476,12 @@ rm -rf ~" | sh`, Blocked},
 	{`git clone https://x/r && cd "$PWD/r" && make`, Blocked},
 	{`git clone https://x/r && bash "$PWD/r/install.sh"`, Blocked},
 	{`git clone https://x/r && make -C "$x/r"`, Warning}, // $x is not known
+	// a clone made after cd is in that directory; gh repo clone clones too
+	{`cd /tmp && git clone https://x/r && make -C /tmp/r`, Blocked},
+	{`cd /tmp && git clone https://x/r d && bash /tmp/d/install.sh`, Blocked},
+	{`gh repo clone x/r && cd r && npm install`, Blocked},
+	{`gh repo clone x/r d -- --depth=1 && make -C d`, Blocked},
+	{`gh repo clone x/r && make -C other`, Warning},
 	// not in the clone: as without it
 	{`git clone https://x/r d && npm install`, Warning},
 	{`git clone https://x/r d && npm install left-pad`, Warning},

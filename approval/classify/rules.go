@@ -197,6 +197,7 @@ type CommandRule struct {
 	// the package knows, such as make, npm, npx, cargo, go, pip, uv,
 	// pytest, cmake, gradle, run on a repository the line cloned runs its
 	// code: see Defaults.DownloadExec; runs and python -m judge so too),
+	// clone (gh repo clone REPO [DIR] clones a repository, as git clone),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
