@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -2235,12 +2236,18 @@ type projectTool struct {
 	// subs, when set, are the only subcommands that run the project's
 	// code (go run, not go build).
 	subs []string
+	// env are the environment variables (lower case: npm reads them in
+	// any case) that set one of its directory or file options, and the
+	// option each sets.
+	env map[string]string
 }
 
 var (
 	makeProject = projectTool{dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--makefile"}, bundles: "IoWE", here: true}
-	npmProject  = projectTool{dirs: []string{"-C", "--prefix", "-w", "--workspace"}, here: true, paths: true}
-	pipProject  = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, paths: true, subs: []string{"install", "wheel", "download"}}
+	npmProject  = projectTool{dirs: []string{"-C", "--prefix", "-w", "--workspace"}, here: true, paths: true,
+		env: map[string]string{"npm_config_prefix": "--prefix", "npm_config_workspace": "--workspace"}}
+	pipProject = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, paths: true, subs: []string{"install", "wheel", "download"},
+		env: map[string]string{"pip_editable": "--editable", "pip_requirement": "--requirement"}}
 	// here is a tool that runs the project where it works, told no other
 	// way (mix.exs, Package.swift, build.sbt, project.clj are code).
 	hereOnly = projectTool{here: true}
@@ -2272,7 +2279,7 @@ var projectTools = map[string]projectTool{
 	"tox":      {files: []string{"-c", "--conf"}, here: true},
 	"nox":      {files: []string{"-f", "--noxfile"}, here: true},
 	"pytest":   {dirs: []string{"--rootdir"}, files: []string{"-c", "--config-file"}, here: true, paths: true},
-	"bundle":   {files: []string{"--gemfile"}, here: true},
+	"bundle":   {files: []string{"--gemfile"}, here: true, env: map[string]string{"bundle_gemfile": "--gemfile"}},
 	"rake":     {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--rakefile"}, here: true},
 	"gem":      {here: true, paths: true, subs: []string{"build"}},
 	"composer": {dirs: []string{"-d", "--working-dir"}, here: true},
@@ -2345,6 +2352,14 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 			dir = in(dir, v)
 		default:
 			files = append(files, v)
+		}
+	}
+	// The environment's settings come first, as if given before the
+	// arguments (npm_config_prefix=d npm install).
+	vars := s.childVars()
+	for _, n := range slices.Sorted(maps.Keys(vars)) {
+		if o := tool.env[strings.ToLower(n)]; o != "" {
+			set(o, word{s: vars[n], lit: true})
 		}
 	}
 	for k := 0; k < len(args); k++ {
