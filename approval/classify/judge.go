@@ -1032,6 +1032,10 @@ func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, matc
 		if in.download {
 			j.add(d.DownloadExec, name+" runs what it reads from the network")
 		}
+		if in.file {
+			// sh < r/install.sh runs the file as sh r/install.sh does.
+			s.runsFetched(name, in.name, j)
+		}
 		return info{}
 	}
 }

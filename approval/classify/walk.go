@@ -31,6 +31,7 @@ type stdinSrc struct {
 	text     string // here-document or here-string text
 	doc      bool   // text is set
 	file     bool   // a file (< file)
+	name     word   // its name, unless proc
 	proc     bool   // the file is a process substitution
 	download bool   // a substitution feeding it downloads
 	subst    bool   // text contains substitutions
@@ -185,7 +186,7 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 			}
 		}
 		s.fds.download = s.fds.download || inf.download
-		return fs, &stdinSrc{file: true, proc: w.proc, download: inf.download}, inf
+		return fs, &stdinSrc{file: true, name: w, proc: w.proc, download: inf.download}, inf
 	case syntax.DplOut:
 		if len(ws) == 1 && (w.s == "-" || isDigits(w.s)) {
 			return nil, nil, inf
