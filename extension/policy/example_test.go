@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"syscall"
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
@@ -61,4 +62,38 @@ func ExampleParse_error() {
 	fmt.Println(err)
 	// Output:
 	// governance.yaml:3: tools.write_file.allowed_modes: unknown mode "lockdwn": did you mean "lockdown"?
+}
+
+// A tool that fails because the disk is full switches the policy to
+// degraded, where the governance file forbids writing; the operator is
+// told, and decides when to go back (SetMode).
+func ExampleWithDegradeOnExhaustion() {
+	const governance = `
+tools:
+  save_report:
+    forbidden_in_modes: [degraded, lockdown]
+`
+	p, err := policy.Parse([]byte(governance), policy.WithDegradeOnExhaustion(func(from string, cause error) {
+		fmt.Printf("operator: left %s: %v\n", from, cause)
+	}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	type args struct {
+		Name string `json:"name"`
+	}
+	reg := registry.New()
+	reg.MustRegister(tool.Func("save_report", "Save a report", func(_ context.Context, a args) (string, error) {
+		return "", fmt.Errorf("save %s: %w", a.Name, syscall.ENOSPC) // as os.WriteFile on a full disk
+	}))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for range 2 {
+		res, _ := ex.Execute(context.Background(), tool.Call{Name: "save_report", Args: json.RawMessage(`{"name":"q3"}`)})
+		fmt.Println(res.Error.Code, "| mode:", p.Mode())
+	}
+	// Output:
+	// operator: left normal: tool_error: save q3: no space left on device
+	// tool_error | mode: degraded
+	// policy_denied | mode: degraded
 }

@@ -4,7 +4,9 @@
 // A Policy holds the current operating mode (normal, alert, degraded,
 // lockdown, recovery, or a mode the file declares). The mode changes at run
 // time without a restart: p.SetMode("lockdown") is one atomic store, and the
-// next call sees it.
+// next call sees it. With WithDegradeOnExhaustion, a call that fails because
+// the host ran out of disk space or memory switches normal or alert to
+// degraded by itself, and tells the operator.
 //
 // The governance file:
 //
@@ -233,6 +235,8 @@ type Policy struct {
 	baseDir     string
 	ws          *sandbox.Workspace
 	initErr     error
+	degrade     bool                           // WithDegradeOnExhaustion
+	notify      func(from string, cause error) // WithDegradeOnExhaustion
 
 	cfg  atomic.Pointer[config]
 	mode atomic.Pointer[string]
@@ -466,7 +470,11 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 			// decision) are judged by the same rules (JudgeArgs).
 			req.Set(approval.JudgeKey, p)
 		}
-		return next(ctx, req)
+		res := next(ctx, req)
+		if p.degrade {
+			p.degradeOn(res)
+		}
+		return res
 	}
 }
 
