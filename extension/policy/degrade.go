@@ -28,7 +28,16 @@ const MetaDegraded = "policy.degraded"
 // calls that would make things worse then wait for a person or are refused.
 //
 // Errors that never reach the policy (those of extensions that run before
-// it, such as the audit trail's) can be passed to Degrade.
+// it, such as the audit trail's) can be passed to Degrade:
+//
+//	audit.WithErrorHandler(func(err error) {
+//		if policy.Exhausted(err) {
+//			p.Degrade(err)
+//		}
+//	})
+//
+// A shell command that fails on a full disk reports an exit status, not
+// the error, and does not switch.
 func WithDegradeOnExhaustion(notify func(from string, cause error)) Option {
 	return func(p *Policy) { p.degrade, p.notify = true, notify }
 }
