@@ -69,14 +69,19 @@ func run() error {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
+	// A full disk or exhausted memory switches normal or alert to degraded,
+	// where the governance file's rules for degraded apply, until restarted.
+	polOpts := []policy.Option{policy.WithMode(*mode), policy.WithDegradeOnExhaustion(func(from string, cause error) {
+		log.Error("the host ran out of a resource: switched to the degraded mode", "from", from, "cause", cause)
+	})}
 	var pol *policy.Policy
 	var err error
 	if *governance != "" {
-		if pol, err = policy.Load(*governance, policy.WithMode(*mode)); err != nil {
+		if pol, err = policy.Load(*governance, polOpts...); err != nil {
 			return err
 		}
 	} else {
-		pol = policy.New(policy.WithMode(*mode))
+		pol = policy.New(polOpts...)
 	}
 	if err := pol.Err(); err != nil {
 		return err
@@ -112,7 +117,12 @@ func run() error {
 		}
 	}
 	log.Info("audit trail", "path", *auditPath)
-	var auditOpts []audit.Option
+	auditOpts := []audit.Option{audit.WithErrorHandler(func(err error) {
+		log.Error("audit trail", "err", err)
+		if policy.Exhausted(err) {
+			pol.Degrade(err)
+		}
+	})}
 	if *auditKey != "" {
 		auditOpts = append(auditOpts, audit.WithKeyFile(*auditKey))
 	}
