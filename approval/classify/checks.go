@@ -2255,7 +2255,8 @@ var (
 
 // projectTools are the programs check project reads, by name; a name with
 // a version (pip3.12) is read as the name without it. python -m NAME is
-// NAME.
+// NAME. A program with no rule is read too: check runs, which judges an
+// unknown command, calls checkProject.
 var projectTools = map[string]projectTool{
 	"make":     makeProject,
 	"gmake":    makeProject,
@@ -2267,7 +2268,7 @@ var projectTools = map[string]projectTool{
 	"yarn":     {dirs: []string{"--cwd"}, here: true, paths: true},
 	"pnpm":     {dirs: []string{"-C", "--dir"}, here: true, paths: true},
 	"cargo":    {dirs: []string{"-C", "--path"}, files: []string{"--manifest-path"}, here: true},
-	"go":       {dirs: []string{"-C"}, here: true, paths: true, subs: []string{"generate", "run", "test"}},
+	"go":       {dirs: []string{"-C"}, here: true, paths: true, subs: []string{"generate", "run", "test", "tool"}},
 	"pip":      pipProject,
 	"uv":       {dirs: []string{"--directory", "--project"}, files: pipProject.files, here: true, paths: true},
 	"pipx":     {paths: true},
@@ -2301,6 +2302,52 @@ var projectTools = map[string]projectTool{
 	"cabal":    hereOnly,
 	"gradle":   {dirs: []string{"-p", "--project-dir"}, files: []string{"-b", "--build-file", "-c", "--settings-file"}, here: true},
 	"mvn":      {files: []string{"-f", "--file"}, here: true},
+	"mvnd":     {files: []string{"-f", "--file"}, here: true},
+	// Hooks, Vagrantfile, shell.nix and flakes, .envrc, configure.ac's
+	// m4, a test runner's, linter's or bundler's JavaScript configuration,
+	// terraform's external data sources, build.zig, Podfile, build phases.
+	"pre-commit": {files: []string{"-c", "--config"}, here: true},
+	"vagrant":    hereOnly,
+	"nix":        {here: true, subs: []string{"develop", "shell", "run", "build"}},
+	"nix-shell":  {here: true, paths: true},
+	"direnv":     {here: true, operands: true, sub: true, subs: []string{"allow", "permit", "exec"}},
+	"autoreconf": {here: true, operands: true},
+	"autoconf":   {here: true, operands: true},
+	"aclocal":    hereOnly,
+	"terraform":  {dirs: []string{"-chdir"}, here: true},
+	"tofu":       {dirs: []string{"-chdir"}, here: true},
+	"eslint":     {files: []string{"-c", "--config"}, here: true, paths: true},
+	"prettier":   {files: []string{"--config"}, here: true},
+	"jest":       {dirs: []string{"--rootDir"}, files: []string{"-c", "--config"}, here: true, paths: true},
+	"vitest":     {dirs: []string{"-r", "--root"}, files: []string{"-c", "--config"}, here: true, paths: true},
+	"mocha":      {files: []string{"--config"}, here: true, paths: true},
+	"webpack":    {files: []string{"-c", "--config"}, here: true},
+	"vite":       {files: []string{"-c", "--config"}, here: true, operands: true},
+	"rollup":     {files: []string{"-c", "--config"}, here: true},
+	"gulp":       {dirs: []string{"--cwd"}, files: []string{"-f", "--gulpfile"}, here: true},
+	"grunt":      {files: []string{"--gruntfile"}, here: true},
+	"rspec":      {here: true, paths: true},
+	"zig":        {here: true, subs: []string{"build"}},
+	"dart":       hereOnly,
+	"flutter":    hereOnly,
+	"pod":        hereOnly,
+	"xcodebuild": {files: []string{"-project", "-workspace"}, here: true},
+	"mage":       {dirs: []string{"-d"}, here: true},
+	"invoke":     {files: []string{"-c", "--collection"}, here: true},
+	"pixi":       {files: []string{"--manifest-path"}, here: true},
+	"rye":        hereOnly,
+	"conda":      {files: []string{"-f", "--file"}, here: true},
+	"buck2":      hereOnly,
+	"pants":      hereOnly,
+	"nx":         hereOnly,
+	"turbo":      hereOnly,
+	"lerna":      hereOnly,
+	"earthly":    hereOnly,
+	"xmake":      {dirs: []string{"-P", "--project"}, here: true},
+	"dune":       {dirs: []string{"--root"}, here: true},
+	"rebar3":     hereOnly,
+	"opam":       {paths: true, subs: []string{"install", "pin"}},
+	"conan":      {paths: true},
 }
 
 // checkProject judges a build tool or package manager run on a repository
