@@ -353,6 +353,16 @@ rm -rf ~" | sh`, Blocked},
 	{`a=(rm -rf ~); "${a[*]}"`, Dangerous},   // a command named "rm -rf ~"
 	{`a=(ls -la); "${a[*]}"`, Dangerous},
 	{`a=(x y); cat "${a[*]}"`, Safe},
+	// and their slices with a literal offset and length
+	{`a=(reboot); "${a[@]:0}"`, Blocked},
+	{`a=(x reboot); "${a[@]:1}"`, Blocked},
+	{`a=(reboot x); "${a[@]:0:1}"`, Blocked},
+	{`a=(rm -rf /); eval "${a[*]:0}"`, Blocked},
+	{`a=(x rm -rf /); ${a[@]:1:3}`, Blocked},
+	{`set -- x reboot; "${@:2}"`, Blocked},
+	{`set -- rm -rf ~; eval "${*:1}"`, Blocked},
+	{`a=(reboot ls); "${a[@]:1}"`, Dangerous}, // ls, as a=(ls); "${a[@]}"
+	{`set -- reboot; "${@:0}"`, Dangerous},    // $0 first: not known
 	{`a=(reboot); "${a[@]}"`, Blocked},
 	{`a=(x); a[0]=reboot; "${a[@]}"`, Blocked},
 	{`a=(sudo rm -rf /); "${a[@]}"`, Blocked},

@@ -61,7 +61,9 @@
 //     their words; values added (a+=(~), a[1]=~) are among the words of
 //     "${a[@]}" with the expansion itself for those not known,
 //     "${a[N]}" is one of an array whose values are all known, and
-//     "${a[*]}" and "$*" are one word, the values joined by a space;
+//     "${a[*]}" and "$*" are one word, the values joined by a space,
+//     and a slice with a literal offset and length ("${a[@]:1:2}",
+//     "${@:2}") keeps those it says when all are known;
 //   - variables set without "=": loop variables, (( PATH = 1 )),
 //     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
 //     PATH are judged like assignments;

@@ -206,7 +206,10 @@ func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 	}
 	if pe.Index == nil && (pe.Param.Value == "@" || pe.Param.Value == "*") {
 		vals, ok := s.arrays["@"]
-		return joinedIf(quoted && pe.Param.Value == "*", vals), quoted, ok && simpleParam(pe)
+		vals, sliced := sliceOf(pe.Slice, vals, true)
+		x := *pe
+		x.Slice = nil
+		return joinedIf(quoted && pe.Param.Value == "*", vals), quoted, ok && sliced && simpleParam(&x)
 	}
 	iw, ok := pe.Index.(*syntax.Word)
 	if !ok {
@@ -215,6 +218,15 @@ func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 	x := *pe
 	x.Index = nil
 	vals, ok := s.arrays[pe.Param.Value]
+	if pe.Slice != nil {
+		if iw.Lit() != "@" && iw.Lit() != "*" {
+			return nil, false, false
+		}
+		var sliced bool
+		vals, sliced = sliceOf(pe.Slice, vals, false)
+		ok = ok && sliced
+		x.Slice = nil
+	}
 	if i := iw.Lit(); isDigits(i) && len(i) < 6 && ok && !slices.Contains(vals, anyElems) {
 		// "${a[1]}" of an array whose values are all known, in order
 		// from index 0.
@@ -227,6 +239,42 @@ func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 		return nil, false, false
 	}
 	return joinedIf(quoted && iw.Lit() == "*", vals), quoted, ok && simpleParam(&x)
+}
+
+// sliceOf returns the values ${a[@]:OFF:LEN} (or ${@:OFF:LEN}, whose
+// offset 1 is $1) keeps of vals, for a literal offset and length that are
+// not negative and values all known, and whether it could tell: the
+// slice's positions are not known when a value stands for any number of
+// them, and ${@:0} starts with $0. No slice keeps them all.
+func sliceOf(sl *syntax.Slice, vals []string, positional bool) ([]string, bool) {
+	if sl == nil {
+		return vals, true
+	}
+	num := func(x syntax.ArithmExpr) (int, bool) {
+		w, ok := x.(*syntax.Word)
+		if !ok || !isDigits(w.Lit()) || len(w.Lit()) > 5 {
+			return 0, false
+		}
+		n, err := strconv.Atoi(w.Lit())
+		return n, err == nil
+	}
+	off, ok := num(sl.Offset)
+	if !ok || slices.Contains(vals, anyElems) || positional && off == 0 {
+		return nil, false
+	}
+	if positional {
+		off--
+	}
+	off = min(off, len(vals))
+	end := len(vals)
+	if sl.Length != nil {
+		n, ok := num(sl.Length)
+		if !ok {
+			return nil, false
+		}
+		end = min(off+n, end)
+	}
+	return vals[off:end], true
 }
 
 // joinedIf returns, when join is set, the one word "${a[*]}" makes of
