@@ -2365,7 +2365,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	if !ok {
 		tool, ok = projectTools[strings.TrimRight(name, "0123456789.")]
 	}
-	if !ok || len(s.cloned) == 0 {
+	if !ok || len(s.clones()) == 0 {
 		return info{}
 	}
 	dir, known := ".", true

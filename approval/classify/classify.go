@@ -225,14 +225,15 @@ func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
 	before := len(s.findings)
 	s.collectFuncs(f.Stmts)
 	s.walkStmts(f.Stmts)
-	if s.repeated && !s.seen.empty() && !s.stopped {
-		// A loop or function body may run after a directory change that
-		// comes later in the text: walk again, judging the writes in such
-		// bodies in every directory the line changes into. The first walk
-		// changed the tree (brace expansion), so parse it again.
+	if s.repeated && (!s.seen.empty() || len(s.cloned) > 0) && !s.stopped {
+		// A loop or function body may run after a directory change or a
+		// clone that comes later in the text: walk again, judging the
+		// writes in such bodies in every directory the line changes into,
+		// and the clone's files in every clone. The first walk changed
+		// the tree (brace expansion), so parse it again.
 		if f, err := c.parse(src); err == nil {
 			seen := s.seen
-			s = &state{c: c, src: src, findings: s.findings[:before:before], incomplete: s.incomplete, later: &seen}
+			s = &state{c: c, src: src, findings: s.findings[:before:before], incomplete: s.incomplete, later: &seen, laterCloned: s.cloned}
 			s.collectFuncs(f.Stmts)
 			s.walkStmts(f.Stmts)
 		}
@@ -435,6 +436,9 @@ type state struct {
 	// function body may run after a change that comes later in the text,
 	// so its writes are judged in these too.
 	later *dirSet
+	// laterCloned, in a second walk, is the first walk's cloned: such a
+	// body may run after a clone that comes later in the text too.
+	laterCloned []string
 	// repeat counts the loop and function bodies being walked; repeated
 	// records that there was one.
 	repeat   int

@@ -533,6 +533,12 @@ rm -rf ~" | sh`, Blocked},
 	{`git clone https://x/r && cd r && conan install .`, Blocked},
 	{`git clone https://x/r d && terraform plan`, Warning}, // as git clone alone
 	{`git clone https://x/r d && eslint .`, Warning},
+	// a function or loop body may run after a clone that comes later in
+	// the text
+	{`f() { cd r && npm i; }; git clone https://x/r && f`, Blocked},
+	{`f() { make -C r; }; git clone https://x/r && f`, Blocked},
+	{`for i in 1 2; do make -C r; git clone https://x/r; done`, Blocked},
+	{`make -C r; git clone https://x/r`, Warning}, // make runs first
 	// a shell or interpreter reading a cloned or downloaded file as its
 	// input runs it, as one given it by name does
 	{`git clone https://x/r && sh < r/install.sh`, Blocked},

@@ -927,12 +927,22 @@ func pathValue(w word) (string, bool) {
 	return "", false
 }
 
+// clones returns the directories the line cloned into before this point,
+// and in a loop or function body, which may run later, every clone of the
+// line.
+func (s *state) clones() []string {
+	if s.repeat > 0 && len(s.laterCloned) > 0 {
+		return slices.Concat(s.cloned, s.laterCloned)
+	}
+	return s.cloned
+}
+
 // clonedFile returns the directory of a repository cloned on this line
 // (git clone URL [DIR]) that the file w is in, or that w is, here or in a
 // directory the line changed into, or "".
 func (s *state) clonedFile(w word) string {
 	f, ok := pathValue(w)
-	if !ok || len(s.cloned) == 0 {
+	if !ok || len(s.clones()) == 0 {
 		return ""
 	}
 	in := []string{path.Clean(f)}
@@ -942,7 +952,7 @@ func (s *state) clonedFile(w word) string {
 		}
 	}
 	for _, p := range in {
-		for _, d := range s.cloned {
+		for _, d := range s.clones() {
 			if p == d || strings.HasPrefix(p, d+"/") {
 				return d
 			}
