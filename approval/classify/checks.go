@@ -2360,12 +2360,14 @@ var projectTools = map[string]projectTool{
 // where it works), and each operand spelled as a path (for a tool that
 // builds one so); relative names are judged in every directory the line
 // may have changed into. A name not known until it runs is not judged.
+// After the line extracted a downloaded archive (or saved a file under a
+// name the server chose), any project may be one it held.
 func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	tool, ok := projectTools[name]
 	if !ok {
 		tool, ok = projectTools[strings.TrimRight(name, "0123456789.")]
 	}
-	if !ok || len(s.clones()) == 0 {
+	if !ok || len(s.clones()) == 0 && !s.fetchedAny {
 		return info{}
 	}
 	dir, known := ".", true
@@ -2480,8 +2482,12 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	for _, f := range srcs {
 		if d := s.clonedFile(word{s: f, lit: true}); d != "" {
 			j.add(s.c.rules.Defaults.DownloadExec, name+" builds or runs "+f+", a project in the repository the line cloned into "+d+": its build scripts are downloaded code")
-			break
+			return info{}
 		}
+	}
+	if len(srcs) > 0 && s.fetchedAny {
+		// curl URL | tar xz && make -C d: the archive may hold any file.
+		j.add(s.c.rules.Defaults.DownloadExec, name+" builds or runs "+srcs[0]+", which may be a project a downloaded archive extracted on this line held")
 	}
 	return info{}
 }
