@@ -263,6 +263,7 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			break
 		}
 	}
+	points := args[start:i]
 	const whole = " from the home, root or a system directory, with no name test that keeps to some files, is rm -rf of it"
 	// It lists every file there, too: xargs rm -rf after it is rm -rf ~.
 	inf.listsAll = everything
@@ -287,11 +288,14 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 			for k < len(args) && args[k].s != ";" && args[k].s != "+" {
 				k++
 			}
-			// The command runs in the directory of each file found; the
-			// shell itself stays where it is.
+			// The command runs in the directory of each file found, at or
+			// under a starting point; the shell itself stays where it is.
 			saved := s.cwd.save()
 			if a == "-execdir" || a == "-okdir" {
 				s.cwd.add(word{s: "the directories " + name + " " + a + " runs in", dyn: true})
+				for _, p := range points {
+					s.cwd.add(p)
+				}
 			}
 			if inner := slices.Clone(args[i+1 : k]); len(inner) > 0 {
 				j.add(Safe, name+" "+a+" runs a command")
