@@ -2223,13 +2223,17 @@ func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 // it runs (make -f, cargo --manifest-path, pip -r).
 type projectTool struct {
 	dirs, files []string
-	// bundles, for a program that reads bundled short options (make
-	// -sCd), are its other short options that take a value: one ends a
-	// bundle. Empty for the others: a short option is read alone.
+	// bundles are its other short options that take a value: one ends a
+	// bundle of short options (make -sCd, pip -qe d, cargo -qC d), read
+	// for every program (for one that does not bundle, the judgement is
+	// only stricter).
 	bundles string
 	// here: it runs the project of the directory it works in when no file
 	// names one (make's Makefile, package.json's scripts, build.rs).
 	here bool
+	// config: it reads configuration that runs programs where it works
+	// even when a file names the project (cargo's .cargo/config.toml).
+	config bool
 	// paths: an operand spelled as a path (., ./d, d/x) is a project it
 	// builds or runs (pip install ./d, npm install ./d, go run ./d).
 	paths bool
@@ -2250,7 +2254,7 @@ var (
 	makeProject = projectTool{dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--makefile"}, bundles: "IoWE", here: true}
 	npmProject  = projectTool{dirs: []string{"-C", "--prefix", "-w", "--workspace"}, here: true, paths: true,
 		env: map[string]string{"npm_config_prefix": "--prefix", "npm_config_workspace": "--workspace"}}
-	pipProject = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, paths: true, subs: []string{"install", "wheel", "download"},
+	pipProject = projectTool{files: []string{"-e", "--editable", "-r", "--requirement"}, bundles: "cdtifbw", paths: true, subs: []string{"install", "wheel", "download"},
 		env: map[string]string{"pip_editable": "--editable", "pip_requirement": "--requirement"}}
 	// here is a tool that runs the project where it works, told no other
 	// way (mix.exs, Package.swift, build.sbt, project.clj are code).
@@ -2271,7 +2275,7 @@ var projectTools = map[string]projectTool{
 	"bunx":     hereOnly,
 	"yarn":     {dirs: []string{"--cwd"}, here: true, paths: true},
 	"pnpm":     {dirs: []string{"-C", "--dir"}, here: true, paths: true},
-	"cargo":    {dirs: []string{"-C", "--path"}, files: []string{"--manifest-path"}, here: true},
+	"cargo":    {dirs: []string{"-C", "--path"}, files: []string{"--manifest-path"}, bundles: "pjFZ", here: true, config: true},
 	"go":       {dirs: []string{"-C"}, here: true, paths: true, subs: []string{"generate", "run", "test", "tool"}},
 	"pip":      pipProject,
 	"uv":       {dirs: []string{"--directory", "--project"}, files: pipProject.files, here: true, paths: true},
@@ -2436,8 +2440,8 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		case isOpt(a.s):
 			set(a.s, next())
 		case a.s[1] != '-':
-			// -Cd, or a bundle of make's (-sCd): an option that takes
-			// a value ends it.
+			// -Cd, or a bundle (-sCd): an option that takes a value
+			// ends it.
 			for i := 1; i < len(a.s); i++ {
 				if o := "-" + a.s[i:i+1]; isOpt(o) {
 					if a.s[i+1:] == "" {
@@ -2447,7 +2451,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 					}
 					break
 				}
-				if tool.bundles == "" || strings.IndexByte(tool.bundles, a.s[i]) >= 0 {
+				if strings.IndexByte(tool.bundles, a.s[i]) >= 0 {
 					break
 				}
 			}
@@ -2460,7 +2464,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	for _, f := range files {
 		srcs = append(srcs, in(dir, f))
 	}
-	if len(files) == 0 && tool.here {
+	if (len(files) == 0 || tool.config) && tool.here {
 		srcs = append(srcs, dir)
 	}
 	for k, op := range ops {

@@ -533,6 +533,16 @@ rm -rf ~" | sh`, Blocked},
 	{`git clone https://x/r && cd r && conan install .`, Blocked},
 	{`git clone https://x/r d && terraform plan`, Warning}, // as git clone alone
 	{`git clone https://x/r d && eslint .`, Warning},
+	// short options bundled (optparse, clap), and cargo's configuration
+	// read where it works whatever manifest it is given
+	{`git clone https://x/r && pip install -qe r`, Blocked},
+	{`git clone https://x/r && pip install -qer`, Blocked},
+	{`git clone https://x/r && pip3 install -Ue r`, Blocked},
+	{`git clone https://x/r && python3 -m pip install -qe r`, Blocked},
+	{`git clone https://x/r && cargo -qC r build`, Blocked},
+	{`git clone https://x/r && pnpm -rC r install`, Blocked},
+	{`git clone https://x/r && cd r && cargo build --manifest-path /tmp/x/Cargo.toml`, Blocked},
+	{`git clone https://x/r && pip install -qi https://x/simple e`, Warning},
 	// find -execdir runs its command at or under its starting points
 	{`git clone https://x/r && find r -name Makefile -execdir make \;`, Blocked},
 	{`git clone https://x/r d && find src -name Makefile -execdir make \;`, Warning},
