@@ -58,6 +58,7 @@ func init() {
 		"later":        checkLater,
 		"project":      checkProject,
 		"clone":        checkClone,
+		"extract":      checkExtract,
 	}
 }
 
@@ -1060,6 +1061,16 @@ func (s *state) clonedInto(tree word, args []word) {
 	}
 }
 
+// checkExtract judges an archiver that extracts (unzip, 7z x): an archive
+// a downloader wrote on this line may hold any file, so a script or
+// project run after it may be one (state.fetchedAny), as after tar.
+func checkExtract(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	if slices.ContainsFunc(args, func(w word) bool { return w.lit && s.fetched[path.Clean(w.s)] }) {
+		s.fetchedAny = true
+	}
+	return info{}
+}
+
 // checkClone records the directory gh repo clone REPO [DIR] clones into,
 // as git clone's.
 func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
@@ -1173,6 +1184,10 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	}
 	if i < len(args) && args[i].s == "clone" {
 		s.clonedInto(tree, args[i+1:])
+	}
+	if i+1 < len(args) && args[i].s == "submodule" && args[i+1].s == "add" {
+		// git submodule add URL [PATH] clones as git clone URL [PATH].
+		s.clonedInto(tree, args[i+2:])
 	}
 	if i < len(args) && args[i].s == "clean" {
 		// git clean -f deletes every untracked file of the work tree (or

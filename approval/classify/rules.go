@@ -198,6 +198,8 @@ type CommandRule struct {
 	// pytest, cmake, gradle, run on a repository the line cloned runs its
 	// code: see Defaults.DownloadExec; runs and python -m judge so too),
 	// clone (gh repo clone REPO [DIR] clones a repository, as git clone),
+	// extract (unzip, 7z: an archive downloaded on the line may hold any
+	// file, as for tar),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
