@@ -1071,9 +1071,18 @@ func checkExtract(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	return info{}
 }
 
-// checkClone records the directory gh repo clone REPO [DIR] clones into,
-// as git clone's.
+// checkClone records the directory gh repo clone REPO [DIR], hg clone URL
+// [DIR] or svn checkout (co) URL [DIR] clones into, as git clone's. For a
+// rule of the whole program (hg, svn), its first operand must be clone,
+// checkout or co.
 func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	if name == "hg" || name == "svn" {
+		k := slices.IndexFunc(args, func(w word) bool { return !strings.HasPrefix(w.s, "-") })
+		if k < 0 || !slices.Contains([]string{"clone", "checkout", "co"}, args[k].s) {
+			return info{}
+		}
+		args = args[k+1:]
+	}
 	s.clonedInto(word{s: ".", lit: true}, args)
 	return info{}
 }

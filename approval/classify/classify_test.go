@@ -558,7 +558,12 @@ rm -rf ~" | sh`, Blocked},
 	{`wget https://x/r.zip && unzip -q r.zip && make -C r`, Blocked},
 	{`curl -LO https://x/r.7z && 7z x r.7z && make -C r`, Blocked},
 	{`unzip local.zip && make -C r`, Warning},
-	// git submodule add clones too
+	// hg clone, svn checkout and git submodule add clone too
+	{`hg clone https://x/r && make -C r`, Blocked},
+	{`hg clone https://x/r d && cd d && pip install .`, Blocked},
+	{`svn checkout https://x/r/trunk && cd trunk && ./configure`, Blocked},
+	{`svn co https://x/r/trunk t && make -C t`, Blocked},
+	{`hg log && make -C r`, Warning},
 	{`git submodule add https://x/r sub && make -C sub`, Blocked},
 	{`git submodule add -b main https://x/r && cd r && npm i`, Blocked},
 	// a function or loop body may run after a clone that comes later in

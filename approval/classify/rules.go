@@ -197,7 +197,8 @@ type CommandRule struct {
 	// the package knows, such as make, npm, npx, cargo, go, pip, uv,
 	// pytest, cmake, gradle, run on a repository the line cloned runs its
 	// code: see Defaults.DownloadExec; runs and python -m judge so too),
-	// clone (gh repo clone REPO [DIR] clones a repository, as git clone),
+	// clone (gh repo clone REPO [DIR], hg clone, svn checkout clone a
+	// repository, as git clone),
 	// extract (unzip, 7z: an archive downloaded on the line may hold any
 	// file, as for tar),
 	// or network,
