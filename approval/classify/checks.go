@@ -2311,13 +2311,13 @@ var projectTools = map[string]projectTool{
 	"build":    {here: true, paths: true},
 	"tox":      {files: []string{"-c", "--conf"}, here: true},
 	"nox":      {files: []string{"-f", "--noxfile"}, here: true},
-	"pytest":   {dirs: []string{"--rootdir"}, files: []string{"-c", "--config-file"}, here: true, paths: true},
+	"pytest":   {dirs: []string{"--rootdir"}, files: []string{"-c", "--config-file"}, here: true, operands: true},
 	"bundle":   {files: []string{"--gemfile"}, here: true, env: map[string]string{"bundle_gemfile": "--gemfile"}},
 	"rake":     {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--rakefile"}, here: true},
 	"gem":      {here: true, paths: true, subs: []string{"build"}},
 	"composer": {dirs: []string{"-d", "--working-dir"}, here: true},
-	"mix":      hereOnly,
-	"dotnet":   {here: true, operands: true, sub: true},
+	"mix":      {here: true, env: map[string]string{"mix_exs": "--mix-exs"}, files: []string{"--mix-exs"}},
+	"dotnet":   {files: []string{"--project"}, here: true, operands: true, sub: true},
 	"swift":    {dirs: []string{"--package-path"}, here: true},
 	"cmake":    {dirs: []string{"-S", "--build"}, here: true, operands: true},
 	"meson":    {dirs: []string{"-C"}, here: true, operands: true, sub: true},
@@ -2325,8 +2325,8 @@ var projectTools = map[string]projectTool{
 	"just":     {dirs: []string{"-d", "--working-directory"}, files: []string{"-f", "--justfile"}, here: true},
 	"task":     {dirs: []string{"-d", "--dir"}, files: []string{"-t", "--taskfile"}, here: true},
 	"scons":    {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--sconstruct"}, here: true},
-	"bazel":    hereOnly,
-	"bazelisk": hereOnly,
+	"bazel":    {files: []string{"--bazelrc"}, here: true, config: true},
+	"bazelisk": {files: []string{"--bazelrc"}, here: true, config: true},
 	"ant":      {files: []string{"-f", "-file", "-buildfile"}, here: true},
 	"sbt":      hereOnly,
 	"lein":     hereOnly,
@@ -2382,6 +2382,25 @@ var projectTools = map[string]projectTool{
 	"conan":      {paths: true},
 }
 
+// specPath returns the path a package spec names: the directory of npm i
+// file:d, yarn add link:./d, pip install -e git+file://d#egg=x (and
+// whether it was such a spec: a path however spelled), without a Python
+// project's extras (./d[dev]); else v.
+func specPath(v string) (string, bool) {
+	spec := false
+	for _, p := range []string{"git+file://", "file://", "file:", "link:", "portal:"} {
+		if r, ok := strings.CutPrefix(v, p); ok {
+			v, _, _ = strings.Cut(r, "#")
+			spec = true
+			break
+		}
+	}
+	if b, _, ok := strings.Cut(v, "["); ok && strings.HasSuffix(v, "]") {
+		v = b
+	}
+	return v, spec
+}
+
 // checkProject judges a build tool or package manager run on a repository
 // the line cloned (git clone URL d && make -C d, cd d && npm install,
 // cargo build --manifest-path d/Cargo.toml, pip install ./d): its
@@ -2426,6 +2445,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	isOpt := func(o string) bool { return opt(o) != "" }
 	set := func(o string, w word) {
 		v, ok := pathValue(w)
+		v, _ = specPath(v)
 		switch o = opt(o); {
 		case !ok:
 			known = false
@@ -2496,18 +2516,8 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		if !ok || k == 0 && tool.sub {
 			continue
 		}
-		// A package spec may name a directory (npm i file:d, yarn add
-		// link:./d) and a Python project its extras (pip install ./d[dev]).
-		spec := false
-		for _, p := range []string{"file:", "link:", "portal:"} {
-			if r, ok := strings.CutPrefix(v, p); ok && tool.paths {
-				v, spec = r, true
-			}
-		}
-		if b, _, ok := strings.Cut(v, "["); ok && strings.HasSuffix(v, "]") {
-			v = b
-		}
-		if spec || tool.operands || tool.paths && (strings.HasPrefix(v, ".") || strings.Contains(v, "/")) {
+		v, spec := specPath(v)
+		if spec && tool.paths || tool.operands || tool.paths && (strings.HasPrefix(v, ".") || strings.Contains(v, "/")) {
 			srcs = append(srcs, in(dir, v))
 		}
 	}

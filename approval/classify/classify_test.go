@@ -533,6 +533,17 @@ rm -rf ~" | sh`, Blocked},
 	{`git clone https://x/r && cd r && conan install .`, Blocked},
 	{`git clone https://x/r d && terraform plan`, Warning}, // as git clone alone
 	{`git clone https://x/r d && eslint .`, Warning},
+	// more spellings: ~+, pytest's operands, dotnet --project=, MIX_EXS,
+	// bazel --bazelrc, a VCS URL of a local path
+	{`git clone https://x/r && npm i --prefix ~+/r`, Blocked},
+	{`git clone https://x/r && cd ~+/r && make`, Blocked},
+	{`git clone https://x/r && pytest r`, Blocked},
+	{`git clone https://x/r && dotnet run --project=r/x.csproj`, Blocked},
+	{`git clone https://x/r && MIX_EXS=r/mix.exs mix compile`, Blocked},
+	{`git clone https://x/r && bazel --bazelrc=r/.bazelrc build //x`, Blocked},
+	{`git clone https://x/r && cd r && bazel --bazelrc=/dev/null build //x`, Blocked},
+	{`git clone https://x/r && pip install -e git+file://r#egg=x`, Blocked},
+	{`git clone https://x/r && pip install git+file:///tmp/r`, Warning},
 	// short options bundled (optparse, clap), and cargo's configuration
 	// read where it works whatever manifest it is given
 	{`git clone https://x/r && pip install -qe r`, Blocked},

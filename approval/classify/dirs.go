@@ -89,8 +89,8 @@ func checkCd(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 		return info{}
 	}
 	w := args[sc.ops[0]]
-	if v, ok := pathValue(w); ok && w.unknown() {
-		w = word{s: v, lit: true} // cd "$PWD/d" is cd ./d
+	if v, ok := pathValue(w); ok && (w.unknown() || v != w.s) {
+		w = word{s: v, lit: true} // cd "$PWD/d" and cd ~+/d are cd ./d
 	}
 	switch {
 	case w.s == "-" && !w.unknown():

@@ -910,9 +910,12 @@ func (s *state) fetchedFiles(name string, args []word) {
 // pathValue returns the value of w, a path, when it is known before it
 // runs: a literal, a value knownValue knows (d=r; make -C "$d"), or one
 // whose only unknown part is the working directory at its start ($PWD/r,
-// $(pwd)/r), which is ".".
+// $(pwd)/r, ~+/r), which is ".".
 func pathValue(w word) (string, bool) {
 	if w.lit {
+		if r, ok := strings.CutPrefix(w.s, "~+"); ok && (r == "" || r[0] == '/') {
+			return "." + r, true // ~+ is $PWD
+		}
 		return w.s, true
 	}
 	if v, ok := knownValue(w, 0); ok && !w.glob {
