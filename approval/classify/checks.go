@@ -1303,7 +1303,25 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 		}
 	}
 	switch name {
-	case "printf", "wait":
+	case "printf":
+		// printf -v NAME FORMAT ARGS... sets NAME to what it would write,
+		// when that is known (printf -v c '%s' reboot; $c).
+		for _, u := range sc.uses {
+			if u.opt.Name != "-v" || !u.has || u.val.unknown() || !nameRe.MatchString(u.val.s) {
+				continue
+			}
+			// Its options end at the format: what follows are its
+			// arguments, dashes and all.
+			var rest []word
+			if len(sc.ops) > 0 {
+				rest = args[sc.ops[0]:]
+			}
+			known := !slices.ContainsFunc(rest, word.unknown)
+			text, ok := printfText(strs(rest))
+			s.setVar(u.val.s, text, known && ok)
+		}
+		return info{}
+	case "wait":
 		return info{}
 	case "unset":
 		// unset 'a[$(cmd)]' evaluates the subscript of an indexed array;

@@ -353,6 +353,13 @@ rm -rf ~" | sh`, Blocked},
 	{`a=(rm -rf ~); "${a[*]}"`, Dangerous},   // a command named "rm -rf ~"
 	{`a=(ls -la); "${a[*]}"`, Dangerous},
 	{`a=(x y); cat "${a[*]}"`, Safe},
+	// printf -v NAME sets NAME to what printf would write
+	{`printf -v c 'reboot'; $c`, Blocked},
+	{`printf -v c '%s' reboot; "$c"`, Blocked},
+	{`printf -v c '%s %s %s' rm -rf /; eval "$c"`, Blocked},
+	{`c=ls; printf -v c reboot; $c`, Blocked},
+	{`c=ls; printf -v c "$x"; $c`, Dangerous}, // not known: no longer ls
+	{`printf -v c '%s' ls; $c`, Dangerous},    // as c=ls; $c
 	// and their slices with a literal offset and length
 	{`a=(reboot); "${a[@]:0}"`, Blocked},
 	{`a=(x reboot); "${a[@]:1}"`, Blocked},
