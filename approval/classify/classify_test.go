@@ -353,6 +353,11 @@ rm -rf ~" | sh`, Blocked},
 	{`a=(rm -rf ~); "${a[*]}"`, Dangerous},   // a command named "rm -rf ~"
 	{`a=(ls -la); "${a[*]}"`, Dangerous},
 	{`a=(x y); cat "${a[*]}"`, Safe},
+	// an array's name alone is its first value
+	{`a=(reboot); "${a}"`, Blocked},
+	{`a=(reboot x); $a`, Blocked},
+	{`a=(~ x); rm -rf "$a"`, Blocked},
+	{`a=(x ~); rm -rf "$a"`, Dangerous},
 	// printf -v NAME sets NAME to what printf would write
 	{`printf -v c 'reboot'; $c`, Blocked},
 	{`printf -v c '%s' reboot; "$c"`, Blocked},

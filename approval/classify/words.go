@@ -189,8 +189,8 @@ func (s *state) words(w *syntax.Word) []word {
 // arrayWords returns the known values of a word that is only "${a[@]}",
 // ${a[@]}, ${a[*]}, "$@", $@ or $*, the one value of "${a[*]}" or "$*"
 // (the values joined by a space, IFS's first character: a line that
-// sets IFS forgets its arrays), or the one of "${a[N]}" when all of a's
-// are known, and whether it was quoted. anyElems among them stands for
+// sets IFS forgets its arrays), or the one of "${a[N]}" (and "$a", N
+// being 0) when all of a's are known, and whether it was quoted. anyElems among them stands for
 // values not known.
 func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 	if len(s.arrays) == 0 || len(w.Parts) != 1 {
@@ -210,6 +210,9 @@ func (s *state) arrayWords(w *syntax.Word) ([]string, bool, bool) {
 		x := *pe
 		x.Slice = nil
 		return joinedIf(quoted && pe.Param.Value == "*", vals), quoted, ok && sliced && simpleParam(&x)
+	}
+	if vals, ok := s.arrays[pe.Param.Value]; pe.Index == nil && ok && len(vals) > 0 && !slices.Contains(vals, anyElems) && simpleParam(pe) {
+		return vals[:1], quoted, true // "$a" is "${a[0]}"
 	}
 	iw, ok := pe.Index.(*syntax.Word)
 	if !ok {
