@@ -353,6 +353,13 @@ rm -rf ~" | sh`, Blocked},
 	{`a=(rm -rf ~); "${a[*]}"`, Dangerous},   // a command named "rm -rf ~"
 	{`a=(ls -la); "${a[*]}"`, Dangerous},
 	{`a=(x y); cat "${a[*]}"`, Safe},
+	// tee and cat of its input pass on the text the line spells out, all
+	// of it known or not
+	{`echo 'rm -rf ~' | cat | bash`, Blocked},
+	{`echo '* * * * * rm -rf ~' | cat - | crontab -`, Blocked},
+	{`echo "$(crontab -l)"$'\n* * * * * rm -rf ~' | tee c | crontab -`, Blocked},
+	{`echo "$(crontab -l)"$'\n* * * * * rm -rf ~' | cat | crontab -`, Blocked},
+	{`echo 'rm -rf ~' | cat f | bash`, Dangerous},
 	// an array's name alone is its first value
 	{`a=(reboot); "${a}"`, Blocked},
 	{`a=(reboot x); $a`, Blocked},

@@ -1325,9 +1325,16 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		// (A copy is kept: the address of text itself would make every
 		// stage allocate it.)
 		text, exact, ok := s.echoText(st)
-		if !ok && i > 0 && texts[i-1] != nil && len(st.Redirs) == 0 && teeFiles(st) != nil {
-			texts[i] = texts[i-1]
-			continue
+		if !ok && i > 0 && len(st.Redirs) == 0 && teeFiles(st) != nil {
+			// tee and cat pass on what they read.
+			if texts[i-1] != nil {
+				texts[i] = texts[i-1]
+				continue
+			}
+			if some != nil && some[i-1] != nil {
+				some[i] = some[i-1]
+				continue
+			}
 		}
 		if !ok {
 			text, exact, ok = s.groupText(st)
@@ -1388,22 +1395,29 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 }
 
 // teeFiles returns the files of a plain tee with literal words (nil when
-// st is not one; tee alone has none, but an empty non-nil list).
+// st is not one; tee alone has none, but an empty non-nil list), or an
+// empty list for a cat of only its input (cat, cat -): each writes out
+// what it reads.
 func teeFiles(st *syntax.Stmt) []string {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
 		return nil
 	}
 	files := []string{}
+	cat := false
 	for k, w := range c.Args {
 		v, ok := litValue(w)
 		switch {
 		case !ok:
 			return nil
 		case k == 0:
-			if v != "tee" {
+			if v != "tee" && v != "cat" {
 				return nil
 			}
+			cat = v == "cat"
+		case cat && v == "-":
+		case cat:
+			return nil
 		case v == "-a" || v == "--append":
 		case strings.HasPrefix(v, "-"):
 			return nil
