@@ -138,10 +138,14 @@
 //   - Executing downloaded content (curl ... | sh, bash <(wget ...),
 //     eval "$(curl ...)", curl ... | tee >(bash), nc HOST PORT | sh, sh <
 //     /dev/tcp/HOST/PORT, the reverse shell bash -i >& /dev/tcp/HOST/PORT
-//     0>&1, a file of a repository the line cloned: git clone URL r &&
-//     bash r/install.sh, or its project built or run by a build tool or
-//     package manager: make -C r, cd r && npm install, cargo build
-//     --manifest-path r/Cargo.toml, pip install ./r, go run ./r; curl
+//     0>&1, a file of a repository the line cloned (git clone, gh repo
+//     clone, hg clone, svn checkout, git submodule add): git clone URL r
+//     && bash r/install.sh, sh < r/install.sh, cat r/install.sh | sh, or
+//     its project built, run or tested by a build tool, package manager or
+//     launcher: make -C r, cd r && npm install, npx, cargo build
+//     --manifest-path r/Cargo.toml, pip install ./r, python -m pip
+//     install -e r, go run ./r, pytest, cmake -S r, terraform plan; or
+//     one a downloaded archive extracted on the line may have held; curl
 //     URL | parallel sh -c) is Defaults.DownloadExec (Blocked), and so is
 //     piping it into a program whose code runs what it reads (awk's
 //     system($0) or $0 | getline, sed's s///e or e, an interpreter's
