@@ -588,6 +588,12 @@ rm -rf ~" | sh`, Blocked},
 	{`wget https://x/r.zip && unzip -q r.zip && make -C r`, Blocked},
 	{`curl -LO https://x/r.7z && 7z x r.7z && make -C r`, Blocked},
 	{`unzip local.zip && make -C r`, Warning},
+	// a copy, move or link of a clone is one
+	{`git clone https://x/r && cp -r r w && make -C w`, Blocked},
+	{`git clone https://x/r && mv r w && cd w && npm i`, Blocked},
+	{`git clone https://x/r && ln -s r w && make -C w`, Blocked},
+	{`git clone https://x/r && mkdir w && cp -a r w/ && make -C w/r`, Blocked},
+	{`git clone https://x/r && cp r/x.txt w && make -C w`, Warning},
 	// hg clone, svn checkout and git submodule add clone too
 	{`hg clone https://x/r && make -C r`, Blocked},
 	{`hg clone https://x/r d && cd d && pip install .`, Blocked},

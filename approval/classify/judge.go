@@ -230,6 +230,9 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	if contentReaders[name] && slices.ContainsFunc(args, s.readsFetched) {
 		inf.download = true // cat r/install.sh | sh
 	}
+	if copiers[name] {
+		s.copiedClone(args)
+	}
 	if first.lit && strings.Contains(first.s, "/") {
 		inf = inf.or(s.runsWritten("", first, j)) // ./a.sh
 	}
@@ -968,6 +971,36 @@ func (s *state) clonedFile(w word) string {
 // given: what they read of a downloaded or cloned file is downloaded
 // content.
 var contentReaders = map[string]bool{"cat": true, "tac": true, "head": true, "tail": true}
+
+// copiers are the commands whose last operand becomes a copy, the new
+// name or a link of the others.
+var copiers = map[string]bool{"cp": true, "mv": true, "ln": true, "rsync": true}
+
+// copiedClone records the destination of a clone copied, moved or linked
+// (cp -r r w, mv r w, ln -s r w, rsync -a r/ w) as a clone too: w, and
+// w/r for a destination that is a directory.
+func (s *state) copiedClone(args []word) {
+	var ops []word
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	dst, ok := pathValue(ops[len(ops)-1])
+	if !ok {
+		return
+	}
+	for _, src := range ops[:len(ops)-1] {
+		v, ok := pathValue(src)
+		if d := s.clonedFile(src); !ok || d == "" || d != path.Clean(v) && !slices.ContainsFunc(s.cwd.dirs, func(c word) bool { return path.Join(c.s, v) == d }) {
+			continue
+		}
+		s.cloned = append(s.cloned, path.Clean(dst), path.Join(dst, path.Base(path.Clean(v))))
+	}
+}
 
 // readsFetched reports whether the file w is one a downloader on the line
 // wrote or one of a repository it cloned: its text is downloaded content.
