@@ -228,7 +228,7 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 // run is the life of one admitted call: the pipeline, then the bookkeeping
 // (history, final event, lock release, job completion).
 func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
-	defer cs.release() // also on a panic
+	defer cs.end() // also on a panic
 	res := cs.refused
 	if res == nil {
 		res = e.execute(cs.bind(ctx), cs)
@@ -331,6 +331,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		// A handler chain run outside Execute (extension tests): no
 		// locks, no events, a state of its own.
 		cs = &callState{e: e, call: identOf(call)}
+		cs.ended.Store(true) // nothing would release a lock it took
 	}
 	var entry *registry.Entry // looked up again for rewritten arguments
 	if !bytes.Equal(call.Args, req.Validated) {

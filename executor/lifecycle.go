@@ -41,6 +41,10 @@ type callState struct {
 	// extension may run the rest of the chain more than once at a time for
 	// one call (a hedge), so it is read and swapped atomically.
 	tk atomic.Pointer[keylock.Ticket]
+	// ended is set once the call has returned (or for a state of a chain
+	// run outside Execute): a run still going then takes no locks, which
+	// nobody would release.
+	ended atomic.Bool
 }
 
 // ident is what a call's state keeps of the call as received: its
@@ -163,6 +167,12 @@ func (cs *callState) finish(res *tool.Result) {
 // after finish, or another run's) costs nothing.
 func (cs *callState) release() { cs.tk.Swap(nil).Release() }
 
+// end marks the call returned and releases its locks.
+func (cs *callState) end() {
+	cs.ended.Store(true)
+	cs.release()
+}
+
 // awaitLocks waits for every key of tk, or refuses at once under Refuse.
 func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callState) *tool.Error {
 	key, excl, holder, ok := tk.Waiting()
@@ -206,10 +216,11 @@ func (cs *callState) queue(ctx context.Context, reason string, wait func(context
 
 // relock handles arguments an extension rewrote: if they declare other
 // resources than the call was queued for, the call gives up its old place
-// and queues for the new resources.
+// and queues for the new resources. A run going on after its call ended
+// takes none.
 func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	d, ok := req.Tool.(tool.ResourceDeclarer)
-	if !ok {
+	if !ok || cs.ended.Load() {
 		return nil
 	}
 	rs, refused := declared(d, &req.Call)
@@ -219,6 +230,9 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	if reqs := toRequests(rs); !cs.tk.Load().Matches(reqs) {
 		cs.release()
 		cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
+		if cs.ended.Load() { // the call ended meanwhile, perhaps before the Store
+			cs.release()
+		}
 	}
 	return nil
 }
