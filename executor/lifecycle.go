@@ -153,7 +153,7 @@ func (cs *callState) finish(res *tool.Result) {
 	case tool.StatusCancelled:
 		ev.Kind = tool.EventCancelled
 	}
-	if res.Error != nil {
+	if res.Error != nil && cs.listened() { // the text is built only for a listener
 		ev.Reason = res.Error.Error()
 	}
 	cs.emit(ev)
