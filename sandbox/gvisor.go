@@ -206,7 +206,12 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 
-	argv := []string{bin, "--root=" + state, "--oci-seccomp"}
+	// --ignore-cgroups: runsc otherwise makes a cgroup in every hierarchy
+	// for each container, and removes it only when it exits on its own; a
+	// run killed at its timeout or cancelled left one behind in each, for
+	// good. The spec asks for no cgroup limits (the rlimits are gVisor's),
+	// so nothing is lost.
+	argv := []string{bin, "--root=" + state, "--oci-seccomp", "--ignore-cgroups"}
 	if os.Geteuid() != 0 {
 		argv = append(argv, "--rootless")
 	}
