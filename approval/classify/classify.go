@@ -371,6 +371,9 @@ type state struct {
 	depth    int // shell strings deep
 	nest     int // syntactic nesting
 	judged   int // simple commands judged
+	// judgedText is the length of the commands judged, words and one
+	// blank each: see maxJudgedText.
+	judgedText int
 	stopped  bool
 	findings []finding
 	cmds     []Command

@@ -120,8 +120,10 @@
 //   - Input that cannot be parsed is Defaults.Invalid (Dangerous by
 //     default, never Safe). Input over a limit — longer than
 //     Limits.MaxLength, nesting deeper than Limits.MaxDepth or
-//     Limits.MaxNesting (arithmetic and wrappers included), or holding
-//     more than Limits.MaxCommands commands — is Blocked, whatever
+//     Limits.MaxNesting (arithmetic and wrappers included), holding
+//     more than Limits.MaxCommands commands, or whose commands come to
+//     more than 8 times Limits.MaxLength (each wrapper's command counts
+//     again, so the work stays a few times a plain line's) — is Blocked, whatever
 //     Defaults.Invalid says: bash would run the commands past the limit,
 //     which were never judged, and no mode may run them. Both make the
 //     verdict Incomplete. Input whose

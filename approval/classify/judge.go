@@ -162,6 +162,12 @@ func baseName(s string) string {
 	return b
 }
 
+// maxJudgedText bounds the text of the commands one line's judgement
+// reads, in multiples of Limits.MaxLength: a line of full length can be
+// judged again under a few wrappers, and its cost stays a few times that
+// of a plain line of the same length.
+const maxJudgedText = 8
+
 // judge judges one simple command (argv already resolved) and records it.
 func (s *state) judge(argv []word, cx judgeCtx) info {
 	if s.stopped {
@@ -176,6 +182,17 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		// Each wrapper's command is judged with the words after it:
 		// thousands of wrappers would cost time and memory squared.
 		s.overLimit(fmt.Sprintf("commands wrapped more than %d deep", s.c.rules.Limits.MaxNesting))
+		s.stopped = true
+		return info{}
+	}
+	for _, w := range argv {
+		s.judgedText += len(w.s) + 1
+	}
+	if limit := maxJudgedText * s.c.rules.Limits.MaxLength; s.judgedText > limit {
+		// A command is judged again by each wrapper around it, and by
+		// each way of reading an option its grammar does not know: 199
+		// env around 30,000 words, or 12 env --zz, took seconds to minutes.
+		s.overLimit(fmt.Sprintf("commands to judge longer than %d bytes in all (each wrapper's command counts again)", limit))
 		s.stopped = true
 		return info{}
 	}
