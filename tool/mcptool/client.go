@@ -348,6 +348,11 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
+	var g *procGuard
+	if cmd != nil {
+		g = &procGuard{Transport: t, cmd: cmd}
+		t = g
+	}
 	// The SDK's Connect can outlive its context: when the server does not
 	// answer initialize, it gives the cancellation notice up to 5 s to be
 	// delivered first. The call does not wait for that.
@@ -369,12 +374,19 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 			_ = cmd.Wait()
 		}
 	case <-dctx.Done():
+		// A server that never answered is ended now, not when the SDK
+		// gives up (closing its stdin, it waits for the exit up to the
+		// terminate timeout): calls retried against a hung server would
+		// each leave one running, with its pipes and goroutines, for
+		// seconds after they returned.
+		if g != nil {
+			g.abandon()
+		}
 		go func() {
 			if r := <-ch; r.cs != nil {
 				_ = r.cs.Close()
 			}
 			if cmd != nil && cmd.Process != nil {
-				killGroup(cmd)
 				_ = cmd.Wait()
 			}
 		}()
@@ -422,6 +434,40 @@ func (cn *conn) close() error {
 		return nil
 	}
 	return err
+}
+
+// procGuard is a stdio server's transport while it is dialled: a dial
+// given up ends the server's process group at once, whether the process
+// has started by then or starts after (the SDK starts it in Connect, on
+// another goroutine).
+type procGuard struct {
+	mcp.Transport
+	cmd *exec.Cmd
+
+	mu        sync.Mutex
+	started   bool // Connect has returned: cmd.Process is set if it started
+	abandoned bool
+}
+
+func (g *procGuard) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := g.Transport.Connect(ctx)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.started = true
+	if g.abandoned {
+		killGroup(g.cmd)
+	}
+	return conn, err
+}
+
+// abandon ends the server now if it has started, or as soon as it does.
+func (g *procGuard) abandon() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.abandoned = true
+	if g.started {
+		killGroup(g.cmd)
+	}
 }
 
 func killGroup(cmd *exec.Cmd) {
