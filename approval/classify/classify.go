@@ -366,14 +366,17 @@ type finding struct {
 
 // state is the work of one Classify call.
 type state struct {
-	c        *Classifier
-	src      string
-	depth    int // shell strings deep
-	nest     int // syntactic nesting
-	judged   int // simple commands judged
+	c      *Classifier
+	src    string
+	depth  int // shell strings deep
+	nest   int // syntactic nesting
+	judged int // simple commands judged
 	// judgedText is the length of the commands judged, words and one
 	// blank each: see maxJudgedText.
 	judgedText int
+	// expanded is the length of the text expansions made: see
+	// maxExpandedText.
+	expanded int
 	stopped  bool
 	findings []finding
 	cmds     []Command

@@ -123,7 +123,10 @@
 //     Limits.MaxNesting (arithmetic and wrappers included), holding
 //     more than Limits.MaxCommands commands, or whose commands come to
 //     more than 8 times Limits.MaxLength (each wrapper's command counts
-//     again, so the work stays a few times a plain line's) — is Blocked, whatever
+//     again, so the work stays a few times a plain line's), or whose
+//     expansions make more than 4 times Limits.MaxLength of text (each
+//     use of a variable's or array's value and each word of a brace
+//     expansion counts: x=LONG; echo $x$x$x..., a=$a$a) — is Blocked, whatever
 //     Defaults.Invalid says: bash would run the commands past the limit,
 //     which were never judged, and no mode may run them. Both make the
 //     verdict Incomplete. Input whose

@@ -1711,8 +1711,8 @@ func (s *state) knownParam(part syntax.WordPart, atStart bool) (string, bool) {
 	if !ok || !simpleParam(p) {
 		return "", false
 	}
-	if v, ok := s.vars[p.Param.Value]; ok {
-		return v, true
+	if _, ok := s.vars[p.Param.Value]; ok {
+		return s.known(p.Param.Value)
 	}
 	return "~", p.Param.Value == "HOME" && atStart
 }

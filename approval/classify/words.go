@@ -128,7 +128,7 @@ func (s *state) words(w *syntax.Word) []word {
 	if braceOpens(w) > maxBraceOpens {
 		return tooLarge()
 	}
-	if syntax.SplitBraces(w) {
+	if syntax.SplitBraces(w) && !s.stopped {
 		if braceCount(w, s.c.rules.Limits.MaxBraceExpansion+1) > s.c.rules.Limits.MaxBraceExpansion {
 			return tooLarge()
 		}
@@ -138,12 +138,22 @@ func (s *state) words(w *syntax.Word) []word {
 			r := s.word(e)
 			r.brace = true
 			out = append(out, r)
+			if !s.expand(len(r.s) + 1) {
+				break
+			}
 		}
 		return out
 	}
 	// "${a[@]}" of an array (or "$@" of positional parameters) the line
 	// set to known values is one word for each.
 	if vals, quoted, ok := s.arrayWords(w); ok {
+		n := 0
+		for _, v := range vals {
+			n += len(v) + 1
+		}
+		if !s.expand(n) {
+			return []word{s.word(w)}
+		}
 		out := make([]word, 0, len(vals))
 		for _, v := range vals {
 			if v == anyElems {
@@ -168,7 +178,7 @@ func (s *state) words(w *syntax.Word) []word {
 	// An unquoted lone $X with a known literal value splits into fields.
 	if len(w.Parts) == 1 {
 		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
-			if v, ok := s.vars[pe.Param.Value]; ok {
+			if v, ok := s.known(pe.Param.Value); ok {
 				f := strings.Fields(v)
 				out := make([]word, 0, len(f))
 				for _, x := range f {
@@ -184,6 +194,39 @@ func (s *state) words(w *syntax.Word) []word {
 		}
 	}
 	return []word{s.word(w)}
+}
+
+// maxExpandedText bounds the text the expansions of a line's words make
+// (the values of variables and arrays the line set, the words of brace
+// expansions), in multiples of Limits.MaxLength: each use makes its
+// value again, so a long value used many times, or doubled (a=$a$a),
+// would cost far more than the line's length.
+const maxExpandedText = 4
+
+// expand counts n bytes of text made by an expansion, and reports
+// whether they are within maxExpandedText; past it the line is over a
+// limit, and the expansion is left as it is written.
+func (s *state) expand(n int) bool {
+	if s.stopped {
+		return false
+	}
+	s.expanded += n
+	if limit := maxExpandedText * s.c.rules.Limits.MaxLength; s.expanded > limit {
+		s.overLimit(fmt.Sprintf("text made by expansions longer than %d bytes in all (each use of a variable's value counts again)", limit))
+		s.stopped = true
+		return false
+	}
+	return true
+}
+
+// known returns the value the line set the variable name to, when it is
+// known, counting it as expanded text (see expand).
+func (s *state) known(name string) (string, bool) {
+	v, ok := s.vars[name]
+	if !ok || !s.expand(len(v)) {
+		return "", false
+	}
+	return v, true
 }
 
 // arrayWords returns the known values of a word that is only "${a[@]}",
@@ -351,7 +394,7 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 			s.quotedDefault(p, r)
 		}
 		if simpleParam(p) {
-			if v, ok := s.vars[p.Param.Value]; ok {
+			if v, ok := s.known(p.Param.Value); ok {
 				// A known value: literal text, but not a literal word.
 				r.lit = false
 				if !r.dyn && !quoted && strings.ContainsAny(v, " \t\n*?[") {

@@ -1,0 +1,36 @@
+package classify
+
+import (
+	"sort"
+	"strings"
+	"testing"
+)
+
+// benchLines runs a benchmark of each line, in the order of their names.
+func benchLines(b *testing.B, lines map[string]string) {
+	c := Default()
+	names := make([]string, 0, len(lines))
+	for n := range lines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Classify(lines[name])
+			}
+		})
+	}
+}
+
+// BenchmarkClassifyExpansions classifies the lines whose expansions make
+// far more text than they hold (expansionLines), and a plain line as
+// long to compare.
+func BenchmarkClassifyExpansions(b *testing.B) {
+	lines := map[string]string{"plain": fillLine("ls ", "a ")}
+	for n, l := range expansionLines {
+		lines[n] = l
+	}
+	benchLines(b, lines)
+}
