@@ -100,6 +100,9 @@ func (e *Bwrap) probe() error {
 		return unavailable(e.name, "bwrap cannot create its sandbox on this host",
 			"bwrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them for bwrap); stderr: "+string(bytes.TrimSpace(stderr.Bytes())), err)
 	}
+	// The mount points that runs of programs killed meanwhile left (see
+	// runDir).
+	sweepRunDirs(idmapBase, idmapDirPrefix, removeIdmapDir)
 	return nil
 }
 

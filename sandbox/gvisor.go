@@ -46,8 +46,12 @@ func NewGVisor(opts ...Option) (*GVisor, error) {
 		if e.bin, err = e.binary(); err != nil {
 			return err
 		}
-		e.prlimit, err = prlimitPath(e.name)
-		return err
+		if e.prlimit, err = prlimitPath(e.name); err != nil {
+			return err
+		}
+		// What runs of programs killed meanwhile left (see runDir).
+		sweepRunDirs(os.TempDir(), gvisorDirPrefix, removeGVisorDir)
+		return nil
 	}
 	e.prepare = e.plan
 	return e, nil
@@ -178,19 +182,14 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		return nil, newError(CodeCreateFailed, e.name, "", err, "encoding the OCI spec")
 	}
 
-	tmp, err := os.MkdirTemp("", "toolbelt-runsc-")
+	rd, err := makeRunDir(os.TempDir(), gvisorDirPrefix)
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the bundle directory")
 	}
+	tmp := rd.path
 	cleanup := func() {
-		// runsc's sandbox and gofer processes die with runsc, but a moment
-		// after it: wait for them (killing any that linger), so that none
-		// outlives the run. They all carry the state directory in their
-		// command lines. (runsc cannot be made the init of a pid namespace
-		// of ours, which would do this by itself: it fails to start its
-		// sandbox there.)
-		reapLeftovers(tmp, 5*time.Second)
-		_ = os.RemoveAll(tmp)
+		removeGVisorDir(tmp)
+		rd.unlock()
 	}
 	bundle, state := filepath.Join(tmp, "bundle"), filepath.Join(tmp, "state")
 	for _, d := range []string{bundle, state} {
@@ -222,6 +221,22 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	}
 	argv = append(argv, "run", "--bundle", bundle, "toolbelt-"+hex.EncodeToString(id[:]))
 	return &plan{argv: argv, env: env, dir: "/", exitSignals: true, cleanup: cleanup}, nil
+}
+
+// gvisorDirPrefix names the directories that hold a run's bundle and
+// runsc's state, under os.TempDir().
+const gvisorDirPrefix = "toolbelt-runsc-"
+
+// removeGVisorDir removes a run's bundle and state directory once its
+// processes are gone. runsc's sandbox and gofer processes die with runsc,
+// but a moment after it: wait for them (killing any that linger), so that
+// none outlives the run. They all carry the state directory in their
+// command lines. (runsc cannot be made the init of a pid namespace of
+// ours, which would do this by itself: it fails to start its sandbox
+// there.)
+func removeGVisorDir(dir string) {
+	reapLeftovers(dir, 5*time.Second)
+	_ = os.RemoveAll(dir)
 }
 
 // tmpfsSize is the mount option that bounds a tmpfs to the memory limit

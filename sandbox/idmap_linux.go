@@ -87,14 +87,15 @@ func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32) (string, func(*ex
 		unix.Close(tree)
 		return "", nil, nil, fmt.Errorf("idmapping %s (kernel 5.12+ and a filesystem that supports idmapped mounts are needed): %w", dir, err)
 	}
-	base, err := os.MkdirTemp(idmapBase, "toolbelt-idmap-")
+	rd, err := makeRunDir(idmapBase, idmapDirPrefix)
 	if err != nil {
 		unix.Close(tree)
 		return "", nil, nil, err
 	}
+	base := rd.path
 	// Searchable, not listable: the unprivileged bwrap must reach the
 	// mount point (which, on the host, stays an empty directory).
-	m := &idmapMount{tree: tree, base: base, target: filepath.Join(base, "ws"), done: make(chan struct{})}
+	m := &idmapMount{tree: tree, dir: rd, target: filepath.Join(base, "ws"), done: make(chan struct{})}
 	err = os.Chmod(base, 0o711)
 	if err == nil {
 		err = os.Mkdir(m.target, 0o700)
@@ -109,10 +110,11 @@ func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32) (string, func(*ex
 // idmapMount is one run's idmapped workspace: a detached mount, attached at
 // target in the private mount namespace of the thread that starts bwrap.
 type idmapMount struct {
-	tree         int // the detached, idmapped mount
-	base, target string
-	done         chan struct{} // closed by release: the starting thread may end
-	once         sync.Once
+	tree   int     // the detached, idmapped mount
+	dir    *runDir // holds target
+	target string
+	done   chan struct{} // closed by release: the starting thread may end
+	once   sync.Once
 }
 
 // start starts cmd from a locked OS thread that has a mount namespace of
@@ -147,10 +149,20 @@ func (m *idmapMount) release() {
 	m.once.Do(func() {
 		close(m.done)
 		unix.Close(m.tree)
-		// Never RemoveAll: these are empty directories of the host's.
-		_ = os.Remove(m.target)
-		_ = os.Remove(m.base)
+		removeIdmapDir(m.dir.path)
+		m.dir.unlock()
 	})
+}
+
+// idmapDirPrefix names the directories of the mount points, under
+// idmapBase.
+const idmapDirPrefix = "toolbelt-idmap-"
+
+// removeIdmapDir removes the mount point's directory. Never RemoveAll:
+// these are empty directories of the host's.
+func removeIdmapDir(dir string) {
+	_ = os.Remove(filepath.Join(dir, "ws"))
+	_ = os.Remove(dir)
 }
 
 // ownerOf returns the uid and gid that own path.

@@ -158,8 +158,13 @@ func (e *Landlock) probe() error {
 	}
 	e.prlimit = prl
 	e.tmpBase = tmpBase()
+	// What runs of programs killed meanwhile left (see runDir).
+	sweepRunDirs(e.tmpBase, landlockDirPrefix, func(dir string) { _ = os.RemoveAll(dir) })
 	return nil
 }
+
+// landlockDirPrefix names the runs' private temporary directories.
+const landlockDirPrefix = "toolbelt-landlock-tmp-"
 
 func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan, error) {
 	// The check resolved prlimit and the ABI once (see [Process.plan]).
@@ -181,13 +186,18 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 				cred.Uid, ws, cred.Uid, cred.Gid)
 		}
 	}
-	tmp, err := os.MkdirTemp(e.tmpBase, "toolbelt-landlock-tmp-")
+	rd, err := makeRunDir(e.tmpBase, landlockDirPrefix)
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the run's private temporary directory")
 	}
+	tmp := rd.path
+	removeTmp := func() {
+		os.RemoveAll(tmp)
+		rd.unlock()
+	}
 	if cred != nil {
 		if err := os.Chown(tmp, int(cred.Uid), int(cred.Gid)); err != nil {
-			os.RemoveAll(tmp)
+			removeTmp()
 			return nil, newError(CodeCreateFailed, e.name, "", err, "giving the run's temporary directory to uid %d", cred.Uid)
 		}
 	}
@@ -204,7 +214,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	}
 	conf, err := pol.prepare()
 	if err != nil {
-		os.RemoveAll(tmp)
+		removeTmp()
 		return nil, newError(CodeCreateFailed, e.name, "", err, "building the Landlock ruleset")
 	}
 	if envValue(spec.Env, "TMPDIR") == "" {
@@ -213,7 +223,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	p := &plan{argv: argv, env: env, dir: dir, cred: cred, start: conf.start}
 	p.cleanup = func() {
 		conf.release()
-		os.RemoveAll(tmp)
+		removeTmp()
 	}
 	// The command is never uid 0 (NewLandlock refuses it, a root host's
 	// default is 65534), so RLIMIT_NPROC always applies.

@@ -1,0 +1,96 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// runDirSuffix ends the name of every directory makeRunDir makes, so that
+// sweepRunDirs only ever removes directories of code that locks them: a
+// program of an older version, which does not, may share the temporary
+// directory.
+const runDirSuffix = "-locked"
+
+// runDir is a temporary directory of one run (gVisor's bundle and state,
+// landlock's TMPDIR, the mount point of bwrap's idmapped workspace), locked
+// (flock) while the run uses it. The kernel drops the lock when this
+// process dies, however it dies: a directory nobody holds the lock of was
+// left by a program killed during a run, and sweepRunDirs removes it.
+type runDir struct {
+	path string
+	fd   int // holds the lock
+}
+
+// makeRunDir makes a fresh directory under base, named prefix, a random
+// number and runDirSuffix, and locks it.
+func makeRunDir(base, prefix string) (*runDir, error) {
+	for range 10 {
+		path, err := os.MkdirTemp(base, prefix+"*"+runDirSuffix)
+		if err != nil {
+			return nil, err
+		}
+		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil && !errors.Is(err, unix.ENOENT) {
+			_ = os.Remove(path)
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		if err == nil {
+			if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil && sameDir(fd, path) {
+				return &runDir{path: path, fd: fd}, nil
+			}
+			unix.Close(fd)
+		}
+		// Another program's sweep took it, unlocked a moment, for a
+		// leftover, and removes it: make another.
+	}
+	return nil, errors.New("making a run directory under " + base + ": removed by other programs' sweeps ten times")
+}
+
+// unlock releases the lock, once the directory is gone.
+func (d *runDir) unlock() {
+	if d.fd >= 0 {
+		unix.Close(d.fd)
+		d.fd = -1
+	}
+}
+
+// sameDir reports whether path still names the directory open as fd.
+func sameDir(fd int, path string) bool {
+	var a, b unix.Stat_t
+	return unix.Fstat(fd, &a) == nil && unix.Lstat(path, &b) == nil && a.Dev == b.Dev && a.Ino == b.Ino
+}
+
+// sweepRunDirs removes, with remove, the directories under base that
+// makeRunDir made with prefix and that no live run holds the lock of: those
+// of programs killed during a run. The lock is held while remove runs, so
+// that a program making a directory of the same name meanwhile makes
+// another.
+func sweepRunDirs(base, prefix string, remove func(path string)) {
+	f, err := os.Open(base)
+	if err != nil {
+		return
+	}
+	ents, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, runDirSuffix) {
+			continue
+		}
+		path := filepath.Join(base, name)
+		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil && sameDir(fd, path) {
+			remove(path)
+		}
+		unix.Close(fd)
+	}
+}
