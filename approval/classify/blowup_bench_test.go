@@ -34,3 +34,14 @@ func BenchmarkClassifyExpansions(b *testing.B) {
 	}
 	benchLines(b, lines)
 }
+
+// BenchmarkClassifyStateCopies classifies the lines that set thousands
+// of variables and then run commands that each copied them
+// (stateCopyLines), and a plain line as long to compare.
+func BenchmarkClassifyStateCopies(b *testing.B) {
+	lines := map[string]string{"plain": fillLine("ls ", "a ")}
+	for n, l := range stateCopyLines {
+		lines[n] = l
+	}
+	benchLines(b, lines)
+}

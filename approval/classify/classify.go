@@ -377,6 +377,9 @@ type state struct {
 	// expanded is the length of the text expansions made: see
 	// maxExpandedText.
 	expanded int
+	// copied counts the entries of what the line set that judging it
+	// copied: see maxCopied.
+	copied   int
 	stopped  bool
 	findings []finding
 	cmds     []Command

@@ -126,7 +126,12 @@
 //     again, so the work stays a few times a plain line's), or whose
 //     expansions make more than 4 times Limits.MaxLength of text (each
 //     use of a variable's or array's value and each word of a brace
-//     expansion counts: x=LONG; echo $x$x$x..., a=$a$a) — is Blocked, whatever
+//     expansion counts: x=LONG; echo $x$x$x..., a=$a$a), or whose
+//     judgement copies more than 8 times Limits.MaxLength entries of
+//     what it set (its variables, arrays and exported names, copied
+//     for each command with assignments before it, loop value, eval
+//     and shell string, and an array's values for each addition to
+//     it) — is Blocked, whatever
 //     Defaults.Invalid says: bash would run the commands past the limit,
 //     which were never judged, and no mode may run them. Both make the
 //     verdict Incomplete. Input whose

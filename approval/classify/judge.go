@@ -91,12 +91,16 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 	}
 	// Prefix assignments only apply to this command: judge, do not remember.
 	saved := s.vars
-	s.vars = cloneVars(saved)
+	if len(ce.Assigns) > 0 {
+		s.copying(len(saved))
+		s.vars = cloneVars(saved)
+	}
 	var env map[string]envVal
 	for _, a := range ce.Assigns {
 		inf = inf.or(s.assign(a, &fs, true))
 		if a.Name != nil {
 			if env == nil {
+				s.copying(len(s.cmdEnv))
 				env = maps.Clone(s.cmdEnv)
 				if env == nil {
 					env = map[string]envVal{}
@@ -391,6 +395,7 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 			n, v, _ := strings.Cut(args[i].s, "=")
 			// env NAME=VALUE cmd: in the environment of what it runs.
 			if env == nil {
+				s.copying(len(s.cmdEnv))
 				env = maps.Clone(s.cmdEnv)
 				if env == nil {
 					env = map[string]envVal{}
@@ -793,6 +798,7 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			// The words after the string are its $0, $1, ... (sh -c
 			// 'rm -rf "$1"' _ ~ is rm -rf ~), for the string's shell.
 			defer func(old map[string]envVal) { s.cmdEnv = old }(s.cmdEnv)
+			s.copying(len(s.cmdEnv))
 			env := maps.Clone(s.cmdEnv)
 			if env == nil {
 				env = map[string]envVal{}

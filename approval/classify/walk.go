@@ -730,6 +730,9 @@ func (s *state) walkBound(name string, values []string, body []*syntax.Stmt) inf
 			break
 		}
 		s.bindings++
+		if s.copying(len(after)); s.stopped {
+			break
+		}
 		s.vars = cloneVars(after)
 		s.setVar(name, v, true)
 		inf = inf.or(s.walkStmts(body))
@@ -1017,6 +1020,25 @@ func (s *state) ifsChanged() {
 	s.vars, s.arrays, s.ifs = nil, nil, true
 }
 
+// maxCopied bounds the entries of what the line set (variables,
+// arrays and their values, exported names, a command's environment)
+// that judging it copies, in multiples of Limits.MaxLength: each
+// command with assignments before it, each value a loop body is judged
+// with, each eval and shell string copies them, and each addition to an
+// array the array, so thousands of variables and thousands of commands
+// would cost their product.
+const maxCopied = 8
+
+// copying counts n entries copied; past maxCopied the line is over a
+// limit.
+func (s *state) copying(n int) {
+	s.copied += n
+	if limit := maxCopied * s.c.rules.Limits.MaxLength; s.copied > limit && !s.stopped {
+		s.overLimit(fmt.Sprintf("more than %d copies of what the line set (variables, arrays, exported names) for the commands that use it", limit))
+		s.stopped = true
+	}
+}
+
 // export records that the shell exports the variable name: the shell
 // strings its commands run (bash -c) see its value.
 func (s *state) export(name string) {
@@ -1031,10 +1053,11 @@ func (s *state) export(name string) {
 // assignments (NAME=VALUE cmd, env NAME=VALUE) give it, with a known
 // value.
 func (s *state) childVars() map[string]string {
+	s.copying(len(s.exported) + len(s.cmdEnv))
 	var m map[string]string
 	set := func(n, v string) {
 		if m == nil {
-			m = map[string]string{}
+			m = make(map[string]string, len(s.exported)+len(s.cmdEnv))
 		}
 		m[n] = v
 	}
@@ -1098,6 +1121,7 @@ func (s *state) arrayAfter(a *syntax.Assign, elems []string, val word) []string 
 	}
 	base, ok := s.arrays[name]
 	if ok {
+		s.copying(len(base))
 		base = slices.Clone(base)
 	} else if v, ok := s.vars[name]; ok {
 		base = []string{v} // a=x; a[1]=y: x is a[0]
@@ -1855,6 +1879,7 @@ func (s *state) reparse(text, via string) info {
 	s.via = append(s.via[:len(s.via):len(s.via)], via)
 	if via == "eval" {
 		// eval runs its code in this shell.
+		s.copying(len(s.vars) + len(s.arrays) + len(s.exported))
 		s.vars = cloneVars(s.vars)
 		s.arrays = maps.Clone(s.arrays)
 		s.exported = maps.Clone(s.exported)
@@ -1863,7 +1888,8 @@ func (s *state) reparse(text, via string) info {
 		// knows only what is exported to it.
 		s.vars = s.childVars()
 		s.arrays = nil // not exported
-		s.exported = nil
+		s.copying(len(s.vars))
+		s.exported = make(map[string]bool, len(s.vars))
 		for n := range s.vars {
 			s.export(n)
 		}
