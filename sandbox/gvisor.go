@@ -50,7 +50,7 @@ func NewGVisor(opts ...Option) (*GVisor, error) {
 			return err
 		}
 		// What runs of programs killed meanwhile left (see runDir).
-		sweepRunDirs(os.TempDir(), gvisorDirPrefix, removeGVisorDir)
+		sweepRunDirs(os.TempDir(), gvisorDirPrefix, func(d *runDir) { removeGVisorDir(d.path) })
 		return nil
 	}
 	e.prepare = e.plan

@@ -159,7 +159,7 @@ func (e *Landlock) probe() error {
 	e.prlimit = prl
 	e.tmpBase = tmpBase()
 	// What runs of programs killed meanwhile left (see runDir).
-	sweepRunDirs(e.tmpBase, landlockDirPrefix, func(dir string) { _ = os.RemoveAll(dir) })
+	sweepRunDirs(e.tmpBase, landlockDirPrefix, (*runDir).removeAll)
 	return nil
 }
 
@@ -192,7 +192,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	}
 	tmp := rd.path
 	removeTmp := func() {
-		os.RemoveAll(tmp)
+		rd.removeAll()
 		rd.unlock()
 	}
 	if cred != nil {

@@ -78,7 +78,7 @@ func TestSweepSparesLiveRunDirs(t *testing.T) {
 					return
 				default:
 				}
-				sweepRunDirs(base, prefix, func(d string) { _ = os.RemoveAll(d) })
+				sweepRunDirs(base, prefix, (*runDir).removeAll)
 			}
 		}()
 	}

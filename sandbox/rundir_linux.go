@@ -4,9 +4,11 @@ package sandbox
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -71,7 +73,7 @@ func sameDir(fd int, path string) bool {
 // of programs killed during a run. The lock is held while remove runs, so
 // that a program making a directory of the same name meanwhile makes
 // another.
-func sweepRunDirs(base, prefix string, remove func(path string)) {
+func sweepRunDirs(base, prefix string, remove func(d *runDir)) {
 	f, err := os.Open(base)
 	if err != nil {
 		return
@@ -89,8 +91,45 @@ func sweepRunDirs(base, prefix string, remove func(path string)) {
 			continue
 		}
 		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil && sameDir(fd, path) {
-			remove(path)
+			remove(&runDir{path: path, fd: fd})
 		}
 		unix.Close(fd)
 	}
+}
+
+// removeAll removes the directory and everything beneath it, also what the
+// command made read-only: a program that is not root cannot remove the
+// entries of a directory it may not write (Go's module cache makes its
+// directories 0555, and GOMODCACHE=$TMPDIR/mod is how a landlock command
+// gets a writable one), and os.RemoveAll does not change modes. Then, and
+// only for a program that is not root (whose commands run as its own user,
+// and may change these modes themselves), the directories are made
+// writable through an os.Root opened on this very directory, so a symbolic
+// link that a process still running puts in the tree never leads outside
+// it; root removes anything without that.
+func (d *runDir) removeAll() {
+	if os.RemoveAll(d.path) == nil || os.Geteuid() == 0 {
+		return
+	}
+	_ = unix.Fchmod(d.fd, 0o700)
+	root, err := os.OpenRoot(d.path)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	var want unix.Stat_t
+	fi, err := root.Lstat(".")
+	if err != nil || unix.Fstat(d.fd, &want) != nil {
+		return
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Dev != want.Dev || st.Ino != want.Ino {
+		return // not the run's directory any more
+	}
+	_ = fs.WalkDir(root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && e.IsDir() {
+			_ = root.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	_ = os.RemoveAll(d.path)
 }
