@@ -200,11 +200,49 @@ func takeHostState(t *testing.T) hostState {
 			add("children", fmt.Sprintf("%d %s %q", pid, f[0], strings.ReplaceAll(string(cmd), "\x00", " ")))
 		}
 	}
-	for _, f := range []string{"shm", "msg", "sem"} {
-		s.counts["System V IPC objects"] += countLines("/proc/sysvipc/"+f) - 1
+	// Those of the users commands run as, not those of other programs of
+	// the machine (a database's shared memory, root's keys).
+	uids := map[string]bool{"65534": true}
+	if os.Geteuid() != 0 {
+		uids[strconv.Itoa(os.Geteuid())] = true
 	}
-	s.counts["keys"] = countLines("/proc/keys")
+	for _, f := range []string{"shm", "msg", "sem"} {
+		s.counts["System V IPC objects"] += countOwned("/proc/sysvipc/"+f, uids, func(header []string) int {
+			for i, h := range header {
+				if h == "cuid" {
+					return i
+				}
+			}
+			return -1
+		})
+	}
+	s.counts["keys"] = countOwned("/proc/keys", uids, nil)
 	return s
+}
+
+// countOwned counts the lines of a /proc table whose owner is one of uids:
+// the column that ownerCol finds in the header line, or, when ownerCol is
+// nil, the sixth column of a table without a header (/proc/keys).
+func countOwned(path string, uids map[string]bool, ownerCol func(header []string) int) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	col := 5
+	if ownerCol != nil {
+		if len(lines) == 0 {
+			return 0
+		}
+		col, lines = ownerCol(strings.Fields(lines[0])), lines[1:]
+	}
+	n := 0
+	for _, l := range lines {
+		if f := strings.Fields(l); col >= 0 && col < len(f) && uids[f[col]] {
+			n++
+		}
+	}
+	return n
 }
 
 // grownBy lists what grew by more than slack from s to now, naming the new
