@@ -35,6 +35,17 @@ func BenchmarkClassifyExpansions(b *testing.B) {
 	benchLines(b, lines)
 }
 
+// BenchmarkClassifyDirSecrets classifies the lines that name thousands
+// of files in a loop or function body after 16 cd (dirSecretLines),
+// and a plain line as long to compare.
+func BenchmarkClassifyDirSecrets(b *testing.B) {
+	lines := map[string]string{"plain": fillLine("ls ", "a ")}
+	for n, tc := range dirSecretLines {
+		lines[n] = tc.line
+	}
+	benchLines(b, lines)
+}
+
 // BenchmarkClassifyStateCopies classifies the lines that set thousands
 // of variables and then run commands that each copied them
 // (stateCopyLines), and a plain line as long to compare.

@@ -233,7 +233,8 @@ func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
 		// the tree (brace expansion), so parse it again.
 		if f, err := c.parse(src); err == nil {
 			seen := s.seen
-			s = &state{c: c, src: src, findings: s.findings[:before:before], incomplete: s.incomplete, later: &seen, laterCloned: s.cloned}
+			s = &state{c: c, src: src, findings: s.findings[:before:before], incomplete: s.incomplete, later: &seen, laterCloned: s.cloned,
+				dirSecrets: s.dirSecrets, dirSecretsLen: s.dirSecretsLen, judgedText: s.judgedText}
 			s.collectFuncs(f.Stmts)
 			s.walkStmts(f.Stmts)
 		}
@@ -466,6 +467,10 @@ type state struct {
 	// secretWork is the work of comparing globs with Secrets: see
 	// maxSecretWork.
 	secretWork int
+	// dirSecrets is what secretIn found of a name (no glob) in a
+	// directory, by directory and name; dirSecretsLen counts them.
+	dirSecrets    map[string]map[string]finding
+	dirSecretsLen int
 }
 
 func (s *state) note(l Level, reason string) {

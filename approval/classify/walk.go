@@ -450,14 +450,45 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 		}
 		for _, ds := range sets {
 			for _, d := range ds.dirs {
-				in := word{s: d.s + "/" + w.s, glob: w.glob || d.glob}
-				if l, reason, ok := s.secretName(in); ok {
+				if l, reason, ok := s.secretIn(d, w); ok {
 					return l, reason + " (after changing into " + d.s + ")", true
 				}
 			}
 		}
 	}
 	return Safe, "", false
+}
+
+// maxDirSecrets bounds how many names in directories secretIn remembers.
+const maxDirSecrets = 1 << 18
+
+// secretIn is secretName for the name w in the directory d the line
+// changed into. A name that is no glob is compared once in each
+// directory: a loop or function body is judged again for each value of
+// its variable and in a second walk, with the same names, in up to
+// 2*maxDirs directories each time.
+func (s *state) secretIn(d, w word) (Level, string, bool) {
+	if d.glob || w.glob {
+		return s.secretName(word{s: d.s + "/" + w.s, glob: true})
+	}
+	if f, ok := s.dirSecrets[d.s][w.s]; ok {
+		return f.level, f.reason, f.reason != ""
+	}
+	l, reason, ok := s.secretName(word{s: d.s + "/" + w.s})
+	if !ok {
+		reason = ""
+	}
+	if s.dirSecretsLen < maxDirSecrets {
+		if s.dirSecrets == nil {
+			s.dirSecrets = map[string]map[string]finding{}
+		}
+		if s.dirSecrets[d.s] == nil {
+			s.dirSecrets[d.s] = map[string]finding{}
+		}
+		s.dirSecrets[d.s][w.s] = finding{l, reason}
+		s.dirSecretsLen++
+	}
+	return l, reason, ok
 }
 
 // secretName is secretRule for w's text.
