@@ -43,7 +43,9 @@ func makeRunDir(base, prefix string) (*runDir, error) {
 			return nil, &os.PathError{Op: "open", Path: path, Err: err}
 		}
 		if err == nil {
-			if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil && sameDir(fd, path) {
+			// Locked, or on a filesystem without locks, where no sweep
+			// can lock it for removal either.
+			if lerr := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); lerr != unix.EWOULDBLOCK && sameDir(fd, path) {
 				return &runDir{path: path, fd: fd}, nil
 			}
 			unix.Close(fd)
