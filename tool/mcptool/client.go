@@ -402,6 +402,7 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
 	cn := &conn{cs: cs, cmd: cmd, done: make(chan struct{})}
+	watchExit(cmd)
 	go func() {
 		_ = cs.Wait()
 		close(cn.done)

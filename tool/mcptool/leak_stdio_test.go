@@ -1,0 +1,105 @@
+package mcptool
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// marked lists the processes whose command line holds marker.
+func marked(marker string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && strings.Contains(string(cl), marker) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// closeWithin closes c and fails the test if Close takes longer than d.
+func closeWithin(t *testing.T, c *Client, d time.Duration) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	select {
+	case err := <-done:
+		if err != nil && !strings.Contains(err.Error(), "signal: killed") {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(d):
+		t.Errorf("Close still waits after %v", d)
+	}
+}
+
+// A stdio server that dies while a process it started still holds its
+// stdout (a helper, a child the server forked) never shows the client an
+// end of file. The call in flight waited for an answer that could not
+// come, forever without a deadline, and the dead server stayed a zombie
+// and its child ran on until some later call failed writing to it.
+// The client watches the server process itself: its death ends the
+// session, the call fails as unavailable, and the server's group goes.
+func TestLeakStdioServerDeadWhileItsChildHoldsStdout(t *testing.T) {
+	marker := fmt.Sprintf("59%d.%d", os.Getpid()%1000, time.Now().UnixNano()%1000)
+	t.Cleanup(func() {
+		for _, pid := range marked(marker) {
+			_ = syscall.Kill(pid, syscall.SIGKILL) // a child this test's server started
+		}
+	})
+	base := held(t, nil, 0)
+	c, err := Connect(context.Background(), Command(func() *exec.Cmd {
+		cmd := exec.Command("sh", "-c", `sleep `+marker+` & exec "$0" -test.run='^$'`, os.Args[0])
+		cmd.Env = append(os.Environ(), fixtureEnv+"=1")
+		return cmd
+	}), WithTerminateTimeout(time.Second))
+	require.NoError(t, err)
+	defer closeWithin(t, c, 5*time.Second) // then the cleanup ends the children
+
+	const deaths = 10
+	for i := range deaths {
+		ctx, started := startedEmitter(context.Background())
+		done := make(chan error, 1)
+		go func() { _, err := callTool(ctx, t, c, "slow"); done <- err }()
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the slow call never started")
+		}
+		pid := c.PID()
+		require.NotZero(t, pid)
+		require.NoError(t, syscall.Kill(pid, syscall.SIGKILL)) // the server this test started
+		select {
+		case err := <-done:
+			require.Error(t, err)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("death %d: the call whose server died still waits after 5 s (no deadline)", i)
+		}
+	}
+	_, err = callTool(context.Background(), t, c, "echo")
+	require.NoError(t, err)
+	live := held(t, &holdings{goroutines: base.goroutines + 50, fds: base.fds + 20, children: []string{"server", "its child"}}, 5*time.Second)
+	t.Logf("%d deaths: processes below %v, children left running %v", deaths, live.children, marked(marker))
+	assert.LessOrEqual(t, len(live.children), 2, "one server and its child run, no dead one is left unreaped: %v", live.children)
+	assert.LessOrEqual(t, len(marked(marker)), 1, "the dead servers' children are ended")
+
+	closeWithin(t, c, 5*time.Second)
+	after := held(t, &base, 8*time.Second)
+	assert.LessOrEqual(t, after.goroutines, base.goroutines+leakSlack, "goroutines")
+	assert.LessOrEqual(t, after.fds, base.fds+leakSlack, "open files")
+	assert.Empty(t, after.children, "processes")
+	assert.Empty(t, marked(marker), "children left running")
+}
