@@ -291,7 +291,8 @@ func countSessions(srv *mcp.Server) int {
 }
 
 // A streamable HTTP server: calls that succeed, time out and are
-// cancelled, a server that drops the connection mid-call and one that
+// cancelled, a server that never sends the headers of a call's answer,
+// one that drops the connection mid-call and one that
 // closes the session, each again and again, leave one session on the
 // server, a few connections, and no goroutines or files behind.
 func TestLeakHTTPServerCallsDropsAndClosedSessions(t *testing.T) {
@@ -333,11 +334,15 @@ func leakServer() (*mcp.Server, chan struct{}) {
 func leakHTTP(t *testing.T, opts []Option) {
 	srv, started := leakServer()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	var drop atomic.Bool
+	var drop, hang atomic.Bool
 	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if drop.Load() && r.Method == http.MethodPost {
+		if (drop.Load() || hang.Load()) && r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
 			if bytes.Contains(body, []byte(`"tools/call"`)) {
+				if hang.Load() { // no headers, ever
+					<-r.Context().Done()
+					return
+				}
 				if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
 					_ = c.Close()
 				}
@@ -364,6 +369,9 @@ func leakHTTP(t *testing.T, opts []Option) {
 		require.NoError(t, err)
 		require.Error(t, timeoutCall(t, c, "slow"))
 		require.ErrorIs(t, cancelMidCall(t, c, started), context.Canceled)
+		hang.Store(true)
+		require.Error(t, timeoutCall(t, c, "echo"))
+		hang.Store(false)
 	}
 	for range breaks {
 		drop.Store(true)
@@ -381,7 +389,7 @@ func leakHTTP(t *testing.T, opts []Option) {
 	}
 	live := held(t, &holdings{goroutines: base.goroutines + 40, fds: base.fds + 10}, 8*time.Second)
 	open, sessions := conns.count(), countSessions(srv)
-	t.Logf("%d calls of 3 kinds and %d drops and closed sessions: goroutines %d -> %d, fds %d -> %d, server connections %d, server sessions %d",
+	t.Logf("%d calls of 4 kinds and %d drops and closed sessions: goroutines %d -> %d, fds %d -> %d, server connections %d, server sessions %d",
 		leakCalls, breaks, base.goroutines, live.goroutines, base.fds, live.fds, open, sessions)
 	assert.LessOrEqual(t, sessions, 1, "sessions the server still holds")
 	assert.LessOrEqual(t, open, 4, "connections still open")
