@@ -35,6 +35,26 @@ func BenchmarkClassifyExpansions(b *testing.B) {
 	benchLines(b, lines)
 }
 
+// reasonLines are 64 KiB lines with thousands of different reasons: an
+// unknown variable exported to a program, a secret file named, in one
+// command or in many.
+var reasonLines = map[string]string{
+	"prefix assignments": numberedLine("", "a#=1 ", " ls", 65536),
+	"env assignments":    numberedLine("env ", "a#=1 ", " ls", 65536),
+	"secret files":       numberedLine("cat", " .env#", "", 65536),
+	"secret commands":    numberedLine("", "cat .env#;", "", 65536),
+}
+
+// BenchmarkClassifyReasons classifies reasonLines, and a plain line as
+// long to compare.
+func BenchmarkClassifyReasons(b *testing.B) {
+	lines := map[string]string{"plain": fillLine("ls ", "a ")}
+	for n, l := range reasonLines {
+		lines[n] = l
+	}
+	benchLines(b, lines)
+}
+
 // BenchmarkClassifyDirSecrets classifies the lines that name thousands
 // of files in a loop or function body after 16 cd (dirSecretLines),
 // and a plain line as long to compare.

@@ -503,24 +503,21 @@ func (s *state) verdict() Verdict {
 	for _, f := range all {
 		v.Level = max(v.Level, f.level)
 	}
-	add := func(r string) {
-		if r != "" && !slices.Contains(v.Reasons, r) {
-			v.Reasons = append(v.Reasons, r)
-		}
-	}
+	var reasons reasonList
 	// Reasons of the commands at the top level, then of the line itself.
 	for _, c := range s.cmds {
 		if c.Level == v.Level {
 			for _, r := range c.Reasons {
-				add(r)
+				reasons.add(r)
 			}
 		}
 	}
 	for _, f := range all {
 		if f.level == v.Level {
-			add(f.reason)
+			reasons.add(f.reason)
 		}
 	}
+	v.Reasons = reasons.list
 	if len(v.Reasons) == 0 {
 		// Only shell syntax with no command in it, such as [[ -f x ]].
 		v.Reasons = []string{"no command runs, only shell syntax"}

@@ -28,13 +28,40 @@ func (j *judgement) level() Level {
 }
 
 func (j *judgement) reasons(l Level) []string {
-	var out []string
+	var out reasonList
 	for _, f := range j.fs {
-		if f.level == l && f.reason != "" && !slices.Contains(out, f.reason) {
-			out = append(out, f.reason)
+		if f.level == l {
+			out.add(f.reason)
 		}
 	}
-	return out
+	return out.list
+}
+
+// reasonList collects reasons, each once, in order. Past a few it keeps
+// a set of them, so that a command or line with thousands of reasons
+// (FOO1=1 FOO2=1 ... cmd) costs no more than their number.
+type reasonList struct {
+	list []string
+	seen map[string]bool
+}
+
+func (r *reasonList) add(reason string) {
+	switch {
+	case reason == "":
+	case r.seen != nil:
+		if !r.seen[reason] {
+			r.seen[reason] = true
+			r.list = append(r.list, reason)
+		}
+	case !slices.Contains(r.list, reason):
+		r.list = append(r.list, reason)
+		if len(r.list) > 16 {
+			r.seen = make(map[string]bool, 2*len(r.list))
+			for _, x := range r.list {
+				r.seen[x] = true
+			}
+		}
+	}
 }
 
 // judgeCtx is what a simple command inherits from the words around it.
