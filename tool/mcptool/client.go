@@ -296,7 +296,7 @@ func (c *Client) session(ctx context.Context) (*conn, error) {
 				old := c.cur
 				c.cur = nil
 				c.mu.Unlock()
-				_ = old.close()
+				_ = old.end() // the session is over
 				continue
 			default:
 				cn := c.cur
@@ -417,12 +417,24 @@ func (c *Client) drop(cn *conn) {
 		c.cur = nil
 	}
 	c.mu.Unlock()
-	_ = cn.close()
+	_ = cn.end()
 }
 
-func (cn *conn) close() error {
+// close ends the session gracefully: a stdio server gets its stdin
+// closed and the terminate timeout to exit.
+func (cn *conn) close() error { return cn.shut(false) }
+
+// end closes a session that is over or broken: a stdio server's group is
+// killed first, as no answer can come back from it (waiting the
+// terminate timeout for it held the failing call that long).
+func (cn *conn) end() error { return cn.shut(true) }
+
+func (cn *conn) shut(kill bool) error {
 	var err error
 	cn.once.Do(func() {
+		if kill && cn.cmd != nil {
+			killGroup(cn.cmd) // not reaped yet: the transport's Close waits for it
+		}
 		err = cn.cs.Close()
 		<-cn.done
 		if cn.cmd != nil {

@@ -11,9 +11,56 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// closingEnv makes the test binary a stdio server whose one tool closes
+// the server's stdout (ending the session) and lives on.
+const closingEnv = "MCPTOOL_LEAK_CLOSING_SERVER"
+
+func init() {
+	if os.Getenv(closingEnv) != "1" {
+		return
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "closing", Version: "v1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "closeout", Description: "d", InputSchema: openObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_ = os.Stdout.Close()
+		select {} // until killed
+	})
+	_ = srv.Run(context.Background(), &mcp.StdioTransport{})
+	select {}
+}
+
+// A stdio server that ends the session (closes its stdout) mid-call and
+// lives on: the call fails as unavailable at once, the server is ended
+// then, and the next call starts a new one. The broken session was closed
+// as a healthy one is, waiting the terminate timeout (5 s by default) for
+// the server to exit after its stdin closed: every such call took 5 s,
+// the server running meanwhile.
+func TestLeakStdioServerClosingTheSessionEndsAtOnce(t *testing.T) {
+	base := held(t, nil, 0)
+	c, err := Connect(context.Background(), Command(func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), closingEnv+"=1")
+		return cmd
+	}))
+	require.NoError(t, err)
+	defer closeWithin(t, c, 10*time.Second)
+	const n = 3
+	start := time.Now()
+	for range n {
+		_, err := callTool(context.Background(), t, c, "closeout")
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "unavailable")
+	}
+	took := time.Since(start)
+	live := held(t, &base, 2*time.Second)
+	t.Logf("%d sessions ended by the server in %v: processes %v", n, took.Round(time.Millisecond), live.children)
+	assert.Less(t, took, n*time.Second, "calls whose session the server ended")
+	assert.Empty(t, live.children, "servers whose session ended")
+}
 
 // marked lists the processes whose command line holds marker.
 func marked(marker string) []int {
