@@ -1317,7 +1317,7 @@ func checkVarNames(s *state, name string, args []word, cx judgeCtx, j *judgement
 				rest = args[sc.ops[0]:]
 			}
 			known := !slices.ContainsFunc(rest, word.unknown)
-			text, ok := printfText(strs(rest))
+			text, ok := s.printedText(strs(rest))
 			s.setVar(u.val.s, text, known && ok)
 		}
 		return info{}

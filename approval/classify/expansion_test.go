@@ -19,6 +19,9 @@ var expansionLines = map[string]string{
 	"array doubled 40 times":  "a=(x); " + strings.Repeat(`a+=("${a[@]}"); `, 40) + `echo "${a[@]}"`,
 	"set -- doubled 40 times": "set -- x; " + strings.Repeat(`set -- "$@" "$@"; `, 40) + `echo "$@"`,
 	"brace words":             fillLine("echo ", "a{b,c}{d,e}{f,g}{h,i}{j,k}{l,m}{n,o}{p,q}{r,s}{t,u} "),
+	// printf writes its format again for each argument left.
+	"printf format, piped": fillLine("printf '"+strings.Repeat("a", 30000)+"%s\\n' ", "a ")[:65530] + "| sh",
+	"printf -v format":     fillLine("printf -v x '"+strings.Repeat("a", 30000)+"%s\\n' ", "a "),
 }
 
 // fillLine is head and then unit as many times as fit in 64 KiB.

@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"maps"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -1585,7 +1586,7 @@ func (s *state) echoText(st *syntax.Stmt) (text string, exact, ok bool) {
 	case len(st.Redirs) > 0:
 		return "", false, false
 	case args[0] == "printf":
-		text, ok = printfText(args[1:])
+		text, ok = s.printedText(args[1:])
 		return text, exact && ok, ok
 	case args[0] != "echo":
 		return "", false, false
@@ -1837,12 +1838,38 @@ func wordText(w *syntax.Word, part func(p syntax.WordPart, atStart bool) (string
 // holds no conversion but %s and %% and no escape but those textEscapes
 // reads: the format again for the arguments left, as printf does.
 func printfText(args []string) (string, bool) {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+	text, ok, _ := printfTextMax(args, math.MaxInt)
+	return text, ok
+}
+
+// printedText is printfText counting the text as expanded text (see
+// expand): a long format given many arguments is written again for
+// each, and past the limit the line is over it and the text not known.
+func (s *state) printedText(args []string) (string, bool) {
+	left := maxExpandedText*s.c.rules.Limits.MaxLength - s.expanded
+	text, ok, over := printfTextMax(args, left)
+	if over {
+		s.expand(left + 1)
 		return "", false
+	}
+	if ok && !s.expand(len(text)) {
+		return "", false
+	}
+	return text, ok
+}
+
+// printfTextMax is printfText, which stops, over, once the text is
+// longer than limit bytes.
+func printfTextMax(args []string, limit int) (text string, ok, over bool) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return "", false, false
 	}
 	format, rest := args[0], args[1:]
 	var b strings.Builder
 	for {
+		if b.Len() > limit {
+			return "", false, true
+		}
 		used := false
 		for i := 0; i < len(format); i++ {
 			if format[i] != '%' {
@@ -1850,7 +1877,7 @@ func printfText(args []string) (string, bool) {
 				continue
 			}
 			if i+1 >= len(format) {
-				return "", false
+				return "", false, false
 			}
 			i++
 			switch format[i] {
@@ -1863,14 +1890,18 @@ func printfText(args []string) (string, bool) {
 					rest = rest[1:]
 				}
 			default:
-				return "", false
+				return "", false, false
 			}
 		}
 		if len(rest) == 0 || !used {
 			break
 		}
 	}
-	return textEscapes(b.String(), false)
+	if b.Len() > limit {
+		return "", false, true
+	}
+	text, ok = textEscapes(b.String(), false)
+	return text, ok, false
 }
 
 func stageName(st *syntax.Stmt) string {
