@@ -13,12 +13,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// idmapBase is where the mount points of idmapped workspaces are made: on
-// the host they stay empty directories (the mounts are attached in a mount
-// namespace of their own, see idmapDir), and every bwrap sandbox puts a
-// fresh tmpfs on /tmp, so no sandbox sees another run's mount there either.
-const idmapBase = "/tmp"
-
 // idKey is one id mapping: files owned by owner appear owned by as.
 type idKey struct{ ownerUID, ownerGID, asUID, asGID uint32 }
 
@@ -152,17 +146,6 @@ func (m *idmapMount) release() {
 		removeIdmapDir(m.dir.path)
 		m.dir.unlock()
 	})
-}
-
-// idmapDirPrefix names the directories of the mount points, under
-// idmapBase.
-const idmapDirPrefix = "toolbelt-idmap-"
-
-// removeIdmapDir removes the mount point's directory. Never RemoveAll:
-// these are empty directories of the host's.
-func removeIdmapDir(dir string) {
-	_ = os.Remove(filepath.Join(dir, "ws"))
-	_ = os.Remove(dir)
 }
 
 // ownerOf returns the uid and gid that own path.

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -415,7 +414,7 @@ func (w *Workspace) resolveAt(rootFD int, op, name, rel string, followFinal bool
 			rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
 		case unix.S_IFDIR:
 			if len(rest) > 0 {
-				fd, err := unix.Openat(cur(), c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+				fd, err := unix.Openat(cur(), c, oPath|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 				if err != nil {
 					return "", &PathError{Op: op, Path: name, Rule: "cannot open " + strconv.Quote(next) + ": " + err.Error(), Err: ErrInvalidPath}
 				}
@@ -427,34 +426,6 @@ func (w *Workspace) resolveAt(rootFD int, op, name, rel string, followFinal bool
 		}
 	}
 	return done, nil
-}
-
-// noOpenat2 is set when the kernel lacks openat2 (before Linux 5.6).
-var noOpenat2 atomic.Bool
-
-// noLinksOnTheWay reports, in one openat2 call, that no component of the
-// clean relative path rel is a symlink (the last one not looked at when
-// !followFinal), so rel is already canonical: the kernel refuses every link
-// (RESOLVE_NO_SYMLINKS), and a component that does not exist ends the walk
-// before any later one is looked at. Anything else — a link, an error, no
-// openat2 — leaves the answer to the component walk.
-func noLinksOnTheWay(rootFD int, rel string, followFinal bool) bool {
-	if noOpenat2.Load() {
-		return false
-	}
-	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
-	if !followFinal {
-		how.Flags |= unix.O_NOFOLLOW
-	}
-	fd, err := unix.Openat2(rootFD, rel, &how)
-	switch {
-	case err == nil:
-		unix.Close(fd)
-		return true
-	case errors.Is(err, unix.ENOSYS):
-		noOpenat2.Store(true)
-	}
-	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
 }
 
 // readlinkat reads the target of the link name in the directory dirfd.
@@ -700,7 +671,7 @@ func (w *Workspace) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := w.root.OpenFile(filepath.FromSlash(rel), unix.O_PATH|syscall.O_CLOEXEC, 0)
+	f, err := w.root.OpenFile(filepath.FromSlash(rel), oPath|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, w.rootErr("stat", name, err)
 	}
