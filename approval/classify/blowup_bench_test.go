@@ -55,6 +55,17 @@ func BenchmarkClassifyReasons(b *testing.B) {
 	benchLines(b, lines)
 }
 
+// BenchmarkClassifyClones classifies the lines that clone a thousand
+// repositories and read thousands of files (cloneLines), and a plain
+// line as long to compare.
+func BenchmarkClassifyClones(b *testing.B) {
+	lines := map[string]string{"plain": fillLine("ls ", "a ")}
+	for n, l := range cloneLines {
+		lines[n] = l
+	}
+	benchLines(b, lines)
+}
+
 // BenchmarkClassifyDirSecrets classifies the lines that name thousands
 // of files in a loop or function body after 16 cd (dirSecretLines),
 // and a plain line as long to compare.

@@ -2436,7 +2436,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	if !ok {
 		tool, ok = projectTools[strings.TrimRight(name, "0123456789.")]
 	}
-	if !ok || len(s.clones()) == 0 && !s.fetchedAny {
+	if !ok || len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny {
 		return info{}
 	}
 	dir, known := ".", true

@@ -983,22 +983,13 @@ func pathValue(w word) (string, bool) {
 	return "", false
 }
 
-// clones returns the directories the line cloned into before this point,
-// and in a loop or function body, which may run later, every clone of the
-// line.
-func (s *state) clones() []string {
-	if s.repeat > 0 && len(s.laterCloned) > 0 {
-		return slices.Concat(s.cloned, s.laterCloned)
-	}
-	return s.cloned
-}
-
 // clonedFile returns the directory of a repository cloned on this line
 // (git clone URL [DIR]) that the file w is in, or that w is, here or in a
 // directory the line changed into, or "".
 func (s *state) clonedFile(w word) string {
+	later := s.repeat > 0 && len(s.laterCloned) > 0
 	f, ok := pathValue(w)
-	if !ok || len(s.clones()) == 0 {
+	if !ok || len(s.cloned) == 0 && !later {
 		return ""
 	}
 	in := []string{path.Clean(f)}
@@ -1007,11 +998,27 @@ func (s *state) clonedFile(w word) string {
 			in = append(in, path.Clean(d.s+"/"+f))
 		}
 	}
+	// The directories the line cloned into before this point, and in a
+	// loop or function body, which may run later, every clone of the
+	// line; neither copied nor their names built for each file.
 	for _, p := range in {
-		for _, d := range s.clones() {
-			if p == d || strings.HasPrefix(p, d+"/") {
+		if d := fileIn(p, s.cloned); d != "" {
+			return d
+		}
+		if later {
+			if d := fileIn(p, s.laterCloned); d != "" {
 				return d
 			}
+		}
+	}
+	return ""
+}
+
+// fileIn returns the first of dirs that is p or holds it, or "".
+func fileIn(p string, dirs []string) string {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d) && (len(p) == len(d) || p[len(d)] == '/') {
+			return d
 		}
 	}
 	return ""
