@@ -161,13 +161,19 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 
 // classify turns an outcome into the run's error, most specific cause first.
 func classify(engine string, parent, runCtx context.Context, out *Outcome, flooded bool) error {
+	// Whose deadline: the caller's when it is the run's (it came first).
+	pd, callers := parent.Deadline()
+	rd, _ := runCtx.Deadline()
 	switch {
-	case runCtx.Err() != nil && !(errors.Is(parent.Err(), context.Canceled)):
+	case runCtx.Err() != nil && errors.Is(parent.Err(), context.Canceled):
+		return ctxError(engine, parent.Err())
+	case runCtx.Err() != nil && callers && !pd.After(rd):
+		out.TimedOut, out.KilledBy = true, LimitTimeout
+		return ctxError(engine, context.DeadlineExceeded)
+	case runCtx.Err() != nil:
 		out.TimedOut, out.KilledBy = true, LimitTimeout
 		return newError(CodeTimeout, engine, LimitTimeout, context.DeadlineExceeded,
 			"the command ran past its %s timeout and its process tree was killed", out.Limits.Timeout)
-	case runCtx.Err() != nil:
-		return ctxError(engine, parent.Err())
 	case flooded:
 		out.KilledBy = LimitOutput
 		return newError(CodeResourceLimit, engine, LimitOutput, nil,
