@@ -352,6 +352,12 @@ func (b *base) build(spec Spec) (*plan, Limits, error) {
 	if err != nil {
 		return nil, Limits{}, err
 	}
+	if fi, err := os.Stat(dir); b.cfg.workspace != "" && (err != nil || !fi.IsDir()) {
+		// Else the engine fails later and names the wrong thing (the
+		// kernel reports the child's failed chdir as prlimit's ENOENT).
+		return nil, Limits{}, newError(CodeCreateFailed, b.name, "", ErrInvalidSpec,
+			"the run's directory %q does not exist or is not a directory (was the workspace removed?): create it, or set Spec.Dir to one that exists", dir)
+	}
 	env, err := buildEnv(b.cfg.envAllow, os.Environ(), spec.Env)
 	if err != nil {
 		err.(*Error).Engine = b.name
