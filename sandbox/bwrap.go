@@ -102,7 +102,7 @@ func (e *Bwrap) probe() error {
 	}
 	// The mount points that runs of programs killed meanwhile left (see
 	// runDir).
-	sweepRunDirs(idmapBase, idmapDirPrefix, func(d *runDir) { removeIdmapDir(d.path) })
+	sweepRunDirs(idmapBase, idmapDirPrefix, removeIdmapDir)
 	return nil
 }
 

@@ -50,7 +50,7 @@ func NewGVisor(opts ...Option) (*GVisor, error) {
 			return err
 		}
 		// What runs of programs killed meanwhile left (see runDir).
-		sweepRunDirs(os.TempDir(), gvisorDirPrefix, func(d *runDir) { removeGVisorDir(d.path) })
+		sweepRunDirs(os.TempDir(), gvisorDirPrefix, removeGVisorDir)
 		return nil
 	}
 	e.prepare = e.plan
@@ -188,7 +188,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	}
 	tmp := rd.path
 	cleanup := func() {
-		removeGVisorDir(tmp)
+		removeGVisorDir(rd)
 		rd.unlock()
 	}
 	bundle, state := filepath.Join(tmp, "bundle"), filepath.Join(tmp, "state")
@@ -231,12 +231,15 @@ const gvisorDirPrefix = "toolbelt-runsc-"
 // processes are gone. runsc's sandbox and gofer processes die with runsc,
 // but a moment after it: wait for them (killing any that linger), so that
 // none outlives the run. They all carry the state directory in their
-// command lines. (runsc cannot be made the init of a pid namespace of
-// ours, which would do this by itself: it fails to start its sandbox
-// there.)
-func removeGVisorDir(dir string) {
-	reapLeftovers(dir, 5*time.Second)
-	_ = os.RemoveAll(dir)
+// command lines, as the whole argument --root=DIR/state: a path of which
+// DIR is only a part (/var/tmp/toolbelt-runsc-N-locked for
+// /tmp/toolbelt-runsc-N-locked, which another user may have planted for a
+// sweep) is another program's live run. (runsc cannot be made the init of
+// a pid namespace of ours, which would do this by itself: it fails to
+// start its sandbox there.)
+func removeGVisorDir(d *runDir) {
+	reapLeftovers("\x00--root="+filepath.Join(d.path, "state")+"\x00", 5*time.Second)
+	_ = os.RemoveAll(d.path)
 }
 
 // tmpfsSize is the mount option that bounds a tmpfs to the memory limit

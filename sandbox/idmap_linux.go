@@ -143,7 +143,7 @@ func (m *idmapMount) release() {
 	m.once.Do(func() {
 		close(m.done)
 		unix.Close(m.tree)
-		removeIdmapDir(m.dir.path)
+		removeIdmapDir(m.dir)
 		m.dir.unlock()
 	})
 }

@@ -2,7 +2,8 @@ package sandbox
 
 import (
 	"os"
-	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // idmapBase is where the mount points of idmapped workspaces are made: on
@@ -16,8 +17,12 @@ const idmapBase = "/tmp"
 const idmapDirPrefix = "toolbelt-idmap-"
 
 // removeIdmapDir removes the mount point's directory. Never RemoveAll:
-// these are empty directories of the host's.
-func removeIdmapDir(dir string) {
-	_ = os.Remove(filepath.Join(dir, "ws"))
-	_ = os.Remove(dir)
+// these are empty directories of the host's. The mount point goes through
+// the descriptor of the directory that was checked and locked, not its
+// path: a sweep's leftover may be another user's, who can put a link to
+// any directory in its place meanwhile, and root would have removed that
+// directory's "ws" through it.
+func removeIdmapDir(d *runDir) {
+	_ = unix.Unlinkat(d.fd, "ws", unix.AT_REMOVEDIR)
+	_ = os.Remove(d.path) // a link put in its place is removed, not followed
 }
