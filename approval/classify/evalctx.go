@@ -31,7 +31,8 @@ func (s *state) numeric(name string) bool {
 	case "#", "?", "$", "!", "RANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID", "SRANDOM", "EPOCHSECONDS":
 		return true
 	}
-	v, ok := s.vars[name]
+	// Each use reads the value again: it counts as expanded text.
+	v, ok := s.known(name)
 	return ok && numberRe.MatchString(strings.TrimSpace(v))
 }
 
@@ -184,7 +185,7 @@ func (s *state) paramExp(p *syntax.ParamExp) {
 	}
 	if p.Excl && p.Names == 0 && p.Param != nil && !(p.Index != nil) {
 		// ${!x}: the value of the variable named by x's value.
-		v, ok := s.vars[p.Param.Value]
+		v, ok := s.known(p.Param.Value)
 		if !ok || !nameRe.MatchString(v) {
 			s.note(Dangerous, fmt.Sprintf("%s expands the variable named by %s: %s", s.text(p), p.Param.Value, evalLater))
 		}

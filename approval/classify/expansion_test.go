@@ -19,6 +19,10 @@ var expansionLines = map[string]string{
 	"array doubled 40 times":  "a=(x); " + strings.Repeat(`a+=("${a[@]}"); `, 40) + `echo "${a[@]}"`,
 	"set -- doubled 40 times": "set -- x; " + strings.Repeat(`set -- "$@" "$@"; `, 40) + `echo "$@"`,
 	"brace words":             fillLine("echo ", "a{b,c}{d,e}{f,g}{h,i}{j,k}{l,m}{n,o}{p,q}{r,s}{t,u} "),
+	// A value read again at each use: is it a number, is it a name?
+	"long number, (( ))": fillLine("x="+strings.Repeat("1", 30000)+"; ", "((x));"),
+	"long number, [[ ]]": fillLine("x="+strings.Repeat("1", 30000)+"; ", "[[ $x -eq 1 ]];"),
+	"long name, ${!x}":   fillLine("x="+strings.Repeat("a", 30000)+"; echo ", "${!x} "),
 	// printf writes its format again for each argument left.
 	"printf format, piped": fillLine("printf '"+strings.Repeat("a", 30000)+"%s\\n' ", "a ")[:65530] + "| sh",
 	"printf -v format":     fillLine("printf -v x '"+strings.Repeat("a", 30000)+"%s\\n' ", "a "),
