@@ -2211,7 +2211,7 @@ func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 			return info{} // at -f FILE
 		case crontab && !strings.HasPrefix(a.s, "-") && k == len(args)-1:
 			if v, ok := knownValue(a, 0); ok && s.scripts != nil {
-				if t, ok := s.scripts[path.Clean(v)]; ok {
+				if t, ok := s.script(v); ok {
 					text = &t
 				}
 			}

@@ -126,8 +126,9 @@
 //     again, so the work stays a few times a plain line's), or whose
 //     expansions make more than 4 times Limits.MaxLength of text (each
 //     use of a variable's or array's value, each word of a brace
-//     expansion and the text printf writes count: x=LONG; echo
-//     $x$x$x..., a=$a$a, printf 'LONG%s' a a a ...), or whose
+//     expansion, the text printf writes and that of a file the line
+//     wrote each time it runs count: x=LONG; echo $x$x$x..., a=$a$a,
+//     printf 'LONG%s' a a a ..., echo LONG > s; bash s; bash s ...), or whose
 //     judgement copies more than 8 times Limits.MaxLength entries of
 //     what it set (its variables, arrays and exported names, copied
 //     for each command with assignments before it, loop value, eval

@@ -23,6 +23,9 @@ var expansionLines = map[string]string{
 	"long number, (( ))": fillLine("x="+strings.Repeat("1", 30000)+"; ", "((x));"),
 	"long number, [[ ]]": fillLine("x="+strings.Repeat("1", 30000)+"; ", "[[ $x -eq 1 ]];"),
 	"long name, ${!x}":   fillLine("x="+strings.Repeat("a", 30000)+"; echo ", "${!x} "),
+	// A file the line wrote is read again each time it runs.
+	"written file, bash": fillLine("echo '#"+strings.Repeat("a", 30000)+"' > s.sh; ", "bash s.sh;"),
+	"written file, .":    fillLine("echo 'x="+strings.Repeat("a", 30000)+"' > s.sh; ", ". s.sh;"),
 	// printf writes its format again for each argument left.
 	"printf format, piped": fillLine("printf '"+strings.Repeat("a", 30000)+"%s\\n' ", "a ")[:65530] + "| sh",
 	"printf -v format":     fillLine("printf -v x '"+strings.Repeat("a", 30000)+"%s\\n' ", "a "),

@@ -1542,12 +1542,23 @@ func (s *state) runsWritten(name string, w word, j *judgement) info {
 	if !known || w.glob || s.scripts == nil {
 		return info{}
 	}
-	text, ok := s.scripts[path.Clean(v)]
+	text, ok := s.script(v)
 	if !ok {
 		return info{}
 	}
 	j.add(Safe, strings.TrimSpace(name+" runs "+w.s+", which the line wrote"))
 	return s.reparse(text, strings.TrimSpace(name+" "+w.s))
+}
+
+// script returns the text the line wrote to the file named v (see
+// scripts), counting it as expanded text (see expand): each run of the
+// file reads all of it again.
+func (s *state) script(v string) (string, bool) {
+	text, ok := s.scripts[path.Clean(v)]
+	if !ok || !s.expand(len(text)) {
+		return "", false
+	}
+	return text, true
 }
 
 // echoText returns the text a command writes when the line spells it
