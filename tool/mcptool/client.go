@@ -180,10 +180,11 @@ const remembered = 256
 const maxToken = 256
 
 type conn struct {
-	cs   *mcp.ClientSession
-	cmd  *exec.Cmd
-	done chan struct{}
-	once sync.Once
+	cs    *mcp.ClientSession
+	cmd   *exec.Cmd
+	pidfd int // of cmd's process (see killGroup), or -1
+	done  chan struct{}
+	once  sync.Once
 }
 
 // Connect dials target, initialises an MCP session and returns the client.
@@ -349,8 +350,11 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
 	var g *procGuard
+	pidfd := new(int) // set when cmd starts, read once Connect has returned
+	*pidfd = -1
 	if cmd != nil {
-		g = &procGuard{Transport: t, cmd: cmd}
+		pidfd = pidfdFor(cmd)
+		g = &procGuard{Transport: t, cmd: cmd, pidfd: pidfd}
 		t = g
 	}
 	// The SDK's Connect can outlive its context: when the server does not
@@ -370,8 +374,11 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 	case r := <-ch:
 		cs, err = r.cs, r.err
 		if err != nil && cmd != nil && cmd.Process != nil {
-			killGroup(cmd)
+			killGroup(cmd, *pidfd)
 			_ = cmd.Wait()
+		}
+		if err != nil {
+			closePidfd(*pidfd)
 		}
 	case <-dctx.Done():
 		// A server that never answered is ended now, not when the SDK
@@ -389,6 +396,7 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 			if cmd != nil && cmd.Process != nil {
 				_ = cmd.Wait()
 			}
+			closePidfd(*pidfd)
 		}()
 		cs, err = nil, dctx.Err()
 	}
@@ -401,8 +409,8 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		}
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
-	cn := &conn{cs: cs, cmd: cmd, done: make(chan struct{})}
-	watchExit(cmd)
+	cn := &conn{cs: cs, cmd: cmd, pidfd: *pidfd, done: make(chan struct{})}
+	watchExit(cmd, cn.pidfd)
 	go func() {
 		_ = cs.Wait()
 		close(cn.done)
@@ -433,14 +441,17 @@ func (cn *conn) shut(kill bool) error {
 	var err error
 	cn.once.Do(func() {
 		if kill && cn.cmd != nil {
-			killGroup(cn.cmd) // not reaped yet: the transport's Close waits for it
+			// Reaped already if the session saw its stdout end (the
+			// SDK closes the transport then): killGroup checks.
+			killGroup(cn.cmd, cn.pidfd)
 		}
 		err = cn.cs.Close()
 		<-cn.done
 		if cn.cmd != nil {
 			// The server is reaped (CommandTransport waits for it);
 			// anything it left in its process group goes too.
-			killGroup(cn.cmd)
+			killGroup(cn.cmd, cn.pidfd)
+			closePidfd(cn.pidfd)
 		}
 	})
 	if err != nil && errors.Is(err, mcp.ErrConnectionClosed) {
@@ -455,7 +466,8 @@ func (cn *conn) shut(kill bool) error {
 // another goroutine).
 type procGuard struct {
 	mcp.Transport
-	cmd *exec.Cmd
+	cmd   *exec.Cmd
+	pidfd *int // set by cmd's start
 
 	mu        sync.Mutex
 	started   bool // Connect has returned: cmd.Process is set if it started
@@ -468,7 +480,7 @@ func (g *procGuard) Connect(ctx context.Context) (mcp.Connection, error) {
 	defer g.mu.Unlock()
 	g.started = true
 	if g.abandoned {
-		killGroup(g.cmd)
+		killGroup(g.cmd, *g.pidfd)
 	}
 	return conn, err
 }
@@ -479,12 +491,21 @@ func (g *procGuard) abandon() {
 	defer g.mu.Unlock()
 	g.abandoned = true
 	if g.started {
-		killGroup(g.cmd)
+		killGroup(g.cmd, *g.pidfd)
 	}
 }
 
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
+// killGroup kills the process group that cmd's process leads (Setpgid),
+// by its id. Once the server has been reaped, the id is free unless
+// something of its group lives on: the kernel gives it to a new process
+// when the ids wrap, and that process's group is not the server's. So a
+// reaped server's group is killed only while no process has its id
+// (known through pidfd, its pidfd; without one, as before, always).
+func killGroup(cmd *exec.Cmd, pidfd int) {
+	if cmd.Process == nil || cmd.Process.Pid <= 0 {
+		return // -0 is our own group, -(-1) init (a released Process)
+	}
+	if idTaken(cmd.Process.Pid, pidfd) {
 		return
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

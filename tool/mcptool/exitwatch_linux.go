@@ -3,6 +3,7 @@ package mcptool
 import (
 	"errors"
 	"os/exec"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,24 +15,70 @@ import (
 // unreaped. Killing the group closes the pipe under the session.
 //
 // It waits without reaping (WNOWAIT): the transport's Wait still reaps
-// the server, and until then its id cannot be reused, so the kill
-// reaches only its group. It returns when the server exits or has been
-// reaped.
-func watchExit(cmd *exec.Cmd) {
+// the server. It waits through its own copy of pidfd, the server's
+// pidfd, so that it never waits for another child given the same id
+// once the server is reaped, and killGroup checks that the id is still
+// the server's. It returns when the server exits or has been reaped.
+func watchExit(cmd *exec.Cmd, pidfd int) {
 	if cmd == nil || cmd.Process == nil {
 		return
 	}
+	fd := -1
+	if pidfd >= 0 {
+		if d, err := unix.FcntlInt(uintptr(pidfd), unix.F_DUPFD_CLOEXEC, 0); err == nil {
+			fd = d
+		}
+	}
 	go func() {
+		defer closePidfd(fd)
 		var info unix.Siginfo
 		for {
-			err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			var err error
+			if fd >= 0 {
+				err = unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			} else {
+				err = unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			}
 			if errors.Is(err, unix.EINTR) {
 				continue
 			}
 			if err == nil {
-				killGroup(cmd)
+				killGroup(cmd, fd)
 			}
 			return
 		}
 	}()
+}
+
+// pidfdFor has cmd's start store a pidfd of its process in the int it
+// returns (-1 until then, or where the kernel has none).
+func pidfdFor(cmd *exec.Cmd) *int {
+	fd := -1
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.PidFD = &fd
+	return &fd
+}
+
+// closePidfd closes a pidfd from pidfdFor, if there is one.
+func closePidfd(fd int) {
+	if fd >= 0 {
+		_ = unix.Close(fd)
+	}
+}
+
+// idTaken reports whether pid, the id of pidfd's process, is another
+// process's now: that process has been reaped and a live process has the
+// id. Without a pidfd it cannot tell, and reports false.
+func idTaken(pid, pidfd int) bool {
+	if pidfd < 0 {
+		return false
+	}
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PIDFD, pidfd, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	if !errors.Is(err, unix.ECHILD) {
+		return false // not reaped: the id is still its own
+	}
+	return !errors.Is(unix.Kill(pid, 0), unix.ESRCH)
 }
