@@ -54,10 +54,14 @@ func watchExit(cmd *exec.Cmd, pidfd int) {
 // returns (-1 until then, or where the kernel has none).
 func pidfdFor(cmd *exec.Cmd) *int {
 	fd := -1
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	// A copy: the Command function may give its commands one
+	// SysProcAttr, and another dial's start must not take this pidfd.
+	var attr syscall.SysProcAttr
+	if cmd.SysProcAttr != nil {
+		attr = *cmd.SysProcAttr
 	}
-	cmd.SysProcAttr.PidFD = &fd
+	attr.PidFD = &fd
+	cmd.SysProcAttr = &attr
 	return &fd
 }
 
