@@ -128,14 +128,14 @@ func orphanHelper(name string) int {
 	return 4
 }
 
-// orphanHeld runs orphanHelper for engine name, kills it with SIGKILL once
-// the command runs (the program that asked for the run crashed, or was
-// killed), and reports whether every host process the run had made was
-// gone within 5 s. Survivors are killed.
-func orphanHeld(t *testing.T, name string) bool {
+// startHelper runs this test binary again with env added, as a program
+// that starts a run (see TestMain), and returns once it says "up" on its
+// stdout: the run's command is running. It fails the test, the program
+// killed, when the program fails or does not say so within 30 s.
+func startHelper(t *testing.T, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), orphanHelperEnv+"="+name)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	// A file, not a buffer: exec copies into a buffer from a goroutine of
@@ -164,6 +164,16 @@ func orphanHeld(t *testing.T, name string) bool {
 		_ = cmd.Wait()
 		t.Fatalf("the helper's run did not start: %s", stderr())
 	}
+	return cmd
+}
+
+// orphanHeld runs orphanHelper for engine name, kills it with SIGKILL once
+// the command runs (the program that asked for the run crashed, or was
+// killed), and reports whether every host process the run had made was
+// gone within 5 s. Survivors are killed.
+func orphanHeld(t *testing.T, name string) bool {
+	t.Helper()
+	cmd := startHelper(t, orphanHelperEnv+"="+name)
 	procs := descendants(cmd.Process.Pid)
 	require.NotEmpty(t, procs)
 	require.NoError(t, cmd.Process.Kill())

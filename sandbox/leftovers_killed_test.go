@@ -3,9 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -129,34 +127,7 @@ func TestKilledCallerLeftoversAreRemoved(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			engine(t, name) // skips an engine this host lacks
 			ws := workspaceDir(t)
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), killedCallerEnv+"="+name, killedCallerWSEnv+"="+ws)
-			out, err := cmd.StdoutPipe()
-			require.NoError(t, err)
-			errFile, err := os.CreateTemp(t.TempDir(), "stderr")
-			require.NoError(t, err)
-			defer errFile.Close()
-			cmd.Stderr = errFile
-			stderr := func() string { b, _ := os.ReadFile(errFile.Name()); return string(b) }
-			require.NoError(t, cmd.Start())
-			up := make(chan bool, 1)
-			go func() {
-				b := make([]byte, 16)
-				n, _ := io.ReadAtLeast(out, b, 3)
-				up <- strings.HasPrefix(string(b[:n]), "up")
-			}()
-			select {
-			case ok := <-up:
-				if !ok {
-					_ = cmd.Process.Kill()
-					_ = cmd.Wait()
-					t.Fatalf("helper: %s", stderr())
-				}
-			case <-time.After(30 * time.Second):
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-				t.Fatalf("the helper's run did not start: %s", stderr())
-			}
+			cmd := startHelper(t, killedCallerEnv+"="+name, killedCallerWSEnv+"="+ws)
 			// The run's directories, from its processes' command lines and
 			// environments.
 			procs := descendants(cmd.Process.Pid)
