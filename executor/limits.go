@@ -61,14 +61,15 @@ func (l *limits) get(s scope, size int) *limiter {
 	return lim
 }
 
-// put drops the caller's use of a limiter, and an agent's limiter with its
-// last user: memory stays in proportion to the agents with calls running
-// or waiting, however many come and go. The executor's limiter and the
-// tools' stay, bounded by the registered tools.
+// put drops the caller's use of a limiter, and an agent's or a tool's
+// limiter with its last user (nobody holds or waits for a slot of it, so a
+// new one is the same): memory stays in proportion to the agents and tools
+// with calls running or waiting, however many come and go (tools removed
+// from the registry too). The executor's limiter stays.
 func (l *limits) put(lim *limiter) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if lim.refs--; lim.refs == 0 && lim.kind == "agent" {
+	if lim.refs--; lim.refs == 0 && lim.kind != "" {
 		delete(l.live, lim.scope)
 	}
 }
