@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/internal/proctest"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/httptool"
 )
@@ -52,11 +52,11 @@ func (ct *connTracker) count() (open, seen int) {
 
 func openFDs(t testing.TB) int {
 	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
+	n, err := proctest.OpenFDs()
 	if err != nil {
 		t.Skipf("no /proc/self/fd: %v", err)
 	}
-	return len(ents)
+	return n
 }
 
 // settled waits up to 5 s for the goroutines and files to come down to at

@@ -1,12 +1,11 @@
 package mcptool
 
 import (
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolbelt-go/toolbelt/internal/proctest"
 )
 
 // What a long-lived process holds: goroutines, open files, and the
@@ -36,49 +35,16 @@ func held(t testing.TB, base *holdings, settle time.Duration) holdings {
 
 func openFDs(t testing.TB) int {
 	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
+	n, err := proctest.OpenFDs()
 	if err != nil {
 		t.Skipf("no /proc/self/fd: %v", err)
 	}
-	return len(ents)
+	return n
 }
 
 // descendants lists the processes below this one ("pid state"), zombies
 // included.
 func descendants() []string {
-	ents, _ := os.ReadDir("/proc")
-	kids := map[int][]int{}
-	state := map[int]string{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		kids[ppid] = append(kids[ppid], pid)
-		state[pid] = f[0]
-	}
-	var out []string
-	var walk func(int)
-	walk = func(p int) {
-		for _, k := range kids[p] {
-			out = append(out, strconv.Itoa(k)+" "+state[k])
-			walk(k)
-		}
-	}
-	walk(os.Getpid())
-	return out
+	below, _ := proctest.Processes("")
+	return below
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/internal/proctest"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
@@ -21,55 +22,17 @@ import (
 
 func openFDs(t testing.TB) int {
 	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
+	n, err := proctest.OpenFDs()
 	if err != nil {
 		t.Skipf("no /proc/self/fd: %v", err)
 	}
-	return len(ents)
+	return n
 }
 
 // procs lists the processes below this one, and every process whose
 // command line holds marker wherever it went ("pid state"), zombies
 // included.
-func procs(marker string) (below, marked []string) {
-	ents, _ := os.ReadDir("/proc")
-	kids := map[int][]int{}
-	state := map[int]string{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		kids[ppid] = append(kids[ppid], pid)
-		state[pid] = f[0]
-		if cl, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && marker != "" && strings.Contains(string(cl), marker) {
-			marked = append(marked, e.Name()+" "+f[0])
-		}
-	}
-	var walk func(int)
-	walk = func(p int) {
-		for _, k := range kids[p] {
-			below = append(below, strconv.Itoa(k)+" "+state[k])
-			walk(k)
-		}
-	}
-	walk(os.Getpid())
-	return below, marked
-}
+func procs(marker string) (below, marked []string) { return proctest.Processes(marker) }
 
 // killMarked ends the processes this test started that still run with
 // marker on their command line (so that a failing test leaves none).
