@@ -301,7 +301,7 @@ func TestLeakHTTPServerCallsDropsAndClosedSessions(t *testing.T) {
 		var opts []Option
 		if asks {
 			name = "standalone stream (WithRoots)"
-			opts = append(opts, WithRoots(&mcp.Root{URI: "file:///tmp"}))
+			opts = append(opts, WithRoots(&mcp.Root{URI: "file:///tmp"})) //lint:ignore SA1019 roots (deprecated by SEP-2577) are what makes the client open the standalone stream
 		}
 		t.Run(name, func(t *testing.T) { leakHTTP(t, opts) })
 	}
