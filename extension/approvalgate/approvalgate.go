@@ -392,6 +392,10 @@ type setupFault struct{ err error }
 func (f *setupFault) Error() string { return f.err.Error() }
 func (f *setupFault) Unwrap() error { return f.err }
 
+// approverGrace is how long a call whose approval wait ended (cancelled,
+// timed out) waits for the approver to return before it returns itself.
+const approverGrace = time.Second
+
 type answer struct {
 	d   approval.Decision
 	err error
@@ -399,8 +403,8 @@ type answer struct {
 
 // consult asks the approver under the approval timeout. The approver runs
 // in its own goroutine so that one which ignores its context (a terminal
-// blocked on a read) cannot hold the call past the deadline; that goroutine
-// ends when the approver returns.
+// blocked on a read) cannot hold the call more than approverGrace past the
+// deadline; that goroutine ends when the approver returns.
 func (e *Extension) consult(ctx context.Context, areq approval.Request) (approval.Decision, error) {
 	if e.approver == nil {
 		return approval.Decision{}, &setupFault{fmt.Errorf("tool %q needs approval (%s), but no approver is configured: pass an approval.Approver to approvalgate.New", areq.Call.Name, areq.Why)}
@@ -424,6 +428,16 @@ func (e *Extension) consult(ctx context.Context, areq approval.Request) (approva
 	select {
 	case a = <-ch:
 	case <-actx.Done():
+		// Give the approver a grace to see its context end and withdraw
+		// its request (a Queue), so that when the call returns the request
+		// is no longer listed as pending and an answer given now is
+		// refused, not taken for a call that will never run.
+		t := time.NewTimer(approverGrace)
+		select {
+		case a = <-ch:
+		case <-t.C:
+		}
+		t.Stop()
 	}
 	// A decision that arrives as the context ends does not count: the
 	// caller has gone, or the time to decide is over.
