@@ -108,14 +108,22 @@ const orphanHelperEnv = "TOOLBELT_TEST_ORPHAN_ENGINE"
 // engine, says "up" on stdout once the command runs, and waits to be
 // killed.
 func orphanHelper(name string) int {
-	sb, err := New(name)
+	return runUntilKilled(name, "sleep 100 & sleep 100 & echo up; wait")
+}
+
+// runUntilKilled is the program a test starts with startHelper: it runs
+// script (which says "up") through the named engine made with opts, says
+// "up" on its own stdout once the command's output comes, and waits to be
+// killed. It returns an exit status only when something went wrong.
+func runUntilKilled(name, script string, opts ...Option) int {
+	sb, err := New(name, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "engine:", err)
 		return 3
 	}
 	var once bool
 	_, err = sb.Run(context.Background(), Spec{
-		Argv:   []string{"sh", "-c", "sleep 100 & sleep 100 & echo up; wait"},
+		Argv:   []string{"sh", "-c", script},
 		Limits: Limits{Timeout: time.Minute},
 		OnOutput: func(string, []byte) {
 			if !once {

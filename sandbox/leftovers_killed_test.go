@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -36,24 +34,7 @@ func init() {
 // workspace (so bwrap, as root, binds it through an idmapped mount), says
 // "up" once the command runs, and waits to be killed.
 func killedCallerHelper(name, ws string) int {
-	sb, err := New(name, WithWorkspace(ws))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "engine:", err)
-		return 3
-	}
-	var once bool
-	_, err = sb.Run(context.Background(), Spec{
-		Argv:   []string{"sh", "-c", "echo up; sleep 60"},
-		Limits: Limits{Timeout: time.Minute},
-		OnOutput: func(string, []byte) {
-			if !once {
-				once = true
-				fmt.Println("up")
-			}
-		},
-	})
-	fmt.Fprintln(os.Stderr, "run ended:", err)
-	return 4
+	return runUntilKilled(name, "echo up; sleep 60", WithWorkspace(ws))
 }
 
 // Sweeps racing with runs that make their directories never remove a live

@@ -186,23 +186,7 @@ func TestLeakStdioServerCallsAndDeaths(t *testing.T) {
 		require.ErrorIs(t, cancelMidCall(t, c, nil), context.Canceled)
 	}
 	for range deaths {
-		ctx, started := startedEmitter(context.Background())
-		done := make(chan error, 1)
-		go func() { _, err := callTool(ctx, t, c, "slow"); done <- err }()
-		select {
-		case <-started:
-		case <-time.After(10 * time.Second):
-			t.Fatal("the slow call never started")
-		}
-		pid := c.PID()
-		require.NotZero(t, pid)
-		require.NoError(t, syscall.Kill(pid, syscall.SIGKILL)) // the server this test started
-		select {
-		case err := <-done:
-			require.Error(t, err)
-		case <-time.After(10 * time.Second):
-			t.Fatal("the call whose server died is still waiting")
-		}
+		killServerMidCall(t, c, 10*time.Second)
 	}
 	_, err = callTool(context.Background(), t, c, "echo")
 	require.NoError(t, err)
@@ -403,4 +387,28 @@ func leakHTTP(t *testing.T, opts []Option) {
 	assert.LessOrEqual(t, after.goroutines, base.goroutines+leakSlack, "goroutines")
 	assert.LessOrEqual(t, after.fds, base.fds+leakSlack, "open files")
 	assert.Zero(t, countSessions(srv), "sessions left on the server")
+}
+
+// killServerMidCall starts a slow call, kills the stdio server (which this
+// test started) once the call runs, and fails unless the call returns an
+// error within wait.
+func killServerMidCall(t *testing.T, c *Client, wait time.Duration) {
+	t.Helper()
+	ctx, started := startedEmitter(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := callTool(ctx, t, c, "slow"); done <- err }()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the slow call never started")
+	}
+	pid := c.PID()
+	require.NotZero(t, pid)
+	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+	select {
+	case err := <-done:
+		require.Error(t, err)
+	case <-time.After(wait):
+		t.Fatalf("the call whose server died still waits after %v", wait)
+	}
 }

@@ -117,24 +117,8 @@ func TestLeakStdioServerDeadWhileItsChildHoldsStdout(t *testing.T) {
 	defer closeWithin(t, c, 5*time.Second) // then the cleanup ends the children
 
 	const deaths = 10
-	for i := range deaths {
-		ctx, started := startedEmitter(context.Background())
-		done := make(chan error, 1)
-		go func() { _, err := callTool(ctx, t, c, "slow"); done <- err }()
-		select {
-		case <-started:
-		case <-time.After(10 * time.Second):
-			t.Fatal("the slow call never started")
-		}
-		pid := c.PID()
-		require.NotZero(t, pid)
-		require.NoError(t, syscall.Kill(pid, syscall.SIGKILL)) // the server this test started
-		select {
-		case err := <-done:
-			require.Error(t, err)
-		case <-time.After(5 * time.Second):
-			t.Fatalf("death %d: the call whose server died still waits after 5 s (no deadline)", i)
-		}
+	for range deaths {
+		killServerMidCall(t, c, 5*time.Second) // the call has no deadline
 	}
 	_, err = callTool(context.Background(), t, c, "echo")
 	require.NoError(t, err)
