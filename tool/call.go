@@ -32,7 +32,8 @@ func WithPrincipal(ctx context.Context, p Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
-// PrincipalFrom returns the principal carried by ctx, if any.
+// PrincipalFrom returns the principal carried by ctx, if any. Inside a Go
+// function tool (Func), it is the principal of the call being run.
 func PrincipalFrom(ctx context.Context) (Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(Principal)
 	return p, ok

@@ -129,6 +129,9 @@ func (t *FuncTool[In, Out]) Resources(args json.RawMessage) []Resource {
 }
 
 // Run decodes the arguments into In, calls the function and encodes Out.
+// The function's context carries the call's principal (tool.PrincipalFrom),
+// when the call names one: a tool that answers per user or tenant reads it
+// there.
 func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error) {
 	if t.err != nil {
 		return nil, NewError(CodeInternal, t.err.Error())
@@ -138,6 +141,9 @@ func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error)
 		if err := json.Unmarshal(call.Args, &in); err != nil {
 			return nil, Errorf(CodeInvalidArguments, "arguments do not decode into %T: %v", in, err)
 		}
+	}
+	if p := call.Principal; p.ID != "" || p.Tenant != "" || len(p.Roles) > 0 {
+		ctx = WithPrincipal(ctx, p) // the function's tool.PrincipalFrom(ctx)
 	}
 	out, err := t.fn(ctx, in)
 	if err != nil {

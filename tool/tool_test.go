@@ -321,6 +321,29 @@ func TestPrincipalContext(t *testing.T) {
 	assert.False(t, p.HasRole("root"))
 }
 
+// A Go function learns who called it from its context: the principal of
+// the call, which wins over one the context already carried.
+func TestFuncSeesTheCallsPrincipal(t *testing.T) {
+	whoami := tool.Func("whoami", "Who is asking", func(ctx context.Context, _ struct{}) (string, error) {
+		p, ok := tool.PrincipalFrom(ctx)
+		if !ok {
+			return "nobody", nil
+		}
+		return p.Tenant + "/" + p.ID, nil
+	})
+	run := func(ctx context.Context, p tool.Principal) string {
+		res, err := whoami.Run(ctx, tool.Call{Name: "whoami", Principal: p})
+		require.NoError(t, err)
+		return res.Text()
+	}
+	ctx := context.Background()
+	assert.Equal(t, "acme/alice", run(ctx, tool.Principal{ID: "alice", Tenant: "acme"}))
+	outer := tool.WithPrincipal(ctx, tool.Principal{ID: "mallory", Tenant: "evil"})
+	assert.Equal(t, "globex/bob", run(outer, tool.Principal{ID: "bob", Tenant: "globex"}), "the call's principal wins")
+	assert.Equal(t, "evil/mallory", run(outer, tool.Principal{}), "a call with no principal keeps the context's")
+	assert.Equal(t, "nobody", run(ctx, tool.Principal{}))
+}
+
 type PlainOut struct {
 	Names []string         `json:"names"`
 	Byte  []byte           `json:"byte"`

@@ -9,8 +9,11 @@
 // never sees its old results, and executors sharing one cache with file
 // tools on different workspaces never see each other's files. Entries live for a
 // TTL and the cache is bounded by entries and by bytes, evicting the least
-// recently used first. By default results are shared by every caller; when
-// a read-only tool answers differently per principal, use KeyByPrincipal.
+// recently used first. Results are kept apart per principal (tenant and ID)
+// by default: most tools of a service answer per user or tenant (a Go tool
+// reads the caller with tool.PrincipalFrom), and one tenant must never be
+// served another's result. A tool that answers alike for everyone can share
+// its results across principals with SharedAcrossPrincipals.
 //
 // Concurrent identical calls are collapsed with golang.org/x/sync/singleflight:
 // one runs the backend, the others wait for its result (each waiter still
@@ -92,9 +95,11 @@ func WithMaxBytes(n int64) Option {
 	}
 }
 
-// KeyByPrincipal adds the principal's ID and tenant to the key, for
-// read-only tools whose answers depend on who asks.
-func KeyByPrincipal() Option { return func(c *Cache) { c.byPrincipal = true } }
+// SharedAcrossPrincipals lets every principal be served the results of
+// every other, for a cache whose tools answer alike whoever asks (public
+// documentation, a weather forecast). Without it, the principal's tenant and
+// ID are part of the key.
+func SharedAcrossPrincipals() Option { return func(c *Cache) { c.across = true } }
 
 // Stats counts what the cache did.
 type Stats struct {
@@ -114,10 +119,10 @@ type entry struct {
 // Cache is the result cache extension. It is safe for concurrent use, and
 // one Cache may serve several executors.
 type Cache struct {
-	ttl         time.Duration
-	maxEntries  int
-	maxBytes    int64
-	byPrincipal bool
+	ttl        time.Duration
+	maxEntries int
+	maxBytes   int64
+	across     bool // results served across principals
 
 	mu    sync.Mutex
 	m     map[string]*entry
@@ -188,7 +193,7 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 	// serving several executors must not hand one workspace's file to
 	// another's caller.
 	field([]byte(workspaceDir(req.Tool)))
-	if c.byPrincipal {
+	if !c.across {
 		p := req.Call.Principal
 		b = append(b, 1)
 		field([]byte(p.Tenant))

@@ -288,9 +288,9 @@ func TestWaiterHonoursItsContext(t *testing.T) {
 	assert.Equal(t, int64(1), b.runs.Load())
 }
 
-func TestKeyByPrincipal(t *testing.T) {
+func TestKeyedByPrincipalByDefault(t *testing.T) {
 	b := &backend{}
-	ex := setup(t, b, cache.New(cache.KeyByPrincipal()), tool.ReadOnly())
+	ex := setup(t, b, cache.New(), tool.ReadOnly())
 	for _, who := range []string{"alice", "bob", "alice"} {
 		c := call(`{"q":"mine"}`)
 		c.Principal.ID = who
@@ -304,7 +304,7 @@ func TestKeyByPrincipal(t *testing.T) {
 // result: the key joined the fields with NULs.
 func TestKeyByPrincipalNoCollision(t *testing.T) {
 	b := &backend{}
-	ex := setup(t, b, cache.New(cache.KeyByPrincipal()), tool.ReadOnly())
+	ex := setup(t, b, cache.New(), tool.ReadOnly())
 	for _, p := range []tool.Principal{{Tenant: "a\x00b", ID: "c"}, {Tenant: "a", ID: "b\x00c"}} {
 		c := call(`{"q":"mine"}`)
 		c.Principal = p
