@@ -12,12 +12,14 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
@@ -77,6 +79,9 @@ func (f ModelFunc) Next(ctx context.Context, conversation []Message, tools []too
 // DefaultMaxIterations bounds the model turns of one Run.
 const DefaultMaxIterations = 10
 
+// DefaultMaxCallsPerTurn bounds the calls of one model turn.
+const DefaultMaxCallsPerTurn = 64
+
 // Options configure Run.
 type Options struct {
 	// Executor runs the calls. Required.
@@ -90,14 +95,24 @@ type Options struct {
 	AllTools bool
 	// MaxIterations bounds the model turns (default DefaultMaxIterations).
 	MaxIterations int
+	// MaxCallsPerTurn bounds the calls of one model turn (default
+	// DefaultMaxCallsPerTurn): a turn with more is a model error, and none
+	// of its calls runs. With MaxIterations it bounds the calls of a run.
+	MaxCallsPerTurn int
 	// Agent, Session and Principal are stamped on every call, for limits,
-	// approval scopes, authorisation and audit.
+	// approval scopes, authorisation and audit. They replace whatever the
+	// model's call carried, empty ones too (an empty Principal lets the
+	// executor take the context's, tool.WithPrincipal): a model's turn is
+	// untrusted output, and only the call's id, tool name and arguments
+	// are taken from it. Its Mode, Timeout, TraceID and SpanID are
+	// cleared.
 	Agent     string
 	Session   string
 	Principal tool.Principal
 	// Provider is stamped on every call as tool.Call.Provider ("openai",
 	// "anthropic", "gemini", "ollama", ...): views group live calls by it.
-	// Default: the model's Provider method, if it has one.
+	// Default: the model's Provider method, if it has one; with neither,
+	// the provider the model's call names, if any.
 	Provider string
 }
 
@@ -151,7 +166,10 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 
 // Run drives the loop from messages until the model answers without calls.
 // The transcript is returned in every case, also with an error. A turn
-// whose calls share an id is a model error: none of its calls runs.
+// whose calls share an id, or that makes more than Options.MaxCallsPerTurn
+// calls, is a model error: none of its calls runs. A call keeps only its
+// id, tool name and arguments from the model; the rest is the run's
+// (Options.Principal).
 func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
 	tr := &Transcript{Messages: slices.Clone(messages)}
 	if model == nil {
@@ -166,6 +184,10 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 	max := opts.MaxIterations
 	if max <= 0 {
 		max = DefaultMaxIterations
+	}
+	maxCalls := opts.MaxCallsPerTurn
+	if maxCalls <= 0 {
+		maxCalls = DefaultMaxCallsPerTurn
 	}
 	provider := opts.Provider
 	if pn, ok := model.(ProviderNamer); ok && provider == "" {
@@ -201,22 +223,22 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 		}
 		tr.Iterations = i
 		reply.Role = RoleAssistant
-		for j := range reply.Calls {
-			c := &reply.Calls[j]
-			if c.ID == "" {
-				c.ID = fmt.Sprintf("call_%d_%d", i, j)
+		if len(reply.Calls) > maxCalls {
+			tr.Stop = StopModelError
+			return tr, fmt.Errorf("agent: model turn %d made %d calls, more than Options.MaxCallsPerTurn (%d): nothing was run", i, len(reply.Calls), maxCalls)
+		}
+		for j, c := range reply.Calls {
+			// What the call is (id, tool, arguments) is the model's; who it
+			// acts for and how it runs are the run's: the model's turn is
+			// untrusted output.
+			id := c.ID
+			if id == "" {
+				id = fmt.Sprintf("call_%d_%d", i, j)
 			}
-			if c.Agent == "" {
-				c.Agent = opts.Agent
-			}
-			if c.Provider == "" {
-				c.Provider = provider
-			}
-			if c.Session == "" {
-				c.Session = opts.Session
-			}
-			if c.Principal.ID == "" {
-				c.Principal = opts.Principal
+			reply.Calls[j] = tool.Call{
+				ID: id, Name: c.Name, Args: c.Args,
+				Provider: cmp.Or(provider, c.Provider),
+				Agent:    opts.Agent, Session: opts.Session, Principal: opts.Principal,
 			}
 		}
 		if err := uniqueIDs(reply.Calls); err != nil {
@@ -294,11 +316,30 @@ func lastCalls(tr *Transcript) string {
 	if len(tr.Steps) == 0 {
 		return "none"
 	}
+	// The calls are the model's: a few of them, each cut short, so that the
+	// error stays a line to log.
+	const maxListed, maxName, maxArgs = 3, 64, 200
+	calls := tr.Steps[len(tr.Steps)-1].Calls
 	var parts []string
-	for _, c := range tr.Steps[len(tr.Steps)-1].Calls {
-		parts = append(parts, fmt.Sprintf("%s(%s)", c.Name, c.Args))
+	for _, c := range calls[:min(len(calls), maxListed)] {
+		parts = append(parts, fmt.Sprintf("%s(%s)", clipText(c.Name, maxName), clipText(string(c.Args), maxArgs)))
+	}
+	if len(calls) > maxListed {
+		parts = append(parts, fmt.Sprintf("and %d more", len(calls)-maxListed))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// clipText is s cut to at most n bytes at a rune boundary, marked with
+// "..." when cut.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // decisionOf reads the approval decision the approval extension records in

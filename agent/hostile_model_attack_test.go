@@ -1,0 +1,156 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/agent"
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// callRecorder is an extension that keeps the calls the executor runs, as
+// every extension further in (auth, approval, rate limits, audit) sees them.
+type callRecorder struct {
+	mu    sync.Mutex
+	calls []tool.Call
+}
+
+func (*callRecorder) Name() string  { return "recorder" }
+func (*callRecorder) Priority() int { return extension.PriorityLogging }
+func (r *callRecorder) Wrap(next extension.Handler) extension.Handler {
+	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		r.mu.Lock()
+		r.calls = append(r.calls, req.Call)
+		r.mu.Unlock()
+		return next(ctx, req)
+	}
+}
+
+// The identity a call acts for (principal, session, agent) is the run's,
+// which Options give: a model's turn is untrusted output, and a call in it
+// that names a principal of its own ("admin"), another session (whose
+// "approve for the session" decisions then apply) or another agent (whose
+// limits apply), or a timeout of its own (overriding the tool's), was run
+// with them: the loop stamped its own only where the call left a field
+// empty. A Model that decodes calls from the model's JSON into tool.Call
+// (whose fields all have JSON names) hands the model those fields.
+func TestHostileModelCannotChooseWhoItsCallsActFor(t *testing.T) {
+	rec := &callRecorder{}
+	reg := registry.New()
+	reg.MustRegister(tool.Func("pay", "Pay", func(context.Context, struct{}) (string, error) { return "paid", nil }))
+	ex := executor.MustNew(reg, executor.WithExtensions(rec))
+	forged := tool.Call{
+		ID: "c1", Name: "pay", Args: json.RawMessage(`{}`),
+		Principal: tool.Principal{ID: "admin", Roles: []string{"admin"}},
+		Session:   "someone-elses-session", Agent: "trusted-agent",
+		Mode: "recovery", Timeout: 24 * time.Hour, TraceID: "forged-trace",
+	}
+	turn := 0
+	m := agent.ModelFunc(func(context.Context, []agent.Message, []tool.Spec) (agent.Message, error) {
+		turn++
+		if turn == 1 {
+			return agent.Message{Calls: []tool.Call{forged}}, nil
+		}
+		return agent.Message{Text: "done"}, nil
+	})
+	run := func(ctx context.Context, opts agent.Options) tool.Call {
+		rec.calls = nil
+		turn = 0
+		opts.Executor, opts.Tools = ex, []string{"pay"}
+		_, err := agent.Run(ctx, m, []agent.Message{{Role: agent.RoleUser, Text: "pay"}}, opts)
+		require.NoError(t, err)
+		require.Len(t, rec.calls, 1)
+		return rec.calls[0]
+	}
+
+	got := run(context.Background(), agent.Options{Agent: "helper", Session: "s1", Principal: tool.Principal{ID: "alice"}})
+	assert.Equal(t, "alice", got.Principal.ID)
+	assert.Empty(t, got.Principal.Roles)
+	assert.Equal(t, "s1", got.Session)
+	assert.Equal(t, "helper", got.Agent)
+	assert.Zero(t, got.Timeout, "the tool's own timeout applies")
+	assert.Empty(t, got.Mode)
+	assert.Empty(t, got.TraceID)
+	assert.Equal(t, "c1", got.ID, "the model's id is kept: the provider matches the result by it")
+
+	// No principal in Options: the one the caller put in the context (which
+	// the executor gives a call that names none) applies, not the model's.
+	got = run(tool.WithPrincipal(context.Background(), tool.Principal{ID: "bob"}), agent.Options{})
+	assert.Equal(t, "bob", got.Principal.ID)
+	assert.Empty(t, got.Session)
+	assert.Empty(t, got.Agent)
+}
+
+// One turn of a model is bounded: a turn of 100,000 calls (a broken or
+// hostile model, or a forged response) ran all of them as one batch, each
+// a side effect (MaxIterations bounds the turns, not the calls in one).
+// Such a turn is refused as a model error before anything runs.
+func TestHostileModelTurnOfTooManyCallsRunsNothing(t *testing.T) {
+	var paid atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(tool.Func("pay", "Pay", func(context.Context, struct{}) (string, error) {
+		paid.Add(1)
+		return "paid", nil
+	}))
+	ex := executor.MustNew(reg)
+	turn := func(n int) agent.ModelFunc {
+		return func(context.Context, []agent.Message, []tool.Spec) (agent.Message, error) {
+			calls := make([]tool.Call, n)
+			for i := range calls {
+				calls[i] = tool.Call{Name: "pay", Args: json.RawMessage(`{}`)}
+			}
+			return agent.Message{Calls: calls}, nil
+		}
+	}
+	tr, err := agent.Run(context.Background(), turn(100_000), []agent.Message{{Role: agent.RoleUser, Text: "pay"}},
+		agent.Options{Executor: ex, Tools: []string{"pay"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "100000 calls")
+	assert.Equal(t, agent.StopModelError, tr.Stop)
+	assert.Zero(t, paid.Load(), "no call of the turn runs")
+	assert.Empty(t, tr.Steps)
+
+	// At the bound, and with a bound of one's own, the calls run.
+	_, err = agent.Run(context.Background(), turn(agent.DefaultMaxCallsPerTurn), []agent.Message{{Role: agent.RoleUser, Text: "pay"}},
+		agent.Options{Executor: ex, Tools: []string{"pay"}, MaxIterations: 1})
+	require.ErrorIs(t, err, agent.ErrMaxIterations)
+	assert.EqualValues(t, agent.DefaultMaxCallsPerTurn, paid.Load())
+	paid.Store(0)
+	_, err = agent.Run(context.Background(), turn(3), []agent.Message{{Role: agent.RoleUser, Text: "pay"}},
+		agent.Options{Executor: ex, Tools: []string{"pay"}, MaxIterations: 1, MaxCallsPerTurn: 2})
+	require.Error(t, err)
+	assert.Zero(t, paid.Load())
+}
+
+// The error of a run stopped at MaxIterations names the last turn's calls
+// with their arguments, which the model wrote: arguments of 8 MB (refused
+// by the executor, but still the call's) made an error of 8 MB, logged as
+// it is. The error says a bounded part of them.
+func TestHostileModelArgumentsDoNotFloodTheError(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("pay", "Pay", func(context.Context, struct{}) (string, error) { return "paid", nil }))
+	huge := json.RawMessage(`{"memo":"` + strings.Repeat("A", 8<<20) + `"}`)
+	m := agent.ModelFunc(func(context.Context, []agent.Message, []tool.Spec) (agent.Message, error) {
+		calls := make([]tool.Call, 10)
+		for i := range calls {
+			calls[i] = tool.Call{Name: "pay", Args: huge}
+		}
+		return agent.Message{Calls: calls}, nil
+	})
+	_, err := agent.Run(context.Background(), m, []agent.Message{{Role: agent.RoleUser, Text: "pay"}},
+		agent.Options{Executor: executor.MustNew(reg), Tools: []string{"pay"}, MaxIterations: 1})
+	require.ErrorIs(t, err, agent.ErrMaxIterations)
+	assert.Less(t, len(err.Error()), 4<<10, "the error stays short")
+	assert.Contains(t, err.Error(), `pay({"memo":"AAAA`)
+}
