@@ -1,7 +1,18 @@
 package postgres
 
-import "time"
+import (
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
 
 // SetApprovalClock makes s read its instance's clock from now: a test's
 // way to run an instance whose clock is wrong.
 func SetApprovalClock(s *ApprovalStore, now func() time.Time) { s.now = now }
+
+// CallOfJob is the call a worker runs for a job kept with stripped, exact
+// and whole forms.
+func CallOfJob(stripped tool.Call, exact, whole []byte) (tool.Call, error) {
+	a := callArgs{Job: "job-test", Call: stripped, Exact: exact, Whole: whole}
+	return a.call()
+}

@@ -5,10 +5,12 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -33,28 +35,60 @@ type callArgs struct {
 	Job  executor.JobID `json:"toolbelt_job"`
 	Call tool.Call      `json:"call"`
 	Args []byte         `json:"args,omitempty"`
-	// Whole is the call (without its arguments) as JSON bytes when it
-	// holds what jsonb refuses (a NUL in a principal's id, a session):
-	// Call then keeps only its id, name and agent, made storable, for
-	// lists and filters.
+	// Exact is the call (without its arguments), gob-encoded, when JSON
+	// cannot keep it as it is: a NUL (jsonb refuses it) or invalid UTF-8
+	// (JSON turns every such byte into U+FFFD, so "alice\xff" and
+	// "alice\xfe" would both run as "alice\uFFFD") in a principal's id,
+	// tenant or roles, a session. Call then keeps only its id, name and
+	// agent, made storable, for lists and filters.
+	Exact []byte `json:"exact,omitempty"`
+	// Whole is how jobs submitted before Exact kept a call holding a NUL:
+	// its JSON bytes. It is read, no longer written.
 	Whole []byte `json:"whole,omitempty"`
 }
 
 // Kind implements river.JobArgs.
 func (callArgs) Kind() string { return jobKind }
 
-func (a *callArgs) call() tool.Call {
+// call returns the job's call as it was submitted. A call kept in a form
+// that cannot be read is an error, never a call of someone else: the
+// stripped Call names no principal.
+func (a *callArgs) call() (tool.Call, error) {
 	c := a.Call
-	if a.Whole != nil {
-		var whole tool.Call
-		if json.Unmarshal(a.Whole, &whole) == nil {
-			c = whole
+	switch {
+	case a.Exact != nil:
+		var exact tool.Call
+		if err := gob.NewDecoder(bytes.NewReader(a.Exact)).Decode(&exact); err != nil {
+			return a.Call, fmt.Errorf("the call kept with job %s cannot be read: %w", a.Job, err)
 		}
+		c = exact
+	case a.Whole != nil:
+		var whole tool.Call
+		if err := json.Unmarshal(a.Whole, &whole); err != nil {
+			return a.Call, fmt.Errorf("the call kept with job %s cannot be read: %w", a.Job, err)
+		}
+		c = whole
 	}
 	if a.Args != nil {
 		c.Args = json.RawMessage(a.Args)
 	}
-	return c
+	return c, nil
+}
+
+// keepsExactly reports whether b, the JSON of c, gives c back byte for
+// byte and is storable in jsonb.
+func keepsExactly(b []byte, c tool.Call) bool {
+	if bytes.Contains(b, []byte(`\u0000`)) {
+		return false
+	}
+	var back tool.Call
+	if json.Unmarshal(b, &back) != nil {
+		return false
+	}
+	if len(c.Principal.Roles) == 0 {
+		c.Principal.Roles = nil // no roles, however written, is what JSON gives back
+	}
+	return reflect.DeepEqual(back, c)
 }
 
 // Defaults of JobsConfig.
@@ -142,6 +176,11 @@ func (c JobsConfig) withDefaults() JobsConfig {
 // or ReadOnly) is not silently run twice: a later attempt fails with a
 // reason, unless JobsConfig.Rerun says it may run again. Status, Wait,
 // Cancel and Jobs work from every instance.
+//
+// A job runs as the call that was submitted, byte for byte: its principal
+// (id, tenant, roles) and session, even when they hold bytes JSON cannot
+// keep (a NUL, invalid UTF-8), which are then kept in a binary form. A job
+// whose kept call cannot be read fails; it never runs as someone else.
 //
 // The store serves one executor: executor.New attaches it (Attach), and
 // its workers start then. Stop them with Stop (or Stores.Close).
@@ -245,8 +284,12 @@ func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, 
 	if call.Args != nil {
 		args.Args, args.Call.Args = []byte(call.Args), nil
 	}
-	if b, err := json.Marshal(args.Call); err == nil && bytes.Contains(b, []byte(`\u0000`)) {
-		args.Whole = b
+	if b, err := json.Marshal(args.Call); err == nil && !keepsExactly(b, args.Call) {
+		var exact bytes.Buffer
+		if err := gob.NewEncoder(&exact).Encode(args.Call); err != nil {
+			return "", fmt.Errorf("postgres: submit a job of %q: encode the call: %w", call.Name, err)
+		}
+		args.Exact = exact.Bytes()
 		args.Call = tool.Call{ID: text(call.ID), Name: text(call.Name), Agent: text(call.Agent)}
 	}
 	if _, err := s.client.Insert(ctx, args, nil); err != nil {
@@ -286,7 +329,7 @@ func status(row *rivertype.JobRow) (executor.JobStatus, error) {
 	if err := json.Unmarshal(row.EncodedArgs, &a); err != nil {
 		return executor.JobStatus{}, fmt.Errorf("postgres: River job %d: its arguments are not a tool call: %w", row.ID, err)
 	}
-	call := a.call()
+	call, _ := a.call() // unreadable: the stored id, name and agent, for the status
 	st := executor.JobStatus{ID: a.Job, CallID: call.ID, Tool: call.Name, Agent: call.Agent, SubmittedAt: row.CreatedAt}
 	if row.AttemptedAt != nil {
 		st.StartedAt = *row.AttemptedAt // the latest attempt's start
@@ -469,14 +512,19 @@ func neverRan(job *river.Job[callArgs]) bool {
 
 // Work implements river.Worker.
 func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
-	call := job.Args.call()
+	call, cerr := job.Args.call()
 	run := w.s.run // set by Attach before the workers start
 	var res *tool.Result
-	if job.Attempt > 1 && !neverRan(job) && !w.mayRerun(run, call.Name) {
+	switch {
+	case cerr != nil:
+		// Not run as a call without its principal, which would be someone
+		// else (the anonymous caller).
+		res = tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s was not run: %v", job.Args.Job, cerr))
+	case job.Attempt > 1 && !neverRan(job) && !w.mayRerun(run, call.Name):
 		res = tool.Fail(&call, tool.CodeInternal, fmt.Sprintf(
 			"job %s: attempt %d of a call to %q, whose earlier attempt may have done its work (its instance stopped mid-run): the tool is not idempotent, so it is not run again; check what happened and submit it again if that is safe",
 			job.Args.Job, job.Attempt, call.Name))
-	} else {
+	default:
 		res = run.Run(ctx, job.Args.Job, call)
 	}
 	// A call that succeeded is done, even if this instance began to stop
