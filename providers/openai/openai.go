@@ -16,6 +16,14 @@
 // ones nullable) included. What it returns: the first choice's text and
 // tool calls, read with wire.OpenAIChat.
 //
+// What an endpoint sends back is untrusted (a compatible server, a proxy):
+// at most DefaultMaxResponseBytes of a response body are read
+// (WithMaxResponseBytes), and the key a request carried is redacted as
+// "[redacted]" from an error response, before the SDK reads it, and from
+// the text of the errors Next returns (the whole key as sent; an error
+// event of a stream keeps it in the SDK's own error, reachable only with
+// errors.As).
+//
 //	client := sdk.NewClient(option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
 //	model := openai.New(client, "gpt-4.1")
 //	tr, err := agent.Run(ctx, model, msgs, agent.Options{Executor: ex, Tools: []string{"get_weather"}})
@@ -28,6 +36,7 @@ import (
 	"fmt"
 
 	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
@@ -51,6 +60,7 @@ type Model struct {
 	nonStrict bool
 	params    func(*sdk.ChatCompletionNewParams)
 	stream    func(text string)
+	maxBytes  int64
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -96,13 +106,14 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, err
 	}
 	var resp *sdk.ChatCompletion
+	g, guarded := requestGuard(m.maxBytes, "openai.WithMaxResponseBytes")
 	if m.stream == nil {
-		resp, err = m.client.Chat.Completions.New(ctx, params)
+		resp, err = m.client.Chat.Completions.New(ctx, params, guarded)
 	} else {
-		resp, err = m.streamed(ctx, params)
+		resp, err = m.streamed(ctx, params, guarded)
 	}
 	if err != nil {
-		return agent.Message{}, apiError("chat completion", m.model, err)
+		return agent.Message{}, g.Err(apiError("chat completion", m.model, err))
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("openai: chat completion: the API sent no completion (null)")
@@ -158,8 +169,8 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 
 // streamed runs a streaming request, passing text deltas on as they come,
 // and returns the completion the chunks add up to.
-func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams) (*sdk.ChatCompletion, error) {
-	stream := m.client.Chat.Completions.NewStreaming(ctx, params)
+func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams, opts ...option.RequestOption) (*sdk.ChatCompletion, error) {
+	stream := m.client.Chat.Completions.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var acc sdk.ChatCompletionAccumulator
 	for stream.Next() {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
@@ -34,6 +35,7 @@ type ResponsesModel struct {
 	nonStrict bool
 	params    func(*responses.ResponseNewParams)
 	stream    func(text string)
+	maxBytes  int64
 }
 
 var _ agent.Model = (*ResponsesModel)(nil)
@@ -77,13 +79,14 @@ func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message,
 		return agent.Message{}, err
 	}
 	var resp *responses.Response
+	g, guarded := requestGuard(m.maxBytes, "openai.WithResponsesMaxResponseBytes")
 	if m.stream == nil {
-		resp, err = m.client.Responses.New(ctx, params)
+		resp, err = m.client.Responses.New(ctx, params, guarded)
 	} else {
-		resp, err = m.streamed(ctx, params)
+		resp, err = m.streamed(ctx, params, guarded)
 	}
 	if err != nil {
-		return agent.Message{}, apiError("response", m.model, err)
+		return agent.Message{}, g.Err(apiError("response", m.model, err))
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("openai: response: the API sent no response (null)")
@@ -106,8 +109,8 @@ func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message,
 
 // streamed runs a streaming request, passing text deltas on, and returns
 // the response of the final event.
-func (m *ResponsesModel) streamed(ctx context.Context, params responses.ResponseNewParams) (*responses.Response, error) {
-	stream := m.client.Responses.NewStreaming(ctx, params)
+func (m *ResponsesModel) streamed(ctx context.Context, params responses.ResponseNewParams, opts ...option.RequestOption) (*responses.Response, error) {
+	stream := m.client.Responses.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var final *responses.Response
 	for stream.Next() {

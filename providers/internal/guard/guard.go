@@ -1,0 +1,176 @@
+// Package guard protects the provider adapters (providers/openai,
+// providers/anthropic, providers/gemini) from what an endpoint sends back,
+// which is untrusted input (a broken or hostile OpenAI-compatible server,
+// a proxy, a man in the middle): it bounds the bytes read from a response
+// body, and redacts the credentials a request carried from the error
+// responses and from the text of errors.
+//
+// A Guard serves the requests of one model turn; its Middleware has the
+// shape of the Stainless SDKs' option.Middleware.
+package guard
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/toolbelt-go/toolbelt/internal/errtext"
+)
+
+// DefaultMaxBytes is the bound on one response body when none is given.
+const DefaultMaxBytes = 32 << 20
+
+// Redacted replaces a credential.
+const Redacted = "[redacted]"
+
+// minSecret is the shortest header value taken for a credential: shorter
+// ones would redact ordinary words.
+const minSecret = 8
+
+// ErrTooLarge is returned (wrapped) when a response body is larger than
+// the bound.
+var ErrTooLarge = errors.New("response body too large")
+
+// credentialHeaders are the headers that carry a provider's key.
+var credentialHeaders = []string{"Authorization", "X-Api-Key", "Api-Key", "X-Goog-Api-Key"}
+
+// Guard bounds the response bodies of one model turn's requests and
+// remembers the credentials they carried, to redact them.
+type Guard struct {
+	max  int64
+	hint string
+
+	mu      sync.Mutex
+	secrets []string
+}
+
+// New returns a Guard reading at most max bytes of a response body
+// (DefaultMaxBytes when max <= 0); hint says how to raise the bound.
+func New(max int64, hint string) *Guard {
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	return &Guard{max: max, hint: hint}
+}
+
+// Secret adds a credential to redact that the requests may not show (a
+// key the client sends in a way the middleware does not see).
+func (g *Guard) Secret(s string) {
+	if len(s) < minSecret {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, have := range g.secrets {
+		if have == s {
+			return
+		}
+	}
+	g.secrets = append(g.secrets, s)
+	if q, err := json.Marshal(s); err == nil {
+		if esc := string(q[1 : len(q)-1]); esc != s {
+			g.secrets = append(g.secrets, esc)
+		}
+	}
+}
+
+// Middleware sends req through next, noting the credentials req carries;
+// the response body is bounded, and an error response (status 400 and
+// up) is read at once with the credentials redacted, so that neither the
+// SDK's error nor anything built from it holds them.
+func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	for _, h := range credentialHeaders {
+		for _, v := range req.Header.Values(h) {
+			g.Secret(v)
+			if _, token, ok := strings.Cut(v, " "); ok {
+				g.Secret(strings.TrimSpace(token))
+			}
+		}
+	}
+	if req.URL != nil {
+		g.Secret(req.URL.Query().Get("key"))
+	}
+	res, err := next(req)
+	if err != nil || res == nil || res.Body == nil {
+		return res, g.Err(err)
+	}
+	body := &limited{rc: res.Body, left: g.max, g: g}
+	if res.StatusCode < 400 {
+		res.Body = body
+		return res, nil
+	}
+	b, err := io.ReadAll(body)
+	_ = body.Close()
+	if err != nil {
+		return nil, g.Err(fmt.Errorf("HTTP %d: reading the error response: %w", res.StatusCode, err))
+	}
+	b = g.redact(b)
+	res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+	return res, nil
+}
+
+// Err is err with the credentials redacted from its text (it still wraps
+// err, for errors.As and errors.Is); err itself when it holds none.
+func (g *Guard) Err(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	if red := string(g.redact([]byte(text))); red != text {
+		return errtext.New(red, err)
+	}
+	return err
+}
+
+func (g *Guard) redact(b []byte) []byte {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, s := range g.secrets {
+		b = bytes.ReplaceAll(b, []byte(s), []byte(Redacted))
+	}
+	return b
+}
+
+// limited is a response body that fails once more than its bound is read.
+type limited struct {
+	rc   io.ReadCloser
+	left int64
+	g    *Guard
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &tooLarge{max: l.g.max, hint: l.g.hint}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.rc.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n - int(-l.left), &tooLarge{max: l.g.max, hint: l.g.hint}
+	}
+	return n, err
+}
+
+func (l *limited) Close() error { return l.rc.Close() }
+
+type tooLarge struct {
+	max  int64
+	hint string
+}
+
+func (e *tooLarge) Error() string {
+	msg := fmt.Sprintf("the response body is larger than %d bytes, the bound on what is read from the endpoint", e.max)
+	if e.hint != "" {
+		msg += " (" + e.hint + ")"
+	}
+	return msg
+}
+
+func (e *tooLarge) Is(target error) bool { return target == ErrTooLarge }
