@@ -217,6 +217,15 @@ type HTTPOption func(*mcp.StreamableHTTPOptions)
 // the server must ask them something: elicitation). Sessions live in this
 // process: put the instances behind sticky routing, or use the stateless
 // default.
+//
+// A session belongs to the principal that opened it: the SDK gives every
+// call of a session the context of the request that opened it, so the
+// principal a middleware puts in the request's context (tool.WithPrincipal,
+// used when no PrincipalFunc names one) is the opener's for every call. A
+// request on the session whose context carries another principal (another
+// id, tenant or set of roles) is refused with 403 Forbidden: the client
+// opens a session of its own. (The SDK likewise refuses a session to
+// another verified token's user.)
 func Stateful() HTTPOption { return func(o *mcp.StreamableHTTPOptions) { o.Stateless = false } }
 
 // HTTPHandler returns a streamable HTTP handler, stateless unless Stateful
@@ -232,7 +241,11 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 			opt(o)
 		}
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o)
+	if o.Stateless {
+		return h
+	}
+	return newSessionOwners(h, s.srv)
 }
 
 // served reports whether name is served and its tool in the registry now

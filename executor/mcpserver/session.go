@@ -1,0 +1,127 @@
+package mcpserver
+
+import (
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// sessionHeader is the streamable HTTP header naming a session.
+const sessionHeader = "Mcp-Session-Id"
+
+// minPrune is how many owned sessions a stateful handler keeps before it
+// first forgets those that have ended (a variable for tests).
+var minPrune = 1024
+
+// sessionOwners binds each session of a stateful handler to the principal
+// that opened it (tool.PrincipalFrom of the request's context). The SDK
+// gives every call of a session the context of the request that opened it,
+// so a principal a middleware puts in each request's context reaches the
+// calls only as the opener's: a request on the session from anyone else
+// (another user, tenant or set of roles) would run as the opener. Such a
+// request is refused instead, as the SDK refuses a session to another
+// verified token's user.
+type sessionOwners struct {
+	next http.Handler
+	srv  *mcp.Server
+
+	mu      sync.Mutex
+	owners  map[string]tool.Principal
+	pruneAt int
+}
+
+func newSessionOwners(next http.Handler, srv *mcp.Server) *sessionOwners {
+	return &sessionOwners{next: next, srv: srv, owners: map[string]tool.Principal{}, pruneAt: minPrune}
+}
+
+func samePrincipal(a, b tool.Principal) bool {
+	return a.ID == b.ID && a.Tenant == b.Tenant && slices.Equal(a.Roles, b.Roles)
+}
+
+// ServeHTTP implements http.Handler.
+func (o *sessionOwners) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p, _ := tool.PrincipalFrom(r.Context())
+	if sid := r.Header.Get(sessionHeader); sid != "" {
+		o.mu.Lock()
+		owner, known := o.owners[sid]
+		o.mu.Unlock()
+		if known && !samePrincipal(owner, p) {
+			// Whose it is stays unsaid.
+			http.Error(w, "Forbidden: this session was opened by another principal; open a session of your own", http.StatusForbidden)
+			return
+		}
+		// An unknown id is the SDK's to refuse (no such session).
+		o.next.ServeHTTP(w, r)
+		return
+	}
+	// No session yet: the response may open one; it is bound to p before
+	// the client can learn its id.
+	ow := &ownerWriter{ResponseWriter: w, o: o, p: p}
+	o.next.ServeHTTP(ow, r)
+	ow.record()
+}
+
+// own binds sid to p, and now and then forgets the sessions that ended.
+func (o *sessionOwners) own(sid string, p tool.Principal) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, ok := o.owners[sid]; ok {
+		return
+	}
+	o.owners[sid] = p
+	if len(o.owners) < o.pruneAt {
+		return
+	}
+	live := map[string]bool{}
+	for ss := range o.srv.Sessions() {
+		live[ss.ID()] = true
+	}
+	for id := range o.owners {
+		if !live[id] && id != sid {
+			delete(o.owners, id)
+		}
+	}
+	o.pruneAt = max(minPrune, 2*len(o.owners))
+}
+
+// ownerWriter records the session a response opens (its Mcp-Session-Id
+// header) before the first byte of the response goes out.
+type ownerWriter struct {
+	http.ResponseWriter
+	o    *sessionOwners
+	p    tool.Principal
+	done bool
+}
+
+func (w *ownerWriter) record() {
+	if w.done {
+		return
+	}
+	w.done = true
+	if sid := w.Header().Get(sessionHeader); sid != "" {
+		w.o.own(sid, w.p)
+	}
+}
+
+func (w *ownerWriter) WriteHeader(code int) {
+	w.record()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *ownerWriter) Write(b []byte) (int, error) {
+	w.record()
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush flushes the response, as the SDK does for its event streams.
+func (w *ownerWriter) Flush() {
+	w.record()
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (w *ownerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
