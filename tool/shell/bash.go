@@ -147,13 +147,29 @@ func (b *Bash) args(raw json.RawMessage) (bashArgs, error) {
 }
 
 // Assess classifies the command line (the approval package's Assessor
-// interface). Arguments without a command are judged classify.Dangerous.
+// interface), as run in its workdir (see Run). Arguments without a
+// command are judged classify.Dangerous.
 func (b *Bash) Assess(args json.RawMessage) classify.Verdict {
 	a, err := b.args(args)
 	if err != nil {
 		return classify.Verdict{Level: classify.Dangerous, Reasons: []string{err.Error()}}
 	}
-	return b.o.assessor.Assess(a.Command)
+	rel, err := b.ws.Rel(a.Workdir)
+	if a.Workdir == "" || err != nil {
+		rel = a.Workdir // Run refuses a workdir Rel refuses
+	}
+	return b.o.assessor.Assess(judged(a.Command, rel))
+}
+
+// judged is the command line the classifier judges for a command run in
+// rel, a directory relative to the workspace: it begins by changing into
+// rel, so that relative names are judged where they land ("printf x >
+// config" run in .git writes .git/config).
+func judged(command, rel string) string {
+	if rel == "" || rel == "." {
+		return command
+	}
+	return "cd -- " + quote(rel) + "\n" + command
 }
 
 // Subject returns the command line (the approval package's Subjecter
@@ -166,20 +182,15 @@ func (b *Bash) Subject(args json.RawMessage) string {
 	return a.Command
 }
 
-// Run classifies the command line, refuses a Blocked one (unless
-// AllowBlocked), checks workdir against the workspace, and runs
-// bash -c command in the sandbox.
+// Run checks workdir against the workspace, classifies the command line
+// as run there (as if it began with cd workdir), refuses a Blocked one
+// (unless AllowBlocked), and runs bash -c command in the sandbox.
 func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 	a, err := b.args(call.Args)
 	if err != nil {
 		return nil, err
 	}
-	v := b.o.assessor.Assess(a.Command)
-	if v.Level >= classify.Blocked && !b.o.allowBlocked {
-		res := refuseBlocked(&call, v, "the command")
-		return res, res.Error
-	}
-	dir := b.dir
+	dir, rel := b.dir, ""
 	if a.Workdir != "" {
 		fi, err := b.ws.Stat(a.Workdir)
 		if err != nil {
@@ -188,11 +199,15 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 		if !fi.IsDir() {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "workdir %q is not a directory", a.Workdir)
 		}
-		rel, err := b.ws.Rel(a.Workdir)
-		if err != nil {
+		if rel, err = b.ws.Rel(a.Workdir); err != nil {
 			return nil, ToolError(err)
 		}
 		dir = filepath.Join(b.dir, filepath.FromSlash(rel))
+	}
+	v := b.o.assessor.Assess(judged(a.Command, rel))
+	if v.Level >= classify.Blocked && !b.o.allowBlocked {
+		res := refuseBlocked(&call, v, "the command")
+		return res, res.Error
 	}
 	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, &v)
 }

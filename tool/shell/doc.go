@@ -34,6 +34,31 @@
 //     such as git's --upload-pack=...) is refused with
 //     tool.CodeInvalidArguments unless [AllowOptionValues] is given. Put
 //     "--" before operands in the template wherever the program supports it.
+//     A "--" right after an option whose value was dropped ("--author",
+//     "{who}", "--" with who absent) does not count: the option would take
+//     it as its value. Nor does the first "--" of a program that runs
+//     another with the arguments after it (npm run lint -- {file}, uv run
+//     -- pytest {test}, cargo test -- {filter}, timeout 5 -- ..., the
+//     classifier's wrappers): the program it runs reads options again, so
+//     write a second "--" for it ("npm", "run", "lint", "--", "--",
+//     "{file}") where it takes one.
+//   - A placeholder may not be part of code that a shell or an interpreter
+//     runs: the script of sh -c 'grep {pattern} notes.txt' or the code of
+//     python3 -c "print('{x}')" (anywhere in the argv, behind timeout or
+//     env too) is refused at construction, since a value such as
+//     "x; rm -rf ~" would run there as code. Pass the value as an argument
+//     of its own and read it in the code: sh -c 'grep -- "$1" notes.txt'
+//     sh {pattern}. A whole-argument script (sh -c {script}) is the author
+//     handing the model a shell, and is allowed.
+//
+// The template keeps each value one literal argument; what the program
+// does with it is the program's. Programs that read more than options
+// from an argument are not protected: ssh joins its command words into a
+// remote shell line, curl -d @FILE and gcc @FILE read files, a value
+// spliced into a sed, awk or jq program is code of that language, and a
+// path reaches wherever the engine lets it (the process engine confines
+// nothing). The classifier judges the expanded command line of every
+// call, and an approval extension can stop it.
 //
 // Argv tools default to tool.RiskMedium ([NewCommand]); [New] and
 // [FromSpec] take the spec's risk as given.
@@ -42,11 +67,13 @@
 //
 // [NewBash] requires a sandbox engine and a workspace; the command line is
 // run by "bash -c" with its working directory inside the workspace. Every
-// command line is classified with approval/classify (or [WithAssessor]):
-// the verdict is what [Bash.Assess] reports to the approval extension, it
-// is recorded in the result's metadata, and a classify.Blocked command is
-// refused with tool.CodePolicyDenied, naming the reasons, before anything
-// runs. That refusal is the default; only [AllowBlocked] turns it off.
+// command line is classified with approval/classify (or [WithAssessor]),
+// as run in its workdir: as if it began with "cd -- WORKDIR", so that a
+// relative name is judged where it lands ("printf x > config" in .git
+// writes .git/config). The verdict is what [Bash.Assess] reports to the
+// approval extension, it is recorded in the result's metadata, and a
+// classify.Blocked command is refused with tool.CodePolicyDenied, naming
+// the reasons, before anything runs. That refusal is the default; only [AllowBlocked] turns it off.
 // Argv tools classify their expanded command line the same way.
 //
 // # Results

@@ -3,10 +3,12 @@ package shell
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/internal/placeholder"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -25,9 +27,22 @@ type argTemplate struct {
 	// leading: the argument starts with a placeholder, so a value can make
 	// it begin with "-".
 	leading bool
-	// afterDashes: a literal "--" comes earlier in the argv, so the
-	// program reads this argument as an operand, not an option.
-	afterDashes bool
+}
+
+// literal returns the text of an argument without placeholders.
+func (a *argTemplate) literal() (string, bool) {
+	if len(a.parts) == 1 && a.parts[0].name == "" {
+		return a.parts[0].lit, true
+	}
+	return "", false
+}
+
+// takesValue reports whether the argument is an option that may take the
+// next argument as its value: "-n", "-xf", "--author", but not "--",
+// "--max-count=20" nor "-".
+func (a *argTemplate) takesValue() bool {
+	s, ok := a.literal()
+	return ok && len(s) > 1 && s[0] == '-' && s != "--" && !(strings.HasPrefix(s, "--") && strings.Contains(s, "="))
 }
 
 func (a *argTemplate) placeholders() []string {
@@ -120,6 +135,27 @@ func jsonTypes(raw json.RawMessage) []string {
 type template struct {
 	args  []argTemplate
 	names []string // placeholders in order of first appearance
+	// forwarder: the program runs another program with the arguments
+	// after its own "--" (forwarding).
+	forwarder bool
+}
+
+// runners run another program with the arguments after their "--" (npm
+// run lint -- FILE, uv run -- pytest FILE, cargo test -- FILTER), as the
+// classifier's wrappers do (timeout 5 -- grep ..., env -- ...).
+var runners = []string{"npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "uv", "uvx", "poetry", "pipenv", "pdm",
+	"hatch", "rye", "cargo", "go", "deno", "docker", "podman", "kubectl", "oc", "nix", "nix-shell"}
+
+// forwarding reports whether prog hands the arguments after its first
+// "--" to another program, which reads options again: that "--" ends only
+// prog's options.
+func forwarding(prog string) bool {
+	prog = path.Base(prog)
+	if slices.Contains(runners, prog) {
+		return true
+	}
+	_, ok := classify.Default().Rules().Wrappers[prog]
+	return ok
 }
 
 // compileTemplate parses argv and checks it against the input schema. When
@@ -131,7 +167,6 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		return nil, nil, []error{&tool.ConfigError{Field: "argv", Message: `is empty: name the program and its arguments, e.g. ["git", "log", "--", "{path}"]`}}
 	}
 	seen := map[string]bool{}
-	dashes := false
 	for i, a := range argv {
 		at, err := parseArg(a)
 		if err != nil {
@@ -146,10 +181,6 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 			errs = append(errs, &tool.ConfigError{Field: "argv.0", Message: "the program name is empty"})
 			continue
 		}
-		at.afterDashes = dashes
-		if len(at.parts) == 1 && at.parts[0].name == "" && at.parts[0].lit == "--" {
-			dashes = true
-		}
 		for _, n := range at.placeholders() {
 			if !seen[n] {
 				seen[n] = true
@@ -158,6 +189,8 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		}
 		t.args = append(t.args, at)
 	}
+	errs = append(errs, checkCode(t.args)...)
+	t.forwarder = len(errs) == 0 && forwarding(argv[0])
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
@@ -208,82 +241,118 @@ func generateSchema(names []string) json.RawMessage {
 // expand fills the template with args. An argument whose placeholder is
 // absent (or null) is dropped; a whole-argument array expands to one
 // argument per element.
+//
+// A value may start with "-" only where the program reads operands: after
+// a literal "--" that ends its options. A "--" that follows an option
+// whose value was dropped ("--author", "{who}", "--" with who absent) does
+// not count: the option takes it as its value, and the program reads
+// options again after it.
 func (t *template) expand(args map[string]any, allowOptions bool) ([]string, *tool.Error) {
 	out := make([]string, 0, len(t.args))
-	for _, at := range t.args {
-		if len(at.parts) == 1 && at.parts[0].name == "" {
-			out = append(out, at.parts[0].lit)
-			continue
-		}
-		if at.whole {
-			name := at.parts[0].name
-			v, ok := args[name]
-			if !ok || v == nil {
-				continue
+	e := expansion{allow: allowOptions, forwarded: !t.forwarder}
+	for i := range t.args {
+		at := &t.args[i]
+		n := len(out)
+		if lit, ok := at.literal(); ok {
+			if lit == "--" && !e.dangling {
+				// A forwarder's first "--" ends its own options only.
+				e.operands = e.operands || e.forwarded
+				e.forwarded = true
 			}
-			if arr, isArr := v.([]any); isArr {
-				for j, e := range arr {
-					s, err := scalar(name+"["+strconv.Itoa(j)+"]", e)
-					if err != nil {
-						return nil, err
-					}
-					if err := checkOption(&at, name, s, allowOptions, out[0]); err != nil {
-						return nil, err
-					}
-					out = append(out, s)
-				}
-				continue
-			}
-			s, err := scalar(name, v)
-			if err != nil {
-				return nil, err
-			}
-			if err := checkOption(&at, name, s, allowOptions, out[0]); err != nil {
-				return nil, err
-			}
-			out = append(out, s)
-			continue
-		}
-		var b strings.Builder
-		drop := false
-		first := ""
-		for k, p := range at.parts {
-			if p.name == "" {
-				b.WriteString(p.lit)
-				continue
-			}
-			v, ok := args[p.name]
-			if !ok || v == nil {
-				drop = true
-				break
-			}
-			s, err := scalar(p.name, v)
-			if err != nil {
-				return nil, err
-			}
-			if k == 0 {
-				first = p.name
-			}
-			b.WriteString(s)
-		}
-		if drop {
-			continue
-		}
-		s := b.String()
-		if first != "" {
-			if err := checkOption(&at, first, s, allowOptions, out[0]); err != nil {
+			out = append(out, lit)
+		} else {
+			var err *tool.Error
+			if out, err = e.fill(out, at, args); err != nil {
 				return nil, err
 			}
 		}
-		out = append(out, s)
+		switch {
+		case len(out) > n:
+			e.dangling = false
+		case i > 0 && t.args[i-1].takesValue():
+			e.dangling = true
+		}
 	}
 	return out, nil
 }
 
+// expansion is the state of one expand.
+type expansion struct {
+	allow bool // AllowOptionValues
+	// operands: a literal "--" has ended the program's options.
+	operands bool
+	// dangling: the last argument is an option whose value was dropped,
+	// so it takes the next argument as its value.
+	dangling bool
+	// forwarded: a "--" now ends the options of the program that reads
+	// the values; false until a forwarder has had its own "--".
+	forwarded bool
+}
+
+// fill appends the arguments at expands to: none when a placeholder is
+// absent or null (or an array is empty), one per element of an array.
+func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]string, *tool.Error) {
+	if at.whole {
+		name := at.parts[0].name
+		v, ok := args[name]
+		if !ok || v == nil {
+			return out, nil
+		}
+		if arr, isArr := v.([]any); isArr {
+			for j, el := range arr {
+				s, err := scalar(name+"["+strconv.Itoa(j)+"]", el)
+				if err != nil {
+					return nil, err
+				}
+				if err := e.checkOption(at, name, s, out[0]); err != nil {
+					return nil, err
+				}
+				out = append(out, s)
+			}
+			return out, nil
+		}
+		s, err := scalar(name, v)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.checkOption(at, name, s, out[0]); err != nil {
+			return nil, err
+		}
+		return append(out, s), nil
+	}
+	var b strings.Builder
+	first := ""
+	for k, p := range at.parts {
+		if p.name == "" {
+			b.WriteString(p.lit)
+			continue
+		}
+		v, ok := args[p.name]
+		if !ok || v == nil {
+			return out, nil
+		}
+		s, err := scalar(p.name, v)
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			first = p.name
+		}
+		b.WriteString(s)
+	}
+	s := b.String()
+	if first != "" {
+		if err := e.checkOption(at, first, s, out[0]); err != nil {
+			return nil, err
+		}
+	}
+	return append(out, s), nil
+}
+
 // checkOption refuses a value that would make an argument start with "-"
 // where the program would read it as an option.
-func checkOption(at *argTemplate, name, s string, allow bool, prog string) *tool.Error {
-	if allow || at.afterDashes || !at.leading || !strings.HasPrefix(s, "-") {
+func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *tool.Error {
+	if e.allow || e.operands || !at.leading || !strings.HasPrefix(s, "-") {
 		return nil
 	}
 	return tool.Errorf(tool.CodeInvalidArguments,

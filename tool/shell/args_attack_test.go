@@ -1,0 +1,237 @@
+package shell_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/registry/loader"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+// Attacks of the model's arguments turning into something else than the
+// value the tool's author meant. Every program that runs is a stand-in
+// (standIn): rec records its argv; sh and bash are the real shells, so
+// that a template's own script runs, with only the stand-ins on PATH.
+
+// standIn is a world of harmless programs: a bin directory holding rec
+// (which appends its argv, NUL-separated, one run a line, to a log), sh
+// and bash, and a temporary HOME.
+type standIn struct {
+	bin, home, log string
+}
+
+func newStandIn(t *testing.T) *standIn {
+	t.Helper()
+	s := &standIn{bin: t.TempDir(), home: t.TempDir()}
+	s.log = filepath.Join(t.TempDir(), "rec.log")
+	rec := "#!/bin/sh\n{ printf 'rec'; for a in \"$@\"; do printf '\\0%s' \"$a\"; done; printf '\\n'; } >> '" + s.log + "'\n"
+	require.NoError(t, os.WriteFile(filepath.Join(s.bin, "rec"), []byte(rec), 0o755))
+	for _, name := range []string{"npm", "timeout"} { // stand-ins that record, named as runners
+		require.NoError(t, os.Symlink("rec", filepath.Join(s.bin, name)))
+	}
+	for _, sh := range []string{"sh", "bash"} {
+		real, err := filepath.EvalSymlinks("/bin/" + sh)
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(real, filepath.Join(s.bin, sh)))
+	}
+	return s
+}
+
+// env is the environment a tool runs with: only the stand-in programs.
+func (s *standIn) env() shell.Option { return shell.WithEnv("PATH="+s.bin, "HOME="+s.home) }
+
+// runs returns the argv of each run of rec, in order.
+func (s *standIn) runs(t *testing.T) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(s.log)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	require.NoError(t, err)
+	var out [][]string
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		out = append(out, strings.Split(line, "\x00")[1:])
+	}
+	return out
+}
+
+// Attack: a placeholder inside the script of "sh -c" (or an interpreter's
+// -c/-e code) is spliced into code, so "x; rec injected" ran a second
+// command, in a Go-defined tool and in a tool file alike (the file's
+// template parser refuses ; | $(...) in the template, but not inside a
+// quoted script). The package promised that no value can run a second
+// command. Such a template is now refused at construction, naming the
+// safe form: the value as a positional parameter ("$1"), which a guard
+// below runs with the same hostile value, literally. A whole-argument
+// script ("{script}") is the author handing the model a shell, and stays.
+func TestArgsAttackValueSplicedIntoAShellScript(t *testing.T) {
+	s := newStandIn(t)
+	sb := processEngine(t, t.TempDir())
+	hostile := map[string]string{"pattern": "x; rec injected"}
+	spliced := []string{"sh", "-c", "rec found {pattern}"}
+
+	c, err := shell.NewCommand("find_note", "Search the notes", sb, spliced, s.env())
+	if err == nil {
+		_, _ = c.Run(context.Background(), tool.Call{Args: args(t, hostile)})
+	}
+	require.Error(t, err, "a placeholder spliced into a sh -c script was accepted; the run was %q", s.runs(t))
+	assert.Contains(t, err.Error(), "argv.2")
+	assert.Contains(t, err.Error(), `"$1"`, "the error names the safe form")
+
+	const file = `tools:
+  - name: find_note
+    description: Search the notes
+    type: shell
+    implementation:
+      command: sh -c 'rec found {pattern}'
+`
+	ld := &loader.Loader{Kinds: map[string]loader.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb), s.env())}}
+	reg := registry.New()
+	err = ld.Load(reg, strings.NewReader(file), "tools.yaml")
+	if err == nil {
+		ft, _ := reg.Get("find_note")
+		_, _ = ft.Run(context.Background(), tool.Call{Args: args(t, hostile)})
+	}
+	require.Error(t, err, "a tool file's placeholder inside a sh -c script was accepted; the run was %q", s.runs(t))
+	assert.Contains(t, err.Error(), "command.2")
+
+	// Interpreters' inline code, a shell behind a wrapper and bundled
+	// flags are the same splice.
+	for _, argv := range [][]string{
+		{"python3", "-c", "print('{pattern}')"},
+		{"perl", "-e", "print '{pattern}'"},
+		{"node", "--eval", "console.log('{pattern}')"},
+		{"node", "--eval=console.log('{pattern}')"},
+		{"python3", "-cprint('{pattern}')"},
+		{"timeout", "5", "/bin/bash", "-o", "pipefail", "-ec", "rec {pattern} | rec"},
+		{"bash", "-c", "--", "rec {pattern}"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv, s.env())
+		assert.Error(t, err, "%q was accepted", argv)
+	}
+	assert.Empty(t, s.runs(t), "nothing ran")
+
+	// Guard: the safe form and a whole script stay, and run as written.
+	safe, err := shell.NewCommand("find_note", "Search the notes", sb,
+		[]string{"sh", "-c", `rec found "$1"`, "sh", "{pattern}"}, s.env())
+	require.NoError(t, err)
+	_, err = safe.Run(context.Background(), tool.Call{Args: args(t, hostile)})
+	require.NoError(t, err)
+	for _, ok := range [][]string{
+		{"sh", "-c", "{script}"},
+		{"python3", "script.py", "--", "{pattern}"},
+		{"bash", "run.sh", "{pattern}"},
+		{"grep", "-c", "--", "{pattern}", "notes.txt"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+	assert.Equal(t, [][]string{{"found", "x; rec injected"}}, s.runs(t))
+}
+
+// Attack: an optional placeholder that is an option's value, written as
+// "--author", "{who}" (which the doc warns against), was dropped when
+// absent, so "--author" took the template's "--" as its value and the
+// next value reached the program as an option, unchecked, because it
+// came after a "--" in the template: git log --author -- --output=FILE
+// writes FILE. A "--" that follows a dropped option value no longer
+// counts as the end of the options.
+func TestArgsAttackDroppedValueEatsTheDoubleDash(t *testing.T) {
+	s := newStandIn(t)
+	sb := processEngine(t, t.TempDir())
+	schema := json.RawMessage(`{"type":"object","properties":{"who":{"type":"string"},"paths":{"type":"array","items":{"type":"string"}},"path":{"type":"string"}},"required":["path"]}`)
+	c, err := shell.NewCommand("log", "Show commits", sb,
+		[]string{"rec", "log", "--author", "{who}", "-e", "{paths}", "--", "{path}"}, s.env(), shell.WithInputSchema(schema))
+	require.NoError(t, err)
+
+	for _, in := range []map[string]any{
+		{"path": "--output=/tmp/x", "who": "me", "paths": []string{}},
+		{"path": "--output=/tmp/x", "who": nil},
+	} {
+		_, err := c.Run(context.Background(), tool.Call{Args: args(t, in)})
+		require.Error(t, err, "%v: ran as %q", in, s.runs(t))
+		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		assert.Contains(t, err.Error(), "starts with '-'")
+	}
+	assert.Empty(t, s.runs(t), "nothing ran")
+
+	// Guard: with the values there, "--" ends the options as before.
+	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"who": "me", "paths": []string{"a"}, "path": "-x"})})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"log", "--author", "me", "-e", "a", "--", "-x"}}, s.runs(t))
+}
+
+// Attack: a "--" that ends a runner's options ("npm run lint -- {file}",
+// the usual way to hand a script its arguments, or timeout 5 -- ...)
+// hands the values after it to another program that reads options again
+// (eslint --output-file=FILE, pytest -p PLUGIN, libtest --logfile FILE),
+// but the template took it for the end of options and let
+// "--output-file=..." through unchecked. A runner's first "--" now ends
+// only its own options; a second one ends the program's.
+func TestArgsAttackRunnersDoubleDashIsNotTheProgramsOwn(t *testing.T) {
+	s := newStandIn(t)
+	sb := processEngine(t, t.TempDir())
+	hostile := map[string]string{"file": "--output-file=/tmp/x"}
+	for _, argv := range [][]string{
+		{"npm", "run", "lint", "--", "{file}"},
+		{"timeout", "5", "--", "eslint", "{file}"},
+		{filepath.Join(s.bin, "npm"), "test", "--", "{file}"},
+	} {
+		c, err := shell.NewCommand("lint", "Lint a file", sb, argv, s.env())
+		require.NoError(t, err)
+		_, err = c.Run(context.Background(), tool.Call{Args: args(t, hostile)})
+		require.Error(t, err, "%q: ran as %q", argv, s.runs(t))
+		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+	}
+	assert.Empty(t, s.runs(t), "nothing ran")
+
+	// Guard: the program's own "--", after the runner's, makes the value
+	// an operand, as for a program run directly.
+	c, err := shell.NewCommand("lint", "Lint a file", sb, []string{"npm", "run", "lint", "--", "--", "{file}"}, s.env())
+	require.NoError(t, err)
+	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]string{"file": "-x.js"})})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"run", "lint", "--", "--", "-x.js"}}, s.runs(t))
+}
+
+// Attack: the bash tool's workdir argument moved a command's writes into a
+// directory the classifier never saw: "printf x > config" is judged a
+// Warning (a write to config), but run in workdir ".git" (or through a
+// symlink to it) it writes .git/config, which the same classifier judges
+// Dangerous when the line itself changes into .git. An approval policy
+// that lets Warning through let it through. The line is now judged as run
+// there: as if it began by changing into the workdir.
+func TestArgsAttackBashWorkdirHidesWhereAWriteLands(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755))
+	require.NoError(t, os.Symlink(".git", filepath.Join(dir, "g")))
+	s := newStandIn(t)
+	b, err := shell.NewBash(processEngine(t, dir), mustWorkspace(t, dir), s.env())
+	require.NoError(t, err)
+	require.Equal(t, classify.Dangerous, classify.Classify("cd .git\nprintf x > config").Level, "the classifier's own judgement of the write")
+
+	for _, wd := range []string{".git", "g", "./.git/hooks/.."} {
+		in := args(t, map[string]string{"command": "printf x > config", "workdir": wd})
+		v := b.Assess(in)
+		assert.Equal(t, classify.Dangerous, v.Level, "workdir %q: %v", wd, v.Reasons)
+		assert.Equal(t, "printf x > config", b.Subject(in), "the subject stays the command line")
+		res, _ := b.Run(context.Background(), tool.Call{Args: in})
+		require.NotNil(t, res)
+		assert.Equal(t, "dangerous", res.Metadata[shell.MetaDanger], "workdir %q: the run's recorded verdict", wd)
+	}
+
+	// Guard: an ordinary workdir judges the line as before.
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	v := b.Assess(args(t, map[string]string{"command": "printf x > config", "workdir": "sub"}))
+	assert.Equal(t, classify.Warning, v.Level, "%v", v.Reasons)
+}
