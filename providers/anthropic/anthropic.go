@@ -17,6 +17,14 @@
 // tool-use turn with thinking that lost them) and block types this adapter
 // does not know (server-tool results, ...) are not lost.
 //
+// What an endpoint sends back is untrusted (a proxy, a man in the
+// middle): at most DefaultMaxResponseBytes of a response body are read
+// (WithMaxResponseBytes), and the key a request carried is redacted as
+// "[redacted]" from an error response, before the SDK reads it, and from
+// the text of the errors Next returns (the whole key as sent; an error
+// event of a stream keeps it in the SDK's own error, reachable only with
+// errors.As).
+//
 //	client := sdk.NewClient(option.WithAPIKey(os.Getenv("ANTHROPIC_API_KEY")))
 //	model := anthropic.New(client, "claude-sonnet-4-5")
 //	tr, err := agent.Run(ctx, model, msgs, agent.Options{Executor: ex, Tools: []string{"get_weather"}})
@@ -31,6 +39,7 @@ import (
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/toolbelt-go/toolbelt/agent"
@@ -56,6 +65,7 @@ type Model struct {
 	maxTokens int64
 	params    func(*sdk.MessageNewParams)
 	stream    func(text string)
+	maxBytes  int64
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -101,13 +111,14 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, err
 	}
 	var resp *sdk.Message
+	g, guarded := requestGuard(m.maxBytes)
 	if m.stream == nil {
-		resp, err = m.client.Messages.New(ctx, params)
+		resp, err = m.client.Messages.New(ctx, params, guarded)
 	} else {
-		resp, err = m.streamed(ctx, params)
+		resp, err = m.streamed(ctx, params, guarded)
 	}
 	if err != nil {
-		return agent.Message{}, apiError(m.model, err)
+		return agent.Message{}, g.Err(apiError(m.model, err))
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("anthropic: the API sent no message (null)")
@@ -134,8 +145,8 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 
 // streamed runs a streaming request, passing text deltas on as they come,
 // and returns the message the events add up to.
-func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams) (*sdk.Message, error) {
-	stream := m.client.Messages.NewStreaming(ctx, params)
+func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts ...option.RequestOption) (*sdk.Message, error) {
+	stream := m.client.Messages.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var msg sdk.Message
 	for stream.Next() {

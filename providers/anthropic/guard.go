@@ -1,0 +1,30 @@
+package anthropic
+
+import (
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
+)
+
+// DefaultMaxResponseBytes bounds the bytes read from one response body
+// (a stream's too) when WithMaxResponseBytes is not given. The SDK reads a
+// body whole, and a stream's text adds up, so an endpoint (a broken or
+// hostile proxy, a man in the middle) could otherwise send more than the
+// memory holds.
+const DefaultMaxResponseBytes = guard.DefaultMaxBytes
+
+// ErrResponseTooLarge is returned (wrapped) by Next when a response body
+// is larger than the bound.
+var ErrResponseTooLarge = guard.ErrTooLarge
+
+// WithMaxResponseBytes sets the bound on the bytes read from one response
+// body (default DefaultMaxResponseBytes; zero or less keeps it).
+func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes = n } }
+
+// requestGuard is the guard of one turn's requests and the request option
+// that installs it: the response body bounded, the key redacted from
+// error responses (see guard.Guard).
+func requestGuard(max int64) (*guard.Guard, option.RequestOption) {
+	g := guard.New(max, "raise it with anthropic.WithMaxResponseBytes")
+	return g, option.WithMiddleware(g.Middleware)
+}
