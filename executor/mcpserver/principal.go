@@ -41,13 +41,20 @@ func PrincipalFromToken() PrincipalFunc {
 //
 // Use it only where every request passes through a proxy that sets these
 // headers itself and drops any a client sent: otherwise any client can name
-// itself anyone. Over stdio there are no headers and no principal.
+// itself anyone. Over stdio there are no headers and no principal. A
+// request with more than one line of either header names no principal: a
+// proxy that adds its header instead of replacing it (Envoy's
+// request_headers_to_add appends by default) leaves the client's line
+// first, and which line is the proxy's cannot be told.
 func PrincipalFromHeader(idHeader, rolesHeader string) PrincipalFunc {
 	return func(_ context.Context, req *mcp.CallToolRequest) tool.Principal {
 		if req == nil || req.Extra == nil || req.Extra.Header == nil {
 			return tool.Principal{}
 		}
 		h := req.Extra.Header
+		if len(h.Values(idHeader)) > 1 || (rolesHeader != "" && len(h.Values(rolesHeader)) > 1) {
+			return tool.Principal{}
+		}
 		p := tool.Principal{ID: strings.TrimSpace(h.Get(idHeader))}
 		if p.ID == "" {
 			return tool.Principal{}

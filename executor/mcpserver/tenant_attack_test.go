@@ -161,6 +161,40 @@ func TestAStatelessSessionIdCarriesNoPrincipal(t *testing.T) {
 	assert.Contains(t, body, "principal=bob")
 }
 
+// A proxy that adds its headers rather than replacing them (Envoy's
+// request_headers_to_add appends by default) leaves the client's own
+// first: the header then holds two users, and the first one read was the
+// client's choice. Such a request names no one: it is anonymous, and the
+// auth extension refuses it.
+func TestPrincipalFromHeaderRefusesTwoValues(t *testing.T) {
+	appending := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Cookie") == "session=carol" {
+				r.Header.Add("X-User", "carol")
+				r.Header.Add("X-Roles", "dev")
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	url := principalServer(t, PrincipalFromHeader("X-User", "X-Roles"), appending)
+	res, err := callDeploy(t, url, http.Header{"Cookie": {"session=carol"}, "X-User": {"mallory"}, "X-Roles": {"ops"}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError, "mallory, signed in as carol, deployed as an ops user: %s", resultText(res))
+	assert.NotContains(t, resultText(res), "mallory")
+	// Roles alone, added to carol's own single user header, grant nothing either.
+	res, err = callDeploy(t, url, http.Header{"Cookie": {"session=carol"}, "X-Roles": {"ops"}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError, "carol, a dev, deployed with a role she sent herself: %s", resultText(res))
+
+	pf := PrincipalFromHeader("X-User", "X-Roles")
+	one := func(h http.Header) tool.Principal {
+		return pf(context.Background(), &mcp.CallToolRequest{Extra: &mcp.RequestExtra{Header: h}})
+	}
+	assert.Equal(t, tool.Principal{ID: "carol", Roles: []string{"dev", "ops"}}, one(http.Header{"X-User": {"carol"}, "X-Roles": {"dev, ops"}}))
+	assert.Equal(t, tool.Principal{}, one(http.Header{"X-User": {"mallory", "carol"}}))
+	assert.Equal(t, tool.Principal{}, one(http.Header{"X-User": {"carol"}, "X-Roles": {"ops", "dev"}}))
+}
+
 // The bindings of ended sessions are forgotten: opening and closing many
 // sessions keeps the map near the number of live ones.
 func TestSessionOwnersForgetEndedSessions(t *testing.T) {
