@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,6 +46,16 @@ func newStandIn(t *testing.T) *standIn {
 		require.NoError(t, os.Symlink(real, filepath.Join(s.bin, sh)))
 	}
 	return s
+}
+
+// withMake adds the real make to the stand-ins, or skips the test.
+func (s *standIn) withMake(t *testing.T) {
+	t.Helper()
+	real, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not installed")
+	}
+	require.NoError(t, os.Symlink(real, filepath.Join(s.bin, "make")))
 }
 
 // env is the environment a tool runs with: only the stand-in programs.
@@ -192,6 +203,7 @@ func TestArgsAttackRunnersDoubleDashIsNotTheProgramsOwn(t *testing.T) {
 		_, err = c.Run(context.Background(), tool.Call{Args: args(t, hostile)})
 		require.Error(t, err, "%q: ran as %q", argv, s.runs(t))
 		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		assert.Contains(t, err.Error(), `runs after its "--" would read it as an option`)
 	}
 	assert.Empty(t, s.runs(t), "nothing ran")
 
@@ -202,6 +214,37 @@ func TestArgsAttackRunnersDoubleDashIsNotTheProgramsOwn(t *testing.T) {
 	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]string{"file": "-x.js"})})
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"run", "lint", "--", "--", "-x.js"}}, s.runs(t))
+}
+
+// Attack: make reads an argument holding "=" as a variable definition,
+// before or after "--", and a command-line variable overrides the
+// Makefile's: "make {target}" given "TOOL=rec injected" ran the recipe
+// "$(TOOL) built" as rec injected built (CC=, GO=, SHELL= alike), a
+// program the model chose. A value with "=" filling a placeholder that
+// starts a make argument is refused like an option (AllowOptionValues
+// lets it through).
+func TestArgsAttackMakeTargetDefinesAVariable(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("TOOL = rec\nbuild:\n\t$(TOOL) built\n"), 0o644))
+	s := newStandIn(t)
+	s.withMake(t)
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{{"make", "{target}"}, {"make", "--", "{target}"}, {"make", "-s", "--", "{target}"}} {
+		c, err := shell.NewCommand("make_target", "Build a make target", sb, argv, s.env())
+		require.NoError(t, err)
+		_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]string{"target": "TOOL=rec injected"})})
+		require.Error(t, err, "%q: ran as %q", argv, s.runs(t))
+		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		assert.Contains(t, err.Error(), "variable")
+	}
+	assert.Empty(t, s.runs(t), "nothing ran")
+
+	// Guard: a target runs its recipe as the Makefile says.
+	c, err := shell.NewCommand("make_target", "Build a make target", sb, []string{"make", "-s", "--", "{target}"}, s.env())
+	require.NoError(t, err)
+	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]string{"target": "build"})})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"built"}}, s.runs(t))
 }
 
 // Attack: the bash tool's workdir argument moved a command's writes into a

@@ -42,6 +42,10 @@
 //     classifier's wrappers): the program it runs reads options again, so
 //     write a second "--" for it ("npm", "run", "lint", "--", "--",
 //     "{file}") where it takes one.
+//   - make reads an argument holding "=" as a variable definition that
+//     overrides the Makefile's (CC=..., before "--" or after it), so a
+//     value with "=" is refused where it would start an argument after a
+//     make, as an option is ([AllowOptionValues] lets both through).
 //   - A placeholder may not be part of code that a shell or an interpreter
 //     runs: the script of sh -c 'grep {pattern} notes.txt' or the code of
 //     python3 -c "print('{x}')" (anywhere in the argv, behind timeout or
@@ -54,11 +58,12 @@
 // The template keeps each value one literal argument; what the program
 // does with it is the program's. Programs that read more than options
 // from an argument are not protected: ssh joins its command words into a
-// remote shell line, curl -d @FILE and gcc @FILE read files, a value
-// spliced into a sed, awk or jq program is code of that language, and a
-// path reaches wherever the engine lets it (the process engine confines
-// nothing). The classifier judges the expanded command line of every
-// call, and an approval extension can stop it.
+// remote shell line, env takes NAME=value before its command for a
+// variable, curl -d @FILE and gcc @FILE read files, a value spliced into
+// a sed, awk or jq program is code of that language, and a path reaches
+// wherever the engine lets it (the process engine confines nothing). The
+// classifier judges the expanded command line of every call, and an
+// approval extension can stop it.
 //
 // Argv tools default to tool.RiskMedium ([NewCommand]); [New] and
 // [FromSpec] take the spec's risk as given.

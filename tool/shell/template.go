@@ -27,7 +27,14 @@ type argTemplate struct {
 	// leading: the argument starts with a placeholder, so a value can make
 	// it begin with "-".
 	leading bool
+	// variables: the argument starts with a placeholder and follows a
+	// make, which reads an argument holding "=" as a variable definition
+	// (CC=..., before "--" or after it) that overrides the Makefile's.
+	variables bool
 }
+
+// makePrograms read NAME=value arguments as variables.
+var makePrograms = []string{"make", "gmake", "bmake", "pmake"}
 
 // literal returns the text of an argument without placeholders.
 func (a *argTemplate) literal() (string, bool) {
@@ -167,11 +174,16 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		return nil, nil, []error{&tool.ConfigError{Field: "argv", Message: `is empty: name the program and its arguments, e.g. ["git", "log", "--", "{path}"]`}}
 	}
 	seen := map[string]bool{}
+	afterMake := false // a make came earlier in the argv
 	for i, a := range argv {
 		at, err := parseArg(a)
 		if err != nil {
 			errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(i), Message: err.Error()})
 			continue
+		}
+		at.variables = afterMake && at.leading
+		if lit, ok := at.literal(); ok && slices.Contains(makePrograms, path.Base(lit)) {
+			afterMake = true
 		}
 		if i == 0 && len(at.placeholders()) > 0 {
 			errs = append(errs, &tool.ConfigError{Field: "argv.0", Message: fmt.Sprintf("%q: the program name must be fixed, not a placeholder", a)})
@@ -249,7 +261,7 @@ func generateSchema(names []string) json.RawMessage {
 // options again after it.
 func (t *template) expand(args map[string]any, allowOptions bool) ([]string, *tool.Error) {
 	out := make([]string, 0, len(t.args))
-	e := expansion{allow: allowOptions, forwarded: !t.forwarder}
+	e := expansion{allow: allowOptions, runner: t.forwarder, forwarded: !t.forwarder}
 	for i := range t.args {
 		at := &t.args[i]
 		n := len(out)
@@ -284,9 +296,11 @@ type expansion struct {
 	// dangling: the last argument is an option whose value was dropped,
 	// so it takes the next argument as its value.
 	dangling bool
-	// forwarded: a "--" now ends the options of the program that reads
-	// the values; false until a forwarder has had its own "--".
-	forwarded bool
+	// runner: the program runs another with the arguments after its own
+	// "--" (template.forwarder). forwarded: a "--" now ends the options of
+	// the program that reads the values; false until a runner has had its
+	// own "--".
+	runner, forwarded bool
 }
 
 // fill appends the arguments at expands to: none when a placeholder is
@@ -352,8 +366,18 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 // checkOption refuses a value that would make an argument start with "-"
 // where the program would read it as an option.
 func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *tool.Error {
+	if !e.allow && at.variables && strings.Contains(s, "=") {
+		return tool.Errorf(tool.CodeInvalidArguments,
+			"argument %s = %q holds '=', so make would read it as a variable definition overriding the Makefile's: pass a target or file name without '='",
+			name, s)
+	}
 	if e.allow || e.operands || !at.leading || !strings.HasPrefix(s, "-") {
 		return nil
+	}
+	if e.forwarded && e.runner {
+		return tool.Errorf(tool.CodeInvalidArguments,
+			"argument %s = %q starts with '-', so the program %s runs after its \"--\" would read it as an option: pass a value that does not start with '-' (a file name can be written ./%s)",
+			name, s, prog, s)
 	}
 	return tool.Errorf(tool.CodeInvalidArguments,
 		"argument %s = %q starts with '-', so %s would read it as an option: pass a value that does not start with '-' (a file name can be written ./%s)",
