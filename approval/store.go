@@ -73,7 +73,8 @@ func RequestID(req Request) string {
 const DefaultDecisionRetention = 10_000
 
 // MemoryStore is a Store in this process's memory. It keeps every pending
-// approval, and the last DefaultDecisionRetention decided ones.
+// approval, and the decisions (without their requests) of the last
+// DefaultDecisionRetention decided ones.
 type MemoryStore struct {
 	mu      sync.Mutex
 	items   map[string]*memApproval
@@ -126,18 +127,22 @@ func (s *MemoryStore) Await(ctx context.Context, id string) (Decision, error) {
 	if it == nil {
 		return Decision{}, fmt.Errorf("approval %s: %w", id, ErrNotPending)
 	}
-	var expired <-chan time.Time
-	if !it.p.Expires.IsZero() {
-		t := time.NewTimer(time.Until(it.p.Expires))
-		defer t.Stop()
-		expired = t.C
-	}
 	select {
-	case <-it.done:
-	case <-ctx.Done():
-		return Decision{}, fmt.Errorf("approval %s: %w", id, ctx.Err())
-	case <-expired:
-		return Decision{}, fmt.Errorf("approval %s waited until %s: %w", id, it.p.Expires.Format(time.RFC3339), ErrTimeout)
+	case <-it.done: // decided or withdrawn already: a decision stands past the request's expiry
+	default:
+		var expired <-chan time.Time
+		if !it.p.Expires.IsZero() {
+			t := time.NewTimer(time.Until(it.p.Expires))
+			defer t.Stop()
+			expired = t.C
+		}
+		select {
+		case <-it.done:
+		case <-ctx.Done():
+			return Decision{}, fmt.Errorf("approval %s: %w", id, ctx.Err())
+		case <-expired:
+			return Decision{}, fmt.Errorf("approval %s waited until %s: %w", id, it.p.Expires.Format(time.RFC3339), ErrTimeout)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -155,7 +160,9 @@ func (s *MemoryStore) Decide(_ context.Context, id string, d Decision) error {
 	if it == nil || it.state != statePending || it.expired(time.Now()) {
 		return fmt.Errorf("approval %s: %w", id, ErrNotPending)
 	}
-	it.state, it.d = stateDecided, d
+	// The request (the call's arguments, up to a megabyte) is no longer
+	// needed: what a call run again finds is the decision.
+	it.state, it.d, it.p.Request = stateDecided, d, Request{}
 	close(it.done)
 	s.decided = append(s.decided, id)
 	if len(s.decided) > DefaultDecisionRetention {
