@@ -15,7 +15,13 @@
 // agent.Message.Raw, which the next turn sends back unchanged: Gemini
 // refuses a turn whose function calls lost their thought signatures.
 //
-//	client, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: os.Getenv("GEMINI_API_KEY")})
+// What an endpoint sends back is untrusted (a proxy, a man in the
+// middle): the client's API key is redacted as "[redacted]" from the text
+// of the errors Next returns, and that text is bounded. The genai SDK
+// reads a response body whole and has no per-request hook, so the bound
+// on a body is the HTTP client's: build the client with HTTPClient.
+//
+//	client, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: os.Getenv("GEMINI_API_KEY"), HTTPClient: gemini.HTTPClient(nil, 0)})
 //	model := gemini.New(client, "gemini-2.5-flash")
 //	tr, err := agent.Run(ctx, model, msgs, agent.Options{Executor: ex, Tools: []string{"get_weather"}})
 package gemini
@@ -32,6 +38,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
+	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -87,10 +94,11 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, err
 	}
 	var cand *genai.Candidate
+	ctx, cut := guard.Watch(ctx)
 	if m.stream == nil {
 		resp, err := m.generate(ctx, contents, config)
 		if err != nil {
-			return agent.Message{}, err
+			return agent.Message{}, m.clean(err, cut())
 		}
 		if len(resp.Candidates) == 0 {
 			return agent.Message{}, noCandidate(resp)
@@ -99,7 +107,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	} else {
 		cand, err = m.streamed(ctx, contents, config)
 		if err != nil {
-			return agent.Message{}, err
+			return agent.Message{}, m.clean(err, cut())
 		}
 	}
 	if cand == nil {

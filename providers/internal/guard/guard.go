@@ -11,6 +11,7 @@ package guard
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
 )
@@ -99,7 +101,7 @@ func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Re
 	if err != nil || res == nil || res.Body == nil {
 		return res, g.Err(err)
 	}
-	body := &limited{rc: res.Body, left: g.max, g: g}
+	body := &limited{rc: res.Body, left: g.max, g: g, watch: watching(req.Context())}
 	if res.StatusCode < 400 {
 		res.Body = body
 		return res, nil
@@ -114,14 +116,27 @@ func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Re
 	return res, nil
 }
 
-// Err is err with the credentials redacted from its text (it still wraps
-// err, for errors.As and errors.Is); err itself when it holds none.
+// MaxErrorText bounds the text of an error Err returns: an SDK's error may
+// hold a whole response body.
+const MaxErrorText = 4 << 10
+
+// Err is err with the credentials redacted from its text and the text cut
+// to MaxErrorText (it still wraps err, for errors.As and errors.Is); err
+// itself when there is nothing to redact or cut.
 func (g *Guard) Err(err error) error {
 	if err == nil {
 		return nil
 	}
 	text := err.Error()
-	if red := string(g.redact([]byte(text))); red != text {
+	red := string(g.redact([]byte(text)))
+	if len(red) > MaxErrorText {
+		n := MaxErrorText
+		for n > 0 && !utf8.RuneStart(red[n]) {
+			n--
+		}
+		red = fmt.Sprintf("%s... [%d bytes cut]", red[:n], len(red)-n)
+	}
+	if red != text {
 		return errtext.New(red, err)
 	}
 	return err
@@ -136,16 +151,63 @@ func (g *Guard) redact(b []byte) []byte {
 	return b
 }
 
+// Transport is a RoundTripper that sends each request through next
+// (http.DefaultTransport when nil) under a Guard of its own, for an SDK
+// whose only hook is the HTTP client.
+func Transport(next http.RoundTripper, max int64, hint string) http.RoundTripper {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	return &transport{next: next, max: max, hint: hint}
+}
+
+type transport struct {
+	next http.RoundTripper
+	max  int64
+	hint string
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return New(t.max, t.hint).Middleware(req, t.next.RoundTrip)
+}
+
+type watchKey struct{}
+
+// watch records the bound a body of a request under Watch ran into.
+type watch struct {
+	mu  sync.Mutex
+	err error
+}
+
+// Watch returns ctx noting, for the requests made under it, whether a
+// Guard cut a response body; cut returns that error (nil if none). An SDK
+// may hide the error of a cut body behind its own (a stream's last, cut
+// chunk that is not JSON): cut tells what happened.
+func Watch(ctx context.Context) (_ context.Context, cut func() error) {
+	w := &watch{}
+	return context.WithValue(ctx, watchKey{}, w), func() error {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.err
+	}
+}
+
+func watching(ctx context.Context) *watch {
+	w, _ := ctx.Value(watchKey{}).(*watch)
+	return w
+}
+
 // limited is a response body that fails once more than its bound is read.
 type limited struct {
-	rc   io.ReadCloser
-	left int64
-	g    *Guard
+	rc    io.ReadCloser
+	left  int64
+	g     *Guard
+	watch *watch
 }
 
 func (l *limited) Read(p []byte) (int, error) {
 	if l.left < 0 {
-		return 0, &tooLarge{max: l.g.max, hint: l.g.hint}
+		return 0, l.tooLarge()
 	}
 	if int64(len(p)) > l.left+1 {
 		p = p[:l.left+1]
@@ -153,9 +215,19 @@ func (l *limited) Read(p []byte) (int, error) {
 	n, err := l.rc.Read(p)
 	l.left -= int64(n)
 	if l.left < 0 {
-		return n - int(-l.left), &tooLarge{max: l.g.max, hint: l.g.hint}
+		return n - int(-l.left), l.tooLarge()
 	}
 	return n, err
+}
+
+func (l *limited) tooLarge() error {
+	err := &tooLarge{max: l.g.max, hint: l.g.hint}
+	if l.watch != nil {
+		l.watch.mu.Lock()
+		l.watch.err = err
+		l.watch.mu.Unlock()
+	}
+	return err
 }
 
 func (l *limited) Close() error { return l.rc.Close() }
