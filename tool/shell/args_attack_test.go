@@ -37,7 +37,7 @@ func newStandIn(t *testing.T) *standIn {
 	s.log = filepath.Join(t.TempDir(), "rec.log")
 	rec := "#!/bin/sh\n{ printf 'rec'; for a in \"$@\"; do printf '\\0%s' \"$a\"; done; printf '\\n'; } >> '" + s.log + "'\n"
 	require.NoError(t, os.WriteFile(filepath.Join(s.bin, "rec"), []byte(rec), 0o755))
-	for _, name := range []string{"npm", "timeout"} { // stand-ins that record, named as runners
+	for _, name := range []string{"npm", "timeout", "find"} { // stand-ins that record, named as the programs
 		require.NoError(t, os.Symlink("rec", filepath.Join(s.bin, name)))
 	}
 	for _, sh := range []string{"sh", "bash"} {
@@ -245,6 +245,35 @@ func TestArgsAttackMakeTargetDefinesAVariable(t *testing.T) {
 	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]string{"target": "build"})})
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"built"}}, s.runs(t))
+}
+
+// Attack: find reads "!" and "(" among its starting points as the start of
+// its expression, so a "delete the matching files under dir" tool, find
+// {dir} -name {pattern} -delete, given dir "!" ran find ! -name '*.tmp'
+// -delete: everything under . but the *.tmp files (the stand-in find
+// records what it was asked). The classifier judges both lines alike
+// (find -delete), so an approval of the tool covered the inverted one.
+// Those operator words ("!", "(", ")", ",") are refused where a value
+// starts an argument after a find, as an option is.
+func TestArgsAttackFindStartingPointIsAnOperator(t *testing.T) {
+	s := newStandIn(t)
+	sb := processEngine(t, t.TempDir())
+	c, err := shell.NewCommand("clean", "Delete the matching files under a directory", sb,
+		[]string{"find", "{dirs}", "-name", "{pattern}", "-delete"}, s.env(),
+		shell.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"dirs":{"type":"array","items":{"type":"string"}},"pattern":{"type":"string"}},"required":["dirs","pattern"]}`)))
+	require.NoError(t, err)
+	for _, dirs := range [][]string{{"!"}, {"logs", "!"}, {"("}} {
+		_, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"dirs": dirs, "pattern": "*.tmp"})})
+		require.Error(t, err, "%q: ran as %q", dirs, s.runs(t))
+		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		assert.Contains(t, err.Error(), "expression")
+	}
+	assert.Empty(t, s.runs(t), "nothing ran")
+
+	// Guard: directories, and "!" written as a file name, run.
+	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"dirs": []string{"logs", "./!"}, "pattern": "!x"})})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"logs", "./!", "-name", "!x", "-delete"}}, s.runs(t))
 }
 
 // Attack: the bash tool's workdir argument moved a command's writes into a

@@ -42,10 +42,14 @@
 //     classifier's wrappers): the program it runs reads options again, so
 //     write a second "--" for it ("npm", "run", "lint", "--", "--",
 //     "{file}") where it takes one.
-//   - make reads an argument holding "=" as a variable definition that
-//     overrides the Makefile's (CC=..., before "--" or after it), so a
-//     value with "=" is refused where it would start an argument after a
-//     make, as an option is ([AllowOptionValues] lets both through).
+//   - Two programs read more than "-" as not an operand, before "--" or
+//     after it: make reads an argument holding "=" as a variable
+//     definition that overrides the Makefile's (CC=...), and find reads
+//     "!", "(", ")" and "," among its starting points as its expression
+//     (find {dir} -name {p} -delete given dir "!" deletes all but the
+//     matches). Such a value is refused where it would start an argument
+//     after a make or a find, as an option is ([AllowOptionValues] lets
+//     them all through).
 //   - A placeholder may not be part of code that a shell or an interpreter
 //     runs: the script of sh -c 'grep {pattern} notes.txt' or the code of
 //     python3 -c "print('{x}')" (anywhere in the argv, behind timeout or

@@ -68,8 +68,9 @@ func AllowBlocked() Option { return func(o *options) { o.allowBlocked = true } }
 // AllowOptionValues lets a placeholder value that starts with "-" fill an
 // argument that begins with the placeholder before a literal "--" that ends
 // the program's options (see the package documentation), where the
-// program would read it as an option, and a value holding "=" where make
-// would read it as a variable definition. By default such a value is
+// program would read it as an option, a value holding "=" where make
+// would read it as a variable definition, and "!", "(", ")" or "," where
+// find would read it as its expression. By default such a value is
 // refused with tool.CodeInvalidArguments.
 func AllowOptionValues() Option { return func(o *options) { o.allowOptions = true } }
 

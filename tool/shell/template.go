@@ -31,10 +31,18 @@ type argTemplate struct {
 	// make, which reads an argument holding "=" as a variable definition
 	// (CC=..., before "--" or after it) that overrides the Makefile's.
 	variables bool
+	// findExpr: the argument starts with a placeholder and follows a find,
+	// which reads "!", "(", ")" and "," among its starting points as its
+	// expression (find ! -name '*.tmp' -delete deletes all but *.tmp).
+	findExpr bool
 }
 
-// makePrograms read NAME=value arguments as variables.
-var makePrograms = []string{"make", "gmake", "bmake", "pmake"}
+// makePrograms read NAME=value arguments as variables; findPrograms read
+// operator words as their expression.
+var (
+	makePrograms = []string{"make", "gmake", "bmake", "pmake"}
+	findPrograms = []string{"find", "gfind", "bfs"}
+)
 
 // literal returns the text of an argument without placeholders.
 func (a *argTemplate) literal() (string, bool) {
@@ -174,16 +182,17 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		return nil, nil, []error{&tool.ConfigError{Field: "argv", Message: `is empty: name the program and its arguments, e.g. ["git", "log", "--", "{path}"]`}}
 	}
 	seen := map[string]bool{}
-	afterMake := false // a make came earlier in the argv
+	afterMake, afterFind := false, false // a make, a find came earlier in the argv
 	for i, a := range argv {
 		at, err := parseArg(a)
 		if err != nil {
 			errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(i), Message: err.Error()})
 			continue
 		}
-		at.variables = afterMake && at.leading
-		if lit, ok := at.literal(); ok && slices.Contains(makePrograms, path.Base(lit)) {
-			afterMake = true
+		at.variables, at.findExpr = afterMake && at.leading, afterFind && at.leading
+		if lit, ok := at.literal(); ok {
+			afterMake = afterMake || slices.Contains(makePrograms, path.Base(lit))
+			afterFind = afterFind || slices.Contains(findPrograms, path.Base(lit))
 		}
 		if i == 0 && len(at.placeholders()) > 0 {
 			errs = append(errs, &tool.ConfigError{Field: "argv.0", Message: fmt.Sprintf("%q: the program name must be fixed, not a placeholder", a)})
@@ -370,6 +379,11 @@ func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *t
 		return tool.Errorf(tool.CodeInvalidArguments,
 			"argument %s = %q holds '=', so make would read it as a variable definition overriding the Makefile's: pass a target or file name without '='",
 			name, s)
+	}
+	if !e.allow && at.findExpr && (s == "!" || s == "(" || s == ")" || s == ",") {
+		return tool.Errorf(tool.CodeInvalidArguments,
+			"argument %s = %q is an operator that find reads as part of its expression, not as a starting point: pass a directory (a file of that name can be written ./%s)",
+			name, s, s)
 	}
 	if e.allow || e.operands || !at.leading || !strings.HasPrefix(s, "-") {
 		return nil
