@@ -42,8 +42,8 @@
 //     classifier's wrappers): the program it runs reads options again, so
 //     write a second "--" for it ("npm", "run", "lint", "--", "--",
 //     "{file}") where it takes one.
-//   - Two programs read more than "-" as not an operand, before "--" or
-//     after it: make reads an argument holding "=" as a variable
+//   - Two programs take other values than "-..." for more than operands,
+//     before "--" or after it: make reads an argument holding "=" as a variable
 //     definition that overrides the Makefile's (CC=...), and find reads
 //     "!", "(", ")" and "," among its starting points as its expression
 //     (find {dir} -name {p} -delete given dir "!" deletes all but the
@@ -63,9 +63,10 @@
 // does with it is the program's. Programs that read more than options
 // from an argument are not protected: ssh joins its command words into a
 // remote shell line, env takes NAME=value before its command for a
-// variable, curl -d @FILE and gcc @FILE read files, a value spliced into
-// a sed, awk or jq program is code of that language, and a path reaches
-// wherever the engine lets it (the process engine confines nothing). The
+// variable, curl -d @FILE and gcc @FILE read files, tar -f HOST:FILE,
+// rsync and scp reach another machine, a value spliced into a sed, awk
+// or jq program is code of that language, and a path reaches wherever
+// the engine lets it (the process engine confines nothing). The
 // classifier judges the expanded command line of every call, and an
 // approval extension can stop it.
 //
