@@ -1,0 +1,258 @@
+// Package storetest holds the contract tests that every implementation of a
+// store interface passes: the in-memory stores in this module and the
+// shared ones of backend/postgres run the same tests, so that a program
+// moving from one to the other sees the same behaviour.
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolbelt-go/toolbelt/approval"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// Approvals runs the contract of approval.Store against the stores open
+// returns, a new empty one for each subtest.
+func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
+	ctx := context.Background()
+	pending := func(n int, expires time.Time) approval.Pending {
+		req := approval.Request{
+			Call:      tool.Call{ID: fmt.Sprint("call-", n), Name: "write", Args: json.RawMessage(`{"path":"a"}`), Principal: tool.Principal{ID: "alice"}},
+			Principal: tool.Principal{ID: "alice"},
+		}
+		// Since is in the past, so that a store keeping times on another
+		// clock (a database's) still orders them as given.
+		return approval.Pending{ID: approval.RequestID(req), Request: req, Since: time.Now().Add(time.Duration(n) * time.Millisecond).Add(-time.Hour), Expires: expires}
+	}
+	ids := func(t *testing.T, s approval.Store) []string {
+		t.Helper()
+		list, err := s.List(ctx)
+		if err != nil {
+			t.Fatalf("List: %v", err)
+		}
+		out := []string{}
+		for _, p := range list {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	notPending := func(t *testing.T, what string, err error) {
+		t.Helper()
+		if !errors.Is(err, approval.ErrNotPending) {
+			t.Errorf("%s: got %v, want an error matching approval.ErrNotPending", what, err)
+		}
+	}
+
+	t.Run("list is the pending ones, oldest first, with their requests", func(t *testing.T) {
+		s := open(t)
+		a, b, c := pending(1, time.Time{}), pending(2, time.Time{}), pending(3, time.Time{})
+		for _, p := range []approval.Pending{c, a, b} {
+			if err := s.Put(ctx, p); err != nil {
+				t.Fatalf("Put: %v", err)
+			}
+		}
+		if err := s.Decide(ctx, b.ID, approval.Approved("bob")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		if got, want := fmt.Sprint(ids(t, s)), fmt.Sprint([]string{a.ID, c.ID}); got != want {
+			t.Errorf("List = %s, want %s (pending, oldest first)", got, want)
+		}
+		list, _ := s.List(ctx)
+		if len(list) > 0 && (list[0].Request.Call.ID != a.Request.Call.ID || string(list[0].Request.Call.Args) != `{"path":"a"}`) {
+			t.Errorf("List gave the request %+v, want %+v", list[0].Request.Call, a.Request.Call)
+		}
+	})
+
+	t.Run("a decision is made once and answers every Await", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(time.Hour))
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Decide(ctx, p.ID, approval.Denied("bob", "not today")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		notPending(t, "a second Decide", s.Decide(ctx, p.ID, approval.Approved("mallory")))
+		for i := range 3 {
+			d, err := s.Await(ctx, p.ID)
+			if err != nil || d.Kind != approval.Deny || d.DecidedBy != "bob" || d.Message != "not today" {
+				t.Errorf("Await %d = %+v, %v; want bob's denial", i, d, err)
+			}
+		}
+		// Put again (the call run again) changes nothing: the decision stands.
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put of a decided id: %v", err)
+		}
+		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Deny {
+			t.Errorf("Await after a second Put = %+v, %v; want the denial", d, err)
+		}
+	})
+
+	t.Run("a decision stands past its request's expiry", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(300*time.Millisecond))
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		time.Sleep(time.Until(p.Expires) + 100*time.Millisecond) // the behaviour under test is the passing of the expiry
+		for i := range 20 {
+			if err := s.Put(ctx, p); err != nil {
+				t.Fatalf("Put: %v", err)
+			}
+			if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Approve {
+				t.Fatalf("Await %d after the expiry = %+v, %v; want the approval", i, d, err)
+			}
+		}
+	})
+
+	t.Run("Await waits for the decision", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Time{})
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan error, 1)
+		go func() {
+			d, err := s.Await(ctx, p.ID)
+			if err == nil && d.Kind != approval.Approve {
+				err = fmt.Errorf("decision %+v", d)
+			}
+			got <- err
+		}()
+		// Decided from another goroutine, as a UI or another instance does;
+		// the waiter may not have started waiting yet, which must not matter.
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		select {
+		case err := <-got:
+			if err != nil {
+				t.Errorf("Await: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("Await did not return after Decide")
+		}
+	})
+
+	t.Run("unknown ids are not pending", func(t *testing.T) {
+		s := open(t)
+		_, err := s.Await(ctx, "apr-unknown")
+		notPending(t, "Await of an unknown id", err)
+		notPending(t, "Decide of an unknown id", s.Decide(ctx, "apr-unknown", approval.Approved("bob")))
+		if err := s.Withdraw(ctx, "apr-unknown"); err != nil {
+			t.Errorf("Withdraw of an unknown id: %v, want nil", err)
+		}
+	})
+
+	t.Run("a withdrawn request is not pending, and can be asked again", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Time{})
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Withdraw(ctx, p.ID); err != nil {
+			t.Fatalf("Withdraw: %v", err)
+		}
+		notPending(t, "Decide after Withdraw", s.Decide(ctx, p.ID, approval.Approved("bob")))
+		_, err := s.Await(ctx, p.ID)
+		notPending(t, "Await after Withdraw", err)
+		if got := ids(t, s); len(got) != 0 {
+			t.Errorf("List after Withdraw = %v, want none", got)
+		}
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put after Withdraw: %v", err)
+		}
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Errorf("Decide of the request asked again: %v", err)
+		}
+		// Withdrawing a decided request changes nothing.
+		if err := s.Withdraw(ctx, p.ID); err != nil {
+			t.Errorf("Withdraw of a decided id: %v, want nil", err)
+		}
+		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Approve {
+			t.Errorf("Await after withdrawing a decided id = %+v, %v; want the approval", d, err)
+		}
+	})
+
+	t.Run("an expired request cannot be decided, is not listed, and can be asked again", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(-time.Second))
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		notPending(t, "Decide of an expired request", s.Decide(ctx, p.ID, approval.Approved("bob")))
+		if _, err := s.Await(ctx, p.ID); !errors.Is(err, approval.ErrTimeout) {
+			t.Errorf("Await of an expired request: %v, want an error matching approval.ErrTimeout", err)
+		}
+		if got := ids(t, s); len(got) != 0 {
+			t.Errorf("List = %v, want no expired request", got)
+		}
+		p.Expires = time.Now().Add(time.Hour)
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put again: %v", err)
+		}
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Errorf("Decide of the request asked again: %v", err)
+		}
+	})
+
+	t.Run("Await ends with its context", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Time{})
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		if _, err := s.Await(cctx, p.ID); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Await under an ended context: %v, want context.DeadlineExceeded", err)
+		}
+		if got := ids(t, s); len(got) != 1 {
+			t.Errorf("List = %v: a waiter giving up leaves the request (Withdraw takes it out)", got)
+		}
+	})
+
+	t.Run("one of many racing decisions wins", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Time{})
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		const n = 16
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Go(func() { errs <- s.Decide(ctx, p.ID, approval.Approved(fmt.Sprint("approver-", i))) })
+		}
+		wg.Wait()
+		close(errs)
+		won := 0
+		for err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case !errors.Is(err, approval.ErrNotPending):
+				t.Errorf("a losing Decide: %v, want ErrNotPending", err)
+			}
+		}
+		if won != 1 {
+			t.Errorf("%d decisions won, want exactly 1", won)
+		}
+	})
+
+	t.Run("a Put without an id is refused", func(t *testing.T) {
+		s := open(t)
+		if err := s.Put(ctx, approval.Pending{}); err == nil {
+			t.Error("Put of a request without an id succeeded")
+		}
+	})
+}
