@@ -15,7 +15,12 @@
 //
 // Results a model reads are compact: structured output as JSON, otherwise
 // the text; errors as "error [code]: message" with a retry hint; truncated
-// output marked as such. Malformed payloads (a call with no id or name,
+// output marked as such. A result is the tool's, not the model's operator's:
+// the control tokens of chat templates it spells ("<|im_start|>",
+// "<|eot_id|>", "<end_of_turn>", "[INST]", ...) get a space inside
+// ("< |im_start|>"), so that a local model's server, which tokenizes the
+// rendered prompt with special tokens parsed, cannot read them as the end
+// of the tool's turn and the start of another role's. Malformed payloads (a call with no id or name,
 // two calls with the same id, a payload that is not JSON) are errors that
 // say what is wrong; arguments
 // that are not JSON become calls the executor answers with an
@@ -69,9 +74,10 @@ const MaxResultText = 16 << 10
 // Text renders a result compactly for a model, saying each fact once:
 // structured output as compact JSON, then the content blocks (other than
 // text) summarised; an error as "error [code]: message" with the retry
-// hint; truncation marked. A text block that repeats the structured output
-// (the JSON of an MCP result's structuredContent) or the error's message
-// (an MCP error result) is left out.
+// hint; truncation marked; chat templates' control tokens spelt with a
+// space inside (see the package doc). A text block that repeats the
+// structured output (the JSON of an MCP result's structuredContent) or the
+// error's message (an MCP error result) is left out.
 func Text(r *tool.Result) string {
 	if r == nil {
 		return "error [internal]: no result"
@@ -154,12 +160,53 @@ func sameJSON(text string, v any) bool {
 	return reflect.DeepEqual(t, v)
 }
 
+// clip is s as a model reads it: its special tokens defused (defuse), then
+// cut to MaxResultText.
 func clip(s string) string {
+	s = defuse(s)
 	if len(s) <= MaxResultText {
 		return s
 	}
 	head, tail := MaxResultText*3/4, MaxResultText/4
 	return s[:head] + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-head-tail) + s[len(s)-tail:]
+}
+
+// specialTokens puts a space inside the spellings of the chat templates'
+// control tokens: "<|...|>" (ChatML, Llama 3, Phi, gpt-oss, Command R),
+// DeepSeek's "<｜...｜>", Gemma's turn tags, Llama 2 and Mistral's "<s>",
+// "</s>" and bracketed tags. A local model's server (Ollama, vLLM,
+// llama.cpp) renders a tool result into the prompt and tokenizes the
+// whole with special tokens parsed, so a result spelling them would end
+// its turn and open one of any role; with the space they are plain text.
+// The space keeps JSON valid (it never follows a backslash).
+var specialTokens = strings.NewReplacer(
+	"<|", "< |",
+	"<｜", "< ｜",
+	"<start_of_turn>", "< start_of_turn>",
+	"<end_of_turn>", "< end_of_turn>",
+	"<bos>", "< bos>",
+	"<eos>", "< eos>",
+	"<s>", "< s>",
+	"</s>", "< /s>",
+	"[INST]", "[ INST]",
+	"[/INST]", "[ /INST]",
+	"[SYSTEM_PROMPT]", "[ SYSTEM_PROMPT]",
+	"[/SYSTEM_PROMPT]", "[ /SYSTEM_PROMPT]",
+	"[AVAILABLE_TOOLS]", "[ AVAILABLE_TOOLS]",
+	"[/AVAILABLE_TOOLS]", "[ /AVAILABLE_TOOLS]",
+	"[TOOL_CALLS]", "[ TOOL_CALLS]",
+	"[TOOL_RESULTS]", "[ TOOL_RESULTS]",
+	"[/TOOL_RESULTS]", "[ /TOOL_RESULTS]",
+	"[TOOL_CONTENT]", "[ TOOL_CONTENT]",
+)
+
+// defuse is s with the chat templates' control tokens spelt so that no
+// tokenizer reads them as tokens (see specialTokens).
+func defuse(s string) string {
+	if !strings.ContainsAny(s, "<[") {
+		return s
+	}
+	return specialTokens.Replace(s)
 }
 
 // argsFromString turns OpenAI's string-encoded arguments into raw JSON. A
