@@ -44,15 +44,18 @@
 //
 // # Binding, and the guard
 //
-// An approval covers the call that was approved: its id, its tool and the
-// canonical hash (SHA-256 of the JSON with sorted keys) of its arguments.
+// An approval covers the call that was approved: its id, its tool, the
+// canonical hash (SHA-256 of the JSON with sorted keys) of its arguments,
+// and whom it acts for (the principal's id, tenant and roles, the session,
+// the agent).
 // Extensions run after the approval extension (priority above 800: the
-// cache, retry, user extensions) could rewrite the arguments after the
-// decision, and the approval extension cannot see that: its next handler is
-// the whole rest of the chain. So the extension comes with a Guard, an
-// extension at PriorityGuard (the innermost place, right before the
-// backend), that compares the call with what was approved and refuses it
-// when the id, the tool or the argument hash changed:
+// cache, retry, user extensions) could rewrite the arguments, or whom the
+// call acts for, after the decision, and the approval extension cannot see
+// that: its next handler is the whole rest of the chain. So the extension
+// comes with a Guard, an extension at PriorityGuard (the innermost place,
+// right before the backend), that compares the call with what was approved
+// and refuses it when the id, the tool, the argument hash, the principal,
+// the session or the agent changed:
 //
 //	ext := approvalgate.New(approver)
 //	ex := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
@@ -71,6 +74,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -462,7 +466,13 @@ func (e *Extension) consult(ctx context.Context, areq approval.Request) (approva
 // run binds the call for the Guard and runs the rest of the chain.
 func (e *Extension) run(ctx context.Context, req *extension.Request, next extension.Handler, meta map[string]any) *tool.Result {
 	if !e.noGuard {
-		b := &binding{owner: e, id: req.Call.ID, tool: req.Call.Name}
+		c := &req.Call
+		b := &binding{owner: e, id: c.ID, tool: c.Name, principal: c.Principal.ID, tenant: c.Principal.Tenant, session: c.Session, agent: c.Agent}
+		if len(c.Principal.Roles) <= len(b.smallRoles) {
+			b.roles = b.smallRoles[:copy(b.smallRoles[:], c.Principal.Roles)]
+		} else {
+			b.roles = slices.Clone(c.Principal.Roles)
+		}
 		if len(req.Call.Args) <= len(b.small) {
 			b.args = b.small[:copy(b.small[:], req.Call.Args)]
 		} else {
@@ -496,13 +506,17 @@ func deny(req *extension.Request, by, msg string, meta map[string]any) *tool.Res
 // treats as no approval at all.
 type bindingKey struct{}
 
-// binding is what an approval covers.
+// binding is what an approval covers: the call, and whom it acts for.
 type binding struct {
 	owner *Extension
 	id    string
 	tool  string
 	args  []byte // a copy: an in-place edit of the call's buffer shows
 	small [96]byte
+
+	principal, tenant, session, agent string
+	roles                             []string // a copy, as args
+	smallRoles                        [4]string
 
 	once sync.Once
 	hash string
@@ -516,7 +530,9 @@ func (b *binding) argsHash() (string, error) {
 
 // Guard returns the extension that checks, right before the backend, that
 // the call is still the one the approval extension let through: same id,
-// same tool, arguments with the same canonical hash. Install it in the same
+// same tool, arguments with the same canonical hash, acting for the same
+// principal (id, tenant, roles) in the same session for the same agent.
+// Install it in the same
 // executor as e. A call that reaches it without a binding from e is denied.
 func (e *Extension) Guard() extension.Extension { return guard{e} }
 
@@ -573,6 +589,14 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 	if req.Call.ID != b.id || req.Call.Name != b.tool {
 		return fmt.Sprintf("tool %q cannot run: the call changed after approval, and an approval covers only the call that was approved; do not retry: tell the user", req.Call.Name),
 			fmt.Errorf("approvalgate: approved call %q to %q, now call %q to %q: an extension further in the chain changed the call", b.id, b.tool, req.Call.ID, req.Call.Name)
+	}
+	if c := &req.Call; c.Principal.ID != b.principal || c.Principal.Tenant != b.tenant || !slices.Equal(c.Principal.Roles, b.roles) ||
+		c.Session != b.session || c.Agent != b.agent {
+		// Who it was approved for stays in the cause: the model may be
+		// another principal's.
+		return fmt.Sprintf("tool %q cannot run: the call changed after approval (whom it acts for), and an approval covers only the call that was approved; do not retry: tell the user", req.Call.Name),
+			fmt.Errorf("approvalgate: call %q was approved for principal %q of tenant %q (roles %q) in session %q by agent %q, and now acts for %q of tenant %q (roles %q) in session %q by agent %q: an extension further in the chain changed it",
+				b.id, b.principal, b.tenant, b.roles, b.session, b.agent, c.Principal.ID, c.Principal.Tenant, c.Principal.Roles, c.Session, c.Agent)
 	}
 	if bytes.Equal(req.Call.Args, b.args) {
 		return "", nil
