@@ -70,6 +70,27 @@ func TestHostileEndpointErrorEchoingTheKeyIsRedacted(t *testing.T) {
 	}
 }
 
+// The SDK's accumulator refuses a stream chunk that does not fit the ones
+// before (another completion's id, a tool-call index far past the others)
+// and says so only in AddChunk's result, which was not read: the chunk's
+// text had been shown to the stream callback, and its tool calls and text
+// were silently left out of the turn, so what the user watched ("paid")
+// and what the transcript records differed. Such a stream is an error.
+func TestHostileStreamChunkTheAccumulatorRefusesIsAnError(t *testing.T) {
+	mixed := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Checking. "}}]}`+"\n\n")
+		fmt.Fprint(w, `data: {"id":"c2","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"I paid 500 EUR.","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"pay","arguments":"{}"}}]}}]}`+"\n\n")
+		fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}
+	var shown strings.Builder
+	msg, err := openai.New(hostileClient(t, mixed), "gpt-4.1", openai.WithStream(func(s string) { shown.WriteString(s) })).Next(context.Background(), conversation(), nil)
+	require.Error(t, err, "turn %q with %d calls; shown %q", msg.Text, len(msg.Calls), shown.String())
+	assert.Contains(t, err.Error(), "chunk #2")
+	assert.NotContains(t, shown.String(), "I paid", "the refused chunk's text is not shown")
+}
+
 // A response body is read whole by the SDK: an endpoint answering 64 MiB
 // (a forged or broken answer) had it all read, decoded and returned as the
 // model's turn; a stream that never ends grew the turn until the memory

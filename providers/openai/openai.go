@@ -173,9 +173,13 @@ func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams
 	stream := m.client.Chat.Completions.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var acc sdk.ChatCompletionAccumulator
-	for stream.Next() {
+	for n := 1; stream.Next(); n++ {
 		chunk := stream.Current()
-		acc.AddChunk(chunk)
+		if !acc.AddChunk(chunk) {
+			// Left out of the turn, it must not be shown either: what the
+			// user watched and what the transcript records would differ.
+			return nil, fmt.Errorf("stream chunk #%d (id %q) does not fit the chunks before it (another completion's id, a choice or tool-call index out of bounds, or past the accumulator's limits): the stream is broken", n, clipID(chunk.ID))
+		}
 		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
 			m.stream(chunk.Choices[0].Delta.Content)
 		}
@@ -184,6 +188,14 @@ func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams
 		return nil, err
 	}
 	return &acc.ChatCompletion, nil
+}
+
+// clipID is an id the endpoint sent, cut short for an error's text.
+func clipID(id string) string {
+	if len(id) > 64 {
+		return id[:64] + "..."
+	}
+	return id
 }
 
 // Request builds the request Next sends, so it can be inspected or logged.
