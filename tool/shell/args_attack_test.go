@@ -150,6 +150,72 @@ func TestArgsAttackValueSplicedIntoAShellScript(t *testing.T) {
 	assert.Equal(t, [][]string{{"found", "x; rec injected"}}, s.runs(t))
 }
 
+// Attack: a value spliced into an awk program or a sed script is code of
+// that language, which runs commands: awk '/{pattern}/' given
+// `x/ { system("rec injected") } /x` and sed 's/{from}/{to}/' given a
+// "to" that ends the s command with the e flag ran rec injected (real awk
+// and GNU sed, with the stand-ins on PATH). The classifier judges those
+// lines Dangerous, which runs without an approval extension. Such a
+// template is refused at construction unless the program runs sandboxed
+// (--sandbox: GNU sed and gawk refuse e, w, r, system() and redirections
+// there), naming awk -v as the safe form.
+func TestArgsAttackValueSplicedIntoAwkOrSed(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x\n"), 0o644))
+	s := newStandIn(t)
+	for _, p := range []string{"awk", "sed"} {
+		real, err := exec.LookPath(p)
+		if err != nil {
+			t.Skipf("%s is not installed", p)
+		}
+		require.NoError(t, os.Symlink(real, filepath.Join(s.bin, p)))
+	}
+	sb := processEngine(t, dir)
+	for _, tc := range []struct {
+		argv []string
+		in   map[string]string
+	}{
+		{[]string{"awk", "/{pattern}/", "notes.txt"}, map[string]string{"pattern": `x/ { system("rec injected") } /x`}},
+		{[]string{"sed", "-n", "s/{from}/{to}/p", "notes.txt"}, map[string]string{"from": ".*", "to": "rec injected/e;#"}},
+		{[]string{"sed", "-n", "-e", "s/{from}/{to}/p", "notes.txt"}, map[string]string{"from": ".*", "to": "rec injected/e;#"}},
+		{[]string{"sed", "--expression=s/{from}/{to}/", "notes.txt"}, map[string]string{"from": ".*", "to": "rec injected/e;#"}},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv, s.env())
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, tc.in)})
+		}
+		require.Error(t, err, "%q was accepted; the runs were %q", tc.argv, s.runs(t))
+		assert.Contains(t, err.Error(), "--sandbox")
+	}
+	for _, argv := range [][]string{
+		{"gawk", "-F", ":", "{prog}x", "f"},
+		{"awk", "-f", "lib.awk", "-e", "{x};", "f"},
+		{"sed", "-i", "/{x}/d", "f"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv)
+		assert.Error(t, err, "%q was accepted", argv)
+	}
+	assert.Empty(t, s.runs(t), "nothing ran")
+
+	// Guards: the safe forms build; sandboxed, GNU sed refuses the
+	// command a value adds, and runs nothing.
+	for _, ok := range [][]string{
+		{"awk", "-v", "pat={pattern}", "$0 ~ pat", "notes.txt"},
+		{"awk", "-f", "prog.awk", "{file}"},
+		{"awk", "{{print}}", "{file}"},
+		{"sed", "-n", "-f", "script.sed", "{file}"},
+		{"sed", "-e", "s/a/b/", "--", "{file}"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+	c, err := shell.NewCommand("t", "d", sb, []string{"sed", "--sandbox", "-n", "s/{from}/{to}/p", "notes.txt"}, s.env())
+	require.NoError(t, err)
+	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]string{"from": ".*", "to": "rec injected/e;#"})})
+	require.Error(t, err, "GNU sed --sandbox ran the e flag")
+	assert.Empty(t, s.runs(t), "nothing ran")
+}
+
 // Attack: an optional placeholder that is an option's value, written as
 // "--author", "{who}" (which the doc warns against), was dropped when
 // absent, so "--author" took the template's "--" as its value and the

@@ -12,12 +12,15 @@ import (
 )
 
 // checkCode refuses a placeholder spliced into code: the script of a shell
-// given -c (sh -c 'grep {pattern} notes.txt') or an interpreter's inline
-// code (python3 -c "print('{x}')"), where a value such as "x; rm -rf ~"
-// would run as code, whatever the argv does. The shells and interpreters
-// are those of the command classifier's default rules, found anywhere in
-// the argv (behind timeout, env, ...). A script that is a whole placeholder
-// ("{script}") is the author handing the model a shell, and is allowed.
+// given -c (sh -c 'grep {pattern} notes.txt'), an interpreter's inline
+// code (python3 -c "print('{x}')"), an awk program or a sed script, where
+// a value such as "x; rm -rf ~" would run as code, whatever the argv
+// does. The shells and interpreters are those of the command classifier's
+// default rules; each program is found anywhere in the argv (behind
+// timeout, env, ...). A script that is a whole placeholder ("{script}")
+// is the author handing the model a shell, and is allowed; so is awk or
+// sed code run with --sandbox, where gawk and GNU sed refuse what runs
+// commands or writes files.
 func checkCode(args []argTemplate) []error {
 	rules := classify.Default().Rules()
 	var errs []error
@@ -27,25 +30,166 @@ func checkCode(args []argTemplate) []error {
 			continue
 		}
 		prog := path.Base(lit)
-		var j int
+		var code []int
 		var fix string
-		if sh, ok := rules.Shells[prog]; ok {
-			j = shellScript(args, i+1, sh.ValueFlags)
+		switch {
+		case rules.Shells[prog] != nil:
+			code = []int{shellScript(args, i+1, rules.Shells[prog].ValueFlags)}
 			fix = fmt.Sprintf(`read the value in the script as the positional parameter "$1", and pass it after the script and a name: %s -c 'grep -- "$1" notes.txt' %s {pattern}`, lit, prog)
-		} else if ir := interpreter(rules, prog); ir != nil {
-			j = inlineCode(args, i+1, ir)
+		case interpreter(rules, prog) != nil:
+			code = []int{inlineCode(args, i+1, interpreter(rules, prog))}
 			fix = "pass the value as an argument of its own after the code, and read it from the program's arguments (sys.argv[1], process.argv[1], $ARGV[0])"
-		} else {
+		case slices.Contains(awkPrograms, prog):
+			code = awkCode(args, i+1)
+			fix = fmt.Sprintf("pass the value as a variable and use it in the program: %s -v pat={pattern} '$0 ~ pat' (or run gawk --sandbox, which refuses system(), redirections and command pipes)", lit)
+		case slices.Contains(sedPrograms, prog):
+			code = sedCode(args, i+1)
+			fix = "run it as sed --sandbox (GNU sed), which refuses the e, r and w commands and flags a value could add, or match the value with grep -e {pattern} instead"
+		default:
 			continue
 		}
-		if j < 0 || args[j].whole || len(args[j].placeholders()) == 0 {
-			continue
+		for _, j := range code {
+			if j < 0 || args[j].whole || len(args[j].placeholders()) == 0 {
+				continue
+			}
+			errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
+				"{%s} is spliced into the code %s runs, so a value such as \"x; rm -rf ~\" would run as code: %s",
+				args[j].placeholders()[0], prog, fix)})
 		}
-		errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
-			"{%s} is spliced into the code %s runs, so a value such as \"x; rm -rf ~\" would run as code: %s",
-			args[j].placeholders()[0], prog, fix)})
 	}
 	return errs
+}
+
+// awkPrograms and sedPrograms run a program given as an argument (awk
+// '/x/ { print }', sed -e 's/a/b/').
+var (
+	awkPrograms = []string{"awk", "gawk", "mawk", "nawk"}
+	sedPrograms = []string{"sed", "gsed"}
+)
+
+// awkCode returns the indices of the arguments awk runs as its program:
+// the first operand unless -f names a program file, and the values of -e
+// and --source (gawk). It returns none when --sandbox (gawk) comes first.
+func awkCode(args []argTemplate, start int) []int {
+	var code []int
+	file := false // the program comes from -f, -e or --source
+	for j := start; j < len(args); j++ {
+		s, ok := args[j].literal()
+		if !ok {
+			head := headLiteral(&args[j])
+			switch {
+			case strings.HasPrefix(head, "--source=") || strings.HasPrefix(head, "-e") && !strings.HasPrefix(head, "--"):
+				code, file = append(code, j), true
+			case strings.HasPrefix(head, "-"):
+				// Another option with its value attached (-v{x}, -F{x}).
+			case !file:
+				return append(code, j)
+			default:
+				return code
+			}
+			continue
+		}
+		switch {
+		case s == "--sandbox" || s == "-S":
+			return nil
+		case s == "--":
+			if !file && j+1 < len(args) {
+				code = append(code, j+1)
+			}
+			return code
+		case s == "-e" || s == "--source":
+			code, file = append(code, j+1), true
+			j++
+		case s == "-f" || s == "--file":
+			file = true
+			j++
+		case s == "-v" || s == "-F" || s == "--assign" || s == "--field-separator" || s == "-i" || s == "--include" || s == "-l" || s == "--load":
+			j++
+		case strings.HasPrefix(s, "-f") && !strings.HasPrefix(s, "--") || strings.HasPrefix(s, "--file=") ||
+			strings.HasPrefix(s, "-e") && !strings.HasPrefix(s, "--") || strings.HasPrefix(s, "--source="):
+			file = true
+		case len(s) > 1 && s[0] == '-':
+		default:
+			// A literal program, or the first file after -f.
+			return code
+		}
+	}
+	return code
+}
+
+// sedCode returns the indices of the arguments sed runs as its script: the
+// values of -e and --expression, or the first operand when neither -e nor
+// -f gives the script. It returns none when --sandbox (GNU sed) comes
+// first.
+func sedCode(args []argTemplate, start int) []int {
+	var code []int
+	script := false // -e or -f gave the script
+	for j := start; j < len(args); j++ {
+		s, ok := args[j].literal()
+		if !ok {
+			head := headLiteral(&args[j])
+			switch {
+			case strings.HasPrefix(head, "--expression=") || strings.HasPrefix(head, "-e") && !strings.HasPrefix(head, "--"):
+				code, script = append(code, j), true
+			case strings.HasPrefix(head, "-"):
+				// Another option with its value attached (-i{suffix}).
+			case !script:
+				return append(code, j)
+			default:
+				return code
+			}
+			continue
+		}
+		switch {
+		case s == "--sandbox":
+			return nil
+		case s == "--":
+			if !script && j+1 < len(args) {
+				code = append(code, j+1)
+			}
+			return code
+		case s == "-e" || s == "--expression" || sedBundle(s, 'e'):
+			code, script = append(code, j+1), true
+			j++
+		case s == "-f" || s == "--file" || sedBundle(s, 'f'):
+			script = true
+			j++
+		case s == "-l" || s == "--line-length":
+			j++
+		case strings.HasPrefix(s, "--expression=") || strings.HasPrefix(s, "--file=") ||
+			strings.HasPrefix(s, "-e") && !strings.HasPrefix(s, "--") || strings.HasPrefix(s, "-f") && !strings.HasPrefix(s, "--"):
+			script = true
+		case len(s) > 1 && s[0] == '-':
+		default:
+			// A literal script, or the first file.
+			return code
+		}
+	}
+	return code
+}
+
+// sedBundle reports whether s bundles sed's flags without a value (-n,
+// -E, -r, -s, -u, -z) before the flag c, whose value is the next
+// argument: -ne SCRIPT, -nf FILE (but -ie is -i with the suffix "e").
+func sedBundle(s string, c byte) bool {
+	if len(s) < 3 || s[0] != '-' || s[len(s)-1] != c {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if strings.IndexByte("nErsuz", s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// headLiteral returns the literal text an argument starts with, "" when it
+// starts with a placeholder.
+func headLiteral(at *argTemplate) string {
+	if len(at.parts) == 0 || at.parts[0].name != "" {
+		return ""
+	}
+	return at.parts[0].lit
 }
 
 // shellScript returns the index of the script a shell reads from its -c

@@ -50,23 +50,27 @@
 //     matches). Such a value is refused where it would start an argument
 //     after a make or a find, as an option is ([AllowOptionValues] lets
 //     them all through).
-//   - A placeholder may not be part of code that a shell or an interpreter
-//     runs: the script of sh -c 'grep {pattern} notes.txt' or the code of
-//     python3 -c "print('{x}')" (anywhere in the argv, behind timeout or
+//   - A placeholder may not be part of code that a shell, an interpreter,
+//     awk or sed runs: the script of sh -c 'grep {pattern} notes.txt', the
+//     code of python3 -c "print('{x}')", the program of awk '/{x}/' or the
+//     script of sed 's/{a}/{b}/' (anywhere in the argv, behind timeout or
 //     env too) is refused at construction, since a value such as
-//     "x; rm -rf ~" would run there as code. Pass the value as an argument
-//     of its own and read it in the code: sh -c 'grep -- "$1" notes.txt'
-//     sh {pattern}. A whole-argument script (sh -c {script}) is the author
-//     handing the model a shell, and is allowed.
+//     "x; rm -rf ~" (or awk's system(), sed's e flag) would run there as
+//     code. Pass the value as an argument of its own and read it in the
+//     code: sh -c 'grep -- "$1" notes.txt' sh {pattern}, awk -v
+//     pat={pattern} '$0 ~ pat'. Awk and sed code may hold placeholders
+//     when run with --sandbox (gawk, GNU sed), which refuses what runs
+//     commands or writes files. A whole-argument script (sh -c {script})
+//     is the author handing the model a shell, and is allowed.
 //
 // The template keeps each value one literal argument; what the program
 // does with it is the program's. Programs that read more than options
 // from an argument are not protected: ssh joins its command words into a
 // remote shell line, env takes NAME=value before its command for a
 // variable, curl -d @FILE and gcc @FILE read files, tar -f HOST:FILE,
-// rsync and scp reach another machine, a value spliced into a sed, awk
-// or jq program is code of that language, and a path reaches wherever
-// the engine lets it (the process engine confines nothing). The
+// rsync and scp reach another machine, a value spliced into a jq program
+// or a sandboxed sed script is code of that language, and a path reaches
+// wherever the engine lets it (the process engine confines nothing). The
 // classifier judges the expanded command line of every call, and an
 // approval extension can stop it.
 //
