@@ -28,3 +28,11 @@ func TestJobStoreContract(t *testing.T) {
 		return executor.MustNew(reg, executor.WithJobStore(stores.Jobs))
 	})
 }
+
+func TestHistoryStoreContract(t *testing.T) {
+	storetest.History(t, func(t *testing.T, reg *registry.Registry) *executor.Executor {
+		stores := postgres.New(newPool(t, database(t)))
+		t.Cleanup(stores.Close)
+		return executor.MustNew(reg, executor.WithJobStore(stores.Jobs), executor.WithHistoryStore(stores.History))
+	})
+}

@@ -22,3 +22,9 @@ func TestMemoryJobStore(t *testing.T) {
 		return executor.MustNew(reg)
 	})
 }
+
+func TestMemoryHistoryStore(t *testing.T) {
+	storetest.History(t, func(t *testing.T, reg *registry.Registry) *executor.Executor {
+		return executor.MustNew(reg, executor.WithHistory(100))
+	})
+}
