@@ -36,7 +36,8 @@ const historyWriteTimeout = 2 * time.Second
 // the calls of every instance. Records are numbered (Seq) in the order the
 // database took them; two instances finishing calls at the same moment may
 // commit them in the other order, so Seq orders the fleet's calls closely,
-// not exactly.
+// not exactly. Times are kept to the microsecond, as PostgreSQL keeps
+// them: a query's Since and Until are compared at that precision.
 //
 // Writing a record is one INSERT that the call's result waits for (at
 // most two seconds). A record that cannot be written is dropped (history
