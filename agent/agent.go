@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -88,8 +89,9 @@ type Options struct {
 	Executor *executor.Executor
 	// Tools are the names of the tools the agent declared: only these are
 	// offered to the model and only these run. A call to any other tool —
-	// even one the registry holds — gets a not-found result. Required unless
-	// AllTools is set.
+	// even one the registry holds — gets a not-found result, and the
+	// executor's observers (extension.Observer: logging, metrics, audit)
+	// are told of it. Required unless AllTools is set.
 	Tools []string
 	// AllTools offers every registered tool instead of a declared list.
 	AllTools bool
@@ -282,15 +284,19 @@ func uniqueIDs(calls []tool.Call) error {
 }
 
 // runCalls answers undeclared tools with not-found results and runs the
-// rest as one batch, keeping call order.
+// rest as one batch, keeping call order. The executor's observers
+// (extension.Observer: logging, metrics, audit) are told of each
+// undeclared call, as the executor tells them of a call to an unknown
+// tool, so that a model trying tools it was not offered leaves a trace.
 func runCalls(ctx context.Context, ex *executor.Executor, calls []tool.Call, offered map[string]bool, specs []tool.Spec) []*tool.Result {
 	results := make([]*tool.Result, len(calls))
 	var batch []tool.Call
 	var idx []int
 	for i, c := range calls {
 		if !offered[c.Name] {
-			res := tool.Fail(&c, tool.CodeNotFound, fmt.Sprintf("tool %q is not available to this agent: use one of %s", c.Name, names(specs)))
+			res := tool.Fail(&c, tool.CodeNotFound, fmt.Sprintf("tool %q is not available to this agent: use one of %s", clipText(c.Name, maxNameShown), names(specs)))
 			results[i] = res
+			observeRefusal(ctx, ex, c, res)
 			continue
 		}
 		batch = append(batch, c)
@@ -302,6 +308,27 @@ func runCalls(ctx context.Context, ex *executor.Executor, calls []tool.Call, off
 		}
 	}
 	return results
+}
+
+// maxNameShown bounds a tool name the model wrote where a message repeats
+// it (a valid name is at most 64 bytes).
+const maxNameShown = 64
+
+// observeRefusal tells ex's observers of a call the loop refused; the
+// name they see is cut short. An observer's panic does not lose the
+// result.
+func observeRefusal(ctx context.Context, ex *executor.Executor, c tool.Call, res *tool.Result) {
+	c.Name = clipText(c.Name, maxNameShown)
+	for _, x := range ex.Extensions() {
+		if o, ok := x.(extension.Observer); ok {
+			func() {
+				defer func() { _ = recover() }()
+				r := *res
+				r.Tool = c.Name
+				o.Refused(ctx, &c, nil, &r)
+			}()
+		}
+	}
 }
 
 func names(specs []tool.Spec) string {
@@ -318,11 +345,11 @@ func lastCalls(tr *Transcript) string {
 	}
 	// The calls are the model's: a few of them, each cut short, so that the
 	// error stays a line to log.
-	const maxListed, maxName, maxArgs = 3, 64, 200
+	const maxListed, maxArgs = 3, 200
 	calls := tr.Steps[len(tr.Steps)-1].Calls
 	var parts []string
 	for _, c := range calls[:min(len(calls), maxListed)] {
-		parts = append(parts, fmt.Sprintf("%s(%s)", clipText(c.Name, maxName), clipText(string(c.Args), maxArgs)))
+		parts = append(parts, fmt.Sprintf("%s(%s)", clipText(c.Name, maxNameShown), clipText(string(c.Args), maxArgs)))
 	}
 	if len(calls) > maxListed {
 		parts = append(parts, fmt.Sprintf("and %d more", len(calls)-maxListed))

@@ -38,6 +38,51 @@ func (r *callRecorder) Wrap(next extension.Handler) extension.Handler {
 	}
 }
 
+// refusalRecorder is an extension.Observer: it keeps the calls refused
+// before the chain, as logging, metrics and the audit trail record them.
+type refusalRecorder struct {
+	callRecorder
+	refused []*tool.Result
+}
+
+func (r *refusalRecorder) Refused(_ context.Context, c *tool.Call, spec *tool.Spec, res *tool.Result) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.refused = append(r.refused, res)
+}
+
+// A model's call to a tool the agent did not declare is refused by the
+// loop itself, before the executor: the extensions that account for every
+// refused call (extension.Observer: logging, metrics, the audit trail) did
+// not hear of it, so a model probing for rm_rf left no trace outside the
+// transcript. They are told now, as the executor tells them of a call to
+// an unknown tool; the name they see is cut short.
+func TestHostileModelUndeclaredCallReachesTheObservers(t *testing.T) {
+	rec := &refusalRecorder{}
+	ex := newExec(rec)
+	turn := 0
+	m := agent.ModelFunc(func(context.Context, []agent.Message, []tool.Spec) (agent.Message, error) {
+		turn++
+		if turn == 1 {
+			return agent.Message{Calls: []tool.Call{
+				{ID: "c1", Name: "rm_rf", Args: json.RawMessage(`{}`)},
+				{ID: "c2", Name: strings.Repeat("x", 1<<20), Args: json.RawMessage(`{}`)},
+				{ID: "c3", Name: "add", Args: json.RawMessage(`{"a":1,"b":2}`)},
+			}}, nil
+		}
+		return agent.Message{Text: "done"}, nil
+	})
+	tr, err := agent.Run(context.Background(), m, nil, agent.Options{Executor: ex, Tools: []string{"add"}, Agent: "helper", Principal: tool.Principal{ID: "alice"}})
+	require.NoError(t, err)
+	require.Len(t, rec.refused, 2)
+	assert.Equal(t, "c1", rec.refused[0].CallID)
+	assert.Equal(t, "rm_rf", rec.refused[0].Tool)
+	assert.Equal(t, tool.CodeNotFound, rec.refused[0].Error.Code)
+	assert.Less(t, len(tr.Steps[0].Results[1].Error.Message), 1<<10, "the message does not repeat a name of 1 MiB")
+	require.Len(t, rec.calls, 1, "only the declared call reached the chain")
+	assert.Equal(t, "add", rec.calls[0].Name)
+}
+
 // The identity a call acts for (principal, session, agent) is the run's,
 // which Options give: a model's turn is untrusted output, and a call in it
 // that names a principal of its own ("admin"), another session (whose
