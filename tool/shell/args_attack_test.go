@@ -216,6 +216,67 @@ func TestArgsAttackValueSplicedIntoAwkOrSed(t *testing.T) {
 	assert.Empty(t, s.runs(t), "nothing ran")
 }
 
+// Attack: wrappers that take a command line as a string run it with a
+// shell or split it themselves: flock FILE -c 'rec {x}' (su -c, script
+// -c alike) ran "x; rec injected" as a second command, and env -S 'rec
+// {x}' split the value "a b" into two arguments (real flock and env, the
+// stand-ins on PATH). ssh, watch and entr join their command words into
+// one shell line, so there even a whole-argument value is code: ssh host
+// cat -- {path} runs the path on the remote shell. The classifier's
+// wrapper rules say which options take a command string (string_flags,
+// split_flags) and which wrappers join (join); a placeholder in such code
+// is refused at construction, as for sh -c, unless it is the whole of it.
+func TestArgsAttackWrapperRunsAValueAsAShellLine(t *testing.T) {
+	dir := t.TempDir()
+	s := newStandIn(t)
+	for _, p := range []string{"flock", "env"} {
+		real, err := exec.LookPath(p)
+		if err != nil {
+			t.Skipf("%s is not installed", p)
+		}
+		require.NoError(t, os.Symlink(real, filepath.Join(s.bin, p)))
+	}
+	sb := processEngine(t, dir)
+	for _, tc := range []struct {
+		argv []string
+		in   string
+	}{
+		{[]string{"flock", "lock", "-c", "rec {x}"}, "x; rec injected"},
+		{[]string{"flock", "-w", "5", "lock", "-c", "rec {x}"}, "x; rec injected"},
+		{[]string{"env", "-S", "rec {x}"}, "a b"},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv, s.env())
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]string{"x": tc.in})})
+		}
+		require.Error(t, err, "%q was accepted; the runs were %q", tc.argv, s.runs(t))
+	}
+	for _, argv := range [][]string{
+		{"ssh", "host", "cat", "--", "{path}"},
+		{"ssh", "-p", "22", "host", "{cmd}", "x"},
+		{"watch", "-n", "1", "ls", "{dir}"},
+		{"su", "-c", "id {x}", "user"},
+		{"script", "-q", "-c", "rec {x}", "/dev/null"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv)
+		assert.Error(t, err, "%q was accepted", argv)
+	}
+	assert.Empty(t, s.runs(t), "nothing ran")
+
+	// Guards: a wrapper's own values, and a command handed whole, build.
+	for _, ok := range [][]string{
+		{"ssh", "-p", "{port}", "{host}", "uptime"},
+		{"ssh", "host", "{cmd}"},
+		{"flock", "{lockfile}", "rec", "{x}"},
+		{"flock", "lock", "-c", "{script}"},
+		{"env", "-S", "{line}"},
+		{"watch", "-n", "{secs}", "date"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+}
+
 // Attack: an optional placeholder that is an option's value, written as
 // "--author", "{who}" (which the doc warns against), was dropped when
 // absent, so "--author" took the template's "--" as its value and the

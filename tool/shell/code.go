@@ -13,11 +13,13 @@ import (
 
 // checkCode refuses a placeholder spliced into code: the script of a shell
 // given -c (sh -c 'grep {pattern} notes.txt'), an interpreter's inline
-// code (python3 -c "print('{x}')"), an awk program or a sed script, where
-// a value such as "x; rm -rf ~" would run as code, whatever the argv
-// does. The shells and interpreters are those of the command classifier's
-// default rules; each program is found anywhere in the argv (behind
-// timeout, env, ...). A script that is a whole placeholder ("{script}")
+// code (python3 -c "print('{x}')"), an awk program, a sed script, or the
+// command string of a wrapper (flock FILE -c CMD, and every word after
+// ssh HOST, which joins them into one line), where a value such as
+// "x; rm -rf ~" would run as code, whatever the argv does. The shells,
+// interpreters and wrappers are those of the command classifier's default
+// rules; each program is found anywhere in the argv (behind timeout, env,
+// ...). A script that is a whole placeholder ("{script}")
 // is the author handing the model a shell, and is allowed; so is awk or
 // sed code run with --sandbox, where gawk and GNU sed refuse what runs
 // commands or writes files.
@@ -39,6 +41,24 @@ func checkCode(args []argTemplate) []error {
 		case interpreter(rules, prog) != nil:
 			code = []int{inlineCode(args, i+1, interpreter(rules, prog))}
 			fix = "pass the value as an argument of its own after the code, and read it from the program's arguments (sys.argv[1], process.argv[1], $ARGV[0])"
+		case rules.Wrappers[prog] != nil:
+			w := rules.Wrappers[prog]
+			var joined []int
+			code, joined = wrapperCode(args, i+1, w)
+			fix = fmt.Sprintf("%s runs it with a shell: give the command as arguments of their own (%s ... rec {x}) where %s runs one, or run a script file that reads the value from its arguments", prog, prog, prog)
+			if len(joined) == 1 {
+				code = append(code, joined[0])
+			} else {
+				// The words are joined into one shell line: a value is
+				// code even as a whole argument.
+				for _, j := range joined {
+					if len(args[j].placeholders()) > 0 {
+						errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
+							"{%s} is joined with the words around it into a shell command line that %s runs, so a value such as \"x; rm -rf ~\" would run as code: run a script that reads the value from its arguments, or hand the whole command line over as one placeholder",
+							args[j].placeholders()[0], prog)})
+					}
+				}
+			}
 		case slices.Contains(awkPrograms, prog):
 			code = awkCode(args, i+1)
 			fix = fmt.Sprintf("pass the value as a variable and use it in the program: %s -v pat={pattern} '$0 ~ pat' (or run gawk --sandbox, which refuses system(), redirections and command pipes)", lit)
@@ -58,6 +78,81 @@ func checkCode(args []argTemplate) []error {
 		}
 	}
 	return errs
+}
+
+// wrapperCode reads a wrapper's options and positionals (the classifier's
+// grammar for it) and returns the arguments that are shell code: the
+// values of its string and split flags (su -c CMD, flock FILE -c CMD, env
+// -S LINE), and, for a wrapper that joins its command words into one
+// shell line (ssh, watch, entr), those words.
+func wrapperCode(args []argTemplate, start int, w *classify.WrapperRule) (code, joined []int) {
+	pos, opts := 0, true
+	j := start
+	for ; j < len(args); j++ {
+		s, lit := args[j].literal()
+		head := headLiteral(&args[j])
+		if opts && (pos == 0 || w.OptionsAfterPositionals) && len(head) > 1 && head[0] == '-' {
+			if lit && s == "--" {
+				opts = false
+				continue
+			}
+			flag, attached, takes := wrapperOption(&w.Options, head, lit)
+			if slices.Contains(w.StringFlags, flag) || slices.Contains(w.SplitFlags, flag) {
+				if attached {
+					code = append(code, j)
+				} else if takes && j+1 < len(args) {
+					code = append(code, j+1)
+				}
+			}
+			if takes && !attached {
+				j++
+			}
+			continue
+		}
+		if w.Assignments && lit && strings.Contains(s, "=") {
+			continue
+		}
+		if pos < w.Positionals {
+			pos++
+			continue
+		}
+		break
+	}
+	if w.Join {
+		for ; j < len(args); j++ {
+			joined = append(joined, j)
+		}
+	}
+	return code, joined
+}
+
+// wrapperOption reads the option an argument starting with head holds
+// (lit: the argument is head, no placeholder follows): its name, whether
+// its value is attached (-c{x}, --command=...), and whether it takes one.
+func wrapperOption(o *classify.Options, head string, lit bool) (flag string, attached, takes bool) {
+	lookup := func(name string) *classify.Option {
+		for i := range o.List {
+			if o.List[i].Name == name {
+				return &o.List[i]
+			}
+		}
+		return nil
+	}
+	if strings.HasPrefix(head, "--") {
+		name, _, eq := strings.Cut(head, "=")
+		opt := lookup(name)
+		if opt == nil {
+			return name, false, false
+		}
+		return name, eq || !lit, opt.Arg == classify.RequiredArg
+	}
+	for k := 1; k < len(head); k++ {
+		name := "-" + head[k:k+1]
+		if opt := lookup(name); opt != nil && opt.Arg != classify.NoArg {
+			return name, k < len(head)-1 || !lit, opt.Arg == classify.RequiredArg
+		}
+	}
+	return "", false, false
 }
 
 // awkPrograms and sedPrograms run a program given as an argument (awk

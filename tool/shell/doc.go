@@ -60,13 +60,18 @@
 //     code: sh -c 'grep -- "$1" notes.txt' sh {pattern}, awk -v
 //     pat={pattern} '$0 ~ pat'. Awk and sed code may hold placeholders
 //     when run with --sandbox (gawk, GNU sed), which refuses what runs
-//     commands or writes files. A whole-argument script (sh -c {script})
-//     is the author handing the model a shell, and is allowed.
+//     commands or writes files. The same holds for the command string of
+//     a wrapper (su -c, flock FILE -c, script -c, env -S: the classifier's
+//     wrapper rules), and for every word after a wrapper that joins its
+//     command words into one shell line (ssh host cat -- {path}, watch,
+//     entr), where even a whole-argument value is code. A whole-argument
+//     script (sh -c {script}, ssh host {cmd}) is the author handing the
+//     model a shell, and is allowed.
 //
 // The template keeps each value one literal argument; what the program
 // does with it is the program's. Programs that read more than options
-// from an argument are not protected: ssh joins its command words into a
-// remote shell line, env takes NAME=value before its command for a
+// from an argument are not protected: env takes NAME=value before its
+// command for a
 // variable, curl -d @FILE and gcc @FILE read files, tar -f HOST:FILE,
 // rsync and scp reach another machine, a value spliced into a jq program
 // or a sandboxed sed script is code of that language, and a path reaches
