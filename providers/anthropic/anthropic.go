@@ -149,8 +149,17 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 	stream := m.client.Messages.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var msg sdk.Message
+	started := false
 	for stream.Next() {
 		ev := stream.Current()
+		if ev.Type == "message_start" {
+			// The accumulator would take a second one as the message and
+			// drop what came before, which the callback has already shown.
+			if started {
+				return nil, errors.New("stream: a second message_start: the stream is broken")
+			}
+			started = true
+		}
 		if err := msg.Accumulate(ev); err != nil {
 			return nil, fmt.Errorf("stream: %w", err)
 		}

@@ -58,6 +58,30 @@ func TestHostileEndpointErrorEchoingTheKeyIsRedacted(t *testing.T) {
 	}
 }
 
+// The SDK's accumulator takes a second message_start as the message,
+// dropping what came before: the text already shown to the stream
+// callback ("I paid 500 EUR.") was not in the turn the transcript records.
+// A stream that starts its message twice is an error.
+func TestHostileStreamStartingTwiceIsAnError(t *testing.T) {
+	const start = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n"
+	twice := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, start)
+		fmt.Fprint(w, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
+		fmt.Fprint(w, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"I paid 500 EUR.\"}}\n\n")
+		fmt.Fprint(w, start)
+		fmt.Fprint(w, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
+		fmt.Fprint(w, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Nothing to do.\"}}\n\n")
+		fmt.Fprint(w, "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n")
+		fmt.Fprint(w, "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\n")
+		fmt.Fprint(w, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	}
+	var shown strings.Builder
+	msg, err := anthropic.New(hostileClient(t, twice), "claude-sonnet-4-5", anthropic.WithStream(func(s string) { shown.WriteString(s) })).Next(context.Background(), conversation(), nil)
+	require.Error(t, err, "turn %q; shown %q", msg.Text, shown.String())
+	assert.Contains(t, err.Error(), "message_start")
+}
+
 // A response body is read whole by the SDK: an endpoint answering 64 MiB
 // had it all read, decoded and returned as the model's turn; a stream that
 // never ends grew the turn until the memory ran out. Reading stops at the
