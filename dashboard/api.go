@@ -52,6 +52,9 @@ type Approval struct {
 	Agent       string    `json:"agent,omitempty"`
 	Session     string    `json:"session,omitempty"`
 	Principal   string    `json:"principal,omitempty"`
+	// Tenant is the principal's tenant: alice of acme is not alice of
+	// globex, and the person deciding must see which one asks.
+	Tenant string `json:"tenant,omitempty"`
 	// Args are the arguments as they will run, indented, with the tool's
 	// secret fields masked.
 	Args string `json:"args"`
@@ -81,7 +84,7 @@ func approvalOf(p approval.Pending) Approval {
 		ID: p.ID, Since: p.Since, Tool: req.Call.Name, Description: req.Spec.Description,
 		Risk: req.Spec.Risk.String(), Level: req.Level.String(), Reasons: req.Reasons, Why: req.Why,
 		Required: req.Required, Subject: req.Subject, Agent: req.Call.Agent, Session: req.Call.Session,
-		Principal: req.Principal.ID, Args: string(args), Schema: req.Spec.InputSchema, ArgsDigest: argsDigest(req.Call.Args),
+		Principal: req.Principal.ID, Tenant: req.Principal.Tenant, Args: string(args), Schema: req.Spec.InputSchema, ArgsDigest: argsDigest(req.Call.Args),
 	}
 }
 

@@ -232,7 +232,7 @@ func (f *fixture) startCall(t *testing.T, args string) <-chan *tool.Result {
 	id := fmt.Sprintf("call-%d", callSeq.Add(1))
 	go func() {
 		res, _ := f.ex.Execute(context.Background(), tool.Call{ID: id, Name: "write_file", Args: json.RawMessage(args),
-			Agent: "coder", Session: "s1", Principal: tool.Principal{ID: "alice"}})
+			Agent: "coder", Session: "s1", Principal: tool.Principal{ID: "alice", Tenant: "acme"}})
 		done <- res
 	}()
 	return done
@@ -248,6 +248,8 @@ func TestApproveOverHTTPRecordsWhoDecided(t *testing.T) {
 	assert.Equal(t, "dangerous", a.Level)
 	assert.Contains(t, a.Args, `"path": "docs/notes.md"`)
 	assert.Equal(t, "coder", a.Agent)
+	assert.Equal(t, "alice", a.Principal)
+	assert.Equal(t, "acme", a.Tenant, "alice of acme is not alice of globex: the page says which")
 
 	hdr := bearer()
 	hdr.Set(dashboard.CSRFHeader, f.csrf(t))

@@ -158,7 +158,7 @@ function approvalCard(a) {
     el("div", {},
       el("strong", { class: "tool", text: visible(a.tool) }), " ",
       el("span", { class: "level " + level, text: visible(a.level) }), " ",
-      el("span", { class: "meta", text: visible([a.agent && "agent " + a.agent, a.principal && "for " + a.principal, a.session && "session " + a.session].filter(Boolean).join(" · ")) })),
+      el("span", { class: "meta", text: visible([a.agent && "agent " + a.agent, a.principal && "for " + a.principal + (a.tenant ? " of tenant " + a.tenant : ""), a.session && "session " + a.session].filter(Boolean).join(" · ")) })),
     el("div", { class: "meta", text: visible(a.description) }),
     a.why ? el("div", { class: "why", text: visible(a.why) }) : null,
     a.required ? el("div", { class: "why", text: "required: " + visible(a.required) }) : null,
