@@ -277,6 +277,45 @@ func TestArgsAttackWrapperRunsAValueAsAShellLine(t *testing.T) {
 	}
 }
 
+// Templates that end where a program expects its code (awk -e, sed -e,
+// sh -c, flock -c) build or are refused; none panics. awk -e and sed -e
+// as the last argument indexed past the argv.
+func TestArgsCodeFlagsAtTheEndOfTheTemplate(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	for _, argv := range [][]string{
+		{"awk", "-e"}, {"awk", "--source"}, {"awk", "-f"}, {"awk", "--"}, {"sed", "-e"}, {"sed", "-ne"}, {"sed", "--"},
+		{"sed", "-f"}, {"sh", "-c"}, {"sh", "-c", "--"}, {"bash", "-o"}, {"python3", "-c"}, {"perl", "-ne"},
+		{"flock", "-c"}, {"flock", "f", "-c"}, {"ssh"}, {"ssh", "-p"}, {"env", "-S"}, {"su", "-c"}, {"find"}, {"make"},
+		{"awk", "-v{x}", "{y}"}, {"sed", "-e{x}"}, {"flock", "-c{x}"}, {"ssh", "--", "{h}"}, {"x", ""}, {"sh", "", "{x}"},
+	} {
+		assert.NotPanics(t, func() { _, _ = shell.NewCommand("t", "d", sb, argv) }, "%q", argv)
+	}
+}
+
+// FuzzArgvTemplate builds tools from hostile templates (a tool file) and
+// expands them with hostile values: nothing panics, and a value that is
+// refused is refused with invalid_arguments.
+func FuzzArgvTemplate(f *testing.F) {
+	for _, s := range [][4]string{
+		{"awk", "-e", "{x}", `{"x":"a"}`}, {"sed", "-ne", "", `{}`}, {"flock", "-c", "{x}", `{"x":null}`},
+		{"ssh", "--", "{x}", `{"x":["a"]}`}, {"npm", "--", "{x}", `{"x":"-a"}`}, {"make", "{x}", "--", `{"x":"A=b"}`},
+		{"find", "{x}", "-delete", `{"x":"!"}`}, {"rec", "-n", "{x}", `{"x":1e400}`}, {"sh", "-c", "{x} {y}", `{"x":"a"}`},
+	} {
+		f.Add(s[0], s[1], s[2], s[3])
+	}
+	sb := processEngine(f, f.TempDir())
+	f.Fuzz(func(t *testing.T, a, b, c, in string) {
+		cmd, err := shell.NewCommand("t", "d", sb, []string{a, b, c})
+		if err != nil {
+			return
+		}
+		if _, err := cmd.Argv(json.RawMessage(in)); err != nil {
+			assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		}
+		_ = cmd.Assess(json.RawMessage(in))
+	})
+}
+
 // Attack: an optional placeholder that is an option's value, written as
 // "--author", "{who}" (which the doc warns against), was dropped when
 // absent, so "--author" took the template's "--" as its value and the

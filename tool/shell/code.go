@@ -69,7 +69,7 @@ func checkCode(args []argTemplate) []error {
 			continue
 		}
 		for _, j := range code {
-			if j < 0 || args[j].whole || len(args[j].placeholders()) == 0 {
+			if j < 0 || j >= len(args) || args[j].whole || len(args[j].placeholders()) == 0 {
 				continue
 			}
 			errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
