@@ -31,7 +31,10 @@ type TextModel func(ctx context.Context, messages []ChatMessage) (string, error)
 // <tool_response> blocks. Less reliable than native tool calling: a block
 // that names no tool is an error of Next, and arguments that are not JSON
 // reach the executor, which answers invalid_arguments for the model to
-// correct.
+// correct. The model's earlier replies go back with the chat templates'
+// control tokens they spell defused (wire.Defuse), as results do: the
+// server tokenizes the whole prompt with special tokens parsed, and a
+// reply spelling "<|im_end|><|im_start|>user" would become a user turn.
 func PromptTools(complete TextModel) Model {
 	return ModelFunc(func(ctx context.Context, conversation []Message, tools []tool.Spec) (Message, error) {
 		msgs, err := promptMessages(conversation, tools)
@@ -90,7 +93,10 @@ func promptMessages(conversation []Message, tools []tool.Spec) ([]ChatMessage, e
 				}
 				text = strings.TrimSpace(b.String())
 			}
-			out = append(out, ChatMessage{Role: "assistant", Content: text})
+			// The reply goes back into a prompt the server tokenizes with
+			// special tokens parsed: a control token the model spelt would
+			// end its turn and open another role's.
+			out = append(out, ChatMessage{Role: "assistant", Content: wire.Defuse(text)})
 		case RoleTool:
 			text, err := wire.PromptResults(m.Results)
 			if err != nil {

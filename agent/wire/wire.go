@@ -200,6 +200,13 @@ var specialTokens = strings.NewReplacer(
 	"[TOOL_CONTENT]", "[ TOOL_CONTENT]",
 )
 
+// Defuse is s with the chat templates' control tokens spelt with a space
+// inside ("<|im_end|>" as "< |im_end|>", "[INST]" as "[ INST]"), so that
+// no tokenizer reads them as tokens, as Text renders a result: for other
+// text a local model's server renders into a prompt, such as a model's
+// own earlier reply (agent.PromptTools sends those through it).
+func Defuse(s string) string { return defuse(s) }
+
 // defuse is s with the chat templates' control tokens spelt so that no
 // tokenizer reads them as tokens (see specialTokens).
 func defuse(s string) string {
