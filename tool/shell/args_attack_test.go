@@ -262,6 +262,9 @@ func TestArgsAttackWrapperRunsAValueAsAShellLine(t *testing.T) {
 		assert.Error(t, err, "%q was accepted", argv)
 	}
 	assert.Empty(t, s.runs(t), "nothing ran")
+	_, err := shell.NewCommand("t", "d", sb, []string{"ssh", "host", "sh", "-c", "rec {x}"})
+	require.Error(t, err)
+	assert.Equal(t, 1, strings.Count(err.Error(), "argv.4"), "one argument, one error: %v", err)
 
 	// Guards: a wrapper's own values, and a command handed whole, build.
 	for _, ok := range [][]string{

@@ -19,13 +19,14 @@ import (
 // "x; rm -rf ~" would run as code, whatever the argv does. The shells,
 // interpreters and wrappers are those of the command classifier's default
 // rules; each program is found anywhere in the argv (behind timeout, env,
-// ...). A script that is a whole placeholder ("{script}")
-// is the author handing the model a shell, and is allowed; so is awk or
-// sed code run with --sandbox, where gawk and GNU sed refuse what runs
-// commands or writes files.
+// ...). A script that is a whole placeholder ("{script}") is the author
+// handing the model a shell, and is allowed; so is awk or sed code run
+// with --sandbox, where gawk and GNU sed refuse what runs commands or
+// writes files.
 func checkCode(args []argTemplate) []error {
 	rules := classify.Default().Rules()
 	var errs []error
+	flagged := map[int]bool{} // arguments already refused (ssh host sh -c '... {x}')
 	for i := range args {
 		lit, ok := args[i].literal()
 		if !ok {
@@ -52,7 +53,8 @@ func checkCode(args []argTemplate) []error {
 				// The words are joined into one shell line: a value is
 				// code even as a whole argument.
 				for _, j := range joined {
-					if len(args[j].placeholders()) > 0 {
+					if len(args[j].placeholders()) > 0 && !flagged[j] {
+						flagged[j] = true
 						errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
 							"{%s} is joined with the words around it into a shell command line that %s runs, so a value such as \"x; rm -rf ~\" would run as code: run a script that reads the value from its arguments, or hand the whole command line over as one placeholder",
 							args[j].placeholders()[0], prog)})
@@ -69,9 +71,10 @@ func checkCode(args []argTemplate) []error {
 			continue
 		}
 		for _, j := range code {
-			if j < 0 || j >= len(args) || args[j].whole || len(args[j].placeholders()) == 0 {
+			if j < 0 || j >= len(args) || args[j].whole || len(args[j].placeholders()) == 0 || flagged[j] {
 				continue
 			}
+			flagged[j] = true
 			errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
 				"{%s} is spliced into the code %s runs, so a value such as \"x; rm -rf ~\" would run as code: %s",
 				args[j].placeholders()[0], prog, fix)})
