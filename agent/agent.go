@@ -170,8 +170,8 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 // The transcript is returned in every case, also with an error. A turn
 // whose calls share an id, or that makes more than Options.MaxCallsPerTurn
 // calls, is a model error: none of its calls runs. A call keeps only its
-// id, tool name and arguments from the model; the rest is the run's
-// (Options.Principal).
+// id, tool name and arguments from the model; who it acts for is the
+// run's (Options.Agent, Session and Principal).
 func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
 	tr := &Transcript{Messages: slices.Clone(messages)}
 	if model == nil {
