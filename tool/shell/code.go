@@ -89,22 +89,49 @@ func checkCode(args []argTemplate) []error {
 // -S LINE), and, for a wrapper that joins its command words into one
 // shell line (ssh, watch, entr), those words.
 func wrapperCode(args []argTemplate, start int, w *classify.WrapperRule) (code, joined []int) {
+	ww := readWrapper(args, start, w)
+	if w.Join {
+		for j := ww.cmd; j < len(args); j++ {
+			joined = append(joined, j)
+		}
+	}
+	return ww.code, joined
+}
+
+// wrapperWords is what a wrapper's own arguments are, read with the
+// classifier's grammar for it.
+type wrapperWords struct {
+	code  []int // the values of its string and split flags
+	cmd   int   // where the command it runs starts; len(args) when none
+	dash  int   // its own "--", ending its options; -1 when none
+	known bool  // every option word is one of its grammar's
+}
+
+// readWrapper reads a wrapper's options and positionals from start: the
+// arguments that are shell code, where its command starts, and its own
+// "--".
+func readWrapper(args []argTemplate, start int, w *classify.WrapperRule) wrapperWords {
+	ww := wrapperWords{dash: -1, known: true}
 	pos, opts := 0, true
 	j := start
 	for ; j < len(args); j++ {
 		s, lit := args[j].literal()
 		head := headLiteral(&args[j])
+		if opts && pos == 0 && w.LoneDash && lit && s == "-" {
+			continue // env - is env -i
+		}
 		if opts && (pos == 0 || w.OptionsAfterPositionals) && len(head) > 1 && head[0] == '-' {
 			if lit && s == "--" {
-				opts = false
+				opts, ww.dash = false, j
 				continue
 			}
-			flag, attached, takes := wrapperOption(&w.Options, head, lit)
+			flag, attached, takes, known := wrapperOption(w, head, lit)
+			ww.known = ww.known && known
 			if slices.Contains(w.StringFlags, flag) || slices.Contains(w.SplitFlags, flag) {
 				if attached {
-					code = append(code, j)
+					ww.code = append(ww.code, j)
 				} else if takes && j+1 < len(args) {
-					code = append(code, j+1)
+					ww.code = append(ww.code, j+1)
 				}
 			}
 			if takes && !attached {
@@ -121,18 +148,19 @@ func wrapperCode(args []argTemplate, start int, w *classify.WrapperRule) (code, 
 		}
 		break
 	}
-	if w.Join {
-		for ; j < len(args); j++ {
-			joined = append(joined, j)
-		}
-	}
-	return code, joined
+	ww.cmd = min(j, len(args))
+	return ww
 }
 
 // wrapperOption reads the option an argument starting with head holds
 // (lit: the argument is head, no placeholder follows): its name, whether
-// its value is attached (-c{x}, --command=...), and whether it takes one.
-func wrapperOption(o *classify.Options, head string, lit bool) (flag string, attached, takes bool) {
+// its value is attached (-c{x}, --command=...), whether it takes one, and
+// whether every letter or the name is in the grammar. A long option may
+// be abbreviated, as getopt_long reads it (env --split=... is env
+// --split-string=...); an ambiguous abbreviation is read as a string or
+// split flag it could be, if any.
+func wrapperOption(w *classify.WrapperRule, head string, lit bool) (flag string, attached, takes, known bool) {
+	o := &w.Options
 	lookup := func(name string) *classify.Option {
 		for i := range o.List {
 			if o.List[i].Name == name {
@@ -144,18 +172,43 @@ func wrapperOption(o *classify.Options, head string, lit bool) (flag string, att
 	if strings.HasPrefix(head, "--") {
 		name, _, eq := strings.Cut(head, "=")
 		opt := lookup(name)
-		if opt == nil {
-			return name, false, false
+		if opt == nil && len(name) > 2 {
+			var found []*classify.Option
+			for i := range o.List {
+				if strings.HasPrefix(o.List[i].Name, name) && strings.HasPrefix(o.List[i].Name, "--") {
+					found = append(found, &o.List[i])
+				}
+			}
+			if len(found) == 1 {
+				opt = found[0]
+			} else if len(found) > 1 {
+				// Ambiguous: getopt refuses it, but read it as the
+				// option that would make it code.
+				for _, f := range found {
+					if slices.Contains(w.StringFlags, f.Name) || slices.Contains(w.SplitFlags, f.Name) {
+						return f.Name, eq || !lit, f.Arg == classify.RequiredArg, false
+					}
+				}
+			}
 		}
-		return name, eq || !lit, opt.Arg == classify.RequiredArg
+		if opt == nil {
+			return name, false, false, false
+		}
+		return opt.Name, eq || !lit, opt.Arg == classify.RequiredArg, true
 	}
+	known = true
 	for k := 1; k < len(head); k++ {
 		name := "-" + head[k:k+1]
-		if opt := lookup(name); opt != nil && opt.Arg != classify.NoArg {
-			return name, k < len(head)-1 || !lit, opt.Arg == classify.RequiredArg
+		opt := lookup(name)
+		if opt == nil {
+			known = false
+			continue
+		}
+		if opt.Arg != classify.NoArg {
+			return name, k < len(head)-1 || !lit, opt.Arg == classify.RequiredArg, known
 		}
 	}
-	return "", false, false
+	return "", false, false, known
 }
 
 // awkPrograms and sedPrograms run a program given as an argument (awk

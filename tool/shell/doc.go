@@ -41,10 +41,14 @@
 //     -- pytest {test}, cargo test -- {filter}, timeout 5 -- ..., the
 //     classifier's wrappers): the program it runs reads options again, so
 //     write a second "--" for it ("npm", "run", "lint", "--", "--",
-//     "{file}") where it takes one.
+//     "{file}") where it takes one. A wrapper is read with the
+//     classifier's grammar for it, so a "--" after the command it runs is
+//     that command's own: timeout 30 grep -rn -- {pattern} . takes "-v"
+//     as a pattern.
 //   - Two programs take other values than "-..." for more than operands,
 //     before "--" or after it: make reads an argument holding "=" as a variable
-//     definition that overrides the Makefile's (CC=...), and find reads
+//     definition that overrides the Makefile's (CC=...), but not the value
+//     of an option such as -C DIR or -f FILE, and find reads
 //     "!", "(", ")" and "," among its starting points as its expression
 //     (find {dir} -name {p} -delete given dir "!" deletes all but the
 //     matches). Such a value is refused where it would start an argument

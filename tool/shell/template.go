@@ -35,6 +35,13 @@ type argTemplate struct {
 	// which reads "!", "(", ")" and "," among its starting points as its
 	// expression (find ! -name '*.tmp' -delete deletes all but *.tmp).
 	findExpr bool
+	// optValue: the argument follows a make option that takes the next
+	// argument as its value (-C DIR, -f FILE), which make does not read as
+	// a variable definition.
+	optValue bool
+	// reader is the program that reads the argument: argv[0], or the
+	// command a wrapper at argv[0] runs (timeout 30 grep ...: grep).
+	reader string
 }
 
 // makePrograms read NAME=value arguments as variables; findPrograms read
@@ -42,6 +49,11 @@ type argTemplate struct {
 var (
 	makePrograms = []string{"make", "gmake", "bmake", "pmake"}
 	findPrograms = []string{"find", "gfind", "bfs"}
+	// makeValueOptions take the next argument as their value (GNU make's
+	// options with a required argument; -j and -l take theirs only when
+	// it is a number, and are not here).
+	makeValueOptions = []string{"-C", "-f", "-I", "-o", "-W", "-E", "--directory", "--file", "--makefile",
+		"--include-dir", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}
 )
 
 // literal returns the text of an argument without placeholders.
@@ -150,9 +162,10 @@ func jsonTypes(raw json.RawMessage) []string {
 type template struct {
 	args  []argTemplate
 	names []string // placeholders in order of first appearance
-	// forwarder: the program runs another program with the arguments
-	// after its own "--" (forwarding).
-	forwarder bool
+	// own holds the "--" arguments that end only the options of a program
+	// that runs another (a runner's or a wrapper's own), each naming that
+	// program: the program it runs reads options again after it.
+	own map[int]string
 }
 
 // runners run another program with the arguments after their "--" (npm
@@ -161,16 +174,60 @@ type template struct {
 var runners = []string{"npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "uv", "uvx", "poetry", "pipenv", "pdm",
 	"hatch", "rye", "cargo", "go", "deno", "docker", "podman", "kubectl", "oc", "nix", "nix-shell"}
 
-// forwarding reports whether prog hands the arguments after its first
-// "--" to another program, which reads options again: that "--" ends only
-// prog's options.
-func forwarding(prog string) bool {
-	prog = path.Base(prog)
-	if slices.Contains(runners, prog) {
-		return true
+// forwarders follows the programs that run other programs from argv[0]:
+// a classifier wrapper (timeout 30 CMD, env A=b CMD, sudo -u u CMD), read
+// with its grammar, runs the command after its options and positionals,
+// and a "--" among those, or right before the command, is its own; a
+// runner (npm run lint -- ..., whose grammar is not known) has its first
+// "--" as its own. It marks each argument with the program that reads it
+// and returns the "--" arguments that end only a forwarder's options. A
+// "--" after the command a wrapper runs is that command's (timeout 30
+// grep -- {pattern}: grep's), unless the command is itself a forwarder. A
+// wrapper given an option its grammar does not know is read as a runner.
+func forwarders(args []argTemplate) map[int]string {
+	rules := classify.Default().Rules()
+	own := map[int]string{}
+	firstDashes := func(from int, prog string) {
+		for k := from; k < len(args); k++ {
+			if s, ok := args[k].literal(); ok && s == "--" {
+				own[k] = prog
+				return
+			}
+		}
 	}
-	_, ok := classify.Default().Rules().Wrappers[prog]
-	return ok
+	for i := 0; i < len(args); {
+		lit, ok := args[i].literal()
+		if !ok {
+			break
+		}
+		for k := i; k < len(args); k++ {
+			args[k].reader = lit
+		}
+		name := path.Base(lit)
+		if w := rules.Wrappers[name]; w != nil {
+			ww := readWrapper(args, i+1, w)
+			if !ww.known {
+				firstDashes(i+1, lit)
+				break
+			}
+			if ww.dash >= 0 {
+				own[ww.dash] = lit
+			}
+			if ww.cmd < len(args) {
+				if s, ok := args[ww.cmd].literal(); ok && s == "--" {
+					own[ww.cmd] = lit
+					ww.cmd++
+				}
+			}
+			i = ww.cmd
+			continue
+		}
+		if slices.Contains(runners, name) {
+			firstDashes(i+1, lit)
+		}
+		break
+	}
+	return own
 }
 
 // compileTemplate parses argv and checks it against the input schema. When
@@ -183,6 +240,7 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 	}
 	seen := map[string]bool{}
 	afterMake, afterFind := false, false // a make, a find came earlier in the argv
+	var last [2]string                   // the two arguments before, if literal
 	for i, a := range argv {
 		at, err := parseArg(a)
 		if err != nil {
@@ -190,10 +248,15 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 			continue
 		}
 		at.variables, at.findExpr = afterMake && at.leading, afterFind && at.leading
-		if lit, ok := at.literal(); ok {
+		// make -C {dir}: the option's value, unless that option is itself
+		// the value of another (make -f -C {dir}).
+		at.optValue = afterMake && slices.Contains(makeValueOptions, last[1]) && !slices.Contains(makeValueOptions, last[0])
+		lit, ok := at.literal()
+		if ok {
 			afterMake = afterMake || slices.Contains(makePrograms, path.Base(lit))
 			afterFind = afterFind || slices.Contains(findPrograms, path.Base(lit))
 		}
+		last = [2]string{last[1], lit}
 		if i == 0 && len(at.placeholders()) > 0 {
 			errs = append(errs, &tool.ConfigError{Field: "argv.0", Message: fmt.Sprintf("%q: the program name must be fixed, not a placeholder", a)})
 			continue
@@ -211,10 +274,10 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		t.args = append(t.args, at)
 	}
 	errs = append(errs, checkCode(t.args)...)
-	t.forwarder = len(errs) == 0 && forwarding(argv[0])
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
+	t.own = forwarders(t.args)
 	props, ok, err := schemaInfo(inputSchema)
 	if err != nil {
 		return nil, nil, []error{&tool.ConfigError{Field: "input_schema", Message: err.Error()}}
@@ -270,22 +333,27 @@ func generateSchema(names []string) json.RawMessage {
 // options again after it.
 func (t *template) expand(args map[string]any, allowOptions bool) ([]string, *tool.Error) {
 	out := make([]string, 0, len(t.args))
-	e := expansion{allow: allowOptions, runner: t.forwarder, forwarded: !t.forwarder}
+	e := expansion{allow: allowOptions}
 	for i := range t.args {
 		at := &t.args[i]
 		n := len(out)
 		if lit, ok := at.literal(); ok {
 			if lit == "--" && !e.dangling {
-				// A forwarder's first "--" ends its own options only.
-				e.operands = e.operands || e.forwarded
-				e.forwarded = true
+				if prog, own := t.own[i]; own {
+					// A forwarder's own "--" ends its options only.
+					e.runner = prog
+				} else {
+					e.operands = true
+				}
 			}
+			e.eaten = e.dangling
 			out = append(out, lit)
 		} else {
 			var err *tool.Error
 			if out, err = e.fill(out, at, args); err != nil {
 				return nil, err
 			}
+			e.eaten = false
 		}
 		switch {
 		case len(out) > n:
@@ -305,11 +373,12 @@ type expansion struct {
 	// dangling: the last argument is an option whose value was dropped,
 	// so it takes the next argument as its value.
 	dangling bool
-	// runner: the program runs another with the arguments after its own
-	// "--" (template.forwarder). forwarded: a "--" now ends the options of
-	// the program that reads the values; false until a runner has had its
-	// own "--".
-	runner, forwarded bool
+	// eaten: the last argument is a literal that a dropped option took as
+	// its value (make -f {mk} -C with mk absent: -f takes -C).
+	eaten bool
+	// runner: the last forwarder whose own "--" has been passed (template.own):
+	// the values after it reach the program it runs, which reads options.
+	runner string
 }
 
 // fill appends the arguments at expands to: none when a placeholder is
@@ -375,7 +444,10 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 // checkOption refuses a value that would make an argument start with "-"
 // where the program would read it as an option.
 func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *tool.Error {
-	if !e.allow && at.variables && strings.Contains(s, "=") {
+	if at.reader != "" {
+		prog = at.reader
+	}
+	if !e.allow && at.variables && !(at.optValue && !e.eaten) && strings.Contains(s, "=") {
 		return tool.Errorf(tool.CodeInvalidArguments,
 			"argument %s = %q holds '=', so make would read it as a variable definition overriding the Makefile's: pass a target or file name without '='",
 			name, s)
@@ -388,10 +460,10 @@ func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *t
 	if e.allow || e.operands || !at.leading || !strings.HasPrefix(s, "-") {
 		return nil
 	}
-	if e.forwarded && e.runner {
+	if e.runner != "" {
 		return tool.Errorf(tool.CodeInvalidArguments,
 			"argument %s = %q starts with '-', so the program %s runs after its \"--\" would read it as an option: pass a value that does not start with '-' (a file name can be written ./%s)",
-			name, s, prog, s)
+			name, s, e.runner, s)
 	}
 	return tool.Errorf(tool.CodeInvalidArguments,
 		"argument %s = %q starts with '-', so %s would read it as an option: pass a value that does not start with '-' (a file name can be written ./%s)",

@@ -1,0 +1,143 @@
+package shell_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+// Legitimate templates and values that the argument checks must let
+// through, next to the attacks they must still stop.
+
+// A program run behind a wrapper (timeout, nice, env, sudo, xargs) has its
+// own "--": the wrapper's grammar says where its command starts, and a
+// "--" after that is the command's, which ends its options. The runners
+// rule (b04052f) took every wrapper's first "--" for the wrapper's own, so
+// timeout 30 grep -rn -- {pattern} . refused "-v" as a pattern, naming
+// timeout as the program that would read it. A runner behind a wrapper
+// (timeout 60 npm run lint -- {file}) and a wrapper's own "--" still count
+// as before.
+func TestArgsInnerProgramsDoubleDashBehindAWrapper(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	for _, tc := range []struct {
+		argv []string
+		want []string
+	}{
+		{[]string{"timeout", "30", "grep", "-rn", "--", "{x}", "."}, []string{"timeout", "30", "grep", "-rn", "--", "-v", "."}},
+		{[]string{"timeout", "-s", "KILL", "30", "grep", "--", "{x}"}, []string{"timeout", "-s", "KILL", "30", "grep", "--", "-v"}},
+		{[]string{"nice", "-n", "10", "grep", "-rn", "--", "{x}", "."}, []string{"nice", "-n", "10", "grep", "-rn", "--", "-v", "."}},
+		{[]string{"env", "LC_ALL=C", "grep", "--", "{x}", "f"}, []string{"env", "LC_ALL=C", "grep", "--", "-v", "f"}},
+		{[]string{"sudo", "-u", "app", "ls", "-l", "--", "{x}"}, []string{"sudo", "-u", "app", "ls", "-l", "--", "-v"}},
+		{[]string{"xargs", "-0", "grep", "-l", "--", "{x}"}, []string{"xargs", "-0", "grep", "-l", "--", "-v"}},
+		{[]string{"timeout", "5", "nice", "rg", "--", "{x}"}, []string{"timeout", "5", "nice", "rg", "--", "-v"}},
+		{[]string{"timeout", "--", "5", "grep", "--", "{x}"}, []string{"timeout", "--", "5", "grep", "--", "-v"}},
+		{[]string{"timeout", "60", "npm", "run", "lint", "--", "--", "{x}"}, []string{"timeout", "60", "npm", "run", "lint", "--", "--", "-v"}},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv)
+		require.NoError(t, err, "%q", tc.argv)
+		got, err := c.Argv(args(t, map[string]string{"x": "-v"}))
+		assert.NoError(t, err, "%q refused the inner program's operand", tc.argv)
+		assert.Equal(t, tc.want, got)
+	}
+
+	// Still refused: a value before the inner program's "--", after a
+	// runner's own "--" behind a wrapper, or after a wrapper's own "--".
+	for _, tc := range []struct {
+		argv      []string
+		prog, msg string
+	}{
+		{[]string{"timeout", "60", "npm", "run", "lint", "--", "{x}"}, "npm", `runs after its "--"`},
+		{[]string{"timeout", "5", "--", "eslint", "{x}"}, "timeout", `runs after its "--"`},
+		{[]string{"timeout", "--", "5", "eslint", "{x}"}, "timeout", `runs after its "--"`},
+		{[]string{"timeout", "30", "grep", "{x}", "--", "f"}, "grep", "grep would read it as an option"},
+		{[]string{"env", "-", "npm", "test", "--", "{x}"}, "npm", `runs after its "--"`},
+		{[]string{"timeout", "--frobnicate", "30", "--", "grep", "{x}"}, "timeout", `runs after its "--"`},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv)
+		require.NoError(t, err, "%q", tc.argv)
+		_, err = c.Argv(args(t, map[string]string{"x": "--output-file=/tmp/x"}))
+		require.Error(t, err, "%q", tc.argv)
+		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code)
+		assert.Contains(t, err.Error(), tc.msg, "%q", tc.argv)
+		assert.Contains(t, err.Error(), tc.prog, "%q", tc.argv)
+	}
+}
+
+// A wrapper's long options may be abbreviated (getopt_long: env --split
+// is env --split-string, flock --comm is flock --command), so a
+// placeholder in an abbreviated command-string option is code as much as
+// in the full spelling; b8cbe40 read only the full names and built those
+// templates.
+func TestArgsWrapperCommandOptionAbbreviated(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	for _, argv := range [][]string{
+		{"env", "--split=rec {x}"},
+		{"env", "--spl", "rec {x}"},
+		{"flock", "lock", "--comm", "rec {x}"},
+		{"flock", "lock", "--command=rec {x}"},
+		{"su", "--sess", "id {x}", "user"},
+		{"su", "--s=id {x}", "user"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv)
+		assert.Error(t, err, "%q was accepted", argv)
+	}
+	for _, ok := range [][]string{
+		{"env", "--split", "{line}"},
+		{"env", "--unset=X", "grep", "--", "{x}"},
+		{"flock", "--timeout", "{secs}", "lock", "rec", "{x}"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+}
+
+// make reads NAME=value as a variable only where it reads a target: the
+// value of an option that takes one (make -C {dir}, -f {file}, -I, -o, -W)
+// is a directory or a file name, which may hold "=" (Hive-style partition
+// directories, date=2024-01-01). 97c64cb refused those too, saying make
+// would read them as a variable. The target after them, and an option
+// eaten by a dropped value before it, are still checked.
+func TestArgsMakeOptionValuesMayHoldEquals(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	schema := json.RawMessage(`{"type":"object","properties":{"dir":{"type":"string"},"file":{"type":"string"},"target":{"type":"string"},"mk":{"type":"string"}}}`)
+	for _, tc := range []struct {
+		argv []string
+		in   map[string]string
+		want []string
+	}{
+		{[]string{"make", "-C", "{dir}", "{target}"}, map[string]string{"dir": "data/date=2024-01-01", "target": "build"},
+			[]string{"make", "-C", "data/date=2024-01-01", "build"}},
+		{[]string{"make", "--directory", "{dir}", "-f", "{file}", "--", "{target}"}, map[string]string{"dir": "a=b", "file": "x=y.mk", "target": "all"},
+			[]string{"make", "--directory", "a=b", "-f", "x=y.mk", "--", "all"}},
+		{[]string{"timeout", "600", "make", "-s", "-C", "{dir}"}, map[string]string{"dir": "k=v"},
+			[]string{"timeout", "600", "make", "-s", "-C", "k=v"}},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv, shell.WithInputSchema(schema))
+		require.NoError(t, err, "%q", tc.argv)
+		got, err := c.Argv(args(t, tc.in))
+		assert.NoError(t, err, "%q %v", tc.argv, tc.in)
+		assert.Equal(t, tc.want, got)
+	}
+	for _, tc := range []struct {
+		argv []string
+		in   map[string]string
+	}{
+		{[]string{"make", "-C", "{dir}", "{target}"}, map[string]string{"dir": "d", "target": "CC=rec"}},
+		// -f's value dropped: -f takes -C, and {dir} is read as a target.
+		{[]string{"make", "-f", "{mk}", "-C", "{dir}"}, map[string]string{"dir": "CC=rec"}},
+		{[]string{"make", "-j", "{n}"}, map[string]string{"n": "CC=rec"}},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv, shell.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"dir":{"type":"string"},"target":{"type":"string"},"mk":{"type":"string"},"n":{"type":"string"}}}`)))
+		require.NoError(t, err, "%q", tc.argv)
+		_, err = c.Argv(args(t, tc.in))
+		require.Error(t, err, "%q %v", tc.argv, tc.in)
+		assert.Contains(t, err.Error(), "variable definition")
+	}
+	_ = context.Background
+}
