@@ -68,6 +68,7 @@ func (p *Policy) Degrade(cause error) bool {
 		}
 		degraded := tool.ModeDegraded
 		if p.mode.CompareAndSwap(cur, &degraded) {
+			p.revoke(degraded)
 			if p.notify != nil {
 				p.notify(*cur, cause)
 			}

@@ -4,7 +4,10 @@
 // A Policy holds the current operating mode (normal, alert, degraded,
 // lockdown, recovery, or a mode the file declares). The mode changes at run
 // time without a restart: p.SetMode("lockdown") is one atomic store, and the
-// next call sees it. With WithDegradeOnExhaustion, a call that fails because
+// next call sees it. A call still in progress of a tool the new mode
+// refuses, waiting further in (for a person's approval, a lock, a retry)
+// or running, is stopped: its context is cancelled and it fails with the
+// refusal. With WithDegradeOnExhaustion, a call that fails because
 // the host ran out of disk space or memory switches normal or alert to
 // degraded by itself, and tells the operator.
 //
@@ -238,8 +241,9 @@ type Policy struct {
 	degrade     bool                           // WithDegradeOnExhaustion
 	notify      func(from string, cause error) // WithDegradeOnExhaustion
 
-	cfg  atomic.Pointer[config]
-	mode atomic.Pointer[string]
+	cfg    atomic.Pointer[config]
+	mode   atomic.Pointer[string]
+	flying flights // calls in progress of tools with mode rules
 }
 
 var _ extension.Extension = (*Policy)(nil)
@@ -293,14 +297,19 @@ func (p *Policy) checkMode(cfg *config, mode string) error {
 }
 
 // SetMode switches the current mode at once; calls that start afterwards
-// are judged in the new mode. An unknown mode is refused and the mode
-// stays as it was.
+// are judged in the new mode, and the calls still in progress of tools the
+// new mode refuses (forbidden_in_modes, allowed_in_modes,
+// Spec.AllowedModes) are stopped: one waiting further in the chain (for a
+// person's approval, a lock, a slot, a retry) does not run, and one
+// running has its context cancelled. Such a call fails with the policy's
+// refusal. An unknown mode is refused and the mode stays as it was.
 func (p *Policy) SetMode(mode string) error {
 	if err := p.checkMode(p.cfg.Load(), mode); err != nil {
 		return err
 	}
 	m := strings.ToLower(strings.TrimSpace(mode))
 	p.mode.Store(&m)
+	p.revoke(m)
 	return nil
 }
 
@@ -454,6 +463,13 @@ func schemaProperties(raw json.RawMessage) []string {
 // Wrap implements extension.Extension.
 func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
+		// Tracked before the mode is read: a mode set from now on either
+		// is the one the call is judged in, or stops the call (revoke).
+		var f *flight
+		if p.modeBound(req.Spec) {
+			ctx, f = p.track(ctx, req.Spec)
+			defer p.untrack(f)
+		}
 		mode := p.Mode()
 		req.Call.Mode = mode
 		if rule, err := p.evaluate(mode, req.Spec, p.workspaceOf(req.Tool), req.Call.Args); err != nil {
@@ -471,6 +487,9 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 			req.Set(approval.JudgeKey, p)
 		}
 		res := next(ctx, req)
+		if f != nil {
+			revoked(ctx, res)
+		}
 		if p.degrade {
 			p.degradeOn(res)
 		}
@@ -540,17 +559,8 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, args json.RawMessage) (rule string, err error) {
 	cfg := p.cfg.Load()
 	tr := cfg.tools[spec.Name]
-	if tr != nil {
-		if tr.forbidden.has(mode) {
-			return p.denial(cfg, tr.name+".forbidden_in_modes", tr.forbiddenLine, "tool %q is forbidden in mode %s", spec.Name, mode)
-		}
-		if len(tr.allowed) > 0 && !tr.allowed.has(mode) && !tr.approval.has(mode) {
-			ok := slices.Concat(tr.allowed, tr.approval)
-			return p.denial(cfg, tr.name+".allowed_in_modes", tr.allowedLine, "tool %q may run only in modes %s; the current mode is %s", spec.Name, strings.Join(ok, ", "), mode)
-		}
-	}
-	if len(spec.AllowedModes) > 0 && !slices.ContainsFunc(spec.AllowedModes, func(m string) bool { return strings.EqualFold(m, mode) }) {
-		return p.denial(cfg, "spec.allowed_modes", 0, "tool %q declares it may run only in modes %s; the current mode is %s", spec.Name, strings.Join(spec.AllowedModes, ", "), mode)
+	if rule, err := p.modeDenial(cfg, tr, mode, spec); err != nil {
+		return rule, err
 	}
 	g := &cfg.global
 	if limit, r, line := pick(tr, g, func(t *toolRule) int64 { return t.maxArgBytes }); limit > 0 && int64(len(args)) > limit {
@@ -607,6 +617,24 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 				}
 			}
 		}
+	}
+	return "", nil
+}
+
+// modeDenial judges the rules on the mode alone (the first three of the
+// package doc's order) for the tool spec describes, whose rule is tr.
+func (p *Policy) modeDenial(cfg *config, tr *toolRule, mode string, spec *tool.Spec) (string, error) {
+	if tr != nil {
+		if tr.forbidden.has(mode) {
+			return p.denial(cfg, tr.name+".forbidden_in_modes", tr.forbiddenLine, "tool %q is forbidden in mode %s", spec.Name, mode)
+		}
+		if len(tr.allowed) > 0 && !tr.allowed.has(mode) && !tr.approval.has(mode) {
+			ok := slices.Concat(tr.allowed, tr.approval)
+			return p.denial(cfg, tr.name+".allowed_in_modes", tr.allowedLine, "tool %q may run only in modes %s; the current mode is %s", spec.Name, strings.Join(ok, ", "), mode)
+		}
+	}
+	if len(spec.AllowedModes) > 0 && !slices.ContainsFunc(spec.AllowedModes, func(m string) bool { return strings.EqualFold(m, mode) }) {
+		return p.denial(cfg, "spec.allowed_modes", 0, "tool %q declares it may run only in modes %s; the current mode is %s", spec.Name, strings.Join(spec.AllowedModes, ", "), mode)
 	}
 	return "", nil
 }

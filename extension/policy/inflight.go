@@ -1,0 +1,93 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// flight is a call in progress whose tool has mode rules: a mode that
+// refuses the tool, entered while the call waits further in (for a
+// person's approval, a lock, a slot, a retry) or runs, cancels it.
+type flight struct {
+	spec   *tool.Spec
+	cancel context.CancelCauseFunc
+}
+
+// flights are the calls in progress of tools with mode rules.
+type flights struct {
+	mu    sync.Mutex
+	calls map[*flight]struct{}
+}
+
+// modeChanged is the cause a call is cancelled with when the mode changes
+// to one that refuses its tool.
+type modeChanged struct {
+	rule string
+	mode string
+	err  error // the *tool.Error Wrap would have refused the call with
+}
+
+func (m *modeChanged) Error() string { return m.err.Error() }
+
+// modeBound reports whether a mode can refuse the tool: it has
+// forbidden_in_modes or allowed_in_modes, or its spec names AllowedModes.
+func (p *Policy) modeBound(spec *tool.Spec) bool {
+	if len(spec.AllowedModes) > 0 {
+		return true
+	}
+	tr := p.cfg.Load().tools[spec.Name]
+	return tr != nil && len(tr.forbidden)+len(tr.allowed) > 0
+}
+
+// track registers a call of spec's tool; the context returned is
+// cancelled, with a *modeChanged cause, when the mode becomes one that
+// refuses the tool. untrack must follow.
+func (p *Policy) track(ctx context.Context, spec *tool.Spec) (context.Context, *flight) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	f := &flight{spec: spec, cancel: cancel}
+	p.flying.mu.Lock()
+	if p.flying.calls == nil {
+		p.flying.calls = map[*flight]struct{}{}
+	}
+	p.flying.calls[f] = struct{}{}
+	p.flying.mu.Unlock()
+	return ctx, f
+}
+
+func (p *Policy) untrack(f *flight) {
+	p.flying.mu.Lock()
+	delete(p.flying.calls, f)
+	p.flying.mu.Unlock()
+	f.cancel(nil)
+}
+
+// revoke cancels the calls in progress that mode refuses. The mode is
+// stored before revoke runs, and a call is tracked before it reads the
+// mode, so every call either is judged in the new mode or is cancelled.
+func (p *Policy) revoke(mode string) {
+	cfg := p.cfg.Load()
+	p.flying.mu.Lock()
+	defer p.flying.mu.Unlock()
+	for f := range p.flying.calls {
+		if rule, err := p.modeDenial(cfg, cfg.tools[f.spec.Name], mode, f.spec); err != nil {
+			f.cancel(&modeChanged{rule: rule, mode: mode, err: err})
+		}
+	}
+}
+
+// revoked gives a call that failed after revoke cancelled it the policy's
+// refusal, naming the rule and the new mode, in place of the cancellation
+// it failed with. A call that finished anyway keeps its result.
+func revoked(ctx context.Context, res *tool.Result) {
+	var mc *modeChanged
+	if res == nil || res.Error == nil || !errors.As(context.Cause(ctx), &mc) {
+		return
+	}
+	te := tool.AsError(mc.err)
+	res.Error = &tool.Error{Code: te.Code, Message: te.Message + "; the mode changed while the call was in progress, and it was stopped"}
+	res.SetMeta(MetaRule, mc.rule)
+	res.SetMeta(MetaMode, mc.mode)
+}
