@@ -97,6 +97,34 @@ func TestArgsWrapperCommandOptionAbbreviated(t *testing.T) {
 	}
 }
 
+// awk --sandbox is gawk's: the one-true-awk that is awk on macOS and the
+// BSDs (nawk, original-awk on Linux) ignores an option it does not know
+// ("unknown option --sandbox ignored") and runs the program with
+// system() and redirections, so f20a60b's exemption of awk --sandbox '/{x}/'
+// let a value run commands there. Only a program named gawk is exempt.
+func TestArgsAwkSandboxIsGawksOnly(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	for _, argv := range [][]string{
+		{"awk", "--sandbox", "/{x}/", "f"},
+		{"awk", "-S", "/{x}/", "f"},
+		{"nawk", "--sandbox", "/{x}/", "f"},
+		{"mawk", "--sandbox", "/{x}/", "f"},
+		{"/usr/bin/awk", "--sandbox", "-e", "/{x}/", "f"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv)
+		require.Error(t, err, "%q was accepted", argv)
+		assert.Contains(t, err.Error(), "gawk --sandbox", "the error names the form that is safe")
+	}
+	for _, ok := range [][]string{
+		{"gawk", "--sandbox", "/{x}/", "f"},
+		{"/usr/bin/gawk", "-S", "-e", "/{x}/", "f"},
+		{"sed", "--sandbox", "s/{a}/{b}/", "f"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+}
+
 // make reads NAME=value as a variable only where it reads a target: the
 // value of an option that takes one (make -C {dir}, -f {file}, -I, -o, -W)
 // is a directory or a file name, which may hold "=" (Hive-style partition

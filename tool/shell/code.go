@@ -62,8 +62,8 @@ func checkCode(args []argTemplate) []error {
 				}
 			}
 		case slices.Contains(awkPrograms, prog):
-			code = awkCode(args, i+1)
-			fix = fmt.Sprintf("pass the value as a variable and use it in the program: %s -v pat={pattern} '$0 ~ pat' (or run gawk --sandbox, which refuses system(), redirections and command pipes)", lit)
+			code = awkCode(args, i+1, prog == "gawk")
+			fix = fmt.Sprintf("pass the value as a variable and use it in the program: %s -v pat={pattern} '$0 ~ pat' (or run gawk --sandbox, named gawk, which refuses system(), redirections and command pipes; another awk may ignore --sandbox)", lit)
 		case slices.Contains(sedPrograms, prog):
 			code = sedCode(args, i+1)
 			fix = "run it as sed --sandbox (GNU sed), which refuses the e, r and w commands and flags a value could add, or match the value with grep -e {pattern} instead"
@@ -220,8 +220,12 @@ var (
 
 // awkCode returns the indices of the arguments awk runs as its program:
 // the first operand unless -f names a program file, and the values of -e
-// and --source (gawk). It returns none when --sandbox (gawk) comes first.
-func awkCode(args []argTemplate, start int) []int {
+// and --source (gawk). It returns none when --sandbox comes first and the
+// program is gawk (sandbox): the one-true-awk that is awk on macOS and the
+// BSDs (nawk, original-awk elsewhere) ignores an option it does not know,
+// with a warning, and runs the program unsandboxed, so awk --sandbox
+// protects nothing there.
+func awkCode(args []argTemplate, start int, sandbox bool) []int {
 	var code []int
 	file := false // the program comes from -f, -e or --source
 	for j := start; j < len(args); j++ {
@@ -241,7 +245,7 @@ func awkCode(args []argTemplate, start int) []int {
 			continue
 		}
 		switch {
-		case s == "--sandbox" || s == "-S":
+		case sandbox && (s == "--sandbox" || s == "-S"):
 			return nil
 		case s == "--":
 			if !file && j+1 < len(args) {

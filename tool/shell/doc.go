@@ -64,7 +64,9 @@
 //     code: sh -c 'grep -- "$1" notes.txt' sh {pattern}, awk -v
 //     pat={pattern} '$0 ~ pat'. Awk and sed code may hold placeholders
 //     when run with --sandbox (gawk, GNU sed), which refuses what runs
-//     commands or writes files. The same holds for the command string of
+//     commands or writes files; for awk the program must be named gawk,
+//     since the awk of macOS and the BSDs ignores --sandbox and runs the
+//     program. The same holds for the command string of
 //     a wrapper (su -c, flock FILE -c, script -c, env -S: the classifier's
 //     wrapper rules), and for every word after a wrapper that joins its
 //     command words into one shell line (ssh host cat -- {path}, watch,
