@@ -37,6 +37,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -172,15 +173,14 @@ func clip(s string) string {
 }
 
 // specialTokens puts a space inside the spellings of the chat templates'
-// control tokens: "<|...|>" (ChatML, Llama 3, Phi, gpt-oss, Command R),
-// DeepSeek's "<｜...｜>", Gemma's turn tags, Llama 2 and Mistral's "<s>",
+// control tokens (with pipeToken for "<|...|>": ChatML, Llama 3, Phi,
+// gpt-oss, Command R): DeepSeek's "<｜...｜>", Gemma's turn tags, Llama 2 and Mistral's "<s>",
 // "</s>" and bracketed tags. A local model's server (Ollama, vLLM,
 // llama.cpp) renders a tool result into the prompt and tokenizes the
 // whole with special tokens parsed, so a result spelling them would end
 // its turn and open one of any role; with the space they are plain text.
 // The space keeps JSON valid (it never follows a backslash).
 var specialTokens = strings.NewReplacer(
-	"<|", "< |",
 	"<｜", "< ｜",
 	"<start_of_turn>", "< start_of_turn>",
 	"<end_of_turn>", "< end_of_turn>",
@@ -213,8 +213,18 @@ func defuse(s string) string {
 	if !strings.ContainsAny(s, "<[") {
 		return s
 	}
+	if strings.Contains(s, "<|") {
+		s = pipeToken.ReplaceAllStringFunc(s, func(tok string) string { return "< " + tok[1:] })
+	}
 	return specialTokens.Replace(s)
 }
+
+// pipeToken matches the "<|name|>" spelling of control tokens (ChatML,
+// Llama 3, Phi, gpt-oss, Command R: <|im_end|>, <|eot_id|>,
+// <|start_header_id|>): a name without spaces or "|" between "<|" and
+// "|>". Code that uses "<|" as an operator (Haskell's <|>, Elm's and F#'s
+// <| pipes) is not a token and is kept as written.
+var pipeToken = regexp.MustCompile(`<\|[^|\s]{1,256}\|>`)
 
 // argsFromString turns OpenAI's string-encoded arguments into raw JSON. A
 // string that is not JSON is kept as is: the executor answers it with an
