@@ -223,8 +223,9 @@ type HTTPOption func(*mcp.StreamableHTTPOptions)
 // principal a middleware puts in the request's context (tool.WithPrincipal,
 // used when no PrincipalFunc names one) is the opener's for every call. A
 // request on the session whose context carries another principal (another
-// id, tenant or set of roles) is refused with 403 Forbidden: the client
-// opens a session of its own. (The SDK likewise refuses a session to
+// id, tenant or set of roles; their order does not count) is refused with
+// 403 Forbidden: the client opens a session of its own. A user whose roles
+// changed (a refreshed token) is told so, and opens a new session. (The SDK likewise refuses a session to
 // another verified token's user.)
 func Stateful() HTTPOption { return func(o *mcp.StreamableHTTPOptions) { o.Stateless = false } }
 

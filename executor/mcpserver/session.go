@@ -38,8 +38,24 @@ func newSessionOwners(next http.Handler, srv *mcp.Server) *sessionOwners {
 	return &sessionOwners{next: next, srv: srv, owners: map[string]tool.Principal{}, pruneAt: minPrune}
 }
 
+// samePrincipal reports whether a and b are one principal: the same id and
+// tenant (sameUser) and the same set of roles, in any order (a host may
+// list them from a map or a directory in another order each request).
 func samePrincipal(a, b tool.Principal) bool {
-	return a.ID == b.ID && a.Tenant == b.Tenant && slices.Equal(a.Roles, b.Roles)
+	return sameUser(a, b) && slices.Equal(roleSet(a.Roles), roleSet(b.Roles))
+}
+
+// sameUser reports whether a and b have the same id and tenant.
+func sameUser(a, b tool.Principal) bool { return a.ID == b.ID && a.Tenant == b.Tenant }
+
+// roleSet is roles sorted, without repeats (a copy).
+func roleSet(roles []string) []string {
+	if len(roles) == 0 {
+		return nil
+	}
+	s := slices.Clone(roles)
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 // ServeHTTP implements http.Handler.
@@ -50,6 +66,13 @@ func (o *sessionOwners) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		owner, known := o.owners[sid]
 		o.mu.Unlock()
 		if known && !samePrincipal(owner, p) {
+			if sameUser(owner, p) {
+				// The same user, whose roles changed (a refreshed
+				// token): the session's calls would run with the old
+				// ones. Which roles stays unsaid.
+				http.Error(w, "Forbidden: this session was opened with other roles than this request carries (the principal's roles changed since): open a new session", http.StatusForbidden)
+				return
+			}
 			// Whose it is stays unsaid.
 			http.Error(w, "Forbidden: this session was opened by another principal; open a session of your own", http.StatusForbidden)
 			return
