@@ -87,7 +87,13 @@
 // path. Relative globs ("secrets/**") match that path; absolute globs
 // ("/etc/**", "$HOME/.ssh/**") match the same path on the host (under the
 // workspace's directory). Other paths are cleaned lexically and matched as
-// written. Patterns are read in the same form ("./secrets/" is "secrets"),
+// written; when absolute (or made absolute by WithBaseDir), they are
+// judged also as the host's file system reaches them, through symlinks
+// and ".." after a link: a forbidden pattern refuses either form, and both
+// must be under an allowed one. An absolute pattern matches also with the
+// directories in front of its first wildcard resolved on the host (at
+// load), so "/tmp/agent/**" still matches where /tmp is a symlink.
+// Patterns are read in the same form ("./secrets/" is "secrets"),
 // and a forbidden pattern that matches a directory forbids everything
 // inside it ("secrets" as "secrets/**").
 //
@@ -219,7 +225,10 @@ func WithEnv(lookup func(string) (string, bool)) Option {
 // WithBaseDir resolves relative path arguments against dir before matching:
 // absolute patterns match the resolved path, relative ones its part below
 // dir (as they match the workspace-relative path in a workspace; a path
-// outside dir has none, and no relative pattern matches it). Without
+// outside dir has none, and no relative pattern matches it, except that a
+// forbidden pattern beginning with "**" ("**/.ssh/**") matches it as an
+// absolute path). The path is judged also where the host's symlinks lead
+// (a link in dir to HOME/.ssh is judged as HOME/.ssh). Without
 // it, relative paths are matched as written (cleaned). It applies only to
 // paths not resolved in a workspace (see WithWorkspace).
 func WithBaseDir(dir string) Option { return func(p *Policy) { p.baseDir = dir } }
@@ -778,10 +787,38 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, fi
 	return "", nil
 }
 
+// pathName is a path argument as the globs match it: rel for relative
+// globs, abs for absolute ones; outside when it lies outside the base
+// directory, where it has no rel.
+type pathName struct {
+	rel, abs string
+	outside  bool
+}
+
+// below sets *rel to name's part below the directory base ("." for base
+// itself) and reports whether name lies outside base. Without a base (""
+// or "."), *rel is name.
+func below(base, name string, rel *string) (outside bool) {
+	*rel = name
+	switch {
+	case base == "" || base == ".":
+		return false
+	case name == base:
+		*rel = "."
+		return false
+	}
+	if r, ok := strings.CutPrefix(name, strings.TrimSuffix(base, "/")+"/"); ok {
+		*rel = r
+		return false
+	}
+	return true
+}
+
 func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, field, raw string) (string, error) {
 	var relName, absName string
-	outside := false // below the base directory there is no relName
-	resolved := raw  // what a denial shows beside raw when they differ
+	outside := false   // below the base directory there is no relName
+	resolved := raw    // what a denial shows beside raw when they differ
+	var host *pathName // where the host's symlinks lead, when not the same
 	if ws != nil {
 		rel, err := ws.Resolve(raw)
 		if err != nil {
@@ -806,33 +843,64 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		if name == ".." || strings.HasPrefix(name, "../") {
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
-		relName, absName = name, name
-		if base != "" && base != "." {
-			// Relative globs match the path relative to the base
-			// directory, as in a workspace; a path outside it has none
-			// (outside), so no relative glob matches it.
-			if name == base {
-				relName = "."
-			} else if r, ok := strings.CutPrefix(name, strings.TrimSuffix(base, "/")+"/"); ok {
-				relName = r
-			} else {
-				outside = true
+		absName = name
+		outside = below(base, name, &relName)
+		// An absolute path (a relative one given a base directory) is
+		// judged also where the host's symlinks lead: a link in the base
+		// directory to HOME/.ssh reaches what "**/.ssh/**" forbids.
+		if path.IsAbs(name) {
+			joined := strings.ReplaceAll(raw, "\\", "/")
+			if base != "" && !path.IsAbs(joined) {
+				joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
+			}
+			hostName, ok := hostResolve(joined)
+			if !ok {
+				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, maxHostLinks)
+			}
+			if hostName != name {
+				hostBase := base
+				if hb, ok := hostResolve(base); ok && path.IsAbs(base) {
+					hostBase = hb
+				}
+				host = &pathName{abs: hostName, rel: hostName}
+				host.outside = below(hostBase, hostName, &host.rel)
+				resolved = hostName
 			}
 		}
 	}
+	names := []pathName{{rel: relName, abs: absName, outside: outside}}
+	if host != nil {
+		names = append(names, *host)
+	}
 	// Relative globs match the workspace-relative path, absolute ones the
-	// host path (the same thing when nothing was resolved).
-	match := func(g glob) bool {
+	// host path (the same thing when nothing was resolved). A forbidden
+	// pattern that covers one of the names refuses the call; every name
+	// must be under an allowed one.
+	match := func(g glob, n pathName) bool {
 		if g.abs() {
-			return g.match(absName)
+			return g.match(n.abs)
 		}
-		return !outside && g.match(relName)
+		return !n.outside && g.match(n.rel)
 	}
 	covered := func(g glob) bool {
-		if g.abs() {
-			return sandbox.MatchWithin(g.raw, absName)
+		for _, n := range names {
+			switch {
+			case g.abs():
+				if g.within(n.abs) {
+					return true
+				}
+			case !n.outside:
+				if g.within(n.rel) {
+					return true
+				}
+			case g.anywhere():
+				// "**/.ssh/**" forbids .ssh outside the base directory too.
+				if g.within(n.abs) {
+					return true
+				}
+			}
 		}
-		return !outside && sandbox.MatchWithin(g.raw, relName)
+		return false
 	}
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
@@ -874,10 +942,16 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 	if len(allow) == 0 {
 		return "", nil
 	}
-	for _, pr := range allow {
-		if match(pr.glob) {
-			return "", nil
+	allowed := func(n pathName) bool {
+		for _, pr := range allow {
+			if match(pr.glob, n) {
+				return true
+			}
 		}
+		return false
+	}
+	if slices.IndexFunc(names, func(n pathName) bool { return !allowed(n) }) < 0 {
+		return "", nil
 	}
 	pats := make([]string, len(allow))
 	for i, pr := range allow {

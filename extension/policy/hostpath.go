@@ -1,0 +1,86 @@
+package policy
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// maxHostLinks bounds the symlinks one host resolution follows (Linux's
+// ELOOP limit is 40).
+const maxHostLinks = 40
+
+// hostResolve returns the absolute, slash-separated path name (which may
+// hold "." and "..") as the host's file system reaches it: every existing
+// component's symlinks followed, ".." applied to the directory reached,
+// the components from the first one that does not exist on kept as
+// written (cleaned). ok is false when more than maxHostLinks symlinks are
+// on the way, or name is not absolute.
+func hostResolve(name string) (resolved string, ok bool) {
+	if !path.IsAbs(name) {
+		return "", false
+	}
+	rest := strings.Split(name, "/")
+	done, links := "/", 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			done = path.Dir(done)
+			continue
+		}
+		next := path.Join(done, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			// Not there (or not to be looked at): the rest is taken as
+			// written, as the program would create or miss it.
+			return path.Clean(next + "/" + strings.Join(rest, "/")), true
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = next
+			continue
+		}
+		if links++; links > maxHostLinks {
+			return "", false
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return path.Clean(next + "/" + strings.Join(rest, "/")), true
+		}
+		if path.IsAbs(target) {
+			done = "/"
+		}
+		rest = append(strings.Split(target, "/"), rest...)
+	}
+	return done, true
+}
+
+// hostPattern returns the absolute pattern p with the literal directories
+// in front of its first wildcard resolved on the host (hostResolve), or ""
+// when that changes nothing: "/tmp/agent/**" where /tmp is a link to
+// /private/tmp is also "/private/tmp/agent/**", which a resolved path
+// argument matches.
+func hostPattern(p string) string {
+	segs := strings.Split(p, "/")
+	n := 0
+	for n < len(segs) && !strings.ContainsAny(segs[n], `*?[{\`) {
+		n++
+	}
+	if n <= 1 {
+		return ""
+	}
+	prefix := strings.Join(segs[:n], "/")
+	r, ok := hostResolve(prefix)
+	if !ok || r == prefix {
+		return ""
+	}
+	rest := strings.Join(segs[n:], "/")
+	if r == "/" {
+		return "/" + rest
+	}
+	return r + "/" + rest
+}

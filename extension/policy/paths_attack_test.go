@@ -1,0 +1,133 @@
+package policy_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/builtin"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+const sshSecret = "SSH-PRIVATE-KEY-0815"
+
+const sshGovernance = `global: {forbidden_paths: ["**/.ssh/**", "/etc/**", "**/.env"]}`
+
+func callRaw(t *testing.T, ex *executor.Executor, name, args string) *tool.Result {
+	t.Helper()
+	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c", Name: name, Args: json.RawMessage(args)})
+	require.NotNil(t, res)
+	return res
+}
+
+// encoding/json matches object keys to struct fields case-insensitively,
+// so a built-in tool would read "Path" or "PATH" as its path argument,
+// which the policy (matching "path" exactly) does not judge. What stops
+// it is the built-in tools' schemas, which refuse unknown properties
+// (additionalProperties: false) before the policy runs: a guard for that.
+func TestPathUnderAnotherCaseOfItsKeyIsRefused(t *testing.T) {
+	p, err := policy.Parse([]byte(sshGovernance))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".ssh", "id"), []byte(sshSecret+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "public.txt"), []byte("public\n"), 0o644))
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithSecrets())
+	require.NoError(t, err)
+	defer ws.Close()
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for _, args := range []string{
+		`{"Path": ".ssh/id"}`,
+		`{"path": "public.txt", "PATH": ".ssh/id"}`,
+		`{"path": "public.txt", "pAth": ".ssh/id"}`,
+	} {
+		res := callRaw(t, ex, "read_file", args)
+		assert.NotContains(t, resultText(res), sshSecret, args)
+		require.NotNil(t, res.Error, "read allowed: %s", args)
+	}
+	res := callRaw(t, ex, "read_file", `{"path": "public.txt"}`)
+	require.Nil(t, res.Error, "%v", res.Error)
+}
+
+// shellFixture is a project directory holding notes -> HOME/.ssh and
+// keys -> ../home/.ssh, with a shell tool show (a stand-in for cat: the
+// real cat under that name, the only program on PATH) running in it under
+// the process engine, behind the governance with WithBaseDir(project).
+// HOME/.ssh/id is the secret.
+func shellFixture(t *testing.T, governance string) (ex *executor.Executor, project, home string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	project, home, bin := filepath.Join(root, "project"), filepath.Join(root, "home"), filepath.Join(root, "bin")
+	for _, d := range []string{project, filepath.Join(home, ".ssh"), bin} {
+		require.NoError(t, os.MkdirAll(d, 0o700))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id"), []byte(sshSecret+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(project, "readme.md"), []byte("readme\n"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(project, "notes")))
+	require.NoError(t, os.Symlink("../home/.ssh", filepath.Join(project, "keys")))
+	cat, err := filepath.EvalSymlinks("/bin/cat")
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(cat, filepath.Join(bin, "show")))
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(project),
+		sandbox.WithLimits(sandbox.Limits{Timeout: 20 * time.Second, OutputBytes: 1 << 20}))
+	require.NoError(t, err)
+	show, err := shell.NewCommand("show", "Show a file", sb, []string{"show", "--", "{path}"},
+		shell.WithEnv("PATH="+bin, "HOME="+home))
+	require.NoError(t, err)
+	p, err := policy.Parse([]byte(governance), policy.WithBaseDir(project))
+	require.NoError(t, err)
+	reg := registry.New()
+	require.NoError(t, reg.Register(show))
+	return executor.MustNew(reg, executor.WithExtensions(p)), project, home
+}
+
+// A shell tool's path argument, judged against the base directory it runs
+// in (WithBaseDir): "**/.ssh/**" must hold for an absolute path outside
+// that directory and for a symlink in it that leads to .ssh, and
+// allowed_paths ["**"] (everything in the project) must not let a symlink
+// lead out of it. All four read HOME/.ssh/id before.
+func TestShellToolPathOutsideTheBaseDirOrThroughASymlink(t *testing.T) {
+	for _, tc := range []struct {
+		governance, rule string
+	}{
+		{sshGovernance, "global.forbidden_paths"},
+		{`global: {allowed_paths: ["**"]}`, "global.allowed_paths"},
+	} {
+		t.Run(tc.governance, func(t *testing.T) {
+			ex, project, home := shellFixture(t, tc.governance)
+			res := callRaw(t, ex, "show", `{"path": "readme.md"}`)
+			require.Nil(t, res.Error, "%v", res.Error)
+			assert.Contains(t, res.Text(), "readme")
+			res = callRaw(t, ex, "show", `{"path": "notes/../../project/readme.md"}`)
+			require.Nil(t, res.Error, "through the link and back into the project: %v", res.Error)
+			for _, p := range []string{
+				filepath.Join(home, ".ssh", "id"),
+				filepath.Join(project, "notes", "id"),
+				"notes/id",
+				"./keys/./id",
+				"keys/../.ssh/id",
+			} {
+				b, _ := json.Marshal(map[string]string{"path": p})
+				res := callRaw(t, ex, "show", string(b))
+				assert.NotContains(t, resultText(res), sshSecret, p)
+				require.NotNil(t, res.Error, "read allowed: %s", p)
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s: %v", p, res.Error)
+				assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule], p)
+			}
+		})
+	}
+}
