@@ -595,7 +595,7 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 		// Who it was approved for stays in the cause: the model may be
 		// another principal's.
 		return fmt.Sprintf("tool %q cannot run: the call changed after approval (whom it acts for), and an approval covers only the call that was approved; do not retry: tell the user", req.Call.Name),
-			fmt.Errorf("approvalgate: call %q was approved for principal %q of tenant %q (roles %q) in session %q by agent %q, and now acts for %q of tenant %q (roles %q) in session %q by agent %q: an extension further in the chain changed it",
+			fmt.Errorf("approvalgate: call %q was approved for principal %q of tenant %q (roles %q) in session %q by agent %q, and now acts for %q of tenant %q (roles %q) in session %q by agent %q: an extension further in the chain changed it; set whom a call acts for (principal, roles, session, agent) before the approval extension, in an extension at a priority below 800 (extension.PriorityApproval), so that the approver sees it",
 				b.id, b.principal, b.tenant, b.roles, b.session, b.agent, c.Principal.ID, c.Principal.Tenant, c.Principal.Roles, c.Session, c.Agent)
 	}
 	if bytes.Equal(req.Call.Args, b.args) {
