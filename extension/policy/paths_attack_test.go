@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +60,32 @@ func TestPathUnderAnotherCaseOfItsKeyIsRefused(t *testing.T) {
 		require.NotNil(t, res.Error, "read allowed: %s", args)
 	}
 	res := callRaw(t, ex, "read_file", `{"path": "public.txt"}`)
+	require.Nil(t, res.Error, "%v", res.Error)
+}
+
+// max_arg_bytes counted the arguments as sent; a byte of invalid UTF-8 in
+// a JSON string decodes to U+FFFD, three bytes, so write_file wrote 450
+// bytes under a 200-byte limit. Escapes ("\u0041", 6 bytes for 1) only
+// shrink and stay counted as sent.
+func TestMaxArgBytesHoldsForWhatTheToolReads(t *testing.T) {
+	p, err := policy.Parse([]byte(`global: {max_arg_bytes: 200}`))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	res := callRaw(t, ex, "write_file", `{"path": "big.txt", "content": "`+strings.Repeat("\xff", 150)+`"}`)
+	require.NotNil(t, res.Error, "written: %s", resultText(res))
+	assert.NoFileExists(t, filepath.Join(dir, "big.txt"))
+	assert.Equal(t, "global.max_arg_bytes", res.Metadata[policy.MetaRule])
+	assert.Contains(t, res.Error.Message, "arguments are 484 bytes, over the 200-byte limit")
+	// Valid UTF-8 and escapes count as sent: 150 bytes of é is allowed.
+	res = callRaw(t, ex, "write_file", `{"path": "ok.txt", "content": "`+strings.Repeat("\u00e9", 75)+`"}`)
+	require.Nil(t, res.Error, "%v", res.Error)
+	res = callRaw(t, ex, "write_file", `{"path": "esc.txt", "content": "`+strings.Repeat(`\u0041`, 27)+`"}`)
 	require.Nil(t, res.Error, "%v", res.Error)
 }
 

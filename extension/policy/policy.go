@@ -60,7 +60,9 @@
 //     is not empty and lacks the current mode;
 //  3. the tool's own tool.Spec.AllowedModes lacks the current mode
 //     (rule "spec.allowed_modes");
-//  4. the arguments are larger than max_arg_bytes (the tool's, else global);
+//  4. the arguments are larger than max_arg_bytes (the tool's, else global;
+//     counted as sent, a byte of invalid UTF-8 as the three bytes of the
+//     U+FFFD the tool decodes it to);
 //  5. a named argument is larger than its max_field_bytes / max_file_size_mb
 //     (a string counts its bytes, any other value its JSON encoding);
 //  6. a path argument matches a forbidden_paths glob (the tool's and the
@@ -123,6 +125,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
@@ -572,8 +575,8 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 		return rule, err
 	}
 	g := &cfg.global
-	if limit, r, line := pick(tr, g, func(t *toolRule) int64 { return t.maxArgBytes }); limit > 0 && int64(len(args)) > limit {
-		return p.denial(cfg, r+".max_arg_bytes", line, "arguments are %d bytes, over the %d-byte limit: send less data", len(args), limit)
+	if limit, r, line := pick(tr, g, func(t *toolRule) int64 { return t.maxArgBytes }); limit > 0 && argsSize(args) > limit {
+		return p.denial(cfg, r+".max_arg_bytes", line, "arguments are %d bytes, over the %d-byte limit: send less data", argsSize(args), limit)
 	}
 	fields, declared := pathFieldsFor(cfg, tr, spec)
 	hasPaths := len(g.allowedPaths)+len(g.forbiddenPaths) > 0 || (tr != nil && len(tr.allowedPaths)+len(tr.forbiddenPaths) > 0)
@@ -736,6 +739,24 @@ func sortedKeys(m map[string]int64) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// argsSize is the size of args as max_arg_bytes counts it: the bytes sent,
+// where a byte of invalid UTF-8 counts as the three bytes of the U+FFFD a
+// JSON decoder hands the tool for it (escapes only shrink in decoding).
+func argsSize(args json.RawMessage) int64 {
+	n := int64(len(args))
+	if utf8.Valid(args) {
+		return n
+	}
+	for i := 0; i < len(args); {
+		r, w := utf8.DecodeRune(args[i:])
+		if r == utf8.RuneError && w == 1 {
+			n += 2
+		}
+		i += w
+	}
+	return n
 }
 
 func valueSize(v json.RawMessage) int64 {
