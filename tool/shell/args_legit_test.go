@@ -125,6 +125,47 @@ func TestArgsAwkSandboxIsGawksOnly(t *testing.T) {
 	}
 }
 
+// find reads "!", "(", ")" and "," as operators where it expects a
+// starting point or an expression, but the value of a primary that takes
+// one (-name PATTERN, -newer FILE, -user NAME) is that value: find . -name
+// '!' looks for files named "!". 171f03f refused those too, saying find
+// would read the pattern "as part of its expression, not as a starting
+// point". A starting point, and a primary eaten by a dropped value before
+// it (-name {p} -newer {q} with p absent: -name takes -newer), are still
+// refused.
+func TestArgsFindPrimaryValuesMayBeOperatorWords(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	schema := json.RawMessage(`{"type":"object","properties":{"dir":{"type":"string"},"p":{"type":"string"},"q":{"type":"string"}}}`)
+	for _, tc := range []struct {
+		argv []string
+		in   map[string]string
+		want []string
+	}{
+		{[]string{"find", "{dir}", "-name", "{p}"}, map[string]string{"dir": "src", "p": "!"}, []string{"find", "src", "-name", "!"}},
+		{[]string{"find", "{dir}", "-type", "f", "-newer", "{p}", "-print"}, map[string]string{"dir": "src", "p": "("}, []string{"find", "src", "-type", "f", "-newer", "(", "-print"}},
+		{[]string{"find", "{dir}", "-iname", "{p}", "-o", "-path", "{q}"}, map[string]string{"dir": "src", "p": ")", "q": ","}, []string{"find", "src", "-iname", ")", "-o", "-path", ","}},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv, shell.WithInputSchema(schema))
+		require.NoError(t, err, "%q", tc.argv)
+		got, err := c.Argv(args(t, tc.in))
+		assert.NoError(t, err, "%q %v", tc.argv, tc.in)
+		assert.Equal(t, tc.want, got)
+	}
+	for _, tc := range []struct {
+		argv []string
+		in   map[string]string
+	}{
+		{[]string{"find", "{dir}", "-name", "{p}"}, map[string]string{"dir": "!", "p": "x"}},
+		{[]string{"find", "{dir}", "-name", "{p}", "-newer", "{q}", "-delete"}, map[string]string{"dir": "src", "q": "!"}},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, tc.argv, shell.WithInputSchema(schema))
+		require.NoError(t, err, "%q", tc.argv)
+		_, err = c.Argv(args(t, tc.in))
+		require.Error(t, err, "%q %v", tc.argv, tc.in)
+		assert.Contains(t, err.Error(), "expression")
+	}
+}
+
 // make reads NAME=value as a variable only where it reads a target: the
 // value of an option that takes one (make -C {dir}, -f {file}, -I, -o, -W)
 // is a directory or a file name, which may hold "=" (Hive-style partition

@@ -47,13 +47,13 @@
 //     as a pattern.
 //   - Two programs take other values than "-..." for more than operands,
 //     before "--" or after it: make reads an argument holding "=" as a variable
-//     definition that overrides the Makefile's (CC=...), but not the value
-//     of an option such as -C DIR or -f FILE, and find reads
+//     definition that overrides the Makefile's (CC=...), and find reads
 //     "!", "(", ")" and "," among its starting points as its expression
 //     (find {dir} -name {p} -delete given dir "!" deletes all but the
 //     matches). Such a value is refused where it would start an argument
 //     after a make or a find, as an option is ([AllowOptionValues] lets
-//     them all through).
+//     them all through), except as the value of an option or primary that
+//     takes one (make -C {dir}, find -name {pattern}).
 //   - A placeholder may not be part of code that a shell, an interpreter,
 //     awk or sed runs: the script of sh -c 'grep {pattern} notes.txt', the
 //     code of python3 -c "print('{x}')", the program of awk '/{x}/' or the

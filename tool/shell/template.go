@@ -39,6 +39,10 @@ type argTemplate struct {
 	// argument as its value (-C DIR, -f FILE), which make does not read as
 	// a variable definition.
 	optValue bool
+	// primaryValue: the argument follows a find primary that takes the
+	// next argument as its value (-name PATTERN, -newer FILE), which find
+	// does not read as an operator.
+	primaryValue bool
 	// reader is the program that reads the argument: argv[0], or the
 	// command a wrapper at argv[0] runs (timeout 30 grep ...: grep).
 	reader string
@@ -54,6 +58,12 @@ var (
 	// it is a number, and are not here).
 	makeValueOptions = []string{"-C", "-f", "-I", "-o", "-W", "-E", "--directory", "--file", "--makefile",
 		"--include-dir", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}
+	// findValuePrimaries take the next argument as their value, whatever
+	// it is (GNU find, BSD find).
+	findValuePrimaries = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+		"-lname", "-ilname", "-newer", "-anewer", "-cnewer", "-samefile", "-user", "-group", "-uid", "-gid", "-type",
+		"-xtype", "-size", "-perm", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-maxdepth", "-mindepth",
+		"-links", "-inum", "-fstype", "-used", "-printf", "-fprint", "-fls", "-context"}
 )
 
 // literal returns the text of an argument without placeholders.
@@ -251,6 +261,7 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		// make -C {dir}: the option's value, unless that option is itself
 		// the value of another (make -f -C {dir}).
 		at.optValue = afterMake && slices.Contains(makeValueOptions, last[1]) && !slices.Contains(makeValueOptions, last[0])
+		at.primaryValue = afterFind && slices.Contains(findValuePrimaries, last[1]) && !slices.Contains(findValuePrimaries, last[0])
 		lit, ok := at.literal()
 		if ok {
 			afterMake = afterMake || slices.Contains(makePrograms, path.Base(lit))
@@ -452,7 +463,7 @@ func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *t
 			"argument %s = %q holds '=', so make would read it as a variable definition overriding the Makefile's: pass a target or file name without '='",
 			name, s)
 	}
-	if !e.allow && at.findExpr && (s == "!" || s == "(" || s == ")" || s == ",") {
+	if !e.allow && at.findExpr && !(at.primaryValue && !e.eaten) && (s == "!" || s == "(" || s == ")" || s == ",") {
 		return tool.Errorf(tool.CodeInvalidArguments,
 			"argument %s = %q is an operator that find reads as part of its expression, not as a starting point: pass a directory (a file of that name can be written ./%s)",
 			name, s, s)
