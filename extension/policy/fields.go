@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -63,6 +64,14 @@ func topFields(args []byte, buf []field) ([]field, bool) {
 			return nil, false
 		}
 	}
+}
+
+// sameKey reports whether a decoder may take the member key for the
+// argument name: encoding/json matches a struct field's name without
+// regard to case (as strings.EqualFold: "Path", "PATH", and "ſrc" with
+// U+017F for "src"), so the rules judge every such member.
+func sameKey(key []byte, name string) bool {
+	return string(key) == name || strings.EqualFold(string(key), name)
 }
 
 // lastField returns the value of the last member named key (the one

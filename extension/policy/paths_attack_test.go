@@ -63,6 +63,61 @@ func TestPathUnderAnotherCaseOfItsKeyIsRefused(t *testing.T) {
 	require.Nil(t, res.Error, "%v", res.Error)
 }
 
+// A tool whose schema leaves other properties open (as an imported MCP
+// tool's may) and decodes its arguments with encoding/json, as a Go
+// server does: "Path", "PATH" or "ſize" name its path and size fields,
+// which the policy matched only exactly ("path", "content").
+func TestArgumentKeyInAnotherCaseIsJudged(t *testing.T) {
+	p, err := policy.Parse([]byte(`
+global:
+  forbidden_paths: ["**/.ssh/**"]
+  max_field_bytes: {content: 10, dest: 10}
+`))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".ssh", "id"), []byte(sshSecret), 0o600))
+	type in struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+		Dest    string `json:"dest"`
+	}
+	var got in
+	fsTool := tool.New("fs_read", "Read a file",
+		func(_ context.Context, c tool.Call) (*tool.Result, error) {
+			got = in{}
+			if err := json.Unmarshal(c.Args, &got); err != nil {
+				return nil, err
+			}
+			if got.Path == "" {
+				return &tool.Result{Content: []tool.Content{tool.TextContent("no path")}}, nil
+			}
+			b, err := os.ReadFile(filepath.Join(dir, got.Path))
+			if err != nil {
+				return nil, err
+			}
+			return &tool.Result{Content: []tool.Content{tool.TextContent(string(b))}}, nil
+		},
+		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"dest":{"type":"string"}}}`)))
+	reg := registry.New()
+	require.NoError(t, reg.Register(fsTool))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for _, args := range []string{
+		`{"Path": ".ssh/id"}`,
+		`{"path": "x", "PATH": ".ssh/id"}`,
+		`{"content": "short", "Content": "far more than ten bytes"}`,
+		`{"dest": "short", "DEſT": "far more than ten bytes"}`,
+	} {
+		res := callRaw(t, ex, "fs_read", args)
+		assert.NotContains(t, resultText(res), sshSecret, args)
+		if assert.NotNil(t, res.Error, "%s ran with %+v", args, got) {
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s: %v", args, res.Error)
+		}
+	}
+	res := callRaw(t, ex, "fs_read", `{"Content": "short"}`)
+	require.Nil(t, res.Error, "%v", res.Error)
+}
+
 // max_arg_bytes counted the arguments as sent; a byte of invalid UTF-8 in
 // a JSON string decodes to U+FFFD, three bytes, so write_file wrote 450
 // bytes under a 200-byte limit. Escapes ("\u0041", 6 bytes for 1) only

@@ -81,7 +81,10 @@
 // in the file overrides that for tools that declare none (a tool rule's
 // path_fields adds to what its tool declares, never takes one away), and only a tool
 // that declares none and has no path_fields falls back to the names in
-// DefaultPathFields. A path argument of a tool that names its workspace
+// DefaultPathFields. Argument names match without regard to case, as
+// encoding/json matches them to a struct's fields: "Path" and "PATH" are
+// judged as "path" (and sized as max_field_bytes names them), every
+// occurrence of a repeated key too. A path argument of a tool that names its workspace
 // (a Workspace() *sandbox.Workspace method, as the built-in file tools
 // have), or of any tool when WithWorkspace is given, is resolved with
 // sandbox.Workspace.Resolve: relative, absolute inside the workspace, "./",
@@ -595,12 +598,14 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 				continue
 			}
 			for _, f := range r.fieldOrder {
-				v, ok := lastField(obj, f)
-				if !ok {
-					continue
-				}
-				if n := valueSize(v); n > r.fieldMax[f] {
-					return p.denial(cfg, r.fieldRule[f], 0, "argument %q is %d bytes, over the %d-byte limit", f, n, r.fieldMax[f])
+				// Every member a decoder may take for f (sameKey).
+				for i := range obj {
+					if !sameKey(obj[i].key, f) {
+						continue
+					}
+					if n := valueSize(obj[i].val); n > r.fieldMax[f] {
+						return p.denial(cfg, r.fieldRule[f], 0, "argument %q is %d bytes, over the %d-byte limit", string(obj[i].key), n, r.fieldMax[f])
+					}
 				}
 			}
 		}
@@ -608,14 +613,15 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 	if hasPaths {
 		for _, f := range fields {
 			// Every occurrence of a duplicated key is judged, whichever one
-			// the backend's decoder keeps.
+			// the backend's decoder keeps, and every key it may take for
+			// f (sameKey: "Path" for "path").
 			found := false
 			for i := range obj {
-				if string(obj[i].key) != f {
+				if !sameKey(obj[i].key, f) {
 					continue
 				}
 				found = true
-				if rule, err := p.checkPaths(cfg, tr, ws, f, obj[i].val); err != nil {
+				if rule, err := p.checkPaths(cfg, tr, ws, string(obj[i].key), obj[i].val); err != nil {
 					return rule, err
 				}
 			}
