@@ -63,6 +63,50 @@ func TestPathUnderAnotherCaseOfItsKeyIsRefused(t *testing.T) {
 	require.Nil(t, res.Error, "%v", res.Error)
 }
 
+// An absolute pattern written with the path the operator knows
+// ($PROJECT/secrets/**), where $PROJECT passes a symlink (a home on
+// /home -> /data/home, macOS's /tmp -> /private/tmp): the workspace's
+// directory is symlink-free, so the pattern matched none of its paths and
+// read_file, list_directory and search_files reached secrets/key.
+func TestAbsolutePatternThroughASymlinkedWorkspaceDir(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	real := filepath.Join(root, "real")
+	require.NoError(t, os.MkdirAll(filepath.Join(real, "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(real, "secrets", "key"), []byte(sshSecret+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(real, "readme.md"), []byte("readme\n"), 0o644))
+	linked := filepath.Join(root, "linked")
+	require.NoError(t, os.Symlink(real, linked))
+	env := func(k string) (string, bool) {
+		if k == "PROJECT" {
+			return linked, true
+		}
+		return "", false
+	}
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["$PROJECT/secrets/**"]}`), policy.WithEnv(env))
+	require.NoError(t, err)
+	ws, err := sandbox.OpenWorkspace(linked, sandbox.WithHide(p.Hide), sandbox.WithSecrets())
+	require.NoError(t, err)
+	defer ws.Close()
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for _, c := range []struct{ name, args string }{
+		{"read_file", `{"path": "secrets/key"}`},
+		{"read_file", `{"path": "` + filepath.Join(linked, "secrets", "key") + `"}`},
+		{"list_directory", `{"path": ".", "depth": 3}`},
+		{"search_files", `{"pattern": "SSH-PRIVATE"}`},
+	} {
+		res := callRaw(t, ex, c.name, c.args)
+		assert.NotContains(t, resultText(res), sshSecret, "%s %s", c.name, c.args)
+		if c.name == "list_directory" {
+			assert.NotContains(t, res.Text(), "key", "listed: %s", res.Text())
+		}
+	}
+	res := callRaw(t, ex, "read_file", `{"path": "readme.md"}`)
+	require.Nil(t, res.Error, "%v", res.Error)
+}
+
 // A tool whose schema leaves other properties open (as an imported MCP
 // tool's may) and decodes its arguments with encoding/json, as a Go
 // server does: "Path", "PATH" or "ſize" name its path and size fields,

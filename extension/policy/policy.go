@@ -685,7 +685,7 @@ func (p *Policy) Hide(rel, abs string) string {
 		if pr.glob.abs() {
 			name = absName
 		}
-		if sandbox.MatchWithin(pr.glob.raw, name) {
+		if pr.glob.within(name) {
 			where := ""
 			if pr.line > 0 {
 				where = fmt.Sprintf(" (%s:%d)", cfg.file, pr.line)
@@ -950,7 +950,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 				if pr.glob.abs() {
 					name = absName
 				}
-				if sandbox.MatchBelow(pr.glob.raw, name) {
+				if sandbox.MatchBelow(pr.glob.raw, name) || pr.glob.host != "" && sandbox.MatchBelow(pr.glob.host, name) {
 					rule, err := p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which listing or searching it would reach: name a directory outside them", field, shownPath(raw, resolved), pr.source)
 					// The model cannot change the governance file; the
 					// operator's option is the error's cause.
