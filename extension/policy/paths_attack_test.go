@@ -15,6 +15,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/registry/loader"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/builtin"
@@ -61,6 +62,43 @@ func TestPathUnderAnotherCaseOfItsKeyIsRefused(t *testing.T) {
 	}
 	res := callRaw(t, ex, "read_file", `{"path": "public.txt"}`)
 	require.Nil(t, res.Error, "%v", res.Error)
+}
+
+// A tool file's go tool that names a built-in file tool under another name
+// (cat_file, function: read_file) wraps it, and the wrapper has no
+// Workspace method: the policy matched its path as written, so keys/id
+// (keys -> .ssh) read .ssh/id past "**/.ssh/**".
+func TestToolFileAliasOfAFileToolIsResolvedInItsWorkspace(t *testing.T) {
+	p, err := policy.Parse([]byte(sshGovernance))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".ssh", "id"), []byte(sshSecret+"\n"), 0o600))
+	require.NoError(t, os.Symlink(".ssh", filepath.Join(dir, "keys")))
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithSecrets())
+	require.NoError(t, err)
+	defer ws.Close()
+	reg := registry.New()
+	ld := loader.Loader{Funcs: loader.FuncTable(builtin.ReadFile(ws))}
+	require.NoError(t, ld.Load(reg, strings.NewReader(`
+tools:
+  - name: cat_file
+    description: Show a file
+    type: go
+    implementation: {function: read_file}
+    input_schema:
+      type: object
+      properties: {path: {type: string}}
+      required: [path]
+`), "tools.yaml"))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for _, path := range []string{"keys/id", "./keys/../keys/id"} {
+		res := callRaw(t, ex, "cat_file", `{"path": "`+path+`"}`)
+		assert.NotContains(t, resultText(res), sshSecret, path)
+		if assert.NotNil(t, res.Error, path) {
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s: %v", path, res.Error)
+		}
+	}
 }
 
 // An absolute pattern written with the path the operator knows

@@ -86,7 +86,8 @@
 // judged as "path" (and sized as max_field_bytes names them), every
 // occurrence of a repeated key too. A path argument of a tool that names its workspace
 // (a Workspace() *sandbox.Workspace method, as the built-in file tools
-// have), or of any tool when WithWorkspace is given, is resolved with
+// have, also behind wrappers with an Unwrap() tool.Tool method, as a tool
+// file's go tool naming one), or of any tool when WithWorkspace is given, is resolved with
 // sandbox.Workspace.Resolve: relative, absolute inside the workspace, "./",
 // ".." and symlinks inside it all become one canonical workspace-relative
 // path. Relative globs ("secrets/**") match that path; absolute globs
@@ -659,10 +660,21 @@ func (p *Policy) modeDenial(cfg *config, tr *toolRule, mode string, spec *tool.S
 
 // workspaceOf returns the workspace t's path arguments are resolved in:
 // its own (a Workspace method), else WithWorkspace's, else nil.
+// A wrapper (a tool file's go tool naming a built-in file tool, with an
+// Unwrap() tool.Tool method) has the workspace of the tool it wraps.
 func (p *Policy) workspaceOf(t tool.Tool) *sandbox.Workspace {
-	if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok {
-		if ws := wt.Workspace(); ws != nil {
-			return ws
+	for range 8 { // wrappers are one or two deep; a cycle ends here
+		if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok {
+			if ws := wt.Workspace(); ws != nil {
+				return ws
+			}
+		}
+		u, ok := t.(interface{ Unwrap() tool.Tool })
+		if !ok {
+			break
+		}
+		if t = u.Unwrap(); t == nil {
+			break
 		}
 	}
 	return p.ws
