@@ -166,6 +166,43 @@ func TestArgsFindPrimaryValuesMayBeOperatorWords(t *testing.T) {
 	}
 }
 
+// sed and gawk read their options with getopt: short flags bundle, with
+// the script attached (sed -ne's/a/b/p' is -n -e 's/a/b/p'), and long
+// options abbreviate (sed --expr=..., gawk --sourc=...). f20a60b's code
+// check read "-ne..." and "--expr=..." as some other option with its value
+// attached, so a placeholder in that script built.
+func TestArgsSedAwkScriptSpellings(t *testing.T) {
+	dir := t.TempDir()
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{"sed", "-ne", "s/{a}/{b}/p", "f"},
+		{"sed", "-nes/{a}/{b}/p", "f"},
+		{"sed", "-Ee", "s/{a}//", "f"},
+		{"sed", "-nEes/{a}//", "f"},
+		{"sed", "--expr=s/{a}/{b}/", "f"},
+		{"sed", "--expr", "s/{a}/{b}/", "f"},
+		{"sed", "-n", "--expre=s/{a}/{b}/p", "f"},
+		{"gawk", "--sourc=/{x}/", "f"},
+		{"gawk", "--so", "/{x}/", "f"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv)
+		assert.Error(t, err, "%q was accepted", argv)
+	}
+	for _, ok := range [][]string{
+		{"sed", "-ne", "1,20p", "--", "{file}"},
+		{"sed", "-i.bak", "-e", "s/a/b/", "{file}"},
+		{"sed", "-ie", "s/a/b/", "{file}"},
+		{"sed", "--expr=1p", "{file}"},
+		{"sed", "-n", "-f", "script.sed", "{file}"},
+		{"sed", "-nf", "script.sed", "{file}"},
+		{"gawk", "--fil=prog.awk", "{file}"},
+		{"gawk", "-v", "pat={x}", "$0 ~ pat", "{file}"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+}
+
 // make reads NAME=value as a variable only where it reads a target: the
 // value of an option that takes one (make -C {dir}, -f {file}, -I, -o, -W)
 // is a directory or a file name, which may hold "=" (Hive-style partition

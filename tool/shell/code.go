@@ -226,50 +226,126 @@ var (
 // with a warning, and runs the program unsandboxed, so awk --sandbox
 // protects nothing there.
 func awkCode(args []argTemplate, start int, sandbox bool) []int {
-	var code []int
-	file := false // the program comes from -f, -e or --source
-	for j := start; j < len(args); j++ {
-		s, ok := args[j].literal()
-		if !ok {
-			head := headLiteral(&args[j])
-			switch {
-			case strings.HasPrefix(head, "--source=") || strings.HasPrefix(head, "-e") && !strings.HasPrefix(head, "--"):
-				code, file = append(code, j), true
-			case strings.HasPrefix(head, "-"):
-				// Another option with its value attached (-v{x}, -F{x}).
-			case !file:
-				return append(code, j)
-			default:
-				return code
-			}
-			continue
+	return scriptCode(args, start, func(head string, lit bool) (byte, bool) {
+		if lit && head == "-S" {
+			head = "--sandbox"
 		}
-		switch {
-		case sandbox && (s == "--sandbox" || s == "-S"):
-			return nil
-		case s == "--":
-			if !file && j+1 < len(args) {
+		opt, attached := awkOption(head, lit)
+		if opt == 'S' && !sandbox {
+			return 0, false
+		}
+		return opt, attached
+	})
+}
+
+// awkLong are gawk's long options, which getopt_long lets a template
+// abbreviate (--sourc=... is --source=...).
+var awkLong = []string{"--assign", "--field-separator", "--file", "--exec", "--source", "--include", "--load",
+	"--sandbox", "--bignum", "--characters-as-bytes", "--copyright", "--csv", "--debug", "--dump-variables",
+	"--gen-pot", "--help", "--lint", "--lint-old", "--non-decimal-data", "--no-optimize", "--optimize", "--posix",
+	"--pretty-print", "--profile", "--re-interval", "--traditional", "--use-lc-numeric", "--version", "--trace"}
+
+// awkOption reads an awk option word that starts with head (lit: the
+// whole word): 'e' for program text (-e, --source), 'f' for a program file
+// (-f, -E, --file, --exec), 'v' for another option with a value (-v, -F,
+// -i, -l, -W, --assign, ...), 'S' for --sandbox, 0 for a flag; and whether
+// its value is attached. Only the first letter of a short word counts:
+// mawk and the one-true-awk do not bundle flags.
+func awkOption(head string, lit bool) (byte, bool) {
+	if strings.HasPrefix(head, "--") {
+		name, _, eq := strings.Cut(head, "=")
+		attached := eq || !lit
+		switch getoptLong(name, awkLong) {
+		case "--source":
+			return 'e', attached
+		case "--file", "--exec":
+			return 'f', attached
+		case "--assign", "--field-separator", "--include", "--load":
+			return 'v', attached
+		case "--sandbox":
+			return 'S', false
+		}
+		return 0, false
+	}
+	attached := len(head) > 2 || !lit
+	switch head[1] {
+	case 'e':
+		return 'e', attached
+	case 'f', 'E':
+		return 'f', attached
+	case 'v', 'F', 'i', 'l', 'W':
+		return 'v', attached
+	}
+	return 0, false
+}
+
+// scriptCode returns the indices of the arguments that awk or sed runs as
+// code, reading their options with option: the values of the code option
+// ('e'), or the first operand when neither it nor a code file ('f') gives
+// the code. A sandbox option ('S') makes it return none; another option
+// with a value ('v') skips it.
+func scriptCode(args []argTemplate, start int, option func(head string, lit bool) (byte, bool)) []int {
+	var code []int
+	given := false // -e or -f gave the code
+	for j := start; j < len(args); j++ {
+		s, lit := args[j].literal()
+		if lit && s == "--" {
+			if !given && j+1 < len(args) {
 				code = append(code, j+1)
 			}
 			return code
-		case s == "-e" || s == "--source":
-			code, file = append(code, j+1), true
-			j++
-		case s == "-f" || s == "--file":
-			file = true
-			j++
-		case s == "-v" || s == "-F" || s == "--assign" || s == "--field-separator" || s == "-i" || s == "--include" || s == "-l" || s == "--load":
-			j++
-		case strings.HasPrefix(s, "-f") && !strings.HasPrefix(s, "--") || strings.HasPrefix(s, "--file=") ||
-			strings.HasPrefix(s, "-e") && !strings.HasPrefix(s, "--") || strings.HasPrefix(s, "--source="):
-			file = true
-		case len(s) > 1 && s[0] == '-':
-		default:
-			// A literal program, or the first file after -f.
+		}
+		head := headLiteral(&args[j])
+		if len(head) < 2 || head[0] != '-' {
+			// An operand: the code unless an option gave it, else a file.
+			if !given {
+				code = append(code, j)
+			}
 			return code
+		}
+		opt, attached := option(head, lit)
+		switch opt {
+		case 'S':
+			return nil
+		case 'e':
+			given = true
+			if attached {
+				code = append(code, j)
+			} else if j+1 < len(args) {
+				code = append(code, j+1)
+				j++
+			}
+		case 'f':
+			given = true
+			if !attached {
+				j++
+			}
+		case 'v':
+			if !attached {
+				j++
+			}
 		}
 	}
 	return code
+}
+
+// getoptLong returns the long option of names that name (with its "--")
+// spells or abbreviates, as getopt_long reads it; "" when none, or when
+// the abbreviation is ambiguous (getopt refuses it).
+func getoptLong(name string, names []string) string {
+	if slices.Contains(names, name) {
+		return name
+	}
+	found := ""
+	for _, n := range names {
+		if len(name) > 2 && strings.HasPrefix(n, name) {
+			if found != "" {
+				return ""
+			}
+			found = n
+		}
+	}
+	return found
 }
 
 // sedCode returns the indices of the arguments sed runs as its script: the
@@ -277,65 +353,47 @@ func awkCode(args []argTemplate, start int, sandbox bool) []int {
 // -f gives the script. It returns none when --sandbox (GNU sed) comes
 // first.
 func sedCode(args []argTemplate, start int) []int {
-	var code []int
-	script := false // -e or -f gave the script
-	for j := start; j < len(args); j++ {
-		s, ok := args[j].literal()
-		if !ok {
-			head := headLiteral(&args[j])
-			switch {
-			case strings.HasPrefix(head, "--expression=") || strings.HasPrefix(head, "-e") && !strings.HasPrefix(head, "--"):
-				code, script = append(code, j), true
-			case strings.HasPrefix(head, "-"):
-				// Another option with its value attached (-i{suffix}).
-			case !script:
-				return append(code, j)
-			default:
-				return code
-			}
-			continue
-		}
-		switch {
-		case s == "--sandbox":
-			return nil
-		case s == "--":
-			if !script && j+1 < len(args) {
-				code = append(code, j+1)
-			}
-			return code
-		case s == "-e" || s == "--expression" || sedBundle(s, 'e'):
-			code, script = append(code, j+1), true
-			j++
-		case s == "-f" || s == "--file" || sedBundle(s, 'f'):
-			script = true
-			j++
-		case s == "-l" || s == "--line-length":
-			j++
-		case strings.HasPrefix(s, "--expression=") || strings.HasPrefix(s, "--file=") ||
-			strings.HasPrefix(s, "-e") && !strings.HasPrefix(s, "--") || strings.HasPrefix(s, "-f") && !strings.HasPrefix(s, "--"):
-			script = true
-		case len(s) > 1 && s[0] == '-':
-		default:
-			// A literal script, or the first file.
-			return code
-		}
-	}
-	return code
+	return scriptCode(args, start, sedOption)
 }
 
-// sedBundle reports whether s bundles sed's flags without a value (-n,
-// -E, -r, -s, -u, -z) before the flag c, whose value is the next
-// argument: -ne SCRIPT, -nf FILE (but -ie is -i with the suffix "e").
-func sedBundle(s string, c byte) bool {
-	if len(s) < 3 || s[0] != '-' || s[len(s)-1] != c {
-		return false
+// sedLong are GNU sed's long options, which getopt_long lets a template
+// abbreviate (--expr=... is --expression=...).
+var sedLong = []string{"--expression", "--file", "--in-place", "--line-length", "--null-data", "--zero-terminated",
+	"--quiet", "--silent", "--regexp-extended", "--separate", "--sandbox", "--unbuffered", "--posix", "--debug",
+	"--follow-symlinks", "--binary", "--help", "--version"}
+
+// sedOption reads a sed option word that starts with head (lit: the whole
+// word), flags bundled as getopt reads them (-ne SCRIPT, -nes/a/b/ with the
+// script attached; -ie is -i with the suffix "e"): 'e' for a script (-e,
+// --expression), 'f' for a script file, 'v' for -l, 'S' for --sandbox, 0
+// for flags; and whether the value is attached.
+func sedOption(head string, lit bool) (byte, bool) {
+	if strings.HasPrefix(head, "--") {
+		name, _, eq := strings.Cut(head, "=")
+		attached := eq || !lit
+		switch getoptLong(name, sedLong) {
+		case "--expression":
+			return 'e', attached
+		case "--file":
+			return 'f', attached
+		case "--line-length":
+			return 'v', attached
+		case "--sandbox":
+			return 'S', false
+		}
+		return 0, false
 	}
-	for i := 1; i < len(s)-1; i++ {
-		if strings.IndexByte("nErsuz", s[i]) < 0 {
-			return false
+	for k := 1; k < len(head); k++ {
+		switch c := head[k]; c {
+		case 'e', 'f':
+			return c, k < len(head)-1 || !lit
+		case 'l':
+			return 'v', k < len(head)-1 || !lit
+		case 'i':
+			return 0, false // the rest is its suffix
 		}
 	}
-	return true
+	return 0, false
 }
 
 // headLiteral returns the literal text an argument starts with, "" when it
