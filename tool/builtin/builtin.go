@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -249,14 +250,33 @@ func fileKey(ws *sandbox.Workspace, p string) string {
 			return "file:" + rel
 		}
 	}
+	return writtenKey(ws, p)
+}
+
+// writtenKey is the key of p as written, made clean and relative to the
+// workspace, symlinks not followed.
+func writtenKey(ws *sandbox.Workspace, p string) string {
+	p = filepath.Clean(p)
+	if ws != nil && filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(ws.Dir(), p); err == nil {
+			p = rel
+		}
+	}
 	return "file:" + path.Clean(strings.ReplaceAll(p, "\\", "/"))
 }
 
+// fileRes declares the file p names, and p as written when a symlink
+// makes them differ: an earlier call may remove the link before this one
+// runs, and p then names a file of its own.
 func fileRes(ws *sandbox.Workspace, p string, a tool.Access) []tool.Resource {
 	if p == "" {
 		p = "."
 	}
-	return []tool.Resource{{Key: fileKey(ws, p), Access: a}}
+	rs := []tool.Resource{{Key: fileKey(ws, p), Access: a}}
+	if k := writtenKey(ws, p); k != rs[0].Key {
+		rs = append(rs, tool.Resource{Key: k, Access: a})
+	}
+	return rs
 }
 
 // structured returns a result with out as structured output and text as

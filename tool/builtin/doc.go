@@ -11,8 +11,10 @@
 // by default (.env, *.pem, private SSH keys, stored credentials:
 // sandbox.DefaultSecrets, replaced by sandbox.WithSecrets). Each declares the file it touches
 // (tool.ResourceDeclarer, key "file:" + the clean workspace-relative path,
-// read or write), so the executor serialises a write with other calls on
-// the same file. Results carry text for the model, structured output where
+// symlinks resolved, read or write; a path through a symlink declares the
+// path as written too, which names a file of its own once an earlier call
+// removes the link), so the executor serialises a write with other calls
+// on the same file. Results carry text for the model, structured output where
 // it is a listing (list_directory, search_files, system_metrics,
 // process_health), and metadata (path, lines, truncated, ...).
 //
