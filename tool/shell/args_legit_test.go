@@ -184,6 +184,7 @@ func TestArgsSedAwkScriptSpellings(t *testing.T) {
 		{"sed", "-n", "--expre=s/{a}/{b}/p", "f"},
 		{"gawk", "--sourc=/{x}/", "f"},
 		{"gawk", "--so", "/{x}/", "f"},
+		{"mawk", "-W", "interactive", "/{x}/", "f"},
 	} {
 		_, err := shell.NewCommand("t", "d", sb, argv)
 		assert.Error(t, err, "%q was accepted", argv)
