@@ -204,6 +204,36 @@ func TestArgsSedAwkScriptSpellings(t *testing.T) {
 	}
 }
 
+// An interpreter's flags bundle with its code attached: perl -ne'print if
+// /{x}/' is perl -n -e with the code in the same word, as common as the
+// spaced form. b04052f read an attached code flag only at the start of the
+// word (-e..., --eval=...), so the bundled form built with a placeholder
+// in the code.
+func TestArgsInterpreterBundledAttachedCode(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	for _, argv := range [][]string{
+		{"perl", "-ne", "print if /{x}/", "f"},
+		{"perl", "-neprint if /{x}/", "f"},
+		{"perl", "-lneprint if /{x}/", "f"},
+		{"python3", "-Bcprint('{x}')"},
+		{"ruby", "-ne", "puts $_ if /{x}/", "f"},
+		{"ruby", "-neputs $_ if /{x}/", "f"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv)
+		assert.Error(t, err, "%q was accepted", argv)
+	}
+	for _, ok := range [][]string{
+		{"perl", "-Mstrict", "script.pl", "{x}"},
+		{"perl", "-I{dir}", "script.pl"},
+		{"python3", "-W{w}", "script.py"},
+		{"python3", "-m", "pytest", "-k", "{x}"},
+		{"perl", "-ne", "print if /x/", "--", "{file}"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+}
+
 // make reads NAME=value as a variable only where it reads a target: the
 // value of an option that takes one (make -C {dir}, -f {file}, -I, -o, -W)
 // is a directory or a file name, which may hold "=" (Hive-style partition

@@ -461,7 +461,7 @@ func inlineCode(args []argTemplate, start int, ir *classify.InterpreterRule) int
 		if !ok {
 			// A placeholder argument: its literal head may be a code flag
 			// with the code attached.
-			if len(at.parts) > 0 && at.parts[0].name == "" && attachedCode(at.parts[0].lit, ir.CodeFlags) {
+			if len(at.parts) > 0 && at.parts[0].name == "" && attachedCode(at.parts[0].lit, ir) {
 				return j
 			}
 			return -1
@@ -497,11 +497,27 @@ func bundledCode(s string, flags []string) bool {
 
 // attachedCode reports whether s starts with a code flag that holds its
 // code in the same argument: "-c..." for a one-letter flag, "--eval=...".
-func attachedCode(s string, flags []string) bool {
-	for _, f := range flags {
-		if len(f) == 2 && f[0] == '-' && strings.HasPrefix(s, f) ||
-			strings.HasPrefix(f, "--") && strings.HasPrefix(s, f+"=") {
+//
+// One-letter flags bundle: "-neprint ..." is -n -e with the code
+// attached (perl, ruby), "-Bcprint(...)" -B -c (python); a flag that takes
+// a value (-M, -I, -m, -W) or rewrites files in place (-i) takes the rest
+// of the word, which is then not code.
+func attachedCode(s string, ir *classify.InterpreterRule) bool {
+	for _, f := range ir.CodeFlags {
+		if strings.HasPrefix(f, "--") && strings.HasPrefix(s, f+"=") {
 			return true
+		}
+	}
+	if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+		return false
+	}
+	for k := 1; k < len(s); k++ {
+		flag := "-" + s[k:k+1]
+		if slices.Contains(ir.CodeFlags, flag) {
+			return true
+		}
+		if slices.Contains(ir.ValueFlags, flag) || slices.Contains(ir.InPlaceFlags, flag) {
+			return false
 		}
 	}
 	return false
