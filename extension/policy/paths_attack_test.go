@@ -101,6 +101,46 @@ tools:
 	}
 }
 
+// $VAR and ~ in a pattern stand for a path; a path holding "[", "{", "*"
+// or "?" ("Projects [2024]") was read as a glob, so "$PROJECT/secrets/**"
+// matched nothing of the project and read_file returned secrets/key.
+func TestPatternVariableHoldingGlobCharactersIsLiteral(t *testing.T) {
+	for _, name := range []string{"Projects [2024]", "a{b,c}", "star*", "what?"} {
+		t.Run(name, func(t *testing.T) {
+			root, err := filepath.EvalSymlinks(t.TempDir())
+			require.NoError(t, err)
+			project := filepath.Join(root, name)
+			require.NoError(t, os.MkdirAll(filepath.Join(project, "secrets"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(project, "secrets", "key"), []byte(sshSecret+"\n"), 0o600))
+			require.NoError(t, os.WriteFile(filepath.Join(project, "readme.md"), []byte("readme\n"), 0o644))
+			env := func(k string) (string, bool) {
+				switch k {
+				case "PROJECT":
+					return project, true
+				case "HOME":
+					return project, true
+				}
+				return "", false
+			}
+			for _, pattern := range []string{"$PROJECT/secrets/**", "${PROJECT}/secrets", "~/secrets/key"} {
+				p, err := policy.Parse([]byte(`global: {forbidden_paths: ["`+pattern+`"]}`), policy.WithEnv(env))
+				require.NoError(t, err)
+				ws, err := sandbox.OpenWorkspace(project, sandbox.WithHide(p.Hide), sandbox.WithSecrets())
+				require.NoError(t, err)
+				reg := registry.New()
+				require.NoError(t, reg.Register(builtin.Files(ws)...))
+				ex := executor.MustNew(reg, executor.WithExtensions(p))
+				res := callRaw(t, ex, "read_file", `{"path": "secrets/key"}`)
+				assert.NotContains(t, resultText(res), sshSecret, pattern)
+				assert.NotNil(t, res.Error, pattern)
+				res = callRaw(t, ex, "read_file", `{"path": "readme.md"}`)
+				assert.Nil(t, res.Error, "%s: %v", pattern, res.Error)
+				ws.Close()
+			}
+		})
+	}
+}
+
 // An absolute pattern written with the path the operator knows
 // ($PROJECT/secrets/**), where $PROJECT passes a symlink (a home on
 // /home -> /data/home, macOS's /tmp -> /private/tmp): the workspace's

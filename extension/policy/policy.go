@@ -38,9 +38,10 @@
 //
 // Mode names are case-insensitive. Sizes are byte counts or strings with a
 // unit (B, KB, KiB, MB, MiB, GB, GiB); max_file_size_mb counts MiB. Path
-// patterns expand $VAR, ${VAR} and a leading ~, and match with "**" for any
-// number of path segments ("/System/**" matches "/System" and everything
-// under it).
+// patterns expand $VAR, ${VAR} and a leading ~ (to the path they hold,
+// taken literally: "[", "{", "*" and "?" in it are not wildcards), and
+// match with "**" for any number of path segments ("/System/**" matches
+// "/System" and everything under it).
 //
 // Loading is strict: an unknown field, a misspelt mode, a malformed glob, an
 // unset environment variable or a bad size is refused with the file, the
