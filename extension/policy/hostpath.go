@@ -78,9 +78,6 @@ func hostPattern(p string) string {
 	if !ok || r == prefix {
 		return ""
 	}
-	rest := strings.Join(segs[n:], "/")
-	if r == "/" {
-		return "/" + rest
-	}
-	return r + "/" + rest
+	// The link's target is a path, not a glob.
+	return path.Join(globEscape(r), strings.Join(segs[n:], "/"))
 }
