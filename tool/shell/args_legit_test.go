@@ -67,6 +67,20 @@ func TestArgsInnerProgramsDoubleDashBehindAWrapper(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.msg, "%q", tc.argv)
 		assert.Contains(t, err.Error(), tc.prog, "%q", tc.argv)
 	}
+	// A wrapper's command that the template does not spell out (an
+	// assignment or the command itself a placeholder) is read as a runner:
+	// its first "--" ends only its options.
+	for _, argv := range [][]string{
+		{"env", "FOO={v}", "npm", "test", "--", "{x}"},
+		{"env", "{assign}", "npm", "test", "--", "{x}"},
+		{"timeout", "5", "{cmd}", "--", "{x}"},
+	} {
+		c, err := shell.NewCommand("t", "d", sb, argv)
+		require.NoError(t, err, "%q", argv)
+		_, err = c.Argv(args(t, map[string]string{"x": "--output-file=/tmp/x", "v": "1", "assign": "A=1", "cmd": "npm"}))
+		require.Error(t, err, "%q", argv)
+		assert.Contains(t, err.Error(), `runs after its "--"`, "%q", argv)
+	}
 }
 
 // A wrapper's long options may be abbreviated (getopt_long: env --split

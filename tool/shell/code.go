@@ -139,8 +139,8 @@ func readWrapper(args []argTemplate, start int, w *classify.WrapperRule) wrapper
 			}
 			continue
 		}
-		if w.Assignments && lit && strings.Contains(s, "=") {
-			continue
+		if w.Assignments && strings.Contains(head, "=") {
+			continue // NAME=value, or NAME={v}
 		}
 		if pos < w.Positionals {
 			pos++

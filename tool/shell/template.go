@@ -205,9 +205,13 @@ func forwarders(args []argTemplate) map[int]string {
 			}
 		}
 	}
+	wrapper := "" // the wrapper that runs args[i]
 	for i := 0; i < len(args); {
 		lit, ok := args[i].literal()
 		if !ok {
+			// The command is not spelt out (timeout 5 {cmd}, env
+			// FOO={v} npm ...): read the wrapper as a runner.
+			firstDashes(i, wrapper)
 			break
 		}
 		for k := i; k < len(args); k++ {
@@ -229,7 +233,7 @@ func forwarders(args []argTemplate) map[int]string {
 					ww.cmd++
 				}
 			}
-			i = ww.cmd
+			i, wrapper = ww.cmd, lit
 			continue
 		}
 		if slices.Contains(runners, name) {
