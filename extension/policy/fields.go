@@ -66,6 +66,14 @@ func topFields(args []byte, buf []field) ([]field, bool) {
 	}
 }
 
+// noArgs reports whether args is no arguments at all (nothing, white
+// space, null), which a tool reads as {}: its declared path arguments are
+// left out, and judged so.
+func noArgs(args []byte) bool {
+	s := strings.TrimSpace(string(args))
+	return s == "" || s == "null"
+}
+
 // sameKey reports whether a decoder may take the member key for the
 // argument name: encoding/json matches a struct field's name without
 // regard to case (as strings.EqualFold: "Path", "PATH", and "ſrc" with

@@ -64,6 +64,45 @@ func TestPathUnderAnotherCaseOfItsKeyIsRefused(t *testing.T) {
 	require.Nil(t, res.Error, "%v", res.Error)
 }
 
+// A declared path argument left out is judged as the workspace root, so
+// that list_directory and search_files without a path cannot reach what
+// the tool's own forbidden_paths name; arguments sent as nothing at all
+// must be judged the same way as {} (the executor refuses null, and makes
+// no bytes {}; the policy reads both as {} itself, since Evaluate and
+// JudgeArgs take arguments from elsewhere: JudgeArgs let "", " " and
+// null through before).
+func TestArgumentsLeftOutEntirelyAreJudgedAsTheRoot(t *testing.T) {
+	p, err := policy.Parse([]byte(`
+tools:
+  list_directory: {forbidden_paths: [".ssh/**"]}
+  search_files: {forbidden_paths: [".ssh/**"]}
+`))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".ssh", "id"), []byte(sshSecret+"\n"), 0o600))
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(p.Hide), sandbox.WithSecrets())
+	require.NoError(t, err)
+	defer ws.Close()
+	reg := registry.New()
+	require.NoError(t, reg.Register(builtin.Files(ws)...))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for _, args := range []string{"", "null", "{}", " { } "} {
+		res, _ := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "list_directory", Args: json.RawMessage(args)})
+		require.NotNil(t, res)
+		assert.NotContains(t, res.Text(), "id", "list_directory %q listed .ssh/id", args)
+		if assert.NotNil(t, res.Error, "list_directory %q: %s", args, res.Text()) && args != "null" {
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%q: %v", args, res.Error)
+		}
+	}
+	spec, ok := reg.Lookup("list_directory")
+	require.True(t, ok)
+	for _, args := range []string{"", "null", " "} {
+		err := p.JudgeArgs(tool.Call{Name: "list_directory", Args: json.RawMessage(args)}, spec.Tool, &spec.Spec)
+		assert.ErrorIs(t, err, tool.ErrPolicyDenied, "JudgeArgs %q", args)
+	}
+}
+
 // A tool file's go tool that names a built-in file tool under another name
 // (cat_file, function: read_file) wraps it, and the wrapper has no
 // Workspace method: the policy matched its path as written, so keys/id

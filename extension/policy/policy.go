@@ -591,7 +591,7 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 	}
 	var buf [16]field
 	obj, ok := topFields(args, buf[:0])
-	if !ok {
+	if !ok && !noArgs(args) {
 		return "", nil // the executor validated the arguments; a non-object has no fields to judge
 	}
 	if hasSizes {
