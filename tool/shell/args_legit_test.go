@@ -248,6 +248,26 @@ func TestArgsInterpreterBundledAttachedCode(t *testing.T) {
 	}
 }
 
+// A "--" that an option takes as its value because the option's own value
+// was left out (git log --author {who} -- {path}, who absent) does not end
+// the options, so a path starting with "-" is refused (b04052f). The
+// refusal said only that git would read the path as an option, which the
+// template's "--" seems to contradict; it now says why and what to give.
+func TestArgsDroppedValueRefusalSaysWhy(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	schema := json.RawMessage(`{"type":"object","properties":{"who":{"type":"string"},"path":{"type":"string"}},"required":["path"]}`)
+	c, err := shell.NewCommand("log", "Show commits", sb, []string{"git", "log", "--author", "{who}", "--", "{path}"}, shell.WithInputSchema(schema))
+	require.NoError(t, err)
+	_, err = c.Argv(args(t, map[string]string{"path": "-notes.txt"}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "starts with '-'")
+	assert.Contains(t, err.Error(), `--author takes the "--" as its value`)
+	assert.Contains(t, err.Error(), "who")
+	got, err := c.Argv(args(t, map[string]string{"path": "-notes.txt", "who": "ann"}))
+	require.NoError(t, err, "given who, the path is an operand")
+	assert.Equal(t, []string{"git", "log", "--author", "ann", "--", "-notes.txt"}, got)
+}
+
 // make reads NAME=value as a variable only where it reads a target: the
 // value of an option that takes one (make -C {dir}, -f {file}, -I, -o, -W)
 // is a directory or a file name, which may hold "=" (Hive-style partition

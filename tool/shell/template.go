@@ -361,6 +361,14 @@ func (t *template) expand(args map[string]any, allowOptions bool) ([]string, *to
 					e.operands = true
 				}
 			}
+			if lit == "--" && e.dangling && i >= 2 && !e.operands {
+				// Said in a refusal: the option took this "--".
+				opt, isOpt := t.args[i-2].literal()
+				if ps := t.args[i-1].placeholders(); isOpt && len(ps) > 0 {
+					e.swallowed = fmt.Sprintf(` (the template's "--" does not end the options here: %s takes the "--" as its value, since {%s} was left out; give %s a value)`,
+						opt, ps[0], ps[0])
+				}
+			}
 			e.eaten = e.dangling
 			out = append(out, lit)
 		} else {
@@ -394,6 +402,9 @@ type expansion struct {
 	// runner: the last forwarder whose own "--" has been passed (template.own):
 	// the values after it reach the program it runs, which reads options.
 	runner string
+	// swallowed explains, in a refusal, a "--" that a dangling option
+	// took as its value.
+	swallowed string
 }
 
 // fill appends the arguments at expands to: none when a placeholder is
@@ -481,8 +492,8 @@ func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *t
 			name, s, e.runner, s)
 	}
 	return tool.Errorf(tool.CodeInvalidArguments,
-		"argument %s = %q starts with '-', so %s would read it as an option: pass a value that does not start with '-' (a file name can be written ./%s)",
-		name, s, prog, s)
+		"argument %s = %q starts with '-', so %s would read it as an option: pass a value that does not start with '-' (a file name can be written ./%s)%s",
+		name, s, prog, s, e.swallowed)
 }
 
 // scalar formats one JSON value as an argument: strings as they are,
