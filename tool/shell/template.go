@@ -365,7 +365,7 @@ func (t *template) expand(args map[string]any, allowOptions bool) ([]string, *to
 				// Said in a refusal: the option took this "--".
 				opt, isOpt := t.args[i-2].literal()
 				if ps := t.args[i-1].placeholders(); isOpt && len(ps) > 0 {
-					e.swallowed = fmt.Sprintf(` (the template's "--" does not end the options here: %s takes the "--" as its value, since {%s} was left out; give %s a value)`,
+					e.swallowed = fmt.Sprintf(` (the template's "--" may not end the options here: %s may take the "--" as its value, since {%s} was left out; give %s a value)`,
 						opt, ps[0], ps[0])
 				}
 			}
