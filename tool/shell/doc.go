@@ -79,8 +79,9 @@
 // from an argument are not protected: env takes NAME=value before its
 // command for a
 // variable, curl -d @FILE and gcc @FILE read files, tar -f HOST:FILE,
-// rsync and scp reach another machine, a value spliced into a jq program
-// or a sandboxed sed script is code of that language, and a path reaches
+// rsync and scp reach another machine, a value spliced into a jq program,
+// an SQL statement (psql -c, mysql -e, sqlite3) or a sandboxed sed script
+// is code of that language, and a path reaches
 // wherever the engine lets it (the process engine confines nothing). The
 // classifier judges the expanded command line of every call, and an
 // approval extension can stop it.
