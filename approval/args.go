@@ -190,7 +190,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	if err := json.Unmarshal(args, &fields); err != nil {
 		return callSubject{kind: subjectText}
 	}
-	if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok && wt.Workspace() != nil {
+	if wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t); ok && wt.Workspace() != nil {
 		ws = wt.Workspace()
 	}
 	var declared []string

@@ -50,18 +50,4 @@ func Unasked(call *tool.Call, t tool.Tool, spec *tool.Spec) *tool.Result {
 // tool they run (an Unwrap() tool.Tool method, as the loader's go-type
 // definitions do): a wrapper must not hide the judgement of the command
 // lines its tool runs. It gives up after 16 wrappers, and on a nil tool.
-func AssessorOf(t tool.Tool) (Assessor, bool) {
-	for range 16 {
-		if a, ok := t.(Assessor); ok {
-			return a, true
-		}
-		u, ok := t.(interface{ Unwrap() tool.Tool })
-		if !ok {
-			return nil, false
-		}
-		if t = u.Unwrap(); t == nil {
-			return nil, false
-		}
-	}
-	return nil, false
-}
+func AssessorOf(t tool.Tool) (Assessor, bool) { return tool.As[Assessor](t) }

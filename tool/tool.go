@@ -23,6 +23,26 @@ type Tool interface {
 	Run(ctx context.Context, call Call) (*Result, error)
 }
 
+// As finds the first tool in t's chain that is a T, as errors.As finds an
+// error: t itself, then, while a tool has an Unwrap() Tool method, the tool
+// it wraps. A wrapper (a tool file's go tool over a Go implementation, a
+// tool with a spec of its own) thereby keeps what its implementation
+// declares: how it judges its calls, the workspace its paths are in.
+func As[T any](t Tool) (T, bool) {
+	for range 16 { // wrappers are one or two deep; a cycle ends here
+		if x, ok := t.(T); ok {
+			return x, true
+		}
+		u, ok := t.(interface{ Unwrap() Tool })
+		if !ok {
+			break
+		}
+		t = u.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
 // Checker is implemented by tools that can report a construction problem.
 // The registry refuses a tool whose Check returns an error. Func returns a
 // Tool whose Check reports bad struct tags, so the one-line

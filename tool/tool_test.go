@@ -387,3 +387,38 @@ func TestOutputSchemaAcceptsWhatEncodingJSONWrites(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, c.OutputConforms(), "an enum can be broken by a Go value: validate at run time")
 }
+
+// wrapped is a tool with a spec of its own over another tool.
+type wrapped struct{ tool.Tool }
+
+func (w wrapped) Unwrap() tool.Tool { return w.Tool }
+
+type namer interface{ Name() string }
+
+type named struct{ tool.Tool }
+
+func (named) Name() string { return "inner" }
+
+// As looks through wrappers as errors.As looks through errors, and stops on
+// a nil tool and on a cycle.
+func TestAsLooksThroughWrappers(t *testing.T) {
+	inner := named{tool.Func("f", "F", func(context.Context, struct{}) (string, error) { return "", nil })}
+	n, ok := tool.As[namer](wrapped{wrapped{inner}})
+	require.True(t, ok)
+	assert.Equal(t, "inner", n.Name())
+	_, ok = tool.As[namer](wrapped{inner.Tool})
+	assert.False(t, ok, "no tool in the chain is a namer")
+	_, ok = tool.As[namer](wrapped{nil})
+	assert.False(t, ok)
+	c := &cycle{}
+	c.next = c
+	_, ok = tool.As[namer](c)
+	assert.False(t, ok, "a cycle ends")
+}
+
+type cycle struct {
+	tool.Tool
+	next tool.Tool
+}
+
+func (c *cycle) Unwrap() tool.Tool { return c.next }

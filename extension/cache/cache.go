@@ -207,7 +207,7 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 
 // workspaceDir is the directory of the workspace t names, or "".
 func workspaceDir(t tool.Tool) string {
-	if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok {
+	if wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t); ok {
 		if ws := wt.Workspace(); ws != nil {
 			return ws.Dir()
 		}

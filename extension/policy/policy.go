@@ -664,19 +664,8 @@ func (p *Policy) modeDenial(cfg *config, tr *toolRule, mode string, spec *tool.S
 // A wrapper (a tool file's go tool naming a built-in file tool, with an
 // Unwrap() tool.Tool method) has the workspace of the tool it wraps.
 func (p *Policy) workspaceOf(t tool.Tool) *sandbox.Workspace {
-	for range 8 { // wrappers are one or two deep; a cycle ends here
-		if wt, ok := t.(interface{ Workspace() *sandbox.Workspace }); ok {
-			if ws := wt.Workspace(); ws != nil {
-				return ws
-			}
-		}
-		u, ok := t.(interface{ Unwrap() tool.Tool })
-		if !ok {
-			break
-		}
-		if t = u.Unwrap(); t == nil {
-			break
-		}
+	if wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t); ok && wt.Workspace() != nil {
+		return wt.Workspace()
 	}
 	return p.ws
 }
