@@ -237,6 +237,12 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 // to bind-mount ([WithWorkspace]).
 func (w *Workspace) Dir() string { return w.dir }
 
+// Hides reports whether the workspace was opened with a WithHide function:
+// a governance policy with forbidden paths refuses the tools of a
+// workspace that does not hide them, whose listings and searches would
+// show them.
+func (w *Workspace) Hides() bool { return len(w.hide) > 0 }
+
 // Close releases the workspace's root.
 func (w *Workspace) Close() error {
 	if w.rootDir != nil {

@@ -45,7 +45,7 @@ func TestPathUnderAnotherCaseOfItsKeyIsRefused(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".ssh"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".ssh", "id"), []byte(sshSecret+"\n"), 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "public.txt"), []byte("public\n"), 0o644))
-	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithSecrets())
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithSecrets(), sandbox.WithHide(p.Hide))
 	require.NoError(t, err)
 	defer ws.Close()
 	reg := registry.New()

@@ -109,6 +109,8 @@
 // Policy.Hide feeds: sandbox.OpenWorkspace(dir, sandbox.WithHide(pol.Hide))
 // hides the global forbidden_paths from listings and searches (which say
 // how many entries were hidden) and refuses them to every file operation.
+// With global forbidden_paths, a call of a tool whose workspace does not
+// hide (sandbox.Workspace.Hides) is refused, saying how to open it.
 //
 // When the current mode is in requires_approval_in_modes, the call is not
 // refused: the policy records the fact for the approval extension with
@@ -489,7 +491,11 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 		}
 		mode := p.Mode()
 		req.Call.Mode = mode
-		if rule, err := p.evaluate(mode, req.Spec, p.workspaceOf(req.Tool), req.Call.Args); err != nil {
+		rule, err := p.unhidden(req.Tool)
+		if err == nil {
+			rule, err = p.evaluate(mode, req.Spec, p.workspaceOf(req.Tool), req.Call.Args)
+		}
+		if err != nil {
 			res := tool.Failure(&req.Call, err)
 			res.SetMeta(MetaRule, rule)
 			res.SetMeta(MetaMode, mode)
@@ -512,6 +518,22 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 		}
 		return res
 	}
+}
+
+// unhidden refuses a tool whose own workspace does not hide the global
+// forbidden paths (sandbox.WithHide(p.Hide)): the rules judge the paths a
+// call names, and a listing or a search of "." would show and read the
+// files under them.
+func (p *Policy) unhidden(t tool.Tool) (string, error) {
+	cfg := p.cfg.Load()
+	wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t)
+	if !ok || len(cfg.global.forbiddenPaths) == 0 {
+		return "", nil
+	}
+	if ws := wt.Workspace(); ws != nil && !ws.Hides() {
+		return p.denial(cfg, "global.forbidden_paths", 0, "the workspace of this tool (%s) was opened without sandbox.WithHide, so its listings and searches would show the forbidden paths: open it with sandbox.OpenWorkspace(dir, sandbox.WithHide(policy.Hide)) using this policy", ws.Dir())
+	}
+	return "", nil
 }
 
 // judgesArgs reports whether the rules for the tool look at its arguments

@@ -108,7 +108,8 @@ func TestPathsResolvedInTheToolsWorkspace(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "outside.txt"), []byte("out"), 0o600))
 	require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "ws", "alias")))
 	require.NoError(t, os.Symlink("../outside.txt", filepath.Join(dir, "ws", "out")))
-	ws, err := sandbox.OpenWorkspace(filepath.Join(dir, "ws"))
+	var p *policy.Policy // the policy reads the workspace's directory; the workspace hides what it forbids
+	ws, err := sandbox.OpenWorkspace(filepath.Join(dir, "ws"), sandbox.WithHide(func(rel, abs string) string { return p.Hide(rel, abs) }))
 	require.NoError(t, err)
 	defer ws.Close()
 	envs := func(k string) (string, bool) {
@@ -118,7 +119,7 @@ func TestPathsResolvedInTheToolsWorkspace(t *testing.T) {
 		return "", false
 	}
 	// An absolute glob matches the host path of the resolved argument.
-	p, err := policy.Parse([]byte("global: {forbidden_paths: [\"$WS/secrets/**\"]}\n"), policy.WithEnv(envs))
+	p, err = policy.Parse([]byte("global: {forbidden_paths: [\"$WS/secrets/**\"]}\n"), policy.WithEnv(envs))
 	require.NoError(t, err)
 	reg := registry.New()
 	require.NoError(t, reg.Register(builtin.Files(ws)...))

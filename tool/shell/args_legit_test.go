@@ -268,6 +268,44 @@ func TestArgsDroppedValueRefusalSaysWhy(t *testing.T) {
 	assert.Equal(t, []string{"git", "log", "--author", "ann", "--", "-notes.txt"}, got)
 }
 
+// The code check finds shells, interpreters and wrappers anywhere in the
+// argv (behind timeout, docker run IMAGE, ...), so a word that only names
+// one was read as that program running: rsync -e ssh names rsync's remote
+// shell (the words after are rsync's), npm run watch, yarn watch and
+// docker compose watch name a package script or a subcommand called
+// watch. b8cbe40 read ssh and watch there as joining their words into a
+// shell line and refused every template with more than one word after
+// them, with no way to build it: rsync -az -e ssh {src} {host}:{dst}, the
+// usual rsync tool. ssh and watch where they run a command are still
+// refused.
+func TestArgsWrapperNamedNotRun(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	for _, ok := range [][]string{
+		{"rsync", "-az", "-e", "ssh", "{src}", "{host}:{dst}"},
+		{"rsync", "-az", "--rsh", "ssh", "--", "{src}", "{host}:{dst}"},
+		{"npm", "run", "watch", "--", "--port", "{port}"},
+		{"pnpm", "run", "watch", "{a}", "{b}"},
+		{"yarn", "watch", "{pkg}", "--verbose"},
+		{"docker", "compose", "watch", "{service}", "{other}"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, ok)
+		assert.NoError(t, err, "%q was refused", ok)
+	}
+	for _, argv := range [][]string{
+		{"ssh", "{host}", "cat", "--", "{path}"},
+		{"rsync", "-az", "{src}", "{dst}", "&&", "ssh", "h", "ls", "{x}"},
+		{"docker", "run", "--rm", "img", "ssh", "h", "cat", "{path}"},
+		{"timeout", "5", "watch", "ls", "{dir}"},
+		{"npm", "exec", "watch", "ls", "{dir}"},
+		{"rsync", "-e", "ssh -p 22", "{src}", "h:{dst}", "&&", "watch", "ls", "{dir}"},
+		{"yarn", "node", "-e", "console.log('{x}')"},
+		{"npm", "run", "sh", "-c", "rec {x}"},
+	} {
+		_, err := shell.NewCommand("t", "d", sb, argv)
+		assert.Error(t, err, "%q was accepted", argv)
+	}
+}
+
 // make reads NAME=value as a variable only where it reads a target: the
 // value of an option that takes one (make -C {dir}, -f {file}, -I, -o, -W)
 // is a directory or a file name, which may hold "=" (Hive-style partition

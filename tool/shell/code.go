@@ -42,7 +42,7 @@ func checkCode(args []argTemplate) []error {
 		case interpreter(rules, prog) != nil:
 			code = []int{inlineCode(args, i+1, interpreter(rules, prog))}
 			fix = "pass the value as an argument of its own after the code, and read it from the program's arguments (sys.argv[1], process.argv[1], $ARGV[0])"
-		case rules.Wrappers[prog] != nil:
+		case rules.Wrappers[prog] != nil && !namesOnly(args, i):
 			w := rules.Wrappers[prog]
 			var joined []int
 			code, joined = wrapperCode(args, i+1, w)
@@ -81,6 +81,38 @@ func checkCode(args []argTemplate) []error {
 		}
 	}
 	return errs
+}
+
+// scriptRunners run a package script named by a word (npm run watch).
+var scriptRunners = []string{"npm", "pnpm", "yarn", "bun"}
+
+// namesOnly reports whether the literal args[i], a wrapper's name, names
+// a program or a script without running it there as the wrapper, so that
+// the words after it are not its command: the remote shell of rsync
+// -e/--rsh (rsync -e ssh SRC HOST:DST), a package script (npm/pnpm/yarn/bun
+// run watch, yarn/pnpm watch), or a compose subcommand (docker compose
+// watch). Shells and interpreters are not let off so (yarn node -e CODE
+// runs node).
+func namesOnly(args []argTemplate, i int) bool {
+	word := func(k int) string {
+		if k < 0 || k >= len(args) {
+			return ""
+		}
+		s, _ := args[k].literal()
+		return s
+	}
+	prev := word(i - 1)
+	switch prog := path.Base(word(0)); {
+	case prog == "rsync" && i >= 2 && (prev == "--rsh" || len(prev) > 1 && prev[0] == '-' && prev[1] != '-' && strings.HasSuffix(prev, "e")):
+		return true
+	case slices.Contains(scriptRunners, prog) && i == 2 && (prev == "run" || prev == "run-script"):
+		return true
+	case (prog == "yarn" || prog == "pnpm") && i == 1:
+		return true
+	case (prog == "docker" || prog == "podman") && i == 2 && prev == "compose":
+		return true
+	}
+	return false
 }
 
 // wrapperCode reads a wrapper's options and positionals (the classifier's
