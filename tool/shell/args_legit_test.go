@@ -341,6 +341,7 @@ func TestArgsMakeOptionValuesMayHoldEquals(t *testing.T) {
 		// -f's value dropped: -f takes -C, and {dir} is read as a target.
 		{[]string{"make", "-f", "{mk}", "-C", "{dir}"}, map[string]string{"dir": "CC=rec"}},
 		{[]string{"make", "-j", "{n}"}, map[string]string{"n": "CC=rec"}},
+		{[]string{"make", "--eval", "{n}"}, map[string]string{"n": "CC=rec"}},
 	} {
 		c, err := shell.NewCommand("t", "d", sb, tc.argv, shell.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"dir":{"type":"string"},"target":{"type":"string"},"mk":{"type":"string"},"n":{"type":"string"}}}`)))
 		require.NoError(t, err, "%q", tc.argv)

@@ -53,11 +53,12 @@ type argTemplate struct {
 var (
 	makePrograms = []string{"make", "gmake", "bmake", "pmake"}
 	findPrograms = []string{"find", "gfind", "bfs"}
-	// makeValueOptions take the next argument as their value (GNU make's
-	// options with a required argument; -j and -l take theirs only when
-	// it is a number, and are not here).
-	makeValueOptions = []string{"-C", "-f", "-I", "-o", "-W", "-E", "--directory", "--file", "--makefile",
-		"--include-dir", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}
+	// makeValueOptions take the next argument as their value, a directory
+	// or a file name (GNU make's options with a required argument; -j and
+	// -l take theirs only when it is a number, and -E/--eval's is make
+	// code: they are not here).
+	makeValueOptions = []string{"-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile",
+		"--include-dir", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new"}
 	// findValuePrimaries take the next argument as their value, whatever
 	// it is (GNU find, BSD find).
 	findValuePrimaries = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
