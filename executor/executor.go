@@ -241,7 +241,8 @@ func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 	return res
 }
 
-// execute is the pipeline: validation, then the extension chain.
+// execute is the pipeline: validation (done by admit), then the extension
+// chain.
 func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	req := &cs.req
 	call, entry := &req.Call, cs.entry
@@ -252,15 +253,12 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	if err := ctx.Err(); err != nil {
 		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, err))
 	}
-	args, ferr := e.validate(entry, call.Args)
-	if ferr != nil {
-		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, ferr))
+	if cs.invalid != nil { // validated at admission (admit)
+		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, cs.invalid))
 	}
-	call.Args = args
-	validated := time.Since(cs.start)
-	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, args, cs.start
+	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, call.Args, cs.start
 	res := e.chain(ctx, req)
-	res.Timings.Validate = validated
+	res.Timings.Validate = cs.validate
 	return res
 }
 

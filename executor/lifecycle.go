@@ -36,6 +36,10 @@ type callState struct {
 	// refused is the result of a call that failed at admission (a
 	// panicking ResourceDeclarer).
 	refused *tool.Result
+	// invalid is why the call's arguments failed validation at admission,
+	// and validate how long validation took.
+	invalid  *tool.Error
+	validate time.Duration
 	// tk is the call's place in the lock queues, taken at submission or
 	// again by relock; nil when it names no key or is released. An
 	// extension may run the rest of the chain more than once at a time for
@@ -61,8 +65,9 @@ func identOf(c *tool.Call) ident {
 
 type stateKey struct{}
 
-// admit is a call's submission at start: it looks the tool up, asks it for
-// the call's resources and takes their lock ticket (so that submission
+// admit is a call's submission at start: it looks the tool up, validates
+// the arguments, asks the tool for the resources of the valid arguments
+// and takes their lock ticket (so that submission
 // order is lock order), and announces the call. id is the call's job id,
 // if it is a job, and j its job when the in-memory store keeps it.
 func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *callState {
@@ -71,8 +76,16 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
 	if cs.entry != nil {
-		if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ok {
-			rs, cs.refused = declared(d, &cs.req.Call)
+		// Validated here, so that the call is locked for the arguments its
+		// backend runs with: defaults filled, nulls dropped.
+		began := time.Now()
+		args, ferr := e.validate(cs.entry, call.Args)
+		cs.validate, cs.invalid = time.Since(began), ferr
+		if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ferr == nil {
+			cs.req.Call.Args = args
+			if ok {
+				rs, cs.refused = declared(d, &cs.req.Call)
+			}
 		}
 	}
 	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
