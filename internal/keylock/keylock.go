@@ -41,15 +41,21 @@ type Request struct {
 // last ticket is released, so memory stays in proportion to the keys in use.
 type Table struct {
 	mu     sync.Mutex
-	queues map[string][]*entry
+	queues map[string]*queue
 }
+
+// queue is a key's FIFO queue, a doubly linked list of entries, so that
+// joining it, leaving it and letting the next ones in cost the same
+// however many tickets share the key (a batch of 10,000 reads of a file).
+type queue struct{ head, tail *entry }
 
 // entry is one ticket's place in one key's queue.
 type entry struct {
-	key     string
-	excl    bool
-	granted bool
-	t       *Ticket
+	key        string
+	excl       bool
+	granted    bool
+	t          *Ticket
+	prev, next *entry
 }
 
 // Ticket is one owner's place in the queues of its keys. Release it exactly
@@ -78,13 +84,23 @@ func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
 	tab.mu.Lock()
 	defer tab.mu.Unlock()
 	if tab.queues == nil {
-		tab.queues = map[string][]*entry{}
+		tab.queues = map[string]*queue{}
 	}
 	for _, r := range merged {
 		e := &entry{key: r.Key, excl: r.Exclusive, t: tk}
 		tk.entries = append(tk.entries, e)
-		tab.queues[r.Key] = append(tab.queues[r.Key], e)
-		tab.grant(r.Key) // ready closes only once every key is granted
+		q := tab.queues[r.Key]
+		if q == nil {
+			q = &queue{}
+			tab.queues[r.Key] = q
+		}
+		if e.prev = q.tail; e.prev != nil {
+			e.prev.next = e
+		} else {
+			q.head = e
+		}
+		q.tail = e
+		grant(e) // ready closes only once every key is granted
 	}
 	return tk
 }
@@ -105,19 +121,22 @@ func merge(reqs []Request) []Request {
 	return out[:j]
 }
 
-// grant lets in whoever may now hold key: the writer at the head alone, or
-// the run of readers at the head. tab.mu is held.
-func (tab *Table) grant(key string) {
-	q := tab.queues[key]
-	for i, e := range q {
-		if e.excl && i > 0 {
+// grant lets in e and the entries behind it that may now hold their key,
+// when e has just joined the queue or come next: the holders of a key are
+// the writer at the head alone, or the run of readers at the head, so e
+// may hold it only at the head or behind a reader that holds it. It stops
+// at an entry already let in (nothing behind it changes). tab.mu is held.
+func grant(e *entry) {
+	if p := e.prev; p != nil && (!p.granted || p.excl) {
+		return
+	}
+	for ; e != nil && !e.granted; e = e.next {
+		if e.excl && e.prev != nil {
 			return // a writer waits for everyone ahead of it
 		}
-		if !e.granted {
-			e.granted = true
-			if e.t.pending--; e.t.pending == 0 {
-				close(e.t.ready)
-			}
+		e.granted = true
+		if e.t.pending--; e.t.pending == 0 {
+			close(e.t.ready)
 		}
 		if e.excl {
 			return // the writer at the head holds the key alone
@@ -164,8 +183,8 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool)
 	defer tk.tab.mu.Unlock()
 	for _, e := range tk.entries {
 		if !e.granted {
-			if q := tk.tab.queues[e.key]; len(q) > 0 { // none once released
-				holder = q[0].t.owner
+			if q := tk.tab.queues[e.key]; q != nil { // none once released
+				holder = q.head.t.owner
 			}
 			return e.key, e.excl, holder, true
 		}
@@ -189,12 +208,22 @@ func (tk *Ticket) Release() {
 	tk.done = true
 	close(tk.released)
 	for _, e := range tk.entries {
-		if q := slices.DeleteFunc(tab.queues[e.key], func(x *entry) bool { return x == e }); len(q) > 0 {
-			tab.queues[e.key] = q
-			tab.grant(e.key)
+		q, next := tab.queues[e.key], e.next
+		if e.prev != nil {
+			e.prev.next = next
 		} else {
+			q.head = next
+		}
+		if next != nil {
+			next.prev = e.prev
+			grant(next)
+		} else {
+			q.tail = e.prev
+		}
+		if q.head == nil {
 			delete(tab.queues, e.key)
 		}
+		e.prev, e.next = nil, nil
 	}
 }
 
