@@ -363,6 +363,9 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		return tool.Failure(call, ferr)
 	}
 	defer e.limits.release(held)
+	if err := ctx.Err(); err != nil { // ended in the chain (an approval wait, a mode change): never start
+		return tool.Failure(call, err)
+	}
 	gated := held != slots{} || cs.tk.Load() != nil // see runTool
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	// The call's timeout, else the spec's, else the executor's.
