@@ -402,11 +402,11 @@ func (named) Name() string { return "inner" }
 // As looks through wrappers as errors.As looks through errors, and stops on
 // a nil tool and on a cycle.
 func TestAsLooksThroughWrappers(t *testing.T) {
-	inner := named{tool.Func("f", "F", func(context.Context, struct{}) (string, error) { return "", nil })}
-	n, ok := tool.As[namer](wrapped{wrapped{inner}})
+	plain := tool.Func("f", "F", func(context.Context, struct{}) (string, error) { return "", nil })
+	n, ok := tool.As[namer](wrapped{wrapped{named{plain}}})
 	require.True(t, ok)
 	assert.Equal(t, "inner", n.Name())
-	_, ok = tool.As[namer](wrapped{inner.Tool})
+	_, ok = tool.As[namer](wrapped{plain})
 	assert.False(t, ok, "no tool in the chain is a namer")
 	_, ok = tool.As[namer](wrapped{nil})
 	assert.False(t, ok)
