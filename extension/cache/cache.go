@@ -9,10 +9,10 @@
 // never sees its old results, and executors sharing one cache with file
 // tools on different workspaces never see each other's files. Entries live for a
 // TTL and the cache is bounded by entries and by bytes, evicting the least
-// recently used first. Results are kept apart per principal (tenant and ID)
-// by default: most tools of a service answer per user or tenant (a Go tool
-// reads the caller with tool.PrincipalFrom), and one tenant must never be
-// served another's result. A tool that answers alike for everyone can share
+// recently used first. Results are kept apart per principal (tenant, ID and
+// roles) by default: most tools of a service answer per user or tenant (a Go
+// tool reads the caller with tool.PrincipalFrom), and one tenant must never be
+// served another's result, nor a user without a role what the role was given. A tool that answers alike for everyone can share
 // its results across principals with SharedAcrossPrincipals.
 //
 // Concurrent identical calls are collapsed with golang.org/x/sync/singleflight:
@@ -31,6 +31,7 @@ import (
 	"encoding/binary"
 	"maps"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,8 +98,8 @@ func WithMaxBytes(n int64) Option {
 
 // SharedAcrossPrincipals lets every principal be served the results of
 // every other, for a cache whose tools answer alike whoever asks (public
-// documentation, a weather forecast). Without it, the principal's tenant and
-// ID are part of the key.
+// documentation, a weather forecast). Without it, the principal's tenant, ID
+// and roles (as a set) are part of the key.
 func SharedAcrossPrincipals() Option { return func(c *Cache) { c.across = true } }
 
 // Stats counts what the cache did.
@@ -198,6 +199,14 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 		b = append(b, 1)
 		field([]byte(p.Tenant))
 		field([]byte(p.ID))
+		// Roles are part of who asks (a Go tool reads them with
+		// tool.PrincipalFrom): a result given to hr is not served to the
+		// same user without hr. The same set in any order is one key.
+		roles := slices.Compact(slices.Sorted(slices.Values(p.Roles)))
+		b = binary.AppendUvarint(b, uint64(len(roles)))
+		for _, r := range roles {
+			field([]byte(r))
+		}
 	} else {
 		b = append(b, 0)
 	}
