@@ -114,6 +114,92 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		}
 	})
 
+	t.Run("Put of a pending id changes nothing: its waiter gets the decision", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(time.Hour))
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan error, 1)
+		go func() {
+			d, err := s.Await(ctx, p.ID)
+			if err == nil && d.Kind != approval.Approve {
+				err = fmt.Errorf("decision %+v", d)
+			}
+			got <- err
+		}()
+		// The same call asked again (a second waiter, a job run twice),
+		// with another arrival and an expiry already past: the request
+		// that is pending stays as it was, and so does its waiter.
+		again := p
+		again.Since, again.Expires = time.Now().Add(-time.Minute), time.Now().Add(-time.Second)
+		if err := s.Put(ctx, again); err != nil {
+			t.Fatalf("Put of a pending id: %v", err)
+		}
+		list, err := s.List(ctx)
+		if err != nil || len(list) != 1 || list[0].Expires.Before(p.Expires.Add(-time.Minute)) {
+			t.Errorf("List after a second Put = %+v, %v; want the first request, unchanged", list, err)
+		}
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		select {
+		case err := <-got:
+			if err != nil {
+				t.Errorf("Await: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the waiter of the first Put never got the decision")
+		}
+	})
+
+	t.Run("Await ends at the request's expiry", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(300*time.Millisecond))
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if _, err := s.Await(wctx, p.ID); !errors.Is(err, approval.ErrTimeout) {
+			t.Errorf("Await past the expiry: %v, want an error matching approval.ErrTimeout", err)
+		}
+		notPending(t, "Decide after the expiry", s.Decide(ctx, p.ID, approval.Approved("bob")))
+	})
+
+	t.Run("List gives the request as it was put", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(time.Hour))
+		p.Request.Call.Principal = tool.Principal{ID: "alice", Tenant: "acme", Roles: []string{"dev"}}
+		p.Request.Principal = p.Request.Call.Principal
+		p.Request.Call.Session, p.Request.Call.Agent = "s1", "coder"
+		p.Request.Spec = tool.Spec{Name: "write", Description: "Write a file"}
+		p.Request.Reasons = []string{"writes a file"}
+		p.Request.Subject, p.Request.Required, p.Request.Why = "a", "mode is alert", "the rule asks"
+		p.ID = approval.RequestID(p.Request)
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		list, err := s.List(ctx)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("List = %+v, %v; want one", list, err)
+		}
+		got := list[0]
+		// What an approver is shown is what was asked: who, what, why.
+		want, _ := json.Marshal(p.Request)
+		have, _ := json.Marshal(got.Request)
+		if got.ID != p.ID || string(have) != string(want) {
+			t.Errorf("List gave %s %s,\nwant %s %s", got.ID, have, p.ID, want)
+		}
+		// A store may keep times to the microsecond, on its own clock.
+		if d := got.Since.Sub(p.Since); d < -time.Second || d > time.Second {
+			t.Errorf("Since = %v, want %v", got.Since, p.Since)
+		}
+		if d := got.Expires.Sub(p.Expires); d < -time.Second || d > time.Second {
+			t.Errorf("Expires = %v, want %v", got.Expires, p.Expires)
+		}
+	})
+
 	t.Run("Await waits for the decision", func(t *testing.T) {
 		s := open(t)
 		p := pending(1, time.Time{})

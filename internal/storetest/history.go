@@ -85,6 +85,29 @@ func History(t *testing.T, open func(t *testing.T, reg *registry.Registry) *exec
 		check(t, "no match", callIDs(query(t, ex, executor.HistoryQuery{Tool: "nothing"})), nil)
 	})
 
+	t.Run("filters combine: a record matches every one given", func(t *testing.T) {
+		ex := open(t, JobTools(nil))
+		for i := range 6 {
+			name := []string{"echo", "fail"}[i%2]
+			run(t, ex, name, fmt.Sprint("agent-", i%3), i)
+		}
+		recs := query(t, ex, executor.HistoryQuery{})
+		if len(recs) != 6 {
+			t.Fatalf("History() = %v", callIDs(recs))
+		}
+		check(t, "tool fail, agent-0", callIDs(query(t, ex, executor.HistoryQuery{Tool: "fail", Agent: "agent-0"})), []string{"fail-3"})
+		check(t, "tool echo, failed", callIDs(query(t, ex, executor.HistoryQuery{Tool: "echo", Status: tool.StatusFailed})), nil)
+		check(t, "agent-1, failed", callIDs(query(t, ex, executor.HistoryQuery{Agent: "agent-1", Status: tool.StatusFailed})), []string{"fail-1"})
+		check(t, "tool echo, since the third's start", callIDs(query(t, ex, executor.HistoryQuery{Tool: "echo", Since: recs[2].StartedAt})), []string{"echo-2", "echo-4"})
+		// Numbered from 1, and a failed call's record names its tool and agent.
+		if recs[0].Seq == 0 {
+			t.Errorf("the first record's Seq is 0: records are numbered from 1")
+		}
+		if f := recs[1]; f.Tool != "fail" || f.Agent != "agent-1" || f.Session != "s1" || f.Attempts != 1 || f.StartedAt.IsZero() {
+			t.Errorf("record of a failed call: %+v", f)
+		}
+	})
+
 	t.Run("Since is inclusive and Until exclusive, on StartedAt", func(t *testing.T) {
 		ex := open(t, JobTools(nil))
 		for i := range 3 {

@@ -42,6 +42,22 @@ func JobTools(started chan<- string) *registry.Registry {
 	return reg
 }
 
+// callEcho is a tool that answers with the call it runs, as JSON: the
+// Jobs contract checks that a job runs as the call submitted.
+type callEcho struct{}
+
+func (callEcho) Spec() tool.Spec {
+	return tool.Spec{Name: "call_echo", Description: "Answer with the call as run", InputSchema: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (callEcho) Run(_ context.Context, c tool.Call) (*tool.Result, error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{CallID: c.ID, Tool: c.Name, Status: tool.StatusSucceeded, Content: []tool.Content{tool.TextContent(string(b))}}, nil
+}
+
 // Jobs runs the contract of executor.JobStore, as a program sees it
 // through an executor's Submit, Status, Wait, Cancel and Jobs. open returns
 // an executor over reg (JobTools) whose jobs the store under test keeps,
@@ -241,6 +257,74 @@ func Jobs(t *testing.T, open func(t *testing.T, reg *registry.Registry) *executo
 			t.Fatal(err)
 		}
 		wait(t, ex, held)
+	})
+
+	t.Run("a job runs as the call that was submitted", func(t *testing.T) {
+		reg := JobTools(nil)
+		reg.MustRegister(callEcho{})
+		ex := open(t, reg)
+		c := tool.Call{ID: "whole", Name: "call_echo", Args: json.RawMessage(`{"note":"n"}`),
+			Principal: tool.Principal{ID: "alice", Tenant: "acme", Roles: []string{"dev", "ops"}},
+			Agent:     "coder", Provider: "anthropic", Session: "s9", TraceID: "t1", SpanID: "p1", Timeout: time.Minute}
+		id, err := ex.Submit(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Who the job acts for, with its roles, and the session its
+		// approvals are scoped to, are the submitter's: a job run by
+		// another instance must not run as less, more or someone else.
+		want, _ := json.Marshal(c)
+		if res := wait(t, ex, id); !res.OK() || res.Text() != string(want) {
+			t.Errorf("the job ran the call\n%s\nwant\n%s", res.Text(), want)
+		}
+	})
+
+	t.Run("a job cancelled before it starts never runs", func(t *testing.T) {
+		started := make(chan string, 1)
+		reg := JobTools(nil)
+		ran := make(chan string, 1)
+		locked := tool.WithResources(func(json.RawMessage) []tool.Resource {
+			return []tool.Resource{{Key: "storetest:one", Access: tool.Write}}
+		})
+		type note struct {
+			Note string `json:"note"`
+		}
+		reg.MustRegister(
+			tool.Func("hold_lock", "Hold the lock until cancelled", func(ctx context.Context, in note) (string, error) {
+				started <- in.Note
+				<-ctx.Done()
+				return "", ctx.Err()
+			}, locked),
+			tool.Func("after_lock", "Run after the lock", func(_ context.Context, in note) (string, error) {
+				ran <- in.Note
+				return "ran", nil
+			}, locked),
+		)
+		ex := open(t, reg)
+		first, err := ex.Submit(ctx, call("hold_lock", "1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-started
+		second, err := ex.Submit(ctx, call("after_lock", "2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ex.CancelContext(ctx, second); err != nil {
+			t.Fatalf("Cancel of a job that has not started: %v", err)
+		}
+		if err := ex.CancelContext(ctx, first); err != nil {
+			t.Fatal(err)
+		}
+		wait(t, ex, first)
+		if res := wait(t, ex, second); res.Status != tool.StatusCancelled {
+			t.Errorf("the job cancelled before it started ended %+v, want cancelled", res)
+		}
+		select {
+		case <-ran:
+			t.Error("a job cancelled before it started ran")
+		default:
+		}
 	})
 
 	t.Run("ids are unique", func(t *testing.T) {
