@@ -57,6 +57,81 @@ func (g glob) match(name string) bool {
 	return doublestar.MatchUnvalidated(g.raw, name) || (g.host != "" && doublestar.MatchUnvalidated(g.host, name))
 }
 
+// witness is a relative path the pattern names, for asking a workspace
+// whether it hides the pattern: the pattern's literal parts, with
+// "toolbelt-probe" for * and **, "x" for ?, a class's first character and
+// the first of alternatives. It is "" for an absolute pattern and for one
+// this reading gets wrong (a negated class), which the result must match.
+func (g glob) witness() string {
+	if g.abs() {
+		return ""
+	}
+	raw := g.raw
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case '\\':
+			if i+1 < len(raw) {
+				i++
+				b.WriteByte(raw[i])
+			}
+		case '*':
+			for i+1 < len(raw) && raw[i+1] == '*' {
+				i++
+			}
+			b.WriteString("toolbelt-probe")
+		case '?':
+			b.WriteByte('x')
+		case '[':
+			end := strings.IndexByte(raw[i+1:], ']')
+			if end < 1 || strings.ContainsRune("!^\\", rune(raw[i+1])) {
+				return ""
+			}
+			b.WriteByte(raw[i+1])
+			i += 1 + end
+		case '{':
+			alt, rest, ok := firstAlternative(raw[i:])
+			if !ok {
+				return ""
+			}
+			raw = raw[:i] + alt + rest
+			i-- // read the alternative in place of the braces
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if w := b.String(); g.within(w) {
+		return w
+	}
+	return ""
+}
+
+// firstAlternative splits s, which starts with "{", into the first of its
+// brace's alternatives and what follows the brace.
+func firstAlternative(s string) (alt, rest string, ok bool) {
+	depth, cut := 0, -1
+	for j := 0; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '{':
+			depth++
+		case ',':
+			if depth == 1 && cut < 0 {
+				cut = j
+			}
+		case '}':
+			if depth--; depth == 0 {
+				if cut < 0 {
+					cut = j
+				}
+				return s[1:cut], s[j+1:], true
+			}
+		}
+	}
+	return "", "", false
+}
+
 // within reports whether name or a directory above it matches
 // (sandbox.MatchWithin).
 func (g glob) within(name string) bool {

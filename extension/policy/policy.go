@@ -110,7 +110,13 @@
 // hides the global forbidden_paths from listings and searches (which say
 // how many entries were hidden) and refuses them to every file operation.
 // With global forbidden_paths, a call of a tool whose workspace does not
-// hide (sandbox.Workspace.Hides) is refused, saying how to open it.
+// hide them is refused, saying how to open it: a workspace opened without
+// a hide function (sandbox.Workspace.Hides), or whose hide functions leave
+// visible a path that a relative pattern names (the workspace is asked
+// about one such path per pattern, once per configuration; an absolute
+// pattern is taken as hidden by any hide function). Only tools that name
+// their workspace are judged so: a program a shell tool runs (ls, find,
+// grep -r) lists what its directory holds, which no hide function filters.
 //
 // When the current mode is in requires_approval_in_modes, the call is not
 // refused: the policy records the fact for the approval extension with
@@ -131,6 +137,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -262,7 +269,8 @@ type Policy struct {
 
 	cfg    atomic.Pointer[config]
 	mode   atomic.Pointer[string]
-	flying flights // calls in progress of tools with mode rules
+	flying flights  // calls in progress of tools with mode rules
+	probed sync.Map // *sandbox.Workspace -> probe (unhidden)
 }
 
 var _ extension.Extension = (*Policy)(nil)
@@ -530,10 +538,49 @@ func (p *Policy) unhidden(t tool.Tool) (string, error) {
 	if !ok || len(cfg.global.forbiddenPaths) == 0 {
 		return "", nil
 	}
-	if ws := wt.Workspace(); ws != nil && !ws.Hides() {
+	ws := wt.Workspace()
+	if ws == nil {
+		return "", nil
+	}
+	if !ws.Hides() {
 		return p.denial(cfg, "global.forbidden_paths", 0, "the workspace of this tool (%s) was opened without sandbox.WithHide, so its listings and searches would show the forbidden paths: open it with sandbox.OpenWorkspace(dir, sandbox.WithHide(policy.Hide)) using this policy", ws.Dir())
 	}
+	// A hide function is there; whether it hides this policy's paths (and
+	// not only the application's own, or another policy's) the workspace
+	// answers for a path each pattern names. Asked once per workspace and
+	// configuration.
+	if v, ok := p.probed.Load(ws); ok && v.(probe).cfg == cfg {
+		if pr := v.(probe).unhidden; pr != nil {
+			return p.unhiddenDenial(cfg, ws, pr)
+		}
+		return "", nil
+	}
+	var miss *pathRule
+	for i, pr := range cfg.global.forbiddenPaths {
+		w := pr.glob.witness()
+		if w == "" {
+			continue // absolute, or no path found: Hides is all that is known
+		}
+		if _, err := ws.Rel(w); !errors.Is(err, sandbox.ErrHidden) && !errors.Is(err, sandbox.ErrDeniedByRule) {
+			miss = &cfg.global.forbiddenPaths[i]
+			break
+		}
+	}
+	p.probed.Store(ws, probe{cfg: cfg, unhidden: miss})
+	if miss != nil {
+		return p.unhiddenDenial(cfg, ws, miss)
+	}
 	return "", nil
+}
+
+// probe is what unhidden found of a workspace under one configuration.
+type probe struct {
+	cfg      *config
+	unhidden *pathRule // the first global pattern the workspace does not hide
+}
+
+func (p *Policy) unhiddenDenial(cfg *config, ws *sandbox.Workspace, pr *pathRule) (string, error) {
+	return p.denial(cfg, pr.rule, pr.line, "the workspace of this tool (%s) does not hide forbidden pattern %q (its sandbox.WithHide function is not this policy's Hide), so its listings and searches would show the forbidden paths: open it with sandbox.OpenWorkspace(dir, sandbox.WithHide(policy.Hide)) using this policy", ws.Dir(), pr.source)
 }
 
 // judgesArgs reports whether the rules for the tool look at its arguments
