@@ -57,16 +57,34 @@ func (g glob) match(name string) bool {
 	return doublestar.MatchUnvalidated(g.raw, name) || (g.host != "" && doublestar.MatchUnvalidated(g.host, name))
 }
 
-// witness is a relative path the pattern names, for asking a workspace
-// whether it hides the pattern: the pattern's literal parts, with
+// witnessIn is a path the pattern names in the workspace whose directory
+// is dir (slash-separated), for asking the workspace whether it hides the
+// pattern: relative, or, for an absolute pattern, absolute under dir (as
+// written or with its host prefix resolved). It is "" when none is found.
+func (g glob) witnessIn(dir string) string {
+	for _, raw := range []string{g.raw, g.host} {
+		w := witness(raw)
+		if w == "" || !g.within(w) {
+			continue
+		}
+		if !g.abs() {
+			return w
+		}
+		if r, ok := strings.CutPrefix(w, strings.TrimSuffix(dir, "/")+"/"); ok && r != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// witness is a path the pattern raw names: its literal parts, with
 // "toolbelt-probe" for * and **, "x" for ?, a class's first character and
-// the first of alternatives. It is "" for an absolute pattern and for one
-// this reading gets wrong (a negated class), which the result must match.
-func (g glob) witness() string {
-	if g.abs() {
+// the first of alternatives, or "" where this reading fails (a negated
+// class). The caller checks that the pattern matches it.
+func witness(raw string) string {
+	if raw == "" {
 		return ""
 	}
-	raw := g.raw
 	var b strings.Builder
 	for i := 0; i < len(raw); i++ {
 		switch c := raw[i]; c {
@@ -100,10 +118,7 @@ func (g glob) witness() string {
 			b.WriteByte(c)
 		}
 	}
-	if w := b.String(); g.within(w) {
-		return w
-	}
-	return ""
+	return b.String()
 }
 
 // firstAlternative splits s, which starts with "{", into the first of its

@@ -112,11 +112,12 @@
 // With global forbidden_paths, a call of a tool whose workspace does not
 // hide them is refused, saying how to open it: a workspace opened without
 // a hide function (sandbox.Workspace.Hides), or whose hide functions leave
-// visible a path that a relative pattern names (the workspace is asked
-// about one such path per pattern, once per configuration; an absolute
-// pattern is taken as hidden by any hide function). Only tools that name
-// their workspace are judged so: a program a shell tool runs (ls, find,
-// grep -r) lists what its directory holds, which no hide function filters.
+// visible a path that a pattern names in it (the workspace is asked about
+// one such path per pattern, once per configuration; a pattern naming no
+// path in the workspace, or with a negated class, is not asked about).
+// Only tools that name their workspace are judged so: a program a shell
+// tool runs (ls, find, grep -r) lists what its directory holds, which no
+// hide function filters.
 //
 // When the current mode is in requires_approval_in_modes, the call is not
 // refused: the policy records the fact for the approval extension with
@@ -557,9 +558,9 @@ func (p *Policy) unhidden(t tool.Tool) (string, error) {
 	}
 	var miss *pathRule
 	for i, pr := range cfg.global.forbiddenPaths {
-		w := pr.glob.witness()
+		w := pr.glob.witnessIn(filepath.ToSlash(ws.Dir()))
 		if w == "" {
-			continue // absolute, or no path found: Hides is all that is known
+			continue // none found (outside the workspace): Hides is all that is known
 		}
 		if _, err := ws.Rel(w); !errors.Is(err, sandbox.ErrHidden) && !errors.Is(err, sandbox.ErrDeniedByRule) {
 			miss = &cfg.global.forbiddenPaths[i]

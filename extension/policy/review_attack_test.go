@@ -67,6 +67,41 @@ func TestHideProbeOfEveryPatternShape(t *testing.T) {
 	}
 }
 
+// An absolute pattern naming paths in the workspace ($WS/secrets/**) is
+// asked about too: a hide function that hides nothing let search_files
+// read secrets/key.
+func TestAttackAbsolutePatternNotHiddenByTheWorkspace(t *testing.T) {
+	for _, hides := range []bool{false, true} {
+		dir := t.TempDir()
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte(sshSecret), 0o600))
+		envs := func(k string) (string, bool) {
+			if k == "WS" {
+				return dir, true
+			}
+			return "", false
+		}
+		pol, err := policy.Parse([]byte(`global: {forbidden_paths: ["$WS/secrets/**"]}`), policy.WithEnv(envs))
+		require.NoError(t, err)
+		hide := func(string, string) string { return "" }
+		if hides {
+			hide = pol.Hide
+		}
+		ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(hide))
+		require.NoError(t, err)
+		t.Cleanup(func() { ws.Close() })
+		reg := registry.New()
+		require.NoError(t, reg.Register(builtin.Files(ws)...))
+		search := callRaw(t, executor.MustNew(reg, executor.WithExtensions(pol)), "search_files", `{"pattern":"SSH-PRIVATE","path":"."}`)
+		assert.NotContains(t, search.Text(), sshSecret, "hides=%v: the search read the forbidden key", hides)
+		if hides {
+			assert.Nil(t, search.Error, "the policy's own Hide was taken for not hiding: %+v", search.Error)
+		} else if assert.NotNil(t, search.Error) {
+			assert.Equal(t, tool.CodePolicyDenied, search.Error.Code)
+		}
+	}
+}
+
 // A hide function that hides more than the policy, or calls the policy's
 // Hide among its own rules, serves the calls.
 func TestAWorkspaceHidingThePolicyAndMoreServesTheCalls(t *testing.T) {
