@@ -131,7 +131,8 @@ func (t *FuncTool[In, Out]) Resources(args json.RawMessage) []Resource {
 // Run decodes the arguments into In, calls the function and encodes Out.
 // The function's context carries the call's principal (tool.PrincipalFrom),
 // when the call names one: a tool that answers per user or tenant reads it
-// there.
+// there. An anonymous call's (no ID) roles are left out: they grant
+// nothing, as the auth extension judges them.
 func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error) {
 	if t.err != nil {
 		return nil, NewError(CodeInternal, t.err.Error())
@@ -143,6 +144,11 @@ func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error)
 		}
 	}
 	if p := call.Principal; p.ID != "" || p.Tenant != "" || len(p.Roles) > 0 {
+		if p.ID == "" {
+			// Roles that come without an ID are claimed by nobody and
+			// grant nothing, as the auth extension judges them.
+			p.Roles = nil
+		}
 		ctx = WithPrincipal(ctx, p) // the function's tool.PrincipalFrom(ctx)
 	}
 	out, err := t.fn(ctx, in)
