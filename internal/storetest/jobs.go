@@ -338,6 +338,10 @@ func Jobs(t *testing.T, open func(t *testing.T, reg *registry.Registry) *executo
 			if seen[id] || id == "" {
 				t.Fatalf("job id %q given twice", id)
 			}
+			// When Submit returns, the job is kept: any instance finds it.
+			if st, err := ex.StatusContext(ctx, id); err != nil || st.ID != id || st.Tool != "echo" {
+				t.Errorf("Status right after Submit = %+v, %v; want the job", st, err)
+			}
 			seen[id] = true
 		}
 		for id := range seen {
