@@ -268,11 +268,15 @@ type Policy struct {
 	degrade     bool                           // WithDegradeOnExhaustion
 	notify      func(from string, cause error) // WithDegradeOnExhaustion
 
-	cfg    atomic.Pointer[config]
-	mode   atomic.Pointer[string]
-	flying flights  // calls in progress of tools with mode rules
-	probed sync.Map // *sandbox.Workspace -> probe (unhidden)
+	cfg     atomic.Pointer[config]
+	mode    atomic.Pointer[string]
+	flying  flights      // calls in progress of tools with mode rules
+	probed  sync.Map     // *sandbox.Workspace -> probe (unhidden)
+	nprobed atomic.Int64 // workspaces in probed, about
 }
+
+// maxProbed bounds how many workspaces' probes (unhidden) a policy keeps.
+const maxProbed = 1024
 
 var _ extension.Extension = (*Policy)(nil)
 
@@ -567,7 +571,12 @@ func (p *Policy) unhidden(t tool.Tool) (string, error) {
 			break
 		}
 	}
-	p.probed.Store(ws, probe{cfg: cfg, unhidden: miss})
+	// Workspaces opened per session or tenant come and go: the memory is
+	// bounded by forgetting them all now and then.
+	if _, known := p.probed.Swap(ws, probe{cfg: cfg, unhidden: miss}); !known && p.nprobed.Add(1) > maxProbed {
+		p.probed.Clear()
+		p.nprobed.Store(0)
+	}
 	if miss != nil {
 		return p.unhiddenDenial(cfg, ws, miss)
 	}
