@@ -30,7 +30,10 @@ type runDir struct {
 // makeRunDir makes a fresh directory under base, named prefix, a random
 // number and runDirSuffix, and locks it.
 func makeRunDir(base, prefix string) (*runDir, error) {
-	for range 10 {
+	// Each try loses only to a sweep that found the directory in the
+	// moment between its making and its lock: ten in a row happened when
+	// two sweeps ran in a loop beside four makers under the race detector.
+	for range 100 {
 		path, err := os.MkdirTemp(base, prefix+"*"+runDirSuffix)
 		if err != nil {
 			return nil, err
@@ -51,7 +54,7 @@ func makeRunDir(base, prefix string) (*runDir, error) {
 		// Another program's sweep took it, unlocked a moment, for a
 		// leftover, and removes it: make another.
 	}
-	return nil, errors.New("making a run directory under " + base + ": removed by other programs' sweeps ten times")
+	return nil, errors.New("making a run directory under " + base + ": removed by other programs' sweeps 100 times in a row")
 }
 
 // unlock releases the lock, once the directory is gone.
