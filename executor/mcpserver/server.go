@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -227,7 +228,21 @@ type HTTPOption func(*mcp.StreamableHTTPOptions)
 // 403 Forbidden: the client opens a session of its own. A user whose roles
 // changed (a refreshed token) is told so, and opens a new session. (The SDK likewise refuses a session to
 // another verified token's user.)
+//
+// A session that gets no request for 30 minutes (see SessionTimeout) is
+// closed, so that sessions a client opens and abandons do not live as long
+// as the process; a later request on it gets 404 and the client opens a new
+// one. A call running, or waiting for an elicitation answer, keeps its
+// session open.
 func Stateful() HTTPOption { return func(o *mcp.StreamableHTTPOptions) { o.Stateless = false } }
+
+// SessionTimeout sets how long a stateful session may go without a request
+// before it is closed (default 30 minutes); a negative d keeps idle
+// sessions open until the client ends them, which lets any client hold
+// server memory for as long as the process lives.
+func SessionTimeout(d time.Duration) HTTPOption {
+	return func(o *mcp.StreamableHTTPOptions) { o.SessionTimeout = d }
+}
 
 // HTTPHandler returns a streamable HTTP handler, stateless unless Stateful
 // is given, so that clients of the current protocol revision and of older
@@ -241,6 +256,9 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 		if opt != nil {
 			opt(o)
 		}
+	}
+	if !o.Stateless && o.SessionTimeout == 0 {
+		o.SessionTimeout = defaultSessionTimeout
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o)
 	if o.Stateless {

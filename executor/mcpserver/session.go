@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,6 +17,11 @@ const sessionHeader = "Mcp-Session-Id"
 // minPrune is how many owned sessions a stateful handler keeps before it
 // first forgets those that have ended (a variable for tests).
 var minPrune = 1024
+
+// defaultSessionTimeout is how long a stateful session may go without a
+// request before it is closed, when SessionTimeout does not say (a
+// variable for tests).
+var defaultSessionTimeout = 30 * time.Minute
 
 // sessionOwners binds each session of a stateful handler to the principal
 // that opened it (tool.PrincipalFrom of the request's context). The SDK
