@@ -39,13 +39,22 @@ func ExampleNew() {
 
 	res, err := issues.Run(context.Background(), tool.Call{
 		Name: "list_issues",
-		Args: json.RawMessage(`{"owner":"octo","repo":"../admin","state":"open"}`),
+		Args: json.RawMessage(`{"owner":"octo","repo":"a/b?admin=1","state":"open"}`),
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(string(res.Output))
+
+	// A dot segment would take the path elsewhere once the server decodes
+	// %2F: it is refused.
+	_, err = issues.Run(context.Background(), tool.Call{
+		Name: "list_issues",
+		Args: json.RawMessage(`{"owner":"octo","repo":"../admin"}`),
+	})
+	fmt.Println(err)
 	// Output:
-	// {"path":"/repos/octo/..%2Fadmin/issues","state":"open"}
+	// {"path":"/repos/octo/a%2Fb%3Fadmin=1/issues","state":"open"}
+	// invalid_arguments: argument "repo" holds the dot segment "..": dot segments are not allowed in a URL path, not even between slashes of one value
 }

@@ -3,7 +3,10 @@
 // An HTTP tool is a method, a URL template such as
 // "https://api.example.com/repos/{owner}/{repo}/issues", and a mapping of
 // the call's arguments to the path, the query, headers and a JSON body
-// (Config). Path values are escaped with url.PathEscape, never spliced raw.
+// (Config). Path values are escaped with url.PathEscape, never spliced raw;
+// an empty value and a value holding a dot segment ("..", "a/../b",
+// "..\b") are refused, since servers decode %2F before they resolve dot
+// segments.
 //
 // Credentials come from a named provider function (WithCredential) or an
 // environment variable named in the config, never from the model's
@@ -32,9 +35,10 @@
 // it; refusals are tool.CodeNetworkPolicy. WithPrivateHosts exempts named
 // hosts (tests, local services), and a redirect reaches such a host only
 // from exempted hosts. Redirects are followed within the allow list, up to
-// WithMaxRedirects (default 5); the credential, cookies and Referer go
-// only to the tool's own origin (scheme, host and port), and not again
-// once a redirect has left it. Environment proxies are not used:
+// WithMaxRedirects (default 5); the credential, cookies, Referer and the
+// headers the config maps (Config.Headers) go only to the tool's own
+// origin (scheme, host and port), and not again once a redirect has left
+// it. Environment proxies are not used:
 // the guard must see the address it connects to.
 package httptool
 
@@ -71,7 +75,8 @@ type Config struct {
 	// array argument in a template that is exactly "{name}" repeats the
 	// parameter once per element.
 	Query map[string]string `json:"query,omitempty"`
-	// Headers maps header names to templates, as Query does.
+	// Headers maps header names to templates, as Query does. They are sent
+	// to the URL's origin only: a redirect to another origin drops them.
 	Headers map[string]string `json:"headers,omitempty"`
 	// Body lists the arguments sent as the fields of a JSON object body;
 	// the single entry "*" sends every argument not used by the URL, query
@@ -107,8 +112,13 @@ type Client struct {
 
 type redirectKey struct{}
 
-// redirectState carries what the redirect check needs for one call.
-type redirectState struct{ authHeader string }
+// redirectState carries what the redirect check needs for one call: the
+// credential's header and the headers the tool's config maps, all
+// written for the tool's own origin.
+type redirectState struct {
+	authHeader string
+	mapped     []string
+}
 
 // NewClient returns a client configured by opts.
 func NewClient(opts ...Option) *Client {
@@ -163,8 +173,15 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		left = left || origin.Of(prev.URL) != origin.Of(via[0].URL)
 	}
 	if left {
-		if st, ok := req.Context().Value(redirectKey{}).(*redirectState); ok && st.authHeader != "" {
-			req.Header.Del(st.authHeader)
+		if st, ok := req.Context().Value(redirectKey{}).(*redirectState); ok {
+			if st.authHeader != "" {
+				req.Header.Del(st.authHeader)
+			}
+			// The config's headers (a fixed API key, a user's token
+			// from an argument) were written for this origin too.
+			for _, h := range st.mapped {
+				req.Header.Del(h)
+			}
 		}
 		req.Header.Del("Authorization")
 		req.Header.Del("Proxy-Authorization")
@@ -187,9 +204,12 @@ type Tool struct {
 	url     template
 	query   []mapped
 	headers []mapped
-	body    []string // nil: no body; ["*"]: the rest
-	used    map[string]bool
-	client  *Client
+	// headerNames are the names of headers, dropped when a redirect
+	// leaves the tool's origin.
+	headerNames []string
+	body        []string // nil: no body; ["*"]: the rest
+	used        map[string]bool
+	client      *Client
 }
 
 type mapped struct {
@@ -369,6 +389,9 @@ func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
 			checkArg("headers."+name, a, false)
 		}
 	})
+	for _, m := range t.headers {
+		t.headerNames = append(t.headerNames, m.name)
+	}
 	if len(cfg.Body) > 0 {
 		if t.method == http.MethodGet || t.method == http.MethodHead {
 			bad("body", "a %s request has no body: use query, or method POST", t.method)
@@ -626,7 +649,7 @@ func (t *Tool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 		return nil, err
 	}
 	red := newRedactor(secret)
-	st := &redirectState{}
+	st := &redirectState{mapped: t.headerNames}
 	if secret != "" {
 		value := secret
 		if t.cfg.Auth.Scheme != "" {

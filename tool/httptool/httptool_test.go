@@ -140,7 +140,6 @@ func TestPathEscaping(t *testing.T) {
 	tl := newTool(t, tool.Spec{InputSchema: schema(`"repo":{"type":"string"}`, "repo")},
 		httptool.Config{URL: srv.URL + "/repos/{repo}/issues"})
 	for _, tc := range []struct{ value, uri string }{
-		{"../../admin", "/repos/..%2F..%2Fadmin/issues"},
 		{"a/b?c#d", "/repos/a%2Fb%3Fc%23d/issues"},
 		{"%2e%2e", "/repos/%252e%252e/issues"},
 		{"a b", "/repos/a%20b/issues"},
@@ -154,7 +153,9 @@ func TestPathEscaping(t *testing.T) {
 			assert.Equal(t, "/repos/"+tc.value+"/issues", s.Path, "the server decodes the value back as one segment")
 		})
 	}
-	for _, v := range []string{"..", ".", ""} {
+	// A dot segment inside a value is refused too: servers decode %2F
+	// before they resolve it (TestAttackDotSegmentInsideAPathValue).
+	for _, v := range []string{"..", ".", "", "../../admin"} {
 		_, err := run(t, tl, fmt.Sprintf(`{"repo":%q}`, v))
 		require.NotNil(t, err, v)
 		assert.Equal(t, tool.CodeInvalidArguments, err.Code, v)

@@ -123,15 +123,20 @@ func (t template) expand(args map[string]any, escape func(name, v string) (strin
 }
 
 // escapePath escapes one path value with url.PathEscape, so '/', '?', '#'
-// and '%' in a value never change the URL's structure. Empty values and the
-// dot segments "." and ".." are refused: they would change which resource
-// the path names once a server or proxy normalises it.
+// and '%' in a value never change the URL's structure. Empty values and
+// dot segments are refused: they would change which resource the path
+// names once a server or proxy normalises it. That holds for a dot segment
+// inside the value too ("../../admin", "a/..", "..\admin"): its '/' is
+// sent as %2F, but servers and proxies decode %2F (and some take '\' for
+// '/') before they resolve dot segments; a stock http.FileServer does.
 func escapePath(name, v string) (string, error) {
-	switch v {
-	case "":
+	if v == "" {
 		return "", &argError{fmt.Sprintf("argument %q is empty: a path segment must have a value", name)}
-	case ".", "..":
-		return "", &argError{fmt.Sprintf("argument %q is %q: dot segments are not allowed in a URL path", name, v)}
+	}
+	for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == "." || seg == ".." {
+			return "", &argError{fmt.Sprintf("argument %q holds the dot segment %q: dot segments are not allowed in a URL path, not even between slashes of one value", name, seg)}
+		}
 	}
 	return url.PathEscape(v), nil
 }

@@ -1,0 +1,134 @@
+package httptool_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/httptool"
+)
+
+// A path value holding a dot segment between slashes ("../../secret") is
+// escaped to "..%2F..%2Fsecret", but servers decode %2F before they
+// normalise: a stock Go http.FileServer cleans the decoded path
+// "/docs/../../secret/readme" to "/secret/readme" and served that file,
+// which the tool (URL .../docs/{name}/readme) never meant to reach. Dot
+// segments inside a value (between "/" or "\") are refused like a value
+// that is one.
+func TestAttackDotSegmentInsideAPathValue(t *testing.T) {
+	files := fstest.MapFS{
+		"docs/intro/readme":  {Data: []byte("public intro")},
+		"docs/a/b/readme":    {Data: []byte("public a/b")},
+		"docs/..a/readme":    {Data: []byte("public ..a")},
+		"docs/.../readme":    {Data: []byte("public ...")},
+		"secret/readme":      {Data: []byte("SECRET")},
+		"docs/secret/readme": {Data: []byte("public secret")},
+	}
+	srv := httptest.NewServer(http.FileServer(http.FS(files)))
+	defer srv.Close()
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"name":{"type":"string"}`, "name")},
+		httptool.Config{URL: srv.URL + "/docs/{name}/readme"})
+	for _, v := range []string{"../../secret", "..\\..\\secret", "x/../../secret", "./..", "a/.", "..//secret", "../"} {
+		args, _ := json.Marshal(map[string]string{"name": v})
+		res, err := run(t, tl, string(args))
+		if err == nil {
+			t.Errorf("%q was sent and read %q", v, res.Text())
+			continue
+		}
+		assert.Equal(t, tool.CodeInvalidArguments, err.Code, "%q", v)
+		assert.Contains(t, err.Message, "dot segment", "%q", v)
+	}
+
+	// Values that only look alike still go through.
+	for v, want := range map[string]string{"intro": "public intro", "a/b": "public a/b", "..a": "public ..a", "...": "public ..."} {
+		args, _ := json.Marshal(map[string]string{"name": v})
+		res, err := run(t, tl, string(args))
+		require.Nil(t, err, "%q", v)
+		assert.Equal(t, want, res.Text(), "%q", v)
+	}
+}
+
+// Values of every JSON type and awkward text reach the server as exactly
+// the value, in the path, the query, a header and the body.
+func TestArgumentsArriveAsSent(t *testing.T) {
+	srv, last := recorder(t, nil)
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"p":{},"q":{},"h":{},"b":{}`, "p")},
+		httptool.Config{Method: "POST", URL: srv.URL + "/x/{p}/y?fixed=1", Query: map[string]string{"q": "{q}"},
+			Headers: map[string]string{"X-H": "{h}"}, Body: []string{"b"}})
+	for _, v := range []string{"&admin=1", "=", "+", "%", "a\x00b", "?x=1", "#frag", "é☃", "\"},\"admin\":true,\"x\":{\"", strings.Repeat("v", 64<<10)} {
+		args, _ := json.Marshal(map[string]string{"p": v, "q": v, "b": v})
+		_, err := run(t, tl, string(args))
+		require.Nil(t, err, "%q", v)
+		s := last()
+		assert.Equal(t, "/x/"+v+"/y", s.Path, "%q", v)
+		assert.Equal(t, map[string][]string{"q": {v}, "fixed": {"1"}}, s.Query, "%q", v)
+		var body map[string]any
+		require.NoError(t, json.Unmarshal([]byte(s.Body), &body))
+		assert.Equal(t, map[string]any{"b": v}, body, "%q", v)
+	}
+	_, err := run(t, tl, `{"p":1.50,"q":true,"h":-0}`)
+	require.Nil(t, err)
+	s := last()
+	assert.Equal(t, "/x/1.50/y", s.Path)
+	assert.Equal(t, []string{"true"}, s.Query["q"])
+	assert.Equal(t, "-0", s.Header.Get("X-H"))
+	_, err = run(t, tl, `{"p":"a","q":{"admin":1}}`)
+	require.NotNil(t, err)
+	assert.Equal(t, tool.CodeInvalidArguments, err.Code)
+}
+
+// The headers a tool's config maps are written for the tool's endpoint:
+// a fixed one (an API key or tenant written into the tool file's headers)
+// or one filled from an argument (a user's token) went to whatever origin
+// a redirect named, as net/http drops only Authorization and Cookie. Once
+// a redirect leaves the origin they are dropped, as the credential is; a
+// same-origin redirect keeps them.
+func TestAttackMappedHeadersFollowARedirectOffOrigin(t *testing.T) {
+	other, last := recorder(t, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "landed") })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/same" {
+			http.Redirect(w, r, "/end", http.StatusFound)
+			return
+		}
+		if r.URL.Path == "/end" {
+			_, _ = io.WriteString(w, r.Header.Get("X-Api-Key")+" "+r.Header.Get("X-User-Token"))
+			return
+		}
+		http.Redirect(w, r, other.URL+"/x", http.StatusFound)
+	}))
+	defer srv.Close()
+	headers := map[string]string{"X-Api-Key": "sk-fixed", "X-User-Token": "{token}", "Cookie": "session=fixed"}
+	spec := tool.Spec{InputSchema: schema(`"token":{"type":"string"}`)}
+	tl := newTool(t, spec, httptool.Config{URL: srv.URL + "/", Headers: headers})
+	_, err := run(t, tl, `{"token":"user-secret"}`)
+	require.Nil(t, err)
+	s := last()
+	assert.Equal(t, "/x", s.Path)
+	assert.Empty(t, s.Header.Get("Cookie"))
+	assert.Empty(t, s.Header.Get("X-Api-Key"), "a fixed header of the tool reached another origin")
+	assert.Empty(t, s.Header.Get("X-User-Token"), "a mapped header reached another origin")
+	assert.Equal(t, "toolbelt-httptool/1", s.Header.Get("User-Agent"), "headers the tool does not map are kept")
+
+	tl = newTool(t, spec, httptool.Config{URL: srv.URL + "/same", Headers: headers})
+	res, err := run(t, tl, `{"token":"user-secret"}`)
+	require.Nil(t, err)
+	assert.Equal(t, "sk-fixed user-secret", res.Text(), "a same-origin redirect keeps the mapped headers")
+}
+
+// The host, port, scheme and userinfo cannot come from an argument.
+func TestURLStructureIsFixed(t *testing.T) {
+	spec := tool.Spec{InputSchema: schema(`"a":{"type":"string"}`, "a")}
+	for _, u := range []string{"{a}/x", "http://{a}/x", "http://127.0.0.1:{a}/x", "http://127.0.0.1{a}", "http://{a}@127.0.0.1/",
+		"http://[{a}]/", "{a}://127.0.0.1/", "http://127.0.0.1/x?{a}", "http://127.0.0.1/x?q={a}", "http://127.0.0.1/x#{a}"} {
+		_, err := httptool.New(spec, httptool.Config{URL: u}, httptool.WithPrivateHosts("127.0.0.1"))
+		assert.Error(t, err, u)
+	}
+}
