@@ -123,6 +123,25 @@ func TestAttackMappedHeadersFollowARedirectOffOrigin(t *testing.T) {
 	assert.Equal(t, "sk-fixed user-secret", res.Text(), "a same-origin redirect keeps the mapped headers")
 }
 
+// A query parameter the URL fixes ("?api_version=2") and Config.Query
+// maps from an argument was sent twice, "api_version=2&api_version=9",
+// and a server taking the last value (PHP, many frameworks) used the
+// model's. New refuses the pair.
+func TestAttackMappedQueryParameterTheURLFixes(t *testing.T) {
+	srv, last := recorder(t, nil)
+	spec := tool.Spec{InputSchema: schema(`"v":{"type":"string"}`)}
+	_, err := httptool.New(spec, httptool.Config{URL: srv.URL + "/x?api_version=2&mode=read", Query: map[string]string{"api_version": "{v}"}},
+		httptool.WithPrivateHosts("127.0.0.1"))
+	if err == nil {
+		tl := newTool(t, spec, httptool.Config{URL: srv.URL + "/x?api_version=2&mode=read", Query: map[string]string{"api_version": "{v}"}})
+		_, terr := run(t, tl, `{"v":"9"}`)
+		require.Nil(t, terr)
+		t.Fatalf("the model's value was sent beside the fixed one: %v", last().Query["api_version"])
+	}
+	assert.Contains(t, err.Error(), "query.api_version")
+	assert.Contains(t, err.Error(), "fixed in the URL")
+}
+
 // The host, port, scheme and userinfo cannot come from an argument.
 func TestURLStructureIsFixed(t *testing.T) {
 	spec := tool.Spec{InputSchema: schema(`"a":{"type":"string"}`, "a")}

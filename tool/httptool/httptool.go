@@ -73,7 +73,8 @@ type Config struct {
 	// Query maps query parameter names to templates ("{state}" or fixed
 	// text). A parameter whose arguments are absent or null is left out; an
 	// array argument in a template that is exactly "{name}" repeats the
-	// parameter once per element.
+	// parameter once per element. A parameter the URL's query fixes
+	// cannot be mapped too.
 	Query map[string]string `json:"query,omitempty"`
 	// Headers maps header names to templates, as Query does. They are sent
 	// to the URL's origin only: a redirect to another origin drops them.
@@ -371,7 +372,16 @@ func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
 			bad("auth.env", "%q is not an environment variable name", a.Env)
 		}
 	}
+	var fixedQuery url.Values
+	if u, err := url.Parse(cfg.URL); err == nil && t.url.src != "" {
+		fixedQuery = u.Query()
+	}
 	t.query = compileMap("query", cfg.Query, &errs, func(name string, tpl template) {
+		if fixedQuery.Has(name) {
+			// Both would be sent, and a server taking the last value
+			// would use the mapped one.
+			bad("query."+name, "%q is also fixed in the URL's query: remove it from one of them", name)
+		}
 		for _, a := range tpl.args() {
 			t.used[a] = true
 			checkArg("query."+name, a, false)
