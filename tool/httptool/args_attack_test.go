@@ -142,6 +142,30 @@ func TestAttackMappedQueryParameterTheURLFixes(t *testing.T) {
 	assert.Contains(t, err.Error(), "fixed in the URL")
 }
 
+// Body "*" sent every argument the URL, query and headers did not use,
+// also ones the input schema never declared: a schema without
+// additionalProperties: false passes {"name":"x","is_admin":true}, and
+// POST /users got is_admin (mass assignment). With a schema that lists
+// properties, "*" sends only those.
+func TestAttackBodyRestSendsUndeclaredArguments(t *testing.T) {
+	srv, last := recorder(t, nil)
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"org":{"type":"string"},"name":{"type":"string"},"email":{"type":"string"}`, "org")},
+		httptool.Config{Method: "POST", URL: srv.URL + "/orgs/{org}/users", Body: []string{"*"}})
+	_, err := run(t, tl, `{"org":"o","name":"x","email":"e","is_admin":true}`)
+	require.Nil(t, err)
+	assert.JSONEq(t, `{"name":"x","email":"e"}`, last().Body)
+
+	// A schema listing no properties, or admitting others, declares
+	// nothing to narrow to: every argument is sent, as documented.
+	for _, s := range []string{`{"type":"object"}`, `{"type":"object","properties":{"name":{}},"additionalProperties":{"type":"integer"}}`} {
+		tl = newTool(t, tool.Spec{InputSchema: json.RawMessage(s)},
+			httptool.Config{Method: "POST", URL: srv.URL + "/users", Body: []string{"*"}})
+		_, err = run(t, tl, `{"name":"x","extra":1}`)
+		require.Nil(t, err)
+		assert.JSONEq(t, `{"name":"x","extra":1}`, last().Body, s)
+	}
+}
+
 // The host, port, scheme and userinfo cannot come from an argument.
 func TestURLStructureIsFixed(t *testing.T) {
 	spec := tool.Spec{InputSchema: schema(`"a":{"type":"string"}`, "a")}

@@ -81,7 +81,11 @@ type Config struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	// Body lists the arguments sent as the fields of a JSON object body;
 	// the single entry "*" sends every argument not used by the URL, query
-	// or headers. No body is sent when Body is empty.
+	// or headers. When the input schema lists properties and admits no
+	// others (no additionalProperties other than false, no
+	// patternProperties, $ref or combinator at its root), "*" sends only
+	// arguments it lists: an undeclared "is_admin" the model adds is not
+	// sent. No body is sent when Body is empty.
 	Body []string `json:"body,omitempty"`
 	// Auth says where the credential comes from and which header carries it.
 	Auth *Auth `json:"auth,omitempty"`
@@ -209,8 +213,10 @@ type Tool struct {
 	// leaves the tool's origin.
 	headerNames []string
 	body        []string // nil: no body; ["*"]: the rest
-	used        map[string]bool
-	client      *Client
+	// declared, when not nil, narrows "*" to the schema's properties.
+	declared map[string]bool
+	used     map[string]bool
+	client   *Client
 }
 
 type mapped struct {
@@ -416,6 +422,9 @@ func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
 			}
 		}
 		t.body = cfg.Body
+		if cfg.Body[0] == "*" {
+			t.declared = declaredOnly(spec.InputSchema)
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -489,6 +498,30 @@ func (c *Client) checkURLHost(t template) error {
 	return nil
 }
 
+// declaredOnly returns the properties the body's "*" may send: those the
+// schema's root declares, when it declares properties and admits nothing
+// else (no additionalProperties or patternProperties, no $ref or
+// combinator that could add properties). nil means every argument.
+func declaredOnly(raw json.RawMessage) map[string]bool {
+	var root map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &root) != nil {
+		return nil
+	}
+	for _, k := range []string{"additionalProperties", "patternProperties", "unevaluatedProperties", "$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "dependentSchemas"} {
+		if _, ok := root[k]; ok {
+			if k == "additionalProperties" && string(bytes.TrimSpace(root[k])) == "false" {
+				continue
+			}
+			return nil
+		}
+	}
+	props, _, ok := schemaProps(raw)
+	if !ok {
+		return nil
+	}
+	return props
+}
+
 // schemaProps returns the root properties and required names of an object
 // schema, and whether the schema lists properties at all (a schema built
 // with $ref or combinators is not checked).
@@ -560,7 +593,7 @@ func (t *Tool) request(ctx context.Context, args map[string]any) (*http.Request,
 		obj := map[string]any{}
 		if t.body[0] == "*" {
 			for k, v := range args {
-				if !t.used[k] {
+				if !t.used[k] && (t.declared == nil || t.declared[k]) {
 					obj[k] = v
 				}
 			}
