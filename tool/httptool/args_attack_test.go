@@ -21,8 +21,8 @@ import (
 // normalise: a stock Go http.FileServer cleans the decoded path
 // "/docs/../../secret/readme" to "/secret/readme" and served that file,
 // which the tool (URL .../docs/{name}/readme) never meant to reach. Dot
-// segments inside a value (between "/" or "\") are refused like a value
-// that is one.
+// and empty segments inside a value (between "/" or "\") are refused like
+// a value that is one.
 func TestAttackDotSegmentInsideAPathValue(t *testing.T) {
 	files := fstest.MapFS{
 		"docs/intro/readme":  {Data: []byte("public intro")},
@@ -31,6 +31,7 @@ func TestAttackDotSegmentInsideAPathValue(t *testing.T) {
 		"docs/.../readme":    {Data: []byte("public ...")},
 		"secret/readme":      {Data: []byte("SECRET")},
 		"docs/secret/readme": {Data: []byte("public secret")},
+		"docs/readme":        {Data: []byte("DOCS README")},
 	}
 	srv := httptest.NewServer(http.FileServer(http.FS(files)))
 	defer srv.Close()
@@ -45,6 +46,20 @@ func TestAttackDotSegmentInsideAPathValue(t *testing.T) {
 		}
 		assert.Equal(t, tool.CodeInvalidArguments, err.Code, "%q", v)
 		assert.Contains(t, err.Message, "dot segment", "%q", v)
+	}
+
+	// An empty segment inside a value is the empty value's "//": "/" was
+	// sent as %2F, decoded and cleaned to /docs/readme, a file above every
+	// {name}.
+	for _, v := range []string{"/", "//", "a//b", "\\", "/intro", "intro/"} {
+		args, _ := json.Marshal(map[string]string{"name": v})
+		res, err := run(t, tl, string(args))
+		if err == nil {
+			t.Errorf("%q was sent and read %q", v, res.Text())
+			continue
+		}
+		assert.Equal(t, tool.CodeInvalidArguments, err.Code, "%q", v)
+		assert.Contains(t, err.Message, "empty segment", "%q", v)
 	}
 
 	// Values that only look alike still go through.

@@ -4,9 +4,9 @@
 // "https://api.example.com/repos/{owner}/{repo}/issues", and a mapping of
 // the call's arguments to the path, the query, headers and a JSON body
 // (Config). Path values are escaped with url.PathEscape, never spliced raw;
-// an empty value and a value holding a dot segment ("..", "a/../b",
-// "..\b") are refused, since servers decode %2F before they resolve dot
-// segments.
+// an empty value, and a value holding a dot segment ("..", "a/../b",
+// "..\b") or an empty one ("/", "a//b", "a/") are refused, since servers
+// decode %2F before they resolve the path ("a/b" is sent, as a%2Fb).
 //
 // Credentials come from a named provider function (WithCredential) or an
 // environment variable named in the config, never from the model's

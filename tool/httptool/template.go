@@ -125,18 +125,27 @@ func (t template) expand(args map[string]any, escape func(name, v string) (strin
 // escapePath escapes one path value with url.PathEscape, so '/', '?', '#'
 // and '%' in a value never change the URL's structure. Empty values and
 // dot segments are refused: they would change which resource the path
-// names once a server or proxy normalises it. That holds for a dot segment
-// inside the value too ("../../admin", "a/..", "..\admin"): its '/' is
-// sent as %2F, but servers and proxies decode %2F (and some take '\' for
-// '/') before they resolve dot segments; a stock http.FileServer does.
+// names once a server or proxy normalises it ("//" collapses, ".."
+// climbs). That holds inside the value too ("../../admin", "a/..",
+// "..\admin", "/", "a//b"): its '/' is sent as %2F, but servers and
+// proxies decode %2F (and some take '\' for '/') before they resolve
+// the path; a stock http.FileServer does.
 func escapePath(name, v string) (string, error) {
 	if v == "" {
 		return "", &argError{fmt.Sprintf("argument %q is empty: a path segment must have a value", name)}
 	}
-	for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if seg == "." || seg == ".." {
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && v[i] != '/' && v[i] != '\\' {
+			continue
+		}
+		switch seg := v[start:i]; seg {
+		case "":
+			return "", &argError{fmt.Sprintf("argument %q has an empty segment (a leading, trailing or doubled / or \\): a path segment must have a value", name)}
+		case ".", "..":
 			return "", &argError{fmt.Sprintf("argument %q holds the dot segment %q: dot segments are not allowed in a URL path, not even between slashes of one value", name, seg)}
 		}
+		start = i + 1
 	}
 	return url.PathEscape(v), nil
 }
