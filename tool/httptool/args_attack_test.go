@@ -181,6 +181,28 @@ func TestAttackBodyRestSendsUndeclaredArguments(t *testing.T) {
 	}
 }
 
+// A Cookie header template ("session={sid}") meant one cookie's value; a
+// value "x; admin=1" added a cookie, as "&admin=1" would add a query
+// parameter. Values filling a Cookie template must be cookie octets.
+func TestAttackCookieValueAddsACookie(t *testing.T) {
+	srv, last := recorder(t, nil)
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"sid":{"type":"string"}`)},
+		httptool.Config{URL: srv.URL + "/", Headers: map[string]string{"Cookie": "session={sid}"}})
+	for _, v := range []string{"x; admin=1", "x;admin=1", "x, admin=1", `x" admin`, "x admin"} {
+		args, _ := json.Marshal(map[string]string{"sid": v})
+		_, err := run(t, tl, string(args))
+		if err == nil {
+			t.Errorf("%q was sent: Cookie %q", v, last().Header.Get("Cookie"))
+			continue
+		}
+		assert.Equal(t, tool.CodeInvalidArguments, err.Code, "%q", v)
+		assert.Contains(t, err.Message, "cookie", "%q", v)
+	}
+	_, err := run(t, tl, `{"sid":"abc-123_=.%2F"}`)
+	require.Nil(t, err)
+	assert.Equal(t, "session=abc-123_=.%2F", last().Header.Get("Cookie"))
+}
+
 // The host, port, scheme and userinfo cannot come from an argument.
 func TestURLStructureIsFixed(t *testing.T) {
 	spec := tool.Spec{InputSchema: schema(`"a":{"type":"string"}`, "a")}

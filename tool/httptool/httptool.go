@@ -78,6 +78,9 @@ type Config struct {
 	Query map[string]string `json:"query,omitempty"`
 	// Headers maps header names to templates, as Query does. They are sent
 	// to the URL's origin only: a redirect to another origin drops them.
+	// Values are one line without control characters; in a Cookie
+	// template they are cookie octets (no ';', ',', space, '"' or '\'), so
+	// a value cannot add a cookie.
 	Headers map[string]string `json:"headers,omitempty"`
 	// Body lists the arguments sent as the fields of a JSON object body;
 	// the single entry "*" sends every argument not used by the URL, query
@@ -631,7 +634,11 @@ func (t *Tool) request(ctx context.Context, args map[string]any) (*http.Request,
 		if !m.t.present(args) {
 			continue
 		}
-		v, err := m.t.expand(args, checkHeaderValue)
+		check := checkHeaderValue
+		if http.CanonicalHeaderKey(m.name) == "Cookie" {
+			check = checkCookieValue
+		}
+		v, err := m.t.expand(args, check)
 		if err != nil {
 			return nil, err
 		}

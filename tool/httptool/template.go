@@ -166,6 +166,23 @@ func checkHeaderValue(name, v string) (string, error) {
 	return v, nil
 }
 
+// checkCookieValue checks a value filling a Cookie header template
+// ("session={sid}"): only cookie octets (RFC 6265), so a value cannot add
+// a cookie ("x; admin=1") or end one early (space, comma, quote,
+// backslash), as '&' cannot add a query parameter.
+func checkCookieValue(name, v string) (string, error) {
+	if _, err := checkHeaderValue(name, v); err != nil {
+		return "", err
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c <= ' ' || c >= 0x7f || c == '"' || c == ',' || c == ';' || c == '\\' {
+			return "", &argError{fmt.Sprintf("argument %q contains %q, which a cookie value cannot hold (it would add or split a cookie): use letters, digits and !#$%%&'()*+-./:<=>?@[]^_`{|}~", name, c)}
+		}
+	}
+	return v, nil
+}
+
 // validHeaderName reports whether s is an HTTP token.
 func validHeaderName(s string) bool {
 	if s == "" {
