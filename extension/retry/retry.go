@@ -187,13 +187,16 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 	}
 }
 
-// sleep waits d, or until ctx is done.
+// sleep waits d, or until ctx is done. It returns ctx's error also when
+// ctx ended as the wait did: the next attempt would start past the call's
+// deadline, where the executor runs no backend, and the failure before it
+// is the answer.
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return nil
+		return ctx.Err()
 	case <-ctx.Done():
 		return ctx.Err()
 	}
