@@ -203,6 +203,22 @@ func TestAttackCookieValueAddsACookie(t *testing.T) {
 	assert.Equal(t, "session=abc-123_=.%2F", last().Header.Get("Cookie"))
 }
 
+// An API whose key travels in the query ("?key=...") has it in the URL's
+// fixed query; the error for a missing path argument quoted the whole URL
+// template, key included, to the model.
+func TestAttackMissingArgumentErrorQuotesTheFixedQuery(t *testing.T) {
+	srv, _ := recorder(t, nil)
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"id":{}`, "id")},
+		httptool.Config{URL: srv.URL + "/items/{id}?key=sk-query-secret"})
+	for _, args := range []string{`{}`, `{"id":null}`} {
+		_, err := run(t, tl, args)
+		require.NotNil(t, err)
+		assert.Contains(t, err.Message, `argument "id" is missing`)
+		assert.Contains(t, err.Message, "/items/{id}")
+		assert.NotContains(t, err.Message, "sk-query-secret")
+	}
+}
+
 // The host, port, scheme and userinfo cannot come from an argument.
 func TestURLStructureIsFixed(t *testing.T) {
 	spec := tool.Spec{InputSchema: schema(`"a":{"type":"string"}`, "a")}

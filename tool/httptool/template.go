@@ -106,7 +106,10 @@ func (t template) expand(args map[string]any, escape func(name, v string) (strin
 		}
 		v, ok := args[p.arg]
 		if !ok || v == nil {
-			return "", &argError{fmt.Sprintf("argument %q is missing: it fills {%s} in %q", p.arg, p.arg, t.src)}
+			// The URL's fixed query is not quoted: it may hold an API
+			// key (APIs that take one as ?key=).
+			shown, _, _ := strings.Cut(t.src, "?")
+			return "", &argError{fmt.Sprintf("argument %q is missing: it fills {%s} in %q", p.arg, p.arg, shown)}
 		}
 		s, err := scalar(p.arg, v)
 		if err != nil {
