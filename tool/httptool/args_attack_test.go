@@ -5,7 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -217,6 +219,32 @@ func TestAttackMissingArgumentErrorQuotesTheFixedQuery(t *testing.T) {
 		assert.Contains(t, err.Message, "/items/{id}")
 		assert.NotContains(t, err.Message, "sk-query-secret")
 	}
+}
+
+// url.PathEscape leaves '+' as it is, and some servers decode a path's
+// '+' as a space (Amazon S3 object keys, servers that decode paths as form
+// values): the key "a+b" named the object "a b". '+' is sent as %2B,
+// which every server decodes to '+'.
+func TestAttackPlusInAPathValue(t *testing.T) {
+	var mu sync.Mutex
+	var keys []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k, err := url.QueryUnescape(strings.TrimPrefix(r.URL.EscapedPath(), "/objects/"))
+		mu.Lock()
+		keys = append(keys, k)
+		mu.Unlock()
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+		}
+	}))
+	defer srv.Close()
+	tl := newTool(t, tool.Spec{InputSchema: schema(`"key":{"type":"string"}`, "key")},
+		httptool.Config{URL: srv.URL + "/objects/{key}"})
+	_, err := run(t, tl, `{"key":"a+b c"}`)
+	require.Nil(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{"a+b c"}, keys)
 }
 
 // The host, port, scheme and userinfo cannot come from an argument.

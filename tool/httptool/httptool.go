@@ -3,7 +3,8 @@
 // An HTTP tool is a method, a URL template such as
 // "https://api.example.com/repos/{owner}/{repo}/issues", and a mapping of
 // the call's arguments to the path, the query, headers and a JSON body
-// (Config). Path values are escaped with url.PathEscape, never spliced raw;
+// (Config). Path values are escaped with url.PathEscape ('+' too, as %2B,
+// which some servers would read as a space), never spliced raw;
 // an empty value, and a value holding a dot segment ("..", "a/../b",
 // "..\b") or an empty one ("/", "a//b", "a/") are refused, since servers
 // decode %2F before they resolve the path ("a/b" is sent, as a%2Fb).

@@ -150,7 +150,9 @@ func escapePath(name, v string) (string, error) {
 		}
 		start = i + 1
 	}
-	return url.PathEscape(v), nil
+	// PathEscape keeps '+', which some servers decode as a space in a
+	// path too (Amazon S3 keys); %2B means '+' to all of them.
+	return strings.ReplaceAll(url.PathEscape(v), "+", "%2B"), nil
 }
 
 // checkHeaderValue refuses control characters, which would split or corrupt
