@@ -454,10 +454,22 @@ func (cn *conn) shut(kill bool) error {
 			closePidfd(cn.pidfd)
 		}
 	})
-	if err != nil && errors.Is(err, mcp.ErrConnectionClosed) {
+	if err != nil && (errors.Is(err, mcp.ErrConnectionClosed) || endedByClose(err)) {
 		return nil
 	}
 	return err
+}
+
+// endedByClose reports whether err is a stdio server's exit by SIGTERM or
+// SIGKILL: how closing ends a server that does not exit when its input
+// closes (after WithTerminateTimeout), not a failure.
+func endedByClose(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGTERM || ws.Signal() == syscall.SIGKILL)
 }
 
 // procGuard is a stdio server's transport while it is dialled: a dial
