@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,9 +12,66 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
+
+// A client of a revision before 2026-07-28 is asked for an approval while
+// the call waits. The call has its ticket in the resource's lock queue from
+// submission, so a client that never answers (and keeps its connection)
+// stalled every later call on that resource, another user's approved
+// deploy included, for as long as it liked. The wait for an answer is
+// bounded (WithElicitTimeout); then the call is denied and the queue moves.
+func TestAttackUnansweredElicitationStallsTheResource(t *testing.T) {
+	var ran atomic.Int32
+	reg := registry.New()
+	reg.MustRegister(tool.New("deploy", "Deploy to an environment", func(context.Context, tool.Call) (*tool.Result, error) {
+		ran.Add(1)
+		return &tool.Result{Content: []tool.Content{tool.TextContent("deployed")}}, nil
+	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"env":{"type":"string"}}}`)),
+		tool.WithApproval(), tool.WithRisk(tool.RiskHigh),
+		tool.WithResources(func(json.RawMessage) []tool.Resource { return []tool.Resource{{Key: "env:prod", Access: tool.Write}} })))
+	ext := approvalgate.New(Approver{})
+	s, err := New(executor.MustNew(reg, executor.WithExtensions(ext, ext.Guard()), executor.WithTimeout(20*time.Second)),
+		WithElicitTimeout(300*time.Millisecond))
+	require.NoError(t, err)
+	old := &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"}
+
+	asked := make(chan struct{}, 1)
+	never := make(chan struct{})
+	hostile := sdkClient(t, serve(t, s), &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked <- struct{}{}
+		select { // never answers
+		case <-never:
+		case <-ctx.Done():
+		}
+		return nil, context.Canceled
+	}}, old)
+	t.Cleanup(func() { close(never) })
+	honest := sdkClient(t, serve(t, s), &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+	}}, old)
+
+	hostileDone := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, _ := hostile.CallTool(context.Background(), &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}})
+		hostileDone <- res
+	}()
+	<-asked
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res, err := honest.CallTool(ctx, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}})
+	require.NoError(t, err, "the approved deploy waited behind a question nobody answers")
+	require.False(t, res.IsError, "%v", res.Content)
+	require.Equal(t, int32(1), ran.Load())
+
+	hr := <-hostileDone
+	require.NotNil(t, hr)
+	require.True(t, hr.IsError, "the unanswered call is denied, not run")
+	require.Contains(t, hr.Content[len(hr.Content)-1].(*mcp.TextContent).Text, "did not answer")
+}
 
 // liveSessions counts the server's open sessions.
 func liveSessions(s *Server) int {

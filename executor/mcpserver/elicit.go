@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolbelt-go/toolbelt/approval"
@@ -26,6 +27,7 @@ type roundKey struct{}
 type round struct {
 	session   *mcp.ServerSession
 	responses mcp.InputResponseMap
+	wait      time.Duration // bound of a direct elicitation (WithElicitTimeout); <= 0: none
 
 	mu      sync.Mutex
 	pending mcp.InputRequestMap
@@ -58,11 +60,17 @@ var ErrInputRequired = errors.New("mcpserver: the client must answer an elicitat
 // the client (stateless HTTP with an older protocol revision).
 var ErrNoElicitation = errors.New("mcpserver: elicitation is not available")
 
+// ErrNoAnswer is matched (errors.Is) when a client asked directly (a
+// protocol revision before 2026-07-28) did not answer within the server's
+// WithElicitTimeout. Approver denies the call then.
+var ErrNoAnswer = errors.New("mcpserver: the client did not answer the elicitation in time")
+
 // Elicit asks the human at the MCP client of the call served under ctx.
 // id names the question; it must be the same when the call is re-run with
 // the same arguments (for clients of protocol 2026-07-28 and later, which
 // answer through the call's result and a second call; see ErrInputRequired).
-// Older clients are asked directly, while the call waits.
+// Older clients are asked directly, while the call waits, for at most the
+// server's WithElicitTimeout (then ErrNoAnswer).
 func Elicit(ctx context.Context, id string, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	rd, _ := ctx.Value(roundKey{}).(*round)
 	if rd == nil || rd.session == nil {
@@ -83,10 +91,19 @@ func Elicit(ctx context.Context, id string, params *mcp.ElicitParams) (*mcp.Elic
 		rd.ask(id, params)
 		return nil, ErrInputRequired
 	}
-	res, err := rd.session.Elicit(ctx, params)
+	ectx := ctx
+	if rd.wait > 0 {
+		var cancel context.CancelFunc
+		ectx, cancel = context.WithTimeout(ctx, rd.wait)
+		defer cancel()
+	}
+	res, err := rd.session.Elicit(ectx, params)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if ectx.Err() != nil {
+			return nil, fmt.Errorf("%w: the client did not answer within %v", ErrNoAnswer, rd.wait)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrNoElicitation, err)
 	}
@@ -132,6 +149,8 @@ func (a Approver) Approve(ctx context.Context, req approval.Request) (approval.D
 	switch {
 	case errors.Is(err, ErrNoElicitation):
 		return approval.Decision{Kind: approval.Abstain, DecidedBy: by, Message: err.Error()}, nil
+	case errors.Is(err, ErrNoAnswer):
+		return approval.Denied(by, fmt.Sprintf("the user did not answer the request to run %s in time", req.Call.Name)), nil
 	case err != nil:
 		return approval.Decision{}, err
 	}

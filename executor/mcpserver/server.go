@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -42,6 +43,7 @@ type config struct {
 	pageSize      int
 	logger        *slog.Logger
 	progressBuf   int
+	elicitWait    time.Duration
 }
 
 // WithImplementation sets the server name and version sent to clients
@@ -74,6 +76,15 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // wait to be sent; beyond it, output events are dropped rather than slowing
 // the tool (default 256).
 func WithProgressBuffer(n int) Option { return func(c *config) { c.progressBuf = n } }
+
+// WithElicitTimeout sets how long a call waits for the client to answer an
+// elicitation sent while it runs (clients of protocol revisions before
+// 2026-07-28; default approval.DefaultQueueTimeout, 5 minutes). A call
+// waiting for its approval holds its place in the resource lock queues, so
+// a client that never answers would otherwise stall every later call on
+// the same resource, whoever makes it. Negative: no bound but the call's
+// context.
+func WithElicitTimeout(d time.Duration) Option { return func(c *config) { c.elicitWait = d } }
 
 // Server serves the tools of an executor's registry as an MCP server. Every
 // call runs through ex.Execute: validation, the extension chain, the
@@ -109,6 +120,9 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 	}
 	if cfg.progressBuf <= 0 {
 		cfg.progressBuf = 256
+	}
+	if cfg.elicitWait == 0 {
+		cfg.elicitWait = approval.DefaultQueueTimeout
 	}
 	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-"}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
@@ -298,7 +312,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			if s.cfg.principal != nil {
 				call.Principal = s.cfg.principal(ctx, req)
 			}
-			rd = &round{session: req.Session}
+			rd = &round{session: req.Session, wait: s.cfg.elicitWait}
 			if req.Params != nil {
 				rd.responses = req.Params.InputResponses
 			}
