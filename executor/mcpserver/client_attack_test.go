@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -71,6 +72,54 @@ func TestAttackUnansweredElicitationStallsTheResource(t *testing.T) {
 	require.NotNil(t, hr)
 	require.True(t, hr.IsError, "the unanswered call is denied, not run")
 	require.Contains(t, hr.Content[len(hr.Content)-1].(*mcp.TextContent).Text, "did not answer")
+}
+
+// A tool that panics is reported to the client as "panic: ...": the stack
+// the executor keeps in the result's metadata (for the host's logs and
+// audit) names the server's source paths and must not reach the client,
+// in the text or under _meta.
+func TestPanicStackStaysOnTheServer(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.New("boom", "Panics", func(context.Context, tool.Call) (*tool.Result, error) {
+		panic("boom")
+	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{}}`))))
+	s, err := New(executor.MustNew(reg))
+	require.NoError(t, err)
+	cs := sdkClient(t, serve(t, s), nil, nil)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	wire, err := json.Marshal(res)
+	require.NoError(t, err)
+	require.Contains(t, string(wire), "panic")
+	require.NotContains(t, string(wire), "goroutine", "the stack reached the client")
+	require.NotContains(t, string(wire), ".go:", "a source path reached the client")
+}
+
+// Arguments larger than the executor's cap are refused as invalid before
+// any validation or extension sees them; arguments nested deeper than
+// encoding/json decodes end the sender's own connection (the SDK cannot
+// read the message), and other sessions go on being served.
+func TestHugeAndDeepArgumentsAreRefused(t *testing.T) {
+	fx := newFixture()
+	s, err := New(fx.ex)
+	require.NoError(t, err)
+
+	cs := sdkClient(t, serve(t, s), nil, nil)
+	huge := `"` + strings.Repeat("a", 2<<20) + `"`
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: json.RawMessage(`{"name":` + huge + `}`)})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.Contains(t, res.Content[len(res.Content)-1].(*mcp.TextContent).Text, "over the 1048576-byte limit")
+
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	hostile := sdkClient(t, serve(t, s), nil, nil)
+	_, err = hostile.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: json.RawMessage(`{"name":` + deep + `}`)})
+	require.Error(t, err)
+
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "x"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
 }
 
 // liveSessions counts the server's open sessions.
