@@ -3,8 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -120,6 +123,92 @@ func TestHugeAndDeepArgumentsAreRefused(t *testing.T) {
 	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "x"}})
 	require.NoError(t, err)
 	require.False(t, res.IsError)
+}
+
+// A client that sends notifications/cancelled for request ids it did not
+// use (another session's running call has one of the small ids every SDK
+// client numbers from) cancels nothing of another session: ids are the
+// sender's session's own.
+func TestCancellingAnotherSessionsRequestIDCancelsNothing(t *testing.T) {
+	fx := newFixture()
+	s, err := New(fx.ex)
+	require.NoError(t, err)
+	hs := httptest.NewServer(s.HTTPHandler(Stateful()))
+	defer hs.Close()
+	defer hs.CloseClientConnections()
+	old := &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+	victim := sdkClient(t, &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, nil, old)
+	hostile := sdkClient(t, &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1, DisableStandaloneSSE: true}, nil, old)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := victim.CallTool(ctx, &mcp.CallToolParams{Name: "block", Arguments: map[string]any{}})
+		done <- err
+	}()
+	select {
+	case <-fx.blocked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call never started")
+	}
+	for id := range 20 {
+		for _, rid := range []string{strconv.Itoa(id), `"` + strconv.Itoa(id) + `"`} {
+			req, err := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+rid+`}}`))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Session-Id", hostile.ID())
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+		}
+	}
+	select {
+	case <-fx.cancelled:
+		t.Fatal("another session's cancellation stopped the victim's call")
+	case <-time.After(300 * time.Millisecond):
+	}
+	cancel()
+	require.Error(t, <-done)
+	<-fx.cancelled
+	require.NoError(t, victim.Close())
+	require.NoError(t, hostile.Close())
+}
+
+// Progress messages are capped at maxProgressMessage bytes whatever stream
+// they come on. Only raw output chunks were: a "progress" event's message
+// (an MCP backend relaying an untrusted server's progress) went to the
+// client whole, up to 256 queued per call.
+func TestStructuredProgressMessageIsCapped(t *testing.T) {
+	reg := registry.New()
+	big := strings.Repeat("x", 1<<20)
+	reg.MustRegister(tool.New("relay", "Relays progress", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+		data, _ := json.Marshal(map[string]any{"progress": 1, "total": 2, "message": big})
+		tool.EmitOutput(ctx, "progress", data)
+		tool.EmitOutput(ctx, "stdout", []byte(big))
+		return &tool.Result{Content: []tool.Content{tool.TextContent("done")}}, nil
+	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{}}`))))
+	s, err := New(executor.MustNew(reg))
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var sizes []int
+	cs := sdkClient(t, serve(t, s), &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		sizes = append(sizes, len(r.Params.Message))
+	}}, nil)
+	params := &mcp.CallToolParams{Name: "relay", Arguments: map[string]any{}}
+	params.SetProgressToken("p")
+	_, err = cs.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(sizes) == 2 }, 5*time.Second, 10*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, n := range sizes {
+		require.LessOrEqual(t, n, maxProgressMessage+len("stdout: "))
+	}
 }
 
 // liveSessions counts the server's open sessions.

@@ -9,8 +9,8 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// maxProgressMessage caps the text of an output chunk sent as a progress
-// message.
+// maxProgressMessage caps the message of a progress notification, an
+// output chunk's text or a "progress" event's message, in bytes.
 const maxProgressMessage = 4096
 
 // progress turns a call's output events into progress notifications. The
@@ -65,6 +65,9 @@ func (p *progress) emit(ev tool.Event) {
 	}
 	if structured {
 		n.Progress, n.Total, n.Message = *pd.Progress, pd.Total, pd.Message
+		if len(n.Message) > maxProgressMessage {
+			n.Message = n.Message[:maxProgressMessage]
+		}
 		if n.Progress > p.n {
 			p.n = n.Progress
 		}
