@@ -32,4 +32,8 @@
 //
 // Approval through the client: Approver is an approval.Approver that asks
 // the human at the client with MCP elicitation, when the client supports it.
+// A client asked while the call waits has WithElicitTimeout to answer.
+//
+// Stateful HTTP sessions left idle are closed after 30 minutes
+// (SessionTimeout).
 package mcpserver
