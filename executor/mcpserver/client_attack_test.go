@@ -211,6 +211,55 @@ func TestStructuredProgressMessageIsCapped(t *testing.T) {
 	}
 }
 
+// A hostile client opens stateful sessions as fast as it can (thousands a
+// second, each some 5 KB and a goroutine): the idle timeout frees them only
+// after 30 minutes. One principal may hold at most WithMaxSessions open at
+// once; another principal is still served, and a session ended frees a
+// place.
+func TestAttackSessionFloodIsBoundedPerPrincipal(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("noop", "Do nothing", func(context.Context, struct{}) (string, error) { return "ok", nil }, tool.ReadOnly()))
+	s, err := New(executor.MustNew(reg), WithMaxSessions(3))
+	require.NoError(t, err)
+	hs := httptest.NewServer(cookieAuth(s.HTTPHandler(Stateful())))
+	defer hs.Close()
+	defer hs.CloseClientConnections()
+	open := func(user string) (*mcp.ClientSession, error) {
+		c := mcp.NewClient(&mcp.Implementation{Name: user, Version: "1"}, nil)
+		return c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1, DisableStandaloneSSE: true,
+			HTTPClient: &http.Client{Transport: headerTransport{http.Header{"Cookie": {"session=" + user}}}}}, nil)
+	}
+	var mallory []*mcp.ClientSession
+	defer func() {
+		for _, cs := range mallory {
+			_ = cs.Close()
+		}
+	}()
+	refused := 0
+	for range 10 {
+		cs, err := open("mallory")
+		if err != nil {
+			refused++
+			continue
+		}
+		mallory = append(mallory, cs)
+	}
+	require.Len(t, mallory, 3, "one principal holds at most 3 sessions")
+	require.Equal(t, 7, refused)
+
+	alice, err := open("alice")
+	require.NoError(t, err, "another principal is served")
+	_, err = alice.CallTool(context.Background(), &mcp.CallToolParams{Name: "noop", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	require.NoError(t, alice.Close())
+
+	require.NoError(t, mallory[0].Close())
+	mallory = mallory[1:]
+	cs, err := open("mallory")
+	require.NoError(t, err, "a session ended frees a place")
+	mallory = append(mallory, cs)
+}
+
 // liveSessions counts the server's open sessions.
 func liveSessions(s *Server) int {
 	n := 0

@@ -44,6 +44,7 @@ type config struct {
 	logger        *slog.Logger
 	progressBuf   int
 	elicitWait    time.Duration
+	maxSessions   int
 }
 
 // WithImplementation sets the server name and version sent to clients
@@ -86,6 +87,15 @@ func WithProgressBuffer(n int) Option { return func(c *config) { c.progressBuf =
 // context.
 func WithElicitTimeout(d time.Duration) Option { return func(c *config) { c.elicitWait = d } }
 
+// WithMaxSessions sets how many stateful HTTP sessions one principal (an
+// id and tenant; all anonymous clients are one) may hold open at once
+// (default 1000). A request that would open one more is refused with 503
+// Service Unavailable until the principal ends one (DELETE) or one
+// expires (SessionTimeout). A session costs the server memory and a
+// goroutine, and a client opens thousands a second; without a bound one
+// client could exhaust the process. Negative: no bound.
+func WithMaxSessions(n int) Option { return func(c *config) { c.maxSessions = n } }
+
 // Server serves the tools of an executor's registry as an MCP server. Every
 // call runs through ex.Execute: validation, the extension chain, the
 // backend, output validation. It is safe for concurrent use.
@@ -123,6 +133,9 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 	}
 	if cfg.elicitWait == 0 {
 		cfg.elicitWait = approval.DefaultQueueTimeout
+	}
+	if cfg.maxSessions == 0 {
+		cfg.maxSessions = 1000
 	}
 	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-"}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
@@ -247,7 +260,7 @@ type HTTPOption func(*mcp.StreamableHTTPOptions)
 // closed, so that sessions a client opens and abandons do not live as long
 // as the process; a later request on it gets 404 and the client opens a new
 // one. A call running, or waiting for an elicitation answer, keeps its
-// session open.
+// session open. One principal holds at most WithMaxSessions sessions open.
 func Stateful() HTTPOption { return func(o *mcp.StreamableHTTPOptions) { o.Stateless = false } }
 
 // SessionTimeout sets how long a stateful session may go without a request
@@ -278,7 +291,7 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	if o.Stateless {
 		return h
 	}
-	return newSessionOwners(h, s.srv)
+	return newSessionOwners(h, s.srv, s.cfg.maxSessions)
 }
 
 // served reports whether name is served and its tool in the registry now

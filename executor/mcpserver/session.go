@@ -35,13 +35,30 @@ type sessionOwners struct {
 	next http.Handler
 	srv  *mcp.Server
 
+	max int // open sessions per principal (WithMaxSessions); <= 0: no bound
+
 	mu      sync.Mutex
 	owners  map[string]tool.Principal
 	pruneAt int
 }
 
-func newSessionOwners(next http.Handler, srv *mcp.Server) *sessionOwners {
-	return &sessionOwners{next: next, srv: srv, owners: map[string]tool.Principal{}, pruneAt: minPrune}
+func newSessionOwners(next http.Handler, srv *mcp.Server, max int) *sessionOwners {
+	return &sessionOwners{next: next, srv: srv, max: max, owners: map[string]tool.Principal{}, pruneAt: minPrune}
+}
+
+// open counts the live sessions of this handler that p's user opened.
+// Sessions opened at the same moment may take a user a little past the
+// bound.
+func (o *sessionOwners) open(p tool.Principal) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := 0
+	for ss := range o.srv.Sessions() {
+		if owner, ok := o.owners[ss.ID()]; ok && sameUser(owner, p) {
+			n++
+		}
+	}
+	return n
 }
 
 // samePrincipal reports whether a and b are one principal: the same id and
@@ -88,7 +105,13 @@ func (o *sessionOwners) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// No session yet: the response may open one; it is bound to p before
-	// the client can learn its id.
+	// the client can learn its id. A user holding WithMaxSessions open
+	// sessions ends one first.
+	if r.Method == http.MethodPost && o.max > 0 && o.open(p) >= o.max {
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, "Service Unavailable: too many open sessions for this principal; end one (DELETE) or reuse one before opening another", http.StatusServiceUnavailable)
+		return
+	}
 	ow := &ownerWriter{ResponseWriter: w, o: o, p: p}
 	o.next.ServeHTTP(ow, r)
 	ow.record()
