@@ -22,7 +22,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/executor"
-	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -314,21 +313,13 @@ func runCalls(ctx context.Context, ex *executor.Executor, calls []tool.Call, off
 // it (a valid name is at most 64 bytes).
 const maxNameShown = 64
 
-// observeRefusal tells ex's observers of a call the loop refused; the
-// name they see is cut short. An observer's panic does not lose the
-// result.
+// observeRefusal tells ex's observers of a call the loop refused, with
+// its name cut short (executor.ReportRefused).
 func observeRefusal(ctx context.Context, ex *executor.Executor, c tool.Call, res *tool.Result) {
 	c.Name = clipText(c.Name, maxNameShown)
-	for _, x := range ex.Extensions() {
-		if o, ok := x.(extension.Observer); ok {
-			func() {
-				defer func() { _ = recover() }()
-				r := *res
-				r.Tool = c.Name
-				o.Refused(ctx, &c, nil, &r)
-			}()
-		}
-	}
+	r := *res
+	r.Tool = c.Name
+	ex.ReportRefused(ctx, &c, &r)
 }
 
 func names(specs []tool.Spec) string {

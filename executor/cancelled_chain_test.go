@@ -39,3 +39,28 @@ func TestACallCancelledInTheChainNeverStartsItsBackend(t *testing.T) {
 	assert.Zero(t, ran.Load(), "the backend ran after its call was cancelled")
 	assert.Equal(t, tool.StatusCancelled, res.Status)
 }
+
+// refusalCounter is an extension.Observer that counts the refusals it hears of.
+type refusalCounter struct {
+	extension.Extension
+	names []string
+}
+
+func (r *refusalCounter) Refused(_ context.Context, call *tool.Call, _ *tool.Spec, _ *tool.Result) {
+	r.names = append(r.names, call.Name)
+}
+
+// ReportRefused tells the observers of a call refused outside the executor
+// (an agent's undeclared tool), and an observer's panic loses nothing.
+func TestReportRefusedTellsTheObservers(t *testing.T) {
+	obs := &refusalCounter{Extension: extension.Func("observer", 0, func(next extension.Handler) extension.Handler { return next })}
+	panicky := &panickyObserver{Extension: extension.Func("panicky", 1, func(next extension.Handler) extension.Handler { return next })}
+	ex := executor.MustNew(registry.New(), executor.WithExtensions(obs, panicky))
+	call := tool.Call{ID: "c", Name: "rm_rf"}
+	ex.ReportRefused(context.Background(), &call, tool.Fail(&call, tool.CodeNotFound, "not declared"))
+	assert.Equal(t, []string{"rm_rf"}, obs.names)
+}
+
+type panickyObserver struct{ extension.Extension }
+
+func (panickyObserver) Refused(context.Context, *tool.Call, *tool.Spec, *tool.Result) { panic("boom") }

@@ -284,6 +284,15 @@ func (e *Executor) refused(ctx context.Context, call *tool.Call, spec *tool.Spec
 	return res
 }
 
+// ReportRefused tells the executor's observers (extension.Observer:
+// logging, metrics, the audit trail) of a call refused before it reached
+// the executor, as the executor tells them of its own refusals: an agent
+// loop's call to a tool it did not declare leaves the same trace as a call
+// to an unknown tool. An observer's panic is recovered.
+func (e *Executor) ReportRefused(ctx context.Context, call *tool.Call, res *tool.Result) {
+	e.refused(ctx, call, nil, res)
+}
+
 func (e *Executor) notFound(name string) string {
 	if name == "" {
 		return "the call names no tool: set the tool name"
