@@ -120,14 +120,7 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		if err := s.Put(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		got := make(chan error, 1)
-		go func() {
-			d, err := s.Await(ctx, p.ID)
-			if err == nil && d.Kind != approval.Approve {
-				err = fmt.Errorf("decision %+v", d)
-			}
-			got <- err
-		}()
+		got := approvedAwait(ctx, s, p.ID)
 		// The same call asked again (a second waiter, a job run twice),
 		// with another arrival and an expiry already past: the request
 		// that is pending stays as it was, and so does its waiter.
@@ -143,14 +136,7 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
 			t.Fatalf("Decide: %v", err)
 		}
-		select {
-		case err := <-got:
-			if err != nil {
-				t.Errorf("Await: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("the waiter of the first Put never got the decision")
-		}
+		receive(t, got, "the waiter of the first Put never got the decision")
 	})
 
 	t.Run("Await ends at the request's expiry", func(t *testing.T) {
@@ -206,27 +192,13 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		if err := s.Put(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		got := make(chan error, 1)
-		go func() {
-			d, err := s.Await(ctx, p.ID)
-			if err == nil && d.Kind != approval.Approve {
-				err = fmt.Errorf("decision %+v", d)
-			}
-			got <- err
-		}()
+		got := approvedAwait(ctx, s, p.ID)
 		// Decided from another goroutine, as a UI or another instance does;
 		// the waiter may not have started waiting yet, which must not matter.
 		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
 			t.Fatalf("Decide: %v", err)
 		}
-		select {
-		case err := <-got:
-			if err != nil {
-				t.Errorf("Await: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("Await did not return after Decide")
-		}
+		receive(t, got, "Await did not return after Decide")
 	})
 
 	t.Run("unknown ids are not pending", func(t *testing.T) {
@@ -341,4 +313,31 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 			t.Error("Put of a request without an id succeeded")
 		}
 	})
+}
+
+// approvedAwait awaits id's decision in a goroutine of its own and sends
+// nil when it is an approval, else what was wrong.
+func approvedAwait(ctx context.Context, s approval.Store, id string) <-chan error {
+	got := make(chan error, 1)
+	go func() {
+		d, err := s.Await(ctx, id)
+		if err == nil && d.Kind != approval.Approve {
+			err = fmt.Errorf("decision %+v", d)
+		}
+		got <- err
+	}()
+	return got
+}
+
+// receive fails t with what got sends, or with stuck after 30 seconds.
+func receive(t *testing.T, got <-chan error, stuck string) {
+	t.Helper()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Errorf("Await: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal(stuck)
+	}
 }
