@@ -24,18 +24,9 @@ import (
 // different file in each, and one tenant must not be served the other's.
 // Before the key held the workspace, tenant B read tenant A's notes.txt.
 func TestSharedCacheKeepsWorkspacesApart(t *testing.T) {
-	c := cache.New()
-	var exs []*executor.Executor
-	for _, content := range []string{"tenant A secret", "tenant B notes"} {
-		dir := t.TempDir()
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(content), 0o644))
-		ws, err := sandbox.OpenWorkspace(dir)
-		require.NoError(t, err)
-		t.Cleanup(func() { ws.Close() })
-		reg := registry.New()
-		require.NoError(t, reg.Register(builtin.Files(ws)...))
-		exs = append(exs, executor.MustNew(reg, executor.WithExtensions(c)))
-	}
+	exs := tenantExecutors(t, func(reg *registry.Registry, ws *sandbox.Workspace) error {
+		return reg.Register(builtin.Files(ws)...)
+	})
 	read := func(ex *executor.Executor) *tool.Result {
 		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "read_file", Args: []byte(`{"path":"notes.txt"}`)})
 		require.NoError(t, err)
@@ -57,25 +48,16 @@ func TestSharedCacheKeepsWorkspacesApart(t *testing.T) {
 // workspace. The loader's wrapper hid the workspace (it has only Unwrap),
 // so the key held none and tenant B was served tenant A's file.
 func TestSharedCacheKeepsWorkspacesApartBehindAToolFile(t *testing.T) {
-	c := cache.New()
-	var exs []*executor.Executor
-	for _, content := range []string{"tenant A secret", "tenant B notes"} {
-		dir := t.TempDir()
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(content), 0o644))
-		ws, err := sandbox.OpenWorkspace(dir)
-		require.NoError(t, err)
-		t.Cleanup(func() { ws.Close() })
-		reg := registry.New()
+	exs := tenantExecutors(t, func(reg *registry.Registry, ws *sandbox.Workspace) error {
 		l := loader.Loader{Funcs: loader.FuncTable(builtin.ReadFile(ws))}
-		require.NoError(t, l.Load(reg, strings.NewReader(`
+		return l.Load(reg, strings.NewReader(`
 tools:
   - name: cat_file
     description: Read a file of the project
     type: go
     implementation: {function: read_file}
-`), "tools.yaml"))
-		exs = append(exs, executor.MustNew(reg, executor.WithExtensions(c)))
-	}
+`), "tools.yaml")
+	})
 	read := func(ex *executor.Executor) *tool.Result {
 		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "cat_file", Args: []byte(`{"path":"notes.txt"}`)})
 		require.NoError(t, err)
@@ -87,4 +69,23 @@ tools:
 	b := read(exs[1])
 	assert.Equal(t, "tenant B notes", b.Content[0].Text, "tenant B was served tenant A's file from the cache")
 	assert.Equal(t, cache.MetaMiss, b.Metadata[cache.MetaKey])
+}
+
+// tenantExecutors returns two executors sharing one cache, each over a
+// workspace of its own whose notes.txt holds that tenant's text, with
+// the tools register puts in its registry.
+func tenantExecutors(t *testing.T, register func(*registry.Registry, *sandbox.Workspace) error) []*executor.Executor {
+	c := cache.New()
+	var exs []*executor.Executor
+	for _, content := range []string{"tenant A secret", "tenant B notes"} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(content), 0o644))
+		ws, err := sandbox.OpenWorkspace(dir)
+		require.NoError(t, err)
+		t.Cleanup(func() { ws.Close() })
+		reg := registry.New()
+		require.NoError(t, register(reg, ws))
+		exs = append(exs, executor.MustNew(reg, executor.WithExtensions(c)))
+	}
+	return exs
 }
