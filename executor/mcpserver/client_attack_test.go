@@ -276,7 +276,9 @@ func liveSessions(s *Server) int {
 // gives sessions an idle timeout by default.
 func TestAttackAbandonedStatefulSessionsExpire(t *testing.T) {
 	old := defaultSessionTimeout
-	defaultSessionTimeout = 200 * time.Millisecond
+	// Long enough that opening all 20 sessions on a loaded machine ends
+	// well before the first one idles out (CI once took over 200 ms).
+	defaultSessionTimeout = 3 * time.Second
 	t.Cleanup(func() { defaultSessionTimeout = old })
 
 	reg := registry.New()
@@ -296,7 +298,7 @@ func TestAttackAbandonedStatefulSessionsExpire(t *testing.T) {
 		require.NoError(t, err)
 		// Abandoned: never closed.
 	}
-	require.Equal(t, 20, liveSessions(s))
-	require.Eventually(t, func() bool { return liveSessions(s) == 0 }, 5*time.Second, 20*time.Millisecond,
+	require.Equal(t, 20, liveSessions(s), "every abandoned session is open until it idles out")
+	require.Eventually(t, func() bool { return liveSessions(s) == 0 }, 20*time.Second, 50*time.Millisecond,
 		"abandoned sessions must be closed once idle; %d still open", liveSessions(s))
 }
