@@ -69,6 +69,9 @@ func TestAttackRelativePathThroughASymlinkInTheWorkingDirectory(t *testing.T) {
 		{`global: {forbidden_paths: ["**/.ssh/**"]}`, "./notes/./id", "global.forbidden_paths"},
 		{`global: {forbidden_paths: ["$ROOT/private/**"]}`, "priv/key", "global.forbidden_paths"},
 		{`global: {forbidden_paths: ["secrets/**"]}`, "s/key", "global.forbidden_paths"},
+		{`global: {forbidden_paths: ["$ROOT/project/secrets/**"]}`, "secrets/key", "global.forbidden_paths"},
+		{`global: {forbidden_paths: ["$ROOT/project/secrets/**"]}`, "s/key", "global.forbidden_paths"},
+		{`global: {allowed_paths: ["$ROOT/project/**"]}`, "notes/id", "global.allowed_paths"},
 		{`global: {allowed_paths: ["**"]}`, "notes/id", "global.allowed_paths"},
 		{`global: {allowed_paths: ["**"]}`, "priv/key", "global.allowed_paths"},
 	} {

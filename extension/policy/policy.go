@@ -93,14 +93,14 @@
 // ".." and symlinks inside it all become one canonical workspace-relative
 // path. Relative globs ("secrets/**") match that path; absolute globs
 // ("/etc/**", "$HOME/.ssh/**") match the same path on the host (under the
-// workspace's directory). Other paths are cleaned lexically and matched as
-// written, and judged also as the host's file system reaches them,
-// through symlinks and ".." after a link: an absolute path as it is, a
-// relative one from WithBaseDir's directory, or without it from the
-// process's working directory, where a Go tool's os.Open takes it
-// ("notes/id" with notes -> HOME/.ssh is HOME/.ssh/id). A forbidden
-// pattern refuses either form, and both must be under an allowed one; a
-// relative pattern matches the resolved form's part below that directory. An absolute pattern matches also with the
+// workspace's directory). Other paths are cleaned lexically; a relative
+// one is placed in WithBaseDir's directory or, without it, in the
+// process's working directory, where a Go tool's os.Open takes it:
+// absolute patterns match it there, relative ones its part below that
+// directory. Each is judged also as the host's file system reaches it,
+// through symlinks and ".." after a link ("notes/id" with notes ->
+// HOME/.ssh is HOME/.ssh/id). A forbidden pattern refuses either form,
+// and both must be under an allowed one. An absolute pattern matches also with the
 // directories in front of its first wildcard resolved on the host (at
 // load), so "/tmp/agent/**" still matches where /tmp is a symlink.
 // Patterns are read in the same form ("./secrets/" is "secrets"),
@@ -250,8 +250,8 @@ func WithEnv(lookup func(string) (string, bool)) Option {
 // forbidden pattern beginning with "**" ("**/.ssh/**") matches it as an
 // absolute path). The path is judged also where the host's symlinks lead
 // (a link in dir to HOME/.ssh is judged as HOME/.ssh). Without
-// it, relative paths are matched as written (cleaned), and judged also
-// where they lead from the process's working directory. It applies only to
+// it, relative paths are judged in the process's working directory, where
+// a Go tool opens them. It applies only to
 // paths not resolved in a workspace (see WithWorkspace).
 func WithBaseDir(dir string) Option { return func(p *Policy) { p.baseDir = dir } }
 
@@ -955,31 +955,34 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		if name == ".." || strings.HasPrefix(name, "../") {
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
+		joined := strings.ReplaceAll(raw, "\\", "/")
+		if base == "" && !path.IsAbs(name) {
+			// Without a base directory a relative path leads from the
+			// process's working directory, where a Go tool opens it
+			// (os.ReadFile("notes/id") follows notes -> HOME/.ssh):
+			// it is judged there. The written form still decides
+			// paths.parent above.
+			if wd, err := os.Getwd(); err == nil {
+				base = path.Clean(filepath.ToSlash(wd))
+				name = path.Join(base, name)
+			}
+		}
 		absName = name
 		outside = below(base, name, &relName)
 		// A path is judged also where the host's symlinks lead: a link in
 		// the base directory to HOME/.ssh reaches what "**/.ssh/**"
-		// forbids. A relative path without a base directory leads from the
-		// process's working directory, where a Go tool opens it
-		// (os.ReadFile("notes/id") follows notes -> HOME/.ssh).
-		joined, hostBase := strings.ReplaceAll(raw, "\\", "/"), base
-		if !path.IsAbs(joined) {
-			if hostBase == "" {
-				if wd, err := os.Getwd(); err == nil {
-					hostBase = path.Clean(filepath.ToSlash(wd))
-				}
-			}
-			if hostBase != "" {
-				joined = hostBase + "/" + joined // uncleaned: ".." after a link is the link target's parent
-			}
+		// forbids.
+		if base != "" && !path.IsAbs(joined) {
+			joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
 		}
 		if path.IsAbs(joined) {
 			hostName, ok := hostResolve(joined)
 			if !ok {
 				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, maxHostLinks)
 			}
-			if hostName != path.Clean(joined) {
-				if hb, ok := hostResolve(hostBase); ok {
+			if hostName != name {
+				hostBase := base
+				if hb, ok := hostResolve(base); ok {
 					hostBase = hb
 				}
 				host = &pathName{abs: hostName, rel: hostName}
