@@ -36,4 +36,13 @@
 //
 // Stateful HTTP sessions left idle are closed after 30 minutes
 // (SessionTimeout).
+//
+// Bounds per principal (all anonymous clients are one): at most
+// WithMaxSessions stateful sessions open (default 1000), and at most
+// WithMaxCallsInProgress calls in progress over every session and
+// transport (default DefaultMaxCallsInProgress, 64). The SDK runs each
+// request on a goroutine of its own as it arrives, so without the second
+// bound one client starting calls of a slow tool holds as many as it sends;
+// a call over it is answered at once with a retryable concurrency_limit
+// error.
 package mcpserver

@@ -45,6 +45,7 @@ type config struct {
 	progressBuf   int
 	elicitWait    time.Duration
 	maxSessions   int
+	maxCalls      int
 }
 
 // WithImplementation sets the server name and version sent to clients
@@ -96,6 +97,25 @@ func WithElicitTimeout(d time.Duration) Option { return func(c *config) { c.elic
 // client could exhaust the process. Negative: no bound.
 func WithMaxSessions(n int) Option { return func(c *config) { c.maxSessions = n } }
 
+// WithMaxCallsInProgress sets how many tools/call requests one principal
+// (an id and tenant; all anonymous clients are one) may have in progress
+// at once on this server, over every session and transport (default
+// DefaultMaxCallsInProgress). The SDK runs every request on a goroutine of
+// its own as it arrives and queues nothing, so without a bound one client
+// starting calls of a slow tool holds as many goroutines, as much memory
+// and as much of the executor (WithMaxConcurrency is shared by all
+// clients) as it likes. A call over the bound is answered at once, without
+// running, with a retryable tool.CodeConcurrencyLimit error, and reported
+// to the executor's observers (executor.ReportRefused). A call is in
+// progress from its arrival to its answer, waiting for an executor slot,
+// a lock or an elicitation answer included. The principal is the one the
+// call runs as (WithPrincipal, else the request context's): a
+// PrincipalFunc that lets a client name itself (an unchecked header)
+// lets it have the bound many times over, and a host whose many users
+// reach it as one principal (anonymous, behind a gateway) shares one bound
+// among them: name the principals, or raise the bound. Negative: no bound.
+func WithMaxCallsInProgress(n int) Option { return func(c *config) { c.maxCalls = n } }
+
 // Server serves the tools of an executor's registry as an MCP server. Every
 // call runs through ex.Execute: validation, the extension chain, the
 // backend, output validation. It is safe for concurrent use.
@@ -109,6 +129,8 @@ type Server struct {
 
 	mu    sync.Mutex
 	names map[string]string // tools currently added to srv: name -> the exported definition served
+
+	calls *callsInProgress
 }
 
 // New builds a server for ex's registry. Each tool is added with the
@@ -137,7 +159,11 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 	if cfg.maxSessions == 0 {
 		cfg.maxSessions = 1000
 	}
-	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-"}
+	if cfg.maxCalls == 0 {
+		cfg.maxCalls = DefaultMaxCallsInProgress
+	}
+	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-",
+		calls: newCallsInProgress(cfg.maxCalls)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: cfg.instructions,
 		Logger:       cfg.logger,
@@ -325,6 +351,19 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			if s.cfg.principal != nil {
 				call.Principal = s.cfg.principal(ctx, req)
 			}
+		}
+		// The principal the executor will run the call as (it takes ctx's
+		// when the call names none), counted against its bound.
+		if p, ok := tool.PrincipalFrom(ctx); ok && call.Principal.ID == "" {
+			call.Principal = p
+		}
+		if !s.calls.acquire(call.Principal) {
+			res := tool.Failure(&call, s.calls.overBound())
+			s.ex.ReportRefused(ctx, &call, res)
+			return toMCP(res), nil
+		}
+		defer s.calls.release(call.Principal)
+		if req != nil {
 			rd = &round{session: req.Session, wait: s.cfg.elicitWait}
 			if req.Params != nil {
 				rd.responses = req.Params.InputResponses
