@@ -290,6 +290,8 @@ type Call struct {
 	Tool       string    `json:"tool"`
 	Agent      string    `json:"agent,omitempty"`
 	Session    string    `json:"session,omitempty"`
+	Principal  string    `json:"principal,omitempty"`
+	Tenant     string    `json:"tenant,omitempty"`
 	Status     string    `json:"status"`
 	Code       string    `json:"code,omitempty"`
 	Message    string    `json:"message,omitempty"`
@@ -309,17 +311,21 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 	for i := len(recs) - 1; i >= 0; i-- { // newest first
 		rec := recs[i]
 		out = append(out, Call{Seq: rec.Seq, CallID: rec.CallID, Tool: rec.Tool, Agent: rec.Agent, Session: rec.Session,
+			Principal: rec.Principal, Tenant: rec.Tenant,
 			Status: string(rec.Status), Code: string(rec.Code), Message: tail(redact.String(rec.Message)), StartedAt: rec.StartedAt,
 			DurationMS: ms(rec.Duration), Attempts: rec.Attempts})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
-// historyQuery reads the filters: tool, agent, status, since (RFC 3339, or
-// a duration back from now such as 15m) and limit (default 200).
+// historyQuery reads the filters: tool, agent, principal and tenant (a
+// principal in its tenant only, as executor.HistoryQuery selects), status,
+// since (RFC 3339, or a duration back from now such as 15m) and limit
+// (default 200).
 func historyQuery(r *http.Request) (executor.HistoryQuery, error) {
 	v := r.URL.Query()
-	q := executor.HistoryQuery{Tool: v.Get("tool"), Agent: v.Get("agent"), Status: tool.Status(v.Get("status")), Limit: 200}
+	q := executor.HistoryQuery{Tool: v.Get("tool"), Agent: v.Get("agent"), Principal: v.Get("principal"), Tenant: v.Get("tenant"),
+		Status: tool.Status(v.Get("status")), Limit: 200}
 	if s := v.Get("since"); s != "" {
 		if d, err := time.ParseDuration(s); err == nil && d > 0 {
 			q.Since = time.Now().Add(-d)

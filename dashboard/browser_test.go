@@ -183,3 +183,26 @@ func TestBrowserRendersHostileArgumentsAsText(t *testing.T) {
 	res := <-done
 	assert.ErrorIs(t, res.Error, tool.ErrApprovalDenied)
 }
+
+// Call ids come from models and repeat across conversations: the live view
+// kept its calls by id alone, so acme's alice's "call_1" and globex's
+// alice's "call_1" were one row, showing whichever event came last, with
+// nobody named. Each is a row of its own, saying whom it acts for, and the
+// history says so too.
+func TestBrowserTellsApartOnePrincipalsCallFromAnothersOfTheSameID(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	f.open(t, ctx)
+	for _, p := range []tool.Principal{{ID: "alice", Tenant: "acme"}, {ID: "alice", Tenant: "globex"}} {
+		res, _ := f.ex.Execute(context.Background(), tool.Call{ID: "call_1", Name: "echo", Args: []byte(`{"text":"hello"}`), Agent: "coder", Principal: p})
+		require.True(t, res.OK())
+	}
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('#live tr.call').length === 2`))
+	require.NoError(t, err, "two calls of one id by two principals are two rows")
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`JSON.stringify([...document.querySelectorAll('#live tr.call td.who')].map(td => td.textContent).sort()) === `+
+		`JSON.stringify(["alice of acme", "alice of globex"])`))
+	require.NoError(t, err, "each row says whom the call acts for")
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`JSON.stringify([...document.querySelectorAll('#history tbody tr td.who')].map(td => td.textContent)) === `+
+		`JSON.stringify(["alice of globex", "alice of acme"])`))
+	require.NoError(t, err, "the history says whom each call acted for, newest first")
+}

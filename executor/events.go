@@ -19,6 +19,13 @@ type EventFilter struct {
 	// CallID and JobID, when set, match one call or one job.
 	CallID string
 	JobID  JobID
+	// Principal selects the calls of one principal: that ID in Tenant (ids
+	// are per tenant; with Tenant empty, the principal that names none).
+	// Tenant alone selects the calls of every principal of one tenant.
+	// Call ids come from models and repeat across principals: a subscriber
+	// following one principal's call names the principal too.
+	Principal string
+	Tenant    string
 	// Buffer is the subscriber's channel capacity; zero means
 	// DefaultEventBuffer. Events that find it full are dropped and counted.
 	Buffer int
@@ -29,7 +36,8 @@ func (f *EventFilter) match(ev *tool.Event) bool {
 		(len(f.Tools) == 0 || slices.Contains(f.Tools, ev.Tool)) &&
 		(len(f.Agents) == 0 || slices.Contains(f.Agents, ev.Agent)) &&
 		(f.CallID == "" || f.CallID == ev.CallID) &&
-		(f.JobID == "" || string(f.JobID) == ev.JobID)
+		(f.JobID == "" || string(f.JobID) == ev.JobID) &&
+		actsFor(f.Tenant, f.Principal, ev.Tenant, ev.Principal)
 }
 
 // hub fans events out to subscribers. Publishing never blocks: a full

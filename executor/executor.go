@@ -221,7 +221,7 @@ func (e *Executor) Extensions() []extension.Extension {
 // error is the result's *tool.Error, nil on success. A nil ctx is the
 // caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	res := e.run(ctx, e.admit(call, "", nil, time.Now()))
+	res := e.run(ctx, e.admit(ctx, call, "", nil, time.Now()))
 	return res, res.Err()
 }
 
@@ -246,7 +246,6 @@ func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	req := &cs.req
 	call, entry := &req.Call, cs.entry
-	fillPrincipal(ctx, call)
 	if entry == nil {
 		return e.refused(ctx, call, nil, tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name)))
 	}

@@ -19,7 +19,11 @@ type Record struct {
 	Tool    string
 	Agent   string
 	Session string
-	Status  tool.Status
+	// Principal and Tenant are the ID and tenant of the principal the call
+	// acted for; ids are per tenant.
+	Principal string
+	Tenant    string
+	Status    tool.Status
 	// Code and Message are the error's, empty on success.
 	Code    tool.Code
 	Message string
@@ -34,9 +38,14 @@ func (r Record) CompletedAt() time.Time { return r.StartedAt.Add(r.Duration) }
 
 // HistoryQuery selects records. Empty fields match everything.
 type HistoryQuery struct {
-	Tool   string
-	Agent  string
-	Status tool.Status
+	Tool  string
+	Agent string
+	// Principal selects the calls of one principal: that ID in Tenant (ids
+	// are per tenant; with Tenant empty, the principal that names none).
+	// Tenant alone selects the calls of every principal of one tenant.
+	Principal string
+	Tenant    string
+	Status    tool.Status
 	// Since and Until bound StartedAt: Since inclusive, Until exclusive.
 	Since, Until time.Time
 	// Limit, when positive, keeps only the newest Limit matches.
@@ -48,9 +57,19 @@ type HistoryQuery struct {
 func (q *HistoryQuery) Match(r *Record) bool {
 	return (q.Tool == "" || q.Tool == r.Tool) &&
 		(q.Agent == "" || q.Agent == r.Agent) &&
+		actsFor(q.Tenant, q.Principal, r.Tenant, r.Principal) &&
 		(q.Status == "" || q.Status == r.Status) &&
 		(q.Since.IsZero() || !r.StartedAt.Before(q.Since)) &&
 		(q.Until.IsZero() || r.StartedAt.Before(q.Until))
+}
+
+// actsFor is the rule of the Principal and Tenant of a filter (HistoryQuery,
+// JobFilter, EventFilter): a principal is selected in its tenant only.
+func actsFor(tenant, id, gotTenant, gotID string) bool {
+	if id != "" {
+		return id == gotID && tenant == gotTenant
+	}
+	return tenant == "" || tenant == gotTenant
 }
 
 // HistoryStore keeps the records History returns. Without
@@ -116,6 +135,7 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 	c := &cs.call
 	r := Record{
 		CallID: c.ID, Tool: c.Name, Agent: c.Agent, Session: c.Session, JobID: c.JobID,
+		Principal: c.Principal, Tenant: c.Tenant,
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if res.Error != nil {

@@ -48,7 +48,11 @@ type JobStatus struct {
 	CallID string
 	Tool   string
 	Agent  string
-	State  JobState
+	// Principal and Tenant are the ID and tenant of the principal the job
+	// acts for; ids are per tenant.
+	Principal string
+	Tenant    string
+	State     JobState
 	// Reason says why a pending job waits ("lock: ...", "limit: ...") or
 	// what an approver was asked.
 	Reason      string
@@ -66,6 +70,11 @@ type JobFilter struct {
 	States []JobState
 	Tool   string
 	Agent  string
+	// Principal selects the jobs of one principal: that ID in Tenant (ids
+	// are per tenant; with Tenant empty, the principal that names none).
+	// Tenant alone selects the jobs of every principal of one tenant.
+	Principal string
+	Tenant    string
 }
 
 // job is a job of the in-memory store.
@@ -128,7 +137,8 @@ func (t *jobTable) add(call tool.Call, now time.Time, cancel context.CancelFunc)
 	t.pruneLocked(now)
 	t.seq++
 	j := &job{id: JobID("job-" + rand.Text()), seq: t.seq, cancel: cancel, done: make(chan struct{})}
-	j.status = JobStatus{ID: j.id, CallID: call.ID, Tool: call.Name, Agent: call.Agent, State: JobPending, SubmittedAt: now}
+	j.status = JobStatus{ID: j.id, CallID: call.ID, Tool: call.Name, Agent: call.Agent,
+		Principal: call.Principal.ID, Tenant: call.Principal.Tenant, State: JobPending, SubmittedAt: now}
 	t.byID[j.id] = j
 	return j
 }
@@ -211,7 +221,7 @@ func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Resu
 	if r.e == nil {
 		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
 	}
-	return r.e.run(ctx, r.e.admit(call, id, nil, time.Now()))
+	return r.e.run(ctx, r.e.admit(ctx, call, id, nil, time.Now()))
 }
 
 // Registry returns the registry of the runner's executor: a store reads a
@@ -237,7 +247,7 @@ func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	start := time.Now()
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	j := t.add(call, start, cancel)
-	cs := t.e.admit(call, j.id, j, start)
+	cs := t.e.admit(ctx, call, j.id, j, start)
 	go func() {
 		defer cancel()
 		t.e.run(jctx, cs)
@@ -296,17 +306,18 @@ func (t *jobTable) Jobs(ctx context.Context, f JobFilter) ([]JobStatus, error) {
 	t.mu.Unlock()
 	var out []JobStatus
 	for _, j := range all {
-		if s := j.snapshot(); f.match(&s) {
+		if s := j.snapshot(); f.Match(&s) {
 			out = append(out, s)
 		}
 	}
 	return out, nil
 }
 
-// match reports whether the filter selects s.
-func (f *JobFilter) match(s *JobStatus) bool {
+// Match reports whether the filter selects s: the rule a JobStore applies.
+func (f *JobFilter) Match(s *JobStatus) bool {
 	return (len(f.States) == 0 || slices.Contains(f.States, s.State)) &&
-		(f.Tool == "" || f.Tool == s.Tool) && (f.Agent == "" || f.Agent == s.Agent)
+		(f.Tool == "" || f.Tool == s.Tool) && (f.Agent == "" || f.Agent == s.Agent) &&
+		actsFor(f.Tenant, f.Principal, s.Tenant, s.Principal)
 }
 
 // Submit starts call as an async job and returns its id at once.

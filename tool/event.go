@@ -23,8 +23,8 @@ const (
 )
 
 // Event is one step in a call's life. The executor fills the identifying
-// fields (CallID, JobID, Tool, Agent, Provider, Time, Seq); emitters set
-// the rest.
+// fields (CallID, JobID, Tool, Agent, Principal, Tenant, Provider, Time,
+// Seq); emitters set the rest.
 type Event struct {
 	Kind   EventKind `json:"kind"`
 	Seq    uint64    `json:"seq"`
@@ -33,6 +33,10 @@ type Event struct {
 	JobID  string    `json:"job_id,omitempty"`
 	Tool   string    `json:"tool"`
 	Agent  string    `json:"agent,omitempty"`
+	// Principal and Tenant are the ID and tenant of the principal the call
+	// acts for (Call.Principal); ids are per tenant.
+	Principal string `json:"principal,omitempty"`
+	Tenant    string `json:"tenant,omitempty"`
 	// Provider is the call's tool.Call.Provider.
 	Provider string `json:"provider,omitempty"`
 	// Stream ("stdout", "stderr", "body", "progress") and Data carry an

@@ -218,3 +218,33 @@ func TestDashboardSaysWhenTheStoreIsDown(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode, "%s", b)
 	assert.Contains(t, string(b), "approval store")
 }
+
+// A history table made before records named their principal gains the
+// columns, and keeps its records (as acting for nobody).
+func TestMigrateAddsPrincipalToHistory(t *testing.T) {
+	ctx := context.Background()
+	dsn, err := server.CreateDatabase(ctx, "old_history")
+	require.NoError(t, err)
+	pool := newPool(t, dsn)
+	_, err = pool.Exec(ctx, `CREATE TABLE toolbelt_history (seq bigserial PRIMARY KEY, call_id text NOT NULL, job_id text NOT NULL,
+		tool text NOT NULL, agent text NOT NULL, session text NOT NULL, status text NOT NULL, code text NOT NULL, message text NOT NULL,
+		started_at timestamptz NOT NULL, duration_ns bigint NOT NULL, attempts integer NOT NULL);
+		INSERT INTO toolbelt_history (call_id, job_id, tool, agent, session, status, code, message, started_at, duration_ns, attempts)
+		VALUES ('old-1', '', 'echo', 'ann', 's1', 'succeeded', '', '', now(), 1000, 1)`)
+	require.NoError(t, err)
+	require.NoError(t, postgres.Migrate(ctx, pool))
+	require.NoError(t, postgres.Migrate(ctx, pool))
+	s := postgres.New(pool)
+	defer s.Close()
+	h := s.History
+	recs, err := h.Query(ctx, executor.HistoryQuery{})
+	require.NoError(t, err)
+	require.Len(t, recs, 1, "rows kept")
+	assert.Equal(t, "old-1", recs[0].CallID)
+	assert.Empty(t, recs[0].Principal)
+	h.Add(ctx, executor.Record{CallID: "new-1", Tool: "echo", Principal: "alice", Tenant: "acme", Status: tool.StatusSucceeded, StartedAt: time.Now()})
+	recs, err = h.Query(ctx, executor.HistoryQuery{Principal: "alice", Tenant: "acme"})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Equal(t, "new-1", recs[0].CallID)
+}

@@ -37,7 +37,10 @@ const historyWriteTimeout = 2 * time.Second
 // database took them; two instances finishing calls at the same moment may
 // commit them in the other order, so Seq orders the fleet's calls closely,
 // not exactly. Times are kept to the microsecond, as PostgreSQL keeps
-// them: a query's Since and Until are compared at that precision.
+// them: a query's Since and Until are compared at that precision. Texts
+// are kept as PostgreSQL text, with invalid UTF-8 and NUL replaced by
+// U+FFFD; a record's Principal and Tenant are kept byte for byte, so that
+// a query for one principal never matches another.
 //
 // Writing a record is one INSERT that the call's result waits for (at
 // most two seconds). A record that cannot be written is dropped (history
@@ -57,9 +60,9 @@ func (h *HistoryStore) Add(ctx context.Context, r executor.Record) {
 	ctx, cancel := context.WithTimeout(ctx, historyWriteTimeout)
 	defer cancel()
 	_, err := h.pool.Exec(ctx, `INSERT INTO toolbelt_history
-		(call_id, job_id, tool, agent, session, status, code, message, started_at, duration_ns, attempts)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-		text(r.CallID), text(string(r.JobID)), text(r.Tool), text(r.Agent), text(r.Session),
+		(call_id, job_id, tool, agent, session, principal, tenant, status, code, message, started_at, duration_ns, attempts)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		text(r.CallID), text(string(r.JobID)), text(r.Tool), text(r.Agent), text(r.Session), []byte(r.Principal), []byte(r.Tenant),
 		string(r.Status), string(r.Code), text(r.Message), r.StartedAt, int64(r.Duration), r.Attempts)
 	if err != nil {
 		h.dropped.Add(1)
@@ -99,6 +102,13 @@ func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]ex
 	if q.Agent != "" {
 		add("agent = @agent", "agent", text(q.Agent))
 	}
+	switch { // executor.HistoryQuery's rule: a principal in its tenant only
+	case q.Principal != "":
+		add("principal = @principal AND tenant = @tenant", "principal", []byte(q.Principal))
+		args["tenant"] = []byte(q.Tenant)
+	case q.Tenant != "":
+		add("tenant = @tenant", "tenant", []byte(q.Tenant))
+	}
 	if q.Status != "" {
 		add("status = @status", "status", string(q.Status))
 	}
@@ -113,7 +123,7 @@ func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]ex
 		limit = DefaultHistoryQueryMax
 	}
 	args["limit"] = min(limit, MaxHistoryQueryLimit)
-	sql := `SELECT seq, call_id, job_id, tool, agent, session, status, code, message, started_at, duration_ns, attempts
+	sql := `SELECT seq, call_id, job_id, tool, agent, session, principal, tenant, status, code, message, started_at, duration_ns, attempts
 		FROM toolbelt_history`
 	if len(where) > 0 {
 		sql += " WHERE " + strings.Join(where, " AND ")
@@ -128,14 +138,16 @@ func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]ex
 		var (
 			r                 executor.Record
 			job, status, code string
+			principal, tenant []byte
 			durationNS, seq   int64
 			attempts          int32
 		)
-		if err := rows.Scan(&seq, &r.CallID, &job, &r.Tool, &r.Agent, &r.Session, &status, &code, &r.Message, &r.StartedAt, &durationNS, &attempts); err != nil {
+		if err := rows.Scan(&seq, &r.CallID, &job, &r.Tool, &r.Agent, &r.Session, &principal, &tenant, &status, &code, &r.Message, &r.StartedAt, &durationNS, &attempts); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("postgres: history: %w", err)
 		}
 		r.Seq, r.JobID, r.Status, r.Code = uint64(seq), executor.JobID(job), tool.Status(status), tool.Code(code)
+		r.Principal, r.Tenant = string(principal), string(tenant)
 		r.Duration, r.Attempts = time.Duration(durationNS), int(attempts)
 		out = append(out, r)
 	}

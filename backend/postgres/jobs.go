@@ -290,7 +290,9 @@ func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, 
 			return "", fmt.Errorf("postgres: submit a job of %q: encode the call: %w", call.Name, err)
 		}
 		args.Exact = exact.Bytes()
-		args.Call = tool.Call{ID: text(call.ID), Name: text(call.Name), Agent: text(call.Agent)}
+		// What listing filters on; the job runs as the exact call.
+		args.Call = tool.Call{ID: text(call.ID), Name: text(call.Name), Agent: text(call.Agent),
+			Principal: tool.Principal{ID: text(call.Principal.ID), Tenant: text(call.Principal.Tenant)}}
 	}
 	if _, err := s.client.Insert(ctx, args, nil); err != nil {
 		return "", fmt.Errorf("postgres: submit a job of %q: %w", call.Name, err)
@@ -330,7 +332,8 @@ func status(row *rivertype.JobRow) (executor.JobStatus, error) {
 		return executor.JobStatus{}, fmt.Errorf("postgres: River job %d: its arguments are not a tool call: %w", row.ID, err)
 	}
 	call, _ := a.call() // unreadable: the stored id, name and agent, for the status
-	st := executor.JobStatus{ID: a.Job, CallID: call.ID, Tool: call.Name, Agent: call.Agent, SubmittedAt: row.CreatedAt}
+	st := executor.JobStatus{ID: a.Job, CallID: call.ID, Tool: call.Name, Agent: call.Agent,
+		Principal: call.Principal.ID, Tenant: call.Principal.Tenant, SubmittedAt: row.CreatedAt}
 	if row.AttemptedAt != nil {
 		st.StartedAt = *row.AttemptedAt // the latest attempt's start
 	}
@@ -440,6 +443,14 @@ func (s *JobStore) Jobs(ctx context.Context, f executor.JobFilter) ([]executor.J
 	if f.Agent != "" {
 		p = p.Where("coalesce(args->'call'->>'agent', '') = @agent", river.NamedArgs{"agent": f.Agent})
 	}
+	// A principal in its tenant only (executor.JobFilter's rule). The
+	// arguments keep them as text; the exact ones are compared below.
+	if f.Principal != "" {
+		p = p.Where("args->'call'->'principal'->>'id' = @principal", river.NamedArgs{"principal": text(f.Principal)})
+	}
+	if f.Principal != "" || f.Tenant != "" {
+		p = p.Where("coalesce(args->'call'->'principal'->>'tenant', '') = @tenant", river.NamedArgs{"tenant": text(f.Tenant)})
+	}
 	// The live jobs first: one that finishes between the two queries is
 	// then listed twice (kept once, finished), never missed.
 	byID := map[int64]*rivertype.JobRow{}
@@ -468,7 +479,9 @@ func (s *JobStore) Jobs(ctx context.Context, f executor.JobFilter) ([]executor.J
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, st)
+		if f.Match(&st) {
+			out = append(out, st)
+		}
 	}
 	return out, nil
 }

@@ -124,6 +124,11 @@ CREATE TABLE IF NOT EXISTS toolbelt_history (
 CREATE INDEX IF NOT EXISTS toolbelt_history_started_at ON toolbelt_history (started_at);
 CREATE INDEX IF NOT EXISTS toolbelt_history_tool ON toolbelt_history (tool, seq);
 CREATE INDEX IF NOT EXISTS toolbelt_history_agent ON toolbelt_history (agent, seq);
+-- Whom a call acted for, byte for byte (text would make "alice\xff" and
+-- "alice\xfe" one principal). Tables made before have no such columns.
+ALTER TABLE toolbelt_history ADD COLUMN IF NOT EXISTS principal bytea NOT NULL DEFAULT '',
+	ADD COLUMN IF NOT EXISTS tenant bytea NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS toolbelt_history_principal ON toolbelt_history (tenant, principal, seq);
 
 CREATE TABLE IF NOT EXISTS toolbelt_audit (
 	seq  bigint PRIMARY KEY CHECK (seq > 0),

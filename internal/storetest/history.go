@@ -108,6 +108,28 @@ func History(t *testing.T, open func(t *testing.T, reg *registry.Registry) *exec
 		}
 	})
 
+	t.Run("a record names its principal, and a query selects a principal in its tenant only", func(t *testing.T) {
+		ex := open(t, JobTools(nil))
+		for i, p := range principals {
+			c := tool.Call{ID: fmt.Sprint("call-", i), Name: "echo", Args: json.RawMessage(`{"note":"x"}`), Principal: p}
+			if _, err := ex.Execute(ctx, c); err != nil {
+				t.Fatalf("Execute as %q of %q: %v", p.ID, p.Tenant, err)
+			}
+		}
+		recs := query(t, ex, executor.HistoryQuery{})
+		if len(recs) != len(principals) {
+			t.Fatalf("History() = %v", callIDs(recs))
+		}
+		for i, r := range recs {
+			if r.Principal != principals[i].ID || r.Tenant != principals[i].Tenant {
+				t.Errorf("record %s names %q of %q, want %q of %q", r.CallID, r.Principal, r.Tenant, principals[i].ID, principals[i].Tenant)
+			}
+		}
+		for _, c := range principalQueries {
+			check(t, c.what, callIDs(query(t, ex, executor.HistoryQuery{Principal: c.id, Tenant: c.tenant})), c.want)
+		}
+	})
+
 	t.Run("Since is inclusive and Until exclusive, on StartedAt", func(t *testing.T) {
 		ex := open(t, JobTools(nil))
 		for i := range 3 {
@@ -158,4 +180,31 @@ func History(t *testing.T, open func(t *testing.T, reg *registry.Registry) *exec
 			t.Error("History under a cancelled context succeeded")
 		}
 	})
+}
+
+// principals are the principals whose calls the principal subtests make,
+// call-0 to call-5: alice in two tenants and in none, bob, and two whose
+// ids differ only in a byte that is not UTF-8 (a store that keeps them as
+// text makes them one).
+var principals = []tool.Principal{
+	{ID: "alice", Tenant: "acme"},
+	{ID: "alice", Tenant: "globex"},
+	{ID: "bob", Tenant: "acme"},
+	{ID: "alice"},
+	{ID: "eve\xff", Tenant: "acme"},
+	{ID: "eve\xfe", Tenant: "acme"},
+}
+
+// principalQueries are the filters of the principal subtests and the
+// calls each selects.
+var principalQueries = []struct {
+	what, id, tenant string
+	want             []string
+}{
+	{"alice of acme", "alice", "acme", []string{"call-0"}},
+	{"alice of globex", "alice", "globex", []string{"call-1"}},
+	{"alice of no tenant", "alice", "", []string{"call-3"}},
+	{"tenant acme", "", "acme", []string{"call-0", "call-2", "call-4", "call-5"}},
+	{"eve\\xff of acme", "eve\xff", "acme", []string{"call-4"}},
+	{"nobody", "carol", "acme", nil},
 }

@@ -259,6 +259,40 @@ func Jobs(t *testing.T, open func(t *testing.T, reg *registry.Registry) *executo
 		wait(t, ex, held)
 	})
 
+	t.Run("a job names its principal, and Jobs selects a principal in its tenant only", func(t *testing.T) {
+		ex := open(t, JobTools(nil))
+		byCall := map[executor.JobID]string{}
+		for i, p := range principals {
+			c := tool.Call{ID: fmt.Sprint("call-", i), Name: "echo", Args: json.RawMessage(`{"note":"x"}`), Principal: p}
+			id, err := ex.Submit(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wait(t, ex, id)
+			byCall[id] = c.ID
+			st, err := ex.StatusContext(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Principal != p.ID || st.Tenant != p.Tenant {
+				t.Errorf("job of %q of %q says %q of %q", p.ID, p.Tenant, st.Principal, st.Tenant)
+			}
+		}
+		for _, c := range principalQueries {
+			jobs, err := ex.JobsContext(ctx, executor.JobFilter{Principal: c.id, Tenant: c.tenant})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, j := range jobs {
+				got = append(got, byCall[j.ID])
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("Jobs(%s) = %v, want %v", c.what, got, c.want)
+			}
+		}
+	})
+
 	t.Run("a job runs as the call that was submitted", func(t *testing.T) {
 		reg := JobTools(nil)
 		reg.MustRegister(callEcho{})
