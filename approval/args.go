@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -137,6 +138,10 @@ type pathSubject struct {
 	// cannot be judged, so every deny and ask rule with an absolute
 	// pattern holds (see matchPaths).
 	out bool
+	// outside: the form a symlink leads to, out of the working directory
+	// a relative path was taken from (appendPath). path is the absolute
+	// host path, which only deny and ask rules match.
+	outside bool
 }
 
 // callSubject is what a call acts on: a text (a command line, a tool's own
@@ -161,7 +166,8 @@ func (c *callSubject) has() bool {
 // (sandbox.PathKeyword), each in its canonical form, joined with ", ": a
 // path is resolved in t's workspace when t names one (a Workspace()
 // *sandbox.Workspace method, as the built-in file tools have), else
-// cleaned lexically; a path that cannot be resolved (it leaves the
+// cleaned lexically and followed by where the host's symlinks lead it
+// from the process's working directory, when that differs; a path that cannot be resolved (it leaves the
 // workspace) is left out, and so matches no rule. A declared path argument
 // left out, null, empty ("") or an empty list counts as the default its
 // schema states, else as the workspace root "." (where the built-in list
@@ -202,16 +208,16 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		// An argument left out, null, "" or [] is its schema default,
 		// else the root "." (where a tool looks when it is given no path:
 		// the built-in list and search tools take "" as the root too).
-		omitted := func(f string) pathSubject {
+		omitted := func(paths []pathSubject, f string) []pathSubject {
 			if def, ok := schemaDefault(spec.InputSchema, f); ok {
-				return pathSubjectOf(ws, def)
+				return appendPath(paths, ws, def)
 			}
-			return pathSubjectOf(ws, ".")
+			return appendPath(paths, ws, ".")
 		}
 		for _, f := range declared {
 			raw, ok := fields[f]
 			if !ok || string(raw) == "null" {
-				c.paths = append(c.paths, omitted(f))
+				c.paths = omitted(c.paths, f)
 				continue
 			}
 			var s string
@@ -219,19 +225,19 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 			switch {
 			case json.Unmarshal(raw, &s) == nil:
 				if s == "" {
-					c.paths = append(c.paths, omitted(f))
+					c.paths = omitted(c.paths, f)
 				} else {
-					c.paths = append(c.paths, pathSubjectOf(ws, s))
+					c.paths = appendPath(c.paths, ws, s)
 				}
 			case json.Unmarshal(raw, &ss) == nil:
 				if len(ss) == 0 {
-					c.paths = append(c.paths, omitted(f))
+					c.paths = omitted(c.paths, f)
 				}
 				for _, s := range ss {
 					if s == "" {
-						c.paths = append(c.paths, omitted(f))
+						c.paths = omitted(c.paths, f)
 					} else {
-						c.paths = append(c.paths, pathSubjectOf(ws, s))
+						c.paths = appendPath(c.paths, ws, s)
 					}
 				}
 			default:
@@ -249,9 +255,9 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 					switch {
 					case json.Unmarshal(it, &s) != nil:
 					case s == "": // null or "", as in a list of strings
-						c.paths = append(c.paths, omitted(f))
+						c.paths = omitted(c.paths, f)
 					default:
-						c.paths = append(c.paths, pathSubjectOf(ws, s))
+						c.paths = appendPath(c.paths, ws, s)
 					}
 				}
 			}
@@ -277,16 +283,16 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		if json.Unmarshal(raw, &s) != nil {
 			continue
 		}
-		p := pathSubject{path: s, ok: true}
 		switch f {
 		case "command":
 			return callSubject{kind: subjectText, text: s}
 		case "path", "file":
-			p = pathSubjectOf(nil, s)
+			c.paths = appendPath(c.paths, nil, s)
 		case "url":
-			p.path = canonicalURL(s)
+			c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
 		}
-		c.paths = append(c.paths, p)
+	}
+	for _, p := range c.paths {
 		if p.ok {
 			shown = append(shown, p.path)
 		}
@@ -317,6 +323,15 @@ func pathSubjectOf(ws *sandbox.Workspace, p string) pathSubject {
 		}
 	} else {
 		dir = dir || strings.HasSuffix(p, "/") || strings.HasSuffix(p, "\\")
+		// A relative path is taken from the process's working directory
+		// (a Go tool's os.Open): absolute patterns match it there.
+		host = c
+		if !path.IsAbs(c) {
+			host = ""
+			if wd, err := os.Getwd(); err == nil {
+				host = path.Join(filepath.ToSlash(wd), c)
+			}
+		}
 	}
 	return pathSubject{path: c, host: host, dir: dir, ok: true}
 }

@@ -147,7 +147,12 @@ type Evaluation struct {
 //     inside the workspace and a symlink into docs/ all match docs/**,
 //     "docs/../src.go" and a link out of docs/ do not; an absolute pattern
 //     matches the same path on the host (under the workspace's
-//     directory) — and a path that leaves the workspace (or, without one,
+//     directory); without a workspace, a relative path is taken from the
+//     process's working directory (where a Go tool opens it), which an
+//     absolute pattern matches, and where the host's symlinks lead is a
+//     subject too (notes/id with notes -> HOME/.ssh is refused by
+//     read_any(**/.ssh/**); a link out of the directory matches no allow
+//     rule) — and a path that leaves the workspace (or, without one,
 //     climbs out with "..") matches no allow rule and no relative
 //     pattern, but every deny or ask rule with an absolute pattern, since
 //     it may lead there. A URL is matched as the server
@@ -708,7 +713,7 @@ func subjectOwner(t tool.Tool) tool.Tool {
 func (r *rule) matchPaths(paths []pathSubject) bool {
 	if r.stopOps {
 		for _, p := range paths {
-			if !p.ok {
+			if !p.ok || p.outside {
 				return false
 			}
 			name := r.nameOf(p)
