@@ -49,7 +49,7 @@
 //	reg := registry.New()
 //	reg.MustRegister(tool.Func("search", "Search the knowledge base", search))
 //	defs, _ := reg.Export(registry.OpenAIChat) // send defs as the request's "tools"
-//	ex := executor.New(reg)
+//	ex := executor.MustNew(reg)
 //	res, err := ex.Execute(ctx, tool.Call{ID: "c1", Name: "search", Args: args})
 //
 // See examples/quickstart for the whole job in one page.

@@ -9,7 +9,7 @@
 //	queue := approval.NewQueue()
 //	gate := approvalgate.New(queue)
 //	mem := metrics.NewMemory()
-//	ex := executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithMemory(mem)), gate, gate.Guard()))
+//	ex, err := executor.New(reg, executor.WithExtensions(metrics.New(metrics.WithMemory(mem)), gate, gate.Guard()))
 //	dash, err := dashboard.New(ex, dashboard.WithToken(token), dashboard.WithQueue(queue), dashboard.WithMetrics(mem))
 //	http.Handle("/dashboard/", http.StripPrefix("/dashboard", dash))
 //

@@ -58,7 +58,7 @@
 // the session or the agent changed:
 //
 //	ext := approvalgate.New(approver)
-//	ex := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
+//	ex, err := executor.New(reg, executor.WithExtensions(ext, ext.Guard()))
 //
 // Installing the extension without its guard is a configuration error that
 // fails closed: every call is denied. The model is told the tool cannot run

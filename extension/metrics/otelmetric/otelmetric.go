@@ -3,7 +3,7 @@
 // OpenTelemetry MeterProvider.
 //
 //	rec, err := otelmetric.New(meterProvider) // nil: otel.GetMeterProvider()
-//	ex := executor.New(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(rec))))
+//	ex, err := executor.New(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(rec))))
 //
 // Instruments (meter "github.com/toolbelt-go/toolbelt/extension/metrics"):
 //

@@ -4,7 +4,7 @@
 //
 //	col := promcollector.New()
 //	reg.MustRegister(col) // a *prometheus.Registry (client_golang)
-//	ex := executor.New(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(col))))
+//	ex, err := executor.New(tools, executor.WithExtensions(metrics.New(metrics.WithRecorder(col))))
 //
 // Metrics (namespace "toolbelt" by default):
 //
