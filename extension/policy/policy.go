@@ -100,7 +100,15 @@
 // directory. Each is judged also as the host's file system reaches it,
 // through symlinks and ".." after a link ("notes/id" with notes ->
 // HOME/.ssh is HOME/.ssh/id). A forbidden pattern refuses either form,
-// and both must be under an allowed one. An absolute pattern matches also with the
+// and both must be under an allowed one. A tool that runs its calls in a
+// directory of its own names it (Workdirer, also behind wrappers): its
+// relative path arguments are taken from that directory first, then
+// judged as above ("key" for a tool run in secrets is secrets/key). A
+// shell tool runs in a directory of its own, so its relative paths are
+// judged right only when it names it; and a bash tool's command line is
+// not read for paths at all (only arguments are; its workdir when
+// path_fields names it): what its commands reach is bounded by the
+// sandbox engine. An absolute pattern matches also with the
 // directories in front of its first wildcard resolved on the host (at
 // load), so "/tmp/agent/**" still matches where /tmp is a symlink.
 // Patterns are read in the same form ("./secrets/" is "secrets"),
@@ -510,7 +518,7 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 		req.Call.Mode = mode
 		rule, err := p.unhidden(req.Tool)
 		if err == nil {
-			rule, err = p.evaluate(mode, req.Spec, p.workspaceOf(req.Tool), req.Call.Args)
+			rule, err = p.evaluate(mode, req.Spec, p.placeOf(req.Tool, req.Call.Args), req.Call.Args)
 		}
 		if err != nil {
 			res := tool.Failure(&req.Call, err)
@@ -623,7 +631,7 @@ func (p *Policy) JudgeArgs(call tool.Call, t tool.Tool, spec *tool.Spec) error {
 	if mode == "" {
 		mode = p.Mode()
 	}
-	_, err := p.evaluate(mode, spec, p.workspaceOf(t), call.Args)
+	_, err := p.evaluate(mode, spec, p.placeOf(t, call.Args), call.Args)
 	return err
 }
 
@@ -653,10 +661,10 @@ func (p *Policy) denial(cfg *config, rule string, line int, format string, args 
 // the extension itself (Wrap) also resolves in the called tool's own
 // workspace.
 func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (rule string, err error) {
-	return p.evaluate(mode, spec, p.ws, args)
+	return p.evaluate(mode, spec, place{ws: p.ws}, args)
 }
 
-func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, args json.RawMessage) (rule string, err error) {
+func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawMessage) (rule string, err error) {
 	cfg := p.cfg.Load()
 	tr := cfg.tools[spec.Name]
 	if rule, err := p.modeDenial(cfg, tr, mode, spec); err != nil {
@@ -706,7 +714,7 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 					continue
 				}
 				found = true
-				if rule, err := p.checkPaths(cfg, tr, ws, string(obj[i].key), obj[i].val); err != nil {
+				if rule, err := p.checkPaths(cfg, tr, at, string(obj[i].key), obj[i].val); err != nil {
 					return rule, err
 				}
 			}
@@ -714,8 +722,8 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, ws *sandbox.Workspace, a
 			// tool: for a tool with a workspace, its root (list_directory
 			// and search_files default to "."). It is judged as that, so
 			// leaving it out cannot list or search what the rules forbid.
-			if !found && declared && ws != nil {
-				if rule, err := p.checkPath(cfg, tr, ws, f, "."); err != nil {
+			if !found && declared && at.ws != nil {
+				if rule, err := p.checkPath(cfg, tr, at, f, "."); err != nil {
 					return rule, err
 				}
 			}
@@ -751,6 +759,35 @@ func (p *Policy) workspaceOf(t tool.Tool) *sandbox.Workspace {
 		return wt.Workspace()
 	}
 	return p.ws
+}
+
+// Workdirer is implemented by a tool whose calls run in a directory of
+// their own (a shell tool's fixed working directory, a bash call's
+// workdir argument): Workdir returns that directory for a call with args,
+// absolute on the host ("" for none), from which the call takes its
+// relative paths. The policy judges a relative path argument of such a
+// tool there, not in the base directory or the process's working
+// directory. It is asked through wrappers (an Unwrap() tool.Tool method),
+// as Workspace is.
+type Workdirer interface {
+	Workdir(args json.RawMessage) string
+}
+
+// place is where a call's path arguments are judged: in ws (nil for none),
+// a relative one from dir (when the tool names one, Workdirer).
+type place struct {
+	ws  *sandbox.Workspace
+	dir string
+}
+
+// placeOf returns where the path arguments of a call to t with args are
+// judged (workspaceOf, Workdirer).
+func (p *Policy) placeOf(t tool.Tool, args json.RawMessage) place {
+	at := place{ws: p.workspaceOf(t)}
+	if wd, ok := tool.As[Workdirer](t); ok {
+		at.dir = wd.Workdir(args)
+	}
+	return at
 }
 
 // Hide reports the global forbidden_paths rule that forbids a workspace
@@ -865,18 +902,18 @@ func valueSize(v json.RawMessage) int64 {
 
 // checkPaths checks a path argument: a string, or every string of an array,
 // whatever else the array holds (anything else holds no path).
-func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, field string, v []byte) (string, error) {
+func (p *Policy) checkPaths(cfg *config, tr *toolRule, at place, field string, v []byte) (string, error) {
 	if s, ok := plainString(v); ok {
-		return p.checkPath(cfg, tr, ws, field, s)
+		return p.checkPath(cfg, tr, at, field, s)
 	}
 	var s string
 	if json.Unmarshal(v, &s) == nil {
-		return p.checkPath(cfg, tr, ws, field, s)
+		return p.checkPath(cfg, tr, at, field, s)
 	}
 	var ss []string
 	if json.Unmarshal(v, &ss) == nil {
 		for _, s := range ss {
-			if rule, err := p.checkPath(cfg, tr, ws, field, s); err != nil {
+			if rule, err := p.checkPath(cfg, tr, at, field, s); err != nil {
 				return rule, err
 			}
 		}
@@ -891,7 +928,7 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, ws *sandbox.Workspace, fi
 			if json.Unmarshal(it, &item) != nil {
 				continue
 			}
-			if rule, err := p.checkPath(cfg, tr, ws, field, item); err != nil {
+			if rule, err := p.checkPath(cfg, tr, at, field, item); err != nil {
 				return rule, err
 			}
 		}
@@ -926,13 +963,22 @@ func below(base, name string, rel *string) (outside bool) {
 	return true
 }
 
-func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, field, raw string) (string, error) {
+func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	ws := at.ws
 	var relName, absName string
 	outside := false   // below the base directory there is no relName
 	resolved := raw    // what a denial shows beside raw when they differ
 	var host *pathName // where the host's symlinks lead, when not the same
+	// A relative path of a tool that runs in a directory of its own
+	// (Workdirer) is taken from there: "key" run in secrets is
+	// secrets/key, "../secrets/key" run in sub is secrets/key too.
+	written := raw
+	if n := strings.ReplaceAll(raw, "\\", "/"); at.dir != "" && !path.IsAbs(n) {
+		written = path.Clean(strings.ReplaceAll(at.dir, "\\", "/")) + "/" + n // uncleaned: ".." after a link is the link target's parent
+		resolved = path.Clean(written)
+	}
 	if ws != nil {
-		rel, err := ws.Resolve(raw)
+		rel, err := ws.Resolve(written)
 		if err != nil {
 			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: %v", field, err)
 		}
@@ -943,7 +989,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		}
 		relName, absName = rel, filepath.ToSlash(abs)
 	} else {
-		name := strings.ReplaceAll(raw, "\\", "/")
+		name := strings.ReplaceAll(written, "\\", "/")
 		base := ""
 		if p.baseDir != "" {
 			base = path.Clean(strings.ReplaceAll(p.baseDir, "\\", "/"))
@@ -955,7 +1001,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, ws *sandbox.Workspace, fie
 		if name == ".." || strings.HasPrefix(name, "../") {
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
-		joined := strings.ReplaceAll(raw, "\\", "/")
+		joined := strings.ReplaceAll(written, "\\", "/")
 		if base == "" && !path.IsAbs(name) {
 			// Without a base directory a relative path leads from the
 			// process's working directory, where a Go tool opens it

@@ -1,0 +1,102 @@
+package policy_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+// workdirFixture is a project (the engine's workspace and the policy's base
+// directory) with secrets/key, an empty sub/ and a link out of it (notes
+// -> HOME/.ssh), and argv tools that show a file with a stand-in cat, each
+// running in a directory of the project (Config.Workdir): "show_secrets"
+// in secrets, "show_sub" in sub. wrap turns each tool into the one
+// registered.
+func workdirFixture(t *testing.T, governance string, wrap func(*shell.Command, string) tool.Tool) *executor.Executor {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	project, home, bin := filepath.Join(root, "project"), filepath.Join(root, "home"), filepath.Join(root, "bin")
+	for _, d := range []string{filepath.Join(project, "secrets"), filepath.Join(project, "sub"), filepath.Join(home, ".ssh"), bin} {
+		require.NoError(t, os.MkdirAll(d, 0o700))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(project, "secrets", "key"), []byte(sshSecret+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id"), []byte(sshSecret+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(project, "sub", "readme.md"), []byte("readme\n"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(project, "sub", "notes")))
+	cat, err := filepath.EvalSymlinks("/bin/cat")
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(cat, filepath.Join(bin, "show")))
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(project),
+		sandbox.WithLimits(sandbox.Limits{Timeout: 20 * time.Second, OutputBytes: 1 << 20}))
+	require.NoError(t, err)
+	p, err := policy.Parse([]byte(governance), policy.WithBaseDir(project))
+	require.NoError(t, err)
+	reg := registry.New()
+	for name, dir := range map[string]string{"show_secrets": "secrets", "show_sub": "sub"} {
+		c, err := shell.New(tool.Spec{Name: name, Description: "Show a file", Risk: tool.RiskLow}, sb,
+			shell.Config{Argv: []string{"show", "--", "{path}"}, Workdir: dir}, shell.WithEnv("PATH="+bin, "HOME="+home))
+		require.NoError(t, err)
+		require.NoError(t, reg.Register(wrap(c, filepath.Join(project, dir))))
+	}
+	return executor.MustNew(reg, executor.WithExtensions(p))
+}
+
+// workdirCommand is an argv tool that names the directory its calls run
+// in (policy.Workdirer): the stand-in for a *shell.Command until
+// tool/shell has that method. The bare *shell.Command still has all five
+// calls below judged in the base directory (seen: four read the secret,
+// and allowed_paths ["sub/**"] refused readme.md in sub).
+type workdirCommand struct {
+	*shell.Command
+	dir string
+}
+
+func (w workdirCommand) Workdir(json.RawMessage) string { return w.dir }
+func (w workdirCommand) Unwrap() tool.Tool              { return w.Command }
+
+var _ policy.Workdirer = workdirCommand{}
+
+func namedWorkdir(c *shell.Command, dir string) tool.Tool { return workdirCommand{c, dir} }
+
+// A relative path argument of a tool that runs in a directory of its own
+// is opened from there, not from the base directory: show_secrets runs
+// "show -- key" in secrets, show_sub "show -- ../secrets/key" and "show --
+// notes/id" (notes -> HOME/.ssh) in sub. Judged against the base
+// directory, all three read the secret.
+func TestAttackRelativePathOfAToolWithAWorkdir(t *testing.T) {
+	for _, tc := range []struct {
+		governance, tool, path, rule string
+	}{
+		{`global: {forbidden_paths: ["secrets/**"]}`, "show_secrets", "key", "global.forbidden_paths"},
+		{`global: {forbidden_paths: ["secrets/**"]}`, "show_secrets", "./key", "global.forbidden_paths"},
+		{`global: {forbidden_paths: ["secrets/**"]}`, "show_sub", "../secrets/key", "global.forbidden_paths"},
+		{`global: {forbidden_paths: ["**/.ssh/**"]}`, "show_sub", "notes/id", "global.forbidden_paths"},
+		{`global: {allowed_paths: ["sub/**"]}`, "show_sub", "../secrets/key", "global.allowed_paths"},
+	} {
+		t.Run(tc.tool+" "+tc.path, func(t *testing.T) {
+			ex := workdirFixture(t, tc.governance, namedWorkdir)
+			res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
+			require.Nil(t, res.Error, "%v", res.Error)
+			assert.Contains(t, res.Text(), "readme")
+
+			res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
+			assert.NotContains(t, resultText(res), sshSecret)
+			require.NotNil(t, res.Error, "read allowed: %s", tc.path)
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule])
+		})
+	}
+}
