@@ -1,0 +1,59 @@
+package approval
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+// A bash call's danger is judged where the command runs: in its workdir,
+// and after a cd in the line. The approval policy takes the level from the
+// tool (LevelOf), so "printf x > config" in .git (which writes
+// .git/config, a file git runs programs from) is asked about in auto mode
+// with ApproveWarnings and refused with DenyDangerous, as the same write
+// named .git/config is; in the workspace root it writes a plain file and
+// runs. A guard: it holds on the current code (tool/shell judges the line
+// as if it began with cd WORKDIR). Nothing here runs bash.
+func TestBashCallIsJudgedInItsWorkdir(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(dir))
+	require.NoError(t, err)
+	bash, err := shell.NewBash(sb, ws)
+	require.NoError(t, err)
+	spec := bash.Spec()
+	warnOK := MustPolicy(ModeAuto, ApproveWarnings())
+	denyDanger := MustPolicy(ModeAllowAll, DenyDangerous())
+	judge := func(p *Policy, args map[string]string) Action {
+		b, _ := json.Marshal(args)
+		level, _ := LevelOf(bash, &spec, b)
+		return p.Evaluate(bash, &Request{Call: tool.Call{Name: spec.Name, Args: b}, Spec: spec, Level: level}).Action
+	}
+	for _, args := range []map[string]string{
+		{"command": "printf x > config", "workdir": ".git"},
+		{"command": "printf x > config", "workdir": "./.git/"},
+		{"command": "cd .git && printf x > config"},
+		{"command": "printf x > .git/config"},
+	} {
+		assert.Equal(t, ActionAsk, judge(warnOK, args), "%v", args)
+		assert.Equal(t, ActionRefuse, judge(denyDanger, args), "%v", args)
+	}
+	plain := map[string]string{"command": "printf x > config"}
+	b, _ := json.Marshal(plain)
+	level, _ := LevelOf(bash, &spec, b)
+	assert.Equal(t, classify.Warning, level)
+	assert.Equal(t, ActionAllow, judge(warnOK, plain), "a plain file in the root")
+	assert.Equal(t, ActionAllow, judge(denyDanger, plain))
+}
