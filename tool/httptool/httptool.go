@@ -12,8 +12,34 @@
 // Credentials come from a named provider function (WithCredential) or an
 // environment variable named in the config, never from the model's
 // arguments. The credential value is redacted ("[REDACTED]") from
-// everything the tool produces: structured output, text, error messages and
-// streamed output events, including response bodies that echo it back.
+// everything the tool produces: structured output, text, error messages,
+// metadata and streamed output events, including response bodies that
+// echo it back.
+//
+// So are the credentials a config writes itself: the fixed text of a
+// header (Config.Headers) and of a query parameter (Config.Query, or the
+// URL's fixed query) whose name looks secret by the project's one rule
+// for names (Authorization, Proxy-Authorization, Cookie, X-Api-Key,
+// api-key, X-Auth-Token, Private-Token; api_key, access_token,
+// client_secret; a bare "key" does not). The model never sees the request,
+// but servers echo it: httpbin-style /anything endpoints, error pages
+// ("invalid key ..."), a redirect's URL, a Content-Type or reason phrase.
+// Each such text is masked whole and by its fields: "Bearer sk-live-42ab"
+// by "sk-live-42ab" too, a Cookie by each cookie's value. While the body
+// streams, the last bytes (six times the longest secret's length) wait
+// for the next chunk, which says whether they begin an echo of one. Text
+// an argument fills in is the model's own and is not masked. A config
+// credential is masked as it is and in the forms the project's rule for
+// echoes finds (JSON-escaped, percent-encoded, hex, base64); one shorter
+// than 8 bytes is not masked at all, since masking every "dark" or "v2" a
+// response holds would garble it: give a short secret through Auth, which
+// is masked at any length. A credential under a name that says nothing
+// (X-Tenant, a token in the URL's path) is not known to be one: put it in
+// Auth. Structured output is masked inside its strings (keys too) and
+// stays JSON of the same shape; a number that is a secret becomes the
+// string "[REDACTED]", which an output schema expecting a number then
+// refuses. The result is masked before the executor, its audit trail and
+// its logs see it.
 //
 // Responses: a JSON object body (by Content-Type) becomes the result's
 // structured output; JSON arrays and scalars, and every other body, become a
@@ -81,7 +107,10 @@ type Config struct {
 	// to the URL's origin only: a redirect to another origin drops them.
 	// Values are one line without control characters; in a Cookie
 	// template they are cookie octets (no ';', ',', space, '"' or '\'), so
-	// a value cannot add a cookie.
+	// a value cannot add a cookie. The fixed text of a header whose name
+	// looks secret (X-Api-Key, Authorization, Cookie) is masked wherever
+	// the response echoes it, as a query parameter's is (see the package
+	// doc).
 	Headers map[string]string `json:"headers,omitempty"`
 	// Body lists the arguments sent as the fields of a JSON object body;
 	// the single entry "*" sends every argument not used by the URL, query
@@ -220,7 +249,10 @@ type Tool struct {
 	// declared, when not nil, narrows "*" to the schema's properties.
 	declared map[string]bool
 	used     map[string]bool
-	client   *Client
+	// secrets are the credential values the config writes itself
+	// (configSecrets), masked in everything Run returns.
+	secrets []string
+	client  *Client
 }
 
 type mapped struct {
@@ -412,6 +444,7 @@ func (c *Client) New(spec tool.Spec, cfg Config) (*Tool, error) {
 	for _, m := range t.headers {
 		t.headerNames = append(t.headerNames, m.name)
 	}
+	t.secrets = configSecrets(t.headers, t.query, fixedQuery)
 	if len(cfg.Body) > 0 {
 		if t.method == http.MethodGet || t.method == http.MethodHead {
 			bad("body", "a %s request has no body: use query, or method POST", t.method)
@@ -673,8 +706,16 @@ func (t *Tool) credential(ctx context.Context) (string, error) {
 }
 
 // Run sends the request the call's arguments describe and turns the
-// response into a result.
+// response into a result. The credential and the credential values the
+// config writes are masked in everything it returns.
 func (t *Tool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	red := newRedactor(t.secrets...)
+	res, err := t.run(ctx, call, red)
+	return red.mask(res, err)
+}
+
+// run is Run before masking; it adds the call's credential to red.
+func (t *Tool) run(ctx context.Context, call tool.Call, red *redactor) (*tool.Result, error) {
 	args := map[string]any{}
 	if len(bytes.TrimSpace(call.Args)) > 0 {
 		d := json.NewDecoder(bytes.NewReader(call.Args))
@@ -699,7 +740,7 @@ func (t *Tool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	red := newRedactor(secret)
+	red.add(secret)
 	st := &redirectState{mapped: t.headerNames}
 	if secret != "" {
 		value := secret

@@ -9,12 +9,14 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -41,34 +43,55 @@ func clip(s string) string {
 	return s + "...[cut]"
 }
 
-// redactor removes the credential from a stream of bytes. A chunk may end
-// in the first bytes of the secret, so it holds back up to len(secret)-1
-// bytes until the next chunk (or the end) decides.
+// redactor removes a call's secrets (the credential, the config's
+// credential values: see configSecrets) from a stream of bytes. A chunk
+// may end in the first bytes of a secret, so it holds back up to
+// len(secret)-1 bytes until the next chunk (or the end) decides. It finds
+// a secret as it is and JSON-escaped; string, and so everything Run
+// returns and streams, also finds the encoded forms redact.Scrub finds.
 type redactor struct {
-	secrets [][]byte // the raw value and its JSON-escaped forms, longest first
+	values  []string // the secrets, for redact.Scrub
+	secrets [][]byte // their raw values and JSON-escaped forms
 	hold    int
 	pending []byte
+	// streamed holds what write released and emit has not streamed yet:
+	// the last streamHold bytes could begin an encoded form of a secret
+	// (6 bytes for each of its bytes at most, as \u00XX escapes).
+	streamed    []byte
+	streamHold  int
+	streamStuck bool // no cut was found within maxStreamHeld: the rest streams at the end
 }
 
-func newRedactor(secret string) *redactor {
+// maxStreamHeld is how much text emit holds while it finds no cut that
+// splits no echo of a secret, before it holds the rest of the body.
+const maxStreamHeld = 64 << 10
+
+func newRedactor(values ...string) *redactor {
 	r := &redactor{}
-	if secret == "" {
-		return r
+	for _, v := range values {
+		r.add(v)
 	}
-	forms := []string{secret}
-	if b, err := json.Marshal(secret); err == nil {
+	return r
+}
+
+// add makes v a secret; it is called before the first write.
+func (r *redactor) add(v string) {
+	if v == "" || slices.Contains(r.values, v) {
+		return
+	}
+	r.values = append(r.values, v)
+	r.streamHold = max(r.streamHold, 6*len(v))
+	forms := []string{v}
+	if b, err := json.Marshal(v); err == nil {
 		esc := string(b[1 : len(b)-1])
 		forms = append(forms, esc, strings.ReplaceAll(esc, "/", `\/`))
 	}
-	seen := map[string]bool{}
 	for _, f := range forms {
-		if !seen[f] {
-			seen[f] = true
+		if !slices.ContainsFunc(r.secrets, func(s []byte) bool { return string(s) == f }) {
 			r.secrets = append(r.secrets, []byte(f))
 			r.hold = max(r.hold, len(f)-1)
 		}
 	}
-	return r
 }
 
 // next finds the earliest secret in p.
@@ -128,12 +151,17 @@ func (r *redactor) cut() []byte {
 	return p
 }
 
-// string redacts a whole string.
+// string redacts a whole string: the secrets as they are (at any length)
+// and, by the project's one rule (redact.Scrub), JSON-escaped,
+// percent-encoded, in hex and in base64.
 func (r *redactor) string(s string) string {
+	if len(r.values) == 0 {
+		return s
+	}
 	for _, sec := range r.secrets {
 		s = strings.ReplaceAll(s, string(sec), Redacted)
 	}
-	return s
+	return redact.Scrub(s, r.values)
 }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -164,7 +192,7 @@ func readBody(ctx context.Context, body io.Reader, limit int64, red *redactor, s
 			if safe := red.write(chunk); len(safe) > 0 {
 				out = append(out, safe...)
 				if stream {
-					tool.EmitOutput(ctx, "body", safe)
+					red.emit(ctx, safe)
 				}
 			}
 		}
@@ -175,6 +203,9 @@ func readBody(ctx context.Context, body io.Reader, limit int64, red *redactor, s
 			break
 		}
 		if err != nil {
+			if stream {
+				red.drain(ctx) // what arrived before the failure, masked
+			}
 			return out, false, err
 		}
 	}
@@ -185,10 +216,51 @@ func readBody(ctx context.Context, body io.Reader, limit int64, red *redactor, s
 	if rest := rest(); len(rest) > 0 {
 		out = append(out, rest...)
 		if stream {
-			tool.EmitOutput(ctx, "body", rest)
+			red.emit(ctx, rest)
 		}
 	}
+	if stream {
+		red.drain(ctx)
+	}
 	return out, truncated, nil
+}
+
+// emit streams what write released, with the encoded forms of the
+// secrets masked too. It holds back the last streamHold bytes, and streams
+// the text before them only when masking it alone masks what masking the
+// whole would (no encoded secret straddles the cut): a form that begins
+// before the held bytes ends within them, so the whole sees it.
+func (r *redactor) emit(ctx context.Context, chunk []byte) {
+	if len(r.values) == 0 {
+		tool.EmitOutput(ctx, "body", chunk)
+		return
+	}
+	r.streamed = append(r.streamed, chunk...)
+	if len(r.streamed) <= r.streamHold || r.streamStuck {
+		return
+	}
+	whole := r.string(string(r.streamed))
+	// A few cuts are tried, each one streamHold earlier: a body made of
+	// echoes everywhere must not cost a masking pass per cut. When none
+	// works, the text waits for the next chunk; past maxStreamHeld it
+	// waits for the end (drain).
+	for i, cut := 0, len(r.streamed)-r.streamHold; i < 4 && cut > 0; i, cut = i+1, cut-r.streamHold {
+		head := r.string(string(r.streamed[:cut]))
+		if strings.HasPrefix(whole, head) && head+r.string(string(r.streamed[cut:])) == whole {
+			tool.EmitOutput(ctx, "body", []byte(head))
+			r.streamed = append([]byte(nil), r.streamed[cut:]...)
+			return
+		}
+	}
+	r.streamStuck = len(r.streamed) > maxStreamHeld
+}
+
+// drain streams what emit held back, at the end of the body.
+func (r *redactor) drain(ctx context.Context) {
+	if len(r.streamed) > 0 {
+		tool.EmitOutput(ctx, "body", []byte(r.string(string(r.streamed))))
+		r.streamed = nil
+	}
 }
 
 // isJSON reports whether a Content-Type names JSON (application/json or a
