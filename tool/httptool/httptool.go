@@ -18,10 +18,11 @@
 //
 // So are the credentials a config writes itself: the fixed text of a
 // header (Config.Headers) and of a query parameter (Config.Query, or the
-// URL's fixed query) whose name looks secret by the project's one rule
-// for names (Authorization, Proxy-Authorization, Cookie, X-Api-Key,
-// api-key, X-Auth-Token, Private-Token; api_key, access_token,
-// client_secret; a bare "key" does not). The model never sees the request,
+// URL's fixed query) whose name looks secret by the project's rule for
+// terse names, the one for environment variables (Authorization,
+// Proxy-Authorization, Cookie, X-Api-Key, api-key, X-Auth-Token,
+// Private-Token; api_key, access_token, client_secret, and a bare key,
+// sig or signature, as Google's APIs and presigned URLs write them). The model never sees the request,
 // but servers echo it: httpbin-style /anything endpoints, error pages
 // ("invalid key ..."), a redirect's URL, a Content-Type or reason phrase.
 // Each such text is masked whole and by its fields: "Bearer sk-live-42ab"

@@ -21,11 +21,13 @@ import (
 const minConfigSecret = 8
 
 // configSecrets returns the credential values the config writes itself:
-// the fixed text of a header whose name looks secret by the project's one
-// rule (redact.LooksSecret: Authorization, Proxy-Authorization, Cookie,
-// X-Api-Key, api-key, X-Auth-Token, ...), and of a query parameter whose
-// name does (api_key, access_token, client_secret; not "key"), mapped in
-// Config.Query or fixed in the URL's query. Text an argument fills in is
+// the fixed text of a header whose name looks secret by the project's rule
+// for terse names (redact.LooksSecretEnv, the rule for environment
+// variables: Authorization, Proxy-Authorization, Cookie, X-Api-Key,
+// api-key, X-Auth-Token, ...), and of a query parameter whose name does
+// (api_key, access_token, client_secret, and a bare key, sig or signature
+// as Google's and presigned URLs write them), mapped in Config.Query or
+// fixed in the URL's query. Text an argument fills in is
 // the model's own and is not collected.
 func configSecrets(headers, query []mapped, fixedQuery url.Values) []string {
 	var out []string
@@ -38,7 +40,7 @@ func configSecrets(headers, query []mapped, fixedQuery url.Values) []string {
 	}
 	for _, ms := range [][]mapped{headers, query} {
 		for _, m := range ms {
-			if !redact.LooksSecret(m.name) {
+			if !redact.LooksSecretEnv(m.name) {
 				continue
 			}
 			for _, p := range m.t.parts {
@@ -49,7 +51,7 @@ func configSecrets(headers, query []mapped, fixedQuery url.Values) []string {
 		}
 	}
 	for name, vs := range fixedQuery {
-		if redact.LooksSecret(name) {
+		if redact.LooksSecretEnv(name) {
 			for _, v := range vs {
 				add(v)
 			}

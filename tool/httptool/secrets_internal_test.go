@@ -37,9 +37,9 @@ func TestConfigSecrets(t *testing.T) {
 		{"query key", Config{Query: map[string]string{"api_key": "qk_0123456789", "state": "{state}"}}, []string{"qk_0123456789"}},
 		{"query access token", Config{Query: map[string]string{"access_token": "at_0123456789"}}, []string{"at_0123456789"}},
 		{"the URL's fixed query", Config{URL: "https://api.example.com/x?client_secret=cs_0123456789&page_size=100000000"}, []string{"cs_0123456789"}},
-		// "key" alone says nothing to the project's rule; Auth, or a
-		// secret-looking name, is the way to have it masked.
-		{"a bare key parameter", Config{URL: "https://api.example.com/x?key=AIzaSyA-0123456789"}, nil},
+		// Terse names, as Google's APIs and presigned URLs write them.
+		{"a bare key parameter", Config{URL: "https://api.example.com/x?key=AIzaSyA-0123456789"}, []string{"AIzaSyA-0123456789"}},
+		{"a signature", Config{Query: map[string]string{"sig": "sv0123456789abcdef", "X-Amz-Signature": "f00dbabe12345678"}}, []string{"f00dbabe12345678", "sv0123456789abcdef"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
