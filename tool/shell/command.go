@@ -325,14 +325,54 @@ func (c *Command) Argv(args json.RawMessage) ([]string, error) {
 }
 
 // Assess classifies the command line the arguments expand to (the approval
-// package's Assessor interface). Arguments that do not expand are judged
+// package's Assessor interface), as run in the tool's Workdir: "tee config"
+// run in .git writes .git/config. Arguments that do not expand are judged
 // classify.Dangerous: what cannot be judged is never safe.
 func (c *Command) Assess(args json.RawMessage) classify.Verdict {
 	argv, err := c.Argv(args)
 	if err != nil {
 		return classify.Verdict{Level: classify.Dangerous, Reasons: []string{"arguments cannot be expanded: " + err.Error()}}
 	}
-	return c.o.assessor.Assess(quoteArgv(argv))
+	_, rel := c.workdir()
+	return c.o.assessor.Assess(judged(quoteArgv(argv), rel))
+}
+
+// Workdir returns the directory on the host the command runs in, the same
+// for every call: the engine's workspace, or Config.Workdir (inside it). A
+// relative path argument is opened from there, and the governance policy
+// judges it there (policy.Workdirer). It is "" when the engine does not
+// say where it runs a command.
+func (c *Command) Workdir(json.RawMessage) string {
+	abs, _ := c.workdir()
+	return abs
+}
+
+// workdir returns the directory the command runs in, on the host (abs) and
+// relative to the engine's workspace (rel; "" for the workspace itself, or
+// when the engine has none), as the engine places Config.Workdir.
+func (c *Command) workdir() (abs, rel string) {
+	d := c.cfg.Workdir
+	w, ok := c.run.sb.(interface{ Workspace() string })
+	switch {
+	case !ok || w.Workspace() == "":
+		if filepath.IsAbs(d) {
+			return filepath.Clean(d), ""
+		}
+		if ok && d == "" {
+			return "/", "" // sandbox.Spec.Dir's rule
+		}
+		return "", "" // not known, or refused at run
+	case d == "":
+		return w.Workspace(), ""
+	case filepath.IsAbs(d):
+		r, err := filepath.Rel(w.Workspace(), d)
+		if err != nil || !filepath.IsLocal(r) {
+			r = "" // refused at construction
+		}
+		return filepath.Clean(d), r
+	default:
+		return filepath.Join(w.Workspace(), d), d
+	}
 }
 
 // Subject returns the command line the arguments expand to, quoted as a
@@ -352,7 +392,8 @@ func (c *Command) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	v := c.o.assessor.Assess(quoteArgv(argv))
+	_, rel := c.workdir()
+	v := c.o.assessor.Assess(judged(quoteArgv(argv), rel))
 	if v.Level >= classify.Blocked && !c.o.allowBlocked {
 		res := refuseBlocked(&call, v, "the command line "+quoteArgv(argv))
 		return res, res.Error
