@@ -51,6 +51,58 @@ type lineCommands struct {
 	// git config), a variable's (GIT_EDITOR=..., GIT_SSH_COMMAND=...,
 	// PAGER=...). A rule whose command word one names holds.
 	code []string
+	// lost are the simple commands after a cd into a directory the shell
+	// computes (cd "$d", cd ~, cd -, popd): their relative paths may name
+	// any place. A rule naming a path holds for one it names.
+	lost []string
+}
+
+// maxCdDirs bounds the directories the cds of one line may have moved to
+// that readLine follows; past it, the line's commands are lost.
+const maxCdDirs = 16
+
+// cdTarget returns the directory a cd or pushd with args changes into,
+// cleaned, or ok false when the shell computes it: no operand ($HOME), -,
+// ~..., +N or -N (pushd's stack), an expansion, a glob, or a relative
+// directory CDPATH may place elsewhere (cdpath: the line names CDPATH).
+func cdTarget(args []string, cdpath bool) (dir string, ok bool) {
+	i := 0
+	for i < len(args) && len(args[i]) > 1 && args[i][0] == '-' && strings.Trim(args[i][1:], "LPe@") == "" {
+		i++
+	}
+	if i < len(args) && args[i] == "--" {
+		i++
+	}
+	if i >= len(args) {
+		return "", false
+	}
+	d := args[i]
+	switch {
+	case d == "" || d == "-" || d[0] == '~' || d[0] == '+' || d[0] == '-' && len(d) > 1:
+		return "", false
+	case strings.ContainsAny(d, "$`*?[{\\"):
+		return "", false
+	case cdpath && !path.IsAbs(d) && !strings.HasPrefix(d, "./") && !strings.HasPrefix(d, "../") && d != "." && d != "..":
+		return "", false
+	}
+	return path.Clean(d), true
+}
+
+// movedArgv returns argv with its relative words taken from dir, as
+// "cat shadow" run after cd /etc is "cat /etc/shadow", or nil when no word
+// moves. Options, absolute paths and computed words stay as they are.
+func movedArgv(argv []string, dir string) []string {
+	var out []string
+	for i, a := range argv[1:] {
+		if a == "" || a[0] == '-' || path.IsAbs(a) || strings.ContainsAny(a, "$`~") {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(argv)
+		}
+		out[i+1] = path.Join(dir, a)
+	}
+	return out
 }
 
 // startupVarRE finds the shell variables whose text bash or sh runs as
@@ -222,6 +274,11 @@ func readLine(line string) lineCommands {
 	rules := c.Rules()
 	runsFile, writes := false, writesFile(line)
 	copies, byPath := false, false
+	// The directories the line's cds may have moved to, in the order the
+	// commands come (over every branch: a cd in ( ) or after || counts
+	// for what follows), and whether one went where the shell computes.
+	var dirs []string
+	lostCd, cdpath := false, strings.Contains(line, "CDPATH")
 	for _, cmd := range v.Commands {
 		if len(cmd.Args) == 0 {
 			continue
@@ -235,6 +292,39 @@ func readLine(line string) lineCommands {
 		if g := aliasForm(argv); g != nil {
 			l.argvs = append(l.argvs, g)
 			l.cmds = append(l.cmds, strings.Join(g, " "))
+		}
+		// A relative path after a cd is a path under the cd's directory:
+		// "cd /etc && cat shadow" is also cat /etc/shadow to the rules.
+		switch w := path.Base(cmd.Name); w {
+		case "cd", "pushd":
+			d, ok := cdTarget(cmd.Args[1:], cdpath)
+			if !ok || len(dirs) >= maxCdDirs {
+				lostCd = true
+				break
+			}
+			moved := []string{d}
+			if !path.IsAbs(d) {
+				for _, prev := range dirs {
+					moved = append(moved, path.Join(prev, d))
+				}
+			}
+			for _, m := range moved {
+				if !slices.Contains(dirs, m) {
+					dirs = append(dirs, m)
+				}
+			}
+		case "popd":
+			lostCd = true
+		default:
+			for _, d := range dirs {
+				if m := movedArgv(argv, d); m != nil {
+					l.argvs = append(l.argvs, m)
+					l.cmds = append(l.cmds, strings.Join(m, " "))
+				}
+			}
+			if lostCd {
+				l.lost = append(l.lost, strings.Join(argv, " "))
+			}
 		}
 		fromInput := len(cmd.Via) > 0 && (cmd.Via[len(cmd.Via)-1] == "xargs" || strings.HasPrefix(cmd.Via[len(cmd.Via)-1], "find"))
 		if w, ok := wildCommand(cmd, fromInput); ok {

@@ -233,7 +233,17 @@ type Evaluation struct {
 //     foreach, ssh -o ProxyCommand=, rsync -e) holds a rule when an
 //     argument, or an option's value in one, is a command line that runs
 //     what the rule names (as an unknown wrapper's arguments do); a value
-//     the shell computes there ("$(printf ...)") is not seen.
+//     the shell computes there ("$(printf ...)") is not seen;
+//   - a relative word after a cd or pushd into a literal directory is read
+//     also under that directory, for every cd the line may have run
+//     before it ("cd /etc && cat shadow" is also cat /etc/shadow, "cd
+//     secrets && rm -rf ." rm -rf secrets); after a cd into a directory
+//     the shell computes (cd "$d", cd ~, cd -, popd, a relative one when
+//     the line names CDPATH), a rule with an argument that names a path
+//     (a word with a "/", or beginning with "." or "~") holds for every
+//     command after it that the rule names. The directory a tool runs
+//     the line in is not known here: rules match as if the line began
+//     there.
 //
 // The refusal then asks for the command written out literally. Deny and
 // ask rules also read a command's options as options (rule.reordered): the
@@ -290,6 +300,11 @@ type rule struct {
 	// words, for deny and ask rules that read a command's options as
 	// options (rule.reordered); nil when the command word has a *.
 	args *argPattern
+	// namesPath: a deny or ask rule whose pattern has an argument that
+	// names a path (a word with a "/", or beginning with "." or "~"). It
+	// holds for a command it names after a cd the shell computes
+	// (lineCommands.lost).
+	namesPath bool
 	// stopOps: an allow rule (or always-approve tool). Its wildcards stop
 	// at shell control operators, and it matches a call only when it
 	// matches every path subject, a directory only when it covers all of
@@ -559,6 +574,11 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 			if words := strings.Fields(pat); len(words) > 0 && !strings.Contains(words[0], "*") {
 				r.args = parseArgPattern(words[1:])
 			}
+			if words := strings.Fields(pat); len(words) > 1 {
+				r.namesPath = slices.ContainsFunc(words[1:], func(w string) bool {
+					return w[0] != '-' && (strings.Contains(w, "/") || w[0] == '.' || w[0] == '~')
+				})
+			}
 		}
 	}
 	return r, nil
@@ -604,10 +624,16 @@ type subject struct {
 	// opaque: a rule held because the line computes what it runs
 	// (lineCommands.wild, shellInput, runsCode).
 	opaque bool
+	// moved: a rule held because the line changes into a directory it
+	// computes (lineCommands.lost).
+	moved bool
 }
 
 // unreadNote says why a rule held for a line that cannot all be read.
 func (sub *subject) unreadNote() string {
+	if sub.moved {
+		return ": the command line changes into a directory it computes at run time (cd \"$d\", cd ~, cd -, popd), so a relative path may name what the rule names; write the paths out absolute, or cd into a literal directory"
+	}
 	if sub.opaque {
 		return ": the command line computes a command word at run time (a variable, $( ), a glob, input to xargs) or runs text as code (piped into a shell, a script, an alias, eval, another language), so it may run what the rule names; write the command and its arguments out literally"
 	}
@@ -659,6 +685,12 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		sub.inner, sub.unread = sub.line.cmds, sub.line.unread
 	}
 	if sub.unread || slices.ContainsFunc(sub.inner, r.textRE.MatchString) || slices.ContainsFunc(sub.line.argvs, r.reordered) {
+		return true
+	}
+	// After a cd into a directory the shell computes, a relative path
+	// may be the one the rule names.
+	if r.namesPath && slices.ContainsFunc(sub.line.lost, r.named) {
+		sub.moved = true
 		return true
 	}
 	// A word the shell computes at run time, or picks from the files it
