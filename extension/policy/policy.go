@@ -762,13 +762,15 @@ func (p *Policy) workspaceOf(t tool.Tool) *sandbox.Workspace {
 }
 
 // Workdirer is implemented by a tool whose calls run in a directory of
-// their own (a shell tool's fixed working directory, a bash call's
-// workdir argument): Workdir returns that directory for a call with args,
-// absolute on the host ("" for none), from which the call takes its
-// relative paths. The policy judges a relative path argument of such a
-// tool there, not in the base directory or the process's working
-// directory. It is asked through wrappers (an Unwrap() tool.Tool method),
-// as Workspace is.
+// their own (an argv shell tool's fixed working directory): Workdir
+// returns that directory for a call with args, absolute on the host (""
+// for none), from which the call takes its relative path arguments. The
+// policy judges a relative path argument of such a tool there, not in the
+// base directory or the process's working directory; every path argument
+// is taken from it, so a tool whose arguments name the directory itself
+// (a bash call's workdir, relative to its workspace) should not implement
+// it. It is asked through wrappers (an Unwrap() tool.Tool method), as
+// Workspace is.
 type Workdirer interface {
 	Workdir(args json.RawMessage) string
 }

@@ -23,8 +23,9 @@ import (
 // -> HOME/.ssh), and argv tools that show a file with a stand-in cat, each
 // running in a directory of the project (Config.Workdir): "show_secrets"
 // in secrets, "show_sub" in sub. wrap turns each tool into the one
-// registered.
-func workdirFixture(t *testing.T, governance string, wrap func(*shell.Command, string) tool.Tool) *executor.Executor {
+// registered. inWorkspace gives the policy the project as a workspace
+// (WithWorkspace) rather than as its base directory.
+func workdirFixture(t *testing.T, governance string, wrap func(*shell.Command, string) tool.Tool, inWorkspace bool) *executor.Executor {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -42,7 +43,14 @@ func workdirFixture(t *testing.T, governance string, wrap func(*shell.Command, s
 	sb, err := sandbox.New("process", sandbox.WithWorkspace(project),
 		sandbox.WithLimits(sandbox.Limits{Timeout: 20 * time.Second, OutputBytes: 1 << 20}))
 	require.NoError(t, err)
-	p, err := policy.Parse([]byte(governance), policy.WithBaseDir(project))
+	opt := policy.WithBaseDir(project)
+	if inWorkspace {
+		ws, err := sandbox.OpenWorkspace(project)
+		require.NoError(t, err)
+		t.Cleanup(func() { ws.Close() })
+		opt = policy.WithWorkspace(ws)
+	}
+	p, err := policy.Parse([]byte(governance), opt)
 	require.NoError(t, err)
 	reg := registry.New()
 	for name, dir := range map[string]string{"show_secrets": "secrets", "show_sub": "sub"} {
@@ -87,7 +95,7 @@ func TestAttackRelativePathOfAToolWithAWorkdir(t *testing.T) {
 		{`global: {allowed_paths: ["sub/**"]}`, "show_sub", "../secrets/key", "global.allowed_paths"},
 	} {
 		t.Run(tc.tool+" "+tc.path, func(t *testing.T) {
-			ex := workdirFixture(t, tc.governance, namedWorkdir)
+			ex := workdirFixture(t, tc.governance, namedWorkdir, false)
 			res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
 			require.Nil(t, res.Error, "%v", res.Error)
 			assert.Contains(t, res.Text(), "readme")
@@ -97,6 +105,34 @@ func TestAttackRelativePathOfAToolWithAWorkdir(t *testing.T) {
 			require.NotNil(t, res.Error, "read allowed: %s", tc.path)
 			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
 			assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule])
+		})
+	}
+}
+
+// With the project as the policy's workspace (WithWorkspace), a relative
+// path of a tool that names its directory is resolved in the workspace
+// from that directory: the same calls are refused, the link out of it by
+// paths.resolve, and readme.md in sub still runs. A guard for the
+// workspace branch of the change above.
+func TestRelativePathOfAToolWithAWorkdirInAWorkspace(t *testing.T) {
+	for _, tc := range []struct {
+		governance, tool, path, rule string
+	}{
+		{`global: {forbidden_paths: ["secrets/**"]}`, "show_secrets", "key", "global.forbidden_paths"},
+		{`global: {forbidden_paths: ["secrets/**"]}`, "show_sub", "../secrets/key", "global.forbidden_paths"},
+		{`global: {forbidden_paths: ["**/.ssh/**"]}`, "show_sub", "notes/id", "paths.resolve"},
+		{`global: {allowed_paths: ["sub/**"]}`, "show_sub", "../secrets/key", "global.allowed_paths"},
+	} {
+		t.Run(tc.tool+" "+tc.path, func(t *testing.T) {
+			ex := workdirFixture(t, tc.governance, namedWorkdir, true)
+			res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
+			require.Nil(t, res.Error, "%v", res.Error)
+			assert.Contains(t, res.Text(), "readme")
+
+			res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
+			assert.NotContains(t, resultText(res), sshSecret)
+			require.NotNil(t, res.Error, "read allowed: %s", tc.path)
+			assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule], "%v", res.Error)
 		})
 	}
 }
