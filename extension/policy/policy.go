@@ -103,9 +103,9 @@
 // and both must be under an allowed one. A tool that runs its calls in a
 // directory of its own names it (Workdirer, also behind wrappers): its
 // relative path arguments are taken from that directory first, then
-// judged as above ("key" for a tool run in secrets is secrets/key). A
-// shell tool runs in a directory of its own, so its relative paths are
-// judged right only when it names it; and a bash tool's command line is
+// judged as above ("key" for a tool run in secrets is secrets/key); an
+// argv shell tool (tool/shell's Command) names its Config.Workdir so. A
+// bash tool's command line is
 // not read for paths at all (only arguments are; its workdir when
 // path_fields names it): what its commands reach is bounded by the
 // sandbox engine. An absolute pattern matches also with the

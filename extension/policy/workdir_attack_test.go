@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +24,7 @@ import (
 // in secrets, "show_sub" in sub. wrap turns each tool into the one
 // registered. inWorkspace gives the policy the project as a workspace
 // (WithWorkspace) rather than as its base directory.
-func workdirFixture(t *testing.T, governance string, wrap func(*shell.Command, string) tool.Tool, inWorkspace bool) *executor.Executor {
+func workdirFixture(t *testing.T, governance string, wrap func(tool.Tool) tool.Tool, inWorkspace bool) *executor.Executor {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -57,33 +56,33 @@ func workdirFixture(t *testing.T, governance string, wrap func(*shell.Command, s
 		c, err := shell.New(tool.Spec{Name: name, Description: "Show a file", Risk: tool.RiskLow}, sb,
 			shell.Config{Argv: []string{"show", "--", "{path}"}, Workdir: dir}, shell.WithEnv("PATH="+bin, "HOME="+home))
 		require.NoError(t, err)
-		require.NoError(t, reg.Register(wrap(c, filepath.Join(project, dir))))
+		require.NoError(t, reg.Register(wrap(c)))
 	}
 	return executor.MustNew(reg, executor.WithExtensions(p))
 }
 
-// workdirCommand is an argv tool that names the directory its calls run
-// in (policy.Workdirer): the stand-in for a *shell.Command until
-// tool/shell has that method. The bare *shell.Command still has all five
-// calls below judged in the base directory (seen: four read the secret,
-// and allowed_paths ["sub/**"] refused readme.md in sub).
-type workdirCommand struct {
-	*shell.Command
-	dir string
+var _ policy.Workdirer = (*shell.Command)(nil)
+
+// wrapped hides a tool behind a wrapper that has only Unwrap, as a tool
+// file's go tool does: the policy asks the tool beneath for its Workdir.
+type wrapped struct{ tool.Tool }
+
+func (w wrapped) Unwrap() tool.Tool { return w.Tool }
+
+// wrappers are the forms a shell tool is registered in: as tool/shell
+// builds it, and behind a wrapper.
+var wrappers = map[string]func(tool.Tool) tool.Tool{
+	"bare":    func(t tool.Tool) tool.Tool { return t },
+	"wrapped": func(t tool.Tool) tool.Tool { return wrapped{t} },
 }
-
-func (w workdirCommand) Workdir(json.RawMessage) string { return w.dir }
-func (w workdirCommand) Unwrap() tool.Tool              { return w.Command }
-
-var _ policy.Workdirer = workdirCommand{}
-
-func namedWorkdir(c *shell.Command, dir string) tool.Tool { return workdirCommand{c, dir} }
 
 // A relative path argument of a tool that runs in a directory of its own
 // is opened from there, not from the base directory: show_secrets runs
 // "show -- key" in secrets, show_sub "show -- ../secrets/key" and "show --
 // notes/id" (notes -> HOME/.ssh) in sub. Judged against the base
-// directory, all three read the secret.
+// directory, the four read the secret, and allowed_paths ["sub/**"]
+// refused readme.md in sub (seen before the policy asked for Workdir, and
+// before *shell.Command had it).
 func TestAttackRelativePathOfAToolWithAWorkdir(t *testing.T) {
 	for _, tc := range []struct {
 		governance, tool, path, rule string
@@ -94,18 +93,20 @@ func TestAttackRelativePathOfAToolWithAWorkdir(t *testing.T) {
 		{`global: {forbidden_paths: ["**/.ssh/**"]}`, "show_sub", "notes/id", "global.forbidden_paths"},
 		{`global: {allowed_paths: ["sub/**"]}`, "show_sub", "../secrets/key", "global.allowed_paths"},
 	} {
-		t.Run(tc.tool+" "+tc.path, func(t *testing.T) {
-			ex := workdirFixture(t, tc.governance, namedWorkdir, false)
-			res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
-			require.Nil(t, res.Error, "%v", res.Error)
-			assert.Contains(t, res.Text(), "readme")
+		for form, wrap := range wrappers {
+			t.Run(form+" "+tc.tool+" "+tc.path, func(t *testing.T) {
+				ex := workdirFixture(t, tc.governance, wrap, false)
+				res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
+				require.Nil(t, res.Error, "%v", res.Error)
+				assert.Contains(t, res.Text(), "readme")
 
-			res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
-			assert.NotContains(t, resultText(res), sshSecret)
-			require.NotNil(t, res.Error, "read allowed: %s", tc.path)
-			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
-			assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule])
-		})
+				res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
+				assert.NotContains(t, resultText(res), sshSecret)
+				require.NotNil(t, res.Error, "read allowed: %s", tc.path)
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+				assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule])
+			})
+		}
 	}
 }
 
@@ -123,16 +124,18 @@ func TestRelativePathOfAToolWithAWorkdirInAWorkspace(t *testing.T) {
 		{`global: {forbidden_paths: ["**/.ssh/**"]}`, "show_sub", "notes/id", "paths.resolve"},
 		{`global: {allowed_paths: ["sub/**"]}`, "show_sub", "../secrets/key", "global.allowed_paths"},
 	} {
-		t.Run(tc.tool+" "+tc.path, func(t *testing.T) {
-			ex := workdirFixture(t, tc.governance, namedWorkdir, true)
-			res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
-			require.Nil(t, res.Error, "%v", res.Error)
-			assert.Contains(t, res.Text(), "readme")
+		for form, wrap := range wrappers {
+			t.Run(form+" "+tc.tool+" "+tc.path, func(t *testing.T) {
+				ex := workdirFixture(t, tc.governance, wrap, true)
+				res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
+				require.Nil(t, res.Error, "%v", res.Error)
+				assert.Contains(t, res.Text(), "readme")
 
-			res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
-			assert.NotContains(t, resultText(res), sshSecret)
-			require.NotNil(t, res.Error, "read allowed: %s", tc.path)
-			assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule], "%v", res.Error)
-		})
+				res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
+				assert.NotContains(t, resultText(res), sshSecret)
+				require.NotNil(t, res.Error, "read allowed: %s", tc.path)
+				assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule], "%v", res.Error)
+			})
+		}
 	}
 }
