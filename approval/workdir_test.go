@@ -57,3 +57,35 @@ func TestBashCallIsJudgedInItsWorkdir(t *testing.T) {
 	assert.Equal(t, ActionAllow, judge(warnOK, plain), "a plain file in the root")
 	assert.Equal(t, ActionAllow, judge(denyDanger, plain))
 }
+
+// Rules read a bash call's command line as run in its workdir: "rm -rf ."
+// in secrets is "cd secrets && rm -rf .", which a deny rule for rm -rf
+// secrets refuses, and an allow rule for the bare line does not cover it.
+// Subject was the bare command, so the rules never saw the workdir: the
+// call ran unasked under allow_all.
+func TestAttackRulesSeeABashCallsWorkdir(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(dir))
+	require.NoError(t, err)
+	bash, err := shell.NewBash(sb, ws)
+	require.NoError(t, err)
+	spec := bash.Spec()
+	p := MustPolicy(ModeAllowAll, DenyRules("bash(rm -rf secrets*)"))
+	judge := func(args map[string]string) Evaluation {
+		b, _ := json.Marshal(args)
+		return p.Evaluate(bash, &Request{Call: tool.Call{Name: spec.Name, Args: b}, Spec: spec, Level: classify.Safe})
+	}
+	assert.Equal(t, ActionRefuse, judge(map[string]string{"command": "rm -rf .", "workdir": "secrets"}).Action)
+	assert.Equal(t, ActionRefuse, judge(map[string]string{"command": "rm -rf secrets"}).Action)
+	assert.Equal(t, ActionAllow, judge(map[string]string{"command": "rm -rf build"}).Action)
+
+	ask := MustPolicy(ModeAlwaysAsk, AllowRules("bash(git status*)"))
+	b, _ := json.Marshal(map[string]string{"command": "git status", "workdir": "secrets"})
+	assert.Equal(t, ActionAsk, ask.Evaluate(bash, &Request{Call: tool.Call{Name: spec.Name, Args: b}, Spec: spec, Level: classify.Safe}).Action,
+		"an allow rule for the bare line does not cover it run elsewhere")
+	assert.Equal(t, "cd -- secrets\ngit status", bash.Subject(b), "what a person asked reads")
+}

@@ -465,7 +465,9 @@ func TestArgsAttackBashWorkdirHidesWhereAWriteLands(t *testing.T) {
 		in := args(t, map[string]string{"command": "printf x > config", "workdir": wd})
 		v := b.Assess(in)
 		assert.Equal(t, classify.Dangerous, v.Level, "workdir %q: %v", wd, v.Reasons)
-		assert.Equal(t, "printf x > config", b.Subject(in), "the subject stays the command line")
+		// The subject (what rules match and a person reads) is the line as
+		// run there too: cd into the directory the workdir names.
+		assert.Equal(t, "cd -- .git\nprintf x > config", b.Subject(in), "the subject is the line as run in its workdir")
 		res, _ := b.Run(context.Background(), tool.Call{Args: in})
 		require.NotNil(t, res)
 		assert.Equal(t, "dangerous", res.Metadata[shell.MetaDanger], "workdir %q: the run's recorded verdict", wd)

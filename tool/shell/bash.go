@@ -154,11 +154,16 @@ func (b *Bash) Assess(args json.RawMessage) classify.Verdict {
 	if err != nil {
 		return classify.Verdict{Level: classify.Dangerous, Reasons: []string{err.Error()}}
 	}
+	return b.o.assessor.Assess(b.judged(a))
+}
+
+// judged is the call's command line as run in its workdir (see judged).
+func (b *Bash) judged(a bashArgs) string {
 	rel, err := b.ws.Rel(a.Workdir)
 	if a.Workdir == "" || err != nil {
 		rel = a.Workdir // Run refuses a workdir Rel refuses
 	}
-	return b.o.assessor.Assess(judged(a.Command, rel))
+	return judged(a.Command, rel)
 }
 
 // judged is the command line the classifier judges for a command run in
@@ -173,13 +178,16 @@ func judged(command, rel string) string {
 }
 
 // Subject returns the command line (the approval package's Subjecter
-// interface), so rules such as shell(git status*) match it.
+// interface), so rules such as shell(git status*) match it, and a person
+// asked reads it. A call with a workdir begins with cd into it, as it is
+// judged: rules read the line's relative paths where they land, and an
+// allow rule written for the bare line does not cover it.
 func (b *Bash) Subject(args json.RawMessage) string {
 	a, err := b.args(args)
 	if err != nil {
 		return ""
 	}
-	return a.Command
+	return b.judged(a)
 }
 
 // Run checks workdir against the workspace, classifies the command line
