@@ -1,7 +1,13 @@
 package mcpserver
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -62,6 +68,37 @@ func (c *callsInProgress) release(p tool.Principal) {
 
 // overBound is the error a call over the bound is answered with.
 func (c *callsInProgress) overBound() *tool.Error {
-	return tool.Errorf(tool.CodeConcurrencyLimit,
-		"this caller already has %d calls in progress on this server, the most one principal may have (mcpserver.WithMaxCallsInProgress): retry when one of them has finished", c.max)
+	return tool.Errorf(tool.CodeConcurrencyLimit, "%s", c.overBoundText())
+}
+
+func (c *callsInProgress) overBoundText() string {
+	return fmt.Sprintf("this caller already has %d requests in progress on this server (tool calls, subscriptions/listen and others), the most one principal may have (mcpserver.WithMaxCallsInProgress): retry when one of them has finished", c.max)
+}
+
+// codeOverBound is the JSON-RPC error code of a request other than
+// tools/call refused for being over the bound (the range JSON-RPC leaves to
+// servers; a tools/call gets a concurrency_limit result instead).
+const codeOverBound = -32000
+
+// boundRequests is a receiving middleware that counts every request but
+// tools/call, ping and initialize against the bound of the principal of
+// its context. The SDK parks a subscriptions/listen until the client
+// cancels it, on a goroutine of its own, so without this one client holds
+// as many as it sends; requests to resources and prompts run the host's
+// handlers, which may be slow. tools/call is counted by the tool handler,
+// as the principal WithPrincipal names; ping and initialize are answered
+// at once, and a refused ping would make a keepalive close a busy session.
+func (s *Server) boundRequests(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch {
+		case method == "tools/call", method == "ping", method == "initialize", strings.HasPrefix(method, "notifications/"):
+			return next(ctx, method, req)
+		}
+		p, _ := tool.PrincipalFrom(ctx)
+		if !s.calls.acquire(p) {
+			return nil, &jsonrpc.Error{Code: codeOverBound, Message: s.calls.overBoundText()}
+		}
+		defer s.calls.release(p)
+		return next(ctx, method, req)
+	}
 }

@@ -119,7 +119,7 @@ func requireRefusedForTheBound(t *testing.T, res *mcp.CallToolResult, bound stri
 	require.True(t, res.IsError)
 	text := res.Content[len(res.Content)-1].(*mcp.TextContent).Text
 	assert.True(t, strings.HasPrefix(text, "concurrency_limit: "), text)
-	assert.Contains(t, text, bound+" calls in progress", text)
+	assert.Contains(t, text, bound+" requests in progress", text)
 	assert.Contains(t, text, "WithMaxCallsInProgress", text)
 	assert.Contains(t, text, "(retryable)", text)
 	te, ok := res.Meta[MetaError].(map[string]any)

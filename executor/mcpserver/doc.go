@@ -44,5 +44,6 @@
 // request on a goroutine of its own as it arrives, so without the second
 // bound one client starting calls of a slow tool holds as many as it sends;
 // a call over it is answered at once with a retryable concurrency_limit
-// error.
+// error. Other requests but ping and initialize count against the same
+// bound (the SDK parks a subscriptions/listen until the client cancels it).
 package mcpserver

@@ -113,7 +113,11 @@ func WithMaxSessions(n int) Option { return func(c *config) { c.maxSessions = n 
 // PrincipalFunc that lets a client name itself (an unchecked header)
 // lets it have the bound many times over, and a host whose many users
 // reach it as one principal (anonymous, behind a gateway) shares one bound
-// among them: name the principals, or raise the bound. Negative: no bound.
+// among them: name the principals, or raise the bound. Every other request
+// but ping and initialize counts against the same bound, as the principal
+// of its context: the SDK parks a subscriptions/listen until the client
+// cancels it, and resources and prompts run the host's handlers. One over
+// the bound gets a JSON-RPC error naming the option. Negative: no bound.
 func WithMaxCallsInProgress(n int) Option { return func(c *config) { c.maxCalls = n } }
 
 // Server serves the tools of an executor's registry as an MCP server. Every
@@ -171,6 +175,7 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 		// Advertise tools even while the registry is empty.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
+	s.srv.AddReceivingMiddleware(s.boundRequests)
 	if err := s.Sync(); err != nil {
 		return nil, err
 	}
@@ -304,7 +309,11 @@ func SessionTimeout(d time.Duration) HTTPOption {
 // clients cancel so) cancels the call in either mode; progress
 // notifications reach the client on the call's response stream.
 func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
-	o := &mcp.StreamableHTTPOptions{Stateless: true}
+	// PropagateRequestCancellation: without it the SDK lets the call of a
+	// 2026-07-28 request that ended (cancelled, or dropped by the network)
+	// run on, holding its place in WithMaxCallsInProgress until it times
+	// out.
+	o := &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(o)
