@@ -21,8 +21,19 @@ func hostResolve(name string) (resolved string, ok bool) {
 	if !path.IsAbs(name) {
 		return "", false
 	}
+	return hostResolveIn("/", name)
+}
+
+// hostResolveIn is hostResolve of name taken from dir, an absolute
+// directory the host reaches as written (no symlink in it: the kernel's
+// name for the working directory), so that only name's own components
+// are looked at. An absolute name is taken from the root.
+func hostResolveIn(dir, name string) (resolved string, ok bool) {
+	if path.IsAbs(name) {
+		dir = "/"
+	}
 	rest := strings.Split(name, "/")
-	done, links := "/", 0
+	done, links := dir, 0
 	for len(rest) > 0 {
 		c := rest[0]
 		rest = rest[1:]

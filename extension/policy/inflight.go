@@ -82,8 +82,11 @@ func (p *Policy) revoke(mode string) {
 // refusal, naming the rule and the new mode, in place of the cancellation
 // it failed with. A call that finished anyway keeps its result.
 func revoked(ctx context.Context, res *tool.Result) {
+	if res == nil || res.Error == nil || ctx.Err() == nil {
+		return
+	}
 	var mc *modeChanged
-	if res == nil || res.Error == nil || !errors.As(context.Cause(ctx), &mc) {
+	if !errors.As(context.Cause(ctx), &mc) {
 		return
 	}
 	te := tool.AsError(mc.err)

@@ -151,6 +151,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval"
@@ -1004,14 +1005,18 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
 		joined := strings.ReplaceAll(written, "\\", "/")
+		start := "/" // where joined is taken from, as the host reaches it
 		if base == "" && !path.IsAbs(name) {
 			// Without a base directory a relative path leads from the
 			// process's working directory, where a Go tool opens it
 			// (os.ReadFile("notes/id") follows notes -> HOME/.ssh):
 			// it is judged there. The written form still decides
-			// paths.parent above.
-			if wd, err := os.Getwd(); err == nil {
+			// paths.parent above. The kernel's name for the directory
+			// (getcwd, not $PWD) has no symlink in it: only the path's
+			// own components are looked at.
+			if wd, err := syscall.Getwd(); err == nil && path.IsAbs(filepath.ToSlash(wd)) {
 				base = path.Clean(filepath.ToSlash(wd))
+				start = base
 				name = path.Join(base, name)
 			}
 		}
@@ -1020,17 +1025,17 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 		// A path is judged also where the host's symlinks lead: a link in
 		// the base directory to HOME/.ssh reaches what "**/.ssh/**"
 		// forbids.
-		if base != "" && !path.IsAbs(joined) {
+		if start == "/" && base != "" && !path.IsAbs(joined) {
 			joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
 		}
-		if path.IsAbs(joined) {
-			hostName, ok := hostResolve(joined)
+		if path.IsAbs(joined) || start != "/" {
+			hostName, ok := hostResolveIn(start, joined)
 			if !ok {
 				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, maxHostLinks)
 			}
 			if hostName != name {
 				hostBase := base
-				if hb, ok := hostResolve(base); ok {
+				if hb, ok := hostResolve(base); ok && start == "/" {
 					hostBase = hb
 				}
 				host = &pathName{abs: hostName, rel: hostName}
