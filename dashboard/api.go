@@ -318,14 +318,18 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// historyQuery reads the filters: tool, agent, principal and tenant (a
-// principal in its tenant only, as executor.HistoryQuery selects), status,
-// since (RFC 3339, or a duration back from now such as 15m) and limit
-// (default 200).
+// historyQuery reads the filters: tool, agent, principal (with tenant:
+// that principal of that tenant only, executor.HistoryQuery.For), tenant
+// (alone: every principal of it), status, since (RFC 3339, or a duration
+// back from now such as 15m) and limit (default 200).
 func historyQuery(r *http.Request) (executor.HistoryQuery, error) {
 	v := r.URL.Query()
-	q := executor.HistoryQuery{Tool: v.Get("tool"), Agent: v.Get("agent"), Principal: v.Get("principal"), Tenant: v.Get("tenant"),
-		Status: tool.Status(v.Get("status")), Limit: 200}
+	q := executor.HistoryQuery{Tool: v.Get("tool"), Agent: v.Get("agent"), Status: tool.Status(v.Get("status")), Limit: 200}
+	if v.Has("principal") {
+		q.For = &tool.Principal{ID: v.Get("principal"), Tenant: v.Get("tenant")}
+	} else {
+		q.Tenant = v.Get("tenant")
+	}
 	if s := v.Get("since"); s != "" {
 		if d, err := time.ParseDuration(s); err == nil && d > 0 {
 			q.Since = time.Now().Add(-d)

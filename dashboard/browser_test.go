@@ -199,10 +199,13 @@ func TestBrowserTellsApartOnePrincipalsCallFromAnothersOfTheSameID(t *testing.T)
 	}
 	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('#live tr.call').length === 2`))
 	require.NoError(t, err, "two calls of one id by two principals are two rows")
-	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`JSON.stringify([...document.querySelectorAll('#live tr.call td.who')].map(td => td.textContent).sort()) === `+
-		`JSON.stringify(["alice of acme", "alice of globex"])`))
+	// The principal and its tenant in columns of their own: an id "alice
+	// of acme" of no tenant does not read as alice of acme.
+	rows := `[...document.querySelectorAll(SEL)].map(tr => tr.querySelector('td.who').textContent + '|' + tr.querySelector('td.tenant').textContent)`
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`JSON.stringify(`+strings.ReplaceAll(rows, "SEL", "'#live tr.call'")+`.sort()) === `+
+		`JSON.stringify(["alice|acme", "alice|globex"])`))
 	require.NoError(t, err, "each row says whom the call acts for")
-	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`JSON.stringify([...document.querySelectorAll('#history tbody tr td.who')].map(td => td.textContent)) === `+
-		`JSON.stringify(["alice of globex", "alice of acme"])`))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`JSON.stringify(`+strings.ReplaceAll(rows, "SEL", "'#history tbody tr'")+`) === `+
+		`JSON.stringify(["alice|globex", "alice|acme"])`))
 	require.NoError(t, err, "the history says whom each call acted for, newest first")
 }

@@ -297,6 +297,30 @@ func TestDenyTellsTheModelWhy(t *testing.T) {
 	assert.Contains(t, res.Error.Message, "not outside the project")
 }
 
+// The history filters by principal: principal with tenant selects that
+// principal of that tenant only, tenant alone every principal of it.
+func TestHistoryFiltersByPrincipal(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, p := range []tool.Principal{{ID: "alice", Tenant: "acme"}, {ID: "alice", Tenant: "globex"}, {ID: "bob", Tenant: "acme"}} {
+		_, _ = f.ex.Execute(ctx, tool.Call{ID: "p", Name: "echo", Args: json.RawMessage(`{"text":"hi"}`), Principal: p})
+	}
+	who := func(query string) []string {
+		t.Helper()
+		var rows []dashboard.Call
+		_, body := f.get(t, "/api/history?"+query, bearer())
+		require.NoError(t, json.Unmarshal([]byte(body), &rows))
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.Tenant+"/"+r.Principal)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"acme/alice"}, who("principal=alice&tenant=acme"), "a principal in its tenant only")
+	assert.Empty(t, who("principal=alice"), "alice of no tenant: none")
+	assert.Equal(t, []string{"acme/bob", "acme/alice"}, who("tenant=acme"), "every principal of a tenant, newest first")
+}
+
 func TestHistoryFiltersAndStats(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()

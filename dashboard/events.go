@@ -31,6 +31,7 @@ type Event struct {
 	Agent      string    `json:"agent,omitempty"`
 	Principal  string    `json:"principal,omitempty"`
 	Tenant     string    `json:"tenant,omitempty"`
+	Session    string    `json:"session,omitempty"`
 	Provider   string    `json:"provider,omitempty"`
 	Stream     string    `json:"stream,omitempty"`
 	Data       string    `json:"data,omitempty"`
@@ -48,7 +49,7 @@ type Event struct {
 
 func eventOf(ev *tool.Event) Event {
 	out := Event{Seq: ev.Seq, Kind: string(ev.Kind), Time: ev.Time, CallID: ev.CallID, JobID: ev.JobID, Tool: ev.Tool,
-		Agent: ev.Agent, Principal: ev.Principal, Tenant: ev.Tenant, Provider: ev.Provider, Stream: ev.Stream, Reason: ev.Reason, Decision: ev.Decision, Attempt: ev.Attempt, Missed: ev.Dropped}
+		Agent: ev.Agent, Principal: ev.Principal, Tenant: ev.Tenant, Session: ev.Session, Provider: ev.Provider, Stream: ev.Stream, Reason: ev.Reason, Decision: ev.Decision, Attempt: ev.Attempt, Missed: ev.Dropped}
 	if len(ev.Data) > 0 {
 		d := ev.Data
 		if len(d) > maxChunk {

@@ -27,7 +27,9 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	// Submission, in call order: this fixes the order of the lock queues.
 	states := make([]*callState, len(calls))
 	for i := range calls {
-		states[i] = e.admit(ctx, calls[i], "", nil, time.Time{})
+		c := calls[i]
+		fillPrincipal(ctx, &c)
+		states[i] = e.admit(c, "", nil, time.Time{})
 	}
 	// Calls start in index order, at most batchLimit at once, each timed
 	// from then. A call only ever waits for the locks of calls with a

@@ -19,13 +19,15 @@ type EventFilter struct {
 	// CallID and JobID, when set, match one call or one job.
 	CallID string
 	JobID  JobID
-	// Principal selects the calls of one principal: that ID in Tenant (ids
-	// are per tenant; with Tenant empty, the principal that names none).
-	// Tenant alone selects the calls of every principal of one tenant.
-	// Call ids come from models and repeat across principals: a subscriber
-	// following one principal's call names the principal too.
-	Principal string
-	Tenant    string
+	// For, when set, selects the events of exactly that principal: its ID
+	// and tenant (roles aside), an empty ID included, so that a filter
+	// built from an anonymous caller selects the anonymous calls, not
+	// everyone's. To show callers their own, set For: &caller. Tenant
+	// selects the events of every principal of one tenant.
+	For    *tool.Principal
+	Tenant string
+	// Call ids come from models and repeat across principals and
+	// sessions: a subscriber following one call names its principal too.
 	// Buffer is the subscriber's channel capacity; zero means
 	// DefaultEventBuffer. Events that find it full are dropped and counted.
 	Buffer int
@@ -37,7 +39,7 @@ func (f *EventFilter) match(ev *tool.Event) bool {
 		(len(f.Agents) == 0 || slices.Contains(f.Agents, ev.Agent)) &&
 		(f.CallID == "" || f.CallID == ev.CallID) &&
 		(f.JobID == "" || string(f.JobID) == ev.JobID) &&
-		actsFor(f.Tenant, f.Principal, ev.Tenant, ev.Principal)
+		actsFor(f.For, f.Tenant, ev.Principal, ev.Tenant)
 }
 
 // hub fans events out to subscribers. Publishing never blocks: a full

@@ -221,7 +221,8 @@ func (e *Executor) Extensions() []extension.Extension {
 // error is the result's *tool.Error, nil on success. A nil ctx is the
 // caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	res := e.run(ctx, e.admit(ctx, call, "", nil, time.Now()))
+	fillPrincipal(ctx, &call)
+	res := e.run(ctx, e.admit(call, "", nil, time.Now()))
 	return res, res.Err()
 }
 

@@ -20,7 +20,9 @@ type Record struct {
 	Agent   string
 	Session string
 	// Principal and Tenant are the ID and tenant of the principal the call
-	// acted for; ids are per tenant.
+	// was submitted for (tool.Call.Principal, or its context's); ids are
+	// per tenant. An extension that runs the call as another (a token
+	// exchange) does not change them: the audit trail records that.
 	Principal string
 	Tenant    string
 	Status    tool.Status
@@ -40,12 +42,14 @@ func (r Record) CompletedAt() time.Time { return r.StartedAt.Add(r.Duration) }
 type HistoryQuery struct {
 	Tool  string
 	Agent string
-	// Principal selects the calls of one principal: that ID in Tenant (ids
-	// are per tenant; with Tenant empty, the principal that names none).
-	// Tenant alone selects the calls of every principal of one tenant.
-	Principal string
-	Tenant    string
-	Status    tool.Status
+	// For, when set, selects the records of exactly that principal: its ID
+	// and tenant (roles aside), an empty ID included, so that a filter
+	// built from an anonymous caller selects the anonymous calls, not
+	// everyone's. To show callers their own, set For: &caller. Tenant
+	// selects the records of every principal of one tenant.
+	For    *tool.Principal
+	Tenant string
+	Status tool.Status
 	// Since and Until bound StartedAt: Since inclusive, Until exclusive.
 	Since, Until time.Time
 	// Limit, when positive, keeps only the newest Limit matches.
@@ -57,19 +61,16 @@ type HistoryQuery struct {
 func (q *HistoryQuery) Match(r *Record) bool {
 	return (q.Tool == "" || q.Tool == r.Tool) &&
 		(q.Agent == "" || q.Agent == r.Agent) &&
-		actsFor(q.Tenant, q.Principal, r.Tenant, r.Principal) &&
+		actsFor(q.For, q.Tenant, r.Principal, r.Tenant) &&
 		(q.Status == "" || q.Status == r.Status) &&
 		(q.Since.IsZero() || !r.StartedAt.Before(q.Since)) &&
 		(q.Until.IsZero() || r.StartedAt.Before(q.Until))
 }
 
-// actsFor is the rule of the Principal and Tenant of a filter (HistoryQuery,
-// JobFilter, EventFilter): a principal is selected in its tenant only.
-func actsFor(tenant, id, gotTenant, gotID string) bool {
-	if id != "" {
-		return id == gotID && tenant == gotTenant
-	}
-	return tenant == "" || tenant == gotTenant
+// actsFor is the rule of the For and Tenant of a filter (HistoryQuery,
+// JobFilter, EventFilter) for a record of principal id of tenant.
+func actsFor(p *tool.Principal, tenant, id, gotTenant string) bool {
+	return (p == nil || p.ID == id && p.Tenant == gotTenant) && (tenant == "" || tenant == gotTenant)
 }
 
 // HistoryStore keeps the records History returns. Without

@@ -49,7 +49,7 @@ type JobStatus struct {
 	Tool   string
 	Agent  string
 	// Principal and Tenant are the ID and tenant of the principal the job
-	// acts for; ids are per tenant.
+	// was submitted for; ids are per tenant.
 	Principal string
 	Tenant    string
 	State     JobState
@@ -70,11 +70,13 @@ type JobFilter struct {
 	States []JobState
 	Tool   string
 	Agent  string
-	// Principal selects the jobs of one principal: that ID in Tenant (ids
-	// are per tenant; with Tenant empty, the principal that names none).
-	// Tenant alone selects the jobs of every principal of one tenant.
-	Principal string
-	Tenant    string
+	// For, when set, selects the jobs of exactly that principal: its ID
+	// and tenant (roles aside), an empty ID included, so that a filter
+	// built from an anonymous caller selects the anonymous calls, not
+	// everyone's. To show callers their own, set For: &caller. Tenant
+	// selects the jobs of every principal of one tenant.
+	For    *tool.Principal
+	Tenant string
 }
 
 // job is a job of the in-memory store.
@@ -215,13 +217,15 @@ type JobRunner struct{ e *Executor }
 
 // Run runs call as the job id through the executor's pipeline, as Execute
 // does, and returns its result, never nil. Cancelling ctx cancels the
-// call. The call's events and its history record carry id. The zero
-// JobRunner belongs to no executor: its Run fails the call.
+// call. The call's events and its history record carry id. The call acts
+// for its own principal, which Submit fixed: never for one ctx carries (a
+// worker's). The zero JobRunner belongs to no executor: its Run fails the
+// call.
 func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Result {
 	if r.e == nil {
 		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
 	}
-	return r.e.run(ctx, r.e.admit(ctx, call, id, nil, time.Now()))
+	return r.e.run(ctx, r.e.admit(call, id, nil, time.Now()))
 }
 
 // Registry returns the registry of the runner's executor: a store reads a
@@ -247,7 +251,7 @@ func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	start := time.Now()
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	j := t.add(call, start, cancel)
-	cs := t.e.admit(ctx, call, j.id, j, start)
+	cs := t.e.admit(call, j.id, j, start)
 	go func() {
 		defer cancel()
 		t.e.run(jctx, cs)
@@ -317,7 +321,7 @@ func (t *jobTable) Jobs(ctx context.Context, f JobFilter) ([]JobStatus, error) {
 func (f *JobFilter) Match(s *JobStatus) bool {
 	return (len(f.States) == 0 || slices.Contains(f.States, s.State)) &&
 		(f.Tool == "" || f.Tool == s.Tool) && (f.Agent == "" || f.Agent == s.Agent) &&
-		actsFor(f.Tenant, f.Principal, s.Tenant, s.Principal)
+		actsFor(f.For, f.Tenant, s.Principal, s.Tenant)
 }
 
 // Submit starts call as an async job and returns its id at once.

@@ -71,10 +71,10 @@ type stateKey struct{}
 // the arguments, asks the tool for the resources of the valid arguments
 // and takes their lock ticket (so that submission
 // order is lock order), and announces the call. id is the call's job id,
-// if it is a job, and j its job when the in-memory store keeps it. A
-// call that names no principal takes ctx's.
-func (e *Executor) admit(ctx context.Context, call tool.Call, id JobID, j *job, start time.Time) *callState {
-	fillPrincipal(ctx, &call)
+// if it is a job, and j its job when the in-memory store keeps it. The
+// caller has given a call that names no principal its context's
+// (fillPrincipal), except for a job, whose principal Submit fixed.
+func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *callState {
 	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
 	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
@@ -152,7 +152,7 @@ func (cs *callState) emit(ev tool.Event) {
 	}
 	c := &cs.call
 	ev.CallID, ev.JobID, ev.Tool, ev.Agent, ev.Provider = c.ID, string(c.JobID), c.Name, c.Agent, c.Provider
-	ev.Principal, ev.Tenant = c.Principal, c.Tenant
+	ev.Principal, ev.Tenant, ev.Session = c.Principal, c.Tenant, c.Session
 	if ev.Time.IsZero() {
 		ev.Time = time.Now()
 	}

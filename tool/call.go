@@ -32,10 +32,15 @@ func WithPrincipal(ctx context.Context, p Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
-// PrincipalFrom returns the principal carried by ctx, if any. Inside a Go
-// function tool (Func), it is the principal of the call being run.
+// PrincipalFrom returns the principal carried by ctx, if any: false for
+// none, and for the zero Principal (nobody). Inside a Go function tool
+// (Func), it is the principal of the call being run, and false for an
+// anonymous call, whatever principal the caller's context carried.
 func PrincipalFrom(ctx context.Context) (Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(Principal)
+	if p.ID == "" && p.Tenant == "" && len(p.Roles) == 0 {
+		return Principal{}, false
+	}
 	return p, ok
 }
 

@@ -23,8 +23,8 @@ const (
 )
 
 // Event is one step in a call's life. The executor fills the identifying
-// fields (CallID, JobID, Tool, Agent, Principal, Tenant, Provider, Time,
-// Seq); emitters set the rest.
+// fields (CallID, JobID, Tool, Agent, Principal, Tenant, Session,
+// Provider, Time, Seq); emitters set the rest.
 type Event struct {
 	Kind   EventKind `json:"kind"`
 	Seq    uint64    `json:"seq"`
@@ -34,9 +34,11 @@ type Event struct {
 	Tool   string    `json:"tool"`
 	Agent  string    `json:"agent,omitempty"`
 	// Principal and Tenant are the ID and tenant of the principal the call
-	// acts for (Call.Principal); ids are per tenant.
+	// was submitted for (Call.Principal); ids are per tenant. Session is
+	// the call's Call.Session.
 	Principal string `json:"principal,omitempty"`
 	Tenant    string `json:"tenant,omitempty"`
+	Session   string `json:"session,omitempty"`
 	// Provider is the call's tool.Call.Provider.
 	Provider string `json:"provider,omitempty"`
 	// Stream ("stdout", "stderr", "body", "progress") and Data carry an

@@ -322,7 +322,10 @@ func TestPrincipalContext(t *testing.T) {
 }
 
 // A Go function learns who called it from its context: the principal of
-// the call, which wins over one the context already carried.
+// the call, which wins over one the context already carried; a call with
+// no principal acts for nobody (the executor gives a call its context's
+// principal before it runs, so what reaches the tool without one is
+// anonymous: a job run by a worker whose context carries its own).
 func TestFuncSeesTheCallsPrincipal(t *testing.T) {
 	whoami := tool.Func("whoami", "Who is asking", func(ctx context.Context, _ struct{}) (string, error) {
 		p, ok := tool.PrincipalFrom(ctx)
@@ -340,7 +343,8 @@ func TestFuncSeesTheCallsPrincipal(t *testing.T) {
 	assert.Equal(t, "acme/alice", run(ctx, tool.Principal{ID: "alice", Tenant: "acme"}))
 	outer := tool.WithPrincipal(ctx, tool.Principal{ID: "mallory", Tenant: "evil"})
 	assert.Equal(t, "globex/bob", run(outer, tool.Principal{ID: "bob", Tenant: "globex"}), "the call's principal wins")
-	assert.Equal(t, "evil/mallory", run(outer, tool.Principal{}), "a call with no principal keeps the context's")
+	assert.Equal(t, "nobody", run(outer, tool.Principal{}), "a call with no principal acts for nobody")
+	assert.Equal(t, "nobody", run(outer, tool.Principal{Roles: []string{"admin"}}), "roles without an ID grant nothing")
 	assert.Equal(t, "nobody", run(ctx, tool.Principal{}))
 }
 

@@ -243,7 +243,7 @@ func TestMigrateAddsPrincipalToHistory(t *testing.T) {
 	assert.Equal(t, "old-1", recs[0].CallID)
 	assert.Empty(t, recs[0].Principal)
 	h.Add(ctx, executor.Record{CallID: "new-1", Tool: "echo", Principal: "alice", Tenant: "acme", Status: tool.StatusSucceeded, StartedAt: time.Now()})
-	recs, err = h.Query(ctx, executor.HistoryQuery{Principal: "alice", Tenant: "acme"})
+	recs, err = h.Query(ctx, executor.HistoryQuery{For: &tool.Principal{ID: "alice", Tenant: "acme"}})
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 	assert.Equal(t, "new-1", recs[0].CallID)

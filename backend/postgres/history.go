@@ -102,11 +102,11 @@ func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]ex
 	if q.Agent != "" {
 		add("agent = @agent", "agent", text(q.Agent))
 	}
-	switch { // executor.HistoryQuery's rule: a principal in its tenant only
-	case q.Principal != "":
-		add("principal = @principal AND tenant = @tenant", "principal", []byte(q.Principal))
-		args["tenant"] = []byte(q.Tenant)
-	case q.Tenant != "":
+	if q.For != nil { // exactly that principal, an anonymous one included
+		add("principal = @for_id AND tenant = @for_tenant", "for_id", []byte(q.For.ID))
+		args["for_tenant"] = []byte(q.For.Tenant)
+	}
+	if q.Tenant != "" {
 		add("tenant = @tenant", "tenant", []byte(q.Tenant))
 	}
 	if q.Status != "" {

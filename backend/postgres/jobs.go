@@ -331,7 +331,12 @@ func status(row *rivertype.JobRow) (executor.JobStatus, error) {
 	if err := json.Unmarshal(row.EncodedArgs, &a); err != nil {
 		return executor.JobStatus{}, fmt.Errorf("postgres: River job %d: its arguments are not a tool call: %w", row.ID, err)
 	}
-	call, _ := a.call() // unreadable: the stored id, name and agent, for the status
+	call, err := a.call()
+	if err != nil {
+		// Unreadable: the stored id, name and agent, for the status, and
+		// no principal (the stored one is text, which is not exact).
+		call.Principal = tool.Principal{}
+	}
 	st := executor.JobStatus{ID: a.Job, CallID: call.ID, Tool: call.Name, Agent: call.Agent,
 		Principal: call.Principal.ID, Tenant: call.Principal.Tenant, SubmittedAt: row.CreatedAt}
 	if row.AttemptedAt != nil {
@@ -443,12 +448,13 @@ func (s *JobStore) Jobs(ctx context.Context, f executor.JobFilter) ([]executor.J
 	if f.Agent != "" {
 		p = p.Where("coalesce(args->'call'->>'agent', '') = @agent", river.NamedArgs{"agent": f.Agent})
 	}
-	// A principal in its tenant only (executor.JobFilter's rule). The
-	// arguments keep them as text; the exact ones are compared below.
-	if f.Principal != "" {
-		p = p.Where("args->'call'->'principal'->>'id' = @principal", river.NamedArgs{"principal": text(f.Principal)})
+	// executor.JobFilter's rule. The arguments keep principals as text;
+	// the exact ones are compared below (Match).
+	if f.For != nil {
+		p = p.Where("coalesce(args->'call'->'principal'->>'id', '') = @for_id AND coalesce(args->'call'->'principal'->>'tenant', '') = @for_tenant",
+			river.NamedArgs{"for_id": text(f.For.ID), "for_tenant": text(f.For.Tenant)})
 	}
-	if f.Principal != "" || f.Tenant != "" {
+	if f.Tenant != "" {
 		p = p.Where("coalesce(args->'call'->'principal'->>'tenant', '') = @tenant", river.NamedArgs{"tenant": text(f.Tenant)})
 	}
 	// The live jobs first: one that finishes between the two queries is

@@ -192,12 +192,12 @@ function onEvent(ev) {
     m.textContent = "this page missed " + total + " event(s): it read too slowly";
   }
   // Call ids come from models and repeat ("call_1" in every conversation):
-  // a call is its id for its principal, agent and job.
-  const key = JSON.stringify([ev.tenant || "", ev.principal || "", ev.agent || "", ev.job_id || "", ev.call_id]);
+  // a call is its id for its principal, session, agent and job.
+  const key = JSON.stringify([ev.tenant || "", ev.principal || "", ev.session || "", ev.agent || "", ev.job_id || "", ev.call_id]);
   let c = calls.get(key);
   if (!c) {
     c = { id: ev.call_id, tool: ev.tool, agent: ev.agent || "(no agent)", provider: ev.provider || "(no provider)", status: "waiting", output: "", started: ev.time,
-      who: ev.principal ? ev.principal + (ev.tenant ? " of " + ev.tenant : "") : "" };
+      who: ev.principal || "", tenant: ev.tenant || "" };
     calls.set(key, c);
     if (calls.size > maxLive) calls.delete(calls.keys().next().value);
   }
@@ -241,6 +241,7 @@ function renderLive() {
         tbody.append(el("tr", { class: "call", "data-call": c.id },
           el("td", { text: visible(c.tool) }),
           el("td", { class: "who", text: visible(c.who) }),
+          el("td", { class: "tenant", text: visible(c.tenant) }),
           el("td", { class: "status status-" + c.status, text: c.status }),
           el("td", { text: c.ms !== undefined ? c.ms.toFixed(1) + " ms" : "" }),
           el("td", { class: "msg" },
@@ -248,7 +249,7 @@ function renderLive() {
             c.output ? el("pre", { class: "output", text: visible(c.output, true) }) : null)));
       }
       groups.push(el("div", { class: "agent" }, el("h3", { text: visible(group) }),
-        el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "tool" }), el("th", { text: "for" }), el("th", { text: "status" }), el("th", { text: "time" }), el("th", { text: "detail" }))), tbody)));
+        el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "tool" }), el("th", { text: "for" }), el("th", { text: "tenant" }), el("th", { text: "status" }), el("th", { text: "time" }), el("th", { text: "detail" }))), tbody)));
     }
     liveBox.replaceChildren(...groups);
   });
@@ -286,7 +287,8 @@ async function loadHistory() {
     el("td", { text: new Date(r.started_at).toLocaleTimeString() }),
     el("td", { text: visible(r.tool) }),
     el("td", { text: visible(r.agent || "") }),
-    el("td", { class: "who", text: visible(r.principal ? r.principal + (r.tenant ? " of " + r.tenant : "") : "") }),
+    el("td", { class: "who", text: visible(r.principal || "") }),
+    el("td", { class: "tenant", text: visible(r.tenant || "") }),
     el("td", { class: "status status-" + r.status, text: r.status }),
     el("td", { text: r.duration_ms.toFixed(1) }),
     el("td", { class: "msg", text: visible(r.code ? r.code + ": " + r.message : "") }))));

@@ -126,7 +126,7 @@ func History(t *testing.T, open func(t *testing.T, reg *registry.Registry) *exec
 			}
 		}
 		for _, c := range principalQueries {
-			check(t, c.what, callIDs(query(t, ex, executor.HistoryQuery{Principal: c.id, Tenant: c.tenant})), c.want)
+			check(t, c.what, callIDs(query(t, ex, executor.HistoryQuery{For: c.who, Tenant: c.tenant})), c.want)
 		}
 	})
 
@@ -183,9 +183,9 @@ func History(t *testing.T, open func(t *testing.T, reg *registry.Registry) *exec
 }
 
 // principals are the principals whose calls the principal subtests make,
-// call-0 to call-5: alice in two tenants and in none, bob, and two whose
-// ids differ only in a byte that is not UTF-8 (a store that keeps them as
-// text makes them one).
+// call-0 to call-6: alice in two tenants and in none, bob, two whose ids
+// differ only in a byte that is not UTF-8 (a store that keeps them as text
+// makes them one), and nobody.
 var principals = []tool.Principal{
 	{ID: "alice", Tenant: "acme"},
 	{ID: "alice", Tenant: "globex"},
@@ -193,18 +193,23 @@ var principals = []tool.Principal{
 	{ID: "alice"},
 	{ID: "eve\xff", Tenant: "acme"},
 	{ID: "eve\xfe", Tenant: "acme"},
+	{},
 }
 
-// principalQueries are the filters of the principal subtests and the
-// calls each selects.
+// principalQueries are the filters of the principal subtests (For and
+// Tenant) and the calls each selects.
 var principalQueries = []struct {
-	what, id, tenant string
-	want             []string
+	what   string
+	who    *tool.Principal
+	tenant string
+	want   []string
 }{
-	{"alice of acme", "alice", "acme", []string{"call-0"}},
-	{"alice of globex", "alice", "globex", []string{"call-1"}},
-	{"alice of no tenant", "alice", "", []string{"call-3"}},
-	{"tenant acme", "", "acme", []string{"call-0", "call-2", "call-4", "call-5"}},
-	{"eve\\xff of acme", "eve\xff", "acme", []string{"call-4"}},
-	{"nobody", "carol", "acme", nil},
+	{"alice of acme", &tool.Principal{ID: "alice", Tenant: "acme"}, "", []string{"call-0"}},
+	{"alice of globex", &tool.Principal{ID: "alice", Tenant: "globex"}, "", []string{"call-1"}},
+	{"alice of no tenant", &tool.Principal{ID: "alice"}, "", []string{"call-3"}},
+	{"nobody: the anonymous call, not everyone's", &tool.Principal{}, "", []string{"call-6"}},
+	{"tenant acme", nil, "acme", []string{"call-0", "call-2", "call-4", "call-5"}},
+	{"eve\\xff of acme", &tool.Principal{ID: "eve\xff", Tenant: "acme"}, "", []string{"call-4"}},
+	{"carol of acme", &tool.Principal{ID: "carol", Tenant: "acme"}, "", nil},
+	{"alice of acme, in tenant globex", &tool.Principal{ID: "alice", Tenant: "acme"}, "globex", nil},
 }

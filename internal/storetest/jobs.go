@@ -279,7 +279,7 @@ func Jobs(t *testing.T, open func(t *testing.T, reg *registry.Registry) *executo
 			}
 		}
 		for _, c := range principalQueries {
-			jobs, err := ex.JobsContext(ctx, executor.JobFilter{Principal: c.id, Tenant: c.tenant})
+			jobs, err := ex.JobsContext(ctx, executor.JobFilter{For: c.who, Tenant: c.tenant})
 			if err != nil {
 				t.Fatal(err)
 			}
