@@ -122,10 +122,23 @@ func TestAttackProcessLimitAcrossRuns(t *testing.T) {
 			} else {
 				time.Sleep(2 * time.Second) // gVisor's processes are not host processes
 			}
-			out, err := sb.Run(context.Background(), Spec{Argv: []string{"sh", "-c", `for i in $(seq 20); do sleep 0 || exit 9 & done; wait`}, Limits: lim})
-			require.NotNil(t, out, "%v", err)
-			held := err == nil && !strings.Contains(string(out.Stderr), "fork")
-			t.Logf("second run: err=%v stderr=%s", err, out.Stderr)
+			// gVisor's own processes on the host (its sentry's threads and
+			// gofer) run as nobody too, as other packages' tests' do: one
+			// run of three may find the host's count full (seen once in
+			// CI). A second run that forks in any of three tries held.
+			held, tries := false, 1
+			if w {
+				tries = 3
+			}
+			for try := 0; try < tries && !held; try++ {
+				out, err := sb.Run(context.Background(), Spec{Argv: []string{"sh", "-c", `for i in $(seq 20); do sleep 0 || exit 9 & done; wait`}, Limits: lim})
+				require.NotNil(t, out, "%v", err)
+				held = err == nil && !strings.Contains(string(out.Stderr), "fork")
+				t.Logf("second run, try %d: err=%v stderr=%s", try+1, err, out.Stderr)
+				if !held && try+1 < tries {
+					time.Sleep(time.Second)
+				}
+			}
 			assert.Equal(t, w, held, "a second run under the same limit could fork (held) while the first held 30 processes; update the docs if this changes")
 		})
 	}

@@ -1034,9 +1034,11 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, maxHostLinks)
 			}
 			if hostName != name {
-				hostBase := base
-				if hb, ok := hostResolve(base); ok && start == "/" {
-					hostBase = hb
+				hostBase := base // from getcwd: no link to resolve
+				if start == "/" {
+					if hb, ok := hostResolve(base); ok {
+						hostBase = hb
+					}
 				}
 				host = &pathName{abs: hostName, rel: hostName}
 				host.outside = below(hostBase, hostName, &host.rel)

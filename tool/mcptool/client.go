@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -454,15 +455,26 @@ func (cn *conn) shut(kill bool) error {
 			closePidfd(cn.pidfd)
 		}
 	})
-	if err != nil && (errors.Is(err, mcp.ErrConnectionClosed) || endedByClose(err)) {
+	if closedCleanly(err) {
 		return nil
 	}
 	return err
 }
 
+// closedCleanly reports whether err, from closing a session, says only
+// that it ended: the connection was closed already, the server exited by
+// the signal Close sends, or it had exited (and been reaped) by the time
+// the signal was to be sent.
+func closedCleanly(err error) bool {
+	return err != nil && (errors.Is(err, mcp.ErrConnectionClosed) || endedByClose(err) || errors.Is(err, os.ErrProcessDone))
+}
+
 // endedByClose reports whether err is a stdio server's exit by SIGTERM or
 // SIGKILL: how closing ends a server that does not exit when its input
-// closes (after WithTerminateTimeout), not a failure.
+// closes (after WithTerminateTimeout), not a failure. (A server that
+// exits just as the timeout ends is reaped by the SDK's wait before its
+// signal is sent: that Close fails with os.ErrProcessDone, which shut
+// takes for the success it is.)
 func endedByClose(err error) bool {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
