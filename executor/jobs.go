@@ -225,6 +225,13 @@ func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Resu
 	if r.e == nil {
 		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
 	}
+	if _, ok := tool.PrincipalFrom(ctx); ok {
+		// Hidden from the chain and the tool: the auth extension (and any
+		// extension or tool reading tool.PrincipalFrom) takes ctx's
+		// principal for a call that names none, so an anonymous job ran
+		// with the worker's roles.
+		ctx = tool.WithPrincipal(ctx, tool.Principal{})
+	}
 	return r.e.run(ctx, r.e.admit(call, id, nil, time.Now()))
 }
 
