@@ -376,13 +376,17 @@ func (c *Command) workdir() (abs, rel string) {
 }
 
 // Subject returns the command line the arguments expand to, quoted as a
-// shell would need it (the approval package's Subjecter interface).
+// shell would need it (the approval package's Subjecter interface), as
+// Assess judges it: run in a Workdir inside the workspace, it begins with
+// cd into it, so rules read its relative paths where they land, as for a
+// bash call's workdir.
 func (c *Command) Subject(args json.RawMessage) string {
 	argv, err := c.Argv(args)
 	if err != nil {
 		return ""
 	}
-	return quoteArgv(argv)
+	_, rel := c.workdir()
+	return judged(quoteArgv(argv), rel)
 }
 
 // Run expands the template, refuses a Blocked command line (unless
