@@ -27,8 +27,10 @@
 // ("invalid key ..."), a redirect's URL, a Content-Type or reason phrase.
 // Each such text is masked whole and by its fields: "Bearer sk-live-42ab"
 // by "sk-live-42ab" too, a Cookie by each cookie's value. While the body
-// streams, the last bytes (six times the longest secret's length) wait
-// for the next chunk, which says whether they begin an echo of one. Text
+// streams, the last bytes (twelve times the longest secret's length: its
+// hex, \u-escaped) wait for the next chunk, which says whether they begin
+// an echo of one; a body cut at the size cap (WithMaxResponseBytes) loses
+// the last of them that could begin an encoded echo. Text
 // an argument fills in is the model's own and is not masked. A config
 // credential is masked as it is and in the forms the project's rule for
 // echoes finds (JSON-escaped, percent-encoded, hex, base64); one shorter

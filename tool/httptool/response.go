@@ -56,11 +56,23 @@ type redactor struct {
 	pending []byte
 	// streamed holds what write released and emit has not streamed yet:
 	// the last streamHold bytes could begin an encoded form of a secret
-	// (6 bytes for each of its bytes at most, as \u00XX escapes).
+	// (formBytes bytes for each of its bytes at most).
 	streamed    []byte
 	streamHold  int
 	streamStuck bool // no cut was found within maxStreamHeld: the rest streams at the end
+	// inForm holds the bytes an encoded form of a secret may hold: those
+	// of the secrets, of hex and base64, and the escapes' '%' and '\'.
+	inForm [256]bool
 }
+
+// formBytes is the most bytes redact.Scrub's longest form of a secret
+// takes for one of its bytes: its hex (2 digits) in a JSON view, each
+// digit a \u00XX escape (6 bytes).
+const formBytes = 12
+
+// formAlphabet are the bytes of hex, base64 (standard and URL-safe,
+// padded) and the escapes that JSON and percent-encoding write.
+const formAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_=%\\"
 
 // maxStreamHeld is how much text emit holds while it finds no cut that
 // splits no echo of a secret, before it holds the rest of the body.
@@ -80,7 +92,10 @@ func (r *redactor) add(v string) {
 		return
 	}
 	r.values = append(r.values, v)
-	r.streamHold = max(r.streamHold, 6*len(v))
+	r.streamHold = max(r.streamHold, formBytes*len(v))
+	for _, c := range []byte(v + formAlphabet) {
+		r.inForm[c] = true
+	}
 	forms := []string{v}
 	if b, err := json.Marshal(v); err == nil {
 		esc := string(b[1 : len(b)-1])
@@ -203,6 +218,7 @@ func readBody(ctx context.Context, body io.Reader, limit int64, red *redactor, s
 			break
 		}
 		if err != nil {
+			out = red.unfinished(out)
 			if stream {
 				red.drain(ctx) // what arrived before the failure, masked
 			}
@@ -219,10 +235,32 @@ func readBody(ctx context.Context, body io.Reader, limit int64, red *redactor, s
 			red.emit(ctx, rest)
 		}
 	}
+	if truncated {
+		out = red.unfinished(out)
+	}
 	if stream {
 		red.drain(ctx)
 	}
 	return out, truncated, nil
+}
+
+// unfinished drops from out, a text cut before its end (a size cap, a
+// failed read), the bytes at its end that may begin an encoded form of a
+// secret (percent-encoded, hex, base64, escaped), which masking cannot
+// tell from the beginning alone: the cap would otherwise show all of a
+// key but its last byte. It drops them from what emit holds too (the last
+// streamHold bytes, which it has not streamed).
+func (r *redactor) unfinished(out []byte) []byte {
+	if len(r.values) == 0 {
+		return out
+	}
+	i := len(out)
+	for i > 0 && len(out)-i < r.streamHold && r.inForm[out[i-1]] {
+		i--
+	}
+	n := len(out) - i
+	r.streamed = r.streamed[:max(0, len(r.streamed)-n)]
+	return out[:i]
 }
 
 // emit streams what write released, with the encoded forms of the
