@@ -70,6 +70,25 @@ func hostResolveIn(dir, name string) (resolved string, ok bool) {
 	return done, true
 }
 
+// logicalWd returns the name the process knows its working directory by:
+// $PWD when it is another absolute name of wd (getcwd's, which has no
+// symlink in it), as os.Getwd gives it, else wd. Patterns are written
+// with that name ("$PWD/secrets/**", a wildcard where a link is), so a
+// relative path is judged under it too. It costs nothing unless $PWD
+// differs from wd.
+func logicalWd(wd string) string {
+	pwd := os.Getenv("PWD")
+	if pwd == "" || pwd == wd || !path.IsAbs(pwd) {
+		return wd
+	}
+	a, err1 := os.Stat(pwd)
+	b, err2 := os.Stat(wd)
+	if err1 != nil || err2 != nil || !os.SameFile(a, b) {
+		return wd
+	}
+	return path.Clean(pwd)
+}
+
 // hostPattern returns the absolute pattern p with the literal directories
 // in front of its first wildcard resolved on the host (hostResolve), or ""
 // when that changes nothing: "/tmp/agent/**" where /tmp is a link to

@@ -1015,8 +1015,11 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 			// (getcwd, not $PWD) has no symlink in it: only the path's
 			// own components are looked at.
 			if wd, err := syscall.Getwd(); err == nil && path.IsAbs(filepath.ToSlash(wd)) {
-				base = path.Clean(filepath.ToSlash(wd))
-				start = base
+				start = path.Clean(filepath.ToSlash(wd))
+				// The written form is placed under the name the process
+				// knows the directory by ($PWD, through a link), which
+				// patterns may name; the host's form under getcwd's.
+				base = logicalWd(start)
 				name = path.Join(base, name)
 			}
 		}
@@ -1034,8 +1037,9 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, maxHostLinks)
 			}
 			if hostName != name {
-				hostBase := base // from getcwd: no link to resolve
+				hostBase := start // from getcwd: no link to resolve
 				if start == "/" {
+					hostBase = base
 					if hb, ok := hostResolve(base); ok {
 						hostBase = hb
 					}
