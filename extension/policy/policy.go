@@ -156,6 +156,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/hostpath"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -1032,15 +1033,15 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 			joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
 		}
 		if path.IsAbs(joined) || start != "/" {
-			hostName, ok := hostResolveIn(start, joined)
+			hostName, ok := hostpath.ResolveIn(start, joined)
 			if !ok {
-				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, maxHostLinks)
+				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, hostpath.MaxLinks)
 			}
 			if hostName != name {
 				hostBase := start // from getcwd: no link to resolve
 				if start == "/" {
 					hostBase = base
-					if hb, ok := hostResolve(base); ok {
+					if hb, ok := hostpath.Resolve(base); ok {
 						hostBase = hb
 					}
 				}

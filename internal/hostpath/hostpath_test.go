@@ -1,0 +1,53 @@
+package hostpath
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestResolve(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	target := filepath.Join(root, "real [1]")
+	require.NoError(t, os.MkdirAll(filepath.Join(target, "sub"), 0o755))
+	require.NoError(t, os.Symlink(target, filepath.Join(root, "abs")))
+	require.NoError(t, os.Symlink("real [1]/sub", filepath.Join(root, "rel")))
+	require.NoError(t, os.Symlink("loop2", filepath.Join(root, "loop1")))
+	require.NoError(t, os.Symlink("loop1", filepath.Join(root, "loop2")))
+
+	for in, want := range map[string]string{
+		root + "/abs/sub/new/file": target + "/sub/new/file",
+		root + "/rel/../x":         target + "/x", // ".." after a link: the target's parent
+		root + "/abs/./sub":        target + "/sub",
+		root + "/missing/../abs":   root + "/abs", // the rest after a missing component, as written
+		"/":                        "/",
+	} {
+		got, ok := Resolve(in)
+		assert.True(t, ok, in)
+		assert.Equal(t, want, got, in)
+	}
+	_, ok := Resolve(root + "/loop1/x")
+	assert.False(t, ok, "a symlink loop is not resolved")
+	_, ok = Resolve("relative/path")
+	assert.False(t, ok)
+
+	// From a directory: only the name's own components are looked at.
+	got, ok := ResolveIn(root, "abs/sub")
+	assert.True(t, ok)
+	assert.Equal(t, target+"/sub", got)
+	got, ok = ResolveIn("/nonexistent", root+"/rel")
+	assert.True(t, ok)
+	assert.Equal(t, target+"/sub", got, "an absolute name is taken from the root")
+}
+
+func ExampleResolve() {
+	// The rest after a missing component is taken as written.
+	resolved, ok := Resolve("/no/such/dir/../file")
+	fmt.Println(resolved, ok)
+	// Output: /no/such/file true
+}
