@@ -54,6 +54,16 @@ func newScrubber(values []string) *scrubber {
 		if strings.IndexByte(v, ' ') >= 0 {
 			plain = append(plain, strings.ReplaceAll(v, " ", "+"))
 		}
+		// An HTML page's echo: as html.EscapeString, html/template (which
+		// also escapes '+', common in base64 keys) and other servers
+		// (&quot;, &#x27;) write it.
+		if strings.ContainsAny(v, htmlSpecial) {
+			for _, r := range htmlEscapers {
+				if e := r.Replace(v); e != v {
+					plain = append(plain, e)
+				}
+			}
+		}
 	}
 	plain = longestFirst(plain)
 	sc := &scrubber{plain: newFinder(plain), forms: plain, encode: vs[:min(len(vs), maxEncoded)]}
@@ -63,6 +73,16 @@ func newScrubber(values []string) *scrubber {
 		}
 	}
 	return sc
+}
+
+// htmlSpecial are the characters an HTML page escapes in text it echoes.
+const htmlSpecial = `&<>"'+`
+
+// htmlEscapers write a value as HTML pages echo it.
+var htmlEscapers = []*strings.Replacer{
+	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;"),                // html.EscapeString
+	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;"), // html/template
+	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;"),             // Python's html.escape, others
 }
 
 // shortestEncoded is the length of the shortest form appendEncoded gives

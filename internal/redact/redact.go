@@ -413,7 +413,8 @@ func Message(msg string, paths []string, args ...json.RawMessage) string {
 // Hex or base64 behind JSON escapes or percent-encoding (base64 with \/,
 // or %2B in a URL) is found. It does not find a value encoded twice
 // otherwise (base64 of hex, JSON in JSON, JSON escapes and percent-encoding
-// in one echo), written in other encodings (HTML entities, base32, quoted-printable,
+// in one echo), written in other encodings (HTML entities other than the
+// usual escapes of & < > " ' and html/template's of +, base32, quoted-printable,
 // hex with separators such as "de:ad:be:ef", mixed-case hex), split,
 // reversed or otherwise transformed, nor a value shorter than 4 bytes.
 // Its cost is one pass over s for all the forms of all the values, and
