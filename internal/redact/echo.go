@@ -80,7 +80,7 @@ const htmlSpecial = `&<>"'+`
 
 // htmlEscapers write a value as HTML pages echo it.
 var htmlEscapers = []*strings.Replacer{
-	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;"),                // html.EscapeString
+	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;"),               // html.EscapeString
 	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;"), // html/template
 	strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;"),             // Python's html.escape, others
 }
