@@ -90,3 +90,18 @@ func TestAttackRelativePathThroughASymlinkInTheWorkingDirectory(t *testing.T) {
 		})
 	}
 }
+
+// A working directory that was removed cannot be named (getcwd fails), so
+// where a relative path leads cannot be judged: it is refused, not
+// matched as written (which let it past every symlink check).
+func TestRelativePathRefusedWhenTheWorkingDirectoryCannotBeNamed(t *testing.T) {
+	ex, _ := cwdFixture(t, "version: 1\nglobal:\n  forbidden_paths: [\"**/.ssh/**\"]\n")
+	gone := t.TempDir()
+	t.Chdir(gone)
+	require.NoError(t, os.Remove(gone))
+	res := call(t, ex, "read_any", map[string]any{"path": "notes/id"})
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeFilesystemPolicy, res.Error.Code, "%v", res.Error)
+	assert.Contains(t, res.Error.Message, "working directory cannot be named")
+	assert.Equal(t, "paths.resolve", res.Metadata[policy.MetaRule])
+}

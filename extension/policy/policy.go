@@ -1015,14 +1015,18 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 			// paths.parent above. The kernel's name for the directory
 			// (getcwd, not $PWD) has no symlink in it: only the path's
 			// own components are looked at.
-			if wd, err := syscall.Getwd(); err == nil && path.IsAbs(filepath.ToSlash(wd)) {
-				start = path.Clean(filepath.ToSlash(wd))
-				// The written form is placed under the name the process
-				// knows the directory by ($PWD, through a link), which
-				// patterns may name; the host's form under getcwd's.
-				base = logicalWd(start)
-				name = path.Join(base, name)
+			wd, err := syscall.Getwd()
+			if err != nil || !path.IsAbs(filepath.ToSlash(wd)) {
+				// Removed, or longer than the kernel names: where the path
+				// leads cannot be judged, so it is refused.
+				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: relative path %q cannot be judged: the process's working directory cannot be named (%v); pass an absolute path, or give the policy a base directory (WithBaseDir)", field, raw, err)
 			}
+			start = path.Clean(filepath.ToSlash(wd))
+			// The written form is placed under the name the process
+			// knows the directory by ($PWD, through a link), which
+			// patterns may name; the host's form under getcwd's.
+			base = logicalWd(start)
+			name = path.Join(base, name)
 		}
 		absName = name
 		outside = below(base, name, &relName)
