@@ -24,15 +24,7 @@ import (
 // runs. A guard: it holds on the current code (tool/shell judges the line
 // as if it began with cd WORKDIR). Nothing here runs bash.
 func TestBashCallIsJudgedInItsWorkdir(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
-	ws, err := sandbox.OpenWorkspace(dir)
-	require.NoError(t, err)
-	t.Cleanup(func() { ws.Close() })
-	sb, err := sandbox.New("process", sandbox.WithWorkspace(dir))
-	require.NoError(t, err)
-	bash, err := shell.NewBash(sb, ws)
-	require.NoError(t, err)
+	bash := bashIn(t, ".git")
 	spec := bash.Spec()
 	warnOK := MustPolicy(ModeAuto, ApproveWarnings())
 	denyDanger := MustPolicy(ModeAllowAll, DenyDangerous())
@@ -64,15 +56,7 @@ func TestBashCallIsJudgedInItsWorkdir(t *testing.T) {
 // Subject was the bare command, so the rules never saw the workdir: the
 // call ran unasked under allow_all.
 func TestAttackRulesSeeABashCallsWorkdir(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
-	ws, err := sandbox.OpenWorkspace(dir)
-	require.NoError(t, err)
-	t.Cleanup(func() { ws.Close() })
-	sb, err := sandbox.New("process", sandbox.WithWorkspace(dir))
-	require.NoError(t, err)
-	bash, err := shell.NewBash(sb, ws)
-	require.NoError(t, err)
+	bash := bashIn(t, "secrets")
 	spec := bash.Spec()
 	p := MustPolicy(ModeAllowAll, DenyRules("bash(rm -rf secrets*)"))
 	judge := func(args map[string]string) Evaluation {
@@ -88,4 +72,20 @@ func TestAttackRulesSeeABashCallsWorkdir(t *testing.T) {
 	assert.Equal(t, ActionAsk, ask.Evaluate(bash, &Request{Call: tool.Call{Name: spec.Name, Args: b}, Spec: spec, Level: classify.Safe}).Action,
 		"an allow rule for the bare line does not cover it run elsewhere")
 	assert.Equal(t, "cd -- secrets\ngit status", bash.Subject(b), "what a person asked reads")
+}
+
+// bashIn is the bash tool of a workspace holding the directory sub, run by
+// the process engine (the tests here only judge its calls).
+func bashIn(t *testing.T, sub string) *shell.Bash {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, sub), 0o755))
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	sb, err := sandbox.New("process", sandbox.WithWorkspace(dir))
+	require.NoError(t, err)
+	bash, err := shell.NewBash(sb, ws)
+	require.NoError(t, err)
+	return bash
 }
