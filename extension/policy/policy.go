@@ -95,7 +95,8 @@
 // ("/etc/**", "$HOME/.ssh/**") match the same path on the host (under the
 // workspace's directory). Other paths are cleaned lexically; a relative
 // one is placed in WithBaseDir's directory or, without it, in the
-// process's working directory, where a Go tool's os.Open takes it:
+// process's working directory, where a Go tool's os.Open takes it (and
+// refused when that directory cannot be named: it was removed):
 // absolute patterns match it there, relative ones its part below that
 // directory. Each is judged also as the host's file system reaches it,
 // through symlinks and ".." after a link ("notes/id" with notes ->
