@@ -244,39 +244,15 @@ func (s *syncBuffer) String() string {
 func TestAttackEncodedSecretSplitAcrossStreamedChunks(t *testing.T) {
 	encoded := url.QueryEscape(cfgQueryKey)
 	half := len(encoded) / 2
-	firstStreamed := make(chan struct{})
-	var once sync.Once
-	srv, _ := recorder(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		_, _ = io.WriteString(w, strings.Repeat("p", 4096)+" url=/x?api_key="+encoded[:half])
-		w.(http.Flusher).Flush()
-		select {
-		case <-firstStreamed:
-		case <-r.Context().Done():
-			return
-		}
-		_, _ = io.WriteString(w, encoded[half:]+"&from=echo")
-	})
-	tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: srv.URL + "/", Query: map[string]string{"api_key": cfgQueryKey}})
-	var mu sync.Mutex
-	var chunks []string
-	ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) {
-		mu.Lock()
-		chunks = append(chunks, string(ev.Data))
-		mu.Unlock()
-		once.Do(func() { close(firstStreamed) })
-	})
-	res, err := tl.Run(ctx, tool.Call{Name: "api", Args: json.RawMessage(`{}`)})
-	require.NoError(t, err)
-	mu.Lock()
-	streamed := strings.Join(chunks, "")
-	n := len(chunks)
-	mu.Unlock()
-	require.GreaterOrEqual(t, n, 2, "the body was streamed in more than one chunk")
-	assert.NotContains(t, res.Text(), encoded)
-	assert.NotContains(t, streamed, encoded, "the stream shows the secret percent-encoded")
-	assert.Equal(t, res.Text(), streamed, "the stream says what the result says")
-	assert.True(t, strings.HasSuffix(streamed, "api_key="+httptool.Redacted+"&from=echo"), "%q", streamed[max(0, len(streamed)-60):])
+	u, onChunk := splitEcho(t, strings.Repeat("p", 4096)+" url=/x?api_key="+encoded[:half], encoded[half:]+"&from=echo")
+	tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: u + "/", Query: map[string]string{"api_key": cfgQueryKey}})
+	run := runStreamed(t, tl, onChunk)
+	require.NoError(t, run.err)
+	require.GreaterOrEqual(t, run.chunks, 2, "the body was streamed in more than one chunk")
+	assert.NotContains(t, run.res.Text(), encoded)
+	assert.NotContains(t, run.streamed, encoded, "the stream shows the secret percent-encoded")
+	assert.Equal(t, run.res.Text(), run.streamed, "the stream says what the result says")
+	assert.True(t, strings.HasSuffix(run.streamed, "api_key="+httptool.Redacted+"&from=echo"), "%q", run.streamed[max(0, len(run.streamed)-60):])
 }
 
 // What is not a credential, or too short to mask without garbling the

@@ -34,39 +34,15 @@ func TestAttackEscapedHexSecretLongerThanTheStreamHold(t *testing.T) {
 	encoded := form.String()
 	require.Len(t, encoded, 12*len(cfgQueryKey))
 	split := len(encoded) - 28 // past the old hold (6 a byte), before the form's end
-	firstStreamed := make(chan struct{})
-	var once sync.Once
-	srv, _ := recorder(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		_, _ = io.WriteString(w, strings.Repeat("p", 4096)+` {"k":"`+encoded[:split])
-		w.(http.Flusher).Flush()
-		select {
-		case <-firstStreamed:
-		case <-r.Context().Done():
-			return
-		}
-		_, _ = io.WriteString(w, encoded[split:]+`"}`)
-	})
-	tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: srv.URL + "/", Query: map[string]string{"api_key": cfgQueryKey}})
-	var mu sync.Mutex
-	var chunks []string
-	ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) {
-		mu.Lock()
-		chunks = append(chunks, string(ev.Data))
-		mu.Unlock()
-		once.Do(func() { close(firstStreamed) })
-	})
-	res, err := tl.Run(ctx, tool.Call{Name: "api", Args: json.RawMessage(`{}`)})
-	require.NoError(t, err)
-	mu.Lock()
-	streamed := strings.Join(chunks, "")
-	n := len(chunks)
-	mu.Unlock()
-	require.GreaterOrEqual(t, n, 2, "the body was streamed in more than one chunk")
-	require.NotContains(t, res.Text(), encoded, "the result is masked whole")
-	assert.NotContains(t, streamed, encoded, "the stream shows the secret in escaped hex")
-	assert.Equal(t, res.Text(), streamed, "the stream says what the result says")
-	assert.True(t, strings.HasSuffix(streamed, `{"k":"`+httptool.Redacted+`"}`), "%q", streamed[max(0, len(streamed)-60):])
+	u, onChunk := splitEcho(t, strings.Repeat("p", 4096)+` {"k":"`+encoded[:split], encoded[split:]+`"}`)
+	tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: u + "/", Query: map[string]string{"api_key": cfgQueryKey}})
+	run := runStreamed(t, tl, onChunk)
+	require.NoError(t, run.err)
+	require.GreaterOrEqual(t, run.chunks, 2, "the body was streamed in more than one chunk")
+	require.NotContains(t, run.res.Text(), encoded, "the result is masked whole")
+	assert.NotContains(t, run.streamed, encoded, "the stream shows the secret in escaped hex")
+	assert.Equal(t, run.res.Text(), run.streamed, "the stream says what the result says")
+	assert.True(t, strings.HasSuffix(run.streamed, `{"k":"`+httptool.Redacted+`"}`), "%q", run.streamed[max(0, len(run.streamed)-60):])
 }
 
 // A body cut at the size cap (or an error page at its excerpt's length)
@@ -96,27 +72,65 @@ func TestAttackSecretCutAtTheSizeCap(t *testing.T) {
 			})
 			tl := newTool(t, tool.Spec{InputSchema: schema("")}, httptool.Config{URL: srv.URL + "/", Query: map[string]string{"api_key": cfgQueryKey}},
 				httptool.WithMaxResponseBytes(limit))
-			var mu sync.Mutex
-			var chunks []string
-			ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) {
-				mu.Lock()
-				chunks = append(chunks, string(ev.Data))
-				mu.Unlock()
-			})
-			res, err := tl.Run(ctx, tool.Call{Name: "api", Args: json.RawMessage(`{}`)})
+			run := runStreamed(t, tl, nil)
 			if tc.status == http.StatusOK {
-				require.NoError(t, err)
-				require.Equal(t, true, res.Metadata["truncated"], "the body was cut")
+				require.NoError(t, run.err)
+				require.Equal(t, true, run.res.Metadata["truncated"], "the body was cut")
 			} else {
-				require.Error(t, err)
-				assert.NotContains(t, err.Error(), encoded[:len(encoded)-1])
+				require.Error(t, run.err)
+				assert.NotContains(t, run.err.Error(), encoded[:len(encoded)-1])
 			}
-			mu.Lock()
-			streamed := strings.Join(chunks, "")
-			mu.Unlock()
-			assert.NotContains(t, res.Text(), encoded[:len(encoded)-1], "all of the key but its last byte")
-			assert.NotContains(t, streamed, encoded[:len(encoded)-1], "streamed: all of the key but its last byte")
-			assert.Contains(t, res.Text(), "pppp", "the text before it is kept")
+			assert.NotContains(t, run.res.Text(), encoded[:len(encoded)-1], "all of the key but its last byte")
+			assert.NotContains(t, run.streamed, encoded[:len(encoded)-1], "streamed: all of the key but its last byte")
+			assert.Contains(t, run.res.Text(), "pppp", "the text before it is kept")
 		})
 	}
+}
+
+// splitEcho serves first, flushed, and rest only once the first streamed
+// chunk reached the tool's emitter (onChunk, for runStreamed), so that the
+// body is certain to be streamed split where first ends.
+func splitEcho(t *testing.T, first, rest string) (u string, onChunk func()) {
+	firstStreamed := make(chan struct{})
+	var once sync.Once
+	srv, _ := recorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = io.WriteString(w, first)
+		w.(http.Flusher).Flush()
+		select {
+		case <-firstStreamed:
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = io.WriteString(w, rest)
+	})
+	return srv.URL, func() { once.Do(func() { close(firstStreamed) }) }
+}
+
+// streamRun is what runStreamed saw of a call.
+type streamRun struct {
+	res      *tool.Result
+	err      error
+	streamed string // the output events' data, joined
+	chunks   int
+}
+
+// runStreamed runs tl with an emitter that keeps its output events,
+// calling onChunk (when set) after each.
+func runStreamed(t *testing.T, tl tool.Tool, onChunk func()) streamRun {
+	t.Helper()
+	var mu sync.Mutex
+	var chunks []string
+	ctx := tool.WithEmitter(context.Background(), func(ev tool.Event) {
+		mu.Lock()
+		chunks = append(chunks, string(ev.Data))
+		mu.Unlock()
+		if onChunk != nil {
+			onChunk()
+		}
+	})
+	res, err := tl.Run(ctx, tool.Call{Name: "api", Args: json.RawMessage(`{}`)})
+	mu.Lock()
+	defer mu.Unlock()
+	return streamRun{res: res, err: err, streamed: strings.Join(chunks, ""), chunks: len(chunks)}
 }
