@@ -93,20 +93,9 @@ func TestAttackRelativePathOfAToolWithAWorkdir(t *testing.T) {
 		{`global: {forbidden_paths: ["**/.ssh/**"]}`, "show_sub", "notes/id", "global.forbidden_paths"},
 		{`global: {allowed_paths: ["sub/**"]}`, "show_sub", "../secrets/key", "global.allowed_paths"},
 	} {
-		for form, wrap := range wrappers {
-			t.Run(form+" "+tc.tool+" "+tc.path, func(t *testing.T) {
-				ex := workdirFixture(t, tc.governance, wrap, false)
-				res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
-				require.Nil(t, res.Error, "%v", res.Error)
-				assert.Contains(t, res.Text(), "readme")
-
-				res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
-				assert.NotContains(t, resultText(res), sshSecret)
-				require.NotNil(t, res.Error, "read allowed: %s", tc.path)
-				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
-				assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule])
-			})
-		}
+		refusedInWorkdir(t, tc.governance, tc.tool, tc.path, tc.rule, false, func(t *testing.T, res *tool.Result) {
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+		})
 	}
 }
 
@@ -124,18 +113,29 @@ func TestRelativePathOfAToolWithAWorkdirInAWorkspace(t *testing.T) {
 		{`global: {forbidden_paths: ["**/.ssh/**"]}`, "show_sub", "notes/id", "paths.resolve"},
 		{`global: {allowed_paths: ["sub/**"]}`, "show_sub", "../secrets/key", "global.allowed_paths"},
 	} {
-		for form, wrap := range wrappers {
-			t.Run(form+" "+tc.tool+" "+tc.path, func(t *testing.T) {
-				ex := workdirFixture(t, tc.governance, wrap, true)
-				res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
-				require.Nil(t, res.Error, "%v", res.Error)
-				assert.Contains(t, res.Text(), "readme")
+		refusedInWorkdir(t, tc.governance, tc.tool, tc.path, tc.rule, true, nil)
+	}
+}
 
-				res = call(t, ex, tc.tool, map[string]any{"path": tc.path})
-				assert.NotContains(t, resultText(res), sshSecret)
-				require.NotNil(t, res.Error, "read allowed: %s", tc.path)
-				assert.Equal(t, tc.rule, res.Metadata[policy.MetaRule], "%v", res.Error)
-			})
-		}
+// refusedInWorkdir checks, for each form of the fixture's tools (wrappers),
+// that show_sub still reads readme.md and that toolName refuses path by
+// rule without showing the secret; more checks the refusal further.
+func refusedInWorkdir(t *testing.T, governance, toolName, path, rule string, inWorkspace bool, more func(*testing.T, *tool.Result)) {
+	t.Helper()
+	for form, wrap := range wrappers {
+		t.Run(form+" "+toolName+" "+path, func(t *testing.T) {
+			ex := workdirFixture(t, governance, wrap, inWorkspace)
+			res := call(t, ex, "show_sub", map[string]any{"path": "readme.md"})
+			require.Nil(t, res.Error, "%v", res.Error)
+			assert.Contains(t, res.Text(), "readme")
+
+			res = call(t, ex, toolName, map[string]any{"path": path})
+			assert.NotContains(t, resultText(res), sshSecret)
+			require.NotNil(t, res.Error, "read allowed: %s", path)
+			assert.Equal(t, rule, res.Metadata[policy.MetaRule], "%v", res.Error)
+			if more != nil {
+				more(t, res)
+			}
+		})
 	}
 }
