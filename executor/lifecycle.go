@@ -49,6 +49,9 @@ type callState struct {
 	// run outside Execute): a run still going then takes no locks, which
 	// nobody would release.
 	ended atomic.Bool
+	// waited is how long the call has queued for its lock and slots so
+	// far (nanoseconds), which WithMaxWait bounds in all.
+	waited atomic.Int64
 }
 
 // ident is what a call's state keeps of the call as received: its
@@ -210,26 +213,30 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 		})
 }
 
-// queue announces why the call waits, then waits, bounded by WithMaxWait
-// on top of ctx. It returns nil once wait succeeds, the caller's
-// cancellation as such, and otherwise giveUp's error for how long it waited.
+// queue announces why the call waits, then waits, bounded by ctx and by
+// what WithMaxWait leaves of the call's whole wait (its lock and every
+// slot of every run). It returns nil once wait succeeds, the caller's
+// cancellation as such, and otherwise giveUp's error for how long the call
+// has waited in all.
 func (cs *callState) queue(ctx context.Context, reason string, wait func(context.Context) error,
 	giveUp func(waited time.Duration) *tool.Error) *tool.Error {
 	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: reason})
 	wctx := ctx
 	if cs.e.maxWait > 0 {
 		var cancel context.CancelFunc
-		wctx, cancel = context.WithTimeout(ctx, cs.e.maxWait)
+		wctx, cancel = context.WithTimeout(ctx, cs.e.maxWait-time.Duration(cs.waited.Load()))
 		defer cancel()
 	}
 	began := time.Now()
+	err := wait(wctx)
+	waited := time.Duration(cs.waited.Add(int64(time.Since(began))))
 	switch {
-	case wait(wctx) == nil:
+	case err == nil:
 		return nil
 	case ctx.Err() == context.Canceled:
 		return tool.AsError(ctx.Err())
 	}
-	return giveUp(time.Since(began).Round(time.Millisecond))
+	return giveUp(waited.Round(time.Millisecond))
 }
 
 // relock handles arguments an extension rewrote: if they declare other

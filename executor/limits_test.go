@@ -210,3 +210,40 @@ func TestIdleAgentLimitersDropped(t *testing.T) {
 	assert.Zero(t, busy)
 	assert.Zero(t, alive, "idle agents' limiters are dropped")
 }
+
+// TestMaxWaitBoundsTheWholeQueue: WithMaxWait bounds how long a call
+// queues in all, not each queue it enters. x2 waits 8s for tool x's one
+// slot, then for one of the executor's two (z1 queued for it first): it
+// gives up at 10s, not 8s + 10s.
+func TestMaxWaitBoundsTheWholeQueue(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hold := make(chan struct{})
+		blocking := func(name string) tool.Tool {
+			return tool.New(name, "A test tool", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
+				if c.ID == "x1" {
+					time.Sleep(8 * time.Second)
+				} else {
+					<-hold
+				}
+				return &tool.Result{}, nil
+			})
+		}
+		ex := executor.MustNew(scRegistry(t, blocking("x"), blocking("y"), blocking("z")),
+			executor.WithToolConcurrency(1, "x"), executor.WithMaxConcurrency(2), executor.WithMaxWait(10*time.Second))
+		var wg sync.WaitGroup
+		for _, c := range []tool.Call{{ID: "x1", Name: "x"}, {ID: "y1", Name: "y"}, {ID: "z1", Name: "z"}} {
+			wg.Go(func() { _, _ = ex.Execute(context.Background(), c) })
+			synctest.Wait() // running (x1, y1) or queued (z1)
+		}
+		start := time.Now()
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "x2", Name: "x"})
+		waited := time.Since(start)
+		close(hold)
+		wg.Wait()
+		require.ErrorIs(t, err, tool.ErrConcurrencyLimit, "x2 gave up waiting")
+		assert.Equal(t, tool.CodeConcurrencyLimit, res.Error.Code)
+		assert.Greater(t, waited, 8*time.Second, "x2 queued for the executor's slot after tool x's")
+		assert.LessOrEqual(t, waited, 10*time.Second, "WithMaxWait bounds the call's whole wait")
+		assert.Contains(t, res.Error.Message, "waited 10s")
+	})
+}

@@ -154,10 +154,12 @@ func WithMaxQueue(n int) Option {
 	return func(e *Executor) { e.limits.maxQueue = max(n, 0) }
 }
 
-// WithMaxWait bounds how long a call waits for a lock or a concurrency slot,
-// on top of its context's deadline. A call that gives up fails with
-// tool.CodeConflict or tool.CodeConcurrencyLimit. Zero or negative means
-// only the context bounds the wait.
+// WithMaxWait bounds how long a call waits in all for its lock and its
+// concurrency slots (a retried run's included), on top of its context's
+// deadline; time spent running, or waiting for an approver, does not
+// count. A call that gives up fails with tool.CodeConflict or
+// tool.CodeConcurrencyLimit. Zero or negative means only the context
+// bounds the wait.
 func WithMaxWait(d time.Duration) Option {
 	return func(e *Executor) { e.maxWait = max(d, 0) }
 }
