@@ -21,6 +21,13 @@
 // the argument values it masks are masked wherever the tool echoed them,
 // as in the audit trail.
 //
+// zap escapes the C0 controls (a newline cannot start a line) but writes
+// the others raw; the extension writes DEL, the C1 controls and the
+// bidirectional overrides and isolates of every string it logs as the
+// visible text \uXXXX (in the arguments, a JSON escape of the same
+// character), so that a tailed log cannot be erased, reordered or given a
+// fake line by what a call or its tool said.
+//
 // The extension runs outermost (extension.PriorityLogging), so it sees every
 // result, including those short-circuited by auth, policy, rate limits and
 // approval, and the trace ids the tracing extension fills in.
@@ -28,8 +35,10 @@ package logging
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -156,30 +165,32 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		*fp = fields[:0]
 		fieldPool.Put(fp)
 	}()
+	// Every string that comes from the call or its result goes through
+	// text: zap escapes the C0 controls but writes C1 controls raw.
 	fields = append(fields,
-		zap.String("call_id", c.ID),
-		zap.String("tool", c.Name),
-		zap.String("status", string(status)),
+		text("call_id", c.ID),
+		text("tool", c.Name),
+		text("status", string(status)),
 		zap.Duration("duration", d),
 		zap.Int("attempts", attempts),
 	)
 	if c.Principal.ID != "" {
-		fields = append(fields, zap.String("principal", c.Principal.ID))
+		fields = append(fields, text("principal", c.Principal.ID))
 	}
 	if c.Principal.Tenant != "" {
-		fields = append(fields, zap.String("tenant", c.Principal.Tenant))
+		fields = append(fields, text("tenant", c.Principal.Tenant))
 	}
 	if c.Agent != "" {
-		fields = append(fields, zap.String("agent", c.Agent))
+		fields = append(fields, text("agent", c.Agent))
 	}
 	if c.Session != "" {
-		fields = append(fields, zap.String("session", c.Session))
+		fields = append(fields, text("session", c.Session))
 	}
 	if c.TraceID != "" {
-		fields = append(fields, zap.String("trace_id", c.TraceID))
+		fields = append(fields, text("trace_id", c.TraceID))
 	}
 	if c.SpanID != "" {
-		fields = append(fields, zap.String("span_id", c.SpanID))
+		fields = append(fields, text("span_id", c.SpanID))
 	}
 	var secrets []string
 	if req.Spec != nil {
@@ -190,21 +201,27 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		// the tool echoed them (a password found by its key's name), as
 		// the audit trail records them.
 		msg := redact.Message(res.Error.Message, secrets, c.Args)
-		fields = append(fields, zap.String("error_code", string(res.Error.Code)), zap.String("error", msg))
+		fields = append(fields, text("error_code", string(res.Error.Code)), text("error", msg))
 		// The cause is the developer's side (a missing principal's fix, a
 		// misconfiguration), which no model is sent; a Go func's plain error
 		// is its own message and is not logged twice.
 		if cause := res.Error.Err; cause != nil && cause.Error() != res.Error.Message {
-			fields = append(fields, zap.String("cause", redact.Message(cause.Error(), secrets, c.Args)))
+			fields = append(fields, text("cause", redact.Message(cause.Error(), secrets, c.Args)))
 		}
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {
-				fields = append(fields, zap.String("stack", s))
+				fields = append(fields, text("stack", s))
 			}
 		}
 	}
 	if e.args {
-		fields = append(fields, zap.Reflect("args", rawJSON(redact.Args(c.Args, secrets))))
+		// In JSON, the \u escapes printable writes decode to the
+		// arguments' own characters.
+		args := rawJSON(redact.Args(c.Args, secrets))
+		if indexControl(args) >= 0 {
+			args = rawJSON(printable(string(args)))
+		}
+		fields = append(fields, zap.Reflect("args", args))
 	}
 	// A logger built with AddStacktrace (zap's development config does so
 	// from Warn) would attach the stack of this line to every denied or
@@ -212,6 +229,59 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	// denial is an outcome, not a bug; a panic carries its own stack above.
 	ce.Stack = ""
 	ce.Write(fields...)
+}
+
+// text is a string field whose characters a terminal acts on instead of
+// printing are written visibly (printable).
+func text(key, s string) zap.Field { return zap.String(key, printable(s)) }
+
+// printable returns s with each character a terminal acts on instead of
+// printing, and that zap writes raw, written as the six characters \uXXXX:
+// DEL, the C1 controls (VTE, GNU screen and Mosh run a UTF-8 U+009B as CSI
+// and U+0085 as a new line, so a tailed log could erase the lines before
+// it or show a fake one) and the bidirectional embeddings, overrides and
+// isolates (U+202A-U+202E, U+2066-U+2069), which reorder what is shown.
+// zap escapes the C0 controls itself. In a JSON text, such as the
+// arguments, the result is a JSON escape of the same character.
+func printable(s string) string {
+	i := indexControl(s)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i >= 0 {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[:i])
+		b.WriteString(`\u`)
+		for shift := 12; shift >= 0; shift -= 4 {
+			b.WriteByte("0123456789abcdef"[r>>shift&0xf])
+		}
+		s = s[i+n:]
+		i = indexControl(s)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// indexControl is the index in s of the first character printable
+// rewrites, or -1.
+func indexControl[T string | rawJSON](s T) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 0x7f:
+			return i
+		case 0xc2: // U+0080-U+009F
+			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
+				return i
+			}
+		case 0xe2: // U+202A-U+202E, U+2066-U+2069
+			if i+2 < len(s) && ((s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae) || (s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9)) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // rawJSON logs already-encoded JSON as a nested value in JSON encoders and
