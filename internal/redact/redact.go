@@ -503,6 +503,9 @@ func LooksSecret(key string) bool {
 	for i := 0; i < len(key); {
 		var w []byte
 		w, i = nextWord(key, i, cur[:0])
+		// A number after a word, or a word of its own, says which one
+		// (password1, password2, access-token-2), not what it is.
+		w = trimDigits(w)
 		if len(w) == 0 {
 			continue
 		}
@@ -584,7 +587,7 @@ func LooksSecretEnv(name string) bool {
 	for i := 0; i < len(name); {
 		var w []byte
 		w, i = nextWord(name, i, buf[:0])
-		switch string(w) {
+		switch string(trimDigits(w)) {
 		case "key", "keys", "cert", "certs", "signature", "sig", "pass", "pem", "pfx":
 			return true
 		}
@@ -622,7 +625,21 @@ func classify(w []byte) wordKind {
 			return kindSecret
 		}
 	}
+	// "... key" written as one word: secretkey, privatekey, SECRETKEY.
+	if n := len(w) - len("key"); n > 0 && string(w[n:]) == "key" {
+		if k := classify(w[:n]); k == kindKeyPrefix || k == kindSecret {
+			return kindSecret
+		}
+	}
 	return kindOther
+}
+
+// trimDigits returns w without the ASCII digits it ends with.
+func trimDigits(w []byte) []byte {
+	for len(w) > 0 && w[len(w)-1] >= '0' && w[len(w)-1] <= '9' {
+		w = w[:len(w)-1]
+	}
+	return w
 }
 
 var secretSuffixes = []string{"password", "passwd", "secret", "apikey", "cookie", "credential", "sessionid", "sessid",
