@@ -53,7 +53,10 @@ const nobody = 65534
 //     and io_uring is refused because it could create sockets);
 //   - not connect to abstract unix sockets, nor send signals to processes,
 //     outside its own sandbox (Landlock ABI 6 scoping);
-//   - not mount or unmount anything (Landlock forbids it).
+//   - not mount or unmount anything (Landlock forbids it);
+//   - not make a user namespace (the seccomp filter refuses unshare and
+//     clone with CLONE_NEWUSER, and clone3), in which it would hold every
+//     capability, and reach kernel code that asks only for one there.
 //
 // When the host process is root and [WithUser] is not given, the command
 // runs as uid and gid 65534 (nobody), so that it has no capabilities and

@@ -87,7 +87,12 @@ func socketFilterArch() uint32 {
 // keyring, which Landlock does not scope, so it could attach a host
 // process's mode-666 shared memory and write into it, and leave segments
 // and keys that later runs (and concurrent ones, and any local user)
-// read. With the network off (networkOff) it also lets socket(2) create
+// read. It refuses user namespaces: unshare(2) and clone(2) with
+// CLONE_NEWUSER (EPERM) and clone3(2) (ENOSYS, on which glibc falls back
+// to clone), since in one the command holds every capability, and the
+// kernel code that asks only for one there (netfilter and rtnetlink, with
+// the network on) was within its reach (TestAttackLandlockUserNamespace).
+// With the network off (networkOff) it also lets socket(2) create
 // unix sockets only, and none unless allowUnix (EACCES otherwise), and
 // refuses io_uring_setup(2) (ENOSYS), through which sockets can be created
 // without socket(2). allowUnix is for kernels whose Landlock (ABI 9)
@@ -100,9 +105,10 @@ func socketFilterArch() uint32 {
 // Everything else is allowed.
 func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 	const (
-		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		ret = unix.BPF_RET | unix.BPF_K
+		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
 		// Offsets in struct seccomp_data; arg0's low half (little endian).
 		offNr, offArg0 = 0, 16
 	)
@@ -118,6 +124,19 @@ func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 	}
 	for _, nr := range ipcCalls() {
 		refuse(nr, errno(unix.EPERM))
+	}
+	// No user namespace: clone3's flags sit in a structure the filter
+	// cannot read, so it fails with ENOSYS (glibc then falls back to
+	// clone); unshare and clone fail with EPERM when asked for one.
+	refuse(unix.SYS_CLONE3, errno(unix.ENOSYS))
+	for _, nr := range []uint32{unix.SYS_UNSHARE, unix.SYS_CLONE} {
+		prog = append(prog,
+			unix.SockFilter{Code: jeq, K: nr, Jf: 4},
+			unix.SockFilter{Code: ld, K: offArg0}, // the flags, on these architectures
+			unix.SockFilter{Code: jset, K: unix.CLONE_NEWUSER, Jf: 1},
+			errno(unix.EPERM),
+			allow,
+		)
 	}
 	if networkOff {
 		refuse(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
