@@ -463,7 +463,11 @@ func (s *session) parse(data []byte) {
 			s.add(be.Line, be.Message)
 			return
 		case !s.mergeKeys(&doc) && len(doc.Content) > 0:
+			s.count = 0
 			s.parseDoc(deref(doc.Content[0]))
+			if s.count > maxDecodeProblems {
+				s.add(0, fmt.Sprintf("has %d more problems of keys and values after the first %d", s.count-maxDecodeProblems, maxDecodeProblems))
+			}
 		}
 	}
 }
@@ -510,7 +514,10 @@ func (s *session) reporting() bool {
 }
 
 // at is the line of key in the tool's definition, or of the definition without it.
-func (s *session) at(key string) int { return cmp.Or(lineOf(s.item, key), s.item.Line) }
+func (s *session) at(key string) int {
+	_, line := lookup(s.item, key)
+	return cmp.Or(line, s.item.Line)
+}
 
 // parseDoc checks a document's outline (a mapping with a non-empty tools
 // list of mappings), then checks and builds every tool.
@@ -519,14 +526,8 @@ func (s *session) parseDoc(root *yaml.Node) {
 		s.add(root.Line, "the top level must be a mapping with a tools: list")
 		return
 	}
-	s.count = 0
-	defer func() {
-		if s.count > maxDecodeProblems {
-			s.add(0, fmt.Sprintf("has %d more problems of keys and values after the first %d", s.count-maxDecodeProblems, maxDecodeProblems))
-		}
-	}()
 	var fd fileDoc
-	if !s.decode(root, &fd, nil) {
+	if !s.decode(root, reflect.ValueOf(&fd), nil) {
 		return
 	}
 	list := fd.Tools
@@ -552,19 +553,15 @@ func (s *session) parseDoc(root *yaml.Node) {
 	}
 }
 
-// decode fills *ptr, a pointer to one of the types above, from n.
-func (s *session) decode(n *yaml.Node, ptr any, path *keyPath) bool {
-	return s.value(n, reflect.ValueOf(ptr).Elem(), path)
-}
-
-// value fills v from n, path being the path of n's key ("metadata.tags.1");
-// a null leaves v as it is, as if not written. It returns false when a
-// mapping has a key twice (which value was meant is for the author to say)
-// or a key that is not a string: the tool is not built.
-func (s *session) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
+// decode fills v, a pointer to one of the types above or a field of one,
+// from n, path being the path of n's key ("metadata.tags.1"); a null
+// leaves v as it is, as if not written. It returns false when a mapping
+// has a key twice (which value was meant is for the author to say) or a
+// key that is not a string: the tool is not built.
+func (s *session) decode(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	n = deref(n)
-	if p, ok := v.Addr().Interface().(**yaml.Node); ok {
-		*p = n
+	if v.Type() == reflect.TypeFor[*yaml.Node]() {
+		v.Set(reflect.ValueOf(n))
 		return true
 	}
 	if n.ShortTag() == "!!null" {
@@ -572,8 +569,8 @@ func (s *session) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	}
 	msg := ""
 	switch v.Kind() {
-	case reflect.Pointer: // set by metadata to a field of the spec
-		return s.value(n, v.Elem(), path)
+	case reflect.Pointer: // to the value decoded: a struct, or a field of the spec
+		return s.decode(n, v.Elem(), path)
 	case reflect.Struct:
 		if n.Kind == yaml.MappingNode {
 			return s.mapping(n, v, path)
@@ -584,7 +581,7 @@ func (s *session) value(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
 			ok := true
 			for i, c := range n.Content {
-				ok = s.value(c, v.Index(i), &keyPath{path, strconv.Itoa(i)}) && ok
+				ok = s.decode(c, v.Index(i), &keyPath{path, strconv.Itoa(i)}) && ok
 			}
 			return ok
 		}
@@ -682,7 +679,7 @@ func (s *session) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	return s.keys(n, path, func(k, val *yaml.Node) bool {
 		key := k.Value
 		if f := slices.Index(keys, key); f >= 0 {
-			return s.value(val, v.Field(f), &keyPath{path, key})
+			return s.decode(val, v.Field(f), &keyPath{path, key})
 		}
 		if !s.reporting() {
 			return true
@@ -743,7 +740,7 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		}
 	}()
 	var def toolDef
-	ok := s.decode(item, &def, nil)
+	ok := s.decode(item, reflect.ValueOf(&def), nil)
 	if s.name = def.Name; strings.TrimSpace(s.name) == "" {
 		s.name = ""
 		s.add(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
@@ -761,16 +758,15 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		return
 	}
 	kind := s.kind(def.Type)
-	var spec tool.Spec
 	var impl tool.Tool
+	// A command, an endpoint or a remote tool changes something outside the
+	// program: medium unless a metadata.risk says otherwise. A go tool starts
+	// from its Go definition.
+	spec := tool.Spec{Risk: tool.RiskMedium}
 	if kind == "go" {
 		if impl = s.goImpl(def.Implementation); impl != nil {
 			spec = impl.Spec()
 		}
-	} else {
-		// A command, an endpoint or a remote tool changes something outside
-		// the program: medium unless a metadata.risk says otherwise.
-		spec.Risk = tool.RiskMedium
 	}
 	spec.Name = s.name
 	if n := def.Description; n == nil {
@@ -782,13 +778,10 @@ func (s *session) tool(idx int, item *yaml.Node) {
 	} else if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
 		s.add(n.Line, "description is empty: tell the model what the tool does and when to use it")
 	}
-	if raw, ok := s.schema("input_schema", def.InputSchema); ok {
-		spec.InputSchema = raw
-	} else if len(spec.InputSchema) == 0 {
+	s.schema("input_schema", def.InputSchema, &spec.InputSchema)
+	s.schema("output_schema", def.OutputSchema, &spec.OutputSchema)
+	if len(spec.InputSchema) == 0 {
 		spec.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	if raw, ok := s.schema("output_schema", def.OutputSchema); ok {
-		spec.OutputSchema = raw
 	}
 	if def.Metadata != nil && !s.metadata(def.Metadata, &spec) {
 		return
@@ -811,44 +804,46 @@ func (s *session) kind(kind string) string {
 		return k == "go" || s.l.Kinds[k] == nil
 	})
 	kinds := append([]string{"go"}, others...)
-	switch {
-	case lineOf(s.item, "type") == 0:
+	switch _, line := lookup(s.item, "type"); {
+	case line == 0:
 		s.add(s.item.Line, "type is missing: set it to one of "+strings.Join(kinds, ", "))
 	case slices.Contains(kinds, kind):
 		return kind
 	case slices.Contains([]string{"shell", "http", "mcp"}, kind):
-		s.add(s.at("type"), fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind))
+		s.add(line, fmt.Sprintf("type %q has no factory in this Loader: add it to Loader.Kinds (for example \"http\": httptool.Kind())", kind))
 	default:
-		s.add(s.at("type"), fmt.Sprintf("type %q is not known", kind)+didYouMean(kind, kinds, ": known types are %s"))
+		s.add(line, fmt.Sprintf("type %q is not known", kind)+didYouMean(kind, kinds, ": known types are %s"))
 	}
 	return ""
 }
 
-// schema converts input_schema or output_schema to JSON and checks it.
-func (s *session) schema(field string, n *yaml.Node) (json.RawMessage, bool) {
+// schema converts input_schema or output_schema, if written, to JSON and
+// sets *dst to it when it is a schema.
+func (s *session) schema(field string, n *yaml.Node, dst *json.RawMessage) {
 	if n == nil {
-		return nil, false
+		return
 	}
 	if n.Kind != yaml.MappingNode {
 		s.add(n.Line, field+" must be a mapping (a JSON Schema whose root is {type: object})")
-		return nil, false
+		return
 	}
 	before := s.count
 	v := s.jsonValue(n, &keyPath{key: field})
 	if s.count > before {
-		return nil, false
+		return
 	}
 	if t, ok := v.(map[string]any)["type"]; ok && t != "object" {
 		shown, _ := json.Marshal(t)
-		s.add(cmp.Or(lineOf(n, "type"), n.Line), fmt.Sprintf("%s.type is %s: the root must be \"object\", because every provider wants an object of arguments", field, shown))
-		return nil, false
+		_, line := lookup(n, "type")
+		s.add(line, fmt.Sprintf("%s.type is %s: the root must be \"object\", because every provider wants an object of arguments", field, shown))
+		return
 	}
 	raw, _ := json.Marshal(v)
 	if _, err := schema.Compile(raw); err != nil {
 		s.add(n.Line, field+": "+err.Error())
-		return nil, false
+		return
 	}
-	return raw, true
+	*dst = raw
 }
 
 // metadata reads the metadata block onto spec and checks the modes it allows.
@@ -860,7 +855,7 @@ func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 		Timeout: &spec.Timeout, RateLimitPerHour: &spec.RateLimitPerHour,
 		Annotations: annotations{&a.Title, &a.ReadOnly, &a.Destructive, &a.Idempotent, &a.OpenWorld},
 	}
-	if !s.decode(n, &m, &keyPath{key: "metadata"}) {
+	if !s.decode(n, reflect.ValueOf(&m), &keyPath{key: "metadata"}) {
 		return false
 	}
 	modes, keyLine := lookup(n, "allowed_modes")
@@ -892,7 +887,7 @@ func (s *session) goImpl(n *yaml.Node) tool.Tool {
 	case n.Kind != yaml.MappingNode:
 		s.add(n.Line, "implementation must be a mapping (function: name)")
 		return nil
-	case !s.decode(n, &def, &keyPath{key: "implementation"}):
+	case !s.decode(n, reflect.ValueOf(&def), &keyPath{key: "implementation"}):
 		return nil
 	case def.Function == nil:
 	case def.Function.Kind != yaml.ScalarNode || def.Function.ShortTag() == "!!null" || def.Function.Value == "":
@@ -972,10 +967,10 @@ func (s *session) kindErrors(implNode *yaml.Node, err error) {
 	var fp interface{ FieldPath() string }
 	if errors.As(err, &fp) && fp.FieldPath() != "" {
 		p := fp.FieldPath()
-		line = cmp.Or(lineOf(implNode, p), line) // of the field, or of the deepest key on its path
-		msg = "implementation." + p + ": " + err.Error()
-		if strings.HasPrefix(err.Error(), p) {
-			msg = "implementation." + err.Error()
+		_, at := lookup(implNode, p)
+		line = cmp.Or(at, line) // of the field, or of the deepest key on its path
+		if msg = "implementation." + err.Error(); !strings.HasPrefix(err.Error(), p) {
+			msg = "implementation." + p + ": " + err.Error()
 		}
 	}
 	s.add(line, msg)
@@ -1024,17 +1019,11 @@ func didYouMean(s string, known []string, listed string) string {
 	return fmt.Sprintf(listed, strings.Join(known, ", "))
 }
 
-// lineOf is the line of the key at dotted path p in mapping n (a list's
-// elements by index) or, when the path is not all there, of the deepest key
-// on it that is; 0 when none is.
-func lineOf(n *yaml.Node, p string) int {
-	_, line := lookup(n, p)
-	return line
-}
-
-// lookup walks dotted path p from n as far as it goes: it returns the value
-// at its end as written (an alias is not followed), nil when the path is not
-// all there, and the line of lineOf.
+// lookup walks dotted path p from mapping n (a list's elements by index) as
+// far as it goes. It returns the value at its end as written (an alias is
+// not followed), nil when the path is not all there, and the line of the
+// key at its end or else of the deepest key on it that is there (0 when
+// none is).
 func lookup(n *yaml.Node, p string) (*yaml.Node, int) {
 	line := 0
 	for elem := range strings.SplitSeq(p, ".") {
