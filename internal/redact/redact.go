@@ -492,6 +492,11 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 //   - the last word is token or ends in token (access_token, refreshToken,
 //     githubtoken; max_tokens and token_count are not).
 //
+// A word is judged without the digits it ends with, and a word of digits
+// is skipped: password1, new_password2 and access-token-2 look secret. A
+// word that is one of the "... key" words above followed by key
+// (secretkey, privatekey, SSHKEY) looks secret too.
+//
 // It is the one rule for names across logs, audit records, events, errors
 // and the sandbox's environment scrubbing; String applies it to the names
 // of name=value and name: value pairs and --name value flags in text.

@@ -100,9 +100,11 @@ func maskXMLElement(m string) string {
 }
 
 // mayHavePair reports whether maskPairs could find a pair in s: it needs a
-// separator, "=" or ":", or a flag's dash and white space.
+// separator, "=" or ":" (or their full-width forms), or a flag's dash and
+// white space.
 func mayHavePair(s string) bool {
-	return strings.ContainsAny(s, "=:") || (strings.Contains(s, "-") && strings.ContainsAny(s, " \t"))
+	return strings.ContainsAny(s, "=:") || (strings.Contains(s, "-") && strings.ContainsAny(s, " \t")) ||
+		strings.Contains(s, fullWidthColon) || strings.Contains(s, fullWidthEquals)
 }
 
 // String masks the secrets found inside s: private key blocks, passwords in
@@ -205,9 +207,10 @@ func maskPairsWork(s string) (string, int) {
 	var js jsonScan
 	for i := 0; i < len(s); i++ {
 		var nameStart, nameEnd, valAt int
-		switch c := s[i]; {
+		c, width := separatorAt(s, i)
+		switch {
 		case c == '=' || c == ':':
-			sep := i + 1
+			sep := i + width
 			switch {
 			case c == ':' && strings.HasPrefix(s[sep:], "//"):
 				continue // a URL's scheme
@@ -263,12 +266,12 @@ func maskPairsWork(s string) (string, int) {
 		if k := strings.LastIndexFunc(s[:nameStart], func(r rune) bool { return r != '-' }); k >= 0 {
 			before = s[k]
 		}
-		terse := before == '?' || before == '&' || before == ';' || (s[i] != '-' && isUpperName(name))
+		terse := before == '?' || before == '&' || before == ';' || (c != '-' && isUpperName(name))
 		if !(LooksSecret(name) || (terse && LooksSecretEnv(name))) {
 			continue
 		}
 		vs, ve := valueSpan(s, valAt, &js)
-		if s[i] == ':' {
+		if c == ':' {
 			if bs, be, ok := blockValue(s, nameStart, valAt); ok {
 				vs, ve = bs, be
 			}
@@ -286,6 +289,27 @@ func maskPairsWork(s string) (string, int) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), js.read
+}
+
+// Full-width forms of ":" and "=", as Chinese and Japanese text write them
+// after a name (密码：…).
+const (
+	fullWidthColon  = "\uff1a"
+	fullWidthEquals = "\uff1d"
+)
+
+// separatorAt returns the byte at s[i] and its width, 1; for a full-width
+// colon or equals sign there, ':' or '=' and 3.
+func separatorAt(s string, i int) (byte, int) {
+	if s[i] == fullWidthColon[0] && i+3 <= len(s) && s[i+1] == fullWidthColon[1] {
+		switch s[i : i+3] {
+		case fullWidthColon:
+			return ':', 3
+		case fullWidthEquals:
+			return '=', 3
+		}
+	}
+	return s[i], 1
 }
 
 // jsonScan keeps maskPairs' JSON decoding linear: a decode that fails
