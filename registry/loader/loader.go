@@ -236,7 +236,6 @@ const plainHTTP = "which anyone on the way can rewrite: use https (plain http is
 // one on the way can rewrite the tools it defines.
 func secureURL(u *url.URL) bool { return u.Scheme == "https" || origin.Loopback(u.Hostname()) }
 
-// fetch GETs u and loads the file it answers.
 func (s *session) fetch(ctx context.Context, u *url.URL) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -278,7 +277,6 @@ type session struct {
 
 func (l *Loader) session() *session { return &session{l: l, where: map[string]Problem{}} }
 
-// add reports a problem of the file being read.
 func (s *session) add(line int, msg string) {
 	s.probs = append(s.probs, Problem{File: s.file, Line: line, Message: msg})
 }
@@ -293,7 +291,6 @@ func (s *session) loadFile(name string, f io.ReadCloser, err error) {
 	s.load(f, name)
 }
 
-// load reads one file, up to MaxBytes, and parses it.
 func (s *session) load(r io.Reader, file string) {
 	s.file = file
 	limit := cmp.Or(max(s.l.MaxBytes, 0), DefaultLoadMaxBytes)
@@ -424,9 +421,6 @@ const maxDecodeProblems = 100
 // together): past it, the rest of the file is not read.
 const maxFileProblems = 1000
 
-var builtinModes = []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
-
-// parse reads one file's definitions, one YAML document at a time.
 func (s *session) parse(data []byte) {
 	// JSON is YAML, but encoding/json says what is wrong with bad JSON in JSON's terms.
 	if strings.EqualFold(path.Ext(s.file), ".json") {
@@ -862,7 +856,8 @@ func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 	if keyLine == 0 {
 		return true
 	}
-	known := append(slices.Clone(builtinModes), s.l.Modes...)
+	known := []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
+	known = append(known, s.l.Modes...)
 	for i, mode := range spec.AllowedModes {
 		if slices.Contains(known, mode) {
 			continue
