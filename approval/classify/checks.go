@@ -432,19 +432,35 @@ func (s *state) stdinProgram(name, what string, in *stdinSrc, j *judgement, judg
 }
 
 func (s *state) sedScript(name, sc string, j *judgement) info {
-	inf := s.sedScriptAs(name, sc, true, j)
-	if strings.Contains(sc, "[") {
-		// Older seds end a regular expression at the delimiter even in a
-		// bracket expression ([/]), newer ones do not: judge both readings.
-		inf = inf.or(s.sedScriptAs(name, sc, false, j))
+	// Older seds end a regular expression at the delimiter even in a
+	// bracket expression ([/]), newer ones do not; GNU sed ends a label
+	// (and v's version) at a blank and reads what follows as the next
+	// command (:a w out writes out), others read it to ';' or the end
+	// of the line: judge every reading.
+	var inf info
+	for _, brackets := range []bool{true, false} {
+		if !brackets && !strings.Contains(sc, "[") {
+			continue
+		}
+		for _, blankEndsLabel := range []bool{false, true} {
+			if blankEndsLabel && !strings.ContainsAny(sc, sedBlanks) {
+				continue
+			}
+			inf = inf.or(s.sedScriptAs(name, sc, brackets, blankEndsLabel, j))
+		}
 	}
 	return inf
 }
 
+// sedBlanks are the characters GNU sed's isspace ends a label at, besides
+// the newline.
+const sedBlanks = " \t\v\f\r"
+
 // sedScriptAs judges a sed script, reading a bracket expression in a
 // regular expression as one piece when brackets is true (GNU sed 4.9:
-// s/[/]/x/ replaces a slash).
-func (s *state) sedScriptAs(name, sc string, brackets bool, j *judgement) info {
+// s/[/]/x/ replaces a slash), and ending a label at a blank when
+// blankEndsLabel is (GNU sed 4.9: b a w out is b a, then w out).
+func (s *state) sedScriptAs(name, sc string, brackets, blankEndsLabel bool, j *judgement) info {
 	var inf info
 	n := len(sc)
 	restOfLine := func(p int) (string, int) {
@@ -584,7 +600,10 @@ func (s *state) sedScriptAs(name, sc string, brackets bool, j *judgement) info {
 			// A label and v's version end at ';' (v;e id runs id); a
 			// file name runs to the end of the line.
 			if c == ':' || c == 'b' || c == 't' || c == 'T' || c == 'v' {
-				for p < n && sc[p] != ';' && sc[p] != '\n' {
+				for blankEndsLabel && p < n && strings.IndexByte(sedBlanks, sc[p]) >= 0 {
+					p++ // GNU sed skips the blanks before the label
+				}
+				for p < n && sc[p] != ';' && sc[p] != '\n' && !(blankEndsLabel && strings.IndexByte(sedBlanks, sc[p]) >= 0) {
 					p++
 				}
 			} else {
