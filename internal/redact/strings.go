@@ -100,18 +100,21 @@ func maskXMLElement(m string) string {
 }
 
 // mayHavePair reports whether maskPairs could find a pair in s: it needs a
-// separator, "=" or ":" (or their full-width forms), or a flag's dash and
-// white space.
+// separator, "=" or ":" (or their full-width forms, or %3D), or a flag's
+// dash and white space.
 func mayHavePair(s string) bool {
 	return strings.ContainsAny(s, "=:") || (strings.Contains(s, "-") && strings.ContainsAny(s, " \t")) ||
-		strings.Contains(s, fullWidthColon) || strings.Contains(s, fullWidthEquals)
+		strings.Contains(s, fullWidthColon) || strings.Contains(s, fullWidthEquals) ||
+		(strings.Contains(s, "%3") && (strings.Contains(s, "%3D") || strings.Contains(s, "%3d")))
 }
 
 // String masks the secrets found inside s: private key blocks, passwords in
 // URLs, Authorization and Cookie headers, bearer and basic credentials, the
 // values of name=value and name: value pairs and of --name flags whose name
 // looks secret (LooksSecret; in a URL query or an upper-case environment
-// name, LooksSecretEnv, so ?key= and &sig= count), and the key shapes of
+// name, LooksSecretEnv, so ?key= and &sig= count; with a full-width ：
+// or ＝, as Chinese and Japanese write them; and in a percent-encoded
+// query inside a URL's query, next=%2Fcb%3Ftoken%3D…), and the key shapes of
 // AWS, GitHub, OpenAI, Anthropic, Slack, Google, GitLab, npm, Stripe,
 // Hugging Face and JWTs. The rest of s is kept, so a command or an error
 // message stays readable. It is the string half of the one redaction rule;
@@ -207,6 +210,7 @@ func maskPairsWork(s string) (string, int) {
 	var js jsonScan
 	for i := 0; i < len(s); i++ {
 		var nameStart, nameEnd, valAt int
+		var before byte // what the name follows, when it is percent-encoded
 		c, width := separatorAt(s, i)
 		switch {
 		case c == '=' || c == ':':
@@ -237,6 +241,11 @@ func maskPairsWork(s string) (string, int) {
 				j++
 			}
 			nameStart = j
+			if nameEnd-j > 2 && j > 0 && s[j-1] == '%' && isHex(s[j]) && isHex(s[j+1]) {
+				// The name follows a percent-encoded byte, which is not
+				// part of it: a query in a query (%3Faccess_token%3D).
+				before, nameStart = unhex(s[j])<<4|unhex(s[j+1]), j+2
+			}
 			valAt = skipBlanks(s, sep)
 		case c == '-' && (i == 0 || strings.IndexByte(" \t\r\n'\"(", s[i-1]) >= 0):
 			j := i + 1
@@ -262,9 +271,10 @@ func maskPairsWork(s string) (string, int) {
 			continue
 		}
 		name := s[nameStart:nameEnd]
-		before := byte(0)
-		if k := strings.LastIndexFunc(s[:nameStart], func(r rune) bool { return r != '-' }); k >= 0 {
-			before = s[k]
+		if before == 0 {
+			if k := strings.LastIndexFunc(s[:nameStart], func(r rune) bool { return r != '-' }); k >= 0 {
+				before = s[k]
+			}
 		}
 		terse := before == '?' || before == '&' || before == ';' || (c != '-' && isUpperName(name))
 		if !(LooksSecret(name) || (terse && LooksSecretEnv(name))) {
@@ -274,6 +284,12 @@ func maskPairsWork(s string) (string, int) {
 		if c == ':' {
 			if bs, be, ok := blockValue(s, nameStart, valAt); ok {
 				vs, ve = bs, be
+			}
+		}
+		if s[i] == '%' && ve > vs {
+			// A percent-encoded query's value ends at its encoded "&".
+			if k := strings.Index(s[vs:ve], "%26"); k >= 0 {
+				ve = vs + k
 			}
 		}
 		if ve <= vs || vs < last {
@@ -299,17 +315,38 @@ const (
 )
 
 // separatorAt returns the byte at s[i] and its width, 1; for a full-width
-// colon or equals sign there, ':' or '=' and 3.
+// colon or equals sign there, ':' or '=' and 3, and for a percent-encoded
+// "=" (%3D, a query inside a query), '=' and 3.
 func separatorAt(s string, i int) (byte, int) {
-	if s[i] == fullWidthColon[0] && i+3 <= len(s) && s[i+1] == fullWidthColon[1] {
+	switch {
+	case s[i] == fullWidthColon[0] && i+3 <= len(s) && s[i+1] == fullWidthColon[1]:
 		switch s[i : i+3] {
 		case fullWidthColon:
 			return ':', 3
 		case fullWidthEquals:
 			return '=', 3
 		}
+	case s[i] == '%' && i+3 <= len(s) && s[i+1] == '3' && (s[i+2] == 'D' || s[i+2] == 'd'):
+		return '=', 3
 	}
 	return s[i], 1
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// unhex is the value of the hex digit c, 0 when c is not one.
+func unhex(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0
 }
 
 // jsonScan keeps maskPairs' JSON decoding linear: a decode that fails
