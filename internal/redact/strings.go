@@ -99,6 +99,88 @@ func maskXMLElement(m string) string {
 	return "<" + sub[1] + sub[2] + ">" + Mask + m[strings.LastIndex(m, "</"):]
 }
 
+// xmlTag is an XML or HTML start tag with attributes; xmlAttr one of its
+// attributes, quoted.
+var (
+	xmlTag  = regexp.MustCompile(`<[A-Za-z_][\w:.-]*(\s[^<>]*?)(/?)>`)
+	xmlAttr = regexp.MustCompile(`([A-Za-z_][\w:.-]*)\s*=\s*("[^"]*"|'[^']*')`)
+)
+
+// namingAttrHints are what a tag that names a secret in an attribute holds.
+var namingAttrHints = []string{"key", "Key", "KEY", "name", "Name", "NAME"}
+
+// maskNamedByAttr masks the secrets of XML elements that name them in a
+// key or name attribute, as the JSON rule masks {"name": "Authorization",
+// "value": "…"}: the value attribute (.NET's <add key="DbPassword"
+// value="…"/>, <param name="token" value="…"/>) or, when there is none,
+// the element's first text (<entry key="password">…</entry>, <setting
+// name="ApiKey"><value>…</value></setting>).
+func maskNamedByAttr(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, tag := range xmlTag.FindAllStringSubmatchIndex(s, -1) {
+		if tag[0] < last {
+			continue
+		}
+		attrs := s[tag[2]:tag[3]]
+		named, valueAt := false, [2]int{-1, -1}
+		for _, a := range xmlAttr.FindAllStringSubmatchIndex(attrs, -1) {
+			name, val := strings.ToLower(attrs[a[2]:a[3]]), attrs[a[4]+1:a[5]-1]
+			switch name {
+			case "key", "name":
+				named = named || LooksSecret(val)
+			case "value":
+				valueAt = [2]int{tag[2] + a[4] + 1, tag[2] + a[5] - 1}
+			}
+		}
+		if !named {
+			continue
+		}
+		vs, ve := valueAt[0], valueAt[1]
+		if vs < 0 && tag[5] == tag[4] { // no value attribute, not self-closing: the first text
+			vs, ve = firstText(s, tag[1])
+		}
+		if vs < 0 || ve <= vs || strings.TrimSpace(s[vs:ve]) == "" || s[vs:ve] == Mask {
+			continue
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString(Mask)
+		last = ve
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// firstText returns the span of the first text after i, past white space
+// and at most two start tags (not past an end tag), trimmed; -1 when there
+// is none. The bound keeps a text of many named tags linear.
+func firstText(s string, i int) (int, int) {
+	for tags := 0; i < len(s) && tags <= 2; tags++ {
+		j := i + len(s[i:]) - len(strings.TrimLeft(s[i:], " \t\r\n"))
+		switch {
+		case j >= len(s) || strings.HasPrefix(s[j:], "</"):
+			return -1, -1
+		case s[j] == '<':
+			end := strings.IndexByte(s[j:], '>')
+			if end < 0 {
+				return -1, -1
+			}
+			i = j + end + 1
+			continue
+		}
+		end := strings.IndexByte(s[j:], '<')
+		if end < 0 {
+			end = len(s) - j
+		}
+		text := strings.TrimRight(s[j:j+end], " \t\r\n")
+		return j, j + len(text)
+	}
+	return -1, -1
+}
+
 // mayHavePair reports whether maskPairs could find a pair in s: it needs a
 // separator, "=" or ":" (or their full-width forms, or %3D), or a flag's
 // dash and white space.
@@ -114,7 +196,9 @@ func mayHavePair(s string) bool {
 // looks secret (LooksSecret; in a URL query or an upper-case environment
 // name, LooksSecretEnv, so ?key= and &sig= count; with a full-width ：
 // or ＝, as Chinese and Japanese write them; and in a percent-encoded
-// query inside a URL's query, next=%2Fcb%3Ftoken%3D…), and the key shapes of
+// query inside a URL's query, next=%2Fcb%3Ftoken%3D…), XML elements
+// named secret by their own name or by a key or name attribute (<add
+// key="DbPassword" value="…"/>, <entry key="password">…</entry>), and the key shapes of
 // AWS, GitHub, OpenAI, Anthropic, Slack, Google, GitLab, npm, Stripe,
 // Hugging Face and JWTs. The rest of s is kept, so a command or an error
 // message stays readable. It is the string half of the one redaction rule;
@@ -145,6 +229,9 @@ func stringRules(s string) string {
 	}
 	if strings.Contains(s, "</") {
 		s = xmlElement.ReplaceAllStringFunc(s, maskXMLElement)
+	}
+	if strings.IndexByte(s, '<') >= 0 && containsAny(s, namingAttrHints) {
+		s = maskNamedByAttr(s)
 	}
 	if mayHavePair(s) {
 		s = maskPairs(s)
