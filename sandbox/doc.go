@@ -42,12 +42,13 @@
 //	capabilities (root)   all            none                none
 //
 // The landlock engine ([Landlock]) sits between process and bwrap: a host
-// process like the first (a setsid escapee is NOT killed), but confined by
-// the kernel's Landlock LSM: root read-only, the workspace and a private
-// TMPDIR writable; with the network off (its default) TCP refused and no
-// socket but a unix one; no signals or abstract sockets outside the run; as
-// root, commands run as 65534 without capabilities. It needs no user
-// namespace and no helper binary.
+// process like the first (a setsid escapee is NOT killed, unless the host
+// process is root: then each run has a pid namespace of its own), but
+// confined by the kernel's Landlock LSM: root read-only, the workspace and
+// a private TMPDIR writable; with the network off (its default) TCP refused
+// and no socket but a unix one; no user namespace; no signals or abstract
+// sockets outside the run; as root, commands run as 65534 without
+// capabilities. It needs no user namespace and no helper binary.
 //
 // See docs/sandbox.md for the measured table (what each engine does not
 // isolate too) and the test behind every row.
@@ -62,9 +63,10 @@
 // large address ranges (Go, the JVM, V8) need generous values. No engine here
 // uses cgroups.
 //
-// bwrap and runsc report a command killed by signal n as exit status 128+n;
-// those engines read such a status back as [Outcome.Signal], so a command that
-// itself exits 152 is reported as SIGXCPU.
+// bwrap and runsc (and, as root, the shell that starts a landlock command)
+// report a command killed by signal n as exit status 128+n; those engines
+// read such a status back as [Outcome.Signal], so a command that itself
+// exits 152 is reported as SIGXCPU.
 //
 // The gvisor engine uses "runsc run" with a generated OCI bundle (read-only
 // host root, writable workspace, fresh /tmp, no capabilities), because

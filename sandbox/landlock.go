@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"syscall"
 )
 
@@ -67,9 +68,18 @@ const nobody = 65534
 // mode 0666) for any local user to write. Capabilities are never kept:
 // Landlock holds against them, but other kernel interfaces would not.
 //
-// What it does not do: no pid, mount or network namespace. A process that
-// leaves the process group (setsid) is not killed at the end of the run, as
-// with the process engine. With the network on, everything network-wise is
+// When the host process is root, each run has a pid namespace of its own
+// (root needs no user namespace for it), whose first process is a shell
+// (/bin/sh) that runs the command and exits with its status, 128+n for a
+// command killed by signal n (read back as [Outcome.Signal], as for bwrap):
+// when it ends, at the command's exit, timeout, cancellation or the
+// program's death, the kernel kills every process of the run, also one
+// that left the process group (setsid). The command sees the host's /proc,
+// but its own pids are the namespace's ($! and $$ name no host process).
+// Run by a program that is not root, a process that leaves the process
+// group is not killed at the end of the run, as with the process engine.
+//
+// What it does not do: no mount or network namespace. With the network on, everything network-wise is
 // allowed. On kernels before Landlock ABI 9, with the network off, unix
 // sockets at host paths stay reachable (and [Outcome.Unenforced] says
 // [UnenforcedUnixPaths]); before ABI 6, signals and abstract unix sockets
@@ -86,6 +96,7 @@ const nobody = 65534
 type Landlock struct {
 	base
 	prlimit string // resolved by the availability check
+	sh      string // the first process of a root host's runs (see plan), resolved by the check
 	tmpBase string // where the runs' private temporary directories go, chosen by the check
 	abi     int    // the kernel's Landlock ABI, set by the availability check
 	// maxABI, when set, caps the ABI used, as if the kernel were older.
@@ -160,6 +171,12 @@ func (e *Landlock) probe() error {
 		return err
 	}
 	e.prlimit = prl
+	if os.Geteuid() == 0 {
+		if e.sh, err = exec.LookPath("/bin/sh"); err != nil {
+			return unavailable(e.name, "sh not found",
+				"install a POSIX shell (/bin/sh, apt-get install dash): as root each run's command is started by one, the first process of the run's pid namespace", err)
+		}
+	}
 	e.tmpBase = tmpBase()
 	// What runs of programs killed meanwhile left (see runDir).
 	sweepRunDirs(e.tmpBase, landlockDirPrefix, (*runDir).removeAll)
@@ -224,6 +241,18 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 		env = append(env, "TMPDIR="+tmp)
 	}
 	p := &plan{argv: argv, env: env, dir: dir, cred: cred, start: conf.start}
+	if os.Geteuid() == 0 {
+		// A child that left the run's process group (setsid) outlived the
+		// run, and wrote in the workspace after it (TestAttackLandlockSetsidEscapee).
+		// Root makes the command a pid namespace of its own (no user
+		// namespace needed): when its first process dies, the kernel kills
+		// every other. That first process is a shell that runs the command
+		// and exits with its status (128+n for signal n): the first
+		// process of a pid namespace ignores the signals it has no handler
+		// for, so the command itself would outlive SIGXCPU and SIGXFSZ.
+		p.argv = append([]string{e.sh, "-c", `"$@"; exit $?`, "sh"}, argv...)
+		p.pidns, p.exitSignals = true, true
+	}
 	p.cleanup = func() {
 		conf.release()
 		removeTmp()
