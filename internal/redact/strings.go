@@ -1,9 +1,6 @@
 package redact
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -294,7 +291,7 @@ func maskPairs(s string) string {
 func maskPairsWork(s string) (string, int) {
 	var b strings.Builder
 	last := 0 // s[:last] is decided (copied to b, or masked)
-	var js jsonScan
+	js := jsonScan{src: s}
 	for i := 0; i < len(s); i++ {
 		var nameStart, nameEnd, valAt int
 		var before byte // what the name follows, when it is percent-encoded
@@ -441,18 +438,11 @@ func unhex(c byte) byte {
 // decoded again (it lies inside text already read as a JSON prefix or
 // up to its error: {"password":{"password":... would otherwise decode
 // 64 KiB at each name, 1 MiB in 30 s). read counts the bytes decoded.
-type jsonScan struct{ to, read int }
-
-// countReader counts the bytes read from r into n.
-type countReader struct {
-	r io.Reader
-	n *int
-}
-
-func (c countReader) Read(p []byte) (int, error) {
-	k, err := c.r.Read(p)
-	*c.n += k
-	return k, err
+// src is maskPairs' text, and text its bytes, made at the first decode.
+type jsonScan struct {
+	to, read int
+	src      string
+	text     []byte
 }
 
 // isNameByte reports whether c can be part of a name: an ASCII letter,
@@ -582,17 +572,18 @@ func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 // or nested {"password":{"password":... linear.
 func bracketEnd(s string, at int, js *jsonScan) int {
 	if at >= js.to {
-		window := s[:min(len(s), 64<<10)]
-		d := json.NewDecoder(countReader{strings.NewReader(window), &js.read})
-		var v json.RawMessage
-		err := d.Decode(&v)
+		// The rewriter reads only as far as the value goes or its first
+		// error; a json.Decoder read 512 bytes ahead at every attempt.
+		if js.text == nil {
+			js.text = []byte(js.src)
+		}
+		w := rewriter{in: js.text[at : at+min(len(s), 64<<10)]}
+		err := w.skipValue()
+		js.read += w.i
 		if err == nil {
-			return int(d.InputOffset())
+			return w.i
 		}
-		js.to = at + len(window)
-		if se := (*json.SyntaxError)(nil); errors.As(err, &se) && se.Offset > 0 && int(se.Offset) < len(window) {
-			js.to = at + int(se.Offset)
-		}
+		js.to = at + max(w.i, 1)
 	}
 	depth := 0
 	for i := 0; i < min(len(s), 256); i++ {
