@@ -16,7 +16,8 @@
 //     URLs, Authorization and Cookie headers, bearer and basic credentials,
 //     name=value and name: value pairs and --name flags with secret names
 //     (JSON inside a string included: an object or array a string holds is
-//     judged as arguments of its own), private key blocks, passwords on
+//     judged as arguments of its own), private key blocks (also
+//     base64-encoded, as a kubeconfig's client-key-data), passwords on
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
 //     -p, redis-cli -a, docker login -p, openssl -pass pass:pw, keytool
 //     -storepass, ldapsearch -w, sqlcmd -P, smbclient -U user%pw, zip -P,
@@ -487,8 +488,9 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 //     ("pass word", PassWord, "mot de passe");
 //   - two adjacent words are "api key", "private key", "priv key", "ssh
 //     key", "access key", "secret key", "signing key", "master key",
-//     "encryption key", "hmac key" or "subscription key" (Azure's
-//     Ocp-Apim-Subscription-Key);
+//     "encryption key", "hmac key", "subscription key" (Azure's
+//     Ocp-Apim-Subscription-Key), "client key" (a kubeconfig's
+//     client-key-data) or "account key" (Azure Storage's AccountKey);
 //   - the last word is token or ends in token (access_token, refreshToken,
 //     githubtoken; max_tokens and token_count are not).
 //
@@ -618,7 +620,7 @@ func classify(w []byte) wordKind {
 		"passwort", "kennwort", "contraseña", "contrasena", "motdepasse", "senha", "wachtwoord", "haslo", "hasło",
 		"lösenord", "losenord", "salasana", "пароль", "密码", "密碼", "パスワード", "비밀번호":
 		return kindSecret
-	case "api", "private", "priv", "ssh", "access", "signing", "master", "encryption", "hmac", "subscription":
+	case "api", "private", "priv", "ssh", "access", "signing", "master", "encryption", "hmac", "subscription", "client", "account":
 		return kindKeyPrefix
 	case "key":
 		return kindKey

@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"bytes"
+	"encoding/base64"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -187,8 +189,8 @@ func mayHavePair(s string) bool {
 		(strings.Contains(s, "%3") && (strings.Contains(s, "%3D") || strings.Contains(s, "%3d")))
 }
 
-// String masks the secrets found inside s: private key blocks, passwords in
-// URLs, Authorization and Cookie headers, bearer and basic credentials, the
+// String masks the secrets found inside s: private key blocks (also
+// base64-encoded whole, as Kubernetes keeps them), passwords in URLs, Authorization and Cookie headers, bearer and basic credentials, the
 // values of name=value and name: value pairs and of --name flags whose name
 // looks secret (LooksSecret; in a URL query or an upper-case environment
 // name, LooksSecretEnv, so ?key= and &sig= count; with a full-width ：
@@ -227,6 +229,9 @@ func stringRules(s string) string {
 	if strings.Contains(s, "</") {
 		s = xmlElement.ReplaceAllStringFunc(s, maskXMLElement)
 	}
+	if strings.Contains(s, encodedPEMHint) {
+		s = encodedPEM.ReplaceAllStringFunc(s, maskEncodedPrivateKey)
+	}
 	if strings.IndexByte(s, '<') >= 0 && containsAny(s, namingAttrHints) {
 		s = maskNamedByAttr(s)
 	}
@@ -259,14 +264,35 @@ func tri(a, b, c byte) uint32 { return (uint32(a)*961 + uint32(b)*31 + uint32(c)
 
 // hintTri is the set of the first three bytes of every rule's hints.
 var hintTri = func() (set [1024]uint64) {
+	add := func(h string) {
+		t := tri(h[0], h[1], h[2])
+		set[t>>6] |= 1 << (t & 63)
+	}
 	for _, r := range shapeRules {
 		for _, h := range r.hints {
-			t := tri(h[0], h[1], h[2])
-			set[t>>6] |= 1 << (t & 63)
+			add(h)
 		}
 	}
+	add(encodedPEMHint)
 	return set
 }()
+
+// encodedPEMHint is "-----BEGIN" in base64, as a PEM block encoded whole
+// begins: Kubernetes keeps keys so (a kubeconfig's client-key-data, a TLS
+// secret's tls.key).
+const encodedPEMHint = "LS0tLS1CRUdJTi"
+
+var encodedPEM = regexp.MustCompile(encodedPEMHint + `[A-Za-z0-9+/]*={0,2}`)
+
+// maskEncodedPrivateKey masks a base64-encoded PEM block when it is a
+// private key ("-----BEGIN ... PRIVATE KEY-----"); a certificate stays.
+func maskEncodedPrivateKey(m string) string {
+	head, err := base64.StdEncoding.DecodeString(m[:min(len(m), 80)&^3])
+	if err != nil || !bytes.Contains(head, []byte("PRIVATE KEY")) {
+		return m
+	}
+	return Mask
+}
 
 func containsAny(s string, subs []string) bool {
 	for _, h := range subs {
