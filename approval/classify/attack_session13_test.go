@@ -62,6 +62,99 @@ func TestAttackSedLabelEndsAtABlank(t *testing.T) {
 	})
 }
 
+// TestAttackAwkRegexReadAsDivision: the awk check tells a regular
+// expression from a division by the token before the '/', and read one
+// as the other after '}' (a pattern after an action), after else, do,
+// exit and case, after the ')' of an if, while or for, and in a bracket
+// expression holding '/' ([]/"], [^]/"], [[:alpha:]/"]); a '"' in the
+// regex then began a string that hid system() or a redirection after it.
+// mawk, run in a temporary directory, wrote out for the print > "out"
+// forms of the first, third, fifth to ninth lines. After ++ or -- mawk
+// reads a regex and gawk a division: both are judged.
+func TestAttackAwkRegexReadAsDivision(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`awk 'BEGIN{} /"/ || 1 { system("touch pwned") }' f`,
+		`awk '{ x = 1 } /"/ || 1 { system("touch pwned") }' f`,
+		`awk 'BEGIN { if (0) x = 1; else /"/; system("touch pwned"); y = "" }'`,
+		`awk 'BEGIN { if (1) /"/; system("touch pwned"); y = "" }'`,
+		`awk 'BEGIN { while (0) /"/; system("touch pwned"); y = "" }'`,
+		`awk '/[]/"]/ { } { system("touch pwned") }' f`,
+		`awk '/[[:alpha:]/"]/ { } { system("touch pwned") }' f`,
+		`awk '/[^]/"]/ { } { system("touch pwned") }' f`,
+		`awk 'BEGIN { do /"/; while (0); system("touch pwned") }'`,
+		`awk 'BEGIN { exit /"/ } END { system("touch pwned") }'`,
+		`awk '{ switch ($0) { case /"/: system("touch pwned") } }' f`,
+		`awk 'BEGIN { a = 1; b = a++ / 2; system("touch pwned"); c = 1 / 1 }'`,
+		`awk 'BEGIN { a = 1; b = a++ /"/; system("touch pwned"); c = "" }'`,
+		`awk 'BEGIN { if (1) /"/; x = (a) / 2; system("touch pwned"); y = 1 / 1 }'`,
+		`awk 'BEGIN{} /"/ || 1 { print > "/tmp/out" }' f`,
+	})
+	attackSafe(t, []string{
+		`awk '{ s += $1 } END { print s / NR }' f`,
+		`awk '{ print ($1 + $2) / 2 }' f`,
+		`awk 'NR > 1 { n++ } END { print n / 2 }' f`,
+		`awk '/a/ { n++ } /b/ { m++ } END { print n, m }' f`,
+		`awk '{ if ($1 ~ /x/) print; else if (/y/) print $2 }' f`,
+		`awk '$0 ~ /[[:digit:]]+/ { print }' f`,
+		`awk '/[]a]/ { print }' f`,
+		`awk -F/ '{ print $NF }' f`,
+		`awk '{ i++; print i / 2 }' f`,
+	})
+}
+
+// TestAttackXargsItemsMeetMatchRules: the items xargs adds to a command
+// may be any words, so a rule that matches on a flag, an argument or a
+// number of operands holds for them too. xargs uniq < list ran uniq A B,
+// which writes B; xargs fuser < list (or xargs -I{} fuser {} x) ran
+// fuser -k, which kills; xargs git config < list set any key (core.pager,
+// core.fsmonitor, alias.x !cmd), and so did git config "$K" "$V".
+func TestAttackXargsItemsMeetMatchRules(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`xargs git config < list`,
+		`xargs -a list git config`,
+		`xargs git config --global < list`,
+		`xargs -I{} git config {} 'touch pwned' < list`,
+		`git config "$K" "$V"`,
+		`git config "$K" 'touch pwned'`,
+		`git config --global "$(cat k)" x`,
+		`xargs fuser < list`,
+		`xargs -I{} fuser {} x < list`,
+		`xargs uniq < list`,
+		`xargs -n2 uniq < list`,
+		`cat list | xargs uniq`,
+		`uniq f ~/.bashrc`,
+		`uniq -c f .git/config`,
+	})
+	attackSafe(t, []string{
+		`xargs cat < list`,
+		`xargs -I{} cat {} < list`,
+		`xargs grep -l x < list`,
+		`find . -type f | xargs grep -l foo`,
+		`xargs uniq -c < /dev/null`[:0] + `uniq -c f`,
+		`git config --get user.name`,
+		`git config -l`,
+		`fuser f`,
+		`xargs wc -l < list`,
+	})
+}
+
+// TestAttackGitExtTransport: git's ext:: transport runs its URL as a
+// command (when protocol.ext.allow or GIT_ALLOW_PROTOCOL lets it); git
+// ls-remote and git remote show of one were Safe.
+func TestAttackGitExtTransport(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`git ls-remote 'ext::sh -c touch% pwned'`,
+		`git ls-remote ext::sh`,
+		`git remote show 'ext::sh -c touch% pwned'`,
+		`git ls-remote --heads 'EXT::sh -c x'`,
+	})
+	attackSafe(t, []string{
+		`git ls-remote https://example.com/r.git`,
+		`git remote show origin`,
+		`git remote -v`,
+	})
+}
+
 // TestSedLabelEndsAtABlankInGNUSed shows the reading the attack above
 // relies on: GNU sed, run in a temporary directory, writes out for
 // :a w out and b a w out.

@@ -685,12 +685,78 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 }
 
 func (s *state) awkProgram(name, prog string, j *judgement) info {
+	// A '/' after ++ or -- starts a regex in mawk and is a division in
+	// gawk and BWK awk; a bracket expression holds a '/' in gawk and
+	// mawk ([/"]), and may not in others: a '"' in a regex read as a
+	// division, or after one ended early, starts a string that hides
+	// what follows, so every reading is judged.
+	var inf info
+	for _, regexAfterIncr := range []bool{true, false} {
+		if !regexAfterIncr && !strings.Contains(prog, "++") && !strings.Contains(prog, "--") {
+			continue
+		}
+		for _, brackets := range []bool{true, false} {
+			if !brackets && !strings.Contains(prog, "[") {
+				continue
+			}
+			inf = inf.or(s.awkProgramAs(name, prog, regexAfterIncr, brackets, j))
+		}
+	}
+	return inf
+}
+
+// awkRegexAfter are the keywords after which a '/' starts a regex: they
+// are followed by an expression or a statement, which may be one.
+var awkRegexAfter = map[string]bool{
+	"print": true, "printf": true, "return": true, "in": true, "else": true, "do": true, "exit": true, "case": true,
+}
+
+// awkBracketEnd returns the index of the ']' that ends the bracket
+// expression at p in a regex ([]a], [^]/"], [[:alpha:]/]), or -1 when
+// it does not end on its line.
+func awkBracketEnd(prog string, p int) int {
+	n := len(prog)
+	q := p + 1
+	if q < n && prog[q] == '^' {
+		q++
+	}
+	if q < n && prog[q] == ']' {
+		q++
+	}
+	for q < n && prog[q] != '\n' {
+		switch {
+		case prog[q] == ']':
+			return q
+		case prog[q] == '\\':
+			q++
+		case prog[q] == '[' && q+1 < n && strings.IndexByte(":=.", prog[q+1]) >= 0:
+			if e := strings.Index(prog[q+2:], string(prog[q+1])+"]"); e >= 0 {
+				q += 2 + e + 1
+			}
+		}
+		q++
+	}
+	return -1
+}
+
+// awkProgramAs judges an awk program, reading a '/' after ++ or -- as
+// the start of a regex when regexAfterIncr is set (mawk) and a bracket
+// expression in a regex as one piece when brackets is (gawk, mawk).
+func (s *state) awkProgramAs(name, prog string, regexAfterIncr, brackets bool, j *judgement) info {
 	var inf info
 	n := len(prog)
 	operand := true // a '/' here starts a regex
 	inPrint := false
 	depth := 0
+	// conds holds, for each '(' not yet closed, whether it opened the
+	// condition of an if, while or for, after whose ')' a statement (a
+	// regex among them) begins.
+	var conds []bool
+	prevIdent := "" // the identifier just before, when the last token was one
 	lastStr := ""
+	unended := func(what string) {
+		j.add(Warning, name+" program has a "+what+" that does not end: it is not read as awk reads it")
+	}
 	pendingSystem, pendingPipe, pendingFile, pendingRead := false, false, false, false
 	str := func(p int) (string, int) {
 		var b strings.Builder
@@ -719,7 +785,10 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 		case c == '"':
 			var v string
 			v, p = str(p)
-			lastStr = v
+			if p > n {
+				unended("string")
+			}
+			lastStr, prevIdent = v, ""
 			switch {
 			case pendingSystem || pendingPipe:
 				inf = inf.or(s.reparse(v, name))
@@ -753,15 +822,18 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 			for p < n && prog[p] != '/' && prog[p] != '\n' {
 				if prog[p] == '\\' {
 					p++
-				} else if prog[p] == '[' {
-					for p < n && prog[p] != ']' && prog[p] != '\n' {
-						p++
+				} else if prog[p] == '[' && brackets {
+					if e := awkBracketEnd(prog, p); e >= 0 {
+						p = e
 					}
 				}
 				p++
 			}
+			if p >= n || prog[p] != '/' {
+				unended("regular expression")
+			}
 			p++
-			operand = false
+			operand, prevIdent = false, ""
 			continue
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			e := p
@@ -780,13 +852,13 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 				inPrint = true
 				depth = 0
 			}
-			operand = prog[p:e] == "print" || prog[p:e] == "printf" || prog[p:e] == "return" || prog[p:e] == "in"
+			operand, prevIdent = awkRegexAfter[prog[p:e]], prog[p:e]
 			p = e
 			continue
 		case c == '|':
 			if p+1 < n && prog[p+1] == '|' {
 				p += 2
-				operand = true
+				operand, prevIdent = true, ""
 				continue
 			}
 			j.add(Dangerous, name+" pipes to or from a command")
@@ -817,14 +889,32 @@ func (s *state) awkProgram(name, prog string, j *judgement) info {
 			pendingRead = true
 		case c == '(':
 			depth++
+			conds = append(conds, prevIdent == "if" || prevIdent == "while" || prevIdent == "for")
 		case c == ')':
 			depth--
+			if k := len(conds) - 1; k >= 0 {
+				cond := conds[k]
+				conds = conds[:k]
+				if cond {
+					// if (x) /re/ ...: a statement begins.
+					operand, prevIdent = true, ""
+					p++
+					continue
+				}
+			}
+		case (c == '+' || c == '-') && p+1 < n && prog[p+1] == c:
+			// x++ / 2: mawk reads a regex, gawk a division.
+			operand, prevIdent = regexAfterIncr, ""
+			p += 2
+			continue
 		case c == ';' || c == '\n' || c == '}' || c == '{':
 			inPrint = false
 			pendingSystem, pendingPipe, pendingFile, pendingRead = false, false, false, false
 		}
 		if c != ' ' && c != '\t' {
-			operand = strings.IndexByte("(,{;!~&|=<>+-*%^?:\n", c) >= 0
+			// After '}' a pattern or statement begins: } /re/ { ... }.
+			operand = strings.IndexByte("(,{};!~&|=<>+-*%^?:\n", c) >= 0
+			prevIdent = ""
 		}
 		p++
 	}
@@ -1150,6 +1240,15 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		// refs/, config), whose configuration runs programs (cd sub &&
 		// git log -p ran its diff textconv), as with git -C.
 		j.add(Warning, name+" works in the repository found from a directory the line changed into, whose configuration can run programs")
+	}
+	for _, a := range args {
+		if strings.HasPrefix(strings.ToLower(a.s), "ext::") {
+			// git-remote-ext runs the rest of the URL as a command (git
+			// ls-remote 'ext::sh -c cmd'), wherever protocol.ext.allow or
+			// GIT_ALLOW_PROTOCOL lets it.
+			j.add(Dangerous, name+" given an ext:: URL runs it as a command: "+a.s)
+			break
+		}
 	}
 	tree := word{s: ".", lit: true} // the work tree
 	i := 0
@@ -1729,9 +1828,17 @@ func checkGitConfig(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	} else if len(ops) > 0 && slices.Contains([]string{"get", "list"}, ops[0].s) {
 		reads = true
 	}
+	if !reads && cx.reader != "" && (cx.appended != "" || slices.ContainsFunc(args, func(a word) bool { return a.input })) {
+		// xargs git config < list: the items may be any key and value
+		// (core.fsmonitor CMD, alias.x !CMD) or --global.
+		j.add(Dangerous, fmt.Sprintf("git config sets a key and value %s reads, known only when it runs, which may make git run a program", cx.reader))
+	}
 	if len(ops) >= 2 && !reads {
 		sets = true
 		j.add(Warning, "git config sets configuration")
+		if k := len(ops) - 2; ops[k].unknown() || !ops[k].lit || ops[k].input {
+			j.add(Dangerous, "git config sets a key known only when it runs ("+ops[k].s+"), which may make git run a program")
+		}
 		if k := len(ops) - 2; ops[k].lit && ops[k+1].lit {
 			if code, ok := gitCode(strings.ToLower(ops[k].s), ops[k+1].s); ok {
 				s.reparse(code, "git config "+ops[k].s)

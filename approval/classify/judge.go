@@ -1159,7 +1159,7 @@ func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, matc
 
 func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx, j *judgement) info {
 	j.add(r.Level, name+" runs "+name+" code")
-	s.matches(r.Match, name, args, nil, cx, j)
+	s.matches(r.Match, name, args, nil, false, cx, j)
 	hasCode := false
 	var code *word // the code word of a code flag (-c CODE, --eval=CODE)
 	codeIdx := -1
@@ -1440,30 +1440,41 @@ func (s *state) operandMatches(patterns []string, op string) bool {
 	return in(&s.cwd) || (s.later != nil && in(s.later))
 }
 
-func (s *state) matches(rules []MatchRule, name string, args []word, valueFlags []string, cx judgeCtx, j *judgement) {
+// matches judges the match rules of a command. readOnly says the command
+// is Safe by its own rule, so that words xargs supplies, which may meet a
+// rule, must not leave it Safe.
+func (s *state) matches(rules []MatchRule, name string, args []word, valueFlags []string, readOnly bool, cx judgeCtx, j *judgement) {
 	if len(rules) == 0 {
 		return
 	}
 	sc := scanArgs(args, valueFlags)
 	joined := ""
 	joinedSet := false
+	// The items xargs adds after the arguments, or fills in for its
+	// replace text, may be any words: any flag, argument or operand a rule
+	// names (xargs fuser < list may run fuser -k), and after the
+	// arguments as many operands as a rule counts (xargs uniq runs uniq A B).
+	// find's {} is a path from its starting points, and is not taken so.
+	// A command that is not Safe by itself keeps the rules its words
+	// meet: xargs rm -rf is not rm -rf /.
+	items := readOnly && cx.reader != "" && (cx.appended != "" || slices.ContainsFunc(args, func(a word) bool { return a.input }))
 	for _, m := range rules {
 		if m.MinOperands > 0 {
 			n := len(sc.ops)
 			if cx.stdinArgs {
 				n++
 			}
-			if n < m.MinOperands {
+			if n < m.MinOperands && !(items && cx.appended != "") {
 				continue
 			}
 		}
-		if len(m.Flags) > 0 && !slices.ContainsFunc(m.Flags, func(f string) bool { return hasFlag(sc.opts, f, valueFlags) }) {
+		if len(m.Flags) > 0 && !items && !slices.ContainsFunc(m.Flags, func(f string) bool { return hasFlag(sc.opts, f, valueFlags) }) {
 			continue
 		}
-		if len(m.Args) > 0 && !slices.ContainsFunc(args, func(a word) bool { return anyWildcard(m.Args, a.s) }) {
+		if len(m.Args) > 0 && !items && !slices.ContainsFunc(args, func(a word) bool { return anyWildcard(m.Args, a.s) }) {
 			continue
 		}
-		if len(m.Operands) > 0 && !slices.ContainsFunc(sc.ops, func(i int) bool { return s.operandMatches(m.Operands, args[i].s) }) {
+		if len(m.Operands) > 0 && !items && !slices.ContainsFunc(sc.ops, func(i int) bool { return s.operandMatches(m.Operands, args[i].s) }) {
 			continue
 		}
 		if m.Regex != nil {
@@ -1480,7 +1491,7 @@ func (s *state) matches(rules []MatchRule, name string, args []word, valueFlags 
 
 func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *judgement) info {
 	var inf info
-	s.matches(r.Match, name, args, r.Options.valueFlags(), cx, j)
+	s.matches(r.Match, name, args, r.Options.valueFlags(), r.Level == Safe, cx, j)
 	if r.Check != "" {
 		if chk, ok := checks[r.Check]; ok {
 			inf = inf.or(chk(s, name, args, cx, j))
