@@ -17,16 +17,24 @@ import (
 // reached record Seq, whose hash was Hash, at Time. The trail writes one
 // JSON line per checkpoint to the sink given to WithCheckpoints.
 type Checkpoint struct {
-	Seq  uint64    `json:"seq"`
-	Hash string    `json:"hash"`
-	Time time.Time `json:"time"`
+	// Trail is the name of the trail (WithName), empty for an unnamed one:
+	// trails that share a sink (a syslog writer, a log shipper's stdout)
+	// and a signing key are told apart by it (LastCheckpointFor).
+	Trail string    `json:"trail,omitempty"`
+	Seq   uint64    `json:"seq"`
+	Hash  string    `json:"hash"`
+	Time  time.Time `json:"time"`
 	// Sig is the Ed25519 signature (base64) of the checkpoint's message:
 	// the text "toolbelt audit checkpoint v1", the seq, the hash and the
-	// time, one per line.
+	// time, one per line; for a named trail, "toolbelt audit checkpoint
+	// v2", then the trail's name quoted as Go does, then the same lines.
 	Sig string `json:"sig"`
 }
 
 func (c Checkpoint) message() []byte {
+	if c.Trail != "" {
+		return fmt.Appendf(nil, "toolbelt audit checkpoint v2\ntrail %q\nseq %d\nhash %s\ntime %s\n", c.Trail, c.Seq, c.Hash, c.Time.UTC().Format(time.RFC3339Nano))
+	}
 	return fmt.Appendf(nil, "toolbelt audit checkpoint v1\nseq %d\nhash %s\ntime %s\n", c.Seq, c.Hash, c.Time.UTC().Format(time.RFC3339Nano))
 }
 
@@ -47,7 +55,10 @@ func (c Checkpoint) Verify(pub ed25519.PublicKey) error {
 // after each checkpoint. A checkpoint is only made for a record that is
 // durable (with WithSyncInterval: at the flush that writes it), so a crash
 // never leaves a checkpoint ahead of the trail. Verify (and Open) with
-// AgainstCheckpoint detect a trail cut short of its last checkpoint.
+// AgainstCheckpoint detect a trail cut short of its last checkpoint. A
+// checkpoint names its trail (WithName) under its signature: name each
+// trail whose checkpoints share a sink, and read a trail's own with
+// LastCheckpointFor.
 func WithCheckpoints(key ed25519.PrivateKey, sink io.Writer, every int) Option {
 	return func(c *config) {
 		if c.t == nil {
@@ -76,6 +87,7 @@ type checkpointer struct {
 	last  uint64 // seq of the last checkpoint made (under mu)
 	err   error
 	now   func() time.Time
+	trail string // the trail's name (WithName)
 }
 
 // after writes a checkpoint of record seq, whose hash is head, when one is
@@ -94,7 +106,7 @@ func (c *checkpointer) after(seq uint64, head string, force bool) error {
 		return nil
 	}
 	c.last = seq
-	cp := Checkpoint{Seq: seq, Hash: head, Time: c.now().UTC()}
+	cp := Checkpoint{Trail: c.trail, Seq: seq, Hash: head, Time: c.now().UTC()}
 	cp.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(c.key, cp.message()))
 	line, err := json.Marshal(cp)
 	if err != nil {
@@ -133,8 +145,22 @@ func ReadCheckpoints(r io.Reader, pub ed25519.PublicKey) ([]Checkpoint, error) {
 }
 
 // LastCheckpoint reads the checkpoint file at path and returns the
-// checkpoint with the highest seq, every signature checked with pub.
+// checkpoint with the highest seq, every signature checked with pub. It
+// is for a file of one trail's checkpoints; when trails share the file,
+// use LastCheckpointFor.
 func LastCheckpoint(path string, pub ed25519.PublicKey) (Checkpoint, error) {
+	return lastCheckpoint(path, pub, func(Checkpoint) bool { return true }, "")
+}
+
+// LastCheckpointFor is LastCheckpoint for the trail named name (WithName;
+// "" for the unnamed one) in a checkpoint file that several trails share
+// (a syslog writer, a log shipper's stdout): the highest seq among that
+// trail's checkpoints.
+func LastCheckpointFor(path string, pub ed25519.PublicKey, name string) (Checkpoint, error) {
+	return lastCheckpoint(path, pub, func(cp Checkpoint) bool { return cp.Trail == name }, fmt.Sprintf(" of trail %q", name))
+}
+
+func lastCheckpoint(path string, pub ed25519.PublicKey, keep func(Checkpoint) bool, of string) (Checkpoint, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("audit: read checkpoints: %w", err)
@@ -144,22 +170,24 @@ func LastCheckpoint(path string, pub ed25519.PublicKey) (Checkpoint, error) {
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	if len(cps) == 0 {
-		return Checkpoint{}, fmt.Errorf("audit: %s holds no checkpoint", path)
-	}
-	last := cps[0]
-	for _, cp := range cps[1:] {
-		if cp.Seq > last.Seq {
-			last = cp
+	var last *Checkpoint
+	for i, cp := range cps {
+		if keep(cp) && (last == nil || cp.Seq > last.Seq) {
+			last = &cps[i]
 		}
 	}
-	return last, nil
+	if last == nil {
+		return Checkpoint{}, fmt.Errorf("audit: %s holds no checkpoint%s", path, of)
+	}
+	return *last, nil
 }
 
 // AgainstCheckpoint makes Verify check the trail against a checkpoint
 // (already checked with ReadCheckpoints or LastCheckpoint): the trail must
 // reach cp.Seq, and its record cp.Seq must have cp.Hash. A trail that ends
-// before it was cut short.
+// before it was cut short. A checkpoint of another trail (cp.Trail is not
+// the name given with WithName) is refused; one without a name, made
+// before checkpoints named their trail, is taken for any.
 func AgainstCheckpoint(cp Checkpoint) Option {
 	return func(c *config) { c.checkpoint = &cp }
 }

@@ -391,6 +391,9 @@ func newTrail(w Writer, opts []Option) (*Trail, error) {
 		return nil, c.keyErr
 	}
 	t.key, t.genesis = c.key, c.genesis()
+	if t.cp != nil {
+		t.cp.trail = c.name // checkpoints name their trail, whatever the options' order
+	}
 	if t.seq == 0 {
 		t.head = t.genesis // a new chain (WithHead continues one)
 	}

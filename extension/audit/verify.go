@@ -101,6 +101,11 @@ type chainFields struct {
 func verify(r io.Reader, c *config) (Report, error) {
 	key, cp := c.key, c.checkpoint
 	rep := Report{LastHash: c.genesis(), Keyed: key != nil}
+	// A checkpoint made before checkpoints named their trail has no name,
+	// and is taken for any.
+	if cp != nil && cp.Trail != "" && cp.Trail != c.name {
+		return rep, fmt.Errorf("audit: the checkpoint is trail %q's, and this trail is verified as %q: give the trail's own checkpoint (LastCheckpointFor) and its name (WithName)", cp.Trail, c.name)
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	fail := func(line int, format string, args ...any) (Report, error) {
 		rep.Break = &Break{Line: line, Reason: fmt.Sprintf(format, args...)}
