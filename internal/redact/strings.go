@@ -111,9 +111,11 @@ var namingAttrHints = []string{"key", "Key", "KEY", "name", "Name", "NAME"}
 // maskNamedByAttr masks the secrets of XML elements that name them in a
 // key or name attribute, as the JSON rule masks {"name": "Authorization",
 // "value": "…"}: the value attribute (.NET's <add key="DbPassword"
-// value="…"/>, <param name="token" value="…"/>) or, when there is none,
-// the element's first text (<entry key="password">…</entry>, <setting
-// name="ApiKey"><value>…</value></setting>).
+// value="…"/>, <param name="token" value="…"/>) or content attribute
+// (<meta name="csrf-token" content="…">) or, when there is none, the
+// element's first text (<entry key="password">…</entry>, <setting
+// name="ApiKey"><value>…</value></setting>); an HTML element without text
+// (meta, input) has none.
 func maskNamedByAttr(s string) string {
 	var b strings.Builder
 	last := 0
@@ -128,7 +130,7 @@ func maskNamedByAttr(s string) string {
 			switch name {
 			case "key", "name":
 				named = named || LooksSecret(val)
-			case "value":
+			case "value", "content": // content: an HTML meta tag's (csrf-token)
 				valueAt = [2]int{tag[2] + a[4] + 1, tag[2] + a[5] - 1}
 			}
 		}
@@ -136,7 +138,8 @@ func maskNamedByAttr(s string) string {
 			continue
 		}
 		vs, ve := valueAt[0], valueAt[1]
-		if vs < 0 && tag[5] == tag[4] { // no value attribute, not self-closing: the first text
+		if vs < 0 && tag[5] == tag[4] && !voidElement(s[tag[0]+1:tag[2]]) {
+			// No value attribute, and an element with text: its first text.
 			vs, ve = firstText(s, tag[1])
 		}
 		if vs < 0 || ve <= vs || strings.TrimSpace(s[vs:ve]) == "" || s[vs:ve] == Mask {
@@ -151,6 +154,16 @@ func maskNamedByAttr(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// voidElement reports whether an HTML element of this name has no text of
+// its own (<meta>, <input>, <link>, ...), so the text after it is not its.
+func voidElement(name string) bool {
+	switch strings.ToLower(name) {
+	case "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr":
+		return true
+	}
+	return false
 }
 
 // firstText returns the span of the first text after i, past white space

@@ -40,3 +40,16 @@ func TestAttackXMLSecretNamedByAnAttribute(t *testing.T) {
 		assert.Equal(t, plain, String(plain))
 	}
 }
+
+// An HTML page names its CSRF or API token in a meta tag and holds it in
+// the content attribute: the rule above took the element's first text
+// instead, so the token stayed and the text after the tag (a page's
+// title) was masked. A meta, input or link tag has no text of its own.
+func TestAttackHTMLMetaTokenNamedByAttribute(t *testing.T) {
+	in := "<meta name=\"csrf-token\" content=\"hunter2abc\">\n<title>Home page</title>"
+	got := String(in)
+	assert.NotContains(t, got, "hunter2abc", got)
+	assert.Contains(t, got, "<title>Home page</title>", got)
+	in = `<input name="password" type="password"><label>Remember me</label>`
+	assert.Equal(t, in, String(in), "an empty input has nothing to mask, and the label is not its text")
+}
