@@ -20,7 +20,11 @@ import (
 // refuses the setuid and setgid bits on files and, with the network off,
 // every socket but IPv4, IPv6 and netlink ones, which the network namespace
 // confines (no unix socket, socketpair still works; no AF_VSOCK, which
-// reaches a VM's host): see docs/sandbox.md.
+// reaches a VM's host): see docs/sandbox.md. With the network on, which
+// shares the host's network namespace and so its abstract unix sockets,
+// bwrap is started in a Landlock domain (ABI 6) that scopes those: the
+// command reaches only the abstract sockets made inside the run; on an
+// older kernel [Outcome.Unenforced] says [UnenforcedAbstractUnix].
 //
 // When the host process is root, commands run as uid/gid 65534 (nobody)
 // unless [WithUser] says otherwise: bwrap itself is started as that user, so
@@ -216,6 +220,18 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	}
 	cred := e.cred()
 	p := &plan{env: env, dir: "/", cred: cred, exitSignals: true, pidns: true}
+	unixOff := e.cfg.network == nil || !*e.cfg.network
+	// With the network on the command shares the host's abstract unix
+	// sockets, unless bwrap starts in a Landlock domain that scopes them
+	// (see scopeAbstractUnix).
+	var scope func() error
+	if !unixOff {
+		if abi, err := landlockABI(); err == nil && abi >= 6 {
+			scope = scopeAbstractUnix
+		} else {
+			p.unenforced = append(p.unenforced, UnenforcedAbstractUnix)
+		}
+	}
 	src := ""
 	if ws := e.cfg.workspace; ws != "" && cred != nil && os.Geteuid() == 0 {
 		uid, gid, err := ownerOf(ws)
@@ -223,7 +239,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 			return nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
 		}
 		if uid != cred.Uid || gid != cred.Gid {
-			path, start, cleanup, err := idmapDir(ws, uid, gid, cred.Uid, cred.Gid)
+			path, start, cleanup, err := idmapDir(ws, uid, gid, cred.Uid, cred.Gid, scope)
 			if err != nil {
 				return nil, newError(CodeCreateFailed, e.name, "", err,
 					"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",
@@ -232,8 +248,10 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 			src, p.start, p.cleanup = path, start, cleanup
 		}
 	}
+	if scope != nil && p.start == nil {
+		p.start, p.cleanup = threadStart(scope)
+	}
 	// The seccomp filter (see bwrapFilter) reaches bwrap as descriptor 3.
-	unixOff := e.cfg.network == nil || !*e.cfg.network
 	filter, err := bwrapFilterFile(unixOff)
 	if err != nil {
 		if p.cleanup != nil {

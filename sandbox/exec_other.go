@@ -15,9 +15,15 @@ func sysProcAttr(p *plan) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Credential: p.cred}
 }
 
-func idmapDir(string, uint32, uint32, uint32, uint32) (string, func(*exec.Cmd) error, func(), error) {
+func idmapDir(string, uint32, uint32, uint32, uint32, func() error) (string, func(*exec.Cmd) error, func(), error) {
 	return "", nil, nil, errPlatform
 }
+
+func threadStart(func() error) (func(*exec.Cmd) error, func()) {
+	return func(*exec.Cmd) error { return errPlatform }, func() {}
+}
+
+func scopeAbstractUnix() error { return errPlatform }
 
 func ownerOf(string) (uint32, uint32, error) { return 0, 0, errPlatform }
 

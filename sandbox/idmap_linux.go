@@ -59,6 +59,8 @@ func mappingUserns(k idKey) (int, error) {
 // owner's), reachable at a fresh path under idmapBase for one bwrap run, and
 // returns that path, the function that starts bwrap and the one that
 // releases it all. It needs root. Mounts below dir are not carried over.
+// then, when not nil, further changes the starting thread once the tree is
+// attached (see threadStart).
 //
 // The mapped tree is attached only in a mount namespace of its own, that of
 // the thread that starts bwrap (start): no other process of the host sees
@@ -67,7 +69,7 @@ func mappingUserns(k idKey) (int, error) {
 // a root-owned 0700 workspace while the run lasted: read root's secrets and
 // plant a .git/config (TestAttackIdmappedWorkspaceFromTheHost). On the
 // host, the path is an empty directory of root's.
-func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32) (string, func(*exec.Cmd) error, func(), error) {
+func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32, then func() error) (string, func(*exec.Cmd) error, func(), error) {
 	ns, err := mappingUserns(idKey{ownerUID, ownerGID, uid, gid})
 	if err != nil {
 		return "", nil, nil, err
@@ -89,7 +91,7 @@ func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32) (string, func(*ex
 	base := rd.path
 	// Searchable, not listable: the unprivileged bwrap must reach the
 	// mount point (which, on the host, stays an empty directory).
-	m := &idmapMount{tree: tree, dir: rd, target: filepath.Join(base, "ws"), done: make(chan struct{})}
+	m := &idmapMount{tree: tree, dir: rd, target: filepath.Join(base, "ws"), then: then, done: make(chan struct{})}
 	err = os.Chmod(base, 0o711)
 	if err == nil {
 		err = os.Mkdir(m.target, 0o700)
@@ -107,6 +109,7 @@ type idmapMount struct {
 	tree   int     // the detached, idmapped mount
 	dir    *runDir // holds target
 	target string
+	then   func() error  // more changes to the starting thread, or nil
 	done   chan struct{} // closed by release: the starting thread may end
 	once   sync.Once
 }
@@ -117,7 +120,12 @@ type idmapMount struct {
 // forks on the calling thread), so bwrap finds the workspace there and no
 // other process of the host does.
 func (m *idmapMount) start(cmd *exec.Cmd) error {
-	return startOnOwnThread(cmd, m.attach, m.done)
+	return startOnOwnThread(cmd, func() error {
+		if err := m.attach(); err != nil || m.then == nil {
+			return err
+		}
+		return m.then()
+	}, m.done)
 }
 
 // attach moves the calling thread into a new mount namespace and attaches

@@ -175,6 +175,34 @@ func ipcCalls() []uint32 {
 	return calls
 }
 
+// scopeAbstractUnix puts the calling thread, and what it starts, in a
+// Landlock domain that restricts no file or network access but scopes
+// abstract unix sockets (ABI 6): only those made inside the domain can be
+// connected to. bwrap's runs with the network on share the host's network
+// namespace, and with it every abstract socket of the host, which has no
+// file and no permission check: a command as 65534 connected to one a root
+// process listened on (TestAttackBwrapAbstractSocketWithNetworkOn), as it
+// could to containerd-shim's (CVE-2020-15257) or an X server's. A domain
+// that handles no file access leaves bwrap its mounts.
+func scopeAbstractUnix() error {
+	attr := unix.LandlockRulesetAttr{Scoped: unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return fmt.Errorf("scoping abstract unix sockets: landlock_create_ruleset: %w", errno)
+	}
+	defer unix.Close(int(fd))
+	if os.Geteuid() != 0 {
+		// Without CAP_SYS_ADMIN, Landlock needs no_new_privs.
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			return fmt.Errorf("scoping abstract unix sockets: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+		return fmt.Errorf("scoping abstract unix sockets: landlock_restrict_self: %w", errno)
+	}
+	return nil
+}
+
 // llStarter starts one run's command from a thread restricted to the run's
 // policy.
 type llStarter struct {

@@ -5,9 +5,21 @@ package sandbox
 import (
 	"os/exec"
 	"runtime"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
+
+// threadStart returns a function that starts a command from a fresh locked
+// thread that setup has changed (see startOnOwnThread), and the function
+// that lets that thread end once the run is over (safe to call more than
+// once).
+func threadStart(setup func() error) (start func(*exec.Cmd) error, release func()) {
+	done := make(chan struct{})
+	var once sync.Once
+	return func(cmd *exec.Cmd) error { return startOnOwnThread(cmd, setup, done) },
+		func() { once.Do(func() { close(done) }) }
+}
 
 // startOnOwnThread starts cmd from a locked OS thread, other than the main
 // one, that setup has changed first (a mount namespace of its own, Landlock
