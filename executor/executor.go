@@ -521,8 +521,15 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 
 // capOutput holds res to max bytes: text blocks share the budget left after
 // the structured output and keep head and tail around a marker; structured
-// output over the cap fails the call (it cannot be cut and stay JSON).
+// output over the cap fails the call (it cannot be cut and stay JSON). An
+// error's message is held to the cap on its own, head and tail kept.
 func capOutput(res *tool.Result, limit int, name string) {
+	if te := res.Error; te != nil && len(te.Message) > limit {
+		cut := *te // a tool may return an error value it keeps
+		cut.Message = headTail(te.Message, limit)
+		res.Error = &cut
+		res.SetMeta("truncated", true)
+	}
 	if n := len(res.Output); n > limit {
 		res.Output, res.Error = nil, tool.Errorf(tool.CodeInvalidOutput, "tool %q returned %d bytes of structured output, over the %d-byte cap: return less, or a reference (a path, a URL) to the data", name, n, limit)
 		return

@@ -14,7 +14,7 @@ const (
 	// DefaultMaxArgBytes caps the size of a call's arguments.
 	DefaultMaxArgBytes = 1 << 20
 	// DefaultMaxOutputBytes caps what one result carries back (structured
-	// output, and text blocks together).
+	// output, and text blocks together; an error's message on its own).
 	DefaultMaxOutputBytes = 1 << 20
 	// DefaultBatchConcurrency is how many calls of one ExecuteBatch run at
 	// once: a model turn rarely has more parallel calls, and tool calls
@@ -97,8 +97,10 @@ func WithMaxArgBytes(n int) Option {
 // alike (default DefaultMaxOutputBytes; zero or negative keeps it). Text
 // blocks over the cap keep their head and tail around a marker that says how
 // much was cut (metadata "truncated" is true); structured output, which
-// cannot be cut and stay JSON, fails the call with invalid_output. The cap
-// applies before a result is encoded for a model or an MCP client.
+// cannot be cut and stay JSON, fails the call with invalid_output. An
+// error's message is held to the cap on its own, cut the same way. The cap
+// applies before a result is encoded for a model or an MCP client, and
+// before extensions (logs, the audit trail) see it.
 func WithMaxOutputBytes(n int) Option {
 	return func(e *Executor) { setPositive(&e.maxOutBytes, n) }
 }

@@ -3,6 +3,7 @@ package executor_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -71,6 +72,27 @@ func TestOutputIsCapped(t *testing.T) {
 	require.ErrorIs(t, err, tool.ErrInvalidOutput)
 	assert.Empty(t, res.Output)
 	assert.Contains(t, res.Error.Message, "over the 65536-byte cap")
+}
+
+// A tool's error message is held to the output cap too: it reaches the
+// model, the logs and the audit trail (which redacts it under its lock)
+// as output does. A tool that echoed a 3 MiB input into its error sent
+// all of it.
+func TestErrorMessageIsCapped(t *testing.T) {
+	big := strings.Repeat("a", 3<<20) + "THE END"
+	reg := registry.New()
+	reg.MustRegister(tool.Func("fail", "Fails at length", func(context.Context, struct{}) (string, error) {
+		return "", errors.New("HEAD" + big)
+	}, tool.WithRisk(tool.RiskLow)))
+	ex := executor.MustNew(reg, executor.WithMaxOutputBytes(64<<10))
+	res, err := ex.Execute(context.Background(), tool.Call{ID: "f", Name: "fail", Args: json.RawMessage(`{}`)})
+	require.ErrorIs(t, err, tool.ErrToolError)
+	msg := res.Error.Message
+	assert.LessOrEqual(t, len(msg), 64<<10+64)
+	assert.True(t, strings.HasPrefix(msg, "HEAD"), "the head is kept")
+	assert.True(t, strings.HasSuffix(msg, "THE END"), "the tail is kept")
+	assert.Contains(t, msg, "bytes cut")
+	assert.Equal(t, true, res.Metadata["truncated"])
 }
 
 func BenchmarkBigOutputCapped(b *testing.B) {
