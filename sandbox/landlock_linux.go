@@ -429,19 +429,18 @@ func writableBy(dir string, uid, gid uint32) error {
 }
 
 // tmpBase returns the directory for the runs' private temporary
-// directories: the host's temporary directory when it is a tmpfs, else
-// /dev/shm when that is one, else the host's temporary directory. Like the
-// fresh /tmp of bwrap, a tmpfs keeps temporary files in memory, and making
-// and removing a directory there costs microseconds rather than the
-// fraction of a millisecond a journaled disk may take at every run.
+// directories: /dev/shm when it is a tmpfs, else the host's temporary
+// directory. Under /dev, which no run may read (allowRoot), a run's
+// directory is out of every other run's reach; elsewhere a concurrent run,
+// of the same uid 65534 and reading beneath the root, read it
+// (TestAttackLandlockRunReadsAnotherRunsTmpdir). Like the fresh /tmp of
+// bwrap, a tmpfs also keeps temporary files in memory, and making and
+// removing a directory there costs microseconds rather than the fraction
+// of a millisecond a journaled disk may take at every run.
 func tmpBase() string {
-	isTmpfs := func(dir string) bool {
-		var st unix.Statfs_t
-		return unix.Statfs(dir, &st) == nil && st.Type == unix.TMPFS_MAGIC
-	}
-	host := os.TempDir()
-	if !isTmpfs(host) && isTmpfs("/dev/shm") {
+	var st unix.Statfs_t
+	if unix.Statfs("/dev/shm", &st) == nil && st.Type == unix.TMPFS_MAGIC {
 		return "/dev/shm"
 	}
-	return host
+	return os.TempDir()
 }
