@@ -307,8 +307,7 @@ func (s *session) load(r io.Reader, file string) {
 
 // errText is err without an *fs.PathError's operation and path, which the problem names.
 func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		return pe.Err.Error()
 	}
 	return err.Error()
@@ -426,8 +425,7 @@ func (s *session) parse(data []byte) {
 	if strings.EqualFold(path.Ext(s.file), ".json") {
 		if err := json.Unmarshal(data, new(any)); err != nil {
 			line := 0
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
+			if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
 				line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
 			}
 			s.add(line, "is not valid JSON: "+err.Error())
