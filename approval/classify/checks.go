@@ -276,6 +276,31 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		for _, w := range args[start:i] {
 			s.secretDir(w, j)
 		}
+		// So are the files its name tests pick: find . -name '.env*'
+		// -exec cat {} + prints the secret files that name matches.
+		for k := i; k+1 < len(args); k++ {
+			test := args[k].s
+			switch test {
+			case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			default:
+				continue
+			}
+			v := args[k+1]
+			if v.unknown() {
+				continue
+			}
+			g := v.s
+			if strings.HasPrefix(test, "-i") {
+				g = strings.ToLower(g)
+			}
+			if test == "-name" || test == "-iname" {
+				g = "*/" + g // a base name, in any directory
+			}
+			if l, reason, ok := s.secretRule(word{s: g, glob: true}); ok {
+				j.add(l, reason+" (the files "+name+" "+test+" "+v.s+" picks, which a command -exec runs reads)")
+			}
+			k++
+		}
 	}
 	for ; i < len(args); i++ {
 		w := args[i]
@@ -964,7 +989,7 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	}
 	valueLetters := "fbgHKLNTVXIFC"
 	var ops []word // the files it archives (or extracts)
-	removes := false
+	removes, forceLocal := false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i].s
 		if strings.HasPrefix(a, "--") {
@@ -1001,6 +1026,8 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				}
 			case "--remove-files":
 				removes = true
+			case "--force-local", "--force-loca", "--force-loc", "--force-lo", "--force-l", "--force":
+				forceLocal = true
 			case "--extract", "--get":
 				modes += "x"
 			case "--create":
@@ -1055,6 +1082,14 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				f := v
 				archive = &f
 			}
+		}
+	}
+	if archive != nil && !forceLocal {
+		// GNU tar takes HOST:FILE (a ':' with no '/' before it) as an
+		// archive on HOST, read or written through rsh or ssh: tar -cf
+		// HOST:x . sends the files away.
+		if c := strings.IndexByte(archive.s, ':'); c > 0 && !strings.Contains(archive.s[:c], "/") || archive.unknown() {
+			j.add(Dangerous, name+" -f "+archive.s+" may be an archive on another host, read or written through rsh or ssh")
 		}
 	}
 	if removes {
@@ -1208,8 +1243,12 @@ func gitCode(key, value string) (string, bool) {
 	case strings.HasPrefix(key, "alias.") || key == "credential.helper" || strings.HasPrefix(key, "credential.") && strings.HasSuffix(key, ".helper"):
 		return strings.TrimPrefix(value, "!"), strings.HasPrefix(value, "!")
 	case key == "core.pager" || strings.HasPrefix(key, "pager.") || key == "core.editor" || key == "sequence.editor" ||
-		key == "core.sshcommand" || key == "core.fsmonitor" || key == "diff.external":
+		key == "core.sshcommand" || key == "core.fsmonitor" || key == "diff.external" ||
+		key == "interactive.difffilter" || key == "imap.tunnel":
 		return value, true
+	case strings.HasPrefix(key, "submodule.") && strings.HasSuffix(key, ".update"):
+		// submodule.NAME.update !CMD: git submodule update runs CMD.
+		return strings.TrimPrefix(value, "!"), strings.HasPrefix(value, "!")
 	}
 	parts := strings.Split(key, ".")
 	if len(parts) >= 3 {
