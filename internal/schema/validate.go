@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -180,11 +181,57 @@ func Compile(raw json.RawMessage) (v *Validator, err error) {
 	}
 	s, err := c.Compile(url)
 	if err != nil {
-		return nil, fmt.Errorf("schema does not compile: %s", strings.ReplaceAll(err.Error(), url, "schema"))
+		return nil, compileError(err, url)
 	}
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
 	return &Validator{schema: s, nulls: planNulls(m), raw: raw, anyObject: acceptsAnyObject(m)}, nil
+}
+
+// maxSchemaProblems is how many places a compile error lists.
+const maxSchemaProblems = 5
+
+// compileError is the compiler's err as one message, the same every time:
+// a schema that breaks the meta-schema is told each place it does (its
+// JSON pointer, sorted) and what is wrong there, the first reason the
+// validator found for each. The validator's own message named one place,
+// chosen by map order, through the meta-schema's keyword path.
+func compileError(err error, url string) error {
+	var se *jsonschema.SchemaError
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &se) || !errors.As(se.Err, &ve) {
+		return fmt.Errorf("schema does not compile: %s", strings.ReplaceAll(err.Error(), url, "schema"))
+	}
+	first := map[string]string{} // instance location: its first leaf's message
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			if _, seen := first[e.InstanceLocation]; !seen {
+				first[e.InstanceLocation] = e.Message
+			}
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	locs := make([]string, 0, len(first))
+	for loc := range first {
+		locs = append(locs, loc)
+	}
+	sort.Strings(locs)
+	var b strings.Builder
+	b.WriteString("schema does not compile: ")
+	for i, loc := range locs[:min(len(locs), maxSchemaProblems)] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "at %s: %s", cmp.Or(loc, "the top"), first[loc])
+	}
+	if n := len(locs) - maxSchemaProblems; n > 0 {
+		fmt.Fprintf(&b, "; and %d more places", n)
+	}
+	return errors.New(b.String())
 }
 
 // acceptsAnyObject reports whether the schema s is certain to accept every
