@@ -64,7 +64,8 @@ func (e *Entry) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
 	if err := schema.UniqueKeys(args); err != nil {
 		return nil, err
 	}
-	stripped := e.input.StripNulls(m)
+	// A null is only ever written "null": without one there is none to strip.
+	stripped := bytes.Contains(args, []byte("null")) && e.input.StripNulls(m)
 	if len(e.defs.Fill(m, "")) > 0 || stripped {
 		if args, err = json.Marshal(m); err != nil {
 			return nil, fmt.Errorf("re-encode arguments: %v", err)
