@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/netip"
 	"net/url"
 	"os"
@@ -106,7 +107,9 @@ func ValidateArgs(spec *tool.Spec, args json.RawMessage) (json.RawMessage, error
 // declares no path argument (sandbox.PathKeyword): "command" alone when
 // present, else each of "path", "file" and "url" present ("path" and
 // "file" cleaned lexically, the way an undeclared path can be), all of
-// which an allow rule must match.
+// which an allow rule must match. A field is read under every key a
+// decoder may take for it, as encoding/json does ("Path" and "PATH" for
+// path), and a "command" given as a list of strings is that argv, quoted.
 var SubjectFields = []string{"command", "path", "file", "url"}
 
 // subjectKind says how wildcards in a rule match a subject.
@@ -173,6 +176,8 @@ func (c *callSubject) has() bool {
 // schema states, else as the workspace root "." (where the built-in list
 // and search tools then look), with or without a workspace. A tool that
 // declares no path falls back to its string fields among SubjectFields.
+// An argument is read under every key encoding/json may take for it
+// ("Path" and "PATH" are path), each value a subject.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
 	if t != nil {
 		t = subjectOwner(t) // what the rules read, shown to the person asked
@@ -192,8 +197,8 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	if s, ok := t.(Subjecter); ok {
 		return callSubject{kind: subjectText, text: s.Subject(args)}
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(args, &fields); err != nil {
+	fields, ok := members(args)
+	if !ok {
 		return callSubject{kind: subjectText}
 	}
 	if wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t); ok && wt.Workspace() != nil {
@@ -215,51 +220,14 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 			return appendPath(paths, ws, ".")
 		}
 		for _, f := range declared {
-			raw, ok := fields[f]
-			if !ok || string(raw) == "null" {
+			// Every member a decoder may take for f is a path ("Path",
+			// "PATH" for path: valuesOf), each judged.
+			raws := valuesOf(fields, f)
+			if len(raws) == 0 {
 				c.paths = omitted(c.paths, f)
-				continue
 			}
-			var s string
-			var ss []string
-			switch {
-			case json.Unmarshal(raw, &s) == nil:
-				if s == "" {
-					c.paths = omitted(c.paths, f)
-				} else {
-					c.paths = appendPath(c.paths, ws, s)
-				}
-			case json.Unmarshal(raw, &ss) == nil:
-				if len(ss) == 0 {
-					c.paths = omitted(c.paths, f)
-				}
-				for _, s := range ss {
-					if s == "" {
-						c.paths = omitted(c.paths, f)
-					} else {
-						c.paths = appendPath(c.paths, ws, s)
-					}
-				}
-			default:
-				// Not a path at all: it matches no pattern, so no allow
-				// rule approves the call. A list that also holds other
-				// values still names a path with each of its strings
-				// (["secrets/key", 1] is secrets/key to a deny rule).
-				c.paths = append(c.paths, pathSubject{})
-				var items []json.RawMessage
-				if json.Unmarshal(raw, &items) != nil {
-					break
-				}
-				for _, it := range items {
-					var s string
-					switch {
-					case json.Unmarshal(it, &s) != nil:
-					case s == "": // null or "", as in a list of strings
-						c.paths = omitted(c.paths, f)
-					default:
-						c.paths = appendPath(c.paths, ws, s)
-					}
-				}
+			for _, raw := range raws {
+				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return omitted(paths, f) }, ws)
 			}
 		}
 		var shown []string
@@ -272,24 +240,25 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		return c
 	}
 	// A command is the subject; else every path, file and url is one.
+	if slices.Contains(SubjectFields, "command") {
+		if cmd, ok := commandOf(fields); ok {
+			return callSubject{kind: subjectText, text: cmd}
+		}
+	}
 	c := callSubject{kind: subjectPath}
 	var shown []string
 	for _, f := range SubjectFields {
-		raw, ok := fields[f]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			continue
-		}
-		switch f {
-		case "command":
-			return callSubject{kind: subjectText, text: s}
-		case "path", "file":
-			c.paths = appendPath(c.paths, nil, s)
-		case "url":
-			c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
+		for _, raw := range valuesOf(fields, f) {
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				continue
+			}
+			switch f {
+			case "path", "file":
+				c.paths = appendPath(c.paths, nil, s)
+			case "url":
+				c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
+			}
 		}
 	}
 	for _, p := range c.paths {
@@ -302,6 +271,156 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	}
 	c.text = strings.Join(shown, ", ")
 	return c
+}
+
+// declaredPaths appends the subjects of one value of a declared path
+// argument: a string, or each string of a list; null, "" and [] are the
+// argument left out (omitted).
+func declaredPaths(paths []pathSubject, raw json.RawMessage, omitted func([]pathSubject) []pathSubject, ws *sandbox.Workspace) []pathSubject {
+	var s string
+	var ss []string
+	switch {
+	case string(raw) == "null":
+		paths = omitted(paths)
+	case json.Unmarshal(raw, &s) == nil:
+		if s == "" {
+			paths = omitted(paths)
+		} else {
+			paths = appendPath(paths, ws, s)
+		}
+	case json.Unmarshal(raw, &ss) == nil:
+		if len(ss) == 0 {
+			paths = omitted(paths)
+		}
+		for _, s := range ss {
+			if s == "" {
+				paths = omitted(paths)
+			} else {
+				paths = appendPath(paths, ws, s)
+			}
+		}
+	default:
+		// Not a path at all: it matches no pattern, so no allow rule
+		// approves the call. A list that also holds other values still
+		// names a path with each of its strings (["secrets/key", 1] is
+		// secrets/key to a deny rule).
+		paths = append(paths, pathSubject{})
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			break
+		}
+		for _, it := range items {
+			var s string
+			switch {
+			case json.Unmarshal(it, &s) != nil:
+			case s == "": // null or "", as in a list of strings
+				paths = omitted(paths)
+			default:
+				paths = appendPath(paths, ws, s)
+			}
+		}
+	}
+	return paths
+}
+
+// commandOf returns the command line of an undeclared tool's "command"
+// argument: its string, or its list of strings (an argv) quoted as a
+// shell reads it back. Members in another case of the key ("Command") are
+// read too, since encoding/json takes them; when they differ, the
+// subject is every one of them, a line each, so a deny rule meets each
+// and an allow rule (whose wildcards stop at a line break) none.
+func commandOf(fields []member) (string, bool) {
+	var lines []string
+	for _, raw := range valuesOf(fields, "command") {
+		var s string
+		var argv []string
+		switch {
+		case json.Unmarshal(raw, &s) == nil:
+		case json.Unmarshal(raw, &argv) == nil && len(argv) > 0:
+			q := make([]string, len(argv))
+			for i, w := range argv {
+				q[i] = shellQuote(w)
+			}
+			s = strings.Join(q, " ")
+		default:
+			continue
+		}
+		if !slices.Contains(lines, s) {
+			lines = append(lines, s)
+		}
+	}
+	return strings.Join(lines, "\n"), len(lines) > 0
+}
+
+// shellQuote returns w as one shell word: as it is when it holds only
+// characters no shell reads specially, else in single quotes.
+func shellQuote(w string) string {
+	plain := w != ""
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// member is one top-level member of a JSON object: its key as a decoder
+// reads it (escapes decoded) and its value.
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// members returns the members of the JSON object args in order, every
+// occurrence of a repeated key too; ok is false when args is not one
+// JSON object.
+func members(args json.RawMessage) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var out []member
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		k, ok := t.(string)
+		if !ok {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		out = append(out, member{key: k, val: v})
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return out, true
+}
+
+// valuesOf returns the values of every member a decoder may take for the
+// argument name, in order: encoding/json matches a key to a struct field
+// without regard to case, as strings.EqualFold ("Path", "PATH" for path,
+// "ſrc" with U+017F for src), and keeps the last it matched, while another
+// decoder may keep the first or only the exact key. Rules judge them all.
+func valuesOf(fields []member, name string) []json.RawMessage {
+	var out []json.RawMessage
+	for _, m := range fields {
+		if m.key == name || strings.EqualFold(m.key, name) {
+			out = append(out, m.val)
+		}
+	}
+	return out
 }
 
 // pathSubjectOf returns the canonical form of a path argument and whether

@@ -1,0 +1,93 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// A tool whose schema does not refuse other keys (a hand-written one, an
+// MCP server's) and that decodes its arguments with encoding/json reads
+// "Path", "PATH" or "ſrc" (U+017F) as its path or src field: encoding/json
+// matches keys without regard to case, and keeps the last member it
+// matched. The rules looked only at the key as the schema spells it, so
+// {"PATH": "/etc/passwd"} passed rw(/etc/**), {"path": "docs/a", "Path":
+// "/etc/passwd"} was approved by rw(docs/**) and {"Command": "rm -rf
+// build"} passed run(rm *). A "command" given as an argv list (as Codex's
+// shell tool takes it) was no subject at all, so run(rm *) let
+// ["rm", "-rf", "build"] run. Every key a decoder may take for a subject
+// field is a subject now, as the governance policy judges them, and an
+// argv is its command line.
+func TestAttackS13SubjectKeyInAnotherCase(t *testing.T) {
+	type in struct {
+		Path string `json:"path"`
+		Src  string `json:"src"`
+	}
+	var got in
+	require.NoError(t, json.Unmarshal([]byte(`{"path": "docs/a", "PATH": "/etc/passwd", "ſrc": "/etc/shadow"}`), &got))
+	require.Equal(t, in{Path: "/etc/passwd", Src: "/etc/shadow"}, got, "encoding/json takes another case of the key")
+
+	declared := tool.New("rw", "Read or write a file", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{
+			"path":{"type":"string","x-toolbelt-path":true},
+			"src":{"type":"string","x-toolbelt-path":true}}}`)))
+	undeclared := tool.New("get", "Read a file or a URL", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"url":{"type":"string"}}}`)))
+	runner := tool.New("run", "Run a command", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"command":{}}}`)))
+	judge := func(p *Policy, tl tool.Tool, args string) Evaluation {
+		spec := tl.Spec()
+		return p.Evaluate(tl, &Request{Call: tool.Call{Name: spec.Name, Args: json.RawMessage(args)}, Spec: spec, Level: classify.Safe})
+	}
+	deny := MustPolicy(ModeAllowAll, DenyRules("rw(/etc/**)", "get(/etc/**)", "get(https://evil.example/**)", "run(rm *)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("rw(docs/**)", "get(docs/**)", "get(https://docs.example/**)", "run(git status*)"))
+	for _, tc := range []struct {
+		tl   tool.Tool
+		args string
+	}{
+		{declared, `{"PATH": "/etc/passwd"}`},
+		{declared, `{"path": "docs/a", "Path": "/etc/passwd"}`},
+		{declared, `{"path": "docs/a", "src": "docs/b", "ſrc": "/etc/shadow"}`},
+		{declared, `{"path": "docs/a", "P\u0061TH": "/etc/passwd"}`},
+		{undeclared, `{"Path": "/etc/passwd"}`},
+		{undeclared, `{"path": "docs/a", "PATH": "/etc/passwd"}`},
+		{undeclared, `{"URL": "https://evil.example/x"}`},
+		{undeclared, `{"url": "https://docs.example/a", "Url": "https://evil.example/x"}`},
+		{runner, `{"Command": "rm -rf build"}`},
+		{runner, `{"command": "git status", "COMMAND": "rm -rf build"}`},
+		{runner, `{"command": ["rm", "-rf", "build"]}`},
+		{runner, `{"command": ["git", "status", "; rm -rf build"]}`},
+	} {
+		if ev := judge(deny, tc.tl, tc.args); ev.Action != ActionRefuse && tc.args != `{"command": ["git", "status", "; rm -rf build"]}` {
+			t.Errorf("deny rules let %s run: %+v", tc.args, ev)
+		}
+		if ev := judge(allow, tc.tl, tc.args); ev.Action == ActionAllow {
+			t.Errorf("allow rules approved %s: %+v", tc.args, ev)
+		}
+	}
+	// Harmless twins: the key as spelled, another case of a key whose
+	// value is one the rules allow, an argv the allow rule names.
+	for _, tc := range []struct {
+		tl   tool.Tool
+		args string
+	}{
+		{declared, `{"path": "docs/a", "src": "docs/b"}`},
+		{declared, `{"Path": "docs/a", "SRC": "docs/b"}`},
+		{undeclared, `{"PATH": "docs/a"}`},
+		{undeclared, `{"url": "https://docs.example/a", "Url": "https://docs.example/a"}`},
+		{runner, `{"Command": "git status -s"}`},
+		{runner, `{"command": ["git", "status", "-s"]}`},
+	} {
+		assert.Equal(t, ActionAllow, judge(allow, tc.tl, tc.args).Action, tc.args)
+		assert.Equal(t, ActionAllow, judge(deny, tc.tl, tc.args).Action, tc.args)
+	}
+	subject, ok := SubjectOf(runner, json.RawMessage(`{"command": ["git", "commit", "-m", "it's done"]}`))
+	assert.True(t, ok)
+	assert.Equal(t, `git commit -m 'it'\''s done'`, subject, "an argv is shown as a shell reads it back")
+}
