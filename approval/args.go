@@ -471,7 +471,9 @@ func schemaDefault(inputSchema json.RawMessage, field string) (string, bool) {
 // in lower case, without a trailing dot, user info or the scheme's
 // default port (":0443" is ":443"); ideographic and full-width dots and
 // full-width letters in the host as the ASCII ones IDNA maps them to; an
-// IP address in its shortest form ("[::ffff:127.0.0.1]" is "127.0.0.1");
+// IP address in its shortest form ("[::ffff:127.0.0.1]" is "127.0.0.1"),
+// also one written as inet_aton reads it ("2130706433", "0x7f.1" and
+// "127.1" are "127.0.0.1": ipv4Numbers);
 // the path with its escapes decoded, "\" read as "/" and its dot
 // segments (also "..;x", which Java servers read as "..") and repeated
 // slashes resolved ("https://h/docs/../admin" and "https://h//admin" are
@@ -514,6 +516,8 @@ func canonicalURL(s string) string {
 	host := strings.TrimSuffix(canonicalHost(u.Hostname()), ".")
 	if a, err := netip.ParseAddr(host); err == nil {
 		host = a.Unmap().String()
+	} else if a, ok := ipv4Numbers(host); ok {
+		host = a.String()
 	}
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]" // IPv6
@@ -535,6 +539,58 @@ func canonicalURL(s string) string {
 		prefix = scheme + "://"
 	}
 	return prefix + host + p + query
+}
+
+// ipv4Numbers reads host as an IPv4 address in the other forms inet_aton
+// and the WHATWG URL standard accept, which curl, browsers, Python's
+// socket.getaddrinfo and glibc's resolver connect to: one to four parts
+// separated by dots, each decimal, octal after a leading 0, or hex after
+// 0x, the last filling the bytes the others leave ("2130706433",
+// "0x7f.1", "0177.0.0.1" and "127.1" are 127.0.0.1). A part that is none
+// of these, or a value too large for its bytes, makes host a name.
+func ipv4Numbers(host string) (netip.Addr, bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	var vals [4]uint64
+	for i, p := range parts {
+		base := 10
+		switch {
+		case len(p) >= 2 && (p[:2] == "0x" || p[:2] == "0X"):
+			base, p = 16, p[2:]
+			if p == "" {
+				p = "0" // "0x" is 0, as WHATWG reads it
+			}
+		case len(p) > 1 && p[0] == '0':
+			base, p = 8, p[1:]
+		}
+		if p == "" || p[0] == '+' || p[0] == '-' {
+			return netip.Addr{}, false
+		}
+		n, err := strconv.ParseUint(p, base, 32)
+		if err != nil {
+			return netip.Addr{}, false
+		}
+		vals[i] = n
+	}
+	last := len(parts) - 1
+	for _, v := range vals[:last] {
+		if v > 255 {
+			return netip.Addr{}, false
+		}
+	}
+	if vals[last] >= 1<<(8*(4-last)) {
+		return netip.Addr{}, false
+	}
+	var b [4]byte
+	for i := range last {
+		b[i] = byte(vals[i])
+	}
+	for i, v := 3, vals[last]; i >= last; i, v = i-1, v>>8 {
+		b[i] = byte(v)
+	}
+	return netip.AddrFrom4(b), true
 }
 
 // canonicalHost returns a host name in lower case with the ideographic
