@@ -78,7 +78,10 @@
 //
 // Paths are judged after resolution. The arguments that are paths are those
 // the tool's input schema declares (sandbox.PathKeyword, set by the
-// toolbelt:"path" tag; the built-in file tools declare theirs); path_fields
+// toolbelt:"path" tag; the built-in file tools declare theirs), also
+// inside objects, lists and maps the arguments hold (a nested struct's
+// tagged field, "options.backup"; "files[].name"), each value given
+// judged as a path argument is; path_fields
 // in the file overrides that for tools that declare none (a tool rule's
 // path_fields adds to what its tool declares, never takes one away), and only a tool
 // that declares none and has no path_fields falls back to the names in
@@ -727,6 +730,15 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 			// leaving it out cannot list or search what the rules forbid.
 			if !found && declared && at.ws != nil {
 				if rule, err := p.checkPath(cfg, tr, at, f, "."); err != nil {
+					return rule, err
+				}
+			}
+		}
+		// Paths the schema declares inside objects and lists
+		// (options.backup, files[].name), each value given judged.
+		for _, np := range nestedPathArgs(spec.InputSchema) {
+			for _, v := range nestedValues(args, np.segs, nil) {
+				if rule, err := p.checkPaths(cfg, tr, at, np.name, v); err != nil {
 					return rule, err
 				}
 			}

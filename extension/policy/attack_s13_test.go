@@ -1,0 +1,100 @@
+package policy_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// A path tagged `toolbelt:"path"` inside a nested struct is declared in the
+// schema (x-toolbelt-path under the object's properties), but the rules
+// read only the top-level arguments: a copy tool's options.backup, or a
+// hand-written schema's path inside a list of objects, named
+// HOME/.ssh/id past forbidden_paths **/.ssh/** and outside
+// allowed_paths, and the tool read it.
+func TestAttackS13NestedDeclaredPath(t *testing.T) {
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	key := filepath.Join(home, ".ssh", "id")
+	require.NoError(t, os.WriteFile(key, []byte(sshSecret), 0o600))
+	work := filepath.Join(home, "work")
+	require.NoError(t, os.MkdirAll(work, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(work, "a"), []byte("a"), 0o644))
+
+	p, err := policy.Parse([]byte(`
+global:
+  forbidden_paths: ["**/.ssh/**"]
+tools:
+  cat_two:
+    allowed_paths: ["` + work + `/**"]
+`))
+	require.NoError(t, err)
+	type options struct {
+		Backup string `json:"backup,omitempty" toolbelt:"path"`
+	}
+	type in struct {
+		Path    string   `json:"path" toolbelt:"path"`
+		Options *options `json:"options,omitempty"`
+	}
+	read := func(paths ...string) (string, error) {
+		var out string
+		for _, p := range paths {
+			if p == "" {
+				continue
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return "", err
+			}
+			out += string(b)
+		}
+		return out, nil
+	}
+	catTwo := tool.Func("cat_two", "Print a file and its backup", func(_ context.Context, a in) (string, error) {
+		backup := ""
+		if a.Options != nil {
+			backup = a.Options.Backup
+		}
+		return read(a.Path, backup)
+	})
+	// A hand-written schema that marks the path inside a list's objects.
+	catMany := tool.New("cat_many", "Print files", func(_ context.Context, c tool.Call) (*tool.Result, error) {
+		return &tool.Result{Content: []tool.Content{tool.TextContent("ran " + string(c.Args))}}, nil
+	}, tool.WithInputSchema([]byte(`{"type":"object","properties":{"files":{"type":"array","items":{
+		"type":"object","properties":{"name":{"type":"string","x-toolbelt-path":true}}}}}}`)))
+	reg := registry.New()
+	require.NoError(t, reg.Register(catTwo))
+	require.NoError(t, reg.Register(catMany))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+
+	for _, tc := range []struct{ name, args string }{
+		{"cat_two", `{"path": "` + work + `/a", "options": {"backup": "` + key + `"}}`},
+		{"cat_two", `{"path": "` + work + `/a", "options": {"backup": "` + home + `/.bashrc"}}`},
+		{"cat_many", `{"files": [{"name": "` + work + `/a"}, {"name": "` + key + `"}]}`},
+		{"cat_many", `{"files": [{"NAME": "` + key + `"}]}`},
+	} {
+		res := callRaw(t, ex, tc.name, tc.args)
+		assert.NotContains(t, resultText(res), sshSecret, tc.args)
+		if assert.NotNil(t, res.Error, "%s ran: %s", tc.args, resultText(res)) {
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s: %v", tc.args, res.Error)
+		}
+	}
+	// Harmless twins run.
+	for _, tc := range []struct{ name, args string }{
+		{"cat_two", `{"path": "` + work + `/a", "options": {"backup": "` + work + `/a"}}`},
+		{"cat_two", `{"path": "` + work + `/a"}`},
+		{"cat_many", `{"files": [{"name": "` + work + `/a"}]}`},
+	} {
+		res := callRaw(t, ex, tc.name, tc.args)
+		assert.Nil(t, res.Error, "%s: %v", tc.args, res.Error)
+	}
+}
