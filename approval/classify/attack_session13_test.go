@@ -228,6 +228,43 @@ func TestAttackGitConfigKeysThatRunCommands(t *testing.T) {
 	})
 }
 
+// TestAttackCompoundArraySubscriptName: bash evaluates the subscript of
+// an indexed array's compound assignment as arithmetic, and a name there
+// evaluates the variable's value in turn: read -r x < f; a=([x]=1) ran
+// what f holds (a[$(cmd)]), as a[x]=1 does, which was already Dangerous;
+// the compound form skipped a subscript that was a bare name and was Safe.
+// Real bash, in a temporary directory, ran the command for a=, declare
+// -a, += and local -a.
+func TestAttackCompoundArraySubscriptName(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`read -r x < f; a=([x]=1)`,
+		`read -r x < f; declare -a a=([x]=1)`,
+		`read -r x < f; a+=([x]=1)`,
+		`f() { local -a a=([x]=1); }; read -r x < f; f`,
+		`x='a[$(touch pwned)]'; a=([x]=1)`,
+	})
+	attackSafe(t, []string{
+		`a=([0]=x [1]=y)`,
+		`a=(x y)`,
+		`x=3; a=([x]=1)`,
+	})
+}
+
+// TestCompoundArraySubscriptNameInBash shows the evaluation the attack
+// above relies on, in real bash with an empty PATH and a throwaway home.
+func TestCompoundArraySubscriptNameInBash(t *testing.T) {
+	bash := needBash(t)
+	for _, script := range []string{`read -r x < f; a=([x]=1)`, `read -r x < f; declare -a a=([x]=1)`} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "f"), []byte("a[$(: > pwned)]\n"), 0o600))
+		c := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+		c.Dir, c.Env = dir, []string{"PATH=" + dir, "HOME=" + dir, "LC_ALL=C"}
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.FileExists(t, filepath.Join(dir, "pwned"), script)
+	}
+}
+
 // TestSedLabelEndsAtABlankInGNUSed shows the reading the attack above
 // relies on: GNU sed, run in a temporary directory, writes out for
 // :a w out and b a w out.

@@ -955,9 +955,12 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 			}
 			if e.Index != nil {
 				inf = inf.or(s.nodeSubsts(e.Index))
-				if w, ok := e.Index.(*syntax.Word); !ok || !nameRe.MatchString(w.Lit()) {
-					s.arith(e.Index, "an array subscript")
-				}
+				// An indexed array's subscript is arithmetic, and a name
+				// there is evaluated in turn: read -r x < f; a=([x]=1)
+				// runs a[$(cmd)] from f, as a[x]=1 does (an associative
+				// array's key is not evaluated, but which one a is, is
+				// not followed).
+				s.arith(e.Index, "an array subscript")
 			}
 		}
 	}
