@@ -177,7 +177,9 @@ func (c *callSubject) has() bool {
 // and search tools then look), with or without a workspace. A tool that
 // declares no path falls back to its string fields among SubjectFields.
 // An argument is read under every key encoding/json may take for it
-// ("Path" and "PATH" are path), each value a subject.
+// ("Path" and "PATH" are path), each value a subject, and a path the
+// schema declares inside an object or a list the arguments hold (a nested
+// struct's toolbelt:"path" field) is a subject when it is given.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
 	if t != nil {
 		t = subjectOwner(t) // what the rules read, shown to the person asked
@@ -205,10 +207,12 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		ws = wt.Workspace()
 	}
 	var declared []string
+	var nested []nestedPath
 	if spec != nil {
 		declared = sandbox.PathArguments(spec.InputSchema)
+		nested = nestedPathArgs(spec.InputSchema)
 	}
-	if len(declared) > 0 {
+	if len(declared) > 0 || len(nested) > 0 {
 		c := callSubject{kind: subjectPath}
 		// An argument left out, null, "" or [] is its schema default,
 		// else the root "." (where a tool looks when it is given no path:
@@ -228,6 +232,13 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 			}
 			for _, raw := range raws {
 				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return omitted(paths, f) }, ws)
+			}
+		}
+		// Paths declared inside objects and lists (a nested struct's
+		// field, files[].name): each one given is a subject.
+		for _, np := range nested {
+			for _, raw := range nestedValues(fields, np.segs, nil) {
+				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return paths }, ws)
 			}
 		}
 		var shown []string

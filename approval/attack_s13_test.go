@@ -91,3 +91,54 @@ func TestAttackS13SubjectKeyInAnotherCase(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, `git commit -m 'it'\''s done'`, subject, "an argv is shown as a shell reads it back")
 }
+
+// A path tagged `toolbelt:"path"` in a nested struct is declared in the
+// schema (x-toolbelt-path under the object's properties), and a
+// hand-written schema may mark one in a list's objects, but the rules read
+// only the root's properties: deny cp(/etc/**) let options.backup
+// "/etc/shadow" run, and allow cp(docs/**) approved it unasked.
+func TestAttackS13NestedDeclaredPath(t *testing.T) {
+	type options struct {
+		Backup string `json:"backup,omitempty" toolbelt:"path"`
+	}
+	type in struct {
+		Path    string   `json:"path" toolbelt:"path"`
+		Options *options `json:"options,omitempty"`
+	}
+	cp := tool.Func("cp", "Copy a file", func(context.Context, in) (string, error) { return "", nil })
+	many := tool.New("cat_many", "Print files", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{
+			"type":"object","properties":{"name":{"type":"string","x-toolbelt-path":true}}}}}}`)))
+	judge := func(p *Policy, tl tool.Tool, args string) Evaluation {
+		spec := tl.Spec()
+		return p.Evaluate(tl, &Request{Call: tool.Call{Name: spec.Name, Args: json.RawMessage(args)}, Spec: spec, Level: classify.Safe})
+	}
+	deny := MustPolicy(ModeAllowAll, DenyRules("cp(/etc/**)", "cat_many(/etc/**)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("cp(docs/**)", "cat_many(docs/**)"))
+	for _, tc := range []struct {
+		tl   tool.Tool
+		args string
+	}{
+		{cp, `{"path": "docs/a", "options": {"backup": "/etc/shadow"}}`},
+		{cp, `{"path": "docs/a", "options": {"Backup": "/etc/shadow"}}`},
+		{many, `{"files": [{"name": "docs/a"}, {"name": "/etc/shadow"}]}`},
+	} {
+		if ev := judge(deny, tc.tl, tc.args); ev.Action != ActionRefuse {
+			t.Errorf("deny rules let %s run: %+v", tc.args, ev)
+		}
+		if ev := judge(allow, tc.tl, tc.args); ev.Action == ActionAllow {
+			t.Errorf("allow rules approved %s: %+v", tc.args, ev)
+		}
+	}
+	for _, tc := range []struct {
+		tl   tool.Tool
+		args string
+	}{
+		{cp, `{"path": "docs/a", "options": {"backup": "docs/a.bak"}}`},
+		{cp, `{"path": "docs/a"}`},
+		{many, `{"files": [{"name": "docs/a"}, {"name": "docs/b"}]}`},
+	} {
+		assert.Equal(t, ActionAllow, judge(allow, tc.tl, tc.args).Action, tc.args)
+		assert.Equal(t, ActionAllow, judge(deny, tc.tl, tc.args).Action, tc.args)
+	}
+}
