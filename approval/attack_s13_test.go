@@ -92,6 +92,41 @@ func TestAttackS13SubjectKeyInAnotherCase(t *testing.T) {
 	assert.Equal(t, `git commit -m 'it'\''s done'`, subject, "an argv is shown as a shell reads it back")
 }
 
+// A tool without a workspace that expands a leading ~ or environment
+// variables in its path (the MCP filesystem server expands "~/", a shell
+// tool's or a Go tool's os.ExpandEnv the rest) reads HOME/.ssh/id for
+// "~/.ssh/id" and "$HOME/.ssh/id". The rules took the path as written, a
+// relative one under the working directory, so deny read_any(HOME/.ssh/**)
+// let each run.
+func TestAttackS13HomeAndVariablesInAPath(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("KEYDIR", home+"/.ssh")
+	type readArgs struct {
+		Path string `json:"path" toolbelt:"path"`
+	}
+	tl := tool.Func("read_any", "Read a file", func(context.Context, readArgs) (string, error) { return "", nil })
+	judge := func(p *Policy, path string) Evaluation {
+		args, _ := json.Marshal(map[string]string{"path": path})
+		return p.Evaluate(tl, &Request{Call: tool.Call{Name: "read_any", Args: args}, Spec: tl.Spec(), Level: classify.Safe})
+	}
+	deny := MustPolicy(ModeAllowAll, DenyRules("read_any("+home+"/.ssh/**)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("read_any(notes/**)"))
+	for _, path := range []string{"~/.ssh/id", "$HOME/.ssh/id", "${HOME}/.ssh/id", "$KEYDIR/id", "~/notes/../.ssh/id"} {
+		if ev := judge(deny, path); ev.Action != ActionRefuse {
+			t.Errorf("deny rule let %q run: %+v", path, ev)
+		}
+	}
+	// Twins: a path without them, and a ~ that does not begin the path.
+	for _, path := range []string{"notes/a", "notes/a~b", "notes/~/a"} {
+		assert.Equal(t, ActionAllow, judge(deny, path).Action, path)
+		assert.Equal(t, ActionAllow, judge(allow, path).Action, path)
+	}
+	for _, path := range []string{"~/notes/a", "$HOME/notes/a"} {
+		assert.NotEqual(t, ActionAllow, judge(allow, path).Action, "%s is HOME/notes/a, not notes/a under the working directory", path)
+	}
+}
+
 // A path tagged `toolbelt:"path"` in a nested struct is declared in the
 // schema (x-toolbelt-path under the object's properties), and a
 // hand-written schema may mark one in a list's objects, but the rules read

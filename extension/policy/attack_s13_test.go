@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,6 +15,63 @@ import (
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
+
+// A tool without a workspace that expands a leading ~ or environment
+// variables in its path (the MCP filesystem server expands "~/", a Go
+// tool os.ExpandEnv) read HOME/.ssh/id for "~/.ssh/id" and
+// "$HOME/.ssh/id": the policy judged the path as written, relative to the
+// working directory, so forbidden_paths $HOME/.ssh/** did not hold and an
+// allowed_paths under the working directory took it for one of its own.
+func TestAttackS13HomeAndVariablesInAPath(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("KEYDIR", home+"/.ssh")
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id"), []byte(sshSecret), 0o600))
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	p, err := policy.Parse([]byte(`
+global:
+  forbidden_paths: ["$HOME/.ssh/**"]
+tools:
+  read_here:
+    allowed_paths: ["` + wd + `/**"]
+`))
+	require.NoError(t, err)
+	type in struct {
+		Path string `json:"path" toolbelt:"path"`
+	}
+	// Reads as such a tool does: ~ and $VAR expanded.
+	read := func(_ context.Context, a in) (string, error) {
+		path := a.Path
+		if rest, ok := strings.CutPrefix(path, "~/"); ok {
+			path = filepath.Join(home, rest)
+		}
+		b, err := os.ReadFile(os.ExpandEnv(path))
+		return string(b), err
+	}
+	reg := registry.New()
+	require.NoError(t, reg.Register(tool.Func("read_any", "Read a file", read)))
+	require.NoError(t, reg.Register(tool.Func("read_here", "Read a file here", read)))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for _, tc := range []struct{ name, path string }{
+		{"read_any", "~/.ssh/id"},
+		{"read_any", "$HOME/.ssh/id"},
+		{"read_any", "${KEYDIR}/id"},
+		{"read_here", "~/.ssh/id"},
+		{"read_here", "$HOME/x"},
+	} {
+		res := callRaw(t, ex, tc.name, `{"path": "`+tc.path+`"}`)
+		assert.NotContains(t, resultText(res), sshSecret, tc.path)
+		if assert.NotNil(t, res.Error, "%s %s ran: %s", tc.name, tc.path, resultText(res)) {
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s %s: %v", tc.name, tc.path, res.Error)
+		}
+	}
+	// Twin: a path with neither is judged as before (it is not there).
+	res := callRaw(t, ex, "read_here", `{"path": "no-such-file"}`)
+	require.NotNil(t, res.Error)
+	assert.NotEqual(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+}
 
 // A path tagged `toolbelt:"path"` inside a nested struct is declared in the
 // schema (x-toolbelt-path under the object's properties), but the rules

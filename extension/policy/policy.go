@@ -103,8 +103,10 @@
 // absolute patterns match it there, relative ones its part below that
 // directory. Each is judged also as the host's file system reaches it,
 // through symlinks and ".." after a link ("notes/id" with notes ->
-// HOME/.ssh is HOME/.ssh/id). A forbidden pattern refuses either form,
-// and both must be under an allowed one. A tool that runs its calls in a
+// HOME/.ssh is HOME/.ssh/id), and as a tool that expands a leading ~ or
+// $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
+// HOME/.ssh/id too). A forbidden pattern refuses any form, and each must
+// be under an allowed one. A tool that runs its calls in a
 // directory of its own names it (Workdirer, also behind wrappers): its
 // relative path arguments are taken from that directory first, then
 // judged as above ("key" for a tool run in secrets is secrets/key); an
@@ -980,7 +982,23 @@ func below(base, name string, rel *string) (outside bool) {
 	return true
 }
 
+// checkPath judges the path argument raw of field. Without a workspace,
+// where the tool may be one that expands a leading ~ or environment
+// variables in a path (the MCP filesystem server expands "~/", a Go tool
+// os.ExpandEnv), the expanded form is judged too (expandedPath).
 func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	if at.ws == nil {
+		if e, ok := expandedPath(raw); ok {
+			if rule, err := p.checkWritten(cfg, tr, at, field, e); err != nil {
+				return rule, err
+			}
+		}
+	}
+	return p.checkWritten(cfg, tr, at, field, raw)
+}
+
+// checkWritten judges the path argument raw of field as it is written.
+func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
 	ws := at.ws
 	var relName, absName string
 	outside := false   // below the base directory there is no relName
