@@ -16,6 +16,34 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
+// max_field_bytes counted a value that is not a string (a list of lines,
+// an object of files) by its JSON as sent, where a byte of invalid UTF-8
+// inside its strings decodes to U+FFFD, three bytes: a 100-byte limit on
+// lines let 180 bytes through. A string value was already counted so.
+func TestAttackS13FieldSizeOfAListWithInvalidUTF8(t *testing.T) {
+	p, err := policy.Parse([]byte(`global: {max_field_bytes: {lines: 100}}`))
+	require.NoError(t, err)
+	type in struct {
+		Lines []string `json:"lines"`
+	}
+	var got int
+	reg := registry.New()
+	require.NoError(t, reg.Register(tool.Func("append_lines", "Append lines", func(_ context.Context, a in) (string, error) {
+		got = len(strings.Join(a.Lines, ""))
+		return "ok", nil
+	})))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	res := callRaw(t, ex, "append_lines", `{"lines": ["`+strings.Repeat("\xff", 30)+`", "`+strings.Repeat("\xff", 30)+`"]}`)
+	if assert.NotNil(t, res.Error, "the tool read %d bytes", got) {
+		assert.Equal(t, "global.max_field_bytes", res.Metadata[policy.MetaRule], "%v", res.Error)
+	}
+	// Twins: valid UTF-8 and escapes are counted as sent.
+	res = callRaw(t, ex, "append_lines", `{"lines": ["`+strings.Repeat("\u00e9", 40)+`"]}`)
+	assert.Nil(t, res.Error, "%v", res.Error)
+	res = callRaw(t, ex, "append_lines", `{"lines": ["`+strings.Repeat(`\u0041`, 15)+`"]}`)
+	assert.Nil(t, res.Error, "%v", res.Error)
+}
+
 // A tool without a workspace that expands a leading ~ or environment
 // variables in its path (the MCP filesystem server expands "~/", a Go
 // tool os.ExpandEnv) read HOME/.ssh/id for "~/.ssh/id" and

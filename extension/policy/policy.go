@@ -65,7 +65,8 @@
 //     counted as sent, a byte of invalid UTF-8 as the three bytes of the
 //     U+FFFD the tool decodes it to);
 //  5. a named argument is larger than its max_field_bytes / max_file_size_mb
-//     (a string counts its bytes, any other value its JSON encoding);
+//     (a string counts its bytes, any other value its JSON encoding, a
+//     byte of invalid UTF-8 in it as three, as for max_arg_bytes);
 //  6. a path argument matches a forbidden_paths glob (the tool's and the
 //     global ones), or there are allowed_paths (the tool's, else global) and
 //     it matches none, or it climbs out with ".." (rule "paths.parent"), or
@@ -906,6 +907,8 @@ func argsSize(args json.RawMessage) int64 {
 	return n
 }
 
+// valueSize is the size of an argument as max_field_bytes counts it: a
+// string's decoded bytes, another value's JSON (argsSize).
 func valueSize(v json.RawMessage) int64 {
 	if decodesToItself(v) {
 		// What json.Unmarshal would return is the bytes between the quotes:
@@ -916,7 +919,9 @@ func valueSize(v json.RawMessage) int64 {
 	if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
 		return int64(len(s))
 	}
-	return int64(len(v))
+	// Another value's JSON, as argsSize counts it: a byte of invalid
+	// UTF-8 in its strings is the U+FFFD the tool reads.
+	return argsSize(v)
 }
 
 // checkPaths checks a path argument: a string, or every string of an array,
