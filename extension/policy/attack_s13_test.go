@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,80 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/builtin"
 )
+
+// A tool that opens URLs (a browser's navigate, a fetch tool that takes
+// file: URLs) reads a local file for file:///HOME/.ssh/id, which no path
+// argument names: the policy judged only path arguments, so
+// forbidden_paths **/.ssh/** let the key be read through a url argument,
+// in any case of the scheme, with localhost as the host, percent-encoded,
+// or in a list.
+func TestAttackS13FileURLInAnArgument(t *testing.T) {
+	home := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	key := filepath.Join(home, ".ssh", "id")
+	require.NoError(t, os.WriteFile(key, []byte(sshSecret), 0o600))
+	p, err := policy.Parse([]byte(sshGovernance))
+	require.NoError(t, err)
+	type in struct {
+		URL  string   `json:"url"`
+		More []string `json:"more,omitempty"`
+	}
+	reg := registry.New()
+	require.NoError(t, reg.Register(tool.Func("navigate", "Open a page", func(_ context.Context, a in) (string, error) {
+		var out string
+		for _, s := range append([]string{a.URL}, a.More...) {
+			u, err := url.Parse(strings.TrimSpace(s))
+			if err != nil || !strings.EqualFold(u.Scheme, "file") {
+				out += "remote page "
+				continue
+			}
+			b, err := os.ReadFile(u.Path)
+			if err != nil {
+				return "", err
+			}
+			out += string(b)
+		}
+		return out, nil
+	})))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+	for _, args := range []string{
+		`{"url": "file://` + key + `"}`,
+		`{"url": "FILE://` + key + `"}`,
+		`{"url": "file://localhost` + key + `"}`,
+		`{"url": "file:` + key + `"}`,
+		`{"url": " file://` + strings.Replace(key, ".ssh", "%2Essh", 1) + `"}`,
+		`{"url": "\u0066ile://` + key + `"}`,
+		`{"url": "https://example.com/", "more": ["file://` + key + `"]}`,
+	} {
+		res := callRaw(t, ex, "navigate", args)
+		assert.NotContains(t, resultText(res), sshSecret, args)
+		if assert.NotNil(t, res.Error, "%s ran: %s", args, resultText(res)) {
+			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s: %v", args, res.Error)
+		}
+	}
+	// Twins: a web page whose path names .ssh, a file: URL elsewhere.
+	require.NoError(t, os.WriteFile(filepath.Join(home, "page"), []byte("page"), 0o644))
+	for _, args := range []string{
+		`{"url": "https://example.com/.ssh/id"}`,
+		`{"url": "file://` + filepath.Join(home, "page") + `"}`,
+	} {
+		res := callRaw(t, ex, "navigate", args)
+		assert.Nil(t, res.Error, "%s: %v", args, res.Error)
+	}
+	// A file's content that begins with a file: URL is text, not a place.
+	ws, err := sandbox.OpenWorkspace(t.TempDir(), sandbox.WithHide(p.Hide))
+	require.NoError(t, err)
+	defer ws.Close()
+	files := registry.New()
+	require.NoError(t, files.Register(builtin.Files(ws)...))
+	res := callRaw(t, executor.MustNew(files, executor.WithExtensions(p)), "write_file",
+		`{"path": "note.md", "content": "file://`+key+` is where the key lives"}`)
+	assert.Nil(t, res.Error, "%v", res.Error)
+}
 
 // max_field_bytes counted a value that is not a string (a list of lines,
 // an object of files) by its JSON as sent, where a byte of invalid UTF-8

@@ -107,7 +107,11 @@
 // HOME/.ssh is HOME/.ssh/id), and as a tool that expands a leading ~ or
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
 // HOME/.ssh/id too). A forbidden pattern refuses any form, and each must
-// be under an allowed one. A tool that runs its calls in a
+// be under an allowed one. A file: URL in any argument but the content
+// ("file:///home/u/.ssh/id" given to a browser's navigate or a fetch
+// tool, in any case, with localhost as its host, percent-encoded, or in a
+// list) is judged as the local path it names, since a tool that opens
+// URLs reads that file whatever its argument is called. A tool that runs its calls in a
 // directory of its own names it (Workdirer, also behind wrappers): its
 // relative path arguments are taken from that directory first, then
 // judged as above ("key" for a tool run in secrets is secrets/key); an
@@ -742,6 +746,23 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 		for _, np := range nestedPathArgs(spec.InputSchema) {
 			for _, v := range nestedValues(args, np.segs, nil) {
 				if rule, err := p.checkPaths(cfg, tr, at, np.name, v); err != nil {
+					return rule, err
+				}
+			}
+		}
+		// A file: URL in any argument names a local file, which a tool
+		// that opens URLs reads: its path is judged. A file's content is
+		// text to write, not a place (a note that begins "file:///").
+		content := "content"
+		if tr != nil && tr.contentField != "" {
+			content = tr.contentField
+		}
+		for i := range obj {
+			if sameKey(obj[i].key, content) || sameKey(obj[i].key, "content") {
+				continue
+			}
+			for _, fp := range fileURLPaths(obj[i].val) {
+				if rule, err := p.checkPath(cfg, tr, at, string(obj[i].key), fp); err != nil {
 					return rule, err
 				}
 			}
