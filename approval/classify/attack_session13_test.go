@@ -265,6 +265,36 @@ func TestCompoundArraySubscriptNameInBash(t *testing.T) {
 	}
 }
 
+// TestAttackArithmeticInsideExpansionsAndTests: what an expansion nested
+// in another one evaluates (${x#$((y))}, ${x/a/$((y))}, ${x:-$((y))}),
+// and what an expansion in [[ ]] evaluates ([[ ${a[y]} ]], [[ $((y)) ]]),
+// was not judged: only command substitutions were looked for there. With
+// y read from a file holding a[$(cmd)], real bash in a temporary
+// directory ran cmd for each of these but the ${x:-...} line (x was set).
+func TestAttackArithmeticInsideExpansionsAndTests(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`read -r y < f; [[ ${a[y]} ]]`,
+		`read -r y < f; [[ -n ${a[y]} ]]`,
+		`read -r y < f; [[ ${a[y]} == z ]]`,
+		`read -r y < f; [[ $((y)) ]]`,
+		`read -r y < f; echo ${x#$((y))}`,
+		`read -r y < f; echo ${x%$((y))}`,
+		`read -r y < f; echo ${x/$((y))/z}`,
+		`read -r y < f; echo ${x/z/$((y))}`,
+		`read -r y < f; echo ${x:-$((y))}`,
+		`read -r y < f; echo ${x:-${a[y]}}`,
+		`read -r y < f; echo "${x:-${z:y}}"`,
+	})
+	attackSafe(t, []string{
+		`[[ ${#a[@]} -gt 0 ]]`,
+		`[[ -n ${a[0]} ]]`,
+		`[[ $x == y ]]`,
+		`echo ${x:-${y}}`,
+		`echo ${x#$((1+1))}`,
+		`n=3; echo ${x:-$((n*2))}`,
+	})
+}
+
 // TestSedLabelEndsAtABlankInGNUSed shows the reading the attack above
 // relies on: GNU sed, run in a temporary directory, writes out for
 // :a w out and b a w out.

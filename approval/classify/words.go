@@ -469,8 +469,19 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 // nested walks substitutions hidden inside expansions (${x:-$(cmd)},
 // $(( $(cmd) ))).
 func (s *state) nested(n syntax.Node, r *word) {
+	root := n
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.ParamExp:
+			// What an expansion inside another, or in [[ ]], evaluates:
+			// ${x#$((y))}, [[ ${a[y]} ]] (the caller judges the root).
+			if n != root {
+				s.paramExp(n)
+			}
+		case *syntax.ArithmExp:
+			if n != root {
+				s.arith(n.X, "$(( ))")
+			}
 		case *syntax.DblQuoted:
 			for _, q := range n.Parts {
 				if pe, ok := q.(*syntax.ParamExp); ok {
