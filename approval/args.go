@@ -145,6 +145,10 @@ type pathSubject struct {
 	// a relative path was taken from (appendPath). path is the absolute
 	// host path, which only deny and ask rules match.
 	outside bool
+	// alias: another form of a subject an allow rule already judges (the
+	// local path a file: URL names, beside the URL): deny and ask rules
+	// match it, allow rules pass over it.
+	alias bool
 }
 
 // callSubject is what a call acts on: a text (a command line, a tool's own
@@ -269,6 +273,16 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 				c.paths = appendPath(c.paths, nil, s)
 			case "url":
 				c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
+				// A file: URL names a local file, which a tool that opens
+				// URLs reads: its path is a subject to deny and ask rules
+				// (the URL, its path cleaned, is the allow rules').
+				if fp, ok := fileURLPath(s); ok {
+					n := len(c.paths)
+					c.paths = appendPath(c.paths, nil, fp)
+					for i := n; i < len(c.paths); i++ {
+						c.paths[i].alias = true
+					}
+				}
 			}
 		}
 	}
@@ -602,6 +616,29 @@ func ipv4Numbers(host string) (netip.Addr, bool) {
 		b[i] = byte(v)
 	}
 	return netip.AddrFrom4(b), true
+}
+
+// fileURLPath returns the local path a file: URL names (in any case of the
+// scheme, after the blanks a browser drops, whatever its host:
+// "file://localhost/x" and "file:/x" are /x), decoded; ok is false for
+// another URL, or one that does not parse.
+func fileURLPath(s string) (string, bool) {
+	t := strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+	if len(t) < 5 || !strings.EqualFold(t[:5], "file:") {
+		return "", false
+	}
+	u, err := url.Parse(strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(t))
+	if err != nil {
+		return "", false
+	}
+	if u.Opaque != "" {
+		p, err := url.PathUnescape(u.Opaque)
+		return p, err == nil
+	}
+	if u.Path == "" {
+		return "/", true
+	}
+	return u.Path, true
 }
 
 // canonicalHost returns a host name in lower case with the ideographic

@@ -10,6 +10,24 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
+// A url argument that is a file: URL names a local file, which a tool that
+// opens URLs (a browser's navigate) reads, but the subject was the URL
+// only: deny browse(/etc/**) let file:///etc/shadow, FILE:/etc/shadow and
+// file://localhost/etc/%73hadow run.
+func TestAttackS13FileURLIsItsPath(t *testing.T) {
+	deny := MustPolicy(ModeAllowAll, DenyRules("browse(/etc/**)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("browse(file:///srv/site/**)"))
+	eval := func(p *Policy, u string) Action {
+		args, _ := json.Marshal(map[string]string{"url": u})
+		return p.Evaluate(nil, &Request{Call: tool.Call{Name: "browse", Args: args}, Spec: tool.Spec{Name: "browse"}, Level: classify.Safe}).Action
+	}
+	for _, u := range []string{"file:///etc/shadow", "FILE:/etc/shadow", "file://localhost/etc/%73hadow", " file:///srv/../etc/shadow"} {
+		assert.Equal(t, ActionRefuse, eval(deny, u), u)
+	}
+	assert.Equal(t, ActionAllow, eval(deny, "https://example.com/etc/shadow"), "a web path is no local file")
+	assert.Equal(t, ActionAllow, eval(allow, "file:///srv/site/index.html"), "the URL as written still matches")
+}
+
 // An HTTP client reaches an IPv4 address written as one number, in hex or
 // octal, or with fewer than four parts, as inet_aton and the WHATWG URL
 // standard read it: curl, browsers, Python's socket.getaddrinfo and

@@ -745,6 +745,9 @@ func subjectOwner(t tool.Tool) tool.Tool {
 func (r *rule) matchPaths(paths []pathSubject) bool {
 	if r.stopOps {
 		for _, p := range paths {
+			if p.alias {
+				continue // judged in the form beside it
+			}
 			if !p.ok || p.outside {
 				return false
 			}
