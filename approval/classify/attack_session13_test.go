@@ -317,3 +317,11 @@ func TestSedLabelEndsAtABlankInGNUSed(t *testing.T) {
 		assert.GreaterOrEqual(t, Classify("sed -n '"+script+"' f").Level, Warning, script)
 	}
 }
+
+// TestAttackGitReflogDrop: git 2.45 added "git reflog drop", which deletes
+// a ref's whole reflog (the history "git reflog" recovers lost commits
+// from), as delete and expire do; it was Safe.
+func TestAttackGitReflogDrop(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{`git reflog drop main`, `git reflog drop --all`})
+	attackSafe(t, []string{`git reflog`, `git reflog show main`})
+}
