@@ -113,6 +113,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/internal/termesc"
 )
 
 // Record kinds.
@@ -705,7 +706,9 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	if err := t.enc.Encode(rec); err != nil {
 		return nil, "", err
 	}
-	body := escapeControls(bytes.TrimSuffix(t.scratch.Bytes(), []byte("\n")))
+	// C1 controls, DEL and bidi overrides as JSON escapes (encoding/json
+	// writes them raw): see the package doc.
+	body := termesc.EscapeBytes(bytes.TrimSuffix(t.scratch.Bytes(), []byte("\n")))
 	t.mac.Reset()
 	t.mac.Write(body)
 	t.sumBuf = t.mac.Sum(t.sumBuf[:0])
@@ -737,54 +740,6 @@ func validUTF8(raw json.RawMessage) json.RawMessage {
 		i += n
 	}
 	return out
-}
-
-// escapeControls returns the JSON line body with each character a terminal
-// acts on instead of printing written as a JSON escape (\u009b), which
-// decodes to the same character: DEL, the C1 controls (VTE, GNU screen and
-// Mosh read a UTF-8 U+009B as CSI and U+0085 as a new line, so a record
-// read with tail could erase the lines before it or show a fake one) and
-// the bidirectional embeddings, overrides and isolates (U+202A-U+202E,
-// U+2066-U+2069), which reorder what is shown. encoding/json escapes the
-// C0 controls and U+2028, U+2029 already. Such characters can only be
-// inside JSON strings, where the escape is valid.
-func escapeControls(body []byte) []byte {
-	i := indexControl(body)
-	if i < 0 {
-		return body
-	}
-	out := make([]byte, 0, len(body)+32)
-	for i >= 0 {
-		r, n := utf8.DecodeRune(body[i:])
-		out = append(out, body[:i]...)
-		out = append(out, `\u`...)
-		out = append(out, hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
-		body = body[i+n:]
-		i = indexControl(body)
-	}
-	return append(out, body...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// indexControl is the index in b of the first character escapeControls
-// escapes, or -1.
-func indexControl(b []byte) int {
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case 0x7f:
-			return i
-		case 0xc2: // U+0080-U+009F
-			if i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
-				return i
-			}
-		case 0xe2: // U+202A-U+202E, U+2066-U+2069
-			if i+2 < len(b) && ((b[i+1] == 0x80 && b[i+2] >= 0xaa && b[i+2] <= 0xae) || (b[i+1] == 0x81 && b[i+2] >= 0xa6 && b[i+2] <= 0xa9)) {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // sumWith is the record hash of body: HMAC-SHA256 under key, or SHA-256.

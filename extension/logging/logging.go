@@ -35,16 +35,15 @@ package logging
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/internal/termesc"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -215,12 +214,9 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		}
 	}
 	if e.args {
-		// In JSON, the \u escapes printable writes decode to the
-		// arguments' own characters.
-		args := rawJSON(redact.Args(c.Args, secrets))
-		if indexControl(args) >= 0 {
-			args = rawJSON(printable(string(args)))
-		}
+		// In JSON, termesc's \u escapes decode to the arguments' own
+		// characters.
+		args := rawJSON(termesc.EscapeBytes(redact.Args(c.Args, secrets)))
 		fields = append(fields, zap.Reflect("args", args))
 	}
 	// A logger built with AddStacktrace (zap's development config does so
@@ -232,57 +228,8 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 }
 
 // text is a string field whose characters a terminal acts on instead of
-// printing are written visibly (printable).
-func text(key, s string) zap.Field { return zap.String(key, printable(s)) }
-
-// printable returns s with each character a terminal acts on instead of
-// printing, and that zap writes raw, written as the six characters \uXXXX:
-// DEL, the C1 controls (VTE, GNU screen and Mosh run a UTF-8 U+009B as CSI
-// and U+0085 as a new line, so a tailed log could erase the lines before
-// it or show a fake one) and the bidirectional embeddings, overrides and
-// isolates (U+202A-U+202E, U+2066-U+2069), which reorder what is shown.
-// zap escapes the C0 controls itself. In a JSON text, such as the
-// arguments, the result is a JSON escape of the same character.
-func printable(s string) string {
-	i := indexControl(s)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i >= 0 {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		b.WriteString(s[:i])
-		b.WriteString(`\u`)
-		for shift := 12; shift >= 0; shift -= 4 {
-			b.WriteByte("0123456789abcdef"[r>>shift&0xf])
-		}
-		s = s[i+n:]
-		i = indexControl(s)
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-// indexControl is the index in s of the first character printable
-// rewrites, or -1.
-func indexControl[T string | rawJSON](s T) int {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case 0x7f:
-			return i
-		case 0xc2: // U+0080-U+009F
-			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
-				return i
-			}
-		case 0xe2: // U+202A-U+202E, U+2066-U+2069
-			if i+2 < len(s) && ((s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae) || (s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9)) {
-				return i
-			}
-		}
-	}
-	return -1
-}
+// printing, and that zap writes raw, are written as \uXXXX (termesc).
+func text(key, s string) zap.Field { return zap.String(key, termesc.Escape(s)) }
 
 // rawJSON logs already-encoded JSON as a nested value in JSON encoders and
 // as text in console encoders.
