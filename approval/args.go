@@ -105,12 +105,15 @@ func ValidateArgs(spec *tool.Spec, args json.RawMessage) (json.RawMessage, error
 // SubjectFields are the argument fields whose string values are a call's
 // subjects when its tool does not implement Subjecter and its input schema
 // declares no path argument (sandbox.PathKeyword): "command" alone when
-// present, else each of "path", "file" and "url" present ("path" and
-// "file" cleaned lexically, the way an undeclared path can be), all of
-// which an allow rule must match. A field is read under every key a
-// decoder may take for it, as encoding/json does ("Path" and "PATH" for
-// path), and a "command" given as a list of strings is that argv, quoted.
-var SubjectFields = []string{"command", "path", "file", "url"}
+// present, else each of the others present ("url" as a URL, the rest as
+// paths cleaned lexically, the way an undeclared path can be), all of
+// which an allow rule must match. The path names are those the governance
+// policy takes for paths (policy.DefaultPathFields), so that a path in
+// "dst" is not passed over while "path" is approved. A field is read under
+// every key a decoder may take for it, as encoding/json does ("Path" and
+// "PATH" for path), and a "command" given as a list of strings is that
+// argv, quoted.
+var SubjectFields = []string{"command", "path", "file", "url", "filepath", "dir", "directory", "target", "src", "dst"}
 
 // subjectKind says how wildcards in a rule match a subject.
 type subjectKind uint8
@@ -269,8 +272,13 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 				continue
 			}
 			switch f {
+			case "command": // read above
 			case "path", "file":
 				c.paths = appendPath(c.paths, nil, s)
+			default:
+				if s != "" { // an optional one left empty names nothing
+					c.paths = appendPath(c.paths, nil, s)
+				}
 			case "url":
 				c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
 				// A file: URL names a local file, which a tool that opens

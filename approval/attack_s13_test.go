@@ -92,6 +92,39 @@ func TestAttackS13SubjectKeyInAnotherCase(t *testing.T) {
 	assert.Equal(t, `git commit -m 'it'\''s done'`, subject, "an argv is shown as a shell reads it back")
 }
 
+// A tool that declares no path argument has its subjects found by name,
+// and the rules knew only path, file and url, while the governance policy
+// takes dir, src, dst, target and the like as paths too
+// (policy.DefaultPathFields): allow copy(docs/**) approved {"path":
+// "docs/a", "dst": "/etc/cron.d/job"} unasked, and deny copy(/etc/**) let
+// {"src": "/etc/shadow", "dst": "out"} run.
+func TestAttackS13UndeclaredPathUnderAnotherName(t *testing.T) {
+	cp := tool.New("copy", "Copy a file", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{
+			"path":{"type":"string"},"src":{"type":"string"},"dst":{"type":"string"},"dir":{"type":"string"},
+			"target":{"type":"string"},"filepath":{"type":"string"},"directory":{"type":"string"}}}`)))
+	judge := func(p *Policy, args string) Action {
+		return p.Evaluate(cp, &Request{Call: tool.Call{Name: "copy", Args: json.RawMessage(args)}, Spec: cp.Spec(), Level: classify.Safe}).Action
+	}
+	deny := MustPolicy(ModeAllowAll, DenyRules("copy(/etc/**)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("copy(docs/**)"))
+	for _, args := range []string{
+		`{"path": "docs/a", "dst": "/etc/cron.d/job"}`,
+		`{"src": "/etc/shadow", "dst": "docs/out"}`,
+		`{"path": "docs/a", "target": "/etc/passwd"}`,
+		`{"filepath": "/etc/shadow"}`,
+		`{"dir": "/etc", "path": "docs/a"}`,
+		`{"directory": "/etc/ssh", "path": "docs/a"}`,
+	} {
+		assert.Equal(t, ActionRefuse, judge(deny, args), "deny: %s", args)
+		assert.NotEqual(t, ActionAllow, judge(allow, args), "allow: %s", args)
+	}
+	for _, args := range []string{`{"src": "docs/a", "dst": "docs/b"}`, `{"path": "docs/a"}`} {
+		assert.Equal(t, ActionAllow, judge(allow, args), args)
+		assert.Equal(t, ActionAllow, judge(deny, args), args)
+	}
+}
+
 // A tool without a workspace that expands a leading ~ or environment
 // variables in its path (the MCP filesystem server expands "~/", a shell
 // tool's or a Go tool's os.ExpandEnv the rest) reads HOME/.ssh/id for
