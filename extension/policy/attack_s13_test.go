@@ -19,6 +19,87 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool/builtin"
 )
 
+// renamed is a tool under another name over a tool it runs (a tool file's
+// go tool over a Loader.Funcs entry is one), which it exposes with Unwrap.
+type renamed struct {
+	tool.Tool
+	name string
+}
+
+func (r *renamed) Spec() tool.Spec {
+	s := r.Tool.Spec()
+	s.Name = r.name
+	return s
+}
+
+func (r *renamed) Unwrap() tool.Tool { return r.Tool }
+
+// A tool's rules held only for calls under its own name: the same
+// write_file registered again as "save" (a tool file's go tool naming it)
+// wrote in lockdown, where tools.write_file.forbidden_in_modes refuses it,
+// and wrote under the tool's forbidden_paths, and a mode change did not
+// stop a call of it in progress. The rules of every tool a call runs
+// (through Unwrap) hold for it.
+func TestAttackS13ToolRulesHoldUnderAnotherName(t *testing.T) {
+	dir := t.TempDir()
+	p, err := policy.Parse([]byte(`
+tools:
+  write_file:
+    forbidden_in_modes: [lockdown]
+    forbidden_paths: ["` + dir + `/locked/**"]
+  save: {}
+`))
+	require.NoError(t, err)
+	type in struct {
+		Path string `json:"path" toolbelt:"path"`
+	}
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	write := tool.Func("write_file", "Write a file", func(ctx context.Context, a in) (string, error) {
+		if strings.HasSuffix(a.Path, "slow") {
+			started <- struct{}{}
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		return "written", os.WriteFile(a.Path, []byte("x"), 0o600)
+	})
+	reg := registry.New()
+	require.NoError(t, reg.Register(write))
+	require.NoError(t, reg.Register(&renamed{Tool: write, name: "save"}))
+	ex := executor.MustNew(reg, executor.WithExtensions(p))
+
+	res := callRaw(t, ex, "save", `{"path": "`+dir+`/locked/x"}`)
+	if assert.NotNil(t, res.Error, "save wrote under write_file's forbidden path") {
+		assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+	}
+	assert.NoFileExists(t, filepath.Join(dir, "locked", "x"))
+
+	// A call in progress when the mode becomes lockdown is stopped.
+	done := make(chan *tool.Result, 1)
+	go func() { done <- callRaw(t, ex, "save", `{"path": "`+dir+`/slow"}`) }()
+	<-started
+	require.NoError(t, p.SetMode("lockdown"))
+	close(release)
+	res = <-done
+	if assert.NotNil(t, res.Error, "save ran on into lockdown") {
+		assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+	}
+	assert.NoFileExists(t, filepath.Join(dir, "slow"))
+
+	res = callRaw(t, ex, "save", `{"path": "`+dir+`/y"}`)
+	if assert.NotNil(t, res.Error, "save wrote in lockdown") {
+		assert.Equal(t, "tools.write_file.forbidden_in_modes", res.Metadata[policy.MetaRule], "%v", res.Error)
+	}
+	assert.NoFileExists(t, filepath.Join(dir, "y"))
+
+	// Twin: in normal mode, outside the forbidden path, save writes.
+	require.NoError(t, p.SetMode("normal"))
+	res = callRaw(t, ex, "save", `{"path": "`+dir+`/z"}`)
+	assert.Nil(t, res.Error, "%v", res.Error)
+}
+
 // A tool that opens URLs (a browser's navigate, a fetch tool that takes
 // file: URLs) reads a local file for file:///HOME/.ssh/id, which no path
 // argument names: the policy judged only path arguments, so

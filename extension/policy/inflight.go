@@ -12,7 +12,7 @@ import (
 // refuses the tool, entered while the call waits further in (for a
 // person's approval, a lock, a slot, a retry) or runs, cancels it.
 type flight struct {
-	spec   *tool.Spec
+	specs  []*tool.Spec // the called tool's, then those of the tools it runs (runsAlso)
 	cancel context.CancelCauseFunc
 }
 
@@ -42,12 +42,12 @@ func (p *Policy) modeBound(spec *tool.Spec) bool {
 	return tr != nil && len(tr.forbidden)+len(tr.allowed) > 0
 }
 
-// track registers a call of spec's tool; the context returned is
-// cancelled, with a *modeChanged cause, when the mode becomes one that
-// refuses the tool. untrack must follow.
-func (p *Policy) track(ctx context.Context, spec *tool.Spec) (context.Context, *flight) {
+// track registers a call of the tool of specs (and of the tools it runs);
+// the context returned is cancelled, with a *modeChanged cause, when the
+// mode becomes one that refuses one of them. untrack must follow.
+func (p *Policy) track(ctx context.Context, specs []*tool.Spec) (context.Context, *flight) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	f := &flight{spec: spec, cancel: cancel}
+	f := &flight{specs: specs, cancel: cancel}
 	p.flying.mu.Lock()
 	if p.flying.calls == nil {
 		p.flying.calls = map[*flight]struct{}{}
@@ -72,8 +72,11 @@ func (p *Policy) revoke(mode string) {
 	p.flying.mu.Lock()
 	defer p.flying.mu.Unlock()
 	for f := range p.flying.calls {
-		if rule, err := p.modeDenial(cfg, cfg.tools[f.spec.Name], mode, f.spec); err != nil {
-			f.cancel(&modeChanged{rule: rule, mode: mode, err: err})
+		for _, s := range f.specs {
+			if rule, err := p.modeDenial(cfg, cfg.tools[s.Name], mode, s); err != nil {
+				f.cancel(&modeChanged{rule: rule, mode: mode, err: err})
+				break
+			}
 		}
 	}
 }

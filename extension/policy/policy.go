@@ -50,7 +50,11 @@
 //	governance.yaml:12: tools.write_file.allowed_in_modes[0]: unknown mode "lockdwn": did you mean "lockdown"?
 //
 // A rule for a tool the registry does not have is not an error (the file
-// may serve several programs); Check reports it as a Warning.
+// may serve several programs); Check reports it as a Warning. A tool that
+// runs another under its own name (it exposes it with Unwrap() tool.Tool,
+// as a tool file's go tool over a Loader.Funcs entry does) is held to the
+// other's rules as well as its own: write_file's forbidden_in_modes and
+// forbidden_paths hold for "save" when save runs write_file.
 //
 // Per call, in this order, the first broken rule refuses the call with
 // tool.CodePolicyDenied, a message naming the rule ("tools.write_file.forbidden_in_modes")
@@ -522,16 +526,23 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		// Tracked before the mode is read: a mode set from now on either
 		// is the one the call is judged in, or stops the call (revoke).
+		// The rules of every tool the call runs hold: its own, and those
+		// of the tools it runs under other names (runsAlso).
+		specs := append([]*tool.Spec{req.Spec}, runsAlso(req.Tool, req.Spec.Name)...)
 		var f *flight
-		if p.modeBound(req.Spec) {
-			ctx, f = p.track(ctx, req.Spec)
+		if slices.ContainsFunc(specs, p.modeBound) {
+			ctx, f = p.track(ctx, specs)
 			defer p.untrack(f)
 		}
 		mode := p.Mode()
 		req.Call.Mode = mode
 		rule, err := p.unhidden(req.Tool)
-		if err == nil {
-			rule, err = p.evaluate(mode, req.Spec, p.placeOf(req.Tool, req.Call.Args), req.Call.Args)
+		at := p.placeOf(req.Tool, req.Call.Args)
+		for _, s := range specs {
+			if err != nil {
+				break
+			}
+			rule, err = p.evaluate(mode, s, at, req.Call.Args)
 		}
 		if err != nil {
 			res := tool.Failure(&req.Call, err)
@@ -539,10 +550,15 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 			res.SetMeta(MetaMode, mode)
 			return res
 		}
-		if reason := p.approvalReason(mode, req.Spec.Name); reason != "" {
-			req.Set(approval.RequiredKey, reason)
+		judges, required := false, false
+		for _, s := range specs {
+			if reason := p.approvalReason(mode, s.Name); reason != "" && !required {
+				req.Set(approval.RequiredKey, reason)
+				required = true
+			}
+			judges = judges || p.judgesArgs(s.Name)
 		}
-		if p.judgesArgs(req.Spec.Name) {
+		if judges {
 			// Arguments an approver gives in place of these (a Modify
 			// decision) are judged by the same rules (JudgeArgs).
 			req.Set(approval.JudgeKey, p)
@@ -644,8 +660,38 @@ func (p *Policy) JudgeArgs(call tool.Call, t tool.Tool, spec *tool.Spec) error {
 	if mode == "" {
 		mode = p.Mode()
 	}
-	_, err := p.evaluate(mode, spec, p.placeOf(t, call.Args), call.Args)
-	return err
+	at := p.placeOf(t, call.Args)
+	for _, s := range append([]*tool.Spec{spec}, runsAlso(t, spec.Name)...) {
+		if _, err := p.evaluate(mode, s, at, call.Args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runsAlso returns the specs of the tools t runs under names other than
+// name: those it exposes with Unwrap() tool.Tool (a tool file's go tool
+// over a Loader.Funcs entry, a tool registered again under another name),
+// up to 16 deep. Their rules in the file hold for its calls too, so that
+// write_file's forbidden_in_modes is not stepped round by calling it as
+// "save".
+func runsAlso(t tool.Tool, name string) []*tool.Spec {
+	var out []*tool.Spec
+	u := t
+	for range 16 {
+		w, ok := u.(interface{ Unwrap() tool.Tool })
+		if !ok {
+			break
+		}
+		if u = w.Unwrap(); u == nil {
+			break
+		}
+		s := u.Spec()
+		if s.Name != name && !slices.ContainsFunc(out, func(o *tool.Spec) bool { return o.Name == s.Name }) {
+			out = append(out, &s)
+		}
+	}
+	return out
 }
 
 func (p *Policy) approvalReason(mode, name string) string {
