@@ -125,6 +125,47 @@ func TestAttackS13UndeclaredPathUnderAnotherName(t *testing.T) {
 	}
 }
 
+// renamedTool is a tool under another name over a tool it runs (a tool
+// file's go tool over a Loader.Funcs entry is one), exposed with Unwrap.
+type renamedTool struct {
+	tool.Tool
+	name string
+}
+
+func (r *renamedTool) Spec() tool.Spec {
+	s := r.Tool.Spec()
+	s.Name = r.name
+	return s
+}
+
+func (r *renamedTool) Unwrap() tool.Tool { return r.Tool }
+
+// Deny and ask rules held only for calls under the name they give: the
+// same write_file registered again as "save" wrote past deny
+// write_file(secrets/**) and was not asked about by ask write_file. They
+// hold now for a tool that runs the tool they name; allow rules still
+// approve only the name they give.
+func TestAttackS13RulesHoldUnderAnotherName(t *testing.T) {
+	type writeArgs struct {
+		Path    string `json:"path" toolbelt:"path"`
+		Content string `json:"content"`
+	}
+	write := tool.Func("write_file", "Write a file", func(context.Context, writeArgs) (string, error) { return "", nil })
+	save := &renamedTool{Tool: write, name: "save"}
+	judge := func(p *Policy, path string) Evaluation {
+		args, _ := json.Marshal(map[string]string{"path": path, "content": "x"})
+		spec := save.Spec()
+		return p.Evaluate(save, &Request{Call: tool.Call{Name: "save", Args: args}, Spec: spec, Level: classify.Safe})
+	}
+	deny := MustPolicy(ModeAllowAll, DenyRules("write_file(secrets/**)"))
+	ask := MustPolicy(ModeAllowAll, AskRules("write_*"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("write_file(docs/**)"))
+	assert.Equal(t, ActionRefuse, judge(deny, "secrets/key").Action)
+	assert.Equal(t, ActionAsk, judge(ask, "docs/a").Action)
+	assert.Equal(t, ActionAllow, judge(deny, "docs/a").Action, "a path the deny rule does not name runs")
+	assert.Equal(t, ActionAsk, judge(allow, "docs/a").Action, "an allow rule approves only the name it gives")
+}
+
 // A tool without a workspace that expands a leading ~ or environment
 // variables in its path (the MCP filesystem server expands "~/", a shell
 // tool's or a Go tool's os.ExpandEnv the rest) reads HOME/.ssh/id for

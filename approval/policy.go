@@ -177,7 +177,10 @@ type Evaluation struct {
 // A rule with a pattern matches only calls that have a subject. A wrapper
 // that exposes the tool it runs (Unwrap, as the loader's go-type
 // definitions do) is seen through for the tool's Subject and workspace,
-// as it is for its Assessor (AssessorOf). Deny and
+// as it is for its Assessor (AssessorOf), and the deny and ask rules that
+// name the tool it runs hold for its calls ("save" over write_file is
+// refused by write_file(secrets/**)); allow rules approve only the name
+// they give. Deny and
 // ask rules on command lines match the whole line from its start, however
 // it is spaced (blanks before it, runs of spaces or tabs, a
 // backslash-newline: " git  push" is git push) or quoted (gi""t push,
@@ -612,6 +615,9 @@ func globRE(glob, double, single string) string {
 
 // subject is computed once per evaluation, and only if a rule needs it.
 type subject struct {
+	// runs are the names of the tools the called tool runs under other
+	// names (runsAlso), which deny and ask rules match too.
+	runs []string
 	done bool
 	callSubject
 	ws *sandbox.Workspace
@@ -644,12 +650,13 @@ func (sub *subject) unreadNote() string {
 }
 
 func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
-	if r.exact != "" {
-		if r.exact != req.Call.Name {
+	if !r.names(req.Call.Name) {
+		// A deny or ask rule holds too for a tool that runs the tool it
+		// names under another name (sub.runs); an allow rule approves
+		// only the name it gives.
+		if r.stopOps || !slices.ContainsFunc(sub.runs, r.names) {
 			return false
 		}
-	} else if !r.name.MatchString(req.Call.Name) {
-		return false
 	}
 	if !r.pattern {
 		return true
@@ -708,6 +715,36 @@ func (r *rule) match(t tool.Tool, req *Request, sub *subject) bool {
 		return true
 	}
 	return false
+}
+
+// names reports whether the rule's tool name matches name.
+func (r *rule) names(name string) bool {
+	if r.exact != "" {
+		return r.exact == name
+	}
+	return r.name.MatchString(name)
+}
+
+// runsAlso returns the names of the tools t runs under names other than
+// name: those it exposes with Unwrap() tool.Tool (a tool file's go tool
+// over a Loader.Funcs entry, a tool registered again under another name),
+// up to 16 deep. Deny and ask rules naming them hold for t's calls.
+func runsAlso(t tool.Tool, name string) []string {
+	var out []string
+	u := t
+	for range 16 {
+		w, ok := u.(interface{ Unwrap() tool.Tool })
+		if !ok {
+			break
+		}
+		if u = w.Unwrap(); u == nil {
+			break
+		}
+		if n := u.Spec().Name; n != name && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // subjectOwner is the tool that names a call's subject: t, or, when t is a
@@ -900,10 +937,14 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 	if p.mode == ModeDenyAll {
 		return Evaluation{Action: ActionRefuse, Reason: "the approval mode deny_all refuses every call"}
 	}
-	sub := subject{ws: p.ws}
+	sub := subject{ws: p.ws, runs: runsAlso(t, req.Call.Name)}
 	rulesApply := p.wildNames
 	if !rulesApply {
 		_, rulesApply = p.names[req.Call.Name]
+		for _, n := range sub.runs {
+			_, ok := p.names[n]
+			rulesApply = rulesApply || ok
+		}
 	}
 	if rulesApply {
 		if r := firstMatch(p.deny, t, req, &sub); r != nil {
