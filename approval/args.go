@@ -500,7 +500,9 @@ func schemaDefault(inputSchema json.RawMessage, field string) (string, bool) {
 // canonicalURL returns the form of a URL subject rules match: where the
 // request goes, as a server reads it, so that a rule cannot be stepped
 // round by writing the same place another way. Tabs and newlines are
-// dropped and spaces around trimmed, as a browser does; scheme and host
+// dropped and spaces around trimmed, as a browser does; the slashes after
+// an http(s), ws(s) or ftp scheme are two however many are written, and a
+// backslash is a slash there (specialSlashes); scheme and host
 // in lower case, without a trailing dot, user info or the scheme's
 // default port (":0443" is ":443"); ideographic and full-width dots and
 // full-width letters in the host as the ASCII ones IDNA maps them to; an
@@ -520,6 +522,7 @@ func canonicalURL(s string) string {
 		}
 		return r
 	}, strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })) // C0 controls and spaces, as a browser trims
+	s = specialSlashes(s)
 	u, err := url.Parse(s)
 	if err != nil || u.Opaque != "" {
 		return s
@@ -624,6 +627,31 @@ func ipv4Numbers(host string) (netip.Addr, bool) {
 		b[i] = byte(v)
 	}
 	return netip.AddrFrom4(b), true
+}
+
+// specialSlashes writes an http, https, ws, wss or ftp URL as the WHATWG
+// URL standard (browsers, Node's fetch) reads it: a backslash before the
+// query as "/", and whatever slashes follow the scheme (none, one, three)
+// as two, so "https:evil.example/x", "https:/evil.example/x" and
+// `https:\\evil.example\x` are https://evil.example/x, where those
+// clients connect. Other URLs are returned as they are.
+func specialSlashes(s string) string {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return s
+	}
+	switch strings.ToLower(s[:i]) {
+	case "http", "https", "ws", "wss", "ftp":
+	default:
+		return s
+	}
+	rest := s[i+1:]
+	end := strings.IndexAny(rest, "?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	rest = strings.ReplaceAll(rest[:end], "\\", "/") + rest[end:]
+	return s[:i] + "://" + strings.TrimLeft(rest, "/")
 }
 
 // fileURLPath returns the local path a file: URL names (in any case of the

@@ -28,6 +28,36 @@ func TestAttackS13FileURLIsItsPath(t *testing.T) {
 	assert.Equal(t, ActionAllow, eval(allow, "file:///srv/site/index.html"), "the URL as written still matches")
 }
 
+// The WHATWG URL standard (browsers, Node's fetch, a Node MCP server)
+// reads an http(s) URL with no slashes, one, three or backslashes after
+// the scheme as one with two: "https:evil.example/x" and
+// "https:/evil.example/x" go to evil.example. Go's url.Parse reads them as
+// opaque or host-less, and the subject kept them so: deny
+// http_get(https://evil.example/**) let each through.
+func TestAttackS13URLWithoutItsTwoSlashes(t *testing.T) {
+	deny := MustPolicy(ModeAllowAll, DenyRules("http_get(https://evil.example/**)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("http_get(https://docs.example/**)"))
+	eval := func(p *Policy, u string) Action {
+		args, _ := json.Marshal(map[string]string{"url": u})
+		return p.Evaluate(nil, &Request{Call: tool.Call{Name: "http_get", Args: args}, Spec: tool.Spec{Name: "http_get"}, Level: classify.Safe}).Action
+	}
+	for _, u := range []string{
+		"https:evil.example/x",
+		"HTTPS:evil.example/x",
+		"https:/evil.example/x",
+		"https:///evil.example/x",
+		`https:\\evil.example\x`,
+		`https:/\evil.example/x`,
+		"https:evil.example",
+	} {
+		assert.Equal(t, ActionRefuse, eval(deny, u), "%s (%s)", u, canonicalURL(u))
+		assert.NotEqual(t, ActionAllow, eval(allow, u), u)
+	}
+	assert.Equal(t, ActionAllow, eval(allow, "https:docs.example/a"), "the same place as https://docs.example/a")
+	assert.Equal(t, "https://docs.example/a", canonicalURL("https:/docs.example/a"))
+	assert.Equal(t, "mailto:a@evil.example", canonicalURL("mailto:a@evil.example"), "other schemes keep their form")
+}
+
 // An HTTP client reaches an IPv4 address written as one number, in hex or
 // octal, or with fewer than four parts, as inet_aton and the WHATWG URL
 // standard read it: curl, browsers, Python's socket.getaddrinfo and
