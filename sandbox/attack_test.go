@@ -24,10 +24,11 @@ import (
 // or a mode given at creation) would leave a setuid-root program in the
 // workspace that any local user who can reach it runs as root.
 //
-// The gvisor engine, run by root, is the same: the command is uid 0 of
-// gVisor's kernel, and its gofer creates the workspace's files as root on
+// The gvisor engine, run by root, is the same: its command was uid 0 of
+// gVisor's kernel, whose gofer created the workspace's files as root on
 // the host (seen leaving a root-owned 04755 program before the engine gave
-// gVisor a seccomp filter of its own).
+// gVisor a seccomp filter of its own); it now runs as 65534 on an idmapped
+// workspace, as bwrap's.
 func TestAttackIdmappedSetuidRoot(t *testing.T) {
 	for _, name := range []string{EngineBwrap, EngineGVisor} {
 		t.Run(name, func(t *testing.T) { attackSetuidRoot(t, name) })

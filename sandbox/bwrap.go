@@ -239,7 +239,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 			return nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
 		}
 		if uid != cred.Uid || gid != cred.Gid {
-			path, start, cleanup, err := idmapDir(ws, uid, gid, cred.Uid, cred.Gid, scope)
+			path, start, cleanup, err := idmapDir(ws, idMap{ownerUID: uid, ownerGID: gid, asUID: cred.Uid, asGID: cred.Gid}, scope)
 			if err != nil {
 				return nil, newError(CodeCreateFailed, e.name, "", err,
 					"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",

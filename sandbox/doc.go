@@ -30,8 +30,8 @@
 //	setsid escapee        NOT killed     killed (pid ns)     killed (sandbox)
 //	CPU, memory (AS),     yes            yes                 yes (gVisor's kernel)
 //	  file size
-//	processes (NPROC)     non-root only  yes (as root, runs  yes, also uid 0 (no capabilities)
-//	                                       as 65534)
+//	processes (NPROC)     non-root only  yes (as root, runs  yes (as root, runs as 65534;
+//	                                       as 65534)           also uid 0: no capabilities)
 //	output cap + flood    yes            yes                 yes
 //	filesystem            none (use a    root read-only,     root read-only,
 //	                        Workspace)     workspace rw,       workspace rw,
@@ -56,8 +56,9 @@
 // RLIMIT_NPROC is counted per user and the kernel never applies it to root.
 // When the caller is root, the process engine therefore enforces the process
 // limit only with [WithUser] (an unprivileged uid, e.g. 65534); without it the
-// [Outcome.Unenforced] list says "processes". The bwrap and landlock engines
-// run commands as 65534 when the caller is root (see [Bwrap], [Landlock]).
+// [Outcome.Unenforced] list says "processes". The bwrap, landlock and gvisor
+// engines run commands as 65534 when the caller is root, so root-only host
+// files are out of their reach (see [Bwrap], [Landlock], [GVisor]).
 //
 // RLIMIT_AS bounds virtual memory, not resident memory: runtimes that reserve
 // large address ranges (Go, the JVM, V8) need generous values. No engine here

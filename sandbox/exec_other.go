@@ -15,7 +15,7 @@ func sysProcAttr(p *plan) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Credential: p.cred}
 }
 
-func idmapDir(string, uint32, uint32, uint32, uint32, func() error) (string, func(*exec.Cmd) error, func(), error) {
+func idmapDir(string, idMap, func() error) (string, func(*exec.Cmd) error, func(), error) {
 	return "", nil, nil, errPlatform
 }
 

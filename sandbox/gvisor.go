@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -20,8 +21,17 @@ import (
 // --network=host), and the command runs with no capabilities, so gVisor
 // applies every rlimit (set by prlimit inside the sandbox), RLIMIT_NPROC
 // included, even for uid 0. A seccomp filter that gVisor's kernel applies
-// (--oci-seccomp) refuses the setuid and setgid bits on files, which the
-// gofer would create as root's on the host (see gvisorSeccomp).
+// (--oci-seccomp) refuses the setuid and setgid bits on files, which would
+// belong to the workspace's owner (root's) on the host (see gvisorSeccomp).
+//
+// When the host process is root, the command runs as uid/gid 65534 (nobody)
+// of gVisor's kernel unless [WithUser] says otherwise, so root-only host
+// files are unreadable: gVisor's kernel checks every access as that user,
+// while its gofer reads the host as root. A workspace owned by another user
+// is handed to runsc through an idmapped mount, as bwrap's is (see [Bwrap]).
+// WithUser(0, 0) is accepted, as by bwrap: the command keeps uid 0 (root's
+// files are readable) but no capability, and the root stays read-only, so
+// it cannot chmod host files as it could under landlock.
 //
 // It uses "runsc run" with a generated OCI bundle rather than "runsc do":
 // "do" can only give the command a throw-away overlay of the host (writes are
@@ -49,8 +59,10 @@ func NewGVisor(opts ...Option) (*GVisor, error) {
 		if e.prlimit, err = prlimitPath(e.name); err != nil {
 			return err
 		}
-		// What runs of programs killed meanwhile left (see runDir).
+		// What runs of programs killed meanwhile left (see runDir): the
+		// bundles, and the mount points of idmapped workspaces.
 		sweepRunDirs(os.TempDir(), gvisorDirPrefix, removeGVisorDir)
+		sweepRunDirs(idmapBase, idmapDirPrefix, removeIdmapDir)
 		return nil
 	}
 	e.prepare = e.plan
@@ -65,6 +77,54 @@ func (e *GVisor) Available() error { return e.available() }
 
 // Run runs spec; see [Sandbox.Run].
 func (e *GVisor) Run(ctx context.Context, spec Spec) (*Outcome, error) { return e.run(ctx, spec) }
+
+// credential returns the user the command runs as in gVisor's kernel:
+// WithUser's, else 65534 when the host process is root, else nil (uid 0 of
+// a rootless sandbox, whose gofer has the caller's own rights on the host).
+func (e *GVisor) credential() *syscall.Credential {
+	if e.cfg.user == nil && os.Geteuid() == 0 {
+		return &syscall.Credential{Uid: sandboxUser, Gid: sandboxUser}
+	}
+	return e.cfg.user
+}
+
+// mapWorkspace returns where runsc finds the workspace ws for a command run
+// as cred by a root host process, the function that starts runsc and the
+// one that releases what it made. A workspace cred owns is bound as it is.
+// Another's (root's, the developer's) is handed over through an idmapped
+// mount, as bwrap's is (see idmapDir): its owner's files appear as the
+// command's, so gVisor's kernel lets the command write them, and what the
+// command creates belongs to the owner on the host. Files of a third user
+// stay read-only for it. runsc is started from the thread whose mount
+// namespace alone holds the mapped tree; its gofer inherits it.
+func (e *GVisor) mapWorkspace(ws string, cred *syscall.Credential) (string, func(*exec.Cmd) error, func(), error) {
+	uid, gid, err := ownerOf(ws)
+	if err != nil {
+		return "", nil, nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
+	}
+	if uid == cred.Uid && gid == cred.Gid {
+		return ws, nil, func() {}, nil
+	}
+	ids := idMap{ownerUID: uid, ownerGID: gid, asUID: cred.Uid, asGID: cred.Gid,
+		rootAs: true, rootUID: spareID(uid), rootGID: spareID(gid)}
+	path, start, release, err := idmapDir(ws, ids, nil)
+	if err != nil {
+		return "", nil, nil, newError(CodeCreateFailed, e.name, "", err,
+			"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",
+			ws, uid, gid, cred.Uid, cred.Gid, cred.Uid, cred.Gid, uid, gid)
+	}
+	return path, start, release, nil
+}
+
+// spareID is the on-disk id that runsc's gofer, host root, creates files as
+// in an idmapped workspace before it gives them to the command (see
+// idMap): 65534, or 65533 where the workspace's owner is 65534.
+func spareID(owner uint32) uint32 {
+	if owner == sandboxUser {
+		return sandboxUser - 1
+	}
+	return sandboxUser
+}
 
 func (e *GVisor) binary() (string, error) {
 	name := e.cfg.binary
@@ -168,28 +228,54 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		},
 		Linux: ociLinux{Namespaces: []ociNamespace{{"pid"}, {"ipc"}, {"uts"}, {"mount"}}, Seccomp: gvisorSeccomp()},
 	}
-	if u := e.cfg.user; u != nil {
-		s.Process.User = ociUser{UID: u.Uid, GID: u.Gid}
+	// As root, the command runs as 65534 (or WithUser's user) in gVisor's
+	// kernel, which checks its access to files as that user's: as uid 0 it
+	// read every root-only host file (/etc/shadow, /root/.ssh), since the
+	// gofer reads the host as root (TestAttackGVisorReadsRootOnlyHostFiles).
+	cred := e.credential()
+	if cred != nil {
+		s.Process.User = ociUser{UID: cred.Uid, GID: cred.Gid}
 	}
+	var start func(*exec.Cmd) error
+	release := func() {}
 	if ws := e.cfg.workspace; ws != "" {
-		s.Mounts = append(s.Mounts, ociMount{Destination: ws, Type: "bind", Source: ws, Options: []string{"rbind", "rw"}})
+		src := ws
+		if cred != nil && os.Geteuid() == 0 {
+			var err error
+			if src, start, release, err = e.mapWorkspace(ws, cred); err != nil {
+				return nil, err
+			}
+			// A directory on the way to the workspace that the command's
+			// user cannot search (/root, 0700) would keep it out of its
+			// workspace: an empty tmpfs replaces it, as in bwrap (what it
+			// held was out of that user's reach anyway).
+			if d := unsearchableAncestor(ws, cred.Uid, cred.Gid); d != "" {
+				s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: []string{"size=1m", "mode=755"}})
+			}
+		}
+		s.Mounts = append(s.Mounts, ociMount{Destination: ws, Type: "bind", Source: src, Options: []string{"rbind", "rw"}})
 	}
 	if !network {
 		s.Linux.Namespaces = append(s.Linux.Namespaces, ociNamespace{"network"})
 	}
 	cfgJSON, err := json.Marshal(s)
 	if err != nil {
+		release()
 		return nil, newError(CodeCreateFailed, e.name, "", err, "encoding the OCI spec")
 	}
 
 	rd, err := makeRunDir(os.TempDir(), gvisorDirPrefix)
 	if err != nil {
+		release()
 		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the bundle directory")
 	}
 	tmp := rd.path
 	cleanup := func() {
+		// runsc's processes first: the gofer serves the workspace from
+		// the mapped tree until it is gone.
 		removeGVisorDir(rd)
 		rd.unlock()
+		release()
 	}
 	bundle, state := filepath.Join(tmp, "bundle"), filepath.Join(tmp, "state")
 	for _, d := range []string{bundle, state} {
@@ -220,7 +306,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		argv = append(argv, "--network=none")
 	}
 	argv = append(argv, "run", "--bundle", bundle, "toolbelt-"+hex.EncodeToString(id[:]))
-	return &plan{argv: argv, env: env, dir: "/", exitSignals: true, cleanup: cleanup}, nil
+	return &plan{argv: argv, env: env, dir: "/", exitSignals: true, cleanup: cleanup, start: start}, nil
 }
 
 // gvisorDirPrefix names the directories that hold a run's bundle and
@@ -259,10 +345,11 @@ func tmpfsSize(memory int64) []string {
 // bit, by chmod or at creation, and refuses openat2(2) and io_uring_setup(2),
 // as bwrap's filter does (see bwrapFilter). It asks for ENOSYS, but runsc
 // 20221219 ignores the errno and answers EPERM (openat2 is ENOSYS anyway:
-// gVisor's kernel lacks it). The command
-// is uid 0 of gVisor's kernel, and the gofer creates its files in the
-// workspace as root on the host: a setuid-root program left there would
-// run as root for any local user who reaches it (TestAttackIdmappedSetuidRoot).
+// gVisor's kernel lacks it). The files the command creates in a root-owned
+// workspace belong to root on the host (the idmapped mount makes the
+// command's uid the owner's; WithUser(0, 0) is root itself): a setuid-root
+// program left there would run as root for any local user who reaches it
+// (TestAttackIdmappedSetuidRoot).
 func gvisorSeccomp() *ociSeccomp {
 	// Linux's values, whatever this program is built for.
 	const (

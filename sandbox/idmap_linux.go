@@ -13,18 +13,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// idKey is one id mapping: files owned by owner appear owned by as.
-type idKey struct{ ownerUID, ownerGID, asUID, asGID uint32 }
-
 var (
 	usernsMu  sync.Mutex
-	usernsFds = map[idKey]int{}
+	usernsFds = map[idMap]int{}
 )
 
 // mappingUserns returns a user namespace (as an open descriptor, kept for the
-// life of the process: one per mapping) whose ids map owner to as, for
-// MOUNT_ATTR_IDMAP. A short-lived child is started in it to get hold of it.
-func mappingUserns(k idKey) (int, error) {
+// life of the process: one per mapping) whose ids map owner to as (and, with
+// rootAs, rootUID/rootGID to 0), for MOUNT_ATTR_IDMAP. A short-lived child is started
+// in it to get hold of it.
+func mappingUserns(k idMap) (int, error) {
 	usernsMu.Lock()
 	defer usernsMu.Unlock()
 	if fd, ok := usernsFds[k]; ok {
@@ -35,10 +33,19 @@ func mappingUserns(k idKey) (int, error) {
 		sleep = "/bin/sleep"
 	}
 	cmd := exec.Command(sleep, "60")
+	uids := []syscall.SysProcIDMap{{ContainerID: int(k.ownerUID), HostID: int(k.asUID), Size: 1}}
+	gids := []syscall.SysProcIDMap{{ContainerID: int(k.ownerGID), HostID: int(k.asGID), Size: 1}}
+	// Where the command's id is 0, root is mapped already (to the owner).
+	if k.rootAs && k.asUID != 0 {
+		uids = append(uids, syscall.SysProcIDMap{ContainerID: int(k.rootUID), HostID: 0, Size: 1})
+	}
+	if k.rootAs && k.asGID != 0 {
+		gids = append(gids, syscall.SysProcIDMap{ContainerID: int(k.rootGID), HostID: 0, Size: 1})
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags:  syscall.CLONE_NEWUSER,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: int(k.ownerUID), HostID: int(k.asUID), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: int(k.ownerGID), HostID: int(k.asGID), Size: 1}},
+		UidMappings: uids,
+		GidMappings: gids,
 		Pdeathsig:   syscall.SIGKILL,
 	}
 	if err := cmd.Start(); err != nil {
@@ -54,13 +61,13 @@ func mappingUserns(k idKey) (int, error) {
 	return fd, nil
 }
 
-// idmapDir makes dir, as seen through an id mapping that shows files owned
-// by its owner as owned by uid/gid (and writes files of uid/gid as its
-// owner's), reachable at a fresh path under idmapBase for one bwrap run, and
-// returns that path, the function that starts bwrap and the one that
-// releases it all. It needs root. Mounts below dir are not carried over.
-// then, when not nil, further changes the starting thread once the tree is
-// attached (see threadStart).
+// idmapDir makes dir, as seen through the id mapping ids, which shows files
+// owned by its owner as owned by the command's uid/gid (and writes files of
+// that uid/gid as its owner's), reachable at a fresh path under idmapBase
+// for one bwrap or runsc run, and returns that path, the function that
+// starts bwrap or runsc and the one that releases it all. It needs root.
+// Mounts below dir are not carried over. then, when not nil, further
+// changes the starting thread once the tree is attached (see threadStart).
 //
 // The mapped tree is attached only in a mount namespace of its own, that of
 // the thread that starts bwrap (start): no other process of the host sees
@@ -69,8 +76,8 @@ func mappingUserns(k idKey) (int, error) {
 // a root-owned 0700 workspace while the run lasted: read root's secrets and
 // plant a .git/config (TestAttackIdmappedWorkspaceFromTheHost). On the
 // host, the path is an empty directory of root's.
-func idmapDir(dir string, ownerUID, ownerGID, uid, gid uint32, then func() error) (string, func(*exec.Cmd) error, func(), error) {
-	ns, err := mappingUserns(idKey{ownerUID, ownerGID, uid, gid})
+func idmapDir(dir string, ids idMap, then func() error) (string, func(*exec.Cmd) error, func(), error) {
+	ns, err := mappingUserns(ids)
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -12,6 +12,22 @@ import (
 // fresh tmpfs on /tmp, so no sandbox sees another run's mount there either.
 const idmapBase = "/tmp"
 
+// idMap is the id mapping of an idmapped workspace: files owned by
+// owner appear owned by as, the command's uid and gid, and files as
+// creates are owned by owner on disk. Ids of other users appear as the
+// overflow id and keep no rights through the mount.
+//
+// With rootAs, host uid and gid 0 are mapped too, to rootUID/rootGID on
+// disk: runsc's gofer, which creates the command's files as root and then
+// gives them to the command's uid (which the mount makes the owner's),
+// could create nothing otherwise (EOVERFLOW: root has no id on the
+// mount). Files of rootUID/rootGID in the workspace then appear as root's.
+type idMap struct {
+	ownerUID, ownerGID, asUID, asGID uint32
+	rootAs                           bool
+	rootUID, rootGID                 uint32
+}
+
 // idmapDirPrefix names the directories of the mount points, under
 // idmapBase.
 const idmapDirPrefix = "toolbelt-idmap-"

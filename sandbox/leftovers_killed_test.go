@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -120,6 +122,19 @@ func TestKilledCallerLeftoversAreRemoved(t *testing.T) {
 						if !slices.Contains(dirs, d) {
 							dirs = append(dirs, d)
 						}
+					}
+				}
+			}
+			// gVisor's idmapped workspace (as root) is named in its bundle.
+			for _, d := range dirs {
+				var spec ociSpec
+				b, err := os.ReadFile(filepath.Join(d, "bundle", "config.json"))
+				if err != nil || json.Unmarshal(b, &spec) != nil {
+					continue
+				}
+				for _, m := range spec.Mounts {
+					if strings.Contains(m.Source, "/toolbelt-idmap-") {
+						dirs = append(dirs, filepath.Dir(m.Source))
 					}
 				}
 			}

@@ -169,9 +169,10 @@ func WithNetwork(on bool) Option {
 // caller is root this is what makes the process limit real for the process
 // engine (the kernel does not apply RLIMIT_NPROC to root); there the
 // workspace must be writable by that user for commands to write in it. The
-// bwrap engine runs commands as 65534 by default when the caller is root, and
-// binds a workspace owned by another user through an idmapped mount (see
-// [Bwrap]); landlock too, without the mount (see [Landlock]). WithUser picks
+// bwrap and gvisor engines run commands as 65534 by default when the caller
+// is root, and bind a workspace owned by another user through an idmapped
+// mount (see [Bwrap], [GVisor]); landlock too, without the mount (see
+// [Landlock]). WithUser picks
 // another uid, WithUser(0, 0) keeps root's (without capabilities), except
 // on landlock, which refuses uid 0: there it would own, and could chmod,
 // every root-owned file on the host.
