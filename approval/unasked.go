@@ -46,6 +46,20 @@ func Unasked(call *tool.Call, t tool.Tool, spec *tool.Spec) *tool.Result {
 	return res
 }
 
+// UnaskedDemand is Unasked for a call that an extension demanded a
+// person's approval for (RequiredKey: the governance policy does so in a
+// mode listed in requires_approval_in_modes); demand is the value it left,
+// the reason when it is a string. It returns the refusal, never nil.
+func UnaskedDemand(call *tool.Call, demand any) *tool.Result {
+	reason, ok := demand.(string)
+	if !ok || reason == "" {
+		reason = fmt.Sprintf("an extension demands approval (%s holds %T)", RequiredKey, demand)
+	}
+	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: it needs a person's approval, and none could be obtained here; do not retry now: tell the user", call.Name))
+	res.Error.Err = fmt.Errorf("executor: %s, but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, or drop the demand", reason)
+	return res
+}
+
 // AssessorOf returns t's Assessor, looking through wrappers that expose the
 // tool they run (an Unwrap() tool.Tool method, as the loader's go-type
 // definitions do): a wrapper must not hide the judgement of the command

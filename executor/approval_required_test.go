@@ -9,8 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -52,4 +54,38 @@ func TestRequiresApprovalWithoutApprovalExtensionIsRefused(t *testing.T) {
 	res, err = executor.MustNew(reg, executor.WithExtensions(appr)).Execute(context.Background(), tool.Call{ID: "3", Name: "deploy", Args: json.RawMessage(`{}`)})
 	require.NoError(t, err)
 	assert.Equal(t, "deployed", res.Text())
+}
+
+// An extension that demands a person's approval for a call
+// (approval.RequiredKey: the governance policy does so in a mode listed in
+// requires_approval_in_modes) was ignored without an approval extension:
+// the call ran unasked. It is refused, with the demand's reason, by name
+// through the real policy too.
+func TestRequiredKeyWithoutApprovalExtensionIsRefused(t *testing.T) {
+	var ran atomic.Int32
+	reg := registry.New()
+	reg.MustRegister(tool.Func("deploy", "Deploy to production", func(context.Context, struct{}) (string, error) {
+		ran.Add(1)
+		return "deployed", nil
+	}))
+	demand := extension.Func("demand", 10, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			req.Set(approval.RequiredKey, "change freeze: a person must approve deploys")
+			return next(ctx, req)
+		}
+	})
+	pol, err := policy.Parse([]byte("global: {mode: alert}\ntools:\n  deploy:\n    requires_approval_in_modes: [alert]\n"))
+	require.NoError(t, err)
+	for _, x := range []extension.Extension{demand, pol} {
+		res, err := executor.MustNew(reg, executor.WithExtensions(x)).Execute(context.Background(), tool.Call{ID: "1", Name: "deploy", Args: json.RawMessage(`{}`)})
+		require.Error(t, err, x.Name())
+		assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code, x.Name())
+		assert.Contains(t, res.Error.Message, `tool "deploy" was not run`, x.Name())
+		assert.ErrorContains(t, res.Error.Err, "no approval extension is installed", x.Name())
+	}
+	assert.ErrorContains(t, func() error {
+		res, _ := executor.MustNew(reg, executor.WithExtensions(demand)).Execute(context.Background(), tool.Call{ID: "2", Name: "deploy", Args: json.RawMessage(`{}`)})
+		return res.Error.Err
+	}(), "change freeze: a person must approve deploys")
+	assert.Zero(t, ran.Load(), "a call whose approval was demanded ran unasked")
 }

@@ -23,9 +23,11 @@
 // approvalgate's), nobody can be asked: a call that needs a person's
 // approval is refused with tool.CodeApprovalDenied instead of run unasked.
 // That is a call of a tool that requires approval (Spec.RequiresApproval),
-// and one whose command line its tool judges dangerous (approval.Assessor:
+// one whose command line its tool judges dangerous (approval.Assessor:
 // a bash command the classifier calls dangerous, such as rm -rf build;
-// blocked ones the shell tools refuse themselves). Install
+// blocked ones the shell tools refuse themselves), and one an extension
+// demands approval for (approval.RequiredKey: the governance policy in a
+// mode listed in requires_approval_in_modes). Install
 // approvalgate with approval.ModeAllowAll to run such calls unasked.
 //
 // Where a call waits: lock tickets are taken when the call is submitted,
@@ -360,6 +362,9 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if !e.approves {
 		if res := approval.Unasked(call, req.Tool, spec); res != nil {
 			return res
+		}
+		if demand, ok := req.Get(approval.RequiredKey); ok {
+			return approval.UnaskedDemand(call, demand)
 		}
 	}
 	if tk := cs.tk.Load(); tk != nil {
