@@ -325,3 +325,17 @@ func TestAttackGitReflogDrop(t *testing.T) {
 	attackAtLeast(t, Dangerous, []string{`git reflog drop main`, `git reflog drop --all`})
 	attackSafe(t, []string{`git reflog`, `git reflog show main`})
 }
+
+// TestAttackSecretReadByClimbing: cat /etc/shadow names a secret file, but
+// cat ../../etc/shadow, which is /etc/shadow from any directory two deep
+// (and ../../../../../../etc/shadow from any), was Safe.
+func TestAttackSecretReadByClimbing(t *testing.T) {
+	want := Classify(`cat /etc/shadow`).Level
+	require.Greater(t, want, Safe)
+	attackAtLeast(t, want, []string{
+		`cat ../../etc/shadow`,
+		`cat ../../../../../../../etc/shadow`,
+		`head -c 100 ../../../etc/gshadow`,
+	})
+	attackSafe(t, []string{`cat ../README.md`, `cat ../../docs/etc/notes.txt`})
+}

@@ -457,6 +457,17 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 			}
 		}
 	}
+	// A name that climbs reaches the root from a directory as deep as it
+	// climbs (../../etc/shadow from /home/u): judged also as the absolute
+	// name it is then.
+	if p := cleanPath(w.s); !w.dyn && strings.HasPrefix(p, "../") {
+		for strings.HasPrefix(p, "../") {
+			p = p[len("../"):]
+		}
+		if l, reason, ok := s.secretName(word{s: "/" + p, glob: w.glob}); ok {
+			return l, reason + " (" + w.s + ", from a directory as deep as it climbs)", true
+		}
+	}
 	return Safe, "", false
 }
 
