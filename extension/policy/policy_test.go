@@ -69,7 +69,9 @@ func newFixture(t testing.TB) *fixture {
 }
 
 func (f *fixture) executor(p *policy.Policy) *executor.Executor {
-	spy := extension.Hooks{ExtName: "spy", Prio: extension.PriorityApproval, Before: func(_ context.Context, req *extension.Request) *tool.Result {
+	// The spy stands where the approval extension does, under its name,
+	// so that the executor leaves a demanded approval to it.
+	spy := extension.Hooks{ExtName: extension.NameApproval, Prio: extension.PriorityApproval, Before: func(_ context.Context, req *extension.Request) *tool.Result {
 		v, _ := req.Get(approval.RequiredKey)
 		s, _ := v.(string)
 		f.approval.Store(s)
