@@ -106,40 +106,19 @@ func reflectType(t reflect.Type, output bool) (*Reflected, error) {
 // before matching them.
 const PathKeyword = "x-toolbelt-path"
 
-// markPath sets PathKeyword on the property at segs.
+// markPath sets PathKeyword on the value at segs (a list's elements and a
+// map's values included: files[].name).
 func markPath(s map[string]any, segs []string) {
-	node := s
-	for _, seg := range segs {
-		props, _ := node["properties"].(map[string]any)
-		n, ok := props[seg].(map[string]any)
-		if !ok {
-			return
-		}
-		node = n
+	if node, ok := nodeAt(s, segs).(map[string]any); ok {
+		node[PathKeyword] = true
 	}
-	node[PathKeyword] = true
 }
 
-// makeNullable walks segs (property names, "[]" for items, "{}" for map
-// values) from s and adds "null" to the type found there.
+// makeNullable adds "null" to the type of the value at segs.
 func makeNullable(s map[string]any, segs []string) {
-	node := s
-	for _, seg := range segs {
-		var next any
-		switch seg {
-		case "[]":
-			next = node["items"]
-		case "{}":
-			next = node["additionalProperties"]
-		default:
-			props, _ := node["properties"].(map[string]any)
-			next = props[seg]
-		}
-		n, ok := next.(map[string]any)
-		if !ok {
-			return
-		}
-		node = n
+	node, ok := nodeAt(s, segs).(map[string]any)
+	if !ok {
+		return
 	}
 	switch t := node["type"].(type) {
 	case string:
@@ -154,6 +133,25 @@ func makeNullable(s map[string]any, segs []string) {
 		}
 		node["type"] = append(t, "null")
 	}
+}
+
+// nodeAt walks segs (property names, "[]" for a list's items, "{}" for a
+// map's values) from s and returns the schema found there, or nil.
+func nodeAt(s map[string]any, segs []string) any {
+	var node any = s
+	for _, seg := range segs {
+		m, _ := node.(map[string]any)
+		switch seg {
+		case "[]":
+			node = m["items"]
+		case "{}":
+			node = m["additionalProperties"]
+		default:
+			props, _ := m["properties"].(map[string]any)
+			node = props[seg]
+		}
+	}
+	return node
 }
 
 type linter struct {
