@@ -43,6 +43,25 @@ func As[T any](t Tool) (T, bool) {
 	return zero, false
 }
 
+// Unwrapped returns the tools t runs beneath it: while a tool has an
+// Unwrap() Tool method, the tool it wraps, up to 16 deep (t itself is not
+// among them). A tool registered again under another name runs the
+// original: rules written for the original's name hold for it too.
+func Unwrapped(t Tool) []Tool {
+	var out []Tool
+	for range 16 {
+		u, ok := t.(interface{ Unwrap() Tool })
+		if !ok {
+			break
+		}
+		if t = u.Unwrap(); t == nil {
+			break
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // Checker is implemented by tools that can report a construction problem.
 // The registry refuses a tool whose Check returns an error. Func returns a
 // Tool whose Check reports bad struct tags, so the one-line

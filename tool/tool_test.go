@@ -426,3 +426,19 @@ type cycle struct {
 }
 
 func (c *cycle) Unwrap() tool.Tool { return c.next }
+
+// Unwrapped lists the tools beneath a wrapper, in order, and stops on a
+// nil tool and after 16 on a cycle.
+func TestUnwrapped(t *testing.T) {
+	plain := tool.Func("f", "F", func(context.Context, struct{}) (string, error) { return "", nil })
+	inner := named{plain}
+	got := tool.Unwrapped(wrapped{wrapped{inner}})
+	require.Len(t, got, 2)
+	assert.Equal(t, wrapped{inner}, got[0])
+	assert.Equal(t, inner, got[1])
+	assert.Empty(t, tool.Unwrapped(plain))
+	assert.Empty(t, tool.Unwrapped(wrapped{nil}))
+	c := &cycle{}
+	c.next = c
+	assert.Len(t, tool.Unwrapped(c), 16, "a cycle ends")
+}

@@ -6,6 +6,7 @@ package hostpath
 import (
 	"io/fs"
 	"os"
+	"os/user"
 	"path"
 	"strings"
 )
@@ -71,4 +72,32 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		rest = append(strings.Split(target, "/"), rest...)
 	}
 	return done, true
+}
+
+// Expand returns p as a tool that expands it reads it, and whether that
+// differs from p: a leading ~ or ~user as that home directory, $VAR and
+// ${VAR} as the variable's value (os.ExpandEnv, unset ones as nothing).
+// The MCP filesystem server expands "~/", and a Go tool may call
+// os.ExpandEnv: rules judge the expanded form too.
+func Expand(p string) (string, bool) {
+	e := p
+	if rest, ok := strings.CutPrefix(e, "~"); ok {
+		name, tail, slash := strings.Cut(rest, "/")
+		home := ""
+		if name == "" {
+			home, _ = os.UserHomeDir()
+		} else if u, err := user.Lookup(name); err == nil {
+			home = u.HomeDir
+		}
+		if home != "" {
+			e = home
+			if slash {
+				e += "/" + tail
+			}
+		}
+	}
+	if strings.Contains(e, "$") {
+		e = os.ExpandEnv(e)
+	}
+	return e, e != p && e != ""
 }

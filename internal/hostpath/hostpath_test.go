@@ -51,3 +51,29 @@ func ExampleResolve() {
 	fmt.Println(resolved, ok)
 	// Output: /no/such/file true
 }
+
+func TestExpand(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("KEYDIR", "/keys")
+	for in, want := range map[string]string{
+		"~/.ssh/id":       home + "/.ssh/id",
+		"~":               home,
+		"$HOME/.ssh/id":   home + "/.ssh/id",
+		"${KEYDIR}/id":    "/keys/id",
+		"~root/x":         "", // depends on the host's root entry: checked below
+		"docs/a":          "",
+		"$UNSET_TB_VAR/x": "/x",
+	} {
+		got, ok := Expand(in)
+		switch {
+		case in == "~root/x":
+			assert.True(t, ok && got != in, "~root/x: %q", got)
+		case want == "":
+			assert.False(t, ok, "%s: %q", in, got)
+		default:
+			assert.True(t, ok, in)
+			assert.Equal(t, want, got, in)
+		}
+	}
+}
