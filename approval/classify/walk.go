@@ -460,7 +460,9 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 	// A name that climbs reaches the root from a directory as deep as it
 	// climbs (../../etc/shadow from /home/u): judged also as the absolute
 	// name it is then.
-	if p := cleanPath(w.s); !w.dyn && strings.HasPrefix(p, "../") {
+	// A climb from a home (~, ~user) or a variable's directory ($HOME,
+	// ${PWD}) does too: the directory is known only when the command runs.
+	if p, ok := climbOf(w); ok {
 		for strings.HasPrefix(p, "../") {
 			p = p[len("../"):]
 		}
@@ -469,6 +471,31 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 		}
 	}
 	return Safe, "", false
+}
+
+// climbOf returns the cleaned name w climbs by, when it climbs: the word
+// itself (../../etc/shadow), or what follows a leading ~, ~user or
+// variable whose directory is not known (~/../../etc/shadow,
+// $HOME/../../etc/shadow) when that is literal and climbs out of it.
+func climbOf(w word) (string, bool) {
+	p := cleanPath(w.s)
+	if !w.dyn && strings.HasPrefix(p, "../") {
+		return p, true
+	}
+	if w.s == "" || (w.s[0] != '~' && w.s[0] != '$' && w.s[0] != '"') {
+		return "", false
+	}
+	head, rest, ok := strings.Cut(w.s, "/")
+	if !ok || strings.ContainsAny(rest, "$`") {
+		return "", false
+	}
+	for _, h := range w.holes {
+		if h[1] > len(head) {
+			return "", false // an expansion after the head: not a literal climb
+		}
+	}
+	rest = path.Clean(rest)
+	return rest, strings.HasPrefix(rest, "../")
 }
 
 // maxDirSecrets bounds how many names in directories secretIn remembers.
