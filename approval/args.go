@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/internal/canonjson"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
@@ -501,8 +502,9 @@ func schemaDefault(inputSchema json.RawMessage, field string) (string, bool) {
 // request goes, as a server reads it, so that a rule cannot be stepped
 // round by writing the same place another way. Tabs and newlines are
 // dropped and spaces around trimmed, as a browser does; the slashes after
-// an http(s), ws(s) or ftp scheme are two however many are written, and a
-// backslash is a slash there (specialSlashes); scheme and host
+// an http(s), ws(s) or ftp scheme are two however many are written, a
+// backslash is a slash there and the host is percent-decoded
+// (specialSlashes, decodeSpecialHost); scheme and host
 // in lower case, without a trailing dot, user info or the scheme's
 // default port (":0443" is ":443"); ideographic and full-width dots and
 // full-width letters in the host as the ASCII ones IDNA maps them to; an
@@ -651,7 +653,37 @@ func specialSlashes(s string) string {
 		end = len(rest)
 	}
 	rest = strings.ReplaceAll(rest[:end], "\\", "/") + rest[end:]
-	return s[:i] + "://" + strings.TrimLeft(rest, "/")
+	return decodeSpecialHost(s[:i]+"://"+strings.TrimLeft(rest, "/"), i+3)
+}
+
+// decodeSpecialHost percent-decodes the host of the special URL s, whose
+// authority begins at start, as the WHATWG URL standard does before it
+// reads a host: "http://%31%36%39.254.169.254/" goes to 169.254.169.254,
+// "https://%65vil.example/" to evil.example (url.Parse refuses both). A
+// host that does not decode to valid UTF-8, or decodes to a code point no
+// host may hold, is left as written: clients refuse it too.
+func decodeSpecialHost(s string, start int) string {
+	end := strings.IndexAny(s[start:], "/?#")
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += start
+	}
+	hs := start + strings.LastIndexByte(s[start:end], '@') + 1
+	host, port := s[hs:end], ""
+	if !strings.Contains(host, "%") || strings.HasPrefix(host, "[") {
+		return s
+	}
+	if k := strings.LastIndexByte(host, ':'); k >= 0 {
+		host, port = host[:k], host[k:]
+	}
+	d, err := url.PathUnescape(host)
+	if err != nil || !utf8.ValidString(d) || strings.ContainsFunc(d, func(r rune) bool {
+		return r <= ' ' || r == 0x7f || strings.ContainsRune("#%/:<>?@[\\]^|", r)
+	}) {
+		return s
+	}
+	return s[:hs] + d + port + s[end:]
 }
 
 // fileURLPath returns the local path a file: URL names (in any case of the
@@ -680,10 +712,17 @@ func fileURLPath(s string) (string, bool) {
 // canonicalHost returns a host name in lower case with the ideographic
 // and full-width dots and the full-width ASCII letters, digits and signs
 // that IDNA (UTS #46) maps to ASCII mapped so: "ＡＰＩ．example。com" is
-// "api.example.com", the host Go's net/http and browsers connect to.
+// "api.example.com", the host Go's net/http and browsers connect to. The
+// code points IDNA ignores (a soft hyphen, zero-width space, word joiner,
+// variation selectors) are dropped: browsers read
+// "169.254.169\u00ad.254" as 169.254.169.254.
 func canonicalHost(h string) string {
 	return strings.ToLower(strings.Map(func(r rune) rune {
 		switch {
+		case r == '\u00ad' || r == '\u034f' || r >= '\u180b' && r <= '\u180f' || r == '\u200b' ||
+			r == '\u2060' || r == '\u2064' || r >= '\ufe00' && r <= '\ufe0f' || r == '\ufeff' ||
+			r >= 0x1bca0 && r <= 0x1bca3 || r >= 0xe0100 && r <= 0xe01ef:
+			return -1
 		case r == '\u3002' || r == '\uff0e' || r == '\uff61':
 			return '.'
 		case r >= '\uff01' && r <= '\uff5e':
