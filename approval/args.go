@@ -153,6 +153,11 @@ type pathSubject struct {
 	// local path a file: URL names, beside the URL): deny and ask rules
 	// match it, allow rules pass over it.
 	alias bool
+	// unjudged: the input schema declares more paths than nestedPathArgs
+	// reads (past its depth, count or step bound), so the call's paths
+	// cannot all be known: every deny and ask rule on paths holds, and no
+	// allow rule approves (ok is false).
+	unjudged bool
 }
 
 // callSubject is what a call acts on: a text (a command line, a tool's own
@@ -187,7 +192,11 @@ func (c *callSubject) has() bool {
 // An argument is read under every key encoding/json may take for it
 // ("Path" and "PATH" are path), each value a subject, and a path the
 // schema declares inside an object or a list the arguments hold (a nested
-// struct's toolbelt:"path" field) is a subject when it is given.
+// struct's toolbelt:"path" field, or one a local $ref leads to) is a
+// subject when it is given. A schema that declares paths deeper than 32
+// levels, more than 256 of them, or through $refs that loop (a tree of
+// entries) cannot all be read: its calls' paths are taken as any path, so
+// deny and ask rules on paths hold and allow rules on paths do not approve.
 func SubjectOf(t tool.Tool, args json.RawMessage) (string, bool) {
 	if t != nil {
 		t = subjectOwner(t) // what the rules read, shown to the person asked
@@ -216,12 +225,18 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	}
 	var declared []string
 	var nested []nestedPath
+	cut := false
 	if spec != nil {
 		declared = sandbox.PathArguments(spec.InputSchema)
-		nested = nestedPathArgs(spec.InputSchema)
+		nested, cut = nestedPathArgs(spec.InputSchema)
 	}
-	if len(declared) > 0 || len(nested) > 0 {
+	if len(declared) > 0 || len(nested) > 0 || cut {
 		c := callSubject{kind: subjectPath}
+		if cut {
+			// The schema declares more paths than nestedPathArgs reads:
+			// which the call names cannot all be known.
+			c.paths = append(c.paths, pathSubject{unjudged: true})
+		}
 		// An argument left out, null, "" or [] is its schema default,
 		// else the root "." (where a tool looks when it is given no path:
 		// the built-in list and search tools take "" as the root too).

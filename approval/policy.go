@@ -796,6 +796,9 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 		return len(paths) > 0
 	}
 	for _, p := range paths {
+		if p.unjudged {
+			return true // it may be any path
+		}
 		if p.out && strings.HasPrefix(r.pathGlob, "/") {
 			// It leaves the workspace, or climbs out with "..": it is in
 			// no place a relative pattern names, but it may well be in

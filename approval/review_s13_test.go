@@ -1,12 +1,15 @@
 package approval
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -43,4 +46,65 @@ func TestReviewS13URLHostPercentEncodedOrIgnoredChars(t *testing.T) {
 	// written; a plain URL is unchanged.
 	assert.Equal(t, "https://docs.example/a", canonicalURL("https://docs.example/a"))
 	assert.Equal(t, "https://%2Fx/a", canonicalURL("https://%2Fx/a"))
+}
+
+// nestedPathArgs reads a schema to depth 32 and keeps 256 paths; a path
+// declared past either bound, or behind a local $ref (#/$defs/f, as
+// hand-written and generated schemas put a list's item type), was read as
+// no path at all, so deny cp(/etc/**) let it name /etc/shadow and an
+// allow rule approved it. Past a bound the call's paths cannot all be
+// known, so every deny and ask rule on paths holds and no allow rule
+// approves; a $ref is followed.
+func TestReviewS13NestedPathsPastTheBoundsOrBehindARef(t *testing.T) {
+	props := map[string]any{}
+	for i := range 300 {
+		props[fmt.Sprintf("p%03d", i)] = map[string]any{"type": "string", sandbox.PathKeyword: true}
+	}
+	wide, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{
+		"path":    map[string]any{"type": "string", sandbox.PathKeyword: true},
+		"options": map[string]any{"type": "object", "properties": props},
+	}})
+	deep := `{"type":"string","x-toolbelt-path":true}`
+	deepArg := `"/etc/shadow"`
+	for range 40 {
+		deep = `{"type":"object","properties":{"d":` + deep + `}}`
+		deepArg = `{"d":` + deepArg + `}`
+	}
+	deep = `{"type":"object","properties":{"path":{"type":"string","x-toolbelt-path":true},"x":` + deep + `}}`
+	ref := `{"type":"object","$defs":{"f":{"type":"object","properties":{"name":{"type":"string","x-toolbelt-path":true}}}},
+		"properties":{"path":{"type":"string","x-toolbelt-path":true},"files":{"type":"array","items":{"$ref":"#/$defs/f"}}}}`
+	deny := MustPolicy(ModeAllowAll, DenyRules("cp(/etc/**)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("cp(docs/**)"))
+	judge := func(p *Policy, schema, args string) Evaluation {
+		spec := tool.Spec{Name: "cp", InputSchema: json.RawMessage(schema)}
+		cp := tool.New("cp", "Copy", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil }, tool.WithInputSchema(spec.InputSchema))
+		return p.Evaluate(cp, &Request{Call: tool.Call{Name: "cp", Args: json.RawMessage(args)}, Spec: spec, Level: classify.Safe})
+	}
+	var calls [][2]string
+	for i := range 300 {
+		calls = append(calls, [2]string{string(wide), fmt.Sprintf(`{"path":"docs/a","options":{"p%03d":"/etc/shadow"}}`, i)})
+	}
+	calls = append(calls,
+		[2]string{deep, `{"path":"docs/a","x":` + deepArg + `}`},
+		[2]string{ref, `{"path":"docs/a","files":[{"name":"/etc/shadow"}]}`})
+	failed := 0
+	for _, c := range calls {
+		if ev := judge(deny, c[0], c[1]); ev.Action != ActionRefuse {
+			failed++
+			if failed <= 5 {
+				t.Errorf("deny rules let %.80s run: %+v", c[1], ev)
+			}
+		}
+		if ev := judge(allow, c[0], c[1]); ev.Action == ActionAllow {
+			t.Errorf("allow rules approved %.80s", c[1])
+		}
+	}
+	assert.Zero(t, failed, "calls the deny rule let through")
+	// A $ref is followed: its path under docs/ is approved.
+	assert.Equal(t, ActionAllow, judge(allow, ref, `{"path":"docs/a","files":[{"name":"docs/b"}]}`).Action)
+	// A $ref that refers to itself, twice at each level, is read in
+	// bounded time (a walk of every expansion would take 2^32 steps).
+	loop := `{"type":"object","$defs":{"n":{"type":"object","properties":{"a":{"$ref":"#/$defs/n"},"b":{"$ref":"#/$defs/n"}}}},
+		"properties":{"path":{"type":"string","x-toolbelt-path":true},"n":{"$ref":"#/$defs/n"}}}`
+	judge(deny, loop, `{"path":"docs/a"}`)
 }
