@@ -2,7 +2,9 @@ package policy
 
 import (
 	"encoding/json"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -29,47 +31,111 @@ const (
 )
 
 // Bounds on what nestedPathArgs reads of a schema (which an MCP server
-// may send): how deep it looks and how many paths it keeps.
+// may send): how deep it looks, how many paths it keeps and how many
+// subschemas it visits (a $ref may lead back to where it is).
 const (
 	maxNestedDepth = 32
 	maxNestedPaths = 256
+	maxNestedSteps = 1 << 14
 )
+
+// nestedPathSet is what nestedPathArgs found in a schema. cut: the schema
+// declares paths, and a bound stopped the walk before it had read all of
+// it, so a call's paths cannot all be judged (the call is refused).
+type nestedPathSet struct {
+	paths []nestedPath
+	cut   bool
+}
 
 var nestedPaths struct {
 	sync.RWMutex
-	m map[string][]nestedPath
+	m map[string]nestedPathSet
 }
 
 // nestedPathArgs returns the path arguments inputSchema declares that
 // sandbox.PathArguments (the root's own properties) leaves out, found
-// through properties, items, prefixItems, additionalProperties and the
-// alternatives of anyOf, oneOf and allOf. It is cached per schema.
-func nestedPathArgs(inputSchema json.RawMessage) []nestedPath {
+// through properties, items, prefixItems, additionalProperties, the
+// alternatives of anyOf, oneOf and allOf, and local $refs (#/$defs/f),
+// and whether a bound cut the walk short. It is cached per schema.
+func nestedPathArgs(inputSchema json.RawMessage) ([]nestedPath, bool) {
 	nestedPaths.RLock()
-	out, ok := nestedPaths.m[string(inputSchema)]
+	set, ok := nestedPaths.m[string(inputSchema)]
 	nestedPaths.RUnlock()
 	if ok {
-		return out
+		return set.paths, set.cut
 	}
 	var root map[string]any
 	if json.Unmarshal(inputSchema, &root) == nil {
 		top := sandbox.PathArguments(inputSchema)
-		walkSchema(root, nil, 0, &out)
-		out = slices.DeleteFunc(out, func(n nestedPath) bool { return len(n.segs) == 1 && slices.Contains(top, n.segs[0]) })
+		w := schemaWalk{root: root}
+		w.walk(root, nil, 0)
+		set.paths = slices.DeleteFunc(w.out, func(n nestedPath) bool { return len(n.segs) == 1 && slices.Contains(top, n.segs[0]) })
+		// A schema that declares no path anywhere has none past a bound.
+		set.cut = w.cut && strings.Contains(string(inputSchema), sandbox.PathKeyword)
 	}
 	nestedPaths.Lock()
 	if nestedPaths.m == nil || len(nestedPaths.m) > 4096 {
-		nestedPaths.m = map[string][]nestedPath{} // schemas are few; bound it anyway
+		nestedPaths.m = map[string]nestedPathSet{} // schemas are few; bound it anyway
 	}
-	nestedPaths.m[string(inputSchema)] = out
+	nestedPaths.m[string(inputSchema)] = set
 	nestedPaths.Unlock()
-	return out
+	return set.paths, set.cut
 }
 
-// walkSchema appends to out the paths declared at node (reached by segs)
-// and below it.
-func walkSchema(node map[string]any, segs []string, depth int, out *[]nestedPath) {
-	if depth > maxNestedDepth || len(*out) >= maxNestedPaths {
+// schemaWalk is one walk of a schema by nestedPathArgs.
+type schemaWalk struct {
+	root  map[string]any
+	out   []nestedPath
+	steps int
+	cut   bool // a bound stopped the walk
+}
+
+// resolve returns the subschema a local $ref ("#/$defs/f",
+// "#/definitions/f", "#") names in the walk's root; ok is false for
+// another reference, or one that names nothing there.
+func (w *schemaWalk) resolve(ref string) (map[string]any, bool) {
+	ptr, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil, false
+	}
+	if p, err := url.PathUnescape(ptr); err == nil {
+		ptr = p
+	}
+	var cur any = w.root
+	if ptr != "" {
+		if !strings.HasPrefix(ptr, "/") {
+			return nil, false
+		}
+		for _, tok := range strings.Split(ptr[1:], "/") {
+			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			switch c := cur.(type) {
+			case map[string]any:
+				cur = c[tok]
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(c) {
+					return nil, false
+				}
+				cur = c[i]
+			default:
+				return nil, false
+			}
+		}
+	}
+	m, ok := cur.(map[string]any)
+	return m, ok
+}
+
+// walk appends to w.out the paths declared at node (reached by segs) and
+// below it.
+func (w *schemaWalk) walk(node map[string]any, segs []string, depth int) {
+	if depth > maxNestedDepth || w.steps >= maxNestedSteps {
+		w.cut = true
+		return
+	}
+	w.steps++
+	if len(segs) > 0 && node[sandbox.PathKeyword] == true && len(w.out) >= maxNestedPaths {
+		w.cut = true
 		return
 	}
 	if len(segs) > 0 && node[sandbox.PathKeyword] == true {
@@ -86,7 +152,7 @@ func walkSchema(node map[string]any, segs []string, depth int, out *[]nestedPath
 				name.WriteString(s)
 			}
 		}
-		*out = append(*out, nestedPath{segs: segs, name: name.String()})
+		w.out = append(w.out, nestedPath{segs: segs, name: name.String()})
 	}
 	step := func(sub any, seg string) {
 		if m, ok := sub.(map[string]any); ok {
@@ -94,7 +160,12 @@ func walkSchema(node map[string]any, segs []string, depth int, out *[]nestedPath
 			if seg != "" {
 				next = append(segs[:len(segs):len(segs)], seg)
 			}
-			walkSchema(m, next, depth+1, out)
+			w.walk(m, next, depth+1)
+		}
+	}
+	if ref, ok := node["$ref"].(string); ok {
+		if m, ok := w.resolve(ref); ok {
+			step(m, "")
 		}
 	}
 	if props, ok := node["properties"].(map[string]any); ok {

@@ -85,8 +85,10 @@
 // the tool's input schema declares (sandbox.PathKeyword, set by the
 // toolbelt:"path" tag; the built-in file tools declare theirs), also
 // inside objects, lists and maps the arguments hold (a nested struct's
-// tagged field, "options.backup"; "files[].name"), each value given
-// judged as a path argument is; path_fields
+// tagged field, "options.backup"; "files[].name"; through a local $ref),
+// each value given judged as a path argument is; a schema whose paths
+// cannot all be read (deeper than 32 levels, more than 256, or behind
+// $refs that loop) has its calls refused (rule "paths.schema"); path_fields
 // in the file overrides that for tools that declare none (a tool rule's
 // path_fields adds to what its tool declares, never takes one away), and only a tool
 // that declares none and has no path_fields falls back to the names in
@@ -788,8 +790,14 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 			}
 		}
 		// Paths the schema declares inside objects and lists
-		// (options.backup, files[].name), each value given judged.
-		for _, np := range nestedPathArgs(spec.InputSchema) {
+		// (options.backup, files[].name), each value given judged. A
+		// schema whose paths cannot all be read leaves some unjudged: the
+		// call is refused.
+		nested, cut := nestedPathArgs(spec.InputSchema)
+		if cut {
+			return p.denial(cfg, "paths.schema", 0, "tool %q declares path arguments (%s) that cannot all be read: deeper than %d levels, more than %d of them, or behind $refs that loop, so its paths cannot be judged: declare them nearer the root of its input schema", spec.Name, sandbox.PathKeyword, maxNestedDepth, maxNestedPaths)
+		}
+		for _, np := range nested {
 			for _, v := range nestedValues(args, np.segs, nil) {
 				if rule, err := p.checkPaths(cfg, tr, at, np.name, v); err != nil {
 					return rule, err
