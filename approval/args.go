@@ -113,7 +113,8 @@ func ValidateArgs(spec *tool.Spec, args json.RawMessage) (json.RawMessage, error
 // "dst" is not passed over while "path" is approved. A field is read under
 // every key a decoder may take for it, as encoding/json does ("Path" and
 // "PATH" for path), and a "command" given as a list of strings is that
-// argv, quoted.
+// argv, quoted; a list of strings beside it under "args", "arguments" or
+// "argv" ({"command": "git", "args": ["push"]}) is appended to it, quoted.
 var SubjectFields = []string{"command", "path", "file", "url", "filepath", "dir", "directory", "target", "src", "dst"}
 
 // subjectKind says how wildcards in a rule match a subject.
@@ -394,11 +395,43 @@ func commandOf(fields []member) (string, bool) {
 		default:
 			continue
 		}
-		if !slices.Contains(lines, s) {
-			lines = append(lines, s)
+		for _, l := range withArgLists(s, fields) {
+			if !slices.Contains(lines, l) {
+				lines = append(lines, l)
+			}
 		}
 	}
 	return strings.Join(lines, "\n"), len(lines) > 0
+}
+
+// argListFields are the names under which a tool that takes a program and
+// its arguments apart ({"command": "git", "args": ["push"]}, as Node's
+// spawn(command, args) and MCP servers that run commands do) is given the
+// arguments.
+var argListFields = []string{"args", "arguments", "argv"}
+
+// withArgLists returns the command line cmd with each list of strings the
+// call gives under argListFields appended, quoted as a shell reads them
+// back: one line per list (cmd alone when there is none).
+func withArgLists(cmd string, fields []member) []string {
+	var out []string
+	for _, f := range argListFields {
+		for _, raw := range valuesOf(fields, f) {
+			var argv []string
+			if json.Unmarshal(raw, &argv) != nil {
+				continue
+			}
+			l := cmd
+			for _, w := range argv {
+				l += " " + shellQuote(w)
+			}
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, cmd)
+	}
+	return out
 }
 
 // shellQuote returns w as one shell word: as it is when it holds only

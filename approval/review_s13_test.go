@@ -48,6 +48,47 @@ func TestReviewS13URLHostPercentEncodedOrIgnoredChars(t *testing.T) {
 	assert.Equal(t, "https://%2Fx/a", canonicalURL("https://%2Fx/a"))
 }
 
+// A "command" argument is read as a line, or as an argv when it is a list
+// (88d54ec), but a tool that takes the program and its arguments apart,
+// {"command": "rm", "args": ["-rf", "build"]} (as MCP servers that run
+// commands and Node's spawn(command, args) do), had the program alone as
+// its subject: deny run(rm *) let it run, and allow run(git*) approved
+// git with any arguments.
+func TestReviewS13CommandWithItsArgumentsApart(t *testing.T) {
+	runner := tool.New("run", "Run a command", func(context.Context, tool.Call) (*tool.Result, error) { return nil, nil },
+		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}}}}`)))
+	judge := func(p *Policy, args string) Evaluation {
+		spec := runner.Spec()
+		return p.Evaluate(runner, &Request{Call: tool.Call{Name: "run", Args: json.RawMessage(args)}, Spec: spec, Level: classify.Safe})
+	}
+	deny := MustPolicy(ModeAllowAll, DenyRules("run(rm *)", "run(git push*)"))
+	allow := MustPolicy(ModeAlwaysAsk, AllowRules("run(git status*)", "run(ls*)"))
+	for _, args := range []string{
+		`{"command": "rm", "args": ["-rf", "build"]}`,
+		`{"command": "git", "args": ["push", "--force"]}`,
+		`{"command": "git", "ARGS": ["push"]}`,
+		`{"command": "git", "arguments": ["push"]}`,
+		`{"command": "git", "argv": ["push"]}`,
+	} {
+		assert.Equal(t, ActionRefuse, judge(deny, args).Action, args)
+	}
+	for _, args := range []string{
+		`{"command": "git", "args": ["status", ";", "rm", "-rf", "build"]}`,
+		`{"command": "ls", "args": ["; rm -rf build"]}`,
+		`{"command": "ls", "args": ["x", "y"], "Args": ["-la", "/etc/shadow"]}`,
+	} {
+		assert.NotEqual(t, ActionAllow, judge(allow, args).Action, args)
+	}
+	for _, args := range []string{
+		`{"command": "git", "args": ["status", "--short"]}`,
+		`{"command": "git status"}`,
+		`{"command": "ls", "args": []}`,
+	} {
+		assert.Equal(t, ActionAllow, judge(allow, args).Action, args)
+		assert.Equal(t, ActionAllow, judge(deny, args).Action, args)
+	}
+}
+
 // nestedPathArgs reads a schema to depth 32 and keeps 256 paths; a path
 // declared past either bound, or behind a local $ref (#/$defs/f, as
 // hand-written and generated schemas put a list's item type), was read as
