@@ -71,8 +71,9 @@ const nobody = 65534
 // When the host process is root, each run has a pid namespace of its own
 // (root needs no user namespace for it), whose first process is a shell
 // (/bin/sh) that runs the command and exits with its status, 128+n for a
-// command killed by signal n (read back as [Outcome.Signal], as for bwrap):
-// when it ends, at the command's exit, timeout, cancellation or the
+// command killed by signal n (read back as [Outcome.Signal], as for bwrap),
+// under the run's limits like the command, which can ptrace it: when it
+// ends, at the command's exit, timeout, cancellation or the
 // program's death, the kernel kills every process of the run, also one
 // that left the process group (setsid). The command sees the host's /proc,
 // but its own pids are the namespace's ($! and $$ name no host process).
@@ -195,8 +196,8 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "Spec.Argv[0] %q cannot be run", spec.Argv[0])
 	}
-	argv := append(rlimitArgs(e.prlimit, lim), bin)
-	argv = append(argv, spec.Argv[1:]...)
+	limits := rlimitArgs(e.prlimit, lim)
+	argv := append(append(limits, bin), spec.Argv[1:]...)
 
 	cred := e.credential()
 	if ws := e.cfg.workspace; ws != "" && cred != nil {
@@ -250,7 +251,12 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 		// and exits with its status (128+n for signal n): the first
 		// process of a pid namespace ignores the signals it has no handler
 		// for, so the command itself would outlive SIGXCPU and SIGXFSZ.
-		p.argv = append([]string{e.sh, "-c", `"$@"; exit $?`, "sh"}, argv...)
+		// The shell gets the run's rlimits too (prlimit starts it): it
+		// runs as the command's user in the command's Landlock domain,
+		// so the command can ptrace it, and an unlimited shell mapped 1
+		// GiB for it under a 256 MiB limit
+		// (TestAttackReviewS13LandlockInitEscapesLimits).
+		p.argv = append(append(limits[:len(limits):len(limits)], e.sh, "-c", `"$@"; exit $?`, "sh", bin), spec.Argv[1:]...)
 		p.pidns, p.exitSignals = true, true
 	}
 	p.cleanup = func() {
