@@ -109,7 +109,7 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 	fs := extra
 	if len(ce.Args) == 0 {
 		for _, a := range ce.Assigns {
-			inf = inf.or(s.assign(a, &fs, false))
+			inf = inf.or(s.assign(a, &fs, false, false))
 		}
 		for _, f := range fs {
 			s.note(f.level, f.reason)
@@ -124,7 +124,7 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 	}
 	var env map[string]envVal
 	for _, a := range ce.Assigns {
-		inf = inf.or(s.assign(a, &fs, true))
+		inf = inf.or(s.assign(a, &fs, true, false))
 		if a.Name != nil {
 			if env == nil {
 				s.copying(len(s.cmdEnv))

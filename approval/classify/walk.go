@@ -880,12 +880,19 @@ func (s *state) decl(c *syntax.DeclClause) info {
 	var inf info
 	integer := false
 	export := c.Variant.Value == "export"
+	// assoc: declare -A (and not -a) before the names, so their compound
+	// values' subscripts are keys.
+	assoc, indexed := false, false
 	for _, a := range c.Args {
 		if a.Naked && a.Name == nil && a.Value != nil {
 			w := s.word(a.Value)
 			if strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "+") {
 				if !w.unknown() && w.s[0] == '-' && strings.Contains(w.s, "x") {
 					export = true // declare -x
+				}
+				if !w.unknown() && w.s[0] == '-' {
+					assoc = assoc || strings.Contains(w.s, "A")
+					indexed = indexed || strings.Contains(w.s, "a")
 				}
 				switch {
 				case w.unknown():
@@ -902,7 +909,7 @@ func (s *state) decl(c *syntax.DeclClause) info {
 		if a.Naked && a.Name != nil {
 			old, had = s.vars[a.Name.Value]
 		}
-		inf = inf.or(s.assign(a, nil, export))
+		inf = inf.or(s.assign(a, nil, export, assoc && !indexed && c.Variant.Value != "export"))
 		if a.Naked && a.Name != nil {
 			// export NAME and declare NAME keep the value; local NAME
 			// is empty in a function and fails at the top level.
@@ -919,6 +926,15 @@ func (s *state) decl(c *syntax.DeclClause) info {
 			if a.Value != nil {
 				s.arithWord(a.Value, c.Variant.Value+" -i "+a.Name.Value)
 				s.setVar(a.Name.Value, "0", true)
+			}
+			if a.Array != nil {
+				// declare -ai a=(x), declare -Ai m=([k]=x): each value
+				// is evaluated as the integer it becomes.
+				for _, e := range a.Array.Elems {
+					if e.Value != nil {
+						s.arithWord(e.Value, c.Variant.Value+" -i "+a.Name.Value)
+					}
+				}
 			}
 		}
 	}
@@ -958,8 +974,10 @@ func (s *state) testExpr(x syntax.TestExpr) {
 }
 
 // assign judges an assignment and remembers literal values, so that
-// X=rm; $X -rf / is seen as rm -rf /.
-func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
+// X=rm; $X -rf / is seen as rm -rf /. assoc: the command that makes it
+// declares the array associative (declare -A), so the subscripts of its
+// compound form are keys, which bash takes as text.
+func (s *state) assign(a *syntax.Assign, fs *[]finding, exported, assoc bool) info {
 	var inf info
 	if a == nil {
 		return inf
@@ -996,9 +1014,11 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 				// An indexed array's subscript is arithmetic, and a name
 				// there is evaluated in turn: read -r x < f; a=([x]=1)
 				// runs a[$(cmd)] from f, as a[x]=1 does (an associative
-				// array's key is not evaluated, but which one a is, is
-				// not followed).
-				s.arith(e.Index, "an array subscript")
+				// array's key is not evaluated: only declare -A in the
+				// same command is followed, not an earlier one).
+				if w, ok := e.Index.(*syntax.Word); !assoc || !ok || w.Lit() == "" {
+					s.arith(e.Index, "an array subscript")
+				}
 			}
 		}
 	}
@@ -1036,6 +1056,13 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported bool) info {
 	if s.ints[a.Name.Value] && a.Value != nil {
 		// An integer variable evaluates what is assigned to it.
 		s.arithWord(a.Value, "assigning the integer variable "+a.Name.Value)
+	}
+	if s.ints[a.Name.Value] && a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Value != nil {
+				s.arithWord(e.Value, "assigning the integer array "+a.Name.Value)
+			}
+		}
 	}
 	var vp *word
 	if a.Value != nil && a.Array == nil && a.Index == nil && !a.Append {
