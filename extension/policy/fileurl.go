@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/url"
 	"strconv"
@@ -8,9 +9,11 @@ import (
 )
 
 // fileURLPaths returns the local paths that the file: URLs in the JSON
-// value v name: v itself when it is such a string, or each such string of
-// a list. A tool that opens URLs (a browser's navigate, a fetch tool that
-// takes file: URLs) reads the file, whatever its argument is called.
+// value v name: v itself when it is such a string, or each such string
+// anywhere in a list or object it holds ({"request": {"url": ...}}, as
+// HTTP request tools take it). A tool that opens URLs (a browser's
+// navigate, a fetch tool that takes file: URLs) reads the file, whatever
+// its argument is called.
 func fileURLPaths(v []byte) []string {
 	var out []string
 	add := func(raw []byte) {
@@ -25,11 +28,21 @@ func fileURLPaths(v []byte) []string {
 	switch {
 	case len(v) > 0 && v[0] == '"':
 		add(v)
-	case len(v) > 0 && v[0] == '[' && mayHoldFileURL(v):
-		var items []json.RawMessage
-		if json.Unmarshal(v, &items) == nil {
-			for _, it := range items {
-				add(it)
+	case len(v) > 0 && (v[0] == '[' || v[0] == '{') && mayHoldFileURL(v):
+		// One pass over the value's tokens, however deep it nests (a
+		// walk that decoded each level again would read a deep value
+		// once per level). Keys are read too: a key that is a file: URL
+		// is judged as a value would be.
+		dec := json.NewDecoder(bytes.NewReader(v))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			if s, ok := tok.(string); ok {
+				if p, ok := fileURLPath(s); ok {
+					out = append(out, p)
+				}
 			}
 		}
 	}

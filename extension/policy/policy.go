@@ -116,7 +116,7 @@
 // be under an allowed one. A file: URL in any argument but the content
 // ("file:///home/u/.ssh/id" given to a browser's navigate or a fetch
 // tool, in any case, with localhost as its host, percent-encoded, or in a
-// list) is judged as the local path it names, since a tool that opens
+// list or object the argument holds, {"request": {"url": ...}}) is judged as the local path it names, since a tool that opens
 // URLs reads that file whatever its argument is called. A tool that runs its calls in a
 // directory of its own names it (Workdirer, also behind wrappers): its
 // relative path arguments are taken from that directory first, then

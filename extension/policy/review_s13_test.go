@@ -3,6 +3,7 @@ package policy_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,37 @@ import (
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
+
+// ff0ffc0 judges a file: URL in any argument as the local path it names,
+// but read only an argument that is such a string or a list of them: a
+// tool that takes its URL inside an object ({"request": {"url": ...}}, as
+// HTTP request tools do) or a list of objects read /etc/shadow past
+// forbidden_paths /etc/**.
+func TestReviewS13FileURLInsideAnObject(t *testing.T) {
+	p, err := policy.Parse([]byte("global:\n  forbidden_paths: [\"/etc/**\"]\n"))
+	require.NoError(t, err)
+	spec := tool.Spec{Name: "http_request", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	for _, args := range []string{
+		`{"request": {"method": "GET", "url": "file:///etc/shadow"}}`,
+		`{"requests": [{"url": "https://example.com/"}, {"url": "FILE:/etc/shadow"}]}`,
+		`{"a": {"b": [{"c": {"url": " file://localhost/etc/%73hadow"}}]}}`,
+	} {
+		_, err := p.Evaluate("", &spec, json.RawMessage(args))
+		assert.Error(t, err, args)
+	}
+	// A value nested deep is read in one pass: 9,000 levels (under
+	// encoding/json's limit) around a file: URL, in a few milliseconds.
+	deep := strings.Repeat(`{"a":[`, 4500) + `"file:///etc/shadow"` + strings.Repeat(`]}`, 4500)
+	_, err = p.Evaluate("", &spec, json.RawMessage(`{"x":`+deep+`}`))
+	assert.Error(t, err, "a file: URL 9,000 levels down")
+	for _, args := range []string{
+		`{"request": {"method": "GET", "url": "https://example.com/etc/shadow"}}`,
+		`{"content": {"text": "file:///etc/shadow"}}`,
+	} {
+		_, err := p.Evaluate("", &spec, json.RawMessage(args))
+		assert.NoError(t, err, args)
+	}
+}
 
 // nestedPathArgs read a schema to depth 32 and kept 256 paths, and did not
 // follow $ref: a path declared past either bound, or in $defs (a list's
