@@ -399,8 +399,13 @@ func maskPairsWork(s string) (string, int) {
 				before = s[k]
 			}
 		}
-		terse := before == '?' || before == '&' || before == ';' || (c != '-' && isUpperName(name))
-		if !(LooksSecret(name) || (terse && LooksSecretEnv(name))) {
+		upper := c != '-' && isUpperName(name)
+		terse := before == '?' || before == '&' || before == ';' || upper
+		// key1 and key2 in a query are the names of every query-string
+		// example (?key1=value1&key2=value2), not keys (LooksSecretEnv
+		// drops a word's digits for DB_PASS2).
+		placeholder := !upper && numberedKey(name)
+		if !(LooksSecret(name) || (terse && !placeholder && LooksSecretEnv(name))) {
 			continue
 		}
 		vs, ve := valueSpan(s, valAt, &js)
@@ -428,6 +433,13 @@ func maskPairsWork(s string) (string, int) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), js.read
+}
+
+// numberedKey reports whether name is key or keys followed by digits
+// (key1, Key2), and nothing else.
+func numberedKey(name string) bool {
+	t := strings.TrimRight(name, "0123456789")
+	return len(t) < len(name) && (strings.EqualFold(t, "key") || strings.EqualFold(t, "keys"))
 }
 
 // Full-width forms of ":" and "=", as Chinese and Japanese text write them
