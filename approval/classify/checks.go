@@ -2106,6 +2106,30 @@ func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	if !recursive {
 		return info{}
 	}
+	// The files a glob option picks are read, as find's name tests pick
+	// them (checkFind): grep -r . --include='.env*', rg . -g '.env*'
+	// print every line of every .env file.
+	for _, u := range sc.uses {
+		opt := strings.TrimLeft(u.opt.Name, "-")
+		switch opt {
+		case "include", "g", "glob", "iglob":
+		default:
+			continue
+		}
+		g := u.val.s
+		if u.val.unknown() || g == "" || g[0] == '!' { // !GLOB: rg leaves those files out
+			continue
+		}
+		if opt == "iglob" {
+			g = strings.ToLower(g)
+		}
+		if !strings.Contains(g, "/") {
+			g = "*/" + g // a base name, in any directory
+		}
+		if l, reason, ok := s.secretRule(word{s: g, glob: true}); ok {
+			j.add(l, reason+" (the files "+name+" "+u.opt.Name+" "+u.val.s+" picks, which it reads)")
+		}
+	}
 	ops := sc.ops
 	if search && !pattern && len(ops) > 0 {
 		ops = ops[1:]

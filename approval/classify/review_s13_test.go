@@ -10,6 +10,32 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// TestReviewS13SearchGlobPicksSecretFiles: 89e6e55 judges the files a
+// find name test picks (find . -name '.env*' -exec cat), but grep -r's
+// --include and rg's -g/--glob/--iglob pick files by a glob the same way,
+// and a quoted one was Safe: grep -r . --include='.env*' prints every
+// line of every .env file, as rg . -g '.env*' does (rg --files -g lists
+// them for xargs cat). --include=.env unquoted was already Warning.
+func TestReviewS13SearchGlobPicksSecretFiles(t *testing.T) {
+	want := Classify(`cat .env`).Level
+	require.Greater(t, want, Safe)
+	attackAtLeast(t, want, []string{
+		`grep -r . --include='.env*'`,
+		`grep -R '' --include '*.pem' .`,
+		`egrep -r . --include='id_*'`,
+		`rg . -g '.env*'`,
+		`rg --glob='*.pem' BEGIN`,
+		`rg --iglob '.ENV*' .`,
+		`rg --files -g '.env*' | xargs cat`,
+	})
+	attackSafe(t, []string{
+		`grep -r TODO --include='*.go' .`,
+		`rg TODO -g '*.go'`,
+		`rg TODO -g '!.env*'`,
+		`grep -rn main --include='*.c' --include='*.h' src`,
+	})
+}
+
 // TestReviewS13AssociativeCompoundKeys: since 4a2f963 a bare name in a
 // compound assignment's subscript is judged as arithmetic, which it is
 // for an indexed array; but declare -A (local -A, typeset -A) in the same
