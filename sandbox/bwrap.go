@@ -16,7 +16,9 @@ import (
 // its own /proc and /dev, and runs in new user, pid, ipc, uts, cgroup and
 // (unless [WithNetwork](true)) network namespaces (--unshare-all), in a new
 // session, with every capability dropped (--cap-drop ALL), dying with its
-// parent. Rlimits are set by prlimit inside the sandbox. A seccomp filter
+// parent. Rlimits are set by prlimit inside the sandbox, and the memory, CPU
+// and file size ones also on bwrap, whose init the command can ptrace (the
+// process limit not: see docs/sandbox.md). A seccomp filter
 // refuses the setuid and setgid bits on files and, with the network off,
 // every socket but IPv4, IPv6 and netlink ones, which the network namespace
 // confines (no unix socket, socketpair still works; no AF_VSOCK, which
@@ -265,7 +267,17 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	} else {
 		p.cleanup = func() { filter.Close() }
 	}
-	argv := []string{e.bin, "--seccomp", "3"}
+	// bwrap itself starts under the memory, CPU and file size limits, so
+	// that its init, the first process of the run's pid namespace, has
+	// them too: it runs as the command's uid, and the command can ptrace
+	// it; unlimited, it mapped 1 GiB for the command under a 256 MiB
+	// limit (TestAttackReviewS13BwrapInitEscapesLimits). The process limit
+	// is set inside only: set on bwrap, the kernel would count it against
+	// every process of the uid on the host (the user namespace keeps its
+	// creator's limit for that), not the run's.
+	outer := lim
+	outer.Processes = 0
+	argv := append(rlimitArgs(e.prlimit, outer), e.bin, "--seccomp", "3")
 	argv = append(argv, e.flags(dir, e.cfg.workspace, src, lim.Memory)...)
 	argv = append(argv, rlimitArgs(e.prlimit, lim)...)
 	p.argv = append(argv, spec.Argv...)

@@ -160,6 +160,27 @@ func TestAttackReviewS13LandlockInitEscapesLimits(t *testing.T) {
 	assert.NotContains(t, string(out.Stdout), "INIT-MAPPED", "the run's first process mapped memory past the run's limit")
 }
 
+// The same holds for bwrap, whose first process in the run's pid
+// namespace is bwrap's own init, of the command's uid and ptraceable by
+// it: started without the run's rlimits (prlimit ran inside, for the
+// command only), it mapped 1 GiB for the command under a 256 MiB limit.
+func TestAttackReviewS13BwrapInitEscapesLimits(t *testing.T) {
+	needPython(t)
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the ptrace injection is written for amd64")
+	}
+	sb := engine(t, EngineBwrap)
+	out, err := sb.Run(context.Background(), Spec{
+		Argv:   []string{"python3", "-c", initMmapScript},
+		Limits: Limits{Timeout: 30 * time.Second, Memory: 256 << 20},
+	})
+	require.NotNil(t, out, "%v", err)
+	t.Logf("stdout: %s\nstderr: %s", out.Stdout, out.Stderr)
+	require.Contains(t, string(out.Stdout), "end", "the attack did not run")
+	require.NotContains(t, string(out.Stdout), "SELF-MAPPED", "the memory limit does not hold for the command itself")
+	assert.NotContains(t, string(out.Stdout), "INIT-MAPPED", "the run's first process mapped memory past the run's limit")
+}
+
 // Through gVisor's idmapped workspace the command may create nothing that
 // the host sees as root's (for a workspace of another user), nor anything
 // owned by the ids the mount uses for root (65534, 65533), nor setuid,
