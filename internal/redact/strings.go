@@ -243,7 +243,7 @@ func stringRules(s string) string {
 		s = xmlElement.ReplaceAllStringFunc(s, maskXMLElement)
 	}
 	if strings.Contains(s, encodedPEMHint) {
-		s = encodedPEM.ReplaceAllStringFunc(s, maskEncodedPrivateKey)
+		s = maskEncodedPEMs(s)
 	}
 	if strings.IndexByte(s, '<') >= 0 && containsAny(s, namingAttrHints) {
 		s = maskNamedByAttr(s)
@@ -295,16 +295,89 @@ var hintTri = func() (set [1024]uint64) {
 // secret's tls.key).
 const encodedPEMHint = "LS0tLS1CRUdJTi"
 
-var encodedPEM = regexp.MustCompile(encodedPEMHint + `[A-Za-z0-9+/]*={0,2}`)
+// minWrappedLine is how long a line of base64 must be for the next line
+// to go on with it: encoders wrap at 64 (openssl base64, PEM) or 76
+// characters (base64(1), MIME), and a shorter line is the last.
+const minWrappedLine = 48
 
-// maskEncodedPrivateKey masks a base64-encoded PEM block when it is a
-// private key ("-----BEGIN ... PRIVATE KEY-----"); a certificate stays.
-func maskEncodedPrivateKey(m string) string {
-	head, err := base64.StdEncoding.DecodeString(m[:min(len(m), 80)&^3])
-	if err != nil || !bytes.Contains(head, []byte("PRIVATE KEY")) {
-		return m
+// maskEncodedPEMs masks each base64-encoded PEM block in s that is a
+// private key ("-----BEGIN ... PRIVATE KEY-----"), on one line (a
+// kubeconfig's client-key-data) or wrapped over several (base64(1)'s
+// output, a YAML block scalar, indented or not); a certificate stays.
+func maskEncodedPEMs(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		k := strings.Index(s[i:], encodedPEMHint)
+		if k < 0 {
+			break
+		}
+		start := i + k
+		end := encodedEnd(s, start)
+		if encodedPrivateKey(s[start:end]) {
+			b.WriteString(s[last:start])
+			b.WriteString(Mask)
+			last = end
+		}
+		i = end
 	}
-	return Mask
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// encodedEnd returns the end of the base64 text that begins at start: its
+// alphabet, across each line break (and the blanks that indent the next
+// line) after a line at least minWrappedLine long, then '=' padding.
+func encodedEnd(s string, start int) int {
+	i := start
+	for {
+		line := i
+		for i < len(s) && isBase64(s[i]) {
+			i++
+		}
+		if i-line < minWrappedLine {
+			break
+		}
+		j := i
+		if j < len(s) && s[j] == '\r' {
+			j++
+		}
+		if j >= len(s) || s[j] != '\n' {
+			break
+		}
+		j++
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j >= len(s) || !isBase64(s[j]) {
+			break
+		}
+		i = j
+	}
+	for n := 0; n < 2 && i < len(s) && s[i] == '='; n++ {
+		i++
+	}
+	return i
+}
+
+func isBase64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+// encodedPrivateKey reports whether the base64 text m (line breaks and
+// blanks in it ignored) begins a PEM private key block.
+func encodedPrivateKey(m string) bool {
+	var head []byte
+	for i := 0; i < len(m) && len(head) < 80; i++ {
+		if isBase64(m[i]) {
+			head = append(head, m[i])
+		}
+	}
+	dec, err := base64.StdEncoding.DecodeString(string(head[:len(head)&^3]))
+	return err == nil && bytes.Contains(dec, []byte("PRIVATE KEY"))
 }
 
 func containsAny(s string, subs []string) bool {
