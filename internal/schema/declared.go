@@ -2,6 +2,8 @@ package schema
 
 import (
 	"encoding/json"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -26,60 +28,122 @@ const (
 )
 
 // Bounds on what NestedPaths reads of a schema (which an MCP server may
-// send): how deep it looks and how many paths it keeps.
+// send): how deep it looks, how many paths it keeps and how many
+// subschemas it visits (a $ref may lead back to where it is).
 const (
 	maxNestedDepth = 32
 	maxNestedPaths = 256
+	maxNestedSteps = 1 << 14
 )
+
+// nestedSet is what NestedPaths found in a schema.
+type nestedSet struct {
+	paths []NestedPath
+	cut   bool
+}
 
 var nestedPaths struct {
 	sync.RWMutex
-	m map[string][]NestedPath
+	m map[string]nestedSet
 }
 
 // NestedPaths returns the path arguments inputSchema declares that the
 // root's own properties do not (sandbox.PathArguments reads those), found
-// through properties, items, prefixItems, additionalProperties and the
-// alternatives of anyOf, oneOf and allOf, at most 32 deep and 256 in all.
-// It is cached per schema: the governance policy and approval rules call
-// it for every call.
-func NestedPaths(inputSchema json.RawMessage) []NestedPath {
+// through properties, items, prefixItems, additionalProperties, the
+// alternatives of anyOf, oneOf and allOf, and local $refs (#/$defs/f);
+// cut is true when the schema declares paths and a bound (32 levels, 256
+// paths, 16,384 subschemas visited) stopped the walk before it had read
+// all of it: a call's paths cannot all be judged, and rules that judge
+// paths refuse it. It is cached per schema: the governance policy and
+// approval rules call it for every call.
+func NestedPaths(inputSchema json.RawMessage) (paths []NestedPath, cut bool) {
 	nestedPaths.RLock()
-	out, ok := nestedPaths.m[string(inputSchema)]
+	set, ok := nestedPaths.m[string(inputSchema)]
 	nestedPaths.RUnlock()
 	if ok {
-		return out
+		return set.paths, set.cut
 	}
 	var root map[string]any
 	if json.Unmarshal(inputSchema, &root) == nil {
-		walkDeclared(root, nil, 0, &out)
+		w := schemaWalk{root: root}
+		w.walk(root, nil, 0)
 		props, _ := root["properties"].(map[string]any)
-		kept := out[:0]
-		for _, n := range out {
+		for _, n := range w.out {
 			if p, _ := props[n.Segs[0]].(map[string]any); len(n.Segs) == 1 && p[PathKeyword] == true {
 				continue // one of the root's own
 			}
-			kept = append(kept, n)
+			set.paths = append(set.paths, n)
 		}
-		out = kept
+		// A schema that declares no path anywhere has none past a bound.
+		set.cut = w.cut && strings.Contains(string(inputSchema), PathKeyword)
 	}
 	nestedPaths.Lock()
 	if nestedPaths.m == nil || len(nestedPaths.m) > 4096 {
-		nestedPaths.m = map[string][]NestedPath{} // schemas are few; bound it anyway
+		nestedPaths.m = map[string]nestedSet{} // schemas are few; bound it anyway
 	}
-	nestedPaths.m[string(inputSchema)] = out
+	nestedPaths.m[string(inputSchema)] = set
 	nestedPaths.Unlock()
-	return out
+	return set.paths, set.cut
 }
 
-// walkDeclared appends to out the paths declared at node (reached by segs)
-// and below it.
-func walkDeclared(node map[string]any, segs []string, depth int, out *[]NestedPath) {
-	if depth > maxNestedDepth || len(*out) >= maxNestedPaths {
+// schemaWalk is one walk of a schema by NestedPaths.
+type schemaWalk struct {
+	root  map[string]any
+	out   []NestedPath
+	steps int
+	cut   bool // a bound stopped the walk
+}
+
+// resolve returns the subschema a local $ref ("#/$defs/f",
+// "#/definitions/f", "#") names in the walk's root; ok is false for
+// another reference, or one that names nothing there.
+func (w *schemaWalk) resolve(ref string) (map[string]any, bool) {
+	ptr, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil, false
+	}
+	if p, err := url.PathUnescape(ptr); err == nil {
+		ptr = p
+	}
+	var cur any = w.root
+	if ptr != "" {
+		if !strings.HasPrefix(ptr, "/") {
+			return nil, false
+		}
+		for _, tok := range strings.Split(ptr[1:], "/") {
+			tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+			switch c := cur.(type) {
+			case map[string]any:
+				cur = c[tok]
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(c) {
+					return nil, false
+				}
+				cur = c[i]
+			default:
+				return nil, false
+			}
+		}
+	}
+	m, ok := cur.(map[string]any)
+	return m, ok
+}
+
+// walk appends to w.out the paths declared at node (reached by segs) and
+// below it.
+func (w *schemaWalk) walk(node map[string]any, segs []string, depth int) {
+	if depth > maxNestedDepth || w.steps >= maxNestedSteps {
+		w.cut = true
 		return
 	}
+	w.steps++
 	if len(segs) > 0 && node[PathKeyword] == true {
-		*out = append(*out, NestedPath{Segs: segs, Name: segsName(segs)})
+		if len(w.out) >= maxNestedPaths {
+			w.cut = true
+			return
+		}
+		w.out = append(w.out, NestedPath{Segs: segs, Name: segsName(segs)})
 	}
 	step := func(sub any, seg string) {
 		if m, ok := sub.(map[string]any); ok {
@@ -87,7 +151,12 @@ func walkDeclared(node map[string]any, segs []string, depth int, out *[]NestedPa
 			if seg != "" {
 				next = append(segs[:len(segs):len(segs)], seg)
 			}
-			walkDeclared(m, next, depth+1, out)
+			w.walk(m, next, depth+1)
+		}
+	}
+	if ref, ok := node["$ref"].(string); ok {
+		if m, ok := w.resolve(ref); ok {
+			step(m, "")
 		}
 	}
 	if props, ok := node["properties"].(map[string]any); ok {
