@@ -5,8 +5,8 @@
 // span ids, status, duration (from the executor receiving the call,
 // extension.Request.Received, to the end of the chain inside logging),
 // error code and message, the error's cause when it says more than the
-// message (tool.Error.Err: the developer's side, which no model is sent),
-// and attempts. The level follows the outcome:
+// message (tool.Error.Err: the developer's side, which no model is sent;
+// its head and tail when over 64 KiB), and attempts. The level follows the outcome:
 //
 //	succeeded          Info (or the level set by WithSuccessLevel)
 //	denied, cancelled  Warn
@@ -35,8 +35,10 @@ package logging
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -205,7 +207,7 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		// misconfiguration), which no model is sent; a Go func's plain error
 		// is its own message and is not logged twice.
 		if cause := res.Error.Err; cause != nil && cause.Error() != res.Error.Message {
-			fields = append(fields, text("cause", redact.Message(cause.Error(), secrets, c.Args)))
+			fields = append(fields, text("cause", redact.Message(headTail(cause.Error(), maxCauseBytes), secrets, c.Args)))
 		}
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {
@@ -230,6 +232,28 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 // text is a string field whose characters a terminal acts on instead of
 // printing, and that zap writes raw, are written as \uXXXX (termesc).
 func text(key, s string) zap.Field { return zap.String(key, termesc.Escape(s)) }
+
+// maxCauseBytes bounds the cause a line logs. The executor holds an
+// error's message to its output cap, but not the cause: a Go func's plain
+// error (or an MCP server's) is both, and once the message is cut the two
+// differ, so the whole text would be logged as the cause.
+const maxCauseBytes = 64 << 10
+
+// headTail returns s when it is at most max bytes, else its head and tail
+// around a note of how much was cut, cut at character boundaries.
+func headTail(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max/2, len(s)-max/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "\n[… " + strconv.Itoa(tail-head) + " bytes cut …]\n" + s[tail:]
+}
 
 // rawJSON logs already-encoded JSON as a nested value in JSON encoders and
 // as text in console encoders.
