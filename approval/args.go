@@ -154,7 +154,7 @@ type pathSubject struct {
 	// local path a file: URL names, beside the URL): deny and ask rules
 	// match it, allow rules pass over it.
 	alias bool
-	// unjudged: the input schema declares more paths than nestedPathArgs
+	// unjudged: the input schema declares more paths than schema.NestedPaths
 	// reads (past its depth, count or step bound), so the call's paths
 	// cannot all be known: every deny and ask rule on paths holds, and no
 	// allow rule approves (ok is false).
@@ -225,16 +225,16 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		ws = wt.Workspace()
 	}
 	var declared []string
-	var nested []nestedPath
+	var nested []schema.NestedPath
 	cut := false
 	if spec != nil {
 		declared = sandbox.PathArguments(spec.InputSchema)
-		nested, cut = nestedPathArgs(spec.InputSchema)
+		nested, cut = schema.NestedPaths(spec.InputSchema)
 	}
 	if len(declared) > 0 || len(nested) > 0 || cut {
 		c := callSubject{kind: subjectPath}
 		if cut {
-			// The schema declares more paths than nestedPathArgs reads:
+			// The schema declares more paths than schema.NestedPaths reads:
 			// which the call names cannot all be known.
 			c.paths = append(c.paths, pathSubject{unjudged: true})
 		}
@@ -261,7 +261,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		// Paths declared inside objects and lists (a nested struct's
 		// field, files[].name): each one given is a subject.
 		for _, np := range nested {
-			for _, raw := range nestedValues(fields, np.segs, nil) {
+			for _, raw := range nestedValues(fields, np.Segs, nil) {
 				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return paths }, ws)
 			}
 		}
@@ -292,10 +292,6 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 			case "command": // read above
 			case "path", "file":
 				c.paths = appendPath(c.paths, nil, s)
-			default:
-				if s != "" { // an optional one left empty names nothing
-					c.paths = appendPath(c.paths, nil, s)
-				}
 			case "url":
 				c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
 				// A file: URL names a local file, which a tool that opens
@@ -307,6 +303,10 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 					for i := n; i < len(c.paths); i++ {
 						c.paths[i].alias = true
 					}
+				}
+			default:
+				if s != "" { // an optional one left empty names nothing
+					c.paths = appendPath(c.paths, nil, s)
 				}
 			}
 		}

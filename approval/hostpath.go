@@ -2,7 +2,6 @@ package approval
 
 import (
 	"os"
-	"os/user"
 	"path"
 	"path/filepath"
 	"strings"
@@ -19,42 +18,15 @@ import (
 // HOME/.ssh is HOME/.ssh/id, which deny rules on .ssh name. Such a tool
 // may also expand a leading ~ or environment variables in it (the MCP
 // filesystem server expands "~/", a Go tool os.ExpandEnv): the expanded
-// form (expandedPath) is a subject too.
+// form (hostpath.Expand) is a subject too.
 func appendPath(paths []pathSubject, ws *sandbox.Workspace, p string) []pathSubject {
 	paths = appendHostPath(paths, ws, p)
 	if ws == nil {
-		if e, ok := expandedPath(p); ok {
+		if e, ok := hostpath.Expand(p); ok {
 			paths = appendHostPath(paths, nil, e)
 		}
 	}
 	return paths
-}
-
-// expandedPath returns p as a tool that expands it reads it, and whether
-// that differs from p: a leading ~ or ~user as that home directory, $VAR
-// and ${VAR} as the variable's value (os.ExpandEnv, unset ones as
-// nothing).
-func expandedPath(p string) (string, bool) {
-	e := p
-	if rest, ok := strings.CutPrefix(e, "~"); ok {
-		name, tail, slash := strings.Cut(rest, "/")
-		home := ""
-		if name == "" {
-			home, _ = os.UserHomeDir()
-		} else if u, err := user.Lookup(name); err == nil {
-			home = u.HomeDir
-		}
-		if home != "" {
-			e = home
-			if slash {
-				e += "/" + tail
-			}
-		}
-	}
-	if strings.Contains(e, "$") {
-		e = os.ExpandEnv(e)
-	}
-	return e, e != p && e != ""
 }
 
 // appendHostPath appends the subjects of the path argument p as written

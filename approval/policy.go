@@ -731,15 +731,7 @@ func (r *rule) names(name string) bool {
 // up to 16 deep. Deny and ask rules naming them hold for t's calls.
 func runsAlso(t tool.Tool, name string) []string {
 	var out []string
-	u := t
-	for range 16 {
-		w, ok := u.(interface{ Unwrap() tool.Tool })
-		if !ok {
-			break
-		}
-		if u = w.Unwrap(); u == nil {
-			break
-		}
+	for _, u := range tool.Unwrapped(t) {
 		if n := u.Spec().Name; n != name && !slices.Contains(out, n) {
 			out = append(out, n)
 		}

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"os"
-	"os/user"
 	"path"
 	"strings"
 
@@ -26,33 +25,6 @@ func logicalWd(wd string) string {
 		return wd
 	}
 	return path.Clean(pwd)
-}
-
-// expandedPath returns p as a tool that expands it reads it, and whether
-// that differs from p: a leading ~ or ~user as that home directory, $VAR
-// and ${VAR} as the variable's value (os.ExpandEnv, unset ones as
-// nothing).
-func expandedPath(p string) (string, bool) {
-	e := p
-	if rest, ok := strings.CutPrefix(e, "~"); ok {
-		name, tail, slash := strings.Cut(rest, "/")
-		home := ""
-		if name == "" {
-			home, _ = os.UserHomeDir()
-		} else if u, err := user.Lookup(name); err == nil {
-			home = u.HomeDir
-		}
-		if home != "" {
-			e = home
-			if slash {
-				e += "/" + tail
-			}
-		}
-	}
-	if strings.Contains(e, "$") {
-		e = os.ExpandEnv(e)
-	}
-	return e, e != p && e != ""
 }
 
 // hostPattern returns the absolute pattern p with the literal directories

@@ -174,6 +174,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/hostpath"
+	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -679,15 +680,7 @@ func (p *Policy) JudgeArgs(call tool.Call, t tool.Tool, spec *tool.Spec) error {
 // "save".
 func runsAlso(t tool.Tool, name string) []*tool.Spec {
 	var out []*tool.Spec
-	u := t
-	for range 16 {
-		w, ok := u.(interface{ Unwrap() tool.Tool })
-		if !ok {
-			break
-		}
-		if u = w.Unwrap(); u == nil {
-			break
-		}
+	for _, u := range tool.Unwrapped(t) {
 		s := u.Spec()
 		if s.Name != name && !slices.ContainsFunc(out, func(o *tool.Spec) bool { return o.Name == s.Name }) {
 			out = append(out, &s)
@@ -793,13 +786,13 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 		// (options.backup, files[].name), each value given judged. A
 		// schema whose paths cannot all be read leaves some unjudged: the
 		// call is refused.
-		nested, cut := nestedPathArgs(spec.InputSchema)
+		nested, cut := schema.NestedPaths(spec.InputSchema)
 		if cut {
-			return p.denial(cfg, "paths.schema", 0, "tool %q declares path arguments (%s) that cannot all be read: deeper than %d levels, more than %d of them, or behind $refs that loop, so its paths cannot be judged: declare them nearer the root of its input schema", spec.Name, sandbox.PathKeyword, maxNestedDepth, maxNestedPaths)
+			return p.denial(cfg, "paths.schema", 0, "tool %q declares path arguments (%s) that cannot all be read: deeper than %d levels, more than %d of them, or behind $refs that loop, so its paths cannot be judged: declare them nearer the root of its input schema", spec.Name, sandbox.PathKeyword, schema.MaxNestedDepth, schema.MaxNestedPaths)
 		}
 		for _, np := range nested {
-			for _, v := range nestedValues(args, np.segs, nil) {
-				if rule, err := p.checkPaths(cfg, tr, at, np.name, v); err != nil {
+			for _, v := range nestedValues(args, np.Segs, nil) {
+				if rule, err := p.checkPaths(cfg, tr, at, np.Name, v); err != nil {
 					return rule, err
 				}
 			}
@@ -1065,10 +1058,10 @@ func below(base, name string, rel *string) (outside bool) {
 // checkPath judges the path argument raw of field. Without a workspace,
 // where the tool may be one that expands a leading ~ or environment
 // variables in a path (the MCP filesystem server expands "~/", a Go tool
-// os.ExpandEnv), the expanded form is judged too (expandedPath).
+// os.ExpandEnv), the expanded form is judged too (hostpath.Expand).
 func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
 	if at.ws == nil {
-		if e, ok := expandedPath(raw); ok {
+		if e, ok := hostpath.Expand(raw); ok {
 			if rule, err := p.checkWritten(cfg, tr, at, field, e); err != nil {
 				return rule, err
 			}

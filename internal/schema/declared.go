@@ -31,8 +31,8 @@ const (
 // send): how deep it looks, how many paths it keeps and how many
 // subschemas it visits (a $ref may lead back to where it is).
 const (
-	maxNestedDepth = 32
-	maxNestedPaths = 256
+	MaxNestedDepth = 32
+	MaxNestedPaths = 256
 	maxNestedSteps = 1 << 14
 )
 
@@ -133,13 +133,13 @@ func (w *schemaWalk) resolve(ref string) (map[string]any, bool) {
 // walk appends to w.out the paths declared at node (reached by segs) and
 // below it.
 func (w *schemaWalk) walk(node map[string]any, segs []string, depth int) {
-	if depth > maxNestedDepth || w.steps >= maxNestedSteps {
+	if depth > MaxNestedDepth || w.steps >= maxNestedSteps {
 		w.cut = true
 		return
 	}
 	w.steps++
 	if len(segs) > 0 && node[PathKeyword] == true {
-		if len(w.out) >= maxNestedPaths {
+		if len(w.out) >= MaxNestedPaths {
 			w.cut = true
 			return
 		}
