@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/netip"
 	"net/url"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 
 	"github.com/toolbelt-go/toolbelt/internal/canonjson"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
@@ -294,6 +297,13 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 				c.paths = appendPath(c.paths, nil, s)
 			case "url":
 				c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
+				// A host in Unicode is looked up as its IDNA form (ⓔvil.example
+				// is evil.example to browsers and Go's net/http): that form is
+				// a subject to deny and ask rules; allow rules judge the name
+				// as written.
+				if a, ok := idnaURL(s); ok {
+					c.paths = append(c.paths, pathSubject{path: a, ok: true, alias: true})
+				}
 				// A file: URL names a local file, which a tool that opens
 				// URLs reads: its path is a subject to deny and ask rules
 				// (the URL, its path cleaned, is the allow rules').
@@ -755,6 +765,37 @@ func fileURLPath(s string) (string, bool) {
 		return "/", true
 	}
 	return u.Path, true
+}
+
+// idnaURL returns the canonical form of the URL s with its host in the
+// ASCII form an IDNA lookup (UTS #46, as browsers, Node's fetch and Go's
+// net/http do it) gives, and whether that differs from canonicalURL(s).
+func idnaURL(s string) (string, bool) {
+	c := canonicalURL(s)
+	u, err := url.Parse(c)
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	h := u.Hostname()
+	ascii := true
+	for i := 0; i < len(h); i++ {
+		ascii = ascii && h[i] < utf8.RuneSelf
+	}
+	if ascii {
+		return "", false
+	}
+	a, err := idna.Lookup.ToASCII(h)
+	if err != nil || a == h {
+		return "", false
+	}
+	if port := u.Port(); port != "" {
+		a = net.JoinHostPort(a, port)
+	}
+	u.Host = a
+	if out := canonicalURL(u.String()); out != c {
+		return out, true
+	}
+	return "", false
 }
 
 // canonicalHost returns a host name in lower case with the ideographic
