@@ -57,6 +57,9 @@ var blocked = func() []struct {
 		{"240.0.0.0/4", "a reserved address"},
 		{"192.0.0.0/24", "an IETF protocol address"},
 		{"198.18.0.0/15", "a benchmarking address"},
+		{"2001:2::/48", "a benchmarking address"},
+		{"fec0::/10", "a site-local address (deprecated, still an internal network's)"},
+		{"100::/64", "a discard-only address"},
 	}
 	out := make([]struct {
 		p      netip.Prefix
@@ -71,11 +74,18 @@ var blocked = func() []struct {
 
 // IPv6 ranges that carry an IPv4 address, which a host with the route
 // reaches: NAT64 (the last 32 bits), IPv4-compatible addresses (::a.b.c.d,
-// deprecated, the last 32 bits) and 6to4 (2002:aabb:ccdd::, bits 16-48).
+// deprecated, the last 32 bits), IPv4-translated addresses
+// (::ffff:0:a.b.c.d, RFC 2765, the last 32 bits, which a stateless
+// translator reaches), 6to4 (2002:aabb:ccdd::, bits 16-48) and Teredo
+// (2001:0:aabb:ccdd::, its server in bits 32-64 and its client, each bit
+// flipped, in the last 32 bits; a host running a Teredo client sends to
+// the client address directly).
 var (
-	nat64     = netip.MustParsePrefix("64:ff9b::/96")
-	compat    = netip.MustParsePrefix("::/96")
-	sixToFour = netip.MustParsePrefix("2002::/16")
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	compat     = netip.MustParsePrefix("::/96")
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
+	teredo     = netip.MustParsePrefix("2001::/32")
 	// Local-use NAT64 (RFC 8215) puts the IPv4 address where the network
 	// chooses: the whole range is refused.
 	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
@@ -96,10 +106,17 @@ func forbidden(ip netip.Addr) string {
 	}
 	b := ip.As16()
 	switch {
-	case nat64.Contains(ip), compat.Contains(ip):
+	case nat64.Contains(ip), compat.Contains(ip), translated.Contains(ip):
 		return blockedReason(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
 	case sixToFour.Contains(ip):
 		return blockedReason(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+	case teredo.Contains(ip):
+		if r := blockedReason(netip.AddrFrom4([4]byte{b[4], b[5], b[6], b[7]})); r != "" {
+			return r + " (a Teredo address's server)"
+		}
+		if r := blockedReason(netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})); r != "" {
+			return r + " (a Teredo address's client)"
+		}
 	}
 	return ""
 }

@@ -56,10 +56,12 @@
 // The call's deadline comes from ctx.
 //
 // Outbound guard: an optional allow list of hosts (WithAllowedHosts), and no
-// connections to loopback, private, link-local, CGNAT, unspecified,
-// multicast, reserved or cloud-metadata addresses (169.254.169.254,
-// fd00:ec2::254), also when an IPv6 address carries one (IPv4-mapped,
-// NAT64, IPv4-compatible, 6to4; local-use NAT64 is refused whole).
+// connections to loopback, private, site-local, link-local, CGNAT,
+// unspecified, multicast, reserved, benchmarking, discard-only or
+// cloud-metadata addresses (169.254.169.254, fd00:ec2::254), also when an
+// IPv6 address carries one (IPv4-mapped, NAT64, IPv4-compatible,
+// IPv4-translated, 6to4, Teredo's server or client; local-use NAT64 is
+// refused whole).
 // Addresses are checked after DNS resolution in the
 // dialer's Control hook, so DNS rebinding and redirects cannot get around
 // it; refusals are tool.CodeNetworkPolicy. WithPrivateHosts exempts named
