@@ -37,7 +37,9 @@ import (
 // (compiling such a schema takes seconds to minutes), or that makes more
 // than 10,000 subschemas with its $refs followed (definitions that refer
 // to the next twice, level after level: validating every call against it
-// would take hours), and a tool whose name
+// would take hours), a tool whose schema has a key (a property's name,
+// a $defs entry) carrying characters a person would not see (they reach
+// the model, and a name cannot be shown escaped), and a tool whose name
 // becomes that of a tool listed before it. Skipped returns them with the
 // reason, and each is logged as a warning to the WithLogger logger.
 // Client.Tool still wraps such a tool when asked by name.
@@ -172,6 +174,9 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 	if err == nil {
 		err = expandedBounded(in)
 	}
+	if err == nil {
+		err = hiddenKey(in)
+	}
 	if err != nil {
 		return "inputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
 	}
@@ -182,6 +187,9 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 		}
 		if err == nil {
 			err = expandedBounded(out)
+		}
+		if err == nil {
+			err = hiddenKey(out)
 		}
 		if err != nil {
 			return "outputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"

@@ -3,6 +3,7 @@ package mcptool
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 )
@@ -31,6 +32,53 @@ func visibleSchema(raw json.RawMessage) json.RawMessage {
 	}
 	return json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
+
+// hiddenKey reports a key of raw, a server's schema, that carries
+// characters a person would not see (a property's name written in Unicode
+// tag characters, or behind a bidi override): the model reads keys as it
+// reads descriptions, but a key cannot be shown escaped, since the model
+// must send a property's name back as the server wrote it. Values
+// (default, const, enum, examples) are data and are not looked into.
+func hiddenKey(raw json.RawMessage) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil // the schema's compilation reports it
+	}
+	var walk func(v any) string
+	walk = func(v any) string {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if approval.Visible(k) != k {
+					return k
+				}
+				if k == "default" || k == "const" || k == "enum" || k == "examples" {
+					continue
+				}
+				if bad := walk(e); bad != "" {
+					return bad
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if bad := walk(e); bad != "" {
+					return bad
+				}
+			}
+		}
+		return ""
+	}
+	if k := walk(v); k != "" {
+		return fmt.Errorf("the key \"%s\" (shown escaped) carries characters a person would not see: the model would read them unseen by whoever reviews the tools, and a name cannot be escaped, since the model must send it back as written; fix the server",
+			cutText(approval.Visible(k), "key", maxKeyShown))
+	}
+	return nil
+}
+
+// maxKeyShown is how much of a schema key an error message shows.
+const maxKeyShown = 256
 
 // visibleTexts rewrites the description and title strings inside v and
 // reports whether it changed any.
