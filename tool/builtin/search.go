@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -45,13 +46,38 @@ type SearchResult struct {
 // maxMatchText is how much of a matching line is returned.
 const maxMatchText = 300
 
+// maxPatternInsts bounds the compiled program of a search pattern. RE2's
+// time is linear in the text but proportional to the threads the program
+// keeps alive, up to its size: `\w{1000}` repeated twenty times took tens
+// of seconds on one 256 KiB line, and a single match cannot be stopped.
+// At this size one 1 MiB line costs seconds at worst; ordinary patterns
+// compile to a few dozen steps.
+const maxPatternInsts = 1000
+
+// programSize is how many instructions expr (already known to compile)
+// compiles to, as regexp.Compile builds it.
+func programSize(expr string) int {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return 0
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return 0
+	}
+	return len(prog.Inst)
+}
+
 // SearchFiles returns the search_files tool: a regular-expression or
 // literal search over the contents of the files under a directory of ws,
 // optionally filtered by a glob, capped on matches (WithMaxMatches) and on
 // the size of a file searched (WithMaxSearchFileSize). Binary files (a NUL
 // byte in the first 8000 bytes), symlinks and ".git" are skipped; what the
 // workspace's rules refuse (the policy's forbidden paths) is not searched,
-// and the answer says how many entries were hidden.
+// and the answer says how many entries were hidden. A pattern that compiles
+// to more than 1000 steps (such as \w{1000}) is refused, since a match
+// costs up to that many steps per byte and cannot be stopped midway; the
+// call's context is honoured between lines.
 func SearchFiles(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 	c := newConfig(opts)
 	t := newTyped[searchIn, SearchResult]("search_files",
@@ -78,6 +104,9 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern %q is not a valid regular expression (%v): fix it, or set literal to search for the text as is", in.Pattern, err)
+	}
+	if n := programSize(expr); n > maxPatternInsts {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern is too large: it compiles to %d steps, over the %d search_files allows (a match costs up to that many steps per byte searched); use smaller repeat counts such as \\w{1,100}, or a shorter pattern", n, maxPatternInsts)
 	}
 	if in.Glob != "" && !sandbox.ValidGlob(in.Glob) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "glob %q is malformed: use *.go, or a path pattern such as src/**/*.ts", in.Glob)
@@ -144,6 +173,11 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 		out.FilesSearched++
 		line := 0
 		for len(data) > 0 {
+			// A line can cost maxPatternInsts steps per byte: the deadline
+			// is honoured between lines, not only between files.
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
 			line++
 			i := bytes.IndexByte(data, '\n')
 			var l []byte

@@ -1,0 +1,70 @@
+package builtin_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/builtin"
+)
+
+// A model's pattern decides how much work search_files does per byte: RE2
+// is linear in the text, but times the number of threads the program keeps
+// alive, and `\w{1000}` keeps a thousand. Twenty of them in a row ran for
+// tens of seconds on one 256 KiB line, and the walk checked its context
+// only between files, so the call ran on long after its deadline (the
+// executor abandons it, still burning a core). Many lines of a moderate
+// pattern did the same across a few files. The tool must refuse a pattern
+// whose program is that large, and stop at the deadline between lines.
+func TestAttackS13bSearchPatternOutlivesItsDeadline(t *testing.T) {
+	cases := []struct {
+		name    string
+		pattern string
+		content string
+		maxSize int64
+	}{
+		{"one long line, huge program", strings.Repeat(`\w{1000}`, 20) + "x", strings.Repeat("a", 256<<10), 0},
+		// A deployment that searches larger files (8 MiB here): a program
+		// under the bound, over many lines of one file.
+		{"many lines, bounded program", `\w{900}x`, strings.Repeat(strings.Repeat("a", 2047)+"\n", 4096), 16 << 20},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.write(t, "f.txt", c.content)
+			search := builtin.SearchFiles(e.ws, builtin.WithMaxSearchFileSize(c.maxSize))
+			args, err := json.Marshal(map[string]any{"pattern": c.pattern})
+			require.NoError(t, err)
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			res, err := search.Run(ctx, tool.Call{Name: "search_files", Args: args})
+			took := time.Since(start)
+			// The old code took 30 s and more here on an idle machine; a
+			// call that honours its 300 ms deadline returns well within 15.
+			assert.Less(t, took, 15*time.Second, "search_files ran %v past a 300 ms deadline", took)
+			require.Error(t, err, "the search cannot have finished: %v", res)
+			code := tool.AsError(err).Code
+			assert.Contains(t, []tool.Code{tool.CodeInvalidArguments, tool.CodeTimeout, tool.CodeCancelled}, code, "%v", err)
+		})
+	}
+}
+
+// The refusal of a too-large program names the rule and what to do, and an
+// ordinary pattern still runs.
+func TestSearchPatternSizeIsBounded(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "a.txt", "hello world\n")
+	res := e.call(t, "search_files", map[string]any{"pattern": strings.Repeat(`\w{1000}`, 3)})
+	require.Equal(t, tool.CodeInvalidArguments, code(res))
+	assert.Contains(t, res.Error.Message, "too large")
+	res = e.call(t, "search_files", map[string]any{"pattern": `h\w+ w[a-z]{2,10}`})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "a.txt:1: hello world")
+}
