@@ -3,6 +3,8 @@ package builtin_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/builtin"
 )
@@ -54,6 +57,53 @@ func TestAttackS13bSearchPatternOutlivesItsDeadline(t *testing.T) {
 			assert.Contains(t, []tool.Code{tool.CodeInvalidArguments, tool.CodeTimeout, tool.CodeCancelled}, code, "%v", err)
 		})
 	}
+}
+
+// git_diff leaves the paths the workspace hides (the policy's forbidden
+// paths) out of its answer and names them nowhere; list_directory and
+// search_files count them without naming them. git_status printed them:
+// an untracked secret file, a modified one, and one staged under a new
+// name, each by its path.
+func TestAttackS13bGitStatusNamesHiddenPaths(t *testing.T) {
+	dir := t.TempDir()
+	hide := func(rel, _ string) string {
+		if rel == "private" || strings.HasPrefix(rel, "private/") {
+			return "test rule private/**"
+		}
+		return ""
+	}
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(hide))
+	require.NoError(t, err)
+	defer ws.Close()
+	root := ws.Dir()
+	git(t, root, "init", "-q", "-b", "main")
+	put := func(name, content string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(content), 0o644))
+	}
+	put("private/tracked-secret-name.txt", "one\n")
+	put("private/moved-secret-name.txt", "moved\n")
+	put("a.txt", "a1\n")
+	git(t, root, "add", ".")
+	git(t, root, "commit", "-q", "-m", "first")
+	put("private/tracked-secret-name.txt", "two\n")
+	put("private/untracked-secret-name.txt", "new\n")
+	put("a.txt", "a2\n")
+	put("b.txt", "b\n")
+	git(t, root, "mv", "private/moved-secret-name.txt", "private/renamed-secret-name.txt")
+
+	st, err := builtin.GitStatus(ws, processSandbox(t, root))
+	require.NoError(t, err)
+	res, err := st.Run(context.Background(), tool.Call{Name: "git_status"})
+	require.NoError(t, err)
+	b, err := json.Marshal(res)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "secret-name", "a hidden path is named nowhere in the result")
+	assert.NotContains(t, res.Text(), "private")
+	assert.Contains(t, res.Text(), "## main")
+	assert.Contains(t, res.Text(), " M a.txt")
+	assert.Contains(t, res.Text(), "?? b.txt")
+	assert.Contains(t, res.Text(), "changed paths hidden by policy")
 }
 
 // The refusal of a too-large program names the rule and what to do, and an

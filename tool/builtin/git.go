@@ -63,14 +63,89 @@ func gitArgs(ws *sandbox.Workspace, sb sandbox.Sandbox, name string) error {
 
 // GitStatus returns git_status: "git status --short --branch" of the
 // repository at the root of ws, run in sb. It takes no arguments.
-func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (*shell.Command, error) {
+//
+// As git_diff does, it first lists the paths the status would show (git
+// status --porcelain -z --untracked-files=all --no-renames) and, when the
+// workspace refuses to read some (its deny and allow rules, what
+// sandbox.WithHide hides: the policy's forbidden paths), shows the status
+// without them (":(exclude,literal)" pathspecs, untracked files listed one
+// by one); the answer then ends with "[N changed paths hidden by policy]",
+// its metadata holds N under MetaHidden, and the hidden names appear
+// nowhere in the result.
+func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (tool.Tool, error) {
 	if err := gitArgs(ws, sb, "git_status"); err != nil {
 		return nil, err
 	}
-	argv := append(gitBase(ws), "status", "--short", "--branch")
-	return shell.New(gitSpec("git_status", "Show the working tree status of the workspace's git repository (short format, with the branch).",
-		`{"type":"object","properties":{},"additionalProperties":false}`), sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
+	spec := gitSpec("git_status", "Show the working tree status of the workspace's git repository (short format, with the branch).",
+		`{"type":"object","properties":{},"additionalProperties":false}`)
+	inner := gitSpec("git_status", spec.Description, `{"type":"object","properties":{"exclude":{"type":"array","items":{"type":"string"}}}}`)
+	mk := func(argv ...string) (*shell.Command, error) {
+		return shell.New(inner, sb, shell.Config{Argv: append(gitBase(ws), argv...), Workdir: ws.Dir()}, gitOpts(ws, opts)...)
+	}
+	s := &gitStatus{spec: spec, ws: ws}
+	var err error
+	if s.plain, err = mk("status", "--short", "--branch"); err != nil {
+		return nil, err
+	}
+	if s.filtered, err = mk("status", "--short", "--branch", "--untracked-files=all", "--", ":(literal).", "{exclude}"); err != nil {
+		return nil, err
+	}
+	if s.names, err = mk("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
+
+// gitStatus is git_status: a listing of the paths, judged in the
+// workspace, then the status without those it refuses.
+type gitStatus struct {
+	spec                   tool.Spec
+	ws                     *sandbox.Workspace
+	plain, filtered, names *shell.Command
+}
+
+func (s *gitStatus) Spec() tool.Spec { return s.spec }
+
+// Workspace is the workspace whose rules judge the paths git_status shows.
+func (s *gitStatus) Workspace() *sandbox.Workspace { return s.ws }
+
+// Run lists the paths the status would show, and shows the status without
+// those the workspace refuses.
+func (s *gitStatus) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	if len(call.Args) > 0 {
+		var in struct{}
+		if err := json.Unmarshal(call.Args, &in); err != nil {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments do not decode: %v", err)
+		}
+	}
+	list := call
+	list.Args = json.RawMessage(`{}`)
+	// A porcelain record is "XY path"; with --no-renames there is no
+	// second path.
+	ex, err := hiddenExcludes(ctx, s.ws, s.names, list, func(rec string) (string, bool) {
+		if len(rec) < 4 {
+			return "", false
+		}
+		return rec[3:], true
+	}, "status")
+	if err != nil {
+		return nil, err
+	}
+	if len(ex) == 0 {
+		call.Args = json.RawMessage(`{}`)
+		return s.plain.Run(ctx, call)
+	}
+	call.Args = marshalArgs(diffArgs{Exclude: ex})
+	res, err := s.filtered.Run(ctx, call)
+	return scrubHidden(res, len(ex)), err
+}
+
+// Assess classifies the command line the call runs.
+func (s *gitStatus) Assess(json.RawMessage) classify.Verdict { return s.plain.Assess(nil) }
+
+// Subject is the command line the call runs (before the paths hidden by
+// policy are left out).
+func (s *gitStatus) Subject(json.RawMessage) string { return s.plain.Subject(nil) }
 
 const diffSchema = `{"type":"object","properties":{` +
 	`"path":{"type":"string","x-toolbelt-path":true,"description":"Limit the diff to this file or directory, relative to the workspace (default: the whole repository)"},` +
@@ -217,40 +292,60 @@ func (g *gitDiff) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 	}
 	list := call
 	list.Args = marshalArgs(inner)
-	// The listing names what may be hidden: it is not streamed anywhere.
-	lres, err := names.Run(tool.WithEmitter(ctx, nil), list)
+	ex, err := hiddenExcludes(ctx, g.ws, names, list, func(s string) (string, bool) { return s, true }, "diff")
+	if err != nil {
+		return nil, err
+	}
+	inner.Exclude = ex
+	call.Args = marshalArgs(inner)
+	res, err := diff.Run(ctx, call)
+	return scrubHidden(res, len(ex)), err
+}
+
+// hiddenExcludes runs the listing names (never streamed: it names what may
+// be hidden) and returns an ":(exclude,literal)" pathspec for every path
+// of it that ws refuses to read. Its stdout is NUL-separated records, and
+// path takes a record's path (false: no path). what names the command in
+// errors ("diff", "status").
+func hiddenExcludes(ctx context.Context, ws *sandbox.Workspace, names *shell.Command, call tool.Call, path func(string) (string, bool), what string) ([]string, error) {
+	lres, err := names.Run(tool.WithEmitter(ctx, nil), call)
 	if err != nil {
 		// Not its result: what it printed before failing may name hidden
 		// paths. The error quotes git's last line of stderr.
 		return nil, err
 	}
 	if cut, _ := lres.Metadata[shell.MetaTruncated].(bool); cut {
-		return nil, tool.Errorf(tool.CodeResourceLimit, "the diff touches too many paths to check each against the workspace's rules: give a path to narrow it")
+		return nil, tool.Errorf(tool.CodeResourceLimit, "the %s touches too many paths to check each against the workspace's rules: give a path to narrow it", what)
 	}
 	stdout, _ := lres.Metadata[shell.MetaStdout].(string)
+	var ex []string
 	size := 0
-	for name := range strings.SplitSeq(stdout, "\x00") {
-		if name == "" {
+	for rec := range strings.SplitSeq(stdout, "\x00") {
+		name, ok := path(rec)
+		if !ok || name == "" {
 			continue
 		}
-		if _, err := g.ws.Rel(name); err != nil {
+		if _, err := ws.Rel(name); err != nil {
 			// The arguments travel as JSON, which cannot carry bytes that
 			// are not UTF-8: such a name would not be left out.
 			if !utf8.ValidString(name) {
-				return nil, tool.Errorf(tool.CodeFilesystemPolicy, "a changed path of this diff is hidden by policy and its name is not valid UTF-8, so it cannot be left out: give a path outside it")
+				return nil, tool.Errorf(tool.CodeFilesystemPolicy, "a changed path of this %s is hidden by policy and its name is not valid UTF-8, so it cannot be left out: give a path outside it", what)
 			}
-			inner.Exclude = append(inner.Exclude, excludeMagic+name)
+			ex = append(ex, excludeMagic+name)
 			size += len(excludeMagic) + len(name)
 		}
 	}
-	hidden := len(inner.Exclude)
-	if hidden > maxDiffExcluded || size > maxDiffExcludedBytes {
-		return nil, tool.Errorf(tool.CodeResourceLimit, "%d changed paths of this diff are hidden by policy, too many to leave out: give a path outside them", hidden)
+	if len(ex) > maxDiffExcluded || size > maxDiffExcludedBytes {
+		return nil, tool.Errorf(tool.CodeResourceLimit, "%d changed paths of this %s are hidden by policy, too many to leave out: give a path outside them", len(ex), what)
 	}
-	call.Args = marshalArgs(inner)
-	res, err := diff.Run(ctx, call)
+	return ex, nil
+}
+
+// scrubHidden takes the hidden paths' names out of res's argv metadata and
+// says how many were left out.
+func scrubHidden(res *tool.Result, hidden int) *tool.Result {
 	if hidden == 0 || res == nil {
-		return res, err
+		return res
 	}
 	// The arguments name the hidden paths; the result does not.
 	if argv, ok := res.Metadata[shell.MetaArgv].([]string); ok {
@@ -264,7 +359,7 @@ func (g *gitDiff) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 	}
 	res.SetMeta(MetaHidden, hidden)
 	res.Content = append(res.Content, tool.TextContent(hiddenNote(hidden, "changed path", "changed paths")))
-	return res, err
+	return res
 }
 
 // Assess classifies the command line the call runs.
