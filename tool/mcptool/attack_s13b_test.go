@@ -3,12 +3,83 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
 )
+
+// A spec file's tool (Kind) connects its pool's client on its first call.
+// When the server never answers initialize, that first call, made without
+// a deadline, held the pool's client for as long as it waited (forever):
+// every other call of the server's tools waited behind it whatever its own
+// deadline, and so did Pool.Close. The Client's own redial was fixed for
+// this (TestAttackHangingRedialBlocksNeitherOtherCallsNorClose); the
+// pool's first connect is the same hole one level up.
+func TestAttackS13bPoolConnectToAHangingServerBlocksNeitherCallsNorClose(t *testing.T) {
+	release := make(chan struct{})
+	arrived := make(chan struct{}, 1)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer hs.Close()
+	defer close(release)
+
+	p := NewPool(WithHTTPClient(hs.Client()))
+	impl, err := json.Marshal(Impl{URL: hs.URL, Tool: "t"})
+	require.NoError(t, err)
+	tl, err := Kind(p)(tool.Spec{Name: "t", Description: "d"}, impl)
+	require.NoError(t, err)
+	call := func(ctx context.Context) error {
+		_, err := tl.Run(ctx, tool.Call{ID: "c", Name: "t", Args: json.RawMessage(`{}`)})
+		return err
+	}
+	hung := make(chan error, 1)
+	go func() { hung <- call(context.Background()) }() // connects; initialize never answered
+	select {
+	case <-arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first call's connect never reached the server")
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- call(ctx) }()
+	select {
+	case err := <-done:
+		assert.Error(t, err)
+	case <-time.After(10 * time.Second):
+		t.Error("a call with a 300 ms deadline still waits after 10 s for another call's connect")
+	}
+
+	closed := make(chan error, 1)
+	go func() { closed <- p.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Error("Pool.Close still waits after 10 s for a connect the server never answers")
+	}
+	select {
+	case err := <-hung:
+		assert.Error(t, err, "the connect Close interrupted fails its call")
+	case <-time.After(10 * time.Second):
+		t.Error("the call whose connect Close interrupted still waits after 10 s")
+	}
+}
 
 // The descriptions and titles of a server's schemas are shown with their
 // invisible characters escaped (TestAttackInvisibleTextInDescriptionsIsShown),

@@ -146,45 +146,89 @@ func (p *Pool) client(im Impl) (*lazyClient, error) {
 		return lc, nil
 	}
 	lc := &lazyClient{target: im.target(), opts: p.opts}
+	lc.stop, lc.cancelStop = context.WithCancel(context.Background())
 	p.clients[k] = lc
 	return lc, nil
 }
 
 // lazyClient connects on first use, so loading a spec file starts nothing.
+// The connect runs outside mu: a server that never answers initialize
+// must hold neither the other calls, which wait for it only until their
+// own deadline, nor close, which ends it.
 type lazyClient struct {
 	target Target
 	opts   []Option
 
-	mu     sync.Mutex
-	c      *Client
-	closed bool
+	// stop is cancelled by close: it ends a connect under way.
+	stop       context.Context
+	cancelStop context.CancelFunc
+
+	mu         sync.Mutex
+	c          *Client
+	closed     bool
+	connecting chan struct{} // closed when the connect under way ends; nil when none is
 }
 
 func (lc *lazyClient) get(ctx context.Context) (*Client, error) {
-	lc.mu.Lock()
-	defer lc.mu.Unlock()
-	if lc.closed {
-		return nil, tool.NewError(tool.CodeUnavailable, "the MCP tool pool is closed")
+	for {
+		lc.mu.Lock()
+		if lc.closed {
+			lc.mu.Unlock()
+			return nil, tool.NewError(tool.CodeUnavailable, "the MCP tool pool is closed")
+		}
+		if lc.c != nil {
+			c := lc.c
+			lc.mu.Unlock()
+			return c, nil
+		}
+		if wait := lc.connecting; wait != nil {
+			lc.mu.Unlock()
+			select {
+			case <-wait:
+				continue // connected, or that call failed: look again
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		done := make(chan struct{})
+		lc.connecting = done
+		lc.mu.Unlock()
+
+		cctx, cancel := context.WithCancel(ctx)
+		stopAfter := context.AfterFunc(lc.stop, cancel)
+		c, err := Connect(cctx, lc.target, lc.opts...)
+		stopAfter()
+		cancel()
+
+		lc.mu.Lock()
+		lc.connecting = nil
+		close(done)
+		if err == nil && lc.closed {
+			err = tool.NewError(tool.CodeUnavailable, "the MCP tool pool is closed")
+		} else if err == nil {
+			lc.c = c
+		}
+		lc.mu.Unlock()
+		if err != nil {
+			if c != nil {
+				_ = c.Close()
+			}
+			return nil, err
+		}
+		return c, nil
 	}
-	if lc.c != nil {
-		return lc.c, nil
-	}
-	c, err := Connect(ctx, lc.target, lc.opts...)
-	if err != nil {
-		return nil, err
-	}
-	lc.c = c
-	return c, nil
 }
 
 func (lc *lazyClient) close() error {
 	lc.mu.Lock()
-	defer lc.mu.Unlock()
 	lc.closed = true
-	if lc.c == nil {
+	c := lc.c
+	lc.mu.Unlock()
+	lc.cancelStop()
+	if c == nil {
 		return nil
 	}
-	return lc.c.Close()
+	return c.Close()
 }
 
 type kindTool struct {
