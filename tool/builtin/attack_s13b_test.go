@@ -106,6 +106,26 @@ func TestAttackS13bGitStatusNamesHiddenPaths(t *testing.T) {
 	assert.Contains(t, res.Text(), "changed paths hidden by policy")
 }
 
+// read_file reads through a file up to the line asked for, and the file
+// is not held to the workspace's maximum size: a large (here sparse) file
+// and an offset past its end made it read hundreds of GiB, with no look at
+// its context, long past its deadline.
+func TestAttackS13bReadFileOutlivesItsDeadline(t *testing.T) {
+	e := newEnv(t)
+	// Text for the first 8000 bytes (not binary), then a hole.
+	e.write(t, "big.log", "first line, then a very long one\n"+strings.Repeat("x", 9000))
+	require.NoError(t, os.Truncate(filepath.Join(e.dir, "big.log"), 256<<30))
+	read := builtin.ReadFile(e.ws)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := read.Run(ctx, tool.Call{Name: "read_file", Args: json.RawMessage(`{"path":"big.log","offset":3}`)})
+	took := time.Since(start)
+	assert.Less(t, took, 15*time.Second, "read_file ran %v past a 300 ms deadline", took)
+	require.Error(t, err, "the read cannot have finished: %v", res)
+	assert.Equal(t, tool.CodeTimeout, tool.AsError(err).Code, "%v", err)
+}
+
 // The refusal of a too-large program names the rule and what to do, and an
 // ordinary pattern still runs.
 func TestSearchPatternSizeIsBounded(t *testing.T) {

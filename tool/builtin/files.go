@@ -56,7 +56,7 @@ func ReadFile(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 	c := newConfig(opts)
 	t := newTyped[readFileIn, struct{}]("read_file",
 		"Read a text file of the workspace. Long files are returned in pieces: pass offset (1-based line) and limit to read on.",
-		func(ctx context.Context, in readFileIn) (*tool.Result, error) { return readFile(ws, c, in) },
+		func(ctx context.Context, in readFileIn) (*tool.Result, error) { return readFile(ctx, ws, c, in) },
 		func(in readFileIn) []tool.Resource { return fileRes(ws, in.Path, tool.Read) },
 		tool.ReadOnly(), tool.WithCategory("files"), tool.WithRisk(tool.RiskLow),
 		tool.WithAnnotations(tool.Annotations{Title: "Read file", ReadOnly: true, Idempotent: true}))
@@ -67,7 +67,7 @@ func ReadFile(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 	return t
 }
 
-func readFile(ws *sandbox.Workspace, c *config, in readFileIn) (*tool.Result, error) {
+func readFile(ctx context.Context, ws *sandbox.Workspace, c *config, in readFileIn) (*tool.Result, error) {
 	start, limit := max(in.Offset, 1), in.Limit
 	if limit <= 0 {
 		limit = c.maxReadLines
@@ -91,7 +91,7 @@ func readFile(ws *sandbox.Workspace, c *config, in readFileIn) (*tool.Result, er
 	line, shown, end := 0, 0, 0
 	truncated, more, cutLine := false, false, false
 	for {
-		buf, n, eof, err := readLine(br, line+1 >= start, c.maxReadBytes)
+		buf, n, eof, err := readLine(ctx, br, line+1 >= start, c.maxReadBytes)
 		if err != nil {
 			return nil, shell.ToolError(err)
 		}
@@ -150,9 +150,15 @@ func readFile(ws *sandbox.Workspace, c *config, in readFileIn) (*tool.Result, er
 }
 
 // readLine reads one line (with its newline) and returns it when keep,
-// holding at most limit+1 bytes of it; n is the line's full length.
-func readLine(br *bufio.Reader, keep bool, limit int) (buf []byte, n int, eof bool, err error) {
+// holding at most limit+1 bytes of it; n is the line's full length. The
+// file is not held to the workspace's size cap and is read through to the
+// line asked for (a large log, a sparse file: hundreds of GiB), so ctx is
+// checked before each buffer's worth.
+func readLine(ctx context.Context, br *bufio.Reader, keep bool, limit int) (buf []byte, n int, eof bool, err error) {
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, n, true, err
+		}
 		chunk, rerr := br.ReadSlice('\n')
 		n += len(chunk)
 		if keep && len(buf) <= limit {
