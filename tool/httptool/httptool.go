@@ -28,8 +28,9 @@
 // Each such text is masked whole and by its fields: "Bearer sk-live-42ab"
 // by "sk-live-42ab" too, a Cookie by each cookie's value. While the body
 // streams, the last bytes (twelve times the longest secret's length: its
-// hex, \u-escaped) wait for the next chunk, which says whether they begin
-// an echo of one; a body cut at the size cap (WithMaxResponseBytes) loses
+// hex, \u-escaped) wait for the next chunks, which say whether they begin
+// an echo of one (text streams once as much again has arrived, so a body
+// sent a byte at a time is not masked again for every byte); a body cut at the size cap (WithMaxResponseBytes) loses
 // the last of them that could begin an encoded echo. Text
 // an argument fills in is the model's own and is not masked. A config
 // credential is masked as it is and in the forms the project's rule for

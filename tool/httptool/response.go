@@ -60,6 +60,7 @@ type redactor struct {
 	streamed    []byte
 	streamHold  int
 	streamStuck bool // no cut was found within maxStreamHeld: the rest streams at the end
+	nextTry     int  // how much streamed must hold for the next try (at least twice streamHold)
 	// inForm holds the bytes an encoded form of a secret may hold: those
 	// of the secrets, of hex and base64, and the escapes' '%' and '\'.
 	inForm [256]bool
@@ -274,9 +275,13 @@ func (r *redactor) emit(ctx context.Context, chunk []byte) {
 		return
 	}
 	r.streamed = append(r.streamed, chunk...)
-	if len(r.streamed) <= r.streamHold || r.streamStuck {
+	// A cut is tried only once a hold's worth of text has arrived since
+	// the last try: a body dripped a byte at a time must not cost masking
+	// passes over the held text for every byte.
+	if len(r.streamed) < max(r.nextTry, 2*r.streamHold) || r.streamStuck {
 		return
 	}
+	r.nextTry = len(r.streamed) + r.streamHold
 	whole := r.string(string(r.streamed))
 	// A few cuts are tried, each one streamHold earlier: a body made of
 	// echoes everywhere must not cost a masking pass per cut. When none
@@ -287,6 +292,7 @@ func (r *redactor) emit(ctx context.Context, chunk []byte) {
 		if strings.HasPrefix(whole, head) && head+r.string(string(r.streamed[cut:])) == whole {
 			tool.EmitOutput(ctx, "body", []byte(head))
 			r.streamed = append([]byte(nil), r.streamed[cut:]...)
+			r.nextTry = 0
 			return
 		}
 	}
