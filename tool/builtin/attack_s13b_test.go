@@ -126,6 +126,25 @@ func TestAttackS13bReadFileOutlivesItsDeadline(t *testing.T) {
 	assert.Equal(t, tool.CodeTimeout, tool.AsError(err).Code, "%v", err)
 }
 
+// git_log's path is judged by the policy as the workspace path it names,
+// but git read it as a pathspec: ":(glob)priv*" (a name that does not
+// exist, so nothing refuses it) showed the commits that touch a hidden
+// directory, which naming it ("private") is refused for.
+func TestAttackS13bGitLogPathIsAPathspec(t *testing.T) {
+	e := newGitEnv(t)
+	e.write(t, "private/key.txt", "k\n")
+	git(t, e.dir, "add", "private/key.txt")
+	git(t, e.dir, "commit", "-q", "-m", "rotate the production key")
+	for _, p := range []string{":(glob)priv*", "priv*", ":/private", "*/key.txt"} {
+		res := e.call(t, "git_log", map[string]any{"path": p})
+		assert.NotContains(t, res.Text(), "production key", "path %q", p)
+	}
+	res := e.call(t, "git_log", map[string]any{"path": "a.txt"})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "second commit")
+	assert.NotContains(t, res.Text(), "production key")
+}
+
 // The refusal of a too-large program names the rule and what to do, and an
 // ordinary pattern still runs.
 func TestSearchPatternSizeIsBounded(t *testing.T) {

@@ -390,12 +390,15 @@ const logSchema = `{"type":"object","properties":{` +
 // GitLog returns git_log: recent commits of the repository at the root of
 // ws (hash, date, author, subject), optionally from a ref and for one path,
 // run in sb. The ref cannot start with "-", so it can never be an option.
+// The path is a literal pathspec (":(literal)"): the policy judges it as
+// the workspace path it names, so git's wildcards and pathspec magic
+// ("priv*", ":/private") must not widen it to paths the policy hides.
 func GitLog(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (*shell.Command, error) {
 	if err := gitArgs(ws, sb, "git_log"); err != nil {
 		return nil, err
 	}
 	argv := append(gitBase(ws), "log", "--no-decorate", "--date=short", "--format=%h %ad %an: %s",
-		"--max-count=20", "--max-count={count}", "{ref}", "--", "{path}")
+		"--max-count=20", "--max-count={count}", "{ref}", "--", ":(literal){path}")
 	return shell.New(gitSpec("git_log", "Show recent commits of the workspace's git repository: hash, date, author and subject.", logSchema),
 		sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
 }
