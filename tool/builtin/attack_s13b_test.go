@@ -145,6 +145,28 @@ func TestAttackS13bGitLogPathIsAPathspec(t *testing.T) {
 	assert.NotContains(t, res.Text(), "production key")
 }
 
+// edit_file with replace_all built the whole new content before the
+// workspace judged its size: a one-letter old_string occurring a million
+// times and a 512-byte new_string made it allocate 512 MiB (here) before
+// the write was refused; a 64 KiB new_string over a few MiB of source asks
+// for hundreds of GiB, and the runtime's out-of-memory is fatal to the
+// whole process. The tool must refuse from the counts alone.
+func TestAttackS13bEditFileReplaceAllBlowsUp(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "a.txt", strings.Repeat("a", 1<<20))
+	res := e.call(t, "edit_file", map[string]any{"path": "a.txt", "old_string": "a", "new_string": strings.Repeat("b", 512), "replace_all": true})
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeInvalidArguments, res.Error.Code, "%v", res.Error)
+	assert.Contains(t, res.Error.Message, "would grow")
+	// An edit that grows the file within the bound still runs.
+	e.write(t, "b.txt", "x y x\n")
+	res = e.call(t, "edit_file", map[string]any{"path": "b.txt", "old_string": "x", "new_string": "xxx", "replace_all": true})
+	require.True(t, res.OK(), "%v", res.Error)
+	b, err := os.ReadFile(filepath.Join(e.dir, "b.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "xxx y xxx\n", string(b))
+}
+
 // The refusal of a too-large program names the rule and what to do, and an
 // ordinary pattern still runs.
 func TestSearchPatternSizeIsBounded(t *testing.T) {

@@ -401,7 +401,9 @@ type editIn struct {
 
 // EditFile returns the edit_file tool: an exact string replacement in a
 // file of ws. It fails, naming the count, when old_string does not occur or
-// occurs more than once (unless replace_all).
+// occurs more than once (unless replace_all). A replace_all that would grow
+// the file past sandbox.DefaultMaxFileSize (or its current size, if larger)
+// plus one new_string is refused before the new content is built.
 func EditFile(ws *sandbox.Workspace) tool.Tool {
 	t := newTyped[editIn, struct{}]("edit_file",
 		"Replace an exact piece of text in a file of the workspace. old_string must match the file exactly (whitespace included) and occur once; include surrounding lines to make it unique.",
@@ -443,6 +445,13 @@ func editFile(ws *sandbox.Workspace, in editIn) (*tool.Result, error) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "old_string occurs %d times in %s: include more surrounding text so it occurs exactly once, or set replace_all to replace all %d", n, rel, n)
 	}
 	if in.ReplaceAll {
+		// Judged from the counts, before the new content is built: n
+		// copies of new_string can ask for more memory than the host has,
+		// and running out of it is fatal to the whole process.
+		grown := int64(len(content)) + int64(n)*(int64(len(in.NewString))-int64(len(in.OldString)))
+		if bound := max(int64(sandbox.DefaultMaxFileSize), int64(len(content))) + int64(len(in.NewString)); grown > bound {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "replacing all %d occurrences in %s would grow it to %d bytes, over the %d edit_file allows: replace fewer, or write the file with write_file", n, rel, grown, bound)
+		}
 		content = strings.ReplaceAll(content, in.OldString, in.NewString)
 	} else {
 		content = strings.Replace(content, in.OldString, in.NewString, 1)
