@@ -3,8 +3,10 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +16,37 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/tool"
 )
+
+// Why a tool was left out quoted the server's text whole: a schema whose
+// pattern, $ref or type is 200 KB of text gave a reason of 200 KB, kept in
+// Skipped and logged as one warning, for each of up to 1,000 tools (200 MB
+// a listing, outside the listing's 16 MiB bound on what it keeps), with
+// the server's control characters in it as they came (an ESC sequence
+// reached the log). A reason is cut, and shows such characters escaped.
+func TestAttackS13bSkipReasonQuotingTheServerIsBounded(t *testing.T) {
+	long := strings.Repeat("a", 200<<10)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "v1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "pattern", Description: "d",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string", "pattern": "(\x1b]0;pwned\x07" + long}}}}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "ref", Description: "d",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": "#/" + long}}}}, okHandler)
+	srv.AddTool(&mcp.Tool{Name: "out", Description: "d", InputSchema: openObject,
+		OutputSchema: map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string", "pattern": "(" + long}}}}, okHandler)
+	var log strings.Builder
+	c := connectServer(t, srv, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	tools, err := c.Tools(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, tools)
+	skipped := c.Skipped()
+	require.Len(t, skipped, 3)
+	for _, s := range skipped {
+		assert.LessOrEqual(t, len(s.Reason), 4<<10, "the reason for %s", s.Remote)
+		r, bad := hidden(s.Reason)
+		assert.False(t, bad, "the reason for %s carries %U", s.Remote, r)
+		assert.Contains(t, s.Reason, "Schema is refused", s.Remote)
+	}
+	assert.Less(t, log.Len(), 3*(8<<10), "three warnings")
+}
 
 // A spec file's tool (Kind) connects its pool's client on its first call.
 // When the server never answers initialize, that first call, made without

@@ -61,6 +61,10 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	var skipped []Skipped
 	skip := func(remote, reason string) {
 		remote = cutText(remote, "name", maxName)
+		// A reason may quote the server's text (a schema's pattern or
+		// $ref in a compile error): it is kept and logged for each of up
+		// to maxListing tools, so it is cut, its hidden characters shown.
+		reason = cutText(approval.Visible(reason), "reason", maxReason)
 		skipped = append(skipped, Skipped{Remote: remote, Reason: reason})
 		if l := c.opts.logger; l != nil {
 			l.Warn("mcptool: remote tool left out", "server", c.target.String(), "tool", remote, "reason", reason)
@@ -136,6 +140,8 @@ type Skipped struct {
 	// Remote is the tool's name on the server.
 	Remote string
 	// Reason says which field breaks which rule, and what it would take.
+	// It is at most 4 KiB, and the server's text it quotes is cut and its
+	// invisible characters shown as escapes (approval.Visible).
 	Reason string
 }
 
@@ -178,7 +184,7 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 		err = hiddenKey(in)
 	}
 	if err != nil {
-		return "inputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
+		return "inputSchema is refused: " + cutText(err.Error(), "error", maxReasonError) + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
 	}
 	if out, ok := outputSchema(mt); ok {
 		err := bounded(out)
@@ -192,7 +198,7 @@ func (c *Client) unusable(mt *mcp.Tool) string {
 			err = hiddenKey(out)
 		}
 		if err != nil {
-			return "outputSchema is refused: " + err.Error() + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
+			return "outputSchema is refused: " + cutText(err.Error(), "error", maxReasonError) + "; to call the tool anyway, wrap it with Client.Tool(" + quote(mt.Name) + ", spec) and a schema of your own"
 		}
 	}
 	return ""
@@ -226,6 +232,8 @@ const (
 	maxDescription = 16 << 10  // bytes of a description kept; the rest is cut
 	maxTitle       = 1 << 10   // bytes of a title kept
 	maxName        = 1 << 10   // bytes of a remote tool name; a longer one leaves its tool out
+	maxReason      = 4 << 10   // bytes of a Skipped reason (escaped), which may quote the server
+	maxReasonError = 1 << 10   // bytes of the schema error a reason quotes, before the fix it gives
 )
 
 // cutText cuts a server's text (what names the field) to max bytes of valid
