@@ -91,6 +91,12 @@ func TestAttackS13bGitStatusNamesHiddenPaths(t *testing.T) {
 	put("a.txt", "a2\n")
 	put("b.txt", "b\n")
 	git(t, root, "mv", "private/moved-secret-name.txt", "private/renamed-secret-name.txt")
+	// An untracked directory holding a secret (sandbox.DefaultSecrets)
+	// beside an ordinary file.
+	put("pub/.env", "TOKEN=1\n")
+	put("pub/x.txt", "x\n")
+	// An untracked hidden directory, which git shows as one entry.
+	put("private/newdir-secret-name/n.txt", "n\n")
 
 	st, err := builtin.GitStatus(ws, processSandbox(t, root))
 	require.NoError(t, err)
@@ -104,6 +110,9 @@ func TestAttackS13bGitStatusNamesHiddenPaths(t *testing.T) {
 	assert.Contains(t, res.Text(), " M a.txt")
 	assert.Contains(t, res.Text(), "?? b.txt")
 	assert.Contains(t, res.Text(), "changed paths hidden by policy")
+	assert.NotContains(t, res.Text(), ".env")
+	assert.Contains(t, res.Text(), "?? pub/")
+	assert.Equal(t, 5, res.Metadata[builtin.MetaHidden])
 }
 
 // read_file reads through a file up to the line asked for, and the file

@@ -65,11 +65,11 @@ func gitArgs(ws *sandbox.Workspace, sb sandbox.Sandbox, name string) error {
 // repository at the root of ws, run in sb. It takes no arguments.
 //
 // As git_diff does, it first lists the paths the status would show (git
-// status --porcelain -z --untracked-files=all --no-renames) and, when the
-// workspace refuses to read some (its deny and allow rules, what
-// sandbox.WithHide hides: the policy's forbidden paths), shows the status
-// without them (":(exclude,literal)" pathspecs, untracked files listed one
-// by one); the answer then ends with "[N changed paths hidden by policy]",
+// status --porcelain -z --no-renames: an untracked directory is one entry,
+// as in the answer) and, when the workspace refuses to read some (its
+// deny, allow and secret rules, what sandbox.WithHide hides: the policy's
+// forbidden paths), shows the status without them (":(exclude,literal)"
+// pathspecs); the answer then ends with "[N changed paths hidden by policy]",
 // its metadata holds N under MetaHidden, and the hidden names appear
 // nowhere in the result.
 func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (tool.Tool, error) {
@@ -87,10 +87,10 @@ func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) 
 	if s.plain, err = mk("status", "--short", "--branch"); err != nil {
 		return nil, err
 	}
-	if s.filtered, err = mk("status", "--short", "--branch", "--untracked-files=all", "--", ":(literal).", "{exclude}"); err != nil {
+	if s.filtered, err = mk("status", "--short", "--branch", "--", ":(literal).", "{exclude}"); err != nil {
 		return nil, err
 	}
-	if s.names, err = mk("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"); err != nil {
+	if s.names, err = mk("status", "--porcelain", "-z", "--no-renames"); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -127,7 +127,7 @@ func (s *gitStatus) Run(ctx context.Context, call tool.Call) (*tool.Result, erro
 			return "", false
 		}
 		return rec[3:], true
-	}, "status")
+	}, "status", "commit, or list in .gitignore, what need not show (git_diff takes a path)")
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +292,7 @@ func (g *gitDiff) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 	}
 	list := call
 	list.Args = marshalArgs(inner)
-	ex, err := hiddenExcludes(ctx, g.ws, names, list, func(s string) (string, bool) { return s, true }, "diff")
+	ex, err := hiddenExcludes(ctx, g.ws, names, list, func(s string) (string, bool) { return s, true }, "diff", "give a path to narrow it, outside what is hidden")
 	if err != nil {
 		return nil, err
 	}
@@ -306,8 +306,9 @@ func (g *gitDiff) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 // be hidden) and returns an ":(exclude,literal)" pathspec for every path
 // of it that ws refuses to read. Its stdout is NUL-separated records, and
 // path takes a record's path (false: no path). what names the command in
-// errors ("diff", "status").
-func hiddenExcludes(ctx context.Context, ws *sandbox.Workspace, names *shell.Command, call tool.Call, path func(string) (string, bool), what string) ([]string, error) {
+// errors ("diff", "status"), fix says what the model can do about too many
+// paths.
+func hiddenExcludes(ctx context.Context, ws *sandbox.Workspace, names *shell.Command, call tool.Call, path func(string) (string, bool), what, fix string) ([]string, error) {
 	lres, err := names.Run(tool.WithEmitter(ctx, nil), call)
 	if err != nil {
 		// Not its result: what it printed before failing may name hidden
@@ -315,7 +316,7 @@ func hiddenExcludes(ctx context.Context, ws *sandbox.Workspace, names *shell.Com
 		return nil, err
 	}
 	if cut, _ := lres.Metadata[shell.MetaTruncated].(bool); cut {
-		return nil, tool.Errorf(tool.CodeResourceLimit, "the %s touches too many paths to check each against the workspace's rules: give a path to narrow it", what)
+		return nil, tool.Errorf(tool.CodeResourceLimit, "the %s touches too many paths to check each against the workspace's rules: %s", what, fix)
 	}
 	stdout, _ := lres.Metadata[shell.MetaStdout].(string)
 	var ex []string
@@ -329,14 +330,14 @@ func hiddenExcludes(ctx context.Context, ws *sandbox.Workspace, names *shell.Com
 			// The arguments travel as JSON, which cannot carry bytes that
 			// are not UTF-8: such a name would not be left out.
 			if !utf8.ValidString(name) {
-				return nil, tool.Errorf(tool.CodeFilesystemPolicy, "a changed path of this %s is hidden by policy and its name is not valid UTF-8, so it cannot be left out: give a path outside it", what)
+				return nil, tool.Errorf(tool.CodeFilesystemPolicy, "a changed path of this %s is hidden by policy and its name is not valid UTF-8, so it cannot be left out: %s", what, fix)
 			}
 			ex = append(ex, excludeMagic+name)
 			size += len(excludeMagic) + len(name)
 		}
 	}
 	if len(ex) > maxDiffExcluded || size > maxDiffExcludedBytes {
-		return nil, tool.Errorf(tool.CodeResourceLimit, "%d changed paths of this %s are hidden by policy, too many to leave out: give a path outside them", len(ex), what)
+		return nil, tool.Errorf(tool.CodeResourceLimit, "%d changed paths of this %s are hidden by policy, too many to leave out: %s", len(ex), what, fix)
 	}
 	return ex, nil
 }
