@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -174,6 +175,36 @@ func TestAttackS13bEditFileReplaceAllBlowsUp(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(e.dir, "b.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, "xxx y xxx\n", string(b))
+}
+
+// A repository's configuration can make "git log" verify each signed
+// commit (log.showSignature) with a program it names (gpg.program), as it
+// can name a core.fsmonitor program for "git status", which the git tools
+// turn off. git_log ran that program.
+func TestAttackS13bGitLogRunsTheRepositorysGPGProgram(t *testing.T) {
+	e := newGitEnv(t)
+	out, err := exec.Command("git", "-C", e.dir, "cat-file", "commit", "HEAD").Output()
+	require.NoError(t, err)
+	head, body, ok := strings.Cut(string(out), "\n\n")
+	require.True(t, ok)
+	signed := head + "\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\n" + body
+	cmd := exec.Command("git", "-C", e.dir, "hash-object", "-t", "commit", "-w", "--stdin")
+	cmd.Stdin = strings.NewReader(signed)
+	id, err := cmd.Output()
+	require.NoError(t, err)
+	git(t, e.dir, "update-ref", "HEAD", strings.TrimSpace(string(id)))
+
+	bin := t.TempDir()
+	marker := filepath.Join(bin, "ran")
+	prog := filepath.Join(bin, "fake-gpg")
+	require.NoError(t, os.WriteFile(prog, []byte("#!/bin/sh\ntouch '"+marker+"'\nexit 1\n"), 0o755))
+	git(t, e.dir, "config", "gpg.program", prog)
+	git(t, e.dir, "config", "log.showSignature", "true")
+
+	res := e.call(t, "git_log", map[string]any{})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "second commit")
+	assert.NoFileExists(t, marker, "git_log ran the repository's gpg.program")
 }
 
 // The refusal of a too-large program names the rule and what to do, and an
