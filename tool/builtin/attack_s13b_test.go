@@ -207,6 +207,30 @@ func TestAttackS13bGitLogRunsTheRepositorysGPGProgram(t *testing.T) {
 	assert.NoFileExists(t, marker, "git_log ran the repository's gpg.program")
 }
 
+// A repository's configuration can name a clean filter (filter.<name>.clean)
+// that its .gitattributes applies to a path; "git status" runs it on a file
+// whose stat no longer matches the index, to compare the content. git_diff
+// leaves such paths out (":(attr:!filter)"); git_status ran the program.
+func TestAttackS13bGitStatusRunsACleanFilter(t *testing.T) {
+	e := newGitEnv(t)
+	bin := t.TempDir()
+	marker := filepath.Join(bin, "ran")
+	prog := filepath.Join(bin, "clean")
+	require.NoError(t, os.WriteFile(prog, []byte("#!/bin/sh\ntouch '"+marker+"'\ncat\n"), 0o755))
+	e.write(t, ".gitattributes", "a.txt filter=x\n")
+	git(t, e.dir, "add", ".gitattributes")
+	git(t, e.dir, "commit", "-q", "-m", "attributes")
+	git(t, e.dir, "config", "filter.x.clean", prog)
+	// Same content, new mtime: git must look at the content.
+	future := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(e.dir, "a.txt"), future, future))
+
+	res := e.call(t, "git_status", map[string]any{})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Contains(t, res.Text(), "## main")
+	assert.NoFileExists(t, marker, "git_status ran the repository's clean filter")
+}
+
 // The refusal of a too-large program names the rule and what to do, and an
 // ordinary pattern still runs.
 func TestSearchPatternSizeIsBounded(t *testing.T) {

@@ -74,7 +74,9 @@ func gitArgs(ws *sandbox.Workspace, sb sandbox.Sandbox, name string) error {
 // forbidden paths), shows the status without them (":(exclude,literal)"
 // pathspecs); the answer then ends with "[N changed paths hidden by policy]",
 // its metadata holds N under MetaHidden, and the hidden names appear
-// nowhere in the result.
+// nowhere in the result. As in git_diff, paths with a filter attribute are
+// left out (":(attr:!filter)"): git status would run the clean filter the
+// repository's configuration names on such a file whose stat changed.
 func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (tool.Tool, error) {
 	if err := gitArgs(ws, sb, "git_status"); err != nil {
 		return nil, err
@@ -87,13 +89,13 @@ func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) 
 	}
 	s := &gitStatus{spec: spec, ws: ws}
 	var err error
-	if s.plain, err = mk("status", "--short", "--branch"); err != nil {
+	// pathMagic: paths with a filter attribute are left out, as in
+	// git_diff, since git status runs a clean filter on a file whose stat
+	// changed, to compare its content.
+	if s.status, err = mk("status", "--short", "--branch", "--", pathMagic+".", "{exclude}"); err != nil {
 		return nil, err
 	}
-	if s.filtered, err = mk("status", "--short", "--branch", "--", ":(literal).", "{exclude}"); err != nil {
-		return nil, err
-	}
-	if s.names, err = mk("status", "--porcelain", "-z", "--no-renames"); err != nil {
+	if s.names, err = mk("status", "--porcelain", "-z", "--no-renames", "--", pathMagic+"."); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -102,9 +104,9 @@ func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) 
 // gitStatus is git_status: a listing of the paths, judged in the
 // workspace, then the status without those it refuses.
 type gitStatus struct {
-	spec                   tool.Spec
-	ws                     *sandbox.Workspace
-	plain, filtered, names *shell.Command
+	spec          tool.Spec
+	ws            *sandbox.Workspace
+	status, names *shell.Command
 }
 
 func (s *gitStatus) Spec() tool.Spec { return s.spec }
@@ -134,21 +136,19 @@ func (s *gitStatus) Run(ctx context.Context, call tool.Call) (*tool.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	if len(ex) == 0 {
-		call.Args = json.RawMessage(`{}`)
-		return s.plain.Run(ctx, call)
-	}
 	call.Args = marshalArgs(diffArgs{Exclude: ex})
-	res, err := s.filtered.Run(ctx, call)
+	res, err := s.status.Run(ctx, call)
 	return scrubHidden(res, len(ex)), err
 }
 
 // Assess classifies the command line the call runs.
-func (s *gitStatus) Assess(json.RawMessage) classify.Verdict { return s.plain.Assess(nil) }
+func (s *gitStatus) Assess(json.RawMessage) classify.Verdict {
+	return s.status.Assess(json.RawMessage(`{}`))
+}
 
 // Subject is the command line the call runs (before the paths hidden by
 // policy are left out).
-func (s *gitStatus) Subject(json.RawMessage) string { return s.plain.Subject(nil) }
+func (s *gitStatus) Subject(json.RawMessage) string { return s.status.Subject(json.RawMessage(`{}`)) }
 
 const diffSchema = `{"type":"object","properties":{` +
 	`"path":{"type":"string","x-toolbelt-path":true,"description":"Limit the diff to this file or directory, relative to the workspace (default: the whole repository)"},` +
