@@ -91,11 +91,12 @@ func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) 
 	var err error
 	// pathMagic: paths with a filter attribute are left out, as in
 	// git_diff, since git status runs a clean filter on a file whose stat
-	// changed, to compare its content.
-	if s.status, err = mk("status", "--short", "--branch", "--", pathMagic+".", "{exclude}"); err != nil {
+	// changed, to compare its content. ignoreDirtySubmodules: the inner
+	// status that would ask a submodule runs without that pathspec.
+	if s.status, err = mk("status", "--short", "--branch", ignoreDirtySubmodules, "--", pathMagic+".", "{exclude}"); err != nil {
 		return nil, err
 	}
-	if s.names, err = mk("status", "--porcelain", "-z", "--no-renames", "--", pathMagic+"."); err != nil {
+	if s.names, err = mk("status", "--porcelain", "-z", "--no-renames", ignoreDirtySubmodules, "--", pathMagic+"."); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -177,6 +178,14 @@ const excludeMagic = ":(exclude,literal)"
 // path; git diff would run that program on the working-tree file and show
 // its output, which may be any file, as the path's content.
 const pathMagic = ":(literal,attr:!filter)"
+
+// ignoreDirtySubmodules makes git status compare a submodule by its commit
+// only. To tell whether its work tree is dirty it runs a "git status"
+// inside it, which carries none of the outer pathspecs: it would run a
+// clean filter the submodule's configuration names. The flag, unlike
+// diff.ignoreSubmodules, wins over a submodule.<name>.ignore. (git diff
+// asks the same way, for its "-dirty" mark, and still does.)
+const ignoreDirtySubmodules = "--ignore-submodules=dirty"
 
 // gitDiff lists the paths a diff would show, judges each in the
 // workspace, then runs the diff without those it refuses. Each mode
