@@ -22,6 +22,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/toolbelt-go/toolbelt/internal/canonjson"
+	"github.com/toolbelt-go/toolbelt/internal/hostpath"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -307,7 +308,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 				// A file: URL names a local file, which a tool that opens
 				// URLs reads: its path is a subject to deny and ask rules
 				// (the URL, its path cleaned, is the allow rules').
-				if fp, ok := fileURLPath(s); ok {
+				if fp, ok := hostpath.FileURLPath(s); ok {
 					n := len(c.paths)
 					c.paths = appendPath(c.paths, nil, fp)
 					for i := n; i < len(c.paths); i++ {
@@ -742,29 +743,6 @@ func decodeSpecialHost(s string, start int) string {
 		return s
 	}
 	return s[:hs] + d + port + s[end:]
-}
-
-// fileURLPath returns the local path a file: URL names (in any case of the
-// scheme, after the blanks a browser drops, whatever its host:
-// "file://localhost/x" and "file:/x" are /x), decoded; ok is false for
-// another URL, or one that does not parse.
-func fileURLPath(s string) (string, bool) {
-	t := strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
-	if len(t) < 5 || !strings.EqualFold(t[:5], "file:") {
-		return "", false
-	}
-	u, err := url.Parse(strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(t))
-	if err != nil {
-		return "", false
-	}
-	if u.Opaque != "" {
-		p, err := url.PathUnescape(u.Opaque)
-		return p, err == nil
-	}
-	if u.Path == "" {
-		return "/", true
-	}
-	return u.Path, true
 }
 
 // idnaURL returns the canonical form of the URL s with its host in the

@@ -3,9 +3,10 @@ package policy
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/toolbelt-go/toolbelt/internal/hostpath"
 )
 
 // fileURLPaths returns the local paths that the file: URLs in the JSON
@@ -21,7 +22,7 @@ func fileURLPaths(v []byte) []string {
 		if !startsFileURL(raw) || json.Unmarshal(raw, &s) != nil {
 			return
 		}
-		if p, ok := fileURLPath(s); ok {
+		if p, ok := hostpath.FileURLPath(s); ok {
 			out = append(out, p)
 		}
 	}
@@ -40,7 +41,7 @@ func fileURLPaths(v []byte) []string {
 				break
 			}
 			if s, ok := tok.(string); ok {
-				if p, ok := fileURLPath(s); ok {
+				if p, ok := hostpath.FileURLPath(s); ok {
 					out = append(out, p)
 				}
 			}
@@ -68,7 +69,7 @@ func mayHoldFileURL(v []byte) bool {
 
 // startsFileURL reports whether the JSON string v begins with "file:" in
 // any case once decoded, after the blanks and controls a browser drops
-// (fileURLPath), reading only as far as that: a file's content is not
+// (hostpath.FileURLPath), reading only as far as that: a file's content is not
 // decoded for it.
 func startsFileURL(v []byte) bool {
 	if len(v) < 2 || v[0] != '"' {
@@ -111,44 +112,4 @@ func startsFileURL(v []byte) bool {
 		head = append(head, c)
 	}
 	return strings.EqualFold(string(head), "file:")
-}
-
-// fileURLPath returns the path of the local file the URL s names, when s
-// is a file: URL (in any case, after the blanks and controls a browser
-// drops): its path decoded, whatever the host ("file://localhost/x" and
-// "file:/x" are /x). A URL Go cannot parse is cut by hand.
-func fileURLPath(s string) (string, bool) {
-	t := strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
-	t = strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, t)
-	if len(t) < 5 || !strings.EqualFold(t[:5], "file:") {
-		return "", false
-	}
-	if u, err := url.Parse(t); err == nil {
-		if u.Opaque != "" {
-			if p, err := url.PathUnescape(u.Opaque); err == nil {
-				return p, true
-			}
-			return u.Opaque, true
-		}
-		if u.Path == "" {
-			return "/", true
-		}
-		return u.Path, true
-	}
-	p := strings.ReplaceAll(t[5:], "\\", "/")
-	if rest, ok := strings.CutPrefix(p, "//"); ok {
-		p = "/"
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			p = rest[i:]
-		}
-	}
-	if q := strings.IndexAny(p, "?#"); q >= 0 {
-		p = p[:q]
-	}
-	return p, true
 }

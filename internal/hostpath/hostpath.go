@@ -5,6 +5,7 @@ package hostpath
 
 import (
 	"io/fs"
+	"net/url"
 	"os"
 	"os/user"
 	"path"
@@ -100,4 +101,46 @@ func Expand(p string) (string, bool) {
 		e = os.ExpandEnv(e)
 	}
 	return e, e != p && e != ""
+}
+
+// FileURLPath returns the path of the local file the URL s names, when s
+// is a file: URL (in any case, after the blanks and controls a browser
+// drops): its path decoded, whatever the host ("file://localhost/x" and
+// "file:/x" are /x). A URL Go cannot parse is cut by hand, as a browser
+// would still open it. The governance policy and approval rules judge
+// that path.
+func FileURLPath(s string) (string, bool) {
+	t := strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+	t = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, t)
+	if len(t) < 5 || !strings.EqualFold(t[:5], "file:") {
+		return "", false
+	}
+	if u, err := url.Parse(t); err == nil {
+		if u.Opaque != "" {
+			if p, err := url.PathUnescape(u.Opaque); err == nil {
+				return p, true
+			}
+			return u.Opaque, true
+		}
+		if u.Path == "" {
+			return "/", true
+		}
+		return u.Path, true
+	}
+	p := strings.ReplaceAll(t[5:], "\\", "/")
+	if rest, ok := strings.CutPrefix(p, "//"); ok {
+		p = "/"
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			p = rest[i:]
+		}
+	}
+	if q := strings.IndexAny(p, "?#"); q >= 0 {
+		p = p[:q]
+	}
+	return p, true
 }

@@ -77,3 +77,23 @@ func TestExpand(t *testing.T) {
 		}
 	}
 }
+
+func TestFileURLPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"file:///etc/shadow":            "/etc/shadow",
+		"FILE:/etc/shadow":              "/etc/shadow",
+		"file://localhost/etc/%73hadow": "/etc/shadow",
+		" \tfile:///a\n/b":              "/a/b",
+		"file:///etc/shadow%zz":         "/etc/shadow%zz", // Go refuses it; cut by hand
+		"file://a b/etc/shadow?x#y":     "/etc/shadow",
+		"file://host":                   "/",
+	} {
+		got, ok := FileURLPath(in)
+		assert.True(t, ok, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"https://x/etc/shadow", "fil:/x", "/etc/shadow", ""} {
+		_, ok := FileURLPath(in)
+		assert.False(t, ok, in)
+	}
+}
