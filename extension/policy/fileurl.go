@@ -67,16 +67,16 @@ func mayHoldFileURL(v []byte) bool {
 	return false
 }
 
-// startsFileURL reports whether the JSON string v begins with "file:" in
-// any case once decoded, after the blanks and controls a browser drops
-// (hostpath.FileURLPath), reading only as far as that: a file's content is not
-// decoded for it.
+// startsFileURL reports whether the JSON string v begins with a file: URL
+// once decoded (hostpath.FileURLPath: "file:" in any case, after the
+// blanks and controls a browser drops, or "view-source:file:"), reading
+// only as far as that: a file's content is not decoded for it.
 func startsFileURL(v []byte) bool {
 	if len(v) < 2 || v[0] != '"' {
 		return false
 	}
 	var head []byte
-	for i := 1; i < len(v)-1 && len(head) < 5; {
+	for i := 1; i < len(v)-1 && len(head) < len("view-source:file:"); {
 		c, n := v[i], 1
 		if c == '\\' && i+1 < len(v)-1 {
 			n = 2
@@ -106,10 +106,12 @@ func startsFileURL(v []byte) bool {
 			}
 		}
 		i += n
-		if c <= ' ' && len(head) == 0 || c == '\t' || c == '\n' || c == '\r' {
+		// Blanks before the URL, also the one after "view-source:".
+		if c <= ' ' && (len(head) == 0 || strings.EqualFold(string(head), "view-source:")) || c == '\t' || c == '\n' || c == '\r' {
 			continue
 		}
 		head = append(head, c)
 	}
-	return strings.EqualFold(string(head), "file:")
+	_, ok := hostpath.FileURLPath(string(head))
+	return ok
 }

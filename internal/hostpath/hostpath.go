@@ -107,8 +107,9 @@ func Expand(p string) (string, bool) {
 // is a file: URL (in any case, after the blanks and controls a browser
 // drops): its path decoded, whatever the host ("file://localhost/x" and
 // "file:/x" are /x). A URL Go cannot parse is cut by hand, as a browser
-// would still open it. The governance policy and approval rules judge
-// that path.
+// would still open it. A view-source: URL of a file: URL names the same
+// file (Chromium and Firefox show its text). The governance policy and
+// approval rules judge that path.
 func FileURLPath(s string) (string, bool) {
 	t := strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 	t = strings.Map(func(r rune) rune {
@@ -117,6 +118,9 @@ func FileURLPath(s string) (string, bool) {
 		}
 		return r
 	}, t)
+	if len(t) > len(viewSource) && strings.EqualFold(t[:len(viewSource)], viewSource) {
+		return FileURLPath(t[len(viewSource):])
+	}
 	if len(t) < 5 || !strings.EqualFold(t[:5], "file:") {
 		return "", false
 	}
@@ -144,3 +148,6 @@ func FileURLPath(s string) (string, bool) {
 	}
 	return p, true
 }
+
+// viewSource is the scheme of a browser's page-source view.
+const viewSource = "view-source:"
