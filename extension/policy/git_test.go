@@ -201,9 +201,20 @@ func TestGitDiffShowsNoFileInsideASubmodule(t *testing.T) {
 		assert.NotContains(t, resultText(res), secret, "%v", args)
 		assert.NotContains(t, resultText(res), "key.pem", "%v", args)
 	}
+	// A submodule whose work tree alone differs is not shown (git would
+	// run its clean filters to tell); one whose commit differs is, as
+	// that commit, and its files still are not.
 	res := call(t, ex, "git_diff", map[string]any{"path": "vendor/sub"})
 	require.True(t, res.OK(), "%v", res.Error)
-	assert.Contains(t, res.Text(), "Subproject commit", "the submodule's commit is still shown")
+	assert.NotContains(t, res.Text(), "Subproject commit")
+	runGit(t, filepath.Join(dir, "vendor", "sub"), "commit", "-q", "-am", "rotate")
+	for _, args := range []map[string]any{{}, {"path": "vendor/sub"}} {
+		res = call(t, ex, "git_diff", args)
+		require.True(t, res.OK(), "%v", res.Error)
+		assert.Contains(t, res.Text(), "Subproject commit", "the submodule's commit is still shown")
+		assert.NotContains(t, resultText(res), secret, "%v", args)
+		assert.NotContains(t, resultText(res), "key.pem", "%v", args)
+	}
 }
 
 // A repository's configuration can name any file as its attributes file

@@ -233,9 +233,8 @@ func TestAttackS13bGitStatusRunsACleanFilter(t *testing.T) {
 
 // The same clean filter, configured in a submodule: git status asks the
 // submodule whether it is dirty with a "git status" of its own, which
-// carries none of the outer pathspecs. (git diff asks the same way, for
-// its "-dirty" mark; extension/policy's TestGitDiffShowsNoFileInsideASubmodule
-// expects that mark, so git_diff is left as is: see the session's report.)
+// carries none of the outer pathspecs. git diff asks the same way, for its
+// "-dirty" mark (git_diff ran the filter until the fourteenth session).
 func TestAttackS13bGitToolsRunASubmodulesCleanFilter(t *testing.T) {
 	e := newGitEnv(t)
 	sub := t.TempDir()
@@ -257,7 +256,7 @@ func TestAttackS13bGitToolsRunASubmodulesCleanFilter(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		args map[string]any
-	}{{"git_status", map[string]any{}}} {
+	}{{"git_status", map[string]any{}}, {"git_diff", map[string]any{}}, {"git_diff", map[string]any{"path": "vendor/sub"}}} {
 		future := time.Now().Add(time.Hour)
 		require.NoError(t, os.Chtimes(filepath.Join(e.dir, "vendor/sub/f"), future, future))
 		res := e.call(t, c.name, c.args)

@@ -179,12 +179,12 @@ const excludeMagic = ":(exclude,literal)"
 // its output, which may be any file, as the path's content.
 const pathMagic = ":(literal,attr:!filter)"
 
-// ignoreDirtySubmodules makes git status compare a submodule by its commit
-// only. To tell whether its work tree is dirty it runs a "git status"
-// inside it, which carries none of the outer pathspecs: it would run a
-// clean filter the submodule's configuration names. The flag, unlike
-// diff.ignoreSubmodules, wins over a submodule.<name>.ignore. (git diff
-// asks the same way, for its "-dirty" mark, and still does.)
+// ignoreDirtySubmodules makes git status and git diff compare a submodule
+// by its commit only. To tell whether its work tree is dirty (git diff's
+// "-dirty" mark) git runs a "git status" inside it, which carries none of
+// the outer pathspecs: it would run a clean filter the submodule's
+// configuration names. The flag, unlike diff.ignoreSubmodules, wins over a
+// submodule.<name>.ignore.
 const ignoreDirtySubmodules = "--ignore-submodules=dirty"
 
 // gitDiff lists the paths a diff would show, judges each in the
@@ -210,7 +210,7 @@ type diffArgs struct {
 // GitDiff returns git_diff: the unstaged (or, with staged, the staged)
 // changes of the repository at the root of ws, optionally for one path,
 // run in sb. External diff drivers and textconv filters are off, and a
-// submodule is shown as its commit only.
+// submodule is shown as its commit only, when that commit differs.
 //
 // The path argument is declared a path (sandbox.PathKeyword), so the
 // governance policy resolves and judges it, and judges a call without one
@@ -236,8 +236,9 @@ func GitDiff(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (t
 	spec := gitSpec("git_diff", "Show the changes in the workspace's git repository as a unified diff: unstaged by default, staged with staged=true; optionally for one path.", diffSchema)
 	inner := gitSpec("git_diff", spec.Description, diffInner)
 	// --submodule=short: a submodule is its commit, never the files in it
-	// (diff.submodule=diff would show them, unjudged).
-	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv", "--submodule=short", "--relative")
+	// (diff.submodule=diff would show them, unjudged); a submodule whose
+	// work tree alone differs is not shown (ignoreDirtySubmodules).
+	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv", "--submodule=short", ignoreDirtySubmodules, "--relative")
 	mk := func(extra ...string) (*shell.Command, error) {
 		argv := append(append(append([]string{}, base...), extra...), "--", pathMagic+"{path}", "{exclude}")
 		return shell.New(inner, sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
