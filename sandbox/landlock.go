@@ -26,6 +26,12 @@ const (
 	// reported: before Landlock ABI 9, which restricts resolving them, the
 	// engine's seccomp filter refuses unix sockets with the network off.
 	UnenforcedUnixPaths = "unix socket paths"
+	// UnenforcedSyscallFilter: the engine's seccomp filter is not
+	// installed, because none is written for the architecture (it is for
+	// amd64, arm64 and riscv64; elsewhere the engine runs with the network
+	// on only): setting setuid and setgid bits, System V IPC, keyrings and
+	// new user namespaces are not refused.
+	UnenforcedSyscallFilter = "system call filter"
 )
 
 // nobody is the uid and gid the Landlock engine runs commands as when the
@@ -84,7 +90,9 @@ const nobody = 65534
 // allowed. On kernels before Landlock ABI 9, with the network off, unix
 // sockets at host paths stay reachable (and [Outcome.Unenforced] says
 // [UnenforcedUnixPaths]); before ABI 6, signals and abstract unix sockets
-// are not scoped ([UnenforcedSignals], [UnenforcedAbstractUnix]). Without
+// are not scoped ([UnenforcedSignals], [UnenforcedAbstractUnix]). On an
+// architecture it has no seccomp filter for (ppc64le, s390x, ...) it runs
+// with the network on only, without the filter ([UnenforcedSyscallFilter]). Without
 // Landlock, or with the network off on a kernel before ABI 4, the engine is
 // unavailable rather than weaker.
 //
@@ -265,7 +273,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	}
 	// The command is never uid 0 (NewLandlock refuses it, a root host's
 	// default is 65534), so RLIMIT_NPROC always applies.
-	p.unenforced = pol.unenforced()
+	p.unenforced = pol.unenforced(socketFilterArch())
 	return p, nil
 }
 
@@ -289,11 +297,15 @@ type landlockPolicy struct {
 	user *syscall.Credential
 }
 
-// unenforced lists what the kernel's ABI leaves out of the policy.
-func (p landlockPolicy) unenforced() []string {
+// unenforced lists what the kernel's ABI, and the architecture's seccomp
+// filter (socketFilterArch; 0 for none), leave out of the policy.
+func (p landlockPolicy) unenforced(arch uint32) []string {
 	var u []string
 	if p.abi < 6 {
 		u = append(u, UnenforcedSignals, UnenforcedAbstractUnix)
+	}
+	if arch == 0 {
+		u = append(u, UnenforcedSyscallFilter)
 	}
 	return u
 }

@@ -723,3 +723,13 @@ func TestLandlockDanglingRootEntry(t *testing.T) {
 	o := sh(t, sb, "cat /etc/hostname >/dev/null && echo ok")
 	assert.Equal(t, "ok\n", string(o.Stdout))
 }
+
+// On an architecture the engine has no seccomp filter for, a landlock run
+// (network on) goes without it: nothing refused setuid bits, System V
+// IPC, keyrings or user namespaces there, and the outcome did not say so.
+func TestLandlockUnfilteredArchitectureIsReported(t *testing.T) {
+	assert.Contains(t, landlockPolicy{abi: 6}.unenforced(0), UnenforcedSyscallFilter)
+	assert.NotContains(t, landlockPolicy{abi: 6}.unenforced(socketFilterArch()), UnenforcedSyscallFilter,
+		"this build's architecture has a filter")
+	assert.Equal(t, []string{UnenforcedSignals, UnenforcedAbstractUnix, UnenforcedSyscallFilter}, landlockPolicy{abi: 5}.unenforced(0))
+}
