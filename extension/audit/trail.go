@@ -398,12 +398,7 @@ func newTrail(w Writer, opts []Option) (*Trail, error) {
 	if t.seq == 0 {
 		t.head = t.genesis // a new chain (WithHead continues one)
 	}
-	t.enc = json.NewEncoder(&t.scratch)
-	if t.key != nil {
-		t.mac = hmac.New(sha256.New, t.key)
-	} else {
-		t.mac = sha256.New()
-	}
+	t.initEncoder()
 	if t.cp != nil && t.cp.err != nil {
 		return nil, t.cp.err
 	}
@@ -413,6 +408,16 @@ func newTrail(w Writer, opts []Option) (*Trail, error) {
 		go t.syncer()
 	}
 	return t, nil
+}
+
+// initEncoder sets up what encode uses, for t's key.
+func (t *Trail) initEncoder() {
+	t.enc = json.NewEncoder(&t.scratch)
+	if t.key != nil {
+		t.mac = hmac.New(sha256.New, t.key)
+	} else {
+		t.mac = sha256.New()
+	}
 }
 
 // New returns a Trail writing to w, starting a new chain (or continuing one,

@@ -96,6 +96,7 @@ func VerifyReader(r io.Reader, opts ...Option) (Report, error) {
 type chainFields struct {
 	Seq  *uint64 `json:"seq"`
 	Prev *string `json:"prev"`
+	Kind string  `json:"kind"`
 }
 
 func verify(r io.Reader, c *config) (Report, error) {
@@ -111,10 +112,6 @@ func verify(r io.Reader, c *config) (Report, error) {
 		rep.Break = &Break{Line: line, Reason: fmt.Sprintf(format, args...)}
 		return rep, fmt.Errorf("%w: %w", ErrBroken, rep.Break)
 	}
-	hashWord := "hash"
-	if key != nil {
-		hashWord = "keyed hash (HMAC)"
-	}
 	lineNo := 1
 	for ; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
@@ -129,43 +126,9 @@ func verify(r io.Reader, c *config) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		content := line[:len(line)-1]
-		if len(content) == 0 {
-			return fail(lineNo, "empty line: a record was blanked out")
-		}
-		body, hash, ok := splitHash(content)
-		if !ok {
-			return fail(lineNo, "the line does not end with a \"hash\" field: it was edited or not written by an audit trail")
-		}
-		if sumWith(key, body) != hash {
-			if key != nil {
-				return fail(lineNo, "the record's %s does not match: the line was edited or forged (or the trail was written without this key)", hashWord)
-			}
-			return fail(lineNo, "the record's content does not match its hash: the line was edited (or the trail is keyed: verify with its key)")
-		}
-		var cf chainFields
-		if err := json.Unmarshal(body, &cf); err != nil || cf.Seq == nil || cf.Prev == nil {
-			return fail(lineNo, "not an audit record (no seq or prev field)")
-		}
-		want := rep.LastSeq + 1
-		switch {
-		case *cf.Seq > want:
-			return fail(lineNo, "seq %d where %d was expected: records %d to %d are missing (deleted) or lines were reordered", *cf.Seq, want, want, *cf.Seq-1)
-		case *cf.Seq < want:
-			return fail(lineNo, "seq %d where %d was expected: the line is out of order (reordered or duplicated)", *cf.Seq, want)
-		case *cf.Prev != rep.LastHash:
-			switch {
-			case lineNo == 1 && c.name != "":
-				return fail(lineNo, "prev is not the start of the chain of trail %q: this is another trail's file (or records before it were deleted, or the name is not the one the trail was written with)", c.name)
-			case lineNo == 1 && *cf.Prev != Genesis:
-				return fail(lineNo, "prev is not the genesis hash: the first record does not start a chain (records before it were deleted, or the trail is named: verify with WithName)")
-			case lineNo == 1:
-				return fail(lineNo, "prev is not the genesis hash: the first record does not start a chain (records before it were deleted)")
-			}
-			return fail(lineNo, "prev does not match the hash of line %d: that line was replaced or a record was inserted", lineNo-1)
-		}
-		if cp != nil && *cf.Seq == cp.Seq && hash != cp.Hash {
-			return fail(lineNo, "record %d has hash %s but the signed checkpoint says %s: the trail was rewritten after the checkpoint", cp.Seq, short(hash), short(cp.Hash))
+		cf, hash, why := c.checkLine(line[:len(line)-1], lineNo, rep.LastSeq, rep.LastHash)
+		if why != "" {
+			return fail(lineNo, "%s", why)
 		}
 		rep.Records++
 		rep.LastSeq, rep.LastHash = *cf.Seq, hash
@@ -178,6 +141,49 @@ func verify(r io.Reader, c *config) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// checkLine checks one line (without its newline), line lineNo of the
+// trail, as the record that follows record last, whose hash is lastHash.
+// why says what is wrong, empty when the line is that record.
+func (c *config) checkLine(content []byte, lineNo int, last uint64, lastHash string) (cf chainFields, hash, why string) {
+	if len(content) == 0 {
+		return cf, "", "empty line: a record was blanked out"
+	}
+	body, hash, ok := splitHash(content)
+	if !ok {
+		return cf, "", "the line does not end with a \"hash\" field: it was edited or not written by an audit trail"
+	}
+	if sumWith(c.key, body) != hash {
+		if c.key != nil {
+			return cf, "", "the record's keyed hash (HMAC) does not match: the line was edited or forged (or the trail was written without this key)"
+		}
+		return cf, "", "the record's content does not match its hash: the line was edited (or the trail is keyed: verify with its key)"
+	}
+	if err := json.Unmarshal(body, &cf); err != nil || cf.Seq == nil || cf.Prev == nil {
+		return cf, "", "not an audit record (no seq or prev field)"
+	}
+	want := last + 1
+	switch {
+	case *cf.Seq > want:
+		return cf, "", fmt.Sprintf("seq %d where %d was expected: records %d to %d are missing (deleted) or lines were reordered", *cf.Seq, want, want, *cf.Seq-1)
+	case *cf.Seq < want:
+		return cf, "", fmt.Sprintf("seq %d where %d was expected: the line is out of order (reordered or duplicated)", *cf.Seq, want)
+	case *cf.Prev != lastHash:
+		switch {
+		case lineNo == 1 && c.name != "":
+			return cf, "", fmt.Sprintf("prev is not the start of the chain of trail %q: this is another trail's file (or records before it were deleted, or the name is not the one the trail was written with)", c.name)
+		case lineNo == 1 && *cf.Prev != Genesis:
+			return cf, "", "prev is not the genesis hash: the first record does not start a chain (records before it were deleted, or the trail is named: verify with WithName)"
+		case lineNo == 1:
+			return cf, "", "prev is not the genesis hash: the first record does not start a chain (records before it were deleted)"
+		}
+		return cf, "", fmt.Sprintf("prev does not match the hash of line %d: that line was replaced or a record was inserted", lineNo-1)
+	}
+	if cp := c.checkpoint; cp != nil && *cf.Seq == cp.Seq && hash != cp.Hash {
+		return cf, "", fmt.Sprintf("record %d has hash %s but the signed checkpoint says %s: the trail was rewritten after the checkpoint", cp.Seq, short(hash), short(cp.Hash))
+	}
+	return cf, hash, ""
 }
 
 func short(h string) string {
@@ -196,7 +202,9 @@ func short(h string) string {
 // and left as it is (keep it as evidence); an intact trail is left as it is.
 // Use the trail's own options (WithKey) so that the repair record is
 // chained like the others. The Report is the trail's state after the
-// repair.
+// repair. Repair writes the repair record over the torn line before it
+// cuts anything, so a crash during Repair leaves the trail either
+// repaired or torn (run Repair again), never cut without the record.
 func Repair(path string, opts ...Option) (Report, error) {
 	c := &config{}
 	for _, o := range opts {
@@ -225,52 +233,133 @@ func Repair(path string, opts ...Option) (Report, error) {
 		_ = f.Close()
 		return rep, fmt.Errorf("audit: repair %s: read the torn line: %w", path, err)
 	}
-	// A last line that is a whole record, missing only its newline (a
-	// write cut just short of it, or the newline taken off by hand), is
-	// kept: it gets its newline back. Anything else is cut, unless the
+	// A torn line that is not a whole record is replaced, unless the
 	// trail then falls short of its checkpoint: then records were cut
 	// from it, and the file is kept as evidence.
-	whole := io.MultiReader(io.NewSectionReader(f, 0, rep.GoodBytes+rep.TornBytes), bytes.NewReader([]byte{'\n'}))
-	note := ""
-	if _, err := verify(whole, c); err == nil {
-		if _, err := f.WriteAt([]byte{'\n'}, rep.GoodBytes+rep.TornBytes); err != nil {
-			_ = f.Close()
-			return rep, fmt.Errorf("audit: repair %s: %w", path, err)
-		}
-		note = fmt.Sprintf("added the newline missing after record %d (a write was cut short, or the newline removed)", rep.LastSeq+1)
-	} else {
-		if cp := c.checkpoint; cp != nil && rep.LastSeq < cp.Seq {
+	if cp := c.checkpoint; cp != nil && rep.LastSeq < cp.Seq {
+		if _, _, why := c.checkLine(torn, rep.Break.Line, rep.LastSeq, rep.LastHash); why != "" {
 			_ = f.Close()
 			return rep, fmt.Errorf("audit: repair %s: %w: line %d: the trail ends at record %d, but a signed checkpoint says it reached record %d: records were cut from the end; keep it as evidence", path, ErrBroken, rep.Break.Line, rep.LastSeq, cp.Seq)
 		}
-		if err := f.Truncate(rep.GoodBytes); err != nil {
-			_ = f.Close()
-			return rep, fmt.Errorf("audit: repair %s: %w", path, err)
-		}
-		sum := sha256.Sum256(torn)
-		note = fmt.Sprintf("removed a torn last line of %d bytes after record %d (sha256 %s): a write was cut short", len(torn), rep.LastSeq, hex.EncodeToString(sum[:]))
 	}
-	if err := f.Sync(); err != nil {
+	if err := c.repairTorn(f, rep, torn); err != nil {
 		_ = f.Close()
-		return rep, fmt.Errorf("audit: repair %s: sync: %w", path, err)
+		return rep, fmt.Errorf("audit: repair %s: %w", path, err)
 	}
-	// Still under the lock taken above: nobody writes between the cut and
-	// the repair record.
+	// Still under the lock taken above: with WithCheckpoints, Close
+	// signs the repaired head.
 	t, err := extend(f, path, c, opts)
 	if err != nil {
 		return rep, err
 	}
-	werr := t.Write(Record{
-		Kind:  KindRepair,
-		Tool:  "audit",
-		Error: note,
-	})
-	cerr := t.Close()
-	if werr != nil {
-		return rep, fmt.Errorf("audit: repair %s: record the repair: %w", path, werr)
-	}
-	if cerr != nil {
-		return rep, cerr
+	if err := t.Close(); err != nil {
+		return rep, err
 	}
 	return Verify(path, opts...)
+}
+
+// repairTorn turns the torn last line of the trail in f (rep says where it
+// is) into records, in steps a crash may stop anywhere: each step leaves
+// the file either repaired or torn in a way the next Repair takes up, and
+// never cut without the record of the cut.
+func (c *config) repairTorn(f *os.File, rep Report, torn []byte) error {
+	at, seq := rep.GoodBytes, rep.LastSeq
+	// A whole record missing only its newline (a write cut just short of
+	// it, the newline taken off by hand, or a repair stopped before its
+	// last byte) is kept: its newline and the record of that go in one
+	// write.
+	if cf, hash, why := c.checkLine(torn, rep.Break.Line, seq, rep.LastHash); why == "" {
+		return c.appendRepair(f, at+int64(len(torn)), *cf.Seq, hash,
+			fmt.Sprintf("added the newline missing after record %d (a write was cut short, or the newline removed)", *cf.Seq))
+	}
+	// A repair that a crash stopped after it wrote its record over the
+	// start of a longer torn line: the rest of that line, which the record
+	// already accounts for, is cut, then as above.
+	if i := bytes.Index(torn, []byte(hashPrefix)); i >= 0 {
+		if end := i + len(hashPrefix) + 66; end < len(torn) {
+			if cf, hash, why := c.checkLine(torn[:end], rep.Break.Line, seq, rep.LastHash); why == "" && cf.Kind == KindRepair {
+				if err := f.Truncate(at + int64(end)); err != nil {
+					return err
+				}
+				if err := repairStep("cut"); err != nil {
+					return err
+				}
+				return c.appendRepair(f, at+int64(end), *cf.Seq, hash,
+					fmt.Sprintf("completed the repair of record %d, which a crash stopped: cut the %d bytes after it (the rest of the torn line it records) and added its newline", *cf.Seq, len(torn)-end))
+			}
+		}
+	}
+	// Anything else is replaced by the record of its removal: the record
+	// (without its newline) is written over the torn line's start and
+	// synced before anything is cut; then the rest is cut and the newline
+	// ends the line.
+	sum := sha256.Sum256(torn)
+	line, _, err := c.encodeRepair(seq+1, rep.LastHash,
+		fmt.Sprintf("removed a torn last line of %d bytes after record %d (sha256 %s): a write was cut short", len(torn), seq, hex.EncodeToString(sum[:])))
+	if err != nil {
+		return err
+	}
+	body := line[:len(line)-1]
+	if _, err := f.WriteAt(body, at); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	if err := repairStep("record"); err != nil {
+		return err
+	}
+	if len(torn) > len(body) {
+		if err := f.Truncate(at + int64(len(body))); err != nil {
+			return err
+		}
+		if err := repairStep("cut"); err != nil {
+			return err
+		}
+	}
+	if _, err := f.WriteAt([]byte{'\n'}, at+int64(len(body))); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	return repairStep("newline")
+}
+
+// appendRepair writes at the end of the torn line (at) the newline that
+// ends record seq, whose hash is prev, and a repair record saying note, in
+// one write, and syncs.
+func (c *config) appendRepair(f *os.File, at int64, seq uint64, prev, note string) error {
+	line, _, err := c.encodeRepair(seq+1, prev, note)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(append([]byte{'\n'}, line...), at); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	return repairStep("record")
+}
+
+// encodeRepair returns the line of a repair record: record seq, after the
+// record whose hash is prev, saying note.
+func (c *config) encodeRepair(seq uint64, prev, note string) ([]byte, string, error) {
+	t := &Trail{key: c.key}
+	t.initEncoder()
+	rec := Record{Seq: seq, Prev: prev, Kind: KindRepair, Tool: "audit", Error: note}
+	stamp(&rec)
+	return t.encode(nil, &rec)
+}
+
+// repairCrash, when set (by a test), is called after each step of Repair
+// that reaches the disk; an error stops Repair there, as a crash would.
+var repairCrash func(step string) error
+
+func repairStep(step string) error {
+	if repairCrash != nil {
+		return repairCrash(step)
+	}
+	return nil
 }
