@@ -3,6 +3,7 @@ package sandbox
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -67,6 +68,15 @@ func couldMatchBelow(pattern, dir string) bool {
 // "secrets/*" hold secrets/a/key). Rules that forbid use it, so that a
 // directory they name forbids its contents.
 func MatchWithin(pattern, name string) bool {
+	// A matching directory above name begins with the pattern's literal
+	// head (what comes before its first wildcard; "/etc/**" holds "/etc"
+	// too), and so does name: a name that does not is matched by none.
+	// (doublestar compares runes, and reads every invalid byte as U+FFFD:
+	// a head with either is left to the walk.)
+	head := pattern[:strings.IndexAny(pattern+"*", `*?[{\`)]
+	if utf8.ValidString(head) && !strings.ContainsRune(head, utf8.RuneError) && !strings.HasPrefix(name, strings.TrimSuffix(head, "/")) {
+		return false
+	}
 	for ; name != "." && name != "/" && name != ""; name = path.Dir(name) {
 		if Match(pattern, name) {
 			return true

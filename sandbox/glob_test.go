@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"path"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,4 +108,28 @@ func TestMatchWithin(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, MatchWithin(tc.pattern, tc.name), "%q in %q", tc.name, tc.pattern)
 	}
+}
+
+// MatchWithin skips names that do not begin with the pattern's literal
+// head; it must answer as the plain walk over the directories does.
+func FuzzMatchWithinAsTheWalk(f *testing.F) {
+	for _, s := range [][2]string{
+		{"/etc/**", "/etc"}, {"/etc/**", "/etcetera/x"}, {"/etc/*", "/etc/a/b"}, {"**/.ssh/**", "/h/.ssh/id"},
+		{"secrets", "secrets/key"}, {"sec*/k", "secrets/k/x"}, {`a\*b/**`, "a*b/c"}, {"{a,b}/c", "b/c/d"},
+		{"a/[bc]/**", "a/c"}, {"/", "/x"}, {"", "x"}, {"a/", "a/b"}, {"x", "."},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		walk := false
+		for n := name; n != "." && n != "/" && n != ""; n = path.Dir(n) {
+			if Match(pattern, n) {
+				walk = true
+				break
+			}
+		}
+		if got := MatchWithin(pattern, name); got != walk {
+			t.Fatalf("MatchWithin(%q, %q) = %v, the walk says %v", pattern, name, got, walk)
+		}
+	})
 }
