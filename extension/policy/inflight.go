@@ -3,16 +3,19 @@ package policy
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 // flight is a call in progress whose tool has mode rules: a mode that
-// refuses the tool, entered while the call waits further in (for a
-// person's approval, a lock, a slot, a retry) or runs, cancels it.
+// refuses the tool, or requires approval for it where the call's mode did
+// not, entered while the call waits further in (for a person's approval, a
+// lock, a slot, a retry) or runs, cancels it.
 type flight struct {
 	specs  []*tool.Spec // the called tool's, then those of the tools it runs (runsAlso)
+	mode   string       // the mode the call is judged in
 	cancel context.CancelCauseFunc
 }
 
@@ -32,19 +35,23 @@ type modeChanged struct {
 
 func (m *modeChanged) Error() string { return m.err.Error() }
 
-// modeBound reports whether a mode can refuse the tool: it has
-// forbidden_in_modes or allowed_in_modes, or its spec names AllowedModes.
+// modeBound reports whether a mode can refuse the tool or require approval
+// for it: it has forbidden_in_modes, allowed_in_modes or
+// requires_approval_in_modes, or its spec names AllowedModes.
 func (p *Policy) modeBound(spec *tool.Spec) bool {
 	if len(spec.AllowedModes) > 0 {
 		return true
 	}
 	tr := p.cfg.Load().tools[spec.Name]
-	return tr != nil && len(tr.forbidden)+len(tr.allowed) > 0
+	return tr != nil && len(tr.forbidden)+len(tr.allowed)+len(tr.approval) > 0
 }
 
-// track registers a call of the tool of specs (and of the tools it runs);
-// the context returned is cancelled, with a *modeChanged cause, when the
-// mode becomes one that refuses one of them. untrack must follow.
+// track registers a call of the tool of specs (and of the tools it runs)
+// and reads the mode it is judged in (flight.mode) under the same lock as
+// revoke, so that revoke sees either that mode or none of the call; the
+// context returned is cancelled, with a *modeChanged cause, when the mode
+// becomes one that refuses one of them, or requires approval the call's
+// mode did not. untrack must follow.
 func (p *Policy) track(ctx context.Context, specs []*tool.Spec) (context.Context, *flight) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	f := &flight{specs: specs, cancel: cancel}
@@ -53,6 +60,7 @@ func (p *Policy) track(ctx context.Context, specs []*tool.Spec) (context.Context
 		p.flying.calls = map[*flight]struct{}{}
 	}
 	p.flying.calls[f] = struct{}{}
+	f.mode = p.Mode()
 	p.flying.mu.Unlock()
 	return ctx, f
 }
@@ -64,21 +72,36 @@ func (p *Policy) untrack(f *flight) {
 	f.cancel(nil)
 }
 
-// revoke cancels the calls in progress that mode refuses. The mode is
-// stored before revoke runs, and a call is tracked before it reads the
-// mode, so every call either is judged in the new mode or is cancelled.
+// revoke cancels the calls in progress that mode refuses, and those it
+// requires approval for that were judged in a mode that did not (nobody
+// was asked). The mode is stored before revoke runs, and a call reads its
+// mode as it is tracked, so every call either is judged in the new mode
+// or is cancelled.
 func (p *Policy) revoke(mode string) {
 	cfg := p.cfg.Load()
 	p.flying.mu.Lock()
 	defer p.flying.mu.Unlock()
 	for f := range p.flying.calls {
-		for _, s := range f.specs {
-			if rule, err := p.modeDenial(cfg, cfg.tools[s.Name], mode, s); err != nil {
-				f.cancel(&modeChanged{rule: rule, mode: mode, err: err})
-				break
-			}
+		if rule, err := p.flightDenial(cfg, f, mode); err != nil {
+			f.cancel(&modeChanged{rule: rule, mode: mode, err: err})
 		}
 	}
+}
+
+// flightDenial is the refusal, in mode, of the call in progress f.
+func (p *Policy) flightDenial(cfg *config, f *flight, mode string) (string, error) {
+	for _, s := range f.specs {
+		if rule, err := p.modeDenial(cfg, cfg.tools[s.Name], mode, s); err != nil {
+			return rule, err
+		}
+	}
+	asked := slices.ContainsFunc(f.specs, func(s *tool.Spec) bool { return p.approvalReason(f.mode, s.Name) != "" })
+	for _, s := range f.specs {
+		if tr := cfg.tools[s.Name]; !asked && tr != nil && tr.approval.has(mode) {
+			return p.denial(cfg, tr.name+".requires_approval_in_modes", 0, "tool %q requires approval in mode %s, and this call began without it in mode %s: call it again to ask for approval", s.Name, mode, f.mode)
+		}
+	}
+	return "", nil
 }
 
 // revoked gives a call that failed after revoke cancelled it the policy's

@@ -5,9 +5,10 @@
 // lockdown, recovery, or a mode the file declares). The mode changes at run
 // time without a restart: p.SetMode("lockdown") is one atomic store, and the
 // next call sees it. A call still in progress of a tool the new mode
-// refuses, waiting further in (for a person's approval, a lock, a retry)
-// or running, is stopped: its context is cancelled and it fails with the
-// refusal. With WithDegradeOnExhaustion, a call that fails because
+// refuses, or requires approval for when the call's own mode did not (so
+// nobody was asked), waiting further in (for a person's approval, a lock,
+// a retry) or running, is stopped: its context is cancelled and it fails
+// with the refusal. With WithDegradeOnExhaustion, a call that fails because
 // the host ran out of disk space or memory switches normal or alert to
 // degraded by itself, and tells the operator.
 //
@@ -363,7 +364,8 @@ func (p *Policy) checkMode(cfg *config, mode string) error {
 // SetMode switches the current mode at once; calls that start afterwards
 // are judged in the new mode, and the calls still in progress of tools the
 // new mode refuses (forbidden_in_modes, allowed_in_modes,
-// Spec.AllowedModes) are stopped: one waiting further in the chain (for a
+// Spec.AllowedModes), or requires approval for (requires_approval_in_modes)
+// when the mode they began in did not, are stopped: one waiting further in the chain (for a
 // person's approval, a lock, a slot, a retry) does not run, and one
 // running has its context cancelled. Such a call fails with the policy's
 // refusal. An unknown mode is refused and the mode stays as it was.
@@ -533,11 +535,14 @@ func (p *Policy) Wrap(next extension.Handler) extension.Handler {
 		// of the tools it runs under other names (runsAlso).
 		specs := append([]*tool.Spec{req.Spec}, runsAlso(req.Tool, req.Spec.Name)...)
 		var f *flight
+		var mode string
 		if slices.ContainsFunc(specs, p.modeBound) {
 			ctx, f = p.track(ctx, specs)
 			defer p.untrack(f)
+			mode = f.mode
+		} else {
+			mode = p.Mode()
 		}
-		mode := p.Mode()
 		req.Call.Mode = mode
 		rule, err := p.unhidden(req.Tool)
 		at := p.placeOf(req.Tool, req.Call.Args)
