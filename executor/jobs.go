@@ -81,7 +81,6 @@ type JobFilter struct {
 
 // job is a job of the in-memory store.
 type job struct {
-	id     JobID
 	seq    uint64 // numbers the jobs in submission order
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -132,19 +131,6 @@ type jobTable struct {
 	max      int
 }
 
-// add keeps a new job; cancel is set before anyone can find the job.
-func (t *jobTable) add(call tool.Call, now time.Time, cancel context.CancelFunc) *job {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.pruneLocked(now)
-	t.seq++
-	j := &job{id: JobID("job-" + rand.Text()), seq: t.seq, cancel: cancel, done: make(chan struct{})}
-	j.status = JobStatus{ID: j.id, CallID: call.ID, Tool: call.Name, Agent: call.Agent,
-		Principal: call.Principal.ID, Tenant: call.Principal.Tenant, State: JobPending, SubmittedAt: now}
-	t.byID[j.id] = j
-	return j
-}
-
 func (t *jobTable) complete(j *job, res *tool.Result) {
 	now := time.Now()
 	j.mu.Lock()
@@ -164,7 +150,7 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 func (t *jobTable) pruneLocked(now time.Time) {
 	n := 0
 	for n < len(t.finished) && (len(t.finished)-n > t.max || now.Sub(t.finished[n].status.CompletedAt) >= t.ttl) {
-		delete(t.byID, t.finished[n].id)
+		delete(t.byID, t.finished[n].status.ID)
 		n++
 	}
 	t.finished = slices.Delete(t.finished, 0, n)
@@ -256,14 +242,25 @@ func (t *jobTable) Attach(run JobRunner) error {
 // order).
 func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	start := time.Now()
+	id := JobID("job-" + rand.Text())
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	j := t.add(call, start, cancel)
-	cs := t.e.admit(call, j.id, j, start)
+	// cancel is set before the job is kept, where Jobs and Cancel find it.
+	j := &job{cancel: cancel, done: make(chan struct{}), status: JobStatus{
+		ID: id, CallID: call.ID, Tool: call.Name, Agent: call.Agent,
+		Principal: call.Principal.ID, Tenant: call.Principal.Tenant, State: JobPending, SubmittedAt: start,
+	}}
+	t.mu.Lock()
+	t.pruneLocked(start)
+	t.seq++
+	j.seq = t.seq
+	t.byID[id] = j
+	t.mu.Unlock()
+	cs := t.e.admit(call, id, j, start)
 	go func() {
 		defer cancel()
 		t.e.run(jctx, cs)
 	}()
-	return j.id, nil
+	return id, nil
 }
 
 // Status implements JobStore.

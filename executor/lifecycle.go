@@ -72,11 +72,11 @@ type stateKey struct{}
 
 // admit is a call's submission at start: it looks the tool up, validates
 // the arguments, asks the tool for the resources of the valid arguments
-// and takes their lock ticket (so that submission
-// order is lock order), and announces the call. id is the call's job id,
-// if it is a job, and j its job when the in-memory store keeps it. The
-// caller has given a call that names no principal its context's
-// (fillPrincipal), except for a job, whose principal Submit fixed.
+// and takes their lock ticket (so that submission order is lock order),
+// and announces the call. id is the call's job id, if it is a job, and j
+// its job when the in-memory store keeps it. The caller has given a call
+// that names no principal its context's (fillPrincipal), except for a
+// job, whose principal Submit fixed.
 func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *callState {
 	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
 	cs.call.JobID = id
@@ -88,9 +88,9 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 		began := time.Now()
 		args, ferr := e.validate(cs.entry, call.Args)
 		cs.validate, cs.invalid = time.Since(began), ferr
-		if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ferr == nil {
+		if ferr == nil {
 			cs.req.Call.Args = args
-			if ok {
+			if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ok {
 				rs, cs.refused = declared(d, &cs.req.Call)
 			}
 		}
