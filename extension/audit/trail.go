@@ -28,6 +28,11 @@
 // text, so that a record read with tail or less cannot erase or reorder
 // what the reader sees, nor start a line that passes for a record.
 //
+// A line is at most MaxLineBytes (64 MiB) long, and Verify refuses a
+// longer one without reading it whole. A record that would be longer is
+// written without its arguments and result, and says so in "omitted";
+// under the executor's default caps no record comes near it.
+//
 // With a key (WithKey, WithKeyFile) the hash is HMAC-SHA256 under the key.
 // Whoever can write the file but does not hold the key cannot make a line
 // that verifies: Verify with the key detects an edited line (even with every
@@ -169,6 +174,10 @@ type Record struct {
 	// Result is what the call returned, on outcomes: kept up to the
 	// trail's cap (WithResults), redacted when the record is encoded.
 	Result *Result `json:"result,omitempty"`
+	// Omitted says what the trail left out of a record whose line would
+	// have been longer than MaxLineBytes (its arguments and result, most
+	// of its error), and how long it was. The trail sets it.
+	Omitted string `json:"omitted,omitempty"`
 
 	Prev string `json:"prev"`
 	Hash string `json:"hash,omitempty"`
@@ -524,6 +533,9 @@ func (t *Trail) Write(rec Record) error {
 	if r := rec.Result; r != nil && len(r.Output) > 0 && !rec.redact && !json.Valid(validUTF8(r.Output)) {
 		return errors.New("audit: record result output: not valid JSON: pass the tool's structured output as a JSON value")
 	}
+	if err := checkFields(&rec); err != nil {
+		return err
+	}
 	if t.sink != nil {
 		return t.writeShared(rec)
 	}
@@ -714,6 +726,23 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	// C1 controls, DEL and bidi overrides as JSON escapes (encoding/json
 	// writes them raw): see the package doc.
 	body := termesc.EscapeBytes(bytes.TrimSuffix(t.scratch.Bytes(), []byte("\n")))
+	if n := len(body) - 1 + len(hashPrefix) + 64 + 2; n > lineLimit {
+		if rec.Omitted != "" {
+			return nil, "", fmt.Errorf("record %d is %d bytes without its arguments and result, over the %d-byte line limit (MaxLineBytes): shorten its fields", rec.Seq, n, lineLimit)
+		}
+		// Verify reads no longer line: the record keeps what bounds
+		// it, and says what it left out.
+		keep := min(maxOmittedError, lineLimit/16)
+		rec.Omitted = fmt.Sprintf("the record was %d bytes, over the trail's %d-byte line limit (MaxLineBytes): its arguments (%d bytes) and result were left out, and its error cut to %d bytes", n, lineLimit, len(rec.Args), keep)
+		rec.Args = nil
+		if rec.Result != nil {
+			rec.Result = &Result{Bytes: rec.Result.Bytes, Truncated: true}
+		}
+		if len(rec.Error) > keep {
+			rec.Error = rec.Error[:cutAt(rec.Error, keep)]
+		}
+		return t.encode(dst, rec)
+	}
 	t.mac.Reset()
 	t.mac.Write(body)
 	t.sumBuf = t.mac.Sum(t.sumBuf[:0])
@@ -723,6 +752,31 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	dst = append(dst, hash...)
 	dst = append(dst, '"', '}', '\n')
 	return dst, hash, nil
+}
+
+// maxOmittedError is how much of its error a record over MaxLineBytes
+// keeps, as much as the logging extension keeps of a cause.
+const maxOmittedError = 64 << 10
+
+// maxFieldBytes bounds the fields of a record that are never left out
+// (tool, principal, roles, session and the like), so that a record
+// without its arguments and result always fits MaxLineBytes.
+const maxFieldBytes = 1 << 20
+
+// checkFields refuses a record whose kept fields are over maxFieldBytes,
+// and clears Omitted, which only the trail sets.
+func checkFields(rec *Record) error {
+	rec.Omitted = ""
+	n := len(rec.Kind) + len(rec.CallID) + len(rec.Tool) + len(rec.Principal) + len(rec.Tenant) + len(rec.Agent) +
+		len(rec.Session) + len(rec.TraceID) + len(rec.Mode) + len(rec.Risk) + len(rec.Decision) + len(rec.DecidedBy) +
+		len(rec.Status) + len(rec.ErrorCode)
+	for _, r := range rec.Roles {
+		n += len(r)
+	}
+	if n > maxFieldBytes {
+		return fmt.Errorf("audit: record fields (tool, principal, roles, session and the like) total %d bytes, over %d: shorten them", n, maxFieldBytes)
+	}
+	return nil
 }
 
 // validUTF8 returns raw with each byte that is not valid UTF-8 replaced by

@@ -22,6 +22,15 @@ var ErrBroken = errors.New("audit chain broken")
 // records that it did.
 var ErrTorn = errors.New("audit trail has a torn last line")
 
+// MaxLineBytes is the longest line (without its newline) a trail writes,
+// and so the longest Verify, Open and Repair read: a longer line is a
+// broken chain, refused once the limit is passed, so that a damaged or
+// hostile file cannot make them hold gigabytes. A record that would be
+// longer is written without its arguments and result (see
+// Record.Omitted). The executor's default caps (1 MiB of arguments, of
+// output and of an error message) keep records far below it.
+const MaxLineBytes = 64 << 20
+
 // Report is what Verify found.
 type Report struct {
 	// Records is the number of intact records before any break.
@@ -114,7 +123,10 @@ func verify(r io.Reader, c *config) (Report, error) {
 	}
 	lineNo := 1
 	for ; ; lineNo++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br)
+		if errors.Is(err, errLineTooLong) {
+			return fail(lineNo, "the line is longer than %d bytes (audit.MaxLineBytes), the longest an audit trail writes: the file was damaged or written to by something else; Verify stops here rather than hold it in memory: keep the file as evidence and start a new trail", lineLimit)
+		}
 		if err == io.EOF {
 			if len(line) == 0 {
 				break
@@ -141,6 +153,31 @@ func verify(r io.Reader, c *config) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// lineLimit is MaxLineBytes; tests lower it.
+var lineLimit = MaxLineBytes
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine is br.ReadBytes('\n') that gives up with errLineTooLong once
+// the line (without its newline) is past lineLimit bytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		n := len(line) + len(frag)
+		if len(frag) > 0 && frag[len(frag)-1] == '\n' {
+			n-- // the newline is not counted
+		}
+		if n > lineLimit {
+			return nil, errLineTooLong
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
 }
 
 // checkLine checks one line (without its newline), line lineNo of the
