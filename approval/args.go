@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/netip"
 	"net/url"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/internal/canonjson"
 	"github.com/toolbelt-go/toolbelt/internal/hostpath"
+	"github.com/toolbelt-go/toolbelt/internal/jsonargs"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -221,8 +221,8 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	if s, ok := t.(Subjecter); ok {
 		return callSubject{kind: subjectText, text: s.Subject(args)}
 	}
-	fields, ok := members(args)
-	if !ok {
+	fields, ok := jsonargs.Members(args, nil)
+	if !ok || !json.Valid(args) {
 		return callSubject{kind: subjectText}
 	}
 	if wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t); ok && wt.Workspace() != nil {
@@ -253,8 +253,8 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		}
 		for _, f := range declared {
 			// Every member a decoder may take for f is a path ("Path",
-			// "PATH" for path: valuesOf), each judged.
-			raws := valuesOf(fields, f)
+			// "PATH" for path: jsonargs.SameKey), each judged.
+			raws := jsonargs.Values(fields, f)
 			if len(raws) == 0 {
 				c.paths = omitted(c.paths, f)
 			}
@@ -263,9 +263,13 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 			}
 		}
 		// Paths declared inside objects and lists (a nested struct's
-		// field, files[].name): each one given is a subject.
+		// field, files[].name, one behind a $ref; schema.NestedPaths, the
+		// governance policy's walk too): each one given is a subject.
+		// When a bound cuts that walk short (cut, above), a call's paths
+		// cannot all be known, and every deny and ask rule on paths holds
+		// (no allow rule approves).
 		for _, np := range nested {
-			for _, raw := range nestedValues(fields, np.Segs, nil) {
+			for _, raw := range jsonargs.Below(args, np.Segs, nil) {
 				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return paths }, ws)
 			}
 		}
@@ -287,7 +291,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	c := callSubject{kind: subjectPath}
 	var shown []string
 	for _, f := range SubjectFields {
-		for _, raw := range valuesOf(fields, f) {
+		for _, raw := range jsonargs.Values(fields, f) {
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
 				continue
@@ -390,9 +394,9 @@ func declaredPaths(paths []pathSubject, raw json.RawMessage, omitted func([]path
 // read too, since encoding/json takes them; when they differ, the
 // subject is every one of them, a line each, so a deny rule meets each
 // and an allow rule (whose wildcards stop at a line break) none.
-func commandOf(fields []member) (string, bool) {
+func commandOf(fields []jsonargs.Member) (string, bool) {
 	var lines []string
-	for _, raw := range valuesOf(fields, "command") {
+	for _, raw := range jsonargs.Values(fields, "command") {
 		var s string
 		var argv []string
 		switch {
@@ -424,10 +428,10 @@ var argListFields = []string{"args", "arguments", "argv"}
 // withArgLists returns the command line cmd with each list of strings the
 // call gives under argListFields appended, quoted as a shell reads them
 // back: one line per list (cmd alone when there is none).
-func withArgLists(cmd string, fields []member) []string {
+func withArgLists(cmd string, fields []jsonargs.Member) []string {
 	var out []string
 	for _, f := range argListFields {
-		for _, raw := range valuesOf(fields, f) {
+		for _, raw := range jsonargs.Values(fields, f) {
 			var argv []string
 			if json.Unmarshal(raw, &argv) != nil {
 				continue
@@ -459,61 +463,6 @@ func shellQuote(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-}
-
-// member is one top-level member of a JSON object: its key as a decoder
-// reads it (escapes decoded) and its value.
-type member struct {
-	key string
-	val json.RawMessage
-}
-
-// members returns the members of the JSON object args in order, every
-// occurrence of a repeated key too; ok is false when args is not one
-// JSON object.
-func members(args json.RawMessage) ([]member, bool) {
-	dec := json.NewDecoder(bytes.NewReader(args))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	var out []member
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		k, ok := t.(string)
-		if !ok {
-			return nil, false
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		out = append(out, member{key: k, val: v})
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return nil, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
-	}
-	return out, true
-}
-
-// valuesOf returns the values of every member a decoder may take for the
-// argument name, in order: encoding/json matches a key to a struct field
-// without regard to case, as strings.EqualFold ("Path", "PATH" for path,
-// "ſrc" with U+017F for src), and keeps the last it matched, while another
-// decoder may keep the first or only the exact key. Rules judge them all.
-func valuesOf(fields []member, name string) []json.RawMessage {
-	var out []json.RawMessage
-	for _, m := range fields {
-		if m.key == name || strings.EqualFold(m.key, name) {
-			out = append(out, m.val)
-		}
-	}
-	return out
 }
 
 // pathSubjectOf returns the canonical form of a path argument and whether

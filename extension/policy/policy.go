@@ -175,6 +175,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/hostpath"
+	"github.com/toolbelt-go/toolbelt/internal/jsonargs"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -739,8 +740,8 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 	if !hasPaths && !hasSizes {
 		return "", nil
 	}
-	var buf [16]field
-	obj, ok := topFields(args, buf[:0])
+	var buf [16]jsonargs.Member
+	obj, ok := jsonargs.Members(args, buf[:0])
 	if !ok && !noArgs(args) {
 		return "", nil // the executor validated the arguments; a non-object has no fields to judge
 	}
@@ -750,13 +751,13 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 				continue
 			}
 			for _, f := range r.fieldOrder {
-				// Every member a decoder may take for f (sameKey).
+				// Every member a decoder may take for f (jsonargs.SameKey).
 				for i := range obj {
-					if !sameKey(obj[i].key, f) {
+					if !jsonargs.SameKey(obj[i].Key, f) {
 						continue
 					}
-					if n := valueSize(obj[i].val); n > r.fieldMax[f] {
-						return p.denial(cfg, r.fieldRule[f], 0, "argument %q is %d bytes, over the %d-byte limit", string(obj[i].key), n, r.fieldMax[f])
+					if n := valueSize(obj[i].Val); n > r.fieldMax[f] {
+						return p.denial(cfg, r.fieldRule[f], 0, "argument %q is %d bytes, over the %d-byte limit", obj[i].Key, n, r.fieldMax[f])
 					}
 				}
 			}
@@ -766,14 +767,14 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 		for _, f := range fields {
 			// Every occurrence of a duplicated key is judged, whichever one
 			// the backend's decoder keeps, and every key it may take for
-			// f (sameKey: "Path" for "path").
+			// f (jsonargs.SameKey: "Path" for "path").
 			found := false
 			for i := range obj {
-				if !sameKey(obj[i].key, f) {
+				if !jsonargs.SameKey(obj[i].Key, f) {
 					continue
 				}
 				found = true
-				if rule, err := p.checkPaths(cfg, tr, at, string(obj[i].key), obj[i].val); err != nil {
+				if rule, err := p.checkPaths(cfg, tr, at, obj[i].Key, obj[i].Val); err != nil {
 					return rule, err
 				}
 			}
@@ -796,7 +797,7 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 			return p.denial(cfg, "paths.schema", 0, "tool %q declares path arguments (%s) that cannot all be read: deeper than %d levels, more than %d of them, or behind $refs that loop, so its paths cannot be judged: declare them nearer the root of its input schema", spec.Name, sandbox.PathKeyword, schema.MaxNestedDepth, schema.MaxNestedPaths)
 		}
 		for _, np := range nested {
-			for _, v := range nestedValues(args, np.Segs, nil) {
+			for _, v := range jsonargs.Below(args, np.Segs, nil) {
 				if rule, err := p.checkPaths(cfg, tr, at, np.Name, v); err != nil {
 					return rule, err
 				}
@@ -810,11 +811,11 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 			content = tr.contentField
 		}
 		for i := range obj {
-			if sameKey(obj[i].key, content) || sameKey(obj[i].key, "content") {
+			if jsonargs.SameKey(obj[i].Key, content) || jsonargs.SameKey(obj[i].Key, "content") {
 				continue
 			}
-			for _, fp := range fileURLPaths(obj[i].val) {
-				if rule, err := p.checkPath(cfg, tr, at, string(obj[i].key), fp); err != nil {
+			for _, fp := range fileURLPaths(obj[i].Val) {
+				if rule, err := p.checkPath(cfg, tr, at, obj[i].Key, fp); err != nil {
 					return rule, err
 				}
 			}

@@ -1,0 +1,197 @@
+// Package jsonargs reads the members of a tool call's JSON arguments as
+// the rules that judge them need them: every member in order, each
+// occurrence of a repeated key too (a decoder keeps one of them, which
+// the rules cannot know), every member a decoder may take for a name,
+// and the values below a path an input schema declares. The governance
+// policy and approval rules both read arguments with it.
+//
+// Members scans without decoding, as the policy reads a few arguments of
+// every call; FuzzMembersAsTheDecoder holds it to encoding/json's reading.
+package jsonargs
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolbelt-go/toolbelt/internal/schema"
+)
+
+// Member is one member of a JSON object: its key, unescaped, and its
+// value as written.
+type Member struct {
+	Key string
+	Val json.RawMessage
+}
+
+// Members appends the members of the JSON object v to buf, in order,
+// every occurrence of a repeated key too. It reports false when v is not
+// one well-formed JSON object.
+func Members(v []byte, buf []Member) ([]Member, bool) {
+	i := skipSpace(v, 0)
+	if i >= len(v) || v[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(v, i+1)
+	if i < len(v) && v[i] == '}' {
+		return buf, skipSpace(v, i+1) == len(v)
+	}
+	for {
+		if i >= len(v) || v[i] != '"' {
+			return nil, false
+		}
+		end, escaped, ok := stringEnd(v, i)
+		if !ok {
+			return nil, false
+		}
+		key := string(v[i+1 : end-1])
+		if escaped || !utf8.ValidString(key) {
+			if json.Unmarshal(v[i:end], &key) != nil {
+				return nil, false
+			}
+		}
+		i = skipSpace(v, end)
+		if i >= len(v) || v[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(v, i+1)
+		vend, ok := valueEnd(v, i)
+		if !ok {
+			return nil, false
+		}
+		buf = append(buf, Member{Key: key, Val: v[i:vend]})
+		i = skipSpace(v, vend)
+		if i >= len(v) {
+			return nil, false
+		}
+		switch v[i] {
+		case ',':
+			i = skipSpace(v, i+1)
+		case '}':
+			return buf, skipSpace(v, i+1) == len(v)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// SameKey reports whether a decoder may take the member key for the
+// argument name: encoding/json matches a struct field's name without
+// regard to case (as strings.EqualFold: "Path", "PATH", and "ſrc" with
+// U+017F for "src"), so the rules judge every such member.
+func SameKey(key, name string) bool {
+	return key == name || strings.EqualFold(key, name)
+}
+
+// Values returns the values of every member of ms a decoder may take for
+// name (SameKey), in order: encoding/json keeps the last it matched, while
+// another decoder may keep the first or only the exact key, so the rules
+// judge them all.
+func Values(ms []Member, name string) []json.RawMessage {
+	var out []json.RawMessage
+	for _, m := range ms {
+		if SameKey(m.Key, name) {
+			out = append(out, m.Val)
+		}
+	}
+	return out
+}
+
+// Below appends the values found at segs (schema.NestedPaths's steps) in
+// the JSON value v: a property under every key a decoder may take for it
+// (SameKey), each item of a list (schema.ItemsStep), each value of a map
+// (schema.ValuesStep). JSON null and "" are left out: the argument was not
+// given.
+func Below(v []byte, segs []string, out []json.RawMessage) []json.RawMessage {
+	if len(segs) == 0 {
+		if s := strings.TrimSpace(string(v)); s != "null" && s != `""` {
+			out = append(out, v)
+		}
+		return out
+	}
+	if segs[0] == schema.ItemsStep {
+		var items []json.RawMessage
+		if json.Unmarshal(v, &items) == nil {
+			for _, it := range items {
+				out = Below(it, segs[1:], out)
+			}
+		}
+		return out
+	}
+	ms, _ := Members(v, nil)
+	for _, m := range ms {
+		if segs[0] == schema.ValuesStep || SameKey(m.Key, segs[0]) {
+			out = Below(m.Val, segs[1:], out)
+		}
+	}
+	return out
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// stringEnd returns the index after the string starting at b[i] == '"'.
+func stringEnd(b []byte, i int) (end int, escaped, ok bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			escaped = true
+			j++
+		case '"':
+			return j + 1, escaped, true
+		}
+	}
+	return 0, false, false
+}
+
+// valueEnd returns the index after the value starting at b[i]. It checks
+// the nesting and the strings, enough to find the value's end; the values
+// the rules read are decoded (and so checked) by json.Unmarshal.
+func valueEnd(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		end, _, ok := stringEnd(b, i)
+		return end, ok
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				end, _, ok := stringEnd(b, j)
+				if !ok {
+					return 0, false
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, true
+				}
+			}
+		}
+		return 0, false
+	}
+	j := i
+loop:
+	for ; j < len(b); j++ {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			break loop
+		}
+	}
+	return j, j > i
+}
