@@ -98,14 +98,12 @@ func (l *limits) acquire(ctx context.Context, cs *callState) (slots, *tool.Error
 		toolSize = l.tool
 	}
 	var held slots
-	for i, want := range [...]struct {
-		scope
-		size int
-	}{{scope{"tool", call.Name}, toolSize}, {scope{"agent", call.Agent}, l.agent}, {scope{}, l.global}} {
-		if want.size <= 0 {
+	sizes := [len(held)]int{toolSize, l.agent, l.global}
+	for i, s := range [len(held)]scope{{"tool", call.Name}, {"agent", call.Agent}, {}} {
+		if sizes[i] <= 0 {
 			continue
 		}
-		lim := l.get(want.scope, want.size)
+		lim := l.get(s, sizes[i])
 		if err := l.take(ctx, lim, cs); err != nil {
 			l.put(lim)
 			l.release(held)
