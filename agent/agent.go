@@ -94,6 +94,13 @@ type Options struct {
 	Tools []string
 	// AllTools offers every registered tool instead of a declared list.
 	AllTools bool
+	// Offer, when set, is asked before each model turn which of the
+	// agent's tools to show the model: a governance policy's Allows shows
+	// only those its current mode lets run, so a switch to lockdown hides
+	// the writing tools from the next turn on. A tool it hides still runs
+	// if the model calls it, judged (and refused) by the executor's
+	// extensions.
+	Offer func(spec *tool.Spec) bool
 	// MaxIterations bounds the model turns (default DefaultMaxIterations).
 	MaxIterations int
 	// MaxCallsPerTurn bounds the calls of one model turn (default
@@ -213,7 +220,11 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			tr.Stop = StopMaxIterations
 			return tr, fmt.Errorf("%w: the model was still calling tools after %d turns (last: %s); raise Options.MaxIterations or check for a repeating call", ErrMaxIterations, max, lastCalls(tr))
 		}
-		reply, err := model.Next(ctx, tr.Messages, specs)
+		shown := specs
+		if opts.Offer != nil {
+			shown = slices.DeleteFunc(slices.Clone(specs), func(s tool.Spec) bool { return !opts.Offer(&s) })
+		}
+		reply, err := model.Next(ctx, tr.Messages, shown)
 		if err != nil {
 			if ctx.Err() != nil {
 				tr.Stop = StopContext

@@ -284,8 +284,11 @@ type Filter struct {
 	// MaxRisk keeps tools at or below this risk when set (use a pointer to
 	// allow RiskLow as a ceiling); a tool's unset risk counts as medium.
 	MaxRisk *tool.Risk
-	// Mode keeps tools allowed in this operating mode.
+	// Mode keeps tools allowed in this operating mode (Spec.AllowedModes).
 	Mode string
+	// Keep, when set, keeps the tools it reports true for: a governance
+	// policy's Allows keeps those its current mode lets run.
+	Keep func(spec *tool.Spec) bool
 }
 
 // Match reports whether spec passes the filter.
@@ -307,7 +310,7 @@ func (f Filter) Match(spec *tool.Spec) bool {
 	if f.Mode != "" && !spec.AllowsMode(f.Mode) {
 		return false
 	}
-	return true
+	return f.Keep == nil || f.Keep(spec)
 }
 
 // List returns the specs that pass the filter, in registration order.

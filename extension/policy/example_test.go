@@ -97,3 +97,35 @@ tools:
 	// tool_error | mode: degraded
 	// policy_denied | mode: degraded
 }
+
+// Allows, as registry.Filter.Keep (or agent.Options.Offer), shows the
+// model only the tools the current mode lets run.
+func ExamplePolicy_Allows() {
+	p, err := policy.Parse([]byte(`
+tools:
+  write_note: {forbidden_in_modes: [lockdown]}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("read_note", "Read a note", func(context.Context, struct{}) (string, error) { return "", nil }),
+		tool.Func("write_note", "Write a note", func(context.Context, struct{}) (string, error) { return "", nil }),
+	)
+	for _, mode := range []string{tool.ModeNormal, tool.ModeLockdown} {
+		if err := p.SetMode(mode); err != nil {
+			fmt.Println(err)
+			return
+		}
+		var names []string
+		for _, s := range reg.List(registry.Filter{Keep: p.Allows}) {
+			names = append(names, s.Name)
+		}
+		fmt.Println(mode+":", names)
+	}
+	// Output:
+	// normal: [read_note write_note]
+	// lockdown: [read_note]
+}

@@ -712,6 +712,18 @@ func (p *Policy) denial(cfg *config, rule string, line int, format string, args 
 	return rule, tool.Errorf(tool.CodePolicyDenied, "policy rule %s%s: %s", rule, where, fmt.Sprintf(format, args...))
 }
 
+// Allows reports whether the rules let the tool spec describes run in the
+// current mode, whatever its arguments: its forbidden_in_modes,
+// allowed_in_modes and Spec.AllowedModes. A tool the mode requires approval
+// for is allowed (it is asked). It is what registry.Filter.Keep and
+// agent.Options.Offer take, to show the model only the tools it may call
+// now; a call of a tool it hides is still judged, and refused, by Wrap.
+func (p *Policy) Allows(spec *tool.Spec) bool {
+	cfg := p.cfg.Load()
+	_, err := p.modeDenial(cfg, cfg.tools[spec.Name], p.Mode(), spec)
+	return err == nil
+}
+
 // Evaluate judges a call to the tool described by spec, with args, in mode.
 // It returns the broken rule's name and a *tool.Error with
 // CodePolicyDenied, or "" and nil. It does not consider approval (see
