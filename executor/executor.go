@@ -136,6 +136,19 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if err := e.jobStore.Attach(JobRunner{e}); err != nil {
 		return nil, fmt.Errorf("executor: the job store given to WithJobStore: %w", err)
 	}
+	// Tools registered from now on are checked when they are registered;
+	// last, so that a New that fails leaves the registry as it was.
+	for _, x := range e.exts {
+		if c, ok := x.(extension.ToolChecker); ok {
+			name := x.Name()
+			e.reg.OnRegister(func(spec tool.Spec) error {
+				if err := c.CheckTool(spec); err != nil {
+					return fmt.Errorf("extension %q: %w", name, err)
+				}
+				return nil
+			})
+		}
+	}
 	return e, nil
 }
 
@@ -186,22 +199,7 @@ func (e *Executor) check() error {
 		}
 	}
 	_, e.approves = seen[extension.NameApproval]
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	// Tools registered from now on are checked when they are registered.
-	for _, x := range e.exts {
-		if c, ok := x.(extension.ToolChecker); ok {
-			name := x.Name()
-			e.reg.OnRegister(func(spec tool.Spec) error {
-				if err := c.CheckTool(spec); err != nil {
-					return fmt.Errorf("extension %q: %w", name, err)
-				}
-				return nil
-			})
-		}
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // isNilPointer reports whether x is a typed nil pointer (a nil *Policy
