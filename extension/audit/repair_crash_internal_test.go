@@ -30,6 +30,7 @@ func TestRepairSurvivesACrashAtEveryStep(t *testing.T) {
 		"shorter than the repair record": partial[:60],
 		"longer than the repair record":  partial + strings.Repeat("a", 3000),
 		"a whole record but its newline": "", // filled in below
+		"a record followed by junk":      "", // filled in below
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "audit.jsonl")
@@ -43,14 +44,23 @@ func TestRepairSurvivesACrashAtEveryStep(t *testing.T) {
 			require.NoError(t, err)
 			lines := strings.SplitAfter(string(all), "\n")
 			good := []byte(strings.Join(lines[:3], ""))
-			if torn == "" {
+			junk := strings.Repeat("junk", 200)
+			switch name {
+			case "a whole record but its newline":
 				torn = strings.TrimSuffix(lines[3], "\n")
+			case "a record followed by junk":
+				torn = strings.TrimSuffix(lines[3], "\n") + junk
 			}
 			require.NoError(t, os.WriteFile(path, append(append([]byte(nil), good...), torn...), 0o600))
 			sum := sha256.Sum256([]byte(torn))
 			want := hex.EncodeToString(sum[:])
-			if name == "a whole record but its newline" {
+			switch name {
+			case "a whole record but its newline":
 				want = "added the newline missing after record 4"
+			case "a record followed by junk":
+				sum = sha256.Sum256([]byte(junk))
+				want = hex.EncodeToString(sum[:])
+				good = []byte(strings.Join(lines[:4], "")) // record 4 is kept
 			}
 			check := func(t *testing.T, final bool) {
 				t.Helper()

@@ -233,7 +233,9 @@ func short(h string) string {
 // Repair cuts a torn last line off the trail at path and appends a
 // "repair" record that says what was removed (its length and SHA-256), so
 // the repair itself is on the record. A last line that is a whole record
-// missing only its newline is kept and given its newline (also recorded).
+// missing only its newline is kept and given its newline (also recorded);
+// so is one followed by other bytes in place of its newline, and only
+// those bytes are removed.
 // A trail that is broken in any other way, or that a torn line's cut would
 // leave short of the checkpoint given with AgainstCheckpoint, is refused
 // and left as it is (keep it as evidence); an intact trail is left as it is.
@@ -270,16 +272,15 @@ func Repair(path string, opts ...Option) (Report, error) {
 		_ = f.Close()
 		return rep, fmt.Errorf("audit: repair %s: read the torn line: %w", path, err)
 	}
-	// A torn line that is not a whole record is replaced, unless the
+	// What of the torn line is not a whole record is replaced, unless the
 	// trail then falls short of its checkpoint: then records were cut
 	// from it, and the file is kept as evidence.
-	if cp := c.checkpoint; cp != nil && rep.LastSeq < cp.Seq {
-		if _, _, why := c.checkLine(torn, rep.Break.Line, rep.LastSeq, rep.LastHash); why != "" {
-			_ = f.Close()
-			return rep, fmt.Errorf("audit: repair %s: %w: line %d: the trail ends at record %d, but a signed checkpoint says it reached record %d: records were cut from the end; keep it as evidence", path, ErrBroken, rep.Break.Line, rep.LastSeq, cp.Seq)
-		}
+	keep, seq, hash := c.leadingRecord(rep, torn)
+	if cp := c.checkpoint; cp != nil && seq < cp.Seq {
+		_ = f.Close()
+		return rep, fmt.Errorf("audit: repair %s: %w: line %d: the trail ends at record %d, but a signed checkpoint says it reached record %d: records were cut from the end; keep it as evidence", path, ErrBroken, rep.Break.Line, seq, cp.Seq)
 	}
-	if err := c.repairTorn(f, rep, torn); err != nil {
+	if err := c.repairTorn(f, rep.GoodBytes, torn, keep, seq, hash); err != nil {
 		_ = f.Close()
 		return rep, fmt.Errorf("audit: repair %s: %w", path, err)
 	}
@@ -295,48 +296,59 @@ func Repair(path string, opts ...Option) (Report, error) {
 	return Verify(path, opts...)
 }
 
-// repairTorn turns the torn last line of the trail in f (rep says where it
-// is) into records, in steps a crash may stop anywhere: each step leaves
-// the file either repaired or torn in a way the next Repair takes up, and
-// never cut without the record of the cut.
-func (c *config) repairTorn(f *os.File, rep Report, torn []byte) error {
-	at, seq := rep.GoodBytes, rep.LastSeq
-	// A whole record missing only its newline (a write cut just short of
-	// it, the newline taken off by hand, or a repair stopped before its
-	// last byte) is kept: its newline and the record of that go in one
-	// write.
-	if cf, hash, why := c.checkLine(torn, rep.Break.Line, seq, rep.LastHash); why == "" {
-		return c.appendRepair(f, at+int64(len(torn)), *cf.Seq, hash,
-			fmt.Sprintf("added the newline missing after record %d (a write was cut short, or the newline removed)", *cf.Seq))
+// leadingRecord is how many bytes at the start of the torn last line
+// (rep says where it is) are a whole record that continues the chain,
+// missing its newline: all of them (a write cut just short of the newline,
+// or the newline taken off), the record a repair wrote over the start of a
+// longer torn line before a crash stopped it, or a record whose newline
+// was taken off and bytes added after it; 0 for none. seq and hash are
+// those of the last record the trail keeps.
+func (c *config) leadingRecord(rep Report, torn []byte) (keep int, seq uint64, hash string) {
+	if cf, h, why := c.checkLine(torn, rep.Break.Line, rep.LastSeq, rep.LastHash); why == "" {
+		return len(torn), *cf.Seq, h
 	}
-	// A repair that a crash stopped after it wrote its record over the
-	// start of a longer torn line: the rest of that line, which the record
-	// already accounts for, is cut, then as above.
+	// A record's line holds `,"hash":"` once, at its end: inside strings
+	// the quotes are escaped.
 	if i := bytes.Index(torn, []byte(hashPrefix)); i >= 0 {
 		if end := i + len(hashPrefix) + 66; end < len(torn) {
-			if cf, hash, why := c.checkLine(torn[:end], rep.Break.Line, seq, rep.LastHash); why == "" && cf.Kind == KindRepair {
-				if err := f.Truncate(at + int64(end)); err != nil {
-					return err
-				}
-				if err := repairStep("cut"); err != nil {
-					return err
-				}
-				return c.appendRepair(f, at+int64(end), *cf.Seq, hash,
-					fmt.Sprintf("completed the repair of record %d, which a crash stopped: cut the %d bytes after it (the rest of the torn line it records) and added its newline", *cf.Seq, len(torn)-end))
+			if cf, h, why := c.checkLine(torn[:end], rep.Break.Line, rep.LastSeq, rep.LastHash); why == "" {
+				return end, *cf.Seq, h
 			}
 		}
 	}
-	// Anything else is replaced by the record of its removal: the record
-	// (without its newline) is written over the torn line's start and
-	// synced before anything is cut; then the rest is cut and the newline
-	// ends the line.
-	sum := sha256.Sum256(torn)
-	line, _, err := c.encodeRepair(seq+1, rep.LastHash,
-		fmt.Sprintf("removed a torn last line of %d bytes after record %d (sha256 %s): a write was cut short", len(torn), seq, hex.EncodeToString(sum[:])))
+	return 0, rep.LastSeq, rep.LastHash
+}
+
+// repairTorn turns the torn last line of the trail in f, at offset at,
+// into records, keeping its first keep bytes (a whole record: seq and hash
+// are those of the last record kept), in steps a crash may stop anywhere:
+// each step leaves the file either repaired or torn in a way the next
+// Repair takes up, and never cut without the record of the cut.
+func (c *config) repairTorn(f *os.File, at int64, torn []byte, keep int, seq uint64, hash string) error {
+	if keep == len(torn) {
+		// Its newline and the record of that go in one write.
+		return c.appendRepair(f, at+int64(keep), seq, hash,
+			fmt.Sprintf("added the newline missing after record %d (a write was cut short, or the newline removed)", seq))
+	}
+	// The rest is replaced by the record of its removal: the record
+	// (without its newline; after the kept record's newline) is written
+	// over the rest's start and synced before anything is cut; then what
+	// is left is cut and the newline ends the line.
+	rest := torn[keep:]
+	sum := sha256.Sum256(rest)
+	note := fmt.Sprintf("removed a torn last line of %d bytes after record %d (sha256 %s): a write was cut short", len(rest), seq, hex.EncodeToString(sum[:]))
+	var body []byte
+	if keep > 0 {
+		body = []byte{'\n'}
+		note = fmt.Sprintf("removed %d bytes that followed record %d on its line, in place of its newline (sha256 %s): the newline was taken off and bytes added, or a repair was cut short", len(rest), seq, hex.EncodeToString(sum[:]))
+	}
+	line, _, err := c.encodeRepair(seq+1, hash, note)
 	if err != nil {
 		return err
 	}
-	body := line[:len(line)-1]
+	at += int64(keep)
+	torn = rest
+	body = append(body, line[:len(line)-1]...)
 	if _, err := f.WriteAt(body, at); err != nil {
 		return err
 	}

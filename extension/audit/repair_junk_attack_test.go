@@ -1,0 +1,54 @@
+package audit_test
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/extension/audit"
+)
+
+// An attacker without the key takes the newline off the last record and
+// appends a few bytes: the last line is then a whole, keyed record followed
+// by junk, with no newline. Repair cut the whole line, record and all (a
+// record the key vouches for, gone, with only its hash on the record), or,
+// with a checkpoint naming that record, refused to repair at all. The
+// record is kept; only the bytes after it are removed, and recorded.
+func TestAttackRepairCutsARecordFollowedByJunk(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+	for _, withCheckpoint := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "audit.jsonl")
+		var sink bytes.Buffer
+		lines := writeRecords(t, path, 5, audit.WithKey(testKey), audit.WithCheckpoints(priv, &sink, 100))
+		cps, err := audit.ReadCheckpoints(bytes.NewReader(sink.Bytes()), pub)
+		require.NoError(t, err)
+		opts := []audit.Option{audit.WithKey(testKey)}
+		if withCheckpoint {
+			opts = append(opts, audit.AgainstCheckpoint(cps[len(cps)-1]))
+		}
+		junk := "junk"
+		whole := strings.TrimSuffix(strings.Join(lines, ""), "\n")
+		require.NoError(t, os.WriteFile(path, []byte(whole+junk), 0o600))
+		_, err = audit.Verify(path, opts...)
+		require.ErrorIs(t, err, audit.ErrTorn)
+
+		rep, err := audit.Repair(path, opts...)
+		require.NoError(t, err, "checkpoint %v", withCheckpoint)
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(string(after), whole+"\n"), "checkpoint %v: record 5 was cut:\n%s", withCheckpoint, after)
+		assert.Equal(t, 6, rep.Records, "the five records and the repair's")
+		recs := readRecords(t, path)
+		require.Len(t, recs, 6)
+		assert.Equal(t, audit.KindRepair, recs[5].Kind)
+		assert.Contains(t, recs[5].Error, sha256Hex([]byte(junk)), "the repair says what it removed")
+	}
+}
