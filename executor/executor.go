@@ -34,8 +34,11 @@
 // so calls on one resource run in submission order; the locks are granted
 // and the concurrency slots taken just before the backend runs, after the
 // extension chain (auth, policy, approval) has let the call through, so a
-// call waiting for a human's approval holds no slot. Locks are held until
-// the call ends (across retries); slots only while a backend runs.
+// call waiting for a human's approval holds no slot. While it waits it
+// holds no place in the lock queues either (extension.LockQueue): the
+// calls behind it on its files go ahead, and once decided it queues again
+// behind them. Locks are held until the call ends (across retries); slots
+// only while a backend runs.
 //
 // Calls inside calls: a backend or an extension may run other calls
 // through the executor with the context it was given (a sub-agent). Each

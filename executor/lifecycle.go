@@ -96,8 +96,30 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 		}
 	}
 	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
+	cs.req.Queue = cs
 	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
+}
+
+// StepAside implements extension.LockQueue: the call gives up its place in
+// the lock queues while wait runs, and then queues again, at the back, for
+// the resources of its arguments as they are then (runBackend's relock
+// follows arguments rewritten later).
+func (cs *callState) StepAside(wait func()) {
+	if cs.tk.Load() == nil {
+		wait()
+		return
+	}
+	cs.release()
+	wait()
+	var rs []tool.Resource
+	if d, ok := cs.req.Tool.(tool.ResourceDeclarer); ok {
+		rs, _ = declared(d, &cs.req.Call) // a panic now is runBackend's to report (relock)
+	}
+	cs.tk.Store(cs.e.locks.Enqueue(cs.owner(), toRequests(rs)))
+	if cs.ended.Load() { // the call ended meanwhile, perhaps before the Store
+		cs.release()
+	}
 }
 
 // declared asks the tool for the resources of a call, turning a panic into

@@ -49,6 +49,21 @@ type Request struct {
 	// measure from it instead of reading the clock again; it is zero in a
 	// Request built by hand, so fall back to the clock then.
 	Received time.Time
+	// Queue is the call's place in the executor's lock queues (nil in a
+	// Request built by hand). An extension that waits for something other
+	// than the call's resources, a person's decision say, waits inside
+	// Queue.StepAside, so that the calls queued behind it on the same
+	// files are not held up meanwhile.
+	Queue LockQueue
+}
+
+// LockQueue is a call's place in the executor's lock queues, which order
+// the calls on the same resources (tool.ResourceDeclarer).
+type LockQueue interface {
+	// StepAside runs wait with the call out of the queues: the calls
+	// behind it go ahead, and when wait returns it queues again, behind
+	// them.
+	StepAside(wait func())
 }
 
 // Set stores a value for extensions further in the chain.

@@ -279,7 +279,15 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	areq.Why = ev.Reason
 	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name, Reason: ev.Reason})
 	start := time.Now()
-	d, err := e.consult(ctx, *areq)
+	var d approval.Decision
+	ask := func() { d, err = e.consult(ctx, *areq) }
+	// Calls behind this one on the same files go ahead while a person
+	// decides (extension.LockQueue).
+	if req.Queue != nil {
+		req.Queue.StepAside(ask)
+	} else {
+		ask()
+	}
 	latency := time.Since(start)
 	if err == nil {
 		if cerr := d.Check(); cerr != nil {
