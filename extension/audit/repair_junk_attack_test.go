@@ -51,4 +51,25 @@ func TestAttackRepairCutsARecordFollowedByJunk(t *testing.T) {
 		assert.Equal(t, audit.KindRepair, recs[5].Kind)
 		assert.Contains(t, recs[5].Error, sha256Hex([]byte(junk)), "the repair says what it removed")
 	}
+
+	// The same when the record's arguments hold what looks like the end of
+	// a line (a "hash" key with 64 hex digits): the record ends where its
+	// JSON value does, not at the first `,"hash":"`.
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	writeRecords(t, path, 2, audit.WithKey(testKey))
+	tr, err := audit.Open(path, audit.WithKey(testKey))
+	require.NoError(t, err)
+	require.NoError(t, tr.Write(audit.Record{Kind: audit.KindIntent, Tool: "deploy",
+		Args: []byte(`{"commit":{"n":1,"hash":"` + strings.Repeat("ab", 32) + `"},"env":"prod"}`)}))
+	require.NoError(t, tr.Close())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	whole := strings.TrimSuffix(string(b), "\n")
+	require.NoError(t, os.WriteFile(path, []byte(whole+"junk"), 0o600))
+	rep, err := audit.Repair(path, audit.WithKey(testKey))
+	require.NoError(t, err)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(after), whole+"\n"), "record 3 was cut:\n%s", after)
+	assert.Equal(t, 4, rep.Records)
 }

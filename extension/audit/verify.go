@@ -307,10 +307,12 @@ func (c *config) leadingRecord(rep Report, torn []byte) (keep int, seq uint64, h
 	if cf, h, why := c.checkLine(torn, rep.Break.Line, rep.LastSeq, rep.LastHash); why == "" {
 		return len(torn), *cf.Seq, h
 	}
-	// A record's line holds `,"hash":"` once, at its end: inside strings
-	// the quotes are escaped.
-	if i := bytes.Index(torn, []byte(hashPrefix)); i >= 0 {
-		if end := i + len(hashPrefix) + 66; end < len(torn) {
+	// A record ends where its JSON value does (its arguments may hold a
+	// "hash" key of their own).
+	dec := json.NewDecoder(bytes.NewReader(torn))
+	var v json.RawMessage
+	if dec.Decode(&v) == nil {
+		if end := int(dec.InputOffset()); end < len(torn) {
 			if cf, h, why := c.checkLine(torn[:end], rep.Break.Line, rep.LastSeq, rep.LastHash); why == "" {
 				return end, *cf.Seq, h
 			}
