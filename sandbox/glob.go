@@ -72,9 +72,10 @@ func MatchWithin(pattern, name string) bool {
 	// head (what comes before its first wildcard; "/etc/**" holds "/etc"
 	// too), and so does name: a name that does not is matched by none.
 	// (doublestar compares runes, and reads every invalid byte as U+FFFD:
-	// a head with either is left to the walk.)
+	// a head with either is left to the walk; so is a name the walk's
+	// path.Dir would clean, "//etc/x".)
 	head := pattern[:strings.IndexAny(pattern+"*", `*?[{\`)]
-	if utf8.ValidString(head) && !strings.ContainsRune(head, utf8.RuneError) && !strings.HasPrefix(name, strings.TrimSuffix(head, "/")) {
+	if utf8.ValidString(head) && !strings.ContainsRune(head, utf8.RuneError) && !strings.HasPrefix(name, strings.TrimSuffix(head, "/")) && path.Clean(name) == name {
 		return false
 	}
 	for ; name != "." && name != "/" && name != ""; name = path.Dir(name) {

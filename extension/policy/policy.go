@@ -1109,11 +1109,8 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: %v", field, err)
 		}
 		resolved = rel
-		abs := ws.Dir()
-		if rel != "." {
-			abs += "/" + rel
-		}
-		relName, absName = rel, filepath.ToSlash(abs)
+		// Joined and cleaned: a workspace at "/" is not "//etc/shadow".
+		relName, absName = rel, path.Join(filepath.ToSlash(ws.Dir()), rel)
 	} else {
 		name := strings.ReplaceAll(written, "\\", "/")
 		base := ""
