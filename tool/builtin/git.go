@@ -30,7 +30,9 @@ func gitBase(*sandbox.Workspace) []string {
 // may name any file, whose words git quotes in its warnings: only the
 // repository's own .gitattributes count) and no signature checks in git log
 // (log.showSignature would run the gpg.program the configuration names on
-// every signed commit). The settings go through git's
+// every signed commit), and no refresh of the whole index at the end of a
+// diff (diff.autoRefreshIndex: it has no pathspec, so it would run a clean
+// filter on a filtered file whose stat changed). The settings go through git's
 // GIT_CONFIG_COUNT environment rather than "-c", so the command line the
 // classifier judges stays a plain read-only git command.
 func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
@@ -38,11 +40,12 @@ func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(ws.Dir()),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_TERMINAL_PROMPT=0",
-		"GIT_CONFIG_COUNT=4",
+		"GIT_CONFIG_COUNT=5",
 		"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false",
 		"GIT_CONFIG_KEY_1=color.ui", "GIT_CONFIG_VALUE_1=false",
 		"GIT_CONFIG_KEY_2=core.attributesFile", "GIT_CONFIG_VALUE_2="+os.DevNull,
 		"GIT_CONFIG_KEY_3=log.showSignature", "GIT_CONFIG_VALUE_3=false",
+		"GIT_CONFIG_KEY_4=diff.autoRefreshIndex", "GIT_CONFIG_VALUE_4=false",
 	)}, opts...)
 }
 
