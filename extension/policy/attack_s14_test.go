@@ -32,6 +32,8 @@ func TestAttackS14ViewSourceFileURL(t *testing.T) {
 		`{"url": " view-source:\u0066ile://localhost/etc/%73hadow"}`,
 		`{"request": {"url": "view-source:file:///etc/shadow"}}`,
 		`{"url": "view-source:` + strings.Repeat(" ", 40) + `file:///etc/shadow"}`,
+		`{"url": "jar:file:///etc/keys.zip!/id"}`,
+		`{"url": "view-source:jar:file:///etc/keys.zip!/id"}`,
 	} {
 		_, err := p.Evaluate("", &spec, json.RawMessage(args))
 		assert.Error(t, err, args)

@@ -69,14 +69,15 @@ func mayHoldFileURL(v []byte) bool {
 
 // startsFileURL reports whether the JSON string v begins with a file: URL
 // once decoded (hostpath.FileURLPath: "file:" in any case, after the
-// blanks and controls a browser drops, or "view-source:file:"), reading
+// blanks and controls a browser drops, or inside "view-source:" or
+// "jar:"), reading
 // only as far as that: a file's content is not decoded for it.
 func startsFileURL(v []byte) bool {
 	if len(v) < 2 || v[0] != '"' {
 		return false
 	}
 	var head []byte
-	for i := 1; i < len(v)-1 && len(head) < len("view-source:file:"); {
+	for i := 1; i < len(v)-1 && len(head) < len("view-source:jar:file:"); {
 		c, n := v[i], 1
 		if c == '\\' && i+1 < len(v)-1 {
 			n = 2

@@ -108,8 +108,9 @@ func Expand(p string) (string, bool) {
 // drops): its path decoded, whatever the host ("file://localhost/x" and
 // "file:/x" are /x). A URL Go cannot parse is cut by hand, as a browser
 // would still open it. A view-source: URL of a file: URL names the same
-// file (Chromium and Firefox show its text). The governance policy and
-// approval rules judge that path.
+// file (Chromium and Firefox show its text), and a jar: URL of one the
+// archive it reads an entry of (Firefox: jar:file:///a.zip!/entry is
+// /a.zip). The governance policy and approval rules judge that path.
 func FileURLPath(s string) (string, bool) {
 	t := strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 	t = strings.Map(func(r rune) rune {
@@ -120,6 +121,10 @@ func FileURLPath(s string) (string, bool) {
 	}, t)
 	if len(t) > len(viewSource) && strings.EqualFold(t[:len(viewSource)], viewSource) {
 		return FileURLPath(t[len(viewSource):])
+	}
+	if len(t) > len(jar) && strings.EqualFold(t[:len(jar)], jar) {
+		inner, _, _ := strings.Cut(t[len(jar):], "!")
+		return FileURLPath(inner)
 	}
 	if len(t) < 5 || !strings.EqualFold(t[:5], "file:") {
 		return "", false
@@ -149,5 +154,9 @@ func FileURLPath(s string) (string, bool) {
 	return p, true
 }
 
-// viewSource is the scheme of a browser's page-source view.
-const viewSource = "view-source:"
+// viewSource is the scheme of a browser's page-source view; jar that of
+// an entry of a zip archive (Firefox).
+const (
+	viewSource = "view-source:"
+	jar        = "jar:"
+)
