@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"context"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -54,6 +56,33 @@ func TestAttackS14DeepDirectoriesSlowEveryTrackedRun(t *testing.T) {
 	t.Logf("CPU time of a snapshot: flat %v, 250 levels deep %v", flat, deep)
 	// About 1x once fixed, 10-25x before.
 	assert.Less(t, deep, 4*flat+time.Second, "the snapshot of the deep tree cost %v, the flat one %v", deep, flat)
+}
+
+// A command that changes the mode of the workspace itself is told to have
+// changed it. On the idmapped workspace of bwrap and gVisor the command is
+// its owner: "chmod 777 ." made a root-owned 0700 workspace writable by
+// every local user on the host (who may then plant a .git/config whose
+// hooks root's next git command runs), and the outcome listed no change,
+// since the walk left the workspace's own entry out. It is listed now as
+// "modified .".
+func TestAttackS14WorkspaceModeChangeIsTracked(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the idmapped workspace is made by root")
+	}
+	for _, name := range []string{EngineBwrap, EngineGVisor} {
+		t.Run(name, func(t *testing.T) {
+			ws := workspaceDir(t)
+			require.NoError(t, os.Chmod(ws, 0o700))
+			sb := engine(t, name, WithWorkspace(ws))
+			out, err := sb.Run(context.Background(), Spec{Argv: []string{"chmod", "777", "."}, TrackChanges: true})
+			require.NoError(t, err, "%s", out.Stderr)
+			fi, err := os.Stat(ws)
+			require.NoError(t, err)
+			require.Equal(t, fs.FileMode(0o777), fi.Mode().Perm(), "the command changed the workspace's mode on the host")
+			require.Empty(t, out.ChangesUntracked)
+			assert.Equal(t, []Change{{".", ChangeModified}}, out.Changes, "the workspace's own mode changed, and no change was listed")
+		})
+	}
 }
 
 // cpuTime is the user and system CPU time this process has used.

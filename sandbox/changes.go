@@ -18,7 +18,8 @@ import (
 // Change is one entry of the workspace that a run created, modified or
 // deleted (Spec.TrackChanges).
 type Change struct {
-	// Path is slash-separated and relative to the workspace.
+	// Path is slash-separated and relative to the workspace: "." is the
+	// workspace itself, whose mode (or, replaced, whose inode) changed.
 	Path string `json:"path"`
 	// Kind is ChangeCreated, ChangeModified or ChangeDeleted.
 	Kind string `json:"kind"`
@@ -81,8 +82,8 @@ var (
 	errTooDeep = fmt.Errorf("the workspace is nested more than %d directories deep", MaxTrackedDepth)
 )
 
-// snapshot records every entry under root (root itself left out), without
-// following symbolic links. It opens each directory from its parent's
+// snapshot records every entry under root, and root's own as ".",
+// without following symbolic links. It opens each directory from its parent's
 // descriptor (openat, O_NOFOLLOW, O_DIRECTORY), so that a directory
 // swapped for a link while it runs (by a process writing there at the same
 // time) cannot lead it out of root, a path past PATH_MAX can still be read,
@@ -96,7 +97,16 @@ func snapshot(root string) (map[string]entry, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: root, Err: err}
 	}
-	w := walker{snap: map[string]entry{}}
+	// The workspace's own entry too: on an idmapped workspace the command
+	// is its owner, and "chmod 777 ." opened a root-owned 0700 one to
+	// every local user, with no change listed
+	// (TestAttackS14WorkspaceModeChangeIsTracked).
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &os.PathError{Op: "stat", Path: root, Err: err}
+	}
+	w := walker{snap: map[string]entry{".": entryOf(&st)}}
 	return w.snap, w.walk(fd, "", 0)
 }
 
@@ -126,7 +136,7 @@ func (w *walker) walk(fd int, dir string, depth int) error {
 		// whole before MaxTrackedEntries stops the walk.
 		names, err := f.Readdirnames(512)
 		for _, name := range names {
-			if len(w.snap) >= MaxTrackedEntries {
+			if len(w.snap) > MaxTrackedEntries { // the entries and root's own
 				return errTooMany
 			}
 			var st unix.Stat_t
