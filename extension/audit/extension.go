@@ -38,10 +38,11 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		c := &req.Call
 		var secrets []string
 		rec := Record{
-			Kind: KindIntent, CallID: c.ID, Tool: c.Name,
+			Kind:      KindIntent,
 			Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Roles: c.Principal.Roles,
 			Agent: c.Agent, Session: c.Session, TraceID: c.TraceID, Mode: c.Mode,
 		}
+		setCall(&rec, c)
 		if req.Spec != nil {
 			secrets = req.Spec.Secrets
 			rec.Risk = req.Spec.Risk.String()
@@ -55,7 +56,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		}
 		rec.Time = start
 		intentArgs := c.Args
-		if err := t.Write(rec); err != nil {
+		if err := t.write(rec); err != nil {
 			err = fmt.Errorf("audit trail unavailable: %w", err)
 			t.onError(err)
 			if !t.failOpen {
@@ -70,11 +71,12 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		res := next(ctx, req)
 
 		out := Record{
-			Kind: KindOutcome, CallID: c.ID, Tool: c.Name,
+			Kind:      KindOutcome,
 			Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Agent: c.Agent, Session: c.Session, TraceID: c.TraceID,
 			Decision: decision(res), DecidedBy: decidedBy(res),
 			Attempts: res.Attempts,
 		}
+		setCall(&out, c)
 		out.Status = string(res.Status)
 		if res.Error != nil {
 			out.ErrorCode, out.Error = string(res.Error.Code), redact.Message(res.Error.Message, secrets, c.Args, intentArgs)
@@ -92,7 +94,7 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 		end := time.Now()
 		out.Time = end
 		out.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
-		if err := t.Write(out); err != nil {
+		if err := t.write(out); err != nil {
 			err = fmt.Errorf("audit trail unavailable: %w", err)
 			t.onError(err)
 			if !t.failOpen {
@@ -116,11 +118,12 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res *tool.Result) {
 	var secrets []string
 	rec := Record{
-		Kind: KindRefused, CallID: c.ID, Tool: c.Name,
+		Kind:      KindRefused,
 		Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Roles: c.Principal.Roles,
 		Agent: c.Agent, Session: c.Session, TraceID: c.TraceID, Mode: c.Mode,
 		Status: string(res.Status), Time: time.Now(),
 	}
+	setCall(&rec, c)
 	if spec != nil {
 		secrets = spec.Secrets
 		rec.Risk = spec.Risk.String()
@@ -132,8 +135,30 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 			rec.Status = string(res.Error.Code.Status())
 		}
 	}
-	if err := t.Write(rec); err != nil {
+	if err := t.write(rec); err != nil {
 		t.onError(fmt.Errorf("audit trail unavailable: %w", err))
+	}
+}
+
+// maxModelField is how much of a tool name or a call ID a record keeps: a
+// model chooses the one and its provider the other, so they are cut rather
+// than refused (Write bounds a record's own fields), and the record says so.
+const maxModelField = 4 << 10
+
+// setCall sets rec's tool and call ID from c, cut to maxModelField.
+func setCall(rec *Record, c *tool.Call) {
+	rec.Tool, rec.CallID = c.Name, c.ID
+	var cut []string
+	if len(c.Name) > maxModelField {
+		rec.Tool = c.Name[:cutAt(c.Name, maxModelField)] + "…"
+		cut = append(cut, fmt.Sprintf("tool (%d bytes)", len(c.Name)))
+	}
+	if len(c.ID) > maxModelField {
+		rec.CallID = c.ID[:cutAt(c.ID, maxModelField)] + "…"
+		cut = append(cut, fmt.Sprintf("call_id (%d bytes)", len(c.ID)))
+	}
+	if len(cut) > 0 {
+		rec.Omitted = fmt.Sprintf("cut to their first %d bytes: %s", maxModelField, strings.Join(cut, ", "))
 	}
 }
 

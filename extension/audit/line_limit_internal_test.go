@@ -48,6 +48,7 @@ func TestRecordOverTheLineLimitIsWrittenWithoutItsBulk(t *testing.T) {
 		assert.Contains(t, recs[0].Omitted, "arguments")
 		assert.Equal(t, "alice", recs[0].Principal, "who and what are kept")
 		assert.Contains(t, recs[1].Omitted, "line limit")
+		assert.NotContains(t, recs[1].Omitted, "forged", "a caller cannot set it")
 		assert.Equal(t, "failed", recs[1].Status)
 		assert.LessOrEqual(t, len(recs[1].Error), lineLimit/16)
 		require.NotNil(t, recs[1].Result)

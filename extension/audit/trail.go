@@ -176,7 +176,8 @@ type Record struct {
 	Result *Result `json:"result,omitempty"`
 	// Omitted says what the trail left out of a record whose line would
 	// have been longer than MaxLineBytes (its arguments and result, most
-	// of its error), and how long it was. The trail sets it.
+	// of its error), and how long it was, or what it cut of a tool name
+	// or call ID a model chose. The trail sets it (Write clears it).
 	Omitted string `json:"omitted,omitempty"`
 
 	Prev string `json:"prev"`
@@ -188,6 +189,7 @@ type Record struct {
 	redact  bool
 	secrets []string
 	pending *pendingResult // the extension's outcome: the result, redacted into Result when encoded
+	shrunk  bool           // encode left out the arguments and result: the line was over the limit
 }
 
 // Result is a call's result as an outcome record keeps it: what the model
@@ -530,6 +532,13 @@ func (t *Trail) Head() (seq uint64, hash string) {
 // WithSyncInterval it is only accepted, in memory, until the next flush
 // (see the package doc, Durability).
 func (t *Trail) Write(rec Record) error {
+	rec.Omitted = "" // the trail's to set
+	return t.write(rec)
+}
+
+// write is Write for the extension's records, which may come with
+// Omitted set (a model's tool name cut).
+func (t *Trail) write(rec Record) error {
 	if r := rec.Result; r != nil && len(r.Output) > 0 && !rec.redact && !json.Valid(validUTF8(r.Output)) {
 		return errors.New("audit: record result output: not valid JSON: pass the tool's structured output as a JSON value")
 	}
@@ -727,14 +736,17 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	// writes them raw): see the package doc.
 	body := termesc.EscapeBytes(bytes.TrimSuffix(t.scratch.Bytes(), []byte("\n")))
 	if n := len(body) - 1 + len(hashPrefix) + 64 + 2; n > lineLimit {
-		if rec.Omitted != "" {
+		if rec.shrunk {
 			return nil, "", fmt.Errorf("record %d is %d bytes without its arguments and result, over the %d-byte line limit (MaxLineBytes): shorten its fields", rec.Seq, n, lineLimit)
 		}
 		// Verify reads no longer line: the record keeps what bounds
 		// it, and says what it left out.
 		keep := min(maxOmittedError, lineLimit/16)
-		rec.Omitted = fmt.Sprintf("the record was %d bytes, over the trail's %d-byte line limit (MaxLineBytes): its arguments (%d bytes) and result were left out, and its error cut to %d bytes", n, lineLimit, len(rec.Args), keep)
-		rec.Args = nil
+		if rec.Omitted != "" {
+			rec.Omitted += "; "
+		}
+		rec.Omitted += fmt.Sprintf("the record was %d bytes, over the trail's %d-byte line limit (MaxLineBytes): its arguments (%d bytes) and result were left out, and its error cut to %d bytes", n, lineLimit, len(rec.Args), keep)
+		rec.shrunk, rec.Args = true, nil
 		if rec.Result != nil {
 			rec.Result = &Result{Bytes: rec.Result.Bytes, Truncated: true}
 		}
@@ -763,10 +775,8 @@ const maxOmittedError = 64 << 10
 // without its arguments and result always fits MaxLineBytes.
 const maxFieldBytes = 1 << 20
 
-// checkFields refuses a record whose kept fields are over maxFieldBytes,
-// and clears Omitted, which only the trail sets.
+// checkFields refuses a record whose kept fields are over maxFieldBytes.
 func checkFields(rec *Record) error {
-	rec.Omitted = ""
 	n := len(rec.Kind) + len(rec.CallID) + len(rec.Tool) + len(rec.Principal) + len(rec.Tenant) + len(rec.Agent) +
 		len(rec.Session) + len(rec.TraceID) + len(rec.Mode) + len(rec.Risk) + len(rec.Decision) + len(rec.DecidedBy) +
 		len(rec.Status) + len(rec.ErrorCode)
