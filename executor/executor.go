@@ -344,7 +344,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		cs.ended.Store(true) // nothing would release a lock it took
 	}
 	var entry *registry.Entry // looked up again for rewritten arguments
-	if !bytes.Equal(call.Args, req.Validated) {
+	rewritten := !bytes.Equal(call.Args, req.Validated)
+	if rewritten {
 		var ok bool
 		if entry, ok = e.reg.Lookup(spec.Name); !ok {
 			return tool.Fail(call, tool.CodeNotFound, e.notFound(spec.Name))
@@ -355,10 +356,11 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return tool.Failure(call, ferr)
 		}
 		call.Args, req.Validated = args, args
-		if ferr := e.relock(cs, req); ferr != nil {
-			return tool.Failure(call, ferr)
-		}
 	}
+	if ferr := cs.hold(req, rewritten); ferr != nil {
+		return tool.Failure(call, ferr)
+	}
+	defer cs.unhold()
 	// Judged on the arguments that run: rewritten, validated, defaults filled.
 	if !e.approves {
 		if res := approval.Unasked(call, req.Tool, spec); res != nil {

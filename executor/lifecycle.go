@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,14 @@ type callState struct {
 	// extension may run the rest of the chain more than once at a time for
 	// one call (a hedge), so it is read and swapped atomically.
 	tk atomic.Pointer[keylock.Ticket]
+	// mu orders the moves of tk between the runs of the call (StepAside,
+	// hold) and guards holders and aside. holders counts the runs between
+	// hold and unhold, which use tk: StepAside leaves it to them. aside
+	// says the call gave its place up in StepAside and has not queued
+	// again: the next run to reach its backend does.
+	mu      sync.Mutex
+	holders int
+	aside   bool
 	// ended is set once the call has returned (or for a state of a chain
 	// run outside Execute): a run still going then takes no locks, which
 	// nobody would release.
@@ -102,24 +111,41 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 }
 
 // StepAside implements extension.LockQueue: the call gives up its place in
-// the lock queues while wait runs, and then queues again, at the back, for
-// the resources of its arguments as they are then (runBackend's relock
-// follows arguments rewritten later).
+// the lock queues while wait runs, and queues again, at the back, for the
+// resources of the arguments it runs with, when a run of it next reaches
+// its backend (hold). A place that another run of the call is using (a
+// hedge) is kept: that run holds the locks.
 func (cs *callState) StepAside(wait func()) {
-	if cs.tk.Load() == nil {
-		wait()
-		return
-	}
-	cs.release()
-	wait()
-	var rs []tool.Resource
-	if d, ok := cs.req.Tool.(tool.ResourceDeclarer); ok {
-		rs, _ = declared(d, &cs.req.Call) // a panic now is runBackend's to report (relock)
-	}
-	cs.tk.Store(cs.e.locks.Enqueue(cs.owner(), toRequests(rs)))
-	if cs.ended.Load() { // the call ended meanwhile, perhaps before the Store
+	cs.mu.Lock()
+	if cs.holders == 0 && cs.tk.Load() != nil {
 		cs.release()
+		cs.aside = true
 	}
+	cs.mu.Unlock()
+	wait()
+}
+
+// hold counts a run of the call among those using its place in the lock
+// queues, until unhold. First, when the call stepped aside or an extension
+// rewrote the arguments, it queues the call for the resources of req's
+// arguments (relock). A run going on after its call ended takes none.
+func (cs *callState) hold(req *extension.Request, rewritten bool) *tool.Error {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if rewritten || cs.aside {
+		if ferr := cs.e.relock(cs, req); ferr != nil {
+			return ferr
+		}
+	}
+	cs.holders++
+	return nil
+}
+
+// unhold ends a run's hold.
+func (cs *callState) unhold() {
+	cs.mu.Lock()
+	cs.holders--
+	cs.mu.Unlock()
 }
 
 // declared asks the tool for the resources of a call, turning a panic into
@@ -261,10 +287,10 @@ func (cs *callState) queue(ctx context.Context, reason string, wait func(context
 	return giveUp(waited.Round(time.Millisecond))
 }
 
-// relock handles arguments an extension rewrote: if they declare other
-// resources than the call was queued for, the call gives up its old place
-// and queues for the new resources. A run going on after its call ended
-// takes none.
+// relock handles arguments an extension rewrote, and a call that stepped
+// aside: if the arguments declare other resources than the call is queued
+// for, or it is not queued, it gives up its old place and queues for
+// them. A run going on after its call ended takes none. cs.mu is held.
 func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	d, ok := req.Tool.(tool.ResourceDeclarer)
 	if !ok || cs.ended.Load() {
@@ -272,9 +298,10 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	}
 	rs, refused := declared(d, &req.Call)
 	if refused != nil {
-		return refused.Error
+		return refused.Error // still aside: the call's next run fails too
 	}
-	if reqs := toRequests(rs); !cs.tk.Load().Matches(reqs) {
+	if reqs := toRequests(rs); cs.aside || !cs.tk.Load().Matches(reqs) {
+		cs.aside = false
 		cs.release()
 		cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
 		if cs.ended.Load() { // the call ended meanwhile, perhaps before the Store
