@@ -128,9 +128,16 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 		secrets = spec.Secrets
 		rec.Risk = spec.Risk.String()
 	}
-	t.setArgs(&rec, c.Args, secrets)
+	args := c.Args
+	if len(args) > maxRefusedArgs {
+		// Refused for their size, most likely, before anything decoded
+		// them: the trail does not redact what a client sent either.
+		rec.Omitted = join(rec.Omitted, fmt.Sprintf("arguments (%d bytes) left out: a refused call's record keeps at most %d", len(args), maxRefusedArgs))
+		args = nil
+	}
+	t.setArgs(&rec, args, secrets)
 	if res.Error != nil {
-		rec.ErrorCode, rec.Error = string(res.Error.Code), redact.Message(res.Error.Message, secrets, c.Args)
+		rec.ErrorCode, rec.Error = string(res.Error.Code), redact.Message(res.Error.Message, secrets, args)
 		if rec.Status == "" {
 			rec.Status = string(res.Error.Code.Status())
 		}
@@ -138,6 +145,18 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	if err := t.write(rec); err != nil {
 		t.onError(fmt.Errorf("audit trail unavailable: %w", err))
 	}
+}
+
+// maxRefusedArgs is how many bytes of arguments a refused call's record
+// keeps: the executor's default cap (executor.DefaultMaxArgBytes).
+const maxRefusedArgs = 1 << 20
+
+// join joins two notes for Omitted.
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // maxModelField is how much of a tool name or a call ID a record keeps: a

@@ -15,6 +15,20 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
+// readLongRecords is readRecords for lines over bufio.Scanner's 64 KiB.
+func readLongRecords(t *testing.T, path string) []audit.Record {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var recs []audit.Record
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var r audit.Record
+		require.NoError(t, json.Unmarshal([]byte(l), &r))
+		recs = append(recs, r)
+	}
+	return recs
+}
+
 // A model names the tool it calls and its provider the call's ID: a call
 // to an unknown tool whose name is megabytes long (or a call with such an
 // ID) must still leave its record. Write bounds a record's own fields, so
@@ -33,14 +47,7 @@ func TestAttackHugeToolNameOrCallIDStillRecorded(t *testing.T) {
 	require.NoError(t, trail.Close())
 	assert.Empty(t, handled, "no record failed")
 
-	b, err := os.ReadFile(path) // (not readRecords: its lines are long)
-	require.NoError(t, err)
-	var recs []audit.Record
-	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		var r audit.Record
-		require.NoError(t, json.Unmarshal([]byte(l), &r))
-		recs = append(recs, r)
-	}
+	recs := readLongRecords(t, path)
 	require.Len(t, recs, 3, "the refused call's record, the other's intent and outcome")
 	assert.Equal(t, audit.KindRefused, recs[0].Kind)
 	assert.True(t, strings.HasPrefix(huge, strings.TrimSuffix(recs[0].Tool, "…")), "the name's start is kept")
@@ -52,4 +59,26 @@ func TestAttackHugeToolNameOrCallIDStillRecorded(t *testing.T) {
 	}
 	_, err = audit.Verify(path)
 	require.NoError(t, err)
+}
+
+// The executor refuses arguments over its cap before it decodes them, but
+// the refused record kept them whole: the trail redacted and encoded
+// whatever a client sent (hundreds of megabytes, at about 16 MB/s, in the
+// caller's goroutine by default). A refused call's record leaves out
+// arguments over 1 MiB, and says so.
+func TestAttackOversizedArgumentsOfARefusedCallAreNotKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	trail, err := audit.Open(path)
+	require.NoError(t, err)
+	f := newFixture(t, trail)
+	args := json.RawMessage(`{"env":"` + strings.Repeat("a", 3<<20) + `"}`)
+	_, err = f.ex.Execute(context.Background(), tool.Call{ID: "u1", Name: "deploy", Args: args})
+	require.Error(t, err)
+	require.NoError(t, trail.Close())
+	recs := readLongRecords(t, path)
+	require.Len(t, recs, 1)
+	assert.Equal(t, audit.KindRefused, recs[0].Kind)
+	assert.Equal(t, "invalid_arguments", recs[0].ErrorCode)
+	assert.Zero(t, len(recs[0].Args), "no arguments kept")
+	assert.Contains(t, recs[0].Omitted, "arguments")
 }

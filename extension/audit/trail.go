@@ -176,8 +176,10 @@ type Record struct {
 	Result *Result `json:"result,omitempty"`
 	// Omitted says what the trail left out of a record whose line would
 	// have been longer than MaxLineBytes (its arguments and result, most
-	// of its error), and how long it was, or what it cut of a tool name
-	// or call ID a model chose. The trail sets it (Write clears it).
+	// of its error), and how long it was; what it cut of a tool name or
+	// call ID a model chose (4 KiB kept); or that a refused call's
+	// arguments over 1 MiB were left out. The trail sets it (Write clears
+	// it).
 	Omitted string `json:"omitted,omitempty"`
 
 	Prev string `json:"prev"`
@@ -742,10 +744,7 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 		// Verify reads no longer line: the record keeps what bounds
 		// it, and says what it left out.
 		keep := min(maxOmittedError, lineLimit/16)
-		if rec.Omitted != "" {
-			rec.Omitted += "; "
-		}
-		rec.Omitted += fmt.Sprintf("the record was %d bytes, over the trail's %d-byte line limit (MaxLineBytes): its arguments (%d bytes) and result were left out, and its error cut to %d bytes", n, lineLimit, len(rec.Args), keep)
+		rec.Omitted = join(rec.Omitted, fmt.Sprintf("the record was %d bytes, over the trail's %d-byte line limit (MaxLineBytes): its arguments (%d bytes) and result were left out, and its error cut to %d bytes", n, lineLimit, len(rec.Args), keep))
 		rec.shrunk, rec.Args = true, nil
 		if rec.Result != nil {
 			rec.Result = &Result{Bytes: rec.Result.Bytes, Truncated: true}
