@@ -54,6 +54,12 @@ type callState struct {
 	mu      sync.Mutex
 	holders int
 	aside   bool
+	// batched marks a call of ExecuteBatch, which keeps its place when it
+	// steps aside: a batch runs calls on one resource in index order, and
+	// cannot deadlock because a call waits only for calls with a smaller
+	// index, which have started (a call queued again behind later ones
+	// would wait for calls that cannot start until it ends).
+	batched bool
 	// ended is set once the call has returned (or for a state of a chain
 	// run outside Execute): a run still going then takes no locks, which
 	// nobody would release.
@@ -85,9 +91,11 @@ type stateKey struct{}
 // and announces the call. id is the call's job id, if it is a job, and j
 // its job when the in-memory store keeps it. The caller has given a call
 // that names no principal its context's (fillPrincipal), except for a
-// job, whose principal Submit fixed.
+// job, whose principal Submit fixed. start is zero for a call of a batch
+// (ExecuteBatch sets it when the call starts).
 func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *callState {
-	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
+	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j,
+		batched: start.IsZero()}
 	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
@@ -114,10 +122,10 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 // the lock queues while wait runs, and queues again, at the back, for the
 // resources of the arguments it runs with, when a run of it next reaches
 // its backend (hold). A place that another run of the call is using (a
-// hedge) is kept: that run holds the locks.
+// hedge) is kept: that run holds the locks. So is a batched call's.
 func (cs *callState) StepAside(wait func()) {
 	cs.mu.Lock()
-	if cs.holders == 0 && cs.tk.Load() != nil {
+	if cs.holders == 0 && !cs.batched && cs.tk.Load() != nil {
 		cs.release()
 		cs.aside = true
 	}

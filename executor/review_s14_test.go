@@ -3,8 +3,10 @@ package executor_test
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -182,6 +184,44 @@ func TestReviewS14StepAsideKeepsATicketAnotherRunHolds(t *testing.T) {
 	require.Nil(t, (<-b).Error)
 	assert.Zero(t, w.overlaps.Load(), "b wrote the file while a run of a held it")
 	assert.Zero(t, executor.LockedKeys(ex))
+}
+
+// ExecuteBatch admits every call of the batch first, in index order, so
+// that calls on one file run in index order and a call only ever waits for
+// calls with a smaller index, which have started: the batch cannot
+// deadlock. A call that stepped aside queued again behind every later call
+// of the batch on its file: with one call at a time it waited for a call
+// that could not start until it finished, until its deadline (for ever,
+// without one); with more, the model's write ran after its later read.
+func TestReviewS14BatchedCallKeepsItsPlaceInTheBatch(t *testing.T) {
+	for _, limit := range []int{1, executor.DefaultBatchConcurrency} {
+		w := &s14Writer{}
+		var order []string
+		var mu sync.Mutex
+		record := extension.Func("record", extension.PriorityRetry, func(next extension.Handler) extension.Handler {
+			return func(ctx context.Context, req *extension.Request) *tool.Result {
+				res := next(ctx, req)
+				mu.Lock()
+				order = append(order, req.Call.ID)
+				mu.Unlock()
+				return res
+			}
+		})
+		ex := executor.MustNew(scRegistry(t, w.tool()), executor.WithExtensions(s14Aside(nil), record),
+			executor.WithBatchConcurrency(limit))
+		// The bound is far above what the batch needs; it fails only a hang.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		results := ex.ExecuteBatch(ctx, []tool.Call{
+			scCall("a", "w", scPathArgs{Path: "f", Line: "a"}),
+			scCall("b", "w", scPathArgs{Path: "f", Line: "b"}),
+		})
+		cancel()
+		for _, res := range results {
+			assert.Nil(t, res.Error, "batch concurrency %d: %v", limit, res.Error)
+		}
+		assert.Equal(t, []string{"a", "b"}, order, "batch concurrency %d: the calls on f ran out of index order", limit)
+		assert.Zero(t, executor.LockedKeys(ex))
+	}
 }
 
 // Two runs of a hedged call: the first steps aside (a person takes long);
