@@ -140,8 +140,13 @@ func (w *walker) walk(fd int, dir string, depth int) error {
 				return errTooMany
 			}
 			var st unix.Stat_t
-			if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
 				continue // gone
+			} else if err != nil {
+				// A directory that may be listed but not entered (0644):
+				// its entries, left out before and after, hid what
+				// changed there (TestAttackS14UnsearchableDirectoryHidesChanges).
+				return unreadable(dir, err)
 			}
 			p := joinName(dir, name)
 			if w.bytes += len(p); w.bytes > maxTrackedPathBytes {
