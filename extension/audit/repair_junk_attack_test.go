@@ -15,6 +15,38 @@ import (
 	"github.com/toolbelt-go/toolbelt/extension/audit"
 )
 
+// Records cut from the end in the middle of a line read as a crash: Verify
+// and Open against the checkpoint said "torn last record ... audit.Repair
+// cuts it off", for a trail two records short of what the checkpoint
+// signed. A torn line before the checkpoint's record is a broken chain.
+func TestAttackCutMidLineBeforeTheCheckpointIsNotACrash(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	var sink bytes.Buffer
+	lines := writeRecords(t, path, 5, audit.WithKey(testKey), audit.WithCheckpoints(priv, &sink, 100))
+	cp, err := audit.ReadCheckpoints(bytes.NewReader(sink.Bytes()), pub)
+	require.NoError(t, err)
+	opts := []audit.Option{audit.WithKey(testKey), audit.AgainstCheckpoint(cp[len(cp)-1])}
+	cut := strings.Join(lines[:2], "") + lines[2][:50]
+	require.NoError(t, os.WriteFile(path, []byte(cut), 0o600))
+
+	rep, err := audit.Verify(path, opts...)
+	require.ErrorIs(t, err, audit.ErrBroken)
+	assert.NotErrorIs(t, err, audit.ErrTorn)
+	assert.Contains(t, err.Error(), "reached record 5")
+	assert.Equal(t, 2, rep.Records)
+	_, err = audit.Open(path, opts...)
+	require.ErrorIs(t, err, audit.ErrBroken)
+	assert.NotContains(t, err.Error(), "call audit.Repair")
+
+	// Torn in the checkpoint's own record: that may be a whole record
+	// missing its newline, which Repair keeps; still torn.
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines[:4], "")+lines[4][:50]), 0o600))
+	_, err = audit.Verify(path, opts...)
+	require.ErrorIs(t, err, audit.ErrTorn)
+}
+
 // An attacker without the key takes the newline off the last record and
 // appends a few bytes: the last line is then a whole, keyed record followed
 // by junk, with no newline. Repair cut the whole line, record and all (a

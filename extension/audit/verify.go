@@ -132,6 +132,12 @@ func verify(r io.Reader, c *config) (Report, error) {
 				break
 			}
 			rep.Torn, rep.TornBytes = true, int64(len(line))
+			if cp != nil && rep.LastSeq+1 < cp.Seq {
+				// Not a crash: the signed checkpoint's record was
+				// durable, and those before it.
+				rep.Checkpoint = cp.Seq
+				return fail(lineNo, "the trail ends in a torn line after record %d, but a signed checkpoint says it reached record %d: records were cut from the end; keep it as evidence", rep.LastSeq, cp.Seq)
+			}
 			rep.Break = &Break{Line: lineNo, Reason: fmt.Sprintf("torn last record (%d bytes without a newline): a write was cut short, e.g. by a crash; audit.Repair cuts it off and records the repair", len(line))}
 			return rep, fmt.Errorf("%w: %w", ErrTorn, rep.Break)
 		}
