@@ -769,6 +769,10 @@ func readDirCapped(op, name string, f *os.File) ([]fs.DirEntry, error) {
 // canonical workspace-relative slash paths, like [fs.WalkDir]: it does not
 // follow symlinks below name, skips what the rules refuse, and honours
 // [fs.SkipDir] and [fs.SkipAll]. name itself is resolved ([Workspace.Resolve]).
+// A directory it cannot read is passed to fn with the error, as by
+// fs.WalkDir: one of more than 65,536 entries, or one whose entries would
+// make the walk hold more than 131,072 entries of the directories it is
+// inside of at once, with [ErrTooLarge].
 func (w *Workspace) Walk(name string, fn fs.WalkDirFunc) error {
 	_, err := w.WalkHidden(name, fn)
 	return err
@@ -782,18 +786,30 @@ func (w *Workspace) WalkHidden(name string, fn fs.WalkDirFunc) (hidden int, err 
 		return 0, err
 	}
 	fi, err := w.root.Lstat(filepath.FromSlash(rel))
+	c := &walkCount{}
 	if err != nil {
 		err = fn(rel, nil, w.rootErr("list", name, err))
 	} else {
-		err = w.walk(rel, fs.FileInfoToDirEntry(fi), fn, &hidden)
+		err = w.walk(rel, fs.FileInfoToDirEntry(fi), fn, c)
 	}
 	if err == fs.SkipDir || err == fs.SkipAll {
-		return hidden, nil
+		return c.hidden, nil
 	}
-	return hidden, err
+	return c.hidden, err
 }
 
-func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc, hidden *int) error {
+// maxWalkHeld bounds the entries a walk holds at once: those of every
+// directory it is inside of, each read whole before the walk goes down
+// into it. Each may hold maxDirEntries, and a command can nest such
+// directories as deep as it likes: seven held 133 MB at once
+// (TestAttackS14NestedFullDirectoriesHeldByOneWalk).
+const maxWalkHeld = 2 * maxDirEntries
+
+// walkCount is what a walk counts: the entries the rules left out, and
+// those it holds.
+type walkCount struct{ hidden, held int }
+
+func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc, c *walkCount) error {
 	if err := fn(rel, d, nil); err != nil || !d.IsDir() {
 		if err == fs.SkipDir && d.IsDir() {
 			err = nil
@@ -801,7 +817,13 @@ func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc, hidden *i
 		return err
 	}
 	entries, n, err := w.ReadDirHidden(rel)
-	*hidden += n
+	c.hidden += n
+	if err == nil && c.held+len(entries) > maxWalkHeld {
+		entries, err = nil, &PathError{Op: "list", Path: rel, Rule: fmt.Sprintf("a walk holds at most %d entries of the directories it is inside of at once; walk a subdirectory, or list it with a command", maxWalkHeld), Err: ErrTooLarge}
+	}
+	held := len(entries)
+	c.held += held
+	defer func() { c.held -= held }()
 	if err != nil {
 		if err = fn(rel, d, err); err != nil {
 			if err == fs.SkipDir {
@@ -811,7 +833,7 @@ func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc, hidden *i
 		}
 	}
 	for _, e := range entries {
-		if err := w.walk(path.Join(rel, e.Name()), e, fn, hidden); err != nil {
+		if err := w.walk(path.Join(rel, e.Name()), e, fn, c); err != nil {
 			if err == fs.SkipDir {
 				break
 			}
