@@ -108,6 +108,7 @@ func readRecords(t *testing.T, path string) []audit.Record {
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
 		out = append(out, r)
 	}
+	require.NoError(t, sc.Err(), "a line over 64 KiB: use readLongRecords")
 	return out
 }
 
