@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -147,6 +148,43 @@ func TestReviewS14CallEndedWhileAsideKeepsNoLock(t *testing.T) {
 	res, _ = ex.Execute(ctx, s14Call("call", "write_approved", "notes"))
 	require.NotNil(t, res.Error)
 	s14Free(t, ex, "notes")
+}
+
+type s14Queue struct{ asides int }
+
+func (q *s14Queue) StepAside(wait func()) {
+	q.asides++
+	wait()
+}
+
+// Only a call that waits for a person steps aside: one the policy lets
+// run, or whose approval is remembered for the session, keeps its place.
+func TestReviewS14OnlyAPersonsWaitStepsAside(t *testing.T) {
+	asked := 0
+	person := approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
+		asked++
+		return approval.Approved("alice").WithScope(approval.ScopeSessionTool), nil
+	})
+	f := &s14Files{inside: map[string]int{}}
+	w := f.writer("write_approved", tool.WithApproval())
+	spec := w.Spec()
+	ax := approvalgate.New(person, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAllowAll)))
+	chain := extension.Chain(func(context.Context, *extension.Request) *tool.Result { return &tool.Result{} }, ax, ax.Guard())
+	q := &s14Queue{}
+	for i := range 2 {
+		req := &extension.Request{Call: tool.Call{ID: "c", Name: "write_approved", Session: "s", Args: json.RawMessage(`{"path":"notes"}`)},
+			Spec: &spec, Tool: w, Queue: q}
+		res := chain(context.Background(), req)
+		require.Nil(t, res.Error, "%v", res.Error)
+		assert.Equal(t, 1, asked, "call %d", i)
+		assert.Equal(t, 1, q.asides, "call %d: stepped aside with nobody to wait for", i)
+	}
+	plain := f.writer("write")
+	plainSpec := plain.Spec()
+	res := chain(context.Background(), &extension.Request{Call: tool.Call{ID: "p", Name: "write", Args: json.RawMessage(`{"path":"notes"}`)},
+		Spec: &plainSpec, Tool: plain, Queue: q})
+	require.Nil(t, res.Error, "%v", res.Error)
+	assert.Equal(t, 1, q.asides, "a call the policy lets run stepped aside")
 }
 
 // A tool that runs another call through the executor with its context
