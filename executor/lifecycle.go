@@ -306,7 +306,7 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	}
 	rs, refused := declared(d, &req.Call)
 	if refused != nil {
-		return refused.Error // still aside: the call's next run fails too
+		return refused.Error // still aside: the call's next run asks again
 	}
 	if reqs := toRequests(rs); cs.aside || !cs.tk.Load().Matches(reqs) {
 		cs.aside = false
