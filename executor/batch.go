@@ -30,6 +30,11 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 		c := calls[i]
 		fillPrincipal(ctx, &c)
 		states[i] = e.admit(c, "", nil, time.Time{})
+		// A call waiting for a person keeps its place among its siblings:
+		// queued again behind later ones, it would wait for calls that
+		// cannot start until it ends (StepAside). One call alone steps
+		// aside as Execute's does.
+		states[i].batched = len(calls) > 1
 	}
 	// Calls start in index order, at most batchLimit at once, each timed
 	// from then. A call only ever waits for the locks of calls with a

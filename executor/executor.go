@@ -37,8 +37,8 @@
 // call waiting for a human's approval holds no slot. While it waits it
 // holds no place in the lock queues either (extension.LockQueue): the
 // calls behind it on its files go ahead, and once decided it queues again
-// behind them. A call of ExecuteBatch keeps its place (the batch runs calls
-// on one resource in index order). Locks are held until the call ends
+// behind them. A call of an ExecuteBatch of several keeps its place (the
+// batch runs calls on one resource in index order). Locks are held until the call ends
 // (across retries); slots only while a backend runs.
 //
 // Calls inside calls: a backend or an extension may run other calls

@@ -54,11 +54,11 @@ type callState struct {
 	mu      sync.Mutex
 	holders int
 	aside   bool
-	// batched marks a call of ExecuteBatch, which keeps its place when it
-	// steps aside: a batch runs calls on one resource in index order, and
-	// cannot deadlock because a call waits only for calls with a smaller
-	// index, which have started (a call queued again behind later ones
-	// would wait for calls that cannot start until it ends).
+	// batched marks a call of an ExecuteBatch of several, which keeps its
+	// place when it steps aside: a batch runs calls on one resource in
+	// index order, and cannot deadlock because a call waits only for calls
+	// with a smaller index, which have started (a call queued again behind
+	// later ones would wait for calls that cannot start until it ends).
 	batched bool
 	// ended is set once the call has returned (or for a state of a chain
 	// run outside Execute): a run still going then takes no locks, which
@@ -94,8 +94,7 @@ type stateKey struct{}
 // job, whose principal Submit fixed. start is zero for a call of a batch
 // (ExecuteBatch sets it when the call starts).
 func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *callState {
-	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j,
-		batched: start.IsZero()}
+	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
 	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource

@@ -61,8 +61,8 @@ type Request struct {
 // the calls on the same resources (tool.ResourceDeclarer).
 type LockQueue interface {
 	// StepAside runs wait with the call out of the queues: the calls
-	// behind it go ahead, and when wait returns it queues again, behind
-	// them.
+	// behind it go ahead, and it queues again, behind them, when it next
+	// reaches its backend.
 	StepAside(wait func())
 }
 

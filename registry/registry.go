@@ -313,18 +313,17 @@ func (f Filter) Match(spec *tool.Spec) bool {
 	return f.Keep == nil || f.Keep(spec)
 }
 
-// List returns the specs that pass the filter, in registration order.
+// List returns the specs that pass the filter, in registration order. The
+// filter sees copies, outside the registry's lock: a Keep function may
+// call the registry.
 func (r *Registry) List(f Filter) []tool.Spec {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	out := make([]tool.Spec, 0, len(r.order))
 	for _, n := range r.order {
-		e := r.entries[n]
-		if f.Match(&e.Spec) {
-			out = append(out, e.Spec)
-		}
+		out = append(out, r.entries[n].Spec)
 	}
-	return out
+	r.mu.RUnlock()
+	return slices.DeleteFunc(out, func(s tool.Spec) bool { return !f.Match(&s) })
 }
 
 // Names returns the registered names in registration order.

@@ -21,7 +21,19 @@ import (
 // as the person took (minutes, hours), and gave up at its deadline. It
 // steps aside while it waits now (extension.Request.Queue): the read runs,
 // and the write, once approved, queues again behind it.
+//
+// An agent's turn of one call (ExecuteBatch of one) steps aside too; a
+// call of a batch of several keeps its place among its siblings
+// (TestReviewS14BatchedCallKeepsItsPlaceInTheBatch).
 func TestAPendingApprovalDoesNotHoldUpCallsOnTheSameFile(t *testing.T) {
+	for _, batch := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Execute", true: "ExecuteBatch of one"}[batch], func(t *testing.T) {
+			pendingApprovalStepsAside(t, batch)
+		})
+	}
+}
+
+func pendingApprovalStepsAside(t *testing.T, batch bool) {
 	asked, decide := make(chan struct{}), make(chan struct{})
 	person := approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
 		close(asked)
@@ -44,7 +56,12 @@ func TestAPendingApprovalDoesNotHoldUpCallsOnTheSameFile(t *testing.T) {
 
 	written := make(chan *tool.Result, 1)
 	go func() {
-		res, _ := ex.Execute(context.Background(), tool.Call{ID: "w", Name: "write_notes", Args: json.RawMessage(`{}`)})
+		w := tool.Call{ID: "w", Name: "write_notes", Args: json.RawMessage(`{}`)}
+		if batch {
+			written <- ex.ExecuteBatch(context.Background(), []tool.Call{w})[0]
+			return
+		}
+		res, _ := ex.Execute(context.Background(), w)
 		written <- res
 	}()
 	<-asked
