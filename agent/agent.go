@@ -21,6 +21,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -378,7 +379,7 @@ func decisionOf(r *tool.Result) (Decision, bool) {
 		return Decision{}, false
 	}
 	d := Decision{CallID: r.CallID, Tool: r.Tool}
-	switch m := r.Metadata["approval"].(type) {
+	switch m := r.Metadata[approval.MetaKey].(type) {
 	case map[string]any:
 		d.Decision, _ = m["decision"].(string)
 		d.DecidedBy, _ = m["decided_by"].(string)

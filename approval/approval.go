@@ -39,6 +39,12 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
+// MetaKey is the result metadata key under which the approval extension
+// records its decision (decision, decided_by, ...), which the audit trail
+// and an agent's Decisions report. The executor takes it out of what a
+// backend returns, so that no tool's result can claim an approval.
+const MetaKey = "approval"
+
 // RequiredKey is the extension.Request value key through which an extension
 // outside the approval extension (the policy extension, for operating modes
 // that require approval) demands a human's approval. Its value is a string:

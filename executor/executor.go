@@ -406,6 +406,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if res == nil {
 		res = &tool.Result{}
 	}
+	// Only the approval extension, around the backend, records a decision.
+	delete(res.Metadata, approval.MetaKey)
 	switch {
 	case o.err != nil:
 		te := tool.AsError(o.err)

@@ -26,7 +26,7 @@
 //     blocked command, does not run whoever wrote it) and by the judge an
 //     extension outside left under approval.JudgeKey (the governance
 //     policy's path and size rules); the call runs with the new arguments and its result records it in
-//     Metadata["approval"] (decision, decided_by, modified, the hash of the
+//     Metadata[approval.MetaKey] ("approval": decision, decided_by, modified, the hash of the
 //     original arguments).
 //
 // # Fail closed
@@ -490,7 +490,7 @@ func (e *Extension) run(ctx context.Context, req *extension.Request, next extens
 	}
 	res := next(ctx, req)
 	if meta != nil {
-		res.SetMeta("approval", meta)
+		res.SetMeta(approval.MetaKey, meta)
 		if meta["modified"] == true {
 			res.SetMeta("modified_args", true)
 		}
@@ -503,7 +503,7 @@ func deny(req *extension.Request, by, msg string, meta map[string]any) *tool.Res
 	if meta == nil {
 		meta = map[string]any{"decision": "deny", "decided_by": by}
 	}
-	res.SetMeta("approval", meta)
+	res.SetMeta(approval.MetaKey, meta)
 	return res
 }
 

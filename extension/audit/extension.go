@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -20,7 +21,7 @@ import (
 // extension writes). A result with tool.CodeApprovalDenied is
 // recorded as "deny" and one with metadata "modified_args" as "modify" when
 // the key is absent.
-const MetaApproval = "approval"
+const MetaApproval = approval.MetaKey
 
 // MetaError is the result metadata key under which a fail-closed outcome
 // keeps what the trail could not record.
