@@ -45,6 +45,11 @@ import (
 // backend returns, so that no tool's result can claim an approval.
 const MetaKey = "approval"
 
+// MetaModifiedKey is the result metadata key the approval extension sets
+// (true) when an approver changed the call's arguments; the executor takes
+// it out of what a backend returns too.
+const MetaModifiedKey = "modified_args"
+
 // RequiredKey is the extension.Request value key through which an extension
 // outside the approval extension (the policy extension, for operating modes
 // that require approval) demands a human's approval. Its value is a string:

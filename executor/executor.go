@@ -408,6 +408,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	}
 	// Only the approval extension, around the backend, records a decision.
 	delete(res.Metadata, approval.MetaKey)
+	delete(res.Metadata, approval.MetaModifiedKey)
 	switch {
 	case o.err != nil:
 		te := tool.AsError(o.err)

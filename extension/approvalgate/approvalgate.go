@@ -492,7 +492,7 @@ func (e *Extension) run(ctx context.Context, req *extension.Request, next extens
 	if meta != nil {
 		res.SetMeta(approval.MetaKey, meta)
 		if meta["modified"] == true {
-			res.SetMeta("modified_args", true)
+			res.SetMeta(approval.MetaModifiedKey, true)
 		}
 	}
 	return res

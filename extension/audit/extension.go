@@ -339,7 +339,7 @@ func decision(res *tool.Result) string {
 	if res.Error != nil && res.Error.Code == tool.CodeApprovalDenied {
 		return "deny"
 	}
-	if _, ok := res.Metadata["modified_args"]; ok {
+	if _, ok := res.Metadata[approval.MetaModifiedKey]; ok {
 		return "modify"
 	}
 	return ""
