@@ -777,6 +777,9 @@ func (s *state) awkProgramAs(name, prog string, regexAfterIncr, brackets bool, j
 	// condition of an if, while or for, after whose ')' a statement (a
 	// regex among them) begins.
 	var conds []bool
+	// calls holds, for each '(' not yet closed, the identifier before it:
+	// the function it calls, if any.
+	var calls []string
 	prevIdent := "" // the identifier just before, when the last token was one
 	lastStr := ""
 	unended := func(what string) {
@@ -876,6 +879,25 @@ func (s *state) awkProgramAs(name, prog string, regexAfterIncr, brackets bool, j
 			case "print", "printf":
 				inPrint = true
 				depth = 0
+			case "ARGV":
+				// awk reads the files ARGV names: setting it (ARGV[1] =
+				// ".e" "nv", getline ARGV[1], split(s, ARGV), sub(/x/,
+				// s, ARGV[1])) reads a file the check does not see.
+				rest := strings.TrimLeft(prog[e:], " \t")
+				if strings.HasPrefix(rest, "[") {
+					if k := awkSubscriptEnd(rest); k >= 0 {
+						rest = strings.TrimLeft(rest[k:], " \t")
+					}
+				}
+				before := strings.TrimRight(prog[:p], " \t")
+				call := ""
+				if len(calls) > 0 {
+					call = calls[len(calls)-1]
+				}
+				if strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") || prevIdent == "getline" ||
+					strings.HasSuffix(before, ",") && (call == "sub" || call == "gsub" || call == "split" || call == "patsplit") {
+					j.add(Warning, name+" sets ARGV, the files it reads, which may be secret files")
+				}
 			}
 			operand, prevIdent = awkRegexAfter[prog[p:e]], prog[p:e]
 			p = e
@@ -912,10 +934,19 @@ func (s *state) awkProgramAs(name, prog string, regexAfterIncr, brackets bool, j
 			// getline < "FILE" reads it (a comparison with a string
 			// names no secret).
 			pendingRead = true
+			// getline [VAR] < EXPR reads a file whose name awk builds
+			// (".e" "nv", f, ENVIRON["HOME"] "/.ssh/id_rsa"): any file.
+			if awkGetlineBefore(prog[:p]) && !strings.HasPrefix(strings.TrimLeft(prog[p+1:], " \t"), `"`) {
+				j.add(Warning, name+" getline reads a file named at run time, which may be a secret file")
+			}
 		case c == '(':
 			depth++
 			conds = append(conds, prevIdent == "if" || prevIdent == "while" || prevIdent == "for")
+			calls = append(calls, prevIdent)
 		case c == ')':
+			if k := len(calls) - 1; k >= 0 {
+				calls = calls[:k]
+			}
 			depth--
 			if k := len(conds) - 1; k >= 0 {
 				cond := conds[k]
@@ -944,6 +975,62 @@ func (s *state) awkProgramAs(name, prog string, regexAfterIncr, brackets bool, j
 		p++
 	}
 	return inf
+}
+
+// awkSubscriptEnd returns the index just past the ']' that closes the
+// '[' s begins with, or -1 when it does not close.
+func awkSubscriptEnd(s string) int {
+	depth := 0
+	for k := 0; k < len(s); k++ {
+		switch s[k] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return k + 1
+			}
+		}
+	}
+	return -1
+}
+
+// awkGetlineBefore reports whether the awk program before a '<' ends in
+// getline or getline VAR (VAR maybe with a subscript): the '<' is then
+// getline's redirection, not a comparison.
+func awkGetlineBefore(before string) bool {
+	b := strings.TrimRight(before, " \t")
+	if strings.HasSuffix(b, "]") {
+		depth := 0
+		for k := len(b) - 1; k >= 0; k-- {
+			if b[k] == ']' {
+				depth++
+			} else if b[k] == '[' {
+				if depth--; depth == 0 {
+					b = b[:k]
+					break
+				}
+			}
+		}
+	}
+	isIdent := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	word := func(s string) (string, string) {
+		k := len(s)
+		for k > 0 && isIdent(s[k-1]) {
+			k--
+		}
+		return s[:k], s[k:]
+	}
+	rest, w := word(b)
+	if w == "getline" {
+		return true
+	}
+	if w == "" {
+		return false
+	}
+	_, w = word(strings.TrimRight(rest, " \t"))
+	return w == "getline"
 }
 
 // awkLiteralArg reports whether rest, the awk program after a call's
