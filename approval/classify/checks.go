@@ -2224,6 +2224,11 @@ func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	for _, k := range ops {
 		s.secretDir(args[k], j)
 	}
+	if search && len(ops) == 0 {
+		// With no file operand a recursive search reads the working
+		// directory (cd ~ && grep -r KEY).
+		s.secretDir(word{s: ".", lit: true}, j)
+	}
 	return info{}
 }
 
@@ -2234,11 +2239,35 @@ func (s *state) secretDir(w word, j *judgement) {
 	if w.s == "" || w.s == "-" {
 		return
 	}
+	if s.secretDirAt(w, w.s, j) {
+		return
+	}
+	// A relative directory is also that directory in each one the shell
+	// may have changed into (cd ~ && grep -r KEY .).
+	if p := homePath(cleanPath(w.s)); !w.dyn && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+		sets := []*dirSet{&s.cwd}
+		if s.repeat > 0 && s.later != nil {
+			sets = append(sets, s.later)
+		}
+		for _, ds := range sets {
+			for _, d := range ds.dirs {
+				in := word{s: d.s + "/" + w.s, lit: d.lit && w.lit, glob: d.glob || w.glob}
+				if s.secretDirAt(in, w.s+" after changing into "+d.s, j) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// secretDirAt is secretDir for the directory w, named as what in the
+// reason; it reports whether it found a secret file there.
+func (s *state) secretDirAt(w word, what string, j *judgement) bool {
 	d := w
 	d.s, d.glob = strings.TrimSuffix(w.s, "/")+"/*", true
 	if l, reason, ok := s.secretRule(d); ok {
-		j.add(l, reason+" (read recursively from "+w.s+")")
-		return
+		j.add(l, reason+" (read recursively from "+what+")")
+		return true
 	}
 	// A home directory holds the secret files in its hidden files and
 	// directories (grep -r KEY ~).
@@ -2246,12 +2275,35 @@ func (s *state) secretDir(w word, j *judgement) {
 	if p == "~" || p == "/root" || strings.HasPrefix(p, "/home/") && strings.Count(p, "/") == 2 {
 		for _, h := range []string{p + "/.*", p + "/.*/*"} {
 			if l, reason, ok := s.secretRule(word{s: h, glob: true}); ok {
-				j.add(l, reason+" (read recursively from "+w.s+")")
-				return
+				j.add(l, reason+" (read recursively from "+what+")")
+				return true
 			}
 		}
 	}
+	// A directory above the home directory or /proc holds their secret
+	// files too (grep -r KEY / reads ~/.ssh and each /proc/PID/environ),
+	// and a name that only climbs (.., ../.., ~/..) may be any directory
+	// above the working one.
+	climbs := true
+	for _, c := range strings.Split(strings.TrimPrefix(p, "~/"), "/") {
+		climbs = climbs && c == ".."
+	}
+	for _, f := range secretsBelow {
+		if climbs || p == "/" || strings.HasPrefix(f, p+"/") {
+			if l, reason, ok := s.secretRule(word{s: f, lit: true}); ok {
+				j.add(l, reason+" (read recursively from "+what+")")
+				return true
+			}
+		}
+	}
+	return false
 }
+
+// secretsBelow are secret files in the system's directories and in a
+// home directory there, found by a recursive read from a directory above
+// them (see secretDirAt).
+var secretsBelow = []string{"/home/user/.ssh/id_rsa", "/root/.ssh/id_rsa", "/proc/1/environ", "/run/secrets/x",
+	"/var/run/secrets/x", "/etc/shadow"}
 
 // checkMoves judges what mv takes away: moving the home, root or a
 // system directory (mv ~ /tmp/x, mv -t /tmp/x /) takes it from its place
