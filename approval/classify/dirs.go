@@ -1,6 +1,9 @@
 package classify
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // A command line can write by a relative name after changing directory
 // (cd vendor/lib/.git && cat p > config), so a relative write is judged
@@ -26,6 +29,10 @@ type dirSet struct {
 	dirs []word // as written, literal or known values
 	// unknown, when set, names a directory known only at run time.
 	unknown string
+	// globs are the directories known only in part, as globs with their
+	// expansions as '*' (cd /proc/$PPID is /proc/*): a secret file's
+	// name is judged in them too.
+	globs []word
 }
 
 func (d *dirSet) empty() bool { return len(d.dirs) == 0 && d.unknown == "" }
@@ -36,6 +43,12 @@ func (d *dirSet) add(w word) {
 	case w.unknown():
 		if d.unknown == "" {
 			d.unknown = w.s
+		}
+		// A directory that is all expansion (cd "$d") says nothing of
+		// where it is: only one with a literal part is kept.
+		if g, ok := w.holesAsGlob(); ok && strings.Trim(g, "*/") != "" && len(d.globs) < maxDirs &&
+			!slices.ContainsFunc(d.globs, func(x word) bool { return x.s == g }) {
+			d.globs = append(d.globs, word{s: g, glob: true})
 		}
 	case w.s == "" || cleanPath(w.s) == ".":
 	case slices.ContainsFunc(d.dirs, func(x word) bool { return x.s == w.s }):
@@ -48,7 +61,9 @@ func (d *dirSet) add(w word) {
 	}
 }
 
-func (d *dirSet) save() dirSet { return dirSet{dirs: slices.Clip(d.dirs), unknown: d.unknown} }
+func (d *dirSet) save() dirSet {
+	return dirSet{dirs: slices.Clip(d.dirs), unknown: d.unknown, globs: slices.Clip(d.globs)}
+}
 
 func (d *dirSet) restore(saved dirSet) { *d = saved }
 

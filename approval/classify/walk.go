@@ -455,6 +455,11 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 					return l, reason + " (after changing into " + d.s + ")", true
 				}
 			}
+			for _, d := range ds.globs {
+				if l, reason, ok := s.secretIn(d, w); ok {
+					return l, reason + " (after changing into " + d.s + ", an expansion as any text)", true
+				}
+			}
 		}
 	}
 	// A name that climbs reaches the root from a directory as deep as it
