@@ -72,7 +72,15 @@
 //     (/proc/PID/environ; the Secrets rules) in an argument or reads it
 //     with < is Warning, as what it prints goes back to the model (cat .env,
 //     head ~/.ssh/id_rsa, cat /proc/$PPID/environ, the agent's API keys);
-//     so is ps e, which prints every process's environment;
+//     so is ps e, which prints every process's environment, and so are
+//     reads that reach such files without naming them: a recursive read
+//     (grep -r, rg, diff -r, find -exec cat) from /, /proc, /home, .. or
+//     ~/.., or from . after cd ~ or cd /; a glob that dotglob,
+//     GLOBIGNORE or bash -O dotglob makes match .env; a file awk opens by
+//     a name it builds (getline < f, ARGV); a directory cd entered that is
+//     known in part (cd /proc/$PPID); jq -f and yq --from-file programs;
+//     commands that print secrets they hold (kubectl -o before the
+//     subcommand, helm get values, docker inspect, docker compose config);
 //   - text the line spells out: what echo (-n, -e), printf (%s, and the
 //     escapes of its format: \x67, \147) and cat
 //     of a here-string write, of known words, is read as that text where
