@@ -38,8 +38,8 @@
 // holds no place in the lock queues either (extension.LockQueue): the
 // calls behind it on its files go ahead, and once decided it queues again
 // behind them. A call of an ExecuteBatch of several keeps its place (the
-// batch runs calls on one resource in index order). Locks are held until the call ends
-// (across retries); slots only while a backend runs.
+// batch runs calls on one resource in index order). Locks are held until
+// the call ends (across retries); slots only while a backend runs.
 //
 // Calls inside calls: a backend or an extension may run other calls
 // through the executor with the context it was given (a sub-agent). Each

@@ -92,7 +92,8 @@ const nobody = 65534
 // [UnenforcedUnixPaths]); before ABI 6, signals and abstract unix sockets
 // are not scoped ([UnenforcedSignals], [UnenforcedAbstractUnix]). On an
 // architecture it has no seccomp filter for (ppc64le, s390x, ...) it runs
-// with the network on only, without the filter ([UnenforcedSyscallFilter]). Without
+// with the network on only, without the filter
+// ([UnenforcedSyscallFilter]). Without
 // Landlock, or with the network off on a kernel before ABI 4, the engine is
 // unavailable rather than weaker.
 //

@@ -25,9 +25,9 @@
 //     judged again by the approval policy (what it refuses, a deny rule or a
 //     blocked command, does not run whoever wrote it) and by the judge an
 //     extension outside left under approval.JudgeKey (the governance
-//     policy's path and size rules); the call runs with the new arguments and its result records it in
-//     Metadata[approval.MetaKey] ("approval": decision, decided_by, modified, the hash of the
-//     original arguments).
+//     policy's path and size rules); the call runs with the new arguments
+//     and its result records it in Metadata[approval.MetaKey] ("approval":
+//     decision, decided_by, modified, the hash of the original arguments).
 //
 // # Fail closed
 //

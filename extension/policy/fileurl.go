@@ -70,8 +70,8 @@ func mayHoldFileURL(v []byte) bool {
 // startsFileURL reports whether the JSON string v begins with a file: URL
 // once decoded (hostpath.FileURLPath: "file:" in any case, after the
 // blanks and controls a browser drops, or inside "view-source:" or
-// "jar:"), reading
-// only as far as that: a file's content is not decoded for it.
+// "jar:"), reading only as far as that: a file's content is not decoded
+// for it.
 func startsFileURL(v []byte) bool {
 	if len(v) < 2 || v[0] != '"' {
 		return false

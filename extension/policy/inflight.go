@@ -3,7 +3,6 @@ package policy
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -95,11 +94,17 @@ func (p *Policy) flightDenial(cfg *config, f *flight, mode string) (string, erro
 			return rule, err
 		}
 	}
-	asked := slices.ContainsFunc(f.specs, func(s *tool.Spec) bool { return p.approvalReason(f.mode, s.Name) != "" })
-	for _, s := range f.specs {
-		if tr := cfg.tools[s.Name]; !asked && tr != nil && tr.approval.has(mode) {
-			return p.denial(cfg, tr.name+".requires_approval_in_modes", 0, "tool %q requires approval in mode %s, and this call began without it in mode %s: call it again to ask for approval", s.Name, mode, f.mode)
+	// The first rule of the call's tools that requires approval in m.
+	asking := func(m string) *toolRule {
+		for _, s := range f.specs {
+			if tr := cfg.tools[s.Name]; tr != nil && tr.approval.has(m) {
+				return tr
+			}
 		}
+		return nil
+	}
+	if tr := asking(mode); tr != nil && asking(f.mode) == nil {
+		return p.denial(cfg, tr.name+".requires_approval_in_modes", 0, "tool %q requires approval in mode %s, and this call began without it in mode %s: call it again to ask for approval", tr.tool, mode, f.mode)
 	}
 	return "", nil
 }

@@ -366,9 +366,9 @@ func (p *Policy) checkMode(cfg *config, mode string) error {
 // are judged in the new mode, and the calls still in progress of tools the
 // new mode refuses (forbidden_in_modes, allowed_in_modes,
 // Spec.AllowedModes), or requires approval for (requires_approval_in_modes)
-// when the mode they began in did not, are stopped: one waiting further in the chain (for a
-// person's approval, a lock, a slot, a retry) does not run, and one
-// running has its context cancelled. Such a call fails with the policy's
+// when the mode they began in did not, are stopped: one waiting further in
+// the chain (for a person's approval, a lock, a slot, a retry) does not
+// run, and one running has its context cancelled. Such a call fails with the policy's
 // refusal. An unknown mode is refused and the mode stays as it was.
 func (p *Policy) SetMode(mode string) error {
 	if err := p.checkMode(p.cfg.Load(), mode); err != nil {
