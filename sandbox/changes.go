@@ -25,14 +25,16 @@ type Change struct {
 	Kind string `json:"kind"`
 }
 
-// String returns "kind path", the path quoted (strconv.Quote) when it
-// holds what could forge the text it is put in ("[changed: created a,
-// deleted b]"): a character that does not print (a newline), a bracket, a
-// comma or a quote, or bytes that are not UTF-8.
-func (c Change) String() string { return c.Kind + " " + quoteName(c.Path) }
+// String returns "kind path", the path as QuoteName shows it.
+func (c Change) String() string { return c.Kind + " " + QuoteName(c.Path) }
 
-// quoteName is name as Change.String tells it.
-func quoteName(name string) string {
+// QuoteName returns a workspace path as text a model reads shows it:
+// quoted (strconv.Quote) when it holds what could forge the text it is
+// put in (a line of a listing, "[changed: created a, deleted b]"): a
+// character that does not print (a newline), a bracket, a comma or a
+// quote, or bytes that are not UTF-8. A command chooses the names of the
+// files it leaves.
+func QuoteName(name string) string {
 	if utf8.ValidString(name) && !strings.ContainsFunc(name, func(r rune) bool {
 		return !strconv.IsPrint(r) || strings.ContainsRune(`[],"`, r)
 	}) {
@@ -228,7 +230,7 @@ func unreadable(dir string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return fmt.Errorf("cannot read the directory %s: %w", quoteName(cmp.Or(dir, ".")), err)
+	return fmt.Errorf("cannot read the directory %s: %w", QuoteName(cmp.Or(dir, ".")), err)
 }
 
 // diff lists what changed from before to after, sorted by path. A

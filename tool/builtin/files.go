@@ -177,19 +177,6 @@ func readLine(ctx context.Context, br *bufio.Reader, keep bool, limit int) (buf 
 	}
 }
 
-// shownName is a workspace path as the text a model reads shows it:
-// quoted (strconv.Quote) when it holds a character that does not print
-// or bytes that are not UTF-8. A command chooses the names of the files it
-// leaves, and a newline in one started a line of its own in a listing or
-// a search, showing an entry or a match that does not exist
-// (TestAttackS14FileNamesForgeListingLines).
-func shownName(p string) string {
-	if utf8.ValidString(p) && !strings.ContainsFunc(p, func(r rune) bool { return !strconv.IsPrint(r) }) {
-		return p
-	}
-	return strconv.Quote(p)
-}
-
 // trimRune drops a rune cut in half at the end of b.
 func trimRune(b []byte) []byte {
 	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
@@ -316,7 +303,7 @@ func listDirectory(ctx context.Context, ws *sandbox.Workspace, c *config, in lis
 	}
 	var b strings.Builder
 	for _, e := range out.Entries {
-		b.WriteString(shownName(e.Path))
+		b.WriteString(sandbox.QuoteName(e.Path))
 		switch e.Type {
 		case "dir":
 			b.WriteByte('/')

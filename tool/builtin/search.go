@@ -206,7 +206,7 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	}
 	var b strings.Builder
 	for _, m := range out.Matches {
-		fmt.Fprintf(&b, "%s:%d: %s\n", shownName(m.Path), m.Line, m.Text)
+		fmt.Fprintf(&b, "%s:%d: %s\n", sandbox.QuoteName(m.Path), m.Line, m.Text)
 	}
 	if len(out.Matches) == 0 {
 		fmt.Fprintf(&b, "no matches in %d files\n", out.FilesSearched)
