@@ -19,10 +19,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -366,10 +366,7 @@ func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
+	return textcut.Head(s, n) + "..."
 }
 
 // decisionOf reads the approval decision the approval extension records in

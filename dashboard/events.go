@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -78,11 +79,7 @@ func tail(s string) string {
 	if len(s) <= maxChunk {
 		return s
 	}
-	s = s[len(s)-maxChunk:]
-	for len(s) > 0 && !utf8.RuneStart(s[0]) {
-		s = s[1:]
-	}
-	return "…" + s
+	return "…" + textcut.Tail(s, maxChunk)
 }
 
 // serveEvents streams the executor's events as Server-Sent Events. The

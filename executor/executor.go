@@ -62,11 +62,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/keylock"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -573,13 +573,6 @@ func headTail(s string, limit int) string {
 	if limit <= 0 {
 		return fmt.Sprintf("[%d bytes cut: over the output cap]", len(s))
 	}
-	head, tail := limit*3/4, limit/4
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	start := len(s) - tail
-	for start < len(s) && !utf8.RuneStart(s[start]) {
-		start++
-	}
-	return s[:head] + fmt.Sprintf("\n[... %d bytes cut ...]\n", start-head) + s[start:]
+	head, tail := textcut.Head(s, limit*3/4), textcut.Tail(s, limit/4)
+	return head + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-len(head)-len(tail)) + tail
 }

@@ -74,6 +74,26 @@ func TestOutputIsCapped(t *testing.T) {
 	assert.Contains(t, res.Error.Message, "over the 65536-byte cap")
 }
 
+// Text that is not UTF-8 (a tool that printed a binary file) is cut at the
+// cap like any other: a run of stray continuation bytes is bytes, not a
+// character to back out of, so the head and tail keep their share of the
+// cap. The cut used to back up over all of them and kept only "HEAD" and
+// "THE END".
+func TestOutputOfStrayBytesKeepsItsShareOfTheCap(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("binary", "Binary text", func(context.Context, struct{}) (string, error) {
+		return "HEAD" + strings.Repeat("\x80", 3<<20) + "THE END", nil
+	}, tool.WithRisk(tool.RiskLow)))
+	ex := executor.MustNew(reg, executor.WithMaxOutputBytes(64<<10))
+	res, err := ex.Execute(context.Background(), tool.Call{ID: "b", Name: "binary", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	txt := res.Text()
+	assert.True(t, strings.HasPrefix(txt, "HEAD\x80\x80"), "the head is kept")
+	assert.True(t, strings.HasSuffix(txt, "\x80\x80THE END"), "the tail is kept")
+	assert.Greater(t, len(txt), 60<<10, "the head and tail fill the cap")
+	assert.LessOrEqual(t, len(txt), 64<<10+64)
+}
+
 // A tool's error message is held to the output cap too: it reaches the
 // model, the logs and the audit trail (which redacts it under its lock)
 // as output does. A tool that echoed a 3 MiB input into its error sent

@@ -8,11 +8,11 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -170,11 +170,11 @@ func setCall(rec *Record, c *tool.Call) {
 	rec.Tool, rec.CallID = c.Name, c.ID
 	var cut []string
 	if len(c.Name) > maxModelField {
-		rec.Tool = c.Name[:cutAt(c.Name, maxModelField)] + "…"
+		rec.Tool = textcut.Head(c.Name, maxModelField) + "…"
 		cut = append(cut, fmt.Sprintf("tool (%d bytes)", len(c.Name)))
 	}
 	if len(c.ID) > maxModelField {
-		rec.CallID = c.ID[:cutAt(c.ID, maxModelField)] + "…"
+		rec.CallID = textcut.Head(c.ID, maxModelField) + "…"
 		cut = append(cut, fmt.Sprintf("call_id (%d bytes)", len(c.ID)))
 	}
 	if len(cut) > 0 {
@@ -278,7 +278,7 @@ func (t *Trail) result(p *pendingResult, secrets []string) *Result {
 	r.Truncated = r.Truncated || len(p.text) > t.textLimit() // more than was read, however short redaction made it
 	r.Text = redact.Message(p.text, secrets, p.args...)
 	if len(r.Text) > budget {
-		r.Text, r.Truncated = r.Text[:cutAt(r.Text, budget)], true
+		r.Text, r.Truncated = textcut.Head(r.Text, budget), true
 	}
 	return r
 }
@@ -289,21 +289,6 @@ func (t *Trail) result(p *pendingResult, secrets []string) *Result {
 // redaction of a large text (about 16 MB/s) stays under a millisecond.
 // Of an echoed secret value longer than that, a prefix may be kept.
 const resultSlack = 4096
-
-// cutAt is where to cut s to at most n bytes: n, or the start of a rune
-// that n would split. Bytes that are not UTF-8 are cut anywhere (each
-// reads as U+FFFD).
-func cutAt(s string, n int) int {
-	for i := n - 1; i >= max(0, n-utf8.UTFMax+1); i-- {
-		if utf8.RuneStart(s[i]) {
-			if r, size := utf8.DecodeRuneInString(s[i:]); (r != utf8.RuneError || size > 1) && i+size > n {
-				return i
-			}
-			break
-		}
-	}
-	return n
-}
 
 // setArgs puts a call's arguments on rec, to be redacted when rec is
 // encoded (off the caller's path with WithSyncInterval).

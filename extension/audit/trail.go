@@ -119,6 +119,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/internal/termesc"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 )
 
 // Record kinds.
@@ -750,7 +751,7 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 			rec.Result = &Result{Bytes: rec.Result.Bytes, Truncated: true}
 		}
 		if len(rec.Error) > keep {
-			rec.Error = rec.Error[:cutAt(rec.Error, keep)]
+			rec.Error = textcut.Head(rec.Error, keep)
 		}
 		return t.encode(dst, rec)
 	}

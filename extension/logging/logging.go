@@ -38,7 +38,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -46,6 +45,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/internal/termesc"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -245,14 +245,8 @@ func headTail(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	head, tail := max/2, len(s)-max/2
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	for tail < len(s) && !utf8.RuneStart(s[tail]) {
-		tail++
-	}
-	return s[:head] + "\n[… " + strconv.Itoa(tail-head) + " bytes cut …]\n" + s[tail:]
+	head, tail := textcut.Head(s, max/2), textcut.Tail(s, max/2)
+	return head + "\n[… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes cut …]\n" + tail
 }
 
 // rawJSON logs already-encoded JSON as a nested value in JSON encoders and

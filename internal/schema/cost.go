@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 )
 
 // MaxDepth bounds how deeply a value checked against a schema may nest
@@ -299,14 +299,7 @@ func shortPath(segs []string) string {
 	p := pointerToPath(b.String())
 	const keep = 100 // bytes at each end
 	if len(p) > 2*keep {
-		i, j := keep, len(p)-keep
-		for i > 0 && !utf8.RuneStart(p[i]) {
-			i--
-		}
-		for j < len(p) && !utf8.RuneStart(p[j]) {
-			j++
-		}
-		p = p[:i] + "..." + p[j:]
+		p = textcut.Head(p, keep) + "..." + textcut.Tail(p, keep)
 	}
 	return p
 }

@@ -11,8 +11,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
@@ -112,7 +112,7 @@ func readFile(ctx context.Context, ws *sandbox.Workspace, c *config, in readFile
 				}
 				// A first line over the cap is returned cut, so the model
 				// sees something.
-				out.Write(trimRune(buf[:c.maxReadBytes]))
+				out.Write(textcut.Head(buf, c.maxReadBytes))
 				shown, end, cutLine = 1, line, true
 			} else {
 				out.Write(buf)
@@ -175,19 +175,6 @@ func readLine(ctx context.Context, br *bufio.Reader, keep bool, limit int) (buf 
 			return nil, n, true, rerr
 		}
 	}
-}
-
-// trimRune drops a rune cut in half at the end of b.
-func trimRune(b []byte) []byte {
-	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
-		if utf8.RuneStart(b[len(b)-i]) {
-			if !utf8.FullRune(b[len(b)-i:]) {
-				return b[:len(b)-i]
-			}
-			break
-		}
-	}
-	return b
 }
 
 type listIn struct {

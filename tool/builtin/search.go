@@ -11,6 +11,7 @@ import (
 	"regexp/syntax"
 	"strings"
 
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
@@ -195,7 +196,7 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 			}
 			l = bytes.TrimRight(l, "\r")
 			if len(l) > maxMatchText {
-				l = append(trimRune(l[:maxMatchText]), "..."...)
+				l = append(textcut.Head(l, maxMatchText), "..."...)
 			}
 			out.Matches = append(out.Matches, Match{Path: rel, Line: line, Text: string(l)})
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -242,7 +243,7 @@ func cutText(s, what string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	return fmt.Sprintf("%s… [cut: the server's %s is %d bytes]", strings.ToValidUTF8(s[:max], ""), what, len(s))
+	return fmt.Sprintf("%s… [cut: the server's %s is %d bytes]", strings.ToValidUTF8(textcut.Head(s, max), ""), what, len(s))
 }
 
 // bounded reports whether raw, a JSON schema, stays within maxSchemaBytes,

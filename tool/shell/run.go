@@ -5,9 +5,9 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -167,11 +167,7 @@ func trackChanges(res *tool.Result, out *sandbox.Outcome) string {
 		}
 		s := c.String() // names that could forge a line are quoted
 		if len(s) > maxChangeShown {
-			cut := maxChangeShown
-			for cut > 0 && !utf8.RuneStart(s[cut]) {
-				cut--
-			}
-			s = s[:cut] + "..."
+			s = textcut.Head(s, maxChangeShown) + "..."
 		}
 		b.WriteString(s)
 	}
@@ -208,7 +204,7 @@ func lastLine(b []byte) string {
 		b = b[i+1:]
 	}
 	if len(b) > 200 {
-		b = append(trimRuneEnd(b[:200]), "..."...)
+		b = append(textcut.Head(b, 200), "..."...)
 	}
 	return string(b)
 }
@@ -222,8 +218,8 @@ func fit(kept []byte, total int64, budget int) ([]byte, bool) {
 	if budget <= 0 || len(kept) <= budget {
 		return kept, false
 	}
-	head := trimRuneEnd(kept[:budget/2])
-	tail := trimRuneStart(kept[len(kept)-(budget-budget/2):])
+	head := textcut.Head(kept, budget/2)
+	tail := textcut.Tail(kept, budget-budget/2)
 	if total < int64(len(kept)) {
 		total = int64(len(kept))
 	}
@@ -234,30 +230,6 @@ func fit(kept []byte, total int64, budget int) ([]byte, bool) {
 	b = append(b, marker...)
 	b = append(b, tail...)
 	return b, true
-}
-
-// trimRuneEnd drops a rune cut in half at the end of b.
-func trimRuneEnd(b []byte) []byte {
-	for i := 0; i < utf8.UTFMax && i < len(b); i++ {
-		j := len(b) - 1 - i
-		if utf8.RuneStart(b[j]) {
-			if !utf8.FullRune(b[j:]) {
-				return b[:j]
-			}
-			return b
-		}
-	}
-	return b
-}
-
-// trimRuneStart drops continuation bytes at the start of b.
-func trimRuneStart(b []byte) []byte {
-	for i := 0; i < utf8.UTFMax && i < len(b); i++ {
-		if utf8.RuneStart(b[i]) {
-			return b[i:]
-		}
-	}
-	return b
 }
 
 // quoteArgv writes argv as a shell command line, each argument quoted when

@@ -19,9 +19,9 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 )
 
 // DefaultMaxBytes is the bound on one response body when none is given.
@@ -130,11 +130,8 @@ func (g *Guard) Err(err error) error {
 	text := err.Error()
 	red := string(g.redact([]byte(text)))
 	if len(red) > MaxErrorText {
-		n := MaxErrorText
-		for n > 0 && !utf8.RuneStart(red[n]) {
-			n--
-		}
-		red = fmt.Sprintf("%s... [%d bytes cut]", red[:n], len(red)-n)
+		head := textcut.Head(red, MaxErrorText)
+		red = fmt.Sprintf("%s... [%d bytes cut]", head, len(red)-len(head))
 	}
 	if red != text {
 		return errtext.New(red, err)

@@ -1,0 +1,60 @@
+// Package textcut shortens text to a byte budget without splitting a
+// UTF-8 character: the one rule every place that cuts text for a person, a
+// model or a record uses.
+//
+// A cut never lands inside a valid character. Bytes that are not UTF-8
+// are cut anywhere (each reads as U+FFFD), so a run of stray continuation
+// bytes cannot make a cut back up to nothing.
+package textcut
+
+import "unicode/utf8"
+
+// Head returns the longest prefix of s that is at most n bytes long and
+// does not end inside a valid UTF-8 character: s itself when it is no
+// longer than n, "" when n <= 0.
+func Head[T ~string | ~[]byte](s T, n int) T {
+	if n >= len(s) {
+		return s
+	}
+	if n <= 0 {
+		return s[:0]
+	}
+	if i, size := charAround(s, n); i+size > n {
+		n = i
+	}
+	return s[:n]
+}
+
+// Tail returns the longest suffix of s that is at most n bytes long and
+// does not begin inside a valid UTF-8 character: s itself when it is no
+// longer than n, "" when n <= 0.
+func Tail[T ~string | ~[]byte](s T, n int) T {
+	if n >= len(s) {
+		return s
+	}
+	if n <= 0 {
+		return s[len(s):]
+	}
+	start := len(s) - n
+	if i, size := charAround(s, start); i+size > start {
+		start = i + size
+	}
+	return s[start:]
+}
+
+// charAround returns where the valid character that holds the byte at
+// k-1 (0 < k <= len(s)) starts, and its size; start+size is at most k
+// when that byte is in none.
+func charAround[T ~string | ~[]byte](s T, k int) (start, size int) {
+	for i := k - 1; i >= max(0, k-utf8.UTFMax); i-- {
+		if !utf8.RuneStart(s[i]) {
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
+		if r == utf8.RuneError && n <= 1 {
+			return i, 0
+		}
+		return i, n
+	}
+	return k, 0
+}
