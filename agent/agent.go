@@ -175,8 +175,11 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 
 // Run drives the loop from messages until the model answers without calls.
 // The transcript is returned in every case, also with an error. A turn
-// whose calls share an id, or that makes more than Options.MaxCallsPerTurn
-// calls, is a model error: none of its calls runs. A call keeps only its
+// whose calls share an id, that reuses the id of an earlier call of the
+// conversation (of messages too), or that makes more than
+// Options.MaxCallsPerTurn calls, is a model error: none of its calls runs.
+// A call the model gave no id gets one new in the conversation
+// ("call_2_0" for the first of turn 2, suffixed when taken). A call keeps only its
 // id, tool name and arguments from the model; who it acts for is the
 // run's (Options.Agent, Session and Principal).
 func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
@@ -212,6 +215,14 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 	for _, s := range specs {
 		offered[s.Name] = true
 	}
+	// used holds the ids of the conversation's calls, each with the turn
+	// that made it (0: the messages the run was given).
+	used := map[string]int{}
+	for _, m := range messages {
+		for _, c := range m.Calls {
+			used[c.ID] = 0
+		}
+	}
 	for i := 1; ; i++ {
 		if err := ctx.Err(); err != nil {
 			tr.Stop = StopContext
@@ -246,7 +257,7 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			// untrusted output.
 			id := c.ID
 			if id == "" {
-				id = fmt.Sprintf("call_%d_%d", i, j)
+				id = freshID(used, i, j)
 			}
 			reply.Calls[j] = tool.Call{
 				ID: id, Name: c.Name, Args: c.Args,
@@ -257,6 +268,13 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 		if err := uniqueIDs(reply.Calls); err != nil {
 			tr.Stop = StopModelError
 			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
+		}
+		if err := newIDs(reply.Calls, used); err != nil {
+			tr.Stop = StopModelError
+			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
+		}
+		for _, c := range reply.Calls {
+			used[c.ID] = i
 		}
 		tr.Messages = append(tr.Messages, reply)
 		if len(reply.Calls) == 0 {
@@ -292,6 +310,42 @@ func uniqueIDs(calls []tool.Call) error {
 		seen[c.ID] = i
 	}
 	return nil
+}
+
+// newIDs refuses a turn with a call whose id an earlier call of the
+// conversation had. The approval queue takes a call with the id, tool,
+// arguments and identity of a decided one for that call asked again (a
+// job retried), and gives it that decision: a person's approval of one
+// payment would let the model make it again under the same id, with
+// nobody asked. Providers never reuse the ids they make.
+func newIDs(calls []tool.Call, used map[string]int) error {
+	for j, c := range calls {
+		turn, ok := used[c.ID]
+		if !ok {
+			continue
+		}
+		where := fmt.Sprintf("a call of turn %d", turn)
+		if turn == 0 {
+			where = "a call in the messages the run was given"
+		}
+		return fmt.Errorf("call #%d (%s) has the id %q of %s: nothing was run; a model's calls need ids not used before in the conversation, or an approval given to the earlier call would be taken for this one",
+			j, clipText(c.Name, maxNameShown), clipText(c.ID, maxNameShown), where)
+	}
+	return nil
+}
+
+// freshID is the id the loop gives the n-th call of a turn that came
+// without one: call_TURN_N, or with a suffix when the conversation (a run
+// it continues, or a model's own id) already holds that one.
+func freshID(used map[string]int, turn, n int) string {
+	base := fmt.Sprintf("call_%d_%d", turn, n)
+	id := base
+	for k := 2; ; k++ {
+		if _, ok := used[id]; !ok {
+			return id
+		}
+		id = fmt.Sprintf("%s_%d", base, k)
+	}
 }
 
 // runCalls answers undeclared tools with not-found results and runs the
