@@ -16,7 +16,9 @@
 //  3. Asks the approval.Policy (default: auto) whether to allow, ask or
 //     refuse (see approval.Policy for the order of rules).
 //  4. To ask, it first looks for a decision remembered for the call's
-//     session ("approve this tool for this session"), then asks the
+//     session ("approve this tool for this session") and for whom the call
+//     acts (the principal's tenant, id and roles, and the agent: the ones
+//     the person was shown), then asks the
 //     Approver, emitting tool.EventApprovalRequested and
 //     tool.EventApprovalDecided (with the decision, who made it and its
 //     latency). extension/tracing turns the two into a child span
@@ -75,6 +77,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -261,10 +264,12 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	if err != nil {
 		return deny(req, "approval", "the arguments cannot be hashed for approval: "+err.Error(), nil)
 	}
-	session, p := req.Call.Session, req.Call.Principal
+	session := req.Call.Session
 	remember := e.memory != nil && session != "" && areq.Required == ""
+	var key memKey
 	if remember {
-		if d, ok := e.memory.get(memKey{session, p.Tenant, p.ID, req.Call.Name, hash}); ok {
+		key = keyOf(&req.Call, hash)
+		if d, ok := e.memory.get(key); ok {
 			e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 			meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash}
 			if d.Kind != approval.Approve {
@@ -312,7 +317,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	case approval.Approve:
 		meta["args_hash"] = hash
 		if remember && d.Scope != approval.ScopeCall {
-			e.memory.put(memKey{session, p.Tenant, p.ID, req.Call.Name, hash}, d)
+			e.memory.put(key, d)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
@@ -366,7 +371,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		return e.run(ctx, req, next, meta)
 	case approval.Deny:
 		if remember && d.Scope != approval.ScopeCall {
-			e.memory.put(memKey{session, p.Tenant, p.ID, req.Call.Name, hash}, d)
+			e.memory.put(key, d)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return deny(req, d.DecidedBy, denyMessage(d), meta)
@@ -625,10 +630,12 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 }
 
 // memory remembers session-scoped decisions, at most max of them; the
-// oldest is forgotten first. A decision is the session's principal's: a
-// session id is a name a caller gives, and another principal (or another
-// tenant's principal with the same id) in a session of the same name is
-// asked again.
+// oldest is forgotten first. A decision covers whom the call the person was
+// shown acts for, as the guard's binding does: a session id is a name a
+// caller gives, and another principal (or another tenant's principal with
+// the same id) in a session of the same name is asked again, and so are
+// the same principal with other roles and another agent in the session
+// (a browsing agent does not inherit what the coding agent was allowed).
 type memory struct {
 	mu   sync.Mutex
 	m    map[memKey]approval.Decision
@@ -638,7 +645,28 @@ type memory struct {
 
 type memKey struct {
 	session, tenant, principal, tool string
+	roles                            string // length-prefixed, in order (rolesKey)
+	agent                            string
 	hash                             string // empty for a whole-tool decision
+}
+
+// keyOf is the memory key of call, with its arguments' hash.
+func keyOf(c *tool.Call, hash string) memKey {
+	p := &c.Principal
+	return memKey{session: c.Session, tenant: p.Tenant, principal: p.ID, tool: c.Name,
+		roles: rolesKey(p.Roles), agent: c.Agent, hash: hash}
+}
+
+// rolesKey joins roles with each one's length first, so that no two lists
+// ("a,b" and "a", "b") read the same.
+func rolesKey(roles []string) string {
+	var b strings.Builder
+	for _, r := range roles {
+		b.WriteString(strconv.Itoa(len(r)))
+		b.WriteByte(':')
+		b.WriteString(r)
+	}
+	return b.String()
 }
 
 func newMemory(max int) *memory {
