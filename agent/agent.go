@@ -14,6 +14,8 @@ package agent
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -175,11 +177,13 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 
 // Run drives the loop from messages until the model answers without calls.
 // The transcript is returned in every case, also with an error. A turn
-// whose calls share an id, that reuses the id of an earlier call of the
-// conversation (of messages too), or that makes more than
-// Options.MaxCallsPerTurn calls, is a model error: none of its calls runs.
-// A call the model gave no id gets one new in the conversation
-// ("call_2_0" for the first of turn 2, suffixed when taken). A call keeps only its
+// whose calls share an id, or that makes more than Options.MaxCallsPerTurn
+// calls, is a model error: none of its calls runs. Every call runs under
+// an id new in the conversation (messages included), as an approval is
+// found again by the call's id: a call the model gave no id gets
+// call_TURN_N_TAG ("call_2_0_9f3a1c2e" for the first of turn 2, TAG
+// random for the run), and one whose id an earlier call had gets that id
+// with a suffix ("_2"). A call keeps only its
 // id, tool name and arguments from the model; who it acts for is the
 // run's (Options.Agent, Session and Principal).
 func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
@@ -215,14 +219,15 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 	for _, s := range specs {
 		offered[s.Name] = true
 	}
-	// used holds the ids of the conversation's calls, each with the turn
-	// that made it (0: the messages the run was given).
-	used := map[string]int{}
+	// used holds the ids of the conversation's calls, those of messages
+	// too; tag marks the ids this run fills in.
+	used := map[string]bool{}
 	for _, m := range messages {
 		for _, c := range m.Calls {
-			used[c.ID] = 0
+			used[c.ID] = true
 		}
 	}
+	tag := runTag()
 	for i := 1; ; i++ {
 		if err := ctx.Err(); err != nil {
 			tr.Stop = StopContext
@@ -251,13 +256,33 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			tr.Stop = StopModelError
 			return tr, fmt.Errorf("agent: model turn %d made %d calls, more than Options.MaxCallsPerTurn (%d): nothing was run", i, len(reply.Calls), maxCalls)
 		}
+		if err := uniqueIDs(reply.Calls); err != nil {
+			tr.Stop = StopModelError
+			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
+		}
+		turn := make(map[string]bool, len(reply.Calls))
+		for _, c := range reply.Calls {
+			if c.ID != "" {
+				turn[c.ID] = true
+			}
+		}
+		taken := func(id string) bool { return used[id] || turn[id] }
+		// The calls are rewritten in a copy: the model's slice may be
+		// one it keeps.
+		reply.Calls = slices.Clone(reply.Calls)
 		for j, c := range reply.Calls {
 			// What the call is (id, tool, arguments) is the model's; who it
 			// acts for and how it runs are the run's: the model's turn is
-			// untrusted output.
+			// untrusted output. Its id is new in the conversation (see
+			// freshID).
 			id := c.ID
-			if id == "" {
-				id = freshID(used, i, j)
+			if id == "" || used[id] {
+				base := id
+				if base == "" {
+					base = fmt.Sprintf("call_%d_%d_%s", i, j, tag)
+				}
+				id = freshID(base, taken)
+				turn[id] = true
 			}
 			reply.Calls[j] = tool.Call{
 				ID: id, Name: c.Name, Args: c.Args,
@@ -265,16 +290,8 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 				Agent:    opts.Agent, Session: opts.Session, Principal: opts.Principal,
 			}
 		}
-		if err := uniqueIDs(reply.Calls); err != nil {
-			tr.Stop = StopModelError
-			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
-		}
-		if err := newIDs(reply.Calls, used); err != nil {
-			tr.Stop = StopModelError
-			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
-		}
-		for _, c := range reply.Calls {
-			used[c.ID] = i
+		for id := range turn {
+			used[id] = true
 		}
 		tr.Messages = append(tr.Messages, reply)
 		if len(reply.Calls) == 0 {
@@ -297,13 +314,16 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 // uniqueIDs refuses a turn whose calls share an id: their results could
 // not be matched to them (the provider refuses the next request, after
 // the calls ran), nor could the audit trail, history and approvals tell
-// them apart.
+// them apart. Calls without an id are given distinct ones (freshID).
 func uniqueIDs(calls []tool.Call) error {
 	if len(calls) < 2 {
 		return nil
 	}
 	seen := make(map[string]int, len(calls))
 	for i, c := range calls {
+		if c.ID == "" {
+			continue
+		}
 		if j, ok := seen[c.ID]; ok {
 			return fmt.Errorf("calls #%d (%s) and #%d (%s) have the same id %q: nothing was run; a model's calls of one turn need distinct ids", j, calls[j].Name, i, c.Name, c.ID)
 		}
@@ -312,40 +332,29 @@ func uniqueIDs(calls []tool.Call) error {
 	return nil
 }
 
-// newIDs refuses a turn with a call whose id an earlier call of the
-// conversation had. The approval queue takes a call with the id, tool,
-// arguments and identity of a decided one for that call asked again (a
-// job retried), and gives it that decision: a person's approval of one
-// payment would let the model make it again under the same id, with
-// nobody asked. Providers never reuse the ids they make.
-func newIDs(calls []tool.Call, used map[string]int) error {
-	for j, c := range calls {
-		turn, ok := used[c.ID]
-		if !ok {
-			continue
-		}
-		where := fmt.Sprintf("a call of turn %d", turn)
-		if turn == 0 {
-			where = "a call in the messages the run was given"
-		}
-		return fmt.Errorf("call #%d (%s) has the id %q of %s: nothing was run; a model's calls need ids not used before in the conversation, or an approval given to the earlier call would be taken for this one",
-			j, clipText(c.Name, maxNameShown), clipText(c.ID, maxNameShown), where)
-	}
-	return nil
-}
-
-// freshID is the id the loop gives the n-th call of a turn that came
-// without one: call_TURN_N, or with a suffix when the conversation (a run
-// it continues, or a model's own id) already holds that one.
-func freshID(used map[string]int, turn, n int) string {
-	base := fmt.Sprintf("call_%d_%d", turn, n)
+// freshID is base, or base with a suffix ("_2", "_3", ...), whichever is
+// not taken. Every call the loop runs has an id new in the conversation:
+// the approval queue takes a call with the id, tool, arguments and
+// identity of a decided one for that call asked again (a job retried) and
+// gives it that decision, so a call that repeated an approved payment
+// under its id ran with nobody asked. A model's id an earlier call had (a
+// hostile one's, or Gemini's, which has none and is read as "pay#0" in
+// every turn) gets a suffix; a call without an id gets call_TURN_N_TAG,
+// TAG being random for the run, as the run may continue a conversation
+// whose calls got call_TURN_N, or be one of several in one session.
+func freshID(base string, taken func(string) bool) string {
 	id := base
-	for k := 2; ; k++ {
-		if _, ok := used[id]; !ok {
-			return id
-		}
+	for k := 2; taken(id); k++ {
 		id = fmt.Sprintf("%s_%d", base, k)
 	}
+	return id
+}
+
+// runTag is 8 random hex digits that mark the ids one run fills in.
+func runTag() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // runCalls answers undeclared tools with not-found results and runs the

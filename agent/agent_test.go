@@ -90,7 +90,8 @@ func TestRunStopsWhenModelAnswers(t *testing.T) {
 	assert.Equal(t, `{"sum":5} and {"sum":11}`, tr.Final)
 	assert.Equal(t, 2, tr.Iterations)
 	require.Len(t, tr.Steps, 1)
-	assert.Equal(t, "call_1_0", tr.Steps[0].Calls[0].ID, "missing ids are filled")
+	assert.Regexp(t, `^call_1_0_[0-9a-f]{8}$`, tr.Steps[0].Calls[0].ID, "missing ids are filled")
+	assert.Regexp(t, `^call_1_1_[0-9a-f]{8}$`, tr.Steps[0].Calls[1].ID)
 	assert.Equal(t, "a1", tr.Steps[0].Calls[0].Agent)
 	assert.Equal(t, "s1", tr.Steps[0].Calls[1].Session)
 	assert.Equal(t, []string{"add"}, m.tools[0], "only declared tools are offered")
@@ -168,7 +169,7 @@ func TestApprovalDenialIsFedBack(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(tr.Final, "I was not allowed"), tr.Final)
 	require.Len(t, tr.Steps[0].Decisions, 1)
-	assert.Equal(t, agent.Decision{CallID: "call_1_0", Tool: "write_note", Decision: "deny", DecidedBy: "alice"}, tr.Steps[0].Decisions[0])
+	assert.Equal(t, agent.Decision{CallID: tr.Steps[0].Calls[0].ID, Tool: "write_note", Decision: "deny", DecidedBy: "alice"}, tr.Steps[0].Decisions[0])
 }
 
 func TestContextEndsTheRun(t *testing.T) {

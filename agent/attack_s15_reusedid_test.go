@@ -42,92 +42,125 @@ func payWithQueue(t *testing.T) (ex *executor.Executor, paid, asked *atomic.Int3
 	return ex, paid, asked
 }
 
+func turns(msgs ...agent.Message) []func([]agent.Message, []tool.Spec) agent.Message {
+	var out []func([]agent.Message, []tool.Spec) agent.Message
+	for _, m := range msgs {
+		out = append(out, func([]agent.Message, []tool.Spec) agent.Message { return m })
+	}
+	return out
+}
+
+var payMallory = []byte(`{"to":"mallory","amount":500}`)
+
 // A person approves one payment; the model makes the same call again in a
 // later turn under the id of the approved one. The approval queue takes a
 // call id (with its tool, arguments and whom it acts for) as "the same
 // call asked again", whose decision stands (a job retried), so the second
 // payment ran with nobody asked: the model reused an approval it was given
-// for one call. Provider-made ids are never reused within a conversation,
-// so a call id seen before in the conversation is a model error, as two
-// calls of one turn sharing an id are; nothing of the turn runs.
+// for one call. The loop now runs every call under an id new in the
+// conversation: the second gets "toolu_01_2", and the person is asked.
 func TestAttackS15CallIDReusedInALaterTurnReusesItsApproval(t *testing.T) {
 	ex, paid, asked := payWithQueue(t)
-	pay := tool.Call{ID: "toolu_01", Name: "pay", Args: []byte(`{"to":"mallory","amount":500}`)}
-	m := &script{turns: []func([]agent.Message, []tool.Spec) agent.Message{
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Calls: []tool.Call{pay}} },
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Calls: []tool.Call{pay}} },
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Text: "done"} },
-	}}
-	tr, err := agent.Run(context.Background(), m, []agent.Message{{Role: agent.RoleUser, Text: "pay mallory 500 once"}},
+	pay := agent.Message{Calls: []tool.Call{{ID: "toolu_01", Name: "pay", Args: payMallory}}}
+	tr, err := agent.Run(context.Background(), &script{turns: turns(pay, pay, agent.Message{Text: "done"})},
+		[]agent.Message{{Role: agent.RoleUser, Text: "pay mallory 500 twice"}},
 		agent.Options{Executor: ex, Tools: []string{"pay"}, Session: "s1"})
-	assert.Equal(t, int32(1), asked.Load(), "the person was asked once")
-	assert.Equal(t, int32(1), paid.Load(), "only the approved payment ran")
-	assert.Len(t, tr.Steps, 1)
-	require.Error(t, err, "the second turn reuses the first call's id")
-	assert.Contains(t, err.Error(), `"toolu_01"`)
-	assert.Contains(t, err.Error(), "turn 1")
-	assert.Equal(t, agent.StopModelError, tr.Stop)
+	require.NoError(t, err)
+	assert.Equal(t, int32(2), paid.Load())
+	assert.Equal(t, int32(2), asked.Load(), "the person is asked for each payment")
+	require.Len(t, tr.Steps, 2)
+	assert.Equal(t, "toolu_01", tr.Steps[0].Calls[0].ID)
+	assert.Equal(t, "toolu_01_2", tr.Steps[1].Calls[0].ID)
+	assert.Equal(t, "toolu_01_2", tr.Steps[1].Results[0].CallID)
 }
 
 // The conversation a run continues (an earlier run's transcript) holds
-// calls too: an id from it is reused as well.
+// calls too: an id from it is not reused either.
 func TestAttackS15CallIDFromTheHistoryReusesItsApproval(t *testing.T) {
 	ex, paid, asked := payWithQueue(t)
-	pay := tool.Call{ID: "toolu_01", Name: "pay", Args: []byte(`{"to":"mallory","amount":500}`)}
-	m := &script{turns: []func([]agent.Message, []tool.Spec) agent.Message{
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Calls: []tool.Call{pay}} },
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Text: "done"} },
-	}}
+	pay := agent.Message{Calls: []tool.Call{{ID: "toolu_01", Name: "pay", Args: payMallory}}}
 	opts := agent.Options{Executor: ex, Tools: []string{"pay"}, Session: "s1"}
-	first, err := agent.Run(context.Background(), m, []agent.Message{{Role: agent.RoleUser, Text: "pay mallory 500 once"}}, opts)
+	first, err := agent.Run(context.Background(), &script{turns: turns(pay, agent.Message{Text: "done"})},
+		[]agent.Message{{Role: agent.RoleUser, Text: "pay mallory 500"}}, opts)
 	require.NoError(t, err)
-	require.Equal(t, int32(1), paid.Load())
 
-	m = &script{turns: m.turns}
-	history := append(first.Messages, agent.Message{Role: agent.RoleUser, Text: "thanks"})
-	tr, err := agent.Run(context.Background(), m, history, opts)
-	assert.Equal(t, int32(1), asked.Load(), "the person was asked once")
-	assert.Equal(t, int32(1), paid.Load(), "only the approved payment ran")
-	require.Error(t, err, "the call reuses an id of the history")
-	assert.Contains(t, err.Error(), `"toolu_01"`)
-	assert.Equal(t, agent.StopModelError, tr.Stop)
+	history := append(first.Messages, agent.Message{Role: agent.RoleUser, Text: "and again"})
+	tr, err := agent.Run(context.Background(), &script{turns: turns(pay, agent.Message{Text: "done"})}, history, opts)
+	require.NoError(t, err)
+	assert.Equal(t, int32(2), paid.Load())
+	assert.Equal(t, int32(2), asked.Load(), "the person is asked for each payment")
+	assert.Equal(t, "toolu_01_2", tr.Steps[0].Calls[0].ID)
 }
 
-// Ids the loop fills in (a model that gives none, as Gemini's may) are
-// new in the conversation: a run that continues an earlier one whose
-// calls got call_1_0 does not give its own first call that id, nor one a
-// model's call took.
-func TestFilledInCallIDsAreNewInTheConversation(t *testing.T) {
-	ex, paid, asked := payWithQueue(t)
-	pay := tool.Call{Name: "pay", Args: []byte(`{"to":"mallory","amount":500}`)}
-	turns := []func([]agent.Message, []tool.Spec) agent.Message{
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Calls: []tool.Call{pay}} },
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Text: "done"} },
+// A model whose calls carry no id (PromptTools' text models) or the same
+// one in every turn (Gemini's, read as "pay#0") reused an approval with
+// no hostile id at all: the loop numbered calls call_TURN_N afresh in each
+// run, so a run continuing a conversation, or a new conversation in the
+// same session, gave a repeated payment the approved one's call_1_0; and
+// Gemini's second call of pay was "pay#0" again.
+func TestAttackS15RepeatedCallsOfModelsWithoutIDs(t *testing.T) {
+	opts := func(ex *executor.Executor) agent.Options {
+		return agent.Options{Executor: ex, Tools: []string{"pay"}, Session: "s1"}
 	}
-	opts := agent.Options{Executor: ex, Tools: []string{"pay"}, Session: "s1"}
-	first, err := agent.Run(context.Background(), &script{turns: turns}, []agent.Message{{Role: agent.RoleUser, Text: "pay"}}, opts)
-	require.NoError(t, err)
-	require.Equal(t, "call_1_0", first.Steps[0].Calls[0].ID)
+	t.Run("no ids, a continued conversation", func(t *testing.T) {
+		ex, paid, asked := payWithQueue(t)
+		pay := agent.Message{Calls: []tool.Call{{Name: "pay", Args: payMallory}}}
+		first, err := agent.Run(context.Background(), &script{turns: turns(pay, agent.Message{Text: "done"})},
+			[]agent.Message{{Role: agent.RoleUser, Text: "pay"}}, opts(ex))
+		require.NoError(t, err)
+		history := append(first.Messages, agent.Message{Role: agent.RoleUser, Text: "pay again"})
+		second, err := agent.Run(context.Background(), &script{turns: turns(pay, agent.Message{Text: "done"})}, history, opts(ex))
+		require.NoError(t, err)
+		assert.Equal(t, int32(2), paid.Load())
+		assert.Equal(t, int32(2), asked.Load(), "the person is asked for each payment")
+		assert.NotEqual(t, first.Steps[0].Calls[0].ID, second.Steps[0].Calls[0].ID)
+	})
+	t.Run("no ids, a new conversation in the session", func(t *testing.T) {
+		ex, paid, asked := payWithQueue(t)
+		pay := agent.Message{Calls: []tool.Call{{Name: "pay", Args: payMallory}}}
+		for range 2 {
+			_, err := agent.Run(context.Background(), &script{turns: turns(pay, agent.Message{Text: "done"})},
+				[]agent.Message{{Role: agent.RoleUser, Text: "pay"}}, opts(ex))
+			require.NoError(t, err)
+		}
+		assert.Equal(t, int32(2), paid.Load())
+		assert.Equal(t, int32(2), asked.Load(), "the person is asked for each payment")
+	})
+	t.Run("the same id in every turn (Gemini's)", func(t *testing.T) {
+		ex, paid, asked := payWithQueue(t)
+		pay := agent.Message{Calls: []tool.Call{{ID: "pay#0", Name: "pay", Args: payMallory}}}
+		tr, err := agent.Run(context.Background(), &script{turns: turns(pay, pay, pay, agent.Message{Text: "done"})},
+			[]agent.Message{{Role: agent.RoleUser, Text: "pay three times"}}, opts(ex))
+		require.NoError(t, err, "a repeated id is no model error: Gemini's calls have none")
+		assert.Equal(t, int32(3), paid.Load())
+		assert.Equal(t, int32(3), asked.Load(), "the person is asked for each payment")
+		require.Len(t, tr.Steps, 3)
+		assert.Equal(t, []string{"pay#0", "pay#0_2", "pay#0_3"},
+			[]string{tr.Steps[0].Calls[0].ID, tr.Steps[1].Calls[0].ID, tr.Steps[2].Calls[0].ID})
+	})
+}
 
-	history := append(first.Messages, agent.Message{Role: agent.RoleUser, Text: "pay again"})
-	second, err := agent.Run(context.Background(), &script{turns: turns}, history, opts)
-	require.NoError(t, err)
-	assert.NotEqual(t, "call_1_0", second.Steps[0].Calls[0].ID)
-	assert.Equal(t, int32(2), asked.Load(), "the person was asked for each payment")
-	assert.Equal(t, int32(2), paid.Load())
-
-	// A model's id taking the one the loop would fill in next turn.
-	taken := &script{turns: []func([]agent.Message, []tool.Spec) agent.Message{
-		func([]agent.Message, []tool.Spec) agent.Message {
-			return agent.Message{Calls: []tool.Call{{ID: "call_2_0", Name: "pay", Args: pay.Args}}}
-		},
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Calls: []tool.Call{pay}} },
-		func([]agent.Message, []tool.Spec) agent.Message { return agent.Message{Text: "done"} },
-	}}
-	tr, err := agent.Run(context.Background(), taken, []agent.Message{{Role: agent.RoleUser, Text: "pay twice"}}, opts)
+// An id the loop gives never takes one of the conversation's: not a
+// model's of the same turn, nor the suffixed form a model took first.
+func TestFilledInCallIDsAreNewInTheConversation(t *testing.T) {
+	ex, paid, _ := payWithQueue(t)
+	m := &script{turns: turns(
+		agent.Message{Calls: []tool.Call{{ID: "x_2", Name: "pay", Args: payMallory}, {ID: "x", Name: "pay", Args: payMallory}}},
+		agent.Message{Calls: []tool.Call{{ID: "x", Name: "pay", Args: payMallory}, {Name: "pay", Args: payMallory}, {ID: "x_3", Name: "pay", Args: payMallory}}},
+		agent.Message{Text: "done"},
+	)}
+	tr, err := agent.Run(context.Background(), m, []agent.Message{{Role: agent.RoleUser, Text: "pay"}},
+		agent.Options{Executor: ex, Tools: []string{"pay"}, Session: "s1"})
 	require.NoError(t, err)
 	require.Len(t, tr.Steps, 2)
-	assert.NotEqual(t, "call_2_0", tr.Steps[1].Calls[0].ID)
-	assert.Equal(t, int32(4), asked.Load())
-	assert.Equal(t, int32(4), paid.Load())
+	ids := map[string]bool{}
+	for _, s := range tr.Steps {
+		for _, c := range s.Calls {
+			assert.False(t, ids[c.ID], "id %q given twice", c.ID)
+			ids[c.ID] = true
+		}
+	}
+	assert.Equal(t, "x_4", tr.Steps[1].Calls[0].ID, "x, x_2 and x_3 are taken")
+	assert.Regexp(t, `^call_2_1_[0-9a-f]{8}$`, tr.Steps[1].Calls[1].ID)
+	assert.Equal(t, int32(5), paid.Load())
 }

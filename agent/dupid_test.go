@@ -14,15 +14,15 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// A turn whose calls share an id (given by the model, or one the loop
-// fills in colliding with one the model gave) ran every call: the results
-// then carry one id twice, which the provider refuses on the next request
-// after the payments were made, and the audit trail, history and approvals
-// see one call id for two calls. The turn is refused; nothing runs.
+// A turn whose calls share an id ran every call: the results then carry
+// one id twice, which the provider refuses on the next request after the
+// payments were made, and the audit trail, history and approvals see one
+// call id for two calls. The turn is refused; nothing runs. (An id the
+// loop fills in is new in the conversation, a model's of the turn too:
+// TestFilledInCallIDsAreNewInTheConversation.)
 func TestDuplicateCallIDsRunNothing(t *testing.T) {
 	for _, calls := range [][]tool.Call{
 		{{ID: "c1", Name: "pay", Args: []byte(`{}`)}, {ID: "c1", Name: "pay", Args: []byte(`{}`)}},
-		{{ID: "call_1_1", Name: "pay", Args: []byte(`{}`)}, {Name: "pay", Args: []byte(`{}`)}},
 	} {
 		var paid atomic.Int32
 		reg := registry.New()
