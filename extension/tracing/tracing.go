@@ -7,7 +7,8 @@
 // continues that remote trace instead. It carries the attributes
 // gen_ai.operation.name, gen_ai.tool.name, gen_ai.tool.call.id,
 // toolbelt.status, toolbelt.attempts and, on failure, error.type (the
-// tool.Code) and span status Error with the error message. Empty
+// tool.Code) and span status Error with the error message; each string is
+// held to MaxValueBytes, since callers choose ids of any length. Empty
 // Call.TraceID and Call.SpanID are filled from the span, so the logging and
 // audit extensions (and the caller, through the result) can correlate.
 //
@@ -33,6 +34,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -147,7 +149,7 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 			trace.WithAttributes(
 				KeyOperation.String("execute_tool"),
 				KeyTool.String(c.Name),
-				KeyCallID.String(c.ID),
+				KeyCallID.String(clip(c.ID)),
 			))
 		defer span.End()
 		if sc := span.SpanContext(); sc.IsValid() {
@@ -191,9 +193,9 @@ func (e *Extension) approvalSpans(ctx context.Context, prev tool.Emitter) tool.E
 			waiting = nil
 			mu.Unlock()
 			if sp != nil {
-				sp.SetAttributes(KeyApprovalDecision.String(ev.Decision), KeyApprovalDecidedBy.String(ev.DecidedBy))
+				sp.SetAttributes(KeyApprovalDecision.String(clip(ev.Decision)), KeyApprovalDecidedBy.String(clip(ev.DecidedBy)))
 				if ev.Error != "" {
-					sp.SetStatus(codes.Error, ev.Error)
+					sp.SetStatus(codes.Error, clip(ev.Error))
 				}
 				sp.End()
 			}
@@ -232,18 +234,34 @@ func record(span trace.Span, req *extension.Request, res *tool.Result) {
 	}
 	attrs := []attribute.KeyValue{KeyStatus.String(string(status)), KeyAttempts.Int(attempts)}
 	if req.Call.Agent != "" {
-		attrs = append(attrs, KeyAgent.String(req.Call.Agent))
+		attrs = append(attrs, KeyAgent.String(clip(req.Call.Agent)))
 	}
 	if req.Call.Principal.ID != "" {
-		attrs = append(attrs, KeyPrincipal.String(req.Call.Principal.ID))
+		attrs = append(attrs, KeyPrincipal.String(clip(req.Call.Principal.ID)))
 	}
 	if res.Error != nil {
-		attrs = append(attrs, KeyErrorType.String(string(res.Error.Code)))
-		span.SetStatus(codes.Error, res.Error.Error())
+		attrs = append(attrs, KeyErrorType.String(clip(string(res.Error.Code))))
+		span.SetStatus(codes.Error, clip(res.Error.Error()))
 	} else {
 		span.SetStatus(codes.Ok, "")
 	}
 	span.SetAttributes(attrs...)
+}
+
+// MaxValueBytes bounds each string the extension puts on a span (an
+// attribute's value, a status description). The call id, the agent and the
+// principal's id are whatever the call's callers sent, and an error's
+// message may be as long as the executor's output cap: longer values keep
+// their first bytes, whole characters only, and end in "…".
+const MaxValueBytes = 4 << 10
+
+// clip holds s to MaxValueBytes.
+func clip(s string) string {
+	if len(s) <= MaxValueBytes {
+		return s
+	}
+	const more = "…"
+	return textcut.Head(s, MaxValueBytes-len(more)) + more
 }
 
 // remoteParent builds a span context from W3C trace and span ids in hex.
@@ -298,8 +316,8 @@ func (e *Extension) Backend() extension.Extension {
 			defer span.End()
 			res := next(ctx, req)
 			if res.Error != nil {
-				span.SetAttributes(KeyErrorType.String(string(res.Error.Code)))
-				span.SetStatus(codes.Error, res.Error.Error())
+				span.SetAttributes(KeyErrorType.String(clip(string(res.Error.Code))))
+				span.SetStatus(codes.Error, clip(res.Error.Error()))
 			}
 			return res
 		}
