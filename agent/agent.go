@@ -325,7 +325,10 @@ func uniqueIDs(calls []tool.Call) error {
 			continue
 		}
 		if j, ok := seen[c.ID]; ok {
-			return fmt.Errorf("calls #%d (%s) and #%d (%s) have the same id %q: nothing was run; a model's calls of one turn need distinct ids", j, calls[j].Name, i, c.Name, c.ID)
+			// The names and the id are the model's: cut short, so that the
+			// error stays a line to log.
+			return fmt.Errorf("calls #%d (%s) and #%d (%s) have the same id %q: nothing was run; a model's calls of one turn need distinct ids",
+				j, clipText(calls[j].Name, maxNameShown), i, clipText(c.Name, maxNameShown), clipText(c.ID, maxNameShown))
 		}
 		seen[c.ID] = i
 	}
