@@ -245,7 +245,7 @@ func (l *Limiter) buckets(spec *tool.Spec, p tool.Principal) ([]Bucket, []string
 		who = "t" + part(p.Tenant) + who
 	}
 	if r, ok := l.toolRate(spec); ok {
-		bs = append(bs, Bucket{Key: "tool/" + part(spec.Name), Rate: r})
+		bs = append(bs, Bucket{Key: "tool/" + part(spec.Name), Rate: r, Shared: true})
 		scopes = append(scopes, ScopeTool)
 	}
 	if l.principal != nil {

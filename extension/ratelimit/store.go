@@ -16,6 +16,13 @@ type Bucket struct {
 	// length-prefixed), whatever bytes a principal's id holds.
 	Key  string
 	Rate Rate
+	// Shared marks a bucket every caller takes from: a tool's (PerTool,
+	// EachTool, Spec.RateLimitPerHour), one per limited tool. A bounded
+	// store keeps it when it must forget buckets to make room, and drops
+	// it only once it is full again: forgetting it mid-period would reset
+	// a limit all callers share, and a caller who can name fresh
+	// principals could make the store forget it at will.
+	Shared bool
 }
 
 // Grant is a store's answer to Take.
@@ -119,13 +126,15 @@ func (r Rate) GiveBack(s State) State {
 // MemoryStore is a Store in this process's memory, on its wall clock. It
 // stays bounded however many principals call: a bucket idle for its whole
 // refill time is full, the same as a new one, so inserts drop such buckets,
-// and a store at its bound drops its least recently used bucket. It starts
-// no goroutine.
+// and a store at its bound drops its least recently used bucket that is not
+// Shared. Shared buckets (one per limited tool) are not counted in the
+// bound and are dropped only when full. It starts no goroutine.
 type MemoryStore struct {
-	mu  sync.Mutex
-	m   map[string]*memBucket
-	lru list.List // front: most recently used
-	max int
+	mu     sync.Mutex
+	m      map[string]*memBucket
+	lru    list.List // callers' buckets; front: most recently used
+	shared list.List // Shared buckets, the same way
+	max    int
 }
 
 type memBucket struct {
@@ -133,12 +142,14 @@ type memBucket struct {
 	rate  Rate
 	state State
 	elem  *list.Element
+	list  *list.List // lru or shared
 }
 
 // NewMemoryStore returns an empty store holding at most maxBuckets buckets
-// (DefaultMaxBuckets when maxBuckets is 0 or less). Evicting a bucket that
-// is not full forgets what it had used: set the bound above the number of
-// callers active within one refill period.
+// of callers (DefaultMaxBuckets when maxBuckets is 0 or less), besides the
+// Shared ones. Evicting a bucket that is not full forgets what it had used:
+// set the bound above the number of callers active within one refill
+// period.
 func NewMemoryStore(maxBuckets int) *MemoryStore {
 	if maxBuckets <= 0 {
 		maxBuckets = DefaultMaxBuckets
@@ -190,18 +201,22 @@ func (s *MemoryStore) bucket(b Bucket, now time.Time) (*memBucket, error) {
 			// The configuration changed: keep what was used, at the new rate.
 			mb.rate = b.Rate
 		}
-		s.lru.MoveToFront(mb.elem)
+		mb.list.MoveToFront(mb.elem)
 		return mb, nil
 	}
 	if err := b.Rate.check(); err != nil {
 		return nil, fmt.Errorf("bucket %q: %w", b.Key, err)
 	}
 	s.sweep(now, sweepPerInsert)
-	for len(s.m) >= s.max {
-		s.evict(s.lru.Back().Value.(*memBucket))
+	mb := &memBucket{key: b.Key, rate: b.Rate, state: b.Rate.Fresh(now), list: &s.lru}
+	if b.Shared {
+		mb.list = &s.shared
+	} else {
+		for s.lru.Len() >= s.max {
+			s.evict(s.lru.Back().Value.(*memBucket))
+		}
 	}
-	mb := &memBucket{key: b.Key, rate: b.Rate, state: b.Rate.Fresh(now)}
-	mb.elem = s.lru.PushFront(mb)
+	mb.elem = mb.list.PushFront(mb)
 	s.m[b.Key] = mb
 	return mb, nil
 }
@@ -211,15 +226,19 @@ func (s *MemoryStore) bucket(b Bucket, now time.Time) (*memBucket, error) {
 const sweepPerInsert = 4
 
 func (s *MemoryStore) evict(mb *memBucket) {
-	s.lru.Remove(mb.elem)
+	mb.list.Remove(mb.elem)
 	delete(s.m, mb.key)
 }
 
 // sweep drops up to n (all, when n < 0) full buckets from the least
-// recently used end.
+// recently used end of each list.
 func (s *MemoryStore) sweep(now time.Time, n int) int {
+	return sweepList(s, &s.lru, now, n) + sweepList(s, &s.shared, now, n)
+}
+
+func sweepList(s *MemoryStore, l *list.List, now time.Time, n int) int {
 	dropped := 0
-	for e := s.lru.Back(); e != nil && (n < 0 || dropped < n); {
+	for e := l.Back(); e != nil && (n < 0 || dropped < n); {
 		mb := e.Value.(*memBucket)
 		if now.Sub(mb.state.Updated) < mb.rate.refill() {
 			break
