@@ -13,7 +13,9 @@
 // behind, because those extensions run further in:
 //   - a result with tool.CodeApprovalDenied counts as an approval "deny";
 //   - an approval_decided event (tool.EventApprovalDecided) emitted further
-//     in counts its Decision ("approve", "deny", "modify");
+//     in counts its Decision ("approve", "deny", "modify"), unless it names
+//     another call (its CallID or Tool): the calls a tool makes of its own
+//     send their events out through the call's context too;
 //   - a result whose Metadata["approval"] is a decision (a string, a
 //     fmt.Stringer, or a map with a "decision" key, as the approval
 //     extension writes) counts it, when no event was seen;
@@ -148,10 +150,13 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		}
 		// Watch approval events on their way out to the executor's
 		// emitter: tool.Emit on the outer ctx forwards them unchanged.
+		// Only this call's: the calls a tool makes of its own (a
+		// sub-agent's executor) send theirs out through this context too.
 		seen := &approvalSeen{}
 		outer := ctx
+		id := req.Call.ID
 		ctx = tool.WithEmitter(ctx, func(ev tool.Event) {
-			if ev.Kind == tool.EventApprovalDecided && ev.Decision != "" {
+			if ev.Kind == tool.EventApprovalDecided && ev.Decision != "" && forCall(ev, id, name) {
 				d := ev.Decision
 				seen.decision.Store(&d)
 			}
@@ -174,6 +179,15 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		}
 		return res
 	}
+}
+
+// forCall reports whether ev, seen by the extension of the call with id
+// and toolName, is that call's: an event that names another call (its
+// CallID or Tool set and different) comes from a call the tool made of its
+// own, whose events flow out through the same context. An event that names
+// no call is taken as the call's.
+func forCall(ev tool.Event, id, toolName string) bool {
+	return (ev.CallID == "" || ev.CallID == id) && (ev.Tool == "" || ev.Tool == toolName)
 }
 
 // UnknownTool is the tool label of calls to a tool that is not registered:
