@@ -8,6 +8,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // PolicyError is returned (wrapped) when the outbound guard refuses a
@@ -137,9 +140,28 @@ type guard struct {
 	private map[string]bool
 }
 
+// normHost is the name h dials, as the guard compares names: net/http
+// dials a name that is not ASCII by its IDNA form (idna.Lookup), which
+// maps full-width letters, "。" and soft hyphens ("ｌｏｃａｌｈｏｓｔ" is
+// localhost), so such a name is judged by that form; then lower-cased,
+// without brackets or a trailing dot.
 func normHost(h string) string {
-	h = strings.ToLower(strings.TrimSuffix(h, "."))
-	return strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if !isASCII(h) {
+		if a, err := idna.Lookup.ToASCII(h); err == nil {
+			h = a
+		}
+	}
+	return strings.ToLower(strings.TrimSuffix(h, "."))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // hostAllowed reports whether host passes the allow list. "*.example.com"

@@ -67,7 +67,9 @@
 // dialer's Control hook, so DNS rebinding and redirects cannot get around
 // it; refusals are tool.CodeNetworkPolicy. WithPrivateHosts exempts named
 // hosts (tests, local services), and a redirect reaches such a host only
-// from exempted hosts. Redirects are followed within the allow list, up to
+// from exempted hosts. Host names are compared as they are dialled: a
+// name that is not ASCII by its IDNA form ("ｌｏｃａｌｈｏｓｔ" is
+// localhost). Redirects are followed within the allow list, up to
 // WithMaxRedirects (default 5); the credential, cookies, Referer and the
 // headers the config maps (Config.Headers) go only to the tool's own
 // origin (scheme, host and port), and not again once a redirect has left
