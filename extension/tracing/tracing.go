@@ -160,49 +160,73 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 				c.SpanID = sc.SpanID().String()
 			}
 		}
-		if span.IsRecording() {
-			ctx = tool.WithEmitter(ctx, e.approvalSpans(ctx, tool.EmitterFrom(ctx)))
+		if !span.IsRecording() {
+			return next(ctx, req)
 		}
-		res := next(ctx, req)
-		if span.IsRecording() {
-			record(span, req, res)
-		}
+		w := &approvalWatch{e: e, ctx: ctx, id: c.ID, tool: c.Name, prev: tool.EmitterFrom(ctx)}
+		res := next(tool.WithEmitter(ctx, w.emit), req)
+		w.end()
+		record(span, req, res)
 		return res
 	}
 }
 
-// approvalSpans returns an emitter that opens a child span of the call span
-// in ctx when the call starts waiting for approval and ends it when the
-// decision comes, then passes every event on to prev.
-func (e *Extension) approvalSpans(ctx context.Context, prev tool.Emitter) tool.Emitter {
-	var mu sync.Mutex
-	var waiting trace.Span
-	return func(ev tool.Event) {
-		switch ev.Kind {
-		case tool.EventApprovalRequested:
-			_, sp := e.tracer.Start(ctx, ApprovalSpanName)
-			mu.Lock()
-			if waiting != nil {
-				waiting.End()
-			}
-			waiting = sp
-			mu.Unlock()
-		case tool.EventApprovalDecided:
-			mu.Lock()
-			sp := waiting
-			waiting = nil
-			mu.Unlock()
-			if sp != nil {
-				sp.SetAttributes(KeyApprovalDecision.String(clip(ev.Decision)), KeyApprovalDecidedBy.String(clip(ev.DecidedBy)))
-				if ev.Error != "" {
-					sp.SetStatus(codes.Error, clip(ev.Error))
-				}
-				sp.End()
-			}
+// approvalWatch opens a child span of the call span in ctx when the call
+// starts waiting for approval and ends it when the decision comes, then
+// passes every event on to prev. Only the call's own approval events open
+// and end it: the calls a tool makes of its own (a sub-agent's executor)
+// send theirs out through the call's context too.
+type approvalWatch struct {
+	e        *Extension
+	ctx      context.Context
+	id, tool string
+	prev     tool.Emitter
+
+	mu      sync.Mutex
+	waiting trace.Span
+}
+
+func (w *approvalWatch) emit(ev tool.Event) {
+	mine := (ev.CallID == "" || ev.CallID == w.id) && (ev.Tool == "" || ev.Tool == w.tool)
+	switch {
+	case !mine:
+	case ev.Kind == tool.EventApprovalRequested:
+		_, sp := w.e.tracer.Start(w.ctx, ApprovalSpanName)
+		w.mu.Lock()
+		if w.waiting != nil {
+			w.waiting.End()
 		}
-		if prev != nil {
-			prev(ev)
+		w.waiting = sp
+		w.mu.Unlock()
+	case ev.Kind == tool.EventApprovalDecided:
+		if sp := w.take(); sp != nil {
+			sp.SetAttributes(KeyApprovalDecision.String(clip(ev.Decision)), KeyApprovalDecidedBy.String(clip(ev.DecidedBy)))
+			if ev.Error != "" {
+				sp.SetStatus(codes.Error, clip(ev.Error))
+			}
+			sp.End()
 		}
+	}
+	if w.prev != nil {
+		w.prev(ev)
+	}
+}
+
+func (w *approvalWatch) take() trace.Span {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	sp := w.waiting
+	w.waiting = nil
+	return sp
+}
+
+// end ends a wait the call returned from with no decision event (an
+// approval extension that failed on the way), so that no span outlives its
+// call.
+func (w *approvalWatch) end() {
+	if sp := w.take(); sp != nil {
+		sp.SetStatus(codes.Error, "the call ended with no approval decision")
+		sp.End()
 	}
 }
 
