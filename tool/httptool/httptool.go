@@ -11,7 +11,8 @@
 //
 // Credentials come from a named provider function (WithCredential) or an
 // environment variable named in the config, never from the model's
-// arguments. The credential value is redacted ("[REDACTED]") from
+// arguments; white space around it (the newline of a value read from a
+// file) is trimmed, as net/http sends a header. The credential value is redacted ("[REDACTED]") from
 // everything the tool produces: structured output, text, error messages,
 // metadata and streamed output events, including response bodies that
 // echo it back.
@@ -689,7 +690,14 @@ func (t *Tool) request(ctx context.Context, args map[string]any) (*http.Request,
 	return req, nil
 }
 
-// credential returns the credential value for one call.
+// headerSpace is the white space net/http trims from a header value's
+// ends when it writes it (textproto.TrimString).
+const headerSpace = " \t\r\n"
+
+// credential returns the credential value for one call, without white
+// space around it: net/http would send the value trimmed (or refuse a
+// newline), and the server would echo the bare token, which masking the
+// untrimmed value does not find.
 func (t *Tool) credential(ctx context.Context) (string, error) {
 	a := t.cfg.Auth
 	if a == nil {
@@ -701,12 +709,14 @@ func (t *Tool) credential(ctx context.Context) (string, error) {
 			// The provider's error is not shown: it might quote the secret.
 			return "", tool.Errorf(tool.CodeInternal, "credential provider %q failed", a.Provider)
 		}
+		v = strings.Trim(v, headerSpace)
 		if v == "" {
 			return "", tool.Errorf(tool.CodeInternal, "credential provider %q returned an empty credential", a.Provider)
 		}
 		return v, nil
 	}
 	v, ok := os.LookupEnv(a.Env)
+	v = strings.Trim(v, headerSpace)
 	if !ok || v == "" {
 		return "", tool.Errorf(tool.CodeInternal, "credential environment variable %s is not set: set it before calling %q", a.Env, t.spec.Name)
 	}
