@@ -54,8 +54,8 @@
 // tool.EmitOutput(ctx, "body", chunk). A status of 400 or more fails the call
 // with the status and a short excerpt of the body: 429 is
 // tool.CodeRateLimited and 502/503/504 tool.CodeUnavailable, both retryable
-// and honouring Retry-After (seconds or an HTTP date) as Error.RetryAfter.
-// The call's deadline comes from ctx.
+// and honouring Retry-After (seconds or an HTTP date, at most a day) as
+// Error.RetryAfter. The call's deadline comes from ctx.
 //
 // Outbound guard: an optional allow list of hosts (WithAllowedHosts), and no
 // connections to loopback, private, site-local, link-local, CGNAT,

@@ -400,7 +400,11 @@ func statusError(req *http.Request, resp *http.Response, status, excerpt string)
 	return e
 }
 
-// retryAfter parses a Retry-After header: delay seconds or an HTTP date.
+// maxRetryAfter caps the wait a server's Retry-After asks for.
+const maxRetryAfter = 24 * time.Hour
+
+// retryAfter parses a Retry-After header: delay seconds or an HTTP date,
+// capped at maxRetryAfter either way.
 func retryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -410,10 +414,10 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 		if n < 0 {
 			return 0, false
 		}
-		return time.Duration(min(n, int64(24*time.Hour/time.Second))) * time.Second, true
+		return time.Duration(min(n, int64(maxRetryAfter/time.Second))) * time.Second, true
 	}
 	if at, err := http.ParseTime(v); err == nil {
-		return max(at.Sub(now), 0), true
+		return min(max(at.Sub(now), 0), maxRetryAfter), true
 	}
 	return 0, false
 }
