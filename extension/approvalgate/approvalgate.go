@@ -18,7 +18,8 @@
 //  4. To ask, it first looks for a decision remembered for the call's
 //     session ("approve this tool for this session") and for whom the call
 //     acts (the principal's tenant, id and roles, and the agent: the ones
-//     the person was shown), then asks the
+//     the person was shown; a denial remembered so also refuses the calls
+//     the policy would allow unasked), then asks the
 //     Approver, emitting tool.EventApprovalRequested and
 //     tool.EventApprovalDecided (with the decision, who made it and its
 //     latency). extension/tracing turns the two into a child span
@@ -244,6 +245,9 @@ func (e *Extension) handle(ctx context.Context, req *extension.Request, next ext
 	ev := e.policy.Evaluate(req.Tool, &areq)
 	switch ev.Action {
 	case approval.ActionAllow:
+		if res := e.rememberedDenial(ctx, req); res != nil {
+			return res
+		}
 		return e.run(ctx, req, next, nil)
 	case approval.ActionRefuse:
 		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalDecided, CallID: req.Call.ID, Tool: req.Call.Name, Decision: approval.Deny.String(), DecidedBy: "policy", Reason: ev.Reason})
@@ -381,6 +385,26 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		meta["decision"] = "deny"
 		return deny(req, d.DecidedBy, msg, meta)
 	}
+}
+
+// rememberedDenial refuses a call the policy allows unasked when a person
+// denied it for the session: its tool (approval.ScopeSessionTool, "later
+// calls to the same tool, whatever their arguments") or these arguments.
+// The arguments are hashed only when the memory holds a denial.
+func (e *Extension) rememberedDenial(ctx context.Context, req *extension.Request) *tool.Result {
+	if e.memory == nil || req.Call.Session == "" || !e.memory.holdsDenials() {
+		return nil
+	}
+	hash, err := approval.HashArgs(req.Call.Args)
+	if err != nil {
+		return deny(req, "approval", "the arguments cannot be hashed for approval: "+err.Error(), nil)
+	}
+	d, ok := e.memory.get(keyOf(&req.Call, hash))
+	if !ok || d.Kind != approval.Deny {
+		return nil
+	}
+	e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
+	return deny(req, d.DecidedBy, denyMessage(d), map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash})
 }
 
 func who(d approval.Decision) string {
@@ -637,10 +661,11 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 // the same principal with other roles and another agent in the session
 // (a browsing agent does not inherit what the coding agent was allowed).
 type memory struct {
-	mu   sync.Mutex
-	m    map[memKey]approval.Decision
-	ring []memKey
-	next int
+	mu      sync.Mutex
+	m       map[memKey]approval.Decision
+	ring    []memKey
+	next    int
+	denials atomic.Int64 // how many of m's decisions are denials
 }
 
 type memKey struct {
@@ -681,13 +706,31 @@ func (m *memory) put(k memKey, d approval.Decision) {
 	defer m.mu.Unlock()
 	if _, ok := m.m[k]; !ok {
 		if old := m.ring[m.next]; old != (memKey{}) {
-			delete(m.m, old)
+			m.drop(old)
 		}
 		m.ring[m.next] = k
 		m.next = (m.next + 1) % len(m.ring)
 	}
+	m.drop(k)
 	m.m[k] = d
+	if d.Kind == approval.Deny {
+		m.denials.Add(1)
+	}
 }
+
+// drop forgets k's decision, if any. m.mu is held.
+func (m *memory) drop(k memKey) {
+	if d, ok := m.m[k]; ok {
+		delete(m.m, k)
+		if d.Kind == approval.Deny {
+			m.denials.Add(-1)
+		}
+	}
+}
+
+// holdsDenials reports whether any denial is remembered, so that a call
+// the policy allows is looked up (its arguments hashed) only then.
+func (m *memory) holdsDenials() bool { return m.denials.Load() > 0 }
 
 // get returns the remembered decision for the call; a remembered denial
 // wins over a remembered approval.
@@ -711,7 +754,7 @@ func (m *memory) forget(session string) {
 	defer m.mu.Unlock()
 	for k := range m.m {
 		if k.session == session {
-			delete(m.m, k)
+			m.drop(k)
 		}
 	}
 }
