@@ -182,8 +182,9 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 // an id new in the conversation (messages included), as an approval is
 // found again by the call's id: a call the model gave no id gets
 // call_TURN_N_TAG ("call_2_0_9f3a1c2e" for the first of turn 2, TAG
-// random for the run), and one whose id an earlier call had gets that id
-// with a suffix ("_2"). A call keeps only its
+// random for the run), one with the id wire.Gemini makes up (NAME#N) has
+// TAG added, and one whose id an earlier call had gets that id with a
+// suffix ("_2"). A call keeps only its
 // id, tool name and arguments from the model; who it acts for is the
 // run's (Options.Agent, Session and Principal).
 func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
@@ -276,14 +277,18 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			// untrusted output. Its id is new in the conversation (see
 			// freshID).
 			id := c.ID
-			if id == "" || used[id] {
-				base := id
-				if base == "" {
-					base = fmt.Sprintf("call_%d_%d_%s", i, j, tag)
-				}
-				id = freshID(base, taken)
-				turn[id] = true
+			switch {
+			case id == "":
+				id = freshID(fmt.Sprintf("call_%d_%d_%s", i, j, tag), taken)
+			case strings.HasPrefix(id, c.Name+"#"):
+				// wire's id for a call that came without one (Gemini's
+				// NAME#N, the same in every conversation): the run's,
+				// as a missing one is. The Gemini provider sends none.
+				id = freshID(id+"_"+tag, taken)
+			case used[id]:
+				id = freshID(id, taken)
 			}
+			turn[id] = true
 			reply.Calls[j] = tool.Call{
 				ID: id, Name: c.Name, Args: c.Args,
 				Provider: cmp.Or(provider, c.Provider),
@@ -341,10 +346,12 @@ func uniqueIDs(calls []tool.Call) error {
 // identity of a decided one for that call asked again (a job retried) and
 // gives it that decision, so a call that repeated an approved payment
 // under its id ran with nobody asked. A model's id an earlier call had (a
-// hostile one's, or Gemini's, which has none and is read as "pay#0" in
-// every turn) gets a suffix; a call without an id gets call_TURN_N_TAG,
-// TAG being random for the run, as the run may continue a conversation
-// whose calls got call_TURN_N, or be one of several in one session.
+// hostile one's) gets a suffix; a call without an id gets
+// call_TURN_N_TAG, and one with the id wire.Gemini makes for a call that
+// has none (NAME#N, the same in every turn) gets TAG added, TAG being
+// random for the run: the run may continue a conversation whose history
+// it is not given whole (a window of the last messages), where calls got
+// the same ids.
 func freshID(base string, taken func(string) bool) string {
 	id := base
 	for k := 2; taken(id); k++ {

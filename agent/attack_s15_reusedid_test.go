@@ -126,6 +126,19 @@ func TestAttackS15RepeatedCallsOfModelsWithoutIDs(t *testing.T) {
 		assert.Equal(t, int32(2), paid.Load())
 		assert.Equal(t, int32(2), asked.Load(), "the person is asked for each payment")
 	})
+	t.Run("Gemini's ids, history cut to a window", func(t *testing.T) {
+		// A long conversation sent with its last messages only: the
+		// earlier pay#0 is no longer in the history the run is given.
+		ex, paid, asked := payWithQueue(t)
+		pay := agent.Message{Calls: []tool.Call{{ID: "pay#0", Name: "pay", Args: payMallory}}}
+		for range 2 {
+			_, err := agent.Run(context.Background(), &script{turns: turns(pay, agent.Message{Text: "done"})},
+				[]agent.Message{{Role: agent.RoleUser, Text: "pay"}}, opts(ex))
+			require.NoError(t, err)
+		}
+		assert.Equal(t, int32(2), paid.Load())
+		assert.Equal(t, int32(2), asked.Load(), "the person is asked for each payment")
+	})
 	t.Run("the same id in every turn (Gemini's)", func(t *testing.T) {
 		ex, paid, asked := payWithQueue(t)
 		pay := agent.Message{Calls: []tool.Call{{ID: "pay#0", Name: "pay", Args: payMallory}}}
@@ -135,8 +148,9 @@ func TestAttackS15RepeatedCallsOfModelsWithoutIDs(t *testing.T) {
 		assert.Equal(t, int32(3), paid.Load())
 		assert.Equal(t, int32(3), asked.Load(), "the person is asked for each payment")
 		require.Len(t, tr.Steps, 3)
-		assert.Equal(t, []string{"pay#0", "pay#0_2", "pay#0_3"},
-			[]string{tr.Steps[0].Calls[0].ID, tr.Steps[1].Calls[0].ID, tr.Steps[2].Calls[0].ID})
+		first := tr.Steps[0].Calls[0].ID
+		assert.Regexp(t, `^pay#0_[0-9a-f]{8}$`, first, "the run's tag is added")
+		assert.Equal(t, []string{first + "_2", first + "_3"}, []string{tr.Steps[1].Calls[0].ID, tr.Steps[2].Calls[0].ID})
 	})
 }
 
