@@ -14,9 +14,12 @@
 //
 // Every result that went through a limit carries metadata under MetaKey: an
 // Info for the bucket with the fewest tokens left. A call its caller
-// cancels before the backend ran (while it waited for a lock, a slot or an
-// approval) gives its tokens back; a call refused inside the limiter (an
-// approval denied) does not, so a model cannot flood a person with requests.
+// cancels before the backend ran (while it waited for a lock or a slot: a
+// result with status cancelled and no attempt) gives its tokens back; a
+// call refused inside the limiter does not: an approval denied, nor a call
+// cancelled while a person was asked about it (approvalgate answers it
+// approval_denied), so that neither a model nor a caller cancelling in a
+// loop can ask a person more often than the limit allows.
 //
 // The default store, MemoryStore, lives in this process: each instance of a
 // fleet then has limits of its own. A shared store (the PostgreSQL one in
