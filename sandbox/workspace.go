@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -298,6 +299,20 @@ func (w *Workspace) Resolve(name string) (string, error) { return w.resolve("res
 // removing it.
 func (w *Workspace) Lresolve(name string) (string, error) { return w.resolve("resolve", name, false) }
 
+// lookupHook, set only by tests, is told of each lookup of a path the
+// workspace makes: how many components it goes through from the descriptor
+// it starts at (the root's, or a directory's the walk holds). A test adds
+// them up to show what a walk costs grows with the tree, not with each
+// directory's depth.
+var lookupHook atomic.Pointer[func(w *Workspace, components int)]
+
+// lookedUp tells lookupHook of a lookup of the slash path rel.
+func (w *Workspace) lookedUp(rel string) {
+	if h := lookupHook.Load(); h != nil {
+		(*h)(w, strings.Count(rel, "/")+1)
+	}
+}
+
 // maxLinks bounds the symlinks one resolution follows (Linux's ELOOP
 // limit is 40).
 const maxLinks = 40
@@ -328,6 +343,7 @@ func (w *Workspace) resolve(op, name string, followFinal bool) (string, error) {
 	if err != nil || rel == "." {
 		return rel, err
 	}
+	w.lookedUp(rel)
 	var out string
 	// Control holds the root's descriptor open while the walk uses it.
 	cerr := w.rootConn.Control(func(fd uintptr) {
@@ -480,6 +496,7 @@ func (w *Workspace) isDirRel(rel string) bool {
 	if len(w.allow) == 0 {
 		return false
 	}
+	w.lookedUp(rel)
 	fi, err := w.root.Lstat(filepath.FromSlash(rel))
 	return err == nil && fi.IsDir()
 }
@@ -591,6 +608,7 @@ func (w *Workspace) openChecked(op, name string, wantDir bool) (*os.File, string
 	if err != nil {
 		return nil, "", err
 	}
+	w.lookedUp(rel)
 	f, err := w.root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, "", w.rootErr(op, name, err)
@@ -763,84 +781,6 @@ func readDirCapped(op, name string, f *os.File) ([]fs.DirEntry, error) {
 		return nil, &PathError{Op: op, Path: name, Rule: fmt.Sprintf("a directory of more than %d entries is not read; give a smaller directory, or list it with a command", maxDirEntries), Err: ErrTooLarge}
 	}
 	return entries, nil
-}
-
-// Walk walks the tree under name in lexical order, calling fn with
-// canonical workspace-relative slash paths, like [fs.WalkDir]: it does not
-// follow symlinks below name, skips what the rules refuse, and honours
-// [fs.SkipDir] and [fs.SkipAll]. name itself is resolved ([Workspace.Resolve]).
-// A directory it cannot read is passed to fn with the error, as by
-// fs.WalkDir: one of more than 65,536 entries, or one whose entries would
-// make the walk hold more than 131,072 entries of the directories it is
-// inside of at once, with [ErrTooLarge].
-func (w *Workspace) Walk(name string, fn fs.WalkDirFunc) error {
-	_, err := w.WalkHidden(name, fn)
-	return err
-}
-
-// WalkHidden is Walk that also returns how many entries of the directories
-// it listed the rules left out (see [Workspace.ReadDirHidden]).
-func (w *Workspace) WalkHidden(name string, fn fs.WalkDirFunc) (hidden int, err error) {
-	rel, err := w.check("list", name, false)
-	if err != nil {
-		return 0, err
-	}
-	fi, err := w.root.Lstat(filepath.FromSlash(rel))
-	c := &walkCount{}
-	if err != nil {
-		err = fn(rel, nil, w.rootErr("list", name, err))
-	} else {
-		err = w.walk(rel, fs.FileInfoToDirEntry(fi), fn, c)
-	}
-	if err == fs.SkipDir || err == fs.SkipAll {
-		return c.hidden, nil
-	}
-	return c.hidden, err
-}
-
-// maxWalkHeld bounds the entries a walk holds at once: those of every
-// directory it is inside of, each read whole before the walk goes down
-// into it. Each may hold maxDirEntries, and a command can nest such
-// directories as deep as it likes: seven held 133 MB at once
-// (TestAttackS14NestedFullDirectoriesHeldByOneWalk).
-const maxWalkHeld = 2 * maxDirEntries
-
-// walkCount is what a walk counts: the entries the rules left out, and
-// those it holds.
-type walkCount struct{ hidden, held int }
-
-func (w *Workspace) walk(rel string, d fs.DirEntry, fn fs.WalkDirFunc, c *walkCount) error {
-	if err := fn(rel, d, nil); err != nil || !d.IsDir() {
-		if err == fs.SkipDir && d.IsDir() {
-			err = nil
-		}
-		return err
-	}
-	entries, n, err := w.ReadDirHidden(rel)
-	c.hidden += n
-	if err == nil && c.held+len(entries) > maxWalkHeld {
-		entries, err = nil, &PathError{Op: "list", Path: rel, Rule: fmt.Sprintf("a walk holds at most %d entries of the directories it is inside of at once; walk a subdirectory, or list it with a command", maxWalkHeld), Err: ErrTooLarge}
-	}
-	held := len(entries)
-	c.held += held
-	defer func() { c.held -= held }()
-	if err != nil {
-		if err = fn(rel, d, err); err != nil {
-			if err == fs.SkipDir {
-				err = nil
-			}
-			return err
-		}
-	}
-	for _, e := range entries {
-		if err := w.walk(path.Join(rel, e.Name()), e, fn, c); err != nil {
-			if err == fs.SkipDir {
-				break
-			}
-			return err
-		}
-	}
-	return nil
 }
 
 // openParent opens the directory that will hold rel and checks the write
@@ -1024,9 +964,9 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 // directory is renamed only when every path below it passes the write rules
 // under its old and its new name, so no hidden, denied or protected path is
 // carried to a name no rule refuses (the refusal names none of them); one
-// that holds a directory of more than 65,536 entries is refused
-// ([ErrTooLarge]). What a concurrent process creates in it meanwhile is not
-// judged.
+// that holds a directory of more than 65,536 entries, or directories
+// nested more than 256 deep, is refused ([ErrTooLarge]). What a concurrent
+// process creates in it meanwhile is not judged.
 func (w *Workspace) Rename(oldname, newname string) error {
 	const op = "rename"
 	oldRel, err := w.lcheck(op, oldname, true)
@@ -1051,7 +991,7 @@ func (w *Workspace) Rename(oldname, newname string) error {
 	if err := unix.Fstatat(int(od.Fd()), obase, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		// A directory carries everything under it to the new name: each
 		// path below must pass the write rules under both names.
-		refused, err := w.refusedBelow(op, int(od.Fd()), obase, oldRel, newRel)
+		refused, err := w.refusedBelow(op, int(od.Fd()), obase, oldRel, newRel, 0)
 		if err != nil {
 			return &os.LinkError{Op: op, Old: oldname, New: newname, Err: err}
 		}
@@ -1067,28 +1007,44 @@ func (w *Workspace) Rename(oldname, newname string) error {
 
 // refusedBelow reports whether the write rules refuse any path below the
 // directory name of dirfd, judged under the workspace-relative prefixes
-// oldRel and newRel. It never follows a link.
-func (w *Workspace) refusedBelow(op string, dirfd int, name, oldRel, newRel string) (bool, error) {
+// oldRel and newRel; depth is how far below the directory moved it is. It
+// never follows a link. It holds a descriptor for each level, and up to
+// renameBatch entries of each: a tree deeper than maxWalkDepth is refused.
+func (w *Workspace) refusedBelow(op string, dirfd int, name, oldRel, newRel string, depth int) (bool, error) {
+	if depth > maxWalkDepth {
+		return false, &PathError{Op: op, Path: oldRel, Rule: fmt.Sprintf("a directory is moved only when nothing in it is nested more than %d directories deep (every path below it is judged); move its deeper directories first, or move it with a command", maxWalkDepth), Err: ErrTooLarge}
+	}
 	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false, err
 	}
 	d := os.NewFile(uintptr(fd), name)
 	defer d.Close()
-	entries, err := readDirCapped(op, oldRel, d)
-	if err != nil {
-		return false, err
-	}
-	for _, e := range entries {
-		oldSub, newSub := path.Join(oldRel, e.Name()), path.Join(newRel, e.Name())
-		if w.rules(op, oldSub, oldSub, true, e.IsDir()) != nil || w.rules(op, newSub, newSub, true, e.IsDir()) != nil {
-			return true, nil
+	for read := 0; ; {
+		entries, err := d.ReadDir(renameBatch)
+		if err == io.EOF {
+			return false, nil
 		}
-		if e.IsDir() {
-			if refused, err := w.refusedBelow(op, fd, e.Name(), oldSub, newSub); refused || err != nil {
-				return refused, err
+		if err != nil {
+			return false, err
+		}
+		if read += len(entries); read > maxDirEntries {
+			return false, &PathError{Op: op, Path: oldRel, Rule: fmt.Sprintf("a directory of more than %d entries is not read; give a smaller directory, or list it with a command", maxDirEntries), Err: ErrTooLarge}
+		}
+		for _, e := range entries {
+			oldSub, newSub := joinRel(oldRel, e.Name()), joinRel(newRel, e.Name())
+			if w.rules(op, oldSub, oldSub, true, e.IsDir()) != nil || w.rules(op, newSub, newSub, true, e.IsDir()) != nil {
+				return true, nil
+			}
+			if e.IsDir() {
+				if refused, err := w.refusedBelow(op, fd, e.Name(), oldSub, newSub, depth+1); refused || err != nil {
+					return refused, err
+				}
 			}
 		}
 	}
-	return false, nil
 }
+
+// renameBatch is how many entries of a directory refusedBelow reads at a
+// time: it goes down into each before it reads on.
+const renameBatch = 512
