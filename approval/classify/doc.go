@@ -72,7 +72,8 @@
 //     (/proc/PID/environ; the Secrets rules) in an argument or reads it
 //     with < is Warning, as what it prints goes back to the model (cat .env,
 //     head ~/.ssh/id_rsa, cat /proc/$PPID/environ, the agent's API keys);
-//     so is ps e, which prints every process's environment, and so are
+//     so is ps e (or ps -o environ, or a column list known only at run
+//     time), which prints every process's environment, and so are
 //     reads that reach such files without naming them: a recursive read
 //     (grep -r, rg, diff -r, find -exec cat) from /, /proc, /home, .. or
 //     ~/.., or from . after cd ~ or cd /; a glob that dotglob,

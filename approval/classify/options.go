@@ -60,8 +60,10 @@ type Option struct {
 //
 //	{options: "-o=", settings: {keys: [{keys: "ProxyCommand LocalCommand", level: dangerous, reason: ...}]}}
 type Settings struct {
-	// Separator splits one value into several settings ("," for mount -o
-	// ro,noexec); empty means the value is one setting.
+	// Separator splits one value into several settings at each of its
+	// characters ("," for mount -o ro,noexec; ", :" for ps -o
+	// pid,comm:20 args, whose columns a comma or a blank separate and
+	// whose width follows a colon); empty means the value is one setting.
 	Separator string
 	// Keys are the settings whose key is named, with their levels.
 	Keys []SettingKeys
@@ -145,6 +147,20 @@ func (st *Settings) maxLevel() (Level, string) {
 	return l, r
 }
 
+// split cuts s at each character of Separator, keeping empty items (an
+// empty key may be any key).
+func (st *Settings) split(s string) []string {
+	var items []string
+	for {
+		i := strings.IndexAny(s, st.Separator)
+		if i < 0 {
+			return append(items, s)
+		}
+		items = append(items, s[:i])
+		s = s[i+1:]
+	}
+}
+
 // judge returns the findings of setting v with option name of program
 // prog.
 func (st *Settings) judge(prog, name string, v word) []finding {
@@ -158,7 +174,7 @@ func (st *Settings) judge(prog, name string, v word) []finding {
 	}
 	var items []string
 	if st.Separator != "" {
-		items = strings.Split(s, st.Separator)
+		items = st.split(s)
 		if !v.lit {
 			// The last item runs into what is known only at run time.
 			items[len(items)-1] += "\x00"
@@ -171,6 +187,11 @@ func (st *Settings) judge(prog, name string, v word) []finding {
 	var out []finding
 	for _, it := range items {
 		it = strings.TrimLeft(it, " \t")
+		if it == "" && st.Separator != "" {
+			// Nothing between two separators (ps -o 'pid, args') sets
+			// nothing.
+			continue
+		}
 		end := strings.IndexAny(it, "= \t\x00")
 		if end < 0 {
 			end = len(it)
@@ -206,7 +227,7 @@ func (st *Settings) code(v word) []string {
 	}
 	items := []string{v.s}
 	if st.Separator != "" {
-		items = strings.Split(v.s, st.Separator)
+		items = st.split(v.s)
 	}
 	var out []string
 	for _, it := range items {
