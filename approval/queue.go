@@ -101,8 +101,9 @@ func (q *Queue) Store() Store { return q.store }
 // Approve queues req and waits for its decision. It returns the context's
 // error when ctx is done first, and an error matching ErrTimeout when the
 // timeout passes first; in both cases the request leaves the queue. The
-// same call asked again (same id, tool, session and arguments) finds the
-// decision already made.
+// same call asked again (same id, tool, session, arguments, principal and
+// agent: see RequestID) finds the decision already made, so each call a
+// model makes needs an id of its own.
 func (q *Queue) Approve(ctx context.Context, req Request) (Decision, error) {
 	now := time.Now()
 	p := Pending{ID: RequestID(req), Request: req, Since: now}

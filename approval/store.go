@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -43,10 +44,15 @@ type Store interface {
 }
 
 // RequestID is the id of the approval for req: derived from the call's id,
-// tool, session, principal (tenant and id), agent and the canonical hash of its arguments, so the same call
-// run again (a job retried on another instance) asks the same question and
-// finds the same answer, while different arguments are a different question.
-// A call without an id gets a random one: nothing can be found again.
+// tool, session, principal (tenant, id and roles), agent and the canonical
+// hash of its arguments, so the same call run again (a job retried on
+// another instance) asks the same question and finds the same answer,
+// while different arguments, or another principal, role set or agent, are
+// a different question. A call without an id gets a random one: nothing
+// can be found again. Because a decided call id is found again, call ids
+// must be new for each call a model makes: agent.Run sees to it; a loop of
+// your own must too (a model that repeats an id would repeat an approved
+// call unasked).
 func RequestID(req Request) string {
 	h := sha256.New()
 	callID := req.Call.ID
@@ -59,10 +65,16 @@ func RequestID(req Request) string {
 	if err != nil {
 		args = "raw:" + string(req.Call.Args)
 	}
-	// The principal and the agent are part of the question: call ids come
-	// from models and clients, and one call id reused by someone else must
-	// not find a decision made for another.
-	for _, part := range []string{callID, req.Call.Name, req.Call.Session, req.Principal.Tenant, req.Principal.ID, req.Call.Agent, args} {
+	// The principal (its roles too) and the agent are part of the
+	// question, as the person was shown them: call ids come from models
+	// and clients, and one call id reused by someone else, or by the same
+	// principal acting with other roles, must not find a decision made for
+	// another.
+	var roles strings.Builder
+	for _, r := range req.Principal.Roles {
+		roles.WriteString(strconv.Itoa(len(r)) + ":" + r)
+	}
+	for _, part := range []string{callID, req.Call.Name, req.Call.Session, req.Principal.Tenant, req.Principal.ID, roles.String(), req.Call.Agent, args} {
 		h.Write([]byte(strconv.Itoa(len(part)) + ":" + part))
 	}
 	return "apr-" + hex.EncodeToString(h.Sum(nil)[:12])
