@@ -56,7 +56,9 @@ type Message struct {
 	// provider adds later). An adapter that reads its own RawFormat sends
 	// Raw back unchanged instead of rebuilding the turn from Text and Calls,
 	// so nothing the provider needs to see again is lost. Calls are still
-	// read out of it; the loop only passes Raw along.
+	// read out of it; the loop only passes Raw along, except that it drops
+	// the Raw of a turn whose call ids it renamed (a provider that repeats
+	// ids across turns; see Run), which is then rebuilt from its calls.
 	Raw json.RawMessage `json:"raw,omitempty"`
 	// RawFormat names Raw's format, a wire.Codec name ("anthropic",
 	// "gemini", "openai_responses", "openai_chat"). An adapter ignores Raw
@@ -287,6 +289,9 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 				id = freshID(id+"_"+tag, taken)
 			case used[id]:
 				id = freshID(id, taken)
+				// The provider's own payload names the old id: the turn
+				// is sent back from its calls, with the ids they ran as.
+				reply.Raw, reply.RawFormat = nil, ""
 			}
 			turn[id] = true
 			reply.Calls[j] = tool.Call{
