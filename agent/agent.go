@@ -454,14 +454,9 @@ func decisionOf(r *tool.Result) (Decision, bool) {
 		return Decision{}, false
 	}
 	d := Decision{CallID: r.CallID, Tool: r.Tool}
-	switch m := r.Metadata[approval.MetaKey].(type) {
-	case map[string]any:
+	if m, ok := r.Metadata[approval.MetaKey].(map[string]any); ok {
 		d.Decision, _ = m["decision"].(string)
 		d.DecidedBy, _ = m["decided_by"].(string)
-	default:
-		if r.Error != nil && r.Error.Code == tool.CodeApprovalDenied {
-			d.Decision = "deny"
-		}
 	}
 	if d.Decision == "" {
 		return Decision{}, false

@@ -41,7 +41,7 @@ func Unasked(call *tool.Call, t tool.Tool, spec *tool.Spec) *tool.Result {
 		cause = "was called in a way judged " + judged
 		fix = "or, to run such calls unasked, approvalgate with approval.ModeAllowAll (which still refuses blocked ones)"
 	}
-	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: %s, and none could be obtained here; do not retry now: tell the user", call.Name, why))
+	res := unasked(call, why)
 	res.Error.Err = fmt.Errorf("executor: tool %q %s, but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, %s", call.Name, cause, fix)
 	return res
 }
@@ -55,8 +55,18 @@ func UnaskedDemand(call *tool.Call, demand any) *tool.Result {
 	if !ok || reason == "" {
 		reason = fmt.Sprintf("an extension demands approval (%s holds %T)", RequiredKey, demand)
 	}
-	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: it needs a person's approval, and none could be obtained here; do not retry now: tell the user", call.Name))
+	res := unasked(call, "it needs a person's approval")
 	res.Error.Err = fmt.Errorf("executor: %s, but no approval extension is installed: add approvalgate.New(approver) and its Guard to WithExtensions, or drop the demand", reason)
+	return res
+}
+
+// unasked is the refusal of a call nobody could be asked about, with the
+// decision in MetaKey as the approval extension records its own: records
+// read a denial from there, never from the error code alone, which a
+// tool's own error could carry.
+func unasked(call *tool.Call, why string) *tool.Result {
+	res := tool.Fail(call, tool.CodeApprovalDenied, fmt.Sprintf("tool %q was not run: %s, and none could be obtained here; do not retry now: tell the user", call.Name, why))
+	res.SetMeta(MetaKey, map[string]any{"decision": "deny", "decided_by": "executor"})
 	return res
 }
 

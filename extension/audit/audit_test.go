@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/audit"
@@ -88,7 +89,10 @@ func (f *fixture) call(t testing.TB, id string, fail bool) (*tool.Result, error)
 var approver = extension.Func("approver", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		if strings.HasPrefix(req.Call.ID, "deny") {
-			return tool.Fail(&req.Call, tool.CodeApprovalDenied, "operator said no")
+			// As the approval extension denies: the decision in its metadata.
+			res := tool.Fail(&req.Call, tool.CodeApprovalDenied, "operator said no")
+			res.SetMeta(approval.MetaKey, map[string]any{"decision": "deny", "decided_by": "operator"})
+			return res
 		}
 		res := next(ctx, req)
 		// The shape the approval extension writes.

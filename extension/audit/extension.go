@@ -18,9 +18,11 @@ import (
 
 // MetaApproval is the result metadata key read for the approval decision
 // (a string, a fmt.Stringer, or a map with a "decision" key as the approval
-// extension writes). A result with tool.CodeApprovalDenied is
-// recorded as "deny" and one with metadata "modified_args" as "modify" when
-// the key is absent.
+// extension and the executor's own refusals write), and one with
+// approval.MetaModifiedKey as "modify" when the key is absent. A result's
+// error code alone (tool.CodeApprovalDenied) records no decision: a tool's
+// own error could claim one, and the executor takes both keys out of what
+// a tool returns.
 const MetaApproval = approval.MetaKey
 
 // MetaError is the result metadata key under which a fail-closed outcome
@@ -320,9 +322,6 @@ func decision(res *tool.Result) string {
 		return d
 	case fmt.Stringer:
 		return d.String()
-	}
-	if res.Error != nil && res.Error.Code == tool.CodeApprovalDenied {
-		return "deny"
 	}
 	if _, ok := res.Metadata[approval.MetaModifiedKey]; ok {
 		return "modify"

@@ -11,14 +11,16 @@
 //
 // Approval and rate-limit outcomes are derived from what the chain leaves
 // behind, because those extensions run further in:
-//   - a result with tool.CodeApprovalDenied counts as an approval "deny";
 //   - an approval_decided event (tool.EventApprovalDecided) emitted further
 //     in counts its Decision ("approve", "deny", "modify"), unless it names
 //     another call (its CallID or Tool): the calls a tool makes of its own
 //     send their events out through the call's context too;
 //   - a result whose Metadata["approval"] is a decision (a string, a
 //     fmt.Stringer, or a map with a "decision" key, as the approval
-//     extension writes) counts it, when no event was seen;
+//     extension and the executor's own refusals write) counts it, when no
+//     event was seen. A result's error code alone (tool.CodeApprovalDenied)
+//     counts no decision: a tool's own error could claim one, and the
+//     executor takes the metadata out of what a tool returns;
 //   - a result with tool.CodeRateLimited counts as rate limited.
 //
 // Tool names come from the registry (calls to unknown tools never reach the
@@ -225,10 +227,7 @@ func Observe(res *tool.Result) Observation {
 		o.Status = tool.StatusSucceeded
 	}
 	o.Approval = approvalDecision(res.Metadata[MetaApproval])
-	switch o.Code {
-	case tool.CodeApprovalDenied:
-		o.Approval = DecisionDeny
-	case tool.CodeRateLimited:
+	if o.Code == tool.CodeRateLimited {
 		o.RateLimited = true
 	}
 	return o

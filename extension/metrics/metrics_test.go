@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/metrics"
@@ -91,7 +92,10 @@ var governance = extension.Func("governance", extension.PriorityApproval, func(n
 		_ = json.Unmarshal(req.Call.Args, &a)
 		switch a.Gate {
 		case "deny":
-			return tool.Fail(&req.Call, tool.CodeApprovalDenied, "the operator said no")
+			// As the approval extension denies: the decision in its metadata.
+			res := tool.Fail(&req.Call, tool.CodeApprovalDenied, "the operator said no")
+			res.SetMeta(approval.MetaKey, map[string]any{"decision": "deny", "decided_by": "operator"})
+			return res
 		case "limit":
 			return tool.Fail(&req.Call, tool.CodeRateLimited, "slow down")
 		case "approve-event":
@@ -256,7 +260,10 @@ func TestObserve(t *testing.T) {
 		{"success", &tool.Result{Status: tool.StatusSucceeded, Attempts: 1}, metrics.Observation{Status: tool.StatusSucceeded, Attempts: 1}},
 		{"empty status", &tool.Result{}, metrics.Observation{Status: tool.StatusSucceeded}},
 		{"error without status", &tool.Result{Error: tool.NewError(tool.CodeTimeout, "x")}, metrics.Observation{Status: tool.StatusTimedOut, Code: tool.CodeTimeout}},
-		{"approval denied", &tool.Result{Status: tool.StatusDenied, Error: tool.NewError(tool.CodeApprovalDenied, "no")}, metrics.Observation{Status: tool.StatusDenied, Code: tool.CodeApprovalDenied, Approval: "deny"}},
+		{"approval denied", &tool.Result{Status: tool.StatusDenied, Error: tool.NewError(tool.CodeApprovalDenied, "no"), Metadata: map[string]any{"approval": map[string]any{"decision": "deny"}}}, metrics.Observation{Status: tool.StatusDenied, Code: tool.CodeApprovalDenied, Approval: "deny"}},
+		// A tool's own error code claims no decision (the executor takes
+		// approval metadata out of what a tool returns).
+		{"approval_denied code alone", &tool.Result{Status: tool.StatusDenied, Error: tool.NewError(tool.CodeApprovalDenied, "no")}, metrics.Observation{Status: tool.StatusDenied, Code: tool.CodeApprovalDenied}},
 		{"rate limited", &tool.Result{Status: tool.StatusDenied, Error: tool.NewError(tool.CodeRateLimited, "wait")}, metrics.Observation{Status: tool.StatusDenied, Code: tool.CodeRateLimited, RateLimited: true}},
 		{"approval metadata", &tool.Result{Status: tool.StatusSucceeded, Metadata: map[string]any{"approval": "approve"}}, metrics.Observation{Status: tool.StatusSucceeded, Approval: "approve"}},
 		{"approval extension's metadata map", &tool.Result{Status: tool.StatusSucceeded, Metadata: map[string]any{"approval": map[string]any{"decision": "modify", "decided_by": "alice"}}}, metrics.Observation{Status: tool.StatusSucceeded, Approval: "modify"}},

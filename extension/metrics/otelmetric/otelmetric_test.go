@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.uber.org/goleak"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/metrics"
@@ -47,7 +48,9 @@ func setup(t *testing.T) (*executor.Executor, *sdkmetric.ManualReader) {
 			_ = json.Unmarshal(req.Call.Args, &a)
 			switch a.Mode {
 			case "deny":
-				return tool.Fail(&req.Call, tool.CodeApprovalDenied, "no")
+				res := tool.Fail(&req.Call, tool.CodeApprovalDenied, "no")
+				res.SetMeta(approval.MetaKey, map[string]any{"decision": "deny"})
+				return res
 			case "limit":
 				return tool.Fail(&req.Call, tool.CodeRateLimited, "wait")
 			}

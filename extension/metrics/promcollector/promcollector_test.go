@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/extension/metrics"
@@ -40,7 +41,9 @@ func newExecutor(t testing.TB, col *promcollector.Collector) *executor.Executor 
 		return func(ctx context.Context, req *extension.Request) *tool.Result {
 			switch {
 			case strings.Contains(string(req.Call.Args), "deny"):
-				return tool.Fail(&req.Call, tool.CodeApprovalDenied, "no")
+				res := tool.Fail(&req.Call, tool.CodeApprovalDenied, "no")
+				res.SetMeta(approval.MetaKey, map[string]any{"decision": "deny"})
+				return res
 			case strings.Contains(string(req.Call.Args), "limit"):
 				return tool.Fail(&req.Call, tool.CodeRateLimited, "wait")
 			}
