@@ -68,7 +68,9 @@
 //     ${CDPATH:=/etc}, {PATH}>file, getopts and wait -p names, and unset
 //     PATH are judged like assignments;
 //   - secret files: a command that names .env, a private key, an SSH,
-//     cloud or registry credential file or a process's environment
+//     cloud or registry credential file, a coding agent's or another
+//     tool's token store (~/.codex/auth.json, ~/.claude/.credentials.json,
+//     ~/.config/git/credentials) or a process's environment
 //     (/proc/PID/environ; the Secrets rules) in an argument or reads it
 //     with < is Warning, as what it prints goes back to the model (cat .env,
 //     head ~/.ssh/id_rsa, cat /proc/$PPID/environ, the agent's API keys);
