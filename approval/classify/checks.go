@@ -1836,6 +1836,7 @@ var goToolFlags = map[string]struct{ safe, dangerous []string }{
 // PROG, -gcflags=-cpuprofile=FILE writes FILE.
 func checkGoFlags(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	s.goTestBinaryWrites(args, j)
+	s.goByproducts(name, args, j)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.s == "-args" || a.s == "--args" || a.s == "--" {
@@ -2078,6 +2079,64 @@ func (s *state) goTestBinaryWrites(args []word, j *judgement) {
 			val = args[i]
 		}
 		j.add(s.writeTarget(val))
+	}
+}
+
+// goByproducts judges the files go writes unasked, in the directory -C
+// names or the one go works in: go test -c (without -o) writes PKG.test
+// there, and -modfile=FILE, unless -mod is readonly or vendor (GOFLAGS
+// from the environment may say -mod=mod), writes FILE and its .sum when
+// go updates them. Each is a byproductWrite: Safe in the working
+// directory, judged as any write outside it.
+func (s *state) goByproducts(name string, args []word, j *judgement) {
+	var dir, modfile *word
+	c, o, mod := false, false, ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.s == "-args" || a.s == "--args" || a.s == "--" {
+			break // the rest goes to the test binary
+		}
+		t := strings.TrimLeft(a.s, "-")
+		if d := len(a.s) - len(t); d < 1 || d > 2 || a.unknown() && a.prefix <= d {
+			continue
+		}
+		flag, v, has := strings.Cut(t, "=")
+		val := func() *word {
+			if has {
+				w := a
+				w.s, w.prefix, w.holes = v, max(a.prefix-(len(a.s)-len(v)), 0), nil
+				return &w
+			}
+			if i+1 < len(args) {
+				i++
+				w := args[i]
+				return &w
+			}
+			return nil
+		}
+		switch flag {
+		case "C":
+			dir = val()
+		case "modfile":
+			modfile = val()
+		case "mod":
+			if w := val(); w != nil {
+				mod = w.s
+			}
+		case "o":
+			o = true
+		case "c":
+			c = !has || v == "true"
+		}
+	}
+	if c && !o && name == "go test" {
+		j.add(s.byproductWrite(inDir(dir, word{s: "pkg.test", lit: true})))
+	}
+	if modfile != nil && mod != "readonly" && mod != "vendor" {
+		j.add(s.byproductWrite(inDir(dir, *modfile)))
+		sum := *modfile
+		sum.s = strings.TrimSuffix(sum.s, ".mod") + ".sum"
+		j.add(s.byproductWrite(inDir(dir, sum)))
 	}
 }
 

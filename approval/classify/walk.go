@@ -353,6 +353,41 @@ func (s *state) writeTarget(w word) (l Level, reason string) {
 	return l, reason
 }
 
+// byproductWrite judges a file that a command Safe by its rule writes as
+// a part of its work, unasked (go test -c's PKG.test, the go.mod of
+// -modfile with -mod=mod): in the working directory it is part of the
+// build, as the build cache is, and Safe; anywhere else (an absolute or
+// climbing name, a directory the line changed into that is outside, one
+// known only at run time, a protected path such as .git) it is judged as
+// any write there.
+func (s *state) byproductWrite(w word) (Level, string) {
+	l, reason := s.writeTarget(w)
+	if d := &s.c.rules.Defaults; l <= d.Write && d.Write < d.WriteOutside {
+		return Safe, ""
+	}
+	return l, reason
+}
+
+// inDir returns the word for name in the directory dir names, or name
+// itself when it is absolute or there is no dir.
+func inDir(dir *word, name word) word {
+	if dir == nil || strings.HasPrefix(name.s, "/") || strings.HasPrefix(name.s, "~") || strings.HasPrefix(name.s, "$") {
+		return name
+	}
+	w := *dir
+	d := strings.TrimRight(dir.s, "/")
+	w.s = d + "/" + name.s
+	if !dir.dyn && name.dyn {
+		w.prefix = len(d) + 1 + name.prefix
+	}
+	w.lit = dir.lit && name.lit
+	w.dyn = dir.dyn || name.dyn
+	w.split = dir.split || name.split
+	w.glob = dir.glob || name.glob
+	w.holes = nil
+	return w
+}
+
 // maxPathWork bounds the work of judging written paths in one command
 // line: each write judged in a directory the line changed into counts 1,
 // each glob globWork more. A line with more than that is not one a person
