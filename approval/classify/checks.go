@@ -59,6 +59,7 @@ func init() {
 		"project":      checkProject,
 		"clone":        checkClone,
 		"extract":      checkExtract,
+		"cargo":        checkCargo,
 	}
 }
 
@@ -2138,6 +2139,42 @@ func (s *state) goByproducts(name string, args []word, j *judgement) {
 		sum.s = strings.TrimSuffix(sum.s, ".mod") + ".sum"
 		j.add(s.byproductWrite(inDir(dir, sum)))
 	}
+}
+
+// checkCargo judges what cargo check, test, clippy, tree and metadata
+// write unasked: the build in target/ and Cargo.lock beside the
+// project's Cargo.toml, which is in the directory cargo works in (cargo
+// -C DIR, cd DIR) or the one --manifest-path names. Each is a
+// byproductWrite: Safe in the working directory, judged as any write
+// outside it. --target-dir, which names the place, is judged by its
+// option.
+func checkCargo(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var dir *word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.s == "--" {
+			break // the rest goes to the test binary
+		}
+		var m word
+		switch {
+		case a.s == "--manifest-path" && i+1 < len(args):
+			i++
+			m = args[i]
+		case strings.HasPrefix(a.s, "--manifest-path="):
+			m = a
+			m.s, m.prefix, m.holes = a.s[len("--manifest-path="):], max(a.prefix-len("--manifest-path="), 0), nil
+		default:
+			continue
+		}
+		if !m.unknown() {
+			m.s = path.Dir(m.s)
+		}
+		dir = &m
+	}
+	for _, f := range []string{"target", "Cargo.lock"} {
+		j.add(s.byproductWrite(inDir(dir, word{s: f, lit: true})))
+	}
+	return info{}
 }
 
 // checkCompress judges gzip, bzip2, xz, zstd and their decompressors: each

@@ -52,10 +52,12 @@
 //     an unknown place when the line opens N to read anything; a line
 //     that makes links (ln, cp -s, tar -x) and writes may write through
 //     them, so its writes are writes to an unknown place; a file a build
-//     writes unasked (go test -c's PKG.test, -modfile's go.mod) is part
-//     of the build in the working directory, and judged as any write
-//     when it lands outside (cd /tmp && go test -c, go test -C /tmp -c,
-//     go test -mod=mod -modfile=/tmp/go.mod);
+//     writes unasked (go test -c's PKG.test, -modfile's go.mod, cargo
+//     test's target/ and Cargo.lock) is part of the build in the working
+//     directory, and judged as any write when it lands outside (cd /tmp
+//     && go test -c, go test -C /tmp -c, go test -mod=mod
+//     -modfile=/tmp/go.mod, cargo -C /tmp/x test, cargo test
+//     --manifest-path /tmp/x/Cargo.toml);
 //   - what leaves the machine: a command with check "network" (dig, ping,
 //     git ls-remote, ...) given text known only at run time, or nslookup
 //     fed a file or a pipe, is Defaults.NetworkData (dangerous): the text

@@ -201,6 +201,9 @@ type CommandRule struct {
 	// repository, as git clone),
 	// extract (unzip, 7z: an archive downloaded on the line may hold any
 	// file, as for tar),
+	// cargo (cargo check, test, clippy, tree and metadata write target/
+	// and Cargo.lock beside the project's Cargo.toml: Safe in the working
+	// directory, a write where they land outside it: cargo -C /tmp test),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
