@@ -61,7 +61,9 @@
 //   - what leaves the machine: a command with check "network" (dig, ping,
 //     git ls-remote, ...) given text known only at run time, or nslookup
 //     fed a file or a pipe, is Defaults.NetworkData (dangerous): the text
-//     may be a file's contents;
+//     may be a file's contents; docker -H and --context, which reach
+//     another host's daemon (over ssh, a command on that host), are
+//     Warning, as ssh HOST CMD is;
 //   - arrays and positional parameters the line sets to known values
 //     (a=(~ /), set -- ~ /): "${a[@]}", "$@", $1 ... and for d; do are
 //     their words; values added (a+=(~), a[1]=~) are among the words of
