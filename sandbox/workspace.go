@@ -636,13 +636,22 @@ func (w *Workspace) openChecked(op, name string, wantDir bool) (*os.File, string
 		}
 		return f, rel, nil
 	}
-	if !fi.Mode().IsRegular() {
-		return fail(&PathError{Op: op, Path: name, Rule: "only regular files can be opened, this is " + fi.Mode().Type().String(), Err: ErrNotRegular})
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
-		return fail(&PathError{Op: op, Path: name, Rule: fmt.Sprintf("file has %d hard links (device %d, inode %d)", st.Nlink, st.Dev, st.Ino), Err: ErrHardLink})
+	if err := openable(op, name, fi); err != nil {
+		return fail(err)
 	}
 	return f, rel, nil
+}
+
+// openable refuses an opened file (fi) that is not a regular file, or has
+// other hard links.
+func openable(op, name string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return &PathError{Op: op, Path: name, Rule: "only regular files can be opened, this is " + fi.Mode().Type().String(), Err: ErrNotRegular}
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("file has %d hard links (device %d, inode %d)", st.Nlink, st.Dev, st.Ino), Err: ErrHardLink}
+	}
+	return nil
 }
 
 // Open opens a regular file for reading. The caller closes it.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -23,11 +24,13 @@ import (
 // make the walk hold more than 131,072 entries of the directories it is
 // inside of at once, or one more than 256 directories below name, with
 // [ErrTooLarge]; one swapped for a symlink or a file after its parent was
-// listed (the link is not followed).
+// listed, with [ErrDeniedByRule] (the link is not followed).
 //
 // Each directory below name is opened from its parent's descriptor, never
 // following a symlink, so a symlink swapped in during the walk cannot lead
-// it elsewhere, and a directory costs one lookup however deep it lies.
+// it elsewhere, and a directory costs one lookup however deep it lies. A
+// caller that opens the files fn is given does so with
+// [Workspace.OpenEntry], which opens them the same way.
 func (w *Workspace) Walk(name string, fn fs.WalkDirFunc) error {
 	_, err := w.WalkHidden(name, fn)
 	return err
@@ -109,7 +112,7 @@ func (w *Workspace) walkDir(f *os.File, rel, real string, d fs.DirEntry, depth i
 	}
 	fd := int(f.Fd())
 	for _, e := range entries {
-		if err := w.walkEntry(fd, joinRel(rel, e.Name()), joinRel(real, e.Name()), e, depth+1, fn, c); err != nil {
+		if err := w.walkChild(fd, joinRel(rel, e.Name()), joinRel(real, e.Name()), e, depth+1, fn, c); err != nil {
 			if err == fs.SkipDir {
 				break
 			}
@@ -119,9 +122,9 @@ func (w *Workspace) walkDir(f *os.File, rel, real string, d fs.DirEntry, depth i
 	return nil
 }
 
-// walkEntry walks the entry e of the directory open as dirfd: rel and
+// walkChild walks the entry e of the directory open as dirfd: rel and
 // real are its paths (see walkDir), depth how far below the start it is.
-func (w *Workspace) walkEntry(dirfd int, rel, real string, e fs.DirEntry, depth int, fn fs.WalkDirFunc, c *walkCount) error {
+func (w *Workspace) walkChild(dirfd int, rel, real string, e fs.DirEntry, depth int, fn fs.WalkDirFunc, c *walkCount) error {
 	if err := fn(rel, e, nil); err != nil || !e.IsDir() {
 		if err == fs.SkipDir && e.IsDir() {
 			err = nil
@@ -175,8 +178,13 @@ func (w *Workspace) openDirAt(dirfd int, name, rel string) (*os.File, error) {
 // workspace, whose entries are judged under real: its entries, sorted by
 // name, with what the rules refuse left out and counted. Each entry is
 // stat'ed from f's descriptor (not following a symlink), so its Info is
-// what was there when it was listed.
+// what was there when it was listed, and knows f, for OpenEntry.
 func (w *Workspace) readDirAt(f *os.File, rel, real string) ([]fs.DirEntry, int, error) {
+	conn, err := f.SyscallConn()
+	if err != nil {
+		return nil, 0, err
+	}
+	dir := &walkDir{w: w, rel: rel, conn: conn}
 	names, err := f.Readdirnames(maxDirEntries + 1)
 	switch {
 	case err == io.EOF:
@@ -191,14 +199,14 @@ func (w *Workspace) readDirAt(f *os.File, rel, real string) ([]fs.DirEntry, int,
 	out := make([]fs.DirEntry, 0, len(names))
 	hidden := 0
 	for _, name := range names {
-		fi := &statInfo{name: name}
-		if err := unix.Fstatat(fd, name, &fi.st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
+		e := &walkEntry{name: name, dir: dir}
+		if err := unix.Fstatat(fd, name, &e.st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
 			continue // gone since it was listed
 		} else if err != nil {
 			return nil, 0, &os.PathError{Op: "fstatat", Path: joinRel(rel, name), Err: err}
 		}
-		if w.rules("list", rel, joinRel(real, name), false, fi.IsDir()) == nil {
-			out = append(out, fs.FileInfoToDirEntry(fi))
+		if w.rules("list", rel, joinRel(real, name), false, e.IsDir()) == nil {
+			out = append(out, e)
 		} else {
 			hidden++
 		}
@@ -206,15 +214,67 @@ func (w *Workspace) readDirAt(f *os.File, rel, real string) ([]fs.DirEntry, int,
 	return out, hidden, nil
 }
 
-// statInfo is the fs.FileInfo of an fstatat.
-type statInfo struct {
-	name string
-	st   unix.Stat_t
+// walkDir is a directory a walk holds open: its entries' OpenEntry opens
+// them from it while it is open.
+type walkDir struct {
+	w    *Workspace
+	rel  string          // as the walk's fn is told it
+	conn syscall.RawConn // of the open directory; refused once it is closed
 }
 
-func (fi *statInfo) Name() string       { return fi.name }
-func (fi *statInfo) Size() int64        { return fi.st.Size }
-func (fi *statInfo) Mode() fs.FileMode  { return fileMode(uint32(fi.st.Mode)) }
-func (fi *statInfo) ModTime() time.Time { return time.Unix(fi.st.Mtim.Unix()) }
-func (fi *statInfo) IsDir() bool        { return fi.Mode().IsDir() }
-func (fi *statInfo) Sys() any           { return &fi.st }
+// walkEntry is an entry a walk lists: both its fs.DirEntry and its
+// fs.FileInfo (an fstatat from its directory's descriptor).
+type walkEntry struct {
+	name string
+	st   unix.Stat_t
+	dir  *walkDir
+}
+
+func (e *walkEntry) Name() string               { return e.name }
+func (e *walkEntry) Size() int64                { return e.st.Size }
+func (e *walkEntry) Mode() fs.FileMode          { return fileMode(uint32(e.st.Mode)) }
+func (e *walkEntry) ModTime() time.Time         { return time.Unix(e.st.Mtim.Unix()) }
+func (e *walkEntry) IsDir() bool                { return e.Mode().IsDir() }
+func (e *walkEntry) Sys() any                   { return &e.st }
+func (e *walkEntry) Type() fs.FileMode          { return e.Mode().Type() }
+func (e *walkEntry) Info() (fs.FileInfo, error) { return e, nil }
+func (e *walkEntry) String() string             { return fs.FormatDirEntry(e) }
+
+// OpenEntry is [Workspace.Open] of rel, the regular file a walk
+// ([Workspace.Walk]) passed to its function as d, that costs one lookup
+// however deep rel lies: while the walk is in rel's directory (while its
+// function runs for d), the file is opened from the directory's
+// descriptor the walk holds, never following a symlink, and refused as
+// Open refuses it (not a regular file, other hard links); the rules judged
+// it when the walk listed it. Otherwise (d is not a regular file listed
+// at rel by a walk of w, the walk has left its directory, or a symlink was
+// swapped in for the file) it is Open(rel).
+func (w *Workspace) OpenEntry(rel string, d fs.DirEntry) (*os.File, error) {
+	e, ok := d.(*walkEntry)
+	if !ok || e.dir.w != w || !e.Type().IsRegular() || joinRel(e.dir.rel, e.name) != rel {
+		return w.Open(rel)
+	}
+	fd, err := -1, error(nil)
+	cerr := e.dir.conn.Control(func(dirfd uintptr) {
+		w.lookedUp(e.name)
+		fd, err = unix.Openat(int(dirfd), e.name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if cerr != nil || errors.Is(err, unix.ELOOP) {
+		// The walk has closed the directory; or a symlink was swapped in,
+		// which Open judges where it leads.
+		return w.Open(rel)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: rel, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), rel)
+	fi, err := f.Stat()
+	if err == nil {
+		err = openable("open", rel, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

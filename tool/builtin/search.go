@@ -166,7 +166,7 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 			out.FilesSkipped++
 			return nil
 		}
-		data, ok := readSmall(ws, rel, c.maxSearchBytes)
+		data, ok := readSmall(ws, rel, d, c.maxSearchBytes)
 		if !ok || isBinary(data) {
 			out.FilesSkipped++
 			return nil
@@ -226,10 +226,12 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	return r, nil
 }
 
-// readSmall reads a file through the workspace (which refuses hard links and
-// paths its rules deny), up to limit bytes.
-func readSmall(ws *sandbox.Workspace, rel string, limit int64) ([]byte, bool) {
-	f, err := ws.Open(rel)
+// readSmall reads the file rel, which the walk passed as d, through the
+// workspace (which refuses hard links and paths its rules deny), up to
+// limit bytes. OpenEntry opens it from the directory the walk holds: by
+// its path from the root (Open), each file cost its depth again.
+func readSmall(ws *sandbox.Workspace, rel string, d fs.DirEntry, limit int64) ([]byte, bool) {
+	f, err := ws.OpenEntry(rel, d)
 	if err != nil {
 		return nil, false
 	}
