@@ -78,8 +78,11 @@
 //   - secret files: a command that names .env, a private key, an SSH,
 //     cloud or registry credential file, a coding agent's or another
 //     tool's token store (~/.codex/auth.json, ~/.claude/.credentials.json,
-//     ~/.config/git/credentials) or a process's environment
-//     (/proc/PID/environ; the Secrets rules) in an argument or reads it
+//     ~/.config/git/credentials), a process's environment or a file it
+//     holds open or has in its working directory (/proc/PID/environ,
+//     /proc/PID/fd/N, /proc/PID/cwd/NAME; the Secrets rules; /proc/self's
+//     too, as the patterns cannot tell them apart, but not /dev/fd/N) in
+//     an argument or reads it
 //     with < is Warning, as what it prints goes back to the model (cat .env,
 //     head ~/.ssh/id_rsa, cat /proc/$PPID/environ, the agent's API keys);
 //     so is ps e (or ps -o environ, or a column list known only at run
