@@ -2384,8 +2384,18 @@ func (s *state) secretDirAt(w word, what string, j *judgement) bool {
 	for _, c := range strings.Split(strings.TrimPrefix(p, "~/"), "/") {
 		climbs = climbs && c == ".."
 	}
+	// A directory of a home (/root/x, /home/u/x) is compared as ~/x with
+	// the secret files nested in a home.
+	inHome := p
+	if rest, ok := strings.CutPrefix(p, "/root/"); ok {
+		inHome = "~/" + rest
+	} else if rest, ok := strings.CutPrefix(p, "/home/"); ok {
+		if _, sub, ok := strings.Cut(rest, "/"); ok {
+			inHome = "~/" + sub
+		}
+	}
 	for _, f := range secretsBelow {
-		if climbs || p == "/" || strings.HasPrefix(f, p+"/") {
+		if climbs || p == "/" || strings.HasPrefix(f, p+"/") || strings.HasPrefix(f, inHome+"/") {
 			if l, reason, ok := s.secretRule(word{s: f, lit: true}); ok {
 				j.add(l, reason+" (read recursively from "+what+")")
 				return true
@@ -2397,9 +2407,19 @@ func (s *state) secretDirAt(w word, what string, j *judgement) bool {
 
 // secretsBelow are secret files in the system's directories and in a
 // home directory there, found by a recursive read from a directory above
-// them (see secretDirAt).
+// them (see secretDirAt), and the secret files a home holds deeper than
+// one directory, which the glob DIR/* of a directory above them does not
+// reach (grep -r x ~/.local reads ~/.local/share/keyrings/*).
 var secretsBelow = []string{"/home/user/.ssh/id_rsa", "/root/.ssh/id_rsa", "/proc/1/environ", "/run/secrets/x",
-	"/var/run/secrets/x", "/etc/shadow"}
+	"/var/run/secrets/x", "/etc/shadow", "/run/user/1000/containers/auth.json",
+	"~/.local/share/keyrings/login.keyring", "~/.local/share/fish/fish_history",
+	"~/.local/share/com.vercel.cli/auth.json", "~/.mozilla/firefox/x.default/logins.json",
+	"~/.thunderbird/x.default/logins.json", "~/.config/google-chrome/Default/Login Data",
+	"~/.config/chromium/Default/Cookies", "~/.config/BraveSoftware/Brave-Browser/Default/Cookies",
+	"~/Library/Application Support/Google/Chrome/Default/Cookies",
+	"~/Library/Application Support/Firefox/Profiles/x.default/logins.json",
+	"~/.var/app/org.mozilla.firefox/.mozilla/firefox/x.default/logins.json",
+	"~/snap/firefox/common/.mozilla/firefox/x.default/logins.json", "~/.cache/huggingface/token"}
 
 // checkMoves judges what mv takes away: moving the home, root or a
 // system directory (mv ~ /tmp/x, mv -t /tmp/x /) takes it from its place

@@ -89,7 +89,9 @@
 //     time), which prints every process's environment, and so are
 //     reads that reach such files without naming them: a recursive read
 //     (grep -r, rg, diff -r, find -exec cat) from /, /proc, /home, .. or
-//     ~/.., or from . after cd ~ or cd /; a glob that dotglob,
+//     ~/.., or from . after cd ~ or cd /, or from a directory the
+//     secret files of a home are nested in (~/.local, ~/.mozilla,
+//     ~/.config/google-chrome, ~/Library, /run/user); a glob that dotglob,
 //     GLOBIGNORE or bash -O dotglob makes match .env; a file awk opens by
 //     a name it builds (getline < f, ARGV); a directory cd entered that is
 //     known in part (cd /proc/$PPID); jq -f and yq --from-file programs;
