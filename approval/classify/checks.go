@@ -270,10 +270,23 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 	// It lists every file there, too: xargs rm -rf after it is rm -rf ~.
 	inf.listsAll = everything
 	// A command -exec runs reads the files found: the starting points
-	// are read recursively (find ~/.ssh -exec cat {} +).
-	if slices.ContainsFunc(args[i:], func(w word) bool {
+	// are read recursively (find ~/.ssh -exec cat {} +), and with none,
+	// the working directory (cd ~ && find -exec cat {} +). So does a
+	// later stage of a pipeline that reads the names find lists (find
+	// ~/.config | xargs cat): inf.listsSecret.
+	execs := slices.ContainsFunc(args[i:], func(w word) bool {
 		return w.s == "-exec" || w.s == "-execdir" || w.s == "-ok" || w.s == "-okdir"
-	}) {
+	})
+	var reads judgement
+	readsBy := "a command -exec runs"
+	if !execs {
+		readsBy = "a later command"
+	}
+	{
+		j := &reads
+		if start == i {
+			s.secretDir(word{s: ".", lit: true}, j)
+		}
 		for _, w := range args[start:i] {
 			s.secretDir(w, j)
 		}
@@ -298,9 +311,19 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 				g = "*/" + g // a base name, in any directory
 			}
 			if l, reason, ok := s.secretRule(word{s: g, glob: true}); ok {
-				j.add(l, reason+" (the files "+name+" "+test+" "+v.s+" picks, which a command -exec runs reads)")
+				j.add(l, reason+" (the files "+name+" "+test+" "+v.s+" picks, which "+readsBy+" reads)")
 			}
 			k++
+		}
+	}
+	if execs {
+		j.fs = append(j.fs, reads.fs...)
+	} else if l := reads.level(); l > Safe {
+		for _, f := range reads.fs {
+			if f.level == l {
+				inf.listsSecret = finding{l, f.reason + ", listed by " + name}
+				break
+			}
 		}
 	}
 	for ; i < len(args); i++ {

@@ -412,6 +412,9 @@ type state struct {
 	// pipedAll: the command being judged reads, from the stage before
 	// it, the name of every file under the home or root directory.
 	pipedAll bool
+	// pipedSecret: a stage before the command being judged writes the
+	// names of secret files (find ~/.config); reading them is its level.
+	pipedSecret finding
 	// pipedText, when not nil, is the text the stage before the command
 	// being judged writes, known from the line (echo ~ | xargs rm -rf).
 	pipedText *string

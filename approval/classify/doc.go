@@ -88,7 +88,9 @@
 //     so is ps e (or ps -o environ, or a column list known only at run
 //     time), which prints every process's environment, and so are
 //     reads that reach such files without naming them: a recursive read
-//     (grep -r, rg, diff -r, find -exec cat) from /, /proc, /home, .. or
+//     (grep -r, rg, diff -r, find -exec cat, find DIR | xargs cat, cat
+//     $(find DIR), find DIR | while read f, find with no starting point
+//     after cd ~) from /, /proc, /home, .. or
 //     ~/.., or from . after cd ~ or cd /, or from a directory the
 //     secret files of a home are nested in (~/.local, ~/.mozilla,
 //     ~/.config/google-chrome, ~/Library, /run/user); a glob that dotglob,

@@ -512,6 +512,11 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		// find ~ | xargs rm -rf is rm -rf ~.
 		j.add(Blocked, name+" runs a command that deletes or writes with every file under the home, root or a system directory, which the stage before it lists")
 	}
+	if w.StdinArgs && s.pipedSecret.level > Safe {
+		// find ~/.config | xargs cat reads what find ~/.config -exec cat
+		// {} + reads.
+		j.add(s.pipedSecret.level, s.pipedSecret.reason+", whose names "+name+" hands to a command that may read them")
+	}
 	return inf
 }
 

@@ -20,11 +20,19 @@ type info struct {
 	// listsAll: its command writes the name of every file under the
 	// home or root directory (find ~), for the next stage to read.
 	listsAll bool
+	// listsSecret: its command writes the names of secret files (find
+	// ~/.config, find /proc -name environ), for a later stage to read
+	// (xargs cat); the level and reason of reading them.
+	listsSecret finding
 }
 
 func (a info) or(b info) info {
+	ls := a.listsSecret
+	if b.listsSecret.level > ls.level {
+		ls = b.listsSecret
+	}
 	return info{download: a.download || b.download, execStdin: a.execStdin || b.execStdin,
-		sendsStdin: a.sendsStdin || b.sendsStdin, listsAll: a.listsAll || b.listsAll}
+		sendsStdin: a.sendsStdin || b.sendsStdin, listsAll: a.listsAll || b.listsAll, listsSecret: ls}
 }
 
 // stdinSrc is what a statement's standard input is redirected from.
@@ -1480,9 +1488,12 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	flatten(b)
 	var all info
 	downloaded, listed := false, false
-	saved, savedAll, savedText, savedSome := s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome
+	// The names of secret files a stage lists reach every later one
+	// through filters (find ~/.config | head | xargs cat).
+	var listedSecret finding
+	saved, savedAll, savedText, savedSome, savedSecret := s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret
 	defer func() {
-		s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome = saved, savedAll, savedText, savedSome
+		s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret = saved, savedAll, savedText, savedSome, savedSecret
 	}()
 	// texts[i] is what stage i writes, when the line spells it out; tee
 	// passes on what it reads. some[i] (made when needed) is text stage i
@@ -1523,6 +1534,7 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	for i, st := range stages {
 		s.pipedDownload = saved || downloaded
 		s.pipedAll = listed
+		s.pipedSecret = listedSecret
 		s.pipedText, s.pipedSome = nil, nil
 		if i > 0 {
 			s.pipedText, s.pipedSome = texts[i-1], texts[i-1]
@@ -1538,6 +1550,13 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		}
 		inf := s.walkStmt(st)
 		listed = inf.listsAll
+		if _, loop := st.Cmd.(*syntax.WhileClause); loop && i > 0 && listedSecret.level > Safe {
+			// find ~/.config | while read f; do cat "$f"; done
+			s.note(listedSecret.level, listedSecret.reason+", whose names a while loop reads")
+		}
+		if inf.listsSecret.level > listedSecret.level {
+			listedSecret = inf.listsSecret
+		}
 		if inf.execStdin && i > 0 {
 			name := stageName(st)
 			if downloaded {
@@ -1559,6 +1578,7 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		all.sendsStdin = inf.sendsStdin
 		all.listsAll = inf.listsAll
 	}
+	all.listsSecret = listedSecret
 	return all
 }
 

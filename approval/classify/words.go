@@ -410,6 +410,7 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		r.holes = append(r.holes, [2]int{at, b.Len()})
 	case *syntax.CmdSubst:
 		inf := s.walkStmts(p.Stmts)
+		s.substListed(inf)
 		if len(p.Stmts) == 1 {
 			if t, exact, _ := s.echoText(p.Stmts[0]); exact {
 				// $(echo ~) is the text echo writes, without its
@@ -431,6 +432,7 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		r.holes = append(r.holes, [2]int{at, b.Len()})
 	case *syntax.ProcSubst:
 		inf := s.walkStmts(p.Stmts)
+		s.substListed(inf)
 		r.dynamic(b.Len(), true)
 		r.subst = true
 		r.download = r.download || inf.download
@@ -466,6 +468,15 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 	}
 }
 
+// substListed notes the secret files a substitution's command lists
+// (find ~/.config): its output becomes words (cat $(find ~/.config)) or
+// input (xargs cat < <(find ~/.config)) of the line, which reads them.
+func (s *state) substListed(inf info) {
+	if inf.listsSecret.level > Safe {
+		s.note(inf.listsSecret.level, inf.listsSecret.reason+", whose names a substitution gives the line to read")
+	}
+}
+
 // nested walks substitutions hidden inside expansions (${x:-$(cmd)},
 // $(( $(cmd) ))).
 func (s *state) nested(n syntax.Node, r *word) {
@@ -492,11 +503,13 @@ func (s *state) nested(n syntax.Node, r *word) {
 			s.extglob(n)
 		case *syntax.CmdSubst:
 			inf := s.walkStmts(n.Stmts)
+			s.substListed(inf)
 			r.subst = true
 			r.download = r.download || inf.download
 			return false
 		case *syntax.ProcSubst:
 			inf := s.walkStmts(n.Stmts)
+			s.substListed(inf)
 			r.subst = true
 			r.download = r.download || inf.download
 			return false
