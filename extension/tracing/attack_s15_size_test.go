@@ -39,11 +39,10 @@ func TestAttackS15SpanValuesAreBounded(t *testing.T) {
 	spans := rec.Ended()
 	require.Len(t, spans, 2, "the call span and the backend span")
 	const bound = tracing.MaxValueBytes
-	require.Equal(t, 4<<10, bound, "a few KiB: room for any real id, no room for a megabyte")
 	for _, s := range spans {
 		total := 0
 		for _, kv := range s.Attributes() {
-			v := kv.Value.Emit()
+			v := kv.Value.String()
 			total += len(v)
 			assert.LessOrEqual(t, len(v), bound, "span %q: attribute %s is %d bytes", s.Name(), kv.Key, len(v))
 			assert.True(t, strings.ToValidUTF8(v, "\uFFFD") == v, "span %q: attribute %s was cut inside a character", s.Name(), kv.Key)
