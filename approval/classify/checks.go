@@ -2298,7 +2298,7 @@ func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	// diff reads the files of a directory operand even without -r (diff
 	// -N ~/.ssh empty prints them); grep only with -r, git grep always.
 	search := f[len(f)-1] != "diff"
-	recursive, pattern := len(f) > 1 || !strings.Contains(name, "grep"), false
+	recursive, pattern, files := len(f) > 1 || !strings.Contains(name, "grep"), false, false
 	for _, u := range sc.uses {
 		switch strings.TrimLeft(u.opt.Name, "-") {
 		case "r", "R", "recursive", "dereference-recursive":
@@ -2307,6 +2307,8 @@ func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgemen
 			recursive = recursive || u.val.s == "recurse" || u.val.unknown()
 		case "e", "regexp", "f", "file":
 			pattern = true
+		case "files": // rg --files: no pattern; it lists what it would search
+			files = true
 		}
 	}
 	if !recursive {
@@ -2337,16 +2339,31 @@ func checkRecursive(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		}
 	}
 	ops := sc.ops
-	if search && !pattern && len(ops) > 0 {
+	if search && !pattern && !files && len(ops) > 0 {
 		ops = ops[1:]
 	}
+	// rg --files reads nothing: it lists the files it would search, and a
+	// later stage that reads those names reads them (rg --files ~/.config
+	// | xargs cat), as find's listing is judged (checkFind).
+	reads := j
+	var listed judgement
+	if files {
+		reads = &listed
+	}
 	for _, k := range ops {
-		s.secretDir(args[k], j)
+		s.secretDir(args[k], reads)
 	}
 	if search && len(ops) == 0 {
 		// With no file operand a recursive search reads the working
 		// directory (cd ~ && grep -r KEY).
-		s.secretDir(word{s: ".", lit: true}, j)
+		s.secretDir(word{s: ".", lit: true}, reads)
+	}
+	if l := listed.level(); l > Safe {
+		for _, f := range listed.fs {
+			if f.level == l {
+				return info{listsSecret: finding{l, f.reason + ", listed by " + name + " --files"}}
+			}
+		}
 	}
 	return info{}
 }

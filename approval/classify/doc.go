@@ -89,7 +89,8 @@
 //     time), which prints every process's environment, and so are
 //     reads that reach such files without naming them: a recursive read
 //     (grep -r, rg, diff -r, find -exec cat, find DIR | xargs cat, cat
-//     $(find DIR), find DIR | while read f, find with no starting point
+//     $(find DIR), find DIR | while read f, rg --files DIR | xargs cat,
+//     find with no starting point
 //     after cd ~) from /, /proc, /home, .. or
 //     ~/.., or from . after cd ~ or cd /, or from a directory the
 //     secret files of a home are nested in (~/.local, ~/.mozilla,
