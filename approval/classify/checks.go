@@ -1861,33 +1861,20 @@ var goToolFlags = map[string]struct{ safe, dangerous []string }{
 func checkGoFlags(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	s.goTestBinaryWrites(args, j)
 	s.goByproducts(name, args, j)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.s == "-args" || a.s == "--args" || a.s == "--" {
-			break // the rest goes to the test binary
-		}
-		t := strings.TrimLeft(a.s, "-")
-		if d := len(a.s) - len(t); d < 1 || d > 2 || a.unknown() && a.prefix <= d {
-			continue
-		}
-		opt, v, has := strings.Cut(t, "=")
+	goFlags(args, func(opt string, _ bool, value func() *word) {
 		tool, ok := goToolFlags[opt]
 		if !ok {
-			continue
+			return
 		}
-		val := word{s: v, lit: a.lit, dyn: a.dyn}
-		if !has {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			val = args[i]
+		val := value()
+		if val == nil {
+			return
 		}
 		if val.unknown() || !val.lit {
 			j.add(Dangerous, fmt.Sprintf("%s -%s %s is not known until it runs and may be an option that runs a program (-extld=PROG)", name, opt, val.s))
-			continue
+			return
 		}
-		v = val.s
+		v := val.s
 		if !strings.HasPrefix(v, "-") {
 			if _, rest, ok := strings.Cut(v, "="); ok {
 				v = rest // PATTERN=FLAGS
@@ -1907,8 +1894,40 @@ func checkGoFlags(s *state, name string, args []word, cx judgeCtx, j *judgement)
 				j.add(Warning, fmt.Sprintf("%s -%s: tool option %s is not on its allowlist", name, opt, f))
 			}
 		}
-	}
+	})
 	return info{}
+}
+
+// goFlags calls fn with each flag of a go command line before the words
+// it hands to the test binary (after -args, --args or --): the flag's
+// name, whether its value came after "=", and value, which returns that
+// value or else takes the next word, nil when there is none. A word whose
+// dashes are not known until it runs is passed over, as operands are.
+func goFlags(args []word, fn func(flag string, has bool, value func() *word)) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.s == "-args" || a.s == "--args" || a.s == "--" {
+			return
+		}
+		t := strings.TrimLeft(a.s, "-")
+		if d := len(a.s) - len(t); d < 1 || d > 2 || a.unknown() && a.prefix <= d {
+			continue
+		}
+		flag, v, has := strings.Cut(t, "=")
+		fn(flag, has, func() *word {
+			if has {
+				w := a
+				w.s, w.prefix, w.holes = v, max(a.prefix-(len(a.s)-len(v)), 0), nil
+				return &w
+			}
+			if i+1 < len(args) {
+				i++
+				w := args[i]
+				return &w
+			}
+			return nil
+		})
+	}
 }
 
 // goQuotedSplit splits s into fields at blanks; a field that starts with
@@ -2115,29 +2134,7 @@ func (s *state) goTestBinaryWrites(args []word, j *judgement) {
 func (s *state) goByproducts(name string, args []word, j *judgement) {
 	var dir, modfile *word
 	c, o, mod := false, false, ""
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.s == "-args" || a.s == "--args" || a.s == "--" {
-			break // the rest goes to the test binary
-		}
-		t := strings.TrimLeft(a.s, "-")
-		if d := len(a.s) - len(t); d < 1 || d > 2 || a.unknown() && a.prefix <= d {
-			continue
-		}
-		flag, v, has := strings.Cut(t, "=")
-		val := func() *word {
-			if has {
-				w := a
-				w.s, w.prefix, w.holes = v, max(a.prefix-(len(a.s)-len(v)), 0), nil
-				return &w
-			}
-			if i+1 < len(args) {
-				i++
-				w := args[i]
-				return &w
-			}
-			return nil
-		}
+	goFlags(args, func(flag string, has bool, val func() *word) {
 		switch flag {
 		case "C":
 			dir = val()
@@ -2150,9 +2147,9 @@ func (s *state) goByproducts(name string, args []word, j *judgement) {
 		case "o":
 			o = true
 		case "c":
-			c = !has || v == "true"
+			c = !has || val().s == "true"
 		}
-	}
+	})
 	if c && !o && name == "go test" {
 		j.add(s.byproductWrite(inDir(dir, word{s: "pkg.test", lit: true})))
 	}
