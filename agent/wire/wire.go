@@ -40,6 +40,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -162,14 +163,14 @@ func sameJSON(text string, v any) bool {
 }
 
 // clip is s as a model reads it: its special tokens defused (defuse), then
-// cut to MaxResultText.
+// cut to MaxResultText where characters start (textcut).
 func clip(s string) string {
 	s = defuse(s)
 	if len(s) <= MaxResultText {
 		return s
 	}
-	head, tail := MaxResultText*3/4, MaxResultText/4
-	return s[:head] + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-head-tail) + s[len(s)-tail:]
+	head, tail := textcut.Head(s, MaxResultText*3/4), textcut.Tail(s, MaxResultText/4)
+	return head + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-len(head)-len(tail)) + tail
 }
 
 // specialTokens puts a space inside the spellings of the chat templates'

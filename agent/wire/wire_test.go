@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -161,6 +162,22 @@ func TestTextIsCompact(t *testing.T) {
 	assert.Contains(t, txt, "bytes cut")
 	img := &tool.Result{Content: []tool.Content{{Type: tool.ContentImage, MIMEType: "image/png", Data: []byte{1, 2, 3}}}}
 	assert.Equal(t, "[image image/png, 3 bytes]", wire.Text(img))
+}
+
+// A long result is cut where a character starts (textcut, as the
+// executor's output cap cuts): a cut inside one would hand the model bytes
+// that are not UTF-8, which providers' APIs refuse or mangle.
+func TestTextCutKeepsCharactersWhole(t *testing.T) {
+	for _, s := range []string{
+		"x" + strings.Repeat("é", 50_000),  // the head's cut falls inside a character
+		strings.Repeat("€", 40_000),        // the tail's
+		"xy" + strings.Repeat("€", 40_000), // both
+	} {
+		txt := wire.Text(&tool.Result{Content: []tool.Content{tool.TextContent(s)}})
+		require.Contains(t, txt, "bytes cut")
+		assert.True(t, utf8.ValidString(txt), "a character was split around the marker: %q", txt[strings.Index(txt, "\n[")-4:strings.Index(txt, "]\n")+6])
+		assert.LessOrEqual(t, len(txt), wire.MaxResultText+64)
+	}
 }
 
 // An MCP result carries its structured output twice (structuredContent and
