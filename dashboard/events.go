@@ -52,10 +52,7 @@ func eventOf(ev *tool.Event) Event {
 	out := Event{Seq: ev.Seq, Kind: string(ev.Kind), Time: ev.Time, CallID: ev.CallID, JobID: ev.JobID, Tool: ev.Tool,
 		Agent: ev.Agent, Principal: ev.Principal, Tenant: ev.Tenant, Session: ev.Session, Provider: ev.Provider, Stream: ev.Stream, Reason: ev.Reason, Decision: ev.Decision, Attempt: ev.Attempt, Missed: ev.Dropped}
 	if len(ev.Data) > 0 {
-		d := ev.Data
-		if len(d) > maxChunk {
-			d = d[len(d)-maxChunk:]
-		}
+		d := textcut.Tail(ev.Data, maxChunk)
 		out.Data = string(d)
 		if !utf8.ValidString(out.Data) {
 			out.Data = fmt.Sprintf("%q", d)
