@@ -43,6 +43,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -190,10 +191,11 @@ func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams
 	return &acc.ChatCompletion, nil
 }
 
-// clipID is an id the endpoint sent, cut short for an error's text.
+// clipID is an id the endpoint sent, cut short for an error's text where a
+// character starts (textcut).
 func clipID(id string) string {
 	if len(id) > 64 {
-		return id[:64] + "..."
+		return textcut.Head(id, 64) + "..."
 	}
 	return id
 }
