@@ -115,6 +115,11 @@ type Evaluation struct {
 	// Rule is the rule that decided ("deny shell(rm *)"), if one did, or
 	// the setting ("deny_dangerous").
 	Rule string
+	// EveryCall is set, with ActionAsk, when the called tool is on the
+	// always-ask list (AlwaysAsk), whichever ask rule matched first: this
+	// call must be asked about itself, and no approval remembered for the
+	// session (approvalgate's session memory) may stand in for it.
+	EveryCall bool
 }
 
 // Policy decides, without asking anyone, whether a call is allowed, must be
@@ -289,6 +294,7 @@ type rule struct {
 	exact   string // tool name when it has no wildcard
 	name    *regexp.Regexp
 	pattern bool
+	always  bool // from the always-ask tool list (Evaluation.EveryCall)
 	// pathGlob is the pattern against a path subject, in the project's one
 	// "**" dialect (doublestar, as sandbox.Match): docs/** matches docs and
 	// everything under it, * stays within one segment.
@@ -356,7 +362,11 @@ func AlwaysApprove(tools ...string) PolicyOption {
 }
 
 // AlwaysAsk adds tools whose calls are always asked about (unless a deny
-// rule refuses them).
+// rule refuses them): every call, one by one. An approval given "for this
+// session" (ScopeSessionArgs, ScopeSessionTool) covers only the call it
+// answers, so approvalgate's session memory never lets a later call of
+// such a tool run unasked; a denial remembered for the session still
+// refuses its later calls. Evaluation.EveryCall marks these calls.
 func AlwaysAsk(tools ...string) PolicyOption {
 	return func(c *policyConfig) { c.alwaysAsk = append(c.alwaysAsk, tools...) }
 }
@@ -527,7 +537,7 @@ var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_*-]{1,64}$`)
 func parseRule(list, s string, namesOnly bool) (rule, error) {
 	s = strings.TrimSpace(s)
 	kind := strings.Fields(list)[0]
-	r := rule{text: kind + " " + s, stopOps: kind == "allow" || kind == "always-approve"}
+	r := rule{text: kind + " " + s, stopOps: kind == "allow" || kind == "always-approve", always: kind == "always-ask"}
 	name, pat := s, ""
 	if i := strings.IndexByte(s, '('); i >= 0 {
 		if namesOnly {
@@ -963,7 +973,11 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 	}
 	if rulesApply {
 		if r := firstMatch(p.ask, t, req, &sub); r != nil {
-			return Evaluation{Action: ActionAsk, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q asks about this call", r.text) + sub.unreadNote()}
+			ev := Evaluation{Action: ActionAsk, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q asks about this call", r.text) + sub.unreadNote()}
+			// An ask rule may match before the always-ask entry that
+			// names the same tool: the list still holds.
+			ev.EveryCall = r.always || slices.ContainsFunc(p.ask, func(a rule) bool { return a.always && a.match(t, req, &sub) })
+			return ev
 		}
 	}
 	if req.Spec.RequiresApproval {

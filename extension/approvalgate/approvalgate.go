@@ -19,7 +19,8 @@
 //     session ("approve this tool for this session") and for whom the call
 //     acts (the principal's tenant, id and roles, and the agent: the ones
 //     the person was shown; a denial remembered so also refuses the calls
-//     the policy would allow unasked), then asks the
+//     the policy would allow unasked; a remembered approval never answers
+//     for a tool on the always-ask list), then asks the
 //     Approver, emitting tool.EventApprovalRequested and
 //     tool.EventApprovalDecided (with the decision, who made it and its
 //     latency). extension/tracing turns the two into a child span
@@ -135,6 +136,11 @@ func WithTimeout(d time.Duration) Option { return func(e *Extension) { e.timeout
 // WithSessionMemory sets how many session-scoped decisions are remembered
 // (default DefaultSessionMemory; oldest forgotten first). Zero or negative
 // turns the memory off: every call is asked about.
+//
+// The memory never approves a call of a tool on the policy's always-ask
+// list (approval.AlwaysAsk): such a tool is asked about on every call, and
+// an approval "for this session" of one of its calls covers that call
+// only. A denial remembered for the session still refuses its later calls.
 func WithSessionMemory(n int) Option {
 	return func(e *Extension) {
 		if n <= 0 {
@@ -273,7 +279,9 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	var key memKey
 	if remember {
 		key = keyOf(&req.Call, hash)
-		if d, ok := e.memory.get(key); ok {
+		// A tool on the always-ask list is asked about on every call: only
+		// a remembered denial (the safe direction) answers for it.
+		if d, ok := e.memory.get(key); ok && (d.Kind == approval.Deny || !ev.EveryCall) {
 			e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 			meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash}
 			if d.Kind != approval.Approve {
@@ -320,7 +328,12 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	switch d.Kind {
 	case approval.Approve:
 		meta["args_hash"] = hash
-		if remember && d.Scope != approval.ScopeCall {
+		switch {
+		case d.Scope == approval.ScopeCall:
+		case ev.EveryCall:
+			// An always-ask tool's approval covers this call only.
+			meta["scope"] = approval.ScopeCall.String()
+		case remember:
 			e.memory.put(key, d)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
