@@ -100,6 +100,23 @@ type Result struct {
 // OK reports whether the call succeeded.
 func (r *Result) OK() bool { return r != nil && r.Status == StatusSucceeded }
 
+// SettledStatus returns the status r ends with, by the one rule the
+// executor settles every result on: with an Error, the Error's
+// (Code.Status), unless Status already names another outcome (an
+// extension's StatusDenied is kept), since a result that carries an error
+// never succeeded; without one, Status, or StatusSucceeded when it is
+// empty. Extensions that report a result before the executor settles it
+// (logs, metrics, traces, the audit trail) read its status with it.
+func (r *Result) SettledStatus() Status {
+	switch {
+	case r.Error != nil && (r.Status == "" || r.Status == StatusSucceeded):
+		return r.Error.Code.Status()
+	case r.Status == "":
+		return StatusSucceeded
+	}
+	return r.Status
+}
+
 // Err returns r.Error as an error, nil on success (never a typed nil).
 func (r *Result) Err() error {
 	if r == nil || r.Error == nil {

@@ -80,15 +80,9 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 			Attempts: res.Attempts,
 		}
 		setCall(&out, c)
-		out.Status = string(res.Status)
+		out.Status = string(res.SettledStatus())
 		if res.Error != nil {
 			out.ErrorCode, out.Error = string(res.Error.Code), redact.Message(res.Error.Message, secrets, c.Args, intentArgs)
-			if out.Status == "" || res.Status == tool.StatusSucceeded {
-				out.Status = string(res.Error.Code.Status())
-			}
-		}
-		if out.Status == "" {
-			out.Status = string(tool.StatusSucceeded)
 		}
 		if !bytes.Equal(c.Args, intentArgs) {
 			t.setArgs(&out, c.Args, secrets)
@@ -141,9 +135,9 @@ func (t *Trail) Refused(ctx context.Context, c *tool.Call, spec *tool.Spec, res 
 	t.setArgs(&rec, args, secrets)
 	if res.Error != nil {
 		rec.ErrorCode, rec.Error = string(res.Error.Code), redact.Message(res.Error.Message, secrets, args)
-		if rec.Status == "" {
-			rec.Status = string(res.Error.Code.Status())
-		}
+		// A refused call without an error keeps the status it was given:
+		// it is no success to record.
+		rec.Status = string(res.SettledStatus())
 	}
 	if err := t.write(rec); err != nil {
 		t.onError(fmt.Errorf("audit trail unavailable: %w", err))

@@ -120,15 +120,7 @@ func (e *Extension) Level(res *tool.Result) zapcore.Level {
 	if res.Error != nil && res.Error.Code == tool.CodePanic {
 		return zapcore.ErrorLevel
 	}
-	status := res.Status
-	if status == "" {
-		if res.Error != nil {
-			status = res.Error.Code.Status()
-		} else {
-			status = tool.StatusSucceeded
-		}
-	}
-	switch status {
+	switch res.SettledStatus() {
 	case tool.StatusSucceeded:
 		return e.successLevel
 	case tool.StatusDenied, tool.StatusCancelled:
@@ -144,13 +136,6 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		return
 	}
 	c := &req.Call
-	status := res.Status
-	if status == "" {
-		status = tool.StatusSucceeded
-		if res.Error != nil {
-			status = res.Error.Code.Status()
-		}
-	}
 	attempts := res.Attempts
 	if attempts == 0 {
 		attempts = req.Attempt
@@ -171,7 +156,7 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	fields = append(fields,
 		text("call_id", c.ID),
 		text("tool", c.Name),
-		text("status", string(status)),
+		text("status", string(res.SettledStatus())),
 		zap.Duration("duration", d),
 		zap.Int("attempts", attempts),
 	)

@@ -216,15 +216,9 @@ func (e *Extension) Refused(_ context.Context, call *tool.Call, spec *tool.Spec,
 // Observe derives an Observation (status, code, attempts, approval,
 // rate limit) from a result. Tool and Duration are left to the caller.
 func Observe(res *tool.Result) Observation {
-	o := Observation{Status: res.Status, Attempts: res.Attempts}
+	o := Observation{Status: res.SettledStatus(), Attempts: res.Attempts}
 	if res.Error != nil {
 		o.Code = res.Error.Code
-		if o.Status == "" || o.Status == tool.StatusSucceeded {
-			o.Status = res.Error.Code.Status()
-		}
-	}
-	if o.Status == "" {
-		o.Status = tool.StatusSucceeded
 	}
 	o.Approval = approvalDecision(res.Metadata[MetaApproval])
 	if o.Code == tool.CodeRateLimited {

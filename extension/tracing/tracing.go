@@ -245,18 +245,11 @@ func isNoopSpan(s trace.Span) bool {
 }
 
 func record(span trace.Span, req *extension.Request, res *tool.Result) {
-	status := res.Status
-	if status == "" {
-		status = tool.StatusSucceeded
-		if res.Error != nil {
-			status = res.Error.Code.Status()
-		}
-	}
 	attempts := res.Attempts
 	if attempts == 0 {
 		attempts = req.Attempt
 	}
-	attrs := []attribute.KeyValue{KeyStatus.String(string(status)), KeyAttempts.Int(attempts)}
+	attrs := []attribute.KeyValue{KeyStatus.String(string(res.SettledStatus())), KeyAttempts.Int(attempts)}
 	if req.Call.Agent != "" {
 		attrs = append(attrs, KeyAgent.String(clip(req.Call.Agent)))
 	}
