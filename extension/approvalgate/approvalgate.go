@@ -181,11 +181,13 @@ func (e *Extension) Name() string { return extension.NameApproval }
 // Priority returns extension.PriorityApproval.
 func (e *Extension) Priority() int { return extension.PriorityApproval }
 
-// Forget drops every decision remembered for session (call it when a
-// conversation ends).
-func (e *Extension) Forget(session string) {
+// Forget drops every decision remembered for the session of tenant (the
+// calls' Principal.Tenant; "" when the calls carry none): call it when a
+// conversation ends. Session names are given by clients, so another
+// tenant's session of the same name is left as it is.
+func (e *Extension) Forget(tenant, session string) {
 	if e.memory != nil {
-		e.memory.forget(session)
+		e.memory.forget(tenant, session)
 	}
 }
 
@@ -762,11 +764,11 @@ func (m *memory) get(k memKey) (approval.Decision, bool) {
 	return byTool, okT
 }
 
-func (m *memory) forget(session string) {
+func (m *memory) forget(tenant, session string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for k := range m.m {
-		if k.session == session {
+		if k.session == session && k.tenant == tenant {
 			m.drop(k)
 		}
 	}

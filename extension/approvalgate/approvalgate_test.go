@@ -486,7 +486,7 @@ func TestSessionScopes(t *testing.T) {
 		require.NoError(t, run(ex, "", "make"))
 		require.NoError(t, run(ex, "", "make"))
 		assert.EqualValues(t, 5, asked.Load(), "no session: never remembered")
-		ext.Forget("s1")
+		ext.Forget("", "s1")
 		require.NoError(t, run(ex, "s1", "make"))
 		assert.EqualValues(t, 6, asked.Load(), "forgotten")
 	})

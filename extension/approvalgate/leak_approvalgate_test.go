@@ -65,7 +65,7 @@ func TestLeakApprovalsNeverAnsweredTwiceOrLate(t *testing.T) {
 			require.NoError(t, q.Resolve(id, approval.Approved("me").WithScope(approval.ScopeSessionTool)))
 			require.True(t, errors.Is(q.Resolve(id, approval.Denied("you", "no")), approval.ErrNotPending))
 			<-done
-			gate.Forget(c.Session)
+			gate.Forget(c.Principal.Tenant, c.Session)
 		case 2: // the caller gives up; the page lists what waits
 			cancel()
 			<-done
