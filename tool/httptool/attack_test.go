@@ -199,11 +199,12 @@ func TestAttackCredentialCutByTheBodyCapIsNotShown(t *testing.T) {
 
 // A redirect that leaves the tool's origin drops the credential; one that
 // then comes back (the API redirects to another host, which redirects to
-// any path of the API, keeping the method and body with 307) had it put
-// back: net/http copies the first request's headers at every hop, and the
-// check compared each hop with the first request only. The other host
-// chose where on the API the call's credential went, outside the tool's
-// URL template.
+// any path of the API, keeping the method with 307) had it put back:
+// net/http copies the first request's headers at every hop, and the check
+// compared each hop with the first request only. The other host chose
+// where on the API the call's credential went, outside the tool's URL
+// template. (A request with a body no longer leaves the origin by 307 at
+// all: TestAttackCrossOriginRedirectDoesNotResendTheBody.)
 func TestAttackRedirectBackToTheOriginDoesNotRestoreTheCredential(t *testing.T) {
 	var apiURL string
 	bounce := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -228,14 +229,14 @@ func TestAttackRedirectBackToTheOriginDoesNotRestoreTheCredential(t *testing.T) 
 	for _, auth := range []*httptool.Auth{{Header: "X-Api-Key", Provider: "k"}, {Scheme: "Bearer", Provider: "k"}} {
 		t.Run(auth.Header+auth.Scheme, func(t *testing.T) {
 			tl := newTool(t, tool.Spec{Name: "r", InputSchema: schema(`"q":{"type":"string"}`)},
-				httptool.Config{Method: "POST", URL: api.URL + "/start", Body: []string{"*"}, Auth: auth}, cred)
+				httptool.Config{Method: "DELETE", URL: api.URL + "/start", Query: map[string]string{"q": "{q}"}, Auth: auth}, cred)
 			_, err := run(t, tl, `{"q":"x"}`)
 			require.Nil(t, err)
 			mu.Lock()
 			defer mu.Unlock()
-			require.Contains(t, got, "POST /start")
-			assert.NotEmpty(t, got["POST /start"].Get("X-Api-Key")+got["POST /start"].Get("Authorization"), "the first request carries the credential")
-			h, ok := got["POST /admin/delete-everything"]
+			require.Contains(t, got, "DELETE /start")
+			assert.NotEmpty(t, got["DELETE /start"].Get("X-Api-Key")+got["DELETE /start"].Get("Authorization"), "the first request carries the credential")
+			h, ok := got["DELETE /admin/delete-everything"]
 			require.True(t, ok, "the redirect chain reached the API again")
 			assert.Empty(t, h.Get("X-Api-Key"), "custom credential header restored after leaving the origin")
 			assert.Empty(t, h.Get("Authorization"), "Authorization restored after leaving the origin")

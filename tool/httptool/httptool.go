@@ -74,7 +74,13 @@
 // WithMaxRedirects (default 5); the credential, cookies, Referer and the
 // headers the config maps (Config.Headers) go only to the tool's own
 // origin (scheme, host and port), and not again once a redirect has left
-// it. Environment proxies are not used:
+// it. So does the request body (Config.Body: the call's arguments): a 307
+// or 308, which keeps the method and resends the body, is not followed to
+// another origin, and the call fails with tool.CodeNetworkPolicy naming
+// the redirect and both origins; point the tool's URL at the origin that
+// should receive the body. A 301, 302 or 303 (net/http sends a GET without
+// the body) and a 307 of a request without a body are followed as usual.
+// Environment proxies are not used:
 // the guard must see the address it connects to.
 package httptool
 
@@ -90,6 +96,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -207,6 +214,20 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 				return &PolicyError{Host: req.URL.Hostname(), Reason: "a redirect from a public host into a private one (WithPrivateHosts) is not followed"}
 			}
 		}
+	}
+	// A 307 or 308 keeps the method and resends the body (net/http's
+	// GetBody), wherever the Location points. The body holds the call's
+	// arguments, written for the tool's own origin, as its headers are;
+	// unlike a header it cannot be dropped without changing the request,
+	// so the redirect is not followed.
+	if req.Body != nil && req.Body != http.NoBody && origin.Of(req.URL) != origin.Of(via[0].URL) {
+		status := "307 or 308"
+		if req.Response != nil {
+			status = strconv.Itoa(req.Response.StatusCode)
+		}
+		return &PolicyError{Host: req.URL.Host, Reason: fmt.Sprintf(
+			"a %s redirect from %s to another origin (%s) would resend the request body, which is sent only to the tool's own origin: the redirect is not followed; if the tool is meant to send its requests to %s, set its URL (Config.URL) to that origin",
+			status, origin.Of(via[0].URL), origin.Of(req.URL), origin.Of(req.URL))}
 	}
 	// Credentials go only to the origin they were given for: the same
 	// scheme, host and port. net/http drops Authorization when the host
