@@ -22,11 +22,10 @@ func TestAttackS15ADecisionIsNotTakenForOtherRoles(t *testing.T) {
 	ctx := context.Background()
 	req := Request{Call: tool.Call{ID: "call_0", Name: "deploy", Args: json.RawMessage(`{"env":"prod"}`)},
 		Principal: tool.Principal{ID: "alice", Tenant: "acme", Roles: []string{"dev"}}}
-	done := make(chan Decision, 1)
-	go func() { d, _ := q.Approve(ctx, req); done <- d }()
-	waitLen(t, q, 1)
+	// The decision is made and not yet delivered (its waiter died: an
+	// approval delivered is spent, and found by no one).
+	require.NoError(t, q.Store().Put(ctx, Pending{ID: RequestID(req), Request: req, Since: time.Now(), Expires: time.Now().Add(time.Minute)}))
 	require.NoError(t, q.Resolve(q.Pending()[0].ID, Approved("ops")))
-	<-done
 
 	for name, roles := range map[string][]string{
 		"more roles":    {"dev", "admin"},

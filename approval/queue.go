@@ -49,8 +49,18 @@ type Queue struct {
 	// arrived is closed and replaced whenever this queue puts a request,
 	// waking every Next that found nothing to hand out.
 	arrived chan struct{}
-	handed  map[string]bool // ids Next returned, while they are pending
+	handed  map[handedKey]bool // requests Next returned, while they are pending
 }
+
+// handedKey names one request: its id and its arrival. The same call asked
+// again after its approval was delivered has the id of the request handed
+// out before, and is a new question for a person.
+type handedKey struct {
+	id    string
+	since int64
+}
+
+func keyOf(p Pending) handedKey { return handedKey{p.ID, p.Since.UnixNano()} }
 
 // QueueOption configures NewQueue.
 type QueueOption func(*Queue)
@@ -80,7 +90,7 @@ func QueuePoll(d time.Duration) QueueOption { return func(q *Queue) { q.poll = d
 
 // NewQueue returns an empty queue.
 func NewQueue(opts ...QueueOption) *Queue {
-	q := &Queue{timeout: DefaultQueueTimeout, poll: time.Second, arrived: make(chan struct{}), handed: map[string]bool{}}
+	q := &Queue{timeout: DefaultQueueTimeout, poll: time.Second, arrived: make(chan struct{}), handed: map[handedKey]bool{}}
 	for _, o := range opts {
 		if o != nil {
 			o(q)
@@ -100,10 +110,14 @@ func (q *Queue) Store() Store { return q.store }
 
 // Approve queues req and waits for its decision. It returns the context's
 // error when ctx is done first, and an error matching ErrTimeout when the
-// timeout passes first; in both cases the request leaves the queue. The
-// same call asked again (same id, tool, session, arguments, principal and
-// agent: see RequestID) finds the decision already made, so each call a
-// model makes needs an id of its own.
+// timeout passes first; in both cases the request leaves the queue. An
+// approval it returns approves this one run: the same call asked again
+// (same id, tool, session, arguments, principal and agent: see RequestID)
+// is asked again, unless its earlier approval was never delivered (a job
+// retried after its process died while waiting), which it then gets, once.
+// A denial of the same call is found again without asking. When the same
+// call waits in two places at once (two instances), one gets an approval
+// and the other an error matching ErrNotPending: it does not run.
 func (q *Queue) Approve(ctx context.Context, req Request) (Decision, error) {
 	now := time.Now()
 	p := Pending{ID: RequestID(req), Request: req, Since: now}
@@ -122,6 +136,12 @@ func (q *Queue) Approve(ctx context.Context, req Request) (Decision, error) {
 	}
 	d, err := q.store.Await(ctx, p.ID)
 	if err != nil {
+		// Not pending (withdrawn, or its approval delivered to another
+		// waiter): nothing of this waiter's is left to withdraw, and the id
+		// may be pending again for another run of the call.
+		if errors.Is(err, ErrNotPending) {
+			return Decision{}, err
+		}
 		_ = q.store.Withdraw(context.WithoutCancel(ctx), p.ID)
 		if errors.Is(err, ErrTimeout) {
 			return Decision{}, fmt.Errorf("approval request %s waited %v: %w", p.ID, q.timeout, ErrTimeout)
@@ -158,7 +178,8 @@ func comparePending(a, b Pending) int {
 // Next waits for a pending request that no earlier Next call on this queue
 // has returned, and returns the oldest such one: a UI or a worker loops on
 // Next and Resolves what it gets. Each request is handed out once, so
-// several callers share the work. Next returns ctx's error when ctx is done
+// several callers share the work; the same call asked again after its
+// approval was delivered is a new request. Next returns ctx's error when ctx is done
 // first. A request handed out may still end (timeout, cancelled caller)
 // before it is resolved; Resolve then reports ErrNotPending.
 func (q *Queue) Next(ctx context.Context) (Pending, error) {
@@ -172,20 +193,21 @@ func (q *Queue) Next(ctx context.Context) (Pending, error) {
 		}
 		q.mu.Lock()
 		var next *Pending
-		live := make(map[string]bool, len(list))
+		live := make(map[handedKey]bool, len(list))
 		for i := range list {
-			live[list[i].ID] = true
-			if next == nil && !q.handed[list[i].ID] {
+			k := keyOf(list[i])
+			live[k] = true
+			if next == nil && !q.handed[k] {
 				next = &list[i]
 			}
 		}
-		for id := range q.handed {
-			if !live[id] {
-				delete(q.handed, id)
+		for k := range q.handed {
+			if !live[k] {
+				delete(q.handed, k)
 			}
 		}
 		if next != nil {
-			q.handed[next.ID] = true
+			q.handed[keyOf(*next)] = true
 			q.mu.Unlock()
 			return *next, nil
 		}

@@ -20,18 +20,35 @@ import (
 // has a shared one.
 //
 // An approval has an id (see RequestID), a request, and a state: pending,
-// decided (once) or withdrawn (its waiter gave up). Implementations must be
-// safe for concurrent use.
+// decided (once), delivered (an approval Await returned) or withdrawn (its
+// waiter gave up). Implementations must be safe for concurrent use.
+//
+// An approval approves one run. A decision that lets the call run
+// (approve, modify, or any kind but deny) is delivered once: the first
+// Await to return it spends it, and the same id put again afterwards is a
+// new pending request that a person decides again. Until it is delivered
+// it is found by whoever puts and awaits the id, so a job whose process
+// died between the decision and its Await returning (retried on this
+// instance or another) runs on it, once. A denial stands: every later
+// Put and Await of the id find it, as finding a refusal again can only
+// keep a call from running. Of several waiters of one id at once (two
+// instances running the same call), exactly one gets an approval; the
+// others' Await returns an error matching ErrNotPending (the call does
+// not run), or, when the id was put again meanwhile, waits for that
+// request's decision.
 type Store interface {
 	// Put records p as pending. When p.ID is already pending it changes
-	// nothing; when it was decided, the decision stands (Await returns it
-	// at once: a job run again finds its earlier decision); when it was
+	// nothing; when it was decided, the decision stands until it is
+	// delivered, and a denial for good (Await returns it at once: a job
+	// run again finds its earlier decision); when it was delivered or
 	// withdrawn, or is pending but expired (its waiter died without
 	// withdrawing it), it is pending again, as p says.
 	Put(ctx context.Context, p Pending) error
-	// Await waits for id's decision. It returns an error matching
-	// ErrTimeout when p.Expires passes first, ErrNotPending when id is
-	// unknown or withdrawn, and ctx's error when ctx ends first.
+	// Await waits for id's decision, and spends an approval it returns.
+	// It returns an error matching ErrTimeout when p.Expires passes first,
+	// ErrNotPending when id is unknown, withdrawn, or its approval was
+	// delivered (to this waiter before, or to another), and ctx's error
+	// when ctx ends first.
 	Await(ctx context.Context, id string) (Decision, error)
 	// Decide records d for id, once: an id that is not pending (unknown,
 	// decided, withdrawn or expired) gives an error matching ErrNotPending.
@@ -49,10 +66,14 @@ type Store interface {
 // another instance) asks the same question and finds the same answer,
 // while different arguments, or another principal, role set or agent, are
 // a different question. A call without an id gets a random one: nothing
-// can be found again. Because a decided call id is found again, call ids
-// must be new for each call a model makes: agent.Run sees to it; a loop of
-// your own must too (a model that repeats an id would repeat an approved
-// call unasked).
+// can be found again. An approval approves one run (see Store): found
+// once by the same call run again before it was delivered, then spent, so
+// a model that repeats an id and arguments (wire.Gemini's NAME#N in every
+// turn, a local server numbering calls afresh, an MCP client reusing ids)
+// is asked again, not run on the earlier approval; a denial of it stands.
+// agent.Run still gives each call an id new in the conversation, so that
+// a denial of one call is not found by a later one; a loop of your own
+// should too.
 func RequestID(req Request) string {
 	h := sha256.New()
 	callID := req.Call.ID
@@ -86,11 +107,11 @@ const DefaultDecisionRetention = 10_000
 
 // MemoryStore is a Store in this process's memory. It keeps every pending
 // approval, and the decisions (without their requests) of the last
-// DefaultDecisionRetention decided ones.
+// DefaultDecisionRetention decided ones not yet delivered, and denials.
 type MemoryStore struct {
 	mu      sync.Mutex
 	items   map[string]*memApproval
-	decided []string // ids of decided approvals, oldest first
+	decided []*memApproval // decided approvals, oldest first
 }
 
 type memApproval struct {
@@ -106,7 +127,12 @@ const (
 	statePending approvalState = iota
 	stateDecided
 	stateWithdrawn
+	stateDelivered // an approval Await returned: spent
 )
+
+// standing reports whether d is found again after it is delivered: only a
+// denial is. Anything else lets a call run, once.
+func standing(d Decision) bool { return d.Kind == Deny }
 
 // NewMemoryStore returns an empty store.
 func NewMemoryStore() *MemoryStore { return &MemoryStore{items: map[string]*memApproval{}} }
@@ -158,8 +184,18 @@ func (s *MemoryStore) Await(ctx context.Context, id string) (Decision, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if it.state == stateDecided {
+	switch it.state {
+	case stateDecided:
+		if !standing(it.d) {
+			// Spent: the id put again is a new request.
+			it.state = stateDelivered
+			if s.items[id] == it {
+				delete(s.items, id)
+			}
+		}
 		return it.d, nil
+	case stateDelivered:
+		return Decision{}, fmt.Errorf("approval %s was already delivered to a waiter, and an approval approves one run: put the request again to ask again: %w", id, ErrNotPending)
 	}
 	return Decision{}, fmt.Errorf("approval %s was withdrawn: %w", id, ErrNotPending)
 }
@@ -176,12 +212,14 @@ func (s *MemoryStore) Decide(_ context.Context, id string, d Decision) error {
 	// needed: what a call run again finds is the decision.
 	it.state, it.d, it.p.Request = stateDecided, d, Request{}
 	close(it.done)
-	s.decided = append(s.decided, id)
+	s.decided = append(s.decided, it)
 	if len(s.decided) > DefaultDecisionRetention {
 		old := s.decided[0]
+		s.decided[0] = nil
 		s.decided = s.decided[1:]
-		if o := s.items[old]; o != nil && o.state == stateDecided {
-			delete(s.items, old)
+		// Only this decision: its id may have been put and decided again.
+		if s.items[old.p.ID] == old && old.state == stateDecided {
+			delete(s.items, old.p.ID)
 		}
 	}
 	return nil

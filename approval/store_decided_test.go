@@ -17,21 +17,26 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// A decision stands: a job run again after its request's expiry (a retry,
-// another instance) finds the decision, every time. Await used to select
-// between the decision and the expiry timer, both ready, and so answered
-// ErrTimeout about half the time.
+// A decision stands past its request's expiry: a job run again after it (a
+// retry, another instance) finds the decision, every time. Await used to
+// select between the decision and the expiry timer, both ready, and so
+// answered ErrTimeout about half the time. (An approval is found once, so
+// each of the 200 tries has a decision of its own.)
 func TestMemoryStoreDecisionOutlivesExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		s := NewMemoryStore()
-		p := Pending{ID: "apr-1", Since: time.Now(), Expires: time.Now().Add(time.Minute)}
-		require.NoError(t, s.Put(ctx, p))
-		require.NoError(t, s.Decide(ctx, p.ID, Approved("alice")))
-		time.Sleep(2 * time.Minute) // the request's expiry has passed
+		var ps []Pending
+		for i := range 200 {
+			p := Pending{ID: fmt.Sprint("apr-", i), Since: time.Now(), Expires: time.Now().Add(time.Minute)}
+			require.NoError(t, s.Put(ctx, p))
+			require.NoError(t, s.Decide(ctx, p.ID, Approved("alice")))
+			ps = append(ps, p)
+		}
+		time.Sleep(2 * time.Minute) // the requests' expiry has passed
 
 		timeouts := 0
-		for range 200 {
+		for _, p := range ps {
 			require.NoError(t, s.Put(ctx, p), "the job run again asks again")
 			d, err := s.Await(ctx, p.ID)
 			if errors.Is(err, ErrTimeout) {

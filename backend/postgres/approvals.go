@@ -44,7 +44,8 @@ func newApprovalStore(pool *pgxpool.Pool) *ApprovalStore {
 }
 
 // Put implements approval.Store. A request that is pending but expired
-// (its waiter died without withdrawing it) is pending again, as p says.
+// (its waiter died without withdrawing it), withdrawn, or whose approval
+// was delivered is pending again, as p says.
 // p.Since and p.Expires are read on this instance's clock and kept on the
 // database's, so a request expires when it should whatever the instances'
 // clocks say.
@@ -110,7 +111,12 @@ func sameQuestion(a, b approval.Request) bool {
 	return ha == hb
 }
 
-// Await implements approval.Store.
+// Await implements approval.Store. An approval is delivered once, to the
+// waiter whose update takes it from decided: the row is then withdrawn
+// (its decision kept, which tells it from one a waiter gave up), so that
+// the same id put again is pending again, as approval.Store says, and an
+// instance of an older version sees nothing it does not know. A denial
+// stays decided.
 func (s *ApprovalStore) Await(ctx context.Context, id string) (approval.Decision, error) {
 	wake, err := s.watch(id)
 	if err != nil {
@@ -120,10 +126,10 @@ func (s *ApprovalStore) Await(ctx context.Context, id string) (approval.Decision
 	for {
 		var state string
 		var decision []byte
-		var expires *time.Time
+		var expires, decidedAt *time.Time
 		var now time.Time
-		err := s.pool.QueryRow(ctx, `SELECT state, decision, expires, clock_timestamp() FROM toolbelt_approvals WHERE id = $1`, id).
-			Scan(&state, &decision, &expires, &now)
+		err := s.pool.QueryRow(ctx, `SELECT state, decision, expires, decided_at, clock_timestamp() FROM toolbelt_approvals WHERE id = $1`, id).
+			Scan(&state, &decision, &expires, &decidedAt, &now)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return approval.Decision{}, fmt.Errorf("approval %s: %w", id, approval.ErrNotPending)
@@ -139,8 +145,28 @@ func (s *ApprovalStore) Await(ctx context.Context, id string) (approval.Decision
 			if err := json.Unmarshal(decision, &d); err != nil {
 				return approval.Decision{}, fmt.Errorf("postgres: approval %s: decode decision: %w", id, err)
 			}
-			return d, nil
+			if d.Kind == approval.Deny {
+				return d, nil // a denial stands
+			}
+			// This decision (decided_at names it: the id may have been
+			// delivered, put and decided again since it was read), to one
+			// waiter of every instance.
+			tag, err := s.pool.Exec(ctx, `UPDATE toolbelt_approvals SET state = 'withdrawn'
+				WHERE id = $1 AND state = 'decided' AND decided_at = $2`, id, decidedAt)
+			if err != nil {
+				if ctx.Err() != nil {
+					return approval.Decision{}, fmt.Errorf("approval %s: %w", id, ctx.Err())
+				}
+				return approval.Decision{}, fmt.Errorf("postgres: approval %s: deliver the decision: %w", id, err)
+			}
+			if tag.RowsAffected() == 1 {
+				return d, nil
+			}
+			continue // another waiter took it: look at the row again
 		case "withdrawn":
+			if decision != nil {
+				return approval.Decision{}, fmt.Errorf("approval %s was already delivered to a waiter, and an approval approves one run: put the request again to ask again: %w", id, approval.ErrNotPending)
+			}
 			return approval.Decision{}, fmt.Errorf("approval %s was withdrawn: %w", id, approval.ErrNotPending)
 		}
 		wait := recheck

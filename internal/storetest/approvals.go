@@ -95,23 +95,162 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 	})
 
 	t.Run("a decision stands past its request's expiry", func(t *testing.T) {
+		// An approval is delivered once (see below), a denial every time.
 		s := open(t)
-		p := pending(1, time.Now().Add(300*time.Millisecond))
+		approved := pending(1, time.Now().Add(300*time.Millisecond))
+		denied := pending(2, approved.Expires)
+		for _, p := range []approval.Pending{approved, denied} {
+			if err := s.Put(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Decide(ctx, approved.ID, approval.Approved("bob")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		if err := s.Decide(ctx, denied.ID, approval.Denied("bob", "no")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		time.Sleep(time.Until(approved.Expires) + 100*time.Millisecond) // the behaviour under test is the passing of the expiry
+		if err := s.Put(ctx, approved); err != nil {
+			t.Fatalf("Put: %v", err)
+		}
+		if d, err := s.Await(ctx, approved.ID); err != nil || d.Kind != approval.Approve {
+			t.Fatalf("Await after the expiry = %+v, %v; want the approval", d, err)
+		}
+		for i := range 20 {
+			if err := s.Put(ctx, denied); err != nil {
+				t.Fatalf("Put: %v", err)
+			}
+			if d, err := s.Await(ctx, denied.ID); err != nil || d.Kind != approval.Deny {
+				t.Fatalf("Await %d after the expiry = %+v, %v; want the denial", i, d, err)
+			}
+		}
+	})
+
+	t.Run("an approval is delivered once: the same call put again is asked again", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(time.Hour))
 		if err := s.Put(ctx, p); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
 			t.Fatalf("Decide: %v", err)
 		}
-		time.Sleep(time.Until(p.Expires) + 100*time.Millisecond) // the behaviour under test is the passing of the expiry
-		for i := range 20 {
+		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Approve || d.DecidedBy != "bob" {
+			t.Fatalf("Await = %+v, %v; want bob's approval", d, err)
+		}
+		// Delivered, the approval is spent: a second Await does not get it.
+		d, err := s.Await(ctx, p.ID)
+		if err == nil {
+			t.Fatalf("a second Await got %+v: an approval approves one run", d)
+		}
+		notPending(t, "a second Await of a delivered approval", err)
+		// The same call run again (a model repeating pay#0) is a new
+		// request: listed, waited for, decided by a person again.
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put after the approval was delivered: %v", err)
+		}
+		if got, want := fmt.Sprint(ids(t, s)), fmt.Sprint([]string{p.ID}); got != want {
+			t.Errorf("List after the same call was put again = %s, want %s (asked again)", got, want)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer cancel()
+		if d, err := s.Await(wctx, p.ID); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Await of the call put again = %+v, %v; want it to wait for a decision", d, err)
+		}
+		if err := s.Decide(ctx, p.ID, approval.Denied("bob", "once was enough")); err != nil {
+			t.Fatalf("Decide of the call put again: %v", err)
+		}
+		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Deny {
+			t.Errorf("Await = %+v, %v; want the new denial", d, err)
+		}
+	})
+
+	t.Run("a decision never delivered is found once (a job retried after a crash)", func(t *testing.T) {
+		s := open(t)
+		p := pending(1, time.Now().Add(time.Hour))
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		// Decided, and the waiter's process died before Await returned.
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		// The job run again, on this instance or another, finds it.
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put of a decided id: %v", err)
+		}
+		if got := ids(t, s); len(got) != 0 {
+			t.Errorf("List = %v: a decided request is not asked again", got)
+		}
+		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Approve || d.DecidedBy != "bob" {
+			t.Fatalf("Await of the job run again = %+v, %v; want bob's approval", d, err)
+		}
+		// Once: run a third time, the call is asked again.
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put: %v", err)
+		}
+		if got := ids(t, s); len(got) != 1 {
+			t.Errorf("List = %v: the call run a third time is asked again", got)
+		}
+	})
+
+	t.Run("of two waiters at once, one gets the approval", func(t *testing.T) {
+		// Two instances run the same call (a job taken twice): both put
+		// it, both wait, one decision. Exactly one may run; the others'
+		// Await ends with ErrNotPending.
+		s := open(t)
+		p := pending(1, time.Now().Add(time.Hour))
+		const n = 8
+		for range n {
 			if err := s.Put(ctx, p); err != nil {
-				t.Fatalf("Put: %v", err)
-			}
-			if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Approve {
-				t.Fatalf("Await %d after the expiry = %+v, %v; want the approval", i, d, err)
+				t.Fatal(err)
 			}
 		}
+		type result struct {
+			d   approval.Decision
+			err error
+		}
+		results := make(chan result, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for range n {
+			wg.Go(func() {
+				<-start
+				d, err := s.Await(ctx, p.ID)
+				results <- result{d, err}
+			})
+		}
+		close(start)
+		// Decided while they wait, or before some start: neither may
+		// matter.
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Fatalf("Decide: %v", err)
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the waiters did not all return after Decide")
+		}
+		close(results)
+		approvals := 0
+		for r := range results {
+			switch {
+			case r.err == nil && r.d.Kind == approval.Approve:
+				approvals++
+			case r.err == nil:
+				t.Errorf("a waiter got %+v, want the approval or ErrNotPending", r.d)
+			default:
+				notPending(t, "a waiter that did not get the approval", r.err)
+			}
+		}
+		if approvals != 1 {
+			t.Errorf("%d waiters got the approval, want exactly 1: an approval approves one run", approvals)
+		}
+		_, err := s.Await(ctx, p.ID)
+		notPending(t, "Await after the approval was delivered", err)
 	})
 
 	t.Run("Put of a pending id changes nothing: its waiter gets the decision", func(t *testing.T) {
