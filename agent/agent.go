@@ -181,8 +181,9 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 // The transcript is returned in every case, also with an error. A turn
 // whose calls share an id, or that makes more than Options.MaxCallsPerTurn
 // calls, is a model error: none of its calls runs. Every call runs under
-// an id new in the conversation (messages included), as an approval is
-// found again by the call's id: a call the model gave no id gets
+// an id new in the conversation (messages included), as a denial, and an
+// approval not yet delivered, are found again by the call's id: a call
+// the model gave no id gets
 // call_TURN_N_TAG ("call_2_0_9f3a1c2e" for the first of turn 2, TAG
 // random for the run), one with the id wire.Gemini makes up (NAME#N) has
 // TAG added, and one whose id an earlier call had gets that id with a
@@ -349,8 +350,11 @@ func uniqueIDs(calls []tool.Call) error {
 // not taken. Every call the loop runs has an id new in the conversation:
 // the approval queue takes a call with the id, tool, arguments and
 // identity of a decided one for that call asked again (a job retried) and
-// gives it that decision, so a call that repeated an approved payment
-// under its id ran with nobody asked. A model's id an earlier call had (a
+// gives it that decision: a denial for good, an approval once, if its
+// first waiter never received it. Before approvals were spent by one run,
+// a call that repeated an approved payment under its id ran with nobody
+// asked; a repeated id would still meet an earlier denial, or the
+// approval of a run that died. A model's id an earlier call had (a
 // hostile one's) gets a suffix; a call without an id gets
 // call_TURN_N_TAG, and one with the id wire.Gemini makes for a call that
 // has none (NAME#N, the same in every turn) gets TAG added, TAG being
