@@ -490,7 +490,16 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 //     key", "access key", "secret key", "signing key", "master key",
 //     "encryption key", "hmac key", "subscription key" (Azure's
 //     Ocp-Apim-Subscription-Key), "client key" (a kubeconfig's
-//     client-key-data) or "account key" (Azure Storage's AccountKey);
+//     client-key-data), "account key" (Azure Storage's AccountKey), "app
+//     key" and "application key" (Datadog's DD-APPLICATION-KEY, Adzuna's
+//     app_key), "license key" and "insert key" (New Relic's), "consumer
+//     key" (OAuth 1, Twitter) or "functions key" (Azure Functions'
+//     x-functions-key);
+//   - a word, or two adjacent words written together, is appid
+//     (OpenWeather's ?appid=; written apart, app_id and appId, too, as
+//     pass_word is password) or honeycombteam (Honeycomb's
+//     X-Honeycomb-Team); app, application, team, appname and
+//     application_id are not;
 //   - the last word is token or ends in token (access_token, refreshToken,
 //     githubtoken; max_tokens and token_count are not).
 //
@@ -616,11 +625,15 @@ func classify(w []byte) wordKind {
 	switch string(w) { // no allocation: the conversion is only compared
 	case "password", "passwd", "pwd", "passphrase", "passcode", "secret", "secrets", "auth", "authorization",
 		"bearer", "jwt", "cred", "creds", "credential", "credentials", "apikey", "privkey", "cookie", "cookies", "session", "sessionid", "sessid", "dsn",
+		// services' own names for their API keys: OpenWeather's appid,
+		// Honeycomb's X-Honeycomb-Team
+		"appid", "honeycombteam",
 		// "password" in other languages
 		"passwort", "kennwort", "contraseña", "contrasena", "motdepasse", "senha", "wachtwoord", "haslo", "hasło",
 		"lösenord", "losenord", "salasana", "пароль", "密码", "密碼", "パスワード", "비밀번호":
 		return kindSecret
-	case "api", "private", "priv", "ssh", "access", "signing", "master", "encryption", "hmac", "subscription", "client", "account":
+	case "api", "private", "priv", "ssh", "access", "signing", "master", "encryption", "hmac", "subscription", "client", "account",
+		"app", "application", "license", "licence", "consumer", "functions", "insert":
 		return kindKeyPrefix
 	case "key":
 		return kindKey
