@@ -161,6 +161,20 @@ func New(rules Rules) (*Classifier, error) {
 // do not change them.
 func (c *Classifier) Rules() Rules { return c.rules }
 
+// Shell returns the rule of the shell named name (a program's base name),
+// found as Classify finds it: by its exact name, else by the longest
+// "prefix*" key it starts with. Checkers of other command lines (the shell
+// tool's check of placeholders spliced into code) read the rules with it,
+// so that they find the rule Classify judges by.
+func (c *Classifier) Shell(name string) (*ShellRule, bool) { return c.shells.get(name) }
+
+// Wrapper returns the rule of the wrapper named name, found as [Classifier.Shell] finds a shell's.
+func (c *Classifier) Wrapper(name string) (*WrapperRule, bool) { return c.wrappers.get(name) }
+
+// Interpreter returns the rule of the interpreter named name ("python3.12"
+// by "python3.*"), found as [Classifier.Shell] finds a shell's.
+func (c *Classifier) Interpreter(name string) (*InterpreterRule, bool) { return c.interps.get(name) }
+
 var defaultClassifier = sync.OnceValue(func() *Classifier {
 	c, err := New(DefaultRules())
 	if err != nil {

@@ -24,7 +24,9 @@ import (
 // with --sandbox, where gawk and GNU sed refuse what runs commands or
 // writes files.
 func checkCode(args []argTemplate) []error {
-	rules := classify.Default().Rules()
+	// The rules are found as the classifier finds them (exact names, then
+	// the longest "prefix*" key: python3.12 by python3.*).
+	c := classify.Default()
 	var errs []error
 	flagged := map[int]bool{} // arguments already refused (ssh host sh -c '... {x}')
 	for i := range args {
@@ -33,17 +35,19 @@ func checkCode(args []argTemplate) []error {
 			continue
 		}
 		prog := path.Base(lit)
+		sh, isShell := c.Shell(prog)
+		ir, isInterpreter := c.Interpreter(prog)
+		w, isWrapper := c.Wrapper(prog)
 		var code []int
 		var fix string
 		switch {
-		case rules.Shells[prog] != nil:
-			code = []int{shellScript(args, i+1, rules.Shells[prog].ValueFlags)}
+		case isShell:
+			code = []int{shellScript(args, i+1, sh.ValueFlags)}
 			fix = fmt.Sprintf(`read the value in the script as the positional parameter "$1", and pass it after the script and a name: %s -c 'grep -- "$1" notes.txt' %s {pattern}`, lit, prog)
-		case interpreter(rules, prog) != nil:
-			code = []int{inlineCode(args, i+1, interpreter(rules, prog))}
+		case isInterpreter:
+			code = []int{inlineCode(args, i+1, ir)}
 			fix = "pass the value as an argument of its own after the code, and read it from the program's arguments (sys.argv[1], process.argv[1], $ARGV[0])"
-		case rules.Wrappers[prog] != nil && !namesOnly(args, i):
-			w := rules.Wrappers[prog]
+		case isWrapper && !namesOnly(args, i):
 			var joined []int
 			code, joined = wrapperCode(args, i+1, w)
 			fix = fmt.Sprintf("%s runs it with a shell: give the command as arguments of their own (%s ... rec {x}) where %s runs one, or run a script file that reads the value from its arguments", prog, prog, prog)
@@ -466,20 +470,6 @@ func shellScript(args []argTemplate, start int, valueFlags []string) int {
 		}
 	}
 	return -1
-}
-
-// interpreter returns the rule of an interpreter named prog (python3,
-// python3.12, node, perl, ...), or nil.
-func interpreter(rules classify.Rules, prog string) *classify.InterpreterRule {
-	if ir, ok := rules.Interpreters[prog]; ok {
-		return ir
-	}
-	for name, ir := range rules.Interpreters {
-		if ok, _ := path.Match(name, prog); ok {
-			return ir
-		}
-	}
-	return nil
 }
 
 // inlineCode returns the index of the argument holding an interpreter's

@@ -196,7 +196,7 @@ var runners = []string{"npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "uv"
 // grep -- {pattern}: grep's), unless the command is itself a forwarder. A
 // wrapper given an option its grammar does not know is read as a runner.
 func forwarders(args []argTemplate) map[int]string {
-	rules := classify.Default().Rules()
+	c := classify.Default()
 	own := map[int]string{}
 	firstDashes := func(from int, prog string) {
 		for k := from; k < len(args); k++ {
@@ -219,7 +219,7 @@ func forwarders(args []argTemplate) map[int]string {
 			args[k].reader = lit
 		}
 		name := path.Base(lit)
-		if w := rules.Wrappers[name]; w != nil {
+		if w, ok := c.Wrapper(name); ok {
 			ww := readWrapper(args, i+1, w)
 			if !ww.known {
 				firstDashes(i+1, lit)
