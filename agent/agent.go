@@ -22,8 +22,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/internal/approvalmeta"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -451,17 +451,15 @@ func clipText(s string, n int) string {
 	return textcut.Head(s, n) + "..."
 }
 
-// decisionOf reads the approval decision the approval extension records in
-// a result's metadata under "approval".
+// decisionOf reads the approval decision an approval extension records in
+// a result's metadata (approval.MetaKey), as the audit trail and the
+// metrics read it (approvalmeta.Decision).
 func decisionOf(r *tool.Result) (Decision, bool) {
 	if r == nil {
 		return Decision{}, false
 	}
 	d := Decision{CallID: r.CallID, Tool: r.Tool}
-	if m, ok := r.Metadata[approval.MetaKey].(map[string]any); ok {
-		d.Decision, _ = m["decision"].(string)
-		d.DecidedBy, _ = m["decided_by"].(string)
-	}
+	d.Decision, d.DecidedBy = approvalmeta.Decision(r.Metadata)
 	if d.Decision == "" {
 		return Decision{}, false
 	}

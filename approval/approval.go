@@ -36,19 +36,24 @@ import (
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/internal/approvalmeta"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// MetaKey is the result metadata key under which the approval extension
-// records its decision (decision, decided_by, ...), which the audit trail
-// and an agent's Decisions report. The executor takes it out of what a
-// backend returns, so that no tool's result can claim an approval.
-const MetaKey = "approval"
+// MetaKey ("approval") is the result metadata key under which the
+// approval extension records its decision (decision, decided_by, ...),
+// which the audit trail and an agent's Decisions report. The executor
+// takes it out of what a backend returns, so that no tool's result can
+// claim an approval. The agent, the audit trail and the metrics read a
+// decision under it one way: a string, a fmt.Stringer (a Kind), or a map
+// with "decision" and "decided_by".
+const MetaKey = approvalmeta.Key
 
-// MetaModifiedKey is the result metadata key the approval extension sets
-// (true) when an approver changed the call's arguments; the executor takes
-// it out of what a backend returns too.
-const MetaModifiedKey = "modified_args"
+// MetaModifiedKey ("modified_args") is the result metadata key the
+// approval extension sets (true) when an approver changed the call's
+// arguments; the executor takes it out of what a backend returns too.
+// Alone, it records "modify".
+const MetaModifiedKey = approvalmeta.ModifiedKey
 
 // RequiredKey is the extension.Request value key through which an extension
 // outside the approval extension (the policy extension, for operating modes

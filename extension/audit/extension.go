@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/approvalmeta"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -73,10 +74,11 @@ func (t *Trail) Wrap(next extension.Handler) extension.Handler {
 
 		res := next(ctx, req)
 
+		decision, decidedBy := approvalmeta.Decision(res.Metadata)
 		out := Record{
 			Kind:      KindOutcome,
 			Principal: c.Principal.ID, Tenant: c.Principal.Tenant, Agent: c.Agent, Session: c.Session, TraceID: c.TraceID,
-			Decision: decision(res), DecidedBy: decidedBy(res),
+			Decision: decision, DecidedBy: decidedBy,
 			Attempts: res.Attempts,
 		}
 		setCall(&out, c)
@@ -293,32 +295,4 @@ func (t *Trail) setArgs(rec *Record, args json.RawMessage, secrets []string) {
 		return
 	}
 	rec.Args, rec.redact, rec.secrets = args, true, secrets
-}
-
-// decidedBy is who made the approval decision, from the metadata the
-// approval extension writes.
-func decidedBy(res *tool.Result) string {
-	if m, ok := res.Metadata[MetaApproval].(map[string]any); ok {
-		if s, ok := m["decided_by"].(string); ok {
-			return s
-		}
-	}
-	return ""
-}
-
-func decision(res *tool.Result) string {
-	v := res.Metadata[MetaApproval]
-	if m, ok := v.(map[string]any); ok {
-		v = m["decision"]
-	}
-	switch d := v.(type) {
-	case string:
-		return d
-	case fmt.Stringer:
-		return d.String()
-	}
-	if _, ok := res.Metadata[approval.MetaModifiedKey]; ok {
-		return "modify"
-	}
-	return ""
 }

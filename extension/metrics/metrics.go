@@ -17,7 +17,8 @@
 //     send their events out through the call's context too;
 //   - a result whose Metadata["approval"] is a decision (a string, a
 //     fmt.Stringer, or a map with a "decision" key, as the approval
-//     extension and the executor's own refusals write) counts it, when no
+//     extension and the executor's own refusals write), or that has only
+//     Metadata["modified_args"] (a modification), counts it, when no
 //     event was seen. A result's error code alone (tool.CodeApprovalDenied)
 //     counts no decision: a tool's own error could claim one, and the
 //     executor takes the metadata out of what a tool returns;
@@ -29,11 +30,11 @@ package metrics
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/approvalmeta"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -44,8 +45,9 @@ const (
 	DecisionModify  = "modify"
 )
 
-// MetaApproval is the result metadata key read for an approval decision.
-const MetaApproval = "approval"
+// MetaApproval ("approval", approval.MetaKey) is the result metadata key
+// read for an approval decision.
+const MetaApproval = approvalmeta.Key
 
 // Observation is one finished call, as a Recorder sees it.
 type Observation struct {
@@ -220,25 +222,9 @@ func Observe(res *tool.Result) Observation {
 	if res.Error != nil {
 		o.Code = res.Error.Code
 	}
-	o.Approval = approvalDecision(res.Metadata[MetaApproval])
+	o.Approval, _ = approvalmeta.Decision(res.Metadata)
 	if o.Code == tool.CodeRateLimited {
 		o.RateLimited = true
 	}
 	return o
-}
-
-// approvalDecision reads a decision from the approval metadata: a string, a
-// fmt.Stringer, or a map with a "decision" key holding either (the shape
-// the approval extension writes).
-func approvalDecision(v any) string {
-	if m, ok := v.(map[string]any); ok {
-		v = m["decision"]
-	}
-	switch d := v.(type) {
-	case string:
-		return d
-	case fmt.Stringer:
-		return d.String()
-	}
-	return ""
 }
