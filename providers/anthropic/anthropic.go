@@ -20,8 +20,9 @@
 // What an endpoint sends back is untrusted (a proxy, a man in the
 // middle): at most DefaultMaxResponseBytes of a response body are read
 // (WithMaxResponseBytes), and the key a request carried is redacted as
-// "[redacted]" from an error response, before the SDK reads it, and from
-// the text of the errors Next returns (the whole key as sent; an error
+// "[REDACTED]" from an error response, before the SDK reads it, and from
+// the text of the errors Next returns (the whole key as sent, as it is or
+// encoded: JSON escapes, percent-encoding, hex, base64; an error
 // event of a stream keeps it in the SDK's own error, reachable only with
 // errors.As).
 //

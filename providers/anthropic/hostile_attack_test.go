@@ -49,7 +49,7 @@ func TestHostileEndpointErrorEchoingTheKeyIsRedacted(t *testing.T) {
 		_, err := model.Next(context.Background(), conversation(), nil)
 		require.Error(t, err, name)
 		assert.NotContains(t, err.Error(), hostileKey, name)
-		assert.Contains(t, err.Error(), "[redacted]", name)
+		assert.Contains(t, err.Error(), "[REDACTED]", name)
 		var apiErr *sdk.Error
 		if errors.As(err, &apiErr) && name == "messages" {
 			assert.NotContains(t, apiErr.Error(), hostileKey, name)

@@ -16,8 +16,9 @@
 // refuses a turn whose function calls lost their thought signatures.
 //
 // What an endpoint sends back is untrusted (a proxy, a man in the
-// middle): the client's API key is redacted as "[redacted]" from the text
-// of the errors Next returns, and that text is bounded. The genai SDK
+// middle): the client's API key is redacted as "[REDACTED]" from the text
+// of the errors Next returns (as it is or encoded: JSON escapes,
+// percent-encoding, hex, base64), and that text is bounded. The genai SDK
 // reads a response body whole and has no per-request hook, so the bound
 // on a body is the HTTP client's: build the client with HTTPClient.
 //

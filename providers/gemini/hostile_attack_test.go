@@ -62,7 +62,7 @@ func TestHostileEndpointErrorEchoingTheKeyIsRedacted(t *testing.T) {
 		_, err := model.Next(context.Background(), conversation(), nil)
 		require.Error(t, err, name)
 		assert.NotContains(t, err.Error(), hostileKey, name)
-		assert.Contains(t, err.Error(), "[redacted]", name)
+		assert.Contains(t, err.Error(), "[REDACTED]", name)
 		assert.Less(t, len(err.Error()), 8<<10, name)
 	}
 }

@@ -61,7 +61,7 @@ func TestHostileEndpointErrorEchoingTheKeyIsRedacted(t *testing.T) {
 		require.Error(t, err, name)
 		assert.NotContains(t, err.Error(), hostileKey, name)
 		assert.NotContains(t, err.Error(), hostileKey[8:], name)
-		assert.Contains(t, err.Error(), "[redacted]", name)
+		assert.Contains(t, err.Error(), "[REDACTED]", name)
 		var apiErr *sdk.Error
 		if errors.As(err, &apiErr) {
 			assert.NotContains(t, apiErr.Error(), hostileKey, name)

@@ -12,7 +12,6 @@ package guard
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,14 +20,17 @@ import (
 	"sync"
 
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
 )
 
 // DefaultMaxBytes is the bound on one response body when none is given.
 const DefaultMaxBytes = 32 << 20
 
-// Redacted replaces a credential.
-const Redacted = "[redacted]"
+// Redacted replaces a credential: redact.Mask, since the credentials are
+// masked by the project's one rule for a call's secret values
+// (redact.Scrub).
+const Redacted = redact.Mask
 
 // minSecret is the shortest header value taken for a credential: shorter
 // ones would redact ordinary words.
@@ -74,11 +76,6 @@ func (g *Guard) Secret(s string) {
 		}
 	}
 	g.secrets = append(g.secrets, s)
-	if q, err := json.Marshal(s); err == nil {
-		if esc := string(q[1 : len(q)-1]); esc != s {
-			g.secrets = append(g.secrets, esc)
-		}
-	}
 }
 
 // Middleware sends req through next, noting the credentials req carries;
@@ -139,11 +136,18 @@ func (g *Guard) Err(err error) error {
 	return err
 }
 
+// redact masks the credentials in b as they are, behind JSON escapes,
+// percent-encoded, in hex or in base64 (redact.Scrub).
 func (g *Guard) redact(b []byte) []byte {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, s := range g.secrets {
-		b = bytes.ReplaceAll(b, []byte(s), []byte(Redacted))
+	secrets := g.secrets[:len(g.secrets):len(g.secrets)]
+	g.mu.Unlock()
+	if len(secrets) == 0 {
+		return b
+	}
+	s := string(b)
+	if out := redact.Scrub(s, secrets); out != s {
+		return []byte(out)
 	}
 	return b
 }
