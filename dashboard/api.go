@@ -207,6 +207,12 @@ type Decision struct {
 	// ArgsDigest, when given, is the Approval.ArgsDigest of what the
 	// person saw: a call whose arguments are not those is not decided.
 	ArgsDigest string `json:"args_digest,omitempty"`
+	// Since, when given, is the Approval.Since of what the person saw: the
+	// request the card showed. An approval approves one run, so the same
+	// call asked again (a model repeating an id and arguments) waits under
+	// the same id with the same arguments, and only its arrival tells it
+	// from the request a decision was sent for.
+	Since time.Time `json:"since,omitzero"`
 }
 
 func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
@@ -242,6 +248,11 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.ArgsDigest != "" && in.ArgsDigest != argsDigest(pending.Request.Call.Args) {
 		writeError(w, http.StatusConflict, fmt.Sprintf("the arguments of approval %s changed since the page showed them: nothing was decided; read the card again", id))
+		return
+	}
+	if !in.Since.IsZero() && !in.Since.Equal(pending.Since) {
+		writeError(w, http.StatusConflict, fmt.Sprintf("approval %s waiting now is not the request the page showed (that one arrived %s, this one %s: the call was asked again after an earlier decision, and an approval approves one run): nothing was decided; read the card again",
+			id, in.Since.Format(time.RFC3339Nano), pending.Since.Format(time.RFC3339Nano)))
 		return
 	}
 	who := h.who(r)

@@ -107,10 +107,12 @@ async function loadApprovals() {
     empty.hidden = list.length > 0;
     // A card goes when its approval is no longer pending, or when the
     // arguments under its id are not the ones it shows (the id hashes the
-    // canonical arguments; the digest, the very bytes).
-    const seen = new Set(list.map((a) => a.id + " " + a.args_digest));
+    // canonical arguments; the digest, the very bytes), or when the request
+    // under its id arrived after it (the same call asked again: an approval
+    // approves one run, so it is a new question).
+    const seen = new Set(list.map((a) => a.id + " " + a.args_digest + " " + a.since));
     for (const card of [...approvalsBox.children]) {
-      if (!seen.has(card.dataset.id + " " + card.dataset.digest)) card.remove();
+      if (!seen.has(card.dataset.id + " " + card.dataset.digest + " " + card.dataset.since)) card.remove();
     }
     for (const a of list) {
       if (!approvalsBox.querySelector('[data-id="' + CSS.escape(a.id) + '"]')) approvalsBox.append(approvalCard(a));
@@ -121,11 +123,12 @@ async function loadApprovals() {
 function approvalCard(a) {
   const level = String(a.level || "").toLowerCase();
   const error = el("div", { class: "error", role: "alert" });
-  const card = el("div", { class: "card " + level, "data-id": a.id, "data-digest": a.args_digest });
+  const card = el("div", { class: "card " + level, "data-id": a.id, "data-digest": a.args_digest, "data-since": a.since });
   // body is sent as it is when it is text (the editor's: parsing it here
   // would turn its numbers into doubles, 9007199254740993 into ...992).
-  // Every decision names the arguments this card shows (args_digest): the
-  // server decides nothing if the call waiting under this id has others.
+  // Every decision names the arguments this card shows (args_digest) and
+  // the request (since): the server decides nothing if the call waiting
+  // under this id has others, or is the same call asked again.
   const decide = async (body) => {
     error.textContent = "";
     if (performance.now() - Number(card.dataset.moved || 0) < settleMS) {
@@ -135,7 +138,7 @@ function approvalCard(a) {
     try {
       await api("api/approvals/" + encodeURIComponent(a.id), {
         method: "POST", headers: { "Content-Type": "application/json" },
-        body: typeof body === "string" ? body : JSON.stringify(body),
+        body: typeof body === "string" ? body : JSON.stringify({ ...body, since: a.since }),
       });
       keepingPlaces(() => card.remove());
       loadApprovals();
@@ -151,7 +154,7 @@ function approvalCard(a) {
     el("button", { class: "submit-modify", text: "Run with these arguments", onclick: () => {
       // Checked here for the message; sent as typed, numbers exact.
       try { JSON.parse(editor.value); } catch (err) { error.textContent = "not JSON: " + err.message; return; }
-      decide('{"action":"modify","args_digest":' + JSON.stringify(a.args_digest) + ',"args":' + editor.value + "}");
+      decide('{"action":"modify","args_digest":' + JSON.stringify(a.args_digest) + ',"since":' + JSON.stringify(a.since) + ',"args":' + editor.value + "}");
     } }));
   const reason = el("input", { class: "deny-reason", placeholder: "why (told to the model)", size: "30" });
   card.append(...[
