@@ -16,9 +16,13 @@ import (
 // its own /proc and /dev, and runs in new user, pid, ipc, uts, cgroup and
 // (unless [WithNetwork](true)) network namespaces (--unshare-all), in a new
 // session, with every capability dropped (--cap-drop ALL), dying with its
-// parent. Rlimits are set by prlimit inside the sandbox, and the memory, CPU
-// and file size ones also on bwrap, whose init the command can ptrace (the
-// process limit not: see docs/sandbox.md). A seccomp filter
+// parent. bwrap runs with --as-pid-1: the first process of the run's pid
+// namespace is not bwrap's init but a /bin/sh that runs the command and
+// exits with its status, started by prlimit with every rlimit of the run,
+// so that a command that ptraces it gains nothing past its own limits; it
+// reaps the command's orphans while it waits, and counts toward
+// [Limits.Processes] (see docs/sandbox.md). The memory, CPU and file size
+// limits are also set on bwrap itself. A seccomp filter
 // refuses the setuid and setgid bits on files and, with the network off,
 // every socket but IPv4, IPv6 and netlink ones, which the network namespace
 // confines (no unix socket, socketpair still works; no AF_VSOCK, which
@@ -42,6 +46,7 @@ import (
 type Bwrap struct {
 	base
 	bin, prlimit string // resolved by the availability check
+	sh           string // the first process of each run (see plan), resolved by the check
 }
 
 // NewBwrap returns the bwrap engine. It does not check that bwrap is
@@ -89,7 +94,12 @@ func (e *Bwrap) probe() error {
 	if err != nil {
 		return err
 	}
-	e.bin, e.prlimit = bin, prl
+	sh, err := exec.LookPath("/bin/sh")
+	if err != nil {
+		return unavailable(e.name, "sh not found",
+			"install a POSIX shell (/bin/sh, apt-get install dash): each run's command is started by one, the first process of the run's pid namespace", err)
+	}
+	e.bin, e.prlimit, e.sh = bin, prl, sh
 	// The probe starts bwrap the way runs do: as the same user, as the init
 	// of a new pid namespace, with the same flags (a tmpfs size among them:
 	// --size and --disable-userns need bubblewrap 0.8.0, and an older one
@@ -133,10 +143,11 @@ func (e *Bwrap) cred() *syscall.Credential {
 // tmpfs holds at most tmpfsSize bytes (the memory limit; 0 for bwrap's
 // default, half the host's memory): its pages count against no process's
 // address space, so without a bound a command could keep the host's
-// memory in /tmp whatever its limit.
+// memory in /tmp whatever its limit. --as-pid-1 keeps bwrap's own init out
+// of the run (see plan).
 func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64) []string {
 	f := []string{
-		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--unshare-all", "--unshare-user", "--as-pid-1", "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 	}
 	if e.cfg.network != nil && *e.cfg.network {
 		f = append(f, "--share-net")
@@ -267,19 +278,32 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	} else {
 		p.cleanup = func() { filter.Close() }
 	}
-	// bwrap itself starts under the memory, CPU and file size limits, so
-	// that its init, the first process of the run's pid namespace, has
-	// them too: it runs as the command's uid, and the command can ptrace
-	// it; unlimited, it mapped 1 GiB for the command under a 256 MiB
-	// limit (TestAttackReviewS13BwrapInitEscapesLimits). The process limit
-	// is set inside only: set on bwrap, the kernel would count it against
-	// every process of the uid on the host (the user namespace keeps its
-	// creator's limit for that), not the run's.
+	// The first process of the run's pid namespace runs as the command's
+	// uid, and the command can ptrace it (no Yama on many hosts) and have
+	// it do what it likes. It was bwrap's own init, which carries no
+	// process limit: set on bwrap, RLIMIT_NPROC would count every process
+	// of the uid on the host (the user namespace keeps its creator's limit
+	// for that), not the run's. Seized, it forked 24 times under a limit
+	// of 8 (TestAttackS16BwrapInitForksPastProcessLimit). --as-pid-1 drops
+	// that init: bwrap's first child execs prlimit, which sets every limit
+	// of the run and execs a shell that runs the command and exits with its
+	// status (128+n for signal n, as bwrap reported). The command is not
+	// pid 1 itself: the first process of a pid namespace ignores the
+	// signals it has no handler for, SIGXCPU and SIGXFSZ among them, so
+	// TestCPULimit and TestFileSizeLimit saw a SIGKILL and an exit 1. The
+	// shell execs the command in a subshell rather than running a builtin
+	// of the same name, and reaps orphans while it waits
+	// (TestBwrapRunReapsOrphans); when it exits the kernel kills the rest
+	// of the run. bwrap itself (its monitor, outside the run's pid
+	// namespace, and its child until that execs prlimit) still starts
+	// under the memory, CPU and file size limits, as it did when its init
+	// was in the run (TestAttackReviewS13BwrapInitEscapesLimits).
 	outer := lim
 	outer.Processes = 0
 	argv := append(rlimitArgs(e.prlimit, outer), e.bin, "--seccomp", "3")
 	argv = append(argv, e.flags(dir, e.cfg.workspace, src, lim.Memory)...)
 	argv = append(argv, rlimitArgs(e.prlimit, lim)...)
+	argv = append(argv, e.sh, "-c", `(exec "$@"); exit $?`, "sh")
 	p.argv = append(argv, spec.Argv...)
 	if lim.Processes > 0 && (cred == nil && os.Geteuid() == 0 || cred != nil && cred.Uid == 0) {
 		p.unenforced = append(p.unenforced, LimitProcesses)
