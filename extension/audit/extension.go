@@ -187,7 +187,8 @@ type pendingResult struct {
 	bytes     int
 	output    json.RawMessage // the structured output when it is within the cap
 	outputCut bool            // there was output over the cap
-	text      string          // the text blocks joined by newlines, read to textLimit+1 bytes: more says there was more
+	text      string          // the text blocks joined by newlines, read to textLimit+1 bytes, cut where a character starts
+	textMore  bool            // there was more text than textLimit bytes
 	textLeft  bool            // text blocks left out, the cap being spent
 	args      []json.RawMessage
 }
@@ -230,8 +231,11 @@ func (t *Trail) keep(res *tool.Result, args ...json.RawMessage) *pendingResult {
 		if text.Len() > 0 {
 			text.WriteByte('\n')
 		}
-		text.WriteString(c.Text[:min(len(c.Text), max(0, limit+1-text.Len()))])
-		if text.Len() > limit {
+		// One byte past the limit says there was more, unless the cut,
+		// where a character starts, is short of it: textMore says so then.
+		head := textcut.Head(c.Text, max(0, limit+1-text.Len()))
+		text.WriteString(head)
+		if p.textMore = len(head) < len(c.Text) || text.Len() > limit; p.textMore {
 			break
 		}
 	}
@@ -273,7 +277,7 @@ func (t *Trail) result(p *pendingResult, secrets []string) *Result {
 		r.Truncated = true
 		return r
 	}
-	r.Truncated = r.Truncated || len(p.text) > t.textLimit() // more than was read, however short redaction made it
+	r.Truncated = r.Truncated || p.textMore // more than was read, however short redaction made it
 	r.Text = redact.Message(p.text, secrets, p.args...)
 	if len(r.Text) > budget {
 		r.Text, r.Truncated = textcut.Head(r.Text, budget), true
