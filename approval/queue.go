@@ -110,7 +110,8 @@ func (q *Queue) Store() Store { return q.store }
 
 // Approve queues req and waits for its decision. It returns the context's
 // error when ctx is done first, and an error matching ErrTimeout when the
-// timeout passes first; in both cases the request leaves the queue. An
+// timeout passes first; in both cases the request leaves the queue, with
+// an approval that landed as it gave up (nothing ran on it). An
 // approval it returns approves this one run: the same call asked again
 // (same id, tool, session, arguments, principal and agent: see RequestID)
 // is asked again, unless its earlier approval was never delivered (a job

@@ -54,7 +54,12 @@ type Store interface {
 	// decided, withdrawn or expired) gives an error matching ErrNotPending.
 	Decide(ctx context.Context, id string, d Decision) error
 	// Withdraw takes a pending id out of the queue (its waiter gave up); a
-	// later Decide fails with ErrNotPending.
+	// later Decide fails with ErrNotPending. An approval of id decided and
+	// not yet delivered goes too: it landed as its waiter gave up (the
+	// caller's context ended), the call did not run, and the same call
+	// asked again later is a new question (only a waiter that never came
+	// back, its process dead, leaves an approval for the job retried). A
+	// denial stands.
 	Withdraw(ctx context.Context, id string) error
 	// List returns the pending, unexpired approvals, oldest first.
 	List(ctx context.Context) ([]Pending, error)
@@ -229,9 +234,17 @@ func (s *MemoryStore) Decide(_ context.Context, id string, d Decision) error {
 func (s *MemoryStore) Withdraw(_ context.Context, id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if it := s.items[id]; it != nil && it.state == statePending {
+	it := s.items[id]
+	switch {
+	case it == nil:
+	case it.state == statePending:
 		it.state = stateWithdrawn
 		close(it.done)
+		delete(s.items, id)
+	case it.state == stateDecided && !standing(it.d):
+		// Decided as its waiter gave up: nothing ran on the approval,
+		// and nothing may later.
+		it.state = stateWithdrawn
 		delete(s.items, id)
 	}
 	return nil

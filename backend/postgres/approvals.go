@@ -199,9 +199,13 @@ func (s *ApprovalStore) Decide(ctx context.Context, id string, d approval.Decisi
 		WHERE id = $1 AND state = 'pending' AND (expires IS NULL OR expires > clock_timestamp())`, b)
 }
 
-// Withdraw implements approval.Store.
+// Withdraw implements approval.Store. An approval decided and not yet
+// delivered is withdrawn too (its waiter gave up as it landed: nothing ran
+// on it), without its decision, which tells it from one delivered; a
+// denial stays decided.
 func (s *ApprovalStore) Withdraw(ctx context.Context, id string) error {
-	err := s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'withdrawn' WHERE id = $1 AND state = 'pending'`)
+	err := s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'withdrawn', decision = NULL, decided_at = NULL
+		WHERE id = $1 AND (state = 'pending' OR (state = 'decided' AND decision->>'kind' IS DISTINCT FROM 'deny'))`)
 	if errors.Is(err, approval.ErrNotPending) {
 		return nil
 	}

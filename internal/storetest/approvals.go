@@ -195,6 +195,51 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		}
 	})
 
+	t.Run("an approval decided as its waiter gives up is withdrawn with it; a denial stands", func(t *testing.T) {
+		// The waiter's context ended (the user stopped the turn) and the
+		// person's decision landed before it withdrew: the call did not
+		// run, and nothing may run on that approval later.
+		s := open(t)
+		approved, modified, denied := pending(1, time.Now().Add(time.Hour)), pending(2, time.Now().Add(time.Hour)), pending(3, time.Now().Add(time.Hour))
+		decisions := map[string]approval.Decision{
+			approved.ID: approval.Approved("bob"),
+			modified.ID: approval.Modified("bob", json.RawMessage(`{"path":"b"}`)),
+			denied.ID:   approval.Denied("bob", "no"),
+		}
+		for _, p := range []approval.Pending{approved, modified, denied} {
+			if err := s.Put(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Decide(ctx, p.ID, decisions[p.ID]); err != nil {
+				t.Fatalf("Decide: %v", err)
+			}
+			if err := s.Withdraw(ctx, p.ID); err != nil {
+				t.Fatalf("Withdraw: %v", err)
+			}
+		}
+		for _, p := range []approval.Pending{approved, modified} {
+			// The same call asked again (the model repeating it later).
+			if err := s.Put(ctx, p); err != nil {
+				t.Fatalf("Put: %v", err)
+			}
+			wctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			d, err := s.Await(wctx, p.ID)
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("Await of the call asked again = %+v, %v; want it to wait for a person (the %s was given up with its waiter)", d, err, decisions[p.ID].Kind)
+			}
+			if err := s.Withdraw(ctx, p.ID); err != nil {
+				t.Fatalf("Withdraw: %v", err)
+			}
+		}
+		if err := s.Put(ctx, denied); err != nil {
+			t.Fatalf("Put: %v", err)
+		}
+		if d, err := s.Await(ctx, denied.ID); err != nil || d.Kind != approval.Deny {
+			t.Errorf("Await of the denied call asked again = %+v, %v; want the denial", d, err)
+		}
+	})
+
 	t.Run("of two waiters at once, one gets the approval", func(t *testing.T) {
 		// Two instances run the same call (a job taken twice): both put
 		// it, both wait, one decision. Exactly one may run; the others'
@@ -371,12 +416,31 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
 			t.Errorf("Decide of the request asked again: %v", err)
 		}
-		// Withdrawing a decided request changes nothing.
+		// Withdrawing a decided approval not yet delivered takes it too
+		// (its waiter gave up as it landed); withdrawing a delivered one
+		// changes nothing.
 		if err := s.Withdraw(ctx, p.ID); err != nil {
 			t.Errorf("Withdraw of a decided id: %v, want nil", err)
 		}
+		_, err = s.Await(ctx, p.ID)
+		notPending(t, "Await after withdrawing a decided approval", err)
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put after Withdraw: %v", err)
+		}
+		if err := s.Decide(ctx, p.ID, approval.Approved("bob")); err != nil {
+			t.Errorf("Decide of the request asked again: %v", err)
+		}
 		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Approve {
-			t.Errorf("Await after withdrawing a decided id = %+v, %v; want the approval", d, err)
+			t.Errorf("Await = %+v, %v; want the approval", d, err)
+		}
+		if err := s.Withdraw(ctx, p.ID); err != nil {
+			t.Errorf("Withdraw of a delivered id: %v, want nil", err)
+		}
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatalf("Put after the approval was delivered: %v", err)
+		}
+		if got := ids(t, s); len(got) != 1 {
+			t.Errorf("List = %v: the call put again after its approval was delivered is asked again", got)
 		}
 	})
 
