@@ -263,3 +263,9 @@ func (e *ConfigError) FieldPath() string { return e.Field }
 // ("*pgconn.PgError", "*fs.PathError"): for logs, traces and dashboards;
 // metadata is not sent to the model.
 const MetaErrorType = "error_type"
+
+// MetaTruncated ("truncated") is the result metadata key that says, true,
+// that a cap cut the result: the executor's output cap, a shell tool's
+// output budget, a file tool's. The wire formats then tell the model its
+// output was truncated.
+const MetaTruncated = "truncated"

@@ -99,7 +99,7 @@ func Text(r *tool.Result) string {
 		}
 	}
 	writeContent(&b, r.Content, func(text string) bool { return output != nil && sameJSON(text, output) })
-	if t, _ := r.Metadata["truncated"].(bool); t {
+	if t, _ := r.Metadata[tool.MetaTruncated].(bool); t {
 		b.WriteString("\n[output truncated]")
 	}
 	if b.Len() == 0 {

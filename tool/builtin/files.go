@@ -24,11 +24,13 @@ const (
 	MetaStartLine = "start_line" // int: read_file's first line
 	MetaEndLine   = "end_line"   // int: read_file's last line
 	MetaMore      = "more"       // bool: read_file stopped before the end of the file
-	MetaTruncated = "truncated"  // bool: a cap cut the answer
 	MetaBytes     = "bytes"      // int: bytes written
 	MetaCreated   = "created"    // bool: write_file created the file
 	MetaReplaced  = "replaced"   // int: edit_file's replacements
 	MetaHidden    = "hidden"     // int: git_diff's changed paths left out as hidden by policy
+	// MetaTruncated (bool) says a cap cut the answer: tool.MetaTruncated,
+	// the key every cap writes.
+	MetaTruncated = tool.MetaTruncated
 )
 
 // binarySniff is how many leading bytes are checked for a NUL byte to call

@@ -21,7 +21,6 @@ const (
 	MetaStdout     = "stdout"     // string: the whole captured stdout (up to the sandbox's output cap)
 	MetaStderr     = "stderr"     // string: the whole captured stderr
 	MetaExitCode   = "exit_code"  // int: the exit status, -1 when killed by a signal
-	MetaTruncated  = "truncated"  // bool: the model's text or the capture was cut
 	MetaDuration   = "duration"   // time.Duration: wall-clock time of the command
 	MetaArgv       = "argv"       // []string: the arguments the command ran with (before the engine's wrapper)
 	MetaEngine     = "engine"     // string: the sandbox engine
@@ -34,6 +33,9 @@ const (
 	// they are not all there (more than the sandbox lists, or not tracked).
 	MetaChanges     = "changes"
 	MetaChangesNote = "changes_note"
+	// MetaTruncated (bool) says the model's text or the capture was cut:
+	// tool.MetaTruncated, the key every cap writes.
+	MetaTruncated = tool.MetaTruncated
 )
 
 // runner runs one argv in a sandbox and turns the outcome into a result.
