@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -178,11 +179,12 @@ func comparePending(a, b Pending) int {
 
 // Next waits for a pending request that no earlier Next call on this queue
 // has returned, and returns the oldest such one: a UI or a worker loops on
-// Next and Resolves what it gets. Each request is handed out once, so
-// several callers share the work; the same call asked again after its
-// approval was delivered is a new request. Next returns ctx's error when ctx is done
-// first. A request handed out may still end (timeout, cancelled caller)
-// before it is resolved; Resolve then reports ErrNotPending.
+// Next and resolves what it gets (ResolvePending). Each request is handed
+// out once, so several callers share the work; the same call asked again
+// after its approval was delivered is a new request, under the same id.
+// Next returns ctx's error when ctx is done first. A request handed out
+// may still end (timeout, cancelled caller) before it is resolved;
+// ResolvePending then reports ErrNotPending.
 func (q *Queue) Next(ctx context.Context) (Pending, error) {
 	for {
 		q.mu.Lock()
@@ -233,8 +235,47 @@ func (q *Queue) Len() int { return len(q.Pending()) }
 // pending (unknown, already resolved, or its waiter gave up): that error
 // matches ErrNotPending. A waiter whose context ends at the same moment may
 // still return its context's error: a decision never outlives its caller.
+// The id names the call, not the request: when the same call was asked
+// again after an earlier decision, Resolve decides the request waiting
+// now. A reviewer answering a request it was shown uses ResolvePending.
 func (q *Queue) Resolve(id string, d Decision) error {
 	return q.ResolveContext(context.Background(), id, d)
+}
+
+// ResolvePending is ResolveContext for the request p, as Pending,
+// PendingContext or Next returned it: it decides that request and no
+// other. An approval approves one run, so the same call asked again after
+// p was decided waits under p.ID, with the same arguments; a decision made
+// seeing p (a reviewer's late click, a second reviewer's) does not decide
+// it, and the error matches ErrNotPending. The store decides atomically
+// when it is a RequestDecider (MemoryStore and backend/postgres are);
+// with another, the request is first looked up in its list, which leaves a
+// moment in which the request under p.ID can change.
+func (q *Queue) ResolvePending(ctx context.Context, p Pending, d Decision) error {
+	if err := d.Check(); err != nil {
+		return fmt.Errorf("resolve %s: %w", p.ID, err)
+	}
+	var err error
+	if rd, ok := q.store.(RequestDecider); ok {
+		err = rd.DecideRequest(ctx, p.ID, p.Since, d)
+	} else {
+		var list []Pending
+		if list, err = q.store.List(ctx); err == nil {
+			i := slices.IndexFunc(list, func(l Pending) bool { return l.ID == p.ID && l.Since.Equal(p.Since) })
+			if i < 0 {
+				err = fmt.Errorf("approval %s that arrived at %s: %w", p.ID, p.Since.Format(time.RFC3339Nano), ErrNotPending)
+			} else {
+				err = q.store.Decide(ctx, p.ID, d)
+			}
+		}
+	}
+	if err != nil {
+		if errors.Is(err, ErrNotPending) {
+			return fmt.Errorf("resolve %q: %w (unknown, already resolved, timed out, cancelled, or the call asked again since): list ids with Pending", p.ID, err)
+		}
+		return fmt.Errorf("resolve %q: %w", p.ID, err)
+	}
+	return nil
 }
 
 // ResolveContext is Resolve with a context for the store.

@@ -65,6 +65,18 @@ type Store interface {
 	List(ctx context.Context) ([]Pending, error)
 }
 
+// RequestDecider is a Store that decides one request of an id: the one
+// that arrived at since (its Pending.Since as List returned it). An
+// approval approves one run, so the same call asked again after its
+// approval was delivered waits under the same id; a decision a person made
+// seeing the earlier request must not decide it. Queue.ResolvePending
+// uses it; MemoryStore and backend/postgres implement it.
+type RequestDecider interface {
+	// DecideRequest is Decide, and fails (ErrNotPending) unless the
+	// request pending under id arrived at since.
+	DecideRequest(ctx context.Context, id string, since time.Time, d Decision) error
+}
+
 // RequestID is the id of the approval for req: derived from the call's id,
 // tool, session, principal (tenant, id and roles), agent and the canonical
 // hash of its arguments, so the same call run again (a job retried on
@@ -139,6 +151,8 @@ const (
 // denial is. Anything else lets a call run, once.
 func standing(d Decision) bool { return d.Kind == Deny }
 
+var _ RequestDecider = (*MemoryStore)(nil)
+
 // NewMemoryStore returns an empty store.
 func NewMemoryStore() *MemoryStore { return &MemoryStore{items: map[string]*memApproval{}} }
 
@@ -207,11 +221,24 @@ func (s *MemoryStore) Await(ctx context.Context, id string) (Decision, error) {
 
 // Decide implements Store.
 func (s *MemoryStore) Decide(_ context.Context, id string, d Decision) error {
+	return s.decide(id, nil, d)
+}
+
+// DecideRequest implements RequestDecider.
+func (s *MemoryStore) DecideRequest(_ context.Context, id string, since time.Time, d Decision) error {
+	return s.decide(id, &since, d)
+}
+
+func (s *MemoryStore) decide(id string, since *time.Time, d Decision) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	it := s.items[id]
 	if it == nil || it.state != statePending || it.expired(time.Now()) {
 		return fmt.Errorf("approval %s: %w", id, ErrNotPending)
+	}
+	if since != nil && !it.p.Since.Equal(*since) {
+		return fmt.Errorf("approval %s waiting now arrived at %s, not at %s: it is the call asked again after the request that arrived then was decided: %w",
+			id, it.p.Since.Format(time.RFC3339Nano), since.Format(time.RFC3339Nano), ErrNotPending)
 	}
 	// The request (the call's arguments, up to a megabyte) is no longer
 	// needed: what a call run again finds is the decision.

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -283,7 +284,9 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("action %q is not one of approve, approve_session, deny, modify", in.Action))
 		return
 	}
-	if err := h.queue.Resolve(id, d); err != nil {
+	// The request checked above, and no other: the same call asked again
+	// meanwhile waits under the same id.
+	if err := h.queue.ResolvePending(context.WithoutCancel(r.Context()), *pending, d); err != nil {
 		status := http.StatusConflict
 		if !errors.Is(err, approval.ErrNotPending) {
 			status = http.StatusBadRequest

@@ -37,7 +37,10 @@ type ApprovalStore struct {
 	closed  bool
 }
 
-var _ approval.Store = (*ApprovalStore)(nil)
+var (
+	_ approval.Store          = (*ApprovalStore)(nil)
+	_ approval.RequestDecider = (*ApprovalStore)(nil)
+)
 
 func newApprovalStore(pool *pgxpool.Pool) *ApprovalStore {
 	return &ApprovalStore{pool: pool, now: time.Now, waiters: map[string]map[chan struct{}]struct{}{}}
@@ -197,6 +200,17 @@ func (s *ApprovalStore) Decide(ctx context.Context, id string, d approval.Decisi
 	}
 	return s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'decided', decision = $2, decided_at = clock_timestamp()
 		WHERE id = $1 AND state = 'pending' AND (expires IS NULL OR expires > clock_timestamp())`, b)
+}
+
+// DecideRequest implements approval.RequestDecider: since is the request's
+// Pending.Since as List returned it (on the database's clock).
+func (s *ApprovalStore) DecideRequest(ctx context.Context, id string, since time.Time, d approval.Decision) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("postgres: approval %s: encode decision: %w", id, err)
+	}
+	return s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'decided', decision = $2, decided_at = clock_timestamp()
+		WHERE id = $1 AND state = 'pending' AND since = $3 AND (expires IS NULL OR expires > clock_timestamp())`, b, since)
 }
 
 // Withdraw implements approval.Store. An approval decided and not yet

@@ -240,6 +240,50 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		}
 	})
 
+	t.Run("a decision for one request does not decide the same call asked again", func(t *testing.T) {
+		s := open(t)
+		rd, ok := s.(approval.RequestDecider)
+		if !ok {
+			t.Skip("the store is not an approval.RequestDecider")
+		}
+		p := pending(1, time.Now().Add(time.Hour))
+		if err := s.Put(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		list, err := s.List(ctx)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("List = %v, %v", list, err)
+		}
+		first := list[0]
+		if err := rd.DecideRequest(ctx, p.ID, first.Since, approval.Approved("bob")); err != nil {
+			t.Fatalf("DecideRequest of the request listed: %v", err)
+		}
+		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Approve {
+			t.Fatalf("Await = %+v, %v; want bob's approval", d, err)
+		}
+		// The same call asked again, later: the same id.
+		again := p
+		again.Since = p.Since.Add(time.Second)
+		if err := s.Put(ctx, again); err != nil {
+			t.Fatalf("Put: %v", err)
+		}
+		// A second reviewer's decision for the first request.
+		notPending(t, "DecideRequest for the first request, of the call asked again", rd.DecideRequest(ctx, p.ID, first.Since, approval.Approved("carol")))
+		list, err = s.List(ctx)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("List = %v, %v: the call asked again still waits", list, err)
+		}
+		if list[0].Since.Equal(first.Since) {
+			t.Fatalf("the call asked again is listed with the first request's arrival %v", first.Since)
+		}
+		if err := rd.DecideRequest(ctx, p.ID, list[0].Since, approval.Denied("carol", "once")); err != nil {
+			t.Fatalf("DecideRequest of the request listed: %v", err)
+		}
+		if d, err := s.Await(ctx, p.ID); err != nil || d.Kind != approval.Deny {
+			t.Errorf("Await = %+v, %v; want carol's denial", d, err)
+		}
+	})
+
 	t.Run("of two waiters at once, one gets the approval", func(t *testing.T) {
 		// Two instances run the same call (a job taken twice): both put
 		// it, both wait, one decision. Exactly one may run; the others'
