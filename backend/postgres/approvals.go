@@ -151,11 +151,13 @@ func (s *ApprovalStore) Await(ctx context.Context, id string) (approval.Decision
 			if d.Kind == approval.Deny {
 				return d, nil // a denial stands
 			}
-			// This decision (decided_at names it: the id may have been
-			// delivered, put and decided again since it was read), to one
-			// waiter of every instance.
+			// This decision, to one waiter of every instance: the id may
+			// have been delivered, put and decided again since it was read,
+			// and decided_at alone does not tell the decisions apart (a
+			// database clock may repeat a microsecond), so the decision's
+			// text must be the one read too.
 			tag, err := s.pool.Exec(ctx, `UPDATE toolbelt_approvals SET state = 'withdrawn'
-				WHERE id = $1 AND state = 'decided' AND decided_at = $2`, id, decidedAt)
+				WHERE id = $1 AND state = 'decided' AND decided_at = $2 AND decision::text = $3`, id, decidedAt, string(decision))
 			if err != nil {
 				if ctx.Err() != nil {
 					return approval.Decision{}, fmt.Errorf("approval %s: %w", id, ctx.Err())
