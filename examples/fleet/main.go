@@ -7,7 +7,7 @@
 //	fleet serve    -db postgres://... -addr 127.0.0.1:8081
 //	fleet serve    -db postgres://... -addr 127.0.0.1:8082
 //	fleet pending  -db postgres://...                 list what waits
-//	fleet decide   -db postgres://... -id apr-... -approve (or -deny "why")
+//	fleet decide   -db postgres://... -id apr-... -since T -approve (or -deny "why")
 //
 // Each server offers two tools: send_message, limited to 5 calls per hour
 // per user over the whole fleet, and deploy, which waits for a person's
@@ -61,6 +61,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "PostgreSQL connection string (default $DATABASE_URL)")
 	addr := fs.String("addr", "127.0.0.1:8081", "serve: where the MCP endpoint listens (/mcp)")
 	id := fs.String("id", "", "decide: the approval's id (see pending)")
+	since := fs.String("since", "", "decide: the request's arrival, as pending printed it: the same call asked again later has the same id, and is not decided by a decision made seeing this one")
 	approve := fs.Bool("approve", false, "decide: approve")
 	deny := fs.String("deny", "", "decide: deny, telling the model why")
 	who := fs.String("as", os.Getenv("USER"), "decide: who decides (recorded with the decision)")
@@ -91,8 +92,12 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	case "pending":
 		return pending(ctx, pool, w)
 	case "decide":
-		if *id == "" || (*approve == (*deny != "")) {
-			return errors.New("decide needs -id and exactly one of -approve or -deny \"why\"")
+		if *id == "" || *since == "" || (*approve == (*deny != "")) {
+			return errors.New("decide needs -id and -since, as pending printed them, and exactly one of -approve or -deny \"why\"")
+		}
+		arrived, err := time.Parse(time.RFC3339Nano, *since)
+		if err != nil {
+			return fmt.Errorf("-since %q is not the time pending printed (RFC 3339, such as 2026-11-27T22:40:05.123456Z): %w", *since, err)
 		}
 		d := approval.Approved(*who)
 		if *deny != "" {
@@ -101,7 +106,11 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		stores := postgres.New(pool)
 		defer stores.Close()
 		q := approval.NewQueue(approval.QueueStore(stores.Approvals))
-		if err := q.ResolveContext(ctx, *id, d); err != nil {
+		// ResolvePending decides the request that arrived at -since and no
+		// other: an approval approves one run, so the same call asked again
+		// waits under the same id, and a decision made seeing the first
+		// request must not approve it.
+		if err := q.ResolvePending(ctx, approval.Pending{ID: *id, Since: arrived}, d); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "%s: %s by %s\n", *id, d.Kind, d.DecidedBy)

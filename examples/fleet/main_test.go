@@ -138,8 +138,8 @@ func TestFleetEndToEnd(t *testing.T) {
 	}, 20*time.Second, 50*time.Millisecond)
 	assert.Equal(t, "deploy", pending["tool"])
 	assert.Equal(t, "alice", pending["user"])
-	id := pending["id"].(string)
-	assert.Contains(t, fleet(t, bin, "decide", "-db", dsn, "-id", id, "-approve", "-as", "carol"), "approve by carol")
+	id, since := pending["id"].(string), pending["since"].(string)
+	assert.Contains(t, fleet(t, bin, "decide", "-db", dsn, "-id", id, "-since", since, "-approve", "-as", "carol"), "approve by carol")
 
 	select {
 	case res := <-done:
@@ -149,7 +149,7 @@ func TestFleetEndToEnd(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the deploy did not complete after the reviewer approved it")
 	}
-	out, err := exec.Command(bin, "decide", "-db", dsn, "-id", id, "-deny", "late").CombinedOutput()
+	out, err := exec.Command(bin, "decide", "-db", dsn, "-id", id, "-since", since, "-deny", "late").CombinedOutput()
 	assert.Error(t, err, "an approval is decided once")
 	assert.Contains(t, string(out), "no pending request")
 }
