@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -57,7 +58,12 @@ func TestAttackAbnormalEndsGiveThePlaceBack(t *testing.T) {
 	}}
 	old := &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"}
 	memory := sdkClient(t, serve(t, s), neverAnswer, old)
-	overHTTP := sdkClient(t, &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1, DisableStandaloneSSE: true}, nil, nil)
+	// A client of its own, whose idle connections the dropped-request case
+	// can close: a POST sent on one the server had just closed fails with
+	// EOF (net/http does not resend a POST), which is not the place.
+	httpClient := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(httpClient.CloseIdleConnections)
+	overHTTP := sdkClient(t, &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: httpClient, MaxRetries: -1, DisableStandaloneSSE: true}, nil, nil)
 
 	// cancelled starts name on cs, waits for started, then cancels it.
 	cancelled := func(cs *mcp.ClientSession, name string, started <-chan struct{}) func(t *testing.T) {
@@ -106,6 +112,7 @@ func TestAttackAbnormalEndsGiveThePlaceBack(t *testing.T) {
 			require.Equal(t, 1, inProgress(s, user{}))
 			hs.CloseClientConnections() // the network drops the request mid-call
 			<-done
+			httpClient.CloseIdleConnections() // the next call dials afresh (see httpClient)
 		}},
 		{"an elicitation is never answered, then the client cancels", memory, cancelled(memory, "guarded", asked)},
 		{"the tool panics", memory, ended(memory, "boom", map[string]any{})},
