@@ -136,6 +136,14 @@ type Request struct {
 	// Why is the policy's reason for asking ("the approval rule \"ask
 	// shell(git push*)\" asks about this call").
 	Why string `json:"why,omitempty"`
+	// OnceOnly says that a decision answers this call only: a Scope
+	// beyond ScopeCall is not remembered for later calls, because the
+	// tool is on the always-ask list (AlwaysAsk), the call has no session,
+	// an extension demands approval (Required), or the approval extension
+	// remembers nothing. An approver offers no session-wide choice then
+	// (the dashboard shows no such button, Terminal no such key): it would
+	// approve this one call while saying more.
+	OnceOnly bool `json:"once_only,omitempty"`
 }
 
 // Kind is what a Decision does. The zero Kind is invalid, so a zero

@@ -109,12 +109,21 @@ func (t *Terminal) Approve(ctx context.Context, req Request) (Decision, error) {
 	defer t.mu.Unlock()
 	t.summary(req)
 	for {
-		t.printf("[A]pprove | [S]ession (these arguments) | [T]ool (this session) | [D]eny | [M]odify | [V]iew details\n> ")
+		if req.OnceOnly { // a session-wide choice would approve this call alone
+			t.printf("[A]pprove (this call; asked again each time) | [D]eny | [M]odify | [V]iew details\n> ")
+		} else {
+			t.printf("[A]pprove | [S]ession (these arguments) | [T]ool (this session) | [D]eny | [M]odify | [V]iew details\n> ")
+		}
 		line, err := t.readLine(ctx)
 		if err != nil {
 			return t.eof(err)
 		}
-		switch strings.ToLower(line) {
+		answer := strings.ToLower(line)
+		if req.OnceOnly && (answer == "s" || answer == "session" || answer == "t" || answer == "tool") {
+			t.printf("This call is asked about every time: approve it alone with A.\n")
+			continue
+		}
+		switch answer {
 		case "a", "approve":
 			return Approved(t.name), nil
 		case "s", "session":
@@ -142,7 +151,11 @@ func (t *Terminal) Approve(ctx context.Context, req Request) (Decision, error) {
 		case "v", "view":
 			t.details(req)
 		default:
-			t.printf("Please answer A, S, T, D, M or V.\n")
+			if req.OnceOnly {
+				t.printf("Please answer A, D, M or V.\n")
+			} else {
+				t.printf("Please answer A, S, T, D, M or V.\n")
+			}
 		}
 	}
 }

@@ -73,6 +73,24 @@ func TestTerminalFlows(t *testing.T) {
 	}
 }
 
+// A call whose decision is not remembered beyond it (Request.OnceOnly: an
+// always-ask tool, no session) is offered no session-wide choice: S or T
+// would approve this call alone while saying more, so they are refused and
+// the person asked again.
+func TestTerminalOnceOnlyOffersNoSessionChoice(t *testing.T) {
+	req := termReq()
+	req.OnceOnly = true
+	var out strings.Builder
+	term := NewTerminal(strings.NewReader("t\ns\nx\na\n"), &out, TerminalUser("bob"))
+	d, err := term.Approve(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, Approved("bob"), d, "approved for this call only")
+	assert.NotContains(t, out.String(), "[S]ession")
+	assert.NotContains(t, out.String(), "[T]ool")
+	assert.Equal(t, 2, strings.Count(out.String(), "asked about every time"), "both session answers refused")
+	assert.Contains(t, out.String(), "Please answer A, D, M or V.")
+}
+
 func TestTerminalSchemaErrorNamesField(t *testing.T) {
 	var out strings.Builder
 	term := NewTerminal(strings.NewReader("m\n{\"command\":\"\"}\n{\"command\":\"ls\"}\n"), &out)

@@ -67,6 +67,9 @@ type Approval struct {
 	// arguments, where a repeated key counts once and
 	// 0.1000000000000000000001 is 0.1.
 	ArgsDigest string `json:"args_digest"`
+	// OnceOnly is the request's approval.Request.OnceOnly: a decision
+	// answers this call alone, and the page offers no session-wide one.
+	OnceOnly bool `json:"once_only,omitempty"`
 }
 
 // argsDigest is Approval.ArgsDigest.
@@ -86,6 +89,7 @@ func approvalOf(p approval.Pending) Approval {
 		Risk: req.Spec.Risk.String(), Level: req.Level.String(), Reasons: req.Reasons, Why: req.Why,
 		Required: req.Required, Subject: req.Subject, Agent: req.Call.Agent, Session: req.Call.Session,
 		Principal: req.Principal.ID, Tenant: req.Principal.Tenant, Args: string(args), Schema: req.Spec.InputSchema, ArgsDigest: argsDigest(req.Call.Args),
+		OnceOnly: req.OnceOnly,
 	}
 }
 

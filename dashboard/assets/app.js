@@ -171,8 +171,9 @@ function approvalCard(a) {
     el("div", { class: "actions" },
       el("button", { class: "approve", text: "Approve", onclick: () => decide({ action: "approve", args_digest: a.args_digest }) }),
       // Every later call of this tool in the session, whatever its
-      // arguments: the label says so. Without a session it is only this call.
-      a.session ? el("button", { class: "approve-session", text: "Approve every " + visible(a.tool) + " call this session (any arguments)",
+      // arguments: the label says so. Without a session, or when the call
+      // is asked about every time (once_only), it would be this call only.
+      a.session && !a.once_only ? el("button", { class: "approve-session", text: "Approve every " + visible(a.tool) + " call this session (any arguments)",
         onclick: () => decide({ action: "approve_session", args_digest: a.args_digest }) }) : null,
       el("button", { class: "modify", text: "Modify…", onclick: () => { editBox.hidden = !editBox.hidden; } }),
       reason,

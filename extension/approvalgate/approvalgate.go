@@ -296,6 +296,9 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		areq.Subject, _ = approval.SubjectOf(req.Tool, req.Call.Args)
 	}
 	areq.Why = ev.Reason
+	// What a session-wide decision would not be remembered for: the
+	// approver offers this call alone.
+	areq.OnceOnly = !remember || ev.EveryCall
 	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name, Reason: ev.Reason})
 	start := time.Now()
 	var d approval.Decision
