@@ -475,17 +475,11 @@ func causeType(err error) string {
 	}
 }
 
-// settle derives a result's status from its error: the one place a status
-// is set. A status chosen for an error (an extension's "denied") is kept
-// unless it claims success.
-func settle(res *tool.Result) {
-	switch {
-	case res.Error != nil && (res.Status == "" || res.Status == tool.StatusSucceeded):
-		res.Status = res.Error.Code.Status()
-	case res.Error == nil && res.Status == "":
-		res.Status = tool.StatusSucceeded
-	}
-}
+// settle sets a result's status by the one rule (tool.Result.SettledStatus),
+// which the extensions that report a result before this runs read too: a
+// status chosen for an error (an extension's "denied") is kept unless it
+// claims success.
+func settle(res *tool.Result) { res.Status = res.SettledStatus() }
 
 // runInline runs the backend in the caller's goroutine (the default: see
 // WithDetach); a panic becomes the call's result.
