@@ -28,9 +28,43 @@ func segMatch(pat, seg string) bool {
 	return ok && err == nil
 }
 
-// ValidGlob reports whether pattern is well formed for [Match].
+// ValidGlob reports whether pattern is well formed for [Match], "**" only
+// as a whole path segment: doublestar reads "**" inside one as "*", so
+// "**.pem" would name only the top directory's .pem files and "secrets**"
+// nothing below secrets (write "**/*.pem", "secrets/**"). The governance
+// policy refuses such patterns too.
 func ValidGlob(pattern string) bool {
-	return pattern != "" && doublestar.ValidatePattern(pattern)
+	return pattern != "" && doublestar.ValidatePattern(pattern) && !globstarInSegment(pattern)
+}
+
+// globstarInSegment reports whether pattern holds two unescaped stars in
+// a row, outside a character class, in a segment that is not "**".
+func globstarInSegment(pattern string) bool {
+	for _, seg := range strings.Split(pattern, "/") {
+		if seg == "**" {
+			continue
+		}
+		for i := 0; i < len(seg); i++ {
+			switch seg[i] {
+			case '\\':
+				i++
+			case '[':
+				// A class's first character may be "]" (after "!" or "^").
+				j := i + 1
+				if j < len(seg) && (seg[j] == '!' || seg[j] == '^') {
+					j++
+				}
+				if end := strings.IndexByte(seg[min(j+1, len(seg)):], ']'); end >= 0 {
+					i = j + 1 + end
+				}
+			case '*':
+				if i+1 < len(seg) && seg[i+1] == '*' {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // MatchBelow reports whether some path under the directory dir (a

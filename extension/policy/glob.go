@@ -26,12 +26,10 @@ func compileGlob(p string) (glob, error) {
 	if p == "" || p == "." {
 		return glob{}, fmt.Errorf("empty pattern")
 	}
-	for _, s := range strings.Split(p, "/") {
-		if s != "**" && strings.Contains(s, "**") {
+	if !sandbox.ValidGlob(p) { // the dialect's one rule for what is well formed
+		if doublestar.ValidatePattern(p) {
 			return glob{}, fmt.Errorf("pattern %q: ** must be a whole path segment (a/**/b), not part of one", p)
 		}
-	}
-	if !doublestar.ValidatePattern(p) {
 		return glob{}, fmt.Errorf("pattern %q is malformed: use *, ?, [...], {a,b} and **", p)
 	}
 	g := glob{raw: p}
