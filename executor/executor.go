@@ -534,7 +534,7 @@ func capOutput(res *tool.Result, limit int, name string) {
 		cut := *te // a tool may return an error value it keeps
 		cut.Message = headTail(te.Message, limit)
 		res.Error = &cut
-		res.SetMeta("truncated", true)
+		res.SetMeta(tool.MetaTruncated, true)
 	}
 	if n := len(res.Output); n > limit {
 		res.Output, res.Error = nil, tool.Errorf(tool.CodeInvalidOutput, "tool %q returned %d bytes of structured output, over the %d-byte cap: return less, or a reference (a path, a URL) to the data", name, n, limit)
@@ -557,7 +557,7 @@ func capOutput(res *tool.Result, limit int, name string) {
 		budget = max(0, budget-len(c.Data))
 	}
 	if cut {
-		res.SetMeta("truncated", true)
+		res.SetMeta(tool.MetaTruncated, true)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -65,19 +66,14 @@ func (p *progress) emit(ev tool.Event) {
 	}
 	if structured {
 		n.Progress, n.Total, n.Message = *pd.Progress, pd.Total, pd.Message
-		if len(n.Message) > maxProgressMessage {
-			n.Message = n.Message[:maxProgressMessage]
-		}
+		n.Message = textcut.Head(n.Message, maxProgressMessage)
 		if n.Progress > p.n {
 			p.n = n.Progress
 		}
 	} else {
 		p.n++
 		n.Progress = p.n
-		msg := string(ev.Data)
-		if len(msg) > maxProgressMessage {
-			msg = msg[:maxProgressMessage]
-		}
+		msg := textcut.Head(string(ev.Data), maxProgressMessage)
 		if ev.Stream != "" && ev.Stream != "progress" {
 			msg = ev.Stream + ": " + msg
 		}
