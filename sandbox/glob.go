@@ -32,9 +32,57 @@ func segMatch(pat, seg string) bool {
 // as a whole path segment: doublestar reads "**" inside one as "*", so
 // "**.pem" would name only the top directory's .pem files and "secrets**"
 // nothing below secrets (write "**/*.pem", "secrets/**"). The governance
-// policy refuses such patterns too.
+// policy refuses such patterns too. Nor may a pattern be spelt like an
+// unclean path, with a "." or ".." segment, a "//" or a "/" at the end
+// ("./keys/**", "keys/", "**/.env/"), in a {a,b} alternative either: the
+// names Match compares with are clean, so such a pattern names nothing
+// (write "keys/**", "**/.env"; [CleanPattern] cleans the ends).
 func ValidGlob(pattern string) bool {
-	return pattern != "" && doublestar.ValidatePattern(pattern) && !globstarInSegment(pattern)
+	return pattern != "" && doublestar.ValidatePattern(pattern) && !globstarInSegment(pattern) && !uncleanSegment(pattern)
+}
+
+// uncleanSegment reports whether pattern holds a path segment that no
+// clean name has: "." or "..", or an empty one ("//", a "/" at the end of
+// the pattern or of an alternative). A segment here is what lies between
+// two of "/", "{", "," and "}" with a "/" on at least one side (or the
+// whole pattern), so "{.,x}" and ".{a,b}" are not; a leading "/" (an
+// absolute pattern, "/" itself) is allowed.
+func uncleanSegment(pattern string) bool {
+	if pattern == "/" {
+		return false
+	}
+	start, left := 0, byte(0) // the segment's first byte, the separator before it (0: none)
+	for i := 0; i <= len(pattern); i++ {
+		var right byte // the separator after the segment (0: the end)
+		if i < len(pattern) {
+			switch pattern[i] {
+			case '\\':
+				i++
+				continue
+			case '[':
+				if end := strings.IndexByte(pattern[min(i+2, len(pattern)):], ']'); end >= 0 {
+					i = i + 2 + end
+				}
+				continue
+			case '/', '{', ',', '}':
+				right = pattern[i]
+			default:
+				continue
+			}
+		}
+		seg := pattern[start:i]
+		opens := left == 0 || left == '/' || left == '{' || left == ','
+		closes := right == 0 || right == '/' || right == '}' || right == ','
+		slashed := left == '/' || right == '/' || left == 0 && right == 0
+		if opens && closes && slashed && (seg == "." || seg == "..") {
+			return true
+		}
+		if seg == "" && left == '/' && closes {
+			return true
+		}
+		start, left = i+1, right
+	}
+	return false
 }
 
 // globstarInSegment reports whether pattern holds two unescaped stars in

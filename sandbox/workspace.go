@@ -211,7 +211,7 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 	}{{"WithAllow", w.allow}, {"WithDeny", w.deny}, {"WithDenyWrite", w.denyWrite}, {"WithSecrets", w.secrets}} {
 		for _, g := range set.globs {
 			if !ValidGlob(g) || strings.HasPrefix(g, "/") {
-				return nil, fmt.Errorf("sandbox: OpenWorkspace: %s glob %q is malformed (relative, slash-separated, doublestar syntax: * ? [...] {a,b} within a segment, ** for any depth as a whole path segment: **/*.pem, not **.pem): %w", set.name, g, ErrInvalidPath)
+				return nil, fmt.Errorf("sandbox: OpenWorkspace: %s glob %q is malformed (relative, slash-separated, doublestar syntax: * ? [...] {a,b} within a segment, ** for any depth as a whole path segment: **/*.pem, not **.pem; written as a clean path, no \"./\", \"..\", \"//\" or \"/\" at the end: keys/**, not ./keys/): %w", set.name, g, ErrInvalidPath)
 			}
 		}
 	}
