@@ -231,6 +231,9 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	if err := e.available(); err != nil {
 		return nil, err
 	}
+	if err := shellStartedEnv(e.name, spec.Env); err != nil {
+		return nil, err
+	}
 	cred := e.cred()
 	p := &plan{env: env, dir: "/", cred: cred, exitSignals: true, pidns: true}
 	unixOff := e.cfg.network == nil || !*e.cfg.network

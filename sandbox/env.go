@@ -79,6 +79,48 @@ func buildEnv(allow, host, explicit []string) ([]string, error) {
 	return out, nil
 }
 
+// shellStartedEnv refuses a [Spec.Env] entry that the shell starting a
+// run's command would drop: /bin/sh imports and hands on only variables
+// whose names are shell names (letters, digits and "_", not starting with
+// a digit), so "my-var=1" would silently not reach the command
+// (TestAttackShellStartedRunKeepsOrRefusesSpecEnv). bwrap starts every
+// command through one, landlock a root process's. (The shell also sets
+// PWD to the working directory and IFS, OPTIND and PPID to its own values
+// when the environment gives others.)
+func shellStartedEnv(engine string, explicit []string) error {
+	for i, kv := range explicit {
+		k, _, _ := strings.Cut(kv, "=")
+		if !shellName(k) {
+			return newError(CodeCreateFailed, engine, "", ErrInvalidSpec,
+				"Spec.Env[%d] name %q is not a shell variable name (letters, digits and _, not starting with a digit): the %s engine starts the command through /bin/sh, which would drop it; rename it (e.g. %q)",
+				i, k, engine, shellNameLike(k))
+		}
+	}
+	return nil
+}
+
+// shellName reports whether k is a shell variable name.
+func shellName(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return k != ""
+}
+
+// shellNameLike returns k with every byte a shell name may not hold as "_".
+func shellNameLike(k string) string {
+	b := []byte(k)
+	for i, c := range b {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
 // envValue returns the value of name in a NAME=value list.
 func envValue(env []string, name string) string {
 	for _, kv := range env {

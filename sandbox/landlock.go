@@ -201,6 +201,11 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	if err := e.available(); err != nil {
 		return nil, err
 	}
+	if os.Geteuid() == 0 { // started through a shell (below)
+		if err := shellStartedEnv(e.name, spec.Env); err != nil {
+			return nil, err
+		}
+	}
 	bin, err := lookPath(spec.Argv[0], envValue(env, "PATH"), dir)
 	if err != nil {
 		return nil, newError(CodeCreateFailed, e.name, "", err, "Spec.Argv[0] %q cannot be run", spec.Argv[0])

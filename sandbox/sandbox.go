@@ -38,7 +38,10 @@ type Spec struct {
 	// "" means "/".
 	Dir string
 	// Env holds NAME=value variables set explicitly for this command. They are
-	// added to the engine's scrubbed environment and win over it.
+	// added to the engine's scrubbed environment and win over it. Engines
+	// that start the command through /bin/sh (bwrap; landlock as root)
+	// refuse a NAME that is not a shell name (letters, digits, "_"), which
+	// the shell would drop, with [ErrInvalidSpec].
 	Env []string
 	// Limits are this run's limits; they are resolved against the engine's
 	// ([Limits.Resolve]) and refused when over them.
