@@ -112,6 +112,10 @@ func WithAllow(globs ...string) WorkspaceOption {
 }
 
 // WithDeny refuses every access (read and write) to paths matching the globs.
+// Deny, deny-write and secrets globs match in any case ("**/*.pem" refuses
+// server.PEM, "secrets/**" Secrets/a: a case-insensitive file system opens
+// one as the other), as [WithProtectedNames] do; allow globs match their
+// own case only.
 func WithDeny(globs ...string) WorkspaceOption {
 	return func(w *Workspace) { w.deny = append(w.deny, globs...) }
 }
@@ -509,14 +513,19 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 		}
 		return nil
 	}
+	// The rules that refuse match in any case, as the protected names do: a
+	// case-insensitive file system opens Secrets/a as secrets/a, and
+	// server.PEM is a PEM file too (TestAttackForbidGlobsIgnoreCase).
+	lrel := strings.ToLower(rel)
+	forbids := func(g string) bool { return Match(g, rel) || Match(strings.ToLower(g), lrel) }
 	for _, g := range w.deny {
-		if Match(g, rel) {
+		if forbids(g) {
 			return &PathError{Op: op, Path: name, Rule: "deny " + strconv.Quote(g), Err: ErrDeniedByRule}
 		}
 	}
 	if !write {
 		for _, g := range w.secrets {
-			if Match(g, rel) {
+			if forbids(g) {
 				return &PathError{Op: op, Path: name, Rule: "secret " + strconv.Quote(g) + " (sandbox.WithSecrets)", Err: ErrDeniedByRule}
 			}
 		}
@@ -548,7 +557,7 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 			return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("%q is protected at any depth (a version-control directory; WithProtectedNames); canonical path %q", c, rel), Err: ErrProtected}
 		}
 		for _, g := range w.denyWrite {
-			if Match(g, rel) {
+			if forbids(g) {
 				return &PathError{Op: op, Path: name, Rule: "deny-write " + strconv.Quote(g), Err: ErrDeniedByRule}
 			}
 		}
