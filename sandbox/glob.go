@@ -71,6 +71,9 @@ func uncleanSegment(pattern string) bool {
 			}
 		}
 		seg := pattern[start:i]
+		if strings.IndexByte(seg, '\\') >= 0 { // "\." is "." to Match
+			seg = unescape(seg)
+		}
 		opens := left == 0 || left == '/' || left == '{' || left == ','
 		closes := right == 0 || right == '/' || right == '}' || right == ','
 		slashed := left == '/' || right == '/' || left == 0 && right == 0
@@ -83,6 +86,18 @@ func uncleanSegment(pattern string) bool {
 		start, left = i+1, right
 	}
 	return false
+}
+
+// unescape returns s with each "\x" read as x.
+func unescape(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }
 
 // globstarInSegment reports whether pattern holds two unescaped stars in

@@ -22,7 +22,7 @@ func TestAttackPathSpelledGlobIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "keys"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "keys", "server.pem"), []byte("PRIVATE"), 0o600))
-	for _, g := range []string{"./keys/**", "keys/", "keys//*.pem", "keys/./*.pem", "x/../keys/**", "**/*.pem/", "{./keys,x}/**", "{keys/,x}", "."} {
+	for _, g := range []string{"./keys/**", "keys/", "keys//*.pem", "keys/./*.pem", "x/../keys/**", "**/*.pem/", "{./keys,x}/**", "{keys/,x}", ".", `\./keys/**`, `keys/\.\./keys/**`} {
 		ws, err := OpenWorkspace(dir, WithSecrets(g))
 		if err == nil {
 			_, rerr := ws.ReadFile("keys/server.pem")
@@ -38,13 +38,13 @@ func TestAttackPathSpelledGlobIsRefused(t *testing.T) {
 			t.Errorf("deny-write glob %q was taken (writing .env: %v)", g, ws.WriteFile(".env", []byte("X=1"), 0o600))
 		}
 	}
-	for _, p := range []string{"./a", "a/", "a//b", "a/./b", "a/../b", "..", "**/", "a/**/", "{./a,b}", "{a/,b}", "{a,b/.}/c", "/etc//x", "/etc/"} {
+	for _, p := range []string{"./a", "a/", "a//b", "a/./b", "a/../b", "..", "**/", "a/**/", "{./a,b}", "{a/,b}", "{a,b/.}/c", "/etc//x", "/etc/", `\./a`, `a/\.\./b`} {
 		assert.False(t, ValidGlob(p), "%q", p)
 	}
-	// Not path segments: a "." within a name, an alternative that is "."
-	// or empty, an escaped or bracketed dot, and absolute patterns (the
-	// governance policy's), one alternative each.
-	for _, p := range []string{"**/.env", ".git/**", "a.b/c", "..x/y", "x../y", "*.{pem,}", "{.,x}", ".{a,b}", `\./a`, "[.]x/y", "/etc/**", "{/etc,/usr}/**", "/", "**", "**/*.pem"} {
+	// Not path segments: a "." within a name (escaped too), an alternative
+	// that is "." or empty, a bracketed dot in a name, and absolute
+	// patterns (the governance policy's), one alternative each.
+	for _, p := range []string{"**/.env", `**/\.env`, ".git/**", "a.b/c", "..x/y", "x../y", "*.{pem,}", "{.,x}", ".{a,b}", "[.]x/y", "/etc/**", "{/etc,/usr}/**", "/", "**", "**/*.pem"} {
 		assert.True(t, ValidGlob(p), "%q", p)
 	}
 	for _, g := range DefaultSecrets {
