@@ -115,7 +115,9 @@ func WithAllow(globs ...string) WorkspaceOption {
 // Deny, deny-write and secrets globs match in any case ("**/*.pem" refuses
 // server.PEM, "secrets/**" Secrets/a: a case-insensitive file system opens
 // one as the other), as [WithProtectedNames] do; allow globs match their
-// own case only.
+// own case only. A literal head that is a symlink of the workspace when it
+// is opened ("config/**", config a link to real) forbids its target too:
+// the rules are judged on paths with every symlink resolved.
 func WithDeny(globs ...string) WorkspaceOption {
 	return func(w *Workspace) { w.deny = append(w.deny, globs...) }
 }
@@ -181,6 +183,7 @@ type Workspace struct {
 	deny        []string
 	denyWrite   []string
 	secrets     []string
+	aliases     map[string]string // a deny, deny-write or secrets glob as its head resolved at open -> as written (see throughLinks)
 	protected   []string
 	hide        []HideFunc
 	maxFileSize int64
@@ -235,7 +238,66 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 		w.Close()
 		return nil, fmt.Errorf("sandbox: OpenWorkspace(%q): %w", dir, err)
 	}
+	for _, set := range []*[]string{&w.deny, &w.denyWrite, &w.secrets} {
+		for _, g := range *set {
+			if a := w.throughLinks(g); a != "" && a != g {
+				if w.aliases == nil {
+					w.aliases = map[string]string{}
+				}
+				*set = append(*set, a)
+				w.aliases[a] = g
+			}
+		}
+	}
 	return w, nil
+}
+
+// throughLinks returns glob g with its literal head (the directories in
+// front of its first wildcard, or all of it without one) in canonical
+// form, as it resolves now, or "" when that changes nothing. The rules are
+// judged on canonical paths, in which a symlink's name never appears: with
+// config a link to real, "config/**" alone would forbid nothing, not even
+// config/token (TestAttackForbidGlobThroughASymlink). A link made after
+// the workspace is opened is not followed.
+func (w *Workspace) throughLinks(g string) string {
+	head, rest := g, ""
+	if i := strings.IndexAny(g, `*?[{\`); i >= 0 {
+		j := strings.LastIndexByte(g[:i], '/')
+		if j < 0 {
+			return ""
+		}
+		head, rest = g[:j], g[j:]
+	}
+	canon, err := w.Resolve(head)
+	if err != nil || canon == head {
+		return ""
+	}
+	if canon == "." {
+		if rest == "" {
+			return ""
+		}
+		return rest[1:]
+	}
+	var b strings.Builder
+	for _, c := range []byte(canon) {
+		if strings.IndexByte(`*?[]{},\!^`, c) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	a := b.String() + rest
+	if !ValidGlob(a) {
+		return ""
+	}
+	return a
+}
+
+// ruleName quotes glob g for an error, as the caller wrote it.
+func (w *Workspace) ruleName(g string) string {
+	if orig, ok := w.aliases[g]; ok {
+		return strconv.Quote(orig) + " (through a symlink: " + strconv.Quote(g) + ")"
+	}
+	return strconv.Quote(g)
 }
 
 // Dir returns the workspace's absolute, symlink-free host path, for engines
@@ -520,13 +582,13 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 	forbids := func(g string) bool { return Match(g, rel) || Match(strings.ToLower(g), lrel) }
 	for _, g := range w.deny {
 		if forbids(g) {
-			return &PathError{Op: op, Path: name, Rule: "deny " + strconv.Quote(g), Err: ErrDeniedByRule}
+			return &PathError{Op: op, Path: name, Rule: "deny " + w.ruleName(g), Err: ErrDeniedByRule}
 		}
 	}
 	if !write {
 		for _, g := range w.secrets {
 			if forbids(g) {
-				return &PathError{Op: op, Path: name, Rule: "secret " + strconv.Quote(g) + " (sandbox.WithSecrets)", Err: ErrDeniedByRule}
+				return &PathError{Op: op, Path: name, Rule: "secret " + w.ruleName(g) + " (sandbox.WithSecrets)", Err: ErrDeniedByRule}
 			}
 		}
 	}
@@ -558,7 +620,7 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 		}
 		for _, g := range w.denyWrite {
 			if forbids(g) {
-				return &PathError{Op: op, Path: name, Rule: "deny-write " + strconv.Quote(g), Err: ErrDeniedByRule}
+				return &PathError{Op: op, Path: name, Rule: "deny-write " + w.ruleName(g), Err: ErrDeniedByRule}
 			}
 		}
 	}
