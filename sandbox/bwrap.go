@@ -305,7 +305,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	outer.Processes = 0
 	argv := append(rlimitArgs(e.prlimit, outer), e.bin, "--seccomp", "3")
 	argv = append(argv, e.flags(dir, e.cfg.workspace, src, lim.Memory)...)
-	argv = append(argv, rlimitArgs(e.prlimit, lim)...)
+	argv = append(argv, rlimitArgs(e.prlimit, shellStartedLimits(lim))...)
 	argv = append(argv, e.sh, "-c", `(exec "$@"); exit $?`, "sh")
 	p.argv = append(argv, spec.Argv...)
 	if lim.Processes > 0 && (cred == nil && os.Geteuid() == 0 || cred != nil && cred.Uid == 0) {

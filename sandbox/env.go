@@ -99,6 +99,20 @@ func shellStartedEnv(engine string, explicit []string) error {
 	return nil
 }
 
+// shellStartedLimits returns the rlimits for a run whose first process is a
+// shell that forks the command (bwrap; landlock as root). The shell counts
+// toward Processes, so Processes 1 (the command alone) left it no fork:
+// the command never ran and the run reported the shell's "Cannot fork" as
+// the command's exit status 2 (TestAttackShellStartedRunWithOneProcess).
+// It becomes 2, room for the shell and the command: the command runs, and
+// a fork of either would make 3, which the limit refuses.
+func shellStartedLimits(lim Limits) Limits {
+	if lim.Processes == 1 {
+		lim.Processes = 2
+	}
+	return lim
+}
+
 // shellName reports whether k is a shell variable name.
 func shellName(k string) bool {
 	for i := 0; i < len(k); i++ {

@@ -270,6 +270,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 		// so the command can ptrace it, and an unlimited shell mapped 1
 		// GiB for it under a 256 MiB limit
 		// (TestAttackReviewS13LandlockInitEscapesLimits).
+		limits := rlimitArgs(e.prlimit, shellStartedLimits(lim))
 		p.argv = append(append(limits[:len(limits):len(limits)], e.sh, "-c", `"$@"; exit $?`, "sh", bin), spec.Argv[1:]...)
 		p.pidns, p.exitSignals = true, true
 	}
