@@ -225,6 +225,13 @@ func TestSearchFiles(t *testing.T) {
 	res := e.call(t, "search_files", map[string]any{"pattern": "("})
 	assert.Equal(t, tool.CodeInvalidArguments, code(res))
 	assert.Contains(t, res.Error.Message, "not a valid regular expression")
+
+	// A glob the workspace's dialect refuses says which rule it breaks.
+	for glob, rule := range map[string]string{"**.go": "whole path segment", "./lib/*.go": "clean path", "lib/": "clean path"} {
+		res = e.call(t, "search_files", map[string]any{"pattern": "Hello", "glob": glob})
+		assert.Equal(t, tool.CodeInvalidArguments, code(res), glob)
+		assert.Contains(t, res.Error.Message, rule, glob)
+	}
 }
 
 // Every file tool refuses paths that leave the workspace: "..", absolute

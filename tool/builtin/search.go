@@ -110,7 +110,7 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern is too large: it compiles to %d steps, over the %d search_files allows (a match costs up to that many steps per byte searched); use smaller repeat counts such as \\w{1,100}, or a shorter pattern", n, maxPatternInsts)
 	}
 	if in.Glob != "" && !sandbox.ValidGlob(in.Glob) {
-		return nil, tool.Errorf(tool.CodeInvalidArguments, "glob %q is malformed: use *.go, or a path pattern such as src/**/*.ts", in.Glob)
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "glob %q is malformed: use *.go, or a path pattern such as src/**/*.ts (** only as a whole path segment; a clean path relative to the directory searched: no \"./\", \"..\", \"//\" or \"/\" at the end)", in.Glob)
 	}
 	limit := c.maxMatches
 	if in.MaxMatches > 0 {
