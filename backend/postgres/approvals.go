@@ -196,23 +196,25 @@ func (s *ApprovalStore) Await(ctx context.Context, id string) (approval.Decision
 
 // Decide implements approval.Store.
 func (s *ApprovalStore) Decide(ctx context.Context, id string, d approval.Decision) error {
-	b, err := json.Marshal(d)
-	if err != nil {
-		return fmt.Errorf("postgres: approval %s: encode decision: %w", id, err)
-	}
-	return s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'decided', decision = $2, decided_at = clock_timestamp()
-		WHERE id = $1 AND state = 'pending' AND (expires IS NULL OR expires > clock_timestamp())`, b)
+	return s.decide(ctx, id, nil, d)
 }
 
 // DecideRequest implements approval.RequestDecider: since is the request's
 // Pending.Since as List returned it (on the database's clock).
 func (s *ApprovalStore) DecideRequest(ctx context.Context, id string, since time.Time, d approval.Decision) error {
+	return s.decide(ctx, id, &since, d)
+}
+
+// decide records d for the pending id, and, when since is not nil, only
+// if the request pending under id arrived then.
+func (s *ApprovalStore) decide(ctx context.Context, id string, since *time.Time, d approval.Decision) error {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return fmt.Errorf("postgres: approval %s: encode decision: %w", id, err)
 	}
 	return s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'decided', decision = $2, decided_at = clock_timestamp()
-		WHERE id = $1 AND state = 'pending' AND since = $3 AND (expires IS NULL OR expires > clock_timestamp())`, b, since)
+		WHERE id = $1 AND state = 'pending' AND ($3::timestamptz IS NULL OR since = $3)
+		AND (expires IS NULL OR expires > clock_timestamp())`, b, since)
 }
 
 // Withdraw implements approval.Store. An approval decided and not yet
