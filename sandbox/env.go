@@ -116,8 +116,7 @@ func shellStartedLimits(lim Limits) Limits {
 // shellName reports whether k is a shell variable name.
 func shellName(k string) bool {
 	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+		if !shellNameByte(k[i], i == 0) {
 			return false
 		}
 	}
@@ -128,11 +127,17 @@ func shellName(k string) bool {
 func shellNameLike(k string) string {
 	b := []byte(k)
 	for i, c := range b {
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+		if !shellNameByte(c, i == 0) {
 			b[i] = '_'
 		}
 	}
 	return string(b)
+}
+
+// shellNameByte reports whether c may stand in a shell name, first or not
+// (a digit may not start one).
+func shellNameByte(c byte, first bool) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
 }
 
 // envValue returns the value of name in a NAME=value list.

@@ -60,9 +60,7 @@ func uncleanSegment(pattern string) bool {
 				i++
 				continue
 			case '[':
-				if end := strings.IndexByte(pattern[min(i+2, len(pattern)):], ']'); end >= 0 {
-					i = i + 2 + end
-				}
+				i = classEnd(pattern, i)
 				continue
 			case '/', '{', ',', '}':
 				right = pattern[i]
@@ -112,14 +110,7 @@ func globstarInSegment(pattern string) bool {
 			case '\\':
 				i++
 			case '[':
-				// A class's first character may be "]" (after "!" or "^").
-				j := i + 1
-				if j < len(seg) && (seg[j] == '!' || seg[j] == '^') {
-					j++
-				}
-				if end := strings.IndexByte(seg[min(j+1, len(seg)):], ']'); end >= 0 {
-					i = j + 1 + end
-				}
+				i = classEnd(seg, i)
 			case '*':
 				if i+1 < len(seg) && seg[i+1] == '*' {
 					return true
@@ -195,4 +186,20 @@ func CleanPattern(p string) string {
 		p = strings.TrimRight(p, "/")
 	}
 	return p
+}
+
+// classEnd returns the index of the "]" that closes the character class
+// opening at s[i] (after "[" and an optional "!" or "^", the class's first
+// character is a member even if it is "]"), or i when it is not closed.
+// ValidGlob's checks skip a class with it: a "*", "/" or "." inside one is
+// a member, not a globstar, a separator or a segment.
+func classEnd(s string, i int) int {
+	j := i + 1
+	if j < len(s) && (s[j] == '!' || s[j] == '^') {
+		j++
+	}
+	if end := strings.IndexByte(s[min(j+1, len(s)):], ']'); end >= 0 {
+		return j + 1 + end
+	}
+	return i
 }
