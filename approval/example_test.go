@@ -51,8 +51,10 @@ func Example() {
 	// > => deny by alice: run the tests first
 }
 
-// A UI or a remote reviewer pulls requests with Next and answers them with
-// Resolve; the agent's call waits in Approve meanwhile.
+// A UI or a remote reviewer pulls requests with Next and answers each with
+// ResolvePending, which decides the request it was shown and no other (the
+// same call asked again later waits under the same id); the agent's call
+// waits in Approve meanwhile.
 func ExampleQueue_Next() {
 	queue := approval.NewQueue()
 	ctx := context.Background()
@@ -65,7 +67,7 @@ func ExampleQueue_Next() {
 			return
 		}
 		fmt.Println("reviewing:", p.Request.Call.Name, string(p.Request.Call.Args))
-		_ = queue.Resolve(p.ID, approval.Approved("alice"))
+		_ = queue.ResolvePending(ctx, p, approval.Approved("alice"))
 	}()
 
 	d, err := queue.Approve(ctx, approval.Request{
