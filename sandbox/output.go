@@ -2,6 +2,9 @@ package sandbox
 
 import (
 	"strconv"
+	"unicode/utf8"
+
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 )
 
 // Stream names passed to [Spec.OnOutput].
@@ -21,8 +24,12 @@ func floodSlack(limit int64) int64 {
 // capture keeps the head and the tail of one stream within a byte cap, counts
 // everything, and knows when the stream has flooded. It is written by one
 // goroutine and read after that goroutine is done.
+//
+// Each end keeps a character's worth of bytes more than its share of the
+// cap, so that bytes can cut it on a whole character (internal/textcut).
 type capture struct {
 	limit   int64 // 0: keep everything
+	headCut int   // the head's share of the cap
 	head    []byte
 	headMax int
 	tail    []byte // ring buffer of tailMax bytes
@@ -34,8 +41,9 @@ type capture struct {
 func newCapture(limit int64) *capture {
 	c := &capture{limit: limit}
 	if limit > 0 {
-		c.headMax = int(limit / 2)
-		c.tailMax = int(limit) - c.headMax
+		c.headCut = int(limit / 2)
+		c.headMax = c.headCut + utf8.UTFMax - 1
+		c.tailMax = int(limit) - c.headCut + utf8.UTFMax - 1
 	}
 	return c
 }
@@ -88,20 +96,22 @@ func (c *capture) ringWrite(p []byte) {
 // truncated reports whether bytes were cut.
 func (c *capture) truncated() bool { return c.limit > 0 && c.total > c.limit }
 
-// bytes returns what was kept: everything when within the cap, else the head,
-// a marker that says how many bytes were cut, and the tail.
+// bytes returns what was kept: everything when within the cap, else the head
+// and the tail within the cap, each cut on a whole character, with a marker
+// between them that says how many bytes were cut.
 func (c *capture) bytes() []byte {
 	if !c.truncated() {
 		out := make([]byte, 0, len(c.head)+len(c.tail))
 		out = append(out, c.head...)
 		return append(out, c.orderedTail()...)
 	}
-	cut := c.total - int64(len(c.head)) - int64(len(c.tail))
-	marker := TruncationMarker(cut)
-	out := make([]byte, 0, len(c.head)+len(marker)+len(c.tail))
-	out = append(out, c.head...)
+	head := textcut.Head(c.head, c.headCut)
+	tail := textcut.Tail(c.orderedTail(), int(c.limit)-c.headCut)
+	marker := TruncationMarker(c.total - int64(len(head)) - int64(len(tail)))
+	out := make([]byte, 0, len(head)+len(marker)+len(tail))
+	out = append(out, head...)
 	out = append(out, marker...)
-	return append(out, c.orderedTail()...)
+	return append(out, tail...)
 }
 
 func (c *capture) orderedTail() []byte {
