@@ -4,12 +4,14 @@
 package hostpath
 
 import (
+	"errors"
 	"io/fs"
 	"net/url"
 	"os"
 	"os/user"
 	"path"
 	"strings"
+	"syscall"
 )
 
 // MaxLinks bounds the symlinks one resolution follows (Linux's ELOOP limit
@@ -21,7 +23,10 @@ const MaxLinks = 40
 // component's symlinks followed, ".." applied to the directory reached,
 // the components from the first one that does not exist on kept as
 // written (cleaned). ok is false when more than MaxLinks symlinks are on
-// the way, or name is not absolute.
+// the way, when a component cannot be looked at for another reason than
+// that it is missing or not to be searched (a directory reached through
+// links whose real path is longer than PATH_MAX: the kernel follows the
+// short path, lstat of the long one fails), or name is not absolute.
 func Resolve(name string) (resolved string, ok bool) {
 	if !path.IsAbs(name) {
 		return "", false
@@ -52,6 +57,11 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		next := path.Join(done, c)
 		fi, err := os.Lstat(next)
 		if err != nil {
+			if !asWritten(err) {
+				// ENAMETOOLONG: the kernel may still reach it by the
+				// short path, through links below that go anywhere.
+				return "", false
+			}
 			// Not there (or not to be looked at): the rest is taken as
 			// written, as a program would create or miss it.
 			return path.Clean(next + "/" + strings.Join(rest, "/")), true
@@ -65,6 +75,9 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
+			if !asWritten(err) {
+				return "", false
+			}
 			return path.Clean(next + "/" + strings.Join(rest, "/")), true
 		}
 		if path.IsAbs(target) {
@@ -73,6 +86,15 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		rest = append(strings.Split(target, "/"), rest...)
 	}
 	return done, true
+}
+
+// asWritten reports whether a lookup that failed with err leaves the rest
+// of the path to be taken as written: the component is missing, is not a
+// directory, or may not be searched (by this process, as by a tool of
+// it). Any other failure (ENAMETOOLONG) says nothing of where the
+// kernel's own lookup leads.
+func asWritten(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // Expand returns p as a tool that expands it reads it, and whether that
