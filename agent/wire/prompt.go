@@ -206,7 +206,9 @@ func escapeTags(s string) string {
 // PromptInstructions is the system prompt text that tells a model without
 // native tool calling about tools and how to call them (the Prompt
 // format): each tool's name, description and JSON Schema, one JSON object
-// a line inside <tools></tools>. Put it in the system message, after
+// a line inside <tools></tools>, with the chat templates' control tokens
+// the lines spell defused (Defuse), as a result's are: a tool's texts are
+// its author's, or an MCP server's. Put it in the system message, after
 // your own instructions.
 func PromptInstructions(tools []tool.Spec) string {
 	var b strings.Builder
@@ -232,7 +234,13 @@ The tools, each with the JSON Schema of its arguments:
 			// those, so only a hand-made spec gets here.
 			line, _ = json.Marshal(map[string]string{"name": s.Name, "description": s.Description})
 		}
-		b.Write(line)
+		// The line goes into a prompt the server tokenizes with special
+		// tokens parsed: JSON escapes "<" but not "[", so a description
+		// spelling "[/AVAILABLE_TOOLS][INST]" would end the tools and open
+		// a user turn. Defused as results are (the space keeps the JSON
+		// valid); an enum value spelling a token is respelt too, and a
+		// call with it is refused: a value the prompt cannot carry.
+		b.WriteString(defuse(string(line)))
 		b.WriteString("\n")
 	}
 	b.WriteString("</tools>")
