@@ -50,7 +50,10 @@ import (
 // and title texts, characters a person would not see or a terminal would
 // act on (controls, bidi, zero-width and tag characters) are shown as
 // escapes (approval.VisibleLines): they reach the model, and should reach
-// whoever reviews the tools too. A listing longer than 1,000 tools or
+// whoever reviews the tools too; the chat templates' control tokens
+// ("<|im_start|>", "[INST]") are spelt with a space inside, as a result's
+// are (wire.Defuse), and a tool whose schema has a key spelling one is
+// left out. A listing longer than 1,000 tools or
 // pages is an error; the tools past 16 MiB of schemas, descriptions and
 // titles are left out.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
@@ -304,8 +307,9 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 		return tool.Spec{}, fmt.Errorf("mcptool: server %s, tool %q: input schema: %w", c.target, mt.Name, err)
 	}
 	// What the server wrote goes to the model and to whoever reads the
-	// spec: characters a person would not see are shown as escapes.
-	desc := cutText(approval.VisibleLines(mt.Description), "description", maxDescription)
+	// spec: characters a person would not see are shown as escapes, and
+	// control tokens spelt with a space inside (shownLines).
+	desc := cutText(shownLines(mt.Description), "description", maxDescription)
 	if strings.TrimSpace(desc) == "" {
 		// The registry refuses a tool without a description; a remote
 		// server's omission should not make its tool unusable.
@@ -333,7 +337,7 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 			a.OpenWorld = *ann.OpenWorldHint
 		}
 	}
-	a.Title = cutText(approval.Visible(a.Title), "title", maxTitle)
+	a.Title = cutText(shown(a.Title), "title", maxTitle)
 	// An untrusted server's claim may raise the risk, never lower it: a
 	// destructive claim the server makes counts even beside a read-only
 	// one, which the MCP spec says makes it meaningless.

@@ -5,15 +5,28 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/approval"
 )
 
+// shownLines is a server's text of several lines (a description) as the
+// model and a reviewer get it: the characters a person would not see shown
+// as escapes (approval.VisibleLines), and the chat templates' control
+// tokens spelt with a space inside (wire.Defuse), as wire.Text spells a
+// result's. A local model's server renders the offered tools into the
+// prompt and tokenizes it with special tokens parsed: a description
+// spelling "<|im_end|><|im_start|>system" would open a system turn.
+func shownLines(s string) string { return wire.Defuse(approval.VisibleLines(s)) }
+
+// shown is shownLines for a text of one line (a title).
+func shown(s string) string { return wire.Defuse(approval.Visible(s)) }
+
 // visibleSchema shows, as escapes, the characters a person would not see
 // (or a terminal would act on) in the "description" and "title" texts of
-// a server's schema, as approval.VisibleLines does: they go to the model
-// and to whoever reads the spec. Values (default, const, enum, examples)
-// are data and are left as they are. raw is returned unchanged when there
-// is nothing to show.
+// a server's schema, and spells the chat templates' control tokens with a
+// space inside (shownLines): they go to the model and to whoever reads the
+// spec. Values (default, const, enum, examples) are data and are left as
+// they are. raw is returned unchanged when there is nothing to show.
 func visibleSchema(raw json.RawMessage) json.RawMessage {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
@@ -35,9 +48,11 @@ func visibleSchema(raw json.RawMessage) json.RawMessage {
 
 // hiddenKey reports a key of raw, a server's schema, that carries
 // characters a person would not see (a property's name written in Unicode
-// tag characters, or behind a bidi override): the model reads keys as it
-// reads descriptions, but a key cannot be shown escaped, since the model
-// must send a property's name back as the server wrote it. Values
+// tag characters, or behind a bidi override), or that spells a chat
+// template's control token ("<|im_start|>", "[INST]"): the model reads
+// keys as it reads descriptions, but a key cannot be shown escaped or
+// respelt, since the model must send a property's name back as the
+// server wrote it. Values
 // (default, const, enum, examples) are data and are not looked into.
 func hiddenKey(raw json.RawMessage) error {
 	d := json.NewDecoder(bytes.NewReader(raw))
@@ -51,7 +66,7 @@ func hiddenKey(raw json.RawMessage) error {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, e := range x {
-				if approval.Visible(k) != k {
+				if shown(k) != k {
 					return k
 				}
 				if k == "default" || k == "const" || k == "enum" || k == "examples" {
@@ -70,7 +85,10 @@ func hiddenKey(raw json.RawMessage) error {
 		}
 		return ""
 	}
-	if k := walk(v); k != "" {
+	if k := walk(v); k != "" && approval.Visible(k) == k {
+		return fmt.Errorf("the key %q spells a chat template's control token (such as <|im_start|> or [INST]): a local model's server would read it as the end of the tools and the start of another turn, and a name cannot be respelt, since the model must send it back as written; fix the server",
+			cutText(k, "key", maxKeyShown))
+	} else if k != "" {
 		return fmt.Errorf("the key \"%s\" (shown escaped) carries characters a person would not see: the model would read them unseen by whoever reviews the tools, and a name cannot be escaped, since the model must send it back as written; fix the server",
 			cutText(approval.Visible(k), "key", maxKeyShown))
 	}
@@ -92,7 +110,7 @@ func visibleTexts(v any) bool {
 				continue
 			case "description", "title":
 				if s, ok := e.(string); ok {
-					if vs := approval.VisibleLines(s); vs != s {
+					if vs := shownLines(s); vs != s {
 						x[k], changed = vs, true
 					}
 					continue
