@@ -42,7 +42,10 @@
 // the call ends (across retries); slots only while a backend runs.
 //
 // Calls inside calls: a backend or an extension may run other calls
-// through the executor with the context it was given (a sub-agent). Each
+// through the executor with the context it was given (a sub-agent). That
+// context carries the principal the outer call acts for (tool.PrincipalFrom),
+// whatever the backend, so an inner call that names none acts for it, not
+// for a principal the caller's context carried. Each
 // is a call of its own, with its own locks, limits and events: it never
 // takes the outer call's locks for its own. Its output events also reach
 // the outer call's subscribers, as the outer call's output. Beware of an
@@ -59,6 +62,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -273,6 +277,28 @@ func fillPrincipal(ctx context.Context, c *tool.Call) {
 	}
 }
 
+// actingFor returns ctx carrying p, the principal of the call a backend
+// runs (tool.PrincipalFrom reads it): calls the backend runs through the
+// executor with its context (a sub-agent) act for p, as a Go func tool's
+// do, never for a principal the caller's context carries (a host's admin
+// running a call for a user, a job's worker), nor for nobody in a job. An
+// anonymous p (no ID) holds no roles, as the auth extension judges it. ctx
+// is returned as it is when it already carries p, or no one and p is
+// no one, so most calls allocate nothing here.
+func actingFor(ctx context.Context, p tool.Principal) context.Context {
+	if p.ID == "" {
+		p.Roles = nil
+	}
+	had, ok := tool.PrincipalFrom(ctx)
+	if !ok && p.ID == "" && p.Tenant == "" {
+		return ctx
+	}
+	if ok && had.ID == p.ID && had.Tenant == p.Tenant && slices.Equal(had.Roles, p.Roles) {
+		return ctx
+	}
+	return tool.WithPrincipal(ctx, p)
+}
+
 // refused tells the extensions that observe refusals (extension.Observer)
 // about a call that never reached the chain, so that logs, metrics and the
 // audit trail account for every call, not only the valid ones.
@@ -395,7 +421,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// Whose deadline is it? The caller's, when it comes first.
 	callerDeadline, callerFirst := ctx.Deadline()
 	callerFirst = callerFirst && callerDeadline.Before(deadline)
-	bctx, cancel := context.WithDeadline(ctx, deadline)
+	bctx, cancel := context.WithDeadline(actingFor(ctx, call.Principal), deadline)
 	defer cancel()
 	o, abandoned := e.runTool(bctx, req.Tool, *call, gated)
 	elapsed := time.Since(began)
