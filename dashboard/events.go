@@ -50,7 +50,12 @@ type Event struct {
 
 func eventOf(ev *tool.Event) Event {
 	out := Event{Seq: ev.Seq, Kind: string(ev.Kind), Time: ev.Time, CallID: ev.CallID, JobID: ev.JobID, Tool: ev.Tool,
-		Agent: ev.Agent, Principal: ev.Principal, Tenant: ev.Tenant, Session: ev.Session, Provider: ev.Provider, Stream: ev.Stream, Reason: ev.Reason, Decision: ev.Decision, Attempt: ev.Attempt, Missed: ev.Dropped}
+		Agent: ev.Agent, Principal: ev.Principal, Tenant: ev.Tenant, Session: ev.Session, Provider: ev.Provider, Stream: ev.Stream, Decision: ev.Decision, Attempt: ev.Attempt, Missed: ev.Dropped}
+	// A failed call's reason is its error's text, the message below: masked
+	// and cut as that is, or it would give the page what the message hides.
+	if ev.Reason != "" {
+		out.Reason = tail(redact.String(ev.Reason))
+	}
 	if len(ev.Data) > 0 {
 		d := textcut.Tail(ev.Data, maxChunk)
 		out.Data = string(d)
