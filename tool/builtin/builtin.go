@@ -23,7 +23,7 @@ const (
 	DefaultMaxDepth       = 10        // list_directory: deepest depth a call may ask for
 	DefaultMaxMatches     = 200       // search_files: matches per call
 	DefaultMaxSearchBytes = 1 << 20   // search_files: larger files are skipped
-	DefaultMaxFiles       = 20000     // search_files: files looked at per call
+	DefaultMaxFiles       = 20000     // search_files: files looked at per call (and ten times as many entries walked)
 )
 
 // Option configures the catalog's tools.

@@ -47,6 +47,11 @@ type SearchResult struct {
 // maxMatchText is how much of a matching line is returned.
 const maxMatchText = 300
 
+// walkPerFile is how many entries (of any name or type) search_files'
+// walk looks at per file it may search: 200,000 by default, about 3 s of
+// walking. The file cap counts only what the glob picks.
+const walkPerFile = 10
+
 // maxPatternInsts bounds the compiled program of a search pattern. RE2's
 // time is linear in the text but proportional to the threads the program
 // keeps alive, up to its size: `\w{1000}` repeated twenty times took tens
@@ -78,7 +83,10 @@ func programSize(expr string) int {
 // and the answer says how many entries were hidden. A pattern that compiles
 // to more than 1000 steps (such as \w{1000}) is refused, since a match
 // costs up to that many steps per byte and cannot be stopped midway; the
-// call's context is honoured between lines.
+// call's context is honoured between lines. The walk looks at most at ten
+// entries per file of DefaultMaxFiles (files of any name, directories,
+// links), so that a glob picking nothing does not walk a tree of millions;
+// the answer is then truncated and says so.
 func SearchFiles(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 	c := newConfig(opts)
 	t := newTyped[searchIn, SearchResult]("search_files",
@@ -129,9 +137,16 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	}
 	out := SearchResult{Matches: []Match{}}
 	nameOnly := !strings.Contains(in.Glob, "/")
+	// Every entry looked at counts, whatever the glob: one that picks
+	// nothing would otherwise walk a tree of millions of entries.
+	walked, walkCut := 0, false
 	out.Hidden, err = ws.WalkHidden(base, func(rel string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
+		}
+		if walked++; walked > walkPerFile*c.maxFiles {
+			out.Truncated, walkCut = true, true
+			return fs.SkipAll
 		}
 		if err != nil {
 			if d != nil && d.IsDir() && rel != base {
@@ -212,7 +227,10 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	if len(out.Matches) == 0 {
 		fmt.Fprintf(&b, "no matches in %d files\n", out.FilesSearched)
 	}
-	if out.Truncated {
+	switch {
+	case walkCut:
+		fmt.Fprintf(&b, "[... stopped after looking at %d entries (files and directories, of any name): give a narrower path]\n", walkPerFile*c.maxFiles)
+	case out.Truncated:
 		fmt.Fprintf(&b, "[... stopped at %d matches: narrow the pattern, the path or the glob]\n", len(out.Matches))
 	}
 	if out.Hidden > 0 {
