@@ -54,7 +54,11 @@ func WithResponsesParams(fn func(*responses.ResponseNewParams)) ResponsesOption 
 }
 
 // WithResponsesStream streams the answer: fn receives each output text
-// delta as it arrives; Next still returns the whole turn.
+// delta as it arrives; Next still returns the whole turn. What fn receives
+// adds up to the turn's text: text the final response has beyond the
+// deltas is passed on at the end, and a stream whose deltas are not its
+// response's text, that sends a second response, or text after it, is an
+// error of Next.
 func WithResponsesStream(fn func(text string)) ResponsesOption {
 	return func(m *ResponsesModel) { m.stream = fn }
 }
@@ -113,14 +117,25 @@ func (m *ResponsesModel) streamed(ctx context.Context, params responses.Response
 	stream := m.client.Responses.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var final *responses.Response
+	// The deltas are shown as they come, but the turn is the final
+	// event's response, which the endpoint writes apart from them: what
+	// the user watched and what the transcript records must be one text.
+	var shown strings.Builder
 	for stream.Next() {
 		ev := stream.Current()
 		switch ev.Type {
 		case "response.output_text.delta":
+			if final != nil {
+				return nil, fmt.Errorf("stream: text after the response's %s event: the stream is broken", clipID(string(final.Status)))
+			}
 			if ev.Delta != "" {
+				shown.WriteString(ev.Delta)
 				m.stream(ev.Delta)
 			}
 		case "response.completed", "response.incomplete", "response.failed":
+			if final != nil {
+				return nil, fmt.Errorf("stream: a second response (%s after %s): the stream is broken", clipID(ev.Type), clipID(string(final.Status)))
+			}
 			r := ev.Response
 			final = &r
 		}
@@ -130,6 +145,17 @@ func (m *ResponsesModel) streamed(ctx context.Context, params responses.Response
 	}
 	if final == nil {
 		return nil, fmt.Errorf("the stream ended without a response.completed event")
+	}
+	// A server may send the text with the response alone, or only its
+	// start as deltas: the rest is shown now. Deltas that are not the
+	// response's text are an error.
+	text := final.OutputText()
+	rest, ok := strings.CutPrefix(text, shown.String())
+	if !ok {
+		return nil, fmt.Errorf("stream: the text of the deltas (%d bytes) is not the response's text (%d bytes): the stream is broken", shown.Len(), len(text))
+	}
+	if rest != "" {
+		m.stream(rest)
 	}
 	return final, nil
 }
