@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolbelt-go/toolbelt/approval"
@@ -58,7 +59,12 @@ func WithImplementation(name, version string) Option {
 func WithInstructions(s string) Option { return func(c *config) { c.instructions = s } }
 
 // WithPrincipal sets how a request maps to a tool.Principal (default:
-// anonymous, or the principal carried by the handler's context).
+// anonymous, or the principal carried by the handler's context). Over
+// Stateful HTTP, fn is also called for each HTTP request, with req.Extra
+// (the header and the verified token) set, empty params and no session,
+// to bind each session to the principal that opened it: name the
+// principal from req.Extra (as PrincipalFromToken and PrincipalFromHeader
+// do), or a session is bound to the context's principal only.
 func WithPrincipal(fn PrincipalFunc) Option { return func(c *config) { c.principal = fn } }
 
 // WithFilter serves only the registry's tools that pass f (for example an
@@ -277,15 +283,19 @@ type HTTPOption func(*mcp.StreamableHTTPOptions)
 // process: put the instances behind sticky routing, or use the stateless
 // default.
 //
-// A session belongs to the principal that opened it: the SDK gives every
-// call of a session the context of the request that opened it, so the
-// principal a middleware puts in the request's context (tool.WithPrincipal,
-// used when no PrincipalFunc names one) is the opener's for every call. A
-// request on the session whose context carries another principal (another
-// id, tenant or set of roles; their order does not count) is refused with
-// 403 Forbidden: the client opens a session of its own. A user whose roles
-// changed (a refreshed token) is told so, and opens a new session. (The SDK likewise refuses a session to
-// another verified token's user.)
+// A session belongs to the principal that opened it: the principal the
+// server runs that request's calls as (the PrincipalFunc's, given the HTTP
+// request's header and verified token, else the one a middleware put in
+// the request's context with tool.WithPrincipal). The SDK gives every call
+// of a session the context of the request that opened it, so a context's
+// principal is the opener's for every call; and anyone holding a session's
+// id could otherwise end it, cancel its calls or run calls on it. A
+// request on the session from another principal (another id, tenant or
+// set of roles; their order does not count) is refused with 403
+// Forbidden: the client opens a session of its own. A user whose roles
+// changed (a refreshed token) is told so, and opens a new session. (The
+// SDK likewise refuses a session to another verified token's user, by its
+// id alone.)
 //
 // A session that gets no request for 30 minutes (see SessionTimeout) is
 // closed, so that sessions a client opens and abandons do not live as long
@@ -326,7 +336,45 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	if o.Stateless {
 		return h
 	}
-	return newSessionOwners(h, s.srv, s.cfg.maxSessions)
+	return newSessionOwners(h, s.srv, s.cfg.maxSessions, s.httpPrincipal)
+}
+
+// callPrincipal is the principal a tools/call acts for: the
+// PrincipalFunc's, else the one ctx carries (which the executor would take
+// for a call that names none), else nobody.
+func (s *Server) callPrincipal(ctx context.Context, req *mcp.CallToolRequest) tool.Principal {
+	var p tool.Principal
+	if s.cfg.principal != nil && req != nil {
+		p = s.cfg.principal(ctx, req)
+	}
+	return orContexts(ctx, p)
+}
+
+// orContexts is p, or, when p names no one (no ID), the principal ctx
+// carries, if any.
+func orContexts(ctx context.Context, p tool.Principal) tool.Principal {
+	if cp, ok := tool.PrincipalFrom(ctx); ok && p.ID == "" {
+		return cp
+	}
+	return p
+}
+
+// httpPrincipal is the principal of an HTTP request, judged as its calls'
+// are (callPrincipal): the PrincipalFunc is given a request that carries
+// r's header and verified token (req.Extra), empty params and no session.
+// A PrincipalFunc that panics without a session names no one here.
+func (s *Server) httpPrincipal(r *http.Request) tool.Principal {
+	ctx := r.Context()
+	var p tool.Principal
+	if pf := s.cfg.principal; pf != nil {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{},
+			Extra: &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(ctx), Header: r.Header}}
+		func() {
+			defer func() { _ = recover() }()
+			p = pf(ctx, req)
+		}()
+	}
+	return orContexts(ctx, p)
 }
 
 // served reports whether name is served and its tool in the registry now
@@ -357,15 +405,10 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			if req.Session != nil {
 				call.Session = req.Session.ID()
 			}
-			if s.cfg.principal != nil {
-				call.Principal = s.cfg.principal(ctx, req)
-			}
 		}
 		// The principal the executor will run the call as (it takes ctx's
 		// when the call names none), counted against its bound.
-		if p, ok := tool.PrincipalFrom(ctx); ok && call.Principal.ID == "" {
-			call.Principal = p
-		}
+		call.Principal = s.callPrincipal(ctx, req)
 		if !s.calls.acquire(call.Principal) {
 			res := tool.Failure(&call, s.calls.overBound())
 			s.ex.ReportRefused(ctx, &call, res)

@@ -24,16 +24,22 @@ var minPrune = 1024
 var defaultSessionTimeout = 30 * time.Minute
 
 // sessionOwners binds each session of a stateful handler to the principal
-// that opened it (tool.PrincipalFrom of the request's context). The SDK
-// gives every call of a session the context of the request that opened it,
-// so a principal a middleware puts in each request's context reaches the
-// calls only as the opener's: a request on the session from anyone else
-// (another user, tenant or set of roles) would run as the opener. Such a
-// request is refused instead, as the SDK refuses a session to another
-// verified token's user.
+// that opened it: the principal the server runs that request's calls as
+// (Server.httpPrincipal: the PrincipalFunc's, else the request context's).
+// The SDK gives every call of a session the context of the request that
+// opened it, so a principal a middleware puts in each request's context
+// reaches the calls only as the opener's: a request on the session from
+// anyone else (another user, tenant or set of roles) would run as the
+// opener. And where a PrincipalFunc names each request's principal (a
+// proxy's header, a token), anyone else holding the session's id would
+// use it: end it, cancel its calls, run calls on it. Such a request is
+// refused instead, as the SDK refuses a session to another verified
+// token's user (it compares the user id alone; here the tenant and roles
+// count too).
 type sessionOwners struct {
-	next http.Handler
-	srv  *mcp.Server
+	next      http.Handler
+	srv       *mcp.Server
+	principal func(*http.Request) tool.Principal
 
 	max int // open sessions per principal (WithMaxSessions); <= 0: no bound
 
@@ -42,8 +48,8 @@ type sessionOwners struct {
 	pruneAt int
 }
 
-func newSessionOwners(next http.Handler, srv *mcp.Server, max int) *sessionOwners {
-	return &sessionOwners{next: next, srv: srv, max: max, owners: map[string]tool.Principal{}, pruneAt: minPrune}
+func newSessionOwners(next http.Handler, srv *mcp.Server, max int, principal func(*http.Request) tool.Principal) *sessionOwners {
+	return &sessionOwners{next: next, srv: srv, max: max, principal: principal, owners: map[string]tool.Principal{}, pruneAt: minPrune}
 }
 
 // open counts the live sessions of this handler that p's user opened.
@@ -83,7 +89,7 @@ func roleSet(roles []string) []string {
 
 // ServeHTTP implements http.Handler.
 func (o *sessionOwners) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p, _ := tool.PrincipalFrom(r.Context())
+	p := o.principal(r)
 	if sid := r.Header.Get(sessionHeader); sid != "" {
 		o.mu.Lock()
 		owner, known := o.owners[sid]
