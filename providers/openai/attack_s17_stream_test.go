@@ -13,6 +13,42 @@ import (
 	"github.com/toolbelt-go/toolbelt/providers/openai"
 )
 
+// chatChunk is one chunk of a chat completion stream, of the choices given
+// as JSON.
+func chatChunk(choices string) string {
+	return fmt.Sprintf("data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1764017700,\"model\":\"gpt-4.1\",\"choices\":[%s]}\n\n", choices)
+}
+
+func choiceDelta(index int, text string) string {
+	return fmt.Sprintf(`{"index":%d,"delta":{"content":%q},"finish_reason":null}`, index, text)
+}
+
+// A chat stream's text was shown from each chunk's first choice, whatever
+// its index, while the turn is choice 0 of what the chunks add up to: an
+// endpoint that sent "I paid 500 EUR." as choice 1 (first in its chunk,
+// or alone) had it shown and not recorded. Only choice 0's text is shown,
+// all of it.
+func TestAttackS17ChatStreamShowsOnlyTheTurnsChoice(t *testing.T) {
+	for name, body := range map[string]string{
+		"another choice alone":       chatChunk(choiceDelta(0, "Nothing to do.")) + chatChunk(choiceDelta(1, " I paid 500 EUR.")) + "data: [DONE]\n\n",
+		"another choice first":       chatChunk(choiceDelta(1, "I paid 500 EUR. ")+","+choiceDelta(0, "Nothing to do.")) + "data: [DONE]\n\n",
+		"the turn's choice 2nd only": chatChunk(choiceDelta(0, "Nothing ")) + chatChunk(choiceDelta(1, "x")+","+choiceDelta(0, "to do.")) + "data: [DONE]\n\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			client := hostileClient(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, body)
+			})
+			var shown strings.Builder
+			msg, err := openai.New(client, "gpt-4.1", openai.WithStream(func(s string) { shown.WriteString(s) })).
+				Next(context.Background(), conversation(), nil)
+			require.NoError(t, err)
+			assert.Equal(t, "Nothing to do.", msg.Text)
+			assert.Equal(t, msg.Text, shown.String(), "what the user watched is what the turn records")
+		})
+	}
+}
+
 // responsesEvent is one server-sent event of a Responses stream.
 func responsesEvent(typ, data string) string {
 	return fmt.Sprintf("event: %s\ndata: %s\n\n", typ, data)

@@ -80,8 +80,9 @@ func WithParams(fn func(*sdk.ChatCompletionNewParams)) Option {
 	return func(m *Model) { m.params = fn }
 }
 
-// WithStream streams the answer: fn receives each text delta as it
-// arrives; Next still returns the whole turn.
+// WithStream streams the answer: fn receives each text delta of choice 0,
+// the choice Next returns, as it arrives (another choice's deltas are not
+// passed on); Next still returns the whole turn.
 func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream = fn } }
 
 // New returns a Model that asks model (for example "gpt-4.1") through
@@ -182,8 +183,13 @@ func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams
 			// user watched and what the transcript records would differ.
 			return nil, fmt.Errorf("stream chunk #%d (id %q) does not fit the chunks before it (another completion's id, a choice or tool-call index out of bounds, or past the accumulator's limits): the stream is broken", n, clipID(chunk.ID))
 		}
-		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
-			m.stream(chunk.Choices[0].Delta.Content)
+		// The turn is choice 0 (Next): only its text is shown, wherever
+		// it stands in the chunk. Another choice's text, first in its
+		// chunk or alone, would be shown and never recorded.
+		for _, c := range chunk.Choices {
+			if c.Index == 0 && c.Delta.Content != "" {
+				m.stream(c.Delta.Content)
+			}
 		}
 	}
 	if err := stream.Err(); err != nil {
