@@ -81,8 +81,11 @@ func (c *callsInProgress) overBoundText() string {
 const codeOverBound = -32000
 
 // boundRequests is a receiving middleware that counts every request but
-// tools/call, ping and initialize against the bound of the principal of
-// its context. The SDK parks a subscriptions/listen until the client
+// tools/call, ping and initialize against the bound of its principal, the
+// one a call on it would run as (requestPrincipal): counted as its
+// context's alone, where a PrincipalFunc names the principals every
+// user's requests were anonymous's, and one user's listens refused
+// everyone's tools/list. The SDK parks a subscriptions/listen until the client
 // cancels it, on a goroutine of its own, so without this one client holds
 // as many as it sends; requests to resources and prompts run the host's
 // handlers, which may be slow. tools/call is counted by the tool handler,
@@ -94,7 +97,7 @@ func (s *Server) boundRequests(next mcp.MethodHandler) mcp.MethodHandler {
 		case method == "tools/call", method == "ping", method == "initialize", strings.HasPrefix(method, "notifications/"):
 			return next(ctx, method, req)
 		}
-		p, _ := tool.PrincipalFrom(ctx)
+		p := s.requestPrincipal(ctx, req)
 		if !s.calls.acquire(p) {
 			return nil, &jsonrpc.Error{Code: codeOverBound, Message: s.calls.overBoundText()}
 		}

@@ -121,7 +121,9 @@ func WithMaxSessions(n int) Option { return func(c *config) { c.maxSessions = n 
 // reach it as one principal (anonymous, behind a gateway) shares one bound
 // among them: name the principals, or raise the bound. Every other request
 // but ping and initialize counts against the same bound, as the principal
-// of its context: the SDK parks a subscriptions/listen until the client
+// a call on it would run as (the PrincipalFunc, given the request's
+// session and req.Extra with empty params, else its context's): the SDK
+// parks a subscriptions/listen until the client
 // cancels it, and resources and prompts run the host's handlers. One over
 // the bound gets a JSON-RPC error naming the option. Negative: no bound.
 func WithMaxCallsInProgress(n int) Option { return func(c *config) { c.maxCalls = n } }
@@ -362,13 +364,27 @@ func orContexts(ctx context.Context, p tool.Principal) tool.Principal {
 // httpPrincipal is the principal of an HTTP request, judged as its calls'
 // are (callPrincipal): the PrincipalFunc is given a request that carries
 // r's header and verified token (req.Extra), empty params and no session.
-// A PrincipalFunc that panics without a session names no one here.
 func (s *Server) httpPrincipal(r *http.Request) tool.Principal {
 	ctx := r.Context()
+	return s.guardedPrincipal(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{},
+		Extra: &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(ctx), Header: r.Header}})
+}
+
+// requestPrincipal is the principal of an MCP request other than a
+// tools/call, judged as a call's is (callPrincipal): the PrincipalFunc is
+// given a request with req's session and extra (header, token) and empty
+// params.
+func (s *Server) requestPrincipal(ctx context.Context, req mcp.Request) tool.Principal {
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	return s.guardedPrincipal(ctx, &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{}, Extra: req.GetExtra()})
+}
+
+// guardedPrincipal is callPrincipal for a request made up from what is
+// known outside a tools/call: a PrincipalFunc that panics on it (it reads
+// what is missing) names no one.
+func (s *Server) guardedPrincipal(ctx context.Context, req *mcp.CallToolRequest) tool.Principal {
 	var p tool.Principal
 	if pf := s.cfg.principal; pf != nil {
-		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{},
-			Extra: &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(ctx), Header: r.Header}}
 		func() {
 			defer func() { _ = recover() }()
 			p = pf(ctx, req)
