@@ -22,7 +22,9 @@ const MaxLinks = 40
 // "." and "..") as the host's file system reaches it: every existing
 // component's symlinks followed, ".." applied to the directory reached,
 // the components from the first one that does not exist on kept as
-// written (cleaned). ok is false when more than MaxLinks symlinks are on
+// written (cleaned) until a ".." leaves them, after which the lookup
+// goes on ("missing/../link" is where link leads, as a program that
+// cleans the path or makes missing reaches it). ok is false when more than MaxLinks symlinks are on
 // the way, when a component cannot be looked at for another reason than
 // that it is missing or not to be searched (a directory reached through
 // links whose real path is longer than PATH_MAX: the kernel follows the
@@ -43,7 +45,14 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		dir = "/"
 	}
 	rest := strings.Split(name, "/")
-	done, links := dir, 0
+	// missing counts the components at the end of done that are taken as
+	// written: one that does not exist (or may not be looked at) and
+	// those below it. A ".." leaves one of them, and once out of all of
+	// them the lookup goes on: a program that cleans the path
+	// (filepath.Join, Node's path.resolve) or makes the missing
+	// directory (mkdir -p) goes through a link after it, in
+	// "missing/../link/x" too.
+	done, links, missing := dir, 0, 0
 	for len(rest) > 0 {
 		c := rest[0]
 		rest = rest[1:]
@@ -52,9 +61,14 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 			continue
 		case "..":
 			done = path.Dir(done)
+			missing = max(missing-1, 0)
 			continue
 		}
 		next := path.Join(done, c)
+		if missing > 0 {
+			done, missing = next, missing+1
+			continue
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if !asWritten(err) {
@@ -62,9 +76,10 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 				// short path, through links below that go anywhere.
 				return "", false
 			}
-			// Not there (or not to be looked at): the rest is taken as
-			// written, as a program would create or miss it.
-			return path.Clean(next + "/" + strings.Join(rest, "/")), true
+			// Not there (or not to be looked at): taken as written, as
+			// a program would create or miss it.
+			done, missing = next, 1
+			continue
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			done = next
@@ -78,7 +93,8 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 			if !asWritten(err) {
 				return "", false
 			}
-			return path.Clean(next + "/" + strings.Join(rest, "/")), true
+			done, missing = next, 1
+			continue
 		}
 		if path.IsAbs(target) {
 			done = "/"

@@ -24,7 +24,8 @@ func TestResolve(t *testing.T) {
 		root + "/abs/sub/new/file": target + "/sub/new/file",
 		root + "/rel/../x":         target + "/x", // ".." after a link: the target's parent
 		root + "/abs/./sub":        target + "/sub",
-		root + "/missing/../abs":   root + "/abs", // the rest after a missing component, as written
+		root + "/missing/../abs":   target,              // ".." leaves what is missing: the link is followed
+		root + "/missing/x/../y":   root + "/missing/y", // below a missing component, as written
 		"/":                        "/",
 	} {
 		got, ok := Resolve(in)
