@@ -107,8 +107,17 @@ func WithRules(rules ...Rule) Option {
 	return func(a *Auth) { a.rules = append(a.rules, rules...) }
 }
 
-// Allow is shorthand for a rule granting role the named tools (names or globs).
+// Allow is shorthand for a rule granting role the named tools (names or
+// globs). It must name at least one: a rule with no tools (and no
+// categories) covers every tool, so Allow(role, list...) with an empty
+// list would grant role everything. New reports that as a configuration
+// mistake; grant every tool on purpose with WithRules(Rule{Role: role}).
 func Allow(role string, tools ...string) Option {
+	if len(tools) == 0 {
+		return func(a *Auth) {
+			a.optErrs = append(a.optErrs, fmt.Errorf("auth: Allow(%q) names no tools: a rule without tools covers every tool, so it would grant %q all of them; name the tools (or globs) the role may call, or grant every tool on purpose with auth.WithRules(auth.Rule{Role: %q})", role, role, role))
+		}
+	}
 	return WithRules(Rule{Role: role, Tools: tools})
 }
 
@@ -134,6 +143,7 @@ type Auth struct {
 	denyByDefault  bool
 	allowUnlisted  bool
 	allowAnonymous bool
+	optErrs        []error // mistakes found by options (Allow with no tools)
 	err            error
 }
 
@@ -152,7 +162,7 @@ func New(opts ...Option) *Auth {
 			o(a)
 		}
 	}
-	var errs []error
+	errs := a.optErrs
 	for i := range a.rules {
 		r := &a.rules[i]
 		r.Tools = slices.Clone(r.Tools)
