@@ -46,6 +46,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -85,7 +86,9 @@ func WithParams(fn func(*sdk.MessageNewParams)) Option {
 }
 
 // WithStream streams the reply: fn receives each text delta as it arrives
-// (thinking is not passed on); Next still returns the whole turn.
+// (thinking is not passed on); Next still returns the whole turn. A
+// text_delta for a block that is not a text block (which the turn's text
+// would not hold) is an error of Next, and is not passed on.
 func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream = fn } }
 
 // New returns a Model that asks model (for example "claude-sonnet-4-5")
@@ -165,6 +168,13 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 			return nil, fmt.Errorf("stream: %w", err)
 		}
 		if ev.Type == "content_block_delta" && ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
+			// The accumulator adds the text to the block the index
+			// names, of any type; the turn's text is its text blocks'
+			// alone, so text for another block would be shown and never
+			// recorded. (Accumulate has checked the index.)
+			if b := msg.Content[ev.Index].Type; b != "text" {
+				return nil, fmt.Errorf("stream: a text_delta for content block %d, a %q block: the stream is broken", ev.Index, clipType(b))
+			}
 			m.stream(ev.Delta.Text)
 		}
 	}
@@ -172,6 +182,15 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 		return nil, err
 	}
 	return &msg, nil
+}
+
+// clipType is a block type the endpoint sent, cut short for an error's
+// text where a character starts (textcut).
+func clipType(s string) string {
+	if len(s) > 64 {
+		return textcut.Head(s, 64) + "..."
+	}
+	return s
 }
 
 // Request builds the request Next sends, so it can be inspected or logged.
