@@ -144,7 +144,8 @@ func Expand(p string) (string, bool) {
 // FileURLPath returns the path of the local file the URL s names, when s
 // is a file: URL (in any case, after the blanks and controls a browser
 // drops): its path decoded, whatever the host ("file://localhost/x" and
-// "file:/x" are /x). A URL Go cannot parse is cut by hand, as a browser
+// "file:/x" are /x, and so is "file:x", as a browser reads it: the path
+// is always absolute). A URL Go cannot parse is cut by hand, as a browser
 // would still open it. A view-source: URL of a file: URL names the same
 // file (Chromium and Firefox show its text), and a jar: URL of one the
 // archive it reads an entry of (Firefox: jar:file:///a.zip!/entry is
@@ -170,9 +171,9 @@ func FileURLPath(s string) (string, bool) {
 	if u, err := url.Parse(t); err == nil {
 		if u.Opaque != "" {
 			if p, err := url.PathUnescape(u.Opaque); err == nil {
-				return p, true
+				return rooted(p), true
 			}
-			return u.Opaque, true
+			return rooted(u.Opaque), true
 		}
 		if u.Path == "" {
 			return "/", true
@@ -189,7 +190,18 @@ func FileURLPath(s string) (string, bool) {
 	if q := strings.IndexAny(p, "?#"); q >= 0 {
 		p = p[:q]
 	}
-	return p, true
+	return rooted(p), true
+}
+
+// rooted makes the path of a file: URL absolute: a browser reads
+// "file:etc/passwd" as file:///etc/passwd (the URL standard's file state
+// goes on to the path state; a URL a tool navigates to has no base), while
+// a relative path would be judged from the working directory.
+func rooted(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return "/" + p
 }
 
 // viewSource is the scheme of a browser's page-source view; jar that of
