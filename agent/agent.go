@@ -58,7 +58,8 @@ type Message struct {
 	// so nothing the provider needs to see again is lost. Calls are still
 	// read out of it; the loop only passes Raw along, except that it drops
 	// the Raw of a turn whose call ids it renamed (a provider that repeats
-	// ids across turns; see Run), which is then rebuilt from its calls.
+	// ids across turns, an id over MaxCallIDBytes; see Run), which is then
+	// rebuilt from its calls.
 	Raw json.RawMessage `json:"raw,omitempty"`
 	// RawFormat names Raw's format, a wire.Codec name ("anthropic",
 	// "gemini", "openai_responses", "openai_chat"). An adapter ignores Raw
@@ -86,6 +87,12 @@ const DefaultMaxIterations = 10
 
 // DefaultMaxCallsPerTurn bounds the calls of one model turn.
 const DefaultMaxCallsPerTurn = 64
+
+// MaxCallIDBytes bounds the id a model gives a call (providers' ids are a
+// few dozen bytes): a longer one is replaced by an id the run makes (see
+// Run), since the executor's history, the audit trail, approvals and
+// events keep a call's id with every record of it.
+const MaxCallIDBytes = 256
 
 // Options configure Run.
 type Options struct {
@@ -186,8 +193,10 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 // the model gave no id gets
 // call_TURN_N_TAG ("call_2_0_9f3a1c2e" for the first of turn 2, TAG
 // random for the run), one with the id wire.Gemini makes up (NAME#N) has
-// TAG added, and one whose id an earlier call had gets that id with a
-// suffix ("_2"). A call keeps only its
+// TAG added, one whose id an earlier call had gets that id with a
+// suffix ("_2"), and one whose id is longer than MaxCallIDBytes gets
+// call_TURN_N_TAG (a turn with ids renamed goes back to the provider
+// rebuilt from its calls: see Message.Raw). A call keeps only its
 // id, tool name and arguments from the model; who it acts for is the
 // run's (Options.Agent, Session and Principal).
 func Run(ctx context.Context, model Model, messages []Message, opts Options) (*Transcript, error) {
@@ -283,6 +292,12 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			switch {
 			case id == "":
 				id = freshID(fmt.Sprintf("call_%d_%d_%s", i, j, tag), taken)
+			case len(id) > MaxCallIDBytes:
+				// Kept with every record of the call (history, audit,
+				// approvals, events): one the run makes instead, and the
+				// turn rebuilt from its calls, as below.
+				id = freshID(fmt.Sprintf("call_%d_%d_%s", i, j, tag), taken)
+				reply.Raw, reply.RawFormat = nil, ""
 			case strings.HasPrefix(id, c.Name+"#"):
 				// wire's id for a call that came without one (Gemini's
 				// NAME#N, the same in every conversation): the run's,
