@@ -100,6 +100,7 @@ func callError(t *remoteTool, err error) (te *tool.Error, transport bool) {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
 		msg := clipText(je.Message)
+		err = answerCause(je, msg)
 		switch {
 		case unknownToolRE.MatchString(msg):
 			return &tool.Error{Code: tool.CodeNotFound, Message: "the MCP server has no tool " + quote(t.remote) + ": " + msg, Err: err}, false
@@ -115,6 +116,19 @@ func callError(t *remoteTool, err error) (te *tool.Error, transport bool) {
 	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server for " + quote(t.remote) + " is unavailable (" + clipText(err.Error()) + "); the next call reconnects", Err: err}, true
 }
 
+// answerCause is the cause an error result keeps of the server's JSON-RPC
+// error je: its code, its message cut as the result's is (msg), and its
+// data only up to maxErrorText. The SDK's error holds the server's whole
+// message and data (up to 16 MiB), which the result would keep past the
+// executor's output cap, in every transcript and job that holds it.
+func answerCause(je *jsonrpc.Error, msg string) *jsonrpc.Error {
+	out := &jsonrpc.Error{Code: je.Code, Message: msg}
+	if len(je.Data) <= maxErrorText {
+		out.Data = je.Data
+	}
+	return out
+}
+
 // codeRejectedByTransport is the JSON-RPC code the SDK gives a request its
 // transport could not deliver (the HTTP endpoint is down, the pipe closed):
 // it looks like an answer but is the connection failing.
@@ -123,7 +137,8 @@ const codeRejectedByTransport = -32005
 func listError(err error) (*tool.Error, bool) {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
-		return &tool.Error{Code: tool.CodeInternal, Message: "the MCP server failed tools/list: " + clipText(je.Message), Err: err}, false
+		msg := clipText(je.Message)
+		return &tool.Error{Code: tool.CodeInternal, Message: "the MCP server failed tools/list: " + msg, Err: answerCause(je, msg)}, false
 	}
 	return &tool.Error{Code: tool.CodeUnavailable, Retryable: true, Message: "the MCP server is unavailable: " + clipText(err.Error()), Err: err}, true
 }
