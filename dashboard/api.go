@@ -193,7 +193,11 @@ func (h *Handler) listApprovals(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusServiceUnavailable, "the approval store cannot be read, so what waits is unknown: "+err.Error())
 			return
 		}
+		tenant, scoped := scope(r)
 		for _, p := range list {
+			if scoped && p.Request.Principal.Tenant != tenant {
+				continue
+			}
 			out = append(out, approvalOf(p))
 		}
 	}
@@ -241,8 +245,11 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var pending *approval.Pending
+	tenant, scoped := scope(r)
 	for _, p := range list {
-		if p.ID == id {
+		// Another tenant's approval is answered as one that does not
+		// wait: whether it does is that tenant's business.
+		if p.ID == id && (!scoped || p.Request.Principal.Tenant == tenant) {
 			pending = &p
 			break
 		}
@@ -324,10 +331,28 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	tenant, scoped := scope(r)
+	if scoped {
+		if v := r.URL.Query(); v.Has("tenant") && v.Get("tenant") != tenant {
+			writeError(w, http.StatusForbidden, fmt.Sprintf("this page shows the calls of tenant %q only: leave the tenant filter out", tenant))
+			return
+		}
+		if q.For != nil {
+			q.For.Tenant = tenant
+		} else {
+			q.Tenant = tenant
+		}
+	}
 	recs := h.ex.History(q)
 	out := make([]Call, 0, len(recs))
 	for i := len(recs) - 1; i >= 0; i-- { // newest first
 		rec := recs[i]
+		if scoped && rec.Tenant != tenant {
+			// A query's empty Tenant selects every tenant: the page of
+			// the principals of no tenant keeps theirs only (and may
+			// show fewer than the limit).
+			continue
+		}
 		out = append(out, Call{Seq: rec.Seq, CallID: rec.CallID, Tool: rec.Tool, Agent: rec.Agent, Session: rec.Session,
 			Principal: rec.Principal, Tenant: rec.Tenant,
 			Status: string(rec.Status), Code: string(rec.Code), Message: tail(redact.String(rec.Message)), StartedAt: rec.StartedAt,
@@ -383,7 +408,10 @@ type ToolStats struct {
 
 func (h *Handler) serveStats(w http.ResponseWriter, r *http.Request) {
 	var out []ToolStats
-	if h.mem != nil {
+	// The metrics count every tenant's calls: a page limited to one
+	// tenant counts from that tenant's history.
+	tenant, scoped := scope(r)
+	if h.mem != nil && !scoped {
 		for name, t := range h.mem.Snapshot().Tools {
 			s := ToolStats{Tool: name, Calls: t.Total(), InFlight: t.InFlight, Source: "metrics"}
 			s.Failed = s.Calls - t.Calls[tool.StatusSucceeded]
@@ -396,7 +424,10 @@ func (h *Handler) serveStats(w http.ResponseWriter, r *http.Request) {
 	} else {
 		byTool := map[string]*ToolStats{}
 		durs := map[string][]float64{}
-		for _, rec := range h.ex.History(executor.HistoryQuery{}) {
+		for _, rec := range h.ex.History(executor.HistoryQuery{Tenant: tenant}) {
+			if scoped && rec.Tenant != tenant {
+				continue
+			}
 			s := byTool[rec.Tool]
 			if s == nil {
 				s = &ToolStats{Tool: rec.Tool, Source: "history"}

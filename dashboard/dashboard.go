@@ -39,6 +39,10 @@
 //     will run. Only the fields the tool declares secret are masked (not
 //     the keys and strings the logs mask by their look: the model chooses
 //     those). A modify that keeps the mask in a secret field is refused.
+//   - Everyone let in sees and decides every tenant's calls, unless
+//     WithTenant names the one tenant a request may see: then its
+//     approvals, live calls, history and charts are that tenant's alone,
+//     and another tenant's approval cannot be decided.
 //   - At most WithMaxStreams pages stream events at once.
 //   - Each decision names who made it (WithIdentity, or "dashboard"): the
 //     approval extension records it in the call's metadata, and the audit
@@ -46,6 +50,7 @@
 package dashboard
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"embed"
@@ -87,6 +92,8 @@ type Handler struct {
 	token    string
 	auth     func(http.Handler) http.Handler
 	identity func(*http.Request) string
+	tenant   func(*http.Request) (string, bool) // WithTenant
+	scoped   bool                               // WithTenant was given
 	origins  []string
 	csrf     string
 	buffer   int
@@ -116,6 +123,21 @@ func WithAuth(mw func(http.Handler) http.Handler) Option { return func(h *Handle
 // by "dashboard".
 func WithIdentity(fn func(*http.Request) string) Option {
 	return func(h *Handler) { h.identity = fn }
+}
+
+// WithTenant limits each person to the calls of one tenant
+// (tool.Principal.Tenant): fn names the tenant of the person behind a
+// request, typically from what WithAuth's middleware put in its context
+// ("" names the principals of no tenant); when its ok is false the
+// request is refused (403). The page then lists that tenant's approvals,
+// live calls and history only (a history filter naming another tenant is
+// refused), draws its charts from that history (not from WithMetrics,
+// which counts every tenant's calls), and a decision on another tenant's
+// approval is answered as one for an approval no longer pending (404).
+// Without WithTenant, everyone the dashboard lets in sees and decides
+// every tenant's calls.
+func WithTenant(fn func(*http.Request) (tenant string, ok bool)) Option {
+	return func(h *Handler) { h.tenant, h.scoped = fn, true }
 }
 
 // WithQueue shows the approvals waiting in q and lets the page decide them.
@@ -165,6 +187,9 @@ func New(ex *executor.Executor, opts ...Option) (*Handler, error) {
 	}
 	if h.token != "" && len(h.token) < 16 {
 		return nil, fmt.Errorf("dashboard: WithToken: the token is %d characters: use at least 16 random characters (e.g. 32 bytes from crypto/rand, base64)", len(h.token))
+	}
+	if h.scoped && h.tenant == nil {
+		return nil, errors.New("dashboard: WithTenant(nil): give the function that names the tenant of the person behind a request")
 	}
 	if h.maxStrm <= 0 {
 		return nil, fmt.Errorf("dashboard: WithMaxStreams(%d): give a positive number of open pages", h.maxStrm)
@@ -269,7 +294,25 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if h.scoped {
+		t, ok := h.tenant(r)
+		if !ok {
+			http.Error(w, "dashboard: you may see no tenant's calls here", http.StatusForbidden)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), tenantKey{}, t))
+	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// tenantKey is where guard puts the tenant WithTenant names for a request.
+type tenantKey struct{}
+
+// scope returns the one tenant whose calls r may see and decide, and
+// whether it is limited to one (WithTenant).
+func scope(r *http.Request) (tenant string, scoped bool) {
+	tenant, scoped = r.Context().Value(tenantKey{}).(string)
+	return tenant, scoped
 }
 
 // mountPath is the path the page was requested at, as the browser sees it:

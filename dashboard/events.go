@@ -100,7 +100,10 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("X-Accel-Buffering", "no")
-	events, stop := h.ex.Subscribe(executor.EventFilter{Buffer: h.buffer})
+	// A page limited to one tenant subscribes to its events only (an
+	// empty Tenant selects every tenant's, so the loop checks too).
+	tenant, scoped := scope(r)
+	events, stop := h.ex.Subscribe(executor.EventFilter{Buffer: h.buffer, Tenant: tenant})
 	defer stop()
 
 	send := func(chunk []byte) bool {
@@ -126,6 +129,9 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case ev, ok := <-events:
 			if !ok {
 				return
+			}
+			if scoped && ev.Tenant != tenant {
+				continue
 			}
 			data, err := json.Marshal(eventOf(&ev))
 			if err != nil {
