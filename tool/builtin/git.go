@@ -32,20 +32,26 @@ func gitBase(*sandbox.Workspace) []string {
 // (log.showSignature would run the gpg.program the configuration names on
 // every signed commit), and no refresh of the whole index at the end of a
 // diff (diff.autoRefreshIndex: it has no pathspec, so it would run a clean
-// filter on a filtered file whose stat changed). The settings go through git's
-// GIT_CONFIG_COUNT environment rather than "-c", so the command line the
-// classifier judges stays a plain read-only git command.
+// filter on a filtered file whose stat changed), and no hooks
+// (core.hooksPath: git status writes the refreshed index, and each write
+// runs post-index-change, a program the repository names). The settings go
+// through git's GIT_CONFIG_COUNT environment rather than "-c", so the
+// command line the classifier judges stays a plain read-only git command.
+// GIT_OPTIONAL_LOCKS=0 keeps git status from writing the index at all (a
+// read-only tool).
 func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
 	return append([]shell.Option{shell.WithEnv(
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(ws.Dir()),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_TERMINAL_PROMPT=0",
-		"GIT_CONFIG_COUNT=5",
+		"GIT_OPTIONAL_LOCKS=0",
+		"GIT_CONFIG_COUNT=6",
 		"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false",
 		"GIT_CONFIG_KEY_1=color.ui", "GIT_CONFIG_VALUE_1=false",
 		"GIT_CONFIG_KEY_2=core.attributesFile", "GIT_CONFIG_VALUE_2="+os.DevNull,
 		"GIT_CONFIG_KEY_3=log.showSignature", "GIT_CONFIG_VALUE_3=false",
 		"GIT_CONFIG_KEY_4=diff.autoRefreshIndex", "GIT_CONFIG_VALUE_4=false",
+		"GIT_CONFIG_KEY_5=core.hooksPath", "GIT_CONFIG_VALUE_5="+os.DevNull,
 	)}, opts...)
 }
 
