@@ -38,10 +38,13 @@ func gitBase(*sandbox.Workspace) []string {
 // through git's GIT_CONFIG_COUNT environment rather than "-c", so the
 // command line the classifier judges stays a plain read-only git command.
 // GIT_OPTIONAL_LOCKS=0 keeps git status from writing the index at all (a
-// read-only tool).
+// read-only tool), and GIT_WORK_TREE makes the workspace the work tree
+// whatever core.worktree says: with it pointing elsewhere, git diff showed
+// the files there as the index's changes.
 func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
 	return append([]shell.Option{shell.WithEnv(
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(ws.Dir()),
+		"GIT_WORK_TREE="+ws.Dir(),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_OPTIONAL_LOCKS=0",
