@@ -23,7 +23,9 @@ type EventFilter struct {
 	// and tenant (roles aside), an empty ID included, so that a filter
 	// built from an anonymous caller selects the anonymous calls, not
 	// everyone's. To show callers their own, set For: &caller. Tenant
-	// selects the events of every principal of one tenant.
+	// selects the events of every principal of one tenant; an empty
+	// Tenant selects every tenant's, not those of the principals of no
+	// tenant (a view for those checks tool.Event.Tenant itself).
 	For    *tool.Principal
 	Tenant string
 	// Call ids come from models and repeat across principals and

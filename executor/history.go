@@ -46,7 +46,9 @@ type HistoryQuery struct {
 	// and tenant (roles aside), an empty ID included, so that a filter
 	// built from an anonymous caller selects the anonymous calls, not
 	// everyone's. To show callers their own, set For: &caller. Tenant
-	// selects the records of every principal of one tenant.
+	// selects the records of every principal of one tenant; an empty
+	// Tenant selects every tenant's, not those of the principals of no
+	// tenant (a view for those checks Record.Tenant itself).
 	For    *tool.Principal
 	Tenant string
 	Status tool.Status

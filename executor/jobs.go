@@ -74,7 +74,11 @@ type JobFilter struct {
 	// and tenant (roles aside), an empty ID included, so that a filter
 	// built from an anonymous caller selects the anonymous calls, not
 	// everyone's. To show callers their own, set For: &caller. Tenant
-	// selects the jobs of every principal of one tenant.
+	// selects the jobs of every principal of one tenant; an empty Tenant
+	// selects every tenant's, not those of the principals of no tenant (a
+	// view for those checks JobStatus.Tenant itself). Status, Wait and
+	// Cancel take an id alone: a host that lets callers name a job checks
+	// JobStatus.Principal and Tenant first.
 	For    *tool.Principal
 	Tenant string
 }
