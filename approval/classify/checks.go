@@ -521,24 +521,8 @@ func (s *state) sedScriptAs(name, sc string, brackets, blankEndsLabel bool, j *j
 	}
 	// skipBracket returns the end of the bracket expression at p, or p.
 	skipBracket := func(p int) int {
-		q := p + 1
-		if q < n && sc[q] == '^' {
-			q++
-		}
-		if q < n && sc[q] == ']' {
-			q++
-		}
-		for q < n && sc[q] != '\n' {
-			switch {
-			case sc[q] == ']':
-				return q + 1
-			case sc[q] == '[' && q+1 < n && strings.IndexByte(":=.", sc[q+1]) >= 0:
-				if e := strings.Index(sc[q+2:], string(sc[q+1])+"]"); e >= 0 {
-					q += 2 + e + 2
-					continue
-				}
-			}
-			q++
+		if e := bracketEnd(sc, p, "^", '\n', false); e >= 0 {
+			return e + 1
 		}
 		return p
 	}
@@ -763,30 +747,7 @@ var awkRegexAfter = map[string]bool{
 // awkBracketEnd returns the index of the ']' that ends the bracket
 // expression at p in a regex ([]a], [^]/"], [[:alpha:]/]), or -1 when
 // it does not end on its line.
-func awkBracketEnd(prog string, p int) int {
-	n := len(prog)
-	q := p + 1
-	if q < n && prog[q] == '^' {
-		q++
-	}
-	if q < n && prog[q] == ']' {
-		q++
-	}
-	for q < n && prog[q] != '\n' {
-		switch {
-		case prog[q] == ']':
-			return q
-		case prog[q] == '\\':
-			q++
-		case prog[q] == '[' && q+1 < n && strings.IndexByte(":=.", prog[q+1]) >= 0:
-			if e := strings.Index(prog[q+2:], string(prog[q+1])+"]"); e >= 0 {
-				q += 2 + e + 1
-			}
-		}
-		q++
-	}
-	return -1
-}
+func awkBracketEnd(prog string, p int) int { return bracketEnd(prog, p, "^", '\n', true) }
 
 // awkProgramAs judges an awk program, reading a '/' after ++ or -- as
 // the start of a regex when regexAfterIncr is set (mawk) and a bracket

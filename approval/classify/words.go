@@ -1050,22 +1050,53 @@ func bashGlobTokens(g string) []globToken {
 			out = append(out, globToken{kind: c, noSlash: true})
 			continue
 		case '[':
-			k := i + 1
-			if k < len(g) && (g[k] == '!' || g[k] == '^') {
-				k++
-			}
-			if k < len(g) && g[k] == ']' {
-				k++
-			}
-			if e := strings.IndexByte(g[k:], ']'); e >= 0 {
+			// bash matches each part between slashes alone, so a
+			// bracket ends before the next '/' or is a literal '['.
+			if e := bracketEnd(g, i, "!^", '/', false); e >= 0 {
 				out = append(out, globToken{kind: '?', noSlash: true})
-				i = k + e
+				i = e
 				continue
 			}
 		}
 		out = append(out, globToken{kind: 'c', c: c})
 	}
 	return out
+}
+
+// bracketEnd returns the index of the ']' that ends the bracket
+// expression s[p:] begins ('['), or -1 when none ends before the next
+// stop byte: the one reading of POSIX brackets for bash's globs ('!' or
+// '^' negates, '/' stops) and awk's and sed's regexes ('^' negates, a
+// newline stops; awk's backslash escapes, given escapes). A ']' first in
+// the bracket (after a negation) is a member, and a character class
+// ([:alpha:]), equivalence class ([=e=]) or collating symbol ([.-.]) is
+// one member whose ']' does not end the bracket: .gi[[:alpha:]]/config is
+// .git/config.
+func bracketEnd(s string, p int, negate string, stop byte, escapes bool) int {
+	if e := strings.IndexByte(s[p:], stop); e >= 0 {
+		s = s[:p+e]
+	}
+	n := len(s)
+	q := p + 1
+	if q < n && strings.IndexByte(negate, s[q]) >= 0 {
+		q++
+	}
+	if q < n && s[q] == ']' {
+		q++
+	}
+	for ; q < n; q++ {
+		switch {
+		case s[q] == ']':
+			return q
+		case s[q] == '\\' && escapes:
+			q++
+		case s[q] == '[' && q+1 < n && strings.IndexByte(":=.", s[q+1]) >= 0:
+			if e := strings.Index(s[q+2:], string(s[q+1])+"]"); e >= 0 {
+				q += 2 + e + 1
+			}
+		}
+	}
+	return -1
 }
 
 // globsOverlap reports whether some string matches both a and b: a walk
