@@ -133,12 +133,15 @@ func WithSpec(fn func(*tool.Spec)) Option { return func(o *options) { o.spec = f
 // WithTrustedAnnotations takes the server's annotations at their word
 // when deriving a listed tool's risk: a tool the server calls read-only
 // becomes tool.RiskLow, which the approval extension lets run without
-// asking. Without it a read-only claim leaves the risk at medium: MCP
-// annotations are hints a server may get wrong or lie about, and clients
-// must treat them as untrusted unless the server is trusted; untrusted,
-// the read-only and idempotent hints are also left out of the spec's
-// Annotations, so the cache, retries and job stores do not act on them. A
-// claim that raises the risk (destructive) is always kept.
+// asking, one it says is not destructive tool.RiskMedium. Without it every
+// listed tool is what it would be had the server said nothing: destructive
+// and open-world (the MCP defaults), tool.RiskHigh. MCP annotations are
+// hints a server may get wrong or lie about, and clients must treat them
+// as untrusted unless the server is trusted: a claim may not lower the
+// risk (a medium tool is assessed warning, which a policy approving
+// warnings runs unasked), and the read-only and idempotent hints are left
+// out of the spec's Annotations, so the cache, retries and job stores do
+// not act on them.
 func WithTrustedAnnotations() Option { return func(o *options) { o.trustAnn = true } }
 
 // WithLogger sets the SDK client's logger, which also receives a warning

@@ -22,15 +22,17 @@
 // its exact *tool.Error under _meta[MetaError], which is used as is.
 //
 // Risk: a listed tool's annotations are the server's hints, untrusted by
-// default (MCP asks clients to treat them so): a destructive tool (the MCP
-// default when the server says nothing) is tool.RiskHigh, also when the
-// server says so beside a read-only claim, and any other is
-// tool.RiskMedium, including one the server calls read-only, so the claim
-// cannot skip approval. Untrusted read-only and idempotent hints are not
-// kept in the spec's Annotations either: they would make the tool
-// cacheable (extension/cache), retried (extension/retry) and re-run by a
-// job store. WithTrustedAnnotations keeps them and makes read-only tools
-// tool.RiskLow; WithSpec sets any risk.
+// default (MCP asks clients to treat them so), and a claim can only raise
+// a tool's risk, never lower it: every tool of an untrusted server is what
+// it would be had the server said nothing, destructive (the MCP default),
+// tool.RiskHigh, assessed dangerous. A read-only, not-destructive or
+// closed-world claim is not taken: it would make the tool medium, assessed
+// warning, which a policy approving warnings (approval.ApproveWarnings)
+// runs unasked. Untrusted read-only and idempotent hints would also make
+// the tool cacheable (extension/cache), retried (extension/retry) and
+// re-run by a job store. WithTrustedAnnotations takes the hints (read-only:
+// tool.RiskLow; destructive: tool.RiskHigh; otherwise tool.RiskMedium);
+// WithSpec sets any risk.
 //
 // Progress: every call carries a progress token. Notifications that arrive
 // while the call runs are emitted on its context as output events on the

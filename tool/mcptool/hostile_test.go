@@ -77,7 +77,10 @@ func TestReadOnlyClaimDoesNotSkipApproval(t *testing.T) {
 
 	spec, ok := reg.Lookup("wipe_disk")
 	require.True(t, ok)
-	assert.Equal(t, tool.RiskMedium, spec.Spec.Risk)
+	// High, as a tool its server says nothing about (the MCP default,
+	// destructive): a medium risk, assessed warning, ran unasked under a
+	// policy approving warnings (TestAttackS17UntrustedClaimsDoNotLowerTheAssessment).
+	assert.Equal(t, tool.RiskHigh, spec.Spec.Risk)
 	assert.False(t, spec.Spec.Annotations.ReadOnly, "an untrusted read-only hint is not taken (TestUntrustedReadOnlyClaimIsNotCachedOrRepeated)")
 
 	// A client that trusts the server takes its word.

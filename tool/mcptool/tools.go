@@ -20,10 +20,11 @@ import (
 // returns them as tool.Tools ready for registry.Register. Each tool's spec
 // carries the server's description, input schema, output schema (so the
 // executor validates structured output, which the SDK client does not) and
-// annotations (read-only and idempotent only with WithTrustedAnnotations);
-// Risk is derived from the annotations (destructive: high, otherwise medium;
-// read-only: low, but only with WithTrustedAnnotations, as a server's hints
-// are untrusted) and can be changed with WithSpec.
+// annotations (the server's hints only with WithTrustedAnnotations;
+// untrusted, a tool is destructive and open-world, the MCP defaults);
+// Risk is high, unless WithTrustedAnnotations derives it from the hints
+// (read-only: low; destructive: high; otherwise medium): an untrusted
+// claim may not lower it. WithSpec changes it.
 //
 // Names are prefixed (WithPrefix), characters no provider accepts are
 // replaced with '_', and the whole is cut to 64 characters.
@@ -338,27 +339,30 @@ func (c *Client) specFor(mt *mcp.Tool) (tool.Spec, error) {
 		}
 	}
 	a.Title = cutText(shown(a.Title), "title", maxTitle)
-	// An untrusted server's claim may raise the risk, never lower it: a
-	// destructive claim the server makes counts even beside a read-only
-	// one, which the MCP spec says makes it meaningless.
 	claimsDestructive := a.Destructive && (!a.ReadOnly || mt.Annotations.DestructiveHint != nil)
 	if a.ReadOnly {
 		a.Destructive = false
 	}
-	if !c.opts.trustAnn {
-		// Read-only and idempotent make a tool cacheable, retried and
-		// re-run by a job store: an untrusted server's word is not enough.
-		a.ReadOnly, a.Idempotent = false, false
-	}
-	spec.Annotations = a
 	switch {
-	case a.ReadOnly && c.opts.trustAnn:
+	case !c.opts.trustAnn:
+		// An untrusted server's claim may raise the risk, never lower
+		// it, and the tool it says nothing about is already the most
+		// (destructive, the MCP default: high risk, assessed
+		// dangerous). A read-only, not-destructive or closed-world claim
+		// is not taken: it made the tool medium, assessed warning, which
+		// a policy approving warnings ran unasked. Read-only and
+		// idempotent would also make it cacheable, retried and re-run by
+		// a job store.
+		a = tool.Annotations{Title: a.Title, Destructive: true, OpenWorld: true}
+		spec.Risk = tool.RiskHigh
+	case a.ReadOnly:
 		spec.Risk = tool.RiskLow
 	case claimsDestructive:
 		spec.Risk = tool.RiskHigh
 	default:
 		spec.Risk = tool.RiskMedium
 	}
+	spec.Annotations = a
 	if c.opts.spec != nil {
 		c.opts.spec(&spec)
 	}
