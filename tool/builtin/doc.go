@@ -25,9 +25,13 @@
 //
 // Git tools run git with the workspace's root as their fixed working
 // directory, with no pager, no colour, no
-// fsmonitor, no external diff or textconv, no system configuration, and
-// GIT_CEILING_DIRECTORIES set so git never finds a repository above the
-// workspace. Model-supplied values fill single arguments after fixed
+// fsmonitor, no external diff or textconv, no hooks, no system
+// configuration, and GIT_CEILING_DIRECTORIES set so git never finds a
+// repository above the workspace; the workspace is git's work tree
+// whatever core.worktree says, and a repository whose .git (a file, a
+// symlink, a commondir) leads out of the workspace is refused with
+// tool.CodeFilesystemPolicy, unless it is a linked worktree or a
+// submodule checked out there. Model-supplied values fill single arguments after fixed
 // options; a ref that starts with "-" is refused (see tool/shell).
 // git_diff's path is a literal pathspec resolved in the workspace, and a
 // diff leaves out the changed paths the workspace refuses to read (the

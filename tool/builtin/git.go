@@ -40,10 +40,14 @@ func gitBase(*sandbox.Workspace) []string {
 // GIT_OPTIONAL_LOCKS=0 keeps git status from writing the index at all (a
 // read-only tool), and GIT_WORK_TREE makes the workspace the work tree
 // whatever core.worktree says: with it pointing elsewhere, git diff showed
-// the files there as the index's changes.
+// the files there as the index's changes. GIT_DIR names the workspace's
+// .git, so a workspace shaped as a bare repository (HEAD, objects, refs
+// and a commondir naming another) is not read as one; what .git itself
+// leads to is judged before each run (ownRepository).
 func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
 	return append([]shell.Option{shell.WithEnv(
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(ws.Dir()),
+		"GIT_DIR="+filepath.Join(ws.Dir(), ".git"),
 		"GIT_WORK_TREE="+ws.Dir(),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_TERMINAL_PROMPT=0",
@@ -97,7 +101,7 @@ func GitStatus(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) 
 		`{"type":"object","properties":{},"additionalProperties":false}`)
 	inner := gitSpec("git_status", spec.Description, `{"type":"object","properties":{"exclude":{"type":"array","items":{"type":"string"}}}}`)
 	mk := func(argv ...string) (*shell.Command, error) {
-		return shell.New(inner, sb, shell.Config{Argv: append(gitBase(ws), argv...), Workdir: ws.Dir()}, gitOpts(ws, opts)...)
+		return shell.New(inner, ownRepo(ws, sb), shell.Config{Argv: append(gitBase(ws), argv...), Workdir: ws.Dir()}, gitOpts(ws, opts)...)
 	}
 	s := &gitStatus{spec: spec, ws: ws}
 	var err error
@@ -253,7 +257,7 @@ func GitDiff(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (t
 	base := append(gitBase(ws), "diff", "--no-ext-diff", "--no-textconv", "--submodule=short", ignoreDirtySubmodules, "--relative")
 	mk := func(extra ...string) (*shell.Command, error) {
 		argv := append(append(append([]string{}, base...), extra...), "--", pathMagic+"{path}", "{exclude}")
-		return shell.New(inner, sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
+		return shell.New(inner, ownRepo(ws, sb), shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
 	}
 	g := &gitDiff{spec: spec, ws: ws}
 	var err error
@@ -426,7 +430,7 @@ func GitLog(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (*s
 	argv := append(gitBase(ws), "log", "--no-decorate", "--date=short", "--format=%h %ad %an: %s",
 		"--max-count=20", "--max-count={count}", "{ref}", "--", ":(literal){path}")
 	return shell.New(gitSpec("git_log", "Show recent commits of the workspace's git repository: hash, date, author and subject.", logSchema),
-		sb, shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
+		ownRepo(ws, sb), shell.Config{Argv: argv, Workdir: ws.Dir()}, gitOpts(ws, opts)...)
 }
 
 // RunTests returns run_tests: the program's test command (argv, never the
