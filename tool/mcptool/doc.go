@@ -15,7 +15,10 @@
 // embedded resources become tool.Content blocks; structuredContent becomes
 // Result.Output, and because each tool's Spec.OutputSchema is the server's
 // outputSchema, the executor validates it (the SDK client does not): output
-// that breaks it fails with tool.CodeInvalidOutput. An isError result is a
+// that breaks it fails with tool.CodeInvalidOutput, and so does a success
+// without structuredContent from a tool that declares an output schema
+// (MCP requires it; its text would pass for what the schema promised,
+// unchecked). An isError result is a
 // failed result; "unknown tool" and "invalid arguments" are recognised both
 // as JSON-RPC errors and as isError text and map to tool.CodeNotFound and
 // tool.CodeInvalidArguments. A toolbelt server (executor/mcpserver) sends

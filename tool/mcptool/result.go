@@ -50,8 +50,16 @@ func fromMCP(t *remoteTool, res *mcp.CallToolResult) (*tool.Result, error) {
 	if len(res.Meta) > 0 {
 		r.SetMeta(MetaResultMeta, side.meta(res.Meta))
 	}
-	if res.IsError {
+	switch {
+	case res.IsError:
 		r.Error = resultError(res, r.Text())
+		r.Status = r.Error.Code.Status()
+	case res.StructuredContent == nil && len(t.spec.OutputSchema) > 0:
+		// The executor validates structured output against the schema;
+		// a success without any would pass unchecked, its text taken
+		// for what the schema promised. MCP requires it (and the
+		// TypeScript SDK's client refuses such a result too).
+		r.Error = tool.Errorf(tool.CodeInvalidOutput, "MCP tool %s declares an output schema but answered without structuredContent, which MCP requires of such a tool: fix the server, or drop the schema with WithSpec", quote(t.remote))
 		r.Status = r.Error.Code.Status()
 	}
 	return r, nil
