@@ -372,6 +372,11 @@ func leakHTTP(t *testing.T, opts []Option) {
 		require.NoError(t, err)
 	}
 	live := held(t, &holdings{goroutines: base.goroutines + 40, fds: base.fds + 10}, 8*time.Second)
+	// The server lets go of a dropped session on its own goroutines: on a
+	// loaded machine that may come a moment after the client's settled
+	// (seen once at load 9: 2 sessions, then 1). A session it keeps for
+	// good still fails.
+	assert.Eventually(t, func() bool { return countSessions(srv) <= 1 }, 10*time.Second, 10*time.Millisecond, "sessions the server still holds")
 	open, sessions := conns.count(), countSessions(srv)
 	t.Logf("%d calls of 4 kinds and %d drops and closed sessions: goroutines %d -> %d, fds %d -> %d, server connections %d, server sessions %d",
 		leakCalls, breaks, base.goroutines, live.goroutines, base.fds, live.fds, open, sessions)
