@@ -51,8 +51,10 @@ func (g repoGuard) Run(ctx context.Context, spec sandbox.Spec) (*sandbox.Outcome
 // outside. A linked worktree (git worktree add) and a submodule are let
 // through: their git directory lies in another repository but names dir
 // back (its gitdir file, its core.worktree), which a checkout cannot
-// write there. A workspace shaped as a bare repository is never read as
-// one (GIT_DIR names dir/.git).
+// write there. A separate git directory (git init --separate-git-dir)
+// outside dir names nothing back, and is refused as another repository
+// would be. A workspace shaped as a bare repository is never read as one
+// (GIT_DIR names dir/.git).
 func ownRepository(dir string) error {
 	dotgit := filepath.Join(dir, ".git")
 	fi, err := os.Lstat(dotgit)
