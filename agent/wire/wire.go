@@ -587,7 +587,9 @@ func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 }
 
 // Results renders one user content with a functionResponse part per result;
-// the response is {"output": ...} or {"error": {...}}.
+// the response is {"output": ...} or {"error": {...}}. Structured output
+// goes as JSON when it is at most MaxResultText and spells no control
+// token (see plainJSON), otherwise as Text renders it.
 func (gemini) Results(results []*tool.Result) (json.RawMessage, error) {
 	parts := make([]map[string]any, 0, len(results))
 	for i, r := range results {
@@ -599,7 +601,7 @@ func (gemini) Results(results []*tool.Result) (json.RawMessage, error) {
 		switch {
 		case r.Error != nil:
 			resp = map[string]any{"error": map[string]any{"code": r.Error.Code, "message": clip(errorText(r))}}
-		case len(r.Output) > 0 && json.Valid(r.Output):
+		case len(r.Output) > 0 && plainJSON(r.Output):
 			resp = map[string]any{"output": json.RawMessage(r.Output)}
 		default:
 			resp = map[string]any{"output": Text(r)}
@@ -611,6 +613,33 @@ func (gemini) Results(results []*tool.Result) (json.RawMessage, error) {
 		parts = append(parts, map[string]any{"functionResponse": fr})
 	}
 	return json.Marshal(map[string]any{"role": "user", "parts": parts})
+}
+
+// plainJSON reports whether out, structured output, may go to a model as
+// JSON, as it is: it is valid, within MaxResultText, and spells no chat
+// template's control token in any string or key, escapes read (the API
+// decodes "\u003cstart_of_turn\u003e" to the token). Other output goes as
+// Text renders it, cut and defused, as every other result does.
+func plainJSON(out json.RawMessage) bool {
+	if len(out) > MaxResultText || !json.Valid(out) {
+		return false
+	}
+	if !bytes.ContainsAny(out, `<[\`) {
+		return true // no token, nor an escape that could spell one
+	}
+	d := json.NewDecoder(bytes.NewReader(out))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return false
+	}
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if e.Encode(v) != nil {
+		return false
+	}
+	return defuse(b.String()) == b.String()
 }
 
 // ---- MCP ----
