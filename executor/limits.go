@@ -28,13 +28,18 @@ type limits struct {
 }
 
 // scope is what a limiter limits: kind "" (the executor), "agent" or
-// "tool", and the agent's or tool's name.
-type scope struct{ kind, name string }
+// "tool", and the agent's or tool's name. An agent is its tenant's (the
+// tenant of its call's principal): names are the host's or the model's,
+// and one tenant's "coder" must not take another's slots.
+type scope struct{ kind, tenant, name string }
 
 // String names the scope in messages; built only when a call must wait.
 func (s scope) String() string {
-	if s.kind == "" {
+	switch {
+	case s.kind == "":
 		return "the executor"
+	case s.tenant != "":
+		return fmt.Sprintf("%s %q of tenant %q", s.kind, s.name, s.tenant)
 	}
 	return fmt.Sprintf("%s %q", s.kind, s.name)
 }
@@ -99,7 +104,7 @@ func (l *limits) acquire(ctx context.Context, cs *callState) (slots, *tool.Error
 	}
 	var held slots
 	sizes := [len(held)]int{toolSize, l.agent, l.global}
-	for i, s := range [len(held)]scope{{"tool", call.Name}, {"agent", call.Agent}, {}} {
+	for i, s := range [len(held)]scope{{"tool", "", call.Name}, {"agent", call.Tenant, call.Agent}, {}} {
 		if sizes[i] <= 0 {
 			continue
 		}

@@ -121,7 +121,9 @@ func WithMaxConcurrency(n int) Option {
 
 // WithAgentConcurrency limits how many backends run at once for each agent
 // (tool.Call.Agent; seed: max_concurrent_tools per agent). Calls that name
-// no agent share the limit of the agent "". Zero or negative means no limit.
+// no agent share the limit of the agent "". An agent is its tenant's (the
+// tenant of the call's principal), as principal ids are: one tenant's
+// "coder" never waits for another's. Zero or negative means no limit.
 func WithAgentConcurrency(n int) Option {
 	return func(e *Executor) { e.limits.agent = max(n, 0) }
 }
