@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/toolbelt-go/toolbelt/internal/origin"
 	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
 )
 
@@ -22,7 +23,10 @@ var ErrResponseTooLarge = guard.ErrTooLarge
 // request carried (the API key, an OAuth token) from error responses.
 // Pass it as genai.ClientConfig.HTTPClient: the genai SDK reads a body
 // whole and has no per-request hook, so without it nothing bounds what an
-// endpoint (a proxy, a man in the middle) sends. c is not changed.
+// endpoint (a proxy, a man in the middle) sends. Unless c has a
+// CheckRedirect of its own, redirects are followed only within the
+// endpoint's origin (scheme, host and port), at most 10: net/http would
+// send the x-goog-api-key header to another host. c is not changed.
 //
 //	client, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: key, HTTPClient: gemini.HTTPClient(nil, 0)})
 func HTTPClient(c *http.Client, max int64) *http.Client {
@@ -31,7 +35,26 @@ func HTTPClient(c *http.Client, max int64) *http.Client {
 	}
 	out := *c
 	out.Transport = guard.Transport(c.Transport, max, "raise it with gemini.HTTPClient")
+	if out.CheckRedirect == nil {
+		out.CheckRedirect = sameOrigin
+	}
 	return &out
+}
+
+// sameOrigin follows a redirect only within the origin (scheme, host and
+// port) of the first request, and at most 10. net/http drops
+// Authorization and cookies on a redirect to another host, but not
+// x-goog-api-key, which the genai SDK sends the key in: a proxy or an
+// open redirect in front of the API would have it (and, with a 307, the
+// conversation) sent to a host of its choosing.
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if from, to := origin.Of(via[0].URL), origin.Of(req.URL); from != to {
+		return fmt.Errorf("the endpoint redirected to another origin (%s, from %s): not followed, as the API key would go along", to, from)
+	}
+	return nil
 }
 
 // clean is err with the client's API key redacted from its text and the
