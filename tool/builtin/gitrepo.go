@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -98,8 +99,84 @@ func ownRepository(dir string) error {
 		if !within(dir, filepath.Clean(common)) {
 			return repoRefusal("its git directory's commondir names "+common, "the objects, refs and configuration of a repository outside the workspace")
 		}
+		if err := partsStayIn(dir, common); err != nil {
+			return err
+		}
+	}
+	return partsStayIn(dir, real)
+}
+
+// maxGitEntries bounds the entries partsStayIn reads of one directory of
+// a git directory (its top, objects, objects/pack): a few dozen, 258 and a
+// few packs in a repository git made.
+const maxGitEntries = 4096
+
+// partsStayIn refuses a git directory inside dir whose parts lead out of
+// it: a symlink among its entries (objects, refs, packed-refs, index,
+// HEAD), among the entries of objects (a fan-out directory, pack, info)
+// or of objects/pack, or an alternates file naming another object store.
+// Through them git reads another repository's history and files, as its
+// own. A single loose object or ref linked out is not looked for: one
+// needs its id, which only reading that repository tells.
+func partsStayIn(dir, gitdir string) error {
+	objects := filepath.Join(gitdir, "objects")
+	for _, d := range []string{gitdir, objects, filepath.Join(objects, "pack")} {
+		if what, err := linkOut(dir, d); err != nil {
+			return err
+		} else if what != "" {
+			return repoRefusal(what, "another repository's objects or refs as its own")
+		}
+	}
+	b, err := readSmallFile(filepath.Join(objects, "info", "alternates"))
+	if err != nil {
+		return nil
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		alt := strings.TrimSpace(line)
+		if alt == "" || strings.HasPrefix(alt, "#") {
+			continue
+		}
+		if strings.HasPrefix(alt, "\"") {
+			return repoRefusal("objects/info/alternates names a quoted object store", "objects from outside the workspace")
+		}
+		if !filepath.IsAbs(alt) {
+			alt = filepath.Join(objects, alt)
+		}
+		if r, err := filepath.EvalSymlinks(alt); err == nil {
+			alt = r
+		}
+		if !within(dir, filepath.Clean(alt)) {
+			return repoRefusal("objects/info/alternates names the object store "+alt, "another repository's objects as its own")
+		}
 	}
 	return nil
+}
+
+// linkOut returns what leads out of dir among the entries of the
+// directory d: "" when nothing does (or d is not there).
+func linkOut(dir, d string) (string, error) {
+	f, err := os.OpenFile(d, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return "", nil // not there, or not a directory: git finds nothing through it
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(maxGitEntries + 1)
+	if len(entries) > maxGitEntries {
+		return "", repoRefusal(d+" holds more than "+strconv.Itoa(maxGitEntries)+" entries to check", "what they lead to, unchecked")
+	}
+	if err != nil && err != io.EOF {
+		return "", nil
+	}
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink == 0 {
+			continue
+		}
+		p := filepath.Join(d, e.Name())
+		if t, err := filepath.EvalSymlinks(p); err == nil && !within(dir, t) {
+			return p + " is a symlink to " + t, nil
+		}
+	}
+	return "", nil
 }
 
 // repoRefusal is the error of a repository ownRepository refuses.
