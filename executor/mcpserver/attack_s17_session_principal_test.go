@@ -119,6 +119,58 @@ func TestAttackS17AStatefulSessionIsNotAnotherPrincipalsUnderAPrincipalFunc(t *t
 	}
 }
 
+// A client names nobody through what it sends: a principal in the call's
+// _meta, in the arguments, or in a header the PrincipalFunc does not
+// read is not taken (the proxy's header is the only source here). This
+// held; it is pinned, so that no convenience reading of _meta creeps in.
+func TestAttackS17AClientCannotNameItsPrincipalInTheRequest(t *testing.T) {
+	proxy := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Header.Del("X-User")
+			if user, ok := strings.CutPrefix(r.Header.Get("Cookie"), "session="); ok {
+				r.Header.Set("X-User", user)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	reg := registry.New()
+	reg.MustRegister(tool.Func("whoami", "Say who calls", func(ctx context.Context, _ map[string]any) (string, error) {
+		p, _ := tool.PrincipalFrom(ctx)
+		return "principal=" + p.Tenant + "/" + p.ID + " roles=" + strings.Join(p.Roles, ","), nil
+	}, tool.ReadOnly()))
+	s, err := New(executor.MustNew(reg), WithPrincipal(PrincipalFromHeader("X-User", "")))
+	require.NoError(t, err)
+	srv := httptest.NewServer(proxy(s.HTTPHandler()))
+	defer srv.Close()
+	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"whoami",` +
+		`"arguments":{"principal":{"id":"root","tenant":"ops","roles":["admin"]}},` +
+		`"_meta":{"principal":{"id":"root","tenant":"ops","roles":["admin"]},"tenant":"ops","user":"root","toolbelt/principal":"root"}}}`
+	for _, who := range []string{"", "session=bob"} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		req.Header.Set("X-Principal", "root")
+		req.Header.Set("X-Tenant", "ops")
+		if who != "" {
+			req.Header.Set("Cookie", who)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(b))
+		assert.NotContains(t, string(b), "root", "%q named itself", who)
+		assert.NotContains(t, string(b), "ops/")
+		if who == "" {
+			assert.Contains(t, string(b), "principal=/ roles=")
+		} else {
+			assert.Contains(t, string(b), "principal=/bob roles=")
+		}
+	}
+}
+
 // rawCallWith is rawCall with the headers h in place of a cookie.
 func rawCallWith(t *testing.T, url, sid, version string, h http.Header) (int, string) {
 	t.Helper()
