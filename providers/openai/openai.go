@@ -103,20 +103,23 @@ func (m *Model) Provider() string { return "openai" }
 // its text and its tool calls. An API error (an HTTP 4xx or 5xx after the
 // SDK's own retries) comes back wrapping the SDK's *openai.Error, with the
 // status, type, code and message the API gave.
-func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (agent.Message, error) {
+func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (_ agent.Message, err error) {
 	params, err := m.Request(conversation, tools)
 	if err != nil {
 		return agent.Message{}, err
 	}
 	var resp *sdk.ChatCompletion
 	g, guarded := requestGuard(m.maxBytes, "openai.WithMaxResponseBytes")
+	// An answer refused below is the endpoint's too: its errors quote
+	// its ids, which may echo the key, at any length.
+	defer func() { err = g.Err(err) }()
 	if m.stream == nil {
 		resp, err = m.client.Chat.Completions.New(ctx, params, guarded)
 	} else {
 		resp, err = m.streamed(ctx, params, guarded)
 	}
 	if err != nil {
-		return agent.Message{}, g.Err(apiError("chat completion", m.model, err))
+		return agent.Message{}, apiError("chat completion", m.model, err) // guarded by the deferred g.Err
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("openai: chat completion: the API sent no completion (null)")

@@ -77,20 +77,24 @@ func (m *ResponsesModel) Provider() string { return "openai" }
 
 // Next sends the conversation and the tools and returns the model's turn:
 // its output text, its function calls, and its output items as Raw.
-func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (agent.Message, error) {
+func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (_ agent.Message, err error) {
 	params, err := m.Request(conversation, tools)
 	if err != nil {
 		return agent.Message{}, err
 	}
 	var resp *responses.Response
 	g, guarded := requestGuard(m.maxBytes, "openai.WithResponsesMaxResponseBytes")
+	// An answer refused below is the endpoint's too: its errors quote
+	// its ids and a failed response's message, which may echo the key,
+	// at any length.
+	defer func() { err = g.Err(err) }()
 	if m.stream == nil {
 		resp, err = m.client.Responses.New(ctx, params, guarded)
 	} else {
 		resp, err = m.streamed(ctx, params, guarded)
 	}
 	if err != nil {
-		return agent.Message{}, g.Err(apiError("response", m.model, err))
+		return agent.Message{}, apiError("response", m.model, err)
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("openai: response: the API sent no response (null)")
