@@ -109,20 +109,23 @@ func (m *Model) Provider() string { return "anthropic" }
 // its text and its tool calls. An API error (an HTTP 4xx or 5xx after the
 // SDK's own retries) comes back wrapping the SDK's *anthropic.Error, with
 // the status, the error type and the body the API sent.
-func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (agent.Message, error) {
+func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []tool.Spec) (_ agent.Message, err error) {
 	params, err := m.Request(conversation, tools)
 	if err != nil {
 		return agent.Message{}, err
 	}
 	var resp *sdk.Message
 	g, guarded := requestGuard(m.maxBytes)
+	// An answer refused below is the endpoint's too: its errors quote
+	// its ids, which may echo the key, at any length.
+	defer func() { err = g.Err(err) }()
 	if m.stream == nil {
 		resp, err = m.client.Messages.New(ctx, params, guarded)
 	} else {
 		resp, err = m.streamed(ctx, params, guarded)
 	}
 	if err != nil {
-		return agent.Message{}, g.Err(apiError(m.model, err))
+		return agent.Message{}, apiError(m.model, err)
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("anthropic: the API sent no message (null)")
