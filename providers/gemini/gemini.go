@@ -102,7 +102,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 			return agent.Message{}, m.clean(err, cut())
 		}
 		if len(resp.Candidates) == 0 {
-			return agent.Message{}, noCandidate(resp)
+			return agent.Message{}, m.clean(noCandidate(resp), nil)
 		}
 		cand = resp.Candidates[0]
 	} else {
@@ -114,7 +114,13 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if cand == nil {
 		return agent.Message{}, fmt.Errorf("gemini: model %q: the first candidate is null", m.model)
 	}
-	return turn(cand)
+	msg, err := turn(cand)
+	if err != nil {
+		// The answer is the endpoint's: the error quotes its finish
+		// message and call ids, which may echo the key, at any length.
+		return agent.Message{}, m.clean(err, nil)
+	}
+	return msg, nil
 }
 
 // generate runs a request without streaming.
