@@ -236,6 +236,11 @@ const plainHTTP = "which anyone on the way can rewrite: use https (plain http is
 // one on the way can rewrite the tools it defines.
 func secureURL(u *url.URL) bool { return u.Scheme == "https" || origin.Loopback(u.Hostname()) }
 
+// refusedHop is the problem with a redirect LoadURL does not follow.
+type refusedHop string
+
+func (e refusedHop) Error() string { return string(e) }
+
 func (s *session) fetch(ctx context.Context, u *url.URL) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -243,23 +248,39 @@ func (s *session) fetch(ctx context.Context, u *url.URL) {
 		return
 	}
 	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, text/*;q=0.5")
-	resp, err := cmp.Or(s.l.Client, &http.Client{}).Do(req)
+	// Every hop is checked before it is requested, not only the last: the
+	// answer to a plain http hop, anyone's, can send the fetch on to any
+	// https server.
+	c := *cmp.Or(s.l.Client, &http.Client{})
+	next := c.CheckRedirect
+	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		switch {
+		case !secureURL(r.URL):
+			return refusedHop("was redirected to " + r.URL.Redacted() + ", plain http, " + plainHTTP)
+		case next != nil:
+			return next(r, via)
+		case len(via) >= 10: // net/http's own rule
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	resp, err := c.Do(req)
 	if ue := (*url.Error)(nil); errors.As(err, &ue) {
 		err = ue.Err
 	}
-	if err != nil {
+	if hop := refusedHop(""); errors.As(err, &hop) {
+		s.add(0, string(hop))
+		return
+	} else if err != nil {
 		s.add(0, "cannot be fetched: "+err.Error())
 		return
 	}
 	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode != http.StatusOK:
+	if resp.StatusCode != http.StatusOK {
 		s.add(0, "cannot be fetched: the server answered "+resp.Status)
-	case resp.Request != nil && !secureURL(resp.Request.URL):
-		s.add(0, "was redirected to "+resp.Request.URL.Redacted()+", plain http, "+plainHTTP)
-	default:
-		s.load(resp.Body, s.file)
+		return
 	}
+	s.load(resp.Body, s.file)
 }
 
 // session is one load: the problems and tools found so far, and what it is
