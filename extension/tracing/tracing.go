@@ -7,8 +7,11 @@
 // continues that remote trace instead. It carries the attributes
 // gen_ai.operation.name, gen_ai.tool.name, gen_ai.tool.call.id,
 // toolbelt.status, toolbelt.attempts and, on failure, error.type (the
-// tool.Code) and span status Error with the error message; each string is
-// held to MaxValueBytes, since callers choose ids of any length. Empty
+// tool.Code) and span status Error with the error message, redacted by the
+// one rule the logs and the audit trail use (internal/redact: secrets
+// inside the text, and the call's secret argument values where it echoes
+// them); each string is held to MaxValueBytes, since callers choose ids of
+// any length. Empty
 // Call.TraceID and Call.SpanID are filled from the span, so the logging and
 // audit extensions (and the caller, through the result) can correlate.
 //
@@ -25,6 +28,7 @@ package tracing
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"sync"
 
 	"go.opentelemetry.io/otel"
@@ -34,6 +38,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -163,7 +168,8 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		if !span.IsRecording() {
 			return next(ctx, req)
 		}
-		w := &approvalWatch{e: e, ctx: ctx, id: c.ID, tool: c.Name, prev: tool.EmitterFrom(ctx)}
+		w := &approvalWatch{e: e, ctx: ctx, id: c.ID, tool: c.Name, prev: tool.EmitterFrom(ctx),
+			secrets: secretsOf(req), args: c.Args}
 		res := next(tool.WithEmitter(ctx, w.emit), req)
 		w.end()
 		record(span, req, res)
@@ -181,6 +187,10 @@ type approvalWatch struct {
 	ctx      context.Context
 	id, tool string
 	prev     tool.Emitter
+	// The call's secret paths and arguments as it arrived, for an
+	// approver's error (redactedText).
+	secrets []string
+	args    json.RawMessage
 
 	mu      sync.Mutex
 	waiting trace.Span
@@ -202,7 +212,7 @@ func (w *approvalWatch) emit(ev tool.Event) {
 		if sp := w.take(); sp != nil {
 			sp.SetAttributes(KeyApprovalDecision.String(clip(ev.Decision)), KeyApprovalDecidedBy.String(clip(ev.DecidedBy)))
 			if ev.Error != "" {
-				sp.SetStatus(codes.Error, clip(ev.Error))
+				sp.SetStatus(codes.Error, redactedText(w.secrets, w.args, ev.Error))
 			}
 			sp.End()
 		}
@@ -258,7 +268,7 @@ func record(span trace.Span, req *extension.Request, res *tool.Result) {
 	}
 	if res.Error != nil {
 		attrs = append(attrs, KeyErrorType.String(clip(string(res.Error.Code))))
-		span.SetStatus(codes.Error, clip(res.Error.Error()))
+		span.SetStatus(codes.Error, errorText(req, res.Error.Error()))
 	} else {
 		span.SetStatus(codes.Ok, "")
 	}
@@ -280,6 +290,51 @@ func clip(s string) string {
 	const more = "…"
 	return textcut.Head(s, MaxValueBytes-len(more)) + more
 }
+
+// errorText is what a span says of a failed call's error (or an approver's):
+// its text through the one redaction rule (internal/redact), with the
+// values of the call's secret arguments masked where it echoes them, as
+// the logging extension and the audit trail write it, held to
+// MaxValueBytes. An error quotes what the tool was given or met (a
+// connection string, a header, the password it was sent), and a tracing
+// backend is read by more people than the logs. Only the head that can be
+// kept is redacted, and a secret's length past it (redactSlack), so a long
+// message costs what a short one does.
+func errorText(req *extension.Request, text string) string {
+	return redactedText(secretsOf(req), req.Call.Args, text)
+}
+
+// secretsOf returns the paths of the call's secret arguments
+// (tool.Spec.Secrets).
+func secretsOf(req *extension.Request) []string {
+	if req.Spec == nil {
+		return nil
+	}
+	return req.Spec.Secrets
+}
+
+// redactedText is errorText for a call whose secret paths and arguments
+// are given.
+func redactedText(secrets []string, args json.RawMessage, text string) string {
+	cut := len(text) > MaxValueBytes+redactSlack
+	if cut {
+		text = textcut.Head(text, MaxValueBytes+redactSlack)
+	}
+	text = redact.Message(text, secrets, args)
+	if cut && len(text) <= MaxValueBytes {
+		// Redaction shortened what was read: the span still says more
+		// was there.
+		const more = "…"
+		return textcut.Head(text, MaxValueBytes-len(more)) + more
+	}
+	return clip(text)
+}
+
+// redactSlack is how far past MaxValueBytes errorText reads an error to
+// redact it before the cut: longer than secrets are (a 4096-bit RSA
+// private key in PEM is 3.2 KiB), so that one the cut falls in is masked
+// whole.
+const redactSlack = 4 << 10
 
 // remoteParent builds a span context from W3C trace and span ids in hex.
 func remoteParent(traceID, spanID string) (trace.SpanContext, bool) {
@@ -334,7 +389,7 @@ func (e *Extension) Backend() extension.Extension {
 			res := next(ctx, req)
 			if res.Error != nil {
 				span.SetAttributes(KeyErrorType.String(clip(string(res.Error.Code))))
-				span.SetStatus(codes.Error, clip(res.Error.Error()))
+				span.SetStatus(codes.Error, errorText(req, res.Error.Error()))
 			}
 			return res
 		}
