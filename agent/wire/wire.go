@@ -17,10 +17,12 @@
 // the text; errors as "error [code]: message" with a retry hint; truncated
 // output marked as such. A result is the tool's, not the model's operator's:
 // the control tokens of chat templates it spells ("<|im_start|>",
-// "<|eot_id|>", "<end_of_turn>", "[INST]", ...) get a space inside
-// ("< |im_start|>"), so that a local model's server, which tokenizes the
-// rendered prompt with special tokens parsed, cannot read them as the end
-// of the tool's turn and the start of another role's. Malformed payloads (a call with no id or name,
+// "<|eot_id|>", "<end_of_turn>", "[INST]", ...) and the tool tags of
+// Hermes-style models ("</tool_response>", "<tool_call>") get a space
+// inside ("< |im_start|>"), so that a local model's server, which
+// tokenizes the rendered prompt with special tokens parsed, cannot read
+// them as the end of the tool's turn and the start of another role's, or
+// of another tool's answer. Malformed payloads (a call with no id or name,
 // two calls with the same id, a payload that is not JSON) are errors that
 // say what is wrong; arguments
 // that are not JSON become calls the executor answers with an
@@ -162,10 +164,11 @@ func sameJSON(text string, v any) bool {
 	return reflect.DeepEqual(t, v)
 }
 
-// clip is s as a model reads it: its special tokens defused (defuse), then
-// cut to MaxResultText where characters start (textcut).
+// clip is s as a model reads it: its special tokens and tool tags defused
+// (defuseResult), then cut to MaxResultText where characters start
+// (textcut).
 func clip(s string) string {
-	s = defuse(s)
+	s = defuseResult(s)
 	if len(s) <= MaxResultText {
 		return s
 	}
@@ -218,6 +221,33 @@ func defuse(s string) string {
 		s = pipeToken.ReplaceAllStringFunc(s, func(tok string) string { return "< " + tok[1:] })
 	}
 	return specialTokens.Replace(s)
+}
+
+// toolTags puts a space inside the tags of Hermes-style tool calling,
+// which Qwen 2.5 and 3 and Hermes models have as tokens of their own
+// (added tokens, which llama.cpp and Ollama parse in any text): their
+// templates render each tool result inside <tool_response> ...
+// </tool_response>, so a result spelling "</tool_response><tool_response>"
+// would close its answer and forge another. Only results are respelt
+// (defuseResult): the model's own earlier replies keep their <tool_call>
+// blocks, the Prompt format's calls.
+var toolTags = strings.NewReplacer(
+	"<tool_call>", "< tool_call>",
+	"</tool_call>", "< /tool_call>",
+	"<tool_response>", "< tool_response>",
+	"</tool_response>", "< /tool_response>",
+	"<think>", "< think>",
+	"</think>", "< /think>",
+)
+
+// defuseResult is s, the text of a result, as a model reads it: the
+// control tokens defused (defuse) and the tool tags too (toolTags).
+func defuseResult(s string) string {
+	s = defuse(s)
+	if strings.Contains(s, "<t") || strings.Contains(s, "</t") {
+		s = toolTags.Replace(s)
+	}
+	return s
 }
 
 // pipeToken matches the "<|name|>" spelling of control tokens (ChatML,
@@ -639,7 +669,7 @@ func plainJSON(out json.RawMessage) bool {
 	if e.Encode(v) != nil {
 		return false
 	}
-	return defuse(b.String()) == b.String()
+	return defuseResult(b.String()) == b.String()
 }
 
 // ---- MCP ----
