@@ -22,11 +22,12 @@
 // as in the audit trail.
 //
 // zap escapes the C0 controls (a newline cannot start a line) but writes
-// the others raw; the extension writes DEL, the C1 controls and the
-// bidirectional overrides and isolates of every string it logs as the
-// visible text \uXXXX (in the arguments, a JSON escape of the same
-// character), so that a tailed log cannot be erased, reordered or given a
-// fake line by what a call or its tool said.
+// the others raw; the extension writes DEL, the C1 controls, the
+// bidirectional overrides and isolates, and U+2028 and U+2029 (which end a
+// line for Python's str.splitlines, editors and log viewers) of every
+// string it logs as the visible text \uXXXX (in the arguments, a JSON
+// escape of the same character), so that a tailed or parsed log cannot be
+// erased, reordered or given a fake line by what a call or its tool said.
 //
 // The extension runs outermost (extension.PriorityLogging), so it sees every
 // result, including those short-circuited by auth, policy, rate limits and
@@ -34,8 +35,10 @@
 package logging
 
 import (
+	"bytes"
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -203,8 +206,13 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	if e.args {
 		// In JSON, termesc's \u escapes decode to the arguments' own
 		// characters.
-		args := rawJSON(termesc.EscapeBytes(redact.Args(c.Args, secrets)))
-		fields = append(fields, zap.Reflect("args", args))
+		args := termesc.EscapeBytes(redact.Args(c.Args, secrets))
+		if bytes.Contains(args, []byte("\u2028")) || bytes.Contains(args, []byte("\u2029")) {
+			// In valid JSON they are inside strings, where the escape
+			// decodes to them.
+			args = []byte(escapeSeparators(string(args)))
+		}
+		fields = append(fields, zap.Reflect("args", rawJSON(args)))
 	}
 	// A logger built with AddStacktrace (zap's development config does so
 	// from Warn) would attach the stack of this line to every denied or
@@ -216,7 +224,22 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 
 // text is a string field whose characters a terminal acts on instead of
 // printing, and that zap writes raw, are written as \uXXXX (termesc).
-func text(key, s string) zap.Field { return zap.String(key, termesc.Escape(s)) }
+func text(key, s string) zap.Field { return zap.String(key, escapeSeparators(termesc.Escape(s))) }
+
+// escapeSeparators writes U+2028 LINE SEPARATOR and U+2029 PARAGRAPH
+// SEPARATOR as the visible text \u2028 and \u2029 (in JSON, an escape of
+// the same character). zap writes them raw, and they end a line for much
+// that reads logs (Python's str.splitlines, editors, log viewers): a
+// string holding one and a JSON object would read as a second line, a
+// record of its own.
+func escapeSeparators(s string) string {
+	if !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029") {
+		return s
+	}
+	return separators.Replace(s)
+}
+
+var separators = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // maxCauseBytes bounds the cause a line logs. The executor holds an
 // error's message to its output cap, but not the cause: a Go func's plain
