@@ -188,7 +188,8 @@ func (c *callSubject) has() bool {
 // path is resolved in t's workspace when t names one (a Workspace()
 // *sandbox.Workspace method, as the built-in file tools have), else
 // cleaned lexically and followed by where the host's symlinks lead it
-// from the process's working directory, when that differs; a path that cannot be resolved (it leaves the
+// from the process's working directory, as written and cleaned, when that
+// differs; a path that cannot be resolved (it leaves the
 // workspace) is left out, and so matches no rule. A declared path argument
 // left out, null, empty ("") or an empty list counts as the default its
 // schema states, else as the workspace root "." (where the built-in list

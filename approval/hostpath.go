@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/internal/hostpath"
@@ -30,7 +31,14 @@ func appendPath(paths []pathSubject, ws *sandbox.Workspace, p string) []pathSubj
 }
 
 // appendHostPath appends the subjects of the path argument p as written
-// (see appendPath).
+// (see appendPath): its canonical form, and where the host's symlinks
+// lead it when that differs. The path leads two ways when a ".." follows
+// a link: as written, the kernel applies the ".." to the directory the
+// link leads to ("out/../notes/id" with out -> elsewhere/deep is
+// elsewhere/notes/id); cleaned first, as a tool that calls
+// filepath.Clean or filepath.Join on it (or Node's path.resolve) takes
+// it, the ".." drops the link ("notes/id", through notes -> HOME/.ssh).
+// Both are subjects.
 func appendHostPath(paths []pathSubject, ws *sandbox.Workspace, p string) []pathSubject {
 	s := pathSubjectOf(ws, p)
 	paths = append(paths, s)
@@ -46,31 +54,46 @@ func appendHostPath(paths []pathSubject, ws *sandbox.Workspace, p string) []path
 		base = path.Clean(filepath.ToSlash(wd))
 		joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
 	}
-	host, ok := hostpath.Resolve(joined)
-	if !ok {
-		// Too many links to follow: where it leads cannot be judged.
-		return append(paths, pathSubject{out: true})
+	cleaned := path.Clean(joined)
+	lookups := []string{joined}
+	if cleaned != joined {
+		lookups = append(lookups, cleaned)
 	}
-	if host == path.Clean(joined) {
-		return paths
-	}
-	fi, err := os.Stat(filepath.FromSlash(host))
-	h := pathSubject{path: host, host: host, ok: true, dir: err == nil && fi.IsDir()}
-	if base != "" {
-		rb, ok := hostpath.Resolve(base)
+	var hosts []string
+	rb := "" // the working directory as the host reaches it, once needed
+	for _, j := range lookups {
+		host, ok := hostpath.Resolve(j)
 		if !ok {
-			rb = base
+			// Too many links to follow, or a lookup on the way failed
+			// (a real path longer than PATH_MAX): where it leads cannot
+			// be judged.
+			return append(paths, pathSubject{out: true})
 		}
-		switch {
-		case host == rb:
-			h.path = "."
-		case strings.HasPrefix(host, strings.TrimSuffix(rb, "/")+"/"):
-			h.path = strings.TrimPrefix(host, strings.TrimSuffix(rb, "/")+"/")
-		default:
-			// A link out of the working directory: in no place a
-			// relative pattern names, approved by no allow rule.
-			h.outside = true
+		if host == cleaned || slices.Contains(hosts, host) {
+			continue
 		}
+		hosts = append(hosts, host)
+		fi, err := os.Stat(filepath.FromSlash(host))
+		h := pathSubject{path: host, host: host, ok: true, dir: err == nil && fi.IsDir()}
+		if base != "" {
+			if rb == "" {
+				rb = base
+				if r, ok := hostpath.Resolve(base); ok {
+					rb = r
+				}
+			}
+			switch {
+			case host == rb:
+				h.path = "."
+			case strings.HasPrefix(host, strings.TrimSuffix(rb, "/")+"/"):
+				h.path = strings.TrimPrefix(host, strings.TrimSuffix(rb, "/")+"/")
+			default:
+				// A link out of the working directory: in no place a
+				// relative pattern names, approved by no allow rule.
+				h.outside = true
+			}
+		}
+		paths = append(paths, h)
 	}
-	return append(paths, h)
+	return paths
 }

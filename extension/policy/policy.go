@@ -111,7 +111,9 @@
 // absolute patterns match it there, relative ones its part below that
 // directory. Each is judged also as the host's file system reaches it,
 // through symlinks and ".." after a link ("notes/id" with notes ->
-// HOME/.ssh is HOME/.ssh/id), and as a tool that expands a leading ~ or
+// HOME/.ssh is HOME/.ssh/id), both as written and cleaned first (as
+// filepath.Clean or filepath.Join leave it: "out/../notes/id" with out
+// a link elsewhere is notes/id to such a tool), and as a tool that expands a leading ~ or
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
 // HOME/.ssh/id too). A forbidden pattern refuses any form, and each must
 // be under an allowed one. A file: URL in any argument but the content
@@ -1048,10 +1050,11 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, at place, field string, v
 
 // pathName is a path argument as the globs match it: rel for relative
 // globs, abs for absolute ones; outside when it lies outside the base
-// directory, where it has no rel.
+// directory, where it has no rel; host when it is where the host's
+// symlinks lead the path (a form of it beside the one written).
 type pathName struct {
-	rel, abs string
-	outside  bool
+	rel, abs      string
+	outside, host bool
 }
 
 // below sets *rel to name's part below the directory base ("." for base
@@ -1092,9 +1095,9 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
 	ws := at.ws
 	var relName, absName string
-	outside := false   // below the base directory there is no relName
-	resolved := raw    // what a denial shows beside raw when they differ
-	var host *pathName // where the host's symlinks lead, when not the same
+	outside := false     // below the base directory there is no relName
+	resolved := raw      // what a denial shows beside raw when they differ
+	var hosts []pathName // where the host's symlinks lead, when not the same
 	// A relative path of a tool that runs in a directory of its own
 	// (Workdirer) is taken from there: "key" run in secrets is
 	// secrets/key, "../secrets/key" run in sub is secrets/key too.
@@ -1156,27 +1159,52 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 			joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
 		}
 		if path.IsAbs(joined) || start != "/" {
-			hostName, ok := hostpath.ResolveIn(start, joined)
-			if !ok {
-				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, hostpath.MaxLinks)
+			// The path leads two ways when a ".." follows a link: as
+			// written, the kernel applies the ".." to the directory the
+			// link leads to ("out/../notes/id" with out ->
+			// elsewhere/deep is elsewhere/notes/id); cleaned first, as
+			// a tool that calls filepath.Clean or filepath.Join on it
+			// (or Node's path.resolve) takes it, the ".." drops the link
+			// ("notes/id", through notes -> HOME/.ssh). Both are judged.
+			lookups := []string{joined}
+			if c := path.Clean(joined); c != joined {
+				lookups = append(lookups, c)
 			}
-			if hostName != name {
-				hostBase := start // from getcwd: no link to resolve
-				if start == "/" {
-					hostBase = base
-					if hb, ok := hostpath.Resolve(base); ok {
-						hostBase = hb
+			hostBase := ""
+			for _, j := range lookups {
+				hostName, ok := hostpath.ResolveIn(start, j)
+				if !ok {
+					return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, hostpath.MaxLinks)
+				}
+				if hostName == name || slices.ContainsFunc(hosts, func(h pathName) bool { return h.abs == hostName }) {
+					continue
+				}
+				if hostBase == "" {
+					hostBase = start // from getcwd: no link to resolve
+					if start == "/" {
+						hostBase = base
+						if hb, ok := hostpath.Resolve(base); ok {
+							hostBase = hb
+						}
 					}
 				}
-				host = &pathName{abs: hostName, rel: hostName}
-				host.outside = below(hostBase, hostName, &host.rel)
-				resolved = hostName
+				h := pathName{abs: hostName, rel: hostName, host: true}
+				h.outside = below(hostBase, hostName, &h.rel)
+				hosts = append(hosts, h)
+			}
+			if len(hosts) > 0 {
+				resolved = hosts[0].abs
 			}
 		}
 	}
-	names := []pathName{{rel: relName, abs: absName, outside: outside}}
-	if host != nil {
-		names = append(names, *host)
+	names := append([]pathName{{rel: relName, abs: absName, outside: outside}}, hosts...)
+	// shown is how a denial shows the path beside raw: the host's form
+	// that a rule refused, else the first one there is.
+	shown := func(n pathName) string {
+		if n.host {
+			return shownPath(raw, n.abs)
+		}
+		return shownPath(raw, resolved)
 	}
 	// Relative globs match the workspace-relative path, absolute ones the
 	// host path (the same thing when nothing was resolved). A forbidden
@@ -1188,23 +1216,15 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 		}
 		return !n.outside && g.match(n.rel)
 	}
-	covered := func(g glob) bool {
-		for _, n := range names {
-			switch {
-			case g.abs():
-				if g.within(n.abs) {
-					return true
-				}
-			case !n.outside:
-				if g.within(n.rel) {
-					return true
-				}
-			case g.anywhere():
-				// "**/.ssh/**" forbids .ssh outside the base directory too.
-				if g.within(n.abs) {
-					return true
-				}
-			}
+	covered := func(g glob, n pathName) bool {
+		switch {
+		case g.abs():
+			return g.within(n.abs)
+		case !n.outside:
+			return g.within(n.rel)
+		case g.anywhere():
+			// "**/.ssh/**" forbids .ssh outside the base directory too.
+			return g.within(n.abs)
 		}
 		return false
 	}
@@ -1213,8 +1233,10 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 			continue
 		}
 		for _, pr := range r.forbiddenPaths {
-			if covered(pr.glob) {
-				return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shownPath(raw, resolved), pr.source)
+			for _, n := range names {
+				if covered(pr.glob, n) {
+					return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shown(n), pr.source)
+				}
 			}
 		}
 	}
@@ -1256,14 +1278,15 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 		}
 		return false
 	}
-	if slices.IndexFunc(names, func(n pathName) bool { return !allowed(n) }) < 0 {
+	i := slices.IndexFunc(names, func(n pathName) bool { return !allowed(n) })
+	if i < 0 {
 		return "", nil
 	}
 	pats := make([]string, len(allow))
 	for i, pr := range allow {
 		pats[i] = pr.source
 	}
-	return p.denial(cfg, scope+".allowed_paths", allow[0].line, "argument %q: path %s is not under an allowed path (%s)", field, shownPath(raw, resolved), strings.Join(pats, ", "))
+	return p.denial(cfg, scope+".allowed_paths", allow[0].line, "argument %q: path %s is not under an allowed path (%s)", field, shown(names[i]), strings.Join(pats, ", "))
 }
 
 // shownPath is how a denial shows a path argument: as written, quoted, and
