@@ -1174,7 +1174,8 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 			for _, j := range lookups {
 				hostName, ok := hostpath.ResolveIn(start, j)
 				if !ok {
-					return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q passes more than %d symlinks", field, raw, hostpath.MaxLinks)
+					// hostpath does not say which of the two it was.
+					return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: where path %q leads on the host cannot be judged: following it passes more than %d symlinks, or a lookup on the way failed (a directory reached through links whose real path is longer than PATH_MAX); pass the path the links lead to, with fewer symlinks on the way and a real path shorter than PATH_MAX", field, raw, hostpath.MaxLinks)
 				}
 				if hostName == name || slices.ContainsFunc(hosts, func(h pathName) bool { return h.abs == hostName }) {
 					continue
