@@ -109,9 +109,10 @@ type Options struct {
 	// Offer, when set, is asked before each model turn which of the
 	// agent's tools to show the model: a governance policy's Allows shows
 	// only those its current mode lets run, so a switch to lockdown hides
-	// the writing tools from the next turn on. A tool it hides still runs
-	// if the model calls it, judged (and refused) by the executor's
-	// extensions.
+	// the writing tools from the next turn on. A call to a tool it hid
+	// that turn does not run: it gets a policy-denied result saying the
+	// tool is not offered now, and the executor's observers are told of
+	// it, as of an undeclared call.
 	Offer func(spec *tool.Spec) bool
 	// MaxIterations bounds the model turns (default DefaultMaxIterations).
 	MaxIterations int
@@ -325,7 +326,17 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			tr.Stop = StopAnswered
 			return tr, nil
 		}
-		results := runCalls(ctx, opts.Executor, reply.Calls, offered, specs)
+		var hidden map[string]bool // declared tools Offer did not show this turn
+		if len(shown) < len(specs) {
+			hidden = make(map[string]bool, len(specs)-len(shown))
+			for _, s := range specs {
+				hidden[s.Name] = true
+			}
+			for _, s := range shown {
+				delete(hidden, s.Name)
+			}
+		}
+		results := runCalls(ctx, opts.Executor, reply.Calls, offered, hidden, specs, shown)
 		step := Step{Iteration: i, Calls: reply.Calls, Results: results}
 		for _, r := range results {
 			if d, ok := decisionOf(r); ok {
@@ -391,18 +402,32 @@ func runTag() string {
 	return hex.EncodeToString(b[:])
 }
 
-// runCalls answers undeclared tools with not-found results and runs the
-// rest as one batch, keeping call order. The executor's observers
-// (extension.Observer: logging, metrics, audit) are told of each
-// undeclared call, as the executor tells them of a call to an unknown
-// tool, so that a model trying tools it was not offered leaves a trace.
-func runCalls(ctx context.Context, ex *executor.Executor, calls []tool.Call, offered map[string]bool, specs []tool.Spec) []*tool.Result {
+// runCalls answers undeclared tools with not-found results, and declared
+// ones hidden this turn (Options.Offer) with policy-denied ones, and runs
+// the rest as one batch, keeping call order. The executor's observers
+// (extension.Observer: logging, metrics, audit) are told of each call it
+// refuses, as the executor tells them of a call to an unknown tool, so
+// that a model trying tools it was not offered leaves a trace.
+func runCalls(ctx context.Context, ex *executor.Executor, calls []tool.Call, offered, hidden map[string]bool, specs, shown []tool.Spec) []*tool.Result {
 	results := make([]*tool.Result, len(calls))
 	var batch []tool.Call
 	var idx []int
 	for i, c := range calls {
 		if !offered[c.Name] {
 			res := tool.Fail(&c, tool.CodeNotFound, fmt.Sprintf("tool %q is not available to this agent: use one of %s", clipText(c.Name, maxNameShown), names(specs)))
+			results[i] = res
+			observeRefusal(ctx, ex, c, res)
+			continue
+		}
+		if hidden[c.Name] {
+			// Declared, but Options.Offer did not show it this turn (a
+			// mode that forbids it, a subset for the task): the model
+			// may not run what it was not offered by naming it.
+			msg := fmt.Sprintf("tool %q is not offered to you now: it cannot be called in this turn", c.Name)
+			if len(shown) > 0 {
+				msg += "; use one of " + names(shown)
+			}
+			res := tool.Fail(&c, tool.CodePolicyDenied, msg)
 			results[i] = res
 			observeRefusal(ctx, ex, c, res)
 			continue

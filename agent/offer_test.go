@@ -15,7 +15,8 @@ import (
 // With Offer set to a policy's Allows, each turn shows the model only the
 // tools the current mode lets run: after a switch to lockdown, write_note
 // is gone from the next turn. A call the model makes to it anyway is
-// judged by the policy, not reported as an unknown tool.
+// refused as not offered (policy_denied), not reported as an unknown tool
+// (TestAttackS17ToolHiddenByOfferDoesNotRun).
 func TestOfferShowsOnlyWhatTheModeAllows(t *testing.T) {
 	p, err := policy.Parse([]byte("tools:\n  write_note: {forbidden_in_modes: [lockdown]}\n"))
 	require.NoError(t, err)
