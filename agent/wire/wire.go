@@ -304,12 +304,21 @@ func uniqueIDs(kind string, calls []tool.Call) ([]tool.Call, error) {
 	seen := make(map[string]int, len(calls))
 	for i, c := range calls {
 		if j, ok := seen[c.ID]; ok {
-			return nil, fmt.Errorf("wire: %s #%d has the same id %q as #%d: the results could not be matched to the calls", kind, i, c.ID, j)
+			// The id is the payload's, of any length: cut short, so that
+			// the error stays a line to log.
+			id := c.ID
+			if len(id) > maxIDShown {
+				id = textcut.Head(id, maxIDShown) + "..."
+			}
+			return nil, fmt.Errorf("wire: %s #%d has the same id %q as #%d: the results could not be matched to the calls", kind, i, id, j)
 		}
 		seen[c.ID] = i
 	}
 	return calls, nil
 }
+
+// maxIDShown bounds a call id an error repeats.
+const maxIDShown = 64
 
 func resultID(r *tool.Result, i int) (string, error) {
 	if r == nil {
