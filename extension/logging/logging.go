@@ -6,7 +6,9 @@
 // extension.Request.Received, to the end of the chain inside logging),
 // error code and message, the error's cause when it says more than the
 // message (tool.Error.Err: the developer's side, which no model is sent;
-// its head and tail when over 64 KiB), and attempts. The level follows the outcome:
+// its head and tail when over 64 KiB, as the message's), and attempts. Each
+// name and id keeps its first MaxFieldBytes: a model chooses some of them,
+// of any length. The level follows the outcome:
 //
 //	succeeded          Info (or the level set by WithSuccessLevel)
 //	denied, cancelled  Warn
@@ -155,31 +157,32 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		fieldPool.Put(fp)
 	}()
 	// Every string that comes from the call or its result goes through
-	// text: zap escapes the C0 controls but writes C1 controls raw.
+	// text: zap escapes the C0 controls but writes C1 controls raw. Names
+	// and ids go through name too: callers choose their length.
 	fields = append(fields,
-		text("call_id", c.ID),
-		text("tool", c.Name),
+		name("call_id", c.ID),
+		name("tool", c.Name),
 		text("status", string(res.SettledStatus())),
 		zap.Duration("duration", d),
 		zap.Int("attempts", attempts),
 	)
 	if c.Principal.ID != "" {
-		fields = append(fields, text("principal", c.Principal.ID))
+		fields = append(fields, name("principal", c.Principal.ID))
 	}
 	if c.Principal.Tenant != "" {
-		fields = append(fields, text("tenant", c.Principal.Tenant))
+		fields = append(fields, name("tenant", c.Principal.Tenant))
 	}
 	if c.Agent != "" {
-		fields = append(fields, text("agent", c.Agent))
+		fields = append(fields, name("agent", c.Agent))
 	}
 	if c.Session != "" {
-		fields = append(fields, text("session", c.Session))
+		fields = append(fields, name("session", c.Session))
 	}
 	if c.TraceID != "" {
-		fields = append(fields, text("trace_id", c.TraceID))
+		fields = append(fields, name("trace_id", c.TraceID))
 	}
 	if c.SpanID != "" {
-		fields = append(fields, text("span_id", c.SpanID))
+		fields = append(fields, name("span_id", c.SpanID))
 	}
 	var secrets []string
 	if req.Spec != nil {
@@ -188,8 +191,9 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	if res.Error != nil {
 		// The one rule, and the values it masks in the arguments wherever
 		// the tool echoed them (a password found by its key's name), as
-		// the audit trail records them.
-		msg := redact.Message(res.Error.Message, secrets, c.Args)
+		// the audit trail records them. Held as the cause is: a refused
+		// call's message quotes the tool name the model chose, whole.
+		msg := redact.Message(headTail(res.Error.Message, maxCauseBytes), secrets, c.Args)
 		fields = append(fields, text("error_code", string(res.Error.Code)), text("error", msg))
 		// The cause is the developer's side (a missing principal's fix, a
 		// misconfiguration), which no model is sent; a Go func's plain error
@@ -225,6 +229,24 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 // text is a string field whose characters a terminal acts on instead of
 // printing, and that zap writes raw, are written as \uXXXX (termesc).
 func text(key, s string) zap.Field { return zap.String(key, escapeSeparators(termesc.Escape(s))) }
+
+// MaxFieldBytes bounds each name and id a line logs: the call id, the tool
+// name, the principal, tenant, agent, session, trace and span ids. A model
+// chooses a refused call's tool name and, through an MCP client, a call's
+// id, of any length; a longer value keeps its first MaxFieldBytes (whole
+// characters) and says how much was cut, as the audit trail and tracing
+// do, so that one call cannot make a line of megabytes that log shippers
+// drop or split.
+const MaxFieldBytes = 4 << 10
+
+// name is a text field held to MaxFieldBytes.
+func name(key, s string) zap.Field {
+	if len(s) > MaxFieldBytes {
+		head := textcut.Head(s, MaxFieldBytes)
+		s = head + "…[" + strconv.Itoa(len(s)-len(head)) + " bytes cut]"
+	}
+	return text(key, s)
+}
 
 // escapeSeparators writes U+2028 LINE SEPARATOR and U+2029 PARAGRAPH
 // SEPARATOR as the visible text \u2028 and \u2029 (in JSON, an escape of
