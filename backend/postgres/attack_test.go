@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -170,7 +171,7 @@ func TestARequestWithANULEscapeIsQueued(t *testing.T) {
 // A database migrated by the first version (jsonb columns) is changed once.
 func TestMigrateChangesJSONBColumns(t *testing.T) {
 	ctx := context.Background()
-	dsn, err := server.CreateDatabase(ctx, "old_schema")
+	dsn, err := server.CreateDatabase(ctx, "old_schema_"+strconv.FormatInt(dbSeq.Add(1), 10)) // a name of its own under -count
 	require.NoError(t, err)
 	pool := newPool(t, dsn)
 	_, err = pool.Exec(ctx, `CREATE TABLE toolbelt_approvals (id text PRIMARY KEY, request jsonb NOT NULL, since timestamptz NOT NULL,
@@ -223,7 +224,7 @@ func TestDashboardSaysWhenTheStoreIsDown(t *testing.T) {
 // columns, and keeps its records (as acting for nobody).
 func TestMigrateAddsPrincipalToHistory(t *testing.T) {
 	ctx := context.Background()
-	dsn, err := server.CreateDatabase(ctx, "old_history")
+	dsn, err := server.CreateDatabase(ctx, "old_history_"+strconv.FormatInt(dbSeq.Add(1), 10))
 	require.NoError(t, err)
 	pool := newPool(t, dsn)
 	_, err = pool.Exec(ctx, `CREATE TABLE toolbelt_history (seq bigserial PRIMARY KEY, call_id text NOT NULL, job_id text NOT NULL,
