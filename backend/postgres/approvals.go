@@ -1,12 +1,16 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -25,7 +29,8 @@ const recheck = 2 * time.Second
 
 // ApprovalStore is an approval.Store in PostgreSQL. Any instance can put,
 // list and decide; a decision wakes the waiter on whichever instance it
-// waits, through one LISTEN connection per store.
+// waits, through one LISTEN connection per store. A request is kept byte
+// for byte, a principal or arguments that are not UTF-8 included.
 type ApprovalStore struct {
 	pool *pgxpool.Pool
 	now  func() time.Time // this instance's clock
@@ -56,7 +61,7 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	if p.ID == "" {
 		return errors.New("postgres: approval Put: the pending request has no id: use approval.RequestID")
 	}
-	req, err := json.Marshal(p.Request)
+	req, exact, err := encodeRequest(p.Request)
 	if err != nil {
 		return fmt.Errorf("postgres: approval %s: encode request: %w", p.ID, err)
 	}
@@ -67,13 +72,13 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	// p's times are on this instance's clock; they are kept on the
 	// database's, which every instance compares them with: shifted by how
 	// far this clock is from it (give or take a round trip).
-	tag, err := s.pool.Exec(ctx, `INSERT INTO toolbelt_approvals (id, request, since, expires, state)
-		VALUES ($1, $2, $3::timestamptz + (clock_timestamp() - $5::timestamptz),
+	tag, err := s.pool.Exec(ctx, `INSERT INTO toolbelt_approvals (id, request, exact, since, expires, state)
+		VALUES ($1, $2, $6, $3::timestamptz + (clock_timestamp() - $5::timestamptz),
 			$4::timestamptz + (clock_timestamp() - $5::timestamptz), 'pending')
-		ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, since = EXCLUDED.since,
+		ON CONFLICT (id) DO UPDATE SET request = EXCLUDED.request, exact = EXCLUDED.exact, since = EXCLUDED.since,
 			expires = EXCLUDED.expires, state = 'pending', decision = NULL, decided_at = NULL
 		WHERE toolbelt_approvals.state = 'withdrawn'
-			OR (toolbelt_approvals.state = 'pending' AND toolbelt_approvals.expires <= clock_timestamp())`, p.ID, req, p.Since, expires, s.now())
+			OR (toolbelt_approvals.state = 'pending' AND toolbelt_approvals.expires <= clock_timestamp())`, p.ID, req, p.Since, expires, s.now(), exact)
 	if err != nil {
 		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 	}
@@ -83,19 +88,54 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	// The id is pending or decided: its waiter shares, or its decision
 	// answers, only the same question. The id does not name everything
 	// that tells two questions apart (a principal's tenant).
-	var stored []byte
-	if err := s.pool.QueryRow(ctx, `SELECT request FROM toolbelt_approvals WHERE id = $1`, p.ID).Scan(&stored); err != nil {
+	var stored, storedExact []byte
+	if err := s.pool.QueryRow(ctx, `SELECT request, exact FROM toolbelt_approvals WHERE id = $1`, p.ID).Scan(&stored, &storedExact); err != nil {
 		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 	}
-	var was approval.Request
-	if err := json.Unmarshal(stored, &was); err != nil {
-		return fmt.Errorf("postgres: approval %s: decode request: %w", p.ID, err)
+	was, err := decodeRequest(stored, storedExact)
+	if err != nil {
+		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 	}
 	if !sameQuestion(was, p.Request) {
 		// What the other request is stays unsaid: it may be another tenant's.
 		return fmt.Errorf("postgres: approval %s is taken by another request (another tenant's, or other arguments): this call is not answered by its decision", p.ID)
 	}
 	return nil
+}
+
+// encodeRequest returns r as JSON, for the request column, and, when JSON
+// cannot keep it byte for byte, gob-encoded too, for the exact column: a
+// principal, tenant or argument with bytes that are not UTF-8, which JSON
+// makes U+FFFD (so "alice\xff" and "alice\xfe" would be one), or which a
+// json column refuses (in arguments, kept as they came).
+func encodeRequest(r approval.Request) (req, exact []byte, err error) {
+	if req, err = json.Marshal(r); err != nil {
+		return nil, nil, err
+	}
+	if utf8.Valid(req) && !bytes.Contains(req, []byte("\uFFFD")) {
+		return req, nil, nil
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(r); err != nil {
+		return nil, nil, err
+	}
+	return []byte(strings.ToValidUTF8(string(req), "\uFFFD")), b.Bytes(), nil
+}
+
+// decodeRequest reads a request kept by Put: exactly, when it was kept
+// gob-encoded too.
+func decodeRequest(req, exact []byte) (approval.Request, error) {
+	var r approval.Request
+	if exact != nil {
+		if err := gob.NewDecoder(bytes.NewReader(exact)).Decode(&r); err != nil {
+			return r, fmt.Errorf("decode request: %w", err)
+		}
+		return r, nil
+	}
+	if err := json.Unmarshal(req, &r); err != nil {
+		return r, fmt.Errorf("decode request: %w", err)
+	}
+	return r, nil
 }
 
 // sameQuestion reports whether a and b ask the same: the same call (id,
@@ -251,7 +291,7 @@ func (s *ApprovalStore) change(ctx context.Context, id, sql string, args ...any)
 
 // List implements approval.Store.
 func (s *ApprovalStore) List(ctx context.Context) ([]approval.Pending, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, request, since, expires FROM toolbelt_approvals
+	rows, err := s.pool.Query(ctx, `SELECT id, request, exact, since, expires FROM toolbelt_approvals
 		WHERE state = 'pending' AND (expires IS NULL OR expires > clock_timestamp()) ORDER BY since, id`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list approvals: %w", err)
@@ -260,13 +300,13 @@ func (s *ApprovalStore) List(ctx context.Context) ([]approval.Pending, error) {
 	var out []approval.Pending
 	for rows.Next() {
 		var p approval.Pending
-		var req []byte
+		var req, exact []byte
 		var expires *time.Time
-		if err := rows.Scan(&p.ID, &req, &p.Since, &expires); err != nil {
+		if err := rows.Scan(&p.ID, &req, &exact, &p.Since, &expires); err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal(req, &p.Request); err != nil {
-			return nil, fmt.Errorf("postgres: approval %s: decode request: %w", p.ID, err)
+		if p.Request, err = decodeRequest(req, exact); err != nil {
+			return nil, fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 		}
 		if expires != nil {
 			p.Expires = *expires

@@ -146,6 +146,9 @@ BEGIN
 			ALTER COLUMN decision TYPE json USING decision::json;
 	END IF;
 END $$;
+-- A request JSON cannot keep (bytes that are not UTF-8), gob-encoded:
+-- request then holds it with U+FFFD for those bytes.
+ALTER TABLE toolbelt_approvals ADD COLUMN IF NOT EXISTS exact bytea;
 `
 
 // Migrate creates the tables the stores use, if they are missing. It is

@@ -414,6 +414,45 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 		}
 	})
 
+	// A principal's id or tenant may hold any bytes (an authenticator's),
+	// and arguments are bytes: JSON turns each invalid UTF-8 byte into
+	// U+FFFD, so that "alice\xff" and "alice\xfe" would both be shown, and
+	// put again, as "alice\uFFFD".
+	t.Run("a request of bytes that are not UTF-8 is kept, listed and put again as it is", func(t *testing.T) {
+		s := open(t)
+		var want []approval.Pending
+		for i, who := range []string{"alice\xff", "alice\xfe"} {
+			p := pending(i, time.Now().Add(time.Hour))
+			p.Request.Principal = tool.Principal{ID: who, Tenant: "acme\xfe", Roles: []string{"dev\xff"}}
+			p.Request.Call.Principal, p.Request.Call.Agent = p.Request.Principal, "coder\xff"
+			p.Request.Call.Args = json.RawMessage("{\"path\":\"a\xff\"}")
+			p.Request.Subject = "a\xff"
+			p.ID = approval.RequestID(p.Request)
+			if err := s.Put(ctx, p); err != nil {
+				t.Fatalf("Put of %q: %v", who, err)
+			}
+			// The same call asked again (a job retried) waits on it.
+			if err := s.Put(ctx, p); err != nil {
+				t.Fatalf("Put of %q again: %v", who, err)
+			}
+			want = append(want, p)
+		}
+		list, err := s.List(ctx)
+		if err != nil || len(list) != len(want) {
+			t.Fatalf("List = %+v, %v; want %d", list, err, len(want))
+		}
+		for i, got := range list {
+			w := want[i].Request
+			g := got.Request
+			if got.ID != want[i].ID || g.Principal.ID != w.Principal.ID || g.Principal.Tenant != w.Principal.Tenant ||
+				g.Call.Principal.ID != w.Call.Principal.ID || g.Call.Principal.Tenant != w.Call.Principal.Tenant ||
+				fmt.Sprint(g.Call.Principal.Roles) != fmt.Sprint(w.Call.Principal.Roles) || g.Call.Agent != w.Call.Agent ||
+				string(g.Call.Args) != string(w.Call.Args) || g.Subject != w.Subject {
+				t.Errorf("List[%d] = %s %#v,\nwant %s %#v", i, got.ID, g, want[i].ID, w)
+			}
+		}
+	})
+
 	t.Run("Await waits for the decision", func(t *testing.T) {
 		s := open(t)
 		p := pending(1, time.Time{})
