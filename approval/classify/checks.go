@@ -701,8 +701,17 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			progs = append(progs, u.val)
 		}
 	}
-	if !progFile && len(progs) == 0 && sc.stopped < len(args) {
-		progs = append(progs, args[sc.stopped])
+	files := args[sc.stopped:]
+	if !progFile && len(progs) == 0 && len(files) > 0 {
+		progs = append(progs, files[0])
+		files = files[1:]
+	}
+	// The operands after the program are the files awk reads (NAME=VALUE
+	// sets a variable): gawk connects for a network file among them.
+	for _, f := range files {
+		if !awkAssignment.MatchString(f.s) {
+			s.awkOpens(name, f, j)
+		}
 	}
 	if !progFile && len(progs) == 0 {
 		inf = inf.or(s.inputCode(name, "a program", nil, true, cx, j))
@@ -715,6 +724,18 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		inf = inf.or(s.awkProgram(name, p.s, j))
 	}
 	return inf
+}
+
+// awkAssignment is an awk operand that sets a variable rather than names
+// a file (x=1 f).
+var awkAssignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// awkOpens judges a file awk opens to read, by the path rules that apply
+// to reads: gawk connects to HOST for /inet/tcp/0/HOST/PORT.
+func (s *state) awkOpens(name string, w word, j *judgement) {
+	if l, reason, ok := s.pathRule(w, true); ok && l > Safe {
+		j.add(l, name+" opens a file to read: "+reason)
+	}
 }
 
 func (s *state) awkProgram(name, prog string, j *judgement) info {
@@ -811,6 +832,7 @@ func (s *state) awkProgramAs(name, prog string, regexAfterIncr, brackets bool, j
 				if l, reason, ok := s.secretRule(word{s: v, lit: true}); ok {
 					j.add(l, name+" getline reads a file: "+reason)
 				}
+				s.awkOpens(name+" getline", word{s: v, lit: true}, j)
 			}
 			pendingSystem, pendingPipe, pendingFile, pendingRead = false, false, false, false
 			operand = false
