@@ -53,8 +53,8 @@ import (
 // escapes (approval.VisibleLines): they reach the model, and should reach
 // whoever reviews the tools too; the chat templates' control tokens
 // ("<|im_start|>", "[INST]") are spelt with a space inside, as a result's
-// are (wire.Defuse), and a tool whose schema has a key spelling one is
-// left out. A listing longer than 1,000 tools or
+// are (wire.Defuse), and a tool whose schema has a key or a value
+// (default, const, enum, examples) spelling one is left out. A listing longer than 1,000 tools or
 // pages is an error; the tools past 16 MiB of schemas, descriptions and
 // titles are left out.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {

@@ -52,8 +52,10 @@ func visibleSchema(raw json.RawMessage) json.RawMessage {
 // template's control token ("<|im_start|>", "[INST]"): the model reads
 // keys as it reads descriptions, but a key cannot be shown escaped or
 // respelt, since the model must send a property's name back as the
-// server wrote it. Values
-// (default, const, enum, examples) are data and are not looked into.
+// server wrote it. Values (default, const, enum, examples) are data,
+// looked into only for a control token (tokenValue), which the server's
+// template would render into the prompt and which cannot be respelt
+// either.
 func hiddenKey(raw json.RawMessage) error {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
@@ -61,6 +63,7 @@ func hiddenKey(raw json.RawMessage) error {
 	if d.Decode(&v) != nil {
 		return nil // the schema's compilation reports it
 	}
+	var value string // a value that spells a control token, and where
 	var walk func(v any) string
 	walk = func(v any) string {
 		switch x := v.(type) {
@@ -70,6 +73,9 @@ func hiddenKey(raw json.RawMessage) error {
 					return k
 				}
 				if k == "default" || k == "const" || k == "enum" || k == "examples" {
+					if s, ok := tokenValue(e); ok && value == "" {
+						value = k + " value " + quote(cutText(s, "value", maxKeyShown))
+					}
 					continue
 				}
 				if bad := walk(e); bad != "" {
@@ -92,7 +98,36 @@ func hiddenKey(raw json.RawMessage) error {
 		return fmt.Errorf("the key \"%s\" (shown escaped) carries characters a person would not see: the model would read them unseen by whoever reviews the tools, and a name cannot be escaped, since the model must send it back as written; fix the server",
 			cutText(approval.Visible(k), "key", maxKeyShown))
 	}
+	if value != "" {
+		return fmt.Errorf("the %s spells a chat template's control token (such as <|im_start|> or [INST]): a local model's server renders the schema into the prompt and would read it as the start of another turn, and a value cannot be respelt, since the model must send it back as written; fix the server", value)
+	}
 	return nil
+}
+
+// tokenValue returns a string of v, a schema's value (a default, const,
+// enum or examples), that spells a chat template's control token, as a
+// string or an object's key.
+func tokenValue(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, wire.Defuse(x) != x
+	case map[string]any:
+		for k, e := range x {
+			if wire.Defuse(k) != k {
+				return k, true
+			}
+			if s, ok := tokenValue(e); ok {
+				return s, true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if s, ok := tokenValue(e); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
 }
 
 // maxKeyShown is how much of a schema key an error message shows.
