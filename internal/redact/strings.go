@@ -14,6 +14,15 @@ import (
 // character, kept.
 const shapeStart = `(^|[^A-Za-z0-9])`
 
+// authParam is one parameter of an Authorization header's credentials
+// (name=value, the value quoted, also behind JSON escapes, or a token),
+// and authCredentials the credentials after the scheme: a token, or
+// parameters separated by commas.
+const (
+	authParam       = `[A-Za-z0-9!#$%&*+.^_|~-]+=(?:\\*"[^"\r\n]*"|[^\s'",]*)`
+	authCredentials = `(?:` + authParam + `|[^\s'"]+)(?:\s*,\s*` + authParam + `)*`
+)
+
 // cmdValue is one command-line word: quoted, or up to white space.
 const cmdValue = `'[^']*'|"[^"]*"|[^\s'"]+`
 
@@ -34,8 +43,12 @@ var shapeRules = []struct {
 	// user:password@ in a URL (a DSN): the user stays, the password (which
 	// may itself hold an unescaped "@") goes.
 	{[]string{"://"}, regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^/?#\s'"]+@`), "${1}:" + Mask + "@"},
-	// Authorization and Cookie headers, with or without a scheme.
-	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)((?:proxy-)?authorization\s*[:=]\s*(?:bearer|basic|token|digest|bot)?\s*)[^\s'"]+`), "${1}" + Mask},
+	// Authorization and Cookie headers, with or without a scheme. The
+	// credentials are the scheme's token or its list of parameters
+	// (Digest's response, SigV4's Signature); a scheme the rule knows
+	// stays readable, any other word before the credential (Negotiate,
+	// NTLM, SSWS, ApiKey, AWS4-HMAC-SHA256) is masked with it.
+	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)((?:proxy-)?authorization\s*[:=]\s*)(?:((?:bearer|basic|token|digest|bot)\s+)` + authCredentials + `|(?:[A-Za-z][A-Za-z0-9._-]*\s+)?` + authCredentials + `)`), "${1}${2}" + Mask},
 	{[]string{"ookie", "OOKIE"}, regexp.MustCompile(`(?i)((?:set-)?cookie\s*:\s*)[^'"\r\n]+`), "${1}" + Mask},
 	// A bare bearer or basic credential.
 	{[]string{"earer", "EARER", "asic", "ASIC"}, regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mask},
