@@ -602,8 +602,28 @@ func (s *state) secretName(w word) (Level, string, bool) {
 			return r.Level, reasonOr(r.Reason, "names a secret file") + ": " + p, true
 		}
 	}
+	// The tokens take an extended glob as any text, which names nothing
+	// closely: judge the glob each choice of its alternatives makes
+	// (@(.e|zz)@(n|q)v is .env).
+	if g != nil && strings.Contains(p, "(") {
+		alts, ok := extglobChoices(p, maxExtglobChoices)
+		if !ok {
+			return s.highestSecret("names an extended glob of more choices than are compared with secret file names: " + p)
+		}
+		for _, a := range alts {
+			if a == p {
+				continue
+			}
+			if l, reason, ok := s.secretName(word{s: a, glob: true}); ok {
+				return l, reason + " (" + p + ", an extended glob)", true
+			}
+		}
+	}
 	return Safe, "", false
 }
+
+// maxExtglobChoices bounds the globs an extended glob is judged as.
+const maxExtglobChoices = 64
 
 // maxSecretWork bounds the work of comparing globs with the secret file
 // patterns in one command line, in steps (patternSet.namedBy, with the

@@ -1063,6 +1063,87 @@ func bashGlobTokens(g string) []globToken {
 	return out
 }
 
+// extglobChoices returns the globs g stands for, one for each choice of
+// the alternatives of its extended globs, read as bash reads them (with
+// extglob on): @(a|b) is a or b, ?(a|b) also nothing, +(a|b) one of them
+// followed by any text, *(a|b) that or nothing, !(...) any text; an
+// extended glob inside an alternative is read the same way. It returns
+// false when there would be more than limit, and g alone when it holds
+// none.
+func extglobChoices(g string, limit int) ([]string, bool) {
+	out := []string{""}
+	lit := 0 // start of the text not yet added to out
+	flush := func(end int) {
+		for k := range out {
+			out[k] += g[lit:end]
+		}
+	}
+	for i := 0; i+1 < len(g); i++ {
+		op := g[i]
+		if strings.IndexByte("*?@!+", op) < 0 || g[i+1] != '(' {
+			continue
+		}
+		var alts []string
+		depth, start, end := 0, i+2, -1
+		for k := i + 1; k < len(g) && end < 0; k++ {
+			switch g[k] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					end = k
+				}
+			case '|':
+				if depth == 1 {
+					alts = append(alts, g[start:k])
+					start = k + 1
+				}
+			}
+		}
+		if end < 0 {
+			break // not closed: the rest is literal text
+		}
+		alts = append(alts, g[start:end])
+		var choices []string
+		switch op {
+		case '@':
+			choices = alts
+		case '?':
+			choices = append([]string{""}, alts...)
+		case '+', '*':
+			if op == '*' {
+				choices = append(choices, "")
+			}
+			for _, a := range alts {
+				choices = append(choices, a+"*")
+			}
+		case '!':
+			choices = []string{"*"}
+		}
+		var each []string
+		for _, c := range choices {
+			sub, ok := extglobChoices(c, limit)
+			if !ok || len(each)+len(sub) > limit {
+				return nil, false
+			}
+			each = append(each, sub...)
+		}
+		if len(out)*len(each) > limit {
+			return nil, false
+		}
+		flush(i)
+		next := make([]string, 0, len(out)*len(each))
+		for _, o := range out {
+			for _, e := range each {
+				next = append(next, o+e)
+			}
+		}
+		out, lit, i = next, end+1, end
+	}
+	flush(len(g))
+	return out, true
+}
+
 // bracketEnd returns the index of the ']' that ends the bracket
 // expression s[p:] begins ('['), or -1 when none ends before the next
 // stop byte: the one reading of POSIX brackets for bash's globs ('!' or
