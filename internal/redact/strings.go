@@ -94,6 +94,29 @@ var shapeRules = []struct {
 	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask},                       // Stripe keys
 	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                                       // Hugging Face tokens
 	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}" + Mask},                // JWTs
+	// More key shapes: SendGrid, Stripe (and Svix) webhook secrets,
+	// Google OAuth access tokens, DigitalOcean, Shopify, Databricks,
+	// HashiCorp Vault, Telegram bots, Discord webhooks, age private keys,
+	// PyPI, Atlassian, Grafana, Postman, Doppler, Linear, New Relic and
+	// Supabase.
+	{[]string{"SG."}, regexp.MustCompile(shapeStart + `SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{30,}`), "${1}" + Mask},
+	{[]string{"whsec_"}, regexp.MustCompile(shapeStart + `whsec_[A-Za-z0-9+/=]{24,}`), "${1}" + Mask},
+	{[]string{"ya29."}, regexp.MustCompile(shapeStart + `ya29\.[0-9A-Za-z_-]{20,}`), "${1}" + Mask},
+	{[]string{"_v1_"}, regexp.MustCompile(shapeStart + `do[por]_v1_[a-f0-9]{64}`), "${1}" + Mask},
+	{[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(shapeStart + `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`), "${1}" + Mask},
+	{[]string{"dapi"}, regexp.MustCompile(shapeStart + `dapi[a-f0-9]{32}(?:-[0-9]+)?`), "${1}" + Mask},
+	{[]string{"hvs.", "hvb.", "hvr."}, regexp.MustCompile(shapeStart + `hv[sbr]\.[A-Za-z0-9_-]{24,}`), "${1}" + Mask},
+	{[]string{":AA"}, regexp.MustCompile(shapeStart + `[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`), "${1}" + Mask},
+	{[]string{"/api/webhooks/"}, regexp.MustCompile(`(https://(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]{20,}`), "${1}" + Mask},
+	{[]string{"AGE-SECRET-KEY-1"}, regexp.MustCompile(`AGE-SECRET-KEY-1[0-9A-Z]{50,}`), Mask},
+	{[]string{"pypi-AgE"}, regexp.MustCompile(shapeStart + `pypi-AgE[A-Za-z0-9_-]{50,}`), "${1}" + Mask},
+	{[]string{"ATATT"}, regexp.MustCompile(shapeStart + `ATATT[A-Za-z0-9_=-]{40,}`), "${1}" + Mask},
+	{[]string{"glsa_", "glc_"}, regexp.MustCompile(shapeStart + `gl(?:sa|c)_[A-Za-z0-9_=+/-]{32,}`), "${1}" + Mask},
+	{[]string{"PMAK-"}, regexp.MustCompile(shapeStart + `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`), "${1}" + Mask},
+	{[]string{"dp.st.", "dp.pt.", "dp.ct.", "dp.sa."}, regexp.MustCompile(shapeStart + `dp\.(?:st|pt|ct|sa)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}`), "${1}" + Mask},
+	{[]string{"lin_api_"}, regexp.MustCompile(shapeStart + `lin_api_[A-Za-z0-9]{40,}`), "${1}" + Mask},
+	{[]string{"NRAK-", "NRII-"}, regexp.MustCompile(shapeStart + `NR(?:AK|II)-[A-Z0-9]{27}`), "${1}" + Mask},
+	{[]string{"sbp_"}, regexp.MustCompile(shapeStart + `sbp_[a-f0-9]{40}`), "${1}" + Mask},
 }
 
 // xmlElement is an XML element holding text only: <password>PW</password>,
