@@ -31,9 +31,15 @@ const recheck = 2 * time.Second
 // list and decide; a decision wakes the waiter on whichever instance it
 // waits, through one LISTEN connection per store. A request is kept byte
 // for byte, a principal or arguments that are not UTF-8 included.
+//
+// The table holds what a MemoryStore holds: the pending requests and the
+// last approval.DefaultDecisionRetention decisions. Put deletes the rest
+// as it goes: withdrawn and delivered requests, requests expired a minute
+// ago, older decisions.
 type ApprovalStore struct {
 	pool *pgxpool.Pool
 	now  func() time.Time // this instance's clock
+	keep int              // decisions kept: approval.DefaultDecisionRetention
 
 	mu      sync.Mutex
 	waiters map[string]map[chan struct{}]struct{}
@@ -48,7 +54,7 @@ var (
 )
 
 func newApprovalStore(pool *pgxpool.Pool) *ApprovalStore {
-	return &ApprovalStore{pool: pool, now: time.Now, waiters: map[string]map[chan struct{}]struct{}{}}
+	return &ApprovalStore{pool: pool, now: time.Now, keep: approval.DefaultDecisionRetention, waiters: map[string]map[chan struct{}]struct{}{}}
 }
 
 // Put implements approval.Store. A request that is pending but expired
@@ -83,6 +89,8 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 		return fmt.Errorf("postgres: approval %s: %w", p.ID, err)
 	}
 	if tag.RowsAffected() > 0 {
+		// Housekeeping: a sweep that fails is done by the next Put.
+		_, _ = s.pool.Exec(ctx, sweepApprovals, s.keep)
 		return nil
 	}
 	// The id is pending or decided: its waiter shares, or its decision
@@ -102,6 +110,23 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	}
 	return nil
 }
+
+// sweepApprovals deletes, up to a hundred of each at a time, the rows no
+// one reads again: withdrawn ones (given up, or delivered), pending ones
+// expired a minute ago (their waiter died; one alive has seen its
+// timeout), and decisions older than the newest $1. Every Put that adds a
+// row runs it, so the table holds the pending requests and the decisions
+// kept, however many calls ask. A row changed since it was chosen (put
+// again, decided again) is left: its state and decided_at are compared
+// again as it is deleted.
+const sweepApprovals = `DELETE FROM toolbelt_approvals AS a USING (
+	(SELECT id, state, decided_at FROM toolbelt_approvals WHERE state = 'withdrawn' LIMIT 100)
+	UNION ALL (SELECT id, state, decided_at FROM toolbelt_approvals
+		WHERE state = 'pending' AND expires < clock_timestamp() - interval '1 minute' LIMIT 100)
+	UNION ALL (SELECT id, state, decided_at FROM toolbelt_approvals WHERE state = 'decided'
+		ORDER BY decided_at DESC OFFSET $1 LIMIT 100)) AS old
+	WHERE a.id = old.id AND a.state = old.state AND a.decided_at IS NOT DISTINCT FROM old.decided_at
+		AND (a.state <> 'pending' OR a.expires < clock_timestamp() - interval '1 minute')`
 
 // encodeRequest returns r as JSON, for the request column, and, when JSON
 // cannot keep it byte for byte, gob-encoded too, for the exact column: a

@@ -10,6 +10,10 @@ import (
 // way to run an instance whose clock is wrong.
 func SetApprovalClock(s *ApprovalStore, now func() time.Time) { s.now = now }
 
+// SetDecisionRetention makes s keep n decisions: a test's way to reach
+// the bound without approval.DefaultDecisionRetention of them.
+func SetDecisionRetention(s *ApprovalStore, n int) { s.keep = n }
+
 // CallOfJob is the call a worker runs for a job kept with stripped, exact
 // and whole forms.
 func CallOfJob(stripped tool.Call, exact, whole []byte) (tool.Call, error) {

@@ -106,6 +106,9 @@ CREATE TABLE IF NOT EXISTS toolbelt_approvals (
 	decided_at timestamptz
 );
 CREATE INDEX IF NOT EXISTS toolbelt_approvals_pending ON toolbelt_approvals (since, id) WHERE state = 'pending';
+-- What Put's sweep looks for: rows done with, and requests expired.
+CREATE INDEX IF NOT EXISTS toolbelt_approvals_done ON toolbelt_approvals (state, decided_at) WHERE state <> 'pending';
+CREATE INDEX IF NOT EXISTS toolbelt_approvals_expires ON toolbelt_approvals (expires) WHERE state = 'pending';
 
 CREATE TABLE IF NOT EXISTS toolbelt_history (
 	seq         bigserial PRIMARY KEY,
