@@ -38,6 +38,9 @@ var shapeRules = []struct {
 }{
 	// PEM private key blocks, to the end marker (or the end of the text).
 	{[]string{"-----BEGIN"}, regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)`), Mask},
+	// ssh.com (RFC 4716 armour) private key files, to the end marker (or
+	// the end of the text).
+	{[]string{"BEGIN SSH2 "}, regexp.MustCompile(`---- BEGIN SSH2 [A-Z0-9 ]*PRIVATE KEY ----(?s:.*?)(---- END SSH2 [A-Z0-9 ]*PRIVATE KEY ----|$)`), Mask},
 	// PuTTY private key files, to the MAC line (or the end of the text).
 	{[]string{"PuTTY-User-Key-File-"}, regexp.MustCompile(`PuTTY-User-Key-File-[0-9]+:(?s:.*?)(Private-MAC:[^\r\n]*|$)`), Mask},
 	// user:password@ in a URL (a DSN): the user stays, the password (which
