@@ -21,13 +21,20 @@ var DefaultEnvAllow = []string{"HOME", "LANG"}
 // (TOKEN, SECRET, PASSWORD, AUTH, COOKIE, SESSION, DSN, API KEY, PRIVATE KEY
 // and the like, by word, case-insensitively), plus the words environment
 // names use for key material (KEY, CERT, SIGNATURE, PASS). Such a variable
-// passes to a command only when its exact name is in the allow list.
+// passes to a command only when its exact name is in the allow list; so does
+// one whose value holds a secret the redaction rule recognizes (a URL with a
+// password, a private key, an API key's shape), whatever its name.
 func LooksSecret(name string) bool { return redact.LooksSecretEnv(name) }
 
 // buildEnv returns the environment of a command: host variables named by the
 // allow list (exact names, or path.Match patterns such as "LC_*"), PATH, then
 // the spec's explicit variables, which win. A secret-looking host variable
-// passes only when its exact name is listed; a pattern never lets it through.
+// passes only when its exact name is listed; a pattern never lets it through,
+// nor a variable whose value holds a secret (holdsSecret) under a name that
+// says nothing (DATABASE_URL=postgres://app:PASSWORD@db, HTTPS_PROXY with
+// credentials, an API key under a name of the program's own): with
+// WithEnv("*") such values reached every engine's command
+// (TestAttackS17EEnvPatternPassesSecretValues).
 func buildEnv(allow, host, explicit []string) ([]string, error) {
 	vars := map[string]string{}
 	exact := map[string]bool{}
@@ -48,7 +55,7 @@ func buildEnv(allow, host, explicit []string) ([]string, error) {
 			continue
 		}
 		pass := exact[k]
-		if !pass && !LooksSecret(k) {
+		if !pass && !LooksSecret(k) && !holdsSecret(v) {
 			for _, p := range patterns {
 				if m, _ := path.Match(p, k); m {
 					pass = true
@@ -78,6 +85,12 @@ func buildEnv(allow, host, explicit []string) ([]string, error) {
 	slices.Sort(out)
 	return out, nil
 }
+
+// holdsSecret reports whether an environment value holds something the
+// project's redaction rule masks inside strings (redact.String): a password
+// in a URL, a private key, a provider's key shape, a secret-named
+// name=value pair.
+func holdsSecret(v string) bool { return redact.String(v) != v }
 
 // shellStartedEnv refuses a [Spec.Env] entry that the shell starting a
 // run's command would drop: /bin/sh imports and hands on only variables
