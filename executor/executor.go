@@ -323,9 +323,18 @@ func (e *Executor) ReportRefused(ctx context.Context, call *tool.Call, res *tool
 	e.refused(ctx, call, nil, res)
 }
 
+// maxNameBytes is the longest name a tool can have (tool.CheckName).
+const maxNameBytes = 64
+
 func (e *Executor) notFound(name string) string {
 	if name == "" {
 		return "the call names no tool: set the tool name"
+	}
+	if len(name) > maxNameBytes {
+		// The model's text, longer than any tool's name can be: quoted
+		// whole it would fill the result, the history and the logs, and
+		// an edit distance to every name would cost its length each.
+		return fmt.Sprintf("no tool named %q… (%d bytes; a tool's name is at most %d)", textcut.Head(name, maxNameBytes), len(name), maxNameBytes)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "no tool named %q", name)

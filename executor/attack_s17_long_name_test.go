@@ -1,0 +1,42 @@
+package executor_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// A call's tool name is the model's text. A name no tool has was quoted
+// whole in the not_found error (a MiB of name, a MiB of error in the
+// result the model reads back, the history and the logs) after an edit
+// distance to every registered name (a MiB times each name's length, per
+// tool). A name longer than any tool's can be (64 bytes) is now cut in the
+// message and gets no suggestion.
+func TestAttackS17LongToolNameIsCutInNotFound(t *testing.T) {
+	reg := registry.New()
+	for i := range 30 {
+		reg.MustRegister(tool.Func(fmt.Sprintf("tool_%02d", i), "a tool", func(context.Context, struct{}) (string, error) { return "", nil }))
+	}
+	ex := executor.MustNew(reg)
+	name := strings.Repeat("tool_0", 1<<20/6)
+	res, err := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: name, Args: []byte(`{}`)})
+	require.Error(t, err)
+	require.NotNil(t, res.Error)
+	assert.Equal(t, tool.CodeNotFound, res.Error.Code)
+	assert.Less(t, len(res.Error.Message), 1024, "the error quotes the whole name")
+	assert.Less(t, len(err.Error()), 1024, "the error quotes the whole name")
+	assert.Contains(t, res.Error.Message, fmt.Sprintf("%d bytes", len(name)))
+
+	// A short unknown name still gets its suggestion.
+	res, err = ex.Execute(context.Background(), tool.Call{ID: "c2", Name: "tool_1", Args: []byte(`{}`)})
+	require.Error(t, err)
+	assert.Contains(t, res.Error.Message, `did you mean "tool_01" or "tool_10"`)
+}
