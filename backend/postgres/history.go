@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,8 +40,11 @@ const historyWriteTimeout = 2 * time.Second
 // not exactly. Times are kept to the microsecond, as PostgreSQL keeps
 // them: a query's Since and Until are compared at that precision. Texts
 // are kept as PostgreSQL text, with invalid UTF-8 and NUL replaced by
-// U+FFFD; a record's Principal and Tenant are kept byte for byte, so that
-// a query for one principal never matches another.
+// U+FFFD, and cut (saying how much) past 1 KiB (names, ids, the session)
+// or 8 KiB (the message). A record's Principal and Tenant are kept byte
+// for byte, so that a query for one principal never matches another; one
+// longer than 1 KiB is kept as "\x00sha256:" and its SHA-256, which a
+// query for it matches.
 //
 // Writing a record is one INSERT that the call's result waits for (at
 // most two seconds). A record that cannot be written is dropped (history
@@ -62,12 +66,13 @@ func (h *HistoryStore) Add(ctx context.Context, r executor.Record) {
 	_, err := h.pool.Exec(ctx, `INSERT INTO toolbelt_history
 		(call_id, job_id, tool, agent, session, principal, tenant, status, code, message, started_at, duration_ns, attempts)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-		text(r.CallID), text(string(r.JobID)), text(r.Tool), text(r.Agent), text(r.Session), []byte(r.Principal), []byte(r.Tenant),
-		string(r.Status), string(r.Code), text(r.Message), r.StartedAt, int64(r.Duration), r.Attempts)
+		cut(r.CallID, maxHistoryName), cut(string(r.JobID), maxHistoryName), cut(r.Tool, maxHistoryName), cut(r.Agent, maxHistoryName),
+		cut(r.Session, maxHistoryName), who(r.Principal), who(r.Tenant),
+		string(r.Status), string(r.Code), cut(r.Message, maxHistoryMessage), r.StartedAt, int64(r.Duration), r.Attempts)
 	if err != nil {
 		h.dropped.Add(1)
 		h.mu.Lock()
-		h.lastErr = fmt.Errorf("postgres: history: record of call %q: %w", r.CallID, err)
+		h.lastErr = fmt.Errorf("postgres: history: record of call %q: %w", cut(r.CallID, maxHistoryName), err)
 		h.mu.Unlock()
 	}
 }
@@ -86,6 +91,40 @@ func text(s string) string {
 	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
+// Bounds of a record's texts. A tool's name and a call's id are the
+// model's or a client's, of any length: kept whole, a long name failed the
+// INSERT (an index entry holds about 2.7 KB) and the call's record was
+// lost, and a probe's record cost its size.
+const (
+	maxHistoryName    = 1 << 10 // a tool's or agent's name, an id, a session
+	maxHistoryMessage = 8 << 10
+)
+
+// digestMark starts the kept form of a principal's id or tenant that is
+// longer than maxHistoryName (or starts so itself): the mark, then its
+// SHA-256. The principal index takes no longer entry.
+const digestMark = "\x00sha256:"
+
+// who is how a principal's id or tenant is kept, and looked for: its
+// bytes, or digestMark and its SHA-256, so that no two share a kept form.
+func who(s string) []byte {
+	if len(s) <= maxHistoryName && !strings.HasPrefix(s, digestMark) {
+		return []byte(s)
+	}
+	sum := sha256.Sum256([]byte(s))
+	return append([]byte(digestMark), sum[:]...)
+}
+
+// cut is text(s) of at most limit bytes (and whole characters), with how
+// many it left out.
+func cut(s string, limit int) string {
+	if s = text(s); len(s) <= limit {
+		return s
+	}
+	head := strings.ToValidUTF8(s[:limit], "") // only a character cut in two is invalid
+	return fmt.Sprintf("%s…(%d bytes cut)", head, len(s)-len(head))
+}
+
 // Query implements executor.HistoryStore: the newest records that match
 // q, oldest first, at most q.Limit, or DefaultHistoryQueryMax without it,
 // and never more than MaxHistoryQueryLimit.
@@ -97,17 +136,17 @@ func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]ex
 		args[name] = v
 	}
 	if q.Tool != "" {
-		add("tool = @tool", "tool", text(q.Tool))
+		add("tool = @tool", "tool", cut(q.Tool, maxHistoryName)) // as Add kept it
 	}
 	if q.Agent != "" {
-		add("agent = @agent", "agent", text(q.Agent))
+		add("agent = @agent", "agent", cut(q.Agent, maxHistoryName))
 	}
 	if q.For != nil { // exactly that principal, an anonymous one included
-		add("principal = @for_id AND tenant = @for_tenant", "for_id", []byte(q.For.ID))
-		args["for_tenant"] = []byte(q.For.Tenant)
+		add("principal = @for_id AND tenant = @for_tenant", "for_id", who(q.For.ID))
+		args["for_tenant"] = who(q.For.Tenant)
 	}
 	if q.Tenant != "" {
-		add("tenant = @tenant", "tenant", []byte(q.Tenant))
+		add("tenant = @tenant", "tenant", who(q.Tenant))
 	}
 	if q.Status != "" {
 		add("status = @status", "status", string(q.Status))
