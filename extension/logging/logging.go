@@ -37,10 +37,8 @@
 package logging
 
 import (
-	"bytes"
 	"context"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -210,13 +208,8 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 	if e.args {
 		// In JSON, termesc's \u escapes decode to the arguments' own
 		// characters.
-		args := termesc.EscapeBytes(redact.Args(c.Args, secrets))
-		if bytes.Contains(args, []byte("\u2028")) || bytes.Contains(args, []byte("\u2029")) {
-			// In valid JSON they are inside strings, where the escape
-			// decodes to them.
-			args = []byte(escapeSeparators(string(args)))
-		}
-		fields = append(fields, zap.Reflect("args", rawJSON(args)))
+		args := rawJSON(termesc.EscapeBytes(redact.Args(c.Args, secrets)))
+		fields = append(fields, zap.Reflect("args", args))
 	}
 	// A logger built with AddStacktrace (zap's development config does so
 	// from Warn) would attach the stack of this line to every denied or
@@ -228,7 +221,7 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 
 // text is a string field whose characters a terminal acts on instead of
 // printing, and that zap writes raw, are written as \uXXXX (termesc).
-func text(key, s string) zap.Field { return zap.String(key, escapeSeparators(termesc.Escape(s))) }
+func text(key, s string) zap.Field { return zap.String(key, termesc.Escape(s)) }
 
 // MaxFieldBytes bounds each name and id a line logs: the call id, the tool
 // name, the principal, tenant, agent, session, trace and span ids. A model
@@ -247,21 +240,6 @@ func name(key, s string) zap.Field {
 	}
 	return text(key, s)
 }
-
-// escapeSeparators writes U+2028 LINE SEPARATOR and U+2029 PARAGRAPH
-// SEPARATOR as the visible text \u2028 and \u2029 (in JSON, an escape of
-// the same character). zap writes them raw, and they end a line for much
-// that reads logs (Python's str.splitlines, editors, log viewers): a
-// string holding one and a JSON object would read as a second line, a
-// record of its own.
-func escapeSeparators(s string) string {
-	if !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029") {
-		return s
-	}
-	return separators.Replace(s)
-}
-
-var separators = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // maxCauseBytes bounds the cause a line logs. The executor holds an
 // error's message to its output cap, but not the cause: a Go func's plain

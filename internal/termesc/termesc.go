@@ -1,10 +1,12 @@
 // Package termesc writes, as the six characters \uXXXX, the characters
 // that a terminal acts on instead of printing and that JSON encoders
-// (encoding/json, zap) write raw: DEL, the C1 controls and the
-// bidirectional embeddings, overrides and isolates. VTE, GNU screen and
-// Mosh run a UTF-8 U+009B as CSI and U+0085 as a new line, so a record or
-// log line read with tail could erase the lines before it or show a fake
-// one; U+202A-U+202E and U+2066-U+2069 reorder what is shown. Inside a
+// (encoding/json, zap) write raw: DEL, the C1 controls, the line and
+// paragraph separators and the bidirectional embeddings, overrides and
+// isolates. VTE, GNU screen and Mosh run a UTF-8 U+009B as CSI and U+0085
+// as a new line, so a record or log line read with tail could erase the
+// lines before it or show a fake one; U+2028 and U+2029 end a line for
+// Python's str.splitlines, editors and log viewers (zap writes them raw);
+// U+202A-U+202E and U+2066-U+2069 reorder what is shown. Inside a
 // JSON string the result is a JSON escape of the same character, so the
 // text decodes to what it said. The audit trail and the logging extension
 // use it; approval.Visible is the wider rule for what a person approves.
@@ -23,8 +25,8 @@ func Index[T ~string | ~[]byte](s T) int {
 			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
 				return i
 			}
-		case 0xe2: // U+202A-U+202E, U+2066-U+2069
-			if i+2 < len(s) && ((s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae) || (s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9)) {
+		case 0xe2: // U+2028-U+202E, U+2066-U+2069
+			if i+2 < len(s) && ((s[i+1] == 0x80 && s[i+2] >= 0xa8 && s[i+2] <= 0xae) || (s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9)) {
 				return i
 			}
 		}

@@ -14,13 +14,13 @@ import (
 // Each character a terminal acts on and JSON encoders write raw is
 // escaped; its neighbours in the code charts, and plain text, are kept.
 func TestEscape(t *testing.T) {
-	for _, r := range []rune{0x7f, 0x80, 0x85, 0x9b, 0x9f, 0x202a, 0x202e, 0x2066, 0x2069} {
+	for _, r := range []rune{0x7f, 0x80, 0x85, 0x9b, 0x9f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069} {
 		s := "a" + string(r) + "b"
 		want := fmt.Sprintf(`a\u%04xb`, r)
 		assert.Equal(t, want, termesc.Escape(s), "%U", r)
 		assert.Equal(t, want, string(termesc.EscapeBytes([]byte(s))), "%U", r)
 	}
-	for _, s := range []string{"plain", "é ü ß", "\u00a0", "\u2029x", "\u2065", "\u206a", "\u2029", "日本語", "\xc2", "\xe2\x80"} {
+	for _, s := range []string{"plain", "é ü ß", "\u00a0", "\u2027x", "\u2065", "\u206a", "\u2027", "日本語", "\xc2", "\xe2\x80"} {
 		assert.Equal(t, s, termesc.Escape(s), "%q", s)
 		assert.Equal(t, -1, termesc.Index(s), "%q", s)
 	}
