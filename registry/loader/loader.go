@@ -84,7 +84,9 @@ const (
 // Type go is built in: the file gives the name, description, schemas and
 // metadata, and Funcs gives the implementation (a tool.Tool; fields the file
 // leaves out, such as a reflected input schema, come from it; a metadata key
-// whose value is null, ~, counts as left out). Every other
+// whose value is null, ~, counts as left out; metadata may tighten what the
+// Go definition says of approval, risk and destructiveness, not loosen
+// it). Every other
 // type is a KindFunc in Kinds, which receives the implementation block as
 // JSON and builds the tool itself: the loader knows no kind (shell.Kind
 // parses implementation.command, httptool.Kind the request).
@@ -799,6 +801,9 @@ func (s *session) tool(idx int, item *yaml.Node) {
 	if def.Metadata != nil && !s.metadata(def.Metadata, &spec) {
 		return
 	}
+	if impl != nil {
+		s.noLooser(impl.Spec(), spec, def.Metadata)
+	}
 	if n := def.Implementation; n != nil && n.Kind != yaml.MappingNode && kind != "go" {
 		s.add(n.Line, "implementation must be a mapping")
 	}
@@ -889,6 +894,22 @@ func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 			didYouMean(mode, known, ": known modes are %s (add others with Loader.Modes)"))
 	}
 	return true
+}
+
+// noLooser reports what a go tool's metadata loosens of its function's Go
+// definition, whose author said what must be asked and how dangerous it
+// is: a file (fetched, or in a directory an agent can write) may tighten
+// that, not register the function as harmless under another name.
+func (s *session) noLooser(fn, spec tool.Spec, md *yaml.Node) {
+	check := func(loosened bool, key, is, fnIs string) {
+		if _, line := lookup(md, key); loosened {
+			s.add(cmp.Or(line, s.item.Line), fmt.Sprintf("metadata.%s is %s, but go function %q %s: a tool file may tighten what the Go definition says, not loosen it", key, is, fn.Name, fnIs))
+		}
+	}
+	check(fn.RequiresApproval && !spec.RequiresApproval, "requires_approval", "false", "requires approval")
+	check(fn.Risk != tool.RiskUnset && spec.Risk.Effective() < fn.Risk.Effective(), "risk", spec.Risk.String(), "is "+fn.Risk.String())
+	check(fn.Annotations.Destructive && !spec.Annotations.Destructive, "annotations.destructive", "false", "is destructive")
+	check(fn.Annotations.Destructive && spec.Annotations.ReadOnly, "annotations.read_only", "true", "is destructive")
 }
 
 // goImpl finds a go tool's implementation in the function table: the
