@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -39,4 +40,28 @@ func TestAttackS17LongToolNameIsCutInNotFound(t *testing.T) {
 	res, err = ex.Execute(context.Background(), tool.Call{ID: "c2", Name: "tool_1", Args: []byte(`{}`)})
 	require.Error(t, err)
 	assert.Contains(t, res.Error.Message, `did you mean "tool_01" or "tool_10"`)
+}
+
+// History kept a refused call's tool name and its id whole: a thousand
+// records (the default) of a MiB-long name each held a GiB. A record's
+// names and ids are now held to MaxRecordFieldBytes, whole characters,
+// saying how much was cut.
+func TestAttackS17HistoryHoldsNoLongNames(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("search", "a tool", func(context.Context, struct{}) (string, error) { return "", nil }))
+	ex := executor.MustNew(reg, executor.WithHistory(10))
+	long := strings.Repeat("é", 1<<19) // a MiB
+	_, _ = ex.Execute(context.Background(), tool.Call{ID: long, Name: long, Agent: long, Session: long, Args: []byte(`{}`)})
+	_, err := ex.Execute(context.Background(), tool.Call{ID: "short", Name: "search", Args: []byte(`{}`)})
+	require.NoError(t, err)
+	recs := ex.History(executor.HistoryQuery{})
+	require.Len(t, recs, 2)
+	r := recs[0]
+	for field, v := range map[string]string{"CallID": r.CallID, "Tool": r.Tool, "Agent": r.Agent, "Session": r.Session, "Message": r.Message} {
+		assert.Less(t, len(v), executor.MaxRecordFieldBytes+64, "%s is %d bytes", field, len(v))
+		assert.True(t, utf8.ValidString(v), "%s cut inside a character", field)
+	}
+	assert.Contains(t, r.Tool, "bytes cut")
+	assert.Equal(t, "short", recs[1].CallID)
+	assert.Equal(t, "search", recs[1].Tool)
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -130,6 +131,15 @@ func (h *ring) Query(ctx context.Context, q HistoryQuery) ([]Record, error) {
 	return out, nil
 }
 
+// MaxRecordFieldBytes bounds each name and id a Record keeps (CallID,
+// Tool, Agent, Session): a refused call's tool name is the model's text,
+// and a call's id the model's or a client's, of any length. A longer one
+// keeps its first MaxRecordFieldBytes (whole characters) and says how many
+// bytes were cut, so that a thousand records cannot hold a GiB. A
+// record's Message is the result's error message, bounded by the
+// executor's output cap.
+const MaxRecordFieldBytes = 1 << 10
+
 // addHistory records the summary of a finished call, when history is on.
 func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Result) {
 	if e.hist == nil {
@@ -137,7 +147,8 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 	}
 	c := &cs.call
 	r := Record{
-		CallID: c.ID, Tool: c.Name, Agent: c.Agent, Session: c.Session, JobID: c.JobID,
+		CallID: textcut.Clip(c.ID, MaxRecordFieldBytes), Tool: textcut.Clip(c.Name, MaxRecordFieldBytes),
+		Agent: textcut.Clip(c.Agent, MaxRecordFieldBytes), Session: textcut.Clip(c.Session, MaxRecordFieldBytes), JobID: c.JobID,
 		Principal: c.Principal, Tenant: c.Tenant,
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
@@ -159,10 +170,13 @@ func (e *Executor) History(q HistoryQuery) []Record {
 }
 
 // HistoryContext is History asking the store under ctx: a ctx that ends
-// first, or a store that fails, gives an error.
+// first, or a store that fails, gives an error. A Tool or Agent filter
+// longer than MaxRecordFieldBytes is cut as the records are, so that it
+// finds the calls of the name as called.
 func (e *Executor) HistoryContext(ctx context.Context, q HistoryQuery) ([]Record, error) {
 	if e.hist == nil {
 		return nil, nil
 	}
+	q.Tool, q.Agent = textcut.Clip(q.Tool, MaxRecordFieldBytes), textcut.Clip(q.Agent, MaxRecordFieldBytes)
 	return e.hist.Query(ctx, q)
 }

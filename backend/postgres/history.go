@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -40,7 +41,7 @@ const historyWriteTimeout = 2 * time.Second
 // not exactly. Times are kept to the microsecond, as PostgreSQL keeps
 // them: a query's Since and Until are compared at that precision. Texts
 // are kept as PostgreSQL text, with invalid UTF-8 and NUL replaced by
-// U+FFFD, and cut (saying how much) past 1 KiB (names, ids, the session)
+// U+FFFD, and cut (saying how much) past 2 KiB (names, ids, the session)
 // or 8 KiB (the message). A record's Principal and Tenant are kept byte
 // for byte, so that a query for one principal never matches another; one
 // longer than 1 KiB is kept as "\x00sha256:" and its SHA-256, which a
@@ -96,19 +97,20 @@ func text(s string) string {
 // INSERT (an index entry holds about 2.7 KB) and the call's record was
 // lost, and a probe's record cost its size.
 const (
-	maxHistoryName    = 1 << 10 // a tool's or agent's name, an id, a session
+	maxHistoryName    = 2 << 10 // a tool's or agent's name, an id, a session: over the executor's cut (executor.MaxRecordFieldBytes)
+	maxHistoryWho     = 1 << 10 // a principal's id or tenant, kept whole below it: the two share an index entry
 	maxHistoryMessage = 8 << 10
 )
 
 // digestMark starts the kept form of a principal's id or tenant that is
-// longer than maxHistoryName (or starts so itself): the mark, then its
+// longer than maxHistoryWho (or starts so itself): the mark, then its
 // SHA-256. The principal index takes no longer entry.
 const digestMark = "\x00sha256:"
 
 // who is how a principal's id or tenant is kept, and looked for: its
 // bytes, or digestMark and its SHA-256, so that no two share a kept form.
 func who(s string) []byte {
-	if len(s) <= maxHistoryName && !strings.HasPrefix(s, digestMark) {
+	if len(s) <= maxHistoryWho && !strings.HasPrefix(s, digestMark) {
 		return []byte(s)
 	}
 	sum := sha256.Sum256([]byte(s))
@@ -117,13 +119,7 @@ func who(s string) []byte {
 
 // cut is text(s) of at most limit bytes (and whole characters), with how
 // many it left out.
-func cut(s string, limit int) string {
-	if s = text(s); len(s) <= limit {
-		return s
-	}
-	head := strings.ToValidUTF8(s[:limit], "") // only a character cut in two is invalid
-	return fmt.Sprintf("%s…(%d bytes cut)", head, len(s)-len(head))
-}
+func cut(s string, limit int) string { return textcut.Clip(text(s), limit) }
 
 // Query implements executor.HistoryStore: the newest records that match
 // q, oldest first, at most q.Limit, or DefaultHistoryQueryMax without it,

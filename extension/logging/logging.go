@@ -233,13 +233,7 @@ func text(key, s string) zap.Field { return zap.String(key, termesc.Escape(s)) }
 const MaxFieldBytes = 4 << 10
 
 // name is a text field held to MaxFieldBytes.
-func name(key, s string) zap.Field {
-	if len(s) > MaxFieldBytes {
-		head := textcut.Head(s, MaxFieldBytes)
-		s = head + "…[" + strconv.Itoa(len(s)-len(head)) + " bytes cut]"
-	}
-	return text(key, s)
-}
+func name(key, s string) zap.Field { return text(key, textcut.Clip(s, MaxFieldBytes)) }
 
 // maxCauseBytes bounds the cause a line logs. The executor holds an
 // error's message to its output cap, but not the cause: a Go func's plain

@@ -7,7 +7,10 @@
 // bytes cannot make a cut back up to nothing.
 package textcut
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // Head returns the longest prefix of s that is at most n bytes long and
 // does not end inside a valid UTF-8 character: s itself when it is no
@@ -23,6 +26,17 @@ func Head[T ~string | ~[]byte](s T, n int) T {
 		n = i
 	}
 	return s[:n]
+}
+
+// Clip returns s when it is at most n bytes long, else Head(s, n)
+// followed by "…[K bytes cut]", K the bytes left out: how a name or an id
+// that a model or a client chose is held to a bound in a record.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head := Head(s, n)
+	return head + "…[" + strconv.Itoa(len(s)-len(head)) + " bytes cut]"
 }
 
 // Tail returns the longest suffix of s that is at most n bytes long and

@@ -91,3 +91,20 @@ func ExampleHead() {
 	fmt.Printf("%q %q\n", textcut.Head(s, 3), textcut.Tail(s, 4))
 	// Output: "na" "afé"
 }
+
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"hello", 5, "hello"},
+		{"hello", 3, "hel…[2 bytes cut]"},
+		{"a€b", 2, "a…[4 bytes cut]"}, // € is not split
+		{"hello", 0, "…[5 bytes cut]"},
+	} {
+		if got := textcut.Clip(c.s, c.n); got != c.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}
