@@ -376,9 +376,12 @@ func gvisorSeccomp() *ociSeccomp {
 			}
 		}
 	}
-	for _, name := range []string{"openat2", "io_uring_setup"} {
+	// memfd_create as bwrap's filter does: gVisor's memory files count
+	// against no address space either (see bwrapFilter).
+	for _, name := range []string{"openat2", "io_uring_setup", "memfd_create"} {
 		f.Syscalls = append(f.Syscalls, ociSyscall{Names: []string{name}, Action: "SCMP_ACT_ERRNO", ErrnoRet: enosys})
 	}
+	deny("shmget")
 	return f
 }
 
