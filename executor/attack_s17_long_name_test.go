@@ -2,6 +2,7 @@ package executor_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -64,4 +65,14 @@ func TestAttackS17HistoryHoldsNoLongNames(t *testing.T) {
 	assert.Contains(t, r.Tool, "bytes cut")
 	assert.Equal(t, "short", recs[1].CallID)
 	assert.Equal(t, "search", recs[1].Tool)
+
+	// A tool's error message, held by the output cap alone to a MiB, is
+	// held to MaxRecordMessageBytes.
+	reg.MustRegister(tool.Func("fail", "a tool", func(context.Context, struct{}) (string, error) {
+		return "", errors.New(strings.Repeat("x", 1<<20))
+	}))
+	_, _ = ex.Execute(context.Background(), tool.Call{ID: "f", Name: "fail", Args: []byte(`{}`)})
+	recs = ex.History(executor.HistoryQuery{Tool: "fail"})
+	require.Len(t, recs, 1)
+	assert.Less(t, len(recs[0].Message), executor.MaxRecordMessageBytes+64)
 }

@@ -135,10 +135,12 @@ func (h *ring) Query(ctx context.Context, q HistoryQuery) ([]Record, error) {
 // Tool, Agent, Session): a refused call's tool name is the model's text,
 // and a call's id the model's or a client's, of any length. A longer one
 // keeps its first MaxRecordFieldBytes (whole characters) and says how many
-// bytes were cut, so that a thousand records cannot hold a GiB. A
-// record's Message is the result's error message, bounded by the
-// executor's output cap.
+// bytes were cut, so that a thousand records cannot hold a GiB.
 const MaxRecordFieldBytes = 1 << 10
+
+// MaxRecordMessageBytes bounds a Record's Message the same way: the
+// result's error message, which the output cap alone holds to a MiB.
+const MaxRecordMessageBytes = 8 << 10
 
 // addHistory records the summary of a finished call, when history is on.
 func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Result) {
@@ -153,7 +155,7 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if res.Error != nil {
-		r.Code, r.Message = res.Error.Code, res.Error.Message
+		r.Code, r.Message = res.Error.Code, textcut.Clip(res.Error.Message, MaxRecordMessageBytes)
 	}
 	// A cancelled call is recorded too.
 	e.hist.Add(context.WithoutCancel(ctx), r)

@@ -42,7 +42,7 @@ const historyWriteTimeout = 2 * time.Second
 // them: a query's Since and Until are compared at that precision. Texts
 // are kept as PostgreSQL text, with invalid UTF-8 and NUL replaced by
 // U+FFFD, and cut (saying how much) past 2 KiB (names, ids, the session)
-// or 8 KiB (the message). A record's Principal and Tenant are kept byte
+// or 16 KiB (the message). A record's Principal and Tenant are kept byte
 // for byte, so that a query for one principal never matches another; one
 // longer than 1 KiB is kept as "\x00sha256:" and its SHA-256, which a
 // query for it matches.
@@ -99,7 +99,7 @@ func text(s string) string {
 const (
 	maxHistoryName    = 2 << 10 // a tool's or agent's name, an id, a session: over the executor's cut (executor.MaxRecordFieldBytes)
 	maxHistoryWho     = 1 << 10 // a principal's id or tenant, kept whole below it: the two share an index entry
-	maxHistoryMessage = 8 << 10
+	maxHistoryMessage = 16 << 10 // over the executor's cut (executor.MaxRecordMessageBytes)
 )
 
 // digestMark starts the kept form of a principal's id or tenant that is
