@@ -97,8 +97,8 @@ func text(s string) string {
 // INSERT (an index entry holds about 2.7 KB) and the call's record was
 // lost, and a probe's record cost its size.
 const (
-	maxHistoryName    = 2 << 10 // a tool's or agent's name, an id, a session: over the executor's cut (executor.MaxRecordFieldBytes)
-	maxHistoryWho     = 1 << 10 // a principal's id or tenant, kept whole below it: the two share an index entry
+	maxHistoryName    = 2 << 10  // a tool's or agent's name, an id, a session: over the executor's cut (executor.MaxRecordFieldBytes)
+	maxHistoryWho     = 1 << 10  // a principal's id or tenant, kept whole below it: the two share an index entry
 	maxHistoryMessage = 16 << 10 // over the executor's cut (executor.MaxRecordMessageBytes)
 )
 
