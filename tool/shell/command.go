@@ -33,7 +33,9 @@ type Config struct {
 	// Env holds variables set for the command, on top of the engine's
 	// scrubbed environment.
 	Env map[string]string `json:"env,omitempty"`
-	// Limits bound every run; they are resolved against the engine's.
+	// Limits bound every run: what they leave unset comes from WithLimits,
+	// which they may tighten but not exceed (a tool file's limits cannot
+	// loosen the operator's); they are resolved against the engine's.
 	Limits sandbox.Limits `json:"-"`
 	// OutputBudget, when positive, overrides WithOutputBudget.
 	OutputBudget int `json:"output_budget,omitempty"`
@@ -141,16 +143,23 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 		}
 		env = append(env, k+"="+cfg.Env[k])
 	}
+	// The config's limits take what they leave unset from WithLimits, and
+	// may not ask for more than it gives (a tool file cannot loosen the
+	// operator's limits).
+	limits := o.limits
+	if cfg.Limits != (sandbox.Limits{}) {
+		l, err := cfg.Limits.Resolve(o.limits)
+		if err != nil {
+			errs = append(errs, &tool.ConfigError{Field: "limits", Message: err.Error() + " (shell.WithLimits)"})
+		}
+		limits = l
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	budget := o.budget
 	if cfg.OutputBudget > 0 {
 		budget = cfg.OutputBudget
-	}
-	limits := o.limits
-	if cfg.Limits != (sandbox.Limits{}) {
-		limits = cfg.Limits
 	}
 	return &Command{
 		spec:   spec,

@@ -85,6 +85,8 @@ func TrackChanges() Option { return func(o *options) { o.track = true } }
 
 // WithLimits sets the sandbox limits of every run of the tool; they are
 // resolved against the engine's (a tool never gets more than its engine).
+// A command's own limits (CommandConfig.Limits, a tool file's "limits")
+// take what they leave unset from these and may not exceed them.
 func WithLimits(l sandbox.Limits) Option { return func(o *options) { o.limits = l } }
 
 // WithEnv adds NAME=value variables to every run, on top of the engine's
