@@ -15,8 +15,8 @@ import (
 // space (RLIMIT_AS, Limits.Memory): argv[1] "memfd" writes into anonymous
 // memory files (memfd_create) without mapping them, "sysv" fills System V
 // shared memory segments one at a time, detaching each (its pages stay with
-// the segment). It tries $3 pieces of $2 MiB and prints how many MiB it
-// held.
+// the segment), "msg" fills System V message queues. It tries $3 pieces of
+// $2 MiB (msg: as much in all) and prints how many MiB it held.
 const memoryHoldAttack = `import ctypes, os, sys
 mode, per, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 held, keep = 0, []
@@ -29,6 +29,22 @@ try:
             for j in range(per):
                 os.write(fd, chunk)
                 held += 1
+    elif mode == "msg":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.msgget.argtypes = [ctypes.c_int, ctypes.c_int]
+        libc.msgsnd.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        msg = ctypes.create_string_buffer(8 + 8192)
+        ctypes.c_long.from_buffer(msg).value = 1
+        sent = 0
+        while sent < (per * n) << 20:
+            qid = libc.msgget(0, 0o1600)
+            if qid < 0:
+                raise OSError(ctypes.get_errno(), "msgget")
+            while sent < (per * n) << 20 and libc.msgsnd(qid, msg, 8192, 0o4000) == 0:  # IPC_NOWAIT
+                sent += 8192
+                held = sent >> 20
+            if sent < (per * n) << 20 and ctypes.get_errno() != 11:  # EAGAIN: this queue is full
+                raise OSError(ctypes.get_errno(), "msgsnd")
     else:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
@@ -63,7 +79,7 @@ func TestAttackS17EMemoryOutsideTheAddressSpace(t *testing.T) {
 	for _, name := range []string{EngineBwrap, EngineGVisor} {
 		t.Run(name, func(t *testing.T) {
 			sb := engine(t, name, WithWorkspace(workspaceDir(t)))
-			for _, mode := range []string{"memfd", "sysv"} {
+			for _, mode := range []string{"memfd", "sysv", "msg"} {
 				out, err := sb.Run(context.Background(), Spec{
 					Argv:   []string{"python3", "-c", memoryHoldAttack, mode, strconv.Itoa(per), strconv.Itoa(n)},
 					Limits: Limits{Timeout: 60 * time.Second, Memory: limitMiB << 20},

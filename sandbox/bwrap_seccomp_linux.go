@@ -44,18 +44,19 @@ type modeArg struct {
 // places; AF_VSOCK, which no network namespace cuts off and which on a
 // virtual machine reaches the hypervisor's host; and the rest, which a
 // command without a network has no use for. socketpair(2) still works.
-// memfd_create(2) fails with ENOSYS and shmget(2) with EPERM: Limits.Memory
-// is RLIMIT_AS, and the pages of a file that is not mapped count against no
-// address space, so under a 128 MiB limit a command kept 384 MiB in memfds
-// (written, never mapped) and as much in System V segments (each attached,
-// filled and detached: the pages stay with the segment), as it could in the
-// tmpfs directories before they were given a size
-// (TestAttackS17EMemoryOutsideTheAddressSpace, seen succeeding first on
-// bwrap and gVisor, whose filter refuses both too). Programs that have
-// another way fall back on ENOSYS to shm_open(3) or a temporary file, in
-// /dev/shm or /tmp, which are bounded; System V shared memory has no bound
-// (the run's IPC namespace allows about all of the host's memory) and is
-// refused, as the landlock engine refuses it. System calls of another
+// memfd_create(2) fails with ENOSYS, shmget(2) and msgget(2) with EPERM:
+// Limits.Memory is RLIMIT_AS, and memory kept outside a mapping counts
+// against no address space, so under a 128 MiB limit a command kept 384
+// MiB in memfds (written, never mapped), as much in System V segments (each
+// attached, filled and detached: the pages stay with the segment) and as
+// much in System V message queues, as it could in the tmpfs directories
+// before they were given a size (TestAttackS17EMemoryOutsideTheAddressSpace,
+// seen succeeding first on bwrap and gVisor, whose filter refuses these
+// too). Programs that have another way fall back on ENOSYS to shm_open(3)
+// or a temporary file, in /dev/shm or /tmp, which are bounded; System V
+// shared memory and queues have no such bound (the run's IPC namespace
+// allows about all of the host's memory, and 512 MiB of queues) and are
+// refused, as the landlock engine refuses them. System calls of another
 // architecture kill the process; x32 ones fail with ENOSYS.
 func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	const (
@@ -83,6 +84,7 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	// Memory that no address space counts.
 	block(unix.SYS_MEMFD_CREATE, errno(unix.ENOSYS))
 	block(unix.SYS_SHMGET, errno(unix.EPERM))
+	block(unix.SYS_MSGGET, errno(unix.EPERM))
 	for _, nr := range []uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL} {
 		block(nr, errno(unix.EPERM))
 	}

@@ -382,6 +382,7 @@ func gvisorSeccomp() *ociSeccomp {
 		f.Syscalls = append(f.Syscalls, ociSyscall{Names: []string{name}, Action: "SCMP_ACT_ERRNO", ErrnoRet: enosys})
 	}
 	deny("shmget")
+	deny("msgget")
 	return f
 }
 
