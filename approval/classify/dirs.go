@@ -45,10 +45,13 @@ func (d *dirSet) add(w word) {
 			d.unknown = w.s
 		}
 		// A directory that is all expansion (cd "$d") says nothing of
-		// where it is: only one with a literal part is kept.
-		if g, ok := w.holesAsGlob(); ok && strings.Trim(g, "*/") != "" && len(d.globs) < maxDirs &&
-			!slices.ContainsFunc(d.globs, func(x word) bool { return x.s == g }) {
-			d.globs = append(d.globs, word{s: g, glob: true})
+		// where it is: only one with a literal part is kept, and the one
+		// the defaults it spells out give (cd ${d:-~/.aws}).
+		for _, as := range []func() (string, bool){w.holesAsGlob, w.holesAsDefaults} {
+			if g, ok := as(); ok && strings.Trim(g, "*/") != "" && len(d.globs) < maxDirs &&
+				!slices.ContainsFunc(d.globs, func(x word) bool { return x.s == g }) {
+				d.globs = append(d.globs, word{s: g, glob: true})
+			}
 		}
 	case w.s == "" || cleanPath(w.s) == ".":
 	case slices.ContainsFunc(d.dirs, func(x word) bool { return x.s == w.s }):

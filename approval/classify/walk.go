@@ -485,6 +485,13 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 			return l, reason + " (" + w.s + ", an expansion as any text)", true
 		}
 	}
+	// A variable the line did not set is unset in the scrubbed
+	// environment a command runs in: ${x:-.env} is .env.
+	if g, ok := w.holesAsDefaults(); ok && len(g) <= maxGlobMatch {
+		if l, reason, ok := s.secretName(word{s: g, glob: true}); ok {
+			return l, reason + " (" + w.s + ", an expansion as the default it gives)", true
+		}
+	}
 	// A relative name is also the file in each directory the shell may
 	// have changed into (cd ~/.aws && cat credentials).
 	if p := homePath(cleanPath(w.s)); w.s != "" && !w.dyn && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {

@@ -31,6 +31,44 @@ type word struct {
 	// holes are the spans of s that stand for a parameter expansion or
 	// command substitution whose value is not known: any text.
 	holes [][2]int
+	// defaults are the values the line spells out for some holes:
+	// ${x:-.env} is .env when x is unset (see holesAsDefaults).
+	defaults []holeDefault
+}
+
+// holeDefault is the value a hole of a word (span, in s) has when its
+// variable is unset: the WORD of ${x:-WORD}.
+type holeDefault struct {
+	span [2]int
+	text string
+}
+
+// holesAsDefaults returns s with each hole that has a default as that
+// default and any other as a '*' (a glob), and whether there was one: the
+// word as it is when the variables the line did not set are unset, as in
+// the scrubbed environment a command runs in. A word whose holes were
+// dropped (its text replaced) has none.
+func (r *word) holesAsDefaults() (string, bool) {
+	if len(r.defaults) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	at, used := 0, false
+	for _, h := range r.holes {
+		if h[0] < at || h[1] > len(r.s) {
+			return "", false // s was changed since
+		}
+		b.WriteString(r.s[at:h[0]])
+		if k := slices.IndexFunc(r.defaults, func(d holeDefault) bool { return d.span == h }); k >= 0 {
+			b.WriteString(r.defaults[k].text)
+			used = true
+		} else {
+			b.WriteByte('*')
+		}
+		at = h[1]
+	}
+	b.WriteString(r.s[at:])
+	return b.String(), used
 }
 
 // holesAsGlob returns s with each of its holes as a '*', and whether it
@@ -71,6 +109,13 @@ func (r word) cut(n int) word {
 		}
 	}
 	r.holes = hs
+	var ds []holeDefault
+	for _, d := range r.defaults {
+		if d.span[0] >= n {
+			ds = append(ds, holeDefault{[2]int{d.span[0] - n, d.span[1] - n}, d.text})
+		}
+	}
+	r.defaults = ds
 	return r
 }
 
@@ -336,6 +381,33 @@ func joinedIf(join bool, vals []string) []string {
 	return []string{strings.Join(vals, " ")}
 }
 
+// defaultText is the value ${x:-WORD} (or -, :=, =, :+, +) has when x is
+// unset (set, for :+ and +): WORD, with $HOME at its start as ~, a
+// variable the line set to a known value as that value, and any other
+// expansion as '*'. It is false for other expansions.
+func (s *state) defaultText(p *syntax.ParamExp) (string, bool) {
+	if p.Exp == nil || p.Exp.Word == nil {
+		return "", false
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+		syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+	default:
+		return "", false
+	}
+	return wordText(p.Exp.Word, func(q syntax.WordPart, atStart bool) (string, bool) {
+		if pe, ok := q.(*syntax.ParamExp); ok && simpleParam(pe) {
+			if atStart && pe.Param.Value == "HOME" {
+				return "~", true
+			}
+			if v, ok := s.known(pe.Param.Value); ok {
+				return v, true
+			}
+		}
+		return "*", true
+	})
+}
+
 func simpleParam(pe *syntax.ParamExp) bool {
 	return pe.Param != nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet && pe.Flags == nil &&
 		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 && pe.Slice == nil &&
@@ -408,6 +480,9 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		at := b.Len()
 		b.WriteString(s.text(p))
 		r.holes = append(r.holes, [2]int{at, b.Len()})
+		if d, ok := s.defaultText(p); ok {
+			r.defaults = append(r.defaults, holeDefault{[2]int{at, b.Len()}, d})
+		}
 	case *syntax.CmdSubst:
 		inf := s.walkStmts(p.Stmts)
 		s.substListed(inf)

@@ -1,0 +1,39 @@
+package classify
+
+import "testing"
+
+// TestAttackParameterDefaultNamesASecret: ${x:-WORD} (and ${x-WORD},
+// ${x:=WORD}, ${x:+WORD}) is WORD when x is unset, as any variable the
+// line does not set is in the scrubbed environment a command runs in. The
+// secret check took such an expansion as any text, a '*', which names no
+// secret file, so cat ${x:-.env} printed .env and was Safe, and cd
+// ${x:-~/.aws} && cat credentials, whose directory is all expansion, read
+// ~/.aws/credentials Safe too. The value the line spells out is now judged
+// as well, in the name and in the directory cd enters. A default that
+// names no secret file stays Safe.
+func TestAttackParameterDefaultNamesASecret(t *testing.T) {
+	attackAtLeast(t, Warning, []string{
+		`cat ${x:-.env}`,
+		`cat "${x:-.env}"`,
+		`cat ${x-.env}`,
+		`cat ${x:=.env}`,
+		`cat ${x:+.env}`,
+		`cat ${x:-~/.aws/credentials}`,
+		`cat "${x:-$HOME/.ssh/id_rsa}"`,
+		`cat ${a:-.e}${b:-nv}`,
+		`cat .e${x:-nv}`,
+		`cat ~/.ssh/${k:-id_ed25519}`,
+		`head -c 200 ${TOKEN_FILE:-/proc/self/environ}`,
+		`cd ${x:-~/.aws} && cat credentials`,
+		`cd "${x:-$HOME/.aws}" && cat credentials`,
+		`cd ${x:-~/.config/gh} && cat hosts.yml`,
+		`cd ${x:-/proc/self} && cat environ`,
+	})
+	attackSafe(t, []string{
+		`cat ${x:-README.md}`,
+		`cat "${f:-go.mod}"`,
+		`cd ${d:-src} && cat main.go`,
+		`ls ${x:-.}`,
+		`echo "${x:-hello}"`,
+	})
+}
