@@ -3,6 +3,7 @@ package sandbox
 import (
 	"path"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -21,6 +22,43 @@ func Match(pattern, name string) bool {
 	}
 	ok, err := doublestar.Match(pattern, name)
 	return ok && err == nil
+}
+
+// foldCase returns s with each rune as the smallest of those Unicode's
+// simple case folding holds equal to it (its unicode.SimpleFold orbit, as
+// strings.EqualFold compares): a name and a glob that differ in case only
+// are equal once folded, also where a rune folds to another script's
+// letter (ſ U+017F to s, the Kelvin sign U+212A to k, ς to σ), which
+// strings.ToLower leaves apart and a case-insensitive file system may
+// not. Glob syntax ("*?[]{},\/") has no case and stays as it is; bytes
+// that are not UTF-8 too. It is the one fold of the rules that refuse
+// (deny, deny-write, secrets, protected names).
+func foldCase(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A' // the orbit's smallest: K for k and the Kelvin sign, S for s and ſ
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+		i += n
+	}
+	return b.String()
 }
 
 func segMatch(pat, seg string) bool {

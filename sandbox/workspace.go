@@ -79,11 +79,23 @@ func (e *PathError) Code() Code {
 var DefaultDenyWrite = []string{"**/.env", "**/*.pem"}
 
 // DefaultSecrets are the globs a [Workspace] refuses to read, list or
-// search unless [WithSecrets] replaces them: dotenv files, PEM files,
-// private SSH keys and stored credentials, which a model has no need to
-// see and a prompt injection would ask for. Writing them is judged by the
-// write rules ([DefaultDenyWrite]).
-var DefaultSecrets = []string{"**/.env", "**/*.pem", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/.git-credentials", "**/.netrc"}
+// search unless [WithSecrets] replaces them, which a model has no need to
+// see and a prompt injection would ask for: dotenv files with every
+// suffix (.env.local, .env.production and .env.development.local, where
+// Next.js, Vite, dotenv-flow and Rails keep the real values; .env.keys,
+// dotenvx's private keys; also a template, .env.example, since what one
+// holds cannot be told from its name), private keys (PEM and .key files,
+// PKCS#12 bundles, PuTTY keys, private SSH keys, FIDO ones too) and
+// stored credentials (git's, .netrc, PostgreSQL's .pgpass, PyPI's
+// .pypirc, the AWS CLI's). Source files are not among them: "*.key"
+// names server.key, not keys.go. Writing them is judged by the write
+// rules ([DefaultDenyWrite]).
+var DefaultSecrets = []string{
+	"**/.env", "**/.env.*",
+	"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.ppk",
+	"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/id_ecdsa_sk", "**/id_ed25519_sk",
+	"**/.git-credentials", "**/.netrc", "**/.pgpass", "**/.pypirc", "**/.aws/credentials",
+}
 
 // DefaultProtectedNames are the path components a [Workspace] refuses to
 // write under, at any depth, unless [WithProtectedNames] replaces them: the
@@ -114,7 +126,8 @@ func WithAllow(globs ...string) WorkspaceOption {
 // WithDeny refuses every access (read and write) to paths matching the globs.
 // Deny, deny-write and secrets globs match in any case ("**/*.pem" refuses
 // server.PEM, "secrets/**" Secrets/a: a case-insensitive file system opens
-// one as the other), as [WithProtectedNames] do; allow globs match their
+// one as the other), by Unicode's simple case folding ("**/id_rsa"
+// refuses id_rſa, with U+017F LONG S), as [WithProtectedNames] do; allow globs match their
 // own case only. A literal head that is a symlink of the workspace when it
 // is opened ("config/**", config a link to real) forbids its target too:
 // the rules are judged on paths with every symlink resolved.
@@ -184,6 +197,7 @@ type Workspace struct {
 	denyWrite   []string
 	secrets     []string
 	aliases     map[string]string // a deny, deny-write or secrets glob as its head resolved at open -> as written (see throughLinks)
+	folded      map[string]string // a deny, deny-write or secrets glob -> foldCase of it
 	protected   []string
 	hide        []HideFunc
 	maxFileSize int64
@@ -247,6 +261,14 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 				*set = append(*set, a)
 				w.aliases[a] = g
 			}
+		}
+	}
+	// The rules that refuse are matched folded too (see rules); folded
+	// once here rather than on every lookup of a walk.
+	w.folded = map[string]string{}
+	for _, set := range [][]string{w.deny, w.denyWrite, w.secrets} {
+		for _, g := range set {
+			w.folded[g] = foldCase(g)
 		}
 	}
 	return w, nil
@@ -577,9 +599,16 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 	}
 	// The rules that refuse match in any case, as the protected names do: a
 	// case-insensitive file system opens Secrets/a as secrets/a, and
-	// server.PEM is a PEM file too (TestAttackForbidGlobsIgnoreCase).
-	lrel := strings.ToLower(rel)
-	forbids := func(g string) bool { return Match(g, rel) || Match(strings.ToLower(g), lrel) }
+	// server.PEM is a PEM file too (TestAttackForbidGlobsIgnoreCase); in
+	// Unicode's, so keys/id_rſa is id_rsa too (foldCase).
+	frel := foldCase(rel)
+	forbids := func(g string) bool {
+		fg, ok := w.folded[g]
+		if !ok {
+			fg = foldCase(g)
+		}
+		return Match(g, rel) || Match(fg, frel)
+	}
 	for _, g := range w.deny {
 		if forbids(g) {
 			return &PathError{Op: op, Path: name, Rule: "deny " + w.ruleName(g), Err: ErrDeniedByRule}
@@ -630,8 +659,9 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 // protectedIn returns the first component of rel that is a protected name.
 func (w *Workspace) protectedIn(rel string) (string, bool) {
 	for c := range strings.SplitSeq(rel, "/") {
+		fc := foldCase(c)
 		for _, n := range w.protected {
-			if strings.EqualFold(c, n) {
+			if fc == foldCase(n) {
 				return c, true
 			}
 		}

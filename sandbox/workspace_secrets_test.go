@@ -32,13 +32,15 @@ func TestDefaultWorkspaceRefusesToReadSecrets(t *testing.T) {
 	ws, err := sandbox.OpenWorkspace(secretsTree(t))
 	require.NoError(t, err)
 	defer ws.Close()
-	for _, f := range []string{".env", "app/.env", "certs/server.pem", "home/.ssh/id_ed25519", "home/.ssh/id_rsa", ".git-credentials", ".netrc"} {
+	// A template (.env.example) is refused too: what one holds cannot be
+	// told from its name (TestAttackS17DefaultSecretsCoverEnvVariantsKeysAndFoldedNames).
+	for _, f := range []string{".env", "app/.env", "certs/server.pem", "home/.ssh/id_ed25519", "home/.ssh/id_rsa", ".git-credentials", ".netrc", ".env.example"} {
 		_, err := ws.ReadFile(f)
 		require.Error(t, err, "%s was read", f)
 		assert.True(t, errors.Is(err, sandbox.ErrDeniedByRule), "%s: %v", f, err)
 		assert.Contains(t, err.Error(), "secret")
 	}
-	for _, f := range []string{"README.md", ".env.example", "home/.ssh/id_rsa.pub"} {
+	for _, f := range []string{"README.md", "home/.ssh/id_rsa.pub"} {
 		_, err := ws.ReadFile(f)
 		assert.NoError(t, err, f)
 	}
@@ -50,7 +52,7 @@ func TestDefaultWorkspaceRefusesToReadSecrets(t *testing.T) {
 	}
 	assert.NotContains(t, names, ".env")
 	assert.NotContains(t, names, ".netrc")
-	assert.Equal(t, 3, hidden)
+	assert.Equal(t, 4, hidden)
 }
 
 // WithSecrets replaces the list; with none, secrets are read like any file.

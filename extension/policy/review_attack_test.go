@@ -51,7 +51,9 @@ func TestHideProbeOfEveryPatternShape(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "README"), []byte("hello"), 0o644))
 			pol, err := policy.Parse(gov)
 			require.NoError(t, err, pattern)
-			ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(hide(pol)))
+			// No secrets: the default ones ("**/*.key") would hide a
+			// probe of secrets/{a,b{c,d}}/*.key whatever hide does.
+			ws, err := sandbox.OpenWorkspace(dir, sandbox.WithSecrets(), sandbox.WithHide(hide(pol)))
 			require.NoError(t, err)
 			t.Cleanup(func() { ws.Close() })
 			reg := registry.New()
