@@ -131,8 +131,10 @@ func TestWorkspaceProtectedNames(t *testing.T) {
 
 // A write through a symlink writes the target and keeps its mode, exactly
 // (0664 survives the usual umask 022, which the temporary file's creation
-// would apply); new files are 0644; perm, when given, wins. (The umask is
-// process-wide, so the test does not change it.)
+// would apply); new files are 0644 through the umask; perm, when given,
+// wins over a replaced file's mode. (The umask is process-wide, so the
+// test does not change it; TestAttackS17WriteFileFollowsTheUmask does,
+// alone.)
 func TestWorkspaceWriteModes(t *testing.T) {
 	ws, _ := newTestWorkspace(t)
 	dir := ws.Dir()
@@ -152,7 +154,11 @@ func TestWorkspaceWriteModes(t *testing.T) {
 	require.NoError(t, ws.WriteFile("new.txt", []byte("n"), 0))
 	fi, err = os.Stat(filepath.Join(dir, "new.txt"))
 	require.NoError(t, err)
-	assert.Equal(t, fs.FileMode(0o644), fi.Mode().Perm(), "new files are 0644")
+	ref := filepath.Join(t.TempDir(), "ref")
+	require.NoError(t, os.WriteFile(ref, nil, 0o644))
+	want, err := os.Stat(ref)
+	require.NoError(t, err)
+	assert.Equal(t, want.Mode().Perm(), fi.Mode().Perm(), "new files are 0644 through the umask, as os.WriteFile makes them")
 	require.NoError(t, ws.WriteFile("new.txt", []byte("n"), 0o600))
 	fi, _ = os.Stat(filepath.Join(dir, "new.txt"))
 	assert.Equal(t, fs.FileMode(0o600), fi.Mode().Perm(), "an explicit perm wins")

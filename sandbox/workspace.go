@@ -921,9 +921,10 @@ func (w *Workspace) openParent(op, name, rel string) (*os.File, string, error) {
 // directory, synced, then renamed over the file, so a refused or failed
 // write leaves the old content whole. A symlink at name (inside the
 // workspace) is written through: its target gets the data, and the link
-// stays. perm 0 keeps the mode (and, for a root process, the owner) of the
-// file replaced, or makes a new file 0644; the mode is set exactly, not
-// through the umask.
+// stays. A new file is made with perm (0 means 0644) through the process's
+// umask, as [os.WriteFile] makes one. A file replaced keeps its mode (and,
+// for a root process, its owner) with perm 0, or gets perm, set exactly:
+// the umask is for files created.
 func (w *Workspace) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	const op = "write"
 	rel, err := w.check(op, name, true)
@@ -974,7 +975,15 @@ func (w *Workspace) WriteFile(name string, data []byte, perm fs.FileMode) error 
 		return &os.PathError{Op: op, Path: name, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), tmp)
-	werr := unix.Fchmod(fd, uint32(perm.Perm()))
+	// A new file has the mode openat gave it, through the umask (and a
+	// default ACL), as os.WriteFile's has: a process under umask 077 made
+	// files 0644 when this set it exactly. The file replaced is another
+	// matter: its mode (or perm) is set exactly, as the umask would take
+	// bits from the temporary file that the old one had.
+	var werr error
+	if exists {
+		werr = unix.Fchmod(fd, uint32(perm.Perm()))
+	}
 	if werr == nil && exists && os.Geteuid() == 0 {
 		werr = unix.Fchown(fd, int(st.Uid), int(st.Gid))
 	}
