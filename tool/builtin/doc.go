@@ -8,7 +8,8 @@
 // paths outside it and symlinks that lead out are refused with
 // tool.CodeFilesystemPolicy, naming the rule (shell.ToolError maps the
 // workspace's errors). A workspace refuses to read, list or search secrets
-// by default (.env, *.pem, private SSH keys, stored credentials:
+// by default (.env and .env.*, *.pem, *.key and other key stores, private
+// SSH keys, stored credentials, names compared with Unicode case folding:
 // sandbox.DefaultSecrets, replaced by sandbox.WithSecrets). Each declares the file it touches
 // (tool.ResourceDeclarer, key "file:" + the clean workspace-relative path,
 // symlinks resolved, read or write; a path through a symlink declares the

@@ -365,8 +365,8 @@ func writeFile(ws *sandbox.Workspace, in writeIn) (*tool.Result, error) {
 			return nil, shell.ToolError(err)
 		}
 	}
-	// Perm 0: the workspace keeps the mode of the file replaced, 0644 for a
-	// new one.
+	// Perm 0: the workspace keeps the mode of the file replaced; a new one
+	// gets 0666 less the umask, as with os.WriteFile.
 	if err := ws.WriteFile(rel, []byte(in.Content), 0); err != nil {
 		return nil, shell.ToolError(err)
 	}
