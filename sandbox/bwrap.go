@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -39,6 +40,11 @@ import (
 // filesystem that supports it), on which the workspace owner's files appear
 // as the command's: the command can write there, and what it creates is owned
 // on the host by the workspace's owner.
+//
+// bwrap (and the prlimit before it) runs on the host without the variables
+// that the dynamic loader and libc act on (LD_PRELOAD, LD_LIBRARY_PATH, ...:
+// see loaderEnv); bwrap sets them in the sandbox with --setenv, so they
+// reach the command, and show in bwrap's command line on the host.
 //
 // bwrap is started as the init of a pid namespace of its own, so that killing
 // it (on timeout, cancel, flood or exit) makes the kernel kill every process
@@ -304,7 +310,17 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	outer := lim
 	outer.Processes = 0
 	argv := append(rlimitArgs(e.prlimit, outer), e.bin, "--seccomp", "3")
-	argv = append(argv, e.flags(dir, e.cfg.workspace, src, lim.Memory)...)
+	// The outer prlimit and bwrap run on the host: the loader's variables
+	// reach only the sandbox, through --setenv (see loaderEnv).
+	var loader []string
+	p.env, loader = loaderEnv(env)
+	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory)
+	argv = append(argv, flags[:len(flags)-1]...)
+	for _, kv := range loader {
+		k, v, _ := strings.Cut(kv, "=")
+		argv = append(argv, "--setenv", k, v)
+	}
+	argv = append(argv, "--")
 	argv = append(argv, rlimitArgs(e.prlimit, shellStartedLimits(lim))...)
 	argv = append(argv, e.sh, "-c", `(exec "$@"); exit $?`, "sh")
 	p.argv = append(argv, spec.Argv...)

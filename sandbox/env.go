@@ -92,6 +92,36 @@ func buildEnv(allow, host, explicit []string) ([]string, error) {
 // name=value pair.
 func holdsSecret(v string) bool { return redact.String(v) != v }
 
+// loaderEnv splits env into the variables that the dynamic loader and libc
+// act on (LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT, LD_DEBUG_OUTPUT and every
+// other LD_ name, and the rest of glibc's list of variables it drops for
+// setuid programs: GCONV_PATH, LOCPATH, MALLOC_TRACE, ...) and the rest.
+// The engines that start a helper on the host before the sandbox exists
+// (bwrap, and the prlimit before it) must not hand it the first: they are
+// the command's, and LD_PRELOAD naming a library in the workspace ran its
+// code in bwrap's monitor, on the host, outside every namespace and filter
+// of the run (TestAttackS17ELoaderEnvReachesTheHostSide: LD_DEBUG_OUTPUT
+// wrote a file in a host directory).
+func loaderEnv(env []string) (rest, loader []string) {
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "LD_") || slices.Contains(libcEnv, k) {
+			loader = append(loader, kv)
+		} else {
+			rest = append(rest, kv)
+		}
+	}
+	return rest, loader
+}
+
+// libcEnv are the variables besides LD_* that glibc ignores in setuid
+// programs because they make it load or write files (sysdeps/generic/
+// unsecvars.h), TMPDIR aside.
+var libcEnv = []string{
+	"GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH",
+	"MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR",
+}
+
 // shellStartedEnv refuses a [Spec.Env] entry that the shell starting a
 // run's command would drop: /bin/sh imports and hands on only variables
 // whose names are shell names (letters, digits and "_", not starting with
