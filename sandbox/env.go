@@ -122,6 +122,28 @@ var libcEnv = []string{
 	"MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR",
 }
 
+// goRuntimeEnv are the variables the Go runtime of any Go program acts on
+// (the runtime package's doc).
+var goRuntimeEnv = []string{"GODEBUG", "GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GORACE", "GOTRACEBACK"}
+
+// withoutGoRuntime returns env without goRuntimeEnv. runsc is a Go program
+// that runs on the host (as root when the program is), and its sentry and
+// gofer are runsc too: the run's environment is the command's (the OCI
+// spec carries it into the sandbox), and GOGC=off or GOMEMLIMIT there
+// would leave the sentry's heap to grow without collection, GODEBUG and
+// GOMAXPROCS change how it behaves (TestAttackS17ERunscTakesTheCommandsGoRuntimeEnv:
+// GODEBUG=inittrace=1 made runsc print its package inits in the run's
+// stderr).
+func withoutGoRuntime(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(goRuntimeEnv, k) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // shellStartedEnv refuses a [Spec.Env] entry that the shell starting a
 // run's command would drop: /bin/sh imports and hands on only variables
 // whose names are shell names (letters, digits and "_", not starting with

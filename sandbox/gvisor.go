@@ -306,7 +306,9 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		argv = append(argv, "--network=none")
 	}
 	argv = append(argv, "run", "--bundle", bundle, "toolbelt-"+hex.EncodeToString(id[:]))
-	return &plan{argv: argv, env: env, dir: "/", exitSignals: true, cleanup: cleanup, start: start}, nil
+	// runsc runs on the host: the command's Go runtime settings reach only
+	// the sandbox, through the spec (see withoutGoRuntime).
+	return &plan{argv: argv, env: withoutGoRuntime(env), dir: "/", exitSignals: true, cleanup: cleanup, start: start}, nil
 }
 
 // gvisorDirPrefix names the directories that hold a run's bundle and
