@@ -142,7 +142,7 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 		out.Usage = Usage{
 			UserCPU:   time.Duration(ru.Utime.Nano()),
 			SystemCPU: time.Duration(ru.Stime.Nano()),
-			MaxRSS:    ru.Maxrss * 1024,
+			MaxRSS:    int64(ru.Maxrss) * 1024, // int32 on 32-bit Linux
 		}
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {

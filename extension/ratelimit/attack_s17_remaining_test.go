@@ -1,6 +1,8 @@
 package ratelimit
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,10 +14,15 @@ import (
 // that had all of them). Such a rate is refused where it is written, with
 // the largest count allowed.
 func TestAttackS17HugeRateReportsNegativeRemaining(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("an int holds no count over 2^53 here")
+	}
+	largest := maxCount // a variable: on 32 bits the conversions below would not compile
+	over := int(largest + 1)
 	for _, r := range []Rate{
-		{Events: 1<<63 - 1, Per: time.Second},
-		{Events: 10, Per: time.Second, Burst: 1<<63 - 1},
-		{Events: maxCount + 1, Per: time.Hour},
+		{Events: math.MaxInt, Per: time.Second},
+		{Events: 10, Per: time.Second, Burst: math.MaxInt},
+		{Events: over, Per: time.Hour},
 	} {
 		if err := r.check(); err == nil {
 			g, _ := TakeAll([]Bucket{{Key: "k", Rate: r}}, []State{r.Fresh(time.Unix(0, 0))})
@@ -28,12 +35,12 @@ func TestAttackS17HugeRateReportsNegativeRemaining(t *testing.T) {
 		t.Error(`ParseRate("9223372036854775807/s") accepted`)
 	}
 	// The largest count is kept exactly.
-	r := Rate{Events: maxCount, Per: time.Hour}
+	r := Rate{Events: int(largest), Per: time.Hour}
 	if err := r.check(); err != nil {
 		t.Fatal(err)
 	}
 	g, _ := TakeAll([]Bucket{{Key: "k", Rate: r}}, []State{r.Fresh(time.Unix(0, 0))})
-	if g.Remaining[0] != maxCount-1 {
+	if int64(g.Remaining[0]) != maxCount-1 {
 		t.Errorf("rate %+v: a first call reports %d remaining, want %d", r, g.Remaining[0], maxCount-1)
 	}
 }

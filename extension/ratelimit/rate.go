@@ -72,7 +72,7 @@ func (r Rate) check() error {
 	if r.Burst < 0 {
 		return fmt.Errorf("ratelimit: rate %s has a negative burst: use 0 (= Events) or a positive number", r)
 	}
-	if r.Events > maxCount || r.Burst > maxCount {
+	if int64(r.Events) > maxCount || int64(r.Burst) > maxCount {
 		return fmt.Errorf("ratelimit: rate %s: a count or burst may be at most %d: to lift a limit leave it out", r, maxCount)
 	}
 	return nil
@@ -131,4 +131,4 @@ func (r Rate) String() string {
 
 // maxCount is the largest count of calls (or burst) a Rate may name: a
 // bucket's tokens are a float64, exact up to 2^53.
-const maxCount = 1 << 53
+const maxCount int64 = 1 << 53
