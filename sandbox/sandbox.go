@@ -152,8 +152,9 @@ func WithWorkspace(dir string) Option {
 
 // WithEnv replaces the allow list of host environment variables passed to
 // commands ([DefaultEnvAllow]). Entries are exact names or path.Match patterns
-// ("LC_*"). A variable whose name looks like a secret ([LooksSecret]) passes
-// only when named exactly. Listing "PATH" passes the host PATH instead of
+// ("LC_*"). A variable whose name looks like a secret ([LooksSecret]), or
+// whose value holds what the redaction rule masks (a URL's password, a
+// provider's key, a private key), passes only when named exactly. Listing "PATH" passes the host PATH instead of
 // [DefaultPath].
 func WithEnv(allow ...string) Option {
 	return func(c *config) { c.envAllow, c.envSet = slices.Clone(allow), true }
