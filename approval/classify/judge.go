@@ -285,6 +285,11 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf = inf.or(s.runsWritten("", first, j)) // ./a.sh
 	}
 	s.secretArgs(args, j)
+	if cx.appended != "" {
+		// The items xargs adds are names known only at run time: after
+		// cd ~/.aws, ls | xargs cat reads the files there.
+		s.secretArgs([]word{{s: "*", glob: true}}, j)
+	}
 	l := j.level()
 	s.cmds[idx].Level = l
 	s.cmds[idx].Reasons = j.reasons(l)

@@ -493,20 +493,29 @@ func (s *state) secretRule(w word) (Level, string, bool) {
 		}
 	}
 	// A relative name is also the file in each directory the shell may
-	// have changed into (cd ~/.aws && cat credentials).
-	if p := homePath(cleanPath(w.s)); w.s != "" && !w.dyn && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+	// have changed into (cd ~/.aws && cat credentials); one with an
+	// expansion, the glob it is with the expansion as any text (cd ~/.aws
+	// && cat $(ls)).
+	rel := w
+	if w.dyn {
+		rel = word{}
+		if g, ok := w.holesAsGlob(); ok {
+			rel = word{s: g, glob: true}
+		}
+	}
+	if p := homePath(cleanPath(rel.s)); rel.s != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 		sets := []*dirSet{&s.cwd}
 		if s.repeat > 0 && s.later != nil {
 			sets = append(sets, s.later)
 		}
 		for _, ds := range sets {
 			for _, d := range ds.dirs {
-				if l, reason, ok := s.secretIn(d, w); ok {
+				if l, reason, ok := s.secretIn(d, rel); ok {
 					return l, reason + " (after changing into " + d.s + ")", true
 				}
 			}
 			for _, d := range ds.globs {
-				if l, reason, ok := s.secretIn(d, w); ok {
+				if l, reason, ok := s.secretIn(d, rel); ok {
 					return l, reason + " (after changing into " + d.s + ", an expansion as any text)", true
 				}
 			}
