@@ -202,6 +202,22 @@ var specialTokens = strings.NewReplacer(
 	"[TOOL_RESULTS]", "[ TOOL_RESULTS]",
 	"[/TOOL_RESULTS]", "[ /TOOL_RESULTS]",
 	"[TOOL_CONTENT]", "[ TOOL_CONTENT]",
+	// FunctionGemma's (Gemma 3) tool tags.
+	"<start_function_call>", "< start_function_call>",
+	"<end_function_call>", "< end_function_call>",
+	"<start_function_response>", "< start_function_response>",
+	"<end_function_response>", "< end_function_response>",
+	"<start_function_declaration>", "< start_function_declaration>",
+	"<end_function_declaration>", "< end_function_declaration>",
+	// MiniMax M2's BOS, role start and turn end, and its tool tags.
+	"]~!b[", "]~! b[",
+	"]~b]", "]~ b]",
+	"[e~[", "[e~ [",
+	"<minimax:", "< minimax:",
+	"</minimax:", "< /minimax:",
+	// Seed-OSS's tokens (<seed:bos>, <seed:eos>, <seed:tool_call>).
+	"<seed:", "< seed:",
+	"</seed:", "< /seed:",
 )
 
 // Defuse is s with the chat templates' control tokens spelt with a space
@@ -214,14 +230,23 @@ func Defuse(s string) string { return defuse(s) }
 // defuse is s with the chat templates' control tokens spelt so that no
 // tokenizer reads them as tokens (see specialTokens).
 func defuse(s string) string {
-	if !strings.ContainsAny(s, "<[") {
+	if !strings.ContainsAny(s, "<[]") {
 		return s
 	}
 	if strings.Contains(s, "<|") {
 		s = pipeToken.ReplaceAllStringFunc(s, func(tok string) string { return "< " + tok[1:] })
 	}
+	if strings.Contains(s, "|") {
+		s = halfPipeToken.ReplaceAllStringFunc(s, func(tok string) string { return "< " + tok[1:] })
+	}
 	return specialTokens.Replace(s)
 }
+
+// halfPipeToken matches Gemma 4's control tokens, open on one side only:
+// "<|turn>" ... "<turn|>", "<|tool_call>", "<tool_response|>",
+// "<|channel>". The name is a word, so generics with unions
+// ("Array<string|number>") and operators are not taken for one.
+var halfPipeToken = regexp.MustCompile(`<\|[A-Za-z_][A-Za-z0-9_]{0,63}>|<[A-Za-z_][A-Za-z0-9_]{0,63}\|>`)
 
 // toolTags puts a space inside the tags of Hermes-style tool calling,
 // which Qwen 2.5 and 3 and Hermes models have as tokens of their own
