@@ -138,8 +138,10 @@ func (h *ring) Query(ctx context.Context, q HistoryQuery) ([]Record, error) {
 // bytes were cut, so that a thousand records cannot hold a GiB.
 const MaxRecordFieldBytes = 1 << 10
 
-// MaxRecordMessageBytes bounds a Record's Message the same way: the
-// result's error message, which the output cap alone holds to a MiB.
+// MaxRecordMessageBytes bounds a Record's Message: the result's error
+// message, which the output cap alone holds to a MiB. A longer one keeps
+// its head and its tail around a marker saying how much was cut, as the
+// output cap does.
 const MaxRecordMessageBytes = 8 << 10
 
 // addHistory records the summary of a finished call, when history is on.
@@ -155,7 +157,10 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if res.Error != nil {
-		r.Code, r.Message = res.Error.Code, textcut.Clip(res.Error.Message, MaxRecordMessageBytes)
+		r.Code, r.Message = res.Error.Code, res.Error.Message
+		if len(r.Message) > MaxRecordMessageBytes {
+			r.Message = headTail(r.Message, MaxRecordMessageBytes) // an error's last line often says most
+		}
 	}
 	// A cancelled call is recorded too.
 	e.hist.Add(context.WithoutCancel(ctx), r)
