@@ -85,8 +85,8 @@ const (
 // metadata, and Funcs gives the implementation (a tool.Tool; fields the file
 // leaves out, such as a reflected input schema, come from it; a metadata key
 // whose value is null, ~, counts as left out; metadata may tighten what the
-// Go definition says of approval, risk and destructiveness, not loosen
-// it). Every other
+// Go definition says of approval, risk, destructiveness, secret arguments,
+// allowed modes, rate limit and category, not loosen it). Every other
 // type is a KindFunc in Kinds, which receives the implementation block as
 // JSON and builds the tool itself: the loader knows no kind (shell.Kind
 // parses implementation.command, httptool.Kind the request).
@@ -901,15 +901,45 @@ func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 // is: a file (fetched, or in a directory an agent can write) may tighten
 // that, not register the function as harmless under another name.
 func (s *session) noLooser(fn, spec tool.Spec, md *yaml.Node) {
-	check := func(loosened bool, key, is, fnIs string) {
+	check := func(loosened bool, key, says, fnIs string) {
 		if _, line := lookup(md, key); loosened {
-			s.add(cmp.Or(line, s.item.Line), fmt.Sprintf("metadata.%s is %s, but go function %q %s: a tool file may tighten what the Go definition says, not loosen it", key, is, fn.Name, fnIs))
+			s.add(cmp.Or(line, s.item.Line), fmt.Sprintf("metadata.%s %s, but go function %q %s: a tool file may tighten what the Go definition says, not loosen it", key, says, fn.Name, fnIs))
 		}
 	}
-	check(fn.RequiresApproval && !spec.RequiresApproval, "requires_approval", "false", "requires approval")
-	check(fn.Risk != tool.RiskUnset && spec.Risk.Effective() < fn.Risk.Effective(), "risk", spec.Risk.String(), "is "+fn.Risk.String())
-	check(fn.Annotations.Destructive && !spec.Annotations.Destructive, "annotations.destructive", "false", "is destructive")
-	check(fn.Annotations.Destructive && spec.Annotations.ReadOnly, "annotations.read_only", "true", "is destructive")
+	check(fn.RequiresApproval && !spec.RequiresApproval, "requires_approval", "is false", "requires approval")
+	check(fn.Risk != tool.RiskUnset && spec.Risk.Effective() < fn.Risk.Effective(), "risk", "is "+spec.Risk.String(), "is "+fn.Risk.String())
+	check(fn.Annotations.Destructive && !spec.Annotations.Destructive, "annotations.destructive", "is false", "is destructive")
+	check(fn.Annotations.Destructive && spec.Annotations.ReadOnly, "annotations.read_only", "is true", "is destructive")
+	// A secret argument left out is written whole in logs, audit records
+	// and events; a mode, an hourly call or a category more lets the
+	// function run where its author kept it out (lockdown, past its rate
+	// limit, under an auth rule that grants a category).
+	for _, f := range fn.Secrets {
+		if !slices.Contains(spec.Secrets, f) {
+			check(true, "secrets", fmt.Sprintf("leaves out %q", f), "keeps it secret")
+			break
+		}
+	}
+	if len(fn.AllowedModes) > 0 {
+		fnIs := "runs in " + strings.Join(fn.AllowedModes, ", ") + " only"
+		if len(spec.AllowedModes) == 0 {
+			check(true, "allowed_modes", "allows every mode", fnIs)
+		}
+		for _, m := range spec.AllowedModes {
+			if !slices.Contains(fn.AllowedModes, m) {
+				check(true, "allowed_modes", "allows "+m, fnIs)
+				break
+			}
+		}
+	}
+	if fn.RateLimitPerHour > 0 && (spec.RateLimitPerHour <= 0 || spec.RateLimitPerHour > fn.RateLimitPerHour) {
+		is := fmt.Sprintf("is %d", spec.RateLimitPerHour)
+		if spec.RateLimitPerHour <= 0 {
+			is += " (no limit)"
+		}
+		check(true, "rate_limit_per_hour", is, fmt.Sprintf("allows %d an hour", fn.RateLimitPerHour))
+	}
+	check(fn.Category != "" && spec.Category != fn.Category, "category", fmt.Sprintf("is %q", spec.Category), fmt.Sprintf("is of category %q", fn.Category))
 }
 
 // goImpl finds a go tool's implementation in the function table: the
