@@ -23,9 +23,18 @@ func TestAttackShellStartedRunWithOneProcess(t *testing.T) {
 	if os.Geteuid() == 0 { // a landlock run's first process is a shell as root only
 		names = append(names, EngineLandlock)
 	}
+	// RLIMIT_NPROC counts every process of the uid on the host: as 65534,
+	// the uid other packages' runs share, a run of another test made the
+	// shell's fork fail. A uid of this test's own keeps its count to its
+	// own processes.
+	uid := uint32(62000 + os.Getpid()%1000)
+	var opts []Option
+	if os.Geteuid() == 0 {
+		opts = append(opts, WithUser(uid, uid))
+	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			sb := engine(t, name)
+			sb := engine(t, name, opts...)
 			lim := Limits{Processes: 1, Timeout: time.Minute}
 			out, err := sb.Run(context.Background(), Spec{Argv: []string{"echo", "ran"}, Limits: lim})
 			require.NotNil(t, out, "%v", err)
