@@ -20,7 +20,7 @@ const shapeStart = `(^|[^A-Za-z0-9])`
 // parameters separated by commas.
 const (
 	authParam       = `[A-Za-z0-9!#$%&*+.^_|~-]+=(?:\\*"[^"\r\n]*"|[^\s'",]*)`
-	authCredentials = `(?:` + authParam + `|[^\s'"]+)(?:\s*,\s*` + authParam + `)*`
+	authCredentials = `(?:` + authParam + `|[^\s'"=][^\s'"]*)(?:[ \t]*,[ \t]*` + authParam + `)*`
 )
 
 // cmdValue is one command-line word: quoted, or up to white space.
@@ -50,8 +50,10 @@ var shapeRules = []struct {
 	// credentials are the scheme's token or its list of parameters
 	// (Digest's response, SigV4's Signature); a scheme the rule knows
 	// stays readable, any other word before the credential (Negotiate,
-	// NTLM, SSWS, ApiKey, AWS4-HMAC-SHA256) is masked with it.
-	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)((?:proxy-)?authorization\s*[:=]\s*)(?:((?:bearer|basic|token|digest|bot)\s+)` + authCredentials + `|(?:[A-Za-z][A-Za-z0-9._-]*\s+)?` + authCredentials + `)`), "${1}${2}" + Mask},
+	// NTLM, SSWS, ApiKey, AWS4-HMAC-SHA256) is masked with it. All of it
+	// is on the header's line (an empty header does not take the next
+	// line's words), and "==" is a comparison in code, not a header.
+	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)((?:proxy-)?authorization[ \t]*[:=][ \t]*)(?:((?:bearer|basic|token|digest|bot)[ \t]+)` + authCredentials + `|(?:[A-Za-z][A-Za-z0-9._-]*[ \t]+)?` + authCredentials + `)`), "${1}${2}" + Mask},
 	{[]string{"ookie", "OOKIE"}, regexp.MustCompile(`(?i)((?:set-)?cookie\s*:\s*)[^'"\r\n]+`), "${1}" + Mask},
 	// A bare bearer or basic credential.
 	{[]string{"earer", "EARER", "asic", "ASIC"}, regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mask},
