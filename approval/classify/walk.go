@@ -1166,6 +1166,7 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported, assoc bool) in
 		s.ifsChanged()
 	}
 	if a.Array == nil && a.Index == nil && !a.Append {
+		s.defaultNamesSecret(val, a.Name.Value)
 		v, known := knownValue(val, 0)
 		s.setVar(a.Name.Value, v, known || a.Value == nil)
 	} else if known {
@@ -1179,6 +1180,18 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported, assoc bool) in
 		s.fetchedVar(a.Name.Value, dl)
 	}
 	return inf
+}
+
+// defaultNamesSecret notes a value given to the variable name that names
+// a secret file by the defaults it spells out: f=${x:-.env} is .env when
+// x is unset, and a later $f (a hole with no default of its own) reads
+// it, as an array's value naming one is noted where it is assigned.
+func (s *state) defaultNamesSecret(val word, name string) {
+	if g, ok := val.holesAsDefaults(); ok && len(g) <= maxGlobMatch {
+		if l, reason, ok := s.secretName(word{s: g, glob: true}); ok {
+			s.note(l, reason+" ("+val.s+", the value of "+name+", as the default it gives)")
+		}
+	}
 }
 
 // knownValue returns the value an assignment's word val gives its

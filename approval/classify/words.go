@@ -404,6 +404,13 @@ func (s *state) defaultText(p *syntax.ParamExp) (string, bool) {
 				return v, true
 			}
 		}
+		// A default inside a default: ${x:-${y:-.env}} is .env when
+		// both are unset.
+		if pe, ok := q.(*syntax.ParamExp); ok {
+			if d, ok := s.defaultText(pe); ok {
+				return d, true
+			}
+		}
 		return "*", true
 	})
 }
