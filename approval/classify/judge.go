@@ -285,8 +285,9 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf = inf.or(s.runsWritten("", first, j)) // ./a.sh
 	}
 	s.secretArgs(args, j)
-	if cx.appended != "" {
-		// The items xargs adds are names known only at run time: after
+	if cx.appended != "" || slices.ContainsFunc(args, func(a word) bool { return a.input }) {
+		// The items xargs adds, or puts in place of its replace text
+		// (xargs -I{} cat {}), are names known only at run time: after
 		// cd ~/.aws, ls | xargs cat reads the files there.
 		s.secretArgs([]word{{s: "*", glob: true}}, j)
 	}
