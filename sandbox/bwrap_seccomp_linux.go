@@ -44,7 +44,8 @@ type modeArg struct {
 // places; AF_VSOCK, which no network namespace cuts off and which on a
 // virtual machine reaches the hypervisor's host; and the rest, which a
 // command without a network has no use for. socketpair(2) still works.
-// memfd_create(2) fails with ENOSYS, shmget(2) and msgget(2) with EPERM:
+// memfd_create(2) and memfd_secret(2) fail with ENOSYS, shmget(2) and
+// msgget(2) with EPERM:
 // Limits.Memory is RLIMIT_AS, and memory kept outside a mapping counts
 // against no address space, so under a 128 MiB limit a command kept 384
 // MiB in memfds (written, never mapped), as much in System V segments (each
@@ -83,6 +84,7 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	block(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
 	// Memory that no address space counts.
 	block(unix.SYS_MEMFD_CREATE, errno(unix.ENOSYS))
+	block(sysMemfdSecret, errno(unix.ENOSYS))
 	block(unix.SYS_SHMGET, errno(unix.EPERM))
 	block(unix.SYS_MSGGET, errno(unix.EPERM))
 	for _, nr := range []uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL} {
@@ -101,6 +103,14 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	}
 	return append(prog, allow)
 }
+
+// sysMemfdSecret is memfd_secret(2), whose file keeps its pages when they
+// are unmapped, as a memfd's: filled one window at a time (each within
+// RLIMIT_MEMLOCK), it held 384 MiB under a 128 MiB limit
+// (TestAttackS17RMemfdSecretOutsideTheAddressSpace). It is 447 on every
+// architecture that has it, and that number is no other call's where it
+// does not (golang.org/x/sys names it only for some).
+const sysMemfdSecret = 447
 
 // filterHead is how every filter here starts: a system call of another
 // architecture kills the process, an x32 one fails with ENOSYS, and the
