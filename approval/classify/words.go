@@ -608,16 +608,29 @@ func unescapeBare(v string) (string, bool) {
 	}
 	var b strings.Builder
 	glob := false
+	// bracketTo is the index in v of the ']' that ends the bracket
+	// expression being copied, where bash ends it: a quoted ']' does not
+	// (.e[[:alpha:]\]]v is .env).
+	bracketTo := -1
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
 		case c == '\\' && i+1 < len(v):
 			i++
-			if v[i] != '\n' {
+			switch {
+			case v[i] == '\n':
+			case v[i] == ']' && i < bracketTo:
+				// Kept inside the bracket, which would end at a bare
+				// ']': as the collating symbol for it.
+				b.WriteString("[.].]")
+			default:
 				b.WriteByte(v[i])
 			}
 		case c == '*' || c == '?' || (c == '[' && strings.IndexByte(v[i+1:], ']') >= 0):
 			glob = true
+			if c == '[' && i > bracketTo {
+				bracketTo = bracketEnd(v, i, "!^", '/', true)
+			}
 			b.WriteByte(c)
 		default:
 			b.WriteByte(c)
