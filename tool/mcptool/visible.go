@@ -55,7 +55,8 @@ func visibleSchema(raw json.RawMessage) json.RawMessage {
 // server wrote it. Values (default, const, enum, examples) are data,
 // looked into only for a control token (tokenValue), which the server's
 // template would render into the prompt and which cannot be respelt
-// either.
+// either; so are the schema's other strings but description and title
+// ($comment, pattern, format, an x- extension's text: tokenString).
 func hiddenKey(raw json.RawMessage) error {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
@@ -77,6 +78,15 @@ func hiddenKey(raw json.RawMessage) error {
 						value = k + " value " + quote(cutText(s, "value", maxKeyShown))
 					}
 					continue
+				}
+				// Every other string of the schema reaches the model with
+				// it too ($comment, pattern, format, an x- extension's
+				// text); description and title strings are respelt
+				// (visibleTexts), the rest is the server's to fix.
+				if k != "description" && k != "title" && value == "" {
+					if s, ok := tokenString(e); ok {
+						value = k + " value " + quote(cutText(s, "value", maxKeyShown))
+					}
 				}
 				if bad := walk(e); bad != "" {
 					return bad
@@ -123,6 +133,23 @@ func tokenValue(v any) (string, bool) {
 	case []any:
 		for _, e := range x {
 			if s, ok := tokenValue(e); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+// tokenString returns v, a string of a schema or an array's string, that
+// spells a chat template's control token; objects are walked by
+// hiddenKey, which judges their keys and strings by their own names.
+func tokenString(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, wire.Defuse(x) != x
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok && wire.Defuse(s) != s {
 				return s, true
 			}
 		}
