@@ -87,7 +87,8 @@ var DefaultDenyWrite = []string{"**/.env", "**/*.pem"}
 // holds cannot be told from its name), private keys (PEM and .key files,
 // PKCS#12 bundles, PuTTY keys, private SSH keys, FIDO ones too) and
 // stored credentials (git's, .netrc, PostgreSQL's .pgpass, PyPI's
-// .pypirc, the AWS CLI's). Source files are not among them: "*.key"
+// .pypirc, the AWS CLI's, npm's .npmrc, direnv's .envrc, Docker's and
+// kubectl's configs, Terraform state). Source files are not among them: "*.key"
 // names server.key, not keys.go. Writing them is judged by the write
 // rules ([DefaultDenyWrite]).
 var DefaultSecrets = []string{
@@ -95,6 +96,7 @@ var DefaultSecrets = []string{
 	"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.ppk",
 	"**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "**/id_ecdsa_sk", "**/id_ed25519_sk",
 	"**/.git-credentials", "**/.netrc", "**/.pgpass", "**/.pypirc", "**/.aws/credentials",
+	"**/.npmrc", "**/.envrc", "**/.docker/config.json", "**/.kube/config", "**/*.tfstate", "**/*.tfstate.backup",
 }
 
 // DefaultProtectedNames are the path components a [Workspace] refuses to
