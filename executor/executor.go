@@ -62,7 +62,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -277,28 +276,6 @@ func fillPrincipal(ctx context.Context, c *tool.Call) {
 	}
 }
 
-// actingFor returns ctx carrying p, the principal of the call a backend
-// runs (tool.PrincipalFrom reads it): calls the backend runs through the
-// executor with its context (a sub-agent) act for p, as a Go func tool's
-// do, never for a principal the caller's context carries (a host's admin
-// running a call for a user, a job's worker), nor for nobody in a job. An
-// anonymous p (no ID) holds no roles, as the auth extension judges it. ctx
-// is returned as it is when it already carries p, or no one and p is
-// no one, so most calls allocate nothing here.
-func actingFor(ctx context.Context, p tool.Principal) context.Context {
-	if p.ID == "" {
-		p.Roles = nil
-	}
-	had, ok := tool.PrincipalFrom(ctx)
-	if !ok && p.ID == "" && p.Tenant == "" {
-		return ctx
-	}
-	if ok && had.ID == p.ID && had.Tenant == p.Tenant && slices.Equal(had.Roles, p.Roles) {
-		return ctx
-	}
-	return tool.WithPrincipal(ctx, p)
-}
-
 // refused tells the extensions that observe refusals (extension.Observer)
 // about a call that never reached the chain, so that logs, metrics and the
 // audit trail account for every call, not only the valid ones.
@@ -430,7 +407,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// Whose deadline is it? The caller's, when it comes first.
 	callerDeadline, callerFirst := ctx.Deadline()
 	callerFirst = callerFirst && callerDeadline.Before(deadline)
-	bctx, cancel := context.WithDeadline(actingFor(ctx, call.Principal), deadline)
+	bctx, cancel := context.WithDeadline(tool.ActingFor(ctx, call.Principal), deadline)
 	defer cancel()
 	o, abandoned := e.runTool(bctx, req.Tool, *call, gated)
 	elapsed := time.Since(began)

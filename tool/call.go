@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -30,6 +31,28 @@ type principalKey struct{}
 // request and every call made under that context acts for p.
 func WithPrincipal(ctx context.Context, p Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// ActingFor returns ctx carrying p as the principal that work done under
+// it acts for (PrincipalFrom reads it): how the executor runs a call's
+// backend, and a Go function tool its function, so that calls made with
+// that context act for the call's principal, never for one the caller's
+// context carries (a host's admin running a call for a user, a job's
+// worker), nor for anybody when p is nobody. An anonymous p (no ID) holds
+// no roles, as the auth extension judges it. ctx is returned as it is when
+// it already carries p, or carries no one and p is no one.
+func ActingFor(ctx context.Context, p Principal) context.Context {
+	if p.ID == "" {
+		p.Roles = nil
+	}
+	had, ok := PrincipalFrom(ctx)
+	if !ok && p.ID == "" && p.Tenant == "" {
+		return ctx
+	}
+	if ok && had.ID == p.ID && had.Tenant == p.Tenant && slices.Equal(had.Roles, p.Roles) {
+		return ctx
+	}
+	return WithPrincipal(ctx, p)
 }
 
 // PrincipalFrom returns the principal carried by ctx, if any: false for

@@ -146,15 +146,7 @@ func (t *FuncTool[In, Out]) Run(ctx context.Context, call Call) (*Result, error)
 	// The function's tool.PrincipalFrom(ctx) is the call's principal, and
 	// none for an anonymous call (not one its caller's context carries: a
 	// job's worker's).
-	p := call.Principal
-	if p.ID == "" {
-		// Roles that come without an ID are claimed by nobody and grant
-		// nothing, as the auth extension judges them.
-		p.Roles = nil
-	}
-	if _, had := PrincipalFrom(ctx); had || p.ID != "" || p.Tenant != "" {
-		ctx = WithPrincipal(ctx, p)
-	}
+	ctx = ActingFor(ctx, call.Principal)
 	out, err := t.fn(ctx, in)
 	if err != nil {
 		return nil, funcError(ctx, err)
