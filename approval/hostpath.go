@@ -4,7 +4,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/internal/hostpath"
@@ -32,13 +31,8 @@ func appendPath(paths []pathSubject, ws *sandbox.Workspace, p string) []pathSubj
 
 // appendHostPath appends the subjects of the path argument p as written
 // (see appendPath): its canonical form, and where the host's symlinks
-// lead it when that differs. The path leads two ways when a ".." follows
-// a link: as written, the kernel applies the ".." to the directory the
-// link leads to ("out/../notes/id" with out -> elsewhere/deep is
-// elsewhere/notes/id); cleaned first, as a tool that calls
-// filepath.Clean or filepath.Join on it (or Node's path.resolve) takes
-// it, the ".." drops the link ("notes/id", through notes -> HOME/.ssh).
-// Both are subjects.
+// lead it when that differs, as written and cleaned first
+// (hostpath.Leads): each is a subject.
 func appendHostPath(paths []pathSubject, ws *sandbox.Workspace, p string) []pathSubject {
 	s := pathSubjectOf(ws, p)
 	paths = append(paths, s)
@@ -54,25 +48,19 @@ func appendHostPath(paths []pathSubject, ws *sandbox.Workspace, p string) []path
 		base = path.Clean(filepath.ToSlash(wd))
 		joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
 	}
-	cleaned := path.Clean(joined)
-	lookups := []string{joined}
-	if cleaned != joined {
-		lookups = append(lookups, cleaned)
+	places, ok := hostpath.Leads("/", joined)
+	if !ok || !path.IsAbs(joined) {
+		// Too many links to follow, or a lookup on the way failed
+		// (a real path longer than PATH_MAX): where it leads cannot
+		// be judged.
+		return append(paths, pathSubject{out: true})
 	}
-	var hosts []string
+	cleaned := path.Clean(joined)
 	rb := "" // the working directory as the host reaches it, once needed
-	for _, j := range lookups {
-		host, ok := hostpath.Resolve(j)
-		if !ok {
-			// Too many links to follow, or a lookup on the way failed
-			// (a real path longer than PATH_MAX): where it leads cannot
-			// be judged.
-			return append(paths, pathSubject{out: true})
-		}
-		if host == cleaned || slices.Contains(hosts, host) {
+	for _, host := range places {
+		if host == cleaned {
 			continue
 		}
-		hosts = append(hosts, host)
 		fi, err := os.Stat(filepath.FromSlash(host))
 		h := pathSubject{path: host, host: host, ok: true, dir: err == nil && fi.IsDir()}
 		if base != "" {

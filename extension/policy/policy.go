@@ -1159,25 +1159,16 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 			joined = base + "/" + joined // uncleaned: ".." after a link is the link target's parent
 		}
 		if path.IsAbs(joined) || start != "/" {
-			// The path leads two ways when a ".." follows a link: as
-			// written, the kernel applies the ".." to the directory the
-			// link leads to ("out/../notes/id" with out ->
-			// elsewhere/deep is elsewhere/notes/id); cleaned first, as
-			// a tool that calls filepath.Clean or filepath.Join on it
-			// (or Node's path.resolve) takes it, the ".." drops the link
-			// ("notes/id", through notes -> HOME/.ssh). Both are judged.
-			lookups := []string{joined}
-			if c := path.Clean(joined); c != joined {
-				lookups = append(lookups, c)
+			// As written and cleaned first (hostpath.Leads): both are
+			// judged.
+			places, ok := hostpath.Leads(start, joined)
+			if !ok {
+				// hostpath does not say which of the two it was.
+				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: where path %q leads on the host cannot be judged: following it passes more than %d symlinks, or a lookup on the way failed (a directory reached through links whose real path is longer than PATH_MAX); pass the path the links lead to, with fewer symlinks on the way and a real path shorter than PATH_MAX", field, raw, hostpath.MaxLinks)
 			}
 			hostBase := ""
-			for _, j := range lookups {
-				hostName, ok := hostpath.ResolveIn(start, j)
-				if !ok {
-					// hostpath does not say which of the two it was.
-					return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: where path %q leads on the host cannot be judged: following it passes more than %d symlinks, or a lookup on the way failed (a directory reached through links whose real path is longer than PATH_MAX); pass the path the links lead to, with fewer symlinks on the way and a real path shorter than PATH_MAX", field, raw, hostpath.MaxLinks)
-				}
-				if hostName == name || slices.ContainsFunc(hosts, func(h pathName) bool { return h.abs == hostName }) {
+			for _, hostName := range places {
+				if hostName == name {
 					continue
 				}
 				if hostBase == "" {

@@ -36,6 +36,33 @@ func Resolve(name string) (resolved string, ok bool) {
 	return ResolveIn("/", name)
 }
 
+// Leads returns where name, taken from dir as ResolveIn takes it, leads on
+// the host, each way a tool may take it: as written, where the kernel
+// applies a ".." after a link to the directory the link leads to
+// ("out/../notes/id" with out -> elsewhere/deep is elsewhere/notes/id),
+// and cleaned first, as filepath.Clean or filepath.Join (or Node's
+// path.resolve) leave it, where the ".." drops the link ("notes/id",
+// through notes -> HOME/.ssh). One place when the two agree, the
+// as-written one first; ok is false when either cannot be judged. Rules
+// judge every place.
+func Leads(dir, name string) (places []string, ok bool) {
+	written, ok := ResolveIn(dir, name)
+	if !ok {
+		return nil, false
+	}
+	places = []string{written}
+	if c := path.Clean(name); c != name {
+		cleaned, ok := ResolveIn(dir, c)
+		if !ok {
+			return nil, false
+		}
+		if cleaned != written {
+			places = append(places, cleaned)
+		}
+	}
+	return places, true
+}
+
 // ResolveIn is Resolve of name taken from dir, an absolute directory the
 // host reaches as written (no symlink in it: the kernel's name for the
 // working directory), so that only name's own components are looked at.

@@ -98,3 +98,28 @@ func TestFileURLPath(t *testing.T) {
 		assert.False(t, ok, in)
 	}
 }
+
+// Leads gives both places a path with a ".." after a link reaches: as
+// written (the link's target's parent) and cleaned (the link dropped),
+// one place when they agree, and nothing when either cannot be judged.
+func TestLeads(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "elsewhere", "deep"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "home", ".ssh"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(root, "elsewhere", "deep"), filepath.Join(root, "out")))
+	require.NoError(t, os.Symlink(filepath.Join(root, "home", ".ssh"), filepath.Join(root, "notes")))
+	require.NoError(t, os.Symlink("loop2", filepath.Join(root, "loop1")))
+	require.NoError(t, os.Symlink("loop1", filepath.Join(root, "loop2")))
+
+	got, ok := Leads(root, "out/../notes/id")
+	require.True(t, ok)
+	assert.Equal(t, []string{root + "/elsewhere/notes/id", root + "/home/.ssh/id"}, got)
+
+	got, ok = Leads(root, "notes/id")
+	require.True(t, ok)
+	assert.Equal(t, []string{root + "/home/.ssh/id"}, got, "clean already: one place")
+
+	_, ok = Leads(root, "x/../loop1/f")
+	assert.False(t, ok, "a loop on the way cannot be judged")
+}
