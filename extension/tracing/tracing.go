@@ -30,6 +30,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -83,18 +84,26 @@ type Extension struct {
 	// with no trace to continue then gets the same non-recording, invalid
 	// span that the no-op tracer would make, without building options or
 	// wrapping the context.
-	noop  bool
-	names sync.Map // tool name → "execute_tool <name>"
+	noop   bool
+	names  sync.Map     // tool name → "execute_tool <name>"
+	cached atomic.Int64 // names stored, or tried to be, in names
 }
 
-// spanName returns "execute_tool <name>", built once per tool (tool names
-// come from the registry, so the map stays small).
+// maxCachedNames bounds the span names kept: a registry's tools are few,
+// but an MCP server may list millions of names.
+const maxCachedNames = 1 << 10
+
+// spanName returns "execute_tool <name>", built once for each of the first
+// maxCachedNames tools, the name held to MaxValueBytes.
 func (e *Extension) spanName(tool string) string {
+	tool = clip(tool)
 	if v, ok := e.names.Load(tool); ok {
 		return v.(string)
 	}
 	name := "execute_tool " + tool
-	e.names.Store(tool, name)
+	if e.cached.Add(1) <= maxCachedNames {
+		e.names.Store(tool, name)
+	}
 	return name
 }
 
@@ -153,7 +162,7 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 			trace.WithSpanKind(trace.SpanKindInternal),
 			trace.WithAttributes(
 				KeyOperation.String("execute_tool"),
-				KeyTool.String(c.Name),
+				KeyTool.String(clip(c.Name)),
 				KeyCallID.String(clip(c.ID)),
 			))
 		defer span.End()
@@ -384,7 +393,7 @@ func (e *Extension) Backend() extension.Extension {
 	return extension.Func("tracing-backend", PriorityBackend, func(next extension.Handler) extension.Handler {
 		return func(ctx context.Context, req *extension.Request) *tool.Result {
 			ctx, span := e.tracer.Start(ctx, "backend",
-				trace.WithAttributes(KeyTool.String(req.Call.Name), KeyAttempt.Int(req.Attempt)))
+				trace.WithAttributes(KeyTool.String(clip(req.Call.Name)), KeyAttempt.Int(req.Attempt)))
 			defer span.End()
 			res := next(ctx, req)
 			if res.Error != nil {
