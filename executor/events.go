@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -28,6 +29,10 @@ type EventFilter struct {
 	// tenant (a view for those checks tool.Event.Tenant itself).
 	For    *tool.Principal
 	Tenant string
+	// TenantOnly makes Tenant select exactly that tenant's events, the
+	// empty one included: a view for the principals of no tenant must not
+	// count other tenants' events among those it dropped.
+	TenantOnly bool
 	// Call ids come from models and repeat across principals and
 	// sessions: a subscriber following one call names its principal too.
 	// Buffer is the subscriber's channel capacity; zero means
@@ -41,7 +46,7 @@ func (f *EventFilter) match(ev *tool.Event) bool {
 		(len(f.Agents) == 0 || slices.Contains(f.Agents, ev.Agent)) &&
 		(f.CallID == "" || f.CallID == ev.CallID) &&
 		(f.JobID == "" || string(f.JobID) == ev.JobID) &&
-		actsFor(f.For, f.Tenant, ev.Principal, ev.Tenant)
+		actsFor(f.For, f.Tenant, ev.Principal, ev.Tenant) && (!f.TenantOnly || f.Tenant == ev.Tenant)
 }
 
 // hub fans events out to subscribers. Publishing never blocks: a full
@@ -62,6 +67,9 @@ type subscriber struct {
 
 func (h *hub) active() bool { return h.n.Load() > 0 }
 
+// clipField holds a name or an id to MaxRecordFieldBytes, as History does.
+func clipField(s string) string { return textcut.Clip(s, MaxRecordFieldBytes) }
+
 // publish numbers ev and offers it to every matching subscriber. Numbering
 // and delivery happen under one lock, so each subscriber sees increasing
 // sequence numbers.
@@ -69,16 +77,20 @@ func (h *hub) publish(ev tool.Event) {
 	if !h.active() {
 		return
 	}
+	// Subscribers keep the names and ids a history record keeps: the
+	// model's or a client's text, of any length. Filters match them whole.
+	out := ev
+	out.CallID, out.Tool, out.Agent, out.Session = clipField(ev.CallID), clipField(ev.Tool), clipField(ev.Agent), clipField(ev.Session)
 	h.mu.Lock()
 	h.seq++
-	ev.Seq = h.seq
+	ev.Seq, out.Seq = h.seq, h.seq
 	for _, s := range h.subs {
 		if !s.filter.match(&ev) {
 			continue
 		}
-		ev.Dropped = s.dropped
+		out.Dropped = s.dropped
 		select {
-		case s.ch <- ev:
+		case s.ch <- out:
 			s.dropped = 0
 		default:
 			s.dropped++
@@ -97,7 +109,8 @@ func (h *hub) publish(ev tool.Event) {
 // attempt), output chunks (emitted by backends with tool.EmitOutput),
 // retried (the retry extension), and one of completed, failed or cancelled
 // with the Result. Each carries the call id, job id, tool, agent, time and
-// a sequence number that increases across the executor.
+// a sequence number that increases across the executor; names and ids are
+// cut to MaxRecordFieldBytes, as History's are.
 //
 // Delivery never blocks a call: when the channel is full the event is
 // dropped, and the next event the subscriber receives reports in Dropped

@@ -42,7 +42,9 @@ const (
 // know, or no longer keeps (see WithJobRetention).
 var ErrJobNotFound = errors.New("no such job")
 
-// JobStatus is a snapshot of a job.
+// JobStatus is a snapshot of a job. The in-memory store keeps its CallID,
+// Tool and Agent (and its Result's CallID and Tool) cut to
+// MaxRecordFieldBytes, as History does.
 type JobStatus struct {
 	ID     JobID
 	CallID string
@@ -137,6 +139,10 @@ type jobTable struct {
 
 func (t *jobTable) complete(j *job, res *tool.Result) {
 	now := time.Now()
+	if r := *res; len(r.CallID) > MaxRecordFieldBytes || len(r.Tool) > MaxRecordFieldBytes { // kept long after, as History's are
+		r.CallID, r.Tool = clipField(r.CallID), clipField(r.Tool)
+		res = &r
+	}
 	j.mu.Lock()
 	j.status.State, j.status.Reason = JobDone, ""
 	j.status.CompletedAt, j.status.Result = now, res
@@ -250,7 +256,7 @@ func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	// cancel is set before the job is kept, where Jobs and Cancel find it.
 	j := &job{cancel: cancel, done: make(chan struct{}), status: JobStatus{
-		ID: id, CallID: call.ID, Tool: call.Name, Agent: call.Agent,
+		ID: id, CallID: clipField(call.ID), Tool: clipField(call.Name), Agent: clipField(call.Agent),
 		Principal: call.Principal.ID, Tenant: call.Principal.Tenant, State: JobPending, SubmittedAt: start,
 	}}
 	t.mu.Lock()
@@ -406,7 +412,9 @@ func (e *Executor) Jobs(f JobFilter) []JobStatus {
 // JobsContext returns snapshots of the jobs that match f, in submission
 // order: those running or waiting and the finished ones still kept (with a
 // shared store, every instance's). It asks the job store under ctx: a ctx
-// that ends first gives ctx's error.
+// that ends first gives ctx's error. A Tool or Agent filter is cut as
+// the jobs' are (JobStatus).
 func (e *Executor) JobsContext(ctx context.Context, f JobFilter) ([]JobStatus, error) {
+	f.Tool, f.Agent = clipField(f.Tool), clipField(f.Agent)
 	return e.jobStore.Jobs(ctx, f)
 }

@@ -111,7 +111,7 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 			}
 		}
 	}
-	cs.tk.Store(e.locks.Enqueue(cs.owner(), toRequests(rs)))
+	cs.tk.Store(e.locks.Enqueue(cs, toRequests(rs)))
 	cs.req.Queue = cs
 	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
@@ -176,7 +176,8 @@ func toRequests(rs []tool.Resource) []keylock.Request {
 	return out
 }
 
-// owner names the call in the lock queues: its id, else its job's.
+// owner names the call to the calls of its tenant queued behind it for a
+// lock (the call itself is its tickets' owner): its id, else its job's.
 func (cs *callState) owner() string { return cmp.Or(cs.call.ID, string(cs.call.JobID)) }
 
 // bind returns ctx carrying the state, and an emitter when anyone listens.
@@ -251,7 +252,7 @@ func (cs *callState) end() {
 
 // awaitLocks waits for every key of tk, or refuses at once under Refuse.
 func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callState) *tool.Error {
-	key, excl, holder, ok := tk.Waiting()
+	key, excl, owner, ok := tk.Waiting()
 	if !ok { // granted
 		return nil
 	}
@@ -259,12 +260,17 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 	if excl {
 		access = "write"
 	}
-	if e.conflict == Refuse {
-		return tool.Errorf(tool.CodeConflict, "cannot %s %q now: call %q holds it or is ahead in line; retry when it has finished", access, key, holder)
+	// Call ids are per tenant: another tenant's is not this caller's to read.
+	holder := "a call of another tenant"
+	if h, _ := owner.(*callState); h != nil && h.call.Tenant == cs.call.Tenant {
+		holder = fmt.Sprintf("call %q", clipField(h.owner()))
 	}
-	return cs.queue(ctx, fmt.Sprintf("lock: waiting to %s %q behind call %q", access, key, holder), tk.Wait,
+	if e.conflict == Refuse {
+		return tool.Errorf(tool.CodeConflict, "cannot %s %q now: %s holds it or is ahead in line; retry when it has finished", access, key, holder)
+	}
+	return cs.queue(ctx, fmt.Sprintf("lock: waiting to %s %q behind %s", access, key, holder), tk.Wait,
 		func(waited time.Duration) *tool.Error {
-			return tool.Errorf(tool.CodeConflict, "waited %v to %s %q behind call %q and gave up at the deadline: retry later, or give the call a longer deadline", waited, access, key, holder)
+			return tool.Errorf(tool.CodeConflict, "waited %v to %s %q behind %s and gave up at the deadline: retry later, or give the call a longer deadline", waited, access, key, holder)
 		})
 }
 
@@ -310,7 +316,7 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	if reqs := toRequests(rs); cs.aside || !cs.tk.Load().Matches(reqs) {
 		cs.aside = false
 		cs.release()
-		cs.tk.Store(e.locks.Enqueue(cs.owner(), reqs))
+		cs.tk.Store(e.locks.Enqueue(cs, reqs))
 		if cs.ended.Load() { // the call ended meanwhile, perhaps before the Store
 			cs.release()
 		}

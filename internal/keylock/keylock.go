@@ -62,7 +62,7 @@ type entry struct {
 // when the owner is done, whether or not it was granted.
 type Ticket struct {
 	tab      *Table
-	owner    string
+	owner    any
 	entries  []*entry      // sorted by key, one per key
 	pending  int           // entries not yet granted; tab.mu
 	ready    chan struct{} // closed when pending reaches 0
@@ -72,10 +72,11 @@ type Ticket struct {
 
 // Enqueue takes a ticket for reqs, in one step. Empty keys are ignored; a
 // key named twice is held exclusively if either request is exclusive.
-// owner is reported by Waiting to others queued behind this ticket.
-// Enqueue never blocks for long; use Ready or Wait to learn when every key
-// is granted. It returns nil when reqs name no key.
-func (tab *Table) Enqueue(owner string, reqs []Request) *Ticket {
+// owner is reported by Waiting to others queued behind this ticket, which
+// decide what of it they may tell their own callers (a call's id is its
+// tenant's business). Enqueue never blocks for long; use Ready or Wait to
+// learn when every key is granted. It returns nil when reqs name no key.
+func (tab *Table) Enqueue(owner any, reqs []Request) *Ticket {
 	merged := merge(reqs)
 	if len(merged) == 0 {
 		return nil
@@ -178,7 +179,7 @@ func (tk *Ticket) Wait(ctx context.Context) error {
 // Waiting describes the first key the ticket still waits for: the key,
 // whether this ticket wants it exclusively, and the owner of the ticket at
 // the head of that key's queue. ok is false when nothing is awaited.
-func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool) {
+func (tk *Ticket) Waiting() (key string, exclusive bool, holder any, ok bool) {
 	tk.tab.mu.Lock()
 	defer tk.tab.mu.Unlock()
 	for _, e := range tk.entries {
@@ -189,7 +190,7 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder string, ok bool)
 			return e.key, e.excl, holder, true
 		}
 	}
-	return "", false, "", false
+	return "", false, nil, false
 }
 
 // Release gives up every key of the ticket, granted or still queued, and
