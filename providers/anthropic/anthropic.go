@@ -24,7 +24,13 @@
 // the text of the errors Next returns (the whole key as sent, as it is or
 // encoded: JSON escapes, percent-encoding, hex, base64; an error
 // event of a stream keeps it in the SDK's own error, reachable only with
-// errors.As).
+// errors.As). A redirect is followed only within the endpoint's origin
+// (scheme, host and port), at most 10: net/http would send x-api-key to
+// any host (and Authorization to another port), so a redirect elsewhere is
+// an error naming both origins. The requests go through a copy of the
+// client's HTTP client with that CheckRedirect; a client with a
+// CheckRedirect of its own, or a custom option.HTTPClient doer, keeps its
+// own policy.
 //
 //	client := sdk.NewClient(option.WithAPIKey(os.Getenv("ANTHROPIC_API_KEY")))
 //	model := anthropic.New(client, "claude-sonnet-4-5")
@@ -47,6 +53,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
+	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -68,6 +75,9 @@ type Model struct {
 	params    func(*sdk.MessageNewParams)
 	stream    func(text string)
 	maxBytes  int64
+	// clients gives the copy of the client's HTTP client that follows
+	// redirects only within the endpoint's origin (requestGuard).
+	clients *guard.Clients
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -95,7 +105,7 @@ func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream 
 // through client. The client's options (API key, base URL, retries, HTTP
 // client) apply unchanged.
 func New(client sdk.Client, model string, opts ...Option) *Model {
-	m := &Model{client: client, model: model, maxTokens: DefaultMaxTokens}
+	m := &Model{client: client, model: model, maxTokens: DefaultMaxTokens, clients: &guard.Clients{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -115,7 +125,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, err
 	}
 	var resp *sdk.Message
-	g, guarded := requestGuard(m.maxBytes)
+	g, guarded := requestGuard(m.maxBytes, m.clients)
 	// An answer refused below is the endpoint's too: its errors quote
 	// its ids, which may echo the key, at any length.
 	defer func() { err = g.Err(err) }()

@@ -23,8 +23,10 @@ func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes =
 
 // requestGuard is the guard of one turn's requests and the request option
 // that installs it: the response body bounded, the key redacted from
-// error responses (see guard.Guard).
-func requestGuard(max int64) (*guard.Guard, option.RequestOption) {
+// error responses (see guard.Guard), and redirects followed only within
+// the endpoint's origin (guard.SameOriginRedirects) with a copy of the
+// client's HTTP client that clients gives out.
+func requestGuard(max int64, clients *guard.Clients) (*guard.Guard, option.RequestOption) {
 	g := guard.New(max, "raise it with anthropic.WithMaxResponseBytes")
-	return g, option.WithMiddleware(g.Middleware)
+	return g, option.Join(option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients))
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/toolbelt-go/toolbelt/internal/origin"
 	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
 )
 
@@ -33,28 +32,11 @@ func HTTPClient(c *http.Client, max int64) *http.Client {
 	if c == nil {
 		c = http.DefaultClient
 	}
-	out := *c
+	// guard.Client: the providers' one redirect rule (guard.SameOrigin),
+	// unless c has a CheckRedirect of its own.
+	out := *guard.Client(c)
 	out.Transport = guard.Transport(c.Transport, max, "raise it with gemini.HTTPClient")
-	if out.CheckRedirect == nil {
-		out.CheckRedirect = sameOrigin
-	}
 	return &out
-}
-
-// sameOrigin follows a redirect only within the origin (scheme, host and
-// port) of the first request, and at most 10. net/http drops
-// Authorization and cookies on a redirect to another host, but not
-// x-goog-api-key, which the genai SDK sends the key in: a proxy or an
-// open redirect in front of the API would have it (and, with a 307, the
-// conversation) sent to a host of its choosing.
-func sameOrigin(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return errors.New("stopped after 10 redirects")
-	}
-	if from, to := origin.Of(via[0].URL), origin.Of(req.URL); from != to {
-		return fmt.Errorf("the endpoint redirected to another origin (%s, from %s): not followed, as the API key would go along", to, from)
-	}
-	return nil
 }
 
 // clean is err with the client's API key redacted from its text and the

@@ -27,10 +27,15 @@ func WithResponsesMaxResponseBytes(n int64) ResponsesOption {
 	return func(m *ResponsesModel) { m.maxBytes = n }
 }
 
-// requestGuard is the guard of one turn's requests and the request option
-// that installs it: the response body bounded, the key redacted from
-// error responses (see guard.Guard).
-func requestGuard(max int64, optionName string) (*guard.Guard, option.RequestOption) {
+// requestGuard is the guard of one turn's requests and the request
+// options that install it: the response body bounded, the key redacted
+// from error responses (see guard.Guard), and redirects followed only
+// within the endpoint's origin (guard.SameOriginRedirects) with a copy of
+// the client's HTTP client that clients gives out. The SDK refuses a
+// request to another origin in its transport too, but not for Azure with
+// azure.WithUnsafeAllowHTTP, which follows a loopback endpoint's redirect
+// to any port of the host with the Api-Key.
+func requestGuard(max int64, optionName string, clients *guard.Clients) (*guard.Guard, []option.RequestOption) {
 	g := guard.New(max, "raise it with "+optionName)
-	return g, option.WithMiddleware(g.Middleware)
+	return g, []option.RequestOption{option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients)}
 }

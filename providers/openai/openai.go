@@ -23,7 +23,13 @@
 // the text of the errors Next returns (the whole key as sent, as it is or
 // encoded: JSON escapes, percent-encoding, hex, base64; an error
 // event of a stream keeps it in the SDK's own error, reachable only with
-// errors.As).
+// errors.As). A redirect is followed only within the endpoint's origin
+// (scheme, host and port), at most 10, so that neither Authorization nor
+// Azure's Api-Key (nor, with a 307, the conversation) goes to another
+// server: a redirect elsewhere is an error naming both origins. The
+// requests go through a copy of the client's HTTP client with that
+// CheckRedirect; a client with a CheckRedirect of its own, or a custom
+// option.HTTPClient doer, keeps its own policy.
 //
 //	client := sdk.NewClient(option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
 //	model := openai.New(client, "gpt-4.1")
@@ -45,6 +51,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
+	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -63,6 +70,9 @@ type Model struct {
 	params    func(*sdk.ChatCompletionNewParams)
 	stream    func(text string)
 	maxBytes  int64
+	// clients gives the copy of the client's HTTP client that follows
+	// redirects only within the endpoint's origin (requestGuard).
+	clients *guard.Clients
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -89,7 +99,7 @@ func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream 
 // client. The client's options (API key, base URL, retries, HTTP client)
 // apply unchanged.
 func New(client sdk.Client, model string, opts ...Option) *Model {
-	m := &Model{client: client, model: model}
+	m := &Model{client: client, model: model, clients: &guard.Clients{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -109,14 +119,14 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, err
 	}
 	var resp *sdk.ChatCompletion
-	g, guarded := requestGuard(m.maxBytes, "openai.WithMaxResponseBytes")
+	g, guarded := requestGuard(m.maxBytes, "openai.WithMaxResponseBytes", m.clients)
 	// An answer refused below is the endpoint's too: its errors quote
 	// its ids, which may echo the key, at any length.
 	defer func() { err = g.Err(err) }()
 	if m.stream == nil {
-		resp, err = m.client.Chat.Completions.New(ctx, params, guarded)
+		resp, err = m.client.Chat.Completions.New(ctx, params, guarded...)
 	} else {
-		resp, err = m.streamed(ctx, params, guarded)
+		resp, err = m.streamed(ctx, params, guarded...)
 	}
 	if err != nil {
 		return agent.Message{}, apiError("chat completion", m.model, err) // guarded by the deferred g.Err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
+	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -36,6 +37,9 @@ type ResponsesModel struct {
 	params    func(*responses.ResponseNewParams)
 	stream    func(text string)
 	maxBytes  int64
+	// clients gives the copy of the client's HTTP client that follows
+	// redirects only within the endpoint's origin (requestGuard).
+	clients *guard.Clients
 }
 
 var _ agent.Model = (*ResponsesModel)(nil)
@@ -65,7 +69,7 @@ func WithResponsesStream(fn func(text string)) ResponsesOption {
 
 // NewResponses returns a ResponsesModel that asks model through client.
 func NewResponses(client sdk.Client, model string, opts ...ResponsesOption) *ResponsesModel {
-	m := &ResponsesModel{client: client, model: model}
+	m := &ResponsesModel{client: client, model: model, clients: &guard.Clients{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -83,15 +87,15 @@ func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message,
 		return agent.Message{}, err
 	}
 	var resp *responses.Response
-	g, guarded := requestGuard(m.maxBytes, "openai.WithResponsesMaxResponseBytes")
+	g, guarded := requestGuard(m.maxBytes, "openai.WithResponsesMaxResponseBytes", m.clients)
 	// An answer refused below is the endpoint's too: its errors quote
 	// its ids and a failed response's message, which may echo the key,
 	// at any length.
 	defer func() { err = g.Err(err) }()
 	if m.stream == nil {
-		resp, err = m.client.Responses.New(ctx, params, guarded)
+		resp, err = m.client.Responses.New(ctx, params, guarded...)
 	} else {
-		resp, err = m.streamed(ctx, params, guarded)
+		resp, err = m.streamed(ctx, params, guarded...)
 	}
 	if err != nil {
 		return agent.Message{}, apiError("response", m.model, err)
