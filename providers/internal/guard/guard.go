@@ -12,6 +12,7 @@ package guard
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -93,6 +94,14 @@ func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Re
 	}
 	if req.URL != nil {
 		g.Secret(req.URL.Query().Get("key"))
+		// A base URL's user and password go as an Authorization Basic
+		// header that net/http adds below every middleware.
+		if pass, ok := req.URL.User.Password(); ok {
+			basic := req.URL.User.Username() + ":" + pass
+			g.Secret(pass)
+			g.Secret(basic)
+			g.Secret(base64.StdEncoding.EncodeToString([]byte(basic)))
+		}
 	}
 	res, err := next(req)
 	if err != nil || res == nil || res.Body == nil {
