@@ -310,6 +310,9 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 
 // Call is one finished call in the history, as the page shows it.
 type Call struct {
+	// Seq numbers the executor's records, every tenant's: zero on a page
+	// limited to one tenant (WithTenant), where its gaps would count the
+	// calls of others.
 	Seq        uint64    `json:"seq"`
 	CallID     string    `json:"call_id"`
 	Tool       string    `json:"tool"`
@@ -352,6 +355,9 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 			// the principals of no tenant keeps theirs only (and may
 			// show fewer than the limit).
 			continue
+		}
+		if scoped {
+			rec.Seq = 0 // it counts every tenant's calls
 		}
 		out = append(out, Call{Seq: rec.Seq, CallID: rec.CallID, Tool: rec.Tool, Agent: rec.Agent, Session: rec.Session,
 			Principal: rec.Principal, Tenant: rec.Tenant,

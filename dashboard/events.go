@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -23,6 +25,8 @@ const writeTimeout = 10 * time.Second
 
 // Event is one executor event as the page receives it.
 type Event struct {
+	// Seq numbers the executor's events; on a page limited to one tenant
+	// (WithTenant), that page's own, whose gaps would count others'.
 	Seq        uint64    `json:"seq"`
 	Kind       string    `json:"kind"`
 	Time       time.Time `json:"time"`
@@ -84,6 +88,131 @@ func tail(s string) string {
 	return "…" + textcut.Tail(s, maxChunk)
 }
 
+// liveHold is how far behind a call's output the page is sent: what the
+// masking rule (redact.String) must see after a secret's first bytes (a
+// chunk may end inside it) and after its name (a YAML key on the line
+// above). A private key block masks to the end of the text until its END
+// line, so it is held whole.
+const liveHold = 1 << 10
+
+// maxLiveHeld bounds the output held for one stream of a call while no cut
+// is found (a key block that never ends): past it, what is held is sent
+// masked as a whole, and the rest of the stream is not sent (darkNote).
+const maxLiveHeld = 16 << 10
+
+// maxLiveCalls bounds the streams whose output one page holds at once
+// (with maxLiveHeld, a MiB); the one that had output least recently is
+// sent what it holds, masked, to make room.
+const maxLiveCalls = 64
+
+// liveOutput is one stream of a call's output that a page has not been
+// sent yet.
+type liveOutput struct {
+	ev   tool.Event // the stream's first output event, without its data
+	held string
+	next int  // len(held) at which a cut is tried again
+	dark bool // no cut was found within maxLiveHeld: the rest is not sent
+}
+
+// sameStream reports whether a and b are output of one stream of one call,
+// named as the page names a call (call ids repeat across principals and
+// sessions); with anyStream, of any of its streams.
+func sameStream(a, b *tool.Event, anyStream bool) bool {
+	return a.Tenant == b.Tenant && a.Principal == b.Principal && a.Session == b.Session && a.Agent == b.Agent &&
+		a.JobID == b.JobID && a.CallID == b.CallID && (anyStream || a.Stream == b.Stream)
+}
+
+// add takes a chunk and returns the masked output that may be sent now:
+// the held text up to a cut (at a line's end where there is one) where
+// masking each side alone masks what masking the whole does, at least
+// liveHold before its end. A try costs a masking pass over the held text,
+// so one is made for every quarter of liveHold that arrives.
+func (o *liveOutput) add(chunk []byte) string {
+	if o.dark {
+		return ""
+	}
+	if o.held += string(chunk); len(o.held) < max(o.next, 2*liveHold) {
+		return ""
+	}
+	o.next = len(o.held) + liveHold/4
+	whole := redact.String(o.held)
+	for i, cut := 0, len(o.held)-liveHold; i < 4 && cut > 0; i, cut = i+1, cut-liveHold {
+		if nl := strings.LastIndexByte(o.held[:cut], '\n'); nl >= 0 {
+			cut = nl + 1
+		} else {
+			cut = len(textcut.Head(o.held, cut))
+		}
+		if head := redact.String(o.held[:cut]); cut > 0 && head+redact.String(o.held[cut:]) == whole {
+			o.held, o.next = o.held[cut:], 0
+			return head
+		}
+	}
+	if len(o.held) > maxLiveHeld {
+		// What follows would be masked without what came before it (the
+		// key block's BEGIN line): the page is sent none of it.
+		o.held, o.dark = "", true
+		return whole + "\n" + darkNote
+	}
+	return ""
+}
+
+// darkNote ends the output a page is sent of a stream that could not be
+// masked as it streamed.
+const darkNote = "[the rest of this output is not shown: it could not be masked as it streamed]\n"
+
+// liveCalls holds, for one page, the output of the calls it follows.
+type liveCalls []*liveOutput
+
+// output returns the events to send for an output event: the masked text
+// that may be sent now, if any, after what the stream least recently
+// written to held, when this one makes too many.
+func (lc *liveCalls) output(ev *tool.Event) []tool.Event {
+	i := slices.IndexFunc(*lc, func(o *liveOutput) bool { return sameStream(&o.ev, ev, false) })
+	var out []tool.Event
+	if i < 0 {
+		if len(*lc) == maxLiveCalls {
+			out = lc.flush(0)
+		}
+		o := &liveOutput{ev: *ev}
+		o.ev.Data, o.ev.Dropped = nil, 0
+		*lc = append(*lc, o)
+	} else if o := (*lc)[i]; i < len(*lc)-1 { // the least recently written to comes first
+		*lc = append(slices.Delete(*lc, i, i+1), o)
+	}
+	if s := (*lc)[len(*lc)-1].add(ev.Data); s != "" {
+		e := *ev
+		e.Data = []byte(s)
+		out = append(out, e)
+	}
+	return out
+}
+
+// end returns the output events of what a finished call's streams held.
+func (lc *liveCalls) end(ev *tool.Event) []tool.Event {
+	var out []tool.Event
+	for i := 0; i < len(*lc); {
+		if sameStream(&(*lc)[i].ev, ev, true) {
+			out = append(out, lc.flush(i)...)
+		} else {
+			i++
+		}
+	}
+	return out
+}
+
+// flush removes the i-th stream and returns an output event of what it
+// held, masked.
+func (lc *liveCalls) flush(i int) []tool.Event {
+	o := (*lc)[i]
+	*lc = slices.Delete(*lc, i, i+1)
+	if o.held == "" {
+		return nil
+	}
+	e := o.ev
+	e.Data = []byte(redact.String(o.held))
+	return []tool.Event{e}
+}
+
 // serveEvents streams the executor's events as Server-Sent Events. The
 // executor never waits for the browser: events that find this browser's
 // buffer full are dropped, and the next one says how many were missed.
@@ -100,11 +229,16 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("X-Accel-Buffering", "no")
-	// A page limited to one tenant subscribes to its events only (an
-	// empty Tenant selects every tenant's, so the loop checks too).
+	// A page limited to one tenant subscribes to its events only, the
+	// empty tenant's included: it must not be told how many of another's
+	// it missed.
 	tenant, scoped := scope(r)
-	events, stop := h.ex.Subscribe(executor.EventFilter{Buffer: h.buffer, Tenant: tenant})
+	events, stop := h.ex.Subscribe(executor.EventFilter{Buffer: h.buffer, Tenant: tenant, TenantOnly: scoped})
 	defer stop()
+	var live liveCalls // the output not sent yet, to be masked
+	var missed uint64  // events dropped, told with the next one sent
+	var sent uint64    // events sent, a scoped page's sequence numbers
+	var one [1]tool.Event
 
 	send := func(chunk []byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
@@ -130,15 +264,31 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return
 			}
+			missed += ev.Dropped
 			if scoped && ev.Tenant != tenant {
 				continue
 			}
-			data, err := json.Marshal(eventOf(&ev))
-			if err != nil {
-				continue
+			one[0] = ev
+			out := one[:]
+			switch ev.Kind {
+			case tool.EventOutput: // masked as the call's error text is
+				out = live.output(&ev)
+			case tool.EventCompleted, tool.EventFailed, tool.EventCancelled:
+				out = append(live.end(&ev), ev)
 			}
-			if !send(fmt.Appendf(nil, "id: %d\nevent: call\ndata: %s\n\n", ev.Seq, data)) {
-				return
+			for _, e := range out {
+				e.Dropped, missed = missed, 0
+				if scoped {
+					sent++
+					e.Seq = sent
+				}
+				data, err := json.Marshal(eventOf(&e))
+				if err != nil {
+					continue
+				}
+				if !send(fmt.Appendf(nil, "id: %d\nevent: call\ndata: %s\n\n", e.Seq, data)) {
+					return
+				}
 			}
 		}
 	}

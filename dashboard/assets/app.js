@@ -287,7 +287,7 @@ async function loadHistory() {
   } catch (_) { return; }
   const tbody = document.querySelector("#history tbody");
   tbody.replaceChildren(...rows.map((r) => el("tr", { class: "record" },
-    el("td", { text: String(r.seq) }),
+    el("td", { text: r.seq ? String(r.seq) : "" }), // none on a page of one tenant
     el("td", { text: new Date(r.started_at).toLocaleTimeString() }),
     el("td", { text: visible(r.tool) }),
     el("td", { text: visible(r.agent || "") }),
