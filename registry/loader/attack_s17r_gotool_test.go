@@ -40,7 +40,7 @@ func TestAttackS17RGoToolMetadataLoosensThroughOtherKeys(t *testing.T) {
 		{"{allowed_modes: [normal, lockdown]}", `t.yaml:6: tool "sync": metadata.allowed_modes allows lockdown, but go function "push" runs in normal only: a tool file may tighten what the Go definition says, not loosen it`},
 		{"{rate_limit_per_hour: 0}", `t.yaml:6: tool "sync": metadata.rate_limit_per_hour is 0 (no limit), but go function "push" allows 10 an hour: a tool file may tighten what the Go definition says, not loosen it`},
 		{"{rate_limit_per_hour: 1000}", `t.yaml:6: tool "sync": metadata.rate_limit_per_hour is 1000, but go function "push" allows 10 an hour: a tool file may tighten what the Go definition says, not loosen it`},
-		{"{category: read}", `t.yaml:6: tool "sync": metadata.category is "read", but go function "push" is of category "deploy": a tool file may tighten what the Go definition says, not loosen it`},
+		{"{category: read}", `t.yaml:6: tool "sync": metadata.category is "read", but go function "push" is of category "deploy" (set it in Go: tool.WithCategory): a tool file may tighten what the Go definition says, not loosen it`},
 	} {
 		reg := registry.New()
 		err := ld.Load(reg, strings.NewReader(file(c.metadata)), "t.yaml")
@@ -58,13 +58,14 @@ func TestAttackS17RGoToolMetadataLoosensThroughOtherKeys(t *testing.T) {
 	assert.Equal(t, []string{"token", "repo"}, e.Spec.Secrets)
 	assert.Equal(t, 5, e.Spec.RateLimitPerHour)
 
-	// What the Go definition left unsaid stays the file's to say.
+	// What the Go definition left unsaid stays the file's to say, where
+	// saying it tightens (not a category: TestAttackS18GoToolFileLowersAnUnsetRiskOrGivesACategory).
 	plain := tool.Func("sum", "Adds", func(context.Context, struct{}) (int, error) { return 0, nil })
 	ld = &loader.Loader{Funcs: loader.FuncTable(plain)}
 	reg = registry.New()
-	require.NoError(t, ld.Load(reg, strings.NewReader("tools:\n  - name: sum\n    type: go\n    metadata: {allowed_modes: [normal], rate_limit_per_hour: 100, category: math, secrets: []}\n"), "t.yaml"))
+	require.NoError(t, ld.Load(reg, strings.NewReader("tools:\n  - name: sum\n    type: go\n    metadata: {allowed_modes: [normal], rate_limit_per_hour: 100, secrets: []}\n"), "t.yaml"))
 	e, ok = reg.Lookup("sum")
 	require.True(t, ok)
-	assert.Equal(t, "math", e.Spec.Category)
+	assert.Equal(t, []string{"normal"}, e.Spec.AllowedModes)
 	assert.Equal(t, 100, e.Spec.RateLimitPerHour)
 }

@@ -19,7 +19,7 @@ func ExampleLoader() {
 	}
 	add := tool.Func("add", "Add two integers", func(_ context.Context, in addArgs) (map[string]int, error) {
 		return map[string]int{"sum": in.A + in.B}, nil
-	})
+	}, tool.WithCategory("math"))
 	ld := &loader.Loader{Funcs: loader.FuncTable(add)}
 
 	reg := registry.New()

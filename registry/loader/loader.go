@@ -62,7 +62,7 @@ const (
 //	  - name: read_file
 //	    description: Read a file of the workspace
 //	    type: go                  # go | shell | http | mcp | any key of Kinds
-//	    input_schema:             # a JSON Schema whose root is an object
+//	    input_schema:             # a JSON Schema whose root is an object (not for go)
 //	      type: object
 //	      properties: {path: {type: string}}
 //	      required: [path]
@@ -81,12 +81,13 @@ const (
 //	      secrets: [auth.token]
 //	      annotations: {title: Read file, read_only: true, destructive: false, idempotent: true, open_world: false}
 //
-// Type go is built in: the file gives the name, description, schemas and
-// metadata, and Funcs gives the implementation (a tool.Tool; fields the file
-// leaves out, such as a reflected input schema, come from it; a metadata key
-// whose value is null, ~, counts as left out; metadata may tighten what the
-// Go definition says of approval, risk, destructiveness, secret arguments,
-// allowed modes, rate limit and category, not loosen it). Every other
+// Type go is built in: the file gives the name, description, output schema
+// and metadata, and Funcs gives the implementation and its input schema (a
+// tool.Tool; fields the file leaves out come from it; a metadata key whose
+// value is null, ~, counts as left out; metadata may tighten what the Go
+// definition says of approval, risk, destructiveness, secret arguments,
+// allowed modes, rate limit and category, not loosen it, and may take away,
+// not make, its claims of read_only, idempotent and the tag retry-safe). Every other
 // type is a KindFunc in Kinds, which receives the implementation block as
 // JSON and builds the tool itself: the loader knows no kind (shell.Kind
 // parses implementation.command, httptool.Kind the request).
@@ -793,6 +794,9 @@ func (s *session) tool(idx int, item *yaml.Node) {
 	} else if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
 		s.add(n.Line, "description is empty: tell the model what the tool does and when to use it")
 	}
+	if impl != nil && def.InputSchema != nil { // the function was written for the values its own schema lets through
+		s.add(s.at("input_schema"), fmt.Sprintf("input_schema is set, but go function %q takes its input schema from Go: a tool file may not replace it (leave input_schema out; change it in Go, or with tool.WithInputSchema)", impl.Spec().Name))
+	}
 	s.schema("input_schema", def.InputSchema, &spec.InputSchema)
 	s.schema("output_schema", def.OutputSchema, &spec.OutputSchema)
 	if len(spec.InputSchema) == 0 {
@@ -907,29 +911,35 @@ func (s *session) noLooser(fn, spec tool.Spec, md *yaml.Node) {
 		}
 	}
 	check(fn.RequiresApproval && !spec.RequiresApproval, "requires_approval", "is false", "requires approval")
-	check(fn.Risk != tool.RiskUnset && spec.Risk.Effective() < fn.Risk.Effective(), "risk", "is "+spec.Risk.String(), "is "+fn.Risk.String())
+	fnRisk := "is " + fn.Risk.String()
+	if fn.Risk == tool.RiskUnset { // judged medium, so that a forgotten risk never approves a call unasked
+		fnRisk += ", judged medium (set it in Go: tool.WithRisk)"
+	}
+	check(spec.Risk.Effective() < fn.Risk.Effective(), "risk", "is "+spec.Risk.String(), fnRisk)
 	check(fn.Annotations.Destructive && !spec.Annotations.Destructive, "annotations.destructive", "is false", "is destructive")
-	check(fn.Annotations.Destructive && spec.Annotations.ReadOnly, "annotations.read_only", "is true", "is destructive")
+	check(fn.Annotations.OpenWorld && !spec.Annotations.OpenWorld, "annotations.open_world", "is false", "is open-world")
+	check(fn.Timeout > 0 && spec.Timeout > fn.Timeout, "timeout", "is "+spec.Timeout.String(), "stops after "+fn.Timeout.String())
+	// Claims that a call is harmless to cache or to repeat are the Go
+	// author's to make (Go cannot tell one left unsaid from one said false):
+	// a delete served from the cache, a payment retried.
+	check(spec.Annotations.ReadOnly && !fn.Annotations.ReadOnly, "annotations.read_only", "is true", "is not marked read-only (mark it in Go: tool.ReadOnly())")
+	check(spec.Annotations.Idempotent && !fn.Annotations.Idempotent, "annotations.idempotent", "is true", "is not marked idempotent (mark it in Go: tool.WithAnnotations(tool.Annotations{Idempotent: true}))")
+	check(spec.HasTag("retry-safe") && !fn.HasTag("retry-safe"), "tags", `adds "retry-safe"`, `is not tagged so (tag it in Go: tool.WithTags("retry-safe"))`) // retry.TagSafe
 	// A secret argument left out is written whole in logs, audit records
-	// and events; a mode, an hourly call or a category more lets the
+	// and events; a mode, an hourly call or another category lets the
 	// function run where its author kept it out (lockdown, past its rate
 	// limit, under an auth rule that grants a category).
-	for _, f := range fn.Secrets {
-		if !slices.Contains(spec.Secrets, f) {
-			check(true, "secrets", fmt.Sprintf("leaves out %q", f), "keeps it secret")
-			break
-		}
+	notIn := func(a, b []string) int {
+		return slices.IndexFunc(a, func(x string) bool { return !slices.Contains(b, x) })
+	}
+	if i := notIn(fn.Secrets, spec.Secrets); i >= 0 {
+		check(true, "secrets", fmt.Sprintf("leaves out %q", fn.Secrets[i]), "keeps it secret")
 	}
 	if len(fn.AllowedModes) > 0 {
 		fnIs := "runs in " + strings.Join(fn.AllowedModes, ", ") + " only"
-		if len(spec.AllowedModes) == 0 {
-			check(true, "allowed_modes", "allows every mode", fnIs)
-		}
-		for _, m := range spec.AllowedModes {
-			if !slices.Contains(fn.AllowedModes, m) {
-				check(true, "allowed_modes", "allows "+m, fnIs)
-				break
-			}
+		check(len(spec.AllowedModes) == 0, "allowed_modes", "allows every mode", fnIs)
+		if i := notIn(spec.AllowedModes, fn.AllowedModes); i >= 0 {
+			check(true, "allowed_modes", "allows "+spec.AllowedModes[i], fnIs)
 		}
 	}
 	if fn.RateLimitPerHour > 0 && (spec.RateLimitPerHour <= 0 || spec.RateLimitPerHour > fn.RateLimitPerHour) {
@@ -939,7 +949,7 @@ func (s *session) noLooser(fn, spec tool.Spec, md *yaml.Node) {
 		}
 		check(true, "rate_limit_per_hour", is, fmt.Sprintf("allows %d an hour", fn.RateLimitPerHour))
 	}
-	check(fn.Category != "" && spec.Category != fn.Category, "category", fmt.Sprintf("is %q", spec.Category), fmt.Sprintf("is of category %q", fn.Category))
+	check(spec.Category != fn.Category, "category", fmt.Sprintf("is %q", spec.Category), fmt.Sprintf("is of category %q (set it in Go: tool.WithCategory)", fn.Category))
 }
 
 // goImpl finds a go tool's implementation in the function table: the

@@ -462,7 +462,7 @@ func TestLoadGoodFileAndExecute(t *testing.T) {
 	kind := httptool.NewClient(httptool.WithPrivateHosts("127.0.0.1"))
 	defer kind.CloseIdleConnections()
 	ld := &loader.Loader{
-		Funcs: loader.FuncTable(tool.Func("read_file", "Go description", readFile)),
+		Funcs: loader.FuncTable(tool.Func("read_file", "Go description", readFile, tool.ReadOnly(), tool.WithRisk(tool.RiskLow), tool.WithCategory("filesystem"))),
 		Kinds: map[string]loader.KindFunc{"http": kind.FromSpec, "shell": sh.kind},
 	}
 	reg := registry.New()
@@ -629,9 +629,11 @@ func TestLoadRefusesAnAliasBomb(t *testing.T) {
 // (a merge key only when plain), is a name like any other.
 func TestLoadKeepsSchemaKeysAsWritten(t *testing.T) {
 	reg := registry.New()
-	require.NoError(t, newLoader(nil).Load(reg, strings.NewReader(`tools:
+	require.NoError(t, newLoader(&shellRecorder{argv: map[string][]string{}}).Load(reg, strings.NewReader(`tools:
   - name: read_file
-    type: go
+    description: d
+    type: shell
+    implementation: {command: [ls]}
     input_schema:
       type: object
       properties: {"a.type": {type: string}, a: {type: string}, "<<": {type: integer, maximum: 18446744073709551615}}
@@ -647,7 +649,7 @@ func TestLoadKeepsSchemaKeysAsWritten(t *testing.T) {
 func TestLoadGoToolKeepsWhatTheFileLeavesOut(t *testing.T) {
 	ld := &loader.Loader{Funcs: loader.FuncTable(tool.Func("read_file", "Go description", readFile,
 		tool.WithTags("go-tag"), tool.WithCategory("files"), tool.WithRateLimit(7), tool.WithApproval(),
-		tool.WithAnnotations(tool.Annotations{Title: "From Go", ReadOnly: true})))}
+		tool.WithAnnotations(tool.Annotations{Title: "From Go", ReadOnly: true, Idempotent: true})))}
 	reg := registry.New()
 	require.NoError(t, ld.Load(reg, strings.NewReader(`tools:
   - name: read_file
@@ -655,7 +657,7 @@ func TestLoadGoToolKeepsWhatTheFileLeavesOut(t *testing.T) {
     metadata:
       version: "2"
       category: ~
-      annotations: {idempotent: true}
+      annotations: {idempotent: false}
 `), "t.yaml"))
 	e, ok := reg.Lookup("read_file")
 	require.True(t, ok)
@@ -665,7 +667,7 @@ func TestLoadGoToolKeepsWhatTheFileLeavesOut(t *testing.T) {
 	assert.Equal(t, "files", e.Spec.Category, "a null is as if not written")
 	assert.Equal(t, 7, e.Spec.RateLimitPerHour)
 	assert.True(t, e.Spec.RequiresApproval)
-	assert.Equal(t, tool.Annotations{Title: "From Go", ReadOnly: true, Idempotent: true}, e.Spec.Annotations)
+	assert.Equal(t, tool.Annotations{Title: "From Go", ReadOnly: true}, e.Spec.Annotations, "a claim the file takes away is gone, the others kept")
 }
 
 // A file of thousands of wrong values is reported in bounded time and
