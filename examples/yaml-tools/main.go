@@ -91,7 +91,10 @@ func run(ctx context.Context, w io.Writer) error {
 	httpClient := httptool.NewClient(httptool.WithPrivateHosts("127.0.0.1"))
 	defer httpClient.CloseIdleConnections()
 	ld := &loader.Loader{
-		Funcs: loader.FuncTable(tool.Func("word_stats", "Count words", wordStats)),
+		// What a function is (read-only, its risk, its category) is said in
+		// Go: a tool file may take it away, not claim it.
+		Funcs: loader.FuncTable(tool.Func("word_stats", "Count words", wordStats,
+			tool.ReadOnly(), tool.WithRisk(tool.RiskLow), tool.WithCategory("text"))),
 		Kinds: map[string]loader.KindFunc{
 			"http":  httpClient.FromSpec, // httptool.Kind(opts...) does the same with a client of its own
 			"shell": shell.Kind(shell.WithSandbox(sb)),

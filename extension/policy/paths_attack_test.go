@@ -125,10 +125,6 @@ tools:
     description: Show a file
     type: go
     implementation: {function: read_file}
-    input_schema:
-      type: object
-      properties: {path: {type: string}}
-      required: [path]
 `), "tools.yaml"))
 	ex := executor.MustNew(reg, executor.WithExtensions(p))
 	for _, path := range []string{"keys/id", "./keys/../keys/id"} {
