@@ -73,10 +73,16 @@ func (e *PathError) Code() Code {
 	return CodeFilesystemPolicy
 }
 
-// DefaultDenyWrite are the globs a [Workspace] refuses to write unless
-// [WithDenyWrite] replaces them: dotenv files and PEM keys. Version-control
-// directories are protected separately, at any depth ([DefaultProtectedNames]).
-var DefaultDenyWrite = []string{"**/.env", "**/*.pem"}
+// DefaultDenyWrite are the globs a [Workspace] refuses to write (and to
+// remove, rename or rename onto) unless [WithDenyWrite] replaces them:
+// the default secrets, [DefaultSecrets], each one. A file the model may
+// not read it may not replace either: a new .env.production points the
+// next deploy at another database, a .kube/config's exec plugin or a
+// .docker/config.json's credential helper runs a command on the host, an
+// .npmrc names the registry of the next install, direnv runs an .envrc.
+// Version-control directories are protected separately, at any depth
+// ([DefaultProtectedNames]).
+var DefaultDenyWrite = slices.Clone(DefaultSecrets)
 
 // DefaultSecrets are the globs a [Workspace] refuses to read, list or
 // search unless [WithSecrets] replaces them, which a model has no need to
@@ -90,7 +96,8 @@ var DefaultDenyWrite = []string{"**/.env", "**/*.pem"}
 // .pypirc, the AWS CLI's, npm's .npmrc, direnv's .envrc, Docker's and
 // kubectl's configs, Terraform state). Source files are not among them: "*.key"
 // names server.key, not keys.go. Writing them is judged by the write
-// rules ([DefaultDenyWrite]).
+// rules ([DefaultDenyWrite], which by default refuse these same globs;
+// [WithSecrets] leaves them as they are).
 var DefaultSecrets = []string{
 	"**/.env", "**/.env.*",
 	"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.ppk",
@@ -128,9 +135,13 @@ func WithAllow(globs ...string) WorkspaceOption {
 // WithDeny refuses every access (read and write) to paths matching the globs.
 // Deny, deny-write and secrets globs match in any case ("**/*.pem" refuses
 // server.PEM, "secrets/**" Secrets/a: a case-insensitive file system opens
-// one as the other), by Unicode's simple case folding ("**/id_rsa"
-// refuses id_rſa, with U+017F LONG S), as [WithProtectedNames] do; allow globs match their
-// own case only. A literal head that is a symlink of the workspace when it
+// one as the other), and in every spelling that a file system which folds
+// names opens as the same file, as [WithProtectedNames] do: by Unicode's
+// full case folding and NFKC ("**/.pgpass" refuses .pgpaß, "config/**"
+// conﬁg/a with the fi ligature, "café/**" café spelt in NFD), without
+// default-ignorable code points (.e\u200bnv is .env) or a component's
+// trailing dots and spaces (.env. is .env, as vfat opens it). Allow
+// globs match their own spelling only. A literal head that is a symlink of the workspace when it
 // is opened ("config/**", config a link to real) forbids its target too:
 // the rules are judged on paths with every symlink resolved.
 func WithDeny(globs ...string) WorkspaceOption {
@@ -270,7 +281,7 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 	w.folded = map[string]string{}
 	for _, set := range [][]string{w.deny, w.denyWrite, w.secrets} {
 		for _, g := range set {
-			w.folded[g] = foldCase(g)
+			w.folded[g] = foldGlob(g)
 		}
 	}
 	return w, nil
@@ -602,12 +613,15 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 	// The rules that refuse match in any case, as the protected names do: a
 	// case-insensitive file system opens Secrets/a as secrets/a, and
 	// server.PEM is a PEM file too (TestAttackForbidGlobsIgnoreCase); in
-	// Unicode's, so keys/id_rſa is id_rsa too (foldCase).
+	// Unicode's, so keys/id_rſa is id_rsa too; and as a file system that
+	// folds normalisation, ignorable code points and trailing dots opens
+	// names, so .pgpaß, cafe\u0301 and .env\u200b are .pgpass, café and
+	// .env (foldCase, TestAttackS18NamesASpellingInsensitiveFileSystemOpensAsRefused).
 	frel := foldCase(rel)
 	forbids := func(g string) bool {
 		fg, ok := w.folded[g]
 		if !ok {
-			fg = foldCase(g)
+			fg = foldGlob(g)
 		}
 		return Match(g, rel) || Match(fg, frel)
 	}
@@ -658,17 +672,48 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 	return nil
 }
 
-// protectedIn returns the first component of rel that is a protected name.
+// protectedIn returns the first component of rel that is a protected name,
+// folded (foldCase) or as an 8.3 short name of it (shortNameOf).
 func (w *Workspace) protectedIn(rel string) (string, bool) {
 	for c := range strings.SplitSeq(rel, "/") {
 		fc := foldCase(c)
 		for _, n := range w.protected {
-			if fc == foldCase(n) {
+			if fn := foldCase(n); fc == fn || shortNameOf(fc, fn) {
 				return c, true
 			}
 		}
 	}
 	return "", false
+}
+
+// shortNameOf reports whether the folded component fc is an 8.3 short
+// name that vfat or NTFS may give a file named fn (folded): its name
+// without leading dots, spaces and inner dots, cut to leave room for "~"
+// and a number, then the number, then up to three letters of its
+// extension (GIT~1 for .git, GIT~2 when GIT~1 was taken). Linux's vfat
+// and ntfs3 open a name by its short name too, so on such a workspace
+// GIT~1/config is .git/config (TestAttackS18ProtectedNameByItsShortName);
+// git refuses git~1 for the same reason. Windows's hashed short names
+// (after four of one name) are not derived.
+func shortNameOf(fc, fn string) bool {
+	if strings.IndexByte(fc, '~') < 0 {
+		return false
+	}
+	base, ext, _ := strings.Cut(fc, ".")
+	tilde := strings.LastIndexByte(base, '~')
+	num := base[tilde+1:]
+	if tilde < 0 || num == "" || num[0] == '0' || strings.Trim(num, "0123456789") != "" {
+		return false
+	}
+	nb, ne := strings.TrimLeft(fn, ". "), ""
+	if i := strings.LastIndexByte(nb, '.'); i >= 0 {
+		nb, ne = nb[:i], nb[i+1:]
+	}
+	nb = strings.NewReplacer(" ", "", ".", "").Replace(nb)
+	ne = strings.ReplaceAll(ne, " ", "")
+	ne = ne[:min(len(ne), 3)]
+	keep := min(len(nb), 8-1-len(num))
+	return keep > 0 && base[:tilde] == nb[:keep] && ext == ne
 }
 
 // rootErr turns os.Root's escape refusal into ErrOutsideWorkspace.
