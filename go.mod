@@ -21,6 +21,7 @@ require (
 	golang.org/x/net v0.43.0
 	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.47.0
+	golang.org/x/text v0.28.0
 	golang.org/x/time v0.15.0
 	mvdan.cc/sh/v3 v3.13.1
 )
@@ -50,6 +51,5 @@ require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 )
