@@ -87,7 +87,9 @@ const (
 // value is null, ~, counts as left out; metadata may tighten what the Go
 // definition says of approval, risk, destructiveness, secret arguments,
 // allowed modes, rate limit and category, not loosen it, and may take away,
-// not make, its claims of read_only, idempotent and the tag retry-safe). Every other
+// not make, its claims of read_only, idempotent and the tag retry-safe; a
+// go tool may not take the name of another function of Funcs, which the
+// program's rules by name were written for). Every other
 // type is a KindFunc in Kinds, which receives the implementation block as
 // JSON and builds the tool itself: the loader knows no kind (shell.Kind
 // parses implementation.command, httptool.Kind the request).
@@ -975,6 +977,11 @@ func (s *session) goImpl(n *yaml.Node) tool.Tool {
 		return nil
 	}
 	if t := s.l.Funcs[fn]; t != nil {
+		if fn != s.name && s.l.Funcs[s.name] != nil { // the program's rules by name were written for that function
+			s.add(line, fmt.Sprintf("implementation.function is %q, but %q is the name of another go function of Loader.Funcs: "+
+				"what the program says of a tool by its name (retry.SafeTools, auth rules, approval lists) would apply to %q "+
+				"(name the tool %q, or a name no function has)", fn, s.name, fn, fn))
+		}
 		return t
 	}
 	msg := ": the Loader has none; set Loader.Funcs (loader.FuncTable(...))"
