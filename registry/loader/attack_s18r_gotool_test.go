@@ -66,3 +66,34 @@ func TestAttackS18RGoToolTakesAnotherFunctionsName(t *testing.T) {
 `), "t.yaml"))
 	assert.Equal(t, []string{"charge_card", "get_price"}, reg.Names())
 }
+
+// 3561539 refuses timeout: 24h over a function that stops after 5s, but
+// not over one whose Go definition left the timeout unset: that function
+// runs under the executor's deadline (executor.DefaultTimeout, or
+// WithTimeout), and the file's 24h replaced it, so a hung call held its
+// slot and its locks for a day. An unset timeout is judged
+// executor.DefaultTimeout, as an unset risk is judged medium.
+func TestAttackS18RGoToolFileRaisesAnUnsetTimeout(t *testing.T) {
+	var left atomic.Int64
+	type in struct{}
+	wait := tool.Func("wait_for", "Waits", func(ctx context.Context, _ in) (string, error) {
+		if dl, ok := ctx.Deadline(); ok {
+			left.Store(int64(time.Until(dl)))
+		}
+		return "ok", nil
+	})
+	ld := &loader.Loader{Funcs: loader.FuncTable(wait)}
+	reg := registry.New()
+	err := ld.Load(reg, strings.NewReader("tools:\n  - name: wait_for\n    type: go\n    metadata: {timeout: 24h}\n"), "t.yaml")
+	if err == nil {
+		_, _ = executor.MustNew(reg, executor.WithTimeout(time.Second)).Execute(context.Background(), tool.Call{ID: "c", Name: "wait_for", Args: []byte(`{}`)})
+		assert.LessOrEqual(t, time.Duration(left.Load()), time.Second, "the call ran under the file's deadline")
+	}
+	require.Error(t, err, "the file raised an unset timeout to 24h")
+	assert.Equal(t, []string{
+		`t.yaml:4: tool "wait_for": metadata.timeout is 24h0m0s, but go function "wait_for" stops after 1m0s, the executor's default (set it in Go: tool.WithTimeout): a tool file may tighten what the Go definition says, not loosen it`,
+	}, problems(t, err))
+
+	reg = registry.New()
+	require.NoError(t, ld.Load(reg, strings.NewReader("tools:\n  - name: wait_for\n    type: go\n    metadata: {timeout: 5s}\n"), "t.yaml"))
+}

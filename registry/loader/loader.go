@@ -29,6 +29,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/internal/origin"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/internal/suggest"
@@ -86,7 +87,8 @@ const (
 // tool.Tool; fields the file leaves out come from it; a metadata key whose
 // value is null, ~, counts as left out; metadata may tighten what the Go
 // definition says of approval, risk, destructiveness, secret arguments,
-// allowed modes, rate limit and category, not loosen it, and may take away,
+// allowed modes, rate limit, category and timeout (an unset one judged
+// executor.DefaultTimeout), not loosen it, and may take away,
 // not make, its claims of read_only, idempotent and the tag retry-safe; a
 // go tool may not take the name of another function of Funcs, which the
 // program's rules by name were written for). Every other
@@ -920,7 +922,11 @@ func (s *session) noLooser(fn, spec tool.Spec, md *yaml.Node) {
 	check(spec.Risk.Effective() < fn.Risk.Effective(), "risk", "is "+spec.Risk.String(), fnRisk)
 	check(fn.Annotations.Destructive && !spec.Annotations.Destructive, "annotations.destructive", "is false", "is destructive")
 	check(fn.Annotations.OpenWorld && !spec.Annotations.OpenWorld, "annotations.open_world", "is false", "is open-world")
-	check(fn.Timeout > 0 && spec.Timeout > fn.Timeout, "timeout", "is "+spec.Timeout.String(), "stops after "+fn.Timeout.String())
+	fnStops := "stops after " + fn.Timeout.String()
+	if fn.Timeout <= 0 { // runs under the executor's deadline, which the file's would replace
+		fn.Timeout, fnStops = executor.DefaultTimeout, "stops after "+executor.DefaultTimeout.String()+", the executor's default (set it in Go: tool.WithTimeout)"
+	}
+	check(spec.Timeout > fn.Timeout, "timeout", "is "+spec.Timeout.String(), fnStops)
 	// Claims that a call is harmless to cache or to repeat are the Go
 	// author's to make (Go cannot tell one left unsaid from one said false):
 	// a delete served from the cache, a payment retried.
