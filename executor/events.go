@@ -70,6 +70,9 @@ func (h *hub) active() bool { return h.n.Load() > 0 }
 // clipField holds a name or an id to MaxRecordFieldBytes, as History does.
 func clipField(s string) string { return textcut.Clip(s, MaxRecordFieldBytes) }
 
+// clipReason holds a Reason, which may quote a name or a lock key whole, to four such fields.
+func clipReason(s string) string { return textcut.Clip(s, 4*MaxRecordFieldBytes) }
+
 // publish numbers ev and offers it to every matching subscriber. Numbering
 // and delivery happen under one lock, so each subscriber sees increasing
 // sequence numbers.
@@ -80,7 +83,7 @@ func (h *hub) publish(ev tool.Event) {
 	// Subscribers keep the names and ids a history record keeps: the
 	// model's or a client's text, of any length. Filters match them whole.
 	out := ev
-	out.CallID, out.Tool, out.Agent, out.Session = clipField(ev.CallID), clipField(ev.Tool), clipField(ev.Agent), clipField(ev.Session)
+	out.CallID, out.Tool, out.Agent, out.Session, out.Reason = clipField(ev.CallID), clipField(ev.Tool), clipField(ev.Agent), clipField(ev.Session), clipReason(ev.Reason)
 	h.mu.Lock()
 	h.seq++
 	ev.Seq, out.Seq = h.seq, h.seq
@@ -110,7 +113,7 @@ func (h *hub) publish(ev tool.Event) {
 // retried (the retry extension), and one of completed, failed or cancelled
 // with the Result. Each carries the call id, job id, tool, agent, time and
 // a sequence number that increases across the executor; names and ids are
-// cut to MaxRecordFieldBytes, as History's are.
+// cut to MaxRecordFieldBytes, as History's are, and a Reason to four times it.
 //
 // Delivery never blocks a call: when the channel is full the event is
 // dropped, and the next event the subscriber receives reports in Dropped

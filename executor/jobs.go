@@ -44,7 +44,7 @@ var ErrJobNotFound = errors.New("no such job")
 
 // JobStatus is a snapshot of a job. The in-memory store keeps its CallID,
 // Tool and Agent (and its Result's CallID and Tool) cut to
-// MaxRecordFieldBytes, as History does.
+// MaxRecordFieldBytes, as History does, and its Reason to four times it.
 type JobStatus struct {
 	ID     JobID
 	CallID string
@@ -111,9 +111,9 @@ func (j *job) observe(ev *tool.Event) {
 	}
 	switch ev.Kind {
 	case tool.EventQueued:
-		s.Reason = ev.Reason
+		s.Reason = clipReason(ev.Reason)
 	case tool.EventApprovalRequested:
-		s.State, s.Reason = JobAwaitingApproval, ev.Reason
+		s.State, s.Reason = JobAwaitingApproval, clipReason(ev.Reason)
 	case tool.EventApprovalDecided:
 		s.State, s.Reason = JobPending, ""
 	case tool.EventStarted:
