@@ -132,7 +132,7 @@ func TestAttackXargsItemsMeetMatchRules(t *testing.T) {
 		`find . -type f | xargs grep -l foo`,
 		`xargs uniq -c < /dev/null`[:0] + `uniq -c f`,
 		`git config --get user.name`,
-		`git config -l`,
+		`git config -f .gitmodules -l`,
 		`fuser f`,
 		`xargs wc -l < list`,
 	})
@@ -150,8 +150,8 @@ func TestAttackGitExtTransport(t *testing.T) {
 	})
 	attackSafe(t, []string{
 		`git ls-remote https://example.com/r.git`,
-		`git remote show origin`,
-		`git remote -v`,
+		`git ls-remote origin`,
+		`git remote`,
 	})
 }
 

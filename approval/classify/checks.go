@@ -1947,28 +1947,55 @@ func goQuotedSplit(s string) []string {
 // runs cmd when bash starts).
 func checkGitConfig(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	var file *word
-	sets, reads := false, false
+	sets, reads, lists, blob := false, false, false, false
 	var ops []word
+	// fileAt takes -f's value: the rest of the word, or the next one.
+	fileAt := func(i *int, a word, k int) {
+		if k < len(a.s) {
+			file = &word{s: a.s[k:], lit: a.lit, dyn: a.dyn, split: a.split}
+		} else if *i+1 < len(args) {
+			*i++
+			file = &args[*i]
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		long, _, _ := strings.Cut(a.s, "=")
 		switch {
 		case a.s == "--":
 			ops = append(ops, args[i+1:]...)
 			i = len(args)
-		case a.s == "-f" || a.s == "--file":
-			if i+1 < len(args) {
-				i++
-				file = &args[i]
+		case len(long) >= len("--fil") && strings.HasPrefix("--file", long):
+			// --file and the abbreviations parse-options takes (--fil).
+			if long == a.s {
+				fileAt(&i, a, len(a.s))
+			} else {
+				fileAt(&i, a, len(long)+1)
 			}
-		case strings.HasPrefix(a.s, "--file="):
-			file = &word{s: strings.TrimPrefix(a.s, "--file="), lit: a.lit, dyn: a.dyn, split: a.split}
-		case strings.HasPrefix(a.s, "-f") && a.s[1] != '-':
-			file = &word{s: a.s[2:], lit: a.lit, dyn: a.dyn, split: a.split}
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			// A cluster of short options: -l, -z, -e, and -f whose value
+			// is the rest of the word or the next one (-zf FILE, -fFILE).
+			for k := 1; k < len(a.s); k++ {
+				switch a.s[k] {
+				case 'l':
+					reads, lists = true, true
+				case 'e':
+					sets = true
+				case 'f':
+					fileAt(&i, a, k+1)
+					k = len(a.s)
+				}
+			}
 		case slices.Contains(gitConfigSets, a.s):
 			sets = true
-		case a.s == "-l" || strings.HasPrefix(a.s, "--get") || strings.HasPrefix(a.s, "--list"):
+		case strings.HasPrefix(a.s, "--get") || strings.HasPrefix(a.s, "--list"):
 			reads = true
+			lists = lists || strings.HasPrefix(a.s, "--get-r") || strings.HasPrefix(a.s, "--get-u") || strings.HasPrefix(a.s, "--list")
 		case strings.HasPrefix(a.s, "-") && len(a.s) > 1:
+			if len(long) >= len("--li") && strings.HasPrefix("--list", long) {
+				reads, lists = true, true // --li, --lis
+			}
+			blob = blob || len(long) >= len("--bl") && strings.HasPrefix("--blob", long)
 			if slices.Contains([]string{"--type", "--default", "--blob", "--comment", "--value"}, a.s) {
 				i++
 			}
@@ -1980,6 +2007,13 @@ func checkGitConfig(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		sets = true
 	} else if len(ops) > 0 && slices.Contains([]string{"get", "list"}, ops[0].s) {
 		reads = true
+		lists = lists || ops[0].s == "list"
+	}
+	if lists && file == nil && !blob {
+		// The repository's, the user's and the system's settings: a
+		// remote's URL may hold a CI job's token, http.extraheader the
+		// Authorization header actions/checkout keeps there.
+		j.add(Warning, "git config --list prints every setting, with the tokens kept in them: a CI job's https://user:TOKEN@ remote URL, the Authorization header actions/checkout keeps in http.extraheader")
 	}
 	if !reads && cx.reader != "" && (cx.appended != "" || slices.ContainsFunc(args, func(a word) bool { return a.input })) {
 		// xargs git config < list: the items may be any key and value

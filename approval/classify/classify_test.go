@@ -742,7 +742,7 @@ var safeCases = []string{
 	"x=1; echo $x",
 	"grep -c '' file | tee /dev/stderr",
 	"command -v rm",
-	"env",
+	"env LC_ALL=C ls",
 	"xargs",
 	"time ls",
 }

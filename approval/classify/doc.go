@@ -99,7 +99,16 @@
 //     a name it builds (getline < f, ARGV); a directory cd entered that is
 //     known in part (cd /proc/$PPID); jq -f and yq --from-file programs;
 //     commands that print secrets they hold (kubectl -o before the
-//     subcommand, helm get values, docker inspect, docker compose config);
+//     subcommand, helm get values, docker inspect, docker compose config,
+//     kubectl config view, terraform show, output and state show), the
+//     environment (env with no command, printenv, set with no arguments,
+//     export, declare and the like given -p or no names, jq's env, yq's
+//     env(), awk's ENVIRON) or a variable of it named as API keys and
+//     tokens are, that the line did not set (echo "$GITHUB_TOKEN": the
+//     variable rules with reads), the session's
+//     history, and a repository's remote URLs and configuration, where a
+//     CI job's token is kept (git remote -v, git config -l and the keys
+//     that hold one, cat .git/config);
 //   - text the line spells out: what echo (-n, -e), printf (%s, and the
 //     escapes of its format: \x67, \147) and cat
 //     of a here-string write, of known words, is read as that text where

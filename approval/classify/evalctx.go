@@ -200,6 +200,31 @@ func (s *state) paramExp(p *syntax.ParamExp) {
 	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.ContainsAny(p.Exp.Word.Lit(), "P") {
 		s.note(Dangerous, s.text(p)+" expands the value as a prompt, which runs the $(...) in it")
 	}
+	s.readsVar(p)
+}
+
+// readsVar judges the value a parameter expansion gives of a variable the
+// line did not set, by the variable rules with Reads ($GITHUB_TOKEN: the
+// token goes where the command puts it, back to the model). Its length,
+// whether it is set (${X:+x}) and names (${!X*}) give none of it.
+func (s *state) readsVar(p *syntax.ParamExp) {
+	if p.Param == nil || p.Length || p.Width || p.Excl || p.Exp != nil &&
+		(p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull) {
+		return
+	}
+	name := p.Param.Value
+	if _, set := s.vars[name]; set {
+		return
+	}
+	if _, set := s.arrays[name]; set {
+		return
+	}
+	for i, r := range s.c.rules.Variables {
+		if r.Reads && s.c.vars[i].match(name) {
+			s.note(r.Level, reasonOr(r.Reason, "expands "+name)+": "+s.text(p))
+			return
+		}
+	}
 }
 
 // checkName judges a word that names a variable bash will assign or test

@@ -492,6 +492,9 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		// runs what xargs adds as code.
 		inf = inf.or(s.inputCode(name, "a command", nil, true, outer, j))
 	}
+	if w.Alone > Safe && !hasString && len(prefix) == 0 && len(rest) == 0 {
+		j.add(w.Alone, reasonOr(w.AloneReason, genericReason(name, w.Alone)))
+	}
 	if w.StdinShell && !hasString && len(prefix) == 0 && len(rest) == 0 {
 		inf = inf.or(s.stdinCode(name, w.Level, cx.stdin, j, nil))
 	}

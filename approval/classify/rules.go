@@ -284,6 +284,11 @@ type WrapperRule struct {
 	StringFlags []string `yaml:"string_flags"`
 	// NoExecFlags are options with which nothing is run (command -v).
 	NoExecFlags []string `yaml:"noexec_flags"`
+	// Alone is the level of the wrapper given no command, when it then
+	// does something of its own (env alone prints the environment, its
+	// secrets among it); AloneReason explains it.
+	Alone       Level  `yaml:"alone"`
+	AloneReason string `yaml:"alone_reason"`
 	// Join: the remaining words are joined with spaces and run by a shell
 	// (eval, watch, ssh).
 	Join bool `yaml:"join"`
@@ -383,6 +388,11 @@ type VariableRule struct {
 	// GIT_SSH_COMMAND, PROMPT_COMMAND): a known value is also judged as
 	// shell code (PAGER='rm -rf ~' git log is rm -rf ~).
 	Code bool `yaml:"code"`
+	// Reads: the rule judges expanding one of Names ($GITHUB_TOKEN,
+	// ${X:0:8}) that the line did not set, whose value goes where the
+	// command puts it, back to the model; not assigning it. ${#X},
+	// ${X:+word} and ${!X*} give no part of the value and are not judged.
+	Reads bool `yaml:"reads"`
 }
 
 // Pattern is a compiled RE2 regular expression that reads and writes itself
@@ -492,7 +502,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
 		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals",
-		"options_after_positionals", "lone_dash", "stdin_shell", "line_items"); err != nil {
+		"options_after_positionals", "lone_dash", "stdin_shell", "line_items", "alone", "alone_reason"); err != nil {
 		return err
 	}
 	type plain WrapperRule
@@ -619,7 +629,7 @@ func ParseRules(data []byte) (Rules, error) {
 		case "paths":
 			err = decodeList(v, &r.Paths, "paths", "level", "reason", "reads")
 		case "variables":
-			err = decodeList(v, &r.Variables, "names", "level", "reason", "safe_values", "code")
+			err = decodeList(v, &r.Variables, "names", "level", "reason", "safe_values", "code", "reads")
 		case "secrets":
 			err = decodeList(v, &r.Secrets, "paths", "level", "reason")
 		case "version":

@@ -971,9 +971,17 @@ func (s *state) decl(c *syntax.DeclClause) info {
 	// assoc: declare -A (and not -a) before the names, so their compound
 	// values' subscripts are keys.
 	assoc, indexed := false, false
+	// args are the words the builtin gets, for the match rules of its
+	// command rule (declare -p prints variables): the options, and each
+	// name as itself.
+	args := make([]word, 0, len(c.Args))
 	for _, a := range c.Args {
+		if a.Name != nil {
+			args = append(args, word{s: a.Name.Value, lit: true})
+		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			w := s.word(a.Value)
+			args = append(args, w)
 			if strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "+") {
 				if !w.unknown() && w.s[0] == '-' && strings.Contains(w.s, "x") {
 					export = true // declare -x
@@ -1024,6 +1032,13 @@ func (s *state) decl(c *syntax.DeclClause) info {
 					}
 				}
 			}
+		}
+	}
+	if r, ok := s.c.commands.get(c.Variant.Value); ok {
+		var j judgement
+		s.matches(r.Match, c.Variant.Value, args, r.Options.valueFlags(), r.Level == Safe, judgeCtx{}, &j)
+		for _, f := range j.fs {
+			s.note(f.level, f.reason)
 		}
 	}
 	return inf
@@ -1384,7 +1399,7 @@ func (s *state) setArray(name string, vals []string) {
 func (s *state) judgeVar(name string, val *word, exported bool, fs *[]finding) {
 	if val != nil && val.s != "" && !val.unknown() {
 		for i, r := range s.c.rules.Variables {
-			if s.c.vars[i].match(name) {
+			if !r.Reads && s.c.vars[i].match(name) {
 				if r.Code && !slices.Contains(r.SafeValues, val.s) {
 					s.reparse(val.s, name+"=")
 				}
@@ -1410,7 +1425,7 @@ func (s *state) judgeVar(name string, val *word, exported bool, fs *[]finding) {
 // read their environment in ways this classifier cannot see.
 func (s *state) varLevel(name string, val *word, exported bool) (Level, string) {
 	for i, r := range s.c.rules.Variables {
-		if !s.c.vars[i].match(name) {
+		if r.Reads || !s.c.vars[i].match(name) {
 			continue
 		}
 		if val != nil && !val.unknown() && slices.Contains(r.SafeValues, val.s) {
