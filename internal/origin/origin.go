@@ -28,13 +28,27 @@ func Loopback(host string) bool {
 	return err == nil && ip.Unmap().IsLoopback()
 }
 
-// Of returns u's scheme, host and port, lower-cased, with the port made
-// explicit ("https://example.com:443"), so that two URLs of one origin
-// give the same string.
+// Of returns u's scheme, host and port, with ASCII letters lower-cased and
+// the port made explicit ("https://example.com:443"), so that two URLs of
+// one origin give the same string. Only ASCII is folded: net/http dials a
+// host as written (its IDNA form), and strings.ToLower would make
+// apİ.example.com (U+0130) api.example.com.
 func Of(u *url.URL) string {
 	port := u.Port()
 	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+		port = map[string]string{"http": "80", "https": "443"}[asciiLower(u.Scheme)]
 	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+	return asciiLower(u.Scheme) + "://" + asciiLower(u.Hostname()) + ":" + port
+}
+
+// asciiLower is s with its ASCII capitals lower-cased, every other byte
+// kept.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
 }

@@ -26,6 +26,10 @@ func TestOf(t *testing.T) {
 		{"http://h:8080", "http://h"},
 		{"http://a.h", "http://h"},
 		{"http://h@evil", "http://h"},
+		// strings.ToLower folds U+0130 to "i" and U+212A to "k", but net/http
+		// dials the host as written (its IDNA form): other hosts.
+		{"https://ap\u0130.example.com", "https://api.example.com"},
+		{"https://\u212Aey.example.com", "https://key.example.com"},
 	}
 	for _, p := range differ {
 		a, _ := url.Parse(p[0])

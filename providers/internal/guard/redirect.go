@@ -27,38 +27,14 @@ func SameOrigin(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
 		return fmt.Errorf("stopped after %d redirects", maxRedirects)
 	}
-	from, to := origin.Of(via[0].URL), origin.Of(req.URL)
-	// origin.Of lower-cases with strings.ToLower, which folds U+0130 to
-	// "i" and U+212A to "k", while net/http dials the IDNA form of the
-	// host as written: apİ.example.com is another host than
-	// api.example.com. Hosts must be equal but for ASCII case.
-	if from != to || !asciiEqualFold(via[0].URL.Hostname(), req.URL.Hostname()) {
+	// origin.Of folds ASCII case only: apİ.example.com is another host
+	// than api.example.com, as net/http dials it.
+	if origin.Of(via[0].URL) != origin.Of(req.URL) {
 		return fmt.Errorf("the endpoint %s redirected to another origin, %s: not followed, as the API key would go along "+
 			"(set the client's base URL to the API's own address, or give its HTTP client a CheckRedirect of your own)",
 			named(via[0].URL), named(req.URL))
 	}
 	return nil
-}
-
-// asciiEqualFold reports whether a and b are equal but for the case of
-// ASCII letters; any other byte must be the same.
-func asciiEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // named is u's origin as the endpoint wrote it, for an error's text: not
