@@ -12,6 +12,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
+	"github.com/toolbelt-go/toolbelt/internal/namefold"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -171,7 +172,15 @@ type Evaluation struct {
 //     only when every subject matches, a directory only when the pattern
 //     covers all of it ("**", or ending in "/**" with a head that matches
 //     the directory or one above it: list_directory(docs/**) approves
-//     listing docs, list_directory(docs) does not);
+//     listing docs, list_directory(docs) does not). A deny or ask rule
+//     matches a path also as a file system that compares names loosely
+//     opens it (APFS, NTFS, ext4 casefold directories, vfat): both
+//     folded by the sandbox's one fold of names (case, Unicode
+//     normalisation, default-ignorable code points such as U+200B, a
+//     component's trailing dots and spaces), so read_any(**/.ssh/**)
+//     refuses ~/.SSH/id, ~/.ss\u200bh/id and ~/.ssh./id, and
+//     read_any(/etc/**) /ETC/passwd; an allow rule keeps its spelling,
+//     which folding would widen;
 //   - in a command line (field command, or a tool's own Subject), both match
 //     any text, except that in an allow rule they never match a shell
 //     control character ( ; & | < > ` $ ( ) or a line break), so
@@ -299,6 +308,11 @@ type rule struct {
 	// "**" dialect (doublestar, as sandbox.Match): docs/** matches docs and
 	// everything under it, * stays within one segment.
 	pathGlob string
+	// foldGlob is a deny or ask rule's pathGlob folded (namefold.Glob):
+	// such a rule matches a path subject folded too, as a file system
+	// that compares names loosely opens it (see matchPaths). An allow
+	// rule keeps its spelling, and has none.
+	foldGlob string
 	textRE   *regexp.Regexp // pattern against a text subject
 	// glob is the pattern's bytes with anyText for each run of *, and
 	// head its first literal word's base name, for deny and ask rules on
@@ -566,6 +580,9 @@ func parseRule(list, s string, namesOnly bool) (rule, error) {
 			return r, fmt.Errorf("pattern %q is malformed: use *, ?, [...], {a,b} and ** (github.com/bmatcuk/doublestar/v4)", pat)
 		}
 		r.pathGlob = sandbox.CleanPattern(pat)
+		if !r.stopOps {
+			r.foldGlob = namefold.Glob(r.pathGlob)
+		}
 		wild := ".*"
 		if r.stopOps {
 			wild = "[^;&|<>`$()\\n\\r]*"
@@ -813,11 +830,27 @@ func (r *rule) matchPaths(paths []pathSubject) bool {
 		if !p.ok {
 			continue
 		}
-		if name := r.nameOf(p); matchPath(r.pathGlob, name) || sandbox.MatchWithin(r.pathGlob, name) || p.dir && matchBelow(r.pathGlob, name) {
+		name := r.nameOf(p)
+		if pathNamed(r.pathGlob, name, p.dir) {
+			return true
+		}
+		// As a file system that compares names loosely opens it (APFS,
+		// NTFS, ext4 casefold: ~/.SSH/id, /ETC/passwd and .ss\u200bh are
+		// what .ssh and /etc name), folded (namefold; an ASCII name
+		// without capitals or trailing dots and spaces folds to itself,
+		// without allocating).
+		if fname := namefold.Name(name); (fname != name || r.foldGlob != r.pathGlob) && pathNamed(r.foldGlob, fname, p.dir) {
 			return true
 		}
 	}
 	return false
+}
+
+// pathNamed reports whether a deny or ask rule's pattern names the path
+// subject name: it matches name or a directory above it, or, for a
+// directory (dir), could match a path beneath it.
+func pathNamed(pattern, name string, dir bool) bool {
+	return matchPath(pattern, name) || sandbox.MatchWithin(pattern, name) || dir && matchBelow(pattern, name)
 }
 
 // nameOf is the form of p the rule's pattern matches: the path on the host

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolbelt-go/toolbelt/internal/namefold"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 )
 
@@ -19,6 +20,10 @@ type glob struct {
 	// wildcard resolved on the host at load time (hostPattern), when that
 	// differs: resolved path arguments are matched against both.
 	host string
+	// fold and foldHost are raw and host folded (namefold.Glob), which a
+	// forbidden pattern matches a folded name against too (forbids); an
+	// allowed one keeps its spelling.
+	fold, foldHost string
 }
 
 func compileGlob(p string) (glob, error) {
@@ -37,6 +42,10 @@ func compileGlob(p string) (glob, error) {
 		if h := hostPattern(p); h != "" && doublestar.ValidatePattern(h) {
 			g.host = h
 		}
+	}
+	g.fold = namefold.Glob(g.raw)
+	if g.host != "" {
+		g.foldHost = namefold.Glob(g.host)
 	}
 	return g, nil
 }
@@ -149,4 +158,35 @@ func firstAlternative(s string) (alt, rest string, ok bool) {
 // (sandbox.MatchWithin).
 func (g glob) within(name string) bool {
 	return sandbox.MatchWithin(g.raw, name) || (g.host != "" && sandbox.MatchWithin(g.host, name))
+}
+
+// folded reports whether the pattern, folded, differs from the pattern as
+// written, or the folded name fname from name: when neither does, matching
+// them folded would only repeat the match as written.
+func (g glob) folded(name, fname string) bool {
+	return fname != name || g.fold != g.raw || g.foldHost != g.host
+}
+
+// forbids is within for a forbidden pattern: name (fname folded,
+// namefold.Name) or a directory above it matches as written or as a file
+// system that compares names loosely opens it. On APFS, NTFS or an ext4
+// casefold directory, ~/.SSH/id, ~/.ss\u200bh/id and /etc./passwd open
+// what "**/.ssh/**" and "/etc/**" name
+// (TestAttackS18ForbiddenPathSpeltAsAFoldingFileSystemOpensIt).
+func (g glob) forbids(name, fname string) bool {
+	if g.within(name) {
+		return true
+	}
+	return g.folded(name, fname) && (sandbox.MatchWithin(g.fold, fname) || g.foldHost != "" && sandbox.MatchWithin(g.foldHost, fname))
+}
+
+// holdsBelow reports whether some path under the directory dir (fdir
+// folded) could match the forbidden pattern, as written or folded
+// (sandbox.MatchBelow): whether listing or searching dir may reach what
+// it forbids.
+func (g glob) holdsBelow(dir, fdir string) bool {
+	if sandbox.MatchBelow(g.raw, dir) || g.host != "" && sandbox.MatchBelow(g.host, dir) {
+		return true
+	}
+	return g.folded(dir, fdir) && (sandbox.MatchBelow(g.fold, fdir) || g.foldHost != "" && sandbox.MatchBelow(g.foldHost, fdir))
 }

@@ -116,7 +116,15 @@
 // a link elsewhere is notes/id to such a tool), and as a tool that expands a leading ~ or
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
 // HOME/.ssh/id too). A forbidden pattern refuses any form, and each must
-// be under an allowed one. A file: URL in any argument but the content
+// be under an allowed one. A forbidden pattern matches each form also as
+// a file system that compares names loosely opens it (APFS and NTFS by
+// default, ext4 casefold directories, vfat): the form and the pattern
+// both folded by the sandbox workspace's one fold of names (case, Unicode
+// normalisation, default-ignorable code points such as U+200B, a
+// component's trailing dots and spaces), so "**/.ssh/**" refuses
+// "~/.SSH/id", "~/.ss\u200bh/id" and "~/.ssh./id", and "/etc/**"
+// "/ETC/passwd"; Hide folds as well. Allowed patterns keep their
+// spelling, which folding would widen. A file: URL in any argument but the content
 // ("file:///home/u/.ssh/id" given to a browser's navigate or a fetch
 // tool, in any case, with localhost as its host, percent-encoded, or in a
 // list or object the argument holds, {"request": {"url": ...}}) is judged as the local path it names, since a tool that opens
@@ -178,6 +186,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/hostpath"
 	"github.com/toolbelt-go/toolbelt/internal/jsonargs"
+	"github.com/toolbelt-go/toolbelt/internal/namefold"
 	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -910,12 +919,15 @@ func (p *Policy) Hide(rel, abs string) string {
 		return ""
 	}
 	absName := filepath.ToSlash(abs)
+	// Folded too, as a file system that compares names loosely opens
+	// them: a workspace there serves .SSH/id as .ssh/id.
+	frel, fabs := namefold.Name(rel), namefold.Name(absName)
 	for _, pr := range cfg.global.forbiddenPaths {
-		name := rel
+		name, fname := rel, frel
 		if pr.glob.abs() {
-			name = absName
+			name, fname = absName, fabs
 		}
-		if pr.glob.within(name) {
+		if pr.glob.forbids(name, fname) {
 			where := ""
 			if pr.line > 0 {
 				where = fmt.Sprintf(" (%s:%d)", cfg.file, pr.line)
@@ -1051,9 +1063,12 @@ func (p *Policy) checkPaths(cfg *config, tr *toolRule, at place, field string, v
 // pathName is a path argument as the globs match it: rel for relative
 // globs, abs for absolute ones; outside when it lies outside the base
 // directory, where it has no rel; host when it is where the host's
-// symlinks lead the path (a form of it beside the one written).
+// symlinks lead the path (a form of it beside the one written). frel and
+// fabs are rel and abs folded (namefold.Name), which forbidden patterns
+// match too.
 type pathName struct {
 	rel, abs      string
+	frel, fabs    string
 	outside, host bool
 }
 
@@ -1190,6 +1205,14 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 		}
 	}
 	names := append([]pathName{{rel: relName, abs: absName, outside: outside}}, hosts...)
+	// Forbidden patterns judge each name folded too, as a file system
+	// that compares names loosely opens it (namefold): folded once here.
+	// An ASCII name without capitals or trailing dots and spaces folds
+	// to itself, without allocating.
+	for i := range names {
+		n := &names[i]
+		n.frel, n.fabs = namefold.Name(n.rel), namefold.Name(n.abs)
+	}
 	// shown is how a denial shows the path beside raw: the host's form
 	// that a rule refused, else the first one there is.
 	shown := func(n pathName) string {
@@ -1211,12 +1234,12 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 	covered := func(g glob, n pathName) bool {
 		switch {
 		case g.abs():
-			return g.within(n.abs)
+			return g.forbids(n.abs, n.fabs)
 		case !n.outside:
-			return g.within(n.rel)
+			return g.forbids(n.rel, n.frel)
 		case g.anywhere():
 			// "**/.ssh/**" forbids .ssh outside the base directory too.
-			return g.within(n.abs)
+			return g.forbids(n.abs, n.fabs)
 		}
 		return false
 	}
@@ -1239,11 +1262,11 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 	if ws != nil && tr != nil && len(tr.forbiddenPaths) > 0 {
 		if fi, err := ws.Stat(relName); err == nil && fi.IsDir() {
 			for _, pr := range tr.forbiddenPaths {
-				name := relName
+				name, fname := names[0].rel, names[0].frel
 				if pr.glob.abs() {
-					name = absName
+					name, fname = names[0].abs, names[0].fabs
 				}
-				if sandbox.MatchBelow(pr.glob.raw, name) || pr.glob.host != "" && sandbox.MatchBelow(pr.glob.host, name) {
+				if pr.glob.holdsBelow(name, fname) {
 					rule, err := p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which listing or searching it would reach: name a directory outside them", field, shownPath(raw, resolved), pr.source)
 					// The model cannot change the governance file; the
 					// operator's option is the error's cause.
