@@ -76,7 +76,7 @@ func uncleanSegment(pattern string) bool {
 				i++
 				continue
 			case '[':
-				i = classEnd(pattern, i)
+				i = namefold.ClassEnd(pattern, i)
 				continue
 			case '/', '{', ',', '}':
 				right = pattern[i]
@@ -126,7 +126,7 @@ func globstarInSegment(pattern string) bool {
 			case '\\':
 				i++
 			case '[':
-				i = classEnd(seg, i)
+				i = namefold.ClassEnd(seg, i)
 			case '*':
 				if i+1 < len(seg) && seg[i+1] == '*' {
 					return true
@@ -202,20 +202,4 @@ func CleanPattern(p string) string {
 		p = strings.TrimRight(p, "/")
 	}
 	return p
-}
-
-// classEnd returns the index of the "]" that closes the character class
-// opening at s[i] (after "[" and an optional "!" or "^", the class's first
-// character is a member even if it is "]"), or i when it is not closed.
-// ValidGlob's checks skip a class with it: a "*", "/" or "." inside one is
-// a member, not a globstar, a separator or a segment.
-func classEnd(s string, i int) int {
-	j := i + 1
-	if j < len(s) && (s[j] == '!' || s[j] == '^') {
-		j++
-	}
-	if end := strings.IndexByte(s[min(j+1, len(s)):], ']'); end >= 0 {
-		return j + 1 + end
-	}
-	return i
 }

@@ -199,7 +199,7 @@ func trimGlobEnds(g string) string {
 		case c == '\\' && i+1 < len(g):
 			j, trail = i+2, g[i+1] == '.' || g[i+1] == ' '
 		case c == '[':
-			j = classEnd(g, i) + 1
+			j = ClassEnd(g, i) + 1
 		case c == '/':
 			cut()
 			out = append(out, '/')
@@ -219,11 +219,12 @@ func trimGlobEnds(g string) string {
 	return string(out)
 }
 
-// classEnd returns the index of the "]" that closes the character class
-// opening at s[i] (after "[" and an optional "!" or "^", the class's first
-// character is a member even if it is "]"), or i when it is not closed:
-// a "." or "/" inside a class is a member, not a name's end.
-func classEnd(s string, i int) int {
+// ClassEnd returns the index of the "]" that closes the glob character
+// class opening at s[i] (after "[" and an optional "!" or "^", the class's
+// first character is a member even if it is "]"), or i when it is not
+// closed: a "*", "." or "/" inside a class is a member, not a globstar or
+// a name's end.
+func ClassEnd(s string, i int) int {
 	j := i + 1
 	if j < len(s) && (s[j] == '!' || s[j] == '^') {
 		j++
