@@ -40,8 +40,9 @@
 //     the keys and strings the logs mask by their look: the model chooses
 //     those). A modify that keeps the mask in a secret field is refused.
 //     A call's streamed output and error text are masked as the logs
-//     mask them; the output is sent a little behind, so that a secret a
-//     chunk splits is masked whole.
+//     mask them; the output is sent a little behind, a line once it has
+//     ended, so that a secret a chunk splits, or far from its name, is
+//     masked whole.
 //   - Everyone let in sees and decides every tenant's calls, unless
 //     WithTenant names the one tenant a request may see: then its
 //     approvals, live calls, history and charts are that tenant's alone,

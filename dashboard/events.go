@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -88,12 +87,11 @@ func tail(s string) string {
 	return "…" + textcut.Tail(s, maxChunk)
 }
 
-// liveHold is how far behind a call's output the page is sent: what the
-// masking rule (redact.String) must see after a secret's first bytes (a
-// chunk may end inside it) and after its name (a YAML key on the line
-// above). A private key block masks to the end of the text until its END
-// line, so it is held whole.
-const liveHold = 1 << 10
+// liveMask is how a call's output is masked as it streams: by the rule
+// that masks its error text, 1-2 KiB behind (what redact.String must see
+// after a secret's first bytes, a chunk may end inside it, and after its
+// name, a YAML key on the line above), a line once it has ended.
+var liveMask = redact.Stream{Mask: redact.String, Hold: 1 << 10, Lines: true}
 
 // maxLiveHeld bounds the output held for one stream of a call while no cut
 // is found (a key block that never ends): past it, what is held is sent
@@ -109,8 +107,7 @@ const maxLiveCalls = 64
 // sent yet.
 type liveOutput struct {
 	ev   tool.Event // the stream's first output event, without its data
-	held string
-	next int  // len(held) at which a cut is tried again
+	held []byte
 	dark bool // no cut was found within maxLiveHeld: the rest is not sent
 }
 
@@ -122,38 +119,19 @@ func sameStream(a, b *tool.Event, anyStream bool) bool {
 		a.JobID == b.JobID && a.CallID == b.CallID && (anyStream || a.Stream == b.Stream)
 }
 
-// add takes a chunk and returns the masked output that may be sent now:
-// the held text up to a cut (at a line's end where there is one) where
-// masking each side alone masks what masking the whole does, at least
-// liveHold before its end. A try costs a masking pass over the held text,
-// so one is made for every quarter of liveHold that arrives.
+// add takes a chunk and returns the masked output that may be sent now
+// (see redact.Stream).
 func (o *liveOutput) add(chunk []byte) string {
 	if o.dark {
 		return ""
 	}
-	if o.held += string(chunk); len(o.held) < max(o.next, 2*liveHold) {
-		return ""
-	}
-	o.next = len(o.held) + liveHold/4
-	whole := redact.String(o.held)
-	for i, cut := 0, len(o.held)-liveHold; i < 4 && cut > 0; i, cut = i+1, cut-liveHold {
-		if nl := strings.LastIndexByte(o.held[:cut], '\n'); nl >= 0 {
-			cut = nl + 1
-		} else {
-			cut = len(textcut.Head(o.held, cut))
-		}
-		if head := redact.String(o.held[:cut]); cut > 0 && head+redact.String(o.held[cut:]) == whole {
-			o.held, o.next = o.held[cut:], 0
-			return head
-		}
-	}
-	if len(o.held) > maxLiveHeld {
+	show, held := liveMask.Write(o.held, chunk)
+	if o.held = held; len(held) > maxLiveHeld {
 		// What follows would be masked without what came before it (the
 		// key block's BEGIN line): the page is sent none of it.
-		o.held, o.dark = "", true
-		return whole + "\n" + darkNote
+		show, o.held, o.dark = show+liveMask.Flush(held)+"\n"+darkNote, nil, true
 	}
-	return ""
+	return show
 }
 
 // darkNote ends the output a page is sent of a stream that could not be
@@ -205,11 +183,11 @@ func (lc *liveCalls) end(ev *tool.Event) []tool.Event {
 func (lc *liveCalls) flush(i int) []tool.Event {
 	o := (*lc)[i]
 	*lc = slices.Delete(*lc, i, i+1)
-	if o.held == "" {
+	if len(o.held) == 0 {
 		return nil
 	}
 	e := o.ev
-	e.Data = []byte(redact.String(o.held))
+	e.Data = []byte(liveMask.Flush(o.held))
 	return []tool.Event{e}
 }
 

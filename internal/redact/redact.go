@@ -23,7 +23,8 @@
 //     -storepass, ldapsearch -w, sqlcmd -P, smbclient -U user%pw, zip -P,
 //     7z -ppw, sqlplus user/pw@db), SQL (PASSWORD 'pw', IDENTIFIED BY
 //     pw), .netrc entries, XML elements with a
-//     secret name (<password>pw</password>), values written below their
+//     secret name (<password>pw</password>; one not closed, to the end of
+//     the text, as a key block with no END line), values written below their
 //     YAML name ("password: |" and indented lines), and the key shapes of AWS,
 //     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of
 //     the string is masked.

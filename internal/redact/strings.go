@@ -139,6 +139,22 @@ func maskXMLElement(m string) string {
 	return "<" + sub[1] + sub[2] + ">" + Mask + m[strings.LastIndex(m, "</"):]
 }
 
+// xmlOpenAtEnd is an element whose text runs to the end of the string,
+// not closed (yet): a text cut, or streamed, inside <password>… Text
+// after a space is a usage line's ("login <user> <password> [-v]").
+var xmlOpenAtEnd = regexp.MustCompile(`^<([A-Za-z_][\w:.-]*)(\s[^<>]*)?>([^<\t ][^<]*)$`)
+
+// maskOpenXMLElement masks the text of s, an element not closed, whose
+// name looks secret: to the end, as a key block with no END line is
+// masked, since its closing tag is what would show it whole.
+func maskOpenXMLElement(s string) string {
+	sub := xmlOpenAtEnd.FindStringSubmatch(s)
+	if sub == nil || strings.TrimSpace(sub[3]) == "" || sub[3] == Mask || !LooksSecret(sub[1][strings.LastIndexByte(sub[1], ':')+1:]) {
+		return s
+	}
+	return "<" + sub[1] + sub[2] + ">" + Mask
+}
+
 // xmlTag is an XML or HTML start tag with attributes; xmlAttr one of its
 // attributes, quoted.
 var (
@@ -282,6 +298,9 @@ func stringRules(s string) string {
 	}
 	if strings.Contains(s, "</") {
 		s = xmlElement.ReplaceAllStringFunc(s, maskXMLElement)
+	}
+	if i := strings.LastIndexByte(s, '<'); i >= 0 {
+		s = s[:i] + maskOpenXMLElement(s[i:])
 	}
 	if strings.Contains(s, encodedPEMHint) {
 		s = maskEncodedPEMs(s)

@@ -60,7 +60,6 @@ type redactor struct {
 	streamed    []byte
 	streamHold  int
 	streamStuck bool // no cut was found within maxStreamHeld: the rest streams at the end
-	nextTry     int  // how much streamed must hold for the next try (at least twice streamHold)
 	// inForm holds the bytes an encoded form of a secret may hold: those
 	// of the secrets, of hex and base64, and the escapes' '%' and '\'.
 	inForm [256]bool
@@ -265,38 +264,23 @@ func (r *redactor) unfinished(out []byte) []byte {
 }
 
 // emit streams what write released, with the encoded forms of the
-// secrets masked too. It holds back the last streamHold bytes, and streams
-// the text before them only when masking it alone masks what masking the
-// whole would (no encoded secret straddles the cut): a form that begins
-// before the held bytes ends within them, so the whole sees it.
+// secrets masked too (redact.Stream, held streamHold bytes behind: a form
+// that begins before the held bytes ends within them). Past maxStreamHeld
+// with no cut, the text waits for the end (drain), which the body's cap
+// bounds.
 func (r *redactor) emit(ctx context.Context, chunk []byte) {
 	if len(r.values) == 0 {
 		tool.EmitOutput(ctx, "body", chunk)
 		return
 	}
-	r.streamed = append(r.streamed, chunk...)
-	// A cut is tried only once a hold's worth of text has arrived since
-	// the last try: a body dripped a byte at a time must not cost masking
-	// passes over the held text for every byte.
-	if len(r.streamed) < max(r.nextTry, 2*r.streamHold) || r.streamStuck {
+	if r.streamStuck {
+		r.streamed = append(r.streamed, chunk...)
 		return
 	}
-	r.nextTry = len(r.streamed) + r.streamHold
-	whole := r.string(string(r.streamed))
-	// A few cuts are tried, each one streamHold earlier: a body made of
-	// echoes everywhere must not cost a masking pass per cut. When none
-	// works, the text waits for the next chunk; past maxStreamHeld it
-	// waits for the end (drain).
-	for i, cut := 0, len(r.streamed)-r.streamHold; i < 4 && cut > 0; i, cut = i+1, cut-r.streamHold {
-		head := r.string(string(r.streamed[:cut]))
-		if strings.HasPrefix(whole, head) && head+r.string(string(r.streamed[cut:])) == whole {
-			tool.EmitOutput(ctx, "body", []byte(head))
-			r.streamed = append([]byte(nil), r.streamed[cut:]...)
-			r.nextTry = 0
-			return
-		}
+	show, held := redact.Stream{Mask: r.string, Hold: r.streamHold}.Write(r.streamed, chunk)
+	if r.streamed, r.streamStuck = held, len(held) > maxStreamHeld; show != "" {
+		tool.EmitOutput(ctx, "body", []byte(show))
 	}
-	r.streamStuck = len(r.streamed) > maxStreamHeld
 }
 
 // drain streams what emit held back, at the end of the body.
