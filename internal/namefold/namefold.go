@@ -83,27 +83,52 @@ func foldASCII(s string) (f string, ascii, trailing bool) {
 // foldRunes folds s's case, normalisation and ignorable code points (see
 // Name): NFKC(Fold(NFKC(Fold(NFD(s))))), which gives the same string
 // exactly when Unicode's NFKD(Fold(NFKD(Fold(NFD(s))))) does, in the
-// composed form, so that "é" stays one rune for a glob's "[éè]".
+// composed form, so that "é" stays one rune for a glob's "[éè]". It folds
+// each component of the slash path s alone, and a "/" that NFKC makes
+// (from U+FF0F FULLWIDTH SOLIDUS, ℀, ℅) stays U+FF0F: no file system
+// reads it as a separator, and a/b of one component folded as two would
+// leave what "secrets/*" names (TestAttackS18FFoldDotlessIAndSolidus).
 func foldRunes(s string) string {
+	if strings.IndexByte(s, '/') < 0 {
+		return foldComponent(s)
+	}
+	parts := strings.Split(s, "/")
+	for i, p := range parts {
+		parts[i] = foldComponent(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+// foldComponent is foldRunes for one component of a path.
+func foldComponent(s string) string {
 	s = strings.Map(dropIgnorable, s)
 	s = norm.NFD.String(s)
 	s = cases.Fold().String(s)
 	s = norm.NFKC.String(s)
 	s = cases.Fold().String(s)
 	s = norm.NFKC.String(s)
-	return strings.Map(dropIgnorable, s)
+	s = strings.Map(dropIgnorable, s)
+	if strings.IndexByte(s, '/') >= 0 {
+		s = strings.ReplaceAll(s, "/", "\uFF0F")
+	}
+	return s
 }
 
 // dropIgnorable maps a default-ignorable code point (a format character,
 // a variation selector, or one Unicode lists as Other_Default_Ignorable,
-// such as U+034F or the Hangul fillers) to -1, for strings.Map to drop,
-// and a small Cherokee letter to its capital: Unicode's case folding maps
+// such as U+034F or the Hangul fillers) to -1, for strings.Map to drop;
+// a small Cherokee letter to its capital: Unicode's case folding maps
 // those to the capitals, which x/text's cases.Fold leaves apart
-// (TestNameKeepsSimpleFoldOrbitsTogether).
+// (TestNameKeepsSimpleFoldOrbitsTogether); and U+0131 DOTLESS I to i:
+// NTFS's $UpCase, ZFS (casesensitivity=insensitive) and Samba compare
+// names upper-cased by Unicode's simple mapping, which makes ı I, so .gıt
+// is .git there (TestAttackS18FFoldDotlessIAndSolidus).
 func dropIgnorable(r rune) rune {
 	switch {
 	case r < utf8.RuneSelf:
 		return r
+	case r == 0x0131:
+		return 'i'
 	case 0xAB70 <= r && r <= 0xABBF:
 		return r - 0xAB70 + 0x13A0
 	case 0x13F8 <= r && r <= 0x13FD:
