@@ -4,6 +4,7 @@
 package hostpath
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"net/url"
@@ -66,10 +67,14 @@ func Leads(dir, name string) (places []string, ok bool) {
 // ResolveIn is Resolve of name taken from dir, an absolute directory the
 // host reaches as written (no symlink in it: the kernel's name for the
 // working directory), so that only name's own components are looked at.
-// An absolute name is taken from the root.
+// An absolute name is taken from the root; a dir that is not absolute
+// cannot be judged (ok is false).
 func ResolveIn(dir, name string) (resolved string, ok bool) {
 	if path.IsAbs(name) {
 		dir = "/"
+	}
+	if !path.IsAbs(dir) {
+		return "", false
 	}
 	rest := strings.Split(name, "/")
 	// missing counts the components at the end of done that are taken as
@@ -78,8 +83,10 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 	// them the lookup goes on: a program that cleans the path
 	// (filepath.Join, Node's path.resolve) or makes the missing
 	// directory (mkdir -p) goes through a link after it, in
-	// "missing/../link/x" too.
-	done, links, missing := dir, 0, 0
+	// "missing/../link/x" too. done grows and shrinks in place: a name
+	// of many components (a model's 64 KiB argument) costs its length,
+	// not its length times its components.
+	done, links, missing := []byte(path.Clean(dir)), 0, 0
 	for len(rest) > 0 {
 		c := rest[0]
 		rest = rest[1:]
@@ -87,15 +94,20 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		case "", ".":
 			continue
 		case "..":
-			done = path.Dir(done)
+			done = done[:max(bytes.LastIndexByte(done, '/'), 1)]
 			missing = max(missing-1, 0)
 			continue
 		}
-		next := path.Join(done, c)
+		n := len(done)
+		if n > 1 {
+			done = append(done, '/')
+		}
+		done = append(done, c...)
 		if missing > 0 {
-			done, missing = next, missing+1
+			missing++
 			continue
 		}
+		next := string(done)
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if !asWritten(err) {
@@ -105,11 +117,10 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 			}
 			// Not there (or not to be looked at): taken as written, as
 			// a program would create or miss it.
-			done, missing = next, 1
+			missing = 1
 			continue
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			done = next
 			continue
 		}
 		if links++; links > MaxLinks {
@@ -120,15 +131,16 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 			if !asWritten(err) {
 				return "", false
 			}
-			done, missing = next, 1
+			missing = 1
 			continue
 		}
+		done = done[:n]
 		if path.IsAbs(target) {
-			done = "/"
+			done = done[:1] // "/"
 		}
 		rest = append(strings.Split(target, "/"), rest...)
 	}
-	return done, true
+	return string(done), true
 }
 
 // asWritten reports whether a lookup that failed with err leaves the rest
