@@ -623,7 +623,10 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 		if !ok {
 			fg = foldGlob(g)
 		}
-		return Match(g, rel) || Match(fg, frel)
+		// Folded only when folding changed the name or the glob: an ASCII
+		// name without capitals folds to itself, and the match would
+		// repeat on every file operation.
+		return Match(g, rel) || (fg != g || frel != rel) && Match(fg, frel)
 	}
 	for _, g := range w.deny {
 		if forbids(g) {
