@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -478,7 +479,11 @@ func (w *Workspace) resolveAt(rootFD int, op, name, rel string, followFinal bool
 		}
 		return dirs[len(dirs)-1]
 	}
-	done, ndone := ".", 0
+	// done is the canonical path walked so far ("" for the root), and
+	// grows and shrinks in place: a path of many components (a model's
+	// long argument) costs its length, not its length times its
+	// components, as path.Join at each one did.
+	done, ndone := make([]byte, 0, len(rel)), 0
 	rest := strings.Split(rel, "/")
 	links := 0
 	lastLink := ""
@@ -492,27 +497,32 @@ func (w *Workspace) resolveAt(rootFD int, op, name, rel string, followFinal bool
 			if ndone == 0 {
 				return "", &PathError{Op: op, Path: name, Rule: "symlink " + lastLink + " leads out of the workspace", Err: ErrOutsideWorkspace}
 			}
-			done, ndone = path.Dir(done), ndone-1
+			done, ndone = done[:max(bytes.LastIndexByte(done, '/'), 0)], ndone-1
 			if len(dirs) > ndone {
 				unix.Close(dirs[len(dirs)-1])
 				dirs = dirs[:len(dirs)-1]
 			}
 			continue
 		}
-		next := path.Join(done, c)
+		n := len(done)
+		if n > 0 {
+			done = append(done, '/')
+		}
+		done = append(done, c...)
 		// Below a component that does not exist (or is a file), and a final
 		// link not to be followed, the rest is taken as written.
 		if ndone > len(dirs) || (len(rest) == 0 && !followFinal) {
-			done, ndone = next, ndone+1
+			ndone++
 			continue
 		}
+		next := func() string { return strconv.Quote(string(done)) }
 		var st unix.Stat_t
 		if err := unix.Fstatat(cur(), c, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-				done, ndone = next, ndone+1
+				ndone++
 				continue
 			}
-			return "", &PathError{Op: op, Path: name, Rule: "cannot look up " + strconv.Quote(next) + ": " + err.Error(), Err: ErrInvalidPath}
+			return "", &PathError{Op: op, Path: name, Rule: "cannot look up " + next() + ": " + err.Error(), Err: ErrInvalidPath}
 		}
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFLNK:
@@ -521,9 +531,10 @@ func (w *Workspace) resolveAt(rootFD int, op, name, rel string, followFinal bool
 			}
 			target, err := readlinkat(cur(), c)
 			if err != nil {
-				return "", &PathError{Op: op, Path: name, Rule: "cannot read symlink " + strconv.Quote(next) + ": " + err.Error(), Err: ErrInvalidPath}
+				return "", &PathError{Op: op, Path: name, Rule: "cannot read symlink " + next() + ": " + err.Error(), Err: ErrInvalidPath}
 			}
-			lastLink = strconv.Quote(next) + " -> " + strconv.Quote(target)
+			lastLink = next() + " -> " + strconv.Quote(target)
+			done = done[:n]
 			if filepath.IsAbs(target) {
 				r, err := filepath.Rel(w.dir, filepath.Clean(target))
 				if err != nil || (r != "." && !filepath.IsLocal(r)) {
@@ -532,23 +543,26 @@ func (w *Workspace) resolveAt(rootFD int, op, name, rel string, followFinal bool
 				for _, fd := range dirs {
 					unix.Close(fd)
 				}
-				dirs, done, ndone, target = dirs[:0], ".", 0, r
+				dirs, done, ndone, target = dirs[:0], done[:0], 0, r
 			}
 			rest = append(strings.Split(filepath.ToSlash(target), "/"), rest...)
 		case unix.S_IFDIR:
 			if len(rest) > 0 {
 				fd, err := unix.Openat(cur(), c, oPath|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 				if err != nil {
-					return "", &PathError{Op: op, Path: name, Rule: "cannot open " + strconv.Quote(next) + ": " + err.Error(), Err: ErrInvalidPath}
+					return "", &PathError{Op: op, Path: name, Rule: "cannot open " + next() + ": " + err.Error(), Err: ErrInvalidPath}
 				}
 				dirs = append(dirs, fd)
 			}
-			done, ndone = next, ndone+1
+			ndone++
 		default:
-			done, ndone = next, ndone+1
+			ndone++
 		}
 	}
-	return done, nil
+	if len(done) == 0 {
+		return ".", nil
+	}
+	return string(done), nil
 }
 
 // readlinkat reads the target of the link name in the directory dirfd.
