@@ -940,20 +940,13 @@ func matchPath(pattern, name string) bool {
 // matches dir or a directory above it ("docs/**" covers "docs" and
 // "docs/a", "**/build/**" covers "x/build"). Other patterns cover no
 // directory, which keeps an allow rule from approving more than it names.
+// It costs the length of dir, not its square (sandbox.MatchWithin).
 func covers(pattern, dir string) bool {
 	if pattern == "**" {
 		return true
 	}
 	q, ok := strings.CutSuffix(pattern, "/**")
-	if !ok || q == "" {
-		return false
-	}
-	for d := dir; d != "." && d != "/" && d != ""; d = path.Dir(d) {
-		if ok, err := doublestar.Match(q, d); ok && err == nil {
-			return true
-		}
-	}
-	return false
+	return ok && q != "" && sandbox.MatchWithin(q, dir)
 }
 
 func firstMatch(rules []rule, t tool.Tool, req *Request, sub *subject) *rule {
