@@ -49,7 +49,7 @@ func TestAttackCredentialStoresNotOnTheList(t *testing.T) {
 		`grep -r token ~/.config/github-copilot`,
 	})
 	attackSafe(t, []string{
-		`cat ~/.config/git/config`,
+		`cat ~/.config/git/attributes`,
 		`cat ~/.config/git/ignore`,
 		`cat ~/.claude/settings.json`,
 		`cat ~/.codex/config.toml`,

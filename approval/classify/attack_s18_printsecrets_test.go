@@ -115,7 +115,7 @@ func TestAttackS18CommandsThatPrintSecrets(t *testing.T) {
 		`cat README.md`,
 		`cat .git/HEAD`,
 		`cat .gitignore`,
-		`cat ~/.config/git/config`,
+		`cat ~/.config/git/ignore`,
 		`terraform fmt -check`,
 		`terraform fmt -check -recursive -diff`,
 		`terraform validate`,

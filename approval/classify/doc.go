@@ -108,7 +108,9 @@
 //     variable rules with reads), the session's
 //     history, and a repository's remote URLs and configuration, where a
 //     CI job's token is kept (git remote -v, git config -l and the keys
-//     that hold one, cat .git/config);
+//     that hold one, cat .git/config), and the user's and the system's,
+//     which hold the same keys (cat ~/.gitconfig, ~/.config/git/config,
+//     /etc/gitconfig, git config -f ~/.gitconfig -l);
 //   - text the line spells out: what echo (-n, -e), printf (%s, and the
 //     escapes of its format: \x67, \147) and cat
 //     of a here-string write, of known words, is read as that text where
