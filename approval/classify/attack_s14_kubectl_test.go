@@ -22,6 +22,6 @@ func TestAttackKubectlOutputBeforeTheSubcommand(t *testing.T) {
 		`kubectl get secrets`,
 		`kubectl -n x get pods`,
 		`kubectl --context=x get pods`,
-		`kubectl describe secret x`,
+		`kubectl describe pod x`,
 	})
 }

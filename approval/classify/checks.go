@@ -60,6 +60,7 @@ func init() {
 		"clone":        checkClone,
 		"extract":      checkExtract,
 		"cargo":        checkCargo,
+		"ps":           checkPS,
 	}
 }
 
@@ -1753,6 +1754,53 @@ func checkDD(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 	}
 	return info{}
 }
+
+// checkPS judges procps ps's second reading of its options. ps reads them
+// in the Unix style first, and when that fails reads every "-" word again
+// in the BSD style, its dash dropped (parser.c's try_bsd), where e prints
+// each process's environment. The Unix reading fails on a letter it does
+// not take (-x, of the ps -aux habit; -r, -S, a digit) and on a list of
+// users, groups, terminals or sessions in the same word, which may name
+// none (-aux is -a -u x): ps -auxe, ps -axe and ps -ef -x print the
+// environments, ps -aux and ps -ef do not.
+func checkPS(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	env, fails := false, false
+	for _, a := range args {
+		w := a.s
+		if len(w) < 2 || w[0] != '-' || w[1] == '-' {
+			continue
+		}
+		// The BSD reading: flags up to a letter that takes a value.
+		for k := 1; k < len(w) && strings.IndexByte(psBSDFlags, w[k]) >= 0; k++ {
+			if w[k] == 'e' {
+				env = true
+				break
+			}
+		}
+		// The Unix reading.
+		for k := 1; k < len(w); k++ {
+			if strings.IndexByte(psUnixFlags, w[k]) >= 0 {
+				continue
+			}
+			if strings.IndexByte(psUnixValues, w[k]) < 0 || k+1 < len(w) && strings.IndexByte("GUgstu", w[k]) >= 0 {
+				fails = true
+			}
+			break
+		}
+	}
+	if env && fails {
+		j.add(Warning, "ps reads its - options again in the BSD style when the Unix style fails (on -x or a user list in the word, as in ps -aux), and there e prints each process's environment, where the program running the command keeps its secrets")
+	}
+	return info{}
+}
+
+// The letters of ps's options: BSD flags, Unix flags, and Unix options
+// that take a value (the rest of the word, or the next one).
+const (
+	psBSDFlags   = "HLMSTVXZacefghjlmnrsuvwx"
+	psUnixFlags  = "AFHLMNPTVZacdefjlmwy"
+	psUnixValues = "CGOUgnopqstu"
+)
 
 // checkLinks notes that the line makes links (ln, cp -s/-l): a later (or,
 // in a loop, earlier) write through one lands where it points, so the

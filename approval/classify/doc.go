@@ -86,7 +86,9 @@
 //     with < is Warning, as what it prints goes back to the model (cat .env,
 //     head ~/.ssh/id_rsa, cat /proc/$PPID/environ, the agent's API keys);
 //     so is ps e (or ps -o environ, or a column list known only at run
-//     time), which prints every process's environment, and so are
+//     time, or -e where ps reads its - options again in the BSD style
+//     because the Unix style fails: ps -auxe, ps -ef -x), which prints
+//     every process's environment, and so are
 //     reads that reach such files without naming them: a recursive read
 //     (grep -r, rg, diff -r, find -exec cat, find DIR | xargs cat, cat
 //     $(find DIR), find DIR | while read f, rg --files DIR | xargs cat,
@@ -99,7 +101,8 @@
 //     a name it builds (getline < f, ARGV); a directory cd entered that is
 //     known in part (cd /proc/$PPID); jq -f and yq --from-file programs;
 //     commands that print secrets they hold (kubectl -o before the
-//     subcommand, helm get values, docker inspect, docker compose config,
+//     subcommand, kubectl describe secret, which prints a service
+//     account token in full, helm get values, docker inspect, docker compose config,
 //     kubectl config view, terraform show, output and state show), the
 //     environment (env with no command, printenv, set with no arguments,
 //     export, declare and the like given -p or no names, jq's env, yq's

@@ -204,6 +204,8 @@ type CommandRule struct {
 	// cargo (cargo check, test, clippy, tree and metadata write target/
 	// and Cargo.lock beside the project's Cargo.toml: Safe in the working
 	// directory, a write where they land outside it: cargo -C /tmp test),
+	// ps (procps ps reads its - options again in the BSD style when the
+	// Unix style fails, where e prints the environment: ps -auxe),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
