@@ -1175,8 +1175,14 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 		}
 		if path.IsAbs(joined) || start != "/" {
 			// As written and cleaned first (hostpath.Leads): both are
-			// judged.
-			places, ok := hostpath.Leads(start, joined)
+			// judged. A tool with a directory of its own runs as a
+			// process of its own, whose /proc/self/cwd is that
+			// directory (hostpath.LeadsAs).
+			cwd := ""
+			if at.dir != "" {
+				cwd = path.Clean(strings.ReplaceAll(at.dir, "\\", "/"))
+			}
+			places, ok := hostpath.LeadsAs(start, joined, cwd)
 			if !ok {
 				// hostpath does not say which of the two it was.
 				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: where path %q leads on the host cannot be judged: following it passes more than %d symlinks, or a lookup on the way failed (a directory reached through links whose real path is longer than PATH_MAX); pass the path the links lead to, with fewer symlinks on the way and a real path shorter than PATH_MAX", field, raw, hostpath.MaxLinks)

@@ -47,13 +47,21 @@ func Resolve(name string) (resolved string, ok bool) {
 // as-written one first; ok is false when either cannot be judged. Rules
 // judge every place.
 func Leads(dir, name string) (places []string, ok bool) {
-	written, ok := ResolveIn(dir, name)
+	return LeadsAs(dir, name, "")
+}
+
+// LeadsAs is Leads for a path that a process of its own opens (a tool run
+// as a command in cwd, an absolute directory): to that process
+// /proc/self and /proc/thread-self are itself, so /proc/self/cwd leads to
+// cwd, not to this process's working directory. With cwd "" it is Leads.
+func LeadsAs(dir, name, cwd string) (places []string, ok bool) {
+	written, ok := resolveIn(dir, name, cwd)
 	if !ok {
 		return nil, false
 	}
 	places = []string{written}
 	if c := path.Clean(name); c != name {
-		cleaned, ok := ResolveIn(dir, c)
+		cleaned, ok := resolveIn(dir, c, cwd)
 		if !ok {
 			return nil, false
 		}
@@ -70,6 +78,12 @@ func Leads(dir, name string) (places []string, ok bool) {
 // An absolute name is taken from the root; a dir that is not absolute
 // cannot be judged (ok is false).
 func ResolveIn(dir, name string) (resolved string, ok bool) {
+	return resolveIn(dir, name, "")
+}
+
+// resolveIn is ResolveIn, for a process whose working directory is cwd
+// when cwd is not "" (LeadsAs).
+func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 	if path.IsAbs(name) {
 		dir = "/"
 	}
@@ -87,6 +101,10 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 	// of many components (a model's 64 KiB argument) costs its length,
 	// not its length times its components.
 	done, links, missing := []byte(path.Clean(dir)), 0, 0
+	// self is the length of done's "/proc/PID" when that was reached
+	// through /proc/self or /proc/thread-self for a process of its own
+	// (cwd set), 0 otherwise: its cwd link leads to cwd.
+	self := 0
 	for len(rest) > 0 {
 		c := rest[0]
 		rest = rest[1:]
@@ -96,6 +114,9 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		case "..":
 			done = done[:max(bytes.LastIndexByte(done, '/'), 1)]
 			missing = max(missing-1, 0)
+			if len(done) < self {
+				self = 0
+			}
 			continue
 		}
 		n := len(done)
@@ -126,8 +147,13 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		if links++; links > MaxLinks {
 			return "", false
 		}
-		target, err := os.Readlink(next)
-		if err != nil {
+		var target string
+		if self > 0 && len(next) >= self && ownCwd(next[self:]) {
+			if !path.IsAbs(cwd) {
+				return "", false
+			}
+			target = cwd // that process's working directory
+		} else if target, err = os.Readlink(next); err != nil {
 			if !asWritten(err) {
 				return "", false
 			}
@@ -138,9 +164,33 @@ func ResolveIn(dir, name string) (resolved string, ok bool) {
 		if path.IsAbs(target) {
 			done = done[:1] // "/"
 		}
+		if len(done) < self {
+			self = 0
+		}
+		if cwd != "" && (next == "/proc/self" || next == "/proc/thread-self") && !path.IsAbs(target) {
+			// "PID" or "PID/task/TID": this process's, and the other
+			// process's everywhere but its cwd.
+			pid, _, _ := strings.Cut(target, "/")
+			self = n + 1 + len(pid)
+		}
 		rest = append(strings.Split(target, "/"), rest...)
 	}
 	return string(done), true
+}
+
+// ownCwd reports whether tail, what follows "/proc/PID" in a link's name,
+// is that process's working directory: "/cwd", or a thread's
+// "/task/TID/cwd".
+func ownCwd(tail string) bool {
+	if tail == "/cwd" {
+		return true
+	}
+	tid, ok := strings.CutPrefix(tail, "/task/")
+	if !ok {
+		return false
+	}
+	tid, ok = strings.CutSuffix(tid, "/cwd")
+	return ok && tid != "" && strings.Trim(tid, "0123456789") == ""
 }
 
 // asWritten reports whether a lookup that failed with err leaves the rest
