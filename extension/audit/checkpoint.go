@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 )
@@ -161,25 +162,44 @@ func LastCheckpointFor(path string, pub ed25519.PublicKey, name string) (Checkpo
 }
 
 func lastCheckpoint(path string, pub ed25519.PublicKey, keep func(Checkpoint) bool, of string) (Checkpoint, error) {
+	cps, err := checkpointsOf(path, pub, keep, of)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	last := &cps[0]
+	for i, cp := range cps {
+		if cp.Seq > last.Seq {
+			last = &cps[i]
+		}
+	}
+	return *last, nil
+}
+
+// CheckpointsFor reads the checkpoint file at path and returns the
+// checkpoints of the trail named name (WithName; "" for the unnamed one),
+// in the order written, every signature checked with pub: what
+// AgainstCheckpoints takes. It is an error when there is none.
+func CheckpointsFor(path string, pub ed25519.PublicKey, name string) ([]Checkpoint, error) {
+	return checkpointsOf(path, pub, func(cp Checkpoint) bool { return cp.Trail == name }, fmt.Sprintf(" of trail %q", name))
+}
+
+// checkpointsOf returns the checkpoints in the file at path that keep
+// keeps, at least one; of says which in the error for none.
+func checkpointsOf(path string, pub ed25519.PublicKey, keep func(Checkpoint) bool, of string) ([]Checkpoint, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Checkpoint{}, fmt.Errorf("audit: read checkpoints: %w", err)
+		return nil, fmt.Errorf("audit: read checkpoints: %w", err)
 	}
 	defer f.Close()
 	cps, err := ReadCheckpoints(f, pub)
 	if err != nil {
-		return Checkpoint{}, err
+		return nil, err
 	}
-	var last *Checkpoint
-	for i, cp := range cps {
-		if keep(cp) && (last == nil || cp.Seq > last.Seq) {
-			last = &cps[i]
-		}
+	cps = slices.DeleteFunc(cps, func(cp Checkpoint) bool { return !keep(cp) })
+	if len(cps) == 0 {
+		return nil, fmt.Errorf("audit: %s holds no checkpoint%s", path, of)
 	}
-	if last == nil {
-		return Checkpoint{}, fmt.Errorf("audit: %s holds no checkpoint%s", path, of)
-	}
-	return *last, nil
+	return cps, nil
 }
 
 // AgainstCheckpoint makes Verify check the trail against a checkpoint
@@ -187,7 +207,35 @@ func lastCheckpoint(path string, pub ed25519.PublicKey, keep func(Checkpoint) bo
 // reach cp.Seq, and its record cp.Seq must have cp.Hash. A trail that ends
 // before it was cut short. A checkpoint of another trail (cp.Trail is not
 // the name given with WithName) is refused; one without a name, made
-// before checkpoints named their trail, is taken for any.
+// before checkpoints named their trail, is taken for any. Given more than
+// once, every checkpoint is checked (AgainstCheckpoints).
 func AgainstCheckpoint(cp Checkpoint) Option {
-	return func(c *config) { c.checkpoint = &cp }
+	return func(c *config) { c.against(cp) }
+}
+
+// AgainstCheckpoints is AgainstCheckpoint for each of cps (CheckpointsFor
+// reads them): the trail must reach the highest, and every record a
+// checkpoint names must have its hash. The last checkpoint alone cannot
+// show records cut while the trail was closed and then chained again: a
+// trail opened without its checkpoint goes on from the cut, and the
+// checkpoints it signs then vouch for the new chain. Against every
+// checkpoint, the records the earlier ones signed must still be there.
+func AgainstCheckpoints(cps ...Checkpoint) Option {
+	cps = slices.Clone(cps)
+	return func(c *config) {
+		for _, cp := range cps {
+			c.against(cp)
+		}
+	}
+}
+
+// against adds cp to the checkpoints Verify checks.
+func (c *config) against(cp Checkpoint) {
+	if c.checkpoint == nil || cp.Seq > c.checkpoint.Seq {
+		c.checkpoint = &cp
+	}
+	if c.signed == nil {
+		c.signed = map[uint64][]Checkpoint{}
+	}
+	c.signed[cp.Seq] = append(c.signed[cp.Seq], cp)
 }

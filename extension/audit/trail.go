@@ -51,7 +51,12 @@
 // the operator chooses (a second file, a syslog writer, stdout for a log
 // shipper). Verify with the last checkpoint (AgainstCheckpoint) detects
 // truncation, and the checkpoint's signature cannot be forged without the
-// private key.
+// private key. Verify with every checkpoint of the trail
+// (AgainstCheckpoints, CheckpointsFor) also detects records cut while the
+// trail was closed and chained again when it was opened without its
+// checkpoint (the new chain's checkpoints vouch for it). Records written
+// after the last checkpoint (up to `every` of them, when the process
+// stopped without Close) are vouched for by none.
 //
 // # Durability
 //
@@ -284,8 +289,11 @@ type config struct {
 	t          *Trail
 	key        []byte
 	keyErr     error
-	checkpoint *Checkpoint
-	name       string
+	checkpoint *Checkpoint // the highest of those given (AgainstCheckpoint)
+	// signed holds every checkpoint given, by seq: the record each names
+	// must have its hash.
+	signed map[uint64][]Checkpoint
+	name   string
 }
 
 // WithName names the trail: its chain starts from a hash of the name (under

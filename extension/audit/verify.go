@@ -113,8 +113,12 @@ func verify(r io.Reader, c *config) (Report, error) {
 	rep := Report{LastHash: c.genesis(), Keyed: key != nil}
 	// A checkpoint made before checkpoints named their trail has no name,
 	// and is taken for any.
-	if cp != nil && cp.Trail != "" && cp.Trail != c.name {
-		return rep, fmt.Errorf("audit: the checkpoint is trail %q's, and this trail is verified as %q: give the trail's own checkpoint (LastCheckpointFor) and its name (WithName)", cp.Trail, c.name)
+	for _, cps := range c.signed {
+		for _, cp := range cps {
+			if cp.Trail != "" && cp.Trail != c.name {
+				return rep, fmt.Errorf("audit: the checkpoint of record %d is trail %q's, and this trail is verified as %q: give the trail's own checkpoints (LastCheckpointFor, CheckpointsFor) and its name (WithName)", cp.Seq, cp.Trail, c.name)
+			}
+		}
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	fail := func(line int, format string, args ...any) (Report, error) {
@@ -223,8 +227,10 @@ func (c *config) checkLine(content []byte, lineNo int, last uint64, lastHash str
 		}
 		return cf, "", fmt.Sprintf("prev does not match the hash of line %d: that line was replaced or a record was inserted", lineNo-1)
 	}
-	if cp := c.checkpoint; cp != nil && *cf.Seq == cp.Seq && hash != cp.Hash {
-		return cf, "", fmt.Sprintf("record %d has hash %s but the signed checkpoint says %s: the trail was rewritten after the checkpoint", cp.Seq, short(hash), short(cp.Hash))
+	for _, cp := range c.signed[*cf.Seq] {
+		if hash != cp.Hash {
+			return cf, "", fmt.Sprintf("record %d has hash %s but the signed checkpoint says %s: the trail was rewritten after the checkpoint (records the checkpoint signed were replaced: cut, then chained again)", cp.Seq, short(hash), short(cp.Hash))
+		}
 	}
 	return cf, hash, ""
 }
