@@ -22,9 +22,17 @@
 // (WithMaxResponseBytes), and the key a request carried is redacted as
 // "[REDACTED]" from an error response, before the SDK reads it, and from
 // the text of the errors Next returns (the whole key as sent, as it is or
-// encoded: JSON escapes, percent-encoding, hex, base64; an error
-// event of a stream keeps it in the SDK's own error, reachable only with
-// errors.As). A redirect is followed only within the endpoint's origin
+// encoded: JSON escapes, percent-encoding, hex, base64). The SDK's
+// *anthropic.Error that a returned error wraps is made safe to print too:
+// its request is a copy with a base URL's password ("xxxxx") and the
+// credential headers masked (the SDK's text prints the request's URL), and
+// the body of a stream's error event is redacted.
+//
+// A base URL http:// to a host that is not this machine (localhost,
+// 127.0.0.0/8, ::1) is refused before anything is sent (ErrPlainHTTP): the
+// key and the conversation would cross the network in clear text.
+// WithInsecureHTTP allows it, for a server you trust on your own network;
+// http to this machine (a local model server) needs no option. A redirect is followed only within the endpoint's origin
 // (scheme, host and port), at most 10: net/http would send x-api-key to
 // any host (and Authorization to another port), so a redirect elsewhere is
 // an error naming both origins. The requests go through a copy of the
@@ -78,6 +86,9 @@ type Model struct {
 	// clients gives the copy of the client's HTTP client that follows
 	// redirects only within the endpoint's origin (requestGuard).
 	clients *guard.Clients
+	// insecureHTTP allows http:// to a host other than this machine
+	// (WithInsecureHTTP).
+	insecureHTTP bool
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -125,7 +136,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, err
 	}
 	var resp *sdk.Message
-	g, guarded := requestGuard(m.maxBytes, m.clients)
+	g, guarded := requestGuard(m.maxBytes, m.clients, m.insecureHTTP)
 	// An answer refused below is the endpoint's too: its errors quote
 	// its ids, which may echo the key, at any length.
 	defer func() { err = g.Err(err) }()
@@ -135,7 +146,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		resp, err = m.streamed(ctx, params, guarded)
 	}
 	if err != nil {
-		return agent.Message{}, apiError(m.model, err)
+		return agent.Message{}, apiError(g, m.model, err)
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("anthropic: the API sent no message (null)")
@@ -328,12 +339,15 @@ func toolParam(spec tool.Spec) (sdk.ToolParam, error) {
 }
 
 // apiError adds the status, the error type and a hint to the SDK's error,
-// whose text already holds the response body.
-func apiError(model string, err error) error {
+// whose text already holds the response body. The SDK's error, which the
+// returned one wraps for errors.As, is made safe to print first (see
+// scrub).
+func apiError(g *guard.Guard, model string, err error) error {
 	var apiErr *sdk.Error
 	if !errors.As(err, &apiErr) {
 		return fmt.Errorf("anthropic: messages with model %q: %w", model, err)
 	}
+	scrub(g, apiErr)
 	hint := ""
 	switch {
 	case apiErr.StatusCode == 429:
@@ -361,4 +375,24 @@ func apiError(model string, err error) error {
 		text += " (request id " + id + ")"
 	}
 	return errtext.New(text, err)
+}
+
+// scrub makes the SDK's error safe to print: its Error prints the
+// request's URL, a base URL's user and password included, and the body of
+// a stream's error event (not an error response, which the guard has
+// redacted already) may echo the key. The request it keeps becomes a copy
+// with the password and the credential headers masked (guard.Request),
+// and its body is redacted.
+func scrub(g *guard.Guard, apiErr *sdk.Error) {
+	apiErr.Request = guard.Request(apiErr.Request)
+	if apiErr.Response != nil {
+		res := *apiErr.Response
+		res.Request = apiErr.Request
+		apiErr.Response = &res
+	}
+	if raw := apiErr.RawJSON(); raw != "" {
+		if red := g.Text(raw); red != raw {
+			_ = apiErr.UnmarshalJSON([]byte(red))
+		}
+	}
 }

@@ -63,7 +63,7 @@ func FuzzNext(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		client := sdk.NewClient(
-			option.WithBaseURL("http://api.invalid/"),
+			option.WithBaseURL("https://api.invalid/"),
 			option.WithAPIKey("sk-test"),
 			option.WithHTTPClient(&http.Client{Transport: bodyTransport{body}}),
 			option.WithMaxRetries(0),

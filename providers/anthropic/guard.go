@@ -21,12 +21,26 @@ var ErrResponseTooLarge = guard.ErrTooLarge
 // body (default DefaultMaxResponseBytes; zero or less keeps it).
 func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes = n } }
 
+// ErrPlainHTTP is returned (wrapped) by Next when the client's base URL is
+// http:// to a host that is not this machine and WithInsecureHTTP is not
+// given: the API key and the conversation would cross the network in
+// clear text. Nothing is sent.
+var ErrPlainHTTP = guard.ErrPlainHTTP
+
+// WithInsecureHTTP allows a base URL http:// to a host that is not this
+// machine (localhost, 127.0.0.0/8, ::1), for a server you trust on your
+// own network; the key and the conversation then cross it in clear text.
+// http to this machine (a local model server) needs no option.
+func WithInsecureHTTP() Option { return func(m *Model) { m.insecureHTTP = true } }
+
 // requestGuard is the guard of one turn's requests and the request option
 // that installs it: the response body bounded, the key redacted from
 // error responses (see guard.Guard), and redirects followed only within
 // the endpoint's origin (guard.SameOriginRedirects) with a copy of the
-// client's HTTP client that clients gives out.
-func requestGuard(max int64, clients *guard.Clients) (*guard.Guard, option.RequestOption) {
+// client's HTTP client that clients gives out; a base URL http:// to
+// another machine is refused unless insecureHTTP (guard.SchemeCheck).
+func requestGuard(max int64, clients *guard.Clients, insecureHTTP bool) (*guard.Guard, option.RequestOption) {
 	g := guard.New(max, "raise it with anthropic.WithMaxResponseBytes")
-	return g, option.Join(option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients))
+	return g, option.Join(guard.SchemeCheck(option.RequestOption(nil), insecureHTTP, "anthropic.WithInsecureHTTP()"),
+		option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients))
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -143,6 +144,39 @@ func (g *Guard) Err(err error) error {
 		return errtext.New(red, err)
 	}
 	return err
+}
+
+// Text is s with the credentials the requests carried masked (as the
+// error responses are), for a text an SDK keeps in its error (the body of
+// a stream's error event, which is not an error response).
+func (g *Guard) Text(s string) string { return string(g.redact([]byte(s))) }
+
+// Request returns a copy of req that is safe to print, for an SDK error
+// that keeps the request (the Stainless SDKs' Error prints its URL, and
+// DumpRequest its headers): the URL's password is "xxxxx" (as
+// url.URL.Redacted writes it), a "key" query parameter and the
+// credential headers are Redacted. req itself is not changed; nil stays
+// nil.
+func Request(req *http.Request) *http.Request {
+	if req == nil {
+		return nil
+	}
+	out := req.Clone(req.Context())
+	if out.URL != nil {
+		if _, ok := out.URL.User.Password(); ok {
+			out.URL.User = url.UserPassword(out.URL.User.Username(), "xxxxx")
+		}
+		if q := out.URL.Query(); q.Has("key") {
+			q.Set("key", Redacted)
+			out.URL.RawQuery = q.Encode()
+		}
+	}
+	for _, h := range append(credentialHeaders, "Proxy-Authorization", "Cookie") {
+		if out.Header.Get(h) != "" {
+			out.Header.Set(h, Redacted)
+		}
+	}
+	return out
 }
 
 // redact masks the credentials in b as they are, behind JSON escapes,
