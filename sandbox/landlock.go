@@ -57,7 +57,9 @@ const nobody = 65534
 //   - with the network off (the default, [WithNetwork]), not bind or connect
 //     any TCP port (Landlock ABI 4), and not create any socket other than a
 //     unix one (a seccomp filter; this covers UDP, raw and netlink sockets,
-//     and io_uring is refused because it could create sockets);
+//     and io_uring, which could create sockets, is refused);
+//   - not give a file the setuid or setgid bit (the seccomp filter; also
+//     with the network on, where it refuses openat2 and io_uring too);
 //   - not connect to abstract unix sockets, nor send signals to processes,
 //     outside its own sandbox (Landlock ABI 6 scoping);
 //   - not mount or unmount anything (Landlock forbids it);

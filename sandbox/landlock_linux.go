@@ -81,7 +81,12 @@ func socketFilterArch() uint32 {
 // (EPERM) to give a file the setuid or setgid bit, by chmod or at creation
 // (setIDBlocks): a command run WithUser(0, 0) owns root's files in the
 // workspace, and left setuid-root programs there for any local user who
-// reaches it. It refuses (EPERM) the System V IPC calls (shared memory, message queues,
+// reaches it. openat2(2), whose mode sits in a structure a filter cannot
+// read, and io_uring_setup(2), whose operations no filter sees, fail with
+// ENOSYS (programs fall back to openat), with the network on too, as in
+// bwrap's filter: through either, a command run WithUser(1234, 1234) made
+// -rwsr-xr-x 1234 programs in the workspace
+// (TestAttackS19SetIDThroughOpenat2AndIoUring). It refuses (EPERM) the System V IPC calls (shared memory, message queues,
 // semaphores) and the keyring calls (add_key, request_key, keyctl): a
 // landlock command shares the host's IPC namespace and its uid's user
 // keyring, which Landlock does not scope, so it could attach a host
@@ -93,8 +98,8 @@ func socketFilterArch() uint32 {
 // kernel code that asks only for one there (netfilter and rtnetlink, with
 // the network on) was within its reach (TestAttackLandlockUserNamespace).
 // With the network off (networkOff) it also lets socket(2) create
-// unix sockets only, and none unless allowUnix (EACCES otherwise), and
-// refuses io_uring_setup(2) (ENOSYS), through which sockets can be created
+// unix sockets only, and none unless allowUnix (EACCES otherwise); the
+// refusal of io_uring_setup(2) also keeps it from creating sockets
 // without socket(2). allowUnix is for kernels whose Landlock (ABI 9)
 // decides which unix socket paths may be connected to: before it, a unix
 // socket is refused outright, or a mode-666 host socket (under /run,
@@ -125,6 +130,9 @@ func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 	for _, nr := range ipcCalls() {
 		refuse(nr, errno(unix.EPERM))
 	}
+	// Modes (and sockets) out of the filter's sight.
+	refuse(unix.SYS_OPENAT2, errno(unix.ENOSYS))
+	refuse(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
 	// No user namespace: clone3's flags sit in a structure the filter
 	// cannot read, so it fails with ENOSYS (glibc then falls back to
 	// clone); unshare and clone fail with EPERM when asked for one.
@@ -139,7 +147,6 @@ func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 		)
 	}
 	if networkOff {
-		refuse(unix.SYS_IO_URING_SETUP, errno(unix.ENOSYS))
 		unixVerdict := allow
 		if !allowUnix {
 			unixVerdict = errno(unix.EACCES)
