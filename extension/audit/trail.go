@@ -31,7 +31,10 @@
 // A line is at most MaxLineBytes (64 MiB) long, and Verify refuses a
 // longer one without reading it whole. A record that would be longer is
 // written without its arguments and result, and says so in "omitted";
-// under the executor's default caps no record comes near it.
+// under the executor's default caps no record comes near it. So is an
+// argument list or a result's output that would make the line nest deeper
+// than encoding/json reads (10,000 levels): a refused call's arguments are
+// whatever a client sent.
 //
 // With a key (WithKey, WithKeyFile) the hash is HMAC-SHA256 under the key.
 // Whoever can write the file but does not hold the key cannot make a line
@@ -738,6 +741,23 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	if rec.Result != nil {
 		rec.Result.Output = validUTF8(rec.Result.Output)
 	}
+	// Verify reads a line with encoding/json, which takes 10,000 levels:
+	// a value the line would nest deeper (a refused call's arguments, a
+	// tool's output) is left out, as over the line limit, and the record
+	// says so. Inside the record, arguments are one level down and the
+	// result's output two.
+	if d := nesting(rec.Args, maxNesting-1); d > 0 {
+		rec.Omitted = join(rec.Omitted, fmt.Sprintf("its arguments (%d bytes) were left out: nested %d levels deep, more than the %d a reader of the trail takes", len(rec.Args), d, maxNesting-1))
+		rec.Args = nil
+	}
+	if r := rec.Result; r != nil {
+		if d := nesting(r.Output, maxNesting-2); d > 0 {
+			rec.Omitted = join(rec.Omitted, fmt.Sprintf("its result's output (%d bytes) was left out: nested %d levels deep, more than the %d a reader of the trail takes", len(r.Output), d, maxNesting-2))
+			kept := *r // the caller's Write may hold r
+			kept.Output, kept.Truncated = nil, true
+			rec.Result = &kept
+		}
+	}
 	rec.Hash = "" // the line's only "hash" is the one appended below
 	t.scratch.Reset()
 	if err := t.enc.Encode(rec); err != nil {
@@ -772,6 +792,45 @@ func (t *Trail) encode(dst []byte, rec *Record) ([]byte, string, error) {
 	dst = append(dst, hash...)
 	dst = append(dst, '"', '}', '\n')
 	return dst, hash, nil
+}
+
+// maxNesting is how deep encoding/json, Verify's reader of a line, lets a
+// JSON value nest (its scanner's limit).
+const maxNesting = 10000
+
+// nesting returns how deep the JSON value v nests when that is deeper
+// than limit, else 0. A value nested deeper than limit is at least
+// 2*(limit+1) bytes long, so a shorter one is not read.
+func nesting(v []byte, limit int) int {
+	if len(v) < 2*(limit+1) {
+		return 0
+	}
+	depth, most, inString := 0, 0, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+			most = max(most, depth)
+		case ']', '}':
+			depth--
+		}
+	}
+	if most > limit {
+		return most
+	}
+	return 0
 }
 
 // maxOmittedError is how much of its error a record over MaxLineBytes
