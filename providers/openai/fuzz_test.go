@@ -39,7 +39,7 @@ func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func fuzzClient(body []byte) sdk.Client {
 	return sdk.NewClient(
-		option.WithBaseURL("http://api.invalid/v1/"),
+		option.WithBaseURL("https://api.invalid/v1/"),
 		option.WithAPIKey("sk-test"),
 		option.WithHTTPClient(&http.Client{Transport: bodyTransport{body}}),
 		option.WithMaxRetries(0),

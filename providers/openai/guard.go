@@ -27,6 +27,25 @@ func WithResponsesMaxResponseBytes(n int64) ResponsesOption {
 	return func(m *ResponsesModel) { m.maxBytes = n }
 }
 
+// ErrPlainHTTP is returned (wrapped) by Next when the client's base URL
+// (option.WithBaseURL, OPENAI_BASE_URL, azure.WithEndpoint) is http:// to
+// a host that is not this machine and WithInsecureHTTP (for a
+// ResponsesModel, WithResponsesInsecureHTTP) is not given: the key and the
+// conversation would cross the network in clear text. Nothing is sent.
+var ErrPlainHTTP = guard.ErrPlainHTTP
+
+// WithInsecureHTTP allows a base URL http:// to a host that is not this
+// machine (localhost, 127.0.0.0/8, ::1), for a model server you trust on
+// your own network; the key and the conversation then cross it in clear
+// text. http to this machine (Ollama, vLLM, llama.cpp on localhost) needs
+// no option.
+func WithInsecureHTTP() Option { return func(m *Model) { m.insecureHTTP = true } }
+
+// WithResponsesInsecureHTTP is WithInsecureHTTP for a ResponsesModel.
+func WithResponsesInsecureHTTP() ResponsesOption {
+	return func(m *ResponsesModel) { m.insecureHTTP = true }
+}
+
 // requestGuard is the guard of one turn's requests and the request
 // options that install it: the response body bounded, the key redacted
 // from error responses (see guard.Guard), and redirects followed only
@@ -34,8 +53,11 @@ func WithResponsesMaxResponseBytes(n int64) ResponsesOption {
 // the client's HTTP client that clients gives out. The SDK refuses a
 // request to another origin in its transport too, but not for Azure with
 // azure.WithUnsafeAllowHTTP, which follows a loopback endpoint's redirect
-// to any port of the host with the Api-Key.
-func requestGuard(max int64, optionName string, clients *guard.Clients) (*guard.Guard, []option.RequestOption) {
+// to any port of the host with the Api-Key. A base URL http:// to another
+// machine is refused unless insecureHTTP, which insecureOption names
+// (guard.SchemeCheck).
+func requestGuard(max int64, optionName string, clients *guard.Clients, insecureHTTP bool, insecureOption string) (*guard.Guard, []option.RequestOption) {
 	g := guard.New(max, "raise it with "+optionName)
-	return g, []option.RequestOption{option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients)}
+	return g, []option.RequestOption{guard.SchemeCheck(option.RequestOption(nil), insecureHTTP, insecureOption),
+		option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients)}
 }

@@ -21,9 +21,18 @@
 // (WithMaxResponseBytes), and the key a request carried is redacted as
 // "[REDACTED]" from an error response, before the SDK reads it, and from
 // the text of the errors Next returns (the whole key as sent, as it is or
-// encoded: JSON escapes, percent-encoding, hex, base64; an error
-// event of a stream keeps it in the SDK's own error, reachable only with
-// errors.As). A redirect is followed only within the endpoint's origin
+// encoded: JSON escapes, percent-encoding, hex, base64). The SDK's errors
+// that a returned error wraps are made safe to print too: an
+// *openai.Error's request is a copy with a base URL's password ("xxxxx")
+// and the credential headers masked (its DumpRequest printed the key),
+// and a stream's error event (*ssestream.StreamError) is redacted.
+//
+// A base URL http:// to a host that is not this machine (localhost,
+// 127.0.0.0/8, ::1) is refused before anything is sent (ErrPlainHTTP): the
+// key and the conversation would cross the network in clear text.
+// WithInsecureHTTP (WithResponsesInsecureHTTP) allows it, for a model
+// server you trust on your own network; a local model server on this
+// machine (http://localhost:11434/v1/) needs no option. A redirect is followed only within the endpoint's origin
 // (scheme, host and port), at most 10, so that neither Authorization nor
 // Azure's Api-Key (nor, with a 307, the conversation) goes to another
 // server: a redirect elsewhere is an error naming both origins. The
@@ -45,6 +54,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/toolbelt-go/toolbelt/agent"
@@ -73,6 +83,9 @@ type Model struct {
 	// clients gives the copy of the client's HTTP client that follows
 	// redirects only within the endpoint's origin (requestGuard).
 	clients *guard.Clients
+	// insecureHTTP allows http:// to a host other than this machine
+	// (WithInsecureHTTP).
+	insecureHTTP bool
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -119,7 +132,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		return agent.Message{}, err
 	}
 	var resp *sdk.ChatCompletion
-	g, guarded := requestGuard(m.maxBytes, "openai.WithMaxResponseBytes", m.clients)
+	g, guarded := requestGuard(m.maxBytes, "openai.WithMaxResponseBytes", m.clients, m.insecureHTTP, "openai.WithInsecureHTTP()")
 	// An answer refused below is the endpoint's too: its errors quote
 	// its ids, which may echo the key, at any length.
 	defer func() { err = g.Err(err) }()
@@ -129,7 +142,7 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 		resp, err = m.streamed(ctx, params, guarded...)
 	}
 	if err != nil {
-		return agent.Message{}, apiError("chat completion", m.model, err) // guarded by the deferred g.Err
+		return agent.Message{}, apiError(g, "chat completion", m.model, err) // guarded by the deferred g.Err
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("openai: chat completion: the API sent no completion (null)")
@@ -326,8 +339,11 @@ func functionTool(spec tool.Spec, opts []registry.ExportOption) (sdk.ChatComplet
 }
 
 // apiError turns the SDK's error, whose text holds only the status, into
-// one that also says what the API said and what to do.
-func apiError(api, model string, err error) error {
+// one that also says what the API said and what to do. The SDK's errors,
+// which the returned one wraps for errors.As, are made safe to print
+// first (see scrub).
+func apiError(g *guard.Guard, api, model string, err error) error {
+	scrub(g, err)
 	var apiErr *sdk.Error
 	if !errors.As(err, &apiErr) {
 		return fmt.Errorf("openai: %s with model %q: %w", api, model, err)
@@ -349,4 +365,33 @@ func apiError(api, model string, err error) error {
 	// repeats the status said here: it is kept for errors.As, not printed.
 	return errtext.New(fmt.Sprintf("openai: %s with model %q failed: HTTP %d, type %q, code %q: %s%s",
 		api, model, apiErr.StatusCode, apiErr.Type, apiErr.Code, detail, hint), err)
+}
+
+// scrub makes the SDK's errors in err's chain safe to print: an *Error
+// keeps the request, whose URL holds a base URL's password and whose
+// DumpRequest prints the key's header unmasked, so it becomes a copy with
+// both masked (guard.Request); the fields and body of an error the
+// endpoint sent outside an error response (a stream's error event, a
+// *ssestream.StreamError, which the guard did not see) are redacted.
+func scrub(g *guard.Guard, err error) {
+	var apiErr *sdk.Error
+	if errors.As(err, &apiErr) {
+		apiErr.Request = guard.Request(apiErr.Request)
+		if apiErr.Response != nil {
+			res := *apiErr.Response
+			res.Request = apiErr.Request
+			apiErr.Response = &res
+		}
+		if raw := apiErr.RawJSON(); raw != "" {
+			if red := g.Text(raw); red != raw {
+				_ = apiErr.UnmarshalJSON([]byte(red))
+			}
+		}
+		apiErr.Message, apiErr.Code, apiErr.Param, apiErr.Type = g.Text(apiErr.Message), g.Text(apiErr.Code), g.Text(apiErr.Param), g.Text(apiErr.Type)
+	}
+	var streamErr *ssestream.StreamError
+	if errors.As(err, &streamErr) {
+		streamErr.Message = g.Text(streamErr.Message)
+		streamErr.Event.Data = []byte(g.Text(string(streamErr.Event.Data)))
+	}
 }

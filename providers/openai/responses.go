@@ -40,6 +40,9 @@ type ResponsesModel struct {
 	// clients gives the copy of the client's HTTP client that follows
 	// redirects only within the endpoint's origin (requestGuard).
 	clients *guard.Clients
+	// insecureHTTP allows http:// to a host other than this machine
+	// (WithResponsesInsecureHTTP).
+	insecureHTTP bool
 }
 
 var _ agent.Model = (*ResponsesModel)(nil)
@@ -87,7 +90,7 @@ func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message,
 		return agent.Message{}, err
 	}
 	var resp *responses.Response
-	g, guarded := requestGuard(m.maxBytes, "openai.WithResponsesMaxResponseBytes", m.clients)
+	g, guarded := requestGuard(m.maxBytes, "openai.WithResponsesMaxResponseBytes", m.clients, m.insecureHTTP, "openai.WithResponsesInsecureHTTP()")
 	// An answer refused below is the endpoint's too: its errors quote
 	// its ids and a failed response's message, which may echo the key,
 	// at any length.
@@ -98,7 +101,7 @@ func (m *ResponsesModel) Next(ctx context.Context, conversation []agent.Message,
 		resp, err = m.streamed(ctx, params, guarded...)
 	}
 	if err != nil {
-		return agent.Message{}, apiError("response", m.model, err)
+		return agent.Message{}, apiError(g, "response", m.model, err)
 	}
 	if resp == nil { // the body was JSON null
 		return agent.Message{}, fmt.Errorf("openai: response: the API sent no response (null)")
