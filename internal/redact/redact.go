@@ -21,11 +21,13 @@
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
 //     -p, redis-cli -a, docker login -p, openssl -pass pass:pw, keytool
 //     -storepass, ldapsearch -w, sqlcmd -P, smbclient -U user%pw, zip -P,
-//     7z -ppw, sqlplus user/pw@db), SQL (PASSWORD 'pw', IDENTIFIED BY
-//     pw), .netrc entries, XML elements with a
+//     7z -ppw, sqlplus user/pw@db; a command or a --name flag continued
+//     over lines with "\" or PowerShell's "`" is read as one line), SQL
+//     (PASSWORD 'pw', IDENTIFIED BY pw), .netrc entries, XML elements with a
 //     secret name (<password>pw</password>; one not closed, to the end of
 //     the text, as a key block with no END line), values written below their
-//     YAML name ("password: |" and indented lines), and the key shapes of AWS,
+//     YAML name ("password: |" and indented lines, blank lines among
+//     them), and the key shapes of AWS,
 //     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of
 //     the string is masked.
 //  4. By default, values whose secret name is itself a value: the "value"

@@ -20,7 +20,8 @@ type Stream struct {
 	Hold int
 	// Lines cuts at a line's end only: String reads a name and its value
 	// across any run of spaces, and a URL's password however long, so a
-	// line is shown once it has ended. Known values need no such context.
+	// line is shown once it has ended (a line continued with "\" once the
+	// command it begins has). Known values need no such context.
 	Lines bool
 }
 
@@ -39,7 +40,13 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 	// (within a hold unless Lines), else a character's; with text other
 	// than white space after it (a name and blank lines wait for a value).
 	for i, cut := 0, len(text)-s.Hold; i < 4 && cut > 0; i, cut = i+1, cut-s.Hold {
-		switch nl := strings.LastIndexByte(text[:cut], '\n'); {
+		nl := strings.LastIndexByte(text[:cut], '\n')
+		for s.Lines && nl > 0 && continued(text[:nl]) {
+			// A continued line ("\" at its end) and the next are one
+			// command, whose password flag may come lines later.
+			nl = strings.LastIndexByte(text[:nl], '\n')
+		}
+		switch {
 		case nl >= 0 && (s.Lines || cut-nl <= s.Hold):
 			cut = nl + 1
 		case s.Lines:
@@ -55,6 +62,13 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 		}
 	}
 	return "", held
+}
+
+// continued reports whether line, without its "\n", ends in a line
+// continuation: a shell's "\" or PowerShell's "`".
+func continued(line string) bool {
+	line = strings.TrimSuffix(line, "\r")
+	return strings.HasSuffix(line, "\\") || strings.HasSuffix(line, "`")
 }
 
 // Flush returns held masked: the end of the text, or all that is shown.

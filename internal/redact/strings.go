@@ -26,6 +26,17 @@ const (
 // cmdValue is one command-line word: quoted, or up to white space.
 const cmdValue = `'[^']*'|"[^"]*"|[^\s'"]+`
 
+// cmdArgs is the rest of the current command before a flag: not past a |
+// ; & or a line's end, unless the line is continued ("\" or PowerShell's
+// "`" before its end: the next line is the same command). cmdGap is one
+// character of white space between a flag and its value, or such a
+// continued line's end.
+const (
+	lineCont = "[\\\\`]\\r?\\n"
+	cmdArgs  = `(?:[^|;&\n]|` + lineCont + `)*?`
+	cmdGap   = `(?:\s|` + lineCont + `)`
+)
+
 // shapeRules find secrets inside strings: a value whose key says nothing
 // ("command", "url", "text") can still hold a password in a URL, a bearer
 // token in a curl command, a private key, or a provider's API key.
@@ -62,20 +73,20 @@ var shapeRules = []struct {
 	// --proxy-user, also bundled as -su; the user stays), the MySQL
 	// clients' -pPASSWORD,
 	// sshpass -p, redis-cli -a and --pass, and a registry login's -p.
-	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:\s+|=)?['"][^'":\s]*:)[^'"]*`), "${1}" + Mask},
-	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b[^|;&\n]*?\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:\s+|=)?[^\s:'"]*:)[^\s'"]+`), "${1}" + Mask},
-	{[]string{"mysql", "mariadb"}, regexp.MustCompile(`(\b(?:mysql[a-z]*|mariadb[a-z-]*)\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b[^|;&\n]*?\s-p|redis-cli\b[^|;&\n]*?\s(?:-a|--pass\s)|(?:docker|podman|nerdctl|buildah|skopeo|helm)\b[^|;&\n]*?\slogin\b[^|;&\n]*?\s-p)\s*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b` + cmdArgs + `\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:` + cmdGap + `+|=)?['"][^'":\s]*:)[^'"]*`), "${1}" + Mask},
+	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b` + cmdArgs + `\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:` + cmdGap + `+|=)?[^\s:'"]*:)[^\s'"]+`), "${1}" + Mask},
+	{[]string{"mysql", "mariadb"}, regexp.MustCompile(`(\b(?:mysql[a-z]*|mariadb[a-z-]*)\b` + cmdArgs + `\s-p)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b` + cmdArgs + `\s-p|redis-cli\b` + cmdArgs + `\s(?:-a|--pass` + cmdGap + `)|(?:docker|podman|nerdctl|buildah|skopeo|helm)\b` + cmdArgs + `\slogin\b` + cmdArgs + `\s-p)` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
 	// OpenSSL's -pass/-passin/-passout pass:PASSWORD, keytool's and
 	// jarsigner's -storepass and -keypass, the LDAP clients' -w, sqlcmd's
 	// -P, smbclient's -U user%PASSWORD, zip's -P and 7-Zip's -pPASSWORD.
-	{[]string{"pass:"}, regexp.MustCompile(`(\s-pass(?:in|out)?\s+pass:)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"storepass", "keypass"}, regexp.MustCompile(`(\s-(?:src|dest|new)?(?:store|key)pass\s+)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"ldap"}, regexp.MustCompile(`(\bldap[a-z]*\b[^|;&\n]*?\s-w\s*)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"sqlcmd"}, regexp.MustCompile(`(\bsqlcmd\b[^|;&\n]*?\s-P\s*)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"smbclient"}, regexp.MustCompile(`(\bsmbclient\b[^|;&\n]*?\s(?:-U|--user)(?:\s+|=)['"]?[^\s%'"]*%)([^\s'"]+)`), "${1}" + Mask},
-	{[]string{"zip"}, regexp.MustCompile(`(\b(?:zip|unzip|zipcloak)\b[^|;&\n]*?\s-P\s+)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"7z ", "7za", "7zr"}, regexp.MustCompile(`(\b7z[ar]?\b[^|;&\n]*?\s-p)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"pass:"}, regexp.MustCompile(`(\s-pass(?:in|out)?` + cmdGap + `+pass:)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"storepass", "keypass"}, regexp.MustCompile(`(\s-(?:src|dest|new)?(?:store|key)pass` + cmdGap + `+)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"ldap"}, regexp.MustCompile(`(\bldap[a-z]*\b` + cmdArgs + `\s-w` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"sqlcmd"}, regexp.MustCompile(`(\bsqlcmd\b` + cmdArgs + `\s-P` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"smbclient"}, regexp.MustCompile(`(\bsmbclient\b` + cmdArgs + `\s(?:-U|--user)(?:` + cmdGap + `+|=)['"]?[^\s%'"]*%)([^\s'"]+)`), "${1}" + Mask},
+	{[]string{"zip"}, regexp.MustCompile(`(\b(?:zip|unzip|zipcloak)\b` + cmdArgs + `\s-P` + cmdGap + `+)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"7z ", "7za", "7zr"}, regexp.MustCompile(`(\b7z[ar]?\b` + cmdArgs + `\s-p)(` + cmdValue + `)`), "${1}" + Mask},
 	// SQL: PASSWORD 'pw' (CREATE/ALTER USER or ROLE, any text with a
 	// quoted literal right after the word) and a user's IDENTIFIED BY pw.
 	{[]string{"password", "PASSWORD", "Password"}, regexp.MustCompile(`(?i)(\bpassword\s+)('(?:[^']|'')*'|"[^"]*")`), "${1}" + Mask},
@@ -84,7 +95,7 @@ var shapeRules = []struct {
 	// and Oracle's user/password@database (sqlplus and the other clients,
 	// thin JDBC URLs).
 	{[]string{"machine", "default"}, regexp.MustCompile(`(\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+)(\S+)`), "${1}" + Mask},
-	{[]string{"sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl"}, regexp.MustCompile(`(\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b[^|;&\n]*?\s['"]?[A-Za-z0-9_$#.]+/)([^\s@'"/]+)`), "${1}" + Mask},
+	{[]string{"sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl"}, regexp.MustCompile(`(\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b` + cmdArgs + `\s['"]?[A-Za-z0-9_$#.]+/)([^\s@'"/]+)`), "${1}" + Mask},
 	{[]string{"jdbc:oracle:"}, regexp.MustCompile(`(jdbc:oracle:[a-z]+:[A-Za-z0-9_$#.]+/)[^\s@'"/]+@`), "${1}" + Mask + "@"},
 	// Well-known key shapes.
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}`), "${1}" + Mask},                                        // AWS access key id
@@ -502,7 +513,7 @@ func maskPairsWork(s string) (string, int) {
 				// part of it: a query in a query (%3Faccess_token%3D).
 				before, nameStart = unhex(s[j])<<4|unhex(s[j+1]), j+2
 			}
-			valAt = skipBlanks(s, sep)
+			valAt = skipContinued(s, sep)
 		case c == '-' && (i == 0 || strings.IndexByte(" \t\r\n'\"(", s[i-1]) >= 0):
 			j := i + 1
 			if j < len(s) && s[j] == '-' {
@@ -516,7 +527,7 @@ func maskPairsWork(s string) (string, int) {
 			if nameEnd == nameStart || nameEnd >= len(s) || (s[nameEnd] != ' ' && s[nameEnd] != '\t') {
 				continue // not a flag with a separate value (--name=v is seen at its "=")
 			}
-			valAt = skipBlanks(s, nameEnd)
+			valAt = skipContinued(s, nameEnd)
 			if valAt < len(s) && s[valAt] == '-' {
 				continue // the next flag: this one takes no value (--no-auth --verbose)
 			}
@@ -643,6 +654,23 @@ func skipBlanks(s string, i int) int {
 	return i
 }
 
+// skipContinued is skipBlanks across line continuations too: a "\" (a
+// POSIX shell's) or "`" (PowerShell's) that ends a line joins the next to
+// it, so "--password \" and the value on the next line are one flag.
+func skipContinued(s string, i int) int {
+	for i = skipBlanks(s, i); i+1 < len(s) && (s[i] == '\\' || s[i] == '`'); i = skipBlanks(s, i) {
+		switch {
+		case s[i+1] == '\n':
+			i += 2
+		case s[i+1] == '\r' && i+2 < len(s) && s[i+2] == '\n':
+			i += 3
+		default:
+			return i
+		}
+	}
+	return i
+}
+
 func isUpperName(name string) bool {
 	upper := false
 	for i := 0; i < len(name); i++ {
@@ -709,15 +737,21 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 }
 
 // blockValue returns the span of a YAML value written on the lines below
-// its name ("password:" or "password: |" at the end of a line, then
-// lines indented deeper than the name's): from the first of those lines'
-// text to the end of the last. ok is false when the value is on the
-// name's line.
+// its name ("password:" or "password: |" at the end of a line, a comment
+// allowed after it, then lines indented deeper than the name's, and blank
+// lines among them): from the first of those lines' text to the end of
+// the last. ok is false when the value is on the name's line.
 func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 	rest := s[valAt:]
 	k := 0 // the line's end must follow: nothing, or a block indicator
 	if k < len(rest) && (rest[k] == '|' || rest[k] == '>') {
 		for k++; k < len(rest) && strings.IndexByte("-+0123456789 \t", rest[k]) >= 0; k++ {
+		}
+	}
+	if k < len(rest) && rest[k] == '#' && (s[valAt+k-1] == ' ' || s[valAt+k-1] == '\t') {
+		// A comment after a blank ends the line: "password: |  # deploy key".
+		if k = strings.IndexAny(rest, "\r\n"); k < 0 {
+			k = len(rest)
 		}
 	}
 	if k == len(rest) || (rest[k] != '\r' && rest[k] != '\n') {
@@ -735,15 +769,18 @@ func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 		if lineEnd < 0 {
 			lineEnd = len(rest)
 		}
-		if text-at <= indent || text == at+lineEnd {
-			break // a line as shallow as the name, or a blank one: the block ends
+		if text-at <= indent && text < at+lineEnd {
+			break // a line with text as shallow as the name's: the block ends
+		}
+		at += lineEnd
+		rest = s[at:]
+		if text == at {
+			continue // a line of blanks is part of the block, as an empty one is
 		}
 		if !ok {
 			start, ok = text, true
 		}
-		at += lineEnd
 		end = at
-		rest = s[at:]
 	}
 	return start, end, ok
 }
