@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -25,7 +26,9 @@ import (
 //	  tool: echo
 type Impl struct {
 	// Command and Args start a Stdio server; Env adds variables to the
-	// parent's environment, Dir is its working directory.
+	// parent's environment, Dir is its working directory (relative to
+	// this process's; the governance policy judges the server's relative
+	// path arguments there: the tool is a policy.Workdirer).
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
@@ -102,7 +105,13 @@ func Kind(p *Pool) func(spec tool.Spec, impl json.RawMessage) (tool.Tool, error)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
 		}
-		return &kindTool{lc: lc, spec: spec, remote: im.Tool}, nil
+		dir := ""
+		if im.Dir != "" { // as exec takes it: relative to this process's working directory
+			if dir, err = filepath.Abs(im.Dir); err != nil {
+				return nil, fmt.Errorf("tool %q: implementation: dir %q: %v", spec.Name, im.Dir, err)
+			}
+		}
+		return &kindTool{lc: lc, spec: spec, remote: im.Tool, dir: dir}, nil
 	}
 }
 
@@ -235,9 +244,17 @@ type kindTool struct {
 	lc     *lazyClient
 	spec   tool.Spec
 	remote string
+	dir    string // the server's working directory, absolute ("" for this process's)
 }
 
 func (t *kindTool) Spec() tool.Spec { return t.spec }
+
+// Workdir returns the directory a stdio server started with "dir" runs in,
+// absolute: the server takes a relative path argument from there (and
+// /proc/self/cwd is there to it), so the governance policy judges such a
+// path there (policy.Workdirer). It is "" for a server run in this
+// process's working directory and for an HTTP server.
+func (t *kindTool) Workdir(json.RawMessage) string { return t.dir }
 
 // Run connects the pool's client for the server if needed and calls the
 // remote tool.
