@@ -21,6 +21,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -87,11 +88,15 @@ func approvalOf(p approval.Pending) Approval {
 	return Approval{
 		ID: p.ID, Since: p.Since, Tool: req.Call.Name, Description: req.Spec.Description,
 		Risk: req.Spec.Risk.String(), Level: req.Level.String(), Reasons: req.Reasons, Why: req.Why,
-		Required: req.Required, Subject: req.Subject, Agent: req.Call.Agent, Session: req.Call.Session,
-		Principal: req.Principal.ID, Tenant: req.Principal.Tenant, Args: string(args), Schema: req.Spec.InputSchema, ArgsDigest: argsDigest(req.Call.Args),
+		Required: req.Required, Subject: req.Subject, Agent: clipName(req.Call.Agent), Session: clipName(req.Call.Session),
+		Principal: clipName(req.Principal.ID), Tenant: clipName(req.Principal.Tenant), Args: string(args), Schema: req.Spec.InputSchema, ArgsDigest: argsDigest(req.Call.Args),
 		OnceOnly: req.OnceOnly,
 	}
 }
+
+// clipName holds a name or an id the caller chose (an agent, a session, a
+// principal) to what the call's events and history record keep of it.
+func clipName(s string) string { return textcut.Clip(s, executor.MaxRecordFieldBytes) }
 
 // maxIndentDepth is how deep arguments are indented; deeper ones are shown
 // as sent (each line's indent is as deep as the line: 18 kB of brackets,
@@ -346,14 +351,19 @@ func (h *Handler) serveHistory(w http.ResponseWriter, r *http.Request) {
 			q.Tenant = tenant
 		}
 	}
+	limit := q.Limit
+	if scoped && tenant == "" && q.For == nil {
+		// A query's empty Tenant selects every tenant's records: the
+		// newest limit of them would leave the page of the principals of
+		// no tenant as many of its own as others' calls left room for.
+		// It reads them all, as its charts do, and keeps its own newest.
+		q.Limit = 0
+	}
 	recs := h.ex.History(q)
-	out := make([]Call, 0, len(recs))
-	for i := len(recs) - 1; i >= 0; i-- { // newest first
+	out := make([]Call, 0, min(len(recs), limit))
+	for i := len(recs) - 1; i >= 0 && len(out) < limit; i-- { // newest first
 		rec := recs[i]
 		if scoped && rec.Tenant != tenant {
-			// A query's empty Tenant selects every tenant: the page of
-			// the principals of no tenant keeps theirs only (and may
-			// show fewer than the limit).
 			continue
 		}
 		if scoped {

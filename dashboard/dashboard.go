@@ -47,7 +47,8 @@
 //     WithTenant names the one tenant a request may see: then its
 //     approvals, live calls, history and charts are that tenant's alone,
 //     and another tenant's approval cannot be decided.
-//   - At most WithMaxStreams pages stream events at once.
+//   - At most WithMaxStreams pages stream events at once, shared fairly
+//     among the tenants WithTenant names.
 //   - Each decision names who made it (WithIdentity, or "dashboard"): the
 //     approval extension records it in the call's metadata, and the audit
 //     extension writes it on the outcome record (decided_by).
@@ -101,7 +102,7 @@ type Handler struct {
 	origins  []string
 	csrf     string
 	buffer   int
-	streams  chan struct{} // one slot per open event stream
+	streams  *streamSlots // the open event streams, shared among tenants
 	maxStrm  int
 	heart    time.Duration
 	mux      *http.ServeMux
@@ -171,6 +172,10 @@ const DefaultMaxStreams = 64
 // WithMaxStreams bounds how many event streams (open pages, each one a
 // subscriber the executor serves on every event) are open at once
 // (default DefaultMaxStreams); a page beyond it gets 503 and retries.
+// With WithTenant the bound is shared: a tenant's page that finds it
+// reached while another tenant holds at least two streams more than this
+// one takes the newest of them (that page reconnects, and retries), so
+// one tenant's pages cannot keep another's out.
 func WithMaxStreams(n int) Option { return func(h *Handler) { h.maxStrm = n } }
 
 // New returns the dashboard for ex. It refuses a configuration that would
@@ -198,7 +203,7 @@ func New(ex *executor.Executor, opts ...Option) (*Handler, error) {
 	if h.maxStrm <= 0 {
 		return nil, fmt.Errorf("dashboard: WithMaxStreams(%d): give a positive number of open pages", h.maxStrm)
 	}
-	h.streams = make(chan struct{}, h.maxStrm)
+	h.streams = newStreamSlots(h.maxStrm)
 	if h.buffer <= 0 {
 		return nil, fmt.Errorf("dashboard: WithEventBuffer(%d): give a positive size", h.buffer)
 	}

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -195,14 +196,18 @@ func (lc *liveCalls) flush(i int) []tool.Event {
 // executor never waits for the browser: events that find this browser's
 // buffer full are dropped, and the next one says how many were missed.
 func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
-	select {
-	case h.streams <- struct{}{}:
-		defer func() { <-h.streams }()
-	default:
+	tenant, scoped := scope(r)
+	// The stream ends when the browser goes, or when another tenant's
+	// page takes its place (see WithMaxStreams).
+	ctx, end := context.WithCancel(r.Context())
+	defer end()
+	release, ok := h.streams.take(tenant, end)
+	if !ok {
 		w.Header().Set("Retry-After", "5")
-		http.Error(w, fmt.Sprintf("dashboard: %d pages are open already (WithMaxStreams): close one, or retry", cap(h.streams)), http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("dashboard: %d pages are open already (WithMaxStreams): close one, or retry", h.maxStrm), http.StatusServiceUnavailable)
 		return
 	}
+	defer release()
 	rc := http.NewResponseController(w)
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
@@ -210,7 +215,6 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	// A page limited to one tenant subscribes to its events only, the
 	// empty tenant's included: it must not be told how many of another's
 	// it missed.
-	tenant, scoped := scope(r)
 	events, stop := h.ex.Subscribe(executor.EventFilter{Buffer: h.buffer, Tenant: tenant, TenantOnly: scoped})
 	defer stop()
 	var live liveCalls // the output not sent yet, to be masked
@@ -232,7 +236,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer heartbeat.Stop()
 	for {
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case <-heartbeat.C:
 			if !send([]byte(": ping\n\n")) {
