@@ -75,7 +75,7 @@ func FuzzNext(f *testing.F) {
 			APIKey:      "test-key",
 			Backend:     genai.BackendGeminiAPI,
 			HTTPClient:  &http.Client{Transport: bodyTransport{body, stream}},
-			HTTPOptions: genai.HTTPOptions{BaseURL: "http://api.invalid/"},
+			HTTPOptions: genai.HTTPOptions{BaseURL: "https://api.invalid/"},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -157,7 +157,7 @@ func TestStreamCallbackPanicGoesOn(t *testing.T) {
 		APIKey:      "test-key",
 		Backend:     genai.BackendGeminiAPI,
 		HTTPClient:  &http.Client{Transport: bodyTransport{body, true}},
-		HTTPOptions: genai.HTTPOptions{BaseURL: "http://api.invalid/"},
+		HTTPOptions: genai.HTTPOptions{BaseURL: "https://api.invalid/"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -16,9 +16,21 @@
 // refuses a turn whose function calls lost their thought signatures.
 //
 // What an endpoint sends back is untrusted (a proxy, a man in the
-// middle): the client's API key is redacted as "[REDACTED]" from the text
-// of the errors Next returns (as it is or encoded: JSON escapes,
-// percent-encoding, hex, base64), and that text is bounded. The genai SDK
+// middle): the client's API key, the credential headers of its
+// HTTPOptions (an Authorization: Bearer token) and its base URL's
+// password are redacted as "[REDACTED]" from the text of the errors Next
+// returns (as they are or encoded: JSON escapes, percent-encoding, hex,
+// base64), and that text is bounded. The errors they wrap are safe to
+// print too: the genai.APIError kept for errors.As is a copy with its
+// Message, Status and Details redacted, and an SDK error whose text held
+// a credential (a body that is not JSON, a stream's chunk) is not kept,
+// only its redacted text.
+//
+// A base URL http:// to a host that is not this machine (localhost,
+// 127.0.0.0/8, ::1), the client's or a request config's, is refused
+// before anything is sent (ErrPlainHTTP): the key and the conversation
+// would cross the network in clear text. WithInsecureHTTP allows it, for a
+// server you trust on your own network. The genai SDK
 // reads a response body whole and has no per-request hook, so the bound
 // on a body is the HTTP client's: build the client with HTTPClient.
 //
@@ -54,6 +66,9 @@ type Model struct {
 	model  string
 	config func(*genai.GenerateContentConfig)
 	stream func(text string)
+	// insecureHTTP allows http:// to a host other than this machine
+	// (WithInsecureHTTP).
+	insecureHTTP bool
 }
 
 var _ agent.Model = (*Model)(nil)
@@ -94,21 +109,25 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if err != nil {
 		return agent.Message{}, err
 	}
+	g := m.guard(config)
+	if err := m.checkScheme(config); err != nil {
+		return agent.Message{}, m.clean(g, err, nil)
+	}
 	var cand *genai.Candidate
 	ctx, cut := guard.Watch(ctx)
 	if m.stream == nil {
-		resp, err := m.generate(ctx, contents, config)
+		resp, err := m.generate(ctx, g, contents, config)
 		if err != nil {
-			return agent.Message{}, m.clean(err, cut())
+			return agent.Message{}, m.clean(g, err, cut())
 		}
 		if len(resp.Candidates) == 0 {
-			return agent.Message{}, m.clean(noCandidate(resp), nil)
+			return agent.Message{}, m.clean(g, noCandidate(resp), nil)
 		}
 		cand = resp.Candidates[0]
 	} else {
-		cand, err = m.streamed(ctx, contents, config)
+		cand, err = m.streamed(ctx, g, contents, config)
 		if err != nil {
-			return agent.Message{}, m.clean(err, cut())
+			return agent.Message{}, m.clean(g, err, cut())
 		}
 	}
 	if cand == nil {
@@ -118,13 +137,13 @@ func (m *Model) Next(ctx context.Context, conversation []agent.Message, tools []
 	if err != nil {
 		// The answer is the endpoint's: the error quotes its finish
 		// message and call ids, which may echo the key, at any length.
-		return agent.Message{}, m.clean(err, nil)
+		return agent.Message{}, m.clean(g, err, nil)
 	}
 	return msg, nil
 }
 
 // generate runs a request without streaming.
-func (m *Model) generate(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (resp *genai.GenerateContentResponse, err error) {
+func (m *Model) generate(ctx context.Context, g *guard.Guard, contents []*genai.Content, config *genai.GenerateContentConfig) (resp *genai.GenerateContentResponse, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			resp, err = nil, sdkPanic(m.model, r)
@@ -132,7 +151,7 @@ func (m *Model) generate(ctx context.Context, contents []*genai.Content, config 
 	}()
 	resp, err = m.client.Models.GenerateContent(ctx, m.model, contents, config)
 	if err != nil {
-		return nil, apiError(m.model, err)
+		return nil, apiError(g, m.model, err)
 	}
 	if resp == nil {
 		return nil, fmt.Errorf("gemini: model %q: the API sent no response", m.model)
@@ -149,7 +168,7 @@ func sdkPanic(model string, r any) error {
 
 // streamed runs a streaming request and joins the chunks' parts into one
 // candidate, passing text to the stream callback as it comes.
-func (m *Model) streamed(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (_ *genai.Candidate, err error) {
+func (m *Model) streamed(ctx context.Context, g *guard.Guard, contents []*genai.Content, config *genai.GenerateContentConfig) (_ *genai.Candidate, err error) {
 	inCallback := false // a panic of the stream callback is the caller's own
 	defer func() {
 		if r := recover(); r != nil {
@@ -163,7 +182,7 @@ func (m *Model) streamed(ctx context.Context, contents []*genai.Content, config 
 	got := false
 	for resp, err := range m.client.Models.GenerateContentStream(ctx, m.model, contents, config) {
 		if err != nil {
-			return nil, apiError(m.model, err)
+			return nil, apiError(g, m.model, err)
 		}
 		if resp == nil {
 			continue
@@ -366,12 +385,33 @@ func upperTypes(s *genai.Schema) {
 }
 
 // apiError says what the API answered, keeping the SDK's error to match
-// with errors.As.
-func apiError(model string, err error) error {
+// with errors.As. That error is the endpoint's words (its Message,
+// Status and Details, a body that is not JSON whole), which may echo the
+// credentials: the kept copy has them redacted (g), so that a caller who
+// logs what errors.As gives does not print them.
+func apiError(g *guard.Guard, model string, err error) error {
 	var apiErr genai.APIError
 	if !errors.As(err, &apiErr) {
+		// The SDK's other errors quote what the endpoint sent (a body
+		// that is not JSON, a stream's chunk): one whose text holds a
+		// credential is not kept, only its redacted text.
+		if text := err.Error(); g.Text(text) != text {
+			return fmt.Errorf("gemini: generateContent with model %q: %s", model, g.Text(text))
+		}
 		return fmt.Errorf("gemini: generateContent with model %q: %w", model, err)
 	}
+	apiErr.Message, apiErr.Status = g.Text(apiErr.Message), g.Text(apiErr.Status)
+	if len(apiErr.Details) > 0 {
+		var details []map[string]any
+		if d, jerr := json.Marshal(apiErr.Details); jerr == nil && json.Unmarshal([]byte(g.Text(string(d))), &details) == nil {
+			apiErr.Details = details
+		} else {
+			apiErr.Details = nil
+		}
+	}
+	// The returned error wraps the redacted copy alone: the SDK's error
+	// (and any wrapping of it) is not kept.
+	err = apiErr
 	hint := ""
 	switch {
 	case apiErr.Code == 429:

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+
+	"google.golang.org/genai"
 
 	"github.com/toolbelt-go/toolbelt/providers/internal/guard"
 )
@@ -39,18 +42,72 @@ func HTTPClient(c *http.Client, max int64) *http.Client {
 	return &out
 }
 
-// clean is err with the client's API key redacted from its text and the
-// text bounded (guard.MaxErrorText): the SDK's errors may hold what the
-// endpoint sent, a body that is not JSON whole. When HTTPClient's bound
-// cut a body (cut), that is the error: the SDK may report the cut chunk
-// it could not read instead.
-func (m *Model) clean(err, cut error) error {
+// clean is err with the credentials g knows (guard) redacted from its
+// text and the text bounded (guard.MaxErrorText): the SDK's errors may
+// hold what the endpoint sent, a body that is not JSON whole. When
+// HTTPClient's bound cut a body (cut), that is the error: the SDK may
+// report the cut chunk it could not read instead.
+func (m *Model) clean(g *guard.Guard, err, cut error) error {
 	if cut != nil && !errors.Is(err, cut) {
 		err = fmt.Errorf("gemini: generateContent with model %q: %w", m.model, cut)
 	}
-	g := guard.New(0, "")
-	if m.client != nil {
-		g.Secret(m.client.ClientConfig().APIKey)
-	}
 	return g.Err(err)
+}
+
+// guard is a Guard that knows the credentials a request with config
+// carries: the client's API key, the credential headers of the client's
+// and the request's HTTPOptions (an Authorization: Bearer token), and
+// the user and password of their base URL.
+func (m *Model) guard(config *genai.GenerateContentConfig) *guard.Guard {
+	g := guard.New(0, "")
+	if m.client == nil {
+		return g
+	}
+	cc := m.client.ClientConfig()
+	g.Secret(cc.APIKey)
+	opts := []genai.HTTPOptions{cc.HTTPOptions}
+	if config != nil && config.HTTPOptions != nil {
+		opts = append(opts, *config.HTTPOptions)
+	}
+	for _, o := range opts {
+		g.Header(o.Headers)
+		if u, err := url.Parse(o.BaseURL); err == nil {
+			g.URL(u)
+		}
+	}
+	return g
+}
+
+// ErrPlainHTTP is returned (wrapped) by Next when the base URL (the
+// client's HTTPOptions, GOOGLE_GEMINI_BASE_URL, or the request config's
+// HTTPOptions) is http:// to a host that is not this machine and
+// WithInsecureHTTP is not given: the key and the conversation would cross
+// the network in clear text. Nothing is sent.
+var ErrPlainHTTP = guard.ErrPlainHTTP
+
+// WithInsecureHTTP allows a base URL http:// to a host that is not this
+// machine (localhost, 127.0.0.0/8, ::1), for a server you trust on your
+// own network; the key and the conversation then cross it in clear text.
+// http to this machine needs no option.
+func WithInsecureHTTP() Option { return func(m *Model) { m.insecureHTTP = true } }
+
+// checkScheme refuses a base URL http:// to another machine, unless
+// WithInsecureHTTP (guard.CheckScheme). The request config's base URL,
+// when set, is the one the SDK uses.
+func (m *Model) checkScheme(config *genai.GenerateContentConfig) error {
+	if m.insecureHTTP || m.client == nil {
+		return nil
+	}
+	base := m.client.ClientConfig().HTTPOptions.BaseURL
+	if config != nil && config.HTTPOptions != nil && config.HTTPOptions.BaseURL != "" {
+		base = config.HTTPOptions.BaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil // the SDK refuses it
+	}
+	if err := guard.CheckScheme(u, false, "gemini.WithInsecureHTTP()"); err != nil {
+		return fmt.Errorf("gemini: model %q: %w", m.model, err)
+	}
+	return nil
 }

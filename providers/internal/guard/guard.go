@@ -85,25 +85,8 @@ func (g *Guard) Secret(s string) {
 // up) is read at once with the credentials redacted, so that neither the
 // SDK's error nor anything built from it holds them.
 func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	for _, h := range credentialHeaders {
-		for _, v := range req.Header.Values(h) {
-			g.Secret(v)
-			if _, token, ok := strings.Cut(v, " "); ok {
-				g.Secret(strings.TrimSpace(token))
-			}
-		}
-	}
-	if req.URL != nil {
-		g.Secret(req.URL.Query().Get("key"))
-		// A base URL's user and password go as an Authorization Basic
-		// header that net/http adds below every middleware.
-		if pass, ok := req.URL.User.Password(); ok {
-			basic := req.URL.User.Username() + ":" + pass
-			g.Secret(pass)
-			g.Secret(basic)
-			g.Secret(base64.StdEncoding.EncodeToString([]byte(basic)))
-		}
-	}
+	g.Header(req.Header)
+	g.URL(req.URL)
 	res, err := next(req)
 	if err != nil || res == nil || res.Body == nil {
 		return res, g.Err(err)
@@ -121,6 +104,38 @@ func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Re
 	b = g.redact(b)
 	res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
 	return res, nil
+}
+
+// Header adds the credentials of h to redact: the values of the headers
+// that carry a provider's key, and the token after a scheme ("Bearer
+// ...").
+func (g *Guard) Header(h http.Header) {
+	for _, name := range credentialHeaders {
+		for _, v := range h.Values(name) {
+			g.Secret(v)
+			if _, token, ok := strings.Cut(v, " "); ok {
+				g.Secret(strings.TrimSpace(token))
+			}
+		}
+	}
+}
+
+// URL adds the credentials of u to redact: a "key" query parameter, and
+// a user and password, which net/http sends as an Authorization Basic
+// header it adds below every middleware. u may be nil.
+func (g *Guard) URL(u *url.URL) {
+	if u == nil {
+		return
+	}
+	g.Secret(u.Query().Get("key"))
+	if pass, ok := u.User.Password(); ok {
+		basic := u.User.Username() + ":" + pass
+		g.Secret(pass)
+		g.Secret(basic)
+		g.Secret(base64.StdEncoding.EncodeToString([]byte(basic)))
+		// As a URL writes it, for an error that prints the URL.
+		g.Secret(u.User.String() + "@")
+	}
 }
 
 // MaxErrorText bounds the text of an error Err returns: an SDK's error may
