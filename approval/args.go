@@ -188,8 +188,9 @@ func (c *callSubject) has() bool {
 // path is resolved in t's workspace when t names one (a Workspace()
 // *sandbox.Workspace method, as the built-in file tools have), else
 // cleaned lexically and followed by where the host's symlinks lead it
-// from the process's working directory, as written and cleaned, when that
-// differs; a path that cannot be resolved (it leaves the
+// from the process's working directory (or the directory the tool's calls
+// run in, when it has a Workdir(args) string method), as written and
+// cleaned, when that differs; a path that cannot be resolved (it leaves the
 // workspace) is left out, and so matches no rule. A declared path argument
 // left out, null, empty ("") or an empty list counts as the default its
 // schema states, else as the workspace root "." (where the built-in list
@@ -229,6 +230,10 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 	if wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t); ok && wt.Workspace() != nil {
 		ws = wt.Workspace()
 	}
+	at := place{ws: ws}
+	if wd, ok := tool.As[interface{ Workdir(json.RawMessage) string }](t); ok {
+		at.dir = wd.Workdir(args)
+	}
 	var declared []string
 	var nested []schema.NestedPath
 	cut := false
@@ -248,9 +253,9 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		// the built-in list and search tools take "" as the root too).
 		omitted := func(paths []pathSubject, f string) []pathSubject {
 			if def, ok := schemaDefault(spec.InputSchema, f); ok {
-				return appendPath(paths, ws, def)
+				return appendPath(paths, at, def)
 			}
-			return appendPath(paths, ws, ".")
+			return appendPath(paths, at, ".")
 		}
 		for _, f := range declared {
 			// Every member a decoder may take for f is a path ("Path",
@@ -260,7 +265,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 				c.paths = omitted(c.paths, f)
 			}
 			for _, raw := range raws {
-				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return omitted(paths, f) }, ws)
+				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return omitted(paths, f) }, at)
 			}
 		}
 		// Paths declared inside objects and lists (a nested struct's
@@ -271,7 +276,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 		// (no allow rule approves).
 		for _, np := range nested {
 			for _, raw := range jsonargs.Below(args, np.Segs, nil) {
-				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return paths }, ws)
+				c.paths = declaredPaths(c.paths, raw, func(paths []pathSubject) []pathSubject { return paths }, at)
 			}
 		}
 		var shown []string
@@ -300,7 +305,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 			switch f {
 			case "command": // read above
 			case "path", "file":
-				c.paths = appendPath(c.paths, nil, s)
+				c.paths = appendPath(c.paths, place{dir: at.dir}, s)
 			case "url":
 				c.paths = append(c.paths, pathSubject{path: canonicalURL(s), ok: true})
 				// A host in Unicode is looked up as its IDNA form (ⓔvil.example
@@ -315,14 +320,14 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 				// (the URL, its path cleaned, is the allow rules').
 				if fp, ok := hostpath.FileURLPath(s); ok {
 					n := len(c.paths)
-					c.paths = appendPath(c.paths, nil, fp)
+					c.paths = appendPath(c.paths, place{}, fp)
 					for i := n; i < len(c.paths); i++ {
 						c.paths[i].alias = true
 					}
 				}
 			default:
 				if s != "" { // an optional one left empty names nothing
-					c.paths = appendPath(c.paths, nil, s)
+					c.paths = appendPath(c.paths, place{dir: at.dir}, s)
 				}
 			}
 		}
@@ -342,7 +347,7 @@ func subjectOf(t tool.Tool, spec *tool.Spec, ws *sandbox.Workspace, args json.Ra
 // declaredPaths appends the subjects of one value of a declared path
 // argument: a string, or each string of a list; null, "" and [] are the
 // argument left out (omitted).
-func declaredPaths(paths []pathSubject, raw json.RawMessage, omitted func([]pathSubject) []pathSubject, ws *sandbox.Workspace) []pathSubject {
+func declaredPaths(paths []pathSubject, raw json.RawMessage, omitted func([]pathSubject) []pathSubject, at place) []pathSubject {
 	var s string
 	var ss []string
 	switch {
@@ -352,7 +357,7 @@ func declaredPaths(paths []pathSubject, raw json.RawMessage, omitted func([]path
 		if s == "" {
 			paths = omitted(paths)
 		} else {
-			paths = appendPath(paths, ws, s)
+			paths = appendPath(paths, at, s)
 		}
 	case json.Unmarshal(raw, &ss) == nil:
 		if len(ss) == 0 {
@@ -362,7 +367,7 @@ func declaredPaths(paths []pathSubject, raw json.RawMessage, omitted func([]path
 			if s == "" {
 				paths = omitted(paths)
 			} else {
-				paths = appendPath(paths, ws, s)
+				paths = appendPath(paths, at, s)
 			}
 		}
 	default:
@@ -382,7 +387,7 @@ func declaredPaths(paths []pathSubject, raw json.RawMessage, omitted func([]path
 			case s == "": // null or "", as in a list of strings
 				paths = omitted(paths)
 			default:
-				paths = appendPath(paths, ws, s)
+				paths = appendPath(paths, at, s)
 			}
 		}
 	}
