@@ -32,13 +32,21 @@
 // 127.0.0.0/8, ::1) is refused before anything is sent (ErrPlainHTTP): the
 // key and the conversation would cross the network in clear text.
 // WithInsecureHTTP allows it, for a server you trust on your own network;
-// http to this machine (a local model server) needs no option. A redirect is followed only within the endpoint's origin
-// (scheme, host and port), at most 10: net/http would send x-api-key to
-// any host (and Authorization to another port), so a redirect elsewhere is
-// an error naming both origins. The requests go through a copy of the
-// client's HTTP client with that CheckRedirect; a client with a
-// CheckRedirect of its own, or a custom option.HTTPClient doer, keeps its
-// own policy.
+// http to this machine (a local model server) needs no option.
+//
+// A redirect is followed only within the endpoint's origin (scheme, host
+// and port), at most 10: net/http would send x-api-key to any host (and
+// Authorization to another port), so a redirect elsewhere is an error
+// naming both origins. The requests go through a copy of the client's
+// HTTP client with that CheckRedirect; a client's CheckRedirect of its
+// own is asked after it, about redirects within the origin only. The copy
+// is made the first time a Model sees the client: a later change to that
+// *http.Client's fields (Transport, Timeout, CheckRedirect) is not seen
+// by the Model; build a new Model after changing it. A custom
+// option.WithHTTPClient doer (not an *http.Client) follows redirects
+// where the adapter cannot see them, so the key may go along to another
+// origin: its answer from another origin is refused (an error saying so),
+// but give the SDK an *http.Client to keep the key from going.
 //
 //	client := sdk.NewClient(option.WithAPIKey(os.Getenv("ANTHROPIC_API_KEY")))
 //	model := anthropic.New(client, "claude-sonnet-4-5")

@@ -127,9 +127,13 @@ func TestRedirectWithinTheOriginIsFollowed(t *testing.T) {
 	}
 	client = sdk.NewClient(option.WithBaseURL(away.URL+"/"), option.WithAPIKey(hostileKey),
 		option.WithHTTPClient(&own), option.WithMaxRetries(0))
-	_, _ = anthropic.New(client, "claude-sonnet-4-5").Next(context.Background(), conversation(), nil)
+	_, err = anthropic.New(client, "claude-sonnet-4-5").Next(context.Background(), conversation(), nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "another origin")
 	mu.Lock()
 	defer mu.Unlock()
-	assert.Equal(t, []string{otherSrv.URL + "/v1/messages"}, asked, "the client's own CheckRedirect was not asked")
+	// The guard's rule comes first (s19): the user's policy is asked
+	// about redirects within the origin only.
+	assert.Empty(t, asked, "the client's own CheckRedirect was asked about another origin")
 	assert.Empty(t, other.requests())
 }

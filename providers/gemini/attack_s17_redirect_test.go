@@ -47,7 +47,16 @@ func TestAttackS17RedirectToAnotherOriginDoesNotCarryTheKey(t *testing.T) {
 	assert.Contains(t, err.Error(), "another origin")
 	assert.NotContains(t, err.Error(), hostileKey)
 
-	// A client with a redirect policy of its own keeps it.
-	own := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	assert.NotNil(t, gemini.HTTPClient(own, 0).CheckRedirect)
+	// A client's redirect policy of its own is asked after the origin
+	// rule (s19): a permissive one does not let the key go elsewhere.
+	permissive := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}
+	client, err = genai.NewClient(context.Background(), &genai.ClientConfig{
+		APIKey: hostileKey, Backend: genai.BackendGeminiAPI, HTTPClient: gemini.HTTPClient(permissive, 0),
+		HTTPOptions: genai.HTTPOptions{BaseURL: first.URL},
+	})
+	require.NoError(t, err)
+	_, err = gemini.New(client, "gemini-2.5-flash").Next(context.Background(), conversation(), nil)
+	require.Error(t, err)
+	assert.Empty(t, got.Load(), "the other origin received the key")
+	assert.Contains(t, err.Error(), "another origin")
 }

@@ -25,10 +25,12 @@ var ErrResponseTooLarge = guard.ErrTooLarge
 // request carried (the API key, an OAuth token) from error responses.
 // Pass it as genai.ClientConfig.HTTPClient: the genai SDK reads a body
 // whole and has no per-request hook, so without it nothing bounds what an
-// endpoint (a proxy, a man in the middle) sends. Unless c has a
-// CheckRedirect of its own, redirects are followed only within the
-// endpoint's origin (scheme, host and port), at most 10: net/http would
-// send the x-goog-api-key header to another host. c is not changed.
+// endpoint (a proxy, a man in the middle) sends. Redirects are followed
+// only within the endpoint's origin (scheme, host and port), at most 10:
+// net/http would send the x-goog-api-key header to another host; c's own
+// CheckRedirect, if it has one, is asked after that, about redirects
+// within the origin only. c is not changed, and the copy is taken now: a
+// later change to c's fields is not seen by it (call HTTPClient again).
 //
 //	client, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: key, HTTPClient: gemini.HTTPClient(nil, 0)})
 func HTTPClient(c *http.Client, max int64) *http.Client {
@@ -36,7 +38,7 @@ func HTTPClient(c *http.Client, max int64) *http.Client {
 		c = http.DefaultClient
 	}
 	// guard.Client: the providers' one redirect rule (guard.SameOrigin),
-	// unless c has a CheckRedirect of its own.
+	// then c's CheckRedirect if it has one.
 	out := *guard.Client(c)
 	out.Transport = guard.Transport(c.Transport, max, "raise it with gemini.HTTPClient")
 	return &out

@@ -146,9 +146,13 @@ func TestRedirectWithinTheOriginIsFollowed(t *testing.T) {
 	}
 	client = sdk.NewClient(option.WithBaseURL(away.URL+"/v1/"), option.WithAPIKey(hostileKey),
 		option.WithHTTPClient(&own), option.WithMaxRetries(0))
-	_, _ = openai.New(client, "gpt-4.1").Next(context.Background(), conversation(), nil)
+	_, err = openai.New(client, "gpt-4.1").Next(context.Background(), conversation(), nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "another origin")
 	mu.Lock()
 	defer mu.Unlock()
-	assert.Equal(t, []string{otherSrv.URL + "/v1/chat/completions"}, asked, "the client's own CheckRedirect was not asked")
+	// The guard's rule comes first (s19): the user's policy is asked
+	// about redirects within the origin only.
+	assert.Empty(t, asked, "the client's own CheckRedirect was asked about another origin")
 	assert.Empty(t, other.requests())
 }

@@ -32,13 +32,22 @@
 // key and the conversation would cross the network in clear text.
 // WithInsecureHTTP (WithResponsesInsecureHTTP) allows it, for a model
 // server you trust on your own network; a local model server on this
-// machine (http://localhost:11434/v1/) needs no option. A redirect is followed only within the endpoint's origin
-// (scheme, host and port), at most 10, so that neither Authorization nor
-// Azure's Api-Key (nor, with a 307, the conversation) goes to another
-// server: a redirect elsewhere is an error naming both origins. The
-// requests go through a copy of the client's HTTP client with that
-// CheckRedirect; a client with a CheckRedirect of its own, or a custom
-// option.HTTPClient doer, keeps its own policy.
+// machine (http://localhost:11434/v1/) needs no option.
+//
+// A redirect is followed only within the endpoint's origin (scheme, host
+// and port), at most 10, so that neither Authorization nor Azure's
+// Api-Key (nor, with a 307, the conversation) goes to another server: a
+// redirect elsewhere is an error naming both origins. The requests go
+// through a copy of the client's HTTP client with that CheckRedirect; a
+// client's CheckRedirect of its own is asked after it, about redirects
+// within the origin only. The copy is made the first time a Model sees
+// the client: a later change to that *http.Client's fields (Transport,
+// Timeout, CheckRedirect) is not seen by the Model; build a new Model
+// after changing it. A custom option.WithHTTPClient doer (not an
+// *http.Client) follows redirects where the adapter cannot see them, so
+// the key may go along to another origin: its answer from another origin
+// is refused (an error saying so), but give the SDK an *http.Client to
+// keep the key from going.
 //
 //	client := sdk.NewClient(option.WithAPIKey(os.Getenv("OPENAI_API_KEY")))
 //	model := openai.New(client, "gpt-4.1")

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
+	"github.com/toolbelt-go/toolbelt/internal/origin"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
 )
@@ -88,6 +89,18 @@ func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Re
 	g.Header(req.Header)
 	g.URL(req.URL)
 	res, err := next(req)
+	if err == nil && res != nil && res.Request != nil && res.Request.URL != nil && req.URL != nil &&
+		origin.Of(res.Request.URL) != origin.Of(req.URL) {
+		// Only a custom HTTP doer gets here: an *http.Client of the
+		// adapter's stops at SameOrigin. The key went along already; the
+		// answer, another server's, is not used.
+		if res.Body != nil {
+			_ = res.Body.Close()
+		}
+		return nil, g.Err(fmt.Errorf("the endpoint %s answered from another origin, %s: the client's custom HTTP doer followed a redirect "+
+			"the adapter cannot see, and the API key may have gone along; the answer is not used "+
+			"(give the SDK an *http.Client, whose redirects the adapter keeps within the origin)", named(req.URL), named(res.Request.URL)))
+	}
 	if err != nil || res == nil || res.Body == nil {
 		return res, g.Err(err)
 	}

@@ -31,7 +31,7 @@ func SameOrigin(req *http.Request, via []*http.Request) error {
 	// than api.example.com, as net/http dials it.
 	if origin.Of(via[0].URL) != origin.Of(req.URL) {
 		return fmt.Errorf("the endpoint %s redirected to another origin, %s: not followed, as the API key would go along "+
-			"(set the client's base URL to the API's own address, or give its HTTP client a CheckRedirect of your own)",
+			"(set the client's base URL to the address it redirects to, if you trust it)",
 			named(via[0].URL), named(req.URL))
 	}
 	return nil
@@ -42,17 +42,31 @@ func SameOrigin(req *http.Request, via []*http.Request) error {
 func named(u *url.URL) string { return u.Scheme + "://" + u.Host }
 
 // Client returns a copy of c (of http.DefaultClient when c is nil) whose
-// CheckRedirect is SameOrigin; c itself when it has a CheckRedirect of its
-// own, which is the user's policy. c is not changed.
+// CheckRedirect is SameOrigin and then c's own CheckRedirect, if it has
+// one: the user's policy decides the redirects within the origin (it may
+// stop them, or follow fewer), never one to another origin, which a
+// policy written for another purpose (counting, logging) would let
+// through with the key. c is not changed.
+//
+// The copy is taken once: a later change to c's fields (its Transport,
+// Timeout, Jar, CheckRedirect) is not seen by the copy, which keeps what
+// c had when it was copied; c's Transport itself is shared, so a change
+// inside it is seen.
 func Client(c *http.Client) *http.Client {
 	if c == nil {
 		c = http.DefaultClient
 	}
-	if c.CheckRedirect != nil {
-		return c
-	}
 	out := *c
-	out.CheckRedirect = SameOrigin
+	if own := c.CheckRedirect; own != nil {
+		out.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if err := SameOrigin(req, via); err != nil {
+				return err
+			}
+			return own(req, via)
+		}
+	} else {
+		out.CheckRedirect = SameOrigin
+	}
 	return &out
 }
 
@@ -66,9 +80,10 @@ type Clients struct {
 }
 
 // Of is Client(c), the same copy each time c is the same (a fresh copy
-// each time when cs is nil).
+// each time when cs is nil). The copy is made the first time c is seen:
+// a later change to c's fields is not seen (see Client).
 func (cs *Clients) Of(c *http.Client) *http.Client {
-	if cs == nil || (c != nil && c.CheckRedirect != nil) {
+	if cs == nil {
 		return Client(c)
 	}
 	cs.mu.Lock()
@@ -92,9 +107,11 @@ func (f ConfigFunc[C]) Apply(cfg C) error { return f(cfg) }
 // option.RequestOption is like's type (a nil option.RequestOption will
 // do) that sends the request with cs.Of of the HTTP client the client's
 // options chose: redirects within the endpoint's origin only (SameOrigin),
-// unless that client has a CheckRedirect of its own. A custom HTTP doer
-// (option.WithHTTPClient of something other than an *http.Client) is left
-// as it is: what it does with a redirect is its own.
+// and then as that client's own CheckRedirect says (Client). A custom HTTP
+// doer (option.WithHTTPClient of something other than an *http.Client) is
+// left as it is: it follows redirects where no option sees them, so the
+// key may go along; Guard.Middleware refuses the answer of another origin
+// that such a doer returns.
 //
 // The SDKs follow redirects inside http.Client.Do, below every middleware,
 // and no option of theirs reads the client the others chose; so the option

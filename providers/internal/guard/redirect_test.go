@@ -43,7 +43,7 @@ func TestSameOrigin(t *testing.T) {
 		err := redirect(t, c.from, c.to, 1)
 		require.Error(t, err, "%s -> %s", c.from, c.to)
 		assert.Contains(t, err.Error(), "another origin")
-		assert.Contains(t, err.Error(), "CheckRedirect")
+		assert.Contains(t, err.Error(), "base URL")
 	}
 	assert.NoError(t, redirect(t, "http://h/a", "http://h/b", 9))
 	assert.ErrorContains(t, redirect(t, "http://h/a", "http://h/b", 10), "10 redirects")
@@ -64,14 +64,32 @@ func TestClientKeepsAPolicyOfItsOwn(t *testing.T) {
 	assert.NotNil(t, guard.Client(nil).CheckRedirect)
 	assert.Nil(t, http.DefaultClient.CheckRedirect, "http.DefaultClient is not changed")
 
-	own := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}
-	assert.Same(t, own, guard.Client(own))
+	// A policy of the user's is asked after SameOrigin, about redirects
+	// within the origin only.
+	var asked []string
+	stop := errors.New("stopped by the user's policy")
+	own := &http.Client{CheckRedirect: func(req *http.Request, _ []*http.Request) error {
+		asked = append(asked, req.URL.Host)
+		return stop
+	}}
+	ownCopy := guard.Client(own)
+	assert.NotSame(t, own, ownCopy)
+	from := []*http.Request{{URL: &url.URL{Scheme: "http", Host: "a"}}}
+	err := ownCopy.CheckRedirect(&http.Request{URL: &url.URL{Scheme: "http", Host: "b"}}, from)
+	assert.ErrorContains(t, err, "another origin")
+	assert.ErrorIs(t, ownCopy.CheckRedirect(&http.Request{URL: &url.URL{Scheme: "http", Host: "a", Path: "/x"}}, from), stop)
+	assert.Equal(t, []string{"a"}, asked)
 
 	var cs guard.Clients
 	first := cs.Of(c)
 	assert.Same(t, first, cs.Of(c), "the same copy for the same client")
 	assert.NotSame(t, first, cs.Of(&http.Client{}))
-	assert.Same(t, own, cs.Of(own))
+	ownFirst := cs.Of(own)
+	assert.Same(t, ownFirst, cs.Of(own))
+
+	// The copy is taken once: a later change to the client is not seen.
+	own.Timeout = 42
+	assert.Zero(t, cs.Of(own).Timeout)
 }
 
 // config is a stand-in for a Stainless SDK's requestconfig.RequestConfig.
