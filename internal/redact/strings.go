@@ -152,8 +152,9 @@ func maskXMLElement(m string) string {
 
 // xmlOpenAtEnd is an element whose text runs to the end of the string,
 // not closed (yet): a text cut, or streamed, inside <password>… Text
-// after a space is a usage line's ("login <user> <password> [-v]").
-var xmlOpenAtEnd = regexp.MustCompile(`^<([A-Za-z_][\w:.-]*)(\s[^<>]*)?>([^<\t ][^<]*)$`)
+// after a space is a usage line's ("login <user> <password> [-v]"). A
+// tag not finished may end it: a text cut, or streamed, at "</passw".
+var xmlOpenAtEnd = regexp.MustCompile(`^<([A-Za-z_][\w:.-]*)(\s[^<>]*)?>([^<\t ][^<]*)(?:<[^<>]*)?$`)
 
 // maskOpenXMLElement masks the text of s, an element not closed, whose
 // name looks secret: to the end, as a key block with no END line is
@@ -311,6 +312,9 @@ func stringRules(s string) string {
 		s = xmlElement.ReplaceAllStringFunc(s, maskXMLElement)
 	}
 	if i := strings.LastIndexByte(s, '<'); i >= 0 {
+		if j := strings.LastIndexByte(s[:i], '<'); j >= 0 && strings.IndexByte(s[i:], '>') < 0 {
+			i = j // the last tag is not finished: the element before it may hold it
+		}
 		s = s[:i] + maskOpenXMLElement(s[i:])
 	}
 	if strings.Contains(s, encodedPEMHint) {
@@ -787,7 +791,8 @@ func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 
 // bracketEnd returns the length of the object or array s (at offset at
 // of maskPairs' text) starts with: a JSON value (of at most 64 KiB, and
-// not starting inside text a failed decode read, js), or else up to the
+// not starting inside text a failed decode read, js; one the text ends
+// inside runs to the end), or else up to the
 // bracket that closes it within the word (256 bytes, no blank); 0 when
 // there is none. The bounds keep a text of many unclosed "password=["
 // or nested {"password":{"password":... linear.
@@ -803,6 +808,13 @@ func bracketEnd(s string, at int, js *jsonScan) int {
 		js.read += w.i
 		if err == nil {
 			return w.i
+		}
+		if first := strings.TrimLeft(s[1:], " \t\r\n"); w.i >= len(s) && (first == "" || strings.IndexByte(`"{[]}-0123456789`, first[0]) >= 0) {
+			// The text ends inside the value, JSON so far (a document
+			// still arriving, a cut log): masked to the end, as a key
+			// block with no END line, or its first lines would be shown
+			// alone. A word is no JSON (password=[password=[...).
+			return len(s)
 		}
 		js.to = at + max(w.i, 1)
 	}
