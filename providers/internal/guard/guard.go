@@ -67,8 +67,15 @@ func New(max int64, hint string) *Guard {
 
 // Secret adds a credential to redact that the requests may not show (a
 // key the client sends in a way the middleware does not see).
-func (g *Guard) Secret(s string) {
-	if len(s) < minSecret {
+func (g *Guard) Secret(s string) { g.secret(s, minSecret) }
+
+// minPassword is the shortest URL password taken for a credential:
+// redact.Scrub's own minimum. A password is a credential at any length,
+// where a short header value may be an ordinary word.
+const minPassword = 4
+
+func (g *Guard) secret(s string, min int) {
+	if len(s) < min {
 		return
 	}
 	g.mu.Lock()
@@ -143,7 +150,7 @@ func (g *Guard) URL(u *url.URL) {
 	g.Secret(u.Query().Get("key"))
 	if pass, ok := u.User.Password(); ok {
 		basic := u.User.Username() + ":" + pass
-		g.Secret(pass)
+		g.secret(pass, minPassword)
 		g.Secret(basic)
 		g.Secret(base64.StdEncoding.EncodeToString([]byte(basic)))
 		// As a URL writes it, for an error that prints the URL.

@@ -142,6 +142,6 @@ func SameOriginRedirects[C any](like interface{ Apply(C) error }, cs *Clients) C
 var ErrUnknownConfig = errors.New("the SDK's request config has no HTTPClient field of type *http.Client")
 
 func unknownConfig(cfg any) error {
-	return fmt.Errorf("%w (%T): the adapter cannot keep redirects within the endpoint's origin, so it sends nothing; "+
+	return fmt.Errorf("%w (%T): the adapter cannot check the base URL's scheme nor keep redirects within the endpoint's origin, so it sends nothing; "+
 		"use the SDK version the adapter's go.mod requires", ErrUnknownConfig, cfg)
 }
