@@ -138,8 +138,10 @@ func SameOriginRedirects[C any](like interface{ Apply(C) error }, cs *Clients) C
 }
 
 // ErrUnknownConfig is returned (wrapped) by a SameOriginRedirects option
-// applied to a config it cannot set the HTTP client of.
-var ErrUnknownConfig = errors.New("the SDK's request config has no HTTPClient field of type *http.Client")
+// applied to a config it cannot set the HTTP client of, and by a
+// SchemeCheck option applied to one it cannot read the base URL of.
+var ErrUnknownConfig = errors.New("the SDK's request config lacks a field the adapter reads " +
+	"(HTTPClient *http.Client; BaseURL and DefaultBaseURL *url.URL)")
 
 func unknownConfig(cfg any) error {
 	return fmt.Errorf("%w (%T): the adapter cannot check the base URL's scheme nor keep redirects within the endpoint's origin, so it sends nothing; "+
