@@ -10,6 +10,10 @@
 //	cd examples/local-model
 //	go run . -base-url http://localhost:11434/v1/ -model qwen3:8b
 //
+// A server on another machine of your network over plain http needs
+// -insecure-http (the key and the conversation cross it in clear text);
+// over https, or on this machine, no flag.
+//
 // Tool schemas go non-strict by default (-strict turns strict mode on for
 // servers that implement it, such as vLLM's guided decoding): most local
 // servers ignore "strict", and the executor validates every call against
@@ -46,6 +50,10 @@ type Config struct {
 	Model   string // the model's name on that server
 	APIKey  string // most local servers ignore it; vLLM --api-key checks it
 	Strict  bool   // OpenAI strict mode for tool schemas
+	// InsecureHTTP allows an http:// base URL on another machine (a LAN
+	// model server): the key and the conversation cross the network in
+	// clear text. http to this machine needs no flag.
+	InsecureHTTP bool
 	// PromptTools describes the tools in the system message instead of
 	// the API's tools parameter, for models without native tool calling.
 	PromptTools bool
@@ -59,6 +67,7 @@ func main() {
 	flag.StringVar(&cfg.Model, "model", "qwen3:8b", "model name as the server knows it")
 	flag.StringVar(&cfg.APIKey, "api-key", envOr("OPENAI_API_KEY", "local"), "API key, if the server checks one")
 	flag.BoolVar(&cfg.Strict, "strict", false, "send strict tool schemas")
+	flag.BoolVar(&cfg.InsecureHTTP, "insecure-http", false, "allow an http:// base URL on another machine (a LAN model server; sent in clear text)")
 	flag.BoolVar(&cfg.PromptTools, "prompt-tools", false, "for models without native tool calling: describe the tools in the system message and read <tool_call> blocks from the reply")
 	flag.StringVar(&cfg.Question, "q", "What is the weather in Lisbon, in celsius?", "the question")
 	flag.DurationVar(&cfg.Timeout, "timeout", 5*time.Minute, "give up after this long (local models can be slow)")
@@ -119,6 +128,9 @@ func run(ctx context.Context, cfg Config, w io.Writer) error {
 	var opts []openai.Option
 	if !cfg.Strict {
 		opts = append(opts, openai.NonStrict())
+	}
+	if cfg.InsecureHTTP {
+		opts = append(opts, openai.WithInsecureHTTP())
 	}
 	var model agent.Model = openai.New(client, cfg.Model, opts...)
 	if cfg.PromptTools {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/providers/openai"
 )
 
 // server replays recorded chat completions of one local server, in order,
@@ -93,6 +95,16 @@ func TestNoServer(t *testing.T) {
 	err := run(context.Background(), Config{BaseURL: url + "/v1/", Model: "qwen3:8b", APIKey: "local", Question: "?"}, io.Discard)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "qwen3:8b at "+url+"/v1/")
+}
+
+// A base URL http:// on another machine is refused before anything is
+// sent (the key would cross the network in clear): the error says which
+// flag allows it. No connection is tried (10.255.255.1 is never reached).
+func TestPlainHTTPToAnotherMachineNeedsTheFlag(t *testing.T) {
+	err := run(context.Background(), Config{BaseURL: "http://10.255.255.1:11434/v1/", Model: "qwen3:8b", APIKey: "local", Question: "?"}, io.Discard)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, openai.ErrPlainHTTP)
+	assert.Contains(t, err.Error(), "WithInsecureHTTP")
 }
 
 // With -prompt-tools the server gets no tools: the system message
