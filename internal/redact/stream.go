@@ -41,10 +41,21 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 	// than white space after it (a name and blank lines wait for a value).
 	for i, cut := 0, len(text)-s.Hold; i < 4 && cut > 0; i, cut = i+1, cut-s.Hold {
 		nl := strings.LastIndexByte(text[:cut], '\n')
-		for s.Lines && nl > 0 && continued(text[:nl]) {
+		floor := nl - maxTag
+		for k := 0; s.Lines && nl > 0; k++ {
 			// A continued line ("\" at its end) and the next are one
-			// command, whose password flag may come lines later.
-			nl = strings.LastIndexByte(text[:nl], '\n')
+			// command, whose password flag may come lines later; a tag
+			// over lines (<add key="DbPassword"\n value="...") is named
+			// by an attribute a line before its value.
+			if k == 8 {
+				nl = -1 // too many to look past: no cut this time
+			} else if continued(text[:nl]) {
+				nl = strings.LastIndexByte(text[:nl], '\n')
+			} else if lt := openTag(text[:nl], floor); lt >= 0 {
+				nl = strings.LastIndexByte(text[:lt], '\n')
+			} else {
+				break
+			}
 		}
 		switch {
 		case nl >= 0 && (s.Lines || cut-nl <= s.Hold):
@@ -69,6 +80,26 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 func continued(line string) bool {
 	line = strings.TrimSuffix(line, "\r")
 	return strings.HasSuffix(line, "\\") || strings.HasSuffix(line, "`")
+}
+
+// maxTag is how far before a cut a tag that the cut would fall inside may
+// begin: a "<" further back holds no cut (code's i<n is no tag).
+const maxTag = 4 << 10
+
+// openTag returns where the first tag that text may end inside begins: a
+// "<" and a letter at or after floor, with no ">" after it; or -1.
+func openTag(text string, floor int) int {
+	from := max(0, floor, strings.LastIndexByte(text, '>')+1)
+	for i := from; i < len(text); i++ {
+		k := strings.IndexByte(text[i:], '<')
+		if k < 0 || i+k+1 >= len(text) {
+			return -1
+		}
+		if i += k; text[i+1] == '_' || (text[i+1]|0x20 >= 'a' && text[i+1]|0x20 <= 'z') {
+			return i
+		}
+	}
+	return -1
 }
 
 // Flush returns held masked: the end of the text, or all that is shown.

@@ -27,6 +27,9 @@ var ruleCases = []string{
 	"<password>\n  Zq7hunter2\n</password>\n",
 	"<add key=\"DbPassword\" value=\"Zq7hunter2\"/>\n",
 	"<entry key=\"password\">\n  Zq7hunter2\n</entry>\n",
+	"<add\n  key=\"DbPassword\"\n  value=\"Zq7hunter2\"/>\n",
+	"<setting name=\"ApiKey\">\n  <value>Zq7hunter2</value>\n</setting>\n",
+	"<A0000\nkey=\"pAssword\"> Zq7\n", // found by FuzzStreamShowsNoMoreThanString
 	"machine example.com login bob password Zq7hunter2\n",
 	"ALTER USER bob IDENTIFIED BY Zq7hunter2;\n",
 	"{\"password\": \"Zq7hunter2\"}\n",
@@ -36,6 +39,15 @@ var ruleCases = []string{
 	"key: AKIAZQ7ZZZZZZZZZZZZZ\n",
 }
 
+// allRuleCases are ruleCases and the values after a line break.
+func allRuleCases() []string {
+	all := append([]string(nil), ruleCases...)
+	for _, c := range lineBreakSecrets {
+		all = append(all, c.text)
+	}
+	return all
+}
+
 // The streamed rule shows what the whole-text rule shows, the text cut
 // into two chunks at every byte of each case, with a hold so short that a
 // cut is tried on every line (the dashboard holds 1 KiB: a case as long
@@ -43,7 +55,7 @@ var ruleCases = []string{
 func TestStreamMatchesStringAtEveryBoundary(t *testing.T) {
 	s := Stream{Mask: String, Hold: 8, Lines: true}
 	before := strings.Repeat("building the project\n", 2)
-	for _, c := range ruleCases {
+	for _, c := range allRuleCases() {
 		text := before + c + "done\n"
 		want := String(text)
 		if strings.Contains(want, "Zq7") {
@@ -92,10 +104,35 @@ func TestUnfinishedValuesAreMaskedToTheEnd(t *testing.T) {
 	}
 }
 
+// A "<" that opens no tag (code's i<n) delays a cut by at most maxTag
+// bytes: output full of them still streams, far below the dashboard's
+// 16 KiB bound, and a text of continued lines is shown once it ends.
+func TestStreamPastLessThanSigns(t *testing.T) {
+	for _, line := range []string{"for i := 0; i<n; i++ {\n", "make all \\\n"} {
+		text := strings.Repeat(line, (32<<10)/len(line)) + "done\n"
+		var held []byte
+		most, shown := 0, 0
+		for i := 0; i < len(text); i += 100 {
+			show, rest := liveStream.Write(held, []byte(text[i:min(i+100, len(text))]))
+			held, shown, most = rest, shown+len(show), max(most, len(rest))
+		}
+		if strings.HasPrefix(line, "for") {
+			if most > maxTag+4*liveStream.Hold {
+				t.Errorf("%q: held %d bytes", line, most)
+			}
+		} else if shown != 0 {
+			t.Errorf("%q: %d bytes of a command not ended were shown", line, shown)
+		}
+		if got := liveStream.Flush(held); shown == 0 && got != String(text) {
+			t.Errorf("%q: flushed otherwise", line)
+		}
+	}
+}
+
 // FuzzStreamShowsNoMoreThanString: a text cut into three chunks anywhere
 // is never shown with a secret the whole-text rule masks.
 func FuzzStreamShowsNoMoreThanString(f *testing.F) {
-	for _, c := range ruleCases {
+	for _, c := range allRuleCases() {
 		f.Add("building\n"+c+"done\n", uint16(9), uint16(20))
 	}
 	s := Stream{Mask: String, Hold: 8, Lines: true}

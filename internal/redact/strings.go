@@ -209,7 +209,15 @@ func maskNamedByAttr(s string) string {
 		vs, ve := valueAt[0], valueAt[1]
 		if vs < 0 && tag[5] == tag[4] && !voidElement(s[tag[0]+1:tag[2]]) {
 			// No value attribute, and an element with text: its first text.
-			vs, ve = firstText(s, tag[1])
+			var notYet bool
+			if vs, ve, notYet = firstText(s, tag[1]); notYet {
+				// The text ends before it: masked to the end, as an
+				// element not closed, or what comes next is shown alone.
+				b.WriteString(s[last:tag[1]])
+				b.WriteString(Mask)
+				last = len(s)
+				break
+			}
 		}
 		if vs < 0 || ve <= vs || strings.TrimSpace(s[vs:ve]) == "" || s[vs:ve] == Mask {
 			continue
@@ -237,17 +245,21 @@ func voidElement(name string) bool {
 
 // firstText returns the span of the first text after i, past white space
 // and at most two start tags (not past an end tag), trimmed; -1 when there
-// is none. The bound keeps a text of many named tags linear.
-func firstText(s string, i int) (int, int) {
+// is none, and notYet when s ends before it (a text cut, or streamed,
+// before the element's text). The bound keeps a text of many named tags
+// linear.
+func firstText(s string, i int) (start, end int, notYet bool) {
 	for tags := 0; i < len(s) && tags <= 2; tags++ {
 		j := i + len(s[i:]) - len(strings.TrimLeft(s[i:], " \t\r\n"))
 		switch {
-		case j >= len(s) || strings.HasPrefix(s[j:], "</"):
-			return -1, -1
+		case j >= len(s):
+			return -1, -1, true
+		case strings.HasPrefix(s[j:], "</"):
+			return -1, -1, false
 		case s[j] == '<':
 			end := strings.IndexByte(s[j:], '>')
 			if end < 0 {
-				return -1, -1
+				return -1, -1, true
 			}
 			i = j + end + 1
 			continue
@@ -257,9 +269,9 @@ func firstText(s string, i int) (int, int) {
 			end = len(s) - j
 		}
 		text := strings.TrimRight(s[j:j+end], " \t\r\n")
-		return j, j + len(text)
+		return j, j + len(text), false
 	}
-	return -1, -1
+	return -1, -1, i >= len(s)
 }
 
 // mayHavePair reports whether maskPairs could find a pair in s: it needs a
