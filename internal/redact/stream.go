@@ -41,7 +41,7 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 	// than white space after it (a name and blank lines wait for a value).
 	for i, cut := 0, len(text)-s.Hold; i < 4 && cut > 0; i, cut = i+1, cut-s.Hold {
 		nl := strings.LastIndexByte(text[:cut], '\n')
-		floor := nl - maxTag
+		floor, tagged := nl-maxTag, false
 		for k := 0; s.Lines && nl > 0; k++ {
 			// A continued line ("\" at its end) and the next are one
 			// command, whose password flag may come lines later; a tag
@@ -51,8 +51,10 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 				nl = -1 // too many to look past: no cut this time
 			} else if continued(text[:nl]) {
 				nl = strings.LastIndexByte(text[:nl], '\n')
-			} else if lt := openTag(text[:nl], floor); lt >= 0 {
-				nl = strings.LastIndexByte(text[:lt], '\n')
+			} else if lt := openTag(text[:nl], floor); lt >= 0 && !tagged {
+				// Once: a line before a tag that is "open" too is
+				// text, not XML ("x <b> <c" on every line).
+				nl, tagged = strings.LastIndexByte(text[:lt], '\n'), true
 			} else {
 				break
 			}
