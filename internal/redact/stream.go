@@ -21,7 +21,8 @@ type Stream struct {
 	// Lines cuts at a line's end only: String reads a name and its value
 	// across any run of spaces, and a URL's password however long, so a
 	// line is shown once it has ended (a line continued with "\" once the
-	// command it begins has). Known values need no such context.
+	// command it begins has, a tag written over lines once it is
+	// finished). Known values need no such context.
 	Lines bool
 }
 
