@@ -132,6 +132,9 @@ func (l *limits) take(ctx context.Context, lim *limiter, cs *callState) *tool.Er
 		return tool.Errorf(tool.CodeConcurrencyLimit, "%s runs %d calls and %d more are queued, the most allowed: retry later", lim.scope, lim.size, l.maxQueue)
 	}
 	reason := fmt.Sprintf("limit: %s runs %d calls, its limit; %d queued", lim.scope, lim.size, waiting)
+	if cs.call.Tenant != "" && lim.tenant == "" { // shared by every tenant: how busy the others are is theirs
+		reason = fmt.Sprintf("limit: %s runs %d calls, its limit; waiting", lim.scope, lim.size)
+	}
 	return cs.queue(ctx, reason, func(ctx context.Context) error { return lim.sem.Acquire(ctx, 1) },
 		func(waited time.Duration) *tool.Error {
 			return tool.Errorf(tool.CodeConcurrencyLimit, "waited %v for one of the %d slots of %s and gave up at the deadline: retry later", waited, lim.size, lim.scope)
