@@ -14,7 +14,8 @@ import (
 // Bwrap is the "bwrap" engine (bubblewrap): the command sees the host's root
 // read-only, the workspace writable at its own path, fresh tmpfs on /tmp,
 // /var/tmp, /run (and /var/run where it is not a link to /run) and /dev/shm,
-// its own /proc and /dev, and runs in new user, pid, ipc, uts, cgroup and
+// its own /proc and /dev (read-only but for its devices, /dev/pts and
+// /dev/shm), and runs in new user, pid, ipc, uts, cgroup and
 // (unless [WithNetwork](true)) network namespaces (--unshare-all), in a new
 // session, with every capability dropped (--cap-drop ALL), dying with its
 // parent. bwrap runs with --as-pid-1: the first process of the run's pid
@@ -198,6 +199,13 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64) []string {
 		}
 		f = append(f, "--bind", src, ws)
 	}
+	// --dev makes /dev a tmpfs of the command's user with no size (half
+	// the host's memory), and --size does not apply to it: a command kept
+	// 300 MB there under a 128 MiB limit
+	// (TestAttackS19DevTmpfsOutgrowsMemoryLimit). Nothing needs to write
+	// there once the mounts are made; the devices, /dev/pts and /dev/shm
+	// are mounts of their own and stay writable.
+	f = append(f, "--remount-ro", "/dev")
 	return append(f, "--chdir", dir, "--")
 }
 
