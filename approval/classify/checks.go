@@ -1892,6 +1892,9 @@ var goToolFlags = map[string]struct{ safe, dangerous []string }{
 func checkGoFlags(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	s.goTestBinaryWrites(args, j)
 	s.goByproducts(name, args, j)
+	if name == "go test" {
+		s.goTestOutside(args, j)
+	}
 	goFlags(args, func(opt string, _ bool, value func() *word) {
 		tool, ok := goToolFlags[opt]
 		if !ok {
@@ -2223,6 +2226,48 @@ func (s *state) goByproducts(name string, args []word, j *judgement) {
 		sum := *modfile
 		sum.s = strings.TrimSuffix(sum.s, ".mod") + ".sum"
 		j.add(s.byproductWrite(inDir(dir, sum)))
+	}
+}
+
+// goTestOutside judges the packages go test builds and runs the tests of:
+// those of the directory -C names or go works in (cd DIR), and each
+// operand spelled as a path (/tmp/x/..., ../other). Outside the working
+// directory their tests, init functions and TestMain are code the line
+// cannot judge, as bash /tmp/x/t.sh is, not the project's own. An import
+// path names the module's packages or its dependencies'; -c and -n build
+// or print without running.
+func (s *state) goTestOutside(args []word, j *judgement) {
+	var dir *word
+	runs := true
+	goFlags(args, func(flag string, has bool, val func() *word) {
+		switch flag {
+		case "C":
+			dir = val()
+		case "c", "n":
+			runs = has && val().s != "true"
+		}
+	})
+	if !runs {
+		return
+	}
+	var pkgs []word
+	for _, a := range args {
+		if a.s == "-args" || a.s == "--args" || a.s == "--" {
+			break
+		}
+		if strings.HasPrefix(a.s, "/") || strings.HasPrefix(a.s, ".") || strings.HasPrefix(a.s, "~") {
+			pkgs = append(pkgs, a)
+		}
+	}
+	if len(pkgs) == 0 {
+		pkgs = []word{{s: ".", lit: true}}
+	}
+	for _, p := range pkgs {
+		p.s = strings.TrimSuffix(p.s, "...")
+		if l, _ := s.byproductWrite(inDir(dir, p)); l > Safe {
+			j.add(Warning, fmt.Sprintf("go test runs the tests of packages outside the working directory (%s), code the line cannot judge", inDir(dir, p).s))
+			return
+		}
 	}
 }
 

@@ -30,7 +30,9 @@
 //     resolve to rm; brace expansions are expanded; X=rm; $X is followed;
 //   - flags that write or execute: find -exec/-delete, sed -i and its e/w
 //     commands, awk system() and pipes, tar --to-command and friends, git -c
-//     and other global options, forced git pushes, output redirections, and
+//     and other global options, git's signature checks (--show-signature,
+//     a format's %G?), which run the GPG program, forced git pushes,
+//     output redirections, and
 //     options whose value is a setting judged by its key (ssh -o
 //     ProxyCommand=CMD, git clone -c core.sshCommand=CMD: see Settings),
 //     and a value a program runs as a shell command line judged as shell
@@ -57,7 +59,10 @@
 //     directory, and judged as any write when it lands outside (cd /tmp
 //     && go test -c, go test -C /tmp -c, go test -mod=mod
 //     -modfile=/tmp/go.mod, cargo -C /tmp/x test, cargo test
-//     --manifest-path /tmp/x/Cargo.toml);
+//     --manifest-path /tmp/x/Cargo.toml), and so are the tests go test
+//     runs: the project's own in the working directory, code the line
+//     cannot judge outside it (go test -C /tmp/x, go test ../other/...,
+//     cd /tmp/x && go test: Warning);
 //   - what leaves the machine: a command with check "network" (dig, ping,
 //     git ls-remote, ...) given text known only at run time, or nslookup
 //     fed a file or a pipe, is Defaults.NetworkData (dangerous): the text
@@ -100,6 +105,8 @@
 //     GLOBIGNORE or bash -O dotglob makes match .env; a file awk opens by
 //     a name it builds (getline < f, ARGV); a directory cd entered that is
 //     known in part (cd /proc/$PPID); jq -f and yq --from-file programs;
+//     the files sort --files0-from reads the names of from a list or a
+//     pipe (find ~/.ssh -print0 | sort --files0-from=-);
 //     commands that print secrets they hold (kubectl -o before the
 //     subcommand, kubectl describe secret, which prints a service
 //     account token in full, helm get values, docker inspect, docker compose config,
