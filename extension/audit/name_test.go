@@ -18,7 +18,7 @@ import (
 // Named trails start their chains from their names, so the copy is
 // refused, by Verify and by Open.
 func TestAttackTrailSubstitution(t *testing.T) {
-	key := make([]byte, 32)
+	key := testKey
 	dir := t.TempDir()
 	write := func(name, tool string) string {
 		path := filepath.Join(dir, name+".jsonl")

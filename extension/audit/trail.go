@@ -315,13 +315,26 @@ func (c *config) genesis() string {
 	return sumWith(c.key, []byte("toolbelt audit trail\x00"+c.name))
 }
 
-// WithKey chains records with HMAC-SHA256 under key (at least 32 bytes),
-// and makes Verify check them with it. See the package doc: without a key
-// the chain proves much less.
+// WithKey chains records with HMAC-SHA256 under key (at least 32 bytes,
+// of at least 8 distinct values: all zeros or one byte repeated is a
+// placeholder anyone can guess), and makes Verify check them with it. See
+// the package doc: without a key the chain proves much less.
 func WithKey(key []byte) Option {
 	return func(c *config) {
+		const fix = "use at least 32 random bytes (e.g. head -c 32 /dev/urandom | xxd -p -c 64 > key)"
 		if len(key) < 32 {
-			c.keyErr = fmt.Errorf("audit: the key is %d bytes; use at least 32 random bytes (e.g. head -c 32 /dev/urandom | xxd -p -c 64 > key)", len(key))
+			c.keyErr = fmt.Errorf("audit: the key is %d bytes; %s", len(key), fix)
+			return
+		}
+		var seen [256]bool
+		distinct := 0
+		for _, b := range key {
+			if !seen[b] {
+				seen[b], distinct = true, distinct+1
+			}
+		}
+		if distinct < 8 {
+			c.keyErr = fmt.Errorf("audit: the key has %d distinct byte values (a placeholder such as all zeros?); %s", distinct, fix)
 			return
 		}
 		c.key = append([]byte(nil), key...)
