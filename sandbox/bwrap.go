@@ -201,7 +201,7 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64) []string {
 	}
 	// --dev makes /dev a tmpfs of the command's user with no size (half
 	// the host's memory), and --size does not apply to it: a command kept
-	// 300 MB there under a 128 MiB limit
+	// 240 MiB there under a 128 MiB limit
 	// (TestAttackS19DevTmpfsOutgrowsMemoryLimit). Nothing needs to write
 	// there once the mounts are made; the devices, /dev/pts and /dev/shm
 	// are mounts of their own and stay writable.
