@@ -30,10 +30,15 @@ func TestAttackParameterDefaultNamesASecret(t *testing.T) {
 		`cd ${x:-/proc/self} && cat environ`,
 	})
 	attackSafe(t, []string{
+		`cd ${d:-src} && cat main.go`,
+		`echo "${x:-hello}"`,
+	})
+	// x may be set where the command runs (the environment an operator
+	// passes on), so the name is computed when it runs: Warning since
+	// session 20 (TestAttackS20ComputedFileNames), whatever the default.
+	attackAtLeast(t, Warning, []string{
 		`cat ${x:-README.md}`,
 		`cat "${f:-go.mod}"`,
-		`cd ${d:-src} && cat main.go`,
 		`ls ${x:-.}`,
-		`echo "${x:-hello}"`,
 	})
 }

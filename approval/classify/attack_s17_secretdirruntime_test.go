@@ -33,8 +33,10 @@ func TestAttackRunTimeNameInASecretDirectory(t *testing.T) {
 		`cd docs && wc -l $(find . -name '*.md')`,
 		`cat $(ls)`,
 		`cd ~/.aws && ls`,
-		`cd /tmp && cat "$f"`,
 		`cd src && ls | xargs cat`,
 		`find . -name '*.go' | xargs wc -l`,
 	})
+	// f is not set on the line: a name computed when the command runs,
+	// Warning since session 20 (TestAttackS20ComputedFileNames).
+	attackAtLeast(t, Warning, []string{`cd /tmp && cat "$f"`})
 }

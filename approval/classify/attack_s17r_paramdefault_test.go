@@ -30,7 +30,10 @@ func TestAttackS17RVariableSetFromADefault(t *testing.T) {
 		`echo "${f:=$HOME/.ssh/id_rsa}" >/dev/null && cat "$f"`,
 		`export f=${x:-~/.aws/credentials}; cat "$f"`,
 	})
-	attackSafe(t, []string{
+	// x (or f) may be set where the command runs, so the name is
+	// computed when it runs: Warning since session 20
+	// (TestAttackS20ComputedFileNames), whatever the default.
+	attackAtLeast(t, Warning, []string{
 		`f=${x:-README.md}; cat $f`,
 		`echo ${f:=go.mod} >/dev/null; cat $f`,
 		`d=${x:-src}; cat "$d/main.go"`,

@@ -1841,7 +1841,26 @@ func (s *state) checkLinkedWrites() {
 
 // checkGoEnv judges go env -w NAME=VALUE like exporting NAME=VALUE to every
 // later go command: go env -w GOFLAGS=-toolexec=./x makes go test run ./x.
+// go env that prints the settings that may hold a token in a URL
+// (goEnvSecrets), all of them or one named so or known only at run time,
+// is Warning, as git remote -v is.
 func checkGoEnv(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	sets := slices.ContainsFunc(args, func(a word) bool { return a.s == "-w" || a.s == "-u" })
+	prints, names := "", 0
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") || a.unknown() {
+			names++
+			if prints == "" && (a.unknown() || goEnvSecrets[a.s]) {
+				prints = a.s
+			}
+		}
+	}
+	if !sets && names == 0 {
+		prints = "every setting"
+	}
+	if !sets && prints != "" {
+		j.add(Warning, "go env prints "+prints+": GOPROXY, GOFLAGS, GOAUTH and GOSUMDB may hold a token in a URL (https://user:TOKEN@proxy.example), as git remote -v prints a remote's")
+	}
 	for _, a := range args {
 		if strings.HasPrefix(a.s, "-") {
 			continue
@@ -1856,6 +1875,11 @@ func checkGoEnv(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 	}
 	return info{}
 }
+
+// goEnvSecrets are the go env settings whose value may hold a token: a
+// module proxy's or checksum database's URL with user:TOKEN@ in it, flags
+// of the go command, the authentication of private module hosts.
+var goEnvSecrets = map[string]bool{"GOPROXY": true, "GOFLAGS": true, "GOAUTH": true, "GOSUMDB": true}
 
 // goToolFlags are the options of the compiler (-gcflags), linker
 // (-ldflags), assembler (-asmflags) and gccgo (-gccgoflags) that go build,

@@ -440,6 +440,23 @@ type state struct {
 	// (x=$(curl URL), curl URL | read x): running their value is running
 	// downloaded content.
 	fetchedVars map[string]bool
+	// loopNames are the variables of for loops over words the line
+	// spells out, all known (for f in *.go a.txt: true), which the loop
+	// judged as names, and of loops over names under the working
+	// directory (for f in $(ls), find . | while read f: false, see
+	// listsWorkdir): "$f" in the body is one of them, not a name
+	// computed when the command runs (see computedName). Any other
+	// assignment to the name forgets it.
+	loopNames map[string]bool
+	// pipedNames: the command being judged reads, from the stages
+	// before it, only names under the working directory (see
+	// listsThrough).
+	pipedNames bool
+	// listedNames are the command substitutions, by their text, that
+	// list names of files under the working directory (see
+	// listsWorkdir): cat $(ls) reads those files, not a name computed
+	// when the command runs.
+	listedNames map[string]bool
 	// exported are the variables the line exported (export, declare -x);
 	// cmdEnv, while a command is judged, the values its own assignments
 	// give its environment (NAME=VALUE cmd, env NAME=VALUE cmd). A shell

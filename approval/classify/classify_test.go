@@ -338,7 +338,8 @@ rm -rf ~" | sh`, Blocked},
 	{`a=(x y); a[7]=/; rm -rf ${a[*]}`, Blocked},
 	{`a=(~); a[0]=build; rm -rf "${a[@]}"`, Dangerous},
 	{`a=(build); a+=(dist); rm -rf "${a[@]}"`, Dangerous},
-	{`a+=(x); cat "${a[@]}"`, Safe},
+	// a scalar a of the environment is ${a[0]}: the names are not all known
+	{`a+=(x); cat "${a[@]}"`, Warning},
 	// "${a[*]}" and "$*" are one word, the values joined by a space
 	{`a=(reboot); "${a[*]}"`, Blocked},
 	{`set -- reboot; "$*"`, Blocked},

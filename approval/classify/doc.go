@@ -107,10 +107,22 @@
 //     known in part (cd /proc/$PPID); jq -f and yq --from-file programs;
 //     the files sort --files0-from reads the names of from a list or a
 //     pipe (find ~/.ssh -print0 | sort --files0-from=-);
+//     a file name computed when the command runs, an operand of a
+//     command Safe by its rule that holds a command substitution or a
+//     variable whose value the line does not give (cat $(echo a2V5 |
+//     base64 -d), x=$(rev <<< asr_di/hss./~); cat $x, cat "$f"), which
+//     may be any file: not echo's or test's operands, nor grep's pattern,
+//     and not the working directory ($PWD, $(pwd)), the home at a name's
+//     start, $PPID, a for loop's variable over known words, or the names
+//     ls, find or git ls-files list under the working directory, through
+//     grep, head, sort or uniq (cat $(ls), wc -l $(find . -name '*.go'),
+//     find . | while read f), which are judged as files there;
 //     commands that print secrets they hold (kubectl -o before the
 //     subcommand, kubectl describe secret, which prints a service
 //     account token in full, helm get values, docker inspect, docker compose config,
-//     kubectl config view, terraform show, output and state show), the
+//     kubectl config view, terraform show, output and state show, go env
+//     of all settings or of GOPROXY, GOFLAGS, GOAUTH or GOSUMDB, which
+//     may hold a token in a URL), the
 //     environment (env with no command, printenv, set with no arguments,
 //     export, declare and the like given -p or no names, jq's env, yq's
 //     env(), awk's ENVIRON) or a variable of it named as API keys and

@@ -997,6 +997,311 @@ func pathValue(w word) (string, bool) {
 	return "", false
 }
 
+// computedNames judges the operands of a command that is Safe by its rule
+// as the files it reads or lists: a name computed when the command runs
+// (computedName) may be any file, a secret one among them, whose contents
+// would go back to the model as those of a name spelled out do (cat
+// $(echo a2V5 | base64 -d) is cat key, cat $(ls ~/.ssh | head -1) a
+// private key). Secrets judge what such a name is spelled as; this, that
+// it is not known. Commands whose operands open no file (textOperands)
+// are not judged, nor the pattern or program before the files
+// (patternFirst).
+func (s *state) computedNames(name string, args []word, sc optScan, j *judgement) {
+	cmd, _, _ := strings.Cut(name, " ")
+	if textOperands[cmd] || len(sc.ops) == 0 {
+		return
+	}
+	ops := sc.ops
+	if given, ok := patternFirst[cmd]; ok && !slices.ContainsFunc(sc.uses, func(u optUse) bool {
+		return slices.Contains(given, u.opt.Name)
+	}) {
+		// grep "$pat" FILE: the first operand is the pattern, unless an
+		// unquoted expansion in it may split into more words.
+		if !args[ops[0]].split {
+			ops = ops[1:]
+		}
+	}
+	values := len(args) // jq --args: every operand after it is a value
+	if cmd == "jq" || cmd == "yq" {
+		values = slices.IndexFunc(args, func(a word) bool { return a.s == "--args" || a.s == "--jsonargs" })
+		if values < 0 {
+			values = len(args)
+		}
+	}
+	for _, k := range ops {
+		if !s.computedName(args[k]) {
+			continue
+		}
+		if k > values || (cmd == "jq" || cmd == "yq") &&
+			(k >= 1 && (args[k-1].s == "--arg" || args[k-1].s == "--argjson") ||
+				k >= 2 && (args[k-2].s == "--arg" || args[k-2].s == "--argjson")) {
+			continue // jq --arg NAME VALUE: a value, not a file
+		}
+		// A word judged above Safe as any option it may be needs no
+		// second reason (kubectl get "$POD" names no file).
+		if _, judged := slices.BinarySearch(sc.anyAt, k); !judged {
+			j.add(Warning, fmt.Sprintf("%s: a file name computed when the command runs (%s); the classifier cannot tell which file, and it may be a secret one", name, args[k].s))
+		}
+	}
+}
+
+// computedName reports whether w is a name computed when the command
+// runs: it holds a command substitution (not one echo or printf spells
+// out, whose text is known) or a variable whose value the line does not
+// give. The working directory by name ($PWD, $(pwd)) and the home
+// directory at its start are known directories, and the variable of a
+// for loop over words that are all known (for f in *.go) is one of them,
+// which the loop judged as names.
+func (s *state) computedName(w word) bool {
+	if len(w.holes) == 0 || w.input || w.proc {
+		return false
+	}
+	if _, ok := pathValue(w); ok {
+		return false // ~/x, ./x
+	}
+	for i, h := range w.holes {
+		if h[0] > h[1] || h[1] > len(w.s) {
+			return true // the text was changed since: not known
+		}
+		t := w.s[h[0]:h[1]]
+		v := plainVar(t)
+		judged, loop := s.loopNames[v]
+		switch {
+		case i == 0 && h[0] == 0 && (t == "$HOME" || t == "${HOME}"):
+		case i == 0 && h[0] == 0 && (t == "$PWD" || t == "${PWD}" || t == "$(pwd)" || t == "`pwd`"):
+		case judged || numericVars[v]:
+		case (t != "" && s.listedNames[t] || loop) && !strings.HasPrefix(w.s, "/") &&
+			!strings.ContainsAny(w.s[:h[0]], "~$`") && !strings.Contains(w.s[:h[0]], ".."):
+			// A name listed under the working directory, there or
+			// below a relative directory (src/$(ls src)).
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// listsWorkdir reports whether the code of a command substitution only
+// lists the names of files under the working directory (cat $(ls), wc -l
+// $(find . -name '*.go'), grep x $(git ls-files)): ls, find or git
+// ls-files given literal names under it, with nothing that prints other
+// text (ls -l's link targets, find -printf) or the hidden files ls hides
+// (ls -a), then only line selectors (grep without -o, head -n, sort,
+// uniq). The names it gives are files of the directories the line
+// changed into, which secretRule judges as such (cd ~/.aws && cat $(ls)).
+func listsWorkdir(stmts []*syntax.Stmt) bool {
+	if len(stmts) != 1 {
+		return false
+	}
+	var stages []*syntax.Stmt
+	var flatten func(st *syntax.Stmt) bool
+	flatten = func(st *syntax.Stmt) bool {
+		if c, ok := st.Cmd.(*syntax.BinaryCmd); ok && len(st.Redirs) == 0 && !st.Negated && !st.Background {
+			return c.Op == syntax.Pipe && flatten(c.X) && flatten(c.Y)
+		}
+		stages = append(stages, st)
+		return true
+	}
+	return flatten(stmts[0]) && listsThrough(stages)
+}
+
+// listsThrough reports whether the stages of a pipe write only names
+// under the working directory: the first lists them, the others select
+// lines (see listsWorkdir).
+func listsThrough(stages []*syntax.Stmt) bool {
+	return len(stages) > 0 && listedPrefix(stages) == len(stages)
+}
+
+// listedPrefix returns how many of the first stages of a pipe write only
+// names under the working directory (see listsThrough).
+func listedPrefix(stages []*syntax.Stmt) int {
+	for i, st := range stages {
+		argv, ok := literalArgv(st)
+		if !ok || i == 0 && !listsNames(argv) || i > 0 && !selectsLines(argv) {
+			return i
+		}
+	}
+	return len(stages)
+}
+
+// literalArgv returns the words of a simple command of literal words,
+// with no assignment or redirection but 2>/dev/null.
+func literalArgv(st *syntax.Stmt) ([]string, bool) {
+	if st == nil || st.Negated || st.Background || st.Coprocess {
+		return nil, false
+	}
+	for _, r := range st.Redirs {
+		if r.Op != syntax.RdrOut || r.N == nil || r.N.Value != "2" || r.Word.Lit() != "/dev/null" {
+			return nil, false
+		}
+	}
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
+		return nil, false
+	}
+	argv := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		if argv[i], ok = wordText(w, nil); !ok {
+			return nil, false
+		}
+	}
+	return argv, true
+}
+
+// listsNames reports whether argv is ls, find or git ls-files listing
+// names under the working directory only (see listsWorkdir).
+func listsNames(argv []string) bool {
+	under := func(t string) bool {
+		c := path.Clean(t)
+		// A glob lists what it matches there, but not hidden files
+		// (ls .*, whose names ls prints).
+		hidden := c != "." && (strings.HasPrefix(c, ".") || strings.Contains(c, "/."))
+		return t != "" && !strings.ContainsAny(t[:1], "/~-:") && !(hidden && strings.ContainsAny(t, "*?[")) &&
+			c != ".." && !strings.HasPrefix(c, "../")
+	}
+	switch argv[0] {
+	case "ls":
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") {
+				if strings.HasPrefix(a, "--") || strings.Trim(a[1:], "1trSvXUcu") != "" {
+					return false
+				}
+			} else if !under(a) {
+				return false
+			}
+		}
+		return true
+	case "find":
+		i := 1
+		for ; i < len(argv) && !strings.HasPrefix(argv[i], "-") && argv[i] != "!" && argv[i] != "("; i++ {
+			if !under(argv[i]) {
+				return false
+			}
+		}
+		for ; i < len(argv); i++ {
+			n, ok := findListTests[argv[i]]
+			if !ok {
+				return false
+			}
+			i += n
+		}
+		return i == len(argv)
+	case "git":
+		if len(argv) < 2 || argv[1] != "ls-files" {
+			return false
+		}
+		for _, a := range argv[2:] {
+			switch {
+			case a == "--" || a == "-c" || a == "--cached" || a == "-m" || a == "--modified":
+			case !under(a):
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// findListTests are the find tests and actions that print a name or
+// nothing, with the number of values each takes.
+var findListTests = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1,
+	"-iregex": 1, "-type": 1, "-maxdepth": 1, "-mindepth": 1, "-mtime": 1, "-mmin": 1, "-size": 1,
+	"-newer": 1, "-empty": 0, "-print": 0, "-prune": 0, "-not": 0, "!": 0, "-o": 0, "-or": 0, "-a": 0,
+	"-and": 0, "(": 0, ")": 0,
+}
+
+// selectsLines reports whether argv only passes on some of the lines it
+// reads, whole: grep without -o and files, head and tail -n, sort, uniq.
+func selectsLines(argv []string) bool {
+	valued := "-n" // head -n N
+	if argv[0] == "grep" || argv[0] == "egrep" || argv[0] == "fgrep" {
+		valued = "-e" // grep -e PATTERN: the pattern, as an operand
+	}
+	flags, ops := "", 0
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == valued:
+			i++
+			if a == "-e" {
+				ops++
+			}
+			flags += a[1:]
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			flags += a[1:]
+		default:
+			ops++
+		}
+	}
+	switch argv[0] {
+	case "grep", "egrep", "fgrep":
+		return ops <= 1 && strings.Trim(flags, "viEFwxGe") == ""
+	case "head", "tail":
+		return ops == 0 && strings.Trim(flags, "n0123456789") == ""
+	case "sort":
+		return ops == 0 && strings.Trim(flags, "runVf") == ""
+	case "uniq":
+		return ops == 0 && flags == ""
+	}
+	return false
+}
+
+// plainVar returns the name of the variable $NAME or ${NAME} expands (or
+// of the special parameter $$, $?, $#, $!), or "" for any other
+// expansion.
+func plainVar(t string) string {
+	n, ok := strings.CutPrefix(t, "$")
+	if b, ok := strings.CutPrefix(n, "{"); ok {
+		n, ok = strings.CutSuffix(b, "}")
+		if !ok {
+			return ""
+		}
+	}
+	if !ok || !syntax.ValidName(n) && n != "$" && n != "?" && n != "#" && n != "!" {
+		return ""
+	}
+	return n
+}
+
+// numericVars are the parameters whose value is a number the line cannot
+// change (readonly, or special): cat /proc/$PPID/status names the
+// parent's status file, no name computed when the command runs.
+var numericVars = map[string]bool{"PPID": true, "UID": true, "EUID": true, "$": true, "?": true, "#": true, "!": true}
+
+// textOperands are the commands Safe by their rule whose operands are no
+// file they open: text (echo, printf, tr's sets), numbers (sleep, seq),
+// a date's format, the names of variables, commands, users or
+// processes, a directory to change into (cd judges that itself), and
+// a test or a name function that prints nothing of a file (test -f,
+// basename, realpath). A name computed when they run reads no file.
+var textOperands = map[string]bool{
+	"echo": true, "printf": true, "test": true, "[": true, "true": true, "false": true, ":": true,
+	"seq": true, "sleep": true, "wait": true, "shift": true, "exit": true, "return": true, "break": true,
+	"continue": true, "unset": true, "read": true, "getopts": true, "let": true, "local": true,
+	"export": true, "declare": true, "typeset": true, "readonly": true, "set": true, "shopt": true,
+	"expr": true, "factor": true, "numfmt": true, "basename": true, "dirname": true, "realpath": true,
+	"readlink": true, "date": true, "cal": true, "id": true, "groups": true, "whoami": true, "pgrep": true,
+	"pidof": true, "kill": true, "tput": true, "ulimit": true, "umask": true, "which": true, "whereis": true,
+	"type": true, "hash": true, "help": true, "whatis": true, "apropos": true, "getconf": true, "locale": true,
+	"printenv": true, "jobs": true, "history": true, "uname": true, "hostname": true, "nproc": true,
+	"tty": true, "clear": true, "cd": true, "pushd": true, "popd": true, "dirs": true, "tr": true,
+	"pwd": true, "mapfile": true, "readarray": true,
+}
+
+// patternFirst are the commands whose first operand is a pattern or a
+// program, not a file, unless one of the options given here gives it
+// (grep -e PATTERN FILE, sed -f SCRIPT FILE).
+var patternFirst = map[string][]string{
+	"grep": {"-e", "--regexp", "-f", "--file"}, "egrep": {"-e", "--regexp", "-f", "--file"},
+	"fgrep": {"-e", "--regexp", "-f", "--file"}, "zgrep": {"-e", "--regexp", "-f", "--file"},
+	"rg": {"-e", "--regexp", "-f", "--file", "--files", "--type-list"}, "ag": nil, "ack": nil,
+	"sed": {"-e", "--expression", "-f", "--file"},
+	"awk": {"-f", "--file", "-e", "--exec", "--source"}, "gawk": {"-f", "--file", "-e", "--exec", "--source"},
+	"mawk": {"-f", "--file", "-e", "--exec", "--source"}, "nawk": {"-f", "--file", "-e", "--exec", "--source"},
+	"jq": {"-f", "--from-file"}, "yq": {"-f", "--from-file"},
+}
+
 // clonedFile returns the directory of a repository cloned on this line
 // (git clone URL [DIR]) that the file w is in, or that w is, here or in a
 // directory the line changed into, or "".
@@ -1536,6 +1841,9 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	// The network checks only add to the grammar.
 	strict := r.Level == Safe && (grammarCheck(r.Check) || r.Options.Len() > 0)
 	s.judgeOptions(name, sc, j, strict)
+	if strict {
+		s.computedNames(name, args, sc, j)
+	}
 	if cx.appended != "" && appendedOptionChecks[r.Check] {
 		// These read options and expressions anywhere among their
 		// arguments: what xargs adds may be -delete, -i, -c KEY=CMD.

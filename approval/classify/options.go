@@ -464,6 +464,9 @@ type optScan struct {
 	fs      []finding // options not understood, ambiguous, unknown words
 	stopped int       // with stopAtOperand: index of the first operand, else len(args)
 	unknown int       // index of the first option word not understood, or -1
+	// anyAt are the indexes of the words known only at run time that
+	// are above Safe as any option they may be (kubectl get "$POD").
+	anyAt []int
 }
 
 // scanOptions reads args with grammar g. With stopAtOperand the options end
@@ -483,6 +486,7 @@ func scanOptions(name string, args []word, g *Options, stopAtOperand bool) optSc
 		}
 		if l > Safe {
 			sc.fs = append(sc.fs, finding{l, fmt.Sprintf("%s: argument %s is not known until it runs and may be an option", name, a)})
+			sc.anyAt = append(sc.anyAt, i)
 		}
 	}
 	unknown := func(a string) {

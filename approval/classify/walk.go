@@ -758,7 +758,17 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case *syntax.WhileClause:
 		s.enterRepeat()
 		defer s.leaveRepeat()
-		inf := s.walkStmts(c.Cond).or(s.walkStmts(c.Do))
+		listed := stdin == nil && s.pipedNames
+		inf := s.walkStmts(c.Cond)
+		if name, _ := readVar(c); listed && name != "" {
+			// find . -name '*.go' | while read f: f is a name under the
+			// working directory, as the items of cat $(find ...) are.
+			if s.loopNames == nil {
+				s.loopNames = map[string]bool{}
+			}
+			s.loopNames[name] = false
+		}
+		inf = inf.or(s.walkStmts(c.Do))
 		if name, values := s.readLoop(c, stdin); name != "" {
 			inf = inf.or(s.walkBound(name, values, c.Do))
 		}
@@ -766,10 +776,15 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case *syntax.ForClause:
 		var inf info
 		var values []string // the known values of the loop's variable
+		// allKnown: every word of the loop is known; allNames: or a name
+		// under the working directory (for f in $(ls)).
+		allKnown, allNames := false, false
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
 			// The loop's words name files as arguments do: for f in
 			// ~/.ssh/*; do cat "$f"; done reads the keys.
+			allKnown = l.InPos.IsValid() && len(l.Items) > 0
+			allNames = allKnown
 			for _, w := range l.Items {
 				for _, x := range s.words(w) {
 					inf.download = inf.download || x.download
@@ -778,6 +793,9 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 					}
 					if v, ok := knownValue(x, 0); ok {
 						values = append(values, v)
+					} else {
+						allKnown = false
+						allNames = allNames && !s.computedName(x)
 					}
 				}
 			}
@@ -796,6 +814,12 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 			}
 			s.setVar(wi.Name.Value, "", false)
 			s.fetchedVar(wi.Name.Value, inf.download)
+			if allNames {
+				if s.loopNames == nil {
+					s.loopNames = map[string]bool{}
+				}
+				s.loopNames[wi.Name.Value] = allKnown
+			}
 		}
 		s.enterRepeat()
 		defer s.leaveRepeat()
@@ -915,23 +939,8 @@ func (s *state) readLoop(c *syntax.WhileClause, stdin *stdinSrc) (name string, v
 	default:
 		return "", nil
 	}
-	ce, ok := c.Cond[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Cond[0].Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) < 2 {
-		return "", nil
-	}
-	var args []string
-	for _, w := range ce.Args {
-		v, ok := litValue(w)
-		if !ok {
-			return "", nil
-		}
-		args = append(args, v)
-	}
-	raw := args[1] == "-r"
-	if raw {
-		args = append(args[:1], args[2:]...)
-	}
-	if args[0] != "read" || len(args) != 2 || !nameRe.MatchString(args[1]) {
+	name, raw := readVar(c)
+	if name == "" {
 		return "", nil
 	}
 	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
@@ -941,7 +950,35 @@ func (s *state) readLoop(c *syntax.WhileClause, stdin *stdinSrc) (name string, v
 			values = append(values, v)
 		}
 	}
-	return args[1], values
+	return name, values
+}
+
+// readVar returns NAME of a while loop whose condition is a lone read
+// NAME or read -r NAME (raw), or "".
+func readVar(c *syntax.WhileClause) (name string, raw bool) {
+	if c.Until || len(c.Cond) != 1 {
+		return "", false
+	}
+	ce, ok := c.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Cond[0].Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) < 2 {
+		return "", false
+	}
+	var args []string
+	for _, w := range ce.Args {
+		v, ok := litValue(w)
+		if !ok {
+			return "", false
+		}
+		args = append(args, v)
+	}
+	raw = args[1] == "-r"
+	if raw {
+		args = append(args[:1], args[2:]...)
+	}
+	if args[0] != "read" || len(args) != 2 || !nameRe.MatchString(args[1]) {
+		return "", false
+	}
+	return args[1], raw
 }
 
 // allWords resolves a word only for the substitutions inside it.
@@ -1233,7 +1270,7 @@ func knownValue(val word, skip int) (string, bool) {
 // from here on, so no variable's value is known any more.
 func (s *state) ifsChanged() {
 	s.note(Warning, "sets IFS, which changes how every later word splits")
-	s.vars, s.arrays, s.ifs = nil, nil, true
+	s.vars, s.arrays, s.loopNames, s.ifs = nil, nil, nil, true
 }
 
 // maxCopied bounds the entries of what the line set (variables,
@@ -1306,6 +1343,7 @@ func (s *state) fetchedVar(name string, downloaded bool) {
 
 func (s *state) setVar(name, v string, lit bool) {
 	delete(s.arrays, name)
+	delete(s.loopNames, name)
 	if s.vars == nil {
 		s.vars = map[string]string{}
 	}
@@ -1556,8 +1594,10 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	// through filters (find ~/.config | head | xargs cat).
 	var listedSecret finding
 	saved, savedAll, savedText, savedSome, savedSecret := s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret
+	savedNames, namesUpTo := s.pipedNames, -1 // see listedPrefix
 	defer func() {
 		s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret = saved, savedAll, savedText, savedSome, savedSecret
+		s.pipedNames = savedNames
 	}()
 	// texts[i] is what stage i writes, when the line spells it out; tee
 	// passes on what it reads. some[i] (made when needed) is text stage i
@@ -1600,6 +1640,21 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		s.pipedAll = listed
 		s.pipedSecret = listedSecret
 		s.pipedText, s.pipedSome = nil, nil
+		// A while read loop reads names listed under the working
+		// directory when the stages before it only list them; the first
+		// stage reads what the pipe itself reads.
+		_, loop := st.Cmd.(*syntax.WhileClause)
+		switch {
+		case i == 0:
+			s.pipedNames = savedNames
+		case loop:
+			if namesUpTo < 0 {
+				namesUpTo = listedPrefix(stages)
+			}
+			s.pipedNames = i <= namesUpTo
+		default:
+			s.pipedNames = false
+		}
 		if i > 0 {
 			s.pipedText, s.pipedSome = texts[i-1], texts[i-1]
 			if some != nil && some[i-1] != nil {

@@ -510,8 +510,15 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		r.subst = true
 		r.download = r.download || inf.download
 		at := b.Len()
-		b.WriteString(s.text(p))
+		t := s.text(p)
+		b.WriteString(t)
 		r.holes = append(r.holes, [2]int{at, b.Len()})
+		if t != "" && !s.listedNames[t] && listsWorkdir(p.Stmts) {
+			if s.listedNames == nil {
+				s.listedNames = map[string]bool{}
+			}
+			s.listedNames[t] = true
+		}
 	case *syntax.ProcSubst:
 		inf := s.walkStmts(p.Stmts)
 		s.substListed(inf)
