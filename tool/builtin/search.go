@@ -60,6 +60,68 @@ const walkPerFile = 10
 // compile to a few dozen steps.
 const maxPatternInsts = 1000
 
+// maxGlobBytes bounds a search glob's length. The glob is matched against
+// the path of every file the walk looks at (up to walkPerFile times
+// DefaultMaxFiles), each time at a cost that grows with its length: a
+// 128 KiB glob over 2,000 files took 0.2 to 3.4 s. A path is at most
+// 4,096 bytes, and a glob worth writing far shorter.
+const maxGlobBytes = 1024
+
+// maxGlobAlternatives bounds how many plain patterns a search glob's
+// {a,b} alternatives stand for ("*.{go,md}" two, "{a,b}/*.{go,md}" four).
+// Matching tries the alternatives by backtracking, so each group
+// multiplies the work on every name: "{a,a}" 24 times then "b", 121
+// bytes, took 2.3 s against one name of 24 a's, and every 4 groups more
+// 16 times as long.
+const maxGlobAlternatives = 64
+
+// globAlternatives returns how many plain patterns the {a,b} alternatives
+// of the glob g stand for, read as doublestar reads them (a "\" escapes
+// the next byte, a "[...]" class holds no braces, groups nest): 1 for a
+// glob without them, and maxGlobAlternatives+1 for any number past it.
+func globAlternatives(g string) int {
+	n, _ := altSequence(g, 0, false)
+	return n
+}
+
+// altSequence counts the patterns of the sequence starting at g[i]: up to
+// the "," or "}" that ends it when it is an alternative of a group (in),
+// else to the end of g. It returns the count and where it stopped.
+func altSequence(g string, i int, in bool) (n, end int) {
+	const most = maxGlobAlternatives + 1
+	n = 1
+	for ; i < len(g); i++ {
+		switch g[i] {
+		case '\\':
+			i++
+		case '[':
+			for i++; i < len(g) && g[i] != ']'; i++ {
+				if g[i] == '\\' {
+					i++
+				}
+			}
+		case '{':
+			// A group stands for the sum of its alternatives' counts,
+			// and multiplies what the sequence stands for.
+			sum := 0
+			for {
+				var m int
+				m, i = altSequence(g, i+1, true)
+				sum = min(sum+m, most)
+				if i >= len(g) || g[i] == '}' {
+					break
+				}
+			}
+			n = min(n*sum, most)
+		case ',', '}':
+			if in {
+				return n, i
+			}
+		}
+	}
+	return n, i
+}
+
 // programSize is how many instructions expr (already known to compile)
 // compiles to, as regexp.Compile builds it.
 func programSize(expr string) int {
@@ -83,8 +145,11 @@ func programSize(expr string) int {
 // and the answer says how many entries were hidden. A pattern that compiles
 // to more than 1000 steps (such as \w{1000}) is refused, since a match
 // costs up to that many steps per byte and cannot be stopped midway; the
-// call's context is honoured between lines. The walk looks at most at ten
-// entries per file of DefaultMaxFiles (files of any name, directories,
+// call's context is honoured between lines. A glob is matched against
+// every file walked, so one longer than 1024 bytes is refused too, and so
+// is one whose {a,b} alternatives stand for more than 64 patterns
+// together (each group multiplies the others). The walk looks at most at
+// ten entries per file of DefaultMaxFiles (files of any name, directories,
 // links), so that a glob picking nothing does not walk a tree of millions;
 // the answer is then truncated and says so.
 func SearchFiles(ws *sandbox.Workspace, opts ...Option) tool.Tool {
@@ -117,8 +182,14 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 	if n := programSize(expr); n > maxPatternInsts {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern is too large: it compiles to %d steps, over the %d search_files allows (a match costs up to that many steps per byte searched); use smaller repeat counts such as \\w{1,100}, or a shorter pattern", n, maxPatternInsts)
 	}
+	if len(in.Glob) > maxGlobBytes {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "glob is too long: %d bytes, over the %d search_files allows (it is matched against the path of every file walked); use a shorter glob such as *.go or src/**/*.ts, or a narrower path", len(in.Glob), maxGlobBytes)
+	}
 	if in.Glob != "" && !sandbox.ValidGlob(in.Glob) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "glob %q is malformed: use *.go, or a path pattern such as src/**/*.ts (** only as a whole path segment; a clean path relative to the directory searched: no \"./\", \"..\", \"//\" or \"/\" at the end)", in.Glob)
+	}
+	if globAlternatives(in.Glob) > maxGlobAlternatives {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "glob %q has too many alternatives: its {a,b} groups stand for more than %d patterns together (each group multiplies the others, and all are tried against every file walked); use fewer or smaller groups, or run several searches", in.Glob, maxGlobAlternatives)
 	}
 	limit := c.maxMatches
 	if in.MaxMatches > 0 {
