@@ -172,6 +172,8 @@ func Compile(raw json.RawMessage) (v *Validator, err error) {
 	c.AssertFormat = true
 	c.AssertContent = true
 	c.Formats["regex"] = isRegex
+	c.Formats["duration"] = isDuration
+	c.Formats["period"] = isPeriod
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("schema refers to %q: remote references are not loaded; inline it under $defs", u)
 	}
