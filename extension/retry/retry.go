@@ -8,7 +8,14 @@
 //     extension checks that the next attempt would start before the
 //     deadline, and otherwise returns the last result at once;
 //   - a backoff is at least the error's RetryAfter (a rate limit or a 429
-//     says how long to wait);
+//     says how long to wait); a RetryAfter longer than the longest backoff
+//     (Max, default 10s) is not waited for: the server chooses it, and a
+//     caller without a deadline would be held as long as it says, so the
+//     failure is returned at once with its RetryAfter;
+//   - no retry while the last run is still going: a Go function that
+//     ignored its deadline under executor.WithDetach (its result is marked
+//     "backend_still_running") would overlap the next run, outside every
+//     concurrency limit;
 //   - only tools that are safe to repeat: tool.Spec.Annotations.Idempotent
 //     or ReadOnly, a tool named with SafeTools, or a tool tagged "retry-safe"
 //     (TagSafe). Anything else runs once, and a retryable failure says in
@@ -45,6 +52,11 @@ const TagSafe = "retry-safe"
 // it stopped before a success (e.g. "gave up after 3 attempts").
 const MetaKey = "retry"
 
+// metaStillRunning is the result metadata the executor sets when a
+// backend that ignores its context is still running past its deadline
+// (executor.WithDetach).
+const metaStillRunning = "backend_still_running"
+
 // Defaults used when no option overrides them.
 const (
 	DefaultMaxAttempts = 3
@@ -59,8 +71,9 @@ type Option func(*Retry)
 // run included). Values below 1 are treated as 1 (no retries).
 func MaxAttempts(n int) Option { return func(r *Retry) { r.max = max(1, n) } }
 
-// Backoff sets the base and the cap of the exponential backoff.
-// Non-positive values keep the defaults.
+// Backoff sets the base and the cap of the exponential backoff. The cap is
+// also the longest RetryAfter the extension waits for. Non-positive values
+// keep the defaults.
 func Backoff(base, maxBackoff time.Duration) Option {
 	return func(r *Retry) {
 		if base > 0 {
@@ -128,7 +141,9 @@ func (r *Retry) Safe(spec *tool.Spec) bool {
 func (r *Retry) backoff(n int) time.Duration {
 	ceiling := r.cap
 	if n-1 < 62 {
-		if d := r.base << (n - 1); d > 0 && d < ceiling {
+		// d>>(n-1) != base when the shift lost bits: an overflow, which
+		// can wrap round to a small positive duration.
+		if d := r.base << (n - 1); d>>(n-1) == r.base && d < ceiling {
 			ceiling = d
 		}
 	}
@@ -163,12 +178,25 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 				res.SetMeta(MetaKey, fmt.Sprintf("gave up after %d attempts", ran))
 				break
 			}
+			if still, _ := res.Metadata[metaStillRunning].(bool); still {
+				// Idempotent means two runs do what one does, not that
+				// they may overlap; and the run going on holds no slot.
+				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the last run ignored its deadline and is still running", ran))
+				break
+			}
 			wait := r.backoff(ran)
-			if ra := res.Error.RetryAfter; ra > wait {
+			ra := res.Error.RetryAfter
+			if ra > wait {
 				wait = ra
 			}
 			if dl, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(dl) {
 				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the next would start after the call's deadline (backoff %v)", ran, wait))
+				break
+			}
+			if ra > r.cap {
+				// The server chooses RetryAfter: a caller without a
+				// deadline would be held for as long as it says.
+				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the backend asks to wait %v, longer than the longest backoff (%v)", ran, ra, r.cap))
 				break
 			}
 			tool.Emit(ctx, tool.Event{Kind: tool.EventRetried, CallID: req.Call.ID, Tool: req.Spec.Name, Agent: req.Call.Agent,
