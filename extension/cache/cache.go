@@ -29,6 +29,7 @@ import (
 	"container/list"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"maps"
 	"runtime/debug"
 	"slices"
@@ -86,7 +87,7 @@ func WithMaxEntries(n int) Option {
 }
 
 // WithMaxBytes bounds the approximate memory held by entries (keys, output,
-// content). A result larger than the bound is not cached. Non-positive
+// content, metadata). A result larger than the bound is not cached. Non-positive
 // keeps the default.
 func WithMaxBytes(n int64) Option {
 	return func(c *Cache) {
@@ -327,7 +328,38 @@ func resultSize(r *tool.Result) int64 {
 	for _, ct := range r.Content {
 		n += int64(len(ct.Text) + len(ct.Data) + len(ct.URI) + len(ct.MIMEType) + len(ct.Name) + len(ct.Title) + 64)
 	}
+	// Metadata can outweigh the rest: a shell tool keeps each stream whole
+	// there (up to a MiB each by default) and gives the model 16 KiB.
+	for k, v := range r.Metadata {
+		n += int64(len(k)) + metaSize(v) + 16
+	}
 	return n
+}
+
+// metaSize approximates the bytes a metadata value holds: its length for
+// strings and bytes, its JSON encoding for anything else.
+func metaSize(v any) int64 {
+	switch x := v.(type) {
+	case nil, bool, int, int64, float64, time.Duration, time.Time:
+		return 8
+	case string:
+		return int64(len(x))
+	case []byte:
+		return int64(len(x))
+	case json.RawMessage:
+		return int64(len(x))
+	case []string:
+		n := int64(0)
+		for _, s := range x {
+			n += int64(len(s)) + 16
+		}
+		return n
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 64
+	}
+	return int64(len(b))
 }
 
 // clone copies a result deeply enough that the copy and the original share
