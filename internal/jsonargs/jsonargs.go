@@ -37,18 +37,9 @@ func Members(v []byte, buf []Member) ([]Member, bool) {
 		return buf, skipSpace(v, i+1) == len(v)
 	}
 	for {
-		if i >= len(v) || v[i] != '"' {
-			return nil, false
-		}
-		end, escaped, ok := stringEnd(v, i)
+		key, end, ok := readKey(v, i)
 		if !ok {
 			return nil, false
-		}
-		key := string(v[i+1 : end-1])
-		if escaped || !utf8.ValidString(key) {
-			if json.Unmarshal(v[i:end], &key) != nil {
-				return nil, false
-			}
 		}
 		i = skipSpace(v, end)
 		if i >= len(v) || v[i] != ':' {
@@ -73,6 +64,25 @@ func Members(v []byte, buf []Member) ([]Member, bool) {
 			return nil, false
 		}
 	}
+}
+
+// readKey reads the member key starting at v[i], unescaped (invalid UTF-8
+// as encoding/json reads it), and returns the index after it.
+func readKey(v []byte, i int) (key string, end int, ok bool) {
+	if i >= len(v) || v[i] != '"' {
+		return "", 0, false
+	}
+	end, escaped, ok := stringEnd(v, i)
+	if !ok {
+		return "", 0, false
+	}
+	key = string(v[i+1 : end-1])
+	if escaped || !utf8.ValidString(key) {
+		if json.Unmarshal(v[i:end], &key) != nil {
+			return "", 0, false
+		}
+	}
+	return key, end, true
 }
 
 // SameKey reports whether a decoder may take the member key for the
@@ -102,7 +112,81 @@ func Values(ms []Member, name string) []json.RawMessage {
 // (SameKey), each item of a list (schema.ItemsStep), each value of a map
 // (schema.ValuesStep). JSON null and "" are left out: the argument was not
 // given.
+//
+// The text is read once, however deep segs go (read level by level, a
+// path 31 levels deep read arguments nested that deep 31 times, and a
+// schema may declare 256 paths), each object and list on the way as
+// Members reads an object. When one of them is not well formed so, the
+// text is read level by level instead: each level as Members, or
+// encoding/json for a list, takes it. In valid JSON both find the same
+// values (FuzzBelowAsLevelByLevel).
 func Below(v []byte, segs []string, out []json.RawMessage) []json.RawMessage {
+	if len(segs) > 0 {
+		n := len(out)
+		end, got, ok := below(v, skipSpace(v, 0), segs, out)
+		if ok && skipSpace(v, end) == len(v) {
+			return got
+		}
+		out = out[:n]
+	}
+	return belowLoose(v, segs, out)
+}
+
+// below appends what segs reach in the value at v[i] and returns the
+// index after that value, reading each of its bytes once; ok is false
+// when an object or a list on the way is not well formed.
+func below(v []byte, i int, segs []string, out []json.RawMessage) (end int, _ []json.RawMessage, ok bool) {
+	if len(segs) == 0 {
+		if end, ok = valueEnd(v, i); ok {
+			if s := v[i:end]; string(s) != "null" && string(s) != `""` {
+				out = append(out, s)
+			}
+		}
+		return end, out, ok
+	}
+	open, shut := byte('{'), byte('}')
+	if segs[0] == schema.ItemsStep {
+		open, shut = '[', ']'
+	}
+	if i >= len(v) || v[i] != open {
+		// Not what segs goes into: nothing below it.
+		end, ok = valueEnd(v, i)
+		return end, out, ok
+	}
+	if i = skipSpace(v, i+1); i < len(v) && v[i] == shut {
+		return i + 1, out, true
+	}
+	for {
+		into := true // whether segs goes into this item, or member
+		if open == '{' {
+			key, end, ok := readKey(v, i)
+			if i = skipSpace(v, end); !ok || i >= len(v) || v[i] != ':' {
+				return 0, out, false
+			}
+			i = skipSpace(v, i+1)
+			into = segs[0] == schema.ValuesStep || SameKey(key, segs[0])
+		}
+		if into {
+			i, out, ok = below(v, i, segs[1:], out)
+		} else {
+			i, ok = valueEnd(v, i)
+		}
+		if i = skipSpace(v, i); !ok || i >= len(v) {
+			return 0, out, false
+		}
+		switch v[i] {
+		case shut:
+			return i + 1, out, true
+		case ',':
+			i = skipSpace(v, i+1)
+		default:
+			return 0, out, false
+		}
+	}
+}
+
+// belowLoose is Below level by level.
+func belowLoose(v []byte, segs []string, out []json.RawMessage) []json.RawMessage {
 	if len(segs) == 0 {
 		if s := strings.TrimSpace(string(v)); s != "null" && s != `""` {
 			out = append(out, v)
