@@ -16,7 +16,9 @@
 //     name or its Categories contain the tool's category; a rule with neither
 //     covers every tool. A covered tool may be called only by a principal
 //     holding the role of a covering rule, and only if the tool's risk is at
-//     or below that rule's ceiling.
+//     or below that rule's ceiling. A tool marked destructive
+//     (tool.Annotations.Destructive, not ReadOnly) is judged tool.RiskHigh
+//     whatever risk it sets, as the approval extension judges it dangerous.
 //  4. Once there are rules, a tool no rule covers is refused (rule
 //     "deny-by-default"): a tool registered later, or one the rules forgot,
 //     is closed until a rule names it. AllowUnlisted opens such tools to
@@ -67,8 +69,9 @@ type Rule struct {
 	Tools []string
 	// Categories are tool categories (tool.Spec.Category).
 	Categories []string
-	// MaxRisk, when set, is the highest tool risk the rule allows. Use
-	// Ceiling(tool.RiskLow) to build one.
+	// MaxRisk, when set, is the highest tool risk the rule allows (a
+	// destructive tool counts as tool.RiskHigh). Use Ceiling(tool.RiskLow)
+	// to build one.
 	MaxRisk *tool.Risk
 }
 
@@ -328,7 +331,7 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 		if !r.grants(&p) {
 			continue
 		}
-		if r.MaxRisk != nil && spec.Risk.Effective() > *r.MaxRisk {
+		if r.MaxRisk != nil && judged(spec) > *r.MaxRisk {
 			if ceiling == nil {
 				ceiling = r
 			}
@@ -340,9 +343,9 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 	switch {
 	case ceiling != nil:
 		e := tool.Errorf(tool.CodeUnauthorized,
-			"rule %q allows %s tools up to risk %s; tool %q %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, riskName(spec.Risk))
+			"rule %q allows %s tools up to risk %s; tool %q %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, riskName(spec))
 		e.Err = fmt.Errorf("auth: tool %q is judged risk %s, over the MaxRisk of rule %q (%s): raise that ceiling (auth.Ceiling(tool.Risk%s)), or grant principal %q a role whose rule allows the tool",
-			spec.Name, spec.Risk.Effective(), ceiling.name(), *ceiling.MaxRisk, riskConst(spec.Risk.Effective()), p.ID)
+			spec.Name, judged(spec), ceiling.name(), *ceiling.MaxRisk, riskConst(judged(spec)), p.ID)
 		return ceiling.name(), e
 	case covering != nil:
 		e := tool.Errorf(tool.CodeUnauthorized,
@@ -371,8 +374,30 @@ func riskConst(r tool.Risk) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// destructive reports whether the tool may delete or overwrite: its
+// Destructive hint, which a read-only tool's does not count (the hint is
+// meaningful only when not ReadOnly, as the approval extension reads it).
+func destructive(spec *tool.Spec) bool {
+	return spec.Annotations.Destructive && !spec.Annotations.ReadOnly
+}
+
+// judged is the risk a rule's ceiling judges a tool by: high for a
+// destructive tool (tool.RiskHigh is what destructive tools are), whatever
+// its author set, as the approval extension judges it dangerous; its
+// effective risk otherwise.
+func judged(spec *tool.Spec) tool.Risk {
+	if destructive(spec) {
+		return tool.RiskHigh
+	}
+	return spec.Risk.Effective()
+}
+
 // riskName says a tool's risk as it is judged ("is risk high").
-func riskName(r tool.Risk) string {
+func riskName(spec *tool.Spec) string {
+	r := spec.Risk
+	if destructive(spec) && r.Effective() < tool.RiskHigh {
+		return "is marked destructive, so it is judged high"
+	}
 	if r == tool.RiskUnset {
 		return "has no risk set, so it is judged medium"
 	}
