@@ -70,6 +70,45 @@ func TestAttackS20SearchGlobAlternativesAreBounded(t *testing.T) {
 	}
 }
 
+// TestAttackS20SearchPatternCompileIsBounded: a pattern is compiled (and
+// parsed again to count its steps) before its size is judged, and Go's
+// parser copies a Unicode class such as \pL (hundreds of ranges) for each
+// use: 21,000 of them (63 KiB), one step each, took 0.3 to 0.6 s to
+// refuse, every call. A pattern longer than maxPatternBytes is refused
+// before it is compiled; one must cost no more than 30 times a plain
+// pattern's search of the same files.
+func TestAttackS20SearchPatternCompileIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 20 {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte("hello world\n"), 0o644))
+	}
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+
+	plain, err := s20SearchTime(t, ws, searchIn{Pattern: "x"})
+	require.NoError(t, err)
+	for _, in := range []searchIn{
+		{Pattern: strings.Repeat(`\pL`, 21000)},
+		{Pattern: strings.Repeat(`\pL`, 21000), IgnoreCase: true},
+	} {
+		took, err := s20SearchTime(t, ws, in)
+		assert.Less(t, took, 30*max(plain, time.Millisecond), "a %d-byte pattern took %v, a plain one %v", len(in.Pattern), took, plain)
+		var te *tool.Error
+		if assert.True(t, errors.As(err, &te), "the pattern is refused: %v", err) {
+			assert.Equal(t, tool.CodeInvalidArguments, te.Code)
+			assert.Contains(t, te.Message, fmt.Sprint(maxPatternBytes))
+			assert.Less(t, len(te.Message), 1000, "the error does not quote the whole pattern")
+		}
+	}
+
+	// A pattern as long as allowed is searched.
+	res, err := searchFiles(context.Background(), ws, newConfig(nil), searchIn{Pattern: "hello|" + strings.Repeat("[a-z]", (maxPatternBytes-len("hello|"))/5)})
+	if assert.NoError(t, err) {
+		assert.Contains(t, fmt.Sprint(res.Content), "f1.txt:1: hello world")
+	}
+}
+
 func TestGlobAlternatives(t *testing.T) {
 	for _, c := range []struct {
 		glob string

@@ -60,6 +60,13 @@ const walkPerFile = 10
 // compile to a few dozen steps.
 const maxPatternInsts = 1000
 
+// maxPatternBytes bounds a search pattern's length, judged before it is
+// compiled: Go's parser copies a Unicode class such as \pL (hundreds of
+// ranges) for each use, so 21,000 of them (63 KiB, one step each) took
+// 0.3 to 0.6 s to compile and refuse. A pattern within maxPatternInsts is
+// far shorter.
+const maxPatternBytes = 4096
+
 // maxGlobBytes bounds a search glob's length. The glob is matched against
 // the path of every file the walk looks at (up to walkPerFile times
 // DefaultMaxFiles), each time at a cost that grows with its length: a
@@ -142,8 +149,9 @@ func programSize(expr string) int {
 // the size of a file searched (WithMaxSearchFileSize). Binary files (a NUL
 // byte in the first 8000 bytes), symlinks and ".git" are skipped; what the
 // workspace's rules refuse (the policy's forbidden paths) is not searched,
-// and the answer says how many entries were hidden. A pattern that compiles
-// to more than 1000 steps (such as \w{1000}) is refused, since a match
+// and the answer says how many entries were hidden. A pattern longer than
+// 4096 bytes, or that compiles to more than 1000 steps (such as
+// \w{1000}), is refused, since a match
 // costs up to that many steps per byte and cannot be stopped midway; the
 // call's context is honoured between lines. A glob is matched against
 // every file walked, so one longer than 1024 bytes is refused too, and so
@@ -168,6 +176,9 @@ func SearchFiles(ws *sandbox.Workspace, opts ...Option) tool.Tool {
 }
 
 func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searchIn) (*tool.Result, error) {
+	if len(in.Pattern) > maxPatternBytes {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern is too long: %d bytes, over the %d search_files allows; search for a shorter pattern", len(in.Pattern), maxPatternBytes)
+	}
 	expr := in.Pattern
 	if in.Literal {
 		expr = regexp.QuoteMeta(expr)
