@@ -178,3 +178,54 @@ func TestAttackS20PlanAndGoEnv(t *testing.T) {
 		`go env -json GOOS`,
 	})
 }
+
+// TestAttackS20XargsComputedNames: the items xargs adds, or puts in place
+// of its replace text, were judged as files of the working directory (*)
+// whatever made them, so echo a2V5 | base64 -d | xargs cat read key Safe,
+// as cat $(echo a2V5 | base64 -d) did. They are names computed when the
+// command runs unless the line spells them out (xargs cat <<< a.go, judged
+// as those names), a pipe of names ls, find, git ls-files or rg --files
+// list under the working directory gives them, or there is no pipe (the
+// line's own input, /dev/null for a shell tool).
+func TestAttackS20XargsComputedNames(t *testing.T) {
+	attackAtLeast(t, Warning, []string{
+		`echo a2V5 | base64 -d | xargs cat`,
+		`echo L2V0Yy9zaGFkb3c= | base64 -d | xargs head -c 100`,
+		`rev <<< asr_di/hss./~ | xargs cat`,
+		`echo a2V5 | base64 -d | xargs -I{} cat {}`,
+		`echo a2V5 | base64 -d | xargs -n1 timeout 5 cat`,
+		`xargs cat < list`,
+		`xargs -a list cat`,
+		`xargs --arg-file=list cat`,
+		`xargs cat < <(echo a2V5 | base64 -d)`,
+		`cat list | xargs wc -c`,
+		`ls -A | xargs cat`,
+		`git diff HEAD | xargs cat`,
+		`grep -rh KEY . | xargs cat`,
+		`grep -rl KEY ~/.aws | xargs cat`,
+	})
+	attackSafe(t, []string{
+		`find . -name '*.go' | xargs wc -l`,
+		`find . -type f -print0 | xargs -0 grep -l foo`,
+		`git ls-files | xargs grep foo`,
+		`git ls-files -z | xargs -0 wc -l`,
+		`git ls-files | xargs -n1 timeout 5 wc -l`,
+		`ls | xargs cat`,
+		`ls | xargs -I{} cat {}`,
+		`rg --files | xargs cat`,
+		`rg --files src | xargs wc -l`,
+		`find . -name '*.go' | xargs -I{} grep -n TODO {}`,
+		`find /usr/share -name "*.txt" | xargs head`,
+		`git diff --name-only | xargs wc -l`,
+		`git diff --name-only HEAD~1 | xargs cat`,
+		`wc -l $(git diff --name-only --staged)`,
+		`grep -rl TODO . | xargs wc -l`,
+		`grep -l TODO *.go | xargs wc -l`,
+		`rg -l TODO | xargs wc -l`,
+		`xargs wc -l <<< 'a.go b.go'`,
+		`echo a.go | xargs cat`,
+		`xargs -r wc -l`,
+		`xargs -I{} echo {}`,
+		`echo a2V5 | base64 -d | xargs echo`,
+	})
+}

@@ -442,20 +442,20 @@ type state struct {
 	fetchedVars map[string]bool
 	// loopNames are the variables of for loops over words the line
 	// spells out, all known (for f in *.go a.txt: true), which the loop
-	// judged as names, and of loops over names under the working
-	// directory (for f in $(ls), find . | while read f: false, see
-	// listsWorkdir): "$f" in the body is one of them, not a name
+	// judged as names, and of loops over names a lister gives (for f in
+	// $(ls), find . | while read f: false, see listsWorkdir), judged
+	// where it lists them: "$f" in the body is one of them, not a name
 	// computed when the command runs (see computedName). Any other
 	// assignment to the name forgets it.
 	loopNames map[string]bool
-	// pipedNames: the command being judged reads, from the stages
-	// before it, only names under the working directory (see
-	// listsThrough).
-	pipedNames bool
+	// pipeIn is what the command being judged reads from a pipe: none
+	// (the line's own input), names the line judges that the stages
+	// before it list (pipeNames, see listsThrough), or other text.
+	pipeIn pipeInput
 	// listedNames are the command substitutions, by their text, that
-	// list names of files under the working directory (see
-	// listsWorkdir): cat $(ls) reads those files, not a name computed
-	// when the command runs.
+	// only list names of files the line judges (see listsWorkdir): cat
+	// $(ls) reads those files, not a name computed when the command
+	// runs.
 	listedNames map[string]bool
 	// exported are the variables the line exported (export, declare -x);
 	// cmdEnv, while a command is judged, the values its own assignments
@@ -506,6 +506,15 @@ type state struct {
 	dirSecrets    map[string]map[string]finding
 	dirSecretsLen int
 }
+
+// pipeInput is what a command reads from a pipe (see state.pipeIn).
+type pipeInput uint8
+
+const (
+	pipeNone  pipeInput = iota // no pipe: the line's own input
+	pipeNames                  // names the line judges (find . | xargs cat, see listsWorkdir)
+	pipeOther                  // any other text
+)
 
 func (s *state) note(l Level, reason string) {
 	s.findings = append(s.findings, finding{l, reason})

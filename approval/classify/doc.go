@@ -110,13 +110,16 @@
 //     a file name computed when the command runs, an operand of a
 //     command Safe by its rule that holds a command substitution or a
 //     variable whose value the line does not give (cat $(echo a2V5 |
-//     base64 -d), x=$(rev <<< asr_di/hss./~); cat $x, cat "$f"), which
-//     may be any file: not echo's or test's operands, nor grep's pattern,
-//     and not the working directory ($PWD, $(pwd)), the home at a name's
-//     start, $PPID, a for loop's variable over known words, or the names
-//     ls, find or git ls-files list under the working directory, through
-//     grep, head, sort or uniq (cat $(ls), wc -l $(find . -name '*.go'),
-//     find . | while read f), which are judged as files there;
+//     base64 -d), x=$(rev <<< asr_di/hss./~); cat $x, cat "$f"), or an
+//     item xargs reads from a file or a pipe (echo a2V5 | base64 -d |
+//     xargs cat, xargs cat < list), which may be any file: not echo's or
+//     test's operands, nor grep's pattern, and not the working directory
+//     ($PWD, $(pwd)), the home at a name's start, $PPID, a for loop's
+//     variable over known words, or the names ls, find, git ls-files, git
+//     diff --name-only, rg --files or grep -l list, through grep, head,
+//     sort or uniq (cat $(ls), wc -l $(find . -name '*.go'), find . |
+//     while read f, git ls-files | xargs wc -l), which are judged as
+//     files where they list them;
 //     commands that print secrets they hold (kubectl -o before the
 //     subcommand, kubectl describe secret, which prints a service
 //     account token in full, helm get values, docker inspect, docker compose config,

@@ -76,7 +76,9 @@ type judgeCtx struct {
 	// reader names the wrapper (xargs) that reads its standard input to
 	// fill in the command's words or add to them; "" for find's {}.
 	reader string
-	via    []string // wrappers it is run through
+	// argFile: the reader reads them from a file it names (xargs -a).
+	argFile bool
+	via     []string // wrappers it is run through
 }
 
 // inputCode judges code a command gets from the items a wrapper (xargs)
@@ -468,6 +470,10 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		// words holding the replace text, or more words after them.
 		args = slices.Clone(args)
 		cx.stdinArgs, cx.appended, cx.reader = true, name, name
+		// xargs -a FILE reads its items from FILE, not its input.
+		cx.argFile = slices.ContainsFunc(sc.uses, func(u optUse) bool {
+			return u.has && (u.opt.Name == "-a" || u.opt.Name == "--arg-file")
+		})
 		if replaced {
 			cx.appended = ""
 			markInput(args, replace)
@@ -689,7 +695,7 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 		if cx.appended != "" {
 			// parallel sh -c: each line it reads is added to the
 			// words, as xargs adds it, so sh -c runs the line.
-			ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, reader: cx.reader, via: append(slices.Clip(cx.via), name)}
+			ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, reader: cx.reader, argFile: cx.argFile, via: append(slices.Clip(cx.via), name)}
 			inf = inf.or(s.judge(slices.Clone(rest), ncx))
 		}
 		return inf.or(s.runString(joined, name, j))
@@ -698,7 +704,7 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 	if len(inner) == 0 {
 		return inf
 	}
-	ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, reader: cx.reader, via: append(slices.Clip(cx.via), name)}
+	ncx := judgeCtx{stdin: cx.stdin, stdinArgs: cx.stdinArgs, appended: cx.appended, reader: cx.reader, argFile: cx.argFile, via: append(slices.Clip(cx.via), name)}
 	return inf.or(s.judge(inner, ncx))
 }
 
@@ -1005,10 +1011,17 @@ func pathValue(w word) (string, bool) {
 // private key). Secrets judge what such a name is spelled as; this, that
 // it is not known. Commands whose operands open no file (textOperands)
 // are not judged, nor the pattern or program before the files
-// (patternFirst).
-func (s *state) computedNames(name string, args []word, sc optScan, j *judgement) {
+// (patternFirst). So are the items xargs adds or fills in, unless they
+// are known (see inputNames).
+func (s *state) computedNames(name string, args []word, sc optScan, cx judgeCtx, j *judgement) {
 	cmd, _, _ := strings.Cut(name, " ")
-	if textOperands[cmd] || len(sc.ops) == 0 {
+	if textOperands[cmd] {
+		return
+	}
+	if cx.reader != "" && (cx.appended != "" || slices.ContainsFunc(args, func(a word) bool { return a.input })) && !s.inputNames(cx) {
+		j.add(Warning, fmt.Sprintf("%s: file names %s reads when the command runs; the classifier cannot tell which files, and one may be a secret one", name, cx.reader))
+	}
+	if len(sc.ops) == 0 {
 		return
 	}
 	ops := sc.ops
@@ -1045,13 +1058,30 @@ func (s *state) computedNames(name string, args []word, sc optScan, j *judgement
 	}
 }
 
+// inputNames reports whether the items xargs reads are names the line
+// judges: text it spells out (xargs cat <<< a.go, echo a.go | xargs cat:
+// judged as those words, see knownItems), names a pipe of ls, find, git
+// ls-files and the like lists (see listsWorkdir), or the line's own
+// input, which is no pipe (a shell tool's is /dev/null). A file (xargs
+// -a list, < list) or any other pipe may hold any name.
+func (s *state) inputNames(cx judgeCtx) bool {
+	if cx.argFile {
+		return false
+	}
+	if _, ok := s.knownInput(cx); ok {
+		return true
+	}
+	return cx.stdin == nil && s.pipeIn != pipeOther
+}
+
 // computedName reports whether w is a name computed when the command
 // runs: it holds a command substitution (not one echo or printf spells
 // out, whose text is known) or a variable whose value the line does not
 // give. The working directory by name ($PWD, $(pwd)) and the home
-// directory at its start are known directories, and the variable of a
-// for loop over words that are all known (for f in *.go) is one of them,
-// which the loop judged as names.
+// directory at its start are known directories, $PPID a number, the
+// variable of a for loop over words that are all known (for f in *.go)
+// one of them, which the loop judged as names, and the names a lister
+// gives (cat $(ls), see listsWorkdir) are judged where it lists them.
 func (s *state) computedName(w word) bool {
 	if len(w.holes) == 0 || w.input || w.proc {
 		return false
@@ -1072,8 +1102,9 @@ func (s *state) computedName(w word) bool {
 		case judged || numericVars[v]:
 		case (t != "" && s.listedNames[t] || loop) && !strings.HasPrefix(w.s, "/") &&
 			!strings.ContainsAny(w.s[:h[0]], "~$`") && !strings.Contains(w.s[:h[0]], ".."):
-			// A name listed under the working directory, there or
-			// below a relative directory (src/$(ls src)).
+			// A name a lister gives, as it gives it or below a
+			// relative directory (src/$(ls src)); after /etc/ or ~/
+			// it is a file there.
 		default:
 			return true
 		}
@@ -1082,13 +1113,16 @@ func (s *state) computedName(w word) bool {
 }
 
 // listsWorkdir reports whether the code of a command substitution only
-// lists the names of files under the working directory (cat $(ls), wc -l
-// $(find . -name '*.go'), grep x $(git ls-files)): ls, find or git
-// ls-files given literal names under it, with nothing that prints other
-// text (ls -l's link targets, find -printf) or the hidden files ls hides
-// (ls -a), then only line selectors (grep without -o, head -n, sort,
-// uniq). The names it gives are files of the directories the line
-// changed into, which secretRule judges as such (cd ~/.aws && cat $(ls)).
+// lists names of files the line judges (cat $(ls), wc -l $(find . -name
+// '*.go'), grep x $(git ls-files)): those ls, git ls-files, git diff
+// --name-only or rg --files list given literal names under the working
+// directory, which are files of the directories the line changed into,
+// judged as such by secretRule (cd ~/.aws && cat $(ls)), or those find
+// or grep -l list under literal starting points, which their checks judge
+// as a recursive read from there (find ~/.aws, grep -rl x /etc); with
+// nothing that prints other text (ls -l's link targets, find -printf) or
+// the hidden files ls hides (ls -a); then only line selectors (grep
+// without -o, head -n, sort, uniq).
 func listsWorkdir(stmts []*syntax.Stmt) bool {
 	if len(stmts) != 1 {
 		return false
@@ -1105,15 +1139,15 @@ func listsWorkdir(stmts []*syntax.Stmt) bool {
 	return flatten(stmts[0]) && listsThrough(stages)
 }
 
-// listsThrough reports whether the stages of a pipe write only names
-// under the working directory: the first lists them, the others select
-// lines (see listsWorkdir).
+// listsThrough reports whether the stages of a pipe write only names the
+// line judges: the first lists them, the others select lines (see
+// listsWorkdir).
 func listsThrough(stages []*syntax.Stmt) bool {
 	return len(stages) > 0 && listedPrefix(stages) == len(stages)
 }
 
 // listedPrefix returns how many of the first stages of a pipe write only
-// names under the working directory (see listsThrough).
+// names the line judges (see listsThrough).
 func listedPrefix(stages []*syntax.Stmt) int {
 	for i, st := range stages {
 		argv, ok := literalArgv(st)
@@ -1148,16 +1182,18 @@ func literalArgv(st *syntax.Stmt) ([]string, bool) {
 	return argv, true
 }
 
-// listsNames reports whether argv is ls, find or git ls-files listing
-// names under the working directory only (see listsWorkdir).
+// listsNames reports whether argv only lists names the line judges (see
+// listsWorkdir).
 func listsNames(argv []string) bool {
+	// A glob lists what it matches, but not hidden files (ls .*, whose
+	// names ls prints).
+	hiddenGlob := func(t string) bool {
+		c := path.Clean(t)
+		return strings.ContainsAny(t, "*?[") && c != "." && (strings.HasPrefix(c, ".") || strings.Contains(c, "/."))
+	}
 	under := func(t string) bool {
 		c := path.Clean(t)
-		// A glob lists what it matches there, but not hidden files
-		// (ls .*, whose names ls prints).
-		hidden := c != "." && (strings.HasPrefix(c, ".") || strings.Contains(c, "/."))
-		return t != "" && !strings.ContainsAny(t[:1], "/~-:") && !(hidden && strings.ContainsAny(t, "*?[")) &&
-			c != ".." && !strings.HasPrefix(c, "../")
+		return t != "" && !strings.ContainsAny(t[:1], "/~-:") && !hiddenGlob(t) && c != ".." && !strings.HasPrefix(c, "../")
 	}
 	switch argv[0] {
 	case "ls":
@@ -1172,9 +1208,12 @@ func listsNames(argv []string) bool {
 		}
 		return true
 	case "find":
+		// find prints names under its starting points, which its check
+		// judges as a recursive read from there (find /etc, find ~/.aws):
+		// any literal one.
 		i := 1
 		for ; i < len(argv) && !strings.HasPrefix(argv[i], "-") && argv[i] != "!" && argv[i] != "("; i++ {
-			if !under(argv[i]) {
+			if strings.ContainsAny(argv[i], "*?[") {
 				return false
 			}
 		}
@@ -1187,17 +1226,61 @@ func listsNames(argv []string) bool {
 		}
 		return i == len(argv)
 	case "git":
-		if len(argv) < 2 || argv[1] != "ls-files" {
+		// git ls-files, and git diff --name-only (the files of the
+		// repository that differ, from its top).
+		if len(argv) < 2 || argv[1] != "ls-files" && (argv[1] != "diff" || !slices.Contains(argv, "--name-only")) {
 			return false
 		}
 		for _, a := range argv[2:] {
 			switch {
-			case a == "--" || a == "-c" || a == "--cached" || a == "-m" || a == "--modified":
+			case a == "--" || a == "-c" || a == "--cached" || a == "-m" || a == "--modified" || a == "-z":
+			case argv[1] == "diff" && (a == "--name-only" || a == "--staged"):
 			case !under(a):
 				return false
 			}
 		}
 		return true
+	case "grep", "egrep", "fgrep", "rg":
+		if argv[0] == "rg" && slices.Contains(argv, "--files") {
+			// rg --files DIR: every file under DIR.
+			for i := 1; i < len(argv); i++ {
+				switch a := argv[i]; {
+				case a == "--files" || a == "--hidden" || a == "--no-ignore" || a == "-0" || a == "--null" || a == "--":
+				case a == "-g" || a == "--glob" || a == "-t" || a == "--type":
+					i++ // a glob or a type, which only selects
+				case strings.HasPrefix(a, "--glob=") || strings.HasPrefix(a, "--type="):
+				case !under(a):
+					return false
+				}
+			}
+			return true
+		}
+		// grep -rl PATTERN DIR: the names of the files that match, under
+		// DIR, which the recursive check judges as a read from there.
+		names, pattern := false, true
+		for i := 1; i < len(argv); i++ {
+			a := argv[i]
+			switch {
+			case a == "-e" || a == "-g" || a == "--glob" || a == "-t" || a == "--type":
+				pattern = pattern && a != "-e"
+				i++
+			case a == "--files-with-matches" || a == "--files-without-match":
+				names = true
+			case strings.HasPrefix(a, "--include=") || strings.HasPrefix(a, "--exclude=") ||
+				strings.HasPrefix(a, "--exclude-dir=") || strings.HasPrefix(a, "--glob=") || strings.HasPrefix(a, "--type="):
+			case a == "--hidden" || a == "--no-ignore" || a == "--":
+			case strings.HasPrefix(a, "-") && len(a) > 1:
+				if strings.Trim(a[1:], "rRlLiIEFwsHx") != "" {
+					return false
+				}
+				names = names || strings.ContainsAny(a, "lL")
+			case pattern:
+				pattern = false // the pattern
+			case hiddenGlob(a):
+				return false
+			}
+		}
+		return names
 	}
 	return false
 }
@@ -1207,7 +1290,7 @@ func listsNames(argv []string) bool {
 var findListTests = map[string]int{
 	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1,
 	"-iregex": 1, "-type": 1, "-maxdepth": 1, "-mindepth": 1, "-mtime": 1, "-mmin": 1, "-size": 1,
-	"-newer": 1, "-empty": 0, "-print": 0, "-prune": 0, "-not": 0, "!": 0, "-o": 0, "-or": 0, "-a": 0,
+	"-newer": 1, "-empty": 0, "-print": 0, "-print0": 0, "-prune": 0, "-not": 0, "!": 0, "-o": 0, "-or": 0, "-a": 0,
 	"-and": 0, "(": 0, ")": 0,
 }
 
@@ -1842,7 +1925,7 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	strict := r.Level == Safe && (grammarCheck(r.Check) || r.Options.Len() > 0)
 	s.judgeOptions(name, sc, j, strict)
 	if strict {
-		s.computedNames(name, args, sc, j)
+		s.computedNames(name, args, sc, cx, j)
 	}
 	if cx.appended != "" && appendedOptionChecks[r.Check] {
 		// These read options and expressions anywhere among their

@@ -758,11 +758,11 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case *syntax.WhileClause:
 		s.enterRepeat()
 		defer s.leaveRepeat()
-		listed := stdin == nil && s.pipedNames
+		listed := stdin == nil && s.pipeIn == pipeNames
 		inf := s.walkStmts(c.Cond)
 		if name, _ := readVar(c); listed && name != "" {
-			// find . -name '*.go' | while read f: f is a name under the
-			// working directory, as the items of cat $(find ...) are.
+			// find . -name '*.go' | while read f: f is a name find
+			// lists, as the items of cat $(find ...) are.
 			if s.loopNames == nil {
 				s.loopNames = map[string]bool{}
 			}
@@ -776,8 +776,8 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 	case *syntax.ForClause:
 		var inf info
 		var values []string // the known values of the loop's variable
-		// allKnown: every word of the loop is known; allNames: or a name
-		// under the working directory (for f in $(ls)).
+		// allKnown: every word of the loop is known; allNames: or names
+		// a lister gives (for f in $(ls), see listsWorkdir).
 		allKnown, allNames := false, false
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
@@ -1594,10 +1594,10 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	// through filters (find ~/.config | head | xargs cat).
 	var listedSecret finding
 	saved, savedAll, savedText, savedSome, savedSecret := s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret
-	savedNames, namesUpTo := s.pipedNames, -1 // see listedPrefix
+	savedIn, namesUpTo := s.pipeIn, -1 // see listedPrefix
 	defer func() {
 		s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret = saved, savedAll, savedText, savedSome, savedSecret
-		s.pipedNames = savedNames
+		s.pipeIn = savedIn
 	}()
 	// texts[i] is what stage i writes, when the line spells it out; tee
 	// passes on what it reads. some[i] (made when needed) is text stage i
@@ -1640,20 +1640,20 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		s.pipedAll = listed
 		s.pipedSecret = listedSecret
 		s.pipedText, s.pipedSome = nil, nil
-		// A while read loop reads names listed under the working
-		// directory when the stages before it only list them; the first
-		// stage reads what the pipe itself reads.
-		_, loop := st.Cmd.(*syntax.WhileClause)
+		// A stage reads names the line judges when the stages before it
+		// only list them (find . | xargs cat, see listsWorkdir); the
+		// first stage reads what the pipe itself reads.
 		switch {
 		case i == 0:
-			s.pipedNames = savedNames
-		case loop:
+			s.pipeIn = savedIn
+		default:
 			if namesUpTo < 0 {
 				namesUpTo = listedPrefix(stages)
 			}
-			s.pipedNames = i <= namesUpTo
-		default:
-			s.pipedNames = false
+			s.pipeIn = pipeOther
+			if i <= namesUpTo {
+				s.pipeIn = pipeNames
+			}
 		}
 		if i > 0 {
 			s.pipedText, s.pipedSome = texts[i-1], texts[i-1]
