@@ -4,7 +4,8 @@
 //
 // Results are keyed by the tool's name, its Spec.Version, the directory of
 // the workspace it names (a Workspace() *sandbox.Workspace method, as the
-// built-in file tools have) and its arguments in canonical JSON (keys
+// built-in file tools have), the directory it runs in (a Workdir(args)
+// method, as shell commands have) and its arguments in canonical JSON (keys
 // sorted, numbers normalised; see CanonicalJSON), so a new version of a tool
 // never sees its old results, and executors sharing one cache with file
 // tools on different workspaces never see each other's files. Entries live for a
@@ -195,6 +196,9 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 	// serving several executors must not hand one workspace's file to
 	// another's caller.
 	field([]byte(workspaceDir(req.Tool)))
+	// A shell command names no workspace but runs in its engine's: the
+	// same argv reads another workspace's files (policy.Workdirer).
+	field([]byte(workdir(req.Tool, req.Call.Args)))
 	if !c.across {
 		p := req.Call.Principal
 		b = append(b, 1)
@@ -221,6 +225,16 @@ func workspaceDir(t tool.Tool) string {
 		if ws := wt.Workspace(); ws != nil {
 			return ws.Dir()
 		}
+	}
+	return ""
+}
+
+// workdir is the directory a call of t with args runs in, when t says
+// (a Workdir method, as shell.Command has and the policy extension reads),
+// or "".
+func workdir(t tool.Tool, args json.RawMessage) string {
+	if wt, ok := tool.As[interface{ Workdir(json.RawMessage) string }](t); ok {
+		return wt.Workdir(args)
 	}
 	return ""
 }
