@@ -8,7 +8,9 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,6 +20,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/builtin"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
 
@@ -64,6 +67,116 @@ func TestAttackS20SharedCacheServesAnotherWorkspacesCommand(t *testing.T) {
 	assert.Equal(t, "tenant B notes", b.Text(), "tenant B was served tenant A's file from the cache")
 	assert.Equal(t, cache.MetaMiss, b.Metadata[cache.MetaKey])
 	assert.Equal(t, cache.MetaHit, read(exs[0]).Metadata[cache.MetaKey], "each workspace still has its own hits")
+}
+
+// A cached read outlived the write that changed what it read: an agent
+// that wrote a file (write_file, edit_file, delete_file, or any tool that
+// is not read-only, such as a Go function writing it or bash) and read it
+// back was served the old content for the cache's TTL (5 minutes), also
+// another principal's read of the file it had just rewritten. A call of a
+// tool that is not read-only now drops the cached results it may have
+// changed: those of its workspace (or directory) and of tools that name
+// none; a tool that names no place drops them all. Another workspace's
+// results are kept.
+func TestAttackS20ReadAfterWriteServesTheOldFile(t *testing.T) {
+	c := cache.New()
+	var exs []*executor.Executor
+	for _, content := range []string{"v1", "other workspace"} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(content), 0o644))
+		ws, err := sandbox.OpenWorkspace(dir)
+		require.NoError(t, err)
+		t.Cleanup(func() { ws.Close() })
+		reg := registry.New()
+		require.NoError(t, reg.Register(builtin.Files(ws)...))
+		reg.MustRegister(tool.Func("stamp", "Stamp the notes", func(context.Context, struct{}) (string, error) {
+			return "stamped", os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("stamped"), 0o644)
+		}, tool.WithRisk(tool.RiskMedium)))
+		exs = append(exs, executor.MustNew(reg, executor.WithExtensions(c)))
+	}
+	alice := tool.Principal{ID: "alice", Tenant: "acme"}
+	bob := tool.Principal{ID: "bob", Tenant: "acme"}
+	do := func(ex *executor.Executor, p tool.Principal, name, args string) *tool.Result {
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: name, Args: json.RawMessage(args), Principal: p})
+		require.NoError(t, err, "%s %s", name, args)
+		return res
+	}
+	read := func(p tool.Principal) string {
+		return do(exs[0], p, "read_file", `{"path":"notes.txt"}`).Text()
+	}
+	require.Equal(t, "v1", read(alice))
+	require.Equal(t, "v1", read(bob))
+	require.Equal(t, "other workspace", do(exs[1], alice, "read_file", `{"path":"notes.txt"}`).Text())
+
+	do(exs[0], alice, "write_file", `{"path":"notes.txt","content":"v2"}`)
+	assert.Equal(t, "v2", read(alice), "alice read back her write: served the old file")
+	assert.Equal(t, "v2", read(bob), "bob was served the file alice had rewritten")
+
+	do(exs[0], alice, "edit_file", `{"path":"notes.txt","old_string":"v2","new_string":"v3"}`)
+	assert.Equal(t, "v3", read(alice), "after edit_file")
+
+	do(exs[0], alice, "stamp", `{}`) // names no workspace
+	assert.Equal(t, "stamped", read(alice), "after a tool that is not read-only and names no workspace")
+
+	other := do(exs[1], alice, "read_file", `{"path":"notes.txt"}`)
+	assert.Equal(t, "other workspace", other.Text())
+	do(exs[0], alice, "write_file", `{"path":"notes.txt","content":"v4"}`)
+	other = do(exs[1], alice, "read_file", `{"path":"notes.txt"}`)
+	assert.Equal(t, cache.MetaHit, other.Metadata[cache.MetaKey], "a write in one workspace keeps another's results")
+
+	do(exs[0], alice, "delete_file", `{"path":"notes.txt"}`)
+	res, err := exs[0].Execute(context.Background(), tool.Call{ID: "c", Name: "read_file", Args: json.RawMessage(`{"path":"notes.txt"}`), Principal: alice})
+	assert.Error(t, err, "the deleted file was served from the cache: %s", res.Text())
+}
+
+// A read under way when a write comes keeps nothing, and a read begun
+// after the write does not wait for the one begun before it (whose answer
+// may predate the write): it runs the backend itself.
+func TestReadUnderWayWhenAWriteComesIsNotKept(t *testing.T) {
+	var value atomic.Value
+	value.Store("old")
+	entered, release := make(chan struct{}), make(chan struct{})
+	var runs atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("peek", "Read the value", func(context.Context, struct{}) (string, error) {
+			v := value.Load().(string)
+			if runs.Add(1) == 1 {
+				close(entered)
+				<-release
+			}
+			return v, nil
+		}, tool.ReadOnly()),
+		tool.Func("poke", "Set the value", func(context.Context, struct{}) (string, error) {
+			value.Store("new")
+			return "ok", nil
+		}))
+	ex := executor.MustNew(reg, executor.WithExtensions(cache.New()))
+	run := func(name string) *tool.Result {
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: name, Args: json.RawMessage(`{}`), Principal: tool.Principal{ID: "alice"}})
+		assert.NoError(t, err)
+		return res
+	}
+	first, after := make(chan *tool.Result, 1), make(chan *tool.Result, 1)
+	go func() { first <- run("peek") }()
+	<-entered
+	run("poke")
+	go func() { after <- run("peek") }()
+	var second *tool.Result
+	select {
+	case second = <-after:
+	case <-time.After(10 * time.Second): // it waits for the first, which waits for release
+	}
+	close(release)
+	if second == nil {
+		second = <-after
+		t.Error("a read begun after the write waited for the one begun before it")
+	}
+	assert.Equal(t, "new", second.Text(), "a read begun after the write was given the answer of one begun before it")
+	assert.Equal(t, "old", (<-first).Text())
+	third := run("peek")
+	assert.Equal(t, "new", third.Text(), "the read under way at the write was kept")
+	assert.Equal(t, cache.MetaHit, third.Metadata[cache.MetaKey], "the read begun after the write is kept")
 }
 
 // A shell tool's result keeps each stream whole in its metadata (up to the

@@ -16,6 +16,14 @@
 // served another's result, nor a user without a role what the role was given. A tool that answers alike for everyone can share
 // its results across principals with SharedAcrossPrincipals.
 //
+// A call of a tool that is not read-only, once it has run, drops the
+// results it may have changed, whoever they were cached for: those of its
+// workspace or directory (and of places inside or around it) and those of
+// tools that name no place; a tool that names none (a Go function, bash)
+// drops every result. A read under way when such a call ends is not kept.
+// Changes made outside the executors this cache serves (another process,
+// a person editing a file) are seen when an entry's TTL runs out.
+//
 // Concurrent identical calls are collapsed with golang.org/x/sync/singleflight:
 // one runs the backend, the others wait for its result (each waiter still
 // honours its own context).
@@ -27,13 +35,16 @@
 package cache
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,6 +124,7 @@ type Stats struct {
 
 type entry struct {
 	key     string
+	place   string       // the tool's workspace or directory, "" for none
 	res     *tool.Result // never handed out: callers get clones
 	size    int64
 	expires time.Time
@@ -131,6 +143,9 @@ type Cache struct {
 	m     map[string]*entry
 	lru   list.List // front: most recently used
 	bytes int64
+	// writes counts the calls that may have changed what a cached read
+	// saw (changed under mu): a read that began before one is not kept.
+	writes atomic.Uint64
 
 	group                singleflight.Group
 	hits, shared, misses atomic.Int64
@@ -170,6 +185,7 @@ func (c *Cache) Stats() Stats {
 // Purge drops every entry.
 func (c *Cache) Purge() {
 	c.mu.Lock()
+	c.writes.Add(1) // a read under way keeps nothing either
 	c.m = map[string]*entry{}
 	c.lru.Init()
 	c.bytes = 0
@@ -243,7 +259,13 @@ func workdir(t tool.Tool, args json.RawMessage) string {
 func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		if !Cacheable(req.Spec) {
-			return next(ctx, req)
+			res := next(ctx, req)
+			if !req.Spec.Annotations.ReadOnly {
+				// It may have written what cached reads read (also when
+				// it failed part way).
+				c.wrote(placeOf(req))
+			}
+			return res
 		}
 		key, err := c.key(req)
 		if err != nil {
@@ -255,7 +277,11 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			return r
 		}
 		var own *tool.Result // set only in the caller that runs the backend
-		ch := c.group.DoChan(key, func() (v any, _ error) {
+		// A read joins only a read begun since the last write, and keeps
+		// its result only if no write came while it ran.
+		gen := c.writes.Load()
+		place := placeOf(req)
+		ch := c.group.DoChan(key+"\x00"+strconv.FormatUint(gen, 10), func() (v any, _ error) {
 			// singleflight re-panics in a goroutine of its own, which would
 			// crash the program: turn a panic into a result here.
 			defer func() {
@@ -267,7 +293,7 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			own = next(ctx, req)
 			frozen := clone(own)
 			if frozen.OK() {
-				c.put(key, frozen)
+				c.put(key, place, gen, frozen)
 			}
 			return frozen, nil
 		})
@@ -312,23 +338,67 @@ func (c *Cache) get(key string) *tool.Result {
 	return clone(e.res)
 }
 
-func (c *Cache) put(key string, res *tool.Result) {
+// put keeps res under key, unless a write came since gen (when the read
+// began): what it read may have changed.
+func (c *Cache) put(key, place string, gen uint64, res *tool.Result) {
 	size := int64(len(key)) + resultSize(res) + entryOverhead
 	if size > c.maxBytes {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.writes.Load() != gen {
+		return
+	}
 	if old := c.m[key]; old != nil {
 		c.remove(old)
 	}
-	e := &entry{key: key, res: res, size: size, expires: time.Now().Add(c.ttl)}
+	e := &entry{key: key, place: place, res: res, size: size, expires: time.Now().Add(c.ttl)}
 	e.elem = c.lru.PushFront(e)
 	c.m[key] = e
 	c.bytes += size
 	for len(c.m) > c.maxEntries || c.bytes > c.maxBytes {
 		c.remove(c.lru.Back().Value.(*entry))
 	}
+}
+
+// wrote drops the results a call of a tool that is not read-only may have
+// changed: every one when it names no place (a Go function, bash: it may
+// write anywhere), else those of the same place, of a place inside it or
+// around it, and of tools that name none (they may read anywhere).
+func (c *Cache) wrote(place string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.writes.Add(1)
+	if place == "" {
+		c.m = map[string]*entry{}
+		c.lru.Init()
+		c.bytes = 0
+		return
+	}
+	near := map[string]bool{"": true} // by an entry's place: drop it?
+	for _, e := range c.m {
+		drop, seen := near[e.place]
+		if !seen {
+			drop = within(e.place, place) || within(place, e.place)
+			near[e.place] = drop
+		}
+		if drop {
+			c.remove(e)
+		}
+	}
+}
+
+// within reports whether directory a is dir or inside it.
+func within(a, dir string) bool {
+	rel, err := filepath.Rel(dir, a)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// placeOf is where a call's tool reads and writes: its workspace's
+// directory, else the directory it runs in, else "".
+func placeOf(req *extension.Request) string {
+	return cmp.Or(workspaceDir(req.Tool), workdir(req.Tool, req.Call.Args))
 }
 
 func (c *Cache) remove(e *entry) {
