@@ -179,6 +179,39 @@ func TestReadUnderWayWhenAWriteComesIsNotKept(t *testing.T) {
 	assert.Equal(t, cache.MetaHit, third.Metadata[cache.MetaKey], "the read begun after the write is kept")
 }
 
+// Go's JSON decoder turns every unpaired surrogate escape ("\ud800",
+// "\udbff") and every byte that is not UTF-8 into U+FFFD, so the
+// canonical form, and the key, of all of them was one: a call with
+// "\udbff" was served the result of "\ud800". A tool given the arguments
+// as they came (an MCP or HTTP tool forwards them; JavaScript and Python
+// keep such strings apart) answers each differently. Such arguments are
+// now not cached.
+func TestAttackS20UnpairedSurrogatesShareAKey(t *testing.T) {
+	var runs atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(tool.New("lookup", "Look a key up", func(_ context.Context, c tool.Call) (*tool.Result, error) {
+		runs.Add(1)
+		return &tool.Result{Content: []tool.Content{tool.TextContent("value of " + string(c.Args))}}, nil
+	}, tool.ReadOnly()))
+	ex := executor.MustNew(reg, executor.WithExtensions(cache.New()))
+	keys := []string{`{"k":"\ud800"}`, `{"k":"\udbff"}`, `{"k":"\udc00x"}`, "{\"k\":\"\xff\"}", "{\"k\":\"\xfe\"}", `{"k":"\ufffd"}`}
+	for _, args := range keys {
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "lookup", Args: json.RawMessage(args), Principal: tool.Principal{ID: "alice"}})
+		require.NoError(t, err)
+		assert.Equal(t, "value of "+args, res.Text(), "served another key's result")
+	}
+	assert.Equal(t, int64(len(keys)), runs.Load())
+
+	for _, ok := range []string{`"\ud83d\ude00"`, `"😀"`, `"\\ud800"`, `"\ufffd"`} {
+		_, err := cache.CanonicalJSON([]byte(ok))
+		assert.NoError(t, err, "%s is cacheable", ok)
+	}
+	for _, bad := range []string{`"\ud800"`, `"\uDC00"`, `"\ud83d\u0041"`, `"\ud83d`, "\"\xff\""} {
+		_, err := cache.CanonicalJSON([]byte(bad))
+		assert.Error(t, err, "%s", bad)
+	}
+}
+
 // A shell tool's result keeps each stream whole in its metadata (up to the
 // sandbox's OutputBytes, 1 MiB by default, per stream) and gives the model
 // 16 KiB of each as text. The cache's byte bound counted the output and
