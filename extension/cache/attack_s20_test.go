@@ -212,6 +212,45 @@ func TestAttackS20UnpairedSurrogatesShareAKey(t *testing.T) {
 	}
 }
 
+// One cache serving an executor per tenant, each with its own "balance"
+// tool (a Go function over that tenant's accounts), and principals that
+// name no tenant, since each executor is one tenant's: alice of acme and
+// alice of globex made the same key (name, version, principal,
+// arguments), and globex's alice was served acme's alice's balance, which
+// globex's tool never produced. The key now holds the tool itself: a
+// result is served only for the tool that produced it. The same tool
+// registered with two executors still shares its results.
+func TestAttackS20SharedCacheServesAnotherExecutorsTool(t *testing.T) {
+	c := cache.New()
+	balance := func(tenant string) tool.Tool {
+		return tool.Func("balance", "The caller's balance", func(ctx context.Context, _ struct{}) (string, error) {
+			p, _ := tool.PrincipalFrom(ctx)
+			return tenant + " balance of " + p.ID, nil
+		}, tool.ReadOnly())
+	}
+	executorWith := func(tools ...tool.Tool) *executor.Executor {
+		reg := registry.New()
+		require.NoError(t, reg.Register(tools...))
+		return executor.MustNew(reg, executor.WithExtensions(c))
+	}
+	ask := func(ex *executor.Executor) *tool.Result {
+		res, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "balance", Args: json.RawMessage(`{}`), Principal: tool.Principal{ID: "alice"}})
+		require.NoError(t, err)
+		return res
+	}
+	acme, globex := executorWith(balance("acme")), executorWith(balance("globex"))
+	require.Equal(t, "acme balance of alice", ask(acme).Text())
+	res := ask(globex)
+	assert.Equal(t, "globex balance of alice", res.Text(), "globex was served acme's result")
+	assert.Equal(t, cache.MetaMiss, res.Metadata[cache.MetaKey])
+	assert.Equal(t, cache.MetaHit, ask(acme).Metadata[cache.MetaKey])
+
+	shared := balance("both")
+	one, two := executorWith(shared), executorWith(shared)
+	require.Equal(t, cache.MetaMiss, ask(one).Metadata[cache.MetaKey])
+	assert.Equal(t, cache.MetaHit, ask(two).Metadata[cache.MetaKey], "one tool in two executors shares its results")
+}
+
 // A shell tool's result keeps each stream whole in its metadata (up to the
 // sandbox's OutputBytes, 1 MiB by default, per stream) and gives the model
 // 16 KiB of each as text. The cache's byte bound counted the output and

@@ -2,7 +2,10 @@
 // results of tools that are both read-only and idempotent
 // (tool.Spec.Annotations.ReadOnly and Idempotent; tool.ReadOnly() sets both).
 //
-// Results are keyed by the tool's name, its Spec.Version, the directory of
+// Results are keyed by the tool's name, its Spec.Version, the tool itself
+// (a result is served only for the tool value that produced it: executors
+// sharing the cache, each with a tool of its own under one name, never see
+// each other's results; one tool registered with several shares), the directory of
 // the workspace it names (a Workspace() *sandbox.Workspace method, as the
 // built-in file tools have), the directory it runs in (a Workdir(args)
 // method, as shell commands have) and its arguments in canonical JSON (keys
@@ -42,6 +45,7 @@ import (
 	"encoding/json"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -125,6 +129,7 @@ type Stats struct {
 type entry struct {
 	key     string
 	place   string       // the tool's workspace or directory, "" for none
+	owner   tool.Tool    // the tool whose address the key holds (toolAddr)
 	res     *tool.Result // never handed out: callers get clones
 	size    int64
 	expires time.Time
@@ -208,6 +213,11 @@ func (c *Cache) key(req *extension.Request) (string, error) {
 	}
 	field([]byte(spec.Name))
 	field([]byte(spec.Version))
+	// The tool itself: executors sharing the cache may each register
+	// their own "balance", over their own tenant's data, and a principal
+	// of each may carry the same ID and no tenant. An entry keeps its
+	// tool (entry.owner), so the address is not reused while it lives.
+	b = binary.AppendUvarint(b, uint64(toolAddr(req.Tool)))
 	// The same arguments name another file in another workspace: a cache
 	// serving several executors must not hand one workspace's file to
 	// another's caller.
@@ -243,6 +253,16 @@ func workspaceDir(t tool.Tool) string {
 		}
 	}
 	return ""
+}
+
+// toolAddr is the address of t when it is a pointer (every tool the SDK
+// builds is), else 0: a value has no identity, and its results are keyed
+// by name, version and place alone.
+func toolAddr(t tool.Tool) uintptr {
+	if v := reflect.ValueOf(t); v.Kind() == reflect.Pointer {
+		return v.Pointer()
+	}
+	return 0
 }
 
 // workdir is the directory a call of t with args runs in, when t says
@@ -293,7 +313,7 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			own = next(ctx, req)
 			frozen := clone(own)
 			if frozen.OK() {
-				c.put(key, place, gen, frozen)
+				c.put(key, place, req.Tool, gen, frozen)
 			}
 			return frozen, nil
 		})
@@ -340,7 +360,7 @@ func (c *Cache) get(key string) *tool.Result {
 
 // put keeps res under key, unless a write came since gen (when the read
 // began): what it read may have changed.
-func (c *Cache) put(key, place string, gen uint64, res *tool.Result) {
+func (c *Cache) put(key, place string, owner tool.Tool, gen uint64, res *tool.Result) {
 	size := int64(len(key)) + resultSize(res) + entryOverhead
 	if size > c.maxBytes {
 		return
@@ -353,7 +373,7 @@ func (c *Cache) put(key, place string, gen uint64, res *tool.Result) {
 	if old := c.m[key]; old != nil {
 		c.remove(old)
 	}
-	e := &entry{key: key, place: place, res: res, size: size, expires: time.Now().Add(c.ttl)}
+	e := &entry{key: key, place: place, owner: owner, res: res, size: size, expires: time.Now().Add(c.ttl)}
 	e.elem = c.lru.PushFront(e)
 	c.m[key] = e
 	c.bytes += size
