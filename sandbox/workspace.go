@@ -618,6 +618,13 @@ func (w *Workspace) isDirRel(rel string) bool {
 
 // rules applies the globs to rel, a clean relative slash path.
 func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
+	return w.rulesFolded(op, name, rel, "", write, isDir)
+}
+
+// rulesFolded is rules with frel, rel folded (foldCase), when the caller
+// has it: MkdirAll folds each new component once, not the whole path at
+// every directory it makes. An empty frel is computed.
+func (w *Workspace) rulesFolded(op, name, rel, frel string, write, isDir bool) error {
 	if rel == "." {
 		if write {
 			return &PathError{Op: op, Path: name, Rule: "the workspace root itself cannot be written", Err: ErrDeniedByRule}
@@ -631,7 +638,9 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 	// folds normalisation, ignorable code points and trailing dots opens
 	// names, so .pgpaß, cafe\u0301 and .env\u200b are .pgpass, café and
 	// .env (foldCase, TestAttackS18NamesASpellingInsensitiveFileSystemOpensAsRefused).
-	frel := foldCase(rel)
+	if frel == "" {
+		frel = foldCase(rel)
+	}
 	forbids := func(g string) bool {
 		fg, ok := w.folded[g]
 		if !ok {
@@ -677,7 +686,7 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 		}
 	}
 	if write {
-		if c, ok := w.protectedIn(rel); ok {
+		if c, ok := w.protectedIn(rel, frel); ok {
 			return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("%q is protected at any depth (a version-control directory; WithProtectedNames); canonical path %q", c, rel), Err: ErrProtected}
 		}
 		for _, g := range w.denyWrite {
@@ -690,10 +699,16 @@ func (w *Workspace) rules(op, name, rel string, write, isDir bool) error {
 }
 
 // protectedIn returns the first component of rel that is a protected name,
-// folded (foldCase) or as an 8.3 short name of it (shortNameOf).
-func (w *Workspace) protectedIn(rel string) (string, bool) {
-	for c := range strings.SplitSeq(rel, "/") {
-		fc := foldCase(c)
+// folded (foldCase) or as an 8.3 short name of it (shortNameOf). frel is
+// rel folded: foldCase folds each component alone, so the two have the
+// same components in the same places.
+func (w *Workspace) protectedIn(rel, frel string) (string, bool) {
+	comps := strings.Split(rel, "/")
+	for i, fc := range strings.Split(frel, "/") {
+		c := fc
+		if i < len(comps) {
+			c = comps[i]
+		}
 		for _, n := range w.protected {
 			if fn := foldCase(n); fc == fn || shortNameOf(fc, fn) {
 				return c, true
@@ -1092,7 +1107,8 @@ func (w *Workspace) Remove(name string) error {
 	return nil
 }
 
-// MkdirAll creates a directory and its missing parents (perm 0 means 0755).
+// MkdirAll creates a directory and its missing parents (perm 0 means 0755),
+// at most 256 components deep ([ErrTooLarge]).
 // It walks from the root one component at a time on directory descriptors
 // (never following a link), and judges the write rules on the real path of
 // each directory before it creates anything in it, so a directory swapped
@@ -1104,6 +1120,13 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
+	// Each directory made is judged on its whole path, so the work grows
+	// with the square of the depth: 1,356 components took 6 s and left as
+	// many directories behind (TestAttackS20DeepMkdirAllIsRefused). No walk
+	// of the workspace goes deeper than maxWalkDepth either.
+	if depth := strings.Count(rel, "/") + 1; depth > maxWalkDepth {
+		return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("a path of %d components; directories are made at most %d deep", depth, maxWalkDepth), Err: ErrTooLarge}
+	}
 	if perm == 0 {
 		perm = 0o755
 	}
@@ -1112,7 +1135,10 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 		return w.rootErr(op, name, err)
 	}
 	defer func() { d.Close() }()
-	done := "."
+	// done is the path walked, fdone it folded, one component at a time:
+	// folding the whole path again at every directory cost the square of
+	// its depth (TestAttackS20DeepMkdirAllIsLinear).
+	done, fdone := ".", ""
 	for c := range strings.SplitSeq(rel, "/") {
 		realDir, ok, err := w.realRel(op, name, d)
 		if err != nil {
@@ -1121,7 +1147,17 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 		if !ok {
 			realDir = done // no /proc: the path walked, link-free by O_NOFOLLOW
 		}
-		if err := w.rules(op, name, path.Join(realDir, c), true, true); err != nil {
+		if realDir != done { // moved while we walked: fold where it is now
+			fdone = ""
+			if realDir != "." {
+				fdone = foldCase(realDir)
+			}
+		}
+		fnext := foldCase(c)
+		if fdone != "" {
+			fnext = fdone + "/" + fnext
+		}
+		if err := w.rulesFolded(op, name, path.Join(realDir, c), fnext, true, true); err != nil {
 			return err
 		}
 		dfd := int(d.Fd())
@@ -1136,7 +1172,7 @@ func (w *Workspace) MkdirAll(name string, perm fs.FileMode) error {
 			return &os.PathError{Op: op, Path: name, Err: err}
 		}
 		d.Close()
-		done = path.Join(realDir, c)
+		done, fdone = path.Join(realDir, c), fnext
 		d = os.NewFile(uintptr(fd), done)
 	}
 	return nil
