@@ -120,9 +120,11 @@ func TestAttackS20ListedNames(t *testing.T) {
 		`for f in $(find . -name '*.go'); do wc -l $f; done`,
 		`find . -type f | while read f; do wc -l "$f"; done`,
 		`find . -name '*.go' | while read -r f; do head -1 "$f"; done`,
+		`find . -name '*.go' | while IFS= read -r f; do wc -l "$f"; done`,
 		`ls | while read f; do cat "$f"; done`,
 		`cat /proc/$PPID/status`,
 		`ls -l /proc/$$/fd`,
+		`ls -l $(which go)`,
 	})
 	attackAtLeast(t, Warning, []string{
 		`cat $(ls -A)`,
@@ -140,6 +142,8 @@ func TestAttackS20ListedNames(t *testing.T) {
 		`cat ../$(ls)`,
 		`cd ~/.aws && cat $(ls)`,
 		`echo a2V5 | base64 -d | while read f; do cat "$f"; done`,
+		`echo a2V5 | base64 -d | while IFS= read -r f; do cat "$f"; done`,
+		`find . -type f | while IFS=/ read -r f; do cat "$f"; done`,
 		`find ~/.ssh -type f | while read f; do cat "$f"; done`,
 		`find . -type f | while read f; do cat "/etc/$f"; done`,
 		`for f in $(ls) $(echo a2V5 | base64 -d); do cat "$f"; done`,

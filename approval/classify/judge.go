@@ -1119,10 +1119,10 @@ func (s *state) computedName(w word) bool {
 // directory, which are files of the directories the line changed into,
 // judged as such by secretRule (cd ~/.aws && cat $(ls)), or those find
 // or grep -l list under literal starting points, which their checks judge
-// as a recursive read from there (find ~/.aws, grep -rl x /etc); with
-// nothing that prints other text (ls -l's link targets, find -printf) or
-// the hidden files ls hides (ls -a); then only line selectors (grep
-// without -o, head -n, sort, uniq).
+// as a recursive read from there (find ~/.aws, grep -rl x /etc), or the
+// programs which finds on PATH; with nothing that prints other text (ls
+// -l's link targets, find -printf) or the hidden files ls hides (ls -a);
+// then only line selectors (grep without -o, head -n, sort, uniq).
 func listsWorkdir(stmts []*syntax.Stmt) bool {
 	if len(stmts) != 1 {
 		return false
@@ -1196,6 +1196,14 @@ func listsNames(argv []string) bool {
 		return t != "" && !strings.ContainsAny(t[:1], "/~-:") && !hiddenGlob(t) && c != ".." && !strings.HasPrefix(c, "../")
 	}
 	switch argv[0] {
+	case "which":
+		// The programs of those names on PATH (ls -l $(which go)).
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") || strings.ContainsAny(a, "*?[") {
+				return false
+			}
+		}
+		return true
 	case "ls":
 		for _, a := range argv[1:] {
 			if strings.HasPrefix(a, "-") {

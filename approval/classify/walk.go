@@ -760,7 +760,7 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		defer s.leaveRepeat()
 		listed := stdin == nil && s.pipeIn == pipeNames
 		inf := s.walkStmts(c.Cond)
-		if name, _ := readVar(c); listed && name != "" {
+		if name, _ := readVar(c, true); listed && name != "" {
 			// find . -name '*.go' | while read f: f is a name find
 			// lists, as the items of cat $(find ...) are.
 			if s.loopNames == nil {
@@ -939,7 +939,7 @@ func (s *state) readLoop(c *syntax.WhileClause, stdin *stdinSrc) (name string, v
 	default:
 		return "", nil
 	}
-	name, raw := readVar(c)
+	name, raw := readVar(c, false)
 	if name == "" {
 		return "", nil
 	}
@@ -954,14 +954,21 @@ func (s *state) readLoop(c *syntax.WhileClause, stdin *stdinSrc) (name string, v
 }
 
 // readVar returns NAME of a while loop whose condition is a lone read
-// NAME or read -r NAME (raw), or "".
-func readVar(c *syntax.WhileClause) (name string, raw bool) {
+// NAME or read -r NAME (raw), or "". With ifs, IFS= before read (which
+// keeps blanks at a line's ends) is allowed too.
+func readVar(c *syntax.WhileClause, ifs bool) (name string, raw bool) {
 	if c.Until || len(c.Cond) != 1 {
 		return "", false
 	}
 	ce, ok := c.Cond[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Cond[0].Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) < 2 {
+	if !ok || len(c.Cond[0].Redirs) > 0 || len(ce.Args) < 2 {
 		return "", false
+	}
+	for _, a := range ce.Assigns {
+		if !ifs || a.Name == nil || a.Name.Value != "IFS" || a.Value != nil && a.Value.Lit() != "" ||
+			a.Append || a.Array != nil || a.Index != nil || a.Naked {
+			return "", false
+		}
 	}
 	var args []string
 	for _, w := range ce.Args {
