@@ -14,6 +14,33 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
+// New copies the rules' Tools and Categories, so that the extension is, as
+// its doc says, immutable after New; MaxRisk, a pointer, was kept as
+// given. A host that points a rule at a variable and then reuses the
+// variable (for the next role's ceiling, or a configuration reload) after
+// New changed what the built extension allowed, with no data race
+// detector to say so outside tests: the intern's "low" became "high" and
+// the intern dropped the tables.
+func TestAttackS20CeilingChangedAfterNewChangesTheRule(t *testing.T) {
+	var dropped atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(tool.Func("drop_tables", "Drop every table", func(context.Context, struct{}) (string, error) {
+		dropped.Add(1)
+		return "dropped", nil
+	}, tool.WithRisk(tool.RiskHigh)))
+
+	ceiling := tool.RiskLow // the intern's, from the configuration
+	a := auth.New(auth.WithRules(auth.Rule{Role: "intern", Tools: []string{"drop_tables"}, MaxRisk: &ceiling}))
+	ex := executor.MustNew(reg, executor.WithExtensions(a))
+	ceiling = tool.RiskHigh // the variable reused for the next role's, after New
+
+	res, _ := ex.Execute(context.Background(), call("drop_tables", tool.Principal{ID: "ian", Roles: []string{"intern"}}))
+	if assert.NotNil(t, res.Error, "the intern dropped the tables") {
+		assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+	}
+	assert.Zero(t, dropped.Load())
+}
+
 // A rule's ceiling judged a tool by its Risk alone. A tool marked
 // destructive (tool.Annotations.Destructive: it may delete or overwrite)
 // whose author set no risk is judged medium, and one set low stays low: an

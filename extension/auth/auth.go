@@ -170,6 +170,9 @@ func New(opts ...Option) *Auth {
 		r := &a.rules[i]
 		r.Tools = slices.Clone(r.Tools)
 		r.Categories = slices.Clone(r.Categories)
+		if r.MaxRisk != nil { // the caller's variable may change after New
+			r.MaxRisk = Ceiling(*r.MaxRisk)
+		}
 		if r.Role == "" {
 			errs = append(errs, fmt.Errorf("auth: rule #%d (%s): Role is empty: name the role the rule grants to, or %q for every principal", i, r.name(), AnyRole))
 		}
