@@ -390,7 +390,10 @@ func (c *Cache) wrote(place string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.writes.Add(1)
-	if place == "" {
+	switch {
+	case len(c.m) == 0:
+		return
+	case place == "":
 		c.m = map[string]*entry{}
 		c.lru.Init()
 		c.bytes = 0
