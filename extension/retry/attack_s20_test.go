@@ -96,6 +96,25 @@ func TestAttackS20HugeRetryAfterHoldsTheCall(t *testing.T) {
 	})
 }
 
+// A caller that is gone by the time the first run fails gets no retry, and
+// no event announcing one: the extension emitted "retried, attempt 2"
+// before its wait found the context done, so a dashboard showed a retry
+// of a call that had already ended.
+func TestAttackS20NoRetryAnnouncedForACallerGone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ctx, got := events(ctx)
+	f := &flaky{fails: -1, err: func() error {
+		cancel() // the caller hangs up while the backend fails
+		return unavailable()
+	}}
+	res, err := setup(t, f, retry.New(), tool.ReadOnly()).Execute(ctx, call())
+	require.ErrorIs(t, err, tool.ErrUnavailable)
+	assert.Equal(t, int64(1), f.runs.Load())
+	assert.Empty(t, sleeps(got()), "a retry was announced for a call whose caller was gone")
+	assert.Contains(t, res.Metadata[retry.MetaKey], "context canceled")
+}
+
 // The backoff's ceiling, Base·2^(n-1), was computed with a shift that
 // overflows for many attempts: with a base of 2^30+1 ns and a cap of an
 // hour, the 35th retry's ceiling wrapped round to 2^34 ns (17 s), so the

@@ -199,6 +199,10 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the backend asks to wait %v, longer than the longest backoff (%v)", ran, ra, r.cap))
 				break
 			}
+			if err := ctx.Err(); err != nil { // announce no retry that cannot run
+				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: %v", ran, err))
+				break
+			}
 			tool.Emit(ctx, tool.Event{Kind: tool.EventRetried, CallID: req.Call.ID, Tool: req.Spec.Name, Agent: req.Call.Agent,
 				Attempt: req.Attempt + 1, Latency: wait, Reason: res.Error.Error()})
 			if err := sleep(ctx, wait); err != nil {
