@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/cache"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -249,6 +250,42 @@ func TestAttackS20SharedCacheServesAnotherExecutorsTool(t *testing.T) {
 	one, two := executorWith(shared), executorWith(shared)
 	require.Equal(t, cache.MetaMiss, ask(one).Metadata[cache.MetaKey])
 	assert.Equal(t, cache.MetaHit, ask(two).Metadata[cache.MetaKey], "one tool in two executors shares its results")
+}
+
+// The governance policy, in a mode listed in requires_approval_in_modes,
+// demands approval (approval.RequiredKey); with no approval extension the
+// executor refuses such a call just before its backend, inside the cache.
+// A call cached in normal mode was served from the cache after the
+// operator switched to alert: the demand was never seen. A call an
+// extension demands approval for is not served from the cache.
+func TestAttackS20CachedHitSkipsTheModesApprovalDemand(t *testing.T) {
+	p, err := policy.Parse([]byte(`
+global: {mode: normal}
+tools:
+  payroll: {requires_approval_in_modes: [alert]}
+`))
+	require.NoError(t, err)
+	var runs atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(tool.Func("payroll", "This month's payroll", func(context.Context, struct{}) (string, error) {
+		runs.Add(1)
+		return "alice 120000", nil
+	}, tool.ReadOnly()))
+	ex := executor.MustNew(reg, executor.WithExtensions(p, cache.New()))
+	ask := func() *tool.Result {
+		res, _ := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "payroll", Args: json.RawMessage(`{}`), Principal: tool.Principal{ID: "alice"}})
+		return res
+	}
+	require.True(t, ask().OK())
+	require.NoError(t, p.SetMode(tool.ModeAlert))
+	res := ask()
+	if assert.NotNil(t, res.Error, "served from the cache in a mode that requires approval: %s", res.Text()) {
+		assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code)
+	}
+	assert.Equal(t, int64(1), runs.Load())
+
+	require.NoError(t, p.SetMode(tool.ModeNormal))
+	assert.Equal(t, cache.MetaHit, ask().Metadata[cache.MetaKey], "back in normal mode the result is served again")
 }
 
 // A shell tool's result keeps each stream whole in its metadata (up to the

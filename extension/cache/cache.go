@@ -27,6 +27,11 @@
 // Changes made outside the executors this cache serves (another process,
 // a person editing a file) are seen when an entry's TTL runs out.
 //
+// A call an extension demands approval for (approval.RequiredKey: the
+// governance policy in a mode that requires approval) is never answered
+// from the cache: without an approval extension the executor refuses it,
+// and a result cached before the mode changed must not answer instead.
+//
 // Concurrent identical calls are collapsed with golang.org/x/sync/singleflight:
 // one runs the backend, the others wait for its result (each waiter still
 // honours its own context).
@@ -55,6 +60,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -286,6 +292,13 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 				c.wrote(placeOf(req))
 			}
 			return res
+		}
+		if _, demanded := req.Get(approval.RequiredKey); demanded {
+			// An extension (the policy, in a mode that requires approval)
+			// wants a person asked: without an approval extension the
+			// executor refuses the call further in, which a hit, or a
+			// call this one joins, would skip.
+			return next(ctx, req)
 		}
 		key, err := c.key(req)
 		if err != nil {
