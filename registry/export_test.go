@@ -436,6 +436,32 @@ func TestMaxRiskFilterJudgesUnsetAsMedium(t *testing.T) {
 	assert.Len(t, reg.List(registry.Filter{MaxRisk: &medium}), 1)
 }
 
+// A tool marked destructive (and not read-only) is filtered as high,
+// whatever risk it sets, as the auth extension's ceilings and the approval
+// extension judge it: a "low risk only" agent was offered purge_cache
+// (risk low, destructive) and drop_tables (no risk, destructive) under
+// "medium", tools its own auth rule then refused. Seen failing first.
+func TestMaxRiskFilterJudgesDestructiveAsHigh(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("purge_cache", "Purge the cache", noop[struct{}, string], tool.WithRisk(tool.RiskLow), tool.WithAnnotations(tool.Annotations{Destructive: true})),
+		tool.Func("drop_tables", "Drop the tables", noop[struct{}, string], tool.WithAnnotations(tool.Annotations{Destructive: true})),
+		tool.Func("read_rows", "Read rows", noop[struct{}, string], tool.WithRisk(tool.RiskLow), tool.WithAnnotations(tool.Annotations{ReadOnly: true, Destructive: true})),
+	)
+	low, medium, high := tool.RiskLow, tool.RiskMedium, tool.RiskHigh
+	names := func(specs []tool.Spec) []string {
+		var out []string
+		for _, s := range specs {
+			out = append(out, s.Name)
+		}
+		sort.Strings(out)
+		return out
+	}
+	assert.Equal(t, []string{"read_rows"}, names(reg.List(registry.Filter{MaxRisk: &low})), "a read-only tool's destructive hint does not count")
+	assert.Equal(t, []string{"read_rows"}, names(reg.List(registry.Filter{MaxRisk: &medium})))
+	assert.Equal(t, []string{"drop_tables", "purge_cache", "read_rows"}, names(reg.List(registry.Filter{MaxRisk: &high})))
+}
+
 func TestListFiltersAndSuggest(t *testing.T) {
 	reg := registry.New()
 	reg.MustRegister(

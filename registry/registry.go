@@ -282,7 +282,8 @@ type Filter struct {
 	// Tags keeps tools carrying every one of these tags.
 	Tags []string
 	// MaxRisk keeps tools at or below this risk when set (use a pointer to
-	// allow RiskLow as a ceiling); a tool's unset risk counts as medium.
+	// allow RiskLow as a ceiling), judged by tool.Spec.JudgedRisk: a tool's
+	// unset risk counts as medium, a destructive tool's as high.
 	MaxRisk *tool.Risk
 	// Mode keeps tools allowed in this operating mode (Spec.AllowedModes).
 	Mode string
@@ -304,7 +305,7 @@ func (f Filter) Match(spec *tool.Spec) bool {
 			return false
 		}
 	}
-	if f.MaxRisk != nil && spec.Risk.Effective() > *f.MaxRisk {
+	if f.MaxRisk != nil && spec.JudgedRisk() > *f.MaxRisk {
 		return false
 	}
 	if f.Mode != "" && !spec.AllowsMode(f.Mode) {

@@ -99,6 +99,18 @@ func CheckName(name string) error {
 	return fmt.Errorf("tool name %q is not portable: use letters, digits, '_' and '-', starting with a letter or '_' (pattern ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)", name)
 }
 
+// JudgedRisk is the risk the rules judge the tool by: RiskHigh for a tool
+// marked destructive and not read-only, whatever risk it sets (the
+// approval extension judges such a tool dangerous), Risk.Effective()
+// otherwise. The auth extension's ceilings and registry.Filter's MaxRisk
+// read it.
+func (s *Spec) JudgedRisk() Risk {
+	if s.Annotations.Destructive && !s.Annotations.ReadOnly {
+		return RiskHigh
+	}
+	return s.Risk.Effective()
+}
+
 // AllowsMode reports whether the spec may run in mode (an empty list allows all).
 func (s *Spec) AllowsMode(mode string) bool {
 	if len(s.AllowedModes) == 0 || mode == "" {

@@ -334,7 +334,7 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 		if !r.grants(&p) {
 			continue
 		}
-		if r.MaxRisk != nil && judged(spec) > *r.MaxRisk {
+		if r.MaxRisk != nil && spec.JudgedRisk() > *r.MaxRisk {
 			if ceiling == nil {
 				ceiling = r
 			}
@@ -348,7 +348,7 @@ func (a *Auth) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err er
 		e := tool.Errorf(tool.CodeUnauthorized,
 			"rule %q allows %s tools up to risk %s; tool %q %s", ceiling.name(), who, *ceiling.MaxRisk, spec.Name, riskName(spec))
 		e.Err = fmt.Errorf("auth: tool %q is judged risk %s, over the MaxRisk of rule %q (%s): raise that ceiling (auth.Ceiling(tool.Risk%s)), or grant principal %q a role whose rule allows the tool",
-			spec.Name, judged(spec), ceiling.name(), *ceiling.MaxRisk, riskConst(judged(spec)), p.ID)
+			spec.Name, spec.JudgedRisk(), ceiling.name(), *ceiling.MaxRisk, riskConst(spec.JudgedRisk()), p.ID)
 		return ceiling.name(), e
 	case covering != nil:
 		e := tool.Errorf(tool.CodeUnauthorized,
@@ -377,28 +377,10 @@ func riskConst(r tool.Risk) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// destructive reports whether the tool may delete or overwrite: its
-// Destructive hint, which a read-only tool's does not count (the hint is
-// meaningful only when not ReadOnly, as the approval extension reads it).
-func destructive(spec *tool.Spec) bool {
-	return spec.Annotations.Destructive && !spec.Annotations.ReadOnly
-}
-
-// judged is the risk a rule's ceiling judges a tool by: high for a
-// destructive tool (tool.RiskHigh is what destructive tools are), whatever
-// its author set, as the approval extension judges it dangerous; its
-// effective risk otherwise.
-func judged(spec *tool.Spec) tool.Risk {
-	if destructive(spec) {
-		return tool.RiskHigh
-	}
-	return spec.Risk.Effective()
-}
-
 // riskName says a tool's risk as it is judged ("is risk high").
 func riskName(spec *tool.Spec) string {
 	r := spec.Risk
-	if destructive(spec) && r.Effective() < tool.RiskHigh {
+	if spec.JudgedRisk() > r.Effective() {
 		return "is marked destructive, so it is judged high"
 	}
 	if r == tool.RiskUnset {
