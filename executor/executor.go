@@ -444,7 +444,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	res.CallID, res.Tool = call.ID, call.Name
 	res.Timings.Backend = elapsed
 	if abandoned {
-		res.SetMeta("backend_still_running", true)
+		res.SetMeta(tool.MetaStillRunning, true)
 	}
 	res.Attempts = max(res.Attempts, req.Attempt)
 	if te := res.Error; te != nil && te.Code == tool.CodeToolError && te.Err != nil {

@@ -269,3 +269,9 @@ const MetaErrorType = "error_type"
 // output budget, a file tool's. The wire formats then tell the model its
 // output was truncated.
 const MetaTruncated = "truncated"
+
+// MetaStillRunning ("backend_still_running") is the result metadata key
+// that says, true, that the call's backend ignored its context and still
+// runs past its deadline (executor.WithDetach): its result is discarded,
+// and the retry extension does not run the call again while it runs.
+const MetaStillRunning = "backend_still_running"

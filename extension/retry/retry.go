@@ -52,11 +52,6 @@ const TagSafe = "retry-safe"
 // it stopped before a success (e.g. "gave up after 3 attempts").
 const MetaKey = "retry"
 
-// metaStillRunning is the result metadata the executor sets when a
-// backend that ignores its context is still running past its deadline
-// (executor.WithDetach).
-const metaStillRunning = "backend_still_running"
-
 // Defaults used when no option overrides them.
 const (
 	DefaultMaxAttempts = 3
@@ -178,7 +173,7 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 				res.SetMeta(MetaKey, fmt.Sprintf("gave up after %d attempts", ran))
 				break
 			}
-			if still, _ := res.Metadata[metaStillRunning].(bool); still {
+			if still, _ := res.Metadata[tool.MetaStillRunning].(bool); still {
 				// Idempotent means two runs do what one does, not that
 				// they may overlap; and the run going on holds no slot.
 				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the last run ignored its deadline and is still running", ran))
