@@ -24,6 +24,13 @@
 // RFC 8785, and only for numbers I-JSON does not allow. Numbers beyond the
 // largest double (1e400, or 1 and 400 zeros) are refused, as RFC 8785
 // refuses them.
+//
+// Text. Bytes that are not UTF-8 and escapes of unpaired surrogates
+// ("\ud800") are refused, as RFC 8785 refuses what is not I-JSON: decoded,
+// each becomes U+FFFD, so they would share a form with one another and with
+// "\ufffd", while a tool given the arguments as they came (an MCP or HTTP
+// tool forwards them) tells them apart. The approval binding then refuses
+// the call; the cache runs it uncached.
 package canonjson
 
 import (
@@ -37,11 +44,18 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Canonical returns the canonical form of the JSON text raw. It fails on
-// text that is not one JSON value, and on numbers that are not finite.
+// text that is not one JSON value, on numbers that are not finite, and on
+// text that is not I-JSON: bytes that are not UTF-8 and escapes of
+// unpaired surrogates ("\ud800"), which decode to U+FFFD, so that texts a
+// tool given them as they came tells apart would share a form.
 func Canonical(raw []byte) ([]byte, error) {
+	if err := checkText(raw); err != nil {
+		return nil, fmt.Errorf("not I-JSON (RFC 8785 canonicalises only I-JSON): %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -263,4 +277,56 @@ func appendES6(b []byte, f float64) []byte {
 		b = strconv.AppendInt(b, int64(n-1), 10)
 	}
 	return b
+}
+
+// checkText refuses bytes that are not UTF-8 and \u escapes of unpaired
+// surrogates. A backslash appears in JSON only inside a string, where it
+// begins an escape, so no string state is needed.
+func checkText(raw []byte) error {
+	if !utf8.Valid(raw) {
+		return errors.New("text that is not UTF-8")
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		r, ok := escaped(raw, i)
+		if !ok {
+			i++ // another escape (\\, \"): skip its character
+			continue
+		}
+		i += 5
+		switch {
+		case utf16.IsSurrogate(r) && r < 0xdc00: // high: a low must follow
+			if lo, ok := escaped(raw, i+1); ok && utf16.DecodeRune(r, lo) != utf8.RuneError {
+				i += 6
+				continue
+			}
+			return fmt.Errorf("an unpaired surrogate escape (\\u%04x)", r)
+		case utf16.IsSurrogate(r):
+			return fmt.Errorf("an unpaired surrogate escape (\\u%04x)", r)
+		}
+	}
+	return nil
+}
+
+// escaped reads the \uXXXX escape at raw[i], if there is one.
+func escaped(raw []byte, i int) (rune, bool) {
+	if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range raw[i+2 : i+6] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
