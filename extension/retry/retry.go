@@ -27,7 +27,8 @@
 //
 // Each retry increments req.Attempt (the executor reports it as
 // Result.Attempts) and emits a tool.EventRetried with the attempt about to
-// run, the backoff as Latency, and the error as Reason.
+// run, the backoff as Latency, and the error as Reason; none once the
+// caller's context has ended (no retry follows).
 package retry
 
 import (
