@@ -21,11 +21,17 @@
 //
 // A call of a tool that is not read-only, once it has run, drops the
 // results it may have changed, whoever they were cached for: those of its
-// workspace or directory (and of places inside or around it) and those of
-// tools that name no place; a tool that names none (a Go function, bash)
-// drops every result. A read under way when such a call ends is not kept.
-// Changes made outside the executors this cache serves (another process,
-// a person editing a file) are seen when an entry's TTL runs out.
+// workspace (and of workspaces inside or around it) and those of tools
+// that name no workspace; a tool that names none drops every result. A
+// directory a tool runs in (Workdir: a shell command, an MCP server) is
+// no such place: it is where relative paths start, and the tool may read
+// and write any absolute path. A read under way when such a call ends is
+// not kept. A write whose backend still runs past its deadline
+// (executor.WithDetach, tool.MetaStillRunning) may change its place at
+// any time later: no result there (everywhere, for a tool that names no
+// workspace) is kept again. Changes made outside the executors this cache
+// serves (another process, a person editing a file) are seen when an
+// entry's TTL runs out.
 //
 // A call an extension demands approval for (approval.RequiredKey: the
 // governance policy in a mode that requires approval) is never answered
@@ -43,7 +49,6 @@
 package cache
 
 import (
-	"cmp"
 	"container/list"
 	"context"
 	"encoding/binary"
@@ -134,7 +139,7 @@ type Stats struct {
 
 type entry struct {
 	key     string
-	place   string       // the tool's workspace or directory, "" for none
+	place   string       // the tool's workspace, "" for none
 	owner   tool.Tool    // the tool whose address the key holds (toolAddr)
 	res     *tool.Result // never handed out: callers get clones
 	size    int64
@@ -157,6 +162,10 @@ type Cache struct {
 	// writes counts the calls that may have changed what a cached read
 	// saw (changed under mu): a read that began before one is not kept.
 	writes atomic.Uint64
+	// unsettled holds the places of writes whose backend ran on past its
+	// deadline (tool.MetaStillRunning), which may change what is read
+	// there at any time: no result of those places is kept. Guarded by mu.
+	unsettled []string
 
 	group                singleflight.Group
 	hits, shared, misses atomic.Int64
@@ -288,8 +297,9 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			res := next(ctx, req)
 			if !req.Spec.Annotations.ReadOnly {
 				// It may have written what cached reads read (also when
-				// it failed part way).
-				c.wrote(placeOf(req))
+				// it failed part way), and may still be writing.
+				still := res != nil && res.Metadata[tool.MetaStillRunning] == true
+				c.wrote(placeOf(req), still)
 			}
 			return res
 		}
@@ -380,7 +390,7 @@ func (c *Cache) put(key, place string, owner tool.Tool, gen uint64, res *tool.Re
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.writes.Load() != gen {
+	if c.writes.Load() != gen || slices.ContainsFunc(c.unsettled, func(u string) bool { return near(u, place) }) {
 		return
 	}
 	if old := c.m[key]; old != nil {
@@ -396,13 +406,18 @@ func (c *Cache) put(key, place string, owner tool.Tool, gen uint64, res *tool.Re
 }
 
 // wrote drops the results a call of a tool that is not read-only may have
-// changed: every one when it names no place (a Go function, bash: it may
-// write anywhere), else those of the same place, of a place inside it or
-// around it, and of tools that name none (they may read anywhere).
-func (c *Cache) wrote(place string) {
+// changed: every one when it names no place (a Go function, bash, an MCP
+// server: it may write anywhere), else those of the same place, of a place
+// inside it or around it, and of tools that name none (they may read
+// anywhere). still says its backend runs on (tool.MetaStillRunning): its
+// place becomes unsettled.
+func (c *Cache) wrote(place string, still bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.writes.Add(1)
+	if still && !slices.Contains(c.unsettled, place) {
+		c.unsettled = append(c.unsettled, place)
+	}
 	switch {
 	case len(c.m) == 0:
 		return
@@ -412,17 +427,24 @@ func (c *Cache) wrote(place string) {
 		c.bytes = 0
 		return
 	}
-	near := map[string]bool{"": true} // by an entry's place: drop it?
+	drops := map[string]bool{} // by an entry's place: drop it?
 	for _, e := range c.m {
-		drop, seen := near[e.place]
+		drop, seen := drops[e.place]
 		if !seen {
-			drop = within(e.place, place) || within(place, e.place)
-			near[e.place] = drop
+			drop = near(e.place, place)
+			drops[e.place] = drop
 		}
 		if drop {
 			c.remove(e)
 		}
 	}
+}
+
+// near reports whether what a tool in one place does may change what a
+// tool in the other reads: one names no place ("", anywhere), or one is
+// the other or inside it.
+func near(a, b string) bool {
+	return a == "" || b == "" || within(a, b) || within(b, a)
 }
 
 // within reports whether directory a is dir or inside it.
@@ -432,9 +454,11 @@ func within(a, dir string) bool {
 }
 
 // placeOf is where a call's tool reads and writes: its workspace's
-// directory, else the directory it runs in, else "".
+// directory (the sandbox holds its paths there), else "" (anywhere). The
+// directory a tool runs in (Workdir) is not one: a shell command or an MCP
+// server takes relative paths from there and absolute ones anywhere.
 func placeOf(req *extension.Request) string {
-	return cmp.Or(workspaceDir(req.Tool), workdir(req.Tool, req.Call.Args))
+	return workspaceDir(req.Tool)
 }
 
 func (c *Cache) remove(e *entry) {
