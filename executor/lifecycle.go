@@ -132,6 +132,17 @@ func (cs *callState) StepAside(wait func()) {
 	wait()
 }
 
+// Behind implements extension.LockQueue: the call's lock ticket still
+// waits for a key.
+func (cs *callState) Behind() bool {
+	tk := cs.tk.Load()
+	if tk == nil {
+		return false
+	}
+	_, _, _, waiting := tk.Waiting()
+	return waiting
+}
+
 // hold counts a run of the call among those using its place in the lock
 // queues, until unhold. First, when the call stepped aside or an extension
 // rewrote the arguments, it queues the call for the resources of req's

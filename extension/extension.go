@@ -64,6 +64,12 @@ type LockQueue interface {
 	// behind it go ahead, and it queues again, behind them, when it next
 	// reaches its backend.
 	StepAside(wait func())
+	// Behind reports whether the call's turn has not come yet: a call
+	// submitted before it holds, or waits for, one of its resources in a
+	// way that excludes it (a writer ahead of a reader, anyone ahead of a
+	// writer). An answer given now, not by the backend (a cache's), would
+	// not see what those calls do.
+	Behind() bool
 }
 
 // Set stores a value for extensions further in the chain.

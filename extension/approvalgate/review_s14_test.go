@@ -157,6 +157,8 @@ func (q *s14Queue) StepAside(wait func()) {
 	wait()
 }
 
+func (q *s14Queue) Behind() bool { return false }
+
 // Only a call that waits for a person steps aside: one the policy lets
 // run, or whose approval is remembered for the session, keeps its place.
 func TestReviewS14OnlyAPersonsWaitStepsAside(t *testing.T) {

@@ -310,6 +310,12 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			// call this one joins, would skip.
 			return next(ctx, req)
 		}
+		if req.Queue != nil && req.Queue.Behind() {
+			// A call ahead of it on its resources (a write before it in a
+			// batch) has not ended: the backend, once its turn comes,
+			// reads what that call did; a hit would not.
+			return next(ctx, req)
+		}
 		key, err := c.key(req)
 		if err != nil {
 			return next(ctx, req) // the executor validated the args; uncacheable, not an error
