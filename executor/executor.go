@@ -392,7 +392,16 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if ferr != nil {
 		return tool.Failure(call, ferr)
 	}
-	defer e.limits.release(held)
+	var still <-chan outcome // the run, when it outlives the call
+	defer func() {
+		if still == nil {
+			e.limits.release(held)
+			return
+		}
+		// Its slots are its run's until it returns: the next call
+		// would run beside it, past every limit.
+		go func() { <-still; e.limits.release(held) }()
+	}()
 	if err := ctx.Err(); err != nil { // ended in the chain (an approval wait, a mode change): never start
 		return tool.Failure(call, err)
 	}
@@ -409,7 +418,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	callerFirst = callerFirst && callerDeadline.Before(deadline)
 	bctx, cancel := context.WithDeadline(tool.ActingFor(ctx, call.Principal), deadline)
 	defer cancel()
-	o, abandoned := e.runTool(bctx, req.Tool, *call, gated)
+	o, still := e.runTool(bctx, req.Tool, *call, gated)
+	abandoned := still != nil
 	elapsed := time.Since(began)
 	deadlineErr := bctx.Err() == context.DeadlineExceeded
 	cancel()
@@ -508,11 +518,11 @@ func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) 
 // runTool runs the backend, in the caller's goroutine (runInline) or, with
 // WithDetach, in its own. There, at the deadline, a call holding locks or
 // slots (gated) first waits a grace for the backend to really stop, so that
-// the next writer never overlaps a backend still being killed; abandoned
-// says it is still running.
-func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, abandoned bool) {
+// the next writer never overlaps a backend still being killed; still, when
+// it is still running, receives its outcome when it returns.
+func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, still <-chan outcome) {
 	if !e.detach {
-		return runInline(ctx, backend, c), false
+		return runInline(ctx, backend, c), nil
 	}
 	done := make(chan outcome, 1)
 	// c is passed, not captured, so that only this path copies it to the heap.
@@ -523,18 +533,18 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 		select {
 		case o = <-done: // finished at the same moment: keep its answer
 		default:
-			abandoned = true
+			still = done
 			if gated { // give the backend a grace to stop
 				select {
 				case <-done:
-					abandoned = false
+					still = nil
 				case <-time.After(abandonGrace):
 				}
 			}
 			o.err = ctx.Err()
 		}
 	}
-	return o, abandoned
+	return o, still
 }
 
 // capOutput holds res to max bytes: text blocks share the budget left after
