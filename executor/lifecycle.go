@@ -133,8 +133,15 @@ func (cs *callState) StepAside(wait func()) {
 }
 
 // Behind implements extension.LockQueue: the call's lock ticket still
-// waits for a key.
+// waits for a key, or the call stepped aside and has not queued again
+// (hold queues it behind whoever went ahead meanwhile).
 func (cs *callState) Behind() bool {
+	cs.mu.Lock()
+	aside := cs.aside
+	cs.mu.Unlock()
+	if aside {
+		return true
+	}
 	tk := cs.tk.Load()
 	if tk == nil {
 		return false

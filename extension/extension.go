@@ -67,8 +67,11 @@ type LockQueue interface {
 	// Behind reports whether the call's turn has not come yet: a call
 	// submitted before it holds, or waits for, one of its resources in a
 	// way that excludes it (a writer ahead of a reader, anyone ahead of a
-	// writer). An answer given now, not by the backend (a cache's), would
-	// not see what those calls do.
+	// writer), or the call stepped aside and has not queued again. An
+	// answer given now, not by the backend (a cache's), would not see what
+	// those calls do. It speaks of the arguments the call was queued for:
+	// a call whose arguments were rewritten (Request.Validated differs)
+	// queues for the new ones only when it reaches its backend.
 	Behind() bool
 }
 

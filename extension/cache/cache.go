@@ -29,7 +29,10 @@
 // not kept. A write whose backend still runs past its deadline
 // (executor.WithDetach, tool.MetaStillRunning) may change its place at
 // any time later: no result there (everywhere, for a tool that names no
-// workspace) is kept again. Changes made outside the executors this cache
+// workspace) is kept again. A call whose turn in the lock queues has not
+// come (extension.LockQueue.Behind: a read after a write of its file in a
+// batch, a read that stepped aside for a person's approval) or whose
+// arguments an extension rewrote is run, not answered from the cache. Changes made outside the executors this cache
 // serves (another process, a person editing a file) are seen when an
 // entry's TTL runs out.
 //
@@ -49,6 +52,7 @@
 package cache
 
 import (
+	"bytes"
 	"container/list"
 	"context"
 	"encoding/binary"
@@ -310,10 +314,12 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			// call this one joins, would skip.
 			return next(ctx, req)
 		}
-		if req.Queue != nil && req.Queue.Behind() {
+		if req.Queue != nil && (req.Queue.Behind() || !bytes.Equal(req.Call.Args, req.Validated)) {
 			// A call ahead of it on its resources (a write before it in a
 			// batch) has not ended: the backend, once its turn comes,
-			// reads what that call did; a hit would not.
+			// reads what that call did; a hit would not. Arguments an
+			// extension rewrote (a person's Modify) are queued for only at
+			// the backend: nobody knows yet who is ahead on them.
 			return next(ctx, req)
 		}
 		key, err := c.key(req)
