@@ -526,7 +526,19 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 	}
 	done := make(chan outcome, 1)
 	// c is passed, not captured, so that only this path copies it to the heap.
-	go func(c tool.Call) { done <- runInline(ctx, backend, c) }(c)
+	go func(c tool.Call) {
+		// A backend that ends the goroutine (runtime.Goexit, as t.FailNow
+		// does) still sends: the run's slots are given back when it does.
+		var o outcome
+		returned := false
+		defer func() {
+			if !returned {
+				o.err = tool.Errorf(tool.CodeInternal, "tool %q ended its goroutine (runtime.Goexit) without returning", c.Name)
+			}
+			done <- o
+		}()
+		o, returned = runInline(ctx, backend, c), true
+	}(c)
 	select {
 	case o = <-done:
 	case <-ctx.Done():
