@@ -176,7 +176,8 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 			}
 			if still, _ := res.Metadata[tool.MetaStillRunning].(bool); still {
 				// Idempotent means two runs do what one does, not that
-				// they may overlap; and the run going on holds no slot.
+				// they may overlap; and the run going on holds no lock
+				// (its concurrency slots it keeps until it returns).
 				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the last run ignored its deadline and is still running", ran))
 				break
 			}
