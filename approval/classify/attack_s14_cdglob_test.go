@@ -20,8 +20,13 @@ func TestAttackSecretInADirectoryKnownInPart(t *testing.T) {
 	})
 	attackSafe(t, []string{
 		`cd /proc/$PPID && cat status`,
+		`cd "$d" && ls`,
+	})
+	// A directory that may be any directory ($X may be set to ~/.kube)
+	// makes a relative name any file: Warning since session 20
+	// (TestAttackS20RelativeNameInAComputedDirectory).
+	attackAtLeast(t, Warning, []string{
 		`cd "$X" && cat main.go`,
 		`cd "$X"; cat config`,
-		`cd "$d" && ls`,
 	})
 }

@@ -30,13 +30,15 @@ func TestAttackParameterDefaultNamesASecret(t *testing.T) {
 		`cd ${x:-/proc/self} && cat environ`,
 	})
 	attackSafe(t, []string{
-		`cd ${d:-src} && cat main.go`,
 		`echo "${x:-hello}"`,
 	})
 	// x may be set where the command runs (the environment an operator
 	// passes on), so the name is computed when it runs: Warning since
-	// session 20 (TestAttackS20ComputedFileNames), whatever the default.
+	// session 20 (TestAttackS20ComputedFileNames), whatever the default;
+	// so is a relative name in a directory so computed
+	// (TestAttackS20RelativeNameInAComputedDirectory).
 	attackAtLeast(t, Warning, []string{
+		`cd ${d:-src} && cat main.go`,
 		`cat ${x:-README.md}`,
 		`cat "${f:-go.mod}"`,
 		`ls ${x:-.}`,

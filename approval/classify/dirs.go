@@ -27,8 +27,10 @@ const maxDirs = 16
 // dirSet is a set of directories the shell may be in.
 type dirSet struct {
 	dirs []word // as written, literal or known values
-	// unknown, when set, names a directory known only at run time.
-	unknown string
+	// unknown, when set, names a directory known only at run time;
+	// anywhere, one that may be any directory (cd "$d", cd $(...)), not
+	// one known in part (cd /proc/$PPID), which globs judge.
+	unknown, anywhere string
 	// globs are the directories known only in part, as globs with their
 	// expansions as '*' (cd /proc/$PPID is /proc/*): a secret file's
 	// name is judged in them too.
@@ -65,7 +67,7 @@ func (d *dirSet) add(w word) {
 }
 
 func (d *dirSet) save() dirSet {
-	return dirSet{dirs: slices.Clip(d.dirs), unknown: d.unknown, globs: slices.Clip(d.globs)}
+	return dirSet{dirs: slices.Clip(d.dirs), unknown: d.unknown, anywhere: d.anywhere, globs: slices.Clip(d.globs)}
 }
 
 func (d *dirSet) restore(saved dirSet) { *d = saved }
@@ -75,6 +77,9 @@ func (d *dirSet) restore(saved dirSet) { *d = saved }
 func (s *state) chdir(w word) {
 	s.cwd.add(w)
 	s.seen.add(w)
+	if w.unknown() && s.cwd.anywhere == "" && (len(w.holes) == 0 || s.computedName(w)) {
+		s.cwd.anywhere = w.s
+	}
 }
 
 // chdirUnknown records a change into a directory known only at run time,

@@ -112,7 +112,9 @@
 //     variable whose value the line does not give (cat $(echo a2V5 |
 //     base64 -d), x=$(rev <<< asr_di/hss./~); cat $x, cat "$f"), or an
 //     item xargs reads from a file or a pipe (echo a2V5 | base64 -d |
-//     xargs cat, xargs cat < list), which may be any file: not echo's or
+//     xargs cat, xargs cat < list), or a relative name after a cd into
+//     a directory so computed (cd $(echo fi5rdWJl | base64 -d) && cat
+//     config, cd "$d"; cat config), which may be any file: not echo's or
 //     test's operands, nor grep's pattern, and not the working directory
 //     ($PWD, $(pwd)), the home at a name's start, $PPID, a for loop's
 //     variable over known words, or the names ls, find, git ls-files, git

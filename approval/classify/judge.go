@@ -1042,7 +1042,14 @@ func (s *state) computedNames(name string, args []word, sc optScan, cx judgeCtx,
 		}
 	}
 	for _, k := range ops {
-		if !s.computedName(args[k]) {
+		var what string
+		switch {
+		case s.computedName(args[k]):
+			what = "a file name computed when the command runs (" + args[k].s + ")"
+		case s.cwd.anywhere != "" && relativeName(args[k]):
+			// cd $(echo fi5rdWJl | base64 -d) && cat config: ~/.kube/config.
+			what = args[k].s + " in a directory not known until it runs (" + s.cwd.anywhere + ")"
+		default:
 			continue
 		}
 		if k > values || (cmd == "jq" || cmd == "yq") &&
@@ -1053,9 +1060,16 @@ func (s *state) computedNames(name string, args []word, sc optScan, cx judgeCtx,
 		// A word judged above Safe as any option it may be needs no
 		// second reason (kubectl get "$POD" names no file).
 		if _, judged := slices.BinarySearch(sc.anyAt, k); !judged {
-			j.add(Warning, fmt.Sprintf("%s: a file name computed when the command runs (%s); the classifier cannot tell which file, and it may be a secret one", name, args[k].s))
+			j.add(Warning, fmt.Sprintf("%s: %s; the classifier cannot tell which file, and it may be a secret one", name, what))
 		}
 	}
+}
+
+// relativeName reports whether w names a file relative to the working
+// directory: known, not absolute, not under ~, not "-" (standard input).
+func relativeName(w word) bool {
+	v, ok := pathValue(w)
+	return ok && v != "" && v != "-" && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~")
 }
 
 // inputNames reports whether the items xargs reads are names the line
