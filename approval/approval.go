@@ -327,7 +327,7 @@ func specLevel(spec *tool.Spec) (classify.Level, []string) {
 	default: // high, or an out-of-range value: fail closed
 		l, why = classify.Dangerous, []string{"tool risk is " + spec.Risk.String()}
 	}
-	if spec.Annotations.Destructive && !spec.Annotations.ReadOnly && l < classify.Dangerous {
+	if spec.JudgedRisk() == tool.RiskHigh && l < classify.Dangerous { // marked destructive (tool.Spec.JudgedRisk)
 		l, why = classify.Dangerous, append(why, "tool is marked destructive")
 	}
 	return l, why

@@ -529,15 +529,9 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 	go func(c tool.Call) {
 		// A backend that ends the goroutine (runtime.Goexit, as t.FailNow
 		// does) still sends: the run's slots are given back when it does.
-		var o outcome
-		returned := false
-		defer func() {
-			if !returned {
-				o.err = tool.Errorf(tool.CodeInternal, "tool %q ended its goroutine (runtime.Goexit) without returning", c.Name)
-			}
-			done <- o
-		}()
-		o, returned = runInline(ctx, backend, c), true
+		o := outcome{err: tool.Errorf(tool.CodeInternal, "tool %q ended its goroutine (runtime.Goexit) without returning", c.Name)}
+		defer func() { done <- o }()
+		o = runInline(ctx, backend, c)
 	}(c)
 	select {
 	case o = <-done:
