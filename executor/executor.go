@@ -373,7 +373,12 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if ferr := cs.hold(req, rewritten); ferr != nil {
 		return tool.Failure(call, ferr)
 	}
-	defer cs.unhold()
+	var still <-chan outcome // the run, when it outlives the call
+	defer func() {
+		if still == nil {
+			cs.unhold()
+		}
+	}()
 	// Judged on the arguments that run: rewritten, validated, defaults filled.
 	if !e.approves {
 		if res := approval.Unasked(call, req.Tool, spec); res != nil {
@@ -392,15 +397,18 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if ferr != nil {
 		return tool.Failure(call, ferr)
 	}
-	var still <-chan outcome // the run, when it outlives the call
 	defer func() {
 		if still == nil {
 			e.limits.release(held)
 			return
 		}
-		// Its slots are its run's until it returns: the next call
-		// would run beside it, past every limit.
-		go func() { <-still; e.limits.release(held) }()
+		// Its slots and locks are its run's until it returns: the next
+		// call would run beside it, past every limit, or write beside it.
+		go func() {
+			<-still
+			e.limits.release(held)
+			cs.unhold()
+		}()
 	}()
 	if err := ctx.Err(); err != nil { // ended in the chain (an approval wait, a mode change): never start
 		return tool.Failure(call, err)

@@ -48,7 +48,9 @@ type callState struct {
 	tk atomic.Pointer[keylock.Ticket]
 	// mu orders the moves of tk between the runs of the call (StepAside,
 	// hold) and guards holders and aside. holders counts the runs between
-	// hold and unhold, which use tk: StepAside leaves it to them. aside
+	// hold and unhold, which use tk: StepAside leaves it to them, and end
+	// leaves the release to the last of them (a detached backend that
+	// outlived its call holds until it returns). aside
 	// says the call gave its place up in StepAside and has not queued
 	// again: the next run to reach its backend does.
 	mu      sync.Mutex
@@ -166,11 +168,16 @@ func (cs *callState) hold(req *extension.Request, rewritten bool) *tool.Error {
 	return nil
 }
 
-// unhold ends a run's hold.
+// unhold ends a run's hold; the last one after the call ended releases
+// the locks (end left them to it).
 func (cs *callState) unhold() {
 	cs.mu.Lock()
 	cs.holders--
+	last := cs.holders == 0 && cs.ended.Load()
 	cs.mu.Unlock()
+	if last {
+		cs.release()
+	}
 }
 
 // declared asks the tool for the resources of a call, turning a panic into
@@ -239,7 +246,7 @@ func (cs *callState) emit(ev tool.Event) {
 	cs.e.hub.publish(ev)
 }
 
-// finish announces the result, releases the locks and completes the job.
+// finish announces the result, ends the call (end) and completes the job.
 func (cs *callState) finish(res *tool.Result) {
 	ev := tool.Event{Kind: tool.EventFailed, Result: res}
 	switch res.Status {
@@ -252,7 +259,7 @@ func (cs *callState) finish(res *tool.Result) {
 		ev.Reason = res.Error.Error()
 	}
 	cs.emit(ev)
-	cs.release()
+	cs.end()
 	if cs.job != nil {
 		cs.e.jobs.complete(cs.job, res)
 	}
@@ -262,10 +269,17 @@ func (cs *callState) finish(res *tool.Result) {
 // after finish, or another run's) costs nothing.
 func (cs *callState) release() { cs.tk.Swap(nil).Release() }
 
-// end marks the call returned and releases its locks.
+// end marks the call returned and releases its locks, unless a run still
+// holds them: a detached backend that outlived its call keeps them until it
+// returns (unhold), so that the next writer never overlaps it.
 func (cs *callState) end() {
 	cs.ended.Store(true)
-	cs.release()
+	cs.mu.Lock()
+	idle := cs.holders == 0
+	cs.mu.Unlock()
+	if idle {
+		cs.release()
+	}
 }
 
 // awaitLocks waits for every key of tk, or refuses at once under Refuse.

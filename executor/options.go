@@ -81,7 +81,9 @@ func WithTimeout(d time.Duration) Option {
 // background until it returns (its result is discarded; a call holding
 // locks or slots waits a short grace first, and its result is marked
 // "backend_still_running" if the function outlives it; the concurrency
-// slots it took stay taken until it returns, its locks do not). Without it (the
+// slots and the locks it took stay taken until it returns, so that no call
+// runs beside it past a limit or writes what it writes; a function that
+// never returns holds them for good). Without it (the
 // default) a backend runs in the caller's goroutine: cheaper, and a call
 // ends only when its backend has stopped. Shell, HTTP and MCP backends
 // honour their context either way; use WithDetach for Go functions you do
