@@ -265,6 +265,9 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	}
 	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, call.Args, cs.start
 	res := e.chain(ctx, req)
+	// What an extension answered with (a cache hit filled by another
+	// executor, a custom extension's result) keeps this executor's cap too.
+	capOutput(res, e.maxOutBytes, entry.Spec.Name)
 	res.Timings.Validate = cs.validate
 	return res
 }
@@ -568,7 +571,7 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 func capOutput(res *tool.Result, limit int, name string) {
 	if te := res.Error; te != nil && len(te.Message) > limit {
 		cut := *te // a tool may return an error value it keeps
-		cut.Message = headTail(te.Message, limit)
+		cut.Message = textcut.HeadTail(te.Message, limit)
 		res.Error = &cut
 		res.SetMeta(tool.MetaTruncated, true)
 	}
@@ -581,7 +584,7 @@ func capOutput(res *tool.Result, limit int, name string) {
 	for i := range res.Content {
 		c := &res.Content[i]
 		if len(c.Text) > budget {
-			c.Text = headTail(c.Text, budget)
+			c.Text = textcut.HeadTail(c.Text, budget)
 			cut = true
 		}
 		budget = max(0, budget-len(c.Text))
@@ -595,14 +598,4 @@ func capOutput(res *tool.Result, limit int, name string) {
 	if cut {
 		res.SetMeta(tool.MetaTruncated, true)
 	}
-}
-
-// headTail keeps the first three quarters and the last quarter of limit
-// bytes of s, on rune boundaries, around a marker saying how much was cut.
-func headTail(s string, limit int) string {
-	if limit <= 0 {
-		return fmt.Sprintf("[%d bytes cut: over the output cap]", len(s))
-	}
-	head, tail := textcut.Head(s, limit*3/4), textcut.Tail(s, limit/4)
-	return head + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-len(head)-len(tail)) + tail
 }

@@ -159,7 +159,7 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 	if res.Error != nil {
 		r.Code, r.Message = res.Error.Code, res.Error.Message
 		if len(r.Message) > MaxRecordMessageBytes {
-			r.Message = headTail(r.Message, MaxRecordMessageBytes) // an error's last line often says most
+			r.Message = textcut.HeadTail(r.Message, MaxRecordMessageBytes) // an error's last line often says most
 		}
 	}
 	// A cancelled call is recorded too.

@@ -99,11 +99,13 @@ func WithMaxArgBytes(n int) Option {
 // WithMaxOutputBytes caps what one result carries back, for every backend
 // alike (default DefaultMaxOutputBytes; zero or negative keeps it). Text
 // blocks over the cap keep their head and tail around a marker that says how
-// much was cut (metadata "truncated" is true); structured output, which
+// much was cut, all within the cap (metadata "truncated" is true); structured output, which
 // cannot be cut and stay JSON, fails the call with invalid_output. An
 // error's message is held to the cap on its own, cut the same way. The cap
 // applies before a result is encoded for a model or an MCP client, and
-// before extensions (logs, the audit trail) see it.
+// before extensions (logs, the audit trail) see it; a result an extension
+// answers with itself (a cache hit, which another executor's call may have
+// filled) is held to it too.
 func WithMaxOutputBytes(n int) Option {
 	return func(e *Executor) { setPositive(&e.maxOutBytes, n) }
 }

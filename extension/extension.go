@@ -94,8 +94,11 @@ func (r *Request) Get(key string) (any, bool) {
 // An extension may call next more than once (a retry) and also more than
 // once at a time (a hedge), each time with its own copy of the Request.
 // Every run works under the call's resource locks, which the executor
-// releases when the call returns: a run the extension leaves going after
-// it returns no longer holds them. Runs made at the same time must not
+// releases when the call has returned and no run is still in its backend:
+// a run the extension leaves going after it returns keeps them until its
+// backend returns. The result a handler returns is the executor's to
+// change (it stamps the call's identity on it and cuts it to the output
+// cap): an extension that keeps results (a cache) returns a copy. Runs made at the same time must not
 // rewrite the arguments so that they name other resources than the call
 // declared; the executor moves a call's locks to rewritten arguments one
 // run at a time.

@@ -168,12 +168,7 @@ func sameJSON(text string, v any) bool {
 // (defuseResult), then cut to MaxResultText where characters start
 // (textcut).
 func clip(s string) string {
-	s = defuseResult(s)
-	if len(s) <= MaxResultText {
-		return s
-	}
-	head, tail := textcut.Head(s, MaxResultText*3/4), textcut.Tail(s, MaxResultText/4)
-	return head + fmt.Sprintf("\n[... %d bytes cut ...]\n", len(s)-len(head)-len(tail)) + tail
+	return textcut.HeadTail(defuseResult(s), MaxResultText)
 }
 
 // specialTokens puts a space inside the spellings of the chat templates'

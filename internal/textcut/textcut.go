@@ -39,6 +39,23 @@ func Clip(s string, n int) string {
 	return head + "…[" + strconv.Itoa(len(s)-len(head)) + " bytes cut]"
 }
 
+// HeadTail returns s when it is at most n bytes long, else its first three
+// quarters and last quarter around "\n[... K bytes cut ...]\n", K the
+// bytes left out, within n bytes with the marker: how a long output or
+// message is held to a cap, its end (often the error) kept. With no room
+// for any of s, it is the marker alone, "[K bytes cut: over the output cap]".
+func HeadTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	room := n - len("\n[...  bytes cut ...]\n") - len(strconv.Itoa(len(s))) // what the marker says is no longer
+	if room <= 0 {
+		return "[" + strconv.Itoa(len(s)) + " bytes cut: over the output cap]"
+	}
+	head, tail := Head(s, room*3/4), Tail(s, room/4)
+	return head + "\n[... " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes cut ...]\n" + tail
+}
+
 // Tail returns the longest suffix of s that is at most n bytes long and
 // does not begin inside a valid UTF-8 character: s itself when it is no
 // longer than n, "" when n <= 0.

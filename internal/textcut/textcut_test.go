@@ -108,3 +108,39 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// HeadTail keeps s within n bytes with its marker, head and tail whole
+// characters, and says how much it left out.
+func FuzzHeadTailCap(f *testing.F) {
+	f.Add(strings.Repeat("x", 1000), 100)
+	f.Add(strings.Repeat("é€", 500), 64)
+	f.Add("short", 10)
+	f.Add(strings.Repeat("y", 200), 5)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n %= len(s) + 2
+		got := textcut.HeadTail(s, n)
+		if len(s) <= n {
+			if got != s {
+				t.Fatalf("HeadTail(%q, %d) = %q: s fits, it is kept", s, n, got)
+			}
+			return
+		}
+		if !strings.Contains(got, " bytes cut ...]\n") {
+			if want := fmt.Sprintf("[%d bytes cut: over the output cap]", len(s)); got != want {
+				t.Fatalf("HeadTail(%q, %d) = %q, want %q", s, n, got, want)
+			}
+			return
+		}
+		if len(got) > n {
+			t.Fatalf("HeadTail(len %d, %d) is %d bytes: over the cap", len(s), n, len(got))
+		}
+		i, j := strings.Index(got, "\n[... "), strings.LastIndex(got, " bytes cut ...]\n")
+		head, tail := got[:i], got[j+len(" bytes cut ...]\n"):]
+		if !strings.HasPrefix(s, head) || !strings.HasSuffix(s, tail) || splits(s, len(head)) || splits(s, len(s)-len(tail)) {
+			t.Fatalf("HeadTail(%q, %d) = %q: not a head and a tail of whole characters", s, n, got)
+		}
+		if k := got[i+len("\n[... ") : j]; k != fmt.Sprint(len(s)-len(head)-len(tail)) {
+			t.Fatalf("HeadTail(%q, %d) says %s bytes cut", s, n, k)
+		}
+	})
+}
