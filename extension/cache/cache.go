@@ -22,7 +22,11 @@
 // A call of a tool that is not read-only, once it has run, drops the
 // results it may have changed, whoever they were cached for: those of its
 // workspace (and of workspaces inside or around it) and those of tools
-// that name no workspace; a tool that names none drops every result. A
+// that name no workspace; a tool that names none drops every result.
+// Workspaces are compared by their directories' names folded as a file
+// system that compares names loosely opens them (Proj and proj are one
+// place on macOS and Windows), so two spellings of one directory drop each
+// other's results; keys stay exact. A
 // directory a tool runs in (Workdir: a shell command, an MCP server) is
 // no such place: it is where relative paths start, and the tool may read
 // and write any absolute path. A read under way when such a call ends is
@@ -71,6 +75,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/internal/namefold"
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -454,8 +459,10 @@ func (c *Cache) wrote(place string, still bool) {
 
 // near reports whether what a tool in one place does may change what a
 // tool in the other reads: one names no place ("", anywhere), or one is
-// the other or inside it.
+// the other or inside it, their names compared folded as a file system
+// that compares names loosely opens them (namefold: Proj is proj on macOS).
 func near(a, b string) bool {
+	a, b = namefold.Name(filepath.ToSlash(a)), namefold.Name(filepath.ToSlash(b))
 	return a == "" || b == "" || within(a, b) || within(b, a)
 }
 
