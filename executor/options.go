@@ -105,7 +105,7 @@ func WithMaxArgBytes(n int) Option {
 // applies before a result is encoded for a model or an MCP client, and
 // before extensions (logs, the audit trail) see it; a result an extension
 // answers with itself (a cache hit, which another executor's call may have
-// filled) is held to it too.
+// filled) is held to it before the caller gets it.
 func WithMaxOutputBytes(n int) Option {
 	return func(e *Executor) { setPositive(&e.maxOutBytes, n) }
 }
