@@ -15,22 +15,54 @@ import (
 )
 
 // Under WithDetach a Go function that ignores its context is left running
+// at its deadline; its call gave its concurrency slot back after the grace,
+// so the next call started a second run while the first still ran, and a
+// model calling it again and again piled up runs past any limit (reported
+// by helper-147). Seen failing first: two runs at once under a limit of 1.
+// The slot is now given back when the function returns.
+func TestAttackS20AbandonedBackendKeepsItsSlot(t *testing.T) {
+	var running, most overlap
+	unblock := make(chan struct{})
+	hang := tool.Func("hang", "The hang test tool", func(ctx context.Context, _ struct{}) (string, error) {
+		defer running.enter(&most)()
+		<-unblock // ignores ctx
+		return "done", nil
+	}, tool.WithTimeout(20*time.Millisecond))
+	ex := newExec(t, []executor.Option{executor.WithDetach(), executor.WithToolConcurrency(1, "hang"), executor.WithMaxWait(300 * time.Millisecond)}, hang)
+	call := func(id string) *tool.Result {
+		res, _ := ex.Execute(context.Background(), tool.Call{ID: id, Name: "hang", Args: json.RawMessage(`{}`)})
+		return res
+	}
+	first := call("first")
+	assert.Equal(t, tool.StatusTimedOut, first.Status)
+	assert.Equal(t, true, first.Metadata[tool.MetaStillRunning])
+
+	second := call("second")
+	require.NotNil(t, second.Error)
+	assert.Equal(t, tool.CodeConcurrencyLimit, second.Error.Code,
+		"the second call waits for the slot the first run holds, and gives up: %v", second.Error)
+	assert.Equal(t, int32(1), most.Load(), "never two runs at once under a limit of 1")
+
+	close(unblock)
+	require.Eventually(t, func() bool { return running.Load() == 0 }, 10*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return call("third").OK() }, 10*time.Second, 10*time.Millisecond,
+		"the slot comes back when the first run returns")
+}
+
+// Under WithDetach a Go function that ignores its context is left running
 // at its deadline. Its call released its write lock when it returned, so
 // the next write to the same file ran beside the first, still writing: the
 // lock exists to stop exactly that overlap. Seen failing first: the second
 // call ran (two writers at once). The lock is now the run's until its
 // function returns, as its concurrency slots are.
 func TestAttackS21AbandonedBackendKeepsItsLock(t *testing.T) {
-	var running, most atomic.Int32
+	var running, most overlap
 	unblock := make(chan struct{})
 	type in struct {
 		Path string `json:"path"`
 	}
 	write := tool.Func("write", "The write test tool", func(ctx context.Context, a in) (string, error) {
-		n := running.Add(1)
-		defer running.Add(-1)
-		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-		}
+		defer running.enter(&most)()
 		if a.Path == "slow" {
 			<-unblock // ignores ctx
 		}
@@ -59,4 +91,15 @@ func TestAttackS21AbandonedBackendKeepsItsLock(t *testing.T) {
 	require.Eventually(t, func() bool { return call("third", "fast").OK() }, 10*time.Second, 10*time.Millisecond,
 		"the lock comes back when the first run returns")
 	assert.Equal(t, int32(1), most.Load())
+}
+
+// overlap counts the runs under way (enter, and the function it returns on
+// leaving) and keeps the most there were at once in most.
+type overlap struct{ atomic.Int32 }
+
+func (o *overlap) enter(most *overlap) (leave func()) {
+	n := o.Add(1)
+	for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+	}
+	return func() { o.Add(-1) }
 }
