@@ -178,6 +178,7 @@ func TestKeyOptions(t *testing.T) {
 	assert.ErrorContains(t, err, "verify with its key", "verifying a keyed trail without its key says what to do")
 	_, err = audit.Open(path, audit.WithKeyFile(filepath.Join(dir, "missing")))
 	assert.ErrorContains(t, err, "read key file")
+	assert.ErrorContains(t, err, "head -c 32 /dev/urandom | xxd -p -c 64 > "+filepath.Join(dir, "missing"), "a missing key file says how to make one")
 	_, err = audit.New(&failingWriter{}, audit.WithCheckpoints(nil, &bytes.Buffer{}, 1))
 	assert.ErrorContains(t, err, "Ed25519 private key")
 }

@@ -347,7 +347,7 @@ func WithKeyFile(path string) Option {
 	return func(c *config) {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			c.keyErr = fmt.Errorf("audit: read key file: %w", err)
+			c.keyErr = fmt.Errorf("audit: read key file: %w (to make one: head -c 32 /dev/urandom | xxd -p -c 64 > %s)", err, path)
 			return
 		}
 		if k, err := hex.DecodeString(strings.TrimSpace(string(b))); err == nil && len(k) >= 32 {
