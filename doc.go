@@ -35,14 +35,25 @@
 // Governing what runs:
 //
 //   - extension: the middleware contract; extension/auth, policy, ratelimit,
-//     logging, metrics, tracing, audit, retry, cache and approval are the
-//     built-ins, ordered by priority.
+//     logging, metrics, tracing, audit, retry, cache and approvalgate (human
+//     approval) are the built-ins, ordered by priority.
 //   - approval: approvers (terminal, queue, function, chain) and policies;
 //     approval/classify judges shell commands with a real shell parser.
-//   - sandbox: resource limits and engines (process, bubblewrap, gVisor), and
-//     a Workspace confined with os.Root.
+//   - sandbox: resource limits and engines (process, Landlock, bubblewrap,
+//     gVisor), and a Workspace confined with os.Root.
 //   - agent: a tool-calling loop over any model client, with wire formats
-//     for every provider.
+//     for every provider (agent/wire).
+//   - dashboard: a web page to watch live calls, decide pending approvals and
+//     read the history.
+//
+// Nested modules, each fetched on its own (go get
+// github.com/toolbelt-go/toolbelt/providers/openai):
+//
+//   - providers/openai, providers/anthropic, providers/gemini: agent.Model
+//     over each provider's official Go SDK (OpenAI's also for local
+//     OpenAI-compatible servers).
+//   - backend/postgres: rate-limit, approval, job and history stores and an
+//     audit sink shared by a fleet through PostgreSQL.
 //
 // A first program:
 //
