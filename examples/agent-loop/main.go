@@ -2,9 +2,10 @@
 // standing in for a provider: the model reads a file, fixes a typo in it
 // (a write, so a human is asked first at an [A]pprove/[D]eny/[M]odify/[V]iew
 // prompt — answered here from a script), runs the project's tests in a
-// sandbox, and reports. Every call goes through the executor with the audit,
-// approval and logging-free default pipeline; the transcript records every
-// call, decision and result.
+// sandbox, and reports. Every call goes through the executor with the audit
+// and approval extensions (no logging); the transcript records every call,
+// decision and result, and the audit trail, kept outside the agent's
+// workspace, is verified at the end.
 //
 //	go run ./examples/agent-loop
 //
@@ -35,7 +36,7 @@ import (
 
 func main() {
 	// The human's answers at the approval prompt: view the details, then approve.
-	if err := run(context.Background(), os.Stdout, strings.NewReader("v\na\n")); err != nil {
+	if err := run(context.Background(), os.Stdout, strings.NewReader("v\na\n"), scriptedModel()); err != nil {
 		fmt.Fprintln(os.Stderr, "agent-loop:", err)
 		os.Exit(1)
 	}
@@ -48,18 +49,25 @@ var project = map[string]string{
 	"test.sh":      "grep -q '^Hello, world!$' greeting.txt && echo 'PASS greeting' || { echo 'FAIL greeting: got' \"$(cat greeting.txt)\"; exit 1; }\n",
 }
 
-func run(ctx context.Context, w io.Writer, human io.Reader) error {
+func run(ctx context.Context, w io.Writer, human io.Reader, model agent.Model) error {
 	dir, err := os.MkdirTemp("", "agent-loop-*")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	// The audit trail records what the agent did, so it lives beside the
+	// workspace, never in it: there the agent could read it, and rewrite it
+	// with edit_file or the commands run_tests runs.
+	work, trailPath := filepath.Join(dir, "project"), filepath.Join(dir, "audit.jsonl")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		return err
+	}
 	for name, body := range project {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(body), 0o644); err != nil {
 			return err
 		}
 	}
-	ws, err := sandbox.OpenWorkspace(dir)
+	ws, err := sandbox.OpenWorkspace(work)
 	if err != nil {
 		return err
 	}
@@ -83,7 +91,7 @@ func run(ctx context.Context, w io.Writer, human io.Reader) error {
 	reg := registry.New()
 	reg.MustRegister(builtin.ReadFile(ws), builtin.EditFile(ws), runTests)
 
-	trail, err := audit.Open(filepath.Join(dir, ".audit.jsonl"))
+	trail, err := audit.Open(trailPath)
 	if err != nil {
 		return err
 	}
@@ -99,7 +107,7 @@ func run(ctx context.Context, w io.Writer, human io.Reader) error {
 	}
 
 	fmt.Fprintf(w, "== workspace %s (tests run with %s)\n", filepath.Base(dir), engine)
-	tr, err := agent.Run(ctx, scriptedModel(), []agent.Message{{Role: agent.RoleUser, Text: "The greeting has a typo. Fix it and make sure the tests pass."}},
+	tr, err := agent.Run(ctx, model, []agent.Message{{Role: agent.RoleUser, Text: "The greeting has a typo. Fix it and make sure the tests pass."}},
 		agent.Options{Executor: ex, Tools: []string{"read_file", "edit_file", "run_tests"}, Agent: "fixer", Session: "demo"})
 	if err != nil {
 		return err
@@ -117,7 +125,7 @@ func run(ctx context.Context, w io.Writer, human io.Reader) error {
 	if err := trail.Close(); err != nil {
 		return err
 	}
-	rep, err := audit.Verify(filepath.Join(dir, ".audit.jsonl"))
+	rep, err := audit.Verify(trailPath)
 	if err != nil {
 		return err
 	}
