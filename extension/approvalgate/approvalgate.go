@@ -398,7 +398,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return deny(req, d.DecidedBy, denyMessage(d), meta)
 	default: // Abstain: nobody decided
-		msg := fmt.Sprintf("%s did not decide (abstained)", who(d))
+		msg := fmt.Sprintf("tool %q was not run: %s did not decide (abstained) and nobody else was asked; do not retry now: tell the user", req.Call.Name, who(d))
 		e.decided(ctx, req, approval.Deny, d.DecidedBy, msg, latency)
 		meta["decision"] = "deny"
 		return deny(req, d.DecidedBy, msg, meta)
