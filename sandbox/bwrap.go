@@ -112,7 +112,7 @@ func (e *Bwrap) probe() error {
 	// --size and --disable-userns need bubblewrap 0.8.0, and an older one
 	// is unavailable here rather than failing every run).
 	p := &plan{cred: e.cred(), pidns: true}
-	argv := append([]string{bin}, e.flags("/", "", "", 64<<20)...)
+	argv := append([]string{bin}, e.flags("/", "", "", 64<<20, nil)...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
@@ -146,13 +146,15 @@ func (e *Bwrap) cred() *syscall.Credential {
 }
 
 // flags are bwrap's options up to and including "--". ws is the workspace
-// ("" for none) and src where it is bound from ("" for ws itself). Each
+// ("" for none) and src where it is bound from ("" for ws itself); mask
+// the paths in it to mount an empty, read-only directory or file over
+// (Spec.Mask). Each
 // tmpfs holds at most tmpfsSize bytes (the memory limit; 0 for bwrap's
 // default, half the host's memory): its pages count against no process's
 // address space, so without a bound a command could keep the host's
 // memory in /tmp whatever its limit. --as-pid-1 keeps bwrap's own init out
 // of the run (see plan).
-func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64) []string {
+func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []string {
 	f := []string{
 		"--unshare-all", "--unshare-user", "--as-pid-1", "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 	}
@@ -198,6 +200,13 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64) []string {
 			}
 		}
 		f = append(f, "--bind", src, ws)
+		dirs, files := maskTargets(ws, mask)
+		for _, d := range dirs {
+			f = append(f, "--size", "4096", "--tmpfs", d, "--remount-ro", d)
+		}
+		for _, file := range files {
+			f = append(f, "--ro-bind", "/dev/null", file)
+		}
 	}
 	// --dev makes /dev a tmpfs of the command's user with no size (half
 	// the host's memory), and --size does not apply to it: a command kept
@@ -322,7 +331,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	// reach only the sandbox, through --setenv (see loaderEnv).
 	var loader []string
 	p.env, loader = loaderEnv(env)
-	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory)
+	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory, spec.Mask)
 	argv = append(argv, flags[:len(flags)-1]...)
 	for _, kv := range loader {
 		k, v, _ := strings.Cut(kv, "=")

@@ -254,6 +254,13 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 			}
 		}
 		s.Mounts = append(s.Mounts, ociMount{Destination: ws, Type: "bind", Source: src, Options: []string{"rbind", "rw"}})
+		dirs, files := maskTargets(ws, spec.Mask)
+		for _, d := range dirs {
+			s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: []string{"size=4k", "mode=555", "ro"}})
+		}
+		for _, file := range files {
+			s.Mounts = append(s.Mounts, ociMount{Destination: file, Type: "bind", Source: "/dev/null", Options: []string{"bind", "ro"}})
+		}
 	}
 	if !network {
 		s.Linux.Namespaces = append(s.Linux.Namespaces, ociNamespace{"network"})

@@ -63,6 +63,13 @@ type Spec struct {
 	// walk cannot read is not tracked: Outcome.ChangesUntracked says why.
 	// Whatever else writes in the workspace during the run is counted too.
 	TrackChanges bool
+	// Mask lists workspace-relative paths the command must not see
+	// ([Workspace.Masked]: what the workspace's hide and deny rules name,
+	// a governance policy's forbidden_paths among them). The bwrap and
+	// gvisor engines mount an empty, read-only directory or file over each
+	// (over where it leads, for a symlink); the process and landlock
+	// engines cannot, and refuse a run with any, with [ErrInvalidSpec].
+	Mask []string
 }
 
 // Outcome is what happened to a run.
@@ -143,7 +150,7 @@ func WithWorkspace(dir string) Option {
 	return func(c *config) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			c.errs = append(c.errs, newError(CodeCreateFailed, "", "", ErrInvalidSpec,
-				"WithWorkspace(%q): the workspace must be an absolute directory path", dir))
+				"WithWorkspace(%q): the workspace must be an absolute directory path: pass the Dir() of the *sandbox.Workspace the tools use (sandbox.OpenWorkspace), or filepath.Abs of the directory", dir))
 			return
 		}
 		c.workspace = filepath.Clean(dir)
@@ -345,6 +352,9 @@ func (b *base) build(spec Spec) (*plan, Limits, error) {
 	if spec.TrackChanges && b.cfg.workspace == "" {
 		return nil, Limits{}, newError(CodeCreateFailed, b.name, "", ErrInvalidSpec,
 			"Spec.TrackChanges needs a workspace to track: give the engine one with WithWorkspace, or leave TrackChanges off")
+	}
+	if err := b.checkMask(spec.Mask); err != nil {
+		return nil, Limits{}, err
 	}
 	lim, err := spec.Limits.Resolve(b.cfg.limits)
 	if err != nil {

@@ -336,6 +336,19 @@ func (w *Workspace) ruleName(g string) string {
 	return strconv.Quote(g)
 }
 
+// forbids reports whether a refusing glob g (deny, deny-write, secrets)
+// matches rel, or frel, rel folded (foldCase).
+func (w *Workspace) forbids(g, rel, frel string) bool {
+	fg, ok := w.folded[g]
+	if !ok {
+		fg = foldGlob(g)
+	}
+	// Folded only when folding changed the name or the glob: an ASCII
+	// name without capitals folds to itself, and the match would repeat
+	// on every file operation.
+	return Match(g, rel) || (fg != g || frel != rel) && Match(fg, frel)
+}
+
 // Dir returns the workspace's absolute, symlink-free host path, for engines
 // to bind-mount ([WithWorkspace]).
 func (w *Workspace) Dir() string { return w.dir }
@@ -641,16 +654,7 @@ func (w *Workspace) rulesFolded(op, name, rel, frel string, write, isDir bool) e
 	if frel == "" {
 		frel = foldCase(rel)
 	}
-	forbids := func(g string) bool {
-		fg, ok := w.folded[g]
-		if !ok {
-			fg = foldGlob(g)
-		}
-		// Folded only when folding changed the name or the glob: an ASCII
-		// name without capitals folds to itself, and the match would
-		// repeat on every file operation.
-		return Match(g, rel) || (fg != g || frel != rel) && Match(fg, frel)
-	}
+	forbids := func(g string) bool { return w.forbids(g, rel, frel) }
 	for _, g := range w.deny {
 		if forbids(g) {
 			return &PathError{Op: op, Path: name, Rule: "deny " + w.ruleName(g), Err: ErrDeniedByRule}

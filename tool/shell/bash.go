@@ -217,5 +217,11 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 		res := refuseBlocked(&call, v, "the command")
 		return res, res.Error
 	}
-	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, &v)
+	// What the workspace hides from the file tools (a policy's
+	// forbidden_paths) is hidden from the command too.
+	mask, err := b.ws.Masked()
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFilesystemPolicy, "the command was not run: %v", err)
+	}
+	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, mask, &v)
 }

@@ -411,7 +411,7 @@ func (c *Command) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 		res := refuseBlocked(&call, v, "the command line "+quoteArgv(argv))
 		return res, res.Error
 	}
-	return c.run.run(ctx, argv, c.cfg.Workdir, &v)
+	return c.run.run(ctx, argv, c.cfg.Workdir, nil, &v)
 }
 
 func decodeArgs(args json.RawMessage) (map[string]any, error) {

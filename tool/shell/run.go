@@ -47,13 +47,14 @@ type runner struct {
 	track  bool // TrackChanges
 }
 
-func (r *runner) run(ctx context.Context, argv []string, dir string, v *classify.Verdict) (*tool.Result, error) {
+func (r *runner) run(ctx context.Context, argv []string, dir string, mask []string, v *classify.Verdict) (*tool.Result, error) {
 	out, err := r.sb.Run(ctx, sandbox.Spec{
 		Argv:         argv,
 		Dir:          dir,
 		Env:          r.env,
 		Limits:       r.limits,
 		TrackChanges: r.track,
+		Mask:         mask,
 		OnOutput: func(stream string, chunk []byte) {
 			tool.EmitOutput(ctx, stream, chunk)
 		},
