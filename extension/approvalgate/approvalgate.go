@@ -74,6 +74,7 @@ package approvalgate
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -401,7 +402,15 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		msg := fmt.Sprintf("tool %q was not run: %s did not decide (abstained) and nobody else was asked; do not retry now: tell the user", req.Call.Name, who(d))
 		e.decided(ctx, req, approval.Deny, d.DecidedBy, msg, latency)
 		meta["decision"] = "deny"
-		return deny(req, d.DecidedBy, msg, meta)
+		res := deny(req, d.DecidedBy, msg, meta)
+		// For the program, which the model is not sent: an approval.Policy
+		// abstains on what it would ask a person about.
+		why := ""
+		if d.Message != "" {
+			why = " (" + d.Message + ")"
+		}
+		res.Error.Err = fmt.Errorf("approvalgate: %s abstained%s and no approver after it decides: chain one that asks a person (approval.FirstDecisive(policy, queue)), or pass a nil approver to deny such calls with their reason", cmp.Or(d.DecidedBy, "the approver"), why)
+		return res
 	}
 }
 

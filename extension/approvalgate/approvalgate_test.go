@@ -152,7 +152,8 @@ func TestFailClosed(t *testing.T) {
 		{name: "modify without args", appr: fixed(approval.Decision{Kind: approval.Modify, DecidedBy: "x"}), want: noApprover, cause: "carries no arguments"},
 		{name: "modify not an object", appr: fixed(approval.Modified("x", json.RawMessage(`"ls"`))), want: noApprover, cause: "malformed decision"},
 		{name: "modify breaks the schema", appr: fixed(approval.Modified("x", json.RawMessage(`{"command":"rm -r build","timeout":600}`))), want: "gave in place of the model's are invalid"},
-		{name: "abstain", appr: fixed(approval.Decision{Kind: approval.Abstain, DecidedBy: "x"}), want: `tool "shell" was not run: x did not decide (abstained) and nobody else was asked; do not retry now: tell the user`},
+		{name: "abstain", appr: fixed(approval.Decision{Kind: approval.Abstain, DecidedBy: "x"}), want: `tool "shell" was not run: x did not decide (abstained) and nobody else was asked; do not retry now: tell the user`,
+			cause: "x abstained and no approver after it decides: chain one that asks a person (approval.FirstDecisive(policy, queue))"},
 		{name: "explicit deny reaches the model", appr: fixed(approval.Denied("alice", "use rm -i")), want: "alice denied this call: use rm -i"},
 		{name: "timeout", appr: approval.ApproverFunc(func(ctx context.Context, _ approval.Request) (approval.Decision, error) {
 			<-ctx.Done()
