@@ -25,21 +25,27 @@
 //
 // What each engine enforces:
 //
-//	                      process        bwrap               gvisor
-//	timeout, cancel       yes (group)    yes (pid ns)        yes (sandbox dies with runsc)
-//	setsid escapee        NOT killed     killed (pid ns)     killed (sandbox)
-//	CPU, memory (AS),     yes            yes                 yes (gVisor's kernel)
-//	  file size
-//	processes (NPROC)     non-root only  yes (as root, runs  yes (as root, runs as 65534;
-//	                                       as 65534)           also uid 0: no capabilities)
-//	output cap + flood    yes            yes                 yes
-//	filesystem            none (use a    root read-only,     root read-only,
-//	                        Workspace)     workspace rw,       workspace rw,
-//	                                       fresh /tmp, /run,   fresh /tmp
-//	                                       /var/tmp, /dev/shm
-//	network off           no (refuses    yes (net ns)        yes (--network=none)
-//	                        WithNetwork(false))
-//	capabilities (root)   all            none                none
+//	                   process         landlock           bwrap              gvisor
+//	timeout, cancel    yes (group)     yes (group; pid    yes (pid ns)       yes (sandbox dies
+//	                                     ns as root)                           with runsc)
+//	setsid escapee     NOT killed      NOT killed (killed killed (pid ns)    killed (sandbox)
+//	                                     as root)
+//	CPU, memory (AS),  yes             yes                yes                yes (gVisor's
+//	  file size                                                                kernel)
+//	processes (NPROC)  non-root only   yes (as root, runs yes (as root, runs yes (as root, runs
+//	                                     as 65534)          as 65534)          as 65534)
+//	output cap + flood yes             yes                yes                yes
+//	filesystem         none (use a     root read-only,    root read-only,    root read-only,
+//	                     Workspace)      workspace and      workspace rw,      workspace rw,
+//	                                     TMPDIR rw          fresh /tmp, /run,  fresh /tmp
+//	                                                        /var/tmp, /dev/shm
+//	hidden paths       refused         refused            masked             masked
+//	  (Spec.Mask)
+//	network off        no (refuses     yes (Landlock TCP, yes (net ns)       yes (--network=none)
+//	                     WithNetwork(    seccomp)
+//	                     false))
+//	capabilities       all             none               none               none
+//	  (root)
 //
 // The landlock engine ([Landlock]) sits between process and bwrap: a host
 // process like the first (a setsid escapee is NOT killed, unless the host
