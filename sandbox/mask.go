@@ -80,24 +80,18 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 		return errTooDeep
 	}
 	for {
-		names, err := f.Readdirnames(1024)
+		entries, err := f.ReadDir(1024) // types from the directory: no stat
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		for _, name := range names {
+		for _, e := range entries {
 			if m.entries++; m.entries > MaxTrackedEntries {
 				return errTooMany
 			}
-			rel := path.Join(dir, name)
-			var st unix.Stat_t
-			if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
-				continue
-			} else if err != nil {
-				return &os.PathError{Op: "stat", Path: rel, Err: err}
-			}
+			rel := path.Join(dir, e.Name())
 			if m.w.masked(rel) {
 				if len(m.masked) == MaxMasked {
 					return errTooManyMasked
@@ -105,10 +99,10 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 				m.masked = append(m.masked, rel)
 				continue
 			}
-			if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			if !e.IsDir() {
 				continue
 			}
-			sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			sub, err := unix.Openat(fd, e.Name(), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
 				continue // gone, or replaced by a file or a link since it was listed
 			}
