@@ -356,8 +356,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if cs == nil {
 		// A handler chain run outside Execute (extension tests): no
 		// locks, no events, a state of its own.
-		cs = &callState{e: e, call: identOf(call)}
-		cs.ended.Store(true) // nothing would release a lock it took
+		cs = &callState{e: e, call: identOf(call), lockless: true}
 	}
 	var entry *registry.Entry // looked up again for rewritten arguments
 	rewritten := !bytes.Equal(call.Args, req.Validated)
@@ -373,13 +372,14 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}
 		call.Args, req.Validated = args, args
 	}
-	if ferr := cs.hold(req, rewritten); ferr != nil {
+	at, ferr := cs.hold(req, rewritten)
+	if ferr != nil {
 		return tool.Failure(call, ferr)
 	}
 	var still <-chan outcome // the run, when it outlives the call
 	defer func() {
 		if still == nil {
-			cs.unhold()
+			cs.unhold(at)
 		}
 	}()
 	// Judged on the arguments that run: rewritten, validated, defaults filled.
@@ -391,8 +391,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return approval.UnaskedDemand(call, demand)
 		}
 	}
-	if tk := cs.tk.Load(); tk != nil {
-		if ferr := e.awaitLocks(ctx, tk, cs); ferr != nil {
+	if at.tk != nil {
+		if ferr := e.awaitLocks(ctx, at.tk, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
 	}
@@ -410,13 +410,13 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		go func() {
 			<-still
 			e.limits.release(held)
-			cs.unhold()
+			cs.unhold(at)
 		}()
 	}()
 	if err := ctx.Err(); err != nil { // ended in the chain (an approval wait, a mode change): never start
 		return tool.Failure(call, err)
 	}
-	gated := held != slots{} || cs.tk.Load() != nil // see runTool
+	gated := held != slots{} || at.tk != nil // see runTool
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	// The call's timeout, else the spec's, else the executor's.
 	timeout := e.timeout

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,25 +48,28 @@ type callState struct {
 	// one call (a hedge), so it is read and swapped atomically.
 	tk atomic.Pointer[keylock.Ticket]
 	// mu orders the moves of tk between the runs of the call (StepAside,
-	// hold) and guards holders and aside. holders counts the runs between
-	// hold and unhold, which use tk: StepAside leaves it to them, and end
-	// leaves the release to the last of them (a detached backend that
-	// outlived its call holds until it returns). aside
-	// says the call gave its place up in StepAside and has not queued
-	// again: the next run to reach its backend does.
-	mu      sync.Mutex
-	holders int
-	aside   bool
+	// hold, end) and guards the fields after it. holders counts the runs
+	// between hold and unhold that use tk: StepAside leaves it to them,
+	// and end leaves the release to the last of them (a detached backend
+	// that outlived its call holds until it returns). gen numbers tk's
+	// moves by relock while runs use it; kept holds the tickets moved
+	// from, each released by the last of its runs. aside says the call
+	// gave its place up in StepAside and has not queued again: the next
+	// run to reach its backend does. ended is set once the call has
+	// returned: a run that reaches its backend later queues anew if the
+	// call's place is gone. lockless marks a state of a chain run outside
+	// Execute, whose runs take no locks: nothing would release them.
+	mu           sync.Mutex
+	holders, gen int
+	kept         []place
+	aside, ended bool
+	lockless     bool
 	// batched marks a call of an ExecuteBatch of several, which keeps its
 	// place when it steps aside: a batch runs calls on one resource in
 	// index order, and cannot deadlock because a call waits only for calls
 	// with a smaller index, which have started (a call queued again behind
 	// later ones would wait for calls that cannot start until it ends).
 	batched bool
-	// ended is set once the call has returned (or for a state of a chain
-	// run outside Execute): a run still going then takes no locks, which
-	// nobody would release.
-	ended atomic.Bool
 	// waited is how long the call has queued for its lock and slots so
 	// far (nanoseconds), which WithMaxWait bounds in all.
 	waited atomic.Int64
@@ -152,31 +156,52 @@ func (cs *callState) Behind() bool {
 	return waiting
 }
 
+// place is the ticket a run uses, from hold to unhold: gen tells whether it
+// is still the call's tk or one of kept, and runs counts a kept one's runs.
+type place struct {
+	tk   *keylock.Ticket
+	gen  int
+	runs int
+}
+
 // hold counts a run of the call among those using its place in the lock
-// queues, until unhold. First, when the call stepped aside or an extension
-// rewrote the arguments, it queues the call for the resources of req's
-// arguments (relock). A run going on after its call ended takes none.
-func (cs *callState) hold(req *extension.Request, rewritten bool) *tool.Error {
+// queues, until unhold, and returns that place. First, when the call
+// stepped aside, an extension rewrote the arguments, or the call ended and
+// gave its place up before this run came (a hedge's run left going), it
+// queues the call for the resources of req's arguments (relock).
+func (cs *callState) hold(req *extension.Request, rewritten bool) (place, *tool.Error) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	if rewritten || cs.aside {
+	gone := cs.ended && cs.holders == 0
+	if (rewritten || cs.aside || gone) && !cs.lockless {
 		if ferr := cs.e.relock(cs, req); ferr != nil {
-			return ferr
+			return place{}, ferr
 		}
 	}
 	cs.holders++
-	return nil
+	return place{tk: cs.tk.Load(), gen: cs.gen}, nil
 }
 
-// unhold ends a run's hold; the last one after the call ended releases
-// the locks (end left them to it).
-func (cs *callState) unhold() {
+// unhold ends a run's hold on p. The last run of a kept ticket releases
+// it; the last of the call's own after the call ended releases the locks
+// (end left them to it).
+func (cs *callState) unhold(p place) {
 	cs.mu.Lock()
-	cs.holders--
-	last := cs.holders == 0 && cs.ended.Load()
-	cs.mu.Unlock()
-	if last {
-		cs.release()
+	defer cs.mu.Unlock()
+	if p.gen == cs.gen {
+		if cs.holders--; cs.holders == 0 && cs.ended {
+			cs.release()
+		}
+		return
+	}
+	for i := range cs.kept {
+		if k := &cs.kept[i]; k.gen == p.gen {
+			if k.runs--; k.runs == 0 {
+				k.tk.Release()
+				cs.kept = slices.Delete(cs.kept, i, i+1)
+			}
+			return
+		}
 	}
 }
 
@@ -273,11 +298,10 @@ func (cs *callState) release() { cs.tk.Swap(nil).Release() }
 // holds them: a detached backend that outlived its call keeps them until it
 // returns (unhold), so that the next writer never overlaps it.
 func (cs *callState) end() {
-	cs.ended.Store(true)
 	cs.mu.Lock()
-	idle := cs.holders == 0
-	cs.mu.Unlock()
-	if idle {
+	defer cs.mu.Unlock()
+	cs.ended = true
+	if cs.holders == 0 {
 		cs.release()
 	}
 }
@@ -332,13 +356,16 @@ func (cs *callState) queue(ctx context.Context, reason string, wait func(context
 	return giveUp(waited.Round(time.Millisecond))
 }
 
-// relock handles arguments an extension rewrote, and a call that stepped
-// aside: if the arguments declare other resources than the call is queued
-// for, or it is not queued, it gives up its old place and queues for
-// them. A run going on after its call ended takes none. cs.mu is held.
+// relock handles arguments an extension rewrote, a call that stepped
+// aside, and a run that came after its call ended and gave its place up:
+// if the arguments declare other resources than the call is queued for,
+// or it is not queued, it queues for them and gives up its old place. A
+// place that runs still use (a detached backend that outlived its run, a
+// hedge's other run) is kept until the last of them returns (unhold); the
+// new one queues behind it on the keys both name. cs.mu is held.
 func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	d, ok := req.Tool.(tool.ResourceDeclarer)
-	if !ok || cs.ended.Load() {
+	if !ok {
 		return nil
 	}
 	rs, refused := declared(d, &req.Call)
@@ -347,11 +374,15 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	}
 	if reqs := toRequests(rs); cs.aside || !cs.tk.Load().Matches(reqs) {
 		cs.aside = false
-		cs.release()
-		cs.tk.Store(e.locks.Enqueue(cs, reqs))
-		if cs.ended.Load() { // the call ended meanwhile, perhaps before the Store
-			cs.release()
+		old := cs.tk.Swap(e.locks.Enqueue(cs, reqs))
+		if cs.holders == 0 {
+			old.Release()
+			return nil
 		}
+		if old != nil {
+			cs.kept = append(cs.kept, place{tk: old, gen: cs.gen, runs: cs.holders})
+		}
+		cs.gen, cs.holders = cs.gen+1, 0
 	}
 	return nil
 }
