@@ -107,8 +107,14 @@ func socketFilterArch() uint32 {
 // socketpair(2) is always allowed. System calls of another architecture
 // (32-bit compatibility mode, whose ipc(2) multiplexer the filter does not
 // look into) kill the process; x32 system calls fail with ENOSYS.
+// With truncation unhandled by Landlock (ABI 1 and 2; noTruncate), it
+// refuses (EACCES) truncate(2) and an open(2) or openat(2) with O_TRUNC and
+// the read-only access mode, the two ways to empty a file not opened for
+// writing: through either a command emptied host files its user may write
+// (TestAttackS21LandlockTruncatesHostFilesBeforeABI3); ftruncate(2) needs a
+// descriptor open for writing, which Landlock refuses outside the workspace.
 // Everything else is allowed.
-func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
+func landlockFilter(arch uint32, networkOff, allowUnix, noTruncate bool) []unix.SockFilter {
 	const (
 		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
@@ -122,10 +128,31 @@ func landlockFilter(arch uint32, networkOff, allowUnix bool) []unix.SockFilter {
 		return unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(e)}
 	}
 	prog := filterHead(arch)
+	if noTruncate {
+		// Before setIDBlocks, which ends the decision on open and openat.
+		// Each block leaves the call's number in the accumulator.
+		for _, c := range modeCalls() {
+			if c.flags < 0 {
+				continue
+			}
+			prog = append(prog,
+				unix.SockFilter{Code: ld, K: offNr},
+				unix.SockFilter{Code: jeq, K: c.nr, Jf: 5},
+				unix.SockFilter{Code: ld, K: uint32(offArg0 + 8*c.flags)},
+				unix.SockFilter{Code: jset, K: unix.O_TRUNC, Jf: 2},
+				unix.SockFilter{Code: jset, K: unix.O_ACCMODE, Jt: 1},
+				errno(unix.EACCES),
+				unix.SockFilter{Code: ld, K: offNr},
+			)
+		}
+	}
 	// The accumulator holds the call's number between the blocks below.
 	prog = append(prog, setIDBlocks()...)
 	refuse := func(nr uint32, verdict unix.SockFilter) {
 		prog = append(prog, unix.SockFilter{Code: jeq, K: nr, Jf: 1}, verdict)
+	}
+	if noTruncate {
+		refuse(unix.SYS_TRUNCATE, errno(unix.EACCES))
 	}
 	for _, nr := range ipcCalls() {
 		refuse(nr, errno(unix.EPERM))
@@ -264,7 +291,7 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 	// filter for the architecture; with the network on, such a host runs
 	// without one.
 	if arch := socketFilterArch(); arch != 0 {
-		s.filter = landlockFilter(arch, p.networkOff, p.abi >= 9)
+		s.filter = landlockFilter(arch, p.networkOff, p.abi >= 9, p.abi < 3)
 	}
 	if err != nil {
 		s.release()
