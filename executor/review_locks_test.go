@@ -17,11 +17,11 @@ import (
 
 // An extension may leave a run of the rest of the chain going after it
 // returns (a hedge that answers with the first run and does not wait for
-// the other). Such a run no longer holds the call's locks (see
-// extension.Handler). When an inner extension rewrites its arguments, the
-// run must not queue for the call's keys again: nobody would release that
-// ticket, and every later call on the key would wait for it forever.
-func TestReviewRunLeftGoingAfterTheCallTakesNoLock(t *testing.T) {
+// the other). Such a run reaching its backend after the call returned
+// queues for the call's keys anew (see extension.Handler), and gives them
+// back when it returns: nothing keeps a key once every run has returned,
+// and the next call on it does not wait for a finished call.
+func TestReviewRunLeftGoingAfterTheCallFreesItsLock(t *testing.T) {
 	res := []tool.Resource{{Key: "file:/x", Access: tool.Write}}
 	w := tool.New("w", "The w test tool", func(context.Context, tool.Call) (*tool.Result, error) {
 		return &tool.Result{}, nil

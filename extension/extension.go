@@ -96,12 +96,12 @@ func (r *Request) Get(key string) (any, bool) {
 // Every run works under the call's resource locks, which the executor
 // releases when the call has returned and no run is still in its backend:
 // a run the extension leaves going after it returns keeps them until its
-// backend returns. The result a handler returns is the executor's to
+// backend returns, and one that reaches its backend only after the call
+// returned queues for them anew. A run whose arguments an extension
+// rewrote to name other resources queues for those, behind the runs still
+// using the old ones. The result a handler returns is the executor's to
 // change (it stamps the call's identity on it and cuts it to the output
-// cap): an extension that keeps results (a cache) returns a copy. Runs made at the same time must not
-// rewrite the arguments so that they name other resources than the call
-// declared; the executor moves a call's locks to rewritten arguments one
-// run at a time.
+// cap): an extension that keeps results (a cache) returns a copy.
 type Handler func(ctx context.Context, req *Request) *tool.Result
 
 // Extension is middleware for the executor.
