@@ -114,7 +114,11 @@
 //     item xargs reads from a file or a pipe (echo a2V5 | base64 -d |
 //     xargs cat, xargs cat < list), or a relative name after a cd into
 //     a directory so computed (cd $(echo fi5rdWJl | base64 -d) && cat
-//     config, cd "$d"; cat config), which may be any file: not echo's or
+//     config, cd "$d"; cat config), or the value of an option that reads
+//     a file (Option.Reads: grep -f "$x", grep -f"$x", diff
+//     --from-file=$(...), tar -T "$f", date -f "$f"; a literal one is
+//     judged as the file it names, grep -f.env too), which may be any
+//     file: not echo's or
 //     test's operands, nor grep's pattern, and not the working directory
 //     ($PWD, $(pwd)), the home at a name's start, $PPID, a for loop's
 //     variable over known words, or the names ls, find, git ls-files, git

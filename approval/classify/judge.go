@@ -1013,8 +1013,23 @@ func pathValue(w word) (string, bool) {
 // are not judged, nor the pattern or program before the files
 // (patternFirst). So are the items xargs adds or fills in, unless they
 // are known (see inputNames).
-func (s *state) computedNames(name string, args []word, sc optScan, cx judgeCtx, j *judgement) {
+func (s *state) computedNames(name string, args []word, g *Options, sc optScan, cx judgeCtx, j *judgement) {
 	cmd, _, _ := strings.Cut(name, " ")
+	// The value of an option that reads a file is such a name too (grep
+	// -f "$x"), also attached to it in a word the scan could not read as
+	// options, since its value is not known (grep -f"$x").
+	for _, u := range sc.uses {
+		if u.opt.Reads && u.has {
+			s.optionFile(name+" "+u.name, u.val, j)
+		}
+	}
+	attached := map[int]bool{}
+	for _, k := range sc.ops {
+		if opt, v, ok := g.readsAttached(args[k]); ok {
+			s.optionFile(name+" "+opt, v, j)
+			attached[k] = true
+		}
+	}
 	if textOperands[cmd] {
 		return
 	}
@@ -1044,6 +1059,8 @@ func (s *state) computedNames(name string, args []word, sc optScan, cx judgeCtx,
 	for _, k := range ops {
 		var what string
 		switch {
+		case attached[k]:
+			continue // judged as the option's value
 		case s.computedName(args[k]):
 			what = "a file name computed when the command runs (" + args[k].s + ")"
 		case s.cwd.anywhere != "" && relativeName(args[k]):
@@ -1063,6 +1080,74 @@ func (s *state) computedNames(name string, args []word, sc optScan, cx judgeCtx,
 			j.add(Warning, fmt.Sprintf("%s: %s; the classifier cannot tell which file, and it may be a secret one", name, what))
 		}
 	}
+}
+
+// optionFile judges v, the value of option opt (as "grep -f") that names
+// a file the command reads: a secret one by its name, written attached
+// to the option too (grep -f.env, which secretArgs takes for an option);
+// a name computed when the command runs, or a relative one in a
+// directory that may be any, as the operands computedNames judges.
+func (s *state) optionFile(opt string, v word, j *judgement) {
+	if l, reason, ok := s.secretRule(v); ok {
+		j.add(l, reason)
+	}
+	switch {
+	case s.computedName(v):
+		j.add(Warning, fmt.Sprintf("%s: a file name computed when the command runs (%s); the classifier cannot tell which file, and it may be a secret one", opt, v.s))
+	case s.cwd.anywhere != "" && relativeName(v):
+		j.add(Warning, fmt.Sprintf("%s: %s in a directory not known until it runs (%s); the classifier cannot tell which file, and it may be a secret one", opt, v.s, s.cwd.anywhere))
+	}
+}
+
+// readsAttached returns the option of g that reads a file and w holds
+// with its value attached, when the literal start of w spells it and its
+// value is not known (grep -f"$x", -rf"$x", --file="$x"; a long option
+// may be abbreviated), and that value.
+func (g *Options) readsAttached(w word) (string, word, bool) {
+	lit := w.s[:min(w.prefix, len(w.s))]
+	if !w.dyn || len(lit) < 2 || lit[0] != '-' {
+		return "", word{}, false
+	}
+	if eq := strings.IndexByte(lit, '='); eq > 0 {
+		flag := lit[:eq]
+		if g.style() == "go" {
+			flag = "-" + strings.TrimLeft(flag, "-")
+		}
+		op := g.lookup(flag)
+		if op == nil && g.style() != "go" && strings.HasPrefix(flag, "--") {
+			// An ambiguous abbreviation counts as every option it could
+			// be, as the scan judges it (--fil may be --file).
+			for _, c := range g.prefixed(flag) {
+				if op == nil || c.Reads {
+					op = c
+				}
+			}
+		}
+		if op != nil && len(flag) > 2 || strings.HasPrefix(flag, "--") || g.style() == "go" {
+			if op == nil || !op.Reads {
+				return "", word{}, false
+			}
+			return op.Name, w.cut(eq + 1), true
+		}
+	}
+	if strings.HasPrefix(lit, "--") || g.style() == "go" {
+		return "", word{}, false
+	}
+	// A bundle of single-letter options: the first that takes a value
+	// takes the rest of the word.
+	for k := 1; k < len(lit); k++ {
+		op := g.lookup(lit[:1] + lit[k:k+1])
+		if op == nil {
+			return "", word{}, false
+		}
+		if op.Arg != NoArg {
+			if !op.Reads {
+				return "", word{}, false
+			}
+			return op.Name, w.cut(k + 1), true
+		}
+	}
+	return "", word{}, false
 }
 
 // relativeName reports whether w names a file relative to the working
@@ -1947,7 +2032,7 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	strict := r.Level == Safe && (grammarCheck(r.Check) || r.Options.Len() > 0)
 	s.judgeOptions(name, sc, j, strict)
 	if strict {
-		s.computedNames(name, args, sc, cx, j)
+		s.computedNames(name, args, &r.Options, sc, cx, j)
 	}
 	if cx.appended != "" && appendedOptionChecks[r.Check] {
 		// These read options and expressions anywhere among their

@@ -42,6 +42,11 @@ type Option struct {
 	// "chdir" (its value is the directory the command works in: git -C
 	// DIR; the line's relative writes are judged there too).
 	Writes string
+	// Reads says the option's value names a file the program reads (grep
+	// -f FILE, diff --from-file FILE, tar -T FILE): it is judged as the
+	// file it names, and a name computed when the command runs there may
+	// be any file, as such an operand may (see the package doc).
+	Reads bool
 	// Settings, when set, says the value is a setting of the program (or
 	// a list of them), "KEY=VALUE" or "KEY VALUE" (ssh -o
 	// ProxyCommand=CMD), and judges it by its key.
@@ -394,7 +399,8 @@ func decodeOptionKeys(n *yaml.Node, o *Options) error {
 // UnmarshalYAML reads a grammar: a list whose items are either a string of
 // Safe options separated by spaces, or a mapping
 // {options: "-o= --output=", level: warning, writes: value, reason: ...,
-// settings: ...} (see Settings).
+// settings: ...} (see Settings), or {options: "-f= --file=", reads: true}
+// for options whose value is a file the program reads.
 func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 	items := []*yaml.Node{n}
 	if n.Kind == yaml.SequenceNode {
@@ -407,7 +413,7 @@ func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 		case yaml.ScalarNode:
 			names = it.Value
 		case yaml.MappingNode:
-			if err := checkKeys(it, "options", "level", "reason", "writes", "settings"); err != nil {
+			if err := checkKeys(it, "options", "level", "reason", "writes", "reads", "settings"); err != nil {
 				return err
 			}
 			var g struct {
@@ -415,17 +421,18 @@ func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 				Level    Level     `yaml:"level"`
 				Reason   string    `yaml:"reason"`
 				Writes   string    `yaml:"writes"`
+				Reads    bool      `yaml:"reads"`
 				Settings *Settings `yaml:"settings"`
 			}
 			if err := it.Decode(&g); err != nil {
 				return err
 			}
-			names, op.Level, op.Reason, op.Writes, op.Settings = g.Options, g.Level, g.Reason, g.Writes, g.Settings
+			names, op.Level, op.Reason, op.Writes, op.Reads, op.Settings = g.Options, g.Level, g.Reason, g.Writes, g.Reads, g.Settings
 			if op.Writes != "" && op.Writes != "value" && op.Writes != "operands" && op.Writes != "chdir" {
 				return fmt.Errorf("line %d: writes must be \"value\", \"operands\" or \"chdir\", not %q", it.Line, op.Writes)
 			}
 		default:
-			return fmt.Errorf("line %d: options must be a string of options or a list of strings and {options, level, reason, writes}", it.Line)
+			return fmt.Errorf("line %d: options must be a string of options or a list of strings and {options, level, reason, writes, reads}", it.Line)
 		}
 		fields := strings.Fields(names)
 		if len(fields) == 0 {
@@ -436,9 +443,12 @@ func (o *Options) UnmarshalYAML(n *yaml.Node) error {
 			if err != nil {
 				return fmt.Errorf("line %d: %v", it.Line, err)
 			}
-			p.Level, p.Reason, p.Writes, p.Settings = op.Level, op.Reason, op.Writes, op.Settings
+			p.Level, p.Reason, p.Writes, p.Reads, p.Settings = op.Level, op.Reason, op.Writes, op.Reads, op.Settings
 			if p.Settings != nil && p.Arg != RequiredArg {
 				return fmt.Errorf("line %d: option %s has settings, so it takes a value: write %s=", it.Line, p.Name, p.Name)
+			}
+			if p.Reads && p.Arg == NoArg {
+				return fmt.Errorf("line %d: option %s reads the file its value names, so it takes a value: write %s= (or %s? for an attached one)", it.Line, p.Name, p.Name, p.Name)
 			}
 			if o.lookup(p.Name) != nil {
 				return fmt.Errorf("line %d: option %s is listed twice", it.Line, p.Name)
