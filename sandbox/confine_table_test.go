@@ -245,6 +245,18 @@ func confineRows() []confineRow {
 				return unixSocketsHeld(t, sb, serviceDirs())
 			},
 		},
+		{
+			// See attack_s21_gitdir_test.go: what a command plants in the
+			// workspace's .git (a hook, core.fsmonitor, a commondir, a new
+			// .git) runs at the owner's next git command on the host.
+			name:     "the workspace's .git and .hg cannot be written (hooks, config, a new .git)",
+			rootOnly: true,
+			want:     map[string]bool{EngineProcess: false, EngineLandlock: false, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, _ Sandbox) bool {
+				_, out := plantGitHooksIn(t, name)
+				return !strings.Contains(string(out.Stdout), "OK")
+			},
+		},
 	}
 }
 
