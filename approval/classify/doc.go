@@ -146,8 +146,10 @@
 //     escapes of its format: \x67, \147) and cat
 //     of a here-string write, of known words, is read as that text where
 //     it goes: into a shell (printf 'rm -rf %s\n' ~ | sh), to xargs,
-//     to parallel (a line is one item, as is each word after :::, so
-//     parallel sh -c ::: CMD runs CMD) or a while read loop, as
+//     to parallel (a line is one item, as is each word after ::: or :::+,
+//     so parallel sh -c ::: CMD runs CMD; an item fills {}, {2}, {//},
+//     {.}, {/} and {/.}, so parallel rm -rf {//} ::: ~/x is rm -rf ~, and
+//     a {= =} replacement string is Perl code, Dangerous) or a while read loop, as
 //     $(...)'s value, or into a file the line then
 //     runs (echo 'rm -rf ~' > a.sh; bash a.sh, source, ./a.sh, through
 //     tee too); what a ( ) or { } group of commands writes is the text of

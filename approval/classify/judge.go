@@ -473,6 +473,8 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 		// xargs -a FILE reads its items from FILE, not its input.
 		cx.argFile = slices.ContainsFunc(sc.uses, func(u optUse) bool {
 			return u.has && (u.opt.Name == "-a" || u.opt.Name == "--arg-file")
+		}) || w.LineItems && slices.ContainsFunc(args, func(a word) bool {
+			return a.s == "::::" || a.s == "::::+" // parallel CMD :::: FILE
 		})
 		if replaced {
 			cx.appended = ""
@@ -518,6 +520,11 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	inf = inf.or(s.wrapped(name, w, prefix, rest, cx, j))
 	if w.StdinArgs {
 		if w.LineItems {
+			if slices.ContainsFunc(plain[min(i, len(plain)):], func(a word) bool { return strings.Contains(a.s, "{=") }) {
+				// parallel echo '{= system(...) =}': Perl code it runs
+				// for each job, which is not judged.
+				j.add(Dangerous, name+" runs the Perl code of a {= =} replacement string, which the classifier cannot judge")
+			}
 			inf = inf.or(s.lineItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
 		} else {
 			inf = inf.or(s.knownItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
@@ -597,19 +604,27 @@ func (s *state) knownInput(cx judgeCtx) (string, bool) {
 }
 
 // lineItems judges what parallel runs with the items the line spells
-// out: the words after a ::: operand, or else each line of its input
-// (parallel sh -c ::: CMD, echo CMD | parallel sh -c). Each item runs the
-// command rest on its own, in place of the replace text ({} unless -I
-// gives another) or, without one, as one more word. A few items only, as
-// knownItems.
+// out: the words after each ::: or :::+ operand, or else each line of its
+// input (parallel sh -c ::: CMD, echo CMD | parallel sh -c). Each item
+// runs the command rest on its own, in place of the replacement strings
+// ({}, {2}, {//}, ... see parallelRepl; -I's text instead when given) or,
+// without one, as one more word; an item known only at run time is one
+// more word too (cat "$x": a name computed when it runs). A few items
+// only, as knownItems.
 func (s *state) lineItems(name string, prefix, rest []word, replace string, replaced bool, cx judgeCtx) info {
 	var items []word
-	if k := slices.IndexFunc(rest, func(w word) bool { return w.lit && w.s == ":::" }); k >= 0 {
-		for _, it := range rest[k+1:] {
-			if strings.HasPrefix(it.s, ":::") {
-				break
+	source := func(w word) bool { return w.lit && (w.s == ":::" || w.s == ":::+" || w.s == "::::" || w.s == "::::+") }
+	if k := slices.IndexFunc(rest, source); k >= 0 {
+		// Each ::: or :::+ starts another source of items; a :::: source
+		// is the lines of files, names read when it runs (see argFile).
+		files := false
+		for _, it := range rest[k:] {
+			switch {
+			case source(it):
+				files = strings.HasPrefix(it.s, "::::")
+			case !files:
+				items = append(items, it)
 			}
-			items = append(items, it)
 		}
 		rest = rest[:k]
 	} else {
@@ -626,19 +641,32 @@ func (s *state) lineItems(name string, prefix, rest []word, replace string, repl
 	if len(prefix)+len(rest) == 0 || len(items) > maxKnownItems {
 		return info{}
 	}
-	if !replaced {
-		replace = "{}"
+	// parallel's own replacement strings ({}, {2}, {//}, {1/.}) unless -I
+	// gives another: with any of them it appends nothing.
+	hasRepl := false
+	for _, a := range rest {
+		hasRepl = hasRepl || !a.unknown() && (replaced && strings.Contains(a.s, replace) ||
+			!replaced && parallelRepl.MatchString(a.s))
 	}
 	var inf info
 	for _, it := range items {
 		argv := append(slices.Clone(prefix), rest...)
-		filled := false
-		for k := len(prefix); k < len(argv); k++ {
-			if !argv[k].unknown() && !it.unknown() && strings.Contains(argv[k].s, replace) {
-				argv[k].s, filled = strings.ReplaceAll(argv[k].s, replace, it.s), true
+		for k := len(prefix); k < len(argv) && !it.unknown(); k++ {
+			switch {
+			case argv[k].unknown():
+			case replaced:
+				argv[k].s = strings.ReplaceAll(argv[k].s, replace, it.s)
+			default:
+				// Every one is filled with the item: {2} is the item of
+				// the second source, or with -N of a job's second item;
+				// judging each item in each place is never less careful.
+				argv[k].s = parallelRepl.ReplaceAllStringFunc(argv[k].s, func(m string) string {
+					return parallelFill(m, it.s)
+				})
 			}
 		}
-		if !filled {
+		if !hasRepl || it.unknown() {
+			// An item known only at run time is judged as an operand.
 			argv = append(argv, it)
 		}
 		if !s.stopped {
@@ -646,6 +674,29 @@ func (s *state) lineItems(name string, prefix, rest []word, replace string, repl
 		}
 	}
 	return inf
+}
+
+// parallelRepl matches GNU parallel's replacement strings: {} (the item),
+// {.} (without its extension), {/} (its base name), {//} (its directory),
+// {/.} (both), each also with the number of an input source or of an
+// item of the job ({2//}).
+var parallelRepl = regexp.MustCompile(`\{([0-9]*)(|\.|/|//|/\.)\}`)
+
+// parallelFill returns what the replacement string m stands for when it
+// is filled with item.
+func parallelFill(m, item string) string {
+	switch parallelRepl.FindStringSubmatch(m)[2] {
+	case ".":
+		return strings.TrimSuffix(item, path.Ext(item))
+	case "/":
+		return path.Base(item)
+	case "//":
+		return path.Dir(item)
+	case "/.":
+		b := path.Base(item)
+		return strings.TrimSuffix(b, path.Ext(b))
+	}
+	return item
 }
 
 // maxKnownItems is the most items knownItems judges.
