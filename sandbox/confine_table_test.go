@@ -257,6 +257,15 @@ func confineRows() []confineRow {
 				return !strings.Contains(string(out.Stdout), "OK")
 			},
 		},
+		{
+			// See attack_s21_procexe_test.go (runc's CVE-2019-5736).
+			name:     "a host binary (mode 0777) cannot be reopened for writing through /proc/self/fd",
+			rootOnly: true,
+			want:     map[string]bool{EngineProcess: false, EngineLandlock: true, EngineBwrap: true, EngineGVisor: true},
+			held: func(t *testing.T, name string, sb Sandbox) bool {
+				return !exeReopened(t, sb)
+			},
+		},
 	}
 }
 
