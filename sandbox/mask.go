@@ -8,7 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
+	"weak"
 
 	"golang.org/x/sys/unix"
 )
@@ -38,16 +41,61 @@ func (w *Workspace) Masked() ([]string, error) {
 	if len(w.hide) == 0 && len(w.deny) == 0 {
 		return nil, nil
 	}
+	mem := memoryOf(w)
+	mem.mu.Lock()
+	defer mem.mu.Unlock()
 	fd, err := unix.Open(w.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: w.dir, Err: err}
 	}
-	m := masker{w: w}
+	m := masker{w: w, before: mem.dirs, after: map[dirID]maskedDir{}}
 	if err := m.walk(fd, "", 0); err != nil {
 		return nil, fmt.Errorf("sandbox: listing what the workspace's rules hide from a command: %w", err)
 	}
+	mem.dirs = m.after
 	slices.Sort(m.masked)
 	return m.masked, nil
+}
+
+// A rule names a path, not what is there: a command that renamed the
+// directory above a masked path (mv conf c2, with conf/secrets hidden)
+// moved the hidden files to a name no rule names, and the next command
+// read them (TestAttackS21rBashRenamesTheParentOfAMaskedPath). A masked
+// path itself cannot be renamed in the run (it is a mount point: EBUSY),
+// nor linked (EXDEV), so what it holds leaves its name only with the
+// directory that holds it. Each workspace remembers, by identity, the
+// directories that held masked paths and their names, and masks those
+// names wherever the directory has gone since.
+type (
+	// dirID identifies a directory whatever its name.
+	dirID struct{ dev, ino uint64 }
+	// maskedDir is a directory that held masked names: rel is where it
+	// was when a rule named them (the rules judge it there again).
+	maskedDir struct {
+		rel   string
+		names []string
+	}
+	// maskMemory is what a workspace's last walk masked, by directory.
+	maskMemory struct {
+		mu   sync.Mutex // one walk at a time
+		dirs map[dirID]maskedDir
+	}
+)
+
+// memories holds each live workspace's maskMemory (a workspace's fields
+// belong to workspace.go); an entry goes with its workspace.
+var memories sync.Map // weak.Pointer[Workspace] -> *maskMemory
+
+func memoryOf(w *Workspace) *maskMemory {
+	k := weak.Make(w)
+	if v, ok := memories.Load(k); ok {
+		return v.(*maskMemory)
+	}
+	v, loaded := memories.LoadOrStore(k, &maskMemory{})
+	if !loaded {
+		runtime.AddCleanup(w, func(k weak.Pointer[Workspace]) { memories.Delete(k) }, k)
+	}
+	return v.(*maskMemory)
 }
 
 // masked reports whether the workspace's hide or deny rules name rel.
@@ -67,6 +115,8 @@ type masker struct {
 	w       *Workspace
 	masked  []string
 	entries int
+	before  map[dirID]maskedDir // the last walk's (maskMemory)
+	after   map[dirID]maskedDir // this walk's
 }
 
 var errTooManyMasked = fmt.Errorf("more than %d paths to mask: keep fewer forbidden files in the workspace, or name their directory in the rule", MaxMasked)
@@ -78,6 +128,18 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 	defer f.Close()
 	if depth > MaxTrackedDepth {
 		return errTooDeep
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &os.PathError{Op: "stat", Path: cmp.Or(dir, "."), Err: err}
+	}
+	id := dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	// Where the directory still is where its names were masked, the rules
+	// judge them again (a relaxed policy unmasks them); moved, its masked
+	// names stay masked under the new path.
+	held := m.before[id]
+	if held.rel == dir {
+		held = maskedDir{rel: dir}
 	}
 	for {
 		entries, err := f.ReadDir(1024) // types from the directory: no stat
@@ -92,11 +154,14 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 				return errTooMany
 			}
 			rel := path.Join(dir, e.Name())
-			if m.w.masked(rel) {
+			if slices.Contains(held.names, e.Name()) || m.w.masked(rel) {
 				if len(m.masked) == MaxMasked {
 					return errTooManyMasked
 				}
 				m.masked = append(m.masked, rel)
+				d := m.after[id]
+				d.rel, d.names = cmp.Or(held.rel, dir), append(d.names, e.Name())
+				m.after[id] = d
 				continue
 			}
 			if !e.IsDir() {
@@ -157,6 +222,29 @@ func (b *base) checkMask(mask []string) error {
 		if !filepath.IsLocal(filepath.FromSlash(m)) {
 			return newError(CodeCreateFailed, b.name, "", ErrInvalidSpec, "Spec.Mask path %q is not inside the workspace: give paths relative to it (Workspace.Masked)", m)
 		}
+		// runsc waited on a hidden FIFO until the run's timeout and failed
+		// to start over a hidden socket (TestAttackS21rBashHiddenFIFOAndSocket):
+		// refused at once, naming it, rather than a run that cannot start.
+		if b.name != EngineGVisor {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(b.cfg.workspace, filepath.FromSlash(m))); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+			return newError(CodeCreateFailed, b.name, "", ErrInvalidSpec,
+				"the gvisor engine cannot hide %q from a command: it is a %s, not a file or directory, and runsc cannot mount over it: remove it from the workspace, or run bash in the bwrap engine", m, fileKind(fi.Mode()))
+		}
 	}
 	return nil
+}
+
+// fileKind names a mode's file type for an error.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }

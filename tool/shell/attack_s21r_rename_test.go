@@ -1,0 +1,83 @@
+package shell_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/sandbox"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+// maskedBash returns a bash tool in engine name over a workspace holding
+// files (path: content) and hiding what hide names; it skips when the
+// engine is missing outside CI.
+func maskedBash(t *testing.T, name string, files map[string]string, hide sandbox.HideFunc) (*shell.Bash, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, data := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644))
+	}
+	sb, err := sandbox.New(name, sandbox.WithWorkspace(dir), sandbox.WithLimits(sandbox.Limits{Timeout: 60 * time.Second}))
+	require.NoError(t, err)
+	if err := sb.Available(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s must be available in CI: %v", name, err)
+		}
+		t.Skipf("%s: %v", name, err)
+	}
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(hide))
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	b, err := shell.NewBash(sb, ws, shell.AllowBlocked())
+	require.NoError(t, err)
+	return b, dir
+}
+
+// A hide rule names a path, not what is in it: a command that renamed the
+// directory above a masked path (mv conf c2) moved the hidden files to a
+// name no rule names, and the next command read them (seen failing first,
+// bwrap and gvisor: TOPSECRET-KEY and TOPSECRET-PROD printed). The file
+// tools refuse that move; a command's rename still goes through, but the
+// workspace remembers which directories held masked names and masks them
+// wherever the directory went.
+func TestAttackS21rBashRenamesTheParentOfAMaskedPath(t *testing.T) {
+	hide := func(rel, _ string) string {
+		if rel == "conf/secrets" || rel == "x/y/prod.yaml" {
+			return "policy rule global.forbidden_paths[0]"
+		}
+		return ""
+	}
+	for _, name := range []string{sandbox.EngineBwrap, sandbox.EngineGVisor} {
+		t.Run(name, func(t *testing.T) {
+			b, dir := maskedBash(t, name, map[string]string{
+				"conf/secrets/key": "TOPSECRET-KEY", "conf/app.yaml": "app", "x/y/prod.yaml": "TOPSECRET-PROD", "x/y/dev.yaml": "dev",
+			}, hide)
+			res, err := b.Run(context.Background(), bashCall(`echo changed >> conf/app.yaml && echo ok; mv conf c2; mv x z; mv z/y z/w; mv c2/secrets c2/s; cat c2/secrets/key z/w/prod.yaml; true`))
+			require.NoError(t, err)
+			first := res.Text()
+			assert.Contains(t, first, "ok", "a file next to a masked path stays writable")
+			read := `cat c2/secrets/key z/w/prod.yaml z/y/prod.yaml x/w/prod.yaml c2/s/key conf/secrets/key x/y/prod.yaml; true`
+			res, err = b.Run(context.Background(), bashCall(read))
+			require.NoError(t, err)
+			out := first + res.Text()
+			// Moved again, and then back: masked in each place.
+			res, err = b.Run(context.Background(), bashCall(`mv c2 c3; mv z/w w2; cat c3/secrets/key w2/prod.yaml; true`))
+			require.NoError(t, err)
+			out += res.Text()
+			res, err = b.Run(context.Background(), bashCall(`mv c3 conf; mkdir x; mv w2 x/y; cat conf/secrets/key x/y/prod.yaml; cat x/y/dev.yaml; true`))
+			require.NoError(t, err)
+			out += res.Text()
+			assert.NotContains(t, out, "TOPSECRET", "a command read what the policy hides after renaming its directory")
+			assert.Contains(t, out, "dev", "what is beside a masked file stays readable after a move")
+			_, err = os.Stat(filepath.Join(dir, "conf", "secrets", "key"))
+			assert.NoError(t, err, "the test moved conf back")
+		})
+	}
+}
