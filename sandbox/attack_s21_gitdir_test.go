@@ -121,8 +121,13 @@ func TestS21ReadOnlyRepositoryIsRead(t *testing.T) {
 			o := sh(t, sb, `export HOME=/tmp; git status --short && git diff --stat && git log --format=%s`)
 			assert.Equal(t, 0, o.ExitCode)
 			assert.Equal(t, " M a.txt\n a.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\nfirst\n", string(o.Stdout))
-			o = sh(t, sb, `export HOME=/tmp; git -c user.name=m -c user.email=m@example.com commit -qam second`)
+			commit := `export HOME=/tmp; git -c user.name=m -c user.email=m@example.com commit -qam second`
+			o = sh(t, sb, commit)
 			assert.NotEqual(t, 0, o.ExitCode, "git commit wrote the read-only .git")
+			// WithWritableRepository gives an agent that must commit its .git.
+			o = sh(t, engine(t, name, WithWorkspace(ws), WithWritableRepository()), commit+` && git log --format=%s`)
+			assert.Equal(t, 0, o.ExitCode, "%s", o.Stderr)
+			assert.Equal(t, "second\nfirst\n", string(o.Stdout))
 		})
 	}
 }

@@ -202,7 +202,7 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []str
 		f = append(f, "--bind", src, ws)
 		// The repository's own directory is read-only (repoDirs), bound
 		// from src to keep the idmapped owner; masks go over it.
-		for _, r := range repoDirs(ws) {
+		for _, r := range e.cfg.repoDirs(ws) {
 			f = append(f, "--ro-bind", filepath.Join(src, filepath.Base(r)), r)
 		}
 		dirs, files := maskTargets(ws, mask)

@@ -256,7 +256,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		s.Mounts = append(s.Mounts, ociMount{Destination: ws, Type: "bind", Source: src, Options: []string{"rbind", "rw"}})
 		// The repository's own directory is read-only (repoDirs); masks go
 		// over it.
-		for _, r := range repoDirs(ws) {
+		for _, r := range e.cfg.repoDirs(ws) {
 			s.Mounts = append(s.Mounts, ociMount{Destination: r, Type: "bind", Source: filepath.Join(src, filepath.Base(r)), Options: []string{"rbind", "ro"}})
 		}
 		dirs, files := maskTargets(ws, spec.Mask)

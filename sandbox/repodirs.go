@@ -20,7 +20,12 @@ import (
 // A symbolic link is left out: bound where it leads, it could still be
 // replaced by a link to a directory the command writes. So is a name that is
 // missing: a command can make a .git (git init), as the file tools can.
-func repoDirs(ws string) []string {
+//
+// None with [WithWritableRepository].
+func (c *config) repoDirs(ws string) []string {
+	if c.repoWritable {
+		return nil
+	}
 	var out []string
 	for _, name := range DefaultProtectedNames {
 		p := filepath.Join(ws, name)

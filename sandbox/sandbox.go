@@ -128,6 +128,7 @@ type config struct {
 	user          *syscall.Credential
 	maxConcurrent int
 	binary        string
+	repoWritable  bool
 	errs          []error
 }
 
@@ -141,6 +142,14 @@ func WithLimits(l Limits) Option {
 		c.limits, c.limitsSet = l, true
 	}
 }
+
+// WithWritableRepository lets bwrap and gvisor commands write the
+// workspace's own .git, .hg and .svn, which they otherwise bind read-only
+// (a command could plant a hook or a core.fsmonitor that the owner's next
+// git status on the host runs outside any sandbox). Use it only for an
+// agent that must commit, in a repository nobody runs git in on the host
+// without reading what the agent left there.
+func WithWritableRepository() Option { return func(c *config) { c.repoWritable = true } }
 
 // WithWorkspace sets the directory commands work in. bwrap and gvisor bind it
 // writable at the same path, landlock lets commands write beneath it;
