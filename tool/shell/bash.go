@@ -7,7 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"weak"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/sandbox"
@@ -32,6 +37,11 @@ var bashSchema = json.RawMessage(`{"type":"object","properties":{` +
 // extension, recorded in the result's metadata, and a classify.Blocked
 // command is refused with tool.CodePolicyDenied before anything runs,
 // unless AllowBlocked was given explicitly.
+//
+// What the workspace hides (its hide and deny rules: a governance policy's
+// forbidden_paths) is masked from each command (sandbox.Workspace.Masked,
+// sandbox.Spec.Mask); commands of one workspace that have something to
+// mask run one at a time, those with nothing to mask alongside them.
 //
 // Bash implements tool.Tool and the approval package's Assessor and
 // Subjecter interfaces. Its risk is tool.RiskHigh and it is annotated
@@ -218,10 +228,46 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 		return res, res.Error
 	}
 	// What the workspace hides from the file tools (a policy's
-	// forbidden_paths) is hidden from the command too.
+	// forbidden_paths) is hidden from the command too. The mask is listed
+	// before the engine mounts it: a command running at the same time that
+	// renamed the directory above a hidden path in between (mv conf c2 and
+	// back, in a loop) had the mask mounted where the files no longer were,
+	// and the starting command read them
+	// (TestAttackS21rBashRenamesWhileAnotherStarts). So a command with
+	// anything to mask starts only when no other such command of the
+	// workspace runs, and holds it until it ends; commands with nothing to
+	// mask run alongside.
+	lock := maskLock(b.ws)
+	if err := lock.Acquire(ctx, 1); err != nil {
+		e := tool.AsError(err)
+		e.Message = "the command was not run: it waited for another command of the workspace to end (commands that have hidden paths masked run one at a time): " + e.Message
+		return nil, e
+	}
 	mask, err := b.ws.Masked()
 	if err != nil {
+		lock.Release(1)
 		return nil, tool.Errorf(tool.CodeFilesystemPolicy, "the command was not run: %v", err)
 	}
+	if len(mask) == 0 {
+		lock.Release(1)
+	} else {
+		defer lock.Release(1)
+	}
 	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, mask, &v)
+}
+
+// maskLocks holds, for each live workspace, the lock that masked commands
+// take (see Run); an entry goes with its workspace.
+var maskLocks sync.Map // weak.Pointer[sandbox.Workspace] -> *semaphore.Weighted
+
+func maskLock(ws *sandbox.Workspace) *semaphore.Weighted {
+	k := weak.Make(ws)
+	if v, ok := maskLocks.Load(k); ok {
+		return v.(*semaphore.Weighted)
+	}
+	v, loaded := maskLocks.LoadOrStore(k, semaphore.NewWeighted(1))
+	if !loaded {
+		runtime.AddCleanup(ws, func(k weak.Pointer[sandbox.Workspace]) { maskLocks.Delete(k) }, k)
+	}
+	return v.(*semaphore.Weighted)
 }
