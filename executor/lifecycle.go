@@ -59,11 +59,15 @@ type callState struct {
 	// returned: a run that reaches its backend later queues anew if the
 	// call's place is gone. lockless marks a state of a chain run outside
 	// Execute, whose runs take no locks: nothing would release them.
+	// moved says relock has queued the call for other resources than it
+	// was admitted for: a run with the arguments as submitted (not
+	// rewritten) must then be checked against the place too.
 	mu           sync.Mutex
 	holders, gen int
 	kept         []place
 	aside, ended bool
 	lockless     bool
+	moved        bool
 	// batched marks a call of an ExecuteBatch of several, which keeps its
 	// place when it steps aside: a batch runs calls on one resource in
 	// index order, and cannot deadlock because a call waits only for calls
@@ -166,14 +170,16 @@ type place struct {
 
 // hold counts a run of the call among those using its place in the lock
 // queues, until unhold, and returns that place. First, when the call
-// stepped aside, an extension rewrote the arguments, or the call ended and
-// gave its place up before this run came (a hedge's run left going), it
-// queues the call for the resources of req's arguments (relock).
+// stepped aside, an extension rewrote the arguments, the call ended and
+// gave its place up before this run came (a hedge's run left going), or
+// an earlier relock moved the place (this run may have the arguments as
+// submitted), it queues the call for the resources of req's arguments
+// (relock), which keeps the place when they match.
 func (cs *callState) hold(req *extension.Request, rewritten bool) (place, *tool.Error) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	gone := cs.ended && cs.holders == 0
-	if (rewritten || cs.aside || gone) && !cs.lockless {
+	if (rewritten || cs.aside || gone || cs.moved) && !cs.lockless {
 		if ferr := cs.e.relock(cs, req); ferr != nil {
 			return place{}, ferr
 		}
@@ -373,7 +379,7 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 		return refused.Error // still aside: the call's next run asks again
 	}
 	if reqs := toRequests(rs); cs.aside || !cs.tk.Load().Matches(reqs) {
-		cs.aside = false
+		cs.aside, cs.moved = false, true
 		old := cs.tk.Swap(e.locks.Enqueue(cs, reqs))
 		if cs.holders == 0 {
 			old.Release()
