@@ -205,6 +205,18 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []str
 		for _, r := range e.cfg.repoDirs(ws) {
 			f = append(f, "--ro-bind", filepath.Join(src, filepath.Base(r)), r)
 		}
+		// Each directory above a masked path is a mount point, which no
+		// command can rename (maskParents); bound from src (the idmapped
+		// owner), with the repository's directories bound read-only again
+		// over any of them.
+		if parents := maskParents(ws, mask); len(parents) > 0 {
+			for _, d := range parents {
+				f = append(f, "--bind", filepath.Join(src, filepath.FromSlash(d)), filepath.Join(ws, filepath.FromSlash(d)))
+			}
+			for _, r := range e.cfg.repoDirs(ws) {
+				f = append(f, "--ro-bind", filepath.Join(src, filepath.Base(r)), r)
+			}
+		}
 		dirs, files := maskTargets(ws, mask)
 		for _, d := range dirs {
 			f = append(f, "--size", "4096", "--tmpfs", d, "--remount-ro", d)

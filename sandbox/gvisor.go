@@ -259,6 +259,17 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		for _, r := range e.cfg.repoDirs(ws) {
 			s.Mounts = append(s.Mounts, ociMount{Destination: r, Type: "bind", Source: filepath.Join(src, filepath.Base(r)), Options: []string{"rbind", "ro"}})
 		}
+		// Each directory above a masked path is a mount point, which no
+		// command can rename (maskParents), with the repository's
+		// directories bound read-only again over any of them.
+		if parents := maskParents(ws, spec.Mask); len(parents) > 0 {
+			for _, d := range parents {
+				s.Mounts = append(s.Mounts, ociMount{Destination: filepath.Join(ws, filepath.FromSlash(d)), Type: "bind", Source: filepath.Join(src, filepath.FromSlash(d)), Options: []string{"rbind", "rw"}})
+			}
+			for _, r := range e.cfg.repoDirs(ws) {
+				s.Mounts = append(s.Mounts, ociMount{Destination: r, Type: "bind", Source: filepath.Join(src, filepath.Base(r)), Options: []string{"rbind", "ro"}})
+			}
+		}
 		dirs, files := maskTargets(ws, spec.Mask)
 		for _, d := range dirs {
 			s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: []string{"size=4k", "mode=555", "ro"}})

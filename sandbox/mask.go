@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"weak"
 
@@ -201,6 +202,44 @@ func maskTargets(ws string, mask []string) (dirs, files []string) {
 		}
 	}
 	return dirs, files
+}
+
+// maxMaskParents bounds the directories maskParents lists for one run.
+const maxMaskParents = 4 * MaxMasked
+
+// maskParents lists the directories of workspace ws above the masked
+// paths (not ws itself, a mount point already), workspace-relative,
+// shallowest first. The engines bind each over itself, from where the
+// workspace is bound from, before the masks: a mount point cannot be
+// renamed (EBUSY), so no command moves a hidden path out from under its
+// rule by renaming the directory above it (mv conf c2, with conf/secrets
+// hidden: the file tools read c2/secrets/key afterwards, and the next
+// command too, TestAttackS21rBashRenamesTheParentOfAMaskedPath). A
+// directory that is no longer one, or is a symlink now, is left out; past
+// maxMaskParents the rest are (Workspace.Masked still follows a renamed
+// directory for the commands).
+func maskParents(ws string, mask []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range mask {
+		for d := path.Dir(m); d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")), cmp.Compare(a, b))
+	})
+	kept := out[:0]
+	for _, d := range out {
+		if len(kept) == maxMaskParents {
+			break
+		}
+		if fi, err := os.Lstat(filepath.Join(ws, filepath.FromSlash(d))); err == nil && fi.IsDir() {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }
 
 // checkMask refuses a Spec.Mask that names a path outside the workspace,

@@ -15,9 +15,10 @@ import (
 // mask is listed by a walk before the engine mounts it; a rename in between
 // had bwrap mount it on a directory it made anew where conf had been, and
 // the starting command read c2/secrets/key (seen failing first: bwrap on
-// the second of 40 tries, gvisor within 20). Masked commands of one
-// workspace now run one at
-// a time: the tries wait for the renaming command to end.
+// the second of 40 tries, gvisor within 20). A command with something to
+// mask now runs alone among the workspace's bash commands (the tries wait
+// for the renaming one to end), and in it the directory above a masked
+// path is a mount point, which it cannot rename.
 func TestAttackS21rBashRenamesWhileAnotherStarts(t *testing.T) {
 	hide := func(rel, _ string) string {
 		if rel == "conf/secrets" {

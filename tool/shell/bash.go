@@ -40,8 +40,9 @@ var bashSchema = json.RawMessage(`{"type":"object","properties":{` +
 //
 // What the workspace hides (its hide and deny rules: a governance policy's
 // forbidden_paths) is masked from each command (sandbox.Workspace.Masked,
-// sandbox.Spec.Mask); commands of one workspace that have something to
-// mask run one at a time, those with nothing to mask alongside them.
+// sandbox.Spec.Mask). A command that has something to mask runs alone
+// among the bash commands of its *sandbox.Workspace (they wait for it, and
+// it for them); commands with nothing to mask run alongside each other.
 //
 // Bash implements tool.Tool and the approval package's Assessor and
 // Subjecter interfaces. Its risk is tool.RiskHigh and it is annotated
@@ -233,30 +234,45 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 	// renamed the directory above a hidden path in between (mv conf c2 and
 	// back, in a loop) had the mask mounted where the files no longer were,
 	// and the starting command read them
-	// (TestAttackS21rBashRenamesWhileAnotherStarts). So a command with
-	// anything to mask starts only when no other such command of the
-	// workspace runs, and holds it until it ends; commands with nothing to
-	// mask run alongside.
+	// (TestAttackS21rBashRenamesWhileAnotherStarts); and the engines bind
+	// the directories above the masked paths by path, which a command
+	// swapping one for a symlink at that moment would lead elsewhere. So a
+	// command with anything to mask runs alone among the workspace's bash
+	// commands, from before its mask is listed to its end; commands with
+	// nothing to mask run alongside each other.
 	lock := maskLock(b.ws)
-	if err := lock.Acquire(ctx, 1); err != nil {
-		e := tool.AsError(err)
-		e.Message = "the command was not run: it waited for another command of the workspace to end (commands that have hidden paths masked run one at a time): " + e.Message
-		return nil, e
-	}
-	mask, err := b.ws.Masked()
-	if err != nil {
-		lock.Release(1)
-		return nil, tool.Errorf(tool.CodeFilesystemPolicy, "the command was not run: %v", err)
-	}
-	if len(mask) == 0 {
-		lock.Release(1)
-	} else {
-		defer lock.Release(1)
+	var mask []string
+	for held := int64(1); ; {
+		if err := lock.Acquire(ctx, held); err != nil {
+			e := tool.AsError(err)
+			e.Message = "the command was not run: it waited for the workspace's other bash commands to end (a command that has hidden paths masked runs alone): " + e.Message
+			return nil, e
+		}
+		mask, err = b.ws.Masked()
+		if err != nil {
+			lock.Release(held)
+			return nil, tool.Errorf(tool.CodeFilesystemPolicy, "the command was not run: %v", err)
+		}
+		if len(mask) > 0 && held == 1 {
+			lock.Release(1) // listed again once nothing else runs
+			held = maskLockAll
+			continue
+		}
+		if len(mask) == 0 && held == maskLockAll {
+			lock.Release(maskLockAll - 1)
+			held = 1
+		}
+		defer lock.Release(held)
+		break
 	}
 	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, mask, &v)
 }
 
-// maskLocks holds, for each live workspace, the lock that masked commands
+// maskLockAll is what a command with paths to mask takes of its
+// workspace's maskLock, and every other command takes 1 of.
+const maskLockAll = 1 << 30
+
+// maskLocks holds, for each live workspace, the lock its bash commands
 // take (see Run); an entry goes with its workspace.
 var maskLocks sync.Map // weak.Pointer[sandbox.Workspace] -> *semaphore.Weighted
 
@@ -265,7 +281,7 @@ func maskLock(ws *sandbox.Workspace) *semaphore.Weighted {
 	if v, ok := maskLocks.Load(k); ok {
 		return v.(*semaphore.Weighted)
 	}
-	v, loaded := maskLocks.LoadOrStore(k, semaphore.NewWeighted(1))
+	v, loaded := maskLocks.LoadOrStore(k, semaphore.NewWeighted(maskLockAll))
 	if !loaded {
 		runtime.AddCleanup(ws, func(k weak.Pointer[sandbox.Workspace]) { maskLocks.Delete(k) }, k)
 	}
