@@ -84,7 +84,9 @@ func TestAttackS21QRunBackToAFileItsAbandonedRunWrites(t *testing.T) {
 			require.NotNil(t, third.Error, "the run back to f wrote it beside the abandoned run")
 			if bound == "max-wait" {
 				assert.Equal(t, tool.CodeConflict, third.Error.Code, "%v", third.Error)
-				assert.Contains(t, third.Error.Message, `call "a"`, "it waited behind its own abandoned run")
+				// The model is told it waited behind its own earlier run, not
+				// that call "a" (itself) holds the file.
+				assert.Contains(t, third.Error.Message, "behind an earlier run of this call", "%v", third.Error)
 			} else {
 				assert.Equal(t, tool.CodeCancelled, third.Error.Code, "%v", third.Error)
 			}

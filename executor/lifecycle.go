@@ -324,7 +324,12 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 	}
 	// Call ids are per tenant: another tenant's is not this caller's to read.
 	holder := "a call of another tenant"
-	if h, _ := owner.(*callState); h != nil && h.call.Tenant == cs.call.Tenant {
+	if h, _ := owner.(*callState); h == cs {
+		// A place relock kept for a run still using it (abandoned, or a
+		// hedge's other run): the call's own id would tell the model that
+		// the call it made holds the file against itself.
+		holder = "an earlier run of this call that is still running"
+	} else if h != nil && h.call.Tenant == cs.call.Tenant {
 		holder = fmt.Sprintf("call %q", clipField(h.owner()))
 	}
 	if e.conflict == Refuse {
