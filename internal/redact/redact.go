@@ -23,7 +23,9 @@
 //     -storepass, ldapsearch -w, sqlcmd -P, smbclient -U user%pw, zip -P,
 //     7z -ppw, sqlplus user/pw@db; a command or a --name flag continued
 //     over lines with "\" or PowerShell's "`" is read as one line), SQL
-//     (PASSWORD 'pw', IDENTIFIED BY pw), .netrc entries, XML elements with a
+//     (PASSWORD 'pw', IDENTIFIED BY pw), .netrc entries (password and
+//     account, over lines, "#" comments among them), the password of a
+//     PostgreSQL password file's line (host:port:db:user:pw), XML elements with a
 //     secret name (<password>pw</password>; one not closed, to the end of
 //     the text, as a key block with no END line), values written below their
 //     YAML name ("password: |" and indented lines, blank lines among
@@ -32,7 +34,10 @@
 //     the string is masked.
 //  4. By default, values whose secret name is itself a value: the "value"
 //     of an object whose "name" or "key" looks secret ({"name":
-//     "Authorization", "value": "..."}), the element after a secret flag in
+//     "Authorization", "value": "..."}; in a string too, the value pair
+//     just after the name pair: YAML's "- name: DB_PASSWORD" and "value:
+//     ..." on the next line, a plan's name = and value =, --name N --value
+//     V; not a value written before its name), the element after a secret flag in
 //     an array (["--password", "..."]) and the second element of an array
 //     whose first is a secret name (["X-Api-Key", "..."]). An array of
 //     strings that holds a command (curl, mysql, sshpass, ...) is also

@@ -22,7 +22,8 @@ type Stream struct {
 	// across any run of spaces, and a URL's password however long, so a
 	// line is shown once it has ended (a line continued with "\" once the
 	// command it begins has, a tag written over lines once it is
-	// finished). Known values need no such context.
+	// finished, a .netrc entry once a token not its own follows it).
+	// Known values need no such context.
 	Lines bool
 }
 
@@ -37,6 +38,10 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 	}
 	text := string(held)
 	whole := s.Mask(text)
+	netrc := -1
+	if s.Lines && containsAny(text, netrcHints) {
+		netrc = openNetrcEntry(text)
+	}
 	// Each cut a hold earlier, a few at most: at the last line's end
 	// (within a hold unless Lines), else a character's; with text other
 	// than white space after it (a name and blank lines wait for a value).
@@ -51,6 +56,14 @@ func (s Stream) Write(held, chunk []byte) (show string, rest []byte) {
 			if k == 8 {
 				nl = -1 // too many to look past: no cut this time
 			} else if continued(text[:nl]) {
+				nl = strings.LastIndexByte(text[:nl], '\n')
+			} else if netrc >= 0 && nl > netrc {
+				// A .netrc entry the text ends inside: its password
+				// may come on a line still to come, however far.
+				nl = strings.LastIndexByte(text[:netrc], '\n')
+			} else if valuePending(text[:nl]) {
+				// "name: DB_PASSWORD" ends the line: its value is on
+				// the next.
 				nl = strings.LastIndexByte(text[:nl], '\n')
 			} else if lt := openTag(text[:nl], floor); lt >= 0 && !tagged {
 				// Once: a line before a tag that is "open" too is

@@ -91,10 +91,8 @@ var shapeRules = []struct {
 	// quoted literal right after the word) and a user's IDENTIFIED BY pw.
 	{[]string{"password", "PASSWORD", "Password"}, regexp.MustCompile(`(?i)(\bpassword\s+)('(?:[^']|'')*'|"[^"]*")`), "${1}" + Mask},
 	{[]string{"identified", "IDENTIFIED", "Identified"}, regexp.MustCompile(`(?i)(\b(?:user|role|login)\b[^;\n]*?\bidentified\s+(?:with\s+\S+\s+)?by\s+)('(?:[^']|'')*'|"[^"]*"|[^\s'";]+)`), "${1}" + Mask},
-	// A .netrc entry's password (machine HOST login USER password PW),
-	// and Oracle's user/password@database (sqlplus and the other clients,
-	// thin JDBC URLs).
-	{[]string{"machine", "default"}, regexp.MustCompile(`(\b(?:machine\s+\S+|default)(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+)(\S+)`), "${1}" + Mask},
+	// Oracle's user/password@database (sqlplus and the other clients, thin
+	// JDBC URLs). A .netrc entry's password is maskNetrc's.
 	{[]string{"sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl"}, regexp.MustCompile(`(\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b` + cmdArgs + `\s['"]?[A-Za-z0-9_$#.]+/)([^\s@'"/]+)`), "${1}" + Mask},
 	{[]string{"jdbc:oracle:"}, regexp.MustCompile(`(jdbc:oracle:[a-z]+:[A-Za-z0-9_$#.]+/)[^\s@'"/]+@`), "${1}" + Mask + "@"},
 	// Well-known key shapes.
@@ -133,6 +131,55 @@ var shapeRules = []struct {
 	{[]string{"lin_api_"}, regexp.MustCompile(shapeStart + `lin_api_[A-Za-z0-9]{40,}`), "${1}" + Mask},
 	{[]string{"NRAK-", "NRII-"}, regexp.MustCompile(shapeStart + `NR(?:AK|II)-[A-Z0-9]{27}`), "${1}" + Mask},
 	{[]string{"sbp_"}, regexp.MustCompile(shapeStart + `sbp_[a-f0-9]{40}`), "${1}" + Mask},
+}
+
+// pgpassLine is a line of a PostgreSQL password file (~/.pgpass,
+// PGPASSFILE): hostname:port:database:username:password, the port a
+// number or "*", ":" and "\" escaped with "\" in a field (libpq reads the
+// password to its first ":" not escaped, so a line has five fields); the
+// line may begin with the number a reading tool puts before it (cat -n's
+// "     1\t"). The host is a name, an address ("\:" in IPv6), "*" or a
+// socket directory, and the database and user hold no blank, so a
+// compiler's "x.go:12:3: msg: detail", a TZ="...:00:00" or a quoted
+// fingerprint is no such line. Group 1 is what stays, 2, 3 and 4 the
+// host, database and user, and 5 the password.
+var pgpassLine = regexp.MustCompile(`(?m)^([ \t]*(?:[0-9]+(?:\t|→)[ \t]*)?((?:[A-Za-z0-9._*/%\[\]-]|\\[^\r\n])+):(?:[0-9]+|\*):(` + pgpassField + `+):(` + pgpassField + `+):)((?:[^:\r\n\\]|\\[^\r\n])+)\r?$`)
+
+const pgpassField = `(?:[^:\s\\]|\\[^\r\n])`
+
+// maskPgpass masks the password of each line of s that pgpassLine
+// matches, but for one whose host, database and user are all hex digits
+// (five groups of a MAC address, an IPv6 address or a fingerprint), and
+// a password "*" (a pattern: udev's hwdb "mouse:*:name:*x*:*").
+func maskPgpass(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range pgpassLine.FindAllStringSubmatchIndex(s, -1) {
+		if allHex(s[m[4]:m[5]]) && allHex(s[m[6]:m[7]]) && allHex(s[m[8]:m[9]]) {
+			continue
+		}
+		pw := strings.TrimRight(s[m[10]:m[11]], " \t\r")
+		if pw == "" || pw == Mask || pw == "*" {
+			continue
+		}
+		b.WriteString(s[last:m[10]])
+		b.WriteString(Mask)
+		last = m[10] + len(pw)
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // xmlElement is an XML element holding text only: <password>PW</password>,
@@ -315,6 +362,13 @@ func nestedJSON(s string) []byte {
 
 // stringRules applies String's rules to s, but not to JSON it may be.
 func stringRules(s string) string {
+	// First, so that a quoted password is read whole ("a \" b").
+	if containsAny(s, netrcHints) {
+		s = maskNetrc(s)
+	}
+	if strings.Count(s, ":") >= 4 {
+		s = maskPgpass(s)
+	}
 	for _, r := range shapeRules {
 		if containsAny(s, r.hints) {
 			s = r.re.ReplaceAllString(s, r.repl)
@@ -374,6 +428,9 @@ var hintTri = func() (set [1024]uint64) {
 		}
 	}
 	add(encodedPEMHint)
+	for _, h := range netrcHints {
+		add(h)
+	}
 	return set
 }()
 
@@ -488,8 +545,38 @@ func maskPairs(s string) string {
 // maskPairsWork is maskPairs, also returning the bytes its JSON decoding
 // read (bracketEnd), which a test bounds.
 func maskPairsWork(s string) (string, int) {
+	out, read, _ := scanPairs(s)
+	return out, read
+}
+
+// valuePending reports whether s ends with a pair that names a secret in
+// its value ("name: DB_PASSWORD") whose "value" pair may be still to
+// come: a stream holds such a line until it knows.
+func valuePending(s string) bool {
+	_, _, named := scanPairs(s)
+	return named >= 0 && nameValueGap(s[named:])
+}
+
+// nameValueGap reports whether between, the text between the value of a
+// name or key pair and the next pair's name, is only what separates two
+// members of one object, in YAML, JSON, HCL (a plan's "+" and "~") or on
+// a command line ("--name N --value V", a line continued between them).
+func nameValueGap(between string) bool {
+	for i := 0; i < len(between); i++ {
+		if strings.IndexByte(" \t\r\n\"'\\`,+~-", between[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// scanPairs is maskPairs, also returning the bytes its JSON decoding read
+// and where the value of the last name or key pair naming a secret ends
+// (-1 when there is none).
+func scanPairs(s string) (string, int, int) {
 	var b strings.Builder
 	last := 0 // s[:last] is decided (copied to b, or masked)
+	named := -1
 	js := jsonScan{src: s}
 	for i := 0; i < len(s); i++ {
 		var nameStart, nameEnd, valAt int
@@ -565,7 +652,20 @@ func maskPairsWork(s string) (string, int) {
 		// example (?key1=value1&key2=value2), not keys (LooksSecretEnv
 		// drops a word's digits for DB_PASS2).
 		placeholder := !upper && numberedKey(name)
-		if !(LooksSecret(name) || (terse && !placeholder && LooksSecretEnv(name))) {
+		// A name or key pair whose value is a secret's name makes the
+		// value pair just after it a secret, as Args masks {"name":
+		// "DB_PASSWORD", "value": "..."}: Kubernetes env in YAML, a plan,
+		// JSON in a log line, --name N --value V.
+		byName := false
+		switch {
+		case strings.EqualFold(name, "name") || strings.EqualFold(name, "key"):
+			if vs, ve := valueSpan(s, valAt, &js); ve > vs && looksSecretKey([]byte(s[vs:ve])) {
+				named = ve
+			}
+		case named >= 0 && named <= nameStart && strings.EqualFold(name, "value"):
+			byName = nameValueGap(s[named:nameStart])
+		}
+		if !(byName || LooksSecret(name) || (terse && !placeholder && LooksSecretEnv(name))) {
 			continue
 		}
 		vs, ve := valueSpan(s, valAt, &js)
@@ -589,10 +689,10 @@ func maskPairsWork(s string) (string, int) {
 		i = ve - 1
 	}
 	if last == 0 {
-		return s, js.read
+		return s, js.read, named
 	}
 	b.WriteString(s[last:])
-	return b.String(), js.read
+	return b.String(), js.read, named
 }
 
 // numberedKey reports whether name is key or keys followed by digits
