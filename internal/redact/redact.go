@@ -509,7 +509,9 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 //     X-Honeycomb-Team); app, application, team, appname and
 //     application_id are not;
 //   - the last word is token or ends in token (access_token, refreshToken,
-//     githubtoken; max_tokens and token_count are not).
+//     githubtoken; max_tokens and token_count are not), or is psk (a Wi-Fi
+//     pre-shared key: wpa_supplicant's psk, nmcli's
+//     802-11-wireless-security.psk; psk-flags is not).
 //
 // A word is judged without the digits it ends with, and a word of digits
 // is skipped: password1, new_password2 and access-token-2 look secret. A
@@ -545,8 +547,8 @@ func LooksSecret(key string) bool {
 			return true
 		}
 		prev, last = k, k
-		if k == kindOther && endsWithToken(w) {
-			last = kindToken
+		if k == kindOther && (endsWithToken(w) || string(w) == "psk") {
+			last = kindToken // psk: a Wi-Fi pre-shared key, as the last word only (psk-flags is not)
 		}
 		b, nb = a, na
 		na = 0
