@@ -225,6 +225,14 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []str
 			f = append(f, "--ro-bind", "/dev/null", file)
 		}
 	}
+	// The home directory's credential stores (DefaultHomeSecrets).
+	hdirs, hfiles := e.cfg.homeMasks(ws, e.cred())
+	for _, d := range hdirs {
+		f = append(f, "--size", "4096", "--tmpfs", d, "--remount-ro", d)
+	}
+	for _, file := range hfiles {
+		f = append(f, "--ro-bind", "/dev/null", file)
+	}
 	// --dev makes /dev a tmpfs of the command's user with no size (half
 	// the host's memory), and --size does not apply to it: a command kept
 	// 240 MiB there under a 128 MiB limit

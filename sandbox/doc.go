@@ -41,6 +41,8 @@
 //	                                                        /var/tmp, /dev/shm
 //	hidden paths       refused         refused            masked             masked
 //	  (Spec.Mask)
+//	~/.ssh, ~/.aws ... readable        readable           empty              empty
+//	  (DefaultHomeSecrets)
 //	workspace's .git,  writable        writable           read-only          read-only
 //	  .hg, .svn
 //	network off        no (refuses     yes (Landlock TCP, yes (net ns)       yes (--network=none)

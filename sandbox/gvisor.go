@@ -278,6 +278,14 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 			s.Mounts = append(s.Mounts, ociMount{Destination: file, Type: "bind", Source: "/dev/null", Options: []string{"bind", "ro"}})
 		}
 	}
+	// The home directory's credential stores (DefaultHomeSecrets).
+	hdirs, hfiles := e.cfg.homeMasks(e.cfg.workspace, e.credential())
+	for _, d := range hdirs {
+		s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: []string{"size=4k", "mode=555", "ro"}})
+	}
+	for _, file := range hfiles {
+		s.Mounts = append(s.Mounts, ociMount{Destination: file, Type: "bind", Source: "/dev/null", Options: []string{"bind", "ro"}})
+	}
 	if !network {
 		s.Linux.Namespaces = append(s.Linux.Namespaces, ociNamespace{"network"})
 	}

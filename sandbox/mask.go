@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"weak"
 
 	"golang.org/x/sys/unix"
@@ -286,4 +287,60 @@ func fileKind(m os.FileMode) string {
 		return "device"
 	}
 	return "special file"
+}
+
+// DefaultHomeSecrets are the credential stores, relative to the home
+// directory of the program that runs the engine ($HOME), that bwrap and
+// gvisor hide from every command unless [WithHomeSecrets]: its root is the
+// host's, read-only, and a program not run by root runs its commands as
+// its own user, who can read them. A command that printed ~/.ssh/id_rsa or
+// ~/.aws/credentials handed them to the model, its provider and the logs.
+// Each that exists is mounted over with an empty, read-only directory or
+// file (where it leads, for a symlink); one that is the workspace or holds
+// it is left alone.
+var DefaultHomeSecrets = []string{
+	".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker/config.json", ".config/gcloud", ".config/gh", ".config/hub",
+	".config/git/credentials", ".git-credentials", ".netrc", ".pgpass", ".pypirc", ".npmrc", ".yarnrc.yml",
+	".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".m2/settings.xml", ".gradle/gradle.properties",
+	".terraform.d", ".terraformrc", ".vault-token", ".password-store", ".local/share/keyrings", ".config/rclone",
+	".s3cfg", ".boto", ".my.cnf", ".config/containers/auth.json", ".claude", ".claude.json", ".codex", ".gemini",
+	".config/github-copilot", ".pulumi/credentials.json", ".databrickscfg", ".kaggle", ".fly", ".config/doctl",
+	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
+}
+
+// WithHomeSecrets lets bwrap and gvisor commands read the credential stores
+// of the home directory ([DefaultHomeSecrets]), which they otherwise find
+// empty: only for a command that must use them (a deploy with the
+// developer's cloud login), with the network it needs and a person asked.
+func WithHomeSecrets() Option { return func(c *config) { c.homeSecrets = true } }
+
+// homeMasks returns where bwrap and gvisor mount over the credential
+// stores of $HOME ([DefaultHomeSecrets]) for a run in workspace ws ("" for
+// none) as user cred (nil: the program's own), dirs and files apart. A
+// store the run's user cannot reach (root's 0700 home, for 65534) needs no
+// mount, and bwrap, started as that user, could not make one.
+func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []string) {
+	home, err := os.UserHomeDir()
+	if c.homeSecrets || err != nil || !filepath.IsAbs(home) {
+		return nil, nil
+	}
+	skip := func(p string) bool {
+		rel, err := filepath.Rel(p, ws)
+		if ws != "" && err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			return true // it is the workspace or holds it
+		}
+		return cred != nil && unsearchableAncestor(p, cred.Uid, cred.Gid) != ""
+	}
+	d, f := maskTargets(home, DefaultHomeSecrets)
+	for _, p := range d {
+		if !skip(p) {
+			dirs = append(dirs, p)
+		}
+	}
+	for _, p := range f {
+		if !skip(p) {
+			files = append(files, p)
+		}
+	}
+	return dirs, files
 }

@@ -129,6 +129,7 @@ type config struct {
 	maxConcurrent int
 	binary        string
 	repoWritable  bool
+	homeSecrets   bool
 	errs          []error
 }
 
