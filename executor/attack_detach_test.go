@@ -103,3 +103,21 @@ func (o *overlap) enter(most *overlap) (leave func()) {
 	}
 	return func() { o.Add(-1) }
 }
+
+// slowWriter is a detached-run test's writer of the file its "path"
+// argument names (a write lock on it): a run writing f is counted in inF
+// (most at once in most), and a run whose "line" is "slow" ignores its
+// context until unblock is closed, so that it outlives its call.
+func slowWriter(inF, most *overlap, unblock <-chan struct{}) tool.Tool {
+	return tool.New("w", "Write a file", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
+		var a scPathArgs
+		_ = json.Unmarshal(c.Args, &a)
+		if a.Path == "f" {
+			defer inF.enter(most)()
+		}
+		if a.Line == "slow" {
+			<-unblock // ignores ctx
+		}
+		return &tool.Result{Content: []tool.Content{tool.TextContent("written")}}, nil
+	}, scPathResource(tool.Write), tool.WithTimeout(20*time.Millisecond))
+}

@@ -29,17 +29,7 @@ func TestAttackS21QRunBackToAFileItsAbandonedRunWrites(t *testing.T) {
 			unblock := make(chan struct{})
 			letGo := sync.OnceFunc(func() { close(unblock) })
 			defer letGo()
-			w := tool.New("w", "Write a file", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
-				var a scPathArgs
-				_ = json.Unmarshal(c.Args, &a)
-				if a.Path == "f" {
-					defer inF.enter(&most)()
-				}
-				if a.Line == "slow" {
-					<-unblock // ignores ctx
-				}
-				return &tool.Result{Content: []tool.Content{tool.TextContent("written")}}, nil
-			}, scPathResource(tool.Write), tool.WithTimeout(20*time.Millisecond))
+			w := slowWriter(&inF, &most, unblock)
 			var third *tool.Result
 			back := extension.Func("there-and-back", extension.PriorityRetry, func(next extension.Handler) extension.Handler {
 				return func(ctx context.Context, req *extension.Request) *tool.Result {

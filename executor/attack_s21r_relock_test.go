@@ -27,17 +27,7 @@ func TestAttackS21RRelockKeepsTheAbandonedRunsLock(t *testing.T) {
 	unblock := make(chan struct{})
 	letGo := sync.OnceFunc(func() { close(unblock) })
 	defer letGo() // also when a check fails first
-	w := tool.New("w", "Write a file", func(ctx context.Context, c tool.Call) (*tool.Result, error) {
-		var a scPathArgs
-		_ = json.Unmarshal(c.Args, &a)
-		if a.Path == "f" {
-			defer inF.enter(&most)()
-		}
-		if a.Line == "slow" {
-			<-unblock // ignores ctx
-		}
-		return &tool.Result{Content: []tool.Content{tool.TextContent("written")}}, nil
-	}, scPathResource(tool.Write), tool.WithTimeout(20*time.Millisecond))
+	w := slowWriter(&inF, &most, unblock)
 	// Runs are made one at a time, as extension.Handler allows rewriting.
 	fallback := extension.Func("fallback", extension.PriorityRetry, func(next extension.Handler) extension.Handler {
 		return func(ctx context.Context, req *extension.Request) *tool.Result {

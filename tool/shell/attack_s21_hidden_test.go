@@ -6,13 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/sandbox"
-	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
 
 // A governance policy's forbidden_paths (sandbox.WithHide) bound the file
@@ -33,25 +31,8 @@ func TestAttackS21BashReadsWhatThePolicyHides(t *testing.T) {
 	const read = `cat secrets/key; cat alias/key; cat deep/er/server.pem; ls secrets | wc -l; echo new > secrets/new || echo refused; cat notes.txt`
 	for _, name := range []string{sandbox.EngineBwrap, sandbox.EngineGVisor, sandbox.EngineLandlock, sandbox.EngineProcess} {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			for p, data := range map[string]string{"secrets/key": "TOPSECRET-KEY", "deep/er/server.pem": "TOPSECRET-PEM", "notes.txt": "public notes"} {
-				require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755))
-				require.NoError(t, os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644))
-			}
+			b, dir := maskedBash(t, name, map[string]string{"secrets/key": "TOPSECRET-KEY", "deep/er/server.pem": "TOPSECRET-PEM", "notes.txt": "public notes"}, hide)
 			require.NoError(t, os.Symlink("secrets", filepath.Join(dir, "alias")))
-			sb, err := sandbox.New(name, sandbox.WithWorkspace(dir), sandbox.WithLimits(sandbox.Limits{Timeout: 30 * time.Second}))
-			require.NoError(t, err)
-			if err := sb.Available(); err != nil {
-				if os.Getenv("CI") != "" {
-					t.Fatalf("%s must be available in CI: %v", name, err)
-				}
-				t.Skipf("%s: %v", name, err)
-			}
-			ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(hide))
-			require.NoError(t, err)
-			t.Cleanup(func() { ws.Close() })
-			b, err := shell.NewBash(sb, ws, shell.AllowBlocked())
-			require.NoError(t, err)
 
 			res, err := b.Run(context.Background(), bashCall(read))
 			if name == sandbox.EngineLandlock || name == sandbox.EngineProcess {
