@@ -217,20 +217,13 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []str
 				f = append(f, "--ro-bind", filepath.Join(src, filepath.Base(r)), r)
 			}
 		}
-		dirs, files := maskTargets(ws, mask)
-		for _, d := range dirs {
-			f = append(f, "--size", "4096", "--tmpfs", d, "--remount-ro", d)
-		}
-		for _, file := range files {
-			f = append(f, "--ro-bind", "/dev/null", file)
-		}
 	}
-	// The home directory's credential stores (DefaultHomeSecrets).
-	hdirs, hfiles := e.cfg.homeMasks(ws, e.cred())
-	for _, d := range hdirs {
+	// What the workspace hides and the home's credential stores (masks).
+	dirs, files := e.cfg.masks(ws, mask, e.cred())
+	for _, d := range dirs {
 		f = append(f, "--size", "4096", "--tmpfs", d, "--remount-ro", d)
 	}
-	for _, file := range hfiles {
+	for _, file := range files {
 		f = append(f, "--ro-bind", "/dev/null", file)
 	}
 	// --dev makes /dev a tmpfs of the command's user with no size (half

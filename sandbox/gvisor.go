@@ -270,20 +270,13 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 				s.Mounts = append(s.Mounts, ociMount{Destination: r, Type: "bind", Source: filepath.Join(src, filepath.Base(r)), Options: []string{"rbind", "ro"}})
 			}
 		}
-		dirs, files := maskTargets(ws, spec.Mask)
-		for _, d := range dirs {
-			s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: []string{"size=4k", "mode=555", "ro"}})
-		}
-		for _, file := range files {
-			s.Mounts = append(s.Mounts, ociMount{Destination: file, Type: "bind", Source: "/dev/null", Options: []string{"bind", "ro"}})
-		}
 	}
-	// The home directory's credential stores (DefaultHomeSecrets).
-	hdirs, hfiles := e.cfg.homeMasks(e.cfg.workspace, e.credential())
-	for _, d := range hdirs {
+	// What the workspace hides and the home's credential stores (masks).
+	dirs, files := e.cfg.masks(e.cfg.workspace, spec.Mask, e.credential())
+	for _, d := range dirs {
 		s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: []string{"size=4k", "mode=555", "ro"}})
 	}
-	for _, file := range hfiles {
+	for _, file := range files {
 		s.Mounts = append(s.Mounts, ociMount{Destination: file, Type: "bind", Source: "/dev/null", Options: []string{"bind", "ro"}})
 	}
 	if !network {

@@ -8,12 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
-	"weak"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,7 +41,7 @@ func (w *Workspace) Masked() ([]string, error) {
 	if len(w.hide) == 0 && len(w.deny) == 0 {
 		return nil, nil
 	}
-	mem := memoryOf(w)
+	mem := &w.mask
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
 	fd, err := unix.Open(w.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
@@ -83,22 +81,6 @@ type (
 		dirs map[dirID]maskedDir
 	}
 )
-
-// memories holds each live workspace's maskMemory (a workspace's fields
-// belong to workspace.go); an entry goes with its workspace.
-var memories sync.Map // weak.Pointer[Workspace] -> *maskMemory
-
-func memoryOf(w *Workspace) *maskMemory {
-	k := weak.Make(w)
-	if v, ok := memories.Load(k); ok {
-		return v.(*maskMemory)
-	}
-	v, loaded := memories.LoadOrStore(k, &maskMemory{})
-	if !loaded {
-		runtime.AddCleanup(w, func(k weak.Pointer[Workspace]) { memories.Delete(k) }, k)
-	}
-	return v.(*maskMemory)
-}
 
 // masked reports whether the workspace's hide or deny rules name rel.
 func (w *Workspace) masked(rel string) bool {
@@ -241,6 +223,16 @@ func maskParents(ws string, mask []string) []string {
 		}
 	}
 	return kept
+}
+
+// masks returns where bwrap and gvisor mount an empty, read-only directory
+// or file for a run in workspace ws ("" for none) as user cred: over what
+// the workspace hides (mask, Spec.Mask) and over the home directory's
+// credential stores (homeMasks). They go after the workspace's own binds.
+func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs, files []string) {
+	dirs, files = maskTargets(ws, mask)
+	hdirs, hfiles := c.homeMasks(ws, cred)
+	return append(dirs, hdirs...), append(files, hfiles...)
 }
 
 // checkMask refuses a Spec.Mask that names a path outside the workspace,

@@ -214,6 +214,7 @@ type Workspace struct {
 	folded      map[string]string // a deny, deny-write or secrets glob -> foldCase of it
 	protected   []string
 	hide        []HideFunc
+	mask        maskMemory // what Masked's walks remember between runs
 	maxFileSize int64
 	rootDir     *os.File        // the root directory, for the resolver
 	rootConn    syscall.RawConn // rootDir's, to hold its descriptor
