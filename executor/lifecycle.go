@@ -68,12 +68,14 @@ type callState struct {
 	aside, ended bool
 	lockless     bool
 	moved        bool
-	// batched marks a call of an ExecuteBatch of several, which keeps its
-	// place when it steps aside: a batch runs calls on one resource in
+	// batch is set on a call of an ExecuteBatch of several, which keeps
+	// its place when it steps aside: a batch runs calls on one resource in
 	// index order, and cannot deadlock because a call waits only for calls
 	// with a smaller index, which have started (a call queued again behind
-	// later ones would wait for calls that cannot start until it ends).
-	batched bool
+	// later ones would wait for calls that cannot start until it ends:
+	// relock refuses that). started is set when the batch starts the call.
+	batch   *batch
+	started atomic.Bool
 	// waited is how long the call has queued for its lock and slots so
 	// far (nanoseconds), which WithMaxWait bounds in all.
 	waited atomic.Int64
@@ -134,7 +136,7 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 // hedge) is kept: that run holds the locks. So is a batched call's.
 func (cs *callState) StepAside(wait func()) {
 	cs.mu.Lock()
-	if cs.holders == 0 && !cs.batched && cs.tk.Load() != nil {
+	if cs.holders == 0 && cs.batch == nil && cs.tk.Load() != nil {
 		cs.release()
 		cs.aside = true
 	}
@@ -384,8 +386,13 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 		return refused.Error // still aside: the call's next run asks again
 	}
 	if reqs := toRequests(rs); cs.aside || !cs.tk.Load().Matches(reqs) {
+		tk := e.locks.Enqueue(cs, reqs)
+		if ferr := cs.batch.waitsForLater(cs, tk); ferr != nil {
+			tk.Release()
+			return ferr
+		}
 		cs.aside, cs.moved = false, true
-		old := cs.tk.Swap(e.locks.Enqueue(cs, reqs))
+		old := cs.tk.Swap(tk)
 		if cs.holders == 0 {
 			old.Release()
 			return nil

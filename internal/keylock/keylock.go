@@ -193,6 +193,23 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder any, ok bool) {
 	return "", false, nil, false
 }
 
+// Ahead returns the first ticket queued ahead of tk, on any of its keys,
+// whose owner is one match accepts: its key and owner. ok is false when
+// there is none. match is called with the table locked, so it must not
+// call the table.
+func (tk *Ticket) Ahead(match func(owner any) bool) (key string, owner any, ok bool) {
+	tk.tab.mu.Lock()
+	defer tk.tab.mu.Unlock()
+	for _, e := range tk.entries {
+		for p := e.prev; p != nil; p = p.prev {
+			if match(p.t.owner) {
+				return e.key, p.t.owner, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
 // Release gives up every key of the ticket, granted or still queued, and
 // lets the tickets behind it in. It is safe to call more than once and on a
 // nil ticket.

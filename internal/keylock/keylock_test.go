@@ -305,3 +305,31 @@ func TestReaderDoesNotOvertakeAWaitingReader(t *testing.T) {
 	r3.Release()
 	assert.Zero(t, tab.Len())
 }
+
+// Ahead finds the tickets queued ahead of one on any of its keys, and none
+// behind it or on keys it does not name.
+func TestAheadFindsOnlyTicketsAhead(t *testing.T) {
+	var tab Table
+	a := tab.Enqueue("a", []Request{w("x")})
+	b := tab.Enqueue("b", []Request{r("y")})
+	c := tab.Enqueue("c", []Request{r("x"), w("y")})
+	d := tab.Enqueue("d", []Request{w("y")})
+	defer func() {
+		for _, tk := range []*Ticket{a, b, c, d} {
+			tk.Release()
+		}
+	}()
+	seen := map[any]string{}
+	_, _, ok := c.Ahead(func(owner any) bool { seen[owner] = ""; return false })
+	assert.False(t, ok)
+	assert.Equal(t, map[any]string{"a": "", "b": ""}, seen, "only a (on x) and b (on y) are ahead of c")
+	key, owner, ok := c.Ahead(func(owner any) bool { return owner == "b" })
+	assert.True(t, ok)
+	assert.Equal(t, "y", key)
+	assert.Equal(t, "b", owner)
+	_, _, ok = a.Ahead(func(any) bool { return true })
+	assert.False(t, ok, "nothing is ahead of the first ticket")
+	b.Release()
+	_, _, ok = c.Ahead(func(owner any) bool { return owner == "b" })
+	assert.False(t, ok, "a released ticket is no longer ahead")
+}
