@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,32 +41,23 @@ type callState struct {
 	// and validate how long validation took.
 	invalid  *tool.Error
 	validate time.Duration
-	// tk is the call's place in the lock queues, taken at submission or
-	// again by relock; nil when it names no key or is released. An
-	// extension may run the rest of the chain more than once at a time for
-	// one call (a hedge), so it is read and swapped atomically.
-	tk atomic.Pointer[keylock.Ticket]
-	// mu orders the moves of tk between the runs of the call (StepAside,
-	// hold, end) and guards the fields after it. holders counts the runs
-	// between hold and unhold that use tk: StepAside leaves it to them,
-	// and end leaves the release to the last of them (a detached backend
-	// that outlived its call holds until it returns). gen numbers tk's
-	// moves by relock while runs use it; kept holds the tickets moved
-	// from, each released by the last of its runs. aside says the call
-	// gave its place up in StepAside and has not queued again: the next
-	// run to reach its backend does. ended is set once the call has
-	// returned: a run that reaches its backend later queues anew if the
-	// call's place is gone. lockless marks a state of a chain run outside
-	// Execute, whose runs take no locks: nothing would release them.
-	// moved says relock has queued the call for other resources than it
-	// was admitted for: a run with the arguments as submitted (not
-	// rewritten) must then be checked against the place too.
-	mu           sync.Mutex
-	holders, gen int
-	kept         []place
-	aside, ended bool
-	lockless     bool
-	moved        bool
+	// mu guards lease and the flags after it, which an extension may read
+	// and change from several runs of the call at once (a hedge). lease
+	// is the call's place in the lock queues, taken at submission or again
+	// by relock; nil once given up: in StepAside (the next run to reach
+	// its backend queues again), or by the last user after end. ended is
+	// set once the call has returned: a run that reaches its backend later
+	// queues anew if the call's place is gone. lockless marks a state of a
+	// chain run outside Execute, whose runs take no locks: nothing would
+	// release them. moved says relock has queued the call for other
+	// resources than it was admitted for: a run with the arguments as
+	// submitted (not rewritten) must then be checked against the place
+	// too.
+	mu       sync.Mutex
+	lease    *lease
+	ended    bool
+	lockless bool
+	moved    bool
 	// batch is set on a call of an ExecuteBatch of several, which keeps
 	// its place when it steps aside: a batch runs calls on one resource in
 	// index order, and cannot deadlock because a call waits only for calls
@@ -123,7 +113,7 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 			}
 		}
 	}
-	cs.tk.Store(e.locks.Enqueue(cs, toRequests(rs)))
+	cs.lease = &lease{tk: e.locks.Enqueue(cs, toRequests(rs)), users: 1}
 	cs.req.Queue = cs
 	cs.emit(tool.Event{Kind: tool.EventSubmitted})
 	return cs
@@ -136,9 +126,8 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 // hedge) is kept: that run holds the locks. So is a batched call's.
 func (cs *callState) StepAside(wait func()) {
 	cs.mu.Lock()
-	if cs.holders == 0 && cs.batch == nil && cs.tk.Load() != nil {
-		cs.release()
-		cs.aside = true
+	if l := cs.lease; l != nil && l.users == 1 && l.tk != nil && cs.batch == nil {
+		cs.drop(l)
 	}
 	cs.mu.Unlock()
 	wait()
@@ -149,68 +138,71 @@ func (cs *callState) StepAside(wait func()) {
 // (hold queues it behind whoever went ahead meanwhile).
 func (cs *callState) Behind() bool {
 	cs.mu.Lock()
-	aside := cs.aside
+	l := cs.lease
 	cs.mu.Unlock()
-	if aside {
-		return true
+	if l == nil {
+		return true // stepped aside
 	}
-	tk := cs.tk.Load()
-	if tk == nil {
+	if l.tk == nil {
 		return false
 	}
-	_, _, _, waiting := tk.Waiting()
+	_, _, _, waiting := l.tk.Waiting()
 	return waiting
 }
 
-// place is the ticket a run uses, from hold to unhold: gen tells whether it
-// is still the call's tk or one of kept, and runs counts a kept one's runs.
-type place struct {
-	tk   *keylock.Ticket
-	gen  int
-	runs int
+// lease is a place in the lock queues and the count of its users: the
+// call itself until it ends or moves, and each run of it from hold to
+// unhold. The last user to go releases the ticket, so a run that outlives
+// its call (a detached backend) or its place (a hedge's other run, after a
+// relock) keeps the locks it runs under until it returns.
+type lease struct {
+	tk    *keylock.Ticket // nil when the call names no key
+	users int
 }
 
-// hold counts a run of the call among those using its place in the lock
+// drop ends one use of l; the last releases its ticket. cs.mu is held.
+func (cs *callState) drop(l *lease) {
+	if l.users--; l.users == 0 {
+		l.tk.Release()
+		if cs.lease == l {
+			cs.lease = nil
+		}
+	}
+}
+
+// hold counts a run of the call among the users of its place in the lock
 // queues, until unhold, and returns that place. First, when the call
 // stepped aside, an extension rewrote the arguments, the call ended and
-// gave its place up before this run came (a hedge's run left going), or
-// an earlier relock moved the place (this run may have the arguments as
-// submitted), it queues the call for the resources of req's arguments
-// (relock), which keeps the place when they match.
-func (cs *callState) hold(req *extension.Request, rewritten bool) (place, *tool.Error) {
+// its place is gone (a hedge's run left going), or an earlier relock moved
+// the place (this run may have the arguments as submitted), it queues the
+// call for the resources of req's arguments (relock), which keeps the
+// place when they match.
+func (cs *callState) hold(req *extension.Request, rewritten bool) (*lease, *tool.Error) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	gone := cs.ended && cs.holders == 0
-	if (rewritten || cs.aside || gone || cs.moved) && !cs.lockless {
+	if cs.lockless {
+		return nil, nil
+	}
+	if rewritten || cs.lease == nil || cs.moved {
 		if ferr := cs.e.relock(cs, req); ferr != nil {
-			return place{}, ferr
+			return nil, ferr
 		}
 	}
-	cs.holders++
-	return place{tk: cs.tk.Load(), gen: cs.gen}, nil
+	l := cs.lease
+	if l != nil {
+		l.users++
+	}
+	return l, nil
 }
 
-// unhold ends a run's hold on p. The last run of a kept ticket releases
-// it; the last of the call's own after the call ended releases the locks
-// (end left them to it).
-func (cs *callState) unhold(p place) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if p.gen == cs.gen {
-		if cs.holders--; cs.holders == 0 && cs.ended {
-			cs.release()
-		}
+// unhold ends a run's use of l (nil for none).
+func (cs *callState) unhold(l *lease) {
+	if l == nil {
 		return
 	}
-	for i := range cs.kept {
-		if k := &cs.kept[i]; k.gen == p.gen {
-			if k.runs--; k.runs == 0 {
-				k.tk.Release()
-				cs.kept = slices.Delete(cs.kept, i, i+1)
-			}
-			return
-		}
-	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.drop(l)
 }
 
 // declared asks the tool for the resources of a call, turning a panic into
@@ -298,19 +290,20 @@ func (cs *callState) finish(res *tool.Result) {
 	}
 }
 
-// release gives up the call's locks. A second release (the deferred one
-// after finish, or another run's) costs nothing.
-func (cs *callState) release() { cs.tk.Swap(nil).Release() }
-
-// end marks the call returned and releases its locks, unless a run still
-// holds them: a detached backend that outlived its call keeps them until it
-// returns (unhold), so that the next writer never overlaps it.
+// end marks the call returned and ends its use of its place, which its
+// locks outlive while a run still uses it: a detached backend that outlived
+// its call keeps them until it returns (unhold), so that the next writer
+// never overlaps it. A second end (the deferred one after finish) does
+// nothing.
 func (cs *callState) end() {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
+	if cs.ended {
+		return
+	}
 	cs.ended = true
-	if cs.holders == 0 {
-		cs.release()
+	if cs.lease != nil {
+		cs.drop(cs.lease)
 	}
 }
 
@@ -372,10 +365,10 @@ func (cs *callState) queue(ctx context.Context, reason string, wait func(context
 // relock handles arguments an extension rewrote, a call that stepped
 // aside, and a run that came after its call ended and gave its place up:
 // if the arguments declare other resources than the call is queued for,
-// or it is not queued, it queues for them and gives up its old place. A
-// place that runs still use (a detached backend that outlived its run, a
-// hedge's other run) is kept until the last of them returns (unhold); the
-// new one queues behind it on the keys both name. cs.mu is held.
+// or it is not queued, it queues for them and leaves its old place, which
+// the runs still using it (a detached backend that outlived its run, a
+// hedge's other run) keep until the last of them returns; the new place
+// queues behind it on the keys both name. cs.mu is held.
 func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	d, ok := req.Tool.(tool.ResourceDeclarer)
 	if !ok {
@@ -385,22 +378,23 @@ func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	if refused != nil {
 		return refused.Error // still aside: the call's next run asks again
 	}
-	if reqs := toRequests(rs); cs.aside || !cs.tk.Load().Matches(reqs) {
-		tk := e.locks.Enqueue(cs, reqs)
-		if ferr := cs.batch.waitsForLater(cs, tk); ferr != nil {
-			tk.Release()
-			return ferr
-		}
-		cs.aside, cs.moved = false, true
-		old := cs.tk.Swap(tk)
-		if cs.holders == 0 {
-			old.Release()
-			return nil
-		}
+	old := cs.lease
+	reqs := toRequests(rs)
+	if old != nil && old.tk.Matches(reqs) {
+		return nil
+	}
+	tk := e.locks.Enqueue(cs, reqs)
+	if ferr := cs.batch.waitsForLater(cs, tk); ferr != nil {
+		tk.Release()
+		return ferr
+	}
+	cs.moved = true
+	cs.lease = &lease{tk: tk}
+	if !cs.ended { // the call's own use moves to the new place
+		cs.lease.users = 1
 		if old != nil {
-			cs.kept = append(cs.kept, place{tk: old, gen: cs.gen, runs: cs.holders})
+			cs.drop(old)
 		}
-		cs.gen, cs.holders = cs.gen+1, 0
 	}
 	return nil
 }
