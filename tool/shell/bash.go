@@ -41,8 +41,9 @@ var bashSchema = json.RawMessage(`{"type":"object","properties":{` +
 // What the workspace hides (its hide and deny rules: a governance policy's
 // forbidden_paths) is masked from each command (sandbox.Workspace.Masked,
 // sandbox.Spec.Mask). A command that has something to mask runs alone
-// among the bash commands of its *sandbox.Workspace (they wait for it, and
-// it for them); commands with nothing to mask run alongside each other.
+// among the shell commands of its *sandbox.Workspace (bash tools, and
+// Command tools given WithWorkspace: they wait for it, and it for them);
+// commands with nothing to mask run alongside each other.
 //
 // Bash implements tool.Tool and the approval package's Assessor and
 // Subjecter interfaces. Its risk is tool.RiskHigh and it is annotated
@@ -229,29 +230,42 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 		return res, res.Error
 	}
 	// What the workspace hides from the file tools (a policy's
-	// forbidden_paths) is hidden from the command too. The mask is listed
-	// before the engine mounts it: a command running at the same time that
-	// renamed the directory above a hidden path in between (mv conf c2 and
-	// back, in a loop) had the mask mounted where the files no longer were,
-	// and the starting command read them
-	// (TestAttackS21rBashRenamesWhileAnotherStarts); and the engines bind
-	// the directories above the masked paths by path, which a command
-	// swapping one for a symlink at that moment would lead elsewhere. So a
-	// command with anything to mask runs alone among the workspace's bash
-	// commands, from before its mask is listed to its end; commands with
-	// nothing to mask run alongside each other.
-	lock := maskLock(b.ws)
-	var mask []string
+	// forbidden_paths) is hidden from the command too.
+	mask, release, err := maskTurn(ctx, b.ws)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, mask, &v)
+}
+
+// maskTurn lists what ws hides from a command about to start (the mask to
+// pass as sandbox.Spec.Mask) and takes the command's turn among the shell
+// commands of ws (bash tools, and Command tools given WithWorkspace);
+// release gives the turn back once the command has ended.
+//
+// The mask is listed before the engine mounts it: a command running at the
+// same time that renamed the directory above a hidden path in between (mv
+// conf c2 and back, in a loop) had the mask mounted where the files no
+// longer were, and the starting command read them
+// (TestAttackS21rBashRenamesWhileAnotherStarts); and the engines bind the
+// directories above the masked paths by path, which a command swapping one
+// for a symlink at that moment would lead elsewhere. So a command with
+// anything to mask runs alone among the workspace's shell commands, from
+// before its mask is listed to its end; commands with nothing to mask run
+// alongside each other.
+func maskTurn(ctx context.Context, ws *sandbox.Workspace) (mask []string, release func(), err error) {
+	lock := maskLock(ws)
 	for held := int64(1); ; {
 		if err := lock.Acquire(ctx, held); err != nil {
 			e := tool.AsError(err)
-			e.Message = "the command was not run: it waited for the workspace's other bash commands to end (a command that has hidden paths masked runs alone): " + e.Message
-			return nil, e
+			e.Message = "the command was not run: it waited for the workspace's other shell commands to end (a command that has hidden paths masked runs alone): " + e.Message
+			return nil, nil, e
 		}
-		mask, err = b.ws.Masked()
+		mask, err = ws.Masked()
 		if err != nil {
 			lock.Release(held)
-			return nil, tool.Errorf(tool.CodeFilesystemPolicy, "the command was not run: %v", err)
+			return nil, nil, tool.Errorf(tool.CodeFilesystemPolicy, "the command was not run: %v", err)
 		}
 		if len(mask) > 0 && held == 1 {
 			lock.Release(1) // listed again once nothing else runs
@@ -262,18 +276,16 @@ func (b *Bash) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 			lock.Release(maskLockAll - 1)
 			held = 1
 		}
-		defer lock.Release(held)
-		break
+		return mask, func() { lock.Release(held) }, nil
 	}
-	return b.run.run(ctx, []string{"bash", "-c", a.Command}, dir, mask, &v)
 }
 
 // maskLockAll is what a command with paths to mask takes of its
 // workspace's maskLock, and every other command takes 1 of.
 const maskLockAll = 1 << 30
 
-// maskLocks holds, for each live workspace, the lock its bash commands
-// take (see Run); an entry goes with its workspace.
+// maskLocks holds, for each live workspace, the lock its shell commands
+// take (see maskTurn); an entry goes with its workspace.
 var maskLocks sync.Map // weak.Pointer[sandbox.Workspace] -> *semaphore.Weighted
 
 func maskLock(ws *sandbox.Workspace) *semaphore.Weighted {

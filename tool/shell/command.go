@@ -60,6 +60,12 @@ type fileLimits struct {
 // for an array, one argument per element); nothing is ever passed through a
 // shell, so no value can become a second argument or a second command.
 //
+// Built with WithWorkspace, each run has what the workspace hides (a
+// governance policy's forbidden_paths) masked, as a bash command has.
+// Without it nothing is masked: a policy judges the tool's declared path
+// arguments, and grep -rn {pattern} . reads every file the engine lets it,
+// hidden ones included.
+//
 // Command implements tool.Tool and the approval package's
 // Assessor and Subjecter interfaces.
 type Command struct {
@@ -69,6 +75,7 @@ type Command struct {
 	run    runner
 	o      *options
 	allowO bool
+	ws     *sandbox.Workspace // WithWorkspace: whose hidden paths each run masks
 }
 
 var configKeys = []string{"command", "argv", "workdir", "env", "limits", "output_budget", "allow_option_values", "track_changes"}
@@ -76,9 +83,11 @@ var configKeys = []string{"command", "argv", "workdir", "env", "limits", "output
 // NewCommand builds an argv tool named name. Its input schema is generated
 // from the placeholders (each a required string) unless WithInputSchema
 // gives one; its risk is tool.RiskMedium unless WithRisk says otherwise.
+// WithWorkspace masks what the workspace hides from each run.
 //
 //	shell.NewCommand("git_log", "Show recent commits", sb,
-//	    []string{"git", "log", "--max-count=20", "--max-count={count}", "--", "{path}"})
+//	    []string{"git", "log", "--max-count=20", "--max-count={count}", "--", "{path}"},
+//	    shell.WithWorkspace(ws))
 func NewCommand(name, description string, sb sandbox.Sandbox, argv []string, opts ...Option) (*Command, error) {
 	o := newOptions(opts)
 	spec := tool.Spec{Name: name, Description: description, Risk: tool.RiskMedium, InputSchema: o.inSchema}
@@ -129,6 +138,11 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 		}
 		cfg.Workdir = wd
 	}
+	if o.wsSet {
+		if err := maskWorkspace(sb, o.ws); err != nil {
+			errs = append(errs, &tool.ConfigError{Message: err.Error()})
+		}
+	}
 	env := make([]string, 0, len(cfg.Env)+len(o.env))
 	env = append(env, o.env...)
 	keys := make([]string, 0, len(cfg.Env))
@@ -167,8 +181,33 @@ func newCommand(spec tool.Spec, sb sandbox.Sandbox, cfg Config, o *options) (*Co
 		cfg:    cfg,
 		o:      o,
 		allowO: o.allowOptions || cfg.AllowOptionValues,
+		ws:     o.ws,
 		run:    runner{sb: sb, env: env, limits: limits, budget: budget, track: o.track || cfg.TrackChanges},
 	}, nil
+}
+
+// maskWorkspace checks the workspace given to WithWorkspace against the
+// engine: the mask names paths relative to the engine's workspace, so ws's
+// directory must be it. An engine that does not report its workspace is
+// taken as is, as NewBash takes it.
+func maskWorkspace(sb sandbox.Sandbox, ws *sandbox.Workspace) error {
+	if ws == nil {
+		return errors.New("shell.WithWorkspace: the workspace is nil: pass the *sandbox.Workspace whose hidden paths (a policy's forbidden_paths) the command must not see")
+	}
+	w, ok := sb.(interface{ Workspace() string })
+	if sb == nil || !ok {
+		return nil
+	}
+	d := w.Workspace()
+	if d == "" {
+		return fmt.Errorf("shell.WithWorkspace: the %s engine has no workspace, so what %q hides could not be masked from the command: build the engine with sandbox.WithWorkspace(ws.Dir())", sb.Name(), ws.Dir())
+	}
+	rd, err1 := filepath.EvalSymlinks(d)
+	rw, err2 := filepath.EvalSymlinks(ws.Dir())
+	if err1 != nil || err2 != nil || rd != rw {
+		return fmt.Errorf("shell.WithWorkspace: the %s engine's workspace %q is not the workspace's directory %q, so its hidden paths would be masked in the wrong place: build the engine with sandbox.WithWorkspace(ws.Dir()), or pass the *sandbox.Workspace opened on %q", sb.Name(), d, ws.Dir(), d)
+	}
+	return nil
 }
 
 // FromSpec builds an argv tool from a spec and its implementation block
@@ -185,9 +224,12 @@ func FromSpec(spec tool.Spec, impl json.RawMessage, opts ...Option) (tool.Tool, 
 
 // Kind returns a factory for the tool loader's "shell" kind. A tool file
 // gives implementation.command as a template string ("ls -la {dir}", parsed
-// with ParseCommandTemplate) or a list of arguments:
+// with ParseCommandTemplate) or a list of arguments. Give WithWorkspace
+// with the workspace the engine runs in, so that what it hides (a
+// policy's forbidden_paths) is masked from the file's commands; without
+// it they are not masked:
 //
-//	loader.Loader{Kinds: map[string]loader.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb))}}
+//	loader.Loader{Kinds: map[string]loader.KindFunc{"shell": shell.Kind(shell.WithSandbox(sb), shell.WithWorkspace(ws))}}
 func Kind(opts ...Option) func(tool.Spec, json.RawMessage) (tool.Tool, error) {
 	o := newOptions(opts)
 	return func(spec tool.Spec, impl json.RawMessage) (tool.Tool, error) { return fromSpec(spec, impl, o) }
@@ -399,7 +441,8 @@ func (c *Command) Subject(args json.RawMessage) string {
 }
 
 // Run expands the template, refuses a Blocked command line (unless
-// AllowBlocked), and runs the argv in the sandbox.
+// AllowBlocked), and runs the argv in the sandbox, with what the
+// workspace hides masked when the tool was built WithWorkspace.
 func (c *Command) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 	argv, err := c.Argv(call.Args)
 	if err != nil {
@@ -411,7 +454,20 @@ func (c *Command) Run(ctx context.Context, call tool.Call) (*tool.Result, error)
 		res := refuseBlocked(&call, v, "the command line "+quoteArgv(argv))
 		return res, res.Error
 	}
-	return c.run.run(ctx, argv, c.cfg.Workdir, nil, &v)
+	var mask []string
+	if c.ws != nil {
+		// The same mask and the same turn as a bash command's: a bash
+		// command renaming the directory above a hidden path while this
+		// run's mask is listed and mounted would move the files from
+		// under it (maskTurn).
+		m, release, err := maskTurn(ctx, c.ws)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		mask = m
+	}
+	return c.run.run(ctx, argv, c.cfg.Workdir, mask, &v)
 }
 
 func decodeArgs(args json.RawMessage) (map[string]any, error) {

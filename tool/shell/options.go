@@ -11,6 +11,8 @@ type Option func(*options)
 
 type options struct {
 	sb           sandbox.Sandbox
+	ws           *sandbox.Workspace
+	wsSet        bool // WithWorkspace was given, nil or not
 	budget       int
 	budgetSet    bool
 	assessor     classify.Assessor
@@ -46,6 +48,27 @@ func newOptions(opts []Option) *options {
 // (New and NewBash take it as an argument). Required there: a file-defined
 // shell tool never runs outside a sandbox engine.
 func WithSandbox(sb sandbox.Sandbox) Option { return func(o *options) { o.sb = sb } }
+
+// WithWorkspace masks what ws hides from every run of a Command tool
+// (NewCommand, New, FromSpec, Kind), as the bash tool does with its
+// workspace: before each run the tool lists what ws's hide and deny rules
+// name (sandbox.Workspace.Masked: a governance policy's forbidden_paths
+// arrive through sandbox.WithHide) and passes it as sandbox.Spec.Mask, so
+// grep -rn {pattern} . or tar -cf - {dir} finds nothing in a hidden
+// directory. A run with something to mask takes its turn among the
+// workspace's shell commands, as a bash command does. bwrap and gvisor mask;
+// the process and landlock engines refuse a run with anything to mask.
+// ws's directory must be the engine's workspace (sandbox.WithWorkspace
+// (ws.Dir())): the tool is refused at construction otherwise.
+//
+// Without it a Command tool is not masked: it reads whatever its argv
+// reaches in the engine, and a policy judges only its declared path
+// arguments. Give it to every Command tool in a workspace with hide or deny
+// rules. NewBash takes its workspace as an argument and ignores this
+// option.
+func WithWorkspace(ws *sandbox.Workspace) Option {
+	return func(o *options) { o.ws, o.wsSet = ws, true }
+}
 
 // WithOutputBudget sets how many bytes of each stream go into the text the
 // model reads (default DefaultOutputBudget); the head and the tail are kept
