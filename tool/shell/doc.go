@@ -120,9 +120,12 @@
 //
 // # Tool files
 //
-// [Kind] is the registry loader's factory for type shell:
+// [Kind] is the registry loader's factory for type shell. With
+// [WithWorkspace], what the workspace hides (a governance policy's
+// forbidden_paths) is masked from each command, as from a bash command;
+// without it nothing is:
 //
 //	ld := loader.Loader{Kinds: map[string]loader.KindFunc{
-//	    "shell": shell.Kind(shell.WithSandbox(sb)),
+//	    "shell": shell.Kind(shell.WithSandbox(sb), shell.WithWorkspace(ws)),
 //	}}
 package shell
