@@ -243,11 +243,6 @@ const plainHTTP = "which anyone on the way can rewrite: use https (plain http is
 // one on the way can rewrite the tools it defines.
 func secureURL(u *url.URL) bool { return u.Scheme == "https" || origin.Loopback(u.Hostname()) }
 
-// refusedHop is the problem with a redirect LoadURL does not follow.
-type refusedHop string
-
-func (e refusedHop) Error() string { return string(e) }
-
 func (s *session) fetch(ctx context.Context, u *url.URL) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -259,11 +254,12 @@ func (s *session) fetch(ctx context.Context, u *url.URL) {
 	// answer to a plain http hop, anyone's, can send the fetch on to any
 	// https server.
 	c := *cmp.Or(s.l.Client, &http.Client{})
-	next := c.CheckRedirect
+	next, refused := c.CheckRedirect, ""
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		switch {
 		case !secureURL(r.URL):
-			return refusedHop("was redirected to " + r.URL.Redacted() + ", plain http, " + plainHTTP)
+			refused = "was redirected to " + r.URL.Redacted() + ", plain http, " + plainHTTP
+			return errors.New(refused)
 		case next != nil:
 			return next(r, via)
 		case len(via) >= 10: // net/http's own rule
@@ -275,10 +271,11 @@ func (s *session) fetch(ctx context.Context, u *url.URL) {
 	if ue := (*url.Error)(nil); errors.As(err, &ue) {
 		err = ue.Err
 	}
-	if hop := refusedHop(""); errors.As(err, &hop) {
-		s.add(0, string(hop))
+	switch {
+	case refused != "":
+		s.add(0, refused)
 		return
-	} else if err != nil {
+	case err != nil:
 		s.add(0, "cannot be fetched: "+err.Error())
 		return
 	}
