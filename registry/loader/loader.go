@@ -544,7 +544,7 @@ func (s *session) parseDoc(root *yaml.Node) {
 		return
 	}
 	var fd fileDoc
-	if !s.decode(root, reflect.ValueOf(&fd), nil) {
+	if !s.decode(root, &fd, nil) {
 		return
 	}
 	list := fd.Tools
@@ -570,24 +570,24 @@ func (s *session) parseDoc(root *yaml.Node) {
 	}
 }
 
-// decode fills v, a pointer to one of the types above or a field of one,
-// from n, path being the path of n's key ("metadata.tags.1"); a null
-// leaves v as it is, as if not written. It returns false when a mapping
-// has a key twice (which value was meant is for the author to say) or a
-// key that is not a string: the tool is not built.
-func (s *session) decode(n *yaml.Node, v reflect.Value, path *keyPath) bool {
+// decode fills *p, p being a pointer to one of the types above or to a
+// field of one, from n, path being the path of n's key ("metadata.tags.1");
+// a null leaves *p as it is, as if not written. It returns false when a
+// mapping has a key twice (which value was meant is for the author to say)
+// or a key that is not a string: the tool is not built.
+func (s *session) decode(n *yaml.Node, p any, path *keyPath) bool {
 	n = deref(n)
-	if v.Type() == reflect.TypeFor[*yaml.Node]() {
-		v.Set(reflect.ValueOf(n))
+	if node, ok := p.(**yaml.Node); ok {
+		*node = n
 		return true
 	}
 	if n.ShortTag() == "!!null" {
 		return true
 	}
 	msg := ""
-	switch v.Kind() {
-	case reflect.Pointer: // to the value decoded: a struct, or a field of the spec
-		return s.decode(n, v.Elem(), path)
+	switch v := reflect.ValueOf(p).Elem(); v.Kind() {
+	case reflect.Pointer: // a metadata field, which points at the spec's
+		return s.decode(n, v.Interface(), path)
 	case reflect.Struct:
 		if n.Kind == yaml.MappingNode {
 			return s.mapping(n, v, path)
@@ -598,13 +598,13 @@ func (s *session) decode(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
 			ok := true
 			for i, c := range n.Content {
-				ok = s.decode(c, v.Index(i), &keyPath{path, strconv.Itoa(i)}) && ok
+				ok = s.decode(c, v.Index(i).Addr().Interface(), &keyPath{path, strconv.Itoa(i)}) && ok
 			}
 			return ok
 		}
 		msg = "must be a list of strings, such as [a, b]"
 	default:
-		msg = scalar(n, v)
+		msg = scalar(n, p)
 	}
 	if msg != "" && s.reporting() {
 		s.add(n.Line, path.String()+" "+msg)
@@ -612,11 +612,11 @@ func (s *session) decode(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	return true
 }
 
-// scalar reads a string, a bool, a count, a risk or a duration into v, or
+// scalar reads a string, a bool, a count, a risk or a duration into *p, or
 // says what n must be instead (after its path).
-func scalar(n *yaml.Node, v reflect.Value) string {
+func scalar(n *yaml.Node, p any) string {
 	isScalar := n.Kind == yaml.ScalarNode
-	switch p := v.Addr().Interface().(type) {
+	switch p := p.(type) {
 	case *string:
 		switch {
 		case !isScalar:
@@ -696,7 +696,7 @@ func (s *session) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
 	return s.keys(n, path, func(k, val *yaml.Node) bool {
 		key := k.Value
 		if f := slices.Index(keys, key); f >= 0 {
-			return s.decode(val, v.Field(f), &keyPath{path, key})
+			return s.decode(val, v.Field(f).Addr().Interface(), &keyPath{path, key})
 		}
 		if !s.reporting() {
 			return true
@@ -757,7 +757,7 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		}
 	}()
 	var def toolDef
-	ok := s.decode(item, reflect.ValueOf(&def), nil)
+	ok := s.decode(item, &def, nil)
 	if s.name = def.Name; strings.TrimSpace(s.name) == "" {
 		s.name = ""
 		s.add(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
@@ -790,7 +790,7 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		if kind != "go" || (impl != nil && spec.Description == "") {
 			s.add(item.Line, "description is missing: tell the model what the tool does and when to use it")
 		}
-	} else if msg := scalar(n, reflect.ValueOf(&spec.Description).Elem()); msg != "" {
+	} else if msg := scalar(n, &spec.Description); msg != "" {
 		s.add(n.Line, "description "+msg) // not a string, or !!binary
 	} else if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
 		s.add(n.Line, "description is empty: tell the model what the tool does and when to use it")
@@ -878,7 +878,7 @@ func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 		Timeout: &spec.Timeout, RateLimitPerHour: &spec.RateLimitPerHour,
 		Annotations: annotations{&a.Title, &a.ReadOnly, &a.Destructive, &a.Idempotent, &a.OpenWorld},
 	}
-	if !s.decode(n, reflect.ValueOf(&m), &keyPath{key: "metadata"}) {
+	if !s.decode(n, &m, &keyPath{key: "metadata"}) {
 		return false
 	}
 	modes, keyLine := lookup(n, "allowed_modes")
@@ -967,7 +967,7 @@ func (s *session) goImpl(n *yaml.Node) tool.Tool {
 	case n.Kind != yaml.MappingNode:
 		s.add(n.Line, "implementation must be a mapping (function: name)")
 		return nil
-	case !s.decode(n, reflect.ValueOf(&def), &keyPath{key: "implementation"}):
+	case !s.decode(n, &def, &keyPath{key: "implementation"}):
 		return nil
 	case def.Function == nil:
 	case def.Function.Kind != yaml.ScalarNode || def.Function.ShortTag() == "!!null" || def.Function.Value == "":
