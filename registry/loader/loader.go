@@ -885,8 +885,7 @@ func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 	if keyLine == 0 {
 		return true
 	}
-	known := []string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}
-	known = append(known, s.l.Modes...)
+	known := append([]string{tool.ModeNormal, tool.ModeAlert, tool.ModeDegraded, tool.ModeLockdown, tool.ModeRecovery}, s.l.Modes...)
 	for i, mode := range spec.AllowedModes {
 		if slices.Contains(known, mode) {
 			continue
@@ -919,11 +918,11 @@ func (s *session) noLooser(fn, spec tool.Spec, md *yaml.Node) {
 	check(spec.Risk.Effective() < fn.Risk.Effective(), "risk", "is "+spec.Risk.String(), fnRisk)
 	check(fn.Annotations.Destructive && !spec.Annotations.Destructive, "annotations.destructive", "is false", "is destructive")
 	check(fn.Annotations.OpenWorld && !spec.Annotations.OpenWorld, "annotations.open_world", "is false", "is open-world")
-	fnStops := "stops after " + fn.Timeout.String()
+	unset := ""
 	if fn.Timeout <= 0 { // runs under the executor's deadline, which the file's would replace
-		fn.Timeout, fnStops = executor.DefaultTimeout, "stops after "+executor.DefaultTimeout.String()+", the executor's default (set it in Go: tool.WithTimeout)"
+		fn.Timeout, unset = executor.DefaultTimeout, ", the executor's default (set it in Go: tool.WithTimeout)"
 	}
-	check(spec.Timeout > fn.Timeout, "timeout", "is "+spec.Timeout.String(), fnStops)
+	check(spec.Timeout > fn.Timeout, "timeout", "is "+spec.Timeout.String(), "stops after "+fn.Timeout.String()+unset)
 	// Claims that a call is harmless to cache or to repeat are the Go
 	// author's to make (Go cannot tell one left unsaid from one said false):
 	// a delete served from the cache, a payment retried.
