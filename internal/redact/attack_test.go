@@ -301,7 +301,7 @@ func TestAttackEnvNamesAsKeys(t *testing.T) {
 		assert.Equal(t, "DB_PASS=[REDACTED]", String("DB_PASS=hunter2abc"), "the string rule agrees")
 	}
 	// Lower-case words stay judged by LooksSecret alone.
-	plain := `{"pass":"ok","keys":["a","b"],"env":{"PATH":"/bin","HOME":"/root"}}`
+	plain := `{"sig":"ok","keys":["a","b"],"env":{"PATH":"/bin","HOME":"/root"}}`
 	assert.Equal(t, plain, string(Args(json.RawMessage(plain), nil)))
 }
 

@@ -79,23 +79,59 @@ func netrcScan(s string, f func(netrcEntry)) {
 		if start == len(s) {
 			return
 		}
+		// Right after the tokens of an entry before it, on the same line.
+		after := start == i
 		i = start + len("machine") // as long as "default"
 		if (start > 0 && isWordByte(s[start-1])) || (i < len(s) && isWordByte(s[i])) {
 			continue
 		}
+		if start == d && !after && !netrcLineStart(s, start) {
+			continue // prose's default: "By default password authentication is off"
+		}
 		e := netrcEntry{start: start, end: i}
 		if start == m {
-			_, ve := netrcValue(s, i)
+			vs, ve := netrcValue(s, i)
 			if ve == len(s) {
 				e.open = true
 				f(e)
 				return
+			}
+			if netrcKeyword(s[vs:ve]) {
+				continue // prose's machine: "the machine login password is ..."
 			}
 			e.end = ve
 		}
 		i = netrcTokens(s, &e)
 		f(e)
 	}
+}
+
+// netrcLineStart reports whether the "default" at i begins an entry
+// where a .netrc's text has one: first on its line (after blanks, cat
+// -n's number, a "#", a quote, an escaped "\n"), not after a word of
+// prose ("By default", "the default", "In general, default").
+func netrcLineStart(s string, i int) bool {
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	if i >= 2 && s[i-2] == '\\' && (s[i-1] == 'n' || s[i-1] == 't' || s[i-1] == 'r') {
+		return true // JSON's or printf's escaped line break or tab
+	}
+	if i == 0 {
+		return true
+	}
+	c := s[i-1]
+	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == ',' || c == '.')
+}
+
+// netrcKeyword reports whether w is a .netrc token's keyword: a machine's
+// name is not one.
+func netrcKeyword(w string) bool {
+	switch w {
+	case "machine", "default", "login", "password", "account", "port", "macdef":
+		return true
+	}
+	return false
 }
 
 // netrcTokens reads e's keyword and value pairs after e.end and returns

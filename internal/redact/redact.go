@@ -25,7 +25,10 @@
 //     over lines with "\" or PowerShell's "`" is read as one line), SQL
 //     (PASSWORD 'pw', IDENTIFIED BY pw), .netrc entries (password and
 //     account, over lines, "#" comments among them), the password of a
-//     PostgreSQL password file's line (host:port:db:user:pw), XML elements with a
+//     PostgreSQL password file's line (host:port:db:user:pw), a
+//     configuration line of a secret's name, blanks and one value
+//     (redis.conf's "requirepass pw", msmtprc's "password pw";
+//     "PasswordAuthentication no" is a setting), XML elements with a
 //     secret name (<password>pw</password>; one not closed, to the end of
 //     the text, as a key block with no END line), values written below their
 //     YAML name ("password: |" and indented lines, blank lines among
@@ -505,13 +508,17 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 //     x-functions-key);
 //   - a word, or two adjacent words written together, is appid
 //     (OpenWeather's ?appid=; written apart, app_id and appId, too, as
-//     pass_word is password) or honeycombteam (Honeycomb's
-//     X-Honeycomb-Team); app, application, team, appname and
-//     application_id are not;
+//     pass_word is password), honeycombteam (Honeycomb's
+//     X-Honeycomb-Team) or masterauth (Redis's replica password); app,
+//     application, team, appname and application_id are not;
 //   - the last word is token or ends in token (access_token, refreshToken,
 //     githubtoken; max_tokens and token_count are not), or is psk (a Wi-Fi
 //     pre-shared key: wpa_supplicant's psk, nmcli's
-//     802-11-wireless-security.psk; psk-flags is not).
+//     802-11-wireless-security.psk; psk-flags is not), or is pass after
+//     another word or written after what the password opens (db_pass,
+//     dbPass, smtp_pass, dbpass, PGPASS, requirepass; pass alone, an
+//     English word, is not, nor are pass_rate, bypass, compass and
+//     lowpass).
 //
 // A word is judged without the digits it ends with, and a word of digits
 // is skipped: password1, new_password2 and access-token-2 look secret. A
@@ -526,6 +533,7 @@ func LooksSecret(key string) bool {
 	var cur, a, b [64]byte // a: the previous word, b: the one before it
 	na, nb := 0, 0
 	prev, last := kindOther, kindOther
+	words := 0
 	for i := 0; i < len(key); {
 		var w []byte
 		w, i = nextWord(key, i, cur[:0])
@@ -546,10 +554,14 @@ func LooksSecret(key string) bool {
 		case nb > 0 && na > 0 && joinedSecret(b[:nb], a[:na], w):
 			return true
 		}
-		prev, last = k, k
-		if k == kindOther && (endsWithToken(w) || string(w) == "psk") {
-			last = kindToken // psk: a Wi-Fi pre-shared key, as the last word only (psk-flags is not)
+		if k == kindOther && (endsWithToken(w) || string(w) == "psk" || passWord(w) || (string(w) == "pass" && words > 0)) {
+			// psk: a Wi-Fi pre-shared key; pass: a password after what
+			// it opens (db_pass, requirepass). As the last word only:
+			// psk-flags, pass_rate and pass_count are not.
+			k = kindToken
 		}
+		prev, last = k, k
+		words++
 		b, nb = a, na
 		na = 0
 		if len(w) <= len(a) {
@@ -621,6 +633,29 @@ func LooksSecretEnv(name string) bool {
 	return false
 }
 
+// endsInPass reports whether the last word of name, as LooksSecret splits
+// it, is pass or passWord's (pass, db_pass, dbpass): a name that may
+// hold a test's result rather than a password.
+func endsInPass(name string) bool {
+	last := lastWord(name)
+	return last == "pass" || passWord([]byte(last))
+}
+
+// lastWord returns the last word of name as LooksSecret splits it (lower
+// case, without the digits it ends with).
+func lastWord(name string) string {
+	var buf [64]byte
+	var last []byte
+	for i := 0; i < len(name); {
+		var w []byte
+		w, i = nextWord(name, i, buf[:0])
+		if w = trimDigits(w); len(w) > 0 {
+			last = append(last[:0], w...)
+		}
+	}
+	return string(last)
+}
+
 type wordKind uint8
 
 const (
@@ -636,8 +671,8 @@ func classify(w []byte) wordKind {
 	case "password", "passwd", "pwd", "passphrase", "passcode", "secret", "secrets", "auth", "authorization",
 		"bearer", "jwt", "cred", "creds", "credential", "credentials", "apikey", "privkey", "cookie", "cookies", "session", "sessionid", "sessid", "dsn",
 		// services' own names for their API keys: OpenWeather's appid,
-		// Honeycomb's X-Honeycomb-Team
-		"appid", "honeycombteam",
+		// Honeycomb's X-Honeycomb-Team; Redis's replica password
+		"appid", "honeycombteam", "masterauth",
 		// "password" in other languages
 		"passwort", "kennwort", "contraseña", "contrasena", "motdepasse", "senha", "wachtwoord", "haslo", "hasło",
 		"lösenord", "losenord", "salasana", "пароль", "密码", "密碼", "パスワード", "비밀번호":
@@ -677,6 +712,24 @@ var secretSuffixes = []string{"password", "passwd", "secret", "apikey", "cookie"
 
 func endsWithToken(w []byte) bool {
 	return len(w) > 5 && string(w[len(w)-5:]) == "token"
+}
+
+// passWord reports whether w is pass written after what the password
+// opens (dbpass, smtppass, pgpass, requirepass). Other words ending in
+// pass are not (bypass, compass, lowpass, overpass), nor is sshpass: a
+// program, whose -p flag the command rule reads.
+func passWord(w []byte) bool {
+	n := len(w) - len("pass")
+	if n <= 0 || string(w[n:]) != "pass" {
+		return false
+	}
+	switch string(w[:n]) {
+	case "db", "sql", "mysql", "pg", "postgres", "redis", "mongo", "smtp", "mail", "imap", "pop", "ftp",
+		"ldap", "bind", "admin", "root", "user", "login", "key", "store", "trust", "master", "require", "proxy",
+		"vnc", "wifi", "sudo", "api", "rpc", "http", "auth":
+		return true
+	}
+	return false
 }
 
 // nextWord returns the lower-cased word of key starting at or after i, and

@@ -213,7 +213,7 @@ func (w *rewriter) object(n *node) error {
 		if w.heuristic {
 			role = pairRole(key)
 		}
-		if (child != nil && child.leaf) || (w.heuristic && looksSecretKey(key)) || (role == pairValue && pair.named) {
+		if (child != nil && child.leaf) || (w.heuristic && looksSecretKey(key) && !w.passBoolean(key)) || (role == pairValue && pair.named) {
 			err = w.maskedValue()
 		} else {
 			start := w.i
@@ -521,9 +521,19 @@ func namesNext(s []byte, first bool) bool {
 
 // looksSecretKey is the name rule for a name written as a JSON key or
 // value: LooksSecret, or, for an upper-case environment name (NPM_PASS,
-// DB_PASS in an "env" object), LooksSecretEnv, as String judges NAME=value.
+// DB_PASS in an "env" object), LooksSecretEnv, as String judges NAME=value;
+// or pass: a key names what it holds, where in prose pass is a word.
 func looksSecretKey(name []byte) bool {
-	return LooksSecret(string(name)) || (isUpperName(string(name)) && LooksSecretEnv(string(name)))
+	return LooksSecret(string(name)) || (isUpperName(string(name)) && LooksSecretEnv(string(name))) ||
+		bytes.EqualFold(name, []byte("pass"))
+}
+
+// passBoolean reports whether the value at w.i is true or false and key's
+// last word is pass: a test's result ({"pass": true}), as String keeps
+// "pass: true".
+func (w *rewriter) passBoolean(key []byte) bool {
+	rest := w.in[w.i:]
+	return (bytes.HasPrefix(rest, []byte("true")) || bytes.HasPrefix(rest, []byte("false"))) && endsInPass(string(key))
 }
 
 // strContent returns the text of a JSON string token (without copying when

@@ -66,8 +66,9 @@ var shapeRules = []struct {
 	// line's words), and "==" is a comparison in code, not a header.
 	{[]string{"uthorization", "UTHORIZATION"}, regexp.MustCompile(`(?i)((?:proxy-)?authorization[ \t]*[:=][ \t]*)(?:((?:bearer|basic|token|digest|bot)[ \t]+)` + authCredentials + `|(?:[A-Za-z][A-Za-z0-9._-]*[ \t]+)?` + authCredentials + `)`), "${1}${2}" + Mask},
 	{[]string{"ookie", "OOKIE"}, regexp.MustCompile(`(?i)((?:set-)?cookie\s*:\s*)[^'"\r\n]+`), "${1}" + Mask},
-	// A bare bearer or basic credential.
-	{[]string{"earer", "EARER", "asic", "ASIC"}, regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mask},
+	// A bare bearer or basic credential, on the scheme's line (Apache's
+	// "AuthType Basic" does not take the next line's directive).
+	{[]string{"earer", "EARER", "asic", "ASIC"}, regexp.MustCompile(`(?i)\b(bearer|basic)[ \t]+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mask},
 	// Passwords on a client's command line, in the current command (not
 	// past a | ; & or line end): curl's user:password (-u, --user, -U,
 	// --proxy-user, also bundled as -su; the user stays), the MySQL
@@ -369,6 +370,9 @@ func stringRules(s string) string {
 	if strings.Count(s, ":") >= 4 {
 		s = maskPgpass(s)
 	}
+	if strings.ContainsAny(s, " \t") && containsAny(s, directiveHints) {
+		s = maskDirectives(s)
+	}
 	for _, r := range shapeRules {
 		if containsAny(s, r.hints) {
 			s = r.re.ReplaceAllString(s, r.repl)
@@ -429,6 +433,9 @@ var hintTri = func() (set [1024]uint64) {
 	}
 	add(encodedPEMHint)
 	for _, h := range netrcHints {
+		add(h)
+	}
+	for _, h := range directiveHints {
 		add(h)
 	}
 	return set
@@ -665,10 +672,16 @@ func scanPairs(s string) (string, int, int) {
 		case named >= 0 && named <= nameStart && strings.EqualFold(name, "value"):
 			byName = nameValueGap(s[named:nameStart])
 		}
-		if !(byName || LooksSecret(name) || (terse && !placeholder && LooksSecretEnv(name))) {
+		// "PASS:" is a test's verdict (go test's "--- PASS: TestX",
+		// automake's "PASS: t1"), not an environment name.
+		verdict := c == ':' && name == "PASS"
+		if verdict || !(byName || LooksSecret(name) || (terse && !placeholder && LooksSecretEnv(name)) || lonePass(s, i, nameStart, nameEnd)) {
 			continue
 		}
 		vs, ve := valueSpan(s, valAt, &js)
+		if !byName && isBoolean(s[vs:ve]) && endsInPass(name) {
+			continue // a test that passed ("pass: true"), no password
+		}
 		if c == ':' {
 			if bs, be, ok := blockValue(s, nameStart, valAt); ok {
 				vs, ve = bs, be
@@ -700,6 +713,35 @@ func scanPairs(s string) (string, int, int) {
 func numberedKey(name string) bool {
 	t := strings.TrimRight(name, "0123456789")
 	return len(t) < len(name) && (strings.EqualFold(t, "key") || strings.EqualFold(t, "keys"))
+}
+
+// lonePass reports whether s[nameStart:nameEnd], before the "=" or ":"
+// at sep, is pass written as a key: first on its line (YAML, INI, "user:
+// bob" and "pass: pw"), after a YAML list's "- ", or quoted after "{", "["
+// or "," ({"user":"bob","pass":"pw"} in a log line). In prose ("in one
+// pass: a search") and code ("const pass = new ...", Go's "pass :=") it
+// is a word.
+func lonePass(s string, sep, nameStart, nameEnd int) bool {
+	if s[nameStart:nameEnd] != "pass" || s[sep] == '-' || (sep+1 < len(s) && s[sep] == ':' && s[sep+1] == '=') {
+		return false
+	}
+	j := nameStart
+	for j > 0 && (s[j-1] == '"' || s[j-1] == '\'' || s[j-1] == '\\') {
+		j--
+	}
+	quoted := j < nameStart && nameEnd < sep // "pass": not "pass:" (a string's text)
+	j = strings.LastIndexFunc(s[:j], func(r rune) bool { return r != ' ' && r != '\t' })
+	return j < 0 || s[j] == '\n' || s[j] == '\r' || s[j] == '-' || (quoted && strings.IndexByte("{[,", s[j]) >= 0)
+}
+
+// isBoolean reports whether v is a setting's yes or no: true, false, yes,
+// no, on or off, in any case.
+func isBoolean(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off":
+		return true
+	}
+	return false
 }
 
 // Full-width forms of ":" and "=", as Chinese and Japanese text write them

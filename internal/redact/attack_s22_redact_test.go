@@ -1,0 +1,172 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// passNames are secrets under a name whose only secret word is pass: a
+// database's, a mailer's or Redis's password in an env file, YAML, JSON,
+// a muttrc or a flag. "Zq7" marks the secret.
+var passNames = []string{
+	"dbpass=Zq7hunter2\n",
+	"DB_PASS: Zq7hunter2\n",
+	"smtp_pass: Zq7hunter2\n",
+	"config: {\"mysql_pass\": \"Zq7hunter2\"}\n",
+	"PGPASS=Zq7hunter2\n",
+	"dbPass=Zq7hunter2\n",
+	"db-pass=Zq7hunter2\n",
+	"user: bob\npass: Zq7hunter2\n",
+	"set smtp_pass = \"Zq7hunter2\"\n",
+	"set imap_pass=\"Zq7hunter2\"\n",
+	"migrate --db-pass Zq7hunter2 up\n",
+	"user_pass = \"Zq7hunter2\"\n",
+	"rootpass=Zq7hunter2\n",
+	"REDIS_PASS2=Zq7hunter2\n",
+}
+
+// A name ending in the word pass holds a password, in text and as a JSON
+// key.
+func TestAttackS22PassNames(t *testing.T) {
+	for _, text := range passNames {
+		assert.NotContains(t, String(text), "Zq7", "%q", text)
+	}
+	for _, key := range []string{"dbpass", "smtp_pass", "mysql_pass", "dbPass", "PGPASS", "requirepass", "masterauth"} {
+		args := json.RawMessage(`{"` + key + `": "Zq7hunter2"}`)
+		assert.NotContains(t, string(Args(args, nil)), "Zq7", key)
+		assert.True(t, LooksSecret(key), key)
+	}
+	// pass alone is a word of prose, but a key where a key is written.
+	assert.False(t, LooksSecret("pass"))
+	for _, text := range []string{
+		"{\"user\": \"bob\", \"pass\": \"Zq7hunter2\"}",
+		"request: {\"user\":\"bob\",\"pass\":\"Zq7hunter2\"}\n",
+		"accounts:\n  - user: bob\n    pass: Zq7hunter2\n",
+		"[smtp]\npass = Zq7hunter2\n",
+	} {
+		assert.NotContains(t, String(text), "Zq7", "%q", text)
+	}
+}
+
+// Words that end in pass but name no password, a pass that is a
+// boolean, and the verdict of a test run stay readable.
+func TestS22PassNearMissesKept(t *testing.T) {
+	for _, kept := range []string{
+		"bypass=yes\n",
+		"compass=north\n",
+		"passthrough=1\n",
+		"pass_rate: 0.95\n",
+		"pass_count=12\n",
+		"ffmpeg -i in.wav -af lowpass=f=3000,highpass=f=200 out.wav\n",
+		"pass: true\n",
+		"smtp_pass: false\n",
+		"{\"name\": \"t1\", \"pass\": true}\n",
+		"--- PASS: TestParse (0.00s)\n",
+		"=== RUN   TestParse\n--- PASS: TestParse (0.01s)\nPASS\nok  \texample.com/x\t0.012s\n",
+		"PASS: t/basic.sh\n",
+		"# PASS:  12\n",
+		"surpass: 3\nencompass: all\n",
+		"It is read in one pass: a search of the text per value.\n",
+		"the tests pass: see the log\n",
+		"const pass = new PassThrough();\n",
+		"for (pass = 0; pass < passes; pass++) {\n",
+		"openssl enc -pass env:PW\n",
+	} {
+		assert.Equal(t, kept, String(kept))
+	}
+	for _, name := range []string{"bypass", "compass", "passthrough", "pass_rate", "overpass", "lowpass", "PASS_COUNT"} {
+		assert.False(t, LooksSecret(name), name)
+	}
+}
+
+// directiveLines are configuration lines of a name, blanks and the
+// secret: redis.conf, msmtprc, keepalived.conf, mosquitto.conf, and the
+// same inside a JSON string and after cat -n's line number.
+var directiveLines = []string{
+	"bind 127.0.0.1\nrequirepass Zq7hunter2\nport 6379\n",
+	"masterauth Zq7s3cr3t\n",
+	"requirepass \"Zq7foo Zq7bar\"\n",
+	"account default\nhost smtp.example.com\nuser joe\npassword Zq7s3cr3t\n",
+	"passwd Zq7s3cr3t\n",
+	"secret Zq7s3cr3t\n",
+	"token Zq7s3cr3t\n",
+	"api_key Zq7s3cr3t\n",
+	"    authentication {\n        auth_type PASS\n        auth_pass Zq71234\n    }\n",
+	"remote_password Zq7s3cr3t\n",
+	"     3\trequirepass Zq7hunter2\n",
+	"HashedControlPassword 16:Zq7ABCDEF0123\n",
+}
+
+// A line that is a secret name and one value is masked.
+func TestAttackS22DirectiveLines(t *testing.T) {
+	for _, text := range directiveLines {
+		got := String(text)
+		assert.NotContains(t, got, "Zq7", "%q", text)
+	}
+	args := json.RawMessage(`{"path": "/etc/redis/redis.conf", "content": "port 6379\nrequirepass Zq7hunter2\n"}`)
+	assert.NotContains(t, string(Args(args, nil)), "Zq7")
+	assert.Equal(t, "requirepass "+Mask+"\n", String("requirepass hunter2\n"))
+}
+
+// Settings about passwords, directives whose value is no secret, prose
+// and comments stay readable.
+func TestS22DirectiveNearMissesKept(t *testing.T) {
+	for _, kept := range []string{
+		"PasswordAuthentication no\n",
+		"PermitEmptyPasswords no\n",
+		"ChallengeResponseAuthentication no\n",
+		"AuthType Basic\nAuthName \"Restricted\"\nAuthUserFile /etc/apache2/.htpasswd\n",
+		"HostKey /etc/ssh/ssh_host_ed25519_key\n",
+		"password_file /etc/mosquitto/passwd\n",
+		"the password is the same as before\n",
+		"The token expired yesterday, request a new one.\n",
+		"# requirepass foobared\n",
+		"auth required pam_unix.so\n",
+		"SMTPAuth yes\n",
+		"token_count 12\n",
+	} {
+		assert.Equal(t, kept, String(kept))
+	}
+}
+
+// Prose with the .netrc words keeps its words.
+func TestS22NetrcProseKept(t *testing.T) {
+	for _, kept := range []string{
+		"By default password authentication is disabled.\n",
+		"the default password is admin\n",
+		"The machine login password is stored in the vault.\n",
+		"If no machine matches, the default login and password apply.\n",
+	} {
+		assert.Equal(t, kept, String(kept))
+	}
+	// A "default" entry written where .netrc text is: at a line's start, after
+	// cat -n's number, inside quotes, after an escaped line break, after
+	// another entry.
+	for _, text := range []string{
+		"default login anonymous password Zq7me\n",
+		"     1\tdefault login a password Zq7b\n",
+		"echo 'default login a password Zq7b' >> ~/.netrc\n",
+		"{\"text\": \"machine h login a password Zq7x\\ndefault login b password Zq7y\"}\n",
+		"machine h login a password Zq7x default login b password Zq7y\n",
+		"# default login a password Zq7b\n",
+	} {
+		assert.NotContains(t, String(text), "Zq7", "%q", text)
+	}
+}
+
+// Each new rule masks the same streamed, whatever the cut.
+func TestAttackS22Streamed(t *testing.T) {
+	texts := append(append([]string{}, passNames...), directiveLines...)
+	for _, text := range texts {
+		full := strings.Repeat("listing the files of the project, nothing secret here\n", 3) + text + "done\n"
+		for i := 1; i < len(full); i++ {
+			got := streamed(Stream{Mask: String, Hold: 8, Lines: true}, full[:i], full[i:])
+			if !assert.NotContains(t, got, "Zq7", "%q cut at %d", text, i) {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package redact
+
+import (
+	"strings"
+	"unicode"
+)
+
+// directiveHints are what a directive's name holds (see directiveName):
+// a text without one has no directive to mask.
+var directiveHints = []string{"pass", "Pass", "PASS", "auth", "Auth", "AUTH", "secret", "Secret", "SECRET",
+	"token", "Token", "TOKEN", "key", "Key", "KEY", "pwd", "PWD", "psk", "PSK", "cred", "Cred", "CRED"}
+
+// maskDirectives masks the value of each line of s that is a
+// configuration directive naming a secret, written as the name, blanks
+// and the value: redis.conf's "requirepass pw" and "masterauth pw",
+// msmtprc's "password pw", keepalived's "auth_pass pw", mosquitto's
+// "remote_password pw". The line is the name and one value (a word, or a
+// quoted string), maybe after cat -n's line number and before a "#"
+// comment, and nothing else, so prose keeps its words ("the password is
+// the same as before"); a commented-out line ("# requirepass foobared")
+// is a comment. The value of a setting about a secret is kept: a yes or
+// no ("PasswordAuthentication no"), and a name whose last word says what
+// the setting is ("AuthType Basic", "password_file /etc/passwd").
+func maskDirectives(s string) string {
+	var b strings.Builder
+	last := 0
+	for at := 0; at < len(s); {
+		end := strings.IndexByte(s[at:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += at
+		}
+		if vs, ve := directiveValue(s[at:end]); ve > vs {
+			b.WriteString(s[last : at+vs])
+			b.WriteString(Mask)
+			last = at + ve
+		}
+		at = end + 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// directiveValue returns the span of the secret value of line, a
+// directive naming a secret (see maskDirectives), or an empty span.
+func directiveValue(line string) (vs, ve int) {
+	i := skipBlanks(line, 0)
+	if n := skipDigits(line, i); n > i && n < len(line) && line[n] == '\t' {
+		i = skipBlanks(line, n) // cat -n's "     3\t"
+	} else if n > i && strings.HasPrefix(line[n:], "→") {
+		i = skipBlanks(line, n+len("→"))
+	}
+	ns := i
+	if i >= len(line) || !(line[i] >= 'a' && line[i] <= 'z' || line[i] >= 'A' && line[i] <= 'Z') {
+		return 0, 0 // a comment, a list item, a number: no directive
+	}
+	for i < len(line) && isNameByte(line[i]) {
+		i++
+	}
+	ne := i
+	if i = skipBlanks(line, i); i == ne || i >= len(line) {
+		return 0, 0 // no blank after the name, or no value
+	}
+	vs = i
+	switch line[i] {
+	case '"', '\'':
+		k := strings.IndexByte(line[i+1:], line[i])
+		for line[i] == '"' && k > 0 && line[i+k] == '\\' {
+			// An escaped quote: look past it.
+			if n := strings.IndexByte(line[i+k+2:], '"'); n >= 0 {
+				k += n + 1
+			} else {
+				k = -1
+			}
+		}
+		if k < 0 {
+			return 0, 0
+		}
+		vs, ve = i+1, i+1+k
+		i = ve + 1
+	default:
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' {
+			i++
+		}
+		ve = i
+	}
+	rest := strings.TrimRight(line[skipBlanks(line, i):], "\r")
+	if rest != "" && (rest[0] != '#' || i == skipBlanks(line, i)) {
+		return 0, 0 // more than one value, or text glued to it
+	}
+	v := line[vs:ve]
+	if v == "" || v == Mask || isBoolean(v) || goType(v) || strings.IndexByte("=:", v[0]) >= 0 || !directiveName(line[ns:ne]) {
+		return 0, 0 // "secret = x" is a pair: maskPairs reads it
+	}
+	return vs, ve
+}
+
+// directiveName reports whether name, the first word of a directive,
+// names a secret by its last word: a password's, a secret's, a token's
+// or a key's (password, auth_pass, masterauth, HashedControlPassword,
+// refresh_token, api_key). A setting about a secret ends in another word
+// (PasswordAuthentication, AuthType, password_file), and words that name
+// a secret only as a pair's name are also prose's or a program's
+// (session, credentials, authorization, auth: "Session failure.",
+// "auth required pam_unix.so"). A name in lower camel case is code's (a
+// Go struct's field and its type: "pipedSecret finding").
+func directiveName(name string) bool {
+	if name[0] >= 'a' && name[0] <= 'z' && strings.ContainsFunc(name, unicode.IsUpper) || !LooksSecret(name) {
+		return false
+	}
+	last := lastWord(name)
+	switch last {
+	case "auth", "authorization", "bearer", "jwt", "cred", "creds", "credential", "credentials",
+		"cookie", "cookies", "session", "sessionid", "sessid", "dsn", "appid", "honeycombteam":
+		return false
+	case "key", "pass":
+		return true
+	}
+	return LooksSecret(last)
+}
+
+// goType reports whether v is how Go code writes a type after a field's
+// name (token string, secret []byte, token *oauth2.Token): a struct
+// field, not a directive.
+func goType(v string) bool {
+	switch v {
+	case "string", "[]byte", "byte", "[]string", "bool", "int", "int64", "uint64", "any", "error":
+		return true
+	}
+	return v[0] == '*' || strings.HasPrefix(v, "[]") || strings.HasPrefix(v, "map[") || strings.HasPrefix(v, "func(")
+}
+
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
