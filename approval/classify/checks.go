@@ -61,6 +61,7 @@ func init() {
 		"extract":      checkExtract,
 		"cargo":        checkCargo,
 		"ps":           checkPS,
+		"here":         checkHere,
 	}
 }
 
@@ -1751,6 +1752,19 @@ func checkDD(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 			}
 			j.add(s.writeTarget(w))
 		}
+	}
+	return info{}
+}
+
+// checkHere judges a command Safe in the working directory that runs code
+// it finds where it works: terraform validate and graph start the
+// provider programs installed under .terraform. In the working directory
+// that is the project's own, as go test's tests are; in a directory
+// outside it (cd /tmp/x && terraform validate) it is code the line cannot
+// judge.
+func checkHere(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	if l, _ := s.byproductWrite(word{s: ".", lit: true}); l > Safe {
+		j.add(Warning, name+" runs code it finds in a directory outside the working directory, which the line cannot judge")
 	}
 	return info{}
 }

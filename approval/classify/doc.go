@@ -62,7 +62,8 @@
 //     --manifest-path /tmp/x/Cargo.toml), and so are the tests go test
 //     runs: the project's own in the working directory, code the line
 //     cannot judge outside it (go test -C /tmp/x, go test ../other/...,
-//     cd /tmp/x && go test: Warning);
+//     cd /tmp/x && go test: Warning), as are the providers terraform
+//     validate starts (cd /tmp/x && terraform validate: Warning);
 //   - what leaves the machine: a command with check "network" (dig, ping,
 //     git ls-remote, ...) given text known only at run time, or nslookup
 //     fed a file or a pipe, is Defaults.NetworkData (dangerous): the text
@@ -116,7 +117,8 @@
 //     a directory so computed (cd $(echo fi5rdWJl | base64 -d) && cat
 //     config, cd "$d"; cat config), or the value of an option that reads
 //     a file (Option.Reads: grep -f "$x", grep -f"$x", diff
-//     --from-file=$(...), tar -T "$f", date -f "$f"; a literal one is
+//     --from-file=$(...), tar -T "$f", date -f "$f", pgrep -F "$f", go
+//     test -overlay "$f"; a literal one is
 //     judged as the file it names, grep -f.env too), which may be any
 //     file: not echo's or
 //     test's operands, nor grep's pattern, and not the working directory
@@ -148,8 +150,15 @@
 //     it goes: into a shell (printf 'rm -rf %s\n' ~ | sh), to xargs,
 //     to parallel (a line is one item, as is each word after ::: or :::+,
 //     so parallel sh -c ::: CMD runs CMD; an item fills {}, {2}, {//},
-//     {.}, {/} and {/.}, so parallel rm -rf {//} ::: ~/x is rm -rf ~, and
-//     a {= =} replacement string is Perl code, Dangerous) or a while read loop, as
+//     {.}, {/}, {/.} and --plus's {+/}, {..}, {:n:m}, {%str}, each
+//     column --colsep makes fills them too, and one the classifier does
+//     not work out may be the item, a directory above it or a part of
+//     it from a slash on, so parallel rm -rf {//} ::: ~/x and parallel
+//     --plus rm -rf {+/} ::: ~/x are rm -rf ~; a command given as one
+//     word ('rm -rf {//}') is shell code with the item in place; and
+//     a {= =} replacement string, --rpl, and --plus's {/re/str} whose
+//     text may close the Perl code parallel puts it in, are Perl code,
+//     Dangerous) or a while read loop, as
 //     $(...)'s value, or into a file the line then
 //     runs (echo 'rm -rf ~' > a.sh; bash a.sh, source, ./a.sh, through
 //     tee too); what a ( ) or { } group of commands writes is the text of

@@ -525,7 +525,19 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 				// for each job, which is not judged.
 				j.add(Dangerous, name+" runs the Perl code of a {= =} replacement string, which the classifier cannot judge")
 			}
-			inf = inf.or(s.lineItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
+			if slices.ContainsFunc(plain[min(i, len(plain)):], func(a word) bool { return parallelPerlRepl(a.s) }) {
+				// parallel --plus echo '{/a/b/;system q(id);s/c/d}':
+				// the text of a bash-like replacement string is put
+				// into the Perl code (s/a/b/;) parallel runs.
+				j.add(Dangerous, name+" runs Perl code built from the text of a replacement string such as {/re/str} or {%str}, which the classifier cannot judge")
+			}
+			var colsep *word
+			for _, u := range sc.uses {
+				if u.has && (u.opt.Name == "-C" || u.opt.Name == "--colsep") {
+					colsep = &u.val
+				}
+			}
+			inf = inf.or(s.lineItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, colsep, w.Join, cx))
 		} else {
 			inf = inf.or(s.knownItems(name, prefix, plain[min(i, len(plain)):], replace, replaced, cx))
 		}
@@ -607,11 +619,13 @@ func (s *state) knownInput(cx judgeCtx) (string, bool) {
 // out: the words after each ::: or :::+ operand, or else each line of its
 // input (parallel sh -c ::: CMD, echo CMD | parallel sh -c). Each item
 // runs the command rest on its own, in place of the replacement strings
-// ({}, {2}, {//}, ... see parallelRepl; -I's text instead when given) or,
-// without one, as one more word; an item known only at run time is one
-// more word too (cat "$x": a name computed when it runs). A few items
-// only, as knownItems.
-func (s *state) lineItems(name string, prefix, rest []word, replace string, replaced bool, cx judgeCtx) info {
+// ({}, {2}, {//}, {+/}, ... see parallelRepl; -I's text for {} when
+// given), with each column too when colsep (--colsep's value) is not nil,
+// or, without one, as one more word; an item known only at run time is
+// one more word too (cat "$x": a name computed when it runs). When join,
+// the words are also judged as the shell code parallel makes of them. A
+// few items only, as knownItems.
+func (s *state) lineItems(name string, prefix, rest []word, replace string, replaced bool, colsep *word, join bool, cx judgeCtx) info {
 	var items []word
 	source := func(w word) bool { return w.lit && (w.s == ":::" || w.s == ":::+" || w.s == "::::" || w.s == "::::+") }
 	if k := slices.IndexFunc(rest, source); k >= 0 {
@@ -641,62 +655,267 @@ func (s *state) lineItems(name string, prefix, rest []word, replace string, repl
 	if len(prefix)+len(rest) == 0 || len(items) > maxKnownItems {
 		return info{}
 	}
-	// parallel's own replacement strings ({}, {2}, {//}, {1/.}) unless -I
-	// gives another: with any of them it appends nothing.
-	hasRepl := false
+	// parallel's replacement strings (see parallelFill), or -I's text
+	// (which takes {}'s place): with one it appends nothing. One whose
+	// value the classifier does not work out (--plus's {%str}, --header's
+	// {name}) does not count, and is filled with each of parallelGuesses.
+	hasRepl, guessed := false, false
 	for _, a := range rest {
-		hasRepl = hasRepl || !a.unknown() && (replaced && strings.Contains(a.s, replace) ||
-			!replaced && parallelRepl.MatchString(a.s))
+		if a.unknown() {
+			continue
+		}
+		hasRepl = hasRepl || replaced && strings.Contains(a.s, replace)
+		for _, m := range parallelRepl.FindAllString(a.s, -1) {
+			_, ok := parallelFill(m, "")
+			hasRepl = hasRepl || ok && !(replaced && m == "{}")
+			guessed = guessed || !ok
+		}
 	}
+	// --colsep splits each item into the columns {1}, {2}, ... by a
+	// regular expression; one known only at run time may make any part
+	// of it a column.
+	var sep *regexp.Regexp
+	if colsep != nil && colsep.lit {
+		var err error
+		if sep, err = regexp.Compile(colsep.s); err != nil {
+			sep = regexp.MustCompile(regexp.QuoteMeta(colsep.s))
+		}
+	}
+	// parallel 'rm -rf {//}' ::: ~/x: words that are shell code, which
+	// parallel joins and hands to a shell with the items in place. Code
+	// that does not parse is judged by wrapped already.
+	code := join && slices.ContainsFunc(rest, func(a word) bool {
+		return !a.unknown() && strings.ContainsAny(a.s, " \t\n;&|<>()$`\"'")
+	})
+	if code {
+		_, err := s.c.parse(strings.Join(strs(append(slices.Clone(prefix), rest...)), " "))
+		code = err == nil
+	}
+	ncx := judgeCtx{via: append(slices.Clip(cx.via), name)}
 	var inf info
+	seen := map[string]bool{}
 	for _, it := range items {
-		argv := append(slices.Clone(prefix), rest...)
-		for k := len(prefix); k < len(argv) && !it.unknown(); k++ {
-			switch {
-			case argv[k].unknown():
-			case replaced:
-				argv[k].s = strings.ReplaceAll(argv[k].s, replace, it.s)
-			default:
-				// Every one is filled with the item: {2} is the item of
-				// the second source, or with -N of a job's second item;
-				// judging each item in each place is never less careful.
-				argv[k].s = parallelRepl.ReplaceAllStringFunc(argv[k].s, func(m string) string {
-					return parallelFill(m, it.s)
-				})
-			}
-		}
-		if !hasRepl || it.unknown() {
+		if it.unknown() {
 			// An item known only at run time is judged as an operand.
-			argv = append(argv, it)
+			if !s.stopped {
+				inf = inf.or(s.judge(append(append(slices.Clone(prefix), rest...), it), ncx))
+			}
+			continue
 		}
-		if !s.stopped {
-			inf = inf.or(s.judge(argv, judgeCtx{via: append(slices.Clip(cx.via), name)}))
+		vals := []string{it.s}
+		switch {
+		case colsep != nil && (sep == nil || len(sep.Split(it.s, -1)) > maxKnownItems):
+			vals = append(vals, parallelGuesses("{?}", it.s)...)
+		case sep != nil:
+			vals = append(vals, sep.Split(it.s, -1)...)
+		}
+		for _, v := range vals {
+			// Run g fills each replacement string not worked out with
+			// its g-th guess (or its last).
+			runs := 1
+			for _, a := range rest {
+				for _, m := range parallelRepl.FindAllString(a.s, -1) {
+					if _, ok := parallelFill(m, v); !ok && !a.unknown() {
+						runs = max(runs, len(parallelGuesses(m, v)))
+					}
+				}
+			}
+			for g := range runs {
+				argv := append(slices.Clone(prefix), parallelFilled(rest, v, g, replace, replaced, nil)...)
+				if !hasRepl {
+					w := it
+					w.s = v
+					argv = append(argv, w)
+				}
+				key := strings.Join(strs(argv), "\x00")
+				if seen[key] || s.stopped {
+					continue
+				}
+				seen[key] = true
+				inf = inf.or(s.judge(argv, ncx))
+				if code {
+					filled := append(slices.Clone(prefix), parallelFilled(rest, v, g, replace, replaced, parallelQuote)...)
+					inf = inf.or(s.reparse(strings.Join(strs(filled), " "), name))
+				}
+			}
 		}
 	}
 	return inf
 }
 
-// parallelRepl matches GNU parallel's replacement strings: {} (the item),
-// {.} (without its extension), {/} (its base name), {//} (its directory),
-// {/.} (both), each also with the number of an input source or of an
-// item of the job ({2//}).
-var parallelRepl = regexp.MustCompile(`\{([0-9]*)(|\.|/|//|/\.)\}`)
+// parallelFilled returns the words rest with each replacement string of
+// parallel (and -I's text) filled in for the item v, and one whose value
+// the classifier does not work out with the guess-th of its
+// parallelGuesses (the last when fewer); quote, when not nil, quotes what
+// is filled in. Every one is filled with the item: {2} is the item of
+// the second source, or with -N of a job's second item, or with --colsep
+// its second column; judging each item in each place is never less
+// careful.
+func parallelFilled(rest []word, v string, guess int, replace string, replaced bool, quote func(string) string) []word {
+	if quote == nil {
+		quote = func(s string) string { return s }
+	}
+	out := slices.Clone(rest)
+	for k := range out {
+		if out[k].unknown() {
+			continue
+		}
+		if replaced {
+			out[k].s = strings.ReplaceAll(out[k].s, replace, quote(v))
+		}
+		out[k].s = parallelRepl.ReplaceAllStringFunc(out[k].s, func(m string) string {
+			if f, ok := parallelFill(m, v); ok {
+				return quote(f)
+			}
+			gs := parallelGuesses(m, v)
+			return quote(gs[min(guess, len(gs)-1)])
+		})
+	}
+	return out
+}
+
+// parallelRepl matches what GNU parallel may read as a replacement
+// string: {} (the item), {.} (without its extension), {/} (its base
+// name), {//} (its directory), {/.} (both), --plus's {+/}, {..},
+// {%str}, {/re/str} and the like, --header's {name}, each also with the
+// number of an input source or of an item of the job ({2//}, {-1}).
+var parallelRepl = regexp.MustCompile(`\{(-?[0-9]*)([^{}]*)\}`)
 
 // parallelFill returns what the replacement string m stands for when it
-// is filled with item.
-func parallelFill(m, item string) string {
-	switch parallelRepl.FindStringSubmatch(m)[2] {
-	case ".":
-		return strings.TrimSuffix(item, path.Ext(item))
-	case "/":
-		return path.Base(item)
-	case "//":
-		return path.Dir(item)
-	case "/.":
-		b := path.Base(item)
-		return strings.TrimSuffix(b, path.Ext(b))
+// is filled with item, and false for one whose value the classifier does
+// not work out (see parallelGuesses).
+func parallelFill(m, item string) (string, bool) {
+	// strip removes n extensions, as {.} and --plus's {..} do.
+	strip := func(s string, n int) string {
+		for range n {
+			s = strings.TrimSuffix(s, path.Ext(s))
+		}
+		return s
 	}
-	return item
+	switch x := parallelRepl.FindStringSubmatch(m)[2]; x {
+	case "":
+		return item, true
+	case ".", "..", "...":
+		return strip(item, len(x)), true
+	case "/":
+		return path.Base(item), true
+	case "//", "+/":
+		return path.Dir(item), true
+	case "/.", "/..", "/...":
+		return strip(path.Base(item), len(x)-1), true
+	case "+.", "+..", "+...":
+		// The extensions {.}, {..} or {...} removes, without the dot.
+		return strings.TrimPrefix(strings.TrimPrefix(item, strip(item, len(x)-1)), "."), true
+	case "#", "%", "##":
+		return "1", true // the job's number or slot, the number of jobs
+	default:
+		if d, ok := strings.CutPrefix(x, ":-"); ok {
+			// --plus's {:-str} is str when the item is empty.
+			if item == "" {
+				return d, true
+			}
+			return item, true
+		}
+	}
+	return "", false
+}
+
+// parallelGuesses returns what a replacement string m parallelFill does
+// not work out may stand for, filled with item. --plus's {%str} and
+// {#str} with a str each of whose characters matches one (.bak) are the
+// item with that many removed from its end or start, or the item, and
+// {:n} and {:n:m} are the part of it they name. Any other may be the
+// item, each directory above it, each part of it from a slash on, or its
+// base name ({%/x} of ~/x is ~, {#x} of x/ is /): the shortest come
+// first, and at most maxKnownItems of them, as the home and the root are
+// the ones a rule blocks.
+func parallelGuesses(m, item string) []string {
+	x := parallelRepl.FindStringSubmatch(m)[2]
+	if sub := parallelSubstr.FindStringSubmatch(x); sub != nil {
+		from, _ := strconv.Atoi(sub[1])
+		n, err := strconv.Atoi(sub[2])
+		if err != nil {
+			n = len(item)
+		}
+		from = min(from, len(item))
+		return []string{item[from:min(from+n, len(item))]}
+	}
+	for _, p := range []string{"%%", "##", "%", "#"} {
+		str, ok := strings.CutPrefix(x, p)
+		switch {
+		case !ok:
+			continue
+		case !parallelPlain.MatchString(str) || len(str) > len(item):
+		case p[0] == '%':
+			return []string{item[:len(item)-len(str)], item}
+		default:
+			return []string{item[len(str):], item}
+		}
+		break
+	}
+	gs := []string{item, path.Base(item)}
+	for d := item; path.Dir(d) != d; {
+		d = path.Dir(d)
+		gs = append(gs, d)
+	}
+	for k, c := range item {
+		if c == '/' && k > 0 {
+			gs = append(gs, item[k:])
+		}
+	}
+	slices.SortStableFunc(gs, func(a, b string) int { return len(a) - len(b) })
+	gs = slices.Compact(gs)
+	if len(gs) > maxKnownItems {
+		gs = append(gs[:maxKnownItems-1], item)
+	}
+	return gs
+}
+
+var (
+	// parallelSubstr matches --plus's {:n} and {:n:m}.
+	parallelSubstr = regexp.MustCompile(`^:([0-9]{1,6})(?::([0-9]{1,6}))?$`)
+	// parallelPlain matches a regular expression each of whose
+	// characters matches one character.
+	parallelPlain = regexp.MustCompile(`^[A-Za-z0-9_.,=@~/-]+$`)
+)
+
+// parallelPerlRepl reports whether w holds a --plus replacement string
+// whose text parallel puts into the Perl code it runs for each job
+// ({/re/str} is s/re/str/;), when that text may close the code around
+// it: {/a/b/;system q(id);s/c/d} runs id. A regular expression with a
+// slash, or any text with a quote, a parenthesis, a sigil, a semicolon
+// or a blank.
+func parallelPerlRepl(w string) bool {
+	for _, m := range parallelRepl.FindAllStringSubmatch(w, -1) {
+		x := m[2]
+		if x == "" || !strings.ContainsRune("/#%:^,", rune(x[0])) {
+			continue
+		}
+		if _, ok := parallelFill(m[0], "x"); ok && !strings.HasPrefix(x, ":-") {
+			continue
+		}
+		text := strings.TrimLeft(x, "#%:^,-")
+		if x[0] == '/' {
+			text = strings.TrimLeft(x, "/#%")
+			if strings.Contains(text, "/") {
+				return true
+			}
+		}
+		if strings.ContainsAny(text, ";'\"$@`()\\ \t\n") {
+			return true
+		}
+	}
+	return false
+}
+
+// parallelQuote quotes s as parallel does a value it fills into a
+// command it hands to a shell, leaving a name of plain characters as it
+// is (~ too, which the line's shell expanded in an item it spelled out).
+func parallelQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./~+,:@%=-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // maxKnownItems is the most items knownItems judges.
@@ -2173,7 +2392,7 @@ func (s *state) intoDirWrites(args []word, sc optScan, j *judgement) {
 // arguments by its option grammar: no check, or one that only adds to the
 // grammar (the network checks, go's tool flags).
 func grammarCheck(c string) bool {
-	return c == "" || c == "network" || c == "network_stdin" || c == "goflags" || c == "recursive" || c == "moves" || c == "mirrors" || c == "positional" || c == "later" || c == "cargo" || c == "ps"
+	return c == "" || c == "network" || c == "network_stdin" || c == "goflags" || c == "recursive" || c == "moves" || c == "mirrors" || c == "positional" || c == "later" || c == "cargo" || c == "ps" || c == "here"
 }
 
 // appendedOptionChecks are the built-in checks of commands that read

@@ -206,6 +206,9 @@ type CommandRule struct {
 	// directory, a write where they land outside it: cargo -C /tmp test),
 	// ps (procps ps reads its - options again in the BSD style when the
 	// Unix style fails, where e prints the environment: ps -auxe),
+	// here (the command runs code it finds where it works, terraform
+	// validate the providers under .terraform: Warning in a directory
+	// outside the working directory, cd /tmp/x && terraform validate),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
