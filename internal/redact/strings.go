@@ -855,9 +855,8 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 		q++
 	}
 	if q < len(rest) && (rest[q] == '"' || rest[q] == '\'') {
-		quote := rest[:q+1]
 		body := rest[q+1:]
-		end := strings.Index(body, quote)
+		end := closingQuote(body, rest[q], q)
 		if end < 0 {
 			end = strings.IndexAny(body, "\r\n")
 			if end < 0 {
@@ -892,6 +891,36 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 		end = len(rest) - len(after) + unquotedEnd(after)
 	}
 	return i, i + end
+}
+
+// closingQuote returns where the text of a value quoted with quote, q
+// backslashes deep (JSON in a string: 1, in a string in a string: 3),
+// ends in body: before the first quote with at most q backslashes before
+// it (more escape a quote inside the value: "a\"b", \"a\\\"b\"), and
+// past a single quote written twice inside a single-quoted value (SQL's
+// escape of one; to the shell, two quoted words written together). -1
+// when there is none.
+func closingQuote(body string, quote byte, q int) int {
+	for k := 0; k < len(body); k++ {
+		n := strings.IndexByte(body[k:], quote)
+		if n < 0 {
+			return -1
+		}
+		k += n
+		r := 0
+		for r < k && body[k-1-r] == '\\' {
+			r++
+		}
+		switch {
+		case r > q:
+			// an escaped quote inside the value
+		case quote == '\'' && q == 0 && k > 0 && k+1 < len(body) && body[k+1] == '\'':
+			k++ // 'it''s'
+		default:
+			return k - r
+		}
+	}
+	return -1
 }
 
 // blockValue returns the span of a YAML value written on the lines below
