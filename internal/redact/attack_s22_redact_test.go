@@ -170,3 +170,63 @@ func TestAttackS22Streamed(t *testing.T) {
 		}
 	}
 }
+
+// An image pull secret as kubectl prints it: the registry's credentials
+// are in base64-encoded JSON under .dockerconfigjson (or the older
+// .dockercfg), and the same text echoed to base64 -d has no name at all.
+func TestAttackS22DockerConfigJSON(t *testing.T) {
+	compact := "eyJhdXRocyI6eyJyIjp7ImF1dGgiOiJacTcifX19"                                        // {"auths":{"r":{"auth":"Zq7"}}}
+	tabbed := "ewoJImF1dGhzIjogewoJCSJyLmV4YW1wbGUuY29tIjogewoJCQkiYXV0aCI6ICJ4IgoJCX0KCX0KfQ==" // docker's own config.json
+	old := "eyJyLmV4YW1wbGUuY29tIjp7ImF1dGgiOiJacTciLCJlbWFpbCI6ImFAYiJ9fQ=="                    // .dockercfg
+	for _, c := range []struct{ text, secret string }{
+		{"apiVersion: v1\ndata:\n  .dockerconfigjson: " + compact + "\nkind: Secret\ntype: kubernetes.io/dockerconfigjson\n", compact},
+		{"data:\n  .dockercfg: " + old + "\n", old},
+		{`{"data":{".dockerconfigjson":"` + compact + `"}}`, compact},
+		{"echo " + compact + " | base64 -d\n", compact},
+		{"echo " + tabbed + " | base64 -d\n", tabbed[:40]},
+	} {
+		got := String(c.text)
+		assert.NotContains(t, got, c.secret, "%q", c.text)
+	}
+	assert.Equal(t, "type: kubernetes.io/dockerconfigjson\n", String("type: kubernetes.io/dockerconfigjson\n"))
+}
+
+// A shell's own quoting of a value: bash's set and declare -p write a
+// value with a quote or a control character as $'...', printf %q and
+// xtrace escape a blank with a backslash.
+func TestAttackS22ShellQuotedValues(t *testing.T) {
+	for _, text := range []string{
+		"DB_PASS=$'Zq7hun ter\\'Zq72'\n",
+		"declare -x API_TOKEN=$'Zq7a\\nZq7b'\n",
+		"PASSWORD=Zq7hun\\ Zq7ter2\n",
+		"export SMTP_PASSWORD=Zq7a\\ b\\ Zq7c other=1\n",
+	} {
+		got := String(text)
+		assert.NotContains(t, got, "Zq7", "%q", text)
+	}
+	assert.Equal(t, "PASSWORD=$'"+Mask+"' HOME=/root\n", String("PASSWORD=$'a\\'b' HOME=/root\n"))
+	assert.Equal(t, "PASSWORD="+Mask+" HOME=/root\n", String("PASSWORD=a\\ b HOME=/root\n"))
+}
+
+// Redis's own commands that set or send its password: CONFIG SET
+// requirepass/masterauth, and AUTH (with a user or not) typed at
+// redis-cli's prompt or sent as a line.
+func TestAttackS22RedisCommands(t *testing.T) {
+	for _, text := range []string{
+		"CONFIG SET requirepass Zq7hunter2\n",
+		"redis-cli -h db config set masterauth \"Zq7s3 cr3t\"\n",
+		"127.0.0.1:6379> AUTH Zq7hunter2\nOK\n",
+		"127.0.0.1:6379> auth default Zq7hunter2\n",
+		"AUTH Zq7hunter2\n",
+	} {
+		got := String(text)
+		assert.NotContains(t, got, "Zq7", "%q", text)
+	}
+	for _, kept := range []string{
+		"CONFIG SET maxmemory 100mb\n",
+		"auth required pam_unix.so\n",
+		"AUTH failed: WRONGPASS invalid username-password pair\n",
+	} {
+		assert.Equal(t, kept, String(kept))
+	}
+}

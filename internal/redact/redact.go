@@ -509,7 +509,8 @@ func redactWith(r *Redactor, args json.RawMessage) json.RawMessage {
 //   - a word, or two adjacent words written together, is appid
 //     (OpenWeather's ?appid=; written apart, app_id and appId, too, as
 //     pass_word is password), honeycombteam (Honeycomb's
-//     X-Honeycomb-Team) or masterauth (Redis's replica password); app,
+//     X-Honeycomb-Team), masterauth (Redis's replica password),
+//     dockerconfigjson or dockercfg (an image pull secret's); app,
 //     application, team, appname and application_id are not;
 //   - the last word is token or ends in token (access_token, refreshToken,
 //     githubtoken; max_tokens and token_count are not), or is psk (a Wi-Fi
@@ -671,8 +672,9 @@ func classify(w []byte) wordKind {
 	case "password", "passwd", "pwd", "passphrase", "passcode", "secret", "secrets", "auth", "authorization",
 		"bearer", "jwt", "cred", "creds", "credential", "credentials", "apikey", "privkey", "cookie", "cookies", "session", "sessionid", "sessid", "dsn",
 		// services' own names for their API keys: OpenWeather's appid,
-		// Honeycomb's X-Honeycomb-Team; Redis's replica password
-		"appid", "honeycombteam", "masterauth",
+		// Honeycomb's X-Honeycomb-Team; Redis's replica password; a
+		// Kubernetes image pull secret's registry credentials
+		"appid", "honeycombteam", "masterauth", "dockerconfigjson", "dockercfg",
 		// "password" in other languages
 		"passwort", "kennwort", "contraseña", "contrasena", "motdepasse", "senha", "wachtwoord", "haslo", "hasło",
 		"lösenord", "losenord", "salasana", "пароль", "密码", "密碼", "パスワード", "비밀번호":

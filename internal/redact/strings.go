@@ -88,6 +88,11 @@ var shapeRules = []struct {
 	{[]string{"smbclient"}, regexp.MustCompile(`(\bsmbclient\b` + cmdArgs + `\s(?:-U|--user)(?:` + cmdGap + `+|=)['"]?[^\s%'"]*%)([^\s'"]+)`), "${1}" + Mask},
 	{[]string{"zip"}, regexp.MustCompile(`(\b(?:zip|unzip|zipcloak)\b` + cmdArgs + `\s-P` + cmdGap + `+)(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"7z ", "7za", "7zr"}, regexp.MustCompile(`(\b7z[ar]?\b` + cmdArgs + `\s-p)(` + cmdValue + `)`), "${1}" + Mask},
+	// Redis's commands: CONFIG SET requirepass/masterauth PW, and AUTH
+	// [user] PW as a line of its own in upper case or at redis-cli's
+	// prompt (PAM's "auth required pam_unix.so" is neither).
+	{[]string{"requirepass", "masterauth", "REQUIREPASS", "MASTERAUTH"}, regexp.MustCompile(`(?i)(\bconfig[ \t]+set[ \t]+(?:requirepass|masterauth)[ \t]+)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"AUTH", "> auth"}, regexp.MustCompile(`(?m)^([ \t]*(?:[A-Za-z0-9_.-]+:[0-9]+(?:\[[0-9]+\])?>[ \t]*(?i:auth)|AUTH)[ \t]+(?:[^\s'"]+[ \t]+)?)(` + cmdValue + `)[ \t]*\r?$`), "${1}" + Mask},
 	// SQL: PASSWORD 'pw' (CREATE/ALTER USER or ROLE, any text with a
 	// quoted literal right after the word) and a user's IDENTIFIED BY pw.
 	{[]string{"password", "PASSWORD", "Password"}, regexp.MustCompile(`(?i)(\bpassword\s+)('(?:[^']|'')*'|"[^"]*")`), "${1}" + Mask},
@@ -109,6 +114,9 @@ var shapeRules = []struct {
 	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask},                       // Stripe keys
 	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                                       // Hugging Face tokens
 	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}" + Mask},                // JWTs
+	// A Docker config's JSON ({"auths": ..., compact as kubectl writes it
+	// or tab-indented as docker does) in base64: its registry credentials.
+	{[]string{"eyJhdXRocyI6", "ewoJImF1dGhzIj"}, regexp.MustCompile(`(?:eyJhdXRocyI6|ewoJImF1dGhzIj)[A-Za-z0-9+/]*={0,2}`), Mask},
 	// More key shapes: SendGrid, Stripe (and Svix) webhook secrets,
 	// Google OAuth access tokens, DigitalOcean, Shopify, Databricks,
 	// HashiCorp Vault, Telegram bots, Discord webhooks, age private keys,
@@ -849,6 +857,9 @@ func isUpperName(name string) bool {
 // too. An object or array runs to its end (bracketEnd), as Args masks a
 // secret key's object or array whole. A value already masked is empty.
 func valueSpan(s string, i int, js *jsonScan) (int, int) {
+	if strings.HasPrefix(s[i:], "$'") {
+		i++ // bash's $'...' (set, declare -p): quoted, with backslash escapes
+	}
 	rest := s[i:]
 	q := 0
 	for q < len(rest) && rest[q] == '\\' {
@@ -882,6 +893,9 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 		return 0, 0
 	}
 	end := unquotedEnd(rest)
+	for end+1 < len(rest) && rest[end] == '\\' && (rest[end+1] == ' ' || rest[end+1] == '\t') {
+		end += 2 + unquotedEnd(rest[end+2:]) // a blank escaped (printf %q): the value goes on
+	}
 	switch strings.ToLower(rest[:end]) {
 	case "bearer", "basic", "token", "digest", "bot":
 		after := strings.TrimLeft(rest[end:], " \t")
