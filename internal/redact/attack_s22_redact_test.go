@@ -230,3 +230,25 @@ func TestAttackS22RedisCommands(t *testing.T) {
 		assert.Equal(t, kept, String(kept))
 	}
 }
+
+// A token written as a URL's user (GitHub's classic OAuth token with
+// x-oauth-basic or no password, a CI's token in a remote URL): the rule
+// for URLs masked a password only.
+func TestAttackS22TokenAsURLUser(t *testing.T) {
+	for _, text := range []string{
+		"git clone https://Zq7456789abcdef0123456789abcdef01234567:x-oauth-basic@github.com/o/r.git\n",
+		"remote.origin.url=https://Zq7456789abcdef0123456789abcdef01234567@github.com/o/r.git\n",
+		"pip install git+https://Zq7aBcDeFgHiJkLmNoPqRsTuVwXyZ012345@git.example.com/pkg.git\n",
+	} {
+		got := String(text)
+		assert.NotContains(t, got, "Zq7", "%q", text)
+		assert.Contains(t, got, "@g", "%q", text)
+	}
+	for _, kept := range []string{
+		"https://git@github.com/o/r\n",
+		"https://x-access-token:" + Mask + "@github.com/o/r\n",
+		"ssh://deploy-user-for-production@host/repo\n",
+	} {
+		assert.Equal(t, kept, String(kept))
+	}
+}

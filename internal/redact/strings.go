@@ -57,6 +57,10 @@ var shapeRules = []struct {
 	// user:password@ in a URL (a DSN): the user stays, the password (which
 	// may itself hold an unescaped "@") goes.
 	{[]string{"://"}, regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^/?#\s'"]+@`), "${1}:" + Mask + "@"},
+	// A token as a URL's user (GitHub's TOKEN:x-oauth-basic@, or no
+	// password): a user of 32 or more token characters. A user name is
+	// shorter (git@, deploy-user-for-production@).
+	{[]string{"://"}, regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[A-Za-z0-9_-]{32,}((?::[^/?#\s'"@]*)?@)`), "${1}" + Mask + "${2}"},
 	// Authorization and Cookie headers, with or without a scheme. The
 	// credentials are the scheme's token or its list of parameters
 	// (Digest's response, SigV4's Signature); a scheme the rule knows
