@@ -160,12 +160,20 @@ func TestS22NetrcProseKept(t *testing.T) {
 // Each new rule masks the same streamed, whatever the cut.
 func TestAttackS22Streamed(t *testing.T) {
 	texts := append(append([]string{}, passNames...), directiveLines...)
+	texts = append(texts,
+		"DB_PASS=$'Zq7hun ter\\'Zq72'\n", "PASSWORD=Zq7hun\\ Zq7ter2\n",
+		"127.0.0.1:6379> AUTH Zq7hunter2\n", "CONFIG SET requirepass Zq7hunter2\n",
+		"remote.origin.url=https://Zq7456789abcdef0123456789abcdef01234567@github.com/o/r.git\n")
 	for _, text := range texts {
 		full := strings.Repeat("listing the files of the project, nothing secret here\n", 3) + text + "done\n"
-		for i := 1; i < len(full); i++ {
-			got := streamed(Stream{Mask: String, Hold: 8, Lines: true}, full[:i], full[i:])
-			if !assert.NotContains(t, got, "Zq7", "%q cut at %d", text, i) {
-				break
+		// String needs Lines: it reads a name and its value as one line
+		// (see Stream.Lines).
+		for _, s := range []Stream{{Mask: String, Hold: 8, Lines: true}, liveStream} {
+			for i := 1; i < len(full); i++ {
+				got := streamed(s, full[:i], full[i:])
+				if !assert.NotContains(t, got, "Zq7", "%q hold %d, cut at %d", text, s.Hold, i) {
+					break
+				}
 			}
 		}
 	}
@@ -251,4 +259,32 @@ func TestAttackS22TokenAsURLUser(t *testing.T) {
 	} {
 		assert.Equal(t, kept, String(kept))
 	}
+}
+
+// More clients' password arguments: az, oc and cf login's -p,
+// ssh-keygen's new and old passphrase (-N, -P), and htpasswd's batch mode
+// (-b), whose password is the command's last word.
+func TestAttackS22MoreClientPasswords(t *testing.T) {
+	for _, text := range []string{
+		"az login -u bob@example.com -p Zq7hunter2\n",
+		"az login --service-principal -u app-id -p Zq7hunter2 --tenant t\n",
+		"oc login https://api.example.com:6443 -u dev -p Zq7hunter2\n",
+		"cf login -a api.example.com -u bob -p 'Zq7hunter 2'\n",
+		"ssh-keygen -t ed25519 -N Zq7hunter2 -f key\n",
+		"ssh-keygen -p -P Zq7old -N Zq7new -f key\n",
+		"htpasswd -b .htpasswd bob Zq7hunter2\n",
+		"htpasswd -nbB bob Zq7hunter2 && echo done\n",
+		"htpasswd -c -b -B /etc/nginx/.htpasswd bob 'Zq7hunter 2'\n",
+	} {
+		got := String(text)
+		assert.NotContains(t, got, "Zq7", "%q", text)
+	}
+	for _, kept := range []string{
+		"htpasswd -c .htpasswd bob\n",
+		"az login --use-device-code\n",
+		"ssh-keygen -l -f key.pub\n",
+	} {
+		assert.Equal(t, kept, String(kept))
+	}
+	assert.Equal(t, "htpasswd -b .htpasswd bob "+Mask+"\n", String("htpasswd -b .htpasswd bob hunter2\n"))
 }

@@ -19,9 +19,11 @@
 //     judged as arguments of its own), private key blocks (also
 //     base64-encoded, as a kubeconfig's client-key-data), passwords on
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
-//     -p, redis-cli -a, docker login -p, openssl -pass pass:pw, keytool
-//     -storepass, ldapsearch -w, sqlcmd -P, smbclient -U user%pw, zip -P,
-//     7z -ppw, sqlplus user/pw@db; a command or a --name flag continued
+//     -p, redis-cli -a, docker login -p, az/oc/cf login -p, openssl -pass
+//     pass:pw, keytool -storepass, ldapsearch -w, sqlcmd -P, smbclient -U
+//     user%pw, zip -P, 7z -ppw, sqlplus user/pw@db, ssh-keygen -N/-P,
+//     htpasswd -b's last word, Redis's CONFIG SET requirepass and AUTH;
+//     bash's $'...' and backslash-escaped values; a command or a --name flag continued
 //     over lines with "\" or PowerShell's "`" is read as one line), SQL
 //     (PASSWORD 'pw', IDENTIFIED BY pw), .netrc entries (password and
 //     account, over lines, "#" comments among them), the password of a
@@ -47,7 +49,7 @@
 //     judged as the command line it spells (["curl", "-u", "me:pw"]).
 //
 // What it cannot see: a secret under a name that says nothing and in no
-// known shape (a positional password: "htpasswd -b file bob pw"), and a
+// known shape (a positional password: "openssl passwd -6 pw"), and a
 // secret encoded in the arguments (base64, percent-encoded, split across
 // strings). Declare such fields in Spec.Secrets. SecretValues and Scrub
 // mask a call's secret values where a tool echoes them (an error message,

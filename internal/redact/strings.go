@@ -77,15 +77,22 @@ var shapeRules = []struct {
 	// past a | ; & or line end): curl's user:password (-u, --user, -U,
 	// --proxy-user, also bundled as -su; the user stays), the MySQL
 	// clients' -pPASSWORD,
-	// sshpass -p, redis-cli -a and --pass, and a registry login's -p.
+	// sshpass -p, redis-cli -a and --pass, and a registry's or a cloud's
+	// login -p (docker, helm, ..., az, oc, cf).
 	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b` + cmdArgs + `\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:` + cmdGap + `+|=)?['"][^'":\s]*:)[^'"]*`), "${1}" + Mask},
 	{[]string{"curl"}, regexp.MustCompile(`(\bcurl\b` + cmdArgs + `\s(?:-[A-Za-z]*[uU]|--user|--proxy-user)(?:` + cmdGap + `+|=)?[^\s:'"]*:)[^\s'"]+`), "${1}" + Mask},
 	{[]string{"mysql", "mariadb"}, regexp.MustCompile(`(\b(?:mysql[a-z]*|mariadb[a-z-]*)\b` + cmdArgs + `\s-p)(` + cmdValue + `)`), "${1}" + Mask},
-	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b` + cmdArgs + `\s-p|redis-cli\b` + cmdArgs + `\s(?:-a|--pass` + cmdGap + `)|(?:docker|podman|nerdctl|buildah|skopeo|helm)\b` + cmdArgs + `\slogin\b` + cmdArgs + `\s-p)` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"sshpass", "redis-cli", "login"}, regexp.MustCompile(`(\b(?:sshpass\b` + cmdArgs + `\s-p|redis-cli\b` + cmdArgs + `\s(?:-a|--pass` + cmdGap + `)|(?:docker|podman|nerdctl|buildah|skopeo|helm|az|oc|cf)\b` + cmdArgs + `\slogin\b` + cmdArgs + `\s-p)` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
 	// OpenSSL's -pass/-passin/-passout pass:PASSWORD, keytool's and
 	// jarsigner's -storepass and -keypass, the LDAP clients' -w, sqlcmd's
 	// -P, smbclient's -U user%PASSWORD, zip's -P and 7-Zip's -pPASSWORD.
 	{[]string{"pass:"}, regexp.MustCompile(`(\s-pass(?:in|out)?` + cmdGap + `+pass:)(` + cmdValue + `)`), "${1}" + Mask},
+	// ssh-keygen's new and old passphrase (-N, -P: one rule each, as
+	// both may be on one command), and htpasswd's batch mode (-b), whose
+	// password is the command's last word.
+	{[]string{"ssh-keygen"}, regexp.MustCompile(`(\bssh-keygen\b` + cmdArgs + `\s-N` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"ssh-keygen"}, regexp.MustCompile(`(\bssh-keygen\b` + cmdArgs + `\s-P` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"htpasswd"}, regexp.MustCompile(`(?m)(\bhtpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s|;&'"-][^\s|;&]*)+[ \t]+)('[^']*'|"[^"]*"|[^\s'"|;&]+)([ \t]*(?:$|[|;&]))`), "${1}" + Mask + "${3}"},
 	{[]string{"storepass", "keypass"}, regexp.MustCompile(`(\s-(?:src|dest|new)?(?:store|key)pass` + cmdGap + `+)(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"ldap"}, regexp.MustCompile(`(\bldap[a-z]*\b` + cmdArgs + `\s-w` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"sqlcmd"}, regexp.MustCompile(`(\bsqlcmd\b` + cmdArgs + `\s-P` + cmdGap + `*)(` + cmdValue + `)`), "${1}" + Mask},
