@@ -288,3 +288,24 @@ func TestAttackS22MoreClientPasswords(t *testing.T) {
 	}
 	assert.Equal(t, "htpasswd -b .htpasswd bob "+Mask+"\n", String("htpasswd -b .htpasswd bob hunter2\n"))
 }
+
+// A Dockerfile's ENV in its older form, name and value apart: the value
+// is the rest of the line.
+func TestAttackS22DockerfileEnv(t *testing.T) {
+	for _, text := range []string{
+		"FROM alpine\nENV DB_PASS Zq7hunter2\nRUN make\n",
+		"ENV API_TOKEN Zq7abc def\n",
+		"ENV\tMYSQL_ROOT_PASSWORD\t\"Zq7a b\"\n",
+	} {
+		got := String(text)
+		assert.NotContains(t, got, "Zq7", "%q", text)
+		assert.Contains(t, got, "ENV", "%q", text)
+	}
+	for _, kept := range []string{
+		"ENV PATH /usr/local/bin:$PATH\n",
+		"ENV GPG_KEY A035C8C19219BA821ECEA86B64E628F8D684696D\n",
+		"ENV PYTHON_VERSION 3.12.1\n",
+	} {
+		assert.Equal(t, kept, String(kept))
+	}
+}

@@ -14,8 +14,9 @@ var directiveHints = []string{"pass", "Pass", "PASS", "auth", "Auth", "AUTH", "s
 // configuration directive naming a secret, written as the name, blanks
 // and the value: redis.conf's "requirepass pw" and "masterauth pw",
 // msmtprc's "password pw", keepalived's "auth_pass pw", mosquitto's
-// "remote_password pw". The line is the name and one value (a word, or a
-// quoted string), maybe after cat -n's line number and before a "#"
+// "remote_password pw"; and a Dockerfile's "ENV DB_PASS pw", whose value
+// is the rest of the line. The line is the name and one value (a word,
+// or a quoted string), maybe after cat -n's line number and before a "#"
 // comment, and nothing else, so prose keeps its words ("the password is
 // the same as before"); a commented-out line ("# requirepass foobared")
 // is a comment. The value of a setting about a secret is kept: a yes or
@@ -54,6 +55,10 @@ func directiveValue(line string) (vs, ve int) {
 	} else if n > i && strings.HasPrefix(line[n:], "→") {
 		i = skipBlanks(line, n+len("→"))
 	}
+	env := false
+	if strings.HasPrefix(line[i:], "ENV ") || strings.HasPrefix(line[i:], "ENV\t") {
+		env, i = true, skipBlanks(line, i+len("ENV")) // a Dockerfile's ENV NAME VALUE
+	}
 	ns := i
 	if i >= len(line) || !(line[i] >= 'a' && line[i] <= 'z' || line[i] >= 'A' && line[i] <= 'Z') {
 		return 0, 0 // a comment, a list item, a number: no directive
@@ -66,17 +71,13 @@ func directiveValue(line string) (vs, ve int) {
 		return 0, 0 // no blank after the name, or no value
 	}
 	vs = i
-	switch line[i] {
-	case '"', '\'':
-		k := strings.IndexByte(line[i+1:], line[i])
-		for line[i] == '"' && k > 0 && line[i+k] == '\\' {
-			// An escaped quote: look past it.
-			if n := strings.IndexByte(line[i+k+2:], '"'); n >= 0 {
-				k += n + 1
-			} else {
-				k = -1
-			}
-		}
+	switch {
+	case env:
+		// The value is the rest of the line, blanks and quotes included.
+		ve = len(strings.TrimRight(line, " \t\r"))
+		i = ve
+	case line[i] == '"' || line[i] == '\'':
+		k := closingQuote(line[i+1:], line[i], 0)
 		if k < 0 {
 			return 0, 0
 		}
