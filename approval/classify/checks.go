@@ -62,6 +62,7 @@ func init() {
 		"cargo":        checkCargo,
 		"ps":           checkPS,
 		"here":         checkHere,
+		"sql":          checkSQL,
 	}
 }
 
@@ -1769,6 +1770,49 @@ func checkHere(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 	return info{}
 }
 
+// sqlCommandFlags are the options that give an SQL client the commands it
+// runs, so that it does not read them from its standard input. sqlite3
+// reads them there unless SQL follows the database, which is not told
+// apart from the values of its options: it is judged as reading them.
+var sqlCommandFlags = map[string][]string{
+	"psql":              {"-c", "--command", "-f", "--file"},
+	"mysql":             {"-e", "--execute"},
+	"mariadb":           {"-e", "--execute"},
+	"sqlcmd":            {"-Q", "-q", "-i"},
+	"cqlsh":             {"-e", "--execute", "-f", "--file"},
+	"clickhouse-client": {"-q", "--query", "--queries-file"},
+}
+
+// checkSQL judges the commands an SQL client reads from its standard
+// input. Its meta-commands run shell commands (psql's and mysql's \!,
+// sqlite3's .shell and .system), so text the line spells out (echo
+// '.shell id' | sqlite3 db, a here-string) is judged by the rule's match,
+// as -c's is, and a pipe of text not known makes it a program that
+// executes its input: curl URL | psql is Defaults.DownloadExec.
+func checkSQL(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for k, a := range args {
+		for _, f := range sqlCommandFlags[name] {
+			if a.s == f || strings.HasPrefix(a.s, f+"=") || len(f) == 2 && strings.HasPrefix(a.s, f) {
+				if a.s == f && k+1 < len(args) && args[k+1].proc {
+					// psql -f <(curl URL)
+					s.generated(args[k+1], name, j)
+				}
+				return info{}
+			}
+		}
+	}
+	judgeText := func(text string) info {
+		if r := s.c.rules.Commands[name]; r != nil {
+			s.matches(r.Match, name, []word{{s: text, lit: true}}, nil, false, cx, j)
+		}
+		return info{}
+	}
+	if text, ok := s.knownInput(cx); ok {
+		return judgeText(text)
+	}
+	return s.stdinProgram(name, "script", cx.stdin, j, judgeText)
+}
+
 // checkPS judges procps ps's second reading of its options. ps reads them
 // in the Unix style first, and when that fails reads every "-" word again
 // in the BSD style, its dash dropped (parser.c's try_bsd), where e prints
@@ -3065,8 +3109,12 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	if !ok {
 		tool, ok = projectTools[strings.TrimRight(name, "0123456789.")]
 	}
-	if !ok || len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny {
+	if !ok {
 		return info{}
+	}
+	inf := s.projectFromInput(name, tool, args, cx, j)
+	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny {
+		return inf
 	}
 	dir, known := ".", true
 	var files []string
@@ -3149,7 +3197,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		}
 	}
 	if !known || len(tool.subs) > 0 && (len(ops) == 0 || !slices.Contains(tool.subs, ops[0].s)) {
-		return info{}
+		return inf
 	}
 	var srcs []string
 	for _, f := range files {
@@ -3171,12 +3219,55 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	for _, f := range srcs {
 		if d := s.clonedFile(word{s: f, lit: true}); d != "" {
 			j.add(s.c.rules.Defaults.DownloadExec, name+" builds or runs "+f+", a project in the repository the line cloned into "+d+": its build scripts are downloaded code")
-			return info{}
+			return inf
 		}
 	}
 	if len(srcs) > 0 && s.fetchedAny {
 		// curl URL | tar xz && make -C d: the archive may hold any file.
 		j.add(s.c.rules.Defaults.DownloadExec, name+" builds or runs "+srcs[0]+", which may be a project a downloaded archive extracted on this line held")
 	}
-	return info{}
+	return inf
+}
+
+// projectFromInput judges a build file a tool reads from its standard
+// input or a process substitution (make -f -, make -f <(curl URL), pip
+// install -r /dev/stdin): its recipes are shell commands, so a pipe into
+// it is a pipe into a program that executes its input (curl URL | make
+// -f - is Defaults.DownloadExec), text the line spells out runs commands
+// the classifier does not judge, and a process substitution is generated
+// code.
+func (s *state) projectFromInput(name string, tool projectTool, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	for k, a := range args {
+		if a.s == "--" {
+			break
+		}
+		var v word
+		switch n, val, eq := strings.Cut(a.s, "="); {
+		case !a.lit:
+			continue
+		case slices.Contains(tool.files, a.s) && k+1 < len(args):
+			v = args[k+1]
+		case eq && strings.HasPrefix(n, "--") && slices.Contains(tool.files, n):
+			v = word{s: val, lit: true}
+		case len(a.s) > 2 && a.s[1] != '-' && slices.Contains(tool.files, a.s[:2]):
+			v = word{s: a.s[2:], lit: true} // make -f-
+		default:
+			continue
+		}
+		switch {
+		case slices.Equal(tool.files, pipProject.files):
+			// pip's requirements name packages: pip install -r - is
+			// judged as pip install -r FILE is.
+		case v.proc:
+			s.generated(v, name, j)
+			inf.download = inf.download || v.download
+		case isStdinProgram(v):
+			inf = inf.or(s.stdinProgram(name, "build file", cx.stdin, j, func(string) info {
+				j.add(Dangerous, name+" runs the commands of a build file the line spells out, which the classifier does not judge")
+				return info{}
+			}))
+		}
+	}
+	return inf
 }

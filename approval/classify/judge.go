@@ -506,6 +506,17 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	if w.StdinShell && !hasString && len(prefix) == 0 && len(rest) == 0 {
 		inf = inf.or(s.stdinCode(name, w.Level, cx.stdin, j, nil))
 	}
+	if w.SendsStdin && !slices.ContainsFunc(sc.uses, func(u optUse) bool { return u.opt.Name == "-n" }) {
+		// cat ~/.ssh/id_rsa | ssh HOST 'cat > k', ssh HOST CMD < .env.
+		switch in := cx.stdin; {
+		case in == nil:
+			inf.sendsStdin = true
+		case in.file || in.proc:
+			j.add(s.c.rules.Defaults.NetworkData, name+" sends the file on its standard input to another host")
+		case in.doc && in.subst:
+			j.add(s.c.rules.Defaults.NetworkData, name+" sends text made by a substitution to another host")
+		}
+	}
 	for _, k := range unknownAt {
 		if k >= 0 && k < i && !w.StringOperand {
 			// An option this grammar does not know may be where the
@@ -569,7 +580,7 @@ func (s *state) knownItems(name string, prefix, rest []word, replace string, rep
 	}
 	var runs [][]word
 	if replaced {
-		for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		for _, line := range strings.FieldsFunc(strings.TrimSpace(text), endsItem) {
 			if len(runs) == maxKnownItems {
 				return info{}
 			}
@@ -582,7 +593,9 @@ func (s *state) knownItems(name string, prefix, rest []word, replace string, rep
 			runs = append(runs, argv)
 		}
 	} else {
-		items := strings.Fields(text)
+		// xargs -0 reads items ended by NUL (printf '%s\0' ~): split
+		// there too.
+		items := strings.Fields(strings.ReplaceAll(text, "\x00", " "))
 		if len(items) > maxKnownItems {
 			return info{}
 		}
@@ -601,6 +614,11 @@ func (s *state) knownItems(name string, prefix, rest []word, replace string, rep
 	}
 	return inf
 }
+
+// endsItem reports whether r ends a line xargs -I or parallel reads as
+// one item: a newline, or the NUL that ends one with -0 (printf '%s\0' ~
+// | xargs -0 -I{} rm -rf {}); splitting at both is never less careful.
+func endsItem(r rune) bool { return r == '\n' || r == 0 }
 
 // knownInput is the text a command reads on its standard input when the
 // line spells it out: a here-document or here-string of literal text, or
@@ -646,7 +664,7 @@ func (s *state) lineItems(name string, prefix, rest []word, replace string, repl
 		if !ok {
 			return info{}
 		}
-		for _, line := range strings.Split(text, "\n") {
+		for _, line := range strings.FieldsFunc(text, endsItem) {
 			if line = strings.TrimSpace(line); line != "" {
 				items = append(items, word{s: line, lit: true})
 			}

@@ -209,6 +209,9 @@ type CommandRule struct {
 	// here (the command runs code it finds where it works, terraform
 	// validate the providers under .terraform: Warning in a directory
 	// outside the working directory, cd /tmp/x && terraform validate),
+	// sql (the commands an SQL client reads from its standard input are
+	// judged by its match, or make it a program that executes its input:
+	// echo '.shell id' | sqlite3 db, curl URL | psql),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
@@ -281,6 +284,10 @@ type WrapperRule struct {
 	// StdinShell: given no command, the wrapper runs a shell on its
 	// standard input (script, unshare), which is judged as shell code.
 	StdinShell bool `yaml:"stdin_shell"`
+	// SendsStdin: the wrapper sends what it reads on its standard input
+	// to another host (ssh HOST CMD, unless -n), so a file or a pipe on
+	// it is Defaults.NetworkData, as for nc.
+	SendsStdin bool `yaml:"sends_stdin"`
 	// SplitFlags are options whose value is split into words that prefix
 	// the command (env -S "rm -rf").
 	SplitFlags []string `yaml:"split_flags"`
@@ -507,7 +514,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
 		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals",
-		"options_after_positionals", "lone_dash", "stdin_shell", "line_items", "alone", "alone_reason"); err != nil {
+		"options_after_positionals", "lone_dash", "stdin_shell", "sends_stdin", "line_items", "alone", "alone_reason"); err != nil {
 		return err
 	}
 	type plain WrapperRule
