@@ -231,3 +231,21 @@ func TestAttackS22SshSendsInput(t *testing.T) {
 		assert.Equal(t, Warning, Classify(l).Level, l)
 	}
 }
+
+// TestAttackS22PackageRunners: yarn dlx and pnpm dlx download a package
+// and run its command, as npx does (npx rimraf ~ is Blocked), but their
+// words were not judged: yarn dlx rimraf ~ was Warning. gh repo delete
+// deletes a repository on GitHub and was Warning.
+func TestAttackS22PackageRunners(t *testing.T) {
+	attackAtLeast(t, Blocked, []string{
+		`yarn dlx rimraf ~`,
+		`pnpm dlx rimraf ~`,
+		`pnpm dlx rimraf /`,
+	})
+	attackAtLeast(t, Dangerous, []string{
+		`gh repo delete x --yes`,
+	})
+	for _, l := range []string{`yarn dlx create-react-app x`, `gh repo clone x`} {
+		assert.Equal(t, Warning, Classify(l).Level, l)
+	}
+}
