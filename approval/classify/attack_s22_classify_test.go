@@ -249,3 +249,25 @@ func TestAttackS22PackageRunners(t *testing.T) {
 		assert.Equal(t, Warning, Classify(l).Level, l)
 	}
 }
+
+// TestAttackS22SQLWritesFiles: an SQL client's commands that write a file
+// (sqlite3's .output, .once and .backup, psql's \o and \copy ... to,
+// COPY ... TO, MySQL's INTO OUTFILE) were judged as any SQL, Warning, so
+// sqlite3 x.db ".output ~/.bashrc" "select '...'" wrote a start-up file at
+// Warning. Given an absolute or home path they write outside the working
+// directory: Dangerous.
+func TestAttackS22SQLWritesFiles(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`sqlite3 x.db ".output ~/.bashrc" "select 'x'"`,
+		`sqlite3 x.db ".once /tmp/x"`,
+		`sqlite3 x.db ".backup ~/x.db"`,
+		`echo ".output ~/.bashrc" | sqlite3 x.db`,
+		`psql -c '\o /tmp/x'`,
+		`psql -c '\copy t to /tmp/x'`,
+		`psql -c "copy t to '/tmp/x'"`,
+		`mysql -e "select 1 into outfile '/tmp/x'"`,
+	})
+	for _, l := range []string{`sqlite3 x.db ".output out.txt"`, `psql -c "copy t to stdout"`, `psql -c "grant select on t to alice"`, `psql -c '\copy t to out.csv csv'`} {
+		assert.Equal(t, Warning, Classify(l).Level, l)
+	}
+}
