@@ -37,11 +37,10 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	for i := range calls {
 		c := calls[i]
 		fillPrincipal(ctx, &c)
-		states[i] = e.admit(c, "", nil, time.Time{})
 		// A call waiting for a person keeps its place among its siblings:
 		// queued again behind later ones, it would wait for calls that
 		// cannot start until it ends (StepAside).
-		states[i].batch = b
+		states[i] = e.admit(c, "", nil, b, time.Time{})
 	}
 	// Calls start in index order, at most batchLimit at once, each timed
 	// from then. A call only ever waits for the locks of calls with a
@@ -76,11 +75,14 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 type batch struct{ _ byte } // not empty: pointers to empty values may be equal
 
 // waitsForLater refuses the new lock ticket tk of cs, a call of b that an
-// extension rewrote to other resources, when tk is queued behind a sibling
-// that has not started: calls start in index order, so the sibling is
-// later, and it may not start until cs gives its batch slot back (one slot,
-// WithBatchConcurrency(1), or every slot taken by calls waiting so). Waiting
-// would be bounded only by the caller's context. Nil b allows all.
+// extension rewrote to other resources, when tk waits for a sibling that
+// has not started, directly or through the tickets it waits behind (another
+// caller's call that waits for the sibling): calls start in index order, so
+// the sibling is later, and it may not start until cs gives its batch slot
+// back (one slot, WithBatchConcurrency(1), or every slot taken by calls
+// waiting so). Waiting would be bounded only by the caller's context. With
+// more slots the sibling might have started once another call ended: the
+// refusal does not wait to see. Nil b allows all.
 func (b *batch) waitsForLater(cs *callState, tk *keylock.Ticket) *tool.Error {
 	if b == nil || tk == nil {
 		return nil

@@ -229,7 +229,7 @@ func (e *Executor) Extensions() []extension.Extension {
 // caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
 	fillPrincipal(ctx, &call)
-	res := e.run(ctx, e.admit(call, "", nil, time.Now()))
+	res := e.run(ctx, e.admit(call, "", nil, nil, time.Now()))
 	return res, res.Err()
 }
 

@@ -228,7 +228,7 @@ func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Resu
 		// with the worker's roles.
 		ctx = tool.WithPrincipal(ctx, tool.Principal{})
 	}
-	return r.e.run(ctx, r.e.admit(call, id, nil, time.Now()))
+	return r.e.run(ctx, r.e.admit(call, id, nil, nil, time.Now()))
 }
 
 // Registry returns the registry of the runner's executor: a store reads a
@@ -265,7 +265,7 @@ func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	j.seq = t.seq
 	t.byID[id] = j
 	t.mu.Unlock()
-	cs := t.e.admit(call, id, j, start)
+	cs := t.e.admit(call, id, j, nil, start)
 	go func() {
 		defer cancel()
 		t.e.run(jctx, cs)

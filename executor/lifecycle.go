@@ -91,12 +91,13 @@ type stateKey struct{}
 // the arguments, asks the tool for the resources of the valid arguments
 // and takes their lock ticket (so that submission order is lock order),
 // and announces the call. id is the call's job id, if it is a job, and j
-// its job when the in-memory store keeps it. The caller has given a call
+// its job when the in-memory store keeps it; b is the call's batch, if it
+// is one of an ExecuteBatch of several. The caller has given a call
 // that names no principal its context's (fillPrincipal), except for a
 // job, whose principal Submit fixed. start is zero for a call of a batch
 // (ExecuteBatch sets it when the call starts).
-func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *callState {
-	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j}
+func (e *Executor) admit(call tool.Call, id JobID, j *job, b *batch, start time.Time) *callState {
+	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j, batch: b}
 	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
@@ -126,7 +127,8 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, start time.Time) *cal
 // hedge) is kept: that run holds the locks. So is a batched call's.
 func (cs *callState) StepAside(wait func()) {
 	cs.mu.Lock()
-	if l := cs.lease; l != nil && l.users == 1 && l.tk != nil && cs.batch == nil {
+	// After end, the one user left is a run that outlived the call.
+	if l := cs.lease; l != nil && l.users == 1 && l.tk != nil && cs.batch == nil && !cs.ended {
 		cs.drop(l)
 	}
 	cs.mu.Unlock()

@@ -17,6 +17,7 @@
 package keylock
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -193,17 +194,36 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder any, ok bool) {
 	return "", false, nil, false
 }
 
-// Ahead returns the first ticket queued ahead of tk, on any of its keys,
-// whose owner is one match accepts: its key and owner. ok is false when
-// there is none. match is called with the table locked, so it must not
-// call the table.
+// Ahead looks for a ticket that tk waits for, on any key it does not hold
+// yet, directly or through the tickets it waits behind that wait too,
+// whose owner is one match accepts. It returns that owner and the key of
+// tk through which tk waits for it; ok is false when there is none. match
+// is called with the table locked, so it must not call the table.
 func (tk *Ticket) Ahead(match func(owner any) bool) (key string, owner any, ok bool) {
 	tk.tab.mu.Lock()
 	defer tk.tab.mu.Unlock()
-	for _, e := range tk.entries {
-		for p := e.prev; p != nil; p = p.prev {
-			if match(p.t.owner) {
-				return e.key, p.t.owner, true
+	type waiter struct {
+		t   *Ticket
+		key string // tk's key that the wait goes through
+	}
+	seen := map[*Ticket]bool{tk: true}
+	todo := []waiter{{t: tk}}
+	for len(todo) > 0 {
+		w := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, e := range w.t.entries {
+			if e.granted {
+				continue
+			}
+			via := cmp.Or(w.key, e.key)
+			for p := e.prev; p != nil; p = p.prev {
+				if match(p.t.owner) {
+					return via, p.t.owner, true
+				}
+				if p.t.pending > 0 && !seen[p.t] {
+					seen[p.t] = true
+					todo = append(todo, waiter{p.t, via})
+				}
 			}
 		}
 	}

@@ -333,3 +333,24 @@ func TestAheadFindsOnlyTicketsAhead(t *testing.T) {
 	_, _, ok = c.Ahead(func(owner any) bool { return owner == "b" })
 	assert.False(t, ok, "a released ticket is no longer ahead")
 }
+
+// Ahead follows the waits of the tickets ahead: a waits for x on z, and x
+// for c on y, so a waits for c, through z.
+func TestAheadFollowsWaitsThroughOtherTickets(t *testing.T) {
+	var tab Table
+	c := tab.Enqueue("c", []Request{w("y")})
+	x := tab.Enqueue("x", []Request{w("z"), w("y")})
+	a := tab.Enqueue("a", []Request{w("z")})
+	defer func() {
+		for _, tk := range []*Ticket{a, x, c} {
+			tk.Release()
+		}
+	}()
+	key, owner, ok := a.Ahead(func(owner any) bool { return owner == "c" })
+	assert.True(t, ok)
+	assert.Equal(t, "z", key, "the key of a's own through which it waits")
+	assert.Equal(t, "c", owner)
+	c.Release() // x now holds both keys: a waits for x alone
+	_, _, ok = a.Ahead(func(owner any) bool { return owner == "c" })
+	assert.False(t, ok)
+}
