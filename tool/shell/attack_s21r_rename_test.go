@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,22 +18,8 @@ import (
 // engine is missing outside CI.
 func maskedBash(t *testing.T, name string, files map[string]string, hide sandbox.HideFunc) (*shell.Bash, string) {
 	t.Helper()
-	dir := t.TempDir()
-	for p, data := range files {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644))
-	}
-	sb, err := sandbox.New(name, sandbox.WithWorkspace(dir), sandbox.WithLimits(sandbox.Limits{Timeout: 60 * time.Second}))
-	require.NoError(t, err)
-	if err := sb.Available(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s must be available in CI: %v", name, err)
-		}
-		t.Skipf("%s: %v", name, err)
-	}
-	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(hide))
-	require.NoError(t, err)
-	t.Cleanup(func() { ws.Close() })
+	sb, ws := maskedEngine(t, name, files, hide)
+	dir := ws.Dir()
 	b, err := shell.NewBash(sb, ws, shell.AllowBlocked())
 	require.NoError(t, err)
 	return b, dir
