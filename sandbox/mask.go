@@ -244,7 +244,7 @@ func (b *base) checkMask(mask []string) error {
 	switch {
 	case b.name != EngineBwrap && b.name != EngineGVisor:
 		return newError(CodeCreateFailed, b.name, "", ErrInvalidSpec,
-			"the %s engine cannot hide paths from a command, and %d of the workspace's paths are forbidden (%q first): run bash in the bwrap or gvisor engine, or move those files out of the workspace", b.name, len(mask), mask[0])
+			"the %s engine cannot hide paths from a command, and %d of the workspace's paths are forbidden (%q first): run the command in the bwrap or gvisor engine, or move those files out of the workspace", b.name, len(mask), mask[0])
 	case b.cfg.workspace == "":
 		return newError(CodeCreateFailed, b.name, "", ErrInvalidSpec, "Spec.Mask needs a workspace: give the engine one with WithWorkspace")
 	case len(mask) > MaxMasked:
@@ -262,7 +262,7 @@ func (b *base) checkMask(mask []string) error {
 		}
 		if fi, err := os.Stat(filepath.Join(b.cfg.workspace, filepath.FromSlash(m))); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
 			return newError(CodeCreateFailed, b.name, "", ErrInvalidSpec,
-				"the gvisor engine cannot hide %q from a command: it is a %s, not a file or directory, and runsc cannot mount over it: remove it from the workspace, or run bash in the bwrap engine", m, fileKind(fi.Mode()))
+				"the gvisor engine cannot hide %q from a command: it is a %s, not a file or directory, and runsc cannot mount over it: remove it from the workspace, or run the command in the bwrap engine", m, fileKind(fi.Mode()))
 		}
 	}
 	return nil
