@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/executor"
@@ -77,4 +78,38 @@ func ExampleTrackChanges() {
 	// ok
 	// [changed: deleted draft.txt, created notes.txt]
 	// [deleted draft.txt created notes.txt]
+}
+
+// A Command tool given the workspace hides from its runs what the
+// workspace hides (here secrets/, as a policy's forbidden_paths would):
+// bwrap and gvisor mount an empty directory over it, so a recursive grep
+// of the workspace finds nothing there. The process and landlock engines
+// cannot mask, and refuse such a run. (Not run: it needs bwrap.)
+func ExampleWithWorkspace() {
+	dir, _ := os.MkdirTemp("", "shell-example-")
+	defer os.RemoveAll(dir)
+	ws, err := sandbox.OpenWorkspace(dir, sandbox.WithHide(func(rel, _ string) string {
+		if rel == "secrets" || strings.HasPrefix(rel, "secrets/") {
+			return "secrets/**"
+		}
+		return ""
+	}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ws.Close()
+	sb, err := sandbox.New("bwrap", sandbox.WithWorkspace(ws.Dir()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	grep, err := shell.NewCommand("grep_workspace", "Search every file of the workspace", sb,
+		[]string{"grep", "-rn", "--", "{pattern}", "."}, shell.WithWorkspace(ws))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, _ := grep.Run(context.Background(), tool.Call{Name: "grep_workspace", Args: json.RawMessage(`{"pattern":"KEY"}`)})
+	fmt.Println(res.Text())
 }
