@@ -391,8 +391,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return approval.UnaskedDemand(call, demand)
 		}
 	}
-	if at != nil && at.tk != nil {
-		if ferr := e.awaitLocks(ctx, at.tk, cs); ferr != nil {
+	if tk := at.ticket(); tk != nil {
+		if ferr := e.awaitLocks(ctx, tk, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
 	}
@@ -416,7 +416,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if err := ctx.Err(); err != nil { // ended in the chain (an approval wait, a mode change): never start
 		return tool.Failure(call, err)
 	}
-	gated := held != slots{} || (at != nil && at.tk != nil) // see runTool
+	gated := held != slots{} || at.ticket() != nil // see runTool
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	// The call's timeout, else the spec's, else the executor's.
 	timeout := e.timeout

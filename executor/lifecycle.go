@@ -162,6 +162,14 @@ type lease struct {
 	users int
 }
 
+// ticket is l's ticket: nil for no lease, or one that names no key.
+func (l *lease) ticket() *keylock.Ticket {
+	if l == nil {
+		return nil
+	}
+	return l.tk
+}
+
 // drop ends one use of l; the last releases its ticket. cs.mu is held.
 func (cs *callState) drop(l *lease) {
 	if l.users--; l.users == 0 {
