@@ -266,8 +266,12 @@ func TestConcurrentIdenticalCallsCollapse(t *testing.T) {
 }
 
 func TestWaiterHonoursItsContext(t *testing.T) {
-	release := make(chan struct{})
-	b := &backend{gate: func() { <-release }}
+	release, inside := make(chan struct{}), make(chan struct{})
+	var entered sync.Once
+	b := &backend{gate: func() {
+		entered.Do(func() { close(inside) })
+		<-release
+	}}
 	ex := setup(t, b, cache.New(), tool.ReadOnly())
 	done := make(chan struct{})
 	go func() {
@@ -275,9 +279,7 @@ func TestWaiterHonoursItsContext(t *testing.T) {
 		_, err := ex.Execute(context.Background(), call(`{"q":"slow"}`))
 		assert.NoError(t, err)
 	}()
-	for b.runs.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	<-inside // the first call is in the backend: the next one waits for its flight
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	res, err := ex.Execute(ctx, call(`{"q":"slow"}`))
