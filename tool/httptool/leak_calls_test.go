@@ -23,14 +23,19 @@ import (
 
 // connTracker counts a test server's connections that are not closed.
 type connTracker struct {
-	mu   sync.Mutex
-	open map[net.Conn]http.ConnState
-	seen int
+	mu      sync.Mutex
+	open    map[net.Conn]http.ConnState
+	seen    int
+	changed chan struct{} // closed (and dropped) at the next change of state, for waitClosed
 }
 
 func (ct *connTracker) hook(c net.Conn, s http.ConnState) {
 	ct.mu.Lock()
 	defer ct.mu.Unlock()
+	if ct.changed != nil {
+		close(ct.changed)
+		ct.changed = nil
+	}
 	if ct.open == nil {
 		ct.open = map[net.Conn]http.ConnState{}
 	}
@@ -50,6 +55,31 @@ func (ct *connTracker) count() (open, seen int) {
 	return len(ct.open), ct.seen
 }
 
+// waitClosed waits until the server has seen every connection close, woken
+// by the server's own ConnState hook, for up to timeout; it returns how
+// many are still open then.
+func (ct *connTracker) waitClosed(timeout time.Duration) int {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		ct.mu.Lock()
+		open := len(ct.open)
+		if ct.changed == nil {
+			ct.changed = make(chan struct{})
+		}
+		changed := ct.changed
+		ct.mu.Unlock()
+		if open == 0 {
+			return 0
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return open
+		}
+	}
+}
+
 func openFDs(t testing.TB) int {
 	t.Helper()
 	n, err := proctest.OpenFDs()
@@ -60,7 +90,10 @@ func openFDs(t testing.TB) int {
 }
 
 // settled waits up to 5 s for the goroutines and files to come down to at
-// most the given counts, and returns what there is then.
+// most the given counts, and returns what there is then. It polls: nothing
+// announces that a goroutine has ended or a file descriptor was closed (the
+// transport's connection goroutines end on their own after a Close), so
+// the counts are read again every 20 ms until they are down or time is up.
 func settled(t testing.TB, goroutines, fds int) (int, int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -170,10 +203,7 @@ func TestLeakCallsEveryWay(t *testing.T) {
 
 	tl.CloseIdleConnections()
 	g2, f2 := settled(t, g0, f0)
-	deadline := time.Now().Add(5 * time.Second)
-	for open, _ = conns.count(); open > 0 && time.Now().Before(deadline); open, _ = conns.count() {
-		time.Sleep(20 * time.Millisecond)
-	}
+	open = conns.waitClosed(5 * time.Second)
 	t.Logf("idle connections closed: goroutines %d, fds %d, server connections open %d", g2, f2, open)
 	assert.LessOrEqual(t, g2, g0+2, "goroutines")
 	assert.LessOrEqual(t, f2, f0+2, "open files")
