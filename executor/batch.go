@@ -2,13 +2,10 @@ package executor
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/keylock"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -51,13 +48,12 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	g.SetLimit(e.batchLimit)
 	for i, cs := range states {
 		g.Go(func() error {
-			// A panic escaping the pipeline (the executor's own bookkeeping;
-			// extensions and backends are guarded) becomes this call's
-			// result and never stops its siblings; run has released the locks.
+			// run turns a panic into the call's result; a backend that ends
+			// the goroutine (runtime.Goexit) leaves run no way to return
+			// one, so it is given here: a result for every call, never nil.
 			defer func() {
-				if p := recover(); p != nil {
-					results[i] = extension.PanicResult(&tool.Call{ID: cs.call.ID, Name: cs.call.Name},
-						fmt.Sprintf("executor running call %q", cs.call.ID), p, debug.Stack())
+				if results[i] == nil {
+					results[i] = escaped(cs, nil)
 				}
 			}()
 			cs.start = time.Now()

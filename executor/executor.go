@@ -235,9 +235,22 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 
 // run is the life of one admitted call: the pipeline, then the bookkeeping
 // (history, final event, lock release, job completion).
-func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
-	defer cs.end() // also on a panic
-	res := cs.refused
+//
+// A panic that escapes the pipeline (a HistoryStore's: extensions and
+// backends are guarded) becomes the call's result, and a backend's
+// runtime.Goexit still ends the call (final event, locks, job) before the
+// goroutine goes: a job runs in a goroutine of its own, where a panic
+// would crash the process and a Goexit leave its waiters waiting for ever.
+func (e *Executor) run(ctx context.Context, cs *callState) (res *tool.Result) {
+	finished := false
+	defer func() {
+		if !finished {
+			res = escaped(cs, recover())
+			cs.finish(res)
+		}
+		cs.end()
+	}()
+	res = cs.refused
 	if res == nil {
 		res = e.execute(cs.bind(ctx), cs)
 	}
@@ -245,8 +258,20 @@ func (e *Executor) run(ctx context.Context, cs *callState) *tool.Result {
 	res.Timings.Total = time.Since(cs.start)
 	settle(res)
 	e.addHistory(ctx, cs, res)
+	finished = true
 	cs.finish(res)
 	return res
+}
+
+// escaped is the result of a call whose run did not return: p is the panic
+// that escaped the pipeline, nil when the backend ended the goroutine
+// (runtime.Goexit, as t.FailNow does).
+func escaped(cs *callState, p any) *tool.Result {
+	call := &tool.Call{ID: cs.call.ID, Name: cs.call.Name}
+	if p == nil {
+		return tool.Fail(call, tool.CodeInternal, fmt.Sprintf("tool %q ended its goroutine (runtime.Goexit) without returning", call.Name))
+	}
+	return extension.PanicResult(call, fmt.Sprintf("executor running call %q", clipField(call.ID)), p, debug.Stack())
 }
 
 // execute is the pipeline: validation (done by admit), then the extension
