@@ -109,7 +109,9 @@ func (h *hub) publish(ev tool.Event) {
 // Events are the life of every call made after Subscribe: submitted,
 // queued (Reason says "lock: ..." or "limit: ..."), approval requested and
 // decided (emitted by the approval extension), started (once per backend
-// attempt), output chunks (emitted by backends with tool.EmitOutput),
+// attempt), output chunks (emitted by backends with tool.EmitOutput; a
+// backend's events of other kinds are dropped, so that no tool can say it
+// was approved or completed),
 // retried (the retry extension), and one of completed, failed or cancelled
 // with the Result. Each carries the call id, job id, tool, agent, time and
 // a sequence number that increases across the executor; names and ids are

@@ -454,6 +454,16 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	callerFirst = callerFirst && callerDeadline.Before(deadline)
 	bctx, cancel := context.WithDeadline(tool.ActingFor(ctx, call.Principal), deadline)
 	defer cancel()
+	if emit := tool.EmitterFrom(bctx); emit != nil {
+		// A backend emits output. The rest of the call's life (approval,
+		// completion) is the executor's and its extensions' to tell: not
+		// the tool's, nor that of the calls it makes (a sub-agent's).
+		bctx = tool.WithEmitter(bctx, func(ev tool.Event) {
+			if ev.Kind == tool.EventOutput {
+				emit(ev)
+			}
+		})
+	}
 	o, still := e.runTool(bctx, req.Tool, *call, gated)
 	abandoned := still != nil
 	elapsed := time.Since(began)
