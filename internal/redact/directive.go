@@ -21,7 +21,9 @@ var directiveHints = []string{"pass", "Pass", "PASS", "auth", "Auth", "AUTH", "s
 // the same as before"); a commented-out line ("# requirepass foobared")
 // is a comment. The value of a setting about a secret is kept: a yes or
 // no ("PasswordAuthentication no"), and a name whose last word says what
-// the setting is ("AuthType Basic", "password_file /etc/passwd").
+// the setting is ("AuthType Basic", "password_file /etc/passwd"); so is
+// a reference to a variable a template fills in ("requirepass
+// ${REDIS_PASSWORD}", see varRef).
 func maskDirectives(s string) string {
 	var b strings.Builder
 	last := 0
@@ -94,7 +96,7 @@ func directiveValue(line string) (vs, ve int) {
 		return 0, 0 // more than one value, or text glued to it
 	}
 	v := line[vs:ve]
-	if v == "" || v == Mask || isBoolean(v) || goType(v) || strings.IndexByte("=:", v[0]) >= 0 || !directiveName(line[ns:ne]) {
+	if v == "" || v == Mask || isBoolean(v) || goType(v) || varRef(v) || strings.IndexByte("=:", v[0]) >= 0 || !directiveName(line[ns:ne]) {
 		return 0, 0 // "secret = x" is a pair: maskPairs reads it
 	}
 	return vs, ve

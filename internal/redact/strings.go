@@ -885,7 +885,7 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 				end = len(body)
 			}
 		}
-		if strings.HasPrefix(body[:end], Mask) {
+		if strings.HasPrefix(body[:end], Mask) || varRef(body[:end]) {
 			return 0, 0
 		}
 		start := i + q + 1
@@ -904,8 +904,18 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 		return 0, 0
 	}
 	end := unquotedEnd(rest)
+	if strings.HasPrefix(rest, "${") {
+		// A reference runs to its "}", past the blanks of a default
+		// (${PW:-a b}), and text glued after it is the value's too.
+		if k := strings.IndexAny(rest, "}\r\n"); k > 0 && rest[k] == '}' {
+			end = k + 1 + unquotedEnd(rest[k+1:])
+		}
+	}
 	for end+1 < len(rest) && rest[end] == '\\' && (rest[end+1] == ' ' || rest[end+1] == '\t') {
 		end += 2 + unquotedEnd(rest[end+2:]) // a blank escaped (printf %q): the value goes on
+	}
+	if varRef(rest[:end]) {
+		return 0, 0 // the shell's or the CI's variable, not its value
 	}
 	switch strings.ToLower(rest[:end]) {
 	case "bearer", "basic", "token", "digest", "bot":
@@ -916,6 +926,33 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 		end = len(rest) - len(after) + unquotedEnd(after)
 	}
 	return i, i + end
+}
+
+// varRef reports whether v is only a reference to a variable, which a
+// shell, Compose or a CI fills in: ${NAME}, or $NAME with NAME an
+// environment variable's upper-case name ($TOKEN). It names the secret
+// and does not hold it. A default inside the braces (${PW:-pw}) is a
+// literal, and a lower-case $name may be a password that begins with
+// "$" ($ecret), so neither is a reference here.
+func varRef(v string) bool {
+	var name string
+	braced := strings.HasPrefix(v, "${") && strings.HasSuffix(v, "}")
+	switch {
+	case braced:
+		name = v[2 : len(v)-1]
+	case strings.HasPrefix(v, "$"):
+		name = v[1:]
+	}
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || braced && c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 // closingQuote returns where the text of a value quoted with quote, q
