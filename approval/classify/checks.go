@@ -403,6 +403,7 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	sc := scanOptions(name, args, g, false)
 	var scripts, files []word
 	inPlace, scriptFile := false, false
+	var suffix word // -iSUFFIX
 	var inf info
 	for _, u := range sc.uses {
 		switch strings.TrimLeft(u.opt.Name, "-") {
@@ -419,6 +420,9 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			}
 		case "i", "in-place":
 			inPlace = true
+			if u.has {
+				suffix = u.val
+			}
 		}
 	}
 	for _, k := range sc.ops {
@@ -443,9 +447,29 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		for _, f := range files {
 			j.add(s.writeTarget(f))
 		}
+		s.backupWrites(suffix, files, j)
 		s.inputWrites(name, cx, j)
 	}
 	return inf
+}
+
+// backupWrites judges the copies sed -iSUFFIX and perl -iSUFFIX keep of
+// the files they edit. A SUFFIX with a '*' names the copy, each '*'
+// replaced by the file's name, and one that also holds a '/' puts it in
+// another directory, from the working directory: sed -i'/tmp/*' s/a/b/ f
+// writes /tmp/f, and sed -i'/home/u/.bashr*' s/x/x/ c copies c over
+// ~/.bashrc. Other copies lie beside their file, which is judged as
+// written already, as is a file not known until it runs.
+func (s *state) backupWrites(suffix word, files []word, j *judgement) {
+	if suffix.unknown() || !strings.Contains(suffix.s, "*") || !strings.Contains(suffix.s, "/") {
+		return
+	}
+	for _, f := range files {
+		if f.unknown() || f.input {
+			continue
+		}
+		j.add(s.writeTarget(word{s: strings.ReplaceAll(suffix.s, "*", path.Base(f.s)), lit: true}))
+	}
 }
 
 // isStdinProgram reports whether the file a program is read from (sed -f,

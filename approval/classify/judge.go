@@ -1962,6 +1962,7 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	codeIdx := -1
 	module := ""     // python -m MODULE
 	inPlace := false // perl -i, ruby -i: the files after the code are rewritten
+	var suffix word  // -iSUFFIX
 	i := 0
 	for i < len(args) && !hasCode {
 		a := args[i].s
@@ -2000,6 +2001,8 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 				f := "-" + a[k:k+1]
 				if slices.Contains(r.InPlaceFlags, f) {
 					inPlace = true
+					suffix = args[i]
+					suffix.s = a[k+1:]
 					break // the rest of the word is the backup suffix (-i.bak)
 				}
 				if slices.Contains(r.CodeFlags, f) {
@@ -2044,11 +2047,14 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			from = i + 1
 		}
 		j.add(Warning, name+" -i edits files in place")
+		var files []word
 		for _, f := range args[min(from, len(args)):] {
 			if !strings.HasPrefix(f.s, "-") || f.unknown() {
 				j.add(s.writeTarget(f))
+				files = append(files, f)
 			}
 		}
+		s.backupWrites(suffix, files, j)
 		s.inputWrites(name, cx, j)
 	}
 	if hasCode {
