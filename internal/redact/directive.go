@@ -23,7 +23,8 @@ var directiveHints = []string{"pass", "Pass", "PASS", "auth", "Auth", "AUTH", "s
 // no ("PasswordAuthentication no"), and a name whose last word says what
 // the setting is ("AuthType Basic", "password_file /etc/passwd"); so is
 // a reference to a variable a template fills in ("requirepass
-// ${REDIS_PASSWORD}", see varRef).
+// ${REDIS_PASSWORD}", see varRef), and a line that says what happened to
+// a credential ("Password expired", see statusPhrase) is a status.
 func maskDirectives(s string) string {
 	var b strings.Builder
 	last := 0
@@ -90,6 +91,9 @@ func directiveValue(line string) (vs, ve int) {
 			i++
 		}
 		ve = i
+		if statusPhrase(line[ns:ne], line[vs:ve]) {
+			return 0, 0
+		}
 	}
 	rest := strings.TrimRight(line[skipBlanks(line, i):], "\r")
 	if rest != "" && (rest[0] != '#' || i == skipBlanks(line, i)) {
@@ -124,6 +128,29 @@ func directiveName(name string) bool {
 		return true
 	}
 	return LooksSecret(last)
+}
+
+// statusPhrase reports whether name and value, a line's two words, say
+// what happened to a credential ("Password expired", "token revoked"): the
+// name is a credential's noun alone, as prose writes it, and the value,
+// unquoted, a word of a closed set of such happenings. A directive's name
+// is a program's word (requirepass, masterauth, auth_pass, db_password),
+// so its value is masked whatever it reads like ("requirepass
+// foobared"), and so is a word not in the set after the noun.
+func statusPhrase(name, value string) bool {
+	switch strings.ToLower(name) {
+	case "password", "passwd", "passphrase", "passcode", "pin", "secret", "token":
+	default:
+		return false
+	}
+	switch strings.ToLower(value) {
+	case "required", "needed", "expired", "expires", "changed", "updated", "reset", "set", "unset", "saved",
+		"stored", "cleared", "removed", "deleted", "created", "generated", "rotated", "revoked", "refreshed",
+		"accepted", "rejected", "denied", "verified", "incorrect", "invalid", "wrong", "missing", "mismatch",
+		"locked", "unlocked", "ok", "valid", "empty":
+		return true
+	}
+	return false
 }
 
 // goType reports whether v is how Go code writes a type after a field's
