@@ -354,7 +354,9 @@ func mayHavePair(s string) bool {
 // base64-encoded whole, as Kubernetes keeps them), passwords in URLs, Authorization and Cookie headers, bearer and basic credentials, the
 // values of name=value and name: value pairs and of --name flags whose name
 // looks secret (LooksSecret; in a URL query or an upper-case environment
-// name, LooksSecretEnv, so ?key= and &sig= count; with a full-width ：
+// name, LooksSecretEnv, so ?key= and &sig= count, and an OAuth code or
+// PKCE verifier in a query, a fragment or a form body, ?code= and
+// &code_verifier=; with a full-width ：
 // or ＝, as Chinese and Japanese write them; and in a percent-encoded
 // query inside a URL's query, next=%2Fcb%3Ftoken%3D…), XML elements
 // named secret by their own name or by a key or name attribute (<add
@@ -694,7 +696,12 @@ func scanPairs(s string) (string, int, int) {
 		// "PASS:" is a test's verdict (go test's "--- PASS: TestX",
 		// automake's "PASS: t1"), not an environment name.
 		verdict := c == ':' && name == "PASS"
-		if verdict || !(byName || LooksSecret(name) || (terse && !placeholder && LooksSecretEnv(name)) || lonePass(s, i, nameStart, nameEnd)) {
+		// An OAuth authorization code and its PKCE verifier, as a query's,
+		// a fragment's or a form body's parameter (?code=, #code=,
+		// &code_verifier=): whoever reads one first gets the tokens. A
+		// code elsewhere is a status or a program's (exit code=1).
+		oauth := c == '=' && (before == '?' || before == '&' || before == '#') && (name == "code" || name == "code_verifier")
+		if verdict || !(byName || oauth || LooksSecret(name) || (terse && !placeholder && LooksSecretEnv(name)) || lonePass(s, i, nameStart, nameEnd)) {
 			continue
 		}
 		vs, ve := valueSpan(s, valAt, &js)
