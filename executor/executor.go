@@ -441,7 +441,6 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if err := ctx.Err(); err != nil { // ended in the chain (an approval wait, a mode change): never start
 		return tool.Failure(call, err)
 	}
-	gated := held != slots{} || at.ticket() != nil // see runTool
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	// The call's timeout, else the spec's, else the executor's.
 	timeout := e.timeout
@@ -464,7 +463,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			}
 		})
 	}
-	o, still := e.runTool(bctx, req.Tool, *call, gated)
+	o, still := e.runTool(bctx, req.Tool, *call)
 	abandoned := still != nil
 	elapsed := time.Since(began)
 	deadlineErr := bctx.Err() == context.DeadlineExceeded
@@ -562,11 +561,13 @@ func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) 
 }
 
 // runTool runs the backend, in the caller's goroutine (runInline) or, with
-// WithDetach, in its own. There, at the deadline, a call holding locks or
-// slots (gated) first waits a grace for the backend to really stop, so that
-// the next writer never overlaps a backend still being killed; still, when
-// it is still running, receives its outcome when it returns.
-func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, gated bool) (o outcome, still <-chan outcome) {
+// WithDetach, in its own. There, at the deadline, the call first waits a
+// grace for the backend to really stop: one that honours its context
+// answers at once and is not reported as still running (nor its retry
+// stopped), and the next writer never overlaps a backend still being
+// killed. still, when it is still running, receives its outcome when it
+// returns.
+func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome, still <-chan outcome) {
 	if !e.detach {
 		return runInline(ctx, backend, c), nil
 	}
@@ -583,17 +584,9 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call, 
 	case o = <-done:
 	case <-ctx.Done():
 		select {
-		case o = <-done: // finished at the same moment: keep its answer
-		default:
-			still = done
-			if gated { // give the backend a grace to stop
-				select {
-				case <-done:
-					still = nil
-				case <-time.After(abandonGrace):
-				}
-			}
-			o.err = ctx.Err()
+		case o = <-done:
+		case <-time.After(abandonGrace):
+			o.err, still = ctx.Err(), done
 		}
 	}
 	return o, still

@@ -15,8 +15,8 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// abandonGrace is how long a call that holds locks or slots waits, after
-// its deadline, for its backend to really stop before giving them up.
+// abandonGrace is how long a detached call waits, after its deadline, for
+// its backend to really stop before leaving it running (runTool).
 const abandonGrace = time.Second
 
 // callState is the executor's record of one call. The call's context

@@ -78,12 +78,12 @@ func WithTimeout(d time.Duration) Option {
 // WithDetach runs each backend in its own goroutine, so that a deadline is
 // honoured even by a Go function that ignores its context: the call returns
 // a timed-out result at the deadline while the function runs on in the
-// background until it returns (its result is discarded; a call holding
-// locks or slots waits a short grace first, and its result is marked
-// "backend_still_running" if the function outlives it; the concurrency
-// slots and the locks it took stay taken until it returns, so that no call
-// runs beside it past a limit or writes what it writes; a function that
-// never returns holds them for good). Without it (the
+// background until it returns (its result is discarded; the call waits a
+// grace of a second first, for a function that stops when told, and is
+// marked "backend_still_running" if the function outlives it; the
+// concurrency slots and the locks it took stay taken until it returns, so
+// that no call runs beside it past a limit or writes what it writes; a
+// function that never returns holds them for good). Without it (the
 // default) a backend runs in the caller's goroutine: cheaper, and a call
 // ends only when its backend has stopped. Shell, HTTP and MCP backends
 // honour their context either way; use WithDetach for Go functions you do
