@@ -24,8 +24,9 @@ import (
 // writes (over a synchronous pipe) wait.
 type pausedTransport struct {
 	mcp.Transport
-	mu   sync.Mutex
-	gate chan struct{} // non-nil while paused; closed to resume
+	mu       sync.Mutex
+	gate     chan struct{} // non-nil while paused; closed to resume
+	progress atomic.Int32  // progress notifications the client has read
 }
 
 func (p *pausedTransport) pause() {
@@ -58,6 +59,9 @@ type pausedConn struct {
 
 func (c *pausedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "notifications/progress" {
+		c.t.progress.Add(1)
+	}
 	c.t.mu.Lock()
 	gate := c.t.gate
 	c.t.mu.Unlock()
@@ -89,9 +93,14 @@ func burstCall(t *testing.T, n int, opts ...Option) int {
 	require.NoError(t, err)
 
 	var got atomic.Int32
+	handled := make(chan struct{}, n) // one per notification the handler got
 	tr := &pausedTransport{Transport: serve(t, srv)}
 	cs := sdkClient(t, tr, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
 		got.Add(1)
+		select {
+		case handled <- struct{}{}:
+		default:
+		}
 	}}, nil)
 
 	tr.pause()
@@ -118,18 +127,18 @@ func burstCall(t *testing.T, n int, opts ...Option) int {
 	require.False(t, a.res.IsError)
 	require.Equal(t, "done", a.res.Content[0].(*mcp.TextContent).Text)
 	// The queued notifications were sent before the result (progress.stop
-	// flushes them), but the client hands them to its handler on another
-	// goroutine: wait until the count stops moving.
-	last := got.Load()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-		time.Sleep(100 * time.Millisecond)
-		n := got.Load()
-		if n == last {
-			break
+	// flushes them), so the client read them before it; but it hands them
+	// to its handler on another goroutine: wait until the handler has had
+	// every one the client read.
+	read := int(tr.progress.Load())
+	for i := range read {
+		select {
+		case <-handled:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the client read %d progress notifications, its handler got %d", read, i)
 		}
-		last = n
 	}
-	return int(last)
+	return int(got.Load())
 }
 
 // WithProgressBuffer bounds how many progress notifications of one call
