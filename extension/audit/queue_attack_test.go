@@ -86,6 +86,9 @@ func TestSyncIntervalConcurrentWritersFlushHeadClose(t *testing.T) {
 				}
 			})
 		}
+		// Not a wait for anything: each round closes the trail a little
+		// later into the writers' run (0 to 8 ms), to vary where Close cuts
+		// in. The checks below hold wherever it lands.
 		time.Sleep(time.Duration(round) * 2 * time.Millisecond)
 		require.NoError(t, tr.Close())
 		wg.Wait()
@@ -167,10 +170,16 @@ func TestErrorHandlerMayCallHead(t *testing.T) {
 	}
 }
 
-// slowFlushWriter's fsync takes a while, as a busy disk's does.
-type slowFlushWriter struct{ failingWriter }
+// slowFlushWriter's fsync takes a while, as a busy disk's does; syncing is
+// closed when the first fsync begins.
+type slowFlushWriter struct {
+	failingWriter
+	began   sync.Once
+	syncing chan struct{}
+}
 
 func (w *slowFlushWriter) Sync() error {
+	w.began.Do(func() { close(w.syncing) })
 	time.Sleep(300 * time.Millisecond)
 	return w.failingWriter.Sync()
 }
@@ -179,17 +188,19 @@ func (w *slowFlushWriter) Sync() error {
 // must not return before the first has written what Write accepted, or a
 // program that exits when it returns loses the records in memory.
 func TestConcurrentCloseWaitsForTheFlush(t *testing.T) {
-	w := &slowFlushWriter{failingWriter{budget: 1 << 20}}
+	w := &slowFlushWriter{failingWriter: failingWriter{budget: 1 << 20}, syncing: make(chan struct{})}
 	tr := mustNew(t, w, audit.WithSyncInterval(time.Hour))
 	for range 10 {
 		require.NoError(t, tr.Write(audit.Record{Tool: "x"}))
 	}
 	first := make(chan error, 1)
 	go func() { first <- tr.Close() }()
+	// The hourly syncer has not run: the first fsync is the first Close's
+	// flush, which it begins once it has marked the trail closed.
+	<-w.syncing
 	accepted := uint64(10)
-	for tr.Write(audit.Record{Tool: "probe"}) == nil { // until the first Close has begun
+	if tr.Write(audit.Record{Tool: "probe"}) == nil { // a Write the closing trail took must be durable too
 		accepted++
-		time.Sleep(time.Millisecond)
 	}
 	require.NoError(t, tr.Close())
 	assert.Equal(t, accepted, tr.Durable(), "the second Close returned before the records were durable")
