@@ -712,6 +712,8 @@ func scanPairs(s string) (string, int, int) {
 			if bs, be, ok := blockValue(s, nameStart, valAt); ok {
 				vs, ve = bs, be
 			}
+		} else if hs, he, ok := heredoc(s, valAt); ok {
+			vs, ve = hs, he // password = <<EOT: the lines up to EOT
 		}
 		if s[i] == '%' && ve > vs {
 			// A percent-encoded query's value ends at its encoded "&".
@@ -1039,6 +1041,65 @@ func blockValue(s string, nameStart, valAt int) (start, end int, ok bool) {
 		end = at
 	}
 	return start, end, ok
+}
+
+// heredoc returns the span of the text of a heredoc whose opener is at i
+// ("<<ID" alone at its line's end; HCL's and Ruby's <<-ID and <<~ID, the
+// shell's <<'ID' and <<"ID"): from the first text of the next line to the
+// end of the last line before the one that is ID alone (blanks around
+// it), or to the end of s when there is none (a text cut, or streamed,
+// inside it: masked to the end, as a key block with no END line). ok is
+// false when no opener is at i.
+func heredoc(s string, i int) (start, end int, ok bool) {
+	if !strings.HasPrefix(s[i:], "<<") {
+		return 0, 0, false
+	}
+	j := i + 2
+	if j < len(s) && (s[j] == '-' || s[j] == '~') {
+		j++
+	}
+	var quote byte
+	if j < len(s) && (s[j] == '\'' || s[j] == '"') {
+		quote = s[j]
+		j++
+	}
+	id := j
+	for j < len(s) && isWordByte(s[j]) {
+		j++
+	}
+	if j == id || (s[id] >= '0' && s[id] <= '9') {
+		return 0, 0, false
+	}
+	word := s[id:j]
+	if quote != 0 {
+		if j >= len(s) || s[j] != quote {
+			return 0, 0, false
+		}
+		j++
+	}
+	if j = skipBlanks(s, j); j < len(s) && s[j] == '\r' {
+		j++
+	}
+	if j < len(s) && s[j] != '\n' {
+		return 0, 0, false // text after the opener: not a heredoc's
+	}
+	at := min(j+1, len(s))
+	start, end = skipBlanks(s, at), at
+	for at < len(s) {
+		lineEnd := strings.IndexByte(s[at:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(s)
+		} else {
+			lineEnd += at
+		}
+		line := strings.TrimRight(s[at:lineEnd], " \t\r")
+		if strings.TrimLeft(line, " \t") == word {
+			return start, max(start, end), true
+		}
+		end = at + len(line)
+		at = lineEnd + 1
+	}
+	return start, len(s), true
 }
 
 // bracketEnd returns the length of the object or array s (at offset at
