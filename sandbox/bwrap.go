@@ -112,7 +112,7 @@ func (e *Bwrap) probe() error {
 	// --size and --disable-userns need bubblewrap 0.8.0, and an older one
 	// is unavailable here rather than failing every run).
 	p := &plan{cred: e.cred(), pidns: true}
-	argv := append([]string{bin}, e.flags("/", "", "", 64<<20, nil)...)
+	argv := append([]string{bin}, e.flags("/", "", "", 64<<20, nil, nil)...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
@@ -153,8 +153,9 @@ func (e *Bwrap) cred() *syscall.Credential {
 // default, half the host's memory): its pages count against no process's
 // address space, so without a bound a command could keep the host's
 // memory in /tmp whatever its limit. --as-pid-1 keeps bwrap's own init out
-// of the run (see plan).
-func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []string {
+// of the run (see plan). pin opens the workspace's directories that are
+// bound over themselves (nil without a workspace).
+func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *pins) []string {
 	f := []string{
 		"--unshare-all", "--unshare-user", "--as-pid-1", "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 	}
@@ -201,21 +202,27 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []str
 		}
 		f = append(f, "--bind", src, ws)
 		// The repository's own directory is read-only (repoDirs), bound
-		// from src to keep the idmapped owner; masks go over it.
-		for _, r := range e.cfg.repoDirs(ws) {
-			f = append(f, "--ro-bind", filepath.Join(src, filepath.Base(r)), r)
+		// from src to keep the idmapped owner, by descriptor (pins); masks
+		// go over it.
+		repo := func() {
+			for _, r := range e.cfg.repoDirs(ws) {
+				if fd, ok := pin.fd(filepath.Base(r)); ok {
+					f = append(f, "--ro-bind-fd", fd, r)
+				}
+			}
 		}
+		repo()
 		// Each directory above a masked path is a mount point, which no
 		// command can rename (maskParents); bound from src (the idmapped
-		// owner), with the repository's directories bound read-only again
-		// over any of them.
+		// owner) by descriptor, with the repository's directories bound
+		// read-only again over any of them.
 		if parents := maskParents(ws, mask); len(parents) > 0 {
 			for _, d := range parents {
-				f = append(f, "--bind", filepath.Join(src, filepath.FromSlash(d)), filepath.Join(ws, filepath.FromSlash(d)))
+				if fd, ok := pin.fd(d); ok {
+					f = append(f, "--bind-fd", fd, filepath.Join(ws, filepath.FromSlash(d)))
+				}
 			}
-			for _, r := range e.cfg.repoDirs(ws) {
-				f = append(f, "--ro-bind", filepath.Join(src, filepath.Base(r)), r)
-			}
+			repo()
 		}
 	}
 	// What the workspace hides and the home's credential stores (masks).
@@ -234,6 +241,43 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string) []str
 	// are mounts of their own and stay writable.
 	f = append(f, "--remount-ro", "/dev")
 	return append(f, "--chdir", dir, "--")
+}
+
+// pins hands bwrap the workspace's directories that it binds over
+// themselves (the repository's, and those above a masked path) as
+// descriptors opened when the run is planned, without following a symlink
+// (--bind-fd, --ro-bind-fd): bwrap mounts the directory that was opened,
+// or fails (it checks the mount against the descriptor), and closes the
+// descriptor. Given a path, bwrap resolved it when it mounted, a moment
+// after the plan had checked it: a concurrent command that swapped conf/
+// (above a masked conf/secrets) for a relative link to a host directory in
+// between had that host directory bound writable into the run, and wrote
+// there (TestAttackS23SwapAfterThePlan).
+type pins struct {
+	open  func(rel string) (*os.File, error) // opens rel where the workspace is bound from
+	first int                                // the descriptor bwrap sees files[0] as
+	files []*os.File
+}
+
+// fd opens rel (slash-separated, in the workspace) and returns the
+// descriptor bwrap will see it as, or false when it cannot be opened as a
+// directory or regular file without following a symlink (it was swapped
+// for one, or removed, since it was listed): then it is not bound, as a
+// symlink is not by repoDirs and maskParents.
+func (p *pins) fd(rel string) (string, bool) {
+	f, err := p.open(rel)
+	if err != nil {
+		return "", false
+	}
+	p.files = append(p.files, f)
+	return strconv.Itoa(p.first + len(p.files) - 1), true
+}
+
+// close closes the descriptors opened (bwrap has its own copies).
+func (p *pins) close() {
+	for _, f := range p.files {
+		f.Close()
+	}
 }
 
 // unsearchableAncestor returns the topmost directory above dir (not "/")
@@ -290,19 +334,22 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		}
 	}
 	src := ""
+	// The workspace's directories bound over themselves are opened where
+	// the workspace is bound from: its own path, or the idmapped tree.
+	pin := &pins{open: func(rel string) (*os.File, error) { return openBeneathDir(e.cfg.workspace, rel) }, first: 4}
 	if ws := e.cfg.workspace; ws != "" && cred != nil && os.Geteuid() == 0 {
 		uid, gid, err := ownerOf(ws)
 		if err != nil {
 			return nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
 		}
 		if uid != cred.Uid || gid != cred.Gid {
-			path, start, cleanup, err := idmapDir(ws, idMap{ownerUID: uid, ownerGID: gid, asUID: cred.Uid, asGID: cred.Gid}, scope)
+			path, start, cleanup, open, err := idmapDir(ws, idMap{ownerUID: uid, ownerGID: gid, asUID: cred.Uid, asGID: cred.Gid}, scope)
 			if err != nil {
 				return nil, newError(CodeCreateFailed, e.name, "", err,
 					"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",
 					ws, uid, gid, cred.Uid, cred.Gid, cred.Uid, cred.Gid, uid, gid)
 			}
-			src, p.start, p.cleanup = path, start, cleanup
+			src, p.start, p.cleanup, pin.open = path, start, cleanup, open
 		}
 	}
 	if scope != nil && p.start == nil {
@@ -316,11 +363,10 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		}
 		return nil, newError(CodeCreateFailed, e.name, "", err, "writing the seccomp filter for bwrap")
 	}
-	p.extra = []*os.File{filter}
 	if c := p.cleanup; c != nil {
-		p.cleanup = func() { filter.Close(); c() }
+		p.cleanup = func() { filter.Close(); pin.close(); c() }
 	} else {
-		p.cleanup = func() { filter.Close() }
+		p.cleanup = func() { filter.Close(); pin.close() }
 	}
 	// The first process of the run's pid namespace runs as the command's
 	// uid, and the command can ptrace it (no Yama on many hosts) and have
@@ -349,7 +395,9 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	// reach only the sandbox, through --setenv (see loaderEnv).
 	var loader []string
 	p.env, loader = loaderEnv(env)
-	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory, spec.Mask)
+	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory, spec.Mask, pin)
+	// The filter is descriptor 3, the pinned directories 4 on.
+	p.extra = append([]*os.File{filter}, pin.files...)
 	argv = append(argv, flags[:len(flags)-1]...)
 	for _, kv := range loader {
 		k, v, _ := strings.Cut(kv, "=")

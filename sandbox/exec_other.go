@@ -15,9 +15,11 @@ func sysProcAttr(p *plan) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Credential: p.cred}
 }
 
-func idmapDir(string, idMap, func() error) (string, func(*exec.Cmd) error, func(), error) {
-	return "", nil, nil, errPlatform
+func idmapDir(string, idMap, func() error) (string, func(*exec.Cmd) error, func(), func(string) (*os.File, error), error) {
+	return "", nil, nil, nil, errPlatform
 }
+
+func openBeneathDir(string, string) (*os.File, error) { return nil, errPlatform }
 
 func threadStart(func() error) (func(*exec.Cmd) error, func()) {
 	return func(*exec.Cmd) error { return errPlatform }, func() {}

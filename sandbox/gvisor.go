@@ -107,7 +107,7 @@ func (e *GVisor) mapWorkspace(ws string, cred *syscall.Credential) (string, func
 	}
 	ids := idMap{ownerUID: uid, ownerGID: gid, asUID: cred.Uid, asGID: cred.Gid,
 		rootAs: true, rootUID: spareID(uid), rootGID: spareID(gid)}
-	path, start, release, err := idmapDir(ws, ids, nil)
+	path, start, release, _, err := idmapDir(ws, ids, nil)
 	if err != nil {
 		return "", nil, nil, newError(CodeCreateFailed, e.name, "", err,
 			"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",

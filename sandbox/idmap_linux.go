@@ -65,7 +65,8 @@ func mappingUserns(k idMap) (int, error) {
 // owned by its owner as owned by the command's uid/gid (and writes files of
 // that uid/gid as its owner's), reachable at a fresh path under idmapBase
 // for one bwrap or runsc run, and returns that path, the function that
-// starts bwrap or runsc and the one that releases it all. It needs root.
+// starts bwrap or runsc, the one that releases it all and the one that
+// opens a path in the mapped tree (see openBeneath). It needs root.
 // Mounts below dir are not carried over. then, when not nil, further
 // changes the starting thread once the tree is attached (see threadStart).
 //
@@ -76,24 +77,24 @@ func mappingUserns(k idMap) (int, error) {
 // a root-owned 0700 workspace while the run lasted: read root's secrets and
 // plant a .git/config (TestAttackIdmappedWorkspaceFromTheHost). On the
 // host, the path is an empty directory of root's.
-func idmapDir(dir string, ids idMap, then func() error) (string, func(*exec.Cmd) error, func(), error) {
+func idmapDir(dir string, ids idMap, then func() error) (string, func(*exec.Cmd) error, func(), func(rel string) (*os.File, error), error) {
 	ns, err := mappingUserns(ids)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
 	tree, err := unix.OpenTree(unix.AT_FDCWD, dir, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("open_tree(%s): %w", dir, err)
+		return "", nil, nil, nil, fmt.Errorf("open_tree(%s): %w", dir, err)
 	}
 	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_IDMAP, Userns_fd: uint64(ns)}
 	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH, &attr); err != nil {
 		unix.Close(tree)
-		return "", nil, nil, fmt.Errorf("idmapping %s (kernel 5.12+ and a filesystem that supports idmapped mounts are needed): %w", dir, err)
+		return "", nil, nil, nil, fmt.Errorf("idmapping %s (kernel 5.12+ and a filesystem that supports idmapped mounts are needed): %w", dir, err)
 	}
 	rd, err := makeRunDir(idmapBase, idmapDirPrefix)
 	if err != nil {
 		unix.Close(tree)
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
 	base := rd.path
 	// Searchable, not listable: the unprivileged bwrap must reach the
@@ -105,10 +106,16 @@ func idmapDir(dir string, ids idMap, then func() error) (string, func(*exec.Cmd)
 	}
 	if err != nil {
 		m.release()
-		return "", nil, nil, fmt.Errorf("making the mount point of the idmapped workspace: %w", err)
+		return "", nil, nil, nil, fmt.Errorf("making the mount point of the idmapped workspace: %w", err)
 	}
-	return m.target, m.start, m.release, nil
+	return m.target, m.start, m.release, m.open, nil
 }
+
+// open opens rel in the mapped tree, without following a symlink (see
+// openBeneath). Opened before the tree is attached, the descriptor is
+// found at the tree's path once it is: bwrap, started in the thread's
+// namespace, mounts it from there. Only before release.
+func (m *idmapMount) open(rel string) (*os.File, error) { return openBeneath(m.tree, rel) }
 
 // idmapMount is one run's idmapped workspace: a detached mount, attached at
 // target in the private mount namespace of the thread that starts bwrap.
