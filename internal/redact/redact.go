@@ -25,7 +25,8 @@
 //     htpasswd -b's last word, Redis's CONFIG SET requirepass and AUTH;
 //     bash's $'...' and backslash-escaped values; a command or a --name flag continued
 //     over lines with "\" or PowerShell's "`" is read as one line), SQL
-//     (PASSWORD 'pw', IDENTIFIED BY pw), .netrc entries (password and
+//     (PASSWORD 'pw', IDENTIFIED BY pw, SQLCipher's PRAGMA key = 'pw'
+//     and ATTACH ... KEY 'pw'), .netrc entries (password and
 //     account, over lines, "#" comments among them), the password of a
 //     PostgreSQL password file's line (host:port:db:user:pw), a
 //     configuration line of a secret's name, blanks and one value

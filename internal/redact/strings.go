@@ -37,6 +37,14 @@ const (
 	cmdGap   = `(?:\s|` + lineCont + `)`
 )
 
+// sqlCipherKey is what comes before SQLCipher's passphrase, group 1 left
+// open for the rule to close after the quote it expects: a key pragma,
+// or an ATTACH statement's KEY.
+const sqlCipherKey = `(?i)(\b(?:pragma[ \t]+(?:[A-Za-z_][A-Za-z0-9_]*\.)?(?:hex)?(?:re)?key[ \t]*[=(]|` +
+	`attach[ \t]+(?:database[ \t]+)?(?:'[^'\r\n]*'|"[^"\r\n]*"|[^\s'"]+)[ \t]+as[ \t]+[^\s;]+[ \t]+key)[ \t]*`
+
+var sqlCipherHints = []string{"ragma", "RAGMA", "ttach", "TTACH"}
+
 // shapeRules find secrets inside strings: a value whose key says nothing
 // ("command", "url", "text") can still hold a password in a URL, a bearer
 // token in a curl command, a private key, or a provider's API key.
@@ -112,6 +120,12 @@ var shapeRules = []struct {
 	// JDBC URLs). A .netrc entry's password is maskNetrc's.
 	{[]string{"sqlplus", "rman", "expdp", "impdp", "sqlldr", "dgmgrl"}, regexp.MustCompile(`(\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)\b` + cmdArgs + `\s['"]?[A-Za-z0-9_$#.]+/)([^\s@'"/]+)`), "${1}" + Mask},
 	{[]string{"jdbc:oracle:"}, regexp.MustCompile(`(jdbc:oracle:[a-z]+:[A-Za-z0-9_$#.]+/)[^\s@'"/]+@`), "${1}" + Mask + "@"},
+	// SQLCipher's passphrase: PRAGMA [schema.]key, rekey, hexkey and
+	// hexrekey (= 'pw' or ('pw')), and ATTACH ... AS name KEY 'pw'. One
+	// rule for each way of quoting it, the quotes kept.
+	{sqlCipherHints, regexp.MustCompile(sqlCipherKey + `')(?:[^'\r\n]|'')*'`), "${1}" + Mask + "'"},
+	{sqlCipherHints, regexp.MustCompile(sqlCipherKey + `")[^"\r\n]*"`), "${1}" + Mask + `"`},
+	{sqlCipherHints, regexp.MustCompile(sqlCipherKey + `)[^\s;)'"]+`), "${1}" + Mask},
 	// Well-known key shapes.
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}`), "${1}" + Mask},                                        // AWS access key id
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
