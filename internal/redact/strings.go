@@ -413,6 +413,9 @@ func stringRules(s string) string {
 			s = r.re.ReplaceAllString(s, r.repl)
 		}
 	}
+	if vaultTokenAt(s, 0) >= 0 {
+		s = maskVaultTokens(s)
+	}
 	if strings.Contains(s, "</") {
 		s = xmlElement.ReplaceAllStringFunc(s, maskXMLElement)
 	}
@@ -439,7 +442,78 @@ func stringRules(s string) string {
 // hashed set in one pass, so most strings are dismissed without a search
 // per hint; String checks each rule's hints again).
 func hasHint(s string) bool {
-	return mayHavePair(s) || ruleHint(s)
+	return mayHavePair(s) || ruleHint(s) || vaultTokenAt(s, 0) >= 0
+}
+
+// vaultTokenLen is the length of an old HashiCorp Vault service token:
+// "s." and 24 base62 characters.
+const vaultTokenLen = 2 + 24
+
+// vaultTokenAt returns where the first old Vault token in s at or after i
+// begins, or -1: "s." not glued to a word, a path or a variable before
+// it, then 24 base62 characters with a digit, an upper-case and a
+// lower-case letter among them (random ones all but always have them; a
+// field of code, s.someLongFieldName, has no digit), and no word, call
+// or further name after. The new shapes (hvs., hvb., hvr.) are a shape
+// rule's. Each "s." is looked at once.
+func vaultTokenAt(s string, i int) int {
+	for {
+		k := strings.Index(s[i:], "s.")
+		if k < 0 {
+			return -1
+		}
+		at := i + k
+		end := at + vaultTokenLen
+		if end > len(s) {
+			return -1 // every later "s." is nearer the end
+		}
+		i = at + 2
+		if at > 0 && (isWordByte(s[at-1]) || strings.IndexByte("./-$\\", s[at-1]) >= 0) {
+			continue
+		}
+		if end < len(s) && (isWordByte(s[end]) || s[end] == '-' || s[end] == '(' ||
+			s[end] == '.' && end+1 < len(s) && isWordByte(s[end+1])) {
+			continue
+		}
+		if mixedBase62(s[at+2 : end]) {
+			return at
+		}
+	}
+}
+
+// mixedBase62 reports whether t is only ASCII letters and digits, with a
+// digit, an upper-case and a lower-case letter among them.
+func mixedBase62(t string) bool {
+	var digit, upper, lower bool
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		default:
+			return false
+		}
+	}
+	return digit && upper && lower
+}
+
+// maskVaultTokens masks each old Vault token in s (see vaultTokenAt).
+func maskVaultTokens(s string) string {
+	var b strings.Builder
+	last := 0
+	for at := vaultTokenAt(s, 0); at >= 0; at = vaultTokenAt(s, last) {
+		b.WriteString(s[last:at])
+		b.WriteString(Mask)
+		last = at + vaultTokenLen
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // ruleHint reports whether s holds the first three bytes of some rule's
