@@ -17,8 +17,10 @@ import (
 )
 
 // openStream connects a reading client to the page's event stream and
-// counts the call events it receives.
-func openStream(b *testing.B, f *fixture) (received *atomic.Int64, closeStream func()) {
+// counts the call events it receives; waitFor waits until at least n have
+// been received, or timeout has passed (events the stream dropped never
+// come), woken by the reader at each event.
+func openStream(b *testing.B, f *fixture) (received *atomic.Int64, waitFor func(n int64, timeout time.Duration), closeStream func()) {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+"/api/events", nil)
@@ -30,6 +32,7 @@ func openStream(b *testing.B, f *fixture) (received *atomic.Int64, closeStream f
 	_, err = r.ReadString('\n') // the stream is open
 	require.NoError(b, err)
 	received = new(atomic.Int64)
+	moved := make(chan struct{}, 1)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -40,10 +43,25 @@ func openStream(b *testing.B, f *fixture) (received *atomic.Int64, closeStream f
 			}
 			if strings.HasPrefix(line, "event: call") {
 				received.Add(1)
+				select {
+				case moved <- struct{}{}:
+				default:
+				}
 			}
 		}
 	}()
-	return received, func() {
+	waitFor = func(n int64, timeout time.Duration) {
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		for received.Load() < n {
+			select {
+			case <-moved:
+			case <-timer.C:
+				return
+			}
+		}
+	}
+	return received, waitFor, func() {
 		cancel()
 		res.Body.Close()
 		<-done
@@ -55,7 +73,7 @@ func openStream(b *testing.B, f *fixture) (received *atomic.Int64, closeStream f
 // reads them, and reports how many events a second the page keeps up with.
 func BenchmarkEventStream(b *testing.B) {
 	f := newFixture(b, dashboard.WithEventBuffer(1<<16))
-	received, closeStream := openStream(b, f)
+	received, waitFor, closeStream := openStream(b, f)
 	defer closeStream()
 	call := tool.Call{ID: "b", Name: "echo", Args: json.RawMessage(`{"text":"hello"}`)}
 	ctx := context.Background()
@@ -66,9 +84,7 @@ func BenchmarkEventStream(b *testing.B) {
 		_, _ = f.ex.Execute(ctx, call)
 	}
 	want := int64(3 * b.N)
-	for deadline := time.Now().Add(30 * time.Second); received.Load() < want && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(want, 30*time.Second)
 	b.StopTimer()
 	b.ReportMetric(float64(received.Load())/time.Since(start).Seconds(), "events/s")
 	b.ReportMetric(float64(want-received.Load()), "lost")
@@ -87,7 +103,7 @@ func BenchmarkExecuteWithDashboard(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			f := newFixture(b, dashboard.WithEventBuffer(1<<16))
 			if subscribed {
-				_, closeStream := openStream(b, f)
+				_, _, closeStream := openStream(b, f)
 				defer closeStream()
 			}
 			b.ReportAllocs()

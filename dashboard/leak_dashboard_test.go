@@ -18,6 +18,8 @@ import (
 )
 
 // leakSettle waits for the goroutine count to come down to at most want.
+// It polls every 10 ms, for up to 2 s: nothing announces that a goroutine
+// has ended.
 func leakSettle(want int) int {
 	n := runtime.NumGoroutine()
 	for i := 0; i < 200 && n > want; i++ {

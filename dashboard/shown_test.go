@@ -199,6 +199,10 @@ func TestBrowserAClickDoesNotLandOnACardThatMovedIntoPlace(t *testing.T) {
 	// of the double click lands there.
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitNotPresent(chromedp.CSS(`.card[data-id="`+first+`"]`))))
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
+	// A negative wait: the time a wrongly taken click's decision would
+	// need to reach the server. Nothing signals that a click was ignored,
+	// and the page is a real browser (no synctest). It cannot fail a
+	// correct dashboard; on a slow machine it could only miss a wrong one.
 	time.Sleep(300 * time.Millisecond)
 	pending := f.waitPending(t, 1)
 	assert.NotEqual(t, first, pending[0].ID)
@@ -252,6 +256,8 @@ func TestBrowserACardThatJustAppearedCannotBeClicked(t *testing.T) {
 	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('.card button.approve').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`))
 	require.NoError(t, err)
 	require.NoError(t, chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])))
+	// A negative wait, as in the test above: it cannot fail a correct
+	// dashboard; on a slow machine it could only miss a wrong approval.
 	time.Sleep(300 * time.Millisecond)
 	assert.Equal(t, id, f.waitPending(t, 1)[0].ID, "not approved")
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`.card button.approve`))))
@@ -347,8 +353,10 @@ func TestBrowserAnotherOriginCannotApproveOrRead(t *testing.T) {
     es.onopen = () => { out.push("stream open"); es.close(); resolve(); };
     es.onerror = () => { es.close(); resolve(); };
   });
+  // The title is set once the form's answer has loaded in the sink: by
+  // then the server has had, and answered, every attempt.
+  document.querySelector("iframe[name=sink]").onload = () => { document.title = "done:" + out.join(","); };
   document.getElementById("f").submit();
-  setTimeout(() => { document.title = "done:" + out.join(","); }, 500);
 })();
 </script>`
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -360,7 +368,6 @@ func TestBrowserAnotherOriginCannotApproveOrRead(t *testing.T) {
 	title, err := chromedp.Run(ctx, chromedp.Poll[string](`document.title.startsWith("done:") && document.title`))
 	require.NoError(t, err)
 	assert.Equal(t, "done:", title, "nothing was read, no preflight passed")
-	time.Sleep(300 * time.Millisecond)
 	assert.Equal(t, id, f.waitPending(t, 1)[0].ID, "nothing was approved")
 	require.NoError(t, f.queue.Resolve(id, approval.Denied("test", "no")))
 	<-done
