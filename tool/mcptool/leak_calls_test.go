@@ -115,10 +115,24 @@ func TestLeakInMemoryCallsEveryWay(t *testing.T) {
 }
 
 // muteConn is a server connection that answers initialize and then
-// nothing: every later response is swallowed.
+// nothing: every later response is swallowed. When marked is set, it
+// reports on it each request it reads whose params hold muteMarker.
 type muteConn struct {
 	mcp.Connection
 	answered atomic.Int32
+	marked   chan<- struct{}
+}
+
+// muteMarker is an argument value that makes muteConn report the request
+// that carries it once the server has read it.
+const muteMarker = "mute-marker"
+
+func (c *muteConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && c.marked != nil && bytes.Contains(req.Params, []byte(muteMarker)) {
+		c.marked <- struct{}{}
+	}
+	return msg, err
 }
 
 func (c *muteConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -128,14 +142,17 @@ func (c *muteConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.Connection.Write(ctx, msg)
 }
 
-type muteTransport struct{ mcp.Transport }
+type muteTransport struct {
+	mcp.Transport
+	marked chan<- struct{} // see muteConn
+}
 
 func (tr muteTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := tr.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &muteConn{Connection: c}, nil
+	return &muteConn{Connection: c, marked: tr.marked}, nil
 }
 
 // Calls to a server that never answers end at their deadline or their
@@ -145,16 +162,19 @@ func TestLeakNeverAnsweringServer(t *testing.T) {
 	srv.AddTool(&mcp.Tool{Name: "echo", Description: "d", InputSchema: openObject}, okHandler)
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, muteTransport{st}, nil)
+	marked := make(chan struct{}, 1)
+	ss, err := srv.Connect(ctx, muteTransport{Transport: st, marked: marked}, nil)
 	require.NoError(t, err)
 	c, err := Connect(ctx, Transport(ct))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close(); _ = ss.Wait() })
 	round := func() {
 		require.Error(t, timeoutCall(t, c, "echo"))
+		echo, err := c.Tool("echo", tool.Spec{Name: "echo", Description: "echo"}) // as callTool does
+		require.NoError(t, err)
 		cctx, cancel := context.WithCancel(ctx)
-		go func() { time.Sleep(time.Millisecond); cancel() }()
-		_, err := callTool(cctx, t, c, "echo")
+		go func() { <-marked; cancel() }() // once the server has the request: the caller gives up mid-call
+		_, err = echo.Run(cctx, tool.Call{ID: "c", Name: "echo", Args: json.RawMessage(`{"text":"` + muteMarker + `"}`)})
 		require.ErrorIs(t, err, context.Canceled)
 	}
 	round()

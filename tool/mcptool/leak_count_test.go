@@ -20,6 +20,9 @@ type holdings struct {
 // held counts what this process holds once it has settled: goroutines
 // and processes that are on their way out get up to settle to go (a
 // cancellation notice the SDK sends after a call returns lives up to 5 s).
+// It polls every 20 ms: nothing announces that a goroutine has ended, a
+// descriptor was closed or a process was reaped, so the counts are read
+// again until they are down or settle is up.
 func held(t testing.TB, base *holdings, settle time.Duration) holdings {
 	t.Helper()
 	deadline := time.Now().Add(settle)

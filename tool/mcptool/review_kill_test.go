@@ -50,7 +50,9 @@ func reusedPidHelper(how string) int {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		return fail("kill the server: %v", err)
 	}
-	// Reaped when its id is free (a zombie still takes signal 0).
+	// Reaped when its id is free (a zombie still takes signal 0). A poll:
+	// the SDK's own cmd.Wait reaps it, and nothing tells this process when
+	// that has happened but the id coming free.
 	deadline := time.Now().Add(10 * time.Second)
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
@@ -58,7 +60,19 @@ func reusedPidHelper(how string) int {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(100 * time.Millisecond) // the session has seen its end
+	// The session has seen its end: the client's conn closes done when
+	// the SDK session's Wait returns.
+	c.mu.Lock()
+	cn := c.cur
+	c.mu.Unlock()
+	if cn == nil {
+		return fail("no session")
+	}
+	select {
+	case <-cn.done:
+	case <-time.After(10 * time.Second):
+		return fail("the session of dead server %d did not end", pid)
+	}
 	if err := os.WriteFile("/proc/sys/kernel/ns_last_pid", []byte(strconv.Itoa(pid-1)), 0); err != nil {
 		return fail("ns_last_pid: %v", err)
 	}
