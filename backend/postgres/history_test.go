@@ -49,6 +49,9 @@ func TestHistorySharedAcrossInstances(t *testing.T) {
 	ctx := context.Background()
 	_, err := a.Execute(ctx, tool.Call{ID: "a1", Name: "ok", Agent: "ann", Session: "s1"})
 	require.NoError(t, err)
+	// Not a wait for another goroutine (Execute has returned): the clock
+	// moves on, so that mid falls strictly between a1 and the rest (the
+	// database keeps microseconds). A real database: no synctest here.
 	time.Sleep(5 * time.Millisecond)
 	mid := time.Now()
 	_, err = b.Execute(ctx, tool.Call{ID: "b1", Name: "fail", Agent: "bob"})
