@@ -451,6 +451,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	// Whose deadline is it? The caller's, when it comes first.
 	callerDeadline, callerFirst := ctx.Deadline()
 	callerFirst = callerFirst && callerDeadline.Before(deadline)
+	callerPassed := callerDeadline.Sub(began).Round(time.Millisecond) // when, into the run (not when the call looked)
 	bctx, cancel := context.WithDeadline(tool.ActingFor(ctx, call.Principal), deadline)
 	defer cancel()
 	if emit := tool.EmitterFrom(bctx); emit != nil {
@@ -482,7 +483,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		if deadlineErr && (te.Code == tool.CodeCancelled || te.Code == tool.CodeTimeout || te.Code == tool.CodeInternal) {
 			switch {
 			case callerFirst:
-				te = tool.Errorf(tool.CodeTimeout, "the caller's deadline passed %v into the run, before tool %q finished (its own deadline is %v): give the call more time", elapsed.Round(time.Millisecond), spec.Name, timeout)
+				te = tool.Errorf(tool.CodeTimeout, "the caller's deadline passed %v into the run, before tool %q finished (its own deadline is %v): give the call more time", callerPassed, spec.Name, timeout)
 			case abandoned:
 				te = tool.Errorf(tool.CodeTimeout, "tool %q ran past its %v deadline and ignores its context: it is still running in the background, and its result will be discarded; make it honour ctx, or raise the timeout", spec.Name, timeout)
 			default:
@@ -490,10 +491,14 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			}
 		}
 		res.Error = te
-	case o.res != nil && res.Error == nil && deadlineErr && !callerFirst:
-		// An inline function that ignored its context and returned late:
-		// its result is kept, but the call did not meet its deadline.
-		res.Error = tool.Errorf(tool.CodeTimeout, "tool %q ignored its %v deadline and returned after %v: its result is kept with the call, which counts as timed out; make it honour ctx, or raise the timeout", spec.Name, timeout, elapsed.Round(time.Millisecond))
+	case o.res != nil && res.Error == nil && deadlineErr:
+		// A function that ignored its context and returned late: its
+		// result is kept, but the call did not meet its deadline.
+		if callerFirst {
+			res.Error = tool.Errorf(tool.CodeTimeout, "the caller's deadline passed %v into the run; tool %q ignored it and returned after %v: its result is kept with the call, which counts as timed out; give the call more time", callerPassed, spec.Name, elapsed.Round(time.Millisecond))
+		} else {
+			res.Error = tool.Errorf(tool.CodeTimeout, "tool %q ignored its %v deadline and returned after %v: its result is kept with the call, which counts as timed out; make it honour ctx, or raise the timeout", spec.Name, timeout, elapsed.Round(time.Millisecond))
+		}
 		res.SetMeta("late", true)
 	}
 	res.CallID, res.Tool = call.ID, call.Name
