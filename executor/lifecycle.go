@@ -341,8 +341,8 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 		return tool.Errorf(tool.CodeConflict, "cannot %s %q now: %s holds it or is ahead in line; retry when it has finished", access, key, holder)
 	}
 	return cs.queue(ctx, fmt.Sprintf("lock: waiting to %s %q behind %s", access, key, holder), tk.Wait,
-		func(waited time.Duration) *tool.Error {
-			return tool.Errorf(tool.CodeConflict, "waited %v to %s %q behind %s and gave up at the deadline: retry later, or give the call a longer deadline", waited, access, key, holder)
+		func(waited time.Duration, deadline string) *tool.Error {
+			return tool.Errorf(tool.CodeConflict, "waited %v to %s %q behind %s and gave up at %s", waited, access, key, holder, deadline)
 		})
 }
 
@@ -350,9 +350,9 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 // what WithMaxWait leaves of the call's whole wait (its lock and every
 // slot of every run). It returns nil once wait succeeds, the caller's
 // cancellation as such, and otherwise giveUp's error for how long the call
-// has waited in all.
+// has waited in all and whose deadline ended the wait (with what to do).
 func (cs *callState) queue(ctx context.Context, reason string, wait func(context.Context) error,
-	giveUp func(waited time.Duration) *tool.Error) *tool.Error {
+	giveUp func(waited time.Duration, deadline string) *tool.Error) *tool.Error {
 	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: reason})
 	wctx := ctx
 	if cs.e.maxWait > 0 {
@@ -368,8 +368,11 @@ func (cs *callState) queue(ctx context.Context, reason string, wait func(context
 		return nil
 	case ctx.Err() == context.Canceled:
 		return tool.AsError(ctx.Err())
+	case ctx.Err() != nil:
+		return giveUp(waited.Round(time.Millisecond), "the caller's deadline: retry later, or give the call a longer deadline")
 	}
-	return giveUp(waited.Round(time.Millisecond))
+	// No deadline the caller gives lifts the executor's bound.
+	return giveUp(waited.Round(time.Millisecond), fmt.Sprintf("the deadline WithMaxWait sets (%v for all of a call's waits): retry later", cs.e.maxWait))
 }
 
 // relock handles arguments an extension rewrote, a call that stepped

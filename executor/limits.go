@@ -136,7 +136,7 @@ func (l *limits) take(ctx context.Context, lim *limiter, cs *callState) *tool.Er
 		reason = fmt.Sprintf("limit: %s runs %d calls, its limit; waiting", lim.scope, lim.size)
 	}
 	return cs.queue(ctx, reason, func(ctx context.Context) error { return lim.sem.Acquire(ctx, 1) },
-		func(waited time.Duration) *tool.Error {
-			return tool.Errorf(tool.CodeConcurrencyLimit, "waited %v for one of the %d slots of %s and gave up at the deadline: retry later", waited, lim.size, lim.scope)
+		func(waited time.Duration, deadline string) *tool.Error {
+			return tool.Errorf(tool.CodeConcurrencyLimit, "waited %v for one of the %d slots of %s and gave up at %s", waited, lim.size, lim.scope, deadline)
 		})
 }
