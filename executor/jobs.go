@@ -349,6 +349,14 @@ func (f *JobFilter) Match(s *JobStatus) bool {
 // backend. Submit fails when ctx is already done, or when the job store
 // (WithJobStore) cannot keep the job. A nil ctx is the caller's bug, as in
 // the standard library.
+//
+// In memory, a job not yet finished costs a goroutine and its call (the
+// arguments: up to WithMaxArgBytes) until it ends, and WithJobRetention
+// bounds only the finished ones: nothing bounds how many are pending. The
+// concurrency limits with WithMaxQueue refuse the jobs past a limit's
+// queue, but jobs waiting for a lock or an approver are not counted. A
+// host that lets others submit bounds how many jobs each may have pending
+// (Jobs, filtered by For and States, counts them).
 func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	if err := ctx.Err(); err != nil {
 		return "", tool.AsError(err)

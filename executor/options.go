@@ -190,7 +190,11 @@ func WithHistory(n int) Option {
 // WithJobRetention sets how long (ttl) and how many (keep) finished jobs
 // stay queryable by Status, Wait and Jobs before they are dropped. Zero or
 // negative values keep the defaults. It bounds the in-memory job store;
-// a store given to WithJobStore keeps jobs by its own rules.
+// a store given to WithJobStore keeps jobs by its own rules. Each job kept
+// holds its result, up to WithMaxOutputBytes of output and as much again
+// of error message: keep times that is what the finished jobs may hold
+// (2 GiB with the defaults, for jobs that all return the most they may).
+// Jobs not yet finished are kept whatever these bounds (Submit).
 func WithJobRetention(ttl time.Duration, keep int) Option {
 	return func(e *Executor) {
 		setPositive(&e.jobs.ttl, ttl)
