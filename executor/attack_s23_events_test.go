@@ -87,3 +87,23 @@ func TestAttackS23InnerApprovalIsNotTheOuterCalls(t *testing.T) {
 		assert.NotContains(t, []tool.EventKind{tool.EventApprovalRequested, tool.EventApprovalDecided}, ev.Kind, "%+v", ev)
 	}
 }
+
+// tool.Event says the executor fills an event's Time, as its identity; it
+// kept the one a backend set, so a tool could date its output as it
+// pleased (before the call was submitted, here) for a dashboard that
+// orders and shows events by time.
+func TestAttackS23BackendCannotDateItsEvents(t *testing.T) {
+	past := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	dated := tool.New("dated", "The dated test tool", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+		tool.Emit(ctx, tool.Event{Kind: tool.EventOutput, Stream: "stdout", Data: []byte("old news"), Time: past})
+		return &tool.Result{}, nil
+	})
+	ex := newExec(t, nil, dated)
+	events, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventSubmitted, tool.EventOutput}})
+	defer stop()
+	_, err := ex.Execute(context.Background(), tool.Call{ID: "c", Name: "dated", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	evs := scCollect(events, func(ev tool.Event) bool { return ev.Kind == tool.EventOutput }, 10*time.Second)
+	require.Len(t, evs, 2)
+	assert.False(t, evs[1].Time.Before(evs[0].Time), "output dated %v, before its call was submitted (%v)", evs[1].Time, evs[0].Time)
+}

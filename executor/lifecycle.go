@@ -271,10 +271,7 @@ func (cs *callState) emit(ev tool.Event) {
 	}
 	c := &cs.call
 	ev.CallID, ev.JobID, ev.Tool, ev.Agent, ev.Provider = c.ID, string(c.JobID), c.Name, c.Agent, c.Provider
-	ev.Principal, ev.Tenant, ev.Session = c.Principal, c.Tenant, c.Session
-	if ev.Time.IsZero() {
-		ev.Time = time.Now()
-	}
+	ev.Principal, ev.Tenant, ev.Session, ev.Time = c.Principal, c.Tenant, c.Session, time.Now()
 	if cs.job != nil {
 		cs.job.observe(&ev)
 	}
