@@ -40,6 +40,8 @@ func TestHistoryQuery(t *testing.T) {
 	ex := executor.MustNew(scRegistry(t, scNoop(), fail), executor.WithHistory(10))
 	ctx := context.Background()
 	ex.Execute(ctx, tool.Call{ID: "old", Name: "noop", Agent: "ann"})
+	// Not a wait for another goroutine (Execute has returned): the clock
+	// moves on, so that mid falls strictly between "old" and the rest.
 	time.Sleep(2 * time.Millisecond)
 	mid := time.Now()
 	for i := 0; i < 4; i++ {
