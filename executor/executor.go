@@ -283,7 +283,7 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 		return e.refused(ctx, call, nil, tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name)))
 	}
 	if err := ctx.Err(); err != nil {
-		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, err))
+		return e.refused(ctx, call, &entry.Spec, notStarted(call, err))
 	}
 	if cs.invalid != nil { // validated at admission (admit)
 		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, cs.invalid))
@@ -295,6 +295,17 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	capOutput(res, e.maxOutBytes, entry.Spec.Name)
 	res.Timings.Validate = cs.validate
 	return res
+}
+
+// notStarted is the failure of a call whose caller's context ended (err)
+// before its backend started: before that, only the caller's deadline
+// bounds it.
+func notStarted(call *tool.Call, err error) *tool.Result {
+	te := tool.AsError(err) // keeps err: errors.Is(res.Err(), context.DeadlineExceeded)
+	if errors.Is(err, context.DeadlineExceeded) {
+		te.Message = fmt.Sprintf("the caller's deadline passed before tool %q started: give the call more time", call.Name)
+	}
+	return tool.Failure(call, te)
 }
 
 // fillPrincipal gives a call that names no principal ctx's, if any.
@@ -439,7 +450,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		}()
 	}()
 	if err := ctx.Err(); err != nil { // ended in the chain (an approval wait, a mode change): never start
-		return tool.Failure(call, err)
+		return notStarted(call, err)
 	}
 	cs.emit(tool.Event{Kind: tool.EventStarted, Attempt: req.Attempt})
 	// The call's timeout, else the spec's, else the executor's.
