@@ -253,7 +253,9 @@ func (t *jobTable) Attach(run JobRunner) error {
 func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	start := time.Now()
 	id := JobID("job-" + rand.Text())
-	jctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	// Not the emitter of a call that submits it (a tool starting background
+	// work): the job outlives that call, and its events are its own.
+	jctx, cancel := context.WithCancel(tool.WithEmitter(context.WithoutCancel(ctx), nil))
 	// cancel is set before the job is kept, where Jobs and Cancel find it.
 	j := &job{cancel: cancel, done: make(chan struct{}), status: JobStatus{
 		ID: id, CallID: clipField(call.ID), Tool: clipField(call.Name), Agent: clipField(call.Agent),
@@ -344,7 +346,8 @@ func (f *JobFilter) Match(s *JobStatus) bool {
 // (taken into the call when the call names none, so that a job run by
 // another instance runs as its submitter); in memory (the default) it
 // keeps ctx's other values too (trace ids). It never keeps ctx's
-// cancellation or deadline: a job outlives the request that submitted it.
+// cancellation, deadline or event emitter (tool.WithEmitter): a job
+// outlives the request that submitted it.
 // Cancel stops it; the call's own timeout still bounds each run of its
 // backend. Submit fails when ctx is already done, or when the job store
 // (WithJobStore) cannot keep the job. A nil ctx is the caller's bug, as in
