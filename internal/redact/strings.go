@@ -126,6 +126,12 @@ var shapeRules = []struct {
 	{sqlCipherHints, regexp.MustCompile(sqlCipherKey + `')(?:[^'\r\n]|'')*'`), "${1}" + Mask + "'"},
 	{sqlCipherHints, regexp.MustCompile(sqlCipherKey + `")[^"\r\n]*"`), "${1}" + Mask + `"`},
 	{sqlCipherHints, regexp.MustCompile(sqlCipherKey + `)[^\s;)'"]+`), "${1}" + Mask},
+	// A password prompt answered on its line, as a terminal's transcript
+	// shows it: git's "Password for 'https://user@host': pw", sudo's
+	// "password for bob: pw", ssh's "Enter passphrase for key '...': pw",
+	// a PIN's. The answer is the rest of the line.
+	{[]string{"assword for", "ASSWORD FOR", "assphrase for", "ASSPHRASE FOR", "IN for", "in for", "asscode for"},
+		regexp.MustCompile(`(?im)(\b(?:password|passphrase|passcode|pin)[ \t]+for[ \t]+(?:key[ \t]+)?(?:'[^'\r\n]*'|"[^"\r\n]*"|[^\s'":]+):[ \t]*)[^\s](?:[^\r\n]*[^\s])?`), "${1}" + Mask},
 	// Well-known key shapes.
 	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}`), "${1}" + Mask},                                        // AWS access key id
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
