@@ -77,8 +77,11 @@ for kind, typ in (("unix", socket.SOCK_STREAM), ("unixpacket", socket.SOCK_SEQPA
         s = socket.socket(socket.AF_UNIX, typ)
         s.settimeout(10)
         s.connect("\0" + name + "-" + kind)
-        s.send(b"x")
         print("ABSTRACT", kind)
+        try:
+            s.send(b"x")  # the stream listeners may have closed already: EPIPE
+        except OSError:
+            pass
     except OSError as e:
         print(kind, "refused:", e)
 ' "$1" "$2" 2>&1
