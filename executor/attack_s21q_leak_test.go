@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -56,59 +57,63 @@ func s21qTool() tool.Tool {
 func TestAttackS21QHedgedRunEndingBadlyLeavesNoLock(t *testing.T) {
 	for _, how := range []string{"panic", "goexit", "refused", "declare-panic"} {
 		t.Run(how, func(t *testing.T) {
-			var ex *executor.Executor
-			run := func(ctx context.Context, id, path, line string) *tool.Result {
-				res, _ := ex.Execute(ctx, scCall(id, "w", scPathArgs{Path: path, Line: line}))
-				return res
-			}
-			var b, second *tool.Result
-			hold1, holdX := make(chan struct{}), make(chan struct{})
-			hedge := extension.Func("hedge", extension.PriorityDefault, func(next extension.Handler) extension.Handler {
-				return func(ctx context.Context, req *extension.Request) *tool.Result {
-					if req.Call.ID != "a" {
-						return next(ctx, req)
-					}
-					first := make(chan *tool.Result, 1)
-					r1, r2 := *req, *req
-					go func() { first <- next(context.WithValue(ctx, s21qHoldKey{}, hold1), &r1) }()
-					<-hold1 // the first run writes f
-					x := make(chan *tool.Result, 1)
-					line := how
-					if how == "refused" {
-						go func() { x <- run(context.WithValue(context.Background(), s21qHoldKey{}, holdX), "x", "g", "x") }()
-						<-holdX // x writes g
-						line = "a"
-					}
-					r2.Call.Args = json.RawMessage(`{"path":"g","line":"` + line + `"}`)
-					second = next(ctx, &r2)
-					if how == "refused" {
-						holdX <- struct{}{}
-						assert.Nil(t, (<-x).Error)
-					}
-					b = run(context.Background(), "b", "f", "b")
-					hold1 <- struct{}{}
-					return <-first
+			// In a synctest bubble, synctest.Wait returns once every run has returned
+			// and every other goroutine waits: no lock may be left then.
+			synctest.Test(t, func(t *testing.T) {
+				var ex *executor.Executor
+				run := func(ctx context.Context, id, path, line string) *tool.Result {
+					res, _ := ex.Execute(ctx, scCall(id, "w", scPathArgs{Path: path, Line: line}))
+					return res
 				}
-			})
-			ex = executor.MustNew(scRegistry(t, s21qTool()), executor.WithExtensions(hedge),
-				executor.WithDetach(), executor.WithConflictPolicy(executor.Refuse))
+				var b, second *tool.Result
+				hold1, holdX := make(chan struct{}), make(chan struct{})
+				hedge := extension.Func("hedge", extension.PriorityDefault, func(next extension.Handler) extension.Handler {
+					return func(ctx context.Context, req *extension.Request) *tool.Result {
+						if req.Call.ID != "a" {
+							return next(ctx, req)
+						}
+						first := make(chan *tool.Result, 1)
+						r1, r2 := *req, *req
+						go func() { first <- next(context.WithValue(ctx, s21qHoldKey{}, hold1), &r1) }()
+						<-hold1 // the first run writes f
+						x := make(chan *tool.Result, 1)
+						line := how
+						if how == "refused" {
+							go func() { x <- run(context.WithValue(context.Background(), s21qHoldKey{}, holdX), "x", "g", "x") }()
+							<-holdX // x writes g
+							line = "a"
+						}
+						r2.Call.Args = json.RawMessage(`{"path":"g","line":"` + line + `"}`)
+						second = next(ctx, &r2)
+						if how == "refused" {
+							holdX <- struct{}{}
+							assert.Nil(t, (<-x).Error)
+						}
+						b = run(context.Background(), "b", "f", "b")
+						hold1 <- struct{}{}
+						return <-first
+					}
+				})
+				ex = executor.MustNew(scRegistry(t, s21qTool()), executor.WithExtensions(hedge),
+					executor.WithDetach(), executor.WithConflictPolicy(executor.Refuse))
 
-			a := run(context.Background(), "a", "f", "a")
-			require.Nil(t, a.Error, "%v", a.Error)
-			require.NotNil(t, second)
-			assert.NotNil(t, second.Error, "the second run ended badly")
-			require.NotNil(t, b)
-			require.NotNil(t, b.Error, "b wrote f while the first run of a wrote it")
-			assert.Equal(t, tool.CodeConflict, b.Error.Code, "%v", b.Error)
-			require.Eventually(t, func() bool { return executor.LockedKeys(ex) == 0 }, 10*time.Second, time.Millisecond,
-				"a lock was left")
-			for _, path := range []string{"f", "g"} {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				res := run(ctx, "c", path, "c")
-				cancel()
-				assert.Nil(t, res.Error, "%s: %v", path, res.Error)
-			}
-			assert.Zero(t, executor.LockedKeys(ex))
+				a := run(context.Background(), "a", "f", "a")
+				require.Nil(t, a.Error, "%v", a.Error)
+				require.NotNil(t, second)
+				assert.NotNil(t, second.Error, "the second run ended badly")
+				require.NotNil(t, b)
+				require.NotNil(t, b.Error, "b wrote f while the first run of a wrote it")
+				assert.Equal(t, tool.CodeConflict, b.Error.Code, "%v", b.Error)
+				synctest.Wait()
+				require.Zero(t, executor.LockedKeys(ex), "a lock was left")
+				for _, path := range []string{"f", "g"} {
+					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+					res := run(ctx, "c", path, "c")
+					cancel()
+					assert.Nil(t, res.Error, "%s: %v", path, res.Error)
+				}
+				assert.Zero(t, executor.LockedKeys(ex))
+			})
 		})
 	}
 }

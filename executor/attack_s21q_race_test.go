@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,48 +58,52 @@ func (fs *s21qFiles) tool() tool.Tool {
 // no data race, no call writing a file beside a run of a that holds it,
 // and no lock left.
 func TestAttackS21QHedgesRewritingAtOnce(t *testing.T) {
-	fs := &s21qFiles{inside: map[string]*[2]int{}}
-	hedge := extension.Func("hedge", extension.PriorityDefault, func(next extension.Handler) extension.Handler {
-		return func(ctx context.Context, req *extension.Request) *tool.Result {
-			if req.Call.ID != "a" {
-				return next(ctx, req)
-			}
-			start := make(chan struct{})
-			results := make(chan *tool.Result, 3)
-			for _, path := range []string{"", "g", "h"} {
-				r := *req
-				if path != "" {
-					r.Call.Args = json.RawMessage(`{"path":"` + path + `","line":"a"}`)
+	// In a synctest bubble, synctest.Wait returns once every run has returned
+	// and every other goroutine waits: no lock may be left then.
+	synctest.Test(t, func(t *testing.T) {
+		fs := &s21qFiles{inside: map[string]*[2]int{}}
+		hedge := extension.Func("hedge", extension.PriorityDefault, func(next extension.Handler) extension.Handler {
+			return func(ctx context.Context, req *extension.Request) *tool.Result {
+				if req.Call.ID != "a" {
+					return next(ctx, req)
 				}
+				start := make(chan struct{})
+				results := make(chan *tool.Result, 3)
+				for _, path := range []string{"", "g", "h"} {
+					r := *req
+					if path != "" {
+						r.Call.Args = json.RawMessage(`{"path":"` + path + `","line":"a"}`)
+					}
+					go func() {
+						<-start
+						results <- next(ctx, &r)
+					}()
+				}
+				close(start)
+				var first *tool.Result
+				for range 3 {
+					if res := <-results; first == nil || res.Error == nil {
+						first = res
+					}
+				}
+				return first
+			}
+		})
+		ex := executor.MustNew(scRegistry(t, fs.tool()), executor.WithExtensions(hedge))
+		for range 50 {
+			var wg sync.WaitGroup
+			for _, c := range []struct{ id, path string }{{"a", "f"}, {"b", "f"}, {"c", "g"}, {"d", "h"}} {
+				wg.Add(1)
 				go func() {
-					<-start
-					results <- next(ctx, &r)
+					defer wg.Done()
+					res, _ := ex.Execute(context.Background(), scCall(c.id, "w", scPathArgs{Path: c.path, Line: c.id}))
+					assert.Nil(t, res.Error, "%s: %v", c.id, res.Error)
 				}()
 			}
-			close(start)
-			var first *tool.Result
-			for range 3 {
-				if res := <-results; first == nil || res.Error == nil {
-					first = res
-				}
-			}
-			return first
+			wg.Wait()
+			synctest.Wait()
+			require.Zero(t, executor.LockedKeys(ex), "a lock was left")
 		}
+		assert.Zero(t, fs.overlaps.Load(), "a call wrote a file beside a run of a that held it")
 	})
-	ex := executor.MustNew(scRegistry(t, fs.tool()), executor.WithExtensions(hedge))
-	for range 50 {
-		var wg sync.WaitGroup
-		for _, c := range []struct{ id, path string }{{"a", "f"}, {"b", "f"}, {"c", "g"}, {"d", "h"}} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				res, _ := ex.Execute(context.Background(), scCall(c.id, "w", scPathArgs{Path: c.path, Line: c.id}))
-				assert.Nil(t, res.Error, "%s: %v", c.id, res.Error)
-			}()
-		}
-		wg.Wait()
-		require.Eventually(t, func() bool { return executor.LockedKeys(ex) == 0 }, 10*time.Second, time.Millisecond,
-			"a lock was left")
-	}
-	assert.Zero(t, fs.overlaps.Load(), "a call wrote a file beside a run of a that held it")
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -127,54 +128,59 @@ func TestBatchAppendersSerialisedInSubmissionOrder(t *testing.T) {
 // only happen if they share the lock), the writer runs alone, and readers
 // after the writer wait for it.
 func TestBatchReadersShareWritersExclude(t *testing.T) {
-	readers, writers := &scProbe{}, &scProbe{}
-	var overlapWithWriter atomicFlag
-	both := make(chan struct{})
-	var closeBoth = onceFunc(func() { close(both) })
-	read := tool.Func("read", "The read test tool", func(ctx context.Context, in scPathArgs) (string, error) {
-		if readers.enter() >= 2 {
-			closeBoth()
+	// In a synctest bubble time passes only while every goroutine waits:
+	// the elapsed time is the writer's 5 ms sleep, unless a reader waited
+	// for its 3 s timeout.
+	synctest.Test(t, func(t *testing.T) {
+		readers, writers := &scProbe{}, &scProbe{}
+		var overlapWithWriter atomicFlag
+		both := make(chan struct{})
+		var closeBoth = onceFunc(func() { close(both) })
+		read := tool.Func("read", "The read test tool", func(ctx context.Context, in scPathArgs) (string, error) {
+			if readers.enter() >= 2 {
+				closeBoth()
+			}
+			defer readers.leave()
+			if writers.active.Load() > 0 {
+				overlapWithWriter.set()
+			}
+			select { // wait until another reader is inside too, or give up
+			case <-both:
+			case <-ctx.Done():
+			}
+			return "read", nil
+		}, scPathResource(tool.Read), tool.WithTimeout(3*time.Second))
+		write := tool.Func("write", "The write test tool", func(ctx context.Context, in scPathArgs) (string, error) {
+			writers.enter()
+			defer writers.leave()
+			if readers.active.Load() > 0 {
+				overlapWithWriter.set()
+			}
+			time.Sleep(5 * time.Millisecond)
+			if readers.active.Load() > 0 {
+				overlapWithWriter.set()
+			}
+			return "wrote", nil
+		}, scPathResource(tool.Write))
+		ex := executor.MustNew(scRegistry(t, read, write))
+		calls := []tool.Call{
+			scCall("r1", "read", scPathArgs{Path: "a"}),
+			scCall("r2", "read", scPathArgs{Path: "a"}),
+			scCall("r3", "read", scPathArgs{Path: "a"}),
+			scCall("w1", "write", scPathArgs{Path: "a"}),
+			scCall("r4", "read", scPathArgs{Path: "a"}),
+			scCall("r5", "read", scPathArgs{Path: "a"}),
 		}
-		defer readers.leave()
-		if writers.active.Load() > 0 {
-			overlapWithWriter.set()
+		start := time.Now()
+		res := ex.ExecuteBatch(context.Background(), calls)
+		for _, r := range res {
+			require.True(t, r.OK(), "%s: %v", r.CallID, r.Err())
 		}
-		select { // wait until another reader is inside too, or give up
-		case <-both:
-		case <-ctx.Done():
-		}
-		return "read", nil
-	}, scPathResource(tool.Read), tool.WithTimeout(3*time.Second))
-	write := tool.Func("write", "The write test tool", func(ctx context.Context, in scPathArgs) (string, error) {
-		writers.enter()
-		defer writers.leave()
-		if readers.active.Load() > 0 {
-			overlapWithWriter.set()
-		}
-		time.Sleep(5 * time.Millisecond)
-		if readers.active.Load() > 0 {
-			overlapWithWriter.set()
-		}
-		return "wrote", nil
-	}, scPathResource(tool.Write))
-	ex := executor.MustNew(scRegistry(t, read, write))
-	calls := []tool.Call{
-		scCall("r1", "read", scPathArgs{Path: "a"}),
-		scCall("r2", "read", scPathArgs{Path: "a"}),
-		scCall("r3", "read", scPathArgs{Path: "a"}),
-		scCall("w1", "write", scPathArgs{Path: "a"}),
-		scCall("r4", "read", scPathArgs{Path: "a"}),
-		scCall("r5", "read", scPathArgs{Path: "a"}),
-	}
-	start := time.Now()
-	res := ex.ExecuteBatch(context.Background(), calls)
-	for _, r := range res {
-		require.True(t, r.OK(), "%s: %v", r.CallID, r.Err())
-	}
-	assert.Greater(t, readers.max.Load(), int32(1), "readers shared the lock")
-	assert.Equal(t, int32(1), writers.max.Load())
-	assert.False(t, overlapWithWriter.get(), "no reader ran while the writer held the lock")
-	assert.Less(t, time.Since(start), 2*time.Second, "no reader waited for its timeout")
+		assert.Greater(t, readers.max.Load(), int32(1), "readers shared the lock")
+		assert.Equal(t, int32(1), writers.max.Load())
+		assert.False(t, overlapWithWriter.get(), "no reader ran while the writer held the lock")
+		assert.Less(t, time.Since(start), 3*time.Second, "no reader waited for its timeout")
+	})
 }
 
 // TestBatchCancelLeavesNothingBehind: cancelling a batch of process trees

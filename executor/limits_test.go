@@ -101,40 +101,44 @@ func TestLimitRefuseAndQueueBound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			probe, release := &scProbe{}, make(chan struct{})
-			ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release)),
-				append(tt.opts, executor.WithAgentConcurrency(1))...)
-			held := scHold(t, ex, probe, "holder", "")
-			queued, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventQueued}})
-			defer stop()
-			var wg sync.WaitGroup
-			waited := make(chan *tool.Result, tt.waiters)
-			for i := 0; i < tt.waiters; i++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					r, _ := ex.Execute(context.Background(), scCall(fmt.Sprint("w", i), "gate", scPathArgs{}))
-					waited <- r
-				}()
-			}
-			n := 0
-			if tt.waiters > 0 {
-				scCollect(queued, func(tool.Event) bool { n++; return n == tt.waiters }, 5*time.Second)
-			}
-			require.Equal(t, tt.waiters, n, "waiters queued")
-			start := time.Now()
-			res, _ := ex.Execute(context.Background(), scCall("over", "gate", scPathArgs{}))
-			assert.Less(t, time.Since(start), time.Second, "refused at once")
-			assert.True(t, errors.Is(res.Err(), tool.ErrConcurrencyLimit), "%v", res.Err())
-			assert.True(t, res.Error.Retryable)
-			assert.Contains(t, res.Error.Message, `agent ""`)
-			close(release)
-			wg.Wait()
-			close(waited)
-			for r := range waited {
-				assert.True(t, r.OK(), "queued calls within the bound ran: %v", r.Err())
-			}
-			assert.True(t, (<-held).OK())
+			// In a synctest bubble time passes only while every goroutine
+			// waits: a refusal "at once" takes no time at all.
+			synctest.Test(t, func(t *testing.T) {
+				probe, release := &scProbe{}, make(chan struct{})
+				ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release)),
+					append(tt.opts, executor.WithAgentConcurrency(1))...)
+				held := scHold(t, ex, probe, "holder", "")
+				queued, stop := ex.Subscribe(executor.EventFilter{Kinds: []tool.EventKind{tool.EventQueued}})
+				defer stop()
+				var wg sync.WaitGroup
+				waited := make(chan *tool.Result, tt.waiters)
+				for i := 0; i < tt.waiters; i++ {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						r, _ := ex.Execute(context.Background(), scCall(fmt.Sprint("w", i), "gate", scPathArgs{}))
+						waited <- r
+					}()
+				}
+				n := 0
+				if tt.waiters > 0 {
+					scCollect(queued, func(tool.Event) bool { n++; return n == tt.waiters }, 5*time.Second)
+				}
+				require.Equal(t, tt.waiters, n, "waiters queued")
+				start := time.Now()
+				res, _ := ex.Execute(context.Background(), scCall("over", "gate", scPathArgs{}))
+				assert.Zero(t, time.Since(start), "refused at once")
+				assert.True(t, errors.Is(res.Err(), tool.ErrConcurrencyLimit), "%v", res.Err())
+				assert.True(t, res.Error.Retryable)
+				assert.Contains(t, res.Error.Message, `agent ""`)
+				close(release)
+				wg.Wait()
+				close(waited)
+				for r := range waited {
+					assert.True(t, r.OK(), "queued calls within the bound ran: %v", r.Err())
+				}
+				assert.True(t, (<-held).OK())
+			})
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -29,7 +30,7 @@ func scHold(t *testing.T, ex *executor.Executor, probe *scProbe, id, path string
 		r, _ := ex.Execute(context.Background(), scCall(id, "gate", scPathArgs{Path: path}))
 		out <- r
 	}()
-	require.Eventually(t, func() bool { return probe.calls.Load() > before }, 5*time.Second, time.Millisecond)
+	probe.waitCalls(t, before+1)
 	return out
 }
 
@@ -69,20 +70,24 @@ func TestLockCancelledWhileWaiting(t *testing.T) {
 }
 
 func TestLockRefusePolicy(t *testing.T) {
-	probe, release := &scProbe{}, make(chan struct{})
-	ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
-		executor.WithConflictPolicy(executor.Refuse))
-	held := scHold(t, ex, probe, "holder", "f")
-	start := time.Now()
-	res, err := ex.Execute(context.Background(), scCall("late", "gate", scPathArgs{Path: "f"}))
-	assert.True(t, errors.Is(err, tool.ErrConflict))
-	assert.Less(t, time.Since(start), time.Second, "refused at once")
-	assert.Contains(t, res.Error.Message, `"holder"`)
-	close(release)
-	<-held
-	res, err = ex.Execute(context.Background(), scCall("later", "gate", scPathArgs{Path: "f"}))
-	require.NoError(t, err, "free again once the holder finished")
-	assert.True(t, res.OK())
+	// In a synctest bubble time passes only while every goroutine waits:
+	// a refusal "at once" takes no time at all, a wait for the lock would.
+	synctest.Test(t, func(t *testing.T) {
+		probe, release := &scProbe{}, make(chan struct{})
+		ex := executor.MustNew(scRegistry(t, scGateTool("gate", probe, release, scPathResource(tool.Write))),
+			executor.WithConflictPolicy(executor.Refuse))
+		held := scHold(t, ex, probe, "holder", "f")
+		start := time.Now()
+		res, err := ex.Execute(context.Background(), scCall("late", "gate", scPathArgs{Path: "f"}))
+		assert.True(t, errors.Is(err, tool.ErrConflict))
+		assert.Zero(t, time.Since(start), "refused at once")
+		assert.Contains(t, res.Error.Message, `"holder"`)
+		close(release)
+		<-held
+		res, err = ex.Execute(context.Background(), scCall("later", "gate", scPathArgs{Path: "f"}))
+		require.NoError(t, err, "free again once the holder finished")
+		assert.True(t, res.OK())
+	})
 }
 
 func TestLockMaxWait(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	osexec "os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -27,10 +28,19 @@ import (
 type scProbe struct {
 	active, max atomic.Int32
 	calls       atomic.Int64
+
+	mu      sync.Mutex
+	entered chan struct{} // closed at the next enter (waitCalls)
 }
 
 func (p *scProbe) enter() int32 {
 	p.calls.Add(1)
+	p.mu.Lock()
+	if p.entered != nil {
+		close(p.entered)
+		p.entered = nil
+	}
+	p.mu.Unlock()
 	n := p.active.Add(1)
 	for {
 		m := p.max.Load()
@@ -41,6 +51,30 @@ func (p *scProbe) enter() int32 {
 }
 
 func (p *scProbe) leave() { p.active.Add(-1) }
+
+// waitCalls waits until at least n calls have entered, and fails t if
+// they have not within a minute (a hang, not a slow machine).
+func (p *scProbe) waitCalls(t testing.TB, n int64) {
+	t.Helper()
+	timeout := time.NewTimer(time.Minute)
+	defer timeout.Stop()
+	for {
+		p.mu.Lock()
+		if p.entered == nil {
+			p.entered = make(chan struct{})
+		}
+		next := p.entered
+		p.mu.Unlock()
+		if p.calls.Load() >= n {
+			return
+		}
+		select {
+		case <-next:
+		case <-timeout.C:
+			t.Fatalf("%d calls entered, want %d", p.calls.Load(), n)
+		}
+	}
+}
 
 type scPathArgs struct {
 	Path string `json:"path,omitempty"`
