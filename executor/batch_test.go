@@ -77,7 +77,8 @@ func TestBatchConcurrencyBound(t *testing.T) {
 	}
 	done := make(chan []*tool.Result)
 	go func() { done <- ex.ExecuteBatch(context.Background(), calls) }()
-	require.Eventually(t, func() bool { return probe.active.Load() == 3 }, 5*time.Second, time.Millisecond)
+	probe.waitCalls(t, 3) // three at the gate, none can leave before release
+	assert.Equal(t, int32(3), probe.active.Load())
 	close(release)
 	res := <-done
 	for _, r := range res {
@@ -221,6 +222,8 @@ func TestBatchCancelLeavesNothingBehind(t *testing.T) {
 		assert.Equal(t, tool.StatusCancelled, r.Status, "%s", r.CallID)
 	}
 	for _, pid := range all {
+		// Polled: the tree's processes are not this process's children, and
+		// nothing signals their end here.
 		assert.Eventually(t, func() bool { return !scAlive(pid) }, 5*time.Second, 10*time.Millisecond, "pid %d is gone", pid)
 	}
 }
