@@ -2036,6 +2036,20 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		}
 		i++
 	}
+	if !hasCode && i < len(args) {
+		switch w := args[i].s; {
+		case slices.Contains(r.CodeWords, w): // deno eval CODE
+			hasCode = true
+			if i+1 < len(args) {
+				code, codeIdx = &args[i+1], i+1
+				s.codeWord(name, args[i+1], j)
+			}
+		case slices.Contains(r.RunWords, w): // deno run [options] SCRIPT
+			run := *r
+			run.RunWords, run.CodeWords = nil, nil
+			return s.interp(name, &run, args[i+1:], cx, j)
+		}
+	}
 	if inPlace {
 		// The files follow the code (perl -pi -e CODE FILE...) or the
 		// script (perl -i script.pl FILE...).

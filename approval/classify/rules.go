@@ -358,6 +358,13 @@ type InterpreterRule struct {
 	Level Level `yaml:"level"`
 	// CodeFlags are options whose value is inline code (-c, -e).
 	CodeFlags []string `yaml:"code_flags"`
+	// CodeWords are subcommands, first after the options, whose next
+	// argument is inline code (deno eval CODE).
+	CodeWords []string `yaml:"code_words"`
+	// RunWords are subcommands, first after the options, that run the
+	// script named after their own options (deno run -A main.ts; "-" is
+	// the standard input, as for the interpreter itself).
+	RunWords []string `yaml:"run_words"`
 	// ValueFlags are other options that take a value (-m, -W).
 	ValueFlags []string `yaml:"value_flags"`
 	// InPlaceFlags are options that make the interpreter rewrite the files
@@ -567,7 +574,7 @@ func (r *InterpreterRule) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return nil
 	}
-	if err := checkKeys(n, "level", "code_flags", "value_flags", "in_place_flags", "match"); err != nil {
+	if err := checkKeys(n, "level", "code_flags", "code_words", "run_words", "value_flags", "in_place_flags", "match"); err != nil {
 		return err
 	}
 	type plain InterpreterRule
