@@ -1805,6 +1805,8 @@ var sqlCommandFlags = map[string][]string{
 	"sqlcmd":            {"-Q", "-q", "-i"},
 	"cqlsh":             {"-e", "--execute", "-f", "--file"},
 	"clickhouse-client": {"-q", "--query", "--queries-file"},
+	"duckdb":            {"-c", "-s"},
+	"lftp":              {"-c", "-e", "-f"},
 }
 
 // checkSQL judges the commands an SQL client reads from its standard
