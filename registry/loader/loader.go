@@ -84,17 +84,17 @@ const (
 //
 // Type go is built in: the file gives the name, description, output schema
 // and metadata, and Funcs gives the implementation and its input schema (a
-// tool.Tool; fields the file leaves out come from it; a metadata key whose
-// value is null, ~, counts as left out; metadata may tighten what the Go
-// definition says of approval, risk, destructiveness, secret arguments,
-// allowed modes, rate limit, category and timeout (an unset one judged
-// executor.DefaultTimeout), not loosen it, and may take away,
-// not make, its claims of read_only, idempotent and the tag retry-safe; a
-// go tool may not take the name of another function of Funcs, which the
-// program's rules by name were written for). Every other
-// type is a KindFunc in Kinds, which receives the implementation block as
-// JSON and builds the tool itself: the loader knows no kind (shell.Kind
-// parses implementation.command, httptool.Kind the request).
+// tool.Tool). What the file leaves out, or sets to null (~), comes from the
+// Go tool. The file may tighten what the Go definition says of approval,
+// risk, destructiveness, secret arguments, allowed modes, rate limit,
+// category and timeout (an unset one judged executor.DefaultTimeout), not
+// loosen it; it may take away, not make, the claims read_only, idempotent
+// and the tag retry-safe; and a go tool may not take the name of another
+// function of Funcs, which the program's rules by name were written for.
+// Every other type is a KindFunc in Kinds, which receives the
+// implementation block as JSON and builds the tool itself: the loader knows
+// no kind (shell.Kind parses implementation.command, httptool.Kind the
+// request).
 //
 // Every problem of every file is reported at once, with the file, the line
 // and the tool, as a *LoadError; a load with any problem registers nothing.
