@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -66,7 +67,7 @@ func newExecutor(t testing.TB, exts ...extension.Extension) *executor.Executor {
 			return out{}, tool.NewError(tool.CodeUnavailable, "down")
 		}),
 		tool.Func("sleep", "Sleeps 30ms", func(context.Context, in) (out, error) {
-			time.Sleep(30 * time.Millisecond)
+			time.Sleep(30 * time.Millisecond) // the latency TestLatencyHistogram measures, not a wait
 			return out{OK: true}, nil
 		}),
 		tool.Func("block", "Waits for its gate", func(ctx context.Context, a in) (out, error) {
@@ -162,7 +163,9 @@ func TestLatencyHistogram(t *testing.T) {
 	assert.EqualValues(t, 2, cum[len(cum)-1])
 }
 
-func TestInFlight(t *testing.T) {
+func TestInFlight(t *testing.T) { synctest.Test(t, testInFlight) }
+
+func testInFlight(t *testing.T) {
 	m := metrics.New()
 	ex := newExecutor(t, m)
 	done := make(chan struct{})
@@ -170,7 +173,10 @@ func TestInFlight(t *testing.T) {
 		defer close(done)
 		exec(t, ex, "block", "inflight")
 	}()
-	require.Eventually(t, func() bool { return m.Snapshot().Tools["block"].InFlight == 1 }, 5*time.Second, time.Millisecond)
+	// Every other goroutine of the bubble is blocked: the call waits at its
+	// gate, inside its backend.
+	synctest.Wait()
+	require.EqualValues(t, 1, m.Snapshot().Tools["block"].InFlight)
 	assert.EqualValues(t, 1, m.Snapshot().InFlight())
 	release(t, "inflight")
 	<-done
