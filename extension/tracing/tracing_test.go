@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -135,7 +134,6 @@ func TestStartChildAndBackendSpans(t *testing.T) {
 	approval := extension.Func("approval", extension.PriorityApproval, func(next extension.Handler) extension.Handler {
 		return func(ctx context.Context, req *extension.Request) *tool.Result {
 			_, span := tracing.StartChild(ctx, "approval")
-			time.Sleep(time.Millisecond)
 			span.End()
 			return next(ctx, req)
 		}
