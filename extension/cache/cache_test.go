@@ -224,11 +224,15 @@ func TestConcurrentIdenticalCallsCollapse(t *testing.T) {
 		const n = 50
 		var entered atomic.Int64
 		b := &backend{}
+		var gated atomic.Bool
 		b.gate = func() {
-			for entered.Load() < n {
-				time.Sleep(time.Millisecond)
+			if gated.Swap(true) {
+				return // a second run: the check on b.runs below fails the test
 			}
-			time.Sleep(time.Millisecond) // synctest: wakes once every other caller is blocked in the flight
+			// Returns once every other goroutine of the bubble is blocked:
+			// every other caller has entered the chain and waits in the flight.
+			synctest.Wait()
+			assert.Equal(t, int64(n), entered.Load(), "every call entered the chain while the backend ran")
 		}
 		counter := extension.Hooks{ExtName: "counter", Prio: extension.PriorityLogging, Before: func(context.Context, *extension.Request) *tool.Result {
 			entered.Add(1)
