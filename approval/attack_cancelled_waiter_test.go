@@ -67,7 +67,10 @@ func TestAttackAnApprovalLandingAsItsWaiterGivesUpIsNotTakenLater(t *testing.T) 
 				_, err := ex.Execute(ctx, call)
 				done <- err
 			}()
-			require.Eventually(t, func() bool { return q.Len() == 1 }, 10*time.Second, time.Millisecond)
+			asked, cancelAsked := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancelAsked()
+			_, err := q.Next(asked) // returns once the request is pending
+			require.NoError(t, err, "the call did not ask the person")
 			store.armed.Store(true)
 			stop()
 			require.Error(t, <-done)
