@@ -20,21 +20,14 @@ type EventFilter struct {
 	// CallID and JobID, when set, match one call or one job.
 	CallID string
 	JobID  JobID
-	// For, when set, selects the events of exactly that principal: its ID
-	// and tenant (roles aside), an empty ID included, so that a filter
-	// built from an anonymous caller selects the anonymous calls, not
-	// everyone's. To show callers their own, set For: &caller. Tenant
-	// selects the events of every principal of one tenant; an empty
-	// Tenant selects every tenant's, not those of the principals of no
-	// tenant (a view for those checks tool.Event.Tenant itself).
+	// For and Tenant select events as JobFilter's select jobs. Call ids
+	// repeat across principals: to follow one call, name its principal too.
 	For    *tool.Principal
 	Tenant string
 	// TenantOnly makes Tenant select exactly that tenant's events, the
 	// empty one included: a view for the principals of no tenant must not
 	// count other tenants' events among those it dropped.
 	TenantOnly bool
-	// Call ids come from models and repeat across principals and
-	// sessions: a subscriber following one call names its principal too.
 	// Buffer is the subscriber's channel capacity; zero means
 	// DefaultEventBuffer. Events that find it full are dropped and counted.
 	Buffer int

@@ -233,14 +233,10 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 	return res, res.Err()
 }
 
-// run is the life of one admitted call: the pipeline, then the bookkeeping
-// (history, final event, lock release, job completion).
-//
-// A panic that escapes the pipeline (a HistoryStore's: extensions and
-// backends are guarded) becomes the call's result, and a backend's
-// runtime.Goexit still ends the call (final event, locks, job) before the
-// goroutine goes: a job runs in a goroutine of its own, where a panic
-// would crash the process and a Goexit leave its waiters waiting for ever.
+// run is the life of one admitted call: the pipeline, then history, final
+// event, lock release and job completion. A panic that escapes (a
+// HistoryStore's) or a backend's runtime.Goexit still ends the call: in a
+// job's goroutine it would crash the process or leave its waiters waiting.
 func (e *Executor) run(ctx context.Context, cs *callState) (res *tool.Result) {
 	finished := false
 	defer func() {
@@ -264,18 +260,20 @@ func (e *Executor) run(ctx context.Context, cs *callState) (res *tool.Result) {
 }
 
 // escaped is the result of a call whose run did not return: p is the panic
-// that escaped the pipeline, nil when the backend ended the goroutine
-// (runtime.Goexit, as t.FailNow does).
+// that escaped, nil when the backend called runtime.Goexit (t.FailNow).
 func escaped(cs *callState, p any) *tool.Result {
 	call := &tool.Call{ID: cs.call.ID, Name: cs.call.Name}
 	if p == nil {
-		return tool.Fail(call, tool.CodeInternal, fmt.Sprintf("tool %q ended its goroutine (runtime.Goexit) without returning", call.Name))
+		return tool.Failure(call, goexited(call.Name))
 	}
 	return extension.PanicResult(call, fmt.Sprintf("executor running call %q", clipField(call.ID)), p, debug.Stack())
 }
 
-// execute is the pipeline: validation (done by admit), then the extension
-// chain.
+func goexited(name string) *tool.Error {
+	return tool.Errorf(tool.CodeInternal, "tool %q ended its goroutine (runtime.Goexit) without returning", name)
+}
+
+// execute is the pipeline: the checks of admission, then the chain.
 func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	req := &cs.req
 	call, entry := &req.Call, cs.entry
@@ -290,16 +288,14 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	}
 	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, call.Args, cs.start
 	res := e.chain(ctx, req)
-	// What an extension answered with (a cache hit filled by another
-	// executor, a custom extension's result) keeps this executor's cap too.
+	// An extension's own answer (a cache hit another executor filled) is capped too.
 	capOutput(res, e.maxOutBytes, entry.Spec.Name)
 	res.Timings.Validate = cs.validate
 	return res
 }
 
 // notStarted is the failure of a call whose caller's context ended (err)
-// before its backend started: before that, only the caller's deadline
-// bounds it.
+// before its backend started: only the caller's deadline can have passed.
 func notStarted(call *tool.Call, err error) *tool.Result {
 	te := tool.AsError(err) // keeps err: errors.Is(res.Err(), context.DeadlineExceeded)
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -347,9 +343,8 @@ func (e *Executor) notFound(name string) string {
 		return "the call names no tool: set the tool name"
 	}
 	if len(name) > maxNameBytes {
-		// The model's text, longer than any tool's name can be: quoted
-		// whole it would fill the result, the history and the logs, and
-		// an edit distance to every name would cost its length each.
+		// The model's text, of any length: quoted whole it would fill the
+		// result and the logs, and cost its length per edit distance.
 		return fmt.Sprintf("no tool named %q… (%d bytes; a tool's name is at most %d)", textcut.Head(name, maxNameBytes), len(name), maxNameBytes)
 	}
 	var b strings.Builder
@@ -389,9 +384,7 @@ type outcome struct {
 func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool.Result {
 	call, spec := &req.Call, req.Spec
 	cs, _ := ctx.Value(stateKey{}).(*callState)
-	if cs == nil {
-		// A handler chain run outside Execute (extension tests): no
-		// locks, no events, a state of its own.
+	if cs == nil { // a chain run outside Execute (extension tests): no locks, no events
 		cs = &callState{e: e, call: identOf(call), lockless: true}
 	}
 	var entry *registry.Entry // looked up again for rewritten arguments
@@ -427,8 +420,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			return approval.UnaskedDemand(call, demand)
 		}
 	}
-	if tk := at.ticket(); tk != nil {
-		if ferr := e.awaitLocks(ctx, tk, cs); ferr != nil {
+	if at != nil && at.tk != nil {
+		if ferr := e.awaitLocks(ctx, at.tk, cs); ferr != nil {
 			return tool.Failure(call, ferr)
 		}
 	}
@@ -466,9 +459,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	bctx, cancel := context.WithDeadline(tool.ActingFor(ctx, call.Principal), deadline)
 	defer cancel()
 	if emit := tool.EmitterFrom(bctx); emit != nil {
-		// A backend emits output. The rest of the call's life (approval,
-		// completion) is the executor's and its extensions' to tell: not
-		// the tool's, nor that of the calls it makes (a sub-agent's).
+		// A backend (or a call it makes) emits output only: approval and
+		// completion are the executor's and its extensions' to tell.
 		bctx = tool.WithEmitter(bctx, func(ev tool.Event) {
 			if ev.Kind == tool.EventOutput {
 				emit(ev)
@@ -502,9 +494,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 			}
 		}
 		res.Error = te
-	case o.res != nil && res.Error == nil && deadlineErr:
-		// A function that ignored its context and returned late: its
-		// result is kept, but the call did not meet its deadline.
+	case o.res != nil && res.Error == nil && deadlineErr: // returned late: kept, but timed out
 		if callerFirst {
 			res.Error = tool.Errorf(tool.CodeTimeout, "the caller's deadline passed %v into the run; tool %q ignored it and returned after %v: its result is kept with the call, which counts as timed out; give the call more time", callerPassed, spec.Name, elapsed.Round(time.Millisecond))
 		} else {
@@ -519,15 +509,13 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	}
 	res.Attempts = max(res.Attempts, req.Attempt)
 	if te := res.Error; te != nil && te.Code == tool.CodeToolError && te.Err != nil {
-		// The model reads the message; what the program knows of the
-		// failure goes to metadata, which no model is sent.
+		// For the program, in metadata, which no model is sent.
 		res.SetMeta(tool.MetaErrorType, causeType(te.Err))
 	}
 	extension.MaskSecretEchoes(res, call, spec)
 	capOutput(res, e.maxOutBytes, spec.Name)
 	if res.Error == nil && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {
-		// Structured output is JSON, schema or not: a model, an MCP client
-		// or a provider's API would choke on anything else.
+		// A model, an MCP client or a provider's API would choke on non-JSON.
 		res.Error = tool.Errorf(tool.CodeInvalidOutput, "tool %q returned structured output that is not JSON: return a JSON value, or put text in a text content block", spec.Name)
 	}
 	if res.Error == nil && len(res.Output) > 0 && len(spec.OutputSchema) > 0 {
@@ -544,9 +532,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	return res
 }
 
-// causeType is the Go type of err's cause: the first error in its Unwrap
-// chain that is not fmt.Errorf's wrapping ("*fs.PathError", not
-// "*fmt.wrapError").
+// causeType is the Go type of err's cause, under fmt.Errorf's wrapping
+// ("*fs.PathError", not "*fmt.wrapError").
 func causeType(err error) string {
 	for {
 		t := fmt.Sprintf("%T", err)
@@ -558,10 +545,8 @@ func causeType(err error) string {
 	}
 }
 
-// settle sets a result's status by the one rule (tool.Result.SettledStatus),
-// which the extensions that report a result before this runs read too: a
-// status chosen for an error (an extension's "denied") is kept unless it
-// claims success.
+// settle sets a result's status by the one rule, tool.Result.SettledStatus,
+// which extensions that report a result earlier use too.
 func settle(res *tool.Result) { res.Status = res.SettledStatus() }
 
 // runInline runs the backend in the caller's goroutine (the default: see
@@ -576,23 +561,18 @@ func runInline(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome) 
 	return o
 }
 
-// runTool runs the backend, in the caller's goroutine (runInline) or, with
-// WithDetach, in its own. There, at the deadline, the call first waits a
-// grace for the backend to really stop: one that honours its context
-// answers at once and is not reported as still running (nor its retry
-// stopped), and the next writer never overlaps a backend still being
-// killed. still, when it is still running, receives its outcome when it
-// returns.
+// runTool runs the backend in the caller's goroutine or, with WithDetach,
+// in its own. There, past the deadline, it waits abandonGrace for the
+// backend to stop, so that one honouring its context is not reported as
+// still running and the next writer never overlaps one being killed.
+// still, when it runs on, receives its outcome when it returns.
 func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call) (o outcome, still <-chan outcome) {
 	if !e.detach {
 		return runInline(ctx, backend, c), nil
 	}
 	done := make(chan outcome, 1)
-	// c is passed, not captured, so that only this path copies it to the heap.
-	go func(c tool.Call) {
-		// A backend that ends the goroutine (runtime.Goexit, as t.FailNow
-		// does) still sends: the run's slots are given back when it does.
-		o := outcome{err: tool.Errorf(tool.CodeInternal, "tool %q ended its goroutine (runtime.Goexit) without returning", c.Name)}
+	go func(c tool.Call) { // c passed, not captured: the inline path keeps it on the stack
+		o := outcome{err: goexited(c.Name)} // a Goexit still sends: the slots come back
 		defer func() { done <- o }()
 		o = runInline(ctx, backend, c)
 	}(c)

@@ -43,13 +43,7 @@ func (r Record) CompletedAt() time.Time { return r.StartedAt.Add(r.Duration) }
 type HistoryQuery struct {
 	Tool  string
 	Agent string
-	// For, when set, selects the records of exactly that principal: its ID
-	// and tenant (roles aside), an empty ID included, so that a filter
-	// built from an anonymous caller selects the anonymous calls, not
-	// everyone's. To show callers their own, set For: &caller. Tenant
-	// selects the records of every principal of one tenant; an empty
-	// Tenant selects every tenant's, not those of the principals of no
-	// tenant (a view for those checks Record.Tenant itself).
+	// For and Tenant select records as JobFilter's select jobs.
 	For    *tool.Principal
 	Tenant string
 	Status tool.Status
@@ -151,9 +145,8 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 	}
 	c := &cs.call
 	r := Record{
-		CallID: textcut.Clip(c.ID, MaxRecordFieldBytes), Tool: textcut.Clip(c.Name, MaxRecordFieldBytes),
-		Agent: textcut.Clip(c.Agent, MaxRecordFieldBytes), Session: textcut.Clip(c.Session, MaxRecordFieldBytes), JobID: c.JobID,
-		Principal: c.Principal, Tenant: c.Tenant,
+		CallID: clipField(c.ID), Tool: clipField(c.Name), Agent: clipField(c.Agent), Session: clipField(c.Session),
+		JobID: c.JobID, Principal: c.Principal, Tenant: c.Tenant,
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if res.Error != nil {
@@ -162,8 +155,7 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 			r.Message = textcut.HeadTail(r.Message, MaxRecordMessageBytes) // an error's last line often says most
 		}
 	}
-	// A cancelled call is recorded too.
-	e.hist.Add(context.WithoutCancel(ctx), r)
+	e.hist.Add(context.WithoutCancel(ctx), r) // a cancelled call is recorded too
 }
 
 // History returns the records of the last finished calls that match q,
@@ -184,6 +176,6 @@ func (e *Executor) HistoryContext(ctx context.Context, q HistoryQuery) ([]Record
 	if e.hist == nil {
 		return nil, nil
 	}
-	q.Tool, q.Agent = textcut.Clip(q.Tool, MaxRecordFieldBytes), textcut.Clip(q.Agent, MaxRecordFieldBytes)
+	q.Tool, q.Agent = clipField(q.Tool), clipField(q.Agent)
 	return e.hist.Query(ctx, q)
 }

@@ -78,8 +78,8 @@ type JobFilter struct {
 	// everyone's. To show callers their own, set For: &caller. Tenant
 	// selects the jobs of every principal of one tenant; an empty Tenant
 	// selects every tenant's, not those of the principals of no tenant (a
-	// view for those checks JobStatus.Tenant itself). Status, Wait and
-	// Cancel take an id alone: a host that lets callers name a job checks
+	// view for those checks the tenant itself). Status, Wait and Cancel
+	// take an id alone: a host that lets callers name a job checks
 	// JobStatus.Principal and Tenant first.
 	For    *tool.Principal
 	Tenant string
@@ -125,8 +125,7 @@ func (j *job) observe(ev *tool.Event) {
 }
 
 // jobTable is the in-memory JobStore, the default: jobs run in this
-// process and live in its memory, finished ones within the retention
-// bounds (WithJobRetention).
+// process, finished ones kept within WithJobRetention's bounds.
 type jobTable struct {
 	e        *Executor // set by Attach
 	mu       sync.Mutex
@@ -147,8 +146,7 @@ func (t *jobTable) complete(j *job, res *tool.Result) {
 	j.status.State, j.status.Reason = JobDone, ""
 	j.status.CompletedAt, j.status.Result = now, res
 	j.mu.Unlock()
-	// Into the retention list before waking the waiters, so that a caller
-	// whose Wait returned sees the job counted among the finished ones.
+	// Counted among the finished before Wait returns.
 	t.mu.Lock()
 	t.finished = append(t.finished, j)
 	t.pruneLocked(now)
@@ -222,10 +220,7 @@ func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Resu
 		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
 	}
 	if _, ok := tool.PrincipalFrom(ctx); ok {
-		// Hidden from the chain and the tool: the auth extension (and any
-		// extension or tool reading tool.PrincipalFrom) takes ctx's
-		// principal for a call that names none, so an anonymous job ran
-		// with the worker's roles.
+		// Hidden, or auth gives an anonymous job the worker's principal (a past bug).
 		ctx = tool.WithPrincipal(ctx, tool.Principal{})
 	}
 	return r.e.run(ctx, r.e.admit(call, id, nil, nil, time.Now()))
@@ -253,10 +248,8 @@ func (t *jobTable) Attach(run JobRunner) error {
 func (t *jobTable) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	start := time.Now()
 	id := JobID("job-" + rand.Text())
-	// Not the emitter of a call that submits it (a tool starting background
-	// work): the job outlives that call, and its events are its own.
+	// Not the submitting call's emitter: the job outlives it.
 	jctx, cancel := context.WithCancel(tool.WithEmitter(context.WithoutCancel(ctx), nil))
-	// cancel is set before the job is kept, where Jobs and Cancel find it.
 	j := &job{cancel: cancel, done: make(chan struct{}), status: JobStatus{
 		ID: id, CallID: clipField(call.ID), Tool: clipField(call.Name), Agent: clipField(call.Agent),
 		Principal: call.Principal.ID, Tenant: call.Principal.Tenant, State: JobPending, SubmittedAt: start,

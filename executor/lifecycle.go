@@ -20,60 +20,38 @@ import (
 const abandonGrace = time.Second
 
 // callState is the executor's record of one call. The call's context
-// carries it (context.WithValue under stateKey), so that the innermost
-// handler finds it; a call run from inside another (a sub-agent) has its
-// own, which hides the outer one.
+// carries it under stateKey for the innermost handler; an inner call (a
+// sub-agent) has its own, which hides the outer one.
 type callState struct {
 	e *Executor
-	// call is the call as received: extensions may rewrite the request's
-	// copy, but the events, the result and the history echo this one.
-	call ident
-	// req is the pipeline's request: its Call is the executor's own copy
-	// of the call, which the pipeline completes and extensions may rewrite.
-	req   extension.Request
-	entry *registry.Entry // nil for an unknown tool
-	start time.Time
-	job   *job
-	// refused is the result of a call that failed at admission (a
-	// panicking ResourceDeclarer).
-	refused *tool.Result
-	// invalid is why the call's arguments failed validation at admission,
-	// and validate how long validation took.
-	invalid  *tool.Error
-	validate time.Duration
-	// mu guards lease and the flags after it, which an extension may read
-	// and change from several runs of the call at once (a hedge). lease
-	// is the call's place in the lock queues, taken at submission or again
-	// by relock; nil once given up: in StepAside (the next run to reach
-	// its backend queues again), or by the last user after end. ended is
-	// set once the call has returned: a run that reaches its backend later
-	// queues anew if the call's place is gone. lockless marks a state of a
-	// chain run outside Execute, whose runs take no locks: nothing would
-	// release them. moved says relock has queued the call for other
-	// resources than it was admitted for: a run with the arguments as
-	// submitted (not rewritten) must then be checked against the place
-	// too.
+	// call is the call as received, which events, result and history echo;
+	// req.Call is the pipeline's copy, which extensions may rewrite.
+	call     ident
+	req      extension.Request
+	entry    *registry.Entry // nil for an unknown tool
+	start    time.Time
+	job      *job
+	refused  *tool.Result  // failed at admission (a panicking ResourceDeclarer)
+	invalid  *tool.Error   // why the arguments failed validation at admission
+	validate time.Duration // how long that validation took
+
+	// mu guards the fields up to batch: several runs of one call (a hedge)
+	// use them at once.
 	mu       sync.Mutex
-	lease    *lease
-	ended    bool
-	lockless bool
-	moved    bool
-	// batch is set on a call of an ExecuteBatch of several, which keeps
-	// its place when it steps aside: a batch runs calls on one resource in
-	// index order, and cannot deadlock because a call waits only for calls
-	// with a smaller index, which have started (a call queued again behind
-	// later ones would wait for calls that cannot start until it ends:
-	// relock refuses that). started is set when the batch starts the call.
+	lease    *lease // the call's place in the lock queues; nil once given up
+	ended    bool   // the call has returned; a later run queues anew
+	lockless bool   // a chain run outside Execute: nothing would release its locks
+	moved    bool   // relock queued the call for other resources than at admission
+	// batch is set on a call of an ExecuteBatch of several, which keeps its
+	// place when it steps aside (see waitsForLater); started is set when
+	// the batch starts the call.
 	batch   *batch
 	started atomic.Bool
-	// waited is how long the call has queued for its lock and slots so
-	// far (nanoseconds), which WithMaxWait bounds in all.
-	waited atomic.Int64
+	waited  atomic.Int64 // nanoseconds queued for locks and slots so far (WithMaxWait)
 }
 
-// ident is what a call's state keeps of the call as received: its
-// identity, which events, results and history records carry. JobID is
-// empty for a call that is not a job.
+// ident is the identity of a call as received, which events, results and
+// history records carry. JobID is empty for a call that is not a job.
 type ident struct {
 	ID, Name, Agent, Provider, Session string
 	Principal, Tenant                  string
@@ -87,23 +65,18 @@ func identOf(c *tool.Call) ident {
 
 type stateKey struct{}
 
-// admit is a call's submission at start: it looks the tool up, validates
-// the arguments, asks the tool for the resources of the valid arguments
-// and takes their lock ticket (so that submission order is lock order),
-// and announces the call. id is the call's job id, if it is a job, and j
-// its job when the in-memory store keeps it; b is the call's batch, if it
-// is one of an ExecuteBatch of several. The caller has given a call
-// that names no principal its context's (fillPrincipal), except for a
-// job, whose principal Submit fixed. start is zero for a call of a batch
-// (ExecuteBatch sets it when the call starts).
+// admit submits a call: it looks the tool up, validates the arguments,
+// takes the lock ticket of their resources (submission order is lock
+// order) and announces the call. id and j are the call's job id and
+// in-memory job, b its batch; start is zero in a batch, which sets it.
 func (e *Executor) admit(call tool.Call, id JobID, j *job, b *batch, start time.Time) *callState {
 	cs := &callState{e: e, call: identOf(&call), req: extension.Request{Call: call}, start: start, job: j, batch: b}
 	cs.call.JobID = id
 	cs.entry, _ = e.reg.Lookup(call.Name)
 	var rs []tool.Resource
 	if cs.entry != nil {
-		// Validated here, so that the call is locked for the arguments its
-		// backend runs with: defaults filled, nulls dropped.
+		// Validated here, so the locks are for the arguments the backend
+		// runs with: defaults filled, nulls dropped.
 		began := time.Now()
 		args, ferr := e.validate(cs.entry, call.Args)
 		cs.validate, cs.invalid = time.Since(began), ferr
@@ -121,13 +94,11 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, b *batch, start time.
 }
 
 // StepAside implements extension.LockQueue: the call gives up its place in
-// the lock queues while wait runs, and queues again, at the back, for the
-// resources of the arguments it runs with, when a run of it next reaches
-// its backend (hold). A place that another run of the call is using (a
-// hedge) is kept: that run holds the locks. So is a batched call's.
+// the lock queues while wait runs, and queues again at the back when a run
+// next reaches its backend (hold). A place another run uses (a hedge, or
+// one that outlived the call) is kept, and so is a batched call's.
 func (cs *callState) StepAside(wait func()) {
 	cs.mu.Lock()
-	// After end, the one user left is a run that outlived the call.
 	if l := cs.lease; l != nil && l.users == 1 && l.tk != nil && cs.batch == nil && !cs.ended {
 		cs.drop(l)
 	}
@@ -136,8 +107,7 @@ func (cs *callState) StepAside(wait func()) {
 }
 
 // Behind implements extension.LockQueue: the call's lock ticket still
-// waits for a key, or the call stepped aside and has not queued again
-// (hold queues it behind whoever went ahead meanwhile).
+// waits for a key, or the call stepped aside and has not queued again.
 func (cs *callState) Behind() bool {
 	cs.mu.Lock()
 	l := cs.lease
@@ -153,21 +123,13 @@ func (cs *callState) Behind() bool {
 }
 
 // lease is a place in the lock queues and the count of its users: the
-// call itself until it ends or moves, and each run of it from hold to
-// unhold. The last user to go releases the ticket, so a run that outlives
-// its call (a detached backend) or its place (a hedge's other run, after a
-// relock) keeps the locks it runs under until it returns.
+// call until it ends or moves, and each run from hold to unhold. The last
+// user releases the ticket, so a run that outlives its call (a detached
+// backend) or its place (a hedge's other run) keeps its locks until it
+// returns.
 type lease struct {
 	tk    *keylock.Ticket // nil when the call names no key
 	users int
-}
-
-// ticket is l's ticket: nil for no lease, or one that names no key.
-func (l *lease) ticket() *keylock.Ticket {
-	if l == nil {
-		return nil
-	}
-	return l.tk
 }
 
 // drop ends one use of l; the last releases its ticket. cs.mu is held.
@@ -180,13 +142,10 @@ func (cs *callState) drop(l *lease) {
 	}
 }
 
-// hold counts a run of the call among the users of its place in the lock
-// queues, until unhold, and returns that place. First, when the call
-// stepped aside, an extension rewrote the arguments, the call ended and
-// its place is gone (a hedge's run left going), or an earlier relock moved
-// the place (this run may have the arguments as submitted), it queues the
-// call for the resources of req's arguments (relock), which keeps the
-// place when they match.
+// hold counts a run among the users of the call's place in the lock
+// queues, until unhold, and returns that place. When the place is gone or
+// moved, or the arguments were rewritten, it first queues for req's
+// resources (relock), which keeps the place when they match.
 func (cs *callState) hold(req *extension.Request, rewritten bool) (*lease, *tool.Error) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
@@ -226,8 +185,7 @@ func declared(d tool.ResourceDeclarer, call *tool.Call) (rs []tool.Resource, ref
 	return d.Resources(call.Args), nil
 }
 
-// toRequests is inlined at its callers, so the requests (Enqueue keeps none)
-// can live on the stack; declared, which recovers, is not inlined.
+// toRequests turns resources into lock requests: a writer holds its key alone.
 func toRequests(rs []tool.Resource) []keylock.Request {
 	out := make([]keylock.Request, len(rs))
 	for i, r := range rs {
@@ -245,8 +203,7 @@ func (cs *callState) bind(ctx context.Context) context.Context {
 	ctx = context.WithValue(ctx, stateKey{}, cs)
 	if cs.listened() {
 		fn := tool.Emitter(cs.emit)
-		// An emitter the caller installed (an MCP server turning output
-		// into progress notifications) keeps receiving the call's events.
+		// The caller's emitter (an MCP server's progress) keeps receiving.
 		if outer := tool.EmitterFrom(ctx); outer != nil {
 			fn = func(ev tool.Event) {
 				cs.emit(ev)
@@ -263,8 +220,7 @@ func (cs *callState) bind(ctx context.Context) context.Context {
 func (cs *callState) listened() bool { return cs.job != nil || cs.e.hub.active() }
 
 // emit stamps ev with the call's identity and hands it to the job and the
-// subscribers, when anyone listens. Backends and extensions reach it
-// through tool.Emit.
+// subscribers, when anyone listens.
 func (cs *callState) emit(ev tool.Event) {
 	if !cs.listened() {
 		return
@@ -297,11 +253,8 @@ func (cs *callState) finish(res *tool.Result) {
 	}
 }
 
-// end marks the call returned and ends its use of its place, which its
-// locks outlive while a run still uses it: a detached backend that outlived
-// its call keeps them until it returns (unhold), so that the next writer
-// never overlaps it. A second end (the deferred one after finish) does
-// nothing.
+// end marks the call returned and ends its own use of its place (a run
+// still using it keeps the locks until unhold). A second end does nothing.
 func (cs *callState) end() {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
@@ -327,9 +280,8 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 	// Call ids are per tenant: another tenant's is not this caller's to read.
 	holder := "a call of another tenant"
 	if h, _ := owner.(*callState); h == cs {
-		// A place relock kept for a run still using it (abandoned, or a
-		// hedge's other run): the call's own id would tell the model that
-		// the call it made holds the file against itself.
+		// Its old place, kept by a run still using it: its own id would
+		// tell the model the call holds the file against itself.
 		holder = "an earlier run of this call that is still running"
 	} else if h != nil && h.call.Tenant == cs.call.Tenant {
 		holder = fmt.Sprintf("call %q", clipField(h.owner()))
@@ -344,10 +296,8 @@ func (e *Executor) awaitLocks(ctx context.Context, tk *keylock.Ticket, cs *callS
 }
 
 // queue announces why the call waits, then waits, bounded by ctx and by
-// what WithMaxWait leaves of the call's whole wait (its lock and every
-// slot of every run). It returns nil once wait succeeds, the caller's
-// cancellation as such, and otherwise giveUp's error for how long the call
-// has waited in all and whose deadline ended the wait (with what to do).
+// what WithMaxWait leaves of the call's waits in all. It returns nil once
+// wait succeeds, the caller's cancellation, or else giveUp's error.
 func (cs *callState) queue(ctx context.Context, reason string, wait func(context.Context) error,
 	giveUp func(waited time.Duration, deadline string) *tool.Error) *tool.Error {
 	cs.emit(tool.Event{Kind: tool.EventQueued, Reason: reason})
@@ -372,13 +322,9 @@ func (cs *callState) queue(ctx context.Context, reason string, wait func(context
 	return giveUp(waited.Round(time.Millisecond), fmt.Sprintf("the deadline WithMaxWait sets (%v for all of a call's waits): retry later", cs.e.maxWait))
 }
 
-// relock handles arguments an extension rewrote, a call that stepped
-// aside, and a run that came after its call ended and gave its place up:
-// if the arguments declare other resources than the call is queued for,
-// or it is not queued, it queues for them and leaves its old place, which
-// the runs still using it (a detached backend that outlived its run, a
-// hedge's other run) keep until the last of them returns; the new place
-// queues behind it on the keys both name. cs.mu is held.
+// relock queues the call for the resources req's arguments declare, unless
+// its place already names them, and leaves the old place to the runs still
+// using it; the new place queues behind it. cs.mu is held.
 func (e *Executor) relock(cs *callState, req *extension.Request) *tool.Error {
 	d, ok := req.Tool.(tool.ResourceDeclarer)
 	if !ok {
