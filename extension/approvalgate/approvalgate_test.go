@@ -368,7 +368,7 @@ func TestModifyRevalidatedAndRecorded(t *testing.T) {
 		assert.Equal(t, []string{"deletes files"}, req.Reasons)
 		assert.Equal(t, "rm -r build", req.Subject)
 		assert.Equal(t, "u1", req.Principal.ID)
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond) // the person's latency, which the decided event must report (≥ 2 ms below)
 		return approval.Modified("alice", json.RawMessage(`{"timeout": 5, "command":"rm -ri build"}`)), nil
 	})
 	ex := newExec(t, &r, approvalgate.New(human))

@@ -208,7 +208,7 @@ func TestGroupCommit(t *testing.T) {
 type slowSyncWriter struct{ failingWriter }
 
 func (w *slowSyncWriter) Sync() error {
-	time.Sleep(2 * time.Millisecond)
+	time.Sleep(2 * time.Millisecond) // a disk's slow fsync, the condition under test; no wait for anything
 	return w.failingWriter.Sync()
 }
 
@@ -291,7 +291,7 @@ func crashChild() {
 				out.Flush()
 				mu.Unlock()
 				if interval {
-					time.Sleep(time.Millisecond)
+					time.Sleep(time.Millisecond) // paces the child's writes so some land between syncs; it waits for nothing
 				}
 			}
 		})

@@ -180,7 +180,7 @@ type slowFlushWriter struct {
 
 func (w *slowFlushWriter) Sync() error {
 	w.began.Do(func() { close(w.syncing) })
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // the busy disk: the window the second Close lands in (the test waits on syncing)
 	return w.failingWriter.Sync()
 }
 

@@ -168,9 +168,9 @@ func TestTTL(t *testing.T) {
 		b := &backend{}
 		ex := setup(t, b, cache.New(cache.WithTTL(time.Minute)), tool.ReadOnly())
 		exec(t, ex, `{"q":"x"}`)
-		time.Sleep(59 * time.Second)
+		time.Sleep(59 * time.Second) // synctest: the bubble's clock moves to just before the TTL
 		assert.Equal(t, cache.MetaHit, exec(t, ex, `{"q":"x"}`).Metadata[cache.MetaKey])
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // and to the TTL
 		assert.Equal(t, cache.MetaMiss, exec(t, ex, `{"q":"x"}`).Metadata[cache.MetaKey], "expired at the TTL")
 		assert.Equal(t, int64(2), b.runs.Load())
 	})

@@ -112,7 +112,7 @@ func testSpecRateLimitPerHour(t *testing.T) {
 		_, err := ex.Execute(ctx, call("fetch", "bob"))
 		require.NoError(t, err)
 	}
-	time.Sleep(30 * time.Minute)
+	time.Sleep(30 * time.Minute) // the bubble's clock passes the retry-after: the time under test, not a wait
 	_, err = ex.Execute(ctx, call("search", "bob"))
 	assert.NoError(t, err, "the token the retry-after promised is there")
 }
@@ -332,14 +332,14 @@ func testIdleBucketsEvicted(t *testing.T) {
 
 	// A bucket idle for its whole refill time (1 minute) is full: inserts
 	// drop such buckets as they go.
-	time.Sleep(61 * time.Second)
+	time.Sleep(61 * time.Second) // synctest: the bubble's clock passes the refill time
 	for i := range 1000 {
 		req.Call.Principal.ID = "new" + strconv.Itoa(i)
 		h(context.Background(), req)
 	}
 	assert.Less(t, store(l).Len(), 1100, "idle buckets were evicted by inserts")
 
-	time.Sleep(61 * time.Second)
+	time.Sleep(61 * time.Second) // synctest: the bubble's clock passes the refill time again
 	store(l).Sweep()
 	assert.Zero(t, store(l).Len())
 }
