@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -192,21 +191,15 @@ func TestStructuredProgressMessageIsCapped(t *testing.T) {
 	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{}}`))))
 	s, err := New(executor.MustNew(reg))
 	require.NoError(t, err)
-	var mu sync.Mutex
-	var sizes []int
+	sizes := make(chan int, 16)
 	cs := sdkClient(t, serve(t, s), &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-		mu.Lock()
-		defer mu.Unlock()
-		sizes = append(sizes, len(r.Params.Message))
+		sizes <- len(r.Params.Message)
 	}}, nil)
 	params := &mcp.CallToolParams{Name: "relay", Arguments: map[string]any{}}
 	params.SetProgressToken("p")
 	_, err = cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(sizes) == 2 }, 5*time.Second, 10*time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	for _, n := range sizes {
+	for _, n := range receive(t, sizes, 2) {
 		require.LessOrEqual(t, n, maxProgressMessage+len("stdout: "))
 	}
 }
@@ -301,6 +294,7 @@ func TestAttackAbandonedStatefulSessionsExpire(t *testing.T) {
 	// At least the 20 (the SDK may hold one more for a retried handshake,
 	// as CI once saw).
 	require.GreaterOrEqual(t, liveSessions(s), 20, "every abandoned session is open until it idles out")
+	// A poll: the SDK ends idle sessions on its own timer behind a real HTTP server and tells no one.
 	require.Eventually(t, func() bool { return liveSessions(s) == 0 }, 20*time.Second, 50*time.Millisecond,
 		"abandoned sessions must be closed once idle; %d still open", liveSessions(s))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -32,23 +31,33 @@ func TestProgressMessageCutKeepsCharactersWhole(t *testing.T) {
 	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{}}`))))
 	s, err := New(executor.MustNew(reg))
 	require.NoError(t, err)
-	var mu sync.Mutex
-	var msgs []string
+	got := make(chan string, 16)
 	cs := sdkClient(t, serve(t, s), &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-		mu.Lock()
-		defer mu.Unlock()
-		msgs = append(msgs, r.Params.Message)
+		got <- r.Params.Message
 	}}, nil)
 	params := &mcp.CallToolParams{Name: "relay", Arguments: map[string]any{}}
 	params.SetProgressToken("p")
 	_, err = cs.CallTool(context.Background(), params)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(msgs) == 2 }, 5*time.Second, 10*time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	for _, m := range msgs {
+	for _, m := range receive(t, got, 2) {
 		assert.True(t, utf8.ValidString(m))
 		assert.NotContains(t, m, string(utf8.RuneError), "a character was split by the cut")
 		assert.Greater(t, len(m), maxProgressMessage-2, "the cut keeps what fits")
 	}
+}
+
+// receive returns the first n values sent on ch: the client's handlers
+// send what they are given, so the test waits for them, not for a time.
+func receive[T any](t *testing.T, ch <-chan T, n int) []T {
+	t.Helper()
+	out := make([]T, 0, n)
+	for len(out) < n {
+		select {
+		case v := <-ch:
+			out = append(out, v)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("received %d of %d notifications in 5 s", len(out), n)
+		}
+	}
+	return out
 }

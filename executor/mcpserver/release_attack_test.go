@@ -120,6 +120,7 @@ func TestAttackAbnormalEndsGiveThePlaceBack(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.end(t)
+			// A poll: the place comes back on the server's goroutines once the SDK sees the end, with no signal.
 			require.Eventually(t, func() bool { return inProgress(s, user{}) == 0 }, 60*time.Second, 10*time.Millisecond,
 				"the place comes back")
 			res, err := tc.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "noop", Arguments: map[string]any{}})

@@ -104,5 +104,6 @@ func TestAttackListenFloodIsBoundedPerPrincipal(t *testing.T) {
 
 	// A cancelled listen gives its place back.
 	require.NoError(t, r.conn.Write(context.Background(), &jsonrpc.Request{Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":1}`)}))
+	// A poll: the SDK handles the cancel notification on its connection's goroutine, which signals nothing.
 	require.Eventually(t, func() bool { return inProgress(s, user{}) == bound-1 }, 60*time.Second, 10*time.Millisecond)
 }
