@@ -513,7 +513,7 @@ func TestCredentialNeverLeaks(t *testing.T) {
 			half := len(auth) - 5
 			_, _ = io.WriteString(w, "header was "+auth[:half])
 			w.(http.Flusher).Flush()
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond) // the token arriving in two reads is the case under test; nothing signals the client's first read
 			_, _ = io.WriteString(w, auth[half:]+" ok")
 		case "/error":
 			w.WriteHeader(500)
