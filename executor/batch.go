@@ -25,33 +25,25 @@ import (
 // started then come back cancelled without running.
 func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.Result {
 	results := make([]*tool.Result, len(calls))
-	// Submission, in call order: this fixes the order of the lock queues.
+	// Submitted in call order, which fixes the order of the lock queues.
 	states := make([]*callState, len(calls))
-	var b *batch // one call alone steps aside as Execute's does
+	var b *batch // one call alone steps aside as Execute's does; a batched one keeps its place
 	if len(calls) > 1 {
 		b = &batch{}
 	}
 	for i := range calls {
 		c := calls[i]
 		fillPrincipal(ctx, &c)
-		// A call waiting for a person keeps its place among its siblings:
-		// queued again behind later ones, it would wait for calls that
-		// cannot start until it ends (StepAside).
 		states[i] = e.admit(c, "", nil, b, time.Time{})
 	}
 	// Calls start in index order, at most batchLimit at once, each timed
-	// from then. A call only ever waits for the locks of calls with a
-	// smaller index, which have started already (relock refuses a call
-	// rewritten onto a later one's resource: waitsForLater), so the batch
-	// cannot deadlock.
+	// from then. A call waits only for the locks of earlier calls, which
+	// have started (waitsForLater), so the batch cannot deadlock.
 	var g errgroup.Group
 	g.SetLimit(e.batchLimit)
 	for i, cs := range states {
 		g.Go(func() error {
-			// run turns a panic into the call's result; a backend that ends
-			// the goroutine (runtime.Goexit) leaves run no way to return
-			// one, so it is given here: a result for every call, never nil.
-			defer func() {
+			defer func() { // a backend's runtime.Goexit leaves run no result to return
 				if results[i] == nil {
 					results[i] = escaped(cs, nil)
 				}
@@ -71,14 +63,10 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 type batch struct{ _ byte } // not empty: pointers to empty values may be equal
 
 // waitsForLater refuses the new lock ticket tk of cs, a call of b that an
-// extension rewrote to other resources, when tk waits for a sibling that
-// has not started, directly or through the tickets it waits behind (another
-// caller's call that waits for the sibling): calls start in index order, so
-// the sibling is later, and it may not start until cs gives its batch slot
-// back (one slot, WithBatchConcurrency(1), or every slot taken by calls
-// waiting so). Waiting would be bounded only by the caller's context. With
-// more slots the sibling might have started once another call ended: the
-// refusal does not wait to see. Nil b allows all.
+// extension rewrote to other resources, when tk waits (directly or through
+// other tickets) for a sibling that has not started: that sibling is later
+// and may not start until cs gives its batch slot back, so the wait would
+// end only with the caller's context. Nil b allows all.
 func (b *batch) waitsForLater(cs *callState, tk *keylock.Ticket) *tool.Error {
 	if b == nil || tk == nil {
 		return nil

@@ -66,15 +66,13 @@ func clipField(s string) string { return textcut.Clip(s, MaxRecordFieldBytes) }
 // clipReason holds a Reason, which may quote a name or a lock key whole, to four such fields.
 func clipReason(s string) string { return textcut.Clip(s, 4*MaxRecordFieldBytes) }
 
-// publish numbers ev and offers it to every matching subscriber. Numbering
-// and delivery happen under one lock, so each subscriber sees increasing
-// sequence numbers.
+// publish numbers ev and offers it to every matching subscriber, under one
+// lock so that each sees increasing numbers. Filters match names whole;
+// subscribers get them cut, as History keeps them.
 func (h *hub) publish(ev tool.Event) {
 	if !h.active() {
 		return
 	}
-	// Subscribers keep the names and ids a history record keeps: the
-	// model's or a client's text, of any length. Filters match them whole.
 	out := ev
 	out.CallID, out.Tool, out.Agent, out.Session, out.Reason = clipField(ev.CallID), clipField(ev.Tool), clipField(ev.Agent), clipField(ev.Session), clipReason(ev.Reason)
 	h.mu.Lock()
@@ -101,14 +99,12 @@ func (h *hub) publish(ev tool.Event) {
 //
 // Events are the life of every call made after Subscribe: submitted,
 // queued (Reason says "lock: ..." or "limit: ..."), approval requested and
-// decided (emitted by the approval extension), started (once per backend
-// attempt), output chunks (emitted by backends with tool.EmitOutput; a
-// backend's events of other kinds are dropped, so that no tool can say it
-// was approved or completed),
-// retried (the retry extension), and one of completed, failed or cancelled
-// with the Result. Each carries the call id, job id, tool, agent, time and
-// a sequence number that increases across the executor; names and ids are
-// cut to MaxRecordFieldBytes, as History's are, and a Reason to four times it.
+// decided (by the approval extension), started (once per attempt), output
+// (tool.EmitOutput; a backend's events of other kinds are dropped, so no
+// tool can say it was approved or completed), retried, and one of
+// completed, failed or cancelled with the Result. Each carries the call's
+// identity, time and a sequence number that increases across the executor;
+// names and ids are cut to MaxRecordFieldBytes, a Reason to four times it.
 //
 // Delivery never blocks a call: when the channel is full the event is
 // dropped, and the next event the subscriber receives reports in Dropped

@@ -22,36 +22,30 @@
 // Without an approval extension (one named extension.NameApproval, as
 // approvalgate's), nobody can be asked: a call that needs a person's
 // approval is refused with tool.CodeApprovalDenied instead of run unasked.
-// That is a call of a tool that requires approval (Spec.RequiresApproval),
-// one whose command line its tool judges dangerous (approval.Assessor:
-// a bash command the classifier calls dangerous, such as rm -rf build;
-// blocked ones the shell tools refuse themselves), and one an extension
-// demands approval for (approval.RequiredKey: the governance policy in a
-// mode listed in requires_approval_in_modes). Install
-// approvalgate with approval.ModeAllowAll to run such calls unasked.
+// That is a call of a tool with Spec.RequiresApproval, one whose command
+// its tool judges dangerous (approval.Assessor: rm -rf build; blocked ones
+// the shell tools refuse themselves), and one an extension demands
+// approval for (approval.RequiredKey: a governance mode listed in
+// requires_approval_in_modes). Install approvalgate with
+// approval.ModeAllowAll to run such calls unasked.
 //
-// Where a call waits: lock tickets are taken when the call is submitted,
-// so calls on one resource run in submission order; the locks are granted
-// and the concurrency slots taken just before the backend runs, after the
-// extension chain (auth, policy, approval) has let the call through, so a
-// call waiting for a human's approval holds no slot. While it waits it
-// holds no place in the lock queues either (extension.LockQueue): the
-// calls behind it on its files go ahead, and once decided it queues again
-// behind them. A call of an ExecuteBatch of several keeps its place (the
-// batch runs calls on one resource in index order). Locks are held until
-// the call ends (across retries); slots only while a backend runs.
+// Where a call waits: lock tickets are taken at submission, so calls on one
+// resource run in submission order; locks are granted and slots taken just
+// before the backend runs, after the chain (auth, policy, approval) lets
+// the call through. A call waiting for a person holds no slot and no place
+// in the lock queues (extension.LockQueue): the calls behind it go ahead,
+// and once decided it queues again behind them; a call of an ExecuteBatch
+// of several keeps its place. Locks are held until the call ends (across
+// retries); slots only while a backend runs.
 //
-// Calls inside calls: a backend or an extension may run other calls
-// through the executor with the context it was given (a sub-agent). That
-// context carries the principal the outer call acts for (tool.PrincipalFrom),
-// whatever the backend, so an inner call that names none acts for it, not
-// for a principal the caller's context carried. Each
-// is a call of its own, with its own locks, limits and events: it never
-// takes the outer call's locks for its own. Its output events also reach
-// the outer call's subscribers, as the outer call's output. Beware of an
-// inner call that needs a resource the outer call holds: it waits behind
-// the outer call, which waits for it, until the inner call's deadline
-// (or refuses at once under WithConflictPolicy(Refuse)).
+// Calls inside calls: a backend or an extension may run other calls with
+// the context it was given (a sub-agent). That context carries the
+// principal the outer call acts for, so an inner call that names none acts
+// for it. Each inner call has its own locks, limits and events, never the
+// outer call's locks; its output also reaches the outer call's subscribers
+// as the outer call's output. An inner call that needs a resource the
+// outer call holds waits for it until the inner call's deadline (or
+// refuses at once under WithConflictPolicy(Refuse)).
 package executor
 
 import (
@@ -132,8 +126,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	}
 	e.exts = extension.Sort(e.exts)
 	e.chain = extension.Chain(e.runBackend, e.exts...)
-	// Once the executor can run calls, the job store (the in-memory one by
-	// default) gets its runner.
+	// The job store gets its runner once the executor can run calls.
 	if e.jobStore == nil {
 		e.jobStore = &e.jobs
 	}
@@ -143,8 +136,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if err := e.jobStore.Attach(JobRunner{e}); err != nil {
 		return nil, fmt.Errorf("executor: the job store given to WithJobStore: %w", err)
 	}
-	// Tools registered from now on are checked when they are registered;
-	// last, so that a New that fails leaves the registry as it was.
+	// Last, so that a New that fails leaves the registry as it was.
 	for _, x := range e.exts {
 		if c, ok := x.(extension.ToolChecker); ok {
 			name := x.Name()
@@ -588,10 +580,8 @@ func (e *Executor) runTool(ctx context.Context, backend tool.Tool, c tool.Call) 
 	return o, still
 }
 
-// capOutput holds res to max bytes: text blocks share the budget left after
-// the structured output and keep head and tail around a marker; structured
-// output over the cap fails the call (it cannot be cut and stay JSON). An
-// error's message is held to the cap on its own, head and tail kept.
+// capOutput holds res to limit bytes, as WithMaxOutputBytes says: text
+// blocks share what the structured output leaves.
 func capOutput(res *tool.Result, limit int, name string) {
 	if te := res.Error; te != nil && len(te.Message) > limit {
 		cut := *te // a tool may return an error value it keeps

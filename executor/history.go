@@ -75,12 +75,10 @@ func actsFor(p *tool.Principal, tenant, id, gotTenant string) bool {
 // in memory; a shared store (backend/postgres) keeps the records of every
 // instance, so that History on any of them sees the calls of all.
 type HistoryStore interface {
-	// Add keeps the record of one finished call; r.Seq is zero, and the
-	// store numbers records in the order it keeps them. The call's result
-	// waits for Add, so a store bounds its own wait; a record it cannot
-	// keep it drops, and says so its own way (history is a summary: the
-	// audit trail, extension/audit, is the record that must not be lost).
-	// ctx carries the call's values but is never cancelled.
+	// Add keeps the record of one finished call, numbering it (r.Seq is
+	// zero). The call's result waits for Add, so a store bounds its wait,
+	// and drops a record it cannot keep (the audit trail is the record that
+	// must not be lost). ctx carries the call's values, never cancelled.
 	Add(ctx context.Context, r Record)
 	// Query returns the records that match q, oldest first; with q.Limit,
 	// the newest Limit of them. A store may bound how many it returns
@@ -126,16 +124,13 @@ func (h *ring) Query(ctx context.Context, q HistoryQuery) ([]Record, error) {
 }
 
 // MaxRecordFieldBytes bounds each name and id a Record keeps (CallID,
-// Tool, Agent, Session): a refused call's tool name is the model's text,
-// and a call's id the model's or a client's, of any length. A longer one
-// keeps its first MaxRecordFieldBytes (whole characters) and says how many
-// bytes were cut, so that a thousand records cannot hold a GiB.
+// Tool, Agent, Session), which are a model's or a client's text of any
+// length. A longer one keeps its first MaxRecordFieldBytes (whole
+// characters) and says how many bytes were cut.
 const MaxRecordFieldBytes = 1 << 10
 
-// MaxRecordMessageBytes bounds a Record's Message: the result's error
-// message, which the output cap alone holds to a MiB. A longer one keeps
-// its head and its tail around a marker saying how much was cut, as the
-// output cap does.
+// MaxRecordMessageBytes bounds a Record's Message, which otherwise only the
+// output cap holds. A longer one keeps head and tail around a marker.
 const MaxRecordMessageBytes = 8 << 10
 
 // addHistory records the summary of a finished call, when history is on.
@@ -169,9 +164,8 @@ func (e *Executor) History(q HistoryQuery) []Record {
 }
 
 // HistoryContext is History asking the store under ctx: a ctx that ends
-// first, or a store that fails, gives an error. A Tool or Agent filter
-// longer than MaxRecordFieldBytes is cut as the records are, so that it
-// finds the calls of the name as called.
+// first, or a store that fails, gives an error. A Tool or Agent filter is
+// cut as the records' are, so that it finds the name as called.
 func (e *Executor) HistoryContext(ctx context.Context, q HistoryQuery) ([]Record, error) {
 	if e.hist == nil {
 		return nil, nil

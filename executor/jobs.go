@@ -175,16 +175,12 @@ func (t *jobTable) get(id JobID) (*job, error) {
 }
 
 // JobStore keeps an executor's async jobs: Submit, Status, Wait, Cancel
-// and Jobs go through it. Without WithJobStore an executor keeps its jobs
-// in memory, run in this process; a shared store (backend/postgres) keeps
-// them in a database, so that a job submitted on one instance is run by
-// any, and every instance sees and cancels it.
+// and Jobs go through it. Without WithJobStore jobs run and live in this
+// process's memory; a shared store (backend/postgres) keeps them in a
+// database, so that any instance runs a job and every instance sees it.
 //
-// A store and its executor need each other: the store runs jobs through
-// the executor, and the executor sends its jobs to the store. New breaks
-// the cycle: it builds the executor, then calls the store's Attach with a
-// JobRunner for it, once, before it returns. A store runs no job before
-// Attach.
+// The store runs jobs through its executor: New calls the store's Attach
+// with a JobRunner, once, before it returns. A store runs no job before.
 type JobStore interface {
 	// Attach gives the store its executor's runner; an error fails New.
 	Attach(run JobRunner) error
@@ -210,11 +206,10 @@ type JobStore interface {
 type JobRunner struct{ e *Executor }
 
 // Run runs call as the job id through the executor's pipeline, as Execute
-// does, and returns its result, never nil. Cancelling ctx cancels the
-// call. The call's events and its history record carry id. The call acts
-// for its own principal, which Submit fixed: never for one ctx carries (a
-// worker's). The zero JobRunner belongs to no executor: its Run fails the
-// call.
+// does, and returns its result, never nil; its events and history record
+// carry id. Cancelling ctx cancels the call. The call acts for the
+// principal Submit fixed, never for one ctx carries (a worker's). The zero
+// JobRunner's Run fails the call.
 func (r JobRunner) Run(ctx context.Context, id JobID, call tool.Call) *tool.Result {
 	if r.e == nil {
 		return tool.Fail(&call, tool.CodeInternal, fmt.Sprintf("job %s: the JobRunner is the zero value: use the one executor.New gave the store's Attach", id))
@@ -335,24 +330,19 @@ func (f *JobFilter) Match(s *JobStatus) bool {
 
 // Submit starts call as an async job and returns its id at once.
 //
-// The job runs the same pipeline as Execute. It keeps ctx's principal
-// (taken into the call when the call names none, so that a job run by
-// another instance runs as its submitter); in memory (the default) it
-// keeps ctx's other values too (trace ids). It never keeps ctx's
-// cancellation, deadline or event emitter (tool.WithEmitter): a job
-// outlives the request that submitted it.
-// Cancel stops it; the call's own timeout still bounds each run of its
-// backend. Submit fails when ctx is already done, or when the job store
-// (WithJobStore) cannot keep the job. A nil ctx is the caller's bug, as in
-// the standard library.
+// The job runs the same pipeline as Execute, as ctx's principal when the
+// call names none (whichever instance runs it); in memory (the default) it
+// keeps ctx's other values too (trace ids), never its cancellation,
+// deadline or event emitter: a job outlives its request. Cancel stops it;
+// the call's timeout bounds each run of its backend. Submit fails when ctx
+// is done or the job store cannot keep the job. A nil ctx is the caller's
+// bug, as in the standard library.
 //
-// In memory, a job not yet finished costs a goroutine and its call (the
-// arguments: up to WithMaxArgBytes) until it ends, and WithJobRetention
-// bounds only the finished ones: nothing bounds how many are pending. The
-// concurrency limits with WithMaxQueue refuse the jobs past a limit's
-// queue, but jobs waiting for a lock or an approver are not counted. A
-// host that lets others submit bounds how many jobs each may have pending
-// (Jobs, filtered by For and States, counts them).
+// In memory, a pending job costs a goroutine and its call (up to
+// WithMaxArgBytes) until it ends, and nothing bounds how many are pending:
+// WithMaxQueue does not count jobs waiting for a lock or an approver. A
+// host that lets others submit bounds each one's pending jobs (Jobs,
+// filtered by For and States, counts them).
 func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	if err := ctx.Err(); err != nil {
 		return "", tool.AsError(err)
@@ -389,12 +379,10 @@ func (e *Executor) Wait(ctx context.Context, id JobID) (*tool.Result, error) {
 	return st.Result, st.Result.Err()
 }
 
-// Cancel cancels the job: a job still pending or awaiting approval never
-// runs its backend, and a running backend's context is cancelled (a shell
-// tool's whole process tree is killed). The job then finishes with
-// tool.StatusCancelled. Cancelling a finished job does nothing. It is
-// CancelContext without a deadline; with a shared job store, prefer
-// CancelContext.
+// Cancel cancels the job: a pending one never runs its backend, a running
+// backend's context is cancelled (a shell tool's process tree is killed),
+// and the job finishes with tool.StatusCancelled; a finished job is left
+// alone. It is CancelContext without a deadline, which a shared store wants.
 func (e *Executor) Cancel(id JobID) error {
 	return e.CancelContext(context.Background(), id)
 }

@@ -12,11 +12,9 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// limits are the concurrency limits of an executor: the options' sizes,
-// and a limiter for each scope that has a limit (the executor, a tool, an
-// agent while one of its calls runs or waits). Each limiter is a FIFO
-// semaphore (golang.org/x/sync/semaphore): a call that waits is served
-// before any that comes later, and TryAcquire never overtakes a waiter.
+// limits are an executor's concurrency limits: the options' sizes, and a
+// FIFO semaphore for each scope with a limit and calls running or waiting
+// (TryAcquire never overtakes a waiter).
 type limits struct {
 	global, agent, tool int
 	tools               map[string]int
@@ -28,9 +26,8 @@ type limits struct {
 }
 
 // scope is what a limiter limits: kind "" (the executor), "agent" or
-// "tool", and the agent's or tool's name. An agent is its tenant's (the
-// tenant of its call's principal): names are the host's or the model's,
-// and one tenant's "coder" must not take another's slots.
+// "tool", and a name. An agent is its tenant's: one tenant's "coder" must
+// not take another's slots.
 type scope struct{ kind, tenant, name string }
 
 // String names the scope in messages; built only when a call must wait.
@@ -52,8 +49,7 @@ type limiter struct {
 	refs    int // calls holding or waiting for it; limits.mu
 }
 
-// get returns the scope's limiter, counting the caller as a user so that
-// the limiter is kept while it waits or runs.
+// get returns the scope's limiter, counting the caller as a user until put.
 func (l *limits) get(s scope, size int) *limiter {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -66,11 +62,9 @@ func (l *limits) get(s scope, size int) *limiter {
 	return lim
 }
 
-// put drops the caller's use of a limiter, and an agent's or a tool's
-// limiter with its last user (nobody holds or waits for a slot of it, so a
-// new one is the same): memory stays in proportion to the agents and tools
-// with calls running or waiting, however many come and go (tools removed
-// from the registry too). The executor's limiter stays.
+// put drops the caller's use of a limiter, and an agent's or a tool's with
+// its last user, so memory follows the agents and tools with calls running
+// or waiting, however many come and go.
 func (l *limits) put(lim *limiter) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

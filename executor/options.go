@@ -76,18 +76,14 @@ func WithTimeout(d time.Duration) Option {
 }
 
 // WithDetach runs each backend in its own goroutine, so that a deadline is
-// honoured even by a Go function that ignores its context: the call returns
-// a timed-out result at the deadline while the function runs on in the
-// background until it returns (its result is discarded; the call waits a
-// grace of a second first, for a function that stops when told, and is
-// marked "backend_still_running" if the function outlives it; the
-// concurrency slots and the locks it took stay taken until it returns, so
-// that no call runs beside it past a limit or writes what it writes; a
-// function that never returns holds them for good). Without it (the
-// default) a backend runs in the caller's goroutine: cheaper, and a call
-// ends only when its backend has stopped. Shell, HTTP and MCP backends
-// honour their context either way; use WithDetach for Go functions you do
-// not trust to.
+// honoured even by a Go function that ignores its context. At the deadline
+// the call waits a second's grace, then returns timed out, marked
+// "backend_still_running", while the function runs on; its result is
+// discarded, and its slots and locks stay taken until it returns (for good
+// if it never does). Without it (the default) a backend runs in the
+// caller's goroutine, and a call ends only when its backend has stopped.
+// Shell, HTTP and MCP backends honour their context either way; use
+// WithDetach for Go functions you do not trust to.
 func WithDetach() Option { return func(e *Executor) { e.detach = true } }
 
 // WithMaxArgBytes caps the size of a call's arguments; larger arguments are
@@ -98,14 +94,11 @@ func WithMaxArgBytes(n int) Option {
 
 // WithMaxOutputBytes caps what one result carries back, for every backend
 // alike (default DefaultMaxOutputBytes; zero or negative keeps it). Text
-// blocks over the cap keep their head and tail around a marker that says how
-// much was cut, all within the cap (metadata "truncated" is true); structured output, which
-// cannot be cut and stay JSON, fails the call with invalid_output. An
-// error's message is held to the cap on its own, cut the same way. The cap
-// applies before a result is encoded for a model or an MCP client, and
-// before extensions (logs, the audit trail) see it; a result an extension
-// answers with itself (a cache hit, which another executor's call may have
-// filled) is held to it before the caller gets it.
+// blocks over the cap keep head and tail around a marker, within the cap
+// (metadata "truncated" is true); structured output, which cannot be cut
+// and stay JSON, fails the call with invalid_output. An error's message is
+// cut to the cap on its own. Extensions (logs, the audit trail) see the
+// capped result, and an extension's own answer (a cache hit) is capped too.
 func WithMaxOutputBytes(n int) Option {
 	return func(e *Executor) { setPositive(&e.maxOutBytes, n) }
 }
@@ -125,10 +118,9 @@ func WithMaxConcurrency(n int) Option {
 }
 
 // WithAgentConcurrency limits how many backends run at once for each agent
-// (tool.Call.Agent; seed: max_concurrent_tools per agent). Calls that name
-// no agent share the limit of the agent "". An agent is its tenant's (the
-// tenant of the call's principal), as principal ids are: one tenant's
-// "coder" never waits for another's. Zero or negative means no limit.
+// (tool.Call.Agent; seed: max_concurrent_tools per agent); calls that name
+// none share the agent "". An agent is its principal's tenant's: one
+// tenant's "coder" never waits for another's. Zero or negative: no limit.
 func WithAgentConcurrency(n int) Option {
 	return func(e *Executor) { e.limits.agent = max(n, 0) }
 }
@@ -163,12 +155,10 @@ func WithMaxQueue(n int) Option {
 	return func(e *Executor) { e.limits.maxQueue = max(n, 0) }
 }
 
-// WithMaxWait bounds how long a call waits in all for its lock and its
-// concurrency slots (a retried run's included), on top of its context's
-// deadline; time spent running, or waiting for an approver, does not
-// count. A call that gives up fails with tool.CodeConflict or
-// tool.CodeConcurrencyLimit. Zero or negative means only the context
-// bounds the wait.
+// WithMaxWait bounds how long a call waits in all for its locks and slots
+// (retries included; not running, nor waiting for an approver), on top of
+// its context's deadline; it then fails with tool.CodeConflict or
+// tool.CodeConcurrencyLimit. Zero or negative: only the context bounds it.
 func WithMaxWait(d time.Duration) Option {
 	return func(e *Executor) { e.maxWait = max(d, 0) }
 }
@@ -188,12 +178,9 @@ func WithHistory(n int) Option {
 }
 
 // WithJobRetention sets how long (ttl) and how many (keep) finished jobs
-// stay queryable by Status, Wait and Jobs before they are dropped. Zero or
-// negative values keep the defaults. It bounds the in-memory job store;
-// a store given to WithJobStore keeps jobs by its own rules. Each job kept
-// holds its result, up to WithMaxOutputBytes of output and as much again
-// of error message: keep times that is what the finished jobs may hold
-// (2 GiB with the defaults, for jobs that all return the most they may).
+// of the in-memory store stay queryable by Status, Wait and Jobs; zero or
+// negative keeps the defaults. Each holds its result, up to twice
+// WithMaxOutputBytes (output and error message): 2 GiB at the defaults.
 // Jobs not yet finished are kept whatever these bounds (Submit).
 func WithJobRetention(ttl time.Duration, keep int) Option {
 	return func(e *Executor) {

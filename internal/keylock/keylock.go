@@ -1,19 +1,15 @@
 // Package keylock is a table of reader/writer locks named by string keys,
 // granted in strict first-come order per key.
 //
-// A caller takes a Ticket for all the keys it needs at once (Enqueue); the
-// ticket's place in each key's queue is fixed then, so the order in which
-// tickets were taken is the order in which they are served, whatever order
-// their owners later wait in. Readers at the head of a queue share the key;
-// a writer holds it alone; nobody overtakes a ticket queued before it.
+// A caller takes a Ticket for all the keys it needs at once (Enqueue),
+// which fixes its place in each key's queue: tickets are served in the
+// order they were taken, whatever order their owners wait in. Readers at
+// the head of a queue share the key; a writer holds it alone; nobody
+// overtakes. A ticket joins all its queues in one step under the table's
+// lock, so it only ever waits for tickets taken before it: no deadlock.
 //
-// Because a ticket is placed in every one of its queues in one step under
-// the table's lock, two tickets that share keys are ordered the same way on
-// each of them, and a ticket only ever waits for tickets taken before it: a
-// holder of several keys cannot deadlock with another.
-//
-// The table is one mutex over a map of FIFO queues. Locks are taken around
-// tool calls that last milliseconds; the mutex costs tens of nanoseconds.
+// The table is one mutex over a map of FIFO queues: locks are taken around
+// tool calls that last milliseconds; the mutex costs nanoseconds.
 package keylock
 
 import (
@@ -37,17 +33,15 @@ type Request struct {
 	Exclusive bool
 }
 
-// Table holds the queues of every key in use. Its zero value is ready to
-// use; it must not be copied after first use. A queue is dropped when its
-// last ticket is released, so memory stays in proportion to the keys in use.
+// Table holds the queues of the keys in use (a queue goes with its last
+// ticket). Its zero value is ready to use; do not copy it after first use.
 type Table struct {
 	mu     sync.Mutex
 	queues map[string]*queue
 }
 
-// queue is a key's FIFO queue, a doubly linked list of entries, so that
-// joining it, leaving it and letting the next ones in cost the same
-// however many tickets share the key (a batch of 10,000 reads of a file).
+// queue is a key's FIFO queue, a doubly linked list, so that leaving it
+// costs the same however many tickets share the key (10,000 reads of a file).
 type queue struct{ head, tail *entry }
 
 // entry is one ticket's place in one key's queue.
@@ -72,11 +66,10 @@ type Ticket struct {
 }
 
 // Enqueue takes a ticket for reqs, in one step. Empty keys are ignored; a
-// key named twice is held exclusively if either request is exclusive.
-// owner is reported by Waiting to others queued behind this ticket, which
-// decide what of it they may tell their own callers (a call's id is its
-// tenant's business). Enqueue never blocks for long; use Ready or Wait to
-// learn when every key is granted. It returns nil when reqs name no key.
+// key named twice is held exclusively if either request is. owner is what
+// Waiting and Ahead report to tickets behind this one. Enqueue never blocks
+// for long; Ready and Wait tell when every key is granted. It returns nil
+// when reqs name no key.
 func (tab *Table) Enqueue(owner any, reqs []Request) *Ticket {
 	merged := merge(reqs)
 	if len(merged) == 0 {
@@ -123,11 +116,9 @@ func merge(reqs []Request) []Request {
 	return out[:j]
 }
 
-// grant lets in e and the entries behind it that may now hold their key,
-// when e has just joined the queue or come next: the holders of a key are
-// the writer at the head alone, or the run of readers at the head, so e
-// may hold it only at the head or behind a reader that holds it. It stops
-// at an entry already let in (nothing behind it changes). tab.mu is held.
+// grant lets in e, which has just joined the queue or come next, and the
+// entries behind it that may now hold the key: a key's holders are the
+// writer at the head alone or the readers at the head. tab.mu is held.
 func grant(e *entry) {
 	if p := e.prev; p != nil && (!p.granted || p.excl) {
 		return
@@ -156,10 +147,9 @@ func (tk *Ticket) Ready() bool {
 	}
 }
 
-// Wait blocks until every key of the ticket is granted (nil), ctx is done
-// (ctx.Err()), or the ticket is released (ErrReleased). A ticket granted at
-// the moment ctx ends counts as granted. The ticket keeps its place after a
-// failed Wait: Release it.
+// Wait blocks until every key of the ticket is granted (nil, also when
+// granted as ctx ends), ctx is done (ctx.Err()), or the ticket is released
+// (ErrReleased). After a failed Wait the ticket keeps its place: Release it.
 func (tk *Ticket) Wait(ctx context.Context) error {
 	select {
 	case <-tk.ready:
@@ -194,11 +184,9 @@ func (tk *Ticket) Waiting() (key string, exclusive bool, holder any, ok bool) {
 	return "", false, nil, false
 }
 
-// Ahead looks for a ticket that tk waits for, on any key it does not hold
-// yet, directly or through the tickets it waits behind that wait too,
-// whose owner is one match accepts. It returns that owner and the key of
-// tk through which tk waits for it; ok is false when there is none. match
-// is called with the table locked, so it must not call the table.
+// Ahead finds a ticket whose owner match accepts and that tk waits for,
+// directly or through waiting tickets ahead of it, and returns the owner
+// and tk's key the wait goes through. match runs with the table locked.
 func (tk *Ticket) Ahead(match func(owner any) bool) (key string, owner any, ok bool) {
 	tk.tab.mu.Lock()
 	defer tk.tab.mu.Unlock()
@@ -230,9 +218,8 @@ func (tk *Ticket) Ahead(match func(owner any) bool) (key string, owner any, ok b
 	return "", nil, false
 }
 
-// Release gives up every key of the ticket, granted or still queued, and
-// lets the tickets behind it in. It is safe to call more than once and on a
-// nil ticket.
+// Release gives up every key of the ticket, granted or queued, and lets the
+// tickets behind it in. It is safe more than once and on a nil ticket.
 func (tk *Ticket) Release() {
 	if tk == nil {
 		return
