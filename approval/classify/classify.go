@@ -338,14 +338,74 @@ func (c *Classifier) parsedPrefix(command string, err error) (string, *syntax.Fi
 	return "", nil
 }
 
+// parse parses src as bash reads it. Bash ends a comment at the end of
+// its line, a backslash before the newline included, where the parser
+// reads that backslash and newline as a line continuation and the next
+// line as more of the comment (ls # \ and rm -rf ~ on the next line run
+// rm). Such a backslash is parsed as the blank it is to bash, and src
+// parsed again, until no comment goes on past its line: the next line may
+// end in a comment that does the same. The text keeps its length, so
+// positions in the tree are positions in src.
 func (c *Classifier) parse(src string) (*syntax.File, error) {
-	p := c.parsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
-	c.parsers.Put(p)
-	if err == nil && strings.Contains(src, "#") {
-		err = checkComments(f, src)
+	for range maxCommentLines {
+		p := c.parsers.Get().(*syntax.Parser)
+		f, err := p.Parse(strings.NewReader(src), "")
+		c.parsers.Put(p)
+		if err != nil || !strings.Contains(src, "#") {
+			return f, err
+		}
+		if err := checkComments(f, src); err != nil {
+			return f, err
+		}
+		next, err := endComments(f, src)
+		if err != nil || next == src {
+			return f, err
+		}
+		src = next
 	}
-	return f, err
+	return nil, fmt.Errorf("more than %d comments end in a backslash that the parser reads as joining the next line", maxCommentLines)
+}
+
+// maxCommentLines bounds how many times parse reads a line again after
+// comments that end in a backslash.
+const maxCommentLines = 64
+
+// endComments returns src with the backslash that ends the line of a
+// comment the parser continued onto the next line made a blank; src
+// itself when there is none.
+func endComments(f *syntax.File, src string) (string, error) {
+	var b []byte
+	var err error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		cm, ok := n.(*syntax.Comment)
+		if !ok || err != nil || !strings.Contains(cm.Text, "\n") {
+			return err == nil
+		}
+		off := int(cm.Hash.Offset())
+		nl := -1
+		if off >= 0 && off < len(src) && src[off] == '#' {
+			if i := strings.IndexByte(src[off:], '\n'); i > 0 {
+				nl = off + i
+			}
+		}
+		bs := nl - 1
+		if bs > off && src[bs] == '\r' {
+			bs--
+		}
+		if nl < 0 || bs <= off || src[bs] != '\\' {
+			err = fmt.Errorf("%s: the parser reads a comment past the end of its line, which the shell would not do", cm.Hash)
+			return false
+		}
+		if b == nil {
+			b = []byte(src)
+		}
+		b[bs] = ' '
+		return true
+	})
+	if err != nil || b == nil {
+		return src, err
+	}
+	return string(b), nil
 }
 
 // checkComments rejects a comment that does not start a word. The parser

@@ -225,7 +225,9 @@
 //     too, which bash has run when it reads the error (and so is a
 //     shell string run by bash -c or eval); and the few lines bash reads
 //     that the parser does not (! ! true, time ! true, ((echo a); (echo
-//     b)), ${x~}) are judged as bash reads them.
+//     b)), ${x~}, a comment that ends in a backslash, which ends at its
+//     line in bash where the parser read the next line into it: ls # \
+//     then rm -rf ~) are judged as bash reads them.
 //   - Control characters (CR, NUL, ESC, C1), direction overrides and
 //     invalid UTF-8 make a command Dangerous: they can hide text from the
 //     person approving it.
