@@ -750,8 +750,44 @@ func checkAwk(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		}
 		inf = inf.or(s.awkProgram(name, p.s, j))
 	}
+	if awkInplace(sc, progs) {
+		j.add(Warning, name+"'s inplace library writes its output over each file it reads")
+		for _, f := range files {
+			if !awkAssignment.MatchString(f.s) {
+				j.add(s.writeTarget(f))
+			}
+		}
+		s.inputWrites(name, cx, j)
+	}
 	return inf
 }
+
+// awkInplace reports whether awk loads gawk's inplace library, which
+// writes awk's output over each file it reads (gawk -i inplace 1 FILE,
+// @include "inplace"): an --include whose value names it or is not known,
+// or an @include of it in a program on the line.
+func awkInplace(sc optScan, progs []word) bool {
+	lib := func(v string) bool { return strings.TrimSuffix(path.Base(v), ".awk") == "inplace" }
+	for _, u := range sc.uses {
+		switch strings.TrimLeft(u.opt.Name, "-") {
+		case "i", "include":
+			if u.val.unknown() || lib(u.val.s) {
+				return true
+			}
+		}
+	}
+	for _, p := range progs {
+		for _, m := range awkInclude.FindAllStringSubmatch(p.s, -1) {
+			if lib(m[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// awkInclude is gawk's @include "FILE" directive.
+var awkInclude = regexp.MustCompile(`@include[ \t]*"([^"]*)"`)
 
 // awkAssignment is an awk operand that sets a variable rather than names
 // a file (x=1 f).

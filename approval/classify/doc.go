@@ -29,7 +29,9 @@
 //   - paths and quoting: /bin/rm, ./rm, \rm, r”m, "rm", $'\x72\x6d' all
 //     resolve to rm; brace expansions are expanded; X=rm; $X is followed;
 //   - flags that write or execute: find -exec/-delete, sed -i and its e/w
-//     commands, awk system() and pipes, tar --to-command and friends, git -c
+//     commands, awk system() and pipes, gawk's inplace library (-i
+//     inplace, which writes the files awk reads), tar --to-command and
+//     friends, git -c
 //     and other global options, git's signature checks (--show-signature,
 //     a format's %G?), which run the GPG program, forced git pushes,
 //     output redirections, and
