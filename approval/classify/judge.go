@@ -384,6 +384,7 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	noExec := false
 	sc := scanOptions(name, args, &w.Options, true)
 	s.judgeOptions(name, sc, j, w.Level == Safe)
+	s.optionFiles(name, sc.uses, j) // xargs -a.env echo prints .env
 	replace, replaced := "", false
 	hasString := false
 	use := func(uses []optUse) {
@@ -457,6 +458,7 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	if w.OptionsAfterPositionals && i < len(args) {
 		more := scanOptions(name, args[i:], &w.Options, true)
 		s.judgeOptions(name, more, j, w.Level == Safe)
+		s.optionFiles(name, more.uses, j)
 		use(more.uses)
 		if more.unknown >= 0 {
 			// ssh host '- rm -r /': as before the positionals.
@@ -1306,11 +1308,7 @@ func (s *state) computedNames(name string, args []word, g *Options, sc optScan, 
 	// The value of an option that reads a file is such a name too (grep
 	// -f "$x"), also attached to it in a word the scan could not read as
 	// options, since its value is not known (grep -f"$x").
-	for _, u := range sc.uses {
-		if u.opt.Reads && u.has {
-			s.optionFile(name+" "+u.name, u.val, j)
-		}
-	}
+	s.optionFiles(name, sc.uses, j)
 	attached := map[int]bool{}
 	for _, k := range sc.ops {
 		if opt, v, ok := g.readsAttached(args[k]); ok {
@@ -1384,6 +1382,16 @@ func (s *state) optionFile(opt string, v word, j *judgement) {
 		j.add(Warning, fmt.Sprintf("%s: a file name computed when the command runs (%s); the classifier cannot tell which file, and it may be a secret one", opt, v.s))
 	case s.cwd.anywhere != "" && relativeName(v):
 		j.add(Warning, fmt.Sprintf("%s: %s in a directory not known until it runs (%s); the classifier cannot tell which file, and it may be a secret one", opt, v.s, s.cwd.anywhere))
+	}
+}
+
+// optionFiles judges the values of the options in uses that read a file
+// (see optionFile); name is the command's.
+func (s *state) optionFiles(name string, uses []optUse, j *judgement) {
+	for _, u := range uses {
+		if u.opt.Reads && u.has {
+			s.optionFile(name+" "+u.name, u.val, j)
+		}
 	}
 }
 
