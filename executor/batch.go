@@ -11,18 +11,16 @@ import (
 )
 
 // ExecuteBatch runs the parallel tool calls of one model turn and returns
-// their results in call order: results[i] is the result of calls[i], never
-// nil.
+// their results in call order: results[i], never nil, is calls[i]'s.
 //
 // Up to WithBatchConcurrency calls run at once (concurrency limits still
-// apply). Calls are submitted in index order, so calls that declare the
-// same resource run in index order (readers together, writers alone);
-// calls on different resources run in parallel. A call that an extension
-// rewrites onto a resource a later call of the batch is queued for, before
-// that call has started, is refused (tool.CodeConflict): it would wait for
-// a call that may not start until it ends. A failing call never
-// cancels its siblings; cancelling ctx cancels them all, and calls not yet
-// started then come back cancelled without running.
+// apply). Calls on one resource run in index order (readers together,
+// writers alone); calls on different resources run in parallel. A call an
+// extension rewrites onto a resource that a later, unstarted call of the
+// batch is queued for is refused (tool.CodeConflict): it would wait for a
+// call that may not start until it ends. A failing call never cancels its
+// siblings; cancelling ctx cancels them all, and calls not yet started
+// come back cancelled without running.
 func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.Result {
 	results := make([]*tool.Result, len(calls))
 	// Submitted in call order, which fixes the order of the lock queues.

@@ -303,9 +303,8 @@ func fillPrincipal(ctx context.Context, c *tool.Call) {
 	}
 }
 
-// refused tells the extensions that observe refusals (extension.Observer)
-// about a call that never reached the chain, so that logs, metrics and the
-// audit trail account for every call, not only the valid ones.
+// refused tells the observers (extension.Observer) of a call that never
+// reached the chain, so that logs and the audit trail count every call.
 func (e *Executor) refused(ctx context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) *tool.Result {
 	for _, x := range e.exts {
 		if o, ok := x.(extension.Observer); ok {
@@ -320,9 +319,8 @@ func (e *Executor) refused(ctx context.Context, call *tool.Call, spec *tool.Spec
 
 // ReportRefused tells the executor's observers (extension.Observer:
 // logging, metrics, the audit trail) of a call refused before it reached
-// the executor, as the executor tells them of its own refusals: an agent
-// loop's call to a tool it did not declare leaves the same trace as a call
-// to an unknown tool. An observer's panic is recovered.
+// the executor, as it tells them of its own refusals (an agent loop's call
+// to an undeclared tool). An observer's panic is recovered.
 func (e *Executor) ReportRefused(ctx context.Context, call *tool.Call, res *tool.Result) {
 	e.refused(ctx, call, nil, res)
 }

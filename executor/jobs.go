@@ -364,10 +364,9 @@ func (e *Executor) StatusContext(ctx context.Context, id JobID) (JobStatus, erro
 	return e.jobStore.Status(ctx, id)
 }
 
-// Wait blocks until the job is done and returns its result, with the
-// result's *tool.Error as the error (nil on success), as Execute does. If
-// ctx ends first, Wait returns a nil result and ctx's error; the job goes
-// on.
+// Wait blocks until the job is done and returns its result and error, as
+// Execute does. If ctx ends first, it returns nil and ctx's error; the job
+// goes on.
 func (e *Executor) Wait(ctx context.Context, id JobID) (*tool.Result, error) {
 	st, err := e.jobStore.Wait(ctx, id)
 	if err != nil {
@@ -402,10 +401,9 @@ func (e *Executor) Jobs(f JobFilter) []JobStatus {
 }
 
 // JobsContext returns snapshots of the jobs that match f, in submission
-// order: those running or waiting and the finished ones still kept (with a
-// shared store, every instance's). It asks the job store under ctx: a ctx
-// that ends first gives ctx's error. A Tool or Agent filter is cut as
-// the jobs' are (JobStatus).
+// order: those not finished and the finished ones still kept (with a
+// shared store, every instance's). A ctx that ends first gives ctx's
+// error. A Tool or Agent filter is cut as the jobs' are (JobStatus).
 func (e *Executor) JobsContext(ctx context.Context, f JobFilter) ([]JobStatus, error) {
 	f.Tool, f.Agent = clipField(f.Tool), clipField(f.Agent)
 	return e.jobStore.Jobs(ctx, f)
