@@ -31,7 +31,7 @@
 //   - flags that write or execute: find -exec/-delete, sed -i and its e/w
 //     commands, awk system() and pipes, gawk's inplace library (-i
 //     inplace, which writes the files awk reads), tar --to-command and
-//     friends, git -c
+//     friends, strace -o '|CMD' (CMD judged as shell code), git -c
 //     and other global options, git's signature checks (--show-signature,
 //     a format's %G?), which run the GPG program, forced git pushes,
 //     output redirections, and

@@ -385,6 +385,7 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 	sc := scanOptions(name, args, &w.Options, true)
 	s.judgeOptions(name, sc, j, w.Level == Safe)
 	s.optionFiles(name, sc.uses, j) // xargs -a.env echo prints .env
+	inf = inf.or(s.outputCommand(name, sc.uses, j))
 	replace, replaced := "", false
 	hasString := false
 	use := func(uses []optUse) {
@@ -1393,6 +1394,26 @@ func (s *state) optionFiles(name string, uses []optUse, j *judgement) {
 			s.optionFile(name+" "+u.name, u.val, j)
 		}
 	}
+}
+
+// outputCommand judges strace's -o '|CMD' and -o '!CMD', which pipe the
+// trace into CMD, run by the shell (strace -o '|rm -rf ~' true): CMD is
+// judged as shell code.
+func (s *state) outputCommand(name string, uses []optUse, j *judgement) info {
+	var inf info
+	if name != "strace" {
+		return inf
+	}
+	for _, u := range uses {
+		if !u.has || u.opt.Writes != "value" || u.val.s == "" || (u.val.s[0] != '|' && u.val.s[0] != '!') {
+			continue
+		}
+		via := name + " " + u.name
+		j.add(Dangerous, via+" pipes its output into a shell command")
+		cmd := word{s: u.val.s[1:], lit: u.val.lit, subst: u.val.subst, download: u.val.download}
+		inf = inf.or(s.runString(cmd, via, j))
+	}
+	return inf
 }
 
 // readsAttached returns the option of g that reads a file and w holds
