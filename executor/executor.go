@@ -94,12 +94,10 @@ type Executor struct {
 
 // New returns an executor for the tools of reg, or an error when the
 // configuration is one it can prove wrong: no registry, a nil extension
-// (an ignored constructor error, often), two extensions with one name, an
-// extension whose own Check fails (extension.Checker: a malformed rule, a
-// rate that allows nothing), or rules that name tools reg does not have
-// (extension.RegistryChecker, with the closest names). Register the tools
-// before calling New; reg may still gain tools later, and the executor sees
-// them.
+// (often an ignored constructor error), two extensions with one name, an
+// extension whose Check fails (extension.Checker: a malformed rule), or
+// rules that name tools reg does not have (extension.RegistryChecker).
+// Register the tools before New; the executor sees tools added later.
 func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if reg == nil {
 		return nil, errors.New("executor: the registry is nil: pass registry.New() with your tools registered")

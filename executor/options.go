@@ -170,9 +170,8 @@ func WithConflictPolicy(p Overflow) Option {
 	return func(e *Executor) { e.conflict = p }
 }
 
-// WithHistory sets how many finished calls History keeps in memory. Zero
-// or negative disables history. The default is DefaultHistory. It does
-// nothing with WithHistoryStore.
+// WithHistory sets how many finished calls History keeps in memory
+// (DefaultHistory; zero or negative: none). WithHistoryStore overrides it.
 func WithHistory(n int) Option {
 	return func(e *Executor) { e.histSize = max(n, 0) }
 }
@@ -189,10 +188,9 @@ func WithJobRetention(ttl time.Duration, keep int) Option {
 	}
 }
 
-// WithJobStore keeps the executor's async jobs (Submit, Status, Wait,
-// Cancel, Jobs) in s instead of this process's memory: with a shared store
-// (backend/postgres), any instance runs a job and every instance sees it.
-// New attaches s to the executor (JobStore.Attach); give each executor a
+// WithJobStore keeps the executor's async jobs in s instead of memory: with
+// a shared store (backend/postgres), any instance runs a job and every
+// instance sees it. New attaches s (JobStore.Attach): give each executor a
 // store of its own. A nil s keeps the in-memory store.
 func WithJobStore(s JobStore) Option {
 	return func(e *Executor) { e.jobStore = s }
