@@ -160,19 +160,19 @@ func TestAttackS17AReviewerSeesAndDecidesHerTenantsCallsOnly(t *testing.T) {
 	}
 }
 
-// waitFor waits until a call of tenant waits in q.
+// waitFor waits until a call of tenant waits in q: Queue.Next returns
+// each request once it is pending.
 func waitFor(t *testing.T, q *approval.Queue, tenant string) {
 	t.Helper()
-	require.Eventually(t, func() bool {
-		list, err := q.PendingContext(context.Background())
-		require.NoError(t, err)
-		for _, p := range list {
-			if p.Request.Principal.Tenant == tenant {
-				return true
-			}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		p, err := q.Next(ctx)
+		require.NoError(t, err, "no call of %s asked for approval", tenant)
+		if p.Request.Principal.Tenant == tenant {
+			return
 		}
-		return false
-	}, 10*time.Second, 5*time.Millisecond)
+	}
 }
 
 // csrfOf reads the page's CSRF token as the reviewer signed in with hdr.

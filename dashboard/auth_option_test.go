@@ -110,9 +110,12 @@ func pendingIDs(t *testing.T, q *approval.Queue) []string {
 
 func waitQueue(t *testing.T, q *approval.Queue) string {
 	t.Helper()
-	var ids []string
-	require.Eventually(t, func() bool { ids = pendingIDs(t, q); return len(ids) == 1 }, 10*time.Second, 5*time.Millisecond)
-	return ids[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p, err := q.Next(ctx) // returns once a request is pending
+	require.NoError(t, err, "no call asked for approval")
+	require.Equal(t, []string{p.ID}, pendingIDs(t, q), "one request waits")
+	return p.ID
 }
 
 // WithAuth alone: the program's middleware is the only gate. What it
