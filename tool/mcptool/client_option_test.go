@@ -79,6 +79,7 @@ func TestWithStderrReceivesTheServersStderr(t *testing.T) {
 	ex, _ := executorFor(t, c)
 	res := run(t, ex, "echo", `{"text":"hi"}`)
 	require.True(t, res.OK(), "%v", res.Error)
+	// A poll: the line comes from the server process's stderr, copied by the SDK's command, which signals nothing.
 	require.Eventually(t, func() bool { return strings.Contains(buf.String(), "fixture stderr: starting\n") }, 10*time.Second, 10*time.Millisecond)
 	require.NoError(t, c.Close())
 	assert.Equal(t, "fixture stderr: starting\n", buf.String(), "the server's stderr, and nothing of the protocol")
