@@ -34,6 +34,15 @@ type scProbe struct {
 }
 
 func (p *scProbe) enter() int32 {
+	n := p.active.Add(1)
+	for {
+		m := p.max.Load()
+		if n <= m || p.max.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	// Counted and announced last: a waiter (waitCalls) then sees active
+	// and max as they are with this call inside.
 	p.calls.Add(1)
 	p.mu.Lock()
 	if p.entered != nil {
@@ -41,13 +50,7 @@ func (p *scProbe) enter() int32 {
 		p.entered = nil
 	}
 	p.mu.Unlock()
-	n := p.active.Add(1)
-	for {
-		m := p.max.Load()
-		if n <= m || p.max.CompareAndSwap(m, n) {
-			return n
-		}
-	}
+	return n
 }
 
 func (p *scProbe) leave() { p.active.Add(-1) }
