@@ -227,11 +227,20 @@ func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, e
 // event, lock release and job completion. A panic that escapes (a
 // HistoryStore's) or a backend's runtime.Goexit still ends the call: in a
 // job's goroutine it would crash the process or leave its waiters waiting.
+// A call whose pipeline did not return is in the history too, unless the
+// history store itself is what broke.
 func (e *Executor) run(ctx context.Context, cs *callState) (res *tool.Result) {
-	finished := false
+	recorded, finished := false, false
 	defer func() {
 		if !finished {
 			res = escaped(cs, recover())
+			stamp(cs, res)
+			if !recorded {
+				func() {
+					defer func() { _ = recover() }() // a store that panics now loses this record only
+					e.addHistory(ctx, cs, res)
+				}()
+			}
 			cs.finish(res)
 		}
 		cs.end()
@@ -240,13 +249,19 @@ func (e *Executor) run(ctx context.Context, cs *callState) (res *tool.Result) {
 	if res == nil {
 		res = e.execute(cs.bind(ctx), cs)
 	}
-	res.CallID, res.Tool, res.StartedAt = cs.call.ID, cs.call.Name, cs.start
-	res.Timings.Total = time.Since(cs.start)
-	settle(res)
+	stamp(cs, res)
+	recorded = true
 	e.addHistory(ctx, cs, res)
 	finished = true
 	cs.finish(res)
 	return res
+}
+
+// stamp gives res its call, start and total time, and settles its status.
+func stamp(cs *callState, res *tool.Result) {
+	res.CallID, res.Tool, res.StartedAt = cs.call.ID, cs.call.Name, cs.start
+	res.Timings.Total = time.Since(cs.start)
+	settle(res)
 }
 
 // escaped is the result of a call whose run did not return: p is the panic
