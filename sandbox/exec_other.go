@@ -21,6 +21,10 @@ func idmapDir(string, idMap, func() error) (string, func(*exec.Cmd) error, func(
 
 func openBeneathDir(string, string) (*os.File, error) { return nil, errPlatform }
 
+func privateMountNS() error { return errPlatform }
+
+func attachPinned(func(string) (*os.File, error), []pinnedMount) error { return errPlatform }
+
 func threadStart(func() error) (func(*exec.Cmd) error, func()) {
 	return func(*exec.Cmd) error { return errPlatform }, func() {}
 }

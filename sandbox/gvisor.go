@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +39,15 @@ import (
 // lost) or the whole host read-write (--force-overlay=false); a bundle
 // expresses "read-only root, one writable directory". runsc gets --rootless
 // only when the caller is not root; as root it uses its full isolation.
+//
+// The workspace's directories that runsc binds over themselves (the
+// repository's .git read-only, those above a masked path writable) reach
+// it, as root, through mounts of the very directories the plan checked,
+// made in a mount namespace of runsc's own (see pinnedMount): a command at
+// work in the same workspace cannot swap one for a symlink to a host
+// directory before runsc mounts it. Rootless, the caller cannot mount, and
+// runsc gets their paths: two runs at once in one workspace can still race
+// it there (bwrap pins them by descriptor in both cases).
 type GVisor struct {
 	base
 	bin, prlimit string // resolved by the availability check
@@ -96,24 +106,27 @@ func (e *GVisor) credential() *syscall.Credential {
 // command's, so gVisor's kernel lets the command write them, and what the
 // command creates belongs to the owner on the host. Files of a third user
 // stay read-only for it. runsc is started from the thread whose mount
-// namespace alone holds the mapped tree; its gofer inherits it.
-func (e *GVisor) mapWorkspace(ws string, cred *syscall.Credential) (string, func(*exec.Cmd) error, func(), error) {
+// namespace alone holds the mapped tree; its gofer inherits it. then, when
+// not nil, further changes that thread once the tree is attached; open
+// opens a path in the mapped tree (nil when the workspace is bound as it
+// is).
+func (e *GVisor) mapWorkspace(ws string, cred *syscall.Credential, then func() error) (string, func(*exec.Cmd) error, func(), func(rel string) (*os.File, error), error) {
 	uid, gid, err := ownerOf(ws)
 	if err != nil {
-		return "", nil, nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
+		return "", nil, nil, nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
 	}
 	if uid == cred.Uid && gid == cred.Gid {
-		return ws, nil, func() {}, nil
+		return ws, nil, func() {}, nil, nil
 	}
 	ids := idMap{ownerUID: uid, ownerGID: gid, asUID: cred.Uid, asGID: cred.Gid,
 		rootAs: true, rootUID: spareID(uid), rootGID: spareID(gid)}
-	path, start, release, _, err := idmapDir(ws, ids, nil)
+	path, start, release, open, err := idmapDir(ws, ids, then)
 	if err != nil {
-		return "", nil, nil, newError(CodeCreateFailed, e.name, "", err,
+		return "", nil, nil, nil, newError(CodeCreateFailed, e.name, "", err,
 			"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",
 			ws, uid, gid, cred.Uid, cred.Gid, cred.Uid, cred.Gid, uid, gid)
 	}
-	return path, start, release, nil
+	return path, start, release, open, nil
 }
 
 // spareID is the on-disk id that runsc's gofer, host root, creates files as
@@ -236,14 +249,32 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	if cred != nil {
 		s.Process.User = ociUser{UID: cred.Uid, GID: cred.Gid}
 	}
+	rd, err := makeRunDir(os.TempDir(), gvisorDirPrefix)
+	if err != nil {
+		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the bundle directory")
+	}
 	var start func(*exec.Cmd) error
+	var pinned []pinnedMount
 	release := func() {}
+	cleanup := func() {
+		// runsc's processes first: the gofer serves the workspace from
+		// the mapped tree until it is gone.
+		removeGVisorDir(rd)
+		rd.unlock()
+		release()
+	}
 	if ws := e.cfg.workspace; ws != "" {
 		src := ws
+		open := func(rel string) (*os.File, error) { return openBeneathDir(ws, rel) }
 		if cred != nil && os.Geteuid() == 0 {
+			var mapped func(string) (*os.File, error)
 			var err error
-			if src, start, release, err = e.mapWorkspace(ws, cred); err != nil {
+			if src, start, release, mapped, err = e.mapWorkspace(ws, cred, func() error { return attachPinned(open, pinned) }); err != nil {
+				cleanup()
 				return nil, err
+			}
+			if mapped != nil {
+				open = mapped
 			}
 			// A directory on the way to the workspace that the command's
 			// user cannot search (/root, 0700) would keep it out of its
@@ -254,21 +285,81 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 			}
 		}
 		s.Mounts = append(s.Mounts, ociMount{Destination: ws, Type: "bind", Source: src, Options: []string{"rbind", "rw"}})
-		// The repository's own directory is read-only (repoDirs); masks go
-		// over it.
-		for _, r := range e.cfg.repoDirs(ws) {
-			s.Mounts = append(s.Mounts, ociMount{Destination: r, Type: "bind", Source: filepath.Join(src, filepath.Base(r)), Options: []string{"rbind", "ro"}})
+		// bind binds rel, a directory or file of the workspace, over
+		// itself. As root, runsc gets it pinned (see pinnedMount): given
+		// the workspace's path, its gofer resolved it on the host when it
+		// mounted, a moment after the plan checked it, and a command at
+		// work in the same workspace that swapped it for a symlink in
+		// between had the host directory the link reached bound into the
+		// run, writable above a masked path
+		// (TestAttackS25GVisorSwapAfterThePlan). One no longer a directory
+		// or file (swapped already) is not bound, as a symlink is not by
+		// repoDirs and maskParents. Rootless, runsc gets the path: the
+		// caller cannot mount.
+		bind := func(rel, mode string) error {
+			source := filepath.Join(src, filepath.FromSlash(rel))
+			if os.Geteuid() == 0 {
+				f, err := open(rel)
+				if err != nil {
+					return nil
+				}
+				fi, err := f.Stat()
+				f.Close()
+				if err != nil {
+					return err
+				}
+				source = filepath.Join(rd.path, "pin"+strconv.Itoa(len(pinned)))
+				if fi.IsDir() {
+					err = os.Mkdir(source, 0o700)
+				} else {
+					err = os.WriteFile(source, nil, 0o600)
+				}
+				if err != nil {
+					return err
+				}
+				pinned = append(pinned, pinnedMount{rel: rel, target: source})
+			}
+			s.Mounts = append(s.Mounts, ociMount{Destination: filepath.Join(ws, filepath.FromSlash(rel)), Type: "bind", Source: source, Options: []string{"rbind", mode}})
+			return nil
 		}
-		// Each directory above a masked path is a mount point, which no
-		// command can rename (maskParents), with the repository's
+		// The repository's own directory is read-only (repoDirs); masks go
+		// over it. Each directory above a masked path is a mount point,
+		// which no command can rename (maskParents), with the repository's
 		// directories bound read-only again over any of them.
-		if parents := maskParents(ws, spec.Mask); len(parents) > 0 {
-			for _, d := range parents {
-				s.Mounts = append(s.Mounts, ociMount{Destination: filepath.Join(ws, filepath.FromSlash(d)), Type: "bind", Source: filepath.Join(src, filepath.FromSlash(d)), Options: []string{"rbind", "rw"}})
-			}
+		repo := func() error {
 			for _, r := range e.cfg.repoDirs(ws) {
-				s.Mounts = append(s.Mounts, ociMount{Destination: r, Type: "bind", Source: filepath.Join(src, filepath.Base(r)), Options: []string{"rbind", "ro"}})
+				if err := bind(filepath.Base(r), "ro"); err != nil {
+					return err
+				}
 			}
+			return nil
+		}
+		err := repo()
+		if parents := maskParents(ws, spec.Mask); err == nil && len(parents) > 0 {
+			for _, d := range parents {
+				if err = bind(d, "rw"); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				err = repo()
+			}
+		}
+		if err != nil {
+			cleanup()
+			return nil, newError(CodeCreateFailed, e.name, "", err, "making the mount points of the workspace's pinned directories")
+		}
+		if len(pinned) > 0 && start == nil {
+			// The workspace is bound as it is: runsc starts from a thread
+			// whose mount namespace alone holds the pinned mounts.
+			var stop func()
+			start, stop = threadStart(func() error {
+				if err := privateMountNS(); err != nil {
+					return fmt.Errorf("a mount namespace for the workspace's pinned directories: %w", err)
+				}
+				return attachPinned(open, pinned)
+			})
+			release = stop
 		}
 	}
 	// What the workspace hides and the home's credential stores (masks).
@@ -284,23 +375,11 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	}
 	cfgJSON, err := json.Marshal(s)
 	if err != nil {
-		release()
+		cleanup()
 		return nil, newError(CodeCreateFailed, e.name, "", err, "encoding the OCI spec")
 	}
 
-	rd, err := makeRunDir(os.TempDir(), gvisorDirPrefix)
-	if err != nil {
-		release()
-		return nil, newError(CodeCreateFailed, e.name, "", err, "creating the bundle directory")
-	}
 	tmp := rd.path
-	cleanup := func() {
-		// runsc's processes first: the gofer serves the workspace from
-		// the mapped tree until it is gone.
-		removeGVisorDir(rd)
-		rd.unlock()
-		release()
-	}
 	bundle, state := filepath.Join(tmp, "bundle"), filepath.Join(tmp, "state")
 	for _, d := range []string{bundle, state} {
 		if err := os.Mkdir(d, 0o700); err != nil {
@@ -333,6 +412,14 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	// runsc runs on the host: the command's Go runtime settings reach only
 	// the sandbox, through the spec (see withoutGoRuntime).
 	return &plan{argv: argv, env: withoutGoRuntime(env), dir: "/", exitSignals: true, cleanup: cleanup, start: start}, nil
+}
+
+// pinnedMount is a directory or regular file of the workspace (rel,
+// slash-separated) and the empty mount point where attachPinned makes that
+// very directory or file reachable by a path no command can change, for
+// runsc, which takes mount sources as paths only.
+type pinnedMount struct {
+	rel, target string
 }
 
 // gvisorDirPrefix names the directories that hold a run's bundle and

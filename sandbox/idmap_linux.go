@@ -145,12 +145,8 @@ func (m *idmapMount) start(cmd *exec.Cmd) error {
 // attach moves the calling thread into a new mount namespace and attaches
 // the tree there.
 func (m *idmapMount) attach() error {
-	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-		return fmt.Errorf("a mount namespace for the idmapped workspace: unshare: %w", err)
-	}
-	// Nothing mounted here reaches the host's namespace.
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("a mount namespace for the idmapped workspace: making / private: %w", err)
+	if err := privateMountNS(); err != nil {
+		return fmt.Errorf("a mount namespace for the idmapped workspace: %w", err)
 	}
 	if err := unix.MoveMount(m.tree, "", unix.AT_FDCWD, m.target, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
 		return fmt.Errorf("mounting the idmapped workspace: %w", err)

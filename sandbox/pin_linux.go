@@ -60,3 +60,41 @@ func openBeneathDir(dir, rel string) (*os.File, error) {
 	defer unix.Close(root)
 	return openBeneath(root, rel)
 }
+
+// privateMountNS moves the calling thread into a mount namespace of its
+// own, from which no mount propagates to the host's.
+func privateMountNS() error {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("unshare: %w", err)
+	}
+	// Nothing mounted here reaches the host's namespace.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making / private: %w", err)
+	}
+	return nil
+}
+
+// attachPinned opens each pinned directory or file with open (see
+// openBeneath: without following a symlink), clones it as a mount and
+// attaches the clone at its target, in the calling thread's mount
+// namespace, which must be its own (privateMountNS). A name swapped for a
+// symlink since the plan fails here, before runsc starts.
+func attachPinned(open func(rel string) (*os.File, error), pins []pinnedMount) error {
+	for _, p := range pins {
+		f, err := open(p.rel)
+		if err != nil {
+			return fmt.Errorf("the workspace's %s: %w", p.rel, err)
+		}
+		tree, err := unix.OpenTree(int(f.Fd()), "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("cloning the workspace's %s: open_tree: %w", p.rel, err)
+		}
+		err = unix.MoveMount(tree, "", unix.AT_FDCWD, p.target, unix.MOVE_MOUNT_F_EMPTY_PATH)
+		unix.Close(tree)
+		if err != nil {
+			return fmt.Errorf("attaching the workspace's %s at %s: %w", p.rel, p.target, err)
+		}
+	}
+	return nil
+}
