@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -226,7 +227,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		Process: ociProcess{
 			Args:            append(rlimitArgs(prl, lim), spec.Argv...),
 			Env:             env,
-			Cwd:             dir,
+			Cwd:             realDir(e.cfg.workspace, dir),
 			Capabilities:    ociCapabilities{Bounding: []string{}, Effective: []string{}, Inheritable: []string{}, Permitted: []string{}},
 			NoNewPrivileges: true,
 		},
@@ -420,6 +421,27 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 // runsc, which takes mount sources as paths only.
 type pinnedMount struct {
 	rel, target string
+}
+
+// realDir is dir, in the workspace ws, under the path ws's symlinks lead
+// to. runsc's gofer follows a link in a mount's destination on the host,
+// so it mounts the workspace where the link leads; a link in /tmp is not
+// in the run's fresh /tmp, where runsc looked for the command's directory
+// and failed to start. Outside the workspace, or when ws cannot be
+// resolved, dir is left as it is.
+func realDir(ws, dir string) string {
+	if ws == "" {
+		return dir
+	}
+	real, err := filepath.EvalSymlinks(ws)
+	if err != nil || real == ws {
+		return dir
+	}
+	rel, err := filepath.Rel(ws, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return dir
+	}
+	return filepath.Join(real, rel)
 }
 
 // gvisorDirPrefix names the directories that hold a run's bundle and
