@@ -1,10 +1,12 @@
 package redact
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // netrcEntries are .netrc entries (see curl's and Python's readers: the
@@ -98,7 +100,14 @@ func TestS21NetrcNearMissesKept(t *testing.T) {
 
 // A text the size of a big output full of near misses (the entry words
 // in a row, entries with no secret, one entry word far from the other)
-// costs its length to mask and to find the entry it ends inside.
+// costs its length to mask and to find the entry it ends inside. The cost
+// is counted, not timed (a shared machine's clock is noise), two ways:
+// the bytes the searches for an entry's first word look at
+// (netrcSearched), and the bytes allocated. 64 times the text is linear
+// work at 64 times the count and quadratic at 4,096 times; the bound is
+// twice linear. A search for "machine" from each token on (the words
+// found not kept for the next entry) looked at 4,096 times the bytes and
+// failed, as a copy of the text for each masked value would.
 func TestAttackS21NetrcNearMissesCostTheirLength(t *testing.T) {
 	for _, unit := range []string{
 		"machine machine default ",
@@ -109,16 +118,21 @@ func TestAttackS21NetrcNearMissesCostTheirLength(t *testing.T) {
 		"default login a\n# a comment\n",
 	} {
 		small, large := strings.Repeat(unit, (16<<10)/len(unit)), strings.Repeat(unit, (1<<20)/len(unit))+"machine"
-		scan := func(s string) func() { return func() { maskNetrc(s); openNetrcEntry(s) } }
-		tSmall, tLarge := fastest(scan(small)), fastest(scan(large))
-		// 64 times the text: linear work is 64 times the time, quadratic
-		// 4,096 times. The bound sits far from both (each time is the
-		// fastest of several runs), so that a loaded machine or the race
-		// detector's slower memory does not cross it: 1 MiB took 122-140
-		// times 64 KiB under -race beside other tests, where the old
-		// bound was 100 times.
-		if tLarge > 600*tSmall {
-			t.Errorf("%q: 1 MiB took %v, 16 KiB %v", unit, tLarge, tSmall)
+		scan := func(s string) (searched int, allocated uint64) {
+			netrcSearched = &searched
+			defer func() { netrcSearched = nil }()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			maskNetrc(s)
+			openNetrcEntry(s)
+			runtime.ReadMemStats(&after)
+			return searched, after.TotalAlloc - before.TotalAlloc
 		}
+		sSmall, aSmall := scan(small)
+		sLarge, aLarge := scan(large)
+		t.Logf("%q: 1 MiB looked at %d bytes and allocated %d, 16 KiB %d and %d", unit, sLarge, aLarge, sSmall, aSmall)
+		require.Positive(t, sSmall, "%q: the count sees the search", unit)
+		assert.LessOrEqual(t, sLarge, 128*sSmall, "%q: 1 MiB looked at %d bytes, 16 KiB %d", unit, sLarge, sSmall)
+		assert.LessOrEqual(t, aLarge, 128*aSmall+(1<<20), "%q: 1 MiB allocated %d bytes, 16 KiB %d", unit, aLarge, aSmall)
 	}
 }

@@ -56,6 +56,11 @@ func openNetrcEntry(s string) int {
 	return at
 }
 
+// netrcSearched, when a test sets it, counts the bytes netrcScan's
+// searches for an entry's first word look at: the near-miss cost test
+// bounds it, as a count a busy machine's clock cannot blur.
+var netrcSearched *int
+
 // netrcScan calls f with each entry of s, in order. It is one pass: an
 // entry's tokens are read once, and the search goes on after them.
 func netrcScan(s string, f func(netrcEntry)) {
@@ -67,12 +72,18 @@ func netrcScan(s string, f func(netrcEntry)) {
 			} else {
 				m = len(s)
 			}
+			if netrcSearched != nil {
+				*netrcSearched += m - i
+			}
 		}
 		if d < i {
 			if d = strings.Index(s[i:], "default"); d >= 0 {
 				d += i
 			} else {
 				d = len(s)
+			}
+			if netrcSearched != nil {
+				*netrcSearched += d - i
 			}
 		}
 		start := min(m, d)
