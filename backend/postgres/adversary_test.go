@@ -87,9 +87,22 @@ func TestApprovalOfOneTenantIsNotAnothers(t *testing.T) {
 	qa := approval.NewQueue(approval.QueueStore(a.Approvals), approval.QueueTimeout(time.Minute))
 	done := make(chan error, 1)
 	go func() { _, err := qa.Approve(ctx, acme); done <- err }()
-	require.Eventually(t, func() bool { return qa.Len() == 1 }, 10*time.Second, 5*time.Millisecond)
+	// Next returns as soon as qa has put acme's request (qa's own puts wake it).
+	nctx, cancelNext := context.WithTimeout(ctx, 10*time.Second)
+	defer cancelNext()
+	pa, err := qa.Next(nctx)
+	require.NoError(t, err, "acme's request is pending")
 
-	qb := approval.NewQueue(approval.QueueStore(b.Approvals), approval.QueueTimeout(time.Minute))
+	// qb tells of globex's request once it is in the store (OnPending
+	// must not block: the second Approve below puts again).
+	putB := make(chan approval.Pending, 1)
+	qb := approval.NewQueue(approval.QueueStore(b.Approvals), approval.QueueTimeout(time.Minute),
+		approval.OnPending(func(_ *approval.Queue, p approval.Pending) {
+			select {
+			case putB <- p:
+			default:
+			}
+		}))
 	got := make(chan approval.Decision, 1)
 	errs := make(chan error, 1)
 	// globex's call may still wait for its own decision when the test
@@ -108,9 +121,20 @@ func TestApprovalOfOneTenantIsNotAnothers(t *testing.T) {
 	}()
 	// Wait until globex's request is pending beside acme's (the store
 	// lists both), or was refused.
-	require.Eventually(t, func() bool { return qb.Len() == 2 || len(errs) > 0 }, 10*time.Second, 5*time.Millisecond)
-	require.NoError(t, qa.Resolve(qa.Pending()[0].ID, approval.Approved("acme-ops")))
+	select {
+	case <-putB:
+		assert.Equal(t, 2, qb.Len(), "globex's request is pending beside acme's")
+	case err := <-errs:
+		errs <- err // the waiter has returned: read again below
+	case d := <-got:
+		t.Fatalf("globex's call got a decision before anyone decided: %+v", d)
+	case <-nctx.Done():
+		t.Fatal("globex's request was neither put nor refused")
+	}
+	require.NoError(t, qa.Resolve(pa.ID, approval.Approved("acme-ops")))
 	require.NoError(t, <-done)
+	// A window, not a synchronisation: no event says "did not get acme's
+	// decision", so a wrong delivery is given 3 s to show.
 	select {
 	case d := <-got:
 		t.Fatalf("globex's call got acme's decision: %+v", d)
@@ -289,6 +313,8 @@ func TestSweepDuringTakesRefusesNothing(t *testing.T) {
 					failed.Add(1)
 					lastErr.Store(err.Error())
 				}
+				// Not a synchronisation: the database's clock must move for a
+				// bucket to be full again, which is what makes Sweep delete it.
 				time.Sleep(time.Millisecond)
 			}
 		}()
@@ -406,7 +432,9 @@ func TestAJobStoppedBeforeItsToolRanRunsAgain(t *testing.T) {
 	dsn := database(t)
 	ctx := within(t, time.Minute)
 	var paid atomic.Int64
-	newPay := func() (*postgres.Stores, *executor.Executor) {
+	// newPay returns an instance whose approval queue tells asked of each
+	// request it puts (in the database when it is told).
+	newPay := func() (*postgres.Stores, *executor.Executor, <-chan approval.Pending) {
 		reg := registry.New()
 		reg.MustRegister(tool.Func("pay", "Pay an invoice", func(context.Context, struct{}) (string, error) {
 			paid.Add(1)
@@ -414,33 +442,56 @@ func TestAJobStoppedBeforeItsToolRanRunsAgain(t *testing.T) {
 		}, tool.WithRisk(tool.RiskHigh), tool.WithApproval()))
 		s := postgres.New(newPool(t, dsn), postgres.WithJobs(postgres.JobsConfig{Workers: 1}))
 		t.Cleanup(s.Close)
-		gate := approvalgate.New(approval.NewQueue(approval.QueueStore(s.Approvals), approval.QueueTimeout(time.Minute)))
+		asked := make(chan approval.Pending, 1)
+		gate := approvalgate.New(approval.NewQueue(approval.QueueStore(s.Approvals), approval.QueueTimeout(time.Minute),
+			approval.OnPending(func(_ *approval.Queue, p approval.Pending) {
+				select {
+				case asked <- p:
+				default:
+				}
+			})))
 		ex, err := executor.New(reg, executor.WithJobStore(s.Jobs), executor.WithExtensions(gate, gate.Guard()))
 		require.NoError(t, err)
-		return s, ex
+		return s, ex, asked
 	}
-	b, exB := newPay()
+	b, exB, askedB := newPay()
 	id, err := exB.Submit(ctx, tool.Call{ID: "p", Name: "pay", Args: json.RawMessage(`{}`), Principal: tool.Principal{ID: "alice"}})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { l, _ := b.Approvals.List(ctx); return len(l) == 1 }, 10*time.Second, 10*time.Millisecond)
+	select {
+	case <-askedB:
+	case <-ctx.Done():
+		t.Fatal("the job on the first instance never asked")
+	}
+	l, err := b.Approvals.List(ctx)
+	require.NoError(t, err)
+	require.Len(t, l, 1)
 	stopCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	require.NoError(t, b.Jobs.Stop(stopCtx))
 
-	c, exC := newPay()
-	var pending []approval.Pending
-	require.Eventually(t, func() bool {
-		pending, _ = c.Approvals.List(ctx)
-		if len(pending) == 1 {
-			return true
-		}
-		st, err := exC.StatusContext(ctx, id)
-		return err == nil && st.State == executor.JobDone
-	}, 10*time.Second, 10*time.Millisecond, "asked again")
+	c, exC, askedC := newPay()
+	type waited struct {
+		res *tool.Result
+		err error
+	}
+	// Wait returns when the job is done: asked again, it is not done
+	// before the decision below.
+	done := make(chan waited, 1)
+	go func() { res, err := exC.Wait(ctx, id); done <- waited{res, err} }()
+	select {
+	case <-askedC:
+	case w := <-done:
+		t.Fatalf("asked again, not failed: the job ended with %+v, %v", w.res, w.err)
+	case <-ctx.Done():
+		t.Fatal("the job on the second instance never asked")
+	}
+	pending, err := c.Approvals.List(ctx)
+	require.NoError(t, err)
 	require.Len(t, pending, 1, "asked again, not failed")
 	require.NoError(t, c.Approvals.Decide(ctx, pending[0].ID, approval.Approved("ops")))
-	res, err := exC.Wait(ctx, id)
-	require.NoError(t, err, "%v", res.Error)
+	w := <-done
+	res := w.res
+	require.NoError(t, w.err, "%v", res.Error)
 	assert.Equal(t, tool.StatusSucceeded, res.Status)
 	assert.EqualValues(t, 1, paid.Load())
 }

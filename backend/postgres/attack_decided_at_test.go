@@ -52,6 +52,8 @@ func TestAttackAWaiterTakesOnlyTheDecisionItRead(t *testing.T) {
 		d, err := s.Approvals.Await(ctx, p.ID)
 		slow <- result{d, err}
 	}()
+	// Polled: only the server knows its backend waits on our row lock, and
+	// says so nowhere but pg_stat_activity.
 	require.Eventually(t, func() bool {
 		var n int
 		err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity

@@ -45,7 +45,13 @@ func TestAnExpiredRequestIsAskedAgain(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() { d, err := q.Approve(ctx, req); done <- result{d, err} }()
-	require.Eventually(t, func() bool { return q.Len() == 1 }, 10*time.Second, 5*time.Millisecond, "asked again")
+	// Next returns once q has put the request again (its own puts wake it).
+	nctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	p, err := q.Next(nctx)
+	require.NoError(t, err, "asked again")
+	assert.Equal(t, approval.RequestID(req), p.ID)
+	assert.Equal(t, 1, q.Len(), "asked again")
 	require.NoError(t, q.Resolve(approval.RequestID(req), approval.Approved("ops")))
 	r := <-done
 	require.NoError(t, r.err)
@@ -84,7 +90,12 @@ func TestTheDatabaseDyingFailsClosed(t *testing.T) {
 		d, err := q.Approve(ctx, approval.Request{Call: tool.Call{ID: "c", Name: "deploy", Args: json.RawMessage(`{}`)}})
 		done <- result{d, err}
 	}()
-	require.Eventually(t, func() bool { return q.Len() == 1 }, 10*time.Second, 5*time.Millisecond)
+	// Next returns once q has put the request (its own puts wake it).
+	nctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err = q.Next(nctx)
+	require.NoError(t, err, "the request is pending")
+	require.Equal(t, 1, q.Len())
 
 	require.NoError(t, syscall.Kill(srv.Pid(), syscall.SIGKILL))
 
@@ -100,7 +111,7 @@ func TestTheDatabaseDyingFailsClosed(t *testing.T) {
 	assert.False(t, g.OK)
 	// The store's listener holds its connection until it reads the death
 	// on the socket, which a loaded machine may schedule late: no
-	// connection *stays* acquired.
+	// connection *stays* acquired. Polled: pgxpool signals no release.
 	assert.Eventually(t, func() bool { return pool.Stat().AcquiredConns() == 0 }, 10*time.Second, 10*time.Millisecond, "no connection left acquired")
 }
 
@@ -135,7 +146,10 @@ func TestARequestWithANULEscapeIsQueued(t *testing.T) {
 	defer a.Close()
 	b := postgres.New(newPool(t, dsn))
 	defer b.Close()
-	qa := approval.NewQueue(approval.QueueStore(a.Approvals), approval.QueueTimeout(time.Minute))
+	// qa tells of the request once it is in the database.
+	put := make(chan approval.Pending, 1)
+	qa := approval.NewQueue(approval.QueueStore(a.Approvals), approval.QueueTimeout(time.Minute),
+		approval.OnPending(func(_ *approval.Queue, p approval.Pending) { put <- p }))
 	qb := approval.NewQueue(approval.QueueStore(b.Approvals))
 	ctx := context.Background()
 	args := `{"path":"a\u0000b","path2":"x"}`
@@ -148,19 +162,15 @@ func TestARequestWithANULEscapeIsQueued(t *testing.T) {
 		d, err := qa.Approve(ctx, approval.Request{Call: tool.Call{ID: "nul", Name: "write", Args: json.RawMessage(args)}})
 		done <- result{d, err}
 	}()
-	var list []approval.Pending
-	var early *result
-	require.Eventually(t, func() bool {
-		select {
-		case r := <-done:
-			early = &r
-			return true
-		default:
-		}
-		list = qb.Pending()
-		return len(list) == 1
-	}, 10*time.Second, 5*time.Millisecond)
-	require.Nil(t, early, "the call ended before anyone decided")
+	select {
+	case <-put:
+	case r := <-done:
+		t.Fatalf("the call ended before anyone decided: %+v", r)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request was neither queued nor refused")
+	}
+	list := qb.Pending()
+	require.Len(t, list, 1, "the other instance lists the request")
 	assert.Equal(t, args, string(list[0].Request.Call.Args), "the arguments as the call will run them")
 	require.NoError(t, qb.Resolve(list[0].ID, approval.Approved("ops")))
 	r := <-done

@@ -27,9 +27,12 @@ import (
 func TestDashboardOfAnotherInstanceDecides(t *testing.T) {
 	dsn := database(t)
 	const token = "fleet-dashboard-token-0123456789"
+	// The waiter's queue tells of the request once it is in the database.
+	put := make(chan approval.Pending, 1)
 	waiter := newInstance(t, dsn, func(s *postgres.Stores) []executorOption {
 		// Every call asks, whatever its risk.
-		gate := approvalgate.New(approval.NewQueue(approval.QueueStore(s.Approvals)),
+		gate := approvalgate.New(approval.NewQueue(approval.QueueStore(s.Approvals),
+			approval.OnPending(func(_ *approval.Queue, p approval.Pending) { put <- p })),
 			approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAlwaysAsk)))
 		return []executorOption{executor.WithExtensions(gate, gate.Guard())}
 	})
@@ -59,16 +62,21 @@ func TestDashboardOfAnotherInstanceDecides(t *testing.T) {
 			Principal: tool.Principal{ID: "alice"}})
 		done <- res
 	}()
+	select {
+	case <-put:
+	case res := <-done:
+		t.Fatalf("the call ended before anyone decided: %+v", res)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call on the waiting instance never asked")
+	}
+	code, body := do(http.MethodGet, "/api/approvals", "", "")
+	require.Equal(t, http.StatusOK, code, body)
 	var list []dashboard.Approval
-	require.Eventually(t, func() bool {
-		_, body := do(http.MethodGet, "/api/approvals", "", "")
-		list = nil
-		_ = json.Unmarshal([]byte(body), &list)
-		return len(list) == 1
-	}, 10*time.Second, 10*time.Millisecond)
+	require.NoError(t, json.Unmarshal([]byte(body), &list), body)
+	require.Len(t, list, 1, "the other instance's dashboard lists the request")
 	_, page := do(http.MethodGet, "/", "", "")
 	csrf := regexp.MustCompile(`name="csrf" content="([^"]+)"`).FindStringSubmatch(page)[1]
-	code, body := do(http.MethodPost, "/api/approvals/"+list[0].ID, `{"action":"deny","message":"not to everyone"}`, csrf)
+	code, body = do(http.MethodPost, "/api/approvals/"+list[0].ID, `{"action":"deny","message":"not to everyone"}`, csrf)
 	require.Equal(t, http.StatusOK, code, body)
 	select {
 	case res := <-done:

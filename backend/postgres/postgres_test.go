@@ -273,8 +273,14 @@ func TestApprovalWithdrawAndExpiry(t *testing.T) {
 		_, err := q.Approve(cctx, approval.Request{Call: tool.Call{ID: "gone", Name: "deploy", Args: json.RawMessage(`{}`)}})
 		done <- err
 	}()
-	require.Eventually(t, func() bool { return q.Len() == 1 }, 5*time.Second, 5*time.Millisecond)
+	// Next returns once q has put the request (its own puts wake it).
+	nctx, cancelNext := context.WithTimeout(ctx, 5*time.Second)
+	defer cancelNext()
+	p, err := q.Next(nctx)
+	require.NoError(t, err, "the request is pending")
+	require.Equal(t, 1, q.Len())
 	id := q.Pending()[0].ID
+	assert.Equal(t, p.ID, id)
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 	assert.ErrorIs(t, q.Resolve(id, approval.Approved("late")), approval.ErrNotPending)
