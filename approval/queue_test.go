@@ -13,14 +13,34 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-func waitLen(t *testing.T, q *Queue, n int) {
+// putSignal returns an OnPending option that sends each request its queue
+// has put on the channel it returns, which has room for n. OnPending runs
+// after the store has the request, so a request received is listed.
+func putSignal(n int) (QueueOption, <-chan Pending) {
+	put := make(chan Pending, n)
+	return OnPending(func(_ *Queue, p Pending) { put <- p }), put
+}
+
+// waitLen waits until q has put n more requests (told on put, from
+// putSignal), then checks that it lists want.
+func waitLen(t *testing.T, q *Queue, put <-chan Pending, n, want int) {
 	t.Helper()
-	require.Eventually(t, func() bool { return q.Len() == n }, 10*time.Second, time.Millisecond)
+	guard := time.NewTimer(10 * time.Second)
+	defer guard.Stop()
+	for i := range n {
+		select {
+		case <-put:
+		case <-guard.C:
+			t.Fatalf("%d of %d requests were put in 10 s", i, n)
+		}
+	}
+	require.Equal(t, want, q.Len())
 }
 
 func TestQueueThousandWaiters(t *testing.T) {
 	const n = 1000
-	q := NewQueue()
+	signal, put := putSignal(n)
+	q := NewQueue(signal)
 	type got struct {
 		call string
 		d    Decision
@@ -37,7 +57,7 @@ func TestQueueThousandWaiters(t *testing.T) {
 			results <- got{id, d, err}
 		}()
 	}
-	waitLen(t, q, n)
+	waitLen(t, q, put, n, n)
 	pending := q.Pending()
 	require.Len(t, pending, n)
 	for i := 1; i < n; i++ {
@@ -83,13 +103,14 @@ func TestQueueThousandWaiters(t *testing.T) {
 }
 
 func TestQueueResolveErrors(t *testing.T) {
-	q := NewQueue()
+	signal, put := putSignal(1)
+	q := NewQueue(signal)
 	done := make(chan Decision, 1)
 	go func() {
 		d, _ := q.Approve(context.Background(), Request{Call: tool.Call{Name: "t"}})
 		done <- d
 	}()
-	waitLen(t, q, 1)
+	waitLen(t, q, put, 1, 1)
 	id := q.Pending()[0].ID
 
 	assert.ErrorIs(t, q.Resolve("apr-nope", Approved("u")), ErrNotPending)
@@ -111,14 +132,15 @@ func TestQueueContextAndTimeout(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTimeout)
 	assert.Zero(t, q.Len(), "a timed-out request leaves the queue")
 
-	q = NewQueue(QueueTimeout(0))
+	signal, put := putSignal(1)
+	q = NewQueue(QueueTimeout(0), signal)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
 		_, err := q.Approve(ctx, Request{})
 		errc <- err
 	}()
-	waitLen(t, q, 1)
+	waitLen(t, q, put, 1, 1)
 	id := q.Pending()[0].ID
 	cancel()
 	assert.ErrorIs(t, <-errc, context.Canceled)
@@ -137,7 +159,8 @@ func TestQueueOnPendingReachesItsQueue(t *testing.T) {
 }
 
 func TestQueueNextHandsOutEachRequestOnceOldestFirst(t *testing.T) {
-	q := NewQueue()
+	signal, put := putSignal(2)
+	q := NewQueue(signal)
 	ctx := context.Background()
 	type answer struct {
 		d   Decision
@@ -149,7 +172,7 @@ func TestQueueNextHandsOutEachRequestOnceOldestFirst(t *testing.T) {
 			d, err := q.Approve(ctx, Request{Call: tool.Call{Name: name}})
 			answers <- answer{d, err}
 		}()
-		waitLen(t, q, map[string]int{"first": 1, "second": 2}[name])
+		waitLen(t, q, put, 1, map[string]int{"first": 1, "second": 2}[name])
 	}
 	p1, err := q.Next(ctx)
 	require.NoError(t, err)
@@ -298,14 +321,15 @@ func TestAnExpiredRequestIsAskedAgain(t *testing.T) {
 	past := time.Now().Add(-time.Hour)
 	require.NoError(t, store.Put(ctx, Pending{ID: RequestID(req), Request: req, Since: past, Expires: past.Add(time.Minute)}))
 
-	q := NewQueue(QueueStore(store), QueueTimeout(time.Minute))
+	signal, put := putSignal(1)
+	q := NewQueue(QueueStore(store), QueueTimeout(time.Minute), signal)
 	type result struct {
 		d   Decision
 		err error
 	}
 	done := make(chan result, 1)
 	go func() { d, err := q.Approve(ctx, req); done <- result{d, err} }()
-	waitLen(t, q, 1)
+	waitLen(t, q, put, 1, 1)
 	require.NoError(t, q.Resolve(RequestID(req), Approved("ops")))
 	r := <-done
 	require.NoError(t, r.err)
