@@ -132,6 +132,8 @@ func TestFleetEndToEnd(t *testing.T) {
 		done <- res
 	}()
 	var pending map[string]any
+	// Polled: server A, another process, puts the request in the database,
+	// which announces puts nowhere (NOTIFY is sent for decisions only).
 	require.Eventually(t, func() bool {
 		out := strings.TrimSpace(fleet(t, bin, "pending", "-db", dsn))
 		return out != "" && json.Unmarshal([]byte(strings.Split(out, "\n")[0]), &pending) == nil
