@@ -60,6 +60,9 @@ func TestTheWriteWaitsForAClickOnTheDashboard(t *testing.T) {
 		return res.StatusCode, string(b)
 	}
 	var pending []dashboard.Approval
+	// Polled, as a browser does: run builds its queue inside, and the only
+	// event it serves (approval_requested on /api/events) is sent before
+	// the request is queued.
 	require.Eventually(t, func() bool {
 		code, body := get("api/approvals")
 		pending = nil
