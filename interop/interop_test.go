@@ -97,6 +97,8 @@ func TestInspectorCLIOverHTTP(t *testing.T) {
 	cmd := exec.Command(srv[0], append(srv[1:], "-http", addr)...)
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// Polled: the server is another process and says nothing once it
+	// listens (its "serving" log line comes before ListenAndServe).
 	require.Eventually(t, func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
