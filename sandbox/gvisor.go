@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -268,12 +269,12 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		src := ws
 		open := func(rel string) (*os.File, error) { return openBeneathDir(ws, rel) }
 		if cred != nil && os.Geteuid() == 0 {
-			var mapped func(string) (*os.File, error)
-			var err error
-			if src, start, release, mapped, err = e.mapWorkspace(ws, cred, func() error { return attachPinned(open, pinned) }); err != nil {
+			mappedSrc, mappedStart, mappedRelease, mapped, err := e.mapWorkspace(ws, cred, func() error { return attachPinned(open, pinned) })
+			if err != nil {
 				cleanup()
 				return nil, err
 			}
+			src, start, release = mappedSrc, mappedStart, mappedRelease
 			if mapped != nil {
 				open = mapped
 			}
@@ -325,25 +326,25 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		}
 		// The repository's own directory is read-only (repoDirs); masks go
 		// over it. Each directory above a masked path is a mount point,
-		// which no command can rename (maskParents), with the repository's
-		// directories bound read-only again over any of them.
-		repo := func() error {
-			for _, r := range e.cfg.repoDirs(ws) {
-				if err := bind(filepath.Base(r), "ro"); err != nil {
-					return err
-				}
+		// which no command can rename (maskParents), but for those in a
+		// repository's directory: read-only, nothing in it can be renamed,
+		// and runsc mounts the shallowest destinations first, whatever the
+		// spec's order, so one bound writable there went over the
+		// read-only .git and the command planted a hook
+		// (TestAttackS25GVisorMaskInsideGitLeavesHooksWritable).
+		var err error
+		repo := e.cfg.repoDirs(ws)
+		for _, r := range repo {
+			if err = bind(filepath.Base(r), "ro"); err != nil {
+				break
 			}
-			return nil
 		}
-		err := repo()
-		if parents := maskParents(ws, spec.Mask); err == nil && len(parents) > 0 {
-			for _, d := range parents {
-				if err = bind(d, "rw"); err != nil {
-					break
-				}
+		for _, d := range maskParents(ws, spec.Mask) {
+			if err != nil {
+				break
 			}
-			if err == nil {
-				err = repo()
+			if !slices.ContainsFunc(repo, func(r string) bool { return within(filepath.Base(r), d) }) {
+				err = bind(d, "rw")
 			}
 		}
 		if err != nil {

@@ -187,6 +187,13 @@ func maskTargets(ws string, mask []string) (dirs, files []string) {
 	return dirs, files
 }
 
+// within reports whether the workspace-relative path p is dir or lies
+// below it.
+func within(dir, p string) bool {
+	dir, p = path.Clean(dir), path.Clean(p)
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
 // maxMaskParents bounds the directories maskParents lists for one run.
 const maxMaskParents = 4 * MaxMasked
 
@@ -200,12 +207,30 @@ const maxMaskParents = 4 * MaxMasked
 // command too, TestAttackS21rBashRenamesTheParentOfAMaskedPath). A
 // directory that is no longer one, or is a symlink now, is left out; past
 // maxMaskParents the rest are (Workspace.Masked still follows a renamed
-// directory for the commands).
+// directory for the commands). So is one at or below a masked path, which
+// its mask hides whole: bound writable, it showed what the mask hides in
+// gvisor, which mounts the shallowest destinations first
+// (TestAttackS25GVisorNestedMaskShowsTheMaskedDirectory).
 func maskParents(ws string, mask []string) []string {
+	masked := map[string]bool{}
+	for _, m := range mask {
+		masked[path.Clean(m)] = true
+	}
+	hidden := func(m string) bool { // below another masked path
+		for d := path.Dir(m); d != "."; d = path.Dir(d) {
+			if masked[d] {
+				return true
+			}
+		}
+		return false
+	}
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range mask {
-		for d := path.Dir(m); d != "." && !seen[d]; d = path.Dir(d) {
+		if hidden(path.Clean(m)) {
+			continue // its parents at or below that path: hidden whole
+		}
+		for d := path.Dir(path.Clean(m)); d != "." && !seen[d]; d = path.Dir(d) {
 			seen[d] = true
 			out = append(out, d)
 		}
