@@ -203,7 +203,8 @@ func asWritten(err error) bool {
 }
 
 // Expand returns p as a tool that expands it reads it, and whether that
-// differs from p: a leading ~ or ~user as that home directory, $VAR and
+// differs from p: a leading ~ or ~user as that home directory (~ without
+// HOME as the password database's home of this user), $VAR and
 // ${VAR} as the variable's value (os.ExpandEnv, unset ones as nothing).
 // The MCP filesystem server expands "~/", and a Go tool may call
 // os.ExpandEnv: rules judge the expanded form too.
@@ -214,6 +215,13 @@ func Expand(p string) (string, bool) {
 		home := ""
 		if name == "" {
 			home, _ = os.UserHomeDir()
+			if home == "" {
+				// Without HOME, Node's os.homedir, bash and Python
+				// take the password database's home: so is ~ here.
+				if u, err := user.Current(); err == nil {
+					home = u.HomeDir
+				}
+			}
 		} else if u, err := user.Lookup(name); err == nil {
 			home = u.HomeDir
 		}
