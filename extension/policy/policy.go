@@ -1094,8 +1094,16 @@ func below(base, name string, rel *string) (outside bool) {
 // checkPath judges the path argument raw of field. Without a workspace,
 // where the tool may be one that expands a leading ~ or environment
 // variables in a path (the MCP filesystem server expands "~/", a Go tool
-// os.ExpandEnv), the expanded form is judged too (hostpath.Expand).
+// os.ExpandEnv), the expanded form is judged too (hostpath.Expand); with
+// blanks around it, the trimmed form too.
 func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	// A tool that trims its argument (strings.TrimSpace, strip, trim)
+	// opens "/etc/shadow\n" as /etc/shadow: the trimmed form is judged too.
+	if t := strings.TrimSpace(raw); t != raw && t != "" {
+		if rule, err := p.checkPath(cfg, tr, at, field, t); err != nil {
+			return rule, err
+		}
+	}
 	if at.ws == nil {
 		if e, ok := hostpath.Expand(raw); ok {
 			if rule, err := p.checkWritten(cfg, tr, at, field, e); err != nil {
