@@ -206,8 +206,8 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 		// go over it.
 		repo := func() {
 			for _, r := range e.cfg.repoDirs(ws) {
-				if fd, ok := pin.fd(filepath.Base(r)); ok {
-					f = append(f, "--ro-bind-fd", fd, r)
+				if fd, ok := pin.fd(r); ok {
+					f = append(f, "--ro-bind-fd", fd, filepath.Join(ws, filepath.FromSlash(r)))
 				}
 			}
 		}

@@ -335,7 +335,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		var err error
 		repo := e.cfg.repoDirs(ws)
 		for _, r := range repo {
-			if err = bind(filepath.Base(r), "ro"); err != nil {
+			if err = bind(r, "ro"); err != nil {
 				break
 			}
 		}
@@ -343,7 +343,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 			if err != nil {
 				break
 			}
-			if !slices.ContainsFunc(repo, func(r string) bool { return within(filepath.Base(r), d) }) {
+			if !slices.ContainsFunc(repo, func(r string) bool { return within(r, d) }) {
 				err = bind(d, "rw")
 			}
 		}

@@ -1,21 +1,29 @@
 package sandbox
 
 import (
+	"bufio"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 )
 
-// repoDirs returns the workspace's own version-control directories, the
-// [DefaultProtectedNames] at its top (.git, .hg, .svn) that exist as a
-// directory or a file (a worktree's or submodule's .git file naming its
-// git directory), as paths in ws. bwrap and gvisor bind each read-only over
-// itself: a command wrote .git/hooks/pre-commit, a core.fsmonitor or
-// core.hooksPath into .git/config (Mercurial's .hg/hgrc has [hooks] too), or
-// moved .git aside and made a new one, and the repository's owner's next git
-// status or git commit on the host ran it outside any sandbox
-// (TestAttackS21CommandPlantsGitHooks; published against Claude Code's and
-// Codex's sandboxes, which keep these read-only). A mount point cannot be
-// renamed or removed, so the directory stays where git looks for it.
+// repoDirs returns the workspace's own version-control directories,
+// workspace-relative and slash-separated: the [DefaultProtectedNames] at
+// its top (.git, .hg, .svn) that exist as a directory or a file (a
+// worktree's or submodule's .git file naming its git directory), and the
+// directory a .git file names when that lies in the workspace (git init
+// --separate-git-dir: "gitdir: .repo"). bwrap and gvisor bind each
+// read-only over itself: a command wrote .git/hooks/pre-commit, a
+// core.fsmonitor or core.hooksPath into .git/config (Mercurial's .hg/hgrc
+// has [hooks] too), or moved .git aside and made a new one, and the
+// repository's owner's next git status or git commit on the host ran it
+// outside any sandbox (TestAttackS21CommandPlantsGitHooks,
+// TestAttackS25SeparateGitDirInTheWorkspace; published against Claude
+// Code's and Codex's sandboxes, which keep these read-only). A mount point
+// cannot be renamed or removed, so the directory stays where git looks for
+// it.
 //
 // A symbolic link is left out: bound where it leads, it could still be
 // replaced by a link to a directory the command writes. So is a name that is
@@ -28,10 +36,54 @@ func (c *config) repoDirs(ws string) []string {
 	}
 	var out []string
 	for _, name := range DefaultProtectedNames {
-		p := filepath.Join(ws, name)
-		if fi, err := os.Lstat(p); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
-			out = append(out, p)
+		fi, err := os.Lstat(filepath.Join(ws, name))
+		if err != nil || !(fi.IsDir() || fi.Mode().IsRegular()) {
+			continue
+		}
+		out = append(out, name)
+		if name == ".git" && fi.Mode().IsRegular() {
+			if d := gitDirIn(ws); d != "" {
+				out = append(out, d)
+			}
 		}
 	}
 	return out
+}
+
+// gitDirIn returns the directory that workspace ws's .git file names
+// ("gitdir: PATH", relative to ws or absolute), workspace-relative, when
+// it lies in ws below its top and is a directory reached without a
+// symbolic link on the way; "" otherwise (outside the workspace, it is out
+// of the command's reach already).
+func gitDirIn(ws string) string {
+	f, err := os.Open(filepath.Join(ws, ".git"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
+	p, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "gitdir: ")
+	if !ok || p == "" {
+		return ""
+	}
+	if filepath.IsAbs(p) {
+		rel, err := filepath.Rel(ws, p)
+		if err != nil {
+			return ""
+		}
+		p = rel
+	}
+	p = path.Clean(filepath.ToSlash(p))
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+		return ""
+	}
+	d, err := openBeneathDir(ws, p)
+	if err != nil {
+		return ""
+	}
+	defer d.Close()
+	if fi, err := d.Stat(); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return p
 }
