@@ -267,10 +267,7 @@ func FileURLPath(s string) (string, bool) {
 	}
 	if u, err := url.Parse(t); err == nil {
 		if u.Opaque != "" {
-			if p, err := url.PathUnescape(u.Opaque); err == nil {
-				return rooted(p), true
-			}
-			return rooted(u.Opaque), true
+			return rooted(unescape(u.Opaque)), true
 		}
 		if u.Path == "" {
 			return "/", true
@@ -287,7 +284,43 @@ func FileURLPath(s string) (string, bool) {
 	if q := strings.IndexAny(p, "?#"); q >= 0 {
 		p = p[:q]
 	}
-	return rooted(p), true
+	// Go refused an escape somewhere (a "#%zz" after the path): the
+	// path's valid ones are still decoded, as a browser opens it.
+	return rooted(unescape(p)), true
+}
+
+// unescape decodes the valid percent escapes of s and keeps the others as
+// written, as the URL standard's percent-decode does (a browser opens
+// "%73hadow%zz" as "shadow%zz"), where url.PathUnescape refuses the whole.
+func unescape(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// isHex reports whether c is a hexadecimal digit; unhex is its value.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }
 
 // rooted makes the path of a file: URL absolute: a browser reads
