@@ -459,8 +459,14 @@ func checkSed(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 // another directory, from the working directory: sed -i'/tmp/*' s/a/b/ f
 // writes /tmp/f, and sed -i'/home/u/.bashr*' s/x/x/ c copies c over
 // ~/.bashrc. Other copies lie beside their file, which is judged as
-// written already, as is a file not known until it runs.
+// written already, as is a file not known until it runs. A SUFFIX not
+// known until it runs (sed -i"$x") may be such a one: the copy is a write
+// to a place not known.
 func (s *state) backupWrites(suffix word, files []word, j *judgement) {
+	if suffix.unknown() && len(files) > 0 {
+		j.add(s.writeTarget(suffix))
+		return
+	}
 	if suffix.unknown() || !strings.Contains(suffix.s, "*") || !strings.Contains(suffix.s, "/") {
 		return
 	}

@@ -519,6 +519,13 @@ func scanOptions(name string, args []word, g *Options, stopAtOperand bool) optSc
 		if w.unknown() {
 			// A word whose value is not known may be any option.
 			anyOption(a)
+			if u, ok := knownPrefixOption(w, g); ok {
+				// Its known start is an option with its value attached
+				// (sed -i"$x", --in-place="$x"): that option it is,
+				// whatever the value turns out to be.
+				sc.uses = append(sc.uses, u)
+				continue
+			}
 			if stopAtOperand {
 				sc.stopped = i
 				return sc
@@ -718,4 +725,38 @@ func (o *Options) valueFlags() []string {
 		}
 	}
 	return out
+}
+
+// knownPrefixOption reads a word known only at run time whose literal
+// start already names an option that takes a value attached to it: -i"$x"
+// (or a bundle, -ni"$x") is -i with a value not known, --in-place="$x" is
+// --in-place with one. It returns that option's use, with the rest of the
+// word as an unknown value. An option that reads a file is left to
+// readsAttached, which judges the word as an operand.
+func knownPrefixOption(w word, g *Options) (optUse, bool) {
+	if !w.dyn || w.leadingWildcard() || w.prefix < 2 || w.prefix > len(w.s) || w.s[0] != '-' || g.style() == "go" {
+		return optUse{}, false
+	}
+	known := w.s[:w.prefix]
+	if strings.HasPrefix(known, "--") {
+		flag, _, hasEq := strings.Cut(known, "=")
+		op := g.lookup(flag)
+		if !hasEq || op == nil || op.Arg == NoArg || op.Reads {
+			return optUse{}, false
+		}
+		return optUse{opt: op, name: flag, val: w.cut(len(flag) + 1), has: true}, true
+	}
+	for k := 1; k < len(known); k++ {
+		op := g.lookup(known[:1] + known[k:k+1])
+		if op == nil {
+			return optUse{}, false
+		}
+		if op.Arg != NoArg {
+			if op.Reads {
+				return optUse{}, false
+			}
+			return optUse{opt: op, name: op.Name, val: w.cut(k + 1), has: true}, true
+		}
+	}
+	return optUse{}, false
 }
