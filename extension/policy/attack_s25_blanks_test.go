@@ -30,6 +30,8 @@ func TestAttackS25PathWithBlanksAroundItIsTrimmedByTheTool(t *testing.T) {
 		"\n/etc/shadow",
 		".env\n",
 		"\tapp/.env",
+		"\u00a0/etc/shadow",
+		"\ufeff/etc/shadow", // JavaScript's trim drops a BOM too
 	} {
 		args, err := json.Marshal(map[string]string{"path": path})
 		require.NoError(t, err)

@@ -180,6 +180,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/toolbelt-go/toolbelt/approval"
@@ -1098,8 +1099,9 @@ func below(base, name string, rel *string) (outside bool) {
 // blanks around it, the trimmed form too.
 func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
 	// A tool that trims its argument (strings.TrimSpace, strip, trim)
-	// opens "/etc/shadow\n" as /etc/shadow: the trimmed form is judged too.
-	if t := strings.TrimSpace(raw); t != raw && t != "" {
+	// opens "/etc/shadow\n" as /etc/shadow: the trimmed form is judged
+	// too. JavaScript's trim drops a byte order mark as well.
+	if t := strings.TrimFunc(raw, isBlank); t != raw && t != "" {
 		if rule, err := p.checkPath(cfg, tr, at, field, t); err != nil {
 			return rule, err
 		}
@@ -1113,6 +1115,11 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 	}
 	return p.checkWritten(cfg, tr, at, field, raw)
 }
+
+// isBlank reports whether a tool that trims its argument drops r from its
+// ends: Unicode white space, and the byte order mark JavaScript's trim
+// drops too.
+func isBlank(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // checkWritten judges the path argument raw of field as it is written.
 func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
