@@ -2102,7 +2102,14 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	}
 	if hasCode {
 		inf := s.inputCode(name, name+" code", code, code == nil, cx, j)
-		if code != nil && module != "" {
+		if _, ok := s.c.commands.get(module); ok && code != nil && moduleCommands[module] {
+			// python -m pip is pip, with all its rule says (python3 -m
+			// pip --log ~/.bashrc install x writes ~/.bashrc). It is
+			// judged as that command on top of running python code.
+			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+			inner := append([]word{{s: module, lit: true}}, args[codeIdx+1:]...)
+			inf = inf.or(s.judge(inner, ncx))
+		} else if code != nil && module != "" {
 			// python -m pip install . is pip install .
 			inf = inf.or(checkProject(s, module, args[codeIdx+1:], cx, j))
 		}
@@ -2127,6 +2134,15 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		return info{}
 	}
 	return s.stdinCode(name, r.Level, cx.stdin, j, r.Match)
+}
+
+// moduleCommands are the Python modules that python -m runs as the
+// command of the same name (python -m pip is pip): their rule judges them.
+// Other names are left to checkProject, since a module may share the name
+// of an unrelated command (python -m rm is no rm).
+var moduleCommands = map[string]bool{
+	"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true,
+	"conda": true, "pytest": true, "tox": true, "nox": true,
 }
 
 // evalsCodeRe finds, in an interpreter's inline code, the calls that
