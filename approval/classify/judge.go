@@ -276,6 +276,12 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	if s.c.download[name] {
 		inf.download = true
 		s.fetchedFiles(name, args)
+		for _, a := range args {
+			if a.execs {
+				// curl -o >(sh) URL is curl URL > >(sh).
+				j.add(d.DownloadExec, name+" writes what it downloads into "+a.s+", whose command runs it")
+			}
+		}
 	}
 	if contentReaders[name] && slices.ContainsFunc(args, s.readsFetched) {
 		inf.download = true // cat r/install.sh | sh
