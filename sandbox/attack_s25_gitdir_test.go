@@ -39,3 +39,25 @@ func TestAttackS25SeparateGitDirInTheWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// The file tools (a Workspace) refused writes under any .git, but not in
+// the git directory a .git file names: write_file put a hook in
+// .repo/hooks, and renamed one there, for the owner's next git commit.
+func TestAttackS25WorkspaceProtectsTheSeparateGitDir(t *testing.T) {
+	ws := workspaceDir(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".repo", "hooks"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".git"), []byte("gitdir: .repo\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "hook"), []byte("#!/bin/sh\n"), 0o755))
+	w, err := OpenWorkspace(ws)
+	require.NoError(t, err)
+	defer w.Close()
+	assert.ErrorIs(t, w.WriteFile(".repo/hooks/pre-commit", []byte("#!/bin/sh\necho PWNED\n"), 0o755), ErrProtected)
+	assert.ErrorIs(t, w.WriteFile(".REPO/hooks/post-checkout", []byte("#!/bin/sh\n"), 0o755), ErrProtected, "folded as the other rules are")
+	assert.ErrorIs(t, w.Rename("hook", ".repo/hooks/pre-push"), ErrProtected)
+	assert.ErrorIs(t, w.Remove(".repo/hooks"), ErrProtected)
+	assert.NoFileExists(t, filepath.Join(ws, ".repo", "hooks", "pre-commit"))
+	// Reading it, and writing beside it, still work.
+	_, err = w.ReadDir(".repo")
+	require.NoError(t, err)
+	require.NoError(t, w.WriteFile(".repository-notes", []byte("x"), 0o644))
+}

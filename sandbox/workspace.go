@@ -165,6 +165,10 @@ func WithSecrets(globs ...string) WorkspaceOption {
 // WithProtectedNames replaces the path components refused for writing at
 // any depth ([DefaultProtectedNames]); names compare case-insensitively (a
 // case-insensitive file system opens .GIT as .git). Reading is not affected.
+// With ".git" among them, the git directory that a .git file at the
+// workspace's top names is protected too when it lies in the workspace
+// (git init --separate-git-dir=.repo: .repo/hooks), as it is when the
+// workspace is opened.
 func WithProtectedNames(names ...string) WorkspaceOption {
 	return func(w *Workspace) { w.protected = slices.Clone(names) }
 }
@@ -213,6 +217,7 @@ type Workspace struct {
 	aliases     map[string]string // a deny, deny-write or secrets glob as its head resolved at open -> as written (see throughLinks)
 	folded      map[string]string // a deny, deny-write or secrets glob -> foldCase of it
 	protected   []string
+	gitDir      string // the directory the top .git file names, workspace-relative (see gitDirIn), or ""
 	hide        []HideFunc
 	mask        maskMemory // what Masked's walks remember between runs
 	maxFileSize int64
@@ -277,6 +282,11 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 				w.aliases[a] = g
 			}
 		}
+	}
+	// A git directory that the top .git file names, in the workspace
+	// (git init --separate-git-dir), is the repository's as .git is.
+	if slices.Contains(w.protected, ".git") {
+		w.gitDir = gitDirIn(abs)
 	}
 	// The rules that refuse are matched folded too (see rules); folded
 	// once here rather than on every lookup of a walk.
@@ -693,6 +703,9 @@ func (w *Workspace) rulesFolded(op, name, rel, frel string, write, isDir bool) e
 	if write {
 		if c, ok := w.protectedIn(rel, frel); ok {
 			return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("%q is protected at any depth (a version-control directory; WithProtectedNames); canonical path %q", c, rel), Err: ErrProtected}
+		}
+		if w.gitDir != "" && (within(w.gitDir, rel) || within(foldCase(w.gitDir), frel)) {
+			return &PathError{Op: op, Path: name, Rule: fmt.Sprintf("%q is the repository's git directory, which .git names (protected as .git is; WithProtectedNames); canonical path %q", w.gitDir, rel), Err: ErrProtected}
 		}
 		for _, g := range w.denyWrite {
 			if forbids(g) {
