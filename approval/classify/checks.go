@@ -1849,6 +1849,7 @@ var sqlCommandFlags = map[string][]string{
 	"clickhouse-client": {"-q", "--query", "--queries-file"},
 	"duckdb":            {"-c", "-s"},
 	"lftp":              {"-c", "-e", "-f"},
+	"gdb":               {"-batch", "--batch"},
 }
 
 // checkSQL judges the commands an SQL client reads from its standard
