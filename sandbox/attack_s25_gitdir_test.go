@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,4 +62,31 @@ func TestAttackS25WorkspaceProtectsTheSeparateGitDir(t *testing.T) {
 	_, err = w.ReadDir(".repo")
 	require.NoError(t, err)
 	require.NoError(t, w.WriteFile(".repository-notes", []byte("x"), 0o644))
+}
+
+// A command can leave a FIFO named .git. Reading the git directory a .git
+// file names must not wait on it: OpenWorkspace (the file tools) and a
+// run's plan would block until someone wrote to the FIFO.
+func TestAttackS25GitFIFODoesNotBlock(t *testing.T) {
+	ws := workspaceDir(t)
+	require.NoError(t, syscall.Mkfifo(filepath.Join(ws, ".git"), 0o644))
+	done := make(chan error, 1)
+	go func() {
+		w, err := OpenWorkspace(ws)
+		if err == nil {
+			w.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		// Unblock the reader, so that the goroutine ends.
+		if f, err := os.OpenFile(filepath.Join(ws, ".git"), os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		<-done
+		t.Fatal("OpenWorkspace waited on a FIFO named .git")
+	}
 }

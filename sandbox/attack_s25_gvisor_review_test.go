@@ -56,38 +56,40 @@ func ramfsWorkspace(t *testing.T) string {
 // "**/token" a token kept in .git/hooks) made the directories above it
 // writable mounts over the read-only .git, and the command planted a hook
 // that the host's next git commit runs outside any sandbox
-// (TestAttackS21CommandPlantsGitHooks). bwrap mounts in the spec's order
-// and keeps them read-only.
+// (TestAttackS21CommandPlantsGitHooks). bwrap mounts in the order given;
+// neither engine binds those directories now (maskParents).
 func TestAttackS25GVisorMaskInsideGitLeavesHooksWritable(t *testing.T) {
 	requireRoot(t)
 	cases := []struct{ name, deny, masked, hook string }{
 		{"a token in .git/hooks", "**/token", ".git/hooks/token", ".git/hooks/pre-commit"},
 		{"a submodule's config", "**/config", ".git/modules/lib/config", ".git/modules/lib/hooks/pre-commit"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			ws := workspaceDir(t)
-			require.NoError(t, os.MkdirAll(filepath.Join(ws, filepath.Dir(c.masked)), 0o755))
-			require.NoError(t, os.MkdirAll(filepath.Join(ws, filepath.Dir(c.hook)), 0o755))
-			require.NoError(t, os.WriteFile(filepath.Join(ws, c.masked), []byte("SECRET\n"), 0o644))
-			require.NoError(t, chownTree(ws, nobody, nobody)) // the command's user owns it all
-			w, err := OpenWorkspace(ws, WithDeny(c.deny))
-			require.NoError(t, err)
-			mask, err := w.Masked()
-			require.NoError(t, err)
-			require.NoError(t, w.Close())
-			require.Contains(t, mask, c.masked)
-			sb := engine(t, EngineGVisor, WithWorkspace(ws))
-			out, err := sb.Run(context.Background(), Spec{
-				Mask: mask,
-				Argv: []string{"sh", "-c", `printf '#!/bin/sh\necho PWNED\n' > "$1" && echo PLANTED; cat "$2"; echo end`, "sh", c.hook, c.masked},
+	for _, name := range []string{EngineGVisor, EngineBwrap} {
+		for _, c := range cases {
+			t.Run(name+"/"+c.name, func(t *testing.T) {
+				ws := workspaceDir(t)
+				require.NoError(t, os.MkdirAll(filepath.Join(ws, filepath.Dir(c.masked)), 0o755))
+				require.NoError(t, os.MkdirAll(filepath.Join(ws, filepath.Dir(c.hook)), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(ws, c.masked), []byte("SECRET\n"), 0o644))
+				require.NoError(t, chownTree(ws, nobody, nobody)) // the command's user owns it all
+				w, err := OpenWorkspace(ws, WithDeny(c.deny))
+				require.NoError(t, err)
+				mask, err := w.Masked()
+				require.NoError(t, err)
+				require.NoError(t, w.Close())
+				require.Contains(t, mask, c.masked)
+				sb := engine(t, name, WithWorkspace(ws))
+				out, err := sb.Run(context.Background(), Spec{
+					Mask: mask,
+					Argv: []string{"sh", "-c", `printf '#!/bin/sh\necho PWNED\n' > "$1" && echo PLANTED; cat "$2"; echo end`, "sh", c.hook, c.masked},
+				})
+				require.NoError(t, err)
+				t.Logf("mask %q\nstdout: %s\nstderr: %s", mask, out.Stdout, out.Stderr)
+				assert.NotContains(t, string(out.Stdout), "SECRET")
+				assert.NotContains(t, string(out.Stdout), "PLANTED", "the command wrote in the read-only repository directory")
+				assert.NoFileExists(t, filepath.Join(ws, c.hook), "a hook the host's git runs was planted")
 			})
-			require.NoError(t, err)
-			t.Logf("mask %q\nstdout: %s\nstderr: %s", mask, out.Stdout, out.Stderr)
-			assert.NotContains(t, string(out.Stdout), "SECRET")
-			assert.NotContains(t, string(out.Stdout), "PLANTED", "the command wrote in the read-only repository directory")
-			assert.NoFileExists(t, filepath.Join(ws, c.hook), "a hook the host's git runs was planted")
-		})
+		}
 	}
 }
 

@@ -204,25 +204,19 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 		// The repository's own directory is read-only (repoDirs), bound
 		// from src to keep the idmapped owner, by descriptor (pins); masks
 		// go over it.
-		repo := func() {
-			for _, r := range e.cfg.repoDirs(ws) {
-				if fd, ok := pin.fd(r); ok {
-					f = append(f, "--ro-bind-fd", fd, filepath.Join(ws, filepath.FromSlash(r)))
-				}
+		repo := e.cfg.repoDirs(ws)
+		for _, r := range repo {
+			if fd, ok := pin.fd(r); ok {
+				f = append(f, "--ro-bind-fd", fd, filepath.Join(ws, filepath.FromSlash(r)))
 			}
 		}
-		repo()
 		// Each directory above a masked path is a mount point, which no
-		// command can rename (maskParents); bound from src (the idmapped
-		// owner) by descriptor, with the repository's directories bound
-		// read-only again over any of them.
-		if parents := maskParents(ws, mask); len(parents) > 0 {
-			for _, d := range parents {
-				if fd, ok := pin.fd(d); ok {
-					f = append(f, "--bind-fd", fd, filepath.Join(ws, filepath.FromSlash(d)))
-				}
+		// command can rename (maskParents, none in the read-only
+		// repository); bound from src (the idmapped owner) by descriptor.
+		for _, d := range maskParents(ws, mask, repo) {
+			if fd, ok := pin.fd(d); ok {
+				f = append(f, "--bind-fd", fd, filepath.Join(ws, filepath.FromSlash(d)))
 			}
-			repo()
 		}
 	}
 	// What the workspace hides and the home's credential stores (masks).

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -326,12 +325,8 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		}
 		// The repository's own directory is read-only (repoDirs); masks go
 		// over it. Each directory above a masked path is a mount point,
-		// which no command can rename (maskParents), but for those in a
-		// repository's directory: read-only, nothing in it can be renamed,
-		// and runsc mounts the shallowest destinations first, whatever the
-		// spec's order, so one bound writable there went over the
-		// read-only .git and the command planted a hook
-		// (TestAttackS25GVisorMaskInsideGitLeavesHooksWritable).
+		// which no command can rename (maskParents, none in the read-only
+		// repository).
 		var err error
 		repo := e.cfg.repoDirs(ws)
 		for _, r := range repo {
@@ -339,13 +334,11 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 				break
 			}
 		}
-		for _, d := range maskParents(ws, spec.Mask) {
+		for _, d := range maskParents(ws, spec.Mask, repo) {
 			if err != nil {
 				break
 			}
-			if !slices.ContainsFunc(repo, func(r string) bool { return within(r, d) }) {
-				err = bind(d, "rw")
-			}
+			err = bind(d, "rw")
 		}
 		if err != nil {
 			cleanup()

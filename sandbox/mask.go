@@ -208,10 +208,13 @@ const maxMaskParents = 4 * MaxMasked
 // directory that is no longer one, or is a symlink now, is left out; past
 // maxMaskParents the rest are (Workspace.Masked still follows a renamed
 // directory for the commands). So is one at or below a masked path, which
-// its mask hides whole: bound writable, it showed what the mask hides in
-// gvisor, which mounts the shallowest destinations first
-// (TestAttackS25GVisorNestedMaskShowsTheMaskedDirectory).
-func maskParents(ws string, mask []string) []string {
+// its mask hides whole, and one at or below a directory of repo (repoDirs,
+// bound read-only: nothing in it can be renamed). Bound writable, those
+// showed what the mask hides and made .git writable in gvisor, which
+// mounts the shallowest destinations first, whatever the order given
+// (TestAttackS25GVisorNestedMaskShowsTheMaskedDirectory,
+// TestAttackS25GVisorMaskInsideGitLeavesHooksWritable).
+func maskParents(ws string, mask, repo []string) []string {
 	masked := map[string]bool{}
 	for _, m := range mask {
 		masked[path.Clean(m)] = true
@@ -232,7 +235,9 @@ func maskParents(ws string, mask []string) []string {
 		}
 		for d := path.Dir(path.Clean(m)); d != "." && !seen[d]; d = path.Dir(d) {
 			seen[d] = true
-			out = append(out, d)
+			if !slices.ContainsFunc(repo, func(r string) bool { return within(r, d) }) {
+				out = append(out, d)
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b string) int {

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // repoDirs returns the workspace's own version-control directories,
@@ -56,11 +57,16 @@ func (c *config) repoDirs(ws string) []string {
 // symbolic link on the way; "" otherwise (outside the workspace, it is out
 // of the command's reach already).
 func gitDirIn(ws string) string {
-	f, err := os.Open(filepath.Join(ws, ".git"))
+	// Not through a link, and not blocking: a command can leave a FIFO
+	// named .git, which the file tools' OpenWorkspace reads too.
+	f, err := os.OpenFile(filepath.Join(ws, ".git"), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
 	line, _ := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
 	p, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "gitdir: ")
 	if !ok || p == "" {
