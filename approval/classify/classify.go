@@ -255,6 +255,7 @@ func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
 	}
 	s.checkFdWrites()
 	s.checkFdCode()
+	s.checkFdShell()
 	s.checkLinkedWrites()
 	return s
 }

