@@ -201,21 +201,26 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 			}
 		}
 		f = append(f, "--bind", src, ws)
-		// The repository's own directory is read-only (repoDirs), bound
-		// from src to keep the idmapped owner, by descriptor (pins); masks
-		// go over it.
-		repo := e.cfg.repoDirs(ws)
-		for _, r := range repo {
-			if fd, ok := pin.fd(r); ok {
-				f = append(f, "--ro-bind-fd", fd, filepath.Join(ws, filepath.FromSlash(r)))
-			}
-		}
 		// Each directory above a masked path is a mount point, which no
 		// command can rename (maskParents, none in the read-only
 		// repository); bound from src (the idmapped owner) by descriptor.
+		repo := e.cfg.repoDirs(ws)
 		for _, d := range maskParents(ws, mask, repo) {
 			if fd, ok := pin.fd(d); ok {
 				f = append(f, "--bind-fd", fd, filepath.Join(ws, filepath.FromSlash(d)))
+			}
+		}
+		// The repository's own directories are read-only (repoDirs), bound
+		// from src to keep the idmapped owner, by descriptor (pins), after
+		// the directories above masked paths: bwrap mounts in the order
+		// given, and such a directory holding a git directory apart (meta
+		// above meta/repo.git, with meta/token masked), bound from the
+		// host's writable view, covered the read-only bind made before it
+		// (TestAttackS26MaskParentAboveTheSeparateGitDir). Masks go over
+		// them.
+		for _, r := range repo {
+			if fd, ok := pin.fd(r); ok {
+				f = append(f, "--ro-bind-fd", fd, filepath.Join(ws, filepath.FromSlash(r)))
 			}
 		}
 	}
