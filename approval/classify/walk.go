@@ -1726,7 +1726,9 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 // teeFiles returns the files of a plain tee with literal words (nil when
 // st is not one; tee alone has none, but an empty non-nil list), or an
 // empty list for a cat of only its input (cat, cat -): each writes out
-// what it reads.
+// what it reads. sponge FILE is taken as a tee: it writes FILE, though
+// not its output, which only makes a later stage judged on text that
+// does not reach it.
 func teeFiles(st *syntax.Stmt) []string {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 {
@@ -1740,7 +1742,7 @@ func teeFiles(st *syntax.Stmt) []string {
 		case !ok:
 			return nil
 		case k == 0:
-			if v != "tee" && v != "cat" {
+			if v != "tee" && v != "cat" && v != "sponge" {
 				return nil
 			}
 			cat = v == "cat"
