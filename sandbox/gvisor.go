@@ -324,8 +324,9 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 			return nil
 		}
 		// The repository's own directory is read-only (repoDirs); masks go
-		// over it. Each directory above a masked path is a mount point,
-		// which no command can rename (maskParents, none in the read-only
+		// over it. Each directory above a masked path (a home credential
+		// store in the workspace too: pinnedMask) is a mount point, which
+		// no command can rename (maskParents, none in the read-only
 		// repository).
 		var err error
 		repo := e.cfg.repoDirs(ws)
@@ -334,7 +335,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 				break
 			}
 		}
-		for _, d := range maskParents(ws, spec.Mask, repo) {
+		for _, d := range maskParents(ws, e.cfg.pinnedMask(ws, spec.Mask, cred), repo) {
 			if err != nil {
 				break
 			}

@@ -265,6 +265,34 @@ func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs
 	return append(dirs, hdirs...), append(files, hfiles...)
 }
 
+// pinnedMask is mask (Spec.Mask) with the home directory's credential
+// stores that lie in workspace ws (homeMasks), workspace-relative: the
+// paths whose parents maskParents makes mount points. A workspace that
+// holds the home (HOME=/app in a container) has its stores masked, and a
+// command renamed the directory above one (mv .config cfg, above
+// .config/gh): the next command, whose masks look for the store under its
+// name, read cfg/gh/hosts.yml (TestAttackS26RenameTheDirectoryAboveAHomeSecret).
+func (c *config) pinnedMask(ws string, mask []string, cred *syscall.Credential) []string {
+	if ws == "" {
+		return mask
+	}
+	dirs, files := c.homeMasks(ws, cred)
+	if len(dirs)+len(files) == 0 {
+		return mask
+	}
+	real, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		return mask
+	}
+	out := slices.Clone(mask)
+	for _, p := range append(dirs, files...) {
+		if rel, err := filepath.Rel(real, p); err == nil && filepath.IsLocal(rel) {
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
+}
+
 // checkMask refuses a Spec.Mask that names a path outside the workspace,
 // that the engine has no workspace for, or that the engine cannot mask.
 func (b *base) checkMask(mask []string) error {
