@@ -43,7 +43,10 @@
 // Auth. Structured output is masked inside its strings (keys too) and
 // stays JSON of the same shape; a number that is a secret becomes the
 // string "[REDACTED]", which an output schema expecting a number then
-// refuses. The result is masked before the executor, its audit trail and
+// refuses; an object that repeats a key keeps only the key's last value,
+// as a JSON decoder reads it (a server splicing the model's argument into
+// its JSON could otherwise hide an echo in the value the decoder drops).
+// The result is masked before the executor, its audit trail and
 // its logs see it.
 //
 // Responses: a JSON object body (by Content-Type) becomes the result's

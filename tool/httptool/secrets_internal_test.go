@@ -94,6 +94,11 @@ func TestMaskedOutputStaysJSON(t *testing.T) {
 		{`{"card":4111111111111111,"k":"sk-live-abcdefgh","n":[1,"sk-live-abcdefgh x"]}`, `{"card":"[REDACTED]","k":"[REDACTED]","n":[1,"[REDACTED] x"]}`},
 		{`{"e":"\u0073k-live-abcdefgh","<tag>":"a&b"}`, `{"<tag>":"a&b","e":"[REDACTED]"}`},
 		{`{"sk-live-abcdefgh":true}`, `{"[REDACTED]":true}`},
+		// A repeated key: the decoder keeps the last value, so the
+		// earlier one (here an escaped secret) is dropped, not kept.
+		{`{"e":"\u0073k-live-abcdefgh","e":"y"}`, `{"e":"y"}`},
+		{`{"o":{"e":"\u0073k-live-abcdefgh","\u0065":1},"p":[{"e":1},{"e":2}]}`, `{"o":{"e":1},"p":[{"e":1},{"e":2}]}`},
+		{`[{"e":"caf\u00e9"},{"e":"caf\u00e9"}]`, `[{"e":"caf\u00e9"},{"e":"caf\u00e9"}]`},
 	} {
 		got := r.json(json.RawMessage(tc.in))
 		assert.True(t, json.Valid(got), "%s", got)
