@@ -115,7 +115,10 @@
 // filepath.Clean or filepath.Join leave it: "out/../notes/id" with out
 // a link elsewhere is notes/id to such a tool), and as a tool that expands a leading ~ or
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
-// HOME/.ssh/id too). A forbidden pattern refuses any form, and each must
+// HOME/.ssh/id too). A backslash is read as a separator, as a Windows
+// tool reads it, and off Windows also as the character of a name it is
+// there ("secrets/x\..\..\notes.txt" is a file inside secrets to a
+// Linux tool, notes.txt to a Windows one). A forbidden pattern refuses any form, and each must
 // be under an allowed one. A forbidden pattern matches each form also as
 // a file system that compares names loosely opens it (APFS and NTFS by
 // default, ext4 casefold directories, vfat): the form and the pattern
@@ -175,6 +178,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -1121,8 +1125,27 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 // drops too.
 func isBlank(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
-// checkWritten judges the path argument raw of field as it is written.
+// checkWritten judges the path argument raw of field as it is written: a
+// backslash in it read as a separator, as a Windows tool reads it, and,
+// off Windows, also as the character of a name it is there, where
+// "secrets/x\..\..\notes.txt" is a file inside secrets, not notes.txt.
 func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	rule, err := p.checkSpelt(cfg, tr, at, field, raw, true)
+	if err == nil && runtime.GOOS != "windows" && strings.Contains(raw, `\`) {
+		rule, err = p.checkSpelt(cfg, tr, at, field, raw, false)
+	}
+	return rule, err
+}
+
+// checkSpelt judges the path argument raw of field, a backslash in it read
+// as a separator when backslash is true, else as a character of a name.
+func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw string, backslash bool) (string, error) {
+	slashed := func(s string) string {
+		if backslash {
+			return strings.ReplaceAll(s, "\\", "/")
+		}
+		return s
+	}
 	ws := at.ws
 	var relName, absName string
 	outside := false     // below the base directory there is no relName
@@ -1132,7 +1155,7 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 	// (Workdirer) is taken from there: "key" run in secrets is
 	// secrets/key, "../secrets/key" run in sub is secrets/key too.
 	written := raw
-	if n := strings.ReplaceAll(raw, "\\", "/"); at.dir != "" && !path.IsAbs(n) {
+	if n := slashed(raw); at.dir != "" && !path.IsAbs(n) {
 		written = path.Clean(strings.ReplaceAll(at.dir, "\\", "/")) + "/" + n // uncleaned: ".." after a link is the link target's parent
 		resolved = path.Clean(written)
 	}
@@ -1145,7 +1168,7 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 		// Joined and cleaned: a workspace at "/" is not "//etc/shadow".
 		relName, absName = rel, path.Join(filepath.ToSlash(ws.Dir()), rel)
 	} else {
-		name := strings.ReplaceAll(written, "\\", "/")
+		name := slashed(written)
 		base := ""
 		if p.baseDir != "" {
 			base = path.Clean(strings.ReplaceAll(p.baseDir, "\\", "/"))
@@ -1157,7 +1180,7 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 		if name == ".." || strings.HasPrefix(name, "../") {
 			return p.denial(cfg, "paths.parent", 0, "argument %q: path %q climbs out with \"..\": pass a path without \"..\"", field, raw)
 		}
-		joined := strings.ReplaceAll(written, "\\", "/")
+		joined := slashed(written)
 		start := "/" // where joined is taken from, as the host reaches it
 		if base == "" && !path.IsAbs(name) {
 			// Without a base directory a relative path leads from the
