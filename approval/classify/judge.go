@@ -2119,6 +2119,9 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		} else if code != nil && module != "" {
 			// python -m pip install . is pip install .
 			inf = inf.or(checkProject(s, module, args[codeIdx+1:], cx, j))
+			if strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") {
+				s.pythonModuleWrites(module, args[codeIdx+1:], j)
+			}
 		}
 		if code != nil && (evalsCode(code.s) || strings.ContainsRune(code.s, '`') && backtickShell(name)) {
 			// What it reads may be what it runs: a pipe into it is
@@ -2150,6 +2153,114 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 var moduleCommands = map[string]bool{
 	"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true,
 	"conda": true, "pytest": true, "tox": true, "nox": true,
+}
+
+// pythonModules are the modules of Python's standard library whose
+// command line (python -m MODULE ARGS) names files they write: the
+// options that take a value, whether options end at the first operand
+// (the script cProfile runs owns the words after it), and which words
+// are written (see pythonModuleWrites).
+var pythonModules = map[string]struct {
+	valued  []string
+	toFirst bool
+}{
+	"json.tool": {valued: []string{"--indent"}},
+	"gzip":      {},
+	"zipfile":   {},
+	"tarfile":   {valued: []string{"--filter"}},
+	"cProfile":  {valued: []string{"-o", "--outfile", "-s", "--sort", "-m"}, toFirst: true},
+	"profile":   {valued: []string{"-o", "--outfile", "-s", "--sort", "-m"}, toFirst: true},
+	"trace":     {valued: []string{"-f", "--file", "-C", "--coverdir", "--ignore-module", "--ignore-dir", "-m", "--module"}, toFirst: true},
+	"zipapp":    {valued: []string{"-o", "--output", "-p", "--python", "-m", "--main"}},
+	"venv":      {valued: []string{"--prompt"}},
+}
+
+// pythonModuleWrites judges, as writes, the files a module of Python's
+// standard library writes when python -m runs it with args: json.tool
+// its second operand (python3 -m json.tool in.json ~/.bashrc), gzip
+// each operand with .gz added (or, with -d, taken away), zipfile and
+// tarfile the archive of -c and the directory of -e, cProfile and
+// profile -o, trace --file and --coverdir, zipapp -o, venv each
+// operand.
+func (s *state) pythonModuleWrites(module string, args []word, j *judgement) {
+	m, ok := pythonModules[module]
+	if !ok {
+		return
+	}
+	var ops []word
+	var flags []string
+	values := map[string][]word{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.s == "--" {
+			ops = append(ops, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a.s, "-") || a.s == "-" || !a.lit {
+			if m.toFirst {
+				break
+			}
+			ops = append(ops, a)
+			continue
+		}
+		f, v, hasV := strings.Cut(a.s, "=")
+		if !hasV && !strings.HasPrefix(f, "--") && len(f) > 2 && slices.Contains(m.valued, f[:2]) {
+			f, v, hasV = f[:2], f[2:], true // -o~/.bashrc
+		}
+		flags = append(flags, f)
+		if !slices.Contains(m.valued, f) {
+			continue
+		}
+		switch {
+		case hasV:
+			w := a
+			w.s = v
+			values[f] = append(values[f], w)
+		case i+1 < len(args):
+			i++
+			values[f] = append(values[f], args[i])
+		}
+	}
+	has := func(fs ...string) bool {
+		return slices.ContainsFunc(flags, func(f string) bool { return slices.Contains(fs, f) })
+	}
+	var out []word
+	switch module {
+	case "json.tool":
+		if len(ops) >= 2 {
+			out = append(out, ops[1])
+		}
+	case "gzip":
+		for _, w := range ops {
+			if has("-d", "--decompress") {
+				if !strings.HasSuffix(w.s, ".gz") {
+					continue // gzip refuses a name without .gz
+				}
+				w.s = strings.TrimSuffix(w.s, ".gz")
+			} else {
+				w.s += ".gz"
+			}
+			out = append(out, w)
+		}
+	case "zipfile", "tarfile":
+		switch {
+		case has("-c", "--create") && len(ops) > 0:
+			out = append(out, ops[0])
+		case has("-e", "--extract") && len(ops) > 1:
+			out = append(out, ops[1])
+		case has("-e", "--extract"):
+			out = append(out, word{s: ".", lit: true, prefix: 1})
+		}
+	case "venv":
+		out = ops
+	default:
+		for _, f := range []string{"-o", "--outfile", "-f", "--file", "-C", "--coverdir", "--output"} {
+			out = append(out, values[f]...)
+		}
+	}
+	for _, w := range out {
+		j.add(s.writeTarget(w))
+	}
 }
 
 // evalsCodeRe finds, in an interpreter's inline code, the calls that
