@@ -133,18 +133,20 @@ var shapeRules = []struct {
 	{[]string{"assword for", "ASSWORD FOR", "assphrase for", "ASSPHRASE FOR", "IN for", "in for", "asscode for"},
 		regexp.MustCompile(`(?im)(\b(?:password|passphrase|passcode|pin)[ \t]+for[ \t]+(?:key[ \t]+)?(?:'[^'\r\n]*'|"[^"\r\n]*"|[^\s'":]+):[ \t]*)[^\s](?:[^\r\n]*[^\s])?`), "${1}" + Mask},
 	// Well-known key shapes.
-	{[]string{"AKIA", "ASIA"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}`), "${1}" + Mask},                                        // AWS access key id
+	// AWS access key ids.
+	{[]string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}`), "${1}" + Mask},
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
 	{[]string{"github_pat_"}, regexp.MustCompile(shapeStart + `github_pat_[A-Za-z0-9_]{20,}`), "${1}" + Mask},                                      // GitHub fine-grained tokens
 	{[]string{"sk-"}, regexp.MustCompile(shapeStart + `sk-(?:ant-|proj-|svcacct-)?[A-Za-z0-9_-]{20,}`), "${1}" + Mask},                             // OpenAI and Anthropic keys
-	{[]string{"xox", "xapp-"}, regexp.MustCompile(shapeStart + `(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`), "${1}" + Mask},                          // Slack tokens
-	{[]string{"hooks.slack.com"}, regexp.MustCompile(`https://hooks\.slack\.com/services/[A-Za-z0-9/]+`), Mask},                                    // Slack webhooks
+	{[]string{"xox", "xapp-"}, regexp.MustCompile(shapeStart + `(?:xox[abcdposre]|xapp)-[A-Za-z0-9%-]{10,}`), "${1}" + Mask},                       // Slack tokens (xoxc-, xoxd-: a browser's session)
+	{[]string{"hooks.slack.com"}, regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+`), Mask},             // Slack webhooks
 	{[]string{"AIza"}, regexp.MustCompile(shapeStart + `AIza[0-9A-Za-z_-]{30,}`), "${1}" + Mask},                                                   // Google API keys
-	{[]string{"glpat-"}, regexp.MustCompile(shapeStart + `glpat-[0-9A-Za-z_-]{20,}`), "${1}" + Mask},                                               // GitLab tokens
-	{[]string{"npm_"}, regexp.MustCompile(shapeStart + `npm_[A-Za-z0-9]{36}`), "${1}" + Mask},                                                      // npm tokens
-	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask},                       // Stripe keys
-	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                                       // Hugging Face tokens
-	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}" + Mask},                // JWTs
+	// GitLab tokens (see gitlabHints).
+	{gitlabHints, regexp.MustCompile(shapeStart + `(?:gl(?:pat|dt|rt|ptt|ft|imt|soat|cbt|ffct|agent|oas)-|GR1348941)[0-9A-Za-z_-]{20,}`), "${1}" + Mask},
+	{[]string{"npm_"}, regexp.MustCompile(shapeStart + `npm_[A-Za-z0-9]{36}`), "${1}" + Mask},                                       // npm tokens
+	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask},        // Stripe keys
+	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                        // Hugging Face tokens
+	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}" + Mask}, // JWTs
 	// A Docker config's JSON ({"auths": ..., compact as kubectl writes it
 	// or tab-indented as docker does) in base64: its registry credentials.
 	{[]string{"eyJhdXRocyI6", "ewoJImF1dGhzIj"}, regexp.MustCompile(`(?:eyJhdXRocyI6|ewoJImF1dGhzIj)[A-Za-z0-9+/]*={0,2}`), Mask},
@@ -171,6 +173,53 @@ var shapeRules = []struct {
 	{[]string{"lin_api_"}, regexp.MustCompile(shapeStart + `lin_api_[A-Za-z0-9]{40,}`), "${1}" + Mask},
 	{[]string{"NRAK-", "NRII-"}, regexp.MustCompile(shapeStart + `NR(?:AK|II)-[A-Z0-9]{27}`), "${1}" + Mask},
 	{[]string{"sbp_"}, regexp.MustCompile(shapeStart + `sbp_[a-f0-9]{40}`), "${1}" + Mask},
+	// And: the model providers Groq, xAI, Perplexity and Replicate, Docker
+	// Hub, Tailscale, Twilio, Notion, Sentry, Pulumi, Azure AD client
+	// secrets, Fly.io, Heroku, OpenShift, PlanetScale, 1Password service
+	// accounts, Amazon Bedrock and Prefect.
+	{[]string{"gsk_", "xai-", "pplx-"}, regexp.MustCompile(shapeStart + `(?:gsk_|xai-|pplx-)[A-Za-z0-9]{40,}`), "${1}" + Mask},
+	{[]string{"r8_"}, regexp.MustCompile(shapeStart + `r8_[A-Za-z0-9]{30,}`), "${1}" + Mask},
+	{[]string{"dckr_"}, regexp.MustCompile(shapeStart + `dckr_(?:pat|oat)_[A-Za-z0-9_-]{24,}`), "${1}" + Mask},
+	{[]string{"tskey-"}, regexp.MustCompile(shapeStart + `tskey-[a-z]+-[A-Za-z0-9-]{20,}`), "${1}" + Mask},
+	{followedBy("SK", hexDigits), regexp.MustCompile(shapeStart + `SK[0-9a-fA-F]{32}\b`), "${1}" + Mask},
+	{[]string{"ntn_"}, regexp.MustCompile(shapeStart + `ntn_[0-9]{11}[A-Za-z0-9]{30,}`), "${1}" + Mask},
+	{[]string{"sntryu_", "sntrys_"}, regexp.MustCompile(shapeStart + `sntry[us]_[A-Za-z0-9+/=_]{40,}`), "${1}" + Mask},
+	{[]string{"pul-"}, regexp.MustCompile(shapeStart + `pul-[a-f0-9]{40}`), "${1}" + Mask},
+	{precededBy("Q~", "0123456789"), regexp.MustCompile(shapeStart + `[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,}`), "${1}" + Mask},
+	{[]string{"fo1_", "fm1", "fm2_"}, regexp.MustCompile(shapeStart + `(?:fo1_[A-Za-z0-9_-]{40,}|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})`), "${1}" + Mask},
+	{[]string{"HRKU-AA"}, regexp.MustCompile(shapeStart + `HRKU-AA[A-Za-z0-9_-]{50,}`), "${1}" + Mask},
+	{[]string{"sha256~"}, regexp.MustCompile(shapeStart + `sha256~[A-Za-z0-9_-]{40,}`), "${1}" + Mask},
+	{[]string{"pscale_"}, regexp.MustCompile(shapeStart + `pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,}`), "${1}" + Mask},
+	{[]string{"ops_eyJ"}, regexp.MustCompile(shapeStart + `ops_eyJ[A-Za-z0-9+/=_-]{50,}`), "${1}" + Mask},
+	{[]string{"ABSK"}, regexp.MustCompile(shapeStart + `ABSK[A-Za-z0-9+/]{100,}={0,2}`), "${1}" + Mask},
+	{[]string{"pnu_"}, regexp.MustCompile(shapeStart + `pnu_[A-Za-z0-9]{30,}`), "${1}" + Mask},
+}
+
+// gitlabHints are the prefixes of GitLab's tokens: personal, deploy,
+// runner, pipeline trigger, feed, incoming mail, SCIM, CI job, feature
+// flag client, Kubernetes agent and OAuth application secrets, and runner
+// registration tokens.
+var gitlabHints = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glsoat-", "glcbt-", "glffct-", "glagent-", "gloas-", "GR1348941"}
+
+const hexDigits = "0123456789abcdefABCDEF"
+
+// followedBy and precededBy make the hints of a shape whose fixed part is
+// two bytes (a hint has three or more): that part with each byte of set
+// after or before it.
+func followedBy(s, set string) []string {
+	hints := make([]string, len(set))
+	for i := range set {
+		hints[i] = s + set[i:i+1]
+	}
+	return hints
+}
+
+func precededBy(s, set string) []string {
+	hints := make([]string, len(set))
+	for i := range set {
+		hints[i] = set[i:i+1] + s
+	}
+	return hints
 }
 
 // pgpassLine is a line of a PostgreSQL password file (~/.pgpass,
@@ -382,7 +431,8 @@ func mayHavePair(s string) bool {
 // named secret by their own name or by a key or name attribute (<add
 // key="DbPassword" value="…"/>, <entry key="password">…</entry>), and the key shapes of
 // AWS, GitHub, OpenAI, Anthropic, Slack, Google, GitLab, npm, Stripe,
-// Hugging Face and JWTs. The rest of s is kept, so a command or an error
+// Hugging Face, JWTs and other services (Groq, xAI, Docker Hub, ...: see
+// shapeRules). The rest of s is kept, so a command or an error
 // message stays readable. It is the string half of the one redaction rule;
 // names are the other (LooksSecret).
 func String(s string) string {
