@@ -24,6 +24,11 @@ type glob struct {
 	// forbidden pattern matches a folded name against too (forbids); an
 	// allowed one keeps its spelling.
 	fold, foldHost string
+	// short and shortHost are fold and foldHost with their names spelt
+	// also as the 8.3 short names vfat and NTFS open them by
+	// (shortNames), or "": a folded name with a "~" in it is matched
+	// against them too (forbids).
+	short, shortHost string
 }
 
 func compileGlob(p string) (glob, error) {
@@ -44,8 +49,10 @@ func compileGlob(p string) (glob, error) {
 		}
 	}
 	g.fold = namefold.Glob(g.raw)
+	g.short = shortNames(g.fold)
 	if g.host != "" {
 		g.foldHost = namefold.Glob(g.host)
+		g.shortHost = shortNames(g.foldHost)
 	}
 	return g, nil
 }
@@ -172,21 +179,30 @@ func (g glob) folded(name, fname string) bool {
 // system that compares names loosely opens it. On APFS, NTFS or an ext4
 // casefold directory, ~/.SSH/id, ~/.ss\u200bh/id and /etc./passwd open
 // what "**/.ssh/**" and "/etc/**" name
-// (TestAttackS18ForbiddenPathSpeltAsAFoldingFileSystemOpensIt).
+// (TestAttackS18ForbiddenPathSpeltAsAFoldingFileSystemOpensIt); on vfat
+// and NTFS, ~/SSH~1/id does too, by its short name
+// (TestAttackS26ForbiddenNameByItsShortName).
 func (g glob) forbids(name, fname string) bool {
 	if g.within(name) {
 		return true
 	}
-	return g.folded(name, fname) && (sandbox.MatchWithin(g.fold, fname) || g.foldHost != "" && sandbox.MatchWithin(g.foldHost, fname))
+	if g.folded(name, fname) && (sandbox.MatchWithin(g.fold, fname) || g.foldHost != "" && sandbox.MatchWithin(g.foldHost, fname)) {
+		return true
+	}
+	// A short name has a "~": other names skip the larger patterns.
+	return strings.Contains(fname, "~") && (g.short != "" && sandbox.MatchWithin(g.short, fname) || g.shortHost != "" && sandbox.MatchWithin(g.shortHost, fname))
 }
 
 // holdsBelow reports whether some path under the directory dir (fdir
-// folded) could match the forbidden pattern, as written or folded
-// (sandbox.MatchBelow): whether listing or searching dir may reach what
-// it forbids.
+// folded) could match the forbidden pattern, as written, folded or by
+// short names (sandbox.MatchBelow): whether listing or searching dir may
+// reach what it forbids.
 func (g glob) holdsBelow(dir, fdir string) bool {
 	if sandbox.MatchBelow(g.raw, dir) || g.host != "" && sandbox.MatchBelow(g.host, dir) {
 		return true
 	}
-	return g.folded(dir, fdir) && (sandbox.MatchBelow(g.fold, fdir) || g.foldHost != "" && sandbox.MatchBelow(g.foldHost, fdir))
+	if g.folded(dir, fdir) && (sandbox.MatchBelow(g.fold, fdir) || g.foldHost != "" && sandbox.MatchBelow(g.foldHost, fdir)) {
+		return true
+	}
+	return strings.Contains(fdir, "~") && (g.short != "" && sandbox.MatchBelow(g.short, fdir) || g.shortHost != "" && sandbox.MatchBelow(g.shortHost, fdir))
 }

@@ -126,7 +126,10 @@
 // normalisation, default-ignorable code points such as U+200B, a
 // component's trailing dots and spaces), so "**/.ssh/**" refuses
 // "~/.SSH/id", "~/.ss\u200bh/id" and "~/.ssh./id", and "/etc/**"
-// "/ETC/passwd"; Hide folds as well. Allowed patterns keep their
+// "/ETC/passwd"; and by the 8.3 short names vfat and NTFS open a
+// name by (a literal name of the pattern that is not a valid 8.3 name:
+// "**/.ssh/**" refuses "~/SSH~1/id", "secret-keys/**" "SECRET~1/k");
+// Hide folds as well. Allowed patterns keep their
 // spelling, which folding would widen. A file: URL in any argument but the content
 // ("file:///home/u/.ssh/id" given to a browser's navigate or a fetch
 // tool, in any case, with localhost as its host, percent-encoded, or in a
