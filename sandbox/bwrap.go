@@ -3,11 +3,13 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -40,7 +42,10 @@ import (
 // another user is then bound through an idmapped mount (Linux 5.12+, a
 // filesystem that supports it), on which the workspace owner's files appear
 // as the command's: the command can write there, and what it creates is owned
-// on the host by the workspace's owner.
+// on the host by the workspace's owner. Without WithUser, bwrap is then
+// started as a host uid of the run's own, which the sandbox shows as 65534,
+// so that no other host process of uid 65534 reaches the mount through the
+// run's /proc/PID/cwd (see runUIDBase).
 //
 // bwrap (and the prlimit before it) runs on the host without the variables
 // that the dynamic loader and libc act on (LD_PRELOAD, LD_LIBRARY_PATH, ...:
@@ -112,7 +117,7 @@ func (e *Bwrap) probe() error {
 	// --size and --disable-userns need bubblewrap 0.8.0, and an older one
 	// is unavailable here rather than failing every run).
 	p := &plan{cred: e.cred(), pidns: true}
-	argv := append([]string{bin}, e.flags("/", "", "", 64<<20, nil, nil)...)
+	argv := append([]string{bin}, e.flags("/", "", "", 64<<20, nil, nil, p.cred, nil)...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
@@ -145,6 +150,52 @@ func (e *Bwrap) cred() *syscall.Credential {
 	return nil
 }
 
+// The host uids (and gids) that bwrap runs of a root process are started as
+// when their workspace is idmapped and WithUser is not given: one of its own
+// for each run, which the run's user namespace shows as 65534 (--uid,
+// --gid). The idmapped mount makes the owner's files its user's, and is
+// attached only in the run's mount namespace; but /proc/PID/cwd and
+// /proc/PID/root of the run's processes open that namespace for any host
+// process that passes the ptrace read check, which a process of the same
+// uid does (Yama, where there is one, guards attaching, not reading), and
+// which also owns the run's user namespace. Started as 65534, a process run
+// WithUser(65534, 65534), or any "nobody" daemon, read and wrote root's
+// 0700 workspace through them while the run lasted
+// (TestAttackS26IdmappedWorkspaceThroughProcRoot). The range lies above the
+// ones systemd gives containers (up to 0x6FFFFFFF) and below the one podman's
+// docs give to "containers" (from 0x7FFFFFFF).
+const (
+	runUIDBase  = 0x70000000
+	runUIDCount = 1 << 24
+)
+
+// runUIDs are the run uids this program holds.
+var runUIDs = struct {
+	sync.Mutex
+	held map[uint32]bool
+}{held: map[uint32]bool{}}
+
+// takeRunUser returns a run uid (see runUIDBase), as uid and gid, that no
+// run of this program holds, and the function that gives it back once no
+// process of the run is left. Two programs may draw the same one (1 in
+// 16 million a pair of runs): those two runs then share a uid, as every run
+// did before.
+func takeRunUser() (*syscall.Credential, func()) {
+	runUIDs.Lock()
+	defer runUIDs.Unlock()
+	for {
+		id := runUIDBase + rand.Uint32N(runUIDCount)
+		if !runUIDs.held[id] {
+			runUIDs.held[id] = true
+			return &syscall.Credential{Uid: id, Gid: id}, func() {
+				runUIDs.Lock()
+				delete(runUIDs.held, id)
+				runUIDs.Unlock()
+			}
+		}
+	}
+}
+
 // flags are bwrap's options up to and including "--". ws is the workspace
 // ("" for none) and src where it is bound from ("" for ws itself); mask
 // the paths in it to mount an empty, read-only directory or file over
@@ -154,10 +205,15 @@ func (e *Bwrap) cred() *syscall.Credential {
 // address space, so without a bound a command could keep the host's
 // memory in /tmp whatever its limit. --as-pid-1 keeps bwrap's own init out
 // of the run (see plan). pin opens the workspace's directories that are
-// bound over themselves (nil without a workspace).
-func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *pins) []string {
+// bound over themselves (nil without a workspace). cred is the user bwrap
+// is started as (nil: the caller's own), inner the one the command is in
+// the sandbox when that differs (a run uid, see runUIDBase; nil otherwise).
+func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *pins, cred, inner *syscall.Credential) []string {
 	f := []string{
 		"--unshare-all", "--unshare-user", "--as-pid-1", "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+	}
+	if inner != nil {
+		f = append(f, "--uid", strconv.FormatUint(uint64(inner.Uid), 10), "--gid", strconv.FormatUint(uint64(inner.Gid), 10))
 	}
 	if e.cfg.network != nil && *e.cfg.network {
 		f = append(f, "--share-net")
@@ -195,7 +251,7 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 		// workspace: an empty tmpfs replaces the topmost such directory (its
 		// contents were out of the user's reach anyway), and bwrap makes the
 		// path to the workspace in it.
-		if cred := e.cred(); cred != nil {
+		if cred != nil {
 			if d := unsearchableAncestor(ws, cred.Uid, cred.Gid); d != "" {
 				tmpfs(d)
 			}
@@ -206,7 +262,7 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 		// command can rename (maskParents, none in the read-only
 		// repository); bound from src (the idmapped owner) by descriptor.
 		repo := e.cfg.repoDirs(ws)
-		for _, d := range maskParents(ws, e.cfg.pinnedMask(ws, mask, e.cred()), repo) {
+		for _, d := range maskParents(ws, e.cfg.pinnedMask(ws, mask, cred), repo) {
 			if fd, ok := pin.fd(d); ok {
 				f = append(f, "--bind-fd", fd, filepath.Join(ws, filepath.FromSlash(d)))
 			}
@@ -226,7 +282,7 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 		}
 	}
 	// What the workspace hides and the home's credential stores (masks).
-	dirs, files := e.cfg.masks(ws, mask, e.cred())
+	dirs, files := e.cfg.masks(ws, mask, cred)
 	for _, d := range dirs {
 		f = append(f, "--size", "4096", "--tmpfs", d, "--remount-ro", d)
 	}
@@ -334,6 +390,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		}
 	}
 	src := ""
+	var inner *syscall.Credential // the command's user in the sandbox, when bwrap's differs
 	// The workspace's directories bound over themselves are opened where
 	// the workspace is bound from: its own path, or the idmapped tree.
 	pin := &pins{open: func(rel string) (*os.File, error) { return openBeneathDir(e.cfg.workspace, rel) }, first: 4}
@@ -343,13 +400,22 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 			return nil, newError(CodeCreateFailed, e.name, "", err, "WithWorkspace(%q)", ws)
 		}
 		if uid != cred.Uid || gid != cred.Gid {
-			path, start, cleanup, open, err := idmapDir(ws, idMap{ownerUID: uid, ownerGID: gid, asUID: cred.Uid, asGID: cred.Gid}, scope)
+			// As 65534 by default, bwrap is started as a run uid of its
+			// own, which the sandbox shows as 65534 (see runUIDBase).
+			host, release := cred, func() {}
+			if e.cfg.user == nil {
+				host, release = takeRunUser()
+				inner = cred
+			}
+			path, start, cleanup, open, err := idmapDir(ws, idMap{ownerUID: uid, ownerGID: gid, asUID: host.Uid, asGID: host.Gid}, scope)
 			if err != nil {
+				release()
 				return nil, newError(CodeCreateFailed, e.name, "", err,
 					"the workspace %q is owned by %d:%d and commands run as %d:%d; mapping it for them failed: chown the workspace to %d:%d or pass WithUser(%d, %d)",
 					ws, uid, gid, cred.Uid, cred.Gid, cred.Uid, cred.Gid, uid, gid)
 			}
-			src, p.start, p.cleanup, pin.open = path, start, cleanup, open
+			src, p.start, pin.open, p.cred = path, start, open, host
+			p.cleanup = func() { cleanup(); release() }
 		}
 	}
 	if scope != nil && p.start == nil {
@@ -395,7 +461,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	// reach only the sandbox, through --setenv (see loaderEnv).
 	var loader []string
 	p.env, loader = loaderEnv(env)
-	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory, spec.Mask, pin)
+	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory, spec.Mask, pin, p.cred, inner)
 	// The filter is descriptor 3, the pinned directories 4 on.
 	p.extra = append([]*os.File{filter}, pin.files...)
 	argv = append(argv, flags[:len(flags)-1]...)
