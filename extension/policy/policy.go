@@ -115,7 +115,10 @@
 // filepath.Clean or filepath.Join leave it: "out/../notes/id" with out
 // a link elsewhere is notes/id to such a tool), and as a tool that expands a leading ~ or
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
-// HOME/.ssh/id too). A backslash is read as a separator, as a Windows
+// HOME/.ssh/id too), and as a tool that expands it as a glob reads it
+// (filepath.Glob, Python's glob.glob: "~/.ss?/id" is each host path it
+// matches, up to 1024 of them; "**" is read as "*", so a tool that takes
+// it across directories reaches further than is judged). A backslash is read as a separator, as a Windows
 // tool reads it, and off Windows also as the character of a name it is
 // there ("secrets/x\..\..\notes.txt" is a file inside secrets to a
 // Linux tool, notes.txt to a Windows one). A forbidden pattern refuses any form, and each must
@@ -1118,9 +1121,62 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 			if rule, err := p.checkWritten(cfg, tr, at, field, e); err != nil {
 				return rule, err
 			}
+			if rule, err := p.checkGlob(cfg, tr, at, field, e); err != nil {
+				return rule, err
+			}
+		}
+		if rule, err := p.checkGlob(cfg, tr, at, field, raw); err != nil {
+			return rule, err
 		}
 	}
 	return p.checkWritten(cfg, tr, at, field, raw)
+}
+
+// maxGlobMatches bounds how many host paths one path argument read as a
+// glob is judged as; an argument that matches more is refused.
+const maxGlobMatches = 1024
+
+// checkGlob judges, when the path argument raw of field holds a wildcard
+// (*, ? or [), each host path it matches as a glob, as a tool that
+// expands it (filepath.Glob, Python's glob.glob) reads them: a relative
+// one from the tool's directory (Workdirer) or the base directory. "**"
+// is read as filepath.Glob reads it, as "*": a tool that takes it across
+// directories reaches further than is judged here.
+func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	if !strings.ContainsAny(raw, "*?[") {
+		return "", nil
+	}
+	pattern := raw
+	if !filepath.IsAbs(pattern) {
+		// Joined, not cleaned: the glob lists the directories the tool's
+		// glob lists ("notes/.." after a link is the link target's parent).
+		switch {
+		case at.dir != "":
+			pattern = at.dir + string(filepath.Separator) + pattern
+		case p.baseDir != "":
+			pattern = p.baseDir + string(filepath.Separator) + pattern
+		}
+	}
+	matches, err := filepath.Glob(pattern)
+	if err != nil {
+		return "", nil // malformed: a tool's glob matches nothing either
+	}
+	if len(matches) > maxGlobMatches {
+		return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q, read as a glob, matches %d paths, more than the %d that are judged: pass a narrower pattern, or the paths themselves", field, raw, len(matches), maxGlobMatches)
+	}
+	for _, m := range matches {
+		if rule, err := p.checkWritten(cfg, tr, at, field, m); err != nil {
+			// The match is not named: it may be a file whose name the
+			// rules hide ("~/.ssh/id_*").
+			code := tool.CodePolicyDenied
+			var te *tool.Error
+			if errors.As(err, &te) {
+				code = te.Code
+			}
+			return rule, tool.Errorf(code, "policy rule %s: argument %q: path %q, read as a glob, matches a path this rule refuses: pass the paths meant, outside what it names", rule, field, raw)
+		}
+	}
+	return "", nil
 }
 
 // isBlank reports whether a tool that trims its argument drops r from its

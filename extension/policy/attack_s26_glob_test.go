@@ -1,0 +1,70 @@
+package policy_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// A tool that expands its path argument as a glob (filepath.Glob,
+// Python's glob.glob, a "read these files" tool) reads every file the
+// pattern matches. The policy judged "DIR/secre*/key" and
+// "DIR/home/.ss?/id" as the names they spell, which no forbidden pattern
+// names, while filepath.Glob gave DIR/secrets/key and DIR/home/.ssh/id.
+// Seen failing first: every case was allowed. Each path the argument
+// matches on the host is judged now.
+func TestAttackS26PathArgumentExpandedAsAGlob(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"secrets/key", "home/.ssh/id", "notes/a.txt", "notes/b.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o600))
+	}
+	gov := fmt.Sprintf(`global: {forbidden_paths: [%q, "**/.ssh/**"]}`, dir+"/secrets/**")
+	p, err := policy.Parse([]byte(gov), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	spec := readAnySpec(t)
+	for _, path := range []string{
+		dir + "/secre*/key",
+		dir + "/secrets/?ey",
+		dir + "/*/key",
+		dir + "/home/.ss?/id",
+		dir + "/home/.ss[h]/i[d]",
+		dir + "/home/*/id",
+		"secre*/key",    // relative: in the base directory
+		"[s]ecrets/*",   // a class
+		"home/.*/id",    // a dot name
+		"notes/../sec*", // the directory itself
+	} {
+		matches, err := filepath.Glob(filepath.Join(dir, path))
+		if filepath.IsAbs(path) {
+			matches, err = filepath.Glob(path)
+		}
+		require.NoError(t, err)
+		require.NotEmpty(t, matches, "%q matches a forbidden file, as a globbing tool reads it", path)
+		args, err := json.Marshal(map[string]string{"path": path})
+		require.NoError(t, err)
+		rule, err := p.Evaluate(tool.ModeNormal, &spec, args)
+		assert.Error(t, err, "%q reaches a forbidden file through the glob", path)
+		assert.Equal(t, "global.forbidden_paths", rule, "%q", path)
+		if err != nil {
+			// The refusal names the argument, not the forbidden file.
+			assert.NotContains(t, err.Error(), ".ssh/id", "%q", path)
+			assert.NotContains(t, err.Error(), "secrets/key", "%q", path)
+		}
+	}
+	// A glob that matches only allowed files is allowed.
+	for _, path := range []string{dir + "/notes/*.txt", "notes/?.txt", "nothing*/here"} {
+		args, err := json.Marshal(map[string]string{"path": path})
+		require.NoError(t, err)
+		_, err = p.Evaluate(tool.ModeNormal, &spec, args)
+		assert.NoError(t, err, "%q", path)
+	}
+}
