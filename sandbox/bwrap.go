@@ -258,11 +258,12 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 		}
 		f = append(f, "--bind", src, ws)
 		// Each directory above a masked path (a home credential store in
-		// the workspace too: pinnedMask) is a mount point, which no
-		// command can rename (maskParents, none in the read-only
-		// repository); bound from src (the idmapped owner) by descriptor.
+		// the workspace, or a git directory apart, too: pinnedMask) is a
+		// mount point, which no command can rename (maskParents, none in
+		// the read-only repository); bound from src (the idmapped owner) by
+		// descriptor.
 		repo := e.cfg.repoDirs(ws)
-		for _, d := range maskParents(ws, e.cfg.pinnedMask(ws, mask, cred), repo) {
+		for _, d := range maskParents(ws, e.cfg.pinnedMask(ws, mask, repo, cred), repo) {
 			if fd, ok := pin.fd(d); ok {
 				f = append(f, "--bind-fd", fd, filepath.Join(ws, filepath.FromSlash(d)))
 			}

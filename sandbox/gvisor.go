@@ -325,9 +325,9 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		}
 		// The repository's own directory is read-only (repoDirs); masks go
 		// over it. Each directory above a masked path (a home credential
-		// store in the workspace too: pinnedMask) is a mount point, which
-		// no command can rename (maskParents, none in the read-only
-		// repository).
+		// store in the workspace, or a git directory apart, too:
+		// pinnedMask) is a mount point, which no command can rename
+		// (maskParents, none in the read-only repository).
 		var err error
 		repo := e.cfg.repoDirs(ws)
 		for _, r := range repo {
@@ -335,7 +335,7 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 				break
 			}
 		}
-		for _, d := range maskParents(ws, e.cfg.pinnedMask(ws, spec.Mask, cred), repo) {
+		for _, d := range maskParents(ws, e.cfg.pinnedMask(ws, spec.Mask, repo, cred), repo) {
 			if err != nil {
 				break
 			}

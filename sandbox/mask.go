@@ -272,19 +272,30 @@ func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs
 // command renamed the directory above one (mv .config cfg, above
 // .config/gh): the next command, whose masks look for the store under its
 // name, read cfg/gh/hosts.yml (TestAttackS26RenameTheDirectoryAboveAHomeSecret).
-func (c *config) pinnedMask(ws string, mask []string, cred *syscall.Credential) []string {
+// The repository's directories below the top (repo, repoDirs: a git
+// directory apart, meta/repo.git) are added for the same reason: a command
+// ran mv meta m2 && ln -s m2 meta, the .git file's path then led to the git
+// directory through a link, which repoDirs does not bind, and the next
+// command planted m2/repo.git/hooks/pre-commit
+// (TestAttackS26MoveTheDirectoryAboveTheSeparateGitDir).
+func (c *config) pinnedMask(ws string, mask, repo []string, cred *syscall.Credential) []string {
 	if ws == "" {
 		return mask
 	}
+	out := slices.Clone(mask)
+	for _, r := range repo {
+		if strings.Contains(r, "/") {
+			out = append(out, r)
+		}
+	}
 	dirs, files := c.homeMasks(ws, cred)
 	if len(dirs)+len(files) == 0 {
-		return mask
+		return out
 	}
 	real, err := filepath.EvalSymlinks(ws)
 	if err != nil {
-		return mask
+		return out
 	}
-	out := slices.Clone(mask)
 	for _, p := range append(dirs, files...) {
 		if rel, err := filepath.Rel(real, p); err == nil && filepath.IsLocal(rel) {
 			out = append(out, filepath.ToSlash(rel))
