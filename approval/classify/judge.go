@@ -1993,6 +1993,9 @@ func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, matc
 func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx, j *judgement) info {
 	j.add(r.Level, name+" runs "+name+" code")
 	s.matches(r.Match, name, args, nil, false, cx, j)
+	if powershells[name] {
+		args = powershellArgs(name, args, j)
+	}
 	hasCode := false
 	var code *word // the code word of a code flag (-c CODE, --eval=CODE)
 	codeIdx := -1
@@ -2153,6 +2156,50 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 var moduleCommands = map[string]bool{
 	"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true,
 	"conda": true, "pytest": true, "tox": true, "nox": true,
+}
+
+// powershells are the names of PowerShell, whose parameters powershellArgs
+// reads.
+var powershells = map[string]bool{"pwsh": true, "powershell": true, "pwsh-preview": true}
+
+// powershellArgs rewrites the arguments of PowerShell into the words
+// interp reads. PowerShell takes its parameters in any case and by any
+// prefix (-COMMAND, -comm, -c), and all of them are single words after
+// one dash, not bundles of letters. -Command CODE becomes -c CODE;
+// -Command - reads the commands from the standard input, and becomes
+// "-", as -File - is; -File SCRIPT leaves SCRIPT and its arguments;
+// -EncodedCommand (-e, -ec) runs base64 text the classifier does not
+// read, which is Dangerous. The other parameters, and the values of
+// those that take one, are dropped. A prefix of two names counts as the
+// one that runs the most code (-co as -Command).
+func powershellArgs(name string, args []word, j *judgement) []word {
+	prefixOf := func(p, full string, min int) bool { return len(p) >= min && strings.HasPrefix(full, p) }
+	// The parameters that take a value, by a prefix of three letters or
+	// more, or by their own short names.
+	valued := []string{"-executionpolicy", "-configurationname", "-configurationfile", "-custompipename",
+		"-inputformat", "-outputformat", "-workingdirectory", "-settingsfile", "-windowstyle"}
+	valuedShort := []string{"-ep", "-ex", "-if", "-o", "-of", "-wd", "-w"}
+	for i := 0; i < len(args); i++ {
+		p := strings.ToLower(args[i].s)
+		if !args[i].lit || len(p) < 2 || p[0] != '-' || p == "--" {
+			return args[i:]
+		}
+		switch {
+		case prefixOf(p, "-command", 2):
+			if i+1 < len(args) && args[i+1].s == "-" {
+				return args[i+1 : i+2]
+			}
+			return append([]word{{s: "-c", lit: true, prefix: 2}}, args[i+1:]...)
+		case p == "-e" || p == "-ec" || prefixOf(p, "-encodedcommand", 3):
+			j.add(Dangerous, name+" -EncodedCommand runs base64-encoded code, which is not judged")
+			i++
+		case prefixOf(p, "-file", 2):
+			return args[i+1:]
+		case slices.Contains(valuedShort, p) || slices.ContainsFunc(valued, func(v string) bool { return prefixOf(p, v, 3) }):
+			i++
+		}
+	}
+	return nil
 }
 
 // pythonModules are the modules of Python's standard library whose
