@@ -46,4 +46,8 @@
 // a call over it is answered at once with a retryable concurrency_limit
 // error. Other requests but ping and initialize count against the same
 // bound (the SDK parks a subscriptions/listen until the client cancels it).
+// Over HTTP, a JSON-RPC batch (revision 2025-03-26) of more than 16
+// messages is refused whole: the bound counts a request until its handler
+// returns, and each answer of a batch waits on its own goroutine until the
+// client reads it.
 package mcpserver

@@ -319,7 +319,11 @@ func SessionTimeout(d time.Duration) HTTPOption {
 // ones are served alike. Mount it where the endpoint should live
 // (mux.Handle("/mcp", h)). A client that ends its request (2026-07-28
 // clients cancel so) cancels the call in either mode; progress
-// notifications reach the client on the call's response stream.
+// notifications reach the client on the call's response stream. A
+// JSON-RPC batch (revision 2025-03-26) of more than 16 messages is refused
+// with 400 Bad Request before any of them runs: the SDK runs every
+// request of a batch at once, each holding its answer until the client
+// reads it, so one request of a few MiB held tens of thousands.
 func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	// PropagateRequestCancellation: without it the SDK lets the call of a
 	// 2026-07-28 request that ended (cancelled, or dropped by the network)
@@ -334,7 +338,11 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	if !o.Stateless && o.SessionTimeout == 0 {
 		o.SessionTimeout = defaultSessionTimeout
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o)
+	limit := o.MaxRequestBodyBytes
+	if limit == 0 {
+		limit = mcp.DefaultMaxRequestBodyBytes
+	}
+	h := batchBound{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o), limit: limit}
 	if o.Stateless {
 		return h
 	}
