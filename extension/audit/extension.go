@@ -278,7 +278,14 @@ func (t *Trail) result(p *pendingResult, secrets []string) *Result {
 		return r
 	}
 	r.Truncated = r.Truncated || p.textMore // more than was read, however short redaction made it
-	r.Text = redact.Message(p.text, secrets, p.args...)
+	if p.textMore {
+		// The read stopped inside the text, maybe inside a secret: what
+		// of the slack redaction did not mask goes, also when redaction
+		// made the text shorter than the cap.
+		r.Text = redact.MessageHead(p.text, budget, secrets, p.args...)
+	} else {
+		r.Text = redact.Message(p.text, secrets, p.args...)
+	}
 	if len(r.Text) > budget {
 		r.Text, r.Truncated = textcut.Head(r.Text, budget), true
 	}

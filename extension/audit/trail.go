@@ -213,7 +213,8 @@ type Record struct {
 // JSON, so an output over the cap is left out. Text is the result's text
 // blocks joined by newlines, redacted by the same rule and with the same
 // echoes masked before it is cut to what the cap leaves after Output (a
-// secret the cap falls in is masked whole). Images and other data blocks
+// secret the cap falls in is masked whole, and of the text read past the
+// cap to see it, nothing redaction left unmasked is kept). Images and other data blocks
 // are counted in Bytes, never kept.
 //
 // The extension copies what it keeps as the call ends; the redaction runs

@@ -21,7 +21,8 @@
 // like secrets (password, token, api_key, ...) become "[REDACTED]".
 // The error message and cause get the same rule (internal/redact), and
 // the argument values it masks are masked wherever the tool echoed them,
-// as in the audit trail.
+// as in the audit trail. A long one is redacted before it is cut to its
+// head and tail, so that a secret a cut falls in is masked whole.
 //
 // zap escapes the C0 controls (a newline cannot start a line) but writes
 // the others raw; the extension writes DEL, the C1 controls, the
@@ -38,6 +39,7 @@ package logging
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 	"time"
@@ -191,13 +193,13 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		// the tool echoed them (a password found by its key's name), as
 		// the audit trail records them. Held as the cause is: a refused
 		// call's message quotes the tool name the model chose, whole.
-		msg := redact.Message(headTail(res.Error.Message, maxCauseBytes), secrets, c.Args)
+		msg := redactedHeadTail(res.Error.Message, maxCauseBytes, secrets, c.Args)
 		fields = append(fields, text("error_code", string(res.Error.Code)), text("error", msg))
 		// The cause is the developer's side (a missing principal's fix, a
 		// misconfiguration), which no model is sent; a Go func's plain error
 		// is its own message and is not logged twice.
 		if cause := res.Error.Err; cause != nil && cause.Error() != res.Error.Message {
-			fields = append(fields, text("cause", redact.Message(headTail(cause.Error(), maxCauseBytes), secrets, c.Args)))
+			fields = append(fields, text("cause", redactedHeadTail(cause.Error(), maxCauseBytes, secrets, c.Args)))
 		}
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {
@@ -241,15 +243,26 @@ func name(key, s string) zap.Field { return text(key, textcut.Clip(s, MaxFieldBy
 // differ, so the whole text would be logged as the cause.
 const maxCauseBytes = 64 << 10
 
-// headTail returns s when it is at most max bytes, else its head and tail
-// around a note of how much was cut, cut at character boundaries.
-func headTail(s string, max int) string {
+// redactedHeadTail returns s redacted (redact.Message) when it is at most
+// max bytes, else its head and tail, redacted, around a note of how much
+// was cut, cut at character boundaries. Each part is redacted with
+// cutSlack bytes more of s on the side of the cut (redact.MessageHead,
+// MessageTail), and cut after: a secret the cut falls in is masked whole,
+// not cut to a piece no rule recognises.
+func redactedHeadTail(s string, max int, secrets []string, args json.RawMessage) string {
 	if len(s) <= max {
-		return s
+		return redact.Message(s, secrets, args)
 	}
-	head, tail := textcut.Head(s, max/2), textcut.Tail(s, max/2)
-	return head + "\n[… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes cut …]\n" + tail
+	cut := len(s) - len(textcut.Head(s, max/2)) - len(textcut.Tail(s, max/2))
+	head := textcut.Head(redact.MessageHead(textcut.Head(s, max/2+cutSlack), max/2, secrets, args), max/2)
+	tail := textcut.Tail(redact.MessageTail(textcut.Tail(s, max/2+cutSlack), max/2, secrets, args), max/2)
+	return head + "\n[… " + strconv.Itoa(cut) + " bytes cut …]\n" + tail
 }
+
+// cutSlack is how far past each cut redactedHeadTail reads to redact: longer
+// than secrets are (a 4096-bit RSA private key in PEM is 3.2 KiB), as the
+// audit trail reads past its cap.
+const cutSlack = 4 << 10
 
 // rawJSON logs already-encoded JSON as a nested value in JSON encoders and
 // as text in console encoders.

@@ -409,6 +409,43 @@ func Message(msg string, paths []string, args ...json.RawMessage) string {
 	return msg
 }
 
+// MessageHead is Message for the head of a longer text, which a record
+// keeps n bytes of: read is the text's first n bytes and a slack past
+// them (longer than the secrets to be masked whole), so that a secret the
+// cut at n falls in is seen whole. What redaction left as it was at the
+// end of the slack is dropped: a piece of a secret the read itself cut
+// off ("ghp_" and 29 of its characters), which no rule recognises, is
+// never kept, even where redaction made the text shorter than n (a
+// private key block become a mask). The result may hold more than n
+// bytes (masks in the slack); the caller cuts it to n.
+func MessageHead(read string, n int, paths []string, args ...json.RawMessage) string {
+	out := Message(read, paths, args...)
+	same := 0 // bytes at the end that redaction left as they were
+	for same < len(read)-n && same < len(out) && out[len(out)-1-same] == read[len(read)-1-same] {
+		same++
+	}
+	cut := len(out) - same
+	for cut > 0 && cut < len(out) && !utf8.RuneStart(out[cut]) {
+		cut--
+	}
+	return out[:cut]
+}
+
+// MessageTail is MessageHead for the tail of a longer text: read is its
+// last n bytes and a slack before them, and what redaction left as it
+// was at the start of the slack is dropped.
+func MessageTail(read string, n int, paths []string, args ...json.RawMessage) string {
+	out := Message(read, paths, args...)
+	same := 0 // bytes at the start that redaction left as they were
+	for same < len(read)-n && same < len(out) && out[same] == read[same] {
+		same++
+	}
+	for same < len(out) && !utf8.RuneStart(out[same]) {
+		same++
+	}
+	return out[same:]
+}
+
 // Scrub masks in s every occurrence of a value of at least 4 bytes (see
 // SecretValues): the secrets of a call that its tool echoed into a
 // message or a result. It finds a value written
