@@ -508,7 +508,9 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		}
 		r.dynamic(b.Len(), quoted)
 		r.subst = true
-		r.download = r.download || inf.download
+		// In a stage after a downloader, the substitution reads the
+		// stage's input, the download ("$(cat)").
+		r.download = r.download || inf.download || s.pipedDownload && s.pipeIn != pipeNone
 		at := b.Len()
 		t := s.text(p)
 		b.WriteString(t)
