@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -67,4 +68,41 @@ func TestAttackS26PathArgumentExpandedAsAGlob(t *testing.T) {
 		_, err = p.Evaluate(tool.ModeNormal, &spec, args)
 		assert.NoError(t, err, "%q", path)
 	}
+}
+
+// "**" in a glob spans directories (doublestar, Python's glob with
+// recursive=True, bash's globstar): "DIR/**/id" reaches DIR/home/.ssh/id,
+// which filepath.Glob, reading it as "*", does not find. The directory in
+// front of it is judged as one the tool reads below, as the built-in
+// list and search tools' directories are: refused when paths under it
+// may match a forbidden pattern. Seen failing first: both were allowed.
+func TestAttackS26PathArgumentWithARecursiveGlob(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"secrets/key", "home/.ssh/id", "notes/a.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o600))
+	}
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["**/.ssh/**", "secrets/**"]}`), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	spec := readAnySpec(t)
+	for _, path := range []string{dir + "/**/id", "**/id"} {
+		matches, err := doublestar.FilepathGlob(filepath.Join(dir, path))
+		if filepath.IsAbs(path) {
+			matches, err = doublestar.FilepathGlob(path)
+		}
+		require.NoError(t, err)
+		require.NotEmpty(t, matches, "%q matches a forbidden file, as a doublestar tool reads it", path)
+		args, err := json.Marshal(map[string]string{"path": path})
+		require.NoError(t, err)
+		rule, err := p.Evaluate(tool.ModeNormal, &spec, args)
+		assert.Error(t, err, "%q reaches a forbidden file through the glob", path)
+		assert.Equal(t, "global.forbidden_paths", rule, "%q", path)
+	}
+	// Below a directory no forbidden pattern reaches into, allowed.
+	strict, err := policy.Parse([]byte(`global: {forbidden_paths: ["secrets/**"]}`), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	args, err := json.Marshal(map[string]string{"path": "notes/**/*.txt"})
+	require.NoError(t, err)
+	_, err = strict.Evaluate(tool.ModeNormal, &spec, args)
+	assert.NoError(t, err)
 }

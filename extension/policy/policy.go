@@ -117,8 +117,9 @@
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
 // HOME/.ssh/id too), and as a tool that expands it as a glob reads it
 // (filepath.Glob, Python's glob.glob: "~/.ss?/id" is each host path it
-// matches, up to 1024 of them; "**" is read as "*", so a tool that takes
-// it across directories reaches further than is judged). A backslash is read as a separator, as a Windows
+// matches, up to 1024 of them; with "**", which such a tool may take
+// across directories, the directory in front of the first wildcard is
+// refused when paths under it may match a forbidden pattern). A backslash is read as a separator, as a Windows
 // tool reads it, and off Windows also as the character of a name it is
 // there ("secrets/x\..\..\notes.txt" is a file inside secrets to a
 // Linux tool, notes.txt to a Windows one). A forbidden pattern refuses any form, and each must
@@ -906,6 +907,10 @@ type Workdirer interface {
 type place struct {
 	ws  *sandbox.Workspace
 	dir string
+	// below is set when the path is a directory the tool reads below (the
+	// directory in front of a glob's "**"): it is refused when paths
+	// under it may match a forbidden pattern.
+	below bool
 }
 
 // placeOf returns where the path arguments of a call to t with args are
@@ -1139,12 +1144,21 @@ const maxGlobMatches = 1024
 // checkGlob judges, when the path argument raw of field holds a wildcard
 // (*, ? or [), each host path it matches as a glob, as a tool that
 // expands it (filepath.Glob, Python's glob.glob) reads them: a relative
-// one from the tool's directory (Workdirer) or the base directory. "**"
-// is read as filepath.Glob reads it, as "*": a tool that takes it across
-// directories reaches further than is judged here.
+// one from the tool's directory (Workdirer) or the base directory. A
+// segment with "**" spans directories to a tool that reads it so
+// (doublestar, Python's recursive glob, bash's globstar): the directory
+// in front of the first wildcard is judged as one the tool reads below
+// (place.below).
 func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
 	if !strings.ContainsAny(raw, "*?[") {
 		return "", nil
+	}
+	if dir, ok := recursiveGlobDir(raw); ok {
+		below := at
+		below.below = true
+		if rule, err := p.checkWritten(cfg, tr, below, field, dir); err != nil {
+			return rule, err
+		}
 	}
 	pattern := raw
 	if !filepath.IsAbs(pattern) {
@@ -1177,6 +1191,24 @@ func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw strin
 		}
 	}
 	return "", nil
+}
+
+// recursiveGlobDir returns the directory in front of the first segment of
+// the glob g that holds a wildcard ("." or "/" when that is the first),
+// when some segment holds "**".
+func recursiveGlobDir(g string) (string, bool) {
+	segs := strings.Split(g, "/")
+	if !slices.ContainsFunc(segs, func(s string) bool { return strings.Contains(s, "**") }) {
+		return "", false
+	}
+	i := slices.IndexFunc(segs, func(s string) bool { return strings.ContainsAny(s, "*?[") })
+	switch dir := strings.Join(segs[:i], "/"); {
+	case dir != "":
+		return dir, true
+	case strings.HasPrefix(g, "/"):
+		return "/", true
+	}
+	return ".", true
 }
 
 // isBlank reports whether a tool that trims its argument drops r from its
@@ -1346,6 +1378,16 @@ func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw stri
 		}
 		return false
 	}
+	// holds is covered for the paths below a directory (place.below).
+	holds := func(g glob, n pathName) bool {
+		switch {
+		case g.abs() || n.outside && g.anywhere():
+			return g.holdsBelow(n.abs, n.fabs)
+		case !n.outside:
+			return g.holdsBelow(n.rel, n.frel)
+		}
+		return false
+	}
 	for _, r := range []*toolRule{tr, &cfg.global} {
 		if r == nil {
 			continue
@@ -1354,6 +1396,9 @@ func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw stri
 			for _, n := range names {
 				if covered(pr.glob, n) {
 					return p.denial(cfg, pr.rule, pr.line, "argument %q: path %s matches forbidden pattern %q", field, shown(n), pr.source)
+				}
+				if at.below && holds(pr.glob, n) {
+					return p.denial(cfg, pr.rule, pr.line, "argument %q: directory %s holds paths matching forbidden pattern %q, which the glob reads below: name a directory outside them", field, shown(n), pr.source)
 				}
 			}
 		}
