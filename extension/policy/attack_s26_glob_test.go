@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -105,4 +106,27 @@ func TestAttackS26PathArgumentWithARecursiveGlob(t *testing.T) {
 	require.NoError(t, err)
 	_, err = strict.Evaluate(tool.ModeNormal, &spec, args)
 	assert.NoError(t, err)
+}
+
+// With WithWorkspace, a tool that does not name a workspace of its own
+// (a Go tool, a shell command) has its paths resolved in the policy's
+// workspace, and may expand them as globs as well: "secre*/key" read
+// secrets/key. Seen failing first: it was allowed.
+func TestAttackS26GlobOfAToolResolvedInThePolicysWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("x"), 0o600))
+	ws, err := sandbox.OpenWorkspace(dir)
+	require.NoError(t, err)
+	defer ws.Close()
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["secrets/**", "**/.ssh/**"]}`), policy.WithWorkspace(ws))
+	require.NoError(t, err)
+	spec := readAnySpec(t)
+	for _, path := range []string{"secre*/key", "[s]ecrets/*", "**/key"} {
+		args, err := json.Marshal(map[string]string{"path": path})
+		require.NoError(t, err)
+		rule, err := p.Evaluate(tool.ModeNormal, &spec, args)
+		assert.Error(t, err, "%q", path)
+		assert.Equal(t, "global.forbidden_paths", rule, "%q", path)
+	}
 }

@@ -911,12 +911,19 @@ type place struct {
 	// directory in front of a glob's "**"): it is refused when paths
 	// under it may match a forbidden pattern.
 	below bool
+	// own is set when ws is the tool's own workspace (a Workspace
+	// method), whose file operations take a path as written; a tool
+	// resolved in WithWorkspace's may expand it as a glob (checkGlob).
+	own bool
 }
 
 // placeOf returns where the path arguments of a call to t with args are
 // judged (workspaceOf, Workdirer).
 func (p *Policy) placeOf(t tool.Tool, args json.RawMessage) place {
 	at := place{ws: p.workspaceOf(t)}
+	if wt, ok := tool.As[interface{ Workspace() *sandbox.Workspace }](t); ok && wt.Workspace() != nil {
+		at.own = true
+	}
 	if wd, ok := tool.As[Workdirer](t); ok {
 		at.dir = wd.Workdir(args)
 	}
@@ -1130,11 +1137,11 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 				return rule, err
 			}
 		}
-		if rule, err := p.checkGlob(cfg, tr, at, field, raw); err != nil {
-			return rule, err
-		}
 	}
-	return p.checkWritten(cfg, tr, at, field, raw)
+	if rule, err := p.checkWritten(cfg, tr, at, field, raw); err != nil || at.own {
+		return rule, err
+	}
+	return p.checkGlob(cfg, tr, at, field, raw)
 }
 
 // maxGlobMatches bounds how many host paths one path argument read as a
@@ -1144,8 +1151,9 @@ const maxGlobMatches = 1024
 // checkGlob judges, when the path argument raw of field holds a wildcard
 // (*, ? or [), each host path it matches as a glob, as a tool that
 // expands it (filepath.Glob, Python's glob.glob) reads them: a relative
-// one from the tool's directory (Workdirer) or the base directory. A
-// segment with "**" spans directories to a tool that reads it so
+// one from the tool's directory (Workdirer), WithWorkspace's directory or
+// the base directory. The built-in file tools, whose workspace (their
+// own) takes a path as written, are not judged so. A segment with "**" spans directories to a tool that reads it so
 // (doublestar, Python's recursive glob, bash's globstar): the directory
 // in front of the first wildcard is judged as one the tool reads below
 // (place.below).
@@ -1167,6 +1175,8 @@ func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw strin
 		switch {
 		case at.dir != "":
 			pattern = at.dir + string(filepath.Separator) + pattern
+		case at.ws != nil:
+			pattern = at.ws.Dir() + string(filepath.Separator) + pattern
 		case p.baseDir != "":
 			pattern = p.baseDir + string(filepath.Separator) + pattern
 		}
