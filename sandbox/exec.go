@@ -21,9 +21,10 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b 
 // reaped could hit a recycled id, so kill refuses once reaped is set; the
 // leader is reaped only after the last kill.
 type group struct {
-	mu     sync.Mutex
-	pgid   int
-	reaped bool
+	mu      sync.Mutex
+	pgid    int
+	reaped  bool
+	session bool // kill the session too (plan.session)
 }
 
 func (g *group) kill() {
@@ -31,6 +32,12 @@ func (g *group) kill() {
 	defer g.mu.Unlock()
 	if g.pgid > 0 && !g.reaped {
 		_ = syscall.Kill(-g.pgid, syscall.SIGKILL)
+		if g.session {
+			// The leader started the session (Setsid), so its id is
+			// the group's, and it names no other session while the
+			// leader is unreaped.
+			killSession(g.pgid)
+		}
 	}
 }
 
@@ -63,7 +70,7 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 		return nil, newError(CodeCreateFailed, engine, "", err, "creating the output pipes")
 	}
 
-	g := &group{}
+	g := &group{session: p.session && !p.pidns}
 	// exec.Command, not CommandContext: the context is watched below with
 	// context.AfterFunc. With *os.File outputs exec starts no copying
 	// goroutine, so there is no I/O for a WaitDelay to bound; the pipes are

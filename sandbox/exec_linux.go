@@ -74,6 +74,44 @@ func waitExited(pid int) error {
 
 func platformSupported() error { return nil }
 
+// killSession kills (SIGKILL) every live process of session sid. Engines
+// without a pid namespace (process, and landlock run by a program that is
+// not root) kill the run's process group, which a child leaves without
+// leaving the session: a background job of a shell with job control (bash's
+// set -m), or a program that calls setpgid(0, 0), outlived the run
+// (TestAttackS26SetpgidEscapeeOutlivesTheRun). The pids are listed from
+// /proc and each asked its session with getsid(2) (reading each one's
+// /proc/PID/stat cost ten times as much), until a pass finds no process it
+// has not killed yet: a killed process forks no more, but one not reached
+// yet may have forked meanwhile. A child that calls setsid leaves the
+// session too, and still outlives the run (see docs/sandbox.md).
+func killSession(sid int) {
+	killed := map[int]bool{sid: true} // the leader: killed with its group
+	for range 100 {
+		f, err := os.Open("/proc")
+		if err != nil {
+			return
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		found := false
+		for _, name := range names {
+			pid, err := strconv.Atoi(name)
+			if err != nil || killed[pid] {
+				continue
+			}
+			if s, err := unix.Getsid(pid); err != nil || s != sid {
+				continue
+			}
+			killed[pid], found = true, true
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		if !found {
+			return
+		}
+	}
+}
+
 // noPidfd makes pump learn of the leader's exit from a goroutine blocked in
 // waitid instead of a pidfd, as on kernels before 5.3 or where seccomp
 // refuses pidfd_open. Tests set it to run that path.

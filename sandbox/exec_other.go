@@ -35,6 +35,8 @@ func ownerOf(string) (uint32, uint32, error) { return 0, 0, errPlatform }
 
 func waitExited(int) error { return errPlatform }
 
+func killSession(int) {}
+
 var errPlatform = errors.New("the sandbox engines need Linux (process groups, waitid, prlimit), not " + runtime.GOOS)
 
 func platformSupported() error { return errPlatform }

@@ -64,7 +64,7 @@ func (e *Process) plan(spec Spec, dir string, env []string, lim Limits) (*plan, 
 	}
 	argv := append(rlimitArgs(prl, lim), bin)
 	argv = append(argv, spec.Argv[1:]...)
-	p := &plan{argv: argv, env: env, dir: dir, cred: e.cfg.user}
+	p := &plan{argv: argv, env: env, dir: dir, cred: e.cfg.user, session: true}
 	if lim.Processes > 0 && e.cfg.runsAsRoot() {
 		p.unenforced = append(p.unenforced, LimitProcesses)
 	}

@@ -306,6 +306,11 @@ type plan struct {
 	// pidns starts argv[0] as the init of a new pid namespace: when it dies,
 	// for whatever reason, the kernel kills everything it started.
 	pidns bool
+	// session kills, with the process group, every process of the
+	// command's session (see killSession): for engines without a pid
+	// namespace, whose command's children can leave the group (setpgid)
+	// without leaving the session.
+	session bool
 	// extra are descriptors the command inherits as 3, 4, ...; cleanup
 	// closes them.
 	extra []*os.File
