@@ -256,6 +256,7 @@ func (c *Classifier) walk(s *state, f *syntax.File, src string) *state {
 	s.checkFdWrites()
 	s.checkFdCode()
 	s.checkFdShell()
+	s.checkRanEarly()
 	s.checkLinkedWrites()
 	return s
 }
@@ -473,6 +474,14 @@ type state struct {
 	// fetchedAny: a downloader saved a file under the name the server
 	// chose (curl -J, wget --content-disposition).
 	fetchedAny bool
+	// concurrent counts the background statements and pipes the walk
+	// is inside: what runs there goes on beside the rest of the line.
+	// ranEarly are the files such a command runs as a script before a
+	// downloader on the line writes them, in the text; the download may
+	// come first all the same (mkfifo p; sh < p & curl URL > p): see
+	// checkRanEarly.
+	concurrent int
+	ranEarly   []ranFile
 	// cloned are the directories the line cloned a repository into (git
 	// clone URL [DIR]), cleaned: running a file in one runs downloaded
 	// code.

@@ -1911,10 +1911,36 @@ func (s *state) runsFetched(name string, w word, j *judgement) {
 		j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", which may be the file a downloader on this line saved under the name the server chose"))
 		return
 	}
-	if !w.lit || !s.fetched[path.Clean(w.s)] {
+	if !w.lit {
+		return
+	}
+	if !s.fetched[path.Clean(w.s)] {
+		if s.concurrent > 0 {
+			s.ranEarly = append(s.ranEarly, ranFile{name: name, path: path.Clean(w.s)})
+		}
 		return
 	}
 	j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", which a downloader wrote on this line"))
+}
+
+// ranFile is a file a command in the background or in a pipe runs as a
+// script (see state.ranEarly).
+type ranFile struct {
+	name string // the program that runs it
+	path string // the file, cleaned
+}
+
+// checkRanEarly judges, once the whole line is walked, the files a
+// command in the background or in a pipe runs before, in the text, a
+// downloader writes them: it runs beside the rest of the line, so the
+// download may be there first (and a FIFO waits for it: mkfifo p; sh < p
+// & curl URL > p).
+func (s *state) checkRanEarly() {
+	for _, r := range s.ranEarly {
+		if s.fetched[r.path] {
+			s.note(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(r.name+" runs "+r.path+" beside the rest of the line, and a downloader on the line writes it"))
+		}
+	}
 }
 
 // fdScript judges running a script named /dev/fd/N (or /proc/self/fd/N)

@@ -82,6 +82,11 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 	if st == nil || s.stopped {
 		return info{}
 	}
+	if st.Background || st.Coprocess {
+		// It runs beside the rest of the line (see checkRanEarly).
+		s.concurrent++
+		defer func() { s.concurrent-- }()
+	}
 	var extra []finding
 	var stdin *stdinSrc
 	var inf info
@@ -1599,6 +1604,9 @@ func (s *state) funcDecl(f *syntax.FuncDecl) info {
 // pipeline judges a pipe: each stage, and stages that execute their
 // standard input (a shell, an interpreter) fed by earlier stages.
 func (s *state) pipeline(b *syntax.BinaryCmd) info {
+	// The stages run side by side (see checkRanEarly).
+	s.concurrent++
+	defer func() { s.concurrent-- }()
 	var stages []*syntax.Stmt
 	var flatten func(c *syntax.BinaryCmd)
 	flatten = func(c *syntax.BinaryCmd) {
