@@ -130,3 +130,41 @@ func TestAttackS26GlobOfAToolResolvedInThePolicysWorkspace(t *testing.T) {
 		assert.Equal(t, "global.forbidden_paths", rule, "%q", path)
 	}
 }
+
+// A glob with {a,b} alternatives, as bash, doublestar and Node's
+// minimatch expand it: "{notes,secrets}/key" is secrets/key to such a
+// tool, while filepath.Glob reads the braces as written and matched
+// nothing. Seen failing first: every case was allowed.
+func TestAttackS26PathArgumentWithBraceAlternatives(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"secrets/key", "home/.ssh/id", "notes/a.txt", "docs/a.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o600))
+	}
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["secrets/**", "**/.ssh/**"]}`), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	spec := readAnySpec(t)
+	for _, path := range []string{
+		"{notes,secrets}/key",
+		"secr{e,x}ts/key",
+		"{x,{y,secrets}}/key",
+		dir + "/home/.{ssh,x}/id",
+		"{notes,sec*}/key",
+	} {
+		matches, err := doublestar.FilepathGlob(filepath.Join(dir, path))
+		if filepath.IsAbs(path) {
+			matches, err = doublestar.FilepathGlob(path)
+		}
+		require.NoError(t, err)
+		require.NotEmpty(t, matches, "%q matches a forbidden file, as a doublestar tool reads it", path)
+		args, err := json.Marshal(map[string]string{"path": path})
+		require.NoError(t, err)
+		rule, err := p.Evaluate(tool.ModeNormal, &spec, args)
+		assert.Error(t, err, "%q", path)
+		assert.Equal(t, "global.forbidden_paths", rule, "%q", path)
+	}
+	args, err := json.Marshal(map[string]string{"path": "{notes,docs}/a.txt"})
+	require.NoError(t, err)
+	_, err = p.Evaluate(tool.ModeNormal, &spec, args)
+	assert.NoError(t, err)
+}

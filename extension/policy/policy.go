@@ -117,7 +117,8 @@
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
 // HOME/.ssh/id too), and as a tool that expands it as a glob reads it
 // (filepath.Glob, Python's glob.glob: "~/.ss?/id" is each host path it
-// matches, up to 1024 of them; with "**", which such a tool may take
+// matches, up to 1024 of them, and each path its {a,b} alternatives
+// stand for, up to 64; with "**", which such a tool may take
 // across directories, the directory in front of the first wildcard is
 // refused when paths under it may match a forbidden pattern). A backslash is read as a separator, as a Windows
 // tool reads it, and off Windows also as the character of a name it is
@@ -1158,6 +1159,29 @@ const maxGlobMatches = 1024
 // in front of the first wildcard is judged as one the tool reads below
 // (place.below).
 func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	if strings.Contains(raw, "{") && strings.Contains(raw, ",") {
+		// {a,b} alternatives, as bash, doublestar and minimatch expand
+		// them: each is judged as written and as a glob. Each expansion
+		// copies the path, so a long one or one of many groups is
+		// refused first.
+		alts, ok := []string(nil), false
+		if len(raw) <= maxBracePathBytes && strings.Count(raw, "{") <= maxBraceAlternatives {
+			alts, ok = braceAlternatives(raw, maxBraceAlternatives)
+		}
+		if !ok {
+			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q, read as a glob, has more {a,b} alternatives than are judged (%d paths, %d bytes at most): pass fewer alternatives, or the paths themselves", field, raw, maxBraceAlternatives, maxBracePathBytes)
+		}
+		if len(alts) > 1 {
+			for _, a := range alts {
+				if rule, err := p.checkWritten(cfg, tr, at, field, a); err != nil {
+					return rule, err
+				}
+				if rule, err := p.checkGlob(cfg, tr, at, field, a); err != nil {
+					return rule, err
+				}
+			}
+		}
+	}
 	if !strings.ContainsAny(raw, "*?[") {
 		return "", nil
 	}
@@ -1201,6 +1225,68 @@ func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw strin
 		}
 	}
 	return "", nil
+}
+
+// maxBraceAlternatives bounds how many paths the {a,b} alternatives of
+// one path argument are expanded to, and maxBracePathBytes how long such
+// an argument may be (a path the kernel opens is at most 4096 bytes); an
+// argument with more is refused.
+const (
+	maxBraceAlternatives = 64
+	maxBracePathBytes    = 4096
+)
+
+// braceAlternatives returns the strings the {a,b} alternatives of s stand
+// for, nested groups too ("{x,{y,z}}/k" is x/k, y/k and z/k), or s alone
+// when it has none; false when they stand for more than limit. A "\"
+// escapes the next byte, and a brace without a comma at its level is
+// literal, as bash reads them.
+func braceAlternatives(s string, limit int) ([]string, bool) {
+	open, commas, end := -1, []int(nil), -1
+	for i, depth := 0, 0; i < len(s) && end < 0; i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				open, commas = i, nil
+			}
+			depth++
+		case ',':
+			if depth == 1 {
+				commas = append(commas, i)
+			}
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			if depth--; depth == 0 {
+				if len(commas) > 0 {
+					end = i
+				} else {
+					open = -1 // "{x}" is literal: look for the next group
+				}
+			}
+		}
+	}
+	if end < 0 {
+		return []string{s}, true
+	}
+	if limit < 2 {
+		return nil, false // a group stands for two paths at least
+	}
+	head, tail := s[:open], s[end+1:]
+	var out []string
+	start := open + 1
+	for _, c := range append(commas, end) {
+		alts, ok := braceAlternatives(head+s[start:c]+tail, limit-len(out))
+		if !ok || len(out)+len(alts) > limit {
+			return nil, false
+		}
+		out = append(out, alts...)
+		start = c + 1
+	}
+	return out, true
 }
 
 // recursiveGlobDir returns the directory in front of the first segment of
