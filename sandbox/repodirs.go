@@ -15,7 +15,8 @@ import (
 // its top (.git, .hg, .svn) that exist as a directory or a file (a
 // worktree's or submodule's .git file naming its git directory), and the
 // directory a .git file names when that lies in the workspace (git init
-// --separate-git-dir: "gitdir: .repo"). bwrap and gvisor bind each
+// --separate-git-dir: "gitdir: .repo"), and the .git of each submodule
+// that .git/modules records (submoduleGitFiles). bwrap and gvisor bind each
 // read-only over itself: a command wrote .git/hooks/pre-commit, a
 // core.fsmonitor or core.hooksPath into .git/config (Mercurial's .hg/hgrc
 // has [hooks] too), or moved .git aside and made a new one, and the
@@ -47,8 +48,102 @@ func (c *config) repoDirs(ws string) []string {
 				out = append(out, d)
 			}
 		}
+		if name == ".git" && fi.IsDir() {
+			out = append(out, submoduleGitFiles(ws)...)
+		}
 	}
 	return out
+}
+
+// maxSubmodules bounds the submodules submoduleGitFiles reads for one run.
+const maxSubmodules = 256
+
+// submoduleGitFiles returns the .git files (or directories) of the
+// submodules that workspace ws's own git directory records, workspace-
+// relative: each module directory below .git/modules (nested ones too)
+// whose config names its work tree (core.worktree), when that lies in the
+// workspace outside .git and its .git is reached without a symbolic link.
+// git status at the top runs git status in each submodule, which follows
+// the submodule's .git file: a command that pointed it at a git directory
+// of its own with a core.fsmonitor had the owner's next git status on the
+// host run it (TestAttackS26CommandRewritesASubmoduleGitFile). The record
+// is read from .git, which the command cannot change; a submodule that was
+// never initialised (no module directory) is not covered.
+func submoduleGitFiles(ws string) []string {
+	var out []string
+	seen := 0
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		ents, err := os.ReadDir(filepath.Join(ws, filepath.FromSlash(dir)))
+		if err != nil || depth > 8 {
+			return
+		}
+		for _, e := range ents {
+			if !e.IsDir() || seen >= maxSubmodules {
+				continue
+			}
+			mod := path.Join(dir, e.Name())
+			if wt := gitWorktree(filepath.Join(ws, filepath.FromSlash(mod), "config")); wt != "" {
+				seen++
+				if g := submoduleGitFile(ws, mod, wt); g != "" {
+					out = append(out, g)
+				}
+				walk(path.Join(mod, "modules"), depth+1)
+				continue
+			}
+			walk(mod, depth+1) // a module name with a slash: .git/modules/libs/x
+		}
+	}
+	walk(".git/modules", 0)
+	return out
+}
+
+// submoduleGitFile returns the .git of the work tree wt (core.worktree,
+// relative to the module directory mod), workspace-relative, or "".
+func submoduleGitFile(ws, mod, wt string) string {
+	p := path.Clean(filepath.ToSlash(wt))
+	if !path.IsAbs(p) {
+		p = path.Join(mod, p)
+	} else if rel, err := filepath.Rel(ws, filepath.FromSlash(p)); err == nil {
+		p = filepath.ToSlash(rel)
+	} else {
+		return ""
+	}
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || within(".git", p) {
+		return ""
+	}
+	g := path.Join(p, ".git")
+	f, err := openBeneathDir(ws, g)
+	if err != nil {
+		return ""
+	}
+	f.Close()
+	return g
+}
+
+// gitWorktree returns core.worktree from the git config file at name, or
+// "" (no such file, no such key). It reads the simple form git writes
+// itself ("[core]" then "worktree = PATH"), quotes removed.
+func gitWorktree(name string) string {
+	f, err := os.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	core := false
+	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			core = strings.EqualFold(strings.TrimSpace(strings.Trim(line, "[]")), "core")
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if core && ok && strings.EqualFold(strings.TrimSpace(k), "worktree") {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
 }
 
 // gitDirIn returns the directory that workspace ws's .git file names
