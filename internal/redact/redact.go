@@ -12,7 +12,8 @@
 //     LooksSecret), at any depth: password, pwd, token, secret, auth,
 //     authorization, cookie, session, dsn, api/private/ssh key, credential(s);
 //     an upper-case environment name by LooksSecretEnv (NPM_PASS, DB_PASS).
-//  3. By default, secrets inside any string value (see String): passwords in
+//  3. By default, secrets inside any string value, and inside object keys
+//     (a map keyed by remote URL or by token), (see String): passwords in
 //     URLs, Authorization and Cookie headers, bearer and basic credentials,
 //     name=value and name: value pairs and --name flags with secret names
 //     (JSON inside a string included: an object or array a string holds is

@@ -191,9 +191,13 @@ func (w *rewriter) object(n *node) error {
 		if w.i >= len(w.in) || w.in[w.i] != '"' {
 			return errSyntax
 		}
+		keyStart := w.i
 		key, err := w.str()
 		if err != nil {
 			return err
+		}
+		if w.heuristic && (len(key) >= minKeySecret || bytes.ContainsAny(key, "=: ：＝")) {
+			w.maskInKey(keyStart, key)
 		}
 		w.skipWS()
 		if w.i >= len(w.in) || w.in[w.i] != ':' {
@@ -238,6 +242,37 @@ func (w *rewriter) object(n *node) error {
 			return err
 		}
 	}
+}
+
+// minKeySecret is the shortest key the string rule is run on when it holds
+// no "=", ":" or blank: shorter than the shortest key shape (a Slack
+// token, 15 bytes), longer than the names keys are (auth, token, api_key,
+// access_token), so that they cost nothing.
+const minKeySecret = 15
+
+// maskInKey rewrites the key in[start:w.i], whose text is key, with the
+// secrets the string rule finds in it masked (a URL's password, a token:
+// a map keyed by remote or by token), the rest of the key kept. Its name
+// is judged as it was written (LooksSecret).
+func (w *rewriter) maskInKey(start int, key []byte) {
+	s := string(key)
+	if !hasHint(s) {
+		return
+	}
+	red := stringRules(s)
+	if red == s {
+		return
+	}
+	if w.found != nil {
+		*w.found = append(*w.found, maskedParts(string(key), red)...)
+	}
+	if w.out == nil {
+		w.out = make([]byte, 0, len(w.in)+16)
+	}
+	w.out = append(w.out, w.in[w.last:start]...)
+	enc, _ := json.Marshal(red)
+	w.out = append(w.out, enc...)
+	w.last = w.i
 }
 
 // sep consumes what follows a member or an element: a comma, or closing
