@@ -366,6 +366,14 @@ var DefaultHomeSecrets = []string{
 	".terraform.d", ".terraformrc", ".vault-token", ".password-store", ".local/share/keyrings", ".config/rclone",
 	".s3cfg", ".boto", ".my.cnf", ".config/containers/auth.json", ".claude", ".claude.json", ".codex", ".gemini",
 	".config/github-copilot", ".pulumi/credentials.json", ".databrickscfg", ".kaggle", ".fly", ".config/doctl",
+	// Browser profiles (cookies, saved logins) and desktop apps' sessions.
+	".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".config/Slack", ".config/discord",
+	// Plain-file tokens of other CLIs and package registries
+	// (TestAttackS26CommandReadsMoreHomeCredentials).
+	".cache/huggingface/token", ".huggingface/token", ".config/configstore", ".wrangler", ".config/.wrangler",
+	".oci", ".config/hcloud", ".config/op", ".composer/auth.json", ".config/composer/auth.json", ".config/pip/pip.conf",
+	".pip/pip.conf", ".bundle/config", ".nuget/NuGet/NuGet.Config", ".config/stripe", ".supabase/access-token",
+	".config/netlify", ".local/share/com.vercel.cli", ".config/ngrok", ".ngrok2", ".sentryclirc", ".config/glab-cli",
 	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
 }
 
