@@ -88,6 +88,12 @@ func init() {
 // is judged by checkProject too.
 func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	inf := checkProject(s, name, args, cx, j)
+	if name == "uv run" && slices.ContainsFunc(args, func(a word) bool { return a.lit && a.s == "-" }) {
+		// uv run - runs the Python script it reads from its input, as
+		// python3 - does.
+		ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+		inf = inf.or(s.judge([]word{{s: "python3", lit: true, prefix: 7}, {s: "-", lit: true, prefix: 1}}, ncx))
+	}
 	var tried []string
 	for k, a := range args {
 		if text, ok := s.shellString(args[:k], a); ok {
