@@ -43,13 +43,66 @@ func (c *config) repoDirs(ws string) []string {
 			continue
 		}
 		out = append(out, name)
-		if name == ".git" && fi.Mode().IsRegular() {
-			if d := gitDirIn(ws); d != "" {
-				out = append(out, d)
+		if name != ".git" {
+			continue
+		}
+		gitDir := name // the repository's git directory, in the workspace
+		if fi.Mode().IsRegular() {
+			gitDir = gitDirIn(ws)
+			if gitDir == "" {
+				continue
+			}
+			out = append(out, gitDir)
+		}
+		out = append(out, submoduleGitFiles(ws, gitDir)...)
+		out = append(out, worktreeGitFiles(ws, gitDir)...)
+	}
+	return out
+}
+
+// worktreeGitFiles returns the .git files of the linked worktrees that the
+// git directory gitDir (workspace-relative) records, workspace-relative:
+// each worktrees/NAME/gitdir names one, when that lies in the workspace,
+// outside gitDir, and is a regular file reached without a symbolic link.
+// A worktree in the workspace (git worktree add .worktrees/wt, as coding
+// agents make them; a bare clone's branches beside .bare) runs, for the
+// owner's git status there on the host, what the git directory its .git
+// file names says: a command pointed it at one of its own with a
+// core.fsmonitor (TestAttackS26CommandRewritesAWorktreeGitFile).
+func worktreeGitFiles(ws, gitDir string) []string {
+	ents, err := os.ReadDir(filepath.Join(ws, filepath.FromSlash(gitDir), "worktrees"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i, e := range ents {
+		if i == maxSubmodules {
+			break
+		}
+		f, err := os.Open(filepath.Join(ws, filepath.FromSlash(gitDir), "worktrees", e.Name(), "gitdir"))
+		if err != nil {
+			continue
+		}
+		line, _ := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
+		f.Close()
+		p := filepath.Clean(strings.TrimRight(line, "\r\n"))
+		rel, err := filepath.Rel(ws, p)
+		if err != nil || !filepath.IsLocal(rel) {
+			// git records the path it resolved: the workspace's real one.
+			if real, rerr := filepath.EvalSymlinks(ws); rerr == nil {
+				rel, err = filepath.Rel(real, p)
 			}
 		}
-		if name == ".git" && fi.IsDir() {
-			out = append(out, submoduleGitFiles(ws)...)
+		if !filepath.IsAbs(p) || err != nil || !filepath.IsLocal(rel) || within(gitDir, filepath.ToSlash(rel)) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if g, err := openBeneathDir(ws, rel); err == nil {
+			fi, serr := g.Stat()
+			g.Close()
+			if serr == nil && fi.Mode().IsRegular() && path.Base(rel) == ".git" {
+				out = append(out, rel)
+			}
 		}
 	}
 	return out
@@ -59,17 +112,18 @@ func (c *config) repoDirs(ws string) []string {
 const maxSubmodules = 256
 
 // submoduleGitFiles returns the .git files (or directories) of the
-// submodules that workspace ws's own git directory records, workspace-
-// relative: each module directory below .git/modules (nested ones too)
+// submodules that workspace ws's own git directory (gitDir, workspace-
+// relative: .git, or the one a .git file names) records, workspace-
+// relative: each module directory below gitDir/modules (nested ones too)
 // whose config names its work tree (core.worktree), when that lies in the
-// workspace outside .git and its .git is reached without a symbolic link.
+// workspace outside gitDir and its .git is reached without a symbolic link.
 // git status at the top runs git status in each submodule, which follows
 // the submodule's .git file: a command that pointed it at a git directory
 // of its own with a core.fsmonitor had the owner's next git status on the
 // host run it (TestAttackS26CommandRewritesASubmoduleGitFile). The record
 // is read from .git, which the command cannot change; a submodule that was
 // never initialised (no module directory) is not covered.
-func submoduleGitFiles(ws string) []string {
+func submoduleGitFiles(ws, gitDir string) []string {
 	var out []string
 	seen := 0
 	var walk func(dir string, depth int)
@@ -85,7 +139,7 @@ func submoduleGitFiles(ws string) []string {
 			mod := path.Join(dir, e.Name())
 			if wt := gitWorktree(filepath.Join(ws, filepath.FromSlash(mod), "config")); wt != "" {
 				seen++
-				if g := submoduleGitFile(ws, mod, wt); g != "" {
+				if g := submoduleGitFile(ws, gitDir, mod, wt); g != "" {
 					out = append(out, g)
 				}
 				walk(path.Join(mod, "modules"), depth+1)
@@ -94,13 +148,13 @@ func submoduleGitFiles(ws string) []string {
 			walk(mod, depth+1) // a module name with a slash: .git/modules/libs/x
 		}
 	}
-	walk(".git/modules", 0)
+	walk(path.Join(gitDir, "modules"), 0)
 	return out
 }
 
 // submoduleGitFile returns the .git of the work tree wt (core.worktree,
 // relative to the module directory mod), workspace-relative, or "".
-func submoduleGitFile(ws, mod, wt string) string {
+func submoduleGitFile(ws, gitDir, mod, wt string) string {
 	p := path.Clean(filepath.ToSlash(wt))
 	if !path.IsAbs(p) {
 		p = path.Join(mod, p)
@@ -109,7 +163,7 @@ func submoduleGitFile(ws, mod, wt string) string {
 	} else {
 		return ""
 	}
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || within(".git", p) {
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || within(gitDir, p) {
 		return ""
 	}
 	g := path.Join(p, ".git")
