@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -167,4 +168,66 @@ func TestAttackS26PathArgumentWithBraceAlternatives(t *testing.T) {
 	require.NoError(t, err)
 	_, err = p.Evaluate(tool.ModeNormal, &spec, args)
 	assert.NoError(t, err)
+}
+
+// Reading a path argument as a glob (above) made the policy read every
+// directory the glob names: "/*/*/*/*/*/*/nothing" cost filepath.Glob 100 s
+// on a development machine for one argument that matched nothing, and
+// "DIR/*/*/nothing" here looks at 1,200 entries in 40 directories. The
+// glob is now read level by level, at most 16,384 entries and 1,024 paths
+// a level: past that the argument is refused. Counted, not timed: the old
+// reading allowed it after reading every directory. Seen failing first.
+func TestAttackS26GlobArgumentCostIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 40 {
+		sub := filepath.Join(dir, fmt.Sprint("a", i))
+		require.NoError(t, os.Mkdir(sub, 0o755))
+		for j := range 30 {
+			require.NoError(t, os.WriteFile(filepath.Join(sub, fmt.Sprint("f", j)), nil, 0o644))
+		}
+	}
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["**/.ssh/**"]}`), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	spec := readAnySpec(t)
+	args, err := json.Marshal(map[string]string{"path": "*/*/nothing"})
+	require.NoError(t, err)
+	rule, err := p.Evaluate(tool.ModeNormal, &spec, args)
+	require.Error(t, err, "a glob over 1,200 paths a level was read whole")
+	assert.Equal(t, "paths.resolve", rule)
+	// A glob within the bound is read and judged.
+	args, err = json.Marshal(map[string]string{"path": "a1/*/nothing"})
+	require.NoError(t, err)
+	_, err = p.Evaluate(tool.ModeNormal, &spec, args)
+	assert.NoError(t, err)
+}
+
+// The bound holds for a call's path arguments together: a list of 20
+// globs, each reading a directory of 1,000 entries, within the bound one
+// by one, read 20,000 entries. Seen failing first with a bound per
+// argument: allowed.
+func TestAttackS26GlobBoundIsPerCall(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "big"), 0o755))
+	for i := range 1000 {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "big", fmt.Sprint("f", i)), nil, 0o644))
+	}
+	var globs []string
+	for i := range 20 {
+		globs = append(globs, fmt.Sprintf("big/*/nothing%d", i))
+	}
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["**/.ssh/**"]}`), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	type in struct {
+		Paths []string `json:"paths" toolbelt:"path"`
+	}
+	spec := tool.Func("read_many", "Read files", func(context.Context, in) (string, error) { return "", nil }).Spec()
+	one, err := json.Marshal(map[string][]string{"paths": globs[:1]})
+	require.NoError(t, err)
+	_, err = p.Evaluate(tool.ModeNormal, &spec, one)
+	require.NoError(t, err, "one glob of 1,000 entries is within the bound")
+	all, err := json.Marshal(map[string][]string{"paths": globs})
+	require.NoError(t, err)
+	rule, err := p.Evaluate(tool.ModeNormal, &spec, all)
+	require.Error(t, err, "20 globs read 20,000 entries")
+	assert.Equal(t, "paths.resolve", rule)
 }

@@ -117,7 +117,9 @@
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
 // HOME/.ssh/id too), and as a tool that expands it as a glob reads it
 // (filepath.Glob, Python's glob.glob: "~/.ss?/id" is each host path it
-// matches, up to 1024 of them, and each path its {a,b} alternatives
+// matches; read level by level, up to 1024 paths a level and 16,384
+// directory entries for all of a call's arguments, past which the call
+// is refused; and each path its {a,b} alternatives
 // stand for, up to 64; with "**", which such a tool may take
 // across directories, the directory in front of the first wildcard is
 // refused when paths under it may match a forbidden pattern). A backslash is read as a separator, as a Windows
@@ -761,6 +763,10 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 }
 
 func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawMessage) (rule string, err error) {
+	// The directory entries its path arguments read as globs may look at,
+	// all of them together (checkGlob).
+	at.globLeft = new(int)
+	*at.globLeft = maxGlobEntries
 	cfg := p.cfg.Load()
 	tr := cfg.tools[spec.Name]
 	if rule, err := p.modeDenial(cfg, tr, mode, spec); err != nil {
@@ -916,6 +922,9 @@ type place struct {
 	// method), whose file operations take a path as written; a tool
 	// resolved in WithWorkspace's may expand it as a glob (checkGlob).
 	own bool
+	// globLeft is how many more directory entries the call's path
+	// arguments read as globs may look at (globBounded).
+	globLeft *int
 }
 
 // placeOf returns where the path arguments of a call to t with args are
@@ -1205,12 +1214,14 @@ func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw strin
 			pattern = p.baseDir + string(filepath.Separator) + pattern
 		}
 	}
-	matches, err := filepath.Glob(pattern)
-	if err != nil {
-		return "", nil // malformed: a tool's glob matches nothing either
+	left := at.globLeft
+	if left == nil {
+		n := maxGlobEntries
+		left = &n
 	}
-	if len(matches) > maxGlobMatches {
-		return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q, read as a glob, matches %d paths, more than the %d that are judged: pass a narrower pattern, or the paths themselves", field, raw, len(matches), maxGlobMatches)
+	matches, ok := globBounded(pattern, left)
+	if !ok {
+		return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q, read as a glob, names more than is judged (%d paths a level, %d directory entries for all of a call's arguments): pass a narrower pattern, or the paths themselves", field, raw, maxGlobMatches, maxGlobEntries)
 	}
 	for _, m := range matches {
 		if rule, err := p.checkWritten(cfg, tr, at, field, m); err != nil {
