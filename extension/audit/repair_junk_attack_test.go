@@ -40,9 +40,13 @@ func TestAttackCutMidLineBeforeTheCheckpointIsNotACrash(t *testing.T) {
 	require.ErrorIs(t, err, audit.ErrBroken)
 	assert.NotContains(t, err.Error(), "call audit.Repair")
 
-	// Torn in the checkpoint's own record: that may be a whole record
-	// missing its newline, which Repair keeps; still torn.
+	// Torn in the checkpoint's own record: cut short, it is broken too
+	// (TestAttackS26CutInsideTheSignedRecordIsNoCrash); whole, missing
+	// only its newline, it is torn, and Repair keeps it.
 	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines[:4], "")+lines[4][:50]), 0o600))
+	_, err = audit.Verify(path, opts...)
+	require.ErrorIs(t, err, audit.ErrBroken)
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines[:4], "")+strings.TrimSuffix(lines[4], "\n")), 0o600))
 	_, err = audit.Verify(path, opts...)
 	require.ErrorIs(t, err, audit.ErrTorn)
 }

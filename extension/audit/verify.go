@@ -136,9 +136,11 @@ func verify(r io.Reader, c *config) (Report, error) {
 				break
 			}
 			rep.Torn, rep.TornBytes = true, int64(len(line))
-			if cp != nil && rep.LastSeq+1 < cp.Seq {
+			if cp != nil && rep.LastSeq < cp.Seq && c.tornKeeps(rep, lineNo, line) < cp.Seq {
 				// Not a crash: the signed checkpoint's record was
-				// durable, and those before it.
+				// durable, and those before it. (A torn line that holds
+				// the checkpoint's record whole, its newline taken off,
+				// loses nothing: Repair keeps the record.)
 				rep.Checkpoint = cp.Seq
 				return fail(lineNo, "the trail ends in a torn line after record %d, but a signed checkpoint says it reached record %d: records were cut from the end; keep it as evidence", rep.LastSeq, cp.Seq)
 			}
@@ -163,6 +165,15 @@ func verify(r io.Reader, c *config) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// tornKeeps returns the seq of the last record Repair would keep of a
+// trail whose last line, line lineNo, is torn: the record at the line's
+// start when it is whole and follows rep's last, else rep's last.
+func (c *config) tornKeeps(rep Report, lineNo int, torn []byte) uint64 {
+	rep.Break = &Break{Line: lineNo}
+	_, seq, _ := c.leadingRecord(rep, torn)
+	return seq
 }
 
 // lineLimit is MaxLineBytes; tests lower it.
