@@ -1154,8 +1154,9 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 	return p.checkGlob(cfg, tr, at, field, raw)
 }
 
-// maxGlobMatches bounds how many host paths one path argument read as a
-// glob is judged as; an argument that matches more is refused.
+// maxGlobMatches bounds how many host paths a path argument read as a
+// glob may stand for at one level of its directories (globBounded); an
+// argument that stands for more is refused.
 const maxGlobMatches = 1024
 
 // checkGlob judges, when the path argument raw of field holds a wildcard
@@ -1163,10 +1164,11 @@ const maxGlobMatches = 1024
 // expands it (filepath.Glob, Python's glob.glob) reads them: a relative
 // one from the tool's directory (Workdirer), WithWorkspace's directory or
 // the base directory. The built-in file tools, whose workspace (their
-// own) takes a path as written, are not judged so. A segment with "**" spans directories to a tool that reads it so
-// (doublestar, Python's recursive glob, bash's globstar): the directory
-// in front of the first wildcard is judged as one the tool reads below
-// (place.below).
+// own) takes a path as written, are not judged so. A segment with "**"
+// spans directories to a tool that reads it so (doublestar, Python's
+// recursive glob, bash's globstar): the directory in front of the first
+// wildcard is judged as one the tool reads below (place.below). {a,b}
+// alternatives are judged each.
 func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
 	if strings.Contains(raw, "{") && strings.Contains(raw, ",") {
 		// {a,b} alternatives, as bash, doublestar and minimatch expand
