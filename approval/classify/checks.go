@@ -49,6 +49,7 @@ func init() {
 			return checkNetwork(s, name, args, cx, j, true)
 		},
 		"network_send": checkNetworkSend,
+		"sends_input":  checkSendsInput,
 		"recursive":    checkRecursive,
 		"runs":         checkRuns,
 		"moves":        checkMoves,
@@ -2499,6 +2500,15 @@ func checkCompress(s *state, name string, args []word, cx judgeCtx, j *judgement
 // time.
 func checkNetworkSend(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	inf := checkNetwork(s, name, args, cx, j, false)
+	return inf.or(checkSendsInput(s, name, args, cx, j))
+}
+
+// checkSendsInput judges a program that sends what it reads on its
+// standard input over the network (httpie's request body, mail's
+// message), whose arguments its rule judges alone: a file or a pipe on
+// its input is Defaults.NetworkData, as for nc.
+func checkSendsInput(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
 	switch in := cx.stdin; {
 	case in == nil:
 		inf.sendsStdin = true

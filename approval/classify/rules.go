@@ -215,8 +215,10 @@ type CommandRule struct {
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
-	// always, over the network: see Defaults.NetworkData); see the package
-	// documentation.
+	// always, over the network: see Defaults.NetworkData), sends_input
+	// (network_send's part about the standard input only: httpie's body,
+	// mail's message; the arguments are left to the rule); see the
+	// package documentation.
 	Check string `yaml:"check"`
 	// Match raises the level when the arguments match.
 	Match []MatchRule `yaml:"match"`
