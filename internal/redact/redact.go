@@ -658,9 +658,10 @@ func foldName(key string) string {
 // LooksSecretEnv reports whether an environment variable name looks like
 // it holds a secret: LooksSecret, or a word key, keys, cert, certs,
 // signature, sig or pass (environment names are terse: AWS_ACCESS_KEY_ID,
-// NPM_PASS, SIGNING_CERT).
+// NPM_PASS, SIGNING_CERT), or a last word pat: a personal access token
+// (CR_PAT, GH_PAT, AZURE_DEVOPS_EXT_PAT; PATH and PATTERN are not).
 func LooksSecretEnv(name string) bool {
-	if LooksSecret(name) {
+	if LooksSecret(name) || lastWord(name) == "pat" {
 		return true
 	}
 	var buf [64]byte
