@@ -65,6 +65,11 @@ var shapeRules = []struct {
 	// user:password@ in a URL (a DSN): the user stays, the password (which
 	// may itself hold an unescaped "@") goes.
 	{[]string{"://"}, regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^/?#\s'"]+@`), "${1}:" + Mask + "@"},
+	// The same in a percent-encoded URL, the value of another's query
+	// (?next=https%3A%2F%2Fuser%3Apw%40host): the password runs to the
+	// first encoded "@", and not past an encoded "/", "?" or "#" (a
+	// port, then a path with an "@" in it).
+	{[]string{"%3A%2F%2F", "%3a%2f%2f", "%3A%2f%2f", "%3a%2F%2F"}, regexp.MustCompile(`(?i)([a-z][a-z0-9+.-]*%3a%2f%2f[^\s'"&%/?#:@]*%3a)(?:[^\s'"&/?#%]|%(?:[013-9a-f][0-9a-f]|2[0-24-9a-e]|3[0-9a-e]))+?%40`), "${1}" + Mask + "%40"},
 	// A token as a URL's user (GitHub's TOKEN:x-oauth-basic@, or no
 	// password): a user of 32 or more token characters. A user name is
 	// shorter (git@, deploy-user-for-production@).
@@ -420,7 +425,8 @@ func mayHavePair(s string) bool {
 }
 
 // String masks the secrets found inside s: private key blocks (also
-// base64-encoded whole, as Kubernetes keeps them), passwords in URLs, Authorization and Cookie headers, bearer and basic credentials, the
+// base64-encoded whole, as Kubernetes keeps them), passwords in URLs (also
+// in a percent-encoded URL, another's ?next=), Authorization and Cookie headers, bearer and basic credentials, the
 // values of name=value and name: value pairs and of --name flags whose name
 // looks secret (LooksSecret; in a URL query or an upper-case environment
 // name, LooksSecretEnv, so ?key= and &sig= count, and an OAuth code or
