@@ -2138,6 +2138,9 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	}
 	if hasCode {
 		inf := s.inputCode(name, name+" code", code, code == nil, cx, j)
+		if code != nil && strings.HasPrefix(name, "ruby") && loadsUn(args[:codeIdx]) {
+			inf = inf.or(s.rubyUn(name, *code, args[codeIdx+1:], cx, j))
+		}
 		if _, ok := s.c.commands.get(module); ok && code != nil && moduleCommands[module] {
 			// python -m pip is pip, with all its rule says (python3 -m
 			// pip --log ~/.bashrc install x writes ~/.bashrc). It is
@@ -2182,6 +2185,35 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 var moduleCommands = map[string]bool{
 	"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true,
 	"conda": true, "pytest": true, "tox": true, "nox": true,
+}
+
+// loadsUn reports whether ruby's options (before its -e) load un.rb:
+// -run, or -r un.
+func loadsUn(opts []word) bool {
+	for i, a := range opts {
+		if a.s == "-run" || a.s == "-r" && i+1 < len(opts) && opts[i+1].s == "un" {
+			return true
+		}
+	}
+	return false
+}
+
+// rubyUn judges ruby -run -e CMD [--] ARGS: un.rb's methods are the file
+// commands of a shell, run with ARGS as their command line, so each is
+// judged as that command (ruby -run -e rm -- -rf ~ is rm -rf ~); httpd
+// serves files over the network, as php -S does.
+func (s *state) rubyUn(name string, code word, args []word, cx judgeCtx, j *judgement) info {
+	if len(args) > 0 && args[0].s == "--" {
+		args = args[1:]
+	}
+	switch code.s {
+	case "cp", "ln", "mv", "rm", "mkdir", "rmdir", "install", "chmod", "touch":
+		ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+		return s.judge(append([]word{code}, args...), ncx)
+	case "httpd":
+		j.add(Dangerous, name+" -run -e httpd serves files over the network")
+	}
+	return info{}
 }
 
 // powershells are the names of PowerShell, whose parameters powershellArgs
