@@ -189,6 +189,9 @@ type conn struct {
 	pidfd int // of cmd's process (see killGroup), or -1
 	done  chan struct{}
 	once  sync.Once
+	// endAnswers ends the answers to the server's requests still in
+	// flight over HTTP: closing the session waits for them.
+	endAnswers context.CancelFunc
 }
 
 // Connect dials target, initialises an MCP session and returns the client.
@@ -369,8 +372,9 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		err error
 	}
 	ch := make(chan connected, 1)
+	answers, endAnswers := context.WithCancel(context.Background())
 	go func() {
-		cs, err := c.client.Connect(dctx, c.tasks.watch(t), nil)
+		cs, err := c.client.Connect(dctx, c.tasks.watch(t, answers), nil)
 		ch <- connected{cs, err}
 	}()
 	var cs *mcp.ClientSession
@@ -395,6 +399,7 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		}
 		go func() {
 			if r := <-ch; r.cs != nil {
+				endAnswers()
 				_ = r.cs.Close()
 			}
 			if cmd != nil && cmd.Process != nil {
@@ -405,6 +410,7 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		cs, err = nil, dctx.Err()
 	}
 	if err != nil {
+		endAnswers()
 		if ctx.Err() != nil {
 			return nil, tool.AsError(ctx.Err())
 		}
@@ -413,7 +419,7 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 		}
 		return nil, tool.Errorf(tool.CodeUnavailable, "connect to MCP server %s: %w", c.target, err)
 	}
-	cn := &conn{cs: cs, cmd: cmd, pidfd: *pidfd, done: make(chan struct{})}
+	cn := &conn{cs: cs, cmd: cmd, pidfd: *pidfd, done: make(chan struct{}), endAnswers: endAnswers}
 	watchExit(cmd, cn.pidfd)
 	go func() {
 		_ = cs.Wait()
@@ -448,6 +454,9 @@ func (cn *conn) shut(kill bool) error {
 			// Reaped already if the session saw its stdout end (the
 			// SDK closes the transport then): killGroup checks.
 			killGroup(cn.cmd, cn.pidfd)
+		}
+		if cn.endAnswers != nil {
+			cn.endAnswers() // Close waits for the answers in flight
 		}
 		err = cn.cs.Close()
 		<-cn.done

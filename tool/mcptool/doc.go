@@ -53,7 +53,11 @@
 // dial holds each waiting call until its own deadline, and Close ends the
 // dial. A message larger than 16 MiB (a
 // stdio line, an event, an HTTP JSON or error body) breaks the connection
-// the same way.
+// the same way. Over HTTP, the client answers each of the server's own
+// requests (ping, roots/list, sampling, elicitation) with a POST: at most
+// 16 such answers are in flight at once (more are not sent), and closing
+// the connection ends those the server has not taken, so a server that
+// floods pings and takes no answer holds neither connections nor Close.
 //
 // Tools the client cannot offer are left out of Tools and reported by
 // Client.Skipped: a tool whose execution.taskSupport is "required" (it runs

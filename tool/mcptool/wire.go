@@ -91,8 +91,10 @@ func (w *taskWatch) noteResponse(msg jsonrpc.Message, pending *sync.Map) {
 	}
 }
 
-// watch returns t with its tools/list responses recorded into w.
-func (w *taskWatch) watch(t mcp.Transport) mcp.Transport {
+// watch returns t with its tools/list responses recorded into w. Over
+// streamable HTTP, the answers to the server's requests in flight are
+// bounded (maxAnswersInFlight) and ended when stop is done.
+func (w *taskWatch) watch(t mcp.Transport, stop context.Context) mcp.Transport {
 	if st, ok := t.(*mcp.StreamableClientTransport); ok {
 		cp := *st
 		hc := http.DefaultClient
@@ -104,7 +106,7 @@ func (w *taskWatch) watch(t mcp.Transport) mcp.Transport {
 		if next == nil {
 			next = http.DefaultTransport
 		}
-		hcp.Transport = &watchRoundTripper{next: next, w: w}
+		hcp.Transport = &watchRoundTripper{next: next, w: w, answers: make(chan struct{}, maxAnswersInFlight), stop: stop}
 		if hcp.CheckRedirect == nil {
 			hcp.CheckRedirect = sameOrigin
 		}
@@ -166,16 +168,56 @@ func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // watchRoundTripper records the responses to tools/list requests sent
-// over streamable HTTP, as JSON or as an event stream, and bounds every
-// response body that is not an event stream (maxHTTPBody).
+// over streamable HTTP, as JSON or as an event stream, bounds every
+// response body that is not an event stream (maxHTTPBody), and bounds the
+// client's answers to the server's requests in flight
+// (maxAnswersInFlight).
 type watchRoundTripper struct {
-	next http.RoundTripper
-	w    *taskWatch
+	next    http.RoundTripper
+	w       *taskWatch
+	answers chan struct{}   // a place for each answer in flight
+	stop    context.Context // done when the connection is closed: answers still in flight end
 }
 
+// maxAnswersInFlight bounds the answers to the server's own requests
+// (ping, roots/list, sampling, elicitation) that one connection has in
+// flight over HTTP. The SDK answers each request on a goroutine of its
+// own, with a POST of its own and no deadline, so a server that sends
+// pings and never takes the answers held a connection and goroutines for
+// each ping for as long as the session lived; and closing the session
+// waits for every answer in flight, so Close never returned. A server
+// asks a few things at once; an answer past the bound is not sent (the
+// SDK drops it, and the session goes on), and closing the connection ends
+// those in flight.
+const maxAnswersInFlight = 16
+
+// errTooManyAnswers refuses an answer past maxAnswersInFlight.
+var errTooManyAnswers = fmt.Errorf("mcptool: the MCP server has not taken %d answers of this client to its own requests: this answer is not sent", maxAnswersInFlight)
+
 func (rt *watchRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	id, ok := toolsListID(req)
+	msg := posted(req)
+	var release func()
+	if _, answer := msg.(*jsonrpc.Response); answer {
+		select {
+		case rt.answers <- struct{}{}:
+		default:
+			return nil, errTooManyAnswers
+		}
+		ctx, cancel := context.WithCancel(req.Context())
+		unhook := context.AfterFunc(rt.stop, cancel)
+		req = req.WithContext(ctx)
+		release = sync.OnceFunc(func() { unhook(); cancel(); <-rt.answers })
+	}
+	id, ok := toolsListID(msg)
 	resp, err := rt.next.RoundTrip(req)
+	if release != nil {
+		if err != nil || resp.Body == nil {
+			release()
+		} else {
+			// The SDK closes an answer's response at once.
+			resp.Body = &onClose{ReadCloser: resp.Body, fn: release}
+		}
+	}
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
@@ -226,30 +268,46 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// toolsListID returns the id of the tools/list request req carries, if it
-// carries one. The body is read through GetBody, so req is left as is.
-func toolsListID(req *http.Request) (jsonrpc.ID, bool) {
+// posted returns the JSON-RPC message req posts, or nil. The body is read
+// through GetBody, so req is left as is.
+func posted(req *http.Request) jsonrpc.Message {
 	if req.Method != http.MethodPost || req.GetBody == nil {
-		return jsonrpc.ID{}, false
+		return nil
 	}
 	body, err := req.GetBody()
 	if err != nil {
-		return jsonrpc.ID{}, false
+		return nil
 	}
 	defer body.Close()
 	data, err := io.ReadAll(io.LimitReader(body, maxListBody))
-	if err != nil || !bytes.Contains(data, []byte(`"tools/list"`)) {
-		return jsonrpc.ID{}, false
+	if err != nil {
+		return nil
 	}
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err != nil {
-		return jsonrpc.ID{}, false
+		return nil
 	}
+	return msg
+}
+
+// toolsListID returns the id of msg if it is a tools/list request.
+func toolsListID(msg jsonrpc.Message) (jsonrpc.ID, bool) {
 	r, ok := msg.(*jsonrpc.Request)
 	if !ok || r.Method != "tools/list" || !r.IsCall() {
 		return jsonrpc.ID{}, false
 	}
 	return r.ID, true
+}
+
+// onClose is a response body that calls fn when it is closed.
+type onClose struct {
+	io.ReadCloser
+	fn func()
+}
+
+func (b *onClose) Close() error {
+	defer b.fn()
+	return b.ReadCloser.Close()
 }
 
 // jsonWatch reads an application/json response as it passes and records it
