@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolbelt-go/toolbelt/internal/textcut"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -27,7 +27,10 @@ type Record struct {
 	Principal string
 	Tenant    string
 	Status    tool.Status
-	// Code and Message are the error's, empty on success.
+	// Code and Message are the error's, empty on success. Message is
+	// redacted as the log and the audit trail redact it (the one rule, and
+	// the values of the arguments the tool declares secret), and held to
+	// MaxRecordMessageBytes, head and tail.
 	Code    tool.Code
 	Message string
 	// StartedAt is when the call started; Duration its total time.
@@ -145,10 +148,16 @@ func (e *Executor) addHistory(ctx context.Context, cs *callState, res *tool.Resu
 		Status: res.Status, StartedAt: res.StartedAt, Duration: res.Timings.Total, Attempts: res.Attempts,
 	}
 	if res.Error != nil {
-		r.Code, r.Message = res.Error.Code, res.Error.Message
-		if len(r.Message) > MaxRecordMessageBytes {
-			r.Message = textcut.HeadTail(r.Message, MaxRecordMessageBytes) // an error's last line often says most
+		// Redacted as the log and the audit trail redact it: a store keeps
+		// it, often in a shared database. Cut after, to head and tail (an
+		// error's last line often says most), with no piece of a secret at
+		// a cut.
+		var secrets []string
+		if cs.entry != nil {
+			secrets = cs.entry.Spec.Secrets
 		}
+		r.Code = res.Error.Code
+		r.Message = redact.HeadTail(res.Error.Message, MaxRecordMessageBytes, secrets, cs.req.Call.Args)
 	}
 	e.hist.Add(context.WithoutCancel(ctx), r) // a cancelled call is recorded too
 }

@@ -293,11 +293,10 @@ func (t *Trail) result(p *pendingResult, secrets []string) *Result {
 }
 
 // resultSlack is how far past the cap result reads a text to redact it
-// before cutting it: longer than secrets are (a password, a token, a
-// 4096-bit RSA private key in PEM, 3.2 KiB), and short enough that the
-// redaction of a large text (about 16 MB/s) stays under a millisecond.
-// Of an echoed secret value longer than that, a prefix may be kept.
-const resultSlack = 4096
+// before cutting it (redact.CutSlack): short enough that the redaction of
+// a large text (about 16 MB/s) stays under a millisecond. Of an echoed
+// secret value longer than that, a prefix may be kept.
+const resultSlack = redact.CutSlack
 
 // setArgs puts a call's arguments on rec, to be redacted when rec is
 // encoded (off the caller's path with WithSyncInterval).

@@ -39,8 +39,6 @@ package logging
 
 import (
 	"context"
-	"encoding/json"
-	"strconv"
 	"sync"
 	"time"
 
@@ -193,13 +191,13 @@ func (e *Extension) write(req *extension.Request, res *tool.Result, d time.Durat
 		// the tool echoed them (a password found by its key's name), as
 		// the audit trail records them. Held as the cause is: a refused
 		// call's message quotes the tool name the model chose, whole.
-		msg := redactedHeadTail(res.Error.Message, maxCauseBytes, secrets, c.Args)
+		msg := redact.HeadTail(res.Error.Message, maxCauseBytes, secrets, c.Args)
 		fields = append(fields, text("error_code", string(res.Error.Code)), text("error", msg))
 		// The cause is the developer's side (a missing principal's fix, a
 		// misconfiguration), which no model is sent; a Go func's plain error
 		// is its own message and is not logged twice.
 		if cause := res.Error.Err; cause != nil && cause.Error() != res.Error.Message {
-			fields = append(fields, text("cause", redactedHeadTail(cause.Error(), maxCauseBytes, secrets, c.Args)))
+			fields = append(fields, text("cause", redact.HeadTail(cause.Error(), maxCauseBytes, secrets, c.Args)))
 		}
 		if res.Error.Code == tool.CodePanic {
 			if s, ok := res.Metadata["stack"].(string); ok {
@@ -243,35 +241,14 @@ func name(key, s string) zap.Field { return text(key, textcut.Clip(s, MaxFieldBy
 // differ, so the whole text would be logged as the cause.
 const maxCauseBytes = 64 << 10
 
-// redactedHeadTail returns s redacted (redact.Message) when it is at most
-// max bytes, else its head and tail, redacted, around a note of how much
-// was cut, cut at character boundaries. Each part is redacted with
-// cutSlack bytes more of s on the side of the cut (redact.MessageHead,
-// MessageTail), and cut after: a secret the cut falls in is masked whole,
-// not cut to a piece no rule recognises.
-func redactedHeadTail(s string, max int, secrets []string, args json.RawMessage) string {
-	if len(s) <= max {
-		return redact.Message(s, secrets, args)
-	}
-	cut := len(s) - len(textcut.Head(s, max/2)) - len(textcut.Tail(s, max/2))
-	head := textcut.Head(redact.MessageHead(textcut.Head(s, max/2+cutSlack), max/2, secrets, args), max/2)
-	tail := textcut.Tail(redact.MessageTail(textcut.Tail(s, max/2+cutSlack), max/2, secrets, args), max/2)
-	return head + "\n[… " + strconv.Itoa(cut) + " bytes cut …]\n" + tail
-}
-
-// cutSlack is how far past each cut redactedHeadTail reads to redact: longer
-// than secrets are (a 4096-bit RSA private key in PEM is 3.2 KiB), as the
-// audit trail reads past its cap.
-const cutSlack = 4 << 10
-
-// rawJSON logs already-encoded JSON as a nested value in JSON encoders and
-// as text in console encoders.
 // fieldPool holds field slices with room for every field write logs.
 var fieldPool = sync.Pool{New: func() any {
 	s := make([]zap.Field, 0, 16)
 	return &s
 }}
 
+// rawJSON logs already-encoded JSON as a nested value in JSON encoders and
+// as text in console encoders.
 type rawJSON []byte
 
 // MarshalJSON implements json.Marshaler.

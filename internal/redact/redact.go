@@ -93,10 +93,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 )
 
 // Mask is what a redacted value becomes (as a JSON string).
@@ -445,6 +448,34 @@ func MessageTail(read string, n int, paths []string, args ...json.RawMessage) st
 		same++
 	}
 	return out[same:]
+}
+
+// CutSlack is how far past a cut MessageHead and MessageTail are given to
+// read: longer than secrets are (a 4096-bit RSA private key in PEM is
+// 3.2 KiB), so that a secret the cut falls in is seen whole.
+const CutSlack = 4 << 10
+
+// HeadTail is Message for a record that keeps at most n bytes of msg (a
+// history record's message, a log line's error): msg redacted when it
+// fits, else its first three quarters and last quarter, as
+// textcut.HeadTail lays them out, around "\n[... K bytes cut ...]\n".
+// Each part is redacted with CutSlack bytes more of msg on the side of the
+// cut (MessageHead, MessageTail) and cut after, so that a secret a cut
+// falls in is masked whole, never kept in part.
+func HeadTail(msg string, n int, paths []string, args ...json.RawMessage) string {
+	if len(msg) <= n {
+		// A mask may be longer than what it hides: cut after.
+		return textcut.HeadTail(Message(msg, paths, args...), n)
+	}
+	room := n - len("\n[...  bytes cut ...]\n") - len(strconv.Itoa(len(msg)))
+	if room <= 0 {
+		return textcut.HeadTail(msg, n) // the marker alone
+	}
+	h, t := room*3/4, room/4
+	cut := len(msg) - len(textcut.Head(msg, h)) - len(textcut.Tail(msg, t))
+	head := textcut.Head(MessageHead(textcut.Head(msg, h+CutSlack), h, paths, args...), h)
+	tail := textcut.Tail(MessageTail(textcut.Tail(msg, t+CutSlack), t, paths, args...), t)
+	return head + "\n[... " + strconv.Itoa(cut) + " bytes cut ...]\n" + tail
 }
 
 // Scrub masks in s every occurrence of a value of at least 4 bytes (see
