@@ -110,10 +110,12 @@ func diffSnapshots(a, b map[string]string) []string {
 }
 
 // runBash runs cmd with bash -c in dir, without a terminal, in its own
-// process group that is killed after the deadline.
+// process group that is killed after 30 s: a bound on a command that
+// hangs, not a measure. Every command ends in well under a second alone,
+// but a python3 start under a loaded CI machine passed 5 s twice.
 func runBash(t *testing.T, bash, cmd, dir string, env []string) (string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-c", cmd)
 	c.Dir, c.Env = dir, env
