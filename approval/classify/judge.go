@@ -969,6 +969,9 @@ func (s *state) wrapped(name string, w *WrapperRule, prefix, rest []word, cx jud
 		parts := make([]string, len(rest))
 		for k, r := range rest {
 			parts[k] = r.s
+			if r.lit && slices.Contains(w.KeyNames, r.s) {
+				parts[k] = "\n" // the key runs the line typed so far
+			}
 			joined.lit = joined.lit && r.lit
 			joined.subst = joined.subst || r.subst
 			joined.download = joined.download || r.download

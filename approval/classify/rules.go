@@ -306,6 +306,10 @@ type WrapperRule struct {
 	// Join: the remaining words are joined with spaces and run by a shell
 	// (eval, watch, ssh).
 	Join bool `yaml:"join"`
+	// KeyNames are words that, among the joined words, press a key that
+	// ends the typed line (tmux send-keys' Enter, C-m): the shell code has
+	// a line break in their place.
+	KeyNames []string `yaml:"key_names"`
 	// StringOperand: the first operand is a shell command string and the
 	// rest are not a command (trap 'cmd' EXIT).
 	StringOperand bool `yaml:"string_operand"`
@@ -523,7 +527,7 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	}
 	if err := checkKeys(n, "level", "reason", "options", "options_complete", "option_style", "positionals", "assignments", "split_flags",
 		"string_flags", "noexec_flags", "join", "string_operand", "stdin_args", "replace_flags", "writes_positionals",
-		"options_after_positionals", "lone_dash", "stdin_shell", "sends_stdin", "line_items", "alone", "alone_reason"); err != nil {
+		"options_after_positionals", "lone_dash", "stdin_shell", "sends_stdin", "line_items", "alone", "alone_reason", "key_names"); err != nil {
 		return err
 	}
 	type plain WrapperRule
@@ -535,6 +539,9 @@ func (w *WrapperRule) UnmarshalYAML(n *yaml.Node) error {
 	}
 	if w.Positionals < 0 {
 		return fmt.Errorf("line %d: positionals must not be negative", n.Line)
+	}
+	if len(w.KeyNames) > 0 && !w.Join {
+		return fmt.Errorf("line %d: key_names needs join: true (they are line breaks in the joined words)", n.Line)
 	}
 	for _, f := range slices.Concat(w.SplitFlags, w.StringFlags) {
 		if op := w.Options.lookup(f); op == nil || op.Arg != RequiredArg {
