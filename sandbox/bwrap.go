@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,9 +150,10 @@ func (e *Bwrap) cred() *syscall.Credential {
 }
 
 // The host uids (and gids) that bwrap runs of a root process are started as
-// when their workspace is idmapped and WithUser is not given: one of its own
-// for each run, which the run's user namespace shows as 65534 (--uid,
-// --gid). The idmapped mount makes the owner's files its user's, and is
+// when their workspace is idmapped and WithUser is not given: one that no
+// other run of this program holds meanwhile, which the run's user namespace
+// shows as 65534 (--uid, --gid). The idmapped mount makes the owner's files
+// its user's, and is
 // attached only in the run's mount namespace; but /proc/PID/cwd and
 // /proc/PID/root of the run's processes open that namespace for any host
 // process that passes the ptrace read check, which a process of the same
@@ -163,36 +163,41 @@ func (e *Bwrap) cred() *syscall.Credential {
 // 0700 workspace through them while the run lasted
 // (TestAttackS26IdmappedWorkspaceThroughProcRoot). The range lies above the
 // ones systemd gives containers (up to 0x6FFFFFFF) and below the one podman's
-// docs give to "containers" (from 0x7FFFFFFF).
+// docs give to "containers" (from 0x7FFFFFFF). The lowest free one is taken
+// and given back after the run, so that this program uses as many as it has
+// runs at once: each mapping keeps a user namespace open for the life of the
+// program (mappingUserns), and a fresh uid per run left one descriptor
+// behind per run (TestRunsLeaveNothingBehind). Only sandboxed processes
+// have these uids, each run's in a pid namespace and a /proc of its own,
+// so runs that share one (two programs' on a host) cannot reach each other
+// this way.
 const (
 	runUIDBase  = 0x70000000
 	runUIDCount = 1 << 24
 )
 
-// runUIDs are the run uids this program holds.
+// runUIDs are the run uids this program holds, by offset from runUIDBase.
 var runUIDs = struct {
 	sync.Mutex
 	held map[uint32]bool
 }{held: map[uint32]bool{}}
 
-// takeRunUser returns a run uid (see runUIDBase), as uid and gid, that no
-// run of this program holds, and the function that gives it back once no
-// process of the run is left. Two programs may draw the same one (1 in
-// 16 million a pair of runs): those two runs then share a uid, as every run
-// did before.
+// takeRunUser returns the lowest run uid (see runUIDBase), as uid and gid,
+// that no run of this program holds, and the function that gives it back
+// once no process of the run is left.
 func takeRunUser() (*syscall.Credential, func()) {
 	runUIDs.Lock()
 	defer runUIDs.Unlock()
-	for {
-		id := runUIDBase + rand.Uint32N(runUIDCount)
-		if !runUIDs.held[id] {
-			runUIDs.held[id] = true
-			return &syscall.Credential{Uid: id, Gid: id}, func() {
-				runUIDs.Lock()
-				delete(runUIDs.held, id)
-				runUIDs.Unlock()
-			}
-		}
+	var i uint32
+	for runUIDs.held[i] && i < runUIDCount-1 {
+		i++
+	}
+	runUIDs.held[i] = true
+	id := runUIDBase + i
+	return &syscall.Credential{Uid: id, Gid: id}, func() {
+		runUIDs.Lock()
+		delete(runUIDs.held, i)
+		runUIDs.Unlock()
 	}
 }
 
