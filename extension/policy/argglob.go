@@ -13,10 +13,12 @@ import (
 const maxGlobEntries = 16 * maxGlobMatches
 
 // globBounded returns the paths the glob pattern matches, as
-// filepath.Glob does ("**" is "*"; a malformed pattern matches nothing),
-// reading the directories level by level, each entry looked at taken from
-// *left. ok is false when that would look at more entries than *left or
-// hold more than maxGlobMatches paths at a level.
+// filepath.Glob does (a malformed pattern matches nothing), and with a
+// "**" segment as doublestar reads it: any number of directories,
+// symbolic links to directories followed. It reads the directories level
+// by level, each entry looked at taken from *left. ok is false when that
+// would look at more entries than *left or hold more than maxGlobMatches
+// paths at a level.
 func globBounded(pattern string, left *int) (matches []string, ok bool) {
 	sep := string(filepath.Separator)
 	if !filepath.IsAbs(pattern) {
@@ -31,6 +33,14 @@ func globBounded(pattern string, left *int) (matches []string, ok bool) {
 			dir := c
 			if dir == "" {
 				dir = sep
+			}
+			if seg == "**" {
+				below, ok := globBelow(c, dir, last, left)
+				if !ok {
+					return nil, false
+				}
+				next = append(next, below...)
+				continue
 			}
 			if !strings.ContainsAny(seg, `*?[\`) {
 				p := c + sep + seg
@@ -65,6 +75,44 @@ func globBounded(pattern string, left *int) (matches []string, ok bool) {
 		cur = next
 	}
 	return cur, true
+}
+
+// globBelow returns what a "**" segment matches from the path c
+// (directory dir): c and every directory below it, through symbolic
+// links too, and every file below it as well when "**" ends the pattern,
+// each entry looked at taken from *left. A link that loops is read until
+// *left runs out.
+func globBelow(c, dir string, last bool, left *int) ([]string, bool) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, true
+	}
+	out, todo := []string{c}, []string{c}
+	for len(todo) > 0 {
+		d := todo[0]
+		todo = todo[1:]
+		if d == "" {
+			d = string(filepath.Separator)
+		}
+		des, err := readDirUpTo(d, *left+1)
+		if err != nil {
+			continue
+		}
+		if *left -= len(des); *left < 0 {
+			return nil, false
+		}
+		for _, de := range des {
+			p := filepath.Join(d, de.Name())
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				out, todo = append(out, p), append(todo, p)
+			} else if last {
+				out = append(out, p)
+			}
+		}
+		if len(out) > maxGlobMatches {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // readDirUpTo reads at most n entries of the directory dir, in directory

@@ -122,7 +122,9 @@
 // is refused; and each path its {a,b} alternatives
 // stand for, up to 64; with "**", which such a tool may take
 // across directories, the directory in front of the first wildcard is
-// refused when paths under it may match a forbidden pattern). A backslash is read as a separator, as a Windows
+// refused when paths under it may match a forbidden pattern, and "**"
+// matches any number of directories, through symbolic links, as
+// doublestar reads it). A backslash is read as a separator, as a Windows
 // tool reads it, and off Windows also as the character of a name it is
 // there ("secrets/x\..\..\notes.txt" is a file inside secrets to a
 // Linux tool, notes.txt to a Windows one). A forbidden pattern refuses any form, and each must
@@ -1167,8 +1169,9 @@ const maxGlobMatches = 1024
 // own) takes a path as written, are not judged so. A segment with "**"
 // spans directories to a tool that reads it so (doublestar, Python's
 // recursive glob, bash's globstar): the directory in front of the first
-// wildcard is judged as one the tool reads below (place.below). {a,b}
-// alternatives are judged each.
+// wildcard is judged as one the tool reads below (place.below), and each
+// path it matches, as doublestar reads it, through links to directories
+// (globBelow), is judged too. {a,b} alternatives are judged each.
 func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
 	if strings.Contains(raw, "{") && strings.Contains(raw, ",") {
 		// {a,b} alternatives, as bash, doublestar and minimatch expand
