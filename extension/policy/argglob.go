@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -50,6 +51,16 @@ func globBounded(pattern string, left *int) (matches []string, ok bool) {
 					}
 				}
 				next = append(next, p)
+				continue
+			}
+			if names, ok := classNames(seg); ok {
+				// "photos[1].jpg": the few names are looked up, so a
+				// large directory does not refuse an ordinary name.
+				for _, n := range names {
+					if _, err := os.Lstat(c + sep + n); err == nil {
+						next = append(next, c+sep+n)
+					}
+				}
 				continue
 			}
 			des, err := readDirUpTo(dir, *left+1)
@@ -113,6 +124,68 @@ func globBelow(c, dir string, last bool, left *int) ([]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// maxClassNames bounds how many names classNames spells out.
+const maxClassNames = 64
+
+// classNames returns the names the glob segment seg matches when its only
+// wildcards are classes of ASCII characters and ranges ("photos[1].jpg",
+// "v[0-9]"), up to maxClassNames; false for "*", "?", "\", a negated or
+// malformed class, or more names.
+func classNames(seg string) ([]string, bool) {
+	names := []string{""}
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		switch {
+		case c == '*' || c == '?' || c == '\\' || c >= 0x80:
+			return nil, false
+		case c != '[':
+			for j := range names {
+				names[j] += string(c)
+			}
+			continue
+		}
+		end := strings.IndexByte(seg[i+1:], ']')
+		if end <= 0 || seg[i+1] == '!' || seg[i+1] == '^' {
+			return nil, false
+		}
+		class := seg[i+1 : i+1+end]
+		var chars []byte
+		for k := 0; k < len(class); k++ {
+			lo, hi := class[k], class[k]
+			if k+2 < len(class) && class[k+1] == '-' {
+				hi = class[k+2]
+				k += 2
+			}
+			if lo > hi || strings.ContainsAny(string([]byte{lo, hi}), `\[/`) {
+				return nil, false
+			}
+			for b := int(lo); b <= int(hi) && len(chars) <= maxClassNames; b++ {
+				if !slices.Contains(chars, byte(b)) {
+					chars = append(chars, byte(b))
+				}
+			}
+		}
+		if len(names)*len(chars) > maxClassNames {
+			return nil, false
+		}
+		var out []string
+		for _, n := range names {
+			for _, b := range chars {
+				out = append(out, n+string(b))
+			}
+		}
+		names = out
+		i += end + 1
+	}
+	for _, n := range names {
+		// A class filepath.Match reads otherwise ("[a-]" is malformed).
+		if m, err := filepath.Match(seg, n); err != nil || !m {
+			return nil, false
+		}
+	}
+	return names, true
 }
 
 // readDirUpTo reads at most n entries of the directory dir, in directory

@@ -19,7 +19,7 @@ func TestGlobBoundedAsFilepathGlob(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), nil, 0o644))
 	}
-	for _, g := range []string{"*", "*/*", "*/*.txt", "a/*", "b/*/y.txt", "?/c", "[ab]/*", "\\[s]/k", "*/.*", "a/x.txt", "none/*", "[", "**/y.txt", "b/**", "**/c/*", "a/**/*.txt"} {
+	for _, g := range []string{"*", "*/*", "*/*.txt", "a/*", "b/*/y.txt", "?/c", "[ab]/*", "\\[s]/k", "*/.*", "a/x.txt", "none/*", "[", "**/y.txt", "b/**", "**/c/*", "a/**/*.txt", "[a-c]/*.txt", "b/[xz].go", "[s]/k", "[]a]/k", "[a-]/x.txt", "[b][!x]/y.txt"} {
 		want, err := filepath.Glob(filepath.Join(dir, g))
 		if strings.Contains(g, "**") {
 			// A "**" segment is read as doublestar reads it.
