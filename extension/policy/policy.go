@@ -927,6 +927,9 @@ type place struct {
 	// globLeft is how many more directory entries the call's path
 	// arguments read as globs may look at (globBounded).
 	globLeft *int
+	// braced is set when the path is one {a,b} alternative of an
+	// argument: its braces are not expanded again (checkGlob).
+	braced bool
 }
 
 // placeOf returns where the path arguments of a call to t with args are
@@ -1173,9 +1176,12 @@ const maxGlobMatches = 1024
 // path it matches, as doublestar reads it, through links to directories
 // (globBelow), is judged too. {a,b} alternatives are judged each.
 func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
-	if strings.Contains(raw, "{") && strings.Contains(raw, ",") {
+	if !at.braced && strings.Contains(raw, "{") && strings.Contains(raw, ",") {
 		// {a,b} alternatives, as bash, doublestar and minimatch expand
-		// them: each is judged as written and as a glob. Each expansion
+		// them: each is judged as a path argument, as written, with its
+		// ~ or $VAR expanded (bash expands braces first: "{~,x}/.aws" is
+		// ~/.aws) and as a glob; braces in what that gives are not
+		// expanded again, as bash does not (place.braced). Each expansion
 		// copies the path, so a long one or one of many groups is
 		// refused first.
 		alts, ok := []string(nil), false
@@ -1186,11 +1192,10 @@ func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw strin
 			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q, read as a glob, has more {a,b} alternatives than are judged (%d paths, %d bytes at most): pass fewer alternatives, or the paths themselves", field, raw, maxBraceAlternatives, maxBracePathBytes)
 		}
 		if len(alts) > 1 {
+			alt := at
+			alt.braced = true
 			for _, a := range alts {
-				if rule, err := p.checkWritten(cfg, tr, at, field, a); err != nil {
-					return rule, err
-				}
-				if rule, err := p.checkGlob(cfg, tr, at, field, a); err != nil {
+				if rule, err := p.checkPath(cfg, tr, alt, field, a); err != nil {
 					return rule, err
 				}
 			}
@@ -1219,12 +1224,7 @@ func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw strin
 			pattern = p.baseDir + string(filepath.Separator) + pattern
 		}
 	}
-	left := at.globLeft
-	if left == nil {
-		n := maxGlobEntries
-		left = &n
-	}
-	matches, ok := globBounded(pattern, left)
+	matches, ok := globBounded(pattern, at.globLeft) // set by evaluate
 	if !ok {
 		return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q, read as a glob, names more than is judged (%d paths a level, %d directory entries for all of a call's arguments): pass a narrower pattern, or the paths themselves", field, raw, maxGlobMatches, maxGlobEntries)
 	}
