@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/internal/errtext"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
+	"github.com/toolbelt-go/toolbelt/internal/schema"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -138,7 +139,7 @@ func (r *redactor) json(out json.RawMessage) json.RawMessage {
 	// earlier ones were never looked into: the server's text is kept only
 	// when it repeats no key ({"url":"...key...","url":"y"} would show
 	// the first url whole).
-	if !changed && !repeatsKey(out) {
+	if !changed && schema.UniqueKeys(out) == nil {
 		return out // escapes, but no secret behind them: keep the server's text
 	}
 	var b bytes.Buffer
@@ -148,49 +149,6 @@ func (r *redactor) json(out json.RawMessage) json.RawMessage {
 		return json.RawMessage(`"` + Redacted + `"`)
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// repeatsKey reports whether an object in out, a valid JSON text, has a
-// key twice (as decoded: "u\u0072l" is "url").
-func repeatsKey(out json.RawMessage) bool {
-	type level struct {
-		keys    map[string]bool // nil for an array
-		wantKey bool
-	}
-	var stack []*level
-	d := json.NewDecoder(bytes.NewReader(out))
-	d.UseNumber()
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			return false
-		}
-		if tok == json.Delim('}') || tok == json.Delim(']') {
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		var top *level
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.keys != nil {
-			if top.wantKey {
-				k, _ := tok.(string)
-				if top.keys[k] {
-					return true
-				}
-				top.keys[k], top.wantKey = true, false
-				continue
-			}
-			top.wantKey = true // this value ends the member
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &level{keys: map[string]bool{}, wantKey: true})
-		case json.Delim('['):
-			stack = append(stack, &level{})
-		}
-	}
 }
 
 // jsonValue masks the secrets in v, a decoded JSON value, and sets
