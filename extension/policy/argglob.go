@@ -88,6 +88,32 @@ func globBounded(pattern string, left *int) (matches []string, ok bool) {
 	return cur, true
 }
 
+// extglobGroup reports whether s holds a group a shell's extended glob
+// matches names with: bash's extglob (and ksh's) "?(", "*(", "+(", "@("
+// and "!(" before a ")", and zsh's "(a|b)" alternatives, which zsh reads
+// with no option set. It returns the group's opening for the error. A
+// "(" of any other kind ("photo (1).jpg") is no group.
+func extglobGroup(s string) (string, bool) {
+	for i := strings.IndexByte(s, '('); i >= 0; {
+		closing := strings.IndexByte(s[i:], ')')
+		if closing < 0 {
+			return "", false
+		}
+		if i > 0 && strings.IndexByte("?*+@!", s[i-1]) >= 0 {
+			return s[i-1 : i+1], true
+		}
+		if strings.IndexByte(s[i:i+closing], '|') >= 0 {
+			return "(|)", true
+		}
+		j := strings.IndexByte(s[i+1:], '(')
+		if j < 0 {
+			return "", false
+		}
+		i += 1 + j
+	}
+	return "", false
+}
+
 // globBelow returns what a "**" segment matches from the path c
 // (directory dir): c and every directory below it, through symbolic
 // links too, and every file below it as well when "**" ends the pattern,

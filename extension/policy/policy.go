@@ -124,7 +124,9 @@
 // across directories, the directory in front of the first wildcard is
 // refused when paths under it may match a forbidden pattern, and "**"
 // matches any number of directories, through symbolic links, as
-// doublestar reads it). A backslash is read as a separator, as a Windows
+// doublestar reads it; an argument holding an extended glob group,
+// "@(secrets)/key", "!(notes)/key" or zsh's "(secrets|x)/key", which a
+// shell with extglob expands, is refused with rule "paths.resolve"). A backslash is read as a separator, as a Windows
 // tool reads it, and off Windows also as the character of a name it is
 // there ("secrets/x\..\..\notes.txt" is a file inside secrets to a
 // Linux tool, notes.txt to a Windows one). A forbidden pattern refuses any form, and each must
@@ -1176,6 +1178,12 @@ const maxGlobMatches = 1024
 // path it matches, as doublestar reads it, through links to directories
 // (globBelow), is judged too. {a,b} alternatives are judged each.
 func (p *Policy) checkGlob(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	if op, ok := extglobGroup(raw); ok {
+		// bash with extglob, ksh and zsh match "@(secrets)/key" as
+		// secrets/key, which filepath.Glob reads as a literal name: it is
+		// refused rather than judged by a second glob dialect.
+		return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q holds the extended glob group %q, which a shell with extglob (bash -O extglob, ksh, zsh) expands to paths this policy does not judge: pass the paths themselves, or a glob of *, ?, [...] and {a,b}", field, raw, op)
+	}
 	if !at.braced && strings.Contains(raw, "{") && strings.Contains(raw, ",") {
 		// {a,b} alternatives, as bash, doublestar and minimatch expand
 		// them: each is judged as a path argument, as written, with its
