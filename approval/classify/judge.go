@@ -1208,40 +1208,54 @@ func isStdinPath(w word) bool {
 	return ok && !beneath && fd == "0"
 }
 
-// fetchedFiles records the files the downloader name given args writes:
-// the value of -o/--output (curl) or -O/--output-document (wget), and the
-// remote name (curl -O URL, wget URL without -O): the base name of each
-// URL, with or without a scheme (curl and wget add http://). With curl's
-// -J (--remote-header-name) or wget's --content-disposition the server
-// names the file: any local script may be it (state.fetchedAny).
-func (s *state) fetchedFiles(name string, args []word) {
-	add := func(w word) {
-		if w.lit && w.s != "-" && w.s != "" {
-			if s.fetched == nil {
-				s.fetched = map[string]bool{}
-			}
-			s.fetched[path.Clean(w.s)] = true
-		}
-	}
+// fetchedFiles records the files the downloader name given args writes
+// (state.fetched), and returns those it knows it writes: the value of
+// -o/--output (curl) or -O/--output-document (wget), and the remote name
+// (curl -O URL, wget URL without -O, aria2c, fetch): the base name of
+// each URL, with or without a scheme (curl and wget add http://), in the
+// directory curl's --output-dir or wget's -P (--directory-prefix) names.
+// wget's -o and -a name its log, which is not the download. A URL's base
+// name is recorded also where the downloader writes to its standard
+// output (curl URL, which a redirection may save under that name), but
+// not returned. With curl's -J (--remote-header-name) or wget's
+// --content-disposition the server names the file: any local script may
+// be it (state.fetchedAny).
+func (s *state) fetchedFiles(name string, args []word) []word {
 	// curl's -O takes no value (it saves under the URL's name); wget's
-	// -O names the file.
-	valued := "oO"
-	if name == "curl" {
-		valued = "o"
+	// -O names the file, its -o and -a the log and its -P the directory.
+	valued, letters := "oO", "oO"
+	switch name {
+	case "curl":
+		valued, letters = "o", "o"
+	case "wget":
+		valued, letters = "O", "OoaP"
 	}
-	named := false
+	var writes []word
+	var dir *word
+	named, remote := false, name == "wget" || name == "aria2c" || name == "fetch"
 	for i := 0; i < len(args); i++ {
 		a := args[i].s
 		long, v, hasV := strings.Cut(a, "=")
+		value := func() *word {
+			if hasV {
+				return &word{s: v, lit: args[i].lit}
+			}
+			if i+1 < len(args) {
+				i++
+				return &args[i]
+			}
+			return nil
+		}
 		switch {
 		case long == "--output" || long == "--output-document":
 			named = true
-			if hasV {
-				add(word{s: v, lit: args[i].lit})
-			} else if i+1 < len(args) {
-				i++
-				add(args[i])
+			if w := value(); w != nil {
+				writes = append(writes, *w)
 			}
+		case name == "curl" && long == "--output-dir" || name == "wget" && long == "--directory-prefix":
+			dir = value()
+		case name == "curl" && (a == "--remote-name" || a == "--remote-name-all"):
+			remote = true
 		case a == "--remote-header-name" || a == "--content-disposition" || strings.HasPrefix(a, "--content-disposition="):
 			s.fetchedAny = true
 		case len(a) > 1 && a[0] == '-' && a[1] != '-':
@@ -1250,35 +1264,77 @@ func (s *state) fetchedFiles(name string, args []word) {
 			if name == "curl" && strings.Contains(a, "J") {
 				s.fetchedAny = true
 			}
-			k := strings.IndexAny(a, valued)
+			k := strings.IndexAny(a, letters)
+			flags := a
+			if k > 0 {
+				flags = a[:k]
+			}
+			if name == "curl" && strings.Contains(flags, "O") {
+				remote = true // curl -sSLO URL
+			}
+			var w *word
 			switch {
 			case k <= 0:
 			case k+1 < len(a):
-				named = true
-				add(word{s: a[k+1:], lit: args[i].lit})
+				w = &word{s: a[k+1:], lit: args[i].lit}
 			case i+1 < len(args) && !strings.Contains(args[i+1].s, "://"):
-				named = true
 				i++
-				add(args[i])
+				w = &args[i]
+			}
+			switch {
+			case w == nil:
+			case strings.IndexByte(valued, a[k]) >= 0:
+				named = true
+				writes = append(writes, *w)
+			case a[k] == 'P':
+				dir = w
 			}
 		}
 	}
-	if named {
+	if name == "curl" && dir != nil {
+		for k := range writes {
+			writes[k] = inDir(dir, writes[k])
+		}
+	}
+	if !named || name == "curl" && remote {
+		for _, a := range args {
+			if !a.lit || strings.HasPrefix(a.s, "-") {
+				continue
+			}
+			rest := a.s
+			if _, r, ok := strings.Cut(a.s, "://"); ok {
+				rest = r
+			}
+			rest, _, _ = strings.Cut(rest, "?")
+			if b := path.Base(rest); strings.Contains(rest, "/") && b != "." && b != "/" {
+				w := word{s: b, lit: true}
+				if remote {
+					w = inDir(dir, w)
+				}
+				s.recordFetched(w)
+				if remote {
+					writes = append(writes, w)
+				}
+			}
+		}
+	}
+	writes = slices.DeleteFunc(writes, func(w word) bool { return w.s == "-" || w.s == "" })
+	for _, w := range writes {
+		s.recordFetched(w)
+	}
+	return writes
+}
+
+// recordFetched records w, a literal name, as a file a downloader on the
+// line wrote (state.fetched).
+func (s *state) recordFetched(w word) {
+	if !w.lit || w.s == "-" || w.s == "" {
 		return
 	}
-	for _, a := range args {
-		if !a.lit || strings.HasPrefix(a.s, "-") {
-			continue
-		}
-		rest := a.s
-		if _, r, ok := strings.Cut(a.s, "://"); ok {
-			rest = r
-		}
-		rest, _, _ = strings.Cut(rest, "?")
-		if b := path.Base(rest); strings.Contains(rest, "/") && b != "." && b != "/" {
-			add(word{s: b, lit: true})
-		}
+	if s.fetched == nil {
+		s.fetched = map[string]bool{}
 	}
+	s.fetched[path.Clean(w.s)] = true
 }
 
 // pathValue returns the value of w, a path, when it is known before it
