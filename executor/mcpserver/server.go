@@ -47,6 +47,8 @@ type config struct {
 	elicitWait    time.Duration
 	maxSessions   int
 	maxCalls      int
+	allowedHosts  []string
+	hostsSet      bool
 }
 
 // WithImplementation sets the server name and version sent to clients
@@ -143,6 +145,7 @@ type Server struct {
 	names map[string]string // tools currently added to srv: name -> the exported definition served
 
 	calls *callsInProgress
+	hosts hostRule
 }
 
 // New builds a server for ex's registry. Each tool is added with the
@@ -174,8 +177,12 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 	if cfg.maxCalls == 0 {
 		cfg.maxCalls = DefaultMaxCallsInProgress
 	}
+	hosts, err := newHostRule(cfg.hostsSet, cfg.allowedHosts)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-",
-		calls: newCallsInProgress(cfg.maxCalls)}
+		calls: newCallsInProgress(cfg.maxCalls), hosts: hosts}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: cfg.instructions,
 		Logger:       cfg.logger,
@@ -323,7 +330,11 @@ func SessionTimeout(d time.Duration) HTTPOption {
 // JSON-RPC batch (revision 2025-03-26) of more than 16 messages is refused
 // with 400 Bad Request before any of them runs: the SDK runs every
 // request of a batch at once, each holding its answer until the client
-// reads it, so one request of a few MiB held tens of thousands.
+// reads it, so one request of a few MiB held tens of thousands. A request
+// whose Host header names neither the address it came to nor a host
+// allowed by WithAllowedHosts is refused with 403 Forbidden when it is
+// unauthenticated and came to an address other than loopback, and always
+// when WithAllowedHosts is given (see there: DNS rebinding).
 func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	// PropagateRequestCancellation: without it the SDK lets the call of a
 	// 2026-07-28 request that ended (cancelled, or dropped by the network)
@@ -342,7 +353,9 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	if limit == 0 {
 		limit = mcp.DefaultMaxRequestBodyBytes
 	}
-	h := batchBound{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o), limit: limit}
+	// The Host check comes before anything reads the body; a session's
+	// owner is judged from the header alone, before it.
+	h := hostGuard{next: batchBound{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o), limit: limit}, rule: s.hosts}
 	if o.Stateless {
 		return h
 	}
