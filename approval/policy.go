@@ -117,9 +117,11 @@ type Evaluation struct {
 	// the setting ("deny_dangerous").
 	Rule string
 	// EveryCall is set, with ActionAsk, when the called tool is on the
-	// always-ask list (AlwaysAsk), whichever ask rule matched first: this
-	// call must be asked about itself, and no approval remembered for the
-	// session (approvalgate's session memory) may stand in for it.
+	// always-ask list (AlwaysAsk) or its spec requires approval
+	// (tool.Spec.RequiresApproval: "ask a human every time"), whichever
+	// ask rule matched first: this call must be asked about itself, and no
+	// approval remembered for the session (approvalgate's session memory)
+	// may stand in for it.
 	EveryCall bool
 }
 
@@ -1001,13 +1003,14 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 		if r := firstMatch(p.ask, t, req, &sub); r != nil {
 			ev := Evaluation{Action: ActionAsk, Rule: r.text, Reason: fmt.Sprintf("the approval rule %q asks about this call", r.text) + sub.unreadNote()}
 			// An ask rule may match before the always-ask entry that
-			// names the same tool: the list still holds.
-			ev.EveryCall = r.always || slices.ContainsFunc(p.ask, func(a rule) bool { return a.always && a.match(t, req, &sub) })
+			// names the same tool, or before the spec's RequiresApproval:
+			// the list and the spec still hold.
+			ev.EveryCall = r.always || req.Spec.RequiresApproval || slices.ContainsFunc(p.ask, func(a rule) bool { return a.always && a.match(t, req, &sub) })
 			return ev
 		}
 	}
 	if req.Spec.RequiresApproval {
-		return Evaluation{Action: ActionAsk, Reason: fmt.Sprintf("tool %q requires approval for every call", req.Call.Name)}
+		return Evaluation{Action: ActionAsk, Reason: fmt.Sprintf("tool %q requires approval for every call", req.Call.Name), EveryCall: true}
 	}
 	if req.Required != "" {
 		return Evaluation{Action: ActionAsk, Reason: req.Required}

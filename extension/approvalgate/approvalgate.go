@@ -20,7 +20,8 @@
 //     acts (the principal's tenant, id and roles, and the agent: the ones
 //     the person was shown; a denial remembered so also refuses the calls
 //     the policy would allow unasked; a remembered approval never answers
-//     for a tool on the always-ask list), then asks the
+//     for a tool on the always-ask list, or one whose spec requires
+//     approval), then asks the
 //     Approver, emitting tool.EventApprovalRequested and
 //     tool.EventApprovalDecided (with the decision, who made it and its
 //     latency). extension/tracing turns the two into a child span
@@ -139,7 +140,8 @@ func WithTimeout(d time.Duration) Option { return func(e *Extension) { e.timeout
 // turns the memory off: every call is asked about.
 //
 // The memory never approves a call of a tool on the policy's always-ask
-// list (approval.AlwaysAsk): such a tool is asked about on every call, and
+// list (approval.AlwaysAsk), nor of one whose spec requires approval
+// (tool.WithApproval): such a tool is asked about on every call, and
 // an approval "for this session" of one of its calls covers that call
 // only. A denial remembered for the session still refuses its later calls.
 func WithSessionMemory(n int) Option {
@@ -282,7 +284,8 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	var key memKey
 	if remember {
 		key = keyOf(&req.Call, hash)
-		// A tool on the always-ask list is asked about on every call: only
+		// A tool on the always-ask list, or whose spec requires approval,
+		// is asked about on every call (ev.EveryCall): only
 		// a remembered denial (the safe direction) answers for it.
 		if d, ok := e.memory.get(key); ok && (d.Kind == approval.Deny || !ev.EveryCall) {
 			e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)

@@ -25,7 +25,7 @@ func TestAttackForgetOfOneTenantLeavesAnothersSession(t *testing.T) {
 	reg := registry.New()
 	reg.MustRegister(tool.Func("pay", "Pay an invoice", func(context.Context, struct{}) (string, error) {
 		return "paid", nil
-	}, tool.WithRisk(tool.RiskHigh), tool.WithApproval()))
+	}, tool.WithRisk(tool.RiskHigh))) // high risk: asked about, and rememberable (WithApproval is asked every call)
 	gate := approvalgate.New(approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
 		asked.Add(1)
 		return approval.Approved("ops").WithScope(approval.ScopeSessionTool), nil

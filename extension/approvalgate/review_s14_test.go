@@ -168,9 +168,11 @@ func TestReviewS14OnlyAPersonsWaitStepsAside(t *testing.T) {
 		return approval.Approved("alice").WithScope(approval.ScopeSessionTool), nil
 	})
 	f := &s14Files{inside: map[string]int{}}
-	w := f.writer("write_approved", tool.WithApproval())
+	// An ask rule, not tool.WithApproval: a tool that requires approval is
+	// asked about on every call, and its approval is never remembered.
+	w := f.writer("write_approved")
 	spec := w.Spec()
-	ax := approvalgate.New(person, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAllowAll)))
+	ax := approvalgate.New(person, approvalgate.WithPolicy(approval.MustPolicy(approval.ModeAllowAll, approval.AskRules("write_approved"))))
 	chain := extension.Chain(func(context.Context, *extension.Request) *tool.Result { return &tool.Result{} }, ax, ax.Guard())
 	q := &s14Queue{}
 	for i := range 2 {
