@@ -2963,11 +2963,25 @@ func checkPositional(s *state, name string, args []word, cx judgeCtx, j *judgeme
 func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	crontab := name == "crontab"
 	var text *string
+	fromFile := false // crontab FILE; without it (or with -) crontab reads its input
+	fetched := func(file word) {
+		if s.readsFetched(file) {
+			j.add(s.c.rules.Defaults.DownloadExec, name+" installs "+file.s+", which a downloader on this line wrote, to run later")
+		}
+	}
 	for k, a := range args {
 		switch {
 		case !crontab && (a.s == "-f" || strings.HasPrefix(a.s, "-f")):
-			return info{} // at -f FILE
-		case crontab && !strings.HasPrefix(a.s, "-") && k == len(args)-1:
+			// at -f FILE
+			if file, ok := strings.CutPrefix(a.s, "-f"); ok && file != "" {
+				fetched(word{s: file, lit: a.lit})
+			} else if k+1 < len(args) {
+				fetched(args[k+1])
+			}
+			return info{}
+		case crontab && !strings.HasPrefix(a.s, "-") && k == len(args)-1 && (k == 0 || args[k-1].s != "-u"):
+			fromFile = true
+			fetched(a)
 			if v, ok := knownValue(a, 0); ok && s.scripts != nil {
 				if t, ok := s.script(v); ok {
 					text = &t
@@ -2992,7 +3006,10 @@ func checkLater(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 		}
 	}
 	var inf info
-	if !crontab && (in == nil || in.doc) {
+	if !fromFile {
+		// What it reads from a pipe runs later, as a shell runs it now
+		// (curl URL | crontab -), and so does a downloaded file it reads
+		// (crontab < f after curl -o f URL).
 		inf.execStdin = in == nil
 		if in != nil && in.download {
 			j.add(s.c.rules.Defaults.DownloadExec, name+" runs downloaded content later")

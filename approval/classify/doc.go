@@ -249,6 +249,11 @@
 //     install -e r, go run ./r, pytest, cmake -S r, terraform plan; or
 //     one a downloaded archive extracted on the line may have held; curl
 //     URL | parallel sh -c) is Defaults.DownloadExec (Blocked), and so is
+//     writing it into a file that a shell or the system runs later, a
+//     path rule with RunsLater (curl URL >> ~/.bashrc, curl -o
+//     .git/hooks/pre-commit URL, curl URL | tee /etc/profile.d/x.sh,
+//     wget -O /etc/cron.d/x URL, curl URL | crontab -, crontab or at -f
+//     of a file a downloader saved), and
 //     piping it into a program whose code runs what it reads (awk's
 //     system($0) or $0 | getline, sed's s///e or e, an interpreter's
 //     inline code that calls eval, exec, system, popen, spawn, new

@@ -276,7 +276,16 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	if s.c.download[name] {
 		inf.download = true
 		s.fds.downloader = true // see checkFdShell
-		s.fetchedFiles(name, args)
+		for _, w := range s.fetchedFiles(name, args) {
+			// The file it saves is written as by a redirection (cd /tmp
+			// && curl -O URL), and run later when a shell or the system
+			// runs it (curl -o .git/hooks/pre-commit URL).
+			if p, ok := s.runsLater(w); ok {
+				j.add(d.DownloadExec, name+" writes what it downloads into "+p+", which a shell or the system runs later")
+			} else {
+				j.add(s.writeTarget(w))
+			}
+		}
 		for _, a := range args {
 			if a.execs {
 				// curl -o >(sh) URL is curl URL > >(sh).

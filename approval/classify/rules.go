@@ -395,6 +395,13 @@ type PathRule struct {
 	Reason string `yaml:"reason"`
 	// Reads: the rule also applies to input redirections (/dev/tcp/...).
 	Reads bool `yaml:"reads"`
+	// RunsLater: a shell or the system runs a matching file's contents
+	// later, unasked (a shell's start-up file, a git hook, a crontab, a
+	// systemd unit): writing downloaded content there (curl URL >>
+	// ~/.bashrc, curl -o .git/hooks/pre-commit URL, curl URL | tee
+	// /etc/profile.d/x.sh) is Defaults.DownloadExec, as curl URL | sh is.
+	// Every rule with RunsLater is tried, not only the first that matches.
+	RunsLater bool `yaml:"runs_later"`
 }
 
 // VariableRule judges assigning one of Names (LD_PRELOAD=x cmd, export
@@ -655,7 +662,7 @@ func ParseRules(data []byte) (Rules, error) {
 				err = v.Decode(&r.Defaults)
 			}
 		case "paths":
-			err = decodeList(v, &r.Paths, "paths", "level", "reason", "reads")
+			err = decodeList(v, &r.Paths, "paths", "level", "reason", "reads", "runs_later")
 		case "variables":
 			err = decodeList(v, &r.Variables, "names", "level", "reason", "safe_values", "code", "reads")
 		case "secrets":

@@ -349,6 +349,12 @@ func (s *state) writeTarget(w word) (l Level, reason string) {
 	if w.execs && s.pipedDownload {
 		return s.c.rules.Defaults.DownloadExec, "writes downloaded content into " + w.s + ", whose command runs it"
 	}
+	if s.pipedDownload {
+		// curl URL >> ~/.bashrc, curl URL | tee .git/hooks/pre-commit.
+		if p, ok := s.runsLater(w); ok {
+			return s.c.rules.Defaults.DownloadExec, "writes downloaded content into " + p + ", which a shell or the system runs later"
+		}
+	}
 	l, reason = s.writeAt(w, false)
 	if w.unknown() || w.input || w.s == "" {
 		return l, reason
@@ -736,6 +742,64 @@ func (s *state) pathRule(w word, read bool) (Level, string, bool) {
 		}
 	}
 	return l, reason, found
+}
+
+// runsLater reports whether writing the file w names writes a file that a
+// shell or the system runs later (a path rule with RunsLater), where it
+// is and, for a relative name, in every directory the line may have
+// changed into (cd .git/hooks && curl -O URL/pre-commit), and returns
+// the path it matched.
+func (s *state) runsLater(w word) (string, bool) {
+	if w.input || w.s == "" {
+		return "", false
+	}
+	if p, ok := s.runsLaterRule(w); ok {
+		return p, true
+	}
+	if w.unknown() {
+		return "", false
+	}
+	if p := homePath(cleanPath(w.s)); strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+		return "", false
+	}
+	sets := []*dirSet{&s.cwd}
+	if s.repeat > 0 && s.later != nil {
+		sets = append(sets, s.later)
+	}
+	for _, ds := range sets {
+		for _, d := range ds.dirs {
+			in := w
+			in.s, in.glob = d.s+"/"+w.s, w.glob || d.glob
+			if p, ok := s.runsLaterRule(in); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// runsLaterRule reports whether the path w names matches a path rule with
+// RunsLater (a glob: could expand to a match of one), in either case as
+// pathRule matches, and returns the path.
+func (s *state) runsLaterRule(w word) (string, bool) {
+	p := homePath(cleanPath(w.s))
+	var g []globToken
+	if w.glob {
+		if len(p) > maxGlobMatch {
+			return "", false // judged by pathRule as a write anywhere
+		}
+		g = bashGlobTokens(p)
+	}
+	lower := strings.ToLower(p)
+	for i, r := range s.c.rules.Paths {
+		if !r.RunsLater {
+			continue
+		}
+		if w.glob && s.c.paths[i].overlaps(g, &s.scratch) || !w.glob && (s.c.paths[i].match(p) || lower != p && s.c.paths[i].match(lower)) {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 func (s *state) walkCmd(cmd syntax.Command, stdin *stdinSrc, extra []finding) info {
