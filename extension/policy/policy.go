@@ -1434,7 +1434,7 @@ func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw stri
 			places, ok := hostpath.LeadsAs(start, joined, cwd)
 			if !ok {
 				// hostpath does not say which of the two it was.
-				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: where path %q leads on the host cannot be judged: following it passes more than %d symlinks, or a lookup on the way failed (a directory reached through links whose real path is longer than PATH_MAX); pass the path the links lead to, with fewer symlinks on the way and a real path shorter than PATH_MAX", field, raw, hostpath.MaxLinks)
+				return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: where path %q leads on the host cannot be judged: following it passes more than %d symlinks, or a lookup on the way failed (a directory reached through links whose real path is longer than PATH_MAX), or it goes through /proc/PID of a process in another mount namespace, whose files differ from the host's; pass the path the links lead to, with fewer symlinks on the way and a real path shorter than PATH_MAX, not through another process's /proc", field, raw, hostpath.MaxLinks)
 			}
 			hostBase := ""
 			for _, hostName := range places {

@@ -30,7 +30,11 @@ const MaxLinks = 40
 // the way, when a component cannot be looked at for another reason than
 // that it is missing or not to be searched (a directory reached through
 // links whose real path is longer than PATH_MAX: the kernel follows the
-// short path, lstat of the long one fails), or name is not absolute.
+// short path, lstat of the long one fails), when a link of /proc/PID on
+// the way belongs to a process in another mount namespace (a sandboxed
+// command's, a container's: its root reads as "/" but holds other
+// files), or name is not absolute. A /proc link to a file whose name is
+// gone ("/p/.env (deleted)") leads to the name it had (/p/.env).
 func Resolve(name string) (resolved string, ok bool) {
 	if !path.IsAbs(name) {
 		return "", false
@@ -160,6 +164,15 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 			}
 			missing = 1
 			continue
+		} else if pid, ok := procPID(next); ok {
+			// A link of /proc/PID is the kernel's: it leads into that
+			// process's mount namespace, whose "/" may be another
+			// tree than this one's, and to a descriptor's file by the
+			// name it had.
+			if !sameMounts(pid) {
+				return "", false
+			}
+			target = strings.TrimSuffix(target, deleted)
 		}
 		done = done[:n]
 		if path.IsAbs(target) {
@@ -177,6 +190,40 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 		rest = append(strings.Split(target, "/"), rest...)
 	}
 	return string(done), true
+}
+
+// deleted is what the kernel adds to the target of a /proc link to a
+// file or directory whose name is gone (removed, or replaced by a rename
+// over it): "/p/.env (deleted)" still reads the old /p/.env.
+const deleted = " (deleted)"
+
+// procPID returns the process id of a link under /proc/PID (its root,
+// cwd, exe, a descriptor under fd or map_files, a thread's under
+// task/TID), or false for any other path.
+func procPID(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "/proc/")
+	if !ok {
+		return "", false
+	}
+	pid, _, ok := strings.Cut(rest, "/")
+	return pid, ok && pid != "" && strings.Trim(pid, "0123456789") == ""
+}
+
+// sameMounts reports whether the process pid sees the mounts this process
+// sees (the same mount namespace), so that where its /proc links lead can
+// be read from here: readlink gives "/" for the root of a sandboxed
+// command or a container, whose files differ. A process that cannot be
+// asked is not.
+func sameMounts(pid string) bool {
+	if pid == strconv.Itoa(os.Getpid()) {
+		return true
+	}
+	theirs, err := os.Readlink("/proc/" + pid + "/ns/mnt")
+	if err != nil {
+		return false
+	}
+	ours, err := os.Readlink("/proc/self/ns/mnt")
+	return err == nil && ours == theirs
 }
 
 // ownCwd reports whether tail, what follows "/proc/PID" in a link's name,
