@@ -153,7 +153,15 @@
 // bash tool's command line is
 // not read for paths at all (only arguments are; its workdir when
 // path_fields names it): what its commands reach is bounded by the
-// sandbox engine. An absolute pattern matches also with the
+// sandbox engine. The rules judge names, not files: a hard link is a
+// second name of a file, so a link in an allowed directory to a
+// forbidden file ("notes/k", the inode of "secrets/key"), made before the
+// policy ran or by a program it does not judge, is read by its allowed
+// name. A call that would make one with a forbidden path declared as an
+// argument (ln in either order, cp -l, link) is refused; finding the
+// existing ones would take a walk of every forbidden pattern's files on
+// each call of a file with more than one link (a pnpm or Nix store holds
+// nothing else), which the policy does not make. An absolute pattern matches also with the
 // directories in front of its first wildcard resolved on the host (at
 // load), so "/tmp/agent/**" still matches where /tmp is a symlink.
 // Patterns are read in the same form ("./secrets/" is "secrets"),
