@@ -36,7 +36,10 @@
 //     secret name (<password>pw</password>; one not closed, to the end of
 //     the text, as a key block with no END line), values written below their
 //     YAML name ("password: |" and indented lines, blank lines among
-//     them), and the key shapes of AWS,
+//     them), a secret in a sentence (a secret's noun, then "is", "was",
+//     ":" or "=", then a value of 6 bytes or more with a digit or a
+//     symbol in it: "the password is hunter2xyz", "api key = abcd1234efgh",
+//     "use password S3cr3t!x"), and the key shapes of AWS,
 //     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of
 //     the string is masked.
 //  4. By default, values whose secret name is itself a value: the "value"
@@ -51,7 +54,10 @@
 //     judged as the command line it spells (["curl", "-u", "me:pw"]).
 //
 // What it cannot see: a secret under a name that says nothing and in no
-// known shape (a positional password: "openssl passwd -6 pw"), and a
+// known shape (a positional password: "openssl passwd -6 pw"), a secret
+// in a sentence that reads as a word (letters only: "the password is
+// hunter", a passphrase of words) or that is not right after its noun's
+// "is" ("the password for the db is ..."), and a
 // secret encoded in the arguments (base64, percent-encoded, split across
 // strings). Declare such fields in Spec.Secrets. SecretValues and Scrub
 // mask a call's secret values where a tool echoes them (an error message,

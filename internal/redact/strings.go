@@ -496,6 +496,9 @@ func stringRules(s string) string {
 	if mayHavePair(s) {
 		s = maskPairs(s)
 	}
+	if strings.ContainsAny(s, " \t") && containsAny(s, directiveHints) {
+		s = maskProse(s)
+	}
 	return s
 }
 
