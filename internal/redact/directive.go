@@ -91,7 +91,7 @@ func directiveValue(line string) (vs, ve int) {
 			i++
 		}
 		ve = i
-		if statusPhrase(line[ns:ne], line[vs:ve]) {
+		if statusPhrase(line[ns:ne], line[vs:ve]) || proseNounLine(line[ns:ne], line[vs:ve]) {
 			return 0, 0
 		}
 	}
@@ -149,6 +149,20 @@ func statusPhrase(name, value string) bool {
 		"accepted", "rejected", "denied", "verified", "incorrect", "invalid", "wrong", "missing", "mismatch",
 		"locked", "unlocked", "ok", "valid", "empty":
 		return true
+	}
+	return false
+}
+
+// proseNounLine reports whether name and value, a line's two words, are
+// prose rather than a directive: the name is secret or token alone, nouns
+// English puts before another ("secret santa", "token ring"), and the
+// value, unquoted, does not look like a credential (credentialLike).
+// A password's word is a directive's (msmtprc's "password pw") whatever
+// its value reads like, as is a program's name (requirepass, api_token).
+func proseNounLine(name, value string) bool {
+	switch strings.ToLower(name) {
+	case "secret", "token":
+		return !credentialLike(value)
 	}
 	return false
 }
