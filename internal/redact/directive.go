@@ -24,7 +24,9 @@ var directiveHints = []string{"pass", "Pass", "PASS", "auth", "Auth", "AUTH", "s
 // the setting is ("AuthType Basic", "password_file /etc/passwd"); so is
 // a reference to a variable a template fills in ("requirepass
 // ${REDIS_PASSWORD}", see varRef), and a line that says what happened to
-// a credential ("Password expired", see statusPhrase) is a status.
+// a credential ("Password expired", see statusPhrase) is a status, and
+// secret or token before a word ("secret santa", see proseNounLine) is
+// prose.
 func maskDirectives(s string) string {
 	var b strings.Builder
 	last := 0
