@@ -70,6 +70,10 @@ var shapeRules = []struct {
 	// first encoded "@", and not past an encoded "/", "?" or "#" (a
 	// port, then a path with an "@" in it).
 	{[]string{"%3A%2F%2F", "%3a%2f%2f", "%3A%2f%2f", "%3a%2F%2F"}, regexp.MustCompile(`(?i)([a-z][a-z0-9+.-]*%3a%2f%2f[^\s'"&%/?#:@]*%3a)(?:[^\s'"&/?#%]|%(?:[013-9a-f][0-9a-f]|2[0-24-9a-e]|3[0-9a-e]))+?%40`), "${1}" + Mask + "%40"},
+	// The same encoded twice (%253A%252F%252F: a URL in a query in a
+	// query): the password runs to the first "%2540", and not past a
+	// "%252F", "%253F" or "%2523".
+	{[]string{"%253A%252F%252F", "%253a%252f%252f", "%253A%252f%252f", "%253a%252F%252F"}, regexp.MustCompile(`(?i)([a-z][a-z0-9+.-]*%253a%252f%252f[^\s'"&%/?#:@]*%253a)(?:[^\s'"&/?#%]|%25(?:[013-9a-f][0-9a-f]|2[0-24-9a-e]|3[0-9a-e]))+?%2540`), "${1}" + Mask + "%2540"},
 	// A token as a URL's user (GitHub's TOKEN:x-oauth-basic@, or no
 	// password): a user of 32 or more token characters. A user name is
 	// shorter (git@, deploy-user-for-production@).
@@ -416,12 +420,13 @@ func firstText(s string, i int) (start, end int, notYet bool) {
 }
 
 // mayHavePair reports whether maskPairs could find a pair in s: it needs a
-// separator, "=" or ":" (or their full-width forms, or %3D), or a flag's
+// separator, "=" or ":" (or their full-width forms, %3D or %253D), or a flag's
 // dash and white space.
 func mayHavePair(s string) bool {
 	return strings.ContainsAny(s, "=:") || (strings.Contains(s, "-") && strings.ContainsAny(s, " \t")) ||
 		strings.Contains(s, fullWidthColon) || strings.Contains(s, fullWidthEquals) ||
-		(strings.Contains(s, "%3") && (strings.Contains(s, "%3D") || strings.Contains(s, "%3d")))
+		(strings.Contains(s, "%3") && (strings.Contains(s, "%3D") || strings.Contains(s, "%3d"))) ||
+		(strings.Contains(s, "%253") && (strings.Contains(s, "%253D") || strings.Contains(s, "%253d")))
 }
 
 // String masks the secrets found inside s: private key blocks (also
@@ -796,6 +801,10 @@ func scanPairs(s string) (string, int, int) {
 				// The name follows a percent-encoded byte, which is not
 				// part of it: a query in a query (%3Faccess_token%3D).
 				before, nameStart = unhex(s[j])<<4|unhex(s[j+1]), j+2
+				if before == '%' && nameEnd-nameStart > 2 && isHex(s[nameStart]) && isHex(s[nameStart+1]) {
+					// Encoded twice: %253F is "?" (%3F encoded).
+					before, nameStart = unhex(s[nameStart])<<4|unhex(s[nameStart+1]), nameStart+2
+				}
 			}
 			valAt = skipContinued(s, sep)
 		case c == '-' && (i == 0 || strings.IndexByte(" \t\r\n'\"(", s[i-1]) >= 0):
@@ -869,8 +878,13 @@ func scanPairs(s string) (string, int, int) {
 			vs, ve = hs, he // password = <<EOT: the lines up to EOT
 		}
 		if s[i] == '%' && ve > vs {
-			// A percent-encoded query's value ends at its encoded "&".
-			if k := strings.Index(s[vs:ve], "%26"); k >= 0 {
+			// A percent-encoded query's value ends at its encoded "&"
+			// (%26, or %2526 when encoded twice).
+			amp := "%26"
+			if width == 5 {
+				amp = "%2526"
+			}
+			if k := strings.Index(s[vs:ve], amp); k >= 0 {
 				ve = vs + k
 			}
 		}
@@ -934,7 +948,8 @@ const (
 
 // separatorAt returns the byte at s[i] and its width, 1; for a full-width
 // colon or equals sign there, ':' or '=' and 3, and for a percent-encoded
-// "=" (%3D, a query inside a query), '=' and 3.
+// "=" (%3D, a query inside a query), '=' and 3, or 5 when it is encoded
+// twice (%253D).
 func separatorAt(s string, i int) (byte, int) {
 	switch {
 	case s[i] == fullWidthColon[0] && i+3 <= len(s) && s[i+1] == fullWidthColon[1]:
@@ -946,6 +961,8 @@ func separatorAt(s string, i int) (byte, int) {
 		}
 	case s[i] == '%' && i+3 <= len(s) && s[i+1] == '3' && (s[i+2] == 'D' || s[i+2] == 'd'):
 		return '=', 3
+	case s[i] == '%' && i+5 <= len(s) && s[i+1:i+4] == "253" && (s[i+4] == 'D' || s[i+4] == 'd'):
+		return '=', 5 // encoded twice (%253D): a query in a query in a query
 	}
 	return s[i], 1
 }
