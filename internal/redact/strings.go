@@ -65,6 +65,13 @@ var shapeRules = []struct {
 	// user:password@ in a URL (a DSN): the user stays, the password (which
 	// may itself hold an unescaped "@") goes.
 	{[]string{"://"}, regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^/?#\s'"]+@`), "${1}:" + Mask + "@"},
+	// The same when the password holds a "/", "?" or "#" not encoded
+	// (https://user:pa/ss@host), which a parser reads as the URL's end:
+	// to the first "@" that a host's character follows. What comes
+	// before the first of them must not be a port (digits alone:
+	// http://host:3000/users/me@x is a path with an "@"), and the user
+	// not an IPv6 address's bracket.
+	{[]string{"://"}, regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"\[\]]*):(?:[^/?#\s'"@]*[^0-9/?#\s'"@][^/?#\s'"@]*)?[/?#][^\s'"@]*@([A-Za-z0-9])`), "${1}:" + Mask + "@${2}"},
 	// The same in a percent-encoded URL, the value of another's query
 	// (?next=https%3A%2F%2Fuser%3Apw%40host): the password runs to the
 	// first encoded "@", and not past an encoded "/", "?" or "#" (a
@@ -431,14 +438,16 @@ func mayHavePair(s string) bool {
 
 // String masks the secrets found inside s: private key blocks (also
 // base64-encoded whole, as Kubernetes keeps them), passwords in URLs (also
-// in a percent-encoded URL, another's ?next=), Authorization and Cookie headers, bearer and basic credentials, the
+// one holding a "/", "?" or "#" not encoded, and in a percent-encoded
+// URL, another's ?next=, encoded once or twice), Authorization and Cookie headers, bearer and basic credentials, the
 // values of name=value and name: value pairs and of --name flags whose name
 // looks secret (LooksSecret; in a URL query or an upper-case environment
 // name, LooksSecretEnv, so ?key= and &sig= count, and an OAuth code or
 // PKCE verifier in a query, a fragment or a form body, ?code= and
 // &code_verifier=; with a full-width ：
 // or ＝, as Chinese and Japanese write them; and in a percent-encoded
-// query inside a URL's query, next=%2Fcb%3Ftoken%3D…), XML elements
+// query inside a URL's query, next=%2Fcb%3Ftoken%3D…, also encoded
+// twice, %253Ftoken%253D…), XML elements
 // named secret by their own name or by a key or name attribute (<add
 // key="DbPassword" value="…"/>, <entry key="password">…</entry>), and the key shapes of
 // AWS, GitHub, OpenAI, Anthropic, Slack, Google, GitLab, npm, Stripe,
