@@ -60,6 +60,7 @@ func init() {
 		"project":      checkProject,
 		"clone":        checkClone,
 		"extract":      checkExtract,
+		"cpio":         checkCpio,
 		"cargo":        checkCargo,
 		"ps":           checkPS,
 		"here":         checkHere,
@@ -1159,7 +1160,7 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	}
 	valueLetters := "fbgHKLNTVXIFC"
 	var ops []word // the files it archives (or extracts)
-	removes, forceLocal := false, false
+	removes, forceLocal, absolute := false, false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i].s
 		if strings.HasPrefix(a, "--") {
@@ -1207,6 +1208,9 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			case "--append", "--update", "--concatenate", "--catenate", "--delete":
 				modes += "r"
 			}
+			if len(opt) >= len("--ab") && strings.HasPrefix("--absolute-names", opt) {
+				absolute = true // and its abbreviations: --abs
+			}
 			continue
 		}
 		letters := ""
@@ -1224,6 +1228,8 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			switch l {
 			case 'x', 'c', 't', 'r', 'u', 'A':
 				modes += string(l)
+			case 'P':
+				absolute = true
 			}
 			if strings.IndexByte(valueLetters, l) < 0 {
 				continue
@@ -1295,12 +1301,155 @@ func checkTar(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 				s.linkers++
 				j.add(s.writeTarget(*dir))
 			}
+			if absolute {
+				j.add(s.c.rules.Defaults.WriteOutside, name+" -P (--absolute-names) extracts a member named /PATH or ../PATH there: the archive chooses where it writes, which may be a start-up file or outside the working directory")
+			}
 		}
 		if strings.ContainsAny(modes, "cruA") {
 			j.add(Warning, name+" writes an archive")
 			if archive != nil && archive.s != "-" {
 				j.add(s.writeTarget(*archive))
 			}
+		}
+	}
+	return inf
+}
+
+// checkCpio judges cpio by its mode, as checkTar judges tar's. Copy-in
+// (-i, --extract) extracts files, and the archive may hold links; GNU
+// cpio keeps a member's absolute or climbing name (/etc/x, ../x) unless
+// given --no-absolute-filenames, so the archive chooses where it writes
+// (Defaults.WriteOutside, as tar -xP); -D (--directory) is where it
+// extracts, judged as a write there. Pass-through (-p DIR) copies the
+// files it reads the names of into DIR, judged the same way. Copy-out
+// (-o) writes an archive, to -O or -F FILE when given. -F HOST:FILE is
+// an archive on another host, reached through rsh or --rsh-command's
+// program, which runs. -t (--list) only lists.
+func checkCpio(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	modes := ""
+	var dir, archive, dest *word
+	noAbsolute, toStdout := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if strings.HasPrefix(a, "--") {
+			opt, val, has := strings.Cut(a, "=")
+			next := func() word {
+				if has {
+					return word{s: val, lit: args[i].lit}
+				}
+				if i+1 < len(args) {
+					i++
+					return args[i]
+				}
+				return word{}
+			}
+			switch opt {
+			case "--extract":
+				modes += "i"
+			case "--create":
+				modes += "o"
+			case "--pass-through":
+				modes += "p"
+			case "--list":
+				modes += "t"
+			case "--no-absolute-filenames":
+				noAbsolute = true
+			case "--to-stdout":
+				toStdout = true
+			case "--directory":
+				d := next()
+				dir = &d
+			case "--file":
+				f := next()
+				archive = &f
+			case "--rsh-command":
+				v := next()
+				j.add(Dangerous, name+" --rsh-command runs a program")
+				if v.s != "" {
+					inf = inf.or(s.reparse(v.s, name+" --rsh-command"))
+				}
+			case "--pattern-file", "--format", "--io-size", "--message", "--owner", "--block-size":
+				if !has {
+					i++
+				}
+			}
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			d := args[i]
+			dest = &d // the last operand: -p's directory
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			l := a[k]
+			switch l {
+			case 'i', 'o', 'p', 't':
+				modes += string(l)
+			}
+			if strings.IndexByte("FOIEHCMRD", l) < 0 {
+				continue
+			}
+			var v word
+			if k+1 < len(a) {
+				v = word{s: a[k+1:], lit: args[i].lit}
+			} else if i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			switch l {
+			case 'F', 'O', 'I':
+				f := v
+				archive = &f
+			case 'D':
+				d := v
+				dir = &d
+			}
+			break
+		}
+	}
+	if archive != nil {
+		if c := strings.IndexByte(archive.s, ':'); c > 0 && !strings.Contains(archive.s[:c], "/") || archive.unknown() {
+			j.add(Dangerous, name+" -F "+archive.s+" may be an archive on another host, read or written through rsh")
+		}
+	}
+	switch {
+	case modes == "":
+		j.add(Warning, name+" without a known mode")
+	case strings.Contains(modes, "t"):
+		j.add(Safe, name+" lists an archive") // cpio -it too
+	case toStdout && strings.Trim(modes, "i") == "":
+		j.add(Safe, name+" extracts an archive to the standard output")
+	case strings.Contains(modes, "i"):
+		// An archive may hold links: later writes may go through them.
+		s.links = true
+		j.add(Warning, name+" extracts files")
+		if archive == nil {
+			s.fetchedAny = s.fetchedAny || s.pipedDownload || cx.stdin != nil && cx.stdin.download
+		} else if s.fetched[path.Clean(archive.s)] {
+			s.fetchedAny = true
+		}
+		if dir != nil {
+			s.linkers++
+			j.add(s.writeTarget(*dir))
+		}
+		if !noAbsolute {
+			j.add(s.c.rules.Defaults.WriteOutside, name+" -i without --no-absolute-filenames extracts a member named /PATH or ../PATH there: the archive chooses where it writes, which may be a start-up file or outside the working directory")
+		}
+	case strings.Contains(modes, "p"):
+		s.links = true // -l links instead of copying
+		j.add(Warning, name+" -p copies files into a directory")
+		switch {
+		case dest != nil:
+			s.linkers++
+			j.add(s.writeTarget(*dest))
+		default:
+			j.add(s.c.rules.Defaults.WriteOutside, name+" -p without a directory known here")
+		}
+	default:
+		j.add(Warning, name+" writes an archive")
+		if archive != nil && archive.s != "-" {
+			j.add(s.writeTarget(*archive))
 		}
 	}
 	return inf
@@ -1856,6 +2005,8 @@ var sqlCommandFlags = map[string][]string{
 	"clickhouse-client": {"-q", "--query", "--queries-file"},
 	"duckdb":            {"-c", "-s"},
 	"lftp":              {"-c", "-e", "-f"},
+	"smbclient":         {"-c", "--command"},
+	"tftp":              {"-c"},
 	"gdb":               {"-batch", "--batch"},
 }
 

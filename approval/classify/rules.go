@@ -200,7 +200,9 @@ type CommandRule struct {
 	// clone (gh repo clone REPO [DIR], hg clone, svn checkout clone a
 	// repository, as git clone),
 	// extract (unzip, 7z: an archive downloaded on the line may hold any
-	// file, as for tar),
+	// file, as for tar), cpio (cpio's modes: -i extracts files, anywhere
+	// the archive names without --no-absolute-filenames; -p copies into
+	// its directory; -o writes an archive),
 	// cargo (cargo check, test, clippy, tree and metadata write target/
 	// and Cargo.lock beside the project's Cargo.toml: Safe in the working
 	// directory, a write where they land outside it: cargo -C /tmp test),
