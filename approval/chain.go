@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/toolbelt-go/toolbelt/approval/classify"
 )
 
 // FirstDecisive returns an Approver that asks approvers in order and returns
@@ -40,7 +42,9 @@ func FirstDecisive(approvers ...Approver) Approver {
 // approves only if all of them approve (or modify). It stops at the first
 // denial, abstention, error or malformed decision, and denies. A
 // modification is passed on: later approvers see the modified arguments,
-// and the result is a Modify with the last arguments. The result's
+// judged dangerous (the chain cannot assess them; see modified) with the
+// subject read from them, and the result is a Modify with the last
+// arguments. The result's
 // DecidedBy joins every decider; its Scope is the narrowest given.
 func Unanimous(approvers ...Approver) Approver {
 	list := compact(approvers)
@@ -73,7 +77,7 @@ func Unanimous(approvers ...Approver) Approver {
 				return Denied(who, "not every approver approved this call ("+who+" abstained)"), nil
 			case Modify:
 				out.Kind, out.Args = Modify, d.Args
-				req.Call.Args = d.Args
+				req = modified(req, d, i)
 			}
 			if d.DecidedBy != "" {
 				by = append(by, d.DecidedBy)
@@ -87,6 +91,28 @@ func Unanimous(approvers ...Approver) Approver {
 		out.Message = strings.Join(notes, "; ")
 		return out, nil
 	})
+}
+
+// modified is req as the approvers after the i-th (0-based), which gave
+// the modification d, see it: with d's arguments, and no assessment of the
+// model's. The level and reasons the request came with describe the
+// arguments it came with, and a chain has no tool to assess the new ones
+// with (its Assessor: a shell tool's classifier), so they are judged
+// dangerous (blocked stays blocked): a policy after it refuses them with
+// DenyDangerous and asks about them in auto mode (an abstention, so the
+// chain denies), and a person is told why. The subject is read from the
+// new arguments. The approval extension judges the modification again,
+// with the tool, whatever the chain decides.
+func modified(req Request, d Decision, i int) Request {
+	who := d.DecidedBy
+	if who == "" {
+		who = fmt.Sprintf("approver #%d", i+1)
+	}
+	req.Call.Args = d.Args
+	req.Level = max(req.Level, classify.Dangerous)
+	req.Reasons = []string{"the arguments were modified by " + who + " and cannot be assessed again here: judged dangerous"}
+	req.Subject = subjectOf(nil, &req.Spec, nil, d.Args).text
+	return req
 }
 
 func compact(approvers []Approver) []Approver {
