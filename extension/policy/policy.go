@@ -115,7 +115,10 @@
 // filepath.Clean or filepath.Join leave it: "out/../notes/id" with out
 // a link elsewhere is notes/id to such a tool), and as a tool that expands a leading ~ or
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
-// HOME/.ssh/id too), and as a tool that expands it as a glob reads it
+// HOME/.ssh/id too), and as a program the tool hands it to reads an
+// option's value or a response file in it ("--file=.env", "-f.env" and
+// "@.env" are .env too; not for the built-in file tools, which take it
+// as written), and as a tool that expands it as a glob reads it
 // (filepath.Glob, Python's glob.glob: "~/.ss?/id" is each host path it
 // matches; read level by level, up to 1024 paths a level and 16,384
 // directory entries for all of a call's arguments, past which the call
@@ -940,6 +943,10 @@ type place struct {
 	// braced is set when the path is one {a,b} alternative of an
 	// argument: its braces are not expanded again (checkGlob).
 	braced bool
+	// valued is set when the path is the value of an option or a
+	// response file that an argument names (optionValue): it is not
+	// read as one again.
+	valued bool
 }
 
 // placeOf returns where the path arguments of a call to t with args are
@@ -1153,6 +1160,17 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 			return rule, err
 		}
 	}
+	// A program that takes the argument among its own reads a file from
+	// an option's value ("--from-file=secrets/key", "-fsecrets/key") or
+	// a response file ("@.env"): the value is judged as a path argument
+	// too, once. The built-in file tools take the path as written.
+	if v, ok := optionValue(raw); ok && !at.valued && !at.own {
+		opt := at
+		opt.valued = true
+		if rule, err := p.checkPath(cfg, tr, opt, field, v); err != nil {
+			return rule, err
+		}
+	}
 	if at.ws == nil {
 		if e, ok := hostpath.Expand(raw); ok {
 			if rule, err := p.checkWritten(cfg, tr, at, field, e); err != nil {
@@ -1167,6 +1185,28 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 		return rule, err
 	}
 	return p.checkGlob(cfg, tr, at, field, raw)
+}
+
+// optionValue returns the path a program reads from the argument s when
+// s is an option with a value or a response file: what follows the first
+// "=" of "--file=x" or "-f=x", what follows the letter of "-fx", what
+// follows "@" in "@x" (gcc, javac, clang). false for anything else, or
+// an empty value.
+func optionValue(s string) (string, bool) {
+	var v string
+	switch {
+	case len(s) < 2:
+		return "", false
+	case s[0] == '@':
+		v = s[1:]
+	case s[0] != '-':
+		return "", false
+	case strings.IndexByte(s, '=') > 0:
+		_, v, _ = strings.Cut(s, "=")
+	case s[1] != '-':
+		v = s[2:]
+	}
+	return v, v != ""
 }
 
 // maxGlobMatches bounds how many host paths a path argument read as a
