@@ -39,7 +39,8 @@
 //     them), a secret in a sentence (a secret's noun, then "is", "was",
 //     ":" or "=", then a value of 6 bytes or more with a digit or a
 //     symbol in it: "the password is hunter2xyz", "api key = abcd1234efgh",
-//     "use password S3cr3t!x"), and the key shapes of AWS,
+//     "use password S3cr3t!x"), and the key shapes of AWS (with the
+//     secret key written after its key id, as the console's CSV has it),
 //     GitHub, OpenAI, Anthropic, Slack and others. Only the secret part of
 //     the string is masked.
 //  4. By default, values whose secret name is itself a value: the "value"

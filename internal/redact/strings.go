@@ -149,6 +149,10 @@ var shapeRules = []struct {
 	{[]string{"assword for", "ASSWORD FOR", "assphrase for", "ASSPHRASE FOR", "IN for", "in for", "asscode for"},
 		regexp.MustCompile(`(?im)(\b(?:password|passphrase|passcode|pin)[ \t]+for[ \t]+(?:key[ \t]+)?(?:'[^'\r\n]*'|"[^"\r\n]*"|[^\s'":]+):[ \t]*)[^\s](?:[^\r\n]*[^\s])?`), "${1}" + Mask},
 	// Well-known key shapes.
+	// An AWS secret access key after its key id, with no name of its own:
+	// the credentials CSV the IAM console hands out (...,AKIA...,secret),
+	// a table's row, two words. The secret is 40 characters of base64.
+	{[]string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, regexp.MustCompile(`(?m)(^|[^A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}([ \t,;:|]+)[A-Za-z0-9/+]{40}($|[^A-Za-z0-9/+=])`), "${1}" + Mask + "${2}" + Mask + "${3}"},
 	// AWS access key ids.
 	{[]string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, regexp.MustCompile(`(^|[^A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}`), "${1}" + Mask},
 	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(shapeStart + `(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}`), "${1}" + Mask}, // GitHub tokens
