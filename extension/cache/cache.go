@@ -47,7 +47,10 @@
 //
 // Concurrent identical calls are collapsed with golang.org/x/sync/singleflight:
 // one runs the backend, the others wait for its result (each waiter still
-// honours its own context).
+// honours its own context). The one that runs it, with its own context,
+// returns when the run does, as without the cache, with what it returns:
+// a run cut short by its caller still says that it ran (Result.Attempts),
+// so a rate limit outside does not give the call's tokens back.
 //
 // Every result of a cacheable tool carries Metadata[MetaKey]: MetaHit when it
 // came from the cache, MetaShared when it came from a concurrent identical
@@ -336,12 +339,14 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			r.SetMeta(MetaKey, MetaHit)
 			return r
 		}
-		var own *tool.Result // set only in the caller that runs the backend
+		var own *tool.Result    // set only in the caller that runs the backend
+		var running atomic.Bool // this caller's run (with its ctx) began
 		// A read joins only a read begun since the last write, and keeps
 		// its result only if no write came while it ran.
 		gen := c.writes.Load()
 		place := placeOf(req)
 		ch := c.group.DoChan(key+"\x00"+strconv.FormatUint(gen, 10), func() (v any, _ error) {
+			running.Store(true)
 			// singleflight re-panics in a goroutine of its own, which would
 			// crash the program: turn a panic into a result here.
 			defer func() {
@@ -357,29 +362,39 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			}
 			return frozen, nil
 		})
+		var r singleflight.Result
 		select {
 		case <-ctx.Done():
-			return tool.Failure(&req.Call, ctx.Err())
-		case r := <-ch:
-			if own != nil {
-				c.misses.Add(1)
-				own.SetMeta(MetaKey, MetaMiss)
-				return own
+			if !running.Load() {
+				// Waiting on another caller's run: ours never started.
+				return tool.Failure(&req.Call, ctx.Err())
 			}
-			frozen := r.Val.(*tool.Result)
-			if !frozen.OK() && frozen.Error != nil && (frozen.Error.Code == tool.CodeCancelled || frozen.Error.Code == tool.CodeTimeout) && ctx.Err() == nil {
-				// The call we waited on was cut short by its own caller's
-				// context; ours is still alive, so run for ourselves.
-				c.misses.Add(1)
-				res := next(ctx, req)
-				res.SetMeta(MetaKey, MetaMiss)
-				return res
-			}
-			c.shared.Add(1)
-			res := clone(frozen)
-			res.SetMeta(MetaKey, MetaShared)
+			// This caller runs the backend, with the context that ended:
+			// as without the cache, it answers with what that run
+			// returns, which says the backend ran (Result.Attempts). A
+			// bare cancellation would say it did not, and the rate limit
+			// outside gives such a call's tokens back.
+			r = <-ch
+		case r = <-ch:
+		}
+		if own != nil {
+			c.misses.Add(1)
+			own.SetMeta(MetaKey, MetaMiss)
+			return own
+		}
+		frozen := r.Val.(*tool.Result)
+		if !frozen.OK() && frozen.Error != nil && (frozen.Error.Code == tool.CodeCancelled || frozen.Error.Code == tool.CodeTimeout) && ctx.Err() == nil {
+			// The call we waited on was cut short by its own caller's
+			// context; ours is still alive, so run for ourselves.
+			c.misses.Add(1)
+			res := next(ctx, req)
+			res.SetMeta(MetaKey, MetaMiss)
 			return res
 		}
+		c.shared.Add(1)
+		res := clone(frozen)
+		res.SetMeta(MetaKey, MetaShared)
+		return res
 	}
 }
 
