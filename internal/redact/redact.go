@@ -18,7 +18,10 @@
 //     name=value and name: value pairs and --name flags with secret names
 //     (JSON inside a string included: an object or array a string holds is
 //     judged as arguments of its own), private key blocks (also
-//     base64-encoded, as a kubeconfig's client-key-data), passwords on
+//     base64-encoded, as a kubeconfig's client-key-data, and a block's
+//     tail without its BEGIN line, as "tail key.pem" prints it; a Stream
+//     may show such a tail's lines before the END line that marks them
+//     comes), passwords on
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass
 //     -p, redis-cli -a, docker login -p, az/oc/cf login -p, openssl -pass
 //     pass:pw, keytool -storepass, ldapsearch -w, sqlcmd -P, smbclient -U

@@ -493,6 +493,9 @@ func stringRules(s string) string {
 			s = r.re.ReplaceAllString(s, r.repl)
 		}
 	}
+	if strings.Contains(s, "-----END ") {
+		s = maskKeyTails(s)
+	}
 	if vaultTokenAt(s, 0) >= 0 {
 		s = maskVaultTokens(s)
 	}
