@@ -138,7 +138,8 @@ type Request struct {
 	Why string `json:"why,omitempty"`
 	// OnceOnly says that a decision answers this call only: a Scope
 	// beyond ScopeCall is not remembered for later calls, because the
-	// tool is on the always-ask list (AlwaysAsk), the call has no session,
+	// tool is on the always-ask list (AlwaysAsk) or its spec requires
+	// approval (Evaluation.EveryCall), the call has no session,
 	// an extension demands approval (Required), or the approval extension
 	// remembers nothing. An approver offers no session-wide choice then
 	// (the dashboard shows no such button, Terminal no such key): it would
