@@ -166,10 +166,15 @@ var shapeRules = []struct {
 	{[]string{"npm_"}, regexp.MustCompile(shapeStart + `npm_[A-Za-z0-9]{36}`), "${1}" + Mask},                                       // npm tokens
 	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask},        // Stripe keys
 	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                        // Hugging Face tokens
-	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`), "${1}" + Mask}, // JWTs
-	// A Docker config's JSON ({"auths": ..., compact as kubectl writes it
-	// or tab-indented as docker does) in base64: its registry credentials.
-	{[]string{"eyJhdXRocyI6", "ewoJImF1dGhzIj"}, regexp.MustCompile(`(?:eyJhdXRocyI6|ewoJImF1dGhzIj)[A-Za-z0-9+/]*={0,2}`), Mask},
+	// JWTs: a header, then a payload that is any JSON object ("e": "{"
+	// in base64; e30 is "{}", eyA and ewo a blank or a line break after
+	// the brace), then the signature (empty for alg none).
+	{[]string{"eyJ"}, regexp.MustCompile(shapeStart + `eyJ[A-Za-z0-9_-]{8,}\.e[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*`), "${1}" + Mask},
+	// A Docker config's JSON ({"auths": ..., compact as kubectl writes it,
+	// tab-indented as docker does, with two or four spaces as jq and
+	// editors do, CRLF line ends, a blank after the brace) in base64: its
+	// registry credentials.
+	{dockerConfigHints, regexp.MustCompile(`(?:` + strings.Join(dockerConfigHints, "|") + `)[A-Za-z0-9+/]*={0,2}`), Mask},
 	// More key shapes: SendGrid, Stripe (and Svix) webhook secrets,
 	// Google OAuth access tokens, DigitalOcean, Shopify, Databricks,
 	// HashiCorp Vault, Telegram bots, Discord webhooks, age private keys,
@@ -214,6 +219,12 @@ var shapeRules = []struct {
 	{[]string{"ABSK"}, regexp.MustCompile(shapeStart + `ABSK[A-Za-z0-9+/]{100,}={0,2}`), "${1}" + Mask},
 	{[]string{"pnu_"}, regexp.MustCompile(shapeStart + `pnu_[A-Za-z0-9]{30,}`), "${1}" + Mask},
 }
+
+// dockerConfigHints are how a Docker config's JSON begins in base64, up
+// to its "auths" key: {"auths": compact, after a tab, two or four spaces
+// (LF or CRLF), and after a blank.
+var dockerConfigHints = []string{"eyJhdXRocyI6", "ewoJImF1dGhzIj", "ewogICJhdXRocyI6", "ewogICAgImF1dGhzIj",
+	"ew0KICAiYXV0aHMi", "ew0KCSJhdXRocyI6", "eyAiYXV0aHMi"}
 
 // gitlabHints are the prefixes of GitLab's tokens: personal, deploy,
 // runner, pipeline trigger, feed, incoming mail, SCIM, CI job, feature
