@@ -163,9 +163,9 @@ var shapeRules = []struct {
 	{[]string{"AIza"}, regexp.MustCompile(shapeStart + `AIza[0-9A-Za-z_-]{30,}`), "${1}" + Mask},                                                   // Google API keys
 	// GitLab tokens (see gitlabHints).
 	{gitlabHints, regexp.MustCompile(shapeStart + `(?:gl(?:pat|dt|rt|ptt|ft|imt|soat|cbt|ffct|agent|oas)-|GR1348941)[0-9A-Za-z_-]{20,}`), "${1}" + Mask},
-	{[]string{"npm_"}, regexp.MustCompile(shapeStart + `npm_[A-Za-z0-9]{36}`), "${1}" + Mask},                                       // npm tokens
-	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask},        // Stripe keys
-	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                        // Hugging Face tokens
+	{[]string{"npm_"}, regexp.MustCompile(shapeStart + `npm_[A-Za-z0-9]{36}`), "${1}" + Mask},                                // npm tokens
+	{[]string{"k_live_", "k_test_"}, regexp.MustCompile(shapeStart + `[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`), "${1}" + Mask}, // Stripe keys
+	{[]string{"hf_"}, regexp.MustCompile(shapeStart + `hf_[A-Za-z0-9]{30,}`), "${1}" + Mask},                                 // Hugging Face tokens
 	// JWTs: a header, then a payload that is any JSON object ("e": "{"
 	// in base64; e30 is "{}", eyA and ewo a blank or a line break after
 	// the brace), then the signature (empty for alg none).
