@@ -118,7 +118,10 @@
 // HOME/.ssh/id too), and as a program the tool hands it to reads an
 // option's value or a response file in it ("--file=.env", "-f.env" and
 // "@.env" are .env too; not for the built-in file tools, which take it
-// as written), and as a tool that expands it as a glob reads it
+// as written), and as a script that takes it unquoted splits it ("notes/a
+// .env" is notes/a and .env, each judged; up to 64 words, else refused;
+// not for the built-in file tools either), and as a tool that expands it
+// as a glob reads it
 // (filepath.Glob, Python's glob.glob: "~/.ss?/id" is each host path it
 // matches; read level by level, up to 1024 paths a level and 16,384
 // directory entries for all of a call's arguments, past which the call
@@ -1159,6 +1162,21 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 		if rule, err := p.checkPath(cfg, tr, at, field, t); err != nil {
 			return rule, err
 		}
+	} else if !at.own && strings.ContainsAny(raw, shellBlanks) {
+		// A script that takes the argument unquoted (cat $1) has the
+		// shell split it: "notes/a secrets/key" is two files to it. Each
+		// word is judged as a path argument too (the trimmed form, just
+		// above, is split in its turn); the built-in file tools take the
+		// path as written.
+		words := strings.FieldsFunc(raw, func(r rune) bool { return strings.ContainsRune(shellBlanks, r) })
+		if len(words) > maxPathWords {
+			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q has more than %d blank-separated words, each of which a shell that splits it reads as a path, and is not judged: pass fewer paths in one argument", field, raw, maxPathWords)
+		}
+		for i := 0; i < len(words) && len(words) > 1; i++ {
+			if rule, err := p.checkPath(cfg, tr, at, field, words[i]); err != nil {
+				return rule, err
+			}
+		}
 	}
 	// A program that takes the argument among its own reads a file from
 	// an option's value ("--from-file=secrets/key", "-fsecrets/key") or
@@ -1186,6 +1204,14 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 	}
 	return p.checkGlob(cfg, tr, at, field, raw)
 }
+
+// shellBlanks are the characters a shell splits an unquoted word at (the
+// default IFS), and maxPathWords how many words of one path argument are
+// judged each; an argument of more is refused.
+const (
+	shellBlanks  = " \t\n"
+	maxPathWords = 64
+)
 
 // optionValue returns the path a program reads from the argument s when
 // s is an option with a value or a response file: what follows the first
