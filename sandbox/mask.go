@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -351,10 +353,12 @@ func fileKind(m os.FileMode) string {
 }
 
 // DefaultHomeSecrets are the credential stores, relative to the home
-// directory of the program that runs the engine ($HOME), that bwrap and
-// gvisor hide from every command unless [WithHomeSecrets]: its root is the
-// host's, read-only, and a program not run by root runs its commands as
-// its own user, who can read them. A command that printed ~/.ssh/id_rsa or
+// directory of the program that runs the engine ($HOME) and to the home of
+// the user a run's command runs as ([WithUser], its passwd entry), that
+// bwrap and gvisor hide from every command unless [WithHomeSecrets]: its
+// root is the host's, read-only, and a program not run by root runs its
+// commands as its own user, who can read them, as a command run as
+// another user reads that user's. A command that printed ~/.ssh/id_rsa or
 // ~/.aws/credentials handed them to the model, its provider and the logs.
 // Each that exists is mounted over with an empty, read-only directory or
 // file (where it leads, for a symlink); one that is the workspace or holds
@@ -378,38 +382,68 @@ var DefaultHomeSecrets = []string{
 }
 
 // WithHomeSecrets lets bwrap and gvisor commands read the credential stores
-// of the home directory ([DefaultHomeSecrets]), which they otherwise find
+// of the home directories ([DefaultHomeSecrets]), which they otherwise find
 // empty: only for a command that must use them (a deploy with the
 // developer's cloud login), with the network it needs and a person asked.
 func WithHomeSecrets() Option { return func(c *config) { c.homeSecrets = true } }
 
 // homeMasks returns where bwrap and gvisor mount over the credential
-// stores of $HOME ([DefaultHomeSecrets]) for a run in workspace ws ("" for
-// none) as user cred (nil: the program's own), dirs and files apart. A
-// store the run's user cannot reach (root's 0700 home, for 65534) needs no
-// mount, and bwrap, started as that user, could not make one.
+// stores ([DefaultHomeSecrets]) of the run's homes (runHomes) for a run in
+// workspace ws ("" for none) as user cred (nil: the program's own), dirs
+// and files apart. A store the run's user cannot reach (root's 0700 home,
+// for 65534) needs no mount, and bwrap, started as that user, could not
+// make one.
 func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []string) {
-	home, err := os.UserHomeDir()
-	if c.homeSecrets || err != nil || !filepath.IsAbs(home) {
+	if c.homeSecrets {
 		return nil, nil
 	}
-	skip := func(p string) bool {
+	skip := func(p string, seen []string) bool {
+		if slices.Contains(seen, p) {
+			return true // two homes that lead to one place
+		}
 		rel, err := filepath.Rel(p, ws)
 		if ws != "" && err == nil && (rel == "." || filepath.IsLocal(rel)) {
 			return true // it is the workspace or holds it
 		}
 		return cred != nil && unsearchableAncestor(p, cred.Uid, cred.Gid) != ""
 	}
-	d, f := maskTargets(home, DefaultHomeSecrets)
-	for _, p := range d {
-		if !skip(p) {
-			dirs = append(dirs, p)
+	for _, home := range runHomes(cred) {
+		d, f := maskTargets(home, DefaultHomeSecrets)
+		for _, p := range d {
+			if !skip(p, dirs) {
+				dirs = append(dirs, p)
+			}
 		}
-	}
-	for _, p := range f {
-		if !skip(p) {
-			files = append(files, p)
+		for _, p := range f {
+			if !skip(p, files) {
+				files = append(files, p)
+			}
 		}
 	}
 	return dirs, files
+}
+
+// runHomes returns the home directories whose credential stores a run as
+// user cred (nil: the program's own) must not read: $HOME, and the home
+// of cred's user (its passwd entry) when that is another directory and
+// not "/". A run WithUser(1000, 1000) from a program whose HOME is /root
+// runs as the user who owns /home/dev, and printed /home/dev/.ssh/id_ed25519
+// while only /root's stores were masked
+// (TestAttackS27CommandReadsTheRunUsersHomeSecrets).
+func runHomes(cred *syscall.Credential) []string {
+	var homes []string
+	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
+		homes = append(homes, filepath.Clean(home))
+	}
+	if cred == nil {
+		return homes
+	}
+	u, err := user.LookupId(strconv.FormatUint(uint64(cred.Uid), 10))
+	if err != nil || !filepath.IsAbs(u.HomeDir) {
+		return homes // no such user (65534's home, /nonexistent, holds nothing either)
+	}
+	if home := filepath.Clean(u.HomeDir); home != "/" && !slices.Contains(homes, home) {
+		homes = append(homes, home)
+	}
+	return homes
 }
