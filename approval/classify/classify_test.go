@@ -573,7 +573,9 @@ rm -rf ~" | sh`, Blocked},
 	{`git clone https://x/r && cargo -qC r build`, Blocked},
 	{`git clone https://x/r && pnpm -rC r install`, Blocked},
 	{`git clone https://x/r && cd r && cargo build --manifest-path /tmp/x/Cargo.toml`, Blocked},
-	{`git clone https://x/r && pip install -qi https://x/simple e`, Warning},
+	// -i's value is an index, not the clone; another index is Dangerous
+	// (TestAttackS27InstallFromURL), not Blocked.
+	{`git clone https://x/r && pip install -qi https://x/simple e`, Dangerous},
 	// find -execdir runs its command at or under its starting points
 	{`git clone https://x/r && find r -name Makefile -execdir make \;`, Blocked},
 	{`git clone https://x/r d && find src -name Makefile -execdir make \;`, Warning},
