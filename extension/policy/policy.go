@@ -135,7 +135,9 @@
 // shell with extglob expands, is refused with rule "paths.resolve"). A backslash is read as a separator, as a Windows
 // tool reads it, and off Windows also as the character of a name it is
 // there ("secrets/x\..\..\notes.txt" is a file inside secrets to a
-// Linux tool, notes.txt to a Windows one). A forbidden pattern refuses any form, and each must
+// Linux tool, notes.txt to a Windows one), and a name's NTFS stream is
+// cut off ("secrets:$I30:$INDEX_ALLOCATION/key" is secrets/key, and
+// ".env::$DATA" .env, to NTFS). A forbidden pattern refuses any form, and each must
 // be under an allowed one. A forbidden pattern matches each form also as
 // a file system that compares names loosely opens it (APFS and NTFS by
 // default, ext4 casefold directories, vfat): the form and the pattern
@@ -1419,8 +1421,42 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 	if err == nil && runtime.GOOS != "windows" && strings.Contains(raw, `\`) {
 		rule, err = p.checkSpelt(cfg, tr, at, field, raw, false)
 	}
+	if err == nil && strings.IndexByte(raw, ':') >= 0 {
+		// NTFS opens ".env::$DATA" as .env and "secrets:$I30:$INDEX_ALLOCATION/key"
+		// as secrets/key: a name's stream is cut off, and the file it is
+		// stored with judged.
+		if s := withoutStreams(raw); s != raw {
+			if rule, err = p.checkWritten(cfg, tr, at, field, s); err != nil {
+				var te *tool.Error
+				if errors.As(err, &te) {
+					// The refusal of s, said of the path as written too.
+					te.Message += fmt.Sprintf(" (path %q is %q on NTFS, where \":\" names a stream of a file)", raw, s)
+				}
+				return rule, err
+			}
+		}
+	}
 	return rule, err
 }
+
+// withoutStreams returns the path s with the stream of each name cut off,
+// as NTFS reads a name ("name:stream:type" is stored with name); a
+// drive's colon ("C:") is kept.
+func withoutStreams(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' && (i != 1 || !isDriveLetter(s[0])) {
+			for i+1 < len(s) && s[i+1] != '/' && s[i+1] != '\\' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isDriveLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // checkSpelt judges the path argument raw of field, a backslash in it read
 // as a separator when backslash is true, else as a character of a name.
