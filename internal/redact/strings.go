@@ -23,8 +23,14 @@ const (
 	authCredentials = `(?:` + authParam + `|[^\s'"=][^\s'"]*)(?:[ \t]*,[ \t]*` + authParam + `)*`
 )
 
-// cmdValue is one command-line word: quoted, or up to white space.
-const cmdValue = `'[^']*'|"[^"]*"|[^\s'"]+`
+// cmdValue is one command-line word: quoted, or up to white space;
+// flagValue one that is not the next flag; stdinValue the text echo
+// writes, inside its quotes if it has them, not a variable.
+const (
+	cmdValue   = `'[^']*'|"[^"]*"|[^\s'"]+`
+	flagValue  = `'[^']*'|"[^"]*"|[^\s'"-][^\s'"]*`
+	stdinValue = `[^\s'"$|;&][^\s'"|;&]*`
+)
 
 // cmdArgs is the rest of the current command before a flag: not past a |
 // ; & or a line's end, unless the line is continued ("\" or PowerShell's
@@ -123,6 +129,24 @@ var shapeRules = []struct {
 	{[]string{"smbclient"}, regexp.MustCompile(`(\bsmbclient\b` + cmdArgs + `\s(?:-U|--user)(?:` + cmdGap + `+|=)['"]?[^\s%'"]*%)([^\s'"]+)`), "${1}" + Mask},
 	{[]string{"zip"}, regexp.MustCompile(`(\b(?:zip|unzip|zipcloak)\b` + cmdArgs + `\s-P` + cmdGap + `+)(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"7z ", "7za", "7zr"}, regexp.MustCompile(`(\b7z[ar]?\b` + cmdArgs + `\s-p)(` + cmdValue + `)`), "${1}" + Mask},
+	// A password written into a program that reads it from stdin: echo
+	// or printf piped into a --password-stdin login (docker, helm, ...),
+	// sudo -S or chpasswd, and sudo -S fed by a here-string. A variable
+	// ($CR_PAT) names the secret and stays.
+	{[]string{"password-stdin", "sudo", "chpasswd"}, regexp.MustCompile(`(\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(?:'%s(?:\\n)?'|"%s(?:\\n)?"))?[ \t]+['"]?)(` + stdinValue + `)(['"]?[ \t]*\|[ \t]*(?:[^|;&\n]*--password-stdin\b|sudo\b[^|;&\n]*\s-S\b|chpasswd\b))`), "${1}" + Mask + "${3}"},
+	{[]string{"<<<"}, regexp.MustCompile(`(\bsudo\b[^|;&\n]*\s-S\b[^|;&\n]*?<<<[ \t]*['"]?)(` + stdinValue + `)`), "${1}" + Mask},
+	// OpenSSL's -k PASSWORD (enc), wpa_passphrase's second word, the
+	// MongoDB tools' -p PASSWORD, lftp's -u user,PASSWORD, HTTPie's -a
+	// user:PASSWORD, Windows' net user NAME PASSWORD, and the value a
+	// secret store is given: gh secret set --body, az keyvault secret
+	// set --value, aws ssm put-parameter --value.
+	{[]string{"openssl"}, regexp.MustCompile(`(\bopenssl\b` + cmdArgs + `\s-k` + cmdGap + `+)(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"wpa_passphrase"}, regexp.MustCompile(`(\bwpa_passphrase[ \t]+(?:'[^']*'|"[^"]*"|[^\s'"|;&]+)[ \t]+)('[^']*'|"[^"]*"|[^\s'"|;&]+)`), "${1}" + Mask},
+	{[]string{"mongo"}, regexp.MustCompile(`(\bmongo[a-z]*\b` + cmdArgs + `\s-p` + cmdGap + `+)(` + flagValue + `)`), "${1}" + Mask},
+	{[]string{"lftp"}, regexp.MustCompile(`(\blftp\b` + cmdArgs + `\s-u` + cmdGap + `+['"]?[^\s,'"]*,)([^\s'"]+)`), "${1}" + Mask},
+	{[]string{"http"}, regexp.MustCompile(`((?:^|[\s;&|(])https?[ \t](?:` + cmdArgs + `\s)?(?:-a|--auth)(?:` + cmdGap + `+|=)['"]?[^\s:'"]*:)([^\s'"]+)`), "${1}" + Mask},
+	{[]string{"secret", "put-parameter"}, regexp.MustCompile(`(\b(?:gh[ \t]+secret[ \t]+set\b` + cmdArgs + `\s(?:-b|--body)|az[ \t]+keyvault[ \t]+secret[ \t]+set\b` + cmdArgs + `\s--value|ssm[ \t]+put-parameter\b` + cmdArgs + `\s--value)(?:` + cmdGap + `+|=))(` + cmdValue + `)`), "${1}" + Mask},
+	{[]string{"net user", "NET USER", "net USER"}, regexp.MustCompile(`(?i)(\bnet[ \t]+user[ \t]+(?:'[^']*'|"[^"]*"|[^\s'"/|;&]+)[ \t]+)('[^']*'|"[^"]*"|[^\s'"/*|;&][^\s'"|;&]*)`), "${1}" + Mask},
 	// Redis's commands: CONFIG SET requirepass/masterauth PW, and AUTH
 	// [user] PW as a line of its own in upper case or at redis-cli's
 	// prompt (PAM's "auth required pam_unix.so" is neither).
@@ -507,6 +531,9 @@ func stringRules(s string) string {
 	if strings.Contains(s, "-----END ") {
 		s = maskKeyTails(s)
 	}
+	if containsAny(s, configHints) {
+		s = maskConfigCommands(s)
+	}
 	if vaultTokenAt(s, 0) >= 0 {
 		s = maskVaultTokens(s)
 	}
@@ -642,6 +669,9 @@ var hintTri = func() (set [1024]uint64) {
 		add(h)
 	}
 	for _, h := range directiveHints {
+		add(h)
+	}
+	for _, h := range configHints {
 		add(h)
 	}
 	return set
@@ -846,6 +876,9 @@ func scanPairs(s string) (string, int, int) {
 			nameEnd = j
 			if nameEnd == nameStart || nameEnd >= len(s) || (s[nameEnd] != ' ' && s[nameEnd] != '\t') {
 				continue // not a flag with a separate value (--name=v is seen at its "=")
+			}
+			if strings.HasSuffix(s[nameStart:nameEnd], "-stdin") {
+				continue // --password-stdin takes no value: the password comes on stdin
 			}
 			valAt = skipContinued(s, nameEnd)
 			if valAt < len(s) && s[valAt] == '-' {
