@@ -120,6 +120,12 @@ type Request struct {
 	Call tool.Call `json:"call"`
 	// Spec is the spec of the called tool.
 	Spec tool.Spec `json:"spec"`
+	// Tool is the called tool, when the asker has it (the approval
+	// extension sets it), so that a Policy in a chain of approvers judges
+	// the call as the extension's policy does: with the tool's Subject,
+	// workspace, Assessor and the tool a wrapper runs. It is not
+	// serialised; a request read back from JSON has none.
+	Tool tool.Tool `json:"-"`
 	// Principal is who the call acts for (a copy of Call.Principal).
 	Principal tool.Principal `json:"principal,omitzero"`
 	// Level is the assessed danger of the call.

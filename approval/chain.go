@@ -42,10 +42,10 @@ func FirstDecisive(approvers ...Approver) Approver {
 // approves only if all of them approve (or modify). It stops at the first
 // denial, abstention, error or malformed decision, and denies. A
 // modification is passed on: later approvers see the modified arguments,
-// judged dangerous (the chain cannot assess them; see modified) with the
-// subject read from them, and the result is a Modify with the last
-// arguments. The result's
-// DecidedBy joins every decider; its Scope is the narrowest given.
+// assessed again with the request's Tool (else judged dangerous; see
+// modified) and with the subject read from them, and the result is a
+// Modify with the last arguments. The result's DecidedBy joins every
+// decider; its Scope is the narrowest given.
 func Unanimous(approvers ...Approver) Approver {
 	list := compact(approvers)
 	return ApproverFunc(func(ctx context.Context, req Request) (Decision, error) {
@@ -95,20 +95,26 @@ func Unanimous(approvers ...Approver) Approver {
 
 // modified is req as the approvers after the i-th (0-based), which gave
 // the modification d, see it: with d's arguments, and no assessment of the
-// model's. The level and reasons the request came with describe the
-// arguments it came with, and a chain has no tool to assess the new ones
-// with (its Assessor: a shell tool's classifier), so they are judged
-// dangerous (blocked stays blocked): a policy after it refuses them with
-// DenyDangerous and asks about them in auto mode (an abstention, so the
-// chain denies), and a person is told why. The subject is read from the
-// new arguments. The approval extension judges the modification again,
-// with the tool, whatever the chain decides.
+// model's. The level, reasons and subject the request came with describe
+// the arguments it came with. With the tool (req.Tool, which the approval
+// extension sets) the new arguments are assessed and their subject read
+// as the extension does; without it (its Assessor: a shell tool's
+// classifier) they are judged dangerous (blocked stays blocked): a policy
+// after it refuses them with DenyDangerous and asks about them in auto
+// mode (an abstention, so the chain denies), and a person is told why.
+// The approval extension judges the modification again, with the tool,
+// whatever the chain decides.
 func modified(req Request, d Decision, i int) Request {
+	req.Call.Args = d.Args
+	if req.Tool != nil {
+		req.Level, req.Reasons = LevelOf(req.Tool, &req.Spec, d.Args)
+		req.Subject, _ = SubjectOf(req.Tool, d.Args)
+		return req
+	}
 	who := d.DecidedBy
 	if who == "" {
 		who = fmt.Sprintf("approver #%d", i+1)
 	}
-	req.Call.Args = d.Args
 	req.Level = max(req.Level, classify.Dangerous)
 	req.Reasons = []string{"the arguments were modified by " + who + " and cannot be assessed again here: judged dangerous"}
 	req.Subject = subjectOf(nil, &req.Spec, nil, d.Args).text

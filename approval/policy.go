@@ -1045,10 +1045,15 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 
 // Approve makes a Policy usable as the first link of a FirstDecisive chain:
 // it approves what the policy allows, denies what it refuses, and abstains
-// (so the next approver is asked) on everything else. It sees no tool, so
-// subjects come from the argument fields only.
+// (so the next approver is asked) on everything else. It judges the call
+// with req.Tool, as Evaluate does with the tool it is given (the approval
+// extension sets it): without it, a path would be resolved outside the
+// tool's workspace, and the tool's own Subject and the tool a wrapper runs
+// unseen, so a call the extension's policy asks about could be approved
+// here. A request without a tool (read back from JSON) is judged on its
+// argument fields only.
 func (p *Policy) Approve(_ context.Context, req Request) (Decision, error) {
-	ev := p.Evaluate(nil, &req)
+	ev := p.Evaluate(req.Tool, &req)
 	switch ev.Action {
 	case ActionAllow:
 		return Decision{Kind: Approve, DecidedBy: "policy", Message: ev.Reason}, nil

@@ -241,7 +241,7 @@ func (e *Extension) handle(ctx context.Context, req *extension.Request, next ext
 	if req.Spec == nil {
 		return deny(req, "approval", "the call carries no tool spec, so its risk cannot be judged", nil)
 	}
-	areq := approval.Request{Call: req.Call, Spec: *req.Spec, Principal: req.Call.Principal}
+	areq := approval.Request{Call: req.Call, Spec: *req.Spec, Tool: req.Tool, Principal: req.Call.Principal}
 	areq.Level, areq.Reasons = approval.LevelOf(req.Tool, req.Spec, req.Call.Args)
 	if v, ok := req.Get(approval.RequiredKey); ok {
 		s, isString := v.(string)
