@@ -76,3 +76,29 @@ func TestS27OptionFormsToABuiltinFileTool(t *testing.T) {
 	assert.NoError(t, judgeOwn(t, p, ws, "--file=.env"))
 	assert.Error(t, judgeOwn(t, p, ws, ".env"))
 }
+
+// An operand of the form NAME=FILE names FILE to the program that reads
+// it: dd if=secrets/key prints the file (the test runs it), dd of=.env
+// writes it, and bash expands a ~ after the "=" of such a word. The
+// policy judged "if=secrets/key" as a file of that name and allowed it.
+// Seen failing first: every case was allowed. The value after the "=" of
+// a first name without "/" is judged as a path argument too.
+func TestAttackS27PathInAnOperandAssignment(t *testing.T) {
+	dir, p := optionProject(t)
+	if dd, err := exec.LookPath("dd"); err == nil {
+		cmd := exec.Command(dd, "if=secrets/key", "status=none")
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		require.NoError(t, err)
+		require.Contains(t, string(out), sshSecret, "dd if= reads the file")
+	}
+	for _, path := range []string{"if=secrets/key", "of=.env", "if=" + dir + "/.env", "FILE=secre*/key"} {
+		rule, err := judgePath(t, p, path)
+		assert.Error(t, err, "%q names a forbidden file to the program", path)
+		assert.Equal(t, "global.forbidden_paths", rule, "%q", path)
+	}
+	for _, path := range []string{"if=notes/a", "notes/x=.env", "a=b", "=.env/../notes/a"} {
+		_, err := judgePath(t, p, path)
+		assert.NoError(t, err, "%q", path)
+	}
+}

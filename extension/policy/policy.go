@@ -116,8 +116,8 @@
 // a link elsewhere is notes/id to such a tool), and as a tool that expands a leading ~ or
 // $VAR in it reads it ("~/.ssh/id" and "$HOME/.ssh/id" are
 // HOME/.ssh/id too), and as a program the tool hands it to reads an
-// option's value or a response file in it ("--file=.env", "-f.env" and
-// "@.env" are .env too; not for the built-in file tools, which take it
+// option's or an operand's value or a response file in it ("--file=.env",
+// "-f.env", "if=.env" and "@.env" are .env too; not for the built-in file tools, which take it
 // as written), and as a script that takes it unquoted splits it ("notes/a
 // .env" is notes/a and .env, each judged; up to 64 words, else refused;
 // not for the built-in file tools either), and as a tool that expands it
@@ -1216,22 +1216,23 @@ const (
 )
 
 // optionValue returns the path a program reads from the argument s when
-// s is an option with a value or a response file: what follows the first
-// "=" of "--file=x" or "-f=x", what follows the letter of "-fx", what
+// s is an option with a value, an operand with one or a response file:
+// what follows the first "=" of "--file=x", "-f=x" or "if=x" (dd; the
+// name before it has no "/"), what follows the letter of "-fx", what
 // follows "@" in "@x" (gcc, javac, clang). false for anything else, or
 // an empty value.
 func optionValue(s string) (string, bool) {
 	var v string
+	eq := strings.IndexByte(s, '=')
 	switch {
 	case len(s) < 2:
 		return "", false
 	case s[0] == '@':
 		v = s[1:]
-	case s[0] != '-':
-		return "", false
-	case strings.IndexByte(s, '=') > 0:
-		_, v, _ = strings.Cut(s, "=")
-	case s[1] != '-':
+	case eq > 0 && strings.IndexByte(s[:eq], '/') < 0:
+		// "--file=x", and an operand "if=x" (dd) or "FILE=x" (make).
+		v = s[eq+1:]
+	case s[0] == '-' && s[1] != '-':
 		v = s[2:]
 	}
 	return v, v != ""
