@@ -76,7 +76,9 @@ func WithRoots(roots ...*mcp.Root) Option {
 // WithSampling answers the server's sampling/createMessage requests (a
 // server asking the client's model for a completion) with fn, and
 // advertises the sampling capability. Without it the client advertises
-// none.
+// none. fn answers at most 16 of the server's sampling and elicitation
+// requests at once (the others get an error without calling it), and the
+// context of those it answers ends when the client is closed.
 func WithSampling(fn func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)) Option {
 	return func(o *options) { o.sampling = fn }
 }
@@ -84,7 +86,9 @@ func WithSampling(fn func(context.Context, *mcp.CreateMessageRequest) (*mcp.Crea
 // WithElicitation answers the server's elicitation/create requests (a
 // server asking the user something, such as an approval) with fn, and
 // advertises the elicitation capability. Without it the client advertises
-// none.
+// none. The bound of WithSampling holds: at most 16 of the server's
+// sampling and elicitation requests are answered at once, and Close ends
+// those being answered.
 func WithElicitation(fn func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) Option {
 	return func(o *options) { o.elicit = fn }
 }
@@ -220,14 +224,17 @@ func Connect(ctx context.Context, target Target, opts ...Option) (*Client, error
 	if c.opts.rootsSet {
 		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
 	}
+	// The server's questions are answered a few at a time, and end when
+	// the client is closed.
+	a := &asks{places: make(chan struct{}, maxAsksInFlight), stop: c.stop}
 	copts := &mcp.ClientOptions{
 		Logger:                      c.opts.logger,
 		ProgressNotificationHandler: c.onProgress,
 		Capabilities:                caps,
-		ElicitationHandler:          c.opts.elicit,
+		ElicitationHandler:          answerer(a, c.opts.elicit),
 	}
 	if c.opts.sampling != nil {
-		copts.CreateMessageHandler = c.opts.sampling
+		copts.CreateMessageHandler = answerer(a, c.opts.sampling)
 	}
 	c.client = mcp.NewClient(impl, copts)
 	if len(c.opts.roots) > 0 {
