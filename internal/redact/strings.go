@@ -147,6 +147,10 @@ var shapeRules = []struct {
 	{[]string{"http"}, regexp.MustCompile(`((?:^|[\s;&|(])https?[ \t](?:` + cmdArgs + `\s)?(?:-a|--auth)(?:` + cmdGap + `+|=)['"]?[^\s:'"]*:)([^\s'"]+)`), "${1}" + Mask},
 	{[]string{"secret", "put-parameter"}, regexp.MustCompile(`(\b(?:gh[ \t]+secret[ \t]+set\b` + cmdArgs + `\s(?:-b|--body)|az[ \t]+keyvault[ \t]+secret[ \t]+set\b` + cmdArgs + `\s--value|ssm[ \t]+put-parameter\b` + cmdArgs + `\s--value)(?:` + cmdGap + `+|=))(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"net user", "NET USER", "net USER"}, regexp.MustCompile(`(?i)(\bnet[ \t]+user[ \t]+(?:'[^']*'|"[^"]*"|[^\s'"/|;&]+)[ \t]+)('[^']*'|"[^"]*"|[^\s'"/*|;&][^\s'"|;&]*)`), "${1}" + Mask},
+	// Basic auth's password as a call's second quoted argument: Go's
+	// SetBasicAuth("user", "pw"), requests' HTTPBasicAuth and
+	// HTTPDigestAuth, Ruby's basic_auth, JavaScript's basicAuth.
+	{[]string{"BasicAuth", "basicAuth", "basic_auth", "DigestAuth"}, regexp.MustCompile(`((?:SetBasicAuth|HTTPBasicAuth|HTTPDigestAuth|[Bb]asicAuth|basic_auth)[ \t]*\([ \t]*["'][^"'\r\n]*["'][ \t]*,[ \t]*["'])([^"'\r\n]+)(["'])`), "${1}" + Mask + "${3}"},
 	// Redis's commands: CONFIG SET requirepass/masterauth PW, and AUTH
 	// [user] PW as a line of its own in upper case or at redis-cli's
 	// prompt (PAM's "auth required pam_unix.so" is neither).
@@ -533,6 +537,9 @@ func stringRules(s string) string {
 	}
 	if containsAny(s, configHints) {
 		s = maskConfigCommands(s)
+	}
+	if strings.Contains(s, ",") && strings.ContainsAny(s, `"'`) {
+		s = maskCallPairs(s)
 	}
 	if vaultTokenAt(s, 0) >= 0 {
 		s = maskVaultTokens(s)
@@ -1142,6 +1149,11 @@ func valueSpan(s string, i int, js *jsonScan) (int, int) {
 		}
 		return 0, 0
 	}
+	if n := callEnd(rest); n > 0 {
+		// A tuple or a call (auth=('bob', 'pw'), auth=HTTPBasicAuth(...)):
+		// masked whole, as an array is, not to its first quote.
+		return i, i + n
+	}
 	end := unquotedEnd(rest)
 	if strings.HasPrefix(rest, "${") {
 		// A reference runs to its "}", past the blanks of a default
@@ -1372,6 +1384,42 @@ func bracketEnd(s string, at int, js *jsonScan) int {
 			}
 		case ' ', '\t', '\r', '\n':
 			return 0
+		}
+	}
+	return 0
+}
+
+// callEnd returns the length of the tuple "(...)" or call "name(...)" s
+// starts with, to the ")" that closes it on the same line within 256
+// bytes (parentheses inside quotes not counted); 0 when s starts with
+// neither or nothing closes it there.
+func callEnd(s string) int {
+	i := 0
+	for i < len(s) && (isWordByte(s[i]) || s[i] == '.') {
+		i++
+	}
+	if i >= len(s) || s[i] != '(' {
+		return 0
+	}
+	depth := 0
+	var quote byte
+	for ; i < min(len(s), 256); i++ {
+		c := s[i]
+		switch {
+		case c == '\n' || c == '\r':
+			return 0
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return i + 1
+			}
 		}
 	}
 	return 0
