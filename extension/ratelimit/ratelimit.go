@@ -5,7 +5,10 @@
 // "5 per minute". A tool's own tool.Spec.RateLimitPerHour is honoured with
 // no configuration (an explicit PerTool limit replaces it). A call must find
 // a token in every bucket that applies to it: the store takes them all in
-// one step, or none, so a refused call costs no token.
+// one step, or none, so a refused call costs no token. Each further run of
+// the call's backend (a retry by the retry extension, which runs inside the
+// limit) takes them again (RunAgainKey), and a run the limit refuses is not
+// made: a tool limited to its upstream's quota is not run past it.
 //
 // A limited call is refused at once with tool.CodeRateLimited, Retryable,
 // and RetryAfter from the store. With Wait, the call waits for its tokens
@@ -308,6 +311,7 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 					Err:     fmt.Errorf("the rate limit store cannot be reached, so the call is refused (limits fail closed): %w", err)})
 			}
 			if g.OK {
+				req.Set(RunAgainKey, RunAgain(func(ctx context.Context) *tool.Result { return l.again(ctx, req, bs, scopes) }))
 				res := next(ctx, req)
 				if res.Status == tool.StatusCancelled && res.Attempts == 0 {
 					// The caller gave up before the backend ran (waiting for
@@ -330,6 +334,37 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 			}
 		}
 	}
+}
+
+// RunAgainKey is the extension.Request value key under which the limiter
+// leaves, for the extensions further in, a RunAgain for the call it let
+// through. An extension that runs the backend more than once for one call
+// (the retry extension, a hedge of your own) calls it before each run
+// after the first, and does not make the run it refuses: the limit counts
+// runs of the backend, not only calls, so that a tool limited to its
+// upstream's quota is not run past it by retries.
+const RunAgainKey = "ratelimit.run_again"
+
+// RunAgain takes one more token from every bucket the call took from, for
+// another run of its backend: nil when it did, else the refusal (rate
+// limited, or unavailable when the store cannot answer), which the
+// extension returns instead of running. It never waits.
+type RunAgain func(ctx context.Context) *tool.Result
+
+// again takes the call's tokens for another run of its backend.
+func (l *Limiter) again(ctx context.Context, req *extension.Request, bs []Bucket, scopes []string) *tool.Result {
+	g, err := l.store.Take(ctx, bs)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return tool.Failure(&req.Call, ctx.Err())
+	case err != nil:
+		return tool.Failure(&req.Call, &tool.Error{Code: tool.CodeUnavailable, Retryable: true,
+			Message: fmt.Sprintf("tool %q cannot run again right now: its rate limit cannot be checked; retry later", req.Call.Name),
+			Err:     fmt.Errorf("the rate limit store cannot be reached, so the run is refused (limits fail closed): %w", err)})
+	case !g.OK:
+		return l.refuse(req, bs, scopes, g, false)
+	}
+	return nil
 }
 
 // tightest is the Info of the bucket with the fewest tokens left.

@@ -4,6 +4,9 @@
 // Bounds, all of which hold together:
 //
 //   - at most MaxAttempts runs of the backend (default 3);
+//   - within the rate limit: each retry takes the call's tokens again
+//     from the rate limit extension outside (ratelimit.RunAgainKey), and
+//     one it refuses is not run (the last failure is returned);
 //   - never past the caller's context deadline: before each backoff the
 //     extension checks that the next attempt would start before the
 //     deadline, and otherwise returns the last result at once;
@@ -39,6 +42,7 @@ import (
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/extension/ratelimit"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -206,6 +210,12 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: %v", ran, err))
 				break
 			}
+			if refused := runAgain(ctx, req); refused != nil {
+				// The limit counts runs: the failure before it is the
+				// answer, and says why no run followed.
+				res.SetMeta(MetaKey, fmt.Sprintf("stopped after %d attempts: the rate limit refuses another run (%s)", ran, refused.Error.Message))
+				break
+			}
 			req.Attempt++
 			res = next(ctx, req)
 		}
@@ -214,6 +224,25 @@ func (r *Retry) Wrap(next extension.Handler) extension.Handler {
 		}
 		return res
 	}
+}
+
+// runAgain takes the tokens of another run from the rate limit outside,
+// when there is one (ratelimit.RunAgainKey): nil to run, else the limit's
+// refusal.
+func runAgain(ctx context.Context, req *extension.Request) *tool.Result {
+	v, ok := req.Get(ratelimit.RunAgainKey)
+	if !ok {
+		return nil
+	}
+	again, ok := v.(ratelimit.RunAgain)
+	if !ok {
+		return tool.Fail(&req.Call, tool.CodeInternal, fmt.Sprintf("an extension left a %T under %s, not a ratelimit.RunAgain", v, ratelimit.RunAgainKey))
+	}
+	res := again(ctx)
+	if res != nil && res.Error == nil {
+		res.Error = tool.NewError(tool.CodeInternal, "the rate limit refused another run without saying why")
+	}
+	return res
 }
 
 // sleep waits d, or until ctx is done. It returns ctx's error also when
