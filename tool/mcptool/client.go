@@ -430,6 +430,7 @@ func (c *Client) dial(ctx context.Context) (*conn, error) {
 	watchExit(cmd, cn.pidfd)
 	go func() {
 		_ = cs.Wait()
+		endAnswers() // a session that ended writes no more answers
 		close(cn.done)
 	}()
 	return cn, nil

@@ -113,7 +113,7 @@ func (w *taskWatch) watch(t mcp.Transport, stop context.Context) mcp.Transport {
 		cp.HTTPClient = &hcp
 		return &cp
 	}
-	return &watchTransport{Transport: t, w: w}
+	return &watchTransport{Transport: t, w: w, stop: stop}
 }
 
 // sameOrigin follows a redirect only within the origin (scheme, host and
@@ -132,10 +132,12 @@ func sameOrigin(req *http.Request, via []*http.Request) error {
 }
 
 // watchTransport records the tools/list responses of a message-level
-// connection (stdio, in-memory, any custom transport).
+// connection (stdio, in-memory, any custom transport), and writes the
+// client's answers to the server's requests through an answerQueue.
 type watchTransport struct {
 	mcp.Transport
-	w *taskWatch
+	w    *taskWatch
+	stop context.Context // done when the connection is closed
 }
 
 func (t *watchTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -143,20 +145,109 @@ func (t *watchTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &watchConn{Connection: conn, w: t.w}, nil
+	q := &answerQueue{conn: conn, stop: t.stop, ready: make(chan struct{}, 1)}
+	go q.run()
+	return &watchConn{Connection: conn, w: t.w, answers: q}, nil
 }
 
 type watchConn struct {
 	mcp.Connection
 	w       *taskWatch
 	pending sync.Map // jsonrpc.ID of a tools/list request in flight
+	answers *answerQueue
 }
 
+// Write writes msg, or queues it when it answers one of the server's
+// requests (answerQueue).
 func (c *watchConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "tools/list" && r.IsCall() {
 		c.pending.Store(r.ID, struct{}{})
 	}
+	if _, answer := msg.(*jsonrpc.Response); answer {
+		c.answers.put(msg)
+		return nil
+	}
 	return c.Connection.Write(ctx, msg)
+}
+
+// maxQueuedAnswers bounds, in bytes of JSON, the answers to the server's
+// requests that wait to be written on a message-level connection; one
+// answer is taken whatever its size.
+const maxQueuedAnswers = 1 << 20
+
+// answerQueue writes the client's answers to the server's requests (ping,
+// roots/list, sampling, elicitation) on one goroutine, in order. The SDK
+// answers each request on a goroutine of its own, which wrote the answer
+// itself: a stdio server that sends pings and reads none of the answers
+// fills the pipe to its stdin (64 KiB), and every later answer's
+// goroutine waited to write for as long as the session lived (10,000
+// pings held some 8,300 goroutines), and closing the session waited for
+// them, for ever. Queued, an answer holds only its bytes, and past
+// maxQueuedAnswers of them an answer is not sent. Either way the SDK is
+// told it was written: it takes a failed write for a broken connection
+// and ends the session, which the server would then end at will.
+type answerQueue struct {
+	conn  mcp.Connection
+	stop  context.Context // done when the connection is closed: the queue ends
+	ready chan struct{}   // an answer was queued
+
+	mu    sync.Mutex
+	queue []jsonrpc.Message
+	sizes []int
+	bytes int // of the answers queued and the one being written
+}
+
+// put queues msg, unless maxQueuedAnswers bytes wait already or the
+// connection is closed.
+func (q *answerQueue) put(msg jsonrpc.Message) {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return // the SDK's writer would fail on it too
+	}
+	q.mu.Lock()
+	if q.stop.Err() != nil || (q.bytes > 0 && q.bytes+len(data) > maxQueuedAnswers) {
+		q.mu.Unlock()
+		return
+	}
+	q.queue = append(q.queue, msg)
+	q.sizes = append(q.sizes, len(data))
+	q.bytes += len(data)
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+}
+
+// run writes the queued answers until the connection is closed. A write
+// the server does not take ends as the connection closes under it.
+func (q *answerQueue) run() {
+	for {
+		select {
+		case <-q.ready:
+		case <-q.stop.Done():
+			return
+		}
+		for {
+			q.mu.Lock()
+			if len(q.queue) == 0 {
+				q.queue, q.sizes = nil, nil // a burst's arrays go
+				q.mu.Unlock()
+				break
+			}
+			msg, size := q.queue[0], q.sizes[0]
+			q.queue[0] = nil
+			q.queue, q.sizes = q.queue[1:], q.sizes[1:]
+			q.mu.Unlock()
+			_ = q.conn.Write(q.stop, msg)
+			q.mu.Lock()
+			q.bytes -= size
+			q.mu.Unlock()
+			if q.stop.Err() != nil {
+				return
+			}
+		}
+	}
 }
 
 func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
