@@ -5,9 +5,13 @@ import (
 	"strings"
 )
 
-// keyEndLine is a private key's PEM END line. A whole block, BEGIN to
-// END, is a shape rule's; one that is left is a block's tail.
-var keyEndLine = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
+// keyEndLine is a private key's PEM END line, or an ssh.com key file's
+// (RFC 4716). A whole block, BEGIN to END, is a shape rule's; one that
+// is left is a block's tail.
+var keyEndLine = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|---- END SSH2 [A-Z0-9 ]*PRIVATE KEY ----`)
+
+// keyEndHints are what an END line holds.
+var keyEndHints = []string{"-----END ", "---- END SSH2 "}
 
 // maskKeyTails masks the tail of a private key's PEM block whose BEGIN
 // line the text does not hold ("tail -n 4 key.pem", a text cut before

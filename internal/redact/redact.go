@@ -18,8 +18,9 @@
 //     name=value and name: value pairs and --name flags with secret names
 //     (JSON inside a string included: an object or array a string holds is
 //     judged as arguments of its own), private key blocks (also
-//     base64-encoded, as a kubeconfig's client-key-data, and a block's
-//     tail without its BEGIN line, as "tail key.pem" prints it; a Stream
+//     base64-encoded, as a kubeconfig's client-key-data, and the tail of
+//     a PEM, ssh.com or PuTTY key file without its first line, as "tail
+//     key.pem" prints it; a Stream
 //     may show such a tail's lines before the END line that marks them
 //     comes), passwords on
 //     common clients' command lines (curl -u user:pw, mysql -ppw, sshpass

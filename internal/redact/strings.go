@@ -68,6 +68,9 @@ var shapeRules = []struct {
 	{[]string{"BEGIN SSH2 "}, regexp.MustCompile(`---- BEGIN SSH2 [A-Z0-9 ]*PRIVATE KEY ----(?s:.*?)(---- END SSH2 [A-Z0-9 ]*PRIVATE KEY ----|$)`), Mask},
 	// PuTTY private key files, to the MAC line (or the end of the text).
 	{[]string{"PuTTY-User-Key-File-"}, regexp.MustCompile(`PuTTY-User-Key-File-[0-9]+:(?s:.*?)(Private-MAC:[^\r\n]*|$)`), Mask},
+	// A PuTTY file's tail without its first line ("tail key.ppk"): the
+	// base64 lines after Private-Lines.
+	{[]string{"Private-Lines:"}, regexp.MustCompile(`(?m)(Private-Lines:[ \t]*[0-9]+\r?\n)[A-Za-z0-9+/=]+(?:\r?\n[A-Za-z0-9+/=]+)*(\r?)$`), "${1}" + Mask + "${2}"},
 	// user:password@ in a URL (a DSN): the user stays, the password (which
 	// may itself hold an unescaped "@") goes.
 	{[]string{"://"}, regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]*):[^/?#\s'"]+@`), "${1}:" + Mask + "@"},
@@ -532,7 +535,7 @@ func stringRules(s string) string {
 			s = r.re.ReplaceAllString(s, r.repl)
 		}
 	}
-	if strings.Contains(s, "-----END ") {
+	if containsAny(s, keyEndHints) {
 		s = maskKeyTails(s)
 	}
 	if containsAny(s, configHints) {
