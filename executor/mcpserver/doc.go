@@ -50,4 +50,11 @@
 // messages is refused whole: the bound counts a request until its handler
 // returns, and each answer of a batch waits on its own goroutine until the
 // client reads it.
+//
+// DNS rebinding: over HTTP, a request whose Host header names neither the
+// address it came to nor a host of WithAllowedHosts is refused with 403
+// when it came to an address other than loopback without a verified
+// bearer token (the SDK checks loopback addresses itself), and always
+// when WithAllowedHosts is given: a web page whose DNS name was pointed at
+// the server's address cannot call its tools from a user's browser.
 package mcpserver

@@ -58,6 +58,11 @@
 // 16 such answers are in flight at once (more are not sent), and closing
 // the connection ends those the server has not taken, so a server that
 // floods pings and takes no answer holds neither connections nor Close.
+// Over stdio and other message-level transports the answers wait in one
+// queue that one goroutine writes, at most 1 MiB of them, and closing the
+// connection ends it. The WithSampling and WithElicitation functions
+// answer at most 16 requests at once (more get an error), and Close ends
+// the context of those they answer.
 //
 // Tools the client cannot offer are left out of Tools and reported by
 // Client.Skipped: a tool whose execution.taskSupport is "required" (it runs
