@@ -120,7 +120,11 @@
 // "-f.env", "if=.env" and "@.env" are .env too; not for the built-in file tools, which take it
 // as written), and as a script that takes it unquoted splits it ("notes/a
 // .env" is notes/a and .env, each judged; up to 64 words, else refused;
-// not for the built-in file tools either), and as a tool that expands it
+// not for the built-in file tools either), and, in a call that names two
+// paths or more, as a program that changes to one of them reads it: each
+// relative one under each other that is a directory on the host (tar -C
+// DIR FILE, git -C, make -C: FILE is DIR/FILE; up to 1024 such paths a
+// call, else refused; not for the built-in file tools), and as a tool that expands it
 // as a glob reads it
 // (filepath.Glob, Python's glob.glob: "~/.ss?/id" is each host path it
 // matches; read level by level, up to 1024 paths a level and 16,384
@@ -784,9 +788,19 @@ func (p *Policy) Evaluate(mode string, spec *tool.Spec, args json.RawMessage) (r
 
 func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawMessage) (rule string, err error) {
 	// The directory entries its path arguments read as globs may look at,
-	// all of them together (checkGlob).
-	at.globLeft = new(int)
-	*at.globLeft = maxGlobEntries
+	// all of them together (checkGlob), and the paths it names, for
+	// checkBases (not for the built-in file tools, which take each path
+	// from their workspace): one allocation for both.
+	state := &struct {
+		globLeft int
+		named    []namedPath
+		first    [2]namedPath
+	}{globLeft: maxGlobEntries}
+	at.globLeft = &state.globLeft
+	if !at.own {
+		state.named = state.first[:0]
+		at.named = &state.named
+	}
 	cfg := p.cfg.Load()
 	tr := cfg.tools[spec.Name]
 	if rule, err := p.modeDenial(cfg, tr, mode, spec); err != nil {
@@ -882,8 +896,89 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 				}
 			}
 		}
+		if at.named != nil {
+			return p.checkBases(cfg, tr, at, *at.named)
+		}
 	}
 	return "", nil
+}
+
+// maxBasePairs bounds how many paths checkBases judges for one call (a
+// relative path under a directory, each); a call that names more is
+// refused.
+const maxBasePairs = 1024
+
+// checkBases judges each relative path a call names also under each other
+// path it names that is a directory on the host: a program that changes
+// directory to one argument (tar -C DIR, git -C DIR, make -C DIR, a
+// script's cd "$1") takes the relative paths after it from there, where
+// "tmp/p/secrets/key" under "/" is /tmp/p/secrets/key. It looks at the
+// host only for a call that names two paths or more.
+func (p *Policy) checkBases(cfg *config, tr *toolRule, at place, named []namedPath) (string, error) {
+	if len(named) < 2 {
+		return "", nil
+	}
+	var dirs []string
+	for _, n := range named {
+		if p.hostDir(at, n.path) && !slices.Contains(dirs, n.path) {
+			dirs = append(dirs, n.path)
+		}
+	}
+	if len(dirs)*len(named) > maxBasePairs {
+		return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: the call names %d directories and %d paths, and a program that changes to one directory takes the others' relative paths from there: more than the %d places judged; pass fewer paths in one call", len(dirs), len(named), maxBasePairs)
+	}
+	at.named, at.valued = nil, true // the joined paths are judged as written
+	for _, d := range dirs {
+		for _, n := range named {
+			if n.path == d || p.absolute(at, n.path) {
+				continue
+			}
+			if rule, err := p.checkPath(cfg, tr, at, n.field, strings.TrimSuffix(d, "/")+"/"+n.path); err != nil {
+				var te *tool.Error
+				if errors.As(err, &te) {
+					te.Message += fmt.Sprintf(" (path %q taken from directory %q, another path of the call, as tar -C, git -C and make -C take it: pass paths that reach nothing forbidden from there)", n.path, d)
+				}
+				return rule, err
+			}
+		}
+	}
+	return "", nil
+}
+
+// hostDir reports whether the path s a call names is a directory on the
+// host (through symbolic links), taken as checkPath takes it: from the
+// tool's directory, the workspace or the base directory, ~ and $VAR
+// expanded when there is no workspace.
+func (p *Policy) hostDir(at place, s string) bool {
+	if at.ws == nil {
+		if e, ok := hostpath.Expand(s); ok {
+			s = e
+		}
+	}
+	if !filepath.IsAbs(s) {
+		switch {
+		case at.dir != "":
+			s = filepath.Join(at.dir, s)
+		case at.ws != nil:
+			s = filepath.Join(at.ws.Dir(), s)
+		case p.baseDir != "":
+			s = filepath.Join(p.baseDir, s)
+		}
+	}
+	fi, err := os.Stat(s)
+	return err == nil && fi.IsDir()
+}
+
+// absolute reports whether the path s a call names is absolute, ~ and
+// $VAR expanded when there is no workspace: it is not taken from a
+// directory.
+func (p *Policy) absolute(at place, s string) bool {
+	if at.ws == nil {
+		if e, ok := hostpath.Expand(s); ok {
+			s = e
+		}
+	}
+	return filepath.IsAbs(s)
 }
 
 // modeDenial judges the rules on the mode alone (the first three of the
@@ -952,7 +1047,14 @@ type place struct {
 	// response file that an argument names (optionValue): it is not
 	// read as one again.
 	valued bool
+	// named gathers the paths a call names (checkPath), each of which a
+	// program may take the others' relative paths from (checkBases);
+	// nil where they are not gathered.
+	named *[]namedPath
 }
+
+// namedPath is a path a call names in its argument field.
+type namedPath struct{ field, path string }
 
 // placeOf returns where the path arguments of a call to t with args are
 // judged (workspaceOf, Workdirer).
@@ -1157,6 +1259,10 @@ func below(base, name string, rel *string) (outside bool) {
 // os.ExpandEnv), the expanded form is judged too (hostpath.Expand); with
 // blanks around it, the trimmed form too.
 func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw string) (string, error) {
+	if at.named != nil && !at.braced && raw != "" && !strings.ContainsAny(raw, shellBlanks) && raw[0] != '-' && raw[0] != '@' {
+		// A whole path: its words and an option's value come here too.
+		*at.named = append(*at.named, namedPath{field, raw})
+	}
 	// A tool that trims its argument (strings.TrimSpace, strip, trim)
 	// opens "/etc/shadow\n" as /etc/shadow: the trimmed form is judged
 	// too. JavaScript's trim drops a byte order mark as well.
