@@ -150,6 +150,10 @@ var shapeRules = []struct {
 	{[]string{"http"}, regexp.MustCompile(`((?:^|[\s;&|(])https?[ \t](?:` + cmdArgs + `\s)?(?:-a|--auth)(?:` + cmdGap + `+|=)['"]?[^\s:'"]*:)([^\s'"]+)`), "${1}" + Mask},
 	{[]string{"secret", "put-parameter"}, regexp.MustCompile(`(\b(?:gh[ \t]+secret[ \t]+set\b` + cmdArgs + `\s(?:-b|--body)|az[ \t]+keyvault[ \t]+secret[ \t]+set\b` + cmdArgs + `\s--value|ssm[ \t]+put-parameter\b` + cmdArgs + `\s--value)(?:` + cmdGap + `+|=))(` + cmdValue + `)`), "${1}" + Mask},
 	{[]string{"net user", "NET USER", "net USER"}, regexp.MustCompile(`(?i)(\bnet[ \t]+user[ \t]+(?:'[^']*'|"[^"]*"|[^\s'"/|;&]+)[ \t]+)('[^']*'|"[^"]*"|[^\s'"/*|;&][^\s'"|;&]*)`), "${1}" + Mask},
+	// PowerShell's plain text made a SecureString (ConvertTo-SecureString
+	// "pw" -AsPlainText): a password by construction; "$plain" is a
+	// variable's.
+	{[]string{"SecureString", "securestring", "SECURESTRING"}, regexp.MustCompile(`(?i)(ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["'])([^"'$\r\n][^"'\r\n]*)(["'])`), "${1}" + Mask + "${3}"},
 	// Basic auth's password as a call's second quoted argument: Go's
 	// SetBasicAuth("user", "pw"), requests' HTTPBasicAuth and
 	// HTTPDigestAuth, Ruby's basic_auth, JavaScript's basicAuth.
@@ -373,10 +377,11 @@ var (
 )
 
 // namingAttrHints are what a tag that names a secret in an attribute holds.
-var namingAttrHints = []string{"key", "Key", "KEY", "name", "Name", "NAME"}
+var namingAttrHints = []string{"key", "Key", "KEY", "name", "Name", "NAME", "password", "PASSWORD"}
 
 // maskNamedByAttr masks the secrets of XML elements that name them in a
-// key or name attribute, as the JSON rule masks {"name": "Authorization",
+// key or name attribute (or an HTML input whose type is password), as
+// the JSON rule masks {"name": "Authorization",
 // "value": "…"}: the value attribute (.NET's <add key="DbPassword"
 // value="…"/>, <param name="token" value="…"/>) or content attribute
 // (<meta name="csrf-token" content="…">) or, when there is none, the
@@ -397,6 +402,8 @@ func maskNamedByAttr(s string) string {
 			switch name {
 			case "key", "name":
 				named = named || LooksSecret(val)
+			case "type": // an HTML password field: <input type="password" value="...">
+				named = named || strings.EqualFold(val, "password")
 			case "value", "content": // content: an HTML meta tag's (csrf-token)
 				valueAt = [2]int{tag[2] + a[4] + 1, tag[2] + a[5] - 1}
 			}
@@ -541,6 +548,9 @@ func stringRules(s string) string {
 	if containsAny(s, configHints) {
 		s = maskConfigCommands(s)
 	}
+	if containsAny(s, envSetterHints) {
+		s = maskEnvSetters(s)
+	}
 	if strings.Contains(s, ",") && strings.ContainsAny(s, `"'`) {
 		s = maskCallPairs(s)
 	}
@@ -682,6 +692,9 @@ var hintTri = func() (set [1024]uint64) {
 		add(h)
 	}
 	for _, h := range configHints {
+		add(h)
+	}
+	for _, h := range envSetterHints {
 		add(h)
 	}
 	return set
