@@ -252,7 +252,8 @@ func asWritten(err error) bool {
 
 // Expand returns p as a tool that expands it reads it, and whether that
 // differs from p: a leading ~ or ~user as that home directory (~ without
-// HOME as the password database's home of this user), $VAR and
+// HOME as the password database's home of this user), bash's ~+ as "."
+// (its working directory) and ~- as $OLDPWD when set, $VAR and
 // ${VAR} as the variable's value (os.ExpandEnv, unset ones as nothing).
 // The MCP filesystem server expands "~/", and a Go tool may call
 // os.ExpandEnv: rules judge the expanded form too.
@@ -261,7 +262,8 @@ func Expand(p string) (string, bool) {
 	if rest, ok := strings.CutPrefix(e, "~"); ok {
 		name, tail, slash := strings.Cut(rest, "/")
 		home := ""
-		if name == "" {
+		switch name {
+		case "":
 			home, _ = os.UserHomeDir()
 			if home == "" {
 				// Without HOME, Node's os.homedir, bash and Python
@@ -270,8 +272,15 @@ func Expand(p string) (string, bool) {
 					home = u.HomeDir
 				}
 			}
-		} else if u, err := user.Lookup(name); err == nil {
-			home = u.HomeDir
+		case "+":
+			// bash's working directory, where relative paths lead.
+			home = "."
+		case "-":
+			home = os.Getenv("OLDPWD") // bash keeps "~-" when unset
+		default:
+			if u, err := user.Lookup(name); err == nil {
+				home = u.HomeDir
+			}
 		}
 		if home != "" {
 			e = home
