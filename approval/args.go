@@ -83,10 +83,14 @@ func validatorFor(spec *tool.Spec) (*schema.Validator, error) {
 }
 
 // ValidateArgs checks args against the input schema of spec, the way the
-// executor checks a model's arguments: a JSON object, optional nulls that
-// the schema does not accept dropped, every field valid. It returns the
-// arguments to run with (compacted) or an error naming each failing field.
-// Approvers use it to refuse a bad modification before it is accepted.
+// executor checks a model's arguments: a JSON object naming no key twice,
+// optional nulls that the schema does not accept dropped, the schema's
+// property defaults filled in where the arguments leave them out, every
+// field valid. It returns the arguments to run with (compacted) or an
+// error naming each failing field. Approvers use it to refuse a bad
+// modification before it is accepted; the approval extension binds what it
+// returns, which is then what the executor runs (a default filled only
+// later would change a retried run's arguments after approval).
 func ValidateArgs(spec *tool.Spec, args json.RawMessage) (json.RawMessage, error) {
 	val, err := validatorFor(spec)
 	if err != nil {
@@ -96,7 +100,11 @@ func ValidateArgs(spec *tool.Spec, args json.RawMessage) (json.RawMessage, error
 	if err != nil {
 		return nil, err
 	}
+	if err := schema.UniqueKeys(args); err != nil {
+		return nil, err
+	}
 	val.StripNulls(m)
+	schema.DefaultsOf(spec.InputSchema).Fill(m, "")
 	if err := val.Validate(m); err != nil {
 		return nil, err
 	}
