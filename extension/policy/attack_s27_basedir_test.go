@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,4 +84,29 @@ func TestAttackS27RelativePathTakenFromAnotherArgument(t *testing.T) {
 		_, err := judge(args)
 		assert.NoError(t, err, "%v", args)
 	}
+}
+
+// The paths judged under other paths of a call are bounded: a call naming
+// 40 directories (1,600 pairs) is refused, one naming 20 (400) judged.
+func TestS27PathsUnderOtherPathsAreBounded(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	var dirs []string
+	for i := range 40 {
+		d := filepath.Join("d", strconv.Itoa(i))
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+		dirs = append(dirs, d)
+	}
+	p, err := policy.Parse([]byte(`global: {forbidden_paths: ["secrets/**"]}`), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	spec := readAnySpec(t)
+	raw, err := json.Marshal(map[string]any{"path": dirs[:20]})
+	require.NoError(t, err)
+	_, err = p.Evaluate(tool.ModeNormal, &spec, raw)
+	assert.NoError(t, err)
+	raw, err = json.Marshal(map[string]any{"path": dirs})
+	require.NoError(t, err)
+	rule, err := p.Evaluate(tool.ModeNormal, &spec, raw)
+	assert.Error(t, err)
+	assert.Equal(t, "paths.resolve", rule)
 }

@@ -920,12 +920,12 @@ func (p *Policy) checkBases(cfg *config, tr *toolRule, at place, named []namedPa
 	}
 	var dirs []string
 	for _, n := range named {
-		if p.hostDir(at, n.path) && !slices.Contains(dirs, n.path) {
-			dirs = append(dirs, n.path)
+		if !p.hostDir(at, n.path) || slices.Contains(dirs, n.path) {
+			continue
 		}
-	}
-	if len(dirs)*len(named) > maxBasePairs {
-		return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: the call names %d directories and %d paths, and a program that changes to one directory takes the others' relative paths from there: more than the %d places judged; pass fewer paths in one call", len(dirs), len(named), maxBasePairs)
+		if dirs = append(dirs, n.path); len(dirs)*len(named) > maxBasePairs {
+			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: the call names %d paths, %d of them directories or more, and a program that changes to one directory takes the others' relative paths from there: more than the %d places judged; pass fewer paths in one call", len(named), len(dirs), maxBasePairs)
+		}
 	}
 	at.named, at.valued = nil, true // the joined paths are judged as written
 	for _, d := range dirs {
