@@ -61,6 +61,7 @@ func init() {
 		"clone":        checkClone,
 		"extract":      checkExtract,
 		"cpio":         checkCpio,
+		"fd":           checkFd,
 		"cargo":        checkCargo,
 		"ps":           checkPS,
 		"here":         checkHere,
@@ -395,6 +396,148 @@ func checkFind(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 				continue
 			}
 			i += n
+		}
+	}
+	return inf
+}
+
+// fdShortValues are the letters of fd's short options that take a value;
+// fdLongValues its long options that do, besides --search-path.
+const fdShortValues = "etEdSojc"
+
+var fdLongValues = map[string]bool{
+	"--extension": true, "--type": true, "--exclude": true, "--max-depth": true, "--min-depth": true,
+	"--exact-depth": true, "--size": true, "--changed-within": true, "--changed-before": true,
+	"--change-newer-than": true, "--change-older-than": true, "--newer": true, "--older": true, "--owner": true,
+	"--threads": true, "--max-results": true, "--base-directory": true, "--color": true, "--path-separator": true,
+	"--ignore-file": true, "--format": true, "--and": true, "--batch-size": true, "--max-buffer-time": true,
+}
+
+// fdFlags are fd's options that take no value and only change what it
+// lists or how.
+var fdFlags = "-H --hidden -I --no-ignore -u --unrestricted --no-ignore-vcs --no-ignore-parent -s --case-sensitive " +
+	"-i --ignore-case -g --glob --regex -F --fixed-strings -a --absolute-path -l --list-details -L --follow -p " +
+	"--full-path -0 --print0 --prune -1 -q --quiet --show-errors --one-file-system --mount --xdev " +
+	"--strip-cwd-prefix --no-require-git --no-follow --no-hidden --no-global-ignore-file --relative-path " +
+	"--ignore --ignore-vcs --require-git --no-ignore-vcs -h --help -V --version"
+
+// checkFd judges fd (fdfind) as checkFind judges find: the command -x
+// (--exec) runs for each file it finds, and -X (--exec-batch) once for
+// them all, is judged with each placeholder ({}, {/}, {//}, {.}, {/.}) a
+// name filled in when it runs, or such a name added after its words when
+// it has none (fd -x rm is find . -exec rm {} +); from the home or root
+// directory with no pattern or extension that keeps to some files (fd .
+// ~ -x rm -rf), one that deletes or writes reaches every file there:
+// Blocked, as find ~ -exec rm -rf {} + is. Its starting points (the
+// operands after the pattern, --search-path, --base-directory) are read
+// as find's are. An option not in its grammar is Warning.
+func checkFd(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	var ops, points []word
+	var cmds [][]word
+	var exts []string // -e's extensions
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		a := w.s
+		if w.unknown() && mayBeOption(w) {
+			j.add(Dangerous, name+": "+a+" is not known until it runs and may be -x")
+			continue
+		}
+		exec := a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch"
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexAny(a[1:len(a)-1], fdShortValues) < 0 && (a[len(a)-1] == 'x' || a[len(a)-1] == 'X') {
+			exec = true // -Hx CMD
+		}
+		switch {
+		case exec:
+			k := i + 1
+			for k < len(args) && args[k].s != ";" {
+				k++
+			}
+			cmds = append(cmds, slices.Clone(args[i+1:k]))
+			i = k
+		case a == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			opt, v, has := strings.Cut(a, "=")
+			if !has && (opt == "--search-path" || fdLongValues[opt]) && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			switch {
+			case opt == "--search-path" || opt == "--base-directory":
+				points = append(points, word{s: v, lit: w.lit && (has || args[i].lit)})
+			case opt == "--extension":
+				exts = append(exts, v)
+			case !fdLongValues[opt] && !slices.Contains(strings.Fields(fdFlags), opt):
+				j.add(Warning, name+": "+opt+" is not on its allowlist")
+			}
+		case len(a) > 1 && a[0] == '-':
+			for k := 1; k < len(a); k++ {
+				if strings.IndexByte(fdShortValues, a[k]) >= 0 {
+					v := a[k+1:]
+					if k+1 == len(a) && i+1 < len(args) {
+						i++
+						v = args[i].s
+					}
+					if a[k] == 'e' {
+						exts = append(exts, v)
+					}
+					break
+				}
+				if !slices.Contains(strings.Fields(fdFlags), "-"+string(a[k])) {
+					j.add(Warning, name+": -"+string(a[k])+" is not on its allowlist")
+				}
+			}
+		default:
+			ops = append(ops, w)
+		}
+	}
+	narrows := len(exts) > 0
+	if len(ops) > 0 {
+		// The pattern: "." (or none) matches every name.
+		if p := ops[0].s; ops[0].unknown() || p != "" && p != "." && p != ".*" && p != "^" && p != "$" {
+			narrows = true
+		}
+		points = append(points, ops[1:]...)
+	}
+	if len(points) == 0 {
+		points = []word{{s: ".", lit: true}}
+	}
+	everything := !narrows && slices.ContainsFunc(points, s.rmBlocks)
+	if len(cmds) > 0 {
+		// The command reads the files found: the starting points are
+		// read recursively, and the files -e picks (fd -e env -x cat).
+		for _, p := range points {
+			s.secretDir(p, j)
+		}
+		for _, e := range exts {
+			if l, reason, ok := s.secretRule(word{s: "*." + strings.TrimPrefix(e, "."), glob: true}); ok {
+				j.add(l, reason+" (the files "+name+" -e "+e+" picks, which the command -x runs reads)")
+			}
+		}
+	}
+	for _, inner := range cmds {
+		if len(inner) == 0 {
+			j.add(Warning, name+" -x without a command")
+			continue
+		}
+		j.add(Safe, name+" -x runs a command")
+		filled := false
+		for _, fill := range []string{"{}", "{/}", "{//}", "{.}", "{/.}"} {
+			if slices.ContainsFunc(inner, func(w word) bool { return strings.Contains(w.s, fill) }) {
+				filled = true
+				markInput(inner, fill)
+			}
+		}
+		if !filled {
+			inner = append(inner, word{s: "{}", lit: true, input: true})
+		}
+		ncx := judgeCtx{stdinArgs: true, via: append(slices.Clip(cx.via), name+" -x")}
+		at := len(s.cmds)
+		inf = inf.or(s.judge(inner, ncx))
+		if everything && slices.ContainsFunc(s.cmds[at:], func(c Command) bool { return c.Level >= Dangerous }) {
+			j.add(Blocked, name+" -x of a command that deletes or writes, from the home, root or a system directory, with no pattern that keeps to some files, is rm -rf of it")
 		}
 	}
 	return inf
