@@ -25,6 +25,24 @@ func Match(pattern, name string) bool {
 	return ok && err == nil
 }
 
+// EscapeGlob returns s with the characters [Match] reads as syntax (* ? [
+// ] { } and the backslash) escaped, so that the pattern it makes matches the
+// name s alone: a directory named "Projects [2024]" or "a{b,c}" is that
+// name, not a character class or alternatives.
+func EscapeGlob(s string) string {
+	if !strings.ContainsAny(s, `*?[]{}\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // foldCase returns the slash path s as every file system that compares
 // names loosely would take it (namefold.Name: case, normalisation,
 // default-ignorable code points, trailing dots and spaces). It is the one

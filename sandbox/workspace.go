@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path"
 	"path/filepath"
 	"slices"
@@ -98,7 +99,11 @@ var DefaultDenyWrite = slices.Clone(DefaultSecrets)
 // kubectl's configs, Terraform state). Source files are not among them: "*.key"
 // names server.key, not keys.go. Writing them is judged by the write
 // rules ([DefaultDenyWrite], which by default refuse these same globs;
-// [WithSecrets] leaves them as they are).
+// [WithSecrets] leaves them as they are). A workspace that is or holds a
+// home directory ($HOME, the process user's, a regular user's in
+// /etc/passwd) refuses to read and write the credential stores of that
+// home too, each [DefaultHomeSecrets] entry under it, unless WithSecrets
+// (for reading) or WithDenyWrite (for writing) is given with no globs.
 var DefaultSecrets = []string{
 	"**/.env", "**/.env.*",
 	"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.ppk",
@@ -254,6 +259,17 @@ func OpenWorkspace(dir string, opts ...WorkspaceOption) (*Workspace, error) {
 			if !ValidGlob(g) || strings.HasPrefix(g, "/") {
 				return nil, fmt.Errorf("sandbox: OpenWorkspace: %s glob %q is malformed (relative, slash-separated, doublestar syntax: * ? [...] {a,b} within a segment, ** for any depth as a whole path segment: **/*.pem, not **.pem; written as a clean path, no \"./\", \"..\", \"//\" or \"/\" at the end: keys/**, not ./keys/): %w", set.name, g, ErrInvalidPath)
 			}
+		}
+	}
+	// The credential stores of a home directory that the workspace is or
+	// holds are refused as the commands' masks refuse them: with the
+	// workspace at /home, alice/.config/gh/hosts.yml is a secret.
+	if stores := homeStores(abs); len(stores) > 0 {
+		if len(w.secrets) > 0 {
+			w.secrets = append(w.secrets, stores...)
+		}
+		if len(w.denyWrite) > 0 {
+			w.denyWrite = append(w.denyWrite, stores...)
 		}
 	}
 	for _, n := range w.protected {
@@ -1285,3 +1301,59 @@ func (w *Workspace) refusedBelow(op string, dirfd int, name, oldRel, newRel stri
 // renameBatch is how many entries of a directory refusedBelow reads at a
 // time: it goes down into each before it reads on.
 const renameBatch = 512
+
+// homeStores returns a glob, relative to dir, for each credential store
+// ([DefaultHomeSecrets]) of each home directory that dir is or holds:
+// $HOME, the process user's home, and the homes /etc/passwd gives its
+// users of uid 1000 or more (a regular user's, on Linux). With dir at /home,
+// alice's .ssh is "alice/.ssh/**", which matches the store and all in it.
+// A home of "/" is none (a system user's), as for the commands' masks.
+func homeStores(dir string) []string {
+	homes := []string{os.Getenv("HOME")}
+	if u, err := user.Current(); err == nil {
+		homes = append(homes, u.HomeDir)
+	}
+	if data, err := os.ReadFile("/etc/passwd"); err == nil {
+		homes = append(homes, passwdHomes(string(data))...)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range homes {
+		if !filepath.IsAbs(h) || filepath.Clean(h) == string(filepath.Separator) {
+			continue
+		}
+		h = filepath.Clean(h)
+		if r, err := filepath.EvalSymlinks(h); err == nil {
+			h = r // dir is resolved too
+		}
+		rel, err := filepath.Rel(dir, h)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		prefix := ""
+		if rel != "." {
+			prefix = EscapeGlob(filepath.ToSlash(rel)) + "/"
+		}
+		for _, s := range DefaultHomeSecrets {
+			out = append(out, prefix+EscapeGlob(s)+"/**")
+		}
+	}
+	return out
+}
+
+// passwdHomes returns the home directories that the passwd(5) file data
+// gives its users of uid 1000 or more, but nobody (65534).
+func passwdHomes(data string) []string {
+	var homes []string
+	for line := range strings.Lines(data) {
+		f := strings.Split(strings.TrimRight(line, "\r\n"), ":")
+		if len(f) < 7 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if uid, err := strconv.ParseUint(f[2], 10, 32); err == nil && uid >= 1000 && uid != 65534 {
+			homes = append(homes, f[5])
+		}
+	}
+	return homes
+}

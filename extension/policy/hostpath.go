@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/internal/hostpath"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 )
 
 // logicalWd returns the name the process knows its working directory by:
@@ -47,5 +48,5 @@ func hostPattern(p string) string {
 		return ""
 	}
 	// The link's target is a path, not a glob.
-	return path.Join(globEscape(r), strings.Join(segs[n:], "/"))
+	return path.Join(sandbox.EscapeGlob(r), strings.Join(segs[n:], "/"))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 )
 
 func TestHostPattern(t *testing.T) {
@@ -20,9 +21,9 @@ func TestHostPattern(t *testing.T) {
 	require.NoError(t, os.Symlink("loop1", filepath.Join(root, "loop2")))
 
 	for in, want := range map[string]string{
-		root + "/abs/**":       globEscape(target) + "/**",
-		root + "/abs":          globEscape(target),
-		root + "/rel/*.key":    globEscape(target) + "/sub/*.key",
+		root + "/abs/**":       sandbox.EscapeGlob(target) + "/**",
+		root + "/abs":          sandbox.EscapeGlob(target),
+		root + "/rel/*.key":    sandbox.EscapeGlob(target) + "/sub/*.key",
 		root + "/real [1]/**":  "",
 		"/**":                  "",
 		root + "/missing/**/x": "",

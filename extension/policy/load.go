@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolbelt-go/toolbelt/internal/yamlbound"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 )
 
 // LoadError is one problem found in a governance file: where it is and
@@ -231,23 +232,6 @@ func (l *loader) size(n *yaml.Node, field string, unit int64) int64 {
 
 var envRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 
-// globEscape makes a path a variable or ~ stands for literal in a pattern:
-// a directory named "Projects [2024]" or "a{b,c}" is that name, not a
-// character class or alternatives that match everything but it.
-func globEscape(s string) string {
-	if !strings.ContainsAny(s, `*?[]{}\`) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 func (l *loader) globs(n *yaml.Node, field string) []pathRule {
 	var out []pathRule
 	items := []*yaml.Node{n}
@@ -269,7 +253,7 @@ func (l *loader) globs(n *yaml.Node, field string) []pathRule {
 			if !ok || v == "" {
 				missing = append(missing, name)
 			}
-			return globEscape(v)
+			return sandbox.EscapeGlob(v)
 		})
 		if len(missing) > 0 {
 			l.errf(c, f, "pattern %q uses $%s, which is not set in the environment: set it, or write the path out", c.Value, missing[0])
@@ -281,7 +265,7 @@ func (l *loader) globs(n *yaml.Node, field string) []pathRule {
 				l.errf(c, f, "pattern %q starts with ~ but $HOME is not set", c.Value)
 				continue
 			}
-			p = globEscape(home) + p[1:]
+			p = sandbox.EscapeGlob(home) + p[1:]
 		}
 		g, err := compileGlob(p)
 		if err != nil {
