@@ -66,7 +66,7 @@ func TestAttackS27FileToolsReadTheHomeStoresOfAHomeInTheWorkspace(t *testing.T) 
 
 // A project's own directories named like a home's stores (.claude, .kube)
 // stay readable where no home is: only a home's stores are refused.
-func TestS27AProjectsOwnDotDirectoriesAreNotAHomes(t *testing.T) {
+func TestS27AProjectsOwnDotDirectoriesAreNoHomeStores(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	dir := t.TempDir()
 	for _, name := range []string{".claude/settings.json", ".kube/notes.md", "app/.config/gh/README"} {
