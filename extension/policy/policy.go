@@ -795,8 +795,10 @@ func (p *Policy) evaluate(mode string, spec *tool.Spec, at place, args json.RawM
 		globLeft int
 		named    []namedPath
 		first    [2]namedPath
+		wd       workdir
 	}{globLeft: maxGlobEntries}
 	at.globLeft = &state.globLeft
+	at.wd = &state.wd
 	if !at.own {
 		state.named = state.first[:0]
 		at.named = &state.named
@@ -1051,6 +1053,31 @@ type place struct {
 	// program may take the others' relative paths from (checkBases);
 	// nil where they are not gathered.
 	named *[]namedPath
+	// wd is the process's working directory, asked of the kernel once a
+	// call (getwd); nil where it is not kept.
+	wd *workdir
+}
+
+// workdir is the process's working directory as getcwd gave it, once.
+type workdir struct {
+	name  string
+	err   error
+	asked bool
+}
+
+// getwd returns the kernel's name for the process's working directory
+// (getcwd, which has no symlink in it), asked once a call: a call's path
+// arguments, and the words and option values in them, are judged from
+// one place.
+func (at place) getwd() (string, error) {
+	if at.wd == nil {
+		return syscall.Getwd()
+	}
+	if !at.wd.asked {
+		at.wd.name, at.wd.err = syscall.Getwd()
+		at.wd.asked = true
+	}
+	return at.wd.name, at.wd.err
 }
 
 // namedPath is a path a call names in its argument field.
@@ -1618,7 +1645,7 @@ func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw stri
 			// paths.parent above. The kernel's name for the directory
 			// (getcwd, not $PWD) has no symlink in it: only the path's
 			// own components are looked at.
-			wd, err := syscall.Getwd()
+			wd, err := at.getwd()
 			if err != nil || !path.IsAbs(filepath.ToSlash(wd)) {
 				// Removed, or longer than the kernel names: where the path
 				// leads cannot be judged, so it is refused.
