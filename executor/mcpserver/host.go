@@ -24,10 +24,10 @@ import (
 // must name a loopback host (the SDK's check), and a request on a
 // connection to any other address that carries no verified bearer token
 // (auth.RequireBearerToken in front of HTTPHandler) must name that address
-// itself: serving anonymous calls on a LAN address by a DNS name takes
+// itself or a loopback host (a container's port forwarded to the host's
+// localhost): serving anonymous calls on a LAN address by a DNS name takes
 // this option. With the option, every request, authenticated or not, must
-// name the connection's address, a loopback host on a loopback address,
-// or one of hosts. A refused request gets 403 Forbidden, before any of its
+// name the connection's address, a loopback host, or one of hosts. A refused request gets 403 Forbidden, before any of its
 // JSON-RPC is read, with a message naming the host and this option.
 func WithAllowedHosts(hosts ...string) Option {
 	return func(c *config) {
@@ -116,7 +116,11 @@ func (rule hostRule) refusal(r *http.Request) string {
 	if ip, err := netip.ParseAddr(name); err == nil && local.IsValid() && ip.Unmap().WithZone("") == local {
 		return ""
 	}
-	if local.IsLoopback() && loopbackName(name) {
+	// A loopback name is served on any address: a page is served from it
+	// only by the user's own machine, and a container's or VM's port
+	// forwarded to the host's localhost sees the request come to its own
+	// address (docker run -p 8080:8080, reached as localhost:8080).
+	if loopbackName(name) {
 		return ""
 	}
 	if !rule.explicit {
