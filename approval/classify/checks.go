@@ -444,7 +444,7 @@ func checkFd(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 			continue
 		}
 		exec := a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch"
-		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexAny(a[1:len(a)-1], fdShortValues) < 0 && (a[len(a)-1] == 'x' || a[len(a)-1] == 'X') {
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && !strings.ContainsAny(a[1:len(a)-1], fdShortValues) && (a[len(a)-1] == 'x' || a[len(a)-1] == 'X') {
 			exec = true // -Hx CMD
 		}
 		switch {

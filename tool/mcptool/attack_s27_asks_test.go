@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling is deprecated as of MCP 2026-07-28 (SEP-2577), but servers of earlier revisions still ask for it: this file tests the bound on WithSampling's answers.
+
 package mcptool
 
 import (
