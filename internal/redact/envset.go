@@ -16,7 +16,7 @@ var envSetterHints = []string{"set -", "setx", "setenv"}
 
 // maskEnvSetters masks the value each envSetter gives a name that looks
 // secret (LooksSecret; LooksSecretEnv for an upper-case name), inside its
-// quotes; a variable's value ($TOKEN) stays.
+// quotes; a variable's value ($TOKEN, cmd.exe's %TOKEN%) stays.
 func maskEnvSetters(s string) string {
 	var b strings.Builder
 	last := 0
@@ -27,7 +27,7 @@ func maskEnvSetters(s string) string {
 			vs, ve = vs+1, ve-1
 		}
 		v := s[vs:ve]
-		if !(LooksSecret(name) || isUpperName(name) && LooksSecretEnv(name)) || v == "" || strings.HasPrefix(v, "$") || strings.HasPrefix(v, Mask) || vs < last {
+		if !(LooksSecret(name) || isUpperName(name) && LooksSecretEnv(name)) || v == "" || strings.HasPrefix(v, "$") || cmdVariable(v) || strings.HasPrefix(v, Mask) || vs < last {
 			continue
 		}
 		b.WriteString(s[last:vs])
@@ -39,4 +39,10 @@ func maskEnvSetters(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// cmdVariable reports whether v is one cmd.exe variable reference,
+// %NAME% (setx's way to copy a variable): it holds no secret itself.
+func cmdVariable(v string) bool {
+	return len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && !strings.ContainsAny(v[1:len(v)-1], "% \t")
 }
