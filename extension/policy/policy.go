@@ -929,7 +929,7 @@ func (p *Policy) checkBases(cfg *config, tr *toolRule, at place, named []namedPa
 			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: the call names %d paths, %d of them directories or more, and a program that changes to one directory takes the others' relative paths from there: more than the %d places judged; pass fewer paths in one call", len(named), len(dirs), maxBasePairs)
 		}
 	}
-	at.named, at.valued = nil, true // the joined paths are judged as written
+	at.named, at.valued, at.reading = nil, true, true // the joined paths are judged as written, by forbidden patterns
 	for _, d := range dirs {
 		for _, n := range named {
 			if n.path == d || p.absolute(at, n.path) {
@@ -1056,6 +1056,13 @@ type place struct {
 	// wd is the process's working directory, asked of the kernel once a
 	// call (getwd); nil where it is not kept.
 	wd *workdir
+	// reading is set when the path is another reading of the argument
+	// than the path written: a blank-separated word, an option's value, a
+	// name with its NTFS stream cut off, a path taken under another
+	// path's directory. Forbidden patterns judge it; allowed ones judge
+	// the path as written, so "docs/My Report.pdf" stays under "docs/**"
+	// though its word "Report.pdf" is not.
+	reading bool
 }
 
 // workdir is the process's working directory as getcwd gave it, once.
@@ -1307,8 +1314,10 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 		if len(words) > maxPathWords {
 			return "paths.resolve", tool.Errorf(tool.CodeFilesystemPolicy, "policy rule paths.resolve: argument %q: path %q has more than %d blank-separated words, each of which a shell that splits it reads as a path, and is not judged: pass fewer paths in one argument", field, raw, maxPathWords)
 		}
+		word := at
+		word.reading = true
 		for i := 0; i < len(words) && len(words) > 1; i++ {
-			if rule, err := p.checkPath(cfg, tr, at, field, words[i]); err != nil {
+			if rule, err := p.checkPath(cfg, tr, word, field, words[i]); err != nil {
 				return rule, err
 			}
 		}
@@ -1319,7 +1328,7 @@ func (p *Policy) checkPath(cfg *config, tr *toolRule, at place, field, raw strin
 	// too, once. The built-in file tools take the path as written.
 	if v, ok := optionValue(raw); ok && !at.valued && !at.own {
 		opt := at
-		opt.valued = true
+		opt.valued, opt.reading = true, true
 		if rule, err := p.checkPath(cfg, tr, opt, field, v); err != nil {
 			return rule, err
 		}
@@ -1560,7 +1569,9 @@ func (p *Policy) checkWritten(cfg *config, tr *toolRule, at place, field, raw st
 		// as secrets/key: a name's stream is cut off, and the file it is
 		// stored with judged.
 		if s := withoutStreams(raw); s != raw {
-			if rule, err = p.checkWritten(cfg, tr, at, field, s); err != nil {
+			stream := at
+			stream.reading = true
+			if rule, err = p.checkWritten(cfg, tr, stream, field, s); err != nil {
 				var te *tool.Error
 				if errors.As(err, &te) {
 					// The refusal of s, said of the path as written too.
@@ -1794,7 +1805,7 @@ func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw stri
 	if tr != nil && len(tr.allowedPaths) > 0 {
 		allow, scope = tr.allowedPaths, tr.name
 	}
-	if len(allow) == 0 {
+	if len(allow) == 0 || at.reading {
 		return "", nil
 	}
 	allowed := func(n pathName) bool {
