@@ -74,7 +74,8 @@
 //     byte of invalid UTF-8 in it as three, as for max_arg_bytes);
 //  6. a path argument matches a forbidden_paths glob (the tool's and the
 //     global ones), or there are allowed_paths (the tool's, else global) and
-//     it matches none, or it climbs out with ".." (rule "paths.parent"), or
+//     it matches none (the path as written: its other readings below, a
+//     word, an option's value, are judged by forbidden_paths only), or it climbs out with ".." (rule "paths.parent"), or
 //     it leaves the workspace it is resolved in (rule "paths.resolve",
 //     code filesystem_policy). For a tool with a workspace, a declared path
 //     argument left out is judged as the workspace root ("."), the place
