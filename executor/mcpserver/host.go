@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/toolbelt-go/toolbelt/internal/origin"
 )
 
 // WithAllowedHosts sets the names (host names or IP addresses, without a
@@ -120,7 +121,7 @@ func (rule hostRule) refusal(r *http.Request) string {
 	// only by the user's own machine, and a container's or VM's port
 	// forwarded to the host's localhost sees the request come to its own
 	// address (docker run -p 8080:8080, reached as localhost:8080).
-	if loopbackName(name) {
+	if origin.Loopback(name) {
 		return ""
 	}
 	if !rule.explicit {
@@ -142,14 +143,4 @@ func hostName(host string) string {
 		host = h
 	}
 	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
-}
-
-// loopbackName reports whether name is "localhost" or a loopback address,
-// as the SDK's own check takes them.
-func loopbackName(name string) bool {
-	if name == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(name)
-	return err == nil && ip.IsLoopback()
 }
