@@ -2,7 +2,6 @@ package redact
 
 import (
 	"regexp"
-	"strings"
 )
 
 // callPair is a call's two quoted arguments, a name and a value, as code
@@ -17,23 +16,15 @@ var callPair = regexp.MustCompile(`["']([A-Za-z][A-Za-z0-9_.-]*)["'][ \t]*,[ \t]
 // code's ("password", "is required") and ("token", "abc") are a message
 // and a test's name. The JSON rule reads the same pair in an array.
 func maskCallPairs(s string) string {
-	var b strings.Builder
-	last := 0
+	var spans []span
 	for _, m := range callPair.FindAllStringSubmatchIndex(s, -1) {
 		name, value := s[m[2]:m[3]], s[m[6]:m[7]]
 		secret := LooksSecret(name) || isUpperName(name) && LooksSecretEnv(name)
 		// A value that is a secret's name too is a list of names
 		// (case "Authorization", "Cookie2":).
-		if !secret || !credentialLike(value) || LooksSecret(value) || m[6] < last {
-			continue
+		if secret && credentialLike(value) && !LooksSecret(value) {
+			spans = append(spans, span{m[6], m[7]})
 		}
-		b.WriteString(s[last:m[6]])
-		b.WriteString(Mask)
-		last = m[7]
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return maskSpans(s, spans)
 }

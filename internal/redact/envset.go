@@ -18,8 +18,7 @@ var envSetterHints = []string{"set -", "setx", "setenv"}
 // secret (LooksSecret; LooksSecretEnv for an upper-case name), inside its
 // quotes; a variable's value ($TOKEN, cmd.exe's %TOKEN%) stays.
 func maskEnvSetters(s string) string {
-	var b strings.Builder
-	last := 0
+	var spans []span
 	for _, m := range envSetter.FindAllStringSubmatchIndex(s, -1) {
 		name := s[m[2]:m[3]]
 		vs, ve := m[4], m[5]
@@ -27,18 +26,11 @@ func maskEnvSetters(s string) string {
 			vs, ve = vs+1, ve-1
 		}
 		v := s[vs:ve]
-		if !(LooksSecret(name) || isUpperName(name) && LooksSecretEnv(name)) || v == "" || strings.HasPrefix(v, "$") || cmdVariable(v) || strings.HasPrefix(v, Mask) || vs < last {
-			continue
+		if (LooksSecret(name) || isUpperName(name) && LooksSecretEnv(name)) && v != "" && !strings.HasPrefix(v, "$") && !cmdVariable(v) && !strings.HasPrefix(v, Mask) {
+			spans = append(spans, span{vs, ve})
 		}
-		b.WriteString(s[last:vs])
-		b.WriteString(Mask)
-		last = ve
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return maskSpans(s, spans)
 }
 
 // cmdVariable reports whether v is one cmd.exe variable reference,
