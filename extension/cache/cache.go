@@ -40,10 +40,14 @@
 // serves (another process, a person editing a file) are seen when an
 // entry's TTL runs out.
 //
-// A call an extension demands approval for (approval.RequiredKey: the
-// governance policy in a mode that requires approval) is never answered
-// from the cache: without an approval extension the executor refuses it,
-// and a result cached before the mode changed must not answer instead.
+// A call that needs a person's approval is never answered from the cache
+// and never kept: one an extension demands approval for
+// (approval.RequiredKey: the governance policy in a mode that requires
+// approval), one of a tool that requires approval (tool.WithApproval), one
+// whose command line its tool judges dangerous (approval.Unasked). Without
+// an approval extension the executor refuses it, and a result cached
+// before the mode changed, or one that another executor sharing this cache
+// had a person approve, must not answer instead.
 //
 // Concurrent identical calls are collapsed with golang.org/x/sync/singleflight:
 // one runs the backend, the others wait for its result (each waiter still
@@ -315,11 +319,14 @@ func (c *Cache) Wrap(next extension.Handler) extension.Handler {
 			}
 			return res
 		}
-		if _, demanded := req.Get(approval.RequiredKey); demanded {
-			// An extension (the policy, in a mode that requires approval)
-			// wants a person asked: without an approval extension the
-			// executor refuses the call further in, which a hit, or a
-			// call this one joins, would skip.
+		if _, demanded := req.Get(approval.RequiredKey); demanded || approval.Unasked(&req.Call, req.Tool, req.Spec) != nil {
+			// A call that needs a person: an extension (the policy, in a
+			// mode that requires approval) wants one asked, or its tool
+			// requires approval. Without an approval extension the
+			// executor refuses it further in, which a hit, or a call this
+			// one joins, would skip: a cache shared with an executor whose
+			// person approved the call would answer it where nobody can
+			// be asked.
 			return next(ctx, req)
 		}
 		if req.Queue != nil && (req.Queue.Behind() || !bytes.Equal(req.Call.Args, req.Validated)) {
