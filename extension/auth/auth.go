@@ -26,7 +26,17 @@
 //
 // A refused call ends with tool.CodeUnauthorized, a message naming the rule,
 // and the rule's name in the result's metadata under MetaRule; nothing
-// further in the chain runs.
+// further in the chain runs. A call let through runs the rest of the chain
+// acting for the principal authorised (tool.ActingFor): calls an extension
+// inside auth makes with its context act for that principal, not for one
+// the caller's context carries (a host's operator running a call for a
+// user). The result cache must run inside auth, where PriorityCache puts
+// it: executor.New refuses one placed outside (CheckChain), which would
+// answer calls before anyone is authorised.
+//
+// Names and roles are compared byte for byte, and rules do not read the
+// tenant: a role grants the same tools in every tenant. Where each tenant
+// names its own roles, give them per-tenant names ("acme:admin").
 package auth
 
 import (
@@ -150,7 +160,11 @@ type Auth struct {
 	err            error
 }
 
-var _ extension.Extension = (*Auth)(nil)
+var (
+	_ extension.Extension       = (*Auth)(nil)
+	_ extension.ChainChecker    = (*Auth)(nil)
+	_ extension.RegistryChecker = (*Auth)(nil)
+)
 
 // New returns an authorisation extension. With no options, every call must
 // carry a principal ID and any identified principal may call any tool.
@@ -259,6 +273,31 @@ func (a *Auth) CheckRegistry(reg extension.ToolLister) error {
 	return errors.Join(errs...)
 }
 
+// cacheName is the name of the result cache extension (extension/cache's
+// Name), which answers calls without running the rest of the chain.
+const cacheName = "cache"
+
+// CheckChain implements extension.ChainChecker: the result cache must run
+// inside auth. A cache placed outside it (extension.WithPriority) answers
+// a call from its results before auth decides whether the principal may
+// make it: with SharedAcrossPrincipals, one the rules refuse is served
+// what another was given. executor.New runs it.
+func (a *Auth) CheckChain(exts []extension.Extension) error {
+	sorted := extension.Sort(exts)
+	at := slices.IndexFunc(sorted, func(x extension.Extension) bool { return x == extension.Extension(a) })
+	if at < 0 {
+		return nil
+	}
+	var errs []error
+	for _, x := range sorted[:at] {
+		if x.Name() == cacheName {
+			errs = append(errs, fmt.Errorf("auth: extension %q runs outside auth (priority %d, auth's %d): it answers calls from its results before auth decides who may make them, so a principal the rules refuse is served what another was given; leave it at extension.PriorityCache (%d), or give extension.WithPriority a priority above %d",
+				x.Name(), x.Priority(), a.Priority(), extension.PriorityCache, a.Priority()))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // toolGetter is a registry that gives its tools (registry.Registry), whose
 // categories CheckRegistry checks the rules' against.
 type toolGetter interface {
@@ -288,7 +327,11 @@ func (a *Auth) Wrap(next extension.Handler) extension.Handler {
 			}
 			return res
 		}
-		return next(ctx, req)
+		// The rest of the chain acts for the principal just authorised, not
+		// for one the caller's context carries (a host's operator running
+		// a call for a user): calls an extension inside makes with ctx act
+		// for it, as the backend's do.
+		return next(tool.ActingFor(ctx, p), req)
 	}
 }
 
