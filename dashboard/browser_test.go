@@ -21,7 +21,8 @@ var screenshot = flag.String("screenshot", "", "write a screenshot of the page w
 
 // browser starts Debian's headless Chromium for one test. Under CI=true a
 // missing browser fails the test; elsewhere it is skipped with the reason.
-func browser(t *testing.T) context.Context {
+// extra adds to the options it is started with (a flag, say).
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -44,6 +45,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	)
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)

@@ -28,7 +28,10 @@
 //     the request is plain HTTP to a loopback address, so behind a proxy
 //     that ends TLS it is Secure too), unless the
 //     program puts its own authentication in front with WithAuth. New
-//     refuses a configuration with neither.
+//     refuses a configuration with neither. Without the token, a request
+//     must name an IP address, localhost or a host of WithAllowedOrigins,
+//     so that a page whose name a site points at the dashboard's address
+//     (DNS rebinding) gets nothing of what WithAuth lets in.
 //   - Every request that changes something needs the page's CSRF token in
 //     the X-Toolbelt-CSRF header, and a browser's Origin (or Sec-Fetch-Site)
 //     must be this site's own.
@@ -63,8 +66,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,6 +106,7 @@ type Handler struct {
 	tenant   func(*http.Request) (string, bool) // WithTenant
 	scoped   bool                               // WithTenant was given
 	origins  []string
+	names    []string // the host names of origins, lower case
 	csrf     string
 	buffer   int
 	streams  *streamSlots // the open event streams, shared among tenants
@@ -120,6 +127,16 @@ func WithToken(token string) Option { return func(h *Handler) { h.token = token 
 // dashboard, in place of (or, with WithToken too, in addition to) the
 // token: mw wraps the dashboard's handler and must refuse what it does not
 // let in. Pair it with WithIdentity so that decisions name the person.
+//
+// Without WithToken, a request that comes over the network is served only
+// when its Host header names an IP address, localhost, or the host of an
+// origin given to WithAllowedOrigins; any other name gets 403 before mw
+// sees the request. A site can point its own name at the dashboard's
+// address (DNS rebinding), and its page's requests then come from the
+// person's browser with whatever mw trusts there: the client's address,
+// a header a front proxy sets (the page sets it itself). A dashboard
+// behind a proxy that passes the name people use (Caddy, nginx with
+// proxy_set_header Host $host) lists that origin.
 func WithAuth(mw func(http.Handler) http.Handler) Option { return func(h *Handler) { h.auth = mw } }
 
 // WithIdentity names the person behind a request (for example from what
@@ -156,7 +173,10 @@ func WithMetrics(m *metrics.Memory) Option { return func(h *Handler) { h.mem = m
 
 // WithAllowedOrigins adds origins (scheme://host[:port]) other than the
 // request's own host that may send state-changing requests, for a page
-// served behind a proxy under another name.
+// served behind a proxy under another name. Without WithToken, their host
+// names are also the names, besides IP addresses and localhost, that the
+// dashboard answers to in a request's Host header (see WithAuth): give
+// the origin people open the page at, e.g. https://ops.example.com.
 func WithAllowedOrigins(origins ...string) Option {
 	return func(h *Handler) { h.origins = append(h.origins, origins...) }
 }
@@ -208,9 +228,11 @@ func New(ex *executor.Executor, opts ...Option) (*Handler, error) {
 		return nil, fmt.Errorf("dashboard: WithEventBuffer(%d): give a positive size", h.buffer)
 	}
 	for _, o := range h.origins {
-		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
 			return nil, fmt.Errorf("dashboard: WithAllowedOrigins: %q is not an origin: write scheme://host[:port], e.g. https://ops.example.com", o)
 		}
+		h.names = append(h.names, strings.ToLower(u.Hostname()))
 	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -252,7 +274,45 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// watch it load and navigate it); no other origin embeds a response.
 	hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
 	hdr.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if h.token == "" && !h.nameServed(r) {
+		// Before WithAuth's middleware: what it trusts (the client's
+		// address, a header its proxy sets) a rebound page has or sends.
+		http.Error(w, fmt.Sprintf("dashboard: Host %q is not a name this dashboard is served at: without WithToken it answers to an IP address, localhost, or the host of an origin given to dashboard.WithAllowedOrigins, so that a site that points its own name at this server (DNS rebinding) cannot use the person's sign-in; add the origin people open the page at with WithAllowedOrigins", r.Host), http.StatusForbidden)
+		return
+	}
 	h.root.ServeHTTP(w, r)
+}
+
+// nameServed says whether a dashboard without WithToken serves r, by the
+// name in its Host header. A site can point its own name at the
+// dashboard's address (DNS rebinding): the browser then takes the
+// dashboard for the site's page's own origin, sends it the page's requests
+// from the person's machine with any header the page sets, and lets the
+// page read the answers; the Origin it sends names that same host. What
+// WithAuth's middleware trusts may come with them: the client's address
+// (loopback, a VPN peer's), a header a front proxy sets. A token is the
+// real name's alone (its cookie is that host's), so WithToken needs no
+// check. Served: an IP address (a page cannot rebind one), a loopback
+// name, a host of WithAllowedOrigins, and a request with no connection
+// address (a handler called in process, or over a Unix socket, is no
+// browser's).
+func (h *Handler) nameServed(r *http.Request) bool {
+	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || a == nil {
+		return true
+	}
+	if _, err := netip.ParseAddrPort(a.String()); err != nil {
+		return true // not an IP connection
+	}
+	name := r.Host
+	if host, _, err := net.SplitHostPort(name); err == nil {
+		name = host
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+	if _, err := netip.ParseAddr(name); err == nil || origin.Loopback(name) {
+		return true
+	}
+	return slices.Contains(h.names, strings.ToLower(name))
 }
 
 // guard checks the token and, for state changes, the CSRF token and the
