@@ -57,4 +57,11 @@
 // bearer token (the SDK checks loopback addresses itself), and always
 // when WithAllowedHosts is given: a web page whose DNS name was pointed at
 // the server's address cannot call its tools from a user's browser.
+//
+// Cross-origin pages: over HTTP, a request a browser marks as sent by a
+// page of another origin (Sec-Fetch-Site, or an Origin header whose host
+// is not the Host header: net/http.CrossOriginProtection's rule, applied
+// to every method but OPTIONS) is refused with 403 unless its origin is
+// listed with WithAllowedOrigins or a verified bearer token authenticates
+// it. Requests without Origin (clients that are no browser) are served.
 package mcpserver

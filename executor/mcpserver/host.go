@@ -30,6 +30,12 @@ import (
 // this option. With the option, every request, authenticated or not, must
 // name the connection's address, a loopback host, or one of hosts. A refused request gets 403 Forbidden, before any of its
 // JSON-RPC is read, with a message naming the host and this option.
+// Names are compared as written: a name with a trailing dot is another
+// name (list "tools.lan." for clients that write it so), and
+// "localhost." or "127.0.0.1." is refused with a message saying to drop
+// the dot (a resolver may ask DNS about localhost.; the SDK refuses both
+// on a loopback address). A web page's Origin is checked too
+// (WithAllowedOrigins).
 func WithAllowedHosts(hosts ...string) Option {
 	return func(c *config) {
 		c.allowedHosts = append(c.allowedHosts, hosts...)
@@ -66,34 +72,51 @@ func newHostRule(explicit bool, hosts []string) (hostRule, error) {
 }
 
 // hostGuard refuses requests whose Host header names neither the address
-// the connection came to nor a name the server allows (hostRule), before
-// the SDK reads them.
+// the connection came to nor a name the server allows (hostRule), and
+// requests a web page of another origin sent (originRule), before the
+// SDK reads them.
 type hostGuard struct {
-	next http.Handler
-	rule hostRule
+	next    http.Handler
+	rule    hostRule
+	origins originRule
 }
 
 func (g hostGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg := g.rule.refusal(r); msg != "" {
-		// A JSON-RPC error, which the SDK's client reports with its
-		// message (it reads none without an id, and the request's is
-		// unread: the id names the refusal), and which any other client
-		// reads as text.
-		data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: refusedID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msg}})
-		if err != nil {
-			http.Error(w, msg, http.StatusForbidden)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusForbidden)
-		_, _ = w.Write(data)
+		refuse(w, hostRefusedID, msg)
+		return
+	}
+	if msg := g.origins.refusal(r); msg != "" {
+		refuse(w, originRefusedID, msg)
 		return
 	}
 	g.next.ServeHTTP(w, r)
 }
 
-// refusedID is the id of the JSON-RPC error a refused request gets.
-var refusedID, _ = jsonrpc.MakeID("host-refused")
+// refuse answers 403 Forbidden with a JSON-RPC error, which the SDK's
+// client reports with its message (it reads none without an id, and the
+// request's is unread: id names the refusal), and which any other client
+// reads as text.
+func refuse(w http.ResponseWriter, id jsonrpc.ID, msg string) {
+	// The message quotes the request's headers: no browser may take the
+	// answer for anything but JSON.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msg}})
+	if err != nil {
+		http.Error(w, msg, http.StatusForbidden)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	_, _ = w.Write(data)
+}
+
+// hostRefusedID and originRefusedID are the ids of the JSON-RPC errors
+// refused requests get.
+var (
+	hostRefusedID, _   = jsonrpc.MakeID("host-refused")
+	originRefusedID, _ = jsonrpc.MakeID("origin-refused")
+)
 
 // refusal is why r is refused, or "" when it is served.
 func (rule hostRule) refusal(r *http.Request) string {
@@ -103,6 +126,17 @@ func (rule hostRule) refusal(r *http.Request) string {
 	name := hostName(r.Host)
 	if rule.names[name] {
 		return ""
+	}
+	// localhost. or 127.0.0.1. is refused rather than taken for the name
+	// without the dot: a resolver may ask DNS about localhost. (Loopback
+	// does not take it), browsers write an address without the dot, and
+	// the SDK refuses both on a loopback address. The client is told so.
+	if bare := strings.TrimSuffix(name, "."); bare != name && bare != "" && (origin.Loopback(bare) || isAddr(bare)) {
+		fix := bare
+		if _, port, err := net.SplitHostPort(r.Host); err == nil {
+			fix = net.JoinHostPort(bare, port)
+		}
+		return fmt.Sprintf("Forbidden: Host %q ends with a dot: this server takes a loopback name or an address only as written without one (a resolver may ask DNS about a dotted name): have the client use %s", r.Host, fix)
 	}
 	// The address the connection came to, if it came over IP: a request
 	// naming it is the user's own (a page cannot name an address it is
@@ -143,4 +177,10 @@ func hostName(host string) string {
 		host = h
 	}
 	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+}
+
+// isAddr reports whether name is an IP address.
+func isAddr(name string) bool {
+	_, err := netip.ParseAddr(name)
+	return err == nil
 }

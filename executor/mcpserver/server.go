@@ -47,8 +47,11 @@ type config struct {
 	elicitWait    time.Duration
 	maxSessions   int
 	maxCalls      int
-	allowedHosts  []string
-	hostsSet      bool
+
+	// Who may reach the HTTP handlers (host.go, origin.go).
+	allowedHosts   []string
+	hostsSet       bool
+	allowedOrigins []string
 }
 
 // WithImplementation sets the server name and version sent to clients
@@ -144,8 +147,9 @@ type Server struct {
 	mu    sync.Mutex
 	names map[string]string // tools currently added to srv: name -> the exported definition served
 
-	calls *callsInProgress
-	hosts hostRule
+	calls   *callsInProgress
+	hosts   hostRule
+	origins originRule
 }
 
 // New builds a server for ex's registry. Each tool is added with the
@@ -181,8 +185,12 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	origins, err := newOriginRule(cfg.allowedOrigins)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-",
-		calls: newCallsInProgress(cfg.maxCalls), hosts: hosts}
+		calls: newCallsInProgress(cfg.maxCalls), hosts: hosts, origins: origins}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: cfg.instructions,
 		Logger:       cfg.logger,
@@ -334,7 +342,10 @@ func SessionTimeout(d time.Duration) HTTPOption {
 // whose Host header names neither the address it came to nor a host
 // allowed by WithAllowedHosts is refused with 403 Forbidden when it is
 // unauthenticated and came to an address other than loopback, and always
-// when WithAllowedHosts is given (see there: DNS rebinding).
+// when WithAllowedHosts is given (see there: DNS rebinding). A request a
+// web page of another origin sent (Origin, Sec-Fetch-Site) is refused
+// with 403 Forbidden unless WithAllowedOrigins lists that origin or a
+// verified bearer token authenticates it (see there).
 func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	// PropagateRequestCancellation: without it the SDK lets the call of a
 	// 2026-07-28 request that ended (cancelled, or dropped by the network)
@@ -353,9 +364,10 @@ func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
 	if limit == 0 {
 		limit = mcp.DefaultMaxRequestBodyBytes
 	}
-	// The Host check comes before anything reads the body; a session's
-	// owner is judged from the header alone, before it.
-	h := hostGuard{next: batchBound{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o), limit: limit}, rule: s.hosts}
+	// The Host and Origin checks come before anything reads the body; a
+	// session's owner is judged from the header alone, before them.
+	h := hostGuard{next: batchBound{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, o), limit: limit},
+		rule: s.hosts, origins: s.origins}
 	if o.Stateless {
 		return h
 	}
