@@ -9,8 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension"
+	"github.com/toolbelt-go/toolbelt/extension/approvalgate"
 	"github.com/toolbelt-go/toolbelt/extension/auth"
 	"github.com/toolbelt-go/toolbelt/extension/cache"
 	"github.com/toolbelt-go/toolbelt/registry"
@@ -59,10 +61,61 @@ func TestAttackS28CacheOutsideAuthAnswersTheUnauthorised(t *testing.T) {
 		})
 	}
 
+	// An extension of another name at the cache's old place is none of auth's business.
+	_, err := executor.New(reg, executor.WithExtensions(a, extension.Func("counter", extension.PriorityAudit+50,
+		func(next extension.Handler) extension.Handler { return next })))
+	require.NoError(t, err)
+
 	// In its place (and inside auth), the cache serves only those auth lets through.
 	ex, err := executor.New(reg, executor.WithExtensions(c, a))
 	require.NoError(t, err)
 	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c2", Name: "payroll_report", Args: json.RawMessage(`{}`),
 		Principal: tool.Principal{ID: "bob", Roles: []string{"dev"}}})
 	assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+}
+
+// The approval extension runs after auth "so nobody is asked about a call
+// that would be refused anyway" (docs/extensions.md), but
+// extension.WithPriority placed it outside auth without a word: bob, whom
+// the rules refuse delete_repo, had an approver asked about each of his
+// calls (an unauthorised caller could keep approvers deciding, and
+// approving, calls that never run: approval fatigue to spend on the calls
+// that do). executor.New now refuses an approval extension outside auth.
+func TestAttackS28ApprovalOutsideAuthAsksAboutRefusedCalls(t *testing.T) {
+	var runs, asked atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(tool.Func("delete_repo", "Delete a repository", func(context.Context, struct{}) (string, error) {
+		runs.Add(1)
+		return "deleted", nil
+	}, tool.WithRisk(tool.RiskHigh), tool.WithApproval()))
+	gate := approvalgate.New(approval.ApproverFunc(func(context.Context, approval.Request) (approval.Decision, error) {
+		asked.Add(1)
+		return approval.Approved("ann"), nil
+	}))
+	a := auth.New(auth.Allow("admin", "delete_repo"))
+
+	ex, err := executor.New(reg, executor.WithExtensions(extension.WithPriority(gate, extension.PriorityAudit+50), gate.Guard(), a))
+	if err == nil {
+		for range 3 {
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "delete_repo", Args: json.RawMessage(`{}`),
+				Principal: tool.Principal{ID: "bob", Roles: []string{"dev"}}})
+			assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+		}
+		assert.Zero(t, asked.Load(), "an approver was asked about calls auth refuses")
+	}
+	require.Error(t, err, "an approval extension outside auth was taken")
+	assert.Contains(t, err.Error(), `extension "approval" runs outside auth`)
+	assert.Zero(t, runs.Load())
+
+	// In its place, bob's calls are refused unasked, and alice is asked.
+	ex, err = executor.New(reg, executor.WithExtensions(gate, gate.Guard(), a))
+	require.NoError(t, err)
+	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c2", Name: "delete_repo", Args: json.RawMessage(`{}`),
+		Principal: tool.Principal{ID: "bob", Roles: []string{"dev"}}})
+	assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+	assert.Zero(t, asked.Load())
+	res, _ = ex.Execute(context.Background(), tool.Call{ID: "c3", Name: "delete_repo", Args: json.RawMessage(`{}`),
+		Principal: tool.Principal{ID: "alice", Roles: []string{"admin"}}})
+	require.True(t, res.OK(), "%v", res.Error)
+	assert.Equal(t, int64(1), asked.Load())
 }

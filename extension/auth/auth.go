@@ -30,9 +30,10 @@
 // acting for the principal authorised (tool.ActingFor): calls an extension
 // inside auth makes with its context act for that principal, not for one
 // the caller's context carries (a host's operator running a call for a
-// user). The result cache must run inside auth, where PriorityCache puts
-// it: executor.New refuses one placed outside (CheckChain), which would
-// answer calls before anyone is authorised.
+// user). The result cache and the approval extension must run inside auth,
+// where their priorities put them: executor.New refuses either placed
+// outside (CheckChain), where the cache would answer calls, and a person
+// be asked about them, before anyone is authorised.
 //
 // Names and roles are compared byte for byte, and rules do not read the
 // tenant: a role grants the same tools in every tenant. Where each tenant
@@ -273,15 +274,24 @@ func (a *Auth) CheckRegistry(reg extension.ToolLister) error {
 	return errors.Join(errs...)
 }
 
-// cacheName is the name of the result cache extension (extension/cache's
-// Name), which answers calls without running the rest of the chain.
-const cacheName = "cache"
+// inside lists the extensions that must run inside auth, by name, with
+// what goes wrong outside it and the priority they belong at.
+var inside = []struct {
+	name, why string
+	priority  int
+}{
+	// extension/cache's Name.
+	{"cache", "it answers calls from its results before auth decides who may make them, so a principal the rules refuse is served what another was given", extension.PriorityCache},
+	{extension.NameApproval, "it asks a person about calls before auth decides who may make them, so a principal the rules refuse keeps approvers deciding calls that never run", extension.PriorityApproval},
+}
 
-// CheckChain implements extension.ChainChecker: the result cache must run
-// inside auth. A cache placed outside it (extension.WithPriority) answers
-// a call from its results before auth decides whether the principal may
-// make it: with SharedAcrossPrincipals, one the rules refuse is served
-// what another was given. executor.New runs it.
+// CheckChain implements extension.ChainChecker: the result cache and the
+// approval extension must run inside auth, where their priorities put
+// them. Placed outside it (extension.WithPriority), the cache answers a
+// call before auth decides whether the principal may make it (with
+// SharedAcrossPrincipals, one the rules refuse is served what another was
+// given), and a person is asked about calls auth then refuses.
+// executor.New runs it.
 func (a *Auth) CheckChain(exts []extension.Extension) error {
 	sorted := extension.Sort(exts)
 	at := slices.IndexFunc(sorted, func(x extension.Extension) bool { return x == extension.Extension(a) })
@@ -290,9 +300,11 @@ func (a *Auth) CheckChain(exts []extension.Extension) error {
 	}
 	var errs []error
 	for _, x := range sorted[:at] {
-		if x.Name() == cacheName {
-			errs = append(errs, fmt.Errorf("auth: extension %q runs outside auth (priority %d, auth's %d): it answers calls from its results before auth decides who may make them, so a principal the rules refuse is served what another was given; leave it at extension.PriorityCache (%d), or give extension.WithPriority a priority above %d",
-				x.Name(), x.Priority(), a.Priority(), extension.PriorityCache, a.Priority()))
+		for _, in := range inside {
+			if x.Name() == in.name {
+				errs = append(errs, fmt.Errorf("auth: extension %q runs outside auth (priority %d, auth's %d): %s; leave it at its priority (%d), or give extension.WithPriority one above %d",
+					x.Name(), x.Priority(), a.Priority(), in.why, in.priority, a.Priority()))
+			}
 		}
 	}
 	return errors.Join(errs...)
