@@ -29,6 +29,8 @@
 //
 // Principals: WithPrincipal maps a request (session, HTTP header, token
 // info) to the tool.Principal the call acts for; the default is anonymous.
+// tools/list lists a principal only the tools the executor's auth
+// extension (extension/auth's Authorize) lets it call.
 //
 // Approval through the client: Approver is an approval.Approver that asks
 // the human at the client with MCP elicitation, when the client supports it.

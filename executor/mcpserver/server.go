@@ -75,7 +75,9 @@ func WithPrincipal(fn PrincipalFunc) Option { return func(c *config) { c.princip
 // WithFilter serves only the registry's tools that pass f (for example an
 // agent's tools, or a risk ceiling). The executor still runs any
 // registered tool, so calls to filtered-out names are refused here as
-// unknown tools before they reach it.
+// unknown tools before they reach it. Whatever the filter, tools/list
+// lists each principal only the tools the executor's auth extension lets
+// it call (extension/auth's Authorize, asked without running anything).
 func WithFilter(f registry.Filter) Option { return func(c *config) { c.filter = f } }
 
 // WithPageSize sets how many tools one tools/list page holds (default: the
@@ -150,6 +152,7 @@ type Server struct {
 	calls   *callsInProgress
 	hosts   hostRule
 	origins originRule
+	authz   []authorizer // the executor's, which tools/list asks (listAuthorized)
 }
 
 // New builds a server for ex's registry. Each tool is added with the
@@ -190,7 +193,7 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-",
-		calls: newCallsInProgress(cfg.maxCalls), hosts: hosts, origins: origins}
+		calls: newCallsInProgress(cfg.maxCalls), hosts: hosts, origins: origins, authz: authorizers(ex)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: cfg.instructions,
 		Logger:       cfg.logger,
@@ -198,7 +201,7 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 		// Advertise tools even while the registry is empty.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
-	s.srv.AddReceivingMiddleware(s.boundRequests)
+	s.srv.AddReceivingMiddleware(s.boundRequests, s.listAuthorized)
 	if err := s.Sync(); err != nil {
 		return nil, err
 	}

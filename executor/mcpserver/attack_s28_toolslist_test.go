@@ -1,0 +1,99 @@
+package mcpserver
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/executor"
+	toolauth "github.com/toolbelt-go/toolbelt/extension/auth"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// listAs lists the tools of the server at url with header h (over every
+// page), with the SDK's client, and calls name.
+func listAs(t *testing.T, url string, h http.Header, name string) ([]*mcp.Tool, *mcp.CallToolResult) {
+	t.Helper()
+	ctx := context.Background()
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: headerTransport{h}}, DisableStandaloneSSE: true}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	var tools []*mcp.Tool
+	for tl, err := range cs.Tools(ctx, nil) {
+		require.NoError(t, err)
+		tools = append(tools, tl)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	require.NoError(t, err)
+	return tools, res
+}
+
+func toolNames(tools []*mcp.Tool) []string {
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// tools/list answered every principal with every tool of the registry,
+// those the auth extension refuses it included: a user of role dev read
+// the name, description and input schema of drop_tables, which only ops
+// may call (the description of an internal tool can say much about the
+// system behind it), and its model was offered a tool whose every call
+// fails. The auth extension can say whether a principal may call a tool
+// without running it (auth.Auth.Authorize, meant for this), so each
+// principal is now listed the tools it may call; calls stay judged by
+// the executor.
+func TestAttackS28ToolsListShowsToolsThePrincipalMayNotCall(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("drop_tables", "Drop the tables of the billing database on db-7.internal (ops only)", func(context.Context, struct{}) (string, error) {
+			return "dropped", nil
+		}, tool.WithRisk(tool.RiskLow)),
+		tool.Func("status", "Service status", func(context.Context, struct{}) (string, error) {
+			return "up", nil
+		}, tool.ReadOnly()),
+	)
+	ex := executor.MustNew(reg, executor.WithExtensions(toolauth.New(toolauth.Allow("ops", "drop_tables"), toolauth.Allow("dev", "status"))))
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		switch token {
+		case "alice":
+			return &auth.TokenInfo{UserID: "alice", Scopes: []string{"ops"}, Expiration: farFuture}, nil
+		case "bob":
+			return &auth.TokenInfo{UserID: "bob", Scopes: []string{"dev"}, Expiration: farFuture}, nil
+		}
+		return nil, auth.ErrInvalidToken
+	}
+	for _, mode := range []string{"stateless", "stateful"} {
+		t.Run(mode, func(t *testing.T) {
+			s, err := New(ex, WithPrincipal(PrincipalFromToken()), WithPageSize(1))
+			require.NoError(t, err)
+			var opts []HTTPOption
+			if mode == "stateful" {
+				opts = append(opts, Stateful())
+			}
+			hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(s.HTTPHandler(opts...)))
+			defer hs.Close()
+			defer hs.CloseClientConnections()
+
+			tools, res := listAs(t, hs.URL, http.Header{"Authorization": {"Bearer bob"}}, "drop_tables")
+			assert.Equal(t, []string{"status"}, toolNames(tools), "bob (dev) was listed a tool only ops may call")
+			assert.True(t, res.IsError, "the executor still refuses the call: %s", resultText(res))
+
+			tools, res = listAs(t, hs.URL, http.Header{"Authorization": {"Bearer alice"}}, "drop_tables")
+			assert.Equal(t, []string{"drop_tables"}, toolNames(tools), "alice (ops) is listed what she may call")
+			assert.False(t, res.IsError, "%s", resultText(res))
+		})
+	}
+}
