@@ -120,6 +120,20 @@ async function loadApprovals() {
   });
 }
 
+// identity says whom a call acts for: each name in an element of its own,
+// and every field there, "(none)" when empty. Names come from callers (a
+// tenant names its users): in one line of text, the principal "alice of
+// tenant acme" of no tenant read as alice of acme.
+function identity(a) {
+  const line = el("div", { class: "meta identity" });
+  const fields = [["agent", a.agent, "agent"], ["for", a.principal, "who"], ["tenant", a.tenant, "tenant"], ["session", a.session, "session"]];
+  fields.forEach(([label, value, cls], i) => {
+    line.append((i > 0 ? " · " : "") + label + " ",
+      value ? el("span", { class: "name " + cls, text: visible(value) }) : el("span", { class: "name none " + cls, text: "(none)" }));
+  });
+  return line;
+}
+
 function approvalCard(a) {
   const level = String(a.level || "").toLowerCase();
   const error = el("div", { class: "error", role: "alert" });
@@ -160,8 +174,8 @@ function approvalCard(a) {
   card.append(...[
     el("div", {},
       el("strong", { class: "tool", text: visible(a.tool) }), " ",
-      el("span", { class: "level " + level, text: visible(a.level) }), " ",
-      el("span", { class: "meta", text: visible([a.agent && "agent " + a.agent, a.principal && "for " + a.principal + (a.tenant ? " of tenant " + a.tenant : ""), a.session && "session " + a.session].filter(Boolean).join(" · ")) })),
+      el("span", { class: "level " + level, text: visible(a.level) })),
+    identity(a),
     el("div", { class: "meta", text: visible(a.description) }),
     a.why ? el("div", { class: "why", text: visible(a.why) }) : null,
     a.required ? el("div", { class: "why", text: "required: " + visible(a.required) }) : null,
