@@ -125,6 +125,9 @@ func (rule originRule) refusal(r *http.Request) string {
 	if origin == "" {
 		return fmt.Sprintf("%s; this request has Sec-Fetch-Site %q and no Origin header: open the server from its own address, or use a client that sends its Origin", why, site)
 	}
+	if origin == "null" {
+		return fmt.Sprintf("%s; this request comes from Origin \"null\" (a sandboxed page or a local file), which cannot be allowed: serve the client page from an address of its own and allow that origin", why)
+	}
 	if site != "" {
 		return fmt.Sprintf("%s; this request comes from Origin %q (Sec-Fetch-Site %q): if that page is a client you trust, add it with WithAllowedOrigins(%q), or authenticate requests (auth.RequireBearerToken)", why, origin, site, origin)
 	}

@@ -113,6 +113,22 @@ func TestS28CrossSiteGetAndDeleteRefused(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status, "the session lives on: %.300s", body)
 }
 
+// A sandboxed page (an iframe with sandbox, a data: URL) or a local file
+// sends Origin "null", which names no one and cannot be allowed: it is
+// refused, with or without Sec-Fetch-Site, and told so.
+func TestS28NullOriginRefused(t *testing.T) {
+	s, runs := countServer(t, WithAllowedOrigins("http://localhost:6274"))
+	hs := httptest.NewServer(s.HTTPHandler())
+	defer hs.Close()
+	for _, h := range []http.Header{{"Origin": {"null"}, "Sec-Fetch-Site": {"cross-site"}}, {"Origin": {"null"}}} {
+		status, _, body := browserRequest(t, http.MethodPost, hs.URL, "", h, callCountBody)
+		if assert.Equal(t, http.StatusForbidden, status, "%v: %.300s", h, body) {
+			assert.Contains(t, body, "cannot be allowed")
+		}
+	}
+	assert.Zero(t, runs.Load())
+}
+
 // WithAllowedOrigins takes origins alone, and says what is wrong with
 // others.
 func TestS28AllowedOriginsRefusesWhatIsNotAnOrigin(t *testing.T) {
