@@ -97,3 +97,45 @@ func TestAttackS28ToolsListShowsToolsThePrincipalMayNotCall(t *testing.T) {
 		})
 	}
 }
+
+// Without WithPrincipal, the principal a middleware puts in the request's
+// context (tool.WithPrincipal) is the one tools/list is answered for, as
+// calls run as it; a request with none is listed what an anonymous call
+// may make (here nothing: the auth extension requires a principal).
+func TestS28ToolsListForAContextPrincipal(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(
+		tool.Func("drop_tables", "Drop tables", func(context.Context, struct{}) (string, error) { return "dropped", nil }, tool.WithRisk(tool.RiskLow)),
+		tool.Func("status", "Service status", func(context.Context, struct{}) (string, error) { return "up", nil }, tool.ReadOnly()),
+	)
+	ex := executor.MustNew(reg, executor.WithExtensions(toolauth.New(toolauth.Allow("ops", "drop_tables"), toolauth.Allow("dev", "status"))))
+	s, err := New(ex)
+	require.NoError(t, err)
+	users := map[string]tool.Principal{"alice": {ID: "alice", Roles: []string{"ops"}}, "bob": {ID: "bob", Roles: []string{"dev"}}}
+	mw := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if p, ok := users[r.Header.Get("X-Test-User")]; ok {
+				r = r.WithContext(tool.WithPrincipal(r.Context(), p))
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	for _, mode := range []string{"stateless", "stateful"} {
+		t.Run(mode, func(t *testing.T) {
+			var opts []HTTPOption
+			if mode == "stateful" {
+				opts = append(opts, Stateful())
+			}
+			hs := httptest.NewServer(mw(s.HTTPHandler(opts...)))
+			defer hs.Close()
+			defer hs.CloseClientConnections()
+			tools, _ := listAs(t, hs.URL, http.Header{"X-Test-User": {"bob"}}, "status")
+			assert.Equal(t, []string{"status"}, toolNames(tools))
+			tools, _ = listAs(t, hs.URL, http.Header{"X-Test-User": {"alice"}}, "status")
+			assert.Equal(t, []string{"drop_tables"}, toolNames(tools))
+			tools, res := listAs(t, hs.URL, nil, "status")
+			assert.Empty(t, toolNames(tools), "an anonymous request is listed what it may call")
+			assert.True(t, res.IsError, "and its calls are refused: %s", resultText(res))
+		})
+	}
+}
