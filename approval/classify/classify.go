@@ -486,6 +486,11 @@ type state struct {
 	// clone URL [DIR]), cleaned: running a file in one runs downloaded
 	// code.
 	cloned []string
+	// pushRemotes are the git remotes the line pointed at a URL on
+	// another host (git remote add NAME URL, git remote set-url NAME
+	// URL, git config remote.NAME.url URL): a push to one sends the
+	// repository there, as git push URL does (see gitPushes).
+	pushRemotes map[string]bool
 	// scripts are the files the line wrote text to that it spells out
 	// (echo 'rm -rf ~' > a.sh), cleaned, and the text: running one runs
 	// that text.
