@@ -2087,6 +2087,9 @@ func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, matc
 func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx, j *judgement) info {
 	j.add(r.Level, name+" runs "+name+" code")
 	s.matches(r.Match, name, args, nil, false, cx, j)
+	if name == "deno" && len(r.RunWords) > 0 {
+		s.denoRemote(name, args, j)
+	}
 	if powershells[name] {
 		args = powershellArgs(name, args, j)
 	}
@@ -2245,6 +2248,89 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	}
 	return s.stdinCode(name, r.Level, cx.stdin, j, r.Match)
 }
+
+// denoRemote judges deno running a module from a URL (deno run -A
+// https://x.test/y.ts; serve, test, bench, install and x, and deno URL
+// with no subcommand, run it too). Deno runs it with the permissions the
+// line grants: every one (-A, --allow-all), or one that runs programs,
+// loads native code or writes any file (--allow-run, --allow-ffi,
+// --allow-write, -W), lets the code do what it likes, so it is
+// downloaded code run, Defaults.DownloadExec as curl URL | sh is; read,
+// net, env or sys access, or a permission set from the configuration
+// (-P), lets it send files out (Dangerous). Without any, deno's sandbox
+// holds it, and the rule's level (Warning) stands, as it does for a
+// local script and a package of the npm or JSR registry (npm:, jsr:),
+// which is npx PKG's.
+func (s *state) denoRemote(name string, args []word, j *judgement) {
+	broad, some := "", ""
+	sub := ""
+	for k := 0; k < len(args); k++ {
+		a := args[k].s
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			if a == "--" && k+1 < len(args) {
+				k++
+				a = args[k].s
+			}
+			if sub == "" && denoRunners[a] {
+				sub = a
+				continue
+			}
+			if sub == "" && denoCommands[a] {
+				return // deno compile, eval, task, ...: no module run here
+			}
+			if low := strings.ToLower(a); args[k].unknown() || !strings.HasPrefix(low, "https://") && !strings.HasPrefix(low, "http://") {
+				return
+			}
+			switch {
+			case broad != "":
+				j.add(s.c.rules.Defaults.DownloadExec, name+" runs "+a+", code from a URL, with "+broad+": downloaded code that may run programs and write any file")
+			case some != "":
+				j.add(Dangerous, name+" runs "+a+", code from a URL, with "+some+": it may read files and send them out")
+			}
+			return
+		}
+		flag, _, attached := strings.Cut(a, "=")
+		switch {
+		case flag == "-A" || flag == "--allow-all" || flag == "--allow-run" || flag == "--allow-ffi" || flag == "--allow-write" || flag == "-W":
+			broad = flag
+		case flag == "-P" || flag == "--permission-set" || flag == "--allow-read" || flag == "--allow-net" || flag == "--allow-env" ||
+			flag == "--allow-sys" || flag == "-R" || flag == "-N" || flag == "-E" || flag == "-S":
+			some = flag
+		case denoValueFlags[flag] && !attached:
+			k++
+		case !strings.HasPrefix(a, "--") && !attached:
+			// A bundle of short options (-gA): each letter is one.
+			for _, c := range a[1:] {
+				switch {
+				case c == 'A' || c == 'W':
+					broad = a
+				case strings.ContainsRune("PRNES", c):
+					some = a
+				}
+			}
+			if last := "-" + a[len(a)-1:]; len(a) > 2 && denoValueFlags[last] {
+				k++
+			}
+		}
+	}
+}
+
+// denoRunners are the subcommands of deno that run the module named
+// after their options; denoCommands are its other subcommands, which do
+// not run one named so. A first operand that is neither is the module
+// deno runs (deno URL).
+var (
+	denoRunners  = map[string]bool{"run": true, "serve": true, "test": true, "bench": true, "install": true, "x": true}
+	denoCommands = map[string]bool{"compile": true, "eval": true, "task": true, "fmt": true, "lint": true, "check": true,
+		"doc": true, "info": true, "cache": true, "repl": true, "upgrade": true, "uninstall": true, "types": true, "lsp": true,
+		"jupyter": true, "coverage": true, "init": true, "add": true, "remove": true, "outdated": true, "publish": true,
+		"vendor": true, "clean": true, "completions": true, "bundle": true, "help": true, "approve-scripts": true, "deploy": true}
+	// denoValueFlags are deno's options that take their value as the
+	// next word.
+	denoValueFlags = map[string]bool{"-c": true, "--config": true, "--import-map": true, "--cert": true, "--location": true,
+		"--seed": true, "-L": true, "--log-level": true, "--ext": true, "--preload": true, "--conditions": true, "-n": true,
+		"--name": true, "--root": true}
+)
 
 // moduleCommands are the Python modules that python -m runs as the
 // command of the same name (python -m pip is pip): their rule judges them.
