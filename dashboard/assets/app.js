@@ -54,6 +54,22 @@ async function api(path, opts) {
   return body;
 }
 
+// coalesced returns a function that runs load once at a time: asked while
+// a run is under way, it runs load once more after it, however often it
+// was asked meanwhile. The page asks for the history at every call's end
+// and for the approvals at every approval event: a model that ends calls
+// by the hundred a second had each open page fetch them as often.
+function coalesced(load) {
+  let running = false, again = false;
+  const run = async () => {
+    if (running) { again = true; return; }
+    running = true;
+    try { await load(); } finally { running = false; }
+    if (again) { again = false; run(); }
+  };
+  return run;
+}
+
 // ---- approvals ----
 
 const approvalsBox = document.getElementById("approvals");
@@ -87,7 +103,8 @@ function hold(card) {
   card.holdTimer = setTimeout(() => { for (const b of buttons) b.disabled = false; }, settleMS);
 }
 
-async function loadApprovals() {
+const loadApprovals = coalesced(fetchApprovals);
+async function fetchApprovals() {
   if (!approvalsBox) return;
   let list;
   const empty = document.getElementById("approvals-empty");
@@ -292,7 +309,8 @@ function connect() {
 
 const historyForm = document.getElementById("history-filter");
 
-async function loadHistory() {
+const loadHistory = coalesced(fetchHistory);
+async function fetchHistory() {
   const q = new URLSearchParams();
   for (const [k, v] of new FormData(historyForm)) if (v) q.set(k, String(v));
   let rows, stats;
