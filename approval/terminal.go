@@ -30,8 +30,16 @@ const MaxTerminalLine = 1 << 20
 // Reads cannot be interrupted, so a Terminal notices a done context only
 // between lines; run it under the approval extension, which stops waiting
 // when the context ends. One prompt is shown at a time.
+//
+// Keystrokes typed before a call's summary is shown (an Enter pressed
+// twice, a paste, typing while the agent works) do not answer it: when in
+// is a terminal (an *os.File such as os.Stdin) in its usual line mode, on
+// Linux, macOS and FreeBSD, what was typed and not yet read is dropped
+// before the summary, as sudo does before it asks. Other input (a pipe, a
+// reader of scripted answers) is read as it comes.
 type Terminal struct {
 	mu   sync.Mutex
+	src  io.Reader // what in reads: a terminal's type-ahead is dropped from it
 	in   *bufio.Scanner
 	out  io.Writer
 	name string
@@ -49,7 +57,7 @@ func TerminalUser(name string) TerminalOption { return func(t *Terminal) { t.nam
 func NewTerminal(in io.Reader, out io.Writer, opts ...TerminalOption) *Terminal {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 4096), MaxTerminalLine)
-	t := &Terminal{in: sc, out: out, name: "terminal"}
+	t := &Terminal{src: in, in: sc, out: out, name: "terminal"}
 	for _, o := range opts {
 		if o != nil {
 			o(t)
@@ -107,6 +115,7 @@ type lines string
 func (t *Terminal) Approve(ctx context.Context, req Request) (Decision, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	discardTypeAhead(t.src)
 	t.summary(req)
 	for {
 		if req.OnceOnly { // a session-wide choice would approve this call alone
