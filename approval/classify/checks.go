@@ -66,7 +66,84 @@ func init() {
 		"ps":           checkPS,
 		"here":         checkHere,
 		"sql":          checkSQL,
+		"packages":     checkPackages,
 	}
+}
+
+// checkPackages judges a system package manager installing a package
+// file, whose maintainer scripts (preinst, postinst, %pre, %post,
+// install) it runs, as root: one it fetches from a URL (rpm -i URL, dnf
+// install URL, pacman -U URL), and one a downloader on the line wrote or
+// a repository it cloned holds (curl -o x.deb URL && dpkg -i x.deb, apt
+// install ./x.deb after wget URL), is downloaded code run,
+// Defaults.DownloadExec as curl URL | sh is. dpkg -i (--install,
+// --unpack), rpm -i (-U, -F, not with -q, -V or -e) and pacman -U take
+// files only; apt, apt-get, dnf, yum, zypper and the like take a file
+// where a package's name would be when it has a slash or a package
+// file's suffix; gdebi takes files. A package of the configured
+// repositories (apt install nginx) is the rule's level.
+func checkPackages(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	files, install := false, false
+	from := 0
+	switch name {
+	case "dpkg", "rpm", "pacman":
+		files = true
+		for _, w := range args {
+			a := w.s
+			switch {
+			case strings.HasPrefix(a, "--"):
+				install = install || slices.Contains([]string{"--install", "--unpack", "--upgrade", "--freshen", "--reinstall"}, a)
+			case strings.HasPrefix(a, "-") && len(a) > 1:
+				switch name {
+				case "dpkg":
+					install = install || strings.ContainsRune(a, 'i')
+				case "rpm":
+					install = install || strings.ContainsAny(a, "iUF") && !strings.ContainsAny(a, "qVe")
+				case "pacman":
+					install = install || strings.ContainsRune(a, 'U')
+				}
+			}
+		}
+	case "gdebi":
+		files, install = true, true
+	default:
+		for k, w := range args {
+			if strings.HasPrefix(w.s, "-") {
+				continue
+			}
+			install = slices.Contains([]string{"install", "in", "reinstall", "localinstall", "upgrade", "up", "update", "add"}, w.s)
+			from = k + 1
+			break
+		}
+	}
+	if !install {
+		return info{}
+	}
+	for _, w := range args[min(from, len(args)):] {
+		if strings.HasPrefix(w.s, "-") || w.s == "" {
+			continue
+		}
+		low := strings.ToLower(w.s)
+		if strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "ftp://") {
+			j.add(s.c.rules.Defaults.DownloadExec, name+" installs "+w.s+", a package from a URL, and runs its maintainer scripts: downloaded code")
+			continue
+		}
+		if files || strings.Contains(w.s, "/") || packageFile(low) {
+			s.runsFetched(name+" installs", w, j)
+		}
+	}
+	return info{}
+}
+
+// packageFile reports whether name (in lower case) has the suffix of a
+// package file.
+func packageFile(name string) bool {
+	for _, suf := range []string{".deb", ".rpm", ".apk", ".snap", ".pkg.tar.zst", ".pkg.tar.xz", ".pkg.tar.gz", ".pkg.tar"} {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkRuns judges the words of a command that may run them as a command
