@@ -67,6 +67,9 @@ func (s *ApprovalStore) Put(ctx context.Context, p approval.Pending) error {
 	if p.ID == "" {
 		return errors.New("postgres: approval Put: the pending request has no id: use approval.RequestID")
 	}
+	if !storableID(p.ID) {
+		return fmt.Errorf("postgres: approval Put: the id %q holds a NUL or bytes that are not UTF-8, which PostgreSQL's text cannot keep: use approval.RequestID", p.ID)
+	}
 	req, exact, err := encodeRequest(p.Request)
 	if err != nil {
 		return fmt.Errorf("postgres: approval %s: encode request: %w", p.ID, err)
@@ -186,6 +189,9 @@ func sameQuestion(a, b approval.Request) bool {
 // instance of an older version sees nothing it does not know. A denial
 // stays decided.
 func (s *ApprovalStore) Await(ctx context.Context, id string) (approval.Decision, error) {
+	if !storableID(id) {
+		return approval.Decision{}, fmt.Errorf("approval %q: %w", id, approval.ErrNotPending)
+	}
 	wake, err := s.watch(id)
 	if err != nil {
 		return approval.Decision{}, err
@@ -287,18 +293,49 @@ func (s *ApprovalStore) decide(ctx context.Context, id string, since *time.Time,
 // on it), without its decision, which tells it from one delivered; a
 // denial stays decided.
 func (s *ApprovalStore) Withdraw(ctx context.Context, id string) error {
-	err := s.change(ctx, id, `UPDATE toolbelt_approvals SET state = 'withdrawn', decision = NULL, decided_at = NULL
-		WHERE id = $1 AND (state = 'pending' OR (state = 'decided' AND decision->>'kind' IS DISTINCT FROM 'deny'))`)
-	if errors.Is(err, approval.ErrNotPending) {
-		return nil
+	if !storableID(id) {
+		return nil // no request has such an id
 	}
-	return err
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// The decision's kind is read here, not with ->> in the update:
+		// PostgreSQL takes no field out of a json value holding \u0000 or
+		// a lone surrogate anywhere (a modification keeping a model's
+		// arguments), and the update failed, leaving the approval.
+		var state string
+		var decision []byte
+		err := tx.QueryRow(ctx, `SELECT state, decision FROM toolbelt_approvals WHERE id = $1 FOR UPDATE`, id).Scan(&state, &decision)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: approval %s: withdraw: %w", id, err)
+		}
+		switch state {
+		case "pending":
+		case "decided":
+			// A decision that cannot be read is withdrawn too: nothing
+			// runs on it, and the call asked again is asked of a person.
+			var d approval.Decision
+			if json.Unmarshal(decision, &d) == nil && d.Kind == approval.Deny {
+				return nil // a denial stands
+			}
+		default:
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE toolbelt_approvals SET state = 'withdrawn', decision = NULL, decided_at = NULL WHERE id = $1`, id); err != nil {
+			return fmt.Errorf("postgres: approval %s: withdraw: %w", id, err)
+		}
+		return notify(ctx, tx, id)
+	})
 }
 
 // change runs an update of id's row and announces it, in one transaction
 // (the notification is sent when it commits). No row changed is
 // ErrNotPending.
 func (s *ApprovalStore) change(ctx context.Context, id, sql string, args ...any) error {
+	if !storableID(id) {
+		return fmt.Errorf("approval %q: %w", id, approval.ErrNotPending)
+	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, sql, append([]any{id}, args...)...)
 		if err != nil {
@@ -307,11 +344,16 @@ func (s *ApprovalStore) change(ctx context.Context, id, sql string, args ...any)
 		if tag.RowsAffected() == 0 {
 			return fmt.Errorf("approval %s: %w", id, approval.ErrNotPending)
 		}
-		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id); err != nil {
-			return fmt.Errorf("postgres: approval %s: notify: %w", id, err)
-		}
-		return nil
+		return notify(ctx, tx, id)
 	})
+}
+
+// notify announces, when tx commits, that id's row changed.
+func notify(ctx context.Context, tx pgx.Tx, id string) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id); err != nil {
+		return fmt.Errorf("postgres: approval %s: notify: %w", id, err)
+	}
+	return nil
 }
 
 // List implements approval.Store.

@@ -41,8 +41,9 @@ const historyWriteTimeout = 2 * time.Second
 // not exactly. Times are kept to the microsecond, as PostgreSQL keeps
 // them: a query's Since and Until are compared at that precision. Texts
 // are kept as PostgreSQL text, with invalid UTF-8 and NUL replaced by
-// U+FFFD, and cut (saying how much) past 2 KiB (names, ids, the session)
-// or 16 KiB (the message). A record's Principal and Tenant are kept byte
+// U+FFFD, and cut (saying how much) past 2 KiB (names, ids, the session,
+// the status and code) or 16 KiB (the message); a query's texts are
+// compared as they are kept. A record's Principal and Tenant are kept byte
 // for byte, so that a query for one principal never matches another; one
 // longer than 1 KiB is kept as "\x00sha256:" and its SHA-256, which a
 // query for it matches.
@@ -69,7 +70,7 @@ func (h *HistoryStore) Add(ctx context.Context, r executor.Record) {
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		cut(r.CallID, maxHistoryName), cut(string(r.JobID), maxHistoryName), cut(r.Tool, maxHistoryName), cut(r.Agent, maxHistoryName),
 		cut(r.Session, maxHistoryName), who(r.Principal), who(r.Tenant),
-		string(r.Status), string(r.Code), cut(r.Message, maxHistoryMessage), r.StartedAt, int64(r.Duration), r.Attempts)
+		cut(string(r.Status), maxHistoryName), cut(string(r.Code), maxHistoryName), cut(r.Message, maxHistoryMessage), r.StartedAt, int64(r.Duration), r.Attempts)
 	if err != nil {
 		h.dropped.Add(1)
 		h.mu.Lock()
@@ -91,6 +92,12 @@ func (h *HistoryStore) Dropped() (n uint64, last error) {
 func text(s string) string {
 	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
+
+// storableID reports whether id, a job's or an approval's as a client
+// names it, can be looked for in a text column: one with a NUL or
+// invalid UTF-8 is no stored id, and PostgreSQL refuses it as a query's
+// value (an error, where "not found" is the answer).
+func storableID(id string) bool { return text(id) == id }
 
 // Bounds of a record's texts. A tool's name and a call's id are the
 // model's or a client's, of any length: kept whole, a long name failed the
@@ -145,7 +152,7 @@ func (h *HistoryStore) Query(ctx context.Context, q executor.HistoryQuery) ([]ex
 		add("tenant = @tenant", "tenant", who(q.Tenant))
 	}
 	if q.Status != "" {
-		add("status = @status", "status", string(q.Status))
+		add("status = @status", "status", cut(string(q.Status), maxHistoryName))
 	}
 	if !q.Since.IsZero() {
 		add("started_at >= @since", "since", q.Since)

@@ -22,6 +22,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -305,6 +306,9 @@ func (s *JobStore) row(ctx context.Context, id executor.JobID) (*rivertype.JobRo
 	if s.err != nil {
 		return nil, s.err
 	}
+	if !storableID(string(id)) {
+		return nil, fmt.Errorf("%w %q: no job id holds a NUL or bytes that are not UTF-8", executor.ErrJobNotFound, id)
+	}
 	res, err := s.client.JobList(ctx, river.NewJobListParams().Kinds(jobKind).
 		Where("args->>'toolbelt_job' = @job", river.NamedArgs{"job": string(id)}).First(1))
 	if err != nil {
@@ -441,15 +445,17 @@ func (s *JobStore) Jobs(ctx context.Context, f executor.JobFilter) ([]executor.J
 			live = append(live, riverStates[st]...)
 		}
 	}
+	// executor.JobFilter's rule. The arguments keep names and principals
+	// as text (a NUL or invalid UTF-8 made U+FFFD, which text also makes
+	// of the filter's values, so that the query can hold them); the exact
+	// ones are compared below (Match).
 	p := river.NewJobListParams().Kinds(jobKind)
 	if f.Tool != "" {
-		p = p.Where("args->'call'->>'name' = @tool", river.NamedArgs{"tool": f.Tool})
+		p = p.Where("args->'call'->>'name' = @tool", river.NamedArgs{"tool": text(f.Tool)})
 	}
 	if f.Agent != "" {
-		p = p.Where("coalesce(args->'call'->>'agent', '') = @agent", river.NamedArgs{"agent": f.Agent})
+		p = p.Where("coalesce(args->'call'->>'agent', '') = @agent", river.NamedArgs{"agent": text(f.Agent)})
 	}
-	// executor.JobFilter's rule. The arguments keep principals as text;
-	// the exact ones are compared below (Match).
 	if f.For != nil {
 		p = p.Where("coalesce(args->'call'->'principal'->>'id', '') = @for_id AND coalesce(args->'call'->'principal'->>'tenant', '') = @for_tenant",
 			river.NamedArgs{"for_id": text(f.For.ID), "for_tenant": text(f.For.Tenant)})
@@ -564,18 +570,89 @@ func (w *callWorker) Work(ctx context.Context, job *river.Job[callArgs]) error {
 	return nil // a failed call is a result, not a job to retry
 }
 
-// recordResult records res as the job's output. River keeps it in jsonb,
-// which refuses the escape \u0000 (a tool's output may hold NUL bytes):
-// such a result is recorded as base64, a JSON string.
+// maxRecordedResult bounds a job's result as JSON. River records no
+// output over 32 MB (and a result it cannot record is lost, its job run
+// again); base64 makes this 21.3 MiB.
+const maxRecordedResult = 16 << 20
+
+// maxKeptText bounds each text a result too long to record keeps: the
+// start of its first text block, its error's message.
+const maxKeptText = 64 << 10
+
+// recordResult records res as the job's output, once: River completes a
+// job with its output in one batch with the other jobs the instance
+// finished, so an output the database refuses fails them all, again and
+// again. River keeps it in jsonb, which refuses the escape \u0000 (a tool's
+// output may hold NUL bytes) and a lone surrogate's (\ud800, which a tool's
+// JSON output may hold and encoding/json reads): such a result is recorded
+// as base64, a JSON string. A result over maxRecordedResult is recorded
+// without its output (cutResult).
 func recordResult(ctx context.Context, res *tool.Result) error {
 	b, err := json.Marshal(res)
 	if err != nil {
 		return err
 	}
-	if bytes.Contains(b, []byte(`\u0000`)) {
+	if len(b) > maxRecordedResult {
+		if b, err = json.Marshal(cutResult(res, len(b))); err != nil {
+			return err
+		}
+	}
+	if !jsonbTakes(b) {
 		return river.RecordOutput(ctx, b) // []byte: base64
 	}
 	return river.RecordOutput(ctx, json.RawMessage(b))
+}
+
+// jsonbTakes reports whether jsonb stores the JSON b as it is: it holds no
+// escape of a NUL or of a surrogate. jsonb refuses \u0000 and a lone
+// surrogate; a pair it takes, but telling them apart is not worth it here
+// (such a result is only kept as base64).
+func jsonbTakes(b []byte) bool {
+	for {
+		i := bytes.Index(b, []byte(`\u`))
+		if i < 0 || len(b) < i+6 {
+			return true
+		}
+		h := b[i+2 : i+6]
+		if string(h) == "0000" || (h[0]|0x20 == 'd' && bytes.IndexByte([]byte("89abAB"), h[1]) >= 0) {
+			return false
+		}
+		b = b[i+2:]
+	}
+}
+
+// cutResult is res, whose JSON is size bytes, as a job records it when
+// that is too long: its status, error (the message cut to maxKeptText) and
+// timings, its metadata when short, and in place of its output a text
+// that says what was left out and holds the start of its first text
+// block. Metadata "truncated" is true, as for a text cut to the output
+// cap.
+func cutResult(res *tool.Result, size int) *tool.Result {
+	kept := *res
+	kept.Output, kept.Content = nil, nil
+	if m, err := json.Marshal(res.Metadata); err == nil && len(m) <= maxKeptText {
+		kept.Metadata = maps.Clone(res.Metadata)
+	} else {
+		kept.Metadata = nil
+	}
+	if kept.Metadata == nil {
+		kept.Metadata = map[string]any{}
+	}
+	kept.Metadata["truncated"] = true
+	note := fmt.Sprintf("the result was %d bytes as JSON, over the %d bytes a job records: its output was left out", size, maxRecordedResult)
+	for _, c := range res.Content {
+		if c.Type == tool.ContentText && c.Text != "" {
+			note += "; its first text began:\n" + textcut.Clip(c.Text, maxKeptText)
+			break
+		}
+	}
+	kept.Content = []tool.Content{{Type: tool.ContentText, Text: note}}
+	if res.Error != nil {
+		e := *res.Error
+		e.Message = textcut.Clip(e.Message, maxKeptText)
+		kept.Error = &e
+	}
+	return &kept
 }
 
 func (w *callWorker) mayRerun(run executor.JobRunner, name string) bool {
