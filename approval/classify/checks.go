@@ -1927,8 +1927,38 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	}
 	if i < len(args) {
 		s.gitPushes(name, args[i].s, args[i+1:], j)
+		if args[i].s == "cat-file" {
+			s.catFileBatch(name, args[i+1:], cx, j)
+		}
 	}
 	return info{}
+}
+
+// catFileBatch judges git cat-file --batch (--batch=FORMAT,
+// --batch-command), which prints the contents of the objects its
+// standard input names: a name the line spells out there (<<< HEAD:.env,
+// printf 'HEAD:.env\n' |) is judged as the secret file it may be, as git
+// cat-file -p HEAD:.env is, and names read from a file or from a pipe of
+// text not known until it runs may be any (Warning). --batch-check
+// prints each object's type and size only.
+func (s *state) catFileBatch(name string, args []word, cx judgeCtx, j *judgement) {
+	batch := slices.ContainsFunc(args, func(w word) bool {
+		return w.s == "--batch" || strings.HasPrefix(w.s, "--batch=") || w.s == "--batch-command" || strings.HasPrefix(w.s, "--batch-command=")
+	})
+	if !batch {
+		return
+	}
+	if text, ok := s.knownInput(cx); ok {
+		for _, f := range strings.Fields(text) {
+			if l, reason, ok := s.secretRule(word{s: f, lit: true}); ok {
+				j.add(l, reason+" (read by "+name+" cat-file --batch)")
+			}
+		}
+		return
+	}
+	if in := cx.stdin; in != nil || s.pipeIn != pipeNone {
+		j.add(Warning, name+" cat-file --batch prints the objects its input names, known only when it runs, which may be a secret file's (HEAD:.env)")
+	}
 }
 
 // gitPushes judges where git push (send-pack, http-push) sends the
