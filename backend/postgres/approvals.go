@@ -135,14 +135,21 @@ const sweepApprovals = `DELETE FROM toolbelt_approvals AS a USING (
 // cannot keep it byte for byte, gob-encoded too, for the exact column: a
 // principal, tenant or argument with bytes that are not UTF-8, which JSON
 // makes U+FFFD (so "alice\xff" and "alice\xfe" would be one), or which a
-// json column refuses (in arguments, kept as they came).
+// json column refuses (in arguments, kept as they came). encoding/json
+// writes such a byte in a string as the escape \ufffd, not as U+FFFD;
+// either sends the request to the exact column (an argument a model wrote
+// so, harmlessly, too).
 func encodeRequest(r approval.Request) (req, exact []byte, err error) {
 	if req, err = json.Marshal(r); err != nil {
 		return nil, nil, err
 	}
-	if utf8.Valid(req) && !bytes.Contains(req, []byte("\uFFFD")) {
+	if utf8.Valid(req) && !bytes.Contains(req, []byte("\uFFFD")) && !bytes.Contains(bytes.ToLower(req), []byte(`\ufffd`)) {
 		return req, nil, nil
 	}
+	// The tool itself is not kept, as JSON does not keep it (a request read
+	// back has none); gob refuses it, an interface value of a type it was
+	// never told of, and the request was not put.
+	r.Tool = nil
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(r); err != nil {
 		return nil, nil, err
