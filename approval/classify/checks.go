@@ -67,7 +67,26 @@ func init() {
 		"here":         checkHere,
 		"sql":          checkSQL,
 		"packages":     checkPackages,
+		"fetches":      checkFetches,
 	}
+}
+
+// checkFetches judges a command that saves files from the network under
+// the names the server gives (gh release download, gh run download):
+// every file it saves is downloaded, so running or installing one later
+// on the line is running downloaded code (see state.fetchedAny), and
+// -O (--output) names one.
+func checkFetches(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	s.fetchedAny = true
+	for k, a := range args {
+		switch {
+		case (a.s == "-O" || a.s == "--output") && k+1 < len(args):
+			s.recordFetched(args[k+1])
+		case strings.HasPrefix(a.s, "--output="):
+			s.recordFetched(a.cut(len("--output=")))
+		}
+	}
+	return info{}
 }
 
 // checkPackages judges a system package manager installing a package
@@ -128,11 +147,29 @@ func checkPackages(s *state, name string, args []word, cx judgeCtx, j *judgement
 			j.add(s.c.rules.Defaults.DownloadExec, name+" installs "+w.s+", a package from a URL, and runs its maintainer scripts: downloaded code")
 			continue
 		}
-		if files || strings.Contains(w.s, "/") || packageFile(low) {
-			s.runsFetched(name+" installs", w, j)
+		if !files && !strings.Contains(w.s, "/") && !packageFile(low) {
+			continue
 		}
+		if w.glob && (s.fetchedAny || s.fetchedMatch(w)) {
+			// dpkg -i *.deb after curl -O URL/x.deb: the glob may pick it.
+			j.add(s.c.rules.Defaults.DownloadExec, name+" installs "+w.s+", which may be a package a downloader on this line saved, and runs its maintainer scripts: downloaded code")
+			continue
+		}
+		s.runsFetched(name+" installs", w, j)
 	}
 	return info{}
+}
+
+// fetchedMatch reports whether the glob w may name a file a downloader
+// on the line wrote.
+func (s *state) fetchedMatch(w word) bool {
+	g := path.Clean(w.s)
+	for f := range s.fetched {
+		if ok, err := path.Match(g, f); ok || err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // packageFile reports whether name (in lower case) has the suffix of a
