@@ -127,7 +127,11 @@ type JobsConfig struct {
 	Timeout time.Duration
 	// RescueAfter is how long a job may stay running before another
 	// instance takes it for dead and runs it again (default Timeout plus a
-	// minute; never less).
+	// minute; never less). River measures it with the clock of the
+	// instance that leads against the start the database recorded, so
+	// raise it by as much as instances' clocks may run ahead of the
+	// database's: one ahead by more than RescueAfter minus Timeout takes
+	// jobs still running near their timeout for dead.
 	RescueAfter time.Duration
 	// MaxAttempts bounds the attempts of a job (zero: DefaultJobAttempts).
 	MaxAttempts int
