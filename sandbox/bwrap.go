@@ -14,7 +14,9 @@ import (
 
 // Bwrap is the "bwrap" engine (bubblewrap): the command sees the host's root
 // read-only, the workspace writable at its own path, fresh tmpfs on /tmp,
-// /var/tmp, /run (and /var/run where it is not a link to /run) and /dev/shm,
+// /var/tmp, /run (and /var/run where it is not a link to /run) and /dev/shm
+// (with the network on, the file /etc/resolv.conf leads to there, such as
+// systemd-resolved's, is bound read-only: see resolverFile),
 // its own /proc and /dev (read-only but for its devices, /dev/pts and
 // /dev/shm), and runs in new user, pid, ipc, uts, cgroup and
 // (unless [WithNetwork](true)) network namespaces (--unshare-all), in a new
@@ -242,9 +244,15 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 	}
 	// Fresh, empty directories where host services keep their sockets and
 	// programs their temporary files.
-	for _, d := range []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"} {
+	fresh := []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"}
+	for _, d := range fresh {
 		if fi, err := os.Lstat(d); (err == nil && fi.IsDir()) || d == "/tmp" || d == "/dev/shm" {
 			tmpfs(d)
+		}
+	}
+	if e.cfg.network != nil && *e.cfg.network {
+		if r := resolverFile(fresh); r != "" {
+			f = append(f, "--ro-bind", r, r)
 		}
 	}
 	if ws != "" {
@@ -303,6 +311,31 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 	// are mounts of their own and stay writable.
 	f = append(f, "--remount-ro", "/dev")
 	return append(f, "--chdir", dir, "--")
+}
+
+// resolvConf is the file the C library reads its name servers from.
+// TestS28ResolverFileUnderTheFreshRun points it elsewhere.
+var resolvConf = "/etc/resolv.conf"
+
+// resolverFile returns where resolvConf leads when that lies in one of
+// fresh, the host directories an engine mounts empty (else ""): where
+// systemd-resolved runs, /etc/resolv.conf is a link to
+// /run/systemd/resolve/stub-resolv.conf, and with a fresh /run no name
+// resolved. With the network on, bwrap and gvisor bind that one file
+// read-only at its place.
+func resolverFile(fresh []string) string {
+	r, err := filepath.EvalSymlinks(resolvConf)
+	if err != nil || !filepath.IsAbs(r) {
+		return ""
+	}
+	for _, d := range fresh {
+		if rd, err := filepath.EvalSymlinks(d); err == nil && beneath(rd, r) {
+			if fi, err := os.Stat(r); err == nil && fi.Mode().IsRegular() {
+				return r
+			}
+		}
+	}
+	return ""
 }
 
 // pins hands bwrap the workspace's directories that it binds over

@@ -37,12 +37,14 @@
 //	output cap + flood yes             yes                yes                yes
 //	filesystem         none (use a     root read-only,    root read-only,    root read-only,
 //	                     Workspace)      workspace and      workspace rw,      workspace rw,
-//	                                     TMPDIR rw          fresh /tmp, /run,  fresh /tmp
-//	                                                        /var/tmp, /dev/shm
+//	                                     TMPDIR rw          fresh /tmp, /run,  fresh /tmp, /run,
+//	                                                        /var/tmp, /dev/shm /var/tmp, /dev/shm
 //	hidden paths       refused         refused            masked             masked
 //	  (Spec.Mask)
-//	~/.ssh, ~/.aws ... readable        readable           empty              empty
+//	~/.ssh, ~/.aws ... readable        not readable       empty              empty
 //	  (DefaultHomeSecrets)
+//	/run/secrets,      readable        not readable       empty (fresh       empty (fresh
+//	  /run/credentials                                      /run)              /run)
 //	workspace's .git,  writable        writable           read-only          read-only
 //	  .hg, .svn
 //	network off        no (refuses     yes (Landlock TCP, yes (net ns)       yes (--network=none)
@@ -54,7 +56,9 @@
 // The landlock engine ([Landlock]) sits between process and bwrap: a host
 // process like the first (a setsid escapee is NOT killed, unless the host
 // process is root: then each run has a pid namespace of its own), but
-// confined by the kernel's Landlock LSM: root read-only, the workspace and
+// confined by the kernel's Landlock LSM: root read-only (but /dev, the
+// home's credential stores and the secrets containers keep under /run,
+// which it may not read), the workspace and
 // a private TMPDIR writable; with the network off (its default) TCP refused
 // and no socket but a unix one; no user namespace; no signals or abstract
 // sockets outside the run; as root, commands run as 65534 without
@@ -80,7 +84,8 @@
 // exits 152 is reported as SIGXCPU.
 //
 // The gvisor engine uses "runsc run" with a generated OCI bundle (read-only
-// host root, writable workspace, fresh /tmp, no capabilities), because
+// host root, writable workspace, fresh /tmp, /var/tmp and /run, no
+// capabilities), because
 // "runsc do" can only offer a throw-away overlay or a writable host.
 //
 // # Output

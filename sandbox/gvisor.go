@@ -18,9 +18,12 @@ import (
 
 // GVisor is the "gvisor" engine: the command runs under gVisor's user-space
 // kernel (runsc), so it never talks to the host kernel directly. The host's
-// root is mounted read-only, the workspace writable at its own path, /tmp is a
-// fresh tmpfs, the network is off unless [WithNetwork](true) (then runsc
-// --network=host), and the command runs with no capabilities, so gVisor
+// root is mounted read-only, the workspace writable at its own path, /tmp,
+// /var/tmp and /run (and /var/run where it is not a link to /run) are fresh
+// tmpfs, as in bwrap (with the network on, the file /etc/resolv.conf leads
+// to there is bound read-only), the network is off unless
+// [WithNetwork](true) (then runsc --network=host), and the command runs
+// with no capabilities, so gVisor
 // applies every rlimit (set by prlimit inside the sandbox), RLIMIT_NPROC
 // included, even for uid 0. A seccomp filter that gVisor's kernel applies
 // (--oci-seccomp) refuses the setuid and setgid bits on files, which would
@@ -241,6 +244,20 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 			{Destination: "/dev/shm", Type: "tmpfs", Source: "tmpfs", Options: tmpfsSize(lim.Memory)},
 		},
 		Linux: ociLinux{Namespaces: []ociNamespace{{"pid"}, {"ipc"}, {"uts"}, {"mount"}}, Seccomp: gvisorSeccomp()},
+	}
+	// Fresh, empty directories where bwrap has them too: containers and
+	// services are handed their secrets under /run (a pod's service-account
+	// token, Docker's /run/secrets, systemd's /run/credentials), which the
+	// host's root showed (TestAttackS28CommandReadsContainerSecretsUnderRun).
+	for _, d := range []string{"/var/tmp", "/run", "/var/run"} {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: tmpfsSize(lim.Memory)})
+		}
+	}
+	// With the network on, the name servers' file where /etc/resolv.conf
+	// leads into one of them (systemd-resolved's, see resolverFile).
+	if r := resolverFile([]string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"}); network && r != "" {
+		s.Mounts = append(s.Mounts, ociMount{Destination: r, Type: "bind", Source: r, Options: []string{"bind", "ro"}})
 	}
 	// As root, the command runs as 65534 (or WithUser's user) in gVisor's
 	// kernel, which checks its access to files as that user's: as uid 0 it

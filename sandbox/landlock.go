@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"syscall"
 )
 
@@ -48,7 +50,11 @@ const nobody = 65534
 //   - read and execute anything on the host but devices (Landlock restricts
 //     access, not visibility: host processes and their command lines stay
 //     visible); of /dev it reads only null, zero, full, random and urandom,
-//     so not the terminals of its own user (/dev/pts/N);
+//     so not the terminals of its own user (/dev/pts/N); nor the home's
+//     credential stores ([DefaultHomeSecrets], unless [WithHomeSecrets];
+//     one inside the workspace stays readable), nor the secrets containers
+//     and services are handed under /run (hostSecretDirs): each is left out
+//     of the rules that grant reading (see landlockHidden);
 //   - write only in the workspace and in a private temporary directory made
 //     for the run (on a tmpfs where the host has one: the host's temporary
 //     directory or /dev/shm), passed as TMPDIR and removed afterwards; /tmp
@@ -246,6 +252,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 		abi:        e.abi,
 		networkOff: e.networkOff(),
 		writable:   writable,
+		hidden:     e.cfg.landlockHidden(cred),
 		dropCaps:   os.Geteuid() == 0,
 		user:       cred,
 	}
@@ -286,6 +293,53 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	return p, nil
 }
 
+// hostSecretDirs are where containers and services are handed their
+// secrets as files: a Kubernetes pod's service-account token
+// (/var/run/secrets/kubernetes.io/serviceaccount), Docker's and Podman's
+// secrets (/run/secrets), systemd's credentials (/run/credentials). bwrap
+// and gvisor mount a fresh /run; landlock commands may not read these
+// (TestAttackS28CommandReadsContainerSecretsUnderRun).
+var hostSecretDirs = []string{"/run/secrets", "/run/credentials", "/var/run/secrets", "/var/run/credentials"}
+
+// landlockHidden returns the host paths, symlinks resolved, that a landlock
+// command run as cred (nil: the program's own user) may not read: /dev,
+// because a command must not read the terminals of its own user
+// (/dev/pts/N, /dev/ttyN: it took the line a person typed at their shell
+// there, and a process that outlives the run could go on taking their
+// keystrokes; prepare grants the few devices commands use),
+// hostSecretDirs, and the
+// home's credential stores that bwrap and gvisor mask (homeMasks: none
+// with WithHomeSecrets, none that is or holds the workspace). Landlock
+// cannot take away what the workspace's rule grants, so a store inside
+// the workspace stays readable (TestAttackS28LandlockReadsHomeCredentials).
+// When no home of the run is searchable by cred (root's 0700 /root, for
+// 65534: the usual run as root) the stores are not looked up: that cost
+// about 1.4 ms of CPU a run on a 2-core VM.
+func (c *config) landlockHidden(cred *syscall.Credential) []string {
+	hidden := []string{"/dev"}
+	add := func(p string) {
+		if r, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(r) && !slices.Contains(hidden, r) {
+			hidden = append(hidden, r)
+		}
+	}
+	for _, d := range hostSecretDirs {
+		add(d)
+	}
+	reachable := slices.ContainsFunc(runHomes(cred), func(home string) bool {
+		if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+			return false // 65534's /nonexistent
+		}
+		return cred == nil || unsearchableAncestor(filepath.Join(home, "x"), cred.Uid, cred.Gid) == ""
+	})
+	if reachable {
+		dirs, files := c.homeMasks(c.workspace, cred)
+		for _, p := range append(dirs, files...) {
+			add(p)
+		}
+	}
+	return hidden
+}
+
 // credential returns the user to start the command as: WithUser's, else
 // 65534 when the host process is root, else nil (the host's own user).
 func (e *Landlock) credential() *syscall.Credential {
@@ -300,6 +354,7 @@ type landlockPolicy struct {
 	abi        int
 	networkOff bool
 	writable   []string // directories writable (and everything else) by the command
+	hidden     []string // host paths the command may not read (landlockHidden)
 	dropCaps   bool     // drop the bounding set and inheritable capabilities
 	// user, when set, is the user the command runs as; its output pipes are
 	// given to it, so that it can reopen them (echo > /dev/stderr).

@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -273,7 +274,7 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 		devFile  = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
 			unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 	)
-	err := s.allowRoot(readOnly & fsRights)
+	err := s.allowAllBut("/", readOnly&fsRights, p.hidden)
 	for _, d := range p.writable {
 		err = errors.Join(err, s.allow(d, fsRights))
 	}
@@ -300,27 +301,41 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 	return s, nil
 }
 
-// allowRoot grants access (read-only rights) beneath every entry of the
-// root directory but /dev, and lists of the root directory itself (and so
-// of every directory). /dev is left out because a command must not read the
-// terminals of its own user (/dev/pts/N, /dev/ttyN): it took the line a
-// person typed at their shell there, and a process that outlives the run
-// (setsid) could go on taking their keystrokes. prepare grants the few
-// devices commands read and write. An entry that cannot be opened (a
-// dangling link, a mount that fails) is skipped: the command is then
-// refused what is beneath it, which is the safe side.
-func (s *llStarter) allowRoot(access uint64) error {
-	err := s.allow("/", access&unix.LANDLOCK_ACCESS_FS_READ_DIR)
-	ents, rerr := os.ReadDir("/")
+// allowAllBut grants access (read-only rights) beneath every entry of dir
+// but the paths of hidden (absolute, clean, symlinks resolved: see
+// landlockHidden), going down each directory that holds one; for the root
+// directory, listing too (and so of every directory, hidden ones too).
+// Landlock only adds rights beneath a directory, so what is hidden must be
+// left out of every rule rather than taken away. A symbolic link gets no
+// rule: a rule lands where the link leads (~/key leading to ~/.ssh/id_rsa
+// granted the key), and what it leads to has its own place in the walk
+// (/bin's in /usr), which Landlock judges a file by. An entry that cannot
+// be opened (a mount that fails) or a directory gone down that cannot be
+// listed is skipped: the command is then refused what is beneath it,
+// which is the safe side.
+func (s *llStarter) allowAllBut(dir string, access uint64, hidden []string) error {
+	var err error
+	if dir == "/" {
+		err = s.allow("/", access&unix.LANDLOCK_ACCESS_FS_READ_DIR)
+	}
+	ents, rerr := os.ReadDir(dir)
+	if rerr != nil && dir != "/" {
+		return err // a directory gone down that cannot be listed: nothing beneath it is granted
+	}
 	if rerr != nil {
 		return errors.Join(err, rerr)
 	}
 	for _, e := range ents {
-		if e.Name() == "dev" {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case e.Type()&os.ModeSymlink != 0, slices.Contains(hidden, p):
+			continue
+		case e.IsDir() && slices.ContainsFunc(hidden, func(h string) bool { return beneath(p, h) }):
+			err = errors.Join(err, s.allowAllBut(p, access, hidden))
 			continue
 		}
 		var open *os.PathError
-		if aerr := s.allow("/"+e.Name(), access); aerr != nil && !(errors.As(aerr, &open) && open.Op == "open") {
+		if aerr := s.allow(p, access); aerr != nil && !(errors.As(aerr, &open) && open.Op == "open") {
 			err = errors.Join(err, aerr)
 		}
 	}

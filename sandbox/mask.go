@@ -196,6 +196,13 @@ func within(dir, p string) bool {
 	return p == dir || strings.HasPrefix(p, dir+"/")
 }
 
+// beneath reports whether the clean absolute path p is dir or lies below
+// it: within, for paths already clean (landlock's allowAllBut asks it of
+// every entry it walks).
+func beneath(dir, p string) bool {
+	return p == dir || dir == "/" || len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
+}
+
 // maxMaskParents bounds the directories maskParents lists for one run.
 const maxMaskParents = 4 * MaxMasked
 
@@ -379,11 +386,16 @@ var DefaultHomeSecrets = []string{
 	".pip/pip.conf", ".bundle/config", ".nuget/NuGet/NuGet.Config", ".config/stripe", ".supabase/access-token",
 	".config/netlify", ".local/share/com.vercel.cli", ".config/ngrok", ".ngrok2", ".sentryclirc", ".config/glab-cli",
 	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
+	// Daemons' sockets that bwrap's fresh /run and /tmp do not hide, reached
+	// with the network on: Docker Desktop's and Colima's engine (docker run
+	// -v ~:/h writes the home outside any sandbox), 1Password's SSH agent
+	// (TestAttackS28CommandReachesHomeDaemonSockets).
+	".docker/desktop", ".docker/run", ".colima", ".1password",
 }
 
-// WithHomeSecrets lets bwrap and gvisor commands read the credential stores
-// of the home directories ([DefaultHomeSecrets]), which they otherwise find
-// empty: only for a command that must use them (a deploy with the
+// WithHomeSecrets lets bwrap, gvisor and landlock commands read the
+// credential stores of the home directories ([DefaultHomeSecrets]), which
+// they otherwise find empty (landlock: not readable): only for a command that must use them (a deploy with the
 // developer's cloud login), with the network it needs and a person asked.
 func WithHomeSecrets() Option { return func(c *config) { c.homeSecrets = true } }
 
