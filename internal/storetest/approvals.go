@@ -97,7 +97,9 @@ func Approvals(t *testing.T, open func(t *testing.T) approval.Store) {
 	t.Run("a decision stands past its request's expiry", func(t *testing.T) {
 		// An approval is delivered once (see below), a denial every time.
 		s := open(t)
-		approved := pending(1, time.Now().Add(300*time.Millisecond))
+		// Long enough for the Puts and Decides below on a loaded machine
+		// (300 ms was not, under -race beside other tests).
+		approved := pending(1, time.Now().Add(2*time.Second))
 		denied := pending(2, approved.Expires)
 		for _, p := range []approval.Pending{approved, denied} {
 			if err := s.Put(ctx, p); err != nil {
