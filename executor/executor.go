@@ -29,6 +29,10 @@
 // requires_approval_in_modes). Install approvalgate with
 // approval.ModeAllowAll to run such calls unasked.
 //
+// With an extension.Authorizer (auth), an unknown tool's error suggests
+// only tools the call's principal may call, and invalid arguments to a
+// tool it may not call are refused as auth refuses it (no schema names).
+//
 // Where a call waits: lock tickets are taken at submission, so calls on one
 // resource run in submission order; locks are granted and slots taken just
 // before the backend runs, after the chain (auth, policy, approval) lets
@@ -40,12 +44,14 @@
 //
 // Calls inside calls: a backend or an extension may run other calls with
 // the context it was given (a sub-agent). That context carries the
-// principal the outer call acts for, so an inner call that names none acts
-// for it. Each inner call has its own locks, limits and events, never the
-// outer call's locks; its output also reaches the outer call's subscribers
-// as the outer call's output. An inner call that needs a resource the
-// outer call holds waits for it until the inner call's deadline (or
-// refuses at once under WithConflictPolicy(Refuse)).
+// principal the outer call acts for (extension.Chain: in every extension,
+// before auth too), never one the caller's context carries, so an inner
+// call that names none acts for it. Each inner call has its own locks,
+// limits and events, never the outer call's locks; its output also
+// reaches the outer call's subscribers as the outer call's output. An
+// inner call that needs a resource the outer call holds waits for it until
+// the inner call's deadline (or refuses at once under
+// WithConflictPolicy(Refuse)).
 package executor
 
 import (
@@ -136,7 +142,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	}
 	// Last, so that a New that fails leaves the registry as it was.
 	for _, x := range e.exts {
-		if c, ok := x.(extension.ToolChecker); ok {
+		if c, ok := extension.As[extension.ToolChecker](x); ok {
 			name := x.Name()
 			e.reg.OnRegister(func(spec tool.Spec) error {
 				if err := c.CheckTool(spec); err != nil {
@@ -178,16 +184,17 @@ func (e *Executor) check() error {
 				errs = append(errs, fmt.Errorf("executor: extension %q: %w", name, err))
 			}
 		}
-		if c, ok := x.(extension.Checker); ok {
+		// Through a re-placement (extension.WithPriority) too.
+		if c, ok := extension.As[extension.Checker](x); ok {
 			fail(c.Check())
 		}
-		if c, ok := x.(extension.ChainChecker); ok {
+		if c, ok := extension.As[extension.ChainChecker](x); ok {
 			fail(c.CheckChain(e.exts))
 		}
-		if c, ok := x.(extension.RegistryChecker); ok {
+		if c, ok := extension.As[extension.RegistryChecker](x); ok {
 			fail(c.CheckRegistry(e.reg))
 		}
-		if c, ok := x.(extension.ToolChecker); ok {
+		if c, ok := extension.As[extension.ToolChecker](x); ok {
 			for _, spec := range e.reg.List(registry.Filter{}) {
 				if err := c.CheckTool(spec); err != nil {
 					fail(fmt.Errorf("tool %q: %w", spec.Name, err))
@@ -283,12 +290,16 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	req := &cs.req
 	call, entry := &req.Call, cs.entry
 	if entry == nil {
-		return e.refused(ctx, call, nil, tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name)))
+		return e.refused(ctx, call, nil, tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name, call.Principal)))
 	}
 	if err := ctx.Err(); err != nil {
 		return e.refused(ctx, call, &entry.Spec, notStarted(call, err))
 	}
 	if cs.invalid != nil { // validated at admission (admit)
+		// The schema's names are told only to a principal that may call the tool.
+		if err := e.authorize(call.Principal, &entry.Spec); err != nil {
+			return e.refused(ctx, call, &entry.Spec, tool.Failure(call, tool.AsError(err)))
+		}
 		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, cs.invalid))
 	}
 	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, call.Args, cs.start
@@ -320,7 +331,7 @@ func fillPrincipal(ctx context.Context, c *tool.Call) {
 // reached the chain, so that logs and the audit trail count every call.
 func (e *Executor) refused(ctx context.Context, call *tool.Call, spec *tool.Spec, res *tool.Result) *tool.Result {
 	for _, x := range e.exts {
-		if o, ok := x.(extension.Observer); ok {
+		if o, ok := extension.As[extension.Observer](x); ok {
 			func() {
 				defer func() { _ = recover() }() // an observer's panic must not lose the result
 				o.Refused(ctx, call, spec, res)
@@ -341,7 +352,10 @@ func (e *Executor) ReportRefused(ctx context.Context, call *tool.Call, res *tool
 // maxNameBytes is the longest name a tool can have (tool.CheckName).
 const maxNameBytes = 64
 
-func (e *Executor) notFound(name string) string {
+// notFound says that no tool is named name, and which tools p may have
+// meant: only those p may call (authorize), so that a principal does not
+// learn from the error of the tools the host hides from it.
+func (e *Executor) notFound(name string, p tool.Principal) string {
 	if name == "" {
 		return "the call names no tool: set the tool name"
 	}
@@ -352,15 +366,43 @@ func (e *Executor) notFound(name string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "no tool named %q", name)
-	if s := e.reg.Suggest(name, 3); len(s) > 0 {
+	all := e.reg.Names()
+	if s := e.callable(p, e.reg.Suggest(name, len(all)), 3); len(s) > 0 {
 		for i, n := range s {
 			s[i] = strconv.Quote(n)
 		}
 		fmt.Fprintf(&b, ": did you mean %s?", strings.Join(s, " or "))
-	} else if names := e.reg.Names(); len(names) > 0 && len(names) <= 20 {
+	} else if names := e.callable(p, all, 21); len(names) > 0 && len(names) <= 20 {
 		fmt.Fprintf(&b, ": available tools are %s", strings.Join(names, ", "))
 	}
 	return b.String()
+}
+
+// callable returns the first n of names that p may call.
+func (e *Executor) callable(p tool.Principal, names []string, n int) []string {
+	out := names[:0]
+	for _, name := range names {
+		if len(out) == n {
+			break
+		}
+		if entry, ok := e.reg.Lookup(name); ok && e.authorize(p, &entry.Spec) == nil {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// authorize returns the refusal of the first authorizer installed
+// (extension.Authorizer: auth) that refuses p the tool spec describes.
+func (e *Executor) authorize(p tool.Principal, spec *tool.Spec) error {
+	for _, x := range e.exts {
+		if a, ok := extension.As[extension.Authorizer](x); ok {
+			if _, err := a.Authorize(p, spec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // validate checks size and shape, decodes, drops strict-mode nulls and
@@ -395,7 +437,7 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	if rewritten {
 		var ok bool
 		if entry, ok = e.reg.Lookup(spec.Name); !ok {
-			return tool.Fail(call, tool.CodeNotFound, e.notFound(spec.Name))
+			return tool.Fail(call, tool.CodeNotFound, e.notFound(spec.Name, call.Principal))
 		}
 		args, ferr := e.validate(entry, call.Args)
 		if ferr != nil {
@@ -459,7 +501,8 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	callerDeadline, callerFirst := ctx.Deadline()
 	callerFirst = callerFirst && callerDeadline.Before(deadline)
 	callerPassed := callerDeadline.Sub(began).Round(time.Millisecond) // when, into the run (not when the call looked)
-	bctx, cancel := context.WithDeadline(tool.ActingFor(ctx, call.Principal), deadline)
+	// ctx acts for call.Principal: extension.Chain runs final so.
+	bctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	if emit := tool.EmitterFrom(bctx); emit != nil {
 		// A backend (or a call it makes) emits output only: approval and

@@ -165,9 +165,49 @@ func Func(name string, priority int, wrap func(next Handler) Handler) Extension 
 	return &funcExt{name: name, priority: priority, wrap: wrap}
 }
 
-// WithPriority returns ext re-placed at priority p.
+// WithPriority returns ext re-placed at priority p. The result has ext's
+// name and Wrap, and Unwrap gives ext itself: the executor reaches ext's
+// other methods (Checker, ChainChecker, Observer, Authorizer, ...) with
+// As, so re-placing an extension never drops its checks. A nil ext gives
+// nil, which executor.New reports.
 func WithPriority(ext Extension, p int) Extension {
-	return &funcExt{name: ext.Name(), priority: p, wrap: ext.Wrap}
+	if ext == nil {
+		return nil
+	}
+	return &placed{Extension: ext, priority: p}
+}
+
+// placed is an extension re-placed by WithPriority.
+type placed struct {
+	Extension
+	priority int
+}
+
+func (x *placed) Priority() int { return x.priority }
+
+// Unwrap returns the extension that was re-placed.
+func (x *placed) Unwrap() Extension { return x.Extension }
+
+// As returns ext as a T (an interface such as Checker, or an extension's
+// own type), looking through the extensions it wraps, the way errors.As
+// looks through wrapped errors: an extension that wraps another (as
+// WithPriority's result does) has a method Unwrap() Extension. Code that
+// looks for a method among an executor's extensions uses As, and an
+// extension that finds itself among them (in CheckChain) compares what As
+// returns; the wrapper's Priority is the one the chain runs it at.
+func As[T any](ext Extension) (T, bool) {
+	for ext != nil {
+		if t, ok := ext.(T); ok {
+			return t, true
+		}
+		u, ok := ext.(interface{ Unwrap() Extension })
+		if !ok {
+			break
+		}
+		ext = u.Unwrap()
+	}
+	var zero T
+	return zero, false
 }
 
 // Hooks is an Extension for code that only looks before and after a call.
@@ -229,13 +269,27 @@ func Sort(exts []Extension) []Extension {
 // tool.CodePanic and the stack in metadata, and a nil result becomes an
 // internal error, so the extensions outside it still see a result (the
 // chain is never left half-run).
+//
+// Every layer, and final, runs acting for the principal of the request it
+// is handed (tool.ActingFor), as the executor's package doc promises of
+// calls inside calls: a call an extension makes with its context acts for
+// the outer call's principal, wherever the extension sits (before auth
+// too), never for one the caller's context carries (a host's operator
+// running a call for a user); one an extension set (req.Call.Principal)
+// holds from the next layer in. A request that names no principal takes
+// the context's, as the executor's calls do.
 func Chain(final Handler, exts ...Extension) Handler {
 	h := guard("backend", final)
 	sorted := Sort(exts)
 	for i := len(sorted) - 1; i >= 0; i-- {
 		h = guard(sorted[i].Name(), sorted[i].Wrap(h))
 	}
-	return h
+	return func(ctx context.Context, req *Request) *tool.Result {
+		if p, ok := tool.PrincipalFrom(ctx); ok && req.Call.Principal.ID == "" {
+			req.Call.Principal = p
+		}
+		return h(ctx, req)
+	}
 }
 
 func guard(name string, h Handler) Handler {
@@ -246,7 +300,7 @@ func guard(name string, h Handler) Handler {
 				res = PanicResult(&req.Call, where, p, debug.Stack())
 			}
 		}()
-		res = h(ctx, req)
+		res = h(tool.ActingFor(ctx, req.Call.Principal), req)
 		if res == nil {
 			res = tool.Fail(&req.Call, tool.CodeInternal, fmt.Sprintf("extension %q returned no result", name))
 		}
@@ -316,6 +370,18 @@ type ToolLister interface {
 // executor and reports what is missing. executor.New runs it.
 type ChainChecker interface {
 	CheckChain(exts []Extension) error
+}
+
+// Authorizer is an extension that can say, without running a call,
+// whether a principal may make it (extension/auth's Auth). The executor
+// asks it so that its errors (a tool not found, arguments that break the
+// schema) tell a principal only of the tools it may call; the MCP server
+// (executor/mcpserver) lists a principal only those. Find it among an
+// executor's extensions with As.
+type Authorizer interface {
+	// Authorize returns a nil error when p may call the tool spec
+	// describes; on refusal, the deciding rule's name and a *tool.Error.
+	Authorize(p tool.Principal, spec *tool.Spec) (rule string, err error)
 }
 
 // ToolChecker is an extension with rules that a tool can contradict (a

@@ -54,6 +54,62 @@ func TestWithPriorityReorders(t *testing.T) {
 	assert.Equal(t, "b", extension.WithPriority(record("b", 900, &log), 50).Name())
 }
 
+// checked is an extension with a method beyond Extension's.
+type checked struct{ extension.Hooks }
+
+func (checked) Check() error { return nil }
+
+func TestAsLooksThroughWithPriority(t *testing.T) {
+	c := checked{extension.Hooks{ExtName: "c", Prio: 300}}
+	twice := extension.WithPriority(extension.WithPriority(c, 100), 900)
+	_, ok := twice.(extension.Checker)
+	assert.False(t, ok, "the wrapper itself has only Extension's methods")
+	got, ok := extension.As[extension.Checker](twice)
+	require.True(t, ok)
+	assert.Equal(t, c, got)
+	mine, ok := extension.As[checked](twice)
+	require.True(t, ok)
+	assert.Equal(t, c, mine)
+	assert.Equal(t, 900, twice.Priority())
+	assert.Equal(t, "c", twice.Name())
+
+	_, ok = extension.As[extension.Checker](record("r", 1, new([]string)))
+	assert.False(t, ok)
+	_, ok = extension.As[extension.Checker](nil)
+	assert.False(t, ok)
+	assert.Nil(t, extension.WithPriority(nil, 5))
+}
+
+// Each layer, and final, runs acting for the principal its request names;
+// a request that names none takes the context's.
+func TestChainActsForTheRequestsPrincipal(t *testing.T) {
+	var seen []string
+	look := func(name string) extension.Extension {
+		return extension.Func(name, 100, func(next extension.Handler) extension.Handler {
+			return func(ctx context.Context, req *extension.Request) *tool.Result {
+				p, _ := tool.PrincipalFrom(ctx)
+				seen = append(seen, name+":"+p.ID)
+				if name == "switch" {
+					req.Call.Principal = tool.Principal{ID: "carol"}
+				}
+				return next(ctx, req)
+			}
+		})
+	}
+	h := extension.Chain(func(ctx context.Context, req *extension.Request) *tool.Result {
+		p, _ := tool.PrincipalFrom(ctx)
+		seen = append(seen, "backend:"+p.ID)
+		return &tool.Result{}
+	}, look("first"), extension.WithPriority(look("switch"), 200), extension.WithPriority(look("last"), 300))
+	ops := tool.WithPrincipal(context.Background(), tool.Principal{ID: "ops"})
+	h(ops, &extension.Request{Call: tool.Call{Principal: tool.Principal{ID: "bob"}}})
+	assert.Equal(t, []string{"first:bob", "switch:bob", "last:carol", "backend:carol"}, seen)
+	seen = nil
+	req := &extension.Request{}
+	h(ops, req)
+	assert.Equal(t, []string{"first:ops", "switch:ops", "last:carol", "backend:carol"}, seen)
+}
+
 func TestHooksShortCircuitAndAfter(t *testing.T) {
 	var log []string
 	var after []tool.Status

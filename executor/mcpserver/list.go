@@ -6,20 +6,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 // authorizer is an extension that says, without running a call, whether
 // a principal may make it: extension/auth's Auth (Authorize).
-type authorizer interface {
-	Authorize(p tool.Principal, spec *tool.Spec) (rule string, err error)
-}
+type authorizer = extension.Authorizer
 
-// authorizers are the extensions of ex's chain that are authorizers.
+// authorizers are the extensions of ex's chain that are authorizers, found
+// through a re-placement (extension.WithPriority) too.
 func authorizers(ex *executor.Executor) []authorizer {
 	var as []authorizer
 	for _, e := range ex.Extensions() {
-		if a, ok := e.(authorizer); ok {
+		if a, ok := extension.As[authorizer](e); ok {
 			as = append(as, a)
 		}
 	}

@@ -606,13 +606,25 @@ func (e *Extension) Guard() extension.Extension { return guard{e} }
 type guard struct{ e *Extension }
 
 // CheckChain implements extension.ChainChecker: e without its own guard in
-// the same executor is refused at executor.New (every call would be).
+// the same executor, or with its guard running outside it, is refused at
+// executor.New (every call would be). Either may be re-placed
+// (extension.WithPriority): it is found through the re-placement and
+// judged at the priority given.
 func (e *Extension) CheckChain(exts []extension.Extension) error {
 	if e.noGuard {
 		return nil
 	}
-	for _, x := range exts {
-		if g, ok := x.(guard); ok && g.e == e {
+	sorted := extension.Sort(exts)
+	self := slices.IndexFunc(sorted, func(x extension.Extension) bool {
+		y, ok := extension.As[*Extension](x)
+		return ok && y == e
+	})
+	for i, x := range sorted {
+		if g, ok := extension.As[guard](x); ok && g.e == e {
+			if i < self {
+				return fmt.Errorf("approvalgate: the guard runs outside the approval extension (priority %d, approval's %d), before any call is approved, so it would refuse every call: leave it at approvalgate.PriorityGuard, or give extension.WithPriority priorities that put it after the approval extension",
+					x.Priority(), sorted[self].Priority())
+			}
 			return nil
 		}
 	}

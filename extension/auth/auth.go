@@ -27,13 +27,16 @@
 // A refused call ends with tool.CodeUnauthorized, a message naming the rule,
 // and the rule's name in the result's metadata under MetaRule; nothing
 // further in the chain runs. A call let through runs the rest of the chain
-// acting for the principal authorised (tool.ActingFor): calls an extension
-// inside auth makes with its context act for that principal, not for one
-// the caller's context carries (a host's operator running a call for a
-// user). The result cache and the approval extension must run inside auth,
-// where their priorities put them: executor.New refuses either placed
-// outside (CheckChain), where the cache would answer calls, and a person
-// be asked about them, before anyone is authorised.
+// acting for the principal authorised (extension.Chain runs every layer
+// under tool.ActingFor): calls an extension makes with its context act
+// for that principal, not for one the caller's context carries (a host's
+// operator running a call for a user). The result cache and the approval
+// extension must run inside auth, where their priorities put them:
+// executor.New refuses either placed outside (CheckChain), where the cache
+// would answer calls, and a person be asked about them, before anyone is
+// authorised. Auth re-placed by extension.WithPriority is still auth: its
+// checks run, at the priority it was given, and the executor asks it
+// (extension.Authorizer) which tools its errors may name to a principal.
 //
 // Names and roles are compared byte for byte, and rules do not read the
 // tenant: a role grants the same tools in every tenant. Where each tenant
@@ -165,6 +168,7 @@ var (
 	_ extension.Extension       = (*Auth)(nil)
 	_ extension.ChainChecker    = (*Auth)(nil)
 	_ extension.RegistryChecker = (*Auth)(nil)
+	_ extension.Authorizer      = (*Auth)(nil)
 )
 
 // New returns an authorisation extension. With no options, every call must
@@ -294,16 +298,22 @@ var inside = []struct {
 // executor.New runs it.
 func (a *Auth) CheckChain(exts []extension.Extension) error {
 	sorted := extension.Sort(exts)
-	at := slices.IndexFunc(sorted, func(x extension.Extension) bool { return x == extension.Extension(a) })
+	// a itself or a re-placement of it (extension.WithPriority), whose
+	// priority is the one it runs at.
+	at := slices.IndexFunc(sorted, func(x extension.Extension) bool {
+		b, ok := extension.As[*Auth](x)
+		return ok && b == a
+	})
 	if at < 0 {
 		return nil
 	}
+	prio := sorted[at].Priority()
 	var errs []error
 	for _, x := range sorted[:at] {
 		for _, in := range inside {
 			if x.Name() == in.name {
-				errs = append(errs, fmt.Errorf("auth: extension %q runs outside auth (priority %d, auth's %d): %s; leave it at its priority (%d), or give extension.WithPriority one above %d",
-					x.Name(), x.Priority(), a.Priority(), in.why, in.priority, a.Priority()))
+				errs = append(errs, fmt.Errorf("auth: extension %q runs outside auth (priority %d, auth's %d): %s; leave both at their priorities (%d and auth's %d), or give extension.WithPriority priorities that put it after auth",
+					x.Name(), x.Priority(), prio, in.why, in.priority, extension.PriorityAuth))
 			}
 		}
 	}
@@ -339,11 +349,9 @@ func (a *Auth) Wrap(next extension.Handler) extension.Handler {
 			}
 			return res
 		}
-		// The rest of the chain acts for the principal just authorised, not
-		// for one the caller's context carries (a host's operator running
-		// a call for a user): calls an extension inside makes with ctx act
-		// for it, as the backend's do.
-		return next(tool.ActingFor(ctx, p), req)
+		// extension.Chain runs the rest of the chain acting for
+		// req.Call.Principal, the principal just authorised.
+		return next(ctx, req)
 	}
 }
 
