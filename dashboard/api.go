@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"math"
 	"net/http"
@@ -29,14 +28,23 @@ import (
 // included).
 const maxDecisionBytes = 1 << 20
 
-var indexTemplate = template.Must(template.ParseFS(assets, "assets/index.html"))
-
+// serveIndex serves the page: the same bytes to everyone (see
+// publicFiles); what is this dashboard's comes from the API.
 func (h *Handler) serveIndex(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = indexTemplate.Execute(w, struct {
-		CSRF      string
-		Approvals bool
-	}{h.csrf, h.queue != nil})
+	http.ServeFileFS(w, r, assets, "assets/index.html")
+}
+
+// Session is what the page learns when it opens, with the token: the
+// CSRF token its decisions carry (in CSRFHeader), and whether it has an
+// approvals panel (WithQueue).
+type Session struct {
+	CSRF      string `json:"csrf"`
+	Approvals bool   `json:"approvals"`
+}
+
+func (h *Handler) serveSession(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Session{CSRF: h.csrf, Approvals: h.queue != nil})
 }
 
 // Approval is a pending approval as the page shows it.

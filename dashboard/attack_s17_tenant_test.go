@@ -174,12 +174,3 @@ func waitFor(t *testing.T, q *approval.Queue, tenant string) {
 		}
 	}
 }
-
-// csrfOf reads the page's CSRF token as the reviewer signed in with hdr.
-func csrfOf(t *testing.T, f *fixture, hdr http.Header) string {
-	t.Helper()
-	_, page := f.get(t, "/", hdr)
-	m := csrfRE.FindStringSubmatch(page)
-	require.NotNil(t, m, "the page carries its CSRF token")
-	return m[1]
-}

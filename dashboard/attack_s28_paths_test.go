@@ -51,7 +51,8 @@ func TestAttackS28PathAndMethodTricksGetNothingWithoutTheToken(t *testing.T) {
 		"/api/./approvals", "/static/../api/approvals", "/static/%2e%2e/api/approvals", "/%61pi/approvals",
 		"/api%2fapprovals", "/api/history?tenant=acme", "/api/events", "/api/stats",
 		"/api/approvals?token=" + url.QueryEscape("wrong-token-0123456789"),
-		"/static/app.js?token=x", "/static/", "/index.html", "/?token=",
+		"/static/", "/index.html", "/static/app.js/", "/static//app.js", "/static/app.js/../../api/approvals",
+		"/api/session?token=x", "/?token=wrong-token-0123456789",
 		"http://localhost/api/approvals", // absolute form, naming another host
 	}
 	refused := []int{http.StatusUnauthorized, http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect}
@@ -59,6 +60,15 @@ func TestAttackS28PathAndMethodTricksGetNothingWithoutTheToken(t *testing.T) {
 		for _, method := range []string{"GET", "HEAD", "OPTIONS"} {
 			code := f.rawRequest(t, method, target, "", "")
 			assert.Contains(t, refused, code, "%s %s was answered %d without the token", method, target, code)
+		}
+	}
+	// The page's own files are served to anyone, by GET and HEAD alone,
+	// and hold nothing of this dashboard (TestEveryRequestNeedsTheToken):
+	// another method on them needs the token.
+	for _, target := range []string{"/", "/static/app.js", "/static/app.css", "/?token=", "/static/app.js?token=x"} {
+		for _, method := range []string{"OPTIONS", "POST", "PUT", "DELETE"} {
+			code := f.rawRequest(t, method, target, "Content-Type: text/plain\r\n", `{"action":"approve"}`)
+			assert.Equal(t, http.StatusUnauthorized, code, "%s %s without the token", method, target)
 		}
 	}
 	for _, method := range []string{"POST", "PUT", "DELETE", "PATCH"} {

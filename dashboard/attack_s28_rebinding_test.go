@@ -69,7 +69,7 @@ func TestAttackS28RebindingPageReadsAndDecidesNothing(t *testing.T) {
 	code, body := f.requestAs(t, rebound, http.MethodGet, "/", "", page())
 	assert.Equal(t, http.StatusForbidden, code, "the rebound page was served the dashboard")
 	assert.False(t, csrfRE.MatchString(body), "the rebound page read the CSRF token")
-	for _, path := range []string{"/api/approvals", "/api/history", "/api/stats", "/static/app.js"} {
+	for _, path := range []string{"/api/session", "/api/approvals", "/api/history", "/api/stats", "/static/app.js"} {
 		code, body = f.requestAs(t, rebound, http.MethodGet, path, "", page())
 		assert.Equal(t, http.StatusForbidden, code, "%s: %s", path, body)
 		assert.NotContains(t, body, id, path)
@@ -138,13 +138,14 @@ func TestAttackS28RebindingToANetworkAddress(t *testing.T) {
 }
 
 // With WithToken every request carries the token, which a rebound page
-// does not have (the cookie is the real name's): any name is served, as
+// does not have (the page keeps it in the real name's origin's storage):
+// any name is served, as
 // behind a proxy that passes the name the person used.
 func TestS28TokenDashboardServesAnyName(t *testing.T) {
 	f := newFixture(t)
-	code, body := f.requestAs(t, "ops.example.com", http.MethodGet, "/", "", bearer())
+	code, body := f.requestAs(t, "ops.example.com", http.MethodGet, "/api/session", "", bearer())
 	assert.Equal(t, http.StatusOK, code, body)
-	code, _ = f.requestAs(t, "ops.example.com", http.MethodGet, "/", "", nil)
+	code, _ = f.requestAs(t, "ops.example.com", http.MethodGet, "/api/session", "", nil)
 	assert.Equal(t, http.StatusUnauthorized, code)
 }
 
@@ -165,14 +166,16 @@ func TestAttackS28BrowserRebindingPageApprovesNothing(t *testing.T) {
   const h = {"X-Ops-User": "carol"};
   try {
     const page = await fetch("/", {headers: h});
-    const m = (await page.text()).match(/<meta name="csrf" content="([^"]+)">/);
-    out.push("page " + page.status + (m ? " csrf" : ""));
+    out.push("page " + page.status);
+    const session = await fetch("/api/session", {headers: h});
+    const csrf = session.ok ? (await session.json()).csrf : "";
+    out.push("session " + session.status + (csrf ? " csrf" : ""));
     const list = await fetch("/api/approvals", {headers: h});
     out.push("list " + list.status);
-    if (list.ok && m) {
+    if (list.ok && csrf) {
       const [a] = await list.json();
       const r = await fetch("/api/approvals/" + a.id, {method: "POST", body: '{"action":"approve"}',
-        headers: {...h, "Content-Type": "application/json", "X-Toolbelt-CSRF": m[1]}});
+        headers: {...h, "Content-Type": "application/json", "X-Toolbelt-CSRF": csrf}});
       out.push("decide " + r.status);
     }
   } catch (e) { out.push("error " + e); }
@@ -196,7 +199,7 @@ func TestAttackS28BrowserRebindingPageApprovesNothing(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("http://rebound.example:"+u.Port()+"/rebind.html")))
 	title, err := chromedp.Run(ctx, chromedp.Poll[string](`document.title.startsWith("done:") && document.title`))
 	require.NoError(t, err)
-	assert.Equal(t, "done:page 403,list 403", title, "what the rebound page did")
+	assert.Equal(t, "done:page 403,session 403,list 403", title, "what the rebound page did")
 	assert.Equal(t, []string{id}, pendingIDs(t, f.queue), "nothing was decided")
 	require.NoError(t, f.queue.Resolve(id, approval.Denied("test", "done")))
 	<-done

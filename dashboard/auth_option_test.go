@@ -132,9 +132,7 @@ func TestWithAuthAloneGuardsTheDashboard(t *testing.T) {
 	carol := hdrs("X-Ops-User", "carol")
 	res, page := f.get(t, "/", carol)
 	require.Equal(t, http.StatusOK, res.StatusCode, page)
-	m := csrfRE.FindStringSubmatch(page)
-	require.NotNil(t, m, "the page carries its CSRF token")
-	csrf := m[1]
+	csrf := csrfOf(t, f, carol)
 	res, body := f.get(t, "/api/approvals", carol)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	assert.Contains(t, body, id)
@@ -142,7 +140,7 @@ func TestWithAuthAloneGuardsTheDashboard(t *testing.T) {
 	// Refused: no user, an unknown user, and the dashboard's own ways in
 	// (a bearer token, a ?token=) mean nothing to the middleware.
 	for _, h := range []http.Header{nil, hdrs("X-Ops-User", "mallory"), bearer()} {
-		for _, path := range []string{"/", "/?token=" + token, "/static/app.js", "/api/approvals", "/api/history", "/api/stats", "/api/events"} {
+		for _, path := range []string{"/", "/?token=" + token, "/static/app.js", "/api/session", "/api/approvals", "/api/history", "/api/stats", "/api/events"} {
 			before := refused.Load()
 			res, body := f.getRefused(t, path, h)
 			assert.Equal(t, http.StatusForbidden, res.StatusCode, path)
@@ -191,23 +189,27 @@ func TestWithAuthAndWithTokenNeedBoth(t *testing.T) {
 	both.Set("X-Ops-User", "dave")
 	res, page := f.get(t, "/", both)
 	require.Equal(t, http.StatusOK, res.StatusCode, page)
-	m := csrfRE.FindStringSubmatch(page)
-	require.NotNil(t, m)
-	csrf := m[1]
+	csrf := csrfOf(t, f, both)
 
 	// Token without sign-in: the middleware refuses, the dashboard never sees it.
-	before := refused.Load()
-	res, body := f.getRefused(t, "/api/approvals", bearer())
-	assert.Equal(t, http.StatusForbidden, res.StatusCode)
-	assert.NotContains(t, body, id)
-	assert.Equal(t, before+1, refused.Load())
-	// Sign-in without token: the dashboard refuses.
-	for _, path := range []string{"/", "/api/approvals", "/api/history", "/api/events"} {
-		res, body = f.getRefused(t, path, hdrs("X-Ops-User", "dave"))
+	for _, path := range []string{"/", "/static/app.js", "/api/approvals"} {
+		before := refused.Load()
+		res, body := f.getRefused(t, path, bearer())
+		assert.Equal(t, http.StatusForbidden, res.StatusCode, path)
+		assert.NotContains(t, body, id, path)
+		assert.Equal(t, before+1, refused.Load(), path)
+	}
+	// Sign-in without token: the dashboard refuses; the page itself is
+	// the same bytes for everyone (TestEveryRequestNeedsTheToken).
+	for _, path := range []string{"/api/session", "/api/approvals", "/api/history", "/api/events"} {
+		res, body := f.getRefused(t, path, hdrs("X-Ops-User", "dave"))
 		assert.Equal(t, http.StatusUnauthorized, res.StatusCode, path)
 		assert.NotContains(t, body, id, path)
-		assert.NotContains(t, body, "csrf", path)
+		assert.NotContains(t, body, csrf, path)
 	}
+	_, page = f.getRefused(t, "/", hdrs("X-Ops-User", "dave"))
+	assert.NotContains(t, page, csrf)
+	assert.NotContains(t, page, id)
 	// Neither decides anything, even with the CSRF token.
 	for _, h := range []http.Header{bearer(), hdrs("X-Ops-User", "dave")} {
 		h.Set(dashboard.CSRFHeader, csrf)
@@ -218,7 +220,7 @@ func TestWithAuthAndWithTokenNeedBoth(t *testing.T) {
 	}
 
 	// Both: the approval is listed and decided, in the signed-in name.
-	res, body = f.get(t, "/api/approvals", both)
+	res, body := f.get(t, "/api/approvals", both)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	var list []dashboard.Approval
 	require.NoError(t, json.Unmarshal([]byte(body), &list))

@@ -3,10 +3,13 @@ package dashboard_test
 import (
 	"context"
 	"flag"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -61,7 +65,7 @@ func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Contex
 func (f *fixture) open(t *testing.T, ctx context.Context) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Navigate(f.srv.URL+"/?token="+url.QueryEscape(token)),
+		chromedp.Navigate(f.srv.URL+"/#token="+url.QueryEscape(token)),
 		chromedp.WaitVisible(chromedp.CSS(`#live-panel`)),
 		// The event stream is open (the server subscribed before the
 		// browser saw it open): calls from now on reach the live view.
@@ -149,14 +153,69 @@ func TestBrowserShowsAModificationsValidationError(t *testing.T) {
 	assert.Equal(t, "docs/app.go", (<-f.written).Path)
 }
 
+// Opened without the token (a bookmark, a new tab, a link without its
+// fragment), the page says how to open it and shows nothing: no approval,
+// no CSRF token. A wrong token, or one from before the program restarted,
+// is forgotten, and the page says so.
 func TestBrowserWithoutTheTokenGetsNothing(t *testing.T) {
 	f := newFixture(t)
+	done := f.startCall(t, `{"path":"docs/secret-plans.md","content":"x"}`)
+	id := f.waitPending(t, 1)[0].ID
 	ctx := browser(t)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(f.srv.URL+"/")))
-	assert.Contains(t, text(t, ctx, `body`), "a token is required")
-	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#approvals, #live, script, meta[name=csrf]').length`))
+	// Each link loads the page anew (a query, not only a fragment, differs).
+	for link, says := range map[string]string{
+		"/?from=bookmark":                      "#token=",
+		"/?from=old#token=wrong-token-0123456": "did not take the token",
+	} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(f.srv.URL+link), chromedp.WaitVisible(chromedp.CSS(`#signin`))), link)
+		assert.Contains(t, text(t, ctx, `#signin`), says, link)
+		shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText + "|" + csrf + "|" + document.querySelectorAll('.card').length + "|" + document.getElementById("main").hidden`))
+		require.NoError(t, err)
+		assert.NotContains(t, shown, "secret-plans", link)
+		assert.True(t, strings.HasSuffix(shown, "||0|true"), "%s: no CSRF token, no card, nothing shown: %q", link, shown)
+		kept, err := chromedp.Run(ctx, chromedp.Evaluate[int](`sessionStorage.length`))
+		require.NoError(t, err)
+		assert.Zero(t, kept, "%s: a token the dashboard refused is not kept", link)
+	}
+	require.NoError(t, f.queue.Resolve(id, approval.Denied("test", "done")))
+	<-done
+}
+
+// The link's token stays in the tab: a reload shows the dashboard again
+// without it in the address bar. Over plain HTTP to a network name the
+// page does not send it (it would cross the network in the clear), and
+// says to serve the dashboard over HTTPS.
+func TestBrowserKeepsTheTokenInTheTabAndOffPlainHTTP(t *testing.T) {
+	f := newFixture(t)
+	done := f.startCall(t, `{"path":"docs/a.md","content":"x"}`)
+	id := f.waitPending(t, 1)[0].ID
+	var sent atomic.Int64 // requests to the network name that carried the token
+	dash := f.srv.Config.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.Host, "dash.example") && strings.Contains(r.Header.Get("Authorization"), token) {
+			sent.Add(1)
+		}
+		dash.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close) // after the browser (its event stream) is gone
+	u, err := url.Parse(srv.URL)
 	require.NoError(t, err)
-	assert.Zero(t, n, "no part of the page is served")
+
+	ctx := browser(t, chromedp.Flag("host-resolver-rules", "MAP dash.example 127.0.0.1"))
+	f.srv = srv
+	f.open(t, ctx)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`.card button.approve`))))
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	require.NoError(t, err)
+	assert.Equal(t, srv.URL+"/", href, "the token is not in the address bar")
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate("http://dash.example:"+u.Port()+"/#token="+url.QueryEscape(token)),
+		chromedp.WaitVisible(chromedp.CSS(`#signin`))))
+	assert.Contains(t, text(t, ctx, `#signin`), "HTTPS")
+	assert.Zero(t, sent.Load(), "the token went over plain HTTP to a network name")
+	require.NoError(t, f.queue.Resolve(id, approval.Denied("test", "done")))
+	<-done
 }
 
 // What a model wrote is shown as text: markup does not become elements,

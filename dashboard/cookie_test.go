@@ -15,13 +15,12 @@ import (
 	"github.com/toolbelt-go/toolbelt/registry"
 )
 
-// The session cookie is Secure unless the page was asked for over plain
-// HTTP at a loopback address. Behind a reverse proxy that ends TLS (the
-// usual deployment) the request reaches the dashboard as plain HTTP: with
-// Secure set only when r.TLS != nil, the cookie carrying the token went
-// out without it, and a browser sends it on any http:// request to the
-// name, in the clear.
-func TestCookieIsSecureUnlessPlainHTTPToLoopback(t *testing.T) {
+// Earlier versions kept the token in a cookie (dashboard.CookieName),
+// which the browser sends to every port of the host. Opening the page
+// clears it, at the path it was set for, Secure where it was Secure (a
+// browser lets only a secure page replace a Secure cookie): unless the
+// request is plain HTTP to a loopback address.
+func TestOldCookieIsCleared(t *testing.T) {
 	h, err := dashboard.New(executor.MustNew(registry.New()), dashboard.WithToken(token))
 	require.NoError(t, err)
 	cases := []struct {
@@ -39,44 +38,50 @@ func TestCookieIsSecureUnlessPlainHTTPToLoopback(t *testing.T) {
 		{"plain HTTP to 127.0.0.1", "127.0.0.1:8080", false, nil, false},
 		{"plain HTTP to localhost", "localhost:8080", false, nil, false},
 		{"plain HTTP to [::1]", "[::1]:8080", false, nil, false},
-		{"plain HTTP to 127.0.0.1, X-Forwarded-Proto http", "127.0.0.1", false, http.Header{"X-Forwarded-Proto": {"http"}}, false},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := httptest.NewRequest(http.MethodGet, "/?token="+url.QueryEscape(token), nil)
-			r.Host = c.host
-			if !c.tls {
+		for _, target := range []string{"/", "/?token=" + url.QueryEscape(token)} {
+			t.Run(c.name+" "+target, func(t *testing.T) {
+				r := httptest.NewRequest(http.MethodGet, target, nil)
+				r.Host = c.host
 				r.TLS = nil
-			} else {
-				r.TLS = &tls.ConnectionState{}
-			}
-			for k, v := range c.header {
-				r.Header[k] = v
-			}
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, r)
-			res := w.Result()
-			require.Equal(t, http.StatusSeeOther, res.StatusCode)
-			var cookie *http.Cookie
-			for _, ck := range res.Cookies() {
-				if ck.Name == dashboard.CookieName {
-					cookie = ck
+				if c.tls {
+					r.TLS = &tls.ConnectionState{}
 				}
-			}
-			require.NotNil(t, cookie)
-			assert.Equal(t, c.secure, cookie.Secure)
-			assert.True(t, cookie.HttpOnly)
-		})
+				for k, v := range c.header {
+					r.Header[k] = v
+				}
+				r.Header.Set("Cookie", dashboard.CookieName+"="+token)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				res := w.Result()
+				var cookie *http.Cookie
+				for _, ck := range res.Cookies() {
+					if ck.Name == dashboard.CookieName {
+						cookie = ck
+					}
+				}
+				require.NotNil(t, cookie, "the old cookie is cleared")
+				assert.Empty(t, cookie.Value)
+				assert.Less(t, cookie.MaxAge, 0, "expired")
+				assert.Equal(t, "/", cookie.Path)
+				assert.Equal(t, c.secure, cookie.Secure)
+			})
+		}
 	}
+	// No cookie, none set.
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/?token="+url.QueryEscape(token), nil))
+	assert.Equal(t, http.StatusSeeOther, w.Code)
+	assert.Empty(t, w.Result().Cookies())
 }
 
-// Over plain HTTP to a network address the browser drops the Secure
-// cookie; the 401 the page's load gets next says why.
+// Over plain HTTP to a network address the page does not send its token
+// (it would cross the network in the clear); the 401 says why.
 func TestPlainHTTPOnTheNetworkSaysUseHTTPS(t *testing.T) {
 	h, err := dashboard.New(executor.MustNew(registry.New()), dashboard.WithToken(token))
 	require.NoError(t, err)
-	r := httptest.NewRequest(http.MethodGet, "/", nil)
-	r.Header.Set("Accept", "text/html,application/xhtml+xml")
+	r := httptest.NewRequest(http.MethodGet, "/api/session", nil)
 	r.Host = "10.0.0.5:8080"
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
@@ -85,5 +90,6 @@ func TestPlainHTTPOnTheNetworkSaysUseHTTPS(t *testing.T) {
 	r.Host = "127.0.0.1:8080"
 	w = httptest.NewRecorder()
 	h.ServeHTTP(w, r)
+	assert.Equal(t, http.StatusUnauthorized, w.Code)
 	assert.NotContains(t, w.Body.String(), "HTTPS")
 }

@@ -21,14 +21,20 @@
 //
 // # Safe by default
 //
-//   - Every request needs the token given to WithToken (as a bearer token,
-//     or once as ?token= in the page's URL, which sets an HttpOnly,
-//     SameSite=Strict cookie scoped to the path the dashboard is mounted
-//     at and redirects to a URL without it; the cookie is Secure unless
-//     the request is plain HTTP to a loopback address, so behind a proxy
-//     that ends TLS it is Secure too), unless the
-//     program puts its own authentication in front with WithAuth. New
-//     refuses a configuration with neither. Without the token, a request
+//   - Every request to the API needs the token given to WithToken, as a
+//     bearer token (Authorization: Bearer), unless the program puts its
+//     own authentication in front with WithAuth. New refuses a
+//     configuration with neither. People open the page with the link
+//     .../#token=TOKEN: the fragment never reaches a server, the page
+//     keeps the token in sessionStorage (this tab, this scheme, host and
+//     port alone) and sends it as a bearer token, and reads the event
+//     stream with fetch. The token is no cookie: a cookie is bound to a
+//     host name, not a port, and went to every server on 127.0.0.1 the
+//     person opened. (A link with ?token= is redirected to the fragment
+//     form.) Only the page, its script and its style sheet are served
+//     without the token: the same bytes in every binary, with no CSRF
+//     token and no call in them. The page sends the token only over
+//     HTTPS or to a loopback address. Without the token, a request
 //     must name an IP address, localhost or a host of WithAllowedOrigins,
 //     so that a page whose name a site points at the dashboard's address
 //     (DNS rebinding) gets nothing of what WithAuth lets in.
@@ -83,7 +89,12 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// CookieName is the cookie that carries the token after the first visit.
+// CookieName is the cookie in which earlier versions kept the token. A
+// cookie is bound to a host name, not a port: the browser sent it to every
+// server on the dashboard's host (a dev server, one a model started on
+// 127.0.0.1:8000), which could then use the dashboard as the person. The
+// dashboard no longer sets it nor accepts it, and clears it when the page
+// is opened.
 const CookieName = "toolbelt_dashboard"
 
 // CSRFHeader is the header every state-changing request carries.
@@ -119,8 +130,10 @@ type Handler struct {
 // Option configures New.
 type Option func(*Handler)
 
-// WithToken requires token on every request (see the package doc). Use a
-// long random value; compare it with nothing else.
+// WithToken requires token on every request to the API (see the package
+// doc). Give people the link with it in the fragment,
+// https://host/dashboard/#token=TOKEN (url.QueryEscape it). Use a long
+// random value; compare it with nothing else.
 func WithToken(token string) Option { return func(h *Handler) { h.token = token } }
 
 // WithAuth puts the program's own authentication in front of the
@@ -252,6 +265,7 @@ func New(ex *executor.Executor, opts ...Option) (*Handler, error) {
 	mux.HandleFunc("POST /api/approvals/{id}", h.decide)
 	mux.HandleFunc("GET /api/history", h.serveHistory)
 	mux.HandleFunc("GET /api/stats", h.serveStats)
+	mux.HandleFunc("GET /api/session", h.serveSession)
 	h.mux = mux
 
 	var root http.Handler = http.HandlerFunc(h.guard)
@@ -291,11 +305,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // page read the answers; the Origin it sends names that same host. What
 // WithAuth's middleware trusts may come with them: the client's address
 // (loopback, a VPN peer's), a header a front proxy sets. A token is the
-// real name's alone (its cookie is that host's), so WithToken needs no
-// check. Served: an IP address (a page cannot rebind one), a loopback
-// name, a host of WithAllowedOrigins, and a request with no connection
-// address (a handler called in process, or over a Unix socket, is no
-// browser's).
+// real name's alone (the page keeps it in that origin's storage), so
+// WithToken needs no check. Served: an IP address (a page cannot rebind
+// one), a loopback name, a host of WithAllowedOrigins, and a request with
+// no connection address (a handler called in process, or over a Unix
+// socket, is no browser's).
 func (h *Handler) nameServed(r *http.Request) bool {
 	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok || a == nil {
@@ -318,36 +332,36 @@ func (h *Handler) nameServed(r *http.Request) bool {
 // guard checks the token and, for state changes, the CSRF token and the
 // origin, then routes.
 func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
-	if h.token != "" {
+	if r.URL.Path == "/" {
+		clearOldCookie(w, r)
+	}
+	if h.token != "" && !publicFile(r) {
 		if t := r.URL.Query().Get("token"); t != "" && r.Method == http.MethodGet && r.URL.Path == "/" {
 			if !h.tokenOK(t) {
-				http.Error(w, "dashboard: wrong token", http.StatusUnauthorized)
+				http.Error(w, "dashboard: wrong token: open the link the program gave, with its token", http.StatusUnauthorized)
 				return
 			}
-			// Trade the token in the URL (which ends up in history and
-			// logs) for a cookie scripts cannot read, and drop it from the
-			// address bar.
-			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: t, Path: mountPath(r), HttpOnly: true,
-				SameSite: http.SameSiteStrictMode, Secure: secureCookie(r)})
+			// The link in its first form (?token=, which servers see and
+			// log): the token moves to the fragment, which the browser
+			// keeps and never sends, and the page takes it from there.
+			// Relative to the address the browser asked for, which is the
+			// dashboard's own path (http.Redirect would resolve it against
+			// the path left after http.StripPrefix: the host's root).
 			q := r.URL.Query()
 			q.Del("token")
-			// Relative to the address the browser asked for, which is
-			// the dashboard's own path (http.Redirect would resolve it
-			// against the path left after http.StripPrefix: the host's
-			// root).
 			loc := "./"
 			if len(q) > 0 {
 				loc += "?" + q.Encode()
 			}
-			w.Header().Set("Location", loc)
+			w.Header().Set("Location", loc+"#"+url.Values{"token": {t}}.Encode())
 			w.WriteHeader(http.StatusSeeOther)
 			return
 		}
 		if !h.tokenOK(requestToken(r)) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolbelt dashboard"`)
-			msg := "dashboard: a token is required: open the page once with ?token=... or send Authorization: Bearer ..."
-			if strings.Contains(r.Header.Get("Accept"), "text/html") && !secureCookieKept(r) {
-				msg += " (over plain HTTP a browser keeps no Secure cookie: serve the dashboard over HTTPS, or on a loopback address)"
+			msg := "dashboard: a token is required: open the dashboard with the link that carries its token (…/#token=…), or send Authorization: Bearer …"
+			if !encryptedOrLocal(r) {
+				msg += " (over plain HTTP to a network address the page does not send its token: serve the dashboard over HTTPS)"
 			}
 			http.Error(w, msg, http.StatusUnauthorized)
 			return
@@ -374,6 +388,35 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
+// publicFiles are the paths served without the token: the page and its
+// script and style sheet, the same bytes in every binary, with nothing of
+// this dashboard in them (no CSRF token, no call, not even whether it has
+// an approvals panel). A browser sends no header of the page's choosing
+// when it opens a page or loads its script, and the token is no cookie (a
+// cookie goes to every port of the host): the script takes the token from
+// the link and sends it to the API, where every path needs it.
+var publicFiles = []string{"/", "/static/app.js", "/static/app.css"}
+
+// publicFile says whether r asks for one of publicFiles (the page's link
+// with ?token= is not: it is checked, and redirected).
+func publicFile(r *http.Request) bool {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && slices.Contains(publicFiles, r.URL.Path) &&
+		(r.URL.Path != "/" || !r.URL.Query().Has("token"))
+}
+
+// clearOldCookie expires the cookie CookieName that earlier versions set
+// at the path the dashboard is mounted at: the browser sent it, the
+// token, to every server on the host's name, whatever its port.
+func clearOldCookie(w http.ResponseWriter, r *http.Request) {
+	if _, err := r.Cookie(CookieName); err != nil {
+		return
+	}
+	// Secure as it was set: a browser lets only a secure page replace a
+	// Secure cookie.
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: mountPath(r), MaxAge: -1, HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil || forwardedHTTPS(r) || !origin.Loopback(r.Host)})
+}
+
 // tenantKey is where guard puts the tenant WithTenant names for a request.
 type tenantKey struct{}
 
@@ -386,9 +429,8 @@ func scope(r *http.Request) (tenant string, scoped bool) {
 
 // mountPath is the path the page was requested at, as the browser sees it:
 // "/" when the dashboard is the whole server, "/ops/dash/" when a program
-// mounts it with http.StripPrefix("/ops/dash", ...). The cookie is scoped
-// to it, so the token never reaches the host's other handlers (and their
-// logs).
+// mounts it with http.StripPrefix("/ops/dash", ...): the path of the
+// cookie earlier versions set.
 func mountPath(r *http.Request) string {
 	u, err := url.ParseRequestURI(r.RequestURI)
 	if err != nil || u.Opaque != "" || !strings.HasPrefix(u.EscapedPath(), "/") || !strings.HasSuffix(u.EscapedPath(), "/") {
@@ -397,20 +439,11 @@ func mountPath(r *http.Request) string {
 	return u.EscapedPath()
 }
 
-// secureCookie says whether the session cookie is Secure: always, unless
-// the request is plain HTTP (no TLS here, no proxy saying it ended TLS) to
-// a loopback address, where some browsers (Safari) refuse a Secure cookie
-// and the token never crosses a network. Behind a reverse proxy that ends
-// TLS the request arrives as plain HTTP; a cookie without Secure would be
-// sent on any http:// request to the name, in the clear. A spoofed
-// X-Forwarded-Proto can only add Secure.
-func secureCookie(r *http.Request) bool {
-	return r.TLS != nil || forwardedHTTPS(r) || !origin.Loopback(r.Host)
-}
-
-// secureCookieKept says whether a browser keeps the Secure cookie set in
-// answer to r: not over plain HTTP to a network address.
-func secureCookieKept(r *http.Request) bool {
+// encryptedOrLocal says whether the browser reached the dashboard over
+// HTTPS (here, or at a proxy that says so) or at a loopback address. The
+// page sends its token only then (elsewhere it would cross the network in
+// the clear), and a 401 elsewhere says so.
+func encryptedOrLocal(r *http.Request) bool {
 	return r.TLS != nil || forwardedHTTPS(r) || origin.Loopback(r.Host)
 }
 
@@ -439,12 +472,11 @@ func (h *Handler) tokenOK(t string) bool {
 	return t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(h.token)) == 1
 }
 
+// requestToken is the bearer token r carries. A cookie is not read: one
+// goes to every port of the host (see CookieName).
 func requestToken(r *http.Request) string {
 	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
 		return strings.TrimPrefix(a, "Bearer ")
-	}
-	if c, err := r.Cookie(CookieName); err == nil {
-		return c.Value
 	}
 	return ""
 }

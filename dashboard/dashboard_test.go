@@ -94,14 +94,24 @@ func (f *fixture) get(t *testing.T, path string, hdr http.Header) (*http.Respons
 
 func bearer() http.Header { return http.Header{"Authorization": {"Bearer " + token}} }
 
+// csrfRE finds a CSRF token where earlier versions put it, in the page.
 var csrfRE = regexp.MustCompile(`<meta name="csrf" content="([^"]+)">`)
 
 func (f *fixture) csrf(t *testing.T) string {
 	t.Helper()
-	_, page := f.get(t, "/", bearer())
-	m := csrfRE.FindStringSubmatch(page)
-	require.NotNil(t, m, "the page carries its CSRF token")
-	return m[1]
+	return csrfOf(t, f, bearer())
+}
+
+// csrfOf reads the CSRF token from api/session as the reviewer signed in
+// with hdr.
+func csrfOf(t *testing.T, f *fixture, hdr http.Header) string {
+	t.Helper()
+	res, body := f.get(t, "/api/session", hdr)
+	require.Equal(t, http.StatusOK, res.StatusCode, body)
+	var s dashboard.Session
+	require.NoError(t, json.Unmarshal([]byte(body), &s))
+	require.NotEmpty(t, s.CSRF, "api/session gives the CSRF token")
+	return s.CSRF
 }
 
 func (f *fixture) post(t *testing.T, path, body string, hdr http.Header) (int, map[string]string) {
@@ -134,42 +144,72 @@ func TestNewRefusesAnOpenDashboard(t *testing.T) {
 	assert.ErrorContains(t, err, "scheme://host")
 }
 
+// Every path of the API answers 401 without the token. The page, its
+// script and its style sheet are served to anyone (a browser cannot send
+// the token when it opens a page): they are the same bytes with and
+// without the token, and hold nothing of this dashboard: no CSRF token,
+// no approval, not even whether it has an approvals panel.
 func TestEveryRequestNeedsTheToken(t *testing.T) {
 	f := newFixture(t)
-	for _, path := range []string{"/", "/static/app.js", "/api/approvals", "/api/history", "/api/stats", "/api/events"} {
+	done := f.startCall(t, `{"path":"docs/secret-plans.md","content":"x"}`)
+	id := f.waitPending(t, 1)[0].ID
+	csrf := f.csrf(t)
+	for _, path := range []string{"/api/session", "/api/approvals", "/api/history", "/api/stats", "/api/events", "/api/approvals/" + id} {
 		res, body := f.get(t, path, nil)
 		assert.Equal(t, http.StatusUnauthorized, res.StatusCode, path)
 		assert.NotContains(t, body, "<html", path)
-		assert.NotContains(t, body, "csrf", path)
+		assert.NotContains(t, body, csrf, path)
+		assert.NotContains(t, body, "secret-plans", path)
+		assert.Contains(t, body, "#token=", "%s: the 401 says how to open the dashboard", path)
 		res, _ = f.get(t, path, http.Header{"Authorization": {"Bearer wrong-token-0123456789"}})
 		assert.Equal(t, http.StatusUnauthorized, res.StatusCode, path)
+		res, _ = f.get(t, path, http.Header{"Cookie": {dashboard.CookieName + "=" + token}})
+		assert.Equal(t, http.StatusUnauthorized, res.StatusCode, "%s: the token in the old cookie is not taken", path)
 	}
-	res, body := f.get(t, "/", bearer())
-	assert.Equal(t, http.StatusOK, res.StatusCode)
-	assert.Contains(t, body, "Toolbelt dashboard")
+	noQueue, err := dashboard.New(f.ex, dashboard.WithToken(token))
+	require.NoError(t, err)
+	other := httptest.NewServer(noQueue)
+	defer other.Close()
+	for _, path := range []string{"/", "/static/app.js", "/static/app.css"} {
+		res, anon := f.get(t, path, nil)
+		assert.Equal(t, http.StatusOK, res.StatusCode, path)
+		_, signed := f.get(t, path, bearer())
+		assert.Equal(t, anon, signed, "%s: the same bytes with the token and without", path)
+		res, err := client().Get(other.URL + path)
+		require.NoError(t, err)
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, anon, string(b), "%s: the same bytes from a dashboard without approvals", path)
+		assert.NotContains(t, anon, csrf, path)
+		assert.NotContains(t, anon, "secret-plans", path)
+	}
+	_, page := f.get(t, "/", nil)
+	assert.Contains(t, page, "Toolbelt dashboard")
+	assert.Contains(t, page, "A token is required", "the page says what to do when it has none")
+	require.NoError(t, f.queue.Resolve(id, approval.Denied("test", "done")))
+	<-done
 }
 
-func TestTokenInURLBecomesACookie(t *testing.T) {
+// The link in the form earlier versions printed, ?token=, is redirected
+// to the fragment form: the page takes the token from there, and no cookie
+// is set.
+func TestTokenInURLGoesToTheFragment(t *testing.T) {
 	f := newFixture(t)
 	res, _ := f.get(t, "/?token="+url.QueryEscape(token)+"&x=1", nil)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
-	loc := res.Header.Get("Location")
-	assert.NotContains(t, loc, token, "the token leaves the address bar")
-	var cookie *http.Cookie
-	for _, c := range res.Cookies() {
-		if c.Name == dashboard.CookieName {
-			cookie = c
-		}
-	}
-	require.NotNil(t, cookie)
-	assert.True(t, cookie.HttpOnly)
-	assert.Equal(t, http.SameSiteStrictMode, cookie.SameSite)
-	res, body := f.get(t, "/", http.Header{"Cookie": {cookie.Name + "=" + cookie.Value}})
-	assert.Equal(t, http.StatusOK, res.StatusCode)
-	assert.Contains(t, body, "Toolbelt dashboard")
+	loc, err := res.Location()
+	require.NoError(t, err)
+	assert.Equal(t, "/", loc.Path)
+	assert.Equal(t, "x=1", loc.RawQuery, "the token leaves the query")
+	frag, err := url.ParseQuery(loc.Fragment)
+	require.NoError(t, err)
+	assert.Equal(t, token, frag.Get("token"), "the token goes to the fragment, which the browser never sends")
+	assert.Empty(t, res.Cookies(), "no cookie: it would go to every port of the host")
 
 	res, _ = f.get(t, "/?token=wrong-token-0123456789", nil)
 	assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	assert.Empty(t, res.Header.Get("Location"))
 }
 
 func TestSecurityHeaders(t *testing.T) {

@@ -39,7 +39,7 @@ func Example() {
 		fmt.Println(rec.Code, rec.Body.String())
 	}
 	// Output:
-	// 401 dashboard: a token is required: open the page once with ?token=... or send Authorization: Bearer ...
+	// 401 dashboard: a token is required: open the dashboard with the link that carries its token (…/#token=…), or send Authorization: Bearer … (over plain HTTP to a network address the page does not send its token: serve the dashboard over HTTPS)
 	//
 	// 200 []
 }

@@ -327,16 +327,17 @@ func TestIsolationHeaders(t *testing.T) {
 	}
 }
 
-// A page on another port of the same host (same-site: the SameSite=Strict
-// cookie goes with its requests) that knows the approval's id (it hashes
-// what the model chose) tries every way a page has to approve, and to
-// read what waits: a no-cors POST, a form POST, a POST with a guessed CSRF
-// header, and credentialed reads of the list and the event stream. In
-// real Chromium, nothing is approved and nothing is read.
+// A page on another port of the same host (same-site: a cookie the
+// dashboard set would go with its requests, as one earlier versions set
+// did; TestAttackS28AnotherPortGetsNoCredential) that knows the approval's
+// id (it hashes what the model chose) tries every way a page has to
+// approve, and to read what waits: a no-cors POST, a form POST, a POST
+// with a guessed CSRF header, and credentialed reads of the list and the
+// event stream. In real Chromium, nothing is approved and nothing is read.
 func TestBrowserAnotherOriginCannotApproveOrRead(t *testing.T) {
 	f := newFixture(t)
 	ctx := browser(t)
-	f.open(t, ctx) // the person is signed in: the cookie is set
+	f.open(t, ctx) // the person is signed in, in this tab
 	done := f.startCall(t, `{"path":"docs/a.md","content":"x"}`)
 	id := f.waitPending(t, 1)[0].ID
 	target := f.srv.URL + "/api/approvals/" + id

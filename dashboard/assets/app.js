@@ -4,7 +4,62 @@
 // person reads is what will run.
 "use strict";
 
-const csrf = document.querySelector('meta[name="csrf"]').content;
+// ---- the token ----
+//
+// The dashboard's token comes in the link's fragment (#token=...), which
+// browsers never send to a server. The page keeps it in sessionStorage,
+// which is this tab's and this origin's (scheme, host and port), and sends
+// it as Authorization: Bearer to this origin alone. It is no cookie: a
+// cookie is bound to a host name, not a port, and every other server on
+// the host (a dev server on 127.0.0.1:8000, one a model started) got it
+// with each request the browser made there.
+const tokenKey = "toolbelt-dashboard-token " + location.pathname;
+function takeToken() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.has("token")) {
+    const t = params.get("token");
+    params.delete("token");
+    const rest = params.toString();
+    // Out of the address bar (and what is copied or shared from it).
+    history.replaceState(history.state, "", location.pathname + location.search + (rest ? "#" + rest : ""));
+    try { if (t) sessionStorage.setItem(tokenKey, t); } catch (_) { /* storage off: this load only */ }
+    return t;
+  }
+  try { return sessionStorage.getItem(tokenKey) || ""; } catch (_) { return ""; }
+}
+let token = takeToken();
+// Over plain HTTP to a network address the token would cross the network
+// in the clear: the page does not send it there.
+const tokenTransportOK = location.protocol === "https:" ||
+  /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i.test(location.hostname);
+let csrf = "";
+
+// authHeaders are the headers that carry the token; none without one (a
+// program's own sign-in, WithAuth, lets the page in by its cookie).
+function authHeaders() {
+  return token && tokenTransportOK ? { Authorization: "Bearer " + token } : {};
+}
+
+// signedOut shows why the page cannot show anything (no token, a wrong or
+// old one, plain HTTP on the network) and hides the rest.
+function signedOut(why) {
+  if (why) document.getElementById("signin-why").textContent = visible(why);
+  document.getElementById("signin").hidden = false;
+  document.getElementById("main").hidden = true;
+  const conn = document.getElementById("conn");
+  conn.textContent = "signed out"; conn.className = "conn off";
+}
+
+// unauthorized handles a 401: the token is wrong or from an earlier run
+// of the program; it is forgotten, and the person is asked for the link.
+function unauthorized() {
+  if (!token) { signedOut(""); return; } // the notice as written: open the link
+  token = "";
+  try { sessionStorage.removeItem(tokenKey); } catch (_) { /* nothing kept */ }
+  signedOut("This dashboard did not take the token this tab had (a wrong one, or one from before the program restarted). " +
+    "Open the dashboard with the link that carries its token: it ends in #token=….");
+}
+
 const calls = new Map(); // call id -> live call
 const maxLive = 200;
 const maxOutput = 16384;
@@ -45,9 +100,11 @@ function el(tag, props, ...children) {
 }
 
 async function api(path, opts) {
-  const o = Object.assign({ credentials: "same-origin", headers: {} }, opts || {});
+  const o = Object.assign({ credentials: "same-origin" }, opts || {});
+  o.headers = Object.assign({}, o.headers, authHeaders());
   if (o.method && o.method !== "GET") o.headers["X-Toolbelt-CSRF"] = csrf;
   const res = await fetch(path, o);
+  if (res.status === 401) unauthorized();
   let body = null;
   try { body = await res.json(); } catch (_) { body = null; }
   if (!res.ok) throw new Error((body && body.error) || res.status + " " + res.statusText);
@@ -103,9 +160,10 @@ function hold(card) {
   card.holdTimer = setTimeout(() => { for (const b of buttons) b.disabled = false; }, settleMS);
 }
 
+let approvalsOn = false; // the dashboard has a queue (WithQueue): api/session says
 const loadApprovals = coalesced(fetchApprovals);
 async function fetchApprovals() {
-  if (!approvalsBox) return;
+  if (!approvalsOn) return;
   let list;
   const empty = document.getElementById("approvals-empty");
   try { list = await api("api/approvals"); } catch (err) {
@@ -290,19 +348,59 @@ function renderLive() {
   });
 }
 
-function connect() {
+// connect reads the event stream (Server-Sent Events) with fetch, which
+// sends the token in a header (EventSource cannot), and reads it again
+// after it ends: in the time the server's retry: field names, or 5 s
+// after a refusal (503: too many pages open).
+let retryMS = 2000;
+async function connect() {
   const conn = document.getElementById("conn");
-  const es = new EventSource("api/events");
-  es.onopen = () => { conn.textContent = "live"; conn.className = "conn on"; };
-  es.onerror = () => {
-    conn.textContent = "reconnecting…"; conn.className = "conn off";
-    // A refused stream (503: too many pages open) is not retried by the
-    // browser itself: try again in a while.
-    if (es.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
-  };
-  es.addEventListener("call", (m) => {
-    try { onEvent(JSON.parse(m.data)); } catch (_) { /* a malformed event is skipped */ }
-  });
+  let wait = retryMS;
+  try {
+    const res = await fetch("api/events", { credentials: "same-origin", cache: "no-store", headers: authHeaders() });
+    if (res.status === 401) { unauthorized(); return; }
+    if (!res.ok || !res.body) {
+      wait = 5000;
+      throw new Error(res.status + " " + res.statusText);
+    }
+    conn.textContent = "live"; conn.className = "conn on";
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+      let end;
+      while ((end = buf.indexOf("\n\n")) >= 0) {
+        streamed(buf.slice(0, end));
+        buf = buf.slice(end + 2);
+      }
+    }
+    wait = retryMS;
+  } catch (_) { /* the stream broke: read it again */ }
+  conn.textContent = "reconnecting…"; conn.className = "conn off";
+  setTimeout(connect, wait);
+}
+
+// streamed takes one event of the stream: its lines "event: call" and
+// "data: {...}"; "retry: ms" sets how soon to read it again; a line that
+// starts with ":" is a comment (the server's heartbeat).
+function streamed(block) {
+  let name = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (line === "" || line.startsWith(":")) continue;
+    const i = line.indexOf(":");
+    const field = i < 0 ? line : line.slice(0, i);
+    let value = i < 0 ? "" : line.slice(i + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "event") name = value;
+    else if (field === "data") data.push(value);
+    else if (field === "retry" && /^\d+$/.test(value)) retryMS = Number(value);
+  }
+  if (name !== "call" || data.length === 0) return;
+  try { onEvent(JSON.parse(data.join("\n"))); } catch (_) { /* a malformed event is skipped */ }
 }
 
 // ---- history and charts ----
@@ -360,7 +458,30 @@ function renderStats(stats) {
 
 historyForm.addEventListener("submit", (e) => { e.preventDefault(); loadHistory(); });
 
-connect();
-loadApprovals();
-loadHistory();
-setInterval(loadApprovals, 2000);
+// start asks the dashboard who this page is (with the token, or the
+// program's own sign-in), then shows it.
+async function start() {
+  if (token && !tokenTransportOK) {
+    signedOut("This page reached the dashboard over plain HTTP on the network, where the token would travel in the clear: " +
+      "it does not send it. Serve the dashboard over HTTPS (or open it at a loopback address).");
+    return;
+  }
+  let session;
+  try { session = await api("api/session"); } catch (err) {
+    if (document.getElementById("signin").hidden) { // not a 401: say what it was
+      document.getElementById("signin-title").textContent = "The dashboard cannot be shown";
+      signedOut(err.message);
+    }
+    return;
+  }
+  csrf = session.csrf;
+  approvalsOn = session.approvals;
+  document.getElementById("approvals-panel").hidden = !approvalsOn;
+  document.getElementById("main").hidden = false;
+  connect();
+  loadApprovals();
+  loadHistory();
+  setInterval(loadApprovals, 2000);
+}
+
+start();
