@@ -99,7 +99,9 @@ func run(ctx context.Context, w io.Writer, ln net.Listener, token string, stayUp
 		_ = srv.Shutdown(shut)
 		<-served
 	}()
-	fmt.Fprintf(w, "dashboard: http://%s/dashboard/?token=%s\n", ln.Addr(), token)
+	// The token in the link's fragment, which a browser never sends to a
+	// server: the page keeps it in the tab and sends it as a header.
+	fmt.Fprintf(w, "dashboard: http://%s/dashboard/#token=%s\n", ln.Addr(), token)
 
 	tr, err := agent.Run(ctx, scriptedModel(), []agent.Message{{Role: agent.RoleUser, Text: "Write a notes file for the project."}},
 		agent.Options{Executor: ex, Tools: []string{"read_file", "write_file"}, Agent: "writer", Session: "demo",
