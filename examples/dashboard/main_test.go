@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -72,12 +71,15 @@ func TestTheWriteWaitsForAClickOnTheDashboard(t *testing.T) {
 	assert.Equal(t, "write_file", pending[0].Tool)
 	assert.Contains(t, pending[0].Args, `"path": "notes.md"`)
 
-	_, page := get("")
-	csrf := regexp.MustCompile(`name="csrf" content="([^"]+)"`).FindStringSubmatch(page)
-	require.NotNil(t, csrf)
+	// The page asks api/session for its CSRF token, as a browser does.
+	code, body := get("api/session")
+	require.Equal(t, http.StatusOK, code, body)
+	var session dashboard.Session
+	require.NoError(t, json.Unmarshal([]byte(body), &session))
+	require.NotEmpty(t, session.CSRF)
 	req, _ := http.NewRequest(http.MethodPost, base+"api/approvals/"+pending[0].ID, strings.NewReader(`{"action":"approve"}`))
 	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set(dashboard.CSRFHeader, csrf[1])
+	req.Header.Set(dashboard.CSRFHeader, session.CSRF)
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	res.Body.Close()
