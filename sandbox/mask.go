@@ -437,20 +437,23 @@ func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []s
 
 // runHomes returns the home directories whose credential stores a run as
 // user cred (nil: the program's own) must not read: $HOME, and the home
-// of cred's user (its passwd entry) when that is another directory and
-// not "/". A run WithUser(1000, 1000) from a program whose HOME is /root
-// runs as the user who owns /home/dev, and printed /home/dev/.ssh/id_ed25519
-// while only /root's stores were masked
-// (TestAttackS27CommandReadsTheRunUsersHomeSecrets).
+// of the run's user (cred's, else the program's own; its passwd entry)
+// when that is another directory and not "/". A run WithUser(1000, 1000)
+// from a program whose HOME is /root runs as the user who owns /home/dev,
+// and printed /home/dev/.ssh/id_ed25519 while only /root's stores were
+// masked (TestAttackS27CommandReadsTheRunUsersHomeSecrets); a program
+// started with HOME unset, relative or elsewhere (env -i, a service) hid
+// none of its own user's (TestAttackS28ReviewHomeStoresWithoutHOME).
 func runHomes(cred *syscall.Credential) []string {
 	var homes []string
 	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
 		homes = append(homes, filepath.Clean(home))
 	}
-	if cred == nil {
-		return homes
+	uid := uint64(os.Getuid())
+	if cred != nil {
+		uid = uint64(cred.Uid)
 	}
-	u, err := user.LookupId(strconv.FormatUint(uint64(cred.Uid), 10))
+	u, err := user.LookupId(strconv.FormatUint(uid, 10))
 	if err != nil || !filepath.IsAbs(u.HomeDir) {
 		return homes // no such user (65534's home, /nonexistent, holds nothing either)
 	}
