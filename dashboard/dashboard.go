@@ -190,6 +190,8 @@ func WithMetrics(m *metrics.Memory) Option { return func(h *Handler) { h.mem = m
 // names are also the names, besides IP addresses and localhost, that the
 // dashboard answers to in a request's Host header (see WithAuth): give
 // the origin people open the page at, e.g. https://ops.example.com.
+// Origins are compared without case, with a default port (:443, :80)
+// written or left out.
 func WithAllowedOrigins(origins ...string) Option {
 	return func(h *Handler) { h.origins = append(h.origins, origins...) }
 }
@@ -488,23 +490,25 @@ func (h *Handler) sameOrigin(r *http.Request) error {
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
 		return fmt.Errorf("cross-site request refused (Sec-Fetch-Site: %s)", site)
 	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
+	from := r.Header.Get("Origin")
+	if from == "" {
 		return nil // not a browser's cross-site request; the CSRF token still applies
 	}
-	u, err := url.Parse(origin)
+	u, err := url.Parse(from)
 	if err != nil || u.Host == "" {
-		return fmt.Errorf("cross-site request refused (Origin %q)", origin)
+		return fmt.Errorf("cross-site request refused (Origin %q)", from)
 	}
 	if u.Host == r.Host {
 		return nil
 	}
+	// Compared as origins: without case, a default port written or not
+	// (browsers leave it out of Origin).
 	for _, o := range h.origins {
-		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+		if a, err := url.Parse(o); err == nil && origin.Of(a) == origin.Of(u) {
 			return nil
 		}
 	}
-	return fmt.Errorf("cross-site request refused (Origin %s is not %s): add it with WithAllowedOrigins if it is yours", origin, r.Host)
+	return fmt.Errorf("cross-site request refused (Origin %s is not %s): add it with WithAllowedOrigins if it is yours", from, r.Host)
 }
 
 // who names the person behind r.

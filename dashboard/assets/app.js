@@ -105,9 +105,12 @@ async function api(path, opts) {
   if (o.method && o.method !== "GET") o.headers["X-Toolbelt-CSRF"] = csrf;
   const res = await fetch(path, o);
   if (res.status === 401) unauthorized();
+  // A refusal before the API (the origin, CSRF or Host check, a proxy)
+  // is text, not JSON: its text says what to fix.
+  const raw = await res.text().catch(() => "");
   let body = null;
-  try { body = await res.json(); } catch (_) { body = null; }
-  if (!res.ok) throw new Error((body && body.error) || res.status + " " + res.statusText);
+  try { body = JSON.parse(raw); } catch (_) { body = null; }
+  if (!res.ok) throw new Error((body && body.error) || raw.trim().slice(0, 500) || res.status + " " + res.statusText);
   return body;
 }
 
