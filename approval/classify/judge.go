@@ -2260,10 +2260,29 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 // (-P), lets it send files out (Dangerous). Without any, deno's sandbox
 // holds it, and the rule's level (Warning) stands, as it does for a
 // local script and a package of the npm or JSR registry (npm:, jsr:),
-// which is npx PKG's.
+// which is npx PKG's. The modules --preload (--import) runs before the
+// main one, and the files deno repl --eval-file runs, are judged so too.
 func (s *state) denoRemote(name string, args []word, j *judgement) {
 	broad, some := "", ""
 	sub := ""
+	preload := "" // a URL given to --preload, --import or --eval-file
+	isURL := func(a string) bool {
+		low := strings.ToLower(a)
+		return strings.HasPrefix(low, "https://") || strings.HasPrefix(low, "http://")
+	}
+	judge := func(a string) {
+		switch {
+		case broad != "":
+			j.add(s.c.rules.Defaults.DownloadExec, name+" runs "+a+", code from a URL, with "+broad+": downloaded code that may run programs and write any file")
+		case some != "":
+			j.add(Dangerous, name+" runs "+a+", code from a URL, with "+some+": it may read files and send them out")
+		}
+	}
+	defer func() {
+		if preload != "" {
+			judge(preload)
+		}
+	}()
 	for k := 0; k < len(args); k++ {
 		a := args[k].s
 		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
@@ -2271,25 +2290,32 @@ func (s *state) denoRemote(name string, args []word, j *judgement) {
 				k++
 				a = args[k].s
 			}
-			if sub == "" && denoRunners[a] {
-				sub = a
+			if sub == "" && (denoRunners[a] || a == "repl") {
+				sub = a // deno repl runs no module, but its --eval-file files
 				continue
 			}
-			if sub == "" && denoCommands[a] {
+			if sub == "" && denoCommands[a] || sub == "repl" {
 				return // deno compile, eval, task, ...: no module run here
 			}
-			if low := strings.ToLower(a); args[k].unknown() || !strings.HasPrefix(low, "https://") && !strings.HasPrefix(low, "http://") {
+			if args[k].unknown() || !isURL(a) {
 				return
 			}
-			switch {
-			case broad != "":
-				j.add(s.c.rules.Defaults.DownloadExec, name+" runs "+a+", code from a URL, with "+broad+": downloaded code that may run programs and write any file")
-			case some != "":
-				j.add(Dangerous, name+" runs "+a+", code from a URL, with "+some+": it may read files and send them out")
-			}
+			judge(a)
 			return
 		}
-		flag, _, attached := strings.Cut(a, "=")
+		flag, value, attached := strings.Cut(a, "=")
+		if flag == "--preload" || flag == "--import" || flag == "--eval-file" {
+			if !attached && k+1 < len(args) {
+				k++
+				value = args[k].s
+			}
+			for _, v := range strings.Split(value, ",") {
+				if !args[k].unknown() && isURL(v) {
+					preload = v
+				}
+			}
+			continue
+		}
 		switch {
 		case flag == "-A" || flag == "--allow-all" || flag == "--allow-run" || flag == "--allow-ffi" || flag == "--allow-write" || flag == "-W":
 			broad = flag
