@@ -5,7 +5,6 @@ import (
 	"path"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/stretchr/testify/assert"
@@ -20,9 +19,11 @@ import (
 // gate, as sandbox.MatchWithin did before ef6867b, because covers matched
 // the pattern against each directory above the path in turn (each
 // path.Dir and each match as long as the path). Seen failing first: about
-// 10 s for the 128 KiB path below, against a bound of 1 s (a loose bound
-// for a loaded machine: the walk costs the square of the path's length).
-func TestAttackS19AllowRuleCoverCostIsLinear(t *testing.T) {
+// 10 s for the 128 KiB path below. covers is now sandbox.MatchWithin,
+// whose one pass over such a path TestAttackS18FGlobWithinIsOnePass pins
+// without a clock (a bound of 1 s here failed a CI run on a loaded
+// machine); this test keeps the answers for the long path.
+func TestAttackS19AllowRuleCoversALongPath(t *testing.T) {
 	_, tools := fileTools(t, []string{"src"}, nil)
 	p := MustPolicy(ModeAuto, AllowRules("list_directory(src/**)", "search_files(**/build/**)"))
 	long := "src/" + strings.Repeat("a/", 64<<10) + "b"
@@ -36,15 +37,8 @@ func TestAttackS19AllowRuleCoverCostIsLinear(t *testing.T) {
 		args, err := json.Marshal(map[string]string{"path": long, "pattern": "k"})
 		assert.NoError(t, err)
 		req := &Request{Call: tool.Call{Name: tc.tool, Args: args}, Spec: tools[tc.tool].Spec(), Level: classify.Warning}
-		// Timed, by exception: the quadratic walk (TestCoversAsTheWalk's)
-		// allocates nothing per level (0-6 KB for a 128 KiB path) and
-		// calls doublestar directly, past any seam of this package, so no
-		// count sees it.
-		start := time.Now()
 		ev := p.Evaluate(tools[tc.tool], req)
-		took := time.Since(start)
 		assert.Equal(t, tc.want, ev.Action, "%s: %+v", tc.tool, ev.Reason)
-		assert.Less(t, took, time.Second, "%s: one 128 KiB directory argument", tc.tool)
 	}
 }
 
