@@ -3758,7 +3758,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		return info{}
 	}
 	inf := s.projectFromInput(name, tool, args, cx, j)
-	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny {
+	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny && len(s.fetched) == 0 {
 		return inf
 	}
 	dir, known := ".", true
@@ -3864,6 +3864,15 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	for _, f := range srcs {
 		if d := s.clonedFile(word{s: f, lit: true}); d != "" {
 			j.add(s.c.rules.Defaults.DownloadExec, name+" builds or runs "+f+", a project in the repository the line cloned into "+d+": its build scripts are downloaded code")
+			return inf
+		}
+	}
+	// A package file a downloader on the line wrote (curl -o y.tgz URL &&
+	// npm install ./y.tgz, pip install y.tar.gz): its install scripts or
+	// setup.py are downloaded code, as a .deb's are (checkPackages).
+	for k, op := range ops {
+		if op.lit && !(k == 0 && tool.sub) && s.fetched[path.Clean(in(dir, op.s))] {
+			j.add(s.c.rules.Defaults.DownloadExec, name+" installs or builds "+op.s+", which a downloader wrote on this line: its install scripts are downloaded code")
 			return inf
 		}
 	}
