@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -168,10 +169,11 @@ func Func(name string, priority int, wrap func(next Handler) Handler) Extension 
 // WithPriority returns ext re-placed at priority p. The result has ext's
 // name and Wrap, and Unwrap gives ext itself: the executor reaches ext's
 // other methods (Checker, ChainChecker, Observer, Authorizer, ...) with
-// As, so re-placing an extension never drops its checks. A nil ext gives
-// nil, which executor.New reports.
+// As, so re-placing an extension never drops its checks. A nil ext, or a
+// nil pointer (a constructor's error ignored), gives nil, which
+// executor.New reports.
 func WithPriority(ext Extension, p int) Extension {
-	if ext == nil {
+	if v := reflect.ValueOf(ext); ext == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil
 	}
 	return &placed{Extension: ext, priority: p}
@@ -194,9 +196,10 @@ func (x *placed) Unwrap() Extension { return x.Extension }
 // WithPriority's result does) has a method Unwrap() Extension. Code that
 // looks for a method among an executor's extensions uses As, and an
 // extension that finds itself among them (in CheckChain) compares what As
-// returns; the wrapper's Priority is the one the chain runs it at.
+// returns; the wrapper's Priority is the one the chain runs it at. It
+// gives up after 16 wrappers, as tool.As does.
 func As[T any](ext Extension) (T, bool) {
-	for ext != nil {
+	for range 16 { // wrappers are one or two deep; a cycle ends here
 		if t, ok := ext.(T); ok {
 			return t, true
 		}
