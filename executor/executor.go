@@ -515,8 +515,13 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 	}
 	o, still := e.runTool(bctx, req.Tool, *call)
 	abandoned := still != nil
-	elapsed := time.Since(began)
-	deadlineErr := bctx.Err() == context.DeadlineExceeded
+	ended := time.Now()
+	elapsed := ended.Sub(began)
+	// By the clock too: a context closes its Done before its children
+	// (bctx) hold its error, so a backend woken by the caller's deadline
+	// can return while bctx.Err() is still nil.
+	end, _ := bctx.Deadline()
+	deadlineErr := bctx.Err() == context.DeadlineExceeded || !ended.Before(end)
 	cancel()
 
 	res := o.res
