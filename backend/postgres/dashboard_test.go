@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -74,9 +73,13 @@ func TestDashboardOfAnotherInstanceDecides(t *testing.T) {
 	var list []dashboard.Approval
 	require.NoError(t, json.Unmarshal([]byte(body), &list), body)
 	require.Len(t, list, 1, "the other instance's dashboard lists the request")
-	_, page := do(http.MethodGet, "/", "", "")
-	csrf := regexp.MustCompile(`name="csrf" content="([^"]+)"`).FindStringSubmatch(page)[1]
-	code, body = do(http.MethodPost, "/api/approvals/"+list[0].ID, `{"action":"deny","message":"not to everyone"}`, csrf)
+	// The page asks api/session for its CSRF token, as a browser does.
+	code, body = do(http.MethodGet, "/api/session", "", "")
+	require.Equal(t, http.StatusOK, code, body)
+	var session dashboard.Session
+	require.NoError(t, json.Unmarshal([]byte(body), &session), body)
+	require.NotEmpty(t, session.CSRF)
+	code, body = do(http.MethodPost, "/api/approvals/"+list[0].ID, `{"action":"deny","message":"not to everyone"}`, session.CSRF)
 	require.Equal(t, http.StatusOK, code, body)
 	select {
 	case res := <-done:
