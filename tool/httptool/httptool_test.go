@@ -458,13 +458,14 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
 	defer cancel()
-	start := time.Now()
+	// The server holds the body until the test ends: a Run that returns
+	// at all was ended by the deadline (one that waited would hold the
+	// test until its timeout, which is how it fails, untimed).
 	_, err := tl.Run(ctx, tool.Call{Name: "api"})
 	te := tool.AsError(err)
 	require.NotNil(t, te)
 	assert.Equal(t, tool.CodeTimeout, te.Code)
 	assert.Contains(t, te.Message, "the body was still arriving at the call's deadline")
-	assert.Less(t, time.Since(start), 5*time.Second)
 	mu.Lock()
 	assert.Equal(t, []string{"first chunk"}, got, "the chunk that arrived was streamed before the deadline")
 	mu.Unlock()
