@@ -27,7 +27,9 @@
 // Git tools run git with the workspace's root as their fixed working
 // directory, with no pager, no colour, no
 // fsmonitor, no external diff or textconv, no hooks, no system
-// configuration, and GIT_CEILING_DIRECTORIES set so git never finds a
+// configuration, no transport (a partial clone's missing objects are not
+// fetched: the fetch would run the program its configuration names),
+// and GIT_CEILING_DIRECTORIES set so git never finds a
 // repository above the workspace; the workspace is git's work tree
 // whatever core.worktree says, and a repository whose .git (a file, a
 // symlink, a commondir) leads out of the workspace is refused with

@@ -44,6 +44,17 @@ func gitBase(*sandbox.Workspace) []string {
 // .git, so a workspace shaped as a bare repository (HEAD, objects, refs
 // and a commondir naming another) is not read as one; what .git itself
 // leads to is judged before each run (ownRepository).
+//
+// The git tools never fetch: a repository configured as a partial clone
+// (remote.<name>.promisor, extensions.partialClone) fetches an object it
+// lacks from its promisor remote with a "git fetch" of its own, reaching
+// the remote the way the configuration says (remote.<name>.uploadpack
+// run by a shell, core.sshCommand, an ext:: command line): a program of
+// the repository's choosing (TestAttackS29GitToolsFetchNothing).
+// GIT_ALLOW_PROTOCOL set empty allows no transport whatever the
+// configuration's protocol.<name>.allow say (git's own submodule code
+// restricts transports this way), and GIT_NO_LAZY_FETCH=1 (git 2.45 and
+// later) stops the fetch before it starts.
 func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
 	return append([]shell.Option{shell.WithEnv(
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(ws.Dir()),
@@ -51,6 +62,8 @@ func gitOpts(ws *sandbox.Workspace, opts []shell.Option) []shell.Option {
 		"GIT_WORK_TREE="+ws.Dir(),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_TERMINAL_PROMPT=0",
+		"GIT_ALLOW_PROTOCOL=",
+		"GIT_NO_LAZY_FETCH=1",
 		"GIT_OPTIONAL_LOCKS=0",
 		"GIT_CONFIG_COUNT=6",
 		"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false",
