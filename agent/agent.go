@@ -24,6 +24,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/internal/approvalmeta"
+	"github.com/toolbelt-go/toolbelt/internal/redact"
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -102,7 +103,9 @@ type Options struct {
 	// offered to the model and only these run. A call to any other tool —
 	// even one the registry holds — gets a not-found result, and the
 	// executor's observers (extension.Observer: logging, metrics, audit)
-	// are told of it. Required unless AllTools is set.
+	// are told of it, with the arguments masked as the executor's log
+	// masks them (the Secrets of the registry's tool of that name, and
+	// the default rule). Required unless AllTools is set.
 	Tools []string
 	// AllTools offers every registered tool instead of a declared list.
 	AllTools bool
@@ -249,7 +252,7 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 		}
 		if i > max {
 			tr.Stop = StopMaxIterations
-			return tr, fmt.Errorf("%w: the model was still calling tools after %d turns (last: %s); raise Options.MaxIterations or check for a repeating call", ErrMaxIterations, max, lastCalls(tr))
+			return tr, fmt.Errorf("%w: the model was still calling tools after %d turns (last: %s); raise Options.MaxIterations or check for a repeating call", ErrMaxIterations, max, lastCalls(tr, reg))
 		}
 		shown := specs
 		if opts.Offer != nil {
@@ -448,12 +451,28 @@ func runCalls(ctx context.Context, ex *executor.Executor, calls []tool.Call, off
 const maxNameShown = 64
 
 // observeRefusal tells ex's observers of a call the loop refused, with
-// its name cut short (executor.ReportRefused).
+// its name cut short (executor.ReportRefused) and its arguments masked
+// (maskedArgs): ReportRefused gives the observers no spec, so logging and
+// the audit trail would write the arguments its tool declares secret as
+// the model wrote them.
 func observeRefusal(ctx context.Context, ex *executor.Executor, c tool.Call, res *tool.Result) {
+	c.Args = maskedArgs(ex.Registry(), c)
 	c.Name = clipText(c.Name, maxNameShown)
 	r := *res
 	r.Tool = c.Name
 	ex.ReportRefused(ctx, &c, &r)
+}
+
+// maskedArgs is c's arguments as a log may write them (redact.Args): the
+// fields the registry's tool of that name declares secret (Spec.Secrets,
+// also for a tool the agent did not declare) and those the default rule
+// finds are masked. The model may pass on a secret it read in a result.
+func maskedArgs(reg *registry.Registry, c tool.Call) json.RawMessage {
+	var secrets []string
+	if e, ok := reg.Lookup(c.Name); ok {
+		secrets = e.Spec.Secrets
+	}
+	return redact.Args(c.Args, secrets)
 }
 
 func names(specs []tool.Spec) string {
@@ -464,17 +483,18 @@ func names(specs []tool.Spec) string {
 	return strings.Join(out, ", ")
 }
 
-func lastCalls(tr *Transcript) string {
+func lastCalls(tr *Transcript, reg *registry.Registry) string {
 	if len(tr.Steps) == 0 {
 		return "none"
 	}
 	// The calls are the model's: a few of them, each cut short, so that the
-	// error stays a line to log.
+	// error stays a line to log, with their secrets masked as a log's
+	// (maskedArgs) before the cut, which would leave JSON redact cannot read.
 	const maxListed, maxArgs = 3, 200
 	calls := tr.Steps[len(tr.Steps)-1].Calls
 	var parts []string
 	for _, c := range calls[:min(len(calls), maxListed)] {
-		parts = append(parts, fmt.Sprintf("%s(%s)", clipText(c.Name, maxNameShown), clipText(string(c.Args), maxArgs)))
+		parts = append(parts, fmt.Sprintf("%s(%s)", clipText(c.Name, maxNameShown), clipText(string(maskedArgs(reg, c)), maxArgs)))
 	}
 	if len(calls) > maxListed {
 		parts = append(parts, fmt.Sprintf("and %d more", len(calls)-maxListed))
