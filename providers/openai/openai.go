@@ -18,7 +18,8 @@
 //
 // What an endpoint sends back is untrusted (a compatible server, a proxy):
 // at most DefaultMaxResponseBytes of a response body are read
-// (WithMaxResponseBytes), and the key a request carried is redacted as
+// (WithMaxResponseBytes), a chat stream may add up to at most
+// MaxStreamToolCalls tool calls, and the key a request carried is redacted as
 // "[REDACTED]" from an error response, before the SDK reads it, and from
 // the text of the errors Next returns (the whole key as sent, as it is or
 // encoded: JSON escapes, percent-encoding, hex, base64). The SDK's errors
@@ -211,8 +212,12 @@ func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams
 	stream := m.client.Chat.Completions.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var acc sdk.ChatCompletionAccumulator
+	var calls streamCalls
 	for n := 1; stream.Next(); n++ {
 		chunk := stream.Current()
+		if err := calls.add(chunk); err != nil {
+			return nil, fmt.Errorf("stream chunk #%d: %w", n, err)
+		}
 		if !acc.AddChunk(chunk) {
 			// Left out of the turn, it must not be shown either: what the
 			// user watched and what the transcript records would differ.
@@ -231,6 +236,46 @@ func (m *Model) streamed(ctx context.Context, params sdk.ChatCompletionNewParams
 		return nil, err
 	}
 	return &acc.ChatCompletion, nil
+}
+
+// MaxStreamToolCalls bounds the tool calls a chat stream's chunks may add
+// up to, over all its choices (a turn of more is refused by agent.Run
+// anyway: DefaultMaxCallsPerTurn is 64). The SDK's accumulator grows a
+// choice's calls to the index a delta names, up to 128 new calls for a
+// delta of a few bytes, so without it an endpoint sending sparse indices
+// made a stream the response bound allows take gigabytes.
+const MaxStreamToolCalls = 1024
+
+// streamCalls counts the tool calls a chat stream's chunks ask the
+// accumulator for, per choice, as their indices name them.
+type streamCalls struct {
+	perChoice map[int64]int64
+	total     int64
+}
+
+// add counts chunk's calls, refusing it, before the accumulator takes it
+// in, when they would be more than MaxStreamToolCalls.
+func (s *streamCalls) add(chunk sdk.ChatCompletionChunk) error {
+	for _, c := range chunk.Choices {
+		for _, tc := range c.Delta.ToolCalls {
+			// The accumulator takes index -1 for 0 (a provider's single call).
+			n := max(tc.Index, 0) + 1
+			if n > MaxStreamToolCalls {
+				return fmt.Errorf("a tool call delta of choice %d has index %d, over openai.MaxStreamToolCalls (%d): the stream is refused", c.Index, tc.Index, MaxStreamToolCalls)
+			}
+			if s.perChoice == nil {
+				s.perChoice = map[int64]int64{}
+			}
+			if have := s.perChoice[c.Index]; n > have {
+				s.total += n - have
+				s.perChoice[c.Index] = n
+			}
+			if s.total > MaxStreamToolCalls {
+				return fmt.Errorf("the stream's tool calls add up to more than openai.MaxStreamToolCalls (%d) over its choices: the stream is refused", MaxStreamToolCalls)
+			}
+		}
+	}
+	return nil
 }
 
 // clipID is an id the endpoint sent, cut short for an error's text where a
