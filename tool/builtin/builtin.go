@@ -77,8 +77,16 @@ func setPositive(dst *int, n int) {
 }
 
 // WithMaxSearchFileSize sets the size above which search_files skips a file
-// (default DefaultMaxSearchBytes).
-func WithMaxSearchFileSize(n int64) Option { return func(c *config) { c.maxSearchBytes = n } }
+// (default DefaultMaxSearchBytes; zero or negative keeps it). There is no
+// setting without a cap: a file searched is read whole into memory, and a
+// command can make one of any size (TestAttackS29SearchSizeCapCannotBeTurnedOff).
+func WithMaxSearchFileSize(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxSearchBytes = n
+		}
+	}
+}
 
 // WithTestCommand sets the argv of run_tests, e.g. "go", "test", "./...".
 // All adds run_tests only when it is set. The argv is the program's, never

@@ -259,7 +259,7 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 			return fs.SkipAll
 		}
 		info, err := d.Info()
-		if err != nil || c.maxSearchBytes > 0 && info.Size() > c.maxSearchBytes {
+		if err != nil || info.Size() > c.maxSearchBytes {
 			out.FilesSkipped++
 			return nil
 		}
@@ -328,7 +328,8 @@ func searchFiles(ctx context.Context, ws *sandbox.Workspace, c *config, in searc
 
 // readSmall reads the file rel, which the walk passed as d, through the
 // workspace (which refuses hard links and paths its rules deny), up to
-// limit bytes. OpenEntry opens it from the directory the walk holds: by
+// limit bytes (a file that grew past it since the walk saw it is not
+// searched). OpenEntry opens it from the directory the walk holds: by
 // its path from the root (Open), each file cost its depth again.
 func readSmall(ws *sandbox.Workspace, rel string, d fs.DirEntry, limit int64) ([]byte, bool) {
 	f, err := ws.OpenEntry(rel, d)
@@ -336,12 +337,8 @@ func readSmall(ws *sandbox.Workspace, rel string, d fs.DirEntry, limit int64) ([
 		return nil, false
 	}
 	defer f.Close()
-	var r io.Reader = f
-	if limit > 0 {
-		r = io.LimitReader(f, limit+1)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil || limit > 0 && int64(len(data)) > limit {
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil || int64(len(data)) > limit {
 		return nil, false
 	}
 	return data, true
