@@ -144,7 +144,9 @@ func System(opts ...Option) []tool.Tool {
 }
 
 // All returns the whole catalog: Files, Git, System, and run_tests when
-// WithTestCommand is given, bash when WithBash is.
+// WithTestCommand is given, bash when WithBash is. run_tests and bash have
+// what ws hides (a policy's forbidden_paths) masked from their commands,
+// so sb must run in ws's directory (sandbox.WithWorkspace(ws.Dir())).
 func All(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...Option) ([]tool.Tool, error) {
 	c := newConfig(opts)
 	if ws == nil {
@@ -161,7 +163,9 @@ func All(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...Option) ([]tool.Tool
 	out = append(out, git...)
 	out = append(out, System(opts...)...)
 	if len(c.testArgv) > 0 {
-		rt, err := RunTests(sb, c.testArgv, c.shellOpts...)
+		// The tests are the model's to write, so the test command runs
+		// its code: what ws hides is masked from it, as from bash.
+		rt, err := RunTests(sb, c.testArgv, append([]shell.Option{shell.WithWorkspace(ws)}, c.shellOpts...)...)
 		if err != nil {
 			return nil, err
 		}

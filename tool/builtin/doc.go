@@ -44,4 +44,8 @@
 //
 //	tools, err := builtin.All(ws, sb, builtin.WithTestCommand("go", "test", "./..."))
 //	reg.MustRegister(tools...)
+//
+// run_tests runs tests the model writes, so All masks what the workspace
+// hides from its command, as from a bash command (shell.WithWorkspace);
+// a run_tests built with RunTests alone needs that option for it.
 package builtin

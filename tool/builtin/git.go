@@ -449,6 +449,13 @@ func GitLog(ws *sandbox.Workspace, sb sandbox.Sandbox, opts ...shell.Option) (*s
 // RunTests returns run_tests: the program's test command (argv, never the
 // model's) run in sb. Placeholders in argv become the tool's arguments
 // (each a required string), as in shell.NewCommand.
+//
+// The command is fixed, but the tests it runs are the model's to write
+// (a test file, a Makefile target, a script), so it runs code of the
+// model's choosing, as bash does. Pass shell.WithWorkspace(ws) so that what
+// the workspace hides (a policy's forbidden_paths) is masked from it, as
+// All does; without it a test reads every file the engine lets it
+// (TestAttackS29RunTestsReadsWhatThePolicyHides).
 func RunTests(sb sandbox.Sandbox, argv []string, opts ...shell.Option) (*shell.Command, error) {
 	spec := tool.Spec{
 		Name:        "run_tests",
