@@ -45,6 +45,8 @@
 //	  (DefaultHomeSecrets)
 //	/run/secrets,      readable        not readable       empty (fresh       empty (fresh
 //	  /run/credentials                                      /run)              /run)
+//	/run/user,         readable        not readable       empty (fresh       empty (fresh
+//	  $XDG_RUNTIME_DIR                                      /run, or masked)   /run, or masked)
 //	workspace's .git,  writable        writable           read-only          read-only
 //	  .hg, .svn
 //	network off        no (refuses     yes (Landlock TCP, yes (net ns)       yes (--network=none)
@@ -57,8 +59,8 @@
 // process like the first (a setsid escapee is NOT killed, unless the host
 // process is root: then each run has a pid namespace of its own), but
 // confined by the kernel's Landlock LSM: root read-only (but /dev, the
-// home's credential stores and the secrets containers keep under /run,
-// which it may not read), the workspace and
+// home's credential stores, the secrets containers keep under /run and the
+// users' runtime directories, which it may not read), the workspace and
 // a private TMPDIR writable; with the network off (its default) TCP refused
 // and no socket but a unix one; no user namespace; no signals or abstract
 // sockets outside the run; as root, commands run as 65534 without

@@ -52,9 +52,11 @@ const nobody = 65534
 //     visible); of /dev it reads only null, zero, full, random and urandom,
 //     so not the terminals of its own user (/dev/pts/N); nor the home's
 //     credential stores ([DefaultHomeSecrets], unless [WithHomeSecrets];
-//     one inside the workspace stays readable), nor the secrets containers
-//     and services are handed under /run (hostSecretDirs): each is left out
-//     of the rules that grant reading (see landlockHidden);
+//     one inside the workspace stays readable; one made during the run
+//     neither), nor the secrets containers and services are handed under
+//     /run (hostSecretDirs), nor the users' runtime directories (/run/user,
+//     $XDG_RUNTIME_DIR): each is left out of the rules that grant reading,
+//     also where another mount shows it (see landlockHidden);
 //   - write only in the workspace and in a private temporary directory made
 //     for the run (on a tmpfs where the host has one: the host's temporary
 //     directory or /dev/shm), passed as TMPDIR and removed afterwards; /tmp
@@ -307,14 +309,16 @@ var hostSecretDirs = []string{"/run/secrets", "/run/credentials", "/var/run/secr
 // (/dev/pts/N, /dev/ttyN: it took the line a person typed at their shell
 // there, and a process that outlives the run could go on taking their
 // keystrokes; prepare grants the few devices commands use),
-// hostSecretDirs, and the
-// home's credential stores that bwrap and gvisor mask (homeMasks: none
-// with WithHomeSecrets, none that is or holds the workspace). Landlock
-// cannot take away what the workspace's rule grants, so a store inside
-// the workspace stays readable (TestAttackS28LandlockReadsHomeCredentials).
-// When no home of the run is searchable by cred (root's 0700 /root, for
-// 65534: the usual run as root) the stores are not looked up: that cost
-// about 1.4 ms of CPU a run on a 2-core VM.
+// hostSecretDirs, the users' runtime directories (runtimeDirs,
+// runtimeDir), and the home's credential stores that bwrap and gvisor
+// mask (homeStores: none with WithHomeSecrets, none that is or holds the
+// workspace), those not made yet too; each also where another mount shows
+// it (otherPaths). Landlock cannot take away what the
+// workspace's rule grants, so a store inside the workspace stays readable
+// (TestAttackS28LandlockReadsHomeCredentials). The stores of a home that
+// cred cannot search (root's 0700 /root, for 65534: the usual run as
+// root) are not looked up: that cost about 1.4 ms of CPU a run on a
+// 2-core VM.
 func (c *config) landlockHidden(cred *syscall.Credential) []string {
 	hidden := []string{"/dev"}
 	add := func(p string) {
@@ -325,19 +329,87 @@ func (c *config) landlockHidden(cred *syscall.Credential) []string {
 	for _, d := range hostSecretDirs {
 		add(d)
 	}
-	reachable := slices.ContainsFunc(runHomes(cred), func(home string) bool {
-		if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
-			return false // 65534's /nonexistent
-		}
-		return cred == nil || unsearchableAncestor(filepath.Join(home, "x"), cred.Uid, cred.Gid) == ""
-	})
-	if reachable {
-		dirs, files := c.homeMasks(c.workspace, cred)
-		for _, p := range append(dirs, files...) {
-			add(p)
+	// The users' runtime directories: a command run as the program's user
+	// (a developer's) or WithUser's read its own
+	// (TestAttackS29CommandReadsTheUsersRuntimeDir).
+	add(runtimeDirs)
+	if d := runtimeDir(); d != "" {
+		add(d)
+	}
+	for _, p := range c.homeStores(cred) {
+		if !slices.Contains(hidden, p) {
+			hidden = append(hidden, p)
 		}
 	}
-	return hidden
+	// The same files where another mount shows them (a bind mount of the
+	// home, of /dev in a chroot).
+	return append(hidden, otherPaths(mountTable(), hidden)...)
+}
+
+// homeStores returns where the credential stores ([DefaultHomeSecrets]) of
+// the run's homes (runHomes) that user cred can search are or would be
+// made, symlinks resolved (resolveMade), but those that are or hold the
+// workspace; none with WithHomeSecrets. Unlike homeMasks, a store that does
+// not exist is listed: Landlock rules are built when the run starts, and
+// a directory above no existing store was granted whole, so a store the
+// host made beneath it while the command ran (gcloud auth login writing
+// ~/.config/gcloud) was readable
+// (TestAttackS29LandlockReadsAStoreMadeDuringTheRun). Left out of the
+// rules, the directory above it is gone down instead, and what is made
+// there later has no rule.
+func (c *config) homeStores(cred *syscall.Credential) []string {
+	if c.homeSecrets {
+		return nil
+	}
+	ws := c.workspace
+	if r, err := filepath.EvalSymlinks(ws); ws != "" && err == nil {
+		ws = r
+	}
+	resolved := map[string]string{}
+	var out []string
+	for _, home := range runHomes(cred) {
+		if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+			continue // 65534's /nonexistent
+		}
+		if cred != nil && unsearchableAncestor(filepath.Join(home, "x"), cred.Uid, cred.Gid) != "" {
+			continue
+		}
+		for _, s := range DefaultHomeSecrets {
+			p := resolveMade(filepath.Join(home, s), resolved)
+			if p == "" || ws != "" && beneath(p, ws) || slices.Contains(out, p) {
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// resolveMade returns where the absolute path p is, or would be if it were
+// made now: its longest existing leading part with symbolic links resolved,
+// and the rest of p after it; "" when no part resolves to an absolute
+// path. dirs caches the directories resolved so far, for the many stores
+// under one directory (~/.config/...).
+func resolveMade(p string, dirs map[string]string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		if filepath.IsAbs(r) {
+			return r
+		}
+		return ""
+	}
+	d := filepath.Dir(p)
+	if d == p {
+		return ""
+	}
+	r, ok := dirs[d]
+	if !ok {
+		r = resolveMade(d, dirs)
+		dirs[d] = r
+	}
+	if r == "" {
+		return ""
+	}
+	return filepath.Join(r, filepath.Base(p))
 }
 
 // credential returns the user to start the command as: WithUser's, else

@@ -267,11 +267,71 @@ func maskParents(ws string, mask, repo []string) []string {
 // masks returns where bwrap and gvisor mount an empty, read-only directory
 // or file for a run in workspace ws ("" for none) as user cred: over what
 // the workspace hides (mask, Spec.Mask) and over the home directory's
-// credential stores (homeMasks). They go after the workspace's own binds.
+// credential stores (homeMasks), and over the program's runtime directory
+// where it lies outside the directories both engines replace
+// (runtimeDirMask). They go after the workspace's own binds.
 func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs, files []string) {
 	dirs, files = maskTargets(ws, mask)
 	hdirs, hfiles := c.homeMasks(ws, cred)
+	if d := runtimeDirMask(ws, cred); d != "" {
+		hdirs = append(hdirs, d)
+	}
 	return append(dirs, hdirs...), append(files, hfiles...)
+}
+
+// runtimeDir returns the program's runtime directory ($XDG_RUNTIME_DIR,
+// symlinks resolved) when it is one by the XDG rules, a directory that only
+// its owner may enter (mode 0700), and "" otherwise: a value naming a
+// shared directory (XDG_RUNTIME_DIR=/tmp) is not hidden, which would hide
+// that directory from every command. It holds what a session's daemons
+// hand out: podman's registry login (containers/auth.json), the ssh-agent's,
+// gpg-agent's and keyring's sockets, the session bus, gvfs' mounts of
+// remote shares (TestAttackS29CommandReadsTheUsersRuntimeDir).
+func runtimeDir() string {
+	d := os.Getenv("XDG_RUNTIME_DIR")
+	if !filepath.IsAbs(d) {
+		return ""
+	}
+	r, err := filepath.EvalSymlinks(d)
+	if err != nil || r == "/" {
+		return ""
+	}
+	fi, err := os.Stat(r)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		return ""
+	}
+	return r
+}
+
+// runtimeDir's usual home: one runtime directory per user, made by
+// systemd-logind (/run/user/UID).
+const runtimeDirs = "/run/user"
+
+// replacedDirs are the directories bwrap and gvisor mount fresh, empty
+// filesystems on: what the host keeps there is out of their commands'
+// sight already.
+var replacedDirs = []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev"}
+
+// runtimeDirMask returns the program's runtime directory (runtimeDir) when
+// bwrap and gvisor must mask it for a run in workspace ws as user cred:
+// when it lies outside the directories they replace (a host without
+// logind: /tmp/runtime-USER is replaced, WSLg's /mnt/wslg/runtime-dir is
+// not), is not and holds not the workspace, and the run's user can reach
+// it (bwrap, started as that user, could not mount there otherwise).
+func runtimeDirMask(ws string, cred *syscall.Credential) string {
+	d := runtimeDir()
+	if d == "" || slices.ContainsFunc(replacedDirs, func(r string) bool { return beneath(r, d) }) {
+		return ""
+	}
+	if ws != "" {
+		if real, err := filepath.EvalSymlinks(ws); err == nil && (beneath(d, real) || beneath(real, d)) {
+			return ""
+		}
+	}
+	if cred != nil && unsearchableAncestor(d, cred.Uid, cred.Gid) != "" {
+		return ""
+	}
+	return d
 }
 
 // pinnedMask is mask (Spec.Mask) with the home directory's credential
@@ -402,7 +462,8 @@ func WithHomeSecrets() Option { return func(c *config) { c.homeSecrets = true } 
 // homeMasks returns where bwrap and gvisor mount over the credential
 // stores ([DefaultHomeSecrets]) of the run's homes (runHomes) for a run in
 // workspace ws ("" for none) as user cred (nil: the program's own), dirs
-// and files apart. A store the run's user cannot reach (root's 0700 home,
+// and files apart, each also where another mount of its filesystem shows
+// it (otherPaths). A store the run's user cannot reach (root's 0700 home,
 // for 65534) needs no mount, and bwrap, started as that user, could not
 // make one.
 func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []string) {
@@ -427,6 +488,27 @@ func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []s
 			}
 		}
 		for _, p := range f {
+			if !skip(p, files) {
+				files = append(files, p)
+			}
+		}
+	}
+	if len(dirs)+len(files) == 0 {
+		return dirs, files
+	}
+	// The same stores where another mount shows them: a bind mount of the
+	// home (otherPaths); none in a directory both engines replace, where
+	// it is out of sight already.
+	for _, p := range otherPaths(mountTable(), slices.Concat(dirs, files)) {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil || fi.Mode()&os.ModeSymlink != 0:
+		case slices.ContainsFunc(replacedDirs, func(r string) bool { return beneath(r, p) }):
+		case fi.IsDir():
+			if !skip(p, dirs) {
+				dirs = append(dirs, p)
+			}
+		default:
 			if !skip(p, files) {
 				files = append(files, p)
 			}
