@@ -2184,6 +2184,11 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			run := *r
 			run.RunWords, run.CodeWords = nil, nil
 			return s.interp(name, &run, args[i+1:], cx, j)
+		case r.CommandWords[w] != "" && args[i].lit:
+			// bun x PKG is bunx PKG: judged by bunx's rule, a package
+			// from a URL included.
+			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+			return s.judge(append([]word{{s: r.CommandWords[w], lit: true}}, args[i+1:]...), ncx)
 		}
 	}
 	if inPlace {

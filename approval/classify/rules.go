@@ -373,6 +373,10 @@ type InterpreterRule struct {
 	// script named after their own options (deno run -A main.ts; "-" is
 	// the standard input, as for the interpreter itself).
 	RunWords []string `yaml:"run_words"`
+	// CommandWords are subcommands, first after the options, that are
+	// another command of Commands, by its name: the words after one are
+	// judged as that command's (bun x PKG is bunx PKG).
+	CommandWords map[string]string `yaml:"command_words"`
 	// ValueFlags are other options that take a value (-m, -W).
 	ValueFlags []string `yaml:"value_flags"`
 	// InPlaceFlags are options that make the interpreter rewrite the files
@@ -592,7 +596,7 @@ func (r *InterpreterRule) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return nil
 	}
-	if err := checkKeys(n, "level", "code_flags", "code_words", "run_words", "value_flags", "in_place_flags", "match"); err != nil {
+	if err := checkKeys(n, "level", "code_flags", "code_words", "run_words", "command_words", "value_flags", "in_place_flags", "match"); err != nil {
 		return err
 	}
 	type plain InterpreterRule
@@ -779,6 +783,11 @@ func (r *Rules) Validate() error {
 		}
 		if r.Interpreters[name] == nil {
 			r.Interpreters[name] = &InterpreterRule{Level: Warning}
+		}
+		for _, w := range sortedKeys(r.Interpreters[name].CommandWords) {
+			if cmd := r.Interpreters[name].CommandWords[w]; r.Commands[cmd] == nil {
+				return fail("interpreter %q: command_words %q names %q, which is not in commands: add a rule for %q there or drop the word", name, w, cmd, cmd)
+			}
 		}
 	}
 	return nil
