@@ -3801,6 +3801,9 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		return info{}
 	}
 	inf := s.projectFromInput(name, tool, args, cx, j)
+	if name == "cargo" {
+		s.cargoGitDeps(name, args, j)
+	}
 	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny && len(s.fetched) == 0 {
 		return inf
 	}
@@ -3925,6 +3928,46 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	}
 	return inf
 }
+
+// cargoGitDeps judges cargo add --git URL and the cargo commands after it
+// on the line: the project then depends on a crate from wherever the URL
+// points, and a cargo command that builds the project (build, check,
+// test, clippy, run, doc, a plugin's) fetches it and runs its build
+// script and procedural macros, code from a URL the line names, as cargo
+// install --git URL runs it (Defaults.DownloadExec). cargo add alone
+// runs nothing, nor do the subcommands in cargoNoBuild.
+func (s *state) cargoGitDeps(name string, args []word, j *judgement) {
+	sub := -1
+	for k := 0; k < len(args) && sub < 0; k++ {
+		switch a := args[k].s; {
+		case a == "-C" || a == "--color" || a == "--config" || a == "-Z":
+			k++
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+		default:
+			sub = k
+		}
+	}
+	if sub < 0 || args[sub].unknown() {
+		return
+	}
+	if args[sub].s == "add" {
+		if slices.ContainsFunc(args[sub+1:], func(w word) bool { return w.s == "--git" || strings.HasPrefix(w.s, "--git=") }) {
+			s.gitDeps = true
+		}
+		return
+	}
+	if s.gitDeps && !cargoNoBuild[args[sub].s] {
+		j.add(s.c.rules.Defaults.DownloadExec, name+" "+args[sub].s+" builds the project, which cargo add --git made depend on a crate from a URL on this line: its build script is downloaded code")
+	}
+}
+
+// cargoNoBuild are cargo's subcommands that build no crate of the
+// project, so run no build script.
+var cargoNoBuild = map[string]bool{"add": true, "remove": true, "rm": true, "tree": true, "metadata": true, "fetch": true,
+	"update": true, "generate-lockfile": true, "locate-project": true, "pkgid": true, "verify-project": true,
+	"read-manifest": true, "search": true, "version": true, "help": true, "new": true, "init": true, "clean": true,
+	"fmt": true, "login": true, "logout": true, "owner": true, "yank": true, "info": true, "config": true, "vendor": true,
+	"report": true, "uninstall": true}
 
 // projectFromInput judges a build file a tool reads from its standard
 // input or a process substitution (make -f -, make -f <(curl URL), pip

@@ -486,6 +486,10 @@ type state struct {
 	// clone URL [DIR]), cleaned: running a file in one runs downloaded
 	// code.
 	cloned []string
+	// gitDeps: cargo add --git URL on the line made the project depend on
+	// a crate from wherever the URL points, whose build script a later
+	// cargo build runs (see cargoGitDeps).
+	gitDeps bool
 	// pushRemotes are the git remotes the line pointed at a URL on
 	// another host (git remote add NAME URL, git remote set-url NAME
 	// URL, git config remote.NAME.url URL): a push to one sends the

@@ -267,7 +267,8 @@
 //     code from a URL the line names that an installer or runtime runs
 //     in one step, the same thing: a package a URL names (pip install
 //     git+URL, uv add, uvx and pipx run of one, npm install github:x/y,
-//     npx x/y, bun x x/y, cargo install --git URL; another index, pip -i URL, stays
+//     npx x/y, bun x x/y, cargo install --git URL, a cargo build after
+//     cargo add --git URL; another index, pip -i URL, stays
 //     Dangerous), deno run of a module from a URL with -A, --allow-run,
 //     --allow-ffi or --allow-write (with read, net, env or sys access
 //     Dangerous), a system package from a URL or a file a downloader on
