@@ -272,7 +272,8 @@
 //     Dangerous), deno run of a module from a URL with -A, --allow-run,
 //     --allow-ffi or --allow-write (with read, net, env or sys access
 //     Dangerous), a system package from a URL or a file a downloader on
-//     the line wrote, whose maintainer scripts run as root (rpm -i URL,
+//     the line wrote (under any name mv, cp or ln gave it later: curl -o
+//     x URL && mv x x.deb), whose maintainer scripts run as root (rpm -i URL,
 //     dnf install URL, curl -o x.deb URL && dpkg -i x.deb, dpkg -i *.deb
 //     after it; gh release download and gh run download save files as
 //     curl -O does), and helm

@@ -1936,7 +1936,9 @@ var copiers = map[string]bool{"cp": true, "mv": true, "ln": true, "rsync": true}
 
 // copiedClone records the destination of a clone copied, moved or linked
 // (cp -r r w, mv r w, ln -s r w, rsync -a r/ w) as a clone too: w, and
-// w/r for a destination that is a directory.
+// w/r for a destination that is a directory; and so the destination of
+// a file a downloader on the line wrote as one it wrote (curl -o x URL
+// && mv x x.deb && dpkg -i x.deb).
 func (s *state) copiedClone(args []word) {
 	var ops []word
 	for _, a := range args {
@@ -1953,6 +1955,10 @@ func (s *state) copiedClone(args []word) {
 	}
 	for _, src := range ops[:len(ops)-1] {
 		v, ok := pathValue(src)
+		if ok && s.fetched[path.Clean(v)] {
+			s.recordFetched(word{s: dst, lit: true})
+			s.recordFetched(word{s: path.Join(dst, path.Base(path.Clean(v))), lit: true})
+		}
 		if d := s.clonedFile(src); !ok || d == "" || d != path.Clean(v) && !slices.ContainsFunc(s.cwd.dirs, func(c word) bool { return path.Join(c.s, v) == d }) {
 			continue
 		}
