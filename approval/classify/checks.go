@@ -59,6 +59,7 @@ func init() {
 		"later":        checkLater,
 		"project":      checkProject,
 		"clone":        checkClone,
+		"cluster":      checkCluster,
 		"extract":      checkExtract,
 		"cpio":         checkCpio,
 		"fd":           checkFd,
@@ -3927,6 +3928,97 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		j.add(s.c.rules.Defaults.DownloadExec, name+" builds or runs "+srcs[0]+", which may be a project a downloaded archive extracted on this line held")
 	}
 	return inf
+}
+
+// checkCluster judges what kubectl apply (create, replace) and helm
+// install (upgrade) give the cluster to run when it comes from a
+// download rather than a URL on the line (kubectl apply -f URL and helm
+// install of a chart from one are the rules' match): manifests or values
+// piped from a downloader (curl URL | kubectl apply -f -), a process
+// substitution of one (-f <(curl URL)), a file a downloader on the line
+// saved or one of a repository it cloned (curl -o a.yaml URL && kubectl
+// apply -f a.yaml), and a chart of a repository helm repo add pointed at
+// a URL on the line (helm repo add x URL && helm install r x/chart). What
+// the cluster runs then comes from wherever the URL points, unseen:
+// Dangerous, as for the URL itself. It records the repositories helm
+// repo add adds.
+func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	at := slices.IndexFunc(args, func(w word) bool {
+		switch w.s {
+		case "apply", "create", "replace", "install", "upgrade", "repo":
+			return true
+		}
+		return false
+	})
+	if at < 0 {
+		return info{}
+	}
+	sub := args[at].s
+	if sub == "repo" {
+		// helm repo add NAME URL
+		var ops []word
+		for _, w := range args[at+1:] {
+			if !strings.HasPrefix(w.s, "-") {
+				ops = append(ops, w)
+			}
+		}
+		if name == "helm" && len(ops) >= 3 && ops[0].s == "add" && !ops[1].unknown() && remoteURL(ops[2]) {
+			if s.helmRepos == nil {
+				s.helmRepos = map[string]bool{}
+			}
+			s.helmRepos[ops[1].s] = true
+		}
+		return info{}
+	}
+	what := name + " " + sub
+	downloaded := func(w word) string {
+		switch {
+		case w.proc && w.download:
+			return "reads what a downloader writes (" + w.s + ")"
+		case isStdinProgram(w) || w.s == "/dev/stdin":
+			if s.pipedDownload || cx.stdin != nil && cx.stdin.download {
+				return "reads from its input what a downloader writes"
+			}
+		case s.readsFetched(w):
+			return "reads " + w.s + ", which a downloader on this line wrote or a repository it cloned holds"
+		}
+		return ""
+	}
+	// The files (-f, --filename, -k, --kustomize; helm's -f, --values)
+	// and, for helm, the chart: an operand.
+	files := []string{"-f", "--filename", "-k", "--kustomize", "--values"}
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		var v *word
+		n, _, eq := strings.Cut(a.s, "=")
+		switch {
+		case slices.Contains(files, a.s) && k+1 < len(args):
+			k++
+			v = &args[k]
+		case eq && strings.HasPrefix(n, "--") && slices.Contains(files, n):
+			w := a.cut(len(n) + 1)
+			v = &w
+		case len(a.s) > 2 && (strings.HasPrefix(a.s, "-f") || strings.HasPrefix(a.s, "-k")) && a.s[1] != '-':
+			w := a.cut(2)
+			v = &w
+		case name == "helm" && k > at && !strings.HasPrefix(a.s, "-"):
+			// The chart: a local one the line downloaded, or one of a
+			// repository it added (x/chart).
+			if repo, _, ok := strings.Cut(a.s, "/"); ok && a.lit && s.helmRepos[repo] {
+				j.add(Dangerous, what+" installs "+a.s+", a chart of the repository this line added from a URL: what the cluster runs comes from wherever it points, unseen")
+				return info{}
+			}
+			v = &args[k]
+		}
+		if v == nil {
+			continue
+		}
+		if why := downloaded(*v); why != "" {
+			j.add(Dangerous, what+" "+why+": what the cluster runs comes from wherever the URL points, unseen, as for "+name+" given the URL")
+			return info{}
+		}
+	}
+	return info{}
 }
 
 // cargoGitDeps judges cargo add --git URL and the cargo commands after it

@@ -490,6 +490,10 @@ type state struct {
 	// a crate from wherever the URL points, whose build script a later
 	// cargo build runs (see cargoGitDeps).
 	gitDeps bool
+	// helmRepos are the chart repositories helm repo add NAME URL added
+	// on the line: a chart of one (NAME/chart) comes from wherever the
+	// URL points (see checkCluster).
+	helmRepos map[string]bool
 	// pushRemotes are the git remotes the line pointed at a URL on
 	// another host (git remote add NAME URL, git remote set-url NAME
 	// URL, git config remote.NAME.url URL): a push to one sends the

@@ -278,7 +278,9 @@
 //     after it; gh release download and gh run download save files as
 //     curl -O does), and helm
 //     plugin install URL (what a cluster runs from a URL, kubectl apply
-//     -f URL and helm install of a chart from one, is Dangerous), and
+//     -f URL and helm install of a chart from one, is Dangerous, and so
+//     is the same from a download on the line: curl URL | kubectl apply
+//     -f -, helm repo add x URL && helm install r x/chart), and
 //     writing it into a file that a shell or the system runs later, a
 //     path rule with RunsLater (curl URL >> ~/.bashrc, curl -o
 //     .git/hooks/pre-commit URL, curl URL | tee /etc/profile.d/x.sh,
