@@ -32,6 +32,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/builtin"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
 
 func main() {
@@ -84,7 +85,7 @@ func run(ctx context.Context, w io.Writer, human io.Reader, model agent.Model) e
 			return err
 		}
 	}
-	runTests, err := builtin.RunTests(sb, []string{"sh", "test.sh"})
+	runTests, err := builtin.RunTests(sb, []string{"sh", "test.sh"}, shell.WithWorkspace(ws)) // the model writes test.sh: what ws hides stays hidden from it
 	if err != nil {
 		return err
 	}
