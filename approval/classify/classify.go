@@ -499,6 +499,10 @@ type state struct {
 	// URL, git config remote.NAME.url URL): a push to one sends the
 	// repository there, as git push URL does (see gitPushes).
 	pushRemotes map[string]bool
+	// stagedSecret is a secret file the line staged (git add -f .env, git
+	// commit .env): a push on the line sends its contents (see
+	// gitPushes).
+	stagedSecret string
 	// scripts are the files the line wrote text to that it spells out
 	// (echo 'rm -rf ~' > a.sh), cleaned, and the text: running one runs
 	// that text.

