@@ -117,7 +117,9 @@ func WithParams(fn func(*sdk.MessageNewParams)) Option {
 // WithStream streams the reply: fn receives each text delta as it arrives
 // (thinking is not passed on); Next still returns the whole turn. A
 // text_delta for a block that is not a text block (which the turn's text
-// would not hold) is an error of Next, and is not passed on.
+// would not hold) is an error of Next, and is not passed on; so is a
+// stream that ends without message_stop (cut short: its calls would be
+// lost and its text taken for an answer) or goes on after it.
 func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream = fn } }
 
 // New returns a Model that asks model (for example "claude-sonnet-4-5")
@@ -185,9 +187,17 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 	stream := m.client.Messages.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var msg sdk.Message
-	started := false
+	started, stopped := false, false
 	for stream.Next() {
 		ev := stream.Current()
+		if stopped && ev.Type != "ping" {
+			// The accumulator writes the blocks into the message's JSON,
+			// which the turn is read from, at message_stop alone: what
+			// comes after would be shown and put in the text, never in the
+			// calls or the Raw sent back.
+			return nil, fmt.Errorf("stream: a %s event after message_stop: the stream is broken", clipType(ev.Type))
+		}
+		stopped = ev.Type == "message_stop"
 		if ev.Type == "message_start" {
 			// The accumulator would take a second one as the message and
 			// drop what came before, which the callback has already shown.
@@ -212,6 +222,12 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 	}
 	if err := stream.Err(); err != nil {
 		return nil, err
+	}
+	if !stopped {
+		// Cut short (an endpoint or a proxy that closed it): the message's
+		// JSON still holds message_start's content, so the turn would be
+		// the text shown so far with its calls dropped, taken for an answer.
+		return nil, errors.New("stream: the stream ended without message_stop: the turn is incomplete (cut by the endpoint or the network); ask again")
 	}
 	return &msg, nil
 }
