@@ -26,9 +26,13 @@ func mountTable() []mountEntry {
 	}
 	var out []mountEntry
 	for line := range strings.SplitSeq(string(b), "\n") {
-		// ID PARENT MAJOR:MINOR ROOT POINT OPTIONS ...
-		f := strings.Fields(line)
-		if len(f) < 5 {
+		// ID PARENT MAJOR:MINOR ROOT POINT OPTIONS ..., one space apart.
+		// Only a space, a tab, a newline and a backslash are escaped in a
+		// path: strings.Fields would split a mount point at a carriage
+		// return or a no-break space, and hide the stores at the wrong
+		// place (TestAttackS29ReviewMountPointWithUnescapedSpaceShowsTheHome).
+		f := strings.SplitN(line, " ", 6)
+		if len(f) < 6 {
 			continue
 		}
 		out = append(out, mountEntry{dev: f[2], root: unescapeMount(f[3]), point: unescapeMount(f[4])})
