@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 // DefaultQueueTimeout is how long a Queue waiter waits for a decision when
@@ -40,6 +42,24 @@ type Pending struct {
 // caller's context is done, or the timeout passes. It starts no goroutines.
 // It is safe for concurrent use; the zero value is not usable, call
 // NewQueue.
+//
+// # Tenants
+//
+// One queue (one store shared by a fleet) may hold the requests of many
+// tenants. The person who lists and decides them is the principal the
+// context carries (tool.WithPrincipal, as a host's sign-in puts it on a
+// request's context): when that principal has a Tenant, PendingContext
+// and Next show, and ResolvePending and ResolveContext decide, the
+// requests of that tenant (Request.Principal.Tenant) only; another
+// tenant's request is answered as an id that is not pending, so that
+// whether it waits stays that tenant's business. A context with no
+// principal, or a principal of no tenant (the operator of a single-tenant
+// app, or of the whole instance), sees and decides every request, as
+// Pending, Len and Resolve always do. That is the default because the
+// requests of a single-tenant app have no tenant either, and an operator
+// of a shared instance must reach every tenant's: a host that serves
+// tenants gives each of their people a principal with their tenant. The
+// Store itself is not limited: whoever holds it reaches every request.
 type Queue struct {
 	store   Store
 	timeout time.Duration
@@ -160,13 +180,51 @@ func (q *Queue) Pending() []Pending {
 	return out
 }
 
-// PendingContext is Pending with a context and the store's error.
+// PendingContext is Pending with a context and the store's error: the
+// requests the principal ctx carries may decide (see Queue, Tenants).
 func (q *Queue) PendingContext(ctx context.Context) ([]Pending, error) {
-	out, err := q.store.List(ctx)
-	if out == nil {
-		out = []Pending{}
+	list, err := q.store.List(ctx)
+	out := []Pending{}
+	dc := deciderOf(ctx)
+	for _, p := range list {
+		if dc.sees(p) {
+			out = append(out, p)
+		}
 	}
 	return out, err
+}
+
+// decider is who lists and decides through a Queue: the tenant of the
+// principal a context carries, if it has one (see Queue, Tenants).
+type decider struct {
+	tenant  string
+	limited bool // the principal has a tenant: its requests only
+}
+
+func deciderOf(ctx context.Context) decider {
+	p, ok := tool.PrincipalFrom(ctx)
+	if !ok || p.Tenant == "" {
+		return decider{}
+	}
+	return decider{tenant: p.Tenant, limited: true}
+}
+
+// sees says whether the decider may see and decide p: the one rule by
+// which a queue limits a tenant's people to its requests.
+func (dc decider) sees(p Pending) bool {
+	return !dc.limited || p.Request.Principal.Tenant == dc.tenant
+}
+
+// notPendingHelp ends the error of a resolve refused as not pending:
+// what may have happened (what), the tenant rule for a limited decider
+// (the same words whether the id is another tenant's or nobody's), and
+// where to find the ids it may decide.
+func (dc decider) notPendingHelp(what string) string {
+	if !dc.limited {
+		return "(" + what + "): list ids with Pending"
+	}
+	return fmt.Sprintf("(%s; a decider whose principal has a tenant, here tenant %q, lists and decides that tenant's requests only): list the ids it may decide with PendingContext under the same context",
+		what, dc.tenant)
 }
 
 // comparePending orders requests oldest first, by arrival and then by id.
@@ -184,8 +242,10 @@ func comparePending(a, b Pending) int {
 // after its approval was delivered is a new request, under the same id.
 // Next returns ctx's error when ctx is done first. A request handed out
 // may still end (timeout, cancelled caller) before it is resolved;
-// ResolvePending then reports ErrNotPending.
+// ResolvePending then reports ErrNotPending. A ctx whose principal has a
+// tenant is handed that tenant's requests only (see Queue, Tenants).
 func (q *Queue) Next(ctx context.Context) (Pending, error) {
+	dc := deciderOf(ctx)
 	for {
 		q.mu.Lock()
 		arrived := q.arrived
@@ -200,7 +260,9 @@ func (q *Queue) Next(ctx context.Context) (Pending, error) {
 		for i := range list {
 			k := keyOf(list[i])
 			live[k] = true
-			if next == nil && !q.handed[k] {
+			// Every request is live (another tenant's person may hold it);
+			// only those of this decider are handed out.
+			if next == nil && !q.handed[k] && dc.sees(list[i]) {
 				next = &list[i]
 			}
 		}
@@ -250,44 +312,67 @@ func (q *Queue) Resolve(id string, d Decision) error {
 // it, and the error matches ErrNotPending. The store decides atomically
 // when it is a RequestDecider (MemoryStore and backend/postgres are);
 // with another, the request is first looked up in its list, which leaves a
-// moment in which the request under p.ID can change.
+// moment in which the request under p.ID can change. A ctx whose
+// principal has a tenant decides that tenant's requests only (see Queue,
+// Tenants): the request is looked up in the list, whatever p says of it.
 func (q *Queue) ResolvePending(ctx context.Context, p Pending, d Decision) error {
 	if err := d.Check(); err != nil {
 		return fmt.Errorf("resolve %s: %w", p.ID, err)
 	}
-	var err error
-	if rd, ok := q.store.(RequestDecider); ok {
-		err = rd.DecideRequest(ctx, p.ID, p.Since, d)
-	} else {
-		var list []Pending
-		if list, err = q.store.List(ctx); err == nil {
-			i := slices.IndexFunc(list, func(l Pending) bool { return l.ID == p.ID && l.Since.Equal(p.Since) })
-			if i < 0 {
-				err = fmt.Errorf("approval %s that arrived at %s: %w", p.ID, p.Since.Format(time.RFC3339Nano), ErrNotPending)
-			} else {
-				err = q.store.Decide(ctx, p.ID, d)
-			}
-		}
-	}
-	if err != nil {
+	dc := deciderOf(ctx)
+	if err := q.decide(ctx, dc, p.ID, &p.Since, d); err != nil {
 		if errors.Is(err, ErrNotPending) {
-			return fmt.Errorf("resolve %q: %w (unknown, already resolved, timed out, cancelled, or the call asked again since): list ids with Pending", p.ID, err)
+			return fmt.Errorf("resolve %q: %w %s", p.ID, err, dc.notPendingHelp("unknown, already resolved, timed out, cancelled, or the call asked again since"))
 		}
 		return fmt.Errorf("resolve %q: %w", p.ID, err)
 	}
 	return nil
 }
 
-// ResolveContext is Resolve with a context for the store.
+// ResolveContext is Resolve with a context for the store. A ctx whose
+// principal has a tenant decides that tenant's requests only (see Queue,
+// Tenants): the request waiting under id is looked up in the store's
+// list, and that request is decided.
 func (q *Queue) ResolveContext(ctx context.Context, id string, d Decision) error {
 	if err := d.Check(); err != nil {
 		return fmt.Errorf("resolve %s: %w", id, err)
 	}
-	if err := q.store.Decide(ctx, id, d); err != nil {
+	dc := deciderOf(ctx)
+	if err := q.decide(ctx, dc, id, nil, d); err != nil {
 		if errors.Is(err, ErrNotPending) {
-			return fmt.Errorf("resolve %q: %w (unknown, already resolved, timed out or cancelled): list ids with Pending", id, ErrNotPending)
+			return fmt.Errorf("resolve %q: %w %s", id, ErrNotPending, dc.notPendingHelp("unknown, already resolved, timed out or cancelled"))
 		}
 		return fmt.Errorf("resolve %q: %w", id, err)
 	}
 	return nil
+}
+
+// decide records d for the request pending under id that dc may decide,
+// and, when since is not nil, only if it arrived then. The request is
+// looked up in the store's list first when its tenant must be checked, or
+// its arrival and the store cannot check it as it decides; a
+// RequestDecider then decides the request found and no other.
+func (q *Queue) decide(ctx context.Context, dc decider, id string, since *time.Time, d Decision) error {
+	rd, atomic := q.store.(RequestDecider)
+	if dc.limited || (since != nil && !atomic) {
+		list, err := q.store.List(ctx)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(list, func(l Pending) bool {
+			return l.ID == id && (since == nil || l.Since.Equal(*since)) && dc.sees(l)
+		})
+		switch {
+		case i < 0 && since != nil:
+			return fmt.Errorf("approval %s that arrived at %s: %w", id, since.Format(time.RFC3339Nano), ErrNotPending)
+		case i < 0:
+			return fmt.Errorf("approval %s: %w", id, ErrNotPending)
+		case since == nil:
+			since = &list[i].Since
+		}
+	}
+	if since != nil && atomic {
+		return rd.DecideRequest(ctx, id, *since, d)
+	}
+	return q.store.Decide(ctx, id, d)
 }

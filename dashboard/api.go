@@ -268,7 +268,12 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if pending == nil {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("approval %s is no longer pending (decided elsewhere, timed out or cancelled)", id))
+		msg := fmt.Sprintf("approval %s is no longer pending (decided elsewhere, timed out or cancelled)", id)
+		if scoped {
+			// The same words for another tenant's id as for nobody's.
+			msg += fmt.Sprintf("; this page lists and decides the approvals of tenant %q only: reload the list", tenant)
+		}
+		writeError(w, http.StatusNotFound, msg)
 		return
 	}
 	if in.ArgsDigest != "" && in.ArgsDigest != argsDigest(pending.Request.Call.Args) {

@@ -53,9 +53,11 @@
 //     ended, so that a secret a chunk splits, or far from its name, is
 //     masked whole.
 //   - Everyone let in sees and decides every tenant's calls, unless
-//     WithTenant names the one tenant a request may see: then its
-//     approvals, live calls, history and charts are that tenant's alone,
-//     and another tenant's approval cannot be decided.
+//     WithTenant names the one tenant a request may see, or the principal
+//     WithAuth's middleware puts in the request's context
+//     (tool.WithPrincipal) has a tenant: then its approvals, live calls,
+//     history and charts are that tenant's alone, and another tenant's
+//     approval cannot be decided (it is answered as one not pending).
 //   - At most WithMaxStreams pages stream events at once, shared fairly
 //     among the tenants WithTenant names.
 //   - Each decision names who made it (WithIdentity, or "dashboard"): the
@@ -84,6 +86,7 @@ import (
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/extension/metrics"
 	"github.com/toolbelt-go/toolbelt/internal/origin"
+	"github.com/toolbelt-go/toolbelt/tool"
 )
 
 //go:embed assets
@@ -169,8 +172,13 @@ func WithIdentity(fn func(*http.Request) string) Option {
 // refused), draws its charts from that history (not from WithMetrics,
 // which counts every tenant's calls), and a decision on another tenant's
 // approval is answered as one for an approval no longer pending (404).
-// Without WithTenant, everyone the dashboard lets in sees and decides
-// every tenant's calls.
+// Without WithTenant, a person whose principal WithAuth's middleware put
+// in the request's context (tool.WithPrincipal) has a tenant is limited
+// to that tenant's calls the same way; everyone else the dashboard lets
+// in (a principal of no tenant, or none: the operator of a single-tenant
+// app or of the whole instance) sees and decides every tenant's calls.
+// With WithTenant too, give the principal the tenant fn names: the
+// approvals shown are those of both.
 func WithTenant(fn func(*http.Request) (tenant string, ok bool)) Option {
 	return func(h *Handler) { h.tenant, h.scoped = fn, true }
 }
@@ -386,6 +394,10 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), tenantKey{}, t))
+	} else if p, ok := tool.PrincipalFrom(r.Context()); ok && p.Tenant != "" {
+		// The person WithAuth's middleware names is of a tenant: the page
+		// is that tenant's, as the queue's approvals are (approval.Queue).
+		r = r.WithContext(context.WithValue(r.Context(), tenantKey{}, p.Tenant))
 	}
 	h.mux.ServeHTTP(w, r)
 }
@@ -419,11 +431,13 @@ func clearOldCookie(w http.ResponseWriter, r *http.Request) {
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil || forwardedHTTPS(r) || !origin.Loopback(r.Host)})
 }
 
-// tenantKey is where guard puts the tenant WithTenant names for a request.
+// tenantKey is where guard puts the tenant WithTenant names for a request,
+// or, without WithTenant, the tenant of the principal WithAuth's
+// middleware put in its context.
 type tenantKey struct{}
 
 // scope returns the one tenant whose calls r may see and decide, and
-// whether it is limited to one (WithTenant).
+// whether it is limited to one (WithTenant, or a principal of a tenant).
 func scope(r *http.Request) (tenant string, scoped bool) {
 	tenant, scoped = r.Context().Value(tenantKey{}).(string)
 	return tenant, scoped
