@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/executor"
 	"github.com/toolbelt-go/toolbelt/internal/approvalmeta"
 	"github.com/toolbelt-go/toolbelt/internal/redact"
@@ -197,7 +198,8 @@ var ErrMaxIterations = errors.New("agent: maximum iterations reached")
 // the model gave no id gets
 // call_TURN_N_TAG ("call_2_0_9f3a1c2e" for the first of turn 2, TAG
 // random for the run), one with the id wire.Gemini makes up (NAME#N) has
-// TAG added, one whose id an earlier call had gets that id with a
+// TAG added (a turn of another format than Gemini's, whose Raw names the
+// id, is then rebuilt from its calls), one whose id an earlier call had gets that id with a
 // suffix ("_2"), and one whose id is longer than MaxCallIDBytes gets
 // call_TURN_N_TAG (a turn with ids renamed goes back to the provider
 // rebuilt from its calls: see Message.Raw). A call keeps only its
@@ -307,6 +309,12 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 				// NAME#N, the same in every conversation): the run's,
 				// as a missing one is. The Gemini provider sends none.
 				id = freshID(id+"_"+tag, taken)
+				if reply.RawFormat != wire.Gemini.Name() {
+					// Gemini's Raw names no id (its results go back by
+					// name and order); another format's names the old
+					// one: the turn is sent back from its calls.
+					reply.Raw, reply.RawFormat = nil, ""
+				}
 			case used[id]:
 				id = freshID(id, taken)
 				// The provider's own payload names the old id: the turn
