@@ -196,6 +196,7 @@ func (c JobsConfig) withDefaults() JobsConfig {
 // as running: the approval is in the approval store (Stores.Approvals).
 type JobStore struct {
 	cfg    JobsConfig
+	pool   *pgxpool.Pool
 	client *river.Client[pgx.Tx]
 	err    error // building the client failed: every method returns it
 
@@ -206,7 +207,7 @@ type JobStore struct {
 }
 
 func newJobStore(pool *pgxpool.Pool, cfg JobsConfig) *JobStore {
-	s := &JobStore{cfg: cfg.withDefaults()}
+	s := &JobStore{cfg: cfg.withDefaults(), pool: pool}
 	cfg = s.cfg
 	rc := &river.Config{
 		JobTimeout:                  cfg.Timeout,
@@ -278,7 +279,12 @@ func (s *JobStore) Stop(ctx context.Context) error {
 }
 
 // Submit implements executor.JobStore: the job is in the database when
-// Submit returns, and runs even if this instance stops at once.
+// Submit returns, and runs even if this instance stops at once. ctx may
+// end Submit until the job's transaction commits (nothing is kept, and
+// the error says so), not while it commits: Submit then waits for the
+// commit's answer and reports the job, which runs. A commit that fails
+// (the connection lost on the way) gives an error that names the job's
+// id, as whether the server kept it cannot be known: Status tells.
 func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, error) {
 	if s.err != nil {
 		return "", s.err
@@ -299,8 +305,23 @@ func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, 
 		args.Call = tool.Call{ID: text(call.ID), Name: text(call.Name), Agent: text(call.Agent),
 			Principal: tool.Principal{ID: text(call.Principal.ID), Tenant: text(call.Principal.Tenant)}}
 	}
-	if _, err := s.client.Insert(ctx, args, nil); err != nil {
+	// A commit that ctx interrupted may have been carried out by the
+	// server while its answer was on the way: Submit reported an error
+	// for a job that ran. So ctx bounds the work up to the commit, and the
+	// commit is waited for.
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
 		return "", fmt.Errorf("postgres: submit a job of %q: %w", call.Name, err)
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }() // after Commit, nothing
+	if _, err := s.client.InsertTx(ctx, tx, args, nil); err != nil {
+		return "", fmt.Errorf("postgres: submit a job of %q: %w", call.Name, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("postgres: submit a job of %q: %w (the job was not kept)", call.Name, err)
+	}
+	if err := tx.Commit(context.WithoutCancel(ctx)); err != nil {
+		return "", fmt.Errorf("postgres: submit a job of %q: commit: %w: whether job %s was kept is unknown: look it up with Status before submitting it again", call.Name, err, id)
 	}
 	return id, nil
 }
