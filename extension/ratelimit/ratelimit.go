@@ -3,7 +3,11 @@
 //
 // Limits are written as strings: "100/hour", "100 per hour", "10/s",
 // "5 per minute". A tool's own tool.Spec.RateLimitPerHour is honoured with
-// no configuration (an explicit PerTool limit replaces it). A call must find
+// no configuration (an explicit PerTool limit replaces it). A tool that runs
+// another under a name of its own (a tool file's go tool over a function,
+// which it exposes with Unwrap) is held to that tool's limits too: its
+// bucket and its buckets per principal, kept under its name, so that a
+// function named twice has one budget, not two. A call must find
 // a token in every bucket that applies to it: the store takes them all in
 // one step, or none, so a refused call costs no token. Each further run of
 // the call's backend (a retry by the retry extension, which runs inside the
@@ -239,48 +243,86 @@ func (l *Limiter) toolRate(spec *tool.Spec) (Rate, bool) {
 // whatever bytes the parts hold.
 func part(s string) string { return strconv.Itoa(len(s)) + ":" + s }
 
-// buckets returns the buckets that apply to a call and the scope of each.
-// A principal is named with its tenant: ids are per tenant, and globex's
-// alice is not acme's.
-func (l *Limiter) buckets(spec *tool.Spec, p tool.Principal) ([]Bucket, []string) {
+// limit says what one of a call's buckets limits: its scope, and the tool
+// it is for (the tool called, or one the called tool runs beneath).
+type limit struct{ scope, tool string }
+
+// runsAlso returns the specs of the tools t runs beneath under names other
+// than name (tool.Unwrapped: a tool file's go tool over a Loader.Funcs
+// function, a tool registered again under another name), each name once;
+// nil for a tool that wraps none.
+func runsAlso(t tool.Tool, name string) []tool.Spec {
+	if t == nil {
+		return nil
+	}
+	var out []tool.Spec
+	for _, u := range tool.Unwrapped(t) {
+		s := u.Spec()
+		if s.Name != name && !slices.ContainsFunc(out, func(o tool.Spec) bool { return o.Name == s.Name }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// buckets returns the buckets that apply to a call of spec's tool t and
+// what each limits. A principal is named with its tenant: ids are per
+// tenant, and globex's alice is not acme's. The limits of a tool t runs
+// beneath under another name (its spec's rate, a PerTool of its name, its
+// buckets per principal) hold for t's calls too, as the policy's and the
+// approval's rules by name do: a tool file's "tidy" over the function
+// "charge" takes from charge's buckets as well as from its own, so that
+// naming a function twice never gives it two budgets.
+func (l *Limiter) buckets(spec *tool.Spec, t tool.Tool, p tool.Principal) ([]Bucket, []limit) {
 	var bs []Bucket
-	var scopes []string
+	var of []limit
 	who := part(p.ID)
 	if p.Tenant != "" {
 		// "t" first: no id's key (a length first) can read the same.
 		who = "t" + part(p.Tenant) + who
 	}
-	if r, ok := l.toolRate(spec); ok {
-		bs = append(bs, Bucket{Key: "tool/" + part(spec.Name), Rate: r, Shared: true})
-		scopes = append(scopes, ScopeTool)
+	also := runsAlso(t, spec.Name)
+	toolBucket := func(s *tool.Spec) {
+		if r, ok := l.toolRate(s); ok {
+			bs = append(bs, Bucket{Key: "tool/" + part(s.Name), Rate: r, Shared: true})
+			of = append(of, limit{ScopeTool, s.Name})
+		}
+	}
+	toolBucket(spec)
+	for i := range also {
+		toolBucket(&also[i])
 	}
 	if l.principal != nil {
 		bs = append(bs, Bucket{Key: "principal/" + who, Rate: *l.principal})
-		scopes = append(scopes, ScopePrincipal)
+		of = append(of, limit{ScopePrincipal, spec.Name})
 	}
 	if l.toolPrincipal != nil {
 		bs = append(bs, Bucket{Key: "tool+principal/" + part(spec.Name) + who, Rate: *l.toolPrincipal})
-		scopes = append(scopes, ScopeToolPrincipal)
+		of = append(of, limit{ScopeToolPrincipal, spec.Name})
+		for _, s := range also {
+			bs = append(bs, Bucket{Key: "tool+principal/" + part(s.Name) + who, Rate: *l.toolPrincipal})
+			of = append(of, limit{ScopeToolPrincipal, s.Name})
+		}
 	}
-	return bs, scopes
+	return bs, of
 }
 
-// info describes a call's bucket b of the given scope as Info shows it: its
+// info describes a call's bucket b, which limits lim, as Info shows it: its
 // key names the tool, the principal (tenant/id) or both.
-func info(req *extension.Request, b Bucket, scope string) Info {
+func info(req *extension.Request, b Bucket, lim limit) Info {
 	p := req.Call.Principal
 	who := p.ID
 	if p.Tenant != "" {
 		who = p.Tenant + "/" + p.ID
 	}
-	key := req.Spec.Name
-	switch scope {
+	key := lim.tool
+	switch lim.scope {
 	case ScopePrincipal:
 		key = who
 	case ScopeToolPrincipal:
-		key = req.Spec.Name + "/" + who
+		key = lim.tool + "/" + who
 	}
-	return Info{Scope: scope, Key: key, Limit: b.Rate.String()}
+	return Info{Scope: lim.scope, Key: key, Limit: b.Rate.String()}
 }
 
 // Wrap implements extension.Extension.
@@ -294,7 +336,7 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 				Message: fmt.Sprintf("tool %q cannot run: its rate limit is not set up correctly here; do not retry: tell the user", req.Call.Name),
 				Err:     fmt.Errorf("ratelimit is misconfigured, refusing every call: %w", l.err)})
 		}
-		bs, scopes := l.buckets(req.Spec, req.Call.Principal)
+		bs, of := l.buckets(req.Spec, req.Tool, req.Call.Principal)
 		if len(bs) == 0 {
 			return next(ctx, req)
 		}
@@ -311,19 +353,19 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 					Err:     fmt.Errorf("the rate limit store cannot be reached, so the call is refused (limits fail closed): %w", err)})
 			}
 			if g.OK {
-				req.Set(RunAgainKey, RunAgain(func(ctx context.Context) *tool.Result { return l.again(ctx, req, bs, scopes) }))
+				req.Set(RunAgainKey, RunAgain(func(ctx context.Context) *tool.Result { return l.again(ctx, req, bs, of) }))
 				res := next(ctx, req)
 				if res.Status == tool.StatusCancelled && res.Attempts == 0 {
 					// The caller gave up before the backend ran (waiting for
 					// a lock, a slot or an approval): the call does not count.
 					_ = l.store.Give(context.WithoutCancel(ctx), bs)
 				}
-				res.SetMeta(MetaKey, tightest(req, bs, scopes, g))
+				res.SetMeta(MetaKey, tightest(req, bs, of, g))
 				return res
 			}
 			deadline, hasDeadline := ctx.Deadline()
 			if !l.wait || (hasDeadline && time.Now().Add(g.RetryAfter).After(deadline)) {
-				return l.refuse(req, bs, scopes, g, hasDeadline && l.wait)
+				return l.refuse(req, bs, of, g, hasDeadline && l.wait)
 			}
 			t := time.NewTimer(g.RetryAfter)
 			select {
@@ -352,7 +394,7 @@ const RunAgainKey = "ratelimit.run_again"
 type RunAgain func(ctx context.Context) *tool.Result
 
 // again takes the call's tokens for another run of its backend.
-func (l *Limiter) again(ctx context.Context, req *extension.Request, bs []Bucket, scopes []string) *tool.Result {
+func (l *Limiter) again(ctx context.Context, req *extension.Request, bs []Bucket, of []limit) *tool.Result {
 	g, err := l.store.Take(ctx, bs)
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -362,38 +404,42 @@ func (l *Limiter) again(ctx context.Context, req *extension.Request, bs []Bucket
 			Message: fmt.Sprintf("tool %q cannot run again right now: its rate limit cannot be checked; retry later", req.Call.Name),
 			Err:     fmt.Errorf("the rate limit store cannot be reached, so the run is refused (limits fail closed): %w", err)})
 	case !g.OK:
-		return l.refuse(req, bs, scopes, g, false)
+		return l.refuse(req, bs, of, g, false)
 	}
 	return nil
 }
 
 // tightest is the Info of the bucket with the fewest tokens left.
-func tightest(req *extension.Request, bs []Bucket, scopes []string, g Grant) Info {
+func tightest(req *extension.Request, bs []Bucket, of []limit, g Grant) Info {
 	best := 0
 	for i := range g.Remaining {
 		if g.Remaining[i] < g.Remaining[best] {
 			best = i
 		}
 	}
-	in := info(req, bs[best], scopes[best])
+	in := info(req, bs[best], of[best])
 	in.Remaining = max(0, g.Remaining[best])
 	return in
 }
 
-func (l *Limiter) refuse(req *extension.Request, bs []Bucket, scopes []string, g Grant, pastDeadline bool) *tool.Result {
+func (l *Limiter) refuse(req *extension.Request, bs []Bucket, of []limit, g Grant, pastDeadline bool) *tool.Result {
 	i := g.Limiting
 	// Say whose budget ran out, once: a principal's limit spans every tool,
 	// so the tool is named as the one being called, not as the limit's scope.
-	var whose string
-	switch scopes[i] {
-	case ScopePrincipal:
-		whose = fmt.Sprintf("for principal %q (calling tool %q)", req.Call.Principal.ID, req.Spec.Name)
-	case ScopeToolPrincipal:
-		whose = fmt.Sprintf("for principal %q on tool %q", req.Call.Principal.ID, req.Spec.Name)
-	default:
-		whose = fmt.Sprintf("on tool %q", req.Spec.Name)
+	on := strconv.Quote(req.Spec.Name)
+	if of[i].tool != req.Spec.Name {
+		on = fmt.Sprintf("%q (the limit of %q, which it runs)", req.Spec.Name, of[i].tool)
 	}
-	in := info(req, bs[i], scopes[i])
+	var whose string
+	switch of[i].scope {
+	case ScopePrincipal:
+		whose = fmt.Sprintf("for principal %q (calling tool %s)", req.Call.Principal.ID, on)
+	case ScopeToolPrincipal:
+		whose = fmt.Sprintf("for principal %q on tool %s", req.Call.Principal.ID, on)
+	default:
+		whose = "on tool " + on
+	}
+	in := info(req, bs[i], of[i])
 	in.RetryAfter = g.RetryAfter
 	msg := fmt.Sprintf("rate limit %s %s reached: retry after %v", in.Limit, whose, g.RetryAfter.Round(time.Millisecond))
 	if pastDeadline {
