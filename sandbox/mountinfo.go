@@ -71,10 +71,24 @@ func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 // directories above it on the path it was reached by, and bwrap and gvisor
 // bind the host's mounts with its root: a store masked or left out of the
 // rules by the home's own path was read at a bind mount of the home
-// (TestAttackS29CommandReadsTheHomeThroughAnotherMount).
+// (TestAttackS29CommandReadsTheHomeThroughAnotherMount). Each place is
+// looked up once, and only in the mounts of its filesystem: n binds of one
+// filesystem below a hidden path made n*n paths otherwise
+// (TestAttackS29ReviewOtherPathsCostIsLinear).
 func otherPaths(table []mountEntry, paths []string) []string {
 	type place struct{ dev, rel string }
 	var hidden []place
+	seen := map[place]bool{}
+	hide := func(h place) {
+		if !seen[h] {
+			seen[h] = true
+			hidden = append(hidden, h)
+		}
+	}
+	byDev := map[string][]mountEntry{}
+	for _, m := range table {
+		byDev[m.dev] = append(byDev[m.dev], m)
+	}
 	for _, p := range paths {
 		in := -1 // the mount p lies in: the deepest point above it, the last listed there
 		for i, m := range table {
@@ -82,20 +96,18 @@ func otherPaths(table []mountEntry, paths []string) []string {
 				in = i
 			}
 			if m.point != p && beneath(p, m.point) {
-				hidden = append(hidden, place{m.dev, m.root})
+				hide(place{m.dev, m.root})
 			}
 		}
 		if in >= 0 {
 			m := table[in]
-			hidden = append(hidden, place{m.dev, filepath.Join(m.root, strings.TrimPrefix(p, m.point))})
+			hide(place{m.dev, filepath.Join(m.root, strings.TrimPrefix(p, m.point))})
 		}
 	}
 	var out []string
+	found := map[string]bool{}
 	for _, h := range hidden {
-		for _, m := range table {
-			if m.dev != h.dev {
-				continue
-			}
+		for _, m := range byDev[h.dev] {
 			var alt string
 			switch {
 			case beneath(m.root, h.rel):
@@ -105,9 +117,10 @@ func otherPaths(table []mountEntry, paths []string) []string {
 			default:
 				continue
 			}
-			if slices.ContainsFunc(paths, func(p string) bool { return beneath(p, alt) }) || slices.Contains(out, alt) {
+			if found[alt] || slices.ContainsFunc(paths, func(p string) bool { return beneath(p, alt) }) {
 				continue
 			}
+			found[alt] = true
 			out = append(out, alt)
 		}
 	}
