@@ -90,7 +90,8 @@ const (
 // category and timeout (an unset one judged executor.DefaultTimeout), not
 // loosen it; it may take away, not make, the claims read_only, idempotent
 // and the tag retry-safe; and a go tool may not take the name of another
-// function of Funcs, which the program's rules by name were written for.
+// function of Funcs, which the program's rules by name were written for,
+// nor may a tool of another type take the name of any.
 // Every other type is a KindFunc in Kinds, which receives the
 // implementation block as JSON and builds the tool itself: the loader knows
 // no kind (shell.Kind parses implementation.command, httptool.Kind the
@@ -775,6 +776,13 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		return
 	}
 	kind := s.kind(def.Type)
+	if kind != "" && kind != "go" && s.name != "" && s.l.Funcs[s.name] != nil {
+		// As a go tool may not take another function's name (goImpl):
+		// the program's rules by name were written for that function.
+		s.add(s.at("name"), fmt.Sprintf("is the name of go function %q of Loader.Funcs, but its type is %s: "+
+			"what the program says of a tool by its name (retry.SafeTools, auth rules, approval lists) was written for that function "+
+			"(give the tool another name, or make it type: go)", s.name, kind))
+	}
 	var impl tool.Tool
 	// A command, an endpoint or a remote tool changes something outside the
 	// program: medium unless a metadata.risk says otherwise. A go tool starts

@@ -630,7 +630,7 @@ func TestLoadRefusesAnAliasBomb(t *testing.T) {
 func TestLoadKeepsSchemaKeysAsWritten(t *testing.T) {
 	reg := registry.New()
 	require.NoError(t, newLoader(&shellRecorder{argv: map[string][]string{}}).Load(reg, strings.NewReader(`tools:
-  - name: read_file
+  - name: list_files
     description: d
     type: shell
     implementation: {command: [ls]}
@@ -638,7 +638,7 @@ func TestLoadKeepsSchemaKeysAsWritten(t *testing.T) {
       type: object
       properties: {"a.type": {type: string}, a: {type: string}, "<<": {type: integer, maximum: 18446744073709551615}}
 `), "t.yaml"))
-	e, ok := reg.Lookup("read_file")
+	e, ok := reg.Lookup("list_files")
 	require.True(t, ok)
 	assert.JSONEq(t, `{"type":"object","properties":{"a.type":{"type":"string"},"a":{"type":"string"},"<<":{"type":"integer","maximum":18446744073709551615}}}`, string(e.Spec.InputSchema))
 	assert.Contains(t, string(e.Spec.InputSchema), "18446744073709551615", "integers are kept exact")
