@@ -79,8 +79,9 @@ func TestAttackS17SubCallsActForTheOuterCallsPrincipal(t *testing.T) {
 			if tc.want == nil {
 				assert.Empty(t, dropped, "bob's sub-call acted for another: %s", res.Text())
 				if assert.NotNil(t, sub.Error, "bob's sub-call of an admin-only tool succeeded") {
-					assert.Equal(t, tool.CodeUnauthorized, sub.Error.Code)
-					assert.Contains(t, sub.Error.Message, `principal "bob"`, "the sub-call acts for bob")
+					// Refused by auth, answered as a tool bob has not; auth's refusal is the cause.
+					assert.Equal(t, tool.CodeNotFound, sub.Error.Code)
+					assert.ErrorContains(t, sub.Error.Err, `principal "bob"`, "the sub-call acts for bob")
 				}
 				return
 			}

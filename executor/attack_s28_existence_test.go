@@ -49,7 +49,9 @@ func TestAttackS28RefusedToolsStayUnnamed(t *testing.T) {
 		res = run(bob, "list", `{}`)
 		assert.Equal(t, `no tool named "list": available tools are status`, res.Error.Message)
 		res = run(bob, "purge_backups", `{"bucket": 7}`)
-		assert.Equal(t, tool.CodeUnauthorized, res.Error.Code, "bob's call was judged on its arguments before auth: %s", res.Error.Message)
+		// Refused by auth, answered as a name no tool has (TestAttackS29RefusedToolAnsweredAsUnknown).
+		assert.Equal(t, tool.CodeNotFound, res.Error.Code, "bob's call was judged on its arguments before auth: %s", res.Error.Message)
+		assert.ErrorIs(t, res.Err(), tool.ErrUnauthorized)
 		assert.NotContains(t, res.Error.Message, "retention_days", "bob read the arguments of a tool he may not call")
 
 		// Alice, who may call it, is told as before.

@@ -30,8 +30,14 @@
 // approval.ModeAllowAll to run such calls unasked.
 //
 // With an extension.Authorizer (auth), an unknown tool's error suggests
-// only tools the call's principal may call, and invalid arguments to a
-// tool it may not call are refused as auth refuses it (no schema names).
+// only tools the call's principal may call, and a call of a tool it may
+// not call, valid arguments or not, is answered as a name no tool has
+// (tool.CodeNotFound, the same message), so that guessing names tells a
+// principal nothing of the tools hidden from it. The extensions around
+// auth and the observers (logs, the audit trail) see auth's refusal and
+// its rule (extension.MetaAuthRule); the answer keeps them for the
+// program, as the error's cause (errors.Is(err, tool.ErrUnauthorized))
+// and in its metadata, which no model is sent.
 //
 // Where a call waits: lock tickets are taken at submission, so calls on one
 // resource run in submission order; locks are granted and slots taken just
@@ -297,13 +303,18 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	}
 	if cs.invalid != nil { // validated at admission (admit)
 		// The schema's names are told only to a principal that may call the tool.
-		if err := e.authorize(call.Principal, &entry.Spec); err != nil {
-			return e.refused(ctx, call, &entry.Spec, tool.Failure(call, tool.AsError(err)))
+		if rule, err := e.Authorize(call.Principal, &entry.Spec); err != nil {
+			return e.hide(call, e.refused(ctx, call, &entry.Spec, extension.Refusal(call, rule, err)))
 		}
 		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, cs.invalid))
 	}
 	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, call.Args, cs.start
 	res := e.chain(ctx, req)
+	if te := res.Error; te != nil && te.Code == tool.CodeUnauthorized {
+		if _, err := e.Authorize(call.Principal, &entry.Spec); err != nil {
+			res = e.hide(call, res) // the chain's extensions saw auth's refusal
+		}
+	}
 	// An extension's own answer (a cache hit another executor filled) is capped too.
 	capOutput(res, e.maxOutBytes, entry.Spec.Name)
 	res.Timings.Validate = cs.validate
@@ -385,24 +396,42 @@ func (e *Executor) callable(p tool.Principal, names []string, n int) []string {
 		if len(out) == n {
 			break
 		}
-		if entry, ok := e.reg.Lookup(name); ok && e.authorize(p, &entry.Spec) == nil {
-			out = append(out, name)
+		if entry, ok := e.reg.Lookup(name); ok {
+			if _, err := e.Authorize(p, &entry.Spec); err == nil {
+				out = append(out, name)
+			}
 		}
 	}
 	return out
 }
 
-// authorize returns the refusal of the first authorizer installed
-// (extension.Authorizer: auth) that refuses p the tool spec describes.
-func (e *Executor) authorize(p tool.Principal, spec *tool.Spec) error {
+// Authorize asks the executor's authorizers (extension.Authorizer: auth,
+// re-placed by extension.WithPriority or not) whether p may call the tool
+// spec describes, without running anything: a nil error when every one
+// lets it, else the first refusal and its deciding rule. The executor's
+// errors name only the tools p may call, and the MCP server
+// (executor/mcpserver) lists p only those.
+func (e *Executor) Authorize(p tool.Principal, spec *tool.Spec) (rule string, err error) {
 	for _, x := range e.exts {
 		if a, ok := extension.As[extension.Authorizer](x); ok {
-			if _, err := a.Authorize(p, spec); err != nil {
-				return err
+			if rule, err := a.Authorize(p, spec); err != nil {
+				return rule, err
 			}
 		}
 	}
-	return nil
+	return "", nil
+}
+
+// hide answers a call of a tool its principal may not call as a name no
+// tool has is answered (notFound), so that a principal guessing names
+// cannot tell the tools hidden from it from none. refused is the
+// authorizer's refusal, which the chain's extensions or the observers
+// (logs, the audit trail) saw: it stays the program's, as the error's
+// cause and the metadata, which no model is sent.
+func (e *Executor) hide(call *tool.Call, refused *tool.Result) *tool.Result {
+	res := tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name, call.Principal))
+	res.Error.Err, res.Metadata = refused.Error, refused.Metadata
+	return res
 }
 
 // validate checks size and shape, decodes, drops strict-mode nulls and

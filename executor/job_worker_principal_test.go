@@ -39,7 +39,9 @@ func TestAttackAnonymousJobIsNotAuthorisedAsItsWorker(t *testing.T) {
 	require.NotNil(t, res)
 	assert.False(t, res.OK(), "an anonymous job ran as its worker: %q (tool saw %+v, extensions saw %+v)", res.Text(), seen, extSaw)
 	if assert.NotNil(t, res.Error) {
-		assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+		// Refused by auth, answered as a name no tool has; the rule stays in the metadata.
+		assert.Equal(t, tool.CodeNotFound, res.Error.Code)
+		assert.ErrorIs(t, res.Err(), tool.ErrUnauthorized)
 		assert.Equal(t, auth.RuleRequirePrincipal, res.Metadata[auth.MetaRule])
 	}
 	assert.Empty(t, seen.ID)

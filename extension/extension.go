@@ -387,6 +387,23 @@ type Authorizer interface {
 	Authorize(p tool.Principal, spec *tool.Spec) (rule string, err error)
 }
 
+// MetaAuthRule is the result metadata key that names the rule by which
+// an Authorizer refused a call (extension/auth's MetaRule).
+const MetaAuthRule = "auth.rule"
+
+// Refusal is the result of a call an Authorizer refused: its error, and
+// the deciding rule, when there is one, under MetaAuthRule. Auth answers
+// the calls it refuses with it, and the executor the calls it refuses as
+// auth would before the chain, so that logs and the audit trail read both
+// alike.
+func Refusal(call *tool.Call, rule string, err error) *tool.Result {
+	res := tool.Failure(call, err)
+	if rule != "" {
+		res.SetMeta(MetaAuthRule, rule)
+	}
+	return res
+}
+
 // ToolChecker is an extension with rules that a tool can contradict (a
 // policy naming arguments the tool does not have). executor.New runs
 // CheckTool on every registered tool, and has the registry run it on every

@@ -19,8 +19,10 @@ import (
 )
 
 // listAs lists the tools of the server at url with header h (over every
-// page), with the SDK's client, and calls name.
-func listAs(t *testing.T, url string, h http.Header, name string) ([]*mcp.Tool, *mcp.CallToolResult) {
+// page), with the SDK's client, and calls name: the call's result, or the
+// JSON-RPC error it was answered with (an unknown tool, or one the
+// principal may not call).
+func listAs(t *testing.T, url string, h http.Header, name string) ([]*mcp.Tool, *mcp.CallToolResult, error) {
 	t.Helper()
 	ctx := context.Background()
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
@@ -33,8 +35,7 @@ func listAs(t *testing.T, url string, h http.Header, name string) ([]*mcp.Tool, 
 		tools = append(tools, tl)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
-	require.NoError(t, err)
-	return tools, res
+	return tools, res, err
 }
 
 func toolNames(tools []*mcp.Tool) []string {
@@ -87,11 +88,12 @@ func TestAttackS28ToolsListShowsToolsThePrincipalMayNotCall(t *testing.T) {
 			defer hs.Close()
 			defer hs.CloseClientConnections()
 
-			tools, res := listAs(t, hs.URL, http.Header{"Authorization": {"Bearer bob"}}, "drop_tables")
+			tools, _, err := listAs(t, hs.URL, http.Header{"Authorization": {"Bearer bob"}}, "drop_tables")
 			assert.Equal(t, []string{"status"}, toolNames(tools), "bob (dev) was listed a tool only ops may call")
-			assert.True(t, res.IsError, "the executor still refuses the call: %s", resultText(res))
+			assert.ErrorContains(t, err, `unknown tool "drop_tables"`, "the executor still refuses the call, as a tool bob has not")
 
-			tools, res = listAs(t, hs.URL, http.Header{"Authorization": {"Bearer alice"}}, "drop_tables")
+			tools, res, err := listAs(t, hs.URL, http.Header{"Authorization": {"Bearer alice"}}, "drop_tables")
+			require.NoError(t, err)
 			assert.Equal(t, []string{"drop_tables"}, toolNames(tools), "alice (ops) is listed what she may call")
 			assert.False(t, res.IsError, "%s", resultText(res))
 		})
@@ -129,13 +131,13 @@ func TestS28ToolsListForAContextPrincipal(t *testing.T) {
 			hs := httptest.NewServer(mw(s.HTTPHandler(opts...)))
 			defer hs.Close()
 			defer hs.CloseClientConnections()
-			tools, _ := listAs(t, hs.URL, http.Header{"X-Test-User": {"bob"}}, "status")
+			tools, _, _ := listAs(t, hs.URL, http.Header{"X-Test-User": {"bob"}}, "status")
 			assert.Equal(t, []string{"status"}, toolNames(tools))
-			tools, _ = listAs(t, hs.URL, http.Header{"X-Test-User": {"alice"}}, "status")
+			tools, _, _ = listAs(t, hs.URL, http.Header{"X-Test-User": {"alice"}}, "status")
 			assert.Equal(t, []string{"drop_tables"}, toolNames(tools))
-			tools, res := listAs(t, hs.URL, nil, "status")
+			tools, _, err := listAs(t, hs.URL, nil, "status")
 			assert.Empty(t, toolNames(tools), "an anonymous request is listed what it may call")
-			assert.True(t, res.IsError, "and its calls are refused: %s", resultText(res))
+			assert.ErrorContains(t, err, `unknown tool "status"`, "and its calls are refused")
 		})
 	}
 }

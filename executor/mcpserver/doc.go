@@ -12,7 +12,9 @@
 // extensions, backend, output validation).
 //
 // What a client sees:
-//   - an unknown tool: a JSON-RPC invalid-params error;
+//   - an unknown tool, or one the executor's auth extension refuses the
+//     principal (tools/list hides it): a JSON-RPC invalid-params error,
+//     the same for both;
 //   - a failure of any kind (backend error, policy or approval denial,
 //     invalid arguments, invalid output, timeout): an isError result whose
 //     text is "code: message" (see ErrorText), with the *tool.Error under

@@ -242,7 +242,7 @@ func TestErrorsAsAModelSeesThem(t *testing.T) {
 	// docs/mcp.md says what a client gets for an unknown tool: this.
 	doc, err := os.ReadFile("../../docs/mcp.md")
 	require.NoError(t, err)
-	assert.Contains(t, string(doc), "| an unknown tool | a JSON-RPC invalid-params error |", "docs/mcp.md must name the error an unknown tool gets")
+	assert.Contains(t, string(doc), "| an unknown tool, or one the principal may not call (auth) | a JSON-RPC invalid-params error", "docs/mcp.md must name the error an unknown tool gets")
 
 	for _, tc := range []struct {
 		name string

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	toolauth "github.com/toolbelt-go/toolbelt/extension/auth"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -32,19 +34,38 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // principalServer serves a deploy tool that only the "ops" role may call,
-// with principals taken by pf, behind mw.
-func principalServer(t *testing.T, pf PrincipalFunc, mw func(http.Handler) http.Handler) string {
+// with principals taken by pf, behind mw. A call refused is answered as
+// an unknown tool; refused gives the message of auth's last refusal,
+// which the chain saw (the principal it judged).
+func principalServer(t *testing.T, pf PrincipalFunc, mw func(http.Handler) http.Handler) (url string, refused func() string) {
 	t.Helper()
 	reg := registry.New()
 	reg.MustRegister(tool.Func("deploy", "Deploy", func(ctx context.Context, _ struct{}) (string, error) {
 		return "deployed", nil
 	}, tool.WithRisk(tool.RiskLow)))
-	ex := executor.MustNew(reg, executor.WithExtensions(toolauth.New(toolauth.Allow("ops", "deploy"))))
+	var mu sync.Mutex
+	last := ""
+	rec := extension.Func("recorder", extension.PriorityAudit, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			res := next(ctx, req)
+			if res.Error != nil && res.Error.Code == tool.CodeUnauthorized {
+				mu.Lock()
+				last = res.Error.Message
+				mu.Unlock()
+			}
+			return res
+		}
+	})
+	ex := executor.MustNew(reg, executor.WithExtensions(rec, toolauth.New(toolauth.Allow("ops", "deploy"))))
 	s, err := New(ex, WithPrincipal(pf))
 	require.NoError(t, err)
 	srv := httptest.NewServer(mw(s.HTTPHandler()))
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return last
+	}
 }
 
 func callDeploy(t *testing.T, url string, h http.Header) (*mcp.CallToolResult, error) {
@@ -79,14 +100,13 @@ func TestPrincipalFromToken(t *testing.T) {
 		}
 		return nil, auth.ErrInvalidToken
 	}
-	url := principalServer(t, PrincipalFromToken(), auth.RequireBearerToken(verify, nil))
+	url, refused := principalServer(t, PrincipalFromToken(), auth.RequireBearerToken(verify, nil))
 	res, err := callDeploy(t, url, http.Header{"Authorization": {"Bearer alice-token"}})
 	require.NoError(t, err)
 	assert.False(t, res.IsError, resultText(res))
-	res, err = callDeploy(t, url, http.Header{"Authorization": {"Bearer bob-token"}})
-	require.NoError(t, err)
-	assert.True(t, res.IsError)
-	assert.Contains(t, resultText(res), `principal "bob" (roles dev)`)
+	_, err = callDeploy(t, url, http.Header{"Authorization": {"Bearer bob-token"}})
+	assert.ErrorContains(t, err, `unknown tool "deploy"`)
+	assert.Contains(t, refused(), `principal "bob" (roles dev)`)
 	_, err = callDeploy(t, url, http.Header{"Authorization": {"Bearer forged"}})
 	assert.Error(t, err, "the middleware refuses an unverified token")
 }
@@ -104,14 +124,13 @@ func TestPrincipalFromHeader(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	url := principalServer(t, PrincipalFromHeader("X-User", "X-Roles"), proxy)
+	url, refused := principalServer(t, PrincipalFromHeader("X-User", "X-Roles"), proxy)
 	res, err := callDeploy(t, url, http.Header{"Cookie": {"session=carol"}})
 	require.NoError(t, err)
 	assert.False(t, res.IsError, resultText(res))
-	res, err = callDeploy(t, url, http.Header{"X-User": {"mallory"}, "X-Roles": {"ops"}})
-	require.NoError(t, err)
-	assert.True(t, res.IsError, "a client cannot name itself through the proxy")
-	assert.Contains(t, resultText(res), "identified user")
+	_, err = callDeploy(t, url, http.Header{"X-User": {"mallory"}, "X-Roles": {"ops"}})
+	assert.ErrorContains(t, err, `unknown tool "deploy"`, "a client cannot name itself through the proxy")
+	assert.Contains(t, refused(), "identified user")
 }
 
 var farFuture = time.Now().Add(24 * time.Hour)

@@ -442,11 +442,19 @@ func (s *Server) served(name string) bool {
 	return ok
 }
 
+// unknownTool is the answer to a tools/call of a tool that is not served,
+// or that the call's principal may not call (tools/list hides it): the
+// SDK's answer to a name it does not serve, word for word, so that a
+// client guessing names cannot tell a hidden tool from none.
+func unknownTool(name string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+}
+
 // handler runs one tools/call through the executor.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if !s.served(name) {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+			return nil, unknownTool(name)
 		}
 		call := tool.Call{ID: s.idPrefix + strconv.FormatUint(s.seq.Add(1), 10), Name: name, Provider: "mcp"}
 		var rd *round
@@ -464,6 +472,9 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if !s.calls.acquire(call.Principal) {
 			res := tool.Failure(&call, s.calls.overBound())
 			s.ex.ReportRefused(ctx, &call, res)
+			if !s.mayCall(call.Principal, name) {
+				return nil, unknownTool(name) // as the executor answers it below
+			}
 			return toMCP(res), nil
 		}
 		defer s.calls.release(call.Principal)
@@ -484,6 +495,12 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		res, _ := s.ex.Execute(ctx, call)
 		if pr != nil {
 			pr.stop()
+		}
+		if res.Error != nil && res.Error.Code == tool.CodeNotFound && !s.mayCall(call.Principal, name) {
+			// The executor answers a call of a tool the principal may
+			// not call as a name no tool has (auth's refusal went to
+			// its extensions and observers); so does the server.
+			return nil, unknownTool(name)
 		}
 		if rd != nil {
 			if reqs := rd.pendingRequests(); len(reqs) > 0 {

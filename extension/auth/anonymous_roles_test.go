@@ -23,6 +23,7 @@ func TestAnonymousCallHoldsNoRoles(t *testing.T) {
 	res, err := ex.Execute(context.Background(), call("delete_repo", tool.Principal{Roles: []string{"admin"}, Tenant: "acme"}))
 	assert.Error(t, err)
 	if assert.NotNil(t, res.Error) {
+		res = refused(t, res)
 		assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
 		assert.Contains(t, res.Error.Message, `principal "anonymous" (no roles)`)
 	}

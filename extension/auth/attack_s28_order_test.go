@@ -71,7 +71,7 @@ func TestAttackS28CacheOutsideAuthAnswersTheUnauthorised(t *testing.T) {
 	require.NoError(t, err)
 	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c2", Name: "payroll_report", Args: json.RawMessage(`{}`),
 		Principal: tool.Principal{ID: "bob", Roles: []string{"dev"}}})
-	assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+	assert.Equal(t, tool.CodeUnauthorized, refused(t, res).Error.Code)
 }
 
 // The approval extension runs after auth "so nobody is asked about a call
@@ -112,7 +112,7 @@ func TestAttackS28ApprovalOutsideAuthAsksAboutRefusedCalls(t *testing.T) {
 	require.NoError(t, err)
 	res, _ := ex.Execute(context.Background(), tool.Call{ID: "c2", Name: "delete_repo", Args: json.RawMessage(`{}`),
 		Principal: tool.Principal{ID: "bob", Roles: []string{"dev"}}})
-	assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+	assert.Equal(t, tool.CodeUnauthorized, refused(t, res).Error.Code)
 	assert.Zero(t, asked.Load())
 	res, _ = ex.Execute(context.Background(), tool.Call{ID: "c3", Name: "delete_repo", Args: json.RawMessage(`{}`),
 		Principal: tool.Principal{ID: "alice", Roles: []string{"admin"}}})

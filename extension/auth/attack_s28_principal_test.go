@@ -72,7 +72,7 @@ func TestAttackS28PrincipalTricksGrantNothing(t *testing.T) {
 			res := tc.run()
 			require.NotNil(t, res)
 			if assert.NotNil(t, res.Error, "the call ran for %v", ranFor) {
-				assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
+				assert.Equal(t, tool.CodeUnauthorized, refused(t, res).Error.Code)
 			}
 			assert.Empty(t, ranFor)
 		})

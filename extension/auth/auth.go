@@ -26,7 +26,11 @@
 //
 // A refused call ends with tool.CodeUnauthorized, a message naming the rule,
 // and the rule's name in the result's metadata under MetaRule; nothing
-// further in the chain runs. A call let through runs the rest of the chain
+// further in the chain runs. The extensions outside auth (logging, the
+// audit trail) see that refusal; the executor answers the principal as if
+// the tool did not exist (tool.CodeNotFound, auth's refusal kept as the
+// error's cause), so that it cannot learn which tools are hidden from it
+// by guessing their names. A call let through runs the rest of the chain
 // acting for the principal authorised (extension.Chain runs every layer
 // under tool.ActingFor): calls an extension makes with its context act
 // for that principal, not for one the caller's context carries (a host's
@@ -66,8 +70,9 @@ const (
 	RuleDenyByDefault    = "deny-by-default"
 )
 
-// MetaRule is the result metadata key that names the rule that refused a call.
-const MetaRule = "auth.rule"
+// MetaRule is the result metadata key that names the rule that refused a
+// call (extension.MetaAuthRule, which the executor sets too).
+const MetaRule = extension.MetaAuthRule
 
 // AnyRole in Rule.Role matches every identified principal.
 const AnyRole = "*"
@@ -343,11 +348,7 @@ func (a *Auth) Wrap(next extension.Handler) extension.Handler {
 			}
 		}
 		if rule, err := a.Authorize(p, req.Spec); err != nil {
-			res := tool.Failure(&req.Call, err)
-			if rule != "" {
-				res.SetMeta(MetaRule, rule)
-			}
-			return res
+			return extension.Refusal(&req.Call, rule, err)
 		}
 		// extension.Chain runs the rest of the chain acting for
 		// req.Call.Principal, the principal just authorised.

@@ -51,6 +51,21 @@ func call(name string, p tool.Principal) tool.Call {
 	return tool.Call{ID: "c1", Name: name, Args: json.RawMessage(`{}`), Principal: p}
 }
 
+// refused is auth's refusal of a call as the chain returned it, read from
+// the executor's answer: the executor answers a call of a tool its
+// principal may not call as a name no tool has (not_found), with auth's
+// refusal as the error's cause and auth's metadata.
+func refused(t *testing.T, res *tool.Result) *tool.Result {
+	t.Helper()
+	require.NotNil(t, res.Error, "the call was not refused")
+	require.Equal(t, tool.CodeNotFound, res.Error.Code, "the executor told the principal of a tool it may not call: %s", res.Error)
+	var te *tool.Error
+	require.ErrorAs(t, res.Error.Err, &te, "the executor's answer keeps no refusal")
+	out := *res
+	out.Error, out.Status = te, te.Code.Status()
+	return &out
+}
+
 var (
 	alice = tool.Principal{ID: "alice", Roles: []string{"admin"}}
 	bob   = tool.Principal{ID: "bob", Roles: []string{"reader"}}
@@ -108,6 +123,7 @@ func TestRules(t *testing.T) {
 				return
 			}
 			require.Error(t, err)
+			res = refused(t, res)
 			assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
 			assert.Equal(t, tool.StatusDenied, res.Status)
 			assert.Contains(t, res.Error.Message, tc.wantMsg)
@@ -125,6 +141,7 @@ func TestMissingPrincipalSpeaksToTheModel(t *testing.T) {
 	ex := executor.MustNew(f.reg, executor.WithExtensions(auth.New()))
 	res, err := ex.Execute(context.Background(), call("read_file", tool.Principal{}))
 	require.ErrorIs(t, err, tool.ErrUnauthorized)
+	res = refused(t, res)
 	assert.NotContains(t, res.Error.Message, "tool.Call.Principal", "code advice is for the developer, not the model")
 	assert.NotContains(t, res.Error.Message, "WithPrincipal")
 	require.Error(t, res.Error.Err)
@@ -146,6 +163,7 @@ func TestPrincipalFromContext(t *testing.T) {
 	// The same call with nothing in the context: refused, nothing runs.
 	res, err = ex.Execute(context.Background(), call("read_file", tool.Principal{}))
 	require.Error(t, err)
+	res = refused(t, res)
 	assert.Equal(t, tool.CodeUnauthorized, res.Error.Code)
 	assert.Equal(t, auth.RuleRequirePrincipal, res.Metadata[auth.MetaRule])
 	assert.Equal(t, int64(1), f.runs["read_file"].Load())
@@ -215,6 +233,7 @@ func TestUnsetRiskIsJudgedMediumByACeiling(t *testing.T) {
 	ex := executor.MustNew(f.reg, executor.WithExtensions(a))
 	res, err := ex.Execute(context.Background(), call("drop_table", carol))
 	require.ErrorIs(t, err, tool.ErrUnauthorized)
+	res = refused(t, res)
 	assert.Equal(t, `rule "writers" allows principal "carol" (roles writer) tools up to risk low; tool "drop_table" has no risk set, so it is judged medium`, res.Error.Message)
 }
 

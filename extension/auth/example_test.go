@@ -27,9 +27,13 @@ func Example() {
 	ctx := tool.WithPrincipal(context.Background(), tool.Principal{ID: "bob", Roles: []string{"staff"}})
 	res, _ := ex.Execute(ctx, tool.Call{Name: "read_file"})
 	fmt.Println(res.Status, res.Text())
+	// Bob is answered as if delete_file did not exist; the program (and
+	// the logs, the audit trail) read auth's refusal in the cause.
 	res, _ = ex.Execute(ctx, tool.Call{Name: "delete_file"})
 	fmt.Println(res.Status, res.Error)
+	fmt.Println(res.Error.Err, "|", res.Metadata[auth.MetaRule])
 	// Output:
 	// succeeded contents
-	// denied unauthorized: rule "staff-files" allows principal "bob" (roles staff) tools up to risk medium; tool "delete_file" is risk high
+	// failed not_found: no tool named "delete_file": available tools are read_file
+	// unauthorized: rule "staff-files" allows principal "bob" (roles staff) tools up to risk medium; tool "delete_file" is risk high | staff-files
 }
