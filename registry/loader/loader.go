@@ -183,17 +183,22 @@ func (l *Loader) Load(reg *registry.Registry, r io.Reader, name string) error {
 	return s.commit(reg)
 }
 
-// LoadFile reads the file at path and registers its tools in reg.
+// LoadFile reads the file at path and registers its tools in reg. A path
+// that is not a regular file (a named pipe, a device, a directory, or a
+// link to one) is a problem, and is not opened.
 func (l *Loader) LoadFile(reg *registry.Registry, path string) error {
 	s := l.session()
-	f, err := os.Open(path)
-	s.loadFile(path, f, err)
+	if s.file = path; s.regular(os.Stat(path)) {
+		f, err := os.Open(path)
+		s.loadFile(path, f, err)
+	}
 	return s.commit(reg)
 }
 
 // LoadFS reads every file of fsys matching pattern (fs.Glob syntax, e.g.
 // "tools/*.yaml"), in name order, and registers all their tools in reg, or
-// none if any file has a problem.
+// none if any file has a problem. A match that is not a regular file (as
+// LoadFile) is a problem, and is not opened.
 func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) error {
 	s := l.session()
 	names, err := fs.Glob(fsys, pattern)
@@ -205,10 +210,38 @@ func (l *Loader) LoadFS(reg *registry.Registry, fsys fs.FS, pattern string) erro
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		f, err := fsys.Open(n)
-		s.loadFile(n, f, err)
+		if s.file = n; s.regular(fs.Stat(fsys, n)) {
+			f, err := fsys.Open(n)
+			s.loadFile(n, f, err)
+		}
 	}
 	return s.commit(reg)
+}
+
+// regular reports whether the file s reads, of which fi is the Stat
+// (links followed), may be opened: a regular file, or one that cannot be
+// looked at (opening it says why). Else the problem says what it is. A
+// directory an agent can write can hold a named pipe, or a link to one or
+// to a terminal, where a tool file should be, and opening a pipe waits for
+// a writer: the load, and a program that loads its tools at start, would
+// never end.
+func (s *session) regular(fi fs.FileInfo, err error) bool {
+	if err != nil || fi.Mode().IsRegular() {
+		return true
+	}
+	what := "not a file"
+	switch m := fi.Mode(); {
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	case m.IsDir():
+		what = "a directory"
+	}
+	s.add(0, "is not a regular file ("+what+"): tool files are read whole, so a pipe, a device or a directory is not loaded")
+	return false
 }
 
 // LoadURL fetches a tool file with an HTTP GET (bounded by Timeout and
