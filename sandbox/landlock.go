@@ -388,9 +388,18 @@ func (c *config) homeStores(cred *syscall.Credential) []string {
 // resolveMade returns where the absolute path p is, or would be if it were
 // made now: its longest existing leading part with symbolic links resolved,
 // and the rest of p after it; "" when no part resolves to an absolute
-// path. dirs caches the directories resolved so far, for the many stores
-// under one directory (~/.config/...).
+// path. A symbolic link that leads nowhere yet is followed to where it
+// leads (up to maxLinks of them, as the kernel does): Landlock judges a
+// store made there by the link's target, not by the link
+// (TestAttackS29ReviewLandlockReadsAStoreMadeBehindADanglingLink). dirs
+// caches the directories resolved so far, for the many stores under one
+// directory (~/.config/...).
 func resolveMade(p string, dirs map[string]string) string {
+	return resolveMadeLinks(p, dirs, 0)
+}
+
+// resolveMadeLinks is resolveMade with links symbolic links followed so far.
+func resolveMadeLinks(p string, dirs map[string]string, links int) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		if filepath.IsAbs(r) {
 			return r
@@ -403,13 +412,24 @@ func resolveMade(p string, dirs map[string]string) string {
 	}
 	r, ok := dirs[d]
 	if !ok {
-		r = resolveMade(d, dirs)
+		r = resolveMadeLinks(d, dirs, links)
 		dirs[d] = r
 	}
 	if r == "" {
 		return ""
 	}
-	return filepath.Join(r, filepath.Base(p))
+	q := filepath.Join(r, filepath.Base(p))
+	if fi, err := os.Lstat(q); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, err := os.Readlink(q)
+		if err != nil || links >= maxLinks {
+			return q
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(r, target)
+		}
+		return resolveMadeLinks(filepath.Clean(target), dirs, links+1)
+	}
+	return q
 }
 
 // credential returns the user to start the command as: WithUser's, else
