@@ -363,7 +363,10 @@ type Policy struct {
 // maxProbed bounds how many workspaces' probes (unhidden) a policy keeps.
 const maxProbed = 1024
 
-var _ extension.Extension = (*Policy)(nil)
+var (
+	_ extension.Extension    = (*Policy)(nil)
+	_ extension.ChainChecker = (*Policy)(nil)
+)
 
 func newPolicy(opts []Option) *Policy {
 	p := &Policy{filename: "governance.yaml", env: os.LookupEnv}
@@ -443,6 +446,33 @@ func (p *Policy) Name() string { return Name }
 
 // Priority implements extension.Extension: extension.PriorityPolicy.
 func (p *Policy) Priority() int { return extension.PriorityPolicy }
+
+// CheckChain implements extension.ChainChecker: the result cache must run
+// inside the policy, where their priorities put them. Placed outside it
+// (extension.WithPriority), the cache answers a call from a result kept
+// before the policy judges the call: a tool the current mode forbids
+// (lockdown) is served the result kept in normal mode, and a path the
+// rules forbid the result another executor sharing the cache read.
+// executor.New runs it.
+func (p *Policy) CheckChain(exts []extension.Extension) error {
+	sorted := extension.Sort(exts)
+	// p itself or a re-placement of it, whose priority is the one it runs at.
+	at := slices.IndexFunc(sorted, func(x extension.Extension) bool {
+		q, ok := extension.As[*Policy](x)
+		return ok && q == p
+	})
+	if at < 0 {
+		return nil
+	}
+	var errs []error
+	for _, x := range sorted[:at] {
+		if x.Name() == "cache" { // extension/cache's Name
+			errs = append(errs, fmt.Errorf("policy: extension %q runs outside the policy (priority %d, the policy's %d): it answers calls from the results it kept before the policy judges them, so a call the current mode or a path rule refuses is served a result kept earlier; leave both at their priorities (%d and the policy's %d), or give extension.WithPriority priorities that put it after the policy",
+				x.Name(), x.Priority(), sorted[at].Priority(), extension.PriorityCache, extension.PriorityPolicy))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // Warning is a rule that cannot apply, found by Check.
 type Warning struct {
