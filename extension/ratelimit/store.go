@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 )
@@ -147,7 +148,8 @@ type memBucket struct {
 
 // NewMemoryStore returns an empty store holding at most maxBuckets buckets
 // of callers (DefaultMaxBuckets when maxBuckets is 0 or less), besides the
-// Shared ones. Evicting a bucket that is not full forgets what it had used:
+// Shared ones and, under a bound smaller than the buckets one call takes
+// from, those of the last call. Evicting a bucket that is not full forgets what it had used:
 // set the bound above the number of callers active within one refill
 // period.
 func NewMemoryStore(maxBuckets int) *MemoryStore {
@@ -165,7 +167,7 @@ func (s *MemoryStore) Take(_ context.Context, buckets []Bucket) (Grant, error) {
 	mbs := make([]*memBucket, len(buckets))
 	states := make([]State, len(buckets))
 	for i, b := range buckets {
-		mb, err := s.bucket(b, now)
+		mb, err := s.bucket(b, now, mbs[:i])
 		if err != nil {
 			return Grant{}, err
 		}
@@ -195,7 +197,11 @@ func (s *MemoryStore) Give(_ context.Context, buckets []Bucket) error {
 }
 
 // bucket returns b's bucket, created full when missing, marked used.
-func (s *MemoryStore) bucket(b Bucket, now time.Time) (*memBucket, error) {
+// inUse are the buckets the same Take holds already: a store at its bound
+// forgets other buckets, never one of these (the token would be taken from
+// a bucket it no longer holds), and holds a few more until a later insert
+// instead.
+func (s *MemoryStore) bucket(b Bucket, now time.Time, inUse []*memBucket) (*memBucket, error) {
 	if mb := s.m[b.Key]; mb != nil {
 		if mb.rate != b.Rate {
 			// The configuration changed: keep what was used, at the new rate.
@@ -213,7 +219,13 @@ func (s *MemoryStore) bucket(b Bucket, now time.Time) (*memBucket, error) {
 		mb.list = &s.shared
 	} else {
 		for s.lru.Len() >= s.max {
-			s.evict(s.lru.Back().Value.(*memBucket))
+			// The buckets in use were moved to the front: when the least
+			// recently used is one, every other is too.
+			back := s.lru.Back().Value.(*memBucket)
+			if slices.Contains(inUse, back) {
+				break
+			}
+			s.evict(back)
 		}
 	}
 	mb.elem = mb.list.PushFront(mb)
