@@ -50,8 +50,11 @@ type KindFunc func(spec tool.Spec, impl json.RawMessage) (tool.Tool, error)
 
 // Defaults of a Loader.
 const (
-	// DefaultLoadMaxBytes caps the size of one tool file.
-	DefaultLoadMaxBytes = 4 << 20
+	// DefaultLoadMaxBytes caps the size of one tool file: 1 MiB holds
+	// hundreds of tools, and bounds what a hostile file costs before it is
+	// refused (YAML nodes take about 60 times their bytes: about 130 MB
+	// here). Raise Loader.MaxBytes for a larger file.
+	DefaultLoadMaxBytes = 1 << 20
 	// DefaultLoadTimeout bounds LoadURL's fetch when ctx has no earlier deadline.
 	DefaultLoadTimeout = 30 * time.Second
 )
