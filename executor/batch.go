@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/internal/keylock"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -31,7 +32,7 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []tool.Call) []*tool.
 	}
 	for i := range calls {
 		c := calls[i]
-		fillPrincipal(ctx, &c)
+		c.Principal = extension.CallPrincipal(ctx, c.Principal)
 		states[i] = e.admit(c, "", nil, b, time.Time{})
 	}
 	// Calls start in index order, at most batchLimit at once, each timed

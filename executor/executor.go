@@ -66,7 +66,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -128,7 +127,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if err := e.check(); err != nil {
 		return nil, err
 	}
-	if isNilPointer(e.hist) {
+	if extension.IsNilPointer(e.hist) {
 		return nil, errors.New("executor: the history store given to WithHistoryStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory ring")
 	}
 	if e.hist == nil && e.histSize > 0 {
@@ -140,7 +139,7 @@ func New(reg *registry.Registry, opts ...Option) (*Executor, error) {
 	if e.jobStore == nil {
 		e.jobStore = &e.jobs
 	}
-	if isNilPointer(e.jobStore) {
+	if extension.IsNilPointer(e.jobStore) {
 		return nil, errors.New("executor: the job store given to WithJobStore is a nil pointer: check the error of the constructor that made it, or pass nil for the in-memory store")
 	}
 	if err := e.jobStore.Attach(JobRunner{e}); err != nil {
@@ -176,7 +175,7 @@ func (e *Executor) check() error {
 	var errs []error
 	seen := map[string]int{}
 	for i, x := range e.exts {
-		if x == nil || isNilPointer(x) {
+		if x == nil || extension.IsNilPointer(x) {
 			errs = append(errs, fmt.Errorf("executor: extension #%d passed to WithExtensions is nil: check the error of the constructor that made it", i))
 			continue
 		}
@@ -212,13 +211,6 @@ func (e *Executor) check() error {
 	return errors.Join(errs...)
 }
 
-// isNilPointer reports whether x is a typed nil pointer (a nil *Policy
-// from a failed policy.Load, say), which calls would panic on.
-func isNilPointer(x any) bool {
-	v := reflect.ValueOf(x)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
-
 // Registry returns the executor's registry.
 func (e *Executor) Registry() *registry.Registry { return e.reg }
 
@@ -231,7 +223,7 @@ func (e *Executor) Extensions() []extension.Extension {
 // error is the result's *tool.Error, nil on success. A nil ctx is the
 // caller's bug, as in the standard library.
 func (e *Executor) Execute(ctx context.Context, call tool.Call) (*tool.Result, error) {
-	fillPrincipal(ctx, &call)
+	call.Principal = extension.CallPrincipal(ctx, call.Principal)
 	res := e.run(ctx, e.admit(call, "", nil, nil, time.Now()))
 	return res, res.Err()
 }
@@ -329,13 +321,6 @@ func notStarted(call *tool.Call, err error) *tool.Result {
 		te.Message = fmt.Sprintf("the caller's deadline passed before tool %q started: give the call more time", call.Name)
 	}
 	return tool.Failure(call, te)
-}
-
-// fillPrincipal gives a call that names no principal ctx's, if any.
-func fillPrincipal(ctx context.Context, c *tool.Call) {
-	if p, ok := tool.PrincipalFrom(ctx); ok && c.Principal.ID == "" {
-		c.Principal = p
-	}
 }
 
 // refused tells the observers (extension.Observer) of a call that never

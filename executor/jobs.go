@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -347,7 +348,7 @@ func (e *Executor) Submit(ctx context.Context, call tool.Call) (JobID, error) {
 	if err := ctx.Err(); err != nil {
 		return "", tool.AsError(err)
 	}
-	fillPrincipal(ctx, &call)
+	call.Principal = extension.CallPrincipal(ctx, call.Principal)
 	return e.jobStore.Submit(ctx, call)
 }
 

@@ -173,10 +173,30 @@ func Func(name string, priority int, wrap func(next Handler) Handler) Extension 
 // nil pointer (a constructor's error ignored), gives nil, which
 // executor.New reports.
 func WithPriority(ext Extension, p int) Extension {
-	if v := reflect.ValueOf(ext); ext == nil || v.Kind() == reflect.Pointer && v.IsNil() {
+	if ext == nil || IsNilPointer(ext) {
 		return nil
 	}
 	return &placed{Extension: ext, priority: p}
+}
+
+// IsNilPointer reports whether x holds a nil pointer (a nil *policy.Policy
+// from a failed policy.Load, say), whose methods would panic: a
+// constructor's error was ignored. WithPriority gives nil for such an
+// extension; executor.New reports it, and such a history or job store.
+func IsNilPointer(x any) bool {
+	v := reflect.ValueOf(x)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// CallPrincipal is the principal a call naming p acts for: p, or, when p
+// names no one (no ID), the principal ctx carries (tool.WithPrincipal), if
+// any. The executor, Chain and auth fill a call's principal with it, and
+// the MCP server judges a request's so.
+func CallPrincipal(ctx context.Context, p tool.Principal) tool.Principal {
+	if cp, ok := tool.PrincipalFrom(ctx); ok && p.ID == "" {
+		return cp
+	}
+	return p
 }
 
 // placed is an extension re-placed by WithPriority.
@@ -288,9 +308,7 @@ func Chain(final Handler, exts ...Extension) Handler {
 		h = guard(sorted[i].Name(), sorted[i].Wrap(h))
 	}
 	return func(ctx context.Context, req *Request) *tool.Result {
-		if p, ok := tool.PrincipalFrom(ctx); ok && req.Call.Principal.ID == "" {
-			req.Call.Principal = p
-		}
+		req.Call.Principal = CallPrincipal(ctx, req.Call.Principal)
 		return h(ctx, req)
 	}
 }

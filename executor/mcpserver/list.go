@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -13,20 +14,15 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// authorizer is an extension that says, without running a call, whether
-// a principal may make it: extension/auth's Auth (Authorize).
-type authorizer = extension.Authorizer
-
-// authorizers are the extensions of ex's chain that are authorizers, found
-// through a re-placement (extension.WithPriority) too.
-func authorizers(ex *executor.Executor) []authorizer {
-	var as []authorizer
-	for _, e := range ex.Extensions() {
-		if a, ok := extension.As[authorizer](e); ok {
-			as = append(as, a)
-		}
-	}
-	return as
+// hasAuthorizer reports whether ex's chain has an extension that says,
+// without running a call, whether a principal may make it
+// (extension.Authorizer: extension/auth's Auth), found through a
+// re-placement (extension.WithPriority) too.
+func hasAuthorizer(ex *executor.Executor) bool {
+	return slices.ContainsFunc(ex.Extensions(), func(x extension.Extension) bool {
+		_, ok := extension.As[extension.Authorizer](x)
+		return ok
+	})
 }
 
 // listAuthorized is a receiving middleware that leaves out of a
@@ -44,7 +40,7 @@ func authorizers(ex *executor.Executor) []authorizer {
 func (s *Server) listAuthorized(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		lreq, ok := req.(*mcp.ListToolsRequest)
-		if method != "tools/list" || len(s.authz) == 0 || !ok {
+		if method != "tools/list" || !s.authz || !ok {
 			return next(ctx, method, req)
 		}
 		after := ""
@@ -101,17 +97,14 @@ func (s *Server) listAuthorized(next mcp.MethodHandler) mcp.MethodHandler {
 // follows it.
 const listCursor = "toolbelt-tools-after:"
 
-// mayCall reports whether every authorizer lets p call the registry's
-// tool name (false for a tool no longer registered).
+// mayCall reports whether the executor's authorizers let p call the
+// registry's tool name (executor.Authorize; false for a tool no longer
+// registered).
 func (s *Server) mayCall(p tool.Principal, name string) bool {
 	e, ok := s.ex.Registry().Lookup(name)
 	if !ok {
 		return false
 	}
-	for _, a := range s.authz {
-		if _, err := a.Authorize(p, &e.Spec); err != nil {
-			return false
-		}
-	}
-	return true
+	_, err := s.ex.Authorize(p, &e.Spec)
+	return err == nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension"
 	"github.com/toolbelt-go/toolbelt/registry"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
@@ -152,7 +153,7 @@ type Server struct {
 	calls   *callsInProgress
 	hosts   hostRule
 	origins originRule
-	authz   []authorizer // the executor's, which tools/list asks (listAuthorized)
+	authz   bool // the executor has an authorizer: tools/list is cut per principal (listAuthorized)
 }
 
 // New builds a server for ex's registry. Each tool is added with the
@@ -193,7 +194,7 @@ func New(ex *executor.Executor, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{ex: ex, cfg: cfg, names: map[string]string{}, idPrefix: "mcp-" + rand.Text()[:8] + "-",
-		calls: newCallsInProgress(cfg.maxCalls), hosts: hosts, origins: origins, authz: authorizers(ex)}
+		calls: newCallsInProgress(cfg.maxCalls), hosts: hosts, origins: origins, authz: hasAuthorizer(ex)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: cfg.name, Version: cfg.version}, &mcp.ServerOptions{
 		Instructions: cfg.instructions,
 		Logger:       cfg.logger,
@@ -385,16 +386,7 @@ func (s *Server) callPrincipal(ctx context.Context, req *mcp.CallToolRequest) to
 	if s.cfg.principal != nil && req != nil {
 		p = s.cfg.principal(ctx, req)
 	}
-	return orContexts(ctx, p)
-}
-
-// orContexts is p, or, when p names no one (no ID), the principal ctx
-// carries, if any.
-func orContexts(ctx context.Context, p tool.Principal) tool.Principal {
-	if cp, ok := tool.PrincipalFrom(ctx); ok && p.ID == "" {
-		return cp
-	}
-	return p
+	return extension.CallPrincipal(ctx, p)
 }
 
 // httpPrincipal is the principal of an HTTP request, judged as its calls'
@@ -426,7 +418,7 @@ func (s *Server) guardedPrincipal(ctx context.Context, req *mcp.CallToolRequest)
 			p = pf(ctx, req)
 		}()
 	}
-	return orContexts(ctx, p)
+	return extension.CallPrincipal(ctx, p)
 }
 
 // served reports whether name is served and its tool in the registry now

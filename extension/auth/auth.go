@@ -340,14 +340,8 @@ func (a *Auth) Priority() int { return extension.PriorityAuth }
 // Wrap implements extension.Extension.
 func (a *Auth) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
-		p := req.Call.Principal
-		if p.ID == "" {
-			if cp, ok := tool.PrincipalFrom(ctx); ok {
-				p = cp
-				req.Call.Principal = cp
-			}
-		}
-		if rule, err := a.Authorize(p, req.Spec); err != nil {
+		req.Call.Principal = extension.CallPrincipal(ctx, req.Call.Principal) // for a Wrap used alone
+		if rule, err := a.Authorize(req.Call.Principal, req.Spec); err != nil {
 			return extension.Refusal(&req.Call, rule, err)
 		}
 		// extension.Chain runs the rest of the chain acting for
