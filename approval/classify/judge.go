@@ -1985,12 +1985,15 @@ func (s *state) runsFetched(name string, w word, j *judgement) {
 		j.add(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(name+" runs "+w.s+", which may be the file a downloader on this line saved under the name the server chose"))
 		return
 	}
-	if !w.lit {
+	// A name the line set in a variable (f=x.deb; dpkg -i "$f") is
+	// judged as written.
+	v, ok := pathValue(w)
+	if !ok {
 		return
 	}
-	if !s.fetched[path.Clean(w.s)] {
+	if !s.fetched[path.Clean(v)] {
 		if s.concurrent > 0 {
-			s.ranEarly = append(s.ranEarly, ranFile{name: name, path: path.Clean(w.s)})
+			s.ranEarly = append(s.ranEarly, ranFile{name: name, path: path.Clean(v)})
 		}
 		return
 	}
