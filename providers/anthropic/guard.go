@@ -21,6 +21,13 @@ var ErrResponseTooLarge = guard.ErrTooLarge
 // body (default DefaultMaxResponseBytes; zero or less keeps it).
 func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes = n } }
 
+// MaxResponseElements bounds the array elements of an answer that is not
+// a stream: the SDK decodes each element of a list (content blocks) into
+// a value of its types, whatever the element ("{}", "null"), so that a
+// body of 768 KiB asked for 426 MB. An answer of more is refused before
+// the SDK decodes it, with ErrResponseTooLarge.
+const MaxResponseElements = guard.MaxElements
+
 // ErrPlainHTTP is returned (wrapped) by Next when the client's base URL is
 // http:// to a host that is not this machine and WithInsecureHTTP is not
 // given: the API key and the conversation would cross the network in
@@ -40,7 +47,7 @@ func WithInsecureHTTP() Option { return func(m *Model) { m.insecureHTTP = true }
 // client's HTTP client that clients gives out; a base URL http:// to
 // another machine is refused unless insecureHTTP (guard.SchemeCheck).
 func requestGuard(max int64, clients *guard.Clients, insecureHTTP bool) (*guard.Guard, option.RequestOption) {
-	g := guard.New(max, "raise it with anthropic.WithMaxResponseBytes")
+	g := guard.New(max, "raise it with anthropic.WithMaxResponseBytes", "anthropic")
 	return g, option.Join(guard.SchemeCheck(option.RequestOption(nil), insecureHTTP, "anthropic.WithInsecureHTTP()"),
 		option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients))
 }

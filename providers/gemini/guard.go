@@ -40,9 +40,17 @@ func HTTPClient(c *http.Client, max int64) *http.Client {
 	// guard.Client: the providers' one redirect rule (guard.SameOrigin),
 	// then c's CheckRedirect if it has one.
 	out := *guard.Client(c)
-	out.Transport = guard.Transport(c.Transport, max, "raise it with gemini.HTTPClient")
+	out.Transport = guard.Transport(c.Transport, max, "raise it with gemini.HTTPClient", "gemini")
 	return &out
 }
+
+// MaxResponseElements bounds the array elements of an answer that is not
+// a stream, read through a client of HTTPClient: the SDK decodes each
+// element of a list (candidates, parts) into a value of its types,
+// whatever the element ("{}", "null"), so that a body of 768 KiB asked
+// for over 100 MB. An answer of more is refused before the SDK decodes
+// it, with ErrResponseTooLarge.
+const MaxResponseElements = guard.MaxElements
 
 // clean is err with the credentials g knows (guard) redacted from its
 // text and the text bounded (guard.MaxErrorText): the SDK's errors may
@@ -61,7 +69,7 @@ func (m *Model) clean(g *guard.Guard, err, cut error) error {
 // and the request's HTTPOptions (an Authorization: Bearer token), and
 // the user and password of their base URL.
 func (m *Model) guard(config *genai.GenerateContentConfig) *guard.Guard {
-	g := guard.New(0, "")
+	g := guard.New(0, "", "gemini")
 	if m.client == nil {
 		return g
 	}

@@ -21,6 +21,15 @@ var ErrResponseTooLarge = guard.ErrTooLarge
 // body (default DefaultMaxResponseBytes; zero or less keeps it).
 func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes = n } }
 
+// MaxResponseElements bounds the array elements of an answer that is not
+// a stream (Chat Completions and Responses): the SDK decodes each element
+// of a list (choices, tool calls, output items) into a value of its
+// types, whatever the element ("{}", "null"), so that a body of 768 KiB
+// asked for 0.4 to 1.2 GB. An answer of more is refused before the SDK
+// decodes it, with ErrResponseTooLarge. A stream's tool calls are bounded
+// by MaxStreamToolCalls.
+const MaxResponseElements = guard.MaxElements
+
 // WithResponsesMaxResponseBytes is WithMaxResponseBytes for a
 // ResponsesModel.
 func WithResponsesMaxResponseBytes(n int64) ResponsesOption {
@@ -57,7 +66,7 @@ func WithResponsesInsecureHTTP() ResponsesOption {
 // machine is refused unless insecureHTTP, which insecureOption names
 // (guard.SchemeCheck).
 func requestGuard(max int64, optionName string, clients *guard.Clients, insecureHTTP bool, insecureOption string) (*guard.Guard, []option.RequestOption) {
-	g := guard.New(max, "raise it with "+optionName)
+	g := guard.New(max, "raise it with "+optionName, "openai")
 	return g, []option.RequestOption{guard.SchemeCheck(option.RequestOption(nil), insecureHTTP, insecureOption),
 		option.WithMiddleware(g.Middleware), guard.SameOriginRedirects(option.RequestOption(nil), clients)}
 }

@@ -15,7 +15,7 @@ import (
 // length redact.Scrub finds (4 bytes and up).
 func TestAttackS19ShortURLPasswordEchoedAloneIsRedacted(t *testing.T) {
 	for _, pass := range []string{"pw19", "hunter2"} {
-		g := guard.New(0, "")
+		g := guard.New(0, "", "test")
 		g.URL(&url.URL{Scheme: "https", Host: "gw.example", User: url.UserPassword("gw-user", pass)})
 		out := g.Text("wrong password " + pass + " for gw-user")
 		assert.NotContains(t, out, pass)

@@ -49,20 +49,24 @@ var credentialHeaders = []string{"Authorization", "X-Api-Key", "Api-Key", "X-Goo
 // Guard bounds the response bodies of one model turn's requests and
 // remembers the credentials they carried, to redact them.
 type Guard struct {
-	max  int64
-	hint string
+	max      int64
+	hint     string
+	provider string
 
 	mu      sync.Mutex
 	secrets []string
 }
 
 // New returns a Guard reading at most max bytes of a response body
-// (DefaultMaxBytes when max <= 0); hint says how to raise the bound.
-func New(max int64, hint string) *Guard {
+// (DefaultMaxBytes when max <= 0), and at most MaxElements array elements
+// of one that is not a stream; hint says how to raise the byte bound, and
+// provider is the adapter's package name ("openai"), for an error that
+// names its MaxResponseElements.
+func New(max int64, hint, provider string) *Guard {
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
-	return &Guard{max: max, hint: hint}
+	return &Guard{max: max, hint: hint, provider: provider}
 }
 
 // Secret adds a credential to redact that the requests may not show (a
@@ -113,8 +117,7 @@ func (g *Guard) Middleware(req *http.Request, next func(*http.Request) (*http.Re
 	}
 	body := &limited{rc: res.Body, left: g.max, g: g, watch: watching(req.Context())}
 	if res.StatusCode < 400 {
-		res.Body = body
-		return res, nil
+		return g.elementsBounded(res, body), nil
 	}
 	b, err := io.ReadAll(body)
 	_ = body.Close()
@@ -232,22 +235,23 @@ func (g *Guard) redact(b []byte) []byte {
 
 // Transport is a RoundTripper that sends each request through next
 // (http.DefaultTransport when nil) under a Guard of its own, for an SDK
-// whose only hook is the HTTP client.
-func Transport(next http.RoundTripper, max int64, hint string) http.RoundTripper {
+// whose only hook is the HTTP client; max, hint and provider are New's.
+func Transport(next http.RoundTripper, max int64, hint, provider string) http.RoundTripper {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	return &transport{next: next, max: max, hint: hint}
+	return &transport{next: next, max: max, hint: hint, provider: provider}
 }
 
 type transport struct {
-	next http.RoundTripper
-	max  int64
-	hint string
+	next     http.RoundTripper
+	max      int64
+	hint     string
+	provider string
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return New(t.max, t.hint).Middleware(req, t.next.RoundTrip)
+	return New(t.max, t.hint, t.provider).Middleware(req, t.next.RoundTrip)
 }
 
 type watchKey struct{}
@@ -300,7 +304,11 @@ func (l *limited) Read(p []byte) (int, error) {
 }
 
 func (l *limited) tooLarge() error {
-	err := &tooLarge{max: l.g.max, hint: l.g.hint}
+	return l.fail(&tooLarge{max: l.g.max, hint: l.g.hint})
+}
+
+// fail returns err, the bound body ran into, noting it for Watch.
+func (l *limited) fail(err error) error {
 	if l.watch != nil {
 		l.watch.mu.Lock()
 		l.watch.err = err

@@ -44,7 +44,7 @@ func TestAttackEncodedKeyEchoIsRedacted(t *testing.T) {
 		"base64 of url": base64.URLEncoding.EncodeToString([]byte(key)),
 	} {
 		body := `{"error":{"message":"key refused: ` + echo + `"}}`
-		g := guard.New(0, "")
+		g := guard.New(0, "", "test")
 		req := httptest.NewRequest(http.MethodPost, "http://model.test/v1/chat", nil)
 		req.Header.Set("Authorization", "Bearer "+key)
 		res, err := g.Middleware(req, func(*http.Request) (*http.Response, error) {
