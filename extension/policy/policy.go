@@ -447,13 +447,26 @@ func (p *Policy) Name() string { return Name }
 // Priority implements extension.Extension: extension.PriorityPolicy.
 func (p *Policy) Priority() int { return extension.PriorityPolicy }
 
-// CheckChain implements extension.ChainChecker: the result cache must run
-// inside the policy, where their priorities put them. Placed outside it
-// (extension.WithPriority), the cache answers a call from a result kept
-// before the policy judges the call: a tool the current mode forbids
-// (lockdown) is served the result kept in normal mode, and a path the
-// rules forbid the result another executor sharing the cache read.
-// executor.New runs it.
+// mustRunInside lists the extensions that must run inside the policy, by
+// name, with what goes wrong outside it and the priority they belong at.
+var mustRunInside = []struct {
+	name, why string
+	priority  int
+}{
+	// extension/cache's Name.
+	{"cache", "it answers calls from the results it kept before the policy judges them, so a call the current mode or a path rule refuses is served a result kept earlier", extension.PriorityCache},
+	{extension.NameApproval, "it lets calls through before the policy demands approval for them (requires_approval_in_modes), so they run with nobody asked", extension.PriorityApproval},
+}
+
+// CheckChain implements extension.ChainChecker: the result cache and the
+// approval extension must run inside the policy, where their priorities
+// put them. Placed outside it (extension.WithPriority), the cache answers
+// a call from a result kept before the policy judges the call (a tool the
+// current mode forbids, lockdown, is served the result kept in normal
+// mode; a path the rules forbid, the result another executor sharing the
+// cache read), and the approval extension has let a call through before
+// the policy demands approval for it, so nobody is asked. executor.New
+// runs it.
 func (p *Policy) CheckChain(exts []extension.Extension) error {
 	sorted := extension.Sort(exts)
 	// p itself or a re-placement of it, whose priority is the one it runs at.
@@ -466,9 +479,11 @@ func (p *Policy) CheckChain(exts []extension.Extension) error {
 	}
 	var errs []error
 	for _, x := range sorted[:at] {
-		if x.Name() == "cache" { // extension/cache's Name
-			errs = append(errs, fmt.Errorf("policy: extension %q runs outside the policy (priority %d, the policy's %d): it answers calls from the results it kept before the policy judges them, so a call the current mode or a path rule refuses is served a result kept earlier; leave both at their priorities (%d and the policy's %d), or give extension.WithPriority priorities that put it after the policy",
-				x.Name(), x.Priority(), sorted[at].Priority(), extension.PriorityCache, extension.PriorityPolicy))
+		for _, in := range mustRunInside {
+			if x.Name() == in.name {
+				errs = append(errs, fmt.Errorf("policy: extension %q runs outside the policy (priority %d, the policy's %d): %s; leave both at their priorities (%d and the policy's %d), or give extension.WithPriority priorities that put it after the policy",
+					x.Name(), x.Priority(), sorted[at].Priority(), in.why, in.priority, extension.PriorityPolicy))
+			}
 		}
 	}
 	return errors.Join(errs...)
