@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -85,48 +84,70 @@ func TestHostileStreamStartingTwiceIsAnError(t *testing.T) {
 // A response body is read whole by the SDK: an endpoint answering 64 MiB
 // had it all read, decoded and returned as the model's turn; a stream that
 // never ends grew the turn until the memory ran out. Reading stops at the
-// adapter's bound (DefaultMaxResponseBytes, WithMaxResponseBytes).
+// adapter's bound (DefaultMaxResponseBytes, WithMaxResponseBytes), with an
+// error naming it, and what reading took is bounded by it.
+//
+// The bound here is 1 MiB, set with WithMaxResponseBytes, and the
+// endpoint sends four times as much. The default's 32 MiB made the stream
+// case slow (over its own 60 s deadline under -race on a loaded machine):
+// the SDK's accumulator adds each text delta to the block's text with a
+// string concatenation (messageutil.go, cb.Text += event.Delta.Text),
+// which copies the text so far for each delta, quadratic in the deltas:
+// about 8 GiB copied for 32 MiB in deltas of 64 KiB, 8 MiB for 1 MiB.
 func TestHostileEndpointHugeBodyIsBounded(t *testing.T) {
+	const bound = 1 << 20
+	chunk := strings.Repeat("A", 64<<10)
 	huge := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","stop_reason":"end_turn","content":[{"type":"text","text":"`)
-		chunk := strings.Repeat("A", 1<<20)
-		for range 64 {
+		for range 4 * bound / len(chunk) {
 			if _, err := fmt.Fprint(w, chunk); err != nil {
 				return
 			}
 		}
 		fmt.Fprint(w, `"}],"usage":{"input_tokens":1,"output_tokens":1}}`)
 	}
-	endless := func(w http.ResponseWriter, r *http.Request) {
+	// Four times the bound and no message_stop, so that a stream read
+	// past the bound ends in another error than ErrResponseTooLarge.
+	long := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n")
 		fmt.Fprint(w, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
-		chunk := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" + strings.Repeat("A", 64<<10) + "\"}}\n\n"
-		for r.Context().Err() == nil {
-			if _, err := fmt.Fprint(w, chunk); err != nil {
+		event := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" + chunk + "\"}}\n\n"
+		for range 4 * bound / len(chunk) {
+			if _, err := fmt.Fprint(w, event); err != nil {
 				return
 			}
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	msg, err := anthropic.New(hostileClient(t, huge), "claude-sonnet-4-5").Next(ctx, conversation(), nil)
-	if assert.Error(t, err, "a turn of %d bytes", len(msg.Text)) {
-		assert.ErrorIs(t, err, anthropic.ErrResponseTooLarge)
-		assert.Contains(t, err.Error(), "33554432 bytes")
-	}
-
 	streamed := 0
-	msg, err = anthropic.New(hostileClient(t, endless), "claude-sonnet-4-5", anthropic.WithStream(func(s string) { streamed += len(s) })).Next(ctx, conversation(), nil)
-	if assert.Error(t, err, "a turn of %d bytes", len(msg.Text)) {
-		assert.ErrorIs(t, err, anthropic.ErrResponseTooLarge)
+	for name, model := range map[string]*anthropic.Model{
+		"message": anthropic.New(hostileClient(t, huge), "claude-sonnet-4-5", anthropic.WithMaxResponseBytes(bound)),
+		"stream": anthropic.New(hostileClient(t, long), "claude-sonnet-4-5", anthropic.WithMaxResponseBytes(bound),
+			anthropic.WithStream(func(s string) { streamed += len(s) })),
+	} {
+		var err error
+		used := allocated(func() {
+			_, err = model.Next(context.Background(), conversation(), nil)
+		})
+		t.Logf("%s: %d bytes allocated", name, used)
+		require.Error(t, err, name)
+		assert.ErrorIs(t, err, anthropic.ErrResponseTooLarge, name)
+		assert.Contains(t, err.Error(), "1048576 bytes", name)
+		assert.Contains(t, err.Error(), "anthropic.WithMaxResponseBytes", name)
+		// A few copies of what was read, the SDK's concatenations of the
+		// streamed text and its decoding: bounded by the bound, not by
+		// the 4 MiB sent.
+		assert.LessOrEqual(t, used, uint64(64*bound), "%s: bytes allocated to read %d bytes", name, bound)
 	}
-	assert.LessOrEqual(t, streamed, anthropic.DefaultMaxResponseBytes)
-	require.NoError(t, ctx.Err(), "the bound stopped it, not the deadline")
+	assert.LessOrEqual(t, streamed, bound, "text shown from the stream")
 
+	// The default bound (32 MiB) takes a recorded answer of a few KB that
+	// a bound of 100 bytes refuses.
 	model, _ := newModelWith(t, []anthropic.Option{anthropic.WithMaxResponseBytes(100)}, step{200, "turn1_tool_use.json"})
-	_, err = model.Next(ctx, conversation(), nil)
+	_, err := model.Next(context.Background(), conversation(), nil)
 	require.ErrorIs(t, err, anthropic.ErrResponseTooLarge)
-	assert.Contains(t, err.Error(), "anthropic.WithMaxResponseBytes")
+	model, _ = newModel(t, step{200, "turn1_tool_use.json"})
+	_, err = model.Next(context.Background(), conversation(), nil)
+	require.NoError(t, err)
 }
