@@ -577,6 +577,15 @@ func (e *Executor) runBackend(ctx context.Context, req *extension.Request) *tool
 		// For the program, in metadata, which no model is sent.
 		res.SetMeta(tool.MetaErrorType, causeType(te.Err))
 	}
+	if te := res.Error; te != nil && !te.Code.Valid() {
+		// A code of the tool's own making: programs, metric labels and
+		// models switch on the closed set. The tool's error value, maybe
+		// shared, is not changed; it stays the cause.
+		res.SetMeta(tool.MetaErrorCode, strings.ToValidUTF8(string(te.Code), "\uFFFD"))
+		own := *te
+		own.Code, own.Err = tool.CodeToolError, te
+		res.Error = &own
+	}
 	extension.MaskSecretEchoes(res, call, spec)
 	capOutput(res, e.maxOutBytes, spec.Name)
 	if res.Error == nil && len(res.Output) > 0 && len(spec.OutputSchema) == 0 && !json.Valid(res.Output) {

@@ -264,6 +264,12 @@ func (e *ConfigError) FieldPath() string { return e.Field }
 // metadata is not sent to the model.
 const MetaErrorType = "error_type"
 
+// MetaErrorCode ("error_code") is the result metadata key under which the
+// executor keeps a code a tool gave that is not in Codes (valid UTF-8):
+// the call fails as CodeToolError, since programs, metric labels and
+// models switch on the closed set; metadata is not sent to the model.
+const MetaErrorCode = "error_code"
+
 // MetaTruncated ("truncated") is the result metadata key that says, true,
 // that a cap cut the result: the executor's output cap, a shell tool's
 // output budget, a file tool's. The wire formats then tell the model its
