@@ -2193,9 +2193,10 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			run := *r
 			run.RunWords, run.CodeWords = nil, nil
 			return s.interp(name, &run, args[i+1:], cx, j)
-		case r.CommandWords[w] != "" && args[i].lit:
+		case r.CommandWords[w] != "" && !args[i].unknown() && !args[i].glob:
 			// bun x PKG is bunx PKG: judged by bunx's rule, a package
-			// from a URL included.
+			// from a URL included. x from a variable the line set (c=x;
+			// bun $c PKG) is x as written.
 			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
 			return s.judge(append([]word{{s: r.CommandWords[w], lit: true}}, args[i+1:]...), ncx)
 		}
