@@ -1816,9 +1816,12 @@ func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 }
 
 // forkClone returns the clone gh repo fork ARGS makes as git clone's
-// operands (REPO, or REPO DIR with --fork-name DIR), or nil when it
-// clones nothing: without --clone, or with no repository named (the
-// fork of the current one is not cloned).
+// operands (REPO, or REPO DIR with --fork-name DIR or a directory first
+// after "--"), or nil when it clones nothing: without --clone, or with
+// no repository named (the fork of the current one is not cloned). The
+// repository is the first operand, also after "--" (cobra drops it), and
+// the words after "--" are git clone's, of which gh takes the first as
+// the directory when it is no option.
 func forkClone(args []word) []word {
 	clone := false
 	var repo, dir *word
@@ -1827,9 +1830,18 @@ func forkClone(args []word) []word {
 		n, v, eq := strings.Cut(a, "=")
 		switch {
 		case a == "--":
+			rest := args[k+1:]
+			if repo == nil && len(rest) > 0 {
+				repo, rest = &rest[0], rest[1:]
+			}
+			if len(rest) > 0 && (!strings.HasPrefix(rest[0].s, "-") || rest[0].unknown()) {
+				dir = &rest[0]
+			}
 			k = len(args)
 		case n == "--clone":
-			clone = !eq || v == "true"
+			// A cobra bool flag: --clone=1, =t and =True are true too.
+			b, err := strconv.ParseBool(v)
+			clone = !eq || err == nil && b || err != nil && args[k].unknown()
 		case (a == "--fork-name" || a == "--org" || a == "--remote-name") && k+1 < len(args):
 			if a == "--fork-name" {
 				dir = &args[k+1]
