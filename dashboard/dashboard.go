@@ -177,8 +177,11 @@ func WithIdentity(fn func(*http.Request) string) Option {
 // to that tenant's calls the same way; everyone else the dashboard lets
 // in (a principal of no tenant, or none: the operator of a single-tenant
 // app or of the whole instance) sees and decides every tenant's calls.
-// With WithTenant too, give the principal the tenant fn names: the
-// approvals shown are those of both.
+// With WithTenant too, a request whose principal has a tenant other than
+// the one fn names is refused (403) on every path: the queue would show
+// it its principal's tenant's approvals, and the page the other tenant's
+// history, charts and live calls. A principal of no tenant opens the page
+// of the tenant fn names.
 func WithTenant(fn func(*http.Request) (tenant string, ok bool)) Option {
 	return func(h *Handler) { h.tenant, h.scoped = fn, true }
 }
@@ -391,6 +394,14 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) {
 		t, ok := h.tenant(r)
 		if !ok {
 			http.Error(w, "dashboard: you may see no tenant's calls here", http.StatusForbidden)
+			return
+		}
+		// The queue limits a principal of a tenant to that tenant's
+		// approvals; the page's history, charts and live calls would be
+		// the tenant fn names. Two answers to "whose page is this" is a
+		// person of one tenant reading another's: refused.
+		if p, ok := tool.PrincipalFrom(r.Context()); ok && p.Tenant != "" && p.Tenant != t {
+			http.Error(w, fmt.Sprintf("dashboard: you are signed in as a principal of tenant %q, and this page is tenant %q's (WithTenant): a person of a tenant sees that tenant's page only", p.Tenant, t), http.StatusForbidden)
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), tenantKey{}, t))
