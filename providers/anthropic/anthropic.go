@@ -19,7 +19,7 @@
 //
 // What an endpoint sends back is untrusted (a proxy, a man in the
 // middle): at most DefaultMaxResponseBytes of a response body are read
-// (WithMaxResponseBytes), an answer that is not a stream may hold at most
+// (WithMaxResponseBytes), an answer or a stream's event may hold at most
 // MaxResponseElements array elements, and the key a request carried is redacted as
 // "[REDACTED]" from an error response, before the SDK reads it, and from
 // the text of the errors Next returns (the whole key as sent, as it is or

@@ -21,11 +21,12 @@ var ErrResponseTooLarge = guard.ErrTooLarge
 // body (default DefaultMaxResponseBytes; zero or less keeps it).
 func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes = n } }
 
-// MaxResponseElements bounds the array elements of an answer that is not
-// a stream: the SDK decodes each element of a list (content blocks) into
-// a value of its types, whatever the element ("{}", "null"), so that a
-// body of 768 KiB asked for 426 MB. An answer of more is refused before
-// the SDK decodes it, with ErrResponseTooLarge.
+// MaxResponseElements bounds the array elements of an answer, and of each
+// event of a stream: the SDK decodes each element of a list (content
+// blocks) into a value of its types, whatever the element ("{}", "null"),
+// so that a body of 768 KiB asked for 426 MB, and a stream's single event
+// of 768 KiB for 439 MB. An answer or event of more is refused before the
+// SDK decodes it, with ErrResponseTooLarge.
 const MaxResponseElements = guard.MaxElements
 
 // ErrPlainHTTP is returned (wrapped) by Next when the client's base URL is

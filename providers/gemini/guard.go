@@ -44,12 +44,12 @@ func HTTPClient(c *http.Client, max int64) *http.Client {
 	return &out
 }
 
-// MaxResponseElements bounds the array elements of an answer that is not
-// a stream, read through a client of HTTPClient: the SDK decodes each
-// element of a list (candidates, parts) into a value of its types,
-// whatever the element ("{}", "null"), so that a body of 768 KiB asked
-// for over 100 MB. An answer of more is refused before the SDK decodes
-// it, with ErrResponseTooLarge.
+// MaxResponseElements bounds the array elements of an answer, and of each
+// event of a stream, read through a client of HTTPClient: the SDK decodes
+// each element of a list (candidates, parts) into a value of its types,
+// whatever the element ("{}", "null"), so that a body, or a stream's
+// single event, of 768 KiB asked for over 100 MB. An answer or event of
+// more is refused before the SDK decodes it, with ErrResponseTooLarge.
 const MaxResponseElements = guard.MaxElements
 
 // clean is err with the credentials g knows (guard) redacted from its

@@ -21,13 +21,14 @@ var ErrResponseTooLarge = guard.ErrTooLarge
 // body (default DefaultMaxResponseBytes; zero or less keeps it).
 func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes = n } }
 
-// MaxResponseElements bounds the array elements of an answer that is not
-// a stream (Chat Completions and Responses): the SDK decodes each element
-// of a list (choices, tool calls, output items) into a value of its
-// types, whatever the element ("{}", "null"), so that a body of 768 KiB
-// asked for 0.4 to 1.2 GB. An answer of more is refused before the SDK
-// decodes it, with ErrResponseTooLarge. A stream's tool calls are bounded
-// by MaxStreamToolCalls.
+// MaxResponseElements bounds the array elements of an answer, and of each
+// event of a stream (Chat Completions and Responses): the SDK decodes each
+// element of a list (choices, tool calls, output items) into a value of
+// its types, whatever the element ("{}", "null"), so that a body of
+// 768 KiB asked for 0.4 to 1.2 GB, and a chat stream's single chunk of
+// 768 KiB for 358 MB. An answer or event of more is refused before the
+// SDK decodes it, with ErrResponseTooLarge. What a stream's chunks add up
+// to is bounded by MaxStreamToolCalls.
 const MaxResponseElements = guard.MaxElements
 
 // WithResponsesMaxResponseBytes is WithMaxResponseBytes for a

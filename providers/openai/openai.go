@@ -18,7 +18,7 @@
 //
 // What an endpoint sends back is untrusted (a compatible server, a proxy):
 // at most DefaultMaxResponseBytes of a response body are read
-// (WithMaxResponseBytes), an answer that is not a stream may hold at most
+// (WithMaxResponseBytes), an answer or a stream's event may hold at most
 // MaxResponseElements array elements, a chat stream may add up to at most
 // MaxStreamToolCalls tool calls, and the key a request carried is redacted as
 // "[REDACTED]" from an error response, before the SDK reads it, and from
