@@ -2433,6 +2433,15 @@ func checkIP(s *state, name string, args []word, cx judgeCtx, j *judgement) info
 // checkDD judges dd's of=FILE like a redirection target (dd of=.git/config
 // writes it).
 func checkDD(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	// dd if=x of=y of a file a downloader on the line wrote copies it:
+	// y is downloaded too, as after cp x y.
+	if slices.ContainsFunc(args, func(a word) bool {
+		v, ok := strings.CutPrefix(a.s, "if=")
+		return ok && s.readsFetched(a.cut(len(a.s)-len(v)))
+	}) && !s.pipedDownload {
+		defer func(saved bool) { s.pipedDownload = saved }(s.pipedDownload)
+		s.pipedDownload = true
+	}
 	for _, a := range args {
 		if v, ok := strings.CutPrefix(a.s, "of="); ok {
 			w := a

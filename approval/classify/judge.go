@@ -297,7 +297,7 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf.download = true // cat r/install.sh | sh
 	}
 	if copiers[name] {
-		s.copiedClone(args)
+		s.copiedClone(name, args)
 	}
 	if first.lit && strings.Contains(first.s, "/") {
 		inf = inf.or(s.runsWritten("", first, j)) // ./a.sh
@@ -1930,21 +1930,48 @@ func fileIn(p string, dirs []string) string {
 // content.
 var contentReaders = map[string]bool{"cat": true, "tac": true, "head": true, "tail": true}
 
-// copiers are the commands whose last operand becomes a copy, the new
-// name or a link of the others.
-var copiers = map[string]bool{"cp": true, "mv": true, "ln": true, "rsync": true}
+// copiers are the commands whose last operand (or the directory of -t,
+// --target-directory) becomes a copy, the new name or a link of the
+// others; install copies as cp does.
+var copiers = map[string]bool{"cp": true, "mv": true, "ln": true, "rsync": true, "install": true}
 
 // copiedClone records the destination of a clone copied, moved or linked
-// (cp -r r w, mv r w, ln -s r w, rsync -a r/ w) as a clone too: w, and
-// w/r for a destination that is a directory; and so the destination of
-// a file a downloader on the line wrote as one it wrote (curl -o x URL
-// && mv x x.deb && dpkg -i x.deb).
-func (s *state) copiedClone(args []word) {
+// (cp -r r w, mv r w, ln -s r w, rsync -a r/ w, mv -t w r) as a clone
+// too: w, and w/r for a destination that is a directory; and so the
+// destination of a file a downloader on the line wrote as one it wrote
+// (curl -o x URL && mv x x.deb && dpkg -i x.deb, install -m755 x a.sh).
+// The value of an option (install -m 755) is taken as a source, which
+// is never a clone or a download.
+func (s *state) copiedClone(name string, args []word) {
 	var ops []word
-	for _, a := range args {
-		if !strings.HasPrefix(a.s, "-") {
-			ops = append(ops, a)
+	var target *word // -t DIR, --target-directory=DIR (not rsync's -t)
+	for k := 0; k < len(args); k++ {
+		a := args[k].s
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			ops = append(ops, args[k])
+		case name == "rsync" || len(a) < 2:
+		case strings.HasPrefix(a, "--target-directory="):
+			w := args[k].cut(len("--target-directory="))
+			target = &w
+		case a == "--target-directory" && k+1 < len(args):
+			k++
+			target = &args[k]
+		case a[1] != '-' && strings.Contains(a, "t"):
+			// -t DIR, -vt DIR, -tDIR: the rest of the bundle, or the
+			// next word, is the directory.
+			if i := strings.IndexByte(a, 't'); i+1 < len(a) {
+				w := args[k].cut(i + 1)
+				target = &w
+			} else if k+1 < len(args) {
+				k++
+				target = &args[k]
+			}
 		}
+	}
+	if target != nil {
+		// The operands are all sources: the directory is the last.
+		ops = append(ops, *target)
 	}
 	if len(ops) < 2 {
 		return

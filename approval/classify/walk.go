@@ -118,22 +118,30 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 		stdin = &stdinSrc{file: true, download: true}
 		inf.download = true
 	}
+	if stdin != nil && stdin.download && !s.pipedDownload {
+		// What it reads from a file a downloader on the line wrote is
+		// downloaded content, as from a pipe: tee x.deb < x writes it.
+		defer func(saved bool) { s.pipedDownload = saved }(s.pipedDownload)
+		s.pipedDownload = true
+	}
 	ran := s.walkCmd(st.Cmd, stdin, extra)
 	if intoShell {
 		s.intoShell(st, ran)
 	}
 	inf = inf.or(ran)
-	s.fetchedOutput(st)
+	s.fetchedOutput(st, inf.download)
 	s.writtenScript(st)
 	return inf
 }
 
 // fetchedOutput records the file a downloader's standard output is
-// redirected to (curl URL > FILE): running it later on the line is running
-// downloaded code.
-func (s *state) fetchedOutput(st *syntax.Stmt) {
+// redirected to (curl URL > FILE), or that of a command whose output is
+// downloaded content (downloaded: cat x > x.deb, cat < x > x.deb of a
+// file a downloader on the line wrote): running it later on the line is
+// running downloaded code.
+func (s *state) fetchedOutput(st *syntax.Stmt, downloaded bool) {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || !s.c.download[baseName(ce.Args[0].Lit())] {
+	if !ok || len(ce.Args) == 0 || !downloaded && !s.c.download[baseName(ce.Args[0].Lit())] {
 		return
 	}
 	for _, r := range st.Redirs {
