@@ -2111,7 +2111,10 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 			if strings.HasPrefix(a.s, "-") || k > 0 && slices.Contains([]string{"-m", "-F", "-C", "-c", "--message", "--file", "--author"}, args[k-1].s) {
 				continue
 			}
-			if _, _, ok := s.secretRule(a); ok && !a.unknown() {
+			if v, ok := pathValue(a); ok && !a.glob {
+				a = word{s: v, lit: true} // "$PWD/.env" is ./.env
+			}
+			if _, _, ok := s.secretRule(a); ok && !a.unknown() && !secretTemplate(a.s) {
 				s.stagedSecret = a.s
 				break
 			}
@@ -2149,6 +2152,18 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 			j.add(Dangerous, name+" "+sub+" to the branch's remote, which this line may have pointed at another URL, sends the repository's commits there")
 		}
 	}
+}
+
+// secretTemplate reports whether p names a project's template of a
+// secret file (.env.example, .env.sample, .env.template, .env.dist),
+// which holds no secret and is committed as a rule. The Secrets rules
+// name them ("*.env.*") because they are written for reading, where
+// Warning costs little; a push of one is not a secret sent out.
+func secretTemplate(p string) bool {
+	base := path.Base(p)
+	return slices.ContainsFunc([]string{".example", ".sample", ".template", ".dist"}, func(suffix string) bool {
+		return strings.HasSuffix(base, suffix)
+	})
 }
 
 // pointRemote records that the line pointed the git remote name at a
