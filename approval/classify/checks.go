@@ -4078,6 +4078,18 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	return info{}
 }
 
+// ghNameFlags are the options of gh issue, pr and release (sends_text)
+// whose value names something GitHub looks up (a repository, branch,
+// person, label, milestone, project, category, commit) and answers with
+// an error when it has no such thing: their value is not published.
+// Only long names and the short ones every such subcommand reads alike
+// (-m is --merge in pr merge, -r --request-changes in pr review).
+var ghNameFlags = map[string]bool{"-R": true, "--repo": true, "-B": true, "--base": true, "-H": true, "--head": true,
+	"--assignee": true, "--add-assignee": true, "--remove-assignee": true, "--label": true, "--add-label": true,
+	"--remove-label": true, "--milestone": true, "--project": true, "--add-project": true, "--remove-project": true,
+	"--reviewer": true, "--add-reviewer": true, "--remove-reviewer": true, "--target": true,
+	"--discussion-category": true, "--notes-start-tag": true, "--match-head-commit": true}
+
 // checkSendsText judges a command that sends its arguments' text to
 // another host as content (the bodies, titles, comments and notes gh
 // issue, pr and release send to GitHub): an argument whose text is known
@@ -4085,13 +4097,32 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 // not set, may hold a file's contents (gh pr comment --body "$(cat
 // .env)"), Defaults.NetworkData, as curl -d "$(cat .env)" URL is. Text
 // the line spells out, a here-document's too (--body "$(cat <<'EOF'
-// ... EOF)"), is known.
+// ... EOF)"), is known. The value of an option that names something on
+// GitHub (--add-reviewer "$USER", --base "$BASE", --label "$L") is not
+// text it publishes: GitHub answers a name it does not have with an
+// error. Any other word known only when it runs may be such an option
+// itself (b="--body=$(cat .env)"; gh pr comment 1 "$b"), unless it
+// starts with text the line spells out (a release's tag excepted, which
+// is published: gh release create "v$(cat f)").
 func checkSendsText(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	for _, a := range args {
-		if a.unknown() || a.input {
-			j.add(s.c.rules.Defaults.NetworkData, fmt.Sprintf("%s sends %s, text known only when it runs (it may hold a file's contents), to another host", name, a.s))
-			break
+	release := strings.HasSuffix(name, " release create")
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		if n, _, eq := strings.Cut(a.s, "="); eq && ghNameFlags[n] && !a.input && a.prefix > len(n) {
+			continue // --label=$L
 		}
+		if ghNameFlags[a.s] && a.prefix == len(a.s) {
+			k++ // --label "$L"
+			continue
+		}
+		if !a.unknown() && !a.input {
+			continue
+		}
+		if !release && a.prefix > 0 && a.s[0] != '-' {
+			continue // a positional: "pr-$(date +%s)" is no option
+		}
+		j.add(s.c.rules.Defaults.NetworkData, fmt.Sprintf("%s sends %s, text known only when it runs (it may hold a file's contents), to another host", name, a.s))
+		break
 	}
 	if cx.stdinArgs {
 		j.add(s.c.rules.Defaults.NetworkData, name+" gets arguments from its input (which may hold a file's contents) and sends them to another host")
