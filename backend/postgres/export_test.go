@@ -14,6 +14,11 @@ func SetApprovalClock(s *ApprovalStore, now func() time.Time) { s.now = now }
 // the bound without approval.DefaultDecisionRetention of them.
 func SetDecisionRetention(s *ApprovalStore, n int) { s.keep = n }
 
+// SetCommitGrace makes s's Submit wait d for its commit's answer once
+// its context has ended: a test's way to reach the bound without waiting
+// for commitGrace.
+func SetCommitGrace(s *JobStore, d time.Duration) { s.commitGrace = d }
+
 // CallOfJob is the call a worker runs for a job kept with stripped, exact
 // and whole forms.
 func CallOfJob(stripped tool.Call, exact, whole []byte) (tool.Call, error) {

@@ -29,6 +29,13 @@ import (
 // jobKind is the River kind of Toolbelt's jobs.
 const jobKind = "toolbelt_call"
 
+// CommitGrace is how long Submit still waits for its job's commit to be
+// answered once its context has ended. The commit is not interrupted at
+// once (the server may have carried it out while its answer was on the
+// way), but a network gone silent would hold Submit, and a connection of
+// the pool, for as long as TCP takes to give up: tens of minutes.
+const CommitGrace = 15 * time.Second
+
 // callArgs is a job: one tool call. The call's arguments travel as bytes
 // (base64 in River's jsonb), because jsonb refuses the escape \u0000 a
 // model may put in them.
@@ -199,6 +206,9 @@ type JobStore struct {
 	pool   *pgxpool.Pool
 	client *river.Client[pgx.Tx]
 	err    error // building the client failed: every method returns it
+	// commitGrace is how long Submit waits for its commit's answer once
+	// its context has ended (CommitGrace; tests shorten it).
+	commitGrace time.Duration
 
 	mu       sync.Mutex
 	run      executor.JobRunner
@@ -207,7 +217,7 @@ type JobStore struct {
 }
 
 func newJobStore(pool *pgxpool.Pool, cfg JobsConfig) *JobStore {
-	s := &JobStore{cfg: cfg.withDefaults(), pool: pool}
+	s := &JobStore{cfg: cfg.withDefaults(), pool: pool, commitGrace: CommitGrace}
 	cfg = s.cfg
 	rc := &river.Config{
 		JobTimeout:                  cfg.Timeout,
@@ -282,9 +292,11 @@ func (s *JobStore) Stop(ctx context.Context) error {
 // Submit returns, and runs even if this instance stops at once. ctx may
 // end Submit until the job's transaction commits (nothing is kept, and
 // the error says so), not while it commits: Submit then waits for the
-// commit's answer and reports the job, which runs. A commit that fails
-// (the connection lost on the way) gives an error that names the job's
-// id, as whether the server kept it cannot be known: Status tells.
+// commit's answer, up to CommitGrace after ctx ends, and reports the job,
+// which runs. A commit that fails (the connection lost on the way), or
+// whose answer has not come CommitGrace after ctx ended, gives an error
+// that names the job's id, as whether the server kept it cannot be
+// known: Status tells.
 func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, error) {
 	if s.err != nil {
 		return "", s.err
@@ -320,7 +332,20 @@ func (s *JobStore) Submit(ctx context.Context, call tool.Call) (executor.JobID, 
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("postgres: submit a job of %q: %w (the job was not kept)", call.Name, err)
 	}
-	if err := tx.Commit(context.WithoutCancel(ctx)); err != nil {
+	// The commit's answer is waited for, up to commitGrace after ctx ends.
+	commitCtx, endCommit := context.WithCancel(context.WithoutCancel(ctx))
+	defer endCommit()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(s.commitGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			endCommit()
+		case <-commitCtx.Done(): // Submit returned
+		}
+	})
+	defer stop()
+	if err := tx.Commit(commitCtx); err != nil {
 		return "", fmt.Errorf("postgres: submit a job of %q: commit: %w: whether job %s was kept is unknown: look it up with Status before submitting it again", call.Name, err, id)
 	}
 	return id, nil

@@ -33,6 +33,10 @@ import (
 type wireTrap struct {
 	statement func(sql string) bool // the statement trapped
 	answer    []byte                // its CommandComplete message
+	// withheld, when not nil, makes the answer never arrive (a network
+	// that went silent): the read waits for a deadline, or until
+	// withheld is closed.
+	withheld chan struct{}
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // armed while not nil
@@ -131,8 +135,23 @@ func (c *trapConn) Read(p []byte) (int, error) {
 		return n, err
 	}
 	c.trap.spring()
-	if runs.Done() == nil {
-		return n, err // nothing can interrupt the statement: its answer arrives
+	if c.trap.withheld != nil {
+		// The answer never comes: the read ends when the driver gives
+		// up on it (a deadline), or when the test does.
+		select {
+		case <-deadline:
+			return 0, os.ErrDeadlineExceeded
+		case <-c.trap.withheld:
+			// The driver reads again after a timeout: the connection
+			// is closed instead, as a reset would.
+			_ = c.Conn.Close()
+			return 0, net.ErrClosed
+		}
+	}
+	if runs.Err() == nil {
+		// The statement's context did not end with the cancellation:
+		// the driver sets no deadline, and the answer arrives.
+		return n, err
 	}
 	<-deadline // the driver's answer to the cancellation
 	return 0, os.ErrDeadlineExceeded
