@@ -4019,11 +4019,14 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 				ops = append(ops, w)
 			}
 		}
-		if name == "helm" && len(ops) >= 3 && ops[0].s == "add" && !ops[1].unknown() && remoteURL(ops[2]) {
+		// The name is the operand before the URL: the values of options
+		// before the name (--username u) are among ops too.
+		u := slices.IndexFunc(ops, remoteURL)
+		if name == "helm" && len(ops) >= 3 && ops[0].s == "add" && u >= 2 && !ops[u-1].unknown() {
 			if s.helmRepos == nil {
 				s.helmRepos = map[string]bool{}
 			}
-			s.helmRepos[ops[1].s] = true
+			s.helmRepos[ops[u-1].s] = true
 		}
 		return info{}
 	}
@@ -4038,6 +4041,8 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 			}
 		case s.readsFetched(w):
 			return "reads " + w.s + ", which a downloader on this line wrote or a repository it cloned holds"
+		case s.fetchedUnder(w):
+			return "reads the directory " + w.s + ", which holds a file a downloader on this line wrote"
 		}
 		return ""
 	}
@@ -4055,13 +4060,32 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		case eq && strings.HasPrefix(n, "--") && slices.Contains(files, n):
 			w := a.cut(len(n) + 1)
 			v = &w
-		case len(a.s) > 2 && (strings.HasPrefix(a.s, "-f") || strings.HasPrefix(a.s, "-k")) && a.s[1] != '-':
-			w := a.cut(2)
-			v = &w
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			// pflag's shorthands: -fFILE, -f=FILE, and a bundle of
+			// kubectl's -R before it (-Rf FILE).
+			i := 1
+			for i < len(a.s) && a.s[i] == 'R' {
+				i++
+			}
+			if i == len(a.s) || a.s[i] != 'f' && a.s[i] != 'k' {
+				break
+			}
+			switch {
+			case i+1 < len(a.s):
+				w := a.cut(i + 1)
+				if strings.HasPrefix(w.s, "=") {
+					w = w.cut(1)
+				}
+				v = &w
+			case k+1 < len(args):
+				k++
+				v = &args[k]
+			}
 		case name == "helm" && k > at && !strings.HasPrefix(a.s, "-"):
 			// The chart: a local one the line downloaded, or one of a
-			// repository it added (x/chart).
-			if repo, _, ok := strings.Cut(a.s, "/"); ok && a.lit && s.helmRepos[repo] {
+			// repository it added (x/chart), its name spelled out or
+			// set on the line (r=x; helm install rel $r/chart).
+			if repo, _, ok := strings.Cut(a.s, "/"); ok && !a.unknown() && !a.glob && s.helmRepos[repo] {
 				j.add(Dangerous, what+" installs "+a.s+", a chart of the repository this line added from a URL: what the cluster runs comes from wherever it points, unseen")
 				return info{}
 			}
@@ -4076,6 +4100,29 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		}
 	}
 	return info{}
+}
+
+// fetchedUnder reports whether the directory w holds, at any depth, a
+// file a downloader on the line wrote (curl -o k8s/a.yaml URL && kubectl
+// apply -f k8s/). Each call looks at every such file, so all calls of a
+// line together look at no more than Limits.MaxLength of them: past
+// that, the answer is yes, which keeps the cost linear in the line.
+func (s *state) fetchedUnder(w word) bool {
+	d, ok := pathValue(w)
+	if !ok || len(s.fetched) == 0 {
+		return false
+	}
+	d = path.Clean(d)
+	for p := range s.fetched {
+		if s.fetchedScans++; s.fetchedScans > s.c.rules.Limits.MaxLength {
+			return true
+		}
+		rel := !strings.HasPrefix(p, "/") && p != ".." && !strings.HasPrefix(p, "../")
+		if d == "." && rel || len(p) > len(d) && p[len(d)] == '/' && strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // ghNameFlags are the options of gh issue, pr and release (sends_text)

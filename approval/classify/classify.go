@@ -494,6 +494,9 @@ type state struct {
 	// on the line: a chart of one (NAME/chart) comes from wherever the
 	// URL points (see checkCluster).
 	helmRepos map[string]bool
+	// fetchedScans counts the downloaded files fetchedUnder has looked
+	// at on the line, which it bounds.
+	fetchedScans int
 	// pushRemotes are the git remotes the line pointed at a URL on
 	// another host (git remote add NAME URL, git remote set-url NAME
 	// URL, git config remote.NAME.url URL): a push to one sends the
