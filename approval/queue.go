@@ -94,7 +94,9 @@ func QueueTimeout(d time.Duration) QueueOption { return func(q *Queue) { q.timeo
 // OnPending registers fn to be told of each new pending request (to push it
 // to a UI), with the queue it waits in so that fn can Resolve it. fn runs on
 // the waiter's goroutine and must not block; a UI that pulls rather than
-// being pushed to uses [Queue.Next] instead.
+// being pushed to uses [Queue.Next] instead. fn is told of every tenant's
+// requests (it has no person's context: see Queue, Tenants): a UI it
+// pushes to sends each person their tenant's (p.Request.Principal.Tenant).
 func OnPending(fn func(q *Queue, p Pending)) QueueOption {
 	return func(q *Queue) { q.notify = fn }
 }
