@@ -4000,21 +4000,17 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 // Dangerous, as for the URL itself. It records the repositories helm
 // repo add adds.
 func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	at := slices.IndexFunc(args, func(w word) bool {
-		switch w.s {
-		case "apply", "create", "replace", "install", "upgrade", "repo":
-			return true
+	// helm repo add NAME URL; "repo" alone may be an option's value
+	// (kubectl -n repo apply, helm -n repo install).
+	k := -1
+	for i := 0; name == "helm" && i+1 < len(args) && k < 0; i++ {
+		if args[i].s == "repo" && args[i+1].s == "add" {
+			k = i
 		}
-		return false
-	})
-	if at < 0 {
-		return info{}
 	}
-	sub := args[at].s
-	if sub == "repo" {
-		// helm repo add NAME URL
+	if k >= 0 {
 		var ops []word
-		for _, w := range args[at+1:] {
+		for _, w := range args[k+1:] {
 			if !strings.HasPrefix(w.s, "-") {
 				ops = append(ops, w)
 			}
@@ -4030,6 +4026,17 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		}
 		return info{}
 	}
+	at := slices.IndexFunc(args, func(w word) bool {
+		switch w.s {
+		case "apply", "create", "replace", "install", "upgrade":
+			return true
+		}
+		return false
+	})
+	if at < 0 {
+		return info{}
+	}
+	sub := args[at].s
 	what := name + " " + sub
 	downloaded := func(w word) string {
 		switch {
