@@ -1,54 +1,59 @@
 package guard
 
 import (
-	"bytes"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 )
 
-// MaxElements bounds the array elements of a response body that is not a
-// stream, and of each event of one, over all its arrays at any depth. The
-// SDKs decode each element of a list of their types (choices, tool calls,
-// output items, content blocks, candidates, parts) into a value of that
-// type and its field metadata, 1 to 4.5 KB, be it "{}", "[]" or "null":
-// without the bound, a body (or a stream's event) of 768 KiB of "{},"
-// asked for 0.1 to 1.2 GB, and one within DefaultMaxBytes for tens of
-// gigabytes. An answer of the APIs holds far fewer (a turn of 1024 tool
-// calls, each with arguments, holds a few thousand); what it may cost the
-// SDK is at most MaxElements times that.
+// MaxElements bounds the array elements of a response body, and of each
+// event of a stream, over all its arrays at any depth. The SDKs decode
+// each element of a list of their types (choices, tool calls, output
+// items, content blocks, candidates, parts) into a value of that type and
+// its field metadata, 1 to 4.5 KB, be it "{}", "[]" or "null": without the
+// bound, a body (or a stream's event) of 768 KiB of "{}," asked for 0.1 to
+// 1.2 GB, and one within DefaultMaxBytes for tens of gigabytes. An answer
+// of the APIs holds far fewer (a turn of 1024 tool calls, each with
+// arguments, holds a few thousand); what it may cost the SDK is at most
+// MaxElements times that.
 const MaxElements = 16384
 
 // elementsBounded returns res with its body bounded to MaxElements array
-// elements, before the SDK decodes any of it. A body that is not an event
-// stream is read whole (through body, which keeps the byte bound) and
-// counted; one of more is replaced by one whose reading fails saying so.
-// An event stream's events are counted one by one as they are read, and
-// the reading fails within the first event of more.
+// elements, counted as the body is read, before the SDK decodes what they
+// are in: the SDKs read a whole JSON value, or a whole event, before they
+// decode it. The body is counted both ways an SDK may read it, whatever
+// its Content-Type says: as a JSON value (the genai SDK decodes an answer
+// labelled text/event-stream as one), and as an event stream (the
+// Stainless SDKs read a stream's answer as one, whatever its label).
 func (g *Guard) elementsBounded(res *http.Response, body *limited) *http.Response {
-	name := g.provider + ".MaxResponseElements"
-	if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt == "text/event-stream" {
-		res.Body = &eventElements{limited: body, name: name, inField: true}
-		return res
+	res.Body = &bodyElements{limited: body, name: g.provider + ".MaxResponseElements", events: events{inField: true}}
+	return res
+}
+
+// bodyElements is a response body that fails once what it has read holds
+// more than MaxElements array elements, as a JSON value or in an event.
+type bodyElements struct {
+	*limited
+	name string
+
+	value  firstValue
+	events events
+	err    error
+}
+
+func (b *bodyElements) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
 	}
-	b, err := io.ReadAll(body)
-	_ = body.Close()
-	if err == nil {
-		var count elements
-		for _, c := range b {
-			if count.add(c) > MaxElements {
-				err = body.fail(&tooManyElements{max: MaxElements, name: name})
-				break
-			}
+	n, err := b.limited.Read(p)
+	for i, c := range p[:n] {
+		inValue, inEvent := b.value.take(c), b.events.take(c)
+		if inValue || inEvent {
+			// What came before is the SDK's; what is over is not.
+			b.err = b.limited.fail(&tooManyElements{max: MaxElements, name: b.name, event: inEvent && !inValue})
+			return i, b.err
 		}
 	}
-	if err != nil {
-		res.Body, res.ContentLength = io.NopCloser(failing{err}), -1
-		return res
-	}
-	res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
-	return res
+	return n, err
 }
 
 // elements counts the array elements of a JSON text given a byte at a
@@ -107,43 +112,55 @@ func (e *elements) add(c byte) int {
 	return e.n
 }
 
-// eventElements is an event stream's body that counts the array elements
-// of each event's data as it is read (the SDKs decode an event's data,
-// its "data:" lines joined, as a JSON text), and fails once an event has
-// more than MaxElements. The count starts over at each event, and only
-// data lines are counted: another field (event:, id:, a comment) holds no
-// JSON, and a quote in it must not hide the data's elements.
-type eventElements struct {
-	*limited
-	name string
+// firstValue counts the elements of the body's first JSON value, the one
+// a decoder reads (what follows it is an error, not decoded); a body that
+// starts with no object or array (an event stream's "data:") has none.
+type firstValue struct {
+	elements
+	state int // 0 before the value, 1 in it, 2 past it or none
+}
 
+// take reads c of the body and reports whether the first value has more
+// than MaxElements.
+func (f *firstValue) take(c byte) bool {
+	switch f.state {
+	case 0:
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			return false
+		case '{', '[':
+			f.state = 1
+		default:
+			f.state = 2
+			return false
+		}
+	case 2:
+		return false
+	}
+	n := f.add(c)
+	if len(f.open) == 0 {
+		f.state = 2
+	}
+	return n > MaxElements
+}
+
+// events counts the array elements of each event of an event stream, in
+// its data (its "data:" lines joined, which the SDKs decode as a JSON
+// text). The count starts over at each event, and only data lines are
+// counted: another field (event:, id:, a comment) holds no JSON, and a
+// quote in it must not hide the data's elements.
+type events struct {
 	count     elements
 	field     []byte
 	inField   bool // reading a line's field name, up to its colon (a stream starts there)
 	data      bool // in a data line's value
 	skipSpace bool // just past "data:", where one space is not the value's
 	cr        bool // just past a '\r', which ends a line as "\r\n" does
-	err       error
-}
-
-func (e *eventElements) Read(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.limited.Read(p)
-	for i, c := range p[:n] {
-		if e.take(c) {
-			// What came before the event is the SDK's; the event is not.
-			e.err = e.limited.fail(&tooManyElements{max: MaxElements, name: e.name, event: true})
-			return i, e.err
-		}
-	}
-	return n, err
 }
 
 // take reads c of the stream and reports whether the event it is in has
 // more than MaxElements.
-func (e *eventElements) take(c byte) bool {
+func (e *events) take(c byte) bool {
 	if c == '\n' && e.cr {
 		e.cr = false
 		return false // the "\n" of a "\r\n"
@@ -186,11 +203,6 @@ func (e *eventElements) take(c byte) bool {
 	}
 	return false
 }
-
-// failing is a body whose reading fails with err.
-type failing struct{ err error }
-
-func (f failing) Read([]byte) (int, error) { return 0, f.err }
 
 // tooManyElements is the error of a body, or of a stream's event, of more
 // than max array elements; name is the constant that says the bound
