@@ -33,7 +33,10 @@
 // only tools the call's principal may call, and a call of a tool it may
 // not call, valid arguments or not, is answered as a name no tool has
 // (tool.CodeNotFound, the same message), so that guessing names tells a
-// principal nothing of the tools hidden from it. The extensions around
+// principal nothing of the tools hidden from it: whatever the chain
+// answered (auth's refusal, or an extension outside auth: a rate limiter
+// re-placed there), also when the caller's context ended first, and
+// without asking the tool for the call's resources. The extensions around
 // auth and the observers (logs, the audit trail) see auth's refusal and
 // its rule (extension.MetaAuthRule); the answer keeps them for the
 // program, as the error's cause (errors.Is(err, tool.ErrUnauthorized))
@@ -290,25 +293,35 @@ func (e *Executor) execute(ctx context.Context, cs *callState) *tool.Result {
 	if entry == nil {
 		return e.refused(ctx, call, nil, tool.Fail(call, tool.CodeNotFound, e.notFound(call.Name, call.Principal)))
 	}
+	if ctx.Err() != nil || cs.invalid != nil {
+		// That the context ended before the tool started, and the schema's
+		// names, are told only to a principal that may call the tool: to
+		// another, a name no tool has is answered not_found whatever the
+		// context.
+		if rule, err := e.Authorize(call.Principal, &entry.Spec); err != nil {
+			return e.hide(call, e.refused(ctx, call, &entry.Spec, extension.Refusal(call, rule, err)))
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return e.refused(ctx, call, &entry.Spec, notStarted(call, err))
 	}
 	if cs.invalid != nil { // validated at admission (admit)
-		// The schema's names are told only to a principal that may call the tool.
-		if rule, err := e.Authorize(call.Principal, &entry.Spec); err != nil {
-			return e.hide(call, e.refused(ctx, call, &entry.Spec, extension.Refusal(call, rule, err)))
-		}
 		return e.refused(ctx, call, &entry.Spec, tool.Failure(call, cs.invalid))
 	}
 	req.Spec, req.Tool, req.Attempt, req.Validated, req.Received = &entry.Spec, entry.Tool, 1, call.Args, cs.start
 	res := e.chain(ctx, req)
-	if te := res.Error; te != nil && te.Code == tool.CodeUnauthorized {
-		if _, err := e.Authorize(call.Principal, &entry.Spec); err != nil {
-			res = e.hide(call, res) // the chain's extensions saw auth's refusal
-		}
-	}
 	// An extension's own answer (a cache hit another executor filled) is capped too.
 	capOutput(res, e.maxOutBytes, entry.Spec.Name)
+	if res.Error != nil {
+		// Auth's refusal, or the answer of an extension outside auth (a
+		// rate limiter placed before it): either tells the principal the
+		// tool exists. The chain's extensions saw it; the principal (as
+		// the chain left it) is told what a name no tool has is told,
+		// uncut, as that answer is.
+		if _, err := e.Authorize(call.Principal, &entry.Spec); err != nil {
+			res = e.hide(call, res)
+		}
+	}
 	res.Timings.Validate = cs.validate
 	return res
 }
