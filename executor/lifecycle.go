@@ -83,7 +83,16 @@ func (e *Executor) admit(call tool.Call, id JobID, j *job, b *batch, start time.
 		if ferr == nil {
 			cs.req.Call.Args = args
 			if d, ok := cs.entry.Tool.(tool.ResourceDeclarer); ok {
-				rs, cs.refused = declared(d, &cs.req.Call)
+				if _, err := e.Authorize(call.Principal, &cs.entry.Spec); err != nil {
+					// The tool's code does not run on the arguments of a
+					// principal it is hidden from, whose call is answered
+					// as a name no tool has. Should an extension outside
+					// auth change the principal to one auth lets through,
+					// the call queues when it reaches its backend (hold).
+					cs.moved = true
+				} else {
+					rs, cs.refused = declared(d, &cs.req.Call)
+				}
 			}
 		}
 	}
