@@ -120,7 +120,11 @@ func WithParams(fn func(*sdk.MessageNewParams)) Option {
 // text_delta for a block that is not a text block (which the turn's text
 // would not hold) is an error of Next, and is not passed on; so is a
 // stream that ends without message_stop (cut short: its calls would be
-// lost and its text taken for an answer) or goes on after it.
+// lost and its text taken for an answer) or goes on after it, and a second
+// content_block_stop for a block or a delta for a block after its stop.
+// Reading a stream takes memory linear in it: a block's text, thinking
+// and signature deltas are gathered here, not added one by one by the
+// SDK's accumulator, which copies the whole text for each.
 func WithStream(fn func(text string)) Option { return func(m *Model) { m.stream = fn } }
 
 // New returns a Model that asks model (for example "claude-sonnet-4-5")
@@ -188,6 +192,12 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 	stream := m.client.Messages.NewStreaming(ctx, params, opts...)
 	defer stream.Close()
 	var msg sdk.Message
+	// texts gathers each content block's text, thinking and signature
+	// deltas (texts[i] is msg.Content[i]'s). The accumulator adds a delta
+	// with cb.Text += delta, a copy of the whole text each time, so a
+	// stream of small deltas would allocate the square of its length: they
+	// are kept here and written into the block once, at its stop.
+	var texts []*blockText
 	started, stopped := false, false
 	for stream.Next() {
 		ev := stream.Current()
@@ -199,26 +209,83 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 			return nil, fmt.Errorf("stream: a %s event after message_stop: the stream is broken", clipType(ev.Type))
 		}
 		stopped = ev.Type == "message_stop"
-		if ev.Type == "message_start" {
+		// An index out of range is left to Accumulate, which refuses it.
+		inRange := ev.Index >= 0 && ev.Index < int64(len(texts))
+		switch ev.Type {
+		case "message_start":
 			// The accumulator would take a second one as the message and
 			// drop what came before, which the callback has already shown.
 			if started {
 				return nil, errors.New("stream: a second message_start: the stream is broken")
 			}
 			started = true
+		case "message_delta":
+			// The accumulator merges it into the whole message's JSON, a
+			// copy of the message for each key, so many of them would
+			// allocate the square of the stream; it only sets the stop
+			// reason and usage, which the turn does not hold.
+			continue
+		case "content_block_delta":
+			if !inRange {
+				break
+			}
+			b := texts[ev.Index]
+			if b.stopped {
+				// Written nowhere the turn is read from (the block's JSON
+				// was written at its stop), or written after it was shown
+				// as whole.
+				return nil, fmt.Errorf("stream: a %s for content block %d after its content_block_stop: the stream is broken", clipType(ev.Delta.Type), ev.Index)
+			}
+			switch ev.Delta.Type {
+			case "text_delta":
+				// The accumulator adds the text to the block the index
+				// names, of any type; the turn's text is its text blocks'
+				// alone, so text for another block would be shown and
+				// never recorded.
+				if ev.Delta.Text == "" {
+					continue
+				}
+				if typ := msg.Content[ev.Index].Type; typ != "text" {
+					return nil, fmt.Errorf("stream: a text_delta for content block %d, a %q block: the stream is broken", ev.Index, clipType(typ))
+				}
+				b.text.WriteString(ev.Delta.Text)
+				m.stream(ev.Delta.Text)
+				continue
+			case "thinking_delta":
+				b.thinking.WriteString(ev.Delta.Thinking)
+				continue
+			case "signature_delta":
+				b.signature.WriteString(ev.Delta.Signature)
+				continue
+			}
+		case "content_block_stop":
+			if !inRange {
+				break
+			}
+			// The accumulator writes the block's text into its JSON again
+			// at each stop: a block stopped over and over would be copied
+			// as many times.
+			if texts[ev.Index].stopped {
+				return nil, fmt.Errorf("stream: a second content_block_stop for content block %d: the stream is broken", ev.Index)
+			}
+			texts[ev.Index].stopped = true
+			texts[ev.Index].writeTo(&msg.Content[ev.Index])
+		case "message_stop":
+			// The accumulator writes every block into the message's JSON,
+			// those never stopped too.
+			for i, b := range texts {
+				if !b.stopped {
+					b.writeTo(&msg.Content[i])
+				}
+			}
 		}
 		if err := msg.Accumulate(ev); err != nil {
 			return nil, fmt.Errorf("stream: %w", err)
 		}
-		if ev.Type == "content_block_delta" && ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
-			// The accumulator adds the text to the block the index
-			// names, of any type; the turn's text is its text blocks'
-			// alone, so text for another block would be shown and never
-			// recorded. (Accumulate has checked the index.)
-			if b := msg.Content[ev.Index].Type; b != "text" {
-				return nil, fmt.Errorf("stream: a text_delta for content block %d, a %q block: the stream is broken", ev.Index, clipType(b))
-			}
-			m.stream(ev.Delta.Text)
+		// message_start's content and content_block_start's block are new
+		// blocks, their text the start of what their deltas add to.
+		for len(texts) < len(msg.Content) {
+			texts = append(texts, newBlockText(msg.Content[len(texts)]))
 		}
 	}
 	if err := stream.Err(); err != nil {
@@ -231,6 +298,31 @@ func (m *Model) streamed(ctx context.Context, params sdk.MessageNewParams, opts 
 		return nil, errors.New("stream: the stream ended without message_stop: the turn is incomplete (cut by the endpoint or the network); ask again")
 	}
 	return &msg, nil
+}
+
+// blockText is one streamed content block's text, thinking and signature
+// as its deltas add to them, and whether the block has stopped.
+type blockText struct {
+	text, thinking, signature strings.Builder
+	stopped                   bool
+}
+
+// newBlockText starts a block's text, thinking and signature with what
+// its start carried.
+func newBlockText(cb sdk.ContentBlockUnion) *blockText {
+	b := &blockText{}
+	b.text.WriteString(cb.Text)
+	b.thinking.WriteString(cb.Thinking)
+	b.signature.WriteString(cb.Signature)
+	return b
+}
+
+// writeTo sets the block's fields to what the deltas added up to, as the
+// accumulator would have, before it writes them into the block's JSON.
+func (b *blockText) writeTo(cb *sdk.ContentBlockUnion) {
+	cb.Text = b.text.String()
+	cb.Thinking = b.thinking.String()
+	cb.Signature = b.signature.String()
 }
 
 // clipType is a block type the endpoint sent, cut short for an error's
