@@ -4034,6 +4034,17 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		return false
 	})
 	if at < 0 {
+		// helm pull (fetch) of a chart from a URL (--repo URL too) or of
+		// a repository the line added saves it here: a local chart
+		// installed after it may be that one.
+		if p := slices.IndexFunc(args, func(w word) bool { return w.s == "pull" || w.s == "fetch" }); name == "helm" && p >= 0 {
+			for _, w := range args[p+1:] {
+				repo, _, ok := strings.Cut(w.s, "/")
+				if remoteURL(w) || ok && !w.unknown() && s.helmRepos[repo] {
+					s.helmPulled = true
+				}
+			}
+		}
 		return info{}
 	}
 	sub := args[at].s
@@ -4094,6 +4105,10 @@ func checkCluster(s *state, name string, args []word, cx judgeCtx, j *judgement)
 			// set on the line (r=x; helm install rel $r/chart).
 			if repo, _, ok := strings.Cut(a.s, "/"); ok && !a.unknown() && !a.glob && s.helmRepos[repo] {
 				j.add(Dangerous, what+" installs "+a.s+", a chart of the repository this line added from a URL: what the cluster runs comes from wherever it points, unseen")
+				return info{}
+			}
+			if s.helmPulled && !a.unknown() && (strings.HasPrefix(a.s, ".") || strings.HasPrefix(a.s, "/") || strings.HasPrefix(a.s, "~") || strings.HasSuffix(a.s, ".tgz")) {
+				j.add(Dangerous, what+" installs "+a.s+", a local chart, which may be the one helm pull fetched on this line from a URL: what the cluster runs comes from wherever it points, unseen")
 				return info{}
 			}
 			v = &args[k]

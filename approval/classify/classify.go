@@ -494,6 +494,10 @@ type state struct {
 	// on the line: a chart of one (NAME/chart) comes from wherever the
 	// URL points (see checkCluster).
 	helmRepos map[string]bool
+	// helmPulled: helm pull fetched a chart from a URL, or of a
+	// repository the line added; a local chart installed after it may be
+	// that chart (see checkCluster).
+	helmPulled bool
 	// fetchedScans counts the downloaded files fetchedUnder has looked
 	// at on the line, which it bounds.
 	fetchedScans int
