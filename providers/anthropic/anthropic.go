@@ -20,7 +20,8 @@
 // What an endpoint sends back is untrusted (a proxy, a man in the
 // middle): at most DefaultMaxResponseBytes of a response body are read
 // (WithMaxResponseBytes), an answer or a stream's event may hold at most
-// MaxResponseElements array elements, and the key a request carried is redacted as
+// MaxResponseElements array elements and MaxResponseMembers object
+// members, and the key a request carried is redacted as
 // "[REDACTED]" from an error response, before the SDK reads it, and from
 // the text of the errors Next returns (the whole key as sent, as it is or
 // encoded: JSON escapes, percent-encoding, hex, base64). The SDK's

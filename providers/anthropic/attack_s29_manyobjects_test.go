@@ -43,13 +43,19 @@ func jsonModel(t *testing.T, body string) *anthropic.Model {
 // content blocks became a block of the SDK's type with its field
 // metadata, about 1.6 KB for 3 bytes: a body of 768 KiB allocated
 // 426 MB. An answer of more array elements than
-// anthropic.MaxResponseElements is refused before the SDK decodes it.
+// anthropic.MaxResponseElements is refused before the SDK decodes it (a
+// list of blocks of one member each, and the message's own members, is
+// over anthropic.MaxResponseMembers first).
 func TestAttackS29ManyEmptyObjectsAreBounded(t *testing.T) {
 	const n = 262144 // "{}," each: 768 KiB
 	for name, body := range map[string]string{
 		"content":  `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","stop_reason":"tool_use","content":[` + repeated("{}", n) + `],"usage":{"input_tokens":1,"output_tokens":1}}`,
 		"tool_use": `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","stop_reason":"tool_use","content":[` + repeated(`{"type":"tool_use"}`, n/6) + `],"usage":{"input_tokens":1,"output_tokens":1}}`,
 	} {
+		bound := "anthropic.MaxResponseElements"
+		if name == "tool_use" {
+			bound = "anthropic.MaxResponseMembers"
+		}
 		model := jsonModel(t, body)
 		var err error
 		used := allocated(func() {
@@ -58,7 +64,7 @@ func TestAttackS29ManyEmptyObjectsAreBounded(t *testing.T) {
 		t.Logf("%s: %d bytes allocated to read a body of %d bytes", name, used, len(body))
 		if assert.Error(t, err, name) {
 			assert.ErrorIs(t, err, anthropic.ErrResponseTooLarge, name)
-			assert.Contains(t, err.Error(), "anthropic.MaxResponseElements", name)
+			assert.Contains(t, err.Error(), bound, name)
 		}
 		// What reading it takes is bounded by the body (a few copies of
 		// it), not by what the SDK would make of each of its elements.

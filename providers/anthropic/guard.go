@@ -29,6 +29,15 @@ func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes =
 // SDK decodes it, with ErrResponseTooLarge.
 const MaxResponseElements = guard.MaxElements
 
+// MaxResponseMembers bounds the object members of an answer, and of each
+// event of a stream, as MaxResponseElements bounds their array elements:
+// the SDK keeps each member its types do not name (in ExtraFields, with
+// its field metadata), about 500 bytes for a member "k":0 of 9, so that
+// 100,000 unknown keys on a message, a body of 930 KB, asked for 53 MB.
+// An answer or event of more is refused before the SDK decodes it, with
+// ErrResponseTooLarge.
+const MaxResponseMembers = guard.MaxMembers
+
 // ErrPlainHTTP is returned (wrapped) by Next when the client's base URL is
 // http:// to a host that is not this machine and WithInsecureHTTP is not
 // given: the API key and the conversation would cross the network in

@@ -33,8 +33,8 @@
 // server you trust on your own network. The genai SDK
 // reads a response body whole and has no per-request hook, so the bound
 // on a body is the HTTP client's: build the client with HTTPClient (its
-// bytes, and at most MaxResponseElements array elements in an answer or
-// a stream's event).
+// bytes, and at most MaxResponseElements array elements and
+// MaxResponseMembers object members in an answer or a stream's event).
 //
 //	client, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: os.Getenv("GEMINI_API_KEY"), HTTPClient: gemini.HTTPClient(nil, 0)})
 //	model := gemini.New(client, "gemini-2.5-flash")

@@ -52,6 +52,15 @@ func HTTPClient(c *http.Client, max int64) *http.Client {
 // more is refused before the SDK decodes it, with ErrResponseTooLarge.
 const MaxResponseElements = guard.MaxElements
 
+// MaxResponseMembers bounds the object members of an answer, and of each
+// event of a stream, read through a client of HTTPClient, as
+// MaxResponseElements bounds their array elements: the SDK decodes an
+// answer through a map of every member, those its types do not name too,
+// so that 100,000 unknown keys on a part, a body of 930 KB, asked for
+// 24 MB. An answer or event of more is refused before the SDK decodes it,
+// with ErrResponseTooLarge.
+const MaxResponseMembers = guard.MaxMembers
+
 // clean is err with the credentials g knows (guard) redacted from its
 // text and the text bounded (guard.MaxErrorText): the SDK's errors may
 // hold what the endpoint sent, a body that is not JSON whole. When

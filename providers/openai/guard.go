@@ -31,6 +31,15 @@ func WithMaxResponseBytes(n int64) Option { return func(m *Model) { m.maxBytes =
 // to is bounded by MaxStreamToolCalls.
 const MaxResponseElements = guard.MaxElements
 
+// MaxResponseMembers bounds the object members of an answer, and of each
+// event of a stream, as MaxResponseElements bounds their array elements:
+// the SDK keeps each member its types do not name (in ExtraFields, with
+// its field metadata), about 570 bytes for a member "k":0 of 9, so that
+// 100,000 unknown keys on a message, a body of 930 KB, asked for 57 MB.
+// An answer or event of more is refused before the SDK decodes it, with
+// ErrResponseTooLarge.
+const MaxResponseMembers = guard.MaxMembers
+
 // WithResponsesMaxResponseBytes is WithMaxResponseBytes for a
 // ResponsesModel.
 func WithResponsesMaxResponseBytes(n int64) ResponsesOption {

@@ -19,7 +19,8 @@
 // What an endpoint sends back is untrusted (a compatible server, a proxy):
 // at most DefaultMaxResponseBytes of a response body are read
 // (WithMaxResponseBytes), an answer or a stream's event may hold at most
-// MaxResponseElements array elements, a chat stream may add up to at most
+// MaxResponseElements array elements and MaxResponseMembers object
+// members, a chat stream may add up to at most
 // MaxStreamToolCalls tool calls, and the key a request carried is redacted as
 // "[REDACTED]" from an error response, before the SDK reads it, and from
 // the text of the errors Next returns (the whole key as sent, as it is or

@@ -17,23 +17,51 @@ import (
 // MaxElements times that.
 const MaxElements = 16384
 
+// MaxMembers bounds the object members of a response body, and of each
+// event of a stream, over all its objects at any depth, as MaxElements
+// does their array elements. The SDKs keep each member of an object that
+// their type does not name (the Stainless SDKs in ExtraFields, with its
+// field metadata; the genai SDK decodes through a map of every member),
+// about 500 bytes for a member "k":0 of 10 bytes: without the bound,
+// 100,000 unknown keys on an OpenAI message, a body of 930 KB, asked for
+// 57 MB, and a body within DefaultMaxBytes for 2 GB. An answer of the APIs
+// holds far fewer (a turn of 1024 tool calls holds about 8000, their
+// arguments' members included).
+const MaxMembers = 16384
+
+// A bound on a count of a body's values: what it counts, its value and
+// the name of the adapters' constant that says it.
+type bound struct {
+	what     string // "array elements"
+	max      int
+	constant string // "MaxResponseElements"
+	cost     string // what each would cost the SDK
+}
+
+var (
+	arrayElements = &bound{"array elements", MaxElements, "MaxResponseElements", "each element would cost the SDK a value of its types"}
+	objectMembers = &bound{"object members", MaxMembers, "MaxResponseMembers", "each member would cost the SDK a field of its own (an unknown one is kept)"}
+)
+
 // elementsBounded returns res with its body bounded to MaxElements array
-// elements, counted as the body is read, before the SDK decodes what they
-// are in: the SDKs read a whole JSON value, or a whole event, before they
-// decode it. The body is counted both ways an SDK may read it, whatever
-// its Content-Type says: as a JSON value (the genai SDK decodes an answer
-// labelled text/event-stream as one), and as an event stream (the
-// Stainless SDKs read a stream's answer as one, whatever its label).
+// elements and MaxMembers object members, counted as the body is read,
+// before the SDK decodes what they are in: the SDKs read a whole JSON
+// value, or a whole event, before they decode it. The body is counted
+// both ways an SDK may read it, whatever its Content-Type says: as a JSON
+// value (the genai SDK decodes an answer labelled text/event-stream as
+// one), and as an event stream (the Stainless SDKs read a stream's answer
+// as one, whatever its label).
 func (g *Guard) elementsBounded(res *http.Response, body *limited) *http.Response {
-	res.Body = &bodyElements{limited: body, name: g.provider + ".MaxResponseElements", events: events{inField: true}}
+	res.Body = &bodyElements{limited: body, provider: g.provider, events: events{inField: true}}
 	return res
 }
 
 // bodyElements is a response body that fails once what it has read holds
-// more than MaxElements array elements, as a JSON value or in an event.
+// more than MaxElements array elements or MaxMembers object members, as a
+// JSON value or in an event.
 type bodyElements struct {
 	*limited
-	name string
+	provider string // the adapter's package name, for the constant an error names
 
 	value  firstValue
 	events events
@@ -47,30 +75,37 @@ func (b *bodyElements) Read(p []byte) (int, error) {
 	n, err := b.limited.Read(p)
 	for i, c := range p[:n] {
 		inValue, inEvent := b.value.take(c), b.events.take(c)
-		if inValue || inEvent {
+		if inValue != nil || inEvent != nil {
 			// What came before is the SDK's; what is over is not.
-			b.err = b.limited.fail(&tooManyElements{max: MaxElements, name: b.name, event: inEvent && !inValue})
+			over := &tooManyValues{bound: inValue, provider: b.provider}
+			if inValue == nil {
+				over.bound, over.event = inEvent, true
+			}
+			b.err = b.limited.fail(over)
 			return i, b.err
 		}
 	}
 	return n, err
 }
 
-// elements counts the array elements of a JSON text given a byte at a
-// time, over all its arrays at any depth, and nothing in a string. It
-// reads the text as JSON's grammar allows and counts a broken text's
-// elements no fewer than a decoder would see (a comma in an array is one
-// more). It holds only the containers the text is in.
+// elements counts the array elements and the object members of a JSON
+// text given a byte at a time, over all its arrays and objects at any
+// depth, and nothing in a string. It reads the text as JSON's grammar
+// allows and counts a broken text's elements and members no fewer than a
+// decoder would see (a comma in an array or an object is one more). It
+// holds only the containers the text is in.
 type elements struct {
-	open    []byte // the containers the text is in, '[' or '{'
-	first   bool   // just past a '[': a value here is its first element
-	inText  bool
-	escaped bool
-	n       int
+	open        []byte // the containers the text is in, '[' or '{'
+	first       bool   // just past a '[': a value here is its first element
+	firstMember bool   // just past a '{': a key here is its first member
+	inText      bool
+	escaped     bool
+	n           int // array elements
+	members     int // object members
 }
 
-// add takes in c and returns the elements counted so far.
-func (e *elements) add(c byte) int {
+// add takes in c.
+func (e *elements) add(c byte) {
 	if e.inText {
 		switch {
 		case e.escaped:
@@ -80,16 +115,22 @@ func (e *elements) add(c byte) int {
 		case c == '"':
 			e.inText = false
 		}
-		return e.n
+		return
 	}
 	switch c {
 	case ' ', '\t', '\n', '\r':
-		return e.n
+		return
 	}
 	if e.first {
 		e.first = false
 		if c != ']' {
 			e.n++
+		}
+	}
+	if e.firstMember {
+		e.firstMember = false
+		if c != '}' {
+			e.members++
 		}
 	}
 	switch c {
@@ -100,55 +141,71 @@ func (e *elements) add(c byte) int {
 		e.first = true
 	case '{':
 		e.open = append(e.open, '{')
+		e.firstMember = true
 	case ']', '}':
 		if len(e.open) > 0 {
 			e.open = e.open[:len(e.open)-1]
 		}
 	case ',':
-		if len(e.open) > 0 && e.open[len(e.open)-1] == '[' {
-			e.n++
+		if len(e.open) > 0 {
+			if e.open[len(e.open)-1] == '[' {
+				e.n++
+			} else {
+				e.members++
+			}
 		}
 	}
-	return e.n
 }
 
-// firstValue counts the elements of the body's first JSON value, the one
-// a decoder reads (what follows it is an error, not decoded); a body that
-// starts with no object or array (an event stream's "data:") has none.
+// over is the bound the text counted so far is over, or nil.
+func (e *elements) over() *bound {
+	switch {
+	case e.n > MaxElements:
+		return arrayElements
+	case e.members > MaxMembers:
+		return objectMembers
+	}
+	return nil
+}
+
+// firstValue counts the elements and members of the body's first JSON
+// value, the one a decoder reads (what follows it is an error, not
+// decoded); a body that starts with no object or array (an event
+// stream's "data:") has none.
 type firstValue struct {
 	elements
 	state int // 0 before the value, 1 in it, 2 past it or none
 }
 
-// take reads c of the body and reports whether the first value has more
-// than MaxElements.
-func (f *firstValue) take(c byte) bool {
+// take reads c of the body and returns the bound the first value is
+// over, or nil.
+func (f *firstValue) take(c byte) *bound {
 	switch f.state {
 	case 0:
 		switch c {
 		case ' ', '\t', '\n', '\r':
-			return false
+			return nil
 		case '{', '[':
 			f.state = 1
 		default:
 			f.state = 2
-			return false
+			return nil
 		}
 	case 2:
-		return false
+		return nil
 	}
-	n := f.add(c)
+	f.add(c)
 	if len(f.open) == 0 {
 		f.state = 2
 	}
-	return n > MaxElements
+	return f.over()
 }
 
-// events counts the array elements of each event of an event stream, in
-// its data (its "data:" lines joined, which the SDKs decode as a JSON
-// text). The count starts over at each event, and only data lines are
-// counted: another field (event:, id:, a comment) holds no JSON, and a
-// quote in it must not hide the data's elements.
+// events counts the array elements and object members of each event of
+// an event stream, in its data (its "data:" lines joined, which the SDKs
+// decode as a JSON text). The count starts over at each event, and only
+// data lines are counted: another field (event:, id:, a comment) holds no
+// JSON, and a quote in it must not hide the data's elements.
 type events struct {
 	count     elements
 	field     []byte
@@ -158,12 +215,12 @@ type events struct {
 	cr        bool // just past a '\r', which ends a line as "\r\n" does
 }
 
-// take reads c of the stream and reports whether the event it is in has
-// more than MaxElements.
-func (e *events) take(c byte) bool {
+// take reads c of the stream and returns the bound the event it is in is
+// over, or nil.
+func (e *events) take(c byte) *bound {
 	if c == '\n' && e.cr {
 		e.cr = false
-		return false // the "\n" of a "\r\n"
+		return nil // the "\n" of a "\r\n"
 	}
 	e.cr = c == '\r'
 	if c == '\n' || c == '\r' {
@@ -176,7 +233,7 @@ func (e *events) take(c byte) bool {
 			e.count.add('\n')
 		}
 		e.field, e.inField, e.data, e.skipSpace = e.field[:0], true, false, false
-		return false
+		return nil
 	}
 	switch {
 	case e.inField:
@@ -184,43 +241,45 @@ func (e *events) take(c byte) bool {
 			e.inField = false
 			e.data = string(e.field) == "data"
 			e.skipSpace = e.data
-			return false
+			return nil
 		}
 		if len(e.field) < len("data")+1 {
 			e.field = append(e.field, c)
 		} else {
 			e.field = append(e.field[:0], 0) // not a field name we read
 		}
-		return false
+		return nil
 	case e.data:
 		if e.skipSpace {
 			e.skipSpace = false
 			if c == ' ' {
-				return false
+				return nil
 			}
 		}
-		return e.count.add(c) > MaxElements
+		e.count.add(c)
+		return e.count.over()
 	}
-	return false
+	return nil
 }
 
-// tooManyElements is the error of a body, or of a stream's event, of more
-// than max array elements; name is the constant that says the bound
-// (openai.MaxResponseElements).
-type tooManyElements struct {
-	max   int
-	name  string
-	event bool
+// tooManyValues is the error of a body, or of a stream's event, over a
+// bound of its array elements or object members; provider names the
+// adapter whose constant says the bound (openai.MaxResponseElements).
+type tooManyValues struct {
+	bound    *bound
+	provider string
+	event    bool
 }
 
-func (e *tooManyElements) Error() string {
+func (e *tooManyValues) Error() string {
 	what := "the response body holds"
 	if e.event {
 		what = "an event of the response stream holds"
 	}
-	return fmt.Sprintf("%s more than %d array elements (%s), more than an answer of the API holds: it is refused before it is decoded, "+
-		"as each element would cost the SDK a value of its types", what, e.max, e.name)
+	return fmt.Sprintf("%s more than %d %s (%s.%s), more than an answer of the API holds: it is refused before it is decoded, as %s",
+		what, e.bound.max, e.bound.what, e.provider, e.bound.constant, e.bound.cost)
 }
 
-// Is makes it an ErrTooLarge: the body is too large in elements.
-func (e *tooManyElements) Is(target error) bool { return target == ErrTooLarge }
+// Is makes it an ErrTooLarge: the body is too large in elements or
+// members.
+func (e *tooManyValues) Is(target error) bool { return target == ErrTooLarge }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -10,31 +11,35 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// elements counts the elements of every array, at any depth, and nothing
-// in a string.
+// elements counts the elements of every array and the members of every
+// object, at any depth, and nothing in a string.
 func TestElementsCount(t *testing.T) {
 	for _, tc := range []struct {
-		json string
-		n    int
+		json       string
+		n, members int
 	}{
-		{`{}`, 0},
-		{`[]`, 0},
-		{`[ ]`, 0},
-		{`[1]`, 1},
-		{`[1, 2 ,3]`, 3},
-		{`[[], [], {}]`, 3},
-		{`[[1,2],[3]]`, 5},
-		{`{"a":[null,null],"b":{"c":[{}]}}`, 3},
-		{`{"a":1,"b":2}`, 0},
-		{`["[1,2,3]", "a,b", "\"],[", "\\"]`, 4},
-		{`{"text":"[[[,,,]]]"}`, 0},
-		{`[1,]`, 2}, // broken: counted no fewer than a decoder sees
+		{`{}`, 0, 0},
+		{`{ }`, 0, 0},
+		{`[]`, 0, 0},
+		{`[ ]`, 0, 0},
+		{`[1]`, 1, 0},
+		{`[1, 2 ,3]`, 3, 0},
+		{`[[], [], {}]`, 3, 0},
+		{`[[1,2],[3]]`, 5, 0},
+		{`{"a":[null,null],"b":{"c":[{}]}}`, 3, 3},
+		{`{"a":1,"b":2}`, 0, 2},
+		{`{ "a" : 1 , "b":{"c":{"d":{}}}}`, 0, 4},
+		{`["[1,2,3]", "a,b", "\"],[", "\\"]`, 4, 0},
+		{`{"text":"[[[,,,]]]", "{a,b}":"{,}"}`, 0, 2},
+		{`[1,]`, 2, 0},     // broken: counted no fewer than a decoder sees
+		{`{"a":1,}`, 0, 2}, // broken too
 	} {
 		var e elements
 		for _, c := range []byte(tc.json) {
 			e.add(c)
 		}
-		assert.Equal(t, tc.n, e.n, tc.json)
+		assert.Equal(t, tc.n, e.n, "elements of %s", tc.json)
+		assert.Equal(t, tc.members, e.members, "members of %s", tc.json)
 	}
 }
 
@@ -42,39 +47,52 @@ func TestElementsCount(t *testing.T) {
 // what was read and the error reading stopped at.
 func read(body string) (string, error) {
 	b, err := io.ReadAll(&bodyElements{limited: &limited{rc: io.NopCloser(strings.NewReader(body)), left: 1 << 30, g: New(0, "", "test")},
-		name: "test.MaxResponseElements", events: events{inField: true}})
+		provider: "test", events: events{inField: true}})
 	return string(b), err
 }
 
 // A body is counted as a JSON value (its first, the one a decoder reads)
 // and as an event stream, whose events are counted one by one, their data
-// lines only: many events of a few elements pass, one event of more than
-// MaxElements fails within it, however its lines end and whatever its
-// other fields hold, and so does a value of more.
+// lines only: many events of a few elements or members pass, one event of
+// more than MaxElements or MaxMembers fails within it, however its lines
+// end and whatever its other fields hold, and so does a value of more.
 func TestBodyElements(t *testing.T) {
 	many := "[" + strings.Repeat("{},", MaxElements) + "{}]"
 	few := "[" + strings.Repeat("{},", 100) + "{}]"
+	var keys strings.Builder
+	for i := range MaxMembers + 1 {
+		fmt.Fprintf(&keys, `"%x":{},`, i)
+	}
+	manyKeys := "{" + strings.TrimSuffix(keys.String(), ",") + "}"
+	fewKeys := `{"a":{"b":1,"c":2},"d":[{"e":3}]}`
 	const value, event = "the response body holds", "an event of the response stream holds"
+	const elementsOver, membersOver = " more than 16384 array elements (test.MaxResponseElements)", " more than 16384 object members (test.MaxResponseMembers)"
 	for name, tc := range map[string]struct {
 		body string
 		over string // what the error says is over, "" when none
 	}{
-		"events of a few":           {strings.Repeat("event: x\ndata: "+few+"\n\n", 1000), ""},
-		"one of many":               {"data: " + few + "\n\ndata: " + many + "\n\n", event},
-		"many split over data":      {"data: [" + strings.Repeat("{},", MaxElements/2) + "\ndata: " + strings.Repeat("{},", MaxElements/2) + "{}]\n\n", event},
-		"crlf":                      {"data: " + few + "\r\n\r\ndata: " + many + "\r\n\r\n", event},
-		"cr":                        {"data: " + few + "\r\rdata: " + many + "\r\r", event},
-		"many in another field":     {"event: " + many + "\nid: " + many + "\n: " + many + "\ndata: {}\n\n", ""},
-		"a quote in another field":  {"event: \"\ndata: " + many + "\n\n", event},
-		"a broken event then many":  {"data: [\"\n\ndata: " + many + "\n\n", event},
-		"no space after data":       {"data:" + many + "\n\n", event},
-		"a long field name":         {"dataaaaaaa: " + many + "\n\n", ""},
-		"a data without a colon":    {"data\n\ndata: " + few + "\n\n", ""},
-		"one of many, no blank end": {"data: " + many, event},
-		"a value of a few":          {`{"a":` + few + `,"b":` + few + "}", ""},
-		"a value of many":           {"\n " + `{"a":` + many + "}", value},
-		"many past the value":       {few + many, ""},
-		"a text of many":            {`"` + many + `"`, ""},
+		"events of a few keys":         {strings.Repeat("data: "+fewKeys+"\n\n", 10000), ""},
+		"an event of many keys":        {"data: " + fewKeys + "\n\ndata: " + manyKeys + "\n\n", event + membersOver},
+		"a value of many keys":         {manyKeys, value + membersOver},
+		"a value of many keys, nested": {`{"a":[` + manyKeys + `]}`, value + membersOver},
+		"keys in a text":               {`"` + manyKeys + `"`, ""},
+		"keys in another field":        {"event: " + manyKeys + "\ndata: {}\n\n", ""},
+		"events of a few":              {strings.Repeat("event: x\ndata: "+few+"\n\n", 1000), ""},
+		"one of many":                  {"data: " + few + "\n\ndata: " + many + "\n\n", event},
+		"many split over data":         {"data: [" + strings.Repeat("{},", MaxElements/2) + "\ndata: " + strings.Repeat("{},", MaxElements/2) + "{}]\n\n", event},
+		"crlf":                         {"data: " + few + "\r\n\r\ndata: " + many + "\r\n\r\n", event},
+		"cr":                           {"data: " + few + "\r\rdata: " + many + "\r\r", event},
+		"many in another field":        {"event: " + many + "\nid: " + many + "\n: " + many + "\ndata: {}\n\n", ""},
+		"a quote in another field":     {"event: \"\ndata: " + many + "\n\n", event},
+		"a broken event then many":     {"data: [\"\n\ndata: " + many + "\n\n", event},
+		"no space after data":          {"data:" + many + "\n\n", event},
+		"a long field name":            {"dataaaaaaa: " + many + "\n\n", ""},
+		"a data without a colon":       {"data\n\ndata: " + few + "\n\n", ""},
+		"one of many, no blank end":    {"data: " + many, event},
+		"a value of a few":             {`{"a":` + few + `,"b":` + few + "}", ""},
+		"a value of many":              {"\n " + `{"a":` + many + "}", value},
+		"many past the value":          {few + many, ""},
+		"a text of many":               {`"` + many + `"`, ""},
 	} {
 		got, err := read(tc.body)
 		if tc.over == "" {
@@ -82,10 +100,14 @@ func TestBodyElements(t *testing.T) {
 			assert.Equal(t, tc.body, got, name)
 			continue
 		}
-		var tooMany *tooManyElements
+		over := tc.over
+		if over == value || over == event {
+			over += elementsOver
+		}
+		var tooMany *tooManyValues
 		if assert.True(t, errors.As(err, &tooMany), "%s: %v", name, err) {
 			assert.ErrorIs(t, err, ErrTooLarge, name)
-			assert.Contains(t, err.Error(), tc.over+" more than 16384 array elements (test.MaxResponseElements)", name)
+			assert.Contains(t, err.Error(), over, name)
 		}
 		assert.Less(t, len(got), len(tc.body), "%s: what is over is not read", name)
 	}

@@ -59,9 +59,10 @@ type Guard struct {
 
 // New returns a Guard reading at most max bytes of a response body
 // (DefaultMaxBytes when max <= 0), and at most MaxElements array elements
-// of one that is not a stream; hint says how to raise the byte bound, and
-// provider is the adapter's package name ("openai"), for an error that
-// names its MaxResponseElements.
+// and MaxMembers object members of its JSON value or of each event of a
+// stream; hint says how to raise the byte bound, and provider is the
+// adapter's package name ("openai"), for an error that names its
+// MaxResponseElements or MaxResponseMembers.
 func New(max int64, hint, provider string) *Guard {
 	if max <= 0 {
 		max = DefaultMaxBytes
