@@ -61,6 +61,18 @@ const MaxResponseElements = guard.MaxElements
 // with ErrResponseTooLarge.
 const MaxResponseMembers = guard.MaxMembers
 
+// MaxResponseArgsValues bounds the array elements and object members,
+// together, of the tool arguments (a functionCall's args) of an answer,
+// and of each event of a stream, read through a client of HTTPClient.
+// MaxResponseElements and MaxResponseMembers do not count them: they are
+// JSON the model wrote, and a real answer holds many (a table of 20,000
+// rows written to a tool holds about 140,000), while the SDK decodes
+// them as encoding/json decodes any JSON, a map or a slice each (about
+// 320 bytes for a "{}"), not into values of its types. An answer or
+// event of more is refused before the SDK decodes it, with
+// ErrResponseTooLarge.
+const MaxResponseArgsValues = guard.MaxFreeValues
+
 // clean is err with the credentials g knows (guard) redacted from its
 // text and the text bounded (guard.MaxErrorText): the SDK's errors may
 // hold what the endpoint sent, a body that is not JSON whole. When

@@ -14,7 +14,8 @@ import (
 // 1.2 GB, and one within DefaultMaxBytes for tens of gigabytes. An answer
 // of the APIs holds far fewer (a turn of 1024 tool calls, each with
 // arguments, holds a few thousand); what it may cost the SDK is at most
-// MaxElements times that.
+// MaxElements times that. A tool's arguments the model wrote are not
+// counted (freeMembers).
 const MaxElements = 16384
 
 // MaxMembers bounds the object members of a response body, and of each
@@ -41,6 +42,7 @@ type bound struct {
 var (
 	arrayElements = &bound{"array elements", MaxElements, "MaxResponseElements", "each element would cost the SDK a value of its types"}
 	objectMembers = &bound{"object members", MaxMembers, "MaxResponseMembers", "each member would cost the SDK a field of its own (an unknown one is kept)"}
+	freeValues    = &bound{"array elements and object members in a tool's arguments", MaxFreeValues, "MaxResponseArgsValues", "each would cost the SDK a map or a slice"}
 )
 
 // elementsBounded returns res with its body bounded to MaxElements array
@@ -52,8 +54,41 @@ var (
 // one), and as an event stream (the Stainless SDKs read a stream's answer
 // as one, whatever its label).
 func (g *Guard) elementsBounded(res *http.Response, body *limited) *http.Response {
-	res.Body = &bodyElements{limited: body, provider: g.provider, events: events{inField: true}}
+	free := freeMembers[g.provider]
+	res.Body = &bodyElements{limited: body, provider: g.provider,
+		value:  firstValue{elements: elements{free: free}},
+		events: events{inField: true, count: elements{free: free}}}
 	return res
+}
+
+// MaxFreeValues bounds the array elements and object members, together,
+// of the tool arguments a Gemini answer, or a stream's event, holds (its
+// functionCall "args"), which MaxElements and MaxMembers do not count.
+// The SDK decodes them as encoding/json decodes any JSON (a map or a
+// slice each), about 320 bytes for a "{}" of 3: MaxFreeValues of them
+// cost about as much as MaxElements values of the SDK's types (80 MB),
+// and a table of 20,000 rows of a few columns written to a tool, a real
+// answer, holds about 140,000.
+const MaxFreeValues = 262144
+
+// freeMember names a member whose object or array value is JSON the model
+// wrote for a tool, which the SDK keeps without a value of its types per
+// element or member, and bounds what it holds.
+type freeMember struct {
+	name string
+	max  int // of its elements and members, together; 0 for no bound but the bytes
+}
+
+// freeMembers are the adapters' free members: Anthropic's tool_use
+// "input" (the SDK keeps it as a json.RawMessage, a copy of its bytes, so
+// only the byte bound applies) and Gemini's functionCall "args" (a
+// map[string]any, bounded by MaxFreeValues). A real answer holds large
+// ones (a table of 20,000 rows written to a tool), which MaxElements and
+// MaxMembers refused. OpenAI's tool arguments are a JSON string, which
+// holds no element.
+var freeMembers = map[string]freeMember{
+	"anthropic": {name: "input"},
+	"gemini":    {name: "args", max: MaxFreeValues},
 }
 
 // bodyElements is a response body that fails once what it has read holds
@@ -102,6 +137,32 @@ type elements struct {
 	escaped     bool
 	n           int // array elements
 	members     int // object members
+
+	// free names the member whose object or array value is counted in
+	// freeN and not in n or members (freeMembers); its name is "" for
+	// none. A key is compared as it is spelt: one with an escape is not
+	// free, which counts more, never fewer.
+	free      freeMember
+	freeN     int    // elements and members in free values
+	wantKey   bool   // just past '{' or an object's ',': a string here is a key
+	inKey     bool   // the string being read is a key
+	key       []byte // the key read so far, up to len(free.name)+1 bytes
+	keyBroken bool   // the key holds an escape
+	freeValue bool   // the last key was free: the value after its ':' is free
+	freeDepth int    // the depth of open of the free value the text is in, 0 for none
+}
+
+// count counts one more array element (array) or object member in the
+// container the text is in.
+func (e *elements) count(array bool) {
+	switch {
+	case e.freeDepth != 0 && len(e.open) >= e.freeDepth:
+		e.freeN++
+	case array:
+		e.n++
+	default:
+		e.members++
+	}
 }
 
 // add takes in c.
@@ -112,8 +173,17 @@ func (e *elements) add(c byte) {
 			e.escaped = false
 		case c == '\\':
 			e.escaped = true
+			e.keyBroken = true
 		case c == '"':
 			e.inText = false
+			if e.inKey {
+				e.inKey = false
+				e.freeValue = e.free.name != "" && !e.keyBroken && string(e.key) == e.free.name
+			}
+		default:
+			if e.inKey && len(e.key) <= len(e.free.name) {
+				e.key = append(e.key, c)
+			}
 		}
 		return
 	}
@@ -124,35 +194,51 @@ func (e *elements) add(c byte) {
 	if e.first {
 		e.first = false
 		if c != ']' {
-			e.n++
+			e.count(true)
 		}
 	}
 	if e.firstMember {
 		e.firstMember = false
 		if c != '}' {
-			e.members++
+			e.count(false)
+		}
+	}
+	wantKey := e.wantKey
+	e.wantKey = false
+	if c != ':' && c != '"' {
+		freeValue := e.freeValue
+		e.freeValue = false
+		if freeValue && (c == '{' || c == '[') && e.freeDepth == 0 {
+			e.freeDepth = len(e.open) + 1
 		}
 	}
 	switch c {
 	case '"':
 		e.inText = true
+		if wantKey && e.free.name != "" {
+			e.inKey, e.key, e.keyBroken = true, e.key[:0], false
+		} else {
+			e.freeValue = false
+		}
 	case '[':
 		e.open = append(e.open, '[')
 		e.first = true
 	case '{':
 		e.open = append(e.open, '{')
 		e.firstMember = true
+		e.wantKey = true
 	case ']', '}':
 		if len(e.open) > 0 {
 			e.open = e.open[:len(e.open)-1]
 		}
+		if len(e.open) < e.freeDepth {
+			e.freeDepth = 0
+		}
 	case ',':
 		if len(e.open) > 0 {
-			if e.open[len(e.open)-1] == '[' {
-				e.n++
-			} else {
-				e.members++
-			}
+			top := e.open[len(e.open)-1]
+			e.wantKey = top == '{'
+			e.count(top == '[')
 		}
 	}
 }
@@ -164,6 +250,8 @@ func (e *elements) over() *bound {
 		return arrayElements
 	case e.members > MaxMembers:
 		return objectMembers
+	case e.free.max > 0 && e.freeN > e.free.max:
+		return freeValues
 	}
 	return nil
 }
@@ -226,7 +314,7 @@ func (e *events) take(c byte) *bound {
 	if c == '\n' || c == '\r' {
 		if e.inField && len(e.field) == 0 {
 			// A blank line ends the event.
-			e.count = elements{open: e.count.open[:0]}
+			e.count = elements{open: e.count.open[:0], free: e.count.free, key: e.count.key[:0]}
 		}
 		if e.data {
 			// Data lines are joined by a newline, a blank in JSON.

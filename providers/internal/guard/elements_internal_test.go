@@ -112,3 +112,47 @@ func TestBodyElements(t *testing.T) {
 		assert.Less(t, len(got), len(tc.body), "%s: what is over is not read", name)
 	}
 }
+
+// A free member's object or array value (a tool's input the model wrote)
+// is counted in freeN and not as elements or members; only a key spelt
+// exactly as the free name, in an object, starts one, and the text after
+// it is counted again.
+func TestElementsFreeMember(t *testing.T) {
+	for _, tc := range []struct {
+		json              string
+		n, members, freeN int
+	}{
+		{`{"input":{"a":[1,2],"b":{}}}`, 0, 1, 4},
+		{`{"input":[{},{}],"x":[1,2]}`, 2, 2, 2},
+		{`{ "input" : [ 1 , 2 ] , "x" : [3] }`, 1, 2, 2},
+		{`{"input":"[1,2]","x":[3]}`, 1, 2, 0},
+		{`{"input":1,"x":[3]}`, 1, 2, 0},
+		{`{"inp\u0075t":[1,2]}`, 2, 1, 0},            // an escape: not free
+		{`{"Input":[1,2]}`, 2, 1, 0},                 // another spelling: not free
+		{`{"inputs":[1,2]}`, 2, 1, 0},                // a longer name: not free
+		{`["input",[1,2]]`, 4, 0, 0},                 // a string in an array is no key
+		{`{"a":"input","b":[1,2]}`, 2, 2, 0},         // nor is a value
+		{`{"input",[1,2]}`, 2, 2, 0},                 // broken: no colon, not free
+		{`{"input":{"input":[1]},"x":[1]}`, 1, 2, 2}, // a free value in a free value
+		{`{"input":[[1],[2]]}[1,2]`, 2, 1, 4},
+	} {
+		e := elements{free: freeMember{name: "input"}}
+		for _, c := range []byte(tc.json) {
+			e.add(c)
+		}
+		assert.Equal(t, tc.n, e.n, "elements of %s", tc.json)
+		assert.Equal(t, tc.members, e.members, "members of %s", tc.json)
+		assert.Equal(t, tc.freeN, e.freeN, "free values of %s", tc.json)
+	}
+
+	// A bounded free member is over its bound past max.
+	e := elements{free: freeMember{name: "args", max: 3}}
+	for _, c := range []byte(`{"args":[1,2,3]}`) {
+		e.add(c)
+	}
+	assert.Nil(t, e.over())
+	for _, c := range []byte(`{"args":[4]}`) {
+		e.add(c)
+	}
+	assert.Equal(t, freeValues, e.over())
+}
