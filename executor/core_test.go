@@ -209,9 +209,17 @@ func TestInlineBackendEndsBeforeTheCall(t *testing.T) {
 
 func TestCallerCancellation(t *testing.T) {
 	var stopped atomic.Int32
-	ex := newExec(t, nil, tool.Func("sleep", "The sleep test tool", sleeper(&stopped)))
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(10*time.Millisecond, cancel)
+	// The caller cancels once the backend runs, not after a time: a cancel
+	// 10 ms in, before a loaded machine started the backend, left it
+	// unstarted (2 of 30 -race runs).
+	sleep := sleeper(&stopped)
+	ex := newExec(t, nil, tool.Func("sleep", "The sleep test tool", func(ctx context.Context, in SleepArgs) (string, error) {
+		if in.MS > 1 {
+			go cancel()
+		}
+		return sleep(ctx, in)
+	}))
 	res, err := ex.Execute(ctx, tool.Call{Name: "sleep", Args: json.RawMessage(`{"ms":5000}`)})
 	assert.ErrorIs(t, err, tool.ErrCancelled)
 	assert.Equal(t, tool.StatusCancelled, res.Status)
