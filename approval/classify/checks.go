@@ -48,28 +48,29 @@ func init() {
 		"network_stdin": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 			return checkNetwork(s, name, args, cx, j, true)
 		},
-		"network_send": checkNetworkSend,
-		"sends_input":  checkSendsInput,
-		"recursive":    checkRecursive,
-		"runs":         checkRuns,
-		"moves":        checkMoves,
-		"mirrors":      checkMirrors,
-		"container":    checkContainer,
-		"positional":   checkPositional,
-		"later":        checkLater,
-		"project":      checkProject,
-		"clone":        checkClone,
-		"cluster":      checkCluster,
-		"sends_text":   checkSendsText,
-		"extract":      checkExtract,
-		"cpio":         checkCpio,
-		"fd":           checkFd,
-		"cargo":        checkCargo,
-		"ps":           checkPS,
-		"here":         checkHere,
-		"sql":          checkSQL,
-		"packages":     checkPackages,
-		"fetches":      checkFetches,
+		"network_send":   checkNetworkSend,
+		"sends_input":    checkSendsInput,
+		"recursive":      checkRecursive,
+		"runs":           checkRuns,
+		"moves":          checkMoves,
+		"mirrors":        checkMirrors,
+		"container":      checkContainer,
+		"positional":     checkPositional,
+		"later":          checkLater,
+		"project":        checkProject,
+		"clone":          checkClone,
+		"cluster":        checkCluster,
+		"sends_text":     checkSendsText,
+		"extract":        checkExtract,
+		"cpio":           checkCpio,
+		"fd":             checkFd,
+		"cargo":          checkCargo,
+		"ps":             checkPS,
+		"here":           checkHere,
+		"sql":            checkSQL,
+		"packages":       checkPackages,
+		"fetches":        checkFetches,
+		"prints_fetched": checkPrintsFetched,
 	}
 }
 
@@ -89,6 +90,15 @@ func checkFetches(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		}
 	}
 	return info{}
+}
+
+// checkPrintsFetched judges a command that writes to its standard
+// output what it fetches from the network, as curl URL does (gh gist
+// view, gh api): piped into a shell, or saved and run later on the
+// line, that is downloaded code run (Defaults.DownloadExec), as curl URL
+// | sh and curl URL > run.sh && bash run.sh are.
+func checkPrintsFetched(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	return info{download: true}
 }
 
 // checkPackages judges a system package manager installing a package
