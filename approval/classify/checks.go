@@ -3142,9 +3142,35 @@ func checkCompress(s *state, name string, args []word, cx judgeCtx, j *judgement
 		if o.s != "-" {
 			j.add(s.writeTarget(o))
 		}
+		if s.readsFetched(o) {
+			// curl -o a.gz URL && gunzip a.gz && sh a: the file it
+			// leaves holds the download, decompressed.
+			if base, ok := compressedName(o.s); ok {
+				s.recordFetched(word{s: base, lit: true})
+			}
+		}
 	}
 	s.inputWrites(name, cx, j)
 	return info{}
+}
+
+// compressedSuffixes are the suffixes gzip, bzip2, xz, zstd and lz4 take
+// off the files they decompress, and what they put in their place.
+var compressedSuffixes = []struct{ suffix, repl string }{
+	{".tgz", ".tar"}, {".taz", ".tar"}, {".tbz2", ".tar"}, {".tbz", ".tar"}, {".txz", ".tar"}, {".tzst", ".tar"},
+	{".gz", ""}, {".z", ""}, {".Z", ""}, {"-gz", ""}, {"-z", ""}, {"_z", ""}, {".bz2", ""}, {".bz", ""},
+	{".xz", ""}, {".lzma", ""}, {".zst", ""}, {".lz4", ""},
+}
+
+// compressedName returns the name of the file decompressing name leaves
+// (a.gz: a), and whether name has such a suffix.
+func compressedName(name string) (string, bool) {
+	for _, c := range compressedSuffixes {
+		if base, ok := strings.CutSuffix(name, c.suffix); ok && base != "" && !strings.HasSuffix(base, "/") {
+			return base + c.repl, true
+		}
+	}
+	return "", false
 }
 
 // checkNetworkSend judges a command that sends what it reads on its

@@ -1926,9 +1926,16 @@ func fileIn(p string, dirs []string) string {
 }
 
 // contentReaders are the commands that write out the files they are
-// given: what they read of a downloaded or cloned file is downloaded
-// content.
-var contentReaders = map[string]bool{"cat": true, "tac": true, "head": true, "tail": true}
+// given, as they are or decompressed or decoded (zcat a.gz, gunzip -c,
+// base64 -d a.b64): what they read of a downloaded or cloned file is
+// downloaded content.
+var contentReaders = map[string]bool{
+	"cat": true, "tac": true, "head": true, "tail": true,
+	"zcat": true, "gzcat": true, "bzcat": true, "xzcat": true, "lzcat": true, "zstdcat": true, "lz4cat": true,
+	"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true, "lzma": true,
+	"unlzma": true, "zstd": true, "unzstd": true, "lz4": true,
+	"base64": true, "base32": true, "basenc": true, "xxd": true, "uudecode": true,
+}
 
 // copiers are the commands whose last operand (or the directory of -t,
 // --target-directory) becomes a copy, the new name or a link of the
