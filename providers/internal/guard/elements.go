@@ -54,10 +54,7 @@ var (
 // one), and as an event stream (the Stainless SDKs read a stream's answer
 // as one, whatever its label).
 func (g *Guard) elementsBounded(res *http.Response, body *limited) *http.Response {
-	free := freeMembers[g.provider]
-	res.Body = &bodyElements{limited: body, provider: g.provider,
-		value:  firstValue{elements: elements{free: free}},
-		events: events{inField: true, count: elements{free: free}}}
+	res.Body = newBodyElements(body, g.provider, freeMembers[g.provider])
 	return res
 }
 
@@ -98,9 +95,25 @@ type bodyElements struct {
 	*limited
 	provider string // the adapter's package name, for the constant an error names
 
-	value  firstValue
-	events events
-	err    error
+	value firstValue
+	// The stream's events as each reader cuts them: the event stream
+	// standard (lines end in LF, CRLF or CR), the Stainless SDKs (lines
+	// end in LF alone, a CR before it dropped) and the genai SDK (pieces
+	// end in "\n\n" or "\r\n\r\n", all after the first colon is data).
+	events, lines events
+	pieces        pieces
+	err           error
+}
+
+// newBodyElements returns body counted as a JSON value and as an event
+// stream read each way an SDK reads one; free is the adapter's free
+// member (freeMembers).
+func newBodyElements(body *limited, provider string, free freeMember) *bodyElements {
+	return &bodyElements{limited: body, provider: provider,
+		value:  firstValue{elements: elements{free: free}},
+		events: events{inField: true, count: elements{free: free}},
+		lines:  events{inField: true, lf: true, count: elements{free: free}},
+		pieces: pieces{count: elements{free: free}}}
 }
 
 func (b *bodyElements) Read(p []byte) (int, error) {
@@ -110,6 +123,12 @@ func (b *bodyElements) Read(p []byte) (int, error) {
 	n, err := b.limited.Read(p)
 	for i, c := range p[:n] {
 		inValue, inEvent := b.value.take(c), b.events.take(c)
+		if inLine := b.lines.take(c); inEvent == nil {
+			inEvent = inLine
+		}
+		if inPiece := b.pieces.take(c); inEvent == nil {
+			inEvent = inPiece
+		}
 		if inValue != nil || inEvent != nil {
 			// What came before is the SDK's; what is over is not.
 			over := &tooManyValues{bound: inValue, provider: b.provider}
@@ -301,18 +320,75 @@ type events struct {
 	data      bool // in a data line's value
 	skipSpace bool // just past "data:", where one space is not the value's
 	cr        bool // just past a '\r', which ends a line as "\r\n" does
+	lf        bool // lines end in LF alone, as the Stainless SDKs' bufio.Scanner reads them: a lone CR is in the line
+}
+
+// pieces counts the array elements and object members of each piece of
+// an event stream as the genai SDK reads it: it cuts the stream at
+// "\n\n" (or at "\r\n\r\n" when no "\n\n" is at hand) and decodes as JSON
+// all that follows the first colon of a piece that begins "data", other
+// lines too. A piece is taken to end at "\r\n\r\n" only once its data's
+// value is whole: the SDK may read on to a later "\n\n", so a value
+// still open is counted on, which counts more, never fewer.
+type pieces struct {
+	count  elements
+	prefix []byte // the piece up to its first colon, up to len("data")+1 bytes
+	data   bool   // past "data:"
+	inData bool   // the data holds a value's first byte
+	last   [3]byte
+}
+
+// take reads c of the stream and returns the bound the piece it is in
+// is over, or nil.
+func (p *pieces) take(c byte) *bound {
+	last := p.last
+	p.last = [3]byte{last[1], last[2], c}
+	if c == '\n' && (last[2] == '\n' || last == [3]byte{'\r', '\n', '\r'} && p.whole()) {
+		p.count = elements{open: p.count.open[:0], free: p.count.free, key: p.count.key[:0]}
+		p.prefix, p.data, p.inData, p.last = p.prefix[:0], false, false, [3]byte{}
+		return nil
+	}
+	if !p.data {
+		switch {
+		case c == ':' && string(p.prefix) == "data":
+			p.data = true
+		case len(p.prefix) < len("data")+1:
+			p.prefix = append(p.prefix, c)
+		}
+		return nil
+	}
+	switch c {
+	case ' ', '\t', '\n', '\r':
+	default:
+		p.inData = true
+	}
+	p.count.add(c)
+	return p.count.over()
+}
+
+// whole reports whether the piece's data is a whole value, or there is no
+// data: what follows a "\r\n\r\n" is another piece.
+func (p *pieces) whole() bool {
+	if !p.data {
+		return true
+	}
+	return p.inData && len(p.count.open) == 0 && !p.count.inText
 }
 
 // take reads c of the stream and returns the bound the event it is in is
 // over, or nil.
 func (e *events) take(c byte) *bound {
-	if c == '\n' && e.cr {
-		e.cr = false
-		return nil // the "\n" of a "\r\n"
+	if !e.lf {
+		if c == '\n' && e.cr {
+			e.cr = false
+			return nil // the "\n" of a "\r\n"
+		}
+		e.cr = c == '\r'
 	}
-	e.cr = c == '\r'
-	if c == '\n' || c == '\r' {
-		if e.inField && len(e.field) == 0 {
+	if c == '\n' || c == '\r' && !e.lf {
+		// With lf, a line of a lone CR is blank: the CR before an LF is
+		// dropped.
+		if e.inField && (len(e.field) == 0 || e.lf && string(e.field) == "\r") {
 			// A blank line ends the event.
 			e.count = elements{open: e.count.open[:0], free: e.count.free, key: e.count.key[:0]}
 		}

@@ -46,8 +46,7 @@ func TestElementsCount(t *testing.T) {
 // read reads body through bodyElements as the SDKs read it and returns
 // what was read and the error reading stopped at.
 func read(body string) (string, error) {
-	b, err := io.ReadAll(&bodyElements{limited: &limited{rc: io.NopCloser(strings.NewReader(body)), left: 1 << 30, g: New(0, "", "test")},
-		provider: "test", events: events{inField: true}})
+	b, err := io.ReadAll(newBodyElements(&limited{rc: io.NopCloser(strings.NewReader(body)), left: 1 << 30, g: New(0, "", "test")}, "test", freeMember{}))
 	return string(b), err
 }
 
@@ -155,4 +154,31 @@ func TestElementsFreeMember(t *testing.T) {
 		e.add(c)
 	}
 	assert.Equal(t, freeValues, e.over())
+}
+
+// A stream is counted as each SDK cuts it too: the Stainless SDKs end a
+// line at LF alone (a lone CR is in the line), the genai SDK ends a piece
+// at "\n\n" (or at "\r\n\r\n" after a whole value) and takes all after
+// its first colon as data. Many events of a few elements pass each way;
+// one event of more fails however it is cut.
+func TestBodyElementsAsEachSDKCutsAStream(t *testing.T) {
+	many := strings.Repeat("{},", MaxElements) + "{}"
+	for name, body := range map[string]string{
+		"a lone CR in a data line":        "data: {\"a\":1\r,\"b\":[" + many + "]}\n\n",
+		"a data line going on in a piece": "data: {\"b\":[\n" + many + "]}\n\n",
+		"a field in a piece":              "data: {\"b\":\nx: [" + many + "]}\n\n",
+		"CRLF CRLF in an open value":      "data: {\"b\":[" + strings.Repeat("{},", MaxElements/2) + "\r\n\r\n" + strings.Repeat("{},", MaxElements/2) + "{}]}\n\n",
+		"CRLF CRLF before the value":      "data: \r\n\r\n{\"b\":[" + many + "]}\n\n",
+	} {
+		_, err := read(body)
+		assert.ErrorIs(t, err, ErrTooLarge, name)
+	}
+	for name, sep := range map[string]string{"LF": "\n", "CRLF": "\r\n"} {
+		var b strings.Builder
+		for range 1000 {
+			b.WriteString(`data: {"choices":[{"delta":{"content":"x"}},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}]}` + sep + sep)
+		}
+		_, err := read(b.String())
+		assert.NoError(t, err, name)
+	}
 }
