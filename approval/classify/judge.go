@@ -1307,11 +1307,14 @@ func (s *state) fetchedFiles(name string, args []word) []word {
 	}
 	if !named || name == "curl" && remote {
 		for _, a := range args {
-			if !a.lit || strings.HasPrefix(a.s, "-") {
+			// A URL in a variable the line set (u=URL; curl -O "$u")
+			// is judged as written.
+			v, ok := pathValue(a)
+			if !ok || strings.HasPrefix(v, "-") {
 				continue
 			}
-			rest := a.s
-			if _, r, ok := strings.Cut(a.s, "://"); ok {
+			rest := v
+			if _, r, ok := strings.Cut(v, "://"); ok {
 				rest = r
 			}
 			rest, _, _ = strings.Cut(rest, "?")

@@ -415,6 +415,31 @@ func (s *state) defaultText(p *syntax.ParamExp) (string, bool) {
 	})
 }
 
+// setValue returns the value of $x or ${x}, and of ${x:-WORD} (-, :=,
+// =, :?, ?), when the line set x to a known value that is not empty:
+// WORD is then never used, and the expansion is x's value (u=URL; curl
+// "${u:-z}" fetches URL).
+func (s *state) setValue(p *syntax.ParamExp) (string, bool) {
+	if simpleParam(p) {
+		return s.known(p.Param.Value)
+	}
+	if p.Exp == nil {
+		return "", false
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+		syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+	default:
+		return "", false
+	}
+	x := *p
+	x.Exp = nil
+	if !simpleParam(&x) || s.vars[p.Param.Value] == "" {
+		return "", false
+	}
+	return s.known(p.Param.Value)
+}
+
 func simpleParam(pe *syntax.ParamExp) bool {
 	return pe.Param != nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet && pe.Flags == nil &&
 		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 && pe.Slice == nil &&
@@ -472,16 +497,14 @@ func (s *state) part(p syntax.WordPart, b *strings.Builder, r *word, quoted bool
 		if quoted {
 			s.quotedDefault(p, r)
 		}
-		if simpleParam(p) {
-			if v, ok := s.known(p.Param.Value); ok {
-				// A known value: literal text, but not a literal word.
-				r.lit = false
-				if !r.dyn && !quoted && strings.ContainsAny(v, " \t\n*?[") {
-					r.split = true
-				}
-				b.WriteString(v)
-				return
+		if v, ok := s.setValue(p); ok {
+			// A known value: literal text, but not a literal word.
+			r.lit = false
+			if !r.dyn && !quoted && strings.ContainsAny(v, " \t\n*?[") {
+				r.split = true
 			}
+			b.WriteString(v)
+			return
 		}
 		r.dynamic(b.Len(), quoted)
 		at := b.Len()
