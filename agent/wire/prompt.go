@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -182,9 +183,21 @@ func PromptResults(results []*tool.Result) (string, error) {
 		if r == nil {
 			return "", fmt.Errorf("wire: prompt result #%d is nil: pass the executor's result of each call", i)
 		}
-		fmt.Fprintf(&b, "<tool_response name=%s>\n%s\n</tool_response>", escapeTags(strconv.Quote(r.Tool)), escapeTags(Text(r)))
+		fmt.Fprintf(&b, "<tool_response name=%s>\n%s\n</tool_response>", escapeTags(promptName(r.Tool)), escapeTags(Text(r)))
 	}
 	return b.String(), nil
+}
+
+// promptName is a result's tool name as its block quotes it: cut to
+// maxIDShown bytes and defused as the result's text is. The name of a
+// call refused before it ran (a tool not offered) is the model's text,
+// of any length and spelling: it goes back in every later request, to
+// a server that tokenizes it with special tokens parsed.
+func promptName(name string) string {
+	if len(name) > maxIDShown {
+		name = textcut.Head(name, maxIDShown) + "..."
+	}
+	return defuseResult(strconv.Quote(name))
 }
 
 // tagRE finds the tags of the format as a model may read them: in any
