@@ -295,6 +295,11 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	}
 	if contentReaders[name] && slices.ContainsFunc(args, s.readsFetched) {
 		inf.download = true // cat r/install.sh | sh
+		// openssl base64 -d -in a.b64 -out a && sh a: the file it
+		// writes holds the download, decoded.
+		for _, w := range decodedOutputs(name, args) {
+			s.recordFetched(w)
+		}
 	}
 	if copiers[name] {
 		s.copiedClone(name, args)
@@ -1938,6 +1943,55 @@ var contentReaders = map[string]bool{
 	"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true, "lzma": true,
 	"unlzma": true, "zstd": true, "unzstd": true, "lz4": true,
 	"base64": true, "base32": true, "basenc": true, "xxd": true, "uudecode": true,
+	"openssl": true, "gpg": true, "gpg2": true,
+}
+
+// decodedOutputOptions are the options that name the file a content
+// reader writes what it decodes into (openssl -out a, gpg -o a).
+var decodedOutputOptions = map[string][]string{
+	"openssl": {"-out"}, "gpg": {"-o", "--output"}, "gpg2": {"-o", "--output"}, "uudecode": {"-o", "--output-file"},
+}
+
+// xxdValueOptions are xxd's options that take the next word as their
+// value, which is not an operand.
+var xxdValueOptions = map[string]bool{
+	"-c": true, "-cols": true, "-g": true, "-groupsize": true, "-l": true, "-len": true, "-n": true,
+	"-name": true, "-o": true, "-offset": true, "-R": true, "-s": true, "-seek": true,
+}
+
+// decodedOutputs returns the files a content reader given args writes
+// what it reads into: the value of its output option, or xxd's second
+// operand (xxd -r -p in.hex out).
+func decodedOutputs(name string, args []word) []word {
+	var out []word
+	opts := decodedOutputOptions[name]
+	var operands []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if name == "xxd" {
+			if !strings.HasPrefix(a.s, "-") {
+				operands = append(operands, a)
+			} else if xxdValueOptions[a.s] {
+				i++
+			}
+			continue
+		}
+		for _, o := range opts {
+			if a.s == o && i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+				break
+			}
+			if v, ok := strings.CutPrefix(a.s, o+"="); ok && a.lit {
+				out = append(out, word{s: v, lit: true})
+				break
+			}
+		}
+	}
+	if len(operands) == 2 {
+		out = append(out, operands[1])
+	}
+	return out
 }
 
 // copiers are the commands whose last operand (or the directory of -t,
