@@ -53,7 +53,10 @@
 //     matches). Such a value is refused where it would start an argument
 //     after a make or a find, as an option is ([AllowOptionValues] lets
 //     them all through), except as the value of an option or primary that
-//     takes one (make -C {dir}, find -name {pattern}).
+//     takes one (make -C {dir}, find -name {pattern}). find's "--" ends
+//     only its own options (-H, -L, -P), not its starting points, so a
+//     value starting with "-" is refused after a find even after "--"
+//     (find -- {dir} -type f given "-delete" would delete).
 //   - A placeholder may not be part of code that a shell, an interpreter,
 //     awk or sed runs: the script of sh -c 'grep {pattern} notes.txt', the
 //     code of python3 -c "print('{x}')", the program of awk '/{x}/' or the

@@ -484,6 +484,14 @@ func (e *expansion) checkOption(at *argTemplate, name, s string, prog string) *t
 			"argument %s = %q is an operator that find reads as part of its expression, not as a starting point: pass a directory (a file of that name can be written ./%s)",
 			name, s, s)
 	}
+	// find reads an argument starting with "-" as the start of its
+	// expression even after "--", which ends only its own options (-H,
+	// -L, -P): find -- {dir} -type f given "-delete" deletes.
+	if !e.allow && at.findExpr && !(at.primaryValue && !e.eaten) && strings.HasPrefix(s, "-") {
+		return tool.Errorf(tool.CodeInvalidArguments,
+			"argument %s = %q starts with '-', so find would read it as part of its expression (a \"--\" before it does not end find's expression): pass a directory that does not start with '-' (a file name can be written ./%s)",
+			name, s, s)
+	}
 	if e.allow || e.operands || !at.leading || !strings.HasPrefix(s, "-") {
 		return nil
 	}
