@@ -11,7 +11,8 @@
 // one rule the logs and the audit trail use (internal/redact: secrets
 // inside the text, and the call's secret argument values where it echoes
 // them); each string is held to MaxValueBytes, since callers choose ids of
-// any length. Empty
+// any length, and made UTF-8 (bytes that are not read as U+FFFD), since an
+// OTLP exporter drops a whole batch over one string that is not. Empty
 // Call.TraceID and Call.SpanID are filled from the span, so the logging and
 // audit extensions (and the caller, through the result) can correlate.
 //
@@ -29,8 +30,10 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -288,16 +291,32 @@ func record(span trace.Span, req *extension.Request, res *tool.Result) {
 // attribute's value, a status description). The call id, the agent and the
 // principal's id are whatever the call's callers sent, and an error's
 // message may be as long as the executor's output cap: longer values keep
-// their first bytes, whole characters only, and end in "…".
+// their first bytes, whole characters only, and end in "…". Bytes that are
+// not UTF-8 read as U+FFFD.
 const MaxValueBytes = 4 << 10
 
-// clip holds s to MaxValueBytes.
+// clip holds s to MaxValueBytes, in UTF-8. OTLP sends each string in a
+// protobuf string field, which protobuf-go refuses to marshal when it is
+// not UTF-8: the exporter would drop the whole batch, every other call's
+// spans with it. A shell tool's error quotes its stderr byte for byte, and
+// callers choose ids of any bytes.
 func clip(s string) string {
-	if len(s) <= MaxValueBytes {
+	if len(s) <= MaxValueBytes && utf8.ValidString(s) {
 		return s
 	}
 	const more = "…"
-	return textcut.Head(s, MaxValueBytes-len(more)) + more
+	cut := len(s) > MaxValueBytes
+	if cut {
+		s = textcut.Head(s, MaxValueBytes-len(more))
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD") // may grow: a stray byte becomes 3
+	if len(s) > MaxValueBytes || cut && len(s) > MaxValueBytes-len(more) {
+		s, cut = textcut.Head(s, MaxValueBytes-len(more)), true
+	}
+	if cut {
+		s += more
+	}
+	return s
 }
 
 // errorText is what a span says of a failed call's error (or an approver's):
@@ -329,7 +348,7 @@ func redactedText(secrets []string, args json.RawMessage, text string) string {
 	if cut {
 		text = textcut.Head(text, MaxValueBytes+redactSlack)
 	}
-	text = redact.Message(text, secrets, args)
+	text = redact.Message(strings.ToValidUTF8(text, "\uFFFD"), secrets, args)
 	if cut && len(text) <= MaxValueBytes {
 		// Redaction shortened what was read: the span still says more
 		// was there.
