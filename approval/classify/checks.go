@@ -1821,8 +1821,57 @@ func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 			return info{}
 		}
 	}
+	if strings.HasSuffix(name, " create") {
+		if args = templateClone(args); args == nil {
+			return info{}
+		}
+	}
 	s.clonedInto(word{s: ".", lit: true}, args)
 	return info{}
+}
+
+// ghCreateValued are the options of gh repo create that take the next
+// word as their value.
+var ghCreateValued = []string{
+	"-p", "--template", "-d", "--description", "-g", "--gitignore", "-h", "--homepage", "-l", "--license",
+	"-r", "--remote", "-s", "--source", "-t", "--team",
+}
+
+// templateClone returns the clone gh repo create ARGS makes as git
+// clone's operands (NAME, cloned into its base name), or nil when it
+// clones no template: without --template (-p) or --clone (-c), or with
+// no name. A repository gh makes without a template holds only what gh
+// writes (a licence, a .gitignore).
+func templateClone(args []word) []word {
+	clone, template := false, false
+	var repo *word
+	for k := 0; k < len(args); k++ {
+		a := args[k].s
+		n, v, eq := strings.Cut(a, "=")
+		switch {
+		case a == "--":
+			if repo == nil && k+1 < len(args) {
+				repo = &args[k+1]
+			}
+			k = len(args)
+		case n == "--clone" || a == "-c":
+			// A cobra bool flag: --clone=1, =t and =True are true too.
+			b, err := strconv.ParseBool(v)
+			clone = !eq || err == nil && b || err != nil && args[k].unknown()
+		case slices.Contains(ghCreateValued, a) && k+1 < len(args):
+			template = template || a == "-p" || a == "--template"
+			k++
+		case eq && (n == "--template" || n == "-p"):
+			template = true
+		case strings.HasPrefix(a, "-"):
+		case repo == nil:
+			repo = &args[k]
+		}
+	}
+	if !clone || !template || repo == nil {
+		return nil
+	}
+	return []word{*repo}
 }
 
 // forkClone returns the clone gh repo fork ARGS makes as git clone's
