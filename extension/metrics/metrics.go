@@ -30,6 +30,7 @@ package metrics
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -71,7 +72,10 @@ type Observation struct {
 }
 
 // Recorder receives measurements. Implementations must be safe for
-// concurrent use and must not block: they run on the call's path.
+// concurrent use and must not block: they run on the call's path. A panic
+// in Start or Finish is recovered and loses that measurement in that
+// recorder only (one whose Start panicked is not told the call's end); it
+// never becomes the call's answer.
 type Recorder interface {
 	// Start is called when a call enters the extension (in flight +1).
 	Start(toolName string)
@@ -149,8 +153,11 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		st := e.mem.stats(name)
 		st.inFlight.Add(1)
 		others := e.recorders[1:]
-		for _, r := range others {
-			r.Start(name)
+		var unstarted []int // the others whose Start panicked: not told the end either
+		for i, r := range others {
+			if !start(r, name) {
+				unstarted = append(unstarted, i)
+			}
 		}
 		// Watch approval events on their way out to the executor's
 		// emitter: tool.Emit on the outer ctx forwards them unchanged.
@@ -178,11 +185,33 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 			o.Approval = *d
 		}
 		e.mem.finish(st, o)
-		for _, r := range others {
-			r.Finish(o)
+		for i, r := range others {
+			if !slices.Contains(unstarted, i) {
+				finish(r, o)
+			}
 		}
 		return res
 	}
+}
+
+// start calls r.Start and reports whether it returned. A Recorder's panic
+// (a label value its client refuses, a bug) loses that measurement only:
+// let through, it would become the call's answer (tool.CodePanic), after
+// the tool ran, and a model told that a payment failed pays again.
+func start(r Recorder, name string) (ok bool) {
+	defer func() {
+		if !ok {
+			_ = recover()
+		}
+	}()
+	r.Start(name)
+	return true
+}
+
+// finish calls r.Finish; a panic loses that measurement only (see start).
+func finish(r Recorder, o Observation) {
+	defer func() { _ = recover() }()
+	r.Finish(o)
 }
 
 // forCall reports whether ev, seen by the extension of the call with id
@@ -210,8 +239,9 @@ func (e *Extension) Refused(_ context.Context, call *tool.Call, spec *tool.Spec,
 	o := Observe(res)
 	o.Tool = name
 	for _, r := range e.recorders {
-		r.Start(name)
-		r.Finish(o)
+		if start(r, name) {
+			finish(r, o)
+		}
 	}
 }
 
