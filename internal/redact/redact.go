@@ -517,7 +517,10 @@ func HeadTail(msg string, n int, paths []string, args ...json.RawMessage) string
 // escape or a percent-encoded byte. Only a text with a run of hex or
 // base64 characters as long as the shortest encoded form is searched for
 // encoded forms, and only the 1024 longest values are: the others of a
-// call with more are looked for as they are.
+// call with more are looked for as they are. Forms longer than 64 bytes
+// are searched for one by one; a text (or copy) whose searches would read
+// more than 64 MiB (a 1 MiB text and more than 64 such forms, thousands
+// of them for a short text) is replaced whole by the mask (fail safe).
 func Scrub(s string, values []string) string {
 	if len(values) == 0 {
 		return s
