@@ -51,11 +51,15 @@ type costWalk struct {
 	// content too deep is (then deep is set).
 	over []string
 	deep bool
+	// twin is the property a key at over names in another case (see
+	// caseTwin), when that stopped the walk.
+	twin string
 }
 
 // checkCost returns a *FieldErrors when validating v against s would
 // take more than maxWork, or when v nests deeper than MaxDepth or holds a
-// number out of range (see numberOK), naming where.
+// number out of range (see numberOK), or names a property in another case
+// (see caseTwin), naming where.
 func checkCost(s *jsonschema.Schema, v any) error {
 	if !shapeOK(v, 0) {
 		p, rule := badPath(v, nil)
@@ -71,6 +75,9 @@ func checkCost(s *jsonschema.Schema, v any) error {
 	}
 	if w.deep {
 		return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("holds JSON content nested more than %d objects and arrays deep: send flatter content (at most %d levels)", MaxDepth, MaxDepth)}}}
+	}
+	if w.twin != "" {
+		return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("names the field %q in another case, which a decoder may take for %q without the schema's rules for it: send it as %q", w.twin, w.twin, w.twin)}}}
 	}
 	return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("checking this value against the schema would take more than %d steps (a schema whose anyOf, oneOf or allOf alternatives refer back to it multiplies them at every level of nesting): send fewer or less deeply nested values here, or simplify the schema", maxWork)}}}
 }
@@ -475,6 +482,16 @@ func (w *costWalk) children(s *jsonschema.Schema, v any) bool {
 				if !w.descend(ps, c, step) {
 					return false
 				}
+			} else if len(s.Properties) > 0 {
+				// caseTwin compares the key with each name (some 15 ns).
+				if !w.charge(float64(len(s.Properties)) / 64) {
+					return false
+				}
+				if name := caseTwin(s.Properties, k); name != "" {
+					w.path = append(w.path, step)
+					w.over, w.twin = w.location(), name
+					return false
+				}
 			}
 			if s.PropertyNames != nil && !w.descend(s.PropertyNames, k, step) {
 				return false
@@ -553,6 +570,24 @@ func (w *costWalk) children(s *jsonschema.Schema, v any) bool {
 		}
 	}
 	return true
+}
+
+// caseTwin returns the property of props that key, not one of them, names
+// in another case, or "". encoding/json fills a struct field from a key
+// that matches its name as strings.EqualFold does ("DIR", "Dir", "ſrc"
+// with U+017F for "src", "\u212Aind" with the Kelvin sign for "kind"), the
+// last such key winning, while the validator checks a property's rules
+// only under its exact name: a schema open to other keys passed
+// {"dir":"ok","Dir":"/etc"} with /etc unchecked, and the Go tool ran with
+// it. Such keys are refused wherever the schema names the property.
+func caseTwin(props map[string]*jsonschema.Schema, key string) string {
+	twin := ""
+	for name := range props {
+		if strings.EqualFold(key, name) && (twin == "" || name < twin) {
+			twin = name // the same one every time
+		}
+	}
+	return twin
 }
 
 // decodeContent decodes a string's content as the validator does for

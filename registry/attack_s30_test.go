@@ -1,0 +1,90 @@
+package registry_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/tool"
+)
+
+// s30Args are the arguments of TestAttackS30CaseTwinKeysAreValidated's tool.
+type s30Args struct {
+	Dir   string `json:"dir"`
+	Src   string `json:"src"`
+	Kind  string `json:"kind"`
+	Sort  string `json:"sort"`
+	Count int    `json:"count"`
+	Opts  struct {
+		Mode string `json:"mode"`
+	} `json:"opts"`
+	Items []struct {
+		Name string `json:"name"`
+	} `json:"items"`
+}
+
+// encoding/json fills a struct field from a key that names it in another
+// case ("DIR", "Dir", "ſrc" with U+017F for "src", "\u212Aind" with the
+// Kelvin sign for "kind"), the last such key winning; a JSON Schema
+// validator matches property names exactly. A hand-written schema that
+// leaves additionalProperties open (tool.WithInputSchema, an MCP server's)
+// then validated "dir":"ok" and took "DIR":"/etc" for an extra field it
+// does not check, and the Go tool ran with /etc, which the schema's
+// pattern forbids. A default made it worse: {"ſort":"x"} left "sort" out,
+// CheckArgs filled "sort":"asc" and re-encoded, "ſort" sorting last.
+func TestAttackS30CaseTwinKeysAreValidated(t *testing.T) {
+	var got s30Args
+	fn := func(_ context.Context, in s30Args) (string, error) { got = in; return "ok", nil }
+	ft := tool.Func("files", "List files", fn, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{
+		"dir":{"type":"string","pattern":"^[a-z]+$"},
+		"src":{"type":"string","pattern":"^[a-z]+$"},
+		"kind":{"type":"string","enum":["file","dir"]},
+		"sort":{"type":"string","enum":["asc","desc"],"default":"asc"},
+		"count":{"type":"integer","maximum":10},
+		"opts":{"type":"object","properties":{"mode":{"type":"string","enum":["safe"]}}},
+		"items":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z]+$"}}}}
+	}}`)))
+	reg := registry.New()
+	reg.MustRegister(ft)
+	e, ok := reg.Lookup("files")
+	require.True(t, ok)
+
+	for _, args := range []string{
+		`{"DIR":"/etc"}`,
+		`{"dir":"ok","Dir":"/etc"}`,
+		`{"Dir":"/etc","dir":"ok"}`,
+		`{"src":"ok","ſrc":"/etc"}`,
+		`{"ſrc":"/etc"}`,
+		`{"kind":"file","` + "\u212A" + `ind":"; rm -rf"}`,
+		`{"\u017Fort":"; rm -rf"}`,
+		`{"ſort":"; rm -rf"}`,
+		`{"COUNT":1000000}`,
+		`{"opts":{"MODE":"unsafe"}}`,
+		`{"OPTS":{"mode":"unsafe"}}`,
+		`{"items":[{"name":"ok"},{"NAME":"/etc"}]}`,
+	} {
+		got = s30Args{}
+		checked, err := e.CheckArgs(json.RawMessage(args))
+		if err != nil {
+			assert.Contains(t, err.Error(), "case", args)
+			continue
+		}
+		_, err = ft.Run(context.Background(), tool.Call{Name: "files", Args: checked})
+		require.NoError(t, err, args)
+		bad := got.Dir == "/etc" || got.Src == "/etc" || got.Kind == "; rm -rf" || got.Sort == "; rm -rf" ||
+			got.Count > 10 || got.Opts.Mode == "unsafe" || (len(got.Items) > 1 && got.Items[1].Name == "/etc")
+		assert.False(t, bad, "%s was validated, and the tool ran with %+v", args, got)
+	}
+
+	// What a model sends as the schema spells it still runs.
+	checked, err := e.CheckArgs(json.RawMessage(`{"dir":"ok","src":"a","kind":"file","count":3,"opts":{"mode":"safe"},"items":[{"name":"x"}],"extra":1}`))
+	require.NoError(t, err)
+	_, err = ft.Run(context.Background(), tool.Call{Name: "files", Args: checked})
+	require.NoError(t, err)
+	assert.Equal(t, "asc", got.Sort)
+	assert.Equal(t, "ok", got.Dir)
+}
