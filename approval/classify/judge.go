@@ -2470,7 +2470,7 @@ var (
 // of an unrelated command (python -m rm is no rm).
 var moduleCommands = map[string]bool{
 	"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true,
-	"conda": true, "pytest": true, "tox": true, "nox": true,
+	"conda": true, "pytest": true, "tox": true, "nox": true, "twine": true, "flit": true,
 }
 
 // loadsUn reports whether ruby's options (before its -e) load un.rb:
