@@ -24,6 +24,10 @@
 // beside the call span's extension, opens a "backend" child span around each
 // run of the backend itself, innermost in the chain, so retries show up as
 // one span per attempt.
+//
+// A panic in the tracer provider's code (a span processor, an exporter run
+// synchronously, a sampler) is recovered and loses that span's data only:
+// tracing never changes whether a call runs or what it answers.
 package tracing
 
 import (
@@ -161,14 +165,18 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 				return next(ctx, req)
 			}
 		}
-		ctx, span := e.tracer.Start(ctx, e.spanName(c.Name),
+		sctx, span, ok := startSpan(ctx, e.tracer, e.spanName(c.Name),
 			trace.WithSpanKind(trace.SpanKindInternal),
 			trace.WithAttributes(
 				KeyOperation.String("execute_tool"),
 				KeyTool.String(clip(c.Name)),
 				KeyCallID.String(clip(c.ID)),
 			))
-		defer span.End()
+		if !ok {
+			return next(ctx, req)
+		}
+		ctx = sctx
+		defer end(span)
 		if sc := span.SpanContext(); sc.IsValid() {
 			if c.TraceID == "" {
 				c.TraceID = sc.TraceID().String()
@@ -187,6 +195,29 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		record(span, req, res)
 		return res
 	}
+}
+
+// startSpan is tr.Start with a panic in the provider's code (a span
+// processor's OnStart, a sampler) recovered: ok false, no span. Tracing
+// failing must not fail the call, nor change its answer: the chain would
+// make the panic the call's answer (tool.CodePanic), after the tool ran
+// when it came at the end, and a model told that a payment failed pays
+// again.
+func startSpan(ctx context.Context, tr trace.Tracer, name string, opts ...trace.SpanStartOption) (_ context.Context, _ trace.Span, ok bool) {
+	defer func() {
+		if !ok {
+			_ = recover()
+		}
+	}()
+	ctx, sp := tr.Start(ctx, name, opts...)
+	return ctx, sp, true
+}
+
+// end is sp.End with a panic in the provider's code (a span processor's
+// OnEnd, an exporter run synchronously) recovered: see startSpan.
+func end(sp trace.Span) {
+	defer func() { _ = recover() }()
+	sp.End()
 }
 
 // approvalWatch opens a child span of the call span in ctx when the call
@@ -209,28 +240,38 @@ type approvalWatch struct {
 }
 
 func (w *approvalWatch) emit(ev tool.Event) {
-	mine := (ev.CallID == "" || ev.CallID == w.id) && (ev.Tool == "" || ev.Tool == w.tool)
-	switch {
-	case !mine:
-	case ev.Kind == tool.EventApprovalRequested:
+	if (ev.CallID == "" || ev.CallID == w.id) && (ev.Tool == "" || ev.Tool == w.tool) {
+		w.span(ev)
+	}
+	if w.prev != nil {
+		w.prev(ev)
+	}
+}
+
+// span opens or ends the approval span for ev, the call's own event. A
+// panic in the provider's code is recovered (see startSpan): the event
+// still goes on, and the approval extension that emitted it on with the
+// call.
+func (w *approvalWatch) span(ev tool.Event) {
+	defer func() { _ = recover() }()
+	switch ev.Kind {
+	case tool.EventApprovalRequested:
 		_, sp := w.e.tracer.Start(w.ctx, ApprovalSpanName)
 		w.mu.Lock()
-		if w.waiting != nil {
-			w.waiting.End()
-		}
+		prev := w.waiting
 		w.waiting = sp
 		w.mu.Unlock()
-	case ev.Kind == tool.EventApprovalDecided:
+		if prev != nil {
+			prev.End()
+		}
+	case tool.EventApprovalDecided:
 		if sp := w.take(); sp != nil {
+			defer sp.End()
 			sp.SetAttributes(KeyApprovalDecision.String(clip(ev.Decision)), KeyApprovalDecidedBy.String(clip(ev.DecidedBy)))
 			if ev.Error != "" {
 				sp.SetStatus(codes.Error, redactedText(w.secrets, w.args, ev.Error))
 			}
-			sp.End()
 		}
-	}
-	if w.prev != nil {
-		w.prev(ev)
 	}
 }
 
@@ -246,6 +287,7 @@ func (w *approvalWatch) take() trace.Span {
 // approval extension that failed on the way), so that no span outlives its
 // call.
 func (w *approvalWatch) end() {
+	defer func() { _ = recover() }() // see startSpan
 	if sp := w.take(); sp != nil {
 		sp.SetStatus(codes.Error, "the call ended with no approval decision")
 		sp.End()
@@ -267,6 +309,7 @@ func isNoopSpan(s trace.Span) bool {
 }
 
 func record(span trace.Span, req *extension.Request, res *tool.Result) {
+	defer func() { _ = recover() }() // a span of the program's own that panics: see startSpan
 	attempts := res.Attempts
 	if attempts == 0 {
 		attempts = req.Attempt
@@ -392,6 +435,8 @@ func remoteParent(traceID, spanID string) (trace.SpanContext, bool) {
 //
 // Build opts only when they are cheap, or set attributes afterwards under
 // span.IsRecording(): the arguments are evaluated even when no span is made.
+// A panic in the provider's code as the span starts (a span processor's
+// OnStart) is recovered: ctx unchanged and a no-op span.
 func StartChild(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() && !parent.SpanContext().IsValid() {
@@ -399,7 +444,11 @@ func StartChild(ctx context.Context, name string, opts ...trace.SpanStartOption)
 		// no-op, so a child would be a no-op span too.
 		return ctx, parent
 	}
-	return parent.TracerProvider().Tracer(ScopeName).Start(ctx, name, opts...)
+	if cctx, span, ok := startSpan(ctx, parent.TracerProvider().Tracer(ScopeName), name, opts...); ok {
+		return cctx, span
+	}
+	// The provider's code panicked: the caller goes on with no span.
+	return ctx, noSpan
 }
 
 // Backend returns an extension that opens a "backend" child span around
@@ -411,15 +460,25 @@ func StartChild(ctx context.Context, name string, opts ...trace.SpanStartOption)
 func (e *Extension) Backend() extension.Extension {
 	return extension.Func("tracing-backend", PriorityBackend, func(next extension.Handler) extension.Handler {
 		return func(ctx context.Context, req *extension.Request) *tool.Result {
-			ctx, span := e.tracer.Start(ctx, "backend",
+			sctx, span, ok := startSpan(ctx, e.tracer, "backend",
 				trace.WithAttributes(KeyTool.String(clip(req.Call.Name)), KeyAttempt.Int(req.Attempt)))
-			defer span.End()
-			res := next(ctx, req)
+			if !ok {
+				return next(ctx, req)
+			}
+			defer end(span)
+			res := next(sctx, req)
 			if res.Error != nil {
-				span.SetAttributes(KeyErrorType.String(clip(string(res.Error.Code))))
-				span.SetStatus(codes.Error, errorText(req, res.Error.Error()))
+				recordBackendError(span, req, res.Error)
 			}
 			return res
 		}
 	})
+}
+
+// recordBackendError sets the backend span's error; a panic in the
+// provider's code is recovered (see startSpan).
+func recordBackendError(span trace.Span, req *extension.Request, err *tool.Error) {
+	defer func() { _ = recover() }()
+	span.SetAttributes(KeyErrorType.String(clip(string(err.Code))))
+	span.SetStatus(codes.Error, errorText(req, err.Error()))
 }
