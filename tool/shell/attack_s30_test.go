@@ -6,11 +6,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
@@ -62,4 +67,68 @@ func TestAttackS30FindDoubleDashIsNoEndOfTheExpression(t *testing.T) {
 	require.NoError(t, err)
 	assert.FileExists(t, filepath.Join(dir, "keep.txt"))
 	assert.FileExists(t, filepath.Join(dir, "logs/a.log"))
+}
+
+// Attack: a placeholder that is the directory a program changes to (tar
+// -C {dir}, git -C, make -C, --directory={dir}, env --chdir) moves every
+// relative path of the call, but a tool whose schema declares its path
+// arguments ("x-toolbelt-path") and not that one left it to nobody: the
+// governance policy judges only declared path arguments, so with
+// forbidden_paths ["secrets/**"], dir "secrets" and file "key" (judged as
+// ./key) printed secrets/key. Such a placeholder is now declared a path
+// argument in the tool's schema when the schema declares others, so the
+// policy judges it, and each relative path under it.
+func TestAttackS30ChdirOptionValueIsAPathArgument(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "secrets"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("s3cr3t-key-material\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("public-notes\n"), 0o600))
+	sb := processEngine(t, dir)
+	schema := []byte(`{"type":"object","properties":{"dir":{"type":"string","description":"where"},"file":{"type":"string","x-toolbelt-path":true}},"required":["dir","file"]}`)
+	p, err := policy.Parse([]byte("version: 1\nglobal:\n  forbidden_paths: [\"secrets/**\"]\n"), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	for name, argv := range map[string][]string{
+		"tar_c":     {"tar", "-C", "{dir}", "-cf", "-", "--", "{file}"},
+		"tar_dir":   {"tar", "--directory={dir}", "-cf", "-", "--", "{file}"},
+		"tar_dir2":  {"tar", "--directory", "{dir}", "-cf", "-", "--", "{file}"},
+		"env_chdir": {"env", "--chdir={dir}", "cat", "--", "{file}"},
+		"env_c":     {"timeout", "30", "env", "-C", "{dir}", "cat", "--", "{file}"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := shell.New(tool.Spec{Name: name, Description: "Read a file", Risk: tool.RiskLow, InputSchema: schema}, sb, shell.Config{Argv: argv})
+			require.NoError(t, err)
+			reg := registry.New()
+			reg.MustRegister(c)
+			ex := executor.MustNew(reg, executor.WithExtensions(p))
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: []byte(`{"dir":"secrets","file":"key"}`)})
+			assert.False(t, strings.Contains(res.Text(), "s3cr3t"), "the secret was read: %q", printable(res.Text()))
+			if assert.NotNil(t, res.Error, "the secret was read") {
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			}
+			// Guard: a directory the policy allows still runs.
+			res, _ = ex.Execute(context.Background(), tool.Call{ID: "2", Name: name, Args: []byte(`{"dir":".","file":"notes.txt"}`)})
+			assert.Nil(t, res.Error, "%v", res.Error)
+			assert.Contains(t, res.Text(), "public-notes")
+		})
+	}
+
+	// git -C and make -C are declared too; the schema keeps what it said.
+	for _, argv := range [][]string{{"git", "-C", "{dir}", "log", "--", "{file}"}, {"make", "-C{dir}", "-f", "{file}"}} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"dir", "file"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
+		assert.Contains(t, string(c.Spec().InputSchema), `"description":"where"`)
+	}
+	// A schema that declares no path argument is left to the policy's
+	// guesses from names (DefaultPathFields), which declaring one would
+	// turn off; and grep -C takes a number of lines, not a directory.
+	for _, argv := range [][]string{{"tar", "-C", "{dir}", "-cf", "-", "--", "{file}"}, {"grep", "-C", "{dir}", "--", "x", "{file}"}} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: []byte(`{"type":"object","properties":{"dir":{"type":"string"},"file":{"type":"string"}}}`)}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Empty(t, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
+	}
+	c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: []string{"grep", "-C", "{dir}", "--", "x", "{file}"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"file"}, sandbox.PathArguments(c.Spec().InputSchema), "grep -C is no directory")
 }

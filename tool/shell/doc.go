@@ -77,6 +77,15 @@
 //     script (sh -c {script}, ssh host {cmd}) is the author handing the
 //     model a shell, and is allowed.
 //
+// A placeholder that names the directory the program changes to (tar -C
+// {dir}, git -C, make -C, --directory={dir}, --git-dir, --work-tree, env
+// --chdir) moves every relative path of the call, so when the input schema
+// declares path arguments (sandbox.PathKeyword) and not that one, it is
+// declared one in the tool's spec, for a governance policy to judge it. A
+// schema that declares none is left to the policy's guesses from
+// argument names: declare such a placeholder yourself when its name is
+// not one of them ({repo}).
+//
 // The template keeps each value one literal argument; what the program
 // does with it is the program's. Programs that read more than options
 // from an argument are not protected: env takes NAME=value before its

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
 	"github.com/toolbelt-go/toolbelt/internal/placeholder"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
@@ -321,7 +322,83 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	return t, nil, nil
+	return t, declareChdirPaths(inputSchema, t.args), nil
+}
+
+// chdirOptions are the options that take the directory the program
+// changes to before it reads any path (all spelt "--opt DIR" or
+// "--opt=DIR"), and chdirShort the programs whose -C DIR (or -CDIR) is
+// one.
+var (
+	chdirOptions = []string{"--directory", "--chdir", "--git-dir", "--work-tree", "--cwd"}
+	chdirShort   = []string{"git", "make", "gmake", "bmake", "pmake", "tar", "gtar", "bsdtar", "env", "ninja", "pnpm"}
+)
+
+// chdirPlaceholder returns the placeholder that names the directory the
+// program changes to in args[i] (tar -C {dir}, git -C {dir}, make
+// --directory={dir}, env --chdir {dir}), or "".
+func chdirPlaceholder(args []argTemplate, i int) string {
+	at := &args[i]
+	short := slices.Contains(chdirShort, path.Base(at.reader))
+	if at.whole && i > 0 {
+		prev, ok := args[i-1].literal()
+		if ok && (slices.Contains(chdirOptions, prev) || short && prev == "-C") {
+			return at.parts[0].name
+		}
+	}
+	if len(at.parts) == 2 && at.parts[0].name == "" && at.parts[1].name != "" {
+		lit := at.parts[0].lit
+		if short && lit == "-C" || strings.HasSuffix(lit, "=") && slices.Contains(chdirOptions, strings.TrimSuffix(lit, "=")) {
+			return at.parts[1].name
+		}
+	}
+	return ""
+}
+
+// declareChdirPaths returns the input schema with each placeholder that
+// names the directory the program changes to declared a path argument
+// (sandbox.PathKeyword), when the schema declares path arguments and not
+// that one: a governance policy judges only the declared ones, and every
+// relative path of the call is read from that directory (tar -C secrets
+// -cf - -- key reads secrets/key). It returns nil when nothing changes.
+// A schema that declares no path argument is left to the policy's
+// guesses from argument names, which a declared one would turn off.
+func declareChdirPaths(raw json.RawMessage, args []argTemplate) json.RawMessage {
+	declared := sandbox.PathArguments(raw)
+	if len(declared) == 0 {
+		return nil
+	}
+	var add []string
+	for i := range args {
+		if n := chdirPlaceholder(args, i); n != "" && !slices.Contains(declared, n) && !slices.Contains(add, n) {
+			add = append(add, n)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.UseNumber()
+	var s map[string]any
+	if d.Decode(&s) != nil {
+		return nil
+	}
+	props, _ := s["properties"].(map[string]any)
+	changed := false
+	for _, n := range add {
+		if p, ok := props[n].(map[string]any); ok {
+			p[sandbox.PathKeyword] = true
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 func generateSchema(names []string) json.RawMessage {
