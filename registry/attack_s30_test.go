@@ -27,6 +27,50 @@ type s30Args struct {
 	} `json:"items"`
 }
 
+// The validator reads a number exactly, a Go tool's float64 field as
+// strconv.ParseFloat does, which reads a number below float64's smallest
+// (about 5e-324) as 0 without an error: "every":1e-400 passed
+// exclusiveMinimum 0, and the tool ran with an interval of 0 (a loop that
+// never waits, a division by zero).
+func TestAttackS30NumberReadAsZeroIsRefused(t *testing.T) {
+	type in struct {
+		Every float64 `json:"every"`
+		Ratio float64 `json:"ratio"`
+	}
+	var got in
+	fn := func(_ context.Context, a in) (string, error) { got = a; return "ok", nil }
+	ft := tool.Func("poll", "Poll a queue", fn, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{
+		"every":{"type":"number","exclusiveMinimum":0},
+		"ratio":{"type":"number","not":{"const":0}}
+	}}`)))
+	reg := registry.New()
+	reg.MustRegister(ft)
+	e, ok := reg.Lookup("poll")
+	require.True(t, ok)
+	for _, args := range []string{
+		`{"every":1e-400,"ratio":1}`, `{"every":5e-325,"ratio":1}`,
+		`{"every":0.0000000000000000000000000000000000000000000000000000001e-300,"ratio":1}`,
+		`{"every":1,"ratio":-1e-330}`,
+	} {
+		got = in{}
+		checked, err := e.CheckArgs(json.RawMessage(args))
+		if err != nil {
+			assert.Contains(t, err.Error(), "float64", args)
+			continue
+		}
+		_, err = ft.Run(context.Background(), tool.Call{Name: "poll", Args: checked})
+		if err != nil {
+			continue // the tool refused it itself
+		}
+		assert.False(t, got.Every == 0 || got.Ratio == 0, "%s was validated, and the tool ran with %+v", args, got)
+	}
+	// The smallest float64s, and zero where the schema allows it, pass.
+	for _, args := range []string{`{"every":5e-324}`, `{"every":1e-310,"ratio":2.5e-320}`, `{"every":1}`} {
+		_, err := e.CheckArgs(json.RawMessage(args))
+		assert.NoError(t, err, args)
+	}
+}
+
 // encoding/json fills a struct field from a key that names it in another
 // case ("DIR", "Dir", "ſrc" with U+017F for "src", "\u212Aind" with the
 // Kelvin sign for "kind"), the last such key winning; a JSON Schema

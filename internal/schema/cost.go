@@ -106,6 +106,21 @@ func numberOK(n json.Number) bool {
 	return true
 }
 
+// readsAsZero reports whether n is not zero but a float64 reads it as
+// zero: strconv.ParseFloat, and so encoding/json, reads a number below
+// float64's smallest (about 5e-324) as 0, or -0, without an error, while
+// the validator reads it exactly, so 1e-400 passed exclusiveMinimum 0 and
+// a Go tool ran with 0. Only a number with an exponent can be that small
+// within maxNumberLen characters.
+func readsAsZero(n json.Number) bool {
+	i := strings.IndexAny(string(n), "eE")
+	if i < 0 {
+		return false
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	return err == nil && f == 0 && strings.ContainsAny(string(n[:i]), "123456789")
+}
+
 // schemaValuesOK returns an error naming the first number in raw (a
 // valid JSON object) that numberOK refuses (the validator's compiler
 // turns a schema's bounds into the same exact fractions), or the first
@@ -240,11 +255,11 @@ func patternSize(re *regexp.Regexp) int {
 }
 
 // shapeOK reports whether v, at depth, nests no object or array deeper
-// than MaxDepth and holds no number numberOK refuses.
+// than MaxDepth and holds no number numberOK refuses, nor one readsAsZero.
 func shapeOK(v any, depth int) bool {
 	switch x := v.(type) {
 	case json.Number:
-		return numberOK(x)
+		return numberOK(x) && !readsAsZero(x)
 	case map[string]any:
 		if depth >= MaxDepth {
 			return false
@@ -272,6 +287,9 @@ func shapeOK(v any, depth int) bool {
 func badPath(v any, path []string) ([]string, string) {
 	switch x := v.(type) {
 	case json.Number:
+		if numberOK(x) {
+			return append([]string{}, path...), "this number is too small for a float64, which reads it as 0 (a float64 spans 5e-324 to 1.8e308): send 0, or a number of at least 5e-324"
+		}
 		return append([]string{}, path...), fmt.Sprintf("this number is out of range: send a number within %d characters and an exponent within ±%d (a float64 spans 5e-324 to 1.8e308)", maxNumberLen, maxExponent)
 	case map[string]any:
 		if len(path) >= MaxDepth {
