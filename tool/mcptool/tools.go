@@ -55,7 +55,8 @@ import (
 // ("<|im_start|>", "[INST]") are spelt with a space inside, as a result's
 // are (wire.Defuse), and a tool whose schema has a key or a value
 // (default, const, enum, examples) spelling one is left out. A listing longer than 1,000 tools or
-// pages is an error; the tools past 16 MiB of schemas, descriptions and
+// pages is an error, and a page of more than 1,000 tools is not handed to
+// the SDK to decode at all; the tools past 16 MiB of schemas, descriptions and
 // titles are left out.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	cn, err := c.session(ctx)

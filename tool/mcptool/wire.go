@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -50,45 +51,96 @@ func (w *taskWatch) taskSupport(remote string) string {
 }
 
 // note reads a tools/list result. Anything it cannot read is left to the
-// SDK, which reports malformed results itself.
-func (w *taskWatch) note(result json.RawMessage) {
-	var r struct {
-		Tools []json.RawMessage `json:"tools"`
-	}
-	if json.Unmarshal(result, &r) != nil {
-		return
-	}
+// SDK, which reports malformed results itself. It reports false when the
+// result lists more than maxListing tools: the SDK must not decode it.
+func (w *taskWatch) note(result json.RawMessage) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.task == nil || len(w.task) >= maxListing {
 		w.task = map[string]string{}
 	}
-	for _, raw := range r.Tools {
+	return eachListed(result, func(raw json.RawMessage) {
 		var t struct {
 			Name      string          `json:"name"`
 			Execution json.RawMessage `json:"execution"`
 		}
 		if json.Unmarshal(raw, &t) != nil || t.Name == "" || len(t.Name) > maxName {
-			continue
+			return
 		}
 		var e struct {
 			TaskSupport string `json:"taskSupport"`
 		}
 		_ = json.Unmarshal(t.Execution, &e) // absent or malformed: no task support
 		w.task[t.Name] = e.TaskSupport
-	}
+	})
 }
 
+// eachListed calls fn with each entry of a tools/list result's tools
+// array (of each member a decoder takes for it: encoding/json matches
+// "TOOLS" too, and the SDK's decoder keeps the last of repeated ones),
+// one entry at a time. It reports false, and stops, at an array of more
+// than maxListing entries. The SDK decodes every entry of a page into an
+// mcp.Tool and re-encodes and decodes its input schema (for x-mcp-header
+// annotations), some 32 KB allocated for each, whatever its size: a page
+// of a million "{}" entries (3 MiB) had the client allocate 35 GB and
+// spin for half a minute that no deadline ends, before Tools counted one.
+// Tools refuses a listing of more than maxListing tools anyway.
+func eachListed(result []byte, fn func(json.RawMessage)) bool {
+	d := json.NewDecoder(bytes.NewReader(result))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return true
+	}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return true
+		}
+		if key, _ := tok.(string); !strings.EqualFold(key, "tools") {
+			var skip json.RawMessage
+			if d.Decode(&skip) != nil {
+				return true
+			}
+			continue
+		}
+		if tok, err := d.Token(); err != nil || tok != json.Delim('[') {
+			if tok == json.Delim('{') {
+				return true // not an array: the SDK refuses it
+			}
+			continue
+		}
+		for n := 1; d.More(); n++ {
+			if n > maxListing {
+				return false
+			}
+			var raw json.RawMessage
+			if d.Decode(&raw) != nil {
+				return true
+			}
+			fn(raw)
+		}
+		if _, err := d.Token(); err != nil { // the array's ']'
+			return true
+		}
+	}
+	return true
+}
+
+// errListTooLong answers, in place of the server's answer, a tools/list
+// whose page lists more than maxListing tools.
+var errListTooLong = fmt.Errorf("mcptool: the server's tools/list page lists more than %d tools, more than a listing reads: the page is not read", maxListing)
+
 // noteResponse records msg if it answers one of the tools/list requests in
-// pending (and forgets that request).
-func (w *taskWatch) noteResponse(msg jsonrpc.Message, pending *sync.Map) {
+// pending (and forgets that request). It reports false when msg lists
+// more than maxListing tools.
+func (w *taskWatch) noteResponse(msg jsonrpc.Message, pending *sync.Map) bool {
 	r, ok := msg.(*jsonrpc.Response)
 	if !ok || !r.ID.IsValid() {
-		return
+		return true
 	}
 	if _, ok := pending.LoadAndDelete(r.ID); ok && r.Error == nil {
-		w.note(r.Result)
+		return w.note(r.Result)
 	}
+	return true
 }
 
 // watch returns t with its tools/list responses recorded into w. Over
@@ -252,8 +304,9 @@ func (q *answerQueue) run() {
 
 func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if err == nil {
-		c.w.noteResponse(msg, &c.pending)
+	if err == nil && !c.w.noteResponse(msg, &c.pending) {
+		// The SDK is given an error answer in its place.
+		msg = &jsonrpc.Response{ID: msg.(*jsonrpc.Response).ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: errListTooLong.Error()}}
 	}
 	return msg, err
 }
@@ -416,10 +469,16 @@ func (b *jsonWatch) Read(p []byte) (int, error) {
 		b.buf.Write(p[:n])
 	}
 	if err == io.EOF {
+		listed := true
 		if msg, derr := jsonrpc.DecodeMessage(b.buf.Bytes()); derr == nil {
-			b.w.noteResponse(msg, b.pending)
+			listed = b.w.noteResponse(msg, b.pending)
 		}
 		b.buf = bytes.Buffer{}
+		if !listed {
+			// The SDK reads the body whole (io.ReadAll) before it
+			// decodes it: a failed read leaves it undecoded.
+			return 0, errListTooLong
+		}
 	}
 	return n, err
 }
@@ -434,9 +493,13 @@ type sseWatch struct {
 	line    []byte
 	data    []byte
 	hasData bool
+	tooLong bool // an event listed more than maxListing tools
 }
 
 func (s *sseWatch) Read(p []byte) (int, error) {
+	if s.tooLong {
+		return 0, errListTooLong
+	}
 	n, err := s.ReadCloser.Read(p)
 	for _, c := range p[:n] {
 		if c != '\n' {
@@ -451,14 +514,19 @@ func (s *sseWatch) Read(p []byte) (int, error) {
 	if err == io.EOF {
 		s.endLine(nil) // a stream may end without the event's blank line
 	}
+	if s.tooLong {
+		// The chunk that ends the event is not handed on: the SDK would
+		// decode the event before it saw the error.
+		return 0, errListTooLong
+	}
 	return n, err
 }
 
 func (s *sseWatch) endLine(line []byte) {
 	if len(line) == 0 {
 		if s.hasData {
-			if msg, err := jsonrpc.DecodeMessage(s.data); err == nil {
-				s.w.noteResponse(msg, s.pending)
+			if msg, err := jsonrpc.DecodeMessage(s.data); err == nil && !s.w.noteResponse(msg, s.pending) {
+				s.tooLong = true
 			}
 		}
 		s.data, s.hasData = s.data[:0], false
