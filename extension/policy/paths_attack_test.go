@@ -223,7 +223,9 @@ func TestAbsolutePatternThroughASymlinkedWorkspaceDir(t *testing.T) {
 // A tool whose schema leaves other properties open (as an imported MCP
 // tool's may) and decodes its arguments with encoding/json, as a Go
 // server does: "Path", "PATH" or "ſize" name its path and size fields,
-// which the policy matched only exactly ("path", "content").
+// which the policy matched only exactly ("path", "content"). Where the
+// schema names the property, validation refuses the twin key before the
+// policy sees it (ff6ed79); where it names none, the policy judges it.
 func TestArgumentKeyInAnotherCaseIsJudged(t *testing.T) {
 	p, err := policy.Parse([]byte(`
 global:
@@ -239,40 +241,52 @@ global:
 		Content string `json:"content"`
 		Dest    string `json:"dest"`
 	}
-	var got in
-	fsTool := tool.New("fs_read", "Read a file",
-		func(_ context.Context, c tool.Call) (*tool.Result, error) {
-			got = in{}
-			if err := json.Unmarshal(c.Args, &got); err != nil {
-				return nil, err
-			}
-			if got.Path == "" {
-				return &tool.Result{Content: []tool.Content{tool.TextContent("no path")}}, nil
-			}
-			b, err := os.ReadFile(filepath.Join(dir, got.Path))
-			if err != nil {
-				return nil, err
-			}
-			return &tool.Result{Content: []tool.Content{tool.TextContent(string(b))}}, nil
-		},
-		tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"dest":{"type":"string"}}}`)))
-	reg := registry.New()
-	require.NoError(t, reg.Register(fsTool))
-	ex := executor.MustNew(reg, executor.WithExtensions(p))
-	for _, args := range []string{
-		`{"Path": ".ssh/id"}`,
-		`{"path": "x", "PATH": ".ssh/id"}`,
-		`{"content": "short", "Content": "far more than ten bytes"}`,
-		`{"dest": "short", "DEſT": "far more than ten bytes"}`,
+	for _, c := range []struct {
+		schema string
+		code   tool.Code // the refusal of a twin key
+	}{
+		{`{"type":"object"}`, tool.CodePolicyDenied},
+		{`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"dest":{"type":"string"}}}`, tool.CodeInvalidArguments},
 	} {
-		res := callRaw(t, ex, "fs_read", args)
-		assert.NotContains(t, resultText(res), sshSecret, args)
-		if assert.NotNil(t, res.Error, "%s ran with %+v", args, got) {
-			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s: %v", args, res.Error)
+		var got in
+		fsTool := tool.New("fs_read", "Read a file",
+			func(_ context.Context, c tool.Call) (*tool.Result, error) {
+				got = in{}
+				if err := json.Unmarshal(c.Args, &got); err != nil {
+					return nil, err
+				}
+				if got.Path == "" {
+					return &tool.Result{Content: []tool.Content{tool.TextContent("no path")}}, nil
+				}
+				b, err := os.ReadFile(filepath.Join(dir, got.Path))
+				if err != nil {
+					return nil, err
+				}
+				return &tool.Result{Content: []tool.Content{tool.TextContent(string(b))}}, nil
+			},
+			tool.WithInputSchema(json.RawMessage(c.schema)))
+		reg := registry.New()
+		require.NoError(t, reg.Register(fsTool))
+		ex := executor.MustNew(reg, executor.WithExtensions(p))
+		for _, args := range []string{
+			`{"Path": ".ssh/id"}`,
+			`{"path": "x", "PATH": ".ssh/id"}`,
+			`{"content": "short", "Content": "far more than ten bytes"}`,
+			`{"dest": "short", "DEſT": "far more than ten bytes"}`,
+		} {
+			res := callRaw(t, ex, "fs_read", args)
+			assert.NotContains(t, resultText(res), sshSecret, args)
+			if assert.NotNil(t, res.Error, "%s ran with %+v", args, got) {
+				assert.Equal(t, c.code, res.Error.Code, "%s: %v", args, res.Error)
+			}
+		}
+		res := callRaw(t, ex, "fs_read", `{"Content": "short"}`)
+		if c.code == tool.CodePolicyDenied {
+			require.Nil(t, res.Error, "%v", res.Error)
+		} else if assert.NotNil(t, res.Error) {
+			assert.Contains(t, res.Error.Message, `send it as "content"`)
 		}
 	}
-	res := callRaw(t, ex, "fs_read", `{"Content": "short"}`)
-	require.Nil(t, res.Error, "%v", res.Error)
 }
 
 // max_arg_bytes counted the arguments as sent; a byte of invalid UTF-8 in
