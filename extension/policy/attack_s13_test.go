@@ -324,16 +324,21 @@ tools:
 	require.NoError(t, reg.Register(catMany))
 	ex := executor.MustNew(reg, executor.WithExtensions(p))
 
-	for _, tc := range []struct{ name, args string }{
-		{"cat_two", `{"path": "` + work + `/a", "options": {"backup": "` + key + `"}}`},
-		{"cat_two", `{"path": "` + work + `/a", "options": {"backup": "` + home + `/.bashrc"}}`},
-		{"cat_many", `{"files": [{"name": "` + work + `/a"}, {"name": "` + key + `"}]}`},
-		{"cat_many", `{"files": [{"NAME": "` + key + `"}]}`},
+	for _, tc := range []struct {
+		name, args string
+		code       tool.Code
+	}{
+		{"cat_two", `{"path": "` + work + `/a", "options": {"backup": "` + key + `"}}`, tool.CodePolicyDenied},
+		{"cat_two", `{"path": "` + work + `/a", "options": {"backup": "` + home + `/.bashrc"}}`, tool.CodePolicyDenied},
+		{"cat_many", `{"files": [{"name": "` + work + `/a"}, {"name": "` + key + `"}]}`, tool.CodePolicyDenied},
+		// Validation refuses a key naming a declared property in another
+		// case before the policy sees it (ff6ed79).
+		{"cat_many", `{"files": [{"NAME": "` + key + `"}]}`, tool.CodeInvalidArguments},
 	} {
 		res := callRaw(t, ex, tc.name, tc.args)
 		assert.NotContains(t, resultText(res), sshSecret, tc.args)
 		if assert.NotNil(t, res.Error, "%s ran: %s", tc.args, resultText(res)) {
-			assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%s: %v", tc.args, res.Error)
+			assert.Equal(t, tc.code, res.Error.Code, "%s: %v", tc.args, res.Error)
 		}
 	}
 	// Harmless twins run.
