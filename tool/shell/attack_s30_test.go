@@ -132,3 +132,42 @@ func TestAttackS30ChdirOptionValueIsAPathArgument(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"file"}, sandbox.PathArguments(c.Spec().InputSchema), "grep -C is no directory")
 }
+
+// Attack: a tool file's output_budget replaced the operator's
+// WithOutputBudget, however large, so a file saying 1 GiB put the whole
+// capture (up to the sandbox's output cap, per stream) into the text the
+// model reads, where the operator had asked for 1 KiB: seq 1 100000 put
+// 588,895 bytes in. A tool file may now lower the budget, not raise it,
+// as for its limits (TestAttackS17ToolFileLimitsKeepTheOperatorsOthers);
+// a Go Config, the operator's own, still sets it.
+func TestAttackS30ToolFileOutputBudgetOverTheOperators(t *testing.T) {
+	sb := processEngine(t, t.TempDir())
+	spec := tool.Spec{Name: "count", Description: "Count", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}
+	kind := shell.Kind(shell.WithSandbox(sb), shell.WithOutputBudget(1024))
+	tl, err := kind(spec, json.RawMessage(`{"argv":["seq","1","100000"],"output_budget":1073741824}`))
+	if err == nil {
+		res, _ := tl.Run(context.Background(), tool.Call{Name: "count", Args: json.RawMessage(`{}`)})
+		assert.Less(t, len(res.Text()), 2048, "the model read %d bytes", len(res.Text()))
+	} else {
+		assert.Contains(t, err.Error(), "output_budget")
+		assert.Contains(t, err.Error(), "WithOutputBudget")
+	}
+	require.Error(t, err, "a tool file raised the operator's output budget")
+	var ce *tool.ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, "output_budget", ce.Field)
+
+	// Guard: a file lowers it; the default budget bounds a file too; a
+	// Go Config sets it.
+	tl, err = kind(spec, json.RawMessage(`{"argv":["seq","1","100000"],"output_budget":100}`))
+	require.NoError(t, err)
+	res, _ := tl.Run(context.Background(), tool.Call{Name: "count", Args: json.RawMessage(`{}`)})
+	assert.Less(t, len(res.Text()), 300)
+	_, err = shell.Kind(shell.WithSandbox(sb))(spec, json.RawMessage(`{"argv":["seq","1","100000"],"output_budget":1073741824}`))
+	require.Error(t, err, "over the default budget")
+	c, err := shell.New(spec, sb, shell.Config{Argv: []string{"seq", "1", "100000"}, OutputBudget: 1 << 20}, shell.WithOutputBudget(1024))
+	require.NoError(t, err)
+	res, err = c.Run(context.Background(), tool.Call{Name: "count", Args: json.RawMessage(`{}`)})
+	require.NoError(t, err)
+	assert.Greater(t, len(res.Text()), 500000)
+}

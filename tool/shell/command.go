@@ -37,7 +37,9 @@ type Config struct {
 	// which they may tighten but not exceed (a tool file's limits cannot
 	// loosen the operator's); they are resolved against the engine's.
 	Limits sandbox.Limits `json:"-"`
-	// OutputBudget, when positive, overrides WithOutputBudget.
+	// OutputBudget, when positive, overrides WithOutputBudget. From a tool
+	// file (FromSpec, Kind) it may lower WithOutputBudget (or
+	// DefaultOutputBudget), not raise it.
 	OutputBudget int `json:"output_budget,omitempty"`
 	// AllowOptionValues is AllowOptionValues for this tool.
 	AllowOptionValues bool `json:"allow_option_values,omitempty"`
@@ -215,7 +217,9 @@ func maskWorkspace(sb sandbox.Sandbox, ws *sandbox.Workspace) error {
 // {"timeout": "30s", "cpu_time": "10s", "memory": 1073741824, "processes":
 // 64, "file_size": ..., "output_bytes": ...}, "output_budget": ...,
 // "allow_option_values": false, "track_changes": false}, or "command": a
-// template string or a list in place of "argv"); unknown keys are errors. The sandbox comes from
+// template string or a list in place of "argv"); unknown keys are errors,
+// and so are limits and an output_budget over WithLimits' and
+// WithOutputBudget's (a file may tighten them, not loosen). The sandbox comes from
 // WithSandbox. Its signature matches the tool loader's kind factories
 // (loader.KindFunc).
 func FromSpec(spec tool.Spec, impl json.RawMessage, opts ...Option) (tool.Tool, error) {
@@ -265,6 +269,13 @@ func fromSpec(spec tool.Spec, impl json.RawMessage, o *options) (tool.Tool, erro
 		l, lerrs := parseLimits(raw)
 		errs = append(errs, lerrs...)
 		cfg.Limits = l
+	}
+	// A tool file may lower the operator's output budget, not raise it, as
+	// for its limits: the budget bounds what each call puts before the model.
+	if o.budget > 0 && cfg.OutputBudget > o.budget {
+		errs = append(errs, &tool.ConfigError{Field: "output_budget", Message: fmt.Sprintf(
+			"%d bytes is over the %d bytes of each stream the operator lets a shell tool show the model (shell.WithOutputBudget): give %d or less, or have the operator raise WithOutputBudget",
+			cfg.OutputBudget, o.budget, o.budget)})
 	}
 	if raw, ok := top["command"]; ok {
 		argv, err := commandArgv(raw)
