@@ -52,11 +52,12 @@ const MetaApproval = approvalmeta.Key
 
 // Observation is one finished call, as a Recorder sees it.
 type Observation struct {
-	// Tool is the tool's name.
+	// Tool is the tool's name (a registered one, or UnknownTool).
 	Tool string
-	// Status is how the call ended.
+	// Status is how the call ended: one of tool's five statuses, or Other
+	// (see Observe).
 	Status tool.Status
-	// Code is the error code; empty on success.
+	// Code is the error code, one of tool.Codes or Other; empty on success.
 	Code tool.Code
 	// Duration is the time from the executor receiving the call
 	// (extension.Request.Received) until the extensions further in
@@ -64,8 +65,8 @@ type Observation struct {
 	Duration time.Duration
 	// Attempts is how many times the backend ran (0 if it never did).
 	Attempts int
-	// Approval is the approval decision ("approve", "deny", "modify"), or
-	// empty when the call did not go through approval.
+	// Approval is the approval decision ("approve", "deny", "modify", or
+	// Other), or empty when the call did not go through approval.
 	Approval string
 	// RateLimited is true when a rate limit refused the call.
 	RateLimited bool
@@ -182,7 +183,7 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		o.Tool = name
 		o.Duration = time.Since(start)
 		if d := seen.decision.Load(); d != nil {
-			o.Approval = *d
+			o.Approval = decisionLabel(*d)
 		}
 		e.mem.finish(st, o)
 		for i, r := range others {
@@ -247,14 +248,35 @@ func (e *Extension) Refused(_ context.Context, call *tool.Call, spec *tool.Spec,
 
 // Observe derives an Observation (status, code, attempts, approval,
 // rate limit) from a result. Tool and Duration are left to the caller.
+// Status, Code and Approval are label values: one outside its closed set
+// (a tool's own Status, an extension's own code or decision) reads Other,
+// as the in-memory recorder counts it, so that no result makes a new
+// series, nor a label value a metrics client refuses (Prometheus panics
+// on one that is not UTF-8).
 func Observe(res *tool.Result) Observation {
 	o := Observation{Status: res.SettledStatus(), Attempts: res.Attempts}
+	if statusIndex(o.Status) == len(statuses) {
+		o.Status = Other
+	}
 	if res.Error != nil {
 		o.Code = res.Error.Code
+		if codeIndex(o.Code) == len(tool.Codes) {
+			o.Code = Other
+		}
 	}
-	o.Approval, _ = approvalmeta.Decision(res.Metadata)
+	d, _ := approvalmeta.Decision(res.Metadata)
+	o.Approval = decisionLabel(d)
 	if o.Code == tool.CodeRateLimited {
 		o.RateLimited = true
 	}
 	return o
+}
+
+// decisionLabel is d, or Other when d is not empty and outside the known
+// decisions.
+func decisionLabel(d string) string {
+	if d != "" && decisionIndex(d) == len(decisions) {
+		return Other
+	}
+	return d
 }

@@ -13,7 +13,10 @@
 //	toolbelt.tool.approvals        Int64Counter        {tool, decision}
 //	toolbelt.tool.rate_limited     Int64Counter        {tool}
 //
-// code is empty on success.
+// code is empty on success. tool is a registered tool's name or
+// metrics.UnknownTool; status, code and decision are closed sets, a value
+// outside them recorded as metrics.Other (see metrics.Observe), so no
+// call makes a new attribute set.
 package otelmetric
 
 import (

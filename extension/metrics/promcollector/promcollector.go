@@ -14,7 +14,10 @@
 //	toolbelt_tool_approvals_total{tool,decision}       counter
 //	toolbelt_tool_rate_limited_total{tool}             counter
 //
-// code is empty on success.
+// code is empty on success. tool is a registered tool's name or
+// metrics.UnknownTool; status, code and decision are closed sets, a value
+// outside them counted as metrics.Other (see metrics.Observe), so no call
+// makes a new series.
 package promcollector
 
 import (
