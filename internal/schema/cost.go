@@ -79,7 +79,7 @@ func checkCost(s *jsonschema.Schema, v any) error {
 	if w.twin != "" {
 		return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("names the field %q in another case, which a decoder may take for %q without the schema's rules for it: send it as %q", w.twin, w.twin, w.twin)}}}
 	}
-	return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("checking this value against the schema would take more than %d steps (a schema whose anyOf, oneOf or allOf alternatives refer back to it multiplies them at every level of nesting): send fewer or less deeply nested values here, or simplify the schema", maxWork)}}}
+	return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("checking this value against the schema would take more than %d steps (a schema whose anyOf, oneOf or allOf alternatives refer back to it multiplies them at every level of nesting; uniqueItems and a long enum compare values one by one): send fewer or less deeply nested values here, or simplify the schema", maxWork)}}}
 }
 
 var walks = sync.Pool{New: func() any { return &costWalk{} }}
@@ -378,6 +378,9 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 	if len(s.Enum) > 1 && !w.charge(float64(len(s.Enum))/32) {
 		return false // each value is compared with v
 	}
+	if (len(s.Enum) > 0 || len(s.Constant) > 0) && !w.charge(w.compareCost(s, v)) {
+		return false
+	}
 	if arr, ok := v.([]any); ok && s.UniqueItems && len(arr) > 1 && !w.chargeUnique(arr) {
 		return false
 	}
@@ -442,6 +445,32 @@ func equalCost(v any, limit float64) float64 {
 		return c
 	}
 	return 1.0 / 16
+}
+
+// compareCost is the cost, past the loop itself, of comparing v with
+// s's enum members and const: the validator turns a number and each
+// number it is compared with into exact fractions (fmt.Sprint, big.Rat: a
+// unit), and reads a list or an object as deep as one of the same kind.
+// 30,000 numbers against an enum of 1,000 took 21 s and 3.9 GB.
+func (w *costWalk) compareCost(s *jsonschema.Schema, v any) float64 {
+	kind := jsonKind(v)
+	same := 0
+	for _, l := range [...][]any{s.Enum, s.Constant[:min(len(s.Constant), 1)]} {
+		for _, m := range l {
+			if jsonKind(m) == kind {
+				same++
+			}
+		}
+	}
+	switch v.(type) {
+	case json.Number:
+		return float64(same)
+	case []any, map[string]any:
+		if same > 0 {
+			return float64(same) * equalCost(v, (maxWork-w.work)/float64(same)+1)
+		}
+	}
+	return 0
 }
 
 // inPlace adds the cost of the schemas s applies to v itself.
