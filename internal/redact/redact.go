@@ -518,9 +518,9 @@ func HeadTail(msg string, n int, paths []string, args ...json.RawMessage) string
 // base64 characters as long as the shortest encoded form is searched for
 // encoded forms, and only the 1024 longest values are: the others of a
 // call with more are looked for as they are. Forms longer than 64 bytes
-// are searched for one by one; a text (or copy) whose searches would read
-// more than 64 MiB (a 1 MiB text and more than 64 such forms, thousands
-// of them for a short text) is replaced whole by the mask (fail safe).
+// are compared where the text holds one's first 8 bytes; a text (or
+// copy) made to hold many such starts, whose comparisons would read more
+// than 64 MiB, is replaced whole by the mask (fail safe).
 func Scrub(s string, values []string) string {
 	if len(values) == 0 {
 		return s
