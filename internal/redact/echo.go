@@ -156,28 +156,48 @@ func hasRun(t string, n int) bool {
 // finder finds where any of a list of forms (longest first) occurs.
 type finder struct {
 	short *strings.Replacer // forms up to scrubShort bytes; a match becomes matchCodes[len]
-	long  []string          // longer forms, and those that hold a NUL: searched one by one
+	// long holds the longer forms, and those of 8 bytes or more that hold
+	// a NUL, by their first 8 bytes (prefix8), longest first; first is
+	// the set of their first two bytes.
+	long  map[uint64][]string
+	first *[1 << 16 / 64]uint64
+	tiny  []string // forms under 8 bytes that hold a NUL: searched one by one
 }
 
 // newFinder compiles forms, longest first. Short forms are found in one
 // pass: one search of the text per value made 65,534 values (a 1 MiB
-// command of password=... pairs) take 19 s on a 1 MiB output. Long ones,
-// few in any call, are searched one by one, which keeps the pass's lookups
-// short.
+// command of password=... pairs) take 19 s on a 1 MiB output. Long ones
+// are looked for where the text has one's first 8 bytes (find), which
+// keeps the pass's lookups short.
 func newFinder(forms []string) finder {
 	var f finder
 	var pairs []string
 	for _, s := range forms {
-		if len(s) <= scrubShort && strings.IndexByte(s, 0) < 0 {
+		switch {
+		case len(s) <= scrubShort && strings.IndexByte(s, 0) < 0:
 			pairs = append(pairs, s, matchCodes[len(s)])
-		} else {
-			f.long = append(f.long, s)
+		case len(s) < 8:
+			f.tiny = append(f.tiny, s)
+		default:
+			if f.long == nil {
+				f.long, f.first = map[uint64][]string{}, new([1 << 16 / 64]uint64)
+			}
+			k := prefix8(s, 0)
+			f.long[k] = append(f.long[k], s)
+			f.first[uint16(k)/64] |= 1 << (uint16(k) % 64)
 		}
 	}
 	if len(pairs) > 0 {
 		f.short = strings.NewReplacer(pairs...)
 	}
 	return f
+}
+
+// prefix8 is the 8 bytes of t at p as a number.
+func prefix8(t string, p int) uint64 {
+	_ = t[p+7]
+	return uint64(t[p]) | uint64(t[p+1])<<8 | uint64(t[p+2])<<16 | uint64(t[p+3])<<24 |
+		uint64(t[p+4])<<32 | uint64(t[p+5])<<40 | uint64(t[p+6])<<48 | uint64(t[p+7])<<56
 }
 
 // matchCodes[n] is what a finder's Replacer writes for a match of n
@@ -242,21 +262,19 @@ func (sc *scrubber) scrub(s string) string {
 	if sc == nil || s == "" {
 		return s
 	}
-	f := sc.finderFor(s)
-	if f.costly(s) {
+	spans, ok := sc.finderFor(s).find(s, nil)
+	if !ok {
 		return Mask
 	}
-	spans := f.find(s, nil)
 	for _, k := range viewKinds {
 		text, ok := k.decode(s, nil)
 		if !ok {
 			continue
 		}
-		f := sc.finderFor(text)
-		if f.costly(text) {
+		found, ok := sc.finderFor(text).find(text, nil)
+		if !ok {
 			return Mask
 		}
-		found := f.find(text, nil)
 		if len(found) == 0 {
 			continue
 		}
@@ -273,8 +291,10 @@ func (sc *scrubber) scrub(s string) string {
 // span is a part [from, to) of a text.
 type span struct{ from, to int }
 
-// find appends to spans where the forms occur in t.
-func (f *finder) find(t string, spans []span) []span {
+// find appends to spans where the forms occur in t. ok is false when
+// finding the long and tiny forms would read more than maxLongScan
+// bytes: the caller masks t whole.
+func (f *finder) find(t string, spans []span) (_ []span, ok bool) {
 	if f.short != nil {
 		u := t
 		if strings.IndexByte(u, 0) >= 0 { // a NUL would read as a match's code; no short form holds one
@@ -284,9 +304,15 @@ func (f *finder) find(t string, spans []span) []span {
 		_, _ = f.short.WriteString(&w, u)
 		spans = w.spans
 	}
-	for _, s := range f.long {
+	work := 0 // bytes of t read for the long and tiny forms
+	defer func() {
 		if longSearched != nil {
-			longSearched(len(t))
+			longSearched(work)
+		}
+	}()
+	for _, s := range f.tiny {
+		if work += len(t); work > maxLongScan {
+			return spans, false
 		}
 		for off := 0; ; {
 			k := strings.Index(t[off:], s)
@@ -297,26 +323,58 @@ func (f *finder) find(t string, spans []span) []span {
 			off += k + len(s)
 		}
 	}
-	return spans
+	if f.long == nil {
+		return spans, true
+	}
+	last := -1 // the span this loop appended last: overlapping ones join it
+	for p := 0; p+8 <= len(t); p++ {
+		k := uint16(t[p]) | uint16(t[p+1])<<8
+		if f.first[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		for _, s := range f.long[prefix8(t, p)] {
+			n := commonPrefix(t[p:], s)
+			work += n + 1
+			if n < len(s) {
+				continue
+			}
+			// The group is longest first: the first match covers the rest.
+			if last >= 0 && p < spans[last].to {
+				spans[last].to = max(spans[last].to, p+n)
+			} else {
+				spans, last = append(spans, span{p, p + n}), len(spans)
+			}
+			break
+		}
+		if work > maxLongScan {
+			return spans, false
+		}
+	}
+	return spans, true
 }
 
-// maxLongScan bounds how many bytes of text a finder's long forms, one
-// search each, are searched in for one text. A call's 1 MiB command of
-// password=... pairs has about 14,000 values of 65 bytes, and their
-// searches of a 1 MiB message of one repeated letter took 62 s
-// (strings.Index reads about 4 ns a byte there); 64 MiB is under 0.3 s.
-// A text that would take more is masked whole (costly): an echo is never
-// kept.
+// commonPrefix returns how many bytes a and b start with alike.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// maxLongScan bounds how many bytes of a text find reads for the forms
+// its one pass does not find: the long ones, compared where the text has
+// one's first 8 bytes, and the tiny ones, searched one by one. A call's
+// 1 MiB command of password=... pairs has about 14,000 values of 65
+// bytes; searched one by one, as they were, a 1 MiB message of one
+// repeated letter took 62 s. A text that would take more is masked whole:
+// an echo is never kept.
 const maxLongScan = 64 << 20
 
-// costly reports whether searching t for f's long forms would read more
-// than maxLongScan bytes.
-func (f *finder) costly(t string) bool {
-	return len(f.long) > 0 && len(t) > maxLongScan/len(f.long)
-}
-
-// longSearched, when set (by a test), is told the length of each text a
-// long form is searched in.
+// longSearched, when set (by a test), is told how many bytes each find
+// read for the long and tiny forms.
 var longSearched func(n int)
 
 // spanWriter reads what the scrubber's Replacer writes (the text, with
