@@ -14,7 +14,8 @@
 // any length, and made UTF-8 (bytes that are not read as U+FFFD), since an
 // OTLP exporter drops a whole batch over one string that is not. Empty
 // Call.TraceID and Call.SpanID are filled from the span, so the logging and
-// audit extensions (and the caller, through the result) can correlate.
+// audit extensions can correlate (a tool.Result carries no trace ids: a
+// program correlates through the span in the context it passes).
 //
 // A call that waits for approval gets a child span "approval"
 // (ApprovalSpanName) from the approval events the approval extension emits,
