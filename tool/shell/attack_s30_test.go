@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,4 +171,42 @@ func TestAttackS30ToolFileOutputBudgetOverTheOperators(t *testing.T) {
 	res, err = c.Run(context.Background(), tool.Call{Name: "count", Args: json.RawMessage(`{}`)})
 	require.NoError(t, err)
 	assert.Greater(t, len(res.Text()), 500000)
+}
+
+// Attack: a make variable set from the command line (make release
+// VERSION={version}) is expanded by make and spliced into the recipes'
+// shell lines, so its value is code twice over: "1.0; touch pwned1"
+// ran touch from the recipe's echo $(VERSION), "$(shell touch pwned2)"
+// ran in make itself, and "`touch pwned3`" in the shell (real make, real
+// files). A value filling NAME={x} after a make may now hold only letters,
+// digits, non-ASCII and - _ . , : / + @ % =; AllowOptionValues, which
+// lets a whole NAME=value through, does not lift it.
+func TestAttackS30MakeVariableValueIsRecipeCode(t *testing.T) {
+	real, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("VERSION ?= dev\nrelease:\n\t@echo releasing $(VERSION)\n"), 0o644))
+	sb := processEngine(t, dir)
+	for _, allow := range []bool{false, true} {
+		var opts []shell.Option
+		if allow {
+			opts = append(opts, shell.AllowOptionValues())
+		}
+		c, err := shell.NewCommand("release", "Release a version", sb, []string{real, "release", "VERSION={version}"}, opts...)
+		require.NoError(t, err)
+		for i, v := range []string{"1.0; touch pwned1", "$(shell touch pwned2)", "`touch pwned3`", "1.0 && touch pwned4", "$$(touch pwned5)", "1.0\ntouch pwned6"} {
+			_, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"version": v})})
+			if assert.Error(t, err, "%q ran (allow %v)", v, allow) {
+				assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+				assert.Contains(t, err.Error(), "recipe")
+			}
+			assert.NoFileExists(t, filepath.Join(dir, "pwned"+strconv.Itoa(i+1)), "%q ran a command (allow %v)", v, allow)
+		}
+		// Guard: a version runs.
+		res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"version": "1.2.3-rc.1+build:7"})})
+		require.NoError(t, err)
+		assert.Contains(t, res.Text(), "releasing 1.2.3-rc.1+build:7")
+	}
 }

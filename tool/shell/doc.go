@@ -57,6 +57,11 @@
 //     only its own options (-H, -L, -P), not its starting points, so a
 //     value starting with "-" is refused after a find even after "--"
 //     (find -- {dir} -type f given "-delete" would delete).
+//   - The value of a variable set on make's command line (make release
+//     VERSION={v}, --eval=V={v}) is code: make expands $(shell ...) in it,
+//     and recipes splice it into shell lines (echo $(VERSION) given
+//     "1.0; rm -rf ~"). It may hold only letters, digits, bytes past
+//     ASCII and - _ . , : / + @ % =, [AllowOptionValues] or not.
 //   - A placeholder may not be part of code that a shell, an interpreter,
 //     awk or sed runs: the script of sh -c 'grep {pattern} notes.txt', the
 //     code of python3 -c "print('{x}')", the program of awk '/{x}/' or the

@@ -36,6 +36,10 @@ type argTemplate struct {
 	// which reads "!", "(", ")" and "," among its starting points as its
 	// expression (find ! -name '*.tmp' -delete deletes all but *.tmp).
 	findExpr bool
+	// makeVar: the argument follows a make and sets a variable, NAME={x}
+	// (or --eval=NAME={x}), whose value make expands and splices into its
+	// recipes' shell lines: the value is code.
+	makeVar bool
 	// optValue: the argument follows a make option that takes the next
 	// argument as its value (-C DIR, -f FILE), which make does not read as
 	// a variable definition.
@@ -264,6 +268,10 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 			continue
 		}
 		at.variables, at.findExpr = afterMake && at.leading, afterFind && at.leading
+		if afterMake && !at.leading && len(at.parts) > 1 {
+			p := at.parts[0].lit
+			at.makeVar = strings.Contains(p, "=") && (!strings.HasPrefix(p, "-") || strings.HasPrefix(p, "--eval="))
+		}
 		// make -C {dir}: the option's value, unless that option is itself
 		// the value of another (make -f -C {dir}).
 		at.optValue = afterMake && slices.Contains(makeValueOptions, last[1]) && !slices.Contains(makeValueOptions, last[0])
@@ -534,6 +542,11 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 		if k == 0 {
 			first = p.name
 		}
+		if at.makeVar {
+			if err := checkMakeValue(p.name, s); err != nil {
+				return nil, err
+			}
+		}
 		b.WriteString(s)
 	}
 	s := b.String()
@@ -543,6 +556,25 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 		}
 	}
 	return append(out, s), nil
+}
+
+// checkMakeValue refuses a value of a make variable (make release
+// VERSION={v}) that make or the shell running a recipe would read as
+// more than text: make expands $(...) in it, and the recipes that use the
+// variable splice it into shell lines (echo $(VERSION) given "1.0; rm
+// -rf ~"). Only letters, digits, bytes past ASCII and - _ . , : / + @ % =
+// pass; AllowOptionValues does not lift it.
+func checkMakeValue(name, s string) *tool.Error {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.,:/+@%=", c) >= 0 {
+			continue
+		}
+		return tool.Errorf(tool.CodeInvalidArguments,
+			"argument %s = %q holds %q, which make would read as code: a variable set on make's command line is expanded by make and spliced into its recipes' shell lines; pass a value of letters, digits and - _ . , : / + @ %% = only",
+			name, s, string(c))
+	}
+	return nil
 }
 
 // checkOption refuses a value that would make an argument start with "-"
