@@ -93,14 +93,16 @@ func httpListing(t *testing.T, page json.RawMessage, stream bool) Target {
 }
 
 // A tools/list page of a quarter of a million "{}" entries (768 KiB)
-// made the client allocate some 8 GB before Tools counted one: the SDK
+// made the client allocate some 8 GB before Tools counted one (200,000
+// entries are used here, under the bound on a message's elements that
+// TestAttackS30StructuredContentOfManyElementsIsRefused adds): the SDK
 // decodes each entry into an mcp.Tool and re-encodes and decodes its
 // input schema, some 32 KB each whatever its size (a million entries, 3
 // MiB: 35 GB, 24 s, which no deadline ends). A page is read entry by
 // entry before the SDK sees it, and one of more than 1,000 tools (more
 // than a listing reads) is not handed to it: the listing fails.
 func TestAttackS30ListingOfManyEntriesIsNotDecoded(t *testing.T) {
-	page := json.RawMessage(`{"tools":` + manyEmpty(1<<18) + `}`)
+	page := json.RawMessage(`{"tools":` + manyEmpty(200_000) + `}`)
 	for name, target := range map[string]func() Target{
 		"in-memory":   func() Target { return rawListing(t, page) },
 		"http json":   func() Target { return httpListing(t, page, false) },
@@ -108,7 +110,7 @@ func TestAttackS30ListingOfManyEntriesIsNotDecoded(t *testing.T) {
 		// encoding/json takes "TOOLS" for "tools", and the last of
 		// repeated members.
 		"in-memory, a key spelt otherwise": func() Target {
-			return rawListing(t, json.RawMessage(`{"tools":[],"TOOLS":`+manyEmpty(1<<18)+`}`))
+			return rawListing(t, json.RawMessage(`{"tools":[],"TOOLS":`+manyEmpty(200_000)+`}`))
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

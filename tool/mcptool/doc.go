@@ -53,7 +53,11 @@
 // dial holds each waiting call until its own deadline, and Close ends the
 // dial. A message larger than 16 MiB (a
 // stdio line, an event, an HTTP JSON or error body) breaks the connection
-// the same way. Over HTTP, the client answers each of the server's own
+// the same way. A message of more than 262,144 JSON objects and arrays,
+// which the SDK would decode as any (some 300 bytes each), is not handed
+// to it: over HTTP its body or stream fails likewise; over stdio and
+// other message-level transports an answer that large becomes an error
+// answer, and a request or notification that large is dropped. Over HTTP, the client answers each of the server's own
 // requests (ping, roots/list, sampling, elicitation) with a POST: at most
 // 16 such answers are in flight at once (more are not sent), and closing
 // the connection ends those the server has not taken, so a server that

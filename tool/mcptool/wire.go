@@ -304,6 +304,21 @@ func (q *answerQueue) run() {
 
 func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	for err == nil {
+		// A message over maxMessageElements is not handed to the SDK to
+		// decode: an answer becomes an error answer, and a request or
+		// notification of the server is dropped.
+		if r, ok := msg.(*jsonrpc.Response); ok && !countElements(r.Result) {
+			if r.ID.IsValid() {
+				c.pending.Delete(r.ID)
+			}
+			return &jsonrpc.Response{ID: r.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: errTooManyElements.Error()}}, nil
+		}
+		if r, ok := msg.(*jsonrpc.Request); !ok || countElements(r.Params) {
+			break
+		}
+		msg, err = c.Connection.Read(ctx)
+	}
 	if err == nil && !c.w.noteResponse(msg, &c.pending) {
 		// The SDK is given an error answer in its place.
 		msg = &jsonrpc.Response{ID: msg.(*jsonrpc.Response).ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: errListTooLong.Error()}}
@@ -370,6 +385,8 @@ func (rt *watchRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 		// The SDK reads a JSON body, and any error body, whole with
 		// io.ReadAll; it bounds only the events of a stream.
 		resp.Body = &boundedBody{ReadCloser: resp.Body}
+	} else {
+		resp.Body = &streamBound{ReadCloser: resp.Body}
 	}
 	if !ok || resp.StatusCode != http.StatusOK {
 		return resp, nil
@@ -394,10 +411,11 @@ var errBodyTooLarge = fmt.Errorf("the MCP server's HTTP response body exceeds %d
 
 // boundedBody fails once more than maxHTTPBody bytes are read: a hostile
 // or broken server's endless body ends the connection instead of filling
-// memory.
+// memory. It fails too once the body holds more than maxMessageElements.
 type boundedBody struct {
 	io.ReadCloser
-	read int64
+	read     int64
+	elements elementCount
 }
 
 func (b *boundedBody) Read(p []byte) (int, error) {
@@ -408,6 +426,102 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 	b.read += int64(n)
 	if b.read > maxHTTPBody {
 		return 0, errBodyTooLarge
+	}
+	if !b.elements.add(p[:n]) {
+		return 0, errTooManyElements
+	}
+	return n, err
+}
+
+// maxMessageElements bounds the JSON objects and arrays of one message of
+// the server (a stdio line, an HTTP body, an event of a stream). The SDK
+// decodes a result's structuredContent and _meta, and each listed tool's
+// schemas, as encoding/json decodes any JSON (map[string]any, []any):
+// some 160 bytes allocated for each {} and 300 for each [], so a 3 MiB
+// structuredContent of [] elements cost 330 MB, and a 16 MiB message
+// would cost 1.7 GB, before anything of this package saw it. Real
+// results and listings hold a few thousand.
+const maxMessageElements = 1 << 18
+
+// errTooManyElements refuses a message past maxMessageElements.
+var errTooManyElements = fmt.Errorf("mcptool: the MCP server's message holds more than %d JSON objects and arrays: it is not read", maxMessageElements)
+
+// elementCount counts the JSON objects and arrays of a text as it passes,
+// outside its strings. A raw newline ends a string: valid JSON has none
+// inside one, and an event stream's lines (an "event:" or comment line
+// with a quote in it) must not hide the next line's elements.
+type elementCount struct {
+	n        int
+	inString bool
+	escaped  bool
+}
+
+// add counts p; it reports false once the text holds more than
+// maxMessageElements.
+func (c *elementCount) add(p []byte) bool {
+	for _, b := range p {
+		switch {
+		case b == '\n':
+			c.inString, c.escaped = false, false
+		case c.escaped:
+			c.escaped = false
+		case c.inString:
+			if b == '\\' {
+				c.escaped = true
+			} else if b == '"' {
+				c.inString = false
+			}
+		case b == '"':
+			c.inString = true
+		case b == '{' || b == '[':
+			c.n++
+		}
+	}
+	return c.n <= maxMessageElements
+}
+
+// countElements reports whether raw holds at most maxMessageElements.
+func countElements(raw []byte) bool {
+	var c elementCount
+	return c.add(raw)
+}
+
+// streamBound fails an event stream at an event of more than
+// maxMessageElements, before the SDK, which reads an event whole before
+// decoding it, decodes any of it: the chunk that passes the bound is not
+// handed on.
+type streamBound struct {
+	io.ReadCloser
+	elements  elementCount
+	lineEmpty bool // the line read so far is empty (or "\r")
+	failed    bool
+}
+
+func (s *streamBound) Read(p []byte) (int, error) {
+	if s.failed {
+		return 0, errTooManyElements
+	}
+	n, err := s.ReadCloser.Read(p)
+	start := 0
+	for i, b := range p[:n] {
+		if b != '\n' {
+			if b != '\r' {
+				s.lineEmpty = false
+			}
+			continue
+		}
+		if s.lineEmpty { // a blank line ends the event
+			if !s.elements.add(p[start:i]) {
+				s.failed = true
+				return 0, errTooManyElements
+			}
+			s.elements, start = elementCount{}, i+1
+		}
+		s.lineEmpty = true
+	}
+	if !s.elements.add(p[start:n]) {
+		s.failed = true
+		return 0, errTooManyElements
 	}
 	return n, err
 }
