@@ -12,6 +12,7 @@
 package agent
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -20,7 +21,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/toolbelt-go/toolbelt/agent/wire"
 	"github.com/toolbelt-go/toolbelt/executor"
@@ -376,7 +379,7 @@ func uniqueIDs(calls []tool.Call) error {
 			// The names and the id are the model's: cut short, so that the
 			// error stays a line to log.
 			return fmt.Errorf("calls #%d (%s) and #%d (%s) have the same id %q: nothing was run; a model's calls of one turn need distinct ids",
-				j, clipText(calls[j].Name, maxNameShown), i, clipText(c.Name, maxNameShown), clipText(c.ID, maxNameShown))
+				j, oneLine(clipText(calls[j].Name, maxNameShown)), i, oneLine(clipText(c.Name, maxNameShown)), clipText(c.ID, maxNameShown))
 		}
 		seen[c.ID] = i
 	}
@@ -502,12 +505,29 @@ func lastCalls(tr *Transcript, reg *registry.Registry) string {
 	calls := tr.Steps[len(tr.Steps)-1].Calls
 	var parts []string
 	for _, c := range calls[:min(len(calls), maxListed)] {
-		parts = append(parts, fmt.Sprintf("%s(%s)", clipText(c.Name, maxNameShown), clipText(string(maskedArgs(reg, c)), maxArgs)))
+		args := maskedArgs(reg, c)
+		var compact bytes.Buffer
+		if json.Compact(&compact, args) == nil {
+			args = compact.Bytes() // JSON's blanks include line breaks
+		}
+		parts = append(parts, fmt.Sprintf("%s(%s)", oneLine(clipText(c.Name, maxNameShown)), oneLine(clipText(string(args), maxArgs))))
 	}
 	if len(calls) > maxListed {
 		parts = append(parts, fmt.Sprintf("and %d more", len(calls)-maxListed))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// oneLine is s, the model's text in an error meant as a line to log, as
+// it is when every character of it is printable, else quoted (Go
+// syntax): a line break, a Unicode line separator or a bidi control in a
+// tool name would write a line of the model's choosing into a log that
+// writes the error as it is.
+func oneLine(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
 }
 
 // clipText is s cut to at most n bytes at a rune boundary, marked with
