@@ -84,7 +84,9 @@
 // What survives is always a valid chain prefix. Durable reports how far
 // the trail is known to be on disk; Flush and Close write and fsync what is
 // in memory. When a flush fails (a full disk) the records stay in memory
-// and every Write first retries the flush, failing closed until it works.
+// and every Write first retries the flush, failing closed until it works;
+// a Close whose flush fails so keeps them, and the file open, for the next
+// Close to write.
 //
 // A write cut short by a machine crash can leave a torn last line. Open
 // refuses such a trail with ErrTorn, and Verify reports it; Repair cuts the
@@ -255,6 +257,9 @@ type Trail struct {
 	durSeq uint64 // seq of the last record known durable
 	broken error  // sticky: w is in an unknown state
 	closed bool
+	// wClosed: Close closed w (and wrote the last checkpoint); it keeps
+	// w open while records wait for a failed flush's retry.
+	wClosed bool
 
 	syncMu sync.Mutex // group commit: one fsync (and, with an interval, one flush) at a time
 
@@ -1058,21 +1063,33 @@ func (t *Trail) syncer() {
 // (if it is an io.Closer; for Open, that releases the file's lock). Writes
 // after Close fail. A second Close returns once the records Write accepted
 // are durable, as Flush does (it does not wait for the rest: the error
-// handler may call Close from within the first).
+// handler may call Close from within the first). When the write of the
+// records waiting in memory fails (WithSyncInterval, a full disk), Close
+// keeps them and the writer open and says so: call Close again to write
+// them and close it.
 func (t *Trail) Close() error {
 	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return t.Flush()
-	}
+	first := !t.closed
 	t.closed = true
 	t.mu.Unlock()
-	t.closeSyncer()
+	if first {
+		t.closeSyncer()
+	}
 	err := t.Flush()
-	if err == nil {
-		t.mu.Lock()
-		seq, head := t.seq, t.head
+	t.mu.Lock()
+	if t.wClosed {
 		t.mu.Unlock()
+		return err
+	}
+	if err != nil && t.stalled != nil && t.broken == nil {
+		// The records wait in memory for a retry, which needs the writer.
+		t.mu.Unlock()
+		return fmt.Errorf("%w: the trail is closed to new records, its file kept open: Close again to write them and close it", err)
+	}
+	t.wClosed = true
+	seq, head := t.seq, t.head
+	t.mu.Unlock()
+	if err == nil {
 		err = t.cp.after(seq, head, true)
 	}
 	if c, ok := t.w.(io.Closer); ok && t.w != nil {
