@@ -55,12 +55,19 @@ const nobody = 65534
 //     one inside the workspace stays readable; one made during the run
 //     neither), nor the secrets containers and services are handed under
 //     /run (hostSecretDirs), nor the users' runtime directories (/run/user,
-//     $XDG_RUNTIME_DIR): each is left out of the rules that grant reading,
-//     also where another mount shows it (see landlockHidden);
+//     $XDG_RUNTIME_DIR), nor the host's temporary directories (/tmp,
+//     /var/tmp, /dev/shm: hostTmpDirs), where other programs of the
+//     command's user leave Kerberos ticket caches, ssh-agent's and tmux's
+//     directories and other runs' files, and which bwrap and gvisor replace
+//     with fresh ones: each is left out of the rules that grant reading,
+//     also where another mount shows it (see landlockHidden); every
+//     directory stays listable, these too;
 //   - write only in the workspace and in a private temporary directory made
 //     for the run (on a tmpfs where the host has one: the host's temporary
-//     directory or /dev/shm), passed as TMPDIR and removed afterwards; /tmp
-//     itself and everything else is read-only (writing there fails with
+//     directory or /dev/shm), passed as TMPDIR and removed afterwards; both
+//     keep their rules where they lie under /tmp (Landlock does not restrict
+//     going through a directory); /tmp itself is neither readable nor
+//     writable, everything else is read-only (writing there fails with
 //     EACCES); /dev/null, /dev/zero and /dev/full stay writable;
 //   - with the network off (the default, [WithNetwork]), not bind or connect
 //     any TCP port (Landlock ABI 4), and not create any socket other than a
@@ -312,8 +319,10 @@ var hostSecretDirs = []string{"/run/secrets", "/run/credentials", "/var/run/secr
 // hostSecretDirs, the users' runtime directories (runtimeDirs,
 // runtimeDir), and the home's credential stores that bwrap and gvisor
 // mask (homeStores: none with WithHomeSecrets, none that is or holds the
-// workspace), those not made yet too; each also where another mount shows
-// it (otherPaths). Landlock cannot take away what the
+// workspace), those not made yet too, and the host's temporary directories
+// (hostTmpDirs); each also where another mount shows it (otherPaths; for
+// the temporary directories, not what the mounts below them show:
+// otherPathsBut). Landlock cannot take away what the
 // workspace's rule grants, so a store inside the workspace stays readable
 // (TestAttackS28LandlockReadsHomeCredentials). The stores of a home that
 // cred cannot search (root's 0700 /root, for 65534: the usual run as
@@ -341,10 +350,29 @@ func (c *config) landlockHidden(cred *syscall.Credential) []string {
 			hidden = append(hidden, p)
 		}
 	}
+	// The host's temporary directories: what other programs of the run's
+	// user leave there (Kerberos ticket caches, ssh-agent's and tmux's
+	// directories, other runs' TMPDIRs) was readable
+	// (TestAttackS30LandlockReadsCredentialsLeftInTmp).
+	var tmps []string
+	for _, d := range hostTmpDirs {
+		if r, err := filepath.EvalSymlinks(d); err == nil && filepath.IsAbs(r) && r != "/" && !slices.Contains(hidden, r) {
+			hidden = append(hidden, r)
+			tmps = append(tmps, r)
+		}
+	}
 	// The same files where another mount shows them (a bind mount of the
 	// home, of /dev in a chroot).
-	return append(hidden, otherPaths(mountTable(), hidden)...)
+	return append(hidden, otherPathsBut(mountTable(), hidden, tmps)...)
 }
+
+// hostTmpDirs are the host's temporary directories, which bwrap and gvisor
+// mount fresh, empty filesystems on (replacedDirs) and landlock commands
+// may not read: the run's own TMPDIR and a workspace that lies there keep
+// their rules (Landlock does not restrict going through a directory to
+// reach one). /dev/shm is under /dev, hidden already, but where it is a
+// symbolic link (to /run/shm, on older systems) it is not.
+var hostTmpDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
 
 // homeStores returns where the credential stores ([DefaultHomeSecrets]) of
 // the run's homes (runHomes) that user cred can search are or would be

@@ -76,6 +76,16 @@ func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 // filesystem below a hidden path made n*n paths otherwise
 // (TestAttackS29ReviewOtherPathsCostIsLinear).
 func otherPaths(table []mountEntry, paths []string) []string {
+	return otherPathsBut(table, paths, nil)
+}
+
+// otherPathsBut is otherPaths where the mounts below the paths of shallow
+// (some of paths) are not looked up: only the other places of those paths
+// themselves are returned. It is for the host's temporary directories
+// (hostTmpDirs): what a mount below /tmp shows (a chroot's bind of /usr
+// under /tmp/build, a workspace bound there) is no temporary file, and
+// looked up it would leave its source (/usr) out of the rules.
+func otherPathsBut(table []mountEntry, paths, shallow []string) []string {
 	type place struct{ dev, rel string }
 	var hidden []place
 	seen := map[place]bool{}
@@ -91,11 +101,12 @@ func otherPaths(table []mountEntry, paths []string) []string {
 	}
 	for _, p := range paths {
 		in := -1 // the mount p lies in: the deepest point above it, the last listed there
+		below := !slices.Contains(shallow, p)
 		for i, m := range table {
 			if beneath(m.point, p) && (in < 0 || len(m.point) >= len(table[in].point)) {
 				in = i
 			}
-			if m.point != p && beneath(p, m.point) {
+			if below && m.point != p && beneath(p, m.point) {
 				hide(place{m.dev, m.root})
 			}
 		}
