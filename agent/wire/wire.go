@@ -40,7 +40,9 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/toolbelt-go/toolbelt/internal/textcut"
 	"github.com/toolbelt-go/toolbelt/tool"
@@ -337,15 +339,40 @@ func uniqueIDs(kind string, calls []tool.Call) ([]tool.Call, error) {
 	return calls, nil
 }
 
-// maxIDShown bounds a call id an error repeats.
-const maxIDShown = 64
+// maxIDShown bounds a call id an error repeats (and a name, a method, a
+// finish reason); maxMessageShown a provider's message.
+const (
+	maxIDShown      = 64
+	maxMessageShown = 256
+)
+
+// cut is s, text of a payload, cut to n bytes where characters start and
+// marked "..." when cut: an error repeating it stays a line to log.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return textcut.Head(s, n) + "..."
+}
+
+// shownText is s, text of a payload an error repeats unquoted, cut to n
+// bytes (cut) and quoted in Go syntax when a character of it does not
+// print (a line break would write a line of the payload's choosing into
+// a log that writes the error as it is).
+func shownText(s string, n int) string {
+	s = cut(s, n)
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
+}
 
 func resultID(r *tool.Result, i int) (string, error) {
 	if r == nil {
 		return "", fmt.Errorf("wire: result #%d is nil", i)
 	}
 	if r.CallID == "" {
-		return "", fmt.Errorf("wire: result #%d (tool %q) has no call id: the provider could not match it to its call", i, r.Tool)
+		return "", fmt.Errorf("wire: result #%d (tool %q) has no call id: the provider could not match it to its call", i, cut(r.Tool, maxIDShown))
 	}
 	return r.CallID, nil
 }
@@ -608,9 +635,9 @@ func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 			if cand.FinishReason == "" || cand.FinishReason == "STOP" {
 				return nil, nil // an empty answer
 			}
-			msg := fmt.Sprintf("wire: gemini candidate has no content: finish reason %s", cand.FinishReason)
+			msg := fmt.Sprintf("wire: gemini candidate has no content: finish reason %s", shownText(cand.FinishReason, maxIDShown))
 			if cand.FinishMessage != "" {
-				msg += " (" + cand.FinishMessage + ")"
+				msg += " (" + shownText(cand.FinishMessage, maxMessageShown) + ")"
 			}
 			if cand.FinishReason == "MALFORMED_FUNCTION_CALL" {
 				msg += ": the model wrote a function call the API could not parse; ask again, or simplify the tool's schema"
@@ -734,7 +761,7 @@ func (mcpCodec) Calls(payload []byte) ([]tool.Call, error) {
 			return nil, fmt.Errorf("wire: mcp request #%d is not JSON: %v", i, err)
 		}
 		if r.Method != "tools/call" {
-			return nil, fmt.Errorf("wire: mcp request #%d has method %q: expected \"tools/call\"", i, r.Method)
+			return nil, fmt.Errorf("wire: mcp request #%d has method %q: expected \"tools/call\"", i, cut(r.Method, maxIDShown))
 		}
 		id := strings.Trim(string(r.ID), `"`)
 		if err := needID("mcp request", i, id); err != nil {
