@@ -616,10 +616,16 @@ func (gemini) Calls(payload []byte) ([]tool.Call, error) {
 // geminiCalls reads a content, or with response a whole response too. The
 // content of a response's candidate is only a content: a "candidates"
 // inside it is not read (it would run calls the transcript does not show,
-// and each level of nesting would parse the rest again).
+// and each level of nesting would parse the rest again). A part is read
+// for its functionCall member only, as the genai SDK's Part reads it
+// (encoding/json, names matched without case): its other members are
+// skipped as they are read, where a map of every member cost many times
+// their bytes.
 func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 	var c struct {
-		Parts      []map[string]json.RawMessage `json:"parts"`
+		Parts []struct {
+			FunctionCall json.RawMessage `json:"functionCall"`
+		} `json:"parts"`
 		Candidates []struct {
 			Content       json.RawMessage `json:"content"`
 			FinishReason  string          `json:"finishReason"`
@@ -648,8 +654,8 @@ func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 	}
 	var calls []tool.Call
 	for i, p := range c.Parts {
-		raw, ok := p["functionCall"]
-		if !ok {
+		raw := p.FunctionCall
+		if raw == nil {
 			continue // text, thought, inline data, parts added later: skipped
 		}
 		var fc struct {
