@@ -27,6 +27,46 @@ type s30Args struct {
 	} `json:"items"`
 }
 
+type s30Common struct {
+	Path string `json:"path"`
+	Mode string `json:"mode" jsonschema:"enum=safe"`
+}
+
+// s30Scoped overrides the embedded Path with a stricter one.
+type s30Scoped struct {
+	Path string `json:"path" jsonschema:"pattern=^[a-z]+$"`
+	s30Common
+}
+
+// encoding/json fills the shallower of two fields with one JSON name (here
+// s30Scoped.Path, over the embedded s30Common.Path), while the reflected
+// schema showed the rules of the one reflected last: the embedded field's,
+// without the pattern. A Go tool whose author narrowed path to ^[a-z]+$
+// ran with "/etc".
+func TestAttackS30ShadowedFieldKeepsItsRules(t *testing.T) {
+	var got s30Scoped
+	fn := func(_ context.Context, in s30Scoped) (string, error) { got = in; return "ok", nil }
+	ft, err := tool.NewFunc("scoped", "Read in a scope", fn)
+	if err != nil {
+		assert.Contains(t, err.Error(), `JSON name "path"`)
+		return
+	}
+	reg := registry.New()
+	if err := reg.Register(ft); err != nil {
+		assert.Contains(t, err.Error(), `JSON name "path"`)
+		return
+	}
+	e, ok := reg.Lookup("scoped")
+	require.True(t, ok)
+	checked, err := e.CheckArgs(json.RawMessage(`{"path":"/etc","mode":"safe"}`))
+	if err != nil {
+		return // the schema holds the pattern
+	}
+	_, err = ft.Run(context.Background(), tool.Call{Name: "scoped", Args: checked})
+	require.NoError(t, err)
+	assert.NotEqual(t, "/etc", got.Path, "validated against %s, the tool ran with %+v", ft.Spec().InputSchema, got)
+}
+
 // The validator reads a number exactly, a Go tool's float64 field as
 // strconv.ParseFloat does, which reads a number below float64's smallest
 // (about 5e-324) as 0 without an error: "every":1e-400 passed

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +127,55 @@ func TestAttackS30NumberEnumIsBounded(t *testing.T) {
 	m, err = Decode([]byte(`{"codes":[99],"rows":[[1,2]],"one":[1,3]}`))
 	require.NoError(t, err)
 	assert.Error(t, v.Validate(m))
+}
+
+type s30A struct {
+	Dir string `json:"dir" jsonschema:"pattern=^[a-z]+$"`
+}
+type s30B struct {
+	Dir  string `json:"dir"`
+	Kind string `json:"kind"`
+}
+
+// Two fields of one JSON name in one object are refused at any depth of
+// the arguments; fields promoted without a clash are inlined as before.
+func TestReflectRefusesTwoFieldsOfOneJSONName(t *testing.T) {
+	// go vet's structtag check refuses two tags of one name in a struct
+	// or in structs embedded side by side, not these.
+	type shadow struct {
+		Dir string `json:"dir"`
+		s30A
+	}
+	type nested struct {
+		Inner []struct {
+			s30A
+			Dir string `json:"dir"`
+		} `json:"inner"`
+	}
+	type tagAndName struct {
+		A string `json:"B"`
+		B string
+	}
+	type fine struct {
+		s30A
+		Other string `json:"kind"`
+		Inner s30B   `json:"inner"`
+	}
+	for typ, want := range map[reflect.Type]string{
+		reflect.TypeFor[shadow]():     `fields shadow.Dir and s30A.Dir both have the JSON name "dir"`,
+		reflect.TypeFor[nested]():     `fields s30A.Dir and Dir both have the JSON name "dir"`,
+		reflect.TypeFor[tagAndName](): `fields tagAndName.A and tagAndName.B both have the JSON name "B"`,
+		reflect.TypeFor[fine]():       "",
+	} {
+		_, err := Reflect(typ)
+		if want == "" {
+			assert.NoError(t, err, typ)
+			continue
+		}
+		if assert.Error(t, err, typ) {
+			assert.Contains(t, err.Error(), want, typ)
+		}
+	}
 }
 
 // Keys the schema does not name are compared with every property it

@@ -64,7 +64,7 @@ func reflectType(t reflect.Type, output bool) (*Reflected, error) {
 	default:
 		return nil, fmt.Errorf("type %s is a %s: tool arguments and structured output must be a struct (or a map with string keys), because every provider wants an object at the root", t, t.Kind())
 	}
-	l := &linter{onPath: map[reflect.Type]string{}}
+	l := &linter{onPath: map[reflect.Type]string{}, names: map[string]string{}}
 	l.walk(t, "", nil, false)
 	if len(l.errs) > 0 {
 		return nil, fmt.Errorf("type %s: %s", t, strings.Join(l.errs, "; "))
@@ -161,6 +161,10 @@ type linter struct {
 	paths       [][]string // schema paths of fields tagged `toolbelt:"path"`
 	nilable     [][]string // schema paths of values encoding/json may write as null
 	constrained bool       // some field carries a value constraint or a custom encoding
+	// names are the JSON names of the fields of each object, embedded
+	// structs' promoted fields included (path, NUL, name), and the Go
+	// field that has it.
+	names map[string]string
 }
 
 func nilableKind(t reflect.Type) bool {
@@ -269,6 +273,19 @@ func (l *linter) walk(t reflect.Type, path string, segs []string, viaEmbeddedPtr
 			name = f.Name
 		}
 		fpath := join(path, name)
+		// encoding/json fills the shallower of two fields with one name
+		// (neither when they are as deep), while the schema shows the
+		// rules of the one reflected last: a stricter field over an
+		// embedded one lost its pattern, and the tool ran with what the
+		// pattern forbids.
+		goName := f.Name
+		if t.Name() != "" {
+			goName = t.Name() + "." + f.Name
+		}
+		if other, ok := l.names[path+"\x00"+name]; ok {
+			l.errs = append(l.errs, fmt.Sprintf("fields %s and %s both have the JSON name %q (one promoted from an embedded struct): encoding/json fills only the shallower one (neither when they are as deep) and the schema shows the rules of one of them: rename one, or tag the one not read from JSON `json:\"-\"`", other, goName, name))
+		}
+		l.names[path+"\x00"+name] = goName
 		l.lintTag(f, fpath, omitempty)
 		if hasOpt(f.Tag.Get("toolbelt"), "secret") {
 			l.secrets = append(l.secrets, fpath)
