@@ -210,3 +210,60 @@ func TestAttackS30MakeVariableValueIsRecipeCode(t *testing.T) {
 		assert.Contains(t, res.Text(), "releasing 1.2.3-rc.1+build:7")
 	}
 }
+
+// Attack: the "--" of a program that runs another was taken for the end
+// of options unless the program was a classifier wrapper or a listed
+// runner (npm run, timeout), so setpriv --nnp -- sort {file} and prlimit
+// --nofile=1024 -- sort {file} given "--output=victim.txt" ran sort with
+// that option, which emptied victim.txt (real setpriv, prlimit and sort);
+// perf stat --, bwrap ... --, systemd-run --, ip netns exec NS --,
+// fakeroot -- and others alike. A "--" followed by a program the command
+// classifier knows now ends only the options of the program before it, as
+// a runner's does: the program after it reads options again.
+func TestAttackS30DoubleDashBeforeAProgramIsTheRunnersOwn(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim.txt")
+	require.NoError(t, os.WriteFile(victim, []byte("precious\n"), 0o644))
+	sb := processEngine(t, dir)
+	var ran int
+	for _, argv := range [][]string{
+		{"setpriv", "--nnp", "--", "sort", "{file}"},
+		{"prlimit", "--nofile=1024", "--", "sort", "{file}"},
+		{"prlimit", "--nofile=1024", "--", "timeout", "30", "sort", "{file}"},
+	} {
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			t.Logf("%s is not installed", argv[0])
+			continue
+		}
+		ran++
+		require.NoError(t, os.WriteFile(victim, []byte("precious\n"), 0o644))
+		c, err := shell.NewCommand("sorted", "Sort a file", sb, argv)
+		require.NoError(t, err)
+		_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"file": "--output=victim.txt"})})
+		if assert.Error(t, err, "%q ran", argv) {
+			assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+			assert.Contains(t, err.Error(), `runs after its "--" would read it as an option`)
+		}
+		b, err := os.ReadFile(victim)
+		require.NoError(t, err)
+		assert.Equal(t, "precious\n", string(b), "%q emptied the file", argv)
+
+		// Guard: the program's own "--" after it makes the value an operand.
+		c, err = shell.NewCommand("sorted", "Sort a file", sb, append(argv[:len(argv)-1:len(argv)-1], "--", "{file}"))
+		require.NoError(t, err)
+		res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"file": "victim.txt"})})
+		require.NoError(t, err)
+		assert.Equal(t, "precious\n", res.Text())
+	}
+	if ran == 0 {
+		t.Skip("neither setpriv nor prlimit is installed")
+	}
+	// A "--" followed by an operand is still the end of options.
+	// So is one followed by "." or by find's starting points.
+	for _, argv := range [][]string{{"cat", "--", "victim.txt", "{file}"}, {"cat", "--", ".", "{file}"}, {"find", "--", "test", "-name", "{file}"}} {
+		c, err := shell.NewCommand("show", "Show files", sb, argv)
+		require.NoError(t, err)
+		_, err = c.Argv(args(t, map[string]any{"file": "-n"}))
+		assert.NoError(t, err, "%q", argv)
+	}
+}

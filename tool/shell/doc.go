@@ -39,7 +39,9 @@
 //     it as its value. Nor does the first "--" of a program that runs
 //     another with the arguments after it (npm run lint -- {file}, uv run
 //     -- pytest {test}, cargo test -- {filter}, timeout 5 -- ..., the
-//     classifier's wrappers): the program it runs reads options again, so
+//     classifier's wrappers), nor a "--" followed by a program the
+//     classifier knows (setpriv --nnp -- sort {file}, prlimit ... --,
+//     perf stat --, bwrap ... --): the program it runs reads options again, so
 //     write a second "--" for it ("npm", "run", "lint", "--", "--",
 //     "{file}") where it takes one. A wrapper is read with the
 //     classifier's grammar for it, so a "--" after the command it runs is

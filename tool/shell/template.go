@@ -244,10 +244,44 @@ func forwarders(args []argTemplate) map[int]string {
 		}
 		if slices.Contains(runners, name) {
 			firstDashes(i+1, lit)
+			break
+		}
+		// A "--" followed by a program the classifier knows ends the
+		// options of a program that runs it (setpriv --nnp -- sort,
+		// prlimit ... --, perf stat --, bwrap ... --, ip netns exec NS
+		// --), which reads options again: read that program as a
+		// wrapper's command.
+		if slices.Contains(findPrograms, name) {
+			break // find -- test -name ...: starting points, never a program
+		}
+		if k := dashesBeforeProgram(args, i+1, c); k >= 0 {
+			own[k] = lit
+			i, wrapper = k+1, lit
+			continue
 		}
 		break
 	}
 	return own
+}
+
+// dashesBeforeProgram returns the index of the first literal "--" from
+// start when the argument after it is a literal naming a program the
+// classifier knows, else -1. A "--" followed by anything else ends the
+// options of the program before it, as usual.
+func dashesBeforeProgram(args []argTemplate, start int, c *classify.Classifier) int {
+	for k := start; k < len(args); k++ {
+		if s, ok := args[k].literal(); ok && s == "--" {
+			if k+1 < len(args) {
+				// "." is the shell's source builtin to the classifier, and a
+				// directory here.
+				if next, ok := args[k+1].literal(); ok && next != "." && next != ".." && !strings.HasPrefix(next, "-") && c.Knows(path.Base(next)) {
+					return k
+				}
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // compileTemplate parses argv and checks it against the input schema. When
