@@ -76,7 +76,11 @@ type Observation struct {
 // concurrent use and must not block: they run on the call's path. A panic
 // in Start or Finish is recovered and loses that measurement in that
 // recorder only (one whose Start panicked is not told the call's end); it
-// never becomes the call's answer.
+// never becomes the call's answer. A recorder that blocks holds the call:
+// nothing stops waiting for it. A call whose chain did not return (a
+// backend run in the caller's goroutine that called runtime.Goexit) is
+// told its end too, as the executor answers it: StatusFailed,
+// tool.CodeInternal.
 type Recorder interface {
 	// Start is called when a call enters the extension (in flight +1).
 	Start(toolName string)
@@ -178,20 +182,39 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		if start.IsZero() {
 			start = time.Now()
 		}
+		returned := false
+		defer func() {
+			if !returned {
+				// A backend run in this goroutine ended it
+				// (runtime.Goexit): the chain unwinds with no result, and
+				// the executor answers the call with an internal error.
+				// The call still ends here, or it would stay in flight
+				// for good in every recorder.
+				e.finishAll(st, Observation{Tool: name, Status: tool.StatusFailed, Code: tool.CodeInternal, Duration: time.Since(start)}, others, unstarted)
+			}
+		}()
 		res := next(ctx, req)
+		returned = true
 		o := Observe(res)
 		o.Tool = name
 		o.Duration = time.Since(start)
 		if d := seen.decision.Load(); d != nil {
 			o.Approval = decisionLabel(*d)
 		}
-		e.mem.finish(st, o)
-		for i, r := range others {
-			if !slices.Contains(unstarted, i) {
-				finish(r, o)
-			}
-		}
+		e.finishAll(st, o, others, unstarted)
 		return res
+	}
+}
+
+// finishAll tells the recorders of a call the call's end: the in-memory
+// one (whose stats are st) and the others but those whose Start panicked
+// (their indexes in unstarted).
+func (e *Extension) finishAll(st *toolStats, o Observation, others []Recorder, unstarted []int) {
+	e.mem.finish(st, o)
+	for i, r := range others {
+		if !slices.Contains(unstarted, i) {
+			finish(r, o)
+		}
 	}
 }
 
@@ -264,12 +287,25 @@ func Observe(res *tool.Result) Observation {
 			o.Code = Other
 		}
 	}
-	d, _ := approvalmeta.Decision(res.Metadata)
-	o.Approval = decisionLabel(d)
+	o.Approval = decisionLabel(decisionOf(res.Metadata))
 	if o.Code == tool.CodeRateLimited {
 		o.RateLimited = true
 	}
 	return o
+}
+
+// decisionOf is the decision meta records (approvalmeta.Decision), Other
+// when reading it panics: a fmt.Stringer of an extension's own whose
+// String does (a nil pointer). Let through, the panic would become the
+// call's answer (tool.CodePanic), after the tool ran.
+func decisionOf(meta map[string]any) (d string) {
+	defer func() {
+		if recover() != nil {
+			d = Other
+		}
+	}()
+	d, _ = approvalmeta.Decision(meta)
+	return d
 }
 
 // decisionLabel is d, or Other when d is not empty and outside the known
