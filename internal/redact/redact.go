@@ -101,6 +101,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -389,7 +390,10 @@ const minEcho = 4
 // masked whole, those inside masked objects and arrays, and the parts of
 // strings masked inside them: the password of "curl -u me:pw"), so that where
 // a tool echoes one (an error message: "pin 1234 rejected") Scrub can mask
-// it. With paths that do not compile, every value counts (fail safe).
+// it; of a value that is a scheme and credentials ("Bearer <token>",
+// "Basic <base64>"), the credentials alone and a Basic credential's
+// user:password and password too. With paths that do not compile, every
+// value counts (fail safe).
 func SecretValues(args json.RawMessage, paths []string) []string {
 	if len(args) == 0 {
 		return nil
@@ -405,6 +409,38 @@ func SecretValues(args json.RawMessage, paths []string) []string {
 	if w.value(r.root) != nil {
 		found = found[:0]
 		leaves(args, &found)
+	}
+	return schemeCredentials(found)
+}
+
+// schemeCredentials appends to found, for each value that is an
+// Authorization header's scheme and credentials ("Bearer <token>", "Basic
+// dXNlcjpwdw=="), the credentials alone, and of a Basic credential its
+// user:password and password decoded: a server that refuses a token
+// echoes it without its scheme ("invalid token <token>").
+func schemeCredentials(found []string) []string {
+	for i, n := 0, len(found); i < n; i++ {
+		scheme, cred, ok := strings.Cut(strings.TrimSpace(found[i]), " ")
+		if !ok {
+			continue
+		}
+		cred = strings.TrimLeft(cred, " \t")
+		switch strings.ToLower(scheme) {
+		case "bearer", "token", "bot":
+			found = append(found, cred)
+		case "basic":
+			found = append(found, cred)
+			b, err := base64.StdEncoding.DecodeString(cred)
+			if err != nil {
+				b, err = base64.RawStdEncoding.DecodeString(cred)
+			}
+			if err == nil {
+				found = append(found, string(b))
+				if _, pw, ok := strings.Cut(string(b), ":"); ok {
+					found = append(found, pw)
+				}
+			}
+		}
 	}
 	return found
 }
