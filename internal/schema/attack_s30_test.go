@@ -129,6 +129,39 @@ func TestAttackS30NumberEnumIsBounded(t *testing.T) {
 	assert.Error(t, v.Validate(m))
 }
 
+// The validator applies if, then, else and dependentSchemas to the value
+// in place, and patternProperties to the values of the keys they match;
+// NestedPaths followed none of them, so a path declared there was
+// validated but neither returned nor reported cut, and the policy and
+// approval rules never judged it: {"mode":"copy","dest":"~/.ssh/id"} ran
+// unjudged under a then that declared dest a path.
+func TestAttackS30PathsUnderEveryApplicatorAreJudged(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"type":"object","properties":{"mode":{"type":"string"}},"if":{"properties":{"mode":{"const":"copy"}}},"then":{"properties":{"dest":{"type":"string","x-toolbelt-path":true}}}}`:                    "dest",
+		`{"type":"object","if":{"required":["a"]},"then":{},"else":{"properties":{"o":{"type":"object","properties":{"p":{"x-toolbelt-path":true}}}}}}`:                                                      "o.p",
+		`{"type":"object","dependentSchemas":{"copy":{"properties":{"dest":{"type":"string","x-toolbelt-path":true}}}}}`:                                                                                     "dest",
+		`{"type":"object","properties":{"o":{"type":"object","patternProperties":{"^file_":{"type":"string","x-toolbelt-path":true}}}}}`:                                                                     "",
+		`{"type":"object","properties":{"o":{"type":"array","contains":{"type":"string","x-toolbelt-path":true}}}}`:                                                                                          "",
+		`{"type":"object","properties":{"o":{"type":"string","default":{"x-toolbelt-path":true},"enum":[{"x-toolbelt-path":true}],"const":{"x-toolbelt-path":true},"examples":[{"x-toolbelt-path":true}]}}}`: "none",
+	} {
+		paths, cut := NestedPaths(json.RawMessage(raw))
+		var names []string
+		for _, p := range paths {
+			names = append(names, p.Name)
+		}
+		switch want {
+		case "":
+			assert.True(t, cut, "%s: a path it cannot follow makes the walk cut (found %v)", raw, names)
+		case "none":
+			assert.False(t, cut, raw)
+			assert.Empty(t, names, "values are not schemas: %s", raw)
+		default:
+			assert.Contains(t, names, want, raw)
+			assert.False(t, cut, raw)
+		}
+	}
+}
+
 type s30A struct {
 	Dir string `json:"dir" jsonschema:"pattern=^[a-z]+$"`
 }

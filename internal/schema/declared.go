@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,8 +66,17 @@ func NestedPaths(inputSchema json.RawMessage) (paths []NestedPath, cut bool) {
 	}
 	var root map[string]any
 	if json.Unmarshal(inputSchema, &root) == nil {
-		w := schemaWalk{root: root}
+		w := schemaWalk{root: root, reached: map[uintptr]bool{}}
 		w.walk(root, nil, 0)
+		// A path declared where the walk does not go (patternProperties,
+		// contains, a $ref it cannot resolve) is validated but cannot be
+		// found in the arguments: the walk is cut, so rules that judge
+		// paths refuse the call rather than pass it unjudged.
+		declaredAt(root, true, func(m map[string]any) {
+			if !w.reached[reflect.ValueOf(m).Pointer()] && reflect.ValueOf(m).Pointer() != reflect.ValueOf(root).Pointer() {
+				w.cut = true
+			}
+		})
 		props, _ := root["properties"].(map[string]any)
 		for _, n := range w.out {
 			if p, _ := props[n.Segs[0]].(map[string]any); len(n.Segs) == 1 && p[PathKeyword] == true {
@@ -92,6 +102,8 @@ type schemaWalk struct {
 	out   []NestedPath
 	steps int
 	cut   bool // a bound stopped the walk
+	// reached are the subschemas declaring a path the walk found.
+	reached map[uintptr]bool
 }
 
 // resolve returns the subschema a local $ref ("#/$defs/f",
@@ -144,6 +156,7 @@ func (w *schemaWalk) walk(node map[string]any, segs []string, depth int) {
 			return
 		}
 		w.out = append(w.out, NestedPath{Segs: segs, Name: segsName(segs)})
+		w.reached[reflect.ValueOf(node).Pointer()] = true
 	}
 	step := func(sub any, seg string) {
 		if m, ok := sub.(map[string]any); ok {
@@ -183,6 +196,50 @@ func (w *schemaWalk) walk(node map[string]any, segs []string, depth int) {
 			for _, a := range alts {
 				step(a, "")
 			}
+		}
+	}
+	// Applied to the value in place, as the alternatives are.
+	for _, k := range []string{"if", "then", "else"} {
+		step(node[k], "")
+	}
+	if deps, ok := node["dependentSchemas"].(map[string]any); ok {
+		for _, d := range deps {
+			step(d, "")
+		}
+	}
+}
+
+// valueKeywords hold JSON values, not schemas: a PathKeyword in them
+// declares nothing.
+var valueKeywords = map[string]bool{"enum": true, "const": true, "default": true, "examples": true}
+
+// schemaMaps are the keywords whose object maps names to schemas.
+var schemaMaps = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
+
+// declaredAt calls fn for each subschema below v (a schema when isSchema,
+// else a JSON value) that declares a path (PathKeyword), wherever it is.
+func declaredAt(v any, isSchema bool, fn func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		if isSchema && x[PathKeyword] == true {
+			fn(x)
+		}
+		for k, c := range x {
+			switch {
+			case valueKeywords[k]:
+			case schemaMaps[k]:
+				if m, ok := c.(map[string]any); ok {
+					for _, s := range m {
+						declaredAt(s, true, fn)
+					}
+				}
+			default:
+				declaredAt(c, true, fn)
+			}
+		}
+	case []any:
+		for _, c := range x {
+			declaredAt(c, isSchema, fn)
 		}
 	}
 }
