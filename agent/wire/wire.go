@@ -92,17 +92,28 @@ func Text(r *tool.Result) string {
 		return clip(fmt.Sprintf("error [%s]: %s", r.Error.Code, errorText(r)))
 	}
 	var b strings.Builder
-	var output any
+	var output []byte // compact JSON output, the one a text block may repeat
 	if len(r.Output) > 0 {
 		var buf bytes.Buffer
 		if json.Compact(&buf, r.Output) == nil {
 			b.Write(buf.Bytes())
-			_ = json.Unmarshal(r.Output, &output)
+			if s := buf.Bytes(); string(s) != "null" {
+				output = s
+			}
 		} else {
 			b.Write(r.Output)
 		}
 	}
-	writeContent(&b, r.Content, func(text string) bool { return output != nil && sameJSON(text, output) })
+	var value any // output decoded, the first time a text block is compared
+	writeContent(&b, r.Content, func(text string) bool {
+		if output == nil {
+			return false
+		}
+		if value == nil && len(output) <= MaxResultText && len(text) <= 4*MaxResultText {
+			_ = json.Unmarshal(output, &value)
+		}
+		return sameJSON(text, output, value)
+	})
 	if t, _ := r.Metadata[tool.MetaTruncated].(bool); t {
 		b.WriteString("\n[output truncated]")
 	}
@@ -157,8 +168,19 @@ func writeContent(b *strings.Builder, content []tool.Content, repeats func(text 
 	}
 }
 
-// sameJSON reports whether text is JSON equal in value to v.
-func sameJSON(text string, v any) bool {
+// sameJSON reports whether text is the JSON of output (compact): equal
+// in value to v, output decoded, when Text decoded it (small output and
+// text: key order and spelling may differ, as an MCP server's text and
+// structuredContent do), else equal to output once compacted. Decoding
+// large JSON into Go values costs many times its bytes (a MiB of "{}" is
+// hundreds of thousands of maps), for a text the model reads cut to
+// MaxResultText anyway; a large repeat spelt otherwise is only shown
+// twice.
+func sameJSON(text string, output []byte, v any) bool {
+	if v == nil {
+		var buf bytes.Buffer
+		return json.Compact(&buf, []byte(text)) == nil && bytes.Equal(buf.Bytes(), output)
+	}
 	var t any
 	if json.Unmarshal([]byte(text), &t) != nil {
 		return false
