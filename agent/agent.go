@@ -52,7 +52,8 @@ type Message struct {
 	Text string `json:"text,omitempty"`
 	// Calls are the tool calls of an assistant message.
 	Calls []tool.Call `json:"calls,omitempty"`
-	// Results are the results of a tool message, in the order of the calls.
+	// Results are the results of a tool message, in the order of the calls
+	// (Run drops those of a model's turn).
 	Results []*tool.Result `json:"results,omitempty"`
 	// Raw is the provider's own payload of an assistant turn, kept as
 	// received: Anthropic content blocks with thinking and redacted_thinking
@@ -273,7 +274,11 @@ func Run(ctx context.Context, model Model, messages []Message, opts Options) (*T
 			return tr, fmt.Errorf("agent: model turn %d: %w", i, err)
 		}
 		tr.Iterations = i
-		reply.Role = RoleAssistant
+		// An assistant turn is text, calls and the provider's payload:
+		// results the model's message carried (a Model decoding it from
+		// JSON hands it every field) would stand in the transcript as a
+		// tool's answer, with an approval, that no tool gave.
+		reply.Role, reply.Results = RoleAssistant, nil
 		if len(reply.Calls) > maxCalls {
 			tr.Stop = StopModelError
 			return tr, fmt.Errorf("agent: model turn %d made %d calls, more than Options.MaxCallsPerTurn (%d): nothing was run", i, len(reply.Calls), maxCalls)
