@@ -2177,8 +2177,33 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 				s.stagedSecret = a.s
 				break
 			}
+			// cp .env notes.txt && git add notes.txt: a copy of one.
+			if a.lit && s.secretCopies[path.Clean(a.s)] {
+				s.stagedSecret = a.s
+				break
+			}
 		}
-	case "push", "send-pack", "http-push":
+		if s.stagedSecret == "" && s.secretCopyHere != "" && stagesAll(sub, args) {
+			s.stagedSecret = s.secretCopyHere
+		}
+	case "subtree":
+		// git subtree push -P DIR REPO REF sends the commits of DIR as
+		// git push REPO does.
+		if len(args) == 0 || args[0].s != "push" {
+			return
+		}
+		var rest []word
+		for k := 1; k < len(args); k++ {
+			switch a := args[k].s; {
+			case a == "-P" || a == "--prefix" || a == "-m" || a == "--message":
+				k++
+			case strings.HasPrefix(a, "-"):
+			default:
+				rest = append(rest, args[k])
+			}
+		}
+		s.gitPushes(name, "subtree push", rest, j)
+	case "push", "send-pack", "http-push", "subtree push":
 		if s.stagedSecret != "" {
 			j.add(Dangerous, name+" "+sub+" sends the commits, with "+s.stagedSecret+", a secret file the line staged: its contents leave the machine, as curl -d @FILE sends them")
 		}
@@ -2211,6 +2236,57 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 			j.add(Dangerous, name+" "+sub+" to the branch's remote, which this line may have pointed at another URL, sends the repository's commits there")
 		}
 	}
+}
+
+// recordSecretCopy records p, a path the line wrote a secret's contents
+// into (state.secretCopies).
+func (s *state) recordSecretCopy(p string) {
+	if p == "" || p == "-" {
+		return
+	}
+	p = path.Clean(p)
+	if s.secretCopies == nil {
+		s.secretCopies = map[string]bool{}
+	}
+	s.secretCopies[p] = true
+	if s.secretCopyHere == "" && !path.IsAbs(p) && !strings.HasPrefix(p, "~") && p != ".." && !strings.HasPrefix(p, "../") {
+		s.secretCopyHere = p
+	}
+}
+
+// isSecretSource reports whether w names a secret file (not a template
+// of one, .env.example), whose contents a copy of it holds.
+func (s *state) isSecretSource(w word) bool {
+	if v, ok := pathValue(w); ok && !w.glob {
+		w = word{s: v, lit: true}
+	}
+	_, _, ok := s.secretRule(w)
+	return ok && !w.unknown() && !secretTemplate(w.s)
+}
+
+// stagesAll reports whether git add or commit given args stages every
+// change of the work tree: git add . (-A, --all, -u, :/) or git commit
+// -a (-am, --all).
+func stagesAll(sub string, args []word) bool {
+	for _, a := range args {
+		switch {
+		case a.s == "--all" || a.s == "." || a.s == ":/" || a.s == "./" || a.s == "*" && a.glob:
+			return true
+		case sub == "add" && (a.s == "-u" || a.s == "--update"):
+			return true
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			if sub == "commit" {
+				// -am MSG: the bundle ends at m, whose value follows.
+				flags, _, _ := strings.Cut(a.s[1:], "m")
+				if strings.ContainsRune(flags, 'a') {
+					return true
+				}
+			} else if strings.ContainsRune(a.s, 'A') {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // secretTemplate reports whether p names a project's template of a

@@ -510,6 +510,12 @@ type state struct {
 	// commit .env): a push on the line sends its contents (see
 	// gitPushes).
 	stagedSecret string
+	// secretCopies are the files (cleaned) the line wrote a secret's
+	// contents into (cp .env notes.txt, cat ~/.ssh/id_rsa > x): staged,
+	// they are a secret staged. secretCopyHere is the first of them in
+	// the work tree, which git add . and git commit -a stage.
+	secretCopies   map[string]bool
+	secretCopyHere string
 	// scripts are the files the line wrote text to that it spells out
 	// (echo 'rm -rf ~' > a.sh), cleaned, and the text: running one runs
 	// that text.

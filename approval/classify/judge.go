@@ -2050,6 +2050,11 @@ func (s *state) copiedClone(name string, args []word) {
 			s.recordFetched(word{s: dst, lit: true})
 			s.recordFetched(word{s: path.Join(dst, path.Base(path.Clean(v))), lit: true})
 		}
+		if ok && s.isSecretSource(src) {
+			// cp .env notes.txt: the copy holds the secret (see gitPushes).
+			s.recordSecretCopy(dst)
+			s.recordSecretCopy(path.Join(dst, path.Base(path.Clean(v))))
+		}
 		if d := s.clonedFile(src); !ok || d == "" || d != path.Clean(v) && !slices.ContainsFunc(s.cwd.dirs, func(c word) bool { return path.Join(c.s, v) == d }) {
 			continue
 		}

@@ -130,8 +130,54 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 	}
 	inf = inf.or(ran)
 	s.fetchedOutput(st, inf.download)
+	s.secretOutput(st)
 	s.writtenScript(st)
 	return inf
+}
+
+// secretOutput records the file a command that reads a secret file
+// (names it, or reads it with <) writes its standard output to: cat
+// ~/.ssh/id_rsa > x and base64 .env > x leave the secret's contents in x
+// (state.secretCopies), which a push on the line would send.
+func (s *state) secretOutput(st *syntax.Stmt) {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(st.Redirs) == 0 {
+		return
+	}
+	reads := false
+	var outs []string
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrIn:
+			if v, ok := litValue(r.Word); ok && s.isSecretSource(word{s: v, lit: true}) {
+				reads = true
+			}
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+			if r.N != nil && r.N.Value != "1" {
+				continue
+			}
+			if v, ok := litValue(r.Word); ok && v != "" {
+				outs = append(outs, v)
+			}
+		}
+	}
+	if len(outs) == 0 {
+		return
+	}
+	for _, a := range ce.Args[1:] {
+		if reads {
+			break
+		}
+		if v, ok := litValue(a); ok && s.isSecretSource(word{s: v, lit: true}) {
+			reads = true
+		}
+	}
+	if !reads {
+		return
+	}
+	for _, o := range outs {
+		s.recordSecretCopy(o)
+	}
 }
 
 // fetchedOutput records the file a downloader's standard output is
