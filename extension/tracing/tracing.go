@@ -27,8 +27,12 @@
 // one span per attempt.
 //
 // A panic in the tracer provider's code (a span processor, an exporter run
-// synchronously, a sampler) is recovered and loses that span's data only:
-// tracing never changes whether a call runs or what it answers.
+// synchronously, a sampler, a span of a provider of the program's own
+// whose methods panic) is recovered and loses that span's data only:
+// tracing never changes whether a call runs or what it answers. A call
+// whose backend ends the caller's goroutine (runtime.Goexit) still ends
+// its spans, with status Error and error.type internal, as the executor
+// answers it.
 package tracing
 
 import (
@@ -155,7 +159,7 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 	return func(ctx context.Context, req *extension.Request) *tool.Result {
 		c := &req.Call
 		// One look-up of the caller's span serves both questions below.
-		if parent := trace.SpanFromContext(ctx); !parent.SpanContext().IsValid() {
+		if parent := trace.SpanFromContext(ctx); !validSpan(parent) {
 			if sc, ok := remoteParent(c.TraceID, c.SpanID); ok {
 				ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
 			} else if e.noop && isNoopSpan(parent) {
@@ -176,9 +180,27 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 		if !ok {
 			return next(ctx, req)
 		}
+		sc, recording, ok := spanState(span)
+		if !ok {
+			end(span)
+			return next(ctx, req)
+		}
 		ctx = sctx
-		defer end(span)
-		if sc := span.SpanContext(); sc.IsValid() {
+		var w *approvalWatch
+		returned := false
+		defer func() {
+			if !returned {
+				// A backend run in this goroutine ended it
+				// (runtime.Goexit): no result comes back, and the
+				// executor answers the call with an internal error.
+				if w != nil {
+					w.end()
+				}
+				recordUnreturned(span, true)
+			}
+			end(span)
+		}()
+		if sc.IsValid() {
 			if c.TraceID == "" {
 				c.TraceID = sc.TraceID().String()
 			}
@@ -186,16 +208,59 @@ func (e *Extension) Wrap(next extension.Handler) extension.Handler {
 				c.SpanID = sc.SpanID().String()
 			}
 		}
-		if !span.IsRecording() {
-			return next(ctx, req)
+		if !recording {
+			res := next(ctx, req)
+			returned = true
+			return res
 		}
-		w := &approvalWatch{e: e, ctx: ctx, id: c.ID, tool: c.Name, prev: tool.EmitterFrom(ctx),
+		w = &approvalWatch{e: e, ctx: ctx, id: c.ID, tool: c.Name, prev: tool.EmitterFrom(ctx),
 			secrets: secretsOf(req), args: c.Args}
 		res := next(tool.WithEmitter(ctx, w.emit), req)
+		returned = true
 		w.end()
 		record(span, req, res)
 		return res
 	}
+}
+
+// validSpan reports whether sp's span context is valid; a span of the
+// program's own whose SpanContext panics counts as no span (see
+// startSpan).
+func validSpan(sp trace.Span) (valid bool) {
+	defer func() {
+		if recover() != nil {
+			valid = false
+		}
+	}()
+	return sp.SpanContext().IsValid()
+}
+
+// spanState is sp's span context and whether it records, ok false when
+// asking panics: a span of a provider of the program's own (a wrapper
+// that decorates another's spans). See startSpan.
+func spanState(sp trace.Span) (sc trace.SpanContext, recording, ok bool) {
+	defer func() {
+		if !ok {
+			_ = recover()
+		}
+	}()
+	return sp.SpanContext(), sp.IsRecording(), true
+}
+
+// goexitText is the status of a span whose call did not return.
+const goexitText = "the call's goroutine ended (runtime.Goexit) before the call returned"
+
+// recordUnreturned sets the status of a span whose handler did not return
+// (runtime.Goexit further in) as the executor answers the call: failed,
+// tool.CodeInternal. call is true for the call span (toolbelt.status). A
+// panic in the provider's code is recovered (see startSpan).
+func recordUnreturned(span trace.Span, call bool) {
+	defer func() { _ = recover() }()
+	if call {
+		span.SetAttributes(KeyStatus.String(string(tool.StatusFailed)))
+	}
+	span.SetAttributes(KeyErrorType.String(string(tool.CodeInternal)))
+	span.SetStatus(codes.Error, goexitText)
 }
 
 // startSpan is tr.Start with a panic in the provider's code (a span
@@ -238,6 +303,10 @@ type approvalWatch struct {
 
 	mu      sync.Mutex
 	waiting trace.Span
+	// ended is set when the call has ended: a goroutine that kept the
+	// call's context and emits later opens no span, which nothing would
+	// end.
+	ended bool
 }
 
 func (w *approvalWatch) emit(ev tool.Event) {
@@ -257,10 +326,20 @@ func (w *approvalWatch) span(ev tool.Event) {
 	defer func() { _ = recover() }()
 	switch ev.Kind {
 	case tool.EventApprovalRequested:
+		w.mu.Lock()
+		ended := w.ended
+		w.mu.Unlock()
+		if ended {
+			return
+		}
 		_, sp := w.e.tracer.Start(w.ctx, ApprovalSpanName)
 		w.mu.Lock()
 		prev := w.waiting
-		w.waiting = sp
+		if w.ended { // the call ended while sp started
+			prev = sp
+		} else {
+			w.waiting = sp
+		}
 		w.mu.Unlock()
 		if prev != nil {
 			prev.End()
@@ -286,10 +365,14 @@ func (w *approvalWatch) take() trace.Span {
 
 // end ends a wait the call returned from with no decision event (an
 // approval extension that failed on the way), so that no span outlives its
-// call.
+// call. Later events open no span.
 func (w *approvalWatch) end() {
 	defer func() { _ = recover() }() // see startSpan
-	if sp := w.take(); sp != nil {
+	w.mu.Lock()
+	sp := w.waiting
+	w.waiting, w.ended = nil, true
+	w.mu.Unlock()
+	if sp != nil {
 		sp.SetStatus(codes.Error, "the call ended with no approval decision")
 		sp.End()
 	}
@@ -315,7 +398,9 @@ func record(span trace.Span, req *extension.Request, res *tool.Result) {
 	if attempts == 0 {
 		attempts = req.Attempt
 	}
-	attrs := []attribute.KeyValue{KeyStatus.String(string(res.SettledStatus())), KeyAttempts.Int(attempts)}
+	// A tool.Tool's own status is kept by the executor as it is: clipped
+	// as every other value.
+	attrs := []attribute.KeyValue{KeyStatus.String(clip(string(res.SettledStatus()))), KeyAttempts.Int(attempts)}
 	if req.Call.Agent != "" {
 		attrs = append(attrs, KeyAgent.String(clip(req.Call.Agent)))
 	}
@@ -437,16 +522,27 @@ func remoteParent(traceID, spanID string) (trace.SpanContext, bool) {
 // Build opts only when they are cheap, or set attributes afterwards under
 // span.IsRecording(): the arguments are evaluated even when no span is made.
 // A panic in the provider's code as the span starts (a span processor's
-// OnStart) is recovered: ctx unchanged and a no-op span.
-func StartChild(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+// OnStart, or the parent span's own methods) is recovered: ctx unchanged
+// and a no-op span.
+func StartChild(ctx context.Context, name string, opts ...trace.SpanStartOption) (cctx context.Context, span trace.Span) {
+	ok := false
+	defer func() {
+		if !ok {
+			_ = recover()
+			cctx, span = ctx, noSpan
+		}
+	}()
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() && !parent.SpanContext().IsValid() {
 		// No trace to join: any provider reached through this span is a
 		// no-op, so a child would be a no-op span too.
+		ok = true
 		return ctx, parent
 	}
-	if cctx, span, ok := startSpan(ctx, parent.TracerProvider().Tracer(ScopeName), name, opts...); ok {
-		return cctx, span
+	tr := parent.TracerProvider().Tracer(ScopeName)
+	ok = true
+	if c, sp, started := startSpan(ctx, tr, name, opts...); started {
+		return c, sp
 	}
 	// The provider's code panicked: the caller goes on with no span.
 	return ctx, noSpan
@@ -466,8 +562,15 @@ func (e *Extension) Backend() extension.Extension {
 			if !ok {
 				return next(ctx, req)
 			}
-			defer end(span)
+			returned := false
+			defer func() {
+				if !returned { // runtime.Goexit in the backend: see Wrap
+					recordUnreturned(span, false)
+				}
+				end(span)
+			}()
 			res := next(sctx, req)
+			returned = true
 			if res.Error != nil {
 				recordBackendError(span, req, res.Error)
 			}
