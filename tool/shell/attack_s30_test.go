@@ -267,3 +267,54 @@ func TestAttackS30DoubleDashBeforeAProgramIsTheRunnersOwn(t *testing.T) {
 		assert.NoError(t, err, "%q", argv)
 	}
 }
+
+// Attack: git runs some configuration values as shell commands
+// (core.sshCommand, core.pager, core.editor, credential.helper, alias.X
+// with "!", diff.external, filter drivers, ...), so a placeholder in such
+// a value given with git -c is spliced into a shell line, as in sh -c
+// 'ssh -i {key}': git -c "core.sshCommand=ssh -i {key}" ls-remote
+// ssh://127.0.0.1:1/x given key "/dev/null; touch pwned; false #" ran
+// touch (real git, real sh; ssh is never reached). A placeholder in the
+// value of such a key, or in a key (-c {k}=v, where the model chooses
+// the key), is now refused at construction, as code spliced into sh -c
+// is; a whole -c argument ("{config}") is the author handing it over.
+func TestAttackS30GitConfigValueIsShellCode(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{gitPath, "-c", "core.sshCommand=ssh -i {key}", "ls-remote", "ssh://127.0.0.1:1/x"},
+		{gitPath, "-c", "core.sshcommand=ssh -i {key}", "ls-remote", "ssh://127.0.0.1:1/x"},
+		{"timeout", "30", gitPath, "-c", "core.sshCommand=ssh -i {key}", "ls-remote", "ssh://127.0.0.1:1/x"},
+		{gitPath, "-c", "{key}=x", "ls-remote", "ssh://127.0.0.1:1/x"},
+		{gitPath, "clone", "--config", "core.sshCommand=ssh -i {key}", "ssh://127.0.0.1:1/x"},
+		{gitPath, "clone", "--config=core.sshCommand=ssh -i {key}", "ssh://127.0.0.1:1/x"},
+		{gitPath, "-c", "alias.x=!echo {key}", "x"},
+		{gitPath, "-c", "credential.helper=!f() {{ echo {key}; }}; f", "ls-remote", "https://127.0.0.1:1/x"},
+		{gitPath, "-c", "filter.lfs.smudge=cat {key}", "status"},
+	} {
+		c, err := shell.NewCommand("fetch", "List a remote's refs", sb, argv)
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "/dev/null; touch pwned; false #"})})
+		}
+		if assert.Error(t, err, "%q was built", argv) {
+			var ce *tool.ConfigError
+			assert.ErrorAs(t, err, &ce)
+			assert.Contains(t, err.Error(), "git runs")
+		}
+		assert.NoFileExists(t, filepath.Join(dir, "pwned"), "%q ran touch", argv)
+	}
+
+	// Guard: values git does not run stay, and so does a whole -c.
+	for _, argv := range [][]string{
+		{gitPath, "-c", "user.name={key}", "-c", "user.email=a@b", "var", "GIT_AUTHOR_IDENT"},
+		{gitPath, "-c", "{key}", "var", "GIT_AUTHOR_IDENT"},
+		{gitPath, "log", "-c", "--", "{key}"},
+	} {
+		_, err := shell.NewCommand("who", "Who", sb, argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}

@@ -71,6 +71,9 @@ func checkCode(args []argTemplate) []error {
 		case slices.Contains(sedPrograms, prog):
 			code = sedCode(args, i+1)
 			fix = "run it as sed --sandbox (GNU sed), which refuses the e, r and w commands and flags a value could add, or match the value with grep -e {pattern} instead"
+		case prog == "git":
+			code = gitConfigCode(args, i+1)
+			fix = "git runs the value of this configuration key as a shell command (or, for a key chosen by the value, may): fix the key and its value in the template, or give the whole -c argument as one placeholder (\"{config}\") if the model is to choose it"
 		default:
 			continue
 		}
@@ -430,6 +433,109 @@ func sedOption(head string, lit bool) (byte, bool) {
 		}
 	}
 	return 0, false
+}
+
+// gitCommandKeys are the git configuration keys whose values git runs as
+// shell commands, or that lead it to run one (a hooks directory, an
+// included file, a transport allowed): "a.b" is the key b of section a,
+// "a.*" any key of section a, "a.*.b" the key b of any subsection of a.
+var gitCommandKeys = []string{
+	"core.sshcommand", "core.pager", "core.editor", "core.askpass", "core.fsmonitor", "core.hookspath",
+	"core.gitproxy", "core.alternaterefscommand", "sequence.editor", "diff.external", "diff.*.textconv",
+	"diff.*.command", "difftool.*.cmd", "mergetool.*.cmd", "merge.*.driver", "filter.*.clean",
+	"filter.*.smudge", "filter.*.process", "credential.helper", "credential.*.helper", "gpg.program",
+	"gpg.*.program", "pager.*", "alias.*", "hook.*.command", "uploadpack.packobjectshook",
+	"remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "include.path", "includeif.*.path",
+	"init.templatedir", "web.browser", "browser.*.cmd", "browser.*.path", "man.*.cmd", "man.*.path",
+	"sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd", "sendemail.smtpserver",
+	"protocol.allow", "protocol.*.allow", "safe.directory",
+}
+
+// gitCommandKey reports whether key (section[.subsection].name) is one of
+// gitCommandKeys; sections and names are matched without regard to case.
+func gitCommandKey(key string) bool {
+	first, last := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+	if first <= 0 || last == len(key)-1 {
+		return true // not a key git reads: judged as one it may run
+	}
+	section, name := strings.ToLower(key[:first]), strings.ToLower(key[last+1:])
+	sub := first != last
+	for _, k := range gitCommandKeys {
+		p := strings.Split(k, ".")
+		switch {
+		case p[0] != section:
+		case len(p) == 2 && p[1] == "*":
+			return true
+		case len(p) == 2 && !sub && p[1] == name:
+			return true
+		case len(p) == 3 && sub && p[2] == name:
+			return true
+		}
+	}
+	return false
+}
+
+// gitConfigCode returns the arguments of a git command line (from start,
+// after "git") that set configuration a placeholder may turn into a
+// command git runs: the values of git -c KEY=VALUE before the
+// subcommand, and of clone's -c/--config, where the key is one of
+// gitCommandKeys or holds a placeholder (the model chooses it).
+func gitConfigCode(args []argTemplate, start int) []int {
+	var code []int
+	judge := func(j int, prefix string) {
+		at := &args[j]
+		if len(at.placeholders()) == 0 {
+			return
+		}
+		head := strings.TrimPrefix(headLiteral(at), prefix)
+		eq := strings.IndexByte(head, '=')
+		if eq < 0 || gitCommandKey(head[:eq]) {
+			code = append(code, j)
+		}
+	}
+	j := start
+	// Global options up to the subcommand: -c KEY=VALUE, -C DIR and
+	// others that take their value attached or none.
+	for ; j < len(args); j++ {
+		s, ok := args[j].literal()
+		if !ok {
+			if strings.HasPrefix(headLiteral(&args[j]), "-") {
+				continue
+			}
+			return code // the subcommand is a placeholder
+		}
+		if s == "-c" || s == "-C" {
+			if s == "-c" && j+1 < len(args) {
+				judge(j+1, "")
+			}
+			j++
+			continue
+		}
+		if !strings.HasPrefix(s, "-") || s == "--" {
+			break
+		}
+	}
+	if j >= len(args) {
+		return code
+	}
+	if s, _ := args[j].literal(); s != "clone" {
+		return code
+	}
+	for j++; j < len(args); j++ {
+		s, ok := args[j].literal()
+		switch {
+		case ok && s == "--":
+			return code
+		case ok && (s == "-c" || s == "--config"):
+			if j+1 < len(args) {
+				judge(j+1, "")
+			}
+			j++
+		case strings.HasPrefix(headLiteral(&args[j]), "--config="):
+			judge(j, "--config=")
+		}
+	}
+	return code
 }
 
 // headLiteral returns the literal text an argument starts with, "" when it

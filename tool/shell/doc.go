@@ -80,9 +80,13 @@
 //     a wrapper (su -c, flock FILE -c, script -c, env -S: the classifier's
 //     wrapper rules), and for every word after a wrapper that joins its
 //     command words into one shell line (ssh host cat -- {path}, watch,
-//     entr), where even a whole-argument value is code. A whole-argument
-//     script (sh -c {script}, ssh host {cmd}) is the author handing the
-//     model a shell, and is allowed.
+//     entr), where even a whole-argument value is code. So do git's
+//     configuration values that git runs as commands (git -c
+//     "core.sshCommand=ssh -i {key}", core.pager, credential.helper,
+//     alias.*, filter and diff drivers, hooks, ...; also clone's -c and
+//     --config), and a -c key holding a placeholder. A whole-argument
+//     script (sh -c {script}, ssh host {cmd}, git -c {config}) is the
+//     author handing the model a shell, and is allowed.
 //
 // A placeholder that names the directory the program changes to (tar -C
 // {dir}, git -C, make -C, --directory={dir}, --git-dir, --work-tree, env
