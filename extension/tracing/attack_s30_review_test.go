@@ -3,8 +3,10 @@ package tracing_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"unicode/utf8"
@@ -104,6 +106,36 @@ func TestAttackS30ReviewLateApprovalEventOpensNoSpan(t *testing.T) {
 		tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: "c1", Tool: "work"})
 	}
 	assert.Equal(t, 1, len(rec.Started()), "the call span only: no span starts after the call ended")
+	assert.Equal(t, len(rec.Started()), len(rec.Ended()), "every span started ends")
+}
+
+// Approval events that race the call's end (a goroutine of the approval
+// extension's that goes on emitting while the call returns): whichever
+// wins, every approval span started is ended once.
+func TestAttackS30ReviewApprovalEventsRacingTheEndLeaveNoSpanOpen(t *testing.T) {
+	var wg sync.WaitGroup
+	racing := extension.Func(extension.NameApproval, extension.PriorityApproval, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			started := make(chan struct{})
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				close(started)
+				for range 200 {
+					tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name})
+				}
+			}()
+			<-started
+			return next(ctx, req)
+		}
+	})
+	tp, rec := newProvider(t)
+	ex := newExecutor(t, nil, tracing.New(tracing.WithTracerProvider(tp)), racing)
+	for i := range 20 {
+		_, err := ex.Execute(context.Background(), tool.Call{ID: fmt.Sprint("c", i), Name: "work", Args: json.RawMessage(`{}`)})
+		require.NoError(t, err)
+	}
+	wg.Wait()
 	assert.Equal(t, len(rec.Started()), len(rec.Ended()), "every span started ends")
 }
 
