@@ -28,8 +28,9 @@ type FuncTool[In, Out any] struct {
 // toolbelt:"secret" tags are honoured.
 //
 // Tag mistakes (a description cut at a comma, required on an omitempty
-// field, a chan or func field, a recursive type) are reported by the
-// returned tool's Check method, which the registry calls, so
+// field, a chan or func field, a recursive type, two fields of one JSON
+// name such as a field that shadows an embedded struct's) are reported by
+// the returned tool's Check method, which the registry calls, so
 //
 //	reg.MustRegister(tool.Func("search", "Search the docs", search))
 //
