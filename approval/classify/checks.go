@@ -71,6 +71,7 @@ func init() {
 		"packages":       checkPackages,
 		"fetches":        checkFetches,
 		"prints_fetched": checkPrintsFetched,
+		"renders_url":    checkRendersURL,
 	}
 }
 
@@ -99,6 +100,25 @@ func checkFetches(s *state, name string, args []word, cx judgeCtx, j *judgement)
 // | sh and curl URL > run.sh && bash run.sh are.
 func checkPrintsFetched(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	return info{download: true}
+}
+
+// remoteSource matches an operand that names manifests or a chart on
+// another host: a URL, an scp-like git@host:path, or a kustomize remote
+// base without a scheme (github.com/x/y//dir?ref=v1).
+var remoteSource = regexp.MustCompile(`^((https?|ssh|git|oci)://|git::|git@|(github\.com|gitlab\.com|bitbucket\.org)/)`)
+
+// checkRendersURL judges a command that prints what it renders from its
+// operands (kustomize build, kubectl kustomize, helm template): given a
+// URL, what it prints is fetched from wherever that points, as curl
+// URL's output is, so piped into kubectl apply -f - it is judged by
+// check cluster, and into a shell it is downloaded code run.
+func checkRendersURL(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") && remoteSource.MatchString(a.s) {
+			return info{download: true}
+		}
+	}
+	return info{}
 }
 
 // checkPackages judges a system package manager installing a package

@@ -2989,7 +2989,7 @@ func (s *state) intoDirWrites(args []word, sc optScan, j *judgement) {
 // arguments by its option grammar: no check, or one that only adds to the
 // grammar (the network checks, go's tool flags).
 func grammarCheck(c string) bool {
-	return c == "" || c == "network" || c == "network_stdin" || c == "goflags" || c == "recursive" || c == "moves" || c == "mirrors" || c == "positional" || c == "later" || c == "cargo" || c == "ps" || c == "here"
+	return c == "" || c == "network" || c == "network_stdin" || c == "goflags" || c == "recursive" || c == "moves" || c == "mirrors" || c == "positional" || c == "later" || c == "cargo" || c == "ps" || c == "here" || c == "renders_url"
 }
 
 // appendedOptionChecks are the built-in checks of commands that read
