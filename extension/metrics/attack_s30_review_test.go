@@ -3,7 +3,9 @@ package metrics_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -60,6 +62,57 @@ func TestAttackS30ReviewGoexitFurtherInLeavesNoCallInFlight(t *testing.T) {
 	assert.Equal(t, int64(1), other.finished.Load(), "the other recorder is told the call's end")
 	assert.Equal(t, uint64(1), snap.Calls("quit", tool.StatusFailed), "the call is counted as the executor answers it (internal)")
 	assert.Equal(t, uint64(1), snap.Tools["quit"].Errors[tool.CodeInternal])
+}
+
+// flaky panics in Start on every third call (before counting it in
+// flight) and in Finish on every fifth (after counting it out).
+type flaky struct {
+	starts, finishes, inFlight atomic.Int64
+}
+
+func (f *flaky) Start(string) {
+	if f.starts.Add(1)%3 == 0 {
+		panic("recorder: start")
+	}
+	f.inFlight.Add(1)
+}
+
+func (f *flaky) Finish(metrics.Observation) {
+	f.inFlight.Add(-1)
+	if f.finishes.Add(1)%5 == 0 {
+		panic("recorder: finish")
+	}
+}
+
+// Concurrent calls through a recorder that panics now and then: no call's
+// answer changes, and once they are done no call is in flight, in the
+// in-memory recorder or in the flaky one's own gauge (a recorder whose
+// Start panicked is not told the end, so it never goes below zero).
+func TestAttackS30ReviewConcurrentRecorderPanicsLeaveNothingInFlight(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("work", "Works", func(context.Context, struct{}) (string, error) { return "done", nil }))
+	f := &flaky{}
+	m := metrics.New(metrics.WithRecorder(f))
+	ex := executor.MustNew(reg, executor.WithExtensions(m))
+	const n = 300
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := ex.Execute(context.Background(), tool.Call{ID: fmt.Sprint("c", i), Name: "work", Args: json.RawMessage(`{}`)}); err != nil {
+				failed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, failed.Load(), "calls answered as failed")
+	snap := m.Snapshot()
+	assert.Zero(t, snap.InFlight())
+	assert.Equal(t, uint64(n), snap.Calls("work", tool.StatusSucceeded))
+	assert.Zero(t, f.inFlight.Load(), "the flaky recorder's own gauge")
+	assert.Equal(t, int64(n-n/3), f.finishes.Load(), "every call it saw start is told its end")
 }
 
 // badDecision is a decision value of an extension's own (a fmt.Stringer,
