@@ -318,3 +318,48 @@ func TestAttackS30GitConfigValueIsShellCode(t *testing.T) {
 		assert.NoError(t, err, "%q", argv)
 	}
 }
+
+// Attack: env NAME={v} CMD sets a variable that the command runs as a
+// shell command or loads as code (GIT_SSH_COMMAND, GIT_PAGER, EDITOR,
+// BASH_ENV, LD_PRELOAD, NODE_OPTIONS, ...): env "GIT_SSH_COMMAND=ssh -i
+// {key}" git ls-remote ssh://127.0.0.1:1/x given key "/dev/null; touch
+// pwned; false #" ran touch (real env, git and sh). A placeholder in such
+// a variable's value, or in a variable's name (env {name}=v, where the
+// model chooses it), is now refused at construction; NODE_ENV={env} and
+// a whole "{assignment}" stay.
+func TestAttackS30EnvVariableValueIsShellCode(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{"env", "GIT_SSH_COMMAND=ssh -i {key}", gitPath, "ls-remote", "ssh://127.0.0.1:1/x"},
+		{"env", "-u", "X", "GIT_SSH_COMMAND=ssh -i {key}", gitPath, "ls-remote", "ssh://127.0.0.1:1/x"},
+		{"timeout", "30", "env", "GIT_SSH_COMMAND=ssh -i {key}", gitPath, "ls-remote", "ssh://127.0.0.1:1/x"},
+		{"env", "{key}=x", gitPath, "ls-remote", "ssh://127.0.0.1:1/x"},
+		{"env", "BASH_ENV={key}", "bash", "-c", "true"},
+		{"env", "LD_PRELOAD={key}", "true"},
+		{"env", "NODE_OPTIONS=--require {key}", "node", "x.js"},
+	} {
+		c, err := shell.NewCommand("fetch", "List a remote's refs", sb, argv)
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "/dev/null; touch pwned; false #"})})
+		}
+		if assert.Error(t, err, "%q was built", argv) {
+			var ce *tool.ConfigError
+			assert.ErrorAs(t, err, &ce)
+			assert.Contains(t, err.Error(), "env")
+		}
+		assert.NoFileExists(t, filepath.Join(dir, "pwned"), "%q ran touch", argv)
+	}
+	for _, argv := range [][]string{
+		{"env", "NODE_ENV={key}", "true"},
+		{"env", "{key}", "true"},
+		{"env", "A=1", "grep", "--", "B={key}", "f"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", sb, argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}

@@ -35,6 +35,16 @@ func checkCode(args []argTemplate) []error {
 			continue
 		}
 		prog := path.Base(lit)
+		if prog == "env" {
+			for _, j := range envCode(args, i+1) {
+				if !flagged[j] {
+					flagged[j] = true
+					errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
+						"{%s} is set in a variable that env's command runs as a shell command or loads as code (or, in a variable's name, may), so a value such as \"x; rm -rf ~\" would run as code: fix the variable's value in the template, or pass the value as an argument of the command",
+						args[j].placeholders()[0])})
+				}
+			}
+		}
 		sh, isShell := c.Shell(prog)
 		ir, isInterpreter := c.Interpreter(prog)
 		w, isWrapper := c.Wrapper(prog)
@@ -533,6 +543,72 @@ func gitConfigCode(args []argTemplate, start int) []int {
 			j++
 		case strings.HasPrefix(headLiteral(&args[j]), "--config="):
 			judge(j, "--config=")
+		}
+	}
+	return code
+}
+
+// envCommandVars are environment variables whose values programs run as
+// shell commands, load as code, or search for programs; envCommandPrefixes
+// begin the names of families of them (GIT_CONFIG_VALUE_0, LD_AUDIT,
+// npm_config_script_shell).
+var (
+	envCommandVars = []string{
+		"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR",
+		"GIT_SEQUENCE_EDITOR", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND",
+		"GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "BASH_ENV", "ENV", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "PS4",
+		"IFS", "PATH", "SHELL", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "NODE_PATH",
+		"PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+		"JDK_JAVA_OPTIONS", "BROWSER", "LESSOPEN", "LESSCLOSE", "MAKEFLAGS", "MAKEFILES", "CC", "CXX", "CPP",
+		"LD", "AR", "FC", "RUSTC", "RUSTC_WRAPPER", "RUSTDOCFLAGS", "RUSTFLAGS", "GOFLAGS", "CGO_CFLAGS",
+		"CGO_LDFLAGS", "CFLAGS", "CXXFLAGS", "LDFLAGS",
+	}
+	envCommandPrefixes = []string{"GIT_CONFIG", "LD_", "DYLD_", "NPM_CONFIG_", "npm_config_", "CARGO_"}
+)
+
+// envCode returns the arguments of env (from start, after "env") that set
+// a variable a placeholder may turn into code: NAME={v} where NAME is one
+// of envCommandVars or envCommandPrefixes, and {n}=v where the model
+// chooses the name. A whole "{assignment}" is the author handing it over.
+func envCode(args []argTemplate, start int) []int {
+	var code []int
+	for j := start; j < len(args); j++ {
+		at := &args[j]
+		s, lit := at.literal()
+		switch {
+		case lit && (s == "-u" || s == "--unset" || s == "-C" || s == "--chdir"):
+			j++
+			continue
+		case lit && strings.HasPrefix(s, "-"):
+			continue
+		case at.whole:
+			return code // an assignment or the command: the author's choice
+		}
+		head := headLiteral(at)
+		if lit {
+			head = s
+		}
+		eq := strings.IndexByte(head, '=')
+		if !lit && eq < 0 && strings.HasPrefix(head, "-") {
+			continue
+		}
+		if lit && eq < 0 {
+			return code // the command
+		}
+		if lit {
+			continue
+		}
+		if eq < 0 {
+			code = append(code, j) // {n}=v: the model names the variable
+			continue
+		}
+		name := head[:eq]
+		hit := slices.Contains(envCommandVars, name)
+		for _, p := range envCommandPrefixes {
+			hit = hit || strings.HasPrefix(name, p)
+		}
+		if hit {
+			code = append(code, j)
 		}
 	}
 	return code

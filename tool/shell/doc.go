@@ -84,7 +84,11 @@
 //     configuration values that git runs as commands (git -c
 //     "core.sshCommand=ssh -i {key}", core.pager, credential.helper,
 //     alias.*, filter and diff drivers, hooks, ...; also clone's -c and
-//     --config), and a -c key holding a placeholder. A whole-argument
+//     --config), and a -c key holding a placeholder; and a variable env sets
+//     for its command that programs run or load as code (env
+//     "GIT_SSH_COMMAND=ssh -i {key}", EDITOR, BASH_ENV, LD_PRELOAD,
+//     NODE_OPTIONS, PATH, CC, ...), or whose name is a placeholder
+//     (env {name}=v). A whole-argument
 //     script (sh -c {script}, ssh host {cmd}, git -c {config}) is the
 //     author handing the model a shell, and is allowed.
 //
