@@ -95,32 +95,38 @@ func eachListed(result []byte, fn func(json.RawMessage)) bool {
 		if err != nil {
 			return true
 		}
-		if key, _ := tok.(string); !strings.EqualFold(key, "tools") {
-			var skip json.RawMessage
-			if d.Decode(&skip) != nil {
-				return true
-			}
-			continue
-		}
-		if tok, err := d.Token(); err != nil || tok != json.Delim('[') {
-			if tok == json.Delim('{') {
-				return true // not an array: the SDK refuses it
-			}
-			continue
-		}
-		for n := 1; d.More(); n++ {
-			if n > maxListing {
-				return false
-			}
-			var raw json.RawMessage
-			if d.Decode(&raw) != nil {
-				return true
-			}
-			fn(raw)
-		}
-		if _, err := d.Token(); err != nil { // the array's ']'
+		var value json.RawMessage
+		if d.Decode(&value) != nil {
 			return true
 		}
+		if key, _ := tok.(string); !strings.EqualFold(key, "tools") {
+			continue
+		}
+		// Any value is read past, an object too: the SDK's decoder may
+		// go on to a later member of the same name after a type error.
+		if !eachEntry(value, fn) {
+			return false
+		}
+	}
+	return true
+}
+
+// eachEntry calls fn with each entry of the JSON array value (nothing if
+// it is not an array); it reports false, and stops, past maxListing.
+func eachEntry(value json.RawMessage, fn func(json.RawMessage)) bool {
+	d := json.NewDecoder(bytes.NewReader(value))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('[') {
+		return true
+	}
+	for n := 1; d.More(); n++ {
+		if n > maxListing {
+			return false
+		}
+		var raw json.RawMessage
+		if d.Decode(&raw) != nil {
+			return true
+		}
+		fn(raw)
 	}
 	return true
 }
@@ -130,17 +136,20 @@ func eachListed(result []byte, fn func(json.RawMessage)) bool {
 var errListTooLong = fmt.Errorf("mcptool: the server's tools/list page lists more than %d tools, more than a listing reads: the page is not read", maxListing)
 
 // noteResponse records msg if it answers one of the tools/list requests in
-// pending (and forgets that request). It reports false when msg lists
-// more than maxListing tools.
+// pending (and forgets that request). It reports false when msg, whatever
+// it answers, lists more than maxListing tools: which answer the SDK
+// matches to a listing is its own business (the first of that id from
+// any stream of the connection), so every answer is bounded, not only
+// the one this package expects.
 func (w *taskWatch) noteResponse(msg jsonrpc.Message, pending *sync.Map) bool {
 	r, ok := msg.(*jsonrpc.Response)
-	if !ok || !r.ID.IsValid() {
-		return true
+	if !ok || r.Error != nil {
+		return true // the SDK does not decode an error answer's result
 	}
-	if _, ok := pending.LoadAndDelete(r.ID); ok && r.Error == nil {
+	if _, ok := pending.LoadAndDelete(r.ID); ok {
 		return w.note(r.Result)
 	}
-	return true
+	return eachListed(r.Result, func(json.RawMessage) {})
 }
 
 // watch returns t with its tools/list responses recorded into w. Over
@@ -327,7 +336,9 @@ func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // watchRoundTripper records the responses to tools/list requests sent
-// over streamable HTTP, as JSON or as an event stream, bounds every
+// over streamable HTTP, as JSON or as an event stream, in whichever 2xx
+// body of the connection they arrive (refusing any answer that lists more
+// than maxListing tools, in any of them), bounds every
 // response body that is not an event stream (maxHTTPBody), and bounds the
 // client's answers to the server's requests in flight
 // (maxAnswersInFlight).
@@ -336,6 +347,7 @@ type watchRoundTripper struct {
 	w       *taskWatch
 	answers chan struct{}   // a place for each answer in flight
 	stop    context.Context // done when the connection is closed: answers still in flight end
+	pending sync.Map        // jsonrpc.ID of a tools/list request in flight
 }
 
 // maxAnswersInFlight bounds the answers to the server's own requests
@@ -367,7 +379,9 @@ func (rt *watchRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 		req = req.WithContext(ctx)
 		release = sync.OnceFunc(func() { unhook(); cancel(); <-rt.answers })
 	}
-	id, ok := toolsListID(msg)
+	if id, ok := toolsListID(msg); ok {
+		rt.pending.Store(id, struct{}{})
+	}
 	resp, err := rt.next.RoundTrip(req)
 	if release != nil {
 		if err != nil || resp.Body == nil {
@@ -388,16 +402,18 @@ func (rt *watchRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 	} else {
 		resp.Body = &streamBound{ReadCloser: resp.Body}
 	}
-	if !ok || resp.StatusCode != http.StatusOK {
-		return resp, nil
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp, nil // the SDK reads only an error answer from it
 	}
-	pending := &sync.Map{}
-	pending.Store(id, struct{}{})
+	// Every body the SDK may take an answer from is watched, not only the
+	// listing's own: the SDK matches an answer to its call by id, from any
+	// stream of the connection (the standalone GET, another call's), and
+	// takes any 2xx status.
 	switch mt {
 	case "application/json":
-		resp.Body = &jsonWatch{ReadCloser: resp.Body, w: rt.w, pending: pending}
+		resp.Body = &jsonWatch{ReadCloser: resp.Body, w: rt.w, pending: &rt.pending}
 	case "text/event-stream":
-		resp.Body = &sseWatch{ReadCloser: resp.Body, w: rt.w, pending: pending}
+		resp.Body = &sseWatch{ReadCloser: resp.Body, w: rt.w, pending: &rt.pending}
 	}
 	return resp, nil
 }
@@ -607,7 +623,8 @@ type sseWatch struct {
 	line    []byte
 	data    []byte
 	hasData bool
-	tooLong bool // an event listed more than maxListing tools
+	name    string // the event's name, if it has one
+	tooLong bool   // an event listed more than maxListing tools
 }
 
 func (s *sseWatch) Read(p []byte) (int, error) {
@@ -622,7 +639,7 @@ func (s *sseWatch) Read(p []byte) (int, error) {
 			}
 			continue
 		}
-		s.endLine(bytes.TrimSuffix(s.line, []byte("\r")))
+		s.endLine(bytes.TrimRight(s.line, "\r\n"))
 		s.line = s.line[:0]
 	}
 	if err == io.EOF {
@@ -636,21 +653,29 @@ func (s *sseWatch) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// endLine reads a line as the SDK's scanner does (scanEventsLimited): its
+// end's CRs and LFs trimmed, a field's value trimmed of spaces, and an
+// event named other than "message" skipped; a watch that read otherwise
+// would see another event than the SDK decodes.
 func (s *sseWatch) endLine(line []byte) {
 	if len(line) == 0 {
-		if s.hasData {
+		if s.hasData && (s.name == "" || s.name == "message") {
 			if msg, err := jsonrpc.DecodeMessage(s.data); err == nil && !s.w.noteResponse(msg, s.pending) {
 				s.tooLong = true
 			}
 		}
-		s.data, s.hasData = s.data[:0], false
+		s.data, s.hasData, s.name = s.data[:0], false, ""
 		return
 	}
-	v, ok := bytes.CutPrefix(line, []byte("data:"))
-	if !ok {
-		return // event, id, retry, comments
+	key, v, _ := bytes.Cut(line, []byte(":"))
+	if string(key) == "event" {
+		s.name = string(bytes.TrimSpace(v))
+		return
 	}
-	v = bytes.TrimPrefix(v, []byte(" "))
+	if string(key) != "data" {
+		return // id, retry, comments
+	}
+	v = bytes.TrimSpace(v)
 	if s.hasData {
 		s.data = append(s.data, '\n')
 	}

@@ -18,7 +18,8 @@ func TestEachListed(t *testing.T) {
 		{`{"tools":null,"tools":[{"name":"a"}]}`, []string{"a"}, true},
 		{`{"tools":{"name":"a"}}`, nil, true},
 		{`[]`, nil, true},
-		{`{"tools":[{"name":"a"}`, []string{"a"}, true},
+		{`{"tools":[{"name":"a"}`, nil, true}, // the SDK refuses it
+		{`{"tools":{"a":[]},"tools":` + manyEmpty(maxListing+1) + `}`, nil, false},
 		{`{"tools":` + manyEmpty(maxListing) + `}`, nil, true},
 		{`{"tools":` + manyEmpty(maxListing+1) + `}`, nil, false},
 		{`{"tools":[],"tOOls":` + manyEmpty(maxListing+1) + `}`, nil, false},
