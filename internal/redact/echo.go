@@ -65,6 +65,10 @@ func newScrubber(values []string) *scrubber {
 			}
 		}
 	}
+	// Found in any ASCII case: scrub searches the text lower-cased.
+	for i, p := range plain {
+		plain[i] = asciiLower(p)
+	}
 	plain = longestFirst(plain)
 	sc := &scrubber{plain: newFinder(plain), forms: plain, encode: vs[:min(len(vs), maxEncoded)]}
 	for _, v := range sc.encode {
@@ -119,6 +123,9 @@ func (sc *scrubber) finderFor(t string) *finder {
 		forms := slices.Clip(sc.forms)
 		for _, v := range sc.encode {
 			forms = appendEncoded(forms, v)
+		}
+		for i := len(sc.forms); i < len(forms); i++ {
+			forms[i] = asciiLower(forms[i])
 		}
 		f := newFinder(longestFirst(forms))
 		sc.all = &f
@@ -257,12 +264,15 @@ func addForm(forms []string, from int, f string) []string {
 }
 
 // scrub masks in s every form of the values, found in s itself or in a
-// view of it with JSON escapes or percent-encoding decoded.
+// view of it with JSON escapes or percent-encoding decoded, in any ASCII
+// case: the forms are lower-cased, and so is each text searched (which
+// keeps every byte where it is).
 func (sc *scrubber) scrub(s string) string {
 	if sc == nil || s == "" {
 		return s
 	}
-	spans, ok := sc.finderFor(s).find(s, nil)
+	lower := asciiLower(s)
+	spans, ok := sc.finderFor(lower).find(lower, nil)
 	if !ok {
 		return Mask
 	}
@@ -271,6 +281,7 @@ func (sc *scrubber) scrub(s string) string {
 		if !ok {
 			continue
 		}
+		text = asciiLower(text)
 		found, ok := sc.finderFor(text).find(text, nil)
 		if !ok {
 			return Mask
@@ -286,6 +297,25 @@ func (sc *scrubber) scrub(s string) string {
 		}
 	}
 	return maskSpans(s, spans)
+}
+
+// asciiLower returns s with its ASCII capitals lower-cased (s itself when
+// it has none): every byte stays where it is.
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // span is a part [from, to) of a text.

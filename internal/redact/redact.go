@@ -66,8 +66,9 @@
 // secret encoded in the arguments (base64, percent-encoded, split across
 // strings). Declare such fields in Spec.Secrets. SecretValues and Scrub
 // mask a call's secret values where a tool echoes them (an error message,
-// a result's text or output), as they are, JSON-escaped, percent-encoded,
-// in hex or in base64 (see Scrub for what is found and what is not).
+// a result's text or output), as they are, in any ASCII case,
+// JSON-escaped, percent-encoded, in hex or in base64 (see Scrub for what
+// is found and what is not).
 //
 // A redacted value, whatever its JSON type, is replaced by the string
 // "[REDACTED]". A null stays null: there is nothing to hide.
@@ -527,13 +528,14 @@ func HeadTail(msg string, n int, paths []string, args ...json.RawMessage) string
 
 // Scrub masks in s every occurrence of a value of at least 4 bytes (see
 // SecretValues): the secrets of a call that its tool echoed into a
-// message or a result. It finds a value written
+// message or a result. It finds a value written, in any mix of ASCII
+// upper and lower case (a key an echo normalized, HUNTER2 for hunter2),
 //
 //   - as it is, or with "+" for its spaces;
 //   - behind JSON string escapes, any mix of them (\u0026, \u003C, \",
 //     \\, \/, \n, \u00e4, surrogate pairs), one level deep;
 //   - percent-encoded, any mix of encoded and plain bytes, either case;
-//   - in hex, all lower or all upper case;
+//   - in hex;
 //   - in base64, standard or URL-safe, padded or not: alone, and inside a
 //     larger encoded text (base64 of "user:secret" in a Basic
 //     Authorization header, of a file holding the secret) at any of the
@@ -546,7 +548,7 @@ func HeadTail(msg string, n int, paths []string, args ...json.RawMessage) string
 // otherwise (base64 of hex, JSON in JSON, JSON escapes and percent-encoding
 // in one echo), written in other encodings (HTML entities other than the
 // usual escapes of & < > " ' and html/template's of +, base32, quoted-printable,
-// hex with separators such as "de:ad:be:ef", mixed-case hex), split,
+// hex with separators such as "de:ad:be:ef"), split,
 // reversed or otherwise transformed, nor a value shorter than 4 bytes.
 // Its cost is one pass over s for all the forms of all the values, and
 // one over each copy of s with its escapes decoded when s holds a JSON
