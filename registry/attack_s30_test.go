@@ -67,6 +67,38 @@ func TestAttackS30ShadowedFieldKeepsItsRules(t *testing.T) {
 	assert.NotEqual(t, "/etc", got.Path, "validated against %s, the tool ran with %+v", ft.Spec().InputSchema, got)
 }
 
+// With the json option string, encoding/json reads a number field from a
+// JSON string ("1000"); invopop writes the field as {"type":"string"} and
+// drops its minimum and maximum, which a string does not have. A tool
+// whose author capped n at 10 ran with 1000.
+func TestAttackS30StringOptionKeepsItsBounds(t *testing.T) {
+	type in struct {
+		N int `json:"n,string" jsonschema:"minimum=1,maximum=10"`
+	}
+	var got in
+	fn := func(_ context.Context, a in) (string, error) { got = a; return "ok", nil }
+	ft, err := tool.NewFunc("rows", "Fetch rows", fn)
+	if err != nil {
+		assert.Contains(t, err.Error(), "field n: its json tag's string option makes it a JSON string")
+		return
+	}
+	reg := registry.New()
+	reg.MustRegister(ft)
+	e, ok := reg.Lookup("rows")
+	require.True(t, ok)
+	for _, args := range []string{`{"n":"1000"}`, `{"n":"-5"}`, `{"n":"0"}`} {
+		got = in{}
+		checked, err := e.CheckArgs(json.RawMessage(args))
+		if err != nil {
+			continue
+		}
+		if _, err := ft.Run(context.Background(), tool.Call{Name: "rows", Args: checked}); err != nil {
+			continue
+		}
+		assert.True(t, got.N >= 1 && got.N <= 10, "%s was validated against %s, and the tool ran with n=%d", args, ft.Spec().InputSchema, got.N)
+	}
+}
+
 // The validator reads a number exactly, a Go tool's float64 field as
 // strconv.ParseFloat does, which reads a number below float64's smallest
 // (about 5e-324) as 0 without an error: "every":1e-400 passed

@@ -367,10 +367,39 @@ func (l *linter) lintTag(f reflect.StructField, fpath string, omitempty bool) {
 			l.errs = append(l.errs, fmt.Sprintf("field %s: unknown jsonschema tag option %q: check the spelling", fpath, key))
 			return
 		}
+		if numberBounds[key] && hasEq && quotedNumber(f) {
+			l.errs = append(l.errs, fmt.Sprintf("field %s: its json tag's string option makes it a JSON string (\"5\"), and a string has no %s, so the schema would not check it: drop the string option, or the bound and check the value in the tool", fpath, key))
+			return
+		}
 		if key == "required" && omitempty {
 			l.errs = append(l.errs, fmt.Sprintf("field %s: tagged jsonschema required but its json tag has omitempty: drop omitempty to make it required, or drop required to make it optional", fpath))
 		}
 	}
+}
+
+// numberBounds are the jsonschema tag keys that bound a number.
+var numberBounds = map[string]bool{"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true}
+
+// quotedNumber reports whether encoding/json reads the field, a number,
+// from a JSON string (the json tag's string option): invopop then writes
+// it as {"type":"string"} and drops its bounds, which a string does not
+// have, so a field capped at 10 took "1000".
+func quotedNumber(f reflect.StructField) bool {
+	_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if !hasOpt(opts, "string") {
+		return false
+	}
+	t := f.Type
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
 }
 
 // splitTag splits a jsonschema tag on commas, honouring invopop's `\,` escape.
