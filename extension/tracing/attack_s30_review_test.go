@@ -139,6 +139,48 @@ func TestAttackS30ReviewApprovalEventsRacingTheEndLeaveNoSpanOpen(t *testing.T) 
 	assert.Equal(t, len(rec.Started()), len(rec.Ended()), "every span started ends")
 }
 
+// nilTracer is a tracer of the program's own that makes no span: Start
+// returns a nil trace.Span (a wrapper that gives up).
+type nilTracer struct{ embedded.Tracer }
+
+func (nilTracer) Start(ctx context.Context, _ string, _ ...trace.SpanStartOption) (context.Context, trace.Span) {
+	return ctx, nil
+}
+
+type nilProvider struct{ embedded.TracerProvider }
+
+func (nilProvider) Tracer(string, ...trace.TracerOption) trace.Tracer { return nilTracer{} }
+
+// parentOf is the caller's span, whose TracerProvider is nilProvider.
+type parentOf struct{ trace.Span }
+
+func (parentOf) TracerProvider() trace.TracerProvider { return nilProvider{} }
+
+// StartChild returned the nil span such a tracer made, and its caller's
+// span.End() (as StartChild's godoc has it) panicked: the call was
+// answered code panic. The extension's own spans from it are no spans.
+func TestAttackS30ReviewNilSpanFromTheProviderIsNoSpan(t *testing.T) {
+	tp, _ := newProvider(t)
+	var ran atomic.Int64
+	reg := registry.New()
+	reg.MustRegister(tool.New("pay", "Pays", func(ctx context.Context, _ tool.Call) (*tool.Result, error) {
+		ran.Add(1)
+		_, sp := tracing.StartChild(ctx, "child")
+		sp.End()
+		return &tool.Result{Content: []tool.Content{tool.TextContent("paid")}}, nil
+	}))
+	ctx, sp := tp.Tracer("program").Start(context.Background(), "request")
+	defer sp.End()
+	ctx = trace.ContextWithSpan(ctx, parentOf{Span: sp})
+	for _, tr := range []*tracing.Extension{tracing.New(tracing.WithTracerProvider(nilProvider{})), tracing.New(tracing.WithTracerProvider(tp))} {
+		ex := executor.MustNew(reg, executor.WithExtensions(tr, tr.Backend()))
+		res, err := ex.Execute(ctx, tool.Call{ID: "c1", Name: "pay", Args: json.RawMessage(`{}`)})
+		require.NotNil(t, res)
+		assert.NoError(t, err)
+	}
+	assert.Equal(t, int64(2), ran.Load(), "the tool ran each time")
+}
+
 // bombTracer is a tracer of the program's own (a wrapper of another
 // provider's, sampling or decorating) whose spans panic in IsRecording
 // and SpanContext: the provider's code, which the extension asks on the

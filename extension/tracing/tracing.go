@@ -264,7 +264,8 @@ func recordUnreturned(span trace.Span, call bool) {
 }
 
 // startSpan is tr.Start with a panic in the provider's code (a span
-// processor's OnStart, a sampler) recovered: ok false, no span. Tracing
+// processor's OnStart, a sampler) recovered: ok false, no span; so too
+// when a tracer of the program's own returns a nil span. Tracing
 // failing must not fail the call, nor change its answer: the chain would
 // make the panic the call's answer (tool.CodePanic), after the tool ran
 // when it came at the end, and a model told that a payment failed pays
@@ -275,8 +276,11 @@ func startSpan(ctx context.Context, tr trace.Tracer, name string, opts ...trace.
 			_ = recover()
 		}
 	}()
-	ctx, sp := tr.Start(ctx, name, opts...)
-	return ctx, sp, true
+	sctx, sp := tr.Start(ctx, name, opts...)
+	if sp == nil || sctx == nil { // a tracer of the program's own that made none
+		return ctx, nil, false
+	}
+	return sctx, sp, true
 }
 
 // end is sp.End with a panic in the provider's code (a span processor's
