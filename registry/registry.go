@@ -42,7 +42,9 @@ type Entry struct {
 // schema: a JSON object (empty means {}), optional nulls the schema does not
 // accept dropped (OpenAI's strict mode sends them for omitted fields), the
 // schema's property defaults filled in where the arguments leave them out
-// (also inside the objects they hold), every field valid. It returns the
+// (also inside the objects they hold), every field valid, no key twice and
+// no key naming a property in another case ("PATH" for "path", which
+// encoding/json would take for it unchecked). It returns the
 // arguments to run with (re-encoded only when nulls were dropped or defaults
 // filled), or an error naming every failing field; a secret field's value
 // never appears in it.

@@ -337,7 +337,10 @@ func (v *Validator) StripNulls(m map[string]any) bool {
 // failing field, or nil. A value nested deeper than MaxDepth, or one whose
 // check would take more than about a second of work (a schema whose
 // alternatives refer back to themselves multiplies it at every level), is
-// refused before it is checked, with the field where the bound was passed.
+// refused before it is checked, with the field where the bound was passed;
+// so are a number a float64 reads as 0 though it is not 0 (1e-400), and a
+// key that names a property in another case ("PATH" for "path"), which
+// encoding/json would take for the property without its rules.
 func (v *Validator) Validate(val any) error {
 	if v.anyObject {
 		if _, ok := val.(map[string]any); ok {
