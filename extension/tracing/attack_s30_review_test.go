@@ -84,6 +84,36 @@ func TestAttackS30ReviewGoexitFurtherInSetsTheSpansStatus(t *testing.T) {
 	}
 }
 
+// The same with the call waiting for approval when the backend ends the
+// goroutine (an approval extension that asked, then ran it): the approval
+// span ends too, once, with status Error.
+func TestAttackS30ReviewGoexitFurtherInEndsTheApprovalSpan(t *testing.T) {
+	reg := registry.New()
+	reg.MustRegister(tool.Func("quit", "Ends its goroutine", func(context.Context, struct{}) (string, error) {
+		runtime.Goexit()
+		return "", nil
+	}))
+	asks := extension.Func(extension.NameApproval, extension.PriorityApproval, func(next extension.Handler) extension.Handler {
+		return func(ctx context.Context, req *extension.Request) *tool.Result {
+			tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name})
+			return next(ctx, req)
+		}
+	})
+	tp, rec := newProvider(t)
+	ex := executor.MustNew(reg, executor.WithExtensions(tracing.New(tracing.WithTracerProvider(tp)), asks))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "quit", Args: json.RawMessage(`{}`)})
+	}()
+	<-done
+	require.Equal(t, 2, len(rec.Started()), "the call span and the approval span")
+	require.Equal(t, 2, len(rec.Ended()), "each ends once")
+	for _, s := range rec.Ended() {
+		assert.Equal(t, codes.Error, s.Status().Code, "span %q", s.Name())
+	}
+}
+
 // An approval_requested event that comes after the call returned (an
 // extension's or a tool's goroutine that kept the call's context) opened
 // an approval span that nothing ends: it is never exported, and it holds
