@@ -29,7 +29,11 @@
 // A panic in the tracer provider's code (a span processor, an exporter run
 // synchronously, a sampler, a span of a provider of the program's own
 // whose methods panic) is recovered and loses that span's data only:
-// tracing never changes whether a call runs or what it answers. A call
+// tracing never changes whether a call runs or what it answers. A tracer
+// of the program's own that returns a nil span makes no span. The
+// provider's code runs on the call's goroutine: a processor that blocks
+// holds the call, and one that calls runtime.Goexit ends the caller's
+// goroutine, which nothing can recover. A call
 // whose backend ends the caller's goroutine (runtime.Goexit) still ends
 // its spans, with status Error and error.type internal, as the executor
 // answers it.
