@@ -363,3 +363,46 @@ func TestAttackS30EnvVariableValueIsShellCode(t *testing.T) {
 		assert.NoError(t, err, "%q", argv)
 	}
 }
+
+// Attack: GNU tar runs the values of some options with a shell
+// (--to-command, --checkpoint-action=exec=, --use-compress-program/-I,
+// --rsh-command, --info-script/-F, --new-volume-script), so a "count the
+// matches in each file of an archive" tool, tar -xf a.tar
+// "--to-command=grep -c {pattern}", given "x; touch pwned #" ran touch
+// (real tar and sh). A placeholder spliced into such a value is now
+// refused at construction, as code spliced into sh -c is.
+func TestAttackS30TarCommandOptionIsShellCode(t *testing.T) {
+	tarPath, err := exec.LookPath("tar")
+	if err != nil {
+		t.Skip("tar is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("x\n"), 0o644))
+	require.NoError(t, exec.Command(tarPath, "-C", dir, "-cf", filepath.Join(dir, "a.tar"), "a.txt").Run())
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{tarPath, "-xf", "a.tar", "--to-command=grep -c {pattern}"},
+		{tarPath, "-xf", "a.tar", "--to-command", "grep -c {pattern}"},
+		{tarPath, "-xf", "a.tar", "--checkpoint=1", "--checkpoint-action=exec=echo {pattern}"},
+		{tarPath, "-I", "gzip -{pattern}", "-cf", "b.tgz", "a.txt"},
+		{tarPath, "--use-compress-program=gzip -{pattern}", "-cf", "b.tgz", "a.txt"},
+		{"timeout", "30", tarPath, "-xf", "a.tar", "--to-command=grep -c {pattern}"},
+	} {
+		c, err := shell.NewCommand("count", "Count matches in an archive", sb, argv)
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"pattern": "x; touch pwned #"})})
+		}
+		if assert.Error(t, err, "%q was built", argv) {
+			assert.Contains(t, err.Error(), "tar runs")
+		}
+		assert.NoFileExists(t, filepath.Join(dir, "pwned"), "%q ran touch", argv)
+	}
+	for _, argv := range [][]string{
+		{tarPath, "-xf", "{archive}", "--to-command=grep -c x"},
+		{tarPath, "-I", "{program}", "-xf", "a.tar"},
+		{tarPath, "-C", "{dir}", "-cf", "-", "--", "{file}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", sb, argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}

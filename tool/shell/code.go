@@ -81,6 +81,9 @@ func checkCode(args []argTemplate) []error {
 		case slices.Contains(sedPrograms, prog):
 			code = sedCode(args, i+1)
 			fix = "run it as sed --sandbox (GNU sed), which refuses the e, r and w commands and flags a value could add, or match the value with grep -e {pattern} instead"
+		case prog == "tar" || prog == "gtar":
+			code = tarCode(args, i+1)
+			fix = "tar runs this option's value with a shell: fix the command in the template and pass the value another way, or give the whole value as one placeholder if the model is to choose the command"
 		case prog == "git":
 			code = gitConfigCode(args, i+1)
 			fix = "git runs the value of this configuration key as a shell command (or, for a key chosen by the value, may): fix the key and its value in the template, or give the whole -c argument as one placeholder (\"{config}\") if the model is to choose it"
@@ -543,6 +546,38 @@ func gitConfigCode(args []argTemplate, start int) []int {
 			j++
 		case strings.HasPrefix(headLiteral(&args[j]), "--config="):
 			judge(j, "--config=")
+		}
+	}
+	return code
+}
+
+// tarCommandOptions are GNU tar's options whose values it runs with a
+// shell; --checkpoint-action runs its value after "exec=".
+var tarCommandOptions = []string{"--to-command", "--use-compress-program", "-I", "--rsh-command",
+	"--info-script", "-F", "--new-volume-script", "--checkpoint-action"}
+
+// tarCode returns the arguments of tar (from start) that are commands
+// tar runs: the values of tarCommandOptions, attached (--to-command=CMD)
+// or the next argument.
+func tarCode(args []argTemplate, start int) []int {
+	var code []int
+	for j := start; j < len(args); j++ {
+		head := headLiteral(&args[j])
+		s, lit := args[j].literal()
+		if lit && s == "--" {
+			break
+		}
+		for _, o := range tarCommandOptions {
+			switch {
+			case lit && s == o && j+1 < len(args):
+				if o != "--checkpoint-action" || strings.HasPrefix(headLiteral(&args[j+1]), "exec=") {
+					code = append(code, j+1)
+				}
+			case strings.HasPrefix(head, o+"=") && (o != "--checkpoint-action" || strings.HasPrefix(head, o+"=exec=")):
+				code = append(code, j)
+			case len(o) == 2 && len(head) > 2 && strings.HasPrefix(head, o) && !strings.HasPrefix(head, "--"):
+				code = append(code, j) // -Igzip -{level}
+			}
 		}
 	}
 	return code

@@ -84,7 +84,10 @@
 //     configuration values that git runs as commands (git -c
 //     "core.sshCommand=ssh -i {key}", core.pager, credential.helper,
 //     alias.*, filter and diff drivers, hooks, ...; also clone's -c and
-//     --config), and a -c key holding a placeholder; and a variable env sets
+//     --config), and a -c key holding a placeholder; GNU tar's options
+//     that it runs with a shell (--to-command, --checkpoint-action=exec=,
+//     -I/--use-compress-program, --rsh-command, -F/--info-script,
+//     --new-volume-script); and a variable env sets
 //     for its command that programs run or load as code (env
 //     "GIT_SSH_COMMAND=ssh -i {key}", EDITOR, BASH_ENV, LD_PRELOAD,
 //     NODE_OPTIONS, PATH, CC, ...), or whose name is a placeholder
