@@ -1874,7 +1874,7 @@ func templateClone(args []word) []word {
 				repo = &args[k+1]
 			}
 			k = len(args)
-		case n == "--clone" || a == "-c":
+		case n == "--clone" || n == "-c":
 			// A cobra bool flag: --clone=1, =t and =True are true too.
 			b, err := strconv.ParseBool(v)
 			clone = !eq || err == nil && b || err != nil && args[k].unknown()

@@ -141,11 +141,26 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 // (state.secretCopies), which a push on the line would send.
 func (s *state) secretOutput(st *syntax.Stmt) {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || len(st.Redirs) == 0 {
+	if !ok || len(ce.Args) == 0 {
 		return
 	}
 	reads := false
 	var outs []string
+	// tee FILE < .env and dd if=.env of=FILE write it to their operands.
+	switch baseName(ce.Args[0].Lit()) {
+	case "tee":
+		for _, a := range ce.Args[1:] {
+			if v, ok := litValue(a); ok && !strings.HasPrefix(v, "-") {
+				outs = append(outs, v)
+			}
+		}
+	case "dd":
+		for _, a := range ce.Args[1:] {
+			if v, ok := litValue(a); ok && strings.HasPrefix(v, "of=") {
+				outs = append(outs, v[len("of="):])
+			}
+		}
+	}
 	for _, r := range st.Redirs {
 		switch r.Op {
 		case syntax.RdrIn:
