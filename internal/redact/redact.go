@@ -392,8 +392,11 @@ const minEcho = 4
 // strings masked inside them: the password of "curl -u me:pw"), so that where
 // a tool echoes one (an error message: "pin 1234 rejected") Scrub can mask
 // it; of a value that is a scheme and credentials ("Bearer <token>",
-// "Basic <base64>"), the credentials alone and a Basic credential's
-// user:password and password too. With paths that do not compile, every
+// "Basic <base64>", a space or a tab after the scheme), the credentials
+// alone and a Basic credential's user:password and password too; and of
+// a value that is base64 (either alphabet, any padding) of a
+// user:password, as a Basic credential masked inside a command ("curl -H
+// 'Authorization: Basic ...'"), those two. With paths that do not compile, every
 // value counts (fail safe).
 func SecretValues(args json.RawMessage, paths []string) []string {
 	if len(args) == 0 {
@@ -416,34 +419,70 @@ func SecretValues(args json.RawMessage, paths []string) []string {
 
 // schemeCredentials appends to found, for each value that is an
 // Authorization header's scheme and credentials ("Bearer <token>", "Basic
-// dXNlcjpwdw=="), the credentials alone, and of a Basic credential its
-// user:password and password decoded: a server that refuses a token
-// echoes it without its scheme ("invalid token <token>").
+// dXNlcjpwdw=="; spaces or tabs after the scheme), the credentials alone,
+// and of a Basic credential its user:password and password decoded: a
+// server that refuses a token echoes it without its scheme ("invalid
+// token <token>"). A value that is base64 (either alphabet, padded or
+// not) of a user:password (the rule masks a Basic credential's base64
+// alone inside a command, "curl -H 'Authorization: Basic ...'") gives its
+// user:password and password too.
 func schemeCredentials(found []string) []string {
 	for i, n := 0, len(found); i < n; i++ {
-		scheme, cred, ok := strings.Cut(strings.TrimSpace(found[i]), " ")
-		if !ok {
+		v := strings.TrimSpace(found[i])
+		k := strings.IndexAny(v, " \t")
+		if k < 0 {
+			found = appendBasic(found, v, false)
 			continue
 		}
-		cred = strings.TrimLeft(cred, " \t")
+		scheme, cred := v[:k], strings.TrimLeft(v[k:], " \t")
 		switch strings.ToLower(scheme) {
 		case "bearer", "token", "bot":
 			found = append(found, cred)
 		case "basic":
 			found = append(found, cred)
-			b, err := base64.StdEncoding.DecodeString(cred)
-			if err != nil {
-				b, err = base64.RawStdEncoding.DecodeString(cred)
-			}
-			if err == nil {
-				found = append(found, string(b))
-				if _, pw, ok := strings.Cut(string(b), ":"); ok {
-					found = append(found, pw)
-				}
-			}
+			found = appendBasic(found, cred, true)
 		}
 	}
 	return found
+}
+
+// appendBasic appends to found the user:password and password that cred,
+// a Basic credential's base64, decodes to: in either alphabet, with or
+// without (or with too much) padding. A value not known to be one
+// (basic false) counts only when it decodes to text of printable
+// characters with a ":" in it.
+func appendBasic(found []string, cred string, basic bool) []string {
+	if len(cred) < 8 || len(cred) > 4<<10 {
+		return found
+	}
+	c := strings.TrimRight(cred, "=")
+	if strings.ContainsAny(c, "-_") {
+		c = strings.NewReplacer("-", "+", "_", "/").Replace(c)
+	}
+	b, err := base64.RawStdEncoding.DecodeString(c)
+	if err != nil {
+		return found
+	}
+	d := string(b)
+	user, pw, ok := strings.Cut(d, ":")
+	if !basic && (!ok || user == "" || pw == "" || !printable(d)) {
+		return found
+	}
+	found = append(found, d)
+	if ok {
+		found = append(found, pw)
+	}
+	return found
+}
+
+// printable reports whether s is UTF-8 text without control characters.
+func printable(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return false
+		}
+	}
+	return true
 }
 
 // Message redacts a message for a record of a call (a log line, an audit
