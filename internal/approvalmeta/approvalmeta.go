@@ -30,10 +30,26 @@ func Decision(meta map[string]any) (decision, decidedBy string) {
 	case string:
 		decision = d
 	case fmt.Stringer:
-		decision = d.String()
+		decision = stringOf(d)
 	}
 	if _, ok := meta[ModifiedKey]; ok && decision == "" {
 		decision = "modify"
 	}
 	return decision, decidedBy
+}
+
+// Unreadable is the decision Decision returns for a fmt.Stringer whose
+// String panics (a nil pointer an extension put in the metadata): the
+// readers run after the tool, and a panic there would become the answer of
+// a call that ran.
+const Unreadable = "unreadable"
+
+// stringOf is s.String(), or Unreadable when it panics.
+func stringOf(s fmt.Stringer) (out string) {
+	defer func() {
+		if recover() != nil {
+			out = Unreadable
+		}
+	}()
+	return s.String()
 }
