@@ -340,7 +340,9 @@ func (v *Validator) StripNulls(m map[string]any) bool {
 // refused before it is checked, with the field where the bound was passed;
 // so are a number a float64 reads as 0 though it is not 0 (1e-400), and a
 // key that names a property in another case ("PATH" for "path"), which
-// encoding/json would take for the property without its rules.
+// encoding/json would take for the property without its rules. A value
+// with a number a float64 reads otherwise (0.99999999999999999999 reads
+// as 1) must pass both as sent and as a float64 reads it.
 func (v *Validator) Validate(val any) error {
 	if v.anyObject {
 		if _, ok := val.(map[string]any); ok {
@@ -352,8 +354,24 @@ func (v *Validator) Validate(val any) error {
 	}
 	err := v.schema.Validate(val)
 	if err == nil {
+		// A number may pass as written and fail as a float64 holds it.
+		if r, ok := float64View(val); ok {
+			if err := v.schema.Validate(r); err != nil {
+				fe := v.fieldErrors(err)
+				for i := range fe.Fields {
+					fe.Fields[i].Rule += " (as a float64 reads the number sent, which is what a Go tool gets: send a number that a float64 holds within the bounds)"
+				}
+				return fe
+			}
+		}
 		return nil
 	}
+	return v.fieldErrors(err)
+}
+
+// fieldErrors turns the validator's error into a *FieldErrors, values of
+// secret fields hidden.
+func (v *Validator) fieldErrors(err error) *FieldErrors {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return &FieldErrors{Fields: []FieldError{{Path: "(root)", Rule: err.Error()}}}

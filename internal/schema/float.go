@@ -1,0 +1,101 @@
+package schema
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// float64View returns v with each number a float64 reads as another value
+// (see float64Reading) replaced by that value, copying only the objects
+// and lists on the way to one, and whether there was any. The validator
+// reads a number exactly, a Go tool's float64 field as strconv.ParseFloat
+// rounds it: 0.99999999999999999999 passed exclusiveMaximum 1 and the
+// tool ran with 1. Validate checks this view too, so the value a float64
+// holds is one the schema allows.
+func float64View(v any) (any, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		if r, ok := float64Reading(x); ok {
+			return r, true
+		}
+	case map[string]any:
+		var out map[string]any
+		for k, c := range x {
+			if r, ok := float64View(c); ok {
+				if out == nil {
+					out = maps.Clone(x)
+				}
+				out[k] = r
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		var out []any
+		for i, c := range x {
+			if r, ok := float64View(c); ok {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = r
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// float64Reading returns the number a float64 reads n as, written as
+// strconv.FormatFloat writes it, when that is not n's value. Only a number
+// with a fraction or an exponent counts: an integer is read exactly into
+// an integer field (and one past 2^53 into a float64 field is left to the
+// bounds a schema sets on it), and a number past float64's range is
+// refused by encoding/json, which fails closed.
+func float64Reading(n json.Number) (json.Number, bool) {
+	s := string(n)
+	if !strings.ContainsAny(s, ".eE") {
+		return "", false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return "", false
+	}
+	r := strconv.FormatFloat(f, 'g', -1, 64)
+	if sameDecimal(s, r) {
+		return "", false
+	}
+	return json.Number(r), true
+}
+
+// sameDecimal reports whether two JSON numbers have the same value.
+func sameDecimal(a, b string) bool {
+	an, ad, ae := decimal(a)
+	bn, bd, be := decimal(b)
+	return an == bn && ad == bd && ae == be
+}
+
+// decimal returns n's sign, its significant digits (no leading or trailing
+// zeros; "" for zero) and the power of ten of the last of them.
+func decimal(n string) (neg bool, digits string, exp int) {
+	neg = strings.HasPrefix(n, "-")
+	n = strings.TrimPrefix(n, "-")
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		exp, _ = strconv.Atoi(strings.TrimPrefix(n[i+1:], "+"))
+		n = n[:i]
+	}
+	whole, frac, _ := strings.Cut(n, ".")
+	digits = strings.TrimLeft(whole+frac, "0")
+	exp -= len(frac)
+	t := strings.TrimRight(digits, "0")
+	exp += len(digits) - len(t)
+	if t == "" {
+		return false, "", 0
+	}
+	return neg, t, exp
+}
