@@ -115,10 +115,26 @@ var remoteSource = regexp.MustCompile(`^((https?|ssh|git|oci)://|git::|git@|(git
 func checkRendersURL(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	for _, a := range args {
 		if !strings.HasPrefix(a.s, "-") && remoteSource.MatchString(a.s) {
+			if slices.ContainsFunc(args, runsFunctions) {
+				// --enable-exec runs the exec KRM functions the
+				// kustomization names: files of the download.
+				j.add(s.c.rules.Defaults.DownloadExec, name+" --enable-exec (--enable-alpha-plugins) of "+a.s+" runs the functions its kustomization names, code from wherever the URL points, as curl URL | sh runs it")
+			}
 			return info{download: true}
 		}
 	}
 	return info{}
+}
+
+// runsFunctions reports whether w is kustomize's --enable-exec or
+// --enable-alpha-plugins turned on (a bool flag: =true, =1).
+func runsFunctions(w word) bool {
+	n, v, eq := strings.Cut(w.s, "=")
+	if n != "--enable-exec" && n != "--enable-alpha-plugins" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	return !eq || err == nil && b || err != nil && w.unknown()
 }
 
 // checkPackages judges a system package manager installing a package
