@@ -54,7 +54,9 @@
 // dial. A message larger than 16 MiB (a
 // stdio line, an event, an HTTP JSON or error body) breaks the connection
 // the same way. A message of more than 262,144 JSON objects and arrays,
-// which the SDK would decode as any (some 300 bytes each), is not handed
+// or of more than 524,288 values (commas and colons, a member of an
+// object counting 2), which the SDK would decode as any (some 300 bytes
+// an array, 110 to 170 a number or string), is not handed
 // to it: over HTTP its body or stream fails likewise; over stdio and
 // other message-level transports an answer that large becomes an error
 // answer, and a request or notification that large is dropped. Over HTTP, the client answers each of the server's own

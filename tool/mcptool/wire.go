@@ -314,9 +314,10 @@ func (q *answerQueue) run() {
 func (c *watchConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	for err == nil {
-		// A message over maxMessageElements is not handed to the SDK to
-		// decode: an answer becomes an error answer, and a request or
-		// notification of the server is dropped.
+		// A message over maxMessageElements (or maxMessageValues) is
+		// not handed to the SDK to decode: an answer becomes an error
+		// answer, and a request or notification of the server is
+		// dropped.
 		if r, ok := msg.(*jsonrpc.Response); ok && !countElements(r.Result) {
 			if r.ID.IsValid() {
 				c.pending.Delete(r.ID)
@@ -427,7 +428,8 @@ var errBodyTooLarge = fmt.Errorf("the MCP server's HTTP response body exceeds %d
 
 // boundedBody fails once more than maxHTTPBody bytes are read: a hostile
 // or broken server's endless body ends the connection instead of filling
-// memory. It fails too once the body holds more than maxMessageElements.
+// memory. It fails too once the body holds more than maxMessageElements
+// (or maxMessageValues).
 type boundedBody struct {
 	io.ReadCloser
 	read     int64
@@ -459,21 +461,38 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 // results and listings hold a few thousand.
 const maxMessageElements = 1 << 18
 
-// errTooManyElements refuses a message past maxMessageElements.
-var errTooManyElements = fmt.Errorf("mcptool: the MCP server's message holds more than %d JSON objects and arrays: it is not read", maxMessageElements)
+// maxMessageValues bounds the values of one message of the server,
+// counted outside its strings as its commas (each value of an array or
+// object but the first follows one) and its colons (a member of an
+// object counts twice, its key and its value). Decoded as any, a number,
+// string, true or null costs the SDK 110 to 170 bytes, a member of an
+// object some 430 (its map entry and key): 3 MiB of "1," elements
+// allocated 175 MB (56 times their size, as much as "{}" elements), 3 MiB
+// of "k":0 members 150 to 180 MB, 16 MiB some 900 MB, with no object or
+// array to count; at the bound, 60 to 115 MB, as much as the objects and
+// arrays at theirs. Half a million values are 1 MiB at least, the
+// executor's default output cap (executor.DefaultMaxOutputBytes); a page
+// of 1,000 tools of 40 described properties each holds some 210,000.
+const maxMessageValues = 1 << 19
+
+// errTooManyElements refuses a message past maxMessageElements or
+// maxMessageValues.
+var errTooManyElements = fmt.Errorf("mcptool: the MCP server's message holds more than %d JSON objects and arrays, or more than %d values (a member of an object counting 2): it is not read", maxMessageElements, maxMessageValues)
 
 // elementCount counts the JSON objects and arrays of a text as it passes,
-// outside its strings. A raw newline ends a string: valid JSON has none
-// inside one, and an event stream's lines (an "event:" or comment line
-// with a quote in it) must not hide the next line's elements.
+// and its values (maxMessageValues), outside its strings. A raw newline
+// ends a string: valid JSON has none inside one, and an event stream's
+// lines (an "event:" or comment line with a quote in it) must not hide
+// the next line's elements.
 type elementCount struct {
 	n        int
+	values   int // commas and colons
 	inString bool
 	escaped  bool
 }
 
 // add counts p; it reports false once the text holds more than
-// maxMessageElements.
+// maxMessageElements, or more than maxMessageValues values.
 func (c *elementCount) add(p []byte) bool {
 	for _, b := range p {
 		switch {
@@ -491,19 +510,22 @@ func (c *elementCount) add(p []byte) bool {
 			c.inString = true
 		case b == '{' || b == '[':
 			c.n++
+		case b == ',' || b == ':':
+			c.values++
 		}
 	}
-	return c.n <= maxMessageElements
+	return c.n <= maxMessageElements && c.values <= maxMessageValues
 }
 
-// countElements reports whether raw holds at most maxMessageElements.
+// countElements reports whether raw holds at most maxMessageElements, and
+// at most maxMessageValues values.
 func countElements(raw []byte) bool {
 	var c elementCount
 	return c.add(raw)
 }
 
 // streamBound fails an event stream at an event of more than
-// maxMessageElements, before the SDK, which reads an event whole before
+// maxMessageElements (or maxMessageValues), before the SDK, which reads an event whole before
 // decoding it, decodes any of it: the chunk that passes the bound is not
 // handed on.
 type streamBound struct {
