@@ -51,6 +51,12 @@ func checkCode(args []argTemplate) []error {
 		var code []int
 		var fix string
 		switch {
+		case programCode[prog] != nil:
+			// Read first: the classifier may know these programs as
+			// wrappers (rsync -e CMD), whose grammar does not say which
+			// option values are code.
+			code = optionCode(args, i+1, programCode[prog])
+			fix = fmt.Sprintf("%s runs this option's value (or this operand) as code, with a shell or as its own commands: fix the code in the template and pass the value another way, or give the whole value as one placeholder if the model is to choose the code", prog)
 		case isShell:
 			code = []int{shellScript(args, i+1, sh.ValueFlags)}
 			fix = fmt.Sprintf(`read the value in the script as the positional parameter "$1", and pass it after the script and a name: %s -c 'grep -- "$1" notes.txt' %s {pattern}`, lit, prog)
@@ -81,9 +87,6 @@ func checkCode(args []argTemplate) []error {
 		case slices.Contains(sedPrograms, prog):
 			code = sedCode(args, i+1)
 			fix = "run it as sed --sandbox (GNU sed), which refuses the e, r and w commands and flags a value could add, or match the value with grep -e {pattern} instead"
-		case prog == "tar" || prog == "gtar":
-			code = tarCode(args, i+1)
-			fix = "tar runs this option's value with a shell: fix the command in the template and pass the value another way, or give the whole value as one placeholder if the model is to choose the command"
 		case prog == "git":
 			code = gitConfigCode(args, i+1)
 			fix = "git runs the value of this configuration key as a shell command (or, for a key chosen by the value, may): fix the key and its value in the template, or give the whole -c argument as one placeholder (\"{config}\") if the model is to choose it"
@@ -464,6 +467,33 @@ var gitCommandKeys = []string{
 	"protocol.allow", "protocol.*.allow", "safe.directory",
 }
 
+// gitGlobalTakes are git's options before the subcommand that take the
+// next argument as their value (git --git-dir DIR -c ... log).
+var gitGlobalTakes = []string{"-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--list-cmds"}
+
+// gitSubcommandCode lists git subcommands' options whose values git runs
+// with a shell: the upload-pack or receive-pack command a local or ssh
+// remote is reached through, rebase's --exec, filter-branch's filters,
+// difftool's command, grep's pager, send-email's commands; and the
+// template directory of clone and init, whose hooks git runs.
+var gitSubcommandCode = map[string]*codeOptions{
+	"ls-remote":  {long: []string{"--upload-pack"}},
+	"fetch":      {long: []string{"--upload-pack"}},
+	"pull":       {long: []string{"--upload-pack"}},
+	"fetch-pack": {long: []string{"--upload-pack", "--exec"}},
+	"clone":      {long: []string{"--upload-pack", "--template"}, short: "u", takes: "obcj"},
+	"init":       {long: []string{"--template"}},
+	"push":       {long: []string{"--receive-pack", "--exec"}, takes: "o"},
+	"send-pack":  {long: []string{"--receive-pack", "--exec"}},
+	"archive":    {long: []string{"--exec"}, takes: "o"},
+	"rebase":     {long: []string{"--exec"}, short: "x", takes: "sSX"},
+	"difftool":   {long: []string{"--extcmd"}, short: "x", takes: "t"},
+	"grep":       {long: []string{"--open-files-in-pager"}, short: "O", takes: "eABCfm"},
+	"filter-branch": {long: []string{"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter",
+		"--commit-filter", "--tag-name-filter"}},
+	"send-email": {long: []string{"--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd", "--smtp-server"}},
+}
+
 // gitCommandKey reports whether key (section[.subsection].name) is one of
 // gitCommandKeys; sections and names are matched without regard to case.
 func gitCommandKey(key string) bool {
@@ -508,18 +538,30 @@ func gitConfigCode(args []argTemplate, start int) []int {
 	}
 	j := start
 	// Global options up to the subcommand: -c KEY=VALUE, -C DIR and
-	// others that take their value attached or none.
+	// the others of gitGlobalTakes take the next argument; the rest take
+	// theirs attached or none. --config-env and --exec-path are code with
+	// any placeholder: the model would choose where a key's value (or
+	// git's programs) come from.
 	for ; j < len(args); j++ {
 		s, ok := args[j].literal()
+		head := headLiteral(&args[j])
 		if !ok {
-			if strings.HasPrefix(headLiteral(&args[j]), "-") {
+			if strings.HasPrefix(head, "--config-env=") || strings.HasPrefix(head, "--exec-path") {
+				code = append(code, j)
+			}
+			if strings.HasPrefix(head, "-") {
 				continue
 			}
 			return code // the subcommand is a placeholder
 		}
-		if s == "-c" || s == "-C" {
-			if s == "-c" && j+1 < len(args) {
-				judge(j+1, "")
+		if slices.Contains(gitGlobalTakes, s) {
+			if j+1 < len(args) {
+				switch s {
+				case "-c":
+					judge(j+1, "")
+				case "--config-env":
+					code = append(code, j+1)
+				}
 			}
 			j++
 			continue
@@ -531,7 +573,26 @@ func gitConfigCode(args []argTemplate, start int) []int {
 	if j >= len(args) {
 		return code
 	}
-	if s, _ := args[j].literal(); s != "clone" {
+	sub, _ := args[j].literal()
+	if o := gitSubcommandCode[sub]; o != nil {
+		code = append(code, optionCode(args, j+1, o)...)
+	}
+	if sub == "submodule" && j+2 < len(args) {
+		// submodule foreach CMD: one command word is run with a shell
+		// (several are run as an argv).
+		if s, _ := args[j+1].literal(); s == "foreach" {
+			var words []int
+			for k := j + 2; k < len(args); k++ {
+				if s, ok := args[k].literal(); !ok || !strings.HasPrefix(s, "-") {
+					words = append(words, k)
+				}
+			}
+			if len(words) == 1 {
+				code = append(code, words[0])
+			}
+		}
+	}
+	if sub != "clone" {
 		return code
 	}
 	for j++; j < len(args); j++ {
@@ -551,36 +612,180 @@ func gitConfigCode(args []argTemplate, start int) []int {
 	return code
 }
 
-// tarCommandOptions are GNU tar's options whose values it runs with a
-// shell; --checkpoint-action runs its value after "exec=".
-var tarCommandOptions = []string{"--to-command", "--use-compress-program", "-I", "--rsh-command",
-	"--info-script", "-F", "--new-volume-script", "--checkpoint-action"}
+// codeOptions are a program's options whose values it runs as code (a
+// shell command line, an editor's or debugger's commands).
+type codeOptions struct {
+	// long are long options whose value is code, "--name VALUE" or
+	// "--name=VALUE"; any abbreviation of one is read as it (getopt_long
+	// takes an unambiguous one, and an ambiguous one is refused anyway).
+	long []string
+	// not are long options that abbreviate none of long though they
+	// start like one (tar --checkpoint, a prefix of --checkpoint-action).
+	not []string
+	// longTakes are other long options that take the next argument as
+	// their value, which is not code (hyperfine --export-json FILE).
+	longTakes []string
+	// short are one-letter options whose value is code, attached (-Icmd)
+	// or the next argument, bundled after flags (-xIf CMD: -I's value is
+	// the next argument); takes are the other one-letter options that take
+	// a value, which ends a bundle.
+	short, takes string
+	// words are options spelt with one dash whose value is code (gdb -ex,
+	// zip -TT), also written with two dashes or "=VALUE" attached.
+	words []string
+	// plus: an argument "+CMD" is code (vim +CMD, less +CMD).
+	plus bool
+	// operands: every operand is a command line (hyperfine CMD...).
+	operands bool
+	// oldStyle: a first argument without a dash bundles letters whose
+	// values are the next arguments in turn (tar xIf CMD ARCHIVE).
+	oldStyle bool
+}
 
-// tarCode returns the arguments of tar (from start) that are commands
-// tar runs: the values of tarCommandOptions, attached (--to-command=CMD)
-// or the next argument.
-func tarCode(args []argTemplate, start int) []int {
+// programCode lists the programs whose option values are code, by name.
+var programCode = map[string]*codeOptions{
+	"tar": tarOptions, "gtar": tarOptions,
+	"rsync": {long: []string{"--rsh", "--rsync-path"}, short: "e", takes: "BfTM"},
+	"vim":   vimOptions, "vi": vimOptions, "nvim": vimOptions, "ex": vimOptions, "view": vimOptions, "vimdiff": vimOptions, "gvim": vimOptions,
+	"gdb":  {words: []string{"-ex", "-iex", "-eval-command", "-init-eval-command"}},
+	"zip":  {words: []string{"-TT", "--unzip-command"}},
+	"less": {plus: true},
+	"hyperfine": {long: []string{"--prepare", "--setup", "--cleanup", "--conclude", "--shell"}, short: "pscS", takes: "wmMrPuno",
+		longTakes: []string{"--warmup", "--min-runs", "--max-runs", "--runs", "--style", "--sort", "--time-unit", "--export-asciidoc",
+			"--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--output", "--input", "--command-name"},
+		operands: true},
+}
+
+var (
+	// tarOptions are GNU tar's options whose values it runs with a
+	// shell; --checkpoint-action's value is judged by tarCheckpoint.
+	tarOptions = &codeOptions{
+		long:     []string{"--to-command", "--use-compress-program", "--rsh-command", "--info-script", "--new-volume-script", "--checkpoint-action"},
+		not:      []string{"--checkpoint"},
+		short:    "IF",
+		takes:    "bCfgHKLNTVX",
+		oldStyle: true,
+	}
+	// vimOptions: vim does not bundle letters (-es is Ex mode, silent).
+	vimOptions = &codeOptions{long: []string{"--cmd"}, short: "c", takes: "iTtuUwW", plus: true}
+)
+
+// optionCode returns the arguments of a program (from start) that its
+// codeOptions say are code, up to a "--".
+func optionCode(args []argTemplate, start int, o *codeOptions) []int {
 	var code []int
+	next := func(j int) {
+		if j < len(args) {
+			code = append(code, j)
+		}
+	}
 	for j := start; j < len(args); j++ {
-		head := headLiteral(&args[j])
 		s, lit := args[j].literal()
+		head := headLiteral(&args[j])
 		if lit && s == "--" {
 			break
 		}
-		for _, o := range tarCommandOptions {
-			switch {
-			case lit && s == o && j+1 < len(args):
-				if o != "--checkpoint-action" || strings.HasPrefix(headLiteral(&args[j+1]), "exec=") {
-					code = append(code, j+1)
-				}
-			case strings.HasPrefix(head, o+"=") && (o != "--checkpoint-action" || strings.HasPrefix(head, o+"=exec=")):
+		switch {
+		case o.plus && strings.HasPrefix(head, "+"):
+			code = append(code, j)
+		case slices.ContainsFunc(o.words, func(w string) bool { return wordOption(head, lit, w) }):
+			if lit && !strings.Contains(s, "=") && slices.ContainsFunc(o.words, func(w string) bool { return s == w || s == "-"+w }) {
+				next(j + 1)
+				j++
+			} else {
 				code = append(code, j)
-			case len(o) == 2 && len(head) > 2 && strings.HasPrefix(head, o) && !strings.HasPrefix(head, "--"):
-				code = append(code, j) // -Igzip -{level}
 			}
+		case strings.HasPrefix(head, "--"):
+			name, _, eq := strings.Cut(head, "=")
+			if !slices.Contains(o.not, name) && len(name) > 3 && slices.ContainsFunc(o.long, func(l string) bool { return strings.HasPrefix(l, name) }) {
+				if eq || !lit {
+					code = append(code, j)
+				} else {
+					next(j + 1)
+					j++
+				}
+			} else if lit && !eq && slices.Contains(o.longTakes, name) {
+				j++
+			}
+		case len(head) > 1 && head[0] == '-':
+			for k := 1; k < len(head); k++ {
+				c := head[k]
+				if strings.IndexByte(o.short, c) >= 0 {
+					if k < len(head)-1 || !lit {
+						code = append(code, j)
+					} else {
+						next(j + 1)
+						j++
+					}
+					break
+				}
+				if strings.IndexByte(o.takes, c) >= 0 {
+					if k == len(head)-1 && lit {
+						j++
+					}
+					break
+				}
+			}
+		case o.oldStyle && j == start && lit && s != "":
+			// tar xIf CMD ARCHIVE: each letter that takes a value takes
+			// the next argument in turn.
+			n := 0
+			for k := 0; k < len(s); k++ {
+				switch {
+				case strings.IndexByte(o.short, s[k]) >= 0:
+					n++
+					next(j + n)
+				case strings.IndexByte(o.takes, s[k]) >= 0:
+					n++
+				}
+			}
+			j += n
+		case o.operands && len(args[j].placeholders()) > 0:
+			code = append(code, j)
 		}
 	}
+	if o == tarOptions {
+		code = slices.DeleteFunc(code, func(j int) bool { return !tarCheckpoint(&args[j], j > 0 && isCheckpointAction(&args[j-1])) })
+	}
 	return code
+}
+
+// wordOption reports whether an argument starting with head is the
+// one-dash word option w (gdb -ex), spelt with one or two dashes, with
+// its value attached by "=" or not.
+func wordOption(head string, lit bool, w string) bool {
+	for _, p := range []string{w, "-" + w} {
+		if strings.HasPrefix(w, "--") && p != w {
+			continue
+		}
+		if head == p && lit || strings.HasPrefix(head, p+"=") || head == p && !lit {
+			return true
+		}
+	}
+	return false
+}
+
+// isCheckpointAction reports whether at is tar's --checkpoint-action (or
+// an abbreviation) without its value.
+func isCheckpointAction(at *argTemplate) bool {
+	s, ok := at.literal()
+	return ok && len(s) > len("--checkpoint") && strings.HasPrefix("--checkpoint-action", s)
+}
+
+// tarCheckpoint reports whether tar's argument at, flagged by optionCode,
+// is code: the value of --checkpoint-action is code only when it is (or
+// may be made by the model) exec=CMD; sep says the value is the whole
+// argument, not attached after "=".
+func tarCheckpoint(at *argTemplate, sep bool) bool {
+	head := headLiteral(at)
+	if !sep {
+		name, value, eq := strings.Cut(head, "=")
+		if !eq || len(name) <= len("--checkpoint") || !strings.HasPrefix("--checkpoint-action", name) {
+			return true // another option
+		}
+		head = value
+	}
+	return head == "" || strings.HasPrefix(head, "exec")
 }
 
 // envCommandVars are environment variables whose values programs run as
@@ -597,6 +802,12 @@ var (
 		"JDK_JAVA_OPTIONS", "BROWSER", "LESSOPEN", "LESSCLOSE", "MAKEFLAGS", "MAKEFILES", "CC", "CXX", "CPP",
 		"LD", "AR", "FC", "RUSTC", "RUSTC_WRAPPER", "RUSTDOCFLAGS", "RUSTFLAGS", "GOFLAGS", "CGO_CFLAGS",
 		"CGO_LDFLAGS", "CFLAGS", "CXXFLAGS", "LDFLAGS",
+		// Options or commands a program reads from its variable (tar's
+		// --to-command in TAR_OPTIONS, rsync's remote shell), and the
+		// directories whose configuration a program loads and may run
+		// (a repository's core.fsmonitor, ~/.gitconfig).
+		"TAR_OPTIONS", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "GIT_DIR", "GIT_COMMON_DIR", "HOME", "XDG_CONFIG_HOME",
+		"ZDOTDIR", "SUDO_EDITOR", "SUDO_ASKPASS", "SYSTEMD_PAGER", "SYSTEMD_EDITOR", "FCEDIT", "GCONV_PATH", "PERL5DB",
 	}
 	envCommandPrefixes = []string{"GIT_CONFIG", "LD_", "DYLD_", "NPM_CONFIG_", "npm_config_", "CARGO_"}
 )
@@ -604,20 +815,24 @@ var (
 // envCode returns the arguments of env (from start, after "env") that set
 // a variable a placeholder may turn into code: NAME={v} where NAME is one
 // of envCommandVars or envCommandPrefixes, and {n}=v where the model
-// chooses the name. A whole "{assignment}" is the author handing it over.
+// chooses the name, or NAME is one a git --config-env later in the argv
+// reads a configuration value from (configEnv). A whole "{assignment}" is
+// the author handing it over; the assignments after it are read on.
 func envCode(args []argTemplate, start int) []int {
 	var code []int
+	fromConfig := configEnv(args)
 	for j := start; j < len(args); j++ {
 		at := &args[j]
 		s, lit := at.literal()
 		switch {
-		case lit && (s == "-u" || s == "--unset" || s == "-C" || s == "--chdir"):
-			j++
+		case lit && (s == "-u" || s == "-C" || s == "-S" || strings.HasPrefix(s, "--") && !strings.Contains(s, "=") && len(s) > 2 &&
+			(strings.HasPrefix("--unset", s) || strings.HasPrefix("--chdir", s) || strings.HasPrefix("--split-string", s))):
+			j++ // an option and its value (getopt_long takes --ch for --chdir)
 			continue
 		case lit && strings.HasPrefix(s, "-"):
 			continue
 		case at.whole:
-			return code // an assignment or the command: the author's choice
+			continue // an assignment, or the command: the author's choice
 		}
 		head := headLiteral(at)
 		if lit {
@@ -638,7 +853,7 @@ func envCode(args []argTemplate, start int) []int {
 			continue
 		}
 		name := head[:eq]
-		hit := slices.Contains(envCommandVars, name)
+		hit := slices.Contains(envCommandVars, name) || slices.Contains(fromConfig, name)
 		for _, p := range envCommandPrefixes {
 			hit = hit || strings.HasPrefix(name, p)
 		}
@@ -647,6 +862,29 @@ func envCode(args []argTemplate, start int) []int {
 		}
 	}
 	return code
+}
+
+// configEnv returns the variables a git --config-env KEY=VAR (or
+// --config-env=KEY=VAR) anywhere in args reads a configuration value
+// from: git -c KEY=VALUE with VALUE taken from the environment.
+func configEnv(args []argTemplate) []string {
+	var names []string
+	for j := range args {
+		s, ok := args[j].literal()
+		if !ok {
+			continue
+		}
+		v, found := strings.CutPrefix(s, "--config-env=")
+		if !found && j > 0 {
+			if prev, ok := args[j-1].literal(); ok && prev == "--config-env" {
+				v, found = s, true
+			}
+		}
+		if _, name, eq := strings.Cut(v, "="); found && eq {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // headLiteral returns the literal text an argument starts with, "" when it

@@ -84,14 +84,22 @@
 //     configuration values that git runs as commands (git -c
 //     "core.sshCommand=ssh -i {key}", core.pager, credential.helper,
 //     alias.*, filter and diff drivers, hooks, ...; also clone's -c and
-//     --config), and a -c key holding a placeholder; GNU tar's options
+//     --config), and a -c key holding a placeholder; git's option values
+//     it runs with a shell (ls-remote/fetch/clone --upload-pack, clone -u,
+//     push --receive-pack/--exec, rebase --exec/-x, filter-branch's
+//     filters, difftool -x, submodule foreach CMD, --config-env,
+//     --exec-path); GNU tar's options
 //     that it runs with a shell (--to-command, --checkpoint-action=exec=,
 //     -I/--use-compress-program, --rsh-command, -F/--info-script,
-//     --new-volume-script); and a variable env sets
+//     --new-volume-script; abbreviated, bundled as -xI CMD, or old-style
+//     as tar xIf CMD FILE); the code other programs run from an option
+//     (rsync -e/--rsh/--rsync-path, vim -c/--cmd/+CMD, gdb -ex/-iex,
+//     zip -TT, less +CMD, hyperfine's commands); and a variable env sets
 //     for its command that programs run or load as code (env
 //     "GIT_SSH_COMMAND=ssh -i {key}", EDITOR, BASH_ENV, LD_PRELOAD,
-//     NODE_OPTIONS, PATH, CC, ...), or whose name is a placeholder
-//     (env {name}=v). A whole-argument
+//     NODE_OPTIONS, PATH, CC, TAR_OPTIONS, RSYNC_RSH, GIT_DIR, HOME, ...,
+//     and a variable a git --config-env reads), or whose name is a
+//     placeholder (env {name}=v). A whole-argument
 //     script (sh -c {script}, ssh host {cmd}, git -c {config}) is the
 //     author handing the model a shell, and is allowed.
 //

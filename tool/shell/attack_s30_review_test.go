@@ -1,0 +1,192 @@
+package shell_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolbelt-go/toolbelt/tool"
+	"github.com/toolbelt-go/toolbelt/tool/shell"
+)
+
+// codePayload is a value that, spliced into a shell line, runs touch
+// pwned in the working directory and hides the rest of the line.
+const codePayload = "/dev/null; touch pwned; false #"
+
+// buildAndRun builds each template and, when it is built, runs it with
+// key set to value; it reports the templates that were built, and
+// whether pwned appeared after any of them.
+func buildAndRun(t *testing.T, dir string, argvs [][]string, value string) (built [][]string) {
+	t.Helper()
+	sb := processEngine(t, dir)
+	for _, argv := range argvs {
+		c, err := shell.NewCommand("t", "t", sb, argv)
+		if err != nil {
+			var ce *tool.ConfigError
+			assert.ErrorAs(t, err, &ce, "%q", argv)
+			continue
+		}
+		built = append(built, argv)
+		_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": value})})
+		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+			t.Errorf("%q ran touch", argv)
+			require.NoError(t, os.Remove(filepath.Join(dir, "pwned")))
+		}
+	}
+	return built
+}
+
+// Attack: ae672bf refused a placeholder in tar's command options only as
+// spelt in full, but GNU tar's getopt_long takes any unambiguous
+// abbreviation (--to-com=, --use-comp=, --checkpoint-act=), and its
+// one-letter options bundle (-xI CMD -f ARCHIVE: -I takes the next
+// argument) or come old-style without a dash (tar xIf CMD ARCHIVE); and
+// --checkpoint-action={action} lets the model write exec=... itself. Each
+// was built, and tar ran the value with a shell.
+func TestAttackS30ReviewTarOtherSpellingsAreShellCode(t *testing.T) {
+	tarPath, err := exec.LookPath("tar")
+	if err != nil {
+		t.Skip("tar is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("x\n"), 0o644))
+	require.NoError(t, exec.Command(tarPath, "-C", dir, "-czf", filepath.Join(dir, "a.tgz"), "a.txt").Run())
+	require.NoError(t, exec.Command(tarPath, "-C", dir, "-cf", filepath.Join(dir, "a.tar"), "a.txt").Run())
+	built := buildAndRun(t, dir, [][]string{
+		{tarPath, "-xf", "a.tar", "--to-com=grep -c {key}"},
+		{tarPath, "-xf", "a.tar", "--to-comm", "grep -c {key}"},
+		{tarPath, "--use-comp=gzip -d {key}", "-xf", "a.tgz"},
+		{tarPath, "-xf", "a.tar", "--checkpoint=1", "--checkpoint-act=exec=echo {key}"},
+		{tarPath, "-xf", "a.tar", "--checkpoint=1", "--checkpoint-action={key}"},
+		{tarPath, "-xI", "gzip -d {key}", "-f", "a.tgz"},
+		{tarPath, "xIf", "gzip -d {key}", "a.tgz"},
+		{tarPath, "-xf", "a.tar", "--info-scr=echo {key}"},
+	}, codePayload)
+	assert.Empty(t, built, "templates built")
+	for _, argv := range [][]string{
+		{tarPath, "--checkpoint=1", "--checkpoint-action=dot", "-xf", "{archive}"},
+		{tarPath, "--totals", "-xf", "{archive}", "-C", "{dir}"},
+		{tarPath, "-tvf", "{archive}"},
+		{tarPath, "cf", "{archive}", "{file}"},
+		{tarPath, "-I", "{program}", "-xf", "a.tar"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
+// Attack: d4a9ad1 refused a placeholder in git -c values that git runs,
+// but git runs other option values with a shell too: --upload-pack (-u
+// for clone) of ls-remote, fetch, clone and pull, a local remote's
+// helper run through sh -c; --receive-pack/--exec of push; rebase's
+// --exec/-x; a single command after submodule foreach; and the -c after a
+// global option that takes a value of its own (--git-dir DIR -c ...),
+// where the scan took DIR for the subcommand. And env TB_SSH={v} git
+// --config-env=core.sshCommand=TB_SSH sets core.sshCommand from a
+// variable the model fills.
+func TestAttackS30ReviewGitCommandOptionsAreShellCode(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	for _, a := range [][]string{{"init", "-q", "-b", "main"}, {"-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "--allow-empty", "-m", "one"}} {
+		cmd := exec.Command(gitPath, a...)
+		cmd.Dir = dir
+		require.NoError(t, cmd.Run())
+	}
+	built := buildAndRun(t, dir, [][]string{
+		{gitPath, "ls-remote", "--upload-pack=git-upload-pack {key}", "."},
+		{gitPath, "ls-remote", "--upload-pack", "git-upload-pack {key}", "."},
+		{gitPath, "ls-remote", "--upload=git-upload-pack {key}", "."},
+		{gitPath, "clone", "-u", "git-upload-pack {key}", ".", "copy"},
+		{gitPath, "fetch", "--upload-pack=git-upload-pack {key}", "."},
+		{gitPath, "--git-dir", ".git", "-c", "alias.x=!true {key}", "x"},
+		{gitPath, "-c", "user.name=a", "-c", "user.email=a@b", "rebase", "-q", "--root", "--exec", "true {key}"},
+		{gitPath, "-c", "user.name=a", "-c", "user.email=a@b", "rebase", "-q", "--root", "-x", "true {key}"},
+		{"env", "TB_SSH=ssh -i {key}", gitPath, "--config-env=core.sshCommand=TB_SSH", "ls-remote", "ssh://127.0.0.1:1/x"},
+		{gitPath, "submodule", "foreach", "true {key}"},
+		{gitPath, "push", "--receive-pack=git-receive-pack {key}", ".", "main"},
+	}, codePayload)
+	assert.Empty(t, built, "templates built")
+	for _, argv := range [][]string{
+		{gitPath, "--git-dir", ".git", "-c", "user.name={key}", "log"},
+		{gitPath, "ls-remote", "--", "{remote}"},
+		{gitPath, "clone", "-q", "{url}", "{dest}"},
+		{gitPath, "add", "-u", "{path}"},
+		{gitPath, "push", "-u", "origin", "{branch}"},
+		{gitPath, "rebase", "--exec", "{cmd}", "main"},
+		{"env", "TB_NAME={key}", gitPath, "log"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
+// Attack (the gaps the S30 fixes left): programs that run an option's
+// value as code of their own: vim -c/--cmd/+CMD (Ex commands, where |
+// chains a call system()), gdb -ex/--eval-command (gdb 13's
+// $_shell()), zip -TT (a command line run with a shell), rsync
+// -e/--rsh/--rsync-path (split into the remote shell's arguments: ssh
+// -oProxyCommand=...), less +CMD, and hyperfine's commands (run with a
+// shell). A placeholder spliced into such a value was built.
+func TestAttackS30ReviewOptionValuesProgramsRunAreCode(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x\n"), 0o644))
+	var runnable [][]string
+	vimCall := `y/|call system("touch pwned")|"`
+	if p, err := exec.LookPath("vim"); err == nil {
+		built := buildAndRun(t, dir, [][]string{
+			{p, "-N", "-u", "NONE", "-i", "NONE", "-es", "-c", "s/x/{key}/", "-c", "wq", "f.txt"},
+			{p, "-N", "-u", "NONE", "-i", "NONE", "-es", "+s/x/{key}/", "-c", "wq", "f.txt"},
+			{p, "-N", "-u", "NONE", "-i", "NONE", "-es", "--cmd", "s/x/{key}/", "-c", "wq", "f.txt"},
+		}, vimCall)
+		assert.Empty(t, built, "templates built")
+	}
+	if p, err := exec.LookPath("gdb"); err == nil {
+		built := buildAndRun(t, dir, [][]string{
+			{p, "-nx", "-batch", "-ex", "print {key}"},
+			{p, "-nx", "-batch", "--eval-command=print {key}"},
+			{p, "-nx", "-batch", "-iex", "print {key}"},
+		}, `$_shell("touch pwned")`)
+		assert.Empty(t, built, "templates built")
+	}
+	if p, err := exec.LookPath("zip"); err == nil {
+		built := buildAndRun(t, dir, [][]string{
+			{p, "-q", "out.zip", "f.txt", "-T", "-TT", "true {key}"},
+			{p, "-q", "out.zip", "f.txt", "-T", "--unzip-command", "true {key}"},
+		}, codePayload)
+		assert.Empty(t, built, "templates built")
+	}
+	runnable = append(runnable,
+		[]string{"rsync", "-e", "ssh -p {key}", "f.txt", "h:f"},
+		[]string{"rsync", "-avze", "ssh -p {key}", "f.txt", "h:f"},
+		[]string{"rsync", "--rsh=ssh -p {key}", "f.txt", "h:f"},
+		[]string{"rsync", "--rsync-path=sudo rsync {key}", "f.txt", "h:f"},
+		[]string{"less", "+/{key}", "f.txt"},
+		[]string{"hyperfine", "sleep {key}"},
+		[]string{"hyperfine", "--prepare", "sync {key}", "true"},
+	)
+	for _, argv := range runnable {
+		_, err := shell.NewCommand("t", "t", processEngine(t, dir), argv)
+		assert.Error(t, err, "%q was built", argv)
+	}
+	// Guard: whole values (the author handing the command over), file
+	// names, and options that take no code.
+	for _, argv := range [][]string{
+		{"vim", "-es", "-c", "{cmd}", "{file}"},
+		{"gdb", "-batch", "-ex", "bt", "--args", "./prog", "{arg}"},
+		{"zip", "-r", "{archive}", "{dir}"},
+		{"rsync", "-az", "-e", "ssh", "--", "{src}", "{dest}"},
+		{"less", "-N", "{file}"},
+		{"hyperfine", "--runs", "{n}", "sleep 1"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
