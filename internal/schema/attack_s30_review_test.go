@@ -2,11 +2,47 @@ package schema
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// Review of 1be1e40 and 8d94034: the work bound charged a unit per number
+// compared, calibrated on short numbers (about 256 bytes each: fmt.Sprint
+// and big.Rat of both); a number of 54 digits with an exponent of 399
+// (numberOK's limits) turns into a fraction of some 1,330 bits, which
+// costs about seven times as much, so values within the bound cost seven
+// times the bound.
+func TestAttackS30ReviewHeavyNumbersCountInTheWorkBound(t *testing.T) {
+	var enum []string
+	for i := range 1000 {
+		enum = append(enum, strconv.Itoa(i+100000))
+	}
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{
+		"codes":{"type":"array","items":{"enum":[` + strings.Join(enum, ",") + `]}},
+		"tags":{"type":"array","uniqueItems":true,"items":{"type":"string"}}}}`))
+	require.NoError(t, err)
+	heavy := "9.9999999999999999999999999999999999999999999999999999e399"
+	m, err := Decode([]byte(`{"codes":[` + strings.TrimSuffix(strings.Repeat(heavy+",", 900), ",") + `]}`))
+	require.NoError(t, err)
+	b := allocatedBytes(func() { err = v.Validate(m) })
+	t.Logf("enum: allocated %d bytes: %.100v", b, err)
+	assert.Less(t, b, uint64(300<<20), "900 numbers against an enum of 1,000 allocated %d bytes", b)
+
+	list := "[" + strings.TrimSuffix(strings.Repeat(heavy+",", 800), ",")
+	var rows []string
+	for i := range 20 {
+		rows = append(rows, list+","+strconv.Itoa(i)+"]") // equal but for the last
+	}
+	m, err = Decode([]byte(`{"tags":[` + strings.Join(rows, ",") + `]}`))
+	require.NoError(t, err)
+	b = allocatedBytes(func() { err = v.Validate(m) })
+	t.Logf("uniqueItems: allocated %d bytes: %.100v", b, err)
+	assert.Less(t, b, uint64(300<<20), "20 lists of 800 numbers under uniqueItems allocated %d bytes", b)
+}
 
 func TestFloat64Reading(t *testing.T) {
 	for n, want := range map[string]string{
