@@ -128,6 +128,52 @@ func TestAttackS30ReviewGitCommandOptionsAreShellCode(t *testing.T) {
 	}
 }
 
+// Attack: 8ff40cc restricted the value of a make variable set as
+// NAME={x} on make's command line, but make takes its code from two more
+// places: a variable env sets for it (env VERSION={v} make release: make
+// imports the environment as variables, and the recipe's $(VERSION)
+// splices it into a shell line), and the makefile text of --eval or -E
+// given as the next argument (make --eval 'x: ; @echo {v}' x). Both ran
+// "1.0; touch pwned" (real env and make).
+func TestAttackS30ReviewMakeCodeFromEnvAndEval(t *testing.T) {
+	real, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("VERSION ?= dev\nrelease:\n\t@echo releasing $(VERSION)\n"), 0o644))
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{"env", "VERSION={key}", real, "release"},
+		{"env", "-i", "PATH=/usr/bin:/bin", "VERSION={key}", "timeout", "30", real, "release"},
+		{real, "--eval", "x: ; @echo {key}", "x"},
+		{real, "-E", "x: ; @echo {key}", "x"},
+		{real, "--ev=x: ; @echo {key}", "x"},
+	} {
+		c, err := shell.NewCommand("release", "Release", sb, argv)
+		require.NoError(t, err, "%q", argv)
+		_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "1.0; touch pwned"})})
+		if assert.Error(t, err, "%q ran", argv) {
+			assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+			t.Errorf("%q ran touch", argv)
+			require.NoError(t, os.Remove(filepath.Join(dir, "pwned")))
+		}
+		// Guard: a version runs.
+		res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "1.2.3"})})
+		require.NoError(t, err, "%q", argv)
+		assert.Contains(t, res.Text(), "1.2.3")
+	}
+	// Guard: a variable env sets for another program, and a whole --eval.
+	for _, argv := range [][]string{{"env", "NAME={key}", "printenv", "NAME"}, {real, "--eval", "{key}", "x"}} {
+		c, err := shell.NewCommand("ok", "ok", sb, argv)
+		require.NoError(t, err, "%q", argv)
+		_, err = c.Argv(args(t, map[string]any{"key": "a b; c"}))
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack (the gaps the S30 fixes left): programs that run an option's
 // value as code of their own: vim -c/--cmd/+CMD (Ex commands, where |
 // chains a call system()), gdb -ex/--eval-command (gdb 13's

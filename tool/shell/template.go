@@ -332,6 +332,7 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		}
 		t.args = append(t.args, at)
 	}
+	markMakeCode(t.args)
 	errs = append(errs, checkCode(t.args)...)
 	if len(errs) > 0 {
 		return nil, nil, errs
@@ -365,6 +366,49 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		return nil, nil, errs
 	}
 	return t, declareChdirPaths(inputSchema, t.args), nil
+}
+
+// markMakeCode marks the arguments whose values make reads as its own
+// code beyond a NAME={x} on its command line (compileTemplate marks
+// those): the makefile text of --eval/-E given as the next argument
+// (make --eval 'x: ; @echo {msg}'), and a variable env sets for a make
+// (env VERSION={v} make release), which make imports as a variable and
+// splices into the recipes that use it. A whole placeholder is the author
+// handing the code over, and is left as it is.
+func markMakeCode(args []argTemplate) {
+	made := -1 // the last make in the argv
+	for i := range args {
+		if s, ok := args[i].literal(); ok && slices.Contains(makePrograms, path.Base(s)) {
+			made = i
+		}
+	}
+	if made < 0 {
+		return
+	}
+	for i := 1; i < len(args); i++ {
+		at := &args[i]
+		if at.whole || len(at.placeholders()) == 0 {
+			continue
+		}
+		prev, _ := args[i-1].literal()
+		if i > made && (prev == "-E" || len(prev) > 3 && strings.HasPrefix("--eval", prev)) {
+			at.makeVar = true
+			continue
+		}
+		head := headLiteral(at)
+		if name, _, eq := strings.Cut(head, "="); i > made && eq && len(name) > 3 && strings.HasPrefix("--eval", name) {
+			at.makeVar = true // --ev=..., an abbreviation of --eval=
+			continue
+		}
+		if i < made && strings.Contains(head, "=") && !strings.HasPrefix(head, "-") {
+			for k := i - 1; k >= 0; k-- {
+				if s, ok := args[k].literal(); ok && path.Base(s) == "env" {
+					at.makeVar = true
+					break
+				}
+			}
+		}
+	}
 }
 
 // chdirOptions are the options that take the directory the program
