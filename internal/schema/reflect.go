@@ -371,10 +371,26 @@ func (l *linter) lintTag(f reflect.StructField, fpath string, omitempty bool) {
 			l.errs = append(l.errs, fmt.Sprintf("field %s: its json tag's string option makes it a JSON string (\"5\"), and a string has no %s, so the schema would not check it: drop the string option, or the bound and check the value in the tool", fpath, key))
 			return
 		}
+		if (key == "exclusiveMinimum" || key == "exclusiveMaximum") && hasEq && isFloat32(f.Type) {
+			l.errs = append(l.errs, fmt.Sprintf("field %s: a float32 rounds the number sent (1e-50 reads as 0, 0.99999999 as 1), onto the %s the schema checks exactly: make it a float64, or use minimum or maximum", fpath, key))
+			return
+		}
 		if key == "required" && omitempty {
 			l.errs = append(l.errs, fmt.Sprintf("field %s: tagged jsonschema required but its json tag has omitempty: drop omitempty to make it required, or drop required to make it optional", fpath))
 		}
 	}
+}
+
+// isFloat32 reports whether t is a float32, through pointers, slices and
+// arrays: encoding/json rounds a number into it (strconv.ParseFloat(s,
+// 32)), so 1e-50 passed exclusiveMinimum 0, which the validator checks
+// exactly, and the tool ran with 0. A float64 is checked as it reads the
+// number (Validator.Validate); an inclusive bound holds after rounding.
+func isFloat32(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Float32
 }
 
 // numberBounds are the jsonschema tag keys that bound a number.
