@@ -28,7 +28,16 @@ type scrubber struct {
 	encode   []string // the values looked for encoded
 	all      *finder  // forms, built for the first text that can hold an encoded one
 	shortest int      // the length of the shortest encoded form; 0: none
+	// work is how many bytes its finds have read for the long and tiny
+	// forms, over every text it scrubbed: one bound (maxLongScan) for
+	// all, or an output of many short strings would cost the bound for
+	// each.
+	work int
 }
+
+// over reports whether sc read more than maxLongScan bytes: what it
+// scrubs is masked whole from then on.
+func (sc *scrubber) over() bool { return sc != nil && sc.work > maxLongScan }
 
 // maxEncoded is how many values (the longest) a scrubber looks for in
 // encoded forms: each has up to 12, and a call can have 65,534 values
@@ -271,8 +280,11 @@ func (sc *scrubber) scrub(s string) string {
 	if sc == nil || s == "" {
 		return s
 	}
+	if sc.over() {
+		return Mask
+	}
 	lower := asciiLower(s)
-	spans, ok := sc.finderFor(lower).find(lower, nil)
+	spans, ok := sc.finderFor(lower).find(lower, nil, &sc.work)
 	if !ok {
 		return Mask
 	}
@@ -282,7 +294,7 @@ func (sc *scrubber) scrub(s string) string {
 			continue
 		}
 		text = asciiLower(text)
-		found, ok := sc.finderFor(text).find(text, nil)
+		found, ok := sc.finderFor(text).find(text, nil, &sc.work)
 		if !ok {
 			return Mask
 		}
@@ -322,9 +334,10 @@ func asciiLower(s string) string {
 type span struct{ from, to int }
 
 // find appends to spans where the forms occur in t. ok is false when
-// finding the long and tiny forms would read more than maxLongScan
-// bytes: the caller masks t whole.
-func (f *finder) find(t string, spans []span) (_ []span, ok bool) {
+// finding the long and tiny forms would make total, the bytes read for
+// them by the scrubber's finds so far, more than maxLongScan: the caller
+// masks t whole.
+func (f *finder) find(t string, spans []span, total *int) (_ []span, ok bool) {
 	if f.short != nil {
 		u := t
 		if strings.IndexByte(u, 0) >= 0 { // a NUL would read as a match's code; no short form holds one
@@ -334,11 +347,12 @@ func (f *finder) find(t string, spans []span) (_ []span, ok bool) {
 		_, _ = f.short.WriteString(&w, u)
 		spans = w.spans
 	}
-	work := 0 // bytes of t read for the long and tiny forms
+	work := *total // bytes read for the long and tiny forms, this t's added
 	defer func() {
 		if longSearched != nil {
-			longSearched(work)
+			longSearched(work - *total)
 		}
+		*total = work
 	}()
 	for _, s := range f.tiny {
 		if work += len(t); work > maxLongScan {
@@ -394,13 +408,15 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// maxLongScan bounds how many bytes of a text find reads for the forms
+// maxLongScan bounds how many bytes a scrubber's finds read, over every
+// text it scrubs (a text and its views, an output's strings), for the forms
 // its one pass does not find: the long ones, compared where the text has
 // one's first 8 bytes, and the tiny ones, searched one by one. A call's
 // 1 MiB command of password=... pairs has about 14,000 values of 65
 // bytes; searched one by one, as they were, a 1 MiB message of one
-// repeated letter took 62 s. A text that would take more is masked whole:
-// an echo is never kept.
+// repeated letter took 62 s. A text that would take more is masked whole,
+// and so is every later text of that scrubber (Output masks the output
+// whole): an echo is never kept.
 const maxLongScan = 64 << 20
 
 // longSearched, when set (by a test), is told how many bytes each find

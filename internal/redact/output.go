@@ -11,7 +11,9 @@ import (
 // of args (the call's arguments, and those it was asked with) wherever the
 // tool echoed them into its strings, numbers and keys, as Message does in
 // text. Escaped (\u0037) or not, an echo is found: the JSON is decoded to
-// look. Output that is not JSON is masked whole.
+// look. Output that is not JSON is masked whole, and so is output whose
+// strings together would make Scrub's search for long values read more
+// than 64 MiB (see Scrub): one bound for all of them, not one each.
 func Output(out json.RawMessage, paths []string, args ...json.RawMessage) json.RawMessage {
 	out = Args(out, nil)
 	var values []string
@@ -24,6 +26,11 @@ func Output(out json.RawMessage, paths []string, args ...json.RawMessage) json.R
 	if sc == nil || (bytes.IndexByte(out, '\\') < 0 && sc.scrub(string(out)) == string(out)) {
 		return out // no value in it, and no escape to hide one
 	}
+	if sc.over() {
+		// Its strings would be searched again, under the bound the whole
+		// output already passed (fail safe).
+		return maskedJSON
+	}
 	d := json.NewDecoder(bytes.NewReader(out))
 	d.UseNumber()
 	var v any
@@ -31,7 +38,7 @@ func Output(out json.RawMessage, paths []string, args ...json.RawMessage) json.R
 		return maskedJSON
 	}
 	scrubbed, err := json.Marshal(scrubJSON(v, sc))
-	if err != nil {
+	if err != nil || sc.over() {
 		return maskedJSON
 	}
 	if bytes.Equal(scrubbed, out) {

@@ -595,9 +595,10 @@ func HeadTail(msg string, n int, paths []string, args ...json.RawMessage) string
 // base64 characters as long as the shortest encoded form is searched for
 // encoded forms, and only the 1024 longest values are: the others of a
 // call with more are looked for as they are. Forms longer than 64 bytes
-// are compared where the text holds one's first 8 bytes; a text (or
-// copy) made to hold many such starts, whose comparisons would read more
-// than 64 MiB, is replaced whole by the mask (fail safe).
+// are compared where the text holds one's first 8 bytes; a text made to
+// hold many such starts, whose comparisons (in it and its copies
+// together) would read more than 64 MiB, is replaced whole by the mask
+// (fail safe).
 func Scrub(s string, values []string) string {
 	if len(values) == 0 {
 		return s
