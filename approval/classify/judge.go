@@ -2287,7 +2287,9 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			}
 		case slices.Contains(r.RunWords, w): // deno run [options] SCRIPT
 			run := *r
-			run.RunWords, run.CodeWords = nil, nil
+			// The words after run are a script and its arguments:
+			// bun run publish runs a script named publish.
+			run.RunWords, run.CodeWords, run.CommandWords = nil, nil, nil
 			return s.interp(name, &run, args[i+1:], cx, j)
 		case r.CommandWords[w] != "" && !args[i].unknown() && !args[i].glob:
 			// bun x PKG is bunx PKG: judged by bunx's rule, a package
