@@ -37,7 +37,9 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -317,6 +319,137 @@ func argsFromString(raw json.RawMessage) json.RawMessage {
 	return json.RawMessage(s)
 }
 
+// errStop ends eachElement early, with no error.
+var errStop = errors.New("wire: stop")
+
+// eachElement decodes the elements of arr, a JSON array of a payload
+// that was read as valid JSON (null or absent: no elements), one at a
+// time into a zeroed T, and hands each to fn, which may return errStop to
+// end there. An array decoded whole into a slice first cost a slice
+// element (24 to 96 bytes) for each element of a few bytes, and as much
+// again as the slice grew, before the first was looked at: a hostile
+// endpoint's (or MCP client's) array of 768 KiB of {} allocated 30 to
+// 190 MB. An arr that is not an array, or an element that is not a T,
+// is an error saying what (what) and which element. fn's errors are
+// returned as they are.
+//
+// The elements are found in arr itself (nextElement): a large one is
+// decoded where it stands (json.Unmarshal), small ones through one
+// json.Decoder fed each in turn, whose buffer stays small (a
+// json.Unmarshal of its own costs an element of a few bytes a decoder's
+// state, some 200 bytes; one Decoder over the whole array copies it,
+// and grows its buffer to twice its largest element).
+func eachElement[T any](arr []byte, what string, fn func(i int, v *T) error) error {
+	t := bytes.TrimSpace(arr)
+	if len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	if t[0] != '[' || !json.Valid(t) {
+		var v []T // an object, a string or a number: encoding/json's error, skipped as read
+		if err := json.Unmarshal(t, &v); err != nil {
+			return fmt.Errorf("%s: %v", what, err)
+		}
+		return nil
+	}
+	const small = 4 << 10
+	var feed elementFeed
+	var dec *json.Decoder
+	v := new(T)
+	rest := t[1 : len(t)-1]
+	for i := 0; len(bytes.TrimSpace(rest)) > 0; i++ {
+		var elem []byte
+		elem, rest = nextElement(rest)
+		*v = *new(T)
+		var err error
+		if elem = bytes.TrimSpace(elem); len(elem) > small {
+			err = json.Unmarshal(elem, v)
+		} else {
+			if dec == nil {
+				dec = json.NewDecoder(&feed)
+			}
+			feed.b, feed.space = elem, true
+			err = dec.Decode(v)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: element #%d: %v", what, i, err)
+		}
+		if err := fn(i, v); err != nil {
+			if err == errStop {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// nextElement cuts s, the inside of a valid JSON array (from after "["
+// or a ","), at the comma that ends its first element.
+func nextElement(s []byte) (elem, rest []byte) {
+	depth, inString := 0, false
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		if inString {
+			switch c {
+			case '\\':
+				j++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				return s[:j], s[j+1:]
+			}
+		}
+	}
+	return s, nil
+}
+
+// elementFeed is the reader of eachElement's decoder: one element, then
+// a space, which ends a number or a literal (the decoder waits for the
+// byte after one).
+type elementFeed struct {
+	b     []byte
+	space bool
+}
+
+func (f *elementFeed) Read(p []byte) (int, error) {
+	n := copy(p, f.b)
+	f.b = f.b[n:]
+	if len(f.b) == 0 && f.space && n < len(p) {
+		p[n] = ' '
+		n++
+		f.space = false
+	}
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// validJSON is nil when payload is JSON, else encoding/json's error
+// saying where it is not (a payload decoded element by element is
+// checked whole first, as one decoded at once was).
+func validJSON(payload []byte) error {
+	if json.Valid(payload) {
+		return nil
+	}
+	var v struct{}
+	if err := json.Unmarshal(payload, &v); err != nil {
+		return err
+	}
+	return errors.New("invalid JSON")
+}
+
 func rawOrEmpty(r json.RawMessage) json.RawMessage {
 	if len(bytes.TrimSpace(r)) == 0 || string(bytes.TrimSpace(r)) == "null" {
 		return json.RawMessage("{}")
@@ -434,22 +567,33 @@ func (openAIChat) Calls(payload []byte) ([]tool.Call, error) {
 // and each level of nesting would parse the rest again).
 func openAIChatCalls(payload []byte, completion bool) ([]tool.Call, error) {
 	var msg struct {
-		Role      string        `json:"role"`
-		ToolCalls []oaiToolCall `json:"tool_calls"`
-		Choices   []struct {
-			Message json.RawMessage `json:"message"`
-		} `json:"choices"`
+		Role      string          `json:"role"`
+		ToolCalls json.RawMessage `json:"tool_calls"`
+		Choices   json.RawMessage `json:"choices"`
 	}
 	if err := json.Unmarshal(payload, &msg); err != nil {
 		return nil, fmt.Errorf("wire: openai chat message is not JSON: %v", err)
 	}
-	if completion && len(msg.Choices) > 0 {
-		return openAIChatCalls(msg.Choices[0].Message, false)
-	}
-	calls := make([]tool.Call, 0, len(msg.ToolCalls))
-	for i, tc := range msg.ToolCalls {
-		if err := needID("openai tool call", i, tc.ID); err != nil {
+	if completion {
+		var first json.RawMessage
+		found := false
+		err := eachElement(msg.Choices, "wire: openai chat choices are not an array of choices", func(_ int, ch *struct {
+			Message json.RawMessage `json:"message"`
+		}) error {
+			first, found = ch.Message, true
+			return errStop // the first choice's
+		})
+		if err != nil {
 			return nil, err
+		}
+		if found {
+			return openAIChatCalls(first, false)
+		}
+	}
+	calls := []tool.Call{}
+	err := eachElement(msg.ToolCalls, "wire: openai chat tool_calls are not an array of tool calls", func(i int, tc *oaiToolCall) error {
+		if err := needID("openai tool call", i, tc.ID); err != nil {
+			return err
 		}
 		name, args := tc.Function.Name, argsFromString(tc.Function.Arguments)
 		if tc.Type != "" && tc.Type != "function" {
@@ -464,9 +608,13 @@ func openAIChatCalls(payload []byte, completion bool) ([]tool.Call, error) {
 			args, _ = json.Marshal(tc.Custom.Input)
 		}
 		if err := needName("openai tool call", i, name); err != nil {
-			return nil, err
+			return err
 		}
 		calls = append(calls, tool.Call{ID: tc.ID, Name: name, Args: args})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return calls, nil
 }
@@ -493,48 +641,47 @@ func (openAIResponses) Name() string { return "openai_responses" }
 // Calls reads a response ({"output":[...]}) or an array of output items; it
 // takes the function_call items and skips message and reasoning items.
 func (openAIResponses) Calls(payload []byte) ([]tool.Call, error) {
-	var items []json.RawMessage
-	trimmed := bytes.TrimSpace(payload)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		if err := json.Unmarshal(trimmed, &items); err != nil {
+	items := bytes.TrimSpace(payload)
+	if len(items) > 0 && items[0] == '[' {
+		if err := validJSON(items); err != nil {
 			return nil, fmt.Errorf("wire: openai responses output is not a JSON array: %v", err)
 		}
 	} else {
 		var resp struct {
-			Output []json.RawMessage `json:"output"`
+			Output json.RawMessage `json:"output"`
 		}
-		if err := json.Unmarshal(trimmed, &resp); err != nil {
+		if err := json.Unmarshal(items, &resp); err != nil {
 			return nil, fmt.Errorf("wire: openai response is not JSON: %v", err)
 		}
 		items = resp.Output
 	}
 	var calls []tool.Call
-	for i, raw := range items {
-		var it struct {
-			Type      string          `json:"type"`
-			CallID    string          `json:"call_id"`
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		if err := json.Unmarshal(raw, &it); err != nil {
-			return nil, fmt.Errorf("wire: openai responses item #%d is not an object: %v", i, err)
-		}
+	err := eachElement(items, "wire: openai responses output item is not an object", func(i int, it *struct {
+		Type      string          `json:"type"`
+		CallID    string          `json:"call_id"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}) error {
 		switch it.Type {
 		case "function_call":
 			if err := needID("function_call item", i, it.CallID); err != nil {
-				return nil, err
+				return err
 			}
 			if err := needName("function_call item", i, it.Name); err != nil {
-				return nil, err
+				return err
 			}
 			calls = append(calls, tool.Call{ID: it.CallID, Name: it.Name, Args: argsFromString(it.Arguments)})
 		case "":
-			return nil, fmt.Errorf("wire: openai responses item #%d has no type", i)
+			return fmt.Errorf("wire: openai responses item #%d has no type", i)
 		default:
 			// message, reasoning, server-side tool calls, custom_tool_call,
 			// mcp_approval_request, shell_call, compaction and types added
 			// later: not a function call, skipped.
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return uniqueIDs("function_call item", calls)
 }
@@ -570,32 +717,32 @@ func (anthropic) Calls(payload []byte) ([]tool.Call, error) {
 	if len(msg.Content) == 0 || msg.Content[0] == '"' {
 		return nil, nil // plain text content
 	}
-	var blocks []struct {
+	var calls []tool.Call
+	err := eachElement(msg.Content, "wire: anthropic content is not an array of blocks", func(i int, b *struct {
 		Type  string          `json:"type"`
 		ID    string          `json:"id"`
 		Name  string          `json:"name"`
 		Input json.RawMessage `json:"input"`
-	}
-	if err := json.Unmarshal(msg.Content, &blocks); err != nil {
-		return nil, fmt.Errorf("wire: anthropic content is not an array of blocks: %v", err)
-	}
-	var calls []tool.Call
-	for i, b := range blocks {
+	}) error {
 		switch b.Type {
 		case "tool_use":
 			if err := needID("tool_use block", i, b.ID); err != nil {
-				return nil, err
+				return err
 			}
 			if err := needName("tool_use block", i, b.Name); err != nil {
-				return nil, err
+				return err
 			}
 			calls = append(calls, tool.Call{ID: b.ID, Name: b.Name, Args: rawOrEmpty(b.Input)})
 		case "":
-			return nil, fmt.Errorf("wire: anthropic content block #%d has no type", i)
+			return fmt.Errorf("wire: anthropic content block #%d has no type", i)
 		default:
 			// text, thinking, redacted_thinking, server_tool_use, the
 			// server tools' result blocks and types added later: skipped.
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return uniqueIDs("tool_use block", calls)
 }
@@ -645,20 +792,29 @@ func (gemini) Calls(payload []byte) ([]tool.Call, error) {
 // their bytes.
 func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 	var c struct {
-		Parts []struct {
-			FunctionCall json.RawMessage `json:"functionCall"`
-		} `json:"parts"`
-		Candidates []struct {
-			Content       json.RawMessage `json:"content"`
-			FinishReason  string          `json:"finishReason"`
-			FinishMessage string          `json:"finishMessage"`
-		} `json:"candidates"`
+		Parts      json.RawMessage `json:"parts"`
+		Candidates json.RawMessage `json:"candidates"`
 	}
 	if err := json.Unmarshal(payload, &c); err != nil {
 		return nil, fmt.Errorf("wire: gemini content is not JSON: %v", err)
 	}
-	if response && len(c.Candidates) > 0 {
-		cand := c.Candidates[0]
+	type candidate struct {
+		Content       json.RawMessage `json:"content"`
+		FinishReason  string          `json:"finishReason"`
+		FinishMessage string          `json:"finishMessage"`
+	}
+	var cand candidate
+	found := false
+	if response {
+		err := eachElement(c.Candidates, "wire: gemini candidates are not an array of candidates", func(_ int, first *candidate) error {
+			cand, found = *first, true
+			return errStop // the first candidate's
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if found {
 		if len(bytes.TrimSpace(cand.Content)) == 0 || string(bytes.TrimSpace(cand.Content)) == "null" {
 			if cand.FinishReason == "" || cand.FinishReason == "STOP" {
 				return nil, nil // an empty answer
@@ -675,10 +831,12 @@ func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 		return geminiCalls(cand.Content, false)
 	}
 	var calls []tool.Call
-	for i, p := range c.Parts {
+	err := eachElement(c.Parts, "wire: gemini parts are not an array of parts", func(i int, p *struct {
+		FunctionCall json.RawMessage `json:"functionCall"`
+	}) error {
 		raw := p.FunctionCall
 		if raw == nil {
-			continue // text, thought, inline data, parts added later: skipped
+			return nil // text, thought, inline data, parts added later: skipped
 		}
 		var fc struct {
 			ID   string          `json:"id"`
@@ -686,16 +844,20 @@ func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 			Args json.RawMessage `json:"args"`
 		}
 		if err := json.Unmarshal(raw, &fc); err != nil {
-			return nil, fmt.Errorf("wire: gemini functionCall #%d is not an object: %v", i, err)
+			return fmt.Errorf("wire: gemini functionCall #%d is not an object: %v", i, err)
 		}
 		if err := needName("gemini functionCall", i, fc.Name); err != nil {
-			return nil, err
+			return err
 		}
 		id := fc.ID
 		if id == "" {
 			id = fmt.Sprintf("%s#%d", fc.Name, i)
 		}
 		calls = append(calls, tool.Call{ID: id, Name: fc.Name, Args: rawOrEmpty(fc.Args)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return calls, nil
 }
@@ -766,39 +928,47 @@ func (mcpCodec) Name() string { return "mcp" }
 // "tools/call","params":{"name","arguments"}}), or a JSON array of them; the
 // JSON-RPC id becomes the call id.
 func (mcpCodec) Calls(payload []byte) ([]tool.Call, error) {
-	trimmed := bytes.TrimSpace(payload)
-	var reqs []json.RawMessage
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		if err := json.Unmarshal(trimmed, &reqs); err != nil {
-			return nil, fmt.Errorf("wire: mcp batch is not a JSON array: %v", err)
-		}
-	} else {
-		reqs = []json.RawMessage{trimmed}
+	type request struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
 	}
-	calls := make([]tool.Call, 0, len(reqs))
-	for i, raw := range reqs {
-		var r struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			} `json:"params"`
-		}
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return nil, fmt.Errorf("wire: mcp request #%d is not JSON: %v", i, err)
-		}
+	calls := []tool.Call{}
+	add := func(i int, r *request) error {
 		if r.Method != "tools/call" {
-			return nil, fmt.Errorf("wire: mcp request #%d has method %q: expected \"tools/call\"", i, cut(r.Method, maxIDShown))
+			return fmt.Errorf("wire: mcp request #%d has method %q: expected \"tools/call\"", i, cut(r.Method, maxIDShown))
 		}
 		id := strings.Trim(string(r.ID), `"`)
 		if err := needID("mcp request", i, id); err != nil {
-			return nil, err
+			return err
 		}
 		if err := needName("mcp request", i, r.Params.Name); err != nil {
-			return nil, err
+			return err
 		}
 		calls = append(calls, tool.Call{ID: id, Name: r.Params.Name, Args: rawOrEmpty(r.Params.Arguments)})
+		return nil
+	}
+	trimmed := bytes.TrimSpace(payload)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if err := validJSON(trimmed); err != nil {
+			return nil, fmt.Errorf("wire: mcp batch is not a JSON array: %v", err)
+		}
+		// Each request read as it comes: a batch of a MiB of {} is not a
+		// slice of every one first.
+		if err := eachElement(trimmed, "wire: mcp request is not JSON", add); err != nil {
+			return nil, err
+		}
+	} else {
+		var r request
+		if err := json.Unmarshal(trimmed, &r); err != nil {
+			return nil, fmt.Errorf("wire: mcp request #0 is not JSON: %v", err)
+		}
+		if err := add(0, &r); err != nil {
+			return nil, err
+		}
 	}
 	return uniqueIDs("mcp request", calls)
 }
