@@ -72,7 +72,10 @@ const nobody = 65534
 //   - with the network off (the default, [WithNetwork]), not bind or connect
 //     any TCP port (Landlock ABI 4), and not create any socket other than a
 //     unix one (a seccomp filter; this covers UDP, raw and netlink sockets,
-//     and io_uring, which could create sockets, is refused);
+//     and io_uring, which could create sockets, is refused); before Landlock
+//     ABI 9 not create a unix socket either, with socket(2), nor a pair of
+//     datagram ones with socketpair(2), which send to any socket path:
+//     stream and seqpacket pairs, for IPC inside the run, stay;
 //   - not give a file the setuid or setgid bit (the seccomp filter; also
 //     with the network on, where it refuses openat2 and io_uring too);
 //   - not connect to abstract unix sockets, nor send signals to processes,

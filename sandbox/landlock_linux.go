@@ -105,7 +105,11 @@ func socketFilterArch() uint32 {
 // decides which unix socket paths may be connected to: before it, a unix
 // socket is refused outright, or a mode-666 host socket (under /run,
 // /var/lib, beside the workspace) would be reachable with the network off.
-// socketpair(2) is always allowed. System calls of another architecture
+// socketpair(2), which makes an unnamed connected pair for IPC inside the
+// run, is allowed, but, unless allowUnix, not of datagram sockets
+// (EACCES): one of those sends to any socket path with sendto(2), or
+// connect(2)s to one, as if unconnected
+// (TestAttackS30LandlockDatagramPairReachesHostSocket). System calls of another architecture
 // (32-bit compatibility mode, whose ipc(2) multiplexer the filter does not
 // look into) kill the process; x32 system calls fail with ENOSYS.
 // With truncation unhandled by Landlock (ABI 1 and 2; noTruncate), it
@@ -121,8 +125,12 @@ func landlockFilter(arch uint32, networkOff, allowUnix, noTruncate bool) []unix.
 		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
 		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
 		ret  = unix.BPF_RET | unix.BPF_K
-		// Offsets in struct seccomp_data; arg0's low half (little endian).
-		offNr, offArg0 = 0, 16
+		// Offsets in struct seccomp_data; arg0's and arg1's low halves
+		// (little endian).
+		offNr, offArg0, offArg1 = 0, 16, 24
+		// The socket type's bits of socket(2)'s and socketpair(2)'s type
+		// argument (SOCK_TYPE_MASK), without SOCK_NONBLOCK and SOCK_CLOEXEC.
+		sockTypeMask = 0xf
 	)
 	allow := unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW}
 	errno := func(e unix.Errno) unix.SockFilter {
@@ -184,6 +192,18 @@ func landlockFilter(arch uint32, networkOff, allowUnix, noTruncate bool) []unix.
 			unix.SockFilter{Code: ld, K: offArg0},
 			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
 			unixVerdict,
+			errno(unix.EACCES),
+		)
+	}
+	if !allowUnix {
+		// A datagram socket of an unnamed pair still sends to (and
+		// connects to) any path (sendto(2)); stream and seqpacket ones
+		// are connected for good.
+		prog = append(prog,
+			unix.SockFilter{Code: jeq, K: unix.SYS_SOCKETPAIR, Jf: 4},
+			unix.SockFilter{Code: ld, K: offArg1},
+			unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: sockTypeMask},
+			unix.SockFilter{Code: jeq, K: unix.SOCK_DGRAM, Jf: 1},
 			errno(unix.EACCES),
 		)
 	}
@@ -292,7 +312,9 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 	// filter for the architecture; with the network on, such a host runs
 	// without one.
 	if arch := socketFilterArch(); arch != 0 {
-		s.filter = landlockFilter(arch, p.networkOff, p.abi >= 9, p.abi < 3)
+		// Unix sockets are refused with the network off before ABI 9.
+		allowUnix := !p.networkOff || p.abi >= 9
+		s.filter = landlockFilter(arch, p.networkOff, allowUnix, p.abi < 3)
 	}
 	if err != nil {
 		s.release()
