@@ -44,6 +44,34 @@ func TestAttackS30ReviewHeavyNumbersCountInTheWorkBound(t *testing.T) {
 	assert.Less(t, b, uint64(300<<20), "20 lists of 800 numbers under uniqueItems allocated %d bytes", b)
 }
 
+// Review of 7b9bcfb: a path declared once in $defs and applied through a
+// $ref both where NestedPaths follows (properties) and where it does not
+// (patternProperties, unevaluatedProperties, additionalItems, not, an
+// $anchor reference) was reached once, so the walk was not cut, and the
+// path at the other place was validated but never judged.
+func TestAttackS30ReviewSharedPathDefinitionIsJudgedOrCut(t *testing.T) {
+	defs := `"$defs":{"p":{"$anchor":"pathdef","type":"string","x-toolbelt-path":true},"o":{"type":"object","properties":{"file":{"$ref":"#/$defs/p"}}}}`
+	for _, raw := range []string{
+		`{"type":"object",` + defs + `,"properties":{"src":{"$ref":"#/$defs/p"}},"patternProperties":{"^dst":{"$ref":"#/$defs/p"}}}`,
+		`{"type":"object",` + defs + `,"properties":{"src":{"$ref":"#/$defs/p"}},"unevaluatedProperties":{"$ref":"#/$defs/p"}}`,
+		`{"type":"object",` + defs + `,"properties":{"src":{"$ref":"#/$defs/p"},"l":{"type":"array","items":[{"type":"string"}],"additionalItems":{"$ref":"#/$defs/p"}}}}`,
+		`{"type":"object",` + defs + `,"properties":{"a":{"$ref":"#/$defs/o"}},"patternProperties":{"^b":{"$ref":"#/$defs/o"}}}`,
+		`{"type":"object",` + defs + `,"properties":{"src":{"$ref":"#/$defs/p"},"dst":{"$ref":"#pathdef"}}}`,
+		`{"type":"object",` + defs + `,"properties":{"src":{"$ref":"#/$defs/p"}},"dependencies":{"src":{"properties":{"dst":{"$ref":"#/$defs/p"}}}}}`,
+	} {
+		paths, cut := NestedPaths(json.RawMessage(raw))
+		var names []string
+		for _, p := range paths {
+			names = append(names, p.Name)
+		}
+		assert.True(t, cut, "%s: found only %v and not cut", raw, names)
+	}
+	// A shared definition reached only where the walk goes is not cut.
+	paths, cut := NestedPaths(json.RawMessage(`{"type":"object",` + defs + `,"properties":{"a":{"$ref":"#/$defs/o"},"l":{"type":"array","items":{"$ref":"#/$defs/o"}}}}`))
+	assert.False(t, cut)
+	assert.Len(t, paths, 2)
+}
+
 func TestFloat64Reading(t *testing.T) {
 	for n, want := range map[string]string{
 		"0.99999999999999999999": "1", "1.00000000000000000001": "1", "1e-400": "0", "-1e-400": "-0",

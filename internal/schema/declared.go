@@ -54,8 +54,10 @@ var nestedPaths struct {
 // alternatives of anyOf, oneOf and allOf, and local $refs (#/$defs/f);
 // cut is true when the schema declares paths and a bound (32 levels, 256
 // paths, 16,384 subschemas visited) stopped the walk before it had read
-// all of it: a call's paths cannot all be judged, and rules that judge
-// paths refuse it. It is cached per schema: the governance policy and
+// all of it, or when a keyword it does not follow (patternProperties,
+// not, unevaluatedProperties, ...) or a $ref it cannot resolve may apply
+// a subschema that declares a path: a call's paths cannot all be judged,
+// and rules that judge paths refuse it. It is cached per schema: the governance policy and
 // approval rules call it for every call.
 func NestedPaths(inputSchema json.RawMessage) (paths []NestedPath, cut bool) {
 	nestedPaths.RLock()
@@ -170,6 +172,16 @@ func (w *schemaWalk) walk(node map[string]any, segs []string, depth int) {
 	if ref, ok := node["$ref"].(string); ok {
 		if m, ok := w.resolve(ref); ok {
 			step(m, "")
+		} else {
+			w.cut = true // it may lead to a path (kept only if one is declared)
+		}
+	}
+	// A keyword walk does not follow may apply, here or through a $ref, a
+	// subschema that declares a path walk also reaches another way: that
+	// path is validated there but not found, so the walk is cut.
+	for k, sub := range node {
+		if !followed[k] && !valueKeywords[k] && k != "$defs" && k != "definitions" && w.declares(sub, map[uintptr]bool{}) {
+			w.cut = true
 		}
 	}
 	if props, ok := node["properties"].(map[string]any); ok {
@@ -207,6 +219,47 @@ func (w *schemaWalk) walk(node map[string]any, segs []string, depth int) {
 			step(d, "")
 		}
 	}
+}
+
+// followed are the keywords schemaWalk.walk follows to the values their
+// subschemas apply to.
+var followed = map[string]bool{"$ref": true, "properties": true, "items": true, "prefixItems": true, "additionalProperties": true,
+	"anyOf": true, "oneOf": true, "allOf": true, "if": true, "then": true, "else": true, "dependentSchemas": true, PathKeyword: true}
+
+// declares reports whether v, a subschema or part of one, may declare a
+// path, through local $refs too: a $dynamicRef, a $recursiveRef or a $ref
+// walk cannot resolve may lead anywhere, and so does a walk past the step
+// bound. seen holds the subschemas already looked at.
+func (w *schemaWalk) declares(v any, seen map[uintptr]bool) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		p := reflect.ValueOf(x).Pointer()
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		if w.steps++; w.steps > maxNestedSteps || x[PathKeyword] == true || x["$dynamicRef"] != nil || x["$recursiveRef"] != nil {
+			return true
+		}
+		if ref, ok := x["$ref"].(string); ok {
+			m, ok := w.resolve(ref)
+			if !ok || w.declares(m, seen) {
+				return true
+			}
+		}
+		for k, c := range x {
+			if !valueKeywords[k] && k != "$ref" && w.declares(c, seen) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if w.declares(c, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valueKeywords hold JSON values, not schemas: a PathKeyword in them
