@@ -5,11 +5,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
@@ -171,6 +176,80 @@ func TestAttackS30ReviewMakeCodeFromEnvAndEval(t *testing.T) {
 		require.NoError(t, err, "%q", argv)
 		_, err = c.Argv(args(t, map[string]any{"key": "a b; c"}))
 		assert.NoError(t, err, "%q", argv)
+	}
+}
+
+// Attack: e16083a declared a placeholder naming the directory a program
+// changes to a path argument only for the options spelt in full
+// (--directory=, -C {dir}), so an abbreviation getopt_long takes (tar
+// --direc=, env --ch=), a bundle (tar -cC {dir}), tar's old style (tar
+// cCf {dir} - FILE), and the same option of programs it did not list
+// (unshare --wd=, nsenter --wd, sudo -D, patch -d, cpio -D, go -C,
+// chroot's new root) left the directory to nobody: with forbidden_paths
+// [secrets/**], dir "secrets" and file "key" (judged as ./key) printed
+// secrets/key.
+func TestAttackS30ReviewChdirOtherSpellingsArePathArguments(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "secrets"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("s3cr3t-key-material\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("public-notes\n"), 0o600))
+	sb := processEngine(t, dir)
+	schema := []byte(`{"type":"object","properties":{"dir":{"type":"string"},"file":{"type":"string","x-toolbelt-path":true}},"required":["dir","file"]}`)
+	p, err := policy.Parse([]byte("version: 1\nglobal:\n  forbidden_paths: [\"secrets/**\"]\n"), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	for name, argv := range map[string][]string{
+		"tar_direc":   {"tar", "--direc={dir}", "-cf", "-", "--", "{file}"},
+		"tar_cC":      {"tar", "-cC", "{dir}", "-f", "-", "--", "{file}"},
+		"tar_old":     {"tar", "cCf", "{dir}", "-", "{file}"},
+		"env_ch":      {"env", "--ch={dir}", "cat", "--", "{file}"},
+		"unshare_wd":  {"unshare", "--wd={dir}", "cat", "--", "{file}"},
+		"unshare_wd2": {"timeout", "30", "unshare", "--wd", "{dir}", "cat", "--", "{file}"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := exec.LookPath(argv[0]); err != nil {
+				t.Skipf("%s is not installed", argv[0])
+			}
+			c, err := shell.New(tool.Spec{Name: name, Description: "Read a file", Risk: tool.RiskLow, InputSchema: schema}, sb, shell.Config{Argv: argv})
+			require.NoError(t, err)
+			reg := registry.New()
+			reg.MustRegister(c)
+			ex := executor.MustNew(reg, executor.WithExtensions(p))
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: []byte(`{"dir":"secrets","file":"key"}`)})
+			assert.False(t, strings.Contains(res.Text(), "s3cr3t"), "the secret was read: %q", printable(res.Text()))
+			if assert.NotNil(t, res.Error, "the secret was read") {
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			}
+			// Guard: a directory the policy allows still runs.
+			res, _ = ex.Execute(context.Background(), tool.Call{ID: "2", Name: name, Args: []byte(`{"dir":".","file":"notes.txt"}`)})
+			assert.Nil(t, res.Error, "%v", res.Error)
+			assert.Contains(t, res.Text(), "public-notes")
+		})
+	}
+	for _, argv := range [][]string{
+		{"git", "--git-d={dir}", "log", "--", "{file}"},
+		{"make", "-sC", "{dir}", "-f", "{file}"},
+		{"sudo", "-D", "{dir}", "cat", "--", "{file}"},
+		{"nsenter", "-t", "1", "-w{dir}", "cat", "--", "{file}"},
+		{"patch", "-d", "{dir}", "-i", "{file}"},
+		{"cpio", "-D", "{dir}", "-i", "{file}"},
+		{"go", "-C", "{dir}", "run", "{file}"},
+		{"chroot", "{dir}", "cat", "--", "{file}"},
+	} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"dir", "file"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
+	}
+	// Guard: a bundle whose -C is another letter's value (tar -fC names
+	// the archive C), grep -C, and make -f's value are no directory.
+	for _, argv := range [][]string{
+		{"tar", "-fC", "{dir}", "-c", "--", "{file}"},
+		{"grep", "-rC", "{dir}", "--", "x", "{file}"},
+		{"make", "-f", "{dir}", "{file}"},
+	} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"file"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
 	}
 }
 

@@ -107,7 +107,10 @@
 //
 // A placeholder that names the directory the program changes to (tar -C
 // {dir}, git -C, make -C, --directory={dir}, --git-dir, --work-tree, env
-// --chdir) moves every relative path of the call, so when the input schema
+// --chdir, unshare and nsenter --wd, sudo -D, patch -d, cpio -D, go -C,
+// chroot's new root; abbreviated as getopt_long takes them, --direc=,
+// bundled, -sC {dir}, or old-style, tar cCf {dir} ...) moves every
+// relative path of the call, so when the input schema
 // declares path arguments (sandbox.PathKeyword) and not that one, it is
 // declared one in the tool's spec, for a governance policy to judge it. A
 // schema that declares none is left to the policy's guesses from

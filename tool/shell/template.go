@@ -416,29 +416,99 @@ func markMakeCode(args []argTemplate) {
 // "--opt=DIR"), and chdirShort the programs whose -C DIR (or -CDIR) is
 // one.
 var (
-	chdirOptions = []string{"--directory", "--chdir", "--git-dir", "--work-tree", "--cwd"}
-	chdirShort   = []string{"git", "make", "gmake", "bmake", "pmake", "tar", "gtar", "bsdtar", "env", "ninja", "pnpm"}
+	chdirOptions = []string{"--directory", "--chdir", "--git-dir", "--work-tree", "--cwd", "--wd", "--working-directory",
+		"--workdir", "-chdir"}
+	// chdirShort gives, by program, the letter of its one-letter option
+	// that takes such a directory, and the other letters that take a
+	// value (a bundle's rest is their value: tar -fC names the archive C).
+	chdirShort = map[string][2]string{
+		"git": {"C", ""}, "make": {"C", "fIoWEjl"}, "gmake": {"C", "fIoWEjl"}, "bmake": {"C", "fIoWEjl"},
+		"pmake": {"C", "fIoWEjl"}, "tar": {"C", tarTakes}, "gtar": {"C", tarTakes}, "bsdtar": {"C", tarTakes},
+		"env": {"C", "uS"}, "ninja": {"C", "fjklt"}, "pnpm": {"C", ""}, "go": {"C", ""}, "sudo": {"D", "ughpCrtUTR"},
+		"nsenter": {"w", "tSGr"}, "patch": {"d", "iopBDFrVYzg"}, "cpio": {"D", "EFHIMOR"},
+	}
 )
+
+// tarTakes are GNU tar's one-letter options that take a value, -C aside.
+const tarTakes = "bfFgHIKLNTVX"
+
+// chdirLong reports whether name (before any "=") is one of chdirOptions
+// or an abbreviation of one that getopt_long would take for it.
+func chdirLong(name string) bool {
+	if slices.Contains(chdirOptions, name) {
+		return true
+	}
+	return len(name) > 3 && strings.HasPrefix(name, "--") &&
+		slices.ContainsFunc(chdirOptions, func(o string) bool { return strings.HasPrefix(o, name) })
+}
+
+// chdirBundle reports whether the literal s is a bundle of one-letter
+// options ending with the program's directory letter (-C, -sC, -xC),
+// which then takes the next argument, or the rest of the argument when
+// attached is set (-C{dir}, -sC{dir}).
+func chdirBundle(s string, short [2]string) bool {
+	if short[0] == "" || len(s) < 2 || s[0] != '-' || s[1] == '-' || s[len(s)-1] != short[0][0] {
+		return false
+	}
+	return !strings.ContainsAny(s[1:len(s)-1], short[1]+short[0])
+}
 
 // chdirPlaceholder returns the placeholder that names the directory the
 // program changes to in args[i] (tar -C {dir}, git -C {dir}, make
-// --directory={dir}, env --chdir {dir}), or "".
+// --directory={dir} or --dir={dir}, make -sC {dir}, env --chdir {dir},
+// unshare --wd {dir}, sudo -D {dir}, tar cCf {dir} ARCHIVE, chroot
+// {dir}), or "".
 func chdirPlaceholder(args []argTemplate, i int) string {
 	at := &args[i]
-	short := slices.Contains(chdirShort, path.Base(at.reader))
+	prog := path.Base(at.reader)
+	short := chdirShort[prog]
 	if at.whole && i > 0 {
 		prev, ok := args[i-1].literal()
-		if ok && (slices.Contains(chdirOptions, prev) || short && prev == "-C") {
+		name, _, eq := strings.Cut(prev, "=")
+		if ok && (!eq && chdirLong(name) || chdirBundle(prev, short)) {
+			return at.parts[0].name
+		}
+		if prog == "chroot" && ok && path.Base(prev) == "chroot" {
+			return at.parts[0].name // its new root, where the command starts
+		}
+		if (prog == "tar" || prog == "gtar") && tarOldStyleDir(args, i) {
 			return at.parts[0].name
 		}
 	}
 	if len(at.parts) == 2 && at.parts[0].name == "" && at.parts[1].name != "" {
 		lit := at.parts[0].lit
-		if short && lit == "-C" || strings.HasSuffix(lit, "=") && slices.Contains(chdirOptions, strings.TrimSuffix(lit, "=")) {
+		name, _, eq := strings.Cut(lit, "=")
+		if chdirBundle(lit, short) || eq && strings.HasSuffix(lit, "=") && chdirLong(name) {
 			return at.parts[1].name
 		}
 	}
 	return ""
+}
+
+// tarOldStyleDir reports whether args[i] is the directory of an old-style
+// tar bundle (tar cCf DIR ARCHIVE FILE...: the letters that take a value
+// take the arguments after the bundle in turn).
+func tarOldStyleDir(args []argTemplate, i int) bool {
+	for k := 0; k < i; k++ {
+		s, ok := args[k].literal()
+		if !ok || (path.Base(s) != "tar" && path.Base(s) != "gtar") || k+1 >= len(args) {
+			continue
+		}
+		b, ok := args[k+1].literal()
+		if !ok || b == "" || b[0] == '-' {
+			continue
+		}
+		n := 0
+		for _, c := range []byte(b) {
+			if c == 'C' || strings.IndexByte(tarTakes, c) >= 0 {
+				n++
+				if c == 'C' && k+1+n == i {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // declareChdirPaths returns the input schema with each placeholder that
