@@ -83,6 +83,24 @@ func TestFloat64Reading(t *testing.T) {
 		assert.Equal(t, want != "", ok, n)
 		assert.Equal(t, want, string(r), n)
 	}
+	// A value checked twice counts twice against the work bound.
+	var enum []string
+	for i := range 1000 {
+		enum = append(enum, strconv.Itoa(i+100000))
+	}
+	ev, err := Compile(json.RawMessage(`{"type":"object","properties":{"codes":{"type":"array","items":{"enum":[` + strings.Join(enum, ",") + `]}}}}`))
+	require.NoError(t, err)
+	codes := `"codes":[` + strings.TrimSuffix(strings.Repeat("100999,", 600), ",") + `]`
+	m, err := Decode([]byte(`{` + codes + `}`))
+	require.NoError(t, err)
+	assert.NoError(t, ev.Validate(m))
+	m, err = Decode([]byte(`{` + codes + `,"x":0.99999999999999999999}`))
+	require.NoError(t, err)
+	err = ev.Validate(m)
+	if assert.Error(t, err) {
+		assert.Contains(t, err.Error(), "steps")
+	}
+
 	v, err := Compile(json.RawMessage(`{"type":"object","properties":{"r":{"type":"number","exclusiveMaximum":1}}}`))
 	require.NoError(t, err)
 	err = v.Validate(map[string]any{"r": json.Number("0.99999999999999999999")})

@@ -54,6 +54,9 @@ type costWalk struct {
 	// twin is the property a key at over names in another case (see
 	// caseTwin), when that stopped the walk.
 	twin string
+	// times is how many times the validator checks the value: each unit
+	// is charged that many times.
+	times float64
 }
 
 // checkCost returns a *FieldErrors when validating v against s would
@@ -61,6 +64,13 @@ type costWalk struct {
 // number out of range (see numberOK), or names a property in another case
 // (see caseTwin), naming where.
 func checkCost(s *jsonschema.Schema, v any) error {
+	return checkCostTimes(s, v, 1)
+}
+
+// checkCostTimes is checkCost for a value the validator checks times
+// times (Validate checks a value twice when a float64 reads one of its
+// numbers otherwise): each step is charged times over.
+func checkCostTimes(s *jsonschema.Schema, v any, times float64) error {
 	if !shapeOK(v, 0) {
 		p, rule := badPath(v, nil)
 		return &FieldErrors{Fields: []FieldError{{Path: shortPath(p), Rule: rule}}}
@@ -70,6 +80,7 @@ func checkCost(s *jsonschema.Schema, v any) error {
 		*w = costWalk{scope: w.scope[:0], path: w.path[:0]}
 		walks.Put(w)
 	}()
+	w.times = times
 	if w.apply(s, v) {
 		return nil
 	}
@@ -332,7 +343,7 @@ func shortPath(segs []string) string {
 // charge adds units of work and reports whether the total is still
 // within maxWork.
 func (w *costWalk) charge(units float64) bool {
-	w.work += units
+	w.work += units * w.times
 	if w.work > maxWork {
 		if w.over == nil {
 			w.over = w.location()

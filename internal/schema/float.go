@@ -59,7 +59,10 @@ func float64View(v any) (any, bool) {
 // refused by encoding/json, which fails closed.
 func float64Reading(n json.Number) (json.Number, bool) {
 	s := string(n)
-	if !strings.ContainsAny(s, ".eE") {
+	exp := strings.ContainsAny(s, "eE")
+	if !exp && (len(s) <= 16 || !strings.Contains(s, ".")) {
+		// An integer, or at most 15 digits and no smaller than 1e-15: a
+		// float64 holds every such decimal distinctly, and prints it back.
 		return "", false
 	}
 	f, err := strconv.ParseFloat(s, 64)

@@ -349,13 +349,19 @@ func (v *Validator) Validate(val any) error {
 			return nil
 		}
 	}
-	if err := checkCost(v.schema, val); err != nil {
+	// A number may pass as written and fail as a float64 holds it: then
+	// the value is checked twice, and its cost counts twice.
+	r, rounded := float64View(val)
+	times := 1.0
+	if rounded {
+		times = 2
+	}
+	if err := checkCostTimes(v.schema, val, times); err != nil {
 		return err
 	}
 	err := v.schema.Validate(val)
 	if err == nil {
-		// A number may pass as written and fail as a float64 holds it.
-		if r, ok := float64View(val); ok {
+		if rounded {
 			if err := v.schema.Validate(r); err != nil {
 				fe := v.fieldErrors(err)
 				for i := range fe.Fields {
