@@ -253,6 +253,40 @@ func TestAttackS30ReviewChdirOtherSpellingsArePathArguments(t *testing.T) {
 	}
 }
 
+// False refusal: bcde5e5 read a "--" followed by a word naming a program
+// the classifier knows as a launcher's own "--" whatever the program
+// before it, so cat -- env {file}, ls -- test {x} and grep -r -- make
+// {file} refused a value starting with "-", though cat, ls and grep run
+// nothing and read every word after their "--" as an operand. A program
+// the classifier knows, not as a wrapper nor a listed launcher, now keeps
+// its "--"; setpriv, prlimit and other launchers it does not know keep
+// bcde5e5's rule.
+func TestS30ReviewDoubleDashOfAPlainProgramEndsItsOptions(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"env": "env-file\n", "-n": "dash-n-file\n"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	sb := processEngine(t, dir)
+	c, err := shell.NewCommand("show", "Show files", sb, []string{"cat", "--", "env", "{file}"})
+	require.NoError(t, err)
+	res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"file": "-n"})})
+	require.NoError(t, err)
+	assert.Equal(t, "env-file\ndash-n-file\n", res.Text())
+	for _, argv := range [][]string{{"ls", "--", "test", "{file}"}, {"grep", "-r", "--", "make", "{file}"}} {
+		c, err := shell.NewCommand("t", "t", sb, argv)
+		require.NoError(t, err)
+		_, err = c.Argv(args(t, map[string]any{"file": "-x"}))
+		assert.NoError(t, err, "%q", argv)
+	}
+	// Guard: launchers keep their rule.
+	for _, argv := range [][]string{{"setpriv", "--nnp", "--", "sort", "{file}"}, {"systemd-run", "--user", "--", "sort", "{file}"}, {"timeout", "5", "--", "sort", "{file}"}} {
+		c, err := shell.NewCommand("t", "t", sb, argv)
+		require.NoError(t, err)
+		_, err = c.Argv(args(t, map[string]any{"file": "--output=x"}))
+		assert.Error(t, err, "%q", argv)
+	}
+}
+
 // Attack (the gaps the S30 fixes left): programs that run an option's
 // value as code of their own: vim -c/--cmd/+CMD (Ex commands, where |
 // chains a call system()), gdb -ex/--eval-command (gdb 13's

@@ -41,7 +41,9 @@
 //     -- pytest {test}, cargo test -- {filter}, timeout 5 -- ..., the
 //     classifier's wrappers), nor a "--" followed by a program the
 //     classifier knows (setpriv --nnp -- sort {file}, prlimit ... --,
-//     perf stat --, bwrap ... --): the program it runs reads options again, so
+//     perf stat --, bwrap ... --), unless the program before it is one the
+//     classifier knows to run nothing (cat -- env {file} reads env and
+//     {file} as files): the program it runs reads options again, so
 //     write a second "--" for it ("npm", "run", "lint", "--", "--",
 //     "{file}") where it takes one. A wrapper is read with the
 //     classifier's grammar for it, so a "--" after the command it runs is

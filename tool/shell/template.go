@@ -254,6 +254,12 @@ func forwarders(args []argTemplate) map[int]string {
 		if slices.Contains(findPrograms, name) {
 			break // find -- test -name ...: starting points, never a program
 		}
+		if c.Knows(name) && !slices.Contains(launchers, name) {
+			// A program the classifier knows, and not as one that runs
+			// another (ls, cat, grep): its "--" ends its options, and a
+			// word after it is an operand (cat -- env {file}).
+			break
+		}
 		if k := dashesBeforeProgram(args, i+1, c); k >= 0 {
 			own[k] = lit
 			i, wrapper = k+1, lit
@@ -263,6 +269,14 @@ func forwarders(args []argTemplate) map[int]string {
 	}
 	return own
 }
+
+// launchers are programs the classifier knows, though not as wrappers,
+// that run the command after their "--" (systemd-run -- CMD, ip netns
+// exec NS -- CMD). Programs it does not know are read as launchers when a
+// program follows their "--"; those it knows otherwise are not.
+var launchers = []string{"systemd-run", "systemd-nspawn", "ip", "machinectl", "flatpak", "toolbox", "distrobox", "schroot",
+	"lxc-attach", "lxc-execute", "ssh-agent", "dbus-launch", "dbus-run-session", "tini", "dumb-init", "unbuffer", "pkexec",
+	"sg", "chpst", "capsh", "perf", "bwrap", "setpriv", "prlimit", "fakeroot", "numactl", "cgexec", "xvfb-run", "proot"}
 
 // dashesBeforeProgram returns the index of the first literal "--" from
 // start when the argument after it is a literal naming a program the
