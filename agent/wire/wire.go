@@ -23,8 +23,8 @@
 // tokenizes the rendered prompt with special tokens parsed, cannot read
 // them as the end of the tool's turn and the start of another role's, or
 // of another tool's answer. Malformed payloads (a call with no id or name,
-// two calls with the same id, a payload that is not JSON) are errors that
-// say what is wrong; arguments
+// two calls with the same id, a payload that is not JSON, one of more
+// than MaxCalls calls) are errors that say what is wrong; arguments
 // that are not JSON become calls the executor answers with an
 // invalid-arguments result the model can correct; never panics.
 //
@@ -319,6 +319,23 @@ func argsFromString(raw json.RawMessage) json.RawMessage {
 	return json.RawMessage(s)
 }
 
+// MaxCalls bounds the calls a codec reads from one payload (Prompt's,
+// read from a model's text, are bounded by MaxPromptCalls): a payload
+// with more is an error. A call is a tool.Call of some 300 bytes and an
+// id (one wire makes, for Gemini), for a block of 30 bytes: 32,768 calls
+// in a MiB allocated 45 to 55 MB. A model's turn makes a few calls
+// (agent.Run runs at most Options.MaxCallsPerTurn, 64 by default).
+const MaxCalls = 1024
+
+// tooManyCalls is an error when a payload's calls read so far (n) are
+// MaxCalls already, before one more is read.
+func tooManyCalls(kind string, n int) error {
+	if n < MaxCalls {
+		return nil
+	}
+	return fmt.Errorf("wire: the payload has more than %d calls (%ss): ask for fewer calls at a time", MaxCalls, kind)
+}
+
 // errStop ends eachElement early, with no error.
 var errStop = errors.New("wire: stop")
 
@@ -592,6 +609,9 @@ func openAIChatCalls(payload []byte, completion bool) ([]tool.Call, error) {
 	}
 	calls := []tool.Call{}
 	err := eachElement(msg.ToolCalls, "wire: openai chat tool_calls are not an array of tool calls", func(i int, tc *oaiToolCall) error {
+		if err := tooManyCalls("openai tool call", len(calls)); err != nil {
+			return err
+		}
 		if err := needID("openai tool call", i, tc.ID); err != nil {
 			return err
 		}
@@ -664,6 +684,9 @@ func (openAIResponses) Calls(payload []byte) ([]tool.Call, error) {
 	}) error {
 		switch it.Type {
 		case "function_call":
+			if err := tooManyCalls("function_call item", len(calls)); err != nil {
+				return err
+			}
 			if err := needID("function_call item", i, it.CallID); err != nil {
 				return err
 			}
@@ -726,6 +749,9 @@ func (anthropic) Calls(payload []byte) ([]tool.Call, error) {
 	}) error {
 		switch b.Type {
 		case "tool_use":
+			if err := tooManyCalls("tool_use block", len(calls)); err != nil {
+				return err
+			}
 			if err := needID("tool_use block", i, b.ID); err != nil {
 				return err
 			}
@@ -838,6 +864,9 @@ func geminiCalls(payload []byte, response bool) ([]tool.Call, error) {
 		if raw == nil {
 			return nil // text, thought, inline data, parts added later: skipped
 		}
+		if err := tooManyCalls("gemini functionCall", len(calls)); err != nil {
+			return err
+		}
 		var fc struct {
 			ID   string          `json:"id"`
 			Name string          `json:"name"`
@@ -938,6 +967,9 @@ func (mcpCodec) Calls(payload []byte) ([]tool.Call, error) {
 	}
 	calls := []tool.Call{}
 	add := func(i int, r *request) error {
+		if err := tooManyCalls("mcp request", len(calls)); err != nil {
+			return err
+		}
 		if r.Method != "tools/call" {
 			return fmt.Errorf("wire: mcp request #%d has method %q: expected \"tools/call\"", i, cut(r.Method, maxIDShown))
 		}
