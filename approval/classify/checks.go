@@ -1858,6 +1858,15 @@ func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 		}
 	}
 	if strings.HasSuffix(name, " create") {
+		// gh repo create --source . --push pushes the local commits,
+		// as git push does: with a secret the line staged, it sends it.
+		if s.stagedSecret != "" && slices.ContainsFunc(args, func(w word) bool {
+			n, v, eq := strings.Cut(w.s, "=")
+			b, err := strconv.ParseBool(v)
+			return n == "--push" && (!eq || err == nil && b || err != nil)
+		}) {
+			j.add(Dangerous, name+" --push sends the commits, with "+s.stagedSecret+", a secret file the line staged: its contents leave the machine, as git push does")
+		}
 		if args = templateClone(args); args == nil {
 			return info{}
 		}
@@ -1899,6 +1908,24 @@ func templateClone(args []word) []word {
 			k++
 		case eq && (n == "--template" || n == "-p"):
 			template = true
+		case len(a) > 2 && a[0] == '-' && a[1] != '-':
+			// A bundle of cobra shorthands: -cp o/r, -cpo/r, -po/r (-p
+			// with its value attached). A letter that takes a value
+			// ends it, with the rest of the bundle or the next word.
+			for i := 1; i < len(a); i++ {
+				if a[i] == 'c' {
+					clone = true
+					continue
+				}
+				if !slices.Contains(ghCreateValued, "-"+a[i:i+1]) {
+					continue
+				}
+				template = template || a[i] == 'p'
+				if i+1 == len(a) {
+					k++
+				}
+				break
+			}
 		case strings.HasPrefix(a, "-"):
 		case repo == nil:
 			repo = &args[k]
@@ -2197,7 +2224,8 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 				s.pointRemote(rest[:dot])
 			}
 		}
-	case "add", "commit", "stage":
+	case "add", "commit", "stage", "update-index":
+		// (git update-index --add FILE stages FILE as git add does.)
 		// git add -f .env, git commit .env: a secret file staged, which
 		// a push on the line sends with the commits.
 		for k, a := range args {

@@ -516,6 +516,9 @@ type state struct {
 	// the work tree, which git add . and git commit -a stage.
 	secretCopies   map[string]bool
 	secretCopyHere string
+	// pipedSecretData: a stage before the command being judged read a
+	// secret file (cat .env | base64 > x), so what it writes holds it.
+	pipedSecretData bool
 	// scripts are the files the line wrote text to that it spells out
 	// (echo 'rm -rf ~' > a.sh), cleaned, and the text: running one runs
 	// that text.

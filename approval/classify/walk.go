@@ -138,13 +138,14 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 // secretOutput records the file a command that reads a secret file
 // (names it, or reads it with <) writes its standard output to: cat
 // ~/.ssh/id_rsa > x and base64 .env > x leave the secret's contents in x
-// (state.secretCopies), which a push on the line would send.
+// (state.secretCopies), which a push on the line would send. In a pipe
+// after a stage that read one (cat .env | base64 > x, cat .env | tee x)
+// it writes the secret too.
 func (s *state) secretOutput(st *syntax.Stmt) {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return
 	}
-	reads := false
 	var outs []string
 	// tee FILE < .env and dd if=.env of=FILE write it to their operands.
 	switch baseName(ce.Args[0].Lit()) {
@@ -160,13 +161,13 @@ func (s *state) secretOutput(st *syntax.Stmt) {
 				outs = append(outs, v[len("of="):])
 			}
 		}
+	default:
+		// tar czf x.tgz .env, zip x.zip .env, gzip -k .env: an archive
+		// (or a compressed copy) of it holds its contents.
+		outs = append(outs, archiveOutputs(ce)...)
 	}
 	for _, r := range st.Redirs {
 		switch r.Op {
-		case syntax.RdrIn:
-			if v, ok := litValue(r.Word); ok && s.isSecretSource(word{s: v, lit: true}) {
-				reads = true
-			}
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 			if r.N != nil && r.N.Value != "1" {
 				continue
@@ -179,20 +180,128 @@ func (s *state) secretOutput(st *syntax.Stmt) {
 	if len(outs) == 0 {
 		return
 	}
-	for _, a := range ce.Args[1:] {
-		if reads {
-			break
-		}
-		if v, ok := litValue(a); ok && s.isSecretSource(word{s: v, lit: true}) {
-			reads = true
-		}
-	}
-	if !reads {
+	// cat .env | base64 > x: what a stage before it wrote was the secret.
+	if !s.pipedSecretData && !s.readsSecret(st) {
 		return
 	}
 	for _, o := range outs {
 		s.recordSecretCopy(o)
 	}
+}
+
+// readsSecret reports whether the command of st reads a secret file:
+// names it as a word, or reads it with <.
+func (s *state) readsSecret(st *syntax.Stmt) bool {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn {
+			if v, ok := litValue(r.Word); ok && s.isSecretSource(word{s: v, lit: true}) {
+				return true
+			}
+		}
+	}
+	for _, a := range ce.Args[1:] {
+		if v, ok := litValue(a); ok && s.isSecretSource(word{s: v, lit: true}) {
+			return true
+		}
+	}
+	return false
+}
+
+// compressSuffixes are the suffixes the compressors add to the file
+// they write beside their operand (gzip -k .env writes .env.gz).
+var compressSuffixes = map[string]string{
+	"gzip": ".gz", "pigz": ".gz", "bzip2": ".bz2", "xz": ".xz", "lzma": ".lzma", "zstd": ".zst", "lz4": ".lz4",
+}
+
+// archiveOutputs returns the files an archiver or compressor writes:
+// the archive of tar's create mode (-f, --file), of zip and of 7z a, or
+// each operand with the compressor's suffix (not with -c, --stdout or
+// -d). Options are read loosely: a word taken for the archive that is
+// none only adds a name to state.secretCopies.
+func archiveOutputs(ce *syntax.CallExpr) []string {
+	name := baseName(ce.Args[0].Lit())
+	var args []string
+	for _, a := range ce.Args[1:] {
+		v, ok := litValue(a)
+		if !ok {
+			v = ""
+		}
+		args = append(args, v)
+	}
+	var outs []string
+	switch name {
+	case "tar", "bsdtar", "gtar":
+		create, file := false, ""
+		for k := 0; k < len(args); k++ {
+			a := args[k]
+			switch {
+			case a == "--create" || a == "--append" || a == "--update":
+				create = true
+			case a == "--file" || a == "-f":
+				if k+1 < len(args) {
+					file = args[k+1]
+					k++
+				}
+			case strings.HasPrefix(a, "--file="):
+				file = a[len("--file="):]
+			case strings.HasPrefix(a, "--"):
+			case k == 0 || strings.HasPrefix(a, "-") && len(a) > 1:
+				// czf x.tgz (the first word is a bundle without its
+				// dash), -czf x.tgz, -cfx.tgz.
+				b := strings.TrimPrefix(a, "-")
+				create = create || strings.ContainsAny(b, "cru")
+				if i := strings.IndexByte(b, 'f'); i >= 0 {
+					if i+1 < len(b) && a[0] == '-' {
+						file = b[i+1:]
+					} else if k+1 < len(args) {
+						file = args[k+1]
+						k++
+					}
+				}
+			}
+		}
+		if create && file != "" {
+			outs = append(outs, file)
+		}
+	case "zip", "7z", "7za", "7zr":
+		sawA := name == "zip"
+		for _, a := range args {
+			switch {
+			case strings.HasPrefix(a, "-") || a == "":
+			case !sawA:
+				sawA = a == "a" || a == "u"
+				if !sawA {
+					return nil
+				}
+			default:
+				return []string{a}
+			}
+		}
+	default:
+		suffix, ok := compressSuffixes[name]
+		if !ok {
+			return nil
+		}
+		var ops []string
+		for _, a := range args {
+			switch {
+			case a == "-c" || a == "--stdout" || a == "--to-stdout" || a == "-d" || a == "--decompress" ||
+				strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "cd"):
+				return nil
+			case strings.HasPrefix(a, "-") || a == "":
+			default:
+				ops = append(ops, a)
+			}
+		}
+		for _, o := range ops {
+			outs = append(outs, o+suffix)
+		}
+	}
+	return outs
 }
 
 // fetchedOutput records the file a downloader's standard output is
@@ -1758,9 +1867,12 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 	var listedSecret finding
 	saved, savedAll, savedText, savedSome, savedSecret := s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret
 	savedIn, namesUpTo := s.pipeIn, -1 // see listedPrefix
+	// secretRead: a stage so far read a secret file (see secretOutput).
+	savedSecretData, secretRead := s.pipedSecretData, false
 	defer func() {
 		s.pipedDownload, s.pipedAll, s.pipedText, s.pipedSome, s.pipedSecret = saved, savedAll, savedText, savedSome, savedSecret
 		s.pipeIn = savedIn
+		s.pipedSecretData = savedSecretData
 	}()
 	// texts[i] is what stage i writes, when the line spells it out; tee
 	// passes on what it reads. some[i] (made when needed) is text stage i
@@ -1830,7 +1942,9 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 				}
 			}
 		}
+		s.pipedSecretData = savedSecretData || secretRead
 		inf := s.walkStmt(st)
+		secretRead = secretRead || s.readsSecret(st)
 		listed = inf.listsAll
 		if _, loop := st.Cmd.(*syntax.WhileClause); loop && i > 0 && listedSecret.level > Safe {
 			// find ~/.config | while read f; do cat "$f"; done
