@@ -122,6 +122,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -272,6 +273,10 @@ type Trail struct {
 	stalled    error         // the last flush failed; Writes retry it first
 	kick       chan struct{} // the queue passed kickRecords
 	stop, done chan struct{}
+	// syncerStopped: closeSyncer closed stop. inHandler: the syncer is
+	// calling the error handler (which may call Close).
+	syncerStopped bool
+	inHandler     atomic.Bool
 
 	key     []byte // HMAC-SHA256 key; nil: plain SHA-256
 	genesis string // the prev of the first record (WithName)
@@ -1031,12 +1036,20 @@ func (t *Trail) Flush() error {
 	return t.syncUpTo(n)
 }
 
-// closeSyncer stops the background syncer, if any.
+// closeSyncer stops the background syncer, if any. It is called once
+// (by the first Close, or by NewShared before the trail is used). It does
+// not wait for the syncer while the syncer calls the error handler, which
+// may be what called Close (to stop when a flush fails): the syncer would
+// wait for itself. The syncer stops when the handler returns; a flush it
+// starts meanwhile writes only what Close could not.
 func (t *Trail) closeSyncer() {
-	if t.stop != nil {
-		close(t.stop)
+	if t.stop == nil || t.syncerStopped {
+		return
+	}
+	t.syncerStopped = true
+	close(t.stop)
+	if !t.inHandler.Load() {
 		<-t.done
-		t.stop = nil
 	}
 }
 
@@ -1053,7 +1066,9 @@ func (t *Trail) syncer() {
 		case <-t.kick:
 		}
 		if err := t.Flush(); err != nil {
+			t.inHandler.Store(true)
 			t.onError(err)
+			t.inHandler.Store(false)
 		}
 	}
 }
@@ -1066,7 +1081,9 @@ func (t *Trail) syncer() {
 // handler may call Close from within the first). When the write of the
 // records waiting in memory fails (WithSyncInterval, a full disk), Close
 // keeps them and the writer open and says so: call Close again to write
-// them and close it.
+// them and close it. The error handler may call Close when a background
+// flush fails (WithSyncInterval): Close does not wait for the flushing
+// goroutine that called it.
 func (t *Trail) Close() error {
 	t.mu.Lock()
 	first := !t.closed
