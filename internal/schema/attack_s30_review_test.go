@@ -72,6 +72,58 @@ func TestAttackS30ReviewSharedPathDefinitionIsJudgedOrCut(t *testing.T) {
 	assert.Len(t, paths, 2)
 }
 
+// jsonschema v5 checks uniqueItems on a list of more than 20 items by
+// hashing each item and comparing it with every earlier item of the same
+// hash; its hash writes a string's bytes after a type byte with no length,
+// so ["a\u0003a"] and ["a","a"] hash alike whatever the seed. 15,000
+// distinct lists of 20 such segments (under 1 MB) all share one hash: the
+// validator compares each with every earlier one (112 million
+// comparisons), while the work bound charged them as hashed once.
+func TestAttackS30ReviewUniqueItemsHashCollisions(t *testing.T) {
+	v, err := Compile(json.RawMessage(`{"type":"object","properties":{"tags":{"type":"array","uniqueItems":true}}}`))
+	require.NoError(t, err)
+	const segs, n = 20, 8000
+	var items []string
+	for i := range n {
+		// Bit j of i splits the segments between two strings there.
+		var b strings.Builder
+		b.WriteString(`["a`)
+		for j := 1; j < segs; j++ {
+			if i>>(j-1)&1 == 1 {
+				b.WriteString(`","a`)
+			} else {
+				b.WriteString(`\u0003a`)
+			}
+		}
+		b.WriteString(`"]`)
+		items = append(items, b.String())
+	}
+	raw := `{"tags":[` + strings.Join(items, ",") + `]}`
+	t.Logf("%d bytes", len(raw))
+	m, err := Decode([]byte(raw))
+	require.NoError(t, err)
+	err = checkCost(v.schema, m)
+	if assert.Error(t, err, "%d distinct items of one hash passed the work bound", n) {
+		assert.Contains(t, err.Error(), "steps")
+	}
+	// Distinct items of distinct hashes pass, as before.
+	var distinct []string
+	for i := range 20000 {
+		distinct = append(distinct, `["a`+strconv.Itoa(i)+`",`+strconv.Itoa(i)+`]`)
+	}
+	m, err = Decode([]byte(`{"tags":[` + strings.Join(distinct, ",") + `]}`))
+	require.NoError(t, err)
+	assert.NoError(t, checkCost(v.schema, m))
+	assert.NoError(t, v.Validate(m))
+	// A long list of one item is refused as the validator refuses it.
+	m, err = Decode([]byte(`{"tags":[` + strings.TrimSuffix(strings.Repeat(`"x",`, 100000), ",") + `]}`))
+	require.NoError(t, err)
+	err = v.Validate(m)
+	if assert.Error(t, err) {
+		assert.Contains(t, err.Error(), "are equal")
+	}
+}
+
 func TestFloat64Reading(t *testing.T) {
 	for n, want := range map[string]string{
 		"0.99999999999999999999": "1", "1.00000000000000000001": "1", "1e-400": "0", "-1e-400": "-0",
@@ -83,6 +135,18 @@ func TestFloat64Reading(t *testing.T) {
 		assert.Equal(t, want != "", ok, n)
 		assert.Equal(t, want, string(r), n)
 	}
+	// Every spelling of a number a float64 reads as 0 is refused; so is
+	// one of 400 zeros (past 64 characters); hex is not JSON.
+	nv, err := Compile(json.RawMessage(`{"type":"object","properties":{"x":{"type":"number"}}}`))
+	require.NoError(t, err)
+	for _, n := range []string{"-1e-400", "1E-400", "1e-0400", "1E-0400", "-0.5e-330", "0." + strings.Repeat("0", 400) + "1"} {
+		m, err := Decode([]byte(`{"x":` + n + `}`))
+		require.NoError(t, err, n)
+		assert.Error(t, nv.Validate(m), n)
+	}
+	_, err = Decode([]byte(`{"x":0x1p-1080}`))
+	assert.Error(t, err)
+
 	// A value checked twice counts twice against the work bound.
 	var enum []string
 	for i := range 1000 {
@@ -139,5 +203,17 @@ func TestAttackS30ReviewCaseTwinsEverywhere(t *testing.T) {
 		if assert.Error(t, err, "%s: %s passed %s", c.name, c.args, c.schema) {
 			assert.Contains(t, err.Error(), "another case", c.name)
 		}
+	}
+	// A schema that names both spellings takes both; map keys that no
+	// schema names pass in any case.
+	for _, c := range []struct{ schema, args string }{
+		{`{"type":"object","properties":{"id":{"type":"string"},"ID":{"type":"integer"}}}`, `{"id":"a","ID":1}`},
+		{`{"type":"object","properties":{"headers":{"type":"object","additionalProperties":{"type":"string"}}}}`, `{"headers":{"Content-Type":"a","content-type":"b","X-ID":"c","x-id":"d"}}`},
+	} {
+		v, err := Compile(json.RawMessage(c.schema))
+		require.NoError(t, err)
+		m, err := Decode([]byte(c.args))
+		require.NoError(t, err)
+		assert.NoError(t, v.Validate(m), c.args)
 	}
 }
