@@ -107,13 +107,21 @@ func Text(r *tool.Result) string {
 		}
 	}
 	var value any // output decoded, the first time a text block is compared
+	// budget bounds the bytes of text blocks decoded to compare, over all
+	// of them: a block of 64 KiB of {} is some 20,000 maps, and a result
+	// may have many (16 of them allocated 50 MB for a result of 1 MiB).
+	budget := 4 * MaxResultText
 	writeContent(&b, r.Content, func(text string) bool {
 		if output == nil {
 			return false
 		}
-		if value == nil && len(output) <= MaxResultText && len(text) <= 4*MaxResultText {
+		if value == nil && len(output) <= MaxResultText && len(text) <= budget {
 			_ = json.Unmarshal(output, &value)
 		}
+		if value == nil || len(text) > budget {
+			return sameJSON(text, output, nil)
+		}
+		budget -= len(text)
 		return sameJSON(text, output, value)
 	})
 	if t, _ := r.Metadata[tool.MetaTruncated].(bool); t {
@@ -172,7 +180,8 @@ func writeContent(b *strings.Builder, content []tool.Content, repeats func(text 
 
 // sameJSON reports whether text is the JSON of output (compact): equal
 // in value to v, output decoded, when Text decoded it (small output and
-// text: key order and spelling may differ, as an MCP server's text and
+// text, within 4x MaxResultText of text blocks decoded for a result: key
+// order and spelling may differ, as an MCP server's text and
 // structuredContent do), else equal to output once compacted. Decoding
 // large JSON into Go values costs many times its bytes (a MiB of "{}" is
 // hundreds of thousands of maps), for a text the model reads cut to
