@@ -133,6 +133,32 @@ func TestAttackS30ReviewGitCommandOptionsAreShellCode(t *testing.T) {
 	}
 }
 
+// Attack: d4a9ad1's list of git configuration keys whose values git runs
+// left out some: trailer.<token>.command and .cmd (git interpret-trailers
+// runs them with a shell, no terminal needed), interactive.diffFilter,
+// submodule.<name>.update=!CMD, gpg.ssh.defaultKeyCommand, imap.tunnel,
+// difftool/mergetool.<tool>.path and others. git -c
+// "trailer.sign.command=echo {key}" interpret-trailers --trailer sign=a
+// ran touch.
+func TestAttackS30ReviewGitConfigKeysLeftOut(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	built := buildAndRun(t, dir, [][]string{
+		{gitPath, "-c", "trailer.sign.command=echo {key}", "interpret-trailers", "--trailer", "sign=a"},
+		{gitPath, "-c", "trailer.sign.cmd=echo {key}", "interpret-trailers", "--trailer", "sign=a"},
+		{gitPath, "-c", "interactive.diffFilter=cat {key}", "add", "-p"},
+		{gitPath, "-c", "submodule.x.update=!true {key}", "submodule", "update"},
+		{gitPath, "-c", "gpg.ssh.defaultKeyCommand=echo {key}", "log"},
+		{gitPath, "-c", "imap.tunnel=nc {key}", "imap-send"},
+	}, codePayload)
+	assert.Empty(t, built, "templates built")
+	_, err = shell.NewCommand("ok", "ok", processEngine(t, dir), []string{gitPath, "-c", "trailer.sign.key={key}", "interpret-trailers"})
+	assert.NoError(t, err)
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

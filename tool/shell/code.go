@@ -465,6 +465,8 @@ var gitCommandKeys = []string{
 	"init.templatedir", "web.browser", "browser.*.cmd", "browser.*.path", "man.*.cmd", "man.*.path",
 	"sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd", "sendemail.smtpserver",
 	"protocol.allow", "protocol.*.allow", "safe.directory",
+	"trailer.*.command", "trailer.*.cmd", "interactive.difffilter", "submodule.*.update", "gpg.*.defaultkeycommand",
+	"imap.tunnel", "instaweb.httpd", "guitool.*.cmd", "difftool.*.path", "mergetool.*.path",
 }
 
 // gitGlobalTakes are git's options before the subcommand that take the
