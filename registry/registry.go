@@ -44,7 +44,9 @@ type Entry struct {
 // schema's property defaults filled in where the arguments leave them out
 // (also inside the objects they hold), every field valid, no key twice and
 // no key naming a property in another case ("PATH" for "path", which
-// encoding/json would take for it unchecked). It returns the
+// encoding/json would take for it unchecked), and each number valid both
+// as sent and as a float64 reads it (0.99999999999999999999 reads as 1,
+// 1e-400 as 0). It returns the
 // arguments to run with (re-encoded only when nulls were dropped or defaults
 // filled), or an error naming every failing field; a secret field's value
 // never appears in it.
