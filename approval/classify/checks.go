@@ -112,18 +112,67 @@ var remoteSource = regexp.MustCompile(`^((https?|ssh|git|oci)://|git::|git@|(git
 // URL, what it prints is fetched from wherever that points, as curl
 // URL's output is, so piped into kubectl apply -f - it is judged by
 // check cluster, and into a shell it is downloaded code run.
+//
+// The source may be an option's value too (helm template x c
+// --repo=URL), or a kustomization or chart of a repository the line
+// cloned (git clone URL r && kustomize build r/k). What it writes with
+// -o/--output FILE (kustomize build, kubectl kustomize) is downloaded
+// as curl -o FILE's is, and a directory of --output-dir (helm template)
+// is taken as a clone: applying or running either is judged so.
 func checkRendersURL(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	for _, a := range args {
-		if !strings.HasPrefix(a.s, "-") && remoteSource.MatchString(a.s) {
-			if slices.ContainsFunc(args, runsFunctions) {
-				// --enable-exec runs the exec KRM functions the
-				// kustomization names: files of the download.
-				j.add(s.c.rules.Defaults.DownloadExec, name+" --enable-exec (--enable-alpha-plugins) of "+a.s+" runs the functions its kustomization names, code from wherever the URL points, as curl URL | sh runs it")
+	var src string
+	var outs, dirs []word
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		v := a.s
+		if strings.HasPrefix(a.s, "-") {
+			n, val, eq := strings.Cut(a.s, "=")
+			out := n == "-o" || n == "--output"
+			if out || n == "--output-dir" {
+				var w word
+				switch {
+				case eq:
+					w = word{s: val, lit: a.lit}
+				case k+1 < len(args):
+					k++
+					w = args[k]
+				}
+				if out {
+					outs = append(outs, w)
+				} else {
+					dirs = append(dirs, w)
+				}
+				continue
 			}
-			return info{download: true}
+			if !eq {
+				continue
+			}
+			v = val
+		} else if src == "" && s.clonedFile(a) != "" {
+			src = a.s
+			continue
+		}
+		if src == "" && remoteSource.MatchString(v) {
+			src = v
 		}
 	}
-	return info{}
+	if src == "" {
+		return info{}
+	}
+	if slices.ContainsFunc(args, runsFunctions) {
+		// --enable-exec runs the exec KRM functions the kustomization
+		// names: files of the download.
+		j.add(s.c.rules.Defaults.DownloadExec, name+" --enable-exec (--enable-alpha-plugins) of "+src+" runs the functions its kustomization names, code from wherever the URL points, as curl URL | sh runs it")
+	}
+	for _, w := range outs {
+		s.recordFetched(w)
+	}
+	for _, d := range dirs {
+		if v, ok := pathValue(d); ok && v != "" {
+			s.cloned = append(s.cloned, path.Clean(v))
+		}
+	}
+	return info{download: true}
 }
 
 // runsFunctions reports whether w is kustomize's --enable-exec or
