@@ -159,6 +159,39 @@ func TestAttackS30ReviewGitConfigKeysLeftOut(t *testing.T) {
 	assert.NoError(t, err)
 }
 
+// Attack: 50c4be1 refused a placeholder in a variable env sets that the
+// command runs as code, but other launchers set variables with an
+// option: bwrap --setenv GIT_SSH_COMMAND "ssh -i {key}" git ls-remote
+// ssh://127.0.0.1:1/x ran touch (real bwrap, git and sh), and
+// systemd-run --setenv=NAME=VALUE / -E NAME=VALUE alike.
+func TestAttackS30ReviewLauncherSetenvIsCode(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	var argvs [][]string
+	if bwrap, err := exec.LookPath("bwrap"); err == nil && exec.Command(bwrap, "--dev-bind", "/", "/", "true").Run() == nil {
+		argvs = append(argvs,
+			[]string{bwrap, "--dev-bind", "/", "/", "--setenv", "GIT_SSH_COMMAND", "ssh -i {key}", gitPath, "ls-remote", "ssh://127.0.0.1:1/x"},
+			[]string{"timeout", "30", bwrap, "--dev-bind", "/", "/", "--setenv", "{key}", "x", gitPath, "ls-remote", "ssh://127.0.0.1:1/x"})
+	} else {
+		t.Log("bwrap cannot run here")
+	}
+	argvs = append(argvs,
+		[]string{"systemd-run", "--user", "--setenv=GIT_SSH_COMMAND=ssh -i {key}", gitPath, "ls-remote", "ssh://127.0.0.1:1/x"},
+		[]string{"systemd-run", "--user", "-E", "BASH_ENV={key}", "bash", "-c", "true"})
+	built := buildAndRun(t, dir, argvs, codePayload)
+	assert.Empty(t, built, "templates built")
+	for _, argv := range [][]string{
+		{"bwrap", "--dev-bind", "/", "/", "--setenv", "LANG", "{key}", "true"},
+		{"systemd-run", "--user", "--setenv=LANG={key}", "true"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

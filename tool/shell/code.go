@@ -35,14 +35,19 @@ func checkCode(args []argTemplate) []error {
 			continue
 		}
 		prog := path.Base(lit)
-		if prog == "env" {
-			for _, j := range envCode(args, i+1) {
-				if !flagged[j] {
-					flagged[j] = true
-					errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
-						"{%s} is set in a variable that env's command runs as a shell command or loads as code (or, in a variable's name, may), so a value such as \"x; rm -rf ~\" would run as code: fix the variable's value in the template, or pass the value as an argument of the command",
-						args[j].placeholders()[0])})
-				}
+		var setenv []int
+		switch prog {
+		case "env":
+			setenv = envCode(args, i+1)
+		case "bwrap", "systemd-run":
+			setenv = setenvCode(args, i+1, prog)
+		}
+		for _, j := range setenv {
+			if !flagged[j] {
+				flagged[j] = true
+				errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
+					"{%s} is set in a variable that %s's command runs as a shell command or loads as code (or, in a variable's name, may), so a value such as \"x; rm -rf ~\" would run as code: fix the variable's value in the template, or pass the value as an argument of the command",
+					args[j].placeholders()[0], prog)})
 			}
 		}
 		sh, isShell := c.Shell(prog)
@@ -855,12 +860,65 @@ func envCode(args []argTemplate, start int) []int {
 			continue
 		}
 		name := head[:eq]
-		hit := slices.Contains(envCommandVars, name) || slices.Contains(fromConfig, name)
-		for _, p := range envCommandPrefixes {
-			hit = hit || strings.HasPrefix(name, p)
-		}
-		if hit {
+		if codeVariable(name) || slices.Contains(fromConfig, name) {
 			code = append(code, j)
+		}
+	}
+	return code
+}
+
+// codeVariable reports whether name is one of envCommandVars or begins
+// with one of envCommandPrefixes.
+func codeVariable(name string) bool {
+	if slices.Contains(envCommandVars, name) {
+		return true
+	}
+	for _, p := range envCommandPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// setenvCode returns the arguments of a launcher that sets variables for
+// its command with an option (from start, after its name) that set a
+// variable a placeholder may turn into code, as envCode does for env:
+// bwrap --setenv NAME VALUE, systemd-run --setenv=NAME=VALUE (-E, or
+// --setenv NAME=VALUE). A whole placeholder is the author's choice.
+func setenvCode(args []argTemplate, start int, prog string) []int {
+	var code []int
+	judge := func(j int, prefix string) {
+		at := &args[j]
+		if at.whole || len(at.placeholders()) == 0 {
+			return
+		}
+		head := strings.TrimPrefix(headLiteral(at), prefix)
+		name, _, eq := strings.Cut(head, "=")
+		if !eq || codeVariable(name) {
+			code = append(code, j)
+		}
+	}
+	for j := start; j < len(args); j++ {
+		s, lit := args[j].literal()
+		head := headLiteral(&args[j])
+		switch {
+		case prog == "bwrap" && lit && s == "--setenv" && j+2 < len(args):
+			name, ok := args[j+1].literal()
+			switch {
+			case !ok:
+				code = append(code, j+1) // the model names the variable
+			case codeVariable(name) && !args[j+2].whole && len(args[j+2].placeholders()) > 0:
+				code = append(code, j+2)
+			}
+			j += 2
+		case prog == "systemd-run" && lit && (s == "-E" || s == "--setenv") && j+1 < len(args):
+			judge(j+1, "")
+			j++
+		case prog == "systemd-run" && strings.HasPrefix(head, "--setenv="):
+			judge(j, "--setenv=")
+		case prog == "systemd-run" && strings.HasPrefix(head, "-E") && !lit:
+			judge(j, "-E")
 		}
 	}
 	return code

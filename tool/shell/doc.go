@@ -98,7 +98,8 @@
 //     --new-volume-script; abbreviated, bundled as -xI CMD, or old-style
 //     as tar xIf CMD FILE); the code other programs run from an option
 //     (rsync -e/--rsh/--rsync-path, vim -c/--cmd/+CMD, gdb -ex/-iex,
-//     zip -TT, less +CMD, hyperfine's commands); and a variable env sets
+//     zip -TT, less +CMD, hyperfine's commands); and a variable env (or
+//     bwrap --setenv, systemd-run --setenv/-E) sets
 //     for its command that programs run or load as code (env
 //     "GIT_SSH_COMMAND=ssh -i {key}", EDITOR, BASH_ENV, LD_PRELOAD,
 //     NODE_OPTIONS, PATH, CC, TAR_OPTIONS, RSYNC_RSH, GIT_DIR, HOME, ...,
