@@ -293,12 +293,17 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 			}
 		}
 	}
-	if contentReaders[name] && slices.ContainsFunc(args, s.readsFetched) {
+	if contentReaders[name] && slices.ContainsFunc(args, s.readsFetchedValue) {
 		inf.download = true // cat r/install.sh | sh
 		// openssl base64 -d -in a.b64 -out a && sh a: the file it
 		// writes holds the download, decoded.
 		for _, w := range decodedOutputs(name, args) {
 			s.recordFetched(w)
+		}
+		if name == "uudecode" && len(decodedOutputs(name, args)) == 0 {
+			// uudecode p.uu writes the file its header names, which
+			// the line does not show: any file it then runs may be it.
+			s.fetchedAny = true
 		}
 	}
 	if copiers[name] {
@@ -1943,14 +1948,21 @@ var contentReaders = map[string]bool{
 	"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true, "lzma": true,
 	"unlzma": true, "zstd": true, "unzstd": true, "lz4": true,
 	"base64": true, "base32": true, "basenc": true, "xxd": true, "uudecode": true,
-	"openssl": true, "gpg": true, "gpg2": true,
+	"openssl": true, "gpg": true, "gpg2": true, "age": true, "rage": true,
 }
 
 // decodedOutputOptions are the options that name the file a content
-// reader writes what it decodes into (openssl -out a, gpg -o a).
+// reader writes what it decodes into (openssl -out a, gpg -o a, age -d
+// -o a).
 var decodedOutputOptions = map[string][]string{
 	"openssl": {"-out"}, "gpg": {"-o", "--output"}, "gpg2": {"-o", "--output"}, "uudecode": {"-o", "--output-file"},
+	"age": {"-o", "--output"}, "rage": {"-o", "--output"},
 }
+
+// pythonDecoders are the modules of Python's standard library that print
+// (or write) the file they are given decoded: python3 -m base64 -d p.b64
+// of a download prints it, as base64 -d does.
+var pythonDecoders = map[string]bool{"base64": true, "uu": true, "gzip": true, "quopri": true}
 
 // xxdValueOptions are xxd's options that take the next word as their
 // value, which is not an operand.
@@ -2066,6 +2078,18 @@ func (s *state) copiedClone(name string, args []word) {
 // wrote or one of a repository it cloned: its text is downloaded content.
 func (s *state) readsFetched(w word) bool {
 	return s.clonedFile(w) != "" || w.lit && s.fetched[path.Clean(w.s)]
+}
+
+// readsFetchedValue is readsFetched of w, or of the value of an option
+// spelled with = (openssl enc -d -in=p.b64, --input=p.age).
+func (s *state) readsFetchedValue(w word) bool {
+	if s.readsFetched(w) {
+		return true
+	}
+	if n, v, ok := strings.Cut(w.s, "="); ok && strings.HasPrefix(n, "-") && v != "" {
+		return s.readsFetched(word{s: v, lit: w.lit})
+	}
+	return false
 }
 
 // runsFetched judges running w (a script, or a command by its path) when
@@ -2335,6 +2359,9 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 		} else if code != nil && module != "" {
 			// python -m pip install . is pip install .
 			inf = inf.or(checkProject(s, module, args[codeIdx+1:], cx, j))
+			if pythonDecoders[module] && slices.ContainsFunc(args[codeIdx+1:], s.readsFetchedValue) {
+				inf.download = true // python3 -m base64 -d p.b64 | sh
+			}
 			if strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") {
 				s.pythonModuleWrites(module, args[codeIdx+1:], j)
 			}
