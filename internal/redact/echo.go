@@ -344,8 +344,13 @@ func (f *finder) find(t string, spans []span, total *int) (_ []span, ok bool) {
 			u = strings.ReplaceAll(u, "\x00", "\x01")
 		}
 		w := spanWriter{spans: spans}
+		from := len(spans)
 		_, _ = f.short.WriteString(&w, u)
 		spans = w.spans
+		var ok bool
+		if spans, ok = f.overlaps(u, spans, from, total); !ok {
+			return spans, false
+		}
 	}
 	work := *total // bytes read for the long and tiny forms, this t's added
 	defer func() {
@@ -392,6 +397,41 @@ func (f *finder) find(t string, spans []span, total *int) (_ []span, ok bool) {
 		}
 		if work > maxLongScan {
 			return spans, false
+		}
+	}
+	return spans, true
+}
+
+// overlaps appends to spans the short forms' matches in t that start
+// inside one of spans[i:] (and inside those, in turn): the Replacer goes on
+// after a match, so an echo starting inside the last one (the same value
+// written twice overlapping, or another value) would keep its end. Each
+// match's own window of t is searched once; the bytes read count in
+// total, as find's for the long forms.
+func (f *finder) overlaps(t string, spans []span, i int, total *int) ([]span, bool) {
+	var seen []bool // by start in t; made at the first overlap
+	for ; i < len(spans); i++ {
+		sp := spans[i]
+		if sp.to-sp.from < 2 {
+			continue
+		}
+		w := t[sp.from+1 : min(len(t), sp.to-1+scrubShort)]
+		if *total += len(w); *total > maxLongScan {
+			return spans, false
+		}
+		sw := spanWriter{pos: sp.from + 1}
+		_, _ = f.short.WriteString(&sw, w)
+		for _, s := range sw.spans {
+			if s.from >= sp.to {
+				break // the pass found it, or a window will
+			}
+			if seen == nil {
+				seen = make([]bool, len(t))
+			}
+			if !seen[s.from] {
+				seen[s.from] = true
+				spans = append(spans, s)
+			}
 		}
 	}
 	return spans, true

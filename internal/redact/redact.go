@@ -582,6 +582,8 @@ func HeadTail(msg string, n int, paths []string, args ...json.RawMessage) string
 //     Inside a larger text the characters it shares with its neighbours
 //     are kept: at most 4 bits of its first and of its last byte.
 //
+// Echoes that overlap (a value written twice sharing bytes, or two values)
+// are masked as one, nothing of either kept.
 // Hex or base64 behind JSON escapes or percent-encoding (base64 with \/,
 // or %2B in a URL) is found. It does not find a value encoded twice
 // otherwise (base64 of hex, JSON in JSON, JSON escapes and percent-encoding
