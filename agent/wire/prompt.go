@@ -130,12 +130,13 @@ func (promptCodec) Calls(payload []byte) ([]tool.Call, error) {
 			// Not JSON: the name, if it can be read, makes a call whose
 			// arguments the executor refuses, for the model to correct.
 			raw, ok := nameIn(body)
-			if !ok {
-				return nil, fmt.Errorf("wire: <tool_call> block #%d is not JSON and names no tool: write {\"name\": ..., \"arguments\": {...}}", i)
-			}
 			var name string
 			if json.Unmarshal([]byte(`"`+raw+`"`), &name) != nil {
 				name = raw
+			}
+			if !ok || name == "" {
+				// "name": "" names no tool, as in a block that is JSON.
+				return nil, fmt.Errorf("wire: <tool_call> block #%d is not JSON and names no tool: write {\"name\": ..., \"arguments\": {...}}", i)
 			}
 			calls = append(calls, tool.Call{Name: name, Args: json.RawMessage(body)})
 			continue
