@@ -192,6 +192,37 @@ func TestAttackS30ReviewLauncherSetenvIsCode(t *testing.T) {
 	}
 }
 
+// Attack: git's core.sshCommand and GIT_SSH_COMMAND were refused, but
+// ssh's own -o options run commands too: ssh -o "ProxyCommand=nc {host}
+// 22" ... runs its value with a shell before connecting, as do
+// LocalCommand and KnownHostsCommand, and PKCS11Provider loads a library.
+// ssh -F /dev/null -o "ProxyCommand=nc {key} 22" 127.0.0.1 true given
+// '/dev/null; touch pwned; false #' ran touch (real ssh and sh; nothing
+// connects); scp and sftp take the same -o.
+func TestAttackS30ReviewSSHOptionIsShellCode(t *testing.T) {
+	sshPath, err := exec.LookPath("ssh")
+	if err != nil {
+		t.Skip("ssh is not installed")
+	}
+	dir := t.TempDir()
+	built := buildAndRun(t, dir, [][]string{
+		{sshPath, "-F", "/dev/null", "-o", "ProxyCommand=nc {key} 22", "127.0.0.1", "true"},
+		{sshPath, "-F", "/dev/null", "-oProxyCommand nc {key} 22", "127.0.0.1", "true"},
+		{"timeout", "30", sshPath, "-F", "/dev/null", "-vo", "proxycommand=nc {key} 22", "127.0.0.1", "true"},
+		{sshPath, "-F", "/dev/null", "-o", "{key}=x", "127.0.0.1", "true"},
+		{"scp", "-F", "/dev/null", "-o", "ProxyCommand=nc {key} 22", "a", "127.0.0.1:b"},
+		{"sftp", "-F", "/dev/null", "-o", "KnownHostsCommand=cat {key}", "127.0.0.1"},
+	}, "$(touch pwned)") // ssh runs "exec CMD": a substitution runs first
+	assert.Empty(t, built, "templates built")
+	for _, argv := range [][]string{
+		{sshPath, "-o", "ConnectTimeout={key}", "-p", "{port}", "{host}", "true"},
+		{"scp", "-o", "{option}", "a", "{dest}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

@@ -41,6 +41,15 @@ func checkCode(args []argTemplate) []error {
 			setenv = envCode(args, i+1)
 		case "bwrap", "systemd-run":
 			setenv = setenvCode(args, i+1, prog)
+		case "ssh", "scp", "sftp", "autossh":
+			for _, j := range sshOptionCode(args, i+1) {
+				if !flagged[j] {
+					flagged[j] = true
+					errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
+						"{%s} is in an ssh -o option whose value ssh runs as a shell command or loads as code (ProxyCommand, LocalCommand, KnownHostsCommand, PKCS11Provider, ...), or that names the option, so a value such as \"x; rm -rf ~\" would run as code: fix the option in the template, or pass the value another way (-p {port}, user@{host})",
+						args[j].placeholders()[0])})
+				}
+			}
 		}
 		for _, j := range setenv {
 			if !flagged[j] {
@@ -919,6 +928,52 @@ func setenvCode(args []argTemplate, start int, prog string) []int {
 			judge(j, "--setenv=")
 		case prog == "systemd-run" && strings.HasPrefix(head, "-E") && !lit:
 			judge(j, "-E")
+		}
+	}
+	return code
+}
+
+// sshCommandOptions are ssh_config keywords whose values ssh runs with a
+// shell (ProxyCommand, LocalCommand, KnownHostsCommand, RemoteCommand on
+// the server), loads as code (PKCS11Provider, SecurityKeyProvider), or
+// that run a command to decide (Match exec), lower-cased.
+var sshCommandOptions = []string{"proxycommand", "localcommand", "knownhostscommand", "remotecommand",
+	"pkcs11provider", "securitykeyprovider", "match", "include"}
+
+// sshOptionCode returns the arguments of ssh, scp or sftp (from start)
+// that give an -o option a placeholder may turn into code: -o
+// "ProxyCommand=nc {host} 22" (or -oKEY=VALUE, or "KEY VALUE"), and any
+// -o whose keyword holds a placeholder.
+func sshOptionCode(args []argTemplate, start int) []int {
+	var code []int
+	judge := func(j int, prefix string) {
+		at := &args[j]
+		if at.whole || len(at.placeholders()) == 0 {
+			return
+		}
+		head := strings.TrimPrefix(headLiteral(at), prefix)
+		key := head
+		if k := strings.IndexAny(head, "= \t"); k >= 0 {
+			key = head[:k]
+		} else {
+			code = append(code, j) // the keyword holds a placeholder
+			return
+		}
+		if slices.Contains(sshCommandOptions, strings.ToLower(key)) {
+			code = append(code, j)
+		}
+	}
+	for j := start; j < len(args); j++ {
+		s, lit := args[j].literal()
+		head := headLiteral(&args[j])
+		switch {
+		case lit && s == "--":
+			return code
+		case lit && j+1 < len(args) && len(s) > 1 && s[0] == '-' && s[len(s)-1] == 'o' && !strings.ContainsAny(s[1:len(s)-1], "-bBcDeEFiIJlLmOopPQRSwW"):
+			judge(j+1, "") // -o, or bundled after flags: -vo
+			j++
+		case strings.HasPrefix(head, "-o") && !lit:
+			judge(j, "-o")
 		}
 	}
 	return code

@@ -98,7 +98,9 @@
 //     --new-volume-script; abbreviated, bundled as -xI CMD, or old-style
 //     as tar xIf CMD FILE); the code other programs run from an option
 //     (rsync -e/--rsh/--rsync-path, vim -c/--cmd/+CMD, gdb -ex/-iex,
-//     zip -TT, less +CMD, hyperfine's commands); and a variable env (or
+//     zip -TT, less +CMD, hyperfine's commands, ssh/scp/sftp -o
+//     ProxyCommand=, LocalCommand=, KnownHostsCommand=, PKCS11Provider=,
+//     or -o {keyword}=...); and a variable env (or
 //     bwrap --setenv, systemd-run --setenv/-E) sets
 //     for its command that programs run or load as code (env
 //     "GIT_SSH_COMMAND=ssh -i {key}", EDITOR, BASH_ENV, LD_PRELOAD,
