@@ -223,6 +223,41 @@ func TestAttackS30ReviewSSHOptionIsShellCode(t *testing.T) {
 	}
 }
 
+// Attack: strace reads an output file name starting with "|" or "!" as a
+// command to pipe its trace into, run with a shell, so a "trace a
+// program to a log" tool, strace -f -o {log} true, given "|touch pwned"
+// ran touch (real strace and sh): a whole value, which passes as a file
+// name. Such a value is now refused with invalid_arguments.
+func TestAttackS30ReviewStraceOutputPipeIsCode(t *testing.T) {
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("strace is not installed")
+	}
+	dir := t.TempDir()
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{"strace", "-f", "-o", "{key}", "true"},
+		{"strace", "-o{key}", "true"},
+		{"strace", "--output={key}", "true"},
+		{"timeout", "30", "strace", "-fo", "{key}", "true"},
+	} {
+		c, err := shell.NewCommand("trace", "Trace", sb, argv)
+		require.NoError(t, err)
+		for _, v := range []string{"|touch pwned", "!touch pwned"} {
+			_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": v})})
+			if assert.Error(t, err, "%q ran with %q", argv, v) {
+				assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+				t.Errorf("%q ran touch", argv)
+				require.NoError(t, os.Remove(filepath.Join(dir, "pwned")))
+			}
+		}
+		// Guard: a file name is one.
+		_, err = c.Argv(args(t, map[string]any{"key": "trace.log"}))
+		assert.NoError(t, err)
+	}
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

@@ -68,6 +68,8 @@
 //     and recipes splice it into shell lines (echo $(VERSION) given
 //     "1.0; rm -rf ~"). It may hold only letters, digits, bytes past
 //     ASCII and - _ . , : / + @ % =, [AllowOptionValues] or not.
+//   - strace's output file (strace -o {log}) may not start with "|" or
+//     "!", which strace reads as a command to pipe into.
 //   - A placeholder may not be part of code that a shell, an interpreter,
 //     awk or sed runs: the script of sh -c 'grep {pattern} notes.txt', the
 //     code of python3 -c "print('{x}')", the program of awk '/{x}/' or the

@@ -48,6 +48,10 @@ type argTemplate struct {
 	// next argument as its value (-name PATTERN, -newer FILE), which find
 	// does not read as an operator.
 	primaryValue bool
+	// pipeOut: the argument's first placeholder is the output file of a
+	// program that reads a name starting with "|" or "!" as a command to
+	// pipe into (strace -o {log}), which it runs with a shell.
+	pipeOut bool
 	// reader is the program that reads the argument: argv[0], or the
 	// command a wrapper at argv[0] runs (timeout 30 grep ...: grep).
 	reader string
@@ -352,6 +356,7 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		return nil, nil, errs
 	}
 	t.own = forwarders(t.args)
+	markPipeOut(t.args)
 	props, ok, err := schemaInfo(inputSchema)
 	if err != nil {
 		return nil, nil, []error{&tool.ConfigError{Field: "input_schema", Message: err.Error()}}
@@ -380,6 +385,39 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		return nil, nil, errs
 	}
 	return t, declareChdirPaths(inputSchema, t.args), nil
+}
+
+// markPipeOut marks the output file of strace (-o FILE, -oFILE,
+// --output=FILE, bundled -fo FILE): strace pipes its output into the
+// command a name starting with "|" or "!" gives, with a shell, so
+// strace -f -o {log} true given "|touch pwned" runs touch.
+func markPipeOut(args []argTemplate) {
+	for i := 1; i < len(args); i++ {
+		at := &args[i]
+		if path.Base(at.reader) != "strace" || len(at.placeholders()) == 0 {
+			continue
+		}
+		prev, _ := args[i-1].literal()
+		opt := prev == "--output" || len(prev) > 1 && prev[0] == '-' && prev[1] != '-' && prev[len(prev)-1] == 'o' &&
+			!strings.ContainsAny(prev[1:len(prev)-1], "oepusabEIOPSX")
+		if at.leading && opt {
+			at.pipeOut = true
+		}
+		if head := headLiteral(at); len(at.parts) > 1 && (head == "-o" || head == "--output=") {
+			at.pipeOut = true
+		}
+	}
+}
+
+// checkPipeOut refuses a value for a pipeOut argument that the program
+// would run as a command.
+func checkPipeOut(name, s string) *tool.Error {
+	if strings.HasPrefix(s, "|") || strings.HasPrefix(s, "!") {
+		return tool.Errorf(tool.CodeInvalidArguments,
+			"argument %s = %q starts with %q, so strace would run the rest as a shell command and pipe its output into it: pass a file name (./%s)",
+			name, s, s[:1], s)
+	}
+	return nil
 }
 
 // markMakeCode marks the arguments whose values make reads as its own
@@ -684,6 +722,11 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 		if err := e.checkOption(at, name, s, out[0]); err != nil {
 			return nil, err
 		}
+		if at.pipeOut {
+			if err := checkPipeOut(name, s); err != nil {
+				return nil, err
+			}
+		}
 		return append(out, s), nil
 	}
 	var b strings.Builder
@@ -706,6 +749,12 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 		}
 		if at.makeVar {
 			if err := checkMakeValue(p.name, s); err != nil {
+				return nil, err
+			}
+		}
+		if at.pipeOut && b.Len() == len(headLiteral(at)) {
+			// The first placeholder: the start of strace's file name.
+			if err := checkPipeOut(p.name, s); err != nil {
 				return nil, err
 			}
 		}
