@@ -115,11 +115,14 @@ func Text(r *tool.Result) string {
 		if output == nil {
 			return false
 		}
-		if value == nil && len(output) <= MaxResultText && len(text) <= budget {
+		if sameJSON(text, output, nil) {
+			return true // the same bytes, once compacted: nothing to decode
+		}
+		if value == nil && len(output) <= MaxResultText && len(text) <= budget && fewValues(output) {
 			_ = json.Unmarshal(output, &value)
 		}
-		if value == nil || len(text) > budget {
-			return sameJSON(text, output, nil)
+		if value == nil || len(text) > budget || !fewValues(text) {
+			return false
 		}
 		budget -= len(text)
 		return sameJSON(text, output, value)
@@ -180,7 +183,8 @@ func writeContent(b *strings.Builder, content []tool.Content, repeats func(text 
 
 // sameJSON reports whether text is the JSON of output (compact): equal
 // in value to v, output decoded, when Text decoded it (small output and
-// text, within 4x MaxResultText of text blocks decoded for a result: key
+// text of few values, fewValues, within 4x MaxResultText of text blocks
+// decoded for a result: key
 // order and spelling may differ, as an MCP server's text and
 // structuredContent do), else equal to output once compacted. Decoding
 // large JSON into Go values costs many times its bytes (a MiB of "{}" is
@@ -197,6 +201,29 @@ func sameJSON(text string, output []byte, v any) bool {
 		return false
 	}
 	return reflect.DeepEqual(t, v)
+}
+
+// maxValuesDecoded bounds the values (an upper count: the commas, colons
+// and brackets) of JSON that Text decodes into Go values to compare a
+// text block with structured output in value: a value decoded costs
+// some 150 bytes (a map, an interface), so 16 KiB of {} cost 800 KB,
+// for each result at each render of the conversation's results. Larger
+// JSON is compared as compact bytes.
+const maxValuesDecoded = 1024
+
+// fewValues reports whether s, JSON, holds at most maxValuesDecoded
+// values (over-counting those in strings).
+func fewValues[T string | []byte](s T) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',', ':', '[', '{':
+			if n++; n > maxValuesDecoded {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // clip is s as a model reads it: its special tokens and tool tags defused
