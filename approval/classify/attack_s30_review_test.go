@@ -52,6 +52,25 @@ func TestAttackS30ReviewSecretCopies(t *testing.T) {
 	})
 }
 
+// TestAttackS30ReviewSecretCopyChains: a copy of a secret's copy (cp
+// .env n && cp n m, mv n m, cat n > m) holds the secret as the first
+// copy does, and gh pr create pushes the branch (with the commit that
+// staged it) as git push does. They were Warning.
+func TestAttackS30ReviewSecretCopyChains(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`cp .env n && cp n m && git add m && git commit -m x && git push`,
+		`cp .env n && mv n m && git add m && git commit -m x && git push`,
+		`cat .env > n && cat n > m && git add m && git commit -m x && git push`,
+		`cp .env n && git add n && git commit -m x && gh pr create -f`,
+		`cp .env n && git add n && git commit -m x && gh pr create --fill --head x`,
+	})
+	assertS30ReviewWarning(t, []string{
+		`cp a.txt n && cp n m && git add m && git commit -m x && git push`,
+		`cp .env n && cp a.txt m && git add m && git commit -m x && git push`,
+		`git add a.txt && git commit -m x && gh pr create -f`,
+	})
+}
+
 // TestAttackS30ReviewGhTemplateBundles: 4b80065 (and c0bb288 for -c=)
 // read gh repo create's --template/-p and --clone/-c as single words;
 // cobra also takes shorthands bundled and with the value attached:

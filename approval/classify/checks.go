@@ -2372,6 +2372,10 @@ func (s *state) recordSecretCopy(p string) {
 func (s *state) isSecretSource(w word) bool {
 	if v, ok := pathValue(w); ok && !w.glob {
 		w = word{s: v, lit: true}
+		if s.secretCopies[path.Clean(v)] {
+			// cp .env n && cp n m: a copy of a copy.
+			return true
+		}
 	}
 	_, _, ok := s.secretRule(w)
 	return ok && !w.unknown() && !secretTemplate(w.s)
@@ -4449,6 +4453,11 @@ var ghNameFlags = map[string]bool{"-R": true, "--repo": true, "-B": true, "--bas
 // is published: gh release create "v$(cat f)").
 func checkSendsText(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	release := strings.HasSuffix(name, " release create")
+	if strings.HasSuffix(name, " pr create") && s.stagedSecret != "" {
+		// gh pr create pushes the current branch when the remote lacks
+		// it, as git push does: with a secret the line staged.
+		j.add(Dangerous, name+" pushes the branch, with "+s.stagedSecret+", a secret file the line staged: its contents leave the machine, as git push does")
+	}
 	for k := 0; k < len(args); k++ {
 		a := args[k]
 		if n, _, eq := strings.Cut(a.s, "="); eq && ghNameFlags[n] && !a.input && a.prefix > len(n) {
