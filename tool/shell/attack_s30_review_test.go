@@ -258,6 +258,53 @@ func TestAttackS30ReviewStraceOutputPipeIsCode(t *testing.T) {
 	}
 }
 
+// False refusal: find's and make's rules applied to every argument after
+// the word find or make wherever it stood, so cat -- find {file} given
+// "-notes.txt" (a file of that name) was refused as part of find's
+// expression, and cat -- make {file} given "a=b.txt" as a make variable
+// definition, though cat reads both as files. They now apply only where
+// find or make (or a program that may run them) reads the argument.
+func TestS30ReviewFindAndMakeRulesOnlyForTheirArguments(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"find": "F\n", "make": "M\n", "-notes.txt": "N\n", "a=b.txt": "AB\n"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	sb := processEngine(t, dir)
+	for _, tc := range []struct {
+		argv       []string
+		file, want string
+	}{
+		{[]string{"cat", "--", "find", "{file}"}, "-notes.txt", "F\nN\n"},
+		{[]string{"cat", "--", "make", "{file}"}, "a=b.txt", "M\nAB\n"},
+	} {
+		c, err := shell.NewCommand("show", "Show", sb, tc.argv)
+		require.NoError(t, err)
+		res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"file": tc.file})})
+		if assert.NoError(t, err, "%q", tc.argv) {
+			assert.Equal(t, tc.want, res.Text())
+		}
+	}
+	// Guard: find and make behind wrappers, launchers and unknown
+	// programs keep their rules.
+	for _, tc := range []struct {
+		argv []string
+		v    string
+	}{
+		{[]string{"find", "--", "{file}"}, "-delete"},
+		{[]string{"xargs", "find", "{file}"}, "-delete"},
+		{[]string{"timeout", "5", "find", "--", "{file}"}, "-delete"},
+		{[]string{"setpriv", "--nnp", "--", "find", "--", "{file}"}, "-delete"},
+		{[]string{"busybox", "find", "--", "{file}"}, "-delete"},
+		{[]string{"nice", "make", "{file}"}, "CC=x"},
+		{[]string{"env", "V={file}", "make"}, "1; x"},
+	} {
+		c, err := shell.NewCommand("t", "t", sb, tc.argv)
+		require.NoError(t, err)
+		_, err = c.Argv(args(t, map[string]any{"file": tc.v}))
+		assert.Error(t, err, "%q", tc.argv)
+	}
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

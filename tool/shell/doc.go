@@ -55,7 +55,9 @@
 //     "!", "(", ")" and "," among its starting points as its expression
 //     (find {dir} -name {p} -delete given dir "!" deletes all but the
 //     matches). Such a value is refused where it would start an argument
-//     after a make or a find, as an option is ([AllowOptionValues] lets
+//     after a make or a find that reads it (not one that cat, grep or
+//     another program the classifier knows to run nothing reads: cat --
+//     find {file}), as an option is ([AllowOptionValues] lets
 //     them all through), except as the value of an option or primary that
 //     takes one (make -C {dir}, find -name {pattern}). find's "--" ends
 //     only its own options (-H, -L, -P), not its starting points, so a

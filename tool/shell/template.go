@@ -357,6 +357,7 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 	}
 	t.own = forwarders(t.args)
 	markPipeOut(t.args)
+	plainReaders(t.args)
 	props, ok, err := schemaInfo(inputSchema)
 	if err != nil {
 		return nil, nil, []error{&tool.ConfigError{Field: "input_schema", Message: err.Error()}}
@@ -385,6 +386,28 @@ func compileTemplate(argv []string, inputSchema json.RawMessage) (t *template, g
 		return nil, nil, errs
 	}
 	return t, declareChdirPaths(inputSchema, t.args), nil
+}
+
+// plainReaders lifts make's and find's rules from the arguments that
+// another program reads, one the classifier knows to run nothing (grep
+// -rn -- find {file}, cat -- make {file}): compileTemplate marks every
+// argument after a literal make or find, wherever the word stands. A
+// program it does not know, a wrapper or a launcher may run the make or
+// find, and keeps the rules.
+func plainReaders(args []argTemplate) {
+	c := classify.Default()
+	for i := range args {
+		at := &args[i]
+		r := path.Base(at.reader)
+		if at.reader == "" || !c.Knows(r) || slices.Contains(findPrograms, r) || slices.Contains(makePrograms, r) ||
+			slices.Contains(launchers, r) || r == "busybox" || r == "toybox" {
+			continue
+		}
+		if _, w := c.Wrapper(r); w {
+			continue
+		}
+		at.findExpr, at.primaryValue, at.variables, at.optValue, at.makeVar = false, false, false, false, false
+	}
 }
 
 // markPipeOut marks the output file of strace (-o FILE, -oFILE,
