@@ -131,9 +131,8 @@ echo end`
 // succeeding: before Landlock ABI 9 the seccomp filter refuses unix
 // sockets, from ABI 9 only the workspace's and TMPDIR's sockets may be
 // resolved; leaving /tmp out of the reading rules changes neither). With
-// the network on it does, the engine's documented limit: everything
-// network-wise is allowed then (and before ABI 9 Landlock cannot refuse
-// connecting to a socket at a path).
+// the network on it reaches none either, since the filter refuses unix
+// sockets then too (TestAttackS30LandlockNetworkOnConnectsToHostSocket).
 func TestAttackS30LandlockConnectsToSocketsInTmp(t *testing.T) {
 	requireRoot(t)
 	needPython(t)

@@ -23,10 +23,10 @@ const (
 	// UnenforcedAbstractUnix: abstract unix sockets outside the sandbox can
 	// be reached (needs Landlock ABI 6).
 	UnenforcedAbstractUnix = "abstract unix sockets"
-	// UnenforcedUnixPaths: with the network off, unix sockets at paths on
-	// the host (under /run, /tmp, ...) can still be connected to. No longer
-	// reported: before Landlock ABI 9, which restricts resolving them, the
-	// engine's seccomp filter refuses unix sockets with the network off.
+	// UnenforcedUnixPaths: unix sockets at paths on the host (under /run,
+	// /tmp, ...) can still be connected to. No longer reported: before
+	// Landlock ABI 9, which restricts resolving them, the engine's seccomp
+	// filter refuses unix sockets, with the network off and on.
 	UnenforcedUnixPaths = "unix socket paths"
 	// UnenforcedSyscallFilter: the engine's seccomp filter is not
 	// installed, because none is written for the architecture (it is for
@@ -72,10 +72,20 @@ const nobody = 65534
 //   - with the network off (the default, [WithNetwork]), not bind or connect
 //     any TCP port (Landlock ABI 4), and not create any socket other than a
 //     unix one (a seccomp filter; this covers UDP, raw and netlink sockets,
-//     and io_uring, which could create sockets, is refused); before Landlock
-//     ABI 9 not create a unix socket either, with socket(2), nor a pair of
-//     datagram ones with socketpair(2), which send to any socket path:
-//     stream and seqpacket pairs, for IPC inside the run, stay;
+//     and io_uring, which could create sockets, is refused);
+//   - network on or off, not reach the host's unix sockets at paths: a
+//     tmux server's (/tmp/tmux-UID/default, through which a command runs
+//     outside the sandbox), ssh-agent's, Docker's /var/run/docker.sock,
+//     the session bus, an X server's, /dev/log, which bwrap and gvisor hide
+//     behind fresh /tmp and /run. Before Landlock ABI 9 the seccomp filter
+//     refuses creating unix sockets with socket(2), and datagram ones with
+//     socketpair(2) (which send to any path); stream and seqpacket pairs,
+//     for IPC inside the run, stay. So before ABI 9 the command cannot make
+//     unix sockets of its own either (a server listening in the workspace,
+//     tmux started inside the run), and glibc's lookups skip the sockets
+//     of nscd and systemd (they go on to the next source of
+//     /etc/nsswitch.conf: the files, DNS). From ABI 9 Landlock allows
+//     resolving only the sockets in the workspace and the run's TMPDIR;
 //   - not give a file the setuid or setgid bit (the seccomp filter; also
 //     with the network on, where it refuses openat2 and io_uring too);
 //   - not connect to abstract unix sockets, nor send signals to processes,
@@ -106,11 +116,10 @@ const nobody = 65534
 // Run by a program that is not root, a process that leaves the process
 // group is not killed at the end of the run, as with the process engine.
 //
-// What it does not do: no mount or network namespace. With the network on, everything network-wise is
-// allowed. On kernels before Landlock ABI 9, with the network off, unix
-// sockets at host paths stay reachable (and [Outcome.Unenforced] says
-// [UnenforcedUnixPaths]); before ABI 6, signals and abstract unix sockets
-// are not scoped ([UnenforcedSignals], [UnenforcedAbstractUnix]). On an
+// What it does not do: no mount or network namespace. With the network on,
+// every TCP, UDP, raw and netlink socket is allowed, unix sockets aside
+// (above). Before ABI 6, signals and abstract unix sockets are not scoped
+// ([UnenforcedSignals], [UnenforcedAbstractUnix]). On an
 // architecture it has no seccomp filter for (ppc64le, s390x, ...) it runs
 // with the network on only, without the filter
 // ([UnenforcedSyscallFilter]). Without
@@ -119,7 +128,7 @@ const nobody = 65534
 //
 // The confinement applies to the command only: the calling process stays
 // unrestricted. Each run locks a goroutine to a new OS thread, restricts
-// that thread (no_new_privs, a seccomp filter when the network is off, the
+// that thread (no_new_privs, a seccomp filter, the
 // Landlock domain), starts the command from it — a child inherits its
 // creating thread's restrictions — and lets the runtime discard the thread
 // when the run ends.

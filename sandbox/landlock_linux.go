@@ -98,20 +98,24 @@ func socketFilterArch() uint32 {
 // to clone), since in one the command holds every capability, and the
 // kernel code that asks only for one there (netfilter and rtnetlink, with
 // the network on) was within its reach (TestAttackLandlockUserNamespace).
-// With the network off (networkOff) it also lets socket(2) create
-// unix sockets only, and none unless allowUnix (EACCES otherwise); the
-// refusal of io_uring_setup(2) also keeps it from creating sockets
-// without socket(2). allowUnix is for kernels whose Landlock (ABI 9)
-// decides which unix socket paths may be connected to: before it, a unix
-// socket is refused outright, or a mode-666 host socket (under /run,
-// /var/lib, beside the workspace) would be reachable with the network off.
-// socketpair(2), which makes an unnamed connected pair for IPC inside the
-// run, is allowed, but, unless allowUnix, not of datagram sockets
-// (EACCES): one of those sends to any socket path with sendto(2), or
-// connect(2)s to one, as if unconnected
-// (TestAttackS30LandlockDatagramPairReachesHostSocket). System calls of another architecture
-// (32-bit compatibility mode, whose ipc(2) multiplexer the filter does not
-// look into) kill the process; x32 system calls fail with ENOSYS.
+// Unless allowUnix, socket(2) may not create unix sockets (EACCES), with
+// the network on too; with the network off (networkOff) it may create no
+// other socket either (EACCES). The refusal of io_uring_setup(2) also
+// keeps it from creating sockets without socket(2). allowUnix is for
+// kernels whose Landlock (ABI 9) decides which unix socket paths may be
+// connected to: before it, a unix socket is refused outright, or a host
+// socket of the command's user (a tmux server's /tmp/tmux-UID/default,
+// Docker's /var/run/docker.sock for a member of the docker group, a
+// mode-666 one under /run or /var/lib) would be reachable, also with the
+// network on, where bwrap and gvisor hide them behind fresh /tmp and /run
+// (TestAttackS30LandlockNetworkOnConnectsToHostSocket). socketpair(2),
+// which makes an unnamed connected pair for IPC inside the run, is
+// allowed, but, unless allowUnix, not of datagram sockets (EACCES): one of
+// those sends to any socket path with sendto(2), or connect(2)s to one, as
+// if unconnected (TestAttackS30LandlockDatagramPairReachesHostSocket).
+// System calls of another architecture (32-bit compatibility mode, whose
+// ipc(2) multiplexer the filter does not look into) kill the process; x32
+// system calls fail with ENOSYS.
 // With truncation unhandled by Landlock (ABI 1 and 2; noTruncate), it
 // refuses (EACCES) truncate(2) and an open(2) or openat(2) with O_TRUNC and
 // the read-only access mode, the two ways to empty a file not opened for
@@ -182,17 +186,20 @@ func landlockFilter(arch uint32, networkOff, allowUnix, noTruncate bool) []unix.
 			allow,
 		)
 	}
-	if networkOff {
-		unixVerdict := allow
+	if networkOff || !allowUnix {
+		unixVerdict, otherVerdict := allow, allow
 		if !allowUnix {
 			unixVerdict = errno(unix.EACCES)
+		}
+		if networkOff {
+			otherVerdict = errno(unix.EACCES)
 		}
 		prog = append(prog,
 			unix.SockFilter{Code: jeq, K: unix.SYS_SOCKET, Jf: 4},
 			unix.SockFilter{Code: ld, K: offArg0},
 			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
 			unixVerdict,
-			errno(unix.EACCES),
+			otherVerdict,
 		)
 	}
 	if !allowUnix {
@@ -270,10 +277,10 @@ type llStarter struct {
 
 // prepare builds the policy's Landlock ruleset (and seccomp filter).
 func (p landlockPolicy) prepare() (*llStarter, error) {
+	// From ABI 9 the rights include resolving unix sockets at paths
+	// (llAccessFSResolveUnix), granted in the writable directories only,
+	// network on or off; before it the filter refuses unix sockets.
 	fsRights := llHandledFS(p.abi)
-	if !p.networkOff {
-		fsRights &^= llAccessFSResolveUnix
-	}
 	attr := unix.LandlockRulesetAttr{Access_fs: fsRights}
 	if p.networkOff && p.abi >= 4 {
 		attr.Access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
@@ -312,9 +319,7 @@ func (p landlockPolicy) prepare() (*llStarter, error) {
 	// filter for the architecture; with the network on, such a host runs
 	// without one.
 	if arch := socketFilterArch(); arch != 0 {
-		// Unix sockets are refused with the network off before ABI 9.
-		allowUnix := !p.networkOff || p.abi >= 9
-		s.filter = landlockFilter(arch, p.networkOff, allowUnix, p.abi < 3)
+		s.filter = landlockFilter(arch, p.networkOff, p.abi >= 9, p.abi < 3)
 	}
 	if err != nil {
 		s.release()
