@@ -305,6 +305,44 @@ func TestS30ReviewFindAndMakeRulesOnlyForTheirArguments(t *testing.T) {
 	}
 }
 
+// Attack: spellings the first review round (4e19369) still missed:
+// git submodule --quiet foreach "CMD {x}" (an option before foreach),
+// git ls-remote --exec= (upload-pack's other name), hyperfine's commands
+// after "--", tar --rmt-command, and env GNUMAKEFLAGS=. git submodule
+// --quiet foreach (in the submodule's directory) and ls-remote --exec=
+// ran touch; the others were built.
+func TestAttackS30ReviewSecondRoundSpellings(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	git := func(d string, a ...string) {
+		cmd := exec.Command(gitPath, append([]string{"-c", "user.name=a", "-c", "user.email=a@b", "-c", "protocol.file.allow=always"}, a...)...)
+		cmd.Dir = d
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git(sub, "init", "-q", "-b", "main")
+	git(sub, "commit", "-q", "--allow-empty", "-m", "one")
+	repo := filepath.Join(dir, "repo")
+	require.NoError(t, os.Mkdir(repo, 0o755))
+	git(repo, "init", "-q", "-b", "main")
+	git(repo, "submodule", "-q", "add", sub, "sub")
+	built := buildAndRun(t, repo, [][]string{
+		{gitPath, "submodule", "--quiet", "foreach", "true {key}"},
+		{gitPath, "ls-remote", "--exec=git-upload-pack {key}", "."},
+		{"hyperfine", "--runs", "1", "--", "sleep {key}"},
+		{"tar", "--rmt-command=rmt {key}", "-tf", "h:a.tar"},
+		{"env", "GNUMAKEFLAGS=--eval={key}", "make"},
+	}, codePayload)
+	assert.Empty(t, built, "templates built")
+	// foreach runs its command in the submodule's directory.
+	assert.NoFileExists(t, filepath.Join(repo, "sub", "pwned"), "submodule --quiet foreach ran touch")
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

@@ -493,7 +493,7 @@ var gitGlobalTakes = []string{"-c", "-C", "--git-dir", "--work-tree", "--namespa
 // difftool's command, grep's pager, send-email's commands; and the
 // template directory of clone and init, whose hooks git runs.
 var gitSubcommandCode = map[string]*codeOptions{
-	"ls-remote":  {long: []string{"--upload-pack"}},
+	"ls-remote":  {long: []string{"--upload-pack", "--exec"}},
 	"fetch":      {long: []string{"--upload-pack"}},
 	"pull":       {long: []string{"--upload-pack"}},
 	"fetch-pack": {long: []string{"--upload-pack", "--exec"}},
@@ -596,9 +596,16 @@ func gitConfigCode(args []argTemplate, start int) []int {
 	if sub == "submodule" && j+2 < len(args) {
 		// submodule foreach CMD: one command word is run with a shell
 		// (several are run as an argv).
-		if s, _ := args[j+1].literal(); s == "foreach" {
+		foreach := j + 1 // after submodule's own options (--quiet)
+		for foreach < len(args)-1 {
+			if s, ok := args[foreach].literal(); !ok || !strings.HasPrefix(s, "-") {
+				break
+			}
+			foreach++
+		}
+		if s, _ := args[foreach].literal(); s == "foreach" {
 			var words []int
-			for k := j + 2; k < len(args); k++ {
+			for k := foreach + 1; k < len(args); k++ {
 				if s, ok := args[k].literal(); !ok || !strings.HasPrefix(s, "-") {
 					words = append(words, k)
 				}
@@ -676,7 +683,8 @@ var (
 	// tarOptions are GNU tar's options whose values it runs with a
 	// shell; --checkpoint-action's value is judged by tarCheckpoint.
 	tarOptions = &codeOptions{
-		long:     []string{"--to-command", "--use-compress-program", "--rsh-command", "--info-script", "--new-volume-script", "--checkpoint-action"},
+		long: []string{"--to-command", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script",
+			"--new-volume-script", "--checkpoint-action"},
 		not:      []string{"--checkpoint"},
 		short:    "IF",
 		takes:    "bCfgHKLNTVX",
@@ -699,6 +707,12 @@ func optionCode(args []argTemplate, start int, o *codeOptions) []int {
 		s, lit := args[j].literal()
 		head := headLiteral(&args[j])
 		if lit && s == "--" {
+			if o.operands {
+				// hyperfine -- CMD...: operands still, and commands.
+				for k := j + 1; k < len(args); k++ {
+					code = append(code, k)
+				}
+			}
 			break
 		}
 		switch {
@@ -822,7 +836,7 @@ var (
 		// --to-command in TAR_OPTIONS, rsync's remote shell), and the
 		// directories whose configuration a program loads and may run
 		// (a repository's core.fsmonitor, ~/.gitconfig).
-		"TAR_OPTIONS", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "GIT_DIR", "GIT_COMMON_DIR", "HOME", "XDG_CONFIG_HOME",
+		"TAR_OPTIONS", "GNUMAKEFLAGS", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "GIT_DIR", "GIT_COMMON_DIR", "HOME", "XDG_CONFIG_HOME",
 		"ZDOTDIR", "SUDO_EDITOR", "SUDO_ASKPASS", "SYSTEMD_PAGER", "SYSTEMD_EDITOR", "FCEDIT", "GCONV_PATH", "PERL5DB",
 	}
 	envCommandPrefixes = []string{"GIT_CONFIG", "LD_", "DYLD_", "NPM_CONFIG_", "npm_config_", "CARGO_"}
