@@ -343,6 +343,55 @@ func TestAttackS30ReviewSecondRoundSpellings(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(repo, "sub", "pwned"), "submodule --quiet foreach ran touch")
 }
 
+// Attack: bcde5e5 read a launcher's "--" as its own only when the word
+// after it names a program the classifier knows, so prlimit
+// --nofile=1024 -- ./mysort {file} (a program the classifier does not
+// know, here a copy of sort) given "--output=victim.txt" ran mysort with
+// that option, which emptied victim.txt. The "--" of a listed launcher
+// (setpriv, prlimit, perf, bwrap, systemd-run, ...) is now its own
+// whatever follows.
+func TestAttackS30ReviewLauncherDashesBeforeAnUnknownProgram(t *testing.T) {
+	sortPath, err := exec.LookPath("sort")
+	if err != nil {
+		t.Skip("sort is not installed")
+	}
+	dir := t.TempDir()
+	b, err := os.ReadFile(sortPath)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mysort"), b, 0o755))
+	victim := filepath.Join(dir, "victim.txt")
+	sb := processEngine(t, dir)
+	var ran int
+	for _, argv := range [][]string{
+		{"prlimit", "--nofile=1024", "--", "./mysort", "{file}"},
+		{"setpriv", "--nnp", "--", "./mysort", "{file}"},
+	} {
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			continue
+		}
+		ran++
+		require.NoError(t, os.WriteFile(victim, []byte("precious\n"), 0o644))
+		c, err := shell.NewCommand("sorted", "Sort a file", sb, argv)
+		require.NoError(t, err)
+		_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"file": "--output=victim.txt"})})
+		if assert.Error(t, err, "%q ran", argv) {
+			assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		}
+		b, err := os.ReadFile(victim)
+		require.NoError(t, err)
+		assert.Equal(t, "precious\n", string(b), "%q emptied the file", argv)
+		// Guard: the program's own "--" makes it an operand.
+		c, err = shell.NewCommand("sorted", "Sort a file", sb, append(argv[:len(argv)-1:len(argv)-1], "--", "{file}"))
+		require.NoError(t, err)
+		res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"file": "victim.txt"})})
+		require.NoError(t, err)
+		assert.Equal(t, "precious\n", res.Text())
+	}
+	if ran == 0 {
+		t.Skip("neither prlimit nor setpriv is installed")
+	}
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

@@ -264,7 +264,9 @@ func forwarders(args []argTemplate) map[int]string {
 			// word after it is an operand (cat -- env {file}).
 			break
 		}
-		if k := dashesBeforeProgram(args, i+1, c); k >= 0 {
+		// A launcher's "--" comes before the program it runs, whatever
+		// its name (ip's may end the options of ip link show too).
+		if k := dashesBeforeProgram(args, i+1, c, name != "ip" && slices.Contains(launchers, name)); k >= 0 {
 			own[k] = lit
 			i, wrapper = k+1, lit
 			continue
@@ -284,15 +286,20 @@ var launchers = []string{"systemd-run", "systemd-nspawn", "ip", "machinectl", "f
 
 // dashesBeforeProgram returns the index of the first literal "--" from
 // start when the argument after it is a literal naming a program the
-// classifier knows, else -1. A "--" followed by anything else ends the
+// classifier knows, or (launcher) any word or placeholder, else -1. A "--" followed by anything else ends the
 // options of the program before it, as usual.
-func dashesBeforeProgram(args []argTemplate, start int, c *classify.Classifier) int {
+func dashesBeforeProgram(args []argTemplate, start int, c *classify.Classifier, launcher bool) int {
 	for k := start; k < len(args); k++ {
 		if s, ok := args[k].literal(); ok && s == "--" {
 			if k+1 < len(args) {
 				// "." is the shell's source builtin to the classifier, and a
-				// directory here.
-				if next, ok := args[k+1].literal(); ok && next != "." && next != ".." && !strings.HasPrefix(next, "-") && c.Knows(path.Base(next)) {
+				// directory here. After a listed launcher any word is the
+				// program it runs (prlimit -- ./mysort {file}).
+				next, ok := args[k+1].literal()
+				if ok && next != "." && next != ".." && !strings.HasPrefix(next, "-") && (launcher || c.Knows(path.Base(next))) {
+					return k
+				}
+				if !ok && launcher {
 					return k
 				}
 			}
