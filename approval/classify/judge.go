@@ -1957,7 +1957,13 @@ var contentReaders = map[string]bool{
 var decodedOutputOptions = map[string][]string{
 	"openssl": {"-out"}, "gpg": {"-o", "--output"}, "gpg2": {"-o", "--output"}, "uudecode": {"-o", "--output-file"},
 	"age": {"-o", "--output"}, "rage": {"-o", "--output"},
+	// base64 -d -i in -o out (BSD's and macOS's base64).
+	"base64": {"-o", "--output"},
 }
+
+// decodedOutputBundles are the short output options that may end a
+// bundle of short options (gpg -qo a -d p.gpg).
+var decodedOutputBundles = map[string]byte{"gpg": 'o', "gpg2": 'o', "age": 'o', "rage": 'o'}
 
 // pythonDecoders are the modules of Python's standard library that print
 // (or write) the file they are given decoded: python3 -m base64 -d p.b64
@@ -1997,6 +2003,19 @@ func decodedOutputs(name string, args []word) []word {
 			if v, ok := strings.CutPrefix(a.s, o+"="); ok && a.lit {
 				out = append(out, word{s: v, lit: true})
 				break
+			}
+		}
+		if bundled := decodedOutputBundles[name]; bundled != 0 && len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' {
+			// gpg -qo a -d p.gpg, age -do a: the letter ends a bundle of
+			// short options, with its value the rest or the next word.
+			if k := strings.IndexByte(a.s, bundled); k > 0 {
+				switch {
+				case k+1 < len(a.s) && a.lit:
+					out = append(out, word{s: a.s[k+1:], lit: true})
+				case k+1 == len(a.s) && i+1 < len(args):
+					out = append(out, args[i+1])
+					i++
+				}
 			}
 		}
 	}
