@@ -392,6 +392,32 @@ func TestAttackS30ReviewLauncherDashesBeforeAnUnknownProgram(t *testing.T) {
 	}
 }
 
+// Attack: the sqlite3 shell runs its SQL arguments and -cmd's
+// dot-commands, where .shell and .system run commands and the shell's
+// edit(TEXT, EDITOR) function runs EDITOR with system(): sqlite3 t.db
+// "select count(*) from t where name = '{name}'" given "x' or
+// edit('', 'touch pwned') or '" ran touch (real sqlite3). A placeholder
+// in the SQL (an operand after the database) or in -cmd's value is now
+// refused at construction, as an interpreter's inline code is.
+func TestAttackS30ReviewSqliteSQLIsCode(t *testing.T) {
+	sq, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("sqlite3 is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, exec.Command(sq, filepath.Join(dir, "t.db"), "create table t(name text); insert into t values('a');").Run())
+	built := buildAndRun(t, dir, [][]string{
+		{sq, "t.db", "select count(*) from t where name = '{key}'"},
+		{sq, "-batch", "-separator", ",", "t.db", "select count(*) from t where name = '{key}'"},
+		{sq, "-cmd", ".timeout {key}", "t.db", "select 1"},
+	}, "x' or edit('', 'touch pwned') or '")
+	assert.Empty(t, built, "templates built")
+	for _, argv := range [][]string{{sq, "-readonly", "{db}", "select count(*) from t"}, {sq, "t.db", "{sql}"}} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack: 8ff40cc restricted the value of a make variable set as
 // NAME={x} on make's command line, but make takes its code from two more
 // places: a variable env sets for it (env VERSION={v} make release: make

@@ -656,6 +656,12 @@ type codeOptions struct {
 	// words are options spelt with one dash whose value is code (gdb -ex,
 	// zip -TT), also written with two dashes or "=VALUE" attached.
 	words []string
+	// wordTakes are other one-dash words that take the next argument
+	// (sqlite3 -separator X).
+	wordTakes []string
+	// skipOperands is how many operands come before the code ones
+	// (sqlite3 DB SQL...: one).
+	skipOperands int
 	// plus: an argument "+CMD" is code (vim +CMD, less +CMD).
 	plus bool
 	// operands: every operand is a command line (hyperfine CMD...).
@@ -673,6 +679,10 @@ var programCode = map[string]*codeOptions{
 	"gdb":  {words: []string{"-ex", "-iex", "-eval-command", "-init-eval-command"}},
 	"zip":  {words: []string{"-TT", "--unzip-command"}},
 	"less": {plus: true},
+	// sqlite3 DB SQL...: the SQL and -cmd's dot-commands, where .shell,
+	// .system and the shell's edit(TEXT, EDITOR) run commands.
+	"sqlite3": {words: []string{"-cmd"}, operands: true, skipOperands: 1, wordTakes: []string{"-separator", "-newline",
+		"-nullvalue", "-vfs", "-mmap", "-pagecache", "-lookaside", "-maxsize", "-heap", "-init", "-escape"}},
 	"hyperfine": {long: []string{"--prepare", "--setup", "--cleanup", "--conclude", "--shell"}, short: "pscS", takes: "wmMrPuno",
 		longTakes: []string{"--warmup", "--min-runs", "--max-runs", "--runs", "--style", "--sort", "--time-unit", "--export-asciidoc",
 			"--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--output", "--input", "--command-name"},
@@ -698,6 +708,7 @@ var (
 // codeOptions say are code, up to a "--".
 func optionCode(args []argTemplate, start int, o *codeOptions) []int {
 	var code []int
+	operand := 0 // operands seen
 	next := func(j int) {
 		if j < len(args) {
 			code = append(code, j)
@@ -725,6 +736,8 @@ func optionCode(args []argTemplate, start int, o *codeOptions) []int {
 			} else {
 				code = append(code, j)
 			}
+		case lit && slices.ContainsFunc(o.wordTakes, func(w string) bool { return s == w || s == "-"+w }):
+			j++
 		case strings.HasPrefix(head, "--"):
 			name, _, eq := strings.Cut(head, "=")
 			if !slices.Contains(o.not, name) && len(name) > 3 && slices.ContainsFunc(o.long, func(l string) bool { return strings.HasPrefix(l, name) }) {
@@ -770,8 +783,11 @@ func optionCode(args []argTemplate, start int, o *codeOptions) []int {
 				}
 			}
 			j += n
-		case o.operands && len(args[j].placeholders()) > 0:
-			code = append(code, j)
+		case o.operands:
+			if operand >= o.skipOperands && len(args[j].placeholders()) > 0 {
+				code = append(code, j)
+			}
+			operand++
 		}
 	}
 	if o == tarOptions {

@@ -102,7 +102,9 @@
 //     --new-volume-script; abbreviated, bundled as -xI CMD, or old-style
 //     as tar xIf CMD FILE); the code other programs run from an option
 //     (rsync -e/--rsh/--rsync-path, vim -c/--cmd/+CMD, gdb -ex/-iex,
-//     zip -TT, less +CMD, hyperfine's commands, ssh/scp/sftp -o
+//     zip -TT, less +CMD, hyperfine's commands, sqlite3's SQL and -cmd
+//     (sqlite3 DB "select ... '{name}'": its shell's edit() and .shell
+//     run commands), ssh/scp/sftp -o
 //     ProxyCommand=, LocalCommand=, KnownHostsCommand=, PKCS11Provider=,
 //     or -o {keyword}=...); and a variable env (or
 //     bwrap --setenv, systemd-run --setenv/-E) sets
