@@ -396,7 +396,7 @@ func TestAttackS30ReviewLauncherDashesBeforeAnUnknownProgram(t *testing.T) {
 // dot-commands, where .shell and .system run commands and the shell's
 // edit(TEXT, EDITOR) function runs EDITOR with system(): sqlite3 t.db
 // "select count(*) from t where name = '{name}'" given "x' or
-// edit('', 'touch pwned') or '" ran touch (real sqlite3). A placeholder
+// edit('x', 'touch pwned') or '" ran touch (real sqlite3). A placeholder
 // in the SQL (an operand after the database) or in -cmd's value is now
 // refused at construction, as an interpreter's inline code is.
 func TestAttackS30ReviewSqliteSQLIsCode(t *testing.T) {
@@ -410,7 +410,7 @@ func TestAttackS30ReviewSqliteSQLIsCode(t *testing.T) {
 		{sq, "t.db", "select count(*) from t where name = '{key}'"},
 		{sq, "-batch", "-separator", ",", "t.db", "select count(*) from t where name = '{key}'"},
 		{sq, "-cmd", ".timeout {key}", "t.db", "select 1"},
-	}, "x' or edit('', 'touch pwned') or '")
+	}, "x' or edit('x', 'touch pwned') or '")
 	assert.Empty(t, built, "templates built")
 	for _, argv := range [][]string{{sq, "-readonly", "{db}", "select count(*) from t"}, {sq, "t.db", "{sql}"}} {
 		_, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
