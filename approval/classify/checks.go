@@ -2378,6 +2378,16 @@ func (s *state) isSecretSource(w word) bool {
 		}
 	}
 	_, _, ok := s.secretRule(w)
+	if !ok && !w.unknown() && !w.glob {
+		// A directory of the home that holds secret files (cp -r ~/.ssh
+		// n, tar czf n.tgz ~/.aws): the copy holds them. Only under a
+		// home, where Secrets place them; a project's directory is not
+		// read so (cp -r src lib).
+		if p := homePath(cleanPath(w.s)); strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "/root/") || strings.HasPrefix(p, "/home/") {
+			var scratch judgement
+			ok = s.secretDirAt(w, w.s, &scratch)
+		}
+	}
 	return ok && !w.unknown() && !secretTemplate(w.s)
 }
 
