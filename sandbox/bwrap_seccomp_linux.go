@@ -43,7 +43,10 @@ type modeArg struct {
 // otherwise be reachable, as the fresh /run and /tmp cover only the usual
 // places; AF_VSOCK, which no network namespace cuts off and which on a
 // virtual machine reaches the hypervisor's host; and the rest, which a
-// command without a network has no use for. socketpair(2) still works.
+// command without a network has no use for. socketpair(2) still works,
+// but not of datagram sockets (EACCES): one of those sends to any socket
+// path with sendto(2), or connect(2)s to one, as if unconnected
+// (TestAttackS30BwrapDatagramPairReachesHostSocket).
 // memfd_create(2) and memfd_secret(2) fail with ENOSYS, shmget(2) and
 // msgget(2) with EPERM:
 // Limits.Memory is RLIMIT_AS, and memory kept outside a mapping counts
@@ -98,6 +101,15 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 			unix.SockFilter{Code: jeq, K: unix.AF_INET, Jt: 3},
 			unix.SockFilter{Code: jeq, K: unix.AF_INET6, Jt: 2},
 			unix.SockFilter{Code: jeq, K: unix.AF_NETLINK, Jt: 1},
+			errno(unix.EACCES),
+			allow)
+		// A datagram socket of an unnamed pair still sends to (and
+		// connects to) any socket path (sendto(2)); stream and seqpacket
+		// ones are connected for good.
+		block(unix.SYS_SOCKETPAIR,
+			unix.SockFilter{Code: ld, K: arg(1)},
+			unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: 0xf}, // SOCK_TYPE_MASK
+			unix.SockFilter{Code: jeq, K: unix.SOCK_DGRAM, Jf: 1},
 			errno(unix.EACCES),
 			allow)
 	}
