@@ -144,7 +144,7 @@ func TestAttackS30ReviewListingFramedOtherwiseIsRefused(t *testing.T) {
 			}), nil
 		},
 		"the standalone stream answers": func() (Target, []Option) {
-			return httpStandalone(t, page), []Option{WithRoots(&mcp.Root{URI: "file:///tmp"})}
+			return httpStandalone(t, page), []Option{WithRoots(&mcp.Root{URI: "file:///tmp"})} //lint:ignore SA1019 roots (deprecated by SEP-2577) are what makes the client open the standalone stream
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
