@@ -10,23 +10,34 @@
 //	go run ./examples/mcp-server -workspace ./sandbox-dir -http 127.0.0.1:8080
 //	go run ./examples/mcp-server -workspace ./sandbox-dir -engine process   # no bubblewrap here
 //
+// Over HTTP every request must carry "Authorization: Bearer <token>": the
+// token is $TOOLBELT_MCP_TOKEN, or one made for the run and printed on
+// stderr. A client approves its own risky calls, so an endpoint without a
+// token would let anyone who reaches the port run bash in the workspace.
+//
 // Logs go to stderr: on stdio, stdout carries the protocol.
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/executor"
@@ -155,20 +166,69 @@ func run() error {
 	if *addr == "" {
 		return srv.ServeStdio(ctx)
 	}
+	// Over HTTP anyone who can reach the port is a client, and a client
+	// approves its own risky calls (elicitation): every request must carry
+	// the run's bearer token. In production put the token in
+	// TOOLBELT_MCP_TOKEN (from a secret store), or replace requireToken with
+	// auth.RequireBearerToken and your OAuth verifier (and
+	// mcpserver.WithPrincipal(mcpserver.PrincipalFromToken())).
+	token := os.Getenv(TokenEnv)
+	if token == "" {
+		if token, err = newToken(); err != nil {
+			return err
+		}
+		// Printed once, for the person who started the server, never logged.
+		fmt.Fprintf(os.Stderr, "mcp-server: clients must send \"Authorization: Bearer %s\" (set %s to choose the token)\n", token, TokenEnv)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler(mcpserver.Stateful())) // sessions: a client can cancel a running call
-	hs := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(sctx)
-	}()
-	log.Info("serving MCP over streamable HTTP", "url", "http://"+*addr+"/mcp", "workspace", ws.Dir())
-	if err := hs.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+	mux.Handle("/mcp", requireToken(token)(srv.HTTPHandler(mcpserver.Stateful()))) // sessions: a client can cancel a running call
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "workspace", ws.Dir())
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// TokenEnv names the environment variable holding the bearer token HTTP
+// clients must send; without it the server makes one for the run and
+// prints it on stderr.
+const TokenEnv = "TOOLBELT_MCP_TOKEN"
+
+// newToken returns 32 random bytes, base64url-encoded.
+func newToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("bearer token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// requireToken refuses, with 401, a request whose Authorization header is
+// not "Bearer " and token, compared in constant time.
+func requireToken(token string) func(http.Handler) http.Handler {
+	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
+		if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+			return nil, auth.ErrInvalidToken
+		}
+		// One user: the SDK ties a stateful session to it.
+		return &auth.TokenInfo{UserID: "mcp-client"}, nil
+	}
+	return auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 }
 
 // defaultAuditPath is the trail of a workspace when -audit is not given: in
