@@ -304,9 +304,18 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	// approver offers this call alone.
 	areq.OnceOnly = !remember || ev.EveryCall
 	tool.Emit(ctx, tool.Event{Kind: tool.EventApprovalRequested, CallID: req.Call.ID, Tool: req.Call.Name, Reason: ev.Reason})
+	// The approver gets copies of what it could write into: the call's
+	// argument buffer and roles are the ones that run, and one written in
+	// place would run unseen by the schema, the policy and the hash the
+	// decision is bound to (an approver that ignores its context may
+	// still hold them after the call returned).
+	shown := *areq
+	shown.Call.Args = bytes.Clone(areq.Call.Args)
+	shown.Principal.Roles = slices.Clone(areq.Principal.Roles)
+	shown.Call.Principal.Roles = slices.Clone(areq.Call.Principal.Roles)
 	start := time.Now()
 	var d approval.Decision
-	ask := func() { d, err = e.consult(ctx, *areq) }
+	ask := func() { d, err = e.consult(ctx, shown) }
 	// Calls behind this one on the same files go ahead while a person
 	// decides (extension.LockQueue).
 	if req.Queue != nil {

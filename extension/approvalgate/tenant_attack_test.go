@@ -66,7 +66,9 @@ func TestApprovalCoversThePrincipalItWasAskedFor(t *testing.T) {
 			res, _ := ex.Execute(context.Background(), tool.Call{ID: "c1", Name: "pay", Args: json.RawMessage(`{}`), Principal: alice, Session: "s1"})
 			mu.Lock()
 			defer mu.Unlock()
-			require.Equal(t, []tool.Principal{alice}, asked, "the person was asked about alice's call")
+			// The approver is shown a copy of the roles: the one edited in
+			// place after the decision still reads "dev".
+			require.Equal(t, []tool.Principal{{ID: "alice", Tenant: "acme", Roles: []string{"dev"}}}, asked, "the person was asked about alice's call")
 			assert.Empty(t, ranAs, "the call ran as %v on alice's approval", ranAs)
 			require.NotNil(t, res.Error)
 			assert.Equal(t, tool.CodeApprovalDenied, res.Error.Code)
