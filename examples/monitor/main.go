@@ -81,14 +81,27 @@ type WriteArgs struct {
 // writeFile builds the write_file tool for a workspace directory. It
 // declares a write on its path, so the executor runs two writes of one
 // file one after the other, in the order they were submitted.
+//
+// The file is written through an os.Root, so neither ".." nor a symlink in
+// the workspace leads the write outside it. In production, prefer
+// builtin.WriteFile over a sandbox.Workspace, which also hides .git, .env
+// and keys and writes atomically.
 func writeFile(dir string) tool.Tool {
 	return tool.Func("write_file", "Write a file in the workspace", func(ctx context.Context, in WriteArgs) (string, error) {
-		time.Sleep(200 * time.Millisecond) // a slow disk makes the wait visible
-		p := filepath.Join(dir, filepath.Clean("/"+in.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		select { // a slow disk makes the wait visible
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		root, err := os.OpenRoot(dir)
+		if err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(p, []byte(in.Content), 0o644); err != nil {
+		defer root.Close()
+		if err := root.MkdirAll(filepath.Dir(in.Path), 0o755); err != nil {
+			return "", err
+		}
+		if err := root.WriteFile(in.Path, []byte(in.Content), 0o644); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("wrote %d bytes to %s", len(in.Content), in.Path), nil
