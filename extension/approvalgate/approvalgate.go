@@ -21,8 +21,8 @@
 //     the person was shown; a denial remembered so also refuses the calls
 //     the policy would allow unasked; a remembered approval never answers
 //     for a tool on the always-ask list, or one whose spec requires
-//     approval), then asks the
-//     Approver, emitting tool.EventApprovalRequested and
+//     approval, nor for a tool registered again under the same name), then
+//     asks the Approver, emitting tool.EventApprovalRequested and
 //     tool.EventApprovalDecided (with the decision, who made it and its
 //     latency). extension/tracing turns the two into a child span
 //     "approval" of the call span; this package imports no tracing library.
@@ -287,7 +287,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		// A tool on the always-ask list, or whose spec requires approval,
 		// is asked about on every call (ev.EveryCall): only
 		// a remembered denial (the safe direction) answers for it.
-		if d, ok := e.memory.get(key); ok && (d.Kind == approval.Deny || !ev.EveryCall) {
+		if d, ok := e.memory.get(key, req.Spec); ok && (d.Kind == approval.Deny || !ev.EveryCall) {
 			e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 			meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash}
 			if d.Kind != approval.Approve {
@@ -352,7 +352,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			// An always-ask tool's approval covers this call only.
 			meta["scope"] = approval.ScopeCall.String()
 		case remember:
-			e.memory.put(key, d)
+			e.memory.put(key, d, req.Spec)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
@@ -406,7 +406,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		return e.run(ctx, req, next, meta)
 	case approval.Deny:
 		if remember && d.Scope != approval.ScopeCall {
-			e.memory.put(key, d)
+			e.memory.put(key, d, req.Spec)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return deny(req, d.DecidedBy, denyMessage(d), meta)
@@ -438,7 +438,7 @@ func (e *Extension) rememberedDenial(ctx context.Context, req *extension.Request
 	if err != nil {
 		return deny(req, "approval", "the arguments cannot be hashed for approval: "+err.Error(), nil)
 	}
-	d, ok := e.memory.get(keyOf(&req.Call, hash))
+	d, ok := e.memory.get(keyOf(&req.Call, hash), req.Spec)
 	if !ok || d.Kind != approval.Deny {
 		return nil
 	}
@@ -711,9 +711,13 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 // the same id) in a session of the same name is asked again, and so are
 // the same principal with other roles and another agent in the session
 // (a browsing agent does not inherit what the coding agent was allowed).
+// An approval covers the registered tool it was given for (its spec, by
+// identity): a tool registered again under the same name (registry.Remove
+// and Register, an MCP server's changed tool listed anew) is asked about
+// again. A denial refuses the tool of that name, whatever is registered.
 type memory struct {
 	mu      sync.Mutex
-	m       map[memKey]approval.Decision
+	m       map[memKey]remembered
 	ring    []memKey
 	next    int
 	denials atomic.Int64 // how many of m's decisions are denials
@@ -746,10 +750,22 @@ func rolesKey(roles []string) string {
 }
 
 func newMemory(max int) *memory {
-	return &memory{m: make(map[memKey]approval.Decision), ring: make([]memKey, max)}
+	return &memory{m: make(map[memKey]remembered), ring: make([]memKey, max)}
 }
 
-func (m *memory) put(k memKey, d approval.Decision) {
+// remembered is a decision and the spec of the tool it was given for.
+type remembered struct {
+	d    approval.Decision
+	spec *tool.Spec
+}
+
+// covers reports whether r answers for a call of the tool spec describes:
+// a denial always, an approval only for the tool it was given for.
+func (r remembered) covers(spec *tool.Spec) bool {
+	return r.d.Kind == approval.Deny || r.spec == spec
+}
+
+func (m *memory) put(k memKey, d approval.Decision, spec *tool.Spec) {
 	if d.Scope == approval.ScopeSessionTool {
 		k.hash = ""
 	}
@@ -763,7 +779,7 @@ func (m *memory) put(k memKey, d approval.Decision) {
 		m.next = (m.next + 1) % len(m.ring)
 	}
 	m.drop(k)
-	m.m[k] = d
+	m.m[k] = remembered{d, spec}
 	if d.Kind == approval.Deny {
 		m.denials.Add(1)
 	}
@@ -771,9 +787,9 @@ func (m *memory) put(k memKey, d approval.Decision) {
 
 // drop forgets k's decision, if any. m.mu is held.
 func (m *memory) drop(k memKey) {
-	if d, ok := m.m[k]; ok {
+	if r, ok := m.m[k]; ok {
 		delete(m.m, k)
-		if d.Kind == approval.Deny {
+		if r.d.Kind == approval.Deny {
 			m.denials.Add(-1)
 		}
 	}
@@ -784,20 +800,23 @@ func (m *memory) drop(k memKey) {
 func (m *memory) holdsDenials() bool { return m.denials.Load() > 0 }
 
 // get returns the remembered decision for the call; a remembered denial
-// wins over a remembered approval.
-func (m *memory) get(k memKey) (approval.Decision, bool) {
+// wins over a remembered approval. An approval given for another tool of
+// the same name (spec) is not returned.
+func (m *memory) get(k memKey, spec *tool.Spec) (approval.Decision, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	byArgs, okA := m.m[k]
+	okA = okA && byArgs.covers(spec)
 	k.hash = ""
 	byTool, okT := m.m[k]
+	okT = okT && byTool.covers(spec)
 	switch {
-	case okT && byTool.Kind == approval.Deny:
-		return byTool, true
+	case okT && byTool.d.Kind == approval.Deny:
+		return byTool.d, true
 	case okA:
-		return byArgs, true
+		return byArgs.d, true
 	}
-	return byTool, okT
+	return byTool.d, okT
 }
 
 func (m *memory) forget(tenant, session string) {
