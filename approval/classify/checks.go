@@ -4105,7 +4105,24 @@ var projectTools = map[string]projectTool{
 	"rebar3":     hereOnly,
 	"opam":       {paths: true, subs: []string{"install", "pin"}},
 	"conan":      {paths: true},
+	// docker build runs its context's Dockerfile (RUN steps); docker
+	// compose up runs the services, builds and host mounts its compose
+	// file names. A context is an operand spelled as a path (., ./d, d/),
+	// so that a tag (-t r) is not taken for one.
+	"docker build":   containerBuild,
+	"podman build":   containerBuild,
+	"docker buildx":  {files: containerBuild.files, paths: true, sub: true, subs: []string{"build", "b"}},
+	"podman buildx":  {files: containerBuild.files, paths: true, sub: true, subs: []string{"build", "b"}},
+	"docker compose": composeProject,
+	"podman compose": composeProject,
 }
+
+// containerBuild and composeProject are the projects of docker build and
+// docker compose (see projectTools).
+var (
+	containerBuild = projectTool{files: []string{"-f", "--file"}, paths: true}
+	composeProject = projectTool{dirs: []string{"--project-directory"}, files: []string{"-f", "--file"}, here: true, subs: []string{"up", "run", "create", "start", "restart", "build", "watch"}}
+)
 
 // specPath returns the path a package spec names: the directory of npm i
 // file:d, yarn add link:./d, pip install -e git+file://d#egg=x (and
