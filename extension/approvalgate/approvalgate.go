@@ -308,11 +308,17 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	// argument buffer and roles are the ones that run, and one written in
 	// place would run unseen by the schema, the policy and the hash the
 	// decision is bound to (an approver that ignores its context may
-	// still hold them after the call returned).
+	// still hold them after the call returned); the spec's slices are the
+	// registered tool's, for every later call (a tag written in place
+	// would make a payment retry-safe).
 	shown := *areq
 	shown.Call.Args = bytes.Clone(areq.Call.Args)
 	shown.Principal.Roles = slices.Clone(areq.Principal.Roles)
 	shown.Call.Principal.Roles = slices.Clone(areq.Call.Principal.Roles)
+	shown.Reasons = slices.Clone(areq.Reasons)
+	s := &shown.Spec
+	s.InputSchema, s.OutputSchema = bytes.Clone(s.InputSchema), bytes.Clone(s.OutputSchema)
+	s.Tags, s.AllowedModes, s.Secrets = slices.Clone(s.Tags), slices.Clone(s.AllowedModes), slices.Clone(s.Secrets)
 	start := time.Now()
 	var d approval.Decision
 	ask := func() { d, err = e.consult(ctx, shown) }
