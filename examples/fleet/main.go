@@ -3,20 +3,30 @@
 // rate limits and approvals are exact across them, and a reviewer that
 // lists and decides the approvals from anywhere.
 //
+//	export FLEET_SECRET=$(head -c 32 /dev/urandom | base64)   # the same on every server
 //	fleet migrate  -db postgres://...                 create the tables
 //	fleet serve    -db postgres://... -addr 127.0.0.1:8081
 //	fleet serve    -db postgres://... -addr 127.0.0.1:8082
+//	fleet token    -user alice                        print alice's bearer token
 //	fleet pending  -db postgres://...                 list what waits
 //	fleet decide   -db postgres://... -id apr-... -since T -approve (or -deny "why")
 //
 // Each server offers two tools: send_message, limited to 5 calls per hour
 // per user over the whole fleet, and deploy, which waits for a person's
-// decision wherever it is made. The caller names its user in the
-// X-Toolbelt-User header.
+// decision wherever it is made. A caller proves its user with
+// "Authorization: Bearer <token>", a token `fleet token` signs with
+// FLEET_SECRET (HMAC-SHA256); a request without a valid one gets 401, so
+// no client can spend another user's limit or file a deploy in their name.
+// The tokens do not expire: rotate FLEET_SECRET to revoke them all, and in
+// production use your identity provider's tokens instead (see
+// verifyToken).
 package main
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -26,10 +36,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/toolbelt-go/toolbelt/approval"
 	"github.com/toolbelt-go/toolbelt/backend/postgres"
@@ -41,8 +53,41 @@ import (
 	"github.com/toolbelt-go/toolbelt/tool"
 )
 
-// UserHeader names the user a call acts for.
-const UserHeader = "X-Toolbelt-User"
+// SecretEnv names the environment variable holding the secret that signs
+// the users' tokens: the same on every server and wherever `fleet token`
+// runs, 32 or more characters.
+const SecretEnv = "FLEET_SECRET"
+
+// fleetSecret reads SecretEnv.
+func fleetSecret() ([]byte, error) {
+	s := os.Getenv(SecretEnv)
+	if len(s) < 32 {
+		return nil, fmt.Errorf("%s holds %d characters: set it to a secret of 32 or more, the same on every server (e.g. head -c 32 /dev/urandom | base64); it signs the users' tokens", SecretEnv, len(s))
+	}
+	return []byte(s), nil
+}
+
+// userToken is the bearer token naming user: the user's name and an
+// HMAC-SHA256 of it under secret, both base64url, joined by a dot.
+func userToken(secret []byte, user string) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("fleet user token\x00" + user))
+	return base64.RawURLEncoding.EncodeToString([]byte(user)) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// verifyToken accepts a token userToken made with secret, and names its
+// user. Replace it with your identity provider's verifier (OAuth, OIDC) in
+// production: these tokens never expire.
+func verifyToken(secret []byte) auth.TokenVerifier {
+	return func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		name, _, ok := strings.Cut(token, ".")
+		user, err := base64.RawURLEncoding.DecodeString(name)
+		if !ok || err != nil || len(user) == 0 || !hmac.Equal([]byte(token), []byte(userToken(secret, string(user)))) {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: string(user)}, nil
+	}
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -55,7 +100,7 @@ func main() {
 
 func run(ctx context.Context, args []string, w io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("give a command: migrate, serve, pending or decide")
+		return errors.New("give a command: migrate, serve, token, pending or decide")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "PostgreSQL connection string (default $DATABASE_URL)")
@@ -65,8 +110,20 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	approve := fs.Bool("approve", false, "decide: approve")
 	deny := fs.String("deny", "", "decide: deny, telling the model why")
 	who := fs.String("as", os.Getenv("USER"), "decide: who decides (recorded with the decision)")
+	user := fs.String("user", "", "token: the user the token names")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	if args[0] == "token" {
+		if *user == "" {
+			return errors.New("token needs -user: the user the token names")
+		}
+		secret, err := fleetSecret()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(w, userToken(secret, *user))
+		return nil
 	}
 	if *dsn == "" {
 		return errors.New("-db is required (or set DATABASE_URL)")
@@ -84,11 +141,15 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		fmt.Fprintln(w, "migrated")
 		return nil
 	case "serve":
+		secret, err := fleetSecret()
+		if err != nil {
+			return err
+		}
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return err
 		}
-		return serve(ctx, pool, ln, w)
+		return serve(ctx, pool, ln, secret, w)
 	case "pending":
 		return pending(ctx, pool, w)
 	case "decide":
@@ -116,7 +177,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		fmt.Fprintf(w, "%s: %s by %s\n", *id, d.Kind, d.DecidedBy)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q: use migrate, serve, pending or decide", args[0])
+	return fmt.Errorf("unknown command %q: use migrate, serve, token, pending or decide", args[0])
 }
 
 // SendArgs are send_message's arguments.
@@ -131,7 +192,7 @@ type DeployArgs struct {
 }
 
 // serve runs one MCP server of the fleet on ln until ctx ends.
-func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, w io.Writer) error {
+func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, secret []byte, w io.Writer) error {
 	stores := postgres.New(pool)
 	defer stores.Close()
 	reg := registry.New()
@@ -151,14 +212,15 @@ func serve(ctx context.Context, pool *pgxpool.Pool, ln net.Listener, w io.Writer
 		return err
 	}
 	srv, err := mcpserver.New(ex, mcpserver.WithImplementation("fleet", "1.0"),
-		// The demo trusts the header; in production a proxy sets it (and
-		// drops a client's), or use mcpserver.PrincipalFromToken.
-		mcpserver.WithPrincipal(mcpserver.PrincipalFromHeader(UserHeader, "")))
+		// The user is the one the verified token names, never a header a
+		// client could set to anyone.
+		mcpserver.WithPrincipal(mcpserver.PrincipalFromToken()))
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler())
+	requireUser := auth.RequireBearerToken(verifyToken(secret), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	mux.Handle("/mcp", requireUser(srv.HTTPHandler()))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()

@@ -22,20 +22,32 @@ import (
 	"github.com/toolbelt-go/toolbelt/backend/postgres/pgtest"
 )
 
-// userTransport names the caller's user on every request.
-type userTransport struct{ user string }
+// testSecret is the FLEET_SECRET of the tests' servers.
+const testSecret = "fleet-test-secret-0123456789abcdef"
 
-func (u userTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+// bearerTransport sends a bearer token on every request.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set(UserHeader, u.user)
+	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-func connect(t *testing.T, ctx context.Context, url, user string) *mcp.ClientSession {
-	t.Helper()
+func dial(ctx context.Context, url string, rt http.RoundTripper) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "fleet-test", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: userTransport{user}},
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: rt},
 		DisableStandaloneSSE: true}, nil)
+}
+
+// connect connects as user, with the token `fleet token -user` prints.
+func connect(t *testing.T, ctx context.Context, bin, url, user string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, "token", "-user", user)
+	cmd.Env = append(cmd.Environ(), SecretEnv+"="+testSecret)
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	cs, err := dial(ctx, url, bearerTransport{strings.TrimSpace(string(out))})
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
@@ -60,6 +72,7 @@ type server struct {
 func startServer(t *testing.T, bin, dsn string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "-db", dsn, "-addr", "127.0.0.1:0")
+	cmd.Env = append(cmd.Environ(), SecretEnv+"="+testSecret)
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	cmd.Stderr = os.Stderr
@@ -105,7 +118,7 @@ func TestFleetEndToEnd(t *testing.T) {
 
 	assert.Contains(t, fleet(t, bin, "migrate", "-db", dsn), "migrated")
 	a, b := startServer(t, bin, dsn), startServer(t, bin, dsn)
-	alice := []*mcp.ClientSession{connect(t, ctx, a.url, "alice"), connect(t, ctx, b.url, "alice")}
+	alice := []*mcp.ClientSession{connect(t, ctx, bin, a.url, "alice"), connect(t, ctx, bin, b.url, "alice")}
 
 	// 5 messages per hour per user, over the whole fleet.
 	sent, limited := 0, 0
