@@ -828,9 +828,12 @@ func (m *memory) get(k memKey, spec *tool.Spec) (approval.Decision, bool) {
 func (m *memory) forget(tenant, session string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for k := range m.m {
-		if k.session == session && k.tenant == tenant {
+	// Their places in the ring go too: a key left there would, reached
+	// again, drop the same key's later decision long before its turn.
+	for i, k := range m.ring {
+		if k != (memKey{}) && k.session == session && k.tenant == tenant {
 			m.drop(k)
+			m.ring[i] = memKey{}
 		}
 	}
 }
