@@ -196,6 +196,13 @@ type conn struct {
 	// endAnswers ends the answers to the server's requests still in
 	// flight over HTTP: closing the session waits for them.
 	endAnswers context.CancelFunc
+
+	// pages mirrors the SDK's cache of tools/list pages (see
+	// maxListedBytes): the size of each page it holds, by cursor, and
+	// their sum (pagesSize).
+	pagesMu   sync.Mutex
+	pages     map[string]int
+	pagesSize int
 }
 
 // Connect dials target, initialises an MCP session and returns the client.

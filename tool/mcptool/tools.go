@@ -57,7 +57,12 @@ import (
 // (default, const, enum, examples) spelling one is left out. A listing longer than 1,000 tools or
 // pages is an error, and a page of more than 1,000 tools is not handed to
 // the SDK to decode at all; the tools past 16 MiB of schemas, descriptions and
-// titles are left out.
+// titles are left out. A listing whose pages hold more than 32 MiB of tools
+// in all (as JSON) is an error. Under MCP 2026-07-28 the SDK keeps every
+// page it read for the session, which only a new session frees: the
+// session is closed then, and also once a listing is done if the pages
+// kept for it pass 64 MiB; the calls in flight on it fail, and the next
+// call dials again.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	cn, err := c.session(ctx)
 	if err != nil {
@@ -78,7 +83,14 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 	}
 	seen := map[string]string{}
 	params := &mcp.ListToolsParams{}
-	listed, kept := 0, 0
+	listed, kept, read := 0, 0, 0
+	cached := false // the SDK's cache of pages is over maxCachedBytes
+	defer func() {
+		if cached {
+			// Only a new session empties it.
+			c.drop(cn)
+		}
+	}()
 	for pages := 1; ; pages++ {
 		if pages > maxListing {
 			return nil, fmt.Errorf("mcptool: server %s answers tools/list with more than %d pages: the listing is stopped there", c.target, maxListing)
@@ -93,6 +105,20 @@ func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
 				c.drop(cn)
 			}
 			return nil, te
+		}
+		size := listedSize(res.Tools)
+		if cn.cachedPage(params.Cursor, size) > maxCachedBytes {
+			cached = true
+		}
+		if read += size; read > maxListedBytes {
+			closed := ""
+			if cn.caches() {
+				// The SDK's cache holds the pages read so far for the
+				// session's life: the session goes, and the cache with it.
+				cached = true
+				closed = " and the session closed (under MCP 2026-07-28 the SDK keeps every page for the session)"
+			}
+			return nil, fmt.Errorf("mcptool: server %s lists more than %d MiB of tools (as JSON) in %d pages of tools/list, the most a listing reads: the listing is stopped there%s; fix the server, or wrap the tools you need with Client.Tool(name, spec)", c.target, maxListedBytes>>20, pages, closed)
 		}
 		for _, mt := range res.Tools {
 			if listed++; listed > maxListing {
@@ -218,6 +244,72 @@ const maxListing = 1000
 // keeps: 1,000 tools at the bounds of one tool would be half a GiB. (A
 // variable for tests.)
 var maxListingBytes = 16 << 20
+
+// maxListedBytes bounds the tools, as JSON, that the pages of one listing
+// hold in all. Under MCP 2026-07-28 the SDK's client keeps every
+// tools/list page it read, keyed by its cursor, until the server sends
+// notifications/tools/list_changed or the session ends: this package cuts
+// and bounds what it keeps (maxListingBytes), but the SDK kept the pages
+// whole (100 tools of a 1 MiB description each left 109 MB on the heap).
+// Twice maxListingBytes, as the descriptions the pages hold are cut
+// before they are kept. (A variable for tests.)
+var maxListedBytes = 32 << 20
+
+// maxCachedBytes bounds the tools/list pages the SDK keeps for one session
+// (see maxListedBytes), as far as this package can tell (cachedPage): a
+// server that hands out new cursors at each listing adds its pages to the
+// cache each time. Past it, the session is closed once the listing is
+// done, and the next call dials again. (A variable for tests.)
+var maxCachedBytes = 2 * maxListedBytes
+
+// cachedPage notes that the SDK now keeps a page of size bytes under
+// cursor (it keeps one only under MCP 2026-07-28 or later) and returns the
+// size of all it keeps, as far as this package can tell: a
+// notifications/tools/list_changed empties the SDK's cache but not this
+// count, which may then be over, never under. Each page counts its cursor
+// and 256 bytes for the SDK's entry, so that empty pages count too.
+func (cn *conn) cachedPage(cursor string, size int) int {
+	if !cn.caches() {
+		return 0
+	}
+	cn.pagesMu.Lock()
+	defer cn.pagesMu.Unlock()
+	if cn.pages == nil {
+		cn.pages = map[string]int{}
+	}
+	size += len(cursor) + 256
+	cn.pagesSize += size - cn.pages[cursor]
+	cn.pages[cursor] = size
+	return cn.pagesSize
+}
+
+// caches says whether the SDK keeps the session's tools/list pages: it
+// does under the protocol versions from 2026-07-28 on (the versions are
+// dates, compared as strings, as the SDK compares them).
+func (cn *conn) caches() bool {
+	ir := cn.cs.InitializeResult()
+	return ir != nil && ir.ProtocolVersion >= "2026-07-28"
+}
+
+// listedSize is the size of tools as JSON: what a page's tools hold, the
+// SDK's copy of them included. It is the size of each tool's encoding,
+// which exists only while it is counted.
+func listedSize(tools []*mcp.Tool) int {
+	n := 0
+	for _, t := range tools {
+		if t == nil {
+			continue
+		}
+		b, err := json.Marshal(t)
+		if err != nil {
+			// Decoded from JSON, a tool encodes; if not, its texts count.
+			n += len(t.Name) + len(t.Title) + len(t.Description)
+			continue
+		}
+		n += len(b)
+	}
+	return n
+}
 
 // listingFull says why a tool past maxListingBytes is left out.
 func listingFull() string {
