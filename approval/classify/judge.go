@@ -2022,6 +2022,40 @@ func decodedOutputs(name string, args []word) []word {
 	if len(operands) == 2 {
 		out = append(out, operands[1])
 	}
+	if (name == "gpg" || name == "gpg2") && len(out) == 0 {
+		out = gpgDefaultOutputs(args)
+	}
+	return out
+}
+
+// gpgNoFileCommands are gpg's commands that write no file of their
+// operands' names: they print (-d, --decrypt), check (--verify) or keep
+// keys (--import), or write NAME.gpg (-e, -c, -s).
+var gpgNoFileCommands = map[string]bool{
+	"-d": true, "--decrypt": true, "--verify": true, "--verify-files": true, "--import": true,
+	"-e": true, "--encrypt": true, "-c": true, "--symmetric": true, "-s": true, "--sign": true,
+	"--clear-sign": true, "--clearsign": true, "-b": true, "--detach-sign": true, "--encrypt-files": true,
+	"--list-packets": true, "--dearmor": true, "--enarmor": true, "--show-keys": true,
+}
+
+// gpgDefaultOutputs returns the files gpg given no output option writes
+// its operands decrypted into: gpg p.gpg (no command) and gpg
+// --decrypt-files p.gpg write p, the name without .gpg, .pgp or .asc.
+func gpgDefaultOutputs(args []word) []word {
+	var out []word
+	for _, a := range args {
+		if gpgNoFileCommands[a.s] {
+			return nil
+		}
+		if strings.HasPrefix(a.s, "-") || !a.lit {
+			continue
+		}
+		for _, ext := range []string{".gpg", ".pgp", ".asc"} {
+			if b, ok := strings.CutSuffix(a.s, ext); ok && b != "" && !strings.HasSuffix(b, "/") {
+				out = append(out, word{s: b, lit: true})
+			}
+		}
+	}
 	return out
 }
 
