@@ -80,6 +80,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -549,7 +550,8 @@ func (e *Extension) consult(ctx context.Context, areq approval.Request) (approva
 func (e *Extension) run(ctx context.Context, req *extension.Request, next extension.Handler, meta map[string]any) *tool.Result {
 	if !e.noGuard {
 		c := &req.Call
-		b := &binding{owner: e, id: c.ID, tool: c.Name, principal: c.Principal.ID, tenant: c.Principal.Tenant, session: c.Session, agent: c.Agent}
+		b := &binding{owner: e, id: c.ID, tool: c.Name, spec: req.Spec, impl: req.Tool,
+			principal: c.Principal.ID, tenant: c.Principal.Tenant, session: c.Session, agent: c.Agent}
 		if len(c.Principal.Roles) <= len(b.smallRoles) {
 			b.roles = b.smallRoles[:copy(b.smallRoles[:], c.Principal.Roles)]
 		} else {
@@ -593,7 +595,9 @@ type binding struct {
 	owner *Extension
 	id    string
 	tool  string
-	args  []byte // a copy: an in-place edit of the call's buffer shows
+	spec  *tool.Spec // the request's, by identity: the executor judges it
+	impl  tool.Tool  // the request's: the backend runs it
+	args  []byte     // a copy: an in-place edit of the call's buffer shows
 	small [96]byte
 
 	principal, tenant, session, agent string
@@ -605,6 +609,26 @@ type binding struct {
 	err  error
 }
 
+// sameTool reports whether a and b are the same tool: equal when their
+// type can be compared (a pointer, as registered tools are), else of the
+// same type (a value holding a slice has no identity to tell apart).
+func sameTool(a, b tool.Tool) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.Type() != vb.Type() {
+		return false
+	}
+	if va.Kind() == reflect.Pointer {
+		return va.Pointer() == vb.Pointer()
+	}
+	if va.Comparable() && vb.Comparable() {
+		return va.Equal(vb)
+	}
+	return true
+}
+
 func (b *binding) argsHash() (string, error) {
 	b.once.Do(func() { b.hash, b.err = approval.HashArgs(b.args) })
 	return b.hash, b.err
@@ -612,7 +636,7 @@ func (b *binding) argsHash() (string, error) {
 
 // Guard returns the extension that checks, right before the backend, that
 // the call is still the one the approval extension let through: same id,
-// same tool, arguments with the same canonical hash, acting for the same
+// same tool (its name, and the request's Tool and Spec), arguments with the same canonical hash, acting for the same
 // principal (id, tenant, roles) in the same session for the same agent.
 // Install it in the same
 // executor as e. A call that reaches it without a binding from e is denied.
@@ -679,6 +703,10 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 	b, _ := ctx.Value(bindingKey{}).(*binding)
 	if b == nil || b.owner != g.e {
 		return fmt.Sprintf("tool %q cannot run: its approval could not be confirmed; do not retry: tell the user", req.Call.Name), errNoBinding
+	}
+	if req.Spec != b.spec || !sameTool(req.Tool, b.impl) {
+		return fmt.Sprintf("tool %q cannot run: the call changed after approval (the tool it runs), and an approval covers only the call that was approved; do not retry: tell the user", req.Call.Name),
+			fmt.Errorf("approvalgate: call %q to %q was approved for one tool (%T) and now runs another (%T) or another spec: an extension further in the chain replaced the request's Tool or Spec; choose the tool before the approval extension, at a priority below 800 (extension.PriorityApproval), so that the approver sees it", b.id, b.tool, b.impl, req.Tool)
 	}
 	if req.Call.ID != b.id || req.Call.Name != b.tool {
 		return fmt.Sprintf("tool %q cannot run: the call changed after approval, and an approval covers only the call that was approved; do not retry: tell the user", req.Call.Name),
