@@ -10,6 +10,9 @@
 //	cd examples/local-model
 //	go run . -base-url http://localhost:11434/v1/ -model qwen3:8b
 //
+// A server that checks a key (vLLM --api-key) gets $LOCAL_MODEL_API_KEY or
+// -api-key; $OPENAI_API_KEY, your key for api.openai.com, is never sent.
+//
 // A server on another machine of your network over plain http needs
 // -insecure-http (the key and the conversation cross it in clear text);
 // over https, or on this machine, no flag.
@@ -65,7 +68,9 @@ func main() {
 	cfg := Config{}
 	flag.StringVar(&cfg.BaseURL, "base-url", envOr("OPENAI_BASE_URL", "http://localhost:11434/v1/"), "OpenAI-compatible base URL (Ollama :11434/v1/, vLLM :8000/v1/, llama.cpp :8080/v1/)")
 	flag.StringVar(&cfg.Model, "model", "qwen3:8b", "model name as the server knows it")
-	flag.StringVar(&cfg.APIKey, "api-key", envOr("OPENAI_API_KEY", "local"), "API key, if the server checks one")
+	// Not OPENAI_API_KEY: a shell that holds the user's key for
+	// api.openai.com would send it to whatever server -base-url names.
+	flag.StringVar(&cfg.APIKey, "api-key", envOr(APIKeyEnv, "local"), "API key, if the server checks one (default $"+APIKeyEnv+"; a flag shows in ps, the variable does not)")
 	flag.BoolVar(&cfg.Strict, "strict", false, "send strict tool schemas")
 	flag.BoolVar(&cfg.InsecureHTTP, "insecure-http", false, "allow an http:// base URL on another machine (a LAN model server; sent in clear text)")
 	flag.BoolVar(&cfg.PromptTools, "prompt-tools", false, "for models without native tool calling: describe the tools in the system message and read <tool_call> blocks from the reply")
@@ -77,6 +82,10 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// APIKeyEnv names the environment variable holding the local server's key
+// (vLLM --api-key, llama-server --api-key).
+const APIKeyEnv = "LOCAL_MODEL_API_KEY"
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
