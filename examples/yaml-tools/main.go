@@ -5,8 +5,9 @@
 //
 //	go run ./examples/yaml-tools
 //
-// The shell tool runs in the "process" sandbox engine inside a temporary
-// workspace; the HTTP tool calls an inventory server the example starts on
+// The shell tool runs in bubblewrap inside a temporary workspace, or, where
+// bubblewrap is missing, in the "process" engine with a note saying so
+// (that engine confines only the process tree); the HTTP tool calls an inventory server the example starts on
 // 127.0.0.1 (private addresses are refused unless allowed with
 // httptool.WithPrivateHosts).
 package main
@@ -83,10 +84,20 @@ func run(ctx context.Context, w io.Writer) error {
 			return err
 		}
 	}
-	sb, err := sandbox.New(sandbox.EngineProcess, sandbox.WithWorkspace(dir))
+	// bubblewrap when it is installed (read-only root, no network);
+	// otherwise say so and use the process engine, which confines only the
+	// process tree: the command then runs on the host as this user. In
+	// production, drop the fallback and fail when no sandbox is available.
+	engine := sandbox.EngineBwrap
+	sb, err := sandbox.New(engine, sandbox.WithWorkspace(dir))
 	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
+		engine = sandbox.EngineProcess
+		fmt.Fprintf(w, "note: %v\nnote: shell tools run with the %s engine instead, on the host, unconfined\n", err, engine)
+		if sb, err = sandbox.New(engine, sandbox.WithWorkspace(dir)); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
 	}
+	fmt.Fprintf(w, "== shell tools run with the %s engine\n", engine)
 
 	httpClient := httptool.NewClient(httptool.WithPrivateHosts("127.0.0.1"))
 	defer httpClient.CloseIdleConnections()

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,5 +35,11 @@ func TestYAMLToolsOutput(t *testing.T) {
 		`answered 404 Not Found: {"error":"unknown sku TB-999"}`,
 	} {
 		assert.Contains(t, got, want)
+	}
+	// The output says where the shell tool ran, and says it plainly when
+	// that is the host (no bubblewrap).
+	assert.Regexp(t, `== shell tools run with the (bwrap|process) engine`, got)
+	if strings.Contains(got, "with the process engine") {
+		assert.Contains(t, got, "on the host, unconfined")
 	}
 }
