@@ -8,6 +8,7 @@
 // workspace, is verified at the end.
 //
 //	go run ./examples/agent-loop
+//	go run ./examples/agent-loop -ask     # answer the prompt yourself
 //
 // Swap the scripted model for providers/openai, providers/anthropic or
 // providers/gemini (nested modules) to drive it with a real model.
@@ -16,11 +17,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/toolbelt-go/toolbelt/agent"
 	"github.com/toolbelt-go/toolbelt/agent/wire"
@@ -36,8 +40,22 @@ import (
 )
 
 func main() {
-	// The human's answers at the approval prompt: view the details, then approve.
-	if err := run(context.Background(), os.Stdout, strings.NewReader("v\na\n"), scriptedModel()); err != nil {
+	ask := flag.Bool("ask", false, "answer the approval prompt yourself, on this terminal, instead of the scripted answers")
+	flag.Parse()
+	// The scripted human's answers fit the scripted model only: view the
+	// details, then approve its one edit. When you swap in a real model,
+	// keep os.Stdin (a person) here: scripted answers would approve
+	// whatever that model asks first.
+	human := io.Reader(strings.NewReader("v\na\n"))
+	if *ask {
+		human = os.Stdin
+	}
+	// Ctrl-C cancels the run, so a command run_tests started is killed and
+	// the workspace removed, rather than left behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Stdout, human, scriptedModel()); err != nil {
+		stop()
 		fmt.Fprintln(os.Stderr, "agent-loop:", err)
 		os.Exit(1)
 	}
