@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -30,7 +31,13 @@ import (
 )
 
 func main() {
-	if err := run(os.Stdout); err != nil {
+	// Ctrl-C cancels the batch: run_tests's process group (in a group of
+	// its own, so the terminal's SIGINT does not reach it) is killed and
+	// the workspace removed, rather than left running and behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Stdout); err != nil {
+		stop()
 		fmt.Fprintln(os.Stderr, "monitor:", err)
 		os.Exit(1)
 	}
@@ -138,7 +145,7 @@ func call(id, agent, name string, args any) tool.Call {
 	return tool.Call{ID: id, Agent: agent, Name: name, Args: b}
 }
 
-func run(w io.Writer) error {
+func run(ctx context.Context, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "monitor")
 	if err != nil {
 		return err
@@ -182,7 +189,7 @@ func run(w io.Writer) error {
 
 	fmt.Fprintf(w, "── live: %d calls from 3 agents ──────────────────────────────\n", len(calls))
 	began := time.Now()
-	results := ex.ExecuteBatch(context.Background(), calls)
+	results := ex.ExecuteBatch(ctx, calls)
 	if err := <-shown; err != nil {
 		return err
 	}

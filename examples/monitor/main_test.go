@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestMonitorShowsEveryKindOfEnding(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(&out))
+	require.NoError(t, run(context.Background(), &out))
 	s := out.String()
 	t.Log("\n" + s)
 
