@@ -188,7 +188,9 @@ func (e *Extension) Priority() int { return extension.PriorityApproval }
 // Forget drops every decision remembered for the session of tenant (the
 // calls' Principal.Tenant; "" when the calls carry none): call it when a
 // conversation ends. Session names are given by clients, so another
-// tenant's session of the same name is left as it is.
+// tenant's session of the same name is left as it is. A decision on a call
+// of the session asked about before Forget, given after it, is not
+// remembered.
 func (e *Extension) Forget(tenant, session string) {
 	if e.memory != nil {
 		e.memory.forget(tenant, session)
@@ -297,6 +299,13 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			return e.run(ctx, req, next, meta)
 		}
 	}
+	var since uint64
+	if remember {
+		// A Forget of this session while the person decides (the
+		// conversation ended) is not undone by the decision arriving after.
+		since = e.memory.begin()
+		defer e.memory.end()
+	}
 	if areq.Subject == "" {
 		areq.Subject, _ = approval.SubjectOf(req.Tool, req.Call.Args)
 	}
@@ -359,7 +368,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			// An always-ask tool's approval covers this call only.
 			meta["scope"] = approval.ScopeCall.String()
 		case remember:
-			e.memory.put(key, d, req.Spec)
+			e.memory.put(key, d, req.Spec, since)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
@@ -413,7 +422,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		return e.run(ctx, req, next, meta)
 	case approval.Deny:
 		if remember && d.Scope != approval.ScopeCall {
-			e.memory.put(key, d, req.Spec)
+			e.memory.put(key, d, req.Spec, since)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return deny(req, d.DecidedBy, denyMessage(d), meta)
@@ -755,6 +764,12 @@ type memory struct {
 	ring    []memKey
 	next    int
 	denials atomic.Int64 // how many of m's decisions are denials
+
+	// While approvers are asked, the Forgets of that time: a decision
+	// for a session forgotten after it was asked about is not kept.
+	forgets uint64               // Forgets so far
+	asking  int                  // asks in flight (begin, end)
+	forgot  map[[2]string]uint64 // tenant, session: forgets at its last Forget
 }
 
 type memKey struct {
@@ -799,12 +814,35 @@ func (r remembered) covers(spec *tool.Spec) bool {
 	return r.d.Kind == approval.Deny || r.spec == spec
 }
 
-func (m *memory) put(k memKey, d approval.Decision, spec *tool.Spec) {
+// begin marks an ask in flight and returns the count of Forgets so far,
+// for put; end must follow.
+func (m *memory) begin() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.asking++
+	return m.forgets
+}
+
+// end marks an ask begun with begin as over.
+func (m *memory) end() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.asking--; m.asking == 0 {
+		clear(m.forgot)
+	}
+}
+
+// put remembers d for k, unless k's session was forgotten since the ask
+// that gave d began (since, from begin).
+func (m *memory) put(k memKey, d approval.Decision, spec *tool.Spec, since uint64) {
 	if d.Scope == approval.ScopeSessionTool {
 		k.hash = ""
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if n, ok := m.forgot[[2]string{k.tenant, k.session}]; ok && n > since {
+		return
+	}
 	if _, ok := m.m[k]; !ok {
 		if old := m.ring[m.next]; old != (memKey{}) {
 			m.drop(old)
@@ -856,6 +894,13 @@ func (m *memory) get(k memKey, spec *tool.Spec) (approval.Decision, bool) {
 func (m *memory) forget(tenant, session string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.forgets++
+	if m.asking > 0 {
+		if m.forgot == nil {
+			m.forgot = make(map[[2]string]uint64)
+		}
+		m.forgot[[2]string{tenant, session}] = m.forgets
+	}
 	// Their places in the ring go too: a key left there would, reached
 	// again, drop the same key's later decision long before its turn.
 	for i, k := range m.ring {
