@@ -72,7 +72,75 @@ func init() {
 		"fetches":        checkFetches,
 		"prints_fetched": checkPrintsFetched,
 		"renders_url":    checkRendersURL,
+		"pushes":         checkPushes,
 	}
+}
+
+// checkPushes judges a tool that builds the workspace and by default
+// pushes what it built to a registry unless an option keeps it local
+// (kaniko --destination but for --no-push, ko build but for --local,
+// goreleaser release but for --snapshot or --skip=publish): the image or
+// release carries the files it took (.env among them), as docker push
+// does (Dangerous). What else its words do is judged as an unknown
+// command's are (check runs).
+func checkPushes(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	inf := checkRuns(s, name, args, cx, j)
+	if r := workspacePush(s, name, args); r != "" {
+		j.add(Dangerous, r)
+	}
+	return inf
+}
+
+// workspacePush returns why name given args pushes the workspace's build
+// to a registry, or "" when it does not (see checkPushes).
+func workspacePush(s *state, name string, args []word) string {
+	var ops []string
+	has := func(opts ...string) bool {
+		return slices.ContainsFunc(args, func(a word) bool { return slices.Contains(opts, a.s) })
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			ops = append(ops, a.s)
+		}
+	}
+	switch name {
+	case "kaniko", "executor":
+		dest := slices.ContainsFunc(args, func(a word) bool {
+			return a.s == "-d" || a.s == "--destination" || strings.HasPrefix(a.s, "-d=") || strings.HasPrefix(a.s, "--destination=")
+		})
+		if dest && !has("--no-push", "--no-push=true") {
+			return name + " --destination pushes the image it builds, with the files of its context, to the registry its name gives, as docker push does"
+		}
+	case "ko":
+		if len(ops) == 0 || !slices.Contains([]string{"build", "b", "publish", "resolve", "apply", "create", "run"}, ops[0]) {
+			return ""
+		}
+		if has("-L", "--local", "--local=true", "--push=false") {
+			return ""
+		}
+		if r := s.childVars()["KO_DOCKER_REPO"]; strings.HasPrefix(r, "ko.local") || strings.HasPrefix(r, "kind.local") {
+			return ""
+		}
+		return "ko " + ops[0] + " pushes the images it builds, with the files they take, to KO_DOCKER_REPO's registry (but for --local), as docker push does"
+	case "goreleaser":
+		if len(ops) > 0 && ops[0] != "release" || len(ops) == 0 && has("-h", "--help", "-v", "--version") {
+			return ""
+		}
+		if has("--snapshot", "--skip-publish") {
+			return ""
+		}
+		for k, a := range args {
+			v, ok := strings.CutPrefix(a.s, "--skip=")
+			if !ok && a.s == "--skip" && k+1 < len(args) {
+				v, ok = args[k+1].s, true
+			}
+			if ok && slices.Contains(strings.Split(v, ","), "publish") {
+				return ""
+			}
+		}
+		return "goreleaser release publishes the release it builds (archives, images, packages) to GitHub and the registries its configuration names, as gh release create and docker push do"
+	}
+	return ""
 }
 
 // checkFetches judges a command that saves files from the network under
@@ -2299,6 +2367,13 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 		if s.stagedSecret == "" && s.secretCopyHere != "" && stagesAll(sub, args) {
 			s.stagedSecret = s.secretCopyHere
 		}
+	case "stash":
+		// git stash -u (--include-untracked, -a, --all) records the
+		// untracked files, a secret copy among them, in the stash's
+		// commits, which git push origin stash@{0}:refs/heads/x sends.
+		if s.stagedSecret == "" && s.secretCopyHere != "" && stashesUntracked(args) {
+			s.stagedSecret = s.secretCopyHere
+		}
 	case "subtree":
 		// git subtree push -P DIR REPO REF sends the commits of DIR as
 		// git push REPO does.
@@ -2409,6 +2484,24 @@ func stagesAll(sub string, args []word) bool {
 					return true
 				}
 			} else if strings.ContainsRune(a.s, 'A') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stashesUntracked reports whether git stash given args stashes the
+// untracked files too: -u, --include-untracked, -a, --all, or a bundle
+// of short options holding u or a before the m that takes a message.
+func stashesUntracked(args []word) bool {
+	for _, a := range args {
+		switch {
+		case a.s == "--include-untracked" || a.s == "--all":
+			return true
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			flags, _, _ := strings.Cut(a.s[1:], "m")
+			if strings.ContainsAny(flags, "ua") {
 				return true
 			}
 		}
