@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -12,6 +14,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// TestAttackS30PasswordOfTheBaseURLInTheError: a server behind basic auth
+// is reached with the password in -base-url; an error names the server,
+// and must not print the password to a terminal or a log.
+func TestAttackS30PasswordOfTheBaseURLInTheError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "model not loaded", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	const password = "S30-basic-auth-password"
+	cfg := Config{BaseURL: strings.Replace(srv.URL, "http://", "http://bob:"+password+"@", 1) + "/v1/", Model: "m", Question: "q"}
+	err := run(context.Background(), cfg, io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "127.0.0.1", "the error names the server")
+	assert.NotContains(t, err.Error(), password)
+}
 
 // TestAttackS30OpenAIKeyGoesToTheLocalServer: a developer's shell often
 // holds OPENAI_API_KEY, their key for api.openai.com. The example talks to

@@ -33,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -86,6 +87,17 @@ func main() {
 // APIKeyEnv names the environment variable holding the local server's key
 // (vLLM --api-key, llama-server --api-key).
 const APIKeyEnv = "LOCAL_MODEL_API_KEY"
+
+// redacted is the base URL as messages may show it: a password in it
+// (http://user:password@host/) becomes xxxxx, and a URL that does not
+// parse is not shown.
+func redacted(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "the -base-url given"
+	}
+	return u.Redacted()
+}
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
@@ -177,7 +189,7 @@ func run(ctx context.Context, cfg Config, w io.Writer) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s at %s: %w", cfg.Model, cfg.BaseURL, err)
+		return fmt.Errorf("%s at %s: %w", cfg.Model, redacted(cfg.BaseURL), err)
 	}
 	fmt.Fprintf(w, "answer %s\n", tr.Final)
 	return nil
