@@ -326,9 +326,10 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	shown.Principal.Roles = slices.Clone(areq.Principal.Roles)
 	shown.Call.Principal.Roles = slices.Clone(areq.Call.Principal.Roles)
 	shown.Reasons = slices.Clone(areq.Reasons)
-	s := &shown.Spec
-	s.InputSchema, s.OutputSchema = bytes.Clone(s.InputSchema), bytes.Clone(s.OutputSchema)
-	s.Tags, s.AllowedModes, s.Secrets = slices.Clone(s.Tags), slices.Clone(s.AllowedModes), slices.Clone(s.Secrets)
+	shown.Spec = cloneSpec(areq.Spec)
+	if shown.Tool != nil {
+		shown.Tool = shownTool{shown.Tool}
+	}
 	start := time.Now()
 	var d approval.Decision
 	ask := func() { d, err = e.consult(ctx, shown) }
@@ -461,6 +462,26 @@ func (e *Extension) rememberedDenial(ctx context.Context, req *extension.Request
 	e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 	return deny(req, d.DecidedBy, denyMessage(d), map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash})
 }
+
+// cloneSpec returns s with slices of its own.
+func cloneSpec(s tool.Spec) tool.Spec {
+	s.InputSchema, s.OutputSchema = bytes.Clone(s.InputSchema), bytes.Clone(s.OutputSchema)
+	s.Tags, s.AllowedModes, s.Secrets = slices.Clone(s.Tags), slices.Clone(s.AllowedModes), slices.Clone(s.Secrets)
+	return s
+}
+
+// shownTool is the called tool as an approver is shown it: a tool's Spec()
+// shares its slices with the registry's entry (the spec every later call
+// is judged, retried and listed by), so it returns a copy. The tool itself
+// is reached through Unwrap (tool.As), as a policy in a chain of approvers
+// reads how the tool judges its calls.
+type shownTool struct{ t tool.Tool }
+
+func (s shownTool) Spec() tool.Spec { return cloneSpec(s.t.Spec()) }
+func (s shownTool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
+	return s.t.Run(ctx, call)
+}
+func (s shownTool) Unwrap() tool.Tool { return s.t }
 
 func who(d approval.Decision) string {
 	if d.DecidedBy == "" {
