@@ -641,7 +641,8 @@ type binding struct {
 
 // sameTool reports whether a and b are the same tool: equal when their
 // type can be compared (a pointer, as registered tools are), else of the
-// same type (a value holding a slice has no identity to tell apart).
+// same type and name (a value holding a slice has no identity to tell
+// apart).
 func sameTool(a, b tool.Tool) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
@@ -656,7 +657,10 @@ func sameTool(a, b tool.Tool) bool {
 	if va.Comparable() && vb.Comparable() {
 		return va.Equal(vb)
 	}
-	return true
+	// No identity to compare: the names they give, which no two tools of
+	// one registry share (another registered tool of the same type put in
+	// the request is told apart).
+	return a.Spec().Name == b.Spec().Name
 }
 
 func (b *binding) argsHash() (string, error) {
