@@ -290,7 +290,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		// A tool on the always-ask list, or whose spec requires approval,
 		// is asked about on every call (ev.EveryCall): only
 		// a remembered denial (the safe direction) answers for it.
-		if d, ok := e.memory.get(key, req.Spec); ok && (d.Kind == approval.Deny || !ev.EveryCall) {
+		if d, ok := e.recall(key, req); ok && (d.Kind == approval.Deny || !ev.EveryCall) {
 			e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 			meta := map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash}
 			if d.Kind != approval.Approve {
@@ -424,6 +424,13 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	case approval.Deny:
 		if remember && d.Scope != approval.ScopeCall {
 			e.memory.put(key, d, req.Spec, since)
+			// The tool denied is also the one it runs (Unwrap): its
+			// other names are refused with it.
+			for _, n := range innerNames(req.Tool, req.Call.Name) {
+				k := key
+				k.tool = n
+				e.memory.put(k, d, req.Spec, since)
+			}
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return deny(req, d.DecidedBy, denyMessage(d), meta)
@@ -455,12 +462,50 @@ func (e *Extension) rememberedDenial(ctx context.Context, req *extension.Request
 	if err != nil {
 		return deny(req, "approval", "the arguments cannot be hashed for approval: "+err.Error(), nil)
 	}
-	d, ok := e.memory.get(keyOf(&req.Call, hash), req.Spec)
+	d, ok := e.recall(keyOf(&req.Call, hash), req)
 	if !ok || d.Kind != approval.Deny {
 		return nil
 	}
 	e.decided(ctx, req, d.Kind, d.DecidedBy, "remembered for the session: "+d.Message, 0)
 	return deny(req, d.DecidedBy, denyMessage(d), map[string]any{"decision": d.Kind.String(), "decided_by": d.DecidedBy, "scope": d.Scope.String(), "remembered": true, "args_hash": hash})
+}
+
+// recall returns the decision remembered for the call of key; a denial
+// remembered under the name of a tool the called one runs (Unwrap: a tool
+// file's go tool over a Go implementation, registered under another name
+// and risk) refuses it too.
+func (e *Extension) recall(key memKey, req *extension.Request) (approval.Decision, bool) {
+	d, ok := e.memory.get(key, req.Spec)
+	if ok && d.Kind == approval.Deny {
+		return d, true
+	}
+	for _, n := range innerNames(req.Tool, req.Call.Name) {
+		k := key
+		k.tool = n
+		if dn, found := e.memory.get(k, nil); found && dn.Kind == approval.Deny {
+			return dn, true
+		}
+	}
+	return d, ok
+}
+
+// innerNames returns the names, other than name, of the tools t runs
+// (through Unwrap).
+func innerNames(t tool.Tool, name string) []string {
+	var out []string
+	for range 16 { // wrappers are one or two deep; a cycle ends here
+		w, ok := t.(interface{ Unwrap() tool.Tool })
+		if !ok {
+			break
+		}
+		if t = w.Unwrap(); t == nil {
+			break
+		}
+		if n := t.Spec().Name; n != name && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // cloneSpec returns s with slices of its own.
