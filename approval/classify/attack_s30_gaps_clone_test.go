@@ -34,6 +34,10 @@ func TestAttackS30GapsCloneContainers(t *testing.T) {
 		`git clone https://github.com/o/r && cd r && podman build .`,
 		`git clone https://github.com/o/r && cd r && docker compose build`,
 		`gh repo create x --template=o/r --clone && cd x && docker compose up`,
+		`git clone https://github.com/o/r && docker build r`,
+		`git clone https://github.com/o/r && docker build -t img --build-arg A=1 r`,
+		`git clone https://github.com/o/r && cd r && docker compose -p x up`,
+		`git clone https://github.com/o/r && docker buildx build --platform linux/amd64 r`,
 	})
 	attackExactly(t, Warning, []string{
 		`docker compose up`,
@@ -42,6 +46,8 @@ func TestAttackS30GapsCloneContainers(t *testing.T) {
 		`cd r && docker build -t img .`,
 		`git clone https://github.com/o/r && cd r && docker compose ps`,
 		`git clone https://github.com/o/r && docker build -t r .`,
+		`git clone https://github.com/o/r && docker build --tag=r --target r .`,
+		`git clone https://github.com/o/r && docker compose -p r up`,
 		`git clone https://github.com/o/r && docker compose up`,
 	})
 }

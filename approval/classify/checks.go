@@ -4073,6 +4073,9 @@ type projectTool struct {
 	// here: it runs the project of the directory it works in when no file
 	// names one (make's Makefile, package.json's scripts, build.rs).
 	here bool
+	// values are its options whose value names no project (docker build
+	// -t TAG, docker compose -p NAME): the value is not an operand.
+	values []string
 	// config: it reads configuration that runs programs where it works
 	// even when a file names the project (cargo's .cargo/config.toml).
 	config bool
@@ -4200,12 +4203,12 @@ var projectTools = map[string]projectTool{
 	"conan":      {paths: true},
 	// docker build runs its context's Dockerfile (RUN steps); docker
 	// compose up runs the services, builds and host mounts its compose
-	// file names. A context is an operand spelled as a path (., ./d, d/),
-	// so that a tag (-t r) is not taken for one.
+	// file names. A context is an operand (., d), not the value of an
+	// option such as -t TAG (projectTool.values).
 	"docker build":   containerBuild,
 	"podman build":   containerBuild,
-	"docker buildx":  {files: containerBuild.files, paths: true, sub: true, subs: []string{"build", "b"}},
-	"podman buildx":  {files: containerBuild.files, paths: true, sub: true, subs: []string{"build", "b"}},
+	"docker buildx":  {files: containerBuild.files, operands: true, values: containerBuild.values, sub: true, subs: []string{"build", "b"}},
+	"podman buildx":  {files: containerBuild.files, operands: true, values: containerBuild.values, sub: true, subs: []string{"build", "b"}},
 	"docker compose": composeProject,
 	"podman compose": composeProject,
 }
@@ -4213,8 +4216,13 @@ var projectTools = map[string]projectTool{
 // containerBuild and composeProject are the projects of docker build and
 // docker compose (see projectTools).
 var (
-	containerBuild = projectTool{files: []string{"-f", "--file"}, paths: true}
-	composeProject = projectTool{dirs: []string{"--project-directory"}, files: []string{"-f", "--file"}, here: true, subs: []string{"up", "run", "create", "start", "restart", "build", "watch"}}
+	containerBuild = projectTool{files: []string{"-f", "--file"}, operands: true, values: []string{
+		"-t", "--tag", "--build-arg", "--target", "--platform", "--network", "--label", "--secret", "--ssh",
+		"--cache-from", "--cache-to", "-o", "--output", "--iidfile", "--progress", "--build-context", "--add-host",
+		"-m", "--memory", "--shm-size", "--ulimit", "--isolation", "--cgroup-parent", "--builder", "--annotation",
+		"--attest", "--sbom", "--provenance", "--metadata-file", "--allow", "--call", "--cpu-shares", "--cpuset-cpus"}}
+	composeProject = projectTool{dirs: []string{"--project-directory"}, files: []string{"-f", "--file"}, here: true,
+		values: []string{"-p", "--project-name", "--profile", "--env-file", "--ansi", "--progress", "--parallel"}, subs: []string{"up", "run", "create", "start", "restart", "build", "watch"}}
 )
 
 // specPath returns the path a package spec names: the directory of npm i
@@ -4321,6 +4329,8 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 			k = len(args)
 		case len(a.s) < 2 || a.s[0] != '-':
 			ops = append(ops, a)
+		case slices.Contains(tool.values, a.s):
+			k++ // docker build -t TAG: TAG is no project
 		case isOpt(n) && eq:
 			set(n, word{s: v, lit: a.lit})
 		case isOpt(a.s):
