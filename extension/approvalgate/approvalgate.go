@@ -369,7 +369,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			// An always-ask tool's approval covers this call only.
 			meta["scope"] = approval.ScopeCall.String()
 		case remember:
-			e.memory.put(key, d, req.Spec, since)
+			e.memory.put(key, d, idOf(req), since)
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
 		return e.run(ctx, req, next, meta)
@@ -423,13 +423,13 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 		return e.run(ctx, req, next, meta)
 	case approval.Deny:
 		if remember && d.Scope != approval.ScopeCall {
-			e.memory.put(key, d, req.Spec, since)
+			e.memory.put(key, d, idOf(req), since)
 			// The tool denied is also the one it runs (Unwrap): its
 			// other names are refused with it.
 			for _, n := range innerNames(req.Tool, req.Call.Name) {
 				k := key
 				k.tool = n
-				e.memory.put(k, d, req.Spec, since)
+				e.memory.put(k, d, idOf(req), since)
 			}
 		}
 		e.decided(ctx, req, d.Kind, d.DecidedBy, d.Message, latency)
@@ -475,14 +475,14 @@ func (e *Extension) rememberedDenial(ctx context.Context, req *extension.Request
 // file's go tool over a Go implementation, registered under another name
 // and risk) refuses it too.
 func (e *Extension) recall(key memKey, req *extension.Request) (approval.Decision, bool) {
-	d, ok := e.memory.get(key, req.Spec)
+	d, ok := e.memory.get(key, idOf(req))
 	if ok && d.Kind == approval.Deny {
 		return d, true
 	}
 	for _, n := range innerNames(req.Tool, req.Call.Name) {
 		k := key
 		k.tool = n
-		if dn, found := e.memory.get(k, nil); found && dn.Kind == approval.Deny {
+		if dn, found := e.memory.get(k, toolID{}); found && dn.Kind == approval.Deny {
 			return dn, true
 		}
 	}
@@ -825,9 +825,11 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 // the same principal with other roles and another agent in the session
 // (a browsing agent does not inherit what the coding agent was allowed).
 // An approval covers the registered tool it was given for (its spec, by
-// identity): a tool registered again under the same name (registry.Remove
-// and Register, an MCP server's changed tool listed anew) is asked about
-// again. A denial refuses the tool of that name, whatever is registered.
+// identity) and the implementation the approver was shown (toolID): a tool
+// registered again under the same name (registry.Remove and Register, an
+// MCP server's changed tool listed anew), or routed to another
+// implementation, is asked about again. A denial refuses the tool of that
+// name, whatever is registered.
 type memory struct {
 	mu      sync.Mutex
 	m       map[memKey]remembered
@@ -872,16 +874,26 @@ func newMemory(max int) *memory {
 	return &memory{m: make(map[memKey]remembered), ring: make([]memKey, max)}
 }
 
-// remembered is a decision and the spec of the tool it was given for.
+// remembered is a decision and the tool it was given for.
 type remembered struct {
-	d    approval.Decision
-	spec *tool.Spec
+	d  approval.Decision
+	id toolID
 }
 
-// covers reports whether r answers for a call of the tool spec describes:
-// a denial always, an approval only for the tool it was given for.
-func (r remembered) covers(spec *tool.Spec) bool {
-	return r.d.Kind == approval.Deny || r.spec == spec
+// toolID is a call's tool as the approver was shown it: the request's Spec
+// (by identity: the registered tool) and Tool (the implementation that
+// runs, which an extension before the approval one may have chosen).
+type toolID struct {
+	spec *tool.Spec
+	impl tool.Tool
+}
+
+func idOf(req *extension.Request) toolID { return toolID{req.Spec, req.Tool} }
+
+// covers reports whether r answers for a call of the tool id: a denial
+// always, an approval only for the tool it was given for.
+func (r remembered) covers(id toolID) bool {
+	return r.d.Kind == approval.Deny || (r.id.spec == id.spec && sameTool(r.id.impl, id.impl))
 }
 
 // begin marks an ask in flight and returns the count of Forgets so far,
@@ -904,7 +916,7 @@ func (m *memory) end() {
 
 // put remembers d for k, unless k's session was forgotten since the ask
 // that gave d began (since, from begin).
-func (m *memory) put(k memKey, d approval.Decision, spec *tool.Spec, since uint64) {
+func (m *memory) put(k memKey, d approval.Decision, id toolID, since uint64) {
 	if d.Scope == approval.ScopeSessionTool {
 		k.hash = ""
 	}
@@ -921,7 +933,7 @@ func (m *memory) put(k memKey, d approval.Decision, spec *tool.Spec, since uint6
 		m.next = (m.next + 1) % len(m.ring)
 	}
 	m.drop(k)
-	m.m[k] = remembered{d, spec}
+	m.m[k] = remembered{d, id}
 	if d.Kind == approval.Deny {
 		m.denials.Add(1)
 	}
@@ -943,15 +955,15 @@ func (m *memory) holdsDenials() bool { return m.denials.Load() > 0 }
 
 // get returns the remembered decision for the call; a remembered denial
 // wins over a remembered approval. An approval given for another tool of
-// the same name (spec) is not returned.
-func (m *memory) get(k memKey, spec *tool.Spec) (approval.Decision, bool) {
+// the same name (spec), or another implementation, is not returned.
+func (m *memory) get(k memKey, id toolID) (approval.Decision, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	byArgs, okA := m.m[k]
-	okA = okA && byArgs.covers(spec)
+	okA = okA && byArgs.covers(id)
 	k.hash = ""
 	byTool, okT := m.m[k]
-	okT = okT && byTool.covers(spec)
+	okT = okT && byTool.covers(id)
 	switch {
 	case okT && byTool.d.Kind == approval.Deny:
 		return byTool.d, true
