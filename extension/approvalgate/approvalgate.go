@@ -842,6 +842,9 @@ type memory struct {
 	forgets uint64               // Forgets so far
 	asking  int                  // asks in flight (begin, end)
 	forgot  map[[2]string]uint64 // tenant, session: forgets at its last Forget
+	// forgotAll: forgets when forgot overflowed; an ask begun before it
+	// stores nothing.
+	forgotAll uint64
 }
 
 type memKey struct {
@@ -922,7 +925,7 @@ func (m *memory) put(k memKey, d approval.Decision, id toolID, since uint64) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if n, ok := m.forgot[[2]string{k.tenant, k.session}]; ok && n > since {
+	if n, ok := m.forgot[[2]string{k.tenant, k.session}]; (ok && n > since) || m.forgotAll > since {
 		return
 	}
 	if _, ok := m.m[k]; !ok {
@@ -981,7 +984,15 @@ func (m *memory) forget(tenant, session string) {
 		if m.forgot == nil {
 			m.forgot = make(map[[2]string]uint64)
 		}
-		m.forgot[[2]string{tenant, session}] = m.forgets
+		if _, ok := m.forgot[[2]string{tenant, session}]; !ok && len(m.forgot) >= len(m.ring) {
+			// Past as many sessions as decisions are kept (asks that
+			// never end, with no timeout): no ask in flight now stores
+			// its decision, whatever its session.
+			m.forgotAll = m.forgets
+			clear(m.forgot)
+		} else {
+			m.forgot[[2]string{tenant, session}] = m.forgets
+		}
 	}
 	// Their places in the ring go too: a key left there would, reached
 	// again, drop the same key's later decision long before its turn.
