@@ -38,6 +38,9 @@ func TestAttackS30GapsCloneContainers(t *testing.T) {
 		`git clone https://github.com/o/r && docker build -t img --build-arg A=1 r`,
 		`git clone https://github.com/o/r && cd r && docker compose -p x up`,
 		`git clone https://github.com/o/r && docker buildx build --platform linux/amd64 r`,
+		`git clone https://github.com/o/r && cd r && docker-compose up`,
+		`git clone https://github.com/o/r && cd r && buildah bud .`,
+		`git clone https://github.com/o/r && nerdctl build -t img r`,
 	})
 	attackExactly(t, Warning, []string{
 		`docker compose up`,
@@ -48,6 +51,9 @@ func TestAttackS30GapsCloneContainers(t *testing.T) {
 		`git clone https://github.com/o/r && docker build -t r .`,
 		`git clone https://github.com/o/r && docker build --tag=r --target r .`,
 		`git clone https://github.com/o/r && docker compose -p r up`,
+		`docker-compose up`,
+		`buildah bud .`,
+		`git clone https://github.com/o/r && cd r && docker-compose ps`,
 		`git clone https://github.com/o/r && docker compose up`,
 	})
 }

@@ -73,6 +73,11 @@ func init() {
 		"prints_fetched": checkPrintsFetched,
 		"renders_url":    checkRendersURL,
 		"pushes":         checkPushes,
+		// check runs, and check project for the commands projectTools
+		// lists (docker-compose up, buildah bud, nerdctl build).
+		"runs_project": func(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+			return checkRuns(s, name, args, cx, j).or(checkProject(s, name, args, cx, j))
+		},
 	}
 }
 
@@ -4211,6 +4216,9 @@ var projectTools = map[string]projectTool{
 	"podman buildx":  {files: containerBuild.files, operands: true, values: containerBuild.values, sub: true, subs: []string{"build", "b"}},
 	"docker compose": composeProject,
 	"podman compose": composeProject,
+	"docker-compose": composeProject,
+	"buildah":        {files: containerBuild.files, operands: true, values: containerBuild.values, sub: true, subs: []string{"build", "bud", "build-using-dockerfile"}},
+	"nerdctl":        {files: containerBuild.files, operands: true, values: containerBuild.values, sub: true, subs: []string{"build"}},
 }
 
 // containerBuild and composeProject are the projects of docker build and
