@@ -490,18 +490,11 @@ func (e *Extension) recall(key memKey, req *extension.Request) (approval.Decisio
 }
 
 // innerNames returns the names, other than name, of the tools t runs
-// (through Unwrap).
+// (tool.Unwrapped), as the approval policy's deny rules read them.
 func innerNames(t tool.Tool, name string) []string {
 	var out []string
-	for range 16 { // wrappers are one or two deep; a cycle ends here
-		w, ok := t.(interface{ Unwrap() tool.Tool })
-		if !ok {
-			break
-		}
-		if t = w.Unwrap(); t == nil {
-			break
-		}
-		if n := t.Spec().Name; n != name && !slices.Contains(out, n) {
+	for _, u := range tool.Unwrapped(t) {
+		if n := u.Spec().Name; n != name && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
