@@ -84,3 +84,54 @@ func TestAttackS30HTTPServesAnonymousClients(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, post("not-the-token"), "a client with another token is refused")
 	assert.Equal(t, http.StatusOK, post(token), "the client given the token is served")
 }
+
+// Without TOOLBELT_MCP_TOKEN the server makes a token for the run and
+// prints it once on stderr, for the person who started it; the address
+// it listens on (here a port the kernel chose) is logged after it listens.
+func TestHTTPMakesATokenWhenNoneIsGiven(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mcp-server")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	cmd := exec.Command(bin, "-workspace", t.TempDir(), "-engine", "process",
+		"-audit", filepath.Join(t.TempDir(), "a.jsonl"), "-http", "127.0.0.1:0", "-v")
+	cmd.Env = append(cmd.Environ(), TokenEnv+"=")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	var token, url string
+	sc := bufio.NewScanner(stderr)
+	for url == "" && sc.Scan() {
+		line := sc.Text()
+		if _, after, ok := strings.Cut(line, "Authorization: Bearer "); ok {
+			token, _, _ = strings.Cut(after, `"`)
+		}
+		if _, after, ok := strings.Cut(line, "url="); ok && strings.Contains(line, "serving MCP") {
+			url, _, _ = strings.Cut(after, " ")
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	require.Len(t, token, 43, "a 32-byte token, base64url")
+	require.True(t, strings.HasPrefix(url, "http://127.0.0.1:"), url)
+
+	post := func(bearer string) int {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initializeRequest))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		return res.StatusCode
+	}
+	defer http.DefaultClient.CloseIdleConnections()
+	assert.Equal(t, http.StatusUnauthorized, post(""))
+	assert.Equal(t, http.StatusOK, post(token))
+}
