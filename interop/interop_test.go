@@ -95,6 +95,10 @@ func TestInspectorCLIOverHTTP(t *testing.T) {
 	addr := ln.Addr().String()
 	require.NoError(t, ln.Close())
 	cmd := exec.Command(srv[0], append(srv[1:], "-http", addr)...)
+	// The server serves only clients that send its bearer token
+	// (TOOLBELT_MCP_TOKEN); the Inspector sends it as a header.
+	const token = "interop-test-token-0123456789abcdef"
+	cmd.Env = append(os.Environ(), "TOOLBELT_MCP_TOKEN="+token)
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	// Polled: the server is another process and says nothing once it
@@ -107,9 +111,10 @@ func TestInspectorCLIOverHTTP(t *testing.T) {
 		return err == nil
 	}, 20*time.Second, 50*time.Millisecond, "the server listens")
 	url := "http://" + addr + "/mcp"
-	out := inspector(t, url, "--method", "tools/list")
+	bearer := "Authorization: Bearer " + token
+	out := inspector(t, url, "--header", bearer, "--method", "tools/list")
 	assert.Contains(t, out, `"read_file"`)
-	out = inspector(t, url, "--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "path=notes.txt")
+	out = inspector(t, url, "--header", bearer, "--method", "tools/call", "--tool-name", "read_file", "--tool-arg", "path=notes.txt")
 	assert.Contains(t, out, "hello")
 }
 
