@@ -1,9 +1,11 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"time"
 )
 
@@ -132,4 +134,14 @@ func (s *Spec) HasTag(tag string) bool {
 		}
 	}
 	return false
+}
+
+// Clone returns a copy of the spec whose slices (the schemas, tags, modes
+// and secrets) have backing arrays of their own, so that writing into the
+// copy's leaves the spec alone. The registry keeps a clone of what a tool's
+// Spec returns, and an approver is shown one.
+func (s Spec) Clone() Spec {
+	s.InputSchema, s.OutputSchema = bytes.Clone(s.InputSchema), bytes.Clone(s.OutputSchema)
+	s.Tags, s.AllowedModes, s.Secrets = slices.Clone(s.Tags), slices.Clone(s.AllowedModes), slices.Clone(s.Secrets)
+	return s
 }

@@ -326,7 +326,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	shown.Principal.Roles = slices.Clone(areq.Principal.Roles)
 	shown.Call.Principal.Roles = slices.Clone(areq.Call.Principal.Roles)
 	shown.Reasons = slices.Clone(areq.Reasons)
-	shown.Spec = cloneSpec(areq.Spec)
+	shown.Spec = areq.Spec.Clone()
 	if shown.Tool != nil {
 		shown.Tool = shownTool{shown.Tool}
 	}
@@ -501,13 +501,6 @@ func innerNames(t tool.Tool, name string) []string {
 	return out
 }
 
-// cloneSpec returns s with slices of its own.
-func cloneSpec(s tool.Spec) tool.Spec {
-	s.InputSchema, s.OutputSchema = bytes.Clone(s.InputSchema), bytes.Clone(s.OutputSchema)
-	s.Tags, s.AllowedModes, s.Secrets = slices.Clone(s.Tags), slices.Clone(s.AllowedModes), slices.Clone(s.Secrets)
-	return s
-}
-
 // shownTool is the called tool as an approver is shown it: a tool's Spec()
 // shares its slices with the registry's entry (the spec every later call
 // is judged, retried and listed by), so it returns a copy. The tool itself
@@ -515,7 +508,7 @@ func cloneSpec(s tool.Spec) tool.Spec {
 // reads how the tool judges its calls.
 type shownTool struct{ t tool.Tool }
 
-func (s shownTool) Spec() tool.Spec { return cloneSpec(s.t.Spec()) }
+func (s shownTool) Spec() tool.Spec { return s.t.Spec().Clone() }
 func (s shownTool) Run(ctx context.Context, call tool.Call) (*tool.Result, error) {
 	return s.t.Run(ctx, call)
 }
