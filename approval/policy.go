@@ -645,7 +645,7 @@ func globRE(glob, double, single string) string {
 // subject is computed once per evaluation, and only if a rule needs it.
 type subject struct {
 	// runs are the names of the tools the called tool runs under other
-	// names (runsAlso), which deny and ask rules match too.
+	// names (tool.UnwrappedNames), which deny and ask rules match too.
 	runs []string
 	done bool
 	callSubject
@@ -752,20 +752,6 @@ func (r *rule) names(name string) bool {
 		return r.exact == name
 	}
 	return r.name.MatchString(name)
-}
-
-// runsAlso returns the names of the tools t runs under names other than
-// name: those it exposes with Unwrap() tool.Tool (a tool file's go tool
-// over a Loader.Funcs entry, a tool registered again under another name),
-// up to 16 deep. Deny and ask rules naming them hold for t's calls.
-func runsAlso(t tool.Tool, name string) []string {
-	var out []string
-	for _, u := range tool.Unwrapped(t) {
-		if n := u.Spec().Name; n != name && !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // subjectOwner is the tool that names a call's subject: t, or, when t is a
@@ -970,7 +956,7 @@ func (p *Policy) Evaluate(t tool.Tool, req *Request) Evaluation {
 	if p.mode == ModeDenyAll {
 		return Evaluation{Action: ActionRefuse, Reason: "the approval mode deny_all refuses every call"}
 	}
-	sub := subject{ws: p.ws, runs: runsAlso(t, req.Call.Name)}
+	sub := subject{ws: p.ws, runs: tool.UnwrappedNames(t, req.Call.Name)}
 	rulesApply := p.wildNames
 	if !rulesApply {
 		_, rulesApply = p.names[req.Call.Name]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/toolbelt-go/toolbelt/internal/schema"
@@ -58,6 +59,20 @@ func Unwrapped(t Tool) []Tool {
 			break
 		}
 		out = append(out, t)
+	}
+	return out
+}
+
+// UnwrappedNames returns the names of the tools t runs beneath it
+// (Unwrapped) other than name, each once: the names under which rules
+// written for those tools (a deny rule, a session denial) hold for t's
+// calls too.
+func UnwrappedNames(t Tool, name string) []string {
+	var out []string
+	for _, u := range Unwrapped(t) {
+		if n := u.Spec().Name; n != name && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
 	}
 	return out
 }

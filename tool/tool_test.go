@@ -442,3 +442,27 @@ func TestUnwrapped(t *testing.T) {
 	c.next = c
 	assert.Len(t, tool.Unwrapped(c), 16, "a cycle ends")
 }
+
+// renamed runs its tool under another name.
+type renamed struct {
+	tool.Tool
+	name string
+}
+
+func (r renamed) Spec() tool.Spec {
+	s := r.Tool.Spec()
+	s.Name = r.name
+	return s
+}
+func (r renamed) Unwrap() tool.Tool { return r.Tool }
+
+// UnwrappedNames lists the names of the tools beneath a wrapper other than
+// the name called, each once.
+func TestUnwrappedNames(t *testing.T) {
+	pay := tool.Func("pay", "Pay", func(context.Context, struct{}) (string, error) { return "", nil })
+	settle := renamed{wrapped{pay}, "settle"}
+	assert.Equal(t, []string{"pay"}, tool.UnwrappedNames(settle, "settle"))
+	assert.Empty(t, tool.UnwrappedNames(settle, "pay"))
+	assert.Empty(t, tool.UnwrappedNames(pay, "pay"))
+	assert.Equal(t, []string{"settle", "pay"}, tool.UnwrappedNames(renamed{settle, "outer"}, "outer"))
+}

@@ -426,7 +426,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 			e.memory.put(key, d, idOf(req), since)
 			// The tool denied is also the one it runs (Unwrap): its
 			// other names are refused with it.
-			for _, n := range innerNames(req.Tool, req.Call.Name) {
+			for _, n := range tool.UnwrappedNames(req.Tool, req.Call.Name) {
 				k := key
 				k.tool = n
 				e.memory.put(k, d, idOf(req), since)
@@ -479,7 +479,7 @@ func (e *Extension) recall(key memKey, req *extension.Request) (approval.Decisio
 	if ok && d.Kind == approval.Deny {
 		return d, true
 	}
-	for _, n := range innerNames(req.Tool, req.Call.Name) {
+	for _, n := range tool.UnwrappedNames(req.Tool, req.Call.Name) {
 		k := key
 		k.tool = n
 		if dn, found := e.memory.get(k, toolID{}); found && dn.Kind == approval.Deny {
@@ -487,18 +487,6 @@ func (e *Extension) recall(key memKey, req *extension.Request) (approval.Decisio
 		}
 	}
 	return d, ok
-}
-
-// innerNames returns the names, other than name, of the tools t runs
-// (tool.Unwrapped), as the approval policy's deny rules read them.
-func innerNames(t tool.Tool, name string) []string {
-	var out []string
-	for _, u := range tool.Unwrapped(t) {
-		if n := u.Spec().Name; n != name && !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // shownTool is the called tool as an approver is shown it: a tool's Spec()

@@ -64,17 +64,12 @@ type costWalk struct {
 	times float64
 }
 
-// checkCost returns a *FieldErrors when validating v against s would
-// take more than maxWork, or when v nests deeper than MaxDepth or holds a
-// number out of range (see numberOK), or names a property in another case
-// (see caseTwin), naming where.
-func checkCost(s *jsonschema.Schema, v any) error {
-	return checkCostTimes(s, v, 1)
-}
-
-// checkCostTimes is checkCost for a value the validator checks times
-// times (Validate checks a value twice when a float64 reads one of its
-// numbers otherwise): each step is charged times over.
+// checkCostTimes returns a *FieldErrors when validating v against s
+// times times (Validate checks a value twice when a float64 reads one of
+// its numbers otherwise; each step is charged times over) would take more
+// than maxWork, or when v nests deeper than MaxDepth or holds a number out
+// of range (see numberOK), or names a property in another case (see
+// caseTwin), naming where.
 func checkCostTimes(s *jsonschema.Schema, v any, times float64) error {
 	if !shapeOK(v, 0) {
 		p, rule := badPath(v, nil)

@@ -159,7 +159,7 @@ func BenchmarkCheckCost(b *testing.B) {
 	b.Run("checkCost", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if err := checkCost(v.schema, m); err != nil {
+			if err := checkCostTimes(v.schema, m, 1); err != nil {
 				b.Fatal(err)
 			}
 		}
