@@ -103,6 +103,10 @@ const DefaultTimeout = 10 * time.Minute
 // DefaultSessionMemory is how many session-scoped decisions are remembered.
 const DefaultSessionMemory = 1024
 
+// MaxSessionMemory is the most decisions WithSessionMemory may be asked to
+// remember; a larger size is a configuration error.
+const MaxSessionMemory = 1 << 20
+
 // Extension is the approval extension. Build it with New; install it and
 // its Guard in the same executor.
 type Extension struct {
@@ -145,11 +149,18 @@ func WithTimeout(d time.Duration) Option { return func(e *Extension) { e.timeout
 // (tool.WithApproval): such a tool is asked about on every call, and
 // an approval "for this session" of one of its calls covers that call
 // only. A denial remembered for the session still refuses its later calls.
+//
+// n above MaxSessionMemory is a configuration error that executor.New
+// reports (Check). The memory takes room as decisions are kept, not at New.
 func WithSessionMemory(n int) Option {
 	return func(e *Extension) {
-		if n <= 0 {
+		switch {
+		case n > MaxSessionMemory:
+			e.err = fmt.Errorf("approvalgate.WithSessionMemory(%d): the session memory is bounded to approvalgate.MaxSessionMemory (%d) decisions: give a size from 1 to %d (default %d), or 0 to remember nothing",
+				n, MaxSessionMemory, MaxSessionMemory, DefaultSessionMemory)
+		case n <= 0:
 			e.memory = nil
-		} else {
+		default:
 			e.memory = newMemory(n)
 		}
 	}
@@ -807,7 +818,8 @@ func (g guard) check(ctx context.Context, req *extension.Request) (string, error
 type memory struct {
 	mu      sync.Mutex
 	m       map[memKey]remembered
-	ring    []memKey
+	ring    []memKey // grows to max as decisions come, then is reused
+	max     int
 	next    int
 	denials atomic.Int64 // how many of m's decisions are denials
 
@@ -848,7 +860,7 @@ func rolesKey(roles []string) string {
 }
 
 func newMemory(max int) *memory {
-	return &memory{m: make(map[memKey]remembered), ring: make([]memKey, max)}
+	return &memory{m: make(map[memKey]remembered), max: max}
 }
 
 // remembered is a decision and the tool it was given for.
@@ -902,7 +914,9 @@ func (m *memory) put(k memKey, d approval.Decision, id toolID, since uint64) {
 	if n, ok := m.forgot[[2]string{k.tenant, k.session}]; (ok && n > since) || m.forgotAll > since {
 		return
 	}
-	if _, ok := m.m[k]; !ok {
+	if _, ok := m.m[k]; !ok && len(m.ring) < m.max {
+		m.ring = append(m.ring, k)
+	} else if !ok {
 		if old := m.ring[m.next]; old != (memKey{}) {
 			m.drop(old)
 		}
@@ -958,7 +972,7 @@ func (m *memory) forget(tenant, session string) {
 		if m.forgot == nil {
 			m.forgot = make(map[[2]string]uint64)
 		}
-		if _, ok := m.forgot[[2]string{tenant, session}]; !ok && len(m.forgot) >= len(m.ring) {
+		if _, ok := m.forgot[[2]string{tenant, session}]; !ok && len(m.forgot) >= m.max {
 			// Past as many sessions as decisions are kept (asks that
 			// never end, with no timeout): no ask in flight now stores
 			// its decision, whatever its session.
