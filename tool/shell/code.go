@@ -37,8 +37,9 @@ func checkCode(args []argTemplate) []error {
 		prog := path.Base(lit)
 		var setenv []int
 		switch prog {
-		case "env":
-			setenv = envCode(args, i+1)
+		case "env", "sudo":
+			// sudo VAR=value CMD sets a variable for its command as env does.
+			setenv = envCode(args, i+1, prog)
 		case "bwrap", "systemd-run":
 			setenv = setenvCode(args, i+1, prog)
 		case "ssh", "scp", "sftp", "autossh":
@@ -69,7 +70,16 @@ func checkCode(args []argTemplate) []error {
 			// Read first: the classifier may know these programs as
 			// wrappers (rsync -e CMD), whose grammar does not say which
 			// option values are code.
-			code = optionCode(args, i+1, programCode[prog])
+			var spliced []int
+			code, spliced = optionCode(args, i+1, programCode[prog])
+			for _, j := range spliced {
+				if len(args[j].placeholders()) > 0 && !flagged[j] {
+					flagged[j] = true
+					errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
+						"{%s} is a list of values that %s substitutes into the commands the template gives it, which it runs with a shell, so a value such as \"x; rm -rf ~\" would run as code: fix the list in the template (-L name a,b,c), or give the whole command as one placeholder if the model is to choose it",
+						args[j].placeholders()[0], prog)})
+				}
+			}
 			fix = fmt.Sprintf("%s runs this option's value (or this operand) as code, with a shell or as its own commands: fix the code in the template and pass the value another way, or give the whole value as one placeholder if the model is to choose the code", prog)
 		case isShell:
 			code = []int{shellScript(args, i+1, sh.ValueFlags)}
@@ -591,7 +601,8 @@ func gitConfigCode(args []argTemplate, start int) []int {
 	}
 	sub, _ := args[j].literal()
 	if o := gitSubcommandCode[sub]; o != nil {
-		code = append(code, optionCode(args, j+1, o)...)
+		sc, _ := optionCode(args, j+1, o) // git's have no lists
+		code = append(code, sc...)
 	}
 	if sub == "submodule" && j+2 < len(args) {
 		// submodule foreach CMD: one command word is run with a shell
@@ -669,6 +680,12 @@ type codeOptions struct {
 	// oldStyle: a first argument without a dash bundles letters whose
 	// values are the next arguments in turn (tar xIf CMD ARCHIVE).
 	oldStyle bool
+	// lists are options that take a name and a list of values, each
+	// substituted for {name} in the program's commands (hyperfine -L NAME
+	// VALUES, --parameter-list; -LNAME VALUES): the list is code even as
+	// a whole placeholder, since it is spliced into a command the author
+	// wrote.
+	lists []string
 }
 
 // programCode lists the programs whose option values are code, by name.
@@ -686,8 +703,19 @@ var programCode = map[string]*codeOptions{
 	"hyperfine": {long: []string{"--prepare", "--setup", "--cleanup", "--conclude", "--shell"}, short: "pscS", takes: "wmMrPuno",
 		longTakes: []string{"--warmup", "--min-runs", "--max-runs", "--runs", "--style", "--sort", "--time-unit", "--export-asciidoc",
 			"--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--output", "--input", "--command-name"},
-		operands: true},
+		operands: true, lists: []string{"-L", "--parameter-list"}},
+	// man -P PAGER, --pager=, --html=BROWSER: man runs them with a shell.
+	"man": {long: []string{"--pager", "--html"}, short: "P", takes: "CRLmMSseErp"},
+	// SQL clients: psql's \! and mysql's system run shell commands from
+	// the SQL (the sqlite3 rule); mysql --pager runs a command.
+	"psql":    {long: []string{"--command"}, short: "c", takes: "dfhpUvLoTFPR"},
+	"mysql":   mysqlOptions,
+	"mariadb": mysqlOptions,
 }
+
+// mysqlOptions: mysql's and mariadb's SQL (-e, --execute, --init-command)
+// and --pager's command.
+var mysqlOptions = &codeOptions{long: []string{"--execute", "--init-command", "--pager"}, short: "e", takes: "uhPDS"}
 
 var (
 	// tarOptions are GNU tar's options whose values it runs with a
@@ -706,8 +734,7 @@ var (
 
 // optionCode returns the arguments of a program (from start) that its
 // codeOptions say are code, up to a "--".
-func optionCode(args []argTemplate, start int, o *codeOptions) []int {
-	var code []int
+func optionCode(args []argTemplate, start int, o *codeOptions) (code, spliced []int) {
 	operand := 0 // operands seen
 	next := func(j int) {
 		if j < len(args) {
@@ -727,6 +754,20 @@ func optionCode(args []argTemplate, start int, o *codeOptions) []int {
 			break
 		}
 		switch {
+		case lit && slices.Contains(o.lists, s):
+			// -L NAME VALUES: the values go into commands.
+			if j+2 < len(args) {
+				spliced = append(spliced, j+2)
+			}
+			j += 2
+		case slices.ContainsFunc(o.lists, func(l string) bool {
+			return strings.HasPrefix(head, l+"=") || len(l) == 2 && strings.HasPrefix(head, l) || !lit && head == l
+		}):
+			// -LNAME VALUES, --parameter-list=NAME VALUES.
+			if j+1 < len(args) {
+				spliced = append(spliced, j+1)
+			}
+			j++
 		case o.plus && strings.HasPrefix(head, "+"):
 			code = append(code, j)
 		case slices.ContainsFunc(o.words, func(w string) bool { return wordOption(head, lit, w) }):
@@ -793,7 +834,7 @@ func optionCode(args []argTemplate, start int, o *codeOptions) []int {
 	if o == tarOptions {
 		code = slices.DeleteFunc(code, func(j int) bool { return !tarCheckpoint(&args[j], j > 0 && isCheckpointAction(&args[j-1])) })
 	}
-	return code
+	return code, spliced
 }
 
 // wordOption reports whether an argument starting with head is the
@@ -854,25 +895,33 @@ var (
 		// (a repository's core.fsmonitor, ~/.gitconfig).
 		"TAR_OPTIONS", "GNUMAKEFLAGS", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "GIT_DIR", "GIT_COMMON_DIR", "HOME", "XDG_CONFIG_HOME",
 		"ZDOTDIR", "SUDO_EDITOR", "SUDO_ASKPASS", "SYSTEMD_PAGER", "SYSTEMD_EDITOR", "FCEDIT", "GCONV_PATH", "PERL5DB",
+		"PSQL_PAGER", "PSQL_EDITOR",
 	}
 	envCommandPrefixes = []string{"GIT_CONFIG", "LD_", "DYLD_", "NPM_CONFIG_", "npm_config_", "CARGO_"}
 )
 
-// envCode returns the arguments of env (from start, after "env") that set
-// a variable a placeholder may turn into code: NAME={v} where NAME is one
-// of envCommandVars or envCommandPrefixes, and {n}=v where the model
-// chooses the name, or NAME is one a git --config-env later in the argv
-// reads a configuration value from (configEnv). A whole "{assignment}" is
-// the author handing it over; the assignments after it are read on.
-func envCode(args []argTemplate, start int) []int {
+// envCode returns the arguments of env or sudo (prog, from start, after
+// its name) that set a variable a placeholder may turn into code:
+// NAME={v} where NAME is one of envCommandVars or envCommandPrefixes, and
+// {n}=v where the model chooses the name, or NAME is one a git
+// --config-env later in the argv reads a configuration value from
+// (configEnv). Its options are read with the classifier's grammar for it
+// (env -u NAME, --ch DIR, sudo -u USER). A whole "{assignment}" is the
+// author handing it over; the assignments after it are read on.
+func envCode(args []argTemplate, start int, prog string) []int {
 	var code []int
+	w, _ := classify.Default().Wrapper(prog)
 	fromConfig := configEnv(args)
 	for j := start; j < len(args); j++ {
 		at := &args[j]
 		s, lit := at.literal()
+		takesNext := false
+		if lit && w != nil && len(s) > 1 && s[0] == '-' {
+			_, attached, takes, _ := wrapperOption(w, s, true)
+			takesNext = takes && !attached
+		}
 		switch {
-		case lit && (s == "-u" || s == "-C" || s == "-S" || strings.HasPrefix(s, "--") && !strings.Contains(s, "=") && len(s) > 2 &&
-			(strings.HasPrefix("--unset", s) || strings.HasPrefix("--chdir", s) || strings.HasPrefix("--split-string", s))):
+		case takesNext:
 			j++ // an option and its value (getopt_long takes --ch for --chdir)
 			continue
 		case lit && strings.HasPrefix(s, "-"):

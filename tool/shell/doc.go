@@ -104,10 +104,14 @@
 //     (rsync -e/--rsh/--rsync-path, vim -c/--cmd/+CMD, gdb -ex/-iex,
 //     zip -TT, less +CMD, hyperfine's commands, sqlite3's SQL and -cmd
 //     (sqlite3 DB "select ... '{name}'": its shell's edit() and .shell
-//     run commands), ssh/scp/sftp -o
+//     run commands), psql -c/--command and mysql or mariadb
+//     -e/--execute/--init-command (whose \! and system run commands),
+//     mysql --pager, man -P/--pager/--html, ssh/scp/sftp -o
 //     ProxyCommand=, LocalCommand=, KnownHostsCommand=, PKCS11Provider=,
-//     or -o {keyword}=...); and a variable env (or
-//     bwrap --setenv, systemd-run --setenv/-E) sets
+//     or -o {keyword}=...); hyperfine's -L/--parameter-list values, which
+//     it substitutes into its commands, even as a whole placeholder
+//     (hyperfine -L n {list} 'sleep {{n}}'); and a variable env or sudo
+//     (sudo VAR=value CMD), or bwrap --setenv, systemd-run --setenv/-E, sets
 //     for its command that programs run or load as code (env
 //     "GIT_SSH_COMMAND=ssh -i {key}", EDITOR, BASH_ENV, LD_PRELOAD,
 //     NODE_OPTIONS, PATH, CC, TAR_OPTIONS, RSYNC_RSH, GIT_DIR, HOME, ...,
@@ -134,7 +138,8 @@
 // command for a
 // variable, curl -d @FILE and gcc @FILE read files, tar -f HOST:FILE,
 // rsync and scp reach another machine, a value spliced into a jq program,
-// an SQL statement (psql -c, mysql -e, sqlite3) or a sandboxed sed script
+// an SQL statement given whole ({sql}) or by an option not listed above
+// (psql -v, a file of SQL) or a sandboxed sed script
 // is code of that language, and a path reaches
 // wherever the engine lets it (the process engine confines nothing). The
 // classifier judges the expanded command line of every call, and an
