@@ -721,7 +721,7 @@ func (w *costWalk) children(s *jsonschema.Schema, v any) bool {
 				if !w.charge(float64(len(s.Properties)) / 64) {
 					return false
 				}
-				if name := caseTwin(s.Properties, k); name != "" {
+				if name := caseTwin(s.Properties, k); name != "" && !w.declaredInPlace(k) {
 					w.path = append(w.path, step)
 					w.over, w.twin = w.location(), name
 					return false
@@ -822,6 +822,48 @@ func caseTwin(props map[string]*jsonschema.Schema, key string) string {
 		}
 	}
 	return twin
+}
+
+// maxDeclaredLook bounds the schemas declaredInPlace reads for one key.
+const maxDeclaredLook = 256
+
+// declaredInPlace reports whether key is a property, under its exact name,
+// of a schema that applies to the current value whenever the schemas being
+// applied to it do: one of them, or one they apply through $ref or allOf.
+// Such a key is checked by that property's rules, and a decoder fills the
+// field of its exact name first, as when one properties names both twins
+// (allOf [{path}, {Path}] is the same object as {path, Path}). anyOf and
+// oneOf branches, and if/then/else, are alternatives: a key one of them
+// names is not declared for the others.
+func (w *costWalk) declaredInPlace(key string) bool {
+	seen := make(map[*jsonschema.Schema]bool)
+	var look func(s *jsonschema.Schema) bool
+	look = func(s *jsonschema.Schema) bool {
+		if s == nil || seen[s] || len(seen) >= maxDeclaredLook {
+			return false
+		}
+		seen[s] = true
+		if _, ok := s.Properties[key]; ok {
+			return true
+		}
+		if look(s.Ref) {
+			return true
+		}
+		for _, c := range s.AllOf {
+			if look(c) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range w.scope[w.inplace:] {
+		if look(s) {
+			w.charge(float64(len(seen)) / 64)
+			return true
+		}
+	}
+	w.charge(float64(len(seen)) / 64)
+	return false
 }
 
 // decodeContent decodes a string's content as the validator does for
