@@ -26,7 +26,12 @@
 // call refused inside the limiter does not: an approval denied, nor a call
 // cancelled while a person was asked about it (approvalgate answers it
 // approval_denied), so that neither a model nor a caller cancelling in a
-// loop can ask a person more often than the limit allows.
+// loop can ask a person more often than the limit allows. A call an
+// authorizer further in refuses (auth, when the limiter is re-placed
+// outside it) gives the tool's buckets, which every principal shares,
+// their token back, and keeps the principal's: a principal cannot spend
+// the budget of a tool it may not call. A limiter with PerTool or EachTool
+// limits must run inside auth, as it does at its priority (CheckChain).
 //
 // The default store, MemoryStore, lives in this process: each instance of a
 // fleet then has limits of its own. A shared store (the PostgreSQL one in
@@ -355,10 +360,19 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 			if g.OK {
 				req.Set(RunAgainKey, RunAgain(func(ctx context.Context) *tool.Result { return l.again(ctx, req, bs, of) }))
 				res := next(ctx, req)
-				if res.Status == tool.StatusCancelled && res.Attempts == 0 {
+				switch {
+				case res.Status == tool.StatusCancelled && res.Attempts == 0:
 					// The caller gave up before the backend ran (waiting for
 					// a lock, a slot or an approval): the call does not count.
 					_ = l.store.Give(context.WithoutCancel(ctx), bs)
+				case refusedByAuth(res):
+					// Auth, further in, refused the principal the tool: the
+					// tool's buckets, which every principal shares, get their
+					// token back, or a principal could spend the budget of
+					// a tool it may not call. Its own buckets keep theirs.
+					if shared := sharedOnly(bs); len(shared) > 0 {
+						_ = l.store.Give(context.WithoutCancel(ctx), shared)
+					}
 				}
 				res.SetMeta(MetaKey, tightest(req, bs, of, g))
 				return res
@@ -376,6 +390,58 @@ func (l *Limiter) Wrap(next extension.Handler) extension.Handler {
 			}
 		}
 	}
+}
+
+// refusedByAuth reports whether res is an authorizer's refusal of a call
+// whose backend never ran: unauthorized, or carrying the deciding rule
+// (extension.MetaAuthRule), with no attempt.
+func refusedByAuth(res *tool.Result) bool {
+	if res.Error == nil || res.Attempts != 0 {
+		return false
+	}
+	_, ruled := res.Metadata[extension.MetaAuthRule]
+	return ruled || res.Error.Code == tool.CodeUnauthorized
+}
+
+// sharedOnly returns the buckets of bs that every principal shares (a
+// tool's).
+func sharedOnly(bs []Bucket) []Bucket {
+	var out []Bucket
+	for _, b := range bs {
+		if b.Shared {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// CheckChain implements extension.ChainChecker: a limiter with limits per
+// tool (PerTool, EachTool), which every principal shares, must run inside
+// the executor's authorizers (auth, at its priority). Outside, it takes a
+// tool's tokens for calls auth then refuses, so a principal calling a tool
+// hidden from it spends the budget of those who may call it; and with
+// Wait, its calls wait for them. A limiter with limits per principal only
+// may run outside auth (to turn a flood away first): a principal's
+// refused calls spend only its own tokens. executor.New runs it.
+func (l *Limiter) CheckChain(exts []extension.Extension) error {
+	if len(l.toolRates) == 0 && l.toolDefault == nil {
+		return nil
+	}
+	sorted := extension.Sort(exts)
+	at := slices.IndexFunc(sorted, func(x extension.Extension) bool {
+		y, ok := extension.As[*Limiter](x)
+		return ok && y == l
+	})
+	if at < 0 {
+		return nil
+	}
+	for _, x := range sorted[at+1:] {
+		if _, ok := extension.As[extension.Authorizer](x); ok {
+			return fmt.Errorf("ratelimit: the limiter runs outside auth (priority %d, extension %q's %d), and its limits per tool (PerTool, EachTool) are shared by every principal: a principal's calls of a tool auth refuses it would take the tokens of those who may call the tool; leave the limiter at its priority (%d, inside auth's %d), or keep only limits per principal (PerPrincipal, PerToolPrincipal) in a limiter placed outside auth",
+				sorted[at].Priority(), x.Name(), x.Priority(), extension.PriorityRateLimit, extension.PriorityAuth)
+		}
+	}
+	return nil
 }
 
 // RunAgainKey is the extension.Request value key under which the limiter
