@@ -62,6 +62,10 @@ type costWalk struct {
 	// times is how many times the validator checks the value: each unit
 	// is charged that many times.
 	times float64
+	// floatInts are the locations of integers a float64 reads as another
+	// value (past 2^53) that a schema without "integer" in its type
+	// judges by value (see floatJudged).
+	floatInts [][]seg
 }
 
 // checkCostTimes returns a *FieldErrors when validating v against s
@@ -71,9 +75,17 @@ type costWalk struct {
 // of range (see numberOK), or names a property in another case (see
 // caseTwin), naming where.
 func checkCostTimes(s *jsonschema.Schema, v any, times float64) error {
+	_, err := checkCost(s, v, times)
+	return err
+}
+
+// checkCost is checkCostTimes, and also returns the locations of the
+// integers past 2^53 that a schema judges as a float64 field would read
+// them (see floatJudged): Validate checks them rounded too.
+func checkCost(s *jsonschema.Schema, v any, times float64) (floatInts [][]seg, err error) {
 	if !shapeOK(v, 0) {
 		p, rule := badPath(v, nil)
-		return &FieldErrors{Fields: []FieldError{{Path: shortPath(p), Rule: rule}}}
+		return nil, &FieldErrors{Fields: []FieldError{{Path: shortPath(p), Rule: rule}}}
 	}
 	w := walks.Get().(*costWalk)
 	defer func() {
@@ -82,8 +94,13 @@ func checkCostTimes(s *jsonschema.Schema, v any, times float64) error {
 	}()
 	w.times = times
 	if w.apply(s, v) {
-		return nil
+		return w.floatInts, nil
 	}
+	return nil, w.err()
+}
+
+// err is the error of a walk that stopped.
+func (w *costWalk) err() error {
 	if w.deep {
 		return &FieldErrors{Fields: []FieldError{{Path: shortPath(w.over), Rule: fmt.Sprintf("holds JSON content nested more than %d objects and arrays deep: send flatter content (at most %d levels)", MaxDepth, MaxDepth)}}}
 	}
@@ -395,8 +412,13 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 	if arr, ok := v.([]any); ok && s.UniqueItems && len(arr) > 1 && !w.chargeUnique(arr) {
 		return false
 	}
-	if n, ok := v.(json.Number); ok && !w.charge(numberRulesCost(s, n)) {
-		return false
+	if n, ok := v.(json.Number); ok {
+		if !w.charge(numberRulesCost(s, n)) {
+			return false
+		}
+		if floatJudged(s, n) && len(w.floatInts) < maxFloatInts {
+			w.floatInts = append(w.floatInts, slices.Clone(w.path))
+		}
 	}
 	if s.Always != nil || !typeMatches(s.Types, v) {
 		return true
@@ -543,6 +565,50 @@ func numberRulesCost(s *jsonschema.Schema, n json.Number) float64 {
 		return 0
 	}
 	return float64(2+rules) * numberWeight(n)
+}
+
+// maxFloatInts bounds how many locations a walk keeps for floatJudged
+// integers; past it, every integer of the value is checked rounded.
+const maxFloatInts = 1024
+
+// floatJudged reports whether s judges n by its value (a bound,
+// multipleOf, enum or const) while its type does not say "integer", and n
+// is an integer a float64 reads as another value: 9007199254740995 reads
+// as 9007199254740996, onto an exclusiveMaximum of 9007199254740996 and
+// off a multipleOf of 5. A "number" field of a Go tool is a float64 (the
+// reflected schema of an int field says "integer", which an int64 or
+// uint64 reads exactly), so such a number must pass as a float64 reads it
+// too. A schema with no type is taken as a float64's: an int64 field's
+// should say "integer".
+func floatJudged(s *jsonschema.Schema, n json.Number) bool {
+	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil &&
+		s.MultipleOf == nil && len(s.Enum) == 0 && len(s.Constant) == 0 {
+		return false
+	}
+	if slices.Contains(s.Types, "integer") {
+		return false
+	}
+	_, ok := integerReading(n)
+	return ok
+}
+
+// integerReading returns the number a float64 reads n as, when n is an
+// integer written without a fraction or an exponent (float64Reading
+// leaves those out) that a float64 does not hold: one past 2^53.
+func integerReading(n json.Number) (json.Number, bool) {
+	s := strings.TrimPrefix(string(n), "-")
+	if len(s) <= 15 || strings.ContainsAny(s, ".eE") {
+		return "", false // 15 digits are below 2^53: a float64 holds them
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return "", false
+	}
+	r := strconv.FormatFloat(f, 'g', -1, 64)
+	if sameDecimal(string(n), r) {
+		return "", false
+	}
+	return json.Number(r), true
 }
 
 // equalCost is the cost of comparing or hashing v whole: numberWeight per

@@ -76,6 +76,64 @@ func float64Reading(n json.Number) (json.Number, bool) {
 	return json.Number(r), true
 }
 
+// integerView returns v with the integers at locs (see floatJudged)
+// replaced by the number a float64 reads (integerReading), every such
+// integer when all is set, copying only the objects and lists on the way
+// to one, and whether there was any.
+func integerView(v any, locs [][]seg, all bool) (any, bool) {
+	at := make(map[string]bool, len(locs))
+	for _, l := range locs {
+		at[locKey(l)] = true
+	}
+	var view func(v any, key string) (any, bool)
+	view = func(v any, key string) (any, bool) {
+		switch x := v.(type) {
+		case json.Number:
+			if all || at[key] {
+				return integerReading(x)
+			}
+		case map[string]any:
+			var out map[string]any
+			for k, c := range x {
+				if r, ok := view(c, key+"\x00"+k); ok {
+					if out == nil {
+						out = maps.Clone(x)
+					}
+					out[k] = r
+				}
+			}
+			if out != nil {
+				return out, true
+			}
+		case []any:
+			var out []any
+			for i, c := range x {
+				if r, ok := view(c, key+"\x00"+strconv.Itoa(i)); ok {
+					if out == nil {
+						out = slices.Clone(x)
+					}
+					out[i] = r
+				}
+			}
+			if out != nil {
+				return out, true
+			}
+		}
+		return nil, false
+	}
+	return view(v, "")
+}
+
+// locKey is a location as integerView keys it.
+func locKey(l []seg) string {
+	var b strings.Builder
+	for _, s := range l {
+		b.WriteByte(0)
+		b.WriteString(s.String())
+	}
+	return b.String()
+}
+
 // sameDecimal reports whether two JSON numbers have the same value.
 func sameDecimal(a, b string) bool {
 	an, ad, ae := decimal(a)

@@ -342,7 +342,10 @@ func (v *Validator) StripNulls(m map[string]any) bool {
 // key that names a property in another case ("PATH" for "path"), which
 // encoding/json would take for the property without its rules. A value
 // with a number a float64 reads otherwise (0.99999999999999999999 reads
-// as 1) must pass both as sent and as a float64 reads it.
+// as 1) must pass both as sent and as a float64 reads it; so must an
+// integer past 2^53 (9007199254740995 reads as 9007199254740996) that a
+// bound, multipleOf, enum or const judges in a schema whose type does not
+// say "integer" (an int64 or uint64 field reads it exactly).
 func (v *Validator) Validate(val any) error {
 	if v.anyObject {
 		if _, ok := val.(map[string]any); ok {
@@ -356,10 +359,23 @@ func (v *Validator) Validate(val any) error {
 	if rounded {
 		times = 2
 	}
-	if err := checkCostTimes(v.schema, val, times); err != nil {
+	floatInts, err := checkCost(v.schema, val, times)
+	if err != nil {
 		return err
 	}
-	err := v.schema.Validate(val)
+	if len(floatInts) > 0 {
+		if !rounded {
+			// Checked twice after all: counted twice.
+			r, times = val, 2
+			if _, err := checkCost(v.schema, val, times); err != nil {
+				return err
+			}
+		}
+		if ri, ok := integerView(r, floatInts, len(floatInts) >= maxFloatInts); ok {
+			r, rounded = ri, true
+		}
+	}
+	err = v.schema.Validate(val)
 	if err == nil {
 		if rounded {
 			if err := v.schema.Validate(r); err != nil {
