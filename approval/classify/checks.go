@@ -3853,9 +3853,11 @@ var containerValueFlags = strings.Fields(`-a --attach --add-host --annotation --
 // command on the host, its words that name a place under the mount
 // point spelled as the host's path (docker run -v /:/host img rm -rf
 // /host is rm -rf /). Without such a mount, what runs in the container
-// stays there and is not judged (docker run img rm -rf /).
+// stays there and is not judged (docker run img rm -rf /). A mount of a
+// repository the line cloned is Defaults.DownloadExec, as make there is.
 func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	mounts := map[string]string{} // mount point: host path
+	var srcs []string             // every mount's source, as written
 	var entry []word
 	i := 0
 	for ; i < len(args); i++ {
@@ -3882,6 +3884,7 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 			if src, dst, ok := strings.Cut(val, ":"); ok {
 				dst, _, _ = strings.Cut(dst, ":")
 				mounts[path.Clean(dst)] = src
+				srcs = append(srcs, src)
 			}
 		case "--mount":
 			var src, dst string
@@ -3897,8 +3900,29 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 			if src != "" && dst != "" {
 				mounts[path.Clean(dst)] = src
 			}
+			srcs = append(srcs, src)
 		case "--entrypoint":
 			entry = []word{a}
+		}
+	}
+	// A repository the line cloned, mounted (-v $PWD:/src, -v ./r:/src,
+	// --mount type=bind,source=.): the container is there to build or run
+	// it (docker run -v $PWD:/src -w /src node npm install runs its
+	// scripts), and what runs can write its files and git hooks, which run
+	// here later. A source with no slash that is not . is a named volume.
+	for _, src := range srcs {
+		for _, p := range []string{"$PWD", "${PWD}", "~+", "$(pwd)", "`pwd`"} {
+			if src == p || strings.HasPrefix(src, p+"/") {
+				src = "." + src[len(p):]
+				break
+			}
+		}
+		if src == "" || src != "." && !strings.Contains(src, "/") {
+			continue
+		}
+		if d := s.clonedFile(word{s: src, lit: true}); d != "" {
+			j.add(s.c.rules.Defaults.DownloadExec, name+" mounts "+src+", in the repository the line cloned into "+d+": what the container runs there is downloaded code, as make there is, and it can write files and git hooks that run on this machine later")
+			break
 		}
 	}
 	host := false
