@@ -1,10 +1,14 @@
 package shell_test
 
 import (
+	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
@@ -25,6 +29,67 @@ func builtOf(t *testing.T, argvs [][]string) (built [][]string) {
 		built = append(built, argv)
 	}
 	return built
+}
+
+// Attack: argv[0] may not be a placeholder, but the program a wrapper
+// (timeout, nice, xargs, sudo, env), a launcher after its "--" (setpriv,
+// prlimit) or find's -exec/-execdir/-ok/-okdir runs could be, so the
+// model chose the program: find . -name '*.log' -exec {tool} {} ';',
+// written for wc or head, given rm deleted the logs (real find and rm,
+// process engine).
+func TestAttackS31PlaceholderAsTheProgramAWrapperRuns(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.log"), []byte("x\n"), 0o644))
+	sb := processEngine(t, dir)
+	c, err := shell.NewCommand("t", "t", sb, []string{"find", ".", "-name", "*.log", "-exec", "{tool}", "{{}}", ";"})
+	if err == nil {
+		_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"tool": "rm"})})
+		_, statErr := os.Stat(filepath.Join(dir, "a.log"))
+		assert.NoError(t, statErr, "find -exec {tool} given rm deleted a.log")
+	}
+	var ce *tool.ConfigError
+	if assert.ErrorAs(t, err, &ce) {
+		assert.Equal(t, "argv.5", ce.Field)
+		assert.Contains(t, ce.Message, "{tool}")
+		assert.Contains(t, ce.Message, "find")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"find", ".", "-execdir", "{x}", "{{}}", "+"},
+		{"find", ".", "-ok", "./bin/{x}", ";"},
+		{"find", ".", "-type", "f", "-okdir", "{x}", ";"},
+		{"xargs", "{x}"},
+		{"xargs", "-0", "-n", "1", "{x}", "-v"},
+		{"sudo", "{x}"},
+		{"sudo", "-u", "build", "{x}", "install"},
+		{"nice", "{x}"},
+		{"nice", "-n", "5", "/usr/bin/{x}"},
+		{"timeout", "5", "{x}"},
+		{"timeout", "-s", "KILL", "5", "--", "{x}", "a"},
+		{"env", "{x}"},
+		{"env", "-i", "A=1", "{x}"},
+		{"timeout", "5", "nice", "{x}"},
+		{"nohup", "{x}"},
+		{"setpriv", "--nnp", "--", "{x}", "a"},
+		{"prlimit", "--nofile=1024", "--", "{x}"},
+		{"timeout", "5", "find", ".", "-exec", "{x}", ";"},
+	}), "templates built")
+	// Guard: the program fixed, a placeholder among its arguments, a
+	// wrapper's word read as an operand by a program that runs nothing,
+	// an env or sudo assignment the author hands over, and a whole script
+	// or remote command (the author handing the model a shell).
+	for _, argv := range [][]string{
+		{"find", ".", "-name", "{p}", "-exec", "wc", "-l", "{{}}", ";"},
+		{"xargs", "-0", "grep", "-l", "--", "{pattern}"},
+		{"timeout", "5", "grep", "-rn", "--", "{pattern}", "."},
+		{"sudo", "-u", "{user}", "ls", "{dir}"},
+		{"env", "{assign}", "npm", "test"},
+		{"grep", "-rn", "--", "timeout", "{file}"},
+		{"sh", "-c", "{script}"},
+		{"ssh", "host", "{cmd}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
 }
 
 // Attack: the variables env sets for its command were judged (50c4be1),

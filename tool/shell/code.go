@@ -127,6 +127,85 @@ func checkCode(args []argTemplate) []error {
 				args[j].placeholders()[0], prog, fix)})
 		}
 	}
+	return append(errs, checkProgramNames(args, flagged)...)
+}
+
+// findRunPrimaries are find's primaries that run the program named by the
+// next argument.
+var findRunPrimaries = []string{"-exec", "-execdir", "-ok", "-okdir"}
+
+// checkProgramNames refuses a placeholder in the name of a program the
+// template runs through another, as one in argv[0] is: the command of a
+// wrapper (timeout 5 CMD, nice, xargs, sudo, env), of a listed launcher
+// after its "--" (setpriv --nnp -- CMD), and of find's -exec, -execdir,
+// -ok and -okdir, followed from argv[0] as forwarders follows it (a
+// wrapper's name read as an operand, grep -- timeout {file}, runs
+// nothing). A whole placeholder where env or sudo reads an assignment
+// before a command word (env {assign} npm test) is left to the author,
+// as are the wrappers that join their words into a shell line (ssh host
+// {cmd}), which checkCode judges. An argument in flagged is refused
+// already.
+func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
+	c := classify.Default()
+	var errs []error
+	refuse := func(j int, runner string) {
+		if flagged[j] {
+			return
+		}
+		flagged[j] = true
+		errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
+			"{%s} names the program that %s runs, which must be fixed as argv[0] is, or the model chooses what runs (rm where wc was meant): name the program in the template and pass the value as one of its arguments, with a tool for each program the model may run",
+			args[j].placeholders()[0], runner)})
+	}
+	for i := 0; i < len(args); {
+		lit, ok := args[i].literal()
+		if !ok {
+			return errs // argv[0] is checked on its own
+		}
+		name := path.Base(lit)
+		if slices.Contains(findPrograms, name) {
+			for j := i + 1; j+1 < len(args); j++ {
+				if s, ok := args[j].literal(); ok && slices.Contains(findRunPrimaries, s) && len(args[j+1].placeholders()) > 0 {
+					refuse(j+1, lit+" "+s)
+				}
+			}
+			return errs
+		}
+		cmd := -1
+		if w, ok := c.Wrapper(name); ok && !w.Join {
+			ww := readWrapper(args, i+1, w)
+			if !ww.known {
+				return errs
+			}
+			cmd = ww.cmd
+			if cmd < len(args) {
+				if s, ok := args[cmd].literal(); ok && s == "--" {
+					cmd++
+				}
+			}
+			// env {assign} npm test: an assignment, the author's choice.
+			// sudo VAR=value CMD, though its grammar here reads no
+			// assignments.
+			for name == "sudo" && cmd < len(args) && strings.Contains(headLiteral(&args[cmd]), "=") && !strings.HasPrefix(headLiteral(&args[cmd]), "-") {
+				cmd++
+			}
+			for w.Assignments && cmd+1 < len(args) && args[cmd].whole {
+				cmd++
+			}
+		} else if slices.Contains(launchers, name) && name != "ip" {
+			if k := dashesBeforeProgram(args, i+1, c, true); k >= 0 {
+				cmd = k + 1
+			}
+		}
+		if cmd < 0 || cmd >= len(args) {
+			return errs
+		}
+		if len(args[cmd].placeholders()) > 0 {
+			refuse(cmd, lit)
+			return errs
+		}
+		i = cmd
+	}
 	return errs
 }
 

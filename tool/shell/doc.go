@@ -14,7 +14,14 @@
 // program as the one literal argument they are. The rules:
 //
 //   - {name} is a placeholder for the call's argument of that name;
-//     {{ and }} are literal braces. The program name (argv[0]) is fixed.
+//     {{ and }} are literal braces. The program name (argv[0]) is fixed,
+//     and so is the name of a program it runs: the command of a wrapper
+//     (timeout 5 CMD, nice, xargs, sudo, env), of a launcher after its
+//     "--" (setpriv --nnp -- CMD) and of find's -exec, -execdir, -ok
+//     and -okdir (find . -exec {tool} {{}} ';' given rm deletes); a
+//     placeholder there is refused at construction. A whole placeholder
+//     that env reads as an assignment before a command word (env
+//     {assign} npm test) is left to the author.
 //   - Every placeholder must be a property of the input schema (checked at
 //     construction, each problem a [*tool.ConfigError] naming "argv.N"). Without
 //     a schema that lists properties, one is generated: every placeholder a
