@@ -1,8 +1,10 @@
 package approval
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolbelt-go/toolbelt/approval/classify"
@@ -23,7 +25,7 @@ func FirstDecisive(approvers ...Approver) Approver {
 			if err := ctx.Err(); err != nil {
 				return Decision{}, err
 			}
-			d, err := a.Approve(ctx, req)
+			d, err := a.Approve(ctx, req.own())
 			if err != nil {
 				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
 			}
@@ -59,7 +61,7 @@ func Unanimous(approvers ...Approver) Approver {
 			if err := ctx.Err(); err != nil {
 				return Decision{}, err
 			}
-			d, err := a.Approve(ctx, req)
+			d, err := a.Approve(ctx, req.own())
 			if err != nil {
 				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
 			}
@@ -118,6 +120,19 @@ func modified(req Request, d Decision, i int) Request {
 	req.Level = max(req.Level, classify.Dangerous)
 	req.Reasons = []string{"the arguments were modified by " + who + " and cannot be assessed again here: judged dangerous"}
 	req.Subject = subjectOf(nil, &req.Spec, nil, d.Args).text
+	return req
+}
+
+// own is req with buffers of its own (arguments, roles, reasons, the
+// spec's slices): each approver of a chain is given one, so that one
+// writing into what it was shown (a normaliser rewriting a path in place)
+// changes neither what the approvers after it are shown nor what runs.
+func (req Request) own() Request {
+	req.Call.Args = bytes.Clone(req.Call.Args)
+	req.Call.Principal.Roles = slices.Clone(req.Call.Principal.Roles)
+	req.Principal.Roles = slices.Clone(req.Principal.Roles)
+	req.Reasons = slices.Clone(req.Reasons)
+	req.Spec = req.Spec.Clone()
 	return req
 }
 
