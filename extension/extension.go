@@ -161,7 +161,11 @@ func (f *funcExt) Priority() int             { return f.priority }
 func (f *funcExt) Wrap(next Handler) Handler { return f.wrap(next) }
 
 // Func builds an Extension from a wrap function, the way http.HandlerFunc
-// builds a Handler.
+// builds a Handler. It has only a name, a priority and wrap: given another
+// extension's Wrap, it hides that extension's other methods from the
+// executor (an Authorizer's, an Observer's, its checks; see Authorizer).
+// To run an extension at another priority, use WithPriority; to wrap one,
+// write a type with an Unwrap() Extension method.
 func Func(name string, priority int, wrap func(next Handler) Handler) Extension {
 	return &funcExt{name: name, priority: priority, wrap: wrap}
 }
@@ -399,6 +403,26 @@ type ChainChecker interface {
 // schema) tell a principal only of the tools it may call; the MCP server
 // (executor/mcpserver) lists a principal only those. Find it among an
 // executor's extensions with As.
+//
+// The executor asks it several times about one call: at admission (a tool
+// that declares resources runs its Resources only for a principal it
+// lets through), in the chain (auth's Wrap), again to answer a refusal as
+// a name no tool has, and once for each tool it considers naming in that
+// answer. Authorize must therefore be cheap and a pure function of p and
+// spec, as auth's is (immutable after New): an authorizer whose answer
+// changes between two questions (a remote service asked each time, a
+// budget) has the chain refuse a call the executor then answers
+// unauthorized, naming the tool to a principal it hides it from. Decide
+// once and keep the decision, or ask a service before the executor runs.
+//
+// The executor finds an authorizer through As only: one whose Wrap is
+// handed to Func, or held by a wrapper of your own without an
+// Unwrap() Extension method, still refuses calls in the chain, but the
+// executor does not see it. Its refusals are then answered unauthorized,
+// naming the rule and the role (the tool exists), the MCP server lists
+// every tool to every principal, and its checks (Check, CheckChain,
+// CheckRegistry) do not run. Re-place an authorizer with WithPriority,
+// and give a wrapper an Unwrap method.
 type Authorizer interface {
 	// Authorize returns a nil error when p may call the tool spec
 	// describes; on refusal, the deciding rule's name and a *tool.Error.
