@@ -77,7 +77,11 @@ type Observation struct {
 // in Start or Finish is recovered and loses that measurement in that
 // recorder only (one whose Start panicked is not told the call's end); it
 // never becomes the call's answer. A recorder that blocks holds the call:
-// nothing stops waiting for it. A call whose chain did not return (a
+// nothing stops waiting for it (a guard, a goroutine or a timer per
+// measurement, would cost every call). It holds that call only: no lock is
+// held while recorders run, and the in-memory recorder, told first, has
+// counted the call already. A recorder that sends to a slow sink (a
+// network) queues the measurement for a goroutine of its own. A call whose chain did not return (a
 // backend run in the caller's goroutine that called runtime.Goexit) is
 // told its end too, as the executor answers it: StatusFailed,
 // tool.CodeInternal.
