@@ -413,7 +413,7 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 		return false
 	}
 	if n, ok := v.(json.Number); ok {
-		if !w.charge(numberRulesCost(s, n)) {
+		if !w.charge(numberRulesCost(s, n) + integerTypeCost(s.Types, n)) {
 			return false
 		}
 		if floatJudged(s, n) && len(w.floatInts) < maxFloatInts {
@@ -565,6 +565,25 @@ func numberRulesCost(s *jsonschema.Schema, n json.Number) float64 {
 		return 0
 	}
 	return float64(2+rules) * numberWeight(n)
+}
+
+// integerTypeCost is the cost of the type check of n against types: the
+// validator turns a number into an exact fraction (fmt.Sprint, big.Rat)
+// to see whether it is whole when "integer" comes before any "number" in
+// types: half numberWeight (one fraction, no comparison). Charged
+// nothing, 15,000 numbers of 54 digits and an exponent of 399 under
+// "type":"integer" allocated some 1,900 bytes per unit charged, plain
+// values some 330; now some 410.
+func integerTypeCost(types []string, n json.Number) float64 {
+	for _, t := range types {
+		switch t {
+		case "number":
+			return 0
+		case "integer":
+			return numberWeight(n) / 2
+		}
+	}
+	return 0
 }
 
 // maxFloatInts bounds how many locations a walk keeps for floatJudged
