@@ -25,7 +25,7 @@ func FirstDecisive(approvers ...Approver) Approver {
 			if err := ctx.Err(); err != nil {
 				return Decision{}, err
 			}
-			d, err := a.Approve(ctx, req.own())
+			d, err := a.Approve(ctx, req.Clone())
 			if err != nil {
 				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
 			}
@@ -61,7 +61,7 @@ func Unanimous(approvers ...Approver) Approver {
 			if err := ctx.Err(); err != nil {
 				return Decision{}, err
 			}
-			d, err := a.Approve(ctx, req.own())
+			d, err := a.Approve(ctx, req.Clone())
 			if err != nil {
 				return Decision{}, fmt.Errorf("approver #%d: %w", i+1, err)
 			}
@@ -123,11 +123,12 @@ func modified(req Request, d Decision, i int) Request {
 	return req
 }
 
-// own is req with buffers of its own (arguments, roles, reasons, the
-// spec's slices): each approver of a chain is given one, so that one
-// writing into what it was shown (a normaliser rewriting a path in place)
-// changes neither what the approvers after it are shown nor what runs.
-func (req Request) own() Request {
+// Clone returns req with buffers of its own (arguments, roles, reasons,
+// the spec's slices). Each approver of a chain (FirstDecisive, Unanimous)
+// and approvalgate's approver is given one, so that one writing into what
+// it was shown (a normaliser rewriting a path in place) changes neither
+// what the approvers after it are shown nor what runs.
+func (req Request) Clone() Request {
 	req.Call.Args = bytes.Clone(req.Call.Args)
 	req.Call.Principal.Roles = slices.Clone(req.Call.Principal.Roles)
 	req.Principal.Roles = slices.Clone(req.Principal.Roles)

@@ -332,12 +332,7 @@ func (e *Extension) ask(ctx context.Context, req *extension.Request, next extens
 	// still hold them after the call returned); the spec's slices are the
 	// registered tool's, for every later call (a tag written in place
 	// would make a payment retry-safe).
-	shown := *areq
-	shown.Call.Args = bytes.Clone(areq.Call.Args)
-	shown.Principal.Roles = slices.Clone(areq.Principal.Roles)
-	shown.Call.Principal.Roles = slices.Clone(areq.Call.Principal.Roles)
-	shown.Reasons = slices.Clone(areq.Reasons)
-	shown.Spec = areq.Spec.Clone()
+	shown := areq.Clone()
 	if shown.Tool != nil {
 		shown.Tool = shownTool{shown.Tool}
 	}
