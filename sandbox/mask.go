@@ -268,12 +268,16 @@ func maskParents(ws string, mask, repo []string) []string {
 // or file for a run in workspace ws ("" for none) as user cred: over what
 // the workspace hides (mask, Spec.Mask) and over the home directory's
 // credential stores (homeMasks), and over the program's runtime directory
-// where it lies outside the directories both engines replace
-// (runtimeDirMask). They go after the workspace's own binds.
+// and temporary directory where they lie outside the directories both
+// engines replace (runtimeDirMask, programTmpDir). They go after the
+// workspace's own binds.
 func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs, files []string) {
 	dirs, files = maskTargets(ws, mask)
 	hdirs, hfiles := c.homeMasks(ws, cred)
 	if d := runtimeDirMask(ws, cred); d != "" {
+		hdirs = append(hdirs, d)
+	}
+	if d := hostDirMask(programTmpDir(), ws, cred); d != "" && !slices.ContainsFunc(hdirs, func(h string) bool { return beneath(h, d) }) {
 		hdirs = append(hdirs, d)
 	}
 	return append(dirs, hdirs...), append(files, hfiles...)
@@ -319,7 +323,36 @@ var replacedDirs = []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev"}
 // not), is not and holds not the workspace, and the run's user can reach
 // it (bwrap, started as that user, could not mount there otherwise).
 func runtimeDirMask(ws string, cred *syscall.Credential) string {
-	d := runtimeDir()
+	return hostDirMask(runtimeDir(), ws, cred)
+}
+
+// programTmpDir returns the program's temporary directory (os.TempDir:
+// $TMPDIR, or /tmp), symlinks resolved, or "" when it is not a directory
+// or is or holds the root or a directory of the system's programs and
+// libraries (TMPDIR=/ or /usr would hide them from every command). Where
+// TMPDIR names a directory outside /tmp ($HOME/tmp, pam_tmpdir's, a CI
+// runner's), what the user's other programs leave there (Kerberos ticket
+// caches, ssh-agent's directory) and runs' private directories were
+// readable to commands of that user on every engine
+// (TestAttackS31CommandReadsTheProgramsTmpdir).
+func programTmpDir() string {
+	r, err := filepath.EvalSymlinks(os.TempDir())
+	if err != nil || !filepath.IsAbs(r) || slices.ContainsFunc(systemDirs, func(s string) bool { return beneath(r, s) }) {
+		return ""
+	}
+	if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return r
+}
+
+// systemDirs hold what every command needs to start: a directory that is
+// or holds one is never hidden for being a temporary directory.
+var systemDirs = []string{"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/proc"}
+
+// hostDirMask returns d ("" for none) when bwrap and gvisor must mask it
+// for a run in workspace ws as user cred (see runtimeDirMask).
+func hostDirMask(d, ws string, cred *syscall.Credential) string {
 	if d == "" || slices.ContainsFunc(replacedDirs, func(r string) bool { return beneath(r, d) }) {
 		return ""
 	}
