@@ -10,6 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
@@ -89,6 +93,62 @@ func TestAttackS31PlaceholderAsTheProgramAWrapperRuns(t *testing.T) {
 	} {
 		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
 		assert.NoError(t, err, "%q", argv)
+	}
+}
+
+// Attack: the file find writes its list to (-fprint FILE, -fprint0,
+// -fprintf FILE FORMAT, -fls) was no declared path argument, so a
+// governance policy judged the starting point and not it: with
+// forbidden_paths [secrets/**] and dir declared a path, find {dir} -name
+// '*.txt' -fprint {out} given out secrets/list wrote secrets/list (real
+// find, policy, executor, process engine). It is now declared, as the
+// directory of tar -C {dir} is (e16083a, 91c11d8).
+func TestAttackS31FindWritesItsListWhereThePolicyForbids(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "secrets"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("public-notes\n"), 0o600))
+	sb := processEngine(t, dir)
+	schema := []byte(`{"type":"object","properties":{"dir":{"type":"string","x-toolbelt-path":true},"out":{"type":"string"}},"required":["dir","out"]}`)
+	p, err := policy.Parse([]byte("version: 1\nglobal:\n  forbidden_paths: [\"secrets/**\"]\n"), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	for name, argv := range map[string][]string{
+		"fprint":  {"find", "{dir}", "-name", "*.txt", "-fprint", "{out}"},
+		"fprint0": {"find", "{dir}", "-name", "*.txt", "-fprint0", "{out}"},
+		"fprintf": {"find", "{dir}", "-name", "*.txt", "-fprintf", "{out}", "%p\n"},
+		"fls":     {"timeout", "30", "find", "{dir}", "-name", "*.txt", "-fls", "{out}"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := shell.New(tool.Spec{Name: name, Description: "List files", Risk: tool.RiskLow, InputSchema: schema}, sb, shell.Config{Argv: argv})
+			require.NoError(t, err)
+			reg := registry.New()
+			reg.MustRegister(c)
+			ex := executor.MustNew(reg, executor.WithExtensions(p))
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: []byte(`{"dir":".","out":"secrets/list"}`)})
+			_, statErr := os.Stat(filepath.Join(dir, "secrets", "list"))
+			assert.True(t, os.IsNotExist(statErr), "find wrote secrets/list")
+			_ = os.Remove(filepath.Join(dir, "secrets", "list"))
+			if assert.NotNil(t, res.Error, "find wrote secrets/list") {
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			}
+			// Guard: a file the policy allows is still written.
+			res, _ = ex.Execute(context.Background(), tool.Call{ID: "2", Name: name, Args: []byte(`{"dir":".","out":"list.out"}`)})
+			assert.Nil(t, res.Error, "%v", res.Error)
+			b, err := os.ReadFile(filepath.Join(dir, "list.out"))
+			require.NoError(t, err)
+			assert.Contains(t, string(b), "notes.txt")
+			require.NoError(t, os.Remove(filepath.Join(dir, "list.out")))
+		})
+	}
+	// Guard: a find primary's other values, and -fprint read by a program
+	// that runs nothing (grep -- -fprint {out}), are not declared.
+	for _, argv := range [][]string{
+		{"find", "{dir}", "-name", "{out}"},
+		{"grep", "-rn", "--", "-fprint", "{out}", "{dir}"},
+	} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"dir"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
 	}
 }
 

@@ -593,12 +593,32 @@ func tarOldStyleDir(args []argTemplate, i int) bool {
 	return false
 }
 
+// findFilePrimaries are find's primaries that write to the file named by
+// the next argument (-fprintf FILE FORMAT).
+var findFilePrimaries = []string{"-fprint", "-fprint0", "-fprintf", "-fls"}
+
+// findFilePlaceholder returns the placeholder that is, whole, the file a
+// find that reads args[i] writes its list to (find {dir} -fprint {out}),
+// or "".
+func findFilePlaceholder(args []argTemplate, i int) string {
+	at := &args[i]
+	if !at.whole || i == 0 || !slices.Contains(findPrograms, path.Base(at.reader)) {
+		return ""
+	}
+	if prev, ok := args[i-1].literal(); ok && slices.Contains(findFilePrimaries, prev) {
+		return at.parts[0].name
+	}
+	return ""
+}
+
 // declareChdirPaths returns the input schema with each placeholder that
-// names the directory the program changes to declared a path argument
+// names the directory the program changes to, or the file find writes
+// (-fprint, -fprint0, -fprintf, -fls), declared a path argument
 // (sandbox.PathKeyword), when the schema declares path arguments and not
-// that one: a governance policy judges only the declared ones, and every
+// that one: a governance policy judges only the declared ones, every
 // relative path of the call is read from that directory (tar -C secrets
-// -cf - -- key reads secrets/key). It returns nil when nothing changes.
+// -cf - -- key reads secrets/key), and find writes where the file names
+// (find {dir} -fprint secrets/list). It returns nil when nothing changes.
 // A schema that declares no path argument is left to the policy's
 // guesses from argument names, which a declared one would turn off.
 func declareChdirPaths(raw json.RawMessage, args []argTemplate) json.RawMessage {
@@ -608,7 +628,11 @@ func declareChdirPaths(raw json.RawMessage, args []argTemplate) json.RawMessage 
 	}
 	var add []string
 	for i := range args {
-		if n := chdirPlaceholder(args, i); n != "" && !slices.Contains(declared, n) && !slices.Contains(add, n) {
+		n := chdirPlaceholder(args, i)
+		if n == "" {
+			n = findFilePlaceholder(args, i)
+		}
+		if n != "" && !slices.Contains(declared, n) && !slices.Contains(add, n) {
 			add = append(add, n)
 		}
 	}
