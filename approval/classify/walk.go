@@ -180,13 +180,71 @@ func (s *state) secretOutput(st *syntax.Stmt) {
 	if len(outs) == 0 {
 		return
 	}
+	// echo KEY=x > .env: a secret file written in the work tree holds a
+	// secret whatever the line wrote, and git add . or git commit -a
+	// stage it (not a template of one, .env.example).
+	for _, o := range outs {
+		if _, _, ok := s.secretRule(word{s: o, lit: true}); ok && !secretTemplate(o) {
+			s.recordSecretCopy(o)
+		}
+	}
 	// cat .env | base64 > x: what a stage before it wrote was the secret.
-	if !s.pipedSecretData && !s.readsSecret(st) {
+	if !s.pipedSecretData && !s.readsSecret(st) && !s.printsSecretValue(st, ce) {
 		return
 	}
 	for _, o := range outs {
 		s.recordSecretCopy(o)
 	}
+}
+
+// printsSecretValue reports whether the command of st writes out a
+// secret's value that is no file: it expands a variable that holds one
+// and that the line did not set (echo "$API_KEY" > x, a here-document
+// holding $GITHUB_TOKEN), or prints the environment, where such
+// variables are (env or printenv with no command, set, export -p,
+// declare -p or -x).
+func (s *state) printsSecretValue(st *syntax.Stmt, ce *syntax.CallExpr) bool {
+	found := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		p, ok := n.(*syntax.ParamExp)
+		if found || !ok || p.Param == nil {
+			return !found
+		}
+		if p.Length || p.Width || p.Excl || p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull) {
+			return true // its length, or text of the line's: not its value (as readsVar)
+		}
+		name := p.Param.Value
+		if _, set := s.vars[name]; set {
+			return true
+		}
+		for i, r := range s.c.rules.Variables {
+			if r.Reads && s.c.vars[i].match(name) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	if found {
+		return true
+	}
+	var args []string
+	for _, a := range ce.Args[1:] {
+		v, _ := litValue(a)
+		args = append(args, v)
+	}
+	switch baseName(ce.Args[0].Lit()) {
+	case "env":
+		// env with options and assignments only runs no command.
+		return !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") })
+	case "printenv":
+		return true
+	case "set":
+		return len(args) == 0
+	case "export", "declare", "typeset":
+		return slices.Contains(args, "-p") || slices.Contains(args, "-x") || slices.Contains(args, "-px") || slices.Contains(args, "-xp")
+	}
+	return false
 }
 
 // readsSecret reports whether the command of st reads a secret file:
