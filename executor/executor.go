@@ -376,16 +376,24 @@ func (e *Executor) notFound(name string, p tool.Principal) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "no tool named %q", name)
 	all := e.reg.Names()
-	if s := e.callable(p, e.reg.Suggest(name, len(all)), 3); len(s) > 0 {
+	if s := e.callable(p, e.reg.Suggest(name, maxNameChecks), 3); len(s) > 0 {
 		for i, n := range s {
 			s[i] = strconv.Quote(n)
 		}
 		fmt.Fprintf(&b, ": did you mean %s?", strings.Join(s, " or "))
-	} else if names := e.callable(p, all, 21); len(names) > 0 && len(names) <= 20 {
-		fmt.Fprintf(&b, ": available tools are %s", strings.Join(names, ", "))
+	} else if len(all) <= maxNameChecks {
+		if names := e.callable(p, all, 21); len(names) > 0 && len(names) <= 20 {
+			fmt.Fprintf(&b, ": available tools are %s", strings.Join(names, ", "))
+		}
 	}
 	return b.String()
 }
+
+// maxNameChecks bounds the tools whose authorization one not_found answer
+// asks for: the closest names, or every name in a registry of at most
+// this many. A name guessed against a registry of thousands cost a
+// question of each.
+const maxNameChecks = 64
 
 // callable returns the first n of names that p may call.
 func (e *Executor) callable(p tool.Principal, names []string, n int) []string {
