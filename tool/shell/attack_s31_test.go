@@ -96,6 +96,35 @@ func TestAttackS31PlaceholderAsTheProgramAWrapperRuns(t *testing.T) {
 	}
 }
 
+// Attack: a whole placeholder env reads before a command word is an
+// assignment to the author (env {assign} cat -- notes.txt), but env reads
+// a word without "=" there as the program it runs, with the template's
+// words as its arguments: given rm, env ran rm cat -- notes.txt and
+// deleted notes.txt (real env and rm, process engine). And the program of
+// a wrapper behind find's -exec (find . -exec timeout 5 {x} ';') was not
+// followed.
+func TestAttackS31EnvAssignmentAsTheProgram(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	require.NoError(t, os.WriteFile(notes, []byte("public-notes\n"), 0o644))
+	c, err := shell.NewCommand("t", "t", processEngine(t, dir), []string{"env", "{assign}", "cat", "--", "notes.txt"})
+	require.NoError(t, err)
+	res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"assign": "rm"})})
+	_, statErr := os.Stat(notes)
+	assert.NoError(t, statErr, "env {assign} given rm deleted notes.txt")
+	if assert.Error(t, err) {
+		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+	}
+	// Guard: an assignment runs the command.
+	res, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"assign": "LANG=C"})})
+	require.NoError(t, err)
+	assert.Contains(t, res.Text(), "public-notes")
+	assert.Empty(t, builtOf(t, [][]string{
+		{"find", ".", "-exec", "timeout", "5", "{x}", ";"},
+		{"find", ".", "-execdir", "nice", "-n", "5", "{x}", "{{}}", "+"},
+	}), "templates built")
+}
+
 // Attack: the file find writes its list to (-fprint FILE, -fprint0,
 // -fprintf FILE FORMAT, -fls) was no declared path argument, so a
 // governance policy judged the starting point and not it: with

@@ -140,11 +140,12 @@ var findRunPrimaries = []string{"-exec", "-execdir", "-ok", "-okdir"}
 // after its "--" (setpriv --nnp -- CMD), and of find's -exec, -execdir,
 // -ok and -okdir, followed from argv[0] as forwarders follows it (a
 // wrapper's name read as an operand, grep -- timeout {file}, runs
-// nothing). A whole placeholder where env or sudo reads an assignment
-// before a command word (env {assign} npm test) is left to the author,
-// as are the wrappers that join their words into a shell line (ssh host
-// {cmd}), which checkCode judges. An argument in flagged is refused
-// already.
+// nothing), and into the command of each -exec (find . -exec timeout 5
+// CMD ';'). A whole placeholder where env reads an assignment before a
+// command word (env {assign} npm test) is left to the author, and must
+// be one when a call fills it (checkAssignment), as are the wrappers
+// that join their words into a shell line (ssh host {cmd}), which
+// checkCode judges. An argument in flagged is refused already.
 func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
 	c := classify.Default()
 	var errs []error
@@ -157,56 +158,75 @@ func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
 			"{%s} names the program that %s runs, which must be fixed as argv[0] is, or the model chooses what runs (rm where wc was meant): name the program in the template and pass the value as one of its arguments, with a tool for each program the model may run",
 			args[j].placeholders()[0], runner)})
 	}
-	for i := 0; i < len(args); {
-		lit, ok := args[i].literal()
-		if !ok {
-			return errs // argv[0] is checked on its own
+	var walk func(i int)
+	walk = func(i int) {
+		for i < len(args) {
+			cmd := programRun(args, i, c, walk, refuse)
+			if cmd < 0 || cmd >= len(args) {
+				return
+			}
+			if len(args[cmd].placeholders()) > 0 {
+				refuse(cmd, headLiteral(&args[i]))
+				return
+			}
+			i = cmd
 		}
-		name := path.Base(lit)
-		if slices.Contains(findPrograms, name) {
-			for j := i + 1; j+1 < len(args); j++ {
-				if s, ok := args[j].literal(); ok && slices.Contains(findRunPrimaries, s) && len(args[j+1].placeholders()) > 0 {
-					refuse(j+1, lit+" "+s)
-				}
-			}
-			return errs
-		}
-		cmd := -1
-		if w, ok := c.Wrapper(name); ok && !w.Join {
-			ww := readWrapper(args, i+1, w)
-			if !ww.known {
-				return errs
-			}
-			cmd = ww.cmd
-			if cmd < len(args) {
-				if s, ok := args[cmd].literal(); ok && s == "--" {
-					cmd++
-				}
-			}
-			// env {assign} npm test: an assignment, the author's choice.
-			// sudo VAR=value CMD, though its grammar here reads no
-			// assignments.
-			for name == "sudo" && cmd < len(args) && strings.Contains(headLiteral(&args[cmd]), "=") && !strings.HasPrefix(headLiteral(&args[cmd]), "-") {
-				cmd++
-			}
-			for w.Assignments && cmd+1 < len(args) && args[cmd].whole {
-				cmd++
-			}
-		} else if slices.Contains(launchers, name) && name != "ip" {
-			if k := dashesBeforeProgram(args, i+1, c, true); k >= 0 {
-				cmd = k + 1
-			}
-		}
-		if cmd < 0 || cmd >= len(args) {
-			return errs
-		}
-		if len(args[cmd].placeholders()) > 0 {
-			refuse(cmd, lit)
-			return errs
-		}
-		i = cmd
+	}
+	if len(args) > 0 && len(args[0].placeholders()) == 0 {
+		walk(0) // argv[0] is checked on its own
 	}
 	return errs
+}
+
+// programRun returns the index of the program that the literal program
+// args[i] runs as a wrapper or launcher, -1 when none; for a find it
+// judges the program of each -exec (and its chain, with walk) itself. It
+// marks a whole placeholder env reads as an assignment (assignment).
+func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int), refuse func(j int, runner string)) int {
+	lit, _ := args[i].literal()
+	name := path.Base(lit)
+	if slices.Contains(findPrograms, name) {
+		for j := i + 1; j+1 < len(args); j++ {
+			if s, ok := args[j].literal(); ok && slices.Contains(findRunPrimaries, s) {
+				if len(args[j+1].placeholders()) > 0 {
+					refuse(j+1, lit+" "+s)
+				} else {
+					walk(j + 1) // find . -exec timeout 5 CMD ';'
+				}
+			}
+		}
+		return -1
+	}
+	if w, ok := c.Wrapper(name); ok && !w.Join {
+		ww := readWrapper(args, i+1, w)
+		if !ww.known {
+			return -1
+		}
+		cmd := ww.cmd
+		if cmd < len(args) {
+			if s, ok := args[cmd].literal(); ok && s == "--" {
+				cmd++
+			}
+		}
+		// sudo VAR=value CMD, though its grammar here reads no
+		// assignments.
+		for name == "sudo" && cmd < len(args) && strings.Contains(headLiteral(&args[cmd]), "=") && !strings.HasPrefix(headLiteral(&args[cmd]), "-") {
+			cmd++
+		}
+		// env {assign} npm test: an assignment, the author's choice,
+		// checked to be one when the call fills it.
+		for w.Assignments && cmd+1 < len(args) && args[cmd].whole {
+			args[cmd].assignment = true
+			cmd++
+		}
+		return cmd
+	}
+	if slices.Contains(launchers, name) && name != "ip" {
+		if k := dashesBeforeProgram(args, i+1, c, true); k >= 0 {
+			return k + 1
+		}
+	}
+	return -1
 }
 
 // scriptRunners run a package script named by a word (npm run watch).

@@ -18,10 +18,13 @@
 //     and so is the name of a program it runs: the command of a wrapper
 //     (timeout 5 CMD, nice, xargs, sudo, env), of a launcher after its
 //     "--" (setpriv --nnp -- CMD) and of find's -exec, -execdir, -ok
-//     and -okdir (find . -exec {tool} {{}} ';' given rm deletes); a
-//     placeholder there is refused at construction. A whole placeholder
-//     that env reads as an assignment before a command word (env
-//     {assign} npm test) is left to the author.
+//     and -okdir (find . -exec {tool} {{}} ';' given rm deletes; also
+//     behind a wrapper there, -exec timeout 5 {tool}); a placeholder
+//     there is refused at construction. A whole placeholder that env
+//     reads as an assignment before a command word (env {assign} npm
+//     test) is left to the author, but a value for it must be
+//     NAME=value (invalid_arguments otherwise): env would run rm npm
+//     test given rm.
 //   - Every placeholder must be a property of the input schema (checked at
 //     construction, each problem a [*tool.ConfigError] naming "argv.N"). Without
 //     a schema that lists properties, one is generated: every placeholder a

@@ -52,6 +52,10 @@ type argTemplate struct {
 	// program that reads a name starting with "|" or "!" as a command to
 	// pipe into (strace -o {log}), which it runs with a shell.
 	pipeOut bool
+	// assignment: the argument is a whole placeholder that env reads as a
+	// NAME=value assignment before a command word (env {assign} npm
+	// test); a value without "=" would be the program env runs.
+	assignment bool
 	// reader is the program that reads the argument: argv[0], or the
 	// command a wrapper at argv[0] runs (timeout 30 grep ...: grep).
 	reader string
@@ -765,6 +769,9 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 				if err := e.checkOption(at, name, s, out[0]); err != nil {
 					return nil, err
 				}
+				if err := checkAssignment(at, name, s); err != nil {
+					return nil, err
+				}
 				out = append(out, s)
 			}
 			return out, nil
@@ -774,6 +781,9 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 			return nil, err
 		}
 		if err := e.checkOption(at, name, s, out[0]); err != nil {
+			return nil, err
+		}
+		if err := checkAssignment(at, name, s); err != nil {
 			return nil, err
 		}
 		if at.pipeOut {
@@ -821,6 +831,28 @@ func (e *expansion) fill(out []string, at *argTemplate, args map[string]any) ([]
 		}
 	}
 	return append(out, s), nil
+}
+
+// checkAssignment refuses a value for an assignment argument (env
+// {assign} npm test) that is not NAME=value: env would run it as the
+// program, with the template's command words as its arguments (rm npm
+// test).
+func checkAssignment(at *argTemplate, name, s string) *tool.Error {
+	if !at.assignment {
+		return nil
+	}
+	n, _, eq := strings.Cut(s, "=")
+	ok := eq && n != "" && !(n[0] >= '0' && n[0] <= '9')
+	for i := 0; ok && i < len(n); i++ {
+		c := n[i]
+		ok = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	if ok {
+		return nil
+	}
+	return tool.Errorf(tool.CodeInvalidArguments,
+		"argument %s = %q is not an assignment NAME=value (letters, digits and _ in the name): env reads it before the command, and a word without \"=\" there would be the program it runs; pass a variable assignment such as NODE_ENV=production",
+		name, s)
 }
 
 // checkMakeValue refuses a value of a make variable (make release
