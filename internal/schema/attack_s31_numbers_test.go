@@ -49,6 +49,12 @@ func TestAttackS31BigIntegersAsTheToolReadsThem(t *testing.T) {
 	var in floats
 	assert.NoError(t, validateAndDecode(t, floatSchema, `{"x":9007199254740994,"m":9007199254740990}`, &in), "read exactly, within")
 	assert.NoError(t, validateAndDecode(t, floatSchema, `{"x":9007199254740993,"m":-9007199254740995000}`, &in), "rounded within: %+v", in)
+	// An enum or const member sent as written passes: the field reads it as
+	// the member reads; another number is refused as sent.
+	const members = `{"type":"object","properties":{"e":{"type":"number","enum":[9007199254740993,1]},"c":{"const":9007199254740995}}}`
+	assert.NoError(t, validateAndDecode(t, members, `{"e":9007199254740993,"c":9007199254740995}`, &struct{ E, C float64 }{}))
+	assert.Error(t, validateAndDecode(t, members, `{"e":9007199254740992}`, &struct{ E, C float64 }{}))
+	assert.Error(t, validateAndDecode(t, members, `{"c":9007199254740996}`, &struct{ E, C float64 }{}))
 	// No type: taken as a float64's; in a list, and negative.
 	assert.Error(t, validateAndDecode(t, `{"type":"object","properties":{"l":{"type":"array","items":{"exclusiveMinimum":-9007199254740996}}}}`,
 		`{"l":[1,-9007199254740995]}`, &struct{ L []float64 }{}))

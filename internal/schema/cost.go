@@ -590,18 +590,18 @@ func integerTypeCost(types []string, n json.Number) float64 {
 // integers; past it, every integer of the value is checked rounded.
 const maxFloatInts = 1024
 
-// floatJudged reports whether s judges n by its value (a bound,
-// multipleOf, enum or const) while its type does not say "integer", and n
-// is an integer a float64 reads as another value: 9007199254740995 reads
-// as 9007199254740996, onto an exclusiveMaximum of 9007199254740996 and
-// off a multipleOf of 5. A "number" field of a Go tool is a float64 (the
-// reflected schema of an int field says "integer", which an int64 or
-// uint64 reads exactly), so such a number must pass as a float64 reads it
-// too. A schema with no type is taken as a float64's: an int64 field's
-// should say "integer".
+// floatJudged reports whether s judges n by a bound or multipleOf while
+// its type does not say "integer", and n is an integer a float64 reads as
+// another value: 9007199254740995 reads as 9007199254740996, onto an
+// exclusiveMaximum of 9007199254740996 and off a multipleOf of 5. A
+// "number" field of a Go tool is a float64 (the reflected schema of an
+// int field says "integer", which an int64 or uint64 reads exactly), so
+// such a number must pass as a float64 reads it too. A schema with no type
+// is taken as a float64's: an int64 field's should say "integer". An enum
+// or const is left out: a number equal to a member as sent reads as the
+// member reads, and one not equal is refused as sent.
 func floatJudged(s *jsonschema.Schema, n json.Number) bool {
-	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil &&
-		s.MultipleOf == nil && len(s.Enum) == 0 && len(s.Constant) == 0 {
+	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MultipleOf == nil {
 		return false
 	}
 	if slices.Contains(s.Types, "integer") {

@@ -344,7 +344,7 @@ func (v *Validator) StripNulls(m map[string]any) bool {
 // with a number a float64 reads otherwise (0.99999999999999999999 reads
 // as 1) must pass both as sent and as a float64 reads it; so must an
 // integer past 2^53 (9007199254740995 reads as 9007199254740996) that a
-// bound, multipleOf, enum or const judges in a schema whose type does not
+// bound or multipleOf judges in a schema whose type does not
 // say "integer" (an int64 or uint64 field reads it exactly).
 func (v *Validator) Validate(val any) error {
 	if v.anyObject {
