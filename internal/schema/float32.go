@@ -106,7 +106,9 @@ func (c *float32Check) check(t reflect.Type, node map[string]any, at string) {
 		var found []string
 		for _, k := range exclusiveBounds {
 			for _, s := range schemas {
-				if _, ok := s[k]; ok {
+				// A number, or true beside a bound (draft 4); false is
+				// no bound.
+				if b, ok := s[k]; ok && b != false {
 					found = append(found, k)
 					break
 				}

@@ -46,9 +46,11 @@ func TestFloat32Bounds(t *testing.T) {
 		`{"type":"object","properties":{"NAMED":{"exclusiveMaximum":1}}}`:                                                                              "field Named",
 		`{"type":"object","allOf":[{"properties":{"in":{"$ref":"#/$defs/i"}}}],"$defs":{"i":{"properties":{"v":{"anyOf":[{"exclusiveMinimum":0}]}}}}}`: "field in.v",
 		`{"type":"object","properties":{"deep":{"items":{"additionalProperties":{"$ref":"#/$defs/n"}}}},"$defs":{"n":{"properties":{"x":{"type":"number"},"z":{"items":{"$ref":"#/$defs/n"}}},"then":{"properties":{"x":{"exclusiveMinimum":0}}}}}}`: "field deep[]{}.x",
-		`{"type":"object","additionalProperties":{"exclusiveMaximum":1}}`:     "field e",
-		`{"type":"object","patternProperties":{"^N":{"exclusiveMaximum":1}}}`: "field Named",
+		`{"type":"object","additionalProperties":{"exclusiveMaximum":1}}`:                                                                "field e",
+		`{"type":"object","patternProperties":{"^N":{"exclusiveMaximum":1}}}`:                                                            "field Named",
+		`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"e":{"maximum":1,"exclusiveMaximum":true}}}`: "field e",
 		// No float32 under an exclusive bound:
+		`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"e":{"maximum":1,"exclusiveMaximum":false}}}`:                           "",
 		`{"type":"object","properties":{"top":{"exclusiveMaximum":1},"in":{"properties":{"v":{"maximum":1}}}}}`:                                                     "",
 		`{"type":"object","properties":{"e":{"maximum":1},"top":{},"in":{},"list":{},"map":{},"deep":{},"Named":{}},"additionalProperties":{"exclusiveMaximum":1}}`: "",
 		`{"type":"object","properties":{"deep":{"items":{"additionalProperties":{"properties":{"y":{"exclusiveMaximum":1}}}}}}}`:                                    "",
