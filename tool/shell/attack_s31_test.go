@@ -125,6 +125,38 @@ func TestAttackS31EnvAssignmentAsTheProgram(t *testing.T) {
 	}), "templates built")
 }
 
+// Attack: make's command-line variables get a charset (8ff40cc), which
+// keeps a path: make SHELL={key} runs every recipe line with the program
+// the value names, and make CC={key} prog runs the compiler it names
+// ($(CC) in the recipe), so given ./evil.sh (a script in the workspace,
+// written by another tool call) make ran it (real make, process engine).
+// env SHELL={v} and env CC={v} were refused at construction already
+// (codeVariable): make's own assignments now are too.
+func TestAttackS31MakeVariableNamesTheProgram(t *testing.T) {
+	real, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("CC ?= cc\nall:\n\t@echo built\nprog:\n\t@$(CC) --version\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755))
+	built := buildAndRun(t, dir, [][]string{
+		{real, "SHELL={key}", "all"},
+		{real, "-s", "CC={key}", "prog"},
+		{real, "--eval=CC={key}", "prog"},
+		{real, ".SHELLFLAGS={key}", "all"},
+		{real, "{key}=./evil.sh", "all"},
+		{"timeout", "30", real, "MAKESHELL={key}", "all"},
+	}, "./evil.sh")
+	assert.Empty(t, built, "templates built")
+	// Guard: other variables keep 8ff40cc's runtime charset.
+	c, err := shell.NewCommand("ok", "ok", processEngine(t, dir), []string{real, "VERSION={key}", "all"})
+	require.NoError(t, err)
+	res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "1.2.3"})})
+	require.NoError(t, err)
+	assert.Contains(t, res.Text(), "built")
+}
+
 // Attack: the file find writes its list to (-fprint FILE, -fprint0,
 // -fprintf FILE FORMAT, -fls) was no declared path argument, so a
 // governance policy judged the starting point and not it: with

@@ -42,6 +42,8 @@ func checkCode(args []argTemplate) []error {
 			setenv = envCode(args, i+1, prog)
 		case "bwrap", "systemd-run":
 			setenv = setenvCode(args, i+1, prog)
+		case "make", "gmake", "bmake", "pmake":
+			setenv = makeVariableCode(args, i+1)
 		case "ssh", "scp", "sftp", "autossh":
 			for _, j := range sshOptionCode(args, i+1) {
 				if !flagged[j] {
@@ -56,7 +58,7 @@ func checkCode(args []argTemplate) []error {
 			if !flagged[j] {
 				flagged[j] = true
 				errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
-					"{%s} is set in a variable that %s's command runs as a shell command or loads as code (or, in a variable's name, may), so a value such as \"x; rm -rf ~\" would run as code: fix the variable's value in the template, or pass the value as an argument of the command",
+					"{%s} is set in a variable that %s or its command runs as a program or shell command, or loads as code (or, in a variable's name, may), so a value such as \"x; rm -rf ~\" would run as code: fix the variable's value in the template, or pass the value as an argument of the command",
 					args[j].placeholders()[0], prog)})
 			}
 		}
@@ -1066,6 +1068,41 @@ func codeVariable(name string) bool {
 		}
 	}
 	return false
+}
+
+// makeShellVars are make's variables that choose the shell its recipes
+// run with, and its flags.
+var makeShellVars = []string{".SHELLFLAGS", "MAKESHELL"}
+
+// makeVariableCode returns the arguments of make (from start, after its
+// name) that set on its command line (NAME=value, or --eval=NAME=value)
+// a variable a placeholder may turn into the program make runs, as
+// envCode does for env: SHELL, CC and the other codeVariable names, and
+// .SHELLFLAGS, MAKESHELL; and {n}=v, where the model names the variable.
+// Other variables keep the charset checkMakeValue gives them.
+func makeVariableCode(args []argTemplate, start int) []int {
+	var code []int
+	for j := start; j < len(args); j++ {
+		at := &args[j]
+		if at.whole || len(at.placeholders()) == 0 {
+			continue
+		}
+		head := headLiteral(at)
+		if head == "" {
+			if s := at.parts[len(at.parts)-1].lit; len(at.parts) > 1 && strings.Contains(s, "=") {
+				code = append(code, j) // {n}=v
+			}
+			continue
+		}
+		if name, value, eq := strings.Cut(head, "="); eq && len(name) > 3 && strings.HasPrefix("--eval", name) {
+			head = value
+		}
+		name, _, eq := strings.Cut(head, "=")
+		if eq && !strings.HasPrefix(name, "-") && (codeVariable(name) || slices.Contains(makeShellVars, name)) {
+			code = append(code, j)
+		}
+	}
+	return code
 }
 
 // setenvCode returns the arguments of a launcher that sets variables for

@@ -79,7 +79,11 @@
 //     -E (make --eval 'x: ; @echo {v}'), is code: make expands $(shell ...) in it,
 //     and recipes splice it into shell lines (echo $(VERSION) given
 //     "1.0; rm -rf ~"). It may hold only letters, digits, bytes past
-//     ASCII and - _ . , : / + @ % =, [AllowOptionValues] or not.
+//     ASCII and - _ . , : / + @ % =, [AllowOptionValues] or not. A
+//     variable that names the program make runs (SHELL, .SHELLFLAGS,
+//     MAKESHELL, CC and the others env may not set from a placeholder,
+//     below), or whose name is a placeholder (make {n}=v), may not hold
+//     a placeholder at all: make SHELL={x} given ./evil.sh runs it.
 //   - strace's output file (strace -o {log}) may not start with "|" or
 //     "!", which strace reads as a command to pipe into.
 //   - A placeholder may not be part of code that a shell, an interpreter,
