@@ -125,6 +125,50 @@ func TestAttackS31EnvAssignmentAsTheProgram(t *testing.T) {
 	}), "templates built")
 }
 
+// Attack: a package runner runs the package its first operand names,
+// fetching it: npx {tool}, uvx {tool}, pnpm dlx {tool}, npm exec, bunx,
+// pipx run, uv tool run (and the package of -p/--package/--from/--with)
+// let the model choose any package to download and run, as argv[0] may
+// not; npx -c/--call runs a shell line. No runner is run here (they
+// reach the network): each template is only built.
+func TestAttackS31PackageRunnerRunsAPackageTheModelNames(t *testing.T) {
+	assert.Empty(t, builtOf(t, [][]string{
+		{"npx", "{tool}", "--version"},
+		{"npx", "--yes", "{tool}"},
+		{"npx", "-p", "{pkg}", "eslint", "."},
+		{"npx", "--package={pkg}", "eslint", "."},
+		{"npx", "-c", "eslint {file}"},
+		{"npx", "--call=eslint {file}"},
+		{"bunx", "{tool}"},
+		{"pnpx", "{tool}"},
+		{"pnpm", "dlx", "{tool}"},
+		{"yarn", "dlx", "-p", "{pkg}", "tool"},
+		{"npm", "exec", "--", "{tool}"},
+		{"npm", "x", "{tool}"},
+		{"bun", "x", "{tool}"},
+		{"uvx", "{tool}", "check"},
+		{"uvx", "--from", "{pkg}", "ruff"},
+		{"uvx", "--with={pkg}", "ruff"},
+		{"uv", "tool", "run", "{tool}"},
+		{"pipx", "run", "{tool}"},
+		{"timeout", "60", "npx", "{tool}"},
+	}), "templates built")
+	// Guard: the package fixed, the call's values its arguments, and a
+	// value option's placeholder.
+	for _, argv := range [][]string{
+		{"npx", "--yes", "eslint", "--", "{file}"},
+		{"npx", "-p", "typescript", "tsc", "{file}"},
+		{"uvx", "--python", "{version}", "ruff", "check", "{file}"},
+		{"pnpm", "dlx", "prettier", "--check", "{file}"},
+		{"npm", "exec", "--", "eslint", "{file}"},
+		{"pipx", "run", "black", "{file}"},
+		{"npm", "test", "--", "{file}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack: make's command-line variables get a charset (8ff40cc), which
 // keeps a path: make SHELL={key} runs every recipe line with the program
 // the value names, and make CC={key} prog runs the compiler it names

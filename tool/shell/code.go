@@ -157,7 +157,7 @@ func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
 		}
 		flagged[j] = true
 		errs = append(errs, &tool.ConfigError{Field: "argv." + strconv.Itoa(j), Message: fmt.Sprintf(
-			"{%s} names the program that %s runs, which must be fixed as argv[0] is, or the model chooses what runs (rm where wc was meant): name the program in the template and pass the value as one of its arguments, with a tool for each program the model may run",
+			"{%s} names the program (or the package) that %s runs, which must be fixed as argv[0] is, or the model chooses what runs (rm where wc was meant): name the program in the template and pass the value as one of its arguments, with a tool for each program the model may run",
 			args[j].placeholders()[0], runner)})
 	}
 	var walk func(i int)
@@ -180,6 +180,69 @@ func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
 	return errs
 }
 
+// packageRunner is the grammar of a command that fetches a package and
+// runs a program of it, named by its first operand (npx eslint, uvx
+// ruff): its options whose value names the package (-p, --from), and
+// its other options that take a value.
+type packageRunner struct {
+	pkg, takes []string
+}
+
+// packageRunners are the package runners, by their words (npx, pnpm dlx).
+var packageRunners = map[string]*packageRunner{
+	"npx":         npmRunner,
+	"npm exec":    npmRunner,
+	"npm x":       npmRunner,
+	"pnpx":        npmRunner,
+	"pnpm dlx":    npmRunner,
+	"yarn dlx":    npmRunner,
+	"bunx":        npmRunner,
+	"bun x":       npmRunner,
+	"uvx":         uvRunner,
+	"uv tool run": uvRunner,
+	"pipx run":    {pkg: []string{"--spec"}, takes: []string{"--python", "--pip-args", "--index-url", "-i"}},
+}
+
+var (
+	npmRunner = &packageRunner{pkg: []string{"-p", "--package"}, takes: []string{"-c", "--call", "-w", "--workspace", "--prefix", "--registry"}}
+	uvRunner  = &packageRunner{pkg: []string{"--from", "--with", "-w", "--with-editable", "--with-requirements"},
+		takes: []string{"--python", "-p", "--index", "--index-url", "--extra-index-url", "--default-index", "-c", "--constraints",
+			"--overrides", "--directory", "--project", "--cache-dir", "--config-file", "--env-file"}}
+)
+
+// program reads the runner's options from start, refusing a placeholder
+// in a value naming the package, and returns where the program it runs
+// is named.
+func (r *packageRunner) program(args []argTemplate, start int, refuse func(j int, runner string)) int {
+	runner, _ := args[start-1].literal()
+	for j := start; j < len(args); j++ {
+		s, lit := args[j].literal()
+		head := headLiteral(&args[j])
+		if lit && s == "--" {
+			return j + 1
+		}
+		if !strings.HasPrefix(head, "-") {
+			return j
+		}
+		name, _, eq := strings.Cut(head, "=")
+		attached := eq || !lit
+		switch {
+		case slices.Contains(r.pkg, name):
+			if attached && len(args[j].placeholders()) > 0 {
+				refuse(j, runner+" "+name)
+			} else if !attached && j+1 < len(args) {
+				if len(args[j+1].placeholders()) > 0 {
+					refuse(j+1, runner+" "+name)
+				}
+				j++
+			}
+		case slices.Contains(r.takes, name) && !attached:
+			j++
+		}
+	}
+	return len(args)
+}
+
 // programRun returns the index of the program that the literal program
 // args[i] runs as a wrapper or launcher, -1 when none; for a find it
 // judges the program of each -exec (and its chain, with walk) itself. It
@@ -198,6 +261,20 @@ func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int
 			}
 		}
 		return -1
+	}
+	for k, r := range packageRunners {
+		words := strings.Fields(k)
+		if words[0] != name || i+len(words) > len(args) {
+			continue
+		}
+		match := true
+		for n, w := range words[1:] {
+			s, ok := args[i+1+n].literal()
+			match = match && ok && s == w
+		}
+		if match {
+			return r.program(args, i+len(words), refuse)
+		}
 	}
 	if w, ok := c.Wrapper(name); ok && !w.Join {
 		ww := readWrapper(args, i+1, w)
@@ -787,6 +864,9 @@ type codeOptions struct {
 	// a whole placeholder, since it is spliced into a command the author
 	// wrote.
 	lists []string
+	// untilOperand: the first operand is a program of the program's own,
+	// whose options are not its (npx eslint -c FILE).
+	untilOperand bool
 }
 
 // programCode lists the programs whose option values are code, by name.
@@ -809,7 +889,9 @@ var programCode = map[string]*codeOptions{
 	"man": {long: []string{"--pager", "--html"}, short: "P", takes: "CRLmMSseErp"},
 	// SQL clients: psql's \! and mysql's system run shell commands from
 	// the SQL (the sqlite3 rule); mysql --pager runs a command.
-	"psql":    {long: []string{"--command"}, short: "c", takes: "dfhpUvLoTFPR"},
+	"psql": {long: []string{"--command"}, short: "c", takes: "dfhpUvLoTFPR"},
+	// npx -c/--call runs a shell line, before the package's program.
+	"npx":     {long: []string{"--call"}, short: "c", takes: "pw", longTakes: []string{"--package", "--workspace", "--prefix", "--registry"}, untilOperand: true},
 	"mysql":   mysqlOptions,
 	"mariadb": mysqlOptions,
 }
@@ -853,6 +935,9 @@ func optionCode(args []argTemplate, start int, o *codeOptions) (code, spliced []
 				}
 			}
 			break
+		}
+		if o.untilOperand && !strings.HasPrefix(head, "-") {
+			break // npx eslint -c FILE: eslint's -c
 		}
 		switch {
 		case lit && slices.Contains(o.lists, s):

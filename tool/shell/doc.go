@@ -19,8 +19,12 @@
 //     (timeout 5 CMD, nice, xargs, sudo, env), of a launcher after its
 //     "--" (setpriv --nnp -- CMD) and of find's -exec, -execdir, -ok
 //     and -okdir (find . -exec {tool} {{}} ';' given rm deletes; also
-//     behind a wrapper there, -exec timeout 5 {tool}); a placeholder
-//     there is refused at construction. A whole placeholder that env
+//     behind a wrapper there, -exec timeout 5 {tool}), and the package a
+//     package runner fetches and runs (npx {tool}, npm exec, pnpm dlx,
+//     yarn dlx, bunx, uvx, uv tool run, pipx run; and the value of their
+//     -p/--package, --from, --with, --spec); a placeholder
+//     there is refused at construction, as one in npx -c's shell line
+//     is. A whole placeholder that env
 //     reads as an assignment before a command word (env {assign} npm
 //     test) is left to the author, but a value for it must be
 //     NAME=value (invalid_arguments otherwise): env would run rm npm
