@@ -31,11 +31,13 @@ import (
 // refuses the setuid and setgid bits on files and, with the network off,
 // every socket but IPv4, IPv6 and netlink ones, which the network namespace
 // confines (no unix socket, socketpair still works; no AF_VSOCK, which
-// reaches a VM's host): see docs/sandbox.md. With the network on, which
-// shares the host's network namespace and so its abstract unix sockets,
-// bwrap is started in a Landlock domain (ABI 6) that scopes those: the
-// command reaches only the abstract sockets made inside the run; on an
-// older kernel [Outcome.Unenforced] says [UnenforcedAbstractUnix].
+// reaches a VM's host), and with the network on no unix socket either (a
+// host daemon's socket on the read-only root is reachable whatever the
+// network namespace, and so are the host's abstract sockets with the
+// network on): see docs/sandbox.md. With the network on, which shares the
+// host's network namespace and so its abstract unix sockets, bwrap is
+// also started in a Landlock domain (ABI 6) that scopes those, where the
+// kernel has one.
 //
 // When the host process is root, commands run as uid/gid 65534 (nobody)
 // unless [WithUser] says otherwise: bwrap itself is started as that user, so
@@ -416,16 +418,15 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	}
 	cred := e.cred()
 	p := &plan{env: env, dir: "/", cred: cred, exitSignals: true, pidns: true}
-	unixOff := e.cfg.network == nil || !*e.cfg.network
+	networkOff := e.cfg.network == nil || !*e.cfg.network
 	// With the network on the command shares the host's abstract unix
-	// sockets, unless bwrap starts in a Landlock domain that scopes them
-	// (see scopeAbstractUnix).
+	// sockets: the filter refuses it unix sockets (bwrapFilter), and bwrap
+	// starts in a Landlock domain that scopes them where the kernel has
+	// one (see scopeAbstractUnix), for bwrap itself.
 	var scope func() error
-	if !unixOff {
+	if !networkOff {
 		if abi, err := landlockABI(); err == nil && abi >= 6 {
 			scope = scopeAbstractUnix
-		} else {
-			p.unenforced = append(p.unenforced, UnenforcedAbstractUnix)
 		}
 	}
 	src := ""
@@ -461,7 +462,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		p.start, p.cleanup = threadStart(scope)
 	}
 	// The seccomp filter (see bwrapFilter) reaches bwrap as descriptor 3.
-	filter, err := bwrapFilterFile(unixOff)
+	filter, err := bwrapFilterFile(networkOff)
 	if err != nil {
 		if p.cleanup != nil {
 			p.cleanup()

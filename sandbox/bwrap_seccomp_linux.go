@@ -35,18 +35,22 @@ type modeArg struct {
 // started bwrap, across the change of uid and into the user namespace, and
 // possesses its keys; it read a key the program kept there (and, under
 // systemd's KeyringMode=shared, the keys of the service user's keyring
-// linked into it) and planted keys for later runs. With unix off (the
-// network off), socket(2) makes only the families the network namespace
-// confines (AF_INET, AF_INET6, AF_NETLINK) and refuses every other (EACCES):
+// linked into it) and planted keys for later runs. With the network off,
+// socket(2) makes only the families the network namespace confines
+// (AF_INET, AF_INET6, AF_NETLINK) and refuses every other (EACCES):
 // AF_UNIX, because a pathname socket on the host's read-only root (a
 // database's or sssd's under /var/lib, an agent's in a home directory) would
 // otherwise be reachable, as the fresh /run and /tmp cover only the usual
 // places; AF_VSOCK, which no network namespace cuts off and which on a
 // virtual machine reaches the hypervisor's host; and the rest, which a
-// command without a network has no use for. socketpair(2) still works,
-// but not of datagram sockets (EACCES): one of those sends to any socket
-// path with sendto(2), or connect(2)s to one, as if unconnected
-// (TestAttackS30BwrapDatagramPairReachesHostSocket).
+// command without a network has no use for. With the network on it
+// refuses AF_UNIX alone, for the same pathname sockets, which no network
+// namespace cuts off either: a command connected to a mode-666 one under
+// / and wrote to it (TestAttackS31BwrapNetworkOnConnectsToHostSocket), as
+// landlock's filter does before Landlock ABI 9. socketpair(2) still works,
+// but not of datagram sockets (EACCES), network on or off: one of those
+// sends to any socket path with sendto(2), or connect(2)s to one, as if
+// unconnected (TestAttackS30BwrapDatagramPairReachesHostSocket).
 // memfd_create(2) and memfd_secret(2) fail with ENOSYS, shmget(2) and
 // msgget(2) with EPERM:
 // Limits.Memory is RLIMIT_AS, and memory kept outside a mapping counts
@@ -62,7 +66,7 @@ type modeArg struct {
 // allows about all of the host's memory, and 512 MiB of queues) and are
 // refused, as the landlock engine refuses them. System calls of another
 // architecture kill the process; x32 ones fail with ENOSYS.
-func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
+func bwrapFilter(arch uint32, networkOff bool) []unix.SockFilter {
 	const (
 		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
@@ -93,7 +97,7 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 	for _, nr := range []uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL} {
 		block(nr, errno(unix.EPERM))
 	}
-	if unixOff {
+	if networkOff {
 		// Only the families the network namespace confines: IPv4, IPv6
 		// (its own loopback) and netlink (its own interfaces).
 		block(unix.SYS_SOCKET,
@@ -103,16 +107,25 @@ func bwrapFilter(arch uint32, unixOff bool) []unix.SockFilter {
 			unix.SockFilter{Code: jeq, K: unix.AF_NETLINK, Jt: 1},
 			errno(unix.EACCES),
 			allow)
-		// A datagram socket of an unnamed pair still sends to (and
-		// connects to) any socket path (sendto(2)); stream and seqpacket
-		// ones are connected for good.
-		block(unix.SYS_SOCKETPAIR,
-			unix.SockFilter{Code: ld, K: arg(1)},
-			unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: 0xf}, // SOCK_TYPE_MASK
-			unix.SockFilter{Code: jeq, K: unix.SOCK_DGRAM, Jf: 1},
+	} else {
+		// Every family but unix: a pathname socket on the host's
+		// read-only root is reachable whatever the network namespace
+		// (TestAttackS31BwrapNetworkOnConnectsToHostSocket).
+		block(unix.SYS_SOCKET,
+			unix.SockFilter{Code: ld, K: arg(0)},
+			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
 			errno(unix.EACCES),
 			allow)
 	}
+	// A datagram socket of an unnamed pair still sends to (and connects
+	// to) any socket path (sendto(2)), network on or off; stream and
+	// seqpacket ones are connected for good.
+	block(unix.SYS_SOCKETPAIR,
+		unix.SockFilter{Code: ld, K: arg(1)},
+		unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: 0xf}, // SOCK_TYPE_MASK
+		unix.SockFilter{Code: jeq, K: unix.SOCK_DGRAM, Jf: 1},
+		errno(unix.EACCES),
+		allow)
 	return append(prog, allow)
 }
 
@@ -186,12 +199,12 @@ func setIDBlocks() []unix.SockFilter {
 
 // bwrapFilterFile writes the filter into a memory file for bwrap to read
 // from its descriptor.
-func bwrapFilterFile(unixOff bool) (*os.File, error) {
+func bwrapFilterFile(networkOff bool) (*os.File, error) {
 	arch := socketFilterArch()
 	if arch == 0 {
 		return nil, fmt.Errorf("no seccomp filter is written for this architecture")
 	}
-	prog := bwrapFilter(arch, unixOff)
+	prog := bwrapFilter(arch, networkOff)
 	fd, err := unix.MemfdCreate("toolbelt-seccomp", unix.MFD_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("memfd_create: %w", err)
