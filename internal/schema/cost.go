@@ -920,34 +920,45 @@ const maxDeclaredLook = 256
 // (allOf [{path}, {Path}] is the same object as {path, Path}). anyOf and
 // oneOf branches, and if/then/else, are alternatives: a key one of them
 // names is not declared for the others.
+//
+// It reads at most maxDeclaredLook schemas, a schema reached twice read
+// twice (a loop through $ref ends there: not declared), and allocates
+// nothing; each schema read is charged 1/32 unit. A look runs for every
+// such key in every schema naming its twin: with a map of the schemas
+// seen and 1/64 unit each, 100 allOf members naming one property and
+// its 1,023 other spellings sent (25 KB) allocated 2,790 bytes per unit
+// charged, and 250 members took 9.8 s and 4.6 GB within the work bound.
 func (w *costWalk) declaredInPlace(key string) bool {
-	seen := make(map[*jsonschema.Schema]bool)
-	var look func(s *jsonschema.Schema) bool
-	look = func(s *jsonschema.Schema) bool {
-		if s == nil || seen[s] || len(seen) >= maxDeclaredLook {
-			return false
+	budget := maxDeclaredLook
+	found := false
+	for _, s := range w.scope[w.inplace:] {
+		if found = declares(s, key, &budget); found {
+			break
 		}
-		seen[s] = true
-		if _, ok := s.Properties[key]; ok {
-			return true
-		}
-		if look(s.Ref) {
-			return true
-		}
-		for _, c := range s.AllOf {
-			if look(c) {
-				return true
-			}
-		}
+	}
+	w.charge(float64(maxDeclaredLook-budget) / 32)
+	return found
+}
+
+// declares reports whether s, or a schema it applies through $ref or
+// allOf, names key among its properties, reading at most *budget schemas
+// (each one read takes one).
+func declares(s *jsonschema.Schema, key string, budget *int) bool {
+	if s == nil || *budget <= 0 {
 		return false
 	}
-	for _, s := range w.scope[w.inplace:] {
-		if look(s) {
-			w.charge(float64(len(seen)) / 64)
+	*budget--
+	if _, ok := s.Properties[key]; ok {
+		return true
+	}
+	if declares(s.Ref, key, budget) {
+		return true
+	}
+	for _, c := range s.AllOf {
+		if declares(c, key, budget) {
 			return true
 		}
 	}
-	w.charge(float64(len(seen)) / 64)
 	return false
 }
 

@@ -1,0 +1,73 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// caseVariants returns every spelling of name (lower-case letters) in
+// other cases, name itself left out.
+func caseVariants(name string) []string {
+	var out []string
+	for mask := 1; mask < 1<<len(name); mask++ {
+		b := []byte(name)
+		for i := range b {
+			if mask&(1<<i) != 0 {
+				b[i] = b[i] - 'a' + 'A'
+			}
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// twinSchema is an object schema whose allOf holds k members naming
+// "abcdefghij" and one naming its 1,023 other spellings, and arguments
+// that send each of those: every key is a twin of a property of each of
+// the k members, declared exactly by the last one, so declaredInPlace
+// reads the k+2 schemas of the allOf for each key in each member.
+func twinSchema(k int) (raw, args string) {
+	const name = "abcdefghij"
+	var members, decl, keys []string
+	for i := range k {
+		members = append(members, fmt.Sprintf(`{"properties":{%q:{},"x%d":{}}}`, name, i))
+	}
+	for _, v := range caseVariants(name) {
+		decl = append(decl, fmt.Sprintf(`%q:{}`, v))
+		keys = append(keys, fmt.Sprintf(`%q:0`, v))
+	}
+	members = append(members, `{"properties":{`+strings.Join(decl, ",")+`}}`)
+	return `{"type":"object","allOf":[` + strings.Join(members, ",") + `]}`, `{` + strings.Join(keys, ",") + `}`
+}
+
+// A key named in another case by one allOf member and exactly by another
+// passes since 773acbd (declaredInPlace), which looks for the exact name
+// through the allOf and $ref of every schema being applied, for every
+// such key in every such member, each look building a map of the schemas
+// it read, and charged 1/64 unit per schema: 100 members naming one
+// property and 1,023 keys (25 KB) allocated 2,790 bytes per unit charged
+// (the bound other values keep is 640), 445 MB in 1.3 s; 250 members
+// stayed within the work bound and took 9.8 s and 4.6 GB.
+func TestAttackS31ReviewDeclaredTwinsAreCharged(t *testing.T) {
+	raw, args := twinSchema(100)
+	per, err := bytesPerUnit(t, raw, args)
+	require.NoError(t, err, "every key is declared exactly by an allOf member")
+	assert.Less(t, per, 640.0, "%.0f bytes allocated per unit of work charged", per)
+
+	// 250 members: past the work bound now, refused before the validator
+	// runs.
+	raw, args = twinSchema(250)
+	v, err := Compile(json.RawMessage(raw))
+	require.NoError(t, err)
+	m, err := Decode([]byte(args))
+	require.NoError(t, err)
+	w := &costWalk{times: 1}
+	ok := w.apply(v.schema, m)
+	t.Logf("250 members: work %.0f", w.work)
+	assert.False(t, ok, "work %.0f within the bound", w.work)
+}
