@@ -96,6 +96,66 @@ func TestAttackS31PlaceholderAsTheProgramAWrapperRuns(t *testing.T) {
 	}
 }
 
+// Attack: like find's -fprint (1e48f9a), the file other programs write
+// their output to (sort -o, tee's operands, curl -o, wget -O, strace -o,
+// time -o, cc -o, openssl -out) was no declared path argument when the
+// schema declared another, so a governance policy judged only that one:
+// with forbidden_paths [secrets/**] and file declared, sort -o {out} --
+// {file} given out secrets/list wrote secrets/list (real programs,
+// policy, executor, process engine; curl reads a file:// URL).
+func TestAttackS31OutputFileWhereThePolicyForbids(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "secrets"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("public-notes\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.c"), []byte("int main(void){return 0;}\n"), 0o600))
+	sb := processEngine(t, dir)
+	schema := []byte(`{"type":"object","properties":{"file":{"type":"string","x-toolbelt-path":true},"out":{"type":"string"}},"required":["file","out"]}`)
+	p, err := policy.Parse([]byte("version: 1\nglobal:\n  forbidden_paths: [\"secrets/**\"]\n"), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	for name, argv := range map[string][]string{
+		"sort":       {"sort", "-o", "{out}", "--", "{file}"},
+		"sort_long":  {"sort", "--output={out}", "--", "{file}"},
+		"tee":        {"timeout", "30", "tee", "--", "{out}"},
+		"curl":       {"curl", "-s", "-o", "{out}", "file://" + filepath.Join(dir, "notes.txt")},
+		"wget":       {"wget", "-q", "-O", "{out}", "--", "file://" + filepath.Join(dir, "notes.txt")},
+		"strace":     {"strace", "-o", "{out}", "true"},
+		"time":       {"/usr/bin/time", "-o", "{out}", "true"},
+		"cc":         {"cc", "-o", "{out}", "x.c"},
+		"openssl":    {"openssl", "rand", "-out", "{out}", "8"},
+		"sort_short": {"sort", "-o{out}", "--", "{file}"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := exec.LookPath(argv[0]); err != nil && argv[0] != "timeout" {
+				t.Skipf("%s is not installed", argv[0])
+			}
+			c, err := shell.New(tool.Spec{Name: name, Description: "Write a file", Risk: tool.RiskLow, InputSchema: schema}, sb, shell.Config{Argv: argv})
+			require.NoError(t, err)
+			assert.Equal(t, []string{"file", "out"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
+			reg := registry.New()
+			reg.MustRegister(c)
+			ex := executor.MustNew(reg, executor.WithExtensions(p))
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: []byte(`{"file":"notes.txt","out":"secrets/list"}`)})
+			_, statErr := os.Stat(filepath.Join(dir, "secrets", "list"))
+			assert.True(t, os.IsNotExist(statErr), "%s wrote secrets/list", name)
+			_ = os.Remove(filepath.Join(dir, "secrets", "list"))
+			if assert.NotNil(t, res.Error, "%s wrote secrets/list", name) {
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			}
+		})
+	}
+	// Guard: -o of programs that read it otherwise (ssh -o OPTION, grep
+	// -o) is no file.
+	for _, argv := range [][]string{
+		{"ssh", "-o", "{out}", "host", "true"},
+		{"grep", "-o", "{out}", "--", "{file}"},
+	} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"file"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
+	}
+}
+
 // Attack: a whole placeholder env reads before a command word is an
 // assignment to the author (env {assign} cat -- notes.txt), but env reads
 // a word without "=" there as the program it runs, with the template's

@@ -143,9 +143,11 @@
 // --chdir, unshare and nsenter --wd, sudo -D, patch -d, cpio -D, go -C,
 // chroot's new root; abbreviated as getopt_long takes them, --direc=,
 // bundled, -sC {dir}, or old-style, tar cCf {dir} ...) moves every
-// relative path of the call, and a whole placeholder naming the file find
-// writes its list to (-fprint {out}, -fprint0, -fprintf {out} FORMAT,
-// -fls) is a path it writes, so when the input schema
+// relative path of the call, and a placeholder naming the file a program
+// writes its output to (find -fprint {out}, -fprint0, -fprintf {out}
+// FORMAT, -fls; sort, strace, time and curl -o/--output, wget
+// -O/--output-document/-o, cc, gcc and clang -o, openssl -out, and tee's
+// operands) is a path it writes, so when the input schema
 // declares path arguments (sandbox.PathKeyword) and not that one, it is
 // declared one in the tool's spec, for a governance policy to judge it. A
 // schema that declares none is left to the policy's guesses from

@@ -601,23 +601,53 @@ func tarOldStyleDir(args []argTemplate, i int) bool {
 // the next argument (-fprintf FILE FORMAT).
 var findFilePrimaries = []string{"-fprint", "-fprint0", "-fprintf", "-fls"}
 
-// findFilePlaceholder returns the placeholder that is, whole, the file a
-// find that reads args[i] writes its list to (find {dir} -fprint {out}),
-// or "".
+// outputOptions gives, by program, its options whose value is the file
+// it writes its output to: "-o FILE" (or -oFILE for a one-letter one),
+// "--output FILE" or "--output=FILE".
+var outputOptions = map[string][]string{
+	"sort": {"-o", "--output"}, "strace": {"-o", "--output"}, "time": {"-o", "--output"},
+	"curl": {"-o", "--output"}, "wget": {"-O", "--output-document", "-o", "--output-file"},
+	"cc": {"-o"}, "gcc": {"-o"}, "g++": {"-o"}, "c++": {"-o"}, "clang": {"-o"}, "clang++": {"-o"},
+	"openssl": {"-out"},
+}
+
+// findFilePlaceholder returns the placeholder that names, whole, the file
+// the program that reads args[i] writes its output to: find's -fprint
+// {out} (and -fprint0, -fprintf, -fls), an option of outputOptions (sort
+// -o {out}, --output={out}, -o{out}), or an operand of tee; or "".
 func findFilePlaceholder(args []argTemplate, i int) string {
 	at := &args[i]
-	if !at.whole || i == 0 || !slices.Contains(findPrograms, path.Base(at.reader)) {
+	prog := path.Base(at.reader)
+	if i == 0 || len(at.placeholders()) == 0 {
 		return ""
 	}
-	if prev, ok := args[i-1].literal(); ok && slices.Contains(findFilePrimaries, prev) {
+	if !at.whole {
+		// --output={out}, -o{out}
+		if len(at.parts) != 2 || at.parts[0].name != "" {
+			return ""
+		}
+		lit := at.parts[0].lit
+		for _, o := range outputOptions[prog] {
+			if lit == o+"=" && strings.HasPrefix(o, "--") || lit == o && len(o) == 2 {
+				return at.parts[1].name
+			}
+		}
+		return ""
+	}
+	if prog == "tee" {
+		return at.parts[0].name // tee's options take no value
+	}
+	prev, ok := args[i-1].literal()
+	if ok && (slices.Contains(findPrograms, prog) && slices.Contains(findFilePrimaries, prev) || slices.Contains(outputOptions[prog], prev)) {
 		return at.parts[0].name
 	}
 	return ""
 }
 
 // declareChdirPaths returns the input schema with each placeholder that
-// names the directory the program changes to, or the file find writes
-// (-fprint, -fprint0, -fprintf, -fls), declared a path argument
+// names the directory the program changes to, or the file it writes its
+// output to (findFilePlaceholder: find -fprint, sort -o, tee, ...),
+// declared a path argument
 // (sandbox.PathKeyword), when the schema declares path arguments and not
 // that one: a governance policy judges only the declared ones, every
 // relative path of the call is read from that directory (tar -C secrets
