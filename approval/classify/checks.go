@@ -2264,6 +2264,7 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 		}
 	}
 	if i < len(args) {
+		s.gitMessages(args[i].s, args[i+1:], cx)
 		s.gitPushes(name, args[i].s, args[i+1:], j)
 		if args[i].s == "cat-file" {
 			s.catFileBatch(name, args[i+1:], cx, j)
@@ -2296,6 +2297,64 @@ func (s *state) catFileBatch(name string, args []word, cx judgeCtx, j *judgement
 	}
 	if in := cx.stdin; in != nil || s.pipeIn != pipeNone {
 		j.add(Warning, name+" cat-file --batch prints the objects its input names, known only when it runs, which may be a secret file's (HEAD:.env)")
+	}
+}
+
+// gitMessages records (state.pushedMessage) a message of git commit, tag
+// or notes that may hold a secret, which a push on the line sends with
+// the commits: text known only when it runs (-m "$(cat .env)", -m
+// "$API_KEY"), a secret file (-F .env, --template=.env), or the standard
+// input when it is one or a pipe's earlier stage read one (-F - < .env,
+// cat .env | git commit -F -). A here-document's text is known.
+func (s *state) gitMessages(sub string, args []word, cx judgeCtx) {
+	if s.pushedMessage != "" || sub != "commit" && sub != "tag" && sub != "notes" {
+		return
+	}
+	set := func(w word, file bool) {
+		switch {
+		case s.pushedMessage != "":
+		case file && w.s == "-":
+			if s.pipedSecretData || cx.stdin != nil && cx.stdin.file && !cx.stdin.proc && s.isSecretSource(cx.stdin.name) {
+				s.pushedMessage = "its standard input, a secret file's contents"
+			}
+		case file:
+			if s.isSecretSource(w) {
+				s.pushedMessage = w.s + ", a secret file"
+			}
+		case w.unknown():
+			s.pushedMessage = w.s + ", text known only when it runs (it may hold a file's contents)"
+		}
+	}
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		n, _, eq := strings.Cut(a.s, "=")
+		switch {
+		case a.s == "--":
+			return
+		case (a.s == "-m" || a.s == "--message") && k+1 < len(args):
+			k++
+			set(args[k], false)
+		case (a.s == "-F" || a.s == "--file" || a.s == "-t" || a.s == "--template") && k+1 < len(args):
+			k++
+			set(args[k], true)
+		case eq && n == "--message":
+			set(a.cut(len(n)+1), false)
+		case eq && (n == "--file" || n == "--template"):
+			set(a.cut(len(n)+1), true)
+		case len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-':
+			// A bundle: -am MSG, -mMSG, -Ffile.
+			for i := 1; i < len(a.s); i++ {
+				if c := a.s[i]; c == 'm' || c == 'F' || c == 't' {
+					if i+1 < len(a.s) {
+						set(a.cut(i+1), c != 'm')
+					} else if k+1 < len(args) {
+						k++
+						set(args[k], c != 'm')
+					}
+					break
+				}
+			}
+		}
 	}
 }
 
@@ -2399,6 +2458,9 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 	case "push", "send-pack", "http-push", "subtree push":
 		if s.stagedSecret != "" {
 			j.add(Dangerous, name+" "+sub+" sends the commits, with "+s.stagedSecret+", a secret file the line staged: its contents leave the machine, as curl -d @FILE sends them")
+		}
+		if s.pushedMessage != "" {
+			j.add(s.c.rules.Defaults.NetworkData, name+" "+sub+" sends the commits, with a commit, tag or note message from "+s.pushedMessage+", to another host, as gh pr comment --body \"$(cat .env)\" does")
 		}
 		var repo *word
 		for k := 0; k < len(args) && repo == nil; k++ {

@@ -510,6 +510,11 @@ type state struct {
 	// commit .env): a push on the line sends its contents (see
 	// gitPushes).
 	stagedSecret string
+	// pushedMessage says where the message of a commit, tag or note the
+	// line made came from when it may hold a secret (git commit -m
+	// "$(cat .env)", -F .env): a push on the line sends it (see
+	// gitMessages).
+	pushedMessage string
 	// secretCopies are the files (cleaned) the line wrote a secret's
 	// contents into (cp .env notes.txt, cat ~/.ssh/id_rsa > x): staged,
 	// they are a secret staged. secretCopyHere is the first of them in
