@@ -21,18 +21,25 @@ var exclusiveBounds = []string{"exclusiveMinimum", "exclusiveMaximum"}
 // exactly, and Validate cannot tell a float32 field from a float64 one:
 // 0.99999999 passed exclusiveMaximum 1 and the tool ran with 1, 1e-50
 // passed exclusiveMinimum 0 and it ran with 0. The reflected schema's
-// linter refuses the same bounds on a float32 field (isFloat32). The
-// schema's properties, items, additionalProperties and patternProperties
-// are followed, and the subschemas they apply in place ($ref, allOf,
-// anyOf, oneOf, if, then, else); property names match as encoding/json
-// matches them, in any case.
+// linter refuses the same bounds on a float32 field (isFloat32). Under
+// not, or in an if's condition, where the schema accepts a value that
+// fails a subschema, rounding crosses any bound, const, enum or
+// multipleOf (not minimum 1 passed 0.99999999, read as 1; minimum 0 and
+// not const 0 passed 1e-50, read as 0): each is reported there. The
+// schema's properties, items, contains, additionalProperties,
+// patternProperties and unevaluated ones are followed, and the subschemas
+// they apply in place ($ref, allOf, anyOf, oneOf, if, then, else, not,
+// dependentSchemas); property names match as encoding/json matches them,
+// in any case. (A oneOf whose branches overlap also accepts a value for
+// failing one of them: not reported, as oneOf is mostly written with
+// branches apart.)
 func Float32Bounds(t reflect.Type, inputSchema json.RawMessage) error {
 	var root map[string]any
 	if json.Unmarshal(inputSchema, &root) != nil {
 		return nil // Compile says what is wrong with it
 	}
 	c := float32Check{w: schemaWalk{root: root}, seen: map[string]bool{}}
-	c.check(t, root, "")
+	c.check(t, root, "", false)
 	if len(c.errs) == 0 {
 		return nil
 	}
@@ -48,9 +55,16 @@ type float32Check struct {
 	steps int
 }
 
-// inPlace returns node and the subschemas it applies to the value in place.
-func (c *float32Check) inPlace(node map[string]any) []map[string]any {
-	var out []map[string]any
+// valueKeys are the keywords that judge a number by its value. Under not,
+// or as an if's condition, a float32's rounding crosses each of them: not
+// minimum 1 is below 1 (0.99999999 reads as 1), not const 0 is any number
+// but 0 (1e-50 reads as 0).
+var valueKeys = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "const", "enum", "multipleOf"}
+
+// inPlace returns node and the subschemas it applies to the value in place
+// ($ref, allOf, anyOf, oneOf, then, else, dependentSchemas, dependencies),
+// and the subschemas whose failure they accept (not, if).
+func (c *float32Check) inPlace(node map[string]any) (out, negated []map[string]any) {
 	seen := map[uintptr]bool{}
 	var add func(m map[string]any)
 	add = func(m map[string]any) {
@@ -76,35 +90,54 @@ func (c *float32Check) inPlace(node map[string]any) []map[string]any {
 				}
 			}
 		}
-		for _, k := range []string{"if", "then", "else"} {
+		for _, k := range []string{"then", "else"} {
 			sm, _ := m[k].(map[string]any)
 			add(sm)
 		}
+		for _, k := range []string{"dependentSchemas", "dependencies"} {
+			if deps, ok := m[k].(map[string]any); ok {
+				for _, d := range deps {
+					dm, _ := d.(map[string]any) // a list of names applies none
+					add(dm)
+				}
+			}
+		}
+		for _, k := range []string{"not", "if"} {
+			if sm, _ := m[k].(map[string]any); sm != nil && len(negated) < maxDeclaredLook {
+				negated = append(negated, sm)
+			}
+		}
 	}
 	add(node)
-	return out
+	return out, negated
 }
 
 // check looks for exclusive bounds on float32s in t, decoded from the
-// value node is applied to, at (a path as messages show it).
-func (c *float32Check) check(t reflect.Type, node map[string]any, at string) {
+// value node is applied to, at (a path as messages show it). Under neg
+// (node is, or lies within, a not or an if), any bound, const, enum or
+// multipleOf on a float32 counts.
+func (c *float32Check) check(t reflect.Type, node map[string]any, at string, neg bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if node == nil || c.steps >= maxNestedSteps {
 		return
 	}
-	key := fmt.Sprintf("%v\x00%x\x00%s", t, reflect.ValueOf(node).Pointer(), at)
+	key := fmt.Sprintf("%v\x00%x\x00%s\x00%t", t, reflect.ValueOf(node).Pointer(), at, neg)
 	if c.seen[key] || len(at) > 1024 {
 		return
 	}
 	c.seen[key] = true
 	c.steps++
-	schemas := c.inPlace(node)
+	schemas, negated := c.inPlace(node)
 	switch t.Kind() {
 	case reflect.Float32:
+		keys := exclusiveBounds
+		if neg {
+			keys = valueKeys
+		}
 		var found []string
-		for _, k := range exclusiveBounds {
+		for _, k := range keys {
 			for _, s := range schemas {
 				// A number, or true beside a bound (draft 4); false is
 				// no bound.
@@ -114,38 +147,37 @@ func (c *float32Check) check(t reflect.Type, node map[string]any, at string) {
 				}
 			}
 		}
-		if len(found) > 0 {
+		switch {
+		case len(found) > 0 && neg:
+			c.errs = append(c.errs, fmt.Sprintf("field %s: a float32 rounds the number sent (1e-50 reads as 0, 0.99999999 as 1), across the %s the input schema checks exactly under not or as an if's condition (not minimum 1 reads 0.99999999 as 1, not const 0 reads 1e-50 as 0): make it a float64, or say it with minimum or maximum outside not and if", nonEmpty(at), strings.Join(found, " and ")))
+		case len(found) > 0:
 			c.errs = append(c.errs, fmt.Sprintf("field %s: a float32 rounds the number sent (1e-50 reads as 0, 0.99999999 as 1), onto the %s the input schema checks exactly: make it a float64, or use minimum or maximum", nonEmpty(at), strings.Join(found, " and ")))
 		}
 	case reflect.Slice, reflect.Array:
 		for _, s := range schemas {
-			switch it := s["items"].(type) {
-			case map[string]any:
-				c.check(t.Elem(), it, at+"[]")
-			case []any:
-				for _, x := range it {
-					xm, _ := x.(map[string]any)
-					c.check(t.Elem(), xm, at+"[]")
-				}
-			}
-			for _, k := range []string{"prefixItems", "additionalItems"} {
+			// contains and unevaluatedItems judge items too: contains
+			// exclusiveMinimum 0 passed [1e-50], read as [0].
+			for _, k := range []string{"items", "prefixItems", "additionalItems", "contains", "unevaluatedItems"} {
 				switch it := s[k].(type) {
 				case map[string]any:
-					c.check(t.Elem(), it, at+"[]")
+					c.check(t.Elem(), it, at+"[]", neg)
 				case []any:
 					for _, x := range it {
 						xm, _ := x.(map[string]any)
-						c.check(t.Elem(), xm, at+"[]")
+						c.check(t.Elem(), xm, at+"[]", neg)
 					}
 				}
 			}
 		}
 	case reflect.Map:
 		for _, s := range schemas {
-			c.values(s, func(_ string, sub map[string]any) { c.check(t.Elem(), sub, at+"{}") })
+			c.values(s, func(_ string, sub map[string]any) { c.check(t.Elem(), sub, at+"{}", neg) })
 		}
 	case reflect.Struct:
-		c.fields(t, schemas, at)
+		c.fields(t, schemas, at, neg)
+	}
+	for _, n := range negated {
+		c.check(t, n, at, true)
 	}
 }
 
@@ -162,13 +194,15 @@ func (c *float32Check) values(s map[string]any, fn func(name string, sub map[str
 			}
 		}
 	}
-	ap, _ := s["additionalProperties"].(map[string]any)
-	fn("", ap)
+	for _, k := range []string{"additionalProperties", "unevaluatedProperties"} {
+		ap, _ := s[k].(map[string]any)
+		fn("", ap)
+	}
 }
 
 // fields checks the fields of the struct t against the subschemas
 // schemas apply to its properties.
-func (c *float32Check) fields(t reflect.Type, schemas []map[string]any, at string) {
+func (c *float32Check) fields(t reflect.Type, schemas []map[string]any, at string, neg bool) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -181,7 +215,7 @@ func (c *float32Check) fields(t reflect.Type, schemas []map[string]any, at strin
 				et = et.Elem()
 			}
 			if et.Kind() == reflect.Struct {
-				c.fields(et, schemas, at)
+				c.fields(et, schemas, at, neg)
 				continue
 			}
 		}
@@ -192,7 +226,7 @@ func (c *float32Check) fields(t reflect.Type, schemas []map[string]any, at strin
 			name = f.Name
 		}
 		for _, s := range schemas {
-			c.field(f.Type, s, name, join(at, name))
+			c.field(f.Type, s, name, join(at, name), neg)
 		}
 	}
 }
@@ -200,15 +234,16 @@ func (c *float32Check) fields(t reflect.Type, schemas []map[string]any, at strin
 // field checks the Go field type t, of JSON name name, against the
 // subschemas s applies to the property: properties of that name in any
 // case (encoding/json takes any of them for it), patternProperties that
-// match it, and additionalProperties when neither names it exactly.
-func (c *float32Check) field(t reflect.Type, s map[string]any, name, at string) {
+// match it, additionalProperties when neither names it exactly, and
+// unevaluatedProperties (which may judge it whatever names it).
+func (c *float32Check) field(t reflect.Type, s map[string]any, name, at string, neg bool) {
 	named := false
 	if props, ok := s["properties"].(map[string]any); ok {
 		for prop, p := range props {
 			if strings.EqualFold(prop, name) {
 				named = named || prop == name
 				pm, _ := p.(map[string]any)
-				c.check(t, pm, at)
+				c.check(t, pm, at, neg)
 			}
 		}
 	}
@@ -217,12 +252,14 @@ func (c *float32Check) field(t reflect.Type, s map[string]any, name, at string) 
 			if re, err := regexp.Compile(pat); err != nil || re.MatchString(name) {
 				named = true
 				pm, _ := p.(map[string]any)
-				c.check(t, pm, at)
+				c.check(t, pm, at, neg)
 			}
 		}
 	}
 	if !named {
 		ap, _ := s["additionalProperties"].(map[string]any)
-		c.check(t, ap, at)
+		c.check(t, ap, at, neg)
 	}
+	up, _ := s["unevaluatedProperties"].(map[string]any)
+	c.check(t, up, at, neg)
 }
