@@ -45,6 +45,34 @@ func twinSchema(k int) (raw, args string) {
 	return `{"type":"object","allOf":[` + strings.Join(members, ",") + `]}`, `{` + strings.Join(keys, ",") + `}`
 }
 
+// fb10ad5 left enum and const out of the big-integer check: a number not
+// equal to a member is refused as sent. Under not, or as an if's
+// condition, such a number is what passes: not const 9007199254740996
+// passed 9007199254740995, which a float64 field reads as
+// 9007199254740996, the one number the schema excludes.
+func TestAttackS31ReviewBigIntegerUnderNotConst(t *testing.T) {
+	type f struct {
+		X float64 `json:"x"`
+	}
+	for _, raw := range []string{
+		`{"type":"object","properties":{"x":{"type":"number","not":{"const":9007199254740996}}}}`,
+		`{"type":"object","properties":{"x":{"type":"number","not":{"enum":[1,9007199254740996]}}}}`,
+		`{"type":"object","not":{"properties":{"x":{"const":9007199254740996}},"required":["x"]}}`,
+		`{"type":"object","properties":{"x":{"if":{"const":9007199254740996},"then":false}}}`,
+		`{"type":"object","properties":{"x":{"not":{"$ref":"#/$defs/bad"}}},"$defs":{"bad":{"enum":[9007199254740996]}}}`,
+	} {
+		var in f
+		err := validateAndDecode(t, raw, `{"x":9007199254740995}`, &in)
+		assert.ErrorContains(t, err, "as a float64 reads", "%s: passed, and the float64 field read %v", raw, in.X)
+	}
+	// Still so: a number the float64 reads as another than the one
+	// excluded passes, and so do the enum's own members outside not.
+	var in f
+	assert.NoError(t, validateAndDecode(t, `{"type":"object","properties":{"x":{"type":"number","not":{"const":9007199254740996}}}}`, `{"x":9007199254740993}`, &in))
+	assert.NoError(t, validateAndDecode(t, `{"type":"object","properties":{"x":{"type":"number","not":{"const":9007199254740996}}}}`, `{"x":9007199254740998}`, &in))
+	assert.NoError(t, validateAndDecode(t, `{"type":"object","properties":{"x":{"type":"number","enum":[9007199254740993]}}}`, `{"x":9007199254740993}`, &in))
+}
+
 // A key named in another case by one allOf member and exactly by another
 // passes since 773acbd (declaredInPlace), which looks for the exact name
 // through the allOf and $ref of every schema being applied, for every

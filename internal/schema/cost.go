@@ -66,6 +66,9 @@ type costWalk struct {
 	// value (past 2^53) that a schema without "integer" in its type
 	// judges by value (see floatJudged).
 	floatInts [][]seg
+	// negated counts the not and if subschemas the walk is inside, where a
+	// value passes for failing a rule (see floatJudged).
+	negated int
 }
 
 // checkCostTimes returns a *FieldErrors when validating v against s
@@ -416,7 +419,7 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 		if !w.charge(numberRulesCost(s, n) + integerTypeCost(s.Types, n)) {
 			return false
 		}
-		if floatJudged(s, n) && len(w.floatInts) < maxFloatInts {
+		if floatJudged(s, n, w.negated > 0) && len(w.floatInts) < maxFloatInts {
 			w.floatInts = append(w.floatInts, slices.Clone(w.path))
 		}
 	}
@@ -598,10 +601,14 @@ const maxFloatInts = 1024
 // int field says "integer", which an int64 or uint64 reads exactly), so
 // such a number must pass as a float64 reads it too. A schema with no type
 // is taken as a float64's: an int64 field's should say "integer". An enum
-// or const is left out: a number equal to a member as sent reads as the
-// member reads, and one not equal is refused as sent.
-func floatJudged(s *jsonschema.Schema, n json.Number) bool {
-	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MultipleOf == nil {
+// or const counts only when negated (s is applied under not, or as an
+// if's condition): a number equal to a member as sent reads as the member
+// reads, and one not equal is refused as sent, but under not a number
+// not equal is what passes: not const 9007199254740996 passed
+// 9007199254740995, read as 9007199254740996.
+func floatJudged(s *jsonschema.Schema, n json.Number, negated bool) bool {
+	if s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MultipleOf == nil &&
+		!(negated && (len(s.Enum) > 0 || len(s.Constant) > 0)) {
 		return false
 	}
 	if slices.Contains(s.Types, "integer") {
@@ -694,8 +701,16 @@ func (w *costWalk) inPlace(s *jsonschema.Schema, v any) bool {
 		return false
 	}
 	if s.RecursiveRef != nil || s.DynamicRef != nil || s.Not != nil || s.If != nil {
-		for _, c := range [...]*jsonschema.Schema{recursiveRef(s, w.scope), s.DynamicRef, s.Not, s.If, s.Then, s.Else} {
-			if !w.apply(c, v) {
+		for i, c := range [...]*jsonschema.Schema{recursiveRef(s, w.scope), s.DynamicRef, s.Not, s.If, s.Then, s.Else} {
+			neg := i == 2 || i == 3 // not, if: a value passes for failing them
+			if neg {
+				w.negated++
+			}
+			ok := w.apply(c, v)
+			if neg {
+				w.negated--
+			}
+			if !ok {
 				return false
 			}
 		}
