@@ -185,6 +185,56 @@ func TestAttackS31EnvAssignmentAsTheProgram(t *testing.T) {
 	}), "templates built")
 }
 
+// Attack: febbea3 followed a listed launcher to its program only past its
+// "--", but most take the program as their first operand without one:
+// ip netns exec NS {x}, setpriv --nnp {x}, dbus-run-session {x}, tini
+// {x}, unbuffer, dumb-init, pkexec, fakeroot, xvfb-run, cgexec -g G {x}
+// were built, the model choosing the program. setpriv --nnp {tool} --
+// notes.txt given rm deleted notes.txt (real setpriv and rm, process
+// engine).
+func TestAttackS31LauncherProgramWithoutDashes(t *testing.T) {
+	if p, err := exec.LookPath("setpriv"); err == nil {
+		dir := t.TempDir()
+		notes := filepath.Join(dir, "notes.txt")
+		require.NoError(t, os.WriteFile(notes, []byte("public-notes\n"), 0o644))
+		c, err := shell.NewCommand("t", "t", processEngine(t, dir), []string{p, "--nnp", "{tool}", "--", "notes.txt"})
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"tool": "rm"})})
+		}
+		_, statErr := os.Stat(notes)
+		assert.NoError(t, statErr, "setpriv --nnp {tool} given rm deleted notes.txt")
+		assert.Error(t, err, "setpriv --nnp {tool} was built")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"ip", "netns", "exec", "ns1", "{x}"},
+		{"ip", "netns", "exec", "{ns}", "{x}", "a"},
+		{"setpriv", "--reuid", "1000", "--clear-groups", "{x}"},
+		{"dbus-run-session", "{x}"},
+		{"dbus-run-session", "--config-file=/etc/d.conf", "{x}"},
+		{"tini", "-s", "-p", "SIGTERM", "{x}"},
+		{"unbuffer", "{x}"},
+		{"dumb-init", "-c", "{x}"},
+		{"pkexec", "--user", "build", "{x}"},
+		{"fakeroot", "-s", "state", "{x}"},
+		{"xvfb-run", "-a", "-s", "-screen 0 1x1x8", "{x}"},
+		{"cgexec", "-g", "cpu:grp", "{x}"},
+		{"timeout", "5", "setpriv", "--nnp", "{x}"},
+	}), "templates built")
+	// Guard: the program fixed, a placeholder as an option's value or an
+	// argument of the program.
+	for _, argv := range [][]string{
+		{"ip", "netns", "exec", "{ns}", "ping", "-c", "1", "{host}"},
+		{"setpriv", "--reuid", "{uid}", "--nnp", "cat", "--", "{file}"},
+		{"tini", "-p", "{signal}", "--", "sleep", "{n}"},
+		{"xvfb-run", "-s", "{args}", "firefox", "{url}"},
+		{"cgexec", "-g", "{group}", "make", "-C", "{dir}"},
+		{"ip", "link", "show", "{dev}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack: a package runner runs the package its first operand names,
 // fetching it: npx {tool}, uvx {tool}, pnpm dlx {tool}, npm exec, bunx,
 // pipx run, uv tool run (and the package of -p/--package/--from/--with)

@@ -180,16 +180,31 @@ func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
 	return errs
 }
 
-// packageRunner is the grammar of a command that fetches a package and
-// runs a program of it, named by its first operand (npx eslint, uvx
-// ruff): its options whose value names the package (-p, --from), and
-// its other options that take a value.
-type packageRunner struct {
-	pkg, takes []string
+// runGrammar is the grammar of a command that runs the program named by
+// its first operand after its options and positionals: a package runner,
+// which fetches the package and runs a program of it (npx eslint, uvx
+// ruff), or a launcher (setpriv --nnp CMD, ip netns exec NS CMD). pkg
+// are its options whose value names the package (-p, --from), takes its
+// other options that take a value (as the next argument, or attached by
+// "="), and positionals how many operands come before the program.
+type runGrammar struct {
+	pkg, takes  []string
+	positionals int
 }
 
-// packageRunners are the package runners, by their words (npx, pnpm dlx).
-var packageRunners = map[string]*packageRunner{
+// programRunners are those commands, by their words (npx, pnpm dlx, ip
+// netns exec).
+var programRunners = map[string]*runGrammar{
+	"ip netns exec":    {positionals: 1},
+	"setpriv":          {takes: []string{"--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter"}},
+	"dbus-run-session": {takes: []string{"--config-file", "--dbus-daemon"}},
+	"tini":             {takes: []string{"-p", "-e"}},
+	"dumb-init":        {takes: []string{"-r", "--rewrite"}},
+	"fakeroot":         {takes: []string{"-l", "--lib", "--faked", "-s", "-i", "-b"}},
+	"xvfb-run":         {takes: []string{"-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol", "-w", "--wait"}},
+	"cgexec":           {takes: []string{"-g"}},
+
+	// Package runners.
 	"npx":         npmRunner,
 	"npm exec":    npmRunner,
 	"npm x":       npmRunner,
@@ -204,24 +219,29 @@ var packageRunners = map[string]*packageRunner{
 }
 
 var (
-	npmRunner = &packageRunner{pkg: []string{"-p", "--package"}, takes: []string{"-c", "--call", "-w", "--workspace", "--prefix", "--registry"}}
-	uvRunner  = &packageRunner{pkg: []string{"--from", "--with", "-w", "--with-editable", "--with-requirements"},
+	npmRunner = &runGrammar{pkg: []string{"-p", "--package"}, takes: []string{"-c", "--call", "-w", "--workspace", "--prefix", "--registry"}}
+	uvRunner  = &runGrammar{pkg: []string{"--from", "--with", "-w", "--with-editable", "--with-requirements"},
 		takes: []string{"--python", "-p", "--index", "--index-url", "--extra-index-url", "--default-index", "-c", "--constraints",
 			"--overrides", "--directory", "--project", "--cache-dir", "--config-file", "--env-file"}}
 )
 
-// program reads the runner's options from start, refusing a placeholder
-// in a value naming the package, and returns where the program it runs
-// is named.
-func (r *packageRunner) program(args []argTemplate, start int, refuse func(j int, runner string)) int {
+// program reads the command's options and positionals from start,
+// refusing a placeholder in a value naming the package, and returns
+// where the program it runs is named.
+func (r *runGrammar) program(args []argTemplate, start int, refuse func(j int, runner string)) int {
 	runner, _ := args[start-1].literal()
+	pos := 0
 	for j := start; j < len(args); j++ {
 		s, lit := args[j].literal()
 		head := headLiteral(&args[j])
 		if lit && s == "--" {
-			return j + 1
+			return j + 1 + max(r.positionals-pos, 0)
 		}
 		if !strings.HasPrefix(head, "-") {
+			if pos < r.positionals {
+				pos++
+				continue
+			}
 			return j
 		}
 		name, _, eq := strings.Cut(head, "=")
@@ -262,7 +282,7 @@ func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int
 		}
 		return -1
 	}
-	for k, r := range packageRunners {
+	for k, r := range programRunners {
 		words := strings.Fields(k)
 		if words[0] != name || i+len(words) > len(args) {
 			continue
@@ -301,7 +321,13 @@ func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int
 		return cmd
 	}
 	if slices.Contains(launchers, name) && name != "ip" {
-		if k := dashesBeforeProgram(args, i+1, c, true); k >= 0 {
+		// A launcher of no grammar here (prlimit --nofile=1024 -- CMD):
+		// its "--" only when nothing but options comes before it, since
+		// a word there may be the program (bwrap --ro-bind / / cat --
+		// {file}: cat's "--") or an option's value.
+		if k := dashesBeforeProgram(args, i+1, c, true); k >= 0 && !slices.ContainsFunc(args[i+1:k], func(a argTemplate) bool {
+			return !strings.HasPrefix(headLiteral(&a), "-")
+		}) {
 			return k + 1
 		}
 	}
