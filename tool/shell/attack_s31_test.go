@@ -235,6 +235,45 @@ func TestAttackS31LauncherProgramWithoutDashes(t *testing.T) {
 	}
 }
 
+// Attack: the launchers 9a7915a gave no grammar still took their program
+// without a "--" unseen: bwrap --dev-bind / / {tool} notes.txt given rm
+// deleted notes.txt (real bwrap and rm, process engine), and prlimit,
+// numactl and systemd-run templates were built alike.
+func TestAttackS31MoreLaunchersProgramWithoutDashes(t *testing.T) {
+	if p, err := exec.LookPath("bwrap"); err == nil {
+		dir := t.TempDir()
+		notes := filepath.Join(dir, "notes.txt")
+		require.NoError(t, os.WriteFile(notes, []byte("public-notes\n"), 0o644))
+		c, err := shell.NewCommand("t", "t", processEngine(t, dir), []string{p, "--dev-bind", "/", "/", "--chdir", dir, "{tool}", "notes.txt"})
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"tool": "rm"})})
+		}
+		_, statErr := os.Stat(notes)
+		assert.NoError(t, statErr, "bwrap ... {tool} given rm deleted notes.txt")
+		assert.Error(t, err, "bwrap ... {tool} was built")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"bwrap", "--ro-bind", "/", "/", "--setenv", "A", "b", "--unshare-all", "{x}"},
+		{"bwrap", "--bind", "{src}", "/w", "--chmod", "0755", "/w", "{x}", "a"},
+		{"prlimit", "--nofile=1024", "{x}"},
+		{"prlimit", "-p", "1", "--as", "{x}"},
+		{"numactl", "-N", "0", "{x}"},
+		{"numactl", "--interleave=all", "{x}"},
+		{"systemd-run", "--user", "--wait", "-p", "MemoryMax=1G", "{x}"},
+		{"systemd-run", "--unit", "job", "{x}", "a"},
+	}), "templates built")
+	for _, argv := range [][]string{
+		{"bwrap", "--ro-bind", "{src}", "/src", "--chdir", "/src", "cat", "--", "{file}"},
+		{"bwrap", "--ro-bind", "/", "/", "cat", "--", "{file}"},
+		{"prlimit", "--nofile=1024", "sort", "--", "{file}"},
+		{"numactl", "-C", "{cpus}", "make", "-j4"},
+		{"systemd-run", "--user", "--unit", "{name}", "sleep", "{n}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack: a package runner runs the package its first operand names,
 // fetching it: npx {tool}, uvx {tool}, pnpm dlx {tool}, npm exec, bunx,
 // pipx run, uv tool run (and the package of -p/--package/--from/--with)

@@ -190,6 +190,9 @@ func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
 type runGrammar struct {
 	pkg, takes  []string
 	positionals int
+	// takes2 are options that take the next two arguments (bwrap --bind
+	// SRC DEST).
+	takes2 []string
 }
 
 // programRunners are those commands, by their words (npx, pnpm dlx, ip
@@ -203,6 +206,19 @@ var programRunners = map[string]*runGrammar{
 	"fakeroot":         {takes: []string{"-l", "--lib", "--faked", "-s", "-i", "-b"}},
 	"xvfb-run":         {takes: []string{"-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol", "-w", "--wait"}},
 	"cgexec":           {takes: []string{"-g"}},
+	"prlimit":          {takes: []string{"-p", "--pid", "-o", "--output"}},
+	"numactl": {takes: []string{"-i", "--interleave", "-m", "--membind", "-N", "--cpunodebind", "-C", "--physcpubind", "-p", "--preferred",
+		"-P", "--preferred-many", "-w", "--weighted-interleave"}},
+	"systemd-run": {takes: []string{"-u", "--unit", "-p", "--property", "--description", "--slice", "--slice-inherit", "-E", "--setenv",
+		"--uid", "--gid", "--nice", "--working-directory", "-M", "--machine", "-H", "--host", "--on-active", "--on-boot",
+		"--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property",
+		"--socket-property", "--service-type", "--expand-environment", "-C", "--capsule", "--json"}},
+	"bwrap": {takes: []string{"--args", "--uid", "--gid", "--hostname", "--chdir", "--unsetenv", "--lock-file", "--sync-fd",
+		"--remount-ro", "--exec-label", "--file-label", "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp",
+		"--add-seccomp-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd", "--cap-add", "--cap-drop",
+		"--perms", "--size", "--userns", "--userns2", "--pidns", "--argv0", "--overlay-src", "--tmp-overlay", "--ro-overlay"},
+		takes2: []string{"--setenv", "--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
+			"--file", "--bind-data", "--ro-bind-data", "--symlink", "--chmod", "--bind-fd", "--ro-bind-fd", "--overlay"}},
 
 	// Package runners.
 	"npx":         npmRunner,
@@ -258,6 +274,8 @@ func (r *runGrammar) program(args []argTemplate, start int, refuse func(j int, r
 			}
 		case slices.Contains(r.takes, name) && !attached:
 			j++
+		case slices.Contains(r.takes2, name) && lit:
+			j += 2
 		}
 	}
 	return len(args)

@@ -17,9 +17,10 @@
 //     {{ and }} are literal braces. The program name (argv[0]) is fixed,
 //     and so is the name of a program it runs: the command of a wrapper
 //     (timeout 5 CMD, nice, xargs, sudo, env), of a launcher (ip netns
-//     exec NS CMD, setpriv, dbus-run-session, tini, dumb-init, fakeroot,
-//     xvfb-run, cgexec; another listed launcher after a "--" that only
-//     options come before: prlimit --nofile=1024 -- CMD) and of find's
+//     exec NS CMD, setpriv, bwrap, systemd-run, prlimit, numactl,
+//     dbus-run-session, tini, dumb-init, fakeroot, xvfb-run, cgexec;
+//     another listed launcher after a "--" that only options come
+//     before: perf stat -- CMD) and of find's
 //     -exec, -execdir, -ok
 //     and -okdir (find . -exec {tool} {{}} ';' given rm deletes; also
 //     behind a wrapper there, -exec timeout 5 {tool}), and the package a
