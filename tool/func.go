@@ -74,9 +74,16 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 	if len(o.inSchema) > 0 {
 		if err := schema.CheckObject(o.inSchema); err != nil {
 			errs = append(errs, fmt.Errorf("tool %q: input schema: %w", name, err))
-		} else if err := schema.Float32Bounds(reflect.TypeFor[In](), o.inSchema); err != nil {
-			// The validator checks a number exactly; a float32 rounds it.
-			errs = append(errs, fmt.Errorf("tool %q: input schema: %w", name, err))
+		} else {
+			if err := schema.Float32Bounds(reflect.TypeFor[In](), o.inSchema); err != nil {
+				// The validator checks a number exactly; a float32 rounds it.
+				errs = append(errs, fmt.Errorf("tool %q: input schema: %w", name, err))
+			}
+			if err := schema.CaseTwinFields(reflect.TypeFor[In](), o.inSchema); err != nil {
+				// The validator checks a key by its exact name; encoding/json
+				// reads it into a field of that name in any case.
+				errs = append(errs, fmt.Errorf("tool %q: input schema: %w", name, err))
+			}
 		}
 		t.spec.InputSchema = o.inSchema
 	} else if r, err := schema.Reflect(reflect.TypeFor[In]()); err != nil {

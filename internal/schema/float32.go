@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -47,12 +48,101 @@ func Float32Bounds(t reflect.Type, inputSchema json.RawMessage) error {
 	return fmt.Errorf("%s", strings.Join(slices.Compact(c.errs), "; "))
 }
 
-// float32Check is one run of Float32Bounds.
+// CaseTwinFields reports, for a Go type t decoded with encoding/json from
+// arguments a hand-written inputSchema checks, each struct field whose
+// name the schema gives as properties in two cases (one properties
+// naming path and Path, or allOf members, or a $ref beside them) when t
+// has no field of its own for one of them. The validator checks each key
+// under its own name's rules, and neither is a case twin of an undeclared
+// property (caseTwin), but encoding/json reads every key that matches a
+// field's name in any case into that field when no field has the key's
+// exact name: allOf [{path: pattern ^/ok}, {Path: string}] passed
+// {"Path":"/etc/passwd"} and a tool with only a path field ran with it.
+// A schema that names a field in one case only is not reported: a key
+// in another case is refused at call time.
+func CaseTwinFields(t reflect.Type, inputSchema json.RawMessage) error {
+	var root map[string]any
+	if json.Unmarshal(inputSchema, &root) != nil {
+		return nil // Compile says what is wrong with it
+	}
+	c := float32Check{w: schemaWalk{root: root}, seen: map[string]bool{}, twins: true}
+	c.check(t, root, "", false)
+	if len(c.errs) == 0 {
+		return nil
+	}
+	sort.Strings(c.errs)
+	return fmt.Errorf("%s", strings.Join(slices.Compact(c.errs), "; "))
+}
+
+// float32Check is one run of Float32Bounds, or of CaseTwinFields (twins).
 type float32Check struct {
 	w     schemaWalk // resolves local $refs
 	errs  []string
 	seen  map[string]bool // type, subschema and place already checked
 	steps int
+	twins bool // report fields named in two cases, not float32 bounds
+}
+
+// twinFields reports the fields of the struct t whose JSON name schemas
+// (applied to it together) give in another case too, where t has no
+// field of that exact name: encoding/json reads that key into the field.
+func (c *float32Check) twinFields(t reflect.Type, schemas []map[string]any, at string) {
+	declared := map[string]bool{}
+	for _, s := range schemas {
+		if props, ok := s["properties"].(map[string]any); ok {
+			for k := range props {
+				declared[k] = true
+			}
+		}
+	}
+	names := map[string]bool{}
+	jsonNames(t, names, 0)
+	for n := range names {
+		var other []string
+		for k := range declared {
+			if k != n && !names[k] && strings.EqualFold(k, n) {
+				other = append(other, strconv.Quote(k))
+			}
+		}
+		// One other spelling alone is the field's only declared name: a
+		// key spelt as the field is then refused as its case twin.
+		if len(other) > 1 || (len(other) == 1 && declared[n]) {
+			sort.Strings(other)
+			c.errs = append(c.errs, fmt.Sprintf("field %s: the input schema names it %q and also %s, each under rules of its own, and encoding/json reads a key of any of these names into this one field: name the property once, or give the Go type a field of each name", join(at, n), n, strings.Join(other, " and ")))
+		}
+	}
+}
+
+// jsonNames adds the JSON names of the fields of the struct t, as
+// encoding/json names them (embedded structs' fields promoted), to names.
+func jsonNames(t reflect.Type, names map[string]bool, depth int) {
+	if depth > 16 {
+		return
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" && !strings.HasPrefix(f.Tag.Get("json"), "-,") {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			et := f.Type
+			for et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				jsonNames(et, names, depth+1)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		names[name] = true
+	}
 }
 
 // valueKeys are the keywords that judge a number by its value. Under not,
@@ -132,6 +222,9 @@ func (c *float32Check) check(t reflect.Type, node map[string]any, at string, neg
 	schemas, negated := c.inPlace(node)
 	switch t.Kind() {
 	case reflect.Float32:
+		if c.twins {
+			break
+		}
 		keys := exclusiveBounds
 		if neg {
 			keys = valueKeys
@@ -174,7 +267,13 @@ func (c *float32Check) check(t reflect.Type, node map[string]any, at string, neg
 			c.values(s, func(_ string, sub map[string]any) { c.check(t.Elem(), sub, at+"{}", neg) })
 		}
 	case reflect.Struct:
+		if c.twins && !neg {
+			c.twinFields(t, schemas, at)
+		}
 		c.fields(t, schemas, at, neg)
+	}
+	if c.twins {
+		return // a not or an if decides nothing a decoder reads
 	}
 	for _, n := range negated {
 		c.check(t, n, at, true)
