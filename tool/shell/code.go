@@ -315,10 +315,11 @@ func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int
 		}
 	}
 	if w, ok := c.Wrapper(name); ok && !w.Join {
+		// An option the grammar does not know (nice -5, the old spelling
+		// of -n 5; taskset --cpu-list, chrt --idle) is read as a flag: the
+		// command still follows, and a placeholder there may be the
+		// program.
 		ww := readWrapper(args, i+1, w)
-		if !ww.known {
-			return -1
-		}
 		cmd := ww.cmd
 		if cmd < len(args) {
 			if s, ok := args[cmd].literal(); ok && s == "--" {

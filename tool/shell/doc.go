@@ -16,7 +16,9 @@
 //   - {name} is a placeholder for the call's argument of that name;
 //     {{ and }} are literal braces. The program name (argv[0]) is fixed,
 //     and so is the name of a program it runs: the command of a wrapper
-//     (timeout 5 CMD, nice, xargs, sudo, env), of a launcher (ip netns
+//     (timeout 5 CMD, nice, xargs, sudo, env; an option of theirs the
+//     classifier's grammar does not know read as a flag: nice -5 CMD),
+//     of a launcher (ip netns
 //     exec NS CMD, setpriv, bwrap, systemd-run, prlimit, numactl,
 //     dbus-run-session, tini, dumb-init, fakeroot, xvfb-run, cgexec;
 //     another listed launcher after a "--" that only options come
