@@ -73,6 +73,29 @@ func TestAttackS31ReviewBigIntegerUnderNotConst(t *testing.T) {
 	assert.NoError(t, validateAndDecode(t, `{"type":"object","properties":{"x":{"type":"number","enum":[9007199254740993]}}}`, `{"x":9007199254740993}`, &in))
 }
 
+// c18e264 skips the big-integer check for a schema whose type says
+// "integer" (an int64 reads the number exactly), also when its type list
+// says "number" too, which admits a float64 field's number:
+// {"type":["number","integer"],"exclusiveMaximum":9007199254740996}
+// passed 9007199254740995, read as 9007199254740996.
+func TestAttackS31ReviewBigIntegerUnderATypeListWithNumber(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"object","properties":{"x":{"type":["number","integer"],"exclusiveMaximum":9007199254740996}}}`,
+		`{"type":"object","properties":{"x":{"type":["integer","number","null"],"multipleOf":5}}}`,
+	} {
+		var in struct{ X float64 }
+		err := validateAndDecode(t, raw, `{"x":9007199254740995}`, &in)
+		assert.ErrorContains(t, err, "as a float64 reads", "%s: passed, and the float64 field read %v", raw, in.X)
+	}
+	// An integer type, nullable or not, is read exactly by an int64.
+	for _, raw := range []string{
+		`{"type":"object","properties":{"x":{"type":["integer","null"],"exclusiveMaximum":9007199254740996}}}`,
+		`{"type":"object","properties":{"x":{"type":"integer","multipleOf":5}}}`,
+	} {
+		assert.NoError(t, validateAndDecode(t, raw, `{"x":9007199254740995}`, &struct{ X int64 }{}), raw)
+	}
+}
+
 // A key named in another case by one allOf member and exactly by another
 // passes since 773acbd (declaredInPlace), which looks for the exact name
 // through the allOf and $ref of every schema being applied, for every

@@ -594,7 +594,8 @@ func integerTypeCost(types []string, n json.Number) float64 {
 const maxFloatInts = 1024
 
 // floatJudged reports whether s judges n by a bound or multipleOf while
-// its type does not say "integer", and n is an integer a float64 reads as
+// its type does not say "integer" (or says "number" too, which admits a
+// float64 field's number), and n is an integer a float64 reads as
 // another value: 9007199254740995 reads as 9007199254740996, onto an
 // exclusiveMaximum of 9007199254740996 and off a multipleOf of 5. A
 // "number" field of a Go tool is a float64 (the reflected schema of an
@@ -611,8 +612,8 @@ func floatJudged(s *jsonschema.Schema, n json.Number, negated bool) bool {
 		!(negated && (len(s.Enum) > 0 || len(s.Constant) > 0)) {
 		return false
 	}
-	if slices.Contains(s.Types, "integer") {
-		return false
+	if slices.Contains(s.Types, "integer") && !slices.Contains(s.Types, "number") {
+		return false // an int64 or uint64 reads it exactly
 	}
 	_, ok := integerReading(n)
 	return ok
