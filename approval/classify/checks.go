@@ -3945,6 +3945,7 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		case "-v", "--volume":
 			if src, dst, ok := strings.Cut(val, ":"); ok {
 				dst, _, _ = strings.Cut(dst, ":")
+				src = cwdNamed(src)
 				mounts[path.Clean(dst)] = src
 				srcs = append(srcs, src)
 			}
@@ -3959,6 +3960,7 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 					dst = v
 				}
 			}
+			src = cwdNamed(src)
 			if src != "" && dst != "" {
 				mounts[path.Clean(dst)] = src
 			}
@@ -3973,12 +3975,6 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	// scripts), and what runs can write its files and git hooks, which run
 	// here later. A source with no slash that is not . is a named volume.
 	for _, src := range srcs {
-		for _, p := range []string{"$PWD", "${PWD}", "~+", "$(pwd)", "`pwd`"} {
-			if src == p || strings.HasPrefix(src, p+"/") {
-				src = "." + src[len(p):]
-				break
-			}
-		}
 		if src == "" || src != "." && !strings.Contains(src, "/") {
 			continue
 		}
@@ -3987,15 +3983,23 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 			break
 		}
 	}
-	host := false
+	// Any other directory outside the workspace (.., ../x, /tmp, an
+	// absolute path) mounted is judged the same way, as the host's: what
+	// the container does to it (rm -rf /h of -v ..:/h) is done there.
+	host, outside := false, false
 	for dst, src := range mounts {
-		if !s.rmBlocks(word{s: src}) || !strings.HasPrefix(dst, "/") {
+		switch {
+		case !strings.HasPrefix(dst, "/"):
 			delete(mounts, dst)
-			continue
+		case s.rmBlocks(word{s: src}):
+			host = true
+		case strings.HasPrefix(src, "/") || strings.HasPrefix(path.Clean(src), ".."):
+			outside = true
+		default:
+			delete(mounts, dst)
 		}
-		host = true
 	}
-	if !host || i >= len(args) {
+	if !host && !outside || i >= len(args) {
 		return info{}
 	}
 	cmd := append(entry, args[i+1:]...)
@@ -4015,8 +4019,21 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 			cmd[k].s = t
 		}
 	}
-	j.add(Dangerous, name+" gives the container the host's root, home or a system directory: what it runs is judged as a command on the host")
+	if host {
+		j.add(Dangerous, name+" gives the container the host's root, home or a system directory: what it runs is judged as a command on the host")
+	}
 	return s.judge(cmd, judgeCtx{via: append(slices.Clip(cx.via), name)})
+}
+
+// cwdNamed returns src with the working directory named at its start
+// ($PWD, ${PWD}, ~+, $(pwd), `pwd`) as ".": -v "$(pwd)/..:/h" mounts ../.
+func cwdNamed(src string) string {
+	for _, p := range []string{"$PWD", "${PWD}", "~+", "$(pwd)", "`pwd`"} {
+		if src == p || strings.HasPrefix(src, p+"/") {
+			return "." + src[len(p):]
+		}
+	}
+	return src
 }
 
 // checkPositional records the positional parameters set gives (set --

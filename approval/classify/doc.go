@@ -319,7 +319,9 @@
 //     it, tar --remove-files, zip -m and 7z -sdel of it, rimraf of it
 //     (npx rimraf ~), and a container given it (docker run -v /:/host img rm -rf
 //     /host is rm -rf /: the command a container given the host's root
-//     or home runs is judged as a command on the host; docker run img
+//     or home runs is judged as a command on the host, and so is the
+//     command of one given another directory outside the workspace:
+//     docker run -v ..:/h img rm -rf /h is rm -rf ..; docker run img
 //     rm -rf / stays in the container and is not).
 //   - An empty command is Defaults.Empty (Warning): nothing runs, but an
 //     empty tool call is unexpected.
