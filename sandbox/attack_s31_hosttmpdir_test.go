@@ -99,8 +99,8 @@ echo end`
 		})
 	}
 	// A workspace inside that directory (Go tests' t.TempDir) stays the
-	// command's: landlock keeps its rule, bwrap and gvisor leave the
-	// directory unmasked.
+	// command's: landlock keeps its rule, bwrap and gvisor bind it into an
+	// empty directory there (TestAttackS31ReviewWorkspaceInsideTheProgramsTmpdir).
 	inner, err := os.MkdirTemp(base, "ws-")
 	require.NoError(t, err)
 	require.NoError(t, os.Chown(inner, s30User, s30User))

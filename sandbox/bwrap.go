@@ -257,6 +257,13 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 			f = append(f, "--ro-bind", r, r)
 		}
 	}
+	// The program's runtime and temporary directories that hold the
+	// workspace: empty, as /tmp is, but for the path to the workspace that
+	// bwrap makes in them, and read-only once it is bound (hostDirsAbove).
+	above := hostDirsAbove(ws, cred)
+	for _, d := range above {
+		f = append(f, "--size", "4096", "--tmpfs", d)
+	}
 	if ws != "" {
 		if src == "" {
 			src = ws
@@ -304,6 +311,9 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 	}
 	for _, file := range files {
 		f = append(f, "--ro-bind", "/dev/null", file)
+	}
+	for _, d := range above {
+		f = append(f, "--remount-ro", d)
 	}
 	// --dev makes /dev a tmpfs of the command's user with no size (half
 	// the host's memory), and --size does not apply to it: a command kept

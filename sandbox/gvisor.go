@@ -281,6 +281,12 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 		rd.unlock()
 		release()
 	}
+	// The program's runtime and temporary directories that hold the
+	// workspace: empty, as /tmp is, but for the path to the workspace
+	// (hostDirsAbove).
+	for _, d := range hostDirsAbove(e.cfg.workspace, cred) {
+		s.Mounts = append(s.Mounts, ociMount{Destination: d, Type: "tmpfs", Source: "tmpfs", Options: []string{"size=4k", "mode=755", "ro"}})
+	}
 	if ws := e.cfg.workspace; ws != "" {
 		src := ws
 		open := func(rel string) (*os.File, error) { return openBeneathDir(ws, rel) }

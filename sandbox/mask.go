@@ -367,6 +367,45 @@ func hostDirMask(d, ws string, cred *syscall.Credential) string {
 	return d
 }
 
+// hostDirsAbove returns, shallowest first, the program's runtime and
+// temporary directories (runtimeDir, programTmpDir) that hold workspace ws
+// below them, outside the directories bwrap and gvisor replace, where the
+// run's user cred can reach them: the directories hostDirMask leaves
+// unmasked for holding the workspace. The engines mount an empty tmpfs on
+// each before they bind the workspace, as on /tmp, so that the workspace
+// alone shows there. A workspace made where os.MkdirTemp("", ...) and
+// t.TempDir() make it, in TMPDIR=/srv/..., left what the user's other
+// programs keep beside it (a Kerberos ticket cache, a file in ssh-agent's
+// directory, another run's private directory) readable to bwrap and gvisor
+// commands (TestAttackS31ReviewWorkspaceInsideTheProgramsTmpdir).
+func hostDirsAbove(ws string, cred *syscall.Credential) []string {
+	if ws == "" {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		return nil
+	}
+	// A directory at or below the topmost one on the way to the workspace
+	// that the user cannot search is in the tmpfs that replaces that one.
+	var shut string
+	if cred != nil {
+		shut = unsearchableAncestor(real, cred.Uid, cred.Gid)
+	}
+	var out []string
+	for _, d := range []string{runtimeDir(), programTmpDir()} {
+		switch {
+		case d == "" || d == real || !beneath(d, real) || slices.Contains(out, d):
+		case slices.ContainsFunc(replacedDirs, func(r string) bool { return beneath(r, d) }):
+		case shut != "" && beneath(shut, d):
+		default:
+			out = append(out, d)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+	return out
+}
+
 // pinnedMask is mask (Spec.Mask) with the home directory's credential
 // stores that lie in workspace ws (homeMasks), workspace-relative: the
 // paths whose parents maskParents makes mount points. A workspace that
