@@ -54,3 +54,43 @@ func TestAttackS31ReviewWrapperOptionItsGrammarDoesNotKnow(t *testing.T) {
 		assert.NoError(t, err, "%q", argv)
 	}
 }
+
+// Attack (review of a63a239): strace's output file, given bundled after
+// flags with the name attached (-fo{log}), was not checked for a leading
+// "|" or "!", which strace reads as a command to pipe its trace into, run
+// with a shell: strace -fo{key} true given '|touch pwned' ran touch (real
+// strace and sh, process engine).
+func TestAttackS31ReviewStraceBundledAttachedOutputIsCode(t *testing.T) {
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("strace is not installed")
+	}
+	dir := t.TempDir()
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{"strace", "-fo{key}", "true"},
+		{"strace", "-qqfo{key}", "true"},
+		{"timeout", "30", "strace", "-Afo{key}", "true"},
+	} {
+		c, err := shell.NewCommand("trace", "Trace", sb, argv)
+		require.NoError(t, err)
+		for _, v := range []string{"|touch pwned", "!touch pwned"} {
+			_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": v})})
+			if assert.Error(t, err, "%q ran with %q", argv, v) {
+				assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+				t.Errorf("%q ran touch", argv)
+				require.NoError(t, os.Remove(filepath.Join(dir, "pwned")))
+			}
+		}
+		// Guard: a file name is one.
+		_, err = c.Argv(args(t, map[string]any{"key": "trace.log"}))
+		assert.NoError(t, err)
+	}
+	// Guard: a bundle where another letter takes the rest (-e trace=...)
+	// is no output file.
+	c, err := shell.NewCommand("trace", "Trace", sb, []string{"strace", "-eo{key}", "true"})
+	require.NoError(t, err)
+	_, err = c.Argv(args(t, map[string]any{"key": "|x"}))
+	assert.NoError(t, err)
+}

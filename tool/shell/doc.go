@@ -94,7 +94,8 @@
 //     MAKESHELL, CC and the others env may not set from a placeholder,
 //     below), or whose name is a placeholder (make {n}=v), may not hold
 //     a placeholder at all: make SHELL={x} given ./evil.sh runs it.
-//   - strace's output file (strace -o {log}) may not start with "|" or
+//   - strace's output file (strace -o {log}, --output={log}, -fo {log},
+//     -fo{log}) may not start with "|" or
 //     "!", which strace reads as a command to pipe into.
 //   - A placeholder may not be part of code that a shell, an interpreter,
 //     awk or sed runs: the script of sh -c 'grep {pattern} notes.txt', the

@@ -432,15 +432,22 @@ func markPipeOut(args []argTemplate) {
 			continue
 		}
 		prev, _ := args[i-1].literal()
-		opt := prev == "--output" || len(prev) > 1 && prev[0] == '-' && prev[1] != '-' && prev[len(prev)-1] == 'o' &&
-			!strings.ContainsAny(prev[1:len(prev)-1], "oepusabEIOPSX")
-		if at.leading && opt {
+		if at.leading && (prev == "--output" || straceOutputBundle(prev)) {
 			at.pipeOut = true
 		}
-		if head := headLiteral(at); len(at.parts) > 1 && (head == "-o" || head == "--output=") {
+		// -o{log}, -fo{log}, --output={log}
+		if head := headLiteral(at); len(at.parts) > 1 && (straceOutputBundle(head) || head == "--output=") {
 			at.pipeOut = true
 		}
 	}
+}
+
+// straceOutputBundle reports whether s is strace's -o, or a bundle of
+// flags ending with it (-fo, -qqfo), whose value is the next argument or
+// the rest of this one.
+func straceOutputBundle(s string) bool {
+	return len(s) > 1 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'o' &&
+		!strings.ContainsAny(s[1:len(s)-1], "oepusabEIOPSX")
 }
 
 // checkPipeOut refuses a value for a pipeOut argument that the program
