@@ -96,6 +96,28 @@ func TestAttackS31ReviewBigIntegerUnderATypeListWithNumber(t *testing.T) {
 	}
 }
 
+// c18e264 checks a big integer as a float64 reads it where the schema
+// bounding it does not say "integer", though one applied with it does (a
+// $ref or allOf member holding the bounds, the type beside them): an
+// int64 field reads the number exactly, and 9223372036854775807 under
+// {"type":"integer","$ref":"#/$defs/i64"} (maximum 9223372036854775807)
+// was refused, as a float64 reads it as 2^63, past the maximum.
+func TestAttackS31ReviewBigIntegerTypedBesideItsBounds(t *testing.T) {
+	for raw, args := range map[string]string{
+		`{"type":"object","properties":{"x":{"type":"integer","$ref":"#/$defs/i64"}},"$defs":{"i64":{"minimum":-9223372036854775808,"maximum":9223372036854775807}}}`: `{"x":9223372036854775807}`,
+		`{"type":"object","properties":{"x":{"type":"integer","allOf":[{"exclusiveMaximum":9007199254740996}]}}}`:                                                     `{"x":9007199254740995}`,
+		`{"type":"object","properties":{"x":{"allOf":[{"type":"integer"},{"multipleOf":5}]}}}`:                                                                        `{"x":9007199254740995}`,
+	} {
+		var in struct{ X int64 }
+		assert.NoError(t, validateAndDecode(t, raw, args, &in), "%s: an int64 reads %s exactly", raw, args)
+	}
+	// An integer type in an alternative (anyOf) does not say the field
+	// is an integer's: checked rounded, as before.
+	var in struct{ X float64 }
+	assert.Error(t, validateAndDecode(t, `{"type":"object","properties":{"x":{"anyOf":[{"type":"integer"},{"type":"string"}],"exclusiveMaximum":9007199254740996}}}`,
+		`{"x":9007199254740995}`, &in))
+}
+
 // A key named in another case by one allOf member and exactly by another
 // passes since 773acbd (declaredInPlace), which looks for the exact name
 // through the allOf and $ref of every schema being applied, for every

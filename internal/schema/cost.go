@@ -419,7 +419,7 @@ func (w *costWalk) apply(s *jsonschema.Schema, v any) bool {
 		if !w.charge(numberRulesCost(s, n) + integerTypeCost(s.Types, n)) {
 			return false
 		}
-		if floatJudged(s, n, w.negated > 0) && len(w.floatInts) < maxFloatInts {
+		if floatJudged(s, n, w.negated > 0) && len(w.floatInts) < maxFloatInts && (w.negated > 0 || !w.integerTyped(s)) {
 			w.floatInts = append(w.floatInts, slices.Clone(w.path))
 		}
 	}
@@ -954,6 +954,47 @@ func (w *costWalk) declaredInPlace(key string) bool {
 	}
 	w.charge(float64(maxDeclaredLook-budget) / 32)
 	return found
+}
+
+// integerTyped reports whether s, or a schema applied to the value
+// whenever s is (one of the schemas being applied to it, or one that it
+// or they apply through $ref or allOf), says the value is an integer (its
+// type says "integer" and not "number"): the field is then an integer's,
+// which reads a big integer exactly, as when s's own type says so (see
+// floatJudged). {"type":"integer","$ref":"#/$defs/i64"}, the bounds in
+// the $ref, refused 9223372036854775807, read by a float64 as 2^63. An
+// alternative (anyOf, oneOf) that says "integer" does not count. It reads
+// at most maxDeclaredLook schemas, each charged 1/32 unit.
+func (w *costWalk) integerTyped(s *jsonschema.Schema) bool {
+	budget := maxDeclaredLook
+	found := typedInteger(s, &budget)
+	for i := w.inplace; i < len(w.scope) && !found; i++ {
+		found = typedInteger(w.scope[i], &budget)
+	}
+	w.charge(float64(maxDeclaredLook-budget) / 32)
+	return found
+}
+
+// typedInteger reports whether s, or a schema it applies through $ref or
+// allOf, has a type that says "integer" and not "number", reading at most
+// *budget schemas.
+func typedInteger(s *jsonschema.Schema, budget *int) bool {
+	if s == nil || *budget <= 0 {
+		return false
+	}
+	*budget--
+	if slices.Contains(s.Types, "integer") && !slices.Contains(s.Types, "number") {
+		return true
+	}
+	if typedInteger(s.Ref, budget) {
+		return true
+	}
+	for _, c := range s.AllOf {
+		if typedInteger(c, budget) {
+			return true
+		}
+	}
+	return false
 }
 
 // declares reports whether s, or a schema it applies through $ref or
