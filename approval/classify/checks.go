@@ -381,6 +381,12 @@ func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
 		inf = inf.or(s.judge([]word{{s: "python3", lit: true, prefix: 7}, {s: "-", lit: true, prefix: 1}}, ncx))
 	}
+	if name == "yarn exec" && len(args) > 0 && !slices.ContainsFunc(args, func(a word) bool { return !a.lit }) &&
+		strings.ContainsAny(args[0].s, " \t\n;&|<>()") {
+		// yarn exec (Berry) runs its words as a shell command line:
+		// yarn exec 'rm -rf ~' is rm -rf ~.
+		inf = inf.or(s.reparse(strings.Join(strs(args), " "), name))
+	}
 	var tried []string
 	for k, a := range args {
 		if text, ok := s.shellString(args[:k], a); ok {
