@@ -61,12 +61,15 @@ func TestAttackS31ReviewFloat32OtherSpellingsOfAnExclusiveBound(t *testing.T) {
 		{`{"type":"object","if":{"properties":{"r":{"minimum":1}},"required":["r"]},"then":false}`, `{"r":0.99999999}`},
 		{`{"type":"object","dependentSchemas":{"r":{"properties":{"r":{"exclusiveMinimum":0}}}}}`, `{"r":1e-50}`},
 		{`{"type":"object","properties":{"l":{"type":"array","contains":{"exclusiveMinimum":0}}}}`, `{"l":[1e-50]}`},
+		{`{"type":"object","properties":{"r":{"$ref":"#pos"}},"$defs":{"p":{"$anchor":"pos","exclusiveMinimum":0}}}`, `{"r":1e-50}`},
+		{`{"type":"object","properties":{"r":{"$dynamicRef":"#/$defs/p"}},"$defs":{"p":{"exclusiveMinimum":0}}}`, `{"r":1e-50}`},
+		{`{"$id":"https://example.invalid/s","type":"object","properties":{"r":{"$ref":"p"}},"$defs":{"p":{"$id":"p","exclusiveMinimum":0}}}`, `{"r":1e-50}`},
 	} {
 		err, got := ranWith(t, c.raw, c.args)
 		if !assert.Error(t, err, "%s: built, and ran with %+v", c.raw, got) {
 			continue
 		}
-		assert.ErrorContains(t, err, "a float32 rounds", c.raw)
+		assert.ErrorContains(t, err, "a float32", c.raw)
 	}
 
 	// Still built: inclusive bounds, a not or an if that judges no
@@ -76,6 +79,7 @@ func TestAttackS31ReviewFloat32OtherSpellingsOfAnExclusiveBound(t *testing.T) {
 		`{"type":"object","properties":{"r":{"not":{"type":"string"}}}}`,
 		`{"type":"object","if":{"properties":{"kind":{"const":"pct"}}},"then":{"properties":{"r":{"maximum":100}}}}`,
 		`{"type":"object","properties":{"l":{"type":"array","items":{"minimum":0}}}}`,
+		`{"type":"object","properties":{"kind":{"$ref":"#k"},"r":{"$dynamicRef":"#/$defs/p"}},"$defs":{"k":{"$anchor":"k","type":"string"},"p":{"minimum":0}}}`,
 	} {
 		err, _ := ranWith(t, raw)
 		assert.NoError(t, err, raw)

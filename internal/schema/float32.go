@@ -30,10 +30,13 @@ var exclusiveBounds = []string{"exclusiveMinimum", "exclusiveMaximum"}
 // schema's properties, items, contains, additionalProperties,
 // patternProperties and unevaluated ones are followed, and the subschemas
 // they apply in place ($ref, allOf, anyOf, oneOf, if, then, else, not,
-// dependentSchemas); property names match as encoding/json matches them,
-// in any case. (A oneOf whose branches overlap also accepts a value for
-// failing one of them: not reported, as oneOf is mostly written with
-// branches apart.)
+// dependentSchemas, $dynamicRef and $recursiveRef taken as the $ref they
+// name); property names match as encoding/json matches them, in any
+// case. A ref this check cannot follow (by anchor, by $id) applied where
+// a float32 lies is reported too: its bounds are unknown here (an
+// anchor's exclusiveMinimum 0 passed 1e-50, read as 0). (A oneOf whose
+// branches overlap also accepts a value for failing one of them: not
+// reported, as oneOf is mostly written with branches apart.)
 func Float32Bounds(t reflect.Type, inputSchema json.RawMessage) error {
 	var root map[string]any
 	if json.Unmarshal(inputSchema, &root) != nil {
@@ -81,6 +84,33 @@ type float32Check struct {
 	seen  map[string]bool // type, subschema and place already checked
 	steps int
 	twins bool // report fields named in two cases, not float32 bounds
+	// lost are the refs of the node being checked that resolve does not
+	// follow (by anchor, by $id).
+	lost []string
+}
+
+// holdsFloat32 reports whether a value of type t holds a float32: itself,
+// or through pointers, lists, arrays, maps and struct fields.
+func holdsFloat32(t reflect.Type, depth int) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if depth > 32 {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Float32:
+		return true
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return holdsFloat32(t.Elem(), depth+1)
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if f := t.Field(i); (f.IsExported() || f.Anonymous) && f.Tag.Get("json") != "-" && holdsFloat32(f.Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // twinFields reports the fields of the struct t whose JSON name schemas
@@ -167,9 +197,15 @@ func (c *float32Check) inPlace(node map[string]any) (out, negated []map[string]a
 		}
 		seen[p] = true
 		out = append(out, m)
-		if ref, ok := m["$ref"].(string); ok {
-			if r, ok := c.w.resolve(ref); ok {
-				add(r)
+		for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
+			// A $dynamicRef or $recursiveRef is taken as the $ref it
+			// names; one by anchor or $id cannot be followed here.
+			if ref, ok := m[k].(string); ok {
+				if r, ok := c.w.resolve(ref); ok {
+					add(r)
+				} else if !slices.Contains(c.lost, ref) {
+					c.lost = append(c.lost, ref)
+				}
 			}
 		}
 		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
@@ -219,7 +255,13 @@ func (c *float32Check) check(t reflect.Type, node map[string]any, at string, neg
 	}
 	c.seen[key] = true
 	c.steps++
+	c.lost = c.lost[:0]
 	schemas, negated := c.inPlace(node)
+	if len(c.lost) > 0 && !c.twins && holdsFloat32(t, 0) {
+		// The bounds there are unknown: an anchor's exclusiveMinimum
+		// passed 1e-50, read as 0.
+		c.errs = append(c.errs, fmt.Sprintf("field %s: a float32 lies here, and the input schema applies %s to it, which this check cannot follow to see whether it puts an exclusive bound on the float32 (which rounding crosses): refer with a JSON pointer (\"#/$defs/name\"), or make the field a float64", nonEmpty(at), strings.Join(c.lost, " and ")))
+	}
 	switch t.Kind() {
 	case reflect.Float32:
 		if c.twins {
