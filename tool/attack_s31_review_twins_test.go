@@ -25,10 +25,11 @@ type s31ReviewPath struct {
 // (before 773acbd refused as a case twin). One properties naming both
 // passed it before too.
 func TestAttackS31ReviewTwinDeclaredForAFieldOfAnotherCase(t *testing.T) {
-	for _, raw := range []string{
-		`{"type":"object","allOf":[{"properties":{"path":{"type":"string","pattern":"^/ok"}}},{"properties":{"Path":{"type":"string"}}}]}`,
-		`{"type":"object","properties":{"path":{"type":"string","pattern":"^/ok"},"Path":{"type":"string"}}}`,
-		`{"type":"object","$ref":"#/$defs/loose","properties":{"path":{"type":"string","pattern":"^/ok"}},"$defs":{"loose":{"properties":{"PATH":{"type":"string"}}}}}`,
+	for raw, want := range map[string]string{
+		`{"type":"object","allOf":[{"properties":{"path":{"type":"string","pattern":"^/ok"}}},{"properties":{"Path":{"type":"string"}}}]}`:                                                     "field path",
+		`{"type":"object","properties":{"path":{"type":"string","pattern":"^/ok"},"Path":{"type":"string"}}}`:                                                                                  "field path",
+		`{"type":"object","$ref":"#/$defs/loose","properties":{"path":{"type":"string","pattern":"^/ok"}},"$defs":{"loose":{"properties":{"PATH":{"type":"string"}}}}}`:                        "field path",
+		`{"type":"object","allOf":[{"$ref":"#loose"}],"properties":{"path":{"type":"string","pattern":"^/ok"}},"$defs":{"loose":{"$anchor":"loose","properties":{"Path":{"type":"string"}}}}}`: "#loose",
 	} {
 		var got []string
 		f, err := tool.NewFunc("read", "Reads a file under /ok", func(_ context.Context, in s31ReviewPath) (string, error) {
@@ -47,7 +48,7 @@ func TestAttackS31ReviewTwinDeclaredForAFieldOfAnotherCase(t *testing.T) {
 			}
 		}
 		if assert.Error(t, err, "%s: built, and the tool ran with %q", raw, got) {
-			assert.ErrorContains(t, err, `field path`, raw)
+			assert.ErrorContains(t, err, want, raw)
 		}
 	}
 

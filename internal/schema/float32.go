@@ -62,7 +62,9 @@ func Float32Bounds(t reflect.Type, inputSchema json.RawMessage) error {
 // exact name: allOf [{path: pattern ^/ok}, {Path: string}] passed
 // {"Path":"/etc/passwd"} and a tool with only a path field ran with it.
 // A schema that names a field in one case only is not reported: a key
-// in another case is refused at call time.
+// in another case is refused at call time. A ref this check cannot
+// follow (by anchor, by $id) applied to an object a struct is decoded
+// from is reported: the names it declares are unknown here.
 func CaseTwinFields(t reflect.Type, inputSchema json.RawMessage) error {
 	var root map[string]any
 	if json.Unmarshal(inputSchema, &root) != nil {
@@ -257,7 +259,13 @@ func (c *float32Check) check(t reflect.Type, node map[string]any, at string, neg
 	c.steps++
 	c.lost = c.lost[:0]
 	schemas, negated := c.inPlace(node)
-	if len(c.lost) > 0 && !c.twins && holdsFloat32(t, 0) {
+	switch {
+	case len(c.lost) == 0:
+	case c.twins && t.Kind() == reflect.Struct && !neg:
+		// The names declared there are unknown: an anchor's Path beside
+		// path passed {"Path":"/etc/passwd"}, read into path.
+		c.errs = append(c.errs, fmt.Sprintf("object %s: the input schema applies %s to it, which this check cannot follow to see which property names it declares (a field declared in two cases lets encoding/json read one key into the other's field): refer with a JSON pointer (\"#/$defs/name\")", nonEmpty(at), strings.Join(c.lost, " and ")))
+	case !c.twins && holdsFloat32(t, 0):
 		// The bounds there are unknown: an anchor's exclusiveMinimum
 		// passed 1e-50, read as 0.
 		c.errs = append(c.errs, fmt.Sprintf("field %s: a float32 lies here, and the input schema applies %s to it, which this check cannot follow to see whether it puts an exclusive bound on the float32 (which rounding crosses): refer with a JSON pointer (\"#/$defs/name\"), or make the field a float64", nonEmpty(at), strings.Join(c.lost, " and ")))
