@@ -55,6 +55,84 @@ func TestAttackS31ReviewWrapperOptionItsGrammarDoesNotKnow(t *testing.T) {
 	}
 }
 
+// Attack (review of fb3ab17): the package runners were matched only with
+// their subcommand right after the program's name, so a global option
+// before it hid them (npm --yes exec {x}, npm -w app exec, pnpm -C dir
+// dlx, uv -q tool run, pipx --quiet run, bun --bun x), npm exec -c's
+// shell line was not code as npx -c's is, and the commands that run a
+// program in a project's or a version manager's environment (uv run
+// {x}, poetry run, pnpm exec, bundle exec, conda run, direnv exec DIR,
+// ...), or fetch and run a package (nix run {x}), and the go flags that name a program it runs (go vet -vettool, go test
+// -exec, go build -toolexec), were not followed at all: go vet
+// -vettool={key} . given ./evil.sh (a workspace script) ran it (real go,
+// process engine).
+func TestAttackS31ReviewRunnersBehindGlobalOptionsAndEnvironments(t *testing.T) {
+	if p, err := exec.LookPath("go"); err == nil {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "m.go"), []byte("package m\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\nexit 1\n"), 0o755))
+		built := buildAndRun(t, dir, [][]string{
+			{p, "vet", "-vettool={key}", "."},
+			{"timeout", "60", p, "vet", "-vettool", "{key}", "."},
+		}, "./evil.sh")
+		assert.Empty(t, built, "templates built")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"npm", "--yes", "exec", "{x}"},
+		{"npm", "-w", "app", "exec", "{x}"},
+		{"pnpm", "-C", "dir", "dlx", "{x}"},
+		{"yarn", "-q", "dlx", "{x}"},
+		{"uv", "-q", "tool", "run", "{x}"},
+		{"pipx", "--quiet", "run", "{x}"},
+		{"bun", "--bun", "x", "{x}"},
+		{"npm", "exec", "-c", "eslint {x}"},
+		{"npm", "--yes", "x", "--call=eslint {x}"},
+		{"uv", "run", "{x}"},
+		{"uv", "run", "--with", "{pkg}", "pytest"},
+		{"poetry", "run", "{x}"},
+		{"pipenv", "run", "{x}"},
+		{"pdm", "run", "{x}"},
+		{"hatch", "run", "{x}"},
+		{"pnpm", "exec", "{x}"},
+		{"yarn", "exec", "{x}"},
+		{"bundle", "exec", "{x}"},
+		{"conda", "run", "-n", "env", "{x}"},
+		{"direnv", "exec", ".", "{x}"},
+		{"mise", "exec", "--", "{x}"},
+		{"rbenv", "exec", "{x}"},
+		{"nix", "run", "{x}"},
+		{"go", "run", "-exec", "{x}", "."},
+		{"go", "test", "-exec", "{x}", "./..."},
+		{"go", "test", "./...", "-exec={x}"},
+		{"go", "build", "-toolexec", "{x}", "./..."},
+		{"toybox", "{x}"},
+	}), "templates built")
+	// Guard: the program fixed; the call's values its arguments, the
+	// packages to test, an option's value.
+	for _, argv := range [][]string{
+		{"npm", "-w", "{ws}", "run", "test"},
+		{"npm", "exec", "--", "eslint", "{file}"},
+		{"npm", "exec", "-c", "{cmd}"},
+		{"uv", "run", "--python", "{v}", "pytest", "{test}"},
+		{"poetry", "run", "pytest", "-k", "{k}"},
+		{"pnpm", "exec", "eslint", "{file}"},
+		{"conda", "run", "-n", "{env}", "python", "script.py"},
+		{"direnv", "exec", "{dir}", "make"},
+		{"go", "run", "./cmd/tool", "{file}"},
+		{"go", "run", "{file}"},
+		{"go", "test", "-run", "{re}", "{pkg}"},
+		{"go", "test", "./...", "-args", "-exec", "{x}"},
+		{"go", "build", "-o", "{out}", "./..."},
+		{"timeout", "5", "go", "test", "{pkg}"},
+		{"nix", "run", "nixpkgs#hello", "--", "{arg}"},
+		{"toybox", "ls", "{dir}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

@@ -67,13 +67,22 @@ func checkCode(args []argTemplate) []error {
 		w, isWrapper := c.Wrapper(prog)
 		var code []int
 		var fix string
+		table, from := programCode[prog], i+1
+		if prog == "npm" {
+			// npm exec -c and npm x -c are npx -c (npm --yes exec -c too).
+			for _, sub := range []string{"exec", "x"} {
+				if k := subcommand(args, i+1, []string{sub}); k >= 0 {
+					table, from = programCode["npx"], k
+				}
+			}
+		}
 		switch {
-		case programCode[prog] != nil:
+		case table != nil:
 			// Read first: the classifier may know these programs as
 			// wrappers (rsync -e CMD), whose grammar does not say which
 			// option values are code.
 			var spliced []int
-			code, spliced = optionCode(args, i+1, programCode[prog])
+			code, spliced = optionCode(args, from, table)
 			for _, j := range spliced {
 				if len(args[j].placeholders()) > 0 && !flagged[j] {
 					flagged[j] = true
@@ -193,6 +202,10 @@ type runGrammar struct {
 	// takes2 are options that take the next two arguments (bwrap --bind
 	// SRC DEST).
 	takes2 []string
+	// optionsOnly: the command runs no program named by an operand, only
+	// those its pkg options name (go test -exec PROG, go vet -vettool=),
+	// among options before its operands or after them.
+	optionsOnly bool
 }
 
 // programRunners are those commands, by their words (npx, pnpm dlx, ip
@@ -232,7 +245,57 @@ var programRunners = map[string]*runGrammar{
 	"uvx":         uvRunner,
 	"uv tool run": uvRunner,
 	"pipx run":    {pkg: []string{"--spec"}, takes: []string{"--python", "--pip-args", "--index-url", "-i"}},
+	"nix run":     {takes: []string{"--override-input", "--arg", "--argstr", "--option", "-I", "--include", "--inputs-from", "--expr", "-f", "--file"}},
+	// The go commands that build run the programs -toolexec (and go run
+	// and go test -exec, go vet -vettool) name. go run's package is
+	// left to the author, as python3 {script} is: it may be a file of the
+	// workspace (go run {file}).
+	"go run":     {pkg: goProgramFlags, takes: goBuildTakes, optionsOnly: true},
+	"go build":   {pkg: goProgramFlags, takes: goBuildTakes, optionsOnly: true},
+	"go install": {pkg: goProgramFlags, takes: goBuildTakes, optionsOnly: true},
+	"go test":    {pkg: goProgramFlags, takes: goBuildTakes, optionsOnly: true},
+	"go vet":     {pkg: goProgramFlags, takes: goBuildTakes, optionsOnly: true},
+	"go list":    {pkg: goProgramFlags, takes: goBuildTakes, optionsOnly: true},
+
+	// Environment runners: the command runs with a project's, a
+	// version manager's or an environment's programs first on PATH, but
+	// any program is found (uv run rm notes.txt).
+	"uv run":         {pkg: uvRunner.pkg, takes: append([]string{"--package", "--extra", "--group", "--only-group", "--no-group", "--env-file"}, uvRunner.takes...)},
+	"poetry run":     {takes: []string{"-C", "--directory", "-P", "--project"}},
+	"pipenv run":     {},
+	"pdm run":        {takes: []string{"-p", "--project", "--venv"}},
+	"hatch run":      {},
+	"rye run":        {takes: []string{"--pyproject"}},
+	"pnpm exec":      {takes: []string{"-C", "--dir", "--filter", "-F", "--workspace-concurrency", "--reporter"}},
+	"yarn exec":      {},
+	"bundle exec":    {takes: []string{"--gemfile"}},
+	"conda run":      condaRunner,
+	"mamba run":      condaRunner,
+	"micromamba run": condaRunner,
+	"pixi run":       {takes: []string{"-e", "--environment", "--manifest-path"}},
+	"direnv exec":    {positionals: 1},
+	"mise exec":      {takes: []string{"-C", "--cd", "-j", "--jobs"}},
+	"mise x":         {takes: []string{"-C", "--cd", "-j", "--jobs"}},
+	"asdf exec":      {},
+	"rbenv exec":     {},
+	"pyenv exec":     {},
+	"nodenv exec":    {},
+	"volta run":      {takes: []string{"--node", "--npm", "--yarn", "--pnpm", "--env"}},
+	"fnm exec":       {takes: []string{"--using"}},
+	"opam exec":      {takes: []string{"--switch", "--root"}},
+	"stack exec":     {},
+	"cabal exec":     {},
 }
+
+// goProgramFlags are the go command's flags whose value names a program
+// it runs, spelt with one dash or two.
+var goProgramFlags = []string{"-exec", "--exec", "-toolexec", "--toolexec", "-vettool", "--vettool"}
+
+// goBuildTakes are the go command's build flags that take a value.
+var goBuildTakes = []string{"-C", "-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-gccgoflags", "-mod", "-modfile",
+	"-overlay", "-pgo", "-buildmode", "-compiler", "-installsuffix", "-pkgdir", "-coverpkg", "-covermode", "-o"}
+
+var condaRunner = &runGrammar{takes: []string{"-n", "--name", "-p", "--prefix", "--cwd"}}
 
 var (
 	npmRunner = &runGrammar{pkg: []string{"-p", "--package"}, takes: []string{"-c", "--call", "-w", "--workspace", "--prefix", "--registry"}}
@@ -241,19 +304,58 @@ var (
 			"--overrides", "--directory", "--project", "--cache-dir", "--config-file", "--env-file"}}
 )
 
+// subcommand returns the index after the literal words of a runner's
+// subcommand (exec of npm exec, tool run of uv tool run) read from start,
+// or -1 when they do not follow. Global options may come before each word
+// (npm --yes exec, npm -w app exec, pnpm -C dir dlx, uv -q tool run): an
+// option word is skipped, and so is the word after an option without an
+// attached value (its value, perhaps) unless it is the word looked for.
+func subcommand(args []argTemplate, start int, words []string) int {
+	j := start
+	for _, w := range words {
+		for {
+			if j >= len(args) {
+				return -1
+			}
+			s, lit := args[j].literal()
+			if lit && s == w {
+				j++
+				break
+			}
+			head := headLiteral(&args[j])
+			if s == "--" || len(head) < 2 || head[0] != '-' {
+				return -1
+			}
+			j++
+			if lit && !strings.Contains(s, "=") && j < len(args) {
+				if v, ok := args[j].literal(); !ok || v != w && !strings.HasPrefix(v, "-") {
+					j++ // the option's value
+				}
+			}
+		}
+	}
+	return j
+}
+
 // program reads the command's options and positionals from start,
 // refusing a placeholder in a value naming the package, and returns
-// where the program it runs is named.
-func (r *runGrammar) program(args []argTemplate, start int, refuse func(j int, runner string)) int {
-	runner, _ := args[start-1].literal()
+// where the program it runs is named (len(args) for optionsOnly). runner
+// is the command's words (uv tool run), as a refusal names it.
+func (r *runGrammar) program(args []argTemplate, start int, runner string, refuse func(j int, runner string)) int {
 	pos := 0
 	for j := start; j < len(args); j++ {
 		s, lit := args[j].literal()
 		head := headLiteral(&args[j])
+		if r.optionsOnly && lit && (s == "--" || s == "-args" || s == "--args") {
+			return len(args) // the test binary's arguments
+		}
 		if lit && s == "--" {
 			return j + 1 + max(r.positionals-pos, 0)
 		}
 		if !strings.HasPrefix(head, "-") {
+			if r.optionsOnly {
+				continue
+			}
 			if pos < r.positionals {
 				pos++
 				continue
@@ -302,17 +404,15 @@ func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int
 	}
 	for k, r := range programRunners {
 		words := strings.Fields(k)
-		if words[0] != name || i+len(words) > len(args) {
+		if words[0] != name {
 			continue
 		}
-		match := true
-		for n, w := range words[1:] {
-			s, ok := args[i+1+n].literal()
-			match = match && ok && s == w
+		if next := subcommand(args, i+1, words[1:]); next >= 0 {
+			return r.program(args, next, strings.Join(append([]string{lit}, words[1:]...), " "), refuse)
 		}
-		if match {
-			return r.program(args, i+len(words), refuse)
-		}
+	}
+	if name == "toybox" && i+1 < len(args) {
+		return i + 1 // toybox APPLET, as busybox APPLET
 	}
 	if w, ok := c.Wrapper(name); ok && !w.Join {
 		// An option the grammar does not know (nice -5, the old spelling

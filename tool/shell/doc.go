@@ -27,10 +27,18 @@
 //     and -okdir (find . -exec {tool} {{}} ';' given rm deletes; also
 //     behind a wrapper there, -exec timeout 5 {tool}), and the package a
 //     package runner fetches and runs (npx {tool}, npm exec, pnpm dlx,
-//     yarn dlx, bunx, uvx, uv tool run, pipx run; and the value of their
-//     -p/--package, --from, --with, --spec); a placeholder
-//     there is refused at construction, as one in npx -c's shell line
-//     is. A whole placeholder that env
+//     yarn dlx, bunx, uvx, uv tool run, pipx run, nix run; and the value
+//     of their -p/--package, --from, --with, --spec; global options may
+//     come before the subcommand: npm -w app exec), the program a
+//     project's or a version manager's environment runs (uv run {tool},
+//     poetry run, pipenv run, pdm run, hatch run, rye run, pnpm exec, yarn
+//     exec, bundle exec, conda/mamba/micromamba run, pixi run, direnv exec
+//     DIR, mise exec, asdf/rbenv/pyenv/nodenv exec, volta run, fnm exec,
+//     opam exec, stack exec, cabal exec: any program on PATH runs there),
+//     toybox's applet, and the program go names with -exec, -toolexec and
+//     -vettool (go vet -vettool={tool}); a placeholder
+//     there is refused at construction, as one in npx -c's (npm exec
+//     -c's) shell line is. A whole placeholder that env
 //     reads as an assignment before a command word (env {assign} npm
 //     test) is left to the author, but a value for it must be
 //     NAME=value (invalid_arguments otherwise): env would run rm npm
