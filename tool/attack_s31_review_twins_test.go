@@ -67,3 +67,47 @@ func TestAttackS31ReviewTwinDeclaredForAFieldOfAnotherCase(t *testing.T) {
 	}, tool.WithInputSchema(json.RawMessage(`{"type":"object","properties":{"Path":{"type":"string","pattern":"^/ok"}}}`)))
 	assert.NoError(t, err)
 }
+
+// The case-twin check reads properties only: a field declared by a
+// patternProperties that matches its name in one case ("^path$") has no
+// rules for a key in another ("Path" matches no pattern, and passes as an
+// additional property), and encoding/json reads that key into the field:
+// {"Path":"/etc/passwd"} passed and the tool ran with it.
+func TestAttackS31ReviewFieldDeclaredByACaseSensitivePattern(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"object","patternProperties":{"^path$":{"type":"string","pattern":"^/ok"}}}`,
+		`{"type":"object","allOf":[{"patternProperties":{"^pa":{"type":"string","pattern":"^/ok"}}}]}`,
+	} {
+		var got []string
+		f, err := tool.NewFunc("read", "Reads a file under /ok", func(_ context.Context, in s31ReviewPath) (string, error) {
+			got = append(got, in.Path)
+			return "ok", nil
+		}, tool.WithInputSchema(json.RawMessage(raw)))
+		if err == nil {
+			reg := registry.New()
+			require.NoError(t, reg.Register(f))
+			e, ok := reg.Lookup("read")
+			require.True(t, ok)
+			for _, a := range []string{`{"Path":"/etc/passwd"}`, `{"PATH":"/etc/passwd"}`} {
+				if checked, err := e.CheckArgs(json.RawMessage(a)); err == nil {
+					_, _ = f.Run(context.Background(), tool.Call{Name: "read", Args: checked})
+				}
+			}
+		}
+		if assert.Error(t, err, "%s: built, and the tool ran with %q", raw, got) {
+			assert.ErrorContains(t, err, "field path", raw)
+		}
+	}
+	// Still built: a pattern that matches the name in any case, one that
+	// matches no field, and any pattern where other keys are refused.
+	for _, raw := range []string{
+		`{"type":"object","patternProperties":{"(?i)^path$":{"type":"string","pattern":"^/ok"}}}`,
+		`{"type":"object","patternProperties":{"^x-":{"type":"string"}}}`,
+		`{"type":"object","patternProperties":{"^path$":{"type":"string","pattern":"^/ok"}},"additionalProperties":false}`,
+	} {
+		_, err := tool.NewFunc("read", "Reads", func(_ context.Context, in s31ReviewPath) (string, error) {
+			return "ok", nil
+		}, tool.WithInputSchema(json.RawMessage(raw)))
+		assert.NoError(t, err, raw)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // exclusiveBounds are the keywords a float32's rounding crosses.
@@ -142,7 +143,73 @@ func (c *float32Check) twinFields(t reflect.Type, schemas []map[string]any, at s
 			sort.Strings(other)
 			c.errs = append(c.errs, fmt.Sprintf("field %s: the input schema names it %q and also %s, each under rules of its own, and encoding/json reads a key of any of these names into this one field: name the property once, or give the Go type a field of each name", join(at, n), n, strings.Join(other, " and ")))
 		}
+		if !declared[n] {
+			c.patternTwins(schemas, names, n, at)
+		}
 	}
+}
+
+// patternTwins reports the field of JSON name n when a patternProperties
+// of schemas matches n but not n spelt in another case (foldVariants),
+// which no schema refuses: such a key passes without the pattern's rules
+// (the case-twin check reads properties only), and encoding/json reads it
+// into the field. "^path$" passed {"Path":"/etc/passwd"}.
+func (c *float32Check) patternTwins(schemas []map[string]any, names map[string]bool, n, at string) {
+	for _, s := range schemas {
+		pats, _ := s["patternProperties"].(map[string]any)
+		for pat := range pats {
+			re, err := regexp.Compile(pat)
+			if err != nil || !re.MatchString(n) {
+				continue
+			}
+			for _, v := range foldVariants(n) {
+				if names[v] || re.MatchString(v) || refuses(s, v) {
+					continue
+				}
+				c.errs = append(c.errs, fmt.Sprintf("field %s: the input schema's patternProperties %q matches %q but not %q, which encoding/json reads into this field too, and which passes without the pattern's rules: make the pattern match any case ((?i)), or name the property in properties", join(at, n), pat, n, v))
+				return
+			}
+		}
+	}
+}
+
+// foldVariants returns n spelt in other cases as encoding/json matches
+// them: all upper, all lower, and each letter alone in each other case of
+// its fold orbit (ſ for s, the Kelvin sign for k).
+func foldVariants(n string) []string {
+	out := []string{strings.ToUpper(n), strings.ToLower(n)}
+	rs := []rune(n)
+	for i, r := range rs {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			v := slices.Clone(rs)
+			v[i] = f
+			out = append(out, string(v))
+		}
+		if len(out) > 256 {
+			break
+		}
+	}
+	return slices.DeleteFunc(out, func(v string) bool { return v == n })
+}
+
+// refuses reports whether s refuses an object holding key: no property
+// or pattern of s names it, and s's additionalProperties is false.
+func refuses(s map[string]any, key string) bool {
+	if s["additionalProperties"] != false {
+		return false
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		if _, ok := props[key]; ok {
+			return false
+		}
+	}
+	pats, _ := s["patternProperties"].(map[string]any)
+	for pat := range pats {
+		if re, err := regexp.Compile(pat); err != nil || re.MatchString(key) {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonNames adds the JSON names of the fields of the struct t, as
