@@ -133,6 +133,67 @@ func TestAttackS31ReviewRunnersBehindGlobalOptionsAndEnvironments(t *testing.T) 
 	}
 }
 
+// Attack (review of 9a7915a and 7238232): more launchers run their first
+// operand, and got no grammar: setarch x86_64 {tool} notes.txt given rm
+// deleted notes.txt (real setarch and rm, process engine), and perf stat
+// {x}, gdb --args {x}, eatmydata, nocache, firejail, cpulimit, chpst,
+// proot, rlwrap, ssh-agent, dbus-launch, lxc-attach -n C -- {x}, toolbox
+// run, machinectl shell were built; so were ip -all netns exec {x} (no
+// NAME with -all; a global option before netns hid it) and bwrap
+// --overlay RWSRC WORKDIR DEST {x} (three values, read as two).
+func TestAttackS31ReviewMoreLaunchersRunTheirFirstOperand(t *testing.T) {
+	if p, err := exec.LookPath("setarch"); err == nil {
+		dir := t.TempDir()
+		notes := filepath.Join(dir, "notes.txt")
+		require.NoError(t, os.WriteFile(notes, []byte("public-notes\n"), 0o644))
+		c, err := shell.NewCommand("t", "t", processEngine(t, dir), []string{p, "x86_64", "{tool}", "notes.txt"})
+		if err == nil {
+			_, _ = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"tool": "rm"})})
+		}
+		_, statErr := os.Stat(notes)
+		assert.NoError(t, statErr, "setarch x86_64 {tool} given rm deleted notes.txt")
+		assert.Error(t, err, "setarch x86_64 {tool} was built")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"setarch", "x86_64", "-R", "{x}"},
+		{"linux64", "{x}"},
+		{"perf", "stat", "-e", "cycles", "{x}"},
+		{"perf", "record", "-g", "{x}"},
+		{"gdb", "-batch", "-ex", "run", "--args", "{x}"},
+		{"eatmydata", "{x}"},
+		{"nocache", "{x}"},
+		{"firejail", "--noprofile", "{x}"},
+		{"cpulimit", "-l", "50", "{x}"},
+		{"chpst", "-u", "x", "{x}"},
+		{"proot", "-r", "/x", "{x}"},
+		{"rlwrap", "{x}"},
+		{"ssh-agent", "{x}"},
+		{"dbus-launch", "{x}"},
+		{"lxc-attach", "-n", "c", "--", "{x}"},
+		{"toolbox", "run", "{x}"},
+		{"machinectl", "shell", "x@c", "{x}"},
+		{"ip", "-all", "netns", "exec", "{x}"},
+		{"ip", "-n", "n", "netns", "exec", "n", "{x}"},
+		{"bwrap", "--ro-bind", "/", "/", "--overlay-src", "/a", "--overlay", "/b", "/c", "/d", "{x}"},
+	}), "templates built")
+	for _, argv := range [][]string{
+		{"setarch", "{arch}", "make"},
+		{"setarch", "x86_64", "-R", "cat", "--", "{file}"},
+		{"perf", "stat", "-e", "{ev}", "make"},
+		{"perf", "report", "-i", "{file}"},
+		{"gdb", "--args", "make", "{target}"},
+		{"cpulimit", "-l", "{n}", "make"},
+		{"ip", "-all", "netns", "exec", "ip", "link"},
+		{"ip", "netns", "exec", "{ns}", "ping", "{host}"},
+		{"bwrap", "--overlay-src", "/a", "--overlay", "{rw}", "/w", "/d", "make"},
+		{"lxc-attach", "-n", "{c}", "--", "make"},
+		{"eatmydata", "apt-get", "install", "{pkg}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

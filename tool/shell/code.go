@@ -202,6 +202,8 @@ type runGrammar struct {
 	// takes2 are options that take the next two arguments (bwrap --bind
 	// SRC DEST).
 	takes2 []string
+	// takes3 are options that take the next three (bwrap --overlay).
+	takes3 []string
 	// optionsOnly: the command runs no program named by an operand, only
 	// those its pkg options name (go test -exec PROG, go vet -vettool=),
 	// among options before its operands or after them.
@@ -231,7 +233,35 @@ var programRunners = map[string]*runGrammar{
 		"--add-seccomp-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd", "--cap-add", "--cap-drop",
 		"--perms", "--size", "--userns", "--userns2", "--pidns", "--argv0", "--overlay-src", "--tmp-overlay", "--ro-overlay"},
 		takes2: []string{"--setenv", "--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
-			"--file", "--bind-data", "--ro-bind-data", "--symlink", "--chmod", "--bind-fd", "--ro-bind-fd", "--overlay"}},
+			"--file", "--bind-data", "--ro-bind-data", "--symlink", "--chmod", "--bind-fd", "--ro-bind-fd"},
+		takes3: []string{"--overlay"}}, // --overlay RWSRC WORKDIR DEST
+
+	// Launchers that run their first operand.
+	"setarch":         {positionals: 1},
+	"linux32":         {},
+	"linux64":         {},
+	"eatmydata":       {},
+	"nocache":         {},
+	"catchsegv":       {},
+	"firejail":        {},
+	"flatpak-spawn":   {},
+	"dbus-launch":     {},
+	"systemd-inhibit": {takes: []string{"--what", "--who", "--why", "--mode"}},
+	"ssh-agent":       {takes: []string{"-a", "-E", "-t", "-P", "-O"}},
+	"cpulimit":        {takes: []string{"-l", "--limit", "-p", "--pid", "-e", "--exe"}},
+	"chpst":           {takes: []string{"-u", "-U", "-b", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c"}},
+	"proot": {takes: []string{"-r", "--rootfs", "-b", "--bind", "-m", "--mount", "-w", "--pwd", "--cwd", "-q", "--qemu",
+		"-k", "--kernel-release", "-i"}},
+	"rlwrap": {takes: []string{"-b", "-C", "-D", "-e", "-f", "-F", "-g", "-H", "-l", "-M", "-O", "-P", "-q", "-s", "-S",
+		"-t", "-w", "-z"}},
+	"lxc-attach": {takes: []string{"-n", "--name", "-P", "--lxcpath", "-s", "--namespaces", "-a", "--arch", "-v",
+		"--set-var", "-u", "--uid", "-g", "--gid", "-f", "--rcfile", "-o", "--logfile", "-l", "--logpriority"}},
+	"schroot":          {takes: []string{"-c", "--chroot", "-u", "--user", "-d", "--directory", "-n", "--session-name", "-o", "--option"}},
+	"toolbox run":      {takes: []string{"-c", "--container", "-d", "--distro", "-r", "--release"}},
+	"perf stat":        {takes: perfTakes},
+	"perf record":      {takes: perfTakes},
+	"perf trace":       {takes: perfTakes},
+	"machinectl shell": {positionals: 1, takes: []string{"--uid", "-E", "--setenv", "-M", "--machine", "-H", "--host"}},
 
 	// Package runners.
 	"npx":         npmRunner,
@@ -287,6 +317,13 @@ var programRunners = map[string]*runGrammar{
 	"cabal exec":     {},
 }
 
+// perfTakes are the options of perf stat, record and trace that take a
+// value.
+var perfTakes = []string{"-e", "--event", "-p", "--pid", "-t", "--tid", "-o", "--output", "-r", "--repeat", "-C", "--cpu",
+	"-G", "--cgroup", "-x", "--field-separator", "-I", "--interval-print", "-M", "--metrics", "-D", "--delay", "--pre",
+	"--post", "--log-fd", "-F", "--freq", "-c", "--count", "-m", "--mmap-pages", "--call-graph", "-j", "--branch-filter",
+	"--clockid", "-u", "--uid", "--duration", "--filter"}
+
 // goProgramFlags are the go command's flags whose value names a program
 // it runs, spelt with one dash or two.
 var goProgramFlags = []string{"-exec", "--exec", "-toolexec", "--toolexec", "-vettool", "--vettool"}
@@ -337,6 +374,15 @@ func subcommand(args []argTemplate, start int, words []string) int {
 	return j
 }
 
+// ipAll reports whether at is ip's -all option (abbreviated, or with two
+// dashes), with which ip netns exec runs its command in every namespace
+// and takes no NAME.
+func ipAll(at argTemplate) bool {
+	s, ok := at.literal()
+	s = strings.TrimPrefix(s, "-")
+	return ok && len(s) > 0 && strings.HasPrefix("all", s)
+}
+
 // program reads the command's options and positionals from start,
 // refusing a placeholder in a value naming the package, and returns
 // where the program it runs is named (len(args) for optionsOnly). runner
@@ -378,6 +424,8 @@ func (r *runGrammar) program(args []argTemplate, start int, runner string, refus
 			j++
 		case slices.Contains(r.takes2, name) && lit:
 			j += 2
+		case slices.Contains(r.takes3, name) && lit:
+			j += 3
 		}
 	}
 	return len(args)
@@ -408,11 +456,24 @@ func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int
 			continue
 		}
 		if next := subcommand(args, i+1, words[1:]); next >= 0 {
+			if k == "ip netns exec" && slices.ContainsFunc(args[i+1:next], ipAll) {
+				r = &runGrammar{} // ip -all netns exec CMD: no NS
+			}
 			return r.program(args, next, strings.Join(append([]string{lit}, words[1:]...), " "), refuse)
 		}
 	}
 	if name == "toybox" && i+1 < len(args) {
 		return i + 1 // toybox APPLET, as busybox APPLET
+	}
+	if name == "gdb" || name == "cgdb" {
+		// gdb --args PROG ARGS...: the program it debugs (and runs with
+		// -ex run).
+		for k := i + 1; k < len(args); k++ {
+			if s, ok := args[k].literal(); ok && (s == "--args" || s == "-args") {
+				return k + 1
+			}
+		}
+		return -1
 	}
 	if w, ok := c.Wrapper(name); ok && !w.Join {
 		// An option the grammar does not know (nice -5, the old spelling

@@ -19,10 +19,14 @@
 //     (timeout 5 CMD, nice, xargs, sudo, env; an option of theirs the
 //     classifier's grammar does not know read as a flag: nice -5 CMD),
 //     of a launcher (ip netns
-//     exec NS CMD, setpriv, bwrap, systemd-run, prlimit, numactl,
-//     dbus-run-session, tini, dumb-init, fakeroot, xvfb-run, cgexec;
-//     another listed launcher after a "--" that only options come
-//     before: perf stat -- CMD) and of find's
+//     exec NS CMD, ip -all netns exec CMD, setpriv, bwrap, systemd-run,
+//     prlimit, numactl, dbus-run-session, tini, dumb-init, fakeroot,
+//     xvfb-run, cgexec, setarch ARCH, linux32, linux64, perf
+//     stat/record/trace, gdb --args, eatmydata, nocache, catchsegv,
+//     firejail, flatpak-spawn, dbus-launch, systemd-inhibit, ssh-agent,
+//     cpulimit, chpst, proot, rlwrap, lxc-attach, schroot, toolbox run,
+//     machinectl shell HOST; another listed launcher after a "--" that
+//     only options come before: systemd-nspawn ... -- CMD) and of find's
 //     -exec, -execdir, -ok
 //     and -okdir (find . -exec {tool} {{}} ';' given rm deletes; also
 //     behind a wrapper there, -exec timeout 5 {tool}), and the package a
