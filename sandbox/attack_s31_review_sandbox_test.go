@@ -1,14 +1,55 @@
 package sandbox
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// Review of fbd61dc: with the network on, bwrap's filter refuses AF_UNIX
+// alone, because a pathname socket lies outside any network namespace;
+// so does AF_VSOCK, which on a virtual machine is a channel to the
+// hypervisor's host (its agents; Firecracker hands a guest's vsock
+// connections to unix sockets on the host), and which the filters refuse
+// with the network off for that reason. landlock's filter made them with
+// the network on too; gvisor makes none (EAFNOSUPPORT). WithNetwork(true)
+// gives the command the host's IP network, not the hypervisor's
+// channel. The test only creates the socket: it connects nowhere.
+func TestAttackS31ReviewVsockWithTheNetworkOn(t *testing.T) {
+	if !haveBinary("perl") {
+		if os.Getenv("CI") != "" {
+			t.Fatal("perl (for a vsock client) must be installed in CI")
+		}
+		t.Skip("perl (for a vsock client) is not installed")
+	}
+	const create = `socket(my $s, 40, 1, 0) or die "socket: $!\n"; print "CREATED\n"` // AF_VSOCK, SOCK_STREAM
+	fd, err := syscall.Socket(40, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Logf("this host makes no AF_VSOCK socket (%v): the test holds on every engine", err)
+	} else {
+		syscall.Close(fd)
+	}
+	for _, name := range []string{EngineLandlock, EngineBwrap, EngineGVisor} {
+		t.Run(name, func(t *testing.T) {
+			sb := engine(t, name, WithNetwork(true))
+			o, _ := sb.Run(context.Background(), Spec{Argv: []string{"perl", "-e", create}, Limits: Limits{Timeout: 20 * time.Second}})
+			require.NotNil(t, o)
+			t.Logf("stdout: %s stderr: %s", o.Stdout, o.Stderr)
+			assert.NotContains(t, string(o.Stdout), "CREATED", "a command with the network on made an AF_VSOCK socket")
+			// The control: a TCP socket is still made.
+			o, _ = sb.Run(context.Background(), Spec{Argv: []string{"perl", "-e", `socket(my $u, 2, 1, 0) or die "inet: $!\n"; print "INET\n"`}, Limits: Limits{Timeout: 20 * time.Second}})
+			require.NotNil(t, o)
+			assert.Contains(t, string(o.Stdout), "INET", "a command with the network on made no TCP socket: %s", o.Stderr)
+		})
+	}
+}
 
 // Review of 020c3dc: bwrap and gvisor leave the program's TMPDIR unmasked
 // when it holds the workspace, and a workspace made there is the usual

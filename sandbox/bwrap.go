@@ -31,10 +31,10 @@ import (
 // refuses the setuid and setgid bits on files and, with the network off,
 // every socket but IPv4, IPv6 and netlink ones, which the network namespace
 // confines (no unix socket, socketpair still works; no AF_VSOCK, which
-// reaches a VM's host), and with the network on no unix socket either (a
-// host daemon's socket on the read-only root is reachable whatever the
-// network namespace, and so are the host's abstract sockets with the
-// network on): see docs/sandbox.md. With the network on, which shares the
+// reaches a VM's host), and with the network on no unix or AF_VSOCK socket
+// either (a host daemon's socket on the read-only root is reachable
+// whatever the network namespace, and so are the host's abstract sockets
+// with the network on, and a VM's host): see docs/sandbox.md. With the network on, which shares the
 // host's network namespace and so its abstract unix sockets, bwrap is
 // also started in a Landlock domain (ABI 6) that scopes those, where the
 // kernel has one.

@@ -44,10 +44,13 @@ type modeArg struct {
 // places; AF_VSOCK, which no network namespace cuts off and which on a
 // virtual machine reaches the hypervisor's host; and the rest, which a
 // command without a network has no use for. With the network on it
-// refuses AF_UNIX alone, for the same pathname sockets, which no network
-// namespace cuts off either: a command connected to a mode-666 one under
-// / and wrote to it (TestAttackS31BwrapNetworkOnConnectsToHostSocket), as
-// landlock's filter does before Landlock ABI 9. socketpair(2) still works,
+// refuses AF_UNIX and AF_VSOCK alone, which no network namespace cuts off
+// either: for AF_UNIX the same pathname sockets (a command connected to a
+// mode-666 one under / and wrote to it:
+// TestAttackS31BwrapNetworkOnConnectsToHostSocket), as landlock's filter
+// does before Landlock ABI 9; AF_VSOCK, the hypervisor's host, is no part
+// of the host's IP network that WithNetwork(true) gives
+// (TestAttackS31ReviewVsockWithTheNetworkOn). socketpair(2) still works,
 // but not of datagram sockets (EACCES), network on or off: one of those
 // sends to any socket path with sendto(2), or connect(2)s to one, as if
 // unconnected (TestAttackS30BwrapDatagramPairReachesHostSocket).
@@ -108,12 +111,15 @@ func bwrapFilter(arch uint32, networkOff bool) []unix.SockFilter {
 			errno(unix.EACCES),
 			allow)
 	} else {
-		// Every family but unix: a pathname socket on the host's
-		// read-only root is reachable whatever the network namespace
-		// (TestAttackS31BwrapNetworkOnConnectsToHostSocket).
+		// Every family but unix and vsock: a pathname socket on the
+		// host's read-only root is reachable whatever the network
+		// namespace (TestAttackS31BwrapNetworkOnConnectsToHostSocket),
+		// and so is a VM's hypervisor host through vsock
+		// (TestAttackS31ReviewVsockWithTheNetworkOn).
 		block(unix.SYS_SOCKET,
 			unix.SockFilter{Code: ld, K: arg(0)},
-			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
+			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jt: 1},
+			unix.SockFilter{Code: jeq, K: unix.AF_VSOCK, Jf: 1},
 			errno(unix.EACCES),
 			allow)
 	}

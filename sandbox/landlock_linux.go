@@ -100,7 +100,9 @@ func socketFilterArch() uint32 {
 // the network on) was within its reach (TestAttackLandlockUserNamespace).
 // Unless allowUnix, socket(2) may not create unix sockets (EACCES), with
 // the network on too; with the network off (networkOff) it may create no
-// other socket either (EACCES). The refusal of io_uring_setup(2) also
+// other socket either (EACCES), and with the network on no AF_VSOCK one,
+// a channel to a VM's hypervisor host that is no part of the host's IP
+// network (TestAttackS31ReviewVsockWithTheNetworkOn). The refusal of io_uring_setup(2) also
 // keeps it from creating sockets without socket(2). allowUnix is for
 // kernels whose Landlock (ABI 9) decides which unix socket paths may be
 // connected to: before it, a unix socket is refused outright, or a host
@@ -186,22 +188,25 @@ func landlockFilter(arch uint32, networkOff, allowUnix, noTruncate bool) []unix.
 			allow,
 		)
 	}
-	if networkOff || !allowUnix {
-		unixVerdict, otherVerdict := allow, allow
-		if !allowUnix {
-			unixVerdict = errno(unix.EACCES)
-		}
-		if networkOff {
-			otherVerdict = errno(unix.EACCES)
-		}
-		prog = append(prog,
-			unix.SockFilter{Code: jeq, K: unix.SYS_SOCKET, Jf: 4},
-			unix.SockFilter{Code: ld, K: offArg0},
-			unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
-			unixVerdict,
-			otherVerdict,
-		)
+	// AF_VSOCK is refused with the network on too: it reaches a VM's
+	// hypervisor host, which no part of the host's IP network is
+	// (TestAttackS31ReviewVsockWithTheNetworkOn).
+	unixVerdict, otherVerdict := allow, allow
+	if !allowUnix {
+		unixVerdict = errno(unix.EACCES)
 	}
+	if networkOff {
+		otherVerdict = errno(unix.EACCES)
+	}
+	prog = append(prog,
+		unix.SockFilter{Code: jeq, K: unix.SYS_SOCKET, Jf: 6},
+		unix.SockFilter{Code: ld, K: offArg0},
+		unix.SockFilter{Code: jeq, K: unix.AF_UNIX, Jf: 1},
+		unixVerdict,
+		unix.SockFilter{Code: jeq, K: unix.AF_VSOCK, Jf: 1},
+		errno(unix.EACCES),
+		otherVerdict,
+	)
 	if !allowUnix {
 		// A datagram socket of an unnamed pair still sends to (and
 		// connects to) any path (sendto(2)); stream and seqpacket ones
