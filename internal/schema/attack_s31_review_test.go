@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -116,6 +117,20 @@ func TestAttackS31ReviewBigIntegerTypedBesideItsBounds(t *testing.T) {
 	var in struct{ X float64 }
 	assert.Error(t, validateAndDecode(t, `{"type":"object","properties":{"x":{"anyOf":[{"type":"integer"},{"type":"string"}],"exclusiveMaximum":9007199254740996}}}`,
 		`{"x":9007199254740995}`, &in))
+}
+
+type s31Tree struct {
+	A, B, C *s31Tree
+	N       string
+}
+
+// holdsFloat32 visits each type once: a recursive type of three
+// branches is no 3^32 walk.
+func TestHoldsFloat32VisitsEachTypeOnce(t *testing.T) {
+	assert.False(t, holdsFloat32(reflect.TypeFor[s31Tree](), nil))
+	assert.True(t, holdsFloat32(reflect.TypeFor[map[string][]struct{ F *float32 }](), nil))
+	err := Float32Bounds(reflect.TypeFor[s31Tree](), json.RawMessage(`{"$ref":"#t","$defs":{"t":{"$anchor":"t"}}}`))
+	assert.NoError(t, err, "no float32 lies under the unfollowed ref")
 }
 
 // A key named in another case by one allOf member and exactly by another

@@ -93,22 +93,28 @@ type float32Check struct {
 }
 
 // holdsFloat32 reports whether a value of type t holds a float32: itself,
-// or through pointers, lists, arrays, maps and struct fields.
-func holdsFloat32(t reflect.Type, depth int) bool {
+// or through pointers, lists, arrays, maps and struct fields. seen holds
+// the types already visited (nil to start): each is visited once, so a
+// recursive type is no exponential walk.
+func holdsFloat32(t reflect.Type, seen map[reflect.Type]bool) bool {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if depth > 32 {
+	if seen == nil {
+		seen = map[reflect.Type]bool{}
+	}
+	if seen[t] {
 		return false
 	}
+	seen[t] = true
 	switch t.Kind() {
 	case reflect.Float32:
 		return true
 	case reflect.Slice, reflect.Array, reflect.Map:
-		return holdsFloat32(t.Elem(), depth+1)
+		return holdsFloat32(t.Elem(), seen)
 	case reflect.Struct:
 		for i := 0; i < t.NumField(); i++ {
-			if f := t.Field(i); (f.IsExported() || f.Anonymous) && f.Tag.Get("json") != "-" && holdsFloat32(f.Type, depth+1) {
+			if f := t.Field(i); (f.IsExported() || f.Anonymous) && f.Tag.Get("json") != "-" && holdsFloat32(f.Type, seen) {
 				return true
 			}
 		}
@@ -332,7 +338,7 @@ func (c *float32Check) check(t reflect.Type, node map[string]any, at string, neg
 		// The names declared there are unknown: an anchor's Path beside
 		// path passed {"Path":"/etc/passwd"}, read into path.
 		c.errs = append(c.errs, fmt.Sprintf("object %s: the input schema applies %s to it, which this check cannot follow to see which property names it declares (a field declared in two cases lets encoding/json read one key into the other's field): refer with a JSON pointer (\"#/$defs/name\")", nonEmpty(at), strings.Join(c.lost, " and ")))
-	case !c.twins && holdsFloat32(t, 0):
+	case !c.twins && holdsFloat32(t, nil):
 		// The bounds there are unknown: an anchor's exclusiveMinimum
 		// passed 1e-50, read as 0.
 		c.errs = append(c.errs, fmt.Sprintf("field %s: a float32 lies here, and the input schema applies %s to it, which this check cannot follow to see whether it puts an exclusive bound on the float32 (which rounding crosses): refer with a JSON pointer (\"#/$defs/name\"), or make the field a float64", nonEmpty(at), strings.Join(c.lost, " and ")))
