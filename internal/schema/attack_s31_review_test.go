@@ -133,6 +133,29 @@ func TestHoldsFloat32VisitsEachTypeOnce(t *testing.T) {
 	assert.NoError(t, err, "no float32 lies under the unfollowed ref")
 }
 
+type s31SelfEmbedding struct {
+	*s31SelfEmbedding
+	*s31Other
+	X float32 `json:"x"`
+}
+
+type s31Other struct {
+	*s31SelfEmbedding
+	Y float32 `json:"y"`
+}
+
+// A struct that embeds a pointer to itself (legal Go, which encoding/json
+// decodes) is walked once per type: Float32Bounds's fields recursed into
+// embedded structs without end, and the stack overflow killed the
+// program at NewFunc.
+func TestAttackS31ReviewSelfEmbeddingStructIsWalkedOnce(t *testing.T) {
+	typ := reflect.TypeFor[s31SelfEmbedding]()
+	err := Float32Bounds(typ, json.RawMessage(`{"type":"object","properties":{"y":{"exclusiveMaximum":1}}}`))
+	assert.ErrorContains(t, err, "field y")
+	assert.NoError(t, CaseTwinFields(typ, json.RawMessage(`{"type":"object","properties":{"x":{},"y":{}}}`)))
+	assert.ErrorContains(t, CaseTwinFields(typ, json.RawMessage(`{"type":"object","properties":{"y":{},"Y":{}}}`)), "field y")
+}
+
 // A key named in another case by one allOf member and exactly by another
 // passes since 773acbd (declaredInPlace), which looks for the exact name
 // through the allOf and $ref of every schema being applied, for every

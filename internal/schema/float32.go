@@ -135,7 +135,7 @@ func (c *float32Check) twinFields(t reflect.Type, schemas []map[string]any, at s
 		}
 	}
 	names := map[string]bool{}
-	jsonNames(t, names, 0)
+	jsonFields(t, func(name string, _ reflect.Type) { names[name] = true })
 	for n := range names {
 		var other []string
 		for k := range declared {
@@ -216,38 +216,6 @@ func refuses(s map[string]any, key string) bool {
 		}
 	}
 	return true
-}
-
-// jsonNames adds the JSON names of the fields of the struct t, as
-// encoding/json names them (embedded structs' fields promoted), to names.
-func jsonNames(t reflect.Type, names map[string]bool, depth int) {
-	if depth > 16 {
-		return
-	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" && !strings.HasPrefix(f.Tag.Get("json"), "-,") {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			et := f.Type
-			for et.Kind() == reflect.Pointer {
-				et = et.Elem()
-			}
-			if et.Kind() == reflect.Struct {
-				jsonNames(et, names, depth+1)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		names[name] = true
-	}
 }
 
 // valueKeys are the keywords that judge a number by its value. Under not,
@@ -425,32 +393,50 @@ func (c *float32Check) values(s map[string]any, fn func(name string, sub map[str
 // fields checks the fields of the struct t against the subschemas
 // schemas apply to its properties.
 func (c *float32Check) fields(t reflect.Type, schemas []map[string]any, at string, neg bool) {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" && !strings.HasPrefix(f.Tag.Get("json"), "-,") {
-			continue
+	jsonFields(t, func(name string, ft reflect.Type) {
+		for _, s := range schemas {
+			c.field(ft, s, name, join(at, name), neg)
 		}
-		if f.Anonymous && name == "" {
-			et := f.Type
-			for et.Kind() == reflect.Pointer {
-				et = et.Elem()
-			}
-			if et.Kind() == reflect.Struct {
-				c.fields(et, schemas, at, neg)
+	})
+}
+
+// jsonFields calls fn with the JSON name and type of each field of the
+// struct t as encoding/json decodes it: embedded structs' fields
+// promoted, each embedded type expanded once (a struct may embed a
+// pointer to itself: expanded without end, it overflowed the stack).
+func jsonFields(t reflect.Type, fn func(name string, ft reflect.Type)) {
+	seen := map[reflect.Type]bool{t: true}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" && !strings.HasPrefix(f.Tag.Get("json"), "-,") {
 				continue
 			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		for _, s := range schemas {
-			c.field(f.Type, s, name, join(at, name), neg)
+			if f.Anonymous && name == "" {
+				et := f.Type
+				for et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if et.Kind() == reflect.Struct {
+					if !seen[et] {
+						seen[et] = true
+						walk(et)
+					}
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fn(name, f.Type)
 		}
 	}
+	walk(t)
 }
 
 // field checks the Go field type t, of JSON name name, against the
