@@ -10,6 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolbelt-go/toolbelt/executor"
+	"github.com/toolbelt-go/toolbelt/extension/policy"
+	"github.com/toolbelt-go/toolbelt/registry"
+	"github.com/toolbelt-go/toolbelt/sandbox"
 	"github.com/toolbelt-go/toolbelt/tool"
 	"github.com/toolbelt-go/toolbelt/tool/shell"
 )
@@ -191,6 +195,94 @@ func TestAttackS31ReviewMoreLaunchersRunTheirFirstOperand(t *testing.T) {
 	} {
 		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
 		assert.NoError(t, err, "%q", argv)
+	}
+}
+
+// Attack (review of 1874d59): the file a program writes was declared a
+// path argument only as the option spelt in full or -o{out}, so with
+// forbidden_paths [secrets/**] and file declared, sort -uo {out} --
+// {file} (a bundle), --out={out} (getopt_long's abbreviation), curl -so
+// {out}, wget -qO {out}, and the files 1874d59 left out (curl
+// --output-dir, -D; dd of=; strace -fo; time -ao) wrote into secrets
+// (real programs, policy, executor, process engine; curl and wget read a
+// file:// URL).
+func TestAttackS31ReviewOutputFileOtherSpellings(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	secrets := filepath.Join(dir, "secrets")
+	require.NoError(t, os.Mkdir(secrets, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("public-notes\n"), 0o600))
+	sb := processEngine(t, dir)
+	schema := []byte(`{"type":"object","properties":{"file":{"type":"string","x-toolbelt-path":true},"out":{"type":"string"}},"required":["file","out"]}`)
+	p, err := policy.Parse([]byte("version: 1\nglobal:\n  forbidden_paths: [\"secrets/**\", \"secrets\"]\n"), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	url := "file://" + filepath.Join(dir, "notes.txt")
+	for name, tc := range map[string]struct {
+		argv []string
+		out  string
+	}{
+		"sort_bundle":        {[]string{"sort", "-uo", "{out}", "--", "{file}"}, "secrets/list"},
+		"sort_bundle_attach": {[]string{"sort", "-uo{out}", "--", "{file}"}, "secrets/list"},
+		"sort_abbrev":        {[]string{"sort", "--out={out}", "--", "{file}"}, "secrets/list"},
+		"sort_abbrev_next":   {[]string{"sort", "--outp", "{out}", "--", "{file}"}, "secrets/list"},
+		"curl_bundle":        {[]string{"curl", "-so", "{out}", url}, "secrets/list"},
+		"curl_output_dir":    {[]string{"curl", "-s", "--output-dir", "{out}", "-O", url}, "secrets"},
+		"wget_bundle":        {[]string{"wget", "-qO", "{out}", "--", url}, "secrets/list"},
+		"dd":                 {[]string{"dd", "if={file}", "of={out}", "status=none"}, "secrets/list"},
+		"strace_bundle":      {[]string{"strace", "-fo", "{out}", "true"}, "secrets/list"},
+		"time_bundle":        {[]string{"/usr/bin/time", "-ao", "{out}", "true"}, "secrets/list"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := exec.LookPath(tc.argv[0]); err != nil {
+				t.Skipf("%s is not installed", tc.argv[0])
+			}
+			c, err := shell.New(tool.Spec{Name: name, Description: "Write a file", Risk: tool.RiskLow, InputSchema: schema}, sb, shell.Config{Argv: tc.argv})
+			require.NoError(t, err)
+			assert.Equal(t, []string{"file", "out"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", tc.argv)
+			reg := registry.New()
+			reg.MustRegister(c)
+			ex := executor.MustNew(reg, executor.WithExtensions(p))
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: []byte(`{"file":"notes.txt","out":"` + tc.out + `"}`)})
+			written, err := os.ReadDir(secrets)
+			require.NoError(t, err)
+			assert.Empty(t, written, "%s wrote into secrets", name)
+			for _, e := range written {
+				require.NoError(t, os.Remove(filepath.Join(secrets, e.Name())))
+			}
+			if assert.NotNil(t, res.Error, "%s wrote into secrets", name) {
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			}
+		})
+	}
+	// Built only: the other files curl, wget and openssl write.
+	for _, argv := range [][]string{
+		{"curl", "-D", "{out}", url},
+		{"curl", "--cookie-jar={out}", url},
+		{"curl", "-sSo{out}", url},
+		{"wget", "--output-doc={out}", url},
+		{"wget", "-P", "{out}", url},
+		{"openssl", "req", "-new", "-keyout", "{out}", "-in", "{file}"},
+		{"strace", "-fo{out}", "true"},
+	} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"file", "out"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
+	}
+	// Guard: a bundle whose output letter is another letter's value
+	// (sort -To: T takes "o"), options of other values, and openssl's
+	// -outform are not declared.
+	for _, argv := range [][]string{
+		{"sort", "-To", "{out}", "--", "{file}"},
+		{"sort", "-t", "{out}", "--", "{file}"},
+		{"curl", "-H", "{out}", url},
+		{"curl", "--data", "{out}", url},
+		{"openssl", "x509", "-outform", "{out}", "-in", "{file}"},
+		{"grep", "-co", "{out}", "--", "{file}"},
+		{"dd", "if={file}", "bs={out}"},
+	} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"file"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
 	}
 }
 

@@ -164,9 +164,12 @@
 // bundled, -sC {dir}, or old-style, tar cCf {dir} ...) moves every
 // relative path of the call, and a placeholder naming the file a program
 // writes its output to (find -fprint {out}, -fprint0, -fprintf {out}
-// FORMAT, -fls; sort, strace, time and curl -o/--output, wget
-// -O/--output-document/-o, cc, gcc and clang -o, openssl -out, and tee's
-// operands) is a path it writes, so when the input schema
+// FORMAT, -fls; sort, strace, time and curl -o/--output, sort
+// -T, curl --output-dir, -D, -c, --trace, --stderr, wget
+// -O/--output-document/-o/-a/-P, cc, gcc and clang -o, openssl -out and
+// -keyout, dd of=, and tee's operands; abbreviated as getopt_long takes
+// them, --out={out}, or bundled, sort -uo {out}, curl -so{out}) is a
+// path it writes, so when the input schema
 // declares path arguments (sandbox.PathKeyword) and not that one, it is
 // declared one in the tool's spec, for a governance policy to judge it. A
 // schema that declares none is left to the policy's guesses from

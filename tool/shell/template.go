@@ -608,20 +608,54 @@ func tarOldStyleDir(args []argTemplate, i int) bool {
 // the next argument (-fprintf FILE FORMAT).
 var findFilePrimaries = []string{"-fprint", "-fprint0", "-fprintf", "-fls"}
 
-// outputOptions gives, by program, its options whose value is the file
-// it writes its output to: "-o FILE" (or -oFILE for a one-letter one),
-// "--output FILE" or "--output=FILE".
+// outputOptions gives, by program, its options whose value is a file it
+// writes (or the directory it writes into: curl --output-dir, wget -P):
+// "-o FILE" (or -oFILE for a one-letter one), "--output FILE" or
+// "--output=FILE".
 var outputOptions = map[string][]string{
-	"sort": {"-o", "--output"}, "strace": {"-o", "--output"}, "time": {"-o", "--output"},
-	"curl": {"-o", "--output"}, "wget": {"-O", "--output-document", "-o", "--output-file"},
+	"sort": {"-o", "--output", "-T", "--temporary-directory"}, "strace": {"-o", "--output"}, "time": {"-o", "--output"},
+	"curl": {"-o", "--output", "--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
+		"--stderr", "--libcurl", "--etag-save"},
+	"wget": {"-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix",
+		"--save-cookies"},
 	"cc": {"-o"}, "gcc": {"-o"}, "g++": {"-o"}, "c++": {"-o"}, "clang": {"-o"}, "clang++": {"-o"},
-	"openssl": {"-out"},
+	"openssl": {"-out", "-keyout"},
+}
+
+// outputBundles gives, by program whose one-letter options bundle
+// (sort -uo FILE, curl -sSLo FILE, wget -qO FILE), its one-letter options
+// that take a value: one of them before the output letter takes the rest
+// of the bundle as its value (sort -To names the directory o).
+var outputBundles = map[string]string{
+	"sort": "kotST", "strace": "oepusabEIOPSX", "time": "fo", "curl": "AbcCdDeEFHKmoPQrtTuUwxXyYz",
+	"wget": "eoaiBtOTwQPlARDIXUn",
+}
+
+// outputOption reports whether the literal option word s (its value not
+// attached) is one of the program's outputOptions: spelt in full, a long
+// one abbreviated as getopt_long (and curl) take it (--out for
+// --output), or a bundle of one-letter options ending with an output one
+// (-uo).
+func outputOption(prog, s string) bool {
+	opts := outputOptions[prog]
+	if slices.Contains(opts, s) {
+		return true
+	}
+	if strings.HasPrefix(s, "--") {
+		return len(s) > 3 && slices.ContainsFunc(opts, func(o string) bool { return strings.HasPrefix(o, "--") && strings.HasPrefix(o, s) })
+	}
+	takes, bundles := outputBundles[prog]
+	if !bundles || len(s) < 3 || s[0] != '-' || !slices.Contains(opts, "-"+s[len(s)-1:]) {
+		return false
+	}
+	return !strings.ContainsAny(s[1:len(s)-1], takes)
 }
 
 // findFilePlaceholder returns the placeholder that names, whole, the file
 // the program that reads args[i] writes its output to: find's -fprint
 // {out} (and -fprint0, -fprintf, -fls), an option of outputOptions (sort
-// -o {out}, --output={out}, -o{out}), or an operand of tee; or "".
+// -o {out}, --output={out}, -o{out}, --out={out}, -uo {out}, -uo{out}),
+// dd's of={out}, or an operand of tee; or "".
 func findFilePlaceholder(args []argTemplate, i int) string {
 	at := &args[i]
 	prog := path.Base(at.reader)
@@ -629,15 +663,21 @@ func findFilePlaceholder(args []argTemplate, i int) string {
 		return ""
 	}
 	if !at.whole {
-		// --output={out}, -o{out}
+		// --output={out}, -o{out}, of={out}
 		if len(at.parts) != 2 || at.parts[0].name != "" {
 			return ""
 		}
 		lit := at.parts[0].lit
-		for _, o := range outputOptions[prog] {
-			if lit == o+"=" && strings.HasPrefix(o, "--") || lit == o && len(o) == 2 {
-				return at.parts[1].name
-			}
+		name, eq := strings.CutSuffix(lit, "=")
+		switch {
+		case prog == "dd" && lit == "of=":
+			return at.parts[1].name
+		case eq && strings.HasPrefix(name, "--") && outputOption(prog, name):
+			return at.parts[1].name
+		case !eq && len(lit) >= 2 && lit[0] == '-' && lit[1] != '-' && (len(lit) == 2 || outputBundles[prog] != "") && outputOption(prog, lit):
+			// -o{out}, -uo{out}; not openssl's -out{x}, which it does
+			// not read
+			return at.parts[1].name
 		}
 		return ""
 	}
@@ -645,7 +685,7 @@ func findFilePlaceholder(args []argTemplate, i int) string {
 		return at.parts[0].name // tee's options take no value
 	}
 	prev, ok := args[i-1].literal()
-	if ok && (slices.Contains(findPrograms, prog) && slices.Contains(findFilePrimaries, prev) || slices.Contains(outputOptions[prog], prev)) {
+	if ok && (slices.Contains(findPrograms, prog) && slices.Contains(findFilePrimaries, prev) || outputOption(prog, prev)) {
 		return at.parts[0].name
 	}
 	return ""
