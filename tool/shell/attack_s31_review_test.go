@@ -286,6 +286,47 @@ func TestAttackS31ReviewOutputFileOtherSpellings(t *testing.T) {
 	}
 }
 
+// Attack (review of f50ab5f): make's command-line variables that name the
+// program it runs were refused only as NAME=value, but make takes every
+// flavour of assignment there: SHELL:={key}, SHELL::=, SHELL+= (the shell
+// then runs the value as its script), "SHELL = {key}", and NAME!={key},
+// whose value make runs with the shell as it reads it, whatever the name;
+// and MAKE, which recursive recipes run ($(MAKE) -C sub), was not among
+// the names. Given ./evil.sh (a workspace script) each ran it (real make,
+// process engine).
+func TestAttackS31ReviewMakeAssignmentFlavours(t *testing.T) {
+	real, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\t@echo built\nsub:\n\t@$(MAKE) --version\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755))
+	built := buildAndRun(t, dir, [][]string{
+		{real, "SHELL:={key}", "all"},
+		{real, "SHELL::={key}", "all"},
+		{real, "SHELL+={key}", "all"},
+		{real, "SHELL = {key}", "all"},
+		{real, "--eval=SHELL:={key}", "all"},
+		{real, "VERSION!={key}", "all"},
+		{real, "MAKE={key}", "sub"},
+		{"timeout", "30", real, "-s", "CC?={key}", "all"},
+	}, "./evil.sh")
+	assert.Empty(t, built, "templates built")
+	// Guard: other variables, in any flavour, keep 8ff40cc's charset.
+	for _, argv := range [][]string{
+		{real, "VERSION={key}", "all"},
+		{real, "VERSION:={key}", "all"},
+		{real, "PREFIX ?= {key}", "all"},
+	} {
+		c, err := shell.NewCommand("ok", "ok", processEngine(t, dir), argv)
+		require.NoError(t, err, "%q", argv)
+		res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "1.2.3"})})
+		require.NoError(t, err, "%q", argv)
+		assert.Contains(t, res.Text(), "built")
+	}
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

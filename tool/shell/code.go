@@ -1362,15 +1362,19 @@ func codeVariable(name string) bool {
 }
 
 // makeShellVars are make's variables that choose the shell its recipes
-// run with, and its flags.
-var makeShellVars = []string{".SHELLFLAGS", "MAKESHELL"}
+// run with, and its flags, and the make that recursive recipes run
+// ($(MAKE) -C sub).
+var makeShellVars = []string{".SHELLFLAGS", "MAKESHELL", "MAKE"}
 
 // makeVariableCode returns the arguments of make (from start, after its
-// name) that set on its command line (NAME=value, or --eval=NAME=value)
-// a variable a placeholder may turn into the program make runs, as
-// envCode does for env: SHELL, CC and the other codeVariable names, and
-// .SHELLFLAGS, MAKESHELL; and {n}=v, where the model names the variable.
-// Other variables keep the charset checkMakeValue gives them.
+// name) that set on its command line (NAME=value, or --eval=NAME=value;
+// any flavour: NAME:=, ::=, :::=, +=, ?=, with spaces around the name) a
+// variable a placeholder may turn into the program make runs, as envCode
+// does for env: SHELL, CC and the other codeVariable names, and
+// .SHELLFLAGS, MAKESHELL, MAKE; NAME != value, whose value make runs with
+// the shell when it reads it, whatever the name; and {n}=v, where the
+// model names the variable. Other variables keep the charset
+// checkMakeValue gives them.
 func makeVariableCode(args []argTemplate, start int) []int {
 	var code []int
 	for j := start; j < len(args); j++ {
@@ -1389,7 +1393,20 @@ func makeVariableCode(args []argTemplate, start int) []int {
 			head = value
 		}
 		name, _, eq := strings.Cut(head, "=")
-		if eq && !strings.HasPrefix(name, "-") && (codeVariable(name) || slices.Contains(makeShellVars, name)) {
+		if !eq || strings.HasPrefix(name, "-") {
+			continue
+		}
+		if strings.HasSuffix(name, "!") {
+			code = append(code, j) // NAME != CMD runs CMD
+			continue
+		}
+		// SHELL:=, SHELL +=, "override SHELL =": the name is the last
+		// word before the operator.
+		name = strings.TrimRight(name, ":+? \t")
+		if f := strings.Fields(name); len(f) > 0 {
+			name = f[len(f)-1]
+		}
+		if codeVariable(name) || slices.Contains(makeShellVars, name) {
 			code = append(code, j)
 		}
 	}

@@ -103,9 +103,12 @@
 //     "1.0; rm -rf ~"). It may hold only letters, digits, bytes past
 //     ASCII and - _ . , : / + @ % =, [AllowOptionValues] or not. A
 //     variable that names the program make runs (SHELL, .SHELLFLAGS,
-//     MAKESHELL, CC and the others env may not set from a placeholder,
-//     below), or whose name is a placeholder (make {n}=v), may not hold
-//     a placeholder at all: make SHELL={x} given ./evil.sh runs it.
+//     MAKESHELL, MAKE, CC and the others env may not set from a
+//     placeholder, below; set with any flavour of assignment: SHELL:=,
+//     ::=, +=, ?=, "SHELL = {x}"), whose name is a placeholder (make
+//     {n}=v), or that is set with != (make runs the value with the
+//     shell), may not hold a placeholder at all: make SHELL={x} given
+//     ./evil.sh runs it.
 //   - strace's output file (strace -o {log}, --output={log}, -fo {log},
 //     -fo{log}) may not start with "|" or
 //     "!", which strace reads as a command to pipe into.
