@@ -493,7 +493,10 @@ func fileKind(m os.FileMode) string {
 
 // DefaultHomeSecrets are the credential stores, relative to the home
 // directory of the program that runs the engine ($HOME) and to the home of
-// the user a run's command runs as ([WithUser], its passwd entry), that
+// the user a run's command runs as ([WithUser], its passwd entry), those
+// under .config, .local/share, .local/state and .cache also under the
+// program's $XDG_CONFIG_HOME, $XDG_DATA_HOME, $XDG_STATE_HOME and
+// $XDG_CACHE_HOME where one names an absolute directory, that
 // bwrap and gvisor hide from every command unless [WithHomeSecrets]: its
 // root is the host's, read-only, and a program not run by root runs its
 // commands as its own user, who can read them, as a command run as
@@ -532,8 +535,8 @@ var DefaultHomeSecrets = []string{
 func WithHomeSecrets() Option { return func(c *config) { c.homeSecrets = true } }
 
 // homeMasks returns where bwrap and gvisor mount over the credential
-// stores ([DefaultHomeSecrets]) of the run's homes (runHomes) for a run in
-// workspace ws ("" for none) as user cred (nil: the program's own), dirs
+// stores ([DefaultHomeSecrets]) of the run's homes (runHomes) and the
+// program's XDG base directories (xdgStores) for a run in workspace ws ("" for none) as user cred (nil: the program's own), dirs
 // and files apart, each also where another mount of its filesystem shows
 // it (otherPaths). A store the run's user cannot reach (root's 0700 home,
 // for 65534) needs no mount, and bwrap, started as that user, could not
@@ -552,8 +555,7 @@ func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []s
 		}
 		return cred != nil && unsearchableAncestor(p, cred.Uid, cred.Gid) != ""
 	}
-	for _, home := range runHomes(cred) {
-		d, f := maskTargets(home, DefaultHomeSecrets)
+	add := func(d, f []string) {
 		for _, p := range d {
 			if !skip(p, dirs) {
 				dirs = append(dirs, p)
@@ -565,6 +567,10 @@ func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []s
 			}
 		}
 	}
+	for _, home := range runHomes(cred) {
+		add(maskTargets(home, DefaultHomeSecrets))
+	}
+	add(maskTargets("/", xdgStores()))
 	if len(dirs)+len(files) == 0 {
 		return dirs, files
 	}
@@ -587,6 +593,38 @@ func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []s
 		}
 	}
 	return dirs, files
+}
+
+// xdgStores returns, as absolute paths, the credential stores
+// ([DefaultHomeSecrets]) that the program's XDG base directories move out
+// of the home: a store under .config, .local/share, .local/state or
+// .cache lies under $XDG_CONFIG_HOME, $XDG_DATA_HOME, $XDG_STATE_HOME or
+// $XDG_CACHE_HOME where that names an absolute directory (the XDG rules
+// ignore a relative one). With XDG_CONFIG_HOME=/srv/..., gh keeps its
+// token in $XDG_CONFIG_HOME/gh/hosts.yml, and a command run as the
+// program's user read it and the others there on every engine, which hid
+// only ~/.config/gh (TestAttackS31ReviewStoresUnderRelocatedXDGDirs).
+func xdgStores() []string {
+	var out []string
+	for _, x := range xdgDirs {
+		d := os.Getenv(x.env)
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		for _, s := range DefaultHomeSecrets {
+			if rest, ok := strings.CutPrefix(s, x.home+"/"); ok {
+				out = append(out, filepath.Join(d, rest))
+			}
+		}
+	}
+	return out
+}
+
+// xdgDirs are the XDG base directories' variables and where in the home
+// they are when unset.
+var xdgDirs = []struct{ env, home string }{
+	{"XDG_CONFIG_HOME", ".config"}, {"XDG_DATA_HOME", ".local/share"},
+	{"XDG_STATE_HOME", ".local/state"}, {"XDG_CACHE_HOME", ".cache"},
 }
 
 // runHomes returns the home directories whose credential stores a run as
