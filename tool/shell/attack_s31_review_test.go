@@ -327,6 +327,55 @@ func TestAttackS31ReviewMakeAssignmentFlavours(t *testing.T) {
 	}
 }
 
+// Attack (review of febbea3 and b9e0ee5): options whose value names a
+// program run in place of another were not followed: scp -S PROG and sftp
+// -S PROG run PROG for the connection (in place of ssh), sftp -D PROG as
+// the server, so scp -S {key} a h:b given ./evil.sh (a workspace script)
+// ran it (real scp and sftp, process engine; nothing connects); and the
+// variables that run0, systemd-nspawn and machinectl shell (-E,
+// --setenv) and firejail, flatpak-spawn and flatpak run (--env=) set for
+// their command were not judged as systemd-run's and bwrap's are, nor
+// man's -HBROWSER as its --html=BROWSER.
+func TestAttackS31ReviewProgramOptionsAndLauncherVariables(t *testing.T) {
+	if _, err := exec.LookPath("scp"); err == nil {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "a"), []byte("a\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755))
+		built := buildAndRun(t, dir, [][]string{
+			{"scp", "-S", "{key}", "a", "h:b"},
+			{"scp", "-qS{key}", "a", "h:b"},
+			{"sftp", "-S", "{key}", "h"},
+			{"sftp", "-D", "{key}", "h"},
+			{"timeout", "30", "scp", "-S", "{key}", "a", "h:b"},
+		}, "./evil.sh")
+		assert.Empty(t, built, "templates built")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"run0", "--setenv=GIT_SSH_COMMAND=ssh {x}", "git", "fetch"},
+		{"run0", "-E", "LD_PRELOAD={x}", "make"},
+		{"systemd-nspawn", "--setenv=LD_PRELOAD={x}", "-D", "/r", "make"},
+		{"machinectl", "shell", "--setenv=EDITOR={x}", "h", "/bin/x"},
+		{"firejail", "--env=LD_PRELOAD={x}", "make"},
+		{"firejail", "--env", "LD_PRELOAD={x}", "make"},
+		{"flatpak-spawn", "--env=LD_PRELOAD={x}", "make"},
+		{"flatpak", "run", "--env=PATH={x}", "org.app"},
+		{"firejail", "--env={n}=x", "make"},
+		{"man", "-H{x}", "ls"},
+		{"man", "-Hfirefox {x}", "ls"},
+	}), "templates built")
+	for _, argv := range [][]string{
+		{"scp", "-P", "{port}", "--", "{src}", "h:b"},
+		{"scp", "-qi", "{key}", "{src}", "h:b"},
+		{"sftp", "-b", "{batch}", "h"},
+		{"run0", "--setenv=LANG={x}", "make"},
+		{"firejail", "--env=LANG={x}", "make"},
+		{"man", "-H", "{page}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

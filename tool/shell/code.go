@@ -40,7 +40,7 @@ func checkCode(args []argTemplate) []error {
 		case "env", "sudo":
 			// sudo VAR=value CMD sets a variable for its command as env does.
 			setenv = envCode(args, i+1, prog)
-		case "bwrap", "systemd-run":
+		case "bwrap", "systemd-run", "run0", "systemd-nspawn", "machinectl", "firejail", "flatpak-spawn", "flatpak":
 			setenv = setenvCode(args, i+1, prog)
 		case "make", "gmake", "bmake", "pmake":
 			setenv = makeVariableCode(args, i+1)
@@ -208,6 +208,9 @@ type runGrammar struct {
 	// those its pkg options name (go test -exec PROG, go vet -vettool=),
 	// among options before its operands or after them.
 	optionsOnly bool
+	// bundles: its one-letter options bundle (scp -qS PROG): a bundle is
+	// read as its last letter, the letters before it taking no value.
+	bundles bool
 }
 
 // programRunners are those commands, by their words (npx, pnpm dlx, ip
@@ -262,6 +265,11 @@ var programRunners = map[string]*runGrammar{
 	"perf record":      {takes: perfTakes},
 	"perf trace":       {takes: perfTakes},
 	"machinectl shell": {positionals: 1, takes: []string{"--uid", "-E", "--setenv", "-M", "--machine", "-H", "--host"}},
+
+	// scp -S PROG and sftp -S PROG run PROG for the connection, sftp -D
+	// PROG runs it as the server, in place of ssh.
+	"scp":  {pkg: []string{"-S"}, takes: []string{"-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-X"}, optionsOnly: true, bundles: true},
+	"sftp": {pkg: []string{"-S", "-D"}, takes: []string{"-B", "-b", "-c", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-s", "-X"}, optionsOnly: true, bundles: true},
 
 	// Package runners.
 	"npx":         npmRunner,
@@ -410,6 +418,16 @@ func (r *runGrammar) program(args []argTemplate, start int, runner string, refus
 		}
 		name, _, eq := strings.Cut(head, "=")
 		attached := eq || !lit
+		if r.bundles && !eq && len(name) > 2 && name[1] != '-' {
+			// -qS PROG, -qSPROG: the first letter that takes a value
+			// takes the rest of the word, or the next.
+			for k := 1; k < len(name); k++ {
+				if o := "-" + name[k:k+1]; slices.Contains(r.pkg, o) || slices.Contains(r.takes, o) {
+					name, attached = o, k < len(head)-1 || !lit
+					break
+				}
+			}
+		}
 		switch {
 		case slices.Contains(r.pkg, name):
 			if attached && len(args[j].placeholders()) > 0 {
@@ -1091,8 +1109,9 @@ var programCode = map[string]*codeOptions{
 		longTakes: []string{"--warmup", "--min-runs", "--max-runs", "--runs", "--style", "--sort", "--time-unit", "--export-asciidoc",
 			"--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--output", "--input", "--command-name"},
 		operands: true, lists: []string{"-L", "--parameter-list"}},
-	// man -P PAGER, --pager=, --html=BROWSER: man runs them with a shell.
-	"man": {long: []string{"--pager", "--html"}, short: "P", takes: "CRLmMSseErp"},
+	// man -P PAGER, --pager=, --html=BROWSER (-HBROWSER): man runs them
+	// with a shell.
+	"man": {long: []string{"--pager", "--html"}, short: "PH", takes: "CRLmMSseErp"},
 	// SQL clients: psql's \! and mysql's system run shell commands from
 	// the SQL (the sqlite3 rule); mysql --pager runs a command.
 	"psql": {long: []string{"--command"}, short: "c", takes: "dfhpUvLoTFPR"},
@@ -1413,13 +1432,44 @@ func makeVariableCode(args []argTemplate, start int) []int {
 	return code
 }
 
+// setenvLaunchers set a variable for their command with -E or --setenv,
+// as systemd-run does; envOptionLaunchers with --env=NAME=VALUE.
+var (
+	setenvLaunchers    = []string{"systemd-run", "run0", "systemd-nspawn", "machinectl"}
+	envOptionLaunchers = []string{"firejail", "flatpak-spawn", "flatpak"}
+)
+
 // setenvCode returns the arguments of a launcher that sets variables for
 // its command with an option (from start, after its name) that set a
 // variable a placeholder may turn into code, as envCode does for env:
 // bwrap --setenv NAME VALUE, systemd-run --setenv=NAME=VALUE (-E, or
-// --setenv NAME=VALUE). A whole placeholder is the author's choice.
+// --setenv NAME=VALUE; run0, systemd-nspawn and machinectl alike),
+// firejail --env=NAME=VALUE (flatpak-spawn and flatpak alike). A whole
+// placeholder is the author's choice.
 func setenvCode(args []argTemplate, start int, prog string) []int {
 	var code []int
+	if slices.Contains(envOptionLaunchers, prog) {
+		for j := start; j < len(args); j++ {
+			s, lit := args[j].literal()
+			switch head := headLiteral(&args[j]); {
+			case lit && s == "--env" && j+1 < len(args):
+				if at := &args[j+1]; !at.whole && len(at.placeholders()) > 0 {
+					if name, _, eq := strings.Cut(headLiteral(at), "="); !eq || codeVariable(name) {
+						code = append(code, j+1)
+					}
+				}
+				j++
+			case strings.HasPrefix(head, "--env=") && !lit:
+				if name, _, eq := strings.Cut(strings.TrimPrefix(head, "--env="), "="); !eq || codeVariable(name) {
+					code = append(code, j)
+				}
+			}
+		}
+		return code
+	}
+	if slices.Contains(setenvLaunchers, prog) {
+		prog = "systemd-run"
+	}
 	judge := func(j int, prefix string) {
 		at := &args[j]
 		if at.whole || len(at.placeholders()) == 0 {

@@ -39,8 +39,10 @@
 //     exec, bundle exec, conda/mamba/micromamba run, pixi run, direnv exec
 //     DIR, mise exec, asdf/rbenv/pyenv/nodenv exec, volta run, fnm exec,
 //     opam exec, stack exec, cabal exec: any program on PATH runs there),
-//     toybox's applet, and the program go names with -exec, -toolexec and
-//     -vettool (go vet -vettool={tool}); a placeholder
+//     toybox's applet, the program go names with -exec, -toolexec and
+//     -vettool (go vet -vettool={tool}), and the one scp -S and sftp -S
+//     or -D run in place of ssh (scp -S {tool} given ./evil.sh runs it);
+//     a placeholder
 //     there is refused at construction, as one in npx -c's (npm exec
 //     -c's) shell line is. A whole placeholder that env
 //     reads as an assignment before a command word (env {assign} npm
@@ -146,12 +148,14 @@
 //     (sqlite3 DB "select ... '{name}'": its shell's edit() and .shell
 //     run commands), psql -c/--command and mysql or mariadb
 //     -e/--execute/--init-command (whose \! and system run commands),
-//     mysql --pager, man -P/--pager/--html, ssh/scp/sftp -o
+//     mysql --pager, man -P/--pager/--html/-HBROWSER, ssh/scp/sftp -o
 //     ProxyCommand=, LocalCommand=, KnownHostsCommand=, PKCS11Provider=,
 //     or -o {keyword}=...); hyperfine's -L/--parameter-list values, which
 //     it substitutes into its commands, even as a whole placeholder
 //     (hyperfine -L n {list} 'sleep {{n}}'); and a variable env or sudo
-//     (sudo VAR=value CMD), or bwrap --setenv, systemd-run --setenv/-E, sets
+//     (sudo VAR=value CMD), or bwrap --setenv, systemd-run --setenv/-E
+//     (run0, systemd-nspawn, machinectl shell too), firejail --env=
+//     (flatpak-spawn, flatpak run too) sets
 //     for its command that programs run or load as code (env
 //     "GIT_SSH_COMMAND=ssh -i {key}", EDITOR, BASH_ENV, LD_PRELOAD,
 //     NODE_OPTIONS, PATH, CC, TAR_OPTIONS, RSYNC_RSH, GIT_DIR, HOME, ...,
