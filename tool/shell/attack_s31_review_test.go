@@ -53,6 +53,12 @@ func TestAttackS31ReviewWrapperOptionItsGrammarDoesNotKnow(t *testing.T) {
 		{"taskset", "--cpu-list", "{cpus}", "make"},
 		{"strace", "--seccomp-bpf", "-f", "-o", "{log}", "make"},
 		{"timeout", "5", "go", "test", "{pkg}"},
+		// Options with a value the classifier's grammar leaves out
+		// (wrapperTakes), read as flags by the first version of this fix.
+		{"ltrace", "-A", "{n}", "make"},
+		{"runuser", "-w", "{vars}", "-u", "build", "make"},
+		{"unshare", "--map-user", "{uid}", "make"},
+		{"unshare", "--map-group={gid}", "make"},
 	} {
 		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
 		assert.NoError(t, err, "%q", argv)

@@ -579,6 +579,24 @@ func wrapperCode(args []argTemplate, start int, w *classify.WrapperRule) (code, 
 	return ww.code, joined
 }
 
+// wrapperTakes gives, by wrapper, options that take a value (as the next
+// argument, or attached with "=") that the classifier's grammar does not
+// list; an option neither lists is read as a flag (nice -5).
+var wrapperTakes = map[string][]string{
+	"ltrace":  {"-a", "-A", "-D", "-F", "-l", "-n", "-w", "-x"},
+	"runuser": {"-w", "--whitelist-environment", "-s", "--shell", "-g", "--group", "-G", "--supp-group"},
+	"unshare": {"--map-user", "--map-group", "--map-users", "--map-groups", "--setgid", "-G", "--monotonic", "--boottime"},
+}
+
+// extraTakes reports whether the option word starting with head, of the
+// wrapper named by the literal prog, is one of wrapperTakes.
+func extraTakes(prog argTemplate, head string, lit bool) bool {
+	name, _ := prog.literal()
+	opts := wrapperTakes[path.Base(name)]
+	o, _, _ := strings.Cut(head, "=")
+	return slices.Contains(opts, o) && (lit || strings.Contains(head, "="))
+}
+
 // wrapperWords is what a wrapper's own arguments are, read with the
 // classifier's grammar for it.
 type wrapperWords struct {
@@ -600,6 +618,15 @@ func readWrapper(args []argTemplate, start int, w *classify.WrapperRule) wrapper
 		head := headLiteral(&args[j])
 		if opts && pos == 0 && w.LoneDash && lit && s == "-" {
 			continue // env - is env -i
+		}
+		if opts && (pos == 0 || w.OptionsAfterPositionals) && len(head) > 1 && head[0] == '-' && start > 0 &&
+			extraTakes(args[start-1], head, lit) {
+			// An option with a value the grammar does not list (ltrace
+			// -A N, unshare --map-user UID): its value is no program.
+			if lit && !strings.Contains(s, "=") {
+				j++
+			}
+			continue
 		}
 		if opts && (pos == 0 || w.OptionsAfterPositionals) && len(head) > 1 && head[0] == '-' {
 			if lit && s == "--" {
