@@ -88,6 +88,8 @@ func WithDetach() Option { return func(e *Executor) { e.detach = true } }
 
 // WithMaxArgBytes caps the size of a call's arguments; larger arguments are
 // refused before any decoding. Zero or negative keeps DefaultMaxArgBytes.
+// Whatever the cap, arguments of more than registry.MaxArgValues JSON
+// values are refused too, before they are decoded.
 func WithMaxArgBytes(n int) Option {
 	return func(e *Executor) { setPositive(&e.maxArgBytes, n) }
 }

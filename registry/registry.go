@@ -38,6 +38,14 @@ type Entry struct {
 	defs *schema.Defaults
 }
 
+// MaxArgValues is how many JSON values one call's arguments may hold (a
+// member of an object counts its key too): checking them allocates some
+// 450 bytes per value, whatever its size, so 1 MB of small integers (the
+// executor's default limit on arguments) cost 307 MB before it was
+// refused. A model's tool call holds far fewer; pass bulk data by
+// reference (a path, a URL).
+const MaxArgValues = 1 << 16
+
 // CheckArgs checks a call's arguments against the tool's compiled input
 // schema: a JSON object (empty means {}), optional nulls the schema does not
 // accept dropped (OpenAI's strict mode sends them for omitted fields), the
@@ -46,7 +54,8 @@ type Entry struct {
 // no key naming a property in another case ("PATH" for "path", which
 // encoding/json would take for it unchecked), and each number valid both
 // as sent and as a float64 reads it (0.99999999999999999999 reads as 1,
-// 1e-400 as 0). It returns the
+// 1e-400 as 0). Arguments of more than MaxArgValues values are refused
+// before they are decoded. It returns the
 // arguments to run with (re-encoded only when nulls were dropped or defaults
 // filled), or an error naming every failing field; a secret field's value
 // never appears in it.
@@ -60,6 +69,9 @@ func (e *Entry) CheckArgs(args json.RawMessage) (json.RawMessage, error) {
 			return nil, err
 		}
 		return args, nil
+	}
+	if err := schema.CountValues(args, MaxArgValues); err != nil {
+		return nil, err
 	}
 	m, err := schema.Decode(args)
 	if err != nil {
