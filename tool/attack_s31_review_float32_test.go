@@ -20,9 +20,9 @@ type s31ReviewArgs struct {
 
 // ranWith builds a Func taking s31ReviewArgs under the hand-written
 // schema raw, and when it is built, validates each of args as the
-// registry does and runs the tool with those that pass; it returns the
-// construction error and what the tool got.
-func ranWith(t *testing.T, raw string, args ...string) (error, []s31ReviewArgs) {
+// registry does and runs the tool with those that pass; it returns what
+// the tool got and the construction error.
+func ranWith(t *testing.T, raw string, args ...string) ([]s31ReviewArgs, error) {
 	t.Helper()
 	var got []s31ReviewArgs
 	f, err := tool.NewFunc("ratio", "A ratio", func(_ context.Context, in s31ReviewArgs) (string, error) {
@@ -30,7 +30,7 @@ func ranWith(t *testing.T, raw string, args ...string) (error, []s31ReviewArgs) 
 		return "ok", nil
 	}, tool.WithInputSchema(json.RawMessage(raw)))
 	if err != nil {
-		return err, nil
+		return nil, err
 	}
 	reg := registry.New()
 	require.NoError(t, reg.Register(f))
@@ -44,7 +44,7 @@ func ranWith(t *testing.T, raw string, args ...string) (error, []s31ReviewArgs) 
 		_, err = f.Run(context.Background(), tool.Call{Name: "ratio", Args: checked})
 		require.NoError(t, err)
 	}
-	return nil, got
+	return got, nil
 }
 
 // d5a083d refuses exclusiveMinimum and exclusiveMaximum on a float32
@@ -65,7 +65,7 @@ func TestAttackS31ReviewFloat32OtherSpellingsOfAnExclusiveBound(t *testing.T) {
 		{`{"type":"object","properties":{"r":{"$dynamicRef":"#/$defs/p"}},"$defs":{"p":{"exclusiveMinimum":0}}}`, `{"r":1e-50}`},
 		{`{"$id":"https://example.invalid/s","type":"object","properties":{"r":{"$ref":"p"}},"$defs":{"p":{"$id":"p","exclusiveMinimum":0}}}`, `{"r":1e-50}`},
 	} {
-		err, got := ranWith(t, c.raw, c.args)
+		got, err := ranWith(t, c.raw, c.args)
 		if !assert.Error(t, err, "%s: built, and ran with %+v", c.raw, got) {
 			continue
 		}
@@ -81,7 +81,7 @@ func TestAttackS31ReviewFloat32OtherSpellingsOfAnExclusiveBound(t *testing.T) {
 		`{"type":"object","properties":{"l":{"type":"array","items":{"minimum":0}}}}`,
 		`{"type":"object","properties":{"kind":{"$ref":"#k"},"r":{"$dynamicRef":"#/$defs/p"}},"$defs":{"k":{"$anchor":"k","type":"string"},"p":{"minimum":0}}}`,
 	} {
-		err, _ := ranWith(t, raw)
+		_, err := ranWith(t, raw)
 		assert.NoError(t, err, raw)
 	}
 	_, err := tool.NewFunc("f", "A float64", func(_ context.Context, in struct {

@@ -134,6 +134,7 @@ func TestHoldsFloat32VisitsEachTypeOnce(t *testing.T) {
 }
 
 type s31SelfEmbedding struct {
+	//lint:ignore U1000 the type is walked by reflection only
 	*s31SelfEmbedding
 	*s31Other
 	X float32 `json:"x"`
