@@ -382,6 +382,37 @@ func TestAttackS31ReviewProgramOptionsAndLauncherVariables(t *testing.T) {
 	}
 }
 
+// Attack (review of febbea3): su USER -c 'CMD {x}' (the words after USER
+// are the user's shell's arguments; util-linux su also reads -c there as
+// its own) and runuser USER -c were not judged as code, as su -c 'CMD
+// {x}' USER is; and su -s SHELL runs SHELL, so su -s {x} USER let the
+// model choose the program. su and runuser need root and a password, so
+// the templates are only built.
+func TestAttackS31ReviewSuRunsItsUsersShell(t *testing.T) {
+	assert.Empty(t, builtOf(t, [][]string{
+		{"su", "build", "-c", "make {target}"},
+		{"su", "-", "build", "-c", "make {target}"},
+		{"su", "-l", "build", "-c", "make {target}"},
+		{"runuser", "build", "-c", "make {target}"},
+		{"timeout", "60", "su", "build", "-c", "make {target}"},
+		{"su", "-s", "{x}", "build"},
+		{"su", "--shell={x}", "build"},
+		{"su", "build", "-s", "{x}"},
+		{"runuser", "-u", "build", "-s", "{x}"},
+	}), "templates built")
+	for _, argv := range [][]string{
+		{"su", "-c", "{script}", "build"},
+		{"su", "build", "-c", "{script}"},
+		{"su", "-", "{user}", "-c", "make"},
+		{"su", "-s", "/bin/bash", "{user}"},
+		{"runuser", "-u", "build", "--", "make", "-s", "{target}"},
+		{"runuser", "-u", "build", "make", "-s", "{target}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

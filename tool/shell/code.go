@@ -101,6 +101,9 @@ func checkCode(args []argTemplate) []error {
 		case isWrapper && !namesOnly(args, i):
 			var joined []int
 			code, joined = wrapperCode(args, i+1, w)
+			if j := userShellScript(args, i, prog, w); j >= 0 {
+				code = append(code, j)
+			}
 			fix = fmt.Sprintf("%s runs it with a shell: give the command as arguments of their own (%s ... rec {x}) where %s runs one, or run a script file that reads the value from its arguments", prog, prog, prog)
 			if len(joined) == 1 {
 				code = append(code, joined[0])
@@ -493,6 +496,35 @@ func programRun(args []argTemplate, i int, c *classify.Classifier, walk func(int
 		}
 		return -1
 	}
+	if name == "su" || name == "runuser" {
+		// su -s SHELL USER runs SHELL: the program.
+		for j := i + 1; j < len(args); j++ {
+			s, lit := args[j].literal()
+			head := headLiteral(&args[j])
+			long, _, eq := strings.Cut(head, "=")
+			switch {
+			case lit && s == "--":
+				j = len(args)
+			case lit && (s == "-s" || len(s) > 3 && strings.HasPrefix("--shell", s) ||
+				len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 's' && strings.Trim(s[1:len(s)-1], "flmpP") == ""):
+				if j+1 < len(args) && len(args[j+1].placeholders()) > 0 {
+					refuse(j+1, name+" "+s)
+				}
+				j++
+			case !lit && (head == "-s" || eq && len(long) > 3 && strings.HasPrefix("--shell", long)):
+				refuse(j, name+" -s")
+			case name == "runuser" && lit && slices.Contains([]string{"-u", "-g", "-G", "-w", "--user", "--group", "--supp-group", "--whitelist-environment"}, s):
+				j++
+			case name == "runuser" && !strings.HasPrefix(head, "-"):
+				j = len(args) // runuser -u USER CMD: CMD's arguments from here
+			}
+		}
+		if name == "su" {
+			// su USER ARGS...: the user's shell runs with ARGS
+			// (userShellScript judges a -c script there).
+			return -1
+		}
+	}
 	if w, ok := c.Wrapper(name); ok && !w.Join {
 		// An option the grammar does not know (nice -5, the old spelling
 		// of -n 5; taskset --cpu-list, chrt --idle) is read as a flag: the
@@ -577,6 +609,40 @@ func wrapperCode(args []argTemplate, start int, w *classify.WrapperRule) (code, 
 		}
 	}
 	return ww.code, joined
+}
+
+// userShellScript returns the index of the script that su USER (or
+// runuser USER, without -u) hands its user's shell after the user: the
+// words after USER are that shell's arguments, so su build -c 'CMD' runs
+// CMD with the shell (-1 when there is none). A lone "-" before USER is
+// su's --login.
+func userShellScript(args []argTemplate, i int, prog string, w *classify.WrapperRule) int {
+	if prog != "su" && prog != "runuser" {
+		return -1
+	}
+	ww := readWrapper(args, i+1, w)
+	if ww.dash >= 0 {
+		return -1 // su -- ...: no options after it
+	}
+	user := ww.cmd
+	if prog == "su" {
+		user = ww.cmd - 1 // its one positional
+		if user <= i {
+			return -1
+		}
+		if s, ok := args[user].literal(); ok && s == "-" && ww.cmd < len(args) {
+			user = ww.cmd // su - USER
+		}
+	} else if slices.ContainsFunc(args[i+1:ww.cmd], func(a argTemplate) bool {
+		h := headLiteral(&a)
+		return h == "-u" || strings.HasPrefix(h, "--user") || strings.HasPrefix(h, "--u")
+	}) {
+		return -1 // runuser -u USER CMD runs CMD itself
+	}
+	if user >= len(args) {
+		return -1
+	}
+	return shellScript(args, user+1, nil)
 }
 
 // wrapperTakes gives, by wrapper, options that take a value (as the next

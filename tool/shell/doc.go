@@ -128,7 +128,10 @@
 //     since the awk of macOS and the BSDs ignores --sandbox and runs the
 //     program. The same holds for the command string of
 //     a wrapper (su -c, flock FILE -c, script -c, env -S: the classifier's
-//     wrapper rules), and for every word after a wrapper that joins its
+//     wrapper rules; su USER -c and runuser USER -c too, whose words after
+//     USER are the user's shell's arguments; su -s {shell} names the
+//     program, and is refused as one), and for every word after a wrapper
+//     that joins its
 //     command words into one shell line (ssh host cat -- {path}, watch,
 //     entr), where even a whole-argument value is code. So do git's
 //     configuration values that git runs as commands (git -c
