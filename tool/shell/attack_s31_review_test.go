@@ -413,6 +413,51 @@ func TestAttackS31ReviewSuRunsItsUsersShell(t *testing.T) {
 	}
 }
 
+// Attack: git -c's code keys are refused (d4a9ad1, a064f91), but other
+// programs take a configuration value for one run the same way and run
+// it: cargo --config 'build.rustc-wrapper="{key}"' build given ./evil.sh
+// (a workspace script) ran it (real cargo, process engine, --offline, an
+// empty crate), and hg --config hooks.*=, ui.ssh=, extensions.*=, alias
+// =!CMD and svn --config-option config:tunnels:/config:helpers: were
+// built (hg and svn are not installed here: built only).
+func TestAttackS31ReviewConfigOptionsAreCode(t *testing.T) {
+	if p, err := exec.LookPath("cargo"); err == nil {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte("[package]\nname = \"m\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"), 0o644))
+		require.NoError(t, os.Mkdir(filepath.Join(dir, "src"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "lib.rs"), []byte(""), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\nexit 1\n"), 0o755))
+		built := buildAndRun(t, dir, [][]string{
+			{p, "--config", `build.rustc-wrapper="{key}"`, "build", "--offline"},
+			{"timeout", "60", p, "--config=build.rustc-wrapper=\"{key}\"", "build", "--offline"},
+		}, "./evil.sh")
+		assert.Empty(t, built, "templates built")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"cargo", "--config", "target.x86_64-unknown-linux-gnu.runner='{x}'", "run"},
+		{"cargo", "--config=env.RUSTC_WRAPPER=\"{x}\"", "build"},
+		{"cargo", "--config", "{k}=1", "build"},
+		{"hg", "--config", "hooks.pre-status={x}", "status"},
+		{"hg", "--config", "ui.ssh=ssh -i {x}", "pull"},
+		{"hg", "--config=extensions.x={x}", "status"},
+		{"hg", "--config", "alias.st=!{x}", "st"},
+		{"svn", "--config-option", "config:tunnels:ssh={x}", "up"},
+		{"svn", "--config-option=config:helpers:editor-cmd={x}", "commit"},
+	}), "templates built")
+	for _, argv := range [][]string{
+		{"hg", "--config", "ui.username={name}", "commit", "-m", "{msg}"},
+		{"hg", "--config", "{config}", "status"},
+		{"svn", "--config-option", "servers:global:http-timeout={t}", "up"},
+		{"cargo", "--config", "net.retry={n}", "build"},
+		{"cargo", "--config", "{file}", "build"},
+		{"cargo", "run", "--", "--config", "runner={x}"},
+		{"cargo", "test", "{filter}"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

@@ -92,6 +92,9 @@ func checkCode(args []argTemplate) []error {
 				}
 			}
 			fix = fmt.Sprintf("%s runs this option's value (or this operand) as code, with a shell or as its own commands: fix the code in the template and pass the value another way, or give the whole value as one placeholder if the model is to choose the code", prog)
+		case configOptions[prog] != nil:
+			code = configCode(args, i+1, configOptions[prog])
+			fix = fmt.Sprintf("%s runs the value of this configuration key as a command or loads it as code (or, for a key chosen by the value, may): fix the key and its value in the template, or give the whole value as one placeholder if the model is to choose it", prog)
 		case isShell:
 			code = []int{shellScript(args, i+1, sh.ValueFlags)}
 			fix = fmt.Sprintf(`read the value in the script as the positional parameter "$1", and pass it after the script and a name: %s -c 'grep -- "$1" notes.txt' %s {pattern}`, lit, prog)
@@ -609,6 +612,72 @@ func wrapperCode(args []argTemplate, start int, w *classify.WrapperRule) (code, 
 		}
 	}
 	return ww.code, joined
+}
+
+// configOption is a program's option that sets a configuration value for
+// one run (hg --config SECTION.NAME=VALUE), and the keys whose values the
+// program runs as commands or loads as code.
+type configOption struct {
+	option string
+	code   func(key string) bool
+}
+
+// configOptions are those options, by program, as git -c is git's
+// (gitConfigCode).
+var configOptions = map[string]*configOption{
+	// Mercurial runs hooks, aliases starting with !, merge tools, extdiff
+	// commands, the pager, ui.ssh, ui.editor and ui.merge, and loads
+	// extensions from a path.
+	"hg": {"--config", func(key string) bool {
+		sec, name, _ := strings.Cut(strings.ToLower(key), ".")
+		return slices.Contains([]string{"hooks", "extensions", "alias", "merge-tools", "extdiff", "pager", "diff-tools", "merge-patterns"}, sec) ||
+			sec == "ui" && slices.Contains([]string{"ssh", "editor", "merge", "remotecmd"}, name)
+	}},
+	// Subversion runs the tunnels' commands and the helpers.
+	"svn": {"--config-option", func(key string) bool {
+		parts := strings.SplitN(strings.ToLower(key), ":", 3)
+		return len(parts) == 3 && parts[0] == "config" && (parts[1] == "tunnels" || parts[1] == "helpers")
+	}},
+	// Cargo runs the runner, linker, rustc and its wrappers, the doc
+	// browser and credential providers, passes rustflags to rustc (-C
+	// linker=...), and sets env.* for the build.
+	"cargo": {"--config", func(key string) bool {
+		k := strings.ToLower(strings.TrimSpace(key))
+		last := k[strings.LastIndexByte(k, '.')+1:]
+		return strings.HasPrefix(k, "env.") || strings.Contains(k, "credential-provider") ||
+			slices.Contains([]string{"runner", "linker", "rustflags", "rustdocflags", "rustc", "rustc-wrapper",
+				"rustc-workspace-wrapper", "rustdoc", "browser"}, last)
+	}},
+}
+
+// configCode returns the arguments (from start) that set a configuration
+// key of o with a placeholder in its value or its key: "OPTION KEY=VALUE"
+// or "OPTION=KEY=VALUE". A whole value is the author handing it over.
+func configCode(args []argTemplate, start int, o *configOption) []int {
+	var code []int
+	judge := func(j int, prefix string) {
+		at := &args[j]
+		if at.whole || len(at.placeholders()) == 0 {
+			return
+		}
+		key, _, eq := strings.Cut(strings.TrimPrefix(headLiteral(at), prefix), "=")
+		if !eq || o.code(key) {
+			code = append(code, j)
+		}
+	}
+	for j := start; j < len(args); j++ {
+		s, lit := args[j].literal()
+		switch {
+		case lit && s == "--":
+			return code
+		case lit && s == o.option && j+1 < len(args):
+			judge(j+1, "")
+			j++
+		case strings.HasPrefix(headLiteral(&args[j]), o.option+"="):
+			judge(j, o.option+"=")
+		}
+	}
+	return code
 }
 
 // userShellScript returns the index of the script that su USER (or

@@ -137,7 +137,11 @@
 //     configuration values that git runs as commands (git -c
 //     "core.sshCommand=ssh -i {key}", core.pager, credential.helper,
 //     alias.*, filter and diff drivers, hooks, ...; also clone's -c and
-//     --config), and a -c key holding a placeholder; git's option values
+//     --config), and a -c key holding a placeholder (and alike, cargo
+//     --config's runner, linker, rustc-wrapper, rustflags, env.*,
+//     credential-provider; hg --config's hooks, extensions, alias,
+//     merge-tools, extdiff, pager, ui.ssh, ui.editor, ui.merge; svn
+//     --config-option config:tunnels: and config:helpers:); git's option values
 //     it runs with a shell (ls-remote/fetch/clone --upload-pack, clone -u,
 //     push --receive-pack/--exec, rebase --exec/-x, filter-branch's
 //     filters, difftool -x, submodule foreach CMD, --config-env,
