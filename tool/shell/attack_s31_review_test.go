@@ -458,6 +458,44 @@ func TestAttackS31ReviewConfigOptionsAreCode(t *testing.T) {
 	}
 }
 
+// Attack (review of fb3ab17): npm's configuration options that name the
+// program it runs were not judged: npm run build --script-shell={key}
+// runs the package script with that program as its shell, so given
+// ./evil.sh (a workspace script) npm ran it (real npm, process engine,
+// nothing fetched); --shell (npm explore), --editor, --browser, --git and
+// --node-options (--require FILE), abbreviated as nopt takes them, were
+// built too.
+func TestAttackS31ReviewNpmConfigNamesTheProgram(t *testing.T) {
+	if p, err := exec.LookPath("npm"); err == nil {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"m","version":"1.0.0","scripts":{"build":"echo built"}}`), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755))
+		built := buildAndRun(t, dir, [][]string{
+			{p, "run", "build", "--script-shell={key}"},
+			{p, "run", "--script-sh", "{key}", "build"},
+			{"timeout", "60", p, "run", "build", "--script-shell={key}"},
+		}, "./evil.sh")
+		assert.Empty(t, built, "templates built")
+	}
+	assert.Empty(t, builtOf(t, [][]string{
+		{"npm", "test", "--node-options=--require {x}"},
+		{"npm", "explore", "pkg", "--shell={x}"},
+		{"npm", "docs", "--browser={x}"},
+		{"npm", "install", "--git={x}", "pkg"},
+		{"yarn", "run", "build", "--script-shell={x}"},
+	}), "templates built")
+	for _, argv := range [][]string{
+		{"npm", "run", "build", "--", "--script-shell={x}"},
+		{"npm", "test", "--", "{file}"},
+		{"npm", "install", "--save-dev", "{pkg}"},
+		{"npm", "version", "{v}", "--git-tag-version=false"},
+		{"npm", "--prefix", "{dir}", "test"},
+	} {
+		_, err := shell.NewCommand("ok", "ok", processEngine(t, t.TempDir()), argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

@@ -192,7 +192,44 @@ func checkProgramNames(args []argTemplate, flagged map[int]bool) []error {
 	if len(args) > 0 && len(args[0].placeholders()) == 0 {
 		walk(0) // argv[0] is checked on its own
 	}
+	npmProgramConfig(args, refuse)
 	return errs
+}
+
+// npmProgramConfigs are npm's configuration options that name a program
+// it runs (the shell of run scripts, npm explore's shell, the editor, the
+// browser, git) or options it passes to node (--require FILE).
+var npmProgramConfigs = []string{"--script-shell", "--shell", "--editor", "--browser", "--git", "--viewer", "--node-options"}
+
+// npmProgramConfig refuses a placeholder in the value of one of
+// npmProgramConfigs given to npm, npx, pnpm or yarn (npm run build
+// --script-shell={x}; nopt takes an abbreviation, --script-sh=), up to a
+// "--" after which the words are the script's.
+func npmProgramConfig(args []argTemplate, refuse func(j int, runner string)) {
+	for i := range args {
+		s, ok := args[i].literal()
+		if !ok || !slices.Contains([]string{"npm", "npx", "pnpm", "pnpx", "yarn"}, path.Base(s)) {
+			continue
+		}
+		for j := i + 1; j < len(args); j++ {
+			w, lit := args[j].literal()
+			if lit && w == "--" {
+				break
+			}
+			name, _, eq := strings.Cut(headLiteral(&args[j]), "=")
+			if len(name) < 5 || !strings.HasPrefix(name, "--") ||
+				!slices.ContainsFunc(npmProgramConfigs, func(o string) bool { return strings.HasPrefix(o, name) }) {
+				continue
+			}
+			switch {
+			case (eq || !lit) && len(args[j].placeholders()) > 0:
+				refuse(j, path.Base(s)+" "+name)
+			case lit && !eq && j+1 < len(args) && len(args[j+1].placeholders()) > 0:
+				refuse(j+1, path.Base(s)+" "+name)
+			}
+		}
+		return
+	}
 }
 
 // runGrammar is the grammar of a command that runs the program named by

@@ -40,8 +40,11 @@
 //     DIR, mise exec, asdf/rbenv/pyenv/nodenv exec, volta run, fnm exec,
 //     opam exec, stack exec, cabal exec: any program on PATH runs there),
 //     toybox's applet, the program go names with -exec, -toolexec and
-//     -vettool (go vet -vettool={tool}), and the one scp -S and sftp -S
-//     or -D run in place of ssh (scp -S {tool} given ./evil.sh runs it);
+//     -vettool (go vet -vettool={tool}), the one scp -S and sftp -S
+//     or -D run in place of ssh (scp -S {tool} given ./evil.sh runs it),
+//     and the one npm's (npx's, pnpm's, yarn's) --script-shell, --shell,
+//     --editor, --browser, --git name, or its --node-options, before any
+//     "--";
 //     a placeholder
 //     there is refused at construction, as one in npx -c's (npm exec
 //     -c's) shell line is. A whole placeholder that env
