@@ -496,6 +496,48 @@ func TestAttackS31ReviewNpmConfigNamesTheProgram(t *testing.T) {
 	}
 }
 
+// Attack (review of f50ab5f and 8ff40cc): make's -E with its makefile
+// text attached (-E{x}, -sE{x}) was neither given make's charset, as -E
+// {x} with a literal before the value and --eval={x} are, nor read for a
+// variable naming the program (-ESHELL={x}): make -E{key} all given
+// '$(shell ./evil.sh)' ran it, and make -ESHELL={key} all given
+// ./evil.sh ran it (real make, process engine).
+func TestAttackS31ReviewMakeEvalAttached(t *testing.T) {
+	real, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n\t@echo built\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755))
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{real, "-E{key}", "all"},
+		{real, "-sE{key}", "all"},
+		{real, "-Ex:={key}", "all"},
+	} {
+		c, err := shell.NewCommand("t", "t", sb, argv)
+		require.NoError(t, err, "%q", argv)
+		_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "$(shell ./evil.sh)"})})
+		if assert.Error(t, err, "%q ran", argv) {
+			assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+			t.Errorf("%q ran touch", argv)
+			require.NoError(t, os.Remove(filepath.Join(dir, "pwned")))
+		}
+		// Guard: text of the charset runs.
+		res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"key": "VERSION=1.2"})})
+		require.NoError(t, err, "%q", argv)
+		assert.Contains(t, res.Text(), "built")
+	}
+	built := buildAndRun(t, dir, [][]string{
+		{real, "-ESHELL={key}", "all"},
+		{real, "-sESHELL:={key}", "all"},
+	}, "./evil.sh")
+	assert.Empty(t, built, "templates built")
+}
+
 // Attack (review of a63a239): strace's output file, given bundled after
 // flags with the name attached (-fo{log}), was not checked for a leading
 // "|" or "!", which strace reads as a command to pipe its trace into, run

@@ -1609,6 +1609,8 @@ func makeVariableCode(args []argTemplate, start int) []int {
 		}
 		if name, value, eq := strings.Cut(head, "="); eq && len(name) > 3 && strings.HasPrefix("--eval", name) {
 			head = value
+		} else if makeEvalBundle(head) {
+			head = head[strings.IndexByte(head, 'E')+1:] // -ESHELL={x}, -sESHELL={x}
 		}
 		name, _, eq := strings.Cut(head, "=")
 		if !eq || strings.HasPrefix(name, "-") {

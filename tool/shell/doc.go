@@ -103,7 +103,8 @@
 //   - The value of a variable set on make's command line (make release
 //     VERSION={v}, --eval=V={v}), or by env for a make (env VERSION={v}
 //     make release), and a placeholder in the makefile text of --eval or
-//     -E (make --eval 'x: ; @echo {v}'), is code: make expands $(shell ...) in it,
+//     -E (make --eval 'x: ; @echo {v}', -E{v}, -sE{v}), is code: make
+//     expands $(shell ...) in it,
 //     and recipes splice it into shell lines (echo $(VERSION) given
 //     "1.0; rm -rf ~"). It may hold only letters, digits, bytes past
 //     ASCII and - _ . , : / + @ % =, [AllowOptionValues] or not. A

@@ -484,11 +484,15 @@ func markMakeCode(args []argTemplate) {
 			continue
 		}
 		prev, _ := args[i-1].literal()
-		if i > made && (prev == "-E" || len(prev) > 3 && strings.HasPrefix("--eval", prev)) {
+		if i > made && (makeEvalBundle(prev) || len(prev) > 3 && strings.HasPrefix("--eval", prev)) {
 			at.makeVar = true
 			continue
 		}
 		head := headLiteral(at)
+		if i > made && makeEvalBundle(head) {
+			at.makeVar = true // -E{text}, -sE{text}
+			continue
+		}
 		if name, _, eq := strings.Cut(head, "="); i > made && eq && len(name) > 3 && strings.HasPrefix("--eval", name) {
 			at.makeVar = true // --ev=..., an abbreviation of --eval=
 			continue
@@ -502,6 +506,17 @@ func markMakeCode(args []argTemplate) {
 			}
 		}
 	}
+}
+
+// makeEvalBundle reports whether s is make's -E, or a bundle of flags
+// ending with it (-sE), whose makefile text is the rest of the word or
+// the next argument: the first letter of s that takes a value is E.
+func makeEvalBundle(s string) bool {
+	if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+		return false
+	}
+	k := strings.IndexAny(s[1:], "CfIoWEjlO")
+	return k >= 0 && s[1+k] == 'E'
 }
 
 // chdirOptions are the options that take the directory the program
