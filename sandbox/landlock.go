@@ -395,7 +395,8 @@ var hostTmpDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
 
 // homeStores returns where the credential stores ([DefaultHomeSecrets]) of
 // the run's homes (runHomes) that user cred can search, and those the
-// program's XDG base directories move (xdgStores), are or would be
+// program's XDG base directories and variables move (xdgStores,
+// envStores), are or would be
 // made, symlinks resolved (resolveMade), but those that are or hold the
 // workspace; none with WithHomeSecrets. Unlike homeMasks, a store that does
 // not exist is listed: Landlock rules are built when the run starts, and
@@ -430,9 +431,9 @@ func (c *config) homeStores(cred *syscall.Credential) []string {
 			out = append(out, p)
 		}
 	}
-	// The stores the program's XDG base directories move out of the home
-	// (xdgStores).
-	for _, s := range xdgStores() {
+	// The stores the program's XDG base directories and its variables move
+	// out of the home (xdgStores, envStores).
+	for _, s := range append(xdgStores(), envStores()...) {
 		p := resolveMade(s, resolved)
 		if p == "" || ws != "" && beneath(p, ws) || slices.Contains(out, p) {
 			continue

@@ -504,7 +504,10 @@ func fileKind(m os.FileMode) string {
 // ~/.aws/credentials handed them to the model, its provider and the logs.
 // Each that exists is mounted over with an empty, read-only directory or
 // file (where it leads, for a symlink); one that is the workspace or holds
-// it is left alone.
+// it is left alone. The stores that the program's own variables name
+// instead of the home (KRB5CCNAME, GOOGLE_APPLICATION_CREDENTIALS,
+// KUBECONFIG, DOCKER_CONFIG, GH_CONFIG_DIR, GNUPGHOME and the others of
+// docs/sandbox.md) are hidden the same way.
 var DefaultHomeSecrets = []string{
 	".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker/config.json", ".config/gcloud", ".config/gh", ".config/hub",
 	".config/git/credentials", ".git-credentials", ".netrc", ".pgpass", ".pypirc", ".npmrc", ".yarnrc.yml",
@@ -535,8 +538,9 @@ var DefaultHomeSecrets = []string{
 func WithHomeSecrets() Option { return func(c *config) { c.homeSecrets = true } }
 
 // homeMasks returns where bwrap and gvisor mount over the credential
-// stores ([DefaultHomeSecrets]) of the run's homes (runHomes) and the
-// program's XDG base directories (xdgStores) for a run in workspace ws ("" for none) as user cred (nil: the program's own), dirs
+// stores ([DefaultHomeSecrets]) of the run's homes (runHomes), the
+// program's XDG base directories (xdgStores) and its variables
+// (envStores) for a run in workspace ws ("" for none) as user cred (nil: the program's own), dirs
 // and files apart, each also where another mount of its filesystem shows
 // it (otherPaths). A store the run's user cannot reach (root's 0700 home,
 // for 65534) needs no mount, and bwrap, started as that user, could not
@@ -571,6 +575,11 @@ func (c *config) homeMasks(ws string, cred *syscall.Credential) (dirs, files []s
 		add(maskTargets(home, DefaultHomeSecrets))
 	}
 	add(maskTargets("/", xdgStores()))
+	// Those the program's variables name (envStores), but in the
+	// directories both engines replace, out of sight already.
+	add(maskTargets("/", slices.DeleteFunc(envStores(), func(p string) bool {
+		return slices.ContainsFunc(replacedDirs, func(r string) bool { return beneath(r, p) })
+	})))
 	if len(dirs)+len(files) == 0 {
 		return dirs, files
 	}
@@ -618,6 +627,60 @@ func xdgStores() []string {
 		}
 	}
 	return out
+}
+
+// envStores returns, as absolute paths, the credential stores that the
+// program's own variables move out of the home (storeVars): where
+// KRB5CCNAME, GOOGLE_APPLICATION_CREDENTIALS, KUBECONFIG, DOCKER_CONFIG
+// and the others name a file or directory, the program's user keeps that
+// login there, and a command run as that user read each one under /srv
+// on every engine (TestAttackS31ReviewStoresNamedByTheProgramsVariables).
+// A path that is or holds the root or a directory of the system's
+// programs (systemDirs) is left out, as programTmpDir leaves it.
+func envStores() []string {
+	var out []string
+	for _, v := range storeVars {
+		val := os.Getenv(v.env)
+		if val == "" {
+			continue
+		}
+		paths := []string{val}
+		switch v.env {
+		case "KUBECONFIG":
+			paths = filepath.SplitList(val)
+		case "KRB5CCNAME":
+			// FILE:path, DIR:dir or a bare path; the other cache types
+			// (KEYRING:, KCM:, MEMORY:) are no file.
+			typ, rest, ok := strings.Cut(val, ":")
+			switch {
+			case !ok || strings.HasPrefix(val, "/"):
+			case typ == "FILE" || typ == "DIR":
+				paths = []string{strings.TrimPrefix(rest, ":")} // DIR::file names one of the directory's
+			default:
+				paths = nil
+			}
+		}
+		for _, p := range paths {
+			if !filepath.IsAbs(p) {
+				continue
+			}
+			p = filepath.Join(filepath.Clean(p), v.sub)
+			if !slices.ContainsFunc(systemDirs, func(s string) bool { return beneath(p, s) }) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// storeVars are the variables that name where a tool keeps its login
+// instead of the home, and the store's path below what each names ("" for
+// itself).
+var storeVars = []struct{ env, sub string }{
+	{"KRB5CCNAME", ""}, {"GOOGLE_APPLICATION_CREDENTIALS", ""}, {"CLOUDSDK_CONFIG", ""},
+	{"AWS_SHARED_CREDENTIALS_FILE", ""}, {"AWS_CONFIG_FILE", ""}, {"AZURE_CONFIG_DIR", ""},
+	{"KUBECONFIG", ""}, {"DOCKER_CONFIG", "config.json"}, {"GH_CONFIG_DIR", ""},
+	{"GNUPGHOME", ""}, {"PASSWORD_STORE_DIR", ""}, {"NETRC", ""}, {"PGPASSFILE", ""},
 }
 
 // xdgDirs are the XDG base directories' variables and where in the home
