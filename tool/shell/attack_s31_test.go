@@ -169,14 +169,14 @@ func TestAttackS31EnvAssignmentAsTheProgram(t *testing.T) {
 	require.NoError(t, os.WriteFile(notes, []byte("public-notes\n"), 0o644))
 	c, err := shell.NewCommand("t", "t", processEngine(t, dir), []string{"env", "{assign}", "cat", "--", "notes.txt"})
 	require.NoError(t, err)
-	res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"assign": "rm"})})
+	_, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"assign": "rm"})})
 	_, statErr := os.Stat(notes)
 	assert.NoError(t, statErr, "env {assign} given rm deleted notes.txt")
 	if assert.Error(t, err) {
 		assert.Equal(t, tool.CodeInvalidArguments, tool.AsError(err).Code, "%v", err)
 	}
 	// Guard: an assignment runs the command.
-	res, err = c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"assign": "LANG=C"})})
+	res, err := c.Run(context.Background(), tool.Call{Args: args(t, map[string]any{"assign": "LANG=C"})})
 	require.NoError(t, err)
 	assert.Contains(t, res.Text(), "public-notes")
 	assert.Empty(t, builtOf(t, [][]string{
