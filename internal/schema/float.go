@@ -9,22 +9,26 @@ import (
 )
 
 // float64View returns v with each number a float64 reads as another value
-// (see float64Reading) replaced by that value, copying only the objects
-// and lists on the way to one, and whether there was any. The validator
-// reads a number exactly, a Go tool's float64 field as strconv.ParseFloat
-// rounds it: 0.99999999999999999999 passed exclusiveMaximum 1 and the
-// tool ran with 1. Validate checks this view too, so the value a float64
-// holds is one the schema allows.
+// (see float64Reading) replaced by that value, and whether there was any.
+// The validator reads a number exactly, a Go tool's float64 field as
+// strconv.ParseFloat rounds it: 0.99999999999999999999 passed
+// exclusiveMaximum 1 and the tool ran with 1. Validate checks this view
+// too, so the value a float64 holds is one the schema allows.
 func float64View(v any) (any, bool) {
+	return numberView(v, make([]seg, 0, 8), func(n json.Number, _ []seg) (json.Number, bool) { return float64Reading(n) })
+}
+
+// numberView returns v with each number that read replaces (read is given
+// the number and where it is) replaced, copying only the objects and lists
+// on the way to one, and whether there was any.
+func numberView(v any, at []seg, read func(n json.Number, at []seg) (json.Number, bool)) (any, bool) {
 	switch x := v.(type) {
 	case json.Number:
-		if r, ok := float64Reading(x); ok {
-			return r, true
-		}
+		return read(x, at)
 	case map[string]any:
 		var out map[string]any
 		for k, c := range x {
-			if r, ok := float64View(c); ok {
+			if r, ok := numberView(c, append(at, seg{key: k, index: -1}), read); ok {
 				if out == nil {
 					out = maps.Clone(x)
 				}
@@ -37,7 +41,7 @@ func float64View(v any) (any, bool) {
 	case []any:
 		var out []any
 		for i, c := range x {
-			if r, ok := float64View(c); ok {
+			if r, ok := numberView(c, append(at, seg{index: i}), read); ok {
 				if out == nil {
 					out = slices.Clone(x)
 				}
@@ -78,50 +82,18 @@ func float64Reading(n json.Number) (json.Number, bool) {
 
 // integerView returns v with the integers at locs (see floatJudged)
 // replaced by the number a float64 reads (integerReading), every such
-// integer when all is set, copying only the objects and lists on the way
-// to one, and whether there was any.
+// integer when all is set, and whether there was any.
 func integerView(v any, locs [][]seg, all bool) (any, bool) {
-	at := make(map[string]bool, len(locs))
+	set := make(map[string]bool, len(locs))
 	for _, l := range locs {
-		at[locKey(l)] = true
+		set[locKey(l)] = true
 	}
-	var view func(v any, key string) (any, bool)
-	view = func(v any, key string) (any, bool) {
-		switch x := v.(type) {
-		case json.Number:
-			if all || at[key] {
-				return integerReading(x)
-			}
-		case map[string]any:
-			var out map[string]any
-			for k, c := range x {
-				if r, ok := view(c, key+"\x00"+k); ok {
-					if out == nil {
-						out = maps.Clone(x)
-					}
-					out[k] = r
-				}
-			}
-			if out != nil {
-				return out, true
-			}
-		case []any:
-			var out []any
-			for i, c := range x {
-				if r, ok := view(c, key+"\x00"+strconv.Itoa(i)); ok {
-					if out == nil {
-						out = slices.Clone(x)
-					}
-					out[i] = r
-				}
-			}
-			if out != nil {
-				return out, true
-			}
+	return numberView(v, make([]seg, 0, 8), func(n json.Number, at []seg) (json.Number, bool) {
+		if all || set[locKey(at)] {
+			return integerReading(n)
 		}
-		return nil, false
-	}
-	return view(v, "")
+		return "", false
+	})
 }
 
 // locKey is a location as integerView keys it.
