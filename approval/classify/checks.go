@@ -396,15 +396,55 @@ func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		if !a.lit || strings.HasPrefix(a.s, "-") {
 			continue
 		}
-		b := baseName(a.s)
+		b, pkg := baseName(a.s), false
+		if !s.c.Knows(b) && slices.Contains(packageRunners, name) {
+			// npx netlify-cli deploy runs netlify, npx rimraf@5 ~ rimraf.
+			if c := packageCommand(a.s); c != b {
+				b, pkg = c, true
+			}
+		}
 		if slices.Contains(tried, b) || !s.c.Knows(b) {
 			continue
 		}
 		tried = append(tried, b)
 		ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
-		inf = inf.or(s.judge(slices.Clone(args[k:]), ncx))
+		run := slices.Clone(args[k:])
+		if pkg {
+			run[0] = word{s: b, lit: true, prefix: len(b)}
+		}
+		inf = inf.or(s.judge(run, ncx))
 	}
 	return inf
+}
+
+// packageRunners are the commands that run the command of a package they
+// name (npx PKG, pnpm dlx PKG), a version after it or not (PKG@5).
+var packageRunners = []string{"npx", "pnpx", "bunx", "npm exec", "npm x", "pnpm dlx", "yarn dlx"}
+
+// packageBins names the command of a package whose name is not its
+// command's: npx netlify-cli deploy runs netlify deploy.
+var packageBins = map[string]string{
+	"netlify-cli":          "netlify",
+	"firebase-tools":       "firebase",
+	"aws-cdk":              "cdk",
+	"@railway/cli":         "railway",
+	"@aws-amplify/cli":     "amplify",
+	"@cloudflare/wrangler": "wrangler",
+}
+
+// packageCommand returns the command a package runner runs for the
+// package spec: its name without a version (rimraf@5 is rimraf, a scope's
+// leading @ kept), as packageBins names it or as its last path element
+// (@scope/tool is tool).
+func packageCommand(spec string) string {
+	name := spec
+	if i := strings.IndexByte(spec[min(1, len(spec)):], '@'); i >= 0 {
+		name = spec[:i+1]
+	}
+	if c, ok := packageBins[name]; ok {
+		return c
+	}
+	return baseName(name)
 }
 
 // shellStringFlags are the options whose value is a shell command string
@@ -2313,13 +2353,16 @@ func (s *state) catFileBatch(name string, args []word, cx judgeCtx, j *judgement
 // input when it is one or a pipe's earlier stage read one (-F - < .env,
 // cat .env | git commit -F -). A here-document's text is known.
 func (s *state) gitMessages(sub string, args []word, cx judgeCtx) {
-	if s.pushedMessage != "" || sub != "commit" && sub != "tag" && sub != "notes" {
+	if s.pushedMessage != "" || sub != "commit" && sub != "tag" && sub != "notes" && sub != "merge" {
 		return
 	}
 	set := func(w word, file bool) {
 		switch {
 		case s.pushedMessage != "":
-		case file && w.s == "-":
+		case file && w.proc:
+			// -F <(cat .env): what the process writes.
+			s.pushedMessage = w.s + ", text known only when it runs (it may hold a file's contents)"
+		case file && (w.s == "-" || w.s == "/dev/stdin" || w.s == "/dev/fd/0"):
 			if s.pipedSecretData || cx.stdin != nil && cx.stdin.file && !cx.stdin.proc && s.isSecretSource(cx.stdin.name) {
 				s.pushedMessage = "its standard input, a secret file's contents"
 			}
@@ -2331,21 +2374,34 @@ func (s *state) gitMessages(sub string, args []word, cx judgeCtx) {
 			s.pushedMessage = w.s + ", text known only when it runs (it may hold a file's contents)"
 		}
 	}
+	// git takes a long option by a prefix only it has: --mess, --fil.
+	long := func(n string) string {
+		for _, o := range []string{"--message", "--file", "--template"} {
+			if len(n) >= 4 && strings.HasPrefix(o, n) && (o != "--file" || len(n) >= 5) {
+				return o
+			}
+		}
+		return n
+	}
 	for k := 0; k < len(args); k++ {
 		a := args[k]
 		n, _, eq := strings.Cut(a.s, "=")
+		opt := a.s
+		if strings.HasPrefix(n, "--") {
+			opt = long(n)
+		}
 		switch {
 		case a.s == "--":
 			return
-		case (a.s == "-m" || a.s == "--message") && k+1 < len(args):
+		case !eq && (opt == "-m" || opt == "--message") && k+1 < len(args):
 			k++
 			set(args[k], false)
-		case (a.s == "-F" || a.s == "--file" || a.s == "-t" || a.s == "--template") && k+1 < len(args):
+		case !eq && (opt == "-F" || opt == "--file" || opt == "-t" || opt == "--template") && k+1 < len(args):
 			k++
 			set(args[k], true)
-		case eq && n == "--message":
+		case eq && opt == "--message":
 			set(a.cut(len(n)+1), false)
-		case eq && (n == "--file" || n == "--template"):
+		case eq && (opt == "--file" || opt == "--template"):
 			set(a.cut(len(n)+1), true)
 		case len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-':
 			// A bundle: -am MSG, -mMSG, -Ffile.
@@ -3941,6 +3997,15 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		short := len(flag) > 2 && flag[1] != '-' && slices.Contains(containerValueFlags, flag[:2])
 		if short {
 			flag, val, eq = flag[:2], a.s[2:], true // -v/:/host
+		} else if len(flag) > 2 && flag[1] != '-' {
+			// Flags that take no value bundled before one that takes
+			// one: -itv SRC:DST is -i -t -v SRC:DST.
+			for k := 2; k < len(a.s); k++ {
+				if f := "-" + a.s[k:k+1]; slices.Contains(containerValueFlags, f) {
+					flag, val, eq = f, a.s[k+1:], k+1 < len(a.s)
+					break
+				}
+			}
 		}
 		if !eq && slices.Contains(containerValueFlags, flag) && i+1 < len(args) {
 			i++
@@ -4704,6 +4769,11 @@ func checkSendsText(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		// gh pr create pushes the current branch when the remote lacks
 		// it, as git push does: with a secret the line staged.
 		j.add(Dangerous, name+" pushes the branch, with "+s.stagedSecret+", a secret file the line staged: its contents leave the machine, as git push does")
+	}
+	if strings.HasSuffix(name, " pr create") && s.pushedMessage != "" {
+		// And with the messages of its commits (--fill copies them into
+		// the pull request).
+		j.add(s.c.rules.Defaults.NetworkData, name+" pushes the branch, with a commit, tag or note message from "+s.pushedMessage+", to another host, as gh pr comment --body \"$(cat .env)\" does")
 	}
 	for k := 0; k < len(args); k++ {
 		a := args[k]

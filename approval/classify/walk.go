@@ -142,6 +142,13 @@ func (s *state) walkStmt(st *syntax.Stmt) info {
 // after a stage that read one (cat .env | base64 > x, cat .env | tee x)
 // it writes the secret too.
 func (s *state) secretOutput(st *syntax.Stmt) {
+	if dc, ok := st.Cmd.(*syntax.DeclClause); ok && declPrintsValues(dc) {
+		// declare -p > x, export -p > x: the environment written.
+		for _, o := range stdoutFiles(st) {
+			s.recordSecretCopy(o)
+		}
+		return
+	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return
@@ -166,17 +173,7 @@ func (s *state) secretOutput(st *syntax.Stmt) {
 		// (or a compressed copy) of it holds its contents.
 		outs = append(outs, archiveOutputs(ce)...)
 	}
-	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
-			if r.N != nil && r.N.Value != "1" {
-				continue
-			}
-			if v, ok := litValue(r.Word); ok && v != "" {
-				outs = append(outs, v)
-			}
-		}
-	}
+	outs = append(outs, stdoutFiles(st)...)
 	if len(outs) == 0 {
 		return
 	}
@@ -195,6 +192,59 @@ func (s *state) secretOutput(st *syntax.Stmt) {
 	for _, o := range outs {
 		s.recordSecretCopy(o)
 	}
+}
+
+// stdoutFiles returns the files st's redirections send its standard
+// output to (> x, >> x, &> x, >| x), when spelled out.
+func stdoutFiles(st *syntax.Stmt) []string {
+	var outs []string
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+			if r.N != nil && r.N.Value != "1" {
+				continue
+			}
+			if v, ok := litValue(r.Word); ok && v != "" {
+				outs = append(outs, v)
+			}
+		}
+	}
+	return outs
+}
+
+// declPrintsValues reports whether a declaration builtin prints the
+// variables' values, secrets among them: declare, typeset or export
+// with options only (declare -p, declare -x, export -p, export), not
+// functions (-f, -F).
+func declPrintsValues(dc *syntax.DeclClause) bool {
+	switch dc.Variant.Value {
+	case "declare", "typeset", "export":
+	default:
+		return false
+	}
+	for _, a := range dc.Args {
+		if a.Name != nil || !a.Naked || a.Value == nil {
+			return false
+		}
+		v, ok := litValue(a.Value)
+		if !ok || !strings.HasPrefix(v, "-") || strings.ContainsAny(v, "fF") {
+			return false
+		}
+	}
+	return true
+}
+
+// writesSecretValue reports whether st writes a secret's value out (see
+// printsSecretValue, declPrintsValues): a later stage of its pipe reads
+// it.
+func (s *state) writesSecretValue(st *syntax.Stmt) bool {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		return len(c.Args) > 0 && s.printsSecretValue(st, c)
+	case *syntax.DeclClause:
+		return declPrintsValues(c)
+	}
+	return false
 }
 
 // printsSecretValue reports whether the command of st writes out a
@@ -2002,7 +2052,7 @@ func (s *state) pipeline(b *syntax.BinaryCmd) info {
 		}
 		s.pipedSecretData = savedSecretData || secretRead
 		inf := s.walkStmt(st)
-		secretRead = secretRead || s.readsSecret(st)
+		secretRead = secretRead || s.readsSecret(st) || s.writesSecretValue(st)
 		listed = inf.listsAll
 		if _, loop := st.Cmd.(*syntax.WhileClause); loop && i > 0 && listedSecret.level > Safe {
 			// find ~/.config | while read f; do cat "$f"; done
