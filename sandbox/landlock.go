@@ -56,8 +56,8 @@ const nobody = 65534
 //     neither), nor the secrets containers and services are handed under
 //     /run (hostSecretDirs), nor the users' runtime directories (/run/user,
 //     $XDG_RUNTIME_DIR), nor the host's temporary directories (/tmp,
-//     /var/tmp, /dev/shm: hostTmpDirs, and the program's $TMPDIR:
-//     programTmpDir), where other programs of the
+//     /var/tmp, /dev/shm: hostTmpDirs, and the program's $TMPDIR, $TEMP
+//     and $TMP: programTmpDirs), where other programs of the
 //     command's user leave Kerberos ticket caches, ssh-agent's and tmux's
 //     directories and other runs' files, and which bwrap and gvisor replace
 //     with fresh ones: each is left out of the rules that grant reading,
@@ -369,9 +369,10 @@ func (c *config) landlockHidden(cred *syscall.Credential) []string {
 	// (TestAttackS30LandlockReadsCredentialsLeftInTmp).
 	// So is the program's own temporary directory where TMPDIR names one
 	// elsewhere, where the runs' private directories go too when /dev/shm
-	// is not a tmpfs (TestAttackS31CommandReadsTheProgramsTmpdir).
+	// is not a tmpfs (TestAttackS31CommandReadsTheProgramsTmpdir), and
+	// those TEMP and TMP name (TestAttackS31CommandReadsTheProgramsTempAndTmp).
 	var tmps []string
-	for _, d := range append(hostTmpDirs[:len(hostTmpDirs):len(hostTmpDirs)], programTmpDir()) {
+	for _, d := range append(hostTmpDirs[:len(hostTmpDirs):len(hostTmpDirs)], programTmpDirs()...) {
 		if d == "" {
 			continue
 		}

@@ -268,8 +268,8 @@ func maskParents(ws string, mask, repo []string) []string {
 // or file for a run in workspace ws ("" for none) as user cred: over what
 // the workspace hides (mask, Spec.Mask) and over the home directory's
 // credential stores (homeMasks), and over the program's runtime directory
-// and temporary directory where they lie outside the directories both
-// engines replace (runtimeDirMask, programTmpDir). They go after the
+// and temporary directories where they lie outside the directories both
+// engines replace (runtimeDirMask, programTmpDirs). They go after the
 // workspace's own binds.
 func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs, files []string) {
 	dirs, files = maskTargets(ws, mask)
@@ -277,8 +277,10 @@ func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs
 	if d := runtimeDirMask(ws, cred); d != "" {
 		hdirs = append(hdirs, d)
 	}
-	if d := hostDirMask(programTmpDir(), ws, cred); d != "" && !slices.ContainsFunc(hdirs, func(h string) bool { return beneath(h, d) }) {
-		hdirs = append(hdirs, d)
+	for _, t := range programTmpDirs() {
+		if d := hostDirMask(t, ws, cred); d != "" && !slices.ContainsFunc(hdirs, func(h string) bool { return beneath(h, d) }) {
+			hdirs = append(hdirs, d)
+		}
 	}
 	return append(dirs, hdirs...), append(files, hfiles...)
 }
@@ -336,7 +338,37 @@ func runtimeDirMask(ws string, cred *syscall.Credential) string {
 // readable to commands of that user on every engine
 // (TestAttackS31CommandReadsTheProgramsTmpdir).
 func programTmpDir() string {
-	r, err := filepath.EvalSymlinks(os.TempDir())
+	return tmpDirValue(os.TempDir())
+}
+
+// programTmpDirs returns the program's temporary directories: its own
+// (programTmpDir) and those TEMP and TMP name, each checked as
+// programTmpDir checks TMPDIR, none listed twice or beneath another (the
+// one above stands for both). With TMPDIR unset, Python's tempfile makes
+// its files where TEMP or TMP points (programs ported from Windows read
+// them whatever TMPDIR says): what the user's other programs left there was
+// readable to commands of that user on every engine
+// (TestAttackS31CommandReadsTheProgramsTempAndTmp).
+func programTmpDirs() []string {
+	var out []string
+	for _, d := range []string{programTmpDir(), tmpDirValue(os.Getenv("TEMP")), tmpDirValue(os.Getenv("TMP"))} {
+		if d == "" || slices.ContainsFunc(out, func(o string) bool { return beneath(o, d) }) {
+			continue
+		}
+		out = slices.DeleteFunc(out, func(o string) bool { return beneath(d, o) })
+		out = append(out, d)
+	}
+	return out
+}
+
+// tmpDirValue returns the directory a temporary directory variable's value
+// v names, symlinks resolved, or "" when v is not absolute, names no
+// directory, or is or holds a directory of systemDirs (see programTmpDir).
+func tmpDirValue(v string) string {
+	if !filepath.IsAbs(v) {
+		return ""
+	}
+	r, err := filepath.EvalSymlinks(v)
 	if err != nil || !filepath.IsAbs(r) || slices.ContainsFunc(systemDirs, func(s string) bool { return beneath(r, s) }) {
 		return ""
 	}
@@ -368,7 +400,7 @@ func hostDirMask(d, ws string, cred *syscall.Credential) string {
 }
 
 // hostDirsAbove returns, shallowest first, the program's runtime and
-// temporary directories (runtimeDir, programTmpDir) that hold workspace ws
+// temporary directories (runtimeDir, programTmpDirs) that hold workspace ws
 // below them, outside the directories bwrap and gvisor replace, where the
 // run's user cred can reach them: the directories hostDirMask leaves
 // unmasked for holding the workspace. The engines mount an empty tmpfs on
@@ -393,7 +425,7 @@ func hostDirsAbove(ws string, cred *syscall.Credential) []string {
 		shut = unsearchableAncestor(real, cred.Uid, cred.Gid)
 	}
 	var out []string
-	for _, d := range []string{runtimeDir(), programTmpDir()} {
+	for _, d := range append([]string{runtimeDir()}, programTmpDirs()...) {
 		switch {
 		case d == "" || d == real || !beneath(d, real) || slices.Contains(out, d):
 		case slices.ContainsFunc(replacedDirs, func(r string) bool { return beneath(r, d) }):
