@@ -526,9 +526,12 @@ func TestAttackS30ReviewChdirOtherSpellingsArePathArguments(t *testing.T) {
 		assert.Equal(t, []string{"dir", "file"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", argv)
 	}
 	// Guard: a bundle whose -C is another letter's value (tar -fC names
-	// the archive C), grep -C, and make -f's value are no directory.
+	// the archive C), grep -C, and make -f's value are no directory. (tar
+	// -fC {dir} -c -- {file} declares {dir} since the review of 647881a:
+	// an operand, a member tar reads, as {file} is; here -fC comes before
+	// a value that names no file.)
 	for _, argv := range [][]string{
-		{"tar", "-fC", "{dir}", "-c", "--", "{file}"},
+		{"tar", "-fC", "--exclude", "{dir}", "-c", "--", "{file}"},
 		{"grep", "-rC", "{dir}", "--", "x", "{file}"},
 		{"make", "-f", "{dir}", "{file}"},
 	} {

@@ -186,7 +186,16 @@
 // -T, curl --output-dir, -D, -c, --trace, --stderr, wget
 // -O/--output-document/-o/-a/-P, cc, gcc and clang -o, openssl -out and
 // -keyout, dd of=, and tee's operands; abbreviated as getopt_long takes
-// them, --out={out}, or bundled, sort -uo {out}, curl -so{out}) is a
+// them, --out={out}, or bundled, sort -uo {out}, curl -so{out}; the
+// operands of programs that write, delete or change the files they name,
+// or read them to write others: cp, mv, install, ln, link, unlink, rm,
+// rmdir, shred, touch, mkdir, mkfifo, chmod, chown and chgrp past their
+// mode or owner, truncate, split, csplit's file, tar (and tar cf {out}),
+// zip, unzip, sed with -i past its script, patch, rsync, gzip, gunzip,
+// bzip2, xz; and cp, mv, install and ln -t, csplit -f, tar -f and -g,
+// unzip -d, zip -O and -b, patch -o, -r and -B, rsync --log-file,
+// --temp-dir, --backup-dir; not the value of their other options, cp -S
+// {suffix}, split -l {n}, nor zip's and unzip's -x patterns) is a
 // path it writes, so when the input schema
 // declares path arguments (sandbox.PathKeyword) and not that one, it is
 // declared one in the tool's spec, for a governance policy to judge it. A

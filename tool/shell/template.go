@@ -635,6 +635,12 @@ var outputOptions = map[string][]string{
 		"--save-cookies"},
 	"cc": {"-o"}, "gcc": {"-o"}, "g++": {"-o"}, "c++": {"-o"}, "clang": {"-o"}, "clang++": {"-o"},
 	"openssl": {"-out", "-keyout"},
+	"cp":      {"-t", "--target-directory"}, "mv": {"-t", "--target-directory"}, "ln": {"-t", "--target-directory"},
+	"install": {"-t", "--target-directory"}, "csplit": {"-f", "--prefix"},
+	"tar": {"-f", "--file", "-g", "--listed-incremental"}, "gtar": {"-f", "--file", "-g", "--listed-incremental"},
+	"bsdtar": {"-f", "--file"}, "zip": {"-O", "--output-file", "-b", "--temp-path", "-lf", "--logfile-path"},
+	"unzip": {"-d"}, "patch": {"-o", "--output", "-r", "--reject-file", "-B", "--prefix"},
+	"rsync": {"--log-file", "--write-batch", "--only-write-batch", "-T", "--temp-dir", "--partial-dir", "--backup-dir"},
 }
 
 // outputBundles gives, by program whose one-letter options bundle
@@ -644,6 +650,249 @@ var outputOptions = map[string][]string{
 var outputBundles = map[string]string{
 	"sort": "kotST", "strace": "oepusabEIOPSX", "time": "fo", "curl": "AbcCdDeEFHKmoPQrtTuUwxXyYz",
 	"wget": "eoaiBtOTwQPlARDIXUn",
+	"cp":   "St", "mv": "St", "ln": "St", "install": "gmoSt", "csplit": "bfn", "tar": "C" + tarTakes,
+	"gtar": "C" + tarTakes, "bsdtar": "C" + tarTakes, "unzip": "dP", "patch": "diopBDFrVYzg", "rsync": "eBfTM@",
+	"touch": "drt", "mkdir": "m", "mkfifo": "m", "truncate": "rs", "shred": "ns", "split": "abClnt",
+	"sed": "efl", "gzip": "S", "gunzip": "S", "xz": "SFCTM", "unxz": "SFCTM",
+}
+
+// operandWriter is what findFilePlaceholder needs to know of a program
+// that writes, deletes or changes the files its operands name (cp SRC
+// DST, rm FILE, tar -cf ARCHIVE FILE...) to tell its operands from the
+// values of its options: the one-letter options that take a value are in
+// outputBundles, those whose value is a file in outputOptions.
+type operandWriter struct {
+	// values are its other options that take the next argument as their
+	// value (cp --suffix SUFFIX), and the ones of more than one letter.
+	values []string
+	// lists are options after which the placeholders up to the next
+	// option are patterns (zip -x PATTERN...).
+	lists []string
+	// skip is how many of its first operands name no file (chmod MODE
+	// FILE), unless an option of unskip is given (chmod --reference).
+	skip   int
+	unskip []string
+	// first: only the first operand names a file (csplit FILE PATTERN...).
+	first bool
+}
+
+// operandWriters gives, by program, an operandWriter: each of its
+// operands, but the ones skip, first and lists leave out, names a file
+// it writes, deletes or changes, or reads to write another (cp's source,
+// tar -c's members), and is a path argument. sed's are with -i only.
+var operandWriters = map[string]operandWriter{
+	"cp":       {values: []string{"--suffix", "--sparse", "--no-preserve"}},
+	"mv":       {values: []string{"--suffix"}},
+	"ln":       {values: []string{"--suffix"}},
+	"install":  {values: []string{"--suffix", "--group", "--mode", "--owner", "--strip-program"}},
+	"link":     {},
+	"unlink":   {},
+	"rm":       {},
+	"rmdir":    {},
+	"shred":    {values: []string{"--iterations", "--size", "--random-source"}},
+	"touch":    {values: []string{"--date", "--reference", "--time"}},
+	"mkdir":    {values: []string{"--mode"}},
+	"mkfifo":   {values: []string{"--mode"}},
+	"chmod":    {values: []string{"--reference"}, skip: 1, unskip: []string{"--reference"}},
+	"chown":    {values: []string{"--reference", "--from"}, skip: 1, unskip: []string{"--reference"}},
+	"chgrp":    {values: []string{"--reference"}, skip: 1, unskip: []string{"--reference"}},
+	"truncate": {values: []string{"--size", "--reference"}},
+	"split": {values: []string{"--suffix-length", "--additional-suffix", "--bytes", "--line-bytes", "--lines",
+		"--number", "--separator", "--filter"}},
+	"csplit": {values: []string{"--suffix-format", "--digits"}, first: true},
+	"tar":    {values: tarValues}, "gtar": {values: tarValues}, "bsdtar": {values: tarValues},
+	"zip": {values: []string{"-n", "-t", "-tt", "-P", "-Z", "-s", "-ds", "--suffixes", "--from-date", "--before-date",
+		"--password", "--compression-method", "--split-size", "--dot-size"}, lists: []string{"-x", "-i", "--exclude", "--include"}},
+	"unzip": {lists: []string{"-x"}},
+	"sed":   {values: []string{"--expression", "--file", "--line-length"}, skip: 1, unskip: []string{"-e", "-f", "--expression", "--file"}},
+	"patch": {values: []string{"--input", "--strip", "--fuzz", "--ifdef", "--version-control", "--basename-prefix", "--suffix",
+		"--quoting-style", "--reject-format", "--get", "--directory"}},
+	"rsync": {values: []string{"--rsh", "--rsync-path", "--filter", "--exclude", "--include", "--exclude-from", "--include-from",
+		"--files-from", "--suffix", "--chmod", "--chown", "--usermap", "--groupmap", "--block-size", "--max-size", "--min-size",
+		"--max-alloc", "--timeout", "--contimeout", "--port", "--address", "--password-file", "--bwlimit", "--remote-option",
+		"--out-format", "--log-file-format", "--modify-window", "--max-delete", "--read-batch", "--info", "--debug", "--iconv",
+		"--sockopts", "--outbuf", "--checksum-choice", "--compress-choice", "--compress-level", "--skip-compress",
+		"--protocol", "--stop-after", "--stop-at", "--compare-dest", "--copy-dest", "--link-dest", "--checksum-seed"}},
+	"gzip": {values: []string{"--suffix"}}, "gunzip": {values: []string{"--suffix"}}, "bzip2": {}, "bunzip2": {},
+	"xz": {values: xzValues}, "unxz": {values: xzValues},
+}
+
+var (
+	// tarValues are GNU tar's long options that take the next argument
+	// as their value.
+	tarValues = []string{"--directory", "--exclude", "--exclude-from", "--files-from", "--strip-components", "--transform",
+		"--xform", "--owner", "--group", "--mode", "--mtime", "--newer", "--after-date", "--newer-mtime", "--format",
+		"--blocking-factor", "--record-size", "--label", "--tape-length", "--starting-file", "--sort", "--warning",
+		"--exclude-tag", "--exclude-tag-all", "--exclude-tag-under", "--level", "--index-file", "--volno-file",
+		"--pax-option", "--quoting-style", "--quote-chars", "--no-quote-chars", "--hole-detection", "--owner-map",
+		"--group-map", "--xattrs-include", "--xattrs-exclude", "--add-file", "--suffix", "--use-compress-program",
+		"--rsh-command", "--info-script", "--new-volume-script", "--to-command", "--checkpoint-action", "--file",
+		"--listed-incremental"}
+	xzValues = []string{"--suffix", "--format", "--check", "--threads", "--memlimit", "--memory", "--files", "--files0",
+		"--block-size", "--block-list", "--memlimit-compress", "--memlimit-decompress"}
+)
+
+// longIn reports whether the long option word s (no "=") is one of opts
+// or an abbreviation getopt_long would take for one.
+func longIn(opts []string, s string) bool {
+	return slices.Contains(opts, s) || strings.HasPrefix(s, "--") && len(s) > 3 &&
+		slices.ContainsFunc(opts, func(o string) bool { return strings.HasPrefix(o, "--") && strings.HasPrefix(o, s) })
+}
+
+// takesNext reports whether the literal option word s of an
+// operandWriters program takes the next argument as its value (cp -S,
+// cp --suffix, cp -aS, tar -cf, zip -tt), reading its one-letter
+// options in outputBundles.
+func takesNext(prog string, s string, w operandWriter) bool {
+	if slices.Contains(w.values, s) || slices.Contains(outputOptions[prog], s) {
+		return true
+	}
+	if strings.HasPrefix(s, "--") {
+		return !strings.Contains(s, "=") && (longIn(w.values, s) || longIn(outputOptions[prog], s))
+	}
+	takes := outputBundles[prog]
+	for j := 1; j < len(s); j++ {
+		if strings.IndexByte(takes, s[j]) >= 0 {
+			return j == len(s)-1
+		}
+	}
+	return false
+}
+
+// chmodMode reports whether the option word s is a mode chmod reads as
+// its first operand (chmod -w FILE, -rwx, -x,g+w).
+func chmodMode(s string) bool {
+	return len(s) > 1 && strings.Trim(s[1:], "rwxXstugoa+-=,01234567") == ""
+}
+
+// sedInPlace reports whether the literal option word s gives sed -i
+// (-i, -i.bak, -ni, --in-place, --in-place=.bak, --in-p).
+func sedInPlace(s string) bool {
+	if strings.HasPrefix(s, "--") {
+		name, _, _ := strings.Cut(s, "=")
+		return len(name) > 3 && strings.HasPrefix("--in-place", name)
+	}
+	for j := 1; j < len(s); j++ {
+		switch {
+		case s[j] == 'i':
+			return true
+		case strings.IndexByte("efl", s[j]) >= 0:
+			return false // the rest is its value
+		}
+	}
+	return false
+}
+
+// givenOption reports whether the literal option word s is one of opts,
+// spelt in full or abbreviated, with its value attached or not, or a
+// bundle whose letter before any value is a one-letter one of opts (sed
+// -ne SCRIPT for -e).
+func givenOption(prog, s string, opts []string) bool {
+	if strings.HasPrefix(s, "--") {
+		name, _, _ := strings.Cut(s, "=")
+		return longIn(opts, name)
+	}
+	takes := outputBundles[prog]
+	for j := 1; j < len(s); j++ {
+		if slices.Contains(opts, "-"+s[j:j+1]) {
+			return true
+		}
+		if strings.IndexByte(takes, s[j]) >= 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// writerOperand reports whether args[i], a whole placeholder, names a
+// file of the operandWriters program that reads it: an operand (cp --
+// {src} {dst}, rm {file}, chmod MODE {file}, sed -i SCRIPT {file}), not
+// the value of one of its options (cp -S {suffix}, split -l {n}), nor a
+// pattern of a list (zip -x {pattern}); or the archive of an old-style
+// tar bundle (tar cf {archive} ...).
+func writerOperand(args []argTemplate, i int) bool {
+	at := &args[i]
+	prog := path.Base(at.reader)
+	w, ok := operandWriters[prog]
+	if !ok || !at.whole {
+		return false
+	}
+	start := slices.IndexFunc(args, func(a argTemplate) bool { return a.reader == at.reader })
+	if start < 0 || start >= i {
+		return false
+	}
+	// What the whole command gives: sed -i, sed -e SCRIPT, chmod
+	// --reference.
+	inPlace, unskip := false, false
+	for k := start + 1; k < len(args); k++ {
+		s, ok := args[k].literal()
+		if !ok && len(args[k].parts) > 0 && args[k].parts[0].name == "" {
+			s = args[k].parts[0].lit // -i{suffix}, --reference={f}
+		}
+		if s == "--" {
+			break
+		}
+		if len(s) > 1 && s[0] == '-' {
+			inPlace = inPlace || sedInPlace(s)
+			unskip = unskip || givenOption(prog, s, w.unskip)
+		}
+	}
+	if prog == "sed" && !inPlace {
+		return false // sed only reads them
+	}
+	skip := w.skip
+	if unskip {
+		skip = 0
+	}
+	dashes, inList, values, n := false, false, 0, 0
+	for k := start + 1; k <= i; k++ {
+		a := &args[k]
+		s, lit := a.literal()
+		if values > 0 {
+			values--
+			if k == i {
+				return false
+			}
+			continue
+		}
+		if !dashes && lit && s == "--" {
+			dashes = true
+			continue
+		}
+		option := !dashes && len(a.parts) > 0 && a.parts[0].name == "" && len(a.parts[0].lit) > 1 && a.parts[0].lit[0] == '-'
+		if option && !(skip > 0 && prog == "chmod" && lit && chmodMode(s) && n == 0) {
+			if lit {
+				inList = slices.Contains(w.lists, s)
+				if takesNext(prog, s, w) {
+					values = 1
+				}
+			}
+			continue
+		}
+		if k == start+1 && lit && s != "" && (prog == "tar" || prog == "gtar" || prog == "bsdtar") {
+			// tar cf ARCHIVE FILE...: the bundle's letters that take a
+			// value take the arguments after it in turn.
+			// The archive, the snapshot, the lists and the directory
+			// name files; the others (b, L, N, ...) do not.
+			for _, c := range []byte(s) {
+				if strings.IndexByte("C"+tarTakes, c) < 0 {
+					continue
+				}
+				values++
+				if k+values == i {
+					return strings.IndexByte("fgTXC", c) >= 0
+				}
+			}
+			continue
+		}
+		if k == i {
+			return !(inList && !dashes) && n >= skip && (!w.first || n == 0)
+		}
+		if !(inList && !dashes) {
+			n++
+		}
+	}
+	return false
 }
 
 // outputOption reports whether the literal option word s (its value not
@@ -696,7 +945,7 @@ func findFilePlaceholder(args []argTemplate, i int) string {
 		}
 		return ""
 	}
-	if prog == "tee" {
+	if prog == "tee" || writerOperand(args, i) {
 		return at.parts[0].name // tee's options take no value
 	}
 	prev, ok := args[i-1].literal()
