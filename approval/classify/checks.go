@@ -2393,9 +2393,12 @@ func (s *state) gitMessages(sub string, args []word, cx judgeCtx) {
 		switch {
 		case a.s == "--":
 			return
-		case !eq && (opt == "-m" || opt == "--message") && k+1 < len(args):
+		case !eq && (opt == "-m" || opt == "--message" || sub == "commit" && (opt == "--trailer" || opt == "--author")) && k+1 < len(args):
+			// A trailer and the author are in the commit too.
 			k++
 			set(args[k], false)
+		case eq && sub == "commit" && (n == "--trailer" || n == "--author"):
+			set(a.cut(len(n)+1), false)
 		case !eq && (opt == "-F" || opt == "--file" || opt == "-t" || opt == "--template") && k+1 < len(args):
 			k++
 			set(args[k], true)
@@ -4340,8 +4343,23 @@ var projectTools = map[string]projectTool{
 	// terraform's external data sources, build.zig, Podfile, build phases.
 	"pre-commit": {files: []string{"-c", "--config"}, here: true},
 	"vagrant":    hereOnly,
-	"nix":        {here: true, subs: []string{"develop", "shell", "run", "build"}},
+	"nix":        {here: true, paths: true, subs: []string{"develop", "shell", "run", "build"}},
 	"nix-shell":  {here: true, paths: true},
+	// Hosting tools that run the project's code here: vercel dev and
+	// build (package.json's commands), wrangler's [build] command,
+	// firebase.json's predeploy hooks and functions, cdk.json's app
+	// command, sam's builders, serverless's plugins, kamal's hooks; and
+	// jbang's script.
+	"vercel":     {here: true, subs: []string{"dev", "build", "deploy"}},
+	"netlify":    {here: true, subs: []string{"dev", "build", "deploy", "serve"}},
+	"wrangler":   {here: true, subs: []string{"dev", "deploy", "publish", "build", "versions"}},
+	"firebase":   {here: true, subs: []string{"deploy", "emulators:start", "emulators:exec", "serve"}},
+	"cdk":        {here: true, subs: []string{"synth", "synthesize", "deploy", "diff", "watch", "list", "ls", "destroy", "bootstrap"}},
+	"sam":        {here: true, subs: []string{"build", "local", "sync", "deploy", "package"}},
+	"serverless": {here: true, subs: []string{"deploy", "offline", "invoke", "package", "print", "remove"}},
+	"sls":        {here: true, subs: []string{"deploy", "offline", "invoke", "package", "print", "remove"}},
+	"kamal":      {here: true, subs: []string{"deploy", "redeploy", "setup"}},
+	"jbang":      {operands: true},
 	"direnv":     {here: true, operands: true, sub: true, subs: []string{"allow", "permit", "exec"}},
 	"autoreconf": {here: true, operands: true},
 	"autoconf":   {here: true, operands: true},
@@ -4413,7 +4431,7 @@ var (
 // project's extras (./d[dev]); else v.
 func specPath(v string) (string, bool) {
 	spec := false
-	for _, p := range []string{"git+file://", "file://", "file:", "link:", "portal:"} {
+	for _, p := range []string{"git+file://", "file://", "file:", "link:", "portal:", "path:"} {
 		if r, ok := strings.CutPrefix(v, p); ok {
 			v, _, _ = strings.Cut(r, "#")
 			spec = true
