@@ -218,3 +218,69 @@ func TestAttackS31DestOperandsWhereThePolicyForbids(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, sandbox.PathArguments(c.Spec().InputSchema))
 }
+
+// Attack (follow-up): more files programs write that were no declared
+// path argument: sed -i's backup suffix ({out} given "secrets/*" puts the
+// backup in secrets/), uniq's and xxd's second operand, shuf -o, iconv
+// -o, scp's local operands, mktemp's template and -p directory.
+func TestAttackS31DestMoreWritersWhereThePolicyForbids(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	secrets := filepath.Join(dir, "secrets")
+	sb := processEngine(t, dir)
+	schema := []byte(`{"type":"object","properties":{"file":{"type":"string","x-toolbelt-path":true},"out":{"type":"string"}},"required":["file","out"]}`)
+	p, err := policy.Parse([]byte("version: 1\nglobal:\n  forbidden_paths: [\"secrets/**\", \"secrets\"]\n"), policy.WithBaseDir(dir))
+	require.NoError(t, err)
+	for name, tc := range map[string]struct {
+		argv []string
+		out  string
+	}{
+		"sed_suffix":      {[]string{"sed", "-i{out}", "s/a/b/", "--", "{file}"}, "secrets/*"},
+		"sed_suffix_long": {[]string{"sed", "--in-place={out}", "s/a/b/", "--", "{file}"}, "secrets/*"},
+		"uniq":            {[]string{"uniq", "--", "{file}", "{out}"}, "secrets/list"},
+		"xxd":             {[]string{"xxd", "{file}", "{out}"}, "secrets/list"},
+		"shuf":            {[]string{"shuf", "-o", "{out}", "--", "{file}"}, "secrets/list"},
+		"iconv":           {[]string{"iconv", "-f", "UTF-8", "-t", "UTF-8", "-o", "{out}", "--", "{file}"}, "secrets/list"},
+		"scp":             {[]string{"scp", "-q", "--", "{file}", "{out}"}, "secrets/list"},
+		"mktemp":          {[]string{"mktemp", "--", "{out}"}, "secrets/tmp.XXXXXX"},
+		"mktemp_p":        {[]string{"mktemp", "-p", "{out}"}, "secrets"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := shell.New(tool.Spec{Name: name, Description: "Write a file", Risk: tool.RiskLow, InputSchema: schema}, sb, shell.Config{Argv: tc.argv})
+			require.NoError(t, err)
+			assert.Equal(t, []string{"file", "out"}, sandbox.PathArguments(c.Spec().InputSchema), "%q", tc.argv)
+			if _, err := exec.LookPath(tc.argv[0]); err != nil {
+				t.Skipf("%s is not installed (built only)", tc.argv[0])
+			}
+			require.NoError(t, os.RemoveAll(secrets))
+			require.NoError(t, os.Mkdir(secrets, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "m.txt"), []byte("a\n"), 0o644))
+			before := secretsState(t, secrets)
+			reg := registry.New()
+			reg.MustRegister(c)
+			ex := executor.MustNew(reg, executor.WithExtensions(p))
+			res, _ := ex.Execute(context.Background(), tool.Call{ID: "1", Name: name, Args: []byte(`{"file":"m.txt","out":"` + tc.out + `"}`)})
+			assert.Equal(t, before, secretsState(t, secrets), "%s changed secrets/", name)
+			if assert.NotNil(t, res.Error, "%s ran", name) {
+				assert.Equal(t, tool.CodePolicyDenied, res.Error.Code, "%v", res.Error)
+			}
+		})
+	}
+	// Guards: sed's script and uniq's, shuf's and iconv's option values
+	// name no file; sed -i {file} still declares its operand.
+	for _, tc := range []struct {
+		argv []string
+		want []string
+	}{
+		{[]string{"sed", "-i", "s/a/b/", "{out}"}, []string{"file", "out"}},
+		{[]string{"uniq", "-f", "{out}", "--", "{file}"}, []string{"file"}},
+		{[]string{"shuf", "-n", "{out}", "--", "{file}"}, []string{"file"}},
+		{[]string{"iconv", "-t", "{out}", "--", "{file}"}, []string{"file"}},
+		{[]string{"xxd", "-l", "{out}", "{file}"}, []string{"file"}},
+		{[]string{"mktemp", "--suffix", "{out}"}, []string{"file"}},
+	} {
+		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: tc.argv})
+		require.NoError(t, err, "%q", tc.argv)
+		assert.Equal(t, tc.want, sandbox.PathArguments(c.Spec().InputSchema), "%q", tc.argv)
+	}
+}

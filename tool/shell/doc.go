@@ -192,9 +192,11 @@
 // rmdir, shred, touch, mkdir, mkfifo, chmod, chown and chgrp past their
 // mode or owner, truncate, split, csplit's file, tar (and tar cf {out}),
 // zip, unzip, sed with -i past its script, patch, rsync, gzip, gunzip,
-// bzip2, xz; and cp, mv, install and ln -t, csplit -f, tar -f and -g,
-// unzip -d, zip -O and -b, patch -o, -r and -B, rsync --log-file,
-// --temp-dir, --backup-dir; not the value of their other options, cp -S
+// bzip2, xz, uniq, xxd, scp, mktemp; and cp, mv, install and ln -t,
+// csplit -f, tar -f and -g, unzip -d, zip -O and -b, patch -o, -r and
+// -B, rsync --log-file, --temp-dir, --backup-dir, shuf and iconv -o,
+// mktemp -p, sed -i{suffix} (a suffix "secrets/*" puts the backup
+// there); not the value of their other options, cp -S
 // {suffix}, split -l {n}, nor zip's and unzip's -x patterns) is a
 // path it writes, so when the input schema
 // declares path arguments (sandbox.PathKeyword) and not that one, it is

@@ -641,6 +641,7 @@ var outputOptions = map[string][]string{
 	"bsdtar": {"-f", "--file"}, "zip": {"-O", "--output-file", "-b", "--temp-path", "-lf", "--logfile-path"},
 	"unzip": {"-d"}, "patch": {"-o", "--output", "-r", "--reject-file", "-B", "--prefix"},
 	"rsync": {"--log-file", "--write-batch", "--only-write-batch", "-T", "--temp-dir", "--partial-dir", "--backup-dir"},
+	"shuf":  {"-o", "--output"}, "iconv": {"-o", "--output"}, "mktemp": {"-p", "--tmpdir"},
 }
 
 // outputBundles gives, by program whose one-letter options bundle
@@ -654,6 +655,7 @@ var outputBundles = map[string]string{
 	"gtar": "C" + tarTakes, "bsdtar": "C" + tarTakes, "unzip": "dP", "patch": "diopBDFrVYzg", "rsync": "eBfTM@",
 	"touch": "drt", "mkdir": "m", "mkfifo": "m", "truncate": "rs", "shred": "ns", "split": "abClnt",
 	"sed": "efl", "gzip": "S", "gunzip": "S", "xz": "SFCTM", "unxz": "SFCTM",
+	"shuf": "ino", "iconv": "fto", "uniq": "fsw", "scp": "cDFiJloPSX", "mktemp": "p",
 }
 
 // operandWriter is what findFilePlaceholder needs to know of a program
@@ -715,6 +717,13 @@ var operandWriters = map[string]operandWriter{
 		"--protocol", "--stop-after", "--stop-at", "--compare-dest", "--copy-dest", "--link-dest", "--checksum-seed"}},
 	"gzip": {values: []string{"--suffix"}}, "gunzip": {values: []string{"--suffix"}}, "bzip2": {}, "bunzip2": {},
 	"xz": {values: xzValues}, "unxz": {values: xzValues},
+	// uniq INPUT OUTPUT, xxd INFILE OUTFILE, scp's local operands,
+	// mktemp's template.
+	"uniq": {values: []string{"--skip-fields", "--skip-chars", "--check-chars"}},
+	"xxd": {values: []string{"-c", "-cols", "-g", "-groupsize", "-l", "-len", "-s", "-seek", "-o", "-offset", "-n",
+		"-name", "-R"}},
+	"scp":    {},
+	"mktemp": {values: []string{"--suffix"}},
 }
 
 var (
@@ -935,6 +944,10 @@ func findFilePlaceholder(args []argTemplate, i int) string {
 		name, eq := strings.CutSuffix(lit, "=")
 		switch {
 		case prog == "dd" && lit == "of=":
+			return at.parts[1].name
+		case prog == "sed" && sedInPlace(lit) && (eq || !strings.HasPrefix(lit, "--")):
+			// sed -i{suffix}, --in-place={suffix}: a suffix holding "*"
+			// or "/" names where the backup goes (secrets/*)
 			return at.parts[1].name
 		case eq && strings.HasPrefix(name, "--") && outputOption(prog, name):
 			return at.parts[1].name
