@@ -284,3 +284,42 @@ func TestAttackS31DestMoreWritersWhereThePolicyForbids(t *testing.T) {
 		assert.Equal(t, tc.want, sandbox.PathArguments(c.Spec().InputSchema), "%q", tc.argv)
 	}
 }
+
+// Attack: among the writers of 5aaeab9, three take a program to run from
+// an option: split --filter=COMMAND (run with a shell for each part),
+// install -s --strip-program=PROGRAM, sort --compress-program=PROGRAM
+// (run on its temporary files). A placeholder there was built, so split
+// -n 1 --filter={key} -- notes.txt given ./evil.sh (a workspace script)
+// ran it (real split, install, sort; process engine).
+func TestAttackS31DestOptionsThatRunAProgram(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("a\nb\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("zyxwvutsrqponmlkjihgfedcba\n", 20000)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "evil.sh"), []byte("#!/bin/sh\ntouch pwned\nexit 1\n"), 0o755))
+	built := buildAndRun(t, dir, [][]string{
+		{"split", "-n", "1", "--filter={key}", "--", "notes.txt"},
+		{"split", "-n", "1", "--filter=sh {key}", "--", "notes.txt"},
+		{"split", "-n", "1", "--filt={key}", "--", "notes.txt"},
+		{"install", "-s", "--strip-program={key}", "notes.txt", "out1"},
+		{"install", "-s", "--strip-program", "{key}", "notes.txt", "out2"},
+		{"timeout", "30", "install", "-s", "--strip-prog={key}", "notes.txt", "out3"},
+		{"sort", "-S", "1", "-T", ".", "--compress-program={key}", "-o", "sorted.txt", "--", "big.txt"},
+		{"sort", "-S", "1", "-T", ".", "--compress-prog", "{key}", "-o", "sorted.txt", "--", "big.txt"},
+	}, "./evil.sh")
+	assert.Empty(t, built, "templates built")
+	// Guard: their other options still take a placeholder, and a whole
+	// shell line is the author's, as sh -c {script} is (split --filter
+	// {script}).
+	sb := processEngine(t, dir)
+	for _, argv := range [][]string{
+		{"split", "-n", "1", "--filter", "{key}", "--", "notes.txt"},
+		{"split", "-l", "{key}", "--", "notes.txt"},
+		{"split", "--filter=gzip > $FILE.gz", "-n", "{key}", "--", "notes.txt"},
+		{"install", "-m", "{key}", "notes.txt", "out4"},
+		{"sort", "-S", "{key}", "--", "notes.txt"},
+		{"sort", "--compress-program=gzip", "-k", "{key}", "--", "notes.txt"},
+	} {
+		_, err := shell.NewCommand("t", "t", sb, argv)
+		assert.NoError(t, err, "%q", argv)
+	}
+}

@@ -313,6 +313,14 @@ var programRunners = map[string]*runGrammar{
 	// PROG runs it as the server, in place of ssh.
 	"scp":  {pkg: []string{"-S"}, takes: []string{"-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-X"}, optionsOnly: true, bundles: true},
 	"sftp": {pkg: []string{"-S", "-D"}, takes: []string{"-B", "-b", "-c", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-s", "-X"}, optionsOnly: true, bundles: true},
+	// install -s --strip-program=PROG and sort --compress-program=PROG
+	// run PROG (abbreviated as getopt_long takes them: --strip-p,
+	// --co).
+	"install": {pkg: prefixes("--strip-program", len("--strip-p")), takes: []string{"-g", "-m", "-o", "-S", "-t", "--group",
+		"--mode", "--owner", "--suffix", "--target-directory"}, optionsOnly: true, bundles: true},
+	"sort": {pkg: prefixes("--compress-program", len("--co")), takes: []string{"-k", "-o", "-t", "-S", "-T", "--key",
+		"--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel", "--batch-size",
+		"--files0-from", "--random-source", "--sort"}, optionsOnly: true, bundles: true},
 
 	// Package runners.
 	"npx":         npmRunner,
@@ -1318,6 +1326,12 @@ var programCode = map[string]*codeOptions{
 	"npx":     {long: []string{"--call"}, short: "c", takes: "pw", longTakes: []string{"--package", "--workspace", "--prefix", "--registry"}, untilOperand: true},
 	"mysql":   mysqlOptions,
 	"mariadb": mysqlOptions,
+	// split --filter=COMMAND runs it with a shell; install -s
+	// --strip-program=PROGRAM and sort --compress-program=PROGRAM run
+	// the program.
+	"split":   {long: []string{"--filter"}, takes: "abClnt"},
+	"install": {long: []string{"--strip-program"}, takes: "gmoSt"},
+	"sort":    {long: []string{"--compress-program"}, takes: "kotST"},
 }
 
 // mysqlOptions: mysql's and mariadb's SQL (-e, --execute, --init-command)
@@ -1774,6 +1788,16 @@ func configEnv(args []argTemplate) []string {
 		}
 	}
 	return names
+}
+
+// prefixes returns the prefixes of the long option o of at least min
+// bytes, o itself last: the abbreviations getopt_long takes for it.
+func prefixes(o string, min int) []string {
+	var out []string
+	for n := min; n <= len(o); n++ {
+		out = append(out, o[:n])
+	}
+	return out
 }
 
 // headLiteral returns the literal text an argument starts with, "" when it

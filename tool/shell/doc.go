@@ -42,6 +42,7 @@
 //     toybox's applet, the program go names with -exec, -toolexec and
 //     -vettool (go vet -vettool={tool}), the one scp -S and sftp -S
 //     or -D run in place of ssh (scp -S {tool} given ./evil.sh runs it),
+//     the one install --strip-program and sort --compress-program run,
 //     and the one npm's (npx's, pnpm's, yarn's) --script-shell, --shell,
 //     --editor, --browser, --git name, or its --node-options, before any
 //     "--";
@@ -154,7 +155,7 @@
 //     -I/--use-compress-program, --rsh-command, -F/--info-script,
 //     --new-volume-script; abbreviated, bundled as -xI CMD, or old-style
 //     as tar xIf CMD FILE); the code other programs run from an option
-//     (rsync -e/--rsh/--rsync-path, vim -c/--cmd/+CMD, gdb -ex/-iex,
+//     (rsync -e/--rsh/--rsync-path, split --filter, vim -c/--cmd/+CMD, gdb -ex/-iex,
 //     zip -TT, less +CMD, hyperfine's commands, sqlite3's SQL and -cmd
 //     (sqlite3 DB "select ... '{name}'": its shell's edit() and .shell
 //     run commands), psql -c/--command and mysql or mariadb
