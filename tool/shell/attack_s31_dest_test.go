@@ -119,6 +119,7 @@ func TestAttackS31DestOperandsWhereThePolicyForbids(t *testing.T) {
 		"timeout_cp":  {[]string{"timeout", "30", "cp", "-f", "{file}", "{out}"}, "notes.txt", "secrets/list"},
 		"rsync":       {[]string{"rsync", "-a", "--", "{file}", "{out}"}, "notes.txt", "secrets/list"},
 		"cp_bundle_t": {[]string{"cp", "-at", "{out}", "--", "{file}"}, "notes.txt", "secrets"},
+		"find_exec":   {[]string{"find", "{file}", "-maxdepth", "0", "-exec", "cp", "{{}}", "{out}", ";"}, "notes.txt", "secrets/list"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, err := shell.New(tool.Spec{Name: name, Description: "Write a file", Risk: tool.RiskLow, InputSchema: schema}, sb, shell.Config{Argv: tc.argv})
@@ -194,6 +195,9 @@ func TestAttackS31DestOperandsWhereThePolicyForbids(t *testing.T) {
 		{"patch", "-p", "{n}", "-o", "{out}", "{file}"},
 		{"csplit", "-f", "{out}", "{file}", "{n}"},
 		{"mv", "-S", "{n}", "-b", "{file}", "{out}"},
+		{"xargs", "-0", "cp", "-t", "{out}", "--", "{file}"},
+		{"find", "{file}", "-name", "*.txt", "-exec", "cp", "{{}}", "{out}", ";"},
+		{"env", "LC_ALL=C", "/bin/cp", "{file}", "{out}"},
 	} {
 		c, err := shell.New(tool.Spec{Name: "t", Description: "d", InputSchema: schema}, sb, shell.Config{Argv: argv})
 		require.NoError(t, err)

@@ -193,7 +193,8 @@
 // rmdir, shred, touch, mkdir, mkfifo, chmod, chown and chgrp past their
 // mode or owner, truncate, split, csplit's file, tar (and tar cf {out}),
 // zip, unzip, sed with -i past its script, patch, rsync, gzip, gunzip,
-// bzip2, xz, uniq, xxd, scp, mktemp; and cp, mv, install and ln -t,
+// bzip2, xz, uniq, xxd, scp, mktemp, also as the command of find's
+// -exec (find {dir} -exec cp {{}} {out} ';'); and cp, mv, install and ln -t,
 // csplit -f, tar -f and -g, unzip -d, zip -O and -b, patch -o, -r and
 // -B, rsync --log-file, --temp-dir, --backup-dir, shuf and iconv -o,
 // mktemp -p, sed -i{suffix} (a suffix "secrets/*" puts the backup

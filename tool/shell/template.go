@@ -822,12 +822,45 @@ func givenOption(prog, s string, opts []string) bool {
 func writerOperand(args []argTemplate, i int) bool {
 	at := &args[i]
 	prog := path.Base(at.reader)
-	w, ok := operandWriters[prog]
-	if !ok || !at.whole {
+	if !at.whole {
 		return false
 	}
 	start := slices.IndexFunc(args, func(a argTemplate) bool { return a.reader == at.reader })
 	if start < 0 || start >= i {
+		return false
+	}
+	if slices.Contains(findPrograms, prog) {
+		// find ... -exec cp {} {out} ';': the command of the -exec
+		// (-execdir, -ok, -okdir) that holds args[i] reads it, up to
+		// its ";" or "+".
+		e := -1
+		for k := i - 1; k > start && e < 0; k-- {
+			s, ok := args[k].literal()
+			if ok && (s == ";" || s == "+") {
+				return false
+			}
+			if ok && slices.Contains([]string{"-exec", "-execdir", "-ok", "-okdir"}, s) {
+				e = k
+			}
+		}
+		if e < 0 || e+1 >= i {
+			return false
+		}
+		cmd, ok := args[e+1].literal()
+		if !ok {
+			return false
+		}
+		end := i + 1
+		for end < len(args) {
+			if s, ok := args[end].literal(); ok && (s == ";" || s == "+") {
+				break
+			}
+			end++
+		}
+		prog, start, args = path.Base(cmd), e+1, args[:end]
+	}
+	w, ok := operandWriters[prog]
+	if !ok {
 		return false
 	}
 	// What the whole command gives: sed -i, sed -e SCRIPT, chmod
