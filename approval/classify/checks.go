@@ -52,6 +52,7 @@ func init() {
 		"sends_input":    checkSendsInput,
 		"recursive":      checkRecursive,
 		"runs":           checkRuns,
+		"yarn_workspace": checkYarnWorkspace,
 		"moves":          checkMoves,
 		"mirrors":        checkMirrors,
 		"container":      checkContainer,
@@ -415,6 +416,19 @@ func checkRuns(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 		inf = inf.or(s.judge(run, ncx))
 	}
 	return inf
+}
+
+// checkYarnWorkspace judges yarn workspace NAME CMD and yarn workspaces
+// foreach [OPTIONS] CMD, which run the yarn command CMD in a workspace
+// (in each): its exec is yarn exec, whose words are a shell command line
+// (yarn workspace x exec 'rm -rf ~' is rm -rf ~).
+func checkYarnWorkspace(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	for k, a := range args {
+		if a.lit && a.s == "exec" {
+			return checkRuns(s, "yarn exec", args[k+1:], cx, j)
+		}
+	}
+	return info{}
 }
 
 // packageRunners are the commands that run the command of a package they
@@ -4351,7 +4365,9 @@ var projectTools = map[string]projectTool{
 	// command, sam's builders, serverless's plugins, kamal's hooks; and
 	// jbang's script.
 	"vercel":     {here: true, subs: []string{"dev", "build", "deploy"}},
+	"vc":         {here: true, subs: []string{"dev", "build", "deploy"}},
 	"netlify":    {here: true, subs: []string{"dev", "build", "deploy", "serve"}},
+	"ntl":        {here: true, subs: []string{"dev", "build", "deploy", "serve"}},
 	"wrangler":   {here: true, subs: []string{"dev", "deploy", "publish", "build", "versions"}},
 	"firebase":   {here: true, subs: []string{"deploy", "emulators:start", "emulators:exec", "serve"}},
 	"cdk":        {here: true, subs: []string{"synth", "synthesize", "deploy", "diff", "watch", "list", "ls", "destroy", "bootstrap"}},
