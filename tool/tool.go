@@ -174,7 +174,13 @@ func WithSecrets(paths ...string) Option {
 }
 
 // WithInputSchema replaces the reflected input schema with raw, which must be
-// an object schema. Arguments are still decoded into the Func's input type.
+// an object schema. Arguments are still decoded into the Func's input type,
+// so NewFunc refuses a schema that would let through values that type reads
+// otherwise than the schema checked them: an exclusive bound (or a bound,
+// const or enum under not or an if) on a float32 field, which rounds; a
+// field named in two cases, or matched in one case only by a
+// patternProperties, where encoding/json fills one field from either
+// spelling; and a ref it cannot follow over such a field.
 func WithInputSchema(raw json.RawMessage) Option { return func(o *options) { o.inSchema = raw } }
 
 // WithOutputSchema replaces the reflected output schema with raw.
