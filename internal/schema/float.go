@@ -15,12 +15,13 @@ import (
 // exclusiveMaximum 1 and the tool ran with 1. Validate checks this view
 // too, so the value a float64 holds is one the schema allows.
 func float64View(v any) (any, bool) {
-	return numberView(v, make([]seg, 0, 8), func(n json.Number, _ []seg) (json.Number, bool) { return float64Reading(n) })
+	return numberView(v, nil, func(n json.Number, _ []seg) (json.Number, bool) { return float64Reading(n) })
 }
 
 // numberView returns v with each number that read replaces (read is given
-// the number and where it is) replaced, copying only the objects and lists
-// on the way to one, and whether there was any.
+// the number and where it is, below at; with at nil, no location is kept,
+// and none allocated, on every call's path) replaced, copying only the
+// objects and lists on the way to one, and whether there was any.
 func numberView(v any, at []seg, read func(n json.Number, at []seg) (json.Number, bool)) (any, bool) {
 	switch x := v.(type) {
 	case json.Number:
@@ -28,7 +29,7 @@ func numberView(v any, at []seg, read func(n json.Number, at []seg) (json.Number
 	case map[string]any:
 		var out map[string]any
 		for k, c := range x {
-			if r, ok := numberView(c, append(at, seg{key: k, index: -1}), read); ok {
+			if r, ok := numberView(c, below(at, seg{key: k, index: -1}), read); ok {
 				if out == nil {
 					out = maps.Clone(x)
 				}
@@ -41,7 +42,7 @@ func numberView(v any, at []seg, read func(n json.Number, at []seg) (json.Number
 	case []any:
 		var out []any
 		for i, c := range x {
-			if r, ok := numberView(c, append(at, seg{index: i}), read); ok {
+			if r, ok := numberView(c, below(at, seg{index: i}), read); ok {
 				if out == nil {
 					out = slices.Clone(x)
 				}
@@ -53,6 +54,14 @@ func numberView(v any, at []seg, read func(n json.Number, at []seg) (json.Number
 		}
 	}
 	return nil, false
+}
+
+// below is the location s below at, nil when at is (none kept).
+func below(at []seg, s seg) []seg {
+	if at == nil {
+		return nil
+	}
+	return append(at, s)
 }
 
 // float64Reading returns the number a float64 reads n as, written as
