@@ -95,7 +95,9 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 	if !path.IsAbs(dir) {
 		return "", false
 	}
-	rest := strings.Split(name, "/")
+	// rest is what is left to look up, its components taken one at a
+	// time (strings.Cut), a link's target put in front of them.
+	rest := name
 	// missing counts the components at the end of done that are taken as
 	// written: one that does not exist (or may not be looked at) and
 	// those below it. A ".." leaves one of them, and once out of all of
@@ -104,15 +106,17 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 	// directory (mkdir -p) goes through a link after it, in
 	// "missing/../link/x" too. done grows and shrinks in place: a name
 	// of many components (a model's 64 KiB argument) costs its length,
-	// not its length times its components.
-	done, links, missing := []byte(path.Clean(dir)), 0, 0
+	// not its length times its components. Its first buffer holds dir
+	// and name: a name that passes no link needs no other.
+	clean := path.Clean(dir)
+	done, links, missing := append(make([]byte, 0, len(clean)+1+len(name)), clean...), 0, 0
 	// self is the length of done's "/proc/PID" when that was reached
 	// through /proc/self or /proc/thread-self for a process of its own
 	// (cwd set), 0 otherwise: its cwd link leads to cwd.
 	self := 0
-	for len(rest) > 0 {
-		c := rest[0]
-		rest = rest[1:]
+	for rest != "" {
+		var c string
+		c, rest, _ = strings.Cut(rest, "/")
 		switch c {
 		case "", ".":
 			continue
@@ -187,7 +191,7 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 			pid, _, _ := strings.Cut(target, "/")
 			self = n + 1 + len(pid)
 		}
-		rest = append(strings.Split(target, "/"), rest...)
+		rest = target + "/" + rest
 	}
 	return string(done), true
 }
