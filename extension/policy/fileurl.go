@@ -18,8 +18,13 @@ import (
 func fileURLPaths(v []byte) []string {
 	var out []string
 	add := func(raw []byte) {
+		if !startsFileURL(raw) {
+			return
+		}
+		// Declared past the check: its address escapes into Unmarshal,
+		// so it is a heap allocation for every string otherwise.
 		var s string
-		if !startsFileURL(raw) || json.Unmarshal(raw, &s) != nil {
+		if json.Unmarshal(raw, &s) != nil {
 			return
 		}
 		if p, ok := hostpath.FileURLPath(s); ok {
@@ -76,7 +81,9 @@ func startsFileURL(v []byte) bool {
 	if len(v) < 2 || v[0] != '"' {
 		return false
 	}
-	var head []byte
+	// Read to the length of the longest head: the buffer is that long
+	// from the start (on the stack), not grown as it is read.
+	head := make([]byte, 0, len("view-source:jar:file:"))
 	for i := 1; i < len(v)-1 && len(head) < len("view-source:jar:file:"); {
 		c, n := v[i], 1
 		if c == '\\' && i+1 < len(v)-1 {

@@ -1111,26 +1111,39 @@ type place struct {
 	reading bool
 }
 
-// workdir is the process's working directory as getcwd gave it, once.
+// workdir is the process's working directory as getcwd gave it, and the
+// name the process knows it by, once.
 type workdir struct {
-	name  string
-	err   error
-	asked bool
+	name    string
+	logical string
+	err     error
+	asked   bool
 }
 
 // getwd returns the kernel's name for the process's working directory
-// (getcwd, which has no symlink in it), asked once a call: a call's path
-// arguments, and the words and option values in them, are judged from
-// one place.
-func (at place) getwd() (string, error) {
+// (getcwd, which has no symlink in it) and, when that is absolute, the
+// name the process knows it by (logicalWd of it, cleaned), asked once a
+// call: a call's path arguments, and the words and option values in
+// them, are judged from one place, and $PWD is looked at once, not for
+// each of them.
+func (at place) getwd() (wd, logical string, err error) {
 	if at.wd == nil {
-		return syscall.Getwd()
+		return workdirNow()
 	}
 	if !at.wd.asked {
-		at.wd.name, at.wd.err = syscall.Getwd()
+		at.wd.name, at.wd.logical, at.wd.err = workdirNow()
 		at.wd.asked = true
 	}
-	return at.wd.name, at.wd.err
+	return at.wd.name, at.wd.logical, at.wd.err
+}
+
+// workdirNow is getwd's answer, asked of the kernel now.
+func workdirNow() (wd, logical string, err error) {
+	wd, err = syscall.Getwd()
+	if err == nil && path.IsAbs(filepath.ToSlash(wd)) {
+		logical = logicalWd(path.Clean(filepath.ToSlash(wd)))
+	}
+	return wd, logical, err
 }
 
 // namedPath is a path a call names in its argument field.
@@ -1331,6 +1344,20 @@ func below(base, name string, rel *string) (outside bool) {
 		return false
 	}
 	return true
+}
+
+// under is path.Join(dir, name) for a clean absolute dir and a clean
+// relative name that does not climb out of it (neither ".." nor
+// "../..."): their join is clean already, so it is not cleaned again
+// (one allocation, where path.Join makes two).
+func under(dir, name string) string {
+	switch {
+	case name == ".":
+		return dir
+	case dir == "/":
+		return "/" + name
+	}
+	return dir + "/" + name
 }
 
 // checkPath judges the path argument raw of field. Without a workspace,
@@ -1702,7 +1729,7 @@ func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw stri
 			// paths.parent above. The kernel's name for the directory
 			// (getcwd, not $PWD) has no symlink in it: only the path's
 			// own components are looked at.
-			wd, err := at.getwd()
+			wd, logical, err := at.getwd()
 			if err != nil || !path.IsAbs(filepath.ToSlash(wd)) {
 				// Removed, or longer than the kernel names: where the path
 				// leads cannot be judged, so it is refused.
@@ -1712,8 +1739,8 @@ func (p *Policy) checkSpelt(cfg *config, tr *toolRule, at place, field, raw stri
 			// The written form is placed under the name the process
 			// knows the directory by ($PWD, through a link), which
 			// patterns may name; the host's form under getcwd's.
-			base = logicalWd(start)
-			name = path.Join(base, name)
+			base = logical
+			name = under(base, name)
 		}
 		absName = name
 		outside = below(base, name, &relName)
