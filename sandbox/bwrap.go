@@ -55,14 +55,36 @@ import (
 // see loaderEnv); bwrap sets them in the sandbox with --setenv, so they
 // reach the command, and show in bwrap's command line on the host.
 //
+// Where the kernel has Landlock, the run's first process is this program's
+// own executable, which the package's init function recognises: it puts
+// itself in a Landlock domain that refuses writes outside the workspace
+// and the run's own directories (a read-only mount does not stop writes to
+// a host FIFO) and execs the prlimit that starts the command (see
+// bwrapInit). The executable must be executable by the command's user.
+//
 // bwrap is started as the init of a pid namespace of its own, so that killing
 // it (on timeout, cancel, flood or exit) makes the kernel kill every process
 // of the sandbox, even one bwrap forked a moment before.
 type Bwrap struct {
 	base
 	bin, prlimit string // resolved by the availability check
-	sh           string // the first process of each run (see plan), resolved by the check
+	sh           string // the command's shell (see plan), resolved by the check
+	// confine: the kernel has Landlock, and each run's first process is
+	// this program's executable, which confines writes (see bwrapInit).
+	confine bool
 }
+
+// bwrapInitArg is the first argument of a bwrap run's first process when
+// that process is this program's own executable (see bwrapInit): the
+// package's init function then confines the process and execs the rest of
+// the run instead of starting the program.
+const bwrapInitArg = "-toolbelt-sandbox-bwrap-init"
+
+// ownExecutable is the file the running program was started from, which a
+// bwrap run starts as its first process (see bwrapInit), by descriptor:
+// the file may lie where the sandbox shows nothing (a test binary under
+// /tmp), or have been replaced since.
+const ownExecutable = "/proc/self/exe"
 
 // NewBwrap returns the bwrap engine. It does not check that bwrap is
 // installed: [Bwrap.Available] and [New] do.
@@ -115,6 +137,8 @@ func (e *Bwrap) probe() error {
 			"install a POSIX shell (/bin/sh, apt-get install dash): each run's command is started by one, the first process of the run's pid namespace", err)
 	}
 	e.bin, e.prlimit, e.sh = bin, prl, sh
+	_, lerr := landlockABI()
+	e.confine = lerr == nil
 	// The probe starts bwrap the way runs do: as the same user, as the init
 	// of a new pid namespace, with the same flags (a tmpfs size among them:
 	// --size and --disable-userns need bubblewrap 0.8.0, and an older one
@@ -122,14 +146,29 @@ func (e *Bwrap) probe() error {
 	p := &plan{cred: e.cred(), pidns: true}
 	argv := append([]string{bin}, e.flags("/", "", "", 64<<20, nil, nil, p.cred, nil)...)
 	cmd := exec.Command(argv[0], append(argv[1:], "true")...)
+	if e.confine {
+		// And through this program's executable, as the command's user.
+		exe, err := os.Open(ownExecutable)
+		if err != nil {
+			return unavailable(e.name, "cannot open this program's executable", "bwrap runs start it as their first process (see Bwrap)", err)
+		}
+		defer exe.Close()
+		cmd.ExtraFiles = []*os.File{exe}
+		cmd.Args = append(argv[:len(argv)-1:len(argv)-1], "--", "/proc/self/fd/3", bwrapInitArg, "-w", "/tmp", "--", sh, "-c", "exit 0")
+	}
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
 	cmd.SysProcAttr = sysProcAttr(p)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return unavailable(e.name, "bwrap cannot create its sandbox on this host",
-			"bwrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them for bwrap); stderr: "+string(bytes.TrimSpace(stderr.Bytes())), err)
+		why, fix := "bwrap cannot create its sandbox on this host",
+			"bwrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them for bwrap)"
+		if e.confine && bytes.Contains(stderr.Bytes(), []byte("/proc/self/fd/3")) {
+			why, fix = "the command's user cannot run this program's executable",
+				"each run's first process is this program's own executable, started as the command's user to confine its writes with Landlock: make the file executable by that user (chmod o+x, or WithUser)"
+		}
+		return unavailable(e.name, why, fix+"; stderr: "+string(bytes.TrimSpace(stderr.Bytes())), err)
 	}
 	// The mount points that runs of programs killed meanwhile left (see
 	// runDir).
@@ -325,6 +364,23 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 	return append(f, "--chdir", dir, "--")
 }
 
+// writable are the directories a run's command may write beneath (see
+// bwrapInit): the workspace, the fresh ones (tmpfs), /dev (its devices,
+// /dev/pts and /dev/shm are the run's own) and /proc (the run's own
+// processes; /proc/sys is read-only). cred is the user bwrap starts as.
+func (e *Bwrap) writable(cred *syscall.Credential) []string {
+	d := []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev", "/proc"}
+	if ws := e.cfg.workspace; ws != "" {
+		d = append(d, ws)
+		if cred != nil {
+			if a := unsearchableAncestor(ws, cred.Uid, cred.Gid); a != "" {
+				d = append(d, a) // an empty tmpfs (see flags)
+			}
+		}
+	}
+	return d
+}
+
 // resolvConf is the file the C library reads its name servers from.
 // TestS28ResolverFileUnderTheFreshRun points it elsewhere.
 var resolvConf = "/etc/resolv.conf"
@@ -479,10 +535,27 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		}
 		return nil, newError(CodeCreateFailed, e.name, "", err, "writing the seccomp filter for bwrap")
 	}
+	var exe *os.File // see bwrapInit
+	if e.confine {
+		if exe, err = os.Open(ownExecutable); err != nil {
+			filter.Close()
+			if p.cleanup != nil {
+				p.cleanup()
+			}
+			return nil, newError(CodeCreateFailed, e.name, "", err, "opening this program's executable, each run's first process")
+		}
+	}
+	closeFiles := func() {
+		filter.Close()
+		pin.close()
+		if exe != nil {
+			exe.Close()
+		}
+	}
 	if c := p.cleanup; c != nil {
-		p.cleanup = func() { filter.Close(); pin.close(); c() }
+		p.cleanup = func() { closeFiles(); c() }
 	} else {
-		p.cleanup = func() { filter.Close(); pin.close() }
+		p.cleanup = closeFiles
 	}
 	// The first process of the run's pid namespace runs as the command's
 	// uid, and the command can ptrace it (no Yama on many hosts) and have
@@ -506,18 +579,42 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	// was in the run (TestAttackReviewS13BwrapInitEscapesLimits).
 	outer := lim
 	outer.Processes = 0
+	if e.confine {
+		// The Go runtime of this program's executable, the run's first
+		// process until it execs the inner prlimit, reserves far more
+		// address space than a memory limit allows (it fails to start
+		// under 600 MiB); the inner prlimit sets it for the command.
+		outer.Memory = 0
+	}
 	argv := append(rlimitArgs(e.prlimit, outer), e.bin, "--seccomp", "3")
 	// The outer prlimit and bwrap run on the host: the loader's variables
 	// reach only the sandbox, through --setenv (see loaderEnv).
 	var loader []string
 	p.env, loader = loaderEnv(env)
 	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory, spec.Mask, pin, p.cred, inner)
-	// The filter is descriptor 3, the pinned directories 4 on.
+	// The filter is descriptor 3, the pinned directories 4 on, then the
+	// executable.
 	p.extra = append([]*os.File{filter}, pin.files...)
 	argv = append(argv, flags[:len(flags)-1]...)
-	for _, kv := range loader {
-		k, v, _ := strings.Cut(kv, "=")
-		argv = append(argv, "--setenv", k, v)
+	if exe != nil {
+		// The first process confines writes to these directories, adds
+		// the loader's variables and the Go runtime's (which it must not
+		// act on itself), and execs what follows (see bwrapInit).
+		p.extra = append(p.extra, exe)
+		argv = append(argv, "--", "/proc/self/fd/"+strconv.Itoa(2+len(p.extra)), bwrapInitArg)
+		for _, d := range e.writable(p.cred) {
+			argv = append(argv, "-w", d)
+		}
+		var goRuntime []string
+		p.env, goRuntime = goRuntimeVars(p.env)
+		for _, kv := range append(loader, goRuntime...) {
+			argv = append(argv, "-e", kv)
+		}
+	} else {
+		for _, kv := range loader {
+			k, v, _ := strings.Cut(kv, "=")
+			argv = append(argv, "--setenv", k, v)
+		}
 	}
 	argv = append(argv, "--")
 	argv = append(argv, rlimitArgs(e.prlimit, shellStartedLimits(lim))...)

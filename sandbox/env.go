@@ -135,13 +135,21 @@ var goRuntimeEnv = []string{"GODEBUG", "GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GORA
 // GODEBUG=inittrace=1 made runsc print its package inits in the run's
 // stderr).
 func withoutGoRuntime(env []string) []string {
-	out := make([]string, 0, len(env))
+	rest, _ := goRuntimeVars(env)
+	return rest
+}
+
+// goRuntimeVars splits env into the variables of goRuntimeEnv and the rest.
+func goRuntimeVars(env []string) (rest, goRuntime []string) {
+	rest = make([]string, 0, len(env))
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(goRuntimeEnv, k) {
-			out = append(out, kv)
+		if k, _, _ := strings.Cut(kv, "="); slices.Contains(goRuntimeEnv, k) {
+			goRuntime = append(goRuntime, kv)
+		} else {
+			rest = append(rest, kv)
 		}
 	}
-	return out
+	return rest, goRuntime
 }
 
 // shellStartedEnv refuses a [Spec.Env] entry that the shell starting a
