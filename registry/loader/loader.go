@@ -481,7 +481,9 @@ func textOf(n *yaml.Node) (string, string) {
 
 func (t *text) UnmarshalYAML(n *yaml.Node) error {
 	s, msg := textOf(n)
-	*t = text(s)
+	if msg == "" {
+		*t = text(s)
+	}
 	return typeError(n, msg)
 }
 
