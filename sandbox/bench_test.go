@@ -162,7 +162,7 @@ func directCmd(b *testing.B, eng *base, spec Spec) (func() error, func()) {
 }
 
 // BenchmarkBwrapConfinedInterleaved measures what confining writes costs a
-// bwrap run (see bwrapInit): Run(`true`) with this program's executable as
+// bwrap run (see internal/confine): Run(`true`) with this program's executable as
 // the run's first process, which applies Landlock and execs the rest, and
 // without it (the run as it was before 2026-11-29), in alternating blocks
 // inside one loop. It reports x_confined, the confined run's time over the

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/toolbelt-go/toolbelt/internal/confine"
 )
 
 // Bwrap is the "bwrap" engine (bubblewrap): the command sees the host's root
@@ -56,11 +58,11 @@ import (
 // reach the command, and show in bwrap's command line on the host.
 //
 // Where the kernel has Landlock, the run's first process is this program's
-// own executable, which the package's init function recognises: it puts
-// itself in a Landlock domain that refuses writes outside the workspace
-// and the run's own directories (a read-only mount does not stop writes to
-// a host FIFO) and execs the prlimit that starts the command (see
-// bwrapInit). The executable must be executable by the command's user.
+// own executable, which the init function of internal/confine recognises:
+// it puts itself in a Landlock domain that refuses writes outside the
+// workspace and the run's own directories (a read-only mount does not stop
+// writes to a host FIFO) and execs the prlimit that starts the command.
+// The executable must be executable by the command's user.
 //
 // bwrap is started as the init of a pid namespace of its own, so that killing
 // it (on timeout, cancel, flood or exit) makes the kernel kill every process
@@ -70,18 +72,14 @@ type Bwrap struct {
 	bin, prlimit string // resolved by the availability check
 	sh           string // the command's shell (see plan), resolved by the check
 	// confine: the kernel has Landlock, and each run's first process is
-	// this program's executable, which confines writes (see bwrapInit).
+	// this program's executable, which confines writes (see
+	// internal/confine's bwrapInit).
 	confine bool
 }
 
-// bwrapInitArg is the first argument of a bwrap run's first process when
-// that process is this program's own executable (see bwrapInit): the
-// package's init function then confines the process and execs the rest of
-// the run instead of starting the program.
-const bwrapInitArg = "-toolbelt-sandbox-bwrap-init"
-
 // ownExecutable is the file the running program was started from, which a
-// bwrap run starts as its first process (see bwrapInit), by descriptor:
+// bwrap run starts as its first process (see internal/confine's bwrapInit),
+// by descriptor:
 // the file may lie where the sandbox shows nothing (a test binary under
 // /tmp), or have been replaced since.
 const ownExecutable = "/proc/self/exe"
@@ -154,7 +152,7 @@ func (e *Bwrap) probe() error {
 		}
 		defer exe.Close()
 		cmd.ExtraFiles = []*os.File{exe}
-		cmd.Args = append(argv[:len(argv)-1:len(argv)-1], "--", "/proc/self/fd/3", bwrapInitArg, "-w", "/tmp", "--", sh, "-c", "exit 0")
+		cmd.Args = append(argv[:len(argv)-1:len(argv)-1], "--", "/proc/self/fd/3", confine.BwrapInitArg, "-w", "/tmp", "--", sh, "-c", "exit 0")
 	}
 	cmd.Env = []string{"PATH=" + DefaultPath}
 	cmd.Dir = "/"
@@ -365,7 +363,7 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 }
 
 // writable are the directories a run's command may write beneath (see
-// bwrapInit): the workspace, the fresh ones (tmpfs), /dev (its devices,
+// internal/confine): the workspace, the fresh ones (tmpfs), /dev (its devices,
 // /dev/pts and /dev/shm are the run's own) and /proc (the run's own
 // processes; /proc/sys is read-only). cred is the user bwrap starts as.
 func (e *Bwrap) writable(cred *syscall.Credential) []string {
@@ -535,7 +533,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		}
 		return nil, newError(CodeCreateFailed, e.name, "", err, "writing the seccomp filter for bwrap")
 	}
-	var exe *os.File // see bwrapInit
+	var exe *os.File // see internal/confine's bwrapInit
 	if e.confine {
 		if exe, err = os.Open(ownExecutable); err != nil {
 			filter.Close()
@@ -599,9 +597,9 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	if exe != nil {
 		// The first process confines writes to these directories, adds
 		// the loader's variables and the Go runtime's (which it must not
-		// act on itself), and execs what follows (see bwrapInit).
+		// act on itself), and execs what follows (see internal/confine).
 		p.extra = append(p.extra, exe)
-		argv = append(argv, "--", "/proc/self/fd/"+strconv.Itoa(2+len(p.extra)), bwrapInitArg)
+		argv = append(argv, "--", "/proc/self/fd/"+strconv.Itoa(2+len(p.extra)), confine.BwrapInitArg)
 		for _, d := range e.writable(p.cred) {
 			argv = append(argv, "-w", d)
 		}

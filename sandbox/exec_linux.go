@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolbelt-go/toolbelt/internal/confine"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,35 +31,8 @@ func sysProcAttr(p *plan) *syscall.SysProcAttr {
 }
 
 // closeOnExecAll marks every descriptor of this process from 3 up
-// close-on-exec, so that none reaches a command but its stdio and the
-// plan's extra files (which exec passes on explicitly). Descriptors Go opens
-// are close-on-exec already; one this process inherited (a supervisor's
-// pipe, a socket-activated listener) or that C code opened is not, and exec
-// leaves it open in the child: bwrap, prlimit and the command kept it, and a
-// command with the network off talked to a 127.0.0.1 server through a
-// connected socket of the host (TestAttackInheritedDescriptor).
-func closeOnExecAll() error {
-	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
-	if err == nil {
-		return nil
-	}
-	// Before Linux 5.11: one descriptor at a time.
-	ents, rerr := os.ReadDir("/proc/self/fd")
-	if rerr != nil {
-		return errors.Join(err, rerr)
-	}
-	for _, e := range ents {
-		fd, aerr := strconv.Atoi(e.Name())
-		if aerr != nil || fd < 3 {
-			continue
-		}
-		// The directory's own descriptor is gone by now: EBADF.
-		if _, ferr := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); ferr != nil && ferr != unix.EBADF {
-			return ferr
-		}
-	}
-	return nil
-}
+// close-on-exec (see confine.CloseOnExecAll).
+func closeOnExecAll() error { return confine.CloseOnExecAll() }
 
 // waitExited blocks until pid has exited, leaving it unreaped, so its pid
 // (the group id) cannot be recycled while the rest of the group is killed.

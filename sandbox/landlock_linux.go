@@ -23,46 +23,19 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/toolbelt-go/toolbelt/internal/confine"
 	"golang.org/x/sys/unix"
 )
 
 // Landlock rights newer than golang.org/x/sys/unix names (uapi
 // linux/landlock.h).
 const (
-	llAccessFSResolveUnix     = 1 << 16 // ABI 9: connect to a unix socket at a path
-	llAccessNetBindUDP        = 1 << 2  // ABI 10
-	llAccessNetConnectSendUDP = 1 << 3  // ABI 10
+	llAccessNetBindUDP        = 1 << 2 // ABI 10
+	llAccessNetConnectSendUDP = 1 << 3 // ABI 10
 )
 
 // landlockABI asks the kernel for its Landlock ABI version.
-func landlockABI() (int, error) {
-	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	switch errno {
-	case 0:
-		return int(v), nil
-	case unix.ENOSYS:
-		return 0, fmt.Errorf("landlock_create_ruleset: %w (the kernel is built without Landlock)", errno)
-	case unix.EOPNOTSUPP:
-		return 0, fmt.Errorf("landlock_create_ruleset: %w (Landlock is built in but not enabled at boot)", errno)
-	}
-	return 0, fmt.Errorf("landlock_create_ruleset: %w", errno)
-}
-
-// llHandledFS is every filesystem right the ABI knows: each one handled and
-// not granted by a rule is denied.
-func llHandledFS(abi int) uint64 {
-	switch {
-	case abi >= 9:
-		return 1<<17 - 1
-	case abi >= 5:
-		return 1<<16 - 1
-	case abi >= 3:
-		return 1<<15 - 1
-	case abi >= 2:
-		return 1<<14 - 1
-	}
-	return 1<<13 - 1
-}
+func landlockABI() (int, error) { return confine.ABI() }
 
 // socketFilterArch is the audit architecture of this build, for the seccomp
 // filter; 0 where the filter is not written for the architecture.
@@ -283,9 +256,9 @@ type llStarter struct {
 // prepare builds the policy's Landlock ruleset (and seccomp filter).
 func (p landlockPolicy) prepare() (*llStarter, error) {
 	// From ABI 9 the rights include resolving unix sockets at paths
-	// (llAccessFSResolveUnix), granted in the writable directories only,
+	// (confine.AccessFSResolveUnix), granted in the writable directories only,
 	// network on or off; before it the filter refuses unix sockets.
-	fsRights := llHandledFS(p.abi)
+	fsRights := confine.HandledFS(p.abi)
 	attr := unix.LandlockRulesetAttr{Access_fs: fsRights}
 	if p.networkOff && p.abi >= 4 {
 		attr.Access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
@@ -374,32 +347,9 @@ func (s *llStarter) allowAllBut(dir string, access uint64, hidden []string) erro
 	return err
 }
 
-// llFileRights are the rights a rule on a file (not a directory) may grant.
-const llFileRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
-	unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
-
-// allow adds a rule granting access beneath path (on path alone, and only
-// the rights a file can have, when it is not a directory).
+// allow adds a rule granting access beneath path (see confine.AllowBeneath).
 func (s *llStarter) allow(path string, access uint64) error {
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return &os.PathError{Op: "fstat", Path: path, Err: err}
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		access &= llFileRights
-	}
-	rule := unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(fd)}
-	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(s.ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
-		uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
-	if errno != 0 {
-		return fmt.Errorf("landlock_add_rule %s: %w", path, errno)
-	}
-	return nil
+	return confine.AllowBeneath(s.ruleset, path, access)
 }
 
 // start restricts a new OS thread and starts cmd from it. A child inherits
