@@ -481,9 +481,7 @@ func textOf(n *yaml.Node) (string, string) {
 
 func (t *text) UnmarshalYAML(n *yaml.Node) error {
 	s, msg := textOf(n)
-	if msg == "" {
-		*t = text(s)
-	}
+	*t = text(s)
 	return typeError(n, msg)
 }
 

@@ -670,14 +670,6 @@ func TestLoadGoToolKeepsWhatTheFileLeavesOut(t *testing.T) {
 	assert.Equal(t, tool.Annotations{Title: "From Go", ReadOnly: true}, e.Spec.Annotations, "a claim the file takes away is gone, the others kept")
 }
 
-// A value that is refused leaves the Go definition's as it was: it is one
-// problem, not also a loosening of the go function's category.
-func TestLoadRefusedValueKeepsTheGoValue(t *testing.T) {
-	ld := &loader.Loader{Funcs: loader.FuncTable(tool.Func("read_file", "Go description", readFile, tool.WithCategory("files")))}
-	err := ld.Load(registry.New(), strings.NewReader("tools:\n  - name: read_file\n    type: go\n    metadata: {category: {x: 1}}\n"), "t.yaml")
-	assert.Equal(t, []string{`t.yaml:4: tool "read_file": metadata.category must be a string`}, problems(t, err))
-}
-
 // A file of thousands of wrong values is reported in bounded time and
 // words: the first problems and a count of the rest.
 func TestLoadCapsDecodeProblems(t *testing.T) {
