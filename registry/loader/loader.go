@@ -740,10 +740,7 @@ func (s *session) decode(n *yaml.Node, path *keyPath, dst any) bool {
 		field, known := fields[k.Value]
 		at := &keyPath{path, k.Value}
 		switch {
-		case !known:
-			if !s.reporting() {
-				break
-			}
+		case !known && s.reporting():
 			msg := fmt.Sprintf("unknown key %q", k.Value)
 			if h, ok := keyHints[v.Type()][k.Value]; ok {
 				msg += ": " + h
@@ -751,6 +748,7 @@ func (s *session) decode(n *yaml.Node, path *keyPath, dst any) bool {
 				msg += didYouMean(k.Value, slices.Sorted(maps.Keys(fields)), ": known keys are %s")
 			}
 			s.add(k.Line, path.in(msg))
+		case !known:
 		case field.Type() == reflect.TypeFor[*yaml.Node]():
 			field.Set(reflect.ValueOf(deref(val)))
 		case field.Kind() == reflect.Struct: // metadata.annotations
@@ -762,14 +760,17 @@ func (s *session) decode(n *yaml.Node, path *keyPath, dst any) bool {
 	})
 }
 
-// typeErrors reports what yaml.v3 could not decode of the value at path,
-// each error of a *yaml.TypeError at its line ("line 3: ...").
+// typeErrors reports what yaml.v3 could not decode of the value at path:
+// each error of a *yaml.TypeError is at its line ("line 3: ...").
 func (s *session) typeErrors(err error, path *keyPath) {
-	te := &yaml.TypeError{}
-	if err != nil && !errors.As(err, &te) {
-		te.Errors = []string{err.Error()} // not one of the types' own: yaml.v3 stopped
+	if err == nil {
+		return
 	}
-	for _, e := range te.Errors {
+	errs := []string{err.Error()}
+	if te := (*yaml.TypeError)(nil); errors.As(err, &te) {
+		errs = te.Errors
+	}
+	for _, e := range errs {
 		if s.reporting() {
 			line, msg := yamlError(e)
 			s.add(line, path.String()+" "+msg)
