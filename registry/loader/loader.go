@@ -402,153 +402,47 @@ func (s *session) commit(reg *registry.Registry) error {
 	return &LoadError{Problems: s.probs}
 }
 
-// The shape of a tool file. decode fills these with known fields only,
-// and yaml.v3 decodes each value by its field's type (below); what it
-// cannot fill is a problem at its line. A *yaml.Node is read later.
+// The shape of a tool file. decode fills these with known fields only;
+// what it cannot fill is a problem at its line. A *yaml.Node is read later.
 type (
 	fileDoc struct {
 		Tools *yaml.Node `yaml:"tools"`
 	}
 	toolDef struct {
-		Name           text       `yaml:"name"`
+		Name           string     `yaml:"name"`
 		Description    *yaml.Node `yaml:"description"`
-		Type           text       `yaml:"type"`
+		Type           string     `yaml:"type"`
 		InputSchema    *yaml.Node `yaml:"input_schema"`
 		OutputSchema   *yaml.Node `yaml:"output_schema"`
 		Implementation *yaml.Node `yaml:"implementation"`
 		Metadata       *yaml.Node `yaml:"metadata"`
 	}
-	// metadata is read onto a tool.Spec, each field pointing at its own: a
-	// key the file leaves out, or sets to null (which yaml.v3 decodes as a
-	// nil pointer), keeps the value a go tool's Go definition gave it.
+	// metadata is read onto a tool.Spec, each field pointing at its own:
+	// a key the file leaves out keeps the value a go tool's Go definition
+	// gave it.
 	metadata struct {
-		Version          *text       `yaml:"version"`
-		Category         *text       `yaml:"category"`
-		Tags             *list       `yaml:"tags"`
-		Secrets          *list       `yaml:"secrets"`
-		Risk             *risk       `yaml:"risk"`
-		RequiresApproval *flag       `yaml:"requires_approval"`
-		AllowedModes     *list       `yaml:"allowed_modes"`
-		Timeout          *duration   `yaml:"timeout"`
-		RateLimitPerHour *count      `yaml:"rate_limit_per_hour"`
-		Annotations      annotations `yaml:"annotations"`
+		Version          *string        `yaml:"version"`
+		Category         *string        `yaml:"category"`
+		Tags             *[]string      `yaml:"tags"`
+		Secrets          *[]string      `yaml:"secrets"`
+		Risk             *tool.Risk     `yaml:"risk"`
+		RequiresApproval *bool          `yaml:"requires_approval"`
+		AllowedModes     *[]string      `yaml:"allowed_modes"`
+		Timeout          *time.Duration `yaml:"timeout"`
+		RateLimitPerHour *int           `yaml:"rate_limit_per_hour"`
+		Annotations      annotations    `yaml:"annotations"`
 	}
 	annotations struct {
-		Title       *text `yaml:"title"`
-		ReadOnly    *flag `yaml:"read_only"`
-		Destructive *flag `yaml:"destructive"`
-		Idempotent  *flag `yaml:"idempotent"`
-		OpenWorld   *flag `yaml:"open_world"`
+		Title       *string `yaml:"title"`
+		ReadOnly    *bool   `yaml:"read_only"`
+		Destructive *bool   `yaml:"destructive"`
+		Idempotent  *bool   `yaml:"idempotent"`
+		OpenWorld   *bool   `yaml:"open_world"`
 	}
 	goImplDef struct {
 		Function *yaml.Node `yaml:"function"`
 	}
 )
-
-// The types of values. yaml.v3 decodes each through its UnmarshalYAML,
-// which refuses what does not fit with a *yaml.TypeError at the value's
-// line, saying what to write instead; a null never reaches it.
-type (
-	text     string // not !!binary: a reader of the file would not see what it says
-	list     []string
-	flag     bool
-	count    int // of calls per hour: whole, 0 for no limit (0.5 is not read as 0)
-	risk     tool.Risk
-	duration time.Duration // positive, with a unit
-)
-
-// typeError is msg about n as yaml.v3 reports a value that does not fit,
-// or nil when msg is empty.
-func typeError(n *yaml.Node, msg string) error {
-	if msg == "" {
-		return nil
-	}
-	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %s", n.Line, msg)}}
-}
-
-// textOf is the string n holds ("" for a null), or what is wrong with it.
-func textOf(n *yaml.Node) (string, string) {
-	switch {
-	case n.Kind != yaml.ScalarNode:
-		return "", "must be a string"
-	case n.ShortTag() == "!!binary":
-		return "", "is !!binary: write the text itself"
-	case n.ShortTag() == "!!null":
-		return "", ""
-	}
-	return n.Value, ""
-}
-
-func (t *text) UnmarshalYAML(n *yaml.Node) error {
-	s, msg := textOf(n)
-	*t = text(s)
-	return typeError(n, msg)
-}
-
-func (l *list) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.SequenceNode {
-		return typeError(n, "must be a list of strings, such as [a, b]")
-	}
-	*l = make(list, len(n.Content))
-	te := &yaml.TypeError{}
-	for i, item := range n.Content {
-		item = deref(item)
-		s, msg := textOf(item)
-		if (*l)[i] = s; msg != "" {
-			te.Errors = append(te.Errors, fmt.Sprintf("line %d: item %d %s", item.Line, i, msg))
-		}
-	}
-	if len(te.Errors) > 0 {
-		return te
-	}
-	return nil
-}
-
-func (f *flag) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.ScalarNode || n.Decode((*bool)(f)) != nil {
-		return typeError(n, fmt.Sprintf("is %q: write true or false", n.Value))
-	}
-	return nil
-}
-
-func (c *count) UnmarshalYAML(n *yaml.Node) error {
-	switch {
-	case n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode((*int)(c)) != nil:
-		return typeError(n, fmt.Sprintf("is %q: write a whole number (0 for no limit)", n.Value))
-	case *c < 0:
-		return typeError(n, fmt.Sprintf("is %d: write a whole number of calls per hour, 0 for no limit", *c))
-	}
-	return nil
-}
-
-func (r *risk) UnmarshalYAML(n *yaml.Node) error {
-	v, err := tool.ParseRisk(n.Value)
-	switch {
-	case n.Kind != yaml.ScalarNode:
-		return typeError(n, "must be a string")
-	case err != nil:
-		return typeError(n, fmt.Sprintf("is %q: use low, medium or high", n.Value))
-	}
-	*r = risk(v)
-	return nil
-}
-
-func (d *duration) UnmarshalYAML(n *yaml.Node) error {
-	v, err := time.ParseDuration(n.Value)
-	_, errWithUnit := time.ParseDuration(n.Value + "s")
-	switch tag := n.ShortTag(); {
-	case n.Kind != yaml.ScalarNode:
-		return typeError(n, "must be a duration such as \"30s\"")
-	case (tag == "!!int" || tag == "!!float") && errWithUnit == nil: // not .inf or 1e3
-		return typeError(n, fmt.Sprintf("%s has no unit: write %q", n.Value, n.Value+"s"))
-	case err != nil:
-		return typeError(n, fmt.Sprintf("%q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", n.Value))
-	case v <= 0:
-		return typeError(n, fmt.Sprintf("%q must be positive: leave it out for the executor's default", n.Value))
-	}
-	*d = duration(v)
-	return nil
-}
 
 // keyHints are, for each decoded type, the hints for keys people write by
 // mistake; the known keys are the struct's own yaml tags.
@@ -616,7 +510,7 @@ func (s *session) parse(data []byte) {
 			}
 			return
 		case err != nil:
-			line, msg := yamlError(err.Error())
+			line, msg := yamlError(err)
 			s.add(line, "is not valid YAML: "+msg)
 			return
 		case errors.As(yamlbound.Check(&doc, 0, 0), &be): // alias bombs, depth: before anything expands them
@@ -655,10 +549,9 @@ func (s *session) mergeKeys(doc *yaml.Node) bool {
 	return found > 0
 }
 
-// yamlError extracts the line from a yaml.v3 error ("yaml: line 3: ...")
-// or from one error of a *yaml.TypeError ("line 3: ...").
-func yamlError(err string) (int, string) {
-	msg := strings.TrimPrefix(err, "yaml: ")
+// yamlError extracts the line from a yaml.v3 error ("yaml: line 3: ...").
+func yamlError(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	n, rest, ok := strings.Cut(strings.TrimPrefix(msg, "line "), ": ")
 	if line, err := strconv.Atoi(n); err == nil && ok && strings.HasPrefix(msg, "line ") {
 		return line, rest
@@ -688,7 +581,7 @@ func (s *session) parseDoc(root *yaml.Node) {
 		return
 	}
 	var fd fileDoc
-	if !s.decode(root, nil, &fd) {
+	if !s.decode(root, &fd, nil) {
 		return
 	}
 	list := fd.Tools
@@ -714,68 +607,97 @@ func (s *session) parseDoc(root *yaml.Node) {
 	}
 }
 
-// decode fills the struct dst points at from mapping n at path, as a
-// yaml.v3 decoder with known fields would, but key by key, so that each
-// problem names its key, and a mapping costs its number of keys (yaml.v3
-// compares each key of a mapping it decodes with every other: 21 s for a
-// 1 MiB one). yaml.v3 decodes each value by its field's type. A null is as
-// if not written. It returns false when a key is given twice (which value
-// was meant is for the author to say) or is not a string.
-func (s *session) decode(n *yaml.Node, path *keyPath, dst any) bool {
-	switch n = deref(n); {
-	case n.ShortTag() == "!!null":
+// decode fills *p, p being a pointer to one of the types above or to a
+// field of one, from n, path being the path of n's key ("metadata.tags.1");
+// a null leaves *p as it is, as if not written. It returns false when a
+// mapping has a key twice (which value was meant is for the author to say)
+// or a key that is not a string: the tool is not built.
+func (s *session) decode(n *yaml.Node, p any, path *keyPath) bool {
+	n = deref(n)
+	if node, ok := p.(**yaml.Node); ok {
+		*node = n
 		return true
-	case n.Kind != yaml.MappingNode:
-		if s.reporting() {
-			s.add(n.Line, path.String()+" must be a mapping")
+	}
+	if n.ShortTag() == "!!null" {
+		return true
+	}
+	msg := ""
+	switch v := reflect.ValueOf(p).Elem(); v.Kind() {
+	case reflect.Pointer: // a metadata field, which points at the spec's
+		return s.decode(n, v.Interface(), path)
+	case reflect.Struct:
+		if n.Kind == yaml.MappingNode {
+			return s.mapping(n, v, path)
 		}
-		return true
-	}
-	v := reflect.ValueOf(dst).Elem()
-	fields := map[string]reflect.Value{}
-	for i := range v.NumField() {
-		fields[v.Type().Field(i).Tag.Get("yaml")] = v.Field(i)
-	}
-	return s.keys(n, path, func(k, val *yaml.Node) bool {
-		field, known := fields[k.Value]
-		at := &keyPath{path, k.Value}
-		switch {
-		case !known && s.reporting():
-			msg := fmt.Sprintf("unknown key %q", k.Value)
-			if h, ok := keyHints[v.Type()][k.Value]; ok {
-				msg += ": " + h
-			} else {
-				msg += didYouMean(k.Value, slices.Sorted(maps.Keys(fields)), ": known keys are %s")
+		msg = "must be a mapping"
+	case reflect.Slice:
+		if n.Kind == yaml.SequenceNode {
+			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
+			ok := true
+			for i, c := range n.Content {
+				ok = s.decode(c, v.Index(i).Addr().Interface(), &keyPath{path, strconv.Itoa(i)}) && ok
 			}
-			s.add(k.Line, path.in(msg))
-		case !known:
-		case field.Type() == reflect.TypeFor[*yaml.Node]():
-			field.Set(reflect.ValueOf(deref(val)))
-		case field.Kind() == reflect.Struct: // metadata.annotations
-			return s.decode(val, at, field.Addr().Interface())
-		default:
-			s.typeErrors(val.Decode(field.Addr().Interface()), at)
+			return ok
 		}
-		return true
-	})
+		msg = "must be a list of strings, such as [a, b]"
+	default:
+		msg = scalar(n, p)
+	}
+	if msg != "" && s.reporting() {
+		s.add(n.Line, path.String()+" "+msg)
+	}
+	return true
 }
 
-// typeErrors reports what yaml.v3 could not decode of the value at path:
-// each error of a *yaml.TypeError is at its line ("line 3: ...").
-func (s *session) typeErrors(err error, path *keyPath) {
-	if err == nil {
-		return
-	}
-	errs := []string{err.Error()}
-	if te := (*yaml.TypeError)(nil); errors.As(err, &te) {
-		errs = te.Errors
-	}
-	for _, e := range errs {
-		if s.reporting() {
-			line, msg := yamlError(e)
-			s.add(line, path.String()+" "+msg)
+// scalar reads a string, a bool, a count, a risk or a duration into *p, or
+// says what n must be instead (after its path).
+func scalar(n *yaml.Node, p any) string {
+	isScalar := n.Kind == yaml.ScalarNode
+	switch p := p.(type) {
+	case *string:
+		switch {
+		case !isScalar:
+			return "must be a string"
+		case n.ShortTag() == "!!binary": // a reader of the file would not see what it says
+			return "is !!binary: write the text itself"
 		}
+		*p = n.Value
+	case *bool:
+		if !isScalar || n.Decode(p) != nil {
+			return fmt.Sprintf("is %q: write true or false", n.Value)
+		}
+	case *int: // 0.5 is not read as 0, which is no limit
+		if !isScalar || n.ShortTag() != "!!int" || n.Decode(p) != nil {
+			return fmt.Sprintf("is %q: write a whole number (0 for no limit)", n.Value)
+		}
+		if *p < 0 {
+			return fmt.Sprintf("is %d: write a whole number of calls per hour, 0 for no limit", *p)
+		}
+	case *tool.Risk:
+		risk, err := tool.ParseRisk(n.Value)
+		switch {
+		case !isScalar:
+			return "must be a string"
+		case err != nil:
+			return fmt.Sprintf("is %q: use low, medium or high", n.Value)
+		}
+		*p = risk
+	case *time.Duration:
+		d, err := time.ParseDuration(n.Value)
+		_, errWithUnit := time.ParseDuration(n.Value + "s")
+		switch tag := n.ShortTag(); {
+		case !isScalar:
+			return "must be a duration such as \"30s\""
+		case (tag == "!!int" || tag == "!!float") && errWithUnit == nil: // not .inf or 1e3
+			return fmt.Sprintf("%s has no unit: write %q", n.Value, n.Value+"s")
+		case err != nil:
+			return fmt.Sprintf("%q is not a duration: write it like \"30s\", \"2m\" or \"1h30m\"", n.Value)
+		case d <= 0:
+			return fmt.Sprintf("%q must be positive: leave it out for the executor's default", n.Value)
+		}
+		*p = d
 	}
+	return ""
 }
 
 // keys reads the keys of mapping n, at path, in order; a key given twice,
@@ -800,6 +722,31 @@ func (s *session) keys(n *yaml.Node, path *keyPath, read func(key, val *yaml.Nod
 		s.add(k.Line, path.in(msg))
 	}
 	return ok
+}
+
+// mapping fills struct v from mapping n, a field for each key its yaml tag names.
+func (s *session) mapping(n *yaml.Node, v reflect.Value, path *keyPath) bool {
+	keys := make([]string, v.NumField())
+	for i := range keys {
+		keys[i] = v.Type().Field(i).Tag.Get("yaml")
+	}
+	return s.keys(n, path, func(k, val *yaml.Node) bool {
+		key := k.Value
+		if f := slices.Index(keys, key); f >= 0 {
+			return s.decode(val, v.Field(f).Addr().Interface(), &keyPath{path, key})
+		}
+		if !s.reporting() {
+			return true
+		}
+		msg := fmt.Sprintf("unknown key %q", key)
+		if h, ok := keyHints[v.Type()][key]; ok {
+			msg += ": " + h
+		} else {
+			msg += didYouMean(key, slices.Sorted(slices.Values(keys)), ": known keys are %s")
+		}
+		s.add(k.Line, path.in(msg))
+		return true
+	})
 }
 
 // jsonValue reads n, at path, as a JSON value: objects, arrays, and
@@ -847,8 +794,8 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		}
 	}()
 	var def toolDef
-	ok := s.decode(item, nil, &def)
-	if s.name = string(def.Name); strings.TrimSpace(s.name) == "" {
+	ok := s.decode(item, &def, nil)
+	if s.name = def.Name; strings.TrimSpace(s.name) == "" {
 		s.name = ""
 		s.add(item.Line, fmt.Sprintf("tools[%d] has no name: give it a name such as \"search\"", idx))
 	} else {
@@ -864,7 +811,7 @@ func (s *session) tool(idx int, item *yaml.Node) {
 	if !ok {
 		return
 	}
-	kind := s.kind(string(def.Type))
+	kind := s.kind(def.Type)
 	if kind != "" && kind != "go" && s.name != "" && s.l.Funcs[s.name] != nil {
 		// As a go tool may not take another function's name (goImpl):
 		// the program's rules by name were written for that function.
@@ -887,12 +834,10 @@ func (s *session) tool(idx int, item *yaml.Node) {
 		if kind != "go" || (impl != nil && spec.Description == "") {
 			s.add(item.Line, "description is missing: tell the model what the tool does and when to use it")
 		}
-	} else if desc, msg := textOf(n); msg != "" {
+	} else if msg := scalar(n, &spec.Description); msg != "" {
 		s.add(n.Line, "description "+msg) // not a string, or !!binary
-	} else if strings.TrimSpace(desc) == "" {
+	} else if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
 		s.add(n.Line, "description is empty: tell the model what the tool does and when to use it")
-	} else {
-		spec.Description = desc
 	}
 	if impl != nil && def.InputSchema != nil { // the function was written for the values its own schema lets through
 		s.add(s.at("input_schema"), fmt.Sprintf("input_schema is set, but go function %q takes its input schema from Go: a tool file may not replace it (leave input_schema out; change it in Go, or with tool.WithInputSchema)", impl.Spec().Name))
@@ -972,14 +917,12 @@ func (s *session) schema(field string, n *yaml.Node, dst *json.RawMessage) {
 func (s *session) metadata(n *yaml.Node, spec *tool.Spec) bool {
 	a := &spec.Annotations
 	m := metadata{
-		Version: (*text)(&spec.Version), Category: (*text)(&spec.Category),
-		Tags: (*list)(&spec.Tags), Secrets: (*list)(&spec.Secrets), AllowedModes: (*list)(&spec.AllowedModes),
-		Risk: (*risk)(&spec.Risk), RequiresApproval: (*flag)(&spec.RequiresApproval),
-		Timeout: (*duration)(&spec.Timeout), RateLimitPerHour: (*count)(&spec.RateLimitPerHour),
-		Annotations: annotations{(*text)(&a.Title), (*flag)(&a.ReadOnly), (*flag)(&a.Destructive),
-			(*flag)(&a.Idempotent), (*flag)(&a.OpenWorld)},
+		Version: &spec.Version, Category: &spec.Category, Tags: &spec.Tags, Secrets: &spec.Secrets,
+		Risk: &spec.Risk, RequiresApproval: &spec.RequiresApproval, AllowedModes: &spec.AllowedModes,
+		Timeout: &spec.Timeout, RateLimitPerHour: &spec.RateLimitPerHour,
+		Annotations: annotations{&a.Title, &a.ReadOnly, &a.Destructive, &a.Idempotent, &a.OpenWorld},
 	}
-	if !s.decode(n, &keyPath{key: "metadata"}, &m) {
+	if !s.decode(n, &m, &keyPath{key: "metadata"}) {
 		return false
 	}
 	modes, keyLine := lookup(n, "allowed_modes")
@@ -1067,7 +1010,7 @@ func (s *session) goImpl(n *yaml.Node) tool.Tool {
 	case n.Kind != yaml.MappingNode:
 		s.add(n.Line, "implementation must be a mapping (function: name)")
 		return nil
-	case !s.decode(n, &keyPath{key: "implementation"}, &def):
+	case !s.decode(n, &def, &keyPath{key: "implementation"}):
 		return nil
 	case def.Function == nil:
 	case def.Function.Kind != yaml.ScalarNode || def.Function.ShortTag() == "!!null" || def.Function.Value == "":

@@ -253,7 +253,7 @@ extra: 1
 			`t.yaml:3: tool "a": description must be a string`,
 			`t.yaml:6: tool "a": metadata.annotations.read_only is "maybe": write true or false`,
 			`t.yaml:6: tool "a": metadata.annotations.title must be a string`,
-			`t.yaml:7: tool "a": metadata.tags item 1 must be a string`,
+			`t.yaml:7: tool "a": metadata.tags.1 must be a string`,
 			`t.yaml:8: tool "a": metadata.secrets must be a list of strings, such as [a, b]`,
 			`t.yaml:9: tool "a": metadata.risk must be a string`,
 			`t.yaml:10: unknown key "extra": known keys are tools`,
@@ -312,7 +312,7 @@ tools:
     implementation: {command: [ls]}
 `, []string{
 			`t.yaml:3: tool "a": description is !!binary: write the text itself`,
-			`t.yaml:6: tool "a": metadata.secrets item 0 is !!binary: write the text itself`,
+			`t.yaml:6: tool "a": metadata.secrets.0 is !!binary: write the text itself`,
 			`t.yaml:7: tool "a": metadata.annotations.title is !!binary: write the text itself`,
 			`t.yaml:8: tool "a": metadata.rate_limit_per_hour is "0.5": write a whole number (0 for no limit)`,
 		}},
