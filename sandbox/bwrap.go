@@ -164,7 +164,7 @@ func (e *Bwrap) probe() error {
 			"bwrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them for bwrap)"
 		if e.confine && bytes.Contains(stderr.Bytes(), []byte("/proc/self/fd/3")) {
 			why, fix = "the command's user cannot run this program's executable",
-				"each run's first process is this program's own executable, started as the command's user to confine its writes with Landlock: make the file executable by that user (chmod o+x, or WithUser)"
+				"each run's first process is this program's own executable, started as the command's user to confine its writes with Landlock: make the file executable by that user (chmod o+x, or WithUser), on a mount without noexec, and keep the program's package init functions from exiting or parsing its command line"
 		}
 		return unavailable(e.name, why, fix+"; stderr: "+string(bytes.TrimSpace(stderr.Bytes())), err)
 	}
