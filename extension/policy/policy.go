@@ -1013,8 +1013,7 @@ func (p *Policy) hostDir(at place, s string) bool {
 			s = filepath.Join(p.baseDir, s)
 		}
 	}
-	fi, err := os.Stat(s)
-	return err == nil && fi.IsDir()
+	return hostpath.IsDir(s)
 }
 
 // absolute reports whether the path s a call names is absolute, ~ and

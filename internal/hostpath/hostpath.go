@@ -138,7 +138,7 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 			continue
 		}
 		next := string(done)
-		fi, err := os.Lstat(next)
+		link, err := isLink(next)
 		if err != nil {
 			if !asWritten(err) {
 				// ENAMETOOLONG: the kernel may still reach it by the
@@ -150,7 +150,7 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 			missing = 1
 			continue
 		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
+		if !link {
 			continue
 		}
 		if links++; links > MaxLinks {
