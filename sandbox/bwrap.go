@@ -57,7 +57,7 @@ import (
 // see loaderEnv); bwrap sets them in the sandbox with --setenv, so they
 // reach the command, and show in bwrap's command line on the host.
 //
-// Where the kernel has Landlock, the run's first process is this program's
+// Where the kernel has Landlock (ABI 2 on), the run's first process is this program's
 // own executable, which the init function of internal/confine recognises:
 // it puts itself in a Landlock domain that refuses writes outside the
 // workspace and the run's own directories (a read-only mount does not stop
@@ -135,8 +135,11 @@ func (e *Bwrap) probe() error {
 			"install a POSIX shell (/bin/sh, apt-get install dash): each run's command is started by one, the first process of the run's pid namespace", err)
 	}
 	e.bin, e.prlimit, e.sh = bin, prl, sh
-	_, lerr := landlockABI()
-	e.confine = lerr == nil
+	// From Landlock ABI 2 (Linux 5.19): under ABI 1 a domain refuses
+	// every rename and link across directories (it cannot grant REFER),
+	// which would break mv and git in the workspace.
+	abi, lerr := landlockABI()
+	e.confine = lerr == nil && abi >= 2
 	// The probe starts bwrap the way runs do: as the same user, as the init
 	// of a new pid namespace, with the same flags (a tmpfs size among them:
 	// --size and --disable-userns need bubblewrap 0.8.0, and an older one
