@@ -114,6 +114,7 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 	// through /proc/self or /proc/thread-self for a process of its own
 	// (cwd set), 0 otherwise: its cwd link leads to cwd.
 	self := 0
+	next := "" // the name last looked up
 	for rest != "" {
 		var c string
 		c, rest, _ = strings.Cut(rest, "/")
@@ -137,7 +138,7 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 			missing++
 			continue
 		}
-		next := string(done)
+		next = string(done)
 		link, err := isLink(next)
 		if err != nil {
 			if !asWritten(err) {
@@ -192,6 +193,12 @@ func resolveIn(dir, name, cwd string) (resolved string, ok bool) {
 			self = n + 1 + len(pid)
 		}
 		rest = target + "/" + rest
+	}
+	if next == string(done) {
+		// done is still the name last looked up (nothing was appended
+		// or taken off after it): that string is the answer, not
+		// copied again.
+		return next, true
 	}
 	return string(done), true
 }
