@@ -14,7 +14,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -357,15 +356,6 @@ func (s *llStarter) allow(path string, access uint64) error {
 // the thread that forks it (exec.Cmd.Start forks on the calling thread), so
 // the command is confined and no other thread of this process is.
 func (s *llStarter) start(cmd *exec.Cmd) error {
-	if u := s.pol.user; u != nil {
-		for _, w := range []io.Writer{cmd.Stdout, cmd.Stderr} {
-			if f, ok := w.(*os.File); ok {
-				if err := f.Chown(int(u.Uid), int(u.Gid)); err != nil {
-					return fmt.Errorf("giving the output pipes to uid %d: %w", u.Uid, err)
-				}
-			}
-		}
-	}
 	return startOnOwnThread(cmd, s.restrictThread, s.done)
 }
 
