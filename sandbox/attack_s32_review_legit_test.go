@@ -17,12 +17,10 @@ import (
 // did not, then "end".
 const s32ReviewLegitScript = `ws=$1
 check() { name=$1; shift; if ( "$@" ) >/dev/null 2>&1; then echo "OK $name"; else echo "LOST $name"; fi; }
-if [ "$(id -u)" = 0 ]; then
-	echo MARK-dev-stdout > /dev/stdout || echo "LOST dev-stdout"
-	echo MARK-proc-fd-1 > /proc/self/fd/1 || echo "LOST proc-fd-1"
-	echo MARK-dev-fd-1 > /dev/fd/1 || echo "LOST dev-fd-1"
-	echo MARK-dev-stderr > /dev/stderr || echo "LOST dev-stderr"
-fi
+echo MARK-dev-stdout > /dev/stdout || echo "LOST dev-stdout"
+echo MARK-proc-fd-1 > /proc/self/fd/1 || echo "LOST proc-fd-1"
+echo MARK-dev-fd-1 > /dev/fd/1 || echo "LOST dev-fd-1"
+echo MARK-dev-stderr > /dev/stderr || echo "LOST dev-stderr"
 check dev-null sh -c 'echo x > /dev/null'
 check pty python3 -c 'import os; m, s = os.openpty(); os.write(s, b"x\n"); print(os.read(m, 10))'
 check tmp-file sh -c 'echo x > /tmp/a && test "$(cat /tmp/a)" = x'
@@ -66,10 +64,9 @@ var s32ReviewLost = regexp.MustCompile(`(?m)^LOST .*$`)
 // truncate in the workspace, the workspace through a symlink in /tmp and
 // through /proc/self/cwd, a move from /tmp into it, git, and its own
 // /proc/self/oom_score_adj, comm and coredump_filter. As the default user
-// and as WithUser(0, 0). (Reopening the standard streams by name, as
-// /dev/stdout or /proc/self/fd/1, is checked as root only: they are pipes
-// the host process made, mode 0600 and its own, which the default user
-// could not reopen before e1e6970 either.)
+// and as WithUser(0, 0), reopening the standard streams by name too
+// (/dev/stdout, /proc/self/fd/1: the pipes are the command's user's since
+// f2f09b4; before it the default user could not, with or without e1e6970).
 func TestAttackS32ReviewLegitimateWritesKept(t *testing.T) {
 	needPython(t)
 	for _, c := range []struct {
@@ -88,12 +85,10 @@ func TestAttackS32ReviewLegitimateWritesKept(t *testing.T) {
 			o := sh(t, sb, s32ReviewLegitScript, ws)
 			require.Contains(t, string(o.Stdout), "end\n", "the script did not finish")
 			assert.Empty(t, s32ReviewLost.FindAllString(string(o.Stdout), -1), "a bwrap command lost these")
-			if c.opts != nil {
-				for _, m := range []string{"MARK-dev-stdout", "MARK-proc-fd-1", "MARK-dev-fd-1"} {
-					assert.Contains(t, string(o.Stdout), m+"\n")
-				}
-				assert.Contains(t, string(o.Stderr), "MARK-dev-stderr\n")
+			for _, m := range []string{"MARK-dev-stdout", "MARK-proc-fd-1", "MARK-dev-fd-1"} {
+				assert.Contains(t, string(o.Stdout), m+"\n")
 			}
+			assert.Contains(t, string(o.Stderr), "MARK-dev-stderr\n")
 			for _, f := range []string{"g", "s", "m", "via-link", "via-cwd", "r/.git/HEAD"} {
 				_, err := os.Lstat(filepath.Join(ws, f))
 				assert.NoError(t, err, "%s is not in the workspace on the host", f)
