@@ -53,6 +53,7 @@ func init() {
 		"recursive":      checkRecursive,
 		"runs":           checkRuns,
 		"yarn_workspace": checkYarnWorkspace,
+		"yarn":           checkYarn,
 		"moves":          checkMoves,
 		"mirrors":        checkMirrors,
 		"container":      checkContainer,
@@ -429,6 +430,44 @@ func checkYarnWorkspace(s *state, name string, args []word, cx judgeCtx, j *judg
 		}
 	}
 	return info{}
+}
+
+// yarnCommands are yarn's and pnpm's own commands and their aliases (pnpm
+// rm is pnpm remove): yarn NAME (pnpm NAME) with any other NAME runs the
+// project's script of that name or, without one, the command of an
+// installed package, as npx NAME does. Some are programs' names too
+// (install, link, unlink, init, patch, env, import), and are not judged so.
+var yarnCommands = strings.Fields(`access add approve-builds audit autoclean bin c cache cat-file cat-index check config
+	constraints create dedupe deploy dlx doctor env exec explain fetch find-hash generate-lock-entry get global help i
+	ignored-builds import info init install install-test it licenses link list ln login logout ls m multi npm outdated
+	owner pack patch patch-commit patch-remove plugin policies prune publish rb rebuild recursive remove restart rm
+	root run run-script sbom search self-update server set setup stage start stop store t tag team test un
+	uninstall unlink unplug up update upgrade upgrade-interactive version versions why workspace workspaces`)
+
+// checkYarn judges yarn and pnpm (and what check project judges of them):
+// yarn NAME and yarn run NAME, where NAME is none of its own commands,
+// run NAME's command as an installed package's (yarn rimraf ~ is rimraf
+// ~, yarn node -e CODE is node -e CODE), and are judged as that command,
+// as npx rimraf ~ is. A project script of the name may run instead; what
+// it runs is not known here, and the command is the best guess.
+func checkYarn(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	inf := checkProject(s, name, args, cx, j)
+	var g *Options
+	if r, ok := s.c.commands.get(name); ok {
+		g = &r.Options
+	}
+	k := scanOptions(name, args, g, true).stopped
+	if k < len(args) && args[k].lit && (args[k].s == "run" || args[k].s == "run-script") {
+		for k++; k < len(args) && args[k].lit && strings.HasPrefix(args[k].s, "-"); k++ {
+		}
+	} else if k < len(args) && slices.Contains(yarnCommands, args[k].s) {
+		return inf
+	}
+	if k >= len(args) || !args[k].lit || strings.HasPrefix(args[k].s, "-") {
+		return inf
+	}
+	ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+	return inf.or(s.judge(slices.Clone(args[k:]), ncx))
 }
 
 // packageRunners are the commands that run the command of a package they
@@ -3998,8 +4037,10 @@ var containerValueFlags = strings.Fields(`-a --attach --add-host --annotation --
 // repository the line cloned is Defaults.DownloadExec, as make there is.
 func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	mounts := map[string]string{} // mount point: host path
+	readOnly := map[string]bool{} // mount point: mounted read-only
 	var srcs []string             // every mount's source, as written
 	var entry []word
+	workdir := "" // -w's directory, cleaned
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -4032,27 +4073,36 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		switch flag {
 		case "-v", "--volume":
 			if src, dst, ok := strings.Cut(val, ":"); ok {
-				dst, _, _ = strings.Cut(dst, ":")
+				dst, mopts, _ := strings.Cut(dst, ":")
 				src = cwdNamed(src)
 				mounts[path.Clean(dst)] = src
 				srcs = append(srcs, src)
+				if slices.Contains(strings.Split(mopts, ","), "ro") {
+					readOnly[path.Clean(dst)] = true
+				}
 			}
 		case "--mount":
 			var src, dst string
+			ro := false
 			for _, kv := range strings.Split(val, ",") {
-				k, v, _ := strings.Cut(kv, "=")
+				k, v, eq := strings.Cut(kv, "=")
 				switch k {
 				case "source", "src":
 					src = v
 				case "target", "dst", "destination":
 					dst = v
+				case "readonly", "ro":
+					ro = !eq || v == "true" || v == "1"
 				}
 			}
 			src = cwdNamed(src)
 			if src != "" && dst != "" {
 				mounts[path.Clean(dst)] = src
+				readOnly[path.Clean(dst)] = ro
 			}
 			srcs = append(srcs, src)
+		case "-w", "--workdir":
+			workdir = path.Clean(val)
 		case "--entrypoint":
 			entry = []word{a}
 		}
@@ -4074,38 +4124,58 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	// Any other directory outside the workspace (.., ../x, /tmp, an
 	// absolute path) mounted is judged the same way, as the host's: what
 	// the container does to it (rm -rf /h of -v ..:/h) is done there.
-	host, outside := false, false
+	//
+	// The workspace or a directory in it (-v $PWD:/src, -v ./x:/x),
+	// mounted writable (not :ro, not readonly), is too, where the command
+	// names the whole of it (/src, /src/*, or . in -w /src): docker run -v
+	// $PWD:/src alpine rm -rf /src is rm -rf . on the host. A command that
+	// names a file in it (rm -rf /w/out) or none of it (rm -rf /tmp/x,
+	// the container's own files) stays the container's business, as
+	// before.
+	host, outside, here := false, false, false
 	for dst, src := range mounts {
+		c := path.Clean(src)
 		switch {
 		case !strings.HasPrefix(dst, "/"):
 			delete(mounts, dst)
 		case s.rmBlocks(word{s: src}):
 			host = true
-		case strings.HasPrefix(src, "/") || strings.HasPrefix(path.Clean(src), ".."):
+		case strings.HasPrefix(src, "/") || strings.HasPrefix(c, ".."):
 			outside = true
+		case (src == "." || strings.Contains(src, "/")) && !readOnly[dst] && dst != "/":
+			here = true
+			mounts[dst] = c
 		default:
 			delete(mounts, dst)
 		}
 	}
-	if !host && !outside || i >= len(args) {
+	if !host && !outside && !here || i >= len(args) {
 		return info{}
 	}
 	cmd := append(entry, args[i+1:]...)
 	if len(cmd) == 0 {
 		return info{}
 	}
+	whole := false // a word names the whole of a mount: /src, /src/*, or . after -w /src
 	for k, w := range cmd {
 		f := strings.Fields(w.s)
 		for n, x := range f {
 			for dst, src := range mounts {
 				if x == dst || strings.HasPrefix(x, dst+"/") {
 					f[n] = src + strings.TrimPrefix(x, dst)
+					whole = whole || slices.Contains([]string{dst, dst + "/", dst + "/.", dst + "/*", dst + "/.*"}, x)
 				}
+			}
+			if mounts[workdir] != "" && slices.Contains([]string{".", "./", "*", "./*", ".*"}, x) {
+				whole = true
 			}
 		}
 		if t := strings.Join(f, " "); t != w.s && len(f) > 0 {
 			cmd[k].s = t
 		}
+	}
+	if !host && !outside && !whole {
+		return info{}
 	}
 	if host {
 		j.add(Dangerous, name+" gives the container the host's root, home or a system directory: what it runs is judged as a command on the host")

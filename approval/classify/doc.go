@@ -321,8 +321,10 @@
 //     /host is rm -rf /: the command a container given the host's root
 //     or home runs is judged as a command on the host, and so is the
 //     command of one given another directory outside the workspace:
-//     docker run -v ..:/h img rm -rf /h is rm -rf ..; docker run img
-//     rm -rf / stays in the container and is not).
+//     docker run -v ..:/h img rm -rf /h is rm -rf ..; and of one given
+//     the workspace writable where a word names the whole mount: docker
+//     run -v $PWD:/src img rm -rf /src is rm -rf .; docker run img rm
+//     -rf / stays in the container and is not).
 //   - An empty command is Defaults.Empty (Warning): nothing runs, but an
 //     empty tool call is unexpected.
 //

@@ -214,6 +214,9 @@ type CommandRule struct {
 	// sql (the commands an SQL client reads from its standard input are
 	// judged by its match, or make it a program that executes its input:
 	// echo '.shell id' | sqlite3 db, curl URL | psql),
+	// yarn (check project, and yarn NAME or pnpm NAME that is none of
+	// their own commands runs an installed package's command, judged as
+	// that command: yarn rimraf ~ is rimraf ~),
 	// or network,
 	// network_stdin and network_send (the command sends its arguments, or
 	// its standard input when it has no operands, or its standard input
