@@ -54,6 +54,7 @@ func init() {
 		"runs":           checkRuns,
 		"yarn_workspace": checkYarnWorkspace,
 		"yarn":           checkYarn,
+		"serves_dir":     checkServesDir,
 		"moves":          checkMoves,
 		"mirrors":        checkMirrors,
 		"container":      checkContainer,
@@ -470,6 +471,40 @@ func checkYarn(s *state, name string, args []word, cx judgeCtx, j *judgement) in
 	return inf.or(s.judge(slices.Clone(args[k:]), ncx))
 }
 
+// serveValueFlags are the options of serve, live-server and sirv that take
+// a value as the next word.
+var serveValueFlags = []string{"-l", "--listen", "-p", "--port", "-c", "--config", "-H", "--host", "--ssl-cert", "--ssl-key", "--ssl-pass", "-m", "--maxage"}
+
+// checkServesDir judges a development file server (serve, live-server,
+// sirv) by the directory it serves, its operand or else the working
+// directory: the home, root or a system directory (npx serve ~, cd ~ &&
+// npx serve), or a secret one (~/.ssh), puts its keys and tokens on the
+// network, as http-server does any directory (Dangerous).
+func checkServesDir(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var dirs []word
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case a.lit && slices.Contains(serveValueFlags, a.s):
+			k++
+		case a.lit && strings.HasPrefix(a.s, "-"):
+		default:
+			dirs = append(dirs, a)
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = []word{{s: ".", lit: true, prefix: 1}}
+	}
+	for _, d := range dirs {
+		_, _, secret := s.secretRule(d)
+		if s.rmBlocks(d) || secret {
+			j.add(Dangerous, name+" serves "+d.s+", the root, home, a system or a secret directory, over the network, which can send its files out")
+			break
+		}
+	}
+	return info{}
+}
+
 // packageRunners are the commands that run the command of a package they
 // name (npx PKG, pnpm dlx PKG), a version after it or not (PKG@5).
 var packageRunners = []string{"npx", "pnpx", "bunx", "npm exec", "npm x", "pnpm dlx", "yarn dlx"}
@@ -483,6 +518,7 @@ var packageBins = map[string]string{
 	"@railway/cli":         "railway",
 	"@aws-amplify/cli":     "amplify",
 	"@cloudflare/wrangler": "wrangler",
+	"sirv-cli":             "sirv",
 }
 
 // packageCommand returns the command a package runner runs for the
