@@ -155,9 +155,12 @@ func (e *Bwrap) probe() error {
 		}
 		defer exe.Close()
 		cmd.ExtraFiles = []*os.File{exe}
-		cmd.Args = append(argv[:len(argv)-1:len(argv)-1], "--", "/proc/self/fd/3", confine.BwrapInitArg, "-w", "/tmp", "--", sh, "-c", "exit 0")
+		own, unset := ownLoaderEnv()
+		cmd.Args = append(argv[:len(argv)-1:len(argv)-1], "--", "/proc/self/fd/3", confine.BwrapInitArg, "-w", "/tmp")
+		cmd.Args = append(append(cmd.Args, unset...), "--", sh, "-c", "exit 0")
+		cmd.Env = own
 	}
-	cmd.Env = []string{"PATH=" + DefaultPath}
+	cmd.Env = append(cmd.Env, "PATH="+DefaultPath)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = sysProcAttr(p)
 	var stderr bytes.Buffer
@@ -165,7 +168,10 @@ func (e *Bwrap) probe() error {
 	if err := cmd.Run(); err != nil {
 		why, fix := "bwrap cannot create its sandbox on this host",
 			"bwrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them for bwrap)"
-		if e.confine && bytes.Contains(stderr.Bytes(), []byte("/proc/self/fd/3")) {
+		if e.confine && bytes.Contains(stderr.Bytes(), []byte("error while loading shared libraries")) {
+			why, fix = "this program's executable cannot start in the sandbox",
+				"each run's first process is this program's own executable, started with its own loader variables (LD_LIBRARY_PATH): the libraries it links must lie where the sandbox shows them (not under /tmp, /run or a hidden directory)"
+		} else if e.confine && bytes.Contains(stderr.Bytes(), []byte("/proc/self/fd/3")) {
 			why, fix = "the command's user cannot run this program's executable",
 				"each run's first process is this program's own executable, started as the command's user to confine its writes with Landlock: make the file executable by that user (chmod o+x, or WithUser), on a mount without noexec, and keep the program's package init functions from exiting or parsing its command line"
 		}
@@ -284,13 +290,9 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 		}
 		f = append(f, "--tmpfs", d)
 	}
-	// Fresh, empty directories where host services keep their sockets and
-	// programs their temporary files.
-	fresh := []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"}
+	fresh := freshDirs()
 	for _, d := range fresh {
-		if fi, err := os.Lstat(d); (err == nil && fi.IsDir()) || d == "/tmp" || d == "/dev/shm" {
-			tmpfs(d)
-		}
+		tmpfs(d)
 	}
 	if e.cfg.network != nil && *e.cfg.network {
 		if r := resolverFile(fresh); r != "" {
@@ -365,21 +367,58 @@ func (e *Bwrap) flags(dir, ws, src string, tmpfsSize int64, mask []string, pin *
 	return append(f, "--chdir", dir, "--")
 }
 
+// freshDirs are the directories a run gets empty (a tmpfs each), where host
+// services keep their sockets and programs their temporary files: /tmp and
+// /dev/shm, and /var/tmp, /run and /var/run where each is a directory (not
+// the usual link of /var/run to /run; a link elsewhere is left as the host
+// has it).
+func freshDirs() []string {
+	var fresh []string
+	for _, d := range []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"} {
+		if fi, err := os.Lstat(d); (err == nil && fi.IsDir()) || d == "/tmp" || d == "/dev/shm" {
+			fresh = append(fresh, d)
+		}
+	}
+	return fresh
+}
+
 // writable are the directories a run's command may write beneath (see
-// internal/confine): the workspace, the fresh ones (tmpfs), /dev (its devices,
-// /dev/pts and /dev/shm are the run's own) and /proc (the run's own
-// processes; /proc/sys is read-only). cred is the user bwrap starts as.
+// internal/confine): the workspace, the fresh ones (freshDirs: only those
+// mounted, so never a host directory that /var/tmp is a link to:
+// TestAttackS32ReviewSymlinkedVarTmp), /dev (its devices, /dev/pts and
+// /dev/shm are the run's own) and /proc (the run's own processes;
+// /proc/sys is read-only). cred is the user bwrap starts as.
 func (e *Bwrap) writable(cred *syscall.Credential) []string {
-	d := []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev", "/proc"}
+	d := append(freshDirs(), "/dev", "/proc")
 	if ws := e.cfg.workspace; ws != "" {
-		d = append(d, ws)
 		if cred != nil {
 			if a := unsearchableAncestor(ws, cred.Uid, cred.Gid); a != "" {
 				d = append(d, a) // an empty tmpfs (see flags)
 			}
 		}
+		// Where a workspace given as a link is bound: bwrap follows the
+		// link of a mount's destination, and the first process grants
+		// no link (TestAttackS23SymlinkedWorkspace).
+		if r, err := filepath.EvalSymlinks(ws); err == nil {
+			ws = r
+		}
+		d = append(d, ws)
 	}
 	return d
+}
+
+// ownLoaderEnv returns this program's own loader variables (loaderEnv of
+// its environment), which a bwrap run's first process, this program's
+// executable, is started with, and the init arguments that drop them at
+// its exec ("-u NAME" each): a cgo program's LD_LIBRARY_PATH may be what
+// it needs to start (TestAttackS32ReviewProgramNeedsLibraryPath).
+func ownLoaderEnv() (own, unset []string) {
+	_, own = loaderEnv(os.Environ())
+	for _, kv := range own {
+		k, _, _ := strings.Cut(kv, "=")
+		unset = append(unset, "-u", k)
+	}
+	return own, unset
 }
 
 // resolvConf is the file the C library reads its name servers from.
@@ -592,15 +631,25 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	// reach only the sandbox, through --setenv (see loaderEnv).
 	var loader []string
 	p.env, loader = loaderEnv(env)
-	flags := e.flags(dir, e.cfg.workspace, src, lim.Memory, spec.Mask, pin, p.cred, inner)
+	// With the first process of its own, bwrap starts it in / and it
+	// changes to dir once confined: the program's package inits run
+	// before, and must not run in a directory the last command could
+	// have planted links in.
+	bwrapDir := dir
+	if exe != nil {
+		bwrapDir = "/"
+	}
+	flags := e.flags(bwrapDir, e.cfg.workspace, src, lim.Memory, spec.Mask, pin, p.cred, inner)
 	// The filter is descriptor 3, the pinned directories 4 on, then the
 	// executable.
 	p.extra = append([]*os.File{filter}, pin.files...)
 	argv = append(argv, flags[:len(flags)-1]...)
 	if exe != nil {
-		// The first process confines writes to these directories, adds
-		// the loader's variables and the Go runtime's (which it must not
-		// act on itself), and execs what follows (see internal/confine).
+		// The first process confines writes to these directories, drops
+		// the program's own loader variables (which it may need to start:
+		// a cgo program's LD_LIBRARY_PATH), adds the command's and the Go
+		// runtime's (which it must not act on itself), changes to dir and
+		// execs what follows (see internal/confine).
 		p.extra = append(p.extra, exe)
 		argv = append(argv, "--", "/proc/self/fd/"+strconv.Itoa(2+len(p.extra)), confine.BwrapInitArg)
 		for _, d := range e.writable(p.cred) {
@@ -608,9 +657,13 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		}
 		var goRuntime []string
 		p.env, goRuntime = goRuntimeVars(p.env)
+		own, unset := ownLoaderEnv()
+		p.env = append(p.env, own...)
+		argv = append(argv, unset...)
 		for _, kv := range append(loader, goRuntime...) {
 			argv = append(argv, "-e", kv)
 		}
+		argv = append(argv, "-C", dir)
 	} else {
 		for _, kv := range loader {
 			k, v, _ := strings.Cut(kv, "=")

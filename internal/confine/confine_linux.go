@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -134,8 +135,11 @@ func bwrapInitMain(args []string) {
 
 // bwrapInit confines the calling thread for a bwrap run and returns what
 // it then execs. args are "-w DIR" for each directory the command may write
-// beneath, "-e NAME=VALUE" for each variable the exec adds to the
-// environment, "--", and the command line (see sandbox's Bwrap.plan).
+// beneath, "-u NAME" for each variable of this process's environment the
+// exec drops (the program's own loader variables, which this process may
+// need to start), "-e NAME=VALUE" for each it adds, "-C DIR" for the
+// directory the exec starts in, "--", and the command line (see sandbox's
+// Bwrap.plan).
 //
 // The run's mounts leave the host's root read-only, but a read-only mount
 // does not stop writes to a FIFO (named pipe) on it, and bwrap's seccomp
@@ -148,19 +152,25 @@ func bwrapInitMain(args []string) {
 // directories given (the workspace and the fresh ones), and then execs the
 // rest of the run, which stays in that domain. Reads and execution are
 // left to the mounts. Every descriptor past stdio is closed on the exec
-// (this executable's own among them).
+// (this executable's own among them). The program's package inits ran
+// before this in "/" (bwrap's --chdir), not in the command's directory.
 func bwrapInit(args []string) (argv, env []string, err error) {
-	var dirs []string
+	var dirs, add []string
+	dir := ""
 	env = os.Environ()
 	for len(args) > 1 && args[0] != "--" {
 		switch args[0] {
 		case "-w":
 			dirs = append(dirs, args[1])
+		case "-u":
+			env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, args[1]+"=") })
 		case "-e":
 			if !strings.Contains(args[1], "=") {
 				return nil, nil, fmt.Errorf("-e %q: want NAME=VALUE", args[1])
 			}
-			env = append(env, args[1])
+			add = append(add, args[1])
+		case "-C":
+			dir = args[1]
 		default:
 			return nil, nil, fmt.Errorf("unknown argument %q", args[0])
 		}
@@ -175,7 +185,12 @@ func bwrapInit(args []string) (argv, env []string, err error) {
 	if err := restrictWrites(dirs); err != nil {
 		return nil, nil, err
 	}
-	return args[1:], env, nil
+	if dir != "" {
+		if err := os.Chdir(dir); err != nil {
+			return nil, nil, err
+		}
+	}
+	return args[1:], append(env, add...), nil
 }
 
 // llReadRights are the rights a write-only domain leaves alone: a handled
@@ -186,7 +201,9 @@ const llReadRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_R
 
 // restrictWrites puts the calling thread in a Landlock domain that refuses
 // every write, file creation, removal, rename and truncation but beneath
-// dirs (a missing one is skipped).
+// dirs. A missing one is skipped, and so is one that is not a directory:
+// a symbolic link would put the rule where it leads (a host directory, when
+// /var/tmp is a link to one that the run shows read-only).
 func restrictWrites(dirs []string) error {
 	abi, err := ABI()
 	if err != nil {
@@ -200,6 +217,9 @@ func restrictWrites(dirs []string) error {
 	}
 	defer unix.Close(int(fd))
 	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			continue
+		}
 		var open *os.PathError
 		if err := AllowBeneath(int(fd), d, write); err != nil && !(errors.As(err, &open) && open.Op == "open" && errors.Is(err, unix.ENOENT)) {
 			return err
