@@ -2400,6 +2400,7 @@ func checkGit(s *state, name string, args []word, cx judgeCtx, j *judgement) inf
 	}
 	if i < len(args) {
 		s.gitMessages(args[i].s, args[i+1:], cx)
+		s.gitRefNames(args[i].s, args[i+1:])
 		s.gitPushes(name, args[i].s, args[i+1:], j)
 		if args[i].s == "cat-file" {
 			s.catFileBatch(name, args[i+1:], cx, j)
@@ -2435,6 +2436,119 @@ func (s *state) catFileBatch(name string, args []word, cx judgeCtx, j *judgement
 	}
 }
 
+// gitRefNames records (state.pushedRef) a branch or tag that git tag,
+// branch, checkout -b, switch -c or worktree add -b names with a secret
+// (git tag $TOKEN, git checkout -b "$(cat .env)"): a push on the line
+// sends its name, the secret, to the remote.
+func (s *state) gitRefNames(sub string, args []word) {
+	if s.pushedRef != "" || sub != "tag" && sub != "branch" && sub != "checkout" && sub != "switch" && sub != "worktree" {
+		return
+	}
+	for _, a := range args {
+		if what := s.refSecret(a); what != "" {
+			s.pushedRef = a.s + ", which holds " + what
+			return
+		}
+	}
+}
+
+// refSecret says what secret the word w holds when it runs, or "": a
+// variable that holds one by the variable rules with Reads ($API_KEY,
+// ${GITHUB_TOKEN}), or a secret file a command substitution in it names
+// ($(cat .env)).
+func (s *state) refSecret(w word) string {
+	for _, h := range w.holes {
+		if h[0] < 0 || h[1] > len(w.s) || h[0] > h[1] {
+			continue
+		}
+		text := w.s[h[0]:h[1]]
+		if m := holeVarRe.FindStringSubmatch(text); m != nil && s.secretVar(m[1]) {
+			return "$" + m[1]
+		}
+		if !strings.HasPrefix(text, "$(") && !strings.HasPrefix(text, "`") {
+			continue
+		}
+		for _, f := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n()`\"';|&<>$", r) }) {
+			if _, _, ok := s.secretRule(word{s: f, lit: true, prefix: len(f)}); ok {
+				return "the secret file " + f
+			}
+		}
+	}
+	return ""
+}
+
+// holeVarRe matches the start of the text of a parameter expansion, $NAME
+// or ${NAME...}, with the name.
+var holeVarRe = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// plainVarRe matches the text of a plain parameter expansion alone: $NAME
+// or ${NAME}.
+var plainVarRe = regexp.MustCompile(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$`)
+
+// secretVar reports whether a variable named name holds a secret by the
+// variable rules with Reads ($API_KEY, $GITHUB_TOKEN).
+func (s *state) secretVar(name string) bool {
+	for i, r := range s.c.rules.Variables {
+		if r.Reads && s.c.vars[i].match(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainEnvText reports whether all of w that is not known until it runs
+// is plain expansions ($VERSION, ${VERSION}) of variables whose names are
+// not a secret's and that the line does not name otherwise (no
+// VERSION=..., read VERSION, for VERSION in ...): text of the
+// environment, which holds no file's contents. In a shell string (bash -c)
+// it is not told.
+func (s *state) plainEnvText(w word) bool {
+	if s.depth > 0 || w.subst || w.proc || w.input || len(w.holes) == 0 {
+		return false
+	}
+	for _, h := range w.holes {
+		if h[0] < 0 || h[1] > len(w.s) || h[0] > h[1] {
+			return false
+		}
+		m := plainVarRe.FindStringSubmatch(w.s[h[0]:h[1]])
+		if m == nil {
+			return false
+		}
+		name := m[1] + m[2]
+		if s.secretVar(name) || s.namesVar(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesVar reports whether the line's text holds the variable name other
+// than in an expansion of it ($name, ${name}): where the line may set it
+// (name=..., read name, for name in ..., export name).
+func (s *state) namesVar(name string) bool {
+	ident := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	src := s.src
+	for at := 0; at < len(src); {
+		i := strings.Index(src[at:], name)
+		if i < 0 {
+			return false
+		}
+		i += at
+		end := i + len(name)
+		at = end
+		if i > 0 && ident(src[i-1]) || end < len(src) && ident(src[end]) {
+			continue
+		}
+		if i > 0 && src[i-1] == '$' || i > 1 && src[i-1] == '{' && src[i-2] == '$' {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
 // gitMessages records (state.pushedMessage) a message of git commit, tag
 // or notes that may hold a secret, which a push on the line sends with
 // the commits: text known only when it runs (-m "$(cat .env)", -m
@@ -2459,7 +2573,7 @@ func (s *state) gitMessages(sub string, args []word, cx judgeCtx) {
 			if s.isSecretSource(w) {
 				s.pushedMessage = w.s + ", a secret file"
 			}
-		case w.unknown():
+		case w.unknown() && !s.plainEnvText(w):
 			s.pushedMessage = w.s + ", text known only when it runs (it may hold a file's contents)"
 		}
 	}
@@ -2615,6 +2729,15 @@ func (s *state) gitPushes(name, sub string, args []word, j *judgement) {
 		}
 		if s.pushedMessage != "" {
 			j.add(s.c.rules.Defaults.NetworkData, name+" "+sub+" sends the commits, with a commit, tag or note message from "+s.pushedMessage+", to another host, as gh pr comment --body \"$(cat .env)\" does")
+		}
+		if s.pushedRef != "" {
+			j.add(s.c.rules.Defaults.NetworkData, name+" "+sub+" may send the branch or tag named "+s.pushedRef+" to another host: the secret is the name")
+		}
+		for _, a := range args {
+			if what := s.refSecret(a); what != "" {
+				j.add(s.c.rules.Defaults.NetworkData, name+" "+sub+" names a branch or tag on the remote with "+a.s+", which holds "+what+": the secret goes to another host as the name")
+				break
+			}
 		}
 		var repo *word
 		for k := 0; k < len(args) && repo == nil; k++ {
@@ -4914,6 +5037,10 @@ func checkSendsText(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		// And with the messages of its commits (--fill copies them into
 		// the pull request).
 		j.add(s.c.rules.Defaults.NetworkData, name+" pushes the branch, with a commit, tag or note message from "+s.pushedMessage+", to another host, as gh pr comment --body \"$(cat .env)\" does")
+	}
+	if strings.HasSuffix(name, " pr create") && s.pushedRef != "" {
+		// And under its name.
+		j.add(s.c.rules.Defaults.NetworkData, name+" pushes the branch, named "+s.pushedRef+", to another host: the secret is the name")
 	}
 	for k := 0; k < len(args); k++ {
 		a := args[k]

@@ -515,6 +515,9 @@ type state struct {
 	// "$(cat .env)", -F .env): a push on the line sends it (see
 	// gitMessages).
 	pushedMessage string
+	// pushedRef is a branch or tag the line named with a secret (git tag
+	// $TOKEN): a push on the line sends the name (see gitRefNames).
+	pushedRef string
 	// secretCopies are the files (cleaned) the line wrote a secret's
 	// contents into (cp .env notes.txt, cat ~/.ssh/id_rsa > x): staged,
 	// they are a secret staged. secretCopyHere is the first of them in
