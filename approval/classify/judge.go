@@ -2270,7 +2270,13 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	j.add(r.Level, name+" runs "+name+" code")
 	s.matches(r.Match, name, args, nil, false, cx, j)
 	if name == "deno" && len(r.RunWords) > 0 {
-		s.denoRemote(name, args, j)
+		if k, broad := s.denoRemote(name, args, j); k >= 0 && broad != "" && args[k].lit && strings.HasPrefix(args[k].s, "npm:") {
+			// deno run -A npm:rimraf ~ runs the package's command with
+			// every permission, as npx rimraf ~ does: judged as it.
+			c := packageCommand(strings.TrimPrefix(args[k].s, "npm:"))
+			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+			s.judge(append([]word{{s: c, lit: true, prefix: len(c)}}, args[k+1:]...), ncx)
+		}
 	}
 	if powershells[name] {
 		args = powershellArgs(name, args, j)
@@ -2435,12 +2441,25 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			s.generated(args[i], name, j)
 			return info{download: args[i].download}
 		}
+		if name == "bun" && args[i].lit && !strings.ContainsAny(args[i].s, "./") && !slices.Contains(bunCommands, args[i].s) && s.c.Knows(args[i].s) {
+			// bun NAME (bun run NAME) that is no file runs the
+			// project's script or an installed package's command of
+			// that name, as yarn NAME does: judged as that command
+			// (bun rimraf ~ is rimraf ~).
+			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+			s.judge(slices.Clone(args[i:]), ncx)
+		}
 		s.fdScript(name, args[i], j)
 		s.runsFetched(name, args[i], j)
 		return info{}
 	}
 	return s.stdinCode(name, r.Level, cx.stdin, j, r.Match)
 }
+
+// bunCommands are bun's own commands: bun NAME with any other NAME that is
+// no file runs a script or an installed package's command.
+var bunCommands = strings.Fields(`add a audit build create exec i info init install link outdated patch patch-commit pm
+	publish remove repl rm run test unlink update upgrade why x`)
 
 // denoRemote judges deno running a module from a URL (deno run -A
 // https://x.test/y.ts; serve, test, bench, install and x, and deno URL
@@ -2455,7 +2474,10 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 // local script and a package of the npm or JSR registry (npm:, jsr:),
 // which is npx PKG's. The modules --preload (--import) runs before the
 // main one, and the files deno repl --eval-file runs, are judged so too.
-func (s *state) denoRemote(name string, args []word, j *judgement) {
+// It returns the index in args of the module deno runs (-1 for none, or
+// one not known until it runs) and the option that grants every
+// permission or one that runs programs or writes files ("" for none).
+func (s *state) denoRemote(name string, args []word, j *judgement) (int, string) {
 	broad, some := "", ""
 	sub := ""
 	preload := "" // a URL given to --preload, --import or --eval-file
@@ -2488,13 +2510,15 @@ func (s *state) denoRemote(name string, args []word, j *judgement) {
 				continue
 			}
 			if sub == "" && denoCommands[a] || sub == "repl" {
-				return // deno compile, eval, task, ...: no module run here
+				return -1, "" // deno compile, eval, task, ...: no module run here
 			}
-			if args[k].unknown() || !isURL(a) {
-				return
+			if args[k].unknown() {
+				return -1, ""
 			}
-			judge(a)
-			return
+			if isURL(a) {
+				judge(a)
+			}
+			return k, broad
 		}
 		flag, value, attached := strings.Cut(a, "=")
 		if flag == "--preload" || flag == "--import" || flag == "--eval-file" {
@@ -2532,6 +2556,7 @@ func (s *state) denoRemote(name string, args []word, j *judgement) {
 			}
 		}
 	}
+	return -1, ""
 }
 
 // denoRunners are the subcommands of deno that run the module named
