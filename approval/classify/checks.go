@@ -4316,6 +4316,10 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 		return info{}
 	}
 	whole := false // a word names the whole of a mount: /src, /src/*, or . after -w /src
+	in := false    // a word names a place in a mount, or -w is one
+	for dst := range mounts {
+		in = in || workdir == dst || strings.HasPrefix(workdir, dst+"/")
+	}
 	for k, w := range cmd {
 		f := strings.Fields(w.s)
 		for n, x := range f {
@@ -4323,6 +4327,7 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 				if x == dst || strings.HasPrefix(x, dst+"/") {
 					f[n] = src + strings.TrimPrefix(x, dst)
 					whole = whole || slices.Contains([]string{dst, dst + "/", dst + "/.", dst + "/*", dst + "/.*"}, x)
+					in = true
 				}
 			}
 			if mounts[workdir] != "" && slices.Contains([]string{".", "./", "*", "./*", ".*"}, x) {
@@ -4333,7 +4338,10 @@ func checkContainer(s *state, name string, args []word, cx judgeCtx, j *judgemen
 			cmd[k].s = t
 		}
 	}
-	if !host && !outside && !whole {
+	// A downloader writing into the workspace (wget -O /o/x.sh URL) is
+	// judged as on the host too: what it writes there is downloaded, and
+	// running it later on the line runs downloaded code.
+	if !host && !outside && !whole && !(in && s.c.download[baseName(cmd[0].s)]) {
 		return info{}
 	}
 	if host {
@@ -4701,6 +4709,36 @@ func specPath(v string) (string, bool) {
 // may have changed into. A name not known until it runs is not judged.
 // After the line extracted a downloaded archive (or saved a file under a
 // name the server chose), any project may be one it held.
+// npmScripts judges the scripts npm pkg set scripts.NAME=CODE
+// (scripts[NAME]=CODE) and npm set-script NAME CODE write into
+// package.json: npm run NAME, npm test or npm install (a lifecycle
+// script) runs CODE with a shell, so it is judged as the shell code it
+// is, as git config alias.x '!CODE' is.
+func (s *state) npmScripts(args []word) info {
+	var inf info
+	for k := 0; k+1 < len(args); k++ {
+		switch {
+		case args[k].s == "set-script" && k+2 < len(args) && args[k+2].lit:
+			if _, err := s.c.parse(args[k+2].s); err == nil {
+				inf = inf.or(s.reparse(args[k+2].s, "npm set-script"))
+			}
+			return inf
+		case args[k].s == "pkg" && args[k+1].s == "set":
+			for _, a := range args[k+2:] {
+				key, code, ok := strings.Cut(a.s, "=")
+				if !ok || !a.lit || !strings.HasPrefix(key, "scripts.") && !strings.HasPrefix(key, "scripts[") {
+					continue
+				}
+				if _, err := s.c.parse(code); err == nil {
+					inf = inf.or(s.reparse(code, "npm pkg set "+key))
+				}
+			}
+			return inf
+		}
+	}
+	return inf
+}
+
 func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	tool, ok := projectTools[name]
 	if !ok {
@@ -4712,6 +4750,9 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	inf := s.projectFromInput(name, tool, args, cx, j)
 	if name == "cargo" {
 		s.cargoGitDeps(name, args, j)
+	}
+	if name == "npm" {
+		inf = inf.or(s.npmScripts(args))
 	}
 	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny && len(s.fetched) == 0 {
 		return inf
