@@ -42,15 +42,18 @@ import (
 // kernel has one.
 //
 // When the host process is root, commands run as uid/gid 65534 (nobody)
-// unless [WithUser] says otherwise: bwrap itself is started as that user, so
-// no process of the sandbox has root's uid on the host. A workspace owned by
-// another user is then bound through an idmapped mount (Linux 5.12+, a
-// filesystem that supports it), on which the workspace owner's files appear
-// as the command's: the command can write there, and what it creates is owned
-// on the host by the workspace's owner. Without WithUser, bwrap is then
-// started as a host uid of the run's own, which the sandbox shows as 65534,
-// so that no other host process of uid 65534 reaches the mount through the
-// run's /proc/PID/cwd (see runUIDBase).
+// unless [WithUser] says otherwise, and no process of the sandbox has root's
+// uid on the host. Without WithUser, bwrap is started as a host uid of the
+// run's own, which the sandbox shows as 65534 (see runUIDBase), so that no
+// other host process of uid 65534 (a "nobody" daemon) reaches the run: its
+// /proc/PID/cwd, its environment, its output pipes (which are then the
+// command's, so that it can reopen them as /dev/stderr), or ptrace;
+// except with a workspace that uid 65534 owns, which it then uses as it is.
+// A workspace another user owns is bound through an idmapped mount (Linux
+// 5.12+, a filesystem that supports it), on which the workspace owner's
+// files appear as the command's: the command can write there, and what it
+// creates is owned on the host by the workspace's owner. With WithUser,
+// bwrap is started as that user.
 //
 // bwrap (and the prlimit before it) runs on the host without the variables
 // that the dynamic loader and libc act on (LD_PRELOAD, LD_LIBRARY_PATH, ...:
@@ -552,6 +555,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 			if e.cfg.user == nil {
 				host, release = takeRunUser()
 				inner = cred
+				p.ownPipes = true // no other host process has the run uid
 			}
 			path, start, cleanup, open, err := idmapDir(ws, idMap{ownerUID: uid, ownerGID: gid, asUID: host.Uid, asGID: host.Gid}, scope)
 			if err != nil {
@@ -566,6 +570,26 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	}
 	if scope != nil && p.start == nil {
 		p.start, p.cleanup = threadStart(scope)
+	}
+	// Without a workspace, a root program's runs as the default user are
+	// started as a run uid of their own too (with a workspace that 65534
+	// owns, they stay 65534: mapped, its entries of other owners would
+	// turn unwritable, as the kernel refuses writes to files whose owner
+	// an idmapped mount does not map). As host uid 65534 they shared
+	// it with every "nobody" daemon: with f2f09b4's output pipes given to
+	// the command's user, such a process opened a running command's
+	// /proc/PID/fd/1 and read and wrote its output, and where no Yama
+	// forbids it, it could ptrace the command and read its environment
+	// (TestAttackS32Round2OutputPipesFromTheHost).
+	if e.cfg.workspace == "" && cred != nil && e.cfg.user == nil && os.Geteuid() == 0 {
+		host, release := takeRunUser()
+		inner, p.cred = cred, host
+		p.ownPipes = true // no other host process has the run uid
+		if c := p.cleanup; c != nil {
+			p.cleanup = func() { c(); release() }
+		} else {
+			p.cleanup = release
+		}
 	}
 	// The seccomp filter (see bwrapFilter) reaches bwrap as descriptor 3.
 	filter, err := bwrapFilterFile(networkOff)

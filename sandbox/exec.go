@@ -84,12 +84,12 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 	cmd.SysProcAttr = sysProcAttr(p)
 	cmd.ExtraFiles = p.extra
 
-	// The command's user owns its output pipes: reopening one, as
-	// `echo err > /dev/stderr` does through /proc/self/fd/2, is checked
-	// against the pipe's owner and mode (0600) as a file's open is, and
-	// failed on bwrap and for a process run WithUser
+	// The command's user owns its output pipes where the plan says so:
+	// reopening one, as `echo err > /dev/stderr` does through
+	// /proc/self/fd/2, is checked against the pipe's owner and mode (0600)
+	// as a file's open is, and failed on bwrap
 	// (TestCommandReopensItsOwnOutput).
-	if c := p.cred; c != nil {
+	if c := p.cred; c != nil && p.ownPipes {
 		for _, w := range pipes.w {
 			if err := w.Chown(int(c.Uid), int(c.Gid)); err != nil {
 				pipes.closeWrite()

@@ -286,7 +286,7 @@ func (e *Landlock) plan(spec Spec, dir string, env []string, lim Limits) (*plan,
 	if envValue(spec.Env, "TMPDIR") == "" {
 		env = append(env, "TMPDIR="+tmp)
 	}
-	p := &plan{argv: argv, env: env, dir: dir, cred: cred, start: conf.start, session: true}
+	p := &plan{argv: argv, env: env, dir: dir, cred: cred, start: conf.start, session: true, ownPipes: true}
 	if os.Geteuid() == 0 {
 		// A child that left the run's process group (setsid) outlived the
 		// run, and wrote in the workspace after it (TestAttackLandlockSetsidEscapee).

@@ -314,6 +314,12 @@ type plan struct {
 	// extra are descriptors the command inherits as 3, 4, ...; cleanup
 	// closes them.
 	extra []*os.File
+	// ownPipes gives the output pipes to cred, so that the command can
+	// reopen them (echo err > /dev/stderr): only where no other host
+	// process shares cred's uid, or the engine did so before (landlock),
+	// as such a process could then read and write a running command's
+	// output through /proc/PID/fd (TestAttackS32Round2OutputPipesFromTheHost).
+	ownPipes bool
 }
 
 // base holds what every engine shares: configuration, the concurrency bound,
