@@ -4713,25 +4713,47 @@ func specPath(v string) (string, bool) {
 // (scripts[NAME]=CODE) and npm set-script NAME CODE write into
 // package.json: npm run NAME, npm test or npm install (a lifecycle
 // script) runs CODE with a shell, so it is judged as the shell code it
-// is, as git config alias.x '!CODE' is.
-func (s *state) npmScripts(args []word) info {
+// is, as git config alias.x '!CODE' is. CODE known only when it runs
+// ("$CMD", "$(cat x)") is code not seen (Dangerous), and a downloader's
+// output ("$(curl URL)") downloaded code run (Defaults.DownloadExec).
+func (s *state) npmScripts(args []word, j *judgement) info {
 	var inf info
+	judge := func(what string, w word, code string) {
+		known := w.lit
+		if !known {
+			// Known when every hole is before the code (scripts.$K=CODE).
+			at := len(w.s) - len(code)
+			known = !slices.ContainsFunc(w.holes, func(h [2]int) bool { return h[1] > at })
+		}
+		switch {
+		case w.download:
+			j.add(s.c.rules.Defaults.DownloadExec, what+" makes what a downloader prints a script npm runs, code from wherever the URL points, as curl URL | sh runs it")
+		case !known:
+			j.add(Dangerous, what+" makes "+code+", text known only when it runs, a script npm runs with a shell: what it runs is not judged")
+		default:
+			if _, err := s.c.parse(code); err == nil {
+				inf = inf.or(s.reparse(code, what))
+			}
+		}
+	}
 	for k := 0; k+1 < len(args); k++ {
 		switch {
-		case args[k].s == "set-script" && k+2 < len(args) && args[k+2].lit:
-			if _, err := s.c.parse(args[k+2].s); err == nil {
-				inf = inf.or(s.reparse(args[k+2].s, "npm set-script"))
-			}
+		case args[k].s == "set-script" && k+2 < len(args):
+			judge("npm set-script", args[k+2], args[k+2].s)
 			return inf
 		case args[k].s == "pkg" && args[k+1].s == "set":
 			for _, a := range args[k+2:] {
 				key, code, ok := strings.Cut(a.s, "=")
-				if !ok || !a.lit || !strings.HasPrefix(key, "scripts.") && !strings.HasPrefix(key, "scripts[") {
+				lit := key // the key as far as it is literal
+				if !a.lit && a.prefix <= len(key) {
+					lit = a.s[:a.prefix]
+				}
+				script := strings.HasPrefix(lit, "scripts.") || strings.HasPrefix(lit, "scripts[") ||
+					lit != key && strings.HasPrefix("scripts.", lit) // $K=CODE may be scripts.x=CODE
+				if !ok || !script {
 					continue
 				}
-				if _, err := s.c.parse(code); err == nil {
-					inf = inf.or(s.reparse(code, "npm pkg set "+key))
-				}
+				judge("npm pkg set "+key, a, code)
 			}
 			return inf
 		}
@@ -4752,7 +4774,10 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		s.cargoGitDeps(name, args, j)
 	}
 	if name == "npm" {
-		inf = inf.or(s.npmScripts(args))
+		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(args))
+	}
+	if name == "make" || name == "gmake" || name == "bmake" {
+		inf = inf.or(s.writtenMakefile(args))
 	}
 	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny && len(s.fetched) == 0 {
 		return inf
