@@ -89,9 +89,12 @@ func execute(ctx context.Context, engine string, p *plan, lim Limits, onOut func
 	// /proc/self/fd/2, is checked against the pipe's owner and mode (0600)
 	// as a file's open is, and failed on bwrap
 	// (TestCommandReopensItsOwnOutput).
+	// Write-only (0200): the command reopens them to write, and another
+	// process of its uid (landlock's host 65534) may not read the output
+	// through /proc/PID/fd.
 	if c := p.cred; c != nil && p.ownPipes {
 		for _, w := range pipes.w {
-			if err := w.Chown(int(c.Uid), int(c.Gid)); err != nil {
+			if err := errors.Join(w.Chown(int(c.Uid), int(c.Gid)), w.Chmod(0o200)); err != nil {
 				pipes.closeWrite()
 				pipes.closeRead()
 				return nil, newError(CodeCreateFailed, engine, "", err, "giving the output pipes to uid %d", c.Uid)
