@@ -452,7 +452,7 @@ var yarnCommands = strings.Fields(`access add approve-builds audit autoclean bin
 // as npx rimraf ~ is. A project script of the name may run instead; what
 // it runs is not known here, and the command is the best guess.
 func checkYarn(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	inf := checkProject(s, name, args, cx, j)
+	inf := checkProject(s, name, args, cx, j).or(s.writtenPackageScripts(name, args))
 	var g *Options
 	if r, ok := s.c.commands.get(name); ok {
 		g = &r.Options
@@ -4774,7 +4774,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		s.cargoGitDeps(name, args, j)
 	}
 	if name == "npm" {
-		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(args))
+		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(name, args))
 	}
 	if name == "make" || name == "gmake" || name == "bmake" {
 		inf = inf.or(s.writtenMakefile(args))

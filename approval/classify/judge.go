@@ -2185,10 +2185,18 @@ type ranFile struct {
 // downloader writes them: it runs beside the rest of the line, so the
 // download may be there first (and a FIFO waits for it: mkfifo p; sh < p
 // & curl URL > p).
+//
+// So is text the line spells out written there later (mkfifo p; sh < p &
+// echo 'rm -rf ~' > p), when a shell runs it: judged as that code.
 func (s *state) checkRanEarly() {
 	for _, r := range s.ranEarly {
 		if s.fetched[r.path] {
 			s.note(s.c.rules.Defaults.DownloadExec, strings.TrimSpace(r.name+" runs "+r.path+" beside the rest of the line, and a downloader on the line writes it"))
+		}
+		if _, shell := s.c.shells.get(r.name); shell && s.scripts != nil && !s.stopped {
+			if text, ok := s.script(r.path); ok {
+				s.reparse(text, strings.TrimSpace(r.name+" "+r.path))
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -76,8 +77,10 @@ var npmRunsScripts = map[string][]string{
 // line wrote with text it spells out (echo '{"scripts":{"test":"rm -rf
 // ~"}}' > package.json && npm test): npm runs them with a shell, so they
 // are judged as the shell code they are. With --prefix or a workspace
-// (another package.json) none is known.
-func (s *state) writtenPackageScripts(args []word) info {
+// (another package.json) none is known. yarn and pnpm (name) run them so
+// too, and bare (yarn) installs, and yarn NAME runs the script NAME when
+// NAME is none of their own commands.
+func (s *state) writtenPackageScripts(name string, args []word) info {
 	if s.scripts == nil {
 		return info{}
 	}
@@ -97,7 +100,9 @@ func (s *state) writtenPackageScripts(args []word) info {
 		case a.unknown():
 			return info{}
 		case a.s == "--prefix" || a.s == "-C" || a.s == "-w" || a.s == "--workspace" || a.s == "--workspaces" ||
-			strings.HasPrefix(a.s, "--prefix=") || strings.HasPrefix(a.s, "--workspace"):
+			strings.HasPrefix(a.s, "--prefix=") || strings.HasPrefix(a.s, "--workspace") ||
+			a.s == "--cwd" || a.s == "--dir" || a.s == "--filter" || a.s == "-F" || a.s == "-r" || a.s == "--recursive" ||
+			strings.HasPrefix(a.s, "--cwd=") || strings.HasPrefix(a.s, "--dir=") || strings.HasPrefix(a.s, "--filter="):
 			return info{}
 		case strings.HasPrefix(a.s, "-"):
 		default:
@@ -105,8 +110,12 @@ func (s *state) writtenPackageScripts(args []word) info {
 		}
 	}
 	var names []string
+	yarn := name != "npm"
 	switch {
 	case len(ops) == 0:
+		if yarn {
+			names = npmRunsScripts["install"] // yarn alone installs
+		}
 	case ops[0] == "run" || ops[0] == "run-script" || ops[0] == "rum" || ops[0] == "urn":
 		if len(ops) > 1 {
 			names = []string{ops[1]}
@@ -114,6 +123,8 @@ func (s *state) writtenPackageScripts(args []word) info {
 	case len(ops) > 1 && (ops[0] == "install" || ops[0] == "i" || ops[0] == "ci"):
 		// npm install PKG installs PKG; the project's own lifecycle
 		// scripts are npm install's alone.
+	case yarn && !slices.Contains(yarnCommands, ops[0]):
+		names = []string{ops[0]}
 	default:
 		names = npmRunsScripts[ops[0]]
 	}
