@@ -659,11 +659,21 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 	// changes to dir once confined: the program's package inits run
 	// before, and must not run in a directory the last command could
 	// have planted links in.
+	// A workspace given as a link is bound where the link leads, as
+	// gvisor's is (see realDir), and everything in the run is placed
+	// from there: bound at the link's own path (in the fresh /tmp, or an
+	// unsearchable directory's tmpfs, which hide the link), its masks,
+	// resolved through the link, missed it, and a command read a masked
+	// file (TestAttackS32Round2LinkedWorkspaceMasks).
+	ws := e.cfg.workspace
+	if r, err := filepath.EvalSymlinks(ws); ws != "" && err == nil {
+		ws, dir = r, realDir(ws, dir)
+	}
 	bwrapDir := dir
 	if exe != nil {
 		bwrapDir = "/"
 	}
-	flags := e.flags(bwrapDir, e.cfg.workspace, src, lim.Memory, spec.Mask, pin, p.cred, inner)
+	flags := e.flags(bwrapDir, ws, src, lim.Memory, spec.Mask, pin, p.cred, inner)
 	// The filter is descriptor 3, the pinned directories 4 on, then the
 	// executable.
 	p.extra = append([]*os.File{filter}, pin.files...)
