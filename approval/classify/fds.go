@@ -29,6 +29,10 @@ type fdState struct {
 	// content runs: see checkFdCode.
 	download bool
 	codeRead []string
+	// texts are the known texts of the here-strings and here-documents
+	// the line opens on a descriptor other than 0 (exec 3<<<'rm -rf ~'):
+	// a shell among codeRead (sh <&3) runs one as code (see checkFdCode).
+	texts []string
 	// shellOut counts the output redirections the line opens on a
 	// process substitution whose command runs what it reads (> >(sh),
 	// 3> >(bash)); shellHeld says one of them is an exec's, which keeps
@@ -53,6 +57,18 @@ func (s *state) fdRedirect(r *syntax.Redirect) {
 		n = r.N.Value
 	}
 	named := n != "" && !isDigits(n)
+	if (r.Op == syntax.WordHdoc || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && n != "" && n != "0" {
+		w := r.Word
+		if r.Op != syntax.WordHdoc {
+			w = r.Hdoc
+		}
+		if w != nil {
+			if text, ok := litValue(w); ok {
+				s.fds.texts = append(s.fds.texts, text)
+			}
+		}
+		return
+	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.RdrInOut:
 		if n == "" {
@@ -160,7 +176,19 @@ func (s *state) fdWriteLevel(w word) (Level, string, bool) {
 // code from a descriptor when the line opens one on downloaded content
 // (exec 3< <(curl URL); bash <&3): wherever it opens it, as a loop or a
 // function may open it after the text that reads it.
+//
+// And when the line opens one on text it spells out (exec 3<<<'rm -rf
+// ~'; sh <&3), a shell that reads code so runs that text: judged as code.
 func (s *state) checkFdCode() {
+	for _, name := range s.fds.codeRead {
+		if _, shell := s.c.shells.get(name); !shell || len(s.fds.texts) == 0 || s.stopped {
+			continue
+		}
+		for _, t := range s.fds.texts {
+			s.reparse(t, name+" (a descriptor's text)")
+		}
+		break
+	}
 	if !s.fds.download {
 		return
 	}
