@@ -2108,6 +2108,20 @@ func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 			return info{}
 		}
 		args = args[k+1:]
+		// URL DIR: DIR is written, as git clone URL DIR's is.
+		var ops []word
+		for i := 0; i < len(args); i++ {
+			switch a := args[i].s; {
+			case slices.Contains(vcsCloneValued, a):
+				i++
+			case strings.HasPrefix(a, "-"):
+			default:
+				ops = append(ops, args[i])
+			}
+		}
+		if len(ops) >= 2 {
+			j.add(s.writeTarget(ops[len(ops)-1]))
+		}
 	}
 	if strings.HasSuffix(name, " fork") {
 		if args = forkClone(args); args == nil {
@@ -2130,6 +2144,13 @@ func checkClone(s *state, name string, args []word, cx judgeCtx, j *judgement) i
 	}
 	s.clonedInto(word{s: ".", lit: true}, args)
 	return info{}
+}
+
+// vcsCloneValued are the options of hg clone and svn checkout that take
+// the next word as their value.
+var vcsCloneValued = []string{
+	"-r", "--rev", "-u", "--updaterev", "-b", "--branch", "-e", "--ssh", "--remotecmd", "--config", "--cwd", "-R",
+	"--repository", "--revision", "--depth", "--set-depth", "--username", "--password", "--config-dir", "--config-option",
 }
 
 // ghCreateValued are the options of gh repo create that take the next
