@@ -390,20 +390,15 @@ func freshDirs() []string {
 // mounted, so never a host directory that /var/tmp is a link to:
 // TestAttackS32ReviewSymlinkedVarTmp), /dev (its devices, /dev/pts and
 // /dev/shm are the run's own) and /proc (the run's own processes;
-// /proc/sys is read-only). cred is the user bwrap starts as.
-func (e *Bwrap) writable(cred *syscall.Credential) []string {
+// /proc/sys is read-only). ws is the workspace as plan binds it (a link
+// resolved), as flags is given it, and cred the user bwrap starts as.
+func writable(ws string, cred *syscall.Credential) []string {
 	d := append(freshDirs(), "/dev", "/proc")
-	if ws := e.cfg.workspace; ws != "" {
+	if ws != "" {
 		if cred != nil {
 			if a := unsearchableAncestor(ws, cred.Uid, cred.Gid); a != "" {
 				d = append(d, a) // an empty tmpfs (see flags)
 			}
-		}
-		// Where a workspace given as a link is bound: bwrap follows the
-		// link of a mount's destination, and the first process grants
-		// no link (TestAttackS23SymlinkedWorkspace).
-		if r, err := filepath.EvalSymlinks(ws); err == nil {
-			ws = r
 		}
 		d = append(d, ws)
 	}
@@ -686,7 +681,7 @@ func (e *Bwrap) plan(spec Spec, dir string, env []string, lim Limits) (*plan, er
 		// execs what follows (see internal/confine).
 		p.extra = append(p.extra, exe)
 		argv = append(argv, "--", "/proc/self/fd/"+strconv.Itoa(2+len(p.extra)), confine.BwrapInitArg)
-		for _, d := range e.writable(p.cred) {
+		for _, d := range writable(ws, p.cred) {
 			argv = append(argv, "-w", d)
 		}
 		var goRuntime []string
