@@ -270,9 +270,14 @@ func maskParents(ws string, mask, repo []string) []string {
 // credential stores (homeMasks), and over the program's runtime directory
 // and temporary directories where they lie outside the directories both
 // engines replace (runtimeDirMask, programTmpDirs). They go after the
-// workspace's own binds.
+// workspace's own binds. What the workspace hides is masked also where
+// another mount of the host shows it (maskedElsewhere).
 func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs, files []string) {
 	dirs, files = maskTargets(ws, mask)
+	if len(dirs)+len(files) > 0 {
+		odirs, ofiles := maskedElsewhere(slices.Concat(dirs, files), cred)
+		dirs, files = append(dirs, odirs...), append(files, ofiles...)
+	}
 	hdirs, hfiles := c.homeMasks(ws, cred)
 	if d := runtimeDirMask(ws, cred); d != "" {
 		hdirs = append(hdirs, d)
@@ -283,6 +288,32 @@ func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs
 		}
 	}
 	return append(dirs, hdirs...), append(files, hfiles...)
+}
+
+// maskedElsewhere returns the other places where the host's mounts show
+// paths (a run's mask targets in the workspace, otherPaths), directories
+// and files apart: none in a directory both engines replace (out of
+// sight already), none that is a symbolic link, none the run's user cred
+// cannot reach (bwrap, started as that user, could not mount there).
+// bwrap and gvisor bind the host's mounts with its root: a host that
+// also showed the workspace, or a directory above it, elsewhere (a bind
+// mount in fstab, a project bound into /srv for a service) showed
+// Spec.Mask's paths there, and a command read them
+// (TestAttackS33MaskedPathThroughAnotherMount).
+func maskedElsewhere(paths []string, cred *syscall.Credential) (dirs, files []string) {
+	for _, p := range otherPaths(mountTable(), paths) {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil || fi.Mode()&os.ModeSymlink != 0:
+		case slices.ContainsFunc(replacedDirs, func(r string) bool { return beneath(r, p) }):
+		case cred != nil && unsearchableAncestor(p, cred.Uid, cred.Gid) != "":
+		case fi.IsDir():
+			dirs = append(dirs, p)
+		default:
+			files = append(files, p)
+		}
+	}
+	return dirs, files
 }
 
 // runtimeDir returns the program's runtime directory ($XDG_RUNTIME_DIR,
