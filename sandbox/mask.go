@@ -50,14 +50,32 @@ func (w *Workspace) Masked() ([]string, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: w.dir, Err: err}
 	}
-	m := masker{w: w, before: mem.dirs, after: map[dirID]maskedDir{}}
-	if err := m.walk(fd, "", 0); err != nil {
+	m := masker{w: w, before: mem.dirs, after: map[dirID]maskedDir{}, linked: map[dirID]bool{}}
+	for id := range mem.files {
+		m.linked[id] = true
+	}
+	err = m.walk(fd, "", 0)
+	if err == nil && len(m.linked) > 0 {
+		err = m.otherLinks()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("sandbox: listing what the workspace's rules hide from a command: %w", err)
 	}
-	mem.dirs = m.after
+	mem.dirs, mem.files = m.after, m.linkedAfter
 	slices.Sort(m.masked)
 	return m.masked, nil
 }
+
+// A rule names a path, and a file has as many paths as hard links: a
+// command that found no .env yet made an empty one and a hard link to it
+// (ln .env notes.txt); the developer then put the keys in .env where it
+// was (echo KEY=... >> .env, an editor that keeps a file's links), and
+// the next command, whose masks covered .env, read notes.txt
+// (TestAttackS33MaskedFileThroughAHardLink). So each file that a masked
+// path is or holds and that has other links is masked under its other
+// names in the workspace too, and remembered by identity: when the
+// masked name is removed or replaced (an editor that saves by renaming
+// a new file over it), the other names still hold what it held.
 
 // A rule names a path, not what is there: a command that renamed the
 // directory above a masked path (mv conf c2, with conf/secrets hidden)
@@ -77,10 +95,12 @@ type (
 		rel   string
 		names []string
 	}
-	// maskMemory is what a workspace's last walk masked, by directory.
+	// maskMemory is what a workspace's last walk masked, by directory,
+	// and the files it masked for a hard link (otherLinks).
 	maskMemory struct {
-		mu   sync.Mutex // one walk at a time
-		dirs map[dirID]maskedDir
+		mu    sync.Mutex // one walk at a time
+		dirs  map[dirID]maskedDir
+		files map[dirID]bool
 	}
 )
 
@@ -103,6 +123,124 @@ type masker struct {
 	entries int
 	before  map[dirID]maskedDir // the last walk's (maskMemory)
 	after   map[dirID]maskedDir // this walk's
+	// linked are the files (by device and inode) a masked path is or
+	// holds that have other hard links, and those the last walk masked
+	// for one; linkedAfter those this walk masked for one (otherLinks).
+	linked, linkedAfter map[dirID]bool
+	below               int // entries below masked directories (linksBelow)
+}
+
+// linkedFile adds the entry name of the directory open as fd to
+// m.linked when it is a regular file with more than one hard link.
+func (m *masker) linkedFile(fd int, name string) {
+	var st unix.Stat_t
+	if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG && st.Nlink > 1 {
+		m.linked[dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}] = true
+	}
+}
+
+// linksBelow adds to m.linked the regular files of more than one hard
+// link in the masked directory open as fd (dir in the workspace), and
+// below it; it closes fd. What is hidden whole was never walked, and
+// counts toward no bound of the walk: past MaxTrackedEntries entries or
+// MaxTrackedDepth levels below masked directories it looks no further
+// (a masked directory of more files was masked before, and still is).
+func (m *masker) linksBelow(fd int, dir string, depth int) error {
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	if depth > MaxTrackedDepth {
+		return nil
+	}
+	for {
+		entries, err := f.ReadDir(1024)
+		if err != nil {
+			return nil // io.EOF, or a directory gone or unreadable
+		}
+		for _, e := range entries {
+			if m.below++; m.below > MaxTrackedEntries {
+				return nil
+			}
+			switch {
+			case e.Type().IsRegular():
+				m.linkedFile(fd, e.Name())
+			case e.IsDir():
+				_ = m.openBelow(fd, path.Join(dir, e.Name()), e.Name(), depth, m.linksBelow)
+			}
+		}
+	}
+}
+
+// openBelow opens the directory name of the directory open as fd, rel in
+// the workspace, without following a link, and hands it to walk; one
+// gone, or replaced by a file or a link since it was listed, is skipped.
+func (m *masker) openBelow(fd int, rel, name string, depth int, walk func(int, string, int) error) error {
+	sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
+		return nil
+	}
+	if err != nil {
+		return &os.PathError{Op: "open", Path: rel, Err: err}
+	}
+	return walk(sub, rel, depth+1)
+}
+
+// otherLinks walks the workspace again and masks each regular file, not
+// at or below a masked path, that is one of m.linked (see Masked).
+func (m *masker) otherLinks() error {
+	fd, err := unix.Open(m.w.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: m.w.dir, Err: err}
+	}
+	hidden := map[string]bool{}
+	for _, p := range m.masked {
+		hidden[p] = true
+	}
+	m.entries, m.linkedAfter = 0, map[dirID]bool{}
+	var walk func(fd int, dir string, depth int) error
+	walk = func(fd int, dir string, depth int) error {
+		f := os.NewFile(uintptr(fd), cmp.Or(dir, "."))
+		defer f.Close()
+		if depth > MaxTrackedDepth {
+			return errTooDeep
+		}
+		for {
+			entries, err := f.ReadDir(1024)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			for _, e := range entries {
+				if m.entries++; m.entries > MaxTrackedEntries {
+					return errTooMany
+				}
+				rel := path.Join(dir, e.Name())
+				switch {
+				case hidden[rel]:
+				case e.IsDir():
+					if err := m.openBelow(fd, rel, e.Name(), depth, walk); err != nil {
+						return err
+					}
+				case e.Type().IsRegular():
+					var st unix.Stat_t
+					if unix.Fstatat(fd, e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+						continue
+					}
+					id := dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
+					if !m.linked[id] {
+						continue
+					}
+					if len(m.masked) == MaxMasked {
+						return errTooManyMasked
+					}
+					m.masked = append(m.masked, rel)
+					m.linkedAfter[id] = true
+				}
+			}
+		}
+	}
+	return walk(fd, "", 0)
 }
 
 var errTooManyMasked = fmt.Errorf("more than %d paths to mask: keep fewer forbidden files in the workspace, or name their directory in the rule", MaxMasked)
@@ -148,6 +286,13 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 				d := m.after[id]
 				d.rel, d.names = cmp.Or(held.rel, dir), append(d.names, e.Name())
 				m.after[id] = d
+				switch {
+				case e.Type().IsRegular():
+					m.linkedFile(fd, e.Name())
+				case e.IsDir():
+					// One this program cannot read is masked as before.
+					_ = m.openBelow(fd, rel, e.Name(), depth, m.linksBelow)
+				}
 				continue
 			}
 			if !e.IsDir() {
