@@ -50,6 +50,7 @@ func init() {
 		},
 		"network_send":   checkNetworkSend,
 		"sends_input":    checkSendsInput,
+		"request":        checkRequest,
 		"recursive":      checkRecursive,
 		"runs":           checkRuns,
 		"yarn_workspace": checkYarnWorkspace,
@@ -3909,6 +3910,66 @@ func checkSendsInput(s *state, name string, args []word, cx judgeCtx, j *judgeme
 	}
 	return inf
 }
+
+// checkRequest judges a program that sends a request its arguments spell
+// out (curl, wget; httpie and xh, which also send their standard input:
+// checkSendsInput): an argument that holds a secret (refSecret, as for
+// a pushed ref: "https://x.example/?k=$AWS_SECRET_ACCESS_KEY", -d
+// "$OPENAI_API_KEY", httpie's k=$API_KEY) sends it to the host the
+// request names, so the secret leaves the machine (Defaults.NetworkData),
+// as curl -d "$(cat .env)" URL sends a file's. The value of a header or
+// a user option (-H "Authorization: Bearer $GITHUB_TOKEN", -u
+// "me:$PASSWORD", wget --header=..., httpie's NAME:VALUE and -a) is how
+// a token is meant to be used, and stays with the variable rule's level.
+func checkRequest(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
+	var inf info
+	prog := baseName(name)
+	var long []string
+	short := ""
+	switch prog {
+	case "curl":
+		long, short = []string{"--header", "--proxy-header", "--user", "--proxy-user", "--oauth2-bearer", "--pass", "--proxy-pass"}, "HuU"
+	case "wget":
+		long = []string{"--header", "--user", "--password", "--http-user", "--http-password", "--proxy-user", "--proxy-password", "--ftp-user", "--ftp-password"}
+	default:
+		long, short = []string{"--auth"}, "a"
+		inf = checkSendsInput(s, name, args, cx, j)
+	}
+	httpie := short == "a"
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		if strings.HasPrefix(a.s, "--") {
+			if n, _, eq := strings.Cut(a.s, "="); slices.Contains(long, n) && a.prefix >= len(n) {
+				if !eq {
+					k++ // --header "Authorization: $TOKEN"
+				}
+				continue
+			}
+		} else if len(a.s) > 1 && a.s[0] == '-' && a.prefix > 1 {
+			// A bundle of short options whose last one takes the
+			// header or user (-sH VALUE), or has it attached (-HVALUE).
+			if i := strings.IndexAny(a.s[1:a.prefix], short); short != "" && i >= 0 {
+				if i+2 == len(a.s) {
+					k++
+				}
+				continue
+			}
+		}
+		if httpie && requestHeaderRe.MatchString(a.s) {
+			continue // Authorization:"Bearer $TOKEN"
+		}
+		if what := s.refSecret(a); what != "" {
+			j.add(s.c.rules.Defaults.NetworkData, fmt.Sprintf("%s sends %s, which holds %s, over the network: the secret leaves the machine", name, a.s, what))
+			break
+		}
+	}
+	return inf
+}
+
+// requestHeaderRe matches an httpie (xh) item that is a header,
+// NAME:VALUE, but not a field's JSON (NAME:=VALUE) nor a URL
+// (https://...).
+var requestHeaderRe = regexp.MustCompile(`^[A-Za-z0-9_.!#%&'*+^|~-]+:($|[^=/]|/[^/])`)
 
 // checkGitRestore judges git restore: it overwrites working-tree files,
 // discarding their changes (like git checkout -- .), unless it only

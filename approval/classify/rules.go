@@ -222,8 +222,11 @@ type CommandRule struct {
 	// its standard input when it has no operands, or its standard input
 	// always, over the network: see Defaults.NetworkData), sends_input
 	// (network_send's part about the standard input only: httpie's body,
-	// mail's message; the arguments are left to the rule); see the
-	// package documentation.
+	// mail's message; the arguments are left to the rule), request
+	// (curl, wget, httpie: an argument that holds a secret variable, in
+	// the URL or the body but not a header or user option, sends it to
+	// the host: Defaults.NetworkData; httpie's input as sends_input);
+	// see the package documentation.
 	Check string `yaml:"check"`
 	// Match raises the level when the arguments match.
 	Match []MatchRule `yaml:"match"`
