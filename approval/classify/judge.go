@@ -2278,12 +2278,28 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 	j.add(r.Level, name+" runs "+name+" code")
 	s.matches(r.Match, name, args, nil, false, cx, j)
 	if name == "deno" && len(r.RunWords) > 0 {
-		if k, broad := s.denoRemote(name, args, j); k >= 0 && broad != "" && args[k].lit && strings.HasPrefix(args[k].s, "npm:") {
+		if k, broad, serves := s.denoRemote(name, args, j); k >= 0 && args[k].lit {
 			// deno run -A npm:rimraf ~ runs the package's command with
-			// every permission, as npx rimraf ~ does: judged as it.
-			c := packageCommand(strings.TrimPrefix(args[k].s, "npm:"))
-			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
-			s.judge(append([]word{{s: c, lit: true, prefix: len(c)}}, args[k+1:]...), ncx)
+			// every permission, as npx rimraf ~ does: judged as it. A
+			// file server (npm:http-server, jsr:@std/http/file-server)
+			// needs only to read files and use the network to serve
+			// them, as npx http-server ~ does.
+			c := ""
+			switch m := args[k].s; {
+			case strings.HasPrefix(m, "npm:"):
+				c = packageCommand(strings.TrimPrefix(m, "npm:"))
+				if broad == "" && (!serves || !denoFileServers[c]) {
+					c = ""
+				}
+			case strings.HasPrefix(m, "jsr:") && (serves || broad != "") && denoFileServers[jsrModule(m)]:
+				// Deno's own file server is judged by the directory
+				// it serves, as serve's (check serves_dir).
+				checkServesDir(s, name+" "+m, args[k+1:], cx, j)
+			}
+			if c != "" {
+				ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
+				s.judge(append([]word{{s: c, lit: true, prefix: len(c)}}, args[k+1:]...), ncx)
+			}
 		}
 	}
 	if powershells[name] {
@@ -2492,10 +2508,13 @@ var bunCommands = strings.Fields(`add a audit build create exec i info init inst
 // which is npx PKG's. The modules --preload (--import) runs before the
 // main one, and the files deno repl --eval-file runs, are judged so too.
 // It returns the index in args of the module deno runs (-1 for none, or
-// one not known until it runs) and the option that grants every
-// permission or one that runs programs or writes files ("" for none).
-func (s *state) denoRemote(name string, args []word, j *judgement) (int, string) {
+// one not known until it runs), the option that grants every
+// permission or one that runs programs or writes files ("" for none),
+// and whether the module may both read files and use the network (-A,
+// -R with -N, or a permission set): what a file server needs.
+func (s *state) denoRemote(name string, args []word, j *judgement) (int, string, bool) {
 	broad, some := "", ""
+	reads, nets := false, false
 	sub := ""
 	preload := "" // a URL given to --preload, --import or --eval-file
 	isURL := func(a string) bool {
@@ -2527,15 +2546,15 @@ func (s *state) denoRemote(name string, args []word, j *judgement) (int, string)
 				continue
 			}
 			if sub == "" && denoCommands[a] || sub == "repl" {
-				return -1, "" // deno compile, eval, task, ...: no module run here
+				return -1, "", false // deno compile, eval, task, ...: no module run here
 			}
 			if args[k].unknown() {
-				return -1, ""
+				return -1, "", false
 			}
 			if isURL(a) {
 				judge(a)
 			}
-			return k, broad
+			return k, broad, reads && nets
 		}
 		flag, value, attached := strings.Cut(a, "=")
 		if flag == "--preload" || flag == "--import" || flag == "--eval-file" {
@@ -2549,6 +2568,14 @@ func (s *state) denoRemote(name string, args []word, j *judgement) (int, string)
 				}
 			}
 			continue
+		}
+		switch flag {
+		case "-A", "--allow-all", "-P", "--permission-set":
+			reads, nets = true, true
+		case "-R", "--allow-read":
+			reads = true
+		case "-N", "--allow-net":
+			nets = true
 		}
 		switch {
 		case flag == "-A" || flag == "--allow-all" || flag == "--allow-run" || flag == "--allow-ffi" || flag == "--allow-write" || flag == "-W":
@@ -2567,13 +2594,40 @@ func (s *state) denoRemote(name string, args []word, j *judgement) (int, string)
 				case strings.ContainsRune("PRNES", c):
 					some = a
 				}
+				reads = reads || c == 'A' || c == 'P' || c == 'R'
+				nets = nets || c == 'A' || c == 'P' || c == 'N'
 			}
 			if last := "-" + a[len(a)-1:]; len(a) > 2 && denoValueFlags[last] {
 				k++
 			}
 		}
 	}
-	return -1, ""
+	return -1, "", false
+}
+
+// denoFileServers are the modules deno runs that serve a directory on
+// the network: an npm package's command (packageCommand of npm:PKG),
+// judged as that command, or a JSR module's name without its version
+// (jsrModule), judged by the directory it serves.
+var denoFileServers = map[string]bool{
+	"http-server": true, "serve": true, "live-server": true, "sirv": true,
+	"@std/http/file-server": true, "@std/http/file_server": true,
+}
+
+// jsrModule returns a JSR module specifier without jsr: and its version
+// (jsr:@std/http@1.0.0/file-server is @std/http/file-server).
+func jsrModule(spec string) string {
+	spec = strings.TrimPrefix(spec, "jsr:")
+	scope, rest, ok := strings.Cut(strings.TrimPrefix(spec, "@"), "/")
+	if !ok {
+		return spec
+	}
+	pkg, sub, _ := strings.Cut(rest, "/")
+	pkg, _, _ = strings.Cut(pkg, "@")
+	if sub != "" {
+		sub = "/" + sub
+	}
+	return "@" + scope + "/" + pkg + sub
 }
 
 // denoRunners are the subcommands of deno that run the module named
