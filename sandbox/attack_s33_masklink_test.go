@@ -33,10 +33,13 @@ func TestAttackS33MaskedFileThroughAHardLink(t *testing.T) {
 				return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
 			}
 			// The plant: neither .env nor conf/secrets is there yet.
-			o := run(`: > .env && ln .env notes.txt && mkdir -p conf/secrets && : > conf/secrets/key && ln conf/secrets/key key.bak && echo planted`)
+			// And app/.env, a symlink (masked where it leads), to a file of
+			// two links.
+			o := run(`: > .env && ln .env notes.txt && mkdir -p conf/secrets && : > conf/secrets/key && ln conf/secrets/key key.bak &&
+mkdir app && : > real.txt && ln real.txt copy.txt && ln -s ../real.txt app/.env && echo planted`)
 			require.Contains(t, string(o.Stdout), "planted", "the plant failed")
 			// The developer's keys, written where the files are.
-			for _, p := range []string{".env", "conf/secrets/key"} {
+			for _, p := range []string{".env", "conf/secrets/key", "app/.env"} {
 				f, err := os.OpenFile(filepath.Join(dir, p), os.O_WRONLY|os.O_APPEND, 0)
 				require.NoError(t, err)
 				_, err = f.WriteString("MASKSECRET " + p + "\n")
@@ -46,7 +49,7 @@ func TestAttackS33MaskedFileThroughAHardLink(t *testing.T) {
 			// An ordinary pair of links, which no rule names.
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("ORDINARY\n"), 0o644))
 			require.NoError(t, os.Link(filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")))
-			o = run(`cat .env conf/secrets/key; cat notes.txt key.bak; cat a.txt b.txt; echo end`)
+			o = run(`cat .env conf/secrets/key app/.env; cat notes.txt key.bak copy.txt; cat a.txt b.txt; echo end`)
 			out := string(o.Stdout)
 			require.Contains(t, out, "end", "the attack did not run")
 			assert.Zero(t, strings.Count(out, "MASKSECRET"), "a command read %d masked files through their other hard links", strings.Count(out, "MASKSECRET"))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/user"
 	"path"
@@ -131,10 +132,12 @@ type masker struct {
 }
 
 // linkedFile adds the entry name of the directory open as fd to
-// m.linked when it is a regular file with more than one hard link.
-func (m *masker) linkedFile(fd int, name string) {
+// m.linked when it is a regular file with more than one hard link (where
+// it leads, with flags 0 rather than AT_SYMLINK_NOFOLLOW: a masked
+// symlink is masked there).
+func (m *masker) linkedFile(fd int, name string, flags int) {
 	var st unix.Stat_t
-	if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG && st.Nlink > 1 {
+	if unix.Fstatat(fd, name, &st, flags) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG && st.Nlink > 1 {
 		m.linked[dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}] = true
 	}
 }
@@ -162,7 +165,7 @@ func (m *masker) linksBelow(fd int, dir string, depth int) error {
 			}
 			switch {
 			case e.Type().IsRegular():
-				m.linkedFile(fd, e.Name())
+				m.linkedFile(fd, e.Name(), unix.AT_SYMLINK_NOFOLLOW)
 			case e.IsDir():
 				_ = m.openBelow(fd, path.Join(dir, e.Name()), e.Name(), depth, m.linksBelow)
 			}
@@ -288,7 +291,9 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 				m.after[id] = d
 				switch {
 				case e.Type().IsRegular():
-					m.linkedFile(fd, e.Name())
+					m.linkedFile(fd, e.Name(), unix.AT_SYMLINK_NOFOLLOW)
+				case e.Type()&fs.ModeSymlink != 0:
+					m.linkedFile(fd, e.Name(), 0)
 				case e.IsDir():
 					// One this program cannot read is masked as before.
 					_ = m.openBelow(fd, rel, e.Name(), depth, m.linksBelow)
