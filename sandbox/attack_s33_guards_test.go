@@ -132,8 +132,15 @@ func TestAttackS33KillOtherRunsOfTheSameUID(t *testing.T) {
 			require.NoError(t, os.Chown(ws, nobody, nobody))
 			sb := engine(t, eng, WithWorkspace(ws))
 			marker := "s33-victim-" + eng
-			victim := make(chan *Outcome, 1)
+			victim, finished := make(chan *Outcome, 1), make(chan struct{})
+			// On a failure below, the victim still ends, before its
+			// workspace is removed.
+			t.Cleanup(func() {
+				_ = os.WriteFile(filepath.Join(ws, "attacked"), nil, 0o644)
+				<-finished
+			})
 			go func() {
+				defer close(finished)
 				o, _ := sb.Run(context.Background(), Spec{
 					Argv:   []string{"sh", "-c", `: > started; while [ ! -e attacked ]; do sleep 0.05; done; echo survived`, marker},
 					Limits: Limits{Timeout: 60 * time.Second},
