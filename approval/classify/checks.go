@@ -4861,6 +4861,12 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	if name == "make" || name == "gmake" || name == "bmake" {
 		inf = inf.or(s.writtenMakefile(args))
 	}
+	if name == "just" {
+		inf = inf.or(s.writtenJustfile(args))
+	}
+	if name == "task" {
+		inf = inf.or(s.writtenTaskfile(args))
+	}
 	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny && len(s.fetched) == 0 {
 		return inf
 	}

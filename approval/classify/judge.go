@@ -2277,6 +2277,18 @@ func (s *state) stdinCode(name string, l Level, in *stdinSrc, j *judgement, matc
 func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx, j *judgement) info {
 	j.add(r.Level, name+" runs "+name+" code")
 	s.matches(r.Match, name, args, nil, false, cx, j)
+	if name == "deno" {
+		// deno task runs the tasks of a deno.json the line may have
+		// written, as shell code.
+		for k, a := range args {
+			if a.s == "task" && a.lit {
+				s.writtenDenoTasks(args[k+1:], j)
+			}
+			if !strings.HasPrefix(a.s, "-") {
+				break
+			}
+		}
+	}
 	if name == "deno" && len(r.RunWords) > 0 {
 		if k, broad, serves := s.denoRemote(name, args, j); k >= 0 && args[k].lit {
 			// deno run -A npm:rimraf ~ runs the package's command with
