@@ -31,20 +31,27 @@ func TestAttackS33MaskedPathThroughAnotherMount(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(ws, "secret.env"), []byte("MASKSECRET env\n"), 0o644))
 			require.NoError(t, os.WriteFile(filepath.Join(ws, "conf", "secrets", "key"), []byte("MASKSECRET key\n"), 0o644))
 			require.NoError(t, os.WriteFile(filepath.Join(ws, "README"), []byte("ORDINARY\n"), 0o644))
-			// The workspace bound at another place, and its parent at a
-			// third.
+			// The workspace bound at another place, its parent at a third,
+			// and the workspace again inside the program's $TMPDIR, which
+			// both engines mask whole (a run that failed once the other
+			// places were masked: bwrap could not make a file's mount point
+			// in that read-only directory).
 			alt := filepath.Join(hostDir(t), "srv", "proj")
 			require.NoError(t, os.MkdirAll(alt, 0o755))
 			up := hostDir(t)
-			for _, m := range []struct{ src, dst string }{{ws, alt}, {filepath.Dir(ws), up}} {
+			tmp := hostDir(t)
+			inTmp := filepath.Join(tmp, "proj")
+			require.NoError(t, os.Mkdir(inTmp, 0o755))
+			for _, m := range []struct{ src, dst string }{{ws, alt}, {filepath.Dir(ws), up}, {ws, inTmp}} {
 				require.NoError(t, unix.Mount(m.src, m.dst, "", unix.MS_BIND, ""))
 				t.Cleanup(func() { unix.Unmount(m.dst, unix.MNT_DETACH) })
 			}
+			t.Setenv("TMPDIR", tmp)
 			script := `cat secret.env conf/secrets/key
 for d in "$@"; do cat "$d/secret.env" "$d/conf/secrets/key" "$d/README"; done; echo end`
 			sb := engine(t, eng, WithWorkspace(ws))
 			o := s33Run(t, sb, Spec{
-				Argv: []string{"sh", "-c", script, "sh", alt, filepath.Join(up, filepath.Base(ws))},
+				Argv: []string{"sh", "-c", script, "sh", alt, filepath.Join(up, filepath.Base(ws)), inTmp},
 				Mask: []string{"secret.env", "conf/secrets"},
 			})
 			out := string(o.Stdout)

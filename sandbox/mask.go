@@ -424,10 +424,6 @@ func maskParents(ws string, mask, repo []string) []string {
 // another mount of the host shows it (maskedElsewhere).
 func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs, files []string) {
 	dirs, files = maskTargets(ws, mask)
-	if len(dirs)+len(files) > 0 {
-		odirs, ofiles := maskedElsewhere(slices.Concat(dirs, files), cred)
-		dirs, files = append(dirs, odirs...), append(files, ofiles...)
-	}
 	hdirs, hfiles := c.homeMasks(ws, cred)
 	if d := runtimeDirMask(ws, cred); d != "" {
 		hdirs = append(hdirs, d)
@@ -436,6 +432,19 @@ func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs
 		if d := hostDirMask(t, ws, cred); d != "" && !slices.ContainsFunc(hdirs, func(h string) bool { return beneath(h, d) }) {
 			hdirs = append(hdirs, d)
 		}
+	}
+	if len(dirs)+len(files) > 0 {
+		// Not those inside another masked directory, hidden whole: bwrap
+		// mounts the directories first, and failed to make a file's
+		// mount point in the program's masked $TMPDIR, read-only, where
+		// another mount showed the workspace.
+		odirs, ofiles := maskedElsewhere(slices.Concat(dirs, files), cred)
+		all := slices.Concat(dirs, hdirs, odirs)
+		covered := func(p string) bool {
+			return slices.ContainsFunc(all, func(d string) bool { return d != p && beneath(d, p) })
+		}
+		dirs = append(dirs, slices.DeleteFunc(odirs, covered)...)
+		files = append(files, slices.DeleteFunc(ofiles, covered)...)
 	}
 	return append(dirs, hdirs...), append(files, hfiles...)
 }
