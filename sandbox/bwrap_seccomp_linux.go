@@ -204,14 +204,17 @@ func setIDBlocks() []unix.SockFilter {
 }
 
 // bwrapFilterFile writes the filter into a memory file for bwrap to read
-// from its descriptor.
+// from its descriptor, sealed once written: until bwrap has read it, a
+// process that can open this program's /proc/PID/fd/N (one of its uid)
+// could otherwise rewrite or empty it, and the run would start under
+// its filter, or none (TestAttackS33SealedSeccompFilter).
 func bwrapFilterFile(networkOff bool) (*os.File, error) {
 	arch := socketFilterArch()
 	if arch == 0 {
 		return nil, fmt.Errorf("no seccomp filter is written for this architecture")
 	}
 	prog := bwrapFilter(arch, networkOff)
-	fd, err := unix.MemfdCreate("toolbelt-seccomp", unix.MFD_CLOEXEC)
+	fd, err := unix.MemfdCreate("toolbelt-seccomp", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
 	if err != nil {
 		return nil, fmt.Errorf("memfd_create: %w", err)
 	}
@@ -220,6 +223,10 @@ func bwrapFilterFile(networkOff bool) (*os.File, error) {
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		return nil, err
+	}
+	if _, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_WRITE|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_SEAL); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sealing the seccomp filter's memfd: %w", err)
 	}
 	if _, err := f.Seek(0, 0); err != nil {
 		f.Close()
