@@ -56,7 +56,7 @@ func (w *Workspace) Masked() ([]string, error) {
 		m.linked[id] = true
 	}
 	err = m.walk(fd, "", 0)
-	if err == nil && len(m.linked) > 0 {
+	if err == nil && (len(m.linked) > 0 || m.incomplete) {
 		err = m.otherLinks()
 	}
 	if err != nil {
@@ -129,6 +129,9 @@ type masker struct {
 	// for one; linkedAfter those this walk masked for one (otherLinks).
 	linked, linkedAfter map[dirID]bool
 	below               int // entries below masked directories (linksBelow)
+	// incomplete is set when linksBelow stopped at its bound: otherLinks
+	// then masks every file of the workspace that has other hard links.
+	incomplete bool
 }
 
 // linkedFile adds the entry name of the directory open as fd to
@@ -147,11 +150,17 @@ func (m *masker) linkedFile(fd int, name string, flags int) {
 // below it; it closes fd. What is hidden whole was never walked, and
 // counts toward no bound of the walk: past MaxTrackedEntries entries or
 // MaxTrackedDepth levels below masked directories it looks no further
-// (a masked directory of more files was masked before, and still is).
+// (a masked directory of more files was masked before, and still is),
+// and sets m.incomplete: a file it did not reach may have another name
+// (a command that made conf/secrets before any rule hid it put key there
+// as a symlink to a file 260 levels down, linked out as notes.txt, and
+// the next command read notes.txt once the developer wrote
+// conf/secrets/key: TestAttackS33ReviewLinkPastTheWalksBoundBelowAMaskedDirectory).
 func (m *masker) linksBelow(fd int, dir string, depth int) error {
 	f := os.NewFile(uintptr(fd), dir)
 	defer f.Close()
 	if depth > MaxTrackedDepth {
+		m.incomplete = true
 		return nil
 	}
 	for {
@@ -161,6 +170,7 @@ func (m *masker) linksBelow(fd int, dir string, depth int) error {
 		}
 		for _, e := range entries {
 			if m.below++; m.below > MaxTrackedEntries {
+				m.incomplete = true
 				return nil
 			}
 			switch {
@@ -188,7 +198,9 @@ func (m *masker) openBelow(fd int, rel, name string, depth int, walk func(int, s
 }
 
 // otherLinks walks the workspace again and masks each regular file, not
-// at or below a masked path, that is one of m.linked (see Masked).
+// at or below a masked path, that is one of m.linked (see Masked), or,
+// where linksBelow stopped at its bound (m.incomplete), that has more
+// than one hard link: a pair no rule names is masked then too.
 func (m *masker) otherLinks() error {
 	fd, err := unix.Open(m.w.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -231,7 +243,7 @@ func (m *masker) otherLinks() error {
 						continue
 					}
 					id := dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
-					if !m.linked[id] {
+					if !m.linked[id] && (!m.incomplete || st.Nlink < 2) {
 						continue
 					}
 					if len(m.masked) == MaxMasked {
