@@ -293,6 +293,9 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 			}
 		}
 	}
+	if name == "scp" || name == "rsync" || name == "sftp" {
+		s.copiedFromHost(name, args)
+	}
 	if contentReaders[name] && slices.ContainsFunc(args, s.readsFetchedValue) {
 		inf.download = true // cat r/install.sh | sh
 		// openssl base64 -d -in a.b64 -out a && sh a: the file it
@@ -1345,6 +1348,87 @@ func (s *state) fetchedFiles(name string, args []word) []word {
 		s.recordFetched(w)
 	}
 	return writes
+}
+
+// remoteOperandRe matches an operand of scp, rsync or sftp on another
+// host: [USER@]HOST:PATH, rsync://, scp:// or sftp://.
+var remoteOperandRe = regexp.MustCompile(`^(([^ /:@]+@)?[^ /:@-][^ /:@]*:|(rsync|scp|sftp)://)`)
+
+// copiedFromHost records (state.fetched) the files scp, rsync or sftp
+// copy from another host (scp host:x.sh . writes ./x.sh; sftp
+// host:x.sh [LOCAL]): text from elsewhere, so running one (&& sh x.sh)
+// runs downloaded code, as curl -o x.sh URL && sh x.sh does. The local
+// destination is the last operand (sftp's second, or "."); a
+// destination that may be a directory gets the source's base name in it
+// too, and a recursive copy (-r, -a, --recursive, --archive) makes it a
+// tree of such files (state.cloned).
+func (s *state) copiedFromHost(name string, args []word) {
+	var ops []word
+	recursive := false
+	for k := 0; k < len(args); k++ {
+		a := args[k].s
+		switch {
+		case a == "--":
+			ops = append(ops, args[k+1:]...)
+			k = len(args)
+		case a == "--recursive" || a == "--archive":
+			recursive = true
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			recursive = recursive || strings.Contains(a, "r") || name == "rsync" && strings.Contains(a, "a")
+			// The value of scp's -P PORT, -i KEY, -o OPT, rsync's -e
+			// CMD is no operand.
+			valued := "cFiJlPSoXDBbRs"
+			if name == "rsync" {
+				valued = "eBTfM"
+			}
+			if last := a[len(a)-1:]; strings.Contains(valued, last) && k+1 < len(args) {
+				k++
+			}
+		default:
+			ops = append(ops, args[k])
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	srcs, dst := ops[:len(ops)-1], ops[len(ops)-1]
+	if name == "sftp" {
+		srcs, dst = ops[:1], word{s: ".", lit: true, prefix: 1}
+		if len(ops) > 1 {
+			dst = ops[1]
+		}
+	}
+	d, ok := pathValue(dst)
+	if !ok || remoteOperandRe.MatchString(d) {
+		return
+	}
+	d = path.Clean(d)
+	dirLike := d == "." || d == ".." || d == "/" || d == "~" || strings.HasSuffix(dst.s, "/") || len(srcs) > 1
+	for _, src := range srcs {
+		loc := remoteOperandRe.FindString(src.s)
+		if !src.lit || loc == "" {
+			continue
+		}
+		rest := src.s[len(loc):]
+		if i := strings.IndexByte(rest, '/'); i >= 0 && strings.HasSuffix(loc, "://") {
+			rest = rest[i:] // rsync://HOST/MOD/x.sh: the host is no path
+		}
+		b := path.Base(strings.TrimRight(rest, "/"))
+		if b != "." && b != "/" && b != "" {
+			s.recordFetched(word{s: path.Join(d, b), lit: true})
+			if recursive {
+				s.cloned = append(s.cloned, path.Join(d, b))
+			}
+		}
+		if !dirLike || name == "rsync" && strings.HasSuffix(rest, "/") {
+			// rsync host:proj/ proj/ copies what proj holds into proj.
+			s.recordFetched(word{s: d, lit: true})
+			if recursive {
+				s.cloned = append(s.cloned, d)
+			}
+		}
+	}
 }
 
 // recordFetched records w, a literal name, as a file a downloader on the
