@@ -183,6 +183,26 @@ func (m *masker) linksBelow(fd int, dir string, depth int) error {
 	}
 }
 
+// linksThrough hands the directory that the masked symlink rel leads to,
+// when that lies in the workspace, to linksBelow: it is masked there
+// whole, as a masked directory is. conf/secrets -> ../store, with
+// ln store/key notes.txt made by a command before the developer wrote
+// conf/secrets/key: the next command read notes.txt
+// (TestAttackS33ReviewLinkOutOfASymlinkedMaskedDirectory). One that
+// leads out of the workspace is not looked into: no command can link a
+// file there to a name in the workspace (EXDEV, EROFS).
+func (m *masker) linksThrough(rel string, depth int) {
+	t, err := filepath.EvalSymlinks(filepath.Join(m.w.dir, filepath.FromSlash(rel)))
+	if err != nil || !beneath(m.w.dir, t) {
+		return
+	}
+	sub, err := unix.Open(t, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return // a file (linkedFile), gone, or unreadable: masked as before
+	}
+	_ = m.linksBelow(sub, rel, depth+1)
+}
+
 // openBelow opens the directory name of the directory open as fd, rel in
 // the workspace, without following a link, and hands it to walk; one
 // gone, or replaced by a file or a link since it was listed, is skipped.
@@ -306,6 +326,7 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 					m.linkedFile(fd, e.Name(), unix.AT_SYMLINK_NOFOLLOW)
 				case e.Type()&fs.ModeSymlink != 0:
 					m.linkedFile(fd, e.Name(), 0)
+					m.linksThrough(rel, depth)
 				case e.IsDir():
 					// One this program cannot read is masked as before.
 					_ = m.openBelow(fd, rel, e.Name(), depth, m.linksBelow)
