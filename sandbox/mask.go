@@ -493,9 +493,12 @@ func (c *config) masks(ws string, mask []string, cred *syscall.Credential) (dirs
 // also showed the workspace, or a directory above it, elsewhere (a bind
 // mount in fstab, a project bound into /srv for a service) showed
 // Spec.Mask's paths there, and a command read them
-// (TestAttackS33MaskedPathThroughAnotherMount).
+// (TestAttackS33MaskedPathThroughAnotherMount). Only the paths' own other
+// places: what a mount below one shows is the host's (a build root in a
+// masked directory with /usr bound into it had /usr masked, and no
+// command started: TestAttackS33ReviewMountBelowAMaskedDirectoryMasksTheHost).
 func maskedElsewhere(paths []string, cred *syscall.Credential) (dirs, files []string) {
-	for _, p := range otherPaths(mountTable(), paths) {
+	for _, p := range otherPathsBut(mountTable(), paths, paths) {
 		fi, err := os.Lstat(p)
 		switch {
 		case err != nil || fi.Mode()&os.ModeSymlink != 0:
