@@ -51,9 +51,9 @@ func (w *Workspace) Masked() ([]string, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: w.dir, Err: err}
 	}
-	m := masker{w: w, before: mem.dirs, after: map[dirID]maskedDir{}, linked: map[dirID]bool{}}
-	for id := range mem.files {
-		m.linked[id] = true
+	m := masker{w: w, before: mem.dirs, after: map[dirID]maskedDir{}, linked: map[dirID]int64{}}
+	for id, born := range mem.files {
+		m.linked[id] = born
 	}
 	err = m.walk(fd, "", 0)
 	if err == nil && (len(m.linked) > 0 || m.incomplete) {
@@ -97,11 +97,12 @@ type (
 		names []string
 	}
 	// maskMemory is what a workspace's last walk masked, by directory,
-	// and the files it masked for a hard link (otherLinks).
+	// and the files it masked for a hard link (otherLinks), with their
+	// birth times (fileStat).
 	maskMemory struct {
 		mu    sync.Mutex // one walk at a time
 		dirs  map[dirID]maskedDir
-		files map[dirID]bool
+		files map[dirID]int64
 	}
 )
 
@@ -126,8 +127,9 @@ type masker struct {
 	after   map[dirID]maskedDir // this walk's
 	// linked are the files (by device and inode) a masked path is or
 	// holds that have other hard links, and those the last walk masked
-	// for one; linkedAfter those this walk masked for one (otherLinks).
-	linked, linkedAfter map[dirID]bool
+	// for one; linkedAfter those this walk masked for one (otherLinks);
+	// each with its birth time (fileStat).
+	linked, linkedAfter map[dirID]int64
 	below               int // entries below masked directories (linksBelow)
 	// incomplete is set when linksBelow stopped at its bound: otherLinks
 	// then masks every file of the workspace that has other hard links.
@@ -139,10 +141,29 @@ type masker struct {
 // it leads, with flags 0 rather than AT_SYMLINK_NOFOLLOW: a masked
 // symlink is masked there).
 func (m *masker) linkedFile(fd int, name string, flags int) {
-	var st unix.Stat_t
-	if unix.Fstatat(fd, name, &st, flags) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG && st.Nlink > 1 {
-		m.linked[dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}] = true
+	if id, nlink, born, ok := fileStat(fd, name, flags); ok && nlink > 1 {
+		m.linked[id] = born
 	}
+}
+
+// fileStat stats the entry name of the directory open as fd (flags:
+// AT_SYMLINK_NOFOLLOW, or 0 to follow a link) and returns, for a regular
+// file, its identity, its number of hard links and its birth time (0 where
+// the file system keeps none); ok is false for anything else. The birth
+// time tells a remembered file from a new one that took its inode: ext4
+// gives a deleted file's inode to the next file made, and that innocent
+// file was masked, and remembered, in place of notes.txt
+// (TestAttackS33ReviewReusedInodeMasksAnInnocentFile).
+func fileStat(fd int, name string, flags int) (id dirID, nlink uint64, born int64, ok bool) {
+	var st unix.Statx_t
+	err := unix.Statx(fd, name, flags, unix.STATX_TYPE|unix.STATX_INO|unix.STATX_NLINK|unix.STATX_BTIME, &st)
+	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return id, 0, 0, false
+	}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		born = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+	}
+	return dirID{dev: unix.Mkdev(st.Dev_major, st.Dev_minor), ino: st.Ino}, uint64(st.Nlink), born, true
 }
 
 // linksBelow adds to m.linked the regular files of more than one hard
@@ -230,7 +251,7 @@ func (m *masker) otherLinks() error {
 	for _, p := range m.masked {
 		hidden[p] = true
 	}
-	m.entries, m.linkedAfter = 0, map[dirID]bool{}
+	m.entries, m.linkedAfter = 0, map[dirID]int64{}
 	var walk func(fd int, dir string, depth int) error
 	walk = func(fd int, dir string, depth int) error {
 		f := os.NewFile(uintptr(fd), cmp.Or(dir, "."))
@@ -258,19 +279,22 @@ func (m *masker) otherLinks() error {
 						return err
 					}
 				case e.Type().IsRegular():
-					var st unix.Stat_t
-					if unix.Fstatat(fd, e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+					id, nlink, born, ok := fileStat(fd, e.Name(), unix.AT_SYMLINK_NOFOLLOW)
+					if !ok {
 						continue
 					}
-					id := dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}
-					if !m.linked[id] && (!m.incomplete || st.Nlink < 2) {
+					// One of m.linked, unless its inode was taken by a
+					// file born since.
+					was, linked := m.linked[id]
+					linked = linked && (was == 0 || born == 0 || was == born)
+					if !linked && (!m.incomplete || nlink < 2) {
 						continue
 					}
 					if len(m.masked) == MaxMasked {
 						return errTooManyMasked
 					}
 					m.masked = append(m.masked, rel)
-					m.linkedAfter[id] = true
+					m.linkedAfter[id] = born
 				}
 			}
 		}
