@@ -2522,15 +2522,19 @@ func (s *state) secretVar(name string) bool {
 // is plain expansions ($VERSION, ${VERSION}) of variables whose names are
 // not a secret's and that the line does not name otherwise (no
 // VERSION=..., read VERSION, for VERSION in ...): text of the
-// environment, which holds no file's contents. In a shell string (bash -c)
-// it is not told.
+// environment, which holds no file's contents; or command substitutions
+// of a command that prints none (quietSubst: $(date), $(git describe)).
+// In a shell string (bash -c) it is not told.
 func (s *state) plainEnvText(w word) bool {
-	if s.depth > 0 || w.subst || w.proc || w.input || len(w.holes) == 0 {
+	if s.depth > 0 || w.proc || w.input || w.download || len(w.holes) == 0 {
 		return false
 	}
 	for _, h := range w.holes {
 		if h[0] < 0 || h[1] > len(w.s) || h[0] > h[1] {
 			return false
+		}
+		if quietSubst(w.s[h[0]:h[1]]) {
+			continue
 		}
 		m := plainVarRe.FindStringSubmatch(w.s[h[0]:h[1]])
 		if m == nil {
@@ -2542,6 +2546,45 @@ func (s *state) plainEnvText(w word) bool {
 		}
 	}
 	return true
+}
+
+// quietSubst reports whether text, a command substitution ($(...) or
+// `...`), runs one command, with plain words only, that prints no
+// file's contents: date (with options and a +FORMAT, not -f FILE),
+// hostname, whoami, uname, pwd, git rev-parse, git describe and git
+// branch --show-current. Such text in a commit message holds a date or
+// a name, as a plain $VERSION does.
+func quietSubst(text string) bool {
+	inner, ok := strings.CutPrefix(text, "$(")
+	if ok {
+		inner, ok = strings.CutSuffix(inner, ")")
+	} else if inner, ok = strings.CutPrefix(text, "`"); ok {
+		inner, ok = strings.CutSuffix(inner, "`")
+	}
+	if !ok || strings.ContainsAny(inner, "$`'\"\\;|&<>(){}[]*?#~!\n") {
+		return false
+	}
+	f := strings.Fields(inner)
+	options := func(ws []string) bool {
+		return !slices.ContainsFunc(ws, func(a string) bool { return !strings.HasPrefix(a, "-") })
+	}
+	switch {
+	case len(f) == 0:
+		return false
+	case f[0] == "date":
+		// -f FILE reads dates from FILE; a value not an option or a
+		// format (-r FILE, -d TEXT) is not told.
+		return !slices.ContainsFunc(f[1:], func(a string) bool {
+			return !strings.HasPrefix(a, "+") && !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "--f")
+		})
+	case f[0] == "hostname" || f[0] == "whoami" || f[0] == "uname" || f[0] == "pwd":
+		return options(f[1:])
+	case f[0] == "git" && len(f) > 1 && (f[1] == "rev-parse" || f[1] == "describe"):
+		return !slices.Contains(f[2:], "--parseopt")
+	case f[0] == "git" && len(f) == 3 && f[1] == "branch" && f[2] == "--show-current":
+		return true
+	}
+	return false
 }
 
 // namesVar reports whether the line's text holds the variable name other
