@@ -3154,6 +3154,14 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 			return inf.or(s.rule(name+" "+args[0].s, sub, args[1:], cx, j))
 		}
 	}
+	if name == "go" {
+		if moved, ok := goChdirFirst(args); ok {
+			// go -C DIR build is go build -C DIR, never below go's own
+			// level.
+			j.add(r.Level, reasonOr(r.Reason, genericReason(name, r.Level)))
+			args = moved
+		}
+	}
 	// Options before a subcommand belong to the command; the subcommand
 	// reads the rest with its own grammar.
 	if len(r.Subcommands) > 0 {
@@ -3220,6 +3228,32 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 		}
 	}
 	return inf
+}
+
+// goChdirFirst moves go's -C DIR (-C=DIR, --C DIR, --C=DIR), which go
+// takes only as its first flag, after the subcommand that follows it
+// (go -C dir build -o x is go build -C dir -o x), so that the
+// subcommand's rule judges the line; ok is false when args start with no
+// -C or no subcommand follows it.
+func goChdirFirst(args []word) ([]word, bool) {
+	if len(args) == 0 || args[0].unknown() {
+		return nil, false
+	}
+	n := 1
+	switch a := args[0].s; {
+	case a == "-C" || a == "--C":
+		n = 2
+	case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+	default:
+		return nil, false
+	}
+	if len(args) <= n || args[n].unknown() || strings.HasPrefix(args[n].s, "-") {
+		return nil, false
+	}
+	moved := make([]word, 0, len(args))
+	moved = append(moved, args[n])
+	moved = append(moved, args[:n]...)
+	return append(moved, args[n+1:]...), true
 }
 
 // intoDirWrites judges the names a copy into a directory writes: DIR/NAME
