@@ -432,8 +432,21 @@ const maxMaskParents = 4 * MaxMasked
 // TestAttackS25GVisorMaskInsideGitLeavesHooksWritable).
 func maskParents(ws string, mask, repo []string) []string {
 	masked := map[string]bool{}
+	real, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		real = ws
+	}
 	for _, m := range mask {
 		masked[path.Clean(m)] = true
+		// Where a masked symlink leads in the workspace is hidden whole
+		// too: a path below it pinned its parents there, and gvisor, which
+		// mounts the deeper binds over the mask, showed them
+		// (TestAttackS33ReviewPinnedParentBelowASymlinkedMask).
+		if t, err := filepath.EvalSymlinks(filepath.Join(ws, filepath.FromSlash(m))); err == nil {
+			if rel, err := filepath.Rel(real, t); err == nil && rel != "." && filepath.IsLocal(rel) {
+				masked[filepath.ToSlash(rel)] = true
+			}
+		}
 	}
 	hidden := func(m string) bool { // below another masked path
 		for d := path.Dir(m); d != "."; d = path.Dir(d) {
