@@ -4886,6 +4886,72 @@ func (s *state) npmScripts(args []word, j *judgement) info {
 	return inf
 }
 
+// npmInstalls are npm's commands (and their aliases) that install
+// packages, whose --prefix DIR is where they go.
+var npmInstalls = strings.Fields(`i in ins inst insta instal install isnt isnta isntal isntall add ci it install-test cit
+	install-ci-test update up upgrade udpate link ln`)
+
+// npmValueFlags are npm's common options that take the next word as
+// their value.
+var npmValueFlags = strings.Fields(`--registry --cache --userconfig --globalconfig -w --workspace --loglevel --tag --otp
+	--before --omit --include --install-strategy`)
+
+// installDirWrites judges the directory an install is told to put
+// packages and programs in, as a write there (pip install --target DIR
+// is one by its rule, cargo install --root DIR too): npm's --prefix DIR
+// (-C) with one of its install commands (npm i --prefix ~ x), and go
+// install's GOBIN from the command's environment or one the line
+// exported (GOBIN=~ go install x): into the home or a system directory
+// Dangerous, a GOBIN known only when it runs too.
+func (s *state) installDirWrites(name string, args []word, j *judgement) {
+	if name == "go" {
+		if moved, ok := goChdirFirst(args); ok {
+			args = moved
+		}
+		if len(args) == 0 || args[0].s != "install" {
+			return
+		}
+		e, set := s.cmdEnv["GOBIN"]
+		if !set && s.exported["GOBIN"] {
+			e.v, e.known = s.vars["GOBIN"]
+			set = true
+		}
+		switch {
+		case !set:
+		case e.known:
+			j.add(s.writeTarget(word{s: e.v, lit: true, prefix: len(e.v)}))
+		default:
+			j.add(s.c.rules.Defaults.WriteOutside, "go install writes the program into GOBIN, a directory known only when it runs, which may be outside the working directory")
+		}
+		return
+	}
+	var dir *word
+	install, first := false, true
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case a.s == "--prefix" || a.s == "-C":
+			if k+1 < len(args) {
+				k++
+				d := args[k]
+				dir = &d
+			}
+		case strings.HasPrefix(a.s, "--prefix="):
+			d := a.cut(len("--prefix="))
+			dir = &d
+		case slices.Contains(npmValueFlags, a.s):
+			k++ // npm --registry URL i x: the URL is no command
+		case strings.HasPrefix(a.s, "-"):
+		case first:
+			first = false
+			install = slices.Contains(npmInstalls, a.s)
+		}
+	}
+	if install && dir != nil {
+		j.add(s.writeTarget(*dir))
+	}
+}
+
 func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	tool, ok := projectTools[name]
 	if !ok {
@@ -4900,6 +4966,9 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	}
 	if name == "npm" {
 		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(name, args))
+	}
+	if name == "npm" || name == "go" {
+		s.installDirWrites(name, args, j)
 	}
 	if name == "make" || name == "gmake" || name == "bmake" {
 		inf = inf.or(s.writtenMakefile(args))
