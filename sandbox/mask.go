@@ -377,8 +377,13 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 // maskTargets turns the masked paths of a run in workspace ws into where
 // the engine mounts over them, each with whether it is a directory: a
 // path that is a symlink is masked where it leads (a mount at a link
-// lands on its target), a path gone since it was listed is left out.
+// lands on its target), a path gone since it was listed is left out, and
+// so is one that leads out of ws to the system's programs (systemPath).
 func maskTargets(ws string, mask []string) (dirs, files []string) {
+	real, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		real = ws
+	}
 	for _, m := range mask {
 		p := filepath.Join(ws, filepath.FromSlash(m))
 		if t, err := filepath.EvalSymlinks(p); err == nil {
@@ -387,6 +392,7 @@ func maskTargets(ws string, mask []string) (dirs, files []string) {
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil:
+		case !beneath(real, p) && systemPath(p):
 		case fi.IsDir():
 			dirs = append(dirs, p)
 		default:
@@ -394,6 +400,19 @@ func maskTargets(ws string, mask []string) (dirs, files []string) {
 		}
 	}
 	return dirs, files
+}
+
+// systemPath reports whether the absolute path p is or holds a directory
+// of systemDirs, or lies in one of the system's programs and libraries
+// (systemDirs but / and /etc): a mask there stops every command. A
+// command that planted .env -> /usr (or /, or /usr/lib) under a rule
+// hiding **/.env had every next run mask it, and none started
+// (TestAttackS33ReviewMaskedSymlinkToTheSystemsPrograms). What lies there
+// is the system's, read-only, and no secret.
+func systemPath(p string) bool {
+	return slices.ContainsFunc(systemDirs, func(s string) bool {
+		return beneath(p, s) || s != "/" && s != "/etc" && beneath(s, p)
+	})
 }
 
 // within reports whether the workspace-relative path p is dir or lies
