@@ -389,6 +389,11 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	for _, file := range files {
 		s.Mounts = append(s.Mounts, ociMount{Destination: file, Type: "bind", Source: "/dev/null", Options: []string{"bind", "ro"}})
 	}
+	if n := countBinds(s.Mounts); n > gvisorMaxBinds {
+		cleanup()
+		return nil, newError(CodeCreateFailed, e.name, "", ErrInvalidSpec,
+			"the run needs %d bind mounts (%d masked paths among them, and the directories above them), over the %d runsc starts with: keep the files a command must not see in fewer directories and name the directories in the rules, or run the command in bwrap, which masks up to %d paths", n, len(files)+len(dirs), gvisorMaxBinds, MaxMasked)
+	}
 	if !network {
 		s.Linux.Namespaces = append(s.Linux.Namespaces, ociNamespace{"network"})
 	}
@@ -431,6 +436,25 @@ func (e *GVisor) plan(spec Spec, dir string, env []string, lim Limits) (*plan, e
 	// runsc runs on the host: the command's Go runtime settings reach only
 	// the sandbox, through the spec (see withoutGoRuntime).
 	return &plan{argv: argv, env: withoutGoRuntime(env), dir: "/", exitSignals: true, cleanup: cleanup, start: start}, nil
+}
+
+// gvisorMaxBinds bounds a run's bind mounts. runsc hands its sandbox a
+// descriptor per bind mount, below the descriptor (256) where it moves the
+// container's stdio: with runsc 20221219 a spec of 239 binds never started
+// ("unable to remap stdios, FD 256 is already in use"; the run "exited"
+// with status 128), one of 237 did. The bound leaves room for the
+// descriptors runsc takes besides (TestGVisorRefusesMoreBindsThanRunscStarts).
+const gvisorMaxBinds = 200
+
+// countBinds returns how many of mounts are bind mounts.
+func countBinds(mounts []ociMount) int {
+	n := 0
+	for _, m := range mounts {
+		if m.Type == "bind" {
+			n++
+		}
+	}
+	return n
 }
 
 // pinnedMount is a directory or regular file of the workspace (rel,
