@@ -2569,13 +2569,18 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			ncx := judgeCtx{stdin: cx.stdin, via: append(slices.Clip(cx.via), name)}
 			s.judge(slices.Clone(args[i:]), ncx)
 		}
-		if v, ok := pathValue(args[i]); ok && !args[i].glob && s.scripts != nil && !slices.Contains([]string{".sh", ".bash", ".zsh", ".ksh", ".fish"}, path.Ext(v)) {
+		if v, ok := pathValue(args[i]); ok && !args[i].glob && s.scripts != nil {
 			// A script the line wrote with text it spells out (echo
 			// CODE > x.py && python3 x.py) runs that text: judged by
-			// the code rules, as python3 -c CODE is. A shell script
-			// (python3 a.sh) is no code of the interpreter's.
+			// the code rules, as python3 -c CODE is. Shell code in a
+			// shell script (echo 'rm -rf ~' > a.sh; python3 a.sh) is no
+			// code of the interpreter's, which fails on it; other text
+			// under such a name is (python3 a.sh runs the Python in it).
+			shellName := slices.Contains([]string{".sh", ".bash", ".zsh", ".ksh", ".fish"}, path.Ext(v))
 			if text, ok := s.script(v); ok {
-				s.matches(r.Match, name, []word{{s: text, lit: true, prefix: len(text)}}, nil, false, cx, j)
+				if _, err := s.c.parse(text); !shellName || err != nil {
+					s.matches(r.Match, name, []word{{s: text, lit: true, prefix: len(text)}}, nil, false, cx, j)
+				}
 			}
 		}
 		s.fdScript(name, args[i], j)
