@@ -138,7 +138,10 @@ func TestWorkspaceConcurrentSwap(t *testing.T) {
 		readers.Add(1)
 		go func() {
 			defer readers.Done()
-			for i := 0; i < 500; i++ {
+			// 500 reads each, and on until the swap has been seen at
+			// least once (bounded): on a busy machine the swapper may
+			// not run at all during the first 2,000.
+			for i := 0; i < 500 || (refused.Load() == 0 && i < 200_000); i++ {
 				b, err := ws.ReadFile("d/secret.txt")
 				if err == nil {
 					assert.Equal(t, "inside", string(b))
