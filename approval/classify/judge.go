@@ -1378,8 +1378,11 @@ func (s *state) copiedFromHost(name string, args []word) {
 			recursive = recursive || strings.Contains(a, "r") || name == "rsync" && strings.Contains(a, "a")
 			// The value of scp's -P PORT, -i KEY, -o OPT, rsync's -e
 			// CMD is no operand.
-			valued := "cFiJlPSoXDBbRs"
-			if name == "rsync" {
+			valued := "cFiJlPSoXD" // scp's -B (batch mode) takes none
+			switch name {
+			case "sftp":
+				valued += "BbRs"
+			case "rsync":
 				valued = "eBTfM"
 			}
 			if last := a[len(a)-1:]; strings.Contains(valued, last) && k+1 < len(args) {
