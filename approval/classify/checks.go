@@ -3122,6 +3122,8 @@ func checkNetwork(s *state, name string, args []word, cx judgeCtx, j *judgement,
 		j.add(l, name+" sends the lines of the file on its standard input over the network")
 	case in.doc && in.subst:
 		j.add(l, name+" sends text made by a substitution over the network")
+	case s.docSecret(in) != "":
+		j.add(l, name+" sends the lines of its input, which hold "+s.docSecret(in)+", over the network: the secret leaves the machine")
 	}
 	return info{}
 }
@@ -3950,8 +3952,31 @@ func checkSendsInput(s *state, name string, args []word, cx judgeCtx, j *judgeme
 		j.add(s.c.rules.Defaults.NetworkData, name+" sends the file on its standard input over the network")
 	case in.doc && in.subst:
 		j.add(s.c.rules.Defaults.NetworkData, name+" sends text made by a substitution over the network")
+	case s.docSecret(in) != "":
+		j.add(s.c.rules.Defaults.NetworkData, name+" sends its input, which holds "+s.docSecret(in)+", over the network: the secret leaves the machine")
 	}
 	return inf
+}
+
+// docSecret says which variable that holds a secret (secretVar: the
+// names refSecret knows) a here-document or here-string on the input
+// expands when it runs ("$API_KEY"), or "": its text is sent where the
+// command sends its input. A quoted delimiter's text is known and
+// expands nothing.
+func (s *state) docSecret(in *stdinSrc) string {
+	if in == nil || !in.doc || in.known {
+		return ""
+	}
+	for t := in.text; ; t = t[1:] {
+		i := strings.IndexByte(t, '$')
+		if i < 0 {
+			return ""
+		}
+		t = t[i:]
+		if m := holeVarRe.FindStringSubmatch(t); m != nil && s.secretVar(m[1]) {
+			return "$" + m[1]
+		}
+	}
 }
 
 // checkRequest judges a program that sends a request its arguments spell
