@@ -2508,8 +2508,12 @@ var holeVarRe = regexp.MustCompile(`^\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
 var plainVarRe = regexp.MustCompile(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$`)
 
 // secretVar reports whether a variable named name holds a secret by the
-// variable rules with Reads ($API_KEY, $GITHUB_TOKEN).
+// variable rules with Reads ($API_KEY, $GITHUB_TOKEN), or because the
+// line set it to text that holds one (state.secretVars: K=$API_KEY).
 func (s *state) secretVar(name string) bool {
+	if s.secretVars[name] {
+		return true
+	}
 	for i, r := range s.c.rules.Variables {
 		if r.Reads && s.c.vars[i].match(name) {
 			return true

@@ -551,6 +551,10 @@ type state struct {
 	// (x=$(curl URL), curl URL | read x): running their value is running
 	// downloaded content.
 	fetchedVars map[string]bool
+	// secretVars are the variables the line set to text that holds a
+	// secret (K=$API_KEY, u="https://x/?k=$API_KEY"): secretVar counts
+	// them as the secret's own.
+	secretVars map[string]bool
 	// loopNames are the variables of for loops over words the line
 	// spells out, all known (for f in *.go a.txt: true), which the loop
 	// judged as names, and of loops over names a lister gives (for f in

@@ -1608,6 +1608,18 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported, assoc bool) in
 	if dl := val.download || a.Array != nil && inf.download; dl || a.Index == nil && !a.Append {
 		s.fetchedVar(a.Name.Value, dl)
 	}
+	// K=$API_KEY, u="...$API_KEY", x+=$TOKEN hold the secret; only a
+	// whole new value forgets it.
+	if sec := a.Array == nil && s.refSecret(val) != ""; sec || a.Index == nil && !a.Append {
+		switch {
+		case sec && s.secretVars == nil:
+			s.secretVars = map[string]bool{a.Name.Value: true}
+		case sec:
+			s.secretVars[a.Name.Value] = true
+		default:
+			delete(s.secretVars, a.Name.Value)
+		}
+	}
 	return inf
 }
 
