@@ -3984,8 +3984,8 @@ func (s *state) docSecret(in *stdinSrc) string {
 }
 
 // checkRequest judges a program that sends a request its arguments spell
-// out (curl, wget; httpie and xh, which also send their standard input:
-// checkSendsInput): an argument that holds a secret (refSecret, as for
+// out (curl, wget, aria2c; httpie and xh, which also send their standard
+// input: checkSendsInput): an argument that holds a secret (refSecret, as for
 // a pushed ref: "https://x.example/?k=$AWS_SECRET_ACCESS_KEY", -d
 // "$OPENAI_API_KEY", httpie's k=$API_KEY) sends it to the host the
 // request names, so the secret leaves the machine (Defaults.NetworkData),
@@ -4003,6 +4003,8 @@ func checkRequest(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		long, short = []string{"--header", "--proxy-header", "--user", "--proxy-user", "--oauth2-bearer", "--pass", "--proxy-pass"}, "HuU"
 	case "wget":
 		long = []string{"--header", "--user", "--password", "--http-user", "--http-password", "--proxy-user", "--proxy-password", "--ftp-user", "--ftp-password"}
+	case "aria2c":
+		long = []string{"--header", "--http-user", "--http-passwd", "--ftp-user", "--ftp-passwd", "--all-proxy-user", "--all-proxy-passwd"}
 	default:
 		long, short = []string{"--auth"}, "a"
 		inf = checkSendsInput(s, name, args, cx, j)

@@ -223,7 +223,7 @@ type CommandRule struct {
 	// always, over the network: see Defaults.NetworkData), sends_input
 	// (network_send's part about the standard input only: httpie's body,
 	// mail's message; the arguments are left to the rule), request
-	// (curl, wget, httpie: an argument that holds a secret variable, in
+	// (curl, wget, aria2c, httpie: an argument that holds a secret variable, in
 	// the URL or the body but not a header or user option, sends it to
 	// the host: Defaults.NetworkData; httpie's input as sends_input);
 	// see the package documentation.
