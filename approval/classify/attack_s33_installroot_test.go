@@ -15,7 +15,7 @@ import (
 // stay as they were.
 func TestAttackS33InstallIntoTheHome(t *testing.T) {
 	attackAtLeast(t, Dangerous, []string{
-		`GOBIN=$PWD/bin go install example.com/x@latest`,
+		`GOBIN=$D/bin go install example.com/x@latest`,
 		`pip install --target=$PWD/bin x`,
 		`cargo install --root ~ x`,
 		`cargo install --root=$HOME x`,
@@ -43,5 +43,8 @@ func TestAttackS33InstallIntoTheHome(t *testing.T) {
 		`npm --prefix ~ run build`,
 		`go install example.com/x@latest`,
 		`pip install x`,
+		// $PWD/bin is ./bin where the shell is (helper-266, see
+		// TestAttackS33FixInstallDirInTheWorkingDirectory).
+		`GOBIN=$PWD/bin go install example.com/x@latest`,
 	})
 }

@@ -4945,15 +4945,23 @@ func (s *state) installDirWrites(name string, args []word, j *judgement) {
 		e, set := s.cmdEnv["GOBIN"]
 		if !set && s.exported["GOBIN"] {
 			e.v, e.known = s.vars["GOBIN"]
+			e.pwd = s.pwdVars["GOBIN"]
 			set = true
 		}
 		switch {
 		case !set:
 		case e.known:
 			j.add(s.writeTarget(word{s: e.v, lit: true, prefix: len(e.v)}))
+		case e.pwd != "":
+			// GOBIN=$PWD/bin is ./bin where the shell is.
+			j.add(s.writeTarget(word{s: e.pwd, lit: true, prefix: len(e.pwd)}))
 		default:
 			j.add(s.c.rules.Defaults.WriteOutside, "go install writes the program into GOBIN, a directory known only when it runs, which may be outside the working directory")
 		}
+		return
+	}
+	if name == "cargo" {
+		s.cargoRootWrites(args, j)
 		return
 	}
 	var dir *word
@@ -4979,8 +4987,49 @@ func (s *state) installDirWrites(name string, args []word, j *judgement) {
 		}
 	}
 	if install && dir != nil {
-		j.add(s.writeTarget(*dir))
+		j.add(s.writeTarget(pwdPath(*dir)))
 	}
+}
+
+// cargoRootWrites judges cargo install's --root DIR (DIR/bin and
+// DIR/.crates.toml), after rustup's +TOOLCHAIN and cargo's own options
+// too (cargo +nightly install --root ~ x), as a write to DIR.
+func (s *state) cargoRootWrites(args []word, j *judgement) {
+	k := 0
+	if k < len(args) && strings.HasPrefix(args[k].s, "+") {
+		k++
+	}
+	for ; k < len(args) && strings.HasPrefix(args[k].s, "-"); k++ {
+		if slices.Contains([]string{"--color", "--config", "-Z", "-C", "--explain"}, args[k].s) {
+			k++
+		}
+	}
+	if k >= len(args) || args[k].s != "install" {
+		return
+	}
+	for k++; k < len(args); k++ {
+		a := args[k]
+		switch {
+		case a.s == "--":
+			return
+		case a.s == "--root" && k+1 < len(args):
+			k++
+			j.add(s.writeTarget(pwdPath(args[k])))
+		case strings.HasPrefix(a.s, "--root="):
+			j.add(s.writeTarget(pwdPath(a.cut(len("--root=")))))
+		}
+	}
+}
+
+// pwdPath returns, for a directory that starts with the one the shell is
+// in ($PWD/web, "${PWD}"/web, $(pwd)/web), that path there (./web), which
+// a write judges where the shell may be (after a cd too); any other word
+// as it is.
+func pwdPath(w word) word {
+	if p, ok := pathValue(w); ok && w.unknown() {
+		return word{s: p, lit: true, prefix: len(p)}
+	}
+	return w
 }
 
 func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
@@ -4998,7 +5047,7 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	if name == "npm" {
 		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(name, args))
 	}
-	if name == "npm" || name == "go" {
+	if name == "npm" || name == "go" || name == "cargo" {
 		s.installDirWrites(name, args, j)
 	}
 	if name == "make" || name == "gmake" || name == "bmake" {

@@ -434,6 +434,9 @@ func checkComments(f *syntax.File, src string) error {
 type envVal struct {
 	v     string
 	known bool
+	// pwd, for a value not known that starts with the directory the
+	// shell is in ($PWD/bin), is the path there (./bin).
+	pwd string
 }
 
 type finding struct {
@@ -578,10 +581,16 @@ type state struct {
 	// string it runs knows those (see childVars).
 	exported map[string]bool
 	cmdEnv   map[string]envVal
-	funcs    map[string]bool
-	calls    map[string]funcCalls
-	ints     map[string]bool // variables declared integer (declare -i)
-	via      []string
+	// pwdVars are the variables whose value, not known, starts with the
+	// directory the shell was in ($PWD/bin, $(pwd)/bin), as the path
+	// there that pathValue gives (./bin); any other assignment to the
+	// name forgets it. An install directory is judged by it (see
+	// installDirWrites).
+	pwdVars map[string]string
+	funcs   map[string]bool
+	calls   map[string]funcCalls
+	ints    map[string]bool // variables declared integer (declare -i)
+	via     []string
 	// arithDepth is how deeply arithmetic expressions nest.
 	arithDepth int
 	// cwd is where the shell may be at this point of the walk: the

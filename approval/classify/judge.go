@@ -119,10 +119,11 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 		return inf
 	}
 	// Prefix assignments only apply to this command: judge, do not remember.
-	saved := s.vars
+	saved, savedPwd := s.vars, s.pwdVars
 	if len(ce.Assigns) > 0 {
-		s.copying(len(saved))
+		s.copying(len(saved) + len(savedPwd))
 		s.vars = cloneVars(saved)
+		s.pwdVars = maps.Clone(savedPwd)
 	}
 	var env map[string]envVal
 	for _, a := range ce.Assigns {
@@ -136,10 +137,10 @@ func (s *state) call(ce *syntax.CallExpr, stdin *stdinSrc, extra []finding) info
 				}
 			}
 			v, ok := s.vars[a.Name.Value]
-			env[a.Name.Value] = envVal{v, ok && a.Index == nil && a.Array == nil}
+			env[a.Name.Value] = envVal{v, ok && a.Index == nil && a.Array == nil, s.pwdVars[a.Name.Value]}
 		}
 	}
-	s.vars = saved
+	s.vars, s.pwdVars = saved, savedPwd
 	if env != nil {
 		// The command's environment, for the shells it runs.
 		oldEnv := s.cmdEnv
@@ -469,7 +470,11 @@ func (s *state) wrapper(name string, w *WrapperRule, args []word, cx judgeCtx, j
 				s.cmdEnv = env
 			}
 			kv, known := knownValue(args[i], len(n)+1)
-			env[n] = envVal{kv, known}
+			e := envVal{v: kv, known: known}
+			if p, ok := pathValue(args[i].cut(len(n) + 1)); ok && !known {
+				e.pwd = p // env GOBIN=$PWD/bin
+			}
+			env[n] = e
 			var fs []finding
 			s.judgeVar(n, &word{s: v, lit: args[i].lit, dyn: args[i].dyn, split: args[i].split}, true, &fs)
 			for _, f := range fs {
@@ -1176,7 +1181,7 @@ func (s *state) shell(name string, r *ShellRule, args []word, cx judgeCtx, j *ju
 			for k, w := range ops[1:min(len(ops), 11)] {
 				// A glob or a name find fills in is not known.
 				v, ok := knownValue(w, 0)
-				env[strconv.Itoa(k)] = envVal{v, ok && !w.glob && !w.input}
+				env[strconv.Itoa(k)] = envVal{v: v, known: ok && !w.glob && !w.input}
 			}
 			s.cmdEnv = env
 		}

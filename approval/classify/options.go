@@ -683,6 +683,9 @@ func (w word) leadingWildcard() bool {
 // each option's level (and the file it writes), and, when the command
 // would otherwise be Safe, every option word that is not understood.
 func (s *state) judgeOptions(name string, sc optScan, j *judgement, strict bool) {
+	// go's -C DIR, which go takes first, is where go works: -o ../bin/x
+	// after it is DIR/../bin/x, judged there only.
+	var goDir *word
 	for _, u := range sc.uses {
 		if u.opt.Level > Safe {
 			j.add(u.opt.Level, reasonOr(u.opt.Reason, fmt.Sprintf("%s %s: %s", name, u.name, genericReason(name, u.opt.Level))))
@@ -695,12 +698,19 @@ func (s *state) judgeOptions(name string, sc optScan, j *judgement, strict bool)
 		}
 		switch u.opt.Writes {
 		case "value":
-			if u.has {
-				j.add(s.writeTarget(u.val))
-			} else {
+			switch {
+			case !u.has:
 				j.add(Warning, name+" "+u.name+" writes a file")
+			case goDir != nil && !u.val.unknown():
+				j.add(s.writeTarget(inDir(goDir, u.val)))
+			default:
+				j.add(s.writeTarget(u.val))
 			}
 		case "chdir":
+			if u.has && strings.HasPrefix(name, "go ") && !u.val.unknown() && u.name == "-C" {
+				d := u.val
+				goDir = &d
+			}
 			if u.has {
 				s.chdir(u.val)
 			} else {

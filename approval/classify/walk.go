@@ -1594,10 +1594,17 @@ func (s *state) assign(a *syntax.Assign, fs *[]finding, exported, assoc bool) in
 		// shell too; IFS=x cmd only for cmd: see call.)
 		s.ifsChanged()
 	}
+	delete(s.pwdVars, a.Name.Value) // x+=/.. changes it too
 	if a.Array == nil && a.Index == nil && !a.Append {
 		s.defaultNamesSecret(val, a.Name.Value)
 		v, known := knownValue(val, 0)
 		s.setVar(a.Name.Value, v, known || a.Value == nil)
+		if p, ok := pathValue(val); ok && !known && a.Value != nil && !s.ifs {
+			if s.pwdVars == nil {
+				s.pwdVars = map[string]string{}
+			}
+			s.pwdVars[a.Name.Value] = p
+		}
 	} else if known {
 		s.setArray(a.Name.Value, append([]string{}, elems...))
 	} else {
@@ -1659,7 +1666,7 @@ func knownValue(val word, skip int) (string, bool) {
 // from here on, so no variable's value is known any more.
 func (s *state) ifsChanged() {
 	s.note(Warning, "sets IFS, which changes how every later word splits")
-	s.vars, s.arrays, s.loopNames, s.ifs = nil, nil, nil, true
+	s.vars, s.arrays, s.loopNames, s.pwdVars, s.ifs = nil, nil, nil, nil, true
 }
 
 // maxCopied bounds the entries of what the line set (variables,
@@ -1733,6 +1740,7 @@ func (s *state) fetchedVar(name string, downloaded bool) {
 func (s *state) setVar(name, v string, lit bool) {
 	delete(s.arrays, name)
 	delete(s.loopNames, name)
+	delete(s.pwdVars, name)
 	if s.vars == nil {
 		s.vars = map[string]string{}
 	}
