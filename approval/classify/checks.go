@@ -453,7 +453,7 @@ var yarnCommands = strings.Fields(`access add approve-builds audit autoclean bin
 // as npx rimraf ~ is. A project script of the name may run instead; what
 // it runs is not known here, and the command is the best guess.
 func checkYarn(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
-	inf := checkProject(s, name, args, cx, j).or(s.writtenPackageScripts(name, args))
+	inf := checkProject(s, name, args, cx, j).or(s.writtenPackageScripts(name, args, j))
 	var g *Options
 	if r, ok := s.c.commands.get(name); ok {
 		g = &r.Options
@@ -4734,6 +4734,7 @@ var projectTools = map[string]projectTool{
 	"ninja":    {dirs: []string{"-C"}, files: []string{"-f"}, here: true},
 	"just":     {dirs: []string{"-d", "--working-directory"}, files: []string{"-f", "--justfile"}, here: true},
 	"task":     {dirs: []string{"-d", "--dir"}, files: []string{"-t", "--taskfile"}, here: true},
+	"go-task":  {dirs: []string{"-d", "--dir"}, files: []string{"-t", "--taskfile"}, here: true},
 	"scons":    {dirs: []string{"-C", "--directory"}, files: []string{"-f", "--file", "--sconstruct"}, here: true},
 	"bazel":    {files: []string{"--bazelrc"}, here: true, config: true},
 	"bazelisk": {files: []string{"--bazelrc"}, here: true, config: true},
@@ -5045,19 +5046,19 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 		s.cargoGitDeps(name, args, j)
 	}
 	if name == "npm" {
-		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(name, args))
+		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(name, args, j))
 	}
 	if name == "npm" || name == "go" || name == "cargo" {
 		s.installDirWrites(name, args, j)
 	}
 	if name == "make" || name == "gmake" || name == "bmake" {
-		inf = inf.or(s.writtenMakefile(args))
+		inf = inf.or(s.writtenMakefile(args, j))
 	}
 	if name == "just" {
-		inf = inf.or(s.writtenJustfile(args))
+		inf = inf.or(s.writtenJustfile(args, j))
 	}
-	if name == "task" {
-		inf = inf.or(s.writtenTaskfile(args))
+	if name == "task" || name == "go-task" {
+		inf = inf.or(s.writtenTaskfile(args, j))
 	}
 	if len(s.cloned) == 0 && (s.repeat == 0 || len(s.laterCloned) == 0) && !s.fetchedAny && len(s.fetched) == 0 {
 		return inf

@@ -2381,6 +2381,23 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			}
 		}
 	}
+	if name == "deno" || name == "bun" {
+		// deno run NAME runs the task NAME of deno.json when no file has
+		// that name, and bun run NAME package.json's script NAME, as npm
+		// run NAME does.
+		if k := slices.IndexFunc(args, func(a word) bool { return !strings.HasPrefix(a.s, "-") }); k >= 0 && args[k].s == "run" && args[k].lit {
+			if n := slices.IndexFunc(args[k+1:], func(a word) bool { return !strings.HasPrefix(a.s, "-") }); n >= 0 {
+				task := args[k+1+n]
+				switch {
+				case !task.lit || strings.ContainsAny(task.s, "./:"):
+				case name == "deno":
+					s.writtenDenoTasks([]word{task}, j)
+				default:
+					s.writtenPackageScripts(name, []word{args[k], task}, j)
+				}
+			}
+		}
+	}
 	if name == "deno" && len(r.RunWords) > 0 {
 		if k, broad, serves := s.denoRemote(name, args, j); k >= 0 && args[k].lit {
 			// deno run -A npm:rimraf ~ runs the package's command with

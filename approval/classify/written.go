@@ -2,6 +2,8 @@ package classify
 
 import (
 	"encoding/json"
+	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -14,10 +16,7 @@ import (
 // as sh x.sh judges what the line wrote to x.sh. The makefile is -f's
 // (--file, --makefile), else GNUmakefile, makefile or Makefile; with -C
 // (another directory) none is known.
-func (s *state) writtenMakefile(args []word) info {
-	if s.scripts == nil {
-		return info{}
-	}
+func (s *state) writtenMakefile(args []word, j *judgement) info {
 	var files []string
 	for k := 0; k < len(args); k++ {
 		a := args[k].s
@@ -37,6 +36,9 @@ func (s *state) writtenMakefile(args []word) info {
 	}
 	if len(files) == 0 {
 		files = []string{"GNUmakefile", "makefile", "Makefile"}
+	}
+	if s.fetchedTaskFile("make", files, j) || s.scripts == nil {
+		return info{}
 	}
 	var inf info
 	for _, f := range files {
@@ -59,6 +61,61 @@ func (s *state) writtenMakefile(args []word) info {
 		}
 	}
 	return inf
+}
+
+// runnerFiles reads a task runner's options that name its file (files:
+// just's -f and --justfile, task's -t and --taskfile) and its directory
+// (dirs: -d), in each spelling: -f FILE, -fFILE, -f=FILE, --justfile
+// FILE, --justfile=FILE. A name known only when it runs is left out.
+func runnerFiles(args []word, files, dirs []string) (named []string, dir *word) {
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		var val *word
+		var isDir bool
+		for _, o := range slices.Concat(files, dirs) {
+			switch {
+			case a.s == o:
+				if k+1 < len(args) {
+					k++
+					val = &args[k]
+				}
+			case strings.HasPrefix(a.s, o+"="):
+				v := a.cut(len(o) + 1)
+				val = &v
+			case len(o) == 2 && strings.HasPrefix(a.s, o) && !strings.HasPrefix(a.s, "--"):
+				v := a.cut(2) // -fFILE
+				val = &v
+			default:
+				continue
+			}
+			isDir = slices.Contains(dirs, o)
+			break
+		}
+		switch {
+		case val == nil:
+		case isDir:
+			dir = val
+		case !val.unknown():
+			named = append(named, val.s)
+		}
+	}
+	return named, dir
+}
+
+// fetchedTaskFile judges a task file (a makefile, justfile, Taskfile,
+// deno.json, package.json: one of files) that a downloader on the line
+// wrote (curl -o justfile URL, curl -O URL/package.json, scp
+// host:Makefile .) and runner then runs: its commands are downloaded
+// code, as sh x.sh of a downloaded x.sh is (Defaults.DownloadExec). It
+// reports whether one was.
+func (s *state) fetchedTaskFile(runner string, files []string, j *judgement) bool {
+	for _, f := range files {
+		if s.fetched[path.Clean(f)] {
+			j.add(s.c.rules.Defaults.DownloadExec, runner+" runs the commands of "+f+", which a downloader wrote on this line: they are downloaded code, as a downloaded script run by sh is")
+			return true
+		}
+	}
+	return false
 }
 
 // writtenCode judges code, shell code a task runner runs from a file
@@ -87,27 +144,22 @@ func (s *state) writtenCode(code, via string) info {
 // backticks of its assignments (x := `cmd`), which just runs with a
 // shell. The justfile is -f's (--justfile), else justfile, Justfile or
 // .justfile; with -d (another directory) none is known.
-func (s *state) writtenJustfile(args []word) info {
-	if s.scripts == nil {
-		return info{}
-	}
-	var files []string
-	for k := 0; k < len(args); k++ {
-		a := args[k].s
-		switch {
-		case a == "-d" || a == "--working-directory" || strings.HasPrefix(a, "--working-directory="):
-			return info{}
-		case a == "-f" || a == "--justfile":
-			if k+1 < len(args) {
-				k++
-				files = append(files, args[k].s)
-			}
-		case strings.HasPrefix(a, "--justfile="):
-			files = append(files, a[len("--justfile="):])
-		}
+func (s *state) writtenJustfile(args []word, j *judgement) info {
+	files, dir := runnerFiles(args, []string{"-f", "--justfile"}, []string{"-d", "--working-directory"})
+	if dir != nil && len(files) == 0 {
+		return info{} // just -d wants -f too
 	}
 	if len(files) == 0 {
 		files = []string{"justfile", "Justfile", ".justfile", "JUSTFILE"}
+	}
+	if s.fetchedTaskFile("just", files, j) || s.scripts == nil {
+		return info{}
+	}
+	if dir != nil {
+		// The recipes run in -d's directory (-f's file is where it is).
+		saved := s.cwd.save()
+		defer s.cwd.restore(saved)
+		s.chdir(*dir)
 	}
 	var inf info
 	for _, f := range files {
@@ -144,31 +196,37 @@ var taskfileCode = map[string]bool{"cmds": true, "cmd": true, "sh": true, "statu
 // Taskfile is -t's (--taskfile), else Taskfile.yml and its other
 // spellings; with -d (another directory) or -g (the home's) none is
 // known.
-func (s *state) writtenTaskfile(args []word) info {
-	if s.scripts == nil {
+func (s *state) writtenTaskfile(args []word, j *judgement) info {
+	if slices.ContainsFunc(args, func(a word) bool { return a.s == "-g" || a.s == "--global" }) {
 		return info{}
 	}
-	var files []string
-	for k := 0; k < len(args); k++ {
-		a := args[k].s
-		switch {
-		case a == "-d" || a == "--dir" || strings.HasPrefix(a, "--dir=") || a == "-g" || a == "--global":
-			return info{}
-		case a == "-t" || a == "--taskfile":
-			if k+1 < len(args) {
-				k++
-				files = append(files, args[k].s)
-			}
-		case strings.HasPrefix(a, "--taskfile="):
-			files = append(files, a[len("--taskfile="):])
-		}
-	}
+	files, dir := runnerFiles(args, []string{"-t", "--taskfile"}, []string{"-d", "--dir"})
 	if len(files) == 0 {
 		for _, b := range []string{"Taskfile", "taskfile"} {
 			for _, e := range []string{".yml", ".yaml", ".dist.yml", ".dist.yaml"} {
 				files = append(files, b+e)
 			}
 		}
+	}
+	if dir != nil {
+		if dir.unknown() {
+			return info{}
+		}
+		// task -d DIR looks for its Taskfile in DIR (and -t's file there
+		// too), and runs the commands there.
+		for _, f := range files {
+			if !strings.HasPrefix(f, "/") {
+				files = append(files, path.Join(dir.s, f))
+			}
+		}
+	}
+	if s.fetchedTaskFile("task", files, j) || s.scripts == nil {
+		return info{}
+	}
+	if dir != nil {
+		saved := s.cwd.save()
+		defer s.cwd.restore(saved)
+		s.chdir(*dir)
 	}
 	var inf info
 	for _, f := range files {
@@ -222,11 +280,18 @@ func (s *state) writtenTaskfile(args []word) info {
 func (s *state) writtenDenoTasks(args []word, j *judgement) info {
 	var files []string
 	var ops []word
+	var cwd *word
 	eval := false
 	for k := 0; k < len(args); k++ {
 		a := args[k].s
 		switch {
-		case a == "--cwd" || strings.HasPrefix(a, "--cwd=") || a == "-r" || a == "--recursive" ||
+		case a == "--cwd" && k+1 < len(args):
+			k++
+			cwd = &args[k]
+		case strings.HasPrefix(a, "--cwd="):
+			d := args[k].cut(len("--cwd="))
+			cwd = &d
+		case a == "-r" || a == "--recursive" ||
 			a == "-f" || a == "--filter" || strings.HasPrefix(a, "--filter="):
 			return info{}
 		case a == "-c" || a == "--config":
@@ -249,11 +314,23 @@ func (s *state) writtenDenoTasks(args []word, j *judgement) info {
 	if eval {
 		return s.runString(ops[0], "deno task --eval", j)
 	}
-	if s.scripts == nil || ops[0].unknown() {
+	if ops[0].unknown() || cwd != nil && cwd.unknown() {
 		return info{}
 	}
 	if len(files) == 0 {
 		files = []string{"deno.json", "deno.jsonc"}
+		if cwd != nil {
+			// deno task --cwd DIR reads DIR's deno.json and runs there.
+			files = []string{path.Join(cwd.s, "deno.json"), path.Join(cwd.s, "deno.jsonc")}
+		}
+	}
+	if s.fetchedTaskFile("deno task", files, j) || s.scripts == nil {
+		return info{}
+	}
+	if cwd != nil {
+		saved := s.cwd.save()
+		defer s.cwd.restore(saved)
+		s.chdir(*cwd)
 	}
 	var inf info
 	for _, f := range files {
@@ -287,9 +364,21 @@ func (s *state) writtenDenoTasks(args []word, j *judgement) info {
 			}
 			inf = inf.or(s.writtenCode(task.Command, "deno task "+name))
 		}
-		run(ops[0].s)
+		if !strings.Contains(ops[0].s, "*") {
+			run(ops[0].s)
+			continue
+		}
+		// deno task "x*" runs every task the wildcard matches.
+		for _, n := range slices.Sorted(maps.Keys(cfg.Tasks)) {
+			if ok, _ := path.Match(ops[0].s, n); ok {
+				run(n)
+			}
+		}
 	}
-	return inf.or(s.writtenPackageScripts("deno", []word{{s: "run", lit: true, prefix: 3}, ops[0]}))
+	if cwd != nil {
+		return inf
+	}
+	return inf.or(s.writtenPackageScripts("deno", []word{{s: "run", lit: true, prefix: 3}, ops[0]}, j))
 }
 
 // npmRunsScripts names the scripts of package.json that npm's subcommands
@@ -313,18 +402,8 @@ var npmRunsScripts = map[string][]string{
 // (another package.json) none is known. yarn and pnpm (name) run them so
 // too, and bare (yarn) installs, and yarn NAME runs the script NAME when
 // NAME is none of their own commands.
-func (s *state) writtenPackageScripts(name string, args []word) info {
-	if s.scripts == nil {
-		return info{}
-	}
-	text, ok := s.script("package.json")
-	if !ok {
-		return info{}
-	}
-	var pkg struct {
-		Scripts map[string]string `json:"scripts"`
-	}
-	if json.Unmarshal([]byte(text), &pkg) != nil || len(pkg.Scripts) == 0 {
+func (s *state) writtenPackageScripts(name string, args []word, j *judgement) info {
+	if s.scripts == nil && len(s.fetched) == 0 {
 		return info{}
 	}
 	var ops []string
@@ -360,6 +439,19 @@ func (s *state) writtenPackageScripts(name string, args []word) info {
 		names = []string{ops[0]}
 	default:
 		names = npmRunsScripts[ops[0]]
+	}
+	if len(names) == 0 || s.fetchedTaskFile(name, []string{"package.json"}, j) || s.scripts == nil {
+		return info{}
+	}
+	text, ok := s.script("package.json")
+	if !ok {
+		return info{}
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal([]byte(text), &pkg) != nil || len(pkg.Scripts) == 0 {
+		return info{}
 	}
 	var inf info
 	for _, n := range names {
