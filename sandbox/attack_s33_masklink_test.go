@@ -22,16 +22,7 @@ func TestAttackS33MaskedFileThroughAHardLink(t *testing.T) {
 	requireRoot(t)
 	for _, eng := range []string{EngineBwrap, EngineGVisor} {
 		t.Run(eng, func(t *testing.T) {
-			dir := workspaceDir(t)
-			ws, err := OpenWorkspace(dir, WithDeny("**/.env", "conf/secrets"))
-			require.NoError(t, err)
-			defer ws.Close()
-			sb := engine(t, eng, WithWorkspace(dir))
-			run := func(script string) *Outcome {
-				mask, err := ws.Masked()
-				require.NoError(t, err)
-				return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
-			}
+			dir, run := s33MaskedRunner(t, eng, "**/.env", "conf/secrets")
 			// The plant: neither .env nor conf/secrets is there yet.
 			// And app/.env, a symlink (masked where it leads), to a file of
 			// two links.

@@ -62,6 +62,23 @@ for d in "$@"; do cat "$d/secret.env" "$d/conf/secrets/key" "$d/README"; done; e
 	}
 }
 
+// s33MaskedRunner opens a workspace in a fresh directory with deny rules
+// and returns the directory and a function that runs a script there in
+// engine eng, masked as Workspace.Masked says just before each run.
+func s33MaskedRunner(t *testing.T, eng string, deny ...string) (dir string, run func(script string) *Outcome) {
+	t.Helper()
+	dir = workspaceDir(t)
+	ws, err := OpenWorkspace(dir, WithDeny(deny...))
+	require.NoError(t, err)
+	t.Cleanup(func() { ws.Close() })
+	sb := engine(t, eng, WithWorkspace(dir))
+	return dir, func(script string) *Outcome {
+		mask, err := ws.Masked()
+		require.NoError(t, err)
+		return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
+	}
+}
+
 // s33Run runs spec through sb (a 30 s timeout unless it has one) and
 // returns the outcome whatever the command's exit.
 func s33Run(t *testing.T, sb Sandbox, spec Spec) *Outcome {

@@ -20,16 +20,7 @@ func TestAttackS33ReviewMaskedSymlinkAboveTheWorkspace(t *testing.T) {
 	requireRoot(t)
 	for _, eng := range []string{EngineBwrap, EngineGVisor} {
 		t.Run(eng, func(t *testing.T) {
-			dir := workspaceDir(t)
-			ws, err := OpenWorkspace(dir, WithDeny("**/.env", "secret"))
-			require.NoError(t, err)
-			defer ws.Close()
-			sb := engine(t, eng, WithWorkspace(dir))
-			run := func(script string) *Outcome {
-				mask, err := ws.Masked()
-				require.NoError(t, err)
-				return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
-			}
+			_, run := s33MaskedRunner(t, eng, "**/.env", "secret")
 			o := run(`mkdir a && ln -s ../.. a/.env && echo MASKSECRET > secret && echo planted`)
 			require.Contains(t, string(o.Stdout), "planted", "the plant failed")
 			o = run(`cat secret; echo end`)

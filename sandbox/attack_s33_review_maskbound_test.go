@@ -16,16 +16,7 @@ import (
 // command, run with the masks Workspace.Masked gives then, printed.
 func s33rLinkRun(t *testing.T, eng string, rules []string, plant string, keys []string, read string) string {
 	t.Helper()
-	dir := workspaceDir(t)
-	ws, err := OpenWorkspace(dir, WithDeny(rules...))
-	require.NoError(t, err)
-	defer ws.Close()
-	sb := engine(t, eng, WithWorkspace(dir))
-	run := func(script string) *Outcome {
-		mask, err := ws.Masked()
-		require.NoError(t, err)
-		return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
-	}
+	dir, run := s33MaskedRunner(t, eng, rules...)
 	o := run(plant + " && echo planted")
 	require.Contains(t, string(o.Stdout), "planted", "the plant failed")
 	for _, p := range keys {

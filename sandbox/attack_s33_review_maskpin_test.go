@@ -22,16 +22,7 @@ func TestAttackS33ReviewPinnedParentBelowASymlinkedMask(t *testing.T) {
 	requireRoot(t)
 	for _, eng := range []string{EngineBwrap, EngineGVisor} {
 		t.Run(eng, func(t *testing.T) {
-			dir := workspaceDir(t)
-			ws, err := OpenWorkspace(dir, WithDeny("conf/secrets", "store/sub/key"))
-			require.NoError(t, err)
-			defer ws.Close()
-			sb := engine(t, eng, WithWorkspace(dir))
-			run := func(script string) *Outcome {
-				mask, err := ws.Masked()
-				require.NoError(t, err)
-				return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
-			}
+			_, run := s33MaskedRunner(t, eng, "conf/secrets", "store/sub/key")
 			o := run(`mkdir -p conf store/sub && echo MASKSECRET key > store/sub/key && echo MASKSECRET other > store/sub/other && echo MASKSECRET top > store/top && ln -s ../store conf/secrets && echo planted`)
 			require.Contains(t, string(o.Stdout), "planted", "the plant failed")
 			o = run(`cat store/sub/key store/sub/other store/top conf/secrets/sub/key conf/secrets/sub/other; echo end`)

@@ -19,16 +19,7 @@ func TestAttackS33ReviewMaskedFileBelowASymlinkedMaskedDirectory(t *testing.T) {
 	requireRoot(t)
 	for _, eng := range []string{EngineBwrap, EngineGVisor} {
 		t.Run(eng, func(t *testing.T) {
-			dir := workspaceDir(t)
-			ws, err := OpenWorkspace(dir, WithDeny("conf/secrets", "store/key"))
-			require.NoError(t, err)
-			defer ws.Close()
-			sb := engine(t, eng, WithWorkspace(dir))
-			run := func(script string) *Outcome {
-				mask, err := ws.Masked()
-				require.NoError(t, err)
-				return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
-			}
+			_, run := s33MaskedRunner(t, eng, "conf/secrets", "store/key")
 			o := run(`mkdir -p store conf && echo MASKSECRET > store/key && echo ORDINARY > store/readme && ln -s ../store conf/secrets && echo planted`)
 			require.Contains(t, string(o.Stdout), "planted", "the plant failed")
 			o = run(`cat conf/secrets/key store/key store/readme; echo end`)

@@ -20,16 +20,7 @@ func TestAttackS33ReviewMaskedSymlinkToTheSystemsPrograms(t *testing.T) {
 	requireRoot(t)
 	for _, eng := range []string{EngineBwrap, EngineGVisor} {
 		t.Run(eng, func(t *testing.T) {
-			dir := workspaceDir(t)
-			ws, err := OpenWorkspace(dir, WithDeny("**/.env"))
-			require.NoError(t, err)
-			defer ws.Close()
-			sb := engine(t, eng, WithWorkspace(dir))
-			run := func(script string) *Outcome {
-				mask, err := ws.Masked()
-				require.NoError(t, err)
-				return s33Run(t, sb, Spec{Argv: []string{"sh", "-c", script}, Mask: mask})
-			}
+			_, run := s33MaskedRunner(t, eng, "**/.env")
 			o := run(`mkdir a b c d && ln -s /usr a/.env && ln -s / b/.env && ln -s /usr/lib c/.env && echo MASKSECRET > real && ln -s ../real d/.env && echo planted`)
 			require.Contains(t, string(o.Stdout), "planted", "the plant failed")
 			o = run(`cat real d/.env; echo end`)
