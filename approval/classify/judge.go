@@ -1359,6 +1359,17 @@ func (s *state) fetchedFiles(name string, args []word) []word {
 // host: [USER@]HOST:PATH, rsync://, scp:// or sftp://.
 var remoteOperandRe = regexp.MustCompile(`^(([^ /:@]+@)?[^ /:@-][^ /:@]*:|(rsync|scp|sftp)://)`)
 
+// rsyncValued are rsync's long options that take the next word as their
+// value (popt reads --timeout 10 as --timeout=10), also after the
+// operands.
+var rsyncValued = strings.Fields(`--rsh --rsync-path --timeout --contimeout --log-file --log-file-format --out-format
+	--exclude --include --exclude-from --include-from --files-from --filter --partial-dir --temp-dir --compare-dest
+	--copy-dest --link-dest --backup-dir --suffix --chmod --chown --usermap --groupmap --bwlimit --port --sockopts
+	--password-file --max-size --min-size --max-delete --modify-window --block-size --checksum-choice --cc
+	--compress-choice --zc --compress-level --zl --skip-compress --iconv --address --write-batch --only-write-batch
+	--read-batch --protocol --checksum-seed --info --debug --stderr --outbuf --remote-option --copy-as --max-alloc
+	--stop-after --stop-at --early-input --config --dparam --bind-address --sparse-block`)
+
 // copiedFromHost records (state.fetched) the files scp, rsync or sftp
 // copy from another host (scp host:x.sh . writes ./x.sh; sftp
 // host:x.sh [LOCAL]): text from elsewhere, so running one (&& sh x.sh)
@@ -1378,6 +1389,8 @@ func (s *state) copiedFromHost(name string, args []word) {
 			k = len(args)
 		case a == "--recursive" || a == "--archive":
 			recursive = true
+		case name == "rsync" && slices.Contains(rsyncValued, a):
+			k++ // rsync host:x.sh . --timeout 10: 10 is no destination
 		case strings.HasPrefix(a, "--"):
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			recursive = recursive || strings.Contains(a, "r") || name == "rsync" && strings.Contains(a, "a")
