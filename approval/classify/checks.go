@@ -4921,12 +4921,13 @@ func (s *state) npmScripts(args []word, j *judgement) info {
 // npmInstalls are npm's commands (and their aliases) that install
 // packages, whose --prefix DIR is where they go.
 var npmInstalls = strings.Fields(`i in ins inst insta instal install isnt isnta isntal isntall add ci it install-test cit
-	install-ci-test update up upgrade udpate link ln`)
+	install-ci-test update up upgrade udpate link ln install-clean`)
 
 // npmValueFlags are npm's common options that take the next word as
 // their value.
 var npmValueFlags = strings.Fields(`--registry --cache --userconfig --globalconfig -w --workspace --loglevel --tag --otp
-	--before --omit --include --install-strategy`)
+	--before --omit --include --install-strategy --scope --location --fetch-retries --fetch-retry-mintimeout
+	--fetch-retry-maxtimeout --fetch-timeout --access --auth-type`)
 
 // installDirWrites judges the directory an install is told to put
 // packages and programs in, as a write there (pip install --target DIR
@@ -4943,11 +4944,19 @@ func (s *state) installDirWrites(name string, args []word, j *judgement) {
 		if len(args) == 0 || args[0].s != "install" {
 			return
 		}
-		e, set := s.cmdEnv["GOBIN"]
-		if !set && s.exported["GOBIN"] {
-			e.v, e.known = s.vars["GOBIN"]
-			e.pwd = s.pwdVars["GOBIN"]
-			set = true
+		e, set := s.envDir("GOBIN")
+		what := "GOBIN"
+		if !set {
+			// Without GOBIN, go install writes GOPATH's (first) bin; the
+			// default GOPATH, ~/go, is go install's own place.
+			if e, set = s.envDir("GOPATH"); set && e.known {
+				e.v, _, _ = strings.Cut(e.v, ":")
+				if c := cleanPath(e.v); c == "~/go" || c == "$HOME/go" {
+					return
+				}
+				e.v = path.Join(e.v, "bin")
+			}
+			what = "GOPATH"
 		}
 		switch {
 		case !set:
@@ -4955,7 +4964,13 @@ func (s *state) installDirWrites(name string, args []word, j *judgement) {
 			j.add(s.writeTarget(word{s: e.v, lit: true, prefix: len(e.v)}))
 		case e.pwd != "":
 			// GOBIN=$PWD/bin is ./bin where the shell is.
+			if what == "GOPATH" {
+				e.pwd = path.Join(e.pwd, "bin")
+			}
 			j.add(s.writeTarget(word{s: e.pwd, lit: true, prefix: len(e.pwd)}))
+		case what == "GOPATH":
+			// One known only when it runs (export GOPATH=$HOME/go, the
+			// default spelled out) is left as go install is.
 		default:
 			j.add(s.c.rules.Defaults.WriteOutside, "go install writes the program into GOBIN, a directory known only when it runs, which may be outside the working directory")
 		}
@@ -4965,31 +4980,93 @@ func (s *state) installDirWrites(name string, args []word, j *judgement) {
 		s.cargoRootWrites(args, j)
 		return
 	}
+	var dirOpts, installs, valued, envs []string
+	switch name {
+	case "npm":
+		dirOpts, installs, valued = []string{"--prefix", "-C"}, npmInstalls, npmValueFlags
+		envs = []string{"npm_config_prefix", "NPM_CONFIG_PREFIX"}
+	case "pnpm", "yarn":
+		dirOpts, installs = []string{"-C", "--dir", "--cwd", "--prefix"}, []string{"add", "install", "i", "update", "up", "upgrade"}
+		valued = []string{"--filter", "-F", "--registry", "--modules-folder", "--cache-folder", "--global-folder", "--reporter", "--loglevel"}
+	case "bun":
+		dirOpts, installs = []string{"--cwd"}, []string{"add", "a", "install", "i", "update"}
+	case "gem":
+		dirOpts, installs = []string{"-i", "--install-dir", "-n", "--bindir"}, []string{"install", "i", "update"}
+		valued = []string{"-s", "--source", "-v", "--version", "-P", "--trust-policy", "--platform", "-g", "--file"}
+	case "uv":
+		if len(args) > 0 && args[0].s == "pip" {
+			args = args[1:]
+			dirOpts, installs = []string{"--target", "--prefix", "-t"}, []string{"install", "sync"}
+		}
+	default:
+		if strings.TrimRight(name, "0123456789.") == "pip" {
+			// Its options are its rule's (writes: value), and judged
+			// there; its environment's settings, which they override,
+			// here.
+			dirOpts, installs, envs = []string{"--target", "-t", "--prefix"}, []string{"install"}, []string{"PIP_TARGET", "PIP_PREFIX"}
+		}
+	}
+	if len(installs) == 0 {
+		return
+	}
 	var dir *word
 	install, first := false, true
 	for k := 0; k < len(args); k++ {
 		a := args[k]
+		n, _, eq := strings.Cut(a.s, "=")
 		switch {
-		case a.s == "--prefix" || a.s == "-C":
+		case slices.Contains(dirOpts, a.s):
 			if k+1 < len(args) {
 				k++
 				d := args[k]
 				dir = &d
 			}
-		case strings.HasPrefix(a.s, "--prefix="):
-			d := a.cut(len("--prefix="))
+		case eq && strings.HasPrefix(n, "--") && slices.Contains(dirOpts, n):
+			d := a.cut(len(n) + 1)
 			dir = &d
-		case slices.Contains(npmValueFlags, a.s):
+		case slices.Contains(valued, a.s):
 			k++ // npm --registry URL i x: the URL is no command
 		case strings.HasPrefix(a.s, "-"):
 		case first:
 			first = false
-			install = slices.Contains(npmInstalls, a.s)
+			install = slices.Contains(installs, a.s)
+		}
+	}
+	for _, n := range envs {
+		if dir != nil {
+			break // an option overrides the environment
+		}
+		switch e, set := s.envDir(n); {
+		case !set:
+		case e.known:
+			dir = &word{s: e.v, lit: true, prefix: len(e.v)}
+		case e.pwd != "":
+			dir = &word{s: e.pwd, lit: true, prefix: len(e.pwd)}
+		default:
+			dir = &word{s: "$" + n, dyn: true, split: true}
 		}
 	}
 	if install && dir != nil {
+		if dir.unknown() && !dir.lit && len(dir.holes) == 0 && strings.HasPrefix(dir.s, "$") && slices.Contains(envs, dir.s[1:]) {
+			j.add(s.c.rules.Defaults.WriteOutside, name+" installs into "+dir.s+", a directory known only when it runs, which may be outside the working directory")
+			return
+		}
 		j.add(s.writeTarget(pwdPath(*dir)))
 	}
+}
+
+// envDir returns the value of the environment variable n the command
+// being judged gets: from its own assignments (N=V cmd, env N=V cmd) or
+// one the line exported (export N=V earlier); set is false when it gets
+// none the line sets.
+func (s *state) envDir(n string) (e envVal, set bool) {
+	e, set = s.cmdEnv[n]
+	if !set && s.exported[n] {
+		e.v, e.known = s.vars[n]
+		e.pwd = s.pwdVars[n]
+		set = true
+	}
+	return e, set
 }
 
 // cargoRootWrites judges cargo install's --root DIR (DIR/bin and
@@ -5048,7 +5125,8 @@ func checkProject(s *state, name string, args []word, cx judgeCtx, j *judgement)
 	if name == "npm" {
 		inf = inf.or(s.npmScripts(args, j)).or(s.writtenPackageScripts(name, args, j))
 	}
-	if name == "npm" || name == "go" || name == "cargo" {
+	if name == "npm" || name == "go" || name == "cargo" || name == "pnpm" || name == "yarn" || name == "gem" || name == "uv" ||
+		strings.TrimRight(name, "0123456789.") == "pip" {
 		s.installDirWrites(name, args, j)
 	}
 	if name == "make" || name == "gmake" || name == "bmake" {

@@ -2394,6 +2394,9 @@ func (s *state) interp(name string, r *InterpreterRule, args []word, cx judgeCtx
 			}
 		}
 	}
+	if name == "bun" {
+		s.installDirWrites(name, args, j) // bun add --cwd DIR
+	}
 	if name == "deno" || name == "bun" {
 		// deno run NAME runs the task NAME of deno.json when no file has
 		// that name, and bun run NAME package.json's script NAME, as npm
