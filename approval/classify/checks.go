@@ -479,7 +479,8 @@ var serveValueFlags = []string{"-l", "--listen", "-p", "--port", "-c", "--config
 // checkServesDir judges a development file server (serve, live-server,
 // sirv) by the directory it serves, its operand or else the working
 // directory: the home, root or a system directory (npx serve ~, cd ~ &&
-// npx serve), or a secret one (~/.ssh), puts its keys and tokens on the
+// npx serve), a secret one or one that holds secret files (~/.ssh,
+// ~/.aws, .., cd ~/.ssh && npx serve) puts its keys and tokens on the
 // network, as http-server does any directory (Dangerous).
 func checkServesDir(s *state, name string, args []word, cx judgeCtx, j *judgement) info {
 	var dirs []word
@@ -498,7 +499,12 @@ func checkServesDir(s *state, name string, args []word, cx judgeCtx, j *judgemen
 	}
 	for _, d := range dirs {
 		_, _, secret := s.secretRule(d)
-		if s.rmBlocks(d) || secret {
+		// A directory that holds secret files (~/.ssh, ~/.aws, ..,
+		// . after cd ~/.ssh) serves them, as a recursive read of it
+		// reads them (see secretDir).
+		var held judgement
+		s.secretDir(d, &held)
+		if s.rmBlocks(d) || secret || held.level() > Safe {
 			j.add(Dangerous, name+" serves "+d.s+", the root, home, a system or a secret directory, over the network, which can send its files out")
 			break
 		}
