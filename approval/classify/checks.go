@@ -2543,7 +2543,7 @@ func (s *state) plainEnvText(w word) bool {
 		if h[0] < 0 || h[1] > len(w.s) || h[0] > h[1] {
 			return false
 		}
-		if quietSubst(w.s[h[0]:h[1]]) {
+		if quietSubst(w.s[h[0]:h[1]], s.funcs) {
 			continue
 		}
 		m := plainVarRe.FindStringSubmatch(w.s[h[0]:h[1]])
@@ -2563,18 +2563,33 @@ func (s *state) plainEnvText(w word) bool {
 // file's contents: date (with options and a +FORMAT, not -f FILE),
 // hostname, whoami, uname, pwd, git rev-parse, git describe and git
 // branch --show-current. Such text in a commit message holds a date or
-// a name, as a plain $VERSION does.
-func quietSubst(text string) bool {
+// a name, as a plain $VERSION does. A command named in funcs (a function
+// the line defines) is not told.
+func quietSubst(text string, funcs map[string]bool) bool {
 	inner, ok := strings.CutPrefix(text, "$(")
 	if ok {
 		inner, ok = strings.CutSuffix(inner, ")")
 	} else if inner, ok = strings.CutPrefix(text, "`"); ok {
 		inner, ok = strings.CutSuffix(inner, "`")
 	}
-	if !ok || strings.ContainsAny(inner, "$`'\"\\;|&<>(){}[]*?#~!\n") {
+	if !ok || strings.ContainsAny(inner, "$`\\;|&<>(){}[]*?#~!\n") {
 		return false
 	}
 	f := strings.Fields(inner)
+	// Quotes that pair within a word are taken off it (date
+	// '+%Y-%m-%d', date +"%F"); a quoted blank splits no word here, and
+	// such a line is not told.
+	for i, a := range f {
+		if strings.Count(a, "'")%2 != 0 || strings.Count(a, `"`)%2 != 0 {
+			return false
+		}
+		f[i] = strings.NewReplacer("'", "", `"`, "").Replace(a)
+	}
+	// A function the line defines runs in place of the command (date()
+	// { cat .env; }).
+	if len(f) > 0 && funcs[f[0]] {
+		return false
+	}
 	options := func(ws []string) bool {
 		return !slices.ContainsFunc(ws, func(a string) bool { return !strings.HasPrefix(a, "-") })
 	}
@@ -2582,10 +2597,12 @@ func quietSubst(text string) bool {
 	case len(f) == 0:
 		return false
 	case f[0] == "date":
-		// -f FILE reads dates from FILE; a value not an option or a
-		// format (-r FILE, -d TEXT) is not told.
+		// -f FILE reads dates from FILE, bundled too (-uf.env is -u -f
+		// .env); a value not an option or a format (-r FILE, -d TEXT)
+		// is not told.
 		return !slices.ContainsFunc(f[1:], func(a string) bool {
-			return !strings.HasPrefix(a, "+") && !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "--f")
+			return !strings.HasPrefix(a, "+") && !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--f") ||
+				strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f")
 		})
 	case f[0] == "hostname" || f[0] == "whoami" || f[0] == "uname" || f[0] == "pwd":
 		return options(f[1:])

@@ -265,7 +265,9 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 		inf = s.shell(name, sh, args, cx, j)
 	} else if ir, ok := s.c.interps.get(name); ok {
 		inf = s.interp(name, ir, args, cx, j)
-	} else if s.funcs[name] {
+	} else if s.funcs[name] && (len(cx.via) == 0 || cx.via[len(cx.via)-1] != "command") {
+		// command NAME runs the program NAME, not the function (git()
+		// { ...; }; command git commit).
 		j.add(Safe, "calls the function "+name+" defined in the command")
 	} else if r, ok := s.c.commands.get(name); ok {
 		inf = s.rule(name, r, args, cx, j)
