@@ -235,6 +235,10 @@ func (s *state) judge(argv []word, cx judgeCtx) info {
 	j := &judgement{fs: cx.extra}
 	first := argv[0]
 	name := baseName(first.s)
+	if goReleaseRe.MatchString(name) && !s.funcs[name] {
+		// gotip and go1.22.0 (golang.org/dl) are go of another release.
+		name = "go"
+	}
 	switch {
 	case first.download:
 		j.add(d.DownloadExec, "runs a command named by downloaded content")
@@ -3278,20 +3282,33 @@ func (s *state) rule(name string, r *CommandRule, args []word, cx judgeCtx, j *j
 	return inf
 }
 
+// goReleaseRe matches the names golang.org/dl gives go of another
+// release: gotip, go1.22, go1.22.0, go1.23rc1.
+var goReleaseRe = regexp.MustCompile(`^(gotip|go1\.[0-9]+(\.[0-9]+)?((rc|beta)[0-9]+)?)$`)
+
 // goChdirFirst moves go's -C DIR (-C=DIR, --C DIR, --C=DIR), which go
 // takes only as its first flag, after the subcommand that follows it
 // (go -C dir build -o x is go build -C dir -o x), so that the
 // subcommand's rule judges the line; ok is false when args start with no
 // -C or no subcommand follows it.
 func goChdirFirst(args []word) ([]word, bool) {
-	if len(args) == 0 || args[0].unknown() {
+	if len(args) == 0 {
 		return nil, false
+	}
+	// -C=$D is known only when it runs, but is -C all the same.
+	lit := func(p string) bool {
+		return strings.HasPrefix(args[0].s, p) && (!args[0].unknown() || args[0].prefix >= len(p))
 	}
 	n := 1
 	switch a := args[0].s; {
-	case a == "-C" || a == "--C":
+	case !args[0].unknown() && (a == "-C" || a == "--C"):
 		n = 2
-	case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+	case args[0].unknown() && (lit("-C=") || lit("--C=")):
+		// Judged as -C "$D", the value its own word.
+		opt, _, _ := strings.Cut(a, "=")
+		args = append([]word{{s: opt, lit: true, prefix: len(opt)}, args[0].cut(len(opt) + 1)}, args[1:]...)
+		n = 2
+	case lit("-C=") || lit("--C="):
 	default:
 		return nil, false
 	}
