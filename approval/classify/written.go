@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -178,11 +179,27 @@ func (s *state) writtenJustfile(args []word, j *judgement) info {
 			for parts := strings.Split(l, "`"); len(parts) > 2; parts = parts[2:] {
 				code = append(code, parts[1])
 			}
+			// x := shell("cmd") runs cmd with a shell, as a backtick does.
+			for _, m := range justShellRe.FindAllStringSubmatch(l, -1) {
+				code = append(code, m[1]+m[2])
+			}
 		}
-		inf = inf.or(s.writtenCode(strings.Join(code, "\n"), "just "+f))
+		// {{home_directory()}} and {{env_var("HOME")}} are the home.
+		inf = inf.or(s.writtenCode(justHomeRe.ReplaceAllString(strings.Join(code, "\n"), "~"), "just "+f))
 	}
 	return inf
 }
+
+// justHomeRe matches just's expressions that are the home directory
+// ({{home_directory()}}, {{env_var("HOME")}}, {{env('HOME')}}), and
+// taskHomeRe Task's ({{.HOME}}): a command is judged with ~ for them.
+// justShellRe matches just's shell("cmd") (either quote), cmd in the
+// first or second group.
+var (
+	justHomeRe  = regexp.MustCompile(`\{\{\s*(home_directory\(\s*\)|env(_var)?(_or_default)?\(\s*["']HOME["'][^)]*\))\s*\}\}`)
+	taskHomeRe  = regexp.MustCompile(`\{\{\s*\.HOME\s*\}\}`)
+	justShellRe = regexp.MustCompile(`shell\(\s*(?:"([^"]*)"|'([^']*)')`)
+)
 
 // taskfileCode are the keys of a Taskfile whose strings task runs as
 // shell code: a task's cmds (or cmd), a precondition's or a variable's
@@ -237,6 +254,7 @@ func (s *state) writtenTaskfile(args []word, j *judgement) info {
 		var doc struct {
 			Tasks map[string]any `yaml:"tasks"`
 			Vars  any            `yaml:"vars"`
+			Env   any            `yaml:"env"`
 		}
 		if yaml.Unmarshal([]byte(text), &doc) != nil {
 			continue
@@ -264,8 +282,10 @@ func (s *state) writtenTaskfile(args []word, j *judgement) info {
 			walk(t, true)
 		}
 		walk(doc.Vars, false)
+		// The top-level env's sh runs as a variable's does.
+		walk(doc.Env, false)
 		for _, c := range code {
-			inf = inf.or(s.writtenCode(c, "task "+f))
+			inf = inf.or(s.writtenCode(taskHomeRe.ReplaceAllString(c, "~"), "task "+f))
 		}
 	}
 	return inf
