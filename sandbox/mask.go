@@ -340,14 +340,7 @@ func (m *masker) walk(fd int, dir string, depth int) error {
 			if !e.IsDir() {
 				continue
 			}
-			sub, err := unix.Openat(fd, e.Name(), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
-				continue // gone, or replaced by a file or a link since it was listed
-			}
-			if err != nil {
-				return &os.PathError{Op: "open", Path: rel, Err: err}
-			}
-			if err := m.walk(sub, rel, depth+1); err != nil {
+			if err := m.openBelow(fd, rel, e.Name(), depth, m.walk); err != nil {
 				return err
 			}
 		}
